@@ -1,0 +1,125 @@
+//! End-to-end tests of the `iron3d-cli` binary on a small generated game tree.
+
+use iron3d_formats::nres::NresWriter;
+use iron3d_formats::registry::objects::{ObjectRef64, write_refs};
+use iron3d_formats::rsli::{Method, NewEntry, RsliWriter};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_iron3d-cli")).args(args).output().expect("runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn tree(tag: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("iron3d-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let mut objects = NresWriter::new();
+    let refs = [ObjectRef64::new("bases.rlb", "r_h_01.msh").unwrap(), ObjectRef64::new("bases.rlb", "r_h_01.wea").unwrap()];
+    objects.add(0, [0; 3], b"r_h_01", write_refs(&refs)).unwrap();
+    let child = [ObjectRef64::new("objects.rlb", "r_h_01").unwrap(), ObjectRef64::new("fortif.rlb", "x.bas").unwrap()];
+    objects.add(0, [0; 3], b"fr_child", write_refs(&child)).unwrap();
+    std::fs::write(root.join("objects.rlb"), objects.to_bytes().unwrap()).unwrap();
+    let mut bases = NresWriter::new();
+    bases.add(1, [0; 3], b"r_h_01.msh", b"mesh".to_vec()).unwrap();
+    bases.add(u32::from_le_bytes(*b"WEAR"), [0, 0, 1], b"r_h_01.wea", b"wear".to_vec()).unwrap();
+    std::fs::write(root.join("BASES.RLB"), bases.to_bytes().unwrap()).unwrap();
+    let mut font = RsliWriter::new(0x4242);
+    for (name, method) in [("FONT8", Method::Lzss), ("INTERF1.TEX", Method::Deflate), ("HUF", Method::Huffman)] {
+        font.add(NewEntry { name: name.into(), method, data: format!("{name} data {name} data").into_bytes() });
+    }
+    std::fs::write(root.join("gamefont.rlb"), font.to_bytes().unwrap()).unwrap();
+    root
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn list_extract_pack_and_roundtrip() {
+    let root = tree("archive");
+    let lib = root.join("gamefont.rlb");
+    let o = cli(&["archive", "list", path(&lib), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 3);
+    assert_eq!(rows[1]["method"], "deflate");
+    assert_eq!(rows[0]["size"], 21);
+
+    let out = root.join("one.bin");
+    assert!(cli(&["archive", "extract", path(&lib), "interf1.tex", "-o", path(&out)]).status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), b"INTERF1.TEX data INTERF1.TEX data");
+
+    let dir = root.join("unpacked");
+    assert!(cli(&["archive", "extract", path(&lib), "--all", path(&dir)]).status.success());
+    let packed = root.join("repacked.rlb");
+    assert!(cli(&["archive", "pack", path(&dir), "-o", path(&packed)]).status.success());
+    assert_eq!(std::fs::read(&packed).unwrap(), std::fs::read(&lib).unwrap(), "writer output repacks identically");
+
+    let bases = root.join("BASES.RLB");
+    let copy = root.join("copy.rlb");
+    let o = cli(&["archive", "roundtrip", path(&bases), "-o", path(&copy)]);
+    assert!(stdout(&o).contains("byte-identical"), "{o:?}");
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&bases).unwrap());
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn verify_exit_codes_follow_the_mode() {
+    let root = tree("verify");
+    let bases = root.join("BASES.RLB");
+    assert!(cli(&["archive", "verify", "--strict", path(&bases)]).status.success());
+    // Break the sort map: strict fails naming the quirk, compatible passes.
+    let mut bytes = std::fs::read(&bases).unwrap();
+    let dir = bytes.len() - 128;
+    bytes.swap(dir + 0x3C, dir + 64 + 0x3C);
+    std::fs::write(&bases, &bytes).unwrap();
+    let o = cli(&["archive", "verify", "--strict", path(&bases)]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nres_linear_lookup"), "{o:?}");
+    assert!(cli(&["archive", "verify", path(&bases)]).status.success());
+    let o = cli(&["validate", path(&root)]);
+    assert!(!o.status.success(), "validate fails when any archive fails strict mode");
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn prototype_resolve_and_validate_a_tree() {
+    let root = tree("proto");
+    let o = cli(&["prototype", "resolve", path(&root), "R_H_01", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let p: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(p["mesh_kind"], "explicit");
+    assert_eq!(p["mesh"], "bases.rlb::r_h_01.msh");
+    assert_eq!(p["wear"], "bases.rlb::r_h_01.wea");
+    let o = cli(&["prototype", "resolve", path(&root), "fr_child"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(stdout(&o).contains("fortif.rlb::x.bas  (from fr_child)"), "{}", stdout(&o));
+    let o = cli(&["prototype", "resolve", path(&root), "missing_key"]);
+    assert!(!o.status.success());
+    let o = cli(&["validate", path(&root), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["archives"], 3);
+    assert_eq!(report["entries"], 7);
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn every_command_has_help() {
+    for args in [
+        &["--help"][..],
+        &["archive", "--help"],
+        &["archive", "extract", "--help"],
+        &["prototype", "resolve", "--help"],
+        &["validate", "--help"],
+    ] {
+        let o = cli(args);
+        assert!(o.status.success() && stdout(&o).contains("Usage"), "{args:?}");
+    }
+}
