@@ -2,6 +2,7 @@
 //! on success.
 
 mod archive_cmd;
+mod eu7_cmd;
 mod output;
 mod prototype_cmd;
 mod validate_cmd;
@@ -26,6 +27,9 @@ enum Command {
     Prototype(prototype_cmd::PrototypeCommand),
     /// Check every archive of a game tree in strict and compatible mode.
     Validate(validate_cmd::ValidateArgs),
+    /// MaSzyna EU7B sceneries: info, section, verify, generate.
+    #[command(subcommand)]
+    Eu7(eu7_cmd::Eu7Command),
 }
 
 fn main() -> std::process::ExitCode {
@@ -34,6 +38,7 @@ fn main() -> std::process::ExitCode {
         Command::Archive(cmd) => archive_cmd::run(cmd),
         Command::Prototype(cmd) => prototype_cmd::run(cmd),
         Command::Validate(args) => validate_cmd::run(args),
+        Command::Eu7(cmd) => eu7_cmd::run(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

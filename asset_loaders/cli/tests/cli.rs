@@ -123,3 +123,28 @@ fn every_command_has_help() {
         assert!(o.status.success() && stdout(&o).contains("Usage"), "{args:?}");
     }
 }
+
+#[test]
+fn eu7_generate_info_section_verify() {
+    let root = std::env::temp_dir().join(format!("iron3d-cli-eu7-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let file = root.join("scenery.eu7");
+    let o = cli(&["eu7", "generate", path(&file), "--instances", "2000", "--seed", "7", "--extent-km", "3"]);
+    assert!(o.status.success(), "{o:?}");
+    let o = cli(&["eu7", "info", path(&file), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(info["total_section_models"], 2000);
+    let first = &info["sections"][0];
+    let (row, col) = (first["row"].to_string(), first["col"].to_string());
+    let o = cli(&["eu7", "section", path(&file), &row, &col, "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(cli(&["eu7", "verify", "--strict", path(&file)]).status.success());
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&file, &bytes).unwrap();
+    let o = cli(&["eu7", "verify", path(&file)]);
+    assert!(!o.status.success());
+    let _ = std::fs::remove_dir_all(root);
+}

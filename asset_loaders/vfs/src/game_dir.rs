@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 type Shared = Arc<dyn Any + Send + Sync>;
+/// Decoded entries by (folded archive path, lower-cased entry name).
+type BlobCache = HashMap<(String, String), Arc<[u8]>>;
 
 /// An installed (or generated) game tree. All caches are shared and thread-safe:
 /// open archives by folded path, the directory index, decoded entry blobs by
@@ -20,7 +22,7 @@ pub struct GameDir {
     options: ReadOptions,
     index: DirIndex,
     archives: Mutex<HashMap<String, Arc<Archive>>>,
-    blobs: Mutex<HashMap<(String, String), Arc<[u8]>>>,
+    blobs: Mutex<BlobCache>,
     assets: Mutex<HashMap<(String, std::any::TypeId), Shared>>,
 }
 

@@ -48,7 +48,7 @@ impl ObjectRef64 {
 
 /// Parses a registry payload (its size must be a multiple of 64, checked first).
 pub fn parse_refs(payload: &[u8]) -> Result<Vec<ObjectRef64>> {
-    if payload.len() % REF_SIZE != 0 {
+    if !payload.len().is_multiple_of(REF_SIZE) {
         return Err(Error::invalid(
             0,
             "objectref_size",

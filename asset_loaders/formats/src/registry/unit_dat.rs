@@ -103,7 +103,7 @@ impl UnitDat {
         if header[..2] != MAGIC {
             return Err(Error::at(0, ErrorKind::BadMagic { expected: "F1 F0", found: header[..2].to_vec() }));
         }
-        if c.remaining() % RECORD_SIZE != 0 {
+        if !c.remaining().is_multiple_of(RECORD_SIZE) {
             return Err(Error::invalid(
                 HEADER_SIZE as u64,
                 "unit_dat_size",

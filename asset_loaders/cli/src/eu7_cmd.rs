@@ -1,0 +1,250 @@
+//! `iron3d-cli eu7 ...`: inspect, decode, verify and generate MaSzyna EU7B sceneries.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use iron3d_eu7::generate::{self, GenConfig};
+use iron3d_eu7::{Module, ReadOptions, SectionIndex};
+use serde::Serialize;
+
+/// EU7B subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Eu7Command {
+    /// Version, chunk table, record counts, sections and models per section.
+    Info {
+        /// The `.eu7` file.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Decode one PACK section (row = Z index, col = X index).
+    Section {
+        /// The `.eu7` file.
+        file: PathBuf,
+        /// Section row (Z).
+        row: u32,
+        /// Section column (X).
+        col: u32,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Parse the whole file and every PACK section; check that writing reproduces it.
+    Verify {
+        /// The `.eu7` file.
+        file: PathBuf,
+        /// Strict profile (exact payloads, no unknown chunks, no quirks).
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Write a deterministic synthetic scenery (and its E3D models beside it).
+    Generate {
+        /// Output `.eu7` path.
+        out: PathBuf,
+        /// Model instances.
+        #[arg(long, default_value_t = 10_000)]
+        instances: usize,
+        /// PRNG seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Side of the area in km.
+        #[arg(long, default_value_t = 10.0)]
+        extent_km: f64,
+        /// Also write the generated `.e3d` models under the output's directory.
+        #[arg(long)]
+        models: bool,
+    },
+}
+
+#[derive(Serialize)]
+struct ChunkRow {
+    id: String,
+    offset: u64,
+    records: usize,
+}
+
+#[derive(Serialize)]
+struct SectionRow {
+    row: u16,
+    col: u16,
+    models: u32,
+    offset: u64,
+    bytes: u64,
+}
+
+#[derive(Serialize)]
+struct Info {
+    file: String,
+    version: u32,
+    chunks: Vec<ChunkRow>,
+    counts: Vec<(String, usize)>,
+    strings: usize,
+    prototypes: usize,
+    sections: Vec<SectionRow>,
+    total_section_models: u64,
+}
+
+#[derive(Serialize)]
+struct ModelJson {
+    name: String,
+    model_file: String,
+    texture_file: String,
+    location: [f32; 3],
+    angles: [f32; 3],
+    scale: [f32; 3],
+    lights: usize,
+}
+
+#[derive(Serialize)]
+struct SectionJson {
+    row: u32,
+    col: u32,
+    format: String,
+    solo: usize,
+    instances: usize,
+    chunks: usize,
+    unique_meshes: Vec<String>,
+    models: Vec<ModelJson>,
+}
+
+fn id(f: &[u8; 4]) -> String {
+    String::from_utf8_lossy(f).into_owned()
+}
+
+fn load(file: &PathBuf, strict: bool) -> anyhow::Result<Module> {
+    let data = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    let opts = ReadOptions { strict, file: Some(file.display().to_string()) };
+    Ok(Module::read(data, &opts)?)
+}
+
+/// Runs one EU7B subcommand.
+pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
+    match cmd {
+        Eu7Command::Info { file, json } => info(&file, json),
+        Eu7Command::Section { file, row, col, json } => section(&file, row, col, json),
+        Eu7Command::Verify { file, strict } => verify(&file, strict),
+        Eu7Command::Generate { out: path, instances, seed, extent_km, models } => {
+            let mut out = std::io::stdout().lock();
+            let cfg = GenConfig { seed, instances, extent_m: extent_km * 1000.0, ..GenConfig::default() };
+            let bytes = generate::scenery(&cfg)?;
+            std::fs::write(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+            if models {
+                let dir = path.parent().map(PathBuf::from).unwrap_or_default();
+                for (path, data) in generate::models(cfg.model_kinds) {
+                    let p = dir.join(&path);
+                    if let Some(parent) = p.parent() {
+                        std::fs::create_dir_all(parent)?;
+                    }
+                    std::fs::write(&p, data).with_context(|| format!("writing {}", p.display()))?;
+                }
+            }
+            writeln!(out, "wrote {} ({} bytes, {instances} instances, seed {seed})", path.display(), bytes.len())?;
+            Ok(())
+        }
+    }
+}
+
+fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let m = load(file, false)?;
+    let index = SectionIndex::new(&m)?;
+    let info = Info {
+        file: file.display().to_string(),
+        version: m.version,
+        chunks: m.chunks.iter().map(|c| ChunkRow { id: id(&c.id), offset: c.offset, records: c.record_count() }).collect(),
+        counts: m.record_counts().iter().map(|(k, n)| (id(k), *n)).collect(),
+        strings: m.strings().len(),
+        prototypes: m.prototypes().len(),
+        sections: index
+            .entries
+            .iter()
+            .zip(&index.lengths)
+            .map(|(e, len)| SectionRow { row: e.row, col: e.column, models: e.model_count, offset: e.pack_offset, bytes: *len })
+            .collect(),
+        total_section_models: index.total_models(),
+    };
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&info)?)?;
+        return Ok(());
+    }
+    writeln!(out, "{}: EU7B version {}", info.file, info.version)?;
+    writeln!(out, "chunks:")?;
+    for c in &info.chunks {
+        writeln!(out, "  {} at {:>10}  {:>8} records", c.id, c.offset, c.records)?;
+    }
+    writeln!(out, "counts:")?;
+    for (k, n) in &info.counts {
+        writeln!(out, "  {k}: {n}")?;
+    }
+    writeln!(out, "strings: {}, prototypes: {}", info.strings, info.prototypes)?;
+    writeln!(out, "sections: {} ({} models)", info.sections.len(), info.total_section_models)?;
+    for s in info.sections.iter().take(50) {
+        writeln!(out, "  ({:>3}, {:>3}) {:>7} models {:>9} bytes", s.row, s.col, s.models, s.bytes)?;
+    }
+    if info.sections.len() > 50 {
+        writeln!(out, "  ... {} more (use --json)", info.sections.len() - 50)?;
+    }
+    Ok(())
+}
+
+fn section(file: &PathBuf, row: u32, col: u32, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let m = load(file, false)?;
+    let index = SectionIndex::new(&m)?;
+    let Some(i) = index.find(row, col) else { bail!("section ({row}, {col}) not in PIDX") };
+    let sec = index.decode(&m, i, false)?;
+    let models = sec.models(m.prototypes())?;
+    let s = |id| String::from_utf8_lossy(m.string(id)).into_owned();
+    let view = SectionJson {
+        row,
+        col,
+        format: format!("{:?}", sec.format),
+        solo: sec.solo.len() + sec.solo_v13.len(),
+        instances: sec.inst.len(),
+        chunks: sec.header.chunks.len(),
+        unique_meshes: sec.header.unique_meshes.iter().map(|&i| s(i)).collect(),
+        models: models
+            .iter()
+            .map(|r| ModelJson {
+                name: s(r.node.name),
+                model_file: s(r.model_file),
+                texture_file: s(r.texture_file),
+                location: r.location,
+                angles: r.angles,
+                scale: r.scale,
+                lights: r.light_states.len(),
+            })
+            .collect(),
+    };
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&view)?)?;
+    } else {
+        writeln!(out, "section ({row}, {col}): {} — {} solo, {} instances, {} chunks", view.format, view.solo, view.instances, view.chunks)?;
+        for r in &view.models {
+            writeln!(out, "  {} {:?} {}", r.model_file, r.location, r.name)?;
+        }
+    }
+    Ok(())
+}
+
+fn verify(file: &PathBuf, strict: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let data = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    let opts = ReadOptions { strict, file: Some(file.display().to_string()) };
+    let m = Module::read(data.clone(), &opts)?;
+    let index = SectionIndex::new(&m)?;
+    let mut models = 0usize;
+    for i in 0..index.entries.len() {
+        let sec = index.decode(&m, i, strict)?;
+        models += sec.models(m.prototypes())?.len();
+    }
+    let rewritten = m.write()?;
+    if rewritten != data {
+        let at = rewritten.iter().zip(&data).position(|(a, b)| a != b).unwrap_or(rewritten.len().min(data.len()));
+        bail!("{}: lossless rewrite differs at byte {at}", file.display());
+    }
+    writeln!(out, "{}: OK (version {}, {} chunks, {} sections, {models} section models, {})", file.display(), m.version, m.chunks.len(), index.entries.len(), if strict { "strict" } else { "compatible" })?;
+    Ok(())
+}
