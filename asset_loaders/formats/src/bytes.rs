@@ -174,6 +174,16 @@ pub fn eq_ci(a: &[u8], b: &[u8]) -> bool {
     fixed_str(a).eq_ignore_ascii_case(fixed_str(b))
 }
 
+/// Folds a game path for lookups: separators `\` and `/` become `/`, empty and `.`
+/// components are dropped, ASCII letters are lower-cased.
+pub fn fold_path(path: &str) -> String {
+    path.split(['\\', '/'])
+        .filter(|c| !c.is_empty() && *c != ".")
+        .map(|c| c.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// A name for messages: CP1251 bytes decoded lossily, as Rust string.
 pub fn display_name(name: &[u8]) -> String {
     let (text, _, _) = encoding_rs::WINDOWS_1251.decode(fixed_str(name));

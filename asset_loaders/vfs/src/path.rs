@@ -1,14 +1,6 @@
 //! Game paths: `\` and `/` separators, ASCII case folding, `archive::entry` addresses.
 
-/// Folds a game path for lookups: separators become `/`, empty and `.` components
-/// are dropped, ASCII letters are lower-cased.
-pub fn fold_path(path: &str) -> String {
-    path.split(['\\', '/'])
-        .filter(|c| !c.is_empty() && *c != ".")
-        .map(|c| c.to_ascii_lowercase())
-        .collect::<Vec<_>>()
-        .join("/")
-}
+pub use iron3d_formats::bytes::fold_path;
 
 /// A resource address: a loose file, or an entry inside an archive (`archive::entry`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -1,6 +1,7 @@
 //! `BuildDat.lst` (spec `registry.md` §3): building categories, each followed by
 //! exactly `count` double-quoted unit `.dat` paths.
 
+use crate::bytes::fold_path;
 use crate::error::{Error, Result};
 
 /// The building categories and their class masks.
@@ -125,11 +126,12 @@ impl BuildDat {
         Ok(out)
     }
 
-    /// The mask of the category that lists `path` (case-insensitive), if any.
+    /// The mask of the category that lists `path` (case-insensitive, `\` or `/`), if any.
     pub fn mask_of(&self, path: &str) -> Option<u32> {
+        let wanted = fold_path(path);
         self.sections
             .iter()
-            .find(|(_, paths)| paths.iter().any(|p| p.eq_ignore_ascii_case(path)))
+            .find(|(_, paths)| paths.iter().any(|p| fold_path(p) == wanted))
             .map(|(c, _)| c.mask())
     }
 

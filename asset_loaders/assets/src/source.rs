@@ -1,0 +1,63 @@
+//! `game://` — a Bevy asset source reading through [`GameDir`]: paths are resolved
+//! case-insensitively with `\` or `/`, and `archive.lib::entry` reads a decoded entry.
+
+use bevy_asset::io::{AssetReader, AssetReaderError, PathStream, Reader, VecReader};
+use bevy_ecs::prelude::Resource;
+use iron3d_formats::ErrorKind;
+use iron3d_vfs::{GameDir, fold_path};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Name of the asset source: `game://Textures.lib::GRASS01`, `game://MISSIONS/m1/data.tma`.
+pub const GAME_SOURCE: &str = "game";
+
+/// The opened game directory, shared with systems.
+#[derive(Resource, Clone)]
+pub struct GameData(pub Arc<GameDir>);
+
+/// Asset reader over a game directory.
+pub struct GameDirReader(pub Arc<GameDir>);
+
+fn reader_error(path: &Path, e: iron3d_formats::Error) -> AssetReaderError {
+    match e.kind {
+        ErrorKind::NotFound(_) => AssetReaderError::NotFound(path.to_path_buf()),
+        _ => AssetReaderError::Io(Arc::new(std::io::Error::other(e.to_string()))),
+    }
+}
+
+impl AssetReader for GameDirReader {
+    async fn read<'a>(&'a self, path: &'a Path) -> Result<impl Reader + 'a, AssetReaderError> {
+        let address = path.to_string_lossy();
+        let bytes = self.0.read(&address).map_err(|e| reader_error(path, e))?;
+        Ok(VecReader::new(bytes.to_vec()))
+    }
+
+    async fn read_meta<'a>(&'a self, path: &'a Path) -> Result<impl Reader + 'a, AssetReaderError> {
+        // Original game data carries no `.meta` files; loaders use `meta_check: Never`.
+        Err::<VecReader, _>(AssetReaderError::NotFound(path.to_path_buf()))
+    }
+
+    async fn read_directory<'a>(&'a self, path: &'a Path) -> Result<Box<PathStream>, AssetReaderError> {
+        let prefix = fold_path(&path.to_string_lossy());
+        let children: Vec<PathBuf> = self
+            .0
+            .index()
+            .files()
+            .filter(|p| {
+                let folded = fold_path(&p.to_string_lossy());
+                let parent = folded.rsplit_once('/').map_or("", |(dir, _)| dir);
+                parent == prefix
+            })
+            .map(Path::to_path_buf)
+            .collect();
+        if children.is_empty() {
+            return Err(AssetReaderError::NotFound(path.to_path_buf()));
+        }
+        Ok(Box::new(futures_lite::stream::iter(children)))
+    }
+
+    async fn is_directory<'a>(&'a self, path: &'a Path) -> Result<bool, AssetReaderError> {
+        let prefix = format!("{}/", fold_path(&path.to_string_lossy()));
+        Ok(self.0.index().files().any(|p| fold_path(&p.to_string_lossy()).starts_with(&prefix)))
+    }
+}
