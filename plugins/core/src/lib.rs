@@ -22,6 +22,64 @@ pub enum AppState {
     Paused,
 }
 
+/// The phases of mission loading (spec `world.md` §5.2), a sub-state of
+/// [`AppState::Loading`]. Each phase runs on entering it and advances to the next.
+#[derive(SubStates, Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Reflect)]
+#[source(AppState = AppState::Loading)]
+pub enum MissionLoadPhase {
+    /// Pick the mission directory, read its configuration, identify the map.
+    #[default]
+    Context,
+    /// Terrain, areal map and building categories.
+    Foundation,
+    /// The mission file: paths, clans, placed objects (nothing published).
+    Description,
+    /// Direct keys and unit schemes expanded into components and prototypes.
+    Prototypes,
+    /// Archives opened; models, materials, textures validated.
+    Resources,
+    /// Objects created in a pending form.
+    Construction,
+    /// Pending objects become part of the world.
+    Registration,
+    /// Scripts and AI attached; the first tick is enabled.
+    ScenarioStart,
+}
+
+impl MissionLoadPhase {
+    /// Every phase in order.
+    pub const ALL: [MissionLoadPhase; 8] = [
+        Self::Context,
+        Self::Foundation,
+        Self::Description,
+        Self::Prototypes,
+        Self::Resources,
+        Self::Construction,
+        Self::Registration,
+        Self::ScenarioStart,
+    ];
+
+    /// The phase after this one.
+    pub fn next(self) -> Option<Self> {
+        let i = Self::ALL.iter().position(|p| *p == self)?;
+        Self::ALL.get(i + 1).copied()
+    }
+
+    /// Human-readable name for progress displays.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Context => "mission context",
+            Self::Foundation => "world foundation",
+            Self::Description => "mission description",
+            Self::Prototypes => "prototype resolution",
+            Self::Resources => "resource preparation",
+            Self::Construction => "instance construction",
+            Self::Registration => "registration",
+            Self::ScenarioStart => "scenario start",
+        }
+    }
+}
+
 /// The simulation subsystems, run in this order every fixed tick. Subsystem crates
 /// only say `.in_set(SimSystems::X)`; this crate owns the order.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -53,7 +111,9 @@ pub struct CorePlugin;
 impl Plugin for CorePlugin {
     fn build(&self, app: &mut App) {
         app.init_state::<AppState>()
+            .add_sub_state::<MissionLoadPhase>()
             .register_type::<AppState>()
+            .register_type::<MissionLoadPhase>()
             .register_type::<OriginalObjectId>()
             .configure_sets(
                 FixedUpdate,

@@ -1,0 +1,48 @@
+//! The data side of loading: a backend prepares objects phase by phase from some
+//! source (the game directory, a test fixture) without touching the ECS world.
+
+use bevy_ecs::prelude::Resource;
+use iron3d_core::MissionLoadPhase;
+use iron3d_formats::Result;
+use std::any::Any;
+
+/// An object ready to be constructed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedObject {
+    /// Identity from the mission file.
+    pub id: u32,
+    /// Display name.
+    pub name: String,
+    /// Direct prototype key or unit scheme path, as placed.
+    pub key: String,
+    /// Component prototype keys after expansion (one for a direct key).
+    pub components: Vec<String>,
+    /// Clan index.
+    pub clan: i32,
+    /// Position (game units).
+    pub position: [f32; 3],
+    /// Orientation angles (radians) as stored.
+    pub orientation: [f32; 3],
+}
+
+/// Data accumulated by the preparation phases.
+#[derive(Resource, Default)]
+pub struct Prepared {
+    /// Objects to construct.
+    pub objects: Vec<PreparedObject>,
+    /// Backend-specific state carried between phases.
+    pub state: Option<Box<dyn Any + Send + Sync>>,
+}
+
+/// Prepares mission data. Called once per preparation phase (`Context` through
+/// `Resources`); reports its item counts through `progress(done, total)`.
+pub trait MissionBackend: Send + Sync + 'static {
+    /// Runs `phase` for `mission`, adding to `prepared`.
+    fn prepare(
+        &self,
+        phase: MissionLoadPhase,
+        mission: &str,
+        prepared: &mut Prepared,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<()>;
+}

@@ -1,0 +1,59 @@
+//! Mission loading as a state machine of Bevy states (spec `world.md` §5): the
+//! [`MissionLoadPhase`] sub-states of `AppState::Loading` each run once on entry and
+//! advance to the next. Data is prepared by a [`MissionBackend`]; objects are spawned
+//! in a pending form and join the world only at registration. A failure in any phase
+//! despawns everything the load created, publishes no gameplay message, returns to the
+//! main menu and leaves the error chain in [`LoadError`].
+
+mod backend;
+mod objects;
+mod phases;
+mod progress;
+
+pub use backend::{MissionBackend, Prepared, PreparedObject};
+pub use objects::{MissionObject, MissionObjectRegistered, Pending, Registered};
+pub use progress::{LoadError, LoadProgress, PhaseProgress};
+
+use bevy_app::{App, Plugin};
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use iron3d_core::{AppState, MissionLoadPhase};
+use std::sync::Arc;
+
+/// What to load and with which backend. Insert it, then enter `AppState::Loading`.
+#[derive(Resource, Clone)]
+pub struct MissionRequest {
+    /// Mission name (a folder under `MISSIONS`).
+    pub mission: String,
+    /// Prepares the mission data.
+    pub backend: Arc<dyn MissionBackend>,
+}
+
+/// Test and developer hook: make the named phase fail with an injected error.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct LoadFault(pub Option<MissionLoadPhase>);
+
+/// Installs the loading state machine (needs `iron3d_core::CorePlugin`).
+#[derive(Debug, Default)]
+pub struct MissionPlugin;
+
+impl Plugin for MissionPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<LoadProgress>()
+            .init_resource::<LoadFault>()
+            .init_resource::<Prepared>()
+            .add_message::<MissionObjectRegistered>()
+            .register_type::<LoadProgress>()
+            .register_type::<LoadError>()
+            .register_type::<MissionObject>()
+            .register_type::<Pending>()
+            .register_type::<Registered>()
+            .add_systems(OnEnter(AppState::Loading), phases::begin);
+        for phase in MissionLoadPhase::ALL {
+            app.add_systems(OnEnter(phase), phases::run_phase);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,162 @@
+//! State-machine tests with a synthetic backend: the happy path, a fault injected into
+//! every phase, backend errors with their chain, and duplicate ids.
+
+use super::*;
+use bevy_ecs::message::Messages;
+use bevy_state::app::StatesPlugin;
+use iron3d_core::{CorePlugin, OriginalObjectId};
+use iron3d_formats::{Error, Result};
+
+/// Places `count` objects in Description and expands them in Prototypes; fails in
+/// `fail_in` with a chained error.
+struct Synthetic {
+    count: u32,
+    fail_in: Option<MissionLoadPhase>,
+    duplicate: bool,
+}
+
+impl MissionBackend for Synthetic {
+    fn prepare(&self, phase: MissionLoadPhase, _: &str, prepared: &mut Prepared, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+        if self.fail_in == Some(phase) {
+            return Err(Error::new(iron3d_formats::ErrorKind::NotFound("entry tank.msh".into()))
+                .in_file("bases.rlb")
+                .via("component key r_tank")
+                .via("placed object 2"));
+        }
+        match phase {
+            MissionLoadPhase::Description => {
+                // Stored in reverse to prove construction sorts by id.
+                for id in (0..self.count).rev() {
+                    let id = if self.duplicate && id == 0 { 1 } else { id };
+                    prepared.objects.push(PreparedObject {
+                        id,
+                        name: format!("object {id}"),
+                        key: format!("key_{id}"),
+                        components: Vec::new(),
+                        clan: 1,
+                        position: [id as f32, 0.0, 0.0],
+                        orientation: [0.0; 3],
+                    });
+                    progress(prepared.objects.len(), self.count as usize);
+                }
+            }
+            MissionLoadPhase::Prototypes => {
+                for o in &mut prepared.objects {
+                    o.components = vec![o.key.clone(), format!("{}_turret", o.key)];
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn app(backend: Synthetic, fault: Option<MissionLoadPhase>) -> App {
+    let mut app = App::new();
+    app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
+    app.insert_resource(MissionRequest { mission: "test".into(), backend: Arc::new(backend) });
+    app.insert_resource(LoadFault(fault));
+    app.update();
+    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+    for _ in 0..12 {
+        app.update();
+    }
+    app
+}
+
+fn state(app: &App) -> AppState {
+    *app.world().resource::<State<AppState>>().get()
+}
+
+fn registered_messages(app: &App) -> Vec<u32> {
+    let messages = app.world().resource::<Messages<MissionObjectRegistered>>();
+    messages.iter_current_update_messages().map(|m| m.id).collect()
+}
+
+fn mission_objects(app: &mut App) -> usize {
+    app.world_mut().query::<&MissionObject>().iter(app.world()).count()
+}
+
+#[test]
+fn loads_through_every_phase_and_registers_in_id_order() {
+    let mut app = App::new();
+    app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
+    app.insert_resource(MissionRequest {
+        mission: "test".into(),
+        backend: Arc::new(Synthetic { count: 5, fail_in: None, duplicate: false }),
+    });
+    app.update();
+    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+    let mut seen = Vec::new();
+    let mut registered = Vec::new();
+    for _ in 0..12 {
+        app.update();
+        if let Some(p) = app.world().get_resource::<State<MissionLoadPhase>>() {
+            seen.push(*p.get());
+        }
+        registered.extend(registered_messages(&app));
+    }
+    assert_eq!(state(&app), AppState::InMission);
+    seen.dedup();
+    assert_eq!(seen, MissionLoadPhase::ALL, "each phase is visited once, in order");
+    assert_eq!(registered, [0, 1, 2, 3, 4]);
+    let mut q = app.world_mut().query_filtered::<(&OriginalObjectId, &MissionObject), With<Registered>>();
+    let mut objects: Vec<(u32, usize)> = q.iter(app.world()).map(|(id, o)| (id.0, o.components.len())).collect();
+    objects.sort_unstable();
+    assert_eq!(objects, [(0, 2), (1, 2), (2, 2), (3, 2), (4, 2)]);
+    let progress = app.world().resource::<LoadProgress>();
+    assert!(progress.phases.iter().all(|p| p.finished));
+    assert_eq!(progress.fraction(), 1.0);
+    let description = &progress.phases[2];
+    assert_eq!((description.done, description.total), (5, 5));
+    assert!(app.world().get_resource::<LoadError>().is_none());
+}
+
+#[test]
+fn a_fault_in_any_phase_registers_nothing_and_returns_to_the_menu() {
+    for phase in MissionLoadPhase::ALL {
+        let mut app = App::new();
+        app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
+        app.insert_resource(MissionRequest {
+            mission: "test".into(),
+            backend: Arc::new(Synthetic { count: 3, fail_in: None, duplicate: false }),
+        });
+        app.insert_resource(LoadFault(Some(phase)));
+        app.update();
+        app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+        let mut registered = Vec::new();
+        for _ in 0..12 {
+            app.update();
+            registered.extend(registered_messages(&app));
+        }
+        assert_eq!(state(&app), AppState::MainMenu, "{phase:?}");
+        assert_eq!(mission_objects(&mut app), 0, "{phase:?}: every created object is gone");
+        if phase != MissionLoadPhase::ScenarioStart {
+            assert!(registered.is_empty(), "{phase:?}: no object was announced");
+        }
+        let error = app.world().resource::<LoadError>();
+        assert_eq!(error.phase, phase);
+        assert!(error.message.contains("injected_fault"), "{}", error.message);
+        let row = &app.world().resource::<LoadProgress>().phases;
+        assert!(!row.iter().find(|r| r.phase == phase).unwrap().finished);
+    }
+}
+
+#[test]
+fn backend_errors_keep_their_chain() {
+    let mut app = app(Synthetic { count: 3, fail_in: Some(MissionLoadPhase::Resources), duplicate: false }, None);
+    assert_eq!(state(&app), AppState::MainMenu);
+    let error = app.world().resource::<LoadError>().clone();
+    assert_eq!(error.phase, MissionLoadPhase::Resources);
+    assert_eq!(error.message, "placed object 2 -> component key r_tank -> file bases.rlb -> not found: entry tank.msh");
+    assert_eq!(mission_objects(&mut app), 0);
+}
+
+#[test]
+fn duplicate_ids_fail_construction() {
+    let mut app = app(Synthetic { count: 3, fail_in: None, duplicate: true }, None);
+    let error = app.world().resource::<LoadError>().clone();
+    assert_eq!(error.phase, MissionLoadPhase::Construction);
+    assert!(error.message.contains("duplicate_object_id"), "{}", error.message);
+    assert_eq!(mission_objects(&mut app), 0);
+}
