@@ -164,9 +164,16 @@ pub fn fold(b: u8) -> u8 {
 /// Compares two names ASCII case-insensitively (folding to lower case), byte-wise,
 /// shorter prefix first, each up to its first NUL.
 pub fn compare_ci(a: &[u8], b: &[u8]) -> Ordering {
-    let a = fixed_str(a).iter().map(|&c| fold(c));
-    let b = fixed_str(b).iter().map(|&c| fold(c));
-    a.cmp(b)
+    let (a, b) = (fixed_str(a), fixed_str(b));
+    for (&x, &y) in a.iter().zip(b) {
+        if x != y {
+            let (x, y) = (fold(x), fold(y));
+            if x != y {
+                return x.cmp(&y);
+            }
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 /// ASCII case-insensitive equality up to the first NUL.

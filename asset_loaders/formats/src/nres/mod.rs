@@ -54,17 +54,20 @@ impl DirEntry {
         display_name(&self.name_raw)
     }
 
-    fn parse(c: &mut Cursor<'_>) -> Result<Self> {
-        Ok(Self {
-            type_id: c.u32()?,
-            attr1: c.u32()?,
-            attr2: c.u32()?,
-            size: c.u32()?,
-            attr3: c.u32()?,
-            name_raw: c.array()?,
-            data_offset: c.u32()?,
-            sort_index: c.u32()?,
-        })
+    fn from_row(row: &[u8; ENTRY_SIZE]) -> Self {
+        let word = |at: usize| u32::from_le_bytes([row[at], row[at + 1], row[at + 2], row[at + 3]]);
+        let mut name_raw = [0u8; NAME_SIZE];
+        name_raw.copy_from_slice(&row[0x14..0x38]);
+        Self {
+            type_id: word(0),
+            attr1: word(4),
+            attr2: word(8),
+            size: word(12),
+            attr3: word(16),
+            name_raw,
+            data_offset: word(0x38),
+            sort_index: word(0x3C),
+        }
     }
 
     /// Serialises the row.
@@ -176,11 +179,11 @@ impl NresIndex {
             .ok_or_else(|| {
                 Error::invalid(8, "directory_offset", format!("{count} entries do not fit in {total_size} bytes"))
             })? as usize;
-        let mut dir = Cursor::with_base(&data[directory_offset..], directory_offset as u64);
-        let mut entries = Vec::with_capacity(count as usize);
-        for _ in 0..count {
-            entries.push(DirEntry::parse(&mut dir)?);
-        }
+        // The directory fills the file from `directory_offset` to the end exactly.
+        let entries: Vec<DirEntry> = data[directory_offset..]
+            .chunks_exact(ENTRY_SIZE)
+            .filter_map(|row| row.try_into().ok().map(DirEntry::from_row))
+            .collect();
         let archive = Self { entries, directory_offset, lookup: LookupMode::SortMap };
         archive.validate_entries()?;
         archive.choose_lookup(options)
@@ -217,7 +220,10 @@ impl NresIndex {
                 ranges.push((start, end, i));
             }
         }
-        ranges.sort_unstable();
+        // Archives are normally laid out in directory order: sort only when needed.
+        if !ranges.is_sorted() {
+            ranges.sort_unstable();
+        }
         for pair in ranges.windows(2) {
             let ((_, a_end, a), (b_start, _, b)) = (pair[0], pair[1]);
             if b_start < a_end {
