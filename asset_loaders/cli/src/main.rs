@@ -2,6 +2,7 @@
 //! on success.
 
 mod archive_cmd;
+mod demo_cmd;
 mod eu7_cmd;
 mod output;
 mod prototype_cmd;
@@ -27,6 +28,9 @@ enum Command {
     Prototype(prototype_cmd::PrototypeCommand),
     /// Check every archive of a game tree in strict and compatible mode.
     Validate(validate_cmd::ValidateArgs),
+    /// Generate the demo game tree in the real formats.
+    #[command(subcommand)]
+    Demo(demo_cmd::DemoCommand),
     /// MaSzyna EU7B sceneries: info, section, verify, generate.
     #[command(subcommand)]
     Eu7(eu7_cmd::Eu7Command),
@@ -39,6 +43,7 @@ fn main() -> std::process::ExitCode {
         Command::Prototype(cmd) => prototype_cmd::run(cmd),
         Command::Validate(args) => validate_cmd::run(args),
         Command::Eu7(cmd) => eu7_cmd::run(cmd),
+        Command::Demo(cmd) => demo_cmd::run(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

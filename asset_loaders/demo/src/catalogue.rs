@@ -1,0 +1,130 @@
+//! What the demo world contains: every prototype with its archive and role, and the
+//! composite unit schemes built from them. Everything else is generated from this.
+
+use iron3d_formats::registry::BuildCategory;
+
+/// What a prototype is for; decides its references and its model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Robot chassis (root component of a unit).
+    Chassis,
+    /// Robot turret, attached to a chassis.
+    Turret,
+    /// Weapon, attached to a turret.
+    Weapon,
+    /// A base building of a `BuildDat.lst` category.
+    Building(BuildCategory),
+    /// A fortification parent: supplies model, materials and control points.
+    FortParent,
+    /// A fortification: parent prototype plus its own BASE.
+    Fortification {
+        /// Key of the parent prototype.
+        parent: &'static str,
+    },
+    /// Rocks, trees and other scenery.
+    Scenery,
+    /// Non-geometric system object (sun, weather source).
+    System,
+    /// A catalogue entry whose model was cut: unreachable from every mission.
+    Broken,
+}
+
+/// One prototype of `objects.rlb`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Proto {
+    /// Registry key.
+    pub key: &'static str,
+    /// Archive holding its resources.
+    pub archive: &'static str,
+    /// File stem of its resources (`<stem>.msh`, `<stem>.wea`, ...); differs from the
+    /// key on purpose for some scenery, as in the original data.
+    pub stem: &'static str,
+    /// Role.
+    pub role: Role,
+}
+
+const fn p(key: &'static str, archive: &'static str, stem: &'static str, role: Role) -> Proto {
+    Proto { key, archive, stem, role }
+}
+
+/// Every prototype, in registry order.
+pub const PROTOTYPES: &[Proto] = &[
+    p("r_ch_01", "units.rlb", "r_ch_01", Role::Chassis),
+    p("r_ch_02", "units.rlb", "r_ch_02", Role::Chassis),
+    p("r_ch_03", "units.rlb", "r_ch_03", Role::Chassis),
+    p("r_tu_01", "units.rlb", "r_tu_01", Role::Turret),
+    p("r_tu_02", "units.rlb", "r_tu_02", Role::Turret),
+    p("r_tu_03", "units.rlb", "r_tu_03", Role::Turret),
+    p("r_we_01", "units.rlb", "r_we_01", Role::Weapon),
+    p("r_we_02", "units.rlb", "r_we_02", Role::Weapon),
+    p("r_we_03", "units.rlb", "r_we_03", Role::Weapon),
+    p("b_gen_01", "bases.rlb", "b_gen_01", Role::Building(BuildCategory::Generator)),
+    p("b_mine_01", "bases.rlb", "b_mine_01", Role::Building(BuildCategory::Mine)),
+    p("b_stor_01", "bases.rlb", "b_stor_01", Role::Building(BuildCategory::Storage)),
+    p("b_plant_01", "bases.rlb", "b_plant_01", Role::Building(BuildCategory::Plant)),
+    p("b_hang_01", "bases.rlb", "b_hang_01", Role::Building(BuildCategory::Hangar)),
+    p("b_tele_01", "bases.rlb", "b_tele_01", Role::Building(BuildCategory::MainTeleport)),
+    p("b_inst_01", "bases.rlb", "b_inst_01", Role::Building(BuildCategory::Institute)),
+    p("b_bunk_s", "bases.rlb", "b_bunk_s", Role::Building(BuildCategory::BunkerSmall)),
+    p("b_bunk_m", "bases.rlb", "b_bunk_m", Role::Building(BuildCategory::BunkerMedium)),
+    p("b_bunk_l", "bases.rlb", "b_bunk_l", Role::Building(BuildCategory::BunkerLarge)),
+    p("b_tow_m", "bases.rlb", "b_tow_m", Role::Building(BuildCategory::TowerMedium)),
+    p("b_tow_l", "bases.rlb", "b_tow_l", Role::Building(BuildCategory::TowerLarge)),
+    p("fr_wall_p", "fortif.rlb", "fr_wall", Role::FortParent),
+    p("fr_gate_p", "fortif.rlb", "fr_gate", Role::FortParent),
+    p("fr_wall_01", "fortif.rlb", "fr_wall_01", Role::Fortification { parent: "fr_wall_p" }),
+    p("fr_wall_02", "fortif.rlb", "fr_wall_02", Role::Fortification { parent: "fr_wall_p" }),
+    p("fr_gate_01", "fortif.rlb", "fr_gate_01", Role::Fortification { parent: "fr_gate_p" }),
+    p("s_rock_01", "static.rlb", "s_rock_0_01", Role::Scenery),
+    p("s_rock_02", "static.rlb", "s_rock_0_02", Role::Scenery),
+    p("s_rock_03", "static.rlb", "s_rock_0_03", Role::Scenery),
+    p("s_rock_04", "static.rlb", "s_rock_0_04", Role::Scenery),
+    p("s_tree_01", "static.rlb", "s_tree_0_01", Role::Scenery),
+    p("s_tree_02", "static.rlb", "s_tree_0_02", Role::Scenery),
+    p("s_tree_03", "static.rlb", "s_tree_0_03", Role::Scenery),
+    p("s_tree_04", "static.rlb", "s_tree_0_04", Role::Scenery),
+    p("s_crys_01", "static.rlb", "s_crys_0_01", Role::Scenery),
+    p("s_crys_02", "static.rlb", "s_crys_0_02", Role::Scenery),
+    p("s_ruin_01", "static.rlb", "s_ruin_0_01", Role::Scenery),
+    p("s_pole_01", "static.rlb", "s_pole_0_01", Role::Scenery),
+    p("sun_01", "effects.rlb", "sun_01", Role::System),
+    p("sun_02", "effects.rlb", "sun_02", Role::System),
+    p("ws_rain_01", "effects.rlb", "ws_rain_01", Role::System),
+    p("x_cut_01", "cut.rlb", "x_cut_01", Role::Broken),
+];
+
+/// A composite unit scheme (`UNITS\...\*.dat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnitScheme {
+    /// Path as written in mission data.
+    pub path: &'static str,
+    /// Class word of the header.
+    pub class_word: u32,
+    /// Description of the root record.
+    pub description: &'static str,
+    /// Component keys, root first; each later one is the only child of the previous.
+    pub chain: &'static [&'static str],
+}
+
+/// Class word of a battle unit.
+pub const BATTLE_UNIT: u32 = 0x0100_8000;
+
+/// Robot schemes: chassis -> turret -> weapon.
+pub const ROBOTS: &[UnitScheme] = &[
+    UnitScheme { path: "UNITS\\ROBOTS\\scout.dat", class_word: BATTLE_UNIT, description: "Scout", chain: &["r_ch_01", "r_tu_01", "r_we_01"] },
+    UnitScheme { path: "UNITS\\ROBOTS\\tank.dat", class_word: BATTLE_UNIT, description: "Tank", chain: &["r_ch_02", "r_tu_02", "r_we_02"] },
+    UnitScheme { path: "UNITS\\ROBOTS\\walker.dat", class_word: BATTLE_UNIT, description: "Walker", chain: &["r_ch_03", "r_tu_03", "r_we_03"] },
+];
+
+/// The building scheme path of a category's prototype.
+pub fn building_scheme_path(key: &str) -> String {
+    format!("UNITS\\BUILDS\\{key}.dat")
+}
+
+/// Maps (folders under `DATA\MAPS`), smallest first.
+pub const MAPS: &[&str] = &["Tut_1", "Plains", "Warzone"];
+
+/// The folder of a map.
+pub fn map_dir(map: &str) -> String {
+    format!("DATA\\MAPS\\{map}")
+}

@@ -1,0 +1,29 @@
+//! Deterministic generator of a small but complete game tree in the real Iron3D
+//! formats, written with the project's own writers. Same seed -> byte-identical tree
+//! on every machine: no wall clock, no hash-order iteration, no float formatting.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+pub mod catalogue;
+mod libraries;
+mod registry;
+pub mod rng;
+mod tree;
+
+pub use tree::DemoTree;
+
+use iron3d_formats::Result;
+
+/// The default seed of the bundled demo.
+pub const DEFAULT_SEED: u64 = 0x1998_0000;
+
+/// Generates the whole demo tree in memory.
+pub fn build(seed: u64) -> Result<DemoTree> {
+    let mut tree = DemoTree::default();
+    registry::write(&mut tree)?;
+    libraries::write(&mut tree, seed)?;
+    Ok(tree)
+}
+
+#[cfg(test)]
+mod tests;
