@@ -9,14 +9,14 @@
 pub mod land_msh;
 // pub mod mission_graph;
 pub mod surface_mask;
-// pub mod terrain_query;
+pub mod terrain_query;
 pub mod tma;
 
 // pub use areal_query::{AreaHit, Corridor, GridLayout, Portal};
 // pub use land_map::{Areal, ArealMap, ArealMapBuilder, ArealPrefix56, EdgeLink8};
 pub use land_msh::{LandMsh, TerrainBuilder, TerrainFace28};
 // pub use mission_graph::{GameFiles, GraphReport, LinkKind, MissionGraph};
-// pub use terrain_query::{RayHit, TerrainQuery};
+pub use terrain_query::{RayHit, TerrainQuery};
 pub use tma::{Clan, ClanBody, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, PropertyValue, Tma};
 
 use crate::error::{Error, Result};
