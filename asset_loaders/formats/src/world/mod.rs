@@ -4,16 +4,16 @@
 //! Coordinates: X and Y are the ground plane, Z is up. Terrain and areal queries work
 //! in XY and return Z.
 
-// pub mod areal_query;
-// pub mod land_map;
+pub mod areal_query;
+pub mod land_map;
 pub mod land_msh;
 // pub mod mission_graph;
 pub mod surface_mask;
 pub mod terrain_query;
 pub mod tma;
 
-// pub use areal_query::{AreaHit, Corridor, GridLayout, Portal};
-// pub use land_map::{Areal, ArealMap, ArealMapBuilder, ArealPrefix56, EdgeLink8};
+pub use areal_query::{AreaHit, ArealQuery, CellOrder, Corridor, GridLayout, Portal};
+pub use land_map::{Areal, ArealMap, ArealMapBuilder, ArealPrefix56, EdgeLink8};
 pub use land_msh::{LandMsh, TerrainBuilder, TerrainFace28};
 // pub use mission_graph::{GameFiles, GraphReport, LinkKind, MissionGraph};
 pub use terrain_query::{RayHit, TerrainQuery};
