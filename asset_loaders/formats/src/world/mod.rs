@@ -7,7 +7,7 @@
 pub mod areal_query;
 pub mod land_map;
 pub mod land_msh;
-// pub mod mission_graph;
+pub mod mission_graph;
 pub mod surface_mask;
 pub mod terrain_query;
 pub mod tma;
@@ -15,7 +15,7 @@ pub mod tma;
 pub use areal_query::{AreaHit, ArealQuery, CellOrder, Corridor, GridLayout, Portal};
 pub use land_map::{Areal, ArealMap, ArealMapBuilder, ArealPrefix56, EdgeLink8};
 pub use land_msh::{LandMsh, TerrainBuilder, TerrainFace28};
-// pub use mission_graph::{GameFiles, GraphReport, LinkKind, MissionGraph};
+pub use mission_graph::{GameFiles, GraphReport, LinkKind, MissionGraph, ModelLinks, PresenceOnly};
 pub use terrain_query::{RayHit, TerrainQuery};
 pub use tma::{Clan, ClanBody, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, PropertyValue, Tma};
 
