@@ -7,6 +7,7 @@
 mod archive;
 mod dir_index;
 mod game_dir;
+mod game_files;
 mod path;
 
 pub use archive::{Archive, ArchiveKind, EntryInfo};

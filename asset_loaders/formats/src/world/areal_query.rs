@@ -1,0 +1,317 @@
+//! Areal queries (spec `world.md` §3.2–3.4): point → areal (grid candidates, then an
+//! exact point-in-polygon test, with an explicit miss), routes over the link graph
+//! (A*, deterministic) and the corridor of portals along a route.
+//!
+//! The grid's cell geometry and order are not documented; [`GridLayout`] makes both
+//! explicit (default: the areals' XY vertex bounds split evenly, row-major with X
+//! fastest).
+
+use super::land_map::{Areal, ArealMap};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Order of the linear cell index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellOrder {
+    /// `index = y * cells_x + x` (default assumption).
+    RowMajor,
+    /// `index = x * cells_y + y`.
+    ColumnMajor,
+}
+
+/// Geometry of the candidate grid.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridLayout {
+    /// XY minimum of the covered extent.
+    pub min: [f32; 2],
+    /// XY maximum of the covered extent.
+    pub max: [f32; 2],
+    /// Cells along X and Y.
+    pub cells: [u32; 2],
+    /// Linear order.
+    pub order: CellOrder,
+}
+
+impl GridLayout {
+    /// The default layout over the areals' XY vertex bounds.
+    pub fn fit(areals: &[Areal], cells_x: u32, cells_y: u32) -> Self {
+        let (mut min, mut max) = ([f32::MAX; 2], [f32::MIN; 2]);
+        for v in areals.iter().flat_map(|a| &a.vertices) {
+            for k in 0..2 {
+                min[k] = min[k].min(v[k]);
+                max[k] = max[k].max(v[k]);
+            }
+        }
+        if min[0] > max[0] {
+            (min, max) = ([0.0; 2], [1.0; 2]);
+        }
+        Self { min, max, cells: [cells_x.max(1), cells_y.max(1)], order: CellOrder::RowMajor }
+    }
+
+    fn axis(&self, v: f32, k: usize) -> u32 {
+        let span = self.max[k] - self.min[k];
+        let c = if span > 0.0 { ((v - self.min[k]) / span * self.cells[k] as f32).floor() } else { 0.0 };
+        if c.is_nan() || c < 0.0 { 0 } else { (c as u32).min(self.cells[k] - 1) }
+    }
+
+    /// The cell holding `(x, y)`, or `None` outside the extent.
+    pub fn cell_xy(&self, x: f32, y: f32) -> Option<[u32; 2]> {
+        let inside = x >= self.min[0] && x <= self.max[0] && y >= self.min[1] && y <= self.max[1];
+        inside.then(|| [self.axis(x, 0), self.axis(y, 1)])
+    }
+
+    /// Clamped cell range `[x0, y0, x1, y1]` covering an XY box.
+    pub fn cell_range(&self, lo: [f32; 2], hi: [f32; 2]) -> [u32; 4] {
+        [self.axis(lo[0], 0), self.axis(lo[1], 1), self.axis(hi[0], 0), self.axis(hi[1], 1)]
+    }
+
+    /// Linear index of a cell.
+    pub fn linear(&self, x: u32, y: u32) -> usize {
+        match self.order {
+            CellOrder::RowMajor => y as usize * self.cells[0] as usize + x as usize,
+            CellOrder::ColumnMajor => x as usize * self.cells[1] as usize + y as usize,
+        }
+    }
+}
+
+/// A located areal.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AreaHit {
+    /// Areal id.
+    pub area: usize,
+    /// Height of the areal plane at the point.
+    pub z: f32,
+    /// Distance from the point to the areal boundary (larger = deeper inside).
+    pub boundary_distance: f32,
+}
+
+/// One portal of a corridor: the shared edge between consecutive areals.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Portal {
+    /// Areal left.
+    pub from: usize,
+    /// Areal entered.
+    pub to: usize,
+    /// Edge start (vertex `k` of `from`).
+    pub left: [f32; 3],
+    /// Edge end (vertex `k + 1` of `from`).
+    pub right: [f32; 3],
+}
+
+/// A route with its portals, for the movement layer to refine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Corridor {
+    /// Areal ids from start to goal.
+    pub areas: Vec<usize>,
+    /// One portal per step.
+    pub portals: Vec<Portal>,
+}
+
+impl Corridor {
+    /// Portal midpoints: a coarse polyline through the corridor.
+    pub fn waypoints(&self) -> Vec<[f32; 3]> {
+        self.portals.iter().map(|p| [0, 1, 2].map(|k| (p.left[k] + p.right[k]) / 2.0)).collect()
+    }
+}
+
+/// Queries over an areal map.
+#[derive(Debug, Clone)]
+pub struct ArealQuery<'a> {
+    map: &'a ArealMap,
+    layout: GridLayout,
+    centroids: Vec<[f32; 3]>,
+}
+
+const EDGE_EPS: f32 = 1e-4;
+
+/// XY point-in-polygon with the distance to the boundary: `Some(distance)` when the
+/// point is inside or on the boundary (within `EDGE_EPS`).
+fn inside(vertices: &[[f32; 3]], x: f32, y: f32) -> Option<f32> {
+    if vertices.len() < 3 {
+        return None;
+    }
+    let mut odd = false;
+    let mut dist2 = f32::MAX;
+    for (i, a) in vertices.iter().enumerate() {
+        let b = vertices[(i + 1) % vertices.len()];
+        if (a[1] > y) != (b[1] > y) && x < a[0] + (y - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
+            odd = !odd;
+        }
+        let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
+        let len2 = ex * ex + ey * ey;
+        let t = if len2 > 0.0 { (((x - a[0]) * ex + (y - a[1]) * ey) / len2).clamp(0.0, 1.0) } else { 0.0 };
+        let (dx, dy) = (a[0] + t * ex - x, a[1] + t * ey - y);
+        dist2 = dist2.min(dx * dx + dy * dy);
+    }
+    let d = dist2.sqrt();
+    (odd || d <= EDGE_EPS).then_some(d)
+}
+
+fn dist(a: [f32; 3], b: [f32; 3]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+/// A* open-list entry: min-heap by `f`, ties by lower areal id.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    f: f32,
+    id: usize,
+}
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.f.total_cmp(&self.f).then(other.id.cmp(&self.id))
+    }
+}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Open {}
+
+impl<'a> ArealQuery<'a> {
+    /// Queries with the default grid layout.
+    pub fn new(map: &'a ArealMap) -> Self {
+        Self::with_layout(map, GridLayout::fit(&map.areals, map.cells_x, map.cells_y))
+    }
+
+    /// Queries with an explicit grid layout (e.g. the terrain extent).
+    pub fn with_layout(map: &'a ArealMap, layout: GridLayout) -> Self {
+        let centroids = map
+            .areals
+            .iter()
+            .map(|a| {
+                let n = a.vertices.len().max(1) as f32;
+                [0, 1, 2].map(|k| a.vertices.iter().map(|v| v[k]).sum::<f32>() / n)
+            })
+            .collect();
+        Self { map, layout, centroids }
+    }
+
+    /// The grid layout in use.
+    pub fn layout(&self) -> &GridLayout {
+        &self.layout
+    }
+
+    /// Grid candidates at `(x, y)` (empty outside the grid).
+    pub fn candidates_at(&self, x: f32, y: f32) -> &'a [u16] {
+        match self.layout.cell_xy(x, y) {
+            Some([cx, cy]) => self.map.cell(self.layout.linear(cx, cy)),
+            None => &[],
+        }
+    }
+
+    /// Every candidate whose polygon contains `(x, y)`, in candidate order.
+    pub fn hits_at(&self, x: f32, y: f32) -> Vec<AreaHit> {
+        self.candidates_at(x, y)
+            .iter()
+            .filter_map(|&id| {
+                let a = self.map.areals.get(usize::from(id))?;
+                let d = inside(&a.vertices, x, y)?;
+                Some(AreaHit { area: usize::from(id), z: plane_z(a, x, y), boundary_distance: d })
+            })
+            .collect()
+    }
+
+    /// The areal at `(x, y)`: among containing candidates, the one the point lies
+    /// deepest inside, ties to the lower id; `None` is an explicit miss (the caller
+    /// decides on a nearest-areal fallback).
+    pub fn area_at(&self, x: f32, y: f32) -> Option<AreaHit> {
+        self.area_at_filtered(x, y, |_| true)
+    }
+
+    /// [`ArealQuery::area_at`] restricted to areals accepted by `filter` (class id /
+    /// logic flag selection).
+    pub fn area_at_filtered(&self, x: f32, y: f32, filter: impl Fn(&Areal) -> bool) -> Option<AreaHit> {
+        self.hits_at(x, y)
+            .into_iter()
+            .filter(|h| self.map.areals.get(h.area).is_some_and(&filter))
+            .max_by(|a, b| a.boundary_distance.total_cmp(&b.boundary_distance).then(b.area.cmp(&a.area)))
+    }
+
+    fn neighbours(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
+        let n = self.map.areals.len();
+        self.map.areals.get(id).into_iter().flat_map(|a| &a.links).filter_map(move |l| l.target().filter(|&t| t < n && t != id))
+    }
+
+    /// The cheapest areal sequence from `from` to `to` over the link graph (A*, cost =
+    /// centroid distance, ties by lower areal id); `None` when unreachable.
+    pub fn route(&self, from: usize, to: usize) -> Option<Vec<usize>> {
+        let n = self.map.areals.len();
+        if from >= n || to >= n {
+            return None;
+        }
+        let mut g = vec![f32::INFINITY; n];
+        let mut prev = vec![usize::MAX; n];
+        let mut closed = vec![false; n];
+        let mut open = BinaryHeap::new();
+        g[from] = 0.0;
+        open.push(Open { f: dist(self.centroids[from], self.centroids[to]), id: from });
+        while let Some(Open { id, .. }) = open.pop() {
+            if id == to {
+                let mut path = vec![to];
+                let mut cur = to;
+                while cur != from {
+                    cur = prev[cur];
+                    path.push(cur);
+                }
+                path.reverse();
+                return Some(path);
+            }
+            if std::mem::replace(&mut closed[id], true) {
+                continue;
+            }
+            for next in self.neighbours(id) {
+                let cand = g[id] + dist(self.centroids[id], self.centroids[next]);
+                if cand < g[next] && !closed[next] {
+                    g[next] = cand;
+                    prev[next] = id;
+                    open.push(Open { f: cand + dist(self.centroids[next], self.centroids[to]), id: next });
+                }
+            }
+        }
+        None
+    }
+
+    /// The corridor of a route: for each step the boundary edge of the current areal
+    /// whose link enters the next one (centroid midpoint when only a polygon link connects them).
+    pub fn corridor(&self, route: &[usize]) -> Corridor {
+        let portals = route
+            .windows(2)
+            .map(|w| {
+                let (from, to) = (w[0], w[1]);
+                let edge = self.map.areals.get(from).and_then(|a| {
+                    let n = a.vertices.len();
+                    (0..n).find(|&k| a.links.get(k).and_then(|l| l.target()) == Some(to)).map(|k| (a.vertices[k], a.vertices[(k + 1) % n]))
+                });
+                let (left, right) = edge.unwrap_or_else(|| {
+                    let (a, b) = (self.centroid(from), self.centroid(to));
+                    let mid = [0, 1, 2].map(|k| (a[k] + b[k]) / 2.0);
+                    (mid, mid)
+                });
+                Portal { from, to, left, right }
+            })
+            .collect();
+        Corridor { areas: route.to_vec(), portals }
+    }
+
+    /// Vertex centroid of an areal (origin for an unknown id).
+    pub fn centroid(&self, id: usize) -> [f32; 3] {
+        self.centroids.get(id).copied().unwrap_or_default()
+    }
+}
+
+/// Height of the areal plane (through vertex 0, with the stored normal) at XY.
+fn plane_z(a: &Areal, x: f32, y: f32) -> f32 {
+    let n = a.prefix.normal;
+    let Some(p) = a.vertices.first() else { return a.prefix.anchor[2] };
+    if n[2].abs() > 1e-6 { p[2] - (n[0] * (x - p[0]) + n[1] * (y - p[1])) / n[2] } else { p[2] }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,395 @@
+//! `data.tma` missions (spec `world.md` §1): paths, clans, placed objects with their
+//! ordered property bags, the land path, the epilogue and the extra records. Read with
+//! a bounded sequential cursor that must end exactly at end of file; written back
+//! byte for byte.
+
+use super::{Diagnostic, PutLe, count_u32, read_vec3};
+use crate::bytes::Cursor;
+use crate::error::{Error, ErrorKind, Result};
+use crate::options::ReadOptions;
+
+/// Known `format_version`.
+pub const FORMAT_VERSION: u32 = 1;
+/// Known clan section version (valid range 1…6).
+pub const CLAN_VERSION: u32 = 6;
+/// Known object section version.
+pub const OBJECT_VERSION: u32 = 10;
+/// Known property schema version.
+pub const PROPERTY_SCHEMA_VERSION: u32 = 1;
+/// Known extra section version.
+pub const EXTRA_VERSION: u32 = 1;
+/// `class_or_flags` of every retail placed object.
+pub const OBJECT_CLASS_FLAGS: u32 = 0x8000_0002;
+
+/// An LP string (`u32` length + bytes, no terminator). Raw bytes are canonical
+/// (confirmed); [`LpString::display`] decodes CP1251 for display only.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct LpString(pub Vec<u8>);
+
+impl LpString {
+    /// The raw bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// CP1251 decoding of every byte (NULs included), for display only.
+    pub fn display(&self) -> String {
+        encoding_rs::WINDOWS_1251.decode_without_bom_handling(&self.0).0.into_owned()
+    }
+
+    /// True for an empty string.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn read(c: &mut Cursor<'_>, what: &'static str) -> Result<Self> {
+        let len = c.u32()?;
+        c.check_count(u64::from(len), 1, what)?;
+        Ok(Self(c.take(len as usize)?.to_vec()))
+    }
+
+    fn write(&self, out: &mut Vec<u8>) -> Result<()> {
+        out.put_u32(count_u32(self.0.len(), "LP string length")?);
+        out.extend_from_slice(&self.0);
+        Ok(())
+    }
+}
+
+impl From<&str> for LpString {
+    fn from(s: &str) -> Self {
+        Self(s.as_bytes().to_vec())
+    }
+}
+
+/// A path (confirmed): `path_id` is referenced by scripts and is NOT the array index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathRecord {
+    /// Script-visible id.
+    pub path_id: i32,
+    /// World points.
+    pub points: Vec<[f32; 3]>,
+}
+
+/// The mode-dependent body of a clan (corpus-verified layouts, spec §1.4).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClanBody {
+    /// Mode 0 (environment): count-driven spatial groups.
+    Environment {
+        /// Script/formula base path (confirmed position).
+        first_resource: LpString,
+        /// Spatial groups; each holds `record_count` records of five raw floats
+        /// (opaque; the general form reads them as `(i32, vec3, f32, f32)` with the count).
+        groups: Vec<Vec<[u32; 5]>>,
+        /// TRF path or empty.
+        second_resource: LpString,
+        /// Raw tag (opaque).
+        second_tag: i32,
+    },
+    /// Modes 1…3 (player, AI, neutral; names inferred): two resource/tag pairs.
+    Active {
+        /// Script/formula base path, e.g. `MISSIONS\SCRIPTS\default`.
+        first_resource: LpString,
+        /// Raw tag (opaque; 0 in retail data — the general form reads it as a count).
+        first_tag: i32,
+        /// TRF path or empty.
+        second_resource: LpString,
+        /// Raw tag (opaque).
+        second_tag: i32,
+    },
+}
+
+/// A clan (confirmed framing on the corpus; general form inferred).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clan {
+    /// Clan name.
+    pub name: LpString,
+    /// Raw id (opaque).
+    pub raw_id: i32,
+    /// Base anchor X.
+    pub anchor_x: f32,
+    /// Base anchor Y.
+    pub anchor_y: f32,
+    /// 0 environment, 1 player, 2 AI, 3 neutral (names inferred).
+    pub mode: u32,
+    /// Mode-dependent body.
+    pub body: ClanBody,
+    /// Relation table in physical order: other clan name and raw value (0/1 observed).
+    pub relations: Vec<(LpString, i32)>,
+}
+
+impl Clan {
+    /// A mode 1…3 clan with a script base and an optional TRF path (tags 0, no relations).
+    pub fn active(name: &str, mode: u32, anchor: [f32; 2], script: &str, trf: &str) -> Self {
+        Self {
+            name: name.into(),
+            raw_id: 0,
+            anchor_x: anchor[0],
+            anchor_y: anchor[1],
+            mode,
+            body: ClanBody::Active { first_resource: script.into(), first_tag: 0, second_resource: trf.into(), second_tag: 0 },
+            relations: Vec::new(),
+        }
+    }
+
+    /// A mode-0 (environment) clan without spatial groups.
+    pub fn environment(name: &str, script: &str) -> Self {
+        Self {
+            name: name.into(),
+            raw_id: 0,
+            anchor_x: 0.0,
+            anchor_y: 0.0,
+            mode: 0,
+            body: ClanBody::Environment {
+                first_resource: script.into(),
+                groups: Vec::new(),
+                second_resource: LpString::default(),
+                second_tag: 0,
+            },
+            relations: Vec::new(),
+        }
+    }
+
+    /// The script base (first resource) of either body.
+    pub fn first_resource(&self) -> &LpString {
+        match &self.body {
+            ClanBody::Environment { first_resource, .. } | ClanBody::Active { first_resource, .. } => first_resource,
+        }
+    }
+}
+
+/// A typed property value (inferred: `raw_value[0]` is the type, `raw_value[1]` the value).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PropertyValue {
+    /// Type 0: a float.
+    Float(f32),
+    /// Type 1: an integer.
+    Int(i32),
+    /// Another type word: the raw type and first value word.
+    Raw {
+        /// `raw_value[0]`.
+        kind: u32,
+        /// `raw_value[1]`.
+        value: u32,
+    },
+}
+
+/// One property: four raw words and a name (confirmed framing, inferred typing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Property {
+    /// The 16 raw value bytes as four words, kept exactly.
+    pub raw_value: [u32; 4],
+    /// Property name (case-sensitive match).
+    pub name: LpString,
+}
+
+impl Property {
+    /// A float property (type 0).
+    pub fn float(name: &str, value: f32) -> Self {
+        Self { raw_value: [0, value.to_bits(), 0, 0], name: name.into() }
+    }
+
+    /// An integer property (type 1).
+    pub fn int(name: &str, value: i32) -> Self {
+        Self { raw_value: [1, value as u32, 0, 0], name: name.into() }
+    }
+
+    /// The typed reading of the first value word (inferred).
+    pub fn value(&self) -> PropertyValue {
+        match self.raw_value[0] {
+            0 => PropertyValue::Float(f32::from_bits(self.raw_value[1])),
+            1 => PropertyValue::Int(self.raw_value[1] as i32),
+            kind => PropertyValue::Raw { kind, value: self.raw_value[1] },
+        }
+    }
+}
+
+/// A placed object (confirmed framing, spec §1.5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlacedObject {
+    /// Inferred: 0 building, 1 warbot, 2 tree, 3 stone.
+    pub raw_kind: u32,
+    /// `0x80000002` for every retail object (strict check).
+    pub class_or_flags: u32,
+    /// Prototype key or unit `.dat` path.
+    pub resource_name: LpString,
+    /// Clan / SuperAI slot index (inferred; version > 2).
+    pub raw_after_resource: u32,
+    /// Inferred "order" (version > 3).
+    pub identity_or_clan_raw: u32,
+    /// World position.
+    pub position: [f32; 3],
+    /// Euler angles in radians, `R = Rz·Ry·Rx`.
+    pub orientation: [f32; 3],
+    /// Scale (version ≥ 10; `(1,1,1)` otherwise).
+    pub scale: [f32; 3],
+    /// Instance name (version > 6), may be empty.
+    pub instance_name: LpString,
+    /// Opaque (version > 7).
+    pub raw_after_name: u32,
+    /// Opaque link (version > 8).
+    pub link0: i32,
+    /// Opaque link (version > 8).
+    pub link1: i32,
+    /// Property schema version (= 1; version > 5 with the property block).
+    pub property_schema_version: u32,
+    /// The ordered property bag: order, duplicates and raw values kept.
+    pub properties: Vec<Property>,
+}
+
+impl PlacedObject {
+    /// A new object with retail defaults (class flags, unit scale, schema version 1).
+    pub fn new(raw_kind: u32, resource_name: &str, position: [f32; 3]) -> Self {
+        Self {
+            raw_kind,
+            class_or_flags: OBJECT_CLASS_FLAGS,
+            resource_name: resource_name.into(),
+            raw_after_resource: 0,
+            identity_or_clan_raw: 0,
+            position,
+            orientation: [0.0; 3],
+            scale: [1.0; 3],
+            instance_name: LpString::default(),
+            raw_after_name: 0,
+            link0: -1,
+            link1: -1,
+            property_schema_version: PROPERTY_SCHEMA_VERSION,
+            properties: Vec::new(),
+        }
+    }
+
+    /// Appends a property (builder style).
+    #[must_use]
+    pub fn with_property(mut self, property: Property) -> Self {
+        self.properties.push(property);
+        self
+    }
+
+    /// The first property whose name matches exactly (case-sensitive), as the loader does.
+    pub fn first_property(&self, name: &str) -> Option<&Property> {
+        self.properties.iter().find(|p| p.name.0 == name.as_bytes())
+    }
+
+    /// True when the resource name is a unit `.dat` path (ASCII case-insensitive).
+    pub fn is_unit_reference(&self) -> bool {
+        let r = &self.resource_name.0;
+        r.len() >= 4 && r[r.len() - 4..].eq_ignore_ascii_case(b".dat")
+    }
+
+    /// `CurrentOre` (proven name; runtime.md §3.3).
+    pub fn current_ore(&self) -> Option<PropertyValue> {
+        self.first_property("CurrentOre").map(Property::value)
+    }
+
+    /// `MaximumOre` (proven name).
+    pub fn maximum_ore(&self) -> Option<PropertyValue> {
+        self.first_property("MaximumOre").map(Property::value)
+    }
+
+    /// `LogicalID` (proven name).
+    pub fn logical_id(&self) -> Option<PropertyValue> {
+        self.first_property("LogicalID").map(Property::value)
+    }
+
+    /// `ClanID` (proven name).
+    pub fn clan_id(&self) -> Option<PropertyValue> {
+        self.first_property("ClanID").map(Property::value)
+    }
+}
+
+/// An extra record (28 bytes; confirmed framing): position and four raw words.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExtraRecord28 {
+    /// Position.
+    pub position: [f32; 3],
+    /// Four raw words (inferred "lode": `i32, u32 flags, f32, i32`).
+    pub words: [u32; 4],
+}
+
+impl ExtraRecord28 {
+    /// The inferred lode reading of the four words.
+    pub fn lode(&self) -> (i32, u32, f32, i32) {
+        (self.words[0] as i32, self.words[1], f32::from_bits(self.words[2]), self.words[3] as i32)
+    }
+}
+
+/// A parsed mission.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tma {
+    /// `format_version` (1).
+    pub format_version: u32,
+    /// Paths in file order.
+    pub paths: Vec<PathRecord>,
+    /// Clan section version (1…6; 6 in retail).
+    pub clan_section_version: u32,
+    /// Clans.
+    pub clans: Vec<Clan>,
+    /// Object section version (10 in retail); gates object fields and the epilogue.
+    pub object_section_version: u32,
+    /// Placed objects.
+    pub objects: Vec<PlacedObject>,
+    /// Map base path without extension, e.g. `DATA\MAPS\Tut_1\land`.
+    pub land_path: LpString,
+    /// Raw flag (opaque; object version > 1).
+    pub mission_flag: u32,
+    /// Raw description bytes (service bytes included; object version > 1).
+    pub description_raw: LpString,
+    /// Extra section version (object version > 4).
+    pub extra_section_version: u32,
+    /// Extra records.
+    pub extras: Vec<ExtraRecord28>,
+    /// Findings of compatible reading (not written).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+mod codec;
+pub use codec::land_file_paths;
+
+impl Tma {
+    /// An empty mission with the retail section versions.
+    pub fn new(land_path: &str) -> Self {
+        Self {
+            format_version: FORMAT_VERSION,
+            paths: Vec::new(),
+            clan_section_version: CLAN_VERSION,
+            clans: Vec::new(),
+            object_section_version: OBJECT_VERSION,
+            objects: Vec::new(),
+            land_path: land_path.into(),
+            mission_flag: 0,
+            description_raw: LpString::default(),
+            extra_section_version: EXTRA_VERSION,
+            extras: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Parses a mission; the cursor must end exactly at end of file.
+    pub fn parse(data: &[u8], options: ReadOptions) -> Result<Self> {
+        codec::parse(data, options)
+    }
+
+    /// Serialises the mission (byte-identical to the input for an unedited parse).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        codec::write(self)
+    }
+
+    /// The description decoded from CP1251 for display (raw bytes stay canonical).
+    pub fn description_text(&self) -> String {
+        self.description_raw.display()
+    }
+}
+
+pub(crate) fn version_error(offset: u64, what: &str, found: u32, expected: u32) -> Error {
+    Error::at(offset, ErrorKind::UnsupportedVersion(found.into())).via(format!("{what} (expected {expected})"))
+}
+
+pub(crate) fn finite(c: &Cursor<'_>, v: [f32; 3], what: &'static str) -> Result<[f32; 3]> {
+    if v.iter().all(|x| x.is_finite()) {
+        Ok(v)
+    } else {
+        Err(Error::invalid(c.offset() - 12, "non_finite_transform", format!("{what} {v:?}")))
+    }
+}
+
+#[cfg(test)]
+mod tests;
