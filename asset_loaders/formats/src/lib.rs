@@ -12,6 +12,7 @@ pub mod nres;
 pub mod options;
 pub mod registry;
 pub mod rsli;
+pub mod sound;
 
 pub use error::{Error, ErrorKind, Frame, Result, ResultExt};
 pub use options::{Quirks, ReadOptions};
