@@ -7,6 +7,7 @@
 
 pub mod bytes;
 pub mod error;
+pub mod helpers;
 pub mod layout;
 pub mod nres;
 pub mod options;
