@@ -6,6 +6,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod bytes;
+pub mod config;
 pub mod error;
 pub mod helpers;
 pub mod layout;
