@@ -14,6 +14,7 @@ pub mod nres;
 pub mod options;
 pub mod registry;
 pub mod rsli;
+pub mod script;
 pub mod sound;
 
 pub use error::{Error, ErrorKind, Frame, Result, ResultExt};

@@ -30,8 +30,7 @@ fn behavior_ini_typed_view_keeps_absent_distinct() {
 fn set_edits_only_the_value_and_appends_new_keys() {
     let mut ini = IniFile::parse(BEHAVIOR);
     ini.set(None, "SAVELOG", b"1").unwrap();
-    let mut typed = BehaviorIni::default();
-    typed.immortal_hero = Some(Setting::new(1));
+    let typed = BehaviorIni { immortal_hero: Some(Setting::new(1)), ..Default::default() };
     typed.write_into(&mut ini).unwrap();
     let text = String::from_utf8(ini.to_bytes()).unwrap();
     assert!(text.contains("SaveLog=1 // off\r\n"), "{text}");
@@ -49,8 +48,7 @@ fn iron3d_ini_sections() {
     assert!(ini.get(Some("CS"), "IP").is_none());
     let t = Iron3dIni::from_ini(&ini);
     assert_eq!(t.display_width.and_then(|s| s.value), Some(640));
-    let mut t = Iron3dIni::default();
-    t.subtitles = Some(Setting::new(1));
+    let t = Iron3dIni { subtitles: Some(Setting::new(1)), ..Default::default() };
     t.write_into(&mut ini).unwrap();
     let text = String::from_utf8(ini.to_bytes()).unwrap();
     assert!(text.starts_with("[CS]\r\nDISPLAY_WIDTH = 640\r\nDISPLAY_HEIGHT = 480\r\nSUBTITLES = 1\r\n\r\n[MULTIPLAYER]"), "{text}");

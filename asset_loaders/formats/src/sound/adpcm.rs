@@ -228,7 +228,7 @@ fn best_channel(samples: &[i16], coefs: &[(i16, i16)]) -> (u8, i32, Vec<u8>) {
 pub fn encode(samples: &[i16], p: &AdpcmParams) -> Result<Vec<u8>> {
     p.validate(0)?;
     let ch = usize::from(p.channels);
-    if samples.len() % ch != 0 {
+    if !samples.len().is_multiple_of(ch) {
         return Err(Error::invalid(0, "adpcm_interleave", format!("{} samples for {ch} channels", samples.len())));
     }
     let spb = usize::from(p.samples_per_block);
@@ -260,7 +260,7 @@ pub fn encode(samples: &[i16], p: &AdpcmParams) -> Result<Vec<u8>> {
         for f in 0..spb - 2 {
             for h in &heads {
                 let code = h.4.get(f).copied().unwrap_or(0);
-                if nibble % 2 == 0 {
+                if nibble.is_multiple_of(2) {
                     out.push(code << 4);
                 } else if let Some(last) = out.last_mut() {
                     *last |= code;

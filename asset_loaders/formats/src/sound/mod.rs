@@ -133,7 +133,7 @@ fn decode_pcm(fmt: &WaveFormat, data: &[u8], f: u64, at: u64) -> Result<Vec<i16>
     if usize::from(fmt.block_align) != frame {
         return Err(Error::invalid(f + 12, "pcm_block_align", format!("block_align {} for {frame}-byte frames", fmt.block_align)));
     }
-    if data.len() % frame != 0 {
+    if !data.len().is_multiple_of(frame) {
         return Err(Error::invalid(at, "pcm_partial_frame", format!("{} data bytes are not whole {frame}-byte frames", data.len())));
     }
     Ok(if width == 1 {
@@ -145,7 +145,7 @@ fn decode_pcm(fmt: &WaveFormat, data: &[u8], f: u64, at: u64) -> Result<Vec<i16>
 
 /// Writes interleaved samples as a 16-bit PCM WAV file.
 pub fn write_pcm16(samples: &[i16], channels: u16, sample_rate: u32) -> Result<Vec<u8>> {
-    if channels == 0 || samples.len() % usize::from(channels) != 0 {
+    if channels == 0 || !samples.len().is_multiple_of(usize::from(channels)) {
         return Err(Error::invalid(0, "wave_interleave", format!("{} samples for {channels} channels", samples.len())));
     }
     let block_align = 2 * channels;

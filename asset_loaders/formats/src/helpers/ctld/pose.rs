@@ -100,10 +100,8 @@ pub fn normalise(value: f32, flags: u32) -> f32 {
         } else if v < 0.0 {
             v += 1.0;
         }
-    } else if v > 1.0 {
-        v = 1.0;
-    } else if v < 0.0 {
-        v = 0.0;
+    } else {
+        v = v.clamp(0.0, 1.0);
     }
     if flags & FLAG_INVERT != 0 { 1.0 - v } else { v }
 }
