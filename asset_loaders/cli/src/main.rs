@@ -4,6 +4,8 @@
 mod archive_cmd;
 mod output;
 mod prototype_cmd;
+mod script_cmd;
+mod sound_cmd;
 mod validate_cmd;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +26,12 @@ enum Command {
     /// Prototype registry (`objects.rlb`) queries.
     #[command(subcommand)]
     Prototype(prototype_cmd::PrototypeCommand),
+    /// Sounds (SWAV): decode to WAV.
+    #[command(subcommand)]
+    Sound(sound_cmd::SoundCommand),
+    /// Mission scripts: dump `.scr`, `.var`, `.fml`.
+    #[command(subcommand)]
+    Script(script_cmd::ScriptCommand),
     /// Check every archive of a game tree in strict and compatible mode.
     Validate(validate_cmd::ValidateArgs),
 }
@@ -34,6 +42,8 @@ fn main() -> std::process::ExitCode {
         Command::Archive(cmd) => archive_cmd::run(cmd),
         Command::Prototype(cmd) => prototype_cmd::run(cmd),
         Command::Validate(args) => validate_cmd::run(args),
+        Command::Sound(cmd) => sound_cmd::run(cmd),
+        Command::Script(cmd) => script_cmd::run(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
