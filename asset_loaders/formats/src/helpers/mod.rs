@@ -17,7 +17,7 @@ pub use base::Base;
 pub use ctld::{Ctld, RowLayout};
 pub use ctpt::{ControlPoint, Ctpt};
 pub use ndpr::Ndpr;
-pub use opaque::{Expl, OpaqueResource, ReferenceArray, Sund};
+pub use opaque::{Ani, Expl, OpaqueResource, ReferenceArray, Ske, Sund};
 pub use trf::Trf;
 
 use crate::error::{Error, Result};

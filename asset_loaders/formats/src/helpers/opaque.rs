@@ -31,6 +31,10 @@ impl OpaqueResource {
 pub type Sund = OpaqueResource;
 /// Reference arrays (585 resources, homogeneous reference records): *opaque*.
 pub type ReferenceArray = OpaqueResource;
+/// ANI resources (8 in the demo, structurally valid, layout undocumented): *opaque*.
+pub type Ani = OpaqueResource;
+/// SKE resources (6 in the demo, layout undocumented): *opaque*.
+pub type Ske = OpaqueResource;
 
 /// EXPL explosion description (`.exp`): *opaque*. The spec says a version field (1, 2
 /// or 3 in the corpus) selects the layout but does not give its position or the

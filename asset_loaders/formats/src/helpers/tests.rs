@@ -181,6 +181,19 @@ fn trf_nodes_and_strings() {
 
 proptest! {
     #[test]
+    fn ndpr_write_read_write_identity(records in proptest::collection::vec(any::<[u8; 19]>(), 0..4)) {
+        let n = Ndpr { records: records.iter().map(|seed| {
+            let mut raw = [0u8; ndpr::RECORD_SIZE];
+            for (i, b) in raw.iter_mut().enumerate() {
+                *b = seed[i % 19];
+            }
+            ndpr::NdprRecord { raw }
+        }).collect() };
+        let bytes = n.to_bytes().unwrap();
+        prop_assert_eq!(Ndpr::parse(&bytes).unwrap().to_bytes().unwrap(), bytes);
+    }
+
+    #[test]
     fn ctpt_write_read_write_identity(points in proptest::collection::vec((any::<[u8; 12]>(), -1e6f32..1e6, any::<[u8; 32]>()), 0..5)) {
         let points: Vec<ControlPoint> = points.into_iter().map(|(head, v, name_raw)| {
             let mut raw = [0u8; 36];

@@ -208,6 +208,15 @@ fn arb_package() -> impl Strategy<Value = ScrPackage> {
 
 proptest! {
     #[test]
+    fn varbin_write_read_write_identity(items in proptest::collection::vec((any::<i32>(), any::<u32>(), proptest::collection::vec(any::<u8>(), 0..6), any::<[u32; 4]>()), 0..4)) {
+        let v = VarBin { items: items.into_iter().map(|(t, value, name, tail)| VarItem {
+            value_length: 4, value_type: t, value, name, string2: Vec::new(), tail,
+        }).collect() };
+        let bytes = v.to_bytes().unwrap();
+        prop_assert_eq!(VarBin::parse(&bytes).unwrap().to_bytes().unwrap(), bytes);
+    }
+
+    #[test]
     fn scr_write_read_write_identity(p in arb_package()) {
         let bytes = p.to_bytes().unwrap();
         let back = ScrPackage::parse(&bytes, ReadOptions::strict()).unwrap();

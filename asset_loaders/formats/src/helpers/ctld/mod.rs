@@ -159,6 +159,7 @@ impl Ctld {
         if [t, i, n] != [count_u32(lens[0], "rows")?, count_u32(lens[1], "items")?, count_u32(lens[2], "lists")?] {
             return Err(Error::invalid(0, "ctld_counts", format!("header T/I/C {t}/{i}/{n}, lists {lens:?}")));
         }
+        self.check_hooks()?;
         let mut out = Vec::with_capacity(self.hook_table_offset() as usize + 84);
         for w in self.counts {
             out.extend_from_slice(&w.to_le_bytes());
