@@ -6,6 +6,8 @@ mod demo_cmd;
 mod eu7_cmd;
 mod output;
 mod prototype_cmd;
+mod script_cmd;
+mod sound_cmd;
 mod validate_cmd;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +28,12 @@ enum Command {
     /// Prototype registry (`objects.rlb`) queries.
     #[command(subcommand)]
     Prototype(prototype_cmd::PrototypeCommand),
+    /// Sounds (SWAV): decode to WAV.
+    #[command(subcommand)]
+    Sound(sound_cmd::SoundCommand),
+    /// Mission scripts: dump `.scr`, `.var`, `.fml`.
+    #[command(subcommand)]
+    Script(script_cmd::ScriptCommand),
     /// Check every archive of a game tree in strict and compatible mode.
     Validate(validate_cmd::ValidateArgs),
     /// Generate the demo game tree in the real formats.
@@ -44,6 +52,8 @@ fn main() -> std::process::ExitCode {
         Command::Validate(args) => validate_cmd::run(args),
         Command::Eu7(cmd) => eu7_cmd::run(cmd),
         Command::Demo(cmd) => demo_cmd::run(cmd),
+        Command::Sound(cmd) => sound_cmd::run(cmd),
+        Command::Script(cmd) => script_cmd::run(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

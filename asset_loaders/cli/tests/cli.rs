@@ -148,3 +148,72 @@ fn eu7_generate_info_section_verify() {
     assert!(!o.status.success());
     let _ = std::fs::remove_dir_all(root);
 }
+
+#[test]
+fn sound_export_decodes_archive_entries_and_reports_load_results() {
+    use iron3d_formats::sound::{SWAV, decode_wave, write_ms_adpcm};
+    let root = std::env::temp_dir().join(format!("iron3d-cli-sound-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let samples: Vec<i16> = (0..3000).map(|i| ((i as f32 / 20.0).sin() * 9000.0) as i16).collect();
+    let adpcm = write_ms_adpcm(&samples, 1, 22050, 256).unwrap();
+    let mut lib = NresWriter::new();
+    lib.add(SWAV, [0; 3], b"ATM_RAIN1.WAV", adpcm.clone()).unwrap();
+    lib.add(SWAV, [0; 3], b"ALIEN_ME.WAV", Vec::new()).unwrap();
+    lib.add(SWAV, [0; 3], b"BROKEN.WAV", b"RIFF".to_vec()).unwrap();
+    let sounds = root.join("sounds.lib");
+    std::fs::write(&sounds, lib.to_bytes().unwrap()).unwrap();
+    let out = root.join("rain.wav");
+    let address = format!("{}::atm_rain1.wav", path(&sounds));
+    let o = cli(&["sound", "export", &address, "-o", path(&out), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((info["result"].as_str(), info["frames"].as_u64(), info["format_tag"].as_u64()), (Some("decoded_sample"), Some(3000), Some(2)));
+    let pcm = decode_wave(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!((pcm.format_tag, pcm.samples.clone()), (1, decode_wave(&adpcm).unwrap().samples));
+    // A loose file works too.
+    let loose = root.join("loose.wav");
+    std::fs::write(&loose, &adpcm).unwrap();
+    assert!(cli(&["sound", "export", path(&loose), "-o", path(&out)]).status.success());
+    for (entry, result) in [("alien_me.wav", "entry_empty"), ("nothere.wav", "entry_missing"), ("broken.wav", "wave_invalid")] {
+        let o = cli(&["sound", "export", &format!("{}::{entry}", path(&sounds)), "-o", path(&out)]);
+        assert!(!o.status.success());
+        assert!(String::from_utf8_lossy(&o.stderr).contains(result), "{entry}: {o:?}");
+    }
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn script_dump_shows_packages_and_varsets() {
+    use iron3d_formats::script::{Record, ScrPackage};
+    let root = std::env::temp_dir().join(format!("iron3d-cli-script-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let mut p = ScrPackage::new();
+    p.add_event("Init", 0, vec![Record::handler19(224, 225, 226)]).unwrap();
+    p.add_event("Mission", 3, vec![Record::new(u32::MAX, vec![]), Record::new(30, vec![1, 2])]).unwrap();
+    let scr = root.join("default.scr");
+    std::fs::write(&scr, p.to_bytes().unwrap()).unwrap();
+    let o = cli(&["script", "dump", path(&scr), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["handler_count"], 73);
+    assert_eq!(v["events"][0]["name"], "Init");
+    assert_eq!(v["events"][0]["records"][0]["selector"], "handler(19)");
+    assert_eq!(v["events"][0]["records"][0]["refs"], serde_json::json!([224, 225, 226]));
+    assert_eq!(v["events"][1]["records"][0]["selector"], "sentinel");
+    let o = cli(&["script", "dump", path(&scr)]);
+    assert!(stdout(&o).contains("event \"Mission\""), "{}", stdout(&o));
+    let var = root.join("varset.var");
+    std::fs::write(&var, b"// vars\r\nVAR(DWORD, ClanBaseX, 0)\r\nVAR(float, fK, 0.5)\r\n").unwrap();
+    let o = cli(&["script", "dump", path(&var), "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(rows[1]["name"], "fK");
+    assert_eq!(rows[1]["initial_word"], 0.5f32.to_bits());
+    std::fs::write(&scr, b"\x49\0\0\0\x05").unwrap();
+    assert!(!cli(&["script", "dump", path(&scr)]).status.success());
+    for args in [&["sound", "export", "--help"][..], &["script", "dump", "--help"]] {
+        assert!(stdout(&cli(args)).contains("Usage"), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -6,12 +6,16 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod bytes;
+pub mod config;
 pub mod error;
+pub mod helpers;
 pub mod layout;
 pub mod nres;
 pub mod options;
 pub mod registry;
 pub mod rsli;
+pub mod script;
+pub mod sound;
 pub mod world;
 
 pub use error::{Error, ErrorKind, Frame, Result, ResultExt};

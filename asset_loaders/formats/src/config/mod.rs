@@ -1,0 +1,17 @@
+//! Text configuration (spec `runtime.md` §2, §8): INI-style files with typed views of
+//! `Behavior.ini`, `ArealMap.ini` and `Iron_3D.ini`, the object-block grammar of
+//! `mission.cfg` and friends, and the weather files. Every reader is lossless.
+
+pub mod block_cfg;
+pub mod ini;
+pub mod sky;
+pub mod text;
+pub mod typed;
+
+#[cfg(test)]
+mod tests;
+
+pub use block_cfg::{BlockCfg, CfgBlock, CfgItem};
+pub use ini::{IniFile, IniLine, IniValue, LineKind};
+pub use sky::SkySchedule;
+pub use typed::{ArealMapIni, BehaviorIni, Iron3dIni, Setting};
