@@ -6,8 +6,10 @@
 
 pub mod catalogue;
 mod libraries;
+pub mod missions;
 mod registry;
 pub mod rng;
+pub mod terrain;
 mod tree;
 
 pub use tree::DemoTree;
@@ -22,6 +24,7 @@ pub fn build(seed: u64) -> Result<DemoTree> {
     let mut tree = DemoTree::default();
     registry::write(&mut tree)?;
     libraries::write(&mut tree, seed)?;
+    missions::write(&mut tree, seed)?;
     Ok(tree)
 }
 

@@ -103,3 +103,62 @@ fn every_map_lists_the_building_categories() {
         assert_eq!(BuildDat::parse(tree.get(&path).unwrap()).unwrap(), registry::build_dat());
     }
 }
+
+mod graph {
+    use super::*;
+    use iron3d_formats::world::{ArealQuery, LandMsh, MissionGraph, TerrainQuery, Tma};
+    use iron3d_vfs::GameDir;
+
+    fn written(tag: &str) -> std::path::PathBuf {
+        let root = std::env::temp_dir().join(format!("iron3d-demo-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        build(DEFAULT_SEED).unwrap().write_to(&root).unwrap();
+        root
+    }
+
+    #[test]
+    fn missions_parse_strictly_and_the_large_one_is_benchmark_sized() {
+        let root = written("missions");
+        let game = GameDir::open(&root, ReadOptions::strict()).unwrap();
+        let mut sizes = Vec::new();
+        for spec in missions::MISSIONS {
+            let report = MissionGraph::new(&game).with_options(ReadOptions::strict()).build(&format!("MISSIONS/{}", spec.name), false).unwrap();
+            sizes.push((report.stats.placed_objects, report.stats.prototype_requests));
+            let tma = Tma::parse(&game.read_file(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict()).unwrap();
+            assert!(tma.clans.iter().any(|c| c.mode == 0), "an environment clan");
+            assert!((2..=4).contains(&tma.clans.len()));
+            assert!(tma.objects.iter().any(|o| o.current_ore().is_some()));
+            assert!(!tma.extras.is_empty() && !tma.paths.is_empty());
+        }
+        let (objects, requests) = sizes[2];
+        assert!(objects >= 800 && requests >= 5000, "large mission: {objects} objects, {requests} requests");
+        assert!(sizes[0].0 < 100, "the tutorial stays small");
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn terrain_has_plains_hills_water_and_areals_avoid_the_lake() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        for spec in missions::MISSIONS {
+            let dir = catalogue::map_dir(spec.map).replace('\\', "/");
+            let land = LandMsh::parse(tree.get(&format!("{dir}/land.msh")).unwrap(), ReadOptions::strict()).unwrap();
+            assert!((10_000..=30_000).contains(&land.faces.len()), "{}: {} faces", spec.map, land.faces.len());
+            let water = land.faces.iter().filter(|f| f.flags & terrain::WATER_FLAG != 0).count();
+            assert!(water > 0 && water < land.faces.len() / 4, "{}: {water} water faces", spec.map);
+            let layers: std::collections::BTreeSet<u8> = land.faces.iter().map(|f| f.material_low).collect();
+            assert!(layers.len() >= 3, "plains, slopes and ridges: {layers:?}");
+            let query = TerrainQuery::new(&land);
+            let side = spec.terrain.side();
+            let map = iron3d_formats::world::ArealMap::parse(tree.get(&format!("{dir}/land.map")).unwrap(), ReadOptions::strict()).unwrap();
+            let areals = ArealQuery::new(&map);
+            let [lx, ly, _] = spec.terrain.lake;
+            assert!(areals.area_at(lx * side, ly * side).is_none(), "the lake is impassable");
+            let (bx, by) = (0.2 * side, 0.2 * side);
+            assert!(areals.area_at(bx, by).is_some(), "the base stands on walkable ground");
+            assert!(query.height_at(bx, by).is_some());
+            let far = areals.area_at(0.8 * side, 0.8 * side).unwrap();
+            let near = areals.area_at(bx, by).unwrap();
+            assert!(areals.route(near.area, far.area).is_some(), "the bases are connected");
+        }
+    }
+}

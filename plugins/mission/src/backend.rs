@@ -4,7 +4,6 @@
 use bevy_ecs::prelude::Resource;
 use iron3d_core::MissionLoadPhase;
 use iron3d_formats::Result;
-use std::any::Any;
 
 /// An object ready to be constructed.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,13 +24,11 @@ pub struct PreparedObject {
     pub orientation: [f32; 3],
 }
 
-/// Data accumulated by the preparation phases.
+/// Data accumulated by the preparation phases (backends keep their own state).
 #[derive(Resource, Default)]
 pub struct Prepared {
     /// Objects to construct.
     pub objects: Vec<PreparedObject>,
-    /// Backend-specific state carried between phases.
-    pub state: Option<Box<dyn Any + Send + Sync>>,
 }
 
 /// Prepares mission data. Called once per preparation phase (`Context` through

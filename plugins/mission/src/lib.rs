@@ -6,11 +6,13 @@
 //! main menu and leaves the error chain in [`LoadError`].
 
 mod backend;
+mod game_backend;
 mod objects;
 mod phases;
 mod progress;
 
 pub use backend::{MissionBackend, Prepared, PreparedObject};
+pub use game_backend::{GameMissionBackend, MISSIONS_DIR, MissionState, list_missions};
 pub use objects::{MissionObject, MissionObjectRegistered, Pending, Registered};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
 

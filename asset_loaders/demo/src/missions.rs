@@ -1,0 +1,197 @@
+//! The demo missions: for each map a terrain, an areal map and a `data.tma` with
+//! paths, clans (one environment clan), bases of distinct buildings, robot squads,
+//! scenery, ore deposits and ore properties. The last mission is large enough for
+//! benchmarks (800+ placed objects, 5 000+ prototype requests).
+
+use crate::catalogue::{MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::registry::file_path;
+use crate::rng::Rng;
+use crate::terrain::{self, HeightField, MapSpec};
+use crate::tree::DemoTree;
+use iron3d_formats::Result;
+use iron3d_formats::world::{Clan, ExtraRecord28, PathRecord, PlacedObject, Property, Tma};
+
+/// One demo mission.
+#[derive(Debug, Clone, Copy)]
+pub struct MissionSpec {
+    /// Folder name under `MISSIONS`.
+    pub name: &'static str,
+    /// Map folder (one of [`MAPS`]).
+    pub map: &'static str,
+    /// Terrain shape.
+    pub terrain: MapSpec,
+    /// Robot squads per active clan.
+    pub robots_per_clan: u32,
+    /// Scenery objects.
+    pub scenery: u32,
+}
+
+/// The missions, smallest first.
+pub const MISSIONS: &[MissionSpec] = &[
+    MissionSpec {
+        name: "tutorial.01",
+        map: MAPS[0],
+        terrain: MapSpec { cells: 72, cell: 24.0, relief: 160.0, lake: [0.78, 0.22, 0.12], areals: 24 },
+        robots_per_clan: 3,
+        scenery: 40,
+    },
+    MissionSpec {
+        name: "single.01",
+        map: MAPS[1],
+        terrain: MapSpec { cells: 96, cell: 32.0, relief: 260.0, lake: [0.5, 0.5, 0.14], areals: 32 },
+        robots_per_clan: 12,
+        scenery: 160,
+    },
+    MissionSpec {
+        name: "single.02",
+        map: MAPS[2],
+        terrain: MapSpec { cells: 120, cell: 40.0, relief: 420.0, lake: [0.3, 0.7, 0.16], areals: 40 },
+        robots_per_clan: 780,
+        scenery: 300,
+    },
+];
+
+const KIND_BUILDING: u32 = 0;
+const KIND_WARBOT: u32 = 1;
+const KIND_TREE: u32 = 2;
+const KIND_STONE: u32 = 3;
+
+fn standard_properties(object: PlacedObject, clan: i32) -> PlacedObject {
+    object
+        .with_property(Property::int("Invulnerability", 0))
+        .with_property(Property::float("Life state", 1.0))
+        .with_property(Property::int("ClanID", clan))
+}
+
+/// Places one mission's objects on `field`.
+fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
+    let side = spec.terrain.side();
+    let land = format!("{}\\land", map_dir(spec.map));
+    let mut tma = Tma::new(&land);
+    let mut rng = Rng::stream(seed, &format!("mission/{}", spec.name));
+    tma.clans.push(Clan::environment("Nature", "MISSIONS\\SCRIPTS\\nature"));
+    let bases = [[0.2f32, 0.2], [0.8, 0.8]];
+    for (c, anchor) in bases.iter().enumerate() {
+        let name = if c == 0 { "Player" } else { "Enemy" };
+        let mut clan = Clan::active(name, 1 + c as u32, [anchor[0] * side, anchor[1] * side], "MISSIONS\\SCRIPTS\\default", "");
+        clan.relations.push((if c == 0 { "Enemy" } else { "Player" }.into(), 1));
+        tma.clans.push(clan);
+    }
+    let ground = |rng: &mut Rng, cx: f32, cy: f32, r: f32| -> [f32; 3] {
+        for _ in 0..32 {
+            let (x, y) = (cx + rng.range(-r, r), cy + rng.range(-r, r));
+            let (x, y) = (x.clamp(8.0, side - 8.0), y.clamp(8.0, side - 8.0));
+            if !field.is_water(x, y) {
+                return [x, y, field.height(x, y)];
+            }
+        }
+        [cx, cy, field.height(cx, cy)]
+    };
+    for (c, anchor) in bases.iter().enumerate() {
+        let clan = c as i32 + 1;
+        let (bx, by) = (anchor[0] * side, anchor[1] * side);
+        let buildings = PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Building(_)));
+        for (k, proto) in buildings.enumerate() {
+            let angle = k as f32 * 0.5236;
+            let ring = 90.0 + 40.0 * (k % 3) as f32;
+            let (x, y) = (bx + ring * cos_approx(angle), by + ring * sin_approx(angle));
+            let mut o = PlacedObject::new(KIND_BUILDING, &building_scheme_path(proto.key), [x, y, field.height(x, y)]);
+            o.raw_after_resource = clan as u32;
+            o.orientation = [0.0, 0.0, angle];
+            let mut o = standard_properties(o, clan);
+            if proto.key.starts_with("b_mine") {
+                o = o.with_property(Property::float("MaximumOre", 5000.0)).with_property(Property::float("CurrentOre", 1200.0));
+            }
+            tma.objects.push(o);
+        }
+        for f in 0..3 {
+            let proto = PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Fortification { .. })).nth(f);
+            if let Some(proto) = proto {
+                let pos = ground(&mut rng, bx, by, 60.0);
+                let mut o = PlacedObject::new(KIND_BUILDING, proto.key, pos);
+                o.instance_name = proto.key.into();
+                tma.objects.push(standard_properties(o, clan));
+            }
+        }
+        for r in 0..spec.robots_per_clan {
+            let unit = &ROBOTS[(r as usize + c) % ROBOTS.len()];
+            let pos = ground(&mut rng, bx + 200.0 * (0.5 - anchor[0]), by + 200.0 * (0.5 - anchor[1]), 160.0);
+            let mut o = PlacedObject::new(KIND_WARBOT, unit.path, pos);
+            o.raw_after_resource = clan as u32;
+            o.orientation = [0.0, 0.0, rng.range(0.0, 6.283)];
+            tma.objects.push(standard_properties(o, clan).with_property(Property::int("MaxSpeedPercent", 100)));
+        }
+    }
+    let scenery: Vec<_> = PROTOTYPES.iter().filter(|p| p.role == Role::Scenery).collect();
+    for _ in 0..spec.scenery {
+        let proto = scenery[rng.below(scenery.len() as u32) as usize];
+        let pos = ground(&mut rng, side / 2.0, side / 2.0, side / 2.0);
+        let kind = if proto.key.starts_with("s_tree") { KIND_TREE } else { KIND_STONE };
+        let mut o = PlacedObject::new(kind, proto.key, pos);
+        o.instance_name = proto.stem.into();
+        o.orientation = [0.0, 0.0, rng.range(0.0, 6.283)];
+        o.scale = [rng.range(0.8, 1.3); 3];
+        tma.objects.push(standard_properties(o, 0));
+    }
+    for p in 0..2 {
+        let points = (0..5).map(|_| ground(&mut rng, side / 2.0, side / 2.0, side * 0.4)).collect();
+        tma.paths.push(PathRecord { path_id: 100 + p, points });
+    }
+    for _ in 0..4 {
+        let position = ground(&mut rng, side / 2.0, side / 2.0, side * 0.45);
+        let words = [1, 0, 3000f32.to_bits(), 0];
+        tma.extras.push(ExtraRecord28 { position, words });
+    }
+    tma.description_raw = format!("Demo mission {}", spec.name).as_str().into();
+    tma
+}
+
+/// cos for the fixed angles used in layouts (a short Taylor series after range
+/// reduction: deterministic on every platform, accurate to about 1e-4).
+fn cos_approx(a: f32) -> f32 {
+    sin_approx(a + 1.570_796_4)
+}
+
+fn sin_approx(a: f32) -> f32 {
+    let tau = 6.283_185_3;
+    let mut x = a - tau * (a / tau).floor();
+    if x > 3.141_592_7 {
+        x -= tau;
+    }
+    // Fold into [-pi/2, pi/2], where the series converges fastest.
+    let half_pi = 1.570_796_4;
+    if x > half_pi {
+        x = 3.141_592_7 - x;
+    } else if x < -half_pi {
+        x = -3.141_592_7 - x;
+    }
+    let x2 = x * x;
+    x * (1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 * (1.0 - x2 / 72.0))))
+}
+
+/// Writes every map and mission.
+pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
+    for spec in MISSIONS {
+        let field = HeightField::new(seed, spec.map, spec.terrain);
+        let dir = file_path(&map_dir(spec.map));
+        tree.add(&format!("{dir}/land.msh"), terrain::land_msh(&field)?.to_bytes()?)?;
+        tree.add(&format!("{dir}/land.map"), terrain::land_map(&field)?.to_bytes()?)?;
+        let tma = mission(spec, &field, seed);
+        tree.add(&format!("MISSIONS/{}/data.tma", spec.name), tma.to_bytes()?)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trig_approximation_is_close() {
+        for i in 0..64 {
+            let a = i as f32 * 0.2;
+            assert!((sin_approx(a) - a.sin()).abs() < 2e-3, "{a}");
+            assert!((cos_approx(a) - a.cos()).abs() < 2e-3, "{a}");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The backend that loads a mission from a game directory: `data.tma`, the terrain
+//! and areal map of its land path, `BuildDat.lst`, unit schemes, `objects.rlb`, and
+//! the whole reachable resource graph — every failure tied to its edge.
+
+use crate::backend::{MissionBackend, Prepared, PreparedObject};
+use iron3d_core::MissionLoadPhase;
+use iron3d_formats::registry::{BuildDat, PrototypeResolver, UnitDat};
+use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, PresenceOnly, Tma};
+use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
+use iron3d_vfs::GameDir;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Mission folders live here.
+pub const MISSIONS_DIR: &str = "MISSIONS";
+
+/// Loads missions from an opened game directory.
+pub struct GameMissionBackend {
+    game: Arc<GameDir>,
+    links: Arc<dyn ModelLinks + Send>,
+    options: ReadOptions,
+    state: Mutex<MissionState>,
+}
+
+impl GameMissionBackend {
+    /// A backend over `game` (compatible reading, WEAR/MAT0 counted by presence).
+    pub fn new(game: Arc<GameDir>) -> Self {
+        Self { game, links: Arc::new(PresenceOnly), options: ReadOptions::compatible(), state: Mutex::default() }
+    }
+
+    /// Uses real WEAR/MAT0 parsing for the resource check.
+    pub fn with_model_links(mut self, links: Arc<dyn ModelLinks + Send>) -> Self {
+        self.links = links;
+        self
+    }
+}
+
+/// What the phases hand to each other.
+#[derive(Default)]
+pub struct MissionState {
+    /// The mission file.
+    pub tma: Option<Tma>,
+    /// Terrain.
+    pub terrain: Option<LandMsh>,
+    /// Areal map.
+    pub areals: Option<ArealMap>,
+    /// Building categories.
+    pub build_dat: Option<BuildDat>,
+}
+
+fn mission_dir(mission: &str) -> String {
+    format!("{MISSIONS_DIR}/{mission}")
+}
+
+fn missing(what: &str) -> Error {
+    Error::new(ErrorKind::NotFound(what.to_string()))
+}
+
+impl GameMissionBackend {
+    fn context(&self, mission: &str, s: &mut MissionState) -> Result<()> {
+        let path = format!("{}/data.tma", mission_dir(mission));
+        let bytes = self.game.read_file(&path).via(format!("mission {mission}"))?;
+        s.tma = Some(Tma::parse(&bytes, self.options).in_file(path)?);
+        Ok(())
+    }
+
+    fn foundation(&self, s: &mut MissionState, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+        let land = s.tma.as_ref().ok_or_else(|| missing("mission file"))?.land_path.display();
+        let msh = format!("{land}.msh");
+        s.terrain = Some(LandMsh::parse(&self.game.read_file(&msh)?, self.options).in_file(msh)?);
+        progress(1, 3);
+        let map = format!("{land}.map");
+        s.areals = Some(ArealMap::parse(&self.game.read_file(&map)?, self.options).in_file(map)?);
+        progress(2, 3);
+        let dir = land.rsplit_once(['\\', '/']).map_or("", |(d, _)| d);
+        let list = format!("{dir}/BuildDat.lst");
+        s.build_dat = Some(BuildDat::parse(&self.game.read_file(&list)?).in_file(list)?);
+        progress(3, 3);
+        Ok(())
+    }
+
+    fn description(&self, s: &MissionState, prepared: &mut Vec<PreparedObject>) -> Result<()> {
+        let tma = s.tma.as_ref().ok_or_else(|| missing("mission file"))?;
+        for (i, o) in tma.objects.iter().enumerate() {
+            let key = o.resource_name.display();
+            let name = if o.instance_name.is_empty() { key.clone() } else { o.instance_name.display() };
+            prepared.push(PreparedObject {
+                id: u32::try_from(i).map_err(|_| Error::invalid(0, "object_count", "too many objects"))?,
+                name,
+                key,
+                components: Vec::new(),
+                clan: o.identity_or_clan_raw as i32,
+                position: o.position,
+                orientation: o.orientation,
+            });
+        }
+        Ok(())
+    }
+
+    fn prototypes(&self, objects: &mut [PreparedObject], progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+        let registry = self.game.archive("objects.rlb")?;
+        let nres = registry.nres().ok_or_else(|| Error::invalid(0, "registry_kind", "objects.rlb is not NRes"))?;
+        let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
+        let total = objects.len();
+        for (done, o) in objects.iter_mut().enumerate() {
+            let link = format!("placed object {} ({})", o.id, o.name);
+            o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
+                let bytes = self.game.read_file(&o.key).via(link.clone())?;
+                UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?.component_keys().via(link.clone())?
+            } else {
+                vec![o.key.clone()]
+            };
+            for key in &o.components {
+                if let Err(e) = resolver.resolve(key).as_ref() {
+                    return Err(e.clone().via(format!("component key {key}")).via(link));
+                }
+            }
+            progress(done + 1, total);
+        }
+        Ok(())
+    }
+
+    fn resources(&self, mission: &str) -> Result<()> {
+        let report = MissionGraph::new(self.game.as_ref())
+            .with_model_links(self.links.as_ref())
+            .with_options(self.options)
+            .build(&mission_dir(mission), false)?;
+        match report.errors.first() {
+            None => Ok(()),
+            Some(f) => {
+                let mut e = Error::invalid(0, "missing_resource", f.message.clone())
+                    .via(format!("{} {}::{}", f.link.name(), f.archive, f.entry));
+                if !f.key.is_empty() {
+                    e = e.via(format!("key {}", f.key));
+                }
+                if let Some(object) = f.object {
+                    e = e.via(format!("placed object {object} ({})", f.object_name));
+                }
+                Err(e.via(format!("{} unresolved reference(s) in total", report.errors.len())))
+            }
+        }
+    }
+}
+
+impl MissionBackend for GameMissionBackend {
+    fn prepare(
+        &self,
+        phase: MissionLoadPhase,
+        mission: &str,
+        prepared: &mut Prepared,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<()> {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        match phase {
+            MissionLoadPhase::Context => {
+                *state = MissionState::default();
+                self.context(mission, &mut state)
+            }
+            MissionLoadPhase::Foundation => self.foundation(&mut state, progress),
+            MissionLoadPhase::Description => {
+                let mut objects = Vec::new();
+                self.description(&state, &mut objects)?;
+                progress(objects.len(), objects.len());
+                prepared.objects = objects;
+                Ok(())
+            }
+            MissionLoadPhase::Prototypes => self.prototypes(&mut prepared.objects, progress),
+            MissionLoadPhase::Resources => self.resources(mission),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Mission names (folders under `MISSIONS` holding a `data.tma`), sorted.
+pub fn list_missions(game: &GameDir) -> Vec<String> {
+    let mut out: Vec<String> = game
+        .index()
+        .files()
+        .filter_map(|p| {
+            let parts: Vec<String> = p.iter().map(|c| c.to_string_lossy().into_owned()).collect();
+            match parts.as_slice() {
+                [top, name, file] if top.eq_ignore_ascii_case(MISSIONS_DIR) && file.eq_ignore_ascii_case("data.tma") => {
+                    Some(name.clone())
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
