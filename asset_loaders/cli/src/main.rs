@@ -5,6 +5,7 @@ mod archive_cmd;
 mod output;
 mod prototype_cmd;
 mod validate_cmd;
+mod world_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -26,6 +27,15 @@ enum Command {
     Prototype(prototype_cmd::PrototypeCommand),
     /// Check every archive of a game tree in strict and compatible mode.
     Validate(validate_cmd::ValidateArgs),
+    /// Mission dependency graph.
+    #[command(subcommand)]
+    Mission(world_cmd::MissionCommand),
+    /// `data.tma` mission files.
+    #[command(subcommand)]
+    Tma(world_cmd::TmaCommand),
+    /// `Land.msh` terrain and `Land.map` areal map.
+    #[command(subcommand)]
+    Land(world_cmd::LandCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -34,6 +44,9 @@ fn main() -> std::process::ExitCode {
         Command::Archive(cmd) => archive_cmd::run(cmd),
         Command::Prototype(cmd) => prototype_cmd::run(cmd),
         Command::Validate(args) => validate_cmd::run(args),
+        Command::Mission(cmd) => world_cmd::run_mission(cmd),
+        Command::Tma(cmd) => world_cmd::run_tma(cmd),
+        Command::Land(cmd) => world_cmd::run_land(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
