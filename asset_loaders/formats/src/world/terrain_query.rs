@@ -178,7 +178,8 @@ impl TerrainQuery {
                 t1 = t1.min(a.max(b));
             }
         }
-        if !(t0 <= t1) {
+        // NaN-safe: also stops on a NaN parameter.
+        if t0.partial_cmp(&t1).is_none_or(|o| o == std::cmp::Ordering::Greater) {
             return None;
         }
         let start = [origin[0] + dir[0] * t0, origin[1] + dir[1] * t0];
