@@ -9,6 +9,7 @@ mod prototype_cmd;
 mod script_cmd;
 mod sound_cmd;
 mod validate_cmd;
+mod world_cmd;
 
 use clap::{Parser, Subcommand};
 
@@ -42,6 +43,15 @@ enum Command {
     /// MaSzyna EU7B sceneries: info, section, verify, generate.
     #[command(subcommand)]
     Eu7(eu7_cmd::Eu7Command),
+    /// Mission dependency graph.
+    #[command(subcommand)]
+    Mission(world_cmd::MissionCommand),
+    /// `data.tma` mission files.
+    #[command(subcommand)]
+    Tma(world_cmd::TmaCommand),
+    /// `Land.msh` terrain and `Land.map` areal map.
+    #[command(subcommand)]
+    Land(world_cmd::LandCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -54,6 +64,9 @@ fn main() -> std::process::ExitCode {
         Command::Demo(cmd) => demo_cmd::run(cmd),
         Command::Sound(cmd) => sound_cmd::run(cmd),
         Command::Script(cmd) => script_cmd::run(cmd),
+        Command::Mission(cmd) => world_cmd::run_mission(cmd),
+        Command::Tma(cmd) => world_cmd::run_tma(cmd),
+        Command::Land(cmd) => world_cmd::run_land(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

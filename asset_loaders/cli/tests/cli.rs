@@ -217,3 +217,94 @@ fn script_dump_shows_packages_and_varsets() {
     }
     let _ = std::fs::remove_dir_all(root);
 }
+
+/// A game tree with a mission (one direct key, one unit reference, one missing key),
+/// a generated terrain and areal map.
+fn world_tree(tag: &str) -> PathBuf {
+    use iron3d_formats::registry::UnitDat;
+    use iron3d_formats::registry::unit_dat::UnitRecord;
+    use iron3d_formats::world::{ArealMapBuilder, PlacedObject, TerrainBuilder, Tma};
+    let root = tree(tag);
+    let unit = UnitDat {
+        header: [0xF1, 0xF0, 0, 0, 0, 0, 0, 1],
+        records: vec![UnitRecord::new("r_h_01", 1, -1, b"body", 0, 1).unwrap(), UnitRecord::new("r_h_01", 1, 0, b"gun", 1, 0).unwrap()],
+    };
+    std::fs::create_dir_all(root.join("UNITS")).unwrap();
+    std::fs::write(root.join("UNITS/u1.dat"), unit.to_bytes()).unwrap();
+    let maps = root.join("DATA/MAPS/M");
+    std::fs::create_dir_all(&maps).unwrap();
+    let terrain = TerrainBuilder::height_field(8, 6, 10.0, |x, y| (x + y) * 0.1).unwrap();
+    std::fs::write(maps.join("Land.msh"), terrain.to_bytes().unwrap()).unwrap();
+    let mut b = ArealMapBuilder::new();
+    for j in 0..3 {
+        for i in 0..4 {
+            let (x, y) = (i as f32 * 20.0, j as f32 * 20.0);
+            b.add_polygon(vec![[x, y, 0.0], [x + 20.0, y, 0.0], [x + 20.0, y + 20.0, 0.0], [x, y + 20.0, 0.0]], 1, 0).unwrap();
+        }
+    }
+    std::fs::write(maps.join("Land.map"), b.build(8, 8).unwrap().to_bytes().unwrap()).unwrap();
+    for w in ["land1.wea", "land2.wea"] {
+        std::fs::write(maps.join(w), b"0\n").unwrap();
+    }
+    let mut t = Tma::new("DATA\\MAPS\\M\\land");
+    t.objects.push(PlacedObject::new(0, "r_h_01", [1.0, 2.0, 3.0]));
+    t.objects.push(PlacedObject::new(1, "UNITS\\U1.DAT", [4.0, 5.0, 6.0]));
+    std::fs::create_dir_all(root.join("MISSIONS/M1")).unwrap();
+    std::fs::write(root.join("MISSIONS/M1/data.tma"), t.to_bytes().unwrap()).unwrap();
+    t.objects.push(PlacedObject::new(0, "no_such_key", [0.0; 3]));
+    std::fs::create_dir_all(root.join("MISSIONS/M2")).unwrap();
+    std::fs::write(root.join("MISSIONS/M2/data.tma"), t.to_bytes().unwrap()).unwrap();
+    root
+}
+
+#[test]
+fn mission_graph_tma_dump_and_land_info() {
+    let root = world_tree("world");
+    let o = cli(&["mission", "graph", path(&root), "missions\\m1", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let g: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(g["stats"]["placed_objects"], 2);
+    assert_eq!(g["stats"]["unit_references"], 1);
+    assert_eq!(g["stats"]["components"], 2);
+    assert_eq!(g["stats"]["prototype_requests"], 3, "1 direct key + 2 components");
+    assert_eq!(g["stats"]["wear_requests"], 3);
+    assert_eq!(g["stats"]["failures"], 0);
+
+    let o = cli(&["mission", "graph", path(&root), "MISSIONS/M2", "--json"]);
+    assert!(!o.status.success(), "a reachable failure fails the command");
+    let g: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(g["errors"][0]["object"], 2);
+    assert_eq!(g["errors"][0]["key"], "no_such_key");
+    assert_eq!(g["errors"][0]["link"], "prototype");
+    let o = cli(&["mission", "graph", path(&root), "MISSIONS/M2"]);
+    assert!(stdout(&o).contains("placed object 2 (no_such_key)"), "{}", stdout(&o));
+
+    let o = cli(&["tma", "dump", path(&root.join("MISSIONS/M1/data.tma")), "--json", "--strict"]);
+    assert!(o.status.success(), "{o:?}");
+    let t: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(t["objects"].as_array().unwrap().len(), 2);
+    assert_eq!(t["objects"][1]["resource_name"], "UNITS\\U1.DAT");
+    assert_eq!(t["objects"][1]["unit_reference"], true);
+    assert_eq!(t["land_path"], "DATA\\MAPS\\M\\land");
+
+    let o = cli(&["land", "info", path(&root.join("DATA/MAPS/M/Land.msh")), "--json", "--strict"]);
+    assert!(o.status.success(), "{o:?}");
+    let l: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(l["terrain"]["vertices"], 63);
+    assert_eq!(l["terrain"]["faces"], 96);
+    assert_eq!(l["areal_map"]["areals"], 12);
+    assert_eq!(l["areal_map"]["vertices"], 48);
+    assert_eq!(l["areal_map"]["grid"], serde_json::json!([8, 8]));
+    assert_eq!(l["areal_map"]["max_candidates"], 4, "a cell on a corner of four squares");
+    let o = cli(&["land", "info", path(&root.join("MISSIONS/M1/data.tma"))]);
+    assert!(!o.status.success(), "a TMA is not a terrain");
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn world_commands_have_help() {
+    for args in [&["mission", "graph", "--help"][..], &["tma", "dump", "--help"], &["land", "info", "--help"]] {
+        let o = cli(args);
+        assert!(o.status.success() && stdout(&o).contains("Usage"), "{args:?}");
+    }
+}

@@ -48,6 +48,15 @@ impl GridLayout {
         Self { min, max, cells: [cells_x.max(1), cells_y.max(1)], order: CellOrder::RowMajor }
     }
 
+    /// The layout over the terrain extent (the XY of the AABB of slot 0, as the
+    /// terrain loader derives the map extent), or `None` without slots.
+    pub fn from_terrain(terrain: &crate::world::LandMsh, cells_x: u32, cells_y: u32) -> Option<Self> {
+        let slot = terrain.slots.first()?;
+        let (lo, hi) = (slot.aabb_min(), slot.aabb_max());
+        let ok = lo.iter().chain(&hi).all(|v| v.is_finite()) && lo[0] <= hi[0] && lo[1] <= hi[1];
+        ok.then(|| Self { min: [lo[0], lo[1]], max: [hi[0], hi[1]], cells: [cells_x.max(1), cells_y.max(1)], order: CellOrder::RowMajor })
+    }
+
     fn axis(&self, v: f32, k: usize) -> u32 {
         let span = self.max[k] - self.min[k];
         let c = if span > 0.0 { ((v - self.min[k]) / span * self.cells[k] as f32).floor() } else { 0.0 };

@@ -333,7 +333,7 @@ fn check_stream(row: &DirEntry, payload: &[u8]) -> Result<()> {
         let body = payload.len().checked_sub(SLOT_HEADER_SIZE).ok_or_else(|| {
             Error::invalid(at, "slot_header", format!("type 2 payload of {} bytes is shorter than 0x8C", payload.len()))
         })?;
-        if body % SLOT_SIZE != 0 || (body / SLOT_SIZE) as u64 != u64::from(row.attr1) {
+        if !body.is_multiple_of(SLOT_SIZE) || (body / SLOT_SIZE) as u64 != u64::from(row.attr1) {
             return Err(Error::invalid(
                 at,
                 "slot_count",
@@ -346,7 +346,7 @@ fn check_stream(row: &DirEntry, payload: &[u8]) -> Result<()> {
     if row.attr3 as usize != stride {
         return Err(Error::invalid(at, "stream_stride", format!("type {} stride {} != {stride}", row.type_id, row.attr3)));
     }
-    if payload.len() % stride != 0 || (payload.len() / stride) as u64 != u64::from(row.attr1) {
+    if !payload.len().is_multiple_of(stride) || (payload.len() / stride) as u64 != u64::from(row.attr1) {
         return Err(Error::invalid(
             at,
             "stream_count",

@@ -110,7 +110,7 @@ mod tests {
 
     #[test]
     fn unknown_bits_survive() {
-        let full = 0xF000_0000 | 0x20000 | 0x100 | 0x1_0000_0u32;
+        let full = 0xF000_0000 | 0x20000 | 0x100 | 0x0010_0000u32;
         let s = SplitMask::split(full);
         assert_eq!(s.unknown_full & 0xF000_0000, 0xF000_0000);
         assert_eq!(s.join(), full);

@@ -165,6 +165,9 @@ impl TerrainQuery {
     /// The nearest face hit by `origin + t · dir` with `0 <= t <= max_t` (both sides of
     /// faces count), walking the grid cells the ray crosses in XY.
     pub fn ray_cast(&self, origin: [f32; 3], dir: [f32; 3], max_t: f32) -> Option<RayHit> {
+        if origin.iter().chain(&dir).any(|v| !v.is_finite()) || max_t.is_nan() {
+            return None;
+        }
         let (mut t0, mut t1) = (0.0f32, max_t);
         let hi = [0, 1].map(|k| self.min[k] + self.cell[k] * self.dims[k] as f32);
         for k in 0..2 {
@@ -178,7 +181,8 @@ impl TerrainQuery {
                 t1 = t1.min(a.max(b));
             }
         }
-        if !(t0 <= t1) {
+        // NaN-safe: also stops on a NaN parameter.
+        if t0.partial_cmp(&t1).is_none_or(|o| o == std::cmp::Ordering::Greater) {
             return None;
         }
         let start = [origin[0] + dir[0] * t0, origin[1] + dir[1] * t0];
@@ -218,6 +222,9 @@ impl TerrainQuery {
                 return best;
             }
             let k = if next[0] < next[1] { 0 } else { 1 };
+            if step[k] == 0 {
+                return best;
+            }
             let moved = cell[k] as isize + step[k];
             if moved < 0 || moved as usize >= self.dims[k] {
                 return best;
@@ -333,5 +340,8 @@ mod tests {
         assert!(q.ray_cast([4.5, 3.5, 100.0], [0.0, 0.0, 1.0], 1000.0).is_none(), "pointing away");
         assert!(q.ray_cast([4.5, 3.5, 100.0], [0.0, 0.0, -1.0], 10.0).is_none(), "too short");
         assert!(q.ray_cast([-5.0, -5.0, 1.0], [-1.0, 0.0, 0.0], 100.0).is_none(), "outside");
+        assert!(q.ray_cast([4.5, 3.5, 100.0], [0.0, 0.0, 1.0], f32::INFINITY).is_none(), "unbounded, no hit, terminates");
+        assert!(q.ray_cast([4.5, 3.5, 100.0], [0.0, 0.0, -1.0], f32::INFINITY).is_some());
+        assert!(q.ray_cast([4.5, 3.5, 100.0], [f32::NAN, 0.0, -1.0], 10.0).is_none(), "non-finite input");
     }
 }

@@ -264,6 +264,34 @@ impl PlacedObject {
         self
     }
 
+    /// Sets the orientation (radians, `R = Rz·Ry·Rx`).
+    #[must_use]
+    pub fn with_orientation(mut self, orientation: [f32; 3]) -> Self {
+        self.orientation = orientation;
+        self
+    }
+
+    /// Sets the scale.
+    #[must_use]
+    pub fn with_scale(mut self, scale: [f32; 3]) -> Self {
+        self.scale = scale;
+        self
+    }
+
+    /// Sets the instance name.
+    #[must_use]
+    pub fn with_instance_name(mut self, name: &str) -> Self {
+        self.instance_name = name.into();
+        self
+    }
+
+    /// Sets the clan / SuperAI slot word (`raw_after_resource`).
+    #[must_use]
+    pub fn with_clan_slot(mut self, slot: u32) -> Self {
+        self.raw_after_resource = slot;
+        self
+    }
+
     /// The first property whose name matches exactly (case-sensitive), as the loader does.
     pub fn first_property(&self, name: &str) -> Option<&Property> {
         self.properties.iter().find(|p| p.name.0 == name.as_bytes())

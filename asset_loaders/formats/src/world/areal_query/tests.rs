@@ -105,3 +105,13 @@ fn column_major_layout_is_selectable() {
     assert_eq!(layout.cell_xy(0.5, 1.5), Some([0, 1]));
     assert_eq!(layout.cell_xy(3.5, 1.5), None);
 }
+
+#[test]
+fn terrain_extent_layout_matches_the_default_for_a_matching_terrain() {
+    let (map, _) = board(4, 2, &[]);
+    let terrain = crate::world::TerrainBuilder::height_field(4, 2, 1.0, |_, _| 0.0).unwrap();
+    let layout = GridLayout::from_terrain(&terrain, map.cells_x, map.cells_y).unwrap();
+    assert_eq!(layout, *ArealQuery::new(&map).layout());
+    let q = ArealQuery::with_layout(&map, layout);
+    assert_eq!(q.area_at(3.5, 1.5).map(|h| h.area), Some(7));
+}

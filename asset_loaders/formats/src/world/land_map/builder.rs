@@ -11,7 +11,10 @@ pub struct ArealMapBuilder {
     areals: Vec<Areal>,
 }
 
-fn key(p: [f32; 3]) -> (u32, u32) {
+/// An XY point by its exact bits.
+type PointKey = (u32, u32);
+
+fn key(p: [f32; 3]) -> PointKey {
     (p[0].to_bits(), p[1].to_bits())
 }
 
@@ -58,7 +61,7 @@ impl ArealMapBuilder {
     /// Links shared edges (same XY endpoints in opposite order) and builds a
     /// `cells_x × cells_y` grid over the vertex bounds (row-major, X fastest).
     pub fn build(mut self, cells_x: u32, cells_y: u32) -> Result<ArealMap> {
-        let mut edges: HashMap<((u32, u32), (u32, u32)), (usize, usize)> = HashMap::new();
+        let mut edges: HashMap<(PointKey, PointKey), (usize, usize)> = HashMap::new();
         for (i, a) in self.areals.iter().enumerate() {
             for k in 0..a.vertices.len() {
                 let (p, q) = (a.vertices[k], a.vertices[(k + 1) % a.vertices.len()]);

@@ -154,3 +154,20 @@ proptest! {
         prop_assert_eq!(back.areals, m.areals);
     }
 }
+
+proptest! {
+    #[test]
+    fn mutated_fixture_never_panics_and_round_trips_when_accepted(at in 0usize..1000, byte in any::<u8>()) {
+        let mut bytes = fixture();
+        let i = at % bytes.len();
+        bytes[i] = byte;
+        if let Ok(m) = ArealMap::parse(&bytes, ReadOptions::compatible()) {
+            prop_assert_eq!(m.to_bytes().unwrap(), bytes.clone());
+            let q = crate::world::ArealQuery::new(&m);
+            let _ = q.area_at(5.0, 1.0);
+            if let Some(r) = q.route(0, m.areals.len().saturating_sub(1)) {
+                let _ = q.corridor(&r);
+            }
+        }
+    }
+}

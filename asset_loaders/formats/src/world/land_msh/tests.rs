@@ -167,3 +167,18 @@ proptest! {
         prop_assert_eq!(back.to_bytes().unwrap(), bytes);
     }
 }
+
+proptest! {
+    #[test]
+    fn mutated_fixture_never_panics_and_round_trips_when_accepted(at in 0usize..2000, byte in any::<u8>()) {
+        let mut bytes = archive(&streams());
+        let i = at % bytes.len();
+        bytes[i] = byte;
+        if let Ok(t) = LandMsh::parse(&bytes, ReadOptions::compatible()) {
+            prop_assert_eq!(t.to_bytes().unwrap(), bytes.clone());
+            let q = crate::world::TerrainQuery::new(&t);
+            let _ = q.height_at(5.0, 5.0);
+            let _ = q.ray_cast([5.0, 5.0, 50.0], [0.1, 0.0, -1.0], 1e3);
+        }
+    }
+}

@@ -253,3 +253,18 @@ proptest! {
         prop_assert_eq!(back.to_bytes().unwrap(), bytes);
     }
 }
+
+proptest! {
+    #[test]
+    fn mutated_fixture_never_panics_and_round_trips_when_accepted(at in 0usize..400, byte in any::<u8>(), cut in 0usize..8) {
+        let mut bytes = fixture();
+        let i = at % bytes.len();
+        bytes[i] = byte;
+        bytes.truncate(bytes.len() - cut);
+        for options in [ReadOptions::strict(), ReadOptions::compatible()] {
+            if let Ok(t) = Tma::parse(&bytes, options) {
+                prop_assert_eq!(t.to_bytes().unwrap(), bytes.clone());
+            }
+        }
+    }
+}
