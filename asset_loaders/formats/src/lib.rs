@@ -8,6 +8,7 @@
 pub mod bytes;
 pub mod error;
 pub mod layout;
+pub mod model;
 pub mod nres;
 pub mod options;
 pub mod registry;
