@@ -96,7 +96,7 @@ fn selection_follows_each_mode() {
     let rnd = Material::parse(&sample(3), 0, 6).unwrap();
     let s = rnd.select(0, 5, 0, &mut || 1234).unwrap();
     assert_eq!(s.new_start_time, Some(1234 % 400));
-    assert_eq!(s.phase, 1);
+    assert_eq!(s.phase, 0); // r = 34 lies in segment 0
     let mut bad = Material::parse(&sample(0), 0, 6).unwrap();
     bad.anims[0].header = 5;
     assert!(bad.select(0, 5, 0, &mut no_rand).is_err());
