@@ -2,6 +2,7 @@
 //! on success.
 
 mod archive_cmd;
+mod model_cmd;
 mod output;
 mod prototype_cmd;
 mod validate_cmd;
@@ -26,6 +27,12 @@ enum Command {
     Prototype(prototype_cmd::PrototypeCommand),
     /// Check every archive of a game tree in strict and compatible mode.
     Validate(validate_cmd::ValidateArgs),
+    /// MSH models: info and export to glTF binary / OBJ.
+    #[command(subcommand)]
+    Model(model_cmd::ModelCommand),
+    /// Texm textures: export mip levels to PNG.
+    #[command(subcommand)]
+    Texture(model_cmd::TextureCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -34,6 +41,8 @@ fn main() -> std::process::ExitCode {
         Command::Archive(cmd) => archive_cmd::run(cmd),
         Command::Prototype(cmd) => prototype_cmd::run(cmd),
         Command::Validate(args) => validate_cmd::run(args),
+        Command::Model(cmd) => model_cmd::run(cmd),
+        Command::Texture(cmd) => model_cmd::run_texture(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
