@@ -17,7 +17,7 @@ struct Bin {
 
 impl Bin {
     fn push(&mut self, bytes: &[u8], target: u32, accessor: Value) -> usize {
-        while self.data.len() % 4 != 0 {
+        while !self.data.len().is_multiple_of(4) {
             self.data.push(0);
         }
         let view = json!({"buffer": 0, "byteOffset": self.data.len(), "byteLength": bytes.len(), "target": target});
@@ -72,7 +72,7 @@ pub fn write_glb(mesh: &BuiltMesh, name: &str) -> anyhow::Result<Vec<u8>> {
         }]}));
         nodes.push(json!({"name": format!("{name}_material_{}", part.material), "mesh": meshes.len() - 1}));
     }
-    while bin.data.len() % 4 != 0 {
+    while !bin.data.len().is_multiple_of(4) {
         bin.data.push(0);
     }
     let doc = json!({
@@ -84,7 +84,7 @@ pub fn write_glb(mesh: &BuiltMesh, name: &str) -> anyhow::Result<Vec<u8>> {
         "bufferViews": bin.views, "accessors": bin.accessors,
     });
     let mut text = serde_json::to_vec(&doc)?;
-    while text.len() % 4 != 0 {
+    while !text.len().is_multiple_of(4) {
         text.push(b' ');
     }
     let total = 12 + 8 + text.len() + 8 + bin.data.len();

@@ -62,9 +62,8 @@ fn malformed_effects_are_errors() {
     }
     let mut unknown = bytes.clone();
     unknown[60] = 11;
-    match Effect::parse(&unknown, ReadOptions::compatible()).unwrap_err() {
-        e => assert!(matches!(e.kind, ErrorKind::Invalid { rule: "fxid_opcode", .. }) && e.offset == Some(60)),
-    }
+    let e = Effect::parse(&unknown, ReadOptions::compatible()).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Invalid { rule: "fxid_opcode", .. }) && e.offset == Some(60));
     let mut zero = bytes.clone();
     zero[60] = 0;
     assert!(Effect::parse(&zero, ReadOptions::compatible()).is_err());

@@ -109,7 +109,7 @@ impl ModelBuilder {
             return Err(err("msh_builder_vertices", "normals and uvs need one entry per position"));
         }
         for b in &mesh.batches {
-            if b.indices.len() % 3 != 0 || b.indices.iter().any(|&i| usize::from(i) >= n) {
+            if !b.indices.len().is_multiple_of(3) || b.indices.iter().any(|&i| usize::from(i) >= n) {
                 return Err(err("msh_builder_indices", "batch indices must be whole triangles of existing vertices"));
             }
         }

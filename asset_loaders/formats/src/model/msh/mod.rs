@@ -92,7 +92,7 @@ pub struct Msh {
 }
 
 fn exact_count(c: &Cursor<'_>, stride: usize, what: &'static str) -> Result<usize> {
-    if c.remaining() % stride != 0 {
+    if !c.remaining().is_multiple_of(stride) {
         return Err(Error::invalid(
             c.offset(),
             "msh_stride",

@@ -84,7 +84,7 @@ impl Msh {
     fn validate_batches(&self, options: ReadOptions) -> Result<()> {
         let verts = self.positions.len() as u64;
         for (i, b) in self.batches.iter().enumerate() {
-            if options.strict && b.index_count % 3 != 0 {
+            if options.strict && !b.index_count.is_multiple_of(3) {
                 return Err(bad("msh_batch_index_count", format!("batch {i}: {} indices", b.index_count)));
             }
             let start = u64::from(b.index_start);

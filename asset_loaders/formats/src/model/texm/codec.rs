@@ -56,7 +56,7 @@ fn wrong_size(format: PixelFormat, len: usize) -> Error {
 /// R, G, B, A as both public decoders do; the on-disk order is not proven).
 pub fn decode_pixels(format: PixelFormat, data: &[u8], palette: Option<&[u8]>, options: DecodeOptions) -> Result<Vec<u8>> {
     let bpp = format.bytes_per_pixel();
-    if data.len() % bpp != 0 {
+    if !data.len().is_multiple_of(bpp) {
         return Err(wrong_size(format, data.len()));
     }
     let mut out = Vec::with_capacity(data.len() / bpp * 4);
@@ -107,7 +107,7 @@ fn nearest(pal: &[u8], px: &[u8]) -> u8 {
 
 /// Encodes RGBA8 pixels to `format` (format 0 picks the nearest palette entry).
 pub fn encode_pixels(format: PixelFormat, rgba: &[u8], palette: Option<&[u8]>, options: DecodeOptions) -> Result<Vec<u8>> {
-    if rgba.len() % 4 != 0 {
+    if !rgba.len().is_multiple_of(4) {
         return Err(Error::invalid(0, "texm_pixel_bytes", "RGBA8 input is not a whole number of pixels"));
     }
     let mut out = Vec::with_capacity(rgba.len() / 4 * format.bytes_per_pixel());
