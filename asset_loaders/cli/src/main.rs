@@ -4,6 +4,7 @@
 mod archive_cmd;
 mod demo_cmd;
 mod eu7_cmd;
+mod model_cmd;
 mod output;
 mod prototype_cmd;
 mod script_cmd;
@@ -52,6 +53,12 @@ enum Command {
     /// `Land.msh` terrain and `Land.map` areal map.
     #[command(subcommand)]
     Land(world_cmd::LandCommand),
+    /// MSH models: info and export to glTF binary / OBJ.
+    #[command(subcommand)]
+    Model(model_cmd::ModelCommand),
+    /// Texm textures: export mip levels to PNG.
+    #[command(subcommand)]
+    Texture(model_cmd::TextureCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -67,6 +74,8 @@ fn main() -> std::process::ExitCode {
         Command::Mission(cmd) => world_cmd::run_mission(cmd),
         Command::Tma(cmd) => world_cmd::run_tma(cmd),
         Command::Land(cmd) => world_cmd::run_land(cmd),
+        Command::Model(cmd) => model_cmd::run(cmd),
+        Command::Texture(cmd) => model_cmd::run_texture(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -308,3 +308,87 @@ fn world_commands_have_help() {
         assert!(o.status.success() && stdout(&o).contains("Usage"), "{args:?}");
     }
 }
+
+fn model_tree(tag: &str) -> PathBuf {
+    use iron3d_formats::model::msh::{AnimKey, MeshBatch, MeshData, ModelBuilder, NodeAnimation};
+    use iron3d_formats::model::texm::{DecodeOptions, PixelFormat, Texm, build_mips};
+    let root = std::env::temp_dir().join(format!("iron3d-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let quad = |material: u8, z: f32| MeshData {
+        positions: vec![[0.0, 0.0, z], [1.0, 0.0, z], [1.0, 1.0, z], [0.0, 1.0, z]],
+        normals: vec![[0.0, 0.0, 1.0]; 4],
+        uvs: vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        batches: vec![MeshBatch { material, lightmap: 0, flags: 0, indices: vec![0, 1, 2, 0, 2, 3] }],
+    };
+    let mut b = ModelBuilder::new();
+    let body = b.add_node("body", None, 0).unwrap();
+    let top = b.add_node("top", Some(body), 0).unwrap();
+    b.set_mesh(body, 0, 0, quad(0, 0.0)).unwrap();
+    b.set_mesh(top, 0, 0, quad(1, 1.0)).unwrap();
+    let k = |t: f32| AnimKey::new([0.0, 0.0, t], t, [0.0, 0.0, 0.0, 1.0]);
+    b.set_animation(top, NodeAnimation { rest: k(0.0), track: vec![k(0.0), k(3.0)] }).unwrap();
+    let mut bases = NresWriter::new();
+    bases.add(0, [0; 3], b"robot.msh", b.build().unwrap().to_bytes().unwrap()).unwrap();
+    std::fs::write(root.join("bases.rlb"), bases.to_bytes().unwrap()).unwrap();
+    let rgba: Vec<u8> = (0..16).flat_map(|i| [i as u8 * 16, 255, 0, 255]).collect();
+    let mips = build_mips(&rgba, 4, 4, 2);
+    let tex = Texm::encode(4, 4, PixelFormat::Rgb565, &mips, None, DecodeOptions::default()).unwrap();
+    let mut textures = NresWriter::new();
+    textures.add(u32::from_le_bytes(*b"Texm"), [0; 3], b"GRASS.0", tex.to_bytes()).unwrap();
+    std::fs::write(root.join("Textures.lib"), textures.to_bytes().unwrap()).unwrap();
+    root
+}
+
+#[test]
+fn model_info_and_export_to_glb_and_obj() {
+    let root = model_tree("model");
+    let address = format!("{}::robot.msh", path(&root.join("bases.rlb")));
+    let o = cli(&["model", "info", &address, "--json", "--strict"]);
+    assert!(o.status.success(), "{o:?}");
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(info["nodes"].as_array().unwrap().len(), 2);
+    assert_eq!(info["nodes"][1]["name"], "top");
+    assert_eq!(info["frames"], 4);
+    assert_eq!(info["materials"], serde_json::json!([0, 1]));
+    assert!(cli(&["model", "info", &address]).status.success());
+
+    let glb = root.join("robot.glb");
+    let o = cli(&["model", "export", &address, "-o", path(&glb), "--frame", "1.5"]);
+    assert!(o.status.success(), "{o:?}");
+    let bytes = std::fs::read(&glb).unwrap();
+    assert_eq!(&bytes[..4], b"glTF");
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize, bytes.len());
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    assert_eq!(doc["meshes"].as_array().unwrap().len(), 2);
+    // the top quad at rest z 1 + animated 1.5 -> Y-up height 2.5
+    let top_accessor = doc["meshes"][1]["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap() as usize;
+    assert_eq!(doc["accessors"][top_accessor]["max"][1], 2.5);
+
+    let obj = root.join("robot.obj");
+    assert!(cli(&["model", "export", &address, "-o", path(&obj), "--unposed"]).status.success());
+    let text = std::fs::read_to_string(&obj).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("v ")).count(), 8);
+    assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 4);
+    assert!(!cli(&["model", "export", &address, "-o", path(&root.join("x.fbx"))]).status.success());
+    assert!(!cli(&["model", "info", &format!("{}::missing.msh", path(&root.join("bases.rlb")))]).status.success());
+}
+
+#[test]
+fn texture_export_writes_png_levels() {
+    let root = model_tree("texture");
+    let lib = root.join("Textures.lib");
+    let png_path = root.join("grass.png");
+    let o = cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--mip", "1", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(info["format"], 565);
+    let bytes = std::fs::read(&png_path).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    // IHDR width/height of mip 1 = 2 x 2
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 2);
+    assert!(cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--all-mips"]).status.success());
+    assert!(root.join("grass_mip0.png").exists() && root.join("grass_mip1.png").exists());
+    assert!(!cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--mip", "5"]).status.success());
+}

@@ -10,6 +10,7 @@ pub mod config;
 pub mod error;
 pub mod helpers;
 pub mod layout;
+pub mod model;
 pub mod nres;
 pub mod options;
 pub mod registry;

@@ -16,6 +16,12 @@ pub struct Quirks {
     /// LZHUF position decoding: use the public Rust decoder's variant instead of the
     /// classic one (spec `containers.md` §2.8, disputed).
     pub lzhuf_alternate_position: bool,
+    /// WEAR/MAT0: a missing material resolves to `DEFAULT`, then to entry 0 of `Material.lib`.
+    pub material_fallback: bool,
+    /// WEAR: a missing lightmap resolves to slot -1 (no lightmap).
+    pub lightmap_missing_slot: bool,
+    /// WEAR: accept a `LIGHTMAPS` section without the blank line before it.
+    pub wear_blank_before_lightmaps: bool,
 }
 
 /// How a reader treats data: strict mode rejects every quirk; compatible mode accepts
@@ -37,6 +43,9 @@ impl ReadOptions {
             rsli_presorted_rebuild: false,
             deflate_eof_plus_one: false,
             lzhuf_alternate_position: false,
+            material_fallback: false,
+            lightmap_missing_slot: false,
+            wear_blank_before_lightmaps: false,
         } }
     }
 
@@ -48,6 +57,9 @@ impl ReadOptions {
             rsli_presorted_rebuild: true,
             deflate_eof_plus_one: true,
             lzhuf_alternate_position: false,
+            material_fallback: true,
+            lightmap_missing_slot: true,
+            wear_blank_before_lightmaps: true,
         } }
     }
 }

@@ -1,0 +1,38 @@
+//! The visual chain of a model (spec `models.md`): MSH geometry streams and the mesh
+//! build recipe, WEAR material tables, MAT0 materials, Texm textures, PAL palettes and
+//! FXID effects.
+
+pub mod fxid;
+pub mod mat0;
+pub mod mesh_build;
+pub mod msh;
+pub mod palette;
+pub mod texm;
+pub mod wear;
+
+/// Little-endian append helpers shared by the writers of this module.
+pub(crate) trait Put {
+    /// Appends a `u16`.
+    fn put_u16(&mut self, v: u16);
+    /// Appends a `u32`.
+    fn put_u32(&mut self, v: u32);
+    /// Appends an `f32` (bits kept exactly).
+    fn put_f32(&mut self, v: f32);
+}
+
+impl Put for Vec<u8> {
+    fn put_u16(&mut self, v: u16) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+    fn put_u32(&mut self, v: u32) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+    fn put_f32(&mut self, v: f32) {
+        self.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// Reads three consecutive `f32`.
+pub(crate) fn vec3(c: &mut crate::bytes::Cursor<'_>) -> crate::Result<[f32; 3]> {
+    Ok([c.f32()?, c.f32()?, c.f32()?])
+}
