@@ -257,7 +257,8 @@ fn spawn_static_geometry(
         }
     }
     for (tris, d, name) in shapes.into_values() {
-        let color = tint(&name).to_linear() * LinearRgba::new(d[0], d[1], d[2], 1.0);
+        let t = tint(&name).to_linear();
+        let color = LinearRgba::new(t.red * d[0], t.green * d[1], t.blue * d[2], 1.0);
         if let Some(mesh) = tris.into_mesh() {
             commands.spawn((
                 Name::new(format!("Shapes {name}")),

@@ -133,15 +133,18 @@ fn failed_sections_are_not_requested_again() {
 fn hovering_loads_every_wanted_section() {
     let config = StreamingConfig { max_in_flight: 4, max_ready: 2, ..cfg(3, 0, 1) };
     let mut p = Planner::new(config, grid(200, 300));
-    let r = simulate_flight(&mut p, CENTRE, CENTRE, 0.0, 1.0 / 60.0, 3, |_| 1);
-    assert_eq!(r.frames, 1);
-    // Keep hovering until the queues drain.
+    // Decodes finish the frame after their request; keep hovering until the queues drain.
     let mut pending: Vec<SectionId> = Vec::new();
+    let mut peak = 0;
     for _ in 0..200 {
-        pending.extend(p.update(CENTRE, [0.0, 0.0]).request);
         pending.retain(|&s| p.finished(s) == Harvest::QueueFull);
         p.pop_ready();
+        let request = p.update(CENTRE, [0.0, 0.0]).request;
+        assert!(request.len() <= 4);
+        pending.extend(request);
+        peak = peak.max(p.count(SectionState::InFlight));
     }
+    assert_eq!(peak, 4);
     // Lattice points within radius 3: 29.
     assert_eq!(p.count(SectionState::Resident), 29);
     assert_eq!(p.count(SectionState::InFlight) + p.count(SectionState::Ready), 0);

@@ -66,7 +66,7 @@ fn streams_sections_around_the_focus_and_unloads_behind() {
     let world = app.world_mut();
     let remaining: usize = world.query::<&SectionRoot>().iter(world).filter(|r| r.col <= 250).count();
     assert_eq!(remaining, 0);
-    let stats = world.resource::<StreamingStats>();
+    let stats = world.resource::<StreamingStats>().clone();
     assert_eq!(stats.peak_resident, 5);
     assert_eq!(world.query::<&ModelInstance>().iter(world).count() as u64, stats.resident_instances);
     std::fs::remove_dir_all(dir).unwrap();
