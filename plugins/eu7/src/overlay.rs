@@ -87,7 +87,7 @@ fn draw_overlay(
         "eu7_overlay".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
-    let frame = egui::Frame::new().fill(egui::Color32::from_black_alpha(170)).inner_margin(8.0);
+    let frame = egui::Frame::new().fill(egui::Color32::from_black_alpha(215)).inner_margin(8.0);
     egui::Panel::left("eu7_panel").frame(frame).resizable(false).default_size(260.0).show_inside(&mut screen, |ui| {
         ui.heading("EU7 scenery");
         ui.small(&info.file);
