@@ -87,8 +87,9 @@ fn draw_overlay(
         "eu7_overlay".into(),
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
-    let frame = egui::Frame::new().fill(egui::Color32::from_black_alpha(215)).inner_margin(8.0);
+    let frame = egui::Frame::new().fill(egui::Color32::from_rgba_unmultiplied(12, 14, 18, 235)).inner_margin(8.0);
     egui::Panel::left("eu7_panel").frame(frame).resizable(false).default_size(260.0).show_inside(&mut screen, |ui| {
+        ui.visuals_mut().override_text_color = Some(egui::Color32::from_gray(235));
         ui.heading("EU7 scenery");
         ui.small(&info.file);
         if let Some(e) = &info.error {
@@ -133,8 +134,14 @@ fn draw_overlay(
     if let Some((camera, cam_t, _)) = cam {
         let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("eu7_labels")));
         let eye = cam_t.translation();
-        for (t, p) in placeholders.iter().filter(|(t, _)| t.translation().distance(eye) < 150.0).take(50) {
-            if let Ok(at) = camera.world_to_viewport(cam_t, t.translation() + Vec3::Y * 2.5) {
+        let mut near: Vec<(f32, Vec3, &PlaceholderModel)> = placeholders
+            .iter()
+            .map(|(t, p)| (t.translation().distance(eye), t.translation(), p))
+            .filter(|(d, _, _)| *d < 400.0)
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (_, at, p) in near.into_iter().take(40) {
+            if let Ok(at) = camera.world_to_viewport(cam_t, at + Vec3::Y * 2.5) {
                 painter.text(egui::pos2(at.x, at.y), egui::Align2::CENTER_BOTTOM, &p.model, egui::FontId::proportional(12.0), egui::Color32::from_rgb(255, 120, 255));
             }
         }
