@@ -24,6 +24,10 @@ pub struct Args {
     /// Save a PNG of the window after `--exit-after-frames` frames, then exit.
     #[arg(long, requires = "exit_after_frames")]
     pub screenshot: Option<PathBuf>,
+    /// Open the EU7B scenery viewer on this `.eu7` file instead of the main menu
+    /// (free-fly camera, sections streamed around it; see the overlay for the keys).
+    #[arg(long, value_name = "FILE")]
+    pub eu7: Option<PathBuf>,
     /// Render this many frames, then exit (with `--screenshot`: capture, then exit).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub exit_after_frames: Option<u32>,

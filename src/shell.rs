@@ -1,5 +1,6 @@
 //! The desktop shell: window, camera, the placeholder main menu over the game
-//! directory, the F12 inspector, and the `--screenshot` / `--exit-after-frames` hooks.
+//! directory (or the EU7B scenery viewer with `--eu7`), the F12 inspector, and the
+//! `--screenshot` / `--exit-after-frames` hooks.
 
 use crate::Args;
 use bevy::input::common_conditions::input_toggle_active;
@@ -9,6 +10,7 @@ use bevy::window::WindowMode;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 use bevy_inspector_egui::quick::WorldInspectorPlugin;
 use iron3d_core::{AppState, CorePlugin};
+use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
 
 /// What the menu knows about the data directory.
 #[derive(Resource, Debug, Clone, Reflect)]
@@ -43,11 +45,18 @@ pub fn app(args: Args) -> App {
     }))
     .add_plugins(EguiPlugin::default())
     .add_plugins(WorldInspectorPlugin::default().run_if(input_toggle_active(false, KeyCode::F12)))
-    .add_plugins(CorePlugin)
-    .register_type::<DataDir>()
-    .insert_resource(scan_data_dir(&args))
-    .add_systems(Startup, setup)
-    .add_systems(EguiPrimaryContextPass, main_menu.run_if(in_state(AppState::MainMenu)));
+    .add_plugins(CorePlugin);
+    match &args.eu7 {
+        Some(file) => {
+            app.add_plugins(Eu7ViewerPlugin { file: file.clone(), streaming: StreamingConfig::default() });
+        }
+        None => {
+            app.register_type::<DataDir>()
+                .insert_resource(scan_data_dir(&args))
+                .add_systems(Startup, setup)
+                .add_systems(EguiPrimaryContextPass, main_menu.run_if(in_state(AppState::MainMenu)));
+        }
+    }
     if let Some(frames) = args.exit_after_frames {
         app.insert_resource(ExitPlan { frames, screenshot: args.screenshot.clone() })
             .add_systems(Update, count_frames);

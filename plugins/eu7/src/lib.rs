@@ -1,0 +1,135 @@
+//! EU7B scenery viewer as Bevy plugins.
+//!
+//! * [`scene`]: static geometry (`TERR`, `MESH`, `LINE`, tracks from their Bézier paths,
+//!   traction wires) turned into meshes at startup.
+//! * [`streaming`]: PACK sections decoded on `AsyncComputeTaskPool` workers around the
+//!   camera, one section applied per frame, unloaded outside a keep ring. The decisions
+//!   come from the Bevy-free [`planner`]; decoding and model files from the Bevy-free
+//!   [`data`].
+//! * [`models`]: `.e3d` meshes cached per model, shared mesh and material handles per
+//!   model so Bevy batches the instances; a labelled placeholder cube for missing files.
+//! * [`camera`]: free-fly camera. [`overlay`]: egui overlay with the section grid, counts
+//!   and streaming stats.
+//!
+//! World frame: the scenery's Y-up frame is used as is (eu7.md §1: right-handed, inferred),
+//! so a scenery point (x, y, z) is the Bevy point (x, y, z).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+pub mod camera;
+pub mod data;
+pub mod models;
+pub mod overlay;
+pub mod planner;
+pub mod scene;
+pub mod streaming;
+pub mod terrain;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bevy::prelude::*;
+
+pub use planner::{SectionId, StreamingConfig};
+pub use streaming::{StreamingPlugin, StreamingStats};
+
+/// The loaded scenery shared by the plugins (`None` if the file could not be read).
+#[derive(Resource, Reflect, Default)]
+#[reflect(Resource)]
+pub struct LoadedScenery {
+    /// The scenery data.
+    #[reflect(ignore)]
+    pub data: Option<Arc<data::Scenery>>,
+}
+
+/// What the overlay shows about the file.
+#[derive(Resource, Reflect, Debug, Clone, Default)]
+#[reflect(Resource)]
+pub struct SceneryInfo {
+    /// The file.
+    pub file: String,
+    /// File version (0 if not loaded).
+    pub version: u32,
+    /// Why the file could not be loaded.
+    pub error: Option<String>,
+    /// Terrain triangles.
+    pub terrain_triangles: usize,
+    /// `MESH` shapes.
+    pub shapes: usize,
+    /// `LINE` shapes.
+    pub lines: usize,
+    /// Tracks.
+    pub tracks: usize,
+    /// Traction wires.
+    pub traction: usize,
+    /// `MODL` models (drawn at startup, not streamed).
+    pub static_models: usize,
+    /// PIDX sections with models.
+    pub sections: usize,
+    /// Models over all sections.
+    pub section_models: u64,
+    /// Prototypes.
+    pub prototypes: usize,
+}
+
+impl SceneryInfo {
+    fn of(file: &std::path::Path, s: Result<&data::Scenery, &str>) -> Self {
+        let mut info = Self { file: file.display().to_string(), ..Self::default() };
+        let s = match s {
+            Ok(s) => s,
+            Err(e) => {
+                info.error = Some(e.to_string());
+                return info;
+            }
+        };
+        use iron3d_eu7::ChunkBody as B;
+        let m = &s.module;
+        info.version = m.version;
+        for c in &m.chunks {
+            match &c.body {
+                B::Terr(t) => info.terrain_triangles += t.triangle_count(),
+                B::Mesh(v) => info.shapes += v.len(),
+                B::Line(v) => info.lines += v.len(),
+                B::Trak(v) => info.tracks += v.len(),
+                B::Trac(v) => info.traction += v.len(),
+                B::Modl(v) => info.static_models += v.len(),
+                _ => {}
+            }
+        }
+        info.sections = s.sections().len();
+        info.section_models = s.index.total_models();
+        info.prototypes = m.prototypes().len();
+        info
+    }
+}
+
+/// The whole viewer: loads `file` and adds the scene, models, streaming, camera and
+/// overlay plugins. Needs `DefaultPlugins` and `bevy_egui::EguiPlugin`.
+#[derive(Debug, Clone)]
+pub struct Eu7ViewerPlugin {
+    /// The `.eu7` scenery.
+    pub file: PathBuf,
+    /// Streaming tunables.
+    pub streaming: StreamingConfig,
+}
+
+impl Plugin for Eu7ViewerPlugin {
+    fn build(&self, app: &mut App) {
+        let loaded = data::Scenery::open(&self.file);
+        if let Err(e) = &loaded {
+            error!("cannot open the scenery: {e}");
+        }
+        let info = SceneryInfo::of(&self.file, loaded.as_ref().map_err(String::as_str));
+        app.register_type::<LoadedScenery>()
+            .register_type::<SceneryInfo>()
+            .insert_resource(LoadedScenery { data: loaded.ok().map(Arc::new) })
+            .insert_resource(info)
+            .add_plugins((
+                scene::ScenePlugin,
+                models::ModelsPlugin,
+                StreamingPlugin { config: self.streaming },
+                camera::FlyCameraPlugin,
+                overlay::OverlayPlugin,
+            ));
+    }
+}
