@@ -88,6 +88,12 @@ impl Error {
         Self::at(offset, ErrorKind::Invalid { rule, detail: detail.into() })
     }
 
+    /// Shorthand for an [`ErrorKind::Invalid`] error that has no byte offset (a rule
+    /// about resources rather than bytes).
+    pub fn rule(rule: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Invalid { rule, detail: detail.into() })
+    }
+
     /// Adds a frame as the error propagates outwards.
     #[must_use]
     pub fn within(mut self, frame: Frame) -> Self {

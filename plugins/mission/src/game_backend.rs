@@ -84,7 +84,7 @@ impl GameMissionBackend {
             let key = o.resource_name.display();
             let name = if o.instance_name.is_empty() { key.clone() } else { o.instance_name.display() };
             prepared.push(PreparedObject {
-                id: u32::try_from(i).map_err(|_| Error::invalid(0, "object_count", "too many objects"))?,
+                id: u32::try_from(i).map_err(|_| Error::rule("object_count", "too many objects"))?,
                 name,
                 key,
                 components: Vec::new(),
@@ -98,7 +98,7 @@ impl GameMissionBackend {
 
     fn prototypes(&self, objects: &mut [PreparedObject], progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
         let registry = self.game.archive("objects.rlb")?;
-        let nres = registry.nres().ok_or_else(|| Error::invalid(0, "registry_kind", "objects.rlb is not NRes"))?;
+        let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
         let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
         let total = objects.len();
         for (done, o) in objects.iter_mut().enumerate() {
@@ -127,7 +127,7 @@ impl GameMissionBackend {
         match report.errors.first() {
             None => Ok(()),
             Some(f) => {
-                let mut e = Error::invalid(0, "missing_resource", f.message.clone())
+                let mut e = Error::rule("missing_resource", f.message.clone())
                     .via(format!("{} {}::{}", f.link.name(), f.archive, f.entry));
                 if !f.key.is_empty() {
                     e = e.via(format!("key {}", f.key));

@@ -50,7 +50,8 @@ impl Plugin for MissionPlugin {
             .register_type::<MissionObject>()
             .register_type::<Pending>()
             .register_type::<Registered>()
-            .add_systems(OnEnter(AppState::Loading), phases::begin);
+            .add_systems(OnEnter(AppState::Loading), phases::begin)
+            .add_systems(OnEnter(AppState::MainMenu), phases::close_mission);
         for phase in MissionLoadPhase::ALL {
             app.add_systems(OnEnter(phase), phases::run_phase);
         }

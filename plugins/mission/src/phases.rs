@@ -30,7 +30,7 @@ pub(crate) fn run_phase(world: &mut World) {
     };
     let started = Instant::now();
     let result = if world.resource::<LoadFault>().0 == Some(phase) {
-        Err(Error::invalid(0, "injected_fault", format!("fault injected into {}", phase.label())))
+        Err(Error::rule("injected_fault", format!("fault injected into {}", phase.label())))
     } else {
         match phase {
             MissionLoadPhase::Construction => construct(world),
@@ -68,7 +68,7 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     let mut objects = std::mem::take(&mut world.resource_mut::<Prepared>().objects);
     objects.sort_by_key(|o| o.id);
     if let Some(pair) = objects.windows(2).find(|w| w[0].id == w[1].id) {
-        return Err(Error::invalid(0, "duplicate_object_id", format!("objects {} and {} share id {}", pair[0].name, pair[1].name, pair[0].id))
+        return Err(Error::rule("duplicate_object_id", format!("objects {} and {} share id {}", pair[0].name, pair[1].name, pair[0].id))
             .via(format!("placed object {}", pair[1].id)));
     }
     let total = objects.len();
@@ -119,4 +119,11 @@ fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error)
     world.insert_resource(Prepared::default());
     world.insert_resource(LoadError { mission: mission.to_string(), phase, message: error.to_string() });
     world.resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
+}
+
+/// Leaving a mission for the main menu despawns every mission object.
+pub(crate) fn close_mission(mut commands: Commands, objects: Query<Entity, With<MissionObject>>) {
+    for entity in &objects {
+        commands.entity(entity).despawn();
+    }
 }

@@ -160,3 +160,14 @@ fn duplicate_ids_fail_construction() {
     assert!(error.message.contains("duplicate_object_id"), "{}", error.message);
     assert_eq!(mission_objects(&mut app), 0);
 }
+
+#[test]
+fn returning_to_the_menu_closes_the_mission() {
+    let mut app = app(Synthetic { count: 4, fail_in: None, duplicate: false }, None);
+    assert_eq!(state(&app), AppState::InMission);
+    assert_eq!(mission_objects(&mut app), 4);
+    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
+    app.update();
+    app.update();
+    assert_eq!(mission_objects(&mut app), 0);
+}

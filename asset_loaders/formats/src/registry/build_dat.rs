@@ -78,7 +78,7 @@ pub struct BuildDat {
 }
 
 fn line_error(line: usize, rule: &'static str, detail: String) -> Error {
-    Error::invalid(0, rule, detail).via(format!("BuildDat.lst line {line}"))
+    Error::rule(rule, detail).via(format!("BuildDat.lst line {line}"))
 }
 
 fn valid_path(path: &str) -> bool {

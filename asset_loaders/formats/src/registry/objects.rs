@@ -186,7 +186,7 @@ impl<'a> PrototypeResolver<'a> {
     fn expand(&self, index: usize, stack: &mut Vec<String>, out: &mut Vec<EffectiveRef>) -> Result<()> {
         let key = stack.last().cloned().unwrap_or_default();
         if stack.len() > DEPTH_LIMIT {
-            return Err(Error::invalid(0, "prototype_depth", format!("parent chain deeper than {DEPTH_LIMIT}")));
+            return Err(Error::rule("prototype_depth", format!("parent chain deeper than {DEPTH_LIMIT}")));
         }
         let payload = self.registry.payload(index).unwrap_or_default();
         let refs = parse_refs(payload).in_entry(key.clone()).in_file(REGISTRY_ARCHIVE)?;
@@ -202,7 +202,7 @@ impl<'a> PrototypeResolver<'a> {
                     .via(link.clone())
             })?;
             if stack.iter().any(|k| k.eq_ignore_ascii_case(&resource)) {
-                return Err(Error::invalid(0, "prototype_cycle", format!("{} -> {resource}", stack.join(" -> "))));
+                return Err(Error::rule("prototype_cycle", format!("{} -> {resource}", stack.join(" -> "))));
             }
             stack.push(self.registry.entries()[parent].display_name());
             self.expand(parent, stack, out).via(link)?;
@@ -237,7 +237,7 @@ impl<'a> PrototypeResolver<'a> {
         } else {
             format!("archive {} is missing (needed for {})", r.archive, r.resource)
         };
-        Error::invalid(0, "broken_mesh_reference", detail).via(format!("mesh reference of {}", r.provenance))
+        Error::rule("broken_mesh_reference", detail).via(format!("mesh reference of {}", r.provenance))
     }
 }
 

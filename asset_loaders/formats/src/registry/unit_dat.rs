@@ -33,7 +33,7 @@ impl UnitRecord {
         raw[0x40..0x44].copy_from_slice(&kind.to_le_bytes());
         raw[0x44..0x48].copy_from_slice(&link.to_le_bytes());
         if description.len() > 32 {
-            return Err(Error::invalid(0, "name_too_long", "description longer than 32 bytes"));
+            return Err(Error::rule("name_too_long", "description longer than 32 bytes"));
         }
         raw[0x48..0x48 + description.len()].copy_from_slice(description);
         raw[0x68..0x6C].copy_from_slice(&component_type.to_le_bytes());
@@ -160,7 +160,7 @@ impl UnitDat {
             Error::invalid((HEADER_SIZE + index * RECORD_SIZE) as u64, "unit_tree", "child counts exceed the records")
         })?;
         if depth > self.records.len() {
-            return Err(Error::invalid(0, "unit_tree", "tree deeper than its record count"));
+            return Err(Error::rule("unit_tree", "tree deeper than its record count"));
         }
         *next += 1;
         let mut children = Vec::new();

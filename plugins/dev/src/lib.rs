@@ -1,0 +1,76 @@
+//! Developer tools: the F12 world inspector (every entity, component and resource),
+//! logs of every state transition, and the `--exit-after-frames` / `--screenshot`
+//! capture used by CI and reviewers.
+
+use bevy::input::common_conditions::input_toggle_active;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::state::state::StateTransitionEvent;
+use bevy_inspector_egui::quick::WorldInspectorPlugin;
+use iron3d_core::{AppState, MissionLoadPhase};
+use std::path::PathBuf;
+
+/// Developer tools.
+#[derive(Debug, Default, Clone)]
+pub struct DevPlugin {
+    /// Render this many frames, then exit.
+    pub exit_after_frames: Option<u32>,
+    /// Save the window to this PNG before exiting.
+    pub screenshot: Option<PathBuf>,
+}
+
+/// Frames left before the capture / exit.
+#[derive(Resource, Debug, Clone, Reflect)]
+#[reflect(Resource)]
+pub struct ExitPlan {
+    /// Frames still to render (0 = waiting for the screenshot to be written).
+    pub frames: u32,
+    /// Where the screenshot goes.
+    pub screenshot: Option<PathBuf>,
+}
+
+impl Plugin for DevPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins(WorldInspectorPlugin::default().run_if(input_toggle_active(false, KeyCode::F12)))
+            .add_systems(Update, (log_transitions::<AppState>, log_transitions::<MissionLoadPhase>));
+        if let Some(frames) = self.exit_after_frames {
+            app.register_type::<ExitPlan>()
+                .insert_resource(ExitPlan { frames, screenshot: self.screenshot.clone() })
+                .add_systems(Update, count_frames);
+        }
+    }
+}
+
+fn log_transitions<S: States>(mut transitions: MessageReader<StateTransitionEvent<S>>) {
+    for t in transitions.read() {
+        info!(target: "mission", "{} -> {}", fmt_state(&t.exited), fmt_state(&t.entered));
+    }
+}
+
+fn fmt_state<S: States>(s: &Option<S>) -> String {
+    s.as_ref().map_or_else(|| "none".to_string(), |s| format!("{s:?}"))
+}
+
+fn count_frames(mut commands: Commands, mut plan: ResMut<ExitPlan>, mut exit: MessageWriter<AppExit>) {
+    match plan.frames {
+        0 => {
+            let saved = plan.screenshot.as_ref().is_none_or(|p| p.metadata().is_ok_and(|m| m.len() > 0));
+            if saved {
+                exit.write(AppExit::Success);
+            }
+        }
+        1 => {
+            plan.frames = 0;
+            match plan.screenshot.clone() {
+                Some(path) => {
+                    let _ = std::fs::remove_file(&path);
+                    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+                }
+                None => {
+                    exit.write(AppExit::Success);
+                }
+            }
+        }
+        _ => plan.frames -= 1,
+    }
+}

@@ -1,0 +1,127 @@
+//! Main menu, loading screen and load errors.
+
+use crate::Settings;
+use crate::screen::{full_screen, settings_controls};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use iron3d_assets::GameData;
+use iron3d_core::AppState;
+use iron3d_mission::{GameMissionBackend, LoadError, LoadProgress, MissionRequest, list_missions};
+use std::sync::Arc;
+
+/// Mission to load at start-up, taken once.
+#[derive(Resource, Debug, Clone)]
+pub struct Autostart(pub Option<String>);
+
+/// Menu view state.
+#[derive(Resource, Debug, Default)]
+pub struct MenuState {
+    settings_open: bool,
+    missions: Option<Vec<String>>,
+}
+
+fn request(commands: &mut Commands, next: &mut NextState<AppState>, game: &GameData, mission: &str) {
+    let backend = GameMissionBackend::new(Arc::clone(&game.0));
+    commands.insert_resource(MissionRequest { mission: mission.to_string(), backend: Arc::new(backend) });
+    next.set(AppState::Loading);
+}
+
+/// Starts the `--mission` mission once.
+pub fn autostart(
+    mut commands: Commands,
+    mut start: ResMut<Autostart>,
+    game: Option<Res<GameData>>,
+    mut next: ResMut<NextState<AppState>>,
+) {
+    if let (Some(mission), Some(game)) = (start.0.take(), game) {
+        request(&mut commands, &mut next, &game, &mission);
+    }
+}
+
+/// The main menu: title, data directory, missions, last load error, settings.
+pub fn main_menu(
+    mut contexts: EguiContexts,
+    mut commands: Commands,
+    mut state: ResMut<MenuState>,
+    mut settings: ResMut<Settings>,
+    game: Option<Res<GameData>>,
+    error: Option<Res<LoadError>>,
+    mut next: ResMut<NextState<AppState>>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut screen = full_screen(ctx, "main_menu");
+    let missions = state.missions.get_or_insert_with(|| game.as_ref().map(|g| list_missions(&g.0)).unwrap_or_default()).clone();
+    egui::CentralPanel::default().show_inside(&mut screen, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(40.0);
+            ui.heading(egui::RichText::new("IRON3D").size(48.0).strong());
+            ui.label("Parkan: Iron Strategy engine re-implementation");
+            ui.add_space(20.0);
+            match &game {
+                Some(g) => ui.label(format!("Data: {} ({} files)", g.0.root().display(), g.0.index().len())),
+                None => ui.colored_label(egui::Color32::LIGHT_RED, "No game data: start with --data DIR"),
+            };
+            if let Some(e) = &error {
+                ui.add_space(12.0);
+                egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(70, 20, 20)).show(ui, |ui| {
+                    ui.colored_label(egui::Color32::LIGHT_RED, format!("Mission {} failed during {}", e.mission, e.phase.label()));
+                    ui.label(&e.message);
+                    if ui.button("Dismiss").clicked() {
+                        commands.remove_resource::<LoadError>();
+                    }
+                });
+            }
+            ui.add_space(16.0);
+            ui.label(egui::RichText::new("Missions").size(20.0));
+            if missions.is_empty() {
+                ui.label("No missions under MISSIONS/.");
+            }
+            for mission in &missions {
+                if ui.add_sized([240.0, 28.0], egui::Button::new(mission)).clicked() {
+                    if let Some(g) = &game {
+                        request(&mut commands, &mut next, g, mission);
+                    }
+                }
+            }
+            ui.add_space(16.0);
+            if ui.button("Settings").clicked() {
+                state.settings_open = !state.settings_open;
+            }
+            if state.settings_open {
+                settings_controls(ui, &mut settings);
+            }
+            if ui.button("Quit").clicked() {
+                exit.write(AppExit::Success);
+            }
+            ui.add_space(12.0);
+            ui.small("F12 inspector · F3 overlay · Esc pause");
+        });
+    });
+    Ok(())
+}
+
+/// The loading screen: one progress bar per phase.
+pub fn loading(mut contexts: EguiContexts, progress: Res<LoadProgress>, request: Option<Res<MissionRequest>>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let mut screen = full_screen(ctx, "loading");
+    egui::CentralPanel::default().show_inside(&mut screen, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(60.0);
+            let name = request.as_ref().map_or("", |r| r.mission.as_str());
+            ui.heading(format!("Loading {name}"));
+            ui.add(egui::ProgressBar::new(progress.fraction()).show_percentage());
+            ui.add_space(12.0);
+            for row in &progress.phases {
+                let fraction = if row.finished { 1.0 } else if row.total > 0 { row.done as f32 / row.total as f32 } else { 0.0 };
+                let text = if row.total > 0 {
+                    format!("{}: {}/{} ({:.1} ms)", row.phase.label(), row.done, row.total, row.millis)
+                } else {
+                    format!("{} ({:.1} ms)", row.phase.label(), row.millis)
+                };
+                ui.add(egui::ProgressBar::new(fraction).text(text).desired_width(420.0));
+            }
+        });
+    });
+    Ok(())
+}

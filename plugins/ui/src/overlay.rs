@@ -1,0 +1,47 @@
+//! The F3 debug overlay: frame rate, entity counts, load timings per phase.
+
+use crate::Settings;
+use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use iron3d_mission::{LoadProgress, MissionObject, Registered};
+
+/// F3 shows or hides the overlay.
+pub fn toggle(keys: Res<ButtonInput<KeyCode>>, mut settings: ResMut<Settings>) {
+    if keys.just_pressed(KeyCode::F3) {
+        settings.overlay = !settings.overlay;
+    }
+}
+
+/// Draws the overlay when enabled.
+pub fn overlay(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    diagnostics: Res<DiagnosticsStore>,
+    entities: Query<Entity>,
+    objects: Query<(), (With<MissionObject>, With<Registered>)>,
+    progress: Res<LoadProgress>,
+) -> Result {
+    if !settings.overlay {
+        return Ok(());
+    }
+    let fps = diagnostics
+        .get(&FrameTimeDiagnosticsPlugin::FPS)
+        .and_then(|d| d.smoothed())
+        .unwrap_or(0.0);
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new("overlay".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).show(ctx, |ui| {
+        egui::Frame::popup(ui.style()).show(ui, |ui| {
+            ui.monospace(format!("{fps:6.1} fps"));
+            ui.monospace(format!("{:6} entities", entities.iter().count()));
+            ui.monospace(format!("{:6} mission objects", objects.iter().count()));
+            ui.separator();
+            let total: f32 = progress.phases.iter().map(|p| p.millis).sum();
+            for p in &progress.phases {
+                ui.monospace(format!("{:>22} {:8.2} ms", p.phase.label(), p.millis));
+            }
+            ui.monospace(format!("{:>22} {total:8.2} ms", "load total"));
+        });
+    });
+    Ok(())
+}
