@@ -5,7 +5,7 @@
 mod loaders;
 mod source;
 
-pub use loaders::{BuildDatAsset, BuildDatLoader, LoaderError, UnitDatAsset, UnitDatLoader};
+pub use loaders::*;
 pub use source::{GAME_SOURCE, GameData, GameDirReader};
 
 use bevy_app::{App, Plugin};
@@ -39,10 +39,7 @@ pub struct GameLoadersPlugin;
 
 impl Plugin for GameLoadersPlugin {
     fn build(&self, app: &mut App) {
-        app.init_asset::<BuildDatAsset>()
-            .init_asset::<UnitDatAsset>()
-            .init_asset_loader::<BuildDatLoader>()
-            .init_asset_loader::<UnitDatLoader>();
+        loaders::register(app);
     }
 }
 

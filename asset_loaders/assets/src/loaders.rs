@@ -1,10 +1,18 @@
-//! One thin `AssetLoader` per format: read the bytes, call the format crate, keep its
-//! located error text (with the asset path as the outermost frame).
+//! One thin `AssetLoader` per data format: read the bytes, call the format crate, keep
+//! its located error text (with the asset path as the outermost frame). Every loader
+//! here has the same shape, so one macro declares them all.
 
+use bevy_app::App;
 use bevy_asset::io::Reader;
-use bevy_asset::{Asset, AssetLoader, LoadContext};
+use bevy_asset::{Asset, AssetApp, AssetLoader, LoadContext};
 use bevy_reflect::TypePath;
+use iron3d_formats::config::{BlockCfg, IniFile};
+use iron3d_formats::helpers::{Base, Ctld, Ctpt};
 use iron3d_formats::registry::{BuildDat, UnitDat};
+use iron3d_formats::script::{ScrPackage, Varset};
+use iron3d_formats::sound::{DecodedSample, decode_wave};
+use iron3d_formats::world::{ArealMap, Tma};
+use iron3d_formats::{ReadOptions, Result};
 
 /// Error of every Iron3D loader.
 #[non_exhaustive]
@@ -23,7 +31,8 @@ pub enum LoaderError {
     Format(#[from] iron3d_formats::Error),
 }
 
-async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> Result<Vec<u8>, LoaderError> {
+/// Reads the whole asset.
+pub async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> std::result::Result<Vec<u8>, LoaderError> {
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
@@ -32,52 +41,77 @@ async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> Result<Vec<
     Ok(bytes)
 }
 
-fn located(ctx: &LoadContext<'_>, e: iron3d_formats::Error) -> LoaderError {
+/// Puts the asset path around a format error.
+pub fn located(ctx: &LoadContext<'_>, e: iron3d_formats::Error) -> LoaderError {
     LoaderError::Format(e.in_file(ctx.path().to_string()))
 }
 
-/// `BuildDat.lst`: building categories and their unit schemes.
-#[derive(Asset, TypePath, Debug, Clone)]
-pub struct BuildDatAsset(pub BuildDat);
+/// Game data is read in compatible mode (the named retail quirks are accepted).
+const GAME: ReadOptions = ReadOptions::compatible();
 
-/// Loader of `BuildDat.lst`.
-#[derive(Default, TypePath)]
-pub struct BuildDatLoader;
+macro_rules! data_loaders {
+    ($( $(#[$doc:meta])* $asset:ident($inner:ty) by $loader:ident for [$($ext:literal),+] with $parse:expr; )+) => {
+        $(
+            $(#[$doc])*
+            #[derive(Asset, TypePath)]
+            pub struct $asset(pub $inner);
 
-impl AssetLoader for BuildDatLoader {
-    type Asset = BuildDatAsset;
-    type Settings = ();
-    type Error = LoaderError;
+            #[doc = concat!("Loader of [`", stringify!($asset), "`].")]
+            #[derive(Default, TypePath)]
+            pub struct $loader;
 
-    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<Self::Asset, Self::Error> {
-        let bytes = read_all(reader, ctx).await?;
-        BuildDat::parse(&bytes).map(BuildDatAsset).map_err(|e| located(ctx, e))
-    }
+            impl AssetLoader for $loader {
+                type Asset = $asset;
+                type Settings = ();
+                type Error = LoaderError;
 
-    fn extensions(&self) -> &[&str] {
-        &["lst"]
-    }
+                async fn load(
+                    &self,
+                    reader: &mut dyn Reader,
+                    _: &(),
+                    ctx: &mut LoadContext<'_>,
+                ) -> std::result::Result<$asset, LoaderError> {
+                    let bytes = read_all(reader, ctx).await?;
+                    let parse: fn(&[u8]) -> Result<$inner> = $parse;
+                    parse(&bytes).map($asset).map_err(|e| located(ctx, e))
+                }
+
+                fn extensions(&self) -> &[&str] {
+                    &[$($ext),+]
+                }
+            }
+        )+
+
+        /// Registers every data asset type and its loader.
+        pub fn register(app: &mut App) {
+            $( app.init_asset::<$asset>().init_asset_loader::<$loader>(); )+
+        }
+    };
 }
 
-/// A unit `.dat` component scheme.
-#[derive(Asset, TypePath, Debug, Clone)]
-pub struct UnitDatAsset(pub UnitDat);
-
-/// Loader of unit `.dat` schemes.
-#[derive(Default, TypePath)]
-pub struct UnitDatLoader;
-
-impl AssetLoader for UnitDatLoader {
-    type Asset = UnitDatAsset;
-    type Settings = ();
-    type Error = LoaderError;
-
-    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<Self::Asset, Self::Error> {
-        let bytes = read_all(reader, ctx).await?;
-        UnitDat::parse(&bytes).map(UnitDatAsset).map_err(|e| located(ctx, e))
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["dat"]
-    }
+data_loaders! {
+    /// `BuildDat.lst`: building categories and their unit schemes.
+    BuildDatAsset(BuildDat) by BuildDatLoader for ["lst"] with BuildDat::parse;
+    /// A unit `.dat` component scheme.
+    UnitDatAsset(UnitDat) by UnitDatLoader for ["dat"] with UnitDat::parse;
+    /// A mission file `data.tma`.
+    TmaAsset(Tma) by TmaLoader for ["tma"] with |b| Tma::parse(b, GAME);
+    /// An areal map `Land.map`.
+    ArealMapAsset(ArealMap) by ArealMapLoader for ["map"] with |b| ArealMap::parse(b, GAME);
+    /// A control description `.ctl` (CTLD).
+    CtldAsset(Ctld) by CtldLoader for ["ctl"] with Ctld::parse;
+    /// Control points `.cpt` (CTPT).
+    CtptAsset(Ctpt) by CtptLoader for ["cpt"] with Ctpt::parse;
+    /// A building basement `.bas` (BASE).
+    BaseAsset(Base) by BaseLoader for ["bas"] with Base::parse;
+    /// A compiled script package `.scr`.
+    ScriptAsset(ScrPackage) by ScriptLoader for ["scr"] with |b| ScrPackage::parse(b, GAME);
+    /// A variable set `varset.var`.
+    VarsetAsset(Varset) by VarsetLoader for ["var"] with Varset::parse;
+    /// An INI file (`Behavior.ini`, `ArealMap.ini`, `Iron_3D.ini`).
+    IniAsset(IniFile) by IniLoader for ["ini"] with |b| Ok(IniFile::parse(b));
+    /// An object-block configuration file (`mission.cfg` and others).
+    CfgAsset(BlockCfg) by CfgLoader for ["cfg"] with BlockCfg::parse;
+    /// A sound (SWAV / RIFF WAVE entry), decoded to 16-bit PCM.
+    SoundAsset(DecodedSample) by SoundLoader for ["wav"] with decode_wave;
 }

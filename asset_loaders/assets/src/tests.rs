@@ -92,3 +92,31 @@ fn loader_errors_keep_the_located_format_error() {
     assert!(matches!(settle(&mut app, &missing), LoadState::Failed(_)));
     let _ = std::fs::remove_dir_all(root);
 }
+
+#[test]
+fn mission_sound_and_config_loaders_share_the_source() {
+    use iron3d_formats::world::{PlacedObject, Tma};
+    let root = tree("data");
+    let mut tma = Tma::new("DATA\\MAPS\\x\\land");
+    tma.objects.push(PlacedObject::new(2, "s_tree_01", [1.0, 2.0, 3.0]));
+    std::fs::create_dir_all(root.join("MISSIONS/m1")).unwrap();
+    std::fs::write(root.join("MISSIONS/m1/data.tma"), tma.to_bytes().unwrap()).unwrap();
+    std::fs::write(root.join("MISSIONS/m1/Behavior.ini"), b"[Main]\r\nRadius = 40\r\n").unwrap();
+    let wave = iron3d_formats::sound::write_pcm16(&[0, 1000, -1000, 0], 1, 22050).unwrap();
+    let mut sounds = NresWriter::new();
+    sounds.add(iron3d_formats::sound::SWAV, [0; 3], b"CLICK.WAV", wave).unwrap();
+    std::fs::write(root.join("sounds.lib"), sounds.to_bytes().unwrap()).unwrap();
+    let mut app = app(&root);
+    let server = app.world().resource::<AssetServer>().clone();
+    let tma: Handle<TmaAsset> = server.load("game://missions/M1/DATA.TMA");
+    let ini: Handle<IniAsset> = server.load("game://MISSIONS/m1/behavior.ini");
+    let click: Handle<SoundAsset> = server.load("game://sounds.lib::click.wav");
+    assert!(matches!(settle(&mut app, &tma), LoadState::Loaded));
+    assert!(matches!(settle(&mut app, &ini), LoadState::Loaded));
+    assert!(matches!(settle(&mut app, &click), LoadState::Loaded));
+    let world = app.world();
+    assert_eq!(world.resource::<Assets<TmaAsset>>().get(&tma).unwrap().0.objects[0].position, [1.0, 2.0, 3.0]);
+    assert_eq!(world.resource::<Assets<SoundAsset>>().get(&click).unwrap().0.samples, [0, 1000, -1000, 0]);
+    assert!(world.resource::<Assets<IniAsset>>().get(&ini).is_some());
+    let _ = std::fs::remove_dir_all(root);
+}
