@@ -92,7 +92,7 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
         let (bx, by) = (anchor[0] * side, anchor[1] * side);
         let buildings = PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Building(_)));
         for (k, proto) in buildings.enumerate() {
-            let angle = k as f32 * 0.5236;
+            let angle = k as f32 * std::f32::consts::FRAC_PI_6;
             let ring = 90.0 + 40.0 * (k % 3) as f32;
             let (x, y) = (bx + ring * cos_approx(angle), by + ring * sin_approx(angle));
             let mut o = PlacedObject::new(KIND_BUILDING, &building_scheme_path(proto.key), [x, y, field.height(x, y)]);
@@ -118,7 +118,7 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
             let pos = ground(&mut rng, bx + 200.0 * (0.5 - anchor[0]), by + 200.0 * (0.5 - anchor[1]), 160.0);
             let mut o = PlacedObject::new(KIND_WARBOT, unit.path, pos);
             o.raw_after_resource = clan as u32;
-            o.orientation = [0.0, 0.0, rng.range(0.0, 6.283)];
+            o.orientation = [0.0, 0.0, rng.range(0.0, std::f32::consts::TAU)];
             tma.objects.push(standard_properties(o, clan).with_property(Property::int("MaxSpeedPercent", 100)));
         }
     }
@@ -129,7 +129,7 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
         let kind = if proto.key.starts_with("s_tree") { KIND_TREE } else { KIND_STONE };
         let mut o = PlacedObject::new(kind, proto.key, pos);
         o.instance_name = proto.stem.into();
-        o.orientation = [0.0, 0.0, rng.range(0.0, 6.283)];
+        o.orientation = [0.0, 0.0, rng.range(0.0, std::f32::consts::TAU)];
         o.scale = [rng.range(0.8, 1.3); 3];
         tma.objects.push(standard_properties(o, 0));
     }
@@ -149,21 +149,20 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
 /// cos for the fixed angles used in layouts (a short Taylor series after range
 /// reduction: deterministic on every platform, accurate to about 1e-4).
 fn cos_approx(a: f32) -> f32 {
-    sin_approx(a + 1.570_796_4)
+    sin_approx(a + std::f32::consts::FRAC_PI_2)
 }
 
 fn sin_approx(a: f32) -> f32 {
-    let tau = 6.283_185_3;
-    let mut x = a - tau * (a / tau).floor();
-    if x > 3.141_592_7 {
-        x -= tau;
+    use std::f32::consts::{FRAC_PI_2, PI, TAU};
+    let mut x = a - TAU * (a / TAU).floor();
+    if x > PI {
+        x -= TAU;
     }
     // Fold into [-pi/2, pi/2], where the series converges fastest.
-    let half_pi = 1.570_796_4;
-    if x > half_pi {
-        x = 3.141_592_7 - x;
-    } else if x < -half_pi {
-        x = -3.141_592_7 - x;
+    if x > FRAC_PI_2 {
+        x = PI - x;
+    } else if x < -FRAC_PI_2 {
+        x = -PI - x;
     }
     let x2 = x * x;
     x * (1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 * (1.0 - x2 / 72.0))))
