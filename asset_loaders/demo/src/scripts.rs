@@ -1,0 +1,117 @@
+//! `MISSIONS/SCRIPTS/` (spec `runtime.md` §3.1): the two bundles the TMA clans name
+//! (`default` for the active clans, `nature` for the environment clan), each as a
+//! compiled package `.scr` whose `Init` holds one Handler(19) record, a `.fml` export,
+//! and the variable tables: the shared `varset.var` (231 declarations like the GOG
+//! table, with `ClanBaseX`/`ClanBaseY`/`ClanID` at 224/225/226) and a per-bundle
+//! `nature.var`, so both lookup paths of the loader (`<bundle>.var` first, then the
+//! shared table) are exercised.
+//!
+//! Only handlers the spec proves are emitted: `Init` holds exactly one Handler(19)
+//! record; the `Mission` event (a name of the corpus) is empty. No opaque selector is
+//! invented.
+
+use crate::tree::DemoTree;
+use iron3d_formats::Result;
+use iron3d_formats::script::{FmlText, Record, ScrPackage, VarType, Varset};
+
+/// Folder of the scripts.
+pub const DIR: &str = "MISSIONS/SCRIPTS";
+/// The active clans' bundle (as named in `data.tma`).
+pub const DEFAULT_BUNDLE: &str = "default";
+/// The environment clan's bundle.
+pub const NATURE_BUNDLE: &str = "nature";
+/// Declarations of the shared table.
+pub const SHARED_DECLARATIONS: usize = 231;
+/// Float declarations of the shared table (the rest are `DWORD`).
+pub const SHARED_FLOATS: usize = 31;
+/// Shared-table indices of `ClanBaseX`, `ClanBaseY`, `ClanID` (spec §3.4).
+pub const SHARED_CLAN_BASE: [u32; 3] = [224, 225, 226];
+/// `nature.var` indices of the same three variables.
+pub const NATURE_CLAN_BASE: [u32; 3] = [0, 1, 2];
+
+/// Named constants of the shared table (spec §3.3.2, §3.3.3), in declaration order.
+const CONSTANTS: &[(&str, &str)] = &[
+    ("NONE", "0"),
+    ("TARGET_BY_LOGIC_ID", "0x0201"),
+    ("TARGET_BY_PLACE", "0x0202"),
+    ("TARGET_BY_TYPE", "0x0203"),
+    ("TARGET_NOT_DEFINED", "0x0204"),
+    ("TARGET_BY_NAME", "0x0205"),
+    ("ST_SOLVING", "1"),
+    ("ST_SOLVED", "2"),
+    ("dCurrentProblem", "0"),
+];
+
+const CLAN_BASE_NAMES: [&str; 3] = ["ClanBaseX", "ClanBaseY", "ClanID"];
+
+/// The shared `varset.var`: constants, 31 floats, generic DWORD slots, the clan base
+/// variables at 224..=226 and four more slots (231 declarations, CRLF).
+pub fn shared_varset() -> Result<Varset> {
+    let mut text = String::from("// varset.var: shared variable table of the iron3d demo\r\n\r\n");
+    for (name, default) in CONSTANTS {
+        text.push_str(&format!("VAR(DWORD, {name}, {default})\r\n"));
+    }
+    text.push_str("\r\n// tuning values\r\n");
+    for i in 0..SHARED_FLOATS {
+        text.push_str(&format!("VAR(float, fDemo{i:02}, {}.5)\r\n", i * 10));
+    }
+    text.push_str("\r\n// mission state\r\n");
+    let generic = SHARED_CLAN_BASE[0] as usize - CONSTANTS.len() - SHARED_FLOATS;
+    for i in 0..generic {
+        text.push_str(&format!("VAR(DWORD, dDemo{i:03}, 0)\r\n"));
+    }
+    text.push_str("\r\n// written by Handler(19) from Init\r\n");
+    for name in CLAN_BASE_NAMES {
+        text.push_str(&format!("VAR(DWORD, {name}, 0)\r\n"));
+    }
+    let tail = SHARED_DECLARATIONS - SHARED_CLAN_BASE[2] as usize - 1;
+    for i in 0..tail {
+        text.push_str(&format!("VAR(DWORD, dSpare{i}, 0x{:X})\r\n", 0x10 << i));
+    }
+    Varset::parse(text.as_bytes())
+}
+
+/// The per-bundle `nature.var`: the three clan base variables and a weather switch.
+pub fn nature_varset() -> Result<Varset> {
+    let mut v = Varset::default();
+    for name in CLAN_BASE_NAMES {
+        v.push_var(VarType::Dword, name, "0")?;
+    }
+    v.push_var(VarType::Float, "fRainIntensity", "0.75")?;
+    Ok(v)
+}
+
+/// A bundle's package: `Init` with one Handler(19) record on `refs`, then an empty
+/// `Mission` event.
+pub fn package(refs: [u32; 3]) -> Result<ScrPackage> {
+    let mut p = ScrPackage::new();
+    p.add_event("Init", 0, vec![Record::handler19(refs[0], refs[1], refs[2])])?;
+    p.add_event("Mission", 1, Vec::new())?;
+    Ok(p)
+}
+
+/// The `.fml` export: a plain listing of the events (the format has no grammar the
+/// engine reads, spec §3.1).
+fn fml(bundle: &str, table: &str, refs: [u32; 3]) -> FmlText {
+    let text = format!(
+        "// {bundle}.fml: formula export of the iron3d demo bundle `{bundle}`\r\n\
+         // variables: {table}\r\n\
+         Init:\r\n\
+         \x20   Handler(19) {} {} {}  // ClanBaseX, ClanBaseY, ClanID\r\n\
+         Mission:\r\n",
+        refs[0], refs[1], refs[2]
+    );
+    FmlText::parse(text.as_bytes())
+}
+
+/// Writes the scripts folder.
+pub fn write(tree: &mut DemoTree) -> Result<()> {
+    tree.add(&format!("{DIR}/varset.var"), shared_varset()?.to_bytes())?;
+    tree.add(&format!("{DIR}/{NATURE_BUNDLE}.var"), nature_varset()?.to_bytes())?;
+    let bundles = [(DEFAULT_BUNDLE, "varset.var", SHARED_CLAN_BASE), (NATURE_BUNDLE, "nature.var", NATURE_CLAN_BASE)];
+    for (bundle, table, refs) in bundles {
+        tree.add(&format!("{DIR}/{bundle}.scr"), package(refs)?.to_bytes()?)?;
+        tree.add(&format!("{DIR}/{bundle}.fml"), fml(bundle, table, refs).to_bytes())?;
+    }
+    Ok(())
+}
