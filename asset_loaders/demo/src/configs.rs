@@ -124,3 +124,69 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DEFAULT_SEED, build};
+    use iron3d_formats::ReadOptions;
+    use iron3d_formats::nres::Nres;
+    use iron3d_formats::sound::SoundLoad;
+
+    #[test]
+    fn mission_cfg_names_a_theme_and_variation_pools_that_decode() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let sounds = Nres::parse(tree.get("sounds.lib").unwrap(), ReadOptions::strict()).unwrap();
+        for (i, spec) in MISSIONS.iter().enumerate() {
+            let dir = format!("MISSIONS/{}", spec.name);
+            assert!(tree.get(&format!("{dir}/descr")).is_some_and(|d| !d.is_empty()), "{dir}/descr");
+            let bytes = tree.get(&format!("{dir}/mission.cfg")).unwrap();
+            let cfg = BlockCfg::parse(bytes).unwrap();
+            assert_eq!(cfg.to_bytes(), bytes);
+            let theme = cfg.block("ambient_music_loop").unwrap();
+            assert_eq!(theme.library(), Some(MUSIC_LIBRARY.as_bytes()));
+            let variations = cfg.block("ambient_music_variation").unwrap();
+            let pool = |prefix: &str| -> Vec<String> {
+                variations
+                    .params()
+                    .filter(|(k, _)| k.starts_with(prefix.as_bytes()))
+                    .map(|(_, v)| String::from_utf8(v.to_vec()).unwrap())
+                    .collect()
+            };
+            let (day, night, default) = (pool("DAY_VARIATION"), pool("NIGHT_VARIATION"), pool("DEFAULT_VARIATION"));
+            if i == 0 {
+                assert!(day.is_empty() && night.is_empty() && default.len() == 2, "{dir}: default pool only");
+            } else {
+                assert!(day.len() == 2 && night.len() == 2 && default.is_empty(), "{dir}: day and night pools");
+            }
+            let theme = String::from_utf8(theme.param("THEME").unwrap().to_vec()).unwrap();
+            for name in std::iter::once(theme).chain(day).chain(night).chain(default) {
+                assert_eq!(SoundLoad::from_nres(&sounds, &name).name(), "decoded_sample", "{dir}: {name}");
+            }
+        }
+    }
+
+    #[test]
+    fn ini_files_read_back_through_the_typed_views() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let read = |name: &str| {
+            let bytes = tree.get(name).unwrap();
+            let ini = IniFile::parse(bytes);
+            assert_eq!(ini.to_bytes(), bytes, "{name} is lossless");
+            ini
+        };
+        let b = BehaviorIni::from_ini(&read("Behavior.ini"));
+        assert_eq!(b.log_file.unwrap().value.as_deref(), Some("Behavior.log"));
+        assert_eq!(b.default_order_phase.unwrap().value, Some(10));
+        assert_eq!(b.use_wizard.unwrap().value, Some(1));
+        assert!(b.path_find_step_dist.is_none(), "compiled defaults apply: absent, not zero");
+        let a = ArealMapIni::from_ini(&read("ArealMap.ini"));
+        assert_eq!(a, areal_map_ini().map(|i| ArealMapIni::from_ini(&i)).unwrap());
+        assert_eq!(a.show_areals.unwrap().value, Some(0));
+        let ini = read("Iron_3D.ini");
+        assert_eq!(ini.get(Some("CS"), "DISPLAY_WIDTH").unwrap().as_int(), Some(640));
+        let i3 = Iron3dIni::from_ini(&ini);
+        assert_eq!((i3.mouse_sens.unwrap().value, i3.subtitles.unwrap().value), (Some(100), Some(1)));
+        assert!(i3.sfx_volume.is_none(), "Part 2 keys are not written");
+    }
+}

@@ -102,3 +102,54 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
     }
     tree.add("effects.rlb", rlb.to_bytes()?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DEFAULT_SEED, build};
+    use iron3d_formats::ReadOptions;
+    use iron3d_formats::bytes::fixed_str;
+    use iron3d_formats::nres::Nres;
+    use iron3d_formats::sound::SoundLoad;
+
+    #[test]
+    fn effects_parse_strictly_and_their_sounds_decode() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let rlb = Nres::parse(tree.get("effects.rlb").unwrap(), ReadOptions::strict()).unwrap();
+        let sounds = Nres::parse(tree.get("sounds.lib").unwrap(), ReadOptions::strict()).unwrap();
+        let mut checked = 0;
+        for (i, e) in rlb.entries().iter().enumerate().filter(|(_, e)| e.type_id == TYPE_ID) {
+            assert_eq!([e.attr1, e.attr2, e.attr3], FXID_ATTRS);
+            let bytes = rlb.payload(i).unwrap();
+            let fx = Effect::parse(bytes, ReadOptions::strict()).unwrap();
+            assert_eq!(fx.to_bytes(), bytes, "{}", e.display_name());
+            assert!(fx.active_default());
+            let s = fx.commands.iter().find_map(Command::sound).unwrap();
+            assert_eq!(fixed_str(&s.reference.archive), SOUND_ARCHIVE.as_bytes());
+            let name = String::from_utf8(fixed_str(&s.reference.name).to_vec()).unwrap();
+            assert_eq!(SoundLoad::from_nres(&sounds, &name).name(), "decoded_sample", "{name}");
+            assert!(s.t_end <= fx.header.duration && s.scalars[..3] == [100.0, 1500.0, 1.0]);
+            checked += 1;
+        }
+        assert_eq!(checked, EFFECTS.len());
+        let lightning = Effect::parse(rlb.get(b"fx_lightning").unwrap().1, ReadOptions::strict()).unwrap();
+        let light = lightning.commands.iter().find(|c| c.opcode() == 1).unwrap();
+        assert!(light.enabled() && light.reference().is_none(), "the optional light reference stays empty");
+    }
+
+    #[test]
+    fn every_system_prototype_reference_is_present() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let rlb = Nres::parse(tree.get("effects.rlb").unwrap(), ReadOptions::strict()).unwrap();
+        let systems: Vec<_> = PROTOTYPES.iter().filter(|p| p.role == Role::System).collect();
+        assert_eq!(systems.len(), 3);
+        for proto in systems {
+            for r in crate::registry::refs(proto).unwrap() {
+                assert_eq!(r.archive(), b"effects.rlb");
+                let (entry, payload) = rlb.get(r.resource()).unwrap_or_else(|| panic!("{}", proto.key));
+                assert_eq!(entry.type_id, SUND);
+                assert!(payload.is_empty(), "SUND is opaque: nothing is invented");
+            }
+        }
+    }
+}

@@ -115,3 +115,76 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DEFAULT_SEED, build};
+    use iron3d_formats::ReadOptions;
+    use iron3d_formats::script::init::HANDLER_CLAN_BASE;
+    use iron3d_formats::script::scr::HANDLER_COUNT;
+    use iron3d_formats::script::{AnchorRule, InitPlan, Selector, StringIndexing, plan_init};
+    use iron3d_formats::world::Tma;
+
+    fn file<'a>(tree: &'a DemoTree, name: &str) -> &'a [u8] {
+        tree.get(&format!("{DIR}/{name}")).unwrap_or_else(|| panic!("{name} missing"))
+    }
+
+    #[test]
+    fn shared_varset_has_the_gog_shape() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let bytes = file(&tree, "varset.var");
+        let v = Varset::parse(bytes).unwrap();
+        assert_eq!(v.to_bytes(), bytes);
+        let decls = v.declarations(StringIndexing::Counted);
+        assert_eq!(decls.len(), SHARED_DECLARATIONS);
+        assert_eq!(decls, v.declarations(StringIndexing::Skipped), "no STRING lines: both readings agree");
+        let floats = decls.iter().filter(|(_, d)| d.unwrap().ty == VarType::Float).count();
+        assert_eq!(floats, SHARED_FLOATS);
+        for (index, name) in SHARED_CLAN_BASE.iter().zip(CLAN_BASE_NAMES) {
+            let d = v.get(*index as usize, StringIndexing::Counted).unwrap();
+            assert_eq!((d.name.as_slice(), d.ty), (name.as_bytes(), VarType::Dword));
+        }
+        assert_eq!(v.get(7, StringIndexing::Counted).unwrap().initial_word(), 2, "ST_SOLVED = 2");
+        let names: std::collections::BTreeSet<_> = decls.iter().map(|(_, d)| d.unwrap().name.clone()).collect();
+        assert_eq!(names.len(), decls.len(), "names are unique");
+    }
+
+    #[test]
+    fn every_clan_bundle_has_an_init_with_handler_19() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let mut bundles = std::collections::BTreeSet::new();
+        for spec in crate::missions::MISSIONS {
+            let tma = Tma::parse(tree.get(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict()).unwrap();
+            for clan in &tma.clans {
+                let path = clan.first_resource().display();
+                let bundle = path.strip_prefix("MISSIONS\\SCRIPTS\\").unwrap_or_else(|| panic!("{path}")).to_string();
+                bundles.insert(bundle);
+            }
+        }
+        assert_eq!(bundles.iter().map(String::as_str).collect::<Vec<_>>(), [DEFAULT_BUNDLE, NATURE_BUNDLE]);
+        for bundle in &bundles {
+            let bytes = file(&tree, &format!("{bundle}.scr"));
+            let pkg = ScrPackage::parse(bytes, ReadOptions::strict()).unwrap();
+            assert_eq!(pkg.to_bytes().unwrap(), bytes);
+            pkg.check_version(HANDLER_COUNT).unwrap();
+            let init = pkg.event("Init").unwrap();
+            assert_eq!(init.records.len(), 1);
+            assert_eq!(init.records[0].selector(), Selector::Handler(HANDLER_CLAN_BASE));
+            // The loader takes `<bundle>.var` first, the shared table otherwise.
+            let table = tree.get(&format!("{DIR}/{bundle}.var")).unwrap_or_else(|| file(&tree, "varset.var"));
+            let vars = Varset::parse(table).unwrap();
+            let InitPlan::Writes(writes) = plan_init(&pkg, 500.2857, 752.0, 1, AnchorRule::Truncate).unwrap() else {
+                panic!("{bundle}: Init is not fully supported");
+            };
+            let named: Vec<(String, u32)> = writes
+                .iter()
+                .map(|(i, w)| (String::from_utf8(vars.get(*i as usize, StringIndexing::Counted).unwrap().name.clone()).unwrap(), *w))
+                .collect();
+            assert_eq!(named, [("ClanBaseX".into(), 500), ("ClanBaseY".into(), 752), ("ClanID".into(), 1)], "{bundle}");
+            let fml = file(&tree, &format!("{bundle}.fml"));
+            assert_eq!(FmlText::parse(fml).to_bytes(), fml);
+            assert!(FmlText::parse(fml).display_lines().iter().any(|l| l.contains("Handler(19)")));
+        }
+    }
+}

@@ -41,8 +41,11 @@ pub enum Encoding {
     Adpcm,
 }
 
+/// A synthesiser: samples in `[-1, 1]` drawn from the sound's own random stream.
+pub type Synth = fn(&mut Rng) -> Vec<f32>;
+
 /// Every synthesised sound: entry name, encoding, synthesiser.
-pub const SOUNDS: &[(&str, Encoding, fn(&mut Rng) -> Vec<f32>)] = &[
+pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
     ("ENG_HUM1.WAV", Encoding::Adpcm, engine_hum),
     ("WPN_LASER1.WAV", Encoding::Pcm, laser),
     ("WPN_CANNON1.WAV", Encoding::Adpcm, cannon),
@@ -282,7 +285,7 @@ fn to_i16(samples: &[f32]) -> Vec<i16> {
     samples.iter().map(|s| (s.clamp(-1.0, 1.0) * 32_000.0) as i16).collect()
 }
 
-fn render(seed: u64, name: &str, synth: fn(&mut Rng) -> Vec<f32>) -> Vec<i16> {
+fn render(seed: u64, name: &str, synth: Synth) -> Vec<i16> {
     to_i16(&synth(&mut Rng::stream(seed, &format!("sounds/{name}"))))
 }
 
