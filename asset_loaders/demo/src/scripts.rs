@@ -4,14 +4,18 @@
 //! and the variable tables: the shared `varset.var` (231 declarations like the GOG
 //! table, with `ClanBaseX`/`ClanBaseY`/`ClanID` at 224/225/226) and a per-bundle
 //! `nature.var`, so both lookup paths of the loader (`<bundle>.var` first, then the
-//! shared table) are exercised.
+//! shared table) are exercised. `default.trf` is a small research tree over the robot
+//! components (not yet named by the clans' TRF field in `data.tma`).
 //!
 //! Only handlers the spec proves are emitted: `Init` holds exactly one Handler(19)
 //! record; the `Mission` event (a name of the corpus) is empty. No opaque selector is
 //! invented.
 
+use crate::catalogue::{PROTOTYPES, Role};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
+use iron3d_formats::helpers::trf::{NODE_SIZE, type_id};
+use iron3d_formats::nres::NresWriter;
 use iron3d_formats::script::{FmlText, Record, ScrPackage, VarType, Varset};
 
 /// Folder of the scripts.
@@ -104,11 +108,70 @@ fn fml(bundle: &str, table: &str, refs: [u32; 3]) -> FmlText {
     FmlText::parse(text.as_bytes())
 }
 
+/// The research tree file of the active clans.
+pub const RESEARCH_TREE: &str = "default.trf";
+
+/// Appends a NUL-terminated string to a pool and returns its offset.
+fn pooled(pool: &mut Vec<u8>, text: &str) -> u32 {
+    let at = pool.len() as u32;
+    pool.extend_from_slice(text.as_bytes());
+    pool.push(0);
+    at
+}
+
+/// A small research tree (spec `registry.md` §5.7, *inferred layout*) over the robot
+/// components: one node per chassis, turret and weapon prototype (short name = the
+/// registry key, so names resolve through `objects.rlb`); each level needs the previous
+/// level of its kind; level-1 nodes start researched. Written tables: `TRF0` nodes,
+/// `TRF1` states, `TRF2`/`TRF3` prerequisites, `TRF4`/`TRF5` unlocks, `TRF7`…`TRFA`
+/// string pools (attr1 = element count, attr3 = element size). The auxiliary `TRF6`/
+/// `TRFB` relation is not documented and not written; entry names are not given by the
+/// spec and are the type names.
+pub fn research_tree() -> Result<Vec<u8>> {
+    let parts: Vec<_> = PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon)).collect();
+    let (mut nodes, mut states) = (Vec::new(), Vec::new());
+    let mut pools: [Vec<u8>; 4] = Default::default();
+    let (mut pre_counts, mut pre_list, mut unlock_counts, mut unlock_list) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (i, proto) in parts.iter().enumerate() {
+        let (kind, level) = (i / 3, i % 3);
+        let texts = [proto.key.to_string(), format!("{} mk {}", proto.key.get(..4).unwrap_or(proto.key), level + 1), format!("Research {}", proto.key), format!("Unlocks {}", proto.key)];
+        let mut raw = [0u8; NODE_SIZE];
+        let floats = [100.0 * (level + 1) as f32, 30.0 * (level + 1) as f32, 64.0 * level as f32, 48.0 * kind as f32];
+        for (j, f) in floats.iter().enumerate() {
+            raw[4 * j..4 * j + 4].copy_from_slice(&f.to_le_bytes());
+        }
+        for (j, (pool, text)) in pools.iter_mut().zip(&texts).enumerate() {
+            raw[0x10 + 4 * j..0x14 + 4 * j].copy_from_slice(&pooled(pool, text).to_le_bytes());
+        }
+        raw[0x23] = kind as u8;
+        raw[0x27] = level as u8;
+        nodes.extend_from_slice(&raw);
+        states.push(if level == 0 { 1 | 2 } else { 1 });
+        pre_counts.extend_from_slice(&u32::from(level > 0).to_le_bytes());
+        if level > 0 {
+            pre_list.extend_from_slice(&(i as u32 - 1).to_le_bytes());
+        }
+        unlock_counts.extend_from_slice(&u32::from(level < 2).to_le_bytes());
+        if level < 2 {
+            unlock_list.extend_from_slice(&(i as u32 + 1).to_le_bytes());
+        }
+    }
+    let mut w = NresWriter::new();
+    let tables = [(b'0', nodes, NODE_SIZE), (b'1', states, 1), (b'2', pre_counts, 4), (b'3', pre_list, 4), (b'4', unlock_counts, 4), (b'5', unlock_list, 4)];
+    let pools = [b'7', b'8', b'9', b'A'].into_iter().zip(pools).map(|(d, p)| (d, p, 1));
+    for (digit, data, size) in tables.into_iter().chain(pools) {
+        let count = (data.len() / size) as u32;
+        w.add(type_id(digit), [count, 0, size as u32], format!("TRF{}", digit as char).as_bytes(), data)?;
+    }
+    w.to_bytes()
+}
+
 /// Writes the scripts folder.
 pub fn write(tree: &mut DemoTree) -> Result<()> {
     tree.add(&format!("{DIR}/varset.var"), shared_varset()?.to_bytes())?;
     tree.add(&format!("{DIR}/{NATURE_BUNDLE}.var"), nature_varset()?.to_bytes())?;
     let bundles = [(DEFAULT_BUNDLE, "varset.var", SHARED_CLAN_BASE), (NATURE_BUNDLE, "nature.var", NATURE_CLAN_BASE)];
+    tree.add(&format!("{DIR}/{RESEARCH_TREE}"), research_tree()?)?;
     for (bundle, table, refs) in bundles {
         tree.add(&format!("{DIR}/{bundle}.scr"), package(refs)?.to_bytes()?)?;
         tree.add(&format!("{DIR}/{bundle}.fml"), fml(bundle, table, refs).to_bytes())?;
@@ -185,6 +248,33 @@ mod tests {
             let fml = file(&tree, &format!("{bundle}.fml"));
             assert_eq!(FmlText::parse(fml).to_bytes(), fml);
             assert!(FmlText::parse(fml).display_lines().iter().any(|l| l.contains("Handler(19)")));
+        }
+    }
+
+    #[test]
+    fn research_tree_reads_back_and_names_registry_keys() {
+        use iron3d_formats::helpers::Trf;
+        use iron3d_formats::nres::Nres;
+        let tree = build(DEFAULT_SEED).unwrap();
+        let bytes = file(&tree, RESEARCH_TREE);
+        let trf = Trf::parse(bytes, ReadOptions::strict()).unwrap();
+        assert_eq!(trf.to_bytes(), bytes);
+        assert_eq!(trf.nodes.len(), 9);
+        let registry = Nres::parse(tree.get("objects.rlb").unwrap(), ReadOptions::strict()).unwrap();
+        let opts = ReadOptions::strict();
+        for (i, node) in trf.nodes.iter().enumerate() {
+            let [short, long, ..] = node.string_offsets();
+            let key = trf.string(b'7', short, opts).unwrap();
+            assert!(registry.get(&key).is_some(), "node {i}: {} is a prototype", String::from_utf8_lossy(&key));
+            assert!(!trf.string(b'8', long, opts).unwrap().is_empty());
+            assert_eq!(node.type_bytes()[5] as usize, i % 3, "upgrade level");
+            assert!(node.cost_time().0 > 0.0);
+        }
+        let states = trf.initial_states(opts).unwrap();
+        assert_eq!(states.iter().filter(|s| **s & 2 != 0).count(), 3, "one researched node per kind");
+        let archive = Nres::parse(bytes, opts).unwrap();
+        for e in archive.entries() {
+            assert_eq!(e.attr1 * e.attr3, e.size, "{}: count x size", e.display_name());
         }
     }
 }
