@@ -5,10 +5,14 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod catalogue;
+pub mod configs;
+pub mod effects;
 mod libraries;
 pub mod missions;
 mod registry;
 pub mod rng;
+pub mod scripts;
+pub mod sounds;
 pub mod terrain;
 mod tree;
 
@@ -25,6 +29,10 @@ pub fn build(seed: u64) -> Result<DemoTree> {
     registry::write(&mut tree)?;
     libraries::write(&mut tree, seed)?;
     missions::write(&mut tree, seed)?;
+    sounds::write(&mut tree, seed)?;
+    effects::write(&mut tree)?;
+    scripts::write(&mut tree)?;
+    configs::write(&mut tree)?;
     Ok(tree)
 }
 

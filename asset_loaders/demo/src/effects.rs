@@ -1,0 +1,155 @@
+//! `effects.rlb`: FXID effects (spec `models.md` §6) and the `.sun` entries of the
+//! system prototypes.
+//!
+//! The effects use only commands that need no material (another part of the generator
+//! owns `Material.lib`): opcode 2 (3D sound, reference into `sounds.lib`) and opcode 1
+//! (point light, whose reference is optional and left empty). The lightning effect
+//! follows spec `runtime.md` §8.3: sound at `min_distance` 100, `max_distance` 1500,
+//! `frequency_ratio` 1, plus a point-light flash.
+//!
+//! The `.sun` entries (`SUND`, spec `registry.md` §5.4) have an undocumented layout
+//! (*opaque*): they are written with an **empty payload** rather than an invented one.
+//! They exist so every reference of the system prototypes names a present entry.
+
+use crate::catalogue::{PROTOTYPES, Role};
+use crate::sounds;
+use crate::tree::DemoTree;
+use iron3d_formats::Result;
+use iron3d_formats::model::fxid::{Command, Effect, FxHeader, ResourceRef, SoundCommand, TYPE_ID};
+use iron3d_formats::nres::NresWriter;
+
+/// NRes type id of sun definitions (`SUND`).
+pub const SUND: u32 = u32::from_le_bytes(*b"SUND");
+/// Attributes of FXID entries (spec `containers.md` §1.4: 0 / 0 / 1).
+const FXID_ATTRS: [u32; 3] = [0, 0, 1];
+/// The sound archive named by opcode-2 references.
+pub const SOUND_ARCHIVE: &str = "sounds.lib";
+
+/// One demo effect: name, duration (s), sound, optional flash colour.
+pub const EFFECTS: &[(&str, f32, &str, Option<[f32; 3]>)] = &[
+    ("fx_lightning", 2.5, sounds::THUNDER, Some([0.8, 0.85, 1.0])),
+    ("fx_rain_01", 2.0, sounds::RAIN_LOOP, None),
+    ("fx_shot_01", 0.3, "WPN_LASER1.WAV", Some([1.0, 0.3, 0.2])),
+    ("fx_shot_02", 0.5, "WPN_CANNON1.WAV", Some([1.0, 0.8, 0.4])),
+    ("fx_explode_01", 1.5, "EXPLODE1.WAV", Some([1.0, 0.6, 0.2])),
+    ("fx_engine_01", 1.0, "ENG_HUM1.WAV", None),
+];
+
+fn header(duration: f32) -> FxHeader {
+    FxHeader {
+        command_count: 0,
+        time_mode: 1,
+        duration,
+        phase_jitter: 0.0,
+        flags: 0,
+        settings_id: 0,
+        random_shift: [0.0; 3],
+        pivot: [0.0; 3],
+        scale: [1.0; 3],
+    }
+}
+
+/// A point-light flash (opcode 1): `+4 mode` 1, `+8/+12` active window, `+124` colour
+/// (offsets from the command start, spec `models.md` §6.7; names inferred).
+fn flash(duration: f32, colour: [f32; 3]) -> Result<Command> {
+    let mut c = Command::new(1, true)?;
+    // `at` counts from the command start; the body starts after the 4-byte word.
+    let mut put = |at: usize, word: u32| c.body[at - 4..at].copy_from_slice(&word.to_le_bytes());
+    put(4, 1);
+    put(8, 0f32.to_bits());
+    put(12, (duration * 0.2).to_bits());
+    for (i, v) in colour.iter().enumerate() {
+        put(124 + 4 * i, v.to_bits());
+    }
+    Ok(c)
+}
+
+/// A 3D sound (opcode 2) playing `sound` from `sounds.lib` over `[0, duration]`.
+fn sound(duration: f32, sound: &str) -> Result<Command> {
+    Command::new_sound(
+        true,
+        &SoundCommand {
+            mode: 0,
+            t_start: 0.0,
+            t_end: duration,
+            vectors: [[0.0; 3]; 4],
+            scalars: [100.0, 1500.0, 1.0, 1.0],
+            manager_arg: 0,
+            reference: ResourceRef::new(SOUND_ARCHIVE.as_bytes(), sound.as_bytes())?,
+        },
+    )
+}
+
+/// The effect `name` of [`EFFECTS`].
+pub fn effect(duration: f32, sound_name: &str, colour: Option<[f32; 3]>) -> Result<Effect> {
+    let mut commands = vec![sound(duration, sound_name)?];
+    if let Some(colour) = colour {
+        commands.push(flash(duration, colour)?);
+    }
+    let mut header = header(duration);
+    header.command_count = commands.len() as u32;
+    Ok(Effect { header, commands })
+}
+
+/// Writes `effects.rlb`.
+pub fn write(tree: &mut DemoTree) -> Result<()> {
+    let mut rlb = NresWriter::new();
+    for (name, duration, sound_name, colour) in EFFECTS {
+        rlb.add(TYPE_ID, FXID_ATTRS, name.as_bytes(), effect(*duration, sound_name, *colour)?.to_bytes())?;
+    }
+    for proto in PROTOTYPES.iter().filter(|p| p.role == Role::System && p.archive == "effects.rlb") {
+        rlb.add(SUND, [0; 3], format!("{}.sun", proto.stem).as_bytes(), Vec::new())?;
+    }
+    tree.add("effects.rlb", rlb.to_bytes()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DEFAULT_SEED, build};
+    use iron3d_formats::ReadOptions;
+    use iron3d_formats::bytes::fixed_str;
+    use iron3d_formats::nres::Nres;
+    use iron3d_formats::sound::SoundLoad;
+
+    #[test]
+    fn effects_parse_strictly_and_their_sounds_decode() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let rlb = Nres::parse(tree.get("effects.rlb").unwrap(), ReadOptions::strict()).unwrap();
+        let sounds = Nres::parse(tree.get("sounds.lib").unwrap(), ReadOptions::strict()).unwrap();
+        let mut checked = 0;
+        for (i, e) in rlb.entries().iter().enumerate().filter(|(_, e)| e.type_id == TYPE_ID) {
+            assert_eq!([e.attr1, e.attr2, e.attr3], FXID_ATTRS);
+            let bytes = rlb.payload(i).unwrap();
+            let fx = Effect::parse(bytes, ReadOptions::strict()).unwrap();
+            assert_eq!(fx.to_bytes(), bytes, "{}", e.display_name());
+            assert!(fx.active_default());
+            let s = fx.commands.iter().find_map(Command::sound).unwrap();
+            assert_eq!(fixed_str(&s.reference.archive), SOUND_ARCHIVE.as_bytes());
+            let name = String::from_utf8(fixed_str(&s.reference.name).to_vec()).unwrap();
+            assert_eq!(SoundLoad::from_nres(&sounds, &name).name(), "decoded_sample", "{name}");
+            assert!(s.t_end <= fx.header.duration && s.scalars[..3] == [100.0, 1500.0, 1.0]);
+            checked += 1;
+        }
+        assert_eq!(checked, EFFECTS.len());
+        let lightning = Effect::parse(rlb.get(b"fx_lightning").unwrap().1, ReadOptions::strict()).unwrap();
+        let light = lightning.commands.iter().find(|c| c.opcode() == 1).unwrap();
+        assert!(light.enabled() && light.reference().is_none(), "the optional light reference stays empty");
+    }
+
+    #[test]
+    fn every_system_prototype_reference_is_present() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let rlb = Nres::parse(tree.get("effects.rlb").unwrap(), ReadOptions::strict()).unwrap();
+        let systems: Vec<_> = PROTOTYPES.iter().filter(|p| p.role == Role::System).collect();
+        assert_eq!(systems.len(), 3);
+        for proto in systems {
+            for r in crate::registry::refs(proto).unwrap() {
+                assert_eq!(r.archive(), b"effects.rlb");
+                let (entry, payload) = rlb.get(r.resource()).unwrap_or_else(|| panic!("{}", proto.key));
+                assert_eq!(entry.type_id, SUND);
+                assert!(payload.is_empty(), "SUND is opaque: nothing is invented");
+            }
+        }
+    }
+}

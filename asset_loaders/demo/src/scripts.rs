@@ -1,0 +1,280 @@
+//! `MISSIONS/SCRIPTS/` (spec `runtime.md` §3.1): the two bundles the TMA clans name
+//! (`default` for the active clans, `nature` for the environment clan), each as a
+//! compiled package `.scr` whose `Init` holds one Handler(19) record, a `.fml` export,
+//! and the variable tables: the shared `varset.var` (231 declarations like the GOG
+//! table, with `ClanBaseX`/`ClanBaseY`/`ClanID` at 224/225/226) and a per-bundle
+//! `nature.var`, so both lookup paths of the loader (`<bundle>.var` first, then the
+//! shared table) are exercised. `default.trf` is a small research tree over the robot
+//! components (not yet named by the clans' TRF field in `data.tma`).
+//!
+//! Only handlers the spec proves are emitted: `Init` holds exactly one Handler(19)
+//! record; the `Mission` event (a name of the corpus) is empty. No opaque selector is
+//! invented.
+
+use crate::catalogue::{PROTOTYPES, Role};
+use crate::tree::DemoTree;
+use iron3d_formats::Result;
+use iron3d_formats::helpers::trf::{NODE_SIZE, type_id};
+use iron3d_formats::nres::NresWriter;
+use iron3d_formats::script::{FmlText, Record, ScrPackage, VarType, Varset};
+
+/// Folder of the scripts.
+pub const DIR: &str = "MISSIONS/SCRIPTS";
+/// The active clans' bundle (as named in `data.tma`).
+pub const DEFAULT_BUNDLE: &str = "default";
+/// The environment clan's bundle.
+pub const NATURE_BUNDLE: &str = "nature";
+/// Declarations of the shared table.
+pub const SHARED_DECLARATIONS: usize = 231;
+/// Float declarations of the shared table (the rest are `DWORD`).
+pub const SHARED_FLOATS: usize = 31;
+/// Shared-table indices of `ClanBaseX`, `ClanBaseY`, `ClanID` (spec §3.4).
+pub const SHARED_CLAN_BASE: [u32; 3] = [224, 225, 226];
+/// `nature.var` indices of the same three variables.
+pub const NATURE_CLAN_BASE: [u32; 3] = [0, 1, 2];
+
+/// Named constants of the shared table (spec §3.3.2, §3.3.3), in declaration order.
+const CONSTANTS: &[(&str, &str)] = &[
+    ("NONE", "0"),
+    ("TARGET_BY_LOGIC_ID", "0x0201"),
+    ("TARGET_BY_PLACE", "0x0202"),
+    ("TARGET_BY_TYPE", "0x0203"),
+    ("TARGET_NOT_DEFINED", "0x0204"),
+    ("TARGET_BY_NAME", "0x0205"),
+    ("ST_SOLVING", "1"),
+    ("ST_SOLVED", "2"),
+    ("dCurrentProblem", "0"),
+];
+
+const CLAN_BASE_NAMES: [&str; 3] = ["ClanBaseX", "ClanBaseY", "ClanID"];
+
+/// The shared `varset.var`: constants, 31 floats, generic DWORD slots, the clan base
+/// variables at 224..=226 and four more slots (231 declarations, CRLF).
+pub fn shared_varset() -> Result<Varset> {
+    let mut text = String::from("// varset.var: shared variable table of the iron3d demo\r\n\r\n");
+    for (name, default) in CONSTANTS {
+        text.push_str(&format!("VAR(DWORD, {name}, {default})\r\n"));
+    }
+    text.push_str("\r\n// tuning values\r\n");
+    for i in 0..SHARED_FLOATS {
+        text.push_str(&format!("VAR(float, fDemo{i:02}, {}.5)\r\n", i * 10));
+    }
+    text.push_str("\r\n// mission state\r\n");
+    let generic = SHARED_CLAN_BASE[0] as usize - CONSTANTS.len() - SHARED_FLOATS;
+    for i in 0..generic {
+        text.push_str(&format!("VAR(DWORD, dDemo{i:03}, 0)\r\n"));
+    }
+    text.push_str("\r\n// written by Handler(19) from Init\r\n");
+    for name in CLAN_BASE_NAMES {
+        text.push_str(&format!("VAR(DWORD, {name}, 0)\r\n"));
+    }
+    let tail = SHARED_DECLARATIONS - SHARED_CLAN_BASE[2] as usize - 1;
+    for i in 0..tail {
+        text.push_str(&format!("VAR(DWORD, dSpare{i}, 0x{:X})\r\n", 0x10 << i));
+    }
+    Varset::parse(text.as_bytes())
+}
+
+/// The per-bundle `nature.var`: the three clan base variables and a weather switch.
+pub fn nature_varset() -> Result<Varset> {
+    let mut v = Varset::default();
+    for name in CLAN_BASE_NAMES {
+        v.push_var(VarType::Dword, name, "0")?;
+    }
+    v.push_var(VarType::Float, "fRainIntensity", "0.75")?;
+    Ok(v)
+}
+
+/// A bundle's package: `Init` with one Handler(19) record on `refs`, then an empty
+/// `Mission` event.
+pub fn package(refs: [u32; 3]) -> Result<ScrPackage> {
+    let mut p = ScrPackage::new();
+    p.add_event("Init", 0, vec![Record::handler19(refs[0], refs[1], refs[2])])?;
+    p.add_event("Mission", 1, Vec::new())?;
+    Ok(p)
+}
+
+/// The `.fml` export: a plain listing of the events (the format has no grammar the
+/// engine reads, spec §3.1).
+fn fml(bundle: &str, table: &str, refs: [u32; 3]) -> FmlText {
+    let text = format!(
+        "// {bundle}.fml: formula export of the iron3d demo bundle `{bundle}`\r\n\
+         // variables: {table}\r\n\
+         Init:\r\n\
+         \x20   Handler(19) {} {} {}  // ClanBaseX, ClanBaseY, ClanID\r\n\
+         Mission:\r\n",
+        refs[0], refs[1], refs[2]
+    );
+    FmlText::parse(text.as_bytes())
+}
+
+/// The research tree file of the active clans.
+pub const RESEARCH_TREE: &str = "default.trf";
+
+/// Appends a NUL-terminated string to a pool and returns its offset.
+fn pooled(pool: &mut Vec<u8>, text: &str) -> u32 {
+    let at = pool.len() as u32;
+    pool.extend_from_slice(text.as_bytes());
+    pool.push(0);
+    at
+}
+
+/// A small research tree (spec `registry.md` §5.7, *inferred layout*) over the robot
+/// components: one node per chassis, turret and weapon prototype (short name = the
+/// registry key, so names resolve through `objects.rlb`); each level needs the previous
+/// level of its kind; level-1 nodes start researched. Written tables: `TRF0` nodes,
+/// `TRF1` states, `TRF2`/`TRF3` prerequisites, `TRF4`/`TRF5` unlocks, `TRF7`…`TRFA`
+/// string pools (attr1 = element count, attr3 = element size). The auxiliary `TRF6`/
+/// `TRFB` relation is not documented and not written; entry names are not given by the
+/// spec and are the type names.
+pub fn research_tree() -> Result<Vec<u8>> {
+    let parts: Vec<_> = PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon)).collect();
+    let (mut nodes, mut states) = (Vec::new(), Vec::new());
+    let mut pools: [Vec<u8>; 4] = Default::default();
+    let (mut pre_counts, mut pre_list, mut unlock_counts, mut unlock_list) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (i, proto) in parts.iter().enumerate() {
+        let (kind, level) = (i / 3, i % 3);
+        let texts = [proto.key.to_string(), format!("{} mk {}", proto.key.get(..4).unwrap_or(proto.key), level + 1), format!("Research {}", proto.key), format!("Unlocks {}", proto.key)];
+        let mut raw = [0u8; NODE_SIZE];
+        let floats = [100.0 * (level + 1) as f32, 30.0 * (level + 1) as f32, 64.0 * level as f32, 48.0 * kind as f32];
+        for (j, f) in floats.iter().enumerate() {
+            raw[4 * j..4 * j + 4].copy_from_slice(&f.to_le_bytes());
+        }
+        for (j, (pool, text)) in pools.iter_mut().zip(&texts).enumerate() {
+            raw[0x10 + 4 * j..0x14 + 4 * j].copy_from_slice(&pooled(pool, text).to_le_bytes());
+        }
+        raw[0x23] = kind as u8;
+        raw[0x27] = level as u8;
+        nodes.extend_from_slice(&raw);
+        states.push(if level == 0 { 1 | 2 } else { 1 });
+        pre_counts.extend_from_slice(&u32::from(level > 0).to_le_bytes());
+        if level > 0 {
+            pre_list.extend_from_slice(&(i as u32 - 1).to_le_bytes());
+        }
+        unlock_counts.extend_from_slice(&u32::from(level < 2).to_le_bytes());
+        if level < 2 {
+            unlock_list.extend_from_slice(&(i as u32 + 1).to_le_bytes());
+        }
+    }
+    let mut w = NresWriter::new();
+    let tables = [(b'0', nodes, NODE_SIZE), (b'1', states, 1), (b'2', pre_counts, 4), (b'3', pre_list, 4), (b'4', unlock_counts, 4), (b'5', unlock_list, 4)];
+    let pools = [b'7', b'8', b'9', b'A'].into_iter().zip(pools).map(|(d, p)| (d, p, 1));
+    for (digit, data, size) in tables.into_iter().chain(pools) {
+        let count = (data.len() / size) as u32;
+        w.add(type_id(digit), [count, 0, size as u32], format!("TRF{}", digit as char).as_bytes(), data)?;
+    }
+    w.to_bytes()
+}
+
+/// Writes the scripts folder.
+pub fn write(tree: &mut DemoTree) -> Result<()> {
+    tree.add(&format!("{DIR}/varset.var"), shared_varset()?.to_bytes())?;
+    tree.add(&format!("{DIR}/{NATURE_BUNDLE}.var"), nature_varset()?.to_bytes())?;
+    let bundles = [(DEFAULT_BUNDLE, "varset.var", SHARED_CLAN_BASE), (NATURE_BUNDLE, "nature.var", NATURE_CLAN_BASE)];
+    tree.add(&format!("{DIR}/{RESEARCH_TREE}"), research_tree()?)?;
+    for (bundle, table, refs) in bundles {
+        tree.add(&format!("{DIR}/{bundle}.scr"), package(refs)?.to_bytes()?)?;
+        tree.add(&format!("{DIR}/{bundle}.fml"), fml(bundle, table, refs).to_bytes())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DEFAULT_SEED, build};
+    use iron3d_formats::ReadOptions;
+    use iron3d_formats::script::init::HANDLER_CLAN_BASE;
+    use iron3d_formats::script::scr::HANDLER_COUNT;
+    use iron3d_formats::script::{AnchorRule, InitPlan, Selector, StringIndexing, plan_init};
+    use iron3d_formats::world::Tma;
+
+    fn file<'a>(tree: &'a DemoTree, name: &str) -> &'a [u8] {
+        tree.get(&format!("{DIR}/{name}")).unwrap_or_else(|| panic!("{name} missing"))
+    }
+
+    #[test]
+    fn shared_varset_has_the_gog_shape() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let bytes = file(&tree, "varset.var");
+        let v = Varset::parse(bytes).unwrap();
+        assert_eq!(v.to_bytes(), bytes);
+        let decls = v.declarations(StringIndexing::Counted);
+        assert_eq!(decls.len(), SHARED_DECLARATIONS);
+        assert_eq!(decls, v.declarations(StringIndexing::Skipped), "no STRING lines: both readings agree");
+        let floats = decls.iter().filter(|(_, d)| d.unwrap().ty == VarType::Float).count();
+        assert_eq!(floats, SHARED_FLOATS);
+        for (index, name) in SHARED_CLAN_BASE.iter().zip(CLAN_BASE_NAMES) {
+            let d = v.get(*index as usize, StringIndexing::Counted).unwrap();
+            assert_eq!((d.name.as_slice(), d.ty), (name.as_bytes(), VarType::Dword));
+        }
+        assert_eq!(v.get(7, StringIndexing::Counted).unwrap().initial_word(), 2, "ST_SOLVED = 2");
+        let names: std::collections::BTreeSet<_> = decls.iter().map(|(_, d)| d.unwrap().name.clone()).collect();
+        assert_eq!(names.len(), decls.len(), "names are unique");
+    }
+
+    #[test]
+    fn every_clan_bundle_has_an_init_with_handler_19() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let mut bundles = std::collections::BTreeSet::new();
+        for spec in crate::missions::MISSIONS {
+            let tma = Tma::parse(tree.get(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict()).unwrap();
+            for clan in &tma.clans {
+                let path = clan.first_resource().display();
+                let bundle = path.strip_prefix("MISSIONS\\SCRIPTS\\").unwrap_or_else(|| panic!("{path}")).to_string();
+                bundles.insert(bundle);
+            }
+        }
+        assert_eq!(bundles.iter().map(String::as_str).collect::<Vec<_>>(), [DEFAULT_BUNDLE, NATURE_BUNDLE]);
+        for bundle in &bundles {
+            let bytes = file(&tree, &format!("{bundle}.scr"));
+            let pkg = ScrPackage::parse(bytes, ReadOptions::strict()).unwrap();
+            assert_eq!(pkg.to_bytes().unwrap(), bytes);
+            pkg.check_version(HANDLER_COUNT).unwrap();
+            let init = pkg.event("Init").unwrap();
+            assert_eq!(init.records.len(), 1);
+            assert_eq!(init.records[0].selector(), Selector::Handler(HANDLER_CLAN_BASE));
+            // The loader takes `<bundle>.var` first, the shared table otherwise.
+            let table = tree.get(&format!("{DIR}/{bundle}.var")).unwrap_or_else(|| file(&tree, "varset.var"));
+            let vars = Varset::parse(table).unwrap();
+            let InitPlan::Writes(writes) = plan_init(&pkg, 500.2857, 752.0, 1, AnchorRule::Truncate).unwrap() else {
+                panic!("{bundle}: Init is not fully supported");
+            };
+            let named: Vec<(String, u32)> = writes
+                .iter()
+                .map(|(i, w)| (String::from_utf8(vars.get(*i as usize, StringIndexing::Counted).unwrap().name.clone()).unwrap(), *w))
+                .collect();
+            assert_eq!(named, [("ClanBaseX".into(), 500), ("ClanBaseY".into(), 752), ("ClanID".into(), 1)], "{bundle}");
+            let fml = file(&tree, &format!("{bundle}.fml"));
+            assert_eq!(FmlText::parse(fml).to_bytes(), fml);
+            assert!(FmlText::parse(fml).display_lines().iter().any(|l| l.contains("Handler(19)")));
+        }
+    }
+
+    #[test]
+    fn research_tree_reads_back_and_names_registry_keys() {
+        use iron3d_formats::helpers::Trf;
+        use iron3d_formats::nres::Nres;
+        let tree = build(DEFAULT_SEED).unwrap();
+        let bytes = file(&tree, RESEARCH_TREE);
+        let trf = Trf::parse(bytes, ReadOptions::strict()).unwrap();
+        assert_eq!(trf.to_bytes(), bytes);
+        assert_eq!(trf.nodes.len(), 9);
+        let registry = Nres::parse(tree.get("objects.rlb").unwrap(), ReadOptions::strict()).unwrap();
+        let opts = ReadOptions::strict();
+        for (i, node) in trf.nodes.iter().enumerate() {
+            let [short, long, ..] = node.string_offsets();
+            let key = trf.string(b'7', short, opts).unwrap();
+            assert!(registry.get(&key).is_some(), "node {i}: {} is a prototype", String::from_utf8_lossy(&key));
+            assert!(!trf.string(b'8', long, opts).unwrap().is_empty());
+            assert_eq!(node.type_bytes()[5] as usize, i % 3, "upgrade level");
+            assert!(node.cost_time().0 > 0.0);
+        }
+        let states = trf.initial_states(opts).unwrap();
+        assert_eq!(states.iter().filter(|s| **s & 2 != 0).count(), 3, "one researched node per kind");
+        let archive = Nres::parse(bytes, opts).unwrap();
+        for e in archive.entries() {
+            assert_eq!(e.attr1 * e.attr3, e.size, "{}: count x size", e.display_name());
+        }
+    }
+}
