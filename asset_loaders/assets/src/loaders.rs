@@ -23,7 +23,7 @@ pub enum LoaderError {
     Format(#[from] iron3d_formats::Error),
 }
 
-async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> Result<Vec<u8>, LoaderError> {
+pub(crate) async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> Result<Vec<u8>, LoaderError> {
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
@@ -32,7 +32,7 @@ async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> Result<Vec<
     Ok(bytes)
 }
 
-fn located(ctx: &LoadContext<'_>, e: iron3d_formats::Error) -> LoaderError {
+pub(crate) fn located(ctx: &LoadContext<'_>, e: iron3d_formats::Error) -> LoaderError {
     LoaderError::Format(e.in_file(ctx.path().to_string()))
 }
 
