@@ -24,6 +24,8 @@ struct Shot {
     pitch: f32,
     frames: u32,
     ready_at: Option<u32>,
+    ready_time: f32,
+    taken: bool,
 }
 
 fn main() -> AppExit {
@@ -60,6 +62,8 @@ fn main() -> AppExit {
             pitch: num(5, 35.0).to_radians(),
             frames: 0,
             ready_at: None,
+            ready_time: 0.0,
+            taken: false,
         })
         .add_systems(Startup, start)
         .add_systems(Update, drive)
@@ -82,6 +86,7 @@ fn drive(
     objects: Query<&GlobalTransform, With<Registered>>,
     mut camera: Query<&mut Transform, With<Camera3d>>,
     mut exit: MessageWriter<AppExit>,
+    time: Res<Time<Real>>,
 ) {
     shot.frames += 1;
     if let Some(e) = error {
@@ -109,11 +114,14 @@ fn drive(
             }
             println!("ready after {} frames: {:?}; terrain {:?}; camera target {target}", shot.frames, *stats, terrain.bounds);
             shot.ready_at = Some(shot.frames);
+            shot.ready_time = time.elapsed_secs();
         }
-        Some(at) if shot.frames == at + 30 => {
+        // Software renderers compile pipelines slowly: give them frames and seconds.
+        Some(at) if !shot.taken && shot.frames >= at + 30 && time.elapsed_secs() - shot.ready_time > 8.0 => {
+            shot.taken = true;
             commands.spawn(Screenshot::primary_window()).observe(save_to_disk(shot.out.clone()));
         }
-        Some(at) if shot.frames >= at + 30 && shot.out.exists() => {
+        Some(_) if shot.taken && shot.out.exists() => {
             println!("saved {}", shot.out.display());
             exit.write(AppExit::Success);
         }

@@ -18,7 +18,7 @@ use bevy::prelude::*;
 
 /// Draw statistics for the debug overlay: draw calls scale with distinct mesh/material
 /// pairs, not with object count.
-#[derive(Resource, Reflect, Debug, Default, Clone)]
+#[derive(Resource, Reflect, Default, Clone)]
 #[reflect(Resource)]
 pub struct RenderStats {
     /// Mission objects with at least one drawn part.
@@ -41,6 +41,16 @@ pub struct RenderStats {
     pub terrain_faces: usize,
     #[reflect(ignore)]
     seen: models::SeenSets,
+}
+
+impl std::fmt::Debug for RenderStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} objects, {} instances ({} pending, {} failed), {} parts, {} meshes, {} materials, {} mesh/material pairs, {} terrain faces",
+            self.objects, self.instances, self.pending, self.failed, self.parts, self.meshes, self.materials, self.pairs, self.terrain_faces
+        )
+    }
 }
 
 /// System sets of the renderer, in order.
