@@ -1,5 +1,5 @@
 //! Renders a mission once and saves a screenshot:
-//! `cargo run --example mission_view -- assets/demo tutorial.01 /tmp/shot.png [distance] [yaw°] [pitch°]`
+//! `cargo run --example mission_view -- assets/demo tutorial.01 /tmp/shot.png [distance] [yaw°] [pitch°] [object]`
 //!
 //! Loads the mission with `GameMissionBackend`, waits until it is `InMission` and every
 //! model and the terrain are drawn, frames the camera on the placed objects (or the
@@ -22,6 +22,7 @@ struct Shot {
     distance: f32,
     yaw: f32,
     pitch: f32,
+    focus: Option<usize>,
     frames: u32,
     ready_at: Option<u32>,
     ready_time: f32,
@@ -31,7 +32,7 @@ struct Shot {
 fn main() -> AppExit {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [root, mission, out, ..] = args.as_slice() else {
-        eprintln!("usage: mission_view DATA_DIR MISSION OUT.png [distance] [yaw°] [pitch°]");
+        eprintln!("usage: mission_view DATA_DIR MISSION OUT.png [distance] [yaw°] [pitch°] [object index]");
         return AppExit::error();
     };
     let _ = std::fs::remove_file(out);
@@ -60,6 +61,7 @@ fn main() -> AppExit {
             distance: num(3, 220.0),
             yaw: num(4, 30.0).to_radians(),
             pitch: num(5, 35.0).to_radians(),
+            focus: args.get(6).and_then(|a| a.parse().ok()),
             frames: 0,
             ready_at: None,
             ready_time: 0.0,
@@ -103,7 +105,10 @@ fn drive(
     match shot.ready_at {
         None if ready => {
             let points: Vec<Vec3> = objects.iter().map(GlobalTransform::translation).collect();
-            let target = if points.is_empty() {
+            let focused = shot.focus.and_then(|i| points.get(i).copied());
+            let target = if let Some(p) = focused {
+                p
+            } else if points.is_empty() {
                 terrain.bounds.map_or(Vec3::ZERO, |[a, b]| (a + b) / 2.0)
             } else {
                 points.iter().sum::<Vec3>() / points.len() as f32
