@@ -2,11 +2,16 @@
 //! (loose files and `archive::entry` addresses) and one thin `AssetLoader` per format,
 //! keeping the format crate's located error text.
 
+pub mod axes;
 mod loaders;
-mod source;
+pub mod models;
+pub mod source;
+pub mod terrain;
 
 pub use loaders::*;
-pub use source::{GAME_SOURCE, GameData, GameDirReader};
+pub use models::{Mat0Asset, Mat0Loader, MshAsset, MshLoader, MshPart, TexmLoader, WearAsset, WearLoader};
+pub use source::{GAME_SOURCE, GameData, GameDirReader, LOADER_HINTS};
+pub use terrain::{LandAsset, LandLayer, LandLoader};
 
 use bevy_app::{App, Plugin};
 use bevy_asset::AssetApp;
@@ -33,15 +38,35 @@ impl Plugin for GameSourcePlugin {
     }
 }
 
-/// Registers the asset types and loaders (after `AssetPlugin`).
+/// Registers the asset types and loaders (after `AssetPlugin` and
+/// [`GameSourcePlugin`]: the WEAR and MAT0 loaders read `Material.lib`'s directory through
+/// [`GameData`]). Registers `Mesh` and `Image` assets when no renderer did.
 #[derive(Default)]
 pub struct GameLoadersPlugin;
 
 impl Plugin for GameLoadersPlugin {
     fn build(&self, app: &mut App) {
         loaders::register(app);
+        app.init_asset::<MshAsset>()
+            .init_asset::<Mat0Asset>()
+            .init_asset::<WearAsset>()
+            .init_asset::<LandAsset>()
+            .init_asset_loader::<MshLoader>()
+            .init_asset_loader::<TexmLoader>()
+            .init_asset_loader::<LandLoader>();
+        if !app.world().contains_resource::<bevy_asset::Assets<bevy_mesh::Mesh>>() {
+            app.init_asset::<bevy_mesh::Mesh>();
+        }
+        if !app.world().contains_resource::<bevy_asset::Assets<bevy_image::Image>>() {
+            app.init_asset::<bevy_image::Image>();
+        }
+        if let Some(game) = app.world().get_resource::<GameData>().map(|g| Arc::clone(&g.0)) {
+            app.register_asset_loader(WearLoader { game: Arc::clone(&game) }).register_asset_loader(Mat0Loader { game });
+        }
     }
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod model_tests;

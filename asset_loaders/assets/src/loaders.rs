@@ -32,7 +32,7 @@ pub enum LoaderError {
 }
 
 /// Reads the whole asset.
-pub async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> std::result::Result<Vec<u8>, LoaderError> {
+pub(crate) async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> std::result::Result<Vec<u8>, LoaderError> {
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
@@ -42,7 +42,7 @@ pub async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> std::re
 }
 
 /// Puts the asset path around a format error.
-pub fn located(ctx: &LoadContext<'_>, e: iron3d_formats::Error) -> LoaderError {
+pub(crate) fn located(ctx: &LoadContext<'_>, e: iron3d_formats::Error) -> LoaderError {
     LoaderError::Format(e.in_file(ctx.path().to_string()))
 }
 

@@ -1,5 +1,12 @@
 //! `game://` — a Bevy asset source reading through [`GameDir`]: paths are resolved
 //! case-insensitively with `\` or `/`, and `archive.lib::entry` reads a decoded entry.
+//!
+//! **Loader hints.** Archive entries often have no file extension (Texm names in
+//! `Textures.lib`, MAT0 names in `Material.lib`), and Bevy picks a loader by extension.
+//! An address may therefore end in a *type hint* from [`LOADER_HINTS`]
+//! (`game://Textures.lib::GRASS01.texm`, `game://Material.lib::STEEL.mat0`): when the
+//! address does not exist as written, the reader retries without the hint. Loaders
+//! register the hint as their extension.
 
 use bevy_asset::io::{AssetReader, AssetReaderError, PathStream, Reader, VecReader};
 use bevy_ecs::prelude::Resource;
@@ -10,6 +17,18 @@ use std::sync::Arc;
 
 /// Name of the asset source: `game://Textures.lib::GRASS01`, `game://MISSIONS/m1/data.tma`.
 pub const GAME_SOURCE: &str = "game";
+
+/// Type hints an address may end with (see the module docs).
+pub const LOADER_HINTS: [&str; 2] = [".texm", ".mat0"];
+
+/// The address without its loader hint, if it has one.
+pub fn strip_hint(address: &str) -> Option<&str> {
+    LOADER_HINTS.iter().find_map(|hint| {
+        let cut = address.len().checked_sub(hint.len())?;
+        let tail = address.get(cut..)?;
+        tail.eq_ignore_ascii_case(hint).then(|| &address[..cut])
+    })
+}
 
 /// The opened game directory, shared with systems.
 #[derive(Resource, Clone)]
@@ -28,7 +47,14 @@ fn reader_error(path: &Path, e: iron3d_formats::Error) -> AssetReaderError {
 impl AssetReader for GameDirReader {
     async fn read<'a>(&'a self, path: &'a Path) -> Result<impl Reader + 'a, AssetReaderError> {
         let address = path.to_string_lossy();
-        let bytes = self.0.read(&address).map_err(|e| reader_error(path, e))?;
+        let bytes = match self.0.read(&address) {
+            Err(e) if matches!(e.kind, ErrorKind::NotFound(_)) => match strip_hint(&address) {
+                Some(bare) => self.0.read(bare),
+                None => Err(e),
+            },
+            other => other,
+        }
+        .map_err(|e| reader_error(path, e))?;
         Ok(VecReader::new(bytes.to_vec()))
     }
 

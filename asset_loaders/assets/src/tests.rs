@@ -25,7 +25,7 @@ fn tree(tag: &str) -> std::path::PathBuf {
 
 use iron3d_formats::registry::UnitDat;
 
-fn app(root: &std::path::Path) -> bevy_app::App {
+pub(crate) fn app(root: &std::path::Path) -> bevy_app::App {
     let game = Arc::new(GameDir::open(root, ReadOptions::compatible()).unwrap());
     let mut app = bevy_app::App::new();
     app.add_plugins((
@@ -43,7 +43,7 @@ fn app(root: &std::path::Path) -> bevy_app::App {
 }
 
 /// Updates until the handle settles (bounded).
-fn settle<A: bevy_asset::Asset>(app: &mut bevy_app::App, handle: &Handle<A>) -> LoadState {
+pub(crate) fn settle<A: bevy_asset::Asset>(app: &mut bevy_app::App, handle: &Handle<A>) -> LoadState {
     for _ in 0..500 {
         app.update();
         let state = app.world().resource::<AssetServer>().load_state(handle);

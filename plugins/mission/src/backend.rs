@@ -20,8 +20,10 @@ pub struct PreparedObject {
     pub clan: i32,
     /// Position (game units).
     pub position: [f32; 3],
-    /// Orientation angles (radians) as stored.
+    /// Orientation angles (radians) as stored: `R = Rz·Ry·Rx`.
     pub orientation: [f32; 3],
+    /// Scale per game axis (`(1, 1, 1)` for most objects).
+    pub scale: [f32; 3],
 }
 
 /// Data accumulated by the preparation phases (backends keep their own state).
@@ -29,6 +31,8 @@ pub struct PreparedObject {
 pub struct Prepared {
     /// Objects to construct.
     pub objects: Vec<PreparedObject>,
+    /// The terrain's land path (`DATA\MAPS\x\Land`, without extension), once known.
+    pub land_path: Option<String>,
 }
 
 /// Prepares mission data. Called once per preparation phase (`Context` through

@@ -91,6 +91,7 @@ impl GameMissionBackend {
                 clan: o.identity_or_clan_raw as i32,
                 position: o.position,
                 orientation: o.orientation,
+                scale: o.scale,
             });
         }
         Ok(())
@@ -161,6 +162,7 @@ impl MissionBackend for GameMissionBackend {
                 self.description(&state, &mut objects)?;
                 progress(objects.len(), objects.len());
                 prepared.objects = objects;
+                prepared.land_path = state.tma.as_ref().map(|t| t.land_path.display());
                 Ok(())
             }
             MissionLoadPhase::Prototypes => self.prototypes(&mut prepared.objects, progress),

@@ -31,6 +31,18 @@ pub struct MissionRequest {
     pub backend: Arc<dyn MissionBackend>,
 }
 
+/// The mission in the world: inserted at registration (removed when a load fails), so
+/// presentation knows which terrain to draw.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, bevy_reflect::Reflect)]
+#[reflect(Resource)]
+pub struct LoadedMission {
+    /// Mission name (folder under `MISSIONS`).
+    pub name: String,
+    /// Land path from the mission file (`DATA\MAPS\x\Land`, no extension; empty when
+    /// the backend has no terrain).
+    pub land_path: String,
+}
+
 /// Test and developer hook: make the named phase fail with an injected error.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct LoadFault(pub Option<MissionLoadPhase>);
@@ -50,6 +62,7 @@ impl Plugin for MissionPlugin {
             .register_type::<MissionObject>()
             .register_type::<Pending>()
             .register_type::<Registered>()
+            .register_type::<LoadedMission>()
             .add_systems(OnEnter(AppState::Loading), phases::begin)
             .add_systems(OnEnter(AppState::MainMenu), phases::close_mission);
         for phase in MissionLoadPhase::ALL {

@@ -4,7 +4,7 @@
 use crate::backend::Prepared;
 use crate::objects::{MissionObject, MissionObjectRegistered, Pending, Registered};
 use crate::progress::{LoadError, LoadProgress};
-use crate::{LoadFault, MissionRequest};
+use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use bevy_transform::components::Transform;
@@ -17,6 +17,7 @@ pub(crate) fn begin(mut commands: Commands) {
     commands.insert_resource(LoadProgress::default());
     commands.insert_resource(Prepared::default());
     commands.remove_resource::<LoadError>();
+    commands.remove_resource::<LoadedMission>();
 }
 
 /// Runs the work of the phase just entered.
@@ -73,12 +74,13 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     }
     let total = objects.len();
     for (done, o) in objects.into_iter().enumerate() {
-        let [x, y, z] = o.position;
+        // Game Z-up placement → Bevy Y-up transform (the one conversion, `iron3d_assets::axes`).
+        let (translation, rotation, scale) = iron3d_assets::axes::placement(o.position, o.orientation, o.scale);
         world.spawn((
             bevy_ecs::name::Name::new(o.name),
             OriginalObjectId(o.id),
             MissionObject { key: o.key, components: o.components, clan: o.clan },
-            Transform::from_xyz(x, y, z),
+            Transform { translation, rotation, scale },
             Pending,
         ));
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Construction) {
@@ -97,6 +99,9 @@ fn register(world: &mut World) -> iron3d_formats::Result<()> {
         .collect();
     pending.sort_unstable();
     let total = pending.len();
+    let name = world.get_resource::<MissionRequest>().map(|r| r.mission.clone()).unwrap_or_default();
+    let land_path = world.resource::<Prepared>().land_path.clone().unwrap_or_default();
+    world.insert_resource(LoadedMission { name, land_path });
     for (done, (id, entity)) in pending.into_iter().enumerate() {
         world.entity_mut(entity).remove::<Pending>().insert(Registered);
         world.write_message(MissionObjectRegistered { entity, id });
@@ -117,6 +122,7 @@ fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error)
         world.despawn(entity);
     }
     world.insert_resource(Prepared::default());
+    world.remove_resource::<LoadedMission>();
     world.insert_resource(LoadError { mission: mission.to_string(), phase, message: error.to_string() });
     world.resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
 }

@@ -36,6 +36,7 @@ impl MissionBackend for Synthetic {
                         clan: 1,
                         position: [id as f32, 0.0, 0.0],
                         orientation: [0.0; 3],
+                        scale: [1.0; 3],
                     });
                     progress(prepared.objects.len(), self.count as usize);
                 }
@@ -110,6 +111,12 @@ fn loads_through_every_phase_and_registers_in_id_order() {
     let description = &progress.phases[2];
     assert_eq!((description.done, description.total), (5, 5));
     assert!(app.world().get_resource::<LoadError>().is_none());
+    let loaded = app.world().resource::<crate::LoadedMission>();
+    assert_eq!(loaded.land_path, "", "the synthetic backend names no terrain");
+    // Object 3 at game (3, 0, 0): on Bevy +X (the Y-up conversion of iron3d_assets::axes).
+    let mut q = app.world_mut().query::<(&OriginalObjectId, &bevy_transform::components::Transform)>();
+    let t = q.iter(app.world()).find(|(id, _)| id.0 == 3).map(|(_, t)| t.translation).unwrap();
+    assert_eq!(t.to_array(), [3.0, 0.0, 0.0]);
 }
 
 #[test]
@@ -131,6 +138,7 @@ fn a_fault_in_any_phase_registers_nothing_and_returns_to_the_menu() {
         }
         assert_eq!(state(&app), AppState::MainMenu, "{phase:?}");
         assert_eq!(mission_objects(&mut app), 0, "{phase:?}: every created object is gone");
+        assert!(app.world().get_resource::<crate::LoadedMission>().is_none(), "{phase:?}");
         if phase != MissionLoadPhase::ScenarioStart {
             assert!(registered.is_empty(), "{phase:?}: no object was announced");
         }

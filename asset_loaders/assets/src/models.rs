@@ -1,0 +1,275 @@
+//! Model loaders: MSH → [`MshAsset`] (one labelled `Mesh` per part), Texm → `Image`,
+//! WEAR → [`WearAsset`] (with its MAT0 materials as dependencies), MAT0 →
+//! [`Mat0Asset`] (with its phase textures as dependencies). Spec `models.md` §1–§4, §7.
+
+use crate::axes::to_bevy;
+use crate::loaders::{LoaderError, located, read_all};
+use bevy_asset::io::Reader;
+use bevy_asset::{Asset, AssetLoader, Handle, LoadContext, RenderAssetUsages};
+use bevy_image::{Image, ImageAddressMode, ImageFilterMode, ImageSampler, ImageSamplerDescriptor};
+use bevy_mesh::{Indices, Mesh, PrimitiveTopology};
+use wgpu_types::{Extent3d, TextureDimension, TextureFormat};
+use bevy_reflect::TypePath;
+use iron3d_formats::ReadOptions;
+use iron3d_formats::bytes::display_name;
+use iron3d_formats::model::mat0::Material;
+use iron3d_formats::model::mesh_build::{MeshOptions, MeshPart, Pose, build_mesh};
+use iron3d_formats::model::msh::Msh;
+use iron3d_formats::model::texm::{DecodeOptions, Texm};
+use iron3d_formats::model::wear::{Wear, resolve_material};
+use iron3d_formats::{Error, ErrorKind};
+use iron3d_vfs::GameDir;
+use std::sync::Arc;
+
+/// Archive holding the MAT0 materials (spec §3.1).
+pub const MATERIAL_LIB: &str = "Material.lib";
+/// Archive holding the Texm textures (spec §4.6).
+pub const TEXTURES_LIB: &str = "Textures.lib";
+
+/// `game://` path of MAT0 entry `name` (with the `.mat0` loader hint).
+pub fn mat0_path(name: &str) -> String {
+    format!("game://{MATERIAL_LIB}::{name}.mat0")
+}
+
+/// `game://` path of Texm entry `name` (with the `.texm` loader hint).
+pub fn texm_path(name: &str) -> String {
+    format!("game://{TEXTURES_LIB}::{name}.texm")
+}
+
+/// A triangle list as a Bevy mesh; positions and normals go through [`to_bevy`].
+pub fn triangle_mesh(positions: &[[f32; 3]], normals: &[[f32; 3]], uvs: Vec<[f32; 2]>, indices: Vec<u32>) -> Mesh {
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions.iter().map(|&p| to_bevy(p)).collect::<Vec<_>>())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals.iter().map(|&n| to_bevy(n)).collect::<Vec<_>>())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+        .with_inserted_indices(Indices::U32(indices))
+}
+
+/// One drawable part of a model: the triangles of one (WEAR row, lightmap) pair.
+#[derive(Debug, Clone, TypePath)]
+pub struct MshPart {
+    /// The mesh (labelled `part{i}`), in Bevy axes.
+    pub mesh: Handle<Mesh>,
+    /// WEAR row.
+    pub material: u16,
+    /// Lightmap row.
+    pub lightmap: u8,
+    /// Any contributing batch is flagged two-sided.
+    pub two_sided: bool,
+    /// Triangle count.
+    pub triangles: usize,
+}
+
+/// A model at rest pose, slot cell (0, 0) (spec §7 steps 2–5).
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct MshAsset {
+    /// Parts in first-use order.
+    pub parts: Vec<MshPart>,
+    /// Node count.
+    pub nodes: usize,
+}
+
+/// Loader of MSH models (`.msh`). Load it typed (`load::<MshAsset>`): `Land.msh` shares
+/// the extension and has its own asset type.
+#[derive(Default, TypePath)]
+pub struct MshLoader;
+
+impl AssetLoader for MshLoader {
+    type Asset = MshAsset;
+    type Settings = ();
+    type Error = LoaderError;
+
+    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<MshAsset, LoaderError> {
+        let bytes = read_all(reader, ctx).await?;
+        let msh = Msh::parse(&bytes, ReadOptions::compatible()).map_err(|e| located(ctx, e))?;
+        let options = MeshOptions { slot_fallback: true, ..MeshOptions::default() };
+        let built = build_mesh(&msh, 0, 0, Pose::Rest, options).map_err(|e| located(ctx, e))?;
+        let parts = built
+            .parts
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let MeshPart { material, lightmap, two_sided, positions, normals, uvs, indices } = p;
+                let triangles = indices.len() / 3;
+                let mesh = ctx.add_labeled_asset(format!("part{i}"), triangle_mesh(&positions, &normals, uvs, indices));
+                MshPart { mesh, material, lightmap, two_sided, triangles }
+            })
+            .collect();
+        Ok(MshAsset { parts, nodes: msh.nodes.len() })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["msh"]
+    }
+}
+
+/// An RGBA8 sRGB image with repeat addressing and trilinear filtering.
+pub fn rgba_image(width: u32, height: u32, levels: Vec<Vec<u8>>) -> Image {
+    let count = levels.len().max(1) as u32;
+    let base = levels.first().cloned().unwrap_or_default();
+    let mut image = Image::new(
+        Extent3d { width, height, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        base,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    );
+    // Level data follow each other (wgpu's mip-major order for one layer).
+    image.data = Some(levels.concat());
+    image.texture_descriptor.mip_level_count = count;
+    image.sampler = ImageSampler::Descriptor(ImageSamplerDescriptor {
+        address_mode_u: ImageAddressMode::Repeat,
+        address_mode_v: ImageAddressMode::Repeat,
+        mag_filter: ImageFilterMode::Linear,
+        min_filter: ImageFilterMode::Linear,
+        mipmap_filter: ImageFilterMode::Linear,
+        ..ImageSamplerDescriptor::default()
+    });
+    image
+}
+
+/// Decodes a Texm from its mip-skip base level; all further stored levels become mips
+/// when they decode with the expected sizes, otherwise only the base level is kept.
+pub fn texm_image(texm: &Texm) -> iron3d_formats::Result<Image> {
+    let base = texm.mip_skip().min(texm.header.mip_count.saturating_sub(1));
+    let (w, h) = texm.level_dims(base);
+    let mut levels = vec![texm.decode_level(base as usize, DecodeOptions::default())?];
+    for level in base + 1..texm.mips.len() as u32 {
+        let (lw, lh) = texm.level_dims(level);
+        match texm.decode_level(level as usize, DecodeOptions::default()) {
+            Ok(px) if px.len() == (lw * lh * 4) as usize => levels.push(px),
+            _ => break,
+        }
+        if lw == 1 && lh == 1 {
+            break;
+        }
+    }
+    // A partial chain must end at 1×1 for wgpu; otherwise keep the base only.
+    let (lw, lh) = texm.level_dims(base + levels.len() as u32 - 1);
+    if lw != 1 || lh != 1 {
+        levels.truncate(1);
+    }
+    Ok(rgba_image(w, h, levels))
+}
+
+/// Loader of Texm textures (`Textures.lib::NAME.texm`, see the loader hints in
+/// [`crate::source`]).
+#[derive(Default, TypePath)]
+pub struct TexmLoader;
+
+impl AssetLoader for TexmLoader {
+    type Asset = Image;
+    type Settings = ();
+    type Error = LoaderError;
+
+    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<Image, LoaderError> {
+        let bytes = read_all(reader, ctx).await?;
+        let texm = Texm::parse(&bytes).map_err(|e| located(ctx, e))?;
+        texm_image(&texm).map_err(|e| located(ctx, e))
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["texm"]
+    }
+}
+
+/// A MAT0 material with its phase textures (`None` for phases without one).
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct Mat0Asset {
+    /// Entry name in `Material.lib`.
+    pub name: String,
+    /// Texture of each phase (dependencies of the load).
+    pub textures: Vec<Option<Handle<Image>>>,
+    /// Parsed payload (phases, blend, animation blocks).
+    pub material: Arc<Material>,
+}
+
+fn archive_and_entry(ctx: &LoadContext<'_>) -> (String, String) {
+    let full = ctx.path().path().to_string_lossy().into_owned();
+    let bare = crate::source::strip_hint(&full).map_or(full.clone(), str::to_string);
+    match bare.split_once("::") {
+        Some((a, e)) => (a.to_string(), e.to_string()),
+        None => (String::new(), bare),
+    }
+}
+
+/// Loader of MAT0 entries (`Material.lib::NAME.mat0`). The entry's NRes attributes
+/// (flags, payload version) come from the directory, read through the game directory.
+#[derive(TypePath)]
+pub struct Mat0Loader {
+    /// The game directory (for the entry attributes).
+    pub game: Arc<GameDir>,
+}
+
+impl AssetLoader for Mat0Loader {
+    type Asset = Mat0Asset;
+    type Settings = ();
+    type Error = LoaderError;
+
+    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<Mat0Asset, LoaderError> {
+        let bytes = read_all(reader, ctx).await?;
+        let (archive, entry) = archive_and_entry(ctx);
+        let lib = self.game.archive(&archive).map_err(|e| located(ctx, e))?;
+        let nres = lib.nres().ok_or_else(|| located(ctx, Error::invalid(0, "material_lib_kind", "not an NRes archive")))?;
+        let row = nres
+            .find(entry.as_bytes())
+            .and_then(|i| nres.entries().get(i))
+            .ok_or_else(|| located(ctx, Error::new(ErrorKind::NotFound(format!("Material {entry} not found.")))))?;
+        let material = Material::parse(&bytes, row.attr1, row.attr2).map_err(|e| located(ctx, e))?;
+        let textures = material
+            .phases
+            .iter()
+            .map(|p| p.texture_name().map(|t| ctx.load(texm_path(&display_name(t)))))
+            .collect();
+        Ok(Mat0Asset { name: entry, textures, material: Arc::new(material) })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["mat0"]
+    }
+}
+
+/// A WEAR table with each material row resolved in `Material.lib` (exact → `DEFAULT` →
+/// entry 0, spec §2.2) and loaded as a dependency.
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct WearAsset {
+    /// One MAT0 per material row, in row order.
+    pub materials: Vec<Handle<Mat0Asset>>,
+    /// The parsed table.
+    pub wear: Arc<Wear>,
+}
+
+/// Loader of WEAR tables (`.wea`).
+#[derive(TypePath)]
+pub struct WearLoader {
+    /// The game directory (to resolve material names).
+    pub game: Arc<GameDir>,
+}
+
+impl AssetLoader for WearLoader {
+    type Asset = WearAsset;
+    type Settings = ();
+    type Error = LoaderError;
+
+    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<WearAsset, LoaderError> {
+        let bytes = read_all(reader, ctx).await?;
+        let options = ReadOptions::compatible();
+        let wear = Wear::parse(&bytes, options).map_err(|e| located(ctx, e))?;
+        let lib = self.game.archive(MATERIAL_LIB).map_err(|e| located(ctx, e))?;
+        let nres = lib.nres().ok_or_else(|| located(ctx, Error::invalid(0, "material_lib_kind", "not an NRes archive")))?;
+        let mut names = Vec::with_capacity(wear.rows.len());
+        for i in 0..wear.rows.len() {
+            let Some(name) = wear.material(i) else { continue };
+            let found = resolve_material(&nres, name, options).map_err(|e| located(ctx, e.via(format!("WEAR row {i}"))))?;
+            let entry = nres.entries().get(found.index()).map(|e| e.name()).unwrap_or_default();
+            names.push(display_name(entry));
+        }
+        drop(nres);
+        let materials = names.iter().map(|n| ctx.load(mat0_path(n))).collect();
+        Ok(WearAsset { materials, wear: Arc::new(wear) })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["wea"]
+    }
+}

@@ -1,0 +1,48 @@
+//! Default environment (the mission data defines no sky, fog or light the spec has
+//! pinned down): a sun, ambient light, sky clear colour and distance fog on 3D cameras.
+
+use bevy::pbr::{DistanceFog, FogFalloff};
+use bevy::prelude::*;
+
+/// Environment settings applied at startup and to new cameras.
+#[derive(Resource, Reflect, Debug, Clone)]
+#[reflect(Resource)]
+pub struct Environment {
+    /// Sky (clear) colour, also the fog colour.
+    pub sky: Color,
+    /// Ambient light brightness.
+    pub ambient: f32,
+    /// Sun illuminance (lux).
+    pub sun_illuminance: f32,
+    /// Fog start and end distances (game units).
+    pub fog: (f32, f32),
+}
+
+impl Default for Environment {
+    fn default() -> Self {
+        Self { sky: Color::srgb(0.55, 0.68, 0.85), ambient: 600.0, sun_illuminance: 9_000.0, fog: (700.0, 2_600.0) }
+    }
+}
+
+/// Marks the sun light.
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub struct Sun;
+
+pub(crate) fn setup(mut commands: Commands, env: Res<Environment>) {
+    commands.insert_resource(ClearColor(env.sky));
+    commands.insert_resource(GlobalAmbientLight { color: Color::srgb(0.85, 0.88, 1.0), brightness: env.ambient, ..default() });
+    commands.spawn((
+        Sun,
+        Name::new("Sun"),
+        DirectionalLight { illuminance: env.sun_illuminance, shadow_maps_enabled: false, ..default() },
+        // Afternoon sun from the south-west, 40° above the horizon.
+        Transform::from_rotation(Quat::from_euler(EulerRot::YXZ, -0.8, -0.7, 0.0)),
+    ));
+}
+
+pub(crate) fn add_fog(mut commands: Commands, cameras: Query<Entity, (Added<Camera3d>, Without<DistanceFog>)>, env: Res<Environment>) {
+    for camera in &cameras {
+        let (start, end) = env.fog;
+        commands.entity(camera).insert(DistanceFog { color: env.sky, falloff: FogFalloff::Linear { start, end }, ..default() });
+    }
+}

@@ -1,0 +1,95 @@
+//! Rendering of the loaded mission (issue 6): models of registered mission objects
+//! (prototype → MSH + WEAR → MAT0 → Texm, shared meshes and materials), the terrain of
+//! [`iron3d_mission::LoadedMission`] and a default environment (sun, ambient light, sky
+//! colour, distance fog). Everything loads through `game://` (see `iron3d_assets`); the
+//! Z-up → Y-up conversion lives in `iron3d_assets::axes`.
+
+mod environment;
+mod materials;
+mod models;
+mod terrain;
+
+pub use environment::{Environment, Sun};
+pub use materials::{AnimatedMaterial, MaterialCache};
+pub use models::{ModelInstance, ModelPart, ModelState, PrototypeCache};
+pub use terrain::{TerrainRoot, TerrainView};
+
+use bevy::prelude::*;
+
+/// Draw statistics for the debug overlay: draw calls scale with distinct mesh/material
+/// pairs, not with object count.
+#[derive(Resource, Reflect, Default, Clone)]
+#[reflect(Resource)]
+pub struct RenderStats {
+    /// Mission objects with at least one drawn part.
+    pub objects: usize,
+    /// Model instances (one per object component with a mesh).
+    pub instances: usize,
+    /// Instances still waiting for their assets.
+    pub pending: usize,
+    /// Instances whose model or materials failed to load.
+    pub failed: usize,
+    /// Drawn part entities (mesh + material).
+    pub parts: usize,
+    /// Distinct meshes.
+    pub meshes: usize,
+    /// Distinct materials.
+    pub materials: usize,
+    /// Distinct (mesh, material) pairs.
+    pub pairs: usize,
+    /// Terrain faces drawn.
+    pub terrain_faces: usize,
+    #[reflect(ignore)]
+    seen: models::SeenSets,
+}
+
+impl std::fmt::Debug for RenderStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} objects, {} instances ({} pending, {} failed), {} parts, {} meshes, {} materials, {} mesh/material pairs, {} terrain faces",
+            self.objects, self.instances, self.pending, self.failed, self.parts, self.meshes, self.materials, self.pairs, self.terrain_faces
+        )
+    }
+}
+
+/// System sets of the renderer, in order.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub enum RenderSystems {
+    /// Resolve prototypes of newly registered objects and request their assets.
+    Request,
+    /// Attach meshes and materials once assets are loaded.
+    Attach,
+    /// Animate materials.
+    Animate,
+}
+
+/// The mission renderer. Needs `DefaultPlugins` (or the PBR stack), the asset plugins of
+/// `iron3d_assets` and `iron3d_mission::MissionPlugin`.
+#[derive(Debug, Default)]
+pub struct RenderPlugin;
+
+impl Plugin for RenderPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<RenderStats>()
+            .init_resource::<PrototypeCache>()
+            .init_resource::<MaterialCache>()
+            .init_resource::<TerrainView>()
+            .init_resource::<Environment>()
+            .register_type::<RenderStats>()
+            .register_type::<ModelInstance>()
+            .register_type::<ModelPart>()
+            .register_type::<TerrainView>()
+            .register_type::<Environment>()
+            .configure_sets(Update, (RenderSystems::Request, RenderSystems::Attach, RenderSystems::Animate).chain())
+            .add_systems(Startup, environment::setup)
+            .add_systems(
+                Update,
+                (
+                    (models::request_models, terrain::request_terrain).in_set(RenderSystems::Request),
+                    (models::attach_models, terrain::attach_terrain, environment::add_fog).in_set(RenderSystems::Attach),
+                    materials::animate_materials.in_set(RenderSystems::Animate),
+                ),
+            );
+    }
+}

@@ -1,0 +1,105 @@
+//! MAT0 → `StandardMaterial` (spec `models.md` §3, §7 step 7): phase colours (diffuse ×
+//! texture, emissive), alpha = diffuse A × alpha multiplier, blending when the source/
+//! destination blend codes are set (additive for destination ONE), alpha test for a
+//! texture with alpha and no blend (threshold 0.5, not established). Everything is drawn
+//! double-sided (winding not established). Animated phases follow `Time`.
+
+use bevy::prelude::*;
+use iron3d_assets::Mat0Asset;
+use iron3d_formats::model::mat0::PhaseColors;
+use std::collections::HashMap;
+
+/// Shared materials: one per (WEAR asset, row), so identical prototypes share them.
+#[derive(Resource, Default)]
+pub struct MaterialCache {
+    pub(crate) by_row: HashMap<(Option<AssetId<iron3d_assets::WearAsset>>, u16), Handle<StandardMaterial>>,
+}
+
+/// A material whose MAT0 has phase animation.
+#[derive(Component, Debug, Clone)]
+pub struct AnimatedMaterial {
+    /// The shared material to update.
+    pub material: Handle<StandardMaterial>,
+    /// Its MAT0.
+    pub mat0: Handle<Mat0Asset>,
+}
+
+const D3DBLEND_ONE: u8 = 2;
+const BLEND_UNSET: u8 = 0xFF;
+
+fn colour(c: [f32; 4]) -> Color {
+    Color::srgba(c[0], c[1], c[2], c[3])
+}
+
+fn apply_colors(m: &mut StandardMaterial, colors: &PhaseColors, alpha_multiplier: f32) {
+    let [r, g, b, a] = colors.diffuse;
+    m.base_color = colour([r, g, b, (a * alpha_multiplier).clamp(0.0, 1.0)]);
+    let [er, eg, eb, _] = colors.emissive;
+    m.emissive = Color::srgb(er, eg, eb).to_linear();
+}
+
+fn has_alpha(image: Option<&Image>) -> bool {
+    image.and_then(|i| i.data.as_ref()).is_some_and(|d| d.chunks_exact(4).any(|p| p[3] < 250))
+}
+
+/// The material of a MAT0 at phase 0 (`None`: a neutral grey).
+pub fn standard_material(mat0: Option<&Mat0Asset>, images: &Assets<Image>) -> StandardMaterial {
+    let mut m = StandardMaterial {
+        base_color: Color::srgb(0.7, 0.7, 0.7),
+        perceptual_roughness: 0.85,
+        reflectance: 0.2,
+        double_sided: true,
+        cull_mode: None,
+        ..default()
+    };
+    let Some(mat0) = mat0 else { return m };
+    let material = &mat0.material;
+    let alpha_multiplier = material.alpha_multiplier.map_or(1.0, f32::from_bits);
+    let alpha_multiplier = if alpha_multiplier.is_finite() { alpha_multiplier } else { 1.0 };
+    if let Some(phase) = material.phases.first() {
+        apply_colors(&mut m, &phase.colors(), alpha_multiplier);
+    }
+    let texture = mat0.textures.first().cloned().flatten();
+    let textured_alpha = has_alpha(texture.as_ref().and_then(|t| images.get(t)));
+    m.base_color_texture = texture;
+    m.alpha_mode = match material.blend {
+        Some([_, dst]) if dst == D3DBLEND_ONE => AlphaMode::Add,
+        Some([src, dst]) if src != BLEND_UNSET || dst != BLEND_UNSET => AlphaMode::Blend,
+        _ if textured_alpha => AlphaMode::Mask(0.5),
+        _ if m.base_color.alpha() < 1.0 => AlphaMode::Blend,
+        _ => AlphaMode::Opaque,
+    };
+    m
+}
+
+/// Game time in milliseconds for MAT0 phase selection.
+fn game_millis(time: &Time) -> u32 {
+    (time.elapsed_secs_f64() * 1000.0) as u64 as u32
+}
+
+pub(crate) fn animate_materials(
+    time: Res<Time>,
+    animated: Query<&AnimatedMaterial>,
+    mats: Res<Assets<Mat0Asset>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut seed: Local<u32>,
+) {
+    let now = game_millis(&time);
+    let mut rand = || {
+        *seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        *seed >> 16
+    };
+    for a in &animated {
+        let Some(mat0) = mats.get(&a.mat0) else { continue };
+        let Ok(sel) = mat0.material.select(0, now, 0, &mut rand) else { continue };
+        let Some(colors) = mat0.material.colors(0, &sel) else { continue };
+        let Some(mut m) = materials.get_mut(&a.material) else { continue };
+        let multiplier = mat0.material.alpha_multiplier.map_or(1.0, f32::from_bits);
+        apply_colors(&mut m, &colors, if multiplier.is_finite() { multiplier } else { 1.0 });
+        if let Some(texture) = mat0.textures.get(sel.phase).cloned().flatten() {
+            if m.base_color_texture.as_ref() != Some(&texture) {
+                m.base_color_texture = Some(texture);
+            }
+        }
+    }
+}
