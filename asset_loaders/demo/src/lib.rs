@@ -5,11 +5,15 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod catalogue;
+pub mod geometry;
 mod libraries;
+pub mod materials;
 pub mod missions;
+pub mod models;
 mod registry;
 pub mod rng;
 pub mod terrain;
+pub mod textures;
 mod tree;
 
 pub use tree::DemoTree;
@@ -25,6 +29,7 @@ pub fn build(seed: u64) -> Result<DemoTree> {
     registry::write(&mut tree)?;
     libraries::write(&mut tree, seed)?;
     missions::write(&mut tree, seed)?;
+    models::write(&mut tree, seed)?;
     Ok(tree)
 }
 

@@ -1,0 +1,91 @@
+//! Model checks: strict MSH validation, closed and outward-wound meshes at every level
+//! of detail, WEAR rows for every batch, and the helper resources.
+
+use super::*;
+use crate::geometry::{cross, dot, normalize, sub};
+use iron3d_formats::ReadOptions;
+use iron3d_formats::model::mesh_build::{MeshOptions, Pose, build_mesh};
+use iron3d_formats::model::msh::Msh;
+use iron3d_formats::nres::Nres;
+use std::collections::HashMap;
+
+fn tree() -> DemoTree {
+    crate::build(crate::DEFAULT_SEED).unwrap()
+}
+
+/// Directed edges between welded positions must pair up: for every edge `a -> b` there
+/// is exactly one `b -> a` (closed, consistently wound; touching shells may share
+/// edges, so counts are compared rather than required to be 1).
+fn check_closed(what: &str, positions: &[[f32; 3]], indices: &[u32]) {
+    let key = |p: [f32; 3]| p.map(|c| (c * 1000.0).round() as i64);
+    let mut ids: HashMap<[i64; 3], usize> = HashMap::new();
+    let weld: Vec<usize> = positions.iter().map(|&p| {
+        let n = ids.len();
+        *ids.entry(key(p)).or_insert(n)
+    }).collect();
+    let mut edges: HashMap<(usize, usize), i32> = HashMap::new();
+    for t in indices.chunks_exact(3) {
+        let v = [t[0], t[1], t[2]].map(|i| weld[i as usize]);
+        for k in 0..3 {
+            let (a, b) = (v[k], v[(k + 1) % 3]);
+            if a == b {
+                continue;
+            }
+            *edges.entry((a, b)).or_default() += 1;
+        }
+    }
+    for (&(a, b), &n) in &edges {
+        let back = edges.get(&(b, a)).copied().unwrap_or(0);
+        assert_eq!(n, back, "{what}: edge {a}->{b} used {n} times, {b}->{a} {back} times (open or flipped)");
+    }
+}
+
+fn check_normals(what: &str, positions: &[[f32; 3]], normals: &[[f32; 3]], indices: &[u32]) {
+    let mut bad = 0;
+    for t in indices.chunks_exact(3) {
+        let p = [t[0], t[1], t[2]].map(|i| positions[i as usize]);
+        let face = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+        if dot(face, face) < 1e-10 {
+            continue;
+        }
+        let face = normalize(face);
+        bad += t.iter().filter(|&&i| dot(normals[i as usize], face) <= 0.0).count();
+    }
+    assert_eq!(bad, 0, "{what}: vertex normals facing away from their triangle");
+}
+
+#[test]
+fn every_model_validates_strictly_and_is_closed_with_outward_normals() {
+    let tree = tree();
+    let mut models = 0;
+    let mut animated = 0;
+    for archive in ["units.rlb", "bases.rlb", "fortif.rlb", "static.rlb"] {
+        let nres = Nres::parse(tree.get(archive).unwrap(), ReadOptions::strict()).unwrap();
+        for (i, e) in nres.entries().iter().enumerate() {
+            let name = e.display_name();
+            if !name.ends_with(".msh") {
+                continue;
+            }
+            models += 1;
+            let msh = Msh::parse(nres.payload(i).unwrap(), ReadOptions::strict()).unwrap();
+            msh.validate(ReadOptions::strict()).unwrap();
+            animated += usize::from(msh.frame_count() > 0);
+            for lod in 0..3 {
+                let built = build_mesh(&msh, lod, 0, Pose::Rest, MeshOptions::default()).unwrap();
+                assert!(built.triangle_count() > 0, "{name} lod {lod} is empty");
+                for (p, part) in built.parts.iter().enumerate() {
+                    let what = format!("{archive}::{name} lod {lod} part {p}");
+                    check_closed(&what, &part.positions, &part.indices);
+                    check_normals(&what, &part.positions, &part.normals, &part.indices);
+                    let v = shapes::signed_volume(&part.positions, &part.indices);
+                    assert!(v > 0.0, "{what}: signed volume {v}");
+                }
+            }
+            let lod0 = build_mesh(&msh, 0, 0, Pose::Rest, MeshOptions::default()).unwrap().triangle_count();
+            let lod2 = build_mesh(&msh, 2, 0, Pose::Rest, MeshOptions::default()).unwrap().triangle_count();
+            assert!(lod2 <= lod0, "{name}: lod 2 ({lod2}) is not lighter than lod 0 ({lod0})");
+        }
+    }
+    assert_eq!(models, 9 + 12 + 2 + 12, "one model per geometric prototype");
+    assert!(animated >= 3, "{animated} animated models");
+}
