@@ -89,3 +89,43 @@ fn every_model_validates_strictly_and_is_closed_with_outward_normals() {
     assert_eq!(models, 9 + 12 + 2 + 12, "one model per geometric prototype");
     assert!(animated >= 3, "{animated} animated models");
 }
+
+#[test]
+fn helper_resources_parse_and_wear_tables_cover_every_batch() {
+    use iron3d_formats::helpers::{Base, Ctld, Ctpt};
+    use iron3d_formats::model::wear::Wear;
+    let tree = tree();
+    let mut poses = 0;
+    for proto in PROTOTYPES {
+        let Some(bytes) = tree.get(proto.archive) else { continue };
+        let nres = Nres::parse(bytes, ReadOptions::strict()).unwrap();
+        let entry = |ext: &str| nres.get(format!("{}.{ext}", proto.stem).as_bytes()).map(|(_, p)| p);
+        let refs = crate::registry::refs(proto).unwrap();
+        for r in refs.iter().filter(|r| !r.is_parent()) {
+            assert!(nres.find(r.resource()).is_some(), "{}: {} missing", proto.key, String::from_utf8_lossy(r.resource()));
+        }
+        if let (Some(msh), Some(wea)) = (entry("msh"), entry("wea")) {
+            let msh = Msh::parse(msh, ReadOptions::strict()).unwrap();
+            let wear = Wear::parse(wea, ReadOptions::strict()).unwrap();
+            for b in &msh.batches {
+                assert!(wear.material(usize::from(b.material_lo)).is_some(), "{}: batch row {}", proto.key, b.material_lo);
+            }
+        }
+        if let Some(cpt) = entry("cpt") {
+            let points = Ctpt::parse(cpt).unwrap();
+            if proto.role == Role::Chassis {
+                assert!(points.find("TurretCenter").is_some() && points.find("CameraCenter").is_some());
+            }
+            assert!(points.find("Root").is_some());
+        }
+        if let Some(ctl) = entry("ctl") {
+            let ctld = Ctld::parse(ctl).unwrap();
+            assert_eq!(Ctld::parse(&ctld.to_bytes().unwrap()).unwrap(), ctld);
+            poses += usize::from(ctld.initial_pose().len() > 1);
+        }
+        if let Some(bas) = entry("bas") {
+            assert!(!Base::parse(bas).unwrap().inner[0].points.is_empty());
+        }
+    }
+    assert!(poses >= 2, "models with spinning nodes carry a pose row for them");
+}
