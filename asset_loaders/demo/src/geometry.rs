@@ -2,9 +2,9 @@
 //! generators: only `+ - * /` and `sqrt`, so every platform produces identical bits.
 
 /// pi.
-pub const PI: f32 = 3.141_592_7;
+pub const PI: f32 = std::f32::consts::PI;
 /// 2 pi.
-pub const TAU: f32 = 6.283_185_3;
+pub const TAU: f32 = std::f32::consts::TAU;
 
 /// sin by range reduction to `[-pi/2, pi/2]` and a short Taylor series (about 1e-4).
 pub fn sin_approx(a: f32) -> f32 {

@@ -64,7 +64,9 @@ fn standard_properties(object: PlacedObject, clan: i32) -> PlacedObject {
         .with_property(Property::int("ClanID", clan))
 }
 
-/// Places one mission's objects on `field`.
+/// Places one mission's objects on `field`. The layout constants (`0.5236`, `6.283`)
+/// are kept as written: they are part of the committed demo bytes.
+#[allow(clippy::approx_constant)]
 fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     let side = spec.terrain.side();
     let land = format!("{}\\land", map_dir(spec.map));

@@ -98,7 +98,7 @@ impl Geo {
         let sides = l.sides.max(3);
         let at = |i: usize, j: usize| -> V3 {
             let a = l.phase + TAU * j as f32 / sides as f32;
-            let (c, s) = if j % sides == 0 { (cos_approx(l.phase), sin_approx(l.phase)) } else { (cos_approx(a), sin_approx(a)) };
+            let (c, s) = if j.is_multiple_of(sides) { (cos_approx(l.phase), sin_approx(l.phase)) } else { (cos_approx(a), sin_approx(a)) };
             let p = [prof[i].r * c * l.scale[0], prof[i].r * s * l.scale[1], prof[i].z];
             let p = match l.displace {
                 Some(d) if prof[i].r > 0.0 => d(i, j % sides, p),
