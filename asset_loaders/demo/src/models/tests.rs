@@ -69,7 +69,12 @@ fn every_model_validates_strictly_and_is_closed_with_outward_normals() {
             models += 1;
             let msh = Msh::parse(nres.payload(i).unwrap(), ReadOptions::strict()).unwrap();
             msh.validate(ReadOptions::strict()).unwrap();
-            animated += usize::from(msh.frame_count() > 0);
+            if msh.frame_count() > 0 {
+                animated += 1;
+                let rest = build_mesh(&msh, 0, 0, Pose::Rest, MeshOptions::default()).unwrap();
+                let turned = build_mesh(&msh, 0, 0, Pose::Frame(SPIN_FRAMES / 4.0), MeshOptions::default()).unwrap();
+                assert_ne!(rest.parts, turned.parts, "{name}: a quarter of the spin moves the spinning node");
+            }
             for lod in 0..3 {
                 let built = build_mesh(&msh, lod, 0, Pose::Rest, MeshOptions::default()).unwrap();
                 assert!(built.triangle_count() > 0, "{name} lod {lod} is empty");
