@@ -392,3 +392,19 @@ fn texture_export_writes_png_levels() {
     assert!(root.join("grass_mip0.png").exists() && root.join("grass_mip1.png").exists());
     assert!(!cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--mip", "5"]).status.success());
 }
+
+#[test]
+fn committed_demo_tree_validates_and_its_models_export() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo");
+    let o = cli(&["validate", path(&demo)]);
+    assert!(o.status.success(), "validate failed: {}", stdout(&o));
+    assert!(stdout(&o).contains("strict failures: 0"), "{}", stdout(&o));
+    let out = std::env::temp_dir().join(format!("iron3d-demo-model-{}.glb", std::process::id()));
+    for entry in ["units.rlb::r_ch_02.msh", "bases.rlb::b_tele_01.msh", "static.rlb::s_tree_0_01.msh"] {
+        let source = format!("{}/{}", path(&demo), entry);
+        let o = cli(&["model", "export", &source, "-o", path(&out), "--strict", "--frame", "8"]);
+        assert!(o.status.success(), "{entry}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0) > 1000);
+    }
+    let _ = std::fs::remove_file(out);
+}

@@ -7,13 +7,17 @@
 pub mod catalogue;
 pub mod configs;
 pub mod effects;
+pub mod geometry;
 mod libraries;
+pub mod materials;
 pub mod missions;
+pub mod models;
 mod registry;
 pub mod rng;
 pub mod scripts;
 pub mod sounds;
 pub mod terrain;
+pub mod textures;
 mod tree;
 
 pub use tree::DemoTree;
@@ -33,6 +37,7 @@ pub fn build(seed: u64) -> Result<DemoTree> {
     effects::write(&mut tree)?;
     scripts::write(&mut tree)?;
     configs::write(&mut tree)?;
+    models::write(&mut tree, seed)?;
     Ok(tree)
 }
 

@@ -3,6 +3,7 @@
 //! scenery, ore deposits and ore properties. The last mission is large enough for
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
+use crate::geometry::{cos_approx, sin_approx};
 use crate::catalogue::{MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
 use crate::registry::file_path;
 use crate::rng::Rng;
@@ -146,28 +147,6 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     tma
 }
 
-/// cos for the fixed angles used in layouts (a short Taylor series after range
-/// reduction: deterministic on every platform, accurate to about 1e-4).
-fn cos_approx(a: f32) -> f32 {
-    sin_approx(a + std::f32::consts::FRAC_PI_2)
-}
-
-fn sin_approx(a: f32) -> f32 {
-    use std::f32::consts::{FRAC_PI_2, PI, TAU};
-    let mut x = a - TAU * (a / TAU).floor();
-    if x > PI {
-        x -= TAU;
-    }
-    // Fold into [-pi/2, pi/2], where the series converges fastest.
-    if x > FRAC_PI_2 {
-        x = PI - x;
-    } else if x < -FRAC_PI_2 {
-        x = -PI - x;
-    }
-    let x2 = x * x;
-    x * (1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 * (1.0 - x2 / 72.0))))
-}
-
 /// Writes every map and mission.
 pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
     for spec in MISSIONS {
@@ -179,18 +158,4 @@ pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
         tree.add(&format!("MISSIONS/{}/data.tma", spec.name), tma.to_bytes()?)?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn trig_approximation_is_close() {
-        for i in 0..64 {
-            let a = i as f32 * 0.2;
-            assert!((sin_approx(a) - a.sin()).abs() < 2e-3, "{a}");
-            assert!((cos_approx(a) - a.cos()).abs() < 2e-3, "{a}");
-        }
-    }
 }

@@ -162,3 +162,90 @@ mod graph {
         }
     }
 }
+
+mod visuals {
+    use super::*;
+    use iron3d_formats::model::mat0::Material;
+    use iron3d_formats::model::texm::{DecodeOptions, PixelFormat, Texm};
+    use iron3d_formats::model::wear::Wear;
+    use iron3d_formats::world::{LandMsh, MissionGraph, ParsedModelLinks};
+    use iron3d_vfs::GameDir;
+
+    #[test]
+    fn every_mission_resolves_through_wear_materials_and_textures() {
+        let root = std::env::temp_dir().join(format!("iron3d-demo-visuals-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        build(DEFAULT_SEED).unwrap().write_to(&root).unwrap();
+        let game = GameDir::open(&root, ReadOptions::strict()).unwrap();
+        let links = ParsedModelLinks::strict();
+        for spec in missions::MISSIONS {
+            let graph = MissionGraph::new(&game).with_options(ReadOptions::strict()).with_model_links(&links);
+            let report = graph.build(&format!("MISSIONS/{}", spec.name), true).unwrap();
+            let errors: Vec<String> = report.errors.iter().map(ToString::to_string).collect();
+            assert!(errors.is_empty(), "{}: {errors:#?}", spec.name);
+            assert!(report.materials_parsed);
+            let s = report.stats;
+            assert!(s.material_slots > 0 && s.texture_requests > 0 && s.lightmap_requests > 0, "{s:?}");
+            assert_eq!(report.warnings.len(), 1, "only the cut prototype is broken: {:?}", report.warnings);
+            assert_eq!(report.warnings[0].key, "x_cut_01");
+        }
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn materials_start_with_default_and_some_are_animated() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let lib = Nres::parse(tree.get("Material.lib").unwrap(), ReadOptions::strict()).unwrap();
+        assert_eq!(lib.entries()[0].display_name(), "DEFAULT");
+        let mut animated = 0;
+        let mut untextured = 0;
+        for (i, e) in lib.entries().iter().enumerate() {
+            let m = Material::parse(lib.payload(i).unwrap(), e.attr1, e.attr2).unwrap();
+            animated += usize::from(!m.anims.is_empty() && m.phases.len() > 1);
+            untextured += m.phases.iter().filter(|p| p.texture_name().is_none()).count();
+        }
+        assert!(animated >= 2 && untextured >= 1);
+    }
+
+    #[test]
+    fn land_tables_cover_every_terrain_selector() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        for map in catalogue::MAPS {
+            let dir = catalogue::map_dir(map).replace('\\', "/");
+            let land = LandMsh::parse(tree.get(&format!("{dir}/land.msh")).unwrap(), ReadOptions::strict()).unwrap();
+            for table in ["land1.wea", "land2.wea"] {
+                let wear = Wear::parse(tree.get(&format!("{dir}/{table}")).unwrap(), ReadOptions::strict()).unwrap();
+                for f in &land.faces {
+                    assert!(wear.material(usize::from(f.material_low)).is_some(), "{map}/{table}: selector {}", f.material_low);
+                }
+                assert_eq!(wear.material(4), Some(&b"LAND_WATER"[..]));
+            }
+        }
+    }
+
+    #[test]
+    fn textures_decode_in_several_formats_with_mips() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let mut formats = Vec::new();
+        for lib in ["Textures.lib", "LightMap.lib"] {
+            let nres = Nres::parse(tree.get(lib).unwrap(), ReadOptions::strict()).unwrap();
+            assert!(!nres.is_empty());
+            for i in 0..nres.len() {
+                let t = Texm::parse(nres.payload(i).unwrap()).unwrap();
+                for level in 0..t.mips.len() {
+                    let (w, h) = t.level_dims(level as u32);
+                    assert_eq!(t.decode_level(level, DecodeOptions::default()).unwrap().len() as u32, w * h * 4);
+                }
+                if lib == "Textures.lib" {
+                    assert!(t.mips.len() > 1, "textures carry mips");
+                }
+                formats.push(t.format().unwrap());
+            }
+        }
+        for f in [PixelFormat::Indexed, PixelFormat::Rgb565, PixelFormat::Argb4444, PixelFormat::Argb8888] {
+            assert!(formats.contains(&f), "{f:?}");
+        }
+        let pal = Nres::parse(tree.get("palettes.lib").unwrap(), ReadOptions::strict()).unwrap();
+        iron3d_formats::model::palette::Palette::parse(pal.payload(0).unwrap()).unwrap();
+    }
+}

@@ -8,6 +8,7 @@ pub mod areal_query;
 pub mod land_map;
 pub mod land_msh;
 pub mod mission_graph;
+pub mod model_links;
 pub mod surface_mask;
 pub mod terrain_query;
 pub mod tma;
@@ -16,6 +17,7 @@ pub use areal_query::{AreaHit, ArealQuery, CellOrder, Corridor, GridLayout, Port
 pub use land_map::{Areal, ArealMap, ArealMapBuilder, ArealPrefix56, EdgeLink8};
 pub use land_msh::{LandMsh, TerrainBuilder, TerrainFace28};
 pub use mission_graph::{GameFiles, GraphReport, LinkKind, MissionGraph, ModelLinks, PresenceOnly};
+pub use model_links::ParsedModelLinks;
 pub use terrain_query::{RayHit, TerrainQuery};
 pub use tma::{Clan, ClanBody, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, PropertyValue, Tma};
 

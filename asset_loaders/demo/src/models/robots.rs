@@ -1,0 +1,187 @@
+//! Robot components: three chassis (wheeled scout, tracked tank, four-legged walker),
+//! three turrets and three weapons. X is forward, Z up. Turrets and weapons start with
+//! an empty virtual root node (they are attached meshes).
+
+use super::shapes::{Geo, Lathe, h};
+use super::{Kit, ModelSpec, Node, Point, sides};
+use crate::geometry::{PI, Xf};
+use iron3d_formats::Result;
+
+/// The spec of a robot stem.
+pub fn spec(stem: &str) -> Option<ModelSpec> {
+    let (generator, points): (super::Generator, Vec<Point>) = match stem {
+        "r_ch_01" => (scout, chassis_points(1.6)),
+        "r_ch_02" => (tank, chassis_points(1.7)),
+        "r_ch_03" => (walker, chassis_points(3.3)),
+        "r_tu_01" => (turret_light, turret_points(0.7)),
+        "r_tu_02" => (turret_heavy, turret_points(0.8)),
+        "r_tu_03" => (turret_pods, turret_points(0.9)),
+        "r_we_01" => (gun_light, Vec::new()),
+        "r_we_02" => (cannon, Vec::new()),
+        "r_we_03" => (launcher, Vec::new()),
+        _ => return None,
+    };
+    Some(ModelSpec { generator, points, footprint: [2.0, 1.5], lightmap: false })
+}
+
+fn chassis_points(top: f32) -> Vec<Point> {
+    vec![
+        ("Root", 0, [0.0; 3], [1.0, 0.0, 0.0]),
+        ("TurretCenter", 0, [0.0, 0.0, top], [1.0, 0.0, 0.0]),
+        ("CameraCenter", 0, [-1.0, 0.0, top + 1.5], [1.0, 0.0, 0.0]),
+        ("Sfx_1", 0, [-1.8, 0.0, top * 0.6], [-1.0, 0.0, 0.0]),
+    ]
+}
+
+fn turret_points(weapon_z: f32) -> Vec<Point> {
+    vec![
+        ("Root", 1, [0.0; 3], [1.0, 0.0, 0.0]),
+        ("TurretDirect", 1, [1.0, 0.0, weapon_z], [1.0, 0.0, 0.0]),
+        ("TargetDirect", 1, [4.0, 0.0, weapon_z], [1.0, 0.0, 0.0]),
+        ("Sfx_1", 1, [0.0, 0.0, weapon_z], [0.0, 0.0, 1.0]),
+    ]
+}
+
+/// A wheel with its hub, axis along Y, centred at `at`.
+fn wheel(g: &mut Geo, k: &mut Kit, lod: usize, at: [f32; 3], r: f32, w: f32) -> Result<()> {
+    let n = sides(lod, 14, 6);
+    let axis = Xf::at([at[0], at[1] - w / 2.0, at[2]]).then(&Xf::rot_x(-PI / 2.0));
+    g.cylinder(r, r, w, n, axis, k.m("RUBBER"))?;
+    let hub = Xf::at([at[0], at[1] + if at[1] > 0.0 { w / 2.0 } else { -w / 2.0 - 0.08 }, at[2]]).then(&Xf::rot_x(-PI / 2.0));
+    g.cylinder(r * 0.45, r * 0.35, 0.08, n, hub, k.m("HULL_DARK"))
+}
+
+fn scout(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut body = Node::new("body", None, [0.0; 3]);
+    let g = &mut body.geo;
+    g.hull([2.0, 1.0], 0.55, 1.45, 0.35, 0.7, Xf::ID, k.m("CAMO"))?;
+    g.hull([0.7, 0.6], 1.45, 1.75, 0.15, 0.8, Xf::at([-0.9, 0.0, 0.0]), k.m("HULL_DARK"))?;
+    g.block([1.6, -0.5, 1.05], [2.05, 0.5, 1.3], Xf::ID, k.m("WINDOW"))?;
+    for x in [-1.3, 0.0, 1.3] {
+        for y in [-1.05, 1.05] {
+            wheel(g, k, lod, [x, y, 0.55], 0.55, 0.4)?;
+        }
+    }
+    Ok(vec![body])
+}
+
+fn tank(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut body = Node::new("body", None, [0.0; 3]);
+    body.geo.hull([2.3, 1.0], 0.6, 1.6, 0.4, 0.75, Xf::ID, k.m("CAMO_SAND"))?;
+    let mut tracks = Node::new("tracks", Some(0), [0.0; 3]);
+    for y in [-1.35, 1.35] {
+        let prof = [h(0.0, 0.0), h(0.7, 0.0), h(0.7, 0.7), h(0.0, 0.7)];
+        let mut l = Lathe::new(&prof, sides(lod, 20, 8));
+        l.scale = [3.6, 1.0];
+        let xf = Xf::at([0.0, y - 0.35, 0.7]).then(&Xf::rot_x(-PI / 2.0));
+        tracks.geo.lathe(&l, xf, k.m("RUBBER"))?;
+        for x in [-1.6, -0.55, 0.55, 1.6] {
+            let side = if y > 0.0 { y + 0.35 } else { y - 0.35 - 0.1 };
+            let hub = Xf::at([x, side, 0.7]).then(&Xf::rot_x(-PI / 2.0));
+            tracks.geo.cylinder(0.42, 0.42, 0.1, sides(lod, 10, 5), hub, k.m("HULL_DARK"))?;
+        }
+    }
+    body.geo.block([-2.4, -0.6, 1.0], [-2.2, 0.6, 1.3], Xf::ID, k.m("HAZARD"))?;
+    Ok(vec![body, tracks])
+}
+
+fn walker(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut body = Node::new("body", None, [0.0; 3]);
+    let n = sides(lod, 16, 6);
+    body.geo.sphere(1.6, 0.55, sides(lod, 10, 4), n, Xf::at([0.0, 0.0, 2.7]), k.m("HULL"))?;
+    body.geo.cylinder(1.0, 0.9, 0.5, n, Xf::at([0.0, 0.0, 3.0]), k.m("HULL_DARK"))?;
+    body.geo.sphere(0.35, 1.0, sides(lod, 6, 3), sides(lod, 8, 4), Xf::at([1.45, 0.0, 2.75]), k.m("LAMP"))?;
+    let mut nodes = vec![body];
+    for (i, (x, y)) in [(1.0f32, 1.0f32), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)].into_iter().enumerate() {
+        let name = ["leg_fl", "leg_fr", "leg_bl", "leg_br"][i];
+        let mut leg = Node::new(name, Some(0), [x * 0.9, y * 0.9, 2.5]);
+        let m = k.m("HULL_DARK");
+        // Thigh: from the hip outwards and up to the knee.
+        let out = Xf::rot_z(if y > 0.0 { PI / 2.0 } else { -PI / 2.0 } + if x > 0.0 { -0.5 * y.signum() } else { 0.5 * y.signum() });
+        leg.geo.sphere(0.35, 1.0, sides(lod, 6, 3), sides(lod, 8, 4), Xf::ID, k.m("HULL"))?;
+        leg.geo.block([0.0, -0.18, -0.18], [1.3, 0.18, 0.18], out.then(&Xf::rot_y(-0.5)), m)?;
+        // Shin: from the knee straight down to the foot.
+        let knee = out.then(&Xf::at([1.35, 0.0, 0.65]));
+        leg.geo.cylinder(0.16, 0.12, 3.0, sides(lod, 8, 4), knee.then(&Xf::rot_x(PI)), m)?;
+        leg.geo.cylinder(0.4, 0.3, 0.2, sides(lod, 10, 5), knee.then(&Xf::at([0.0, 0.0, -3.15])), k.m("RUBBER"))?;
+        nodes.push(leg);
+    }
+    Ok(nodes)
+}
+
+fn root() -> Node {
+    Node::new("root", None, [0.0; 3])
+}
+
+fn turret_light(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut t = Node::new("turret", Some(0), [0.0; 3]);
+    let n = sides(lod, 16, 6);
+    t.geo.cylinder(1.0, 0.8, 0.6, n, Xf::ID, k.m("CAMO"))?;
+    t.geo.sphere(0.5, 0.6, sides(lod, 6, 3), n, Xf::at([-0.2, 0.0, 0.6]), k.m("WINDOW"))?;
+    t.geo.cylinder(0.06, 0.06, 0.9, sides(lod, 6, 3), Xf::at([-0.6, 0.0, 0.5]), k.m("HULL_DARK"))?;
+    let mut radar = Node::new("radar", Some(1), [-0.6, 0.0, 1.4]);
+    radar.spin = true;
+    radar.geo.block([-0.08, -0.5, 0.0], [0.08, 0.5, 0.35], Xf::ID, k.m("HULL"))?;
+    Ok(vec![root(), t, radar])
+}
+
+fn turret_heavy(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut t = Node::new("turret", Some(0), [0.0; 3]);
+    let prof = [h(0.0, 0.0), h(1.0, 0.0), h(1.0, 0.4), h(0.8, 0.9), h(0.0, 0.9)];
+    let mut l = Lathe::new(&prof, 6);
+    l.scale = [1.5, 1.15];
+    l.faceted = true;
+    t.geo.lathe(&l, Xf::ID, k.m("CAMO_SAND"))?;
+    t.geo.cylinder(0.35, 0.3, 0.25, sides(lod, 12, 5), Xf::at([-0.4, 0.4, 0.9]), k.m("HULL_DARK"))?;
+    Ok(vec![root(), t])
+}
+
+fn turret_pods(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut t = Node::new("turret", Some(0), [0.0; 3]);
+    t.geo.cylinder(0.8, 0.8, 0.3, sides(lod, 16, 6), Xf::ID, k.m("HULL_DARK"))?;
+    t.geo.hull([0.9, 0.6], 0.3, 1.3, 0.3, 0.7, Xf::ID, k.m("HULL"))?;
+    for y in [-0.95, 0.95] {
+        t.geo.hull([0.8, 0.3], 0.5, 1.2, 0.1, 0.8, Xf::at([0.1, y, 0.0]), k.m("HAZARD"))?;
+    }
+    Ok(vec![root(), t])
+}
+
+/// A barrel along +X from `x0` of `len`, radius `r`, optional muzzle.
+fn barrel(g: &mut Geo, k: &mut Kit, lod: usize, at: [f32; 3], len: f32, r: f32, muzzle: bool) -> Result<()> {
+    let xf = Xf::at(at).then(&Xf::rot_y(PI / 2.0));
+    let n = sides(lod, 10, 4);
+    g.cylinder(r, r * 0.85, len, n, xf, k.m("HULL_DARK"))?;
+    if muzzle {
+        g.cylinder(r * 1.5, r * 1.5, len * 0.12, n, xf.then(&Xf::at([0.0, 0.0, len * 0.9])), k.m("HULL"))?;
+    }
+    Ok(())
+}
+
+fn gun_light(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut gun = Node::new("gun", Some(0), [0.0; 3]);
+    gun.geo.block([-0.4, -0.18, -0.15], [0.4, 0.18, 0.2], Xf::ID, k.m("HULL"))?;
+    let mut b = Node::new("barrel", Some(1), [0.4, 0.0, 0.02]);
+    barrel(&mut b.geo, k, lod, [0.0; 3], 1.2, 0.07, false)?;
+    Ok(vec![root(), gun, b])
+}
+
+fn cannon(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut gun = Node::new("gun", Some(0), [0.0; 3]);
+    gun.geo.hull([0.35, 0.45], -0.3, 0.3, 0.1, 0.8, Xf::ID, k.m("CAMO_SAND"))?;
+    let mut b = Node::new("barrel", Some(1), [0.3, 0.0, 0.0]);
+    barrel(&mut b.geo, k, lod, [0.0; 3], 3.0, 0.14, true)?;
+    Ok(vec![root(), gun, b])
+}
+
+fn launcher(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut gun = Node::new("gun", Some(0), [0.0; 3]);
+    gun.geo.block([-0.6, -0.55, -0.35], [0.5, 0.55, 0.4], Xf::ID, k.m("HULL"))?;
+    let mut tubes = Node::new("tubes", Some(1), [0.5, 0.0, 0.0]);
+    for y in [-0.3, 0.0, 0.3] {
+        for z in [-0.15, 0.2] {
+            let xf = Xf::at([0.0, y, z]).then(&Xf::rot_y(PI / 2.0));
+            tubes.geo.cylinder(0.12, 0.12, 0.25, sides(lod, 8, 4), xf, k.m("LAMP"))?;
+        }
+    }
+    Ok(vec![root(), gun, tubes])
+}
