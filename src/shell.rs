@@ -13,6 +13,7 @@ use iron3d_core::CorePlugin;
 use iron3d_dev::DevPlugin;
 use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
 use iron3d_mission::MissionPlugin;
+use iron3d_render::RenderPlugin;
 use iron3d_ui::UiPlugin;
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
@@ -48,7 +49,13 @@ pub fn app(args: Args) -> App {
             app.add_plugins(Eu7ViewerPlugin { file: file.clone(), streaming: StreamingConfig::default() });
         }
         None => {
-            app.add_plugins((GameLoadersPlugin, MissionPlugin, CameraPlugin, UiPlugin { autostart: args.mission.clone() }));
+            app.add_plugins((
+                GameLoadersPlugin,
+                MissionPlugin,
+                RenderPlugin,
+                CameraPlugin,
+                UiPlugin { autostart: args.mission.clone() },
+            ));
         }
     }
     app

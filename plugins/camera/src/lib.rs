@@ -1,12 +1,12 @@
 //! Cameras over the mission: an RTS camera orbiting a focus point on the ground
 //! (pan, rotate, tilt, zoom) and a free-fly camera (F toggles). On entering a mission
-//! the camera frames the registered objects. Keys: WASD/arrows move, Q/E turn, R/T
+//! the camera frames the player's base. Keys: WASD/arrows move, Q/E turn, R/T
 //! tilt, wheel zooms, right mouse button looks around, Shift speeds up.
 
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use iron3d_core::AppState;
-use iron3d_mission::Registered;
+use iron3d_mission::{MissionObject, Registered};
 
 /// How the camera moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
@@ -96,17 +96,24 @@ fn spawn(mut commands: Commands) {
     commands.spawn((Name::new("Game camera"), Camera3d::default(), rig.transform(), rig));
 }
 
-/// Frames every registered object when a mission starts (not when resuming).
+/// Frames the player's base when a mission starts (not when resuming): the objects of
+/// the lowest positive clan, or every object when no clan owns any.
 fn frame_mission(
-    objects: Query<&GlobalTransform, With<Registered>>,
+    objects: Query<(&GlobalTransform, &MissionObject), With<Registered>>,
     mut cameras: Query<&mut GameCamera>,
     mut framed: Local<usize>,
 ) {
-    let points: Vec<Vec3> = objects.iter().map(GlobalTransform::translation).collect();
-    if points.is_empty() || *framed == points.len() {
+    let count = objects.iter().count();
+    if count == 0 || *framed == count {
         return;
     }
-    *framed = points.len();
+    *framed = count;
+    let player = objects.iter().map(|(_, o)| o.clan).filter(|&c| c > 0).min();
+    let points: Vec<Vec3> = objects
+        .iter()
+        .filter(|(_, o)| player.is_none_or(|p| o.clan == p))
+        .map(|(t, _)| t.translation())
+        .collect();
     let (min, max) = points.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
     for mut cam in &mut cameras {
         cam.frame(min, max);

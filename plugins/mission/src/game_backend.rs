@@ -5,7 +5,7 @@
 use crate::backend::{MissionBackend, Prepared, PreparedObject};
 use iron3d_core::MissionLoadPhase;
 use iron3d_formats::registry::{BuildDat, PrototypeResolver, UnitDat};
-use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, PresenceOnly, Tma};
+use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, Tma};
 use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
 use iron3d_vfs::GameDir;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -22,12 +22,13 @@ pub struct GameMissionBackend {
 }
 
 impl GameMissionBackend {
-    /// A backend over `game` (compatible reading, WEAR/MAT0 counted by presence).
+    /// A backend over `game` (compatible reading; WEAR and MAT0 parsed for the
+    /// resource check).
     pub fn new(game: Arc<GameDir>) -> Self {
-        Self { game, links: Arc::new(PresenceOnly), options: ReadOptions::compatible(), state: Mutex::default() }
+        Self { game, links: Arc::new(ParsedModelLinks::compatible()), options: ReadOptions::compatible(), state: Mutex::default() }
     }
 
-    /// Uses real WEAR/MAT0 parsing for the resource check.
+    /// Replaces how WEAR/MAT0 links are expanded for the resource check.
     pub fn with_model_links(mut self, links: Arc<dyn ModelLinks + Send>) -> Self {
         self.links = links;
         self
@@ -88,7 +89,8 @@ impl GameMissionBackend {
                 name,
                 key,
                 components: Vec::new(),
-                clan: o.identity_or_clan_raw as i32,
+                // `raw_after_resource` holds the clan / SuperAI slot (spec runtime.md §3.2).
+                clan: o.raw_after_resource as i32,
                 position: o.position,
                 orientation: o.orientation,
                 scale: o.scale,

@@ -1,10 +1,12 @@
-//! The F3 debug overlay: frame rate, entity counts, load timings per phase.
+//! The F3 debug overlay: frame rate, entity counts, draw sharing (objects vs distinct
+//! mesh/material pairs), load timings per phase.
 
 use crate::Settings;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_mission::{LoadProgress, MissionObject, Registered};
+use iron3d_render::RenderStats;
 
 /// F3 shows or hides the overlay.
 pub fn toggle(keys: Res<ButtonInput<KeyCode>>, mut settings: ResMut<Settings>) {
@@ -21,6 +23,7 @@ pub fn overlay(
     entities: Query<Entity>,
     objects: Query<(), (With<MissionObject>, With<Registered>)>,
     progress: Res<LoadProgress>,
+    render: Option<Res<RenderStats>>,
 ) -> Result {
     if !settings.overlay {
         return Ok(());
@@ -35,6 +38,12 @@ pub fn overlay(
             ui.monospace(format!("{fps:6.1} fps"));
             ui.monospace(format!("{:6} entities", entities.iter().count()));
             ui.monospace(format!("{:6} mission objects", objects.iter().count()));
+            if let Some(r) = &render {
+                ui.monospace(format!("{:6} model instances ({} pending, {} failed)", r.instances, r.pending, r.failed));
+                ui.monospace(format!("{:6} drawn parts", r.parts));
+                ui.monospace(format!("{:6} mesh/material pairs ({} meshes, {} materials)", r.pairs, r.meshes, r.materials));
+                ui.monospace(format!("{:6} terrain faces", r.terrain_faces));
+            }
             ui.separator();
             let total: f32 = progress.phases.iter().map(|p| p.millis).sum();
             for p in &progress.phases {
