@@ -179,3 +179,43 @@ fn returning_to_the_menu_closes_the_mission() {
     app.update();
     assert_eq!(mission_objects(&mut app), 0);
 }
+
+/// Every demo mission loads through every phase from the generated game tree.
+#[test]
+fn demo_missions_load_from_the_game_directory() {
+    use iron3d_vfs::GameDir;
+    let root = std::env::temp_dir().join(format!("iron3d-mission-demo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    iron3d_demo::build(iron3d_demo::DEFAULT_SEED).unwrap().write_to(&root).unwrap();
+    let game = Arc::new(GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap());
+    for spec in iron3d_demo::missions::MISSIONS {
+        let mut app = App::new();
+        app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
+        let backend = GameMissionBackend::new(Arc::clone(&game));
+        app.insert_resource(MissionRequest { mission: spec.name.into(), backend: Arc::new(backend) });
+        app.update();
+        app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+        for _ in 0..12 {
+            app.update();
+        }
+        if let Some(e) = app.world().get_resource::<LoadError>() {
+            panic!("{} failed in {:?}: {}", spec.name, e.phase, e.message);
+        }
+        assert_eq!(state(&app), AppState::InMission, "{}", spec.name);
+        let tma = iron3d_formats::world::Tma::parse(
+            &game.read_file(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(),
+            iron3d_formats::ReadOptions::strict(),
+        )
+        .unwrap();
+        assert_eq!(mission_objects(&mut app), tma.objects.len(), "{}", spec.name);
+        let units = app
+            .world_mut()
+            .query::<&MissionObject>()
+            .iter(app.world())
+            .filter(|o| o.components.len() == 3)
+            .count();
+        assert!(units > 0, "{}: unit schemes expand into chassis, turret and weapon", spec.name);
+        assert_eq!(app.world().resource::<LoadedMission>().name, spec.name);
+    }
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -3,6 +3,7 @@
 //! FXID effects.
 
 pub mod fxid;
+pub mod fxid_fields;
 pub mod mat0;
 pub mod mesh_build;
 pub mod msh;
