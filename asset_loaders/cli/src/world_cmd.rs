@@ -71,7 +71,8 @@ fn failure_json(f: &Failure) -> Value {
 pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
     let MissionCommand::Graph { game_dir, mission, inventory, json } = cmd;
     let game = GameDir::open(&game_dir, ReadOptions::compatible())?;
-    let report = MissionGraph::new(&game).build(&mission, inventory)?;
+    let links = iron3d_formats::world::ParsedModelLinks::compatible();
+    let report = MissionGraph::new(&game).with_model_links(&links).build(&mission, inventory)?;
     let s = report.stats;
     if json {
         print_json(&json!({
