@@ -26,8 +26,15 @@ fn tree(tag: &str) -> PathBuf {
     std::fs::write(root.join("objects.rlb"), objects.to_bytes().unwrap()).unwrap();
     let mut bases = NresWriter::new();
     bases.add(1, [0; 3], b"r_h_01.msh", b"mesh".to_vec()).unwrap();
-    bases.add(u32::from_le_bytes(*b"WEAR"), [0, 0, 1], b"r_h_01.wea", b"wear".to_vec()).unwrap();
+    // A one-row material table naming an untextured DEFAULT material (the mission
+    // graph parses WEAR and MAT0).
+    bases.add(u32::from_le_bytes(*b"WEAR"), [0, 0, 1], b"r_h_01.wea", b"1\r\n0 DEFAULT\r\n".to_vec()).unwrap();
     std::fs::write(root.join("BASES.RLB"), bases.to_bytes().unwrap()).unwrap();
+    let phase = iron3d_formats::model::mat0::Phase::new([0; 4], [200; 4], [0; 4], [0; 4], 0, 0, b"").unwrap();
+    let material = iron3d_formats::model::mat0::Material::new(0, vec![phase], Vec::new()).to_bytes().unwrap();
+    let mut materials = NresWriter::new();
+    materials.add(u32::from_le_bytes(*b"MAT0"), [0, 6, 0], b"DEFAULT", material).unwrap();
+    std::fs::write(root.join("Material.lib"), materials.to_bytes().unwrap()).unwrap();
     let mut font = RsliWriter::new(0x4242);
     for (name, method) in [("FONT8", Method::Lzss), ("INTERF1.TEX", Method::Deflate), ("HUF", Method::Huffman)] {
         font.add(NewEntry { name: name.into(), method, data: format!("{name} data {name} data").into_bytes() });
@@ -105,8 +112,8 @@ fn prototype_resolve_and_validate_a_tree() {
     let o = cli(&["validate", path(&root), "--json"]);
     assert!(o.status.success(), "{o:?}");
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(report["archives"], 3);
-    assert_eq!(report["entries"], 7);
+    assert_eq!(report["archives"], 4, "objects, bases, gamefont, Material.lib");
+    assert_eq!(report["entries"], 8);
     let _ = std::fs::remove_dir_all(root);
 }
 

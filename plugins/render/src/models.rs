@@ -163,6 +163,7 @@ pub(crate) fn attach_models(
     mut cache: ResMut<MaterialCache>,
     mut stats: ResMut<RenderStats>,
 ) {
+    let pending_before = stats.pending;
     for (entity, mut inst, parent) in &mut instances {
         if inst.state != ModelState::Loading {
             continue;
@@ -217,5 +218,12 @@ pub(crate) fn attach_models(
         let s = &stats.seen;
         let counts = (s.meshes.len(), s.materials.len(), s.pairs.len(), s.objects.len());
         (stats.meshes, stats.materials, stats.pairs, stats.objects) = counts;
+    }
+    if pending_before > 0 && stats.pending == 0 {
+        info!(
+            target: "render",
+            "models ready: {} instances ({} failed), {} parts, {} mesh/material pairs for {} objects",
+            stats.instances, stats.failed, stats.parts, stats.pairs, stats.objects
+        );
     }
 }

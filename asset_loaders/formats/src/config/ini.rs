@@ -150,12 +150,7 @@ impl IniFile {
 
     /// Serialises byte for byte.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        for l in &self.lines {
-            out.extend_from_slice(&l.text);
-            out.extend_from_slice(&l.eol);
-        }
-        out
+        crate::config::text::join(self.lines.iter().map(|l| (l.text.as_slice(), l.eol.as_slice())))
     }
 
     /// Every entry with its section, in file order.

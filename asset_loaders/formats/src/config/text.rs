@@ -29,6 +29,16 @@ pub fn lines(data: &[u8]) -> Vec<Line<'_>> {
     out
 }
 
+/// Joins stored lines (text, terminator) back into the file bytes.
+pub fn join<'a>(lines: impl IntoIterator<Item = (&'a [u8], &'a [u8])>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (text, eol) in lines {
+        out.extend_from_slice(text);
+        out.extend_from_slice(eol);
+    }
+    out
+}
+
 /// Trims ASCII whitespace (space, tab, and a stray CR) at both ends.
 pub fn trim(b: &[u8]) -> &[u8] {
     let is_ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | 0x0B | 0x0C);
