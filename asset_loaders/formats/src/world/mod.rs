@@ -5,6 +5,8 @@
 //! in XY and return Z.
 
 pub mod areal_query;
+#[cfg(test)]
+mod fixture_bytes;
 pub mod land_map;
 pub mod land_msh;
 pub mod mission_graph;

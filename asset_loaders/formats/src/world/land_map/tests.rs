@@ -3,26 +3,9 @@ use crate::error::ErrorKind;
 use crate::nres::NresWriter;
 use proptest::prelude::*;
 
-#[derive(Default, Clone)]
-struct B(Vec<u8>);
+use crate::world::fixture_bytes::B;
+
 impl B {
-    fn u16(mut self, v: u16) -> Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn u32(mut self, v: u32) -> Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn i32(self, v: i32) -> Self {
-        self.u32(v as u32)
-    }
-    fn f32(self, v: f32) -> Self {
-        self.u32(v.to_bits())
-    }
-    fn v3(self, v: [f32; 3]) -> Self {
-        self.f32(v[0]).f32(v[1]).f32(v[2])
-    }
     /// Prefix with the given class/logic words and counts.
     fn prefix(self, class: u32, vc: u32, pc: u32) -> Self {
         self.v3([1.0, 2.0, 3.0]).u32(0xDEAD).f32(50.0).v3([0.0, 0.0, 1.0]).u32(7).u32(0xBEEF).u32(class).u32(0).u32(vc).u32(pc)

@@ -1,26 +1,7 @@
 use super::*;
 use proptest::prelude::*;
 
-/// Field-by-field byte builder for hand-written fixtures (independent of the writer).
-#[derive(Default)]
-struct B(Vec<u8>);
-impl B {
-    fn u32(mut self, v: u32) -> Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn i32(self, v: i32) -> Self {
-        self.u32(v as u32)
-    }
-    fn f32(self, v: f32) -> Self {
-        self.u32(v.to_bits())
-    }
-    fn lp(mut self, s: &[u8]) -> Self {
-        self = self.u32(s.len() as u32);
-        self.0.extend_from_slice(s);
-        self
-    }
-}
+use crate::world::fixture_bytes::B;
 
 /// A complete version-10 mission: one path, a mode-0 and a mode-1 clan with a
 /// relation, one object with a duplicated property, a description with CP1251 and a
