@@ -39,7 +39,12 @@ pub fn app(args: Args) -> App {
                 primary_window: Some(Window { title: "iron3d".into(), mode, ..default() }),
                 ..default()
             })
-            .set(AssetPlugin { meta_check: AssetMetaCheck::Never, ..default() }),
+            // Debug builds hot-reload changed game files (the game:// source polls them).
+            .set(AssetPlugin {
+                meta_check: AssetMetaCheck::Never,
+                watch_for_changes_override: Some(cfg!(debug_assertions)),
+                ..default()
+            }),
     )
     .add_plugins(EguiPlugin::default())
     .add_plugins(CorePlugin)

@@ -55,6 +55,7 @@ fn demo_mission_shows_terrain_and_models() {
     assert!(log.contains("Loading -> InMission"), "the mission loaded before the capture:\n{log}");
     let ready = log.lines().find(|l| l.contains("models ready:")).unwrap_or_else(|| panic!("models never became ready:\n{log}"));
     assert!(ready.contains("(0 failed)") && !ready.contains("ready: 0 instances"), "{ready}");
+    assert!(!ready.contains("(0 lightmapped)"), "the demo's buildings carry lightmaps: {ready}");
     let (rgb, w, h) = load_rgb(&shot);
     let (_, whole_sd) = region_stats(&rgb, w, h, [0.0, 0.0, 1.0, 1.0]);
     assert!(whole_sd.iter().any(|&s| s > 12.0), "the frame is not blank: {whole_sd:?}");

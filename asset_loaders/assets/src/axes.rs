@@ -8,6 +8,8 @@
 //! which conjugates the game rotation by the same rotation.
 
 use bevy_math::{Quat, Vec3};
+use bevy_transform::components::Transform;
+use iron3d_formats::model::mesh_build;
 
 /// Rotation taking game space (Z-up) to Bevy space (Y-up): −90° about X.
 pub const GAME_TO_BEVY: Quat = Quat::from_xyzw(-core::f32::consts::FRAC_1_SQRT_2, 0.0, 0.0, core::f32::consts::FRAC_1_SQRT_2);
@@ -29,4 +31,12 @@ pub fn game_rotation(orientation: [f32; 3]) -> Quat {
 pub fn placement(position: [f32; 3], orientation: [f32; 3], scale: [f32; 3]) -> (Vec3, Quat, Vec3) {
     let rotation = (GAME_TO_BEVY * game_rotation(orientation) * GAME_TO_BEVY.inverse()).normalize();
     (Vec3::from(to_bevy(position)), rotation, Vec3::new(scale[0], scale[2], scale[1]))
+}
+
+/// A model node's local transform in Bevy space: the translation through [`to_bevy`],
+/// the rotation conjugated by [`GAME_TO_BEVY`] (its axis maps like a vector).
+pub fn node_transform(t: &mesh_build::Transform) -> Transform {
+    let [x, y, z, w] = t.rotation;
+    let [bx, by, bz] = to_bevy([x, y, z]);
+    Transform::from_translation(Vec3::from(to_bevy(t.translation))).with_rotation(Quat::from_xyzw(bx, by, bz, w))
 }

@@ -7,9 +7,10 @@ mod loaders;
 pub mod models;
 pub mod source;
 pub mod terrain;
+pub mod watch;
 
 pub use loaders::*;
-pub use models::{Mat0Asset, Mat0Loader, MshAsset, MshLoader, MshPart, TexmLoader, WearAsset, WearLoader};
+pub use models::{Mat0Asset, Mat0Loader, MshAsset, MshLoader, MshNode, MshPart, TexmLoader, WearAsset, WearLoader};
 pub use source::{GAME_SOURCE, GameData, GameDirReader, LOADER_HINTS};
 pub use terrain::{LandAsset, LandLayer, LandLoader};
 
@@ -19,7 +20,8 @@ use bevy_asset::io::{AssetSourceBuilder, AssetSourceId};
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
 
-/// Registers the `game://` asset source over an opened game directory, the
+/// Registers the `game://` asset source over an opened game directory (with a polling
+/// watcher for hot reloading when `AssetPlugin` watches for changes), the
 /// [`GameData`] resource and every loader. Add it **before** Bevy's `AssetPlugin`
 /// (i.e. before `DefaultPlugins`); [`GameLoadersPlugin`] adds the loaders after it.
 pub struct GameSourcePlugin {
@@ -29,10 +31,13 @@ pub struct GameSourcePlugin {
 
 impl Plugin for GameSourcePlugin {
     fn build(&self, app: &mut App) {
-        let game = Arc::clone(&self.game);
+        let (game, watched) = (Arc::clone(&self.game), Arc::clone(&self.game));
+        let served = watch::Served::default();
+        let recorded = served.clone();
         app.register_asset_source(
             AssetSourceId::Name(GAME_SOURCE.into()),
-            AssetSourceBuilder::new(move || Box::new(GameDirReader(Arc::clone(&game)))),
+            AssetSourceBuilder::new(move || Box::new(GameDirReader(Arc::clone(&game), recorded.clone())))
+                .with_watcher(move |sender| Some(Box::new(watch::start(Arc::clone(&watched), served.clone(), sender)))),
         );
         app.insert_resource(GameData(Arc::clone(&self.game)));
     }
@@ -67,6 +72,6 @@ impl Plugin for GameLoadersPlugin {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod model_tests;
+#[cfg(test)]
+mod tests;

@@ -26,7 +26,8 @@ fn model_tree(tag: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(root.join("DATA/MAPS/Flat")).unwrap();
     let level = |n: usize, v: u8| (0..n * n).flat_map(|i| [v, (i * 40) as u8, 0, 255]).collect::<Vec<u8>>();
-    let texm = Texm::encode(4, 4, PixelFormat::Argb8888, &[level(4, 200), level(2, 100), level(1, 50)], None, DecodeOptions::default()).unwrap();
+    let texm =
+        Texm::encode(4, 4, PixelFormat::Argb8888, &[level(4, 200), level(2, 100), level(1, 50)], None, DecodeOptions::default()).unwrap();
     let mut lib = NresWriter::new();
     lib.add(0, [0; 3], b"CHECKER", texm.to_bytes()).unwrap();
     std::fs::write(root.join("Textures.lib"), lib.to_bytes().unwrap()).unwrap();
@@ -40,6 +41,7 @@ fn model_tree(tag: &str) -> std::path::PathBuf {
     let mut b = ModelBuilder::new();
     let node = b.add_node("hull", None, 0).unwrap();
     let mesh = MeshData {
+        lightmap_uvs: Vec::new(),
         positions: vec![[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 3.0]],
         normals: vec![[0.0, 0.0, 1.0]; 4],
         uvs: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
@@ -54,6 +56,7 @@ fn model_tree(tag: &str) -> std::path::PathBuf {
     let wear = Wear::new(&[b"RED", b"NO_SUCH"], &[]).unwrap();
     let mut lib = NresWriter::new();
     lib.add(0, [0; 3], b"wedge.msh", b.build().unwrap().to_bytes().unwrap()).unwrap();
+    lib.add(0, [0; 3], b"tower.msh", tower().to_bytes().unwrap()).unwrap();
     lib.add(0, [0; 3], b"broken.msh", b"NRes".to_vec()).unwrap();
     lib.add(0, [0; 3], b"wedge.wea", wear.to_bytes()).unwrap();
     std::fs::write(root.join("models.lib"), lib.to_bytes().unwrap()).unwrap();
@@ -61,6 +64,29 @@ fn model_tree(tag: &str) -> std::path::PathBuf {
     let land = TerrainBuilder::height_field(2, 2, 10.0, |x, _| x * 0.5).unwrap();
     std::fs::write(root.join("DATA/MAPS/Flat/Land.msh"), land.to_bytes().unwrap()).unwrap();
     root
+}
+
+/// Two nodes: a base and, 2 up, a head at rest turned +90° about Z (stored
+/// quaternion), animated over 4 frames from 0° to 180°.
+fn tower() -> iron3d_formats::model::msh::Msh {
+    let mut b = ModelBuilder::new();
+    let base = b.add_node("base", None, 0).unwrap();
+    let head = b.add_node("head", Some(base), 0).unwrap();
+    let square = |z: f32| MeshData {
+        lightmap_uvs: Vec::new(),
+        positions: vec![[0.0, 0.0, z], [1.0, 0.0, z], [1.0, 1.0, z]],
+        normals: vec![[0.0, 0.0, 1.0]; 3],
+        uvs: vec![[0.0, 0.0]; 3],
+        batches: vec![MeshBatch { material: 0, lightmap: 0, flags: 0, indices: vec![0, 1, 2] }],
+    };
+    b.set_mesh(base, 0, 0, square(0.0)).unwrap();
+    b.set_mesh(head, 0, 0, square(0.5)).unwrap();
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    let key = |t: f32, q: [f32; 4]| AnimKey::new([0.0, 0.0, 2.0], t, q);
+    b.set_animation(base, NodeAnimation { rest: AnimKey::new([0.0; 3], 0.0, [0.0, 0.0, 0.0, 1.0]), track: vec![] }).unwrap();
+    let track = vec![key(0.0, [0.0, 0.0, 0.0, 1.0]), key(4.0, [0.0, 0.0, 1.0, 0.0])];
+    b.set_animation(head, NodeAnimation { rest: key(0.0, [0.0, 0.0, s, s]), track }).unwrap();
+    b.build().unwrap()
 }
 
 fn load<A: bevy_asset::Asset>(app: &bevy_app::App, path: &str) -> Handle<A> {
@@ -81,16 +107,42 @@ fn msh_loader_builds_one_mesh_per_material_in_bevy_axes() {
     let handle: Handle<MshAsset> = load(&app, "game://MODELS.LIB::Wedge.msh");
     assert!(matches!(settle(&mut app, &handle), LoadState::Loaded));
     let model = app.world().resource::<Assets<MshAsset>>().get(&handle).unwrap().clone();
-    assert_eq!(model.parts.iter().map(|p| (p.material, p.triangles, p.two_sided)).collect::<Vec<_>>(), [(0, 1, false), (1, 2, true)]);
+    let parts: Vec<&MshPart> = model.parts().collect();
+    assert_eq!(parts.iter().map(|p| (p.material, p.triangles, p.two_sided)).collect::<Vec<_>>(), [(0, 1, false), (1, 2, true)]);
     let meshes = app.world().resource::<Assets<Mesh>>();
-    let first = positions(meshes.get(&model.parts[0].mesh).unwrap());
+    let first = positions(meshes.get(&parts[0].mesh).unwrap());
     // Game (2, 0, 0) stays on +X, game (0, 1, 0) (ground, "north") becomes Bevy −Z.
     assert_eq!(first, [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, -1.0]]);
     // Game height (0, 0, 3) becomes Bevy +Y.
-    assert!(positions(meshes.get(&model.parts[1].mesh).unwrap()).contains(&[0.0, 3.0, 0.0]));
+    assert!(positions(meshes.get(&parts[1].mesh).unwrap()).contains(&[0.0, 3.0, 0.0]));
     let broken: Handle<MshAsset> = load(&app, "game://models.lib::broken.msh");
     let LoadState::Failed(e) = settle(&mut app, &broken) else { panic!("must fail") };
     assert!(e.to_string().contains("broken.msh"), "{e}");
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn msh_loader_keeps_the_node_hierarchy_with_local_meshes_and_poses() {
+    let root = model_tree("nodes");
+    let mut app = app(&root);
+    let handle: Handle<MshAsset> = load(&app, "game://models.lib::tower.msh");
+    assert!(matches!(settle(&mut app, &handle), LoadState::Loaded));
+    let model = app.world().resource::<Assets<MshAsset>>().get(&handle).unwrap().clone();
+    let shape: Vec<_> = model.nodes.iter().map(|n| (n.name.as_str(), n.parent, n.parts.len())).collect();
+    assert_eq!(shape, [("base", None, 1), ("head", Some(0), 1)]);
+    assert!(model.posed);
+    // The head's mesh stays node-local (game z 0.5 → Bevy y 0.5); its rest pose lifts it
+    // 2 up (Bevy +Y) and turns it −90° about game Z (conjugate sense) = about Bevy +Y.
+    let meshes = app.world().resource::<Assets<Mesh>>();
+    assert_eq!(positions(meshes.get(&model.nodes[1].parts[0].mesh).unwrap())[1], [1.0, 0.5, 0.0]);
+    let rest = model.nodes[1].rest;
+    assert_close(rest.translation, [0.0, 2.0, 0.0]);
+    // Game +X turned −90° about game Z is game −Y = Bevy +Z.
+    assert_close(rest.rotation * Vec3::X, to_bevy([0.0, -1.0, 0.0]));
+    // Sampled halfway (frame 2): 90° of the 180° track.
+    assert_close(model.pose(1, 2.0).rotation * Vec3::X, to_bevy([0.0, -1.0, 0.0]));
+    assert_close(model.pose(1, 0.0).rotation * Vec3::X, [1.0, 0.0, 0.0]);
+    assert_close(model.pose(1, 99.0).rotation * Vec3::X, to_bevy([0.0, -1.0, 0.0]));
     let _ = std::fs::remove_dir_all(root);
 }
 
@@ -174,7 +226,13 @@ fn placement_maps_local_axes_like_the_spec() {
     // The spec's example: a pure yaw of 1.6262363 rad.
     let m = Mat3::from_quat(game_rotation([0.0, 0.0, 1.6262363]));
     assert!((m.y_axis.x - -0.99846).abs() < 1e-4 && (m.x_axis.x - -0.05541).abs() < 1e-4, "{m:?}");
-    let triples = [[0.0, 0.0, 1.6262363], [0.3, 0.0, 0.0], [0.0, -0.7, 0.0], [0.4, 1.1, -2.5], [std::f32::consts::FRAC_PI_2, 0.0, std::f32::consts::FRAC_PI_2]];
+    let triples = [
+        [0.0, 0.0, 1.6262363],
+        [0.3, 0.0, 0.0],
+        [0.0, -0.7, 0.0],
+        [0.4, 1.1, -2.5],
+        [std::f32::consts::FRAC_PI_2, 0.0, std::f32::consts::FRAC_PI_2],
+    ];
     for o in triples {
         let (position, scale) = ([100.0, 200.0, 5.0], [1.0, 2.0, 3.0]);
         let (t, r, s) = placement(position, o, scale);

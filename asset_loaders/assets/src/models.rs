@@ -1,30 +1,39 @@
-//! Model loaders: MSH → [`MshAsset`] (one labelled `Mesh` per part), Texm → `Image`,
+//! Model loaders: MSH → [`MshAsset`] (nodes with one labelled `Mesh` per part), Texm → `Image`,
 //! WEAR → [`WearAsset`] (with its MAT0 materials as dependencies), MAT0 →
 //! [`Mat0Asset`] (with its phase textures as dependencies). Spec `models.md` §1–§4, §7.
 
-use crate::axes::to_bevy;
+use crate::axes::{node_transform, to_bevy};
 use crate::loaders::{LoaderError, located, read_all};
 use bevy_asset::io::Reader;
 use bevy_asset::{Asset, AssetLoader, Handle, LoadContext, RenderAssetUsages};
 use bevy_image::{Image, ImageAddressMode, ImageFilterMode, ImageSampler, ImageSamplerDescriptor};
 use bevy_mesh::{Indices, Mesh, PrimitiveTopology};
-use wgpu_types::{Extent3d, TextureDimension, TextureFormat};
 use bevy_reflect::TypePath;
+use bevy_transform::components::Transform;
 use iron3d_formats::ReadOptions;
 use iron3d_formats::bytes::display_name;
 use iron3d_formats::model::mat0::Material;
-use iron3d_formats::model::mesh_build::{MeshOptions, MeshPart, Pose, build_mesh};
+use iron3d_formats::model::mesh_build::{MeshOptions, MeshPart, QuaternionSense, build_node_meshes, hierarchy_valid, sample_node};
 use iron3d_formats::model::msh::Msh;
 use iron3d_formats::model::texm::{DecodeOptions, Texm};
 use iron3d_formats::model::wear::{Wear, resolve_material};
 use iron3d_formats::{Error, ErrorKind};
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
+use wgpu_types::{Extent3d, TextureDimension, TextureFormat};
 
 /// Archive holding the MAT0 materials (spec §3.1).
 pub const MATERIAL_LIB: &str = "Material.lib";
 /// Archive holding the Texm textures (spec §4.6).
 pub const TEXTURES_LIB: &str = "Textures.lib";
+
+/// Archive holding the lightmaps (spec §4.6).
+pub const LIGHTMAP_LIB: &str = "LightMap.lib";
+
+/// `game://` path of lightmap `name` (with the `.texm` loader hint).
+pub fn lightmap_path(name: &str) -> String {
+    format!("game://{LIGHTMAP_LIB}::{name}.texm")
+}
 
 /// `game://` path of MAT0 entry `name` (with the `.mat0` loader hint).
 pub fn mat0_path(name: &str) -> String {
@@ -45,7 +54,15 @@ pub fn triangle_mesh(positions: &[[f32; 3]], normals: &[[f32; 3]], uvs: Vec<[f32
         .with_inserted_indices(Indices::U32(indices))
 }
 
-/// One drawable part of a model: the triangles of one (WEAR row, lightmap) pair.
+/// The Bevy mesh of a model part; lightmapped parts get `ATTRIBUTE_UV_1`.
+fn part_mesh(part: MeshPart) -> Mesh {
+    let MeshPart { positions, normals, uvs, indices, lightmap_uvs, lightmapped, .. } = part;
+    let mesh = triangle_mesh(&positions, &normals, uvs, indices);
+    if lightmapped { mesh.with_inserted_attribute(Mesh::ATTRIBUTE_UV_1, lightmap_uvs) } else { mesh }
+}
+
+/// One drawable part of a model: the triangles of one (WEAR row, lightmap row,
+/// lightmapped) key.
 #[derive(Debug, Clone, TypePath)]
 pub struct MshPart {
     /// The mesh (labelled `part{i}`), in Bevy axes.
@@ -56,17 +73,52 @@ pub struct MshPart {
     pub lightmap: u8,
     /// Any contributing batch is flagged two-sided.
     pub two_sided: bool,
+    /// The mesh has lightmap coordinates (`ATTRIBUTE_UV_1`).
+    pub lightmapped: bool,
     /// Triangle count.
     pub triangles: usize,
 }
 
-/// A model at rest pose, slot cell (0, 0) (spec §7 steps 2–5).
+/// One node of a model: its parts in node-local space and its rest pose.
+#[derive(Debug, Clone, TypePath)]
+pub struct MshNode {
+    /// Type-10 name (empty without one).
+    pub name: String,
+    /// Parent node (`None` for roots, and for every node of an unposed model).
+    pub parent: Option<usize>,
+    /// Local rest pose (fallback key) in Bevy axes; identity for an unposed model.
+    pub rest: Transform,
+    /// Parts of the node's slot in cell (0, 0).
+    pub parts: Vec<MshPart>,
+}
+
+/// A model as a node hierarchy (spec §7 steps 2–5): node-local meshes of slot cell
+/// (0, 0) and local poses, so renderers pose nodes as a transform hierarchy.
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct MshAsset {
-    /// Parts in first-use order.
-    pub parts: Vec<MshPart>,
-    /// Node count.
-    pub nodes: usize,
+    /// Nodes in file order (parents precede children).
+    pub nodes: Vec<MshNode>,
+    /// False when a parent index does not precede its child: the model is drawn
+    /// unposed (spec §1.10).
+    pub posed: bool,
+    /// The parsed model, for sampling animation frames.
+    pub model: Arc<Msh>,
+}
+
+impl MshAsset {
+    /// Every part of every node.
+    pub fn parts(&self) -> impl Iterator<Item = &MshPart> {
+        self.nodes.iter().flat_map(|n| n.parts.iter())
+    }
+
+    /// The local pose of `node` at animation frame `frame` (spec §1.10 key selection,
+    /// conjugate quaternion sense) in Bevy axes; the rest pose for an unposed model.
+    pub fn pose(&self, node: usize, frame: f32) -> Transform {
+        match sample_node(&self.model, node, frame, QuaternionSense::default()).filter(|_| self.posed) {
+            Some(t) => node_transform(&t),
+            None => self.nodes.get(node).map_or(Transform::IDENTITY, |n| n.rest),
+        }
+    }
 }
 
 /// Loader of MSH models (`.msh`). Load it typed (`load::<MshAsset>`): `Land.msh` shares
@@ -82,20 +134,31 @@ impl AssetLoader for MshLoader {
     async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<MshAsset, LoaderError> {
         let bytes = read_all(reader, ctx).await?;
         let msh = Msh::parse(&bytes, ReadOptions::compatible()).map_err(|e| located(ctx, e))?;
-        let options = MeshOptions { slot_fallback: true, ..MeshOptions::default() };
-        let built = build_mesh(&msh, 0, 0, Pose::Rest, options).map_err(|e| located(ctx, e))?;
-        let parts = built
-            .parts
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let MeshPart { material, lightmap, two_sided, positions, normals, uvs, indices } = p;
-                let triangles = indices.len() / 3;
-                let mesh = ctx.add_labeled_asset(format!("part{i}"), triangle_mesh(&positions, &normals, uvs, indices));
-                MshPart { mesh, material, lightmap, two_sided, triangles }
-            })
-            .collect();
-        Ok(MshAsset { parts, nodes: msh.nodes.len() })
+        let options = MeshOptions { slot_fallback: true, lightmap_uv: true, ..MeshOptions::default() };
+        let built = build_node_meshes(&msh, 0, 0, options).map_err(|e| located(ctx, e))?;
+        let posed = hierarchy_valid(&msh);
+        let mut nodes = Vec::with_capacity(built.len());
+        for (n, parts) in built.into_iter().enumerate() {
+            let parts = parts
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let (material, lightmap, two_sided, lightmapped) = (p.material, p.lightmap, p.two_sided, p.lightmapped);
+                    let triangles = p.indices.len() / 3;
+                    let mesh = ctx.add_labeled_asset(format!("node{n}part{i}"), part_mesh(p));
+                    MshPart { mesh, material, lightmap, two_sided, lightmapped, triangles }
+                })
+                .collect();
+            // A NaN frame selects the fallback key (spec §1.10).
+            let rest = if posed { sample_node(&msh, n, f32::NAN, options.quaternion) } else { None };
+            nodes.push(MshNode {
+                name: msh.node_name(n).map(display_name).unwrap_or_default(),
+                parent: msh.nodes[n].parent().map(usize::from).filter(|_| posed),
+                rest: rest.map_or(Transform::IDENTITY, |t| node_transform(&t)),
+                parts,
+            });
+        }
+        Ok(MshAsset { nodes, posed, model: Arc::new(msh) })
     }
 
     fn extensions(&self) -> &[&str] {
@@ -216,11 +279,7 @@ impl AssetLoader for Mat0Loader {
             .and_then(|i| nres.entries().get(i))
             .ok_or_else(|| located(ctx, Error::new(ErrorKind::NotFound(format!("Material {entry} not found.")))))?;
         let material = Material::parse(&bytes, row.attr1, row.attr2).map_err(|e| located(ctx, e))?;
-        let textures = material
-            .phases
-            .iter()
-            .map(|p| p.texture_name().map(|t| ctx.load(texm_path(&display_name(t)))))
-            .collect();
+        let textures = material.phases.iter().map(|p| p.texture_name().map(|t| ctx.load(texm_path(&display_name(t))))).collect();
         Ok(Mat0Asset { name: entry, textures, material: Arc::new(material) })
     }
 
@@ -235,6 +294,9 @@ impl AssetLoader for Mat0Loader {
 pub struct WearAsset {
     /// One MAT0 per material row, in row order.
     pub materials: Vec<Handle<Mat0Asset>>,
+    /// One image per `LIGHTMAPS` row from `LightMap.lib`; `None` for a lightmap the
+    /// library does not hold (the engine's slot −1: drawn without, spec §2.2).
+    pub lightmaps: Vec<Option<Handle<Image>>>,
     /// The parsed table.
     pub wear: Arc<Wear>,
 }
@@ -244,6 +306,23 @@ pub struct WearAsset {
 pub struct WearLoader {
     /// The game directory (to resolve material names).
     pub game: Arc<GameDir>,
+}
+
+impl WearLoader {
+    /// The `LightMap.lib` entry name of every `LIGHTMAPS` row, `None` where the library
+    /// (or the entry) is missing.
+    fn lightmaps(&self, wear: &Wear) -> Vec<Option<String>> {
+        let count = wear.lightmaps.as_ref().map_or(0, |l| l.rows.len());
+        let lib = self.game.archive(LIGHTMAP_LIB).ok();
+        let nres = lib.as_ref().and_then(|l| l.nres());
+        (0..count)
+            .map(|i| {
+                let name = display_name(wear.lightmap(i)?);
+                nres.as_ref()?.find(name.as_bytes())?;
+                Some(name)
+            })
+            .collect()
+    }
 }
 
 impl AssetLoader for WearLoader {
@@ -259,14 +338,17 @@ impl AssetLoader for WearLoader {
         let nres = lib.nres().ok_or_else(|| located(ctx, Error::invalid(0, "material_lib_kind", "not an NRes archive")))?;
         let mut names = Vec::with_capacity(wear.rows.len());
         for i in 0..wear.rows.len() {
-            let Some(name) = wear.material(i) else { continue };
+            let Some(name) = wear.material(i) else {
+                continue;
+            };
             let found = resolve_material(&nres, name, options).map_err(|e| located(ctx, e.via(format!("WEAR row {i}"))))?;
             let entry = nres.entries().get(found.index()).map(|e| e.name()).unwrap_or_default();
             names.push(display_name(entry));
         }
         drop(nres);
         let materials = names.iter().map(|n| ctx.load(mat0_path(n))).collect();
-        Ok(WearAsset { materials, wear: Arc::new(wear) })
+        let lightmaps = self.lightmaps(&wear).into_iter().map(|n| n.map(|n| ctx.load(lightmap_path(&n)))).collect();
+        Ok(WearAsset { materials, lightmaps, wear: Arc::new(wear) })
     }
 
     fn extensions(&self) -> &[&str] {

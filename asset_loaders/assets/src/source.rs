@@ -11,6 +11,7 @@
 use bevy_asset::io::{AssetReader, AssetReaderError, PathStream, Reader, VecReader};
 use bevy_ecs::prelude::Resource;
 use iron3d_formats::ErrorKind;
+use crate::watch::Served;
 use iron3d_vfs::{GameDir, fold_path};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,8 +35,8 @@ pub fn strip_hint(address: &str) -> Option<&str> {
 #[derive(Resource, Clone)]
 pub struct GameData(pub Arc<GameDir>);
 
-/// Asset reader over a game directory.
-pub struct GameDirReader(pub Arc<GameDir>);
+/// Asset reader over a game directory; records what it served for the watcher.
+pub struct GameDirReader(pub Arc<GameDir>, pub Served);
 
 fn reader_error(path: &Path, e: iron3d_formats::Error) -> AssetReaderError {
     match e.kind {
@@ -47,6 +48,7 @@ fn reader_error(path: &Path, e: iron3d_formats::Error) -> AssetReaderError {
 impl AssetReader for GameDirReader {
     async fn read<'a>(&'a self, path: &'a Path) -> Result<impl Reader + 'a, AssetReaderError> {
         let address = path.to_string_lossy();
+        self.1.record(&address);
         let bytes = match self.0.read(&address) {
             Err(e) if matches!(e.kind, ErrorKind::NotFound(_)) => match strip_hint(&address) {
                 Some(bare) => self.0.read(bare),

@@ -26,6 +26,10 @@ fn tree(tag: &str) -> std::path::PathBuf {
 use iron3d_formats::registry::UnitDat;
 
 pub(crate) fn app(root: &std::path::Path) -> bevy_app::App {
+    app_watching(root, false)
+}
+
+fn app_watching(root: &std::path::Path, watch: bool) -> bevy_app::App {
     let game = Arc::new(GameDir::open(root, ReadOptions::compatible()).unwrap());
     let mut app = bevy_app::App::new();
     app.add_plugins((
@@ -34,6 +38,7 @@ pub(crate) fn app(root: &std::path::Path) -> bevy_app::App {
         AssetPlugin {
             file_path: root.to_string_lossy().into_owned(),
             meta_check: bevy_asset::AssetMetaCheck::Never,
+            watch_for_changes_override: Some(watch),
             ..Default::default()
         },
         GameLoadersPlugin,
@@ -119,4 +124,49 @@ fn mission_sound_and_config_loaders_share_the_source() {
     assert_eq!(world.resource::<Assets<SoundAsset>>().get(&click).unwrap().0.samples, [0, 1000, -1000, 0]);
     assert!(world.resource::<Assets<IniAsset>>().get(&ini).is_some());
     let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn archive_entries_hot_reload_when_their_archive_changes() {
+    let root = tree("watch");
+    let mut app = app_watching(&root, true);
+    let handle: Handle<BuildDatAsset> = app.world().resource::<AssetServer>().load("game://data.lib::builddat.lst");
+    assert!(matches!(settle(&mut app, &handle), LoadState::Loaded));
+    let sections = |app: &bevy_app::App| app.world().resource::<Assets<BuildDatAsset>>().get(&handle).map(|a| a.0.sections.len());
+    assert_eq!(sections(&app), Some(1));
+    let mut lib = NresWriter::new();
+    let text = b"Mine 1\r\n\"UNITS\\Hero\\hero_t.dat\"\r\nPlant 1\r\n\"UNITS\\Hero\\hero_t.dat\"\r\n";
+    lib.add(0, [0; 3], b"BuildDat.lst", text.to_vec()).unwrap();
+    std::fs::write(root.join("Data.LIB"), lib.to_bytes().unwrap()).unwrap();
+    for _ in 0..1500 {
+        app.update();
+        if sections(&app) == Some(2) {
+            let _ = std::fs::remove_dir_all(root);
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(4));
+    }
+    panic!("the entry was not reloaded: {:?}", sections(&app));
+}
+
+#[test]
+fn the_watcher_reports_served_addresses_of_changed_files_only() {
+    use crate::watch::{Served, changes};
+    use bevy_asset::io::AssetSourceEvent;
+    let served = Served::default();
+    for a in ["Data.LIB::BuildDat.lst", "data.lib::other", "MISSIONS\\m1\\data.tma", "Textures.lib::GRASS.texm"] {
+        served.record(a);
+    }
+    let at = |n: u64| (n, None);
+    let before = [("Data.LIB", at(1)), ("MISSIONS/M1/DATA.TMA", at(1)), ("Textures.lib", at(1))].map(|(p, s)| (p.into(), s)).into();
+    let after = [("Data.LIB", at(2)), ("MISSIONS/M1/DATA.TMA", at(3)), ("Textures.lib", at(1))].map(|(p, s)| (p.into(), s)).into();
+    let mut paths: Vec<String> = changes(&before, &after, &served)
+        .into_iter()
+        .map(|e| match e {
+            AssetSourceEvent::ModifiedAsset(p) => p.to_string_lossy().into_owned(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    paths.sort();
+    assert_eq!(paths, ["Data.LIB::BuildDat.lst", "MISSIONS\\m1\\data.tma", "data.lib::other"]);
 }

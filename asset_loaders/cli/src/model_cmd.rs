@@ -224,6 +224,7 @@ pub fn run(cmd: ModelCommand) -> anyhow::Result<()> {
                     Sense::Direct => QuaternionSense::Direct,
                 },
                 slot_fallback: false,
+                lightmap_uv: false,
             };
             let built = build_mesh(&m, lod, group, pose, opts)?;
             let ext = output.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();

@@ -175,7 +175,10 @@ fn sound_export_decodes_archive_entries_and_reports_load_results() {
     let o = cli(&["sound", "export", &address, "-o", path(&out), "--json"]);
     assert!(o.status.success(), "{o:?}");
     let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!((info["result"].as_str(), info["frames"].as_u64(), info["format_tag"].as_u64()), (Some("decoded_sample"), Some(3000), Some(2)));
+    assert_eq!(
+        (info["result"].as_str(), info["frames"].as_u64(), info["format_tag"].as_u64()),
+        (Some("decoded_sample"), Some(3000), Some(2))
+    );
     let pcm = decode_wave(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!((pcm.format_tag, pcm.samples.clone()), (1, decode_wave(&adpcm).unwrap().samples));
     // A loose file works too.
@@ -323,6 +326,7 @@ fn model_tree(tag: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
     let quad = |material: u8, z: f32| MeshData {
+        lightmap_uvs: Vec::new(),
         positions: vec![[0.0, 0.0, z], [1.0, 0.0, z], [1.0, 1.0, z], [0.0, 1.0, z]],
         normals: vec![[0.0, 0.0, 1.0]; 4],
         uvs: vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],

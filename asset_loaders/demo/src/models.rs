@@ -16,7 +16,7 @@ use crate::catalogue::{PROTOTYPES, Proto, Role};
 use crate::geometry::{V3, cos_approx, sin_approx};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
-use iron3d_formats::helpers::ctld::BindingRow;
+use iron3d_formats::helpers::ctld::{BindingRow, FLAG_WRAP};
 use iron3d_formats::helpers::{Base, ControlPoint, Ctld, Ctpt};
 use iron3d_formats::model::msh::{AnimKey, ModelBuilder, NodeAnimation};
 use iron3d_formats::model::wear::Wear;
@@ -103,8 +103,8 @@ fn spin_track(offset: V3) -> Vec<AnimKey> {
         .collect()
 }
 
-/// Builds the MSH of a generator (three levels of detail).
-pub fn build_msh(kit: &mut Kit, generator: Generator) -> Result<(ModelBuilder, Vec<usize>)> {
+/// Builds the MSH of a generator (three levels of detail), lightmapped or not.
+pub fn build_msh(kit: &mut Kit, generator: Generator, lightmap: bool) -> Result<(ModelBuilder, Vec<usize>)> {
     let levels = (0..3).map(|lod| generator(kit, lod)).collect::<Result<Vec<_>>>()?;
     let mut b = ModelBuilder::new();
     let mut spinning = Vec::new();
@@ -120,7 +120,8 @@ pub fn build_msh(kit: &mut Kit, generator: Generator) -> Result<(ModelBuilder, V
     for (lod, nodes) in levels.into_iter().enumerate() {
         for (i, node) in nodes.into_iter().enumerate() {
             if !node.geo.is_empty() {
-                b.set_mesh(i, lod, 0, node.geo.into_mesh())?;
+                let mesh = if lightmap { node.geo.into_lightmapped_mesh() } else { node.geo.into_mesh() };
+                b.set_mesh(i, lod, 0, mesh)?;
             }
         }
     }
@@ -140,7 +141,7 @@ pub fn lightmap_name(stem: &str) -> String {
 fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()> {
     let stem = proto.stem;
     let mut kit = Kit::default();
-    let (builder, spinning) = build_msh(&mut kit, model.generator)?;
+    let (builder, spinning) = build_msh(&mut kit, model.generator, model.lightmap)?;
     let wants = |ext: &str| crate::registry::refs(proto).map(|r| r.iter().any(|r| r.resource().ends_with(ext.as_bytes())));
     out.add(fourcc(b"MSH\0"), [0, 0, 0], format!("{stem}.msh").as_bytes(), builder.build()?.to_bytes()?)?;
     let names: Vec<&[u8]> = kit.wear.iter().map(|w| w.as_bytes()).collect();
@@ -148,13 +149,14 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
     let lightmaps: Vec<&[u8]> = if model.lightmap { vec![lm.as_bytes()] } else { Vec::new() };
     out.add(fourcc(b"WEAR"), [0, 0, 1], format!("{stem}.wea").as_bytes(), Wear::new(&names, &lightmaps)?.to_bytes())?;
     if wants(".cpt")? {
-        let points = model.points.iter().map(|&(name, node, p, d)| ControlPoint::new(name, 0, node, -1, p, d)).collect::<Result<Vec<_>>>()?;
+        let points =
+            model.points.iter().map(|&(name, node, p, d)| ControlPoint::new(name, 0, node, -1, p, d)).collect::<Result<Vec<_>>>()?;
         out.add(fourcc(b"CTPT"), [0, 0, 0], format!("{stem}.cpt").as_bytes(), Ctpt { points }.to_bytes()?)?;
     }
     if wants(".ctl")? {
         let mut rows = vec![BindingRow::new(0, 0.0, 0.0, 0.0, 0)?];
         for &n in &spinning {
-            rows.push(BindingRow::new(n as i32, 0.0, SPIN_FRAMES, 0.25, 0)?);
+            rows.push(BindingRow::new(n as i32, 0.0, SPIN_FRAMES, 0.25, FLAG_WRAP)?);
         }
         out.add(fourcc(b"CTLD"), [0, 0, 0], format!("{stem}.ctl").as_bytes(), Ctld::with_pose(rows)?.to_bytes()?)?;
     }
@@ -189,7 +191,8 @@ fn archives(tree: &mut DemoTree) -> Result<Vec<String>> {
                 }
                 Role::System | Role::Broken => {}
                 _ => {
-                    let model = spec(proto).ok_or_else(|| iron3d_formats::Error::invalid(0, "demo_model", format!("no model for {}", proto.key)))?;
+                    let model = spec(proto)
+                        .ok_or_else(|| iron3d_formats::Error::invalid(0, "demo_model", format!("no model for {}", proto.key)))?;
                     if model.lightmap {
                         lightmaps.push(lightmap_name(proto.stem));
                     }

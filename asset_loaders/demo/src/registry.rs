@@ -1,11 +1,12 @@
 //! `objects.rlb`, unit schemes and the building categories.
 
 use crate::catalogue::{MAPS, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::models::robots::{CHASSIS_MOUNT, TURRET_MOUNT};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::nres::NresWriter;
 use iron3d_formats::registry::objects::{ObjectRef64, write_refs};
-use iron3d_formats::registry::unit_dat::{MAGIC, UnitDat, UnitRecord};
+use iron3d_formats::registry::unit_dat::{MAGIC, TYPE_CANNON, TYPE_TURRET, UnitDat, UnitRecord};
 use iron3d_formats::registry::{BuildCategory, BuildDat};
 
 /// The references of a prototype, in stored order.
@@ -13,7 +14,9 @@ pub fn refs(proto: &Proto) -> Result<Vec<ObjectRef64>> {
     let (a, s) = (proto.archive, proto.stem);
     let r = |ext: &str| ObjectRef64::new(a, &format!("{s}.{ext}"));
     Ok(match proto.role {
-        Role::Chassis | Role::Building(_) | Role::FortParent => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?],
+        Role::Chassis | Role::Building(_) | Role::FortParent => {
+            vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?]
+        }
         Role::Turret => vec![r("msh")?, r("wea")?, r("cpt")?],
         Role::Weapon | Role::Scenery | Role::Broken => vec![r("msh")?, r("wea")?],
         Role::Fortification { parent } => vec![ObjectRef64::new("objects.rlb", parent)?, r("bas")?],
@@ -31,8 +34,8 @@ fn scheme(class_word: u32, description: &str, chain: &[&str]) -> Result<Vec<u8>>
         .map(|(i, key)| {
             let (component_type, link) = match i {
                 0 => (0, -1),
-                1 => (1, 0),
-                _ => (4, 0),
+                1 => (TYPE_TURRET, CHASSIS_MOUNT as i32),
+                _ => (TYPE_CANNON, TURRET_MOUNT as i32),
             };
             let children = u32::from(i + 1 < chain.len());
             let text = if i == 0 { description.to_string() } else { format!("{description} {key}") };
@@ -52,10 +55,7 @@ pub fn build_dat() -> BuildDat {
     let sections = BuildCategory::TABLE
         .iter()
         .filter_map(|&(category, _, _)| {
-            PROTOTYPES
-                .iter()
-                .find(|p| p.role == Role::Building(category))
-                .map(|p| (category, vec![building_scheme_path(p.key)]))
+            PROTOTYPES.iter().find(|p| p.role == Role::Building(category)).map(|p| (category, vec![building_scheme_path(p.key)]))
         })
         .collect();
     BuildDat { sections }

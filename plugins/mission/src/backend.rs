@@ -14,8 +14,8 @@ pub struct PreparedObject {
     pub name: String,
     /// Direct prototype key or unit scheme path, as placed.
     pub key: String,
-    /// Component prototype keys after expansion (one for a direct key).
-    pub components: Vec<String>,
+    /// Components after expansion (one for a direct key).
+    pub components: Vec<crate::ObjectComponent>,
     /// Clan index.
     pub clan: i32,
     /// Position (game units).

@@ -2,6 +2,7 @@
 //! and areal map of its land path, `BuildDat.lst`, unit schemes, `objects.rlb`, and
 //! the whole reachable resource graph — every failure tied to its edge.
 
+use crate::ObjectComponent;
 use crate::backend::{MissionBackend, Prepared, PreparedObject};
 use iron3d_core::MissionLoadPhase;
 use iron3d_formats::registry::{BuildDat, PrototypeResolver, UnitDat};
@@ -108,11 +109,13 @@ impl GameMissionBackend {
             let link = format!("placed object {} ({})", o.id, o.name);
             o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
                 let bytes = self.game.read_file(&o.key).via(link.clone())?;
-                UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?.component_keys().via(link.clone())?
+                let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
+                let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
+                parts.into_iter().map(|c| ObjectComponent { attach_node: c.attach_node(), key: c.key, parent: c.parent }).collect()
             } else {
-                vec![o.key.clone()]
+                vec![ObjectComponent::root(o.key.clone())]
             };
-            for key in &o.components {
+            for key in o.components.iter().map(|c| &c.key) {
                 if let Err(e) = resolver.resolve(key).as_ref() {
                     return Err(e.clone().via(format!("component key {key}")).via(link));
                 }
@@ -130,8 +133,7 @@ impl GameMissionBackend {
         match report.errors.first() {
             None => Ok(()),
             Some(f) => {
-                let mut e = Error::rule("missing_resource", f.message.clone())
-                    .via(format!("{} {}::{}", f.link.name(), f.archive, f.entry));
+                let mut e = Error::rule("missing_resource", f.message.clone()).via(format!("{} {}::{}", f.link.name(), f.archive, f.entry));
                 if !f.key.is_empty() {
                     e = e.via(format!("key {}", f.key));
                 }
@@ -182,9 +184,7 @@ pub fn list_missions(game: &GameDir) -> Vec<String> {
         .filter_map(|p| {
             let parts: Vec<String> = p.iter().map(|c| c.to_string_lossy().into_owned()).collect();
             match parts.as_slice() {
-                [top, name, file] if top.eq_ignore_ascii_case(MISSIONS_DIR) && file.eq_ignore_ascii_case("data.tma") => {
-                    Some(name.clone())
-                }
+                [top, name, file] if top.eq_ignore_ascii_case(MISSIONS_DIR) && file.eq_ignore_ascii_case("data.tma") => Some(name.clone()),
                 _ => None,
             }
         })

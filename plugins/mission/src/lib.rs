@@ -13,7 +13,7 @@ mod progress;
 
 pub use backend::{MissionBackend, Prepared, PreparedObject};
 pub use game_backend::{GameMissionBackend, MISSIONS_DIR, MissionState, list_missions};
-pub use objects::{MissionObject, MissionObjectRegistered, Pending, Registered};
+pub use objects::{MissionObject, MissionObjectRegistered, ObjectComponent, Pending, Registered};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
 
 use bevy_app::{App, Plugin};

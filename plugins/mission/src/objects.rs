@@ -9,10 +9,28 @@ use bevy_reflect::Reflect;
 pub struct MissionObject {
     /// Prototype key or unit scheme path, as placed.
     pub key: String,
-    /// Component prototype keys.
-    pub components: Vec<String>,
+    /// Components (prototype keys and how their models attach).
+    pub components: Vec<ObjectComponent>,
     /// Clan index.
     pub clan: i32,
+}
+
+/// One component of a mission object (spec `registry.md` §2.3, `models.md` §1.12).
+#[derive(Debug, Clone, PartialEq, Eq, Reflect)]
+pub struct ObjectComponent {
+    /// Component prototype key.
+    pub key: String,
+    /// Parent component (index into [`MissionObject::components`]); `None` for the root.
+    pub parent: Option<usize>,
+    /// Node of the parent's model where this component's model attaches.
+    pub attach_node: u32,
+}
+
+impl ObjectComponent {
+    /// A root component (a direct prototype key).
+    pub fn root(key: impl Into<String>) -> Self {
+        Self { key: key.into(), parent: None, attach_node: 0 }
+    }
 }
 
 /// Constructed but not yet part of the world (no gameplay system sees it).

@@ -43,7 +43,7 @@ impl MissionBackend for Synthetic {
             }
             MissionLoadPhase::Prototypes => {
                 for o in &mut prepared.objects {
-                    o.components = vec![o.key.clone(), format!("{}_turret", o.key)];
+                    o.components = vec![ObjectComponent::root(o.key.clone()), ObjectComponent::root(format!("{}_turret", o.key))];
                 }
             }
             _ => {}
@@ -213,8 +213,12 @@ fn demo_missions_load_from_the_game_directory() {
             .query::<&MissionObject>()
             .iter(app.world())
             .filter(|o| o.components.len() == 3)
+            .inspect(|o| {
+                let tree: Vec<_> = o.components.iter().map(|c| (c.parent, c.attach_node > 0)).collect();
+                assert_eq!(tree, [(None, false), (Some(0), true), (Some(1), true)], "{o:?}");
+            })
             .count();
-        assert!(units > 0, "{}: unit schemes expand into chassis, turret and weapon", spec.name);
+        assert!(units > 0, "{}: unit schemes expand into chassis, turret on a chassis node, weapon on a turret node", spec.name);
         assert_eq!(app.world().resource::<LoadedMission>().name, spec.name);
     }
     let _ = std::fs::remove_dir_all(root);

@@ -4,6 +4,9 @@
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 
+/// Default ambient brightness; lightmaps (baked ambient) are scaled to match it.
+pub const AMBIENT_BRIGHTNESS: f32 = 600.0;
+
 /// Environment settings applied at startup and to new cameras.
 #[derive(Resource, Reflect, Debug, Clone)]
 #[reflect(Resource)]
@@ -20,7 +23,7 @@ pub struct Environment {
 
 impl Default for Environment {
     fn default() -> Self {
-        Self { sky: Color::srgb(0.55, 0.68, 0.85), ambient: 600.0, sun_illuminance: 9_000.0, fog: (700.0, 2_600.0) }
+        Self { sky: Color::srgb(0.55, 0.68, 0.85), ambient: AMBIENT_BRIGHTNESS, sun_illuminance: 9_000.0, fog: (700.0, 2_600.0) }
     }
 }
 
@@ -30,7 +33,12 @@ pub struct Sun;
 
 pub(crate) fn setup(mut commands: Commands, env: Res<Environment>) {
     commands.insert_resource(ClearColor(env.sky));
-    commands.insert_resource(GlobalAmbientLight { color: Color::srgb(0.85, 0.88, 1.0), brightness: env.ambient, ..default() });
+    // Lightmapped surfaces take their ambient term from the lightmap instead.
+    commands.insert_resource(GlobalAmbientLight {
+        color: Color::srgb(0.85, 0.88, 1.0),
+        brightness: env.ambient,
+        affects_lightmapped_meshes: false,
+    });
     commands.spawn((
         Sun,
         Name::new("Sun"),

@@ -1,5 +1,6 @@
 //! Rendering of the loaded mission (issue 6): models of registered mission objects
-//! (prototype → MSH + WEAR → MAT0 → Texm, shared meshes and materials), the terrain of
+//! (prototype → MSH + WEAR → MAT0 → Texm, components assembled into one transform
+//! hierarchy posed by the CTLD, shared meshes and materials), the terrain of
 //! [`iron3d_mission::LoadedMission`] and a default environment (sun, ambient light, sky
 //! colour, distance fog). Everything loads through `game://` (see `iron3d_assets`); the
 //! Z-up → Y-up conversion lives in `iron3d_assets::axes`.
@@ -9,9 +10,9 @@ mod materials;
 mod models;
 mod terrain;
 
-pub use environment::{Environment, Sun};
+pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
 pub use materials::{AnimatedMaterial, MaterialCache};
-pub use models::{ModelInstance, ModelPart, ModelState, PrototypeCache};
+pub use models::{ComponentModel, CyclingPiece, FRAMES_PER_SECOND, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
 pub use terrain::{TerrainRoot, TerrainView};
 
 use bevy::prelude::*;
@@ -23,14 +24,16 @@ use bevy::prelude::*;
 pub struct RenderStats {
     /// Mission objects with at least one drawn part.
     pub objects: usize,
-    /// Model instances (one per object component with a mesh).
+    /// Component models (one per object component with a mesh).
     pub instances: usize,
-    /// Instances still waiting for their assets.
+    /// Component models still waiting for their assets.
     pub pending: usize,
-    /// Instances whose model or materials failed to load.
+    /// Component models whose model, materials or control description failed to load.
     pub failed: usize,
     /// Drawn part entities (mesh + material).
     pub parts: usize,
+    /// Parts drawn with a lightmap.
+    pub lightmapped: usize,
     /// Distinct meshes.
     pub meshes: usize,
     /// Distinct materials.
@@ -47,8 +50,17 @@ impl std::fmt::Debug for RenderStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} objects, {} instances ({} pending, {} failed), {} parts, {} meshes, {} materials, {} mesh/material pairs, {} terrain faces",
-            self.objects, self.instances, self.pending, self.failed, self.parts, self.meshes, self.materials, self.pairs, self.terrain_faces
+            "{} objects, {} instances ({} pending, {} failed), {} parts ({} lightmapped), {} meshes, {} materials, {} mesh/material pairs, {} terrain faces",
+            self.objects,
+            self.instances,
+            self.pending,
+            self.failed,
+            self.parts,
+            self.lightmapped,
+            self.meshes,
+            self.materials,
+            self.pairs,
+            self.terrain_faces
         )
     }
 }
@@ -60,7 +72,7 @@ pub enum RenderSystems {
     Request,
     /// Attach meshes and materials once assets are loaded.
     Attach,
-    /// Animate materials.
+    /// Animate materials and cycling pieces.
     Animate,
 }
 
@@ -77,7 +89,9 @@ impl Plugin for RenderPlugin {
             .init_resource::<TerrainView>()
             .init_resource::<Environment>()
             .register_type::<RenderStats>()
-            .register_type::<ModelInstance>()
+            .register_type::<ObjectModel>()
+            .register_type::<ModelPiece>()
+            .register_type::<CyclingPiece>()
             .register_type::<ModelPart>()
             .register_type::<TerrainView>()
             .register_type::<Environment>()
@@ -88,8 +102,11 @@ impl Plugin for RenderPlugin {
                 (
                     (models::request_models, terrain::request_terrain).in_set(RenderSystems::Request),
                     (models::attach_models, terrain::attach_terrain, environment::add_fog).in_set(RenderSystems::Attach),
-                    materials::animate_materials.in_set(RenderSystems::Animate),
+                    (materials::animate_materials, models::cycle_pieces).in_set(RenderSystems::Animate),
                 ),
             );
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,7 +2,9 @@
 //! texture, emissive), alpha = diffuse A × alpha multiplier, blending when the source/
 //! destination blend codes are set (additive for destination ONE), alpha test for a
 //! texture with alpha and no blend (threshold 0.5, not established). Everything is drawn
-//! double-sided (winding not established). Animated phases follow `Time`.
+//! double-sided (winding not established). Animated phases follow `Time`. Lightmaps
+//! (a separate texture stage in the original, spec §4.6) are Bevy lightmaps on the part
+//! entities, scaled like the ambient light they replace.
 
 use bevy::prelude::*;
 use iron3d_assets::Mat0Asset;
@@ -50,6 +52,7 @@ pub fn standard_material(mat0: Option<&Mat0Asset>, images: &Assets<Image>) -> St
         reflectance: 0.2,
         double_sided: true,
         cull_mode: None,
+        lightmap_exposure: crate::environment::AMBIENT_BRIGHTNESS,
         ..default()
     };
     let Some(mat0) = mat0 else { return m };

@@ -1,17 +1,29 @@
-//! Models of registered mission objects: each component key resolves (cached) through
-//! `objects.rlb` to an MSH and a WEAR; a [`ModelInstance`] child per component loads
-//! them through `game://`, and once everything is loaded one [`ModelPart`] child per
-//! mesh part gets `Mesh3d` + `MeshMaterial3d`. Mesh handles are shared by the asset
-//! server (same path, same handle); materials by [`MaterialCache`].
+//! Models of registered mission objects. Each component key resolves (cached) through
+//! `objects.rlb` to an MSH, a WEAR and a CTLD; once every component's assets are loaded
+//! the object is assembled into one piece list (spec `models.md` §1.12: attached
+//! turrets and weapons hang from a node of their parent, their virtual root skipped),
+//! spawned as a transform hierarchy of [`ModelPiece`] entities posed by the CTLD
+//! initial pose (`registry.md` §5.5), each with one [`ModelPart`] child per mesh part
+//! (with a Bevy `Lightmap` from the WEAR's `LIGHTMAPS` row when the part has lightmap
+//! coordinates).
+//! Mesh handles are shared by the asset server (same path, same handle); materials by
+//! [`MaterialCache`].
 
-use crate::materials::{AnimatedMaterial, MaterialCache, standard_material};
 use crate::RenderStats;
-use bevy::asset::RecursiveDependencyLoadState;
+use crate::materials::{AnimatedMaterial, MaterialCache, standard_material};
+use bevy::asset::{RecursiveDependencyLoadState, UntypedAssetId};
+use bevy::pbr::Lightmap;
 use bevy::prelude::*;
-use iron3d_assets::{GameData, Mat0Asset, MshAsset, WearAsset};
+use iron3d_assets::{CtldAsset, GameData, Mat0Asset, MshAsset, WearAsset};
+use iron3d_formats::helpers::ctld::{FLAG_WRAP, normalise};
+use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, assemble};
 use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
 use iron3d_mission::{MissionObject, Registered};
 use std::collections::{HashMap, HashSet};
+
+/// Animation frames per second of pieces cycled by the renderer. The spec does not
+/// record the engine's rate; this is the project's choice.
+pub const FRAMES_PER_SECOND: f32 = 15.0;
 
 /// `game://` paths of a prototype's model, `None` for non-geometric or failed keys.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,39 +32,84 @@ pub struct ModelRefs {
     pub msh: String,
     /// The WEAR, if the prototype names one.
     pub wear: Option<String>,
+    /// The CTLD, if the prototype names one.
+    pub ctl: Option<String>,
 }
 
 /// Resolved prototypes by lower-case key.
 #[derive(Resource, Default)]
 pub struct PrototypeCache(pub HashMap<String, Option<ModelRefs>>);
 
-/// Where a model instance is in its life.
+/// Where an object's model is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
 pub enum ModelState {
     /// Waiting for assets.
     #[default]
     Loading,
-    /// Parts attached.
+    /// Pieces spawned.
     Ready,
-    /// The model failed to load (logged).
-    Failed,
 }
 
-/// One component model of a mission object (child of the object).
-#[derive(Component, Reflect, Debug, Clone)]
-#[reflect(Component)]
-pub struct ModelInstance {
+/// The model of one component of an object.
+#[derive(Reflect, Debug, Clone)]
+pub struct ComponentModel {
     /// Component prototype key.
     pub key: String,
     /// The model.
     pub msh: Handle<MshAsset>,
     /// Its material table.
     pub wear: Option<Handle<WearAsset>>,
+    /// Its control description (initial pose).
+    pub ctl: Option<Handle<CtldAsset>>,
+    /// Parent component model (index into [`ObjectModel::components`]) and its node.
+    pub attach: Option<(usize, u32)>,
+}
+
+/// The models of a mission object's components (on the object entity).
+#[derive(Component, Reflect, Debug, Clone, Default)]
+#[reflect(Component)]
+pub struct ObjectModel {
+    /// Component models in component order.
+    pub components: Vec<ComponentModel>,
     /// State.
     pub state: ModelState,
 }
 
-/// One drawn part (child of a [`ModelInstance`]).
+/// One piece of an assembled object: a node of a component's model.
+#[derive(Component, Reflect, Debug, Clone)]
+#[reflect(Component)]
+pub struct ModelPiece {
+    /// Component index in [`ObjectModel::components`].
+    pub component: usize,
+    /// Node of the component's model.
+    pub node: usize,
+    /// The model, for posing.
+    pub model: Handle<MshAsset>,
+}
+
+/// A piece whose CTLD binding wraps (a cyclic piece such as a radar or a rotor): until
+/// a Control system drives the bindings, the renderer advances its blend through the
+/// binding's frame range at [`FRAMES_PER_SECOND`].
+#[derive(Component, Reflect, Debug, Clone, Copy)]
+#[reflect(Component)]
+pub struct CyclingPiece {
+    /// Frames of blend 0 and 1.
+    pub endpoints: (f32, f32),
+    /// Raw blend phase in [0, 1).
+    pub phase: f32,
+    /// Binding flags (wrap, invert).
+    pub flags: u32,
+}
+
+impl CyclingPiece {
+    /// The animation frame of the current phase.
+    pub fn frame(&self) -> f32 {
+        let blend = normalise(self.phase, self.flags);
+        (1.0 - blend) * self.endpoints.0 + blend * self.endpoints.1
+    }
+}
+
+/// One drawn part (child of a [`ModelPiece`]).
 #[derive(Component, Reflect, Debug, Clone, Copy)]
 #[reflect(Component)]
 pub struct ModelPart {
@@ -90,7 +147,9 @@ fn resolve_missing(game: &GameData, keys: &[String], cache: &mut PrototypeCache)
     for key in keys {
         let refs = match resolver.resolve(key).as_ref() {
             Ok(p) => match &p.mesh {
-                MeshSource::Explicit(r) | MeshSource::BasStem(r) => Some(ModelRefs { msh: game_path(r), wear: p.wear().map(game_path) }),
+                MeshSource::Explicit(r) | MeshSource::BasStem(r) => {
+                    Some(ModelRefs { msh: game_path(r), wear: p.wear().map(game_path), ctl: p.first(".ctl").map(game_path) })
+                }
                 MeshSource::NonGeometric => None,
             },
             Err(e) => {
@@ -116,9 +175,8 @@ pub(crate) fn request_models(
     let Some(game) = game else { return };
     let mut missing: Vec<String> = new
         .iter()
-        .flat_map(|(_, o)| o.components.iter())
+        .flat_map(|(_, o)| o.components.iter().map(|c| c.key.clone()))
         .filter(|k| !cache.0.contains_key(&k.to_ascii_lowercase()))
-        .cloned()
         .collect();
     missing.sort();
     missing.dedup();
@@ -126,19 +184,27 @@ pub(crate) fn request_models(
         resolve_missing(&game, &missing, &mut cache);
     }
     for (entity, object) in &new {
-        commands.entity(entity).insert_if_new(Visibility::default());
-        for key in &object.components {
-            let Some(Some(refs)) = cache.0.get(&key.to_ascii_lowercase()) else { continue };
-            let instance = ModelInstance {
-                key: key.clone(),
+        // Component index → model index (components without a model have none).
+        let mut model_of: Vec<Option<usize>> = Vec::with_capacity(object.components.len());
+        let mut model = ObjectModel::default();
+        for c in &object.components {
+            let Some(Some(refs)) = cache.0.get(&c.key.to_ascii_lowercase()) else {
+                model_of.push(None);
+                continue;
+            };
+            model_of.push(Some(model.components.len()));
+            let parent = c.parent.and_then(|p| model_of.get(p).copied().flatten());
+            model.components.push(ComponentModel {
+                key: c.key.clone(),
                 msh: server.load(refs.msh.clone()),
                 wear: refs.wear.as_ref().map(|w| server.load(w.clone())),
-                state: ModelState::Loading,
-            };
-            commands.spawn((instance, Name::new(key.clone()), Transform::default(), Visibility::default(), ChildOf(entity)));
-            stats.instances += 1;
-            stats.pending += 1;
+                ctl: refs.ctl.as_ref().map(|w| server.load(w.clone())),
+                attach: parent.map(|p| (p, c.attach_node)),
+            });
         }
+        stats.instances += model.components.len();
+        stats.pending += model.components.len();
+        commands.entity(entity).insert((model, Visibility::default()));
     }
 }
 
@@ -150,13 +216,44 @@ fn settled(state: RecursiveDependencyLoadState) -> Option<bool> {
     }
 }
 
+/// Load results of one component: `None` while anything is still loading.
+fn component_loaded(server: &AssetServer, c: &ComponentModel) -> Option<[bool; 3]> {
+    let optional = |h: Option<UntypedAssetId>| h.map_or(Some(true), |h| settled(server.recursive_dependency_load_state(h)));
+    Some([
+        settled(server.recursive_dependency_load_state(&c.msh))?,
+        optional(c.wear.as_ref().map(|h| h.id().untyped()))?,
+        optional(c.ctl.as_ref().map(|h| h.id().untyped()))?,
+    ])
+}
+
+/// The pieces of an object; attach points that do not fit fall back to the object root.
+fn assembly_of(object: &ObjectModel, models: &[Option<&MshAsset>]) -> Assembly {
+    let nodes = |attach: bool| -> Vec<ComponentNodes> {
+        object
+            .components
+            .iter()
+            .zip(models)
+            .map(|(c, m)| ComponentNodes {
+                parents: m.map(|m| m.nodes.iter().map(|n| n.parent).collect()).unwrap_or_default(),
+                attach: c.attach.filter(|_| attach).map(|(component, node)| Attach { component, node: node as usize }),
+            })
+            .collect()
+    };
+    assemble(&nodes(true)).unwrap_or_else(|e| {
+        let keys: Vec<&str> = object.components.iter().map(|c| c.key.as_str()).collect();
+        warn!("render: {keys:?}: {e}; components drawn unattached");
+        assemble(&nodes(false)).unwrap_or_default()
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn attach_models(
     mut commands: Commands,
-    mut instances: Query<(Entity, &mut ModelInstance, &ChildOf)>,
+    mut objects: Query<(Entity, &mut ObjectModel)>,
     server: Res<AssetServer>,
     models: Res<Assets<MshAsset>>,
     wears: Res<Assets<WearAsset>>,
+    ctls: Res<Assets<CtldAsset>>,
     mats: Res<Assets<Mat0Asset>>,
     images: Res<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -164,57 +261,88 @@ pub(crate) fn attach_models(
     mut stats: ResMut<RenderStats>,
 ) {
     let pending_before = stats.pending;
-    for (entity, mut inst, parent) in &mut instances {
-        if inst.state != ModelState::Loading {
+    for (entity, mut object) in &mut objects {
+        if object.state != ModelState::Loading {
             continue;
         }
-        let Some(model_ok) = settled(server.recursive_dependency_load_state(&inst.msh)) else { continue };
-        let wear_ok = match &inst.wear {
-            None => true,
-            Some(w) => match settled(server.recursive_dependency_load_state(w)) {
-                None => continue,
-                Some(ok) => ok,
-            },
-        };
-        stats.pending = stats.pending.saturating_sub(1);
-        let Some(model) = models.get(&inst.msh).filter(|_| model_ok) else {
-            inst.state = ModelState::Failed;
-            stats.failed += 1;
-            warn!("render: model of {} failed: {:?}", inst.key, server.load_state(&inst.msh));
+        let Some(loaded) = object.components.iter().map(|c| component_loaded(&server, c)).collect::<Option<Vec<_>>>() else {
             continue;
         };
-        if !wear_ok {
-            stats.failed += 1;
-            warn!("render: materials of {} failed; drawing grey", inst.key);
+        stats.pending = stats.pending.saturating_sub(object.components.len());
+        let mut ready: Vec<Option<&MshAsset>> = Vec::with_capacity(loaded.len());
+        for (c, [msh_ok, wear_ok, ctl_ok]) in object.components.iter().zip(&loaded) {
+            let model = models.get(&c.msh).filter(|_| *msh_ok);
+            if model.is_none() {
+                warn!("render: model of {} failed: {:?}", c.key, server.load_state(&c.msh));
+            }
+            if model.is_none() || !wear_ok || !ctl_ok {
+                stats.failed += 1;
+            }
+            if !wear_ok {
+                warn!("render: materials of {} failed; drawing grey", c.key);
+            }
+            if !ctl_ok {
+                warn!("render: control description of {} failed; drawing the rest pose", c.key);
+            }
+            ready.push(model);
         }
-        let wear = inst.wear.as_ref().filter(|_| wear_ok).and_then(|w| wears.get(w).map(|a| (w.id(), a)));
-        for part in &model.parts {
-            let key = (wear.map(|(id, _)| id), part.material);
-            let material = match cache.by_row.get(&key) {
-                Some(m) => m.clone(),
-                None => {
-                    let mat0_handle = wear.and_then(|(_, w)| w.materials.get(usize::from(part.material)));
-                    let mat0 = mat0_handle.and_then(|h| mats.get(h));
-                    let handle = materials.add(standard_material(mat0, &images));
-                    if let (Some(h), Some(m)) = (mat0_handle, mat0)
-                        && m.material.phases.len() > 1
-                        && !m.material.anims.is_empty()
-                    {
-                        commands.spawn(AnimatedMaterial { material: handle.clone(), mat0: h.clone() });
-                    }
-                    cache.by_row.insert(key, handle.clone());
-                    handle
-                }
+        let assembly = assembly_of(&object, &ready);
+        let mut spawned: Vec<Entity> = Vec::with_capacity(assembly.pieces.len());
+        for piece in &assembly.pieces {
+            let c = &object.components[piece.component];
+            let Some(model) = ready[piece.component] else {
+                spawned.push(entity);
+                continue;
             };
-            let seen = &mut stats.seen;
-            seen.meshes.insert(part.mesh.id());
-            seen.materials.insert(material.id());
-            seen.pairs.insert((part.mesh.id(), material.id()));
-            seen.objects.insert(parent.parent());
-            commands.spawn((ModelPart { material: part.material }, Mesh3d(part.mesh.clone()), MeshMaterial3d(material), ChildOf(entity)));
-            stats.parts += 1;
+            let binding = c.ctl.as_ref().and_then(|h| ctls.get(h)).and_then(|ctl| {
+                let entry = ctl.0.initial_pose().into_iter().find(|e| usize::try_from(e.node) == Ok(piece.node))?;
+                Some((entry.frame, ctl.0.rows.get(entry.row)?.clone(), ctl.0.layout))
+            });
+            let pose = binding.as_ref().map_or(model.nodes[piece.node].rest, |(frame, _, _)| model.pose(piece.node, *frame));
+            let parent = piece.parent.map_or(entity, |p| spawned[p]);
+            let name = Name::new(format!("{}/{}", c.key, model.nodes[piece.node].name));
+            let mut e = commands.spawn((
+                ModelPiece { component: piece.component, node: piece.node, model: c.msh.clone() },
+                name,
+                pose,
+                Visibility::default(),
+                ChildOf(parent),
+            ));
+            if let Some((_, row, layout)) = binding.filter(|(_, row, layout)| row.flags(*layout) & FLAG_WRAP != 0) {
+                let (a, b) = row.endpoints();
+                if a != b && a.is_finite() && b.is_finite() {
+                    e.insert(CyclingPiece {
+                        endpoints: (a, b),
+                        phase: row.initial_blend(layout).rem_euclid(1.0),
+                        flags: row.flags(layout),
+                    });
+                }
+            }
+            let piece_entity = e.id();
+            spawned.push(piece_entity);
+            let wear = c.wear.as_ref().and_then(|w| wears.get(w).map(|a| (w.id(), a)));
+            for part in &model.nodes[piece.node].parts {
+                let material = part_material(&mut commands, wear, part.material, &mats, &images, &mut materials, &mut cache);
+                let seen = &mut stats.seen;
+                seen.meshes.insert(part.mesh.id());
+                seen.materials.insert(material.id());
+                seen.pairs.insert((part.mesh.id(), material.id()));
+                seen.objects.insert(entity);
+                let mut drawn = commands.spawn((
+                    ModelPart { material: part.material },
+                    Mesh3d(part.mesh.clone()),
+                    MeshMaterial3d(material),
+                    ChildOf(piece_entity),
+                ));
+                let lightmap = wear.and_then(|(_, w)| w.lightmaps.get(usize::from(part.lightmap))).cloned().flatten();
+                if let Some(image) = lightmap.filter(|_| part.lightmapped) {
+                    drawn.insert(Lightmap { image, uv_rect: Rect::new(0.0, 0.0, 1.0, 1.0), bicubic_sampling: false });
+                    stats.lightmapped += 1;
+                }
+                stats.parts += 1;
+            }
         }
-        inst.state = ModelState::Ready;
+        object.state = ModelState::Ready;
         let s = &stats.seen;
         let counts = (s.meshes.len(), s.materials.len(), s.pairs.len(), s.objects.len());
         (stats.meshes, stats.materials, stats.pairs, stats.objects) = counts;
@@ -222,8 +350,57 @@ pub(crate) fn attach_models(
     if pending_before > 0 && stats.pending == 0 {
         info!(
             target: "render",
-            "models ready: {} instances ({} failed), {} parts, {} mesh/material pairs for {} objects",
-            stats.instances, stats.failed, stats.parts, stats.pairs, stats.objects
+            "models ready: {} instances ({} failed), {} parts ({} lightmapped), {} mesh/material pairs for {} objects",
+            stats.instances,
+            stats.failed,
+            stats.parts,
+            stats.lightmapped,
+            stats.pairs,
+            stats.objects
         );
+    }
+}
+
+/// The shared material of a WEAR row (created on first use).
+fn part_material(
+    commands: &mut Commands,
+    wear: Option<(AssetId<WearAsset>, &WearAsset)>,
+    row: u16,
+    mats: &Assets<Mat0Asset>,
+    images: &Assets<Image>,
+    materials: &mut Assets<StandardMaterial>,
+    cache: &mut MaterialCache,
+) -> Handle<StandardMaterial> {
+    let key = (wear.map(|(id, _)| id), row);
+    if let Some(m) = cache.by_row.get(&key) {
+        return m.clone();
+    }
+    let mat0_handle = wear.and_then(|(_, w)| w.materials.get(usize::from(row)));
+    let mat0 = mat0_handle.and_then(|h| mats.get(h));
+    let handle = materials.add(standard_material(mat0, images));
+    if let (Some(h), Some(m)) = (mat0_handle, mat0)
+        && m.material.phases.len() > 1
+        && !m.material.anims.is_empty()
+    {
+        commands.spawn(AnimatedMaterial { material: handle.clone(), mat0: h.clone() });
+    }
+    cache.by_row.insert(key, handle.clone());
+    handle
+}
+
+/// Advances cycling pieces and poses them.
+pub(crate) fn cycle_pieces(
+    time: Res<Time>,
+    models: Res<Assets<MshAsset>>,
+    mut pieces: Query<(&ModelPiece, &mut CyclingPiece, &mut Transform)>,
+) {
+    let dt = time.delta_secs();
+    for (piece, mut cycle, mut transform) in &mut pieces {
+        let Some(model) = models.get(&piece.model) else {
+            continue;
+        };
+        let span = (cycle.endpoints.1 - cycle.endpoints.0).abs();
+        cycle.phase = (cycle.phase + dt * FRAMES_PER_SECOND / span).rem_euclid(1.0);
+        *transform = model.pose(piece.node, cycle.frame());
     }
 }

@@ -40,7 +40,7 @@ pub fn overlay(
             ui.monospace(format!("{:6} mission objects", objects.iter().count()));
             if let Some(r) = &render {
                 ui.monospace(format!("{:6} model instances ({} pending, {} failed)", r.instances, r.pending, r.failed));
-                ui.monospace(format!("{:6} drawn parts", r.parts));
+                ui.monospace(format!("{:6} drawn parts ({} lightmapped)", r.parts, r.lightmapped));
                 ui.monospace(format!("{:6} mesh/material pairs ({} meshes, {} materials)", r.pairs, r.meshes, r.materials));
                 ui.monospace(format!("{:6} terrain faces", r.terrain_faces));
             }

@@ -1,21 +1,35 @@
 //! Robot components: three chassis (wheeled scout, tracked tank, four-legged walker),
 //! three turrets and three weapons. X is forward, Z up. Turrets and weapons start with
-//! an empty virtual root node (they are attached meshes).
+//! an empty virtual root node (they are attached meshes); chassis and turrets carry an
+//! empty `mount` node where the next component attaches ([`CHASSIS_MOUNT`],
+//! [`TURRET_MOUNT`], named by `parent_or_link` in the unit schemes).
 
 use super::shapes::{Geo, Lathe, h};
 use super::{Kit, ModelSpec, Node, Point, sides};
 use crate::geometry::{PI, Xf};
 use iron3d_formats::Result;
 
+/// Node of every chassis where its turret attaches (at `TurretCenter`).
+pub const CHASSIS_MOUNT: usize = 1;
+/// Node of every turret where its weapon attaches (at `TurretDirect`).
+pub const TURRET_MOUNT: usize = 2;
+
+/// Heights of the chassis tops (turret mounts), by chassis.
+const TOPS: [f32; 3] = [1.6, 1.7, 3.3];
+/// Heights of the weapon mounts, by turret.
+const WEAPON_Z: [f32; 3] = [0.7, 0.8, 0.9];
+/// Forward offset of the weapon mounts.
+const WEAPON_X: f32 = 0.8;
+
 /// The spec of a robot stem.
 pub fn spec(stem: &str) -> Option<ModelSpec> {
     let (generator, points): (super::Generator, Vec<Point>) = match stem {
-        "r_ch_01" => (scout, chassis_points(1.6)),
-        "r_ch_02" => (tank, chassis_points(1.7)),
-        "r_ch_03" => (walker, chassis_points(3.3)),
-        "r_tu_01" => (turret_light, turret_points(0.7)),
-        "r_tu_02" => (turret_heavy, turret_points(0.8)),
-        "r_tu_03" => (turret_pods, turret_points(0.9)),
+        "r_ch_01" => (scout, chassis_points(TOPS[0])),
+        "r_ch_02" => (tank, chassis_points(TOPS[1])),
+        "r_ch_03" => (walker, chassis_points(TOPS[2])),
+        "r_tu_01" => (turret_light, turret_points(WEAPON_Z[0])),
+        "r_tu_02" => (turret_heavy, turret_points(WEAPON_Z[1])),
+        "r_tu_03" => (turret_pods, turret_points(WEAPON_Z[2])),
         "r_we_01" => (gun_light, Vec::new()),
         "r_we_02" => (cannon, Vec::new()),
         "r_we_03" => (launcher, Vec::new()),
@@ -36,7 +50,7 @@ fn chassis_points(top: f32) -> Vec<Point> {
 fn turret_points(weapon_z: f32) -> Vec<Point> {
     vec![
         ("Root", 1, [0.0; 3], [1.0, 0.0, 0.0]),
-        ("TurretDirect", 1, [1.0, 0.0, weapon_z], [1.0, 0.0, 0.0]),
+        ("TurretDirect", 1, [WEAPON_X, 0.0, weapon_z], [1.0, 0.0, 0.0]),
         ("TargetDirect", 1, [4.0, 0.0, weapon_z], [1.0, 0.0, 0.0]),
         ("Sfx_1", 1, [0.0, 0.0, weapon_z], [0.0, 0.0, 1.0]),
     ]
@@ -62,7 +76,7 @@ fn scout(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
             wheel(g, k, lod, [x, y, 0.55], 0.55, 0.4)?;
         }
     }
-    Ok(vec![body])
+    Ok(vec![body, mount(0, [0.0, 0.0, TOPS[0]])])
 }
 
 fn tank(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
@@ -82,7 +96,7 @@ fn tank(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
         }
     }
     body.geo.block([-2.4, -0.6, 1.0], [-2.2, 0.6, 1.3], Xf::ID, k.m("HAZARD"))?;
-    Ok(vec![body, tracks])
+    Ok(vec![body, mount(0, [0.0, 0.0, TOPS[1]]), tracks])
 }
 
 fn walker(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
@@ -91,7 +105,7 @@ fn walker(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     body.geo.sphere(1.6, 0.55, sides(lod, 10, 4), n, Xf::at([0.0, 0.0, 2.7]), k.m("HULL"))?;
     body.geo.cylinder(1.0, 0.9, 0.5, n, Xf::at([0.0, 0.0, 3.0]), k.m("HULL_DARK"))?;
     body.geo.sphere(0.35, 1.0, sides(lod, 6, 3), sides(lod, 8, 4), Xf::at([1.45, 0.0, 2.75]), k.m("LAMP"))?;
-    let mut nodes = vec![body];
+    let mut nodes = vec![body, mount(0, [0.0, 0.0, TOPS[2]])];
     for (i, (x, y)) in [(1.0f32, 1.0f32), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)].into_iter().enumerate() {
         let name = ["leg_fl", "leg_fr", "leg_bl", "leg_br"][i];
         let mut leg = Node::new(name, Some(0), [x * 0.9, y * 0.9, 2.5]);
@@ -113,6 +127,16 @@ fn root() -> Node {
     Node::new("root", None, [0.0; 3])
 }
 
+/// An empty attach node under `parent`.
+fn mount(parent: usize, at: [f32; 3]) -> Node {
+    Node::new("mount", Some(parent), at)
+}
+
+/// The weapon mount of turret `i` (under the turret node).
+fn weapon_mount(i: usize) -> Node {
+    mount(1, [WEAPON_X, 0.0, WEAPON_Z[i]])
+}
+
 fn turret_light(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     let mut t = Node::new("turret", Some(0), [0.0; 3]);
     let n = sides(lod, 16, 6);
@@ -122,7 +146,7 @@ fn turret_light(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     let mut radar = Node::new("radar", Some(1), [-0.6, 0.0, 1.4]);
     radar.spin = true;
     radar.geo.block([-0.08, -0.5, 0.0], [0.08, 0.5, 0.35], Xf::ID, k.m("HULL"))?;
-    Ok(vec![root(), t, radar])
+    Ok(vec![root(), t, weapon_mount(0), radar])
 }
 
 fn turret_heavy(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
@@ -133,7 +157,7 @@ fn turret_heavy(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     l.faceted = true;
     t.geo.lathe(&l, Xf::ID, k.m("CAMO_SAND"))?;
     t.geo.cylinder(0.35, 0.3, 0.25, sides(lod, 12, 5), Xf::at([-0.4, 0.4, 0.9]), k.m("HULL_DARK"))?;
-    Ok(vec![root(), t])
+    Ok(vec![root(), t, weapon_mount(1)])
 }
 
 fn turret_pods(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
@@ -143,7 +167,7 @@ fn turret_pods(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     for y in [-0.95, 0.95] {
         t.geo.hull([0.8, 0.3], 0.5, 1.2, 0.1, 0.8, Xf::at([0.1, y, 0.0]), k.m("HAZARD"))?;
     }
-    Ok(vec![root(), t])
+    Ok(vec![root(), t, weapon_mount(2)])
 }
 
 /// A barrel along +X from `x0` of `len`, radius `r`, optional muzzle.

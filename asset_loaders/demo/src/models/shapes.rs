@@ -4,9 +4,9 @@
 //! Boxes and prisms are lathes with few, faceted sides. The result is [`Geo`]: one
 //! vertex list with one index list per WEAR row, ready for an MSH slot cell.
 
-use crate::geometry::{V3, Xf, cos_approx, cross, dot, normalize, sin_approx, sub, TAU};
+use crate::geometry::{TAU, V3, Xf, cos_approx, cross, dot, normalize, sin_approx, sub};
 use iron3d_formats::Result;
-use iron3d_formats::model::msh::{MeshBatch, MeshData};
+use iron3d_formats::model::msh::{LIGHTMAP_FLAG, MeshBatch, MeshData};
 
 /// Geometry of one node at one slot cell.
 #[derive(Debug, Clone, Default)]
@@ -146,7 +146,8 @@ impl Geo {
                 let quad = [at(i, j), at(i, j + 1), at(i + 1, j + 1), at(i + 1, j)];
                 let uv = |jj: usize, v: f32| [u_len * jj as f32 / sides as f32, v * l.tile];
                 let uvs = [uv(j, v_at[i]), uv(j + 1, v_at[i]), uv(j + 1, v_at[i + 1]), uv(j, v_at[i + 1])];
-                let tris: Vec<[usize; 3]> = [(r0 > 0.0).then_some([0, 1, 2]), (r1 > 0.0).then_some([0, 2, 3])].into_iter().flatten().collect();
+                let tris: Vec<[usize; 3]> =
+                    [(r0 > 0.0).then_some([0, 1, 2]), (r1 > 0.0).then_some([0, 2, 3])].into_iter().flatten().collect();
                 if l.displace.is_some() {
                     // Non-planar quads: every triangle gets its own flat normal.
                     for t in tris {
@@ -270,7 +271,37 @@ impl Geo {
     /// The MSH mesh data (one batch per WEAR row, in first-use order).
     pub fn into_mesh(self) -> MeshData {
         let batches = self.batches.into_iter().map(|(material, indices)| MeshBatch { material, lightmap: 0, flags: 0, indices }).collect();
-        MeshData { positions: self.positions, normals: self.normals, uvs: self.uvs, batches }
+        MeshData { lightmap_uvs: Vec::new(), positions: self.positions, normals: self.normals, uvs: self.uvs, batches }
+    }
+
+    /// The MSH mesh data with every batch lightmapped (flag `0x2000`, WEAR lightmap row
+    /// 0) and box-projected lightmap coordinates: each vertex is projected along its
+    /// normal's dominant axis and normalised by the mesh bounds to [0, 1].
+    pub fn into_lightmapped_mesh(self) -> MeshData {
+        let mut lo = [f32::INFINITY; 3];
+        let mut hi = [f32::NEG_INFINITY; 3];
+        for p in &self.positions {
+            for k in 0..3 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        let unit = |p: V3, k: usize| if hi[k] > lo[k] { (p[k] - lo[k]) / (hi[k] - lo[k]) } else { 0.5 };
+        let lightmap_uvs = self
+            .positions
+            .iter()
+            .zip(&self.normals)
+            .map(|(&p, n)| {
+                let (ax, ay, az) = (n[0].abs(), n[1].abs(), n[2].abs());
+                let (a, b) = if az >= ax && az >= ay { (0, 1) } else if ax >= ay { (1, 2) } else { (0, 2) };
+                [unit(p, a), unit(p, b)]
+            })
+            .collect();
+        let mut mesh = self.into_mesh();
+        for b in &mut mesh.batches {
+            b.flags |= LIGHTMAP_FLAG;
+        }
+        MeshData { lightmap_uvs, ..mesh }
     }
 }
 

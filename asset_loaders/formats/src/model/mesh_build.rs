@@ -99,10 +99,7 @@ impl Transform {
     pub fn matrix(&self) -> [f32; 16] {
         let c = [self.rotate([1.0, 0.0, 0.0]), self.rotate([0.0, 1.0, 0.0]), self.rotate([0.0, 0.0, 1.0])];
         let t = self.translation;
-        [
-            c[0][0], c[1][0], c[2][0], t[0], c[0][1], c[1][1], c[2][1], t[1], c[0][2], c[1][2], c[2][2], t[2], 0.0, 0.0,
-            0.0, 1.0,
-        ]
+        [c[0][0], c[1][0], c[2][0], t[0], c[0][1], c[1][1], c[2][1], t[1], c[0][2], c[1][2], c[2][2], t[2], 0.0, 0.0, 0.0, 1.0]
     }
 }
 
@@ -135,6 +132,9 @@ pub struct MeshOptions {
     /// Fall back to the first present slot cell of a node whose requested cell is empty
     /// (as a public viewer does); off = such nodes draw nothing.
     pub slot_fallback: bool,
+    /// Read lightmap coordinates from stream 15 ([`Msh::lightmap_uv`], a candidate
+    /// reading) for batches flagged [`Batch::has_lightmap`](crate::model::msh::Batch).
+    pub lightmap_uv: bool,
 }
 
 /// The local transform of node `n` at time `t` (spec §1.10 key selection), `None`
@@ -178,22 +178,28 @@ pub fn node_transforms(msh: &Msh, pose: Pose, sense: QuaternionSense) -> Vec<Tra
         Pose::Rest => f32::NAN,
         Pose::Frame(t) => t,
     };
+    if !hierarchy_valid(msh) {
+        return vec![Transform::IDENTITY; n];
+    }
     let mut out: Vec<Transform> = Vec::with_capacity(n);
     for (i, node) in msh.nodes.iter().enumerate() {
         let local = sample_node(msh, i, t, sense).unwrap_or(Transform::IDENTITY);
         let global = match node.parent() {
             None => local,
-            Some(p) => match out.get(usize::from(p)) {
-                Some(parent) if usize::from(p) < i => parent.then(&local),
-                _ => return vec![Transform::IDENTITY; n],
-            },
+            Some(p) => out[usize::from(p)].then(&local),
         };
         out.push(global);
     }
     out
 }
 
-/// One material's triangle list in model space.
+/// True when every node's parent index is smaller than its own (spec §1.10: otherwise
+/// the model is drawn unposed).
+pub fn hierarchy_valid(msh: &Msh) -> bool {
+    msh.nodes.iter().enumerate().all(|(i, node)| node.parent().is_none_or(|p| usize::from(p) < i))
+}
+
+/// One (material, lightmap) triangle list in model space.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MeshPart {
     /// WEAR row (under the chosen material-field reading).
@@ -202,12 +208,17 @@ pub struct MeshPart {
     pub lightmap: u8,
     /// True when any contributing batch is flagged two-sided.
     pub two_sided: bool,
+    /// True when the part carries lightmap coordinates (see [`MeshPart::lightmap_uvs`]).
+    pub lightmapped: bool,
     /// Positions.
     pub positions: Vec<[f32; 3]>,
     /// Unit normals (decoded, or face normals when the model has no normal stream).
     pub normals: Vec<[f32; 3]>,
     /// UV0 (zero when the model has no UV stream).
     pub uvs: Vec<[f32; 2]>,
+    /// Lightmap coordinates, one per vertex of a lightmapped part (batches flagged
+    /// `0x2000` with stream-15 coordinates, read when [`MeshOptions::lightmap_uv`] is on).
+    pub lightmap_uvs: Vec<[f32; 2]>,
     /// Triangle list indices into this part's vertices.
     pub indices: Vec<u32>,
 }
@@ -215,7 +226,7 @@ pub struct MeshPart {
 /// The result of [`build_mesh`].
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BuiltMesh {
-    /// One part per (material, lightmap) in first-use order.
+    /// One part per (material, lightmap, lightmapped) in first-use order.
     pub parts: Vec<MeshPart>,
     /// Global node transforms of the pose used.
     pub node_transforms: Vec<Transform>,
@@ -239,32 +250,67 @@ pub(crate) fn face_normal(p: [[f32; 3]; 3]) -> [f32; 3] {
 /// Builds per-material triangle lists for slot cell `(lod, group)` (`slot_index[lod * 5
 /// + group]`, reading A of spec §1.4) in the given pose (spec §7 steps 3–5).
 pub fn build_mesh(msh: &Msh, lod: usize, group: usize, pose: Pose, options: MeshOptions) -> Result<BuiltMesh> {
+    check_cell(lod, group)?;
+    let transforms = node_transforms(msh, pose, options.quaternion);
+    let mut parts: Vec<MeshPart> = Vec::new();
+    for n in 0..msh.nodes.len() {
+        let xf = transforms.get(n).copied().unwrap_or(Transform::IDENTITY);
+        append_node(msh, n, lod, group, &xf, options, &mut parts)?;
+    }
+    Ok(BuiltMesh { parts, node_transforms: transforms })
+}
+
+/// Per-node triangle lists in node-local space (spec §7 step 4 without step 5), for
+/// renderers that pose the nodes as a transform hierarchy: entry `n` holds node `n`'s
+/// parts, split by (material, lightmap) in first-use order.
+pub fn build_node_meshes(msh: &Msh, lod: usize, group: usize, options: MeshOptions) -> Result<Vec<Vec<MeshPart>>> {
+    check_cell(lod, group)?;
+    (0..msh.nodes.len())
+        .map(|n| {
+            let mut parts = Vec::new();
+            append_node(msh, n, lod, group, &Transform::IDENTITY, options, &mut parts)?;
+            Ok(parts)
+        })
+        .collect()
+}
+
+fn check_cell(lod: usize, group: usize) -> Result<()> {
     if lod >= 3 || group >= 5 {
         return Err(Error::invalid(0, "msh_slot_cell", format!("cell ({lod}, {group}) outside 3 x 5")));
     }
-    let transforms = node_transforms(msh, pose, options.quaternion);
-    let mut parts: Vec<MeshPart> = Vec::new();
-    for (n, node) in msh.nodes.iter().enumerate() {
-        let cell = node.slot(lod, group).or_else(|| {
-            if options.slot_fallback { node.slots.iter().copied().find(|&s| s != NONE) } else { None }
-        });
-        let Some(slot) = cell.and_then(|s| msh.slots.get(usize::from(s))) else { continue };
-        let xf = transforms.get(n).copied().unwrap_or(Transform::IDENTITY);
-        let first = usize::from(slot.batch_start);
-        let batches = msh.batches.get(first..first + usize::from(slot.batch_count)).unwrap_or_default();
-        for batch in batches {
-            let key = (batch.material(options.material_field), batch.lightmap);
-            let at = match parts.iter().position(|p| (p.material, p.lightmap) == key) {
-                Some(at) => at,
-                None => {
-                    parts.push(MeshPart { material: key.0, lightmap: key.1, ..MeshPart::default() });
-                    parts.len() - 1
-                }
-            };
-            append_batch(msh, batch, &xf, &mut parts[at])?;
-        }
+    Ok(())
+}
+
+/// Appends the batches of node `n`'s slot in cell `(lod, group)`, transformed by `xf`.
+fn append_node(
+    msh: &Msh,
+    n: usize,
+    lod: usize,
+    group: usize,
+    xf: &Transform,
+    options: MeshOptions,
+    parts: &mut Vec<MeshPart>,
+) -> Result<()> {
+    let node = &msh.nodes[n];
+    let cell = node.slot(lod, group).or_else(|| if options.slot_fallback { node.slots.iter().copied().find(|&s| s != NONE) } else { None });
+    let Some(slot) = cell.and_then(|s| msh.slots.get(usize::from(s))) else {
+        return Ok(());
+    };
+    let first = usize::from(slot.batch_start);
+    let batches = msh.batches.get(first..first + usize::from(slot.batch_count)).unwrap_or_default();
+    let has_uvs = options.lightmap_uv && msh.lightmap_uv(0).is_some();
+    for batch in batches {
+        let key = (batch.material(options.material_field), batch.lightmap, has_uvs && batch.has_lightmap());
+        let at = match parts.iter().position(|p| (p.material, p.lightmap, p.lightmapped) == key) {
+            Some(at) => at,
+            None => {
+                parts.push(MeshPart { material: key.0, lightmap: key.1, lightmapped: key.2, ..MeshPart::default() });
+                parts.len() - 1
+            }
+        };
+        append_batch(msh, batch, xf, &mut parts[at])?;
     }
-    Ok(BuiltMesh { parts, node_transforms: transforms })
+    Ok(())
 }
 
 fn vertex_index(msh: &Msh, base: u32, idx: u16) -> Result<usize> {
@@ -285,13 +331,18 @@ fn append_batch(msh: &Msh, batch: &crate::model::msh::Batch, xf: &Transform, par
     let uv = |v: usize| msh.uvs.as_ref().and_then(|u| u.get(v)).map_or([0.0; 2], |&u| decode_uv(u));
     match &msh.normals {
         Some(normals) => {
-            let (Some(&lo), Some(&hi)) = (idx.iter().min(), idx.iter().max()) else { return Ok(()) };
+            let (Some(&lo), Some(&hi)) = (idx.iter().min(), idx.iter().max()) else {
+                return Ok(());
+            };
             let offset = part.positions.len() as u32;
             for i in lo..=hi {
                 let v = vertex_index(msh, batch.base_vertex, i)?;
                 part.positions.push(xf.apply(msh.positions[v]));
                 part.normals.push(xf.rotate(normals.get(v).map_or([0.0, 0.0, 1.0], |&n| decode_normal(n))));
                 part.uvs.push(uv(v));
+                if part.lightmapped {
+                    part.lightmap_uvs.push(msh.lightmap_uv(v).unwrap_or_default());
+                }
             }
             part.indices.extend(idx.iter().map(|&i| offset + u32::from(i - lo)));
         }
@@ -308,6 +359,9 @@ fn append_batch(msh: &Msh, batch: &crate::model::msh::Batch, xf: &Transform, par
                     part.positions.push(p[k]);
                     part.normals.push(n);
                     part.uvs.push(uv(v));
+                    if part.lightmapped {
+                        part.lightmap_uvs.push(msh.lightmap_uv(v).unwrap_or_default());
+                    }
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! build recipe, WEAR material tables, MAT0 materials, Texm textures, PAL palettes and
 //! FXID effects.
 
+pub mod assembly;
 pub mod fxid;
 pub mod fxid_fields;
 pub mod mat0;

@@ -8,4 +8,4 @@ pub mod unit_dat;
 
 pub use build_dat::{BuildCategory, BuildDat};
 pub use objects::{EffectiveRef, MeshSource, ObjectRef64, Prototype, PrototypeResolver, ResourceIndex};
-pub use unit_dat::{UnitDat, UnitRecord};
+pub use unit_dat::{UnitComponent, UnitDat, UnitRecord};

@@ -156,9 +156,10 @@ impl UnitDat {
 
     fn build(&self, next: &mut usize, depth: usize) -> Result<UnitNode> {
         let index = *next;
-        let record = self.records.get(index).ok_or_else(|| {
-            Error::invalid((HEADER_SIZE + index * RECORD_SIZE) as u64, "unit_tree", "child counts exceed the records")
-        })?;
+        let record = self
+            .records
+            .get(index)
+            .ok_or_else(|| Error::invalid((HEADER_SIZE + index * RECORD_SIZE) as u64, "unit_tree", "child counts exceed the records"))?;
         if depth > self.records.len() {
             return Err(Error::rule("unit_tree", "tree deeper than its record count"));
         }
@@ -177,22 +178,64 @@ impl UnitDat {
         Ok(UnitNode { record: index, children })
     }
 
-    /// Component keys in tree order, skipping kind-0 nodes and their subtrees.
-    pub fn component_keys(&self) -> Result<Vec<String>> {
-        fn walk(dat: &UnitDat, node: &UnitNode, out: &mut Vec<String>) {
+    /// The components in tree order, skipping kind-0 nodes and their subtrees; each
+    /// names its parent by position in the returned list.
+    pub fn components(&self) -> Result<Vec<UnitComponent>> {
+        fn walk(dat: &UnitDat, node: &UnitNode, parent: Option<usize>, out: &mut Vec<UnitComponent>) {
             let r = &dat.records[node.record];
             if r.kind() == 0 {
                 return;
             }
-            out.push(display_name(r.resource()));
+            let me = out.len();
+            out.push(UnitComponent {
+                key: display_name(r.resource()),
+                parent,
+                link: r.parent_or_link(),
+                component_type: r.component_type(),
+            });
             for c in &node.children {
-                walk(dat, c, out);
+                walk(dat, c, Some(me), out);
             }
         }
         let tree = self.tree()?;
         let mut out = Vec::new();
-        walk(self, &tree, &mut out);
+        walk(self, &tree, None, &mut out);
         Ok(out)
+    }
+
+    /// Component keys in tree order, skipping kind-0 nodes and their subtrees.
+    pub fn component_keys(&self) -> Result<Vec<String>> {
+        Ok(self.components()?.into_iter().map(|c| c.key).collect())
+    }
+}
+
+/// Component type of a turret (inferred, spec §2.3).
+pub const TYPE_TURRET: u32 = 1;
+/// Component type of a cannon (inferred, spec §2.3).
+pub const TYPE_CANNON: u32 = 4;
+
+/// One component of an expanded scheme.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitComponent {
+    /// Component prototype key.
+    pub key: String,
+    /// Position of the parent component in the list (`None` for the root).
+    pub parent: Option<usize>,
+    /// `parent_or_link` as stored.
+    pub link: i32,
+    /// Component type as stored.
+    pub component_type: u32,
+}
+
+impl UnitComponent {
+    /// The parent's MSH node this component's mesh attaches to: `parent_or_link` for a
+    /// turret or cannon (spec §2.3, inferred); the parent's root node (0) otherwise
+    /// (for parts, armour and ammo the link names a CTL item slot, not a piece).
+    pub fn attach_node(&self) -> u32 {
+        match self.component_type {
+            TYPE_TURRET | TYPE_CANNON => u32::try_from(self.link).unwrap_or(0),
+            _ => 0,
+        }
     }
 }
 
@@ -239,6 +282,18 @@ mod tests {
         assert_eq!(tree.children[0].children[0].record, 2);
         assert_eq!(dat.component_keys().unwrap(), ["hero_ch", "hero_tur", "hero_gun"]);
         assert_eq!(dat.to_bytes(), bytes);
+    }
+
+    #[test]
+    fn components_name_their_parent_and_attach_node() {
+        let dat = UnitDat::parse(&scheme()).unwrap();
+        let c = dat.components().unwrap();
+        let shape: Vec<_> = c.iter().map(|c| (c.key.as_str(), c.parent, c.attach_node())).collect();
+        assert_eq!(shape, [("hero_ch", None, 0), ("hero_tur", Some(0), 0), ("hero_gun", Some(1), 1)]);
+        let armour = UnitComponent { key: "a".into(), parent: Some(0), link: 3, component_type: 2 };
+        assert_eq!(armour.attach_node(), 0, "an armour link names an item slot, not a piece");
+        let detached = UnitComponent { key: "t".into(), parent: Some(0), link: -1, component_type: TYPE_TURRET };
+        assert_eq!(detached.attach_node(), 0);
     }
 
     #[test]

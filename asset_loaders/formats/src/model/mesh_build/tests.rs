@@ -19,8 +19,7 @@ fn material_field_switch_groups_batches_differently() {
     assert_eq!(lo.parts.iter().map(|p| p.material).collect::<Vec<_>>(), [1, 2]);
     assert_eq!(lo.triangle_count(), 2);
     assert!(lo.parts[0].two_sided);
-    let hi = build_mesh(&m, 0, 0, Pose::Unposed, MeshOptions { material_field: MaterialField::Hi, ..Default::default() })
-        .unwrap();
+    let hi = build_mesh(&m, 0, 0, Pose::Unposed, MeshOptions { material_field: MaterialField::Hi, ..Default::default() }).unwrap();
     assert_eq!(hi.parts.len(), 1);
     assert_eq!(hi.parts[0].material, 7);
     assert_eq!(hi.parts[0].indices.len(), 6);
@@ -35,8 +34,7 @@ fn rest_pose_applies_fallback_key_in_both_quaternion_senses() {
     let p = &conj.parts[1];
     // vertex (1,0,0) (index 1 of range 0..=3) rotated by -90 degrees -> (0,-1,0) + (5,0,0)
     assert!(close(p.positions[1], [5.0, -1.0, 0.0]), "{:?}", p.positions[1]);
-    let direct =
-        build_mesh(&m, 0, 0, Pose::Rest, MeshOptions { quaternion: QuaternionSense::Direct, ..Default::default() }).unwrap();
+    let direct = build_mesh(&m, 0, 0, Pose::Rest, MeshOptions { quaternion: QuaternionSense::Direct, ..Default::default() }).unwrap();
     assert!(close(direct.parts[1].positions[1], [5.0, 1.0, 0.0]), "{:?}", direct.parts[1].positions[1]);
     // normals rotate too but (0,0,1) is on the axis
     assert!(close(p.normals[0], [0.0, 0.0, 1.0]));
@@ -92,4 +90,53 @@ fn missing_normals_use_face_normals_and_cells_are_checked() {
     assert!(empty.parts.is_empty());
     let fb = build_mesh(&m, 0, 1, Pose::Unposed, MeshOptions { slot_fallback: true, ..Default::default() }).unwrap();
     assert_eq!(fb.triangle_count(), 2);
+}
+
+#[test]
+fn node_meshes_are_node_local_and_pose_to_the_baked_mesh() {
+    let m = model();
+    let nodes = build_node_meshes(&m, 0, 0, MeshOptions::default()).unwrap();
+    assert_eq!(nodes.len(), 2);
+    // node 1's part is stored untransformed; its global rest transform gives the baked result
+    let local = &nodes[1][0];
+    assert!(close(local.positions[1], [1.0, 0.0, 0.0]), "{:?}", local.positions[1]);
+    let rest = node_transforms(&m, Pose::Rest, QuaternionSense::default());
+    let baked = build_mesh(&m, 0, 0, Pose::Rest, MeshOptions::default()).unwrap();
+    for (p, b) in local.positions.iter().zip(&baked.parts[1].positions) {
+        assert!(close(rest[1].apply(*p), *b));
+    }
+    assert!(build_node_meshes(&m, 0, 7, MeshOptions::default()).is_err());
+    assert!(hierarchy_valid(&m));
+    let mut bad = m.clone();
+    bad.nodes[0].parent = 1;
+    assert!(!hierarchy_valid(&bad));
+}
+
+#[test]
+fn lightmap_coordinates_come_from_stream_15_for_flagged_batches_only() {
+    use crate::model::msh::{LIGHTMAP_FLAG, MeshBatch, MeshData, ModelBuilder};
+    let mut b = ModelBuilder::new();
+    let node = b.add_node("wall", None, 0).unwrap();
+    let mesh = MeshData {
+        positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        normals: vec![[0.0, 0.0, 1.0]; 3],
+        uvs: vec![[0.0; 2]; 3],
+        lightmap_uvs: vec![[0.0, 0.0], [0.5, 0.25], [0.0, 1.0]],
+        batches: vec![
+            MeshBatch { material: 0, lightmap: 0, flags: LIGHTMAP_FLAG, indices: vec![0, 1, 2] },
+            MeshBatch { material: 0, lightmap: 0, flags: 0, indices: vec![0, 2, 1] },
+        ],
+    };
+    b.set_mesh(node, 0, 0, mesh).unwrap();
+    let m = Msh::parse(&b.build().unwrap().to_bytes().unwrap(), ReadOptions::strict()).unwrap();
+    assert_eq!(m.lightmap_uv(1), Some([0.5, 0.25]));
+    let on = MeshOptions { lightmap_uv: true, ..Default::default() };
+    let parts = build_mesh(&m, 0, 0, Pose::Unposed, on).unwrap().parts;
+    assert_eq!(parts.iter().map(|p| (p.lightmapped, p.lightmap_uvs.len())).collect::<Vec<_>>(), [(true, 3), (false, 0)]);
+    assert_eq!(parts[0].lightmap_uvs[1], [0.5, 0.25]);
+    let off = build_mesh(&m, 0, 0, Pose::Unposed, MeshOptions::default()).unwrap().parts;
+    assert_eq!(off.len(), 1, "without the reading both batches share one part");
+    let mut short = m.clone();
+    short.positions.push([0.0; 3]);
+    assert_eq!(short.lightmap_uv(0), None, "a stream 15 not covering every vertex is not read");
 }

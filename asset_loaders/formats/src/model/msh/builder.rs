@@ -30,6 +30,9 @@ pub struct MeshData {
     pub normals: Vec<[f32; 3]>,
     /// UV0 (one per position).
     pub uvs: Vec<[f32; 2]>,
+    /// Lightmap coordinates (one per position, or empty for zeros), written to stream 15
+    /// as two `f32` per vertex (the reading of [`Msh::lightmap_uv`]).
+    pub lightmap_uvs: Vec<[f32; 2]>,
     /// Batches.
     pub batches: Vec<MeshBatch>,
 }
@@ -85,7 +88,9 @@ impl ModelBuilder {
     pub fn add_node(&mut self, name: &str, parent: Option<usize>, flags: u16) -> Result<usize> {
         let index = self.nodes.len();
         let parent = match parent {
-            Some(p) if p >= index => return Err(err("msh_builder_parent", format!("parent {p} of new node {index}"))),
+            Some(p) if p >= index => {
+                return Err(err("msh_builder_parent", format!("parent {p} of new node {index}")));
+            }
             Some(p) => u16_of(p, "parent")?,
             None => NONE,
         };
@@ -105,8 +110,8 @@ impl ModelBuilder {
             return Err(err("msh_slot_cell", format!("cell ({lod}, {group}) outside 3 x 5")));
         }
         let n = mesh.positions.len();
-        if mesh.normals.len() != n || mesh.uvs.len() != n {
-            return Err(err("msh_builder_vertices", "normals and uvs need one entry per position"));
+        if mesh.normals.len() != n || mesh.uvs.len() != n || !(mesh.lightmap_uvs.is_empty() || mesh.lightmap_uvs.len() == n) {
+            return Err(err("msh_builder_vertices", "normals and uvs (and lightmap uvs, if any) need one entry per position"));
         }
         for b in &mesh.batches {
             if !b.indices.len().is_multiple_of(3) || b.indices.iter().any(|&i| usize::from(i) >= n) {
@@ -151,12 +156,17 @@ impl ModelBuilder {
             names: Some(Vec::new()),
             document: None,
         };
+        let mut lightmap_stream = Vec::new();
         let frames = self.nodes.iter().filter_map(|n| n.animation.track.last()).map(|k| k.time as usize + 1).max().unwrap_or(0);
         for (i, bn) in self.nodes.iter().enumerate() {
             let mut node = Node { flags: bn.flags, parent: bn.parent, anim_map_start: NONE, fallback_key: 0, slots: vec![NONE; 15] };
             for (cell, mesh) in &bn.cells {
                 node.slots[*cell] = u16_of(m.slots.len(), "slot count")?;
                 let slot = append_mesh(&mut m, mesh, i)?;
+                for k in 0..mesh.positions.len() {
+                    let [u, v] = mesh.lightmap_uvs.get(k).copied().unwrap_or_default();
+                    lightmap_stream.extend(u.to_le_bytes().into_iter().chain(v.to_le_bytes()));
+                }
                 m.slots.push(slot);
             }
             append_animation(&mut m, &mut node, &bn.animation, frames)?;
@@ -172,7 +182,7 @@ impl ModelBuilder {
             row(stream::POSITIONS, [verts, 0, 12]),
             row(stream::NORMALS, [verts, 0, 4]),
             row(stream::UVS, [verts, 0, 4]),
-            StreamEntry { raw: Some(vec![0; m.positions.len() * 8]), ..row(15, [verts, 0, 8]) },
+            StreamEntry { raw: Some(lightmap_stream), ..row(stream::LIGHTMAP_UVS, [verts, 0, 8]) },
             row(stream::BATCHES, [count(m.batches.len()), 0, Batch::SIZE as u32]),
             row(stream::INDICES, [count(m.indices.len()), 0, 2]),
             row(stream::TRIANGLES, [count(m.triangles.as_ref().map_or(0, Vec::len)), 0, TriDescriptor::SIZE as u32]),
@@ -272,7 +282,11 @@ fn header_for(m: &Msh) -> ModelHeader {
         for slot in node.slots.iter().filter(|&&s| s != NONE).filter_map(|&s| m.slots.get(usize::from(s))) {
             let (lo, hi) = (slot.aabb_min, slot.aabb_max);
             for c in 0..8 {
-                let p = [if c & 1 == 0 { lo[0] } else { hi[0] }, if c & 2 == 0 { lo[1] } else { hi[1] }, if c & 4 == 0 { lo[2] } else { hi[2] }];
+                let p = [
+                    if c & 1 == 0 { lo[0] } else { hi[0] },
+                    if c & 2 == 0 { lo[1] } else { hi[1] },
+                    if c & 4 == 0 { lo[2] } else { hi[2] },
+                ];
                 corners.push(xf.apply(p));
             }
         }

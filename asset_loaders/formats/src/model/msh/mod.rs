@@ -9,8 +9,8 @@ mod validate;
 
 pub use builder::{MeshBatch, MeshData, ModelBuilder, NodeAnimation};
 pub use records::{
-    AnimKey, Batch, MaterialField, ModelHeader, NONE, Node, Slot, TriDescriptor, decode_normal, decode_uv,
-    encode_normal, encode_uv,
+    AnimKey, Batch, LIGHTMAP_FLAG, MaterialField, ModelHeader, NONE, Node, Slot, TriDescriptor, decode_normal, decode_uv, encode_normal,
+    encode_uv,
 };
 
 use crate::bytes::Cursor;
@@ -41,6 +41,8 @@ pub mod stream {
     pub const NAMES: u32 = 10;
     /// Batch table.
     pub const BATCHES: u32 = 13;
+    /// Optional, stride 8: candidate lightmap coordinates (spec §1.11, opaque; kept raw).
+    pub const LIGHTMAP_UVS: u32 = 15;
     /// Animation frame map.
     pub const FRAME_MAP: u32 = 19;
     /// Streams every static draw needs.
@@ -165,7 +167,9 @@ impl Parts {
                     Node::STRIDE_SHORT => Node::STRIDE_SHORT,
                     Node::STRIDE => Node::STRIDE,
                     s if !options.strict && s == 0 => Node::STRIDE,
-                    s => return Err(Error::invalid(c.offset(), "msh_node_stride", format!("node stride (attr3) {s}"))),
+                    s => {
+                        return Err(Error::invalid(c.offset(), "msh_node_stride", format!("node stride (attr3) {s}")));
+                    }
                 };
                 let nodes = records(c, stride, "nodes", |c| Node::parse(c, stride))?;
                 set_once(&mut self.nodes, (nodes, stride), row)?;
@@ -225,10 +229,7 @@ impl Msh {
         let mut streams = Vec::with_capacity(archive.len());
         for (i, row) in archive.entries().iter().enumerate() {
             let payload = archive.payload(i).unwrap_or_default();
-            let typed = parts
-                .decode(row, payload, options)
-                .in_entry(row.display_name())
-                .via(format!("msh stream type {}", row.type_id))?;
+            let typed = parts.decode(row, payload, options).in_entry(row.display_name()).via(format!("msh stream type {}", row.type_id))?;
             streams.push(StreamEntry { row: *row, raw: (!typed).then(|| payload.to_vec()) });
         }
         let (nodes, node_stride) = parts.nodes.ok_or_else(|| missing(stream::NODES))?;
@@ -257,6 +258,17 @@ impl Msh {
     /// Node `i`'s name from type 10 (raw CP1251 bytes).
     pub fn node_name(&self, i: usize) -> Option<&[u8]> {
         self.names.as_ref()?.get(i)?.as_deref()
+    }
+
+    /// Lightmap coordinates of vertex `v` under the project's reading of stream 15 (two
+    /// little-endian `f32`, u then v, per vertex; spec §1.11 names it only a candidate
+    /// second UV set). `None` without a stream 15 of exactly 8 bytes per vertex.
+    pub fn lightmap_uv(&self, v: usize) -> Option<[f32; 2]> {
+        let entry = self.streams.iter().find(|s| s.row.type_id == stream::LIGHTMAP_UVS)?;
+        let raw = entry.raw.as_deref().filter(|r| r.len() == self.positions.len() * 8)?;
+        let at = v.checked_mul(8)?;
+        let word = |k: usize| raw.get(at + k..at + k + 4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        Some([word(0)?, word(4)?])
     }
 
     /// Animation frame count (type-19 `attr2`), 0 without a frame map stream.

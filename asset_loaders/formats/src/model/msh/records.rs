@@ -208,12 +208,7 @@ impl TriDescriptor {
     pub const SIZE: usize = 16;
 
     pub(crate) fn parse(c: &mut Cursor<'_>) -> Result<Self> {
-        Ok(Self {
-            flags: c.u16()?,
-            links: [c.u16()?, c.u16()?, c.u16()?],
-            normal: [c.i16()?, c.i16()?, c.i16()?],
-            selectors: c.u16()?,
-        })
+        Ok(Self { flags: c.u16()?, links: [c.u16()?, c.u16()?, c.u16()?], normal: [c.i16()?, c.i16()?, c.i16()?], selectors: c.u16()? })
     }
 
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
@@ -304,7 +299,15 @@ impl Batch {
     pub fn two_sided(&self) -> bool {
         self.flags & 0x0002 != 0
     }
+
+    /// Batch flag `0x2000`: lightmapped, has second texture coordinates (inferred).
+    pub fn has_lightmap(&self) -> bool {
+        self.flags & LIGHTMAP_FLAG != 0
+    }
 }
+
+/// Batch flag `0x2000`: lightmap / second texture coordinates (inferred, spec §1.8).
+pub const LIGHTMAP_FLAG: u16 = 0x2000;
 
 /// Type 8: animation key (24 bytes) — confirmed layout.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -322,11 +325,7 @@ impl AnimKey {
     pub const SIZE: usize = 24;
 
     pub(crate) fn parse(c: &mut Cursor<'_>) -> Result<Self> {
-        Ok(Self {
-            translation: vec3(c)?,
-            time: c.f32()?,
-            rotation: [c.i16()?, c.i16()?, c.i16()?, c.i16()?],
-        })
+        Ok(Self { translation: vec3(c)?, time: c.f32()?, rotation: [c.i16()?, c.i16()?, c.i16()?, c.i16()?] })
     }
 
     pub(crate) fn write(&self, out: &mut Vec<u8>) {

@@ -204,6 +204,7 @@ mod builder_tests {
 
     pub(crate) fn quad(material: u8, z: f32) -> MeshData {
         MeshData {
+            lightmap_uvs: Vec::new(),
             positions: vec![[0.0, 0.0, z], [1.0, 0.0, z], [1.0, 1.0, z], [0.0, 1.0, z]],
             normals: vec![[0.0, 0.0, 1.0]; 4],
             uvs: vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],

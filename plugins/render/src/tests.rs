@@ -1,0 +1,133 @@
+//! Headless checks of model assembly on the committed demo tree: a mission loads, the
+//! renderer spawns piece hierarchies, and transform propagation puts an asymmetric
+//! unit (a weapon on a turret on a chassis, pointing forward) where the spec's
+//! formulas put it. No GPU: materials and meshes are only assets here.
+
+use super::*;
+use bevy::asset::AssetMetaCheck;
+use bevy::state::app::StatesPlugin;
+use iron3d_assets::axes::{game_rotation, to_bevy};
+use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin, MshAsset};
+use iron3d_core::{AppState, CorePlugin};
+use iron3d_demo::models::robots::{CHASSIS_MOUNT, TURRET_MOUNT};
+use iron3d_formats::ReadOptions;
+use iron3d_formats::model::mesh_build::{Pose, QuaternionSense, node_transforms};
+use iron3d_formats::world::Tma;
+use iron3d_mission::{GameMissionBackend, MissionObject, MissionPlugin, MissionRequest};
+use iron3d_vfs::GameDir;
+use std::sync::Arc;
+
+const MISSION: &str = "tutorial.01";
+
+fn demo() -> Arc<GameDir> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+    Arc::new(GameDir::open(root, ReadOptions::compatible()).unwrap())
+}
+
+/// A headless app with the mission loaded and every model attached (bounded wait).
+fn loaded_app(game: &Arc<GameDir>) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        TransformPlugin,
+        StatesPlugin,
+        GameSourcePlugin { game: Arc::clone(game) },
+        AssetPlugin { file_path: game.root().to_string_lossy().into_owned(), meta_check: AssetMetaCheck::Never, ..default() },
+        GameLoadersPlugin,
+        CorePlugin,
+        MissionPlugin,
+    ));
+    app.init_asset::<StandardMaterial>().add_plugins(RenderPlugin);
+    let backend = GameMissionBackend::new(Arc::clone(game));
+    app.insert_resource(MissionRequest { mission: MISSION.into(), backend: Arc::new(backend) });
+    app.update();
+    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+    for _ in 0..3000 {
+        app.update();
+        let stats = app.world().resource::<RenderStats>();
+        if stats.instances > 0 && stats.pending == 0 {
+            app.update();
+            return app;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    panic!("models did not settle: {:?}", app.world().resource::<RenderStats>());
+}
+
+fn close(a: Vec3, b: Vec3) -> bool {
+    (a - b).length() < 1e-3
+}
+
+#[test]
+fn units_assemble_on_their_mounts_and_sit_where_the_spec_places_them() {
+    let game = demo();
+    let mut app = loaded_app(&game);
+    let stats = app.world().resource::<RenderStats>().clone();
+    assert_eq!(stats.failed, 0, "{stats:?}");
+    assert!(stats.lightmapped > 0, "buildings are lightmapped: {stats:?}");
+
+    // The placed object of a unit scheme, and its TMA record (ids are record indices).
+    let tma = Tma::parse(&game.read_file(&format!("MISSIONS/{MISSION}/data.tma")).unwrap(), ReadOptions::strict()).unwrap();
+    let world = app.world_mut();
+    let mut objects = world.query::<(Entity, &MissionObject, &iron3d_core::OriginalObjectId)>();
+    let (unit, object, id) = objects.iter(world).find(|(_, o, _)| o.components.len() == 3).map(|(e, o, i)| (e, o.clone(), i.0)).unwrap();
+    let record = &tma.objects[id as usize];
+
+    // Its pieces: the turret's first piece hangs from the chassis mount, the weapon's from
+    // the turret mount, and no attached model keeps its virtual root.
+    let mut pieces = world.query::<(Entity, &ModelPiece, &ChildOf, &GlobalTransform)>();
+    let mine: Vec<(Entity, ModelPiece, Entity, GlobalTransform)> = pieces
+        .iter(world)
+        .filter(|(e, ..)| world.get::<ChildOf>(*e).is_some())
+        .map(|(e, p, c, g)| (e, p.clone(), c.parent(), *g))
+        .filter(|(e, ..)| std::iter::successors(Some(*e), |x| world.get::<ChildOf>(*x).map(ChildOf::parent)).any(|x| x == unit))
+        .collect();
+    let piece = |component: usize, node: usize| mine.iter().find(|p| p.1.component == component && p.1.node == node).unwrap();
+    assert!(mine.iter().all(|p| p.1.component == 0 || p.1.node != 0), "virtual roots are skipped");
+    assert_eq!(piece(1, 1).2, piece(0, CHASSIS_MOUNT).0, "turret on the chassis mount");
+    assert_eq!(piece(2, 1).2, piece(1, TURRET_MOUNT).0, "weapon on the turret mount");
+
+    // Expected barrel position by the spec: p_world = T + R·(S ∘ p) with p composed from
+    // the rest poses of chassis mount → turret mount → weapon barrel (game space).
+    let rest = |key: &str| {
+        let models = world.resource::<Assets<MshAsset>>();
+        let component = object.components.iter().position(|c| c.key == key).unwrap();
+        let handle = &mine.iter().find(|p| p.1.component == component).unwrap().1.model;
+        node_transforms(&models.get(handle).unwrap().model, Pose::Rest, QuaternionSense::default())
+    };
+    let (chassis, turret, weapon) = (rest(&object.components[0].key), rest(&object.components[1].key), rest(&object.components[2].key));
+    assert_eq!(turret[0].translation, [0.0; 3], "attached roots sit at their origin");
+    let barrel = weapon.len() - 1;
+    let local = chassis[CHASSIS_MOUNT].then(&turret[TURRET_MOUNT]).then(&weapon[barrel]);
+    let r = game_rotation(record.orientation);
+    let s = Vec3::from(record.scale);
+    let expected = Vec3::from(record.position) + r * (s * Vec3::from(local.translation));
+    let got = piece(2, barrel).3.translation();
+    assert!(close(got, Vec3::from(to_bevy(expected.into()))), "barrel at {got:?}, spec {expected:?}");
+    // The barrel points along the object's forward (game +X turned by its orientation).
+    let forward = piece(2, barrel).3.rotation() * Vec3::X;
+    assert!(close(forward, Vec3::from(to_bevy((r * Vec3::X).into()))), "forward {forward:?}");
+}
+
+#[test]
+fn ctld_poses_wrapping_pieces_and_cycles_them() {
+    let game = demo();
+    let mut app = loaded_app(&game);
+    let world = app.world_mut();
+    let mut cycling = world.query::<(Entity, &ModelPiece, &CyclingPiece, &Transform)>();
+    let (entity, piece, cycle, transform) =
+        cycling.iter(world).next().map(|(e, p, c, t)| (e, p.clone(), *c, *t)).expect("the demo has wrapping CTLD bindings");
+    // The initial pose is the binding's frame, not the node's rest pose.
+    let model = world.resource::<Assets<MshAsset>>().get(&piece.model).unwrap().clone();
+    let rest = model.nodes[piece.node].rest;
+    assert!(transform.rotation.angle_between(rest.rotation) > 0.5, "posed away from rest: {transform:?}");
+    let phase = cycle.phase;
+    for _ in 0..20 {
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let after = *app.world().get::<CyclingPiece>(entity).unwrap();
+    assert_ne!(after.phase, phase, "the renderer advances wrapping pieces");
+    let now = *app.world().get::<Transform>(entity).unwrap();
+    assert!(now.rotation.angle_between(model.pose(piece.node, after.frame()).rotation) < 1e-4);
+}
