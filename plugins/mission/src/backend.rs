@@ -18,12 +18,10 @@ pub struct PreparedObject {
     pub components: Vec<crate::ObjectComponent>,
     /// Clan index.
     pub clan: i32,
-    /// Position (game units).
-    pub position: [f32; 3],
-    /// Orientation angles (radians) as stored: `R = Rz·Ry·Rx`.
-    pub orientation: [f32; 3],
-    /// Scale per game axis (`(1, 1, 1)` for most objects).
-    pub scale: [f32; 3],
+    /// The TMA record (position, orientation `R = Rz·Ry·Rx`, scale, raw words).
+    pub record: crate::PlacedRecord,
+    /// The property bag.
+    pub properties: crate::PropertyBag,
 }
 
 /// Data accumulated by the preparation phases (backends keep their own state).

@@ -2,10 +2,10 @@
 //! and areal map of its land path, `BuildDat.lst`, unit schemes, `objects.rlb`, and
 //! the whole reachable resource graph — every failure tied to its edge.
 
-use crate::ObjectComponent;
+use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
 use crate::backend::{MissionBackend, Prepared, PreparedObject};
 use iron3d_core::MissionLoadPhase;
-use iron3d_formats::registry::{BuildDat, PrototypeResolver, UnitDat};
+use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
 use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, Tma};
 use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
 use iron3d_vfs::GameDir;
@@ -92,9 +92,8 @@ impl GameMissionBackend {
                 components: Vec::new(),
                 // `raw_after_resource` holds the clan / SuperAI slot (spec runtime.md §3.2).
                 clan: o.raw_after_resource as i32,
-                position: o.position,
-                orientation: o.orientation,
-                scale: o.scale,
+                record: PlacedRecord::from(o),
+                properties: PropertyBag::of(o),
             });
         }
         Ok(())
@@ -111,13 +110,17 @@ impl GameMissionBackend {
                 let bytes = self.game.read_file(&o.key).via(link.clone())?;
                 let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
                 let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
-                parts.into_iter().map(|c| ObjectComponent { attach_node: c.attach_node(), key: c.key, parent: c.parent }).collect()
+                parts
+                    .into_iter()
+                    .map(|c| ObjectComponent { attach_node: c.attach_node(), parent: c.parent, ..ObjectComponent::root(c.key) })
+                    .collect()
             } else {
                 vec![ObjectComponent::root(o.key.clone())]
             };
-            for key in o.components.iter().map(|c| &c.key) {
-                if let Err(e) = resolver.resolve(key).as_ref() {
-                    return Err(e.clone().via(format!("component key {key}")).via(link));
+            for c in &mut o.components {
+                match resolver.resolve(&c.key).as_ref() {
+                    Ok(p) => c.prototype = resolved(p),
+                    Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
                 }
             }
             progress(done + 1, total);
@@ -192,4 +195,14 @@ pub fn list_missions(game: &GameDir) -> Vec<String> {
     out.sort();
     out.dedup();
     out
+}
+
+/// The inspector view of a resolved prototype.
+fn resolved(p: &Prototype) -> ResolvedPrototype {
+    let at = |r: &EffectiveRef| format!("{}::{}", r.archive, r.resource);
+    let mesh = match &p.mesh {
+        MeshSource::Explicit(r) | MeshSource::BasStem(r) => at(r),
+        MeshSource::NonGeometric => String::new(),
+    };
+    ResolvedPrototype { entry: p.key.clone(), mesh, refs: p.refs.iter().map(at).collect() }
 }

@@ -13,7 +13,10 @@ mod progress;
 
 pub use backend::{MissionBackend, Prepared, PreparedObject};
 pub use game_backend::{GameMissionBackend, MISSIONS_DIR, MissionState, list_missions};
-pub use objects::{MissionObject, MissionObjectRegistered, ObjectComponent, Pending, Registered};
+pub use objects::{
+    MissionObject, MissionObjectRegistered, ObjectComponent, ObjectProperty, Pending, PlacedRecord, PropertyBag, Registered,
+    ResolvedPrototype,
+};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
 
 use bevy_app::{App, Plugin};
@@ -60,6 +63,8 @@ impl Plugin for MissionPlugin {
             .register_type::<LoadProgress>()
             .register_type::<LoadError>()
             .register_type::<MissionObject>()
+            .register_type::<PlacedRecord>()
+            .register_type::<PropertyBag>()
             .register_type::<Pending>()
             .register_type::<Registered>()
             .register_type::<LoadedMission>()

@@ -2,6 +2,7 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
+use iron3d_formats::world::{PlacedObject, Property, PropertyValue};
 
 /// A mission object: what was placed and what it expanded to.
 #[derive(Component, Debug, Clone, PartialEq, Reflect)]
@@ -15,6 +16,95 @@ pub struct MissionObject {
     pub clan: i32,
 }
 
+/// The placed object's TMA record as read (spec `world.md` §1.5), raw words included.
+#[derive(Component, Debug, Clone, PartialEq, Reflect)]
+#[reflect(Component)]
+pub struct PlacedRecord {
+    /// Inferred kind: 0 building, 1 warbot, 2 tree, 3 stone.
+    pub raw_kind: u32,
+    /// Class flags (`0x80000002` in retail data).
+    pub class_or_flags: u32,
+    /// Prototype key or unit `.dat` path.
+    pub resource_name: String,
+    /// Clan / SuperAI slot word.
+    pub raw_after_resource: u32,
+    /// Inferred order word.
+    pub identity_or_clan_raw: u32,
+    /// Position (game units, Z up).
+    pub position: [f32; 3],
+    /// Euler angles (radians), `R = Rz·Ry·Rx`.
+    pub orientation: [f32; 3],
+    /// Scale per game axis.
+    pub scale: [f32; 3],
+    /// Instance name (may be empty).
+    pub instance_name: String,
+    /// Opaque word after the name.
+    pub raw_after_name: u32,
+    /// Opaque links.
+    pub links: [i32; 2],
+    /// Property schema version.
+    pub property_schema_version: u32,
+}
+
+impl Default for PlacedRecord {
+    fn default() -> Self {
+        let o = PlacedObject::new(0, "", [0.0; 3]);
+        Self::from(&o)
+    }
+}
+
+impl From<&PlacedObject> for PlacedRecord {
+    fn from(o: &PlacedObject) -> Self {
+        Self {
+            raw_kind: o.raw_kind,
+            class_or_flags: o.class_or_flags,
+            resource_name: o.resource_name.display(),
+            raw_after_resource: o.raw_after_resource,
+            identity_or_clan_raw: o.identity_or_clan_raw,
+            position: o.position,
+            orientation: o.orientation,
+            scale: o.scale,
+            instance_name: o.instance_name.display(),
+            raw_after_name: o.raw_after_name,
+            links: [o.link0, o.link1],
+            property_schema_version: o.property_schema_version,
+        }
+    }
+}
+
+/// One entry of an object's property bag: its name and the four raw value words.
+#[derive(Debug, Clone, PartialEq, Eq, Reflect)]
+pub struct ObjectProperty {
+    /// Name (case-sensitive).
+    pub name: String,
+    /// The 16 value bytes as four words, as stored.
+    pub raw_value: [u32; 4],
+}
+
+impl ObjectProperty {
+    /// The typed reading of the value (spec `world.md` §1.5, inferred typing).
+    pub fn value(&self) -> PropertyValue {
+        Property { raw_value: self.raw_value, name: self.name.as_str().into() }.value()
+    }
+}
+
+/// The object's property bag in file order, duplicates kept (`CurrentOre`, `ClanID`…).
+#[derive(Component, Debug, Clone, PartialEq, Eq, Default, Reflect)]
+#[reflect(Component)]
+pub struct PropertyBag(pub Vec<ObjectProperty>);
+
+impl PropertyBag {
+    /// The bag of a placed object.
+    pub fn of(o: &PlacedObject) -> Self {
+        Self(o.properties.iter().map(|p| ObjectProperty { name: p.name.display(), raw_value: p.raw_value }).collect())
+    }
+
+    /// The first property named `name`, as the engine looks it up.
+    pub fn first(&self, name: &str) -> Option<&ObjectProperty> {
+        self.0.iter().find(|p| p.name == name)
+    }
+}
+
 /// One component of a mission object (spec `registry.md` §2.3, `models.md` §1.12).
 #[derive(Debug, Clone, PartialEq, Eq, Reflect)]
 pub struct ObjectComponent {
@@ -24,12 +114,26 @@ pub struct ObjectComponent {
     pub parent: Option<usize>,
     /// Node of the parent's model where this component's model attaches.
     pub attach_node: u32,
+    /// The resolved prototype: the `objects.rlb` entry that matched and its mesh
+    /// (`archive::resource`, empty for a non-geometric prototype).
+    pub prototype: ResolvedPrototype,
+}
+
+/// What a component key resolved to in `objects.rlb` (spec `registry.md` §1).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Reflect)]
+pub struct ResolvedPrototype {
+    /// The registry entry that matched.
+    pub entry: String,
+    /// The mesh, `archive::resource` (empty when non-geometric).
+    pub mesh: String,
+    /// Every effective reference, `archive::resource`, in expansion order.
+    pub refs: Vec<String>,
 }
 
 impl ObjectComponent {
     /// A root component (a direct prototype key).
     pub fn root(key: impl Into<String>) -> Self {
-        Self { key: key.into(), parent: None, attach_node: 0 }
+        Self { key: key.into(), parent: None, attach_node: 0, prototype: ResolvedPrototype::default() }
     }
 }
 

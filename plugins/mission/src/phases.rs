@@ -75,11 +75,14 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     let total = objects.len();
     for (done, o) in objects.into_iter().enumerate() {
         // Game Z-up placement → Bevy Y-up transform (the one conversion, `iron3d_assets::axes`).
-        let (translation, rotation, scale) = iron3d_assets::axes::placement(o.position, o.orientation, o.scale);
+        let r = &o.record;
+        let (translation, rotation, scale) = iron3d_assets::axes::placement(r.position, r.orientation, r.scale);
         world.spawn((
             bevy_ecs::name::Name::new(o.name),
             OriginalObjectId(o.id),
             MissionObject { key: o.key, components: o.components, clan: o.clan },
+            o.record,
+            o.properties,
             Transform { translation, rotation, scale },
             Pending,
         ));

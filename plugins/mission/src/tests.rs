@@ -34,9 +34,8 @@ impl MissionBackend for Synthetic {
                         key: format!("key_{id}"),
                         components: Vec::new(),
                         clan: 1,
-                        position: [id as f32, 0.0, 0.0],
-                        orientation: [0.0; 3],
-                        scale: [1.0; 3],
+                        record: PlacedRecord { position: [id as f32, 0.0, 0.0], ..PlacedRecord::default() },
+                        properties: PropertyBag::default(),
                     });
                     progress(prepared.objects.len(), self.count as usize);
                 }
@@ -219,6 +218,16 @@ fn demo_missions_load_from_the_game_directory() {
             })
             .count();
         assert!(units > 0, "{}: unit schemes expand into chassis, turret on a chassis node, weapon on a turret node", spec.name);
+        // Every object carries its TMA record, its property bag and resolved prototypes.
+        let mut q = app.world_mut().query::<(&OriginalObjectId, &MissionObject, &PlacedRecord, &PropertyBag)>();
+        let mut ore = 0;
+        for (id, object, record, bag) in q.iter(app.world()) {
+            let o = &tma.objects[id.0 as usize];
+            assert_eq!((record, bag), (&PlacedRecord::from(o), &PropertyBag::of(o)));
+            assert!(object.components.iter().all(|c| !c.prototype.entry.is_empty()), "{object:?}");
+            ore += usize::from(bag.first("CurrentOre").is_some_and(|p| Some(p.value()) == o.current_ore()));
+        }
+        assert!(ore > 0, "{}: ore deposits carry CurrentOre", spec.name);
         assert_eq!(app.world().resource::<LoadedMission>().name, spec.name);
     }
     let _ = std::fs::remove_dir_all(root);
