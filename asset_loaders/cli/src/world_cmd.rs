@@ -73,7 +73,7 @@ pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
     let game = GameDir::open(&game_dir, ReadOptions::compatible())?;
     let links = iron3d_formats::world::ParsedModelLinks::compatible();
     let report = MissionGraph::new(&game).with_model_links(&links).build(&mission, inventory)?;
-    let s = report.stats;
+    let (s, wx) = (report.stats, report.weather);
     if json {
         print_json(&json!({
             "mission": report.mission,
@@ -85,7 +85,12 @@ pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
                 "prototype_requests": s.prototype_requests, "mesh_requests": s.mesh_requests,
                 "non_geometric": s.non_geometric, "wear_requests": s.wear_requests,
                 "material_slots": s.material_slots, "texture_requests": s.texture_requests,
-                "lightmap_requests": s.lightmap_requests, "failures": report.errors.len(),
+                "lightmap_requests": s.lightmap_requests, "research_trees": s.research_trees,
+                "failures": report.errors.len(),
+            },
+            "weather": {
+                "table": wx.table, "schedule": wx.schedule, "material_slots": wx.requests.material_slots,
+                "texture_requests": wx.requests.texture_requests, "lightmap_requests": wx.requests.lightmap_requests,
             },
             "errors": report.errors.iter().map(failure_json).collect::<Vec<_>>(),
             "warnings": report.warnings.iter().map(failure_json).collect::<Vec<_>>(),
@@ -98,6 +103,14 @@ pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
             println!("  material slots {}, texture requests {} + lightmaps {}", s.material_slots, s.texture_requests, s.lightmap_requests);
         } else {
             println!("  materials: counted by entry presence only (WEAR/MAT0 not parsed)");
+        }
+        println!("  clan research trees {}", s.research_trees);
+        let schedule = if wx.schedule { "present (layout opaque, not read)" } else { "absent" };
+        if wx.table {
+            let r = wx.requests;
+            println!("  weather: sky.wea material slots {}, texture requests {} + lightmaps {}; sky.ske {schedule}", r.material_slots, r.texture_requests, r.lightmap_requests);
+        } else {
+            println!("  weather: sky.wea absent; sky.ske {schedule}");
         }
         for e in &report.errors {
             println!("  error: {e}");

@@ -279,6 +279,7 @@ fn mission_graph_tma_dump_and_land_info() {
     assert_eq!(g["stats"]["prototype_requests"], 3, "1 direct key + 2 components");
     assert_eq!(g["stats"]["wear_requests"], 3);
     assert_eq!(g["stats"]["failures"], 0);
+    assert_eq!((&g["stats"]["research_trees"], &g["weather"]["table"]), (&serde_json::json!(0), &serde_json::json!(false)), "no clans, no sky files");
 
     let o = cli(&["mission", "graph", path(&root), "MISSIONS/M2", "--json"]);
     assert!(!o.status.success(), "a reachable failure fails the command");

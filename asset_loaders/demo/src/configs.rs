@@ -14,8 +14,8 @@
 //! * `descr`: the engine probes its presence to discover missions (§5.1); its content
 //!   is undocumented, so it holds a one-line plain-text title.
 //!
-//! Weather: `sky.wea` is a WEAR table (owned by the material part of the generator) and
-//! `sky.ske` has no documented layout, so neither is synthesised here.
+//! Weather: `sky.wea` is written by [`crate::weather`]; `mission.cfg` gets no weather
+//! keys because the spec names none, and `sky.ske` has no documented layout.
 
 use crate::missions::MISSIONS;
 use crate::sounds::{DAY_VARIATIONS, NIGHT_VARIATIONS, THEME};

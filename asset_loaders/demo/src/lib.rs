@@ -19,6 +19,7 @@ pub mod sounds;
 pub mod terrain;
 pub mod textures;
 mod tree;
+pub mod weather;
 
 pub use tree::DemoTree;
 
@@ -38,6 +39,7 @@ pub fn build(seed: u64) -> Result<DemoTree> {
     scripts::write(&mut tree)?;
     configs::write(&mut tree)?;
     models::write(&mut tree, seed)?;
+    weather::write(&mut tree)?;
     Ok(tree)
 }
 

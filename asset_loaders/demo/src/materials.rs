@@ -54,6 +54,10 @@ pub const MATERIALS: &[MaterialSpec] = &[
     m("LAND_DIRT", &[(W, K, "DIRT.0")], None),
     m("LAND_ROCK", &[(W, K, "LROCK.0")], None),
     m("LAND_WATER", &[(W, K, "WATER1.0"), (W, K, "WATER2.0")], Some((0, 0x02, 900))),
+    // Weather (`sky.wea`): the lightning bolt glows.
+    m("RAIN", &[(W, K, "RAIN.0")], None),
+    m("SNOW", &[(W, K, "SNOW.0")], None),
+    m("LIGHTNING", &[(W, [200, 220, 255], "LIGHTNING.0")], None),
 ];
 
 /// The rows of both terrain tables: row = face selector (0 unused, 1..3 ground, 4 water).

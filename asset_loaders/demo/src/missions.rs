@@ -1,5 +1,6 @@
 //! The demo missions: for each map a terrain, an areal map and a `data.tma` with
-//! paths, clans (one environment clan), bases of distinct buildings, robot squads,
+//! paths, clans (one environment clan; the two active clans name the research tree
+//! `MISSIONS\SCRIPTS\default.trf`), bases of distinct buildings, robot squads,
 //! scenery, ore deposits and ore properties. The last mission is large enough for
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
@@ -7,6 +8,7 @@ use crate::geometry::{cos_approx, sin_approx};
 use crate::catalogue::{MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
 use crate::registry::file_path;
 use crate::rng::Rng;
+use crate::scripts::RESEARCH_TREE;
 use crate::terrain::{self, HeightField, MapSpec};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
@@ -74,7 +76,8 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     let bases = [[0.2f32, 0.2], [0.8, 0.8]];
     for (c, anchor) in bases.iter().enumerate() {
         let name = if c == 0 { "Player" } else { "Enemy" };
-        let mut clan = Clan::active(name, 1 + c as u32, [anchor[0] * side, anchor[1] * side], "MISSIONS\\SCRIPTS\\default", "");
+        let trf = format!("MISSIONS\\SCRIPTS\\{RESEARCH_TREE}");
+        let mut clan = Clan::active(name, 1 + c as u32, [anchor[0] * side, anchor[1] * side], "MISSIONS\\SCRIPTS\\default", &trf);
         clan.relations.push((if c == 0 { "Enemy" } else { "Player" }.into(), 1));
         tma.clans.push(clan);
     }

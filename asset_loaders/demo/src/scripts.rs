@@ -5,7 +5,7 @@
 //! table, with `ClanBaseX`/`ClanBaseY`/`ClanID` at 224/225/226) and a per-bundle
 //! `nature.var`, so both lookup paths of the loader (`<bundle>.var` first, then the
 //! shared table) are exercised. `default.trf` is a small research tree over the robot
-//! components (not yet named by the clans' TRF field in `data.tma`).
+//! components, named by the active clans' TRF field (second resource) in `data.tma`.
 //!
 //! Only handlers the spec proves are emitted: `Init` holds exactly one Handler(19)
 //! record; the `Mission` event (a name of the corpus) is empty. No opaque selector is

@@ -186,6 +186,11 @@ mod visuals {
             assert!(report.materials_parsed);
             let s = report.stats;
             assert!(s.material_slots > 0 && s.texture_requests > 0 && s.lightmap_requests > 0, "{s:?}");
+            assert_eq!(s.research_trees, 2, "both active clans name default.trf");
+            let wx = report.weather;
+            assert!(wx.table && !wx.schedule, "sky.wea only: the sky.ske layout is opaque");
+            let rows = weather::SKY_ROWS.len() as u64;
+            assert_eq!((wx.requests.material_slots, wx.requests.texture_requests), (rows, rows), "one textured phase per weather material");
             assert_eq!(report.warnings.len(), 1, "only the cut prototype is broken: {:?}", report.warnings);
             assert_eq!(report.warnings[0].key, "x_cut_01");
         }

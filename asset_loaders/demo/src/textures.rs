@@ -37,6 +37,10 @@ pub enum Pattern {
     Water,
     /// Yellow-black hazard stripes.
     Hazard,
+    /// A wavering vertical streak on transparency (rain, lightning).
+    Streak,
+    /// A soft round flake on transparency (snow).
+    Flake,
 }
 
 /// One texture of `Textures.lib`.
@@ -80,6 +84,10 @@ pub const TEXTURES: &[TextureSpec] = &[
     t("SAND.0", Pattern::Ground, [196, 178, 130], 64, PixelFormat::Rgb565),
     t("WATER1.0", Pattern::Water, [40, 90, 140], 64, PixelFormat::Rgb565),
     t("WATER2.0", Pattern::Water, [50, 110, 160], 64, PixelFormat::Rgb565),
+    // Weather (`sky.wea`).
+    t("RAIN.0", Pattern::Streak, [170, 190, 210], 16, PixelFormat::Argb4444),
+    t("SNOW.0", Pattern::Flake, [245, 248, 255], 16, PixelFormat::Argb4444),
+    t("LIGHTNING.0", Pattern::Streak, [200, 220, 255], 32, PixelFormat::Argb8888),
 ];
 
 /// Smooth periodic value noise on a `cells x cells` lattice (tileable).
@@ -161,6 +169,14 @@ pub fn pixels(spec: &TextureSpec, seed: u64) -> Vec<u8> {
                 }
                 Pattern::Ground => (0.8 + 0.3 * c + 0.15 * f, 255, None),
                 Pattern::Water => (0.85 + 0.3 * fine.at(u, (v + 0.3 * c) % 1.0), 200, None),
+                Pattern::Streak => {
+                    let d = (u - 0.5 - 0.25 * (c - 0.5)).abs() * 8.0;
+                    (1.0 + 0.1 * f, ((1.0 - d).max(0.0) * 255.0) as u8, None)
+                }
+                Pattern::Flake => {
+                    let (dx, dy) = (u - 0.5, v - 0.5);
+                    (1.0, ((1.0 - 2.2 * (dx * dx + dy * dy).sqrt()).clamp(0.0, 1.0) * 255.0) as u8, None)
+                }
             };
             let rgb = shade(tint.unwrap_or(spec.rgb), k);
             out.extend_from_slice(&[rgb[0], rgb[1], rgb[2], alpha]);

@@ -136,12 +136,15 @@ impl GameMissionBackend {
         match report.errors.first() {
             None => Ok(()),
             Some(f) => {
-                let mut e = Error::rule("missing_resource", f.message.clone()).via(format!("{} {}::{}", f.link.name(), f.archive, f.entry));
+                let entry = if f.entry.is_empty() { String::new() } else { format!("::{}", f.entry) };
+                let mut e = Error::rule("missing_resource", f.message.clone()).via(format!("{} {}{entry}", f.link.name(), f.archive));
                 if !f.key.is_empty() {
                     e = e.via(format!("key {}", f.key));
                 }
                 if let Some(object) = f.object {
                     e = e.via(format!("placed object {object} ({})", f.object_name));
+                } else if !f.object_name.is_empty() {
+                    e = e.via(f.object_name.clone());
                 }
                 Err(e.via(format!("{} unresolved reference(s) in total", report.errors.len())))
             }

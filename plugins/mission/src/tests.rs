@@ -179,6 +179,36 @@ fn returning_to_the_menu_closes_the_mission() {
     assert_eq!(mission_objects(&mut app), 0);
 }
 
+/// Loads `mission` from a game directory through the real backend.
+fn load_from(game: &Arc<iron3d_vfs::GameDir>, mission: &str) -> App {
+    let mut app = App::new();
+    app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
+    let backend = GameMissionBackend::new(Arc::clone(game));
+    app.insert_resource(MissionRequest { mission: mission.into(), backend: Arc::new(backend) });
+    app.update();
+    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+    for _ in 0..12 {
+        app.update();
+    }
+    app
+}
+
+/// A missing clan research tree stops the load; the error names the clan.
+#[test]
+fn a_missing_research_tree_fails_the_resource_phase() {
+    use iron3d_vfs::GameDir;
+    let root = std::env::temp_dir().join(format!("iron3d-mission-no-trf-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    iron3d_demo::build(iron3d_demo::DEFAULT_SEED).unwrap().write_to(&root).unwrap();
+    std::fs::remove_file(root.join("MISSIONS/SCRIPTS/default.trf")).unwrap();
+    let game = Arc::new(GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap());
+    let app = load_from(&game, "tutorial.01");
+    let error = app.world().resource::<LoadError>().clone();
+    assert_eq!(error.phase, MissionLoadPhase::Resources);
+    assert!(error.message.starts_with("2 unresolved reference(s) in total -> clan Player -> research_tree MISSIONS\\SCRIPTS\\default.trf"), "{}", error.message);
+    let _ = std::fs::remove_dir_all(root);
+}
+
 /// Every demo mission loads through every phase from the generated game tree.
 #[test]
 fn demo_missions_load_from_the_game_directory() {
@@ -188,15 +218,7 @@ fn demo_missions_load_from_the_game_directory() {
     iron3d_demo::build(iron3d_demo::DEFAULT_SEED).unwrap().write_to(&root).unwrap();
     let game = Arc::new(GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap());
     for spec in iron3d_demo::missions::MISSIONS {
-        let mut app = App::new();
-        app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
-        let backend = GameMissionBackend::new(Arc::clone(&game));
-        app.insert_resource(MissionRequest { mission: spec.name.into(), backend: Arc::new(backend) });
-        app.update();
-        app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
-        for _ in 0..12 {
-            app.update();
-        }
+        let mut app = load_from(&game, spec.name);
         if let Some(e) = app.world().get_resource::<LoadError>() {
             panic!("{} failed in {:?}: {}", spec.name, e.phase, e.message);
         }

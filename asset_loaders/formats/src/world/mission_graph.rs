@@ -4,6 +4,10 @@
 //! statistics (per request, not per unique resource) and every failure names its
 //! edge: placed object, expanded key, archive, entry and link kind.
 //!
+//! Mission-level edges: the land files, each clan's research tree (TRF) and the
+//! weather table `sky.wea`, whose materials are counted apart from the object chain
+//! (as the spec's corpus statistics separate environment tables).
+//!
 //! The crate does not depend on the game directory: [`GameFiles`] is the small trait
 //! the graph needs (implemented for `iron3d_vfs::GameDir` in that crate). WEAR and
 //! MAT0 contents are reached through [`ModelLinks`]; until the model parsers are
@@ -87,6 +91,10 @@ pub enum LinkKind {
     Texture,
     /// WEAR → lightmap Texm.
     Lightmap,
+    /// Clan → research tree (TRF, the clan's second resource).
+    ResearchTree,
+    /// Mission → weather material table `sky.wea`.
+    Weather,
 }
 
 impl LinkKind {
@@ -102,6 +110,8 @@ impl LinkKind {
             Self::Material => "material",
             Self::Texture => "texture",
             Self::Lightmap => "lightmap",
+            Self::ResearchTree => "research_tree",
+            Self::Weather => "weather",
         }
     }
 }
@@ -111,7 +121,8 @@ impl LinkKind {
 pub struct Failure {
     /// Placed object index (none for mission-level edges and inventory warnings).
     pub object: Option<usize>,
-    /// The placed object's resource name.
+    /// The placed object's resource name; for mission-level edges the source (a clan
+    /// or a weather file), empty for the mission itself.
     pub object_name: String,
     /// Expanded prototype key (empty when the failure precedes expansion).
     pub key: String,
@@ -150,6 +161,31 @@ pub struct GraphStats {
     pub texture_requests: u64,
     /// Lightmap requests.
     pub lightmap_requests: u64,
+    /// Clans naming a research tree (TRF), each resolved and parsed.
+    pub research_trees: u64,
+}
+
+/// Requests made by the rows of WEAR tables.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MaterialCounts {
+    /// Material slots.
+    pub material_slots: u64,
+    /// Texture requests (MAT0 phases naming a Texm).
+    pub texture_requests: u64,
+    /// Lightmap requests.
+    pub lightmap_requests: u64,
+}
+
+/// The mission's weather files (spec `world.md` §5.1, `runtime.md` §8). The spec does
+/// not say the load fails without them, so absence is reported, not an error.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WeatherFiles {
+    /// `sky.wea` is present (its materials are then followed like any WEAR table).
+    pub table: bool,
+    /// `sky.ske` is present (layout opaque: presence only).
+    pub schedule: bool,
+    /// Requests of `sky.wea`, kept apart from the object chain's counts.
+    pub requests: MaterialCounts,
 }
 
 /// The graph of one mission.
@@ -161,6 +197,8 @@ pub struct GraphReport {
     pub land_path: String,
     /// Counts.
     pub stats: GraphStats,
+    /// Weather files.
+    pub weather: WeatherFiles,
     /// True when WEAR/MAT0 were expanded by a real parser (not presence only).
     pub materials_parsed: bool,
     /// Reachable failures: these stop a mission load.
@@ -176,7 +214,10 @@ pub struct MissionGraph<'a> {
     options: ReadOptions,
 }
 
+mod mission_files;
 mod walk;
+
+pub use mission_files::{SKY_SCHEDULE, SKY_TABLE};
 
 impl<'a> MissionGraph<'a> {
     /// A graph builder with presence-only material counting.
@@ -202,7 +243,8 @@ impl<'a> MissionGraph<'a> {
     /// `inventory`, every registry prototype the mission does not reach is also
     /// resolved and its failures are reported as warnings.
     pub fn build(&self, mission: &str, inventory: bool) -> Result<GraphReport> {
-        let tma_path = format!("{}/data.tma", mission.trim_end_matches(['/', '\\']));
+        let dir = mission.trim_end_matches(['/', '\\']);
+        let tma_path = format!("{dir}/data.tma");
         let bytes = self.files.load_file(&tma_path).via(format!("mission {mission}"))?;
         let tma = Tma::parse(&bytes, self.options).in_file(tma_path)?;
         let registry = self.files.load_file(REGISTRY)?;
@@ -212,9 +254,11 @@ impl<'a> MissionGraph<'a> {
         let land = tma.land_path.display();
         for path in land_file_paths(&land) {
             if !self.files.has_archive(&path) {
-                w.fail(None, "", "", &path, "", LinkKind::Land, Error::new(crate::error::ErrorKind::NotFound(path.clone())));
+                w.fail(walk::Origin::mission(""), &path, "", LinkKind::Land, Error::new(crate::error::ErrorKind::NotFound(path.clone())));
             }
         }
+        w.research_trees(&tma.clans);
+        let weather = w.weather(dir);
         for (i, object) in tma.objects.iter().enumerate() {
             w.object(i, object);
         }
@@ -243,6 +287,7 @@ impl<'a> MissionGraph<'a> {
             mission: mission.to_string(),
             land_path: land,
             stats: w.stats,
+            weather,
             materials_parsed: w.materials_parsed,
             errors: w.errors,
             warnings,

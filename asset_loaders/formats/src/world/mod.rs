@@ -18,7 +18,7 @@ pub mod tma;
 pub use areal_query::{AreaHit, ArealQuery, CellOrder, Corridor, GridLayout, Portal};
 pub use land_map::{Areal, ArealMap, ArealMapBuilder, ArealPrefix56, EdgeLink8};
 pub use land_msh::{LandMsh, TerrainBuilder, TerrainFace28};
-pub use mission_graph::{GameFiles, GraphReport, LinkKind, MissionGraph, ModelLinks, PresenceOnly};
+pub use mission_graph::{GameFiles, GraphReport, LinkKind, MissionGraph, ModelLinks, PresenceOnly, WeatherFiles};
 pub use model_links::ParsedModelLinks;
 pub use terrain_query::{RayHit, TerrainQuery};
 pub use tma::{Clan, ClanBody, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, PropertyValue, Tma};

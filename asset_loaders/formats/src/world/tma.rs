@@ -155,6 +155,14 @@ impl Clan {
             ClanBody::Environment { first_resource, .. } | ClanBody::Active { first_resource, .. } => first_resource,
         }
     }
+
+    /// The research tree path (second resource; empty when the clan names none) of
+    /// either body.
+    pub fn research_tree(&self) -> &LpString {
+        match &self.body {
+            ClanBody::Environment { second_resource, .. } | ClanBody::Active { second_resource, .. } => second_resource,
+        }
+    }
 }
 
 /// A typed property value (inferred: `raw_value[0]` is the type, `raw_value[1]` the value).

@@ -2,6 +2,7 @@ use super::*;
 use crate::nres::NresWriter;
 use crate::registry::objects::{ObjectRef64, write_refs};
 use crate::registry::unit_dat::UnitRecord;
+use crate::world::ParsedModelLinks;
 use crate::world::tma::{PlacedObject, Tma};
 
 /// An in-memory game tree: loose files and archives of named entries.
@@ -136,4 +137,70 @@ fn missing_land_files_and_missions_are_reported() {
     assert_eq!(land, ["DATA\\MAPS\\M\\land.msh", "DATA\\MAPS\\M\\land.map", "DATA\\MAPS\\M\\land1.wea", "DATA\\MAPS\\M\\land2.wea"]);
     let e = MissionGraph::new(&m).build("missions/none", false).unwrap_err();
     assert!(e.to_string().contains("mission missions/none"), "{e}");
+}
+
+/// Rewrites mission m1 of `tree(true)` with an environment clan (no TRF) and two
+/// active clans naming `trf`.
+fn with_clans(m: &mut Mem, trf: &str) {
+    use crate::world::tma::Clan;
+    let mut t = Tma::parse(&m.files["missions/m1/data.tma"], ReadOptions::strict()).unwrap();
+    t.clans.push(Clan::environment("Nature", "MISSIONS\\SCRIPTS\\nature"));
+    for name in ["Player", "Enemy"] {
+        t.clans.push(Clan::active(name, 1, [0.0; 2], "MISSIONS\\SCRIPTS\\default", trf));
+    }
+    m.files.insert("missions/m1/data.tma".into(), t.to_bytes().unwrap());
+}
+
+fn research_tree_bytes() -> Vec<u8> {
+    let mut w = NresWriter::new();
+    w.add(crate::helpers::trf::type_id(b'0'), [1, 0, 40], b"TRF0", vec![0; 40]).unwrap();
+    w.to_bytes().unwrap()
+}
+
+#[test]
+fn clan_research_trees_must_exist_and_parse() {
+    let mut m = tree(true);
+    with_clans(&mut m, "MISSIONS\\SCRIPTS\\auto.trf");
+    let trees = |m: &Mem| {
+        let r = MissionGraph::new(m).build("missions/m1", false).unwrap();
+        let failures: Vec<String> = r.errors.iter().filter(|f| f.link == LinkKind::ResearchTree).map(ToString::to_string).collect();
+        (r.stats.research_trees, failures)
+    };
+    let (requests, failures) = trees(&m);
+    assert_eq!(requests, 2, "one per active clan; the environment clan names none");
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    assert!(failures[0].starts_with("clan Player -> research_tree link MISSIONS\\SCRIPTS\\auto.trf: "), "{}", failures[0]);
+    m.files.insert(fold("MISSIONS\\SCRIPTS\\auto.trf"), b"not an archive".to_vec());
+    assert_eq!(trees(&m).1.len(), 2, "a broken TRF fails like a missing one");
+    m.files.insert(fold("MISSIONS\\SCRIPTS\\auto.trf"), research_tree_bytes());
+    assert_eq!(trees(&m), (2, vec![]));
+}
+
+#[test]
+fn the_weather_table_is_followed_apart_from_the_object_chain() {
+    let mut m = tree(true);
+    let objects_only = MissionGraph::new(&m).with_model_links(&FakeLinks).build("missions/m1", false).unwrap();
+    assert_eq!(objects_only.weather, WeatherFiles::default(), "no sky files: nothing followed, no error");
+    // RAIN has two textures (one missing), SNOW is not in Material.lib.
+    m.files.insert(fold("missions/m1/sky.wea"), b"RAIN\nSNOW".to_vec());
+    m.archives.get_mut(&fold(MATERIAL_ARCHIVE)).unwrap().push(("RAIN".into(), b"TEX1 DROP".to_vec()));
+    let r = MissionGraph::new(&m).with_model_links(&FakeLinks).build("missions/m1", false).unwrap();
+    assert!(r.weather.table && !r.weather.schedule);
+    let requests = MaterialCounts { material_slots: 2, texture_requests: 2, lightmap_requests: 0 };
+    assert_eq!(r.weather.requests, requests);
+    assert_eq!(r.stats, objects_only.stats, "object-chain counts are unchanged");
+    let sky: Vec<String> = r.errors.iter().filter(|f| f.object.is_none()).map(ToString::to_string).collect();
+    assert_eq!(
+        sky,
+        [
+            "missions/m1/sky.wea -> texture link Textures.lib::DROP: not found: texture DROP",
+            "missions/m1/sky.wea -> material link Material.lib::SNOW: not found: material SNOW",
+        ]
+    );
+    m.files.insert(fold("missions/m1/sky.ske"), vec![1, 2, 3]);
+    let r = MissionGraph::new(&m).with_model_links(&ParsedModelLinks::strict()).build("missions/m1", false).unwrap();
+    assert!(r.weather.schedule, "sky.ske presence is noted");
+    let weather: Vec<&Failure> = r.errors.iter().filter(|f| f.link == LinkKind::Weather).collect();
+    assert_eq!(weather.len(), 1, "a table that is not WEAR text fails its own edge");
+    assert_eq!(weather[0].archive, "missions/m1/sky.wea");
 }

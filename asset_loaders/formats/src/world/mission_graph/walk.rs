@@ -6,7 +6,7 @@ use crate::error::ErrorKind;
 use crate::world::tma::PlacedObject;
 
 pub(super) struct Walk<'g, 'a> {
-    graph: &'g MissionGraph<'a>,
+    pub(super) graph: &'g MissionGraph<'a>,
     resolver: &'g PrototypeResolver<'g>,
     caches: Caches,
     pub(super) stats: GraphStats,
@@ -19,10 +19,32 @@ fn missing(what: String) -> Error {
     Error::new(ErrorKind::NotFound(what))
 }
 
+/// Where a failed edge starts: a placed object (with its expanded key) or a
+/// mission-level source such as a clan or a weather file.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Origin<'s> {
+    object: Option<usize>,
+    name: &'s str,
+    key: &'s str,
+}
+
+impl<'s> Origin<'s> {
+    pub(super) fn object(index: usize, name: &'s str, key: &'s str) -> Self {
+        Self { object: Some(index), name, key }
+    }
+
+    /// A mission-level source (`""` for the mission itself).
+    pub(super) fn mission(source: &'s str) -> Self {
+        Self { object: None, name: source, key: "" }
+    }
+}
+
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if let Some(i) = self.object {
             write!(f, "placed object {i} ({}) -> ", self.object_name)?;
+        } else if !self.object_name.is_empty() {
+            write!(f, "{} -> ", self.object_name)?;
         }
         if !self.key.is_empty() {
             write!(f, "key {} -> ", self.key)?;
@@ -48,12 +70,11 @@ impl<'g, 'a> Walk<'g, 'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn fail(&mut self, object: Option<usize>, name: &str, key: &str, archive: &str, entry: &str, link: LinkKind, e: Error) {
+    pub(super) fn fail(&mut self, at: Origin<'_>, archive: &str, entry: &str, link: LinkKind, e: Error) {
         self.errors.push(Failure {
-            object,
-            object_name: name.to_string(),
-            key: key.to_string(),
+            object: at.object,
+            object_name: at.name.to_string(),
+            key: at.key.to_string(),
             archive: archive.to_string(),
             entry: entry.to_string(),
             link,
@@ -71,7 +92,7 @@ impl<'g, 'a> Walk<'g, 'a> {
                     self.stats.components += keys.len() as u64;
                     keys
                 }
-                Err(e) => return self.fail(Some(index), &name, "", &name, "", LinkKind::UnitDat, e),
+                Err(e) => return self.fail(Origin::object(index, &name, ""), &name, "", LinkKind::UnitDat, e),
             }
         } else {
             self.stats.direct_keys += 1;
@@ -83,6 +104,7 @@ impl<'g, 'a> Walk<'g, 'a> {
     }
 
     fn key(&mut self, index: usize, name: &str, key: &str) {
+        let at = Origin::object(index, name, key);
         self.stats.prototype_requests += 1;
         self.requested.push(key.to_string());
         let resolved = self.resolver.resolve(key);
@@ -90,7 +112,7 @@ impl<'g, 'a> Walk<'g, 'a> {
             Ok(p) => p,
             Err(e) => {
                 let link = if is_broken_mesh(e) { LinkKind::Mesh } else { LinkKind::Prototype };
-                return self.fail(Some(index), name, key, REGISTRY, key, link, e.clone());
+                return self.fail(at, REGISTRY, key, link, e.clone());
             }
         };
         let has_mesh = mesh_of(p).is_some();
@@ -102,11 +124,11 @@ impl<'g, 'a> Walk<'g, 'a> {
         match p.wear() {
             Some(w) => {
                 self.stats.wear_requests += 1;
-                self.wear(index, name, key, &w.archive, &w.resource);
+                self.wear(at, &w.archive, &w.resource);
             }
             None if has_mesh => {
                 let e = missing(format!("prototype {} has a mesh but no .wea reference", p.key));
-                self.fail(Some(index), name, key, REGISTRY, key, LinkKind::Wear, e);
+                self.fail(at, REGISTRY, key, LinkKind::Wear, e);
             }
             None => {}
         }
@@ -114,11 +136,11 @@ impl<'g, 'a> Walk<'g, 'a> {
 
     /// Expands one WEAR table: the point where the WEAR parser plugs in
     /// ([`ModelLinks::wear_links`]); presence only until then.
-    fn wear(&mut self, index: usize, name: &str, key: &str, archive: &str, entry: &str) {
+    fn wear(&mut self, at: Origin<'_>, archive: &str, entry: &str) {
         let files = self.graph.files;
         if !files.has_entry(archive, entry) {
             let what = if files.has_archive(archive) { format!("entry {entry} in {archive}") } else { format!("archive {archive}") };
-            return self.fail(Some(index), name, key, archive, entry, LinkKind::Wear, missing(what));
+            return self.fail(at, archive, entry, LinkKind::Wear, missing(what));
         }
         let cache_key = (archive.to_ascii_lowercase(), entry.to_ascii_lowercase());
         let links = self.graph.links;
@@ -134,29 +156,39 @@ impl<'g, 'a> Walk<'g, 'a> {
             Ok(Some(w)) => w,
             Ok(None) => return,
             Err(msg) => {
-                return self.fail(Some(index), name, key, archive, entry, LinkKind::Wear, Error::new(ErrorKind::Invalid { rule: "wear", detail: msg }));
+                return self.fail(at, archive, entry, LinkKind::Wear, Error::new(ErrorKind::Invalid { rule: "wear", detail: msg }));
             }
         };
         self.materials_parsed = true;
-        self.stats.material_slots += wear.materials.len() as u64;
+        let counts = self.expand(at, &wear);
+        self.stats.material_slots += counts.material_slots;
+        self.stats.texture_requests += counts.texture_requests;
+        self.stats.lightmap_requests += counts.lightmap_requests;
+    }
+
+    /// Follows a parsed WEAR table's material slots and lightmaps, recording failures
+    /// against `at`; returns the requests made.
+    pub(super) fn expand(&mut self, at: Origin<'_>, wear: &WearLinks) -> MaterialCounts {
+        let mut counts = MaterialCounts { material_slots: wear.materials.len() as u64, ..MaterialCounts::default() };
         for m in &wear.materials {
-            self.material(index, name, key, m);
+            counts.texture_requests += self.material(at, m);
         }
-        self.stats.lightmap_requests += wear.lightmaps.len() as u64;
+        counts.lightmap_requests = wear.lightmaps.len() as u64;
         for l in &wear.lightmaps {
-            if !files.has_entry(LIGHTMAP_ARCHIVE, l) {
-                self.fail(Some(index), name, key, LIGHTMAP_ARCHIVE, l, LinkKind::Lightmap, missing(format!("lightmap {l}")));
+            if !self.graph.files.has_entry(LIGHTMAP_ARCHIVE, l) {
+                self.fail(at, LIGHTMAP_ARCHIVE, l, LinkKind::Lightmap, missing(format!("lightmap {l}")));
             }
         }
+        counts
     }
 
     /// Expands one material slot: the point where the MAT0 parser plugs in
-    /// ([`ModelLinks::material_textures`]).
-    fn material(&mut self, index: usize, name: &str, key: &str, material: &str) {
+    /// ([`ModelLinks::material_textures`]). Returns the texture requests made.
+    fn material(&mut self, at: Origin<'_>, material: &str) -> u64 {
         let files = self.graph.files;
         if !files.has_entry(MATERIAL_ARCHIVE, material) {
-            let e = missing(format!("material {material}"));
-            return self.fail(Some(index), name, key, MATERIAL_ARCHIVE, material, LinkKind::Material, e);
+            self.fail(at, MATERIAL_ARCHIVE, material, LinkKind::Material, missing(format!("material {material}")));
+            return 0;
         }
         let links = self.graph.links;
         let result = self
@@ -173,16 +205,17 @@ impl<'g, 'a> Walk<'g, 'a> {
             .clone();
         match result {
             Ok(Some(textures)) => {
-                self.stats.texture_requests += textures.len() as u64;
                 for t in &textures {
                     if !files.has_entry(TEXTURE_ARCHIVE, t) {
-                        self.fail(Some(index), name, key, TEXTURE_ARCHIVE, t, LinkKind::Texture, missing(format!("texture {t}")));
+                        self.fail(at, TEXTURE_ARCHIVE, t, LinkKind::Texture, missing(format!("texture {t}")));
                     }
                 }
+                textures.len() as u64
             }
-            Ok(None) => {}
+            Ok(None) => 0,
             Err(msg) => {
-                self.fail(Some(index), name, key, MATERIAL_ARCHIVE, material, LinkKind::Material, Error::new(ErrorKind::Invalid { rule: "mat0", detail: msg }));
+                self.fail(at, MATERIAL_ARCHIVE, material, LinkKind::Material, Error::new(ErrorKind::Invalid { rule: "mat0", detail: msg }));
+                0
             }
         }
     }
