@@ -70,3 +70,5 @@ impl Plugin for GameLoadersPlugin {
 mod tests;
 #[cfg(test)]
 mod model_tests;
+#[cfg(test)]
+mod land_tests;
