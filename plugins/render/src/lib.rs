@@ -37,8 +37,10 @@ pub struct RenderStats {
     pub materials: usize,
     /// Distinct (mesh, material) pairs.
     pub pairs: usize,
-    /// Terrain faces drawn.
+    /// Terrain faces drawn (base layers).
     pub terrain_faces: usize,
+    /// Terrain overlay faces drawn over their base layer.
+    pub terrain_overlay_faces: usize,
     #[reflect(ignore)]
     seen: models::SeenSets,
 }
@@ -47,8 +49,9 @@ impl std::fmt::Debug for RenderStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} objects, {} instances ({} pending, {} failed), {} parts, {} meshes, {} materials, {} mesh/material pairs, {} terrain faces",
-            self.objects, self.instances, self.pending, self.failed, self.parts, self.meshes, self.materials, self.pairs, self.terrain_faces
+            "{} objects, {} instances ({} pending, {} failed), {} parts, {} meshes, {} materials, {} mesh/material pairs, {} terrain faces ({} overlaid)",
+            self.objects, self.instances, self.pending, self.failed, self.parts, self.meshes, self.materials, self.pairs,
+            self.terrain_faces, self.terrain_overlay_faces
         )
     }
 }
