@@ -56,6 +56,8 @@ fn demo_mission_shows_terrain_and_models() {
     let ready = log.lines().find(|l| l.contains("models ready:")).unwrap_or_else(|| panic!("models never became ready:\n{log}"));
     assert!(ready.contains("(0 failed)") && !ready.contains("ready: 0 instances"), "{ready}");
     assert!(!ready.contains("(0 lightmapped)"), "the demo's buildings carry lightmaps: {ready}");
+    let terrain = log.lines().find(|l| l.contains("terrain drawn:")).unwrap_or_else(|| panic!("terrain never drawn:\n{log}"));
+    assert!(terrain.contains("in 3 overlays"), "shore, tracks and scorched ground are drawn: {terrain}");
     let (rgb, w, h) = load_rgb(&shot);
     let (_, whole_sd) = region_stats(&rgb, w, h, [0.0, 0.0, 1.0, 1.0]);
     assert!(whole_sd.iter().any(|&s| s > 12.0), "the frame is not blank: {whole_sd:?}");

@@ -74,4 +74,6 @@ impl Plugin for GameLoadersPlugin {
 #[cfg(test)]
 mod model_tests;
 #[cfg(test)]
+mod land_tests;
+#[cfg(test)]
 mod tests;

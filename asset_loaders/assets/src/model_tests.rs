@@ -93,7 +93,7 @@ fn load<A: bevy_asset::Asset>(app: &bevy_app::App, path: &str) -> Handle<A> {
     app.world().resource::<AssetServer>().load(path.to_string())
 }
 
-fn positions(mesh: &Mesh) -> Vec<[f32; 3]> {
+pub(crate) fn positions(mesh: &Mesh) -> Vec<[f32; 3]> {
     match mesh.attribute(Mesh::ATTRIBUTE_POSITION) {
         Some(VertexAttributeValues::Float32x3(p)) => p.clone(),
         other => panic!("positions: {other:?}"),

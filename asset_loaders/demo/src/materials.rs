@@ -1,6 +1,8 @@
 //! `Material.lib`: MAT0 materials (entry 0 `DEFAULT`), some with several phases and
 //! animation blocks (a pulsing lamp, a shimmering crystal, flowing water), one
-//! intentionally untextured; and each map's terrain tables `land1.wea` / `land2.wea`.
+//! intentionally untextured, the terrain overlays alpha-blended; and each map's terrain
+//! tables (spec `world.md` §2.4, reading A): `land2.wea` the base layers (low
+//! selector), `land1.wea` the overlays (high selector).
 
 use crate::catalogue::{MAPS, map_dir};
 use crate::registry::file_path;
@@ -21,10 +23,20 @@ pub struct MaterialSpec {
     pub phases: &'static [PhaseSpec],
     /// Optional animation block over every phase in order.
     pub anim: Option<(u32, u32, u16)>,
+    /// Source/destination `D3DBLEND` codes (`None`: unset).
+    pub blend: Option<[u8; 2]>,
 }
 
 const fn m(name: &'static str, phases: &'static [PhaseSpec], anim: Option<(u32, u32, u16)>) -> MaterialSpec {
-    MaterialSpec { name, phases, anim }
+    MaterialSpec { name, phases, anim, blend: None }
+}
+
+/// `D3DBLEND_SRCALPHA`, `D3DBLEND_INVSRCALPHA`: ordinary alpha blending.
+const ALPHA_BLEND: [u8; 2] = [5, 6];
+
+/// A terrain overlay: one texture with alpha, blended over the base layer.
+const fn overlay(name: &'static str, phases: &'static [PhaseSpec]) -> MaterialSpec {
+    MaterialSpec { name, phases, anim: None, blend: Some(ALPHA_BLEND) }
 }
 
 const W: [u8; 3] = [255, 255, 255];
@@ -53,6 +65,9 @@ pub const MATERIALS: &[MaterialSpec] = &[
     m("LAND_GRASS", &[(W, K, "GRASS.0")], None),
     m("LAND_DIRT", &[(W, K, "DIRT.0")], None),
     m("LAND_ROCK", &[(W, K, "LROCK.0")], None),
+    overlay("LAND_SHORE", &[(W, K, "SHORE.0")]),
+    overlay("LAND_TRACK", &[(W, K, "TRACK_DIRT.0")]),
+    overlay("LAND_SCORCH", &[(W, K, "SCORCH.0")]),
     m("LAND_WATER", &[(W, K, "WATER1.0"), (W, K, "WATER2.0")], Some((0, 0x02, 900))),
     // Weather (`sky.wea`): the lightning bolt glows.
     m("RAIN", &[(W, K, "RAIN.0")], None),
@@ -60,8 +75,11 @@ pub const MATERIALS: &[MaterialSpec] = &[
     m("LIGHTNING", &[(W, [200, 220, 255], "LIGHTNING.0")], None),
 ];
 
-/// The rows of both terrain tables: row = face selector (0 unused, 1..3 ground, 4 water).
+/// The rows of `land2.wea`: row = low face selector (0 unused, 1..3 ground, 4 water).
 pub const LAND_ROWS: [&str; 5] = ["LAND_SAND", "LAND_GRASS", "LAND_DIRT", "LAND_ROCK", "LAND_WATER"];
+/// The rows of `land1.wea`: row = high face selector (0 unused; rows
+/// [`crate::terrain::SHORE`], [`crate::terrain::TRACK`], [`crate::terrain::SCORCH`]).
+pub const OVERLAY_ROWS: [&str; 4] = ["DEFAULT", "LAND_SHORE", "LAND_TRACK", "LAND_SCORCH"];
 
 /// The MAT0 of a spec.
 pub fn material(spec: &MaterialSpec) -> Result<Material> {
@@ -81,7 +99,14 @@ pub fn material(spec: &MaterialSpec) -> Result<Material> {
         })
         .into_iter()
         .collect();
-    Ok(Material::new(0, phases, anims))
+    let mat = Material::new(0, phases, anims);
+    Ok(Material { blend: spec.blend.or(mat.blend), ..mat })
+}
+
+/// A terrain table (WEAR without lightmaps).
+fn land_table(rows: &[&str]) -> Result<Vec<u8>> {
+    let rows: Vec<&[u8]> = rows.iter().map(|r| r.as_bytes()).collect();
+    Ok(Wear::new(&rows, &[])?.to_bytes())
 }
 
 /// Writes `Material.lib` and the terrain tables of every map.
@@ -92,12 +117,11 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
         lib.add(TYPE_ID, [mat.attr1, mat.version, 0], spec.name.as_bytes(), mat.to_bytes()?)?;
     }
     tree.add("Material.lib", lib.to_bytes()?)?;
-    let rows: Vec<&[u8]> = LAND_ROWS.iter().map(|r| r.as_bytes()).collect();
-    let table = Wear::new(&rows, &[])?.to_bytes();
+    let (overlays, bases) = (land_table(&OVERLAY_ROWS)?, land_table(&LAND_ROWS)?);
     for map in MAPS {
         let dir = file_path(&map_dir(map));
-        tree.add(&format!("{dir}/land1.wea"), table.clone())?;
-        tree.add(&format!("{dir}/land2.wea"), table.clone())?;
+        tree.add(&format!("{dir}/land1.wea"), overlays.clone())?;
+        tree.add(&format!("{dir}/land2.wea"), bases.clone())?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
-//! The demo missions: for each map a terrain, an areal map and a `data.tma` with
-//! paths, clans (one environment clan; the two active clans name the research tree
-//! `MISSIONS\SCRIPTS\default.trf`), bases of distinct buildings, robot squads,
+//! The demo missions: for each map a terrain (its overlays follow the mission's bases
+//! and paths), an areal map and a `data.tma` with paths, clans (one environment clan;
+//! the two active clans name the research tree `MISSIONS\SCRIPTS\default.trf`), bases
+//! of distinct buildings, robot squads,
 //! scenery, ore deposits and ore properties. The last mission is large enough for
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
@@ -9,7 +10,7 @@ use crate::catalogue::{MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map
 use crate::registry::file_path;
 use crate::rng::Rng;
 use crate::scripts::RESEARCH_TREE;
-use crate::terrain::{self, HeightField, MapSpec};
+use crate::terrain::{self, HeightField, MapSpec, OverlaySites};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::world::{Clan, ExtraRecord28, PathRecord, PlacedObject, Property, Tma};
@@ -155,9 +156,10 @@ pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
     for spec in MISSIONS {
         let field = HeightField::new(seed, spec.map, spec.terrain);
         let dir = file_path(&map_dir(spec.map));
-        tree.add(&format!("{dir}/land.msh"), terrain::land_msh(&field)?.to_bytes()?)?;
-        tree.add(&format!("{dir}/land.map"), terrain::land_map(&field)?.to_bytes()?)?;
         let tma = mission(spec, &field, seed);
+        let sites = OverlaySites::of_mission(&tma);
+        tree.add(&format!("{dir}/land.msh"), terrain::land_msh(&field, &sites)?.to_bytes()?)?;
+        tree.add(&format!("{dir}/land.map"), terrain::land_map(&field)?.to_bytes()?)?;
         tree.add(&format!("MISSIONS/{}/data.tma", spec.name), tma.to_bytes()?)?;
     }
     Ok(())

@@ -1,10 +1,12 @@
 //! Procedural terrains: a seeded value-noise height field (only `+ - *`, so identical
-//! on every platform) with plains, hills and a water basin, written as `Land.msh`,
-//! and an areal map that partitions the walkable ground.
+//! on every platform) with plains, hills and a water basin, written as `Land.msh`
+//! with overlays (sandy shore, dirt tracks along the mission paths, scorched ground at
+//! the bases), and an areal map that partitions the walkable ground.
 
 use crate::rng::Rng;
 use iron3d_formats::Result;
-use iron3d_formats::world::{ArealMap, ArealMapBuilder, LandMsh, TerrainBuilder};
+use iron3d_formats::world::land_msh::NO_OVERLAY;
+use iron3d_formats::world::{ArealMap, ArealMapBuilder, LandMsh, TerrainBuilder, Tma};
 
 /// Face flag of water surfaces (spec `world.md` §2.2: reflective surface).
 pub const WATER_FLAG: u32 = 0x20000;
@@ -12,6 +14,13 @@ pub const WATER_FLAG: u32 = 0x20000;
 pub const GROUND_FLAG: u32 = 0x400;
 /// Areal class of walkable ground.
 pub const GROUND_CLASS: u32 = 1;
+/// `land1.wea` row (high selector, spec `world.md` §2.4 reading A) of the sandy shore
+/// around the lake.
+pub const SHORE: u8 = 1;
+/// `land1.wea` row of the dirt tracks along the mission paths.
+pub const TRACK: u8 = 2;
+/// `land1.wea` row of the scorched ground around the bases.
+pub const SCORCH: u8 = 3;
 
 /// The shape of one map.
 #[derive(Debug, Clone, Copy)]
@@ -40,6 +49,8 @@ pub struct HeightField {
     lattice: Vec<f32>,
     n: usize,
     spec: MapSpec,
+    /// Stream roughening the overlay borders.
+    edges: Rng,
 }
 
 fn smooth(t: f32) -> f32 {
@@ -52,7 +63,7 @@ impl HeightField {
         let n = 9;
         let mut rng = Rng::stream(seed, &format!("terrain/{name}"));
         let lattice = (0..n * n).map(|_| rng.unit()).collect();
-        Self { lattice, n, spec }
+        Self { lattice, n, spec, edges: Rng::stream(seed, &format!("terrain/{name}/overlay-edges")) }
     }
 
     fn noise(&self, u: f32, v: f32) -> f32 {
@@ -84,15 +95,76 @@ impl HeightField {
         if self.is_water(x, y) { self.water_level() - 4.0 } else { h.max(self.water_level() + 1.0) }
     }
 
+    /// True on dry ground within `width` world units of the lake.
+    pub fn is_shore(&self, x: f32, y: f32, width: f32) -> bool {
+        let side = self.spec.side();
+        let [cx, cy, r] = self.spec.lake;
+        let (dx, dy, reach) = (x / side - cx, y / side - cy, r + width / side);
+        !self.is_water(x, y) && dx * dx + dy * dy < reach * reach
+    }
+
     /// The water surface height.
     pub fn water_level(&self) -> f32 {
         self.spec.relief * 0.08
     }
 }
 
-/// Builds `Land.msh`: ground faces with a material by height (plains, slopes,
-/// ridges) and water faces flagged reflective.
-pub fn land_msh(field: &HeightField) -> Result<LandMsh> {
+/// Where a mission wants overlays: its active clans' base anchors and its paths (XY).
+#[derive(Debug, Clone)]
+pub struct OverlaySites {
+    /// Base anchors.
+    pub bases: Vec<[f32; 2]>,
+    /// Path polylines.
+    pub tracks: Vec<Vec<[f32; 2]>>,
+}
+
+/// Radius of the scorched ground around a base anchor (the buildings stand 90..170
+/// units out), before the ragged edge.
+const SCORCH_RADIUS: f32 = 150.0;
+
+fn distance2(a: [f32; 2], b: [f32; 2]) -> f32 {
+    let (dx, dy) = (a[0] - b[0], a[1] - b[1]);
+    dx * dx + dy * dy
+}
+
+/// Squared distance from `p` to the segment `a..b`.
+fn segment_distance2(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
+    let (ab, ap) = ([b[0] - a[0], b[1] - a[1]], [p[0] - a[0], p[1] - a[1]]);
+    let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+    let t = if len2 > 0.0 { ((ap[0] * ab[0] + ap[1] * ab[1]) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    distance2(p, [a[0] + ab[0] * t, a[1] + ab[1] * t])
+}
+
+impl OverlaySites {
+    /// The sites of a mission: anchors of clans with a base (mode ≠ 0) and every path.
+    pub fn of_mission(tma: &Tma) -> Self {
+        Self {
+            bases: tma.clans.iter().filter(|c| c.mode != 0).map(|c| [c.anchor_x, c.anchor_y]).collect(),
+            tracks: tma.paths.iter().map(|p| p.points.iter().map(|q| [q[0], q[1]]).collect()).collect(),
+        }
+    }
+
+    /// The overlay row of a dry face centred at `p`; `edge` in `[0, 1)` roughens the
+    /// scorch border. Scorch wins over track, track over shore.
+    fn overlay(&self, field: &HeightField, p: [f32; 2], edge: f32) -> u8 {
+        let cell = field.spec.cell;
+        let scorch = SCORCH_RADIUS * (0.8 + 0.4 * edge);
+        let half_width = cell * 1.25;
+        if self.bases.iter().any(|&b| distance2(p, b) < scorch * scorch) {
+            SCORCH
+        } else if self.tracks.iter().any(|t| t.windows(2).any(|s| segment_distance2(p, s[0], s[1]) < half_width * half_width)) {
+            TRACK
+        } else if field.is_shore(p[0], p[1], cell * 2.5) {
+            SHORE
+        } else {
+            NO_OVERLAY
+        }
+    }
+}
+
+/// Builds `Land.msh`: ground faces with a base material by height (plains, slopes,
+/// ridges) and an overlay from `sites`, and water faces flagged reflective.
+pub fn land_msh(field: &HeightField, sites: &OverlaySites) -> Result<LandMsh> {
     let spec = field.spec;
     let mut b = TerrainBuilder::new();
     let w = spec.cells + 1;
@@ -102,19 +174,25 @@ pub fn land_msh(field: &HeightField) -> Result<LandMsh> {
             b.vertex([x, y, field.height(x, y)], [f32::from(i) / 4.0, f32::from(j) / 4.0])?;
         }
     }
+    let mut edges = field.edges.clone();
     for j in 0..spec.cells {
         for i in 0..spec.cells {
             let v = |di: u16, dj: u16| (j + dj) * w + i + di;
-            let (cx, cy) = ((f32::from(i) + 0.5) * spec.cell, (f32::from(j) + 0.5) * spec.cell);
-            let (flags, material) = if field.is_water(cx, cy) {
-                (WATER_FLAG, [4, 0xFF])
-            } else {
-                let h = field.height(cx, cy) / spec.relief;
-                let layer = if h < 0.2 { 1 } else if h < 0.45 { 2 } else { 3 };
-                (GROUND_FLAG, [layer, 0xFF])
-            };
-            b.face([v(0, 0), v(1, 0), v(1, 1)], flags, material)?;
-            b.face([v(0, 0), v(1, 1), v(0, 1)], flags, material)?;
+            let at = |di: f32, dj: f32| [(f32::from(i) + di) * spec.cell, (f32::from(j) + dj) * spec.cell];
+            let [cx, cy] = at(0.5, 0.5);
+            let edge = edges.unit();
+            // Each triangle's overlay is taken at its centroid.
+            let halves = [([v(0, 0), v(1, 0), v(1, 1)], at(2.0 / 3.0, 1.0 / 3.0)), ([v(0, 0), v(1, 1), v(0, 1)], at(1.0 / 3.0, 2.0 / 3.0))];
+            for (vertices, centroid) in halves {
+                let (flags, material) = if field.is_water(cx, cy) {
+                    (WATER_FLAG, [4, NO_OVERLAY])
+                } else {
+                    let h = field.height(cx, cy) / spec.relief;
+                    let layer = if h < 0.2 { 1 } else if h < 0.45 { 2 } else { 3 };
+                    (GROUND_FLAG, [layer, sites.overlay(field, centroid, edge)])
+                };
+                b.face(vertices, flags, material)?;
+            }
         }
     }
     b.build()

@@ -137,6 +137,42 @@ mod graph {
     }
 
     #[test]
+    fn overlays_mark_the_shore_the_paths_and_the_bases_of_the_mission() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        for spec in missions::MISSIONS {
+            let dir = catalogue::map_dir(spec.map).replace('\\', "/");
+            let land = LandMsh::parse(tree.get(&format!("{dir}/land.msh")).unwrap(), ReadOptions::strict()).unwrap();
+            let tma = Tma::parse(tree.get(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict()).unwrap();
+            let bases: Vec<[f32; 2]> = tma.clans.iter().filter(|c| c.mode != 0).map(|c| [c.anchor_x, c.anchor_y]).collect();
+            let near = |p: [f32; 2], q: [f32; 2], r: f32| (p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) < r * r;
+            let (cell, side) = (spec.terrain.cell, spec.terrain.side());
+            let [lx, ly, lr] = spec.terrain.lake;
+            let mut counts = [0usize; 4];
+            for (i, f) in land.faces.iter().enumerate() {
+                let Some(high) = f.overlay() else { continue };
+                assert_eq!(f.flags & terrain::WATER_FLAG, 0, "{}: face {i}: no overlay on water", spec.name);
+                let t = land.triangle(i).unwrap();
+                let c = [(t[0][0] + t[1][0] + t[2][0]) / 3.0, (t[0][1] + t[1][1] + t[2][1]) / 3.0];
+                let placed = match high {
+                    terrain::SCORCH => bases.iter().any(|&b| near(c, b, 180.0)),
+                    // Near points sampled along the path: a loose but independent check.
+                    terrain::TRACK => tma.paths.iter().any(|p| p.points.windows(2).any(|s| {
+                        (0..=64).any(|k| {
+                            let t = k as f32 / 64.0;
+                            near(c, [s[0][0] + (s[1][0] - s[0][0]) * t, s[0][1] + (s[1][1] - s[0][1]) * t], cell * 2.0)
+                        })
+                    })),
+                    terrain::SHORE => near(c, [lx * side, ly * side], lr * side + cell * 3.0),
+                    other => panic!("{}: face {i}: overlay row {other}", spec.name),
+                };
+                assert!(placed, "{}: face {i} with overlay {high} at {c:?}", spec.name);
+                counts[usize::from(high)] += 1;
+            }
+            assert!(counts[1..].iter().all(|&n| n >= 20), "{}: overlay faces {counts:?}", spec.name);
+        }
+    }
+
+    #[test]
     fn terrain_has_plains_hills_water_and_areals_avoid_the_lake() {
         let tree = build(DEFAULT_SEED).unwrap();
         for spec in missions::MISSIONS {
@@ -215,16 +251,33 @@ mod visuals {
     #[test]
     fn land_tables_cover_every_terrain_selector() {
         let tree = build(DEFAULT_SEED).unwrap();
+        let lib = Nres::parse(tree.get("Material.lib").unwrap(), ReadOptions::strict()).unwrap();
         for map in catalogue::MAPS {
             let dir = catalogue::map_dir(map).replace('\\', "/");
             let land = LandMsh::parse(tree.get(&format!("{dir}/land.msh")).unwrap(), ReadOptions::strict()).unwrap();
-            for table in ["land1.wea", "land2.wea"] {
-                let wear = Wear::parse(tree.get(&format!("{dir}/{table}")).unwrap(), ReadOptions::strict()).unwrap();
-                for f in &land.faces {
-                    assert!(wear.material(usize::from(f.material_low)).is_some(), "{map}/{table}: selector {}", f.material_low);
-                }
-                assert_eq!(wear.material(4), Some(&b"LAND_WATER"[..]));
+            let table = |name: &str| Wear::parse(tree.get(&format!("{dir}/{name}")).unwrap(), ReadOptions::strict()).unwrap();
+            // Reading A of world.md §2.4: low selector -> land2.wea, high selector -> land1.wea.
+            let (overlays, bases) = (table("land1.wea"), table("land2.wea"));
+            assert_eq!(bases.material(4), Some(&b"LAND_WATER"[..]));
+            for f in &land.faces {
+                assert!(bases.material(usize::from(f.material_low)).is_some(), "{map}: low selector {}", f.material_low);
+                let Some(high) = f.overlay() else { continue };
+                let row = overlays.material(usize::from(high)).unwrap_or_else(|| panic!("{map}: high selector {high}"));
+                let (entry, payload) = lib.get(row).unwrap();
+                let mat = Material::parse(payload, entry.attr1, entry.attr2).unwrap();
+                assert_eq!(mat.blend, Some([5, 6]), "{map}: overlay {high} blends over the base layer");
             }
+        }
+    }
+
+    #[test]
+    fn overlay_textures_are_partly_transparent() {
+        for (name, clear) in [("SHORE.0", 0.05..0.5), ("TRACK_DIRT.0", 0.0..0.1), ("SCORCH.0", 0.05..0.5)] {
+            let spec = textures::TEXTURES.iter().find(|t| t.name == name).unwrap();
+            let alpha: Vec<u8> = textures::pixels(spec, DEFAULT_SEED).chunks(4).map(|p| p[3]).collect();
+            let share = |keep: fn(u8) -> bool| alpha.iter().filter(|&&a| keep(a)).count() as f32 / alpha.len() as f32;
+            assert!(clear.contains(&share(|a| a == 0)), "{name}: {} transparent", share(|a| a == 0));
+            assert!(share(|a| a < 255) == 1.0 && share(|a| a > 200) > 0.3, "{name}: blends, and covers the ground in places");
         }
     }
 

@@ -33,6 +33,10 @@ pub enum Pattern {
     Glow,
     /// Ground cover (terrain).
     Ground,
+    /// Ground cover in ragged patches over transparent gaps (terrain overlays).
+    Patches,
+    /// Trodden earth: dense, thinning out in places (terrain overlays).
+    Trodden,
     /// Water ripples.
     Water,
     /// Yellow-black hazard stripes.
@@ -82,6 +86,9 @@ pub const TEXTURES: &[TextureSpec] = &[
     t("DIRT.0", Pattern::Ground, [120, 96, 66], 64, PixelFormat::Rgb565),
     t("LROCK.0", Pattern::Rock, [128, 124, 118], 64, PixelFormat::Rgb565),
     t("SAND.0", Pattern::Ground, [196, 178, 130], 64, PixelFormat::Rgb565),
+    t("SHORE.0", Pattern::Patches, [204, 186, 140], 64, PixelFormat::Argb4444),
+    t("TRACK_DIRT.0", Pattern::Trodden, [74, 60, 46], 64, PixelFormat::Argb4444),
+    t("SCORCH.0", Pattern::Patches, [48, 42, 38], 64, PixelFormat::Argb8888),
     t("WATER1.0", Pattern::Water, [40, 90, 140], 64, PixelFormat::Rgb565),
     t("WATER2.0", Pattern::Water, [50, 110, 160], 64, PixelFormat::Rgb565),
     // Weather (`sky.wea`).
@@ -168,6 +175,14 @@ pub fn pixels(spec: &TextureSpec, seed: u64) -> Vec<u8> {
                     (1.3 - 1.6 * (dx * dx + dy * dy).sqrt(), 255, None)
                 }
                 Pattern::Ground => (0.8 + 0.3 * c + 0.15 * f, 255, None),
+                Pattern::Patches => {
+                    let cover = ((c * 0.55 + f * 0.45 - 0.36) * 5.0).clamp(0.0, 1.0);
+                    (0.75 + 0.2 * c + 0.2 * f, (cover * 235.0) as u8, None)
+                }
+                Pattern::Trodden => {
+                    let cover = ((c * 0.4 + f * 0.6 - 0.25) * 5.0).clamp(0.0, 1.0);
+                    (0.8 + 0.3 * f, (cover * 235.0) as u8, None)
+                }
                 Pattern::Water => (0.85 + 0.3 * fine.at(u, (v + 0.3 * c) % 1.0), 200, None),
                 Pattern::Streak => {
                     let d = (u - 0.5 - 0.25 * (c - 0.5)).abs() * 8.0;

@@ -40,8 +40,10 @@ pub struct RenderStats {
     pub materials: usize,
     /// Distinct (mesh, material) pairs.
     pub pairs: usize,
-    /// Terrain faces drawn.
+    /// Terrain faces drawn (base layers).
     pub terrain_faces: usize,
+    /// Terrain overlay faces drawn over their base layer.
+    pub terrain_overlay_faces: usize,
     #[reflect(ignore)]
     seen: models::SeenSets,
 }
@@ -50,7 +52,7 @@ impl std::fmt::Debug for RenderStats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} objects, {} instances ({} pending, {} failed), {} parts ({} lightmapped), {} meshes, {} materials, {} mesh/material pairs, {} terrain faces",
+            "{} objects, {} instances ({} pending, {} failed), {} parts ({} lightmapped), {} meshes, {} materials, {} mesh/material pairs, {} terrain faces ({} overlaid)",
             self.objects,
             self.instances,
             self.pending,
@@ -60,7 +62,8 @@ impl std::fmt::Debug for RenderStats {
             self.meshes,
             self.materials,
             self.pairs,
-            self.terrain_faces
+            self.terrain_faces,
+            self.terrain_overlay_faces
         )
     }
 }

@@ -1,7 +1,12 @@
-//! The terrain of [`LoadedMission`]: `<land path>.msh` as one entity per material layer.
-//! Reading A of spec `world.md` §2.4: the face's low selector picks a row of
-//! `<land path>2.wea`; without that table (or while its textures are missing) each layer
-//! gets a stable earth tone by selector. Overlays (high selector) are not drawn.
+//! The terrain of [`LoadedMission`]: `<land path>.msh` as one entity per material layer,
+//! under reading A of spec `world.md` §2.4. A face's low selector picks its base layer's
+//! row of `<land path>2.wea`; without that table (or while its textures are missing)
+//! each base layer gets a stable earth tone by selector. A high selector other than
+//! `0xFF` picks a row of `<land path>1.wea`: the overlay, drawn over the same faces with
+//! its MAT0 (blend mode or alpha test as for models; an opaque MAT0 is alpha-blended
+//! too, so that the loader's vertex coverage fades every overlay out at its border) and
+//! a depth bias so that it wins against its base layer. The engine's blend equation is
+//! unknown; overlays without a table or material are not drawn.
 
 use crate::materials::standard_material;
 use crate::RenderStats;
@@ -23,12 +28,18 @@ pub struct TerrainView {
     pub path: String,
     /// Bevy-space AABB `[min, max]` once the terrain is drawn.
     pub bounds: Option<[Vec3; 2]>,
-    /// Drawn faces.
+    /// Drawn faces (base layers).
     pub faces: usize,
+    /// Drawn overlay faces (drawn a second time over their base layer).
+    pub overlay_faces: usize,
     #[reflect(ignore)]
     land: Option<Handle<LandAsset>>,
+    /// `Land2.wea` (base layers).
     #[reflect(ignore)]
-    wear: Option<Handle<WearAsset>>,
+    bases: Option<Handle<WearAsset>>,
+    /// `Land1.wea` (overlays).
+    #[reflect(ignore)]
+    overlays: Option<Handle<WearAsset>>,
     #[reflect(ignore)]
     root: Option<Entity>,
 }
@@ -36,6 +47,10 @@ pub struct TerrainView {
 /// Earth tones for untextured layers, by selector.
 const LAYER_TONES: [[f32; 3]; 6] =
     [[0.42, 0.52, 0.28], [0.55, 0.50, 0.34], [0.36, 0.44, 0.24], [0.60, 0.56, 0.45], [0.45, 0.40, 0.32], [0.30, 0.38, 0.30]];
+
+/// Depth bias of overlays (constant units of the depth buffer): enough to beat the
+/// coplanar base layer, far below the height of anything standing on the ground.
+const OVERLAY_DEPTH_BIAS: f32 = 64.0;
 
 pub(crate) fn request_terrain(
     mut commands: Commands,
@@ -57,11 +72,24 @@ pub(crate) fn request_terrain(
     if land.is_empty() {
         return;
     }
-    let wear = format!("{land}2.wea");
-    let has_wear = game.is_some_and(|g| g.0.read(&wear).is_ok());
-    view.wear = has_wear.then(|| server.load(format!("game://{wear}")));
+    let table = |suffix: &str| {
+        let wear = format!("{land}{suffix}");
+        let present = game.as_ref().is_some_and(|g| g.0.read(&wear).is_ok());
+        present.then(|| server.load(format!("game://{wear}")))
+    };
+    view.bases = table("2.wea");
+    view.overlays = table("1.wea");
     view.land = Some(server.load(path.clone()));
     view.path = path;
+}
+
+/// A settled terrain table: `None` when it failed (logged).
+fn table<'a>(server: &AssetServer, wears: &'a Assets<WearAsset>, handle: &Handle<WearAsset>) -> Option<&'a WearAsset> {
+    if let RecursiveDependencyLoadState::Failed(e) = server.recursive_dependency_load_state(handle) {
+        warn!("render: terrain materials: {e}");
+        return None;
+    }
+    wears.get(handle)
 }
 
 pub(crate) fn attach_terrain(
@@ -85,22 +113,17 @@ pub(crate) fn attach_terrain(
         }
         _ => return,
     }
-    let wear = match &view.wear {
-        None => None,
-        Some(w) => match server.recursive_dependency_load_state(w) {
-            RecursiveDependencyLoadState::Loaded => wears.get(w),
-            RecursiveDependencyLoadState::Failed(e) => {
-                warn!("render: terrain materials: {e}");
-                None
-            }
-            _ => return,
-        },
-    };
+    let tables = [view.bases.as_ref(), view.overlays.as_ref()];
+    let settled = |h: &Handle<WearAsset>| matches!(server.recursive_dependency_load_state(h), RecursiveDependencyLoadState::Loaded | RecursiveDependencyLoadState::Failed(_));
+    if !tables.iter().flatten().all(|h| settled(h)) {
+        return;
+    }
+    let [bases, overlays] = tables.map(|t| t.and_then(|h| table(&server, &wears, h)));
     let Some(land) = lands.get(&handle) else { return };
+    let mat0 = |wear: Option<&WearAsset>, row: u8| wear.and_then(|w| w.materials.get(usize::from(row))).and_then(|h| mats.get(h));
     let root = commands.spawn((TerrainRoot, Name::new("Terrain"), Transform::default(), Visibility::default())).id();
     for layer in &land.layers {
-        let mat0 = wear.and_then(|w| w.materials.get(usize::from(layer.selector))).and_then(|h| mats.get(h));
-        let mut material = standard_material(mat0, &images);
+        let mut material = standard_material(mat0(bases, layer.selector), &images);
         if material.base_color_texture.is_none() {
             let [r, g, b] = LAYER_TONES[usize::from(layer.selector) % LAYER_TONES.len()];
             material.base_color = Color::srgb(r, g, b);
@@ -108,10 +131,23 @@ pub(crate) fn attach_terrain(
         material.perceptual_roughness = 0.95;
         commands.spawn((Name::new(format!("Terrain layer {}", layer.selector)), Mesh3d(layer.mesh.clone()), MeshMaterial3d(materials.add(material)), ChildOf(root)));
     }
+    let (mut overlay_faces, mut drawn_overlays) = (0, 0);
+    for layer in &land.overlays {
+        let Some(mat0) = mat0(overlays, layer.selector) else { continue };
+        let mut material = StandardMaterial { perceptual_roughness: 0.95, depth_bias: OVERLAY_DEPTH_BIAS, ..standard_material(Some(mat0), &images) };
+        if material.alpha_mode == AlphaMode::Opaque {
+            material.alpha_mode = AlphaMode::Blend;
+        }
+        commands.spawn((Name::new(format!("Terrain overlay {}", layer.selector)), Mesh3d(layer.mesh.clone()), MeshMaterial3d(materials.add(material)), ChildOf(root)));
+        (overlay_faces, drawn_overlays) = (overlay_faces + layer.faces, drawn_overlays + 1);
+    }
     let [lo, hi] = land.bounds;
     let (a, b) = (Vec3::from(to_bevy(lo)), Vec3::from(to_bevy(hi)));
     view.bounds = Some([a.min(b), a.max(b)]);
     view.faces = land.layers.iter().map(|l| l.faces).sum();
+    view.overlay_faces = overlay_faces;
     stats.terrain_faces = view.faces;
+    stats.terrain_overlay_faces = overlay_faces;
+    info!(target: "render", "terrain drawn: {} faces in {} layers, {overlay_faces} overlay faces in {drawn_overlays} overlays", view.faces, land.layers.len());
     view.root = Some(root);
 }

@@ -42,7 +42,7 @@ pub fn overlay(
                 ui.monospace(format!("{:6} model instances ({} pending, {} failed)", r.instances, r.pending, r.failed));
                 ui.monospace(format!("{:6} drawn parts ({} lightmapped)", r.parts, r.lightmapped));
                 ui.monospace(format!("{:6} mesh/material pairs ({} meshes, {} materials)", r.pairs, r.meshes, r.materials));
-                ui.monospace(format!("{:6} terrain faces", r.terrain_faces));
+                ui.monospace(format!("{:6} terrain faces ({} overlaid)", r.terrain_faces, r.terrain_overlay_faces));
             }
             ui.separator();
             let total: f32 = progress.phases.iter().map(|p| p.millis).sum();

@@ -24,6 +24,8 @@ pub const NODE_SIZE: usize = 38;
 pub const FACE_SIZE: usize = 28;
 /// "No neighbour" marker.
 pub const NO_FACE: u16 = 0xFFFF;
+/// High material selector of a face without overlay.
+pub const NO_OVERLAY: u8 = 0xFF;
 
 fn stride_of(type_id: u32) -> usize {
     match type_id {
@@ -84,6 +86,12 @@ impl TerrainFace28 {
     /// The material tag as one u16 (`high << 8 | low`), as histogrammed by the spec.
     pub fn material_tag(&self) -> u16 {
         u16::from_le_bytes([self.material_low, self.material_high])
+    }
+
+    /// The overlay row: the high selector unless [`NO_OVERLAY`] (reading A of spec §2.4:
+    /// a `Land1.wea` row drawn over the base layer).
+    pub fn overlay(&self) -> Option<u8> {
+        (self.material_high != NO_OVERLAY).then_some(self.material_high)
     }
 
     /// The packed face normal of the tail (one source; inferred/opaque).

@@ -77,6 +77,8 @@ fn hand_written_terrain_decodes_and_round_trips() {
     assert_eq!(f.vertices, [0, 2, 3]);
     assert_eq!(f.neighbours, [0, NO_FACE, NO_FACE]);
     assert_eq!(f.material_tag(), 0xFF02);
+    assert_eq!(f.overlay(), None);
+    assert_eq!(TerrainFace28 { material_high: 1, ..f }.overlay(), Some(1));
     assert_eq!(f.packed_normal(), [1, 2, 3]);
     assert_eq!(f.edge_selector(), 0xDDEE);
     assert_eq!(f.surface().compact, 0x0280);
