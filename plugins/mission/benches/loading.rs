@@ -4,27 +4,17 @@
 
 use bevy_app::App;
 use bevy_state::app::StatesPlugin;
-use bevy_state::prelude::*;
 use criterion::{Criterion, criterion_group, criterion_main};
-use iron3d_core::{AppState, CorePlugin};
+use iron3d_core::CorePlugin;
 use iron3d_formats::ReadOptions;
-use iron3d_mission::{GameMissionBackend, LoadError, LoadProgress, MissionPlugin, MissionRequest};
+use iron3d_mission::{LoadError, LoadProgress, MissionPlugin, load_headless};
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
 
 fn load(game: &Arc<GameDir>, mission: &str) -> App {
     let mut app = App::new();
     app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
-    let backend = GameMissionBackend::new(Arc::clone(game));
-    app.insert_resource(MissionRequest { mission: mission.into(), backend: Arc::new(backend) });
-    app.update();
-    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
-    for _ in 0..12 {
-        app.update();
-        if *app.world().resource::<State<AppState>>().get() == AppState::InMission {
-            break;
-        }
-    }
+    load_headless(&mut app, game, mission);
     app
 }
 

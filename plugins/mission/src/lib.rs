@@ -46,6 +46,23 @@ pub struct LoadedMission {
     pub land_path: String,
 }
 
+/// Loads `mission` from `game` through [`GameMissionBackend`] in a headless app that has
+/// `StatesPlugin`, `iron3d_core::CorePlugin` and [`MissionPlugin`]: enters
+/// `AppState::Loading` and updates until the mission is in the world (bounded: one
+/// update per phase and a few more). For benches, tests and tools.
+pub fn load_headless(app: &mut App, game: &Arc<iron3d_vfs::GameDir>, mission: &str) {
+    let backend = GameMissionBackend::new(Arc::clone(game));
+    app.insert_resource(MissionRequest { mission: mission.into(), backend: Arc::new(backend) });
+    app.update();
+    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+    for _ in 0..12 {
+        app.update();
+        if *app.world().resource::<State<AppState>>().get() == AppState::InMission {
+            break;
+        }
+    }
+}
+
 /// Test and developer hook: make the named phase fail with an injected error.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct LoadFault(pub Option<MissionLoadPhase>);

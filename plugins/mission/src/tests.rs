@@ -183,13 +183,7 @@ fn returning_to_the_menu_closes_the_mission() {
 fn load_from(game: &Arc<iron3d_vfs::GameDir>, mission: &str) -> App {
     let mut app = App::new();
     app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
-    let backend = GameMissionBackend::new(Arc::clone(game));
-    app.insert_resource(MissionRequest { mission: mission.into(), backend: Arc::new(backend) });
-    app.update();
-    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
-    for _ in 0..12 {
-        app.update();
-    }
+    load_headless(&mut app, game, mission);
     app
 }
 

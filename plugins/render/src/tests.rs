@@ -8,12 +8,12 @@ use bevy::asset::AssetMetaCheck;
 use bevy::state::app::StatesPlugin;
 use iron3d_assets::axes::{game_rotation, to_bevy};
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin, MshAsset};
-use iron3d_core::{AppState, CorePlugin};
+use iron3d_core::CorePlugin;
 use iron3d_demo::models::robots::{CHASSIS_MOUNT, TURRET_MOUNT};
 use iron3d_formats::ReadOptions;
 use iron3d_formats::model::mesh_build::{Pose, QuaternionSense, node_transforms};
 use iron3d_formats::world::Tma;
-use iron3d_mission::{GameMissionBackend, MissionObject, MissionPlugin, MissionRequest};
+use iron3d_mission::{MissionObject, MissionPlugin, load_headless};
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
 
@@ -38,10 +38,7 @@ fn loaded_app(game: &Arc<GameDir>) -> App {
         MissionPlugin,
     ));
     app.init_asset::<StandardMaterial>().add_plugins(RenderPlugin);
-    let backend = GameMissionBackend::new(Arc::clone(game));
-    app.insert_resource(MissionRequest { mission: MISSION.into(), backend: Arc::new(backend) });
-    app.update();
-    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+    load_headless(&mut app, game, MISSION);
     for _ in 0..3000 {
         app.update();
         let stats = app.world().resource::<RenderStats>();
