@@ -44,6 +44,11 @@ fn has_alpha(image: Option<&Image>) -> bool {
     image.and_then(|i| i.data.as_ref()).is_some_and(|d| d.chunks_exact(4).any(|p| p[3] < 250))
 }
 
+/// True when a MAT0 changes phase over time (several phases and an animation block).
+pub fn is_animated(mat0: &Mat0Asset) -> bool {
+    mat0.material.phases.len() > 1 && !mat0.material.anims.is_empty()
+}
+
 /// The material of a MAT0 at phase 0 (`None`: a neutral grey).
 pub fn standard_material(mat0: Option<&Mat0Asset>, images: &Assets<Image>) -> StandardMaterial {
     let mut m = StandardMaterial {

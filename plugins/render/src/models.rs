@@ -10,7 +10,7 @@
 //! [`MaterialCache`].
 
 use crate::RenderStats;
-use crate::materials::{AnimatedMaterial, MaterialCache, standard_material};
+use crate::materials::{AnimatedMaterial, MaterialCache, is_animated, standard_material};
 use bevy::asset::{RecursiveDependencyLoadState, UntypedAssetId};
 use bevy::pbr::Lightmap;
 use bevy::prelude::*;
@@ -379,8 +379,7 @@ fn part_material(
     let mat0 = mat0_handle.and_then(|h| mats.get(h));
     let handle = materials.add(standard_material(mat0, images));
     if let (Some(h), Some(m)) = (mat0_handle, mat0)
-        && m.material.phases.len() > 1
-        && !m.material.anims.is_empty()
+        && is_animated(m)
     {
         commands.spawn(AnimatedMaterial { material: handle.clone(), mat0: h.clone() });
     }

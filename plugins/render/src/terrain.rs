@@ -8,7 +8,7 @@
 //! a depth bias so that it wins against its base layer. The engine's blend equation is
 //! unknown; overlays without a table or material are not drawn.
 
-use crate::materials::standard_material;
+use crate::materials::{AnimatedMaterial, is_animated, standard_material};
 use crate::RenderStats;
 use bevy::asset::RecursiveDependencyLoadState;
 use bevy::prelude::*;
@@ -92,6 +92,19 @@ fn table<'a>(server: &AssetServer, wears: &'a Assets<WearAsset>, handle: &Handle
     wears.get(handle)
 }
 
+/// The MAT0 of a WEAR row.
+fn handle_of(wear: Option<&WearAsset>, row: u8) -> Option<&Handle<Mat0Asset>> {
+    wear.and_then(|w| w.materials.get(usize::from(row)))
+}
+
+/// Animated layer materials (flowing water) follow game time like model materials; the
+/// animator lives under the terrain root and goes with it.
+fn animate(commands: &mut Commands, mats: &Assets<Mat0Asset>, root: Entity, material: &Handle<StandardMaterial>, mat0: Option<&Handle<Mat0Asset>>) {
+    if let Some(h) = mat0.filter(|h| mats.get(*h).is_some_and(is_animated)) {
+        commands.spawn((AnimatedMaterial { material: material.clone(), mat0: h.clone() }, ChildOf(root)));
+    }
+}
+
 pub(crate) fn attach_terrain(
     mut commands: Commands,
     mut view: ResMut<TerrainView>,
@@ -120,7 +133,7 @@ pub(crate) fn attach_terrain(
     }
     let [bases, overlays] = tables.map(|t| t.and_then(|h| table(&server, &wears, h)));
     let Some(land) = lands.get(&handle) else { return };
-    let mat0 = |wear: Option<&WearAsset>, row: u8| wear.and_then(|w| w.materials.get(usize::from(row))).and_then(|h| mats.get(h));
+    let mat0 = |wear: Option<&WearAsset>, row: u8| handle_of(wear, row).and_then(|h| mats.get(h));
     let root = commands.spawn((TerrainRoot, Name::new("Terrain"), Transform::default(), Visibility::default())).id();
     for layer in &land.layers {
         let mut material = standard_material(mat0(bases, layer.selector), &images);
@@ -129,7 +142,9 @@ pub(crate) fn attach_terrain(
             material.base_color = Color::srgb(r, g, b);
         }
         material.perceptual_roughness = 0.95;
-        commands.spawn((Name::new(format!("Terrain layer {}", layer.selector)), Mesh3d(layer.mesh.clone()), MeshMaterial3d(materials.add(material)), ChildOf(root)));
+        let material = materials.add(material);
+        animate(&mut commands, &mats, root, &material, handle_of(bases, layer.selector));
+        commands.spawn((Name::new(format!("Terrain layer {}", layer.selector)), Mesh3d(layer.mesh.clone()), MeshMaterial3d(material), ChildOf(root)));
     }
     let (mut overlay_faces, mut drawn_overlays) = (0, 0);
     for layer in &land.overlays {
@@ -138,7 +153,9 @@ pub(crate) fn attach_terrain(
         if material.alpha_mode == AlphaMode::Opaque {
             material.alpha_mode = AlphaMode::Blend;
         }
-        commands.spawn((Name::new(format!("Terrain overlay {}", layer.selector)), Mesh3d(layer.mesh.clone()), MeshMaterial3d(materials.add(material)), ChildOf(root)));
+        let material = materials.add(material);
+        animate(&mut commands, &mats, root, &material, handle_of(overlays, layer.selector));
+        commands.spawn((Name::new(format!("Terrain overlay {}", layer.selector)), Mesh3d(layer.mesh.clone()), MeshMaterial3d(material), ChildOf(root)));
         (overlay_faces, drawn_overlays) = (overlay_faces + layer.faces, drawn_overlays + 1);
     }
     let [lo, hi] = land.bounds;

@@ -126,5 +126,29 @@ fn ctld_poses_wrapping_pieces_and_cycles_them() {
     let after = *app.world().get::<CyclingPiece>(entity).unwrap();
     assert_ne!(after.phase, phase, "the renderer advances wrapping pieces");
     let now = *app.world().get::<Transform>(entity).unwrap();
-    assert!(now.rotation.angle_between(model.pose(piece.node, after.frame()).rotation) < 1e-4);
+    let expected = model.pose(piece.node, after.frame()).rotation;
+    assert!(now.rotation.abs_diff_eq(expected, 1e-6), "{now:?} posed at frame {} ({expected:?})", after.frame());
+}
+
+#[test]
+fn animated_terrain_materials_follow_game_time() {
+    let game = demo();
+    let mut app = loaded_app(&game);
+    for _ in 0..500 {
+        if app.world().resource::<TerrainView>().bounds.is_some() {
+            break;
+        }
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let world = app.world_mut();
+    let mut roots = world.query_filtered::<Entity, With<TerrainRoot>>();
+    let root = roots.single(world).expect("the terrain is drawn");
+    // The lake's flowing water: an animator under the terrain root drives the material
+    // of one of its layers.
+    let mut animated = world.query::<(&AnimatedMaterial, &ChildOf)>();
+    let water: Vec<AssetId<StandardMaterial>> = animated.iter(world).filter(|(_, c)| c.parent() == root).map(|(a, _)| a.material.id()).collect();
+    assert!(!water.is_empty(), "the demo's water material is animated");
+    let mut layers = world.query::<(&MeshMaterial3d<StandardMaterial>, &ChildOf)>();
+    assert!(layers.iter(world).any(|(m, c)| c.parent() == root && water.contains(&m.0.id())));
 }
