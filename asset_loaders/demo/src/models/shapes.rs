@@ -6,6 +6,7 @@
 
 use crate::geometry::{TAU, V3, Xf, cos_approx, cross, dot, normalize, sin_approx, sub};
 use iron3d_formats::Result;
+use iron3d_formats::model::bounds;
 use iron3d_formats::model::msh::{LIGHTMAP_FLAG, MeshBatch, MeshData};
 
 /// Geometry of one node at one slot cell.
@@ -278,14 +279,7 @@ impl Geo {
     /// 0) and box-projected lightmap coordinates: each vertex is projected along its
     /// normal's dominant axis and normalised by the mesh bounds to [0, 1].
     pub fn into_lightmapped_mesh(self) -> MeshData {
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
-        for p in &self.positions {
-            for k in 0..3 {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
-            }
-        }
+        let (lo, hi) = bounds(&self.positions);
         let unit = |p: V3, k: usize| if hi[k] > lo[k] { (p[k] - lo[k]) / (hi[k] - lo[k]) } else { 0.5 };
         let lightmap_uvs = self
             .positions

@@ -34,6 +34,16 @@ impl Put for Vec<u8> {
     }
 }
 
+/// Axis-aligned bounds `(min, max)` of points; the zero box for no points.
+pub fn bounds(points: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
+    if points.is_empty() {
+        return ([0.0; 3], [0.0; 3]);
+    }
+    points.iter().fold(([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]), |(lo, hi), p| {
+        ([0, 1, 2].map(|k| lo[k].min(p[k])), [0, 1, 2].map(|k| hi[k].max(p[k])))
+    })
+}
+
 /// Reads three consecutive `f32`.
 pub(crate) fn vec3(c: &mut crate::bytes::Cursor<'_>) -> crate::Result<[f32; 3]> {
     Ok([c.f32()?, c.f32()?, c.f32()?])

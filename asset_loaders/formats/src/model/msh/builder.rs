@@ -5,6 +5,7 @@
 
 use super::{AnimKey, Batch, ModelHeader, Msh, NONE, Node, Slot, StreamEntry, TriDescriptor, encode_normal, encode_uv, stream};
 use crate::error::{Error, Result};
+use crate::model::bounds;
 use crate::model::mesh_build::{Pose, QuaternionSense, Transform, face_normal, node_transforms};
 use crate::nres::DirEntry;
 
@@ -195,18 +196,6 @@ impl ModelBuilder {
         m.validate(crate::options::ReadOptions::strict())?;
         Ok(m)
     }
-}
-
-fn bounds(points: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for p in points {
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
-    if points.is_empty() { ([0.0; 3], [0.0; 3]) } else { (lo, hi) }
 }
 
 fn append_mesh(m: &mut Msh, mesh: &MeshData, node: usize) -> Result<Slot> {

@@ -2,6 +2,7 @@
 //! neighbours, packed normals/UVs, slots, bounding header and the per-vertex/per-face
 //! auxiliary streams filled consistently).
 
+use crate::model::bounds;
 use super::*;
 use std::collections::HashMap;
 
@@ -148,15 +149,6 @@ impl TerrainBuilder {
             doc: None,
         })
     }
-}
-
-fn bounds(points: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
-    if points.is_empty() {
-        return ([0.0; 3], [0.0; 3]);
-    }
-    points.iter().fold(([f32::MAX; 3], [f32::MIN; 3]), |(lo, hi), p| {
-        ([0, 1, 2].map(|k| lo[k].min(p[k])), [0, 1, 2].map(|k| hi[k].max(p[k])))
-    })
 }
 
 /// The 0x8C-byte header: 8 hull corners, bounding sphere, segment A/B, XY radius.
