@@ -15,7 +15,7 @@ use bevy::asset::{RecursiveDependencyLoadState, UntypedAssetId};
 use bevy::pbr::Lightmap;
 use bevy::prelude::*;
 use iron3d_assets::{CtldAsset, GameData, Mat0Asset, MshAsset, WearAsset};
-use iron3d_formats::helpers::ctld::{FLAG_WRAP, normalise};
+use iron3d_formats::helpers::ctld::{FLAG_WRAP, PoseEntry, frame_at};
 use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, assemble};
 use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
 use iron3d_mission::{MissionObject, Registered};
@@ -104,8 +104,7 @@ pub struct CyclingPiece {
 impl CyclingPiece {
     /// The animation frame of the current phase.
     pub fn frame(&self) -> f32 {
-        let blend = normalise(self.phase, self.flags);
-        (1.0 - blend) * self.endpoints.0 + blend * self.endpoints.1
+        frame_at(self.endpoints, self.phase, self.flags)
     }
 }
 
@@ -287,6 +286,9 @@ pub(crate) fn attach_models(
             ready.push(model);
         }
         let assembly = assembly_of(&object, &ready);
+        // The CTLD initial pose of each component, computed once.
+        let poses: Vec<Option<(&CtldAsset, Vec<PoseEntry>)>> =
+            object.components.iter().map(|c| c.ctl.as_ref().and_then(|h| ctls.get(h)).map(|ctl| (ctl, ctl.0.initial_pose()))).collect();
         let mut spawned: Vec<Entity> = Vec::with_capacity(assembly.pieces.len());
         for piece in &assembly.pieces {
             let c = &object.components[piece.component];
@@ -294,9 +296,9 @@ pub(crate) fn attach_models(
                 spawned.push(entity);
                 continue;
             };
-            let binding = c.ctl.as_ref().and_then(|h| ctls.get(h)).and_then(|ctl| {
-                let entry = ctl.0.initial_pose().into_iter().find(|e| usize::try_from(e.node) == Ok(piece.node))?;
-                Some((entry.frame, ctl.0.rows.get(entry.row)?.clone(), ctl.0.layout))
+            let binding = poses[piece.component].as_ref().and_then(|(ctl, pose)| {
+                let entry = pose.iter().find(|e| usize::try_from(e.node) == Ok(piece.node))?;
+                Some((entry.frame, ctl.0.rows.get(entry.row)?, ctl.0.layout))
             });
             let pose = binding.as_ref().map_or(model.nodes[piece.node].rest, |(frame, _, _)| model.pose(piece.node, *frame));
             let parent = piece.parent.map_or(entity, |p| spawned[p]);

@@ -12,7 +12,7 @@ mod pose;
 mod tests;
 
 pub use items::{Command, CommandList, EffectRow, ItemKind, ItemRecord, TypedItems};
-pub use pose::{BindingRow, FLAG_CONDITIONAL, FLAG_INVERT, FLAG_ITEM_REF, FLAG_SKIP_POSE, FLAG_WRAP, PoseEntry, normalise};
+pub use pose::{BindingRow, FLAG_CONDITIONAL, FLAG_INVERT, FLAG_ITEM_REF, FLAG_SKIP_POSE, FLAG_WRAP, PoseEntry, frame_at, normalise};
 
 use super::count_u32;
 use crate::bytes::Cursor;

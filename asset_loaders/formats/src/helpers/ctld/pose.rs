@@ -85,10 +85,15 @@ impl BindingRow {
         if self.flags(layout) & FLAG_SKIP_POSE != 0 {
             return None;
         }
-        let (a, b) = self.endpoints();
-        let blend = self.normalised_blend(layout);
-        Some((1.0 - blend) * a + blend * b)
+        Some(frame_at(self.endpoints(), self.initial_blend(layout), self.flags(layout)))
     }
+}
+
+/// The animation frame of a binding at a raw blend value: the blend normalised by the
+/// flags (see [`normalise`]), then `(1 − blend)·a + blend·b`.
+pub fn frame_at((a, b): (f32, f32), value: f32, flags: u32) -> f32 {
+    let blend = normalise(value, flags);
+    (1.0 - blend) * a + blend * b
 }
 
 /// Blend normalisation of Control RVA `0x99C4..0x9A66`.
