@@ -1,7 +1,7 @@
 //! Renders a mission once and saves a screenshot:
 //! `cargo run --example mission_view -- assets/demo tutorial.01 /tmp/shot.png [distance] [yaw°] [pitch°] [object]`
 //!
-//! Loads the mission with `GameMissionBackend`, waits until it is `InMission` and every
+//! Loads the mission with `GameMissionBackend`, waits until it is `InGame` and every
 //! model and the terrain are drawn, frames the camera on the placed objects (or the
 //! terrain centre), captures the window and exits (code 1 on a load error or timeout).
 
@@ -101,7 +101,7 @@ fn drive(
         exit.write(AppExit::error());
         return;
     }
-    let ready = *state.get() == AppState::InMission && stats.pending == 0 && (terrain.bounds.is_some() || terrain.path.is_empty());
+    let ready = *state.get() == AppState::InGame && stats.pending == 0 && (terrain.bounds.is_some() || terrain.path.is_empty());
     match shot.ready_at {
         None if ready => {
             let points: Vec<Vec3> = objects.iter().map(GlobalTransform::translation).collect();

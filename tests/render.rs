@@ -52,7 +52,7 @@ fn demo_mission_shows_terrain_and_models() {
         .expect("xvfb-run runs");
     let log = String::from_utf8_lossy(&run.stdout).into_owned() + &String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "the game exits cleanly:\n{log}");
-    assert!(log.contains("Loading -> InMission"), "the mission loaded before the capture:\n{log}");
+    assert!(log.contains("Loading -> InGame"), "the mission loaded before the capture:\n{log}");
     let ready = log.lines().find(|l| l.contains("models ready:")).unwrap_or_else(|| panic!("models never became ready:\n{log}"));
     assert!(ready.contains("(0 failed)") && !ready.contains("ready: 0 instances"), "{ready}");
     assert!(!ready.contains("(0 lightmapped)"), "the demo's buildings carry lightmaps: {ready}");

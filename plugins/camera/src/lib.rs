@@ -5,7 +5,8 @@
 
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
-use iron3d_core::AppState;
+use iron3d_assets::axes::to_bevy;
+use iron3d_core::{AppState, SimTransform};
 use iron3d_mission::{MissionObject, Registered};
 
 /// How the camera moves.
@@ -86,8 +87,8 @@ impl Plugin for CameraPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<GameCamera>()
             .add_systems(Startup, spawn)
-            .add_systems(OnEnter(AppState::InMission), frame_mission)
-            .add_systems(Update, (controls, apply).chain().run_if(in_state(AppState::InMission)));
+            .add_systems(OnEnter(AppState::InGame), frame_mission)
+            .add_systems(Update, (controls, apply).chain().run_if(in_state(AppState::InGame)));
     }
 }
 
@@ -96,24 +97,18 @@ fn spawn(mut commands: Commands) {
     commands.spawn((Name::new("Game camera"), Camera3d::default(), rig.transform(), rig));
 }
 
-/// Frames the player's base when a mission starts (not when resuming): the objects of
-/// the lowest positive clan, or every object when no clan owns any.
-fn frame_mission(
-    objects: Query<(&GlobalTransform, &MissionObject), With<Registered>>,
-    mut cameras: Query<&mut GameCamera>,
-    mut framed: Local<usize>,
-) {
-    let count = objects.iter().count();
-    if count == 0 || *framed == count {
-        return;
-    }
-    *framed = count;
+/// Frames the player's base when a mission opens (resuming never re-enters the game):
+/// the objects of the lowest positive clan, or every object when no clan owns any.
+fn frame_mission(objects: Query<(&SimTransform, &MissionObject), With<Registered>>, mut cameras: Query<&mut GameCamera>) {
     let player = objects.iter().map(|(_, o)| o.clan).filter(|&c| c > 0).min();
     let points: Vec<Vec3> = objects
         .iter()
         .filter(|(_, o)| player.is_none_or(|p| o.clan == p))
-        .map(|(t, _)| t.translation())
+        .map(|(t, _)| Vec3::from(to_bevy(t.position)))
         .collect();
+    if points.is_empty() {
+        return;
+    }
     let (min, max) = points.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
     for mut cam in &mut cameras {
         cam.frame(min, max);

@@ -14,7 +14,7 @@ use std::sync::Arc;
 fn load(game: &Arc<GameDir>, mission: &str) -> App {
     let mut app = App::new();
     app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
-    load_headless(&mut app, game, mission);
+    let _ = load_headless(&mut app, game, mission);
     app
 }
 

@@ -4,6 +4,9 @@
 use bevy_ecs::prelude::Resource;
 use iron3d_core::MissionLoadPhase;
 use iron3d_formats::Result;
+use iron3d_formats::registry::BuildDat;
+use iron3d_formats::world::{ArealMap, LandMsh};
+use iron3d_terrain::MissionPath;
 
 /// An object ready to be constructed.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +34,14 @@ pub struct Prepared {
     pub objects: Vec<PreparedObject>,
     /// The terrain's land path (`DATA\MAPS\x\Land`, without extension), once known.
     pub land_path: Option<String>,
+    /// The terrain (`Land.msh`), published at registration.
+    pub terrain: Option<LandMsh>,
+    /// The areal map (`Land.map`), published at registration.
+    pub areals: Option<ArealMap>,
+    /// The building categories (`BuildDat.lst`), published at registration.
+    pub build_dat: Option<BuildDat>,
+    /// The mission's paths, published at registration.
+    pub paths: Vec<MissionPath>,
 }
 
 /// Prepares mission data. Called once per preparation phase (`Context` through

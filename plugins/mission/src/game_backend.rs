@@ -4,7 +4,9 @@
 
 use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
 use crate::backend::{MissionBackend, Prepared, PreparedObject};
-use iron3d_core::MissionLoadPhase;
+use iron3d_core::{MissionLoadPhase, ModelBounds};
+use iron3d_formats::model::{bounds, msh::Msh};
+use iron3d_terrain::MissionPath;
 use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
 use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, Tma};
 use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
@@ -36,17 +38,11 @@ impl GameMissionBackend {
     }
 }
 
-/// What the phases hand to each other.
+/// What the phases hand to each other (the geography goes to [`Prepared`]).
 #[derive(Default)]
 pub struct MissionState {
     /// The mission file.
     pub tma: Option<Tma>,
-    /// Terrain.
-    pub terrain: Option<LandMsh>,
-    /// Areal map.
-    pub areals: Option<ArealMap>,
-    /// Building categories.
-    pub build_dat: Option<BuildDat>,
 }
 
 fn mission_dir(mission: &str) -> String {
@@ -65,17 +61,17 @@ impl GameMissionBackend {
         Ok(())
     }
 
-    fn foundation(&self, s: &mut MissionState, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+    fn foundation(&self, s: &MissionState, prepared: &mut Prepared, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
         let land = s.tma.as_ref().ok_or_else(|| missing("mission file"))?.land_path.display();
         let msh = format!("{land}.msh");
-        s.terrain = Some(LandMsh::parse(&self.game.read_file(&msh)?, self.options).in_file(msh)?);
+        prepared.terrain = Some(LandMsh::parse(&self.game.read_file(&msh)?, self.options).in_file(msh)?);
         progress(1, 3);
         let map = format!("{land}.map");
-        s.areals = Some(ArealMap::parse(&self.game.read_file(&map)?, self.options).in_file(map)?);
+        prepared.areals = Some(ArealMap::parse(&self.game.read_file(&map)?, self.options).in_file(map)?);
         progress(2, 3);
         let dir = land.rsplit_once(['\\', '/']).map_or("", |(d, _)| d);
         let list = format!("{dir}/BuildDat.lst");
-        s.build_dat = Some(BuildDat::parse(&self.game.read_file(&list)?).in_file(list)?);
+        prepared.build_dat = Some(BuildDat::parse(&self.game.read_file(&list)?).in_file(list)?);
         progress(3, 3);
         Ok(())
     }
@@ -119,13 +115,29 @@ impl GameMissionBackend {
             };
             for c in &mut o.components {
                 match resolver.resolve(&c.key).as_ref() {
-                    Ok(p) => c.prototype = resolved(p),
+                    Ok(p) => {
+                        c.prototype = resolved(p);
+                        c.bounds = self.model_bounds(p).via(format!("component key {}", c.key)).via(link.clone())?;
+                    }
                     Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
                 }
             }
             progress(done + 1, total);
         }
         Ok(())
+    }
+
+    /// The hull bounds of a prototype's model (MSH header corners, cached per model).
+    fn model_bounds(&self, p: &Prototype) -> Result<Option<ModelBounds>> {
+        let (MeshSource::Explicit(r) | MeshSource::BasStem(r)) = &p.mesh else { return Ok(None) };
+        let key = format!("hull-bounds:{}::{}", r.archive, r.resource);
+        let hull = self.game.parsed(&key, || {
+            let bytes = self.game.read_entry(&r.archive, &r.resource)?;
+            let msh = Msh::parse(&bytes, self.options).in_entry(r.resource.clone()).in_file(r.archive.clone())?;
+            Ok(bounds(&msh.header.corners()))
+        })?;
+        let (min, max) = *hull;
+        Ok(Some(ModelBounds { min, max }))
     }
 
     fn resources(&self, mission: &str) -> Result<()> {
@@ -166,13 +178,14 @@ impl MissionBackend for GameMissionBackend {
                 *state = MissionState::default();
                 self.context(mission, &mut state)
             }
-            MissionLoadPhase::Foundation => self.foundation(&mut state, progress),
+            MissionLoadPhase::Foundation => self.foundation(&state, prepared, progress),
             MissionLoadPhase::Description => {
                 let mut objects = Vec::new();
                 self.description(&state, &mut objects)?;
                 progress(objects.len(), objects.len());
                 prepared.objects = objects;
                 prepared.land_path = state.tma.as_ref().map(|t| t.land_path.display());
+                prepared.paths = state.tma.iter().flat_map(|t| &t.paths).map(|p| MissionPath { id: p.path_id, points: p.points.clone() }).collect();
                 Ok(())
             }
             MissionLoadPhase::Prototypes => self.prototypes(&mut prepared.objects, progress),

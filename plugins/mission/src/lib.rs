@@ -48,19 +48,27 @@ pub struct LoadedMission {
 
 /// Loads `mission` from `game` through [`GameMissionBackend`] in a headless app that has
 /// `StatesPlugin`, `iron3d_core::CorePlugin` and [`MissionPlugin`]: enters
-/// `AppState::Loading` and updates until the mission is in the world (bounded: one
+/// `AppState::Loading` and updates until the mission is in the game (bounded: one
 /// update per phase and a few more). For benches, tests and tools.
-pub fn load_headless(app: &mut App, game: &Arc<iron3d_vfs::GameDir>, mission: &str) {
+///
+/// # Errors
+/// The [`LoadError`] of a failed phase, or one saying the load did not finish.
+pub fn load_headless(app: &mut App, game: &Arc<iron3d_vfs::GameDir>, mission: &str) -> Result<(), LoadError> {
     let backend = GameMissionBackend::new(Arc::clone(game));
     app.insert_resource(MissionRequest { mission: mission.into(), backend: Arc::new(backend) });
     app.update();
     app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
     for _ in 0..12 {
         app.update();
-        if *app.world().resource::<State<AppState>>().get() == AppState::InMission {
-            break;
+        if *app.world().resource::<State<AppState>>().get() == AppState::InGame {
+            return Ok(());
+        }
+        if let Some(e) = app.world().get_resource::<LoadError>().filter(|e| e.mission == mission) {
+            return Err(e.clone());
         }
     }
+    let phase = app.world().get_resource::<State<MissionLoadPhase>>().map_or(MissionLoadPhase::Context, |p| *p.get());
+    Err(LoadError { mission: mission.into(), phase, message: "the load did not finish".into() })
 }
 
 /// Test and developer hook: make the named phase fail with an injected error.
@@ -73,6 +81,9 @@ pub struct MissionPlugin;
 
 impl Plugin for MissionPlugin {
     fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<iron3d_terrain::TerrainPlugin>() {
+            app.add_plugins(iron3d_terrain::TerrainPlugin);
+        }
         app.init_resource::<LoadProgress>()
             .init_resource::<LoadFault>()
             .init_resource::<Prepared>()
@@ -86,7 +97,7 @@ impl Plugin for MissionPlugin {
             .register_type::<Registered>()
             .register_type::<LoadedMission>()
             .add_systems(OnEnter(AppState::Loading), phases::begin)
-            .add_systems(OnEnter(AppState::MainMenu), phases::close_mission);
+            .add_systems(OnExit(AppState::InGame), phases::close_mission);
         for phase in MissionLoadPhase::ALL {
             app.add_systems(OnEnter(phase), phases::run_phase);
         }

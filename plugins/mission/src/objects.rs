@@ -2,6 +2,7 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
+use iron3d_core::ModelBounds;
 use iron3d_formats::world::{PlacedObject, Property, PropertyValue};
 
 /// A mission object: what was placed and what it expanded to.
@@ -14,6 +15,16 @@ pub struct MissionObject {
     pub components: Vec<ObjectComponent>,
     /// Clan index.
     pub clan: i32,
+}
+
+impl MissionObject {
+    /// The union of the components' hull bounds (`None` when no component has a model).
+    pub fn bounds(&self) -> Option<ModelBounds> {
+        self.components.iter().filter_map(|c| c.bounds).reduce(|a, b| ModelBounds {
+            min: std::array::from_fn(|k| a.min[k].min(b.min[k])),
+            max: std::array::from_fn(|k| a.max[k].max(b.max[k])),
+        })
+    }
 }
 
 /// The placed object's TMA record as read (spec `world.md` §1.5), raw words included.
@@ -106,7 +117,7 @@ impl PropertyBag {
 }
 
 /// One component of a mission object (spec `registry.md` §2.3, `models.md` §1.12).
-#[derive(Debug, Clone, PartialEq, Eq, Reflect)]
+#[derive(Debug, Clone, PartialEq, Reflect)]
 pub struct ObjectComponent {
     /// Component prototype key.
     pub key: String,
@@ -117,6 +128,8 @@ pub struct ObjectComponent {
     /// The resolved prototype: the `objects.rlb` entry that matched and its mesh
     /// (`archive::resource`, empty for a non-geometric prototype).
     pub prototype: ResolvedPrototype,
+    /// Hull bounds of its model (MSH header, local game space); `None` without a model.
+    pub bounds: Option<ModelBounds>,
 }
 
 /// What a component key resolved to in `objects.rlb` (spec `registry.md` §1).
@@ -133,7 +146,7 @@ pub struct ResolvedPrototype {
 impl ObjectComponent {
     /// A root component (a direct prototype key).
     pub fn root(key: impl Into<String>) -> Self {
-        Self { key: key.into(), parent: None, attach_node: 0, prototype: ResolvedPrototype::default() }
+        Self { key: key.into(), parent: None, attach_node: 0, prototype: ResolvedPrototype::default(), bounds: None }
     }
 }
 

@@ -7,8 +7,8 @@ use crate::progress::{LoadError, LoadProgress};
 use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use bevy_transform::components::Transform;
-use iron3d_core::{AppState, MissionLoadPhase, OriginalObjectId};
+use iron3d_core::{AppState, MissionLoadPhase, Movable, ObjectKind, OriginalObjectId, Owner, SimObject, SimTransform};
+use iron3d_terrain::{BuildingCategories, Ground, MissionPaths, NavMap};
 use iron3d_formats::{Error, ErrorKind};
 use std::time::Instant;
 
@@ -48,7 +48,7 @@ pub(crate) fn run_phase(world: &mut World) {
     match (result, phase.next()) {
         (Err(e), _) => fail(world, phase, &request.mission, e),
         (Ok(()), Some(next)) => world.resource_mut::<NextState<MissionLoadPhase>>().set(next),
-        (Ok(()), None) => world.resource_mut::<NextState<AppState>>().set(AppState::InMission),
+        (Ok(()), None) => world.resource_mut::<NextState<AppState>>().set(AppState::InGame),
     }
 }
 
@@ -74,18 +74,24 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     }
     let total = objects.len();
     for (done, o) in objects.into_iter().enumerate() {
-        // Game Z-up placement → Bevy Y-up transform (the one conversion, `iron3d_assets::axes`).
+        // Simulation state stays in game units, Z up; presentation converts it.
         let r = &o.record;
-        let (translation, rotation, scale) = iron3d_assets::axes::placement(r.position, r.orientation, r.scale);
-        world.spawn((
+        let placement = SimTransform { position: r.position, orientation: r.orientation, scale: r.scale };
+        let object = MissionObject { key: o.key, components: o.components, clan: o.clan };
+        let mut e = world.spawn((
             bevy_ecs::name::Name::new(o.name),
             OriginalObjectId(o.id),
-            MissionObject { key: o.key, components: o.components, clan: o.clan },
+            placement,
+            Owner { clan: o.clan, player: None },
             o.record,
             o.properties,
-            Transform { translation, rotation, scale },
             Pending,
+            DespawnOnExit(AppState::InGame),
         ));
+        if let Some(bounds) = object.bounds() {
+            e.insert(bounds);
+        }
+        e.insert(object);
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Construction) {
             (row.done, row.total) = (done + 1, total);
         }
@@ -103,16 +109,41 @@ fn register(world: &mut World) -> iron3d_formats::Result<()> {
     pending.sort_unstable();
     let total = pending.len();
     let name = world.get_resource::<MissionRequest>().map(|r| r.mission.clone()).unwrap_or_default();
+    publish_geography(world);
     let land_path = world.resource::<Prepared>().land_path.clone().unwrap_or_default();
     world.insert_resource(LoadedMission { name, land_path });
     for (done, (id, entity)) in pending.into_iter().enumerate() {
-        world.entity_mut(entity).remove::<Pending>().insert(Registered);
+        let mut e = world.entity_mut(entity);
+        let kind = ObjectKind::from_raw(e.get::<crate::PlacedRecord>().map_or(u32::MAX, |r| r.raw_kind));
+        e.remove::<Pending>().insert(Registered);
+        if kind.movable() {
+            e.insert(Movable);
+        }
+        e.insert(SimObject { kind });
         world.write_message(MissionObjectRegistered { entity, id });
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Registration) {
             (row.done, row.total) = (done + 1, total);
         }
     }
     Ok(())
+}
+
+/// Hands the prepared terrain, areal map, building categories and paths to the
+/// simulation as resources.
+fn publish_geography(world: &mut World) {
+    let mut prepared = world.resource_mut::<Prepared>();
+    let (terrain, areals, build_dat) = (prepared.terrain.take(), prepared.areals.take(), prepared.build_dat.take());
+    let paths = MissionPaths(std::mem::take(&mut prepared.paths));
+    if let Some(t) = terrain {
+        world.insert_resource(Ground::new(&t));
+    }
+    if let Some(a) = areals {
+        world.insert_resource(NavMap::new(a));
+    }
+    if let Some(b) = build_dat {
+        world.insert_resource(BuildingCategories::new(b));
+    }
+    world.insert_resource(paths);
 }
 
 /// Rolls the load back: despawns every object it created, returns to the menu.
@@ -130,9 +161,8 @@ fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error)
     world.resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
 }
 
-/// Leaving a mission for the main menu despawns every mission object.
-pub(crate) fn close_mission(mut commands: Commands, objects: Query<Entity, With<MissionObject>>) {
-    for entity in &objects {
-        commands.entity(entity).despawn();
-    }
+/// Closing the game forgets the mission (its objects despawn by `DespawnOnExit`).
+pub(crate) fn close_mission(mut commands: Commands) {
+    commands.insert_resource(Prepared::default());
+    commands.remove_resource::<LoadedMission>();
 }

@@ -62,3 +62,11 @@ pub struct LoadError {
     /// Error text with its chain (placed object -> key -> archive -> entry -> link).
     pub message: String,
 }
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "mission {} failed in {}: {}", self.mission, self.phase.label(), self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}

@@ -96,7 +96,7 @@ fn loads_through_every_phase_and_registers_in_id_order() {
         }
         registered.extend(registered_messages(&app));
     }
-    assert_eq!(state(&app), AppState::InMission);
+    assert_eq!(state(&app), AppState::InGame);
     seen.dedup();
     assert_eq!(seen, MissionLoadPhase::ALL, "each phase is visited once, in order");
     assert_eq!(registered, [0, 1, 2, 3, 4]);
@@ -112,10 +112,10 @@ fn loads_through_every_phase_and_registers_in_id_order() {
     assert!(app.world().get_resource::<LoadError>().is_none());
     let loaded = app.world().resource::<crate::LoadedMission>();
     assert_eq!(loaded.land_path, "", "the synthetic backend names no terrain");
-    // Object 3 at game (3, 0, 0): on Bevy +X (the Y-up conversion of iron3d_assets::axes).
-    let mut q = app.world_mut().query::<(&OriginalObjectId, &bevy_transform::components::Transform)>();
-    let t = q.iter(app.world()).find(|(id, _)| id.0 == 3).map(|(_, t)| t.translation).unwrap();
-    assert_eq!(t.to_array(), [3.0, 0.0, 0.0]);
+    // Object 3 at game (3, 0, 0), in game units (presentation converts to Y-up).
+    let mut q = app.world_mut().query::<(&OriginalObjectId, &iron3d_core::SimTransform)>();
+    let t = q.iter(app.world()).find(|(id, _)| id.0 == 3).map(|(_, t)| t.position).unwrap();
+    assert_eq!(t, [3.0, 0.0, 0.0]);
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn duplicate_ids_fail_construction() {
 #[test]
 fn returning_to_the_menu_closes_the_mission() {
     let mut app = app(Synthetic { count: 4, fail_in: None, duplicate: false }, None);
-    assert_eq!(state(&app), AppState::InMission);
+    assert_eq!(state(&app), AppState::InGame);
     assert_eq!(mission_objects(&mut app), 4);
     app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
     app.update();
@@ -183,7 +183,7 @@ fn returning_to_the_menu_closes_the_mission() {
 fn load_from(game: &Arc<iron3d_vfs::GameDir>, mission: &str) -> App {
     let mut app = App::new();
     app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
-    load_headless(&mut app, game, mission);
+    let _ = load_headless(&mut app, game, mission);
     app
 }
 
@@ -216,7 +216,7 @@ fn demo_missions_load_from_the_game_directory() {
         if let Some(e) = app.world().get_resource::<LoadError>() {
             panic!("{} failed in {:?}: {}", spec.name, e.phase, e.message);
         }
-        assert_eq!(state(&app), AppState::InMission, "{}", spec.name);
+        assert_eq!(state(&app), AppState::InGame, "{}", spec.name);
         let tma = iron3d_formats::world::Tma::parse(
             &game.read_file(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(),
             iron3d_formats::ReadOptions::strict(),

@@ -8,6 +8,7 @@
 mod environment;
 mod materials;
 mod models;
+mod placement;
 mod terrain;
 
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
@@ -16,6 +17,8 @@ pub use models::{ComponentModel, CyclingPiece, FRAMES_PER_SECOND, ModelPart, Mod
 pub use terrain::{TerrainRoot, TerrainView};
 
 use bevy::prelude::*;
+use bevy::transform::TransformSystems;
+use iron3d_core::AppState;
 
 /// Draw statistics for the debug overlay: draw calls scale with distinct mesh/material
 /// pairs, not with object count.
@@ -100,15 +103,26 @@ impl Plugin for RenderPlugin {
             .register_type::<Environment>()
             .configure_sets(Update, (RenderSystems::Request, RenderSystems::Attach, RenderSystems::Animate).chain())
             .add_systems(Startup, environment::setup)
+            .add_systems(OnExit(AppState::InGame), close)
+            .add_systems(PostUpdate, placement::interpolate.before(TransformSystems::Propagate))
             .add_systems(
                 Update,
                 (
-                    (models::request_models, terrain::request_terrain).in_set(RenderSystems::Request),
+                    (placement::place_new, models::request_models, terrain::request_terrain).in_set(RenderSystems::Request),
                     (models::attach_models, terrain::attach_terrain, environment::add_fog).in_set(RenderSystems::Attach),
                     (materials::animate_materials, models::cycle_pieces).in_set(RenderSystems::Animate),
                 ),
             );
     }
+}
+
+/// Closing the game forgets the mission's draw state (its entities despawn by
+/// `DespawnOnExit`).
+fn close(mut commands: Commands) {
+    commands.insert_resource(RenderStats::default());
+    commands.insert_resource(PrototypeCache::default());
+    commands.insert_resource(MaterialCache::default());
+    commands.insert_resource(TerrainView::default());
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use iron3d_assets::{CtldAsset, GameData, Mat0Asset, MshAsset, WearAsset};
 use iron3d_formats::helpers::ctld::{FLAG_WRAP, PoseEntry, frame_at};
 use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, assemble};
 use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
+use iron3d_core::AppState;
 use iron3d_mission::{MissionObject, Registered};
 use std::collections::{HashMap, HashSet};
 
@@ -383,7 +384,7 @@ fn part_material(
     if let (Some(h), Some(m)) = (mat0_handle, mat0)
         && is_animated(m)
     {
-        commands.spawn(AnimatedMaterial { material: handle.clone(), mat0: h.clone() });
+        commands.spawn((Name::new("Animated material"), AnimatedMaterial { material: handle.clone(), mat0: h.clone() }, DespawnOnExit(AppState::InGame)));
     }
     cache.by_row.insert(key, handle.clone());
     handle

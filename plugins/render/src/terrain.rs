@@ -12,6 +12,7 @@ use crate::materials::{AnimatedMaterial, is_animated, standard_material};
 use crate::RenderStats;
 use bevy::asset::RecursiveDependencyLoadState;
 use bevy::prelude::*;
+use iron3d_core::AppState;
 use iron3d_assets::axes::to_bevy;
 use iron3d_assets::{GameData, LandAsset, Mat0Asset, WearAsset};
 use iron3d_mission::LoadedMission;
@@ -101,7 +102,7 @@ fn handle_of(wear: Option<&WearAsset>, row: u8) -> Option<&Handle<Mat0Asset>> {
 /// animator lives under the terrain root and goes with it.
 fn animate(commands: &mut Commands, mats: &Assets<Mat0Asset>, root: Entity, material: &Handle<StandardMaterial>, mat0: Option<&Handle<Mat0Asset>>) {
     if let Some(h) = mat0.filter(|h| mats.get(*h).is_some_and(is_animated)) {
-        commands.spawn((AnimatedMaterial { material: material.clone(), mat0: h.clone() }, ChildOf(root)));
+        commands.spawn((Name::new("Animated terrain material"), AnimatedMaterial { material: material.clone(), mat0: h.clone() }, ChildOf(root)));
     }
 }
 
@@ -134,7 +135,7 @@ pub(crate) fn attach_terrain(
     let [bases, overlays] = tables.map(|t| t.and_then(|h| table(&server, &wears, h)));
     let Some(land) = lands.get(&handle) else { return };
     let mat0 = |wear: Option<&WearAsset>, row: u8| handle_of(wear, row).and_then(|h| mats.get(h));
-    let root = commands.spawn((TerrainRoot, Name::new("Terrain"), Transform::default(), Visibility::default())).id();
+    let root = commands.spawn((TerrainRoot, Name::new("Terrain"), Transform::default(), Visibility::default(), DespawnOnExit(AppState::InGame))).id();
     for layer in &land.layers {
         let mut material = standard_material(mat0(bases, layer.selector), &images);
         if material.base_color_texture.is_none() {

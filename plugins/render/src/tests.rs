@@ -38,7 +38,7 @@ fn loaded_app(game: &Arc<GameDir>) -> App {
         MissionPlugin,
     ));
     app.init_asset::<StandardMaterial>().add_plugins(RenderPlugin);
-    load_headless(&mut app, game, MISSION);
+    load_headless(&mut app, game, MISSION).expect("the mission loads");
     for _ in 0..3000 {
         app.update();
         let stats = app.world().resource::<RenderStats>();

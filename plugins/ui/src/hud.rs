@@ -4,17 +4,16 @@ use crate::Settings;
 use crate::screen::settings_controls;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use iron3d_core::AppState;
+use iron3d_core::{AppState, Pause};
 use iron3d_mission::{MissionObject, MissionRequest, Registered};
 
 /// Esc pauses a running mission and resumes a paused one.
-pub fn toggle_pause(keys: Res<ButtonInput<KeyCode>>, state: Res<State<AppState>>, mut next: ResMut<NextState<AppState>>) {
-    if keys.just_pressed(KeyCode::Escape) {
-        match state.get() {
-            AppState::InMission => next.set(AppState::Paused),
-            AppState::Paused => next.set(AppState::InMission),
-            _ => {}
-        }
+pub fn toggle_pause(keys: Res<ButtonInput<KeyCode>>, state: Option<Res<State<Pause>>>, mut next: ResMut<NextState<Pause>>) {
+    if let Some(state) = state.filter(|_| keys.just_pressed(KeyCode::Escape)) {
+        next.set(match state.get() {
+            Pause::Running => Pause::Paused,
+            Pause::Paused => Pause::Running,
+        });
     }
 }
 
@@ -55,6 +54,7 @@ pub fn hud(
 pub fn pause_menu(
     mut contexts: EguiContexts,
     mut settings: ResMut<Settings>,
+    mut pause: ResMut<NextState<Pause>>,
     mut next: ResMut<NextState<AppState>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -63,7 +63,7 @@ pub fn pause_menu(
         |ui| {
             ui.vertical_centered(|ui| {
                 if ui.button("Resume").clicked() {
-                    next.set(AppState::InMission);
+                    pause.set(Pause::Running);
                 }
                 ui.separator();
                 settings_controls(ui, &mut settings);

@@ -10,7 +10,7 @@ mod screen;
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use iron3d_core::AppState;
+use iron3d_core::{AppState, Pause};
 
 /// User settings edited on the settings screen.
 #[derive(Resource, Debug, Clone, PartialEq, Reflect)]
@@ -51,8 +51,8 @@ impl Plugin for UiPlugin {
                     screen::apply_scale,
                     menu::main_menu.run_if(in_state(AppState::MainMenu)),
                     menu::loading.run_if(in_state(AppState::Loading)),
-                    hud::hud.run_if(in_state(AppState::InMission)),
-                    hud::pause_menu.run_if(in_state(AppState::Paused)),
+                    hud::hud.run_if(in_state(AppState::InGame)),
+                    hud::pause_menu.run_if(in_state(Pause::Paused)),
                     overlay::overlay,
                 )
                     .chain(),

@@ -7,6 +7,7 @@
 //! fastest).
 
 use super::land_map::{Areal, ArealMap};
+use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -123,10 +124,11 @@ impl Corridor {
     }
 }
 
-/// Queries over an areal map.
+/// Queries over an areal map, borrowed (`&ArealMap`) or owned (`ArealMap`,
+/// `Arc<ArealMap>`).
 #[derive(Debug, Clone)]
-pub struct ArealQuery<'a> {
-    map: &'a ArealMap,
+pub struct ArealQuery<M: Borrow<ArealMap>> {
+    map: M,
     layout: GridLayout,
     centroids: Vec<[f32; 3]>,
 }
@@ -157,7 +159,8 @@ fn inside(vertices: &[[f32; 3]], x: f32, y: f32) -> Option<f32> {
 }
 
 fn dist(a: [f32; 3], b: [f32; 3]) -> f32 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+    let d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
 }
 
 /// A* open-list entry: min-heap by `f`, ties by lower areal id.
@@ -183,15 +186,18 @@ impl PartialEq for Open {
 }
 impl Eq for Open {}
 
-impl<'a> ArealQuery<'a> {
+impl<M: Borrow<ArealMap>> ArealQuery<M> {
     /// Queries with the default grid layout.
-    pub fn new(map: &'a ArealMap) -> Self {
-        Self::with_layout(map, GridLayout::fit(&map.areals, map.cells_x, map.cells_y))
+    pub fn new(map: M) -> Self {
+        let m = map.borrow();
+        let layout = GridLayout::fit(&m.areals, m.cells_x, m.cells_y);
+        Self::with_layout(map, layout)
     }
 
     /// Queries with an explicit grid layout (e.g. the terrain extent).
-    pub fn with_layout(map: &'a ArealMap, layout: GridLayout) -> Self {
+    pub fn with_layout(map: M, layout: GridLayout) -> Self {
         let centroids = map
+            .borrow()
             .areals
             .iter()
             .map(|a| {
@@ -207,10 +213,15 @@ impl<'a> ArealQuery<'a> {
         &self.layout
     }
 
+    /// The areal map queried.
+    pub fn map(&self) -> &ArealMap {
+        self.map.borrow()
+    }
+
     /// Grid candidates at `(x, y)` (empty outside the grid).
-    pub fn candidates_at(&self, x: f32, y: f32) -> &'a [u16] {
+    pub fn candidates_at(&self, x: f32, y: f32) -> &[u16] {
         match self.layout.cell_xy(x, y) {
-            Some([cx, cy]) => self.map.cell(self.layout.linear(cx, cy)),
+            Some([cx, cy]) => self.map().cell(self.layout.linear(cx, cy)),
             None => &[],
         }
     }
@@ -220,7 +231,7 @@ impl<'a> ArealQuery<'a> {
         self.candidates_at(x, y)
             .iter()
             .filter_map(|&id| {
-                let a = self.map.areals.get(usize::from(id))?;
+                let a = self.map().areals.get(usize::from(id))?;
                 let d = inside(&a.vertices, x, y)?;
                 Some(AreaHit { area: usize::from(id), z: plane_z(a, x, y), boundary_distance: d })
             })
@@ -239,19 +250,19 @@ impl<'a> ArealQuery<'a> {
     pub fn area_at_filtered(&self, x: f32, y: f32, filter: impl Fn(&Areal) -> bool) -> Option<AreaHit> {
         self.hits_at(x, y)
             .into_iter()
-            .filter(|h| self.map.areals.get(h.area).is_some_and(&filter))
+            .filter(|h| self.map().areals.get(h.area).is_some_and(&filter))
             .max_by(|a, b| a.boundary_distance.total_cmp(&b.boundary_distance).then(b.area.cmp(&a.area)))
     }
 
     fn neighbours(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
-        let n = self.map.areals.len();
-        self.map.areals.get(id).into_iter().flat_map(|a| &a.links).filter_map(move |l| l.target().filter(|&t| t < n && t != id))
+        let n = self.map().areals.len();
+        self.map().areals.get(id).into_iter().flat_map(|a| &a.links).filter_map(move |l| l.target().filter(|&t| t < n && t != id))
     }
 
     /// The cheapest areal sequence from `from` to `to` over the link graph (A*, cost =
     /// centroid distance, ties by lower areal id); `None` when unreachable.
     pub fn route(&self, from: usize, to: usize) -> Option<Vec<usize>> {
-        let n = self.map.areals.len();
+        let n = self.map().areals.len();
         if from >= n || to >= n {
             return None;
         }
@@ -294,7 +305,7 @@ impl<'a> ArealQuery<'a> {
             .windows(2)
             .map(|w| {
                 let (from, to) = (w[0], w[1]);
-                let edge = self.map.areals.get(from).and_then(|a| {
+                let edge = self.map().areals.get(from).and_then(|a| {
                     let n = a.vertices.len();
                     (0..n).find(|&k| a.links.get(k).and_then(|l| l.target()) == Some(to)).map(|k| (a.vertices[k], a.vertices[(k + 1) % n]))
                 });

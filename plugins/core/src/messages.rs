@@ -1,0 +1,161 @@
+//! The World3D message queue vocabulary: message kinds carrying the engine's `GMSG_*`
+//! ids (spec `runtime.md` §11.2), each stamped with tick, queue time and the phase that
+//! posted it, and the deferred deletion request any system or observer may send.
+
+use crate::clock::GameClock;
+use crate::ids::{ObjectHandle, OriginalObjectId};
+use bevy_ecs::prelude::*;
+
+/// Engine message ids (`runtime.md` §11.2, confirmed).
+pub mod gmsg {
+    /// `GMSG_NEW_GAME_TICK`.
+    pub const NEW_GAME_TICK: u32 = 0x01;
+    /// `GMSG_INIT`.
+    pub const INIT: u32 = 0x04;
+    /// `GMSG_KILL_GAMEOBJECT`.
+    pub const KILL_GAMEOBJECT: u32 = 0x16;
+    /// `GMSG_COLLISION_DETECTED` (local queue).
+    pub const COLLISION_DETECTED: u32 = 0x1B;
+    /// `GMSG_INVALID`.
+    pub const INVALID: u32 = 0xFFFF_FFFF;
+}
+
+/// A simulated object named in a message: its handle and its mission id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ObjectRef {
+    /// Mission id (the stable key).
+    pub id: OriginalObjectId,
+    /// World3D handle at the time of the message.
+    pub handle: ObjectHandle,
+}
+
+/// Where a message was posted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DispatchPhase {
+    /// Mission registration (before the first tick).
+    Registration,
+    /// The clock and command step of a tick.
+    Input,
+    /// Behavior.
+    Behavior,
+    /// Wizard.
+    Wizard,
+    /// Control, after the narrow phase.
+    Control,
+    /// The World3D boundary (deferred operations).
+    World3d,
+}
+
+/// Why Behavior refused or stopped a movement (spec `runtime.md` §1: reported, never
+/// fixed by teleporting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DiagnosticKind {
+    /// (1) No system areal map is published.
+    NoSystemArealMap,
+    /// (2) No terrain interface is published.
+    NoTerrain,
+    /// (3) The object's behaviour has no areal map to work on (the map has no areals).
+    NoBehaviourArealMap,
+    /// (4) The target cannot be reached from the object's area (no route, or the
+    /// target lies outside every areal).
+    NonReachableArea,
+    /// (5) The object stands outside every walkable areal and was asked to move.
+    LeavingNonWalkable,
+    /// (6) The path generator would cycle forever (a route revisiting an areal, or a
+    /// path whose legs make no progress).
+    PathCycle,
+}
+
+impl DiagnosticKind {
+    /// Stable snake-case name (logs, JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::NoSystemArealMap => "no_system_areal_map",
+            Self::NoTerrain => "no_terrain",
+            Self::NoBehaviourArealMap => "no_behaviour_areal_map",
+            Self::NonReachableArea => "non_reachable_area",
+            Self::LeavingNonWalkable => "leaving_non_walkable",
+            Self::PathCycle => "path_cycle",
+        }
+    }
+}
+
+/// What a queued message says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GameMessageKind {
+    /// A new tick started.
+    NewGameTick,
+    /// An object joined the world.
+    Init(ObjectRef),
+    /// An object was deleted (announced after the deletion was applied).
+    KillGameObject(ObjectRef),
+    /// A new contact between two objects (the lower id first), posted after the
+    /// narrow phase.
+    CollisionDetected(ObjectRef, ObjectRef),
+    /// A unit reached the end of its order's path (the project's own event).
+    Arrived(ObjectRef),
+    /// A Behavior diagnostic (the project's own event), with the object's areal.
+    Diagnostic {
+        /// The object.
+        object: ObjectRef,
+        /// Its areal, when it stands in one.
+        areal: Option<u32>,
+        /// The condition.
+        kind: DiagnosticKind,
+        /// Human-readable detail.
+        detail: String,
+    },
+}
+
+impl GameMessageKind {
+    /// The engine's `GMSG_*` id, or `None` for the project's own events.
+    pub fn gmsg_id(&self) -> Option<u32> {
+        match self {
+            Self::NewGameTick => Some(gmsg::NEW_GAME_TICK),
+            Self::Init(_) => Some(gmsg::INIT),
+            Self::KillGameObject(_) => Some(gmsg::KILL_GAMEOBJECT),
+            Self::CollisionDetected(..) => Some(gmsg::COLLISION_DETECTED),
+            Self::Arrived(_) | Self::Diagnostic { .. } => None,
+        }
+    }
+}
+
+/// One message of the World3D queue.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct GameMessage {
+    /// Tick it was posted in.
+    pub tick: u32,
+    /// Queue time (ms) it was posted at.
+    pub time_ms: u32,
+    /// Phase that posted it.
+    pub phase: DispatchPhase,
+    /// Content.
+    pub kind: GameMessageKind,
+}
+
+impl GameMessage {
+    /// A message stamped with the clock's tick and time.
+    pub fn new(clock: &GameClock, phase: DispatchPhase, kind: GameMessageKind) -> Self {
+        Self { tick: clock.tick, time_ms: clock.time_ms, phase, kind }
+    }
+}
+
+/// Asks World3D to delete an object. Send it from anywhere (a system, an observer, a
+/// collision callback); the deletion is applied only at the `SimSystems::World3d`
+/// boundary, then announced with [`GameMessageKind::KillGameObject`].
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeleteRequest {
+    /// The object.
+    pub object: ObjectHandle,
+}
+
+/// Triggered on an object's entity for each new contact, after the narrow phase (the
+/// collision callback). Observers may request deletions; none is applied before the
+/// World3D boundary.
+#[derive(EntityEvent, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Collided {
+    /// The object touched.
+    pub entity: Entity,
+    /// The other object.
+    pub other: Entity,
+}

@@ -1,0 +1,97 @@
+//! The data that crosses the movement layers, one component per hand-over (spec
+//! `runtime.md` §1: global path → local path → wizard path → physical step):
+//! Behavior publishes [`NavStatus`] and [`SteerIntent`], Wizard turns the intent into a
+//! [`MotionRequest`], Control moves the object and owns [`Kinematics`] and
+//! [`CollisionProxy`]. Each component is written by one crate only.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+
+/// Where a unit is in its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Reflect)]
+pub enum NavState {
+    /// No order (or stopped).
+    #[default]
+    Idle,
+    /// Following its path.
+    Moving,
+    /// Reached the end of its order.
+    Arrived,
+    /// Stopped by a diagnostic.
+    Blocked,
+}
+
+impl NavState {
+    /// Stable lower-case name (JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Idle => "idle",
+            Self::Moving => "moving",
+            Self::Arrived => "arrived",
+            Self::Blocked => "blocked",
+        }
+    }
+}
+
+/// Behavior's published state of a unit (written by Behavior only).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[reflect(Component)]
+pub struct NavStatus {
+    /// Order state.
+    pub state: NavState,
+    /// The areal the unit stands in (`None` outside every areal).
+    pub areal: Option<u32>,
+    /// Incremented whenever the global path is rebuilt.
+    pub path_revision: u32,
+}
+
+/// Behavior → Wizard: the local path segment to follow now (game units, XY).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[reflect(Component)]
+pub struct SteerIntent {
+    /// Whether the unit wants to move at all.
+    pub active: bool,
+    /// Start of the current local-path segment (the corridor axis runs to `waypoint`).
+    pub from: [f32; 2],
+    /// The local-path point to reach next.
+    pub waypoint: [f32; 2],
+    /// `waypoint` is the end of the order: slow down and stop there.
+    pub last: bool,
+    /// Allowed distance from the corridor axis (`PathFind_CorridorRadius`).
+    pub corridor_radius: f32,
+    /// Cruise speed (units per second).
+    pub max_speed: f32,
+}
+
+/// Wizard → Control: the planar velocity the unit asks for (units per second).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[reflect(Component)]
+pub struct MotionRequest {
+    /// Requested velocity, XY.
+    pub velocity: [f32; 2],
+}
+
+/// The physical state Control integrates (written by Control only).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[reflect(Component)]
+pub struct Kinematics {
+    /// Signed speed along the heading (units per second).
+    pub speed: f32,
+    /// Turn rate (radians per second).
+    pub turn_rate: f32,
+}
+
+/// A collision proxy built by Control from [`crate::ModelBounds`] and scale (rebuilt
+/// when they change): a circle for units, an oriented box for everything static.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[reflect(Component)]
+pub struct CollisionProxy {
+    /// Radius of the bounding circle (the unit's radius).
+    pub radius: f32,
+    /// Half extents of the box in the object's local XY (boxes only).
+    pub half_extents: [f32; 2],
+    /// Offset of the shape centre from the object's position, local XY.
+    pub offset: [f32; 2],
+    /// Circle (units) or box (static objects).
+    pub circle: bool,
+}

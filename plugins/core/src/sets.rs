@@ -1,0 +1,45 @@
+//! The simulation order: one fixed tick of [`TICK_MS`] runs the [`SimSystems`] sets in
+//! order, only while a mission runs unpaused.
+
+use crate::states::Pause;
+use bevy_app::{App, FixedUpdate};
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+
+/// Length of one simulation tick in milliseconds (the World3D queue clock step).
+pub const TICK_MS: u32 = 64;
+
+/// The simulation subsystems, run in this order every fixed tick. Subsystem crates
+/// only say `.in_set(SimSystems::X)`; this crate owns the order.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SimSystems {
+    /// The clock advances; tick-stamped player, network and replay commands are applied.
+    Input,
+    /// Strategic AI (one per clan).
+    SuperAi,
+    /// Per-object behaviour: orders, global path (areals), local path (corridor).
+    Behavior,
+    /// Short-horizon trajectory correction around nearby obstacles, inside the corridor.
+    Wizard,
+    /// The physical step: limits, terrain following, collision, final transform.
+    Control,
+    /// World3D: message queue, ownership, deferred deletion (applied last).
+    World3d,
+}
+
+/// Chains the sets in `FixedUpdate`, gated by a running (unpaused) mission.
+pub(crate) fn configure(app: &mut App) {
+    app.configure_sets(
+        FixedUpdate,
+        (
+            SimSystems::Input,
+            SimSystems::SuperAi,
+            SimSystems::Behavior,
+            SimSystems::Wizard,
+            SimSystems::Control,
+            SimSystems::World3d,
+        )
+            .chain()
+            .run_if(in_state(Pause::Running)),
+    );
+}

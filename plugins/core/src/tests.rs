@@ -1,0 +1,93 @@
+//! The set order and its gate, the pause sub-state, and the command order.
+
+use super::*;
+use bevy_app::FixedUpdate;
+use bevy_ecs::prelude::*;
+use bevy_state::app::StatesPlugin;
+use bevy_state::prelude::*;
+
+#[derive(Resource, Default)]
+struct Trace(Vec<&'static str>);
+
+fn set_state<S: bevy_state::state::FreelyMutableState>(app: &mut App, s: S) {
+    app.world_mut().resource_mut::<NextState<S>>().set(s);
+    app.update();
+}
+
+#[test]
+fn sim_sets_run_in_order_only_in_a_running_game() {
+    let mut app = App::new();
+    app.add_plugins((StatesPlugin, CorePlugin)).init_resource::<Trace>();
+    // Registered in reverse to prove the order comes from the sets.
+    app.add_systems(FixedUpdate, (|mut t: ResMut<Trace>| t.0.push("world3d")).in_set(SimSystems::World3d));
+    app.add_systems(FixedUpdate, (|mut t: ResMut<Trace>| t.0.push("control")).in_set(SimSystems::Control));
+    app.add_systems(FixedUpdate, (|mut t: ResMut<Trace>| t.0.push("wizard")).in_set(SimSystems::Wizard));
+    app.add_systems(FixedUpdate, (|mut t: ResMut<Trace>| t.0.push("behavior")).in_set(SimSystems::Behavior));
+    app.add_systems(FixedUpdate, (|mut t: ResMut<Trace>| t.0.push("superai")).in_set(SimSystems::SuperAi));
+    app.update();
+    app.world_mut().run_schedule(FixedUpdate);
+    assert!(app.world().resource::<Trace>().0.is_empty(), "no simulation in the menu");
+    set_state(&mut app, AppState::InGame);
+    app.world_mut().run_schedule(FixedUpdate);
+    assert_eq!(app.world().resource::<Trace>().0, ["superai", "behavior", "wizard", "control", "world3d"]);
+    set_state(&mut app, Pause::Paused);
+    app.world_mut().run_schedule(FixedUpdate);
+    assert_eq!(app.world().resource::<Trace>().0.len(), 5, "paused: no tick");
+}
+
+#[derive(Resource, Default)]
+struct Entered(u32);
+
+#[test]
+fn resuming_does_not_re_enter_the_game() {
+    let mut app = App::new();
+    app.add_plugins((StatesPlugin, CorePlugin)).init_resource::<Entered>();
+    app.add_systems(OnEnter(AppState::InGame), |mut n: ResMut<Entered>| n.0 += 1);
+    app.update();
+    set_state(&mut app, AppState::InGame);
+    set_state(&mut app, Pause::Paused);
+    set_state(&mut app, Pause::Running);
+    assert_eq!(app.world().resource::<Entered>().0, 1);
+    assert_eq!(*app.world().resource::<State<Pause>>().get(), Pause::Running);
+    set_state(&mut app, AppState::MainMenu);
+    assert!(app.world().get_resource::<State<Pause>>().is_none(), "no pause state outside the game");
+}
+
+#[test]
+fn commands_of_a_tick_apply_in_an_order_independent_of_queueing() {
+    let a = SimCommand { tick: 3, units: vec![2], order: Order::MoveTo([1.0, 2.0]) };
+    let b = SimCommand { tick: 3, units: vec![1, 2], order: Order::Stop };
+    let c = SimCommand { tick: 3, units: vec![2], order: Order::Patrol(100) };
+    let later = SimCommand { tick: 9, units: vec![0], order: Order::Stop };
+    let mut one = CommandQueue::default();
+    let mut two = CommandQueue::default();
+    for cmd in [&a, &b, &c, &later] {
+        one.push(cmd.clone());
+    }
+    for cmd in [&later, &c, &a, &b] {
+        two.push(cmd.clone());
+    }
+    let (x, y) = (one.take_due(3), two.take_due(3));
+    assert_eq!(x, y);
+    assert_eq!(x, vec![b, a, c]);
+    assert_eq!(one.pending, vec![later]);
+}
+
+#[test]
+fn streams_are_independent_and_named() {
+    let mut r = SimRandom::new(7);
+    let first = r.stream("wizard").next_u64();
+    let mut s = SimRandom::new(7);
+    s.stream("alpha").next_u64();
+    assert_eq!(s.stream("wizard").next_u64(), first, "another stream's draws change nothing");
+    assert_ne!(r.shared.next_u64(), SimRandom::new(8).shared.next_u64());
+    assert!((0..1000).all(|_| r.shared.below(64) < 64));
+}
+
+#[test]
+fn the_clock_compares_deadlines_across_the_wrap() {
+    let clock = GameClock { tick: 1, time_ms: 5 };
+    assert!(clock.reached(u32::MAX - 10));
+    assert!(clock.reached(5));
+    assert!(!clock.reached(6));
+}

@@ -1,0 +1,42 @@
+//! Simulated objects on screen: their game-space [`SimTransform`] (Z up) becomes a
+//! Bevy `Transform` (Y up) here, the one place presentation converts it. Moving objects
+//! are interpolated between the last two ticks with the fixed clock's overstep, so
+//! motion is smooth at any frame rate.
+
+use bevy::prelude::*;
+use iron3d_assets::axes::placement;
+use iron3d_core::{Movable, PreviousSimTransform, SimTransform};
+
+fn transform_of(t: &SimTransform) -> Transform {
+    let (translation, rotation, scale) = placement(t.position, t.orientation, t.scale);
+    Transform { translation, rotation, scale }
+}
+
+/// Gives every newly simulated object its drawn transform.
+pub(crate) fn place_new(mut commands: Commands, new: Query<(Entity, &SimTransform), Without<Transform>>) {
+    for (entity, t) in &new {
+        commands.entity(entity).insert((transform_of(t), Visibility::default()));
+    }
+}
+
+/// Moves the drawn transform of moving objects between their previous and current tick.
+pub(crate) fn interpolate(
+    time: Res<Time<Fixed>>,
+    mut movers: Query<(&SimTransform, Option<&PreviousSimTransform>, &mut Transform), With<Movable>>,
+) {
+    let alpha = time.overstep_fraction();
+    for (current, previous, mut drawn) in &mut movers {
+        let now = transform_of(current);
+        *drawn = match previous {
+            Some(previous) => {
+                let before = transform_of(&previous.0);
+                Transform {
+                    translation: before.translation.lerp(now.translation, alpha),
+                    rotation: before.rotation.slerp(now.rotation, alpha),
+                    scale: now.scale,
+                }
+            }
+            None => now,
+        };
+    }
+}
