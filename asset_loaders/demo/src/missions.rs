@@ -124,7 +124,10 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
             let mut o = PlacedObject::new(KIND_WARBOT, unit.path, pos);
             o.raw_after_resource = clan as u32;
             o.orientation = [0.0, 0.0, rng.range(0.0, std::f32::consts::TAU)];
-            tma.objects.push(standard_properties(o, clan).with_property(Property::int("MaxSpeedPercent", 100)));
+            // Standing orders (the project's own properties): most robots patrol a
+            // mission path, every fourth follows one once.
+            let (property, path) = if r % 4 == 3 { ("FollowPath", 100 + c as i32) } else { ("PatrolPath", 100 + ((r as usize + c) % 2) as i32) };
+            tma.objects.push(standard_properties(o, clan).with_property(Property::int("MaxSpeedPercent", 100)).with_property(Property::int(property, path)));
         }
     }
     let scenery: Vec<_> = PROTOTYPES.iter().filter(|p| p.role == Role::Scenery).collect();

@@ -5,6 +5,7 @@
 //! so this crate tests headless in seconds.
 
 mod clock;
+mod grid;
 mod ids;
 mod messages;
 mod motion;
@@ -16,11 +17,12 @@ mod states;
 mod table;
 
 pub use clock::GameClock;
+pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
 pub use messages::{Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, gmsg};
 pub use motion::{CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
 pub use orders::{ClearWizardPath, CommandQueue, Order, SimCommand};
-pub use random::{DEFAULT_SEED, RandomStream, SimRandom, fnv1a};
+pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use sets::{SimSystems, TICK_MS};
 pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};

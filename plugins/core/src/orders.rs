@@ -20,9 +20,16 @@ pub enum Order {
     Patrol(i32),
 }
 
+impl Default for Order {
+    fn default() -> Self {
+        Self::Stop
+    }
+}
+
 impl Order {
-    /// A total order over orders of one tick (kind, then parameters by IEEE bits).
-    fn sort_key(&self) -> (u8, u64) {
+    /// A total order over orders (kind, then parameters by IEEE bits); also what the
+    /// state hash records of an order.
+    pub fn key(&self) -> (u8, u64) {
         match *self {
             Self::Stop => (0, 0),
             Self::MoveTo([x, y]) => (1, u64::from(x.to_bits()) << 32 | u64::from(y.to_bits())),
@@ -47,7 +54,7 @@ pub struct SimCommand {
 impl SimCommand {
     /// The stable application order of commands of one tick.
     pub fn cmp_stable(&self, other: &Self) -> std::cmp::Ordering {
-        self.tick.cmp(&other.tick).then(self.units.cmp(&other.units)).then(self.order.sort_key().cmp(&other.order.sort_key()))
+        self.tick.cmp(&other.tick).then(self.units.cmp(&other.units)).then(self.order.key().cmp(&other.order.key()))
     }
 }
 

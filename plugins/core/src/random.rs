@@ -33,13 +33,30 @@ impl RandomStream {
     }
 }
 
-/// FNV-1a over bytes (stream names, state hashes).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xCBF2_9CE4_8422_2325u64;
-    for b in bytes {
-        h = (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01B3);
+/// An incremental FNV-1a 64-bit hash (stream names, state hashes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fnv1a(pub u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Self(0xCBF2_9CE4_8422_2325)
     }
-    h
+}
+
+impl Fnv1a {
+    /// Adds bytes.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+}
+
+/// FNV-1a of a byte string.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = Fnv1a::default();
+    h.write(bytes);
+    h.0
 }
 
 /// The simulation's random streams, reseeded when a mission starts.

@@ -91,3 +91,19 @@ fn the_clock_compares_deadlines_across_the_wrap() {
     assert!(clock.reached(5));
     assert!(!clock.reached(6));
 }
+
+#[test]
+fn the_grid_finds_every_box_touching_a_query() {
+    let boxes = [[[0.0, 0.0], [1.0, 1.0]], [[50.0, 50.0], [51.0, 51.0]], [[-5.0, 20.0], [30.0, 22.0]]];
+    let grid = SpatialGrid::build(&boxes, 4.0);
+    let mut out = Vec::new();
+    grid.query([0.5, 0.5], [0.5, 0.5], &mut out);
+    assert_eq!(out, [0]);
+    out.clear();
+    grid.query([10.0, 18.0], [12.0, 21.0], &mut out);
+    out.dedup();
+    assert_eq!(out, [2], "a long box is in every cell it crosses");
+    out.clear();
+    grid.query([49.0, 49.0], [60.0, 60.0], &mut out);
+    assert_eq!(out, [1]);
+}

@@ -42,6 +42,9 @@ pub struct Prepared {
     pub build_dat: Option<BuildDat>,
     /// The mission's paths, published at registration.
     pub paths: Vec<MissionPath>,
+    /// `Behavior.ini` of the game root (lower-case keys, raw values), published at
+    /// registration; empty when the game has none.
+    pub behavior_ini: Vec<(String, String)>,
 }
 
 /// Prepares mission data. Called once per preparation phase (`Context` through

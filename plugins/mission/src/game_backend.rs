@@ -5,6 +5,7 @@
 use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
 use crate::backend::{MissionBackend, Prepared, PreparedObject};
 use iron3d_core::{MissionLoadPhase, ModelBounds};
+use iron3d_formats::config::IniFile;
 use iron3d_formats::model::{bounds, msh::Msh};
 use iron3d_terrain::MissionPath;
 use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
@@ -59,6 +60,13 @@ impl GameMissionBackend {
         let bytes = self.game.read_file(&path).via(format!("mission {mission}"))?;
         s.tma = Some(Tma::parse(&bytes, self.options).in_file(path)?);
         Ok(())
+    }
+
+    /// The engine's `Behavior.ini` (optional: without it Behavior uses its defaults).
+    fn behavior_ini(&self) -> Vec<(String, String)> {
+        let Ok(bytes) = self.game.read_file("Behavior.ini") else { return Vec::new() };
+        let ini = IniFile::parse(&bytes);
+        ini.lines.iter().filter_map(|l| Some((String::from_utf8_lossy(l.key()?).to_ascii_lowercase(), String::from_utf8_lossy(l.value()?).into_owned()))).collect()
     }
 
     fn foundation(&self, s: &MissionState, prepared: &mut Prepared, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
@@ -176,6 +184,7 @@ impl MissionBackend for GameMissionBackend {
         match phase {
             MissionLoadPhase::Context => {
                 *state = MissionState::default();
+                prepared.behavior_ini = self.behavior_ini();
                 self.context(mission, &mut state)
             }
             MissionLoadPhase::Foundation => self.foundation(&state, prepared, progress),

@@ -17,6 +17,7 @@ pub use objects::{
     MissionObject, MissionObjectRegistered, ObjectComponent, ObjectProperty, Pending, PlacedRecord, PropertyBag, Registered,
     ResolvedPrototype,
 };
+pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
 
 use bevy_app::{App, Plugin};

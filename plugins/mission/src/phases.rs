@@ -7,8 +7,9 @@ use crate::progress::{LoadError, LoadProgress};
 use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, MissionLoadPhase, Movable, ObjectKind, OriginalObjectId, Owner, SimObject, SimTransform};
-use iron3d_terrain::{BuildingCategories, Ground, MissionPaths, NavMap};
+use iron3d_core::{AppState, CommandQueue, MissionLoadPhase, Movable, ObjectKind, Order, OriginalObjectId, Owner, SimCommand, SimObject, SimTransform};
+use iron3d_formats::world::PropertyValue;
+use iron3d_terrain::{BehaviorIni, BuildingCategories, Ground, MissionPaths, NavMap};
 use iron3d_formats::{Error, ErrorKind};
 use std::time::Instant;
 
@@ -36,7 +37,10 @@ pub(crate) fn run_phase(world: &mut World) {
         match phase {
             MissionLoadPhase::Construction => construct(world),
             MissionLoadPhase::Registration => register(world),
-            MissionLoadPhase::ScenarioStart => Ok(()),
+            MissionLoadPhase::ScenarioStart => {
+                standing_orders(world);
+                Ok(())
+            }
             _ => prepare(world, phase, &request),
         }
     };
@@ -128,12 +132,39 @@ fn register(world: &mut World) -> iron3d_formats::Result<()> {
     Ok(())
 }
 
+/// Property naming the mission path a unit patrols from the first tick (the project's
+/// own convention; the original gives such orders from clan scripts).
+pub const PATROL_PATH_PROPERTY: &str = "PatrolPath";
+/// Property naming the mission path a unit follows once from the first tick (the
+/// project's own convention).
+pub const FOLLOW_PATH_PROPERTY: &str = "FollowPath";
+
+/// Queues the orders the objects' property bags give for the first tick.
+fn standing_orders(world: &mut World) {
+    let mut orders: Vec<SimCommand> = world
+        .query_filtered::<(&OriginalObjectId, &crate::PropertyBag), With<Movable>>()
+        .iter(world)
+        .filter_map(|(id, bag)| {
+            let int = |name: &str| match bag.first(name)?.value() {
+                PropertyValue::Int(v) => Some(v),
+                _ => None,
+            };
+            let order = int(PATROL_PATH_PROPERTY).map(Order::Patrol).or_else(|| int(FOLLOW_PATH_PROPERTY).map(Order::FollowPath))?;
+            Some(SimCommand { tick: 1, units: vec![id.0], order })
+        })
+        .collect();
+    orders.sort_by(SimCommand::cmp_stable);
+    let mut queue = world.resource_mut::<CommandQueue>();
+    orders.into_iter().for_each(|o| queue.push(o));
+}
+
 /// Hands the prepared terrain, areal map, building categories and paths to the
 /// simulation as resources.
 fn publish_geography(world: &mut World) {
     let mut prepared = world.resource_mut::<Prepared>();
     let (terrain, areals, build_dat) = (prepared.terrain.take(), prepared.areals.take(), prepared.build_dat.take());
     let paths = MissionPaths(std::mem::take(&mut prepared.paths));
+    let ini = BehaviorIni(std::mem::take(&mut prepared.behavior_ini));
     if let Some(t) = terrain {
         world.insert_resource(Ground::new(&t));
     }
@@ -144,6 +175,7 @@ fn publish_geography(world: &mut World) {
         world.insert_resource(BuildingCategories::new(b));
     }
     world.insert_resource(paths);
+    world.insert_resource(ini);
 }
 
 /// Rolls the load back: despawns every object it created, returns to the menu.

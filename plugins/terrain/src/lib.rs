@@ -134,6 +134,25 @@ impl MissionPaths {
     }
 }
 
+/// The engine's `Behavior.ini` (spec `runtime.md` §2.2) as read: keys lower-cased,
+/// raw values, file order. Behavior reads its `PathFind_*` keys at run time.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct BehaviorIni(pub Vec<(String, String)>);
+
+impl BehaviorIni {
+    /// The first value of `key` (ASCII case-insensitive) parsed as a number.
+    pub fn number(&self, key: &str) -> Option<f32> {
+        let key = key.to_ascii_lowercase();
+        self.0.iter().find(|(k, _)| *k == key)?.1.trim().parse().ok()
+    }
+
+    /// [`BehaviorIni::number`] when finite and positive.
+    pub fn positive(&self, key: &str) -> Option<f32> {
+        self.number(key).filter(|v| v.is_finite() && *v > 0.0)
+    }
+}
+
 /// Registers the geography resources and removes them when the game closes.
 #[derive(Debug, Default)]
 pub struct TerrainPlugin;
@@ -144,6 +163,7 @@ impl Plugin for TerrainPlugin {
             .register_type::<NavMap>()
             .register_type::<BuildingCategories>()
             .register_type::<MissionPaths>()
+            .register_type::<BehaviorIni>()
             .add_systems(OnExit(AppState::InGame), close);
     }
 }
@@ -153,4 +173,5 @@ fn close(mut commands: Commands) {
     commands.remove_resource::<NavMap>();
     commands.remove_resource::<BuildingCategories>();
     commands.remove_resource::<MissionPaths>();
+    commands.remove_resource::<BehaviorIni>();
 }

@@ -1,0 +1,203 @@
+//! Legs and their following: each order becomes legs (a point, an object, the points of
+//! a mission path), each leg is planned into a global and a local path, and the unit is
+//! steered along the local path until it arrives. Refusals stop the unit where it is
+//! (never a jump) and are reported with its id and areal.
+
+use crate::config::BehaviorConfig;
+use crate::navigator::Navigator;
+use crate::planner::{self, Refusal};
+use bevy_ecs::prelude::*;
+use iron3d_core::{
+    ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, GameClock, GameMessage, GameMessageKind, NavState, NavStatus, ObjectHandle,
+    ObjectRef, ObjectTable, Order, OriginalObjectId, SimTransform, SteerIntent,
+};
+use iron3d_terrain::{Ground, MissionPaths, NavMap};
+
+/// Ticks without getting closer after which a unit counts as blocked where it is.
+const STALL_TICKS: u32 = 12;
+/// Getting closer by less than this (units) in a tick is no progress.
+const PROGRESS: f32 = 0.05;
+
+/// The shared read-only world a leg is planned against.
+#[derive(bevy_ecs::system::SystemParam)]
+pub(crate) struct Geography<'w> {
+    nav: Option<Res<'w, NavMap>>,
+    ground: Option<Res<'w, Ground>>,
+    paths: Option<Res<'w, MissionPaths>>,
+    config: Res<'w, BehaviorConfig>,
+    clock: Res<'w, GameClock>,
+    table: Res<'w, ObjectTable>,
+}
+
+/// Messages of one system, written in id order.
+#[derive(Default)]
+struct Outbox(Vec<(u32, GameMessage)>);
+
+impl Outbox {
+    fn post(&mut self, clock: &GameClock, object: ObjectRef, kind: GameMessageKind) {
+        self.0.push((object.id.0, GameMessage::new(clock, DispatchPhase::Behavior, kind)));
+    }
+
+    fn flush(mut self, out: &mut MessageWriter<GameMessage>) {
+        self.0.sort_by_key(|(id, _)| *id);
+        out.write_batch(self.0.into_iter().map(|(_, m)| m));
+    }
+}
+
+/// The point the current leg goes to, and whether it ends the order.
+fn leg_goal(nav: &Navigator, geo: &Geography, targets: &Query<&SimTransform>) -> Result<Option<([f32; 2], bool)>, Refusal> {
+    let path_point = |id: i32| -> Result<(Vec<[f32; 3]>, [f32; 2]), Refusal> {
+        let path = geo.paths.as_ref().and_then(|p| p.get(id)).ok_or((DiagnosticKind::NonReachableArea, format!("the mission has no path {id}")))?;
+        let p = path.points.get(nav.leg).ok_or((DiagnosticKind::PathCycle, format!("path {id} has no point {}", nav.leg)))?;
+        Ok((path.points.clone(), [p[0], p[1]]))
+    };
+    match nav.order {
+        Order::Stop => Ok(None),
+        Order::MoveTo(p) => Ok(Some((p, true))),
+        Order::MoveToObject(id) => {
+            let t = geo.table.entity_of(id).and_then(|e| targets.get(e).ok());
+            let t = t.ok_or((DiagnosticKind::NonReachableArea, format!("target object {id} is not in the world")))?;
+            Ok(Some(([t.position[0], t.position[1]], true)))
+        }
+        Order::FollowPath(id) => {
+            let (points, p) = path_point(id)?;
+            Ok(Some((p, nav.leg + 1 == points.len())))
+        }
+        Order::Patrol(id) => {
+            let (points, p) = path_point(id)?;
+            let first = [points[0][0], points[0][1]];
+            if points.iter().all(|q| [q[0], q[1]] == first) {
+                return Err((DiagnosticKind::PathCycle, format!("patrol path {id} has no two distinct points")));
+            }
+            Ok(Some((p, false)))
+        }
+    }
+}
+
+/// The next leg after the current one ends, or `None` when the order is done.
+fn next_leg(nav: &mut Navigator, geo: &Geography) -> bool {
+    let len = |id: i32| geo.paths.as_ref().and_then(|p| p.get(id)).map_or(0, |p| p.points.len());
+    match nav.order {
+        Order::FollowPath(id) if nav.leg + 1 < len(id) => nav.leg += 1,
+        Order::Patrol(id) => {
+            let n = len(id);
+            if nav.reverse && nav.leg == 0 || !nav.reverse && nav.leg + 1 >= n {
+                nav.reverse = !nav.reverse;
+            }
+            nav.leg = if nav.reverse { nav.leg.saturating_sub(1) } else { (nav.leg + 1).min(n.saturating_sub(1)) };
+        }
+        _ => return false,
+    }
+    nav.replan = true;
+    true
+}
+
+/// Plans the legs that need it.
+pub(crate) fn plan_legs(
+    geo: Geography,
+    targets: Query<&SimTransform>,
+    mut units: Query<(&OriginalObjectId, &ObjectHandle, &SimTransform, &mut Navigator, &mut NavStatus, &mut SteerIntent, Option<&CollisionProxy>)>,
+    mut out: MessageWriter<GameMessage>,
+) {
+    let mut outbox = Outbox::default();
+    for (&id, &handle, t, mut nav, mut status, mut intent, proxy) in &mut units {
+        if !nav.replan {
+            continue;
+        }
+        nav.replan = false;
+        nav.clear_path();
+        let start = [t.position[0], t.position[1]];
+        let margin = proxy.map_or(1.0, |p| p.radius) + geo.config.building_hit_dist;
+        let planned = leg_goal(&nav, &geo, &targets).and_then(|goal| {
+            goal.map(|(goal, _)| planner::plan(geo.nav.as_deref(), geo.ground.as_deref(), start, goal, margin).map(|p| (goal, p))).transpose()
+        });
+        match planned {
+            Ok(None) => {
+                status.state = NavState::Idle;
+                *intent = SteerIntent::default();
+            }
+            Ok(Some((goal, plan))) => {
+                nav.goal = goal;
+                nav.global_path = plan.global;
+                nav.local_path = plan.local;
+                status.state = NavState::Moving;
+                status.path_revision = status.path_revision.wrapping_add(1);
+            }
+            Err((kind, detail)) => {
+                status.state = NavState::Blocked;
+                *intent = SteerIntent::default();
+                let areal = geo.nav.as_ref().and_then(|n| n.area_at(start[0], start[1]));
+                outbox.post(&geo.clock, ObjectRef { id, handle }, GameMessageKind::Diagnostic { object: ObjectRef { id, handle }, areal, kind, detail });
+            }
+        }
+    }
+    outbox.flush(&mut out);
+}
+
+/// Steers every moving unit along its local path and notices arrival, blockage, a
+/// damaged global path and a moved target.
+pub(crate) fn follow(
+    geo: Geography,
+    targets: Query<&SimTransform>,
+    mut units: Query<(Entity, &OriginalObjectId, &ObjectHandle, &SimTransform, &mut Navigator, &mut NavStatus, &mut SteerIntent, Option<&CollisionProxy>)>,
+    mut out: MessageWriter<GameMessage>,
+    mut clear: MessageWriter<ClearWizardPath>,
+) {
+    let mut outbox = Outbox::default();
+    let c = *geo.config;
+    for (entity, &id, &handle, t, mut nav, mut status, mut intent, proxy) in &mut units {
+        let position = [t.position[0], t.position[1]];
+        status.areal = geo.nav.as_ref().and_then(|n| n.area_at(position[0], position[1]));
+        if status.state != NavState::Moving || nav.replan || !geo.clock.reached(nav.first_step_ms) {
+            intent.active = false;
+            continue;
+        }
+        let moved_target = match nav.order {
+            Order::MoveToObject(target) => geo.table.entity_of(target).and_then(|e| targets.get(e).ok()).is_none_or(|t| dist(nav.goal, [t.position[0], t.position[1]]) > c.corridor_radius),
+            _ => false,
+        };
+        let off_path = status.areal.is_some_and(|a| !nav.global_path.contains(&a));
+        if moved_target || off_path {
+            nav.replan = true;
+            intent.active = false;
+            clear.write(ClearWizardPath(entity));
+            continue;
+        }
+        let final_leg = leg_goal(&nav, &geo, &targets).ok().flatten().is_some_and(|(_, last)| last);
+        let radius = proxy.map_or(1.0, |p| p.radius);
+        loop {
+            let Some(&point) = nav.local_path.get(nav.next) else { break };
+            let last = nav.next + 1 == nav.local_path.len();
+            let d = dist(position, point);
+            if d < nav.best_dist - PROGRESS {
+                (nav.best_dist, nav.stalled) = (d, 0);
+            } else {
+                nav.stalled += 1;
+            }
+            let reached = if last && final_leg { d <= c.arrive_dist } else { d <= c.step_dist };
+            // A point the unit cannot get closer to is passed; the order's end only near it.
+            let blocked = nav.stalled >= STALL_TICKS && (!(last && final_leg) || d <= c.crowd_arrive_radii * radius);
+            if !(reached || blocked) {
+                break;
+            }
+            nav.next += 1;
+            (nav.best_dist, nav.stalled) = (f32::INFINITY, 0);
+        }
+        if nav.next < nav.local_path.len() {
+            let last = nav.next + 1 == nav.local_path.len() && final_leg;
+            let waypoint = nav.local_path[nav.next];
+            *intent = SteerIntent { active: true, from: nav.segment_start(position), waypoint, last, corridor_radius: c.corridor_radius, max_speed: c.cruise_speed };
+        } else if !next_leg(&mut nav, &geo) {
+            status.state = NavState::Arrived;
+            intent.active = false;
+            clear.write(ClearWizardPath(entity));
+            outbox.post(&geo.clock, ObjectRef { id, handle }, GameMessageKind::Arrived(ObjectRef { id, handle }));
+        }
+    }
+    outbox.flush(&mut out);
+}
+
+fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+    let d = [a[0] - b[0], a[1] - b[1]];
+    (d[0] * d[0] + d[1] * d[1]).sqrt()
+}

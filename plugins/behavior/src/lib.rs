@@ -1,0 +1,38 @@
+//! Behavior (spec `runtime.md` §1, §2.2, §3.6): per-unit orders (move to a point or an
+//! object, follow or patrol a mission path, stop). For each leg the **global path** is
+//! the areal route over `Land.map` and the **local path** a polyline inside the
+//! corridor around it (`PathFind_CorridorRadius`), with a revision counter. Behavior
+//! publishes [`iron3d_core::NavStatus`] and a [`iron3d_core::SteerIntent`] for Wizard,
+//! reports the six error conditions of §1 as diagnostics, and tells Wizard to clear
+//! its path on a target change, a damaged global path or a stop.
+
+mod config;
+mod follow;
+mod navigator;
+mod orders;
+pub mod planner;
+
+pub use config::BehaviorConfig;
+pub use navigator::Navigator;
+
+use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use iron3d_core::{AppState, SimSystems};
+
+/// Installs Behavior in `SimSystems::Behavior`.
+#[derive(Debug, Default)]
+pub struct BehaviorPlugin;
+
+impl Plugin for BehaviorPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<BehaviorConfig>()
+            .register_type::<BehaviorConfig>()
+            .register_type::<Navigator>()
+            .add_systems(OnEnter(AppState::InGame), config::load)
+            .add_systems(
+                FixedUpdate,
+                (orders::activate, orders::apply_commands, follow::plan_legs, follow::follow).chain().in_set(SimSystems::Behavior),
+            );
+    }
+}

@@ -1,0 +1,52 @@
+//! A unit's Behavior state: its order, where it is in it, its global and local path.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use iron3d_core::Order;
+
+/// Behavior's per-unit state (written by Behavior only).
+#[derive(Component, Debug, Clone, PartialEq, Default, Reflect)]
+#[reflect(Component)]
+pub struct Navigator {
+    /// The current order.
+    pub order: Order,
+    /// Index of the path point the current leg goes to (follow / patrol).
+    pub leg: usize,
+    /// Patrol direction: walking the path backwards.
+    pub reverse: bool,
+    /// The goal of the current leg (game XY).
+    pub goal: [f32; 2],
+    /// The global path: areals from the leg's start to its goal.
+    pub global_path: Vec<u32>,
+    /// The local path: points to pass, the leg's goal last.
+    pub local_path: Vec<[f32; 2]>,
+    /// Next local-path point.
+    pub next: usize,
+    /// Queue time of the first scheduled step (0: not scheduled yet).
+    pub first_step_ms: u32,
+    /// The leg must be (re)planned.
+    pub replan: bool,
+    /// Closest distance to the current point so far, and ticks without getting closer.
+    pub best_dist: f32,
+    /// Ticks without progress.
+    pub stalled: u32,
+}
+
+impl Navigator {
+    /// The start of the current local-path segment.
+    pub fn segment_start(&self, position: [f32; 2]) -> [f32; 2] {
+        match self.next {
+            0 => position,
+            n => self.local_path.get(n - 1).copied().unwrap_or(position),
+        }
+    }
+
+    /// Forgets the path (a new order, a stop, a refusal).
+    pub fn clear_path(&mut self) {
+        self.global_path.clear();
+        self.local_path.clear();
+        self.next = 0;
+        self.best_dist = f32::INFINITY;
+        self.stalled = 0;
+    }
+}

@@ -1,0 +1,50 @@
+//! Orders enter Behavior: units get their state when they join, the commands due this
+//! tick are applied in their stable order, and a unit's first step is scheduled at
+//! `queue_time + 3 × 64 ms + r` (spec `runtime.md` §3.6), `r` in 0..63 drawn from the
+//! shared stream in clan order.
+
+use crate::navigator::Navigator;
+use bevy_ecs::prelude::*;
+use iron3d_core::{ClearWizardPath, CommandQueue, GameClock, Movable, NavStatus, ObjectTable, OriginalObjectId, Owner, SimObject, SimRandom, SteerIntent, TICK_MS};
+
+/// Units that joined the world get their Behavior state.
+pub(crate) fn activate(mut commands: Commands, new: Query<Entity, (With<Movable>, With<SimObject>, Without<Navigator>)>) {
+    for entity in &new {
+        commands.entity(entity).insert((Navigator::default(), NavStatus::default(), SteerIntent::default()));
+    }
+}
+
+/// Applies the commands due this tick (stable order; a unit named twice keeps the last).
+pub(crate) fn apply_commands(
+    mut queue: ResMut<CommandQueue>,
+    clock: Res<GameClock>,
+    table: Res<ObjectTable>,
+    mut units: Query<(&OriginalObjectId, &Owner, &mut Navigator)>,
+    mut random: ResMut<SimRandom>,
+    mut clear: MessageWriter<ClearWizardPath>,
+) {
+    let mut scheduled: Vec<(i32, u32, Entity)> = Vec::new();
+    for command in queue.take_due(clock.tick) {
+        for &id in &command.units {
+            let Some(entity) = table.entity_of(id) else { continue };
+            let Ok((_, owner, mut nav)) = units.get_mut(entity) else { continue };
+            nav.order = command.order;
+            nav.leg = 0;
+            nav.reverse = false;
+            nav.replan = true;
+            nav.clear_path();
+            clear.write(ClearWizardPath(entity));
+            if nav.first_step_ms == 0 {
+                scheduled.push((owner.clan, id, entity));
+            }
+        }
+    }
+    scheduled.sort_unstable();
+    scheduled.dedup_by_key(|(_, id, _)| *id);
+    for (_, _, entity) in scheduled {
+        if let Ok((_, _, mut nav)) = units.get_mut(entity) {
+            let r = random.shared.below(64);
+            nav.first_step_ms = clock.time_ms.wrapping_add(3 * TICK_MS + r).max(1);
+        }
+    }
+}

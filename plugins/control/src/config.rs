@@ -1,0 +1,36 @@
+//! Control's limits: `PathFind_MaxAccel` and `PathFind_MaxRotation` of `Behavior.ini`
+//! (read at run time; their compiled defaults are unknown, the defaults here are the
+//! project's own).
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use iron3d_terrain::BehaviorIni;
+
+/// Physical limits.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct ControlConfig {
+    /// Acceleration limit, units/s² (project default 8).
+    pub max_accel: f32,
+    /// Turn-rate limit, rad/s (project default 2.5).
+    pub max_rotation: f32,
+    /// Correction passes over the contact pairs per tick (project default 6).
+    pub passes: u32,
+}
+
+impl Default for ControlConfig {
+    fn default() -> Self {
+        Self { max_accel: 8.0, max_rotation: 2.5, passes: 6 }
+    }
+}
+
+/// A mission opens: the limits of its `Behavior.ini`.
+pub(crate) fn load(mut commands: Commands, ini: Option<Res<BehaviorIni>>) {
+    let d = ControlConfig::default();
+    let config = ini.map_or(d, |ini| ControlConfig {
+        max_accel: ini.positive("PathFind_MaxAccel").unwrap_or(d.max_accel),
+        max_rotation: ini.positive("PathFind_MaxRotation").unwrap_or(d.max_rotation),
+        ..d
+    });
+    commands.insert_resource(config);
+}

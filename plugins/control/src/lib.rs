@@ -1,0 +1,37 @@
+//! Control (spec `runtime.md` §5.6): the physical step of every unit. Requested velocity
+//! (from Wizard, later manual input) → turn and acceleration limits (`PathFind_MaxRotation`,
+//! `PathFind_MaxAccel`) → candidate transform from `dt` → terrain following (height and
+//! normal of `Land.msh`: ground units pitch and roll with the slope) → collision proxies
+//! (circles for units, boxes for static objects, from the model bounds, rebuilt when
+//! they change) → broad phase (uniform grid) → narrow phase → corrected state → final
+//! transform. Pairs are processed in id order; each new contact posts
+//! `GMSG_COLLISION_DETECTED` once, after the narrow phase, and triggers
+//! [`iron3d_core::Collided`] on both objects.
+
+mod collide;
+mod config;
+mod step;
+
+pub use collide::{CONTACT_TOLERANCE, Contacts};
+pub use config::ControlConfig;
+
+use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use iron3d_core::{AppState, SimSystems};
+
+/// Installs Control in `SimSystems::Control`.
+#[derive(Debug, Default)]
+pub struct ControlPlugin;
+
+impl Plugin for ControlPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ControlConfig>()
+            .init_resource::<Contacts>()
+            .register_type::<ControlConfig>()
+            .register_type::<Contacts>()
+            .add_systems(OnEnter(AppState::InGame), config::load)
+            .add_systems(OnExit(AppState::InGame), collide::reset)
+            .add_systems(FixedUpdate, (step::build_proxies, step::step, collide::collide).chain().in_set(SimSystems::Control));
+    }
+}

@@ -1,0 +1,90 @@
+//! Proxies and the integration step.
+
+use crate::config::ControlConfig;
+use bevy_ecs::prelude::*;
+use core::f32::consts::{PI, TAU};
+use iron3d_core::{CollisionProxy, Kinematics, ModelBounds, MotionRequest, Movable, PreviousSimTransform, SimObject, SimTransform, TICK_MS};
+use iron3d_terrain::Ground;
+
+/// Seconds per tick.
+pub(crate) const DT: f32 = TICK_MS as f32 / 1000.0;
+
+/// The proxy of an object from its model bounds and scale.
+pub fn proxy_of(bounds: &ModelBounds, scale: [f32; 3], movable: bool) -> CollisionProxy {
+    let half = [0, 1].map(|k| (bounds.max[k] - bounds.min[k]).abs() / 2.0 * scale[k].abs());
+    let offset = [0, 1].map(|k| (bounds.max[k] + bounds.min[k]) / 2.0 * scale[k]);
+    if movable {
+        CollisionProxy { radius: (half[0] + half[1]) / 2.0, half_extents: half, offset: [0.0; 2], circle: true }
+    } else {
+        CollisionProxy { radius: (half[0] * half[0] + half[1] * half[1]).sqrt(), half_extents: half, offset, circle: false }
+    }
+}
+
+/// Builds proxies for new objects and rebuilds them when bounds or scale change; gives
+/// units their physical state.
+pub(crate) fn build_proxies(
+    mut commands: Commands,
+    changed: Query<(Entity, &ModelBounds, &SimTransform, Has<Movable>), (With<SimObject>, Or<(Changed<ModelBounds>, Without<CollisionProxy>)>)>,
+    units: Query<(Entity, &SimTransform), (With<Movable>, With<SimObject>, Without<Kinematics>)>,
+) {
+    for (entity, bounds, t, movable) in &changed {
+        commands.entity(entity).insert(proxy_of(bounds, t.scale, movable));
+    }
+    for (entity, t) in &units {
+        commands.entity(entity).insert((Kinematics::default(), PreviousSimTransform(*t)));
+    }
+}
+
+/// `a` wrapped into `[-π, π)`.
+pub(crate) fn wrap(a: f32) -> f32 {
+    let a = a % TAU;
+    if a >= PI {
+        a - TAU
+    } else if a < -PI {
+        a + TAU
+    } else {
+        a
+    }
+}
+
+/// Turn and speed towards the request within the limits, then the candidate position.
+pub(crate) fn step(
+    config: Res<ControlConfig>,
+    ground: Option<Res<Ground>>,
+    mut units: Query<(&MotionRequest, &mut Kinematics, &mut SimTransform, &mut PreviousSimTransform)>,
+) {
+    for (request, mut kin, mut t, mut previous) in &mut units {
+        previous.0 = *t;
+        let v = request.velocity;
+        let wanted = (v[0] * v[0] + v[1] * v[1]).sqrt();
+        let heading = t.heading();
+        let delta = if wanted > 1e-3 { wrap(libm::atan2f(v[1], v[0]) - heading) } else { 0.0 };
+        let max_turn = config.max_rotation * DT;
+        let turn = delta.clamp(-max_turn, max_turn);
+        let new_heading = wrap(heading + turn);
+        kin.turn_rate = turn / DT;
+        let target = wanted * libm::cosf(delta).max(0.0);
+        let max_dv = config.max_accel * DT;
+        kin.speed += (target - kin.speed).clamp(-max_dv, max_dv);
+        let (s, c) = (libm::sinf(new_heading), libm::cosf(new_heading));
+        t.position[0] += c * kin.speed * DT;
+        t.position[1] += s * kin.speed * DT;
+        t.orientation[2] = new_heading;
+        if let Some(ground) = &ground {
+            follow_terrain(ground, &mut t);
+        }
+    }
+}
+
+/// Puts a ground unit on the surface: height at its XY, pitch and roll from the normal
+/// (`R = Rz(heading)·Ry(pitch)·Rx(roll)` maps local +Z onto the normal).
+pub(crate) fn follow_terrain(ground: &Ground, t: &mut SimTransform) {
+    let Some((z, n)) = ground.surface_at(t.position[0], t.position[1]) else { return };
+    let h = t.heading();
+    let (s, c) = (libm::sinf(h), libm::cosf(h));
+    let along = n[0] * c + n[1] * s;
+    let across = -n[0] * s + n[1] * c;
+    t.position[2] = z;
+    t.orientation[0] = -libm::asinf(across.clamp(-1.0, 1.0));
+    t.orientation[1] = libm::atan2f(along, n[2]);
+}

@@ -1,0 +1,60 @@
+//! The event log of a run: arrivals, new contacts, Behavior diagnostics and deletions,
+//! read from the World3D queue each tick (what `sim run --json` prints).
+
+use bevy_ecs::prelude::*;
+use iron3d_core::{GameMessage, GameMessageKind};
+
+/// What happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// A unit finished its order.
+    Arrived,
+    /// A new contact between two objects.
+    Collision,
+    /// A Behavior diagnostic.
+    Diagnostic,
+    /// An object was deleted.
+    Deleted,
+}
+
+impl EventKind {
+    /// Lower-case name (JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Arrived => "arrived",
+            Self::Collision => "collision",
+            Self::Diagnostic => "diagnostic",
+            Self::Deleted => "deleted",
+        }
+    }
+}
+
+/// One event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimEvent {
+    /// Tick it happened in.
+    pub tick: u32,
+    /// What happened.
+    pub kind: EventKind,
+    /// Objects involved (`OriginalObjectId`).
+    pub ids: Vec<u32>,
+    /// Detail (the diagnostic's name and text, empty otherwise).
+    pub detail: String,
+}
+
+/// Every event of the run, in tick and queue order.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct EventLog(pub Vec<SimEvent>);
+
+pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<EventLog>) {
+    for m in messages.read() {
+        let (kind, ids, detail) = match &m.kind {
+            GameMessageKind::Arrived(o) => (EventKind::Arrived, vec![o.id.0], String::new()),
+            GameMessageKind::CollisionDetected(a, b) => (EventKind::Collision, vec![a.id.0, b.id.0], String::new()),
+            GameMessageKind::KillGameObject(o) => (EventKind::Deleted, vec![o.id.0], String::new()),
+            GameMessageKind::Diagnostic { object, kind, detail, .. } => (EventKind::Diagnostic, vec![object.id.0], format!("{}: {detail}", kind.name())),
+            GameMessageKind::NewGameTick | GameMessageKind::Init(_) => continue,
+        };
+        log.0.push(SimEvent { tick: m.tick, kind, ids, detail });
+    }
+}

@@ -1,0 +1,66 @@
+//! The headless simulation: [`SimPlugins`] groups World3D, Behavior, Wizard and Control
+//! (each a plugin of its own crate, ordered only by `SimSystems`) with the fixed
+//! 64 ms tick, the per-tick [`StateHash`] and the [`EventLog`]. The game, the CLI's
+//! `sim run`, the tests, the benches and the future dedicated server all use it.
+//! [`headless_app`] builds an app without windows or rendering in which one `update()`
+//! is one tick.
+
+mod events;
+mod hash;
+pub mod testing;
+
+pub use events::{EventKind, EventLog, SimEvent};
+pub use hash::{StateHash, state_hash};
+
+use bevy_app::{App, FixedPostUpdate, Plugin, PluginGroup, PluginGroupBuilder};
+use bevy_ecs::prelude::*;
+use bevy_state::app::StatesPlugin;
+use bevy_state::prelude::*;
+use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
+use iron3d_core::{AppState, CorePlugin, Pause, TICK_MS};
+use std::time::Duration;
+
+/// The simulation subsystems and their bookkeeping (needs `CorePlugin`, `StatesPlugin`
+/// and a `TimePlugin`).
+pub struct SimPlugins;
+
+impl PluginGroup for SimPlugins {
+    fn build(self) -> PluginGroupBuilder {
+        PluginGroupBuilder::start::<Self>()
+            .add(iron3d_world3d::World3dPlugin)
+            .add(iron3d_behavior::BehaviorPlugin)
+            .add(iron3d_wizard::WizardPlugin)
+            .add(iron3d_control::ControlPlugin)
+            .add(SimRecordPlugin)
+    }
+}
+
+/// The fixed tick, the state hash and the event log.
+#[derive(Debug, Default)]
+pub struct SimRecordPlugin;
+
+impl Plugin for SimRecordPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Time::<Fixed>::from_duration(Duration::from_millis(u64::from(TICK_MS))))
+            .init_resource::<StateHash>()
+            .init_resource::<EventLog>()
+            .register_type::<StateHash>()
+            .add_systems(OnEnter(AppState::Loading), reset)
+            .add_systems(FixedPostUpdate, (events::record, hash::record).chain().run_if(in_state(Pause::Running)));
+    }
+}
+
+fn reset(mut hash: ResMut<StateHash>, mut log: ResMut<EventLog>) {
+    *hash = StateHash::default();
+    *log = EventLog::default();
+}
+
+/// A headless app with the core, the states, the fixed clock and [`SimPlugins`], in
+/// which every `update()` advances exactly one 64 ms tick. Add the mission loader (or
+/// build a world by hand) on top.
+pub fn headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((TimePlugin, StatesPlugin, CorePlugin, SimPlugins))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(u64::from(TICK_MS))));
+    app
+}

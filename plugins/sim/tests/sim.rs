@@ -1,0 +1,432 @@
+//! The simulation headless: Control and Behavior checks of spec `runtime.md` §15 on
+//! synthetic maps, determinism and replay, and the demo missions moving.
+
+use bevy_app::{App, FixedUpdate};
+use bevy_ecs::message::Messages;
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings};
+use bevy_state::prelude::*;
+use iron3d_control::CONTACT_TOLERANCE;
+use iron3d_core::*;
+use iron3d_sim::testing::{enter_game, publish_map, publish_paths, spawn_building, spawn_unit};
+use iron3d_sim::{EventKind, EventLog, StateHash, headless_app};
+use iron3d_terrain::MissionPath;
+
+fn flat(_: f32, _: f32) -> f32 {
+    0.0
+}
+
+/// A 12 × 12 map of 10-unit areals, entered.
+fn world_app(height: fn(f32, f32) -> f32, hole: fn(u16, u16) -> bool) -> App {
+    let mut app = headless_app();
+    publish_map(app.world_mut(), 12, 10.0, height, hole).unwrap();
+    enter_game(&mut app);
+    app
+}
+
+fn order(app: &mut App, units: Vec<u32>, order: Order) {
+    let tick = app.world().resource::<GameClock>().tick + 1;
+    app.world_mut().resource_mut::<CommandQueue>().push(SimCommand { tick, units, order });
+}
+
+fn run(app: &mut App, ticks: u32) {
+    for _ in 0..ticks {
+        app.update();
+    }
+}
+
+fn pos(app: &App, e: Entity) -> [f32; 3] {
+    app.world().get::<SimTransform>(e).unwrap().position
+}
+
+fn state(app: &App, e: Entity) -> NavState {
+    app.world().get::<NavStatus>(e).unwrap().state
+}
+
+fn events(app: &App, kind: EventKind) -> Vec<(u32, Vec<u32>, String)> {
+    app.world().resource::<EventLog>().0.iter().filter(|e| e.kind == kind).map(|e| (e.tick, e.ids.clone(), e.detail.clone())).collect()
+}
+
+fn dist2(a: [f32; 3], b: [f32; 2]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+#[test]
+fn one_update_is_one_64_ms_tick() {
+    let mut app = world_app(flat, |_, _| false);
+    let before = *app.world().resource::<GameClock>();
+    run(&mut app, 5);
+    let after = *app.world().resource::<GameClock>();
+    assert_eq!((after.tick - before.tick, after.time_ms - before.time_ms), (5, 320));
+}
+
+#[test]
+fn a_unit_moves_freely_to_a_point_without_jumps_and_arrives() {
+    let mut app = world_app(flat, |_, _| false);
+    let u = spawn_unit(app.world_mut(), 0, 1, [15.0, 15.0], 0.0, 1.5);
+    run(&mut app, 1);
+    order(&mut app, vec![0], Order::MoveTo([100.0, 95.0]));
+    let mut last = pos(&app, u);
+    let mut moved_at = None;
+    for tick in 0..400 {
+        app.update();
+        let p = pos(&app, u);
+        let step = dist2(p, [last[0], last[1]]);
+        assert!(step <= 10.0 * 0.064 + 1e-3, "tick {tick}: a step of {step}");
+        if step > 0.0 && moved_at.is_none() {
+            moved_at = Some(tick);
+        }
+        last = p;
+    }
+    assert_eq!(state(&app, u), NavState::Arrived);
+    assert!(dist2(last, [100.0, 95.0]) <= 1.0, "{last:?}");
+    assert!(moved_at.unwrap() >= 2, "the first step waits 3 ticks and a random part");
+    assert_eq!(events(&app, EventKind::Arrived).len(), 1);
+}
+
+#[test]
+fn the_first_step_is_scheduled_from_the_shared_stream_in_clan_order() {
+    let mut app = world_app(flat, |_, _| false);
+    let a = spawn_unit(app.world_mut(), 7, 2, [15.0, 15.0], 0.0, 1.0);
+    let b = spawn_unit(app.world_mut(), 3, 1, [35.0, 15.0], 0.0, 1.0);
+    run(&mut app, 1);
+    order(&mut app, vec![7, 3], Order::MoveTo([60.0, 60.0]));
+    let mut shared = app.world().resource::<SimRandom>().shared;
+    run(&mut app, 1);
+    let now = app.world().resource::<GameClock>().time_ms;
+    let first = |app: &App, e| app.world().get::<iron3d_behavior::Navigator>(e).unwrap().first_step_ms;
+    // Clan 1 (unit 3) draws first, then clan 2 (unit 7).
+    assert_eq!(first(&app, b), now + 192 + shared.below(64));
+    assert_eq!(first(&app, a), now + 192 + shared.below(64));
+    // A second order before the deadline keeps it and draws nothing.
+    let stream = app.world().resource::<SimRandom>().shared;
+    order(&mut app, vec![3], Order::MoveTo([50.0, 50.0]));
+    let deadline = first(&app, b);
+    run(&mut app, 1);
+    assert_eq!(first(&app, b), deadline);
+    assert_eq!(app.world().resource::<SimRandom>().shared, stream);
+}
+
+fn slope(x: f32, _: f32) -> f32 {
+    0.25 * x
+}
+
+#[test]
+fn ground_units_follow_the_slope() {
+    let mut app = world_app(slope, |_, _| false);
+    let u = spawn_unit(app.world_mut(), 0, 1, [15.0, 55.0], 0.0, 1.0);
+    run(&mut app, 1);
+    order(&mut app, vec![0], Order::MoveTo([105.0, 55.0]));
+    run(&mut app, 60);
+    let t = *app.world().get::<SimTransform>(u).unwrap();
+    assert!(t.position[0] > 30.0, "moved uphill: {t:?}");
+    assert!((t.position[2] - 0.25 * t.position[0]).abs() < 1e-3, "on the surface: {t:?}");
+    assert!((t.orientation[1] + 0.25f32.atan()).abs() < 1e-3, "nose up the slope: {t:?}");
+    assert!(t.orientation[0].abs() < 1e-3, "no roll across a plane rising along X: {t:?}");
+}
+
+/// Two overlapping units, symmetric under a half turn about (60, 60); returns the
+/// final positions of the left and the right one.
+fn overlapping_pair(left_id: u32, right_id: u32) -> ([f32; 3], [f32; 3]) {
+    let mut app = world_app(flat, |_, _| false);
+    let l = spawn_unit(app.world_mut(), left_id, 1, [59.0, 60.25], 0.0, 1.5);
+    let r = spawn_unit(app.world_mut(), right_id, 1, [61.0, 59.75], 0.0, 1.5);
+    run(&mut app, 3);
+    (pos(&app, l), pos(&app, r))
+}
+
+#[test]
+fn symmetric_pairs_with_swapped_ids_give_mirrored_results() {
+    let (l1, r1) = overlapping_pair(0, 1);
+    let (l2, r2) = overlapping_pair(1, 0);
+    assert_eq!((l1, r1), (l2, r2), "the ids change nothing");
+    let turned = |p: [f32; 3]| [120.0 - p[0], 120.0 - p[1]];
+    assert!(dist2(l1, turned(r1)) < 1e-5, "mirrored: {l1:?} {r1:?}");
+    assert!(dist2(l1, [r1[0], r1[1]]) >= 3.0 - CONTACT_TOLERANCE, "separated: {l1:?} {r1:?}");
+}
+
+#[test]
+fn a_contact_is_announced_once_after_the_narrow_phase() {
+    let mut app = world_app(flat, |_, _| false);
+    spawn_unit(app.world_mut(), 4, 1, [50.0, 60.0], 0.0, 1.5);
+    spawn_unit(app.world_mut(), 2, 1, [52.0, 60.0], 0.0, 1.5);
+    run(&mut app, 1);
+    let contacts: Vec<(DispatchPhase, Vec<u32>)> = app
+        .world()
+        .resource::<Messages<GameMessage>>()
+        .iter_current_update_messages()
+        .filter_map(|m| match &m.kind {
+            GameMessageKind::CollisionDetected(a, b) => Some((m.phase, vec![a.id.0, b.id.0])),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(contacts, [(DispatchPhase::Control, vec![2, 4])]);
+    run(&mut app, 10);
+    assert_eq!(events(&app, EventKind::Collision).len(), 1, "the pair stays in contact: no new event");
+}
+
+#[derive(Resource, Default)]
+struct Touched(Vec<u32>);
+
+#[test]
+fn deleting_inside_a_collision_callback_is_deferred_and_safe() {
+    let mut app = world_app(flat, |_, _| false);
+    app.init_resource::<Touched>();
+    app.add_observer(|hit: On<Collided>, ids: Query<(&OriginalObjectId, &ObjectHandle)>, mut delete: MessageWriter<DeleteRequest>, mut seen: ResMut<Touched>| {
+        let Ok((id, handle)) = ids.get(hit.entity) else { return };
+        seen.0.push(id.0);
+        if id.0 == 1 {
+            delete.write(DeleteRequest { object: *handle });
+        }
+    });
+    let doomed = spawn_unit(app.world_mut(), 1, 1, [50.0, 60.0], 0.0, 1.5);
+    let other = spawn_unit(app.world_mut(), 0, 1, [51.0, 60.0], 0.0, 1.5);
+    run(&mut app, 1);
+    assert_eq!(app.world().resource::<Touched>().0.len(), 2, "both callbacks ran");
+    assert!(app.world().get_entity(doomed).is_err(), "deleted at the World3D boundary");
+    assert_eq!(app.world().resource::<ObjectTable>().entity_of(1), None);
+    run(&mut app, 5);
+    assert!(app.world().get_entity(other).is_ok());
+    assert_eq!(events(&app, EventKind::Deleted).into_iter().map(|e| e.1).collect::<Vec<_>>(), [vec![1]]);
+}
+
+#[test]
+fn proxies_are_rebuilt_when_the_model_changes() {
+    let mut app = world_app(flat, |_, _| false);
+    let u = spawn_unit(app.world_mut(), 0, 1, [50.0, 60.0], 0.0, 1.0);
+    run(&mut app, 1);
+    assert_eq!(app.world().get::<CollisionProxy>(u).unwrap().radius, 1.0);
+    app.world_mut().get_mut::<ModelBounds>(u).unwrap().max = [3.0, 3.0, 2.0];
+    run(&mut app, 1);
+    assert_eq!(app.world().get::<CollisionProxy>(u).unwrap().radius, 2.0);
+}
+
+#[test]
+fn units_stop_at_buildings_and_go_around_them() {
+    let mut app = world_app(flat, |_, _| false);
+    spawn_building(app.world_mut(), 9, [60.0, 60.0], [8.0, 8.0]);
+    let u = spawn_unit(app.world_mut(), 0, 1, [30.0, 60.0], 0.0, 1.5);
+    run(&mut app, 1);
+    order(&mut app, vec![0], Order::MoveTo([90.0, 60.0]));
+    let mut closest = f32::MAX;
+    for _ in 0..500 {
+        app.update();
+        let p = pos(&app, u);
+        let out = [((p[0] - 60.0).abs() - 8.0).max(0.0), ((p[1] - 60.0).abs() - 8.0).max(0.0)];
+        closest = closest.min((out[0] * out[0] + out[1] * out[1]).sqrt());
+    }
+    assert!(closest >= 1.5 - CONTACT_TOLERANCE, "kept out of the footprint: {closest}");
+    assert_eq!(state(&app, u), NavState::Arrived, "went around: {:?}", pos(&app, u));
+}
+
+fn diagnostic_of(app: &App) -> Vec<String> {
+    events(app, EventKind::Diagnostic).into_iter().map(|e| e.2).collect()
+}
+
+/// Orders unit 0 at `from` to `to` in `app`; the unit must not move and report `kind`.
+fn refuses(mut app: App, from: [f32; 2], order_: Order, kind: DiagnosticKind) {
+    let u = spawn_unit(app.world_mut(), 0, 1, from, 0.0, 1.0);
+    run(&mut app, 1);
+    let before = pos(&app, u);
+    order(&mut app, vec![0], order_);
+    run(&mut app, 30);
+    let d = diagnostic_of(&app);
+    assert!(d.len() == 1 && d[0].starts_with(kind.name()), "{kind:?}: {d:?}");
+    assert_eq!(state(&app, u), NavState::Blocked);
+    assert_eq!(pos(&app, u)[..2], before[..2], "{kind:?}: never moved, never teleported");
+}
+
+#[test]
+fn each_behaviour_error_condition_is_a_diagnostic_and_the_unit_stays() {
+    let goal = Order::MoveTo([100.0, 100.0]);
+    // (1) no areal map, (2) no terrain.
+    let mut app = world_app(flat, |_, _| false);
+    app.world_mut().remove_resource::<iron3d_terrain::NavMap>();
+    refuses(app, [15.0, 15.0], goal, DiagnosticKind::NoSystemArealMap);
+    let mut app = world_app(flat, |_, _| false);
+    app.world_mut().remove_resource::<iron3d_terrain::Ground>();
+    refuses(app, [15.0, 15.0], goal, DiagnosticKind::NoTerrain);
+    // (3) an areal map without areals.
+    refuses(world_app(flat, |_, _| true), [15.0, 15.0], goal, DiagnosticKind::NoBehaviourArealMap);
+    // (4) the target is on an island no route reaches (column 6 is water).
+    refuses(world_app(flat, |i, _| i == 6), [15.0, 15.0], goal, DiagnosticKind::NonReachableArea);
+    // (5) the unit stands outside every areal.
+    refuses(world_app(flat, |i, j| i == 1 && j == 1), [15.0, 15.0], goal, DiagnosticKind::LeavingNonWalkable);
+    // (6) a patrol whose points never differ would cycle forever.
+    let mut app = world_app(flat, |_, _| false);
+    publish_paths(app.world_mut(), vec![MissionPath { id: 5, points: vec![[40.0, 40.0, 0.0]; 3] }]);
+    refuses(app, [15.0, 15.0], Order::Patrol(5), DiagnosticKind::PathCycle);
+}
+
+#[test]
+fn a_repeated_areal_in_a_route_is_a_cycle() {
+    assert!(iron3d_behavior::planner::check_cycle(&[1, 2, 3]).is_ok());
+    assert_eq!(iron3d_behavior::planner::check_cycle(&[1, 2, 1]).unwrap_err().0, DiagnosticKind::PathCycle);
+}
+
+#[test]
+fn patrols_walk_their_path_back_and_forth() {
+    let mut app = world_app(flat, |_, _| false);
+    publish_paths(app.world_mut(), vec![MissionPath { id: 100, points: vec![[20.0, 20.0, 0.0], [90.0, 20.0, 0.0], [90.0, 90.0, 0.0]] }]);
+    let u = spawn_unit(app.world_mut(), 0, 1, [15.0, 15.0], 0.0, 1.0);
+    run(&mut app, 1);
+    order(&mut app, vec![0], Order::Patrol(100));
+    let mut visited = Vec::new();
+    for _ in 0..1200 {
+        app.update();
+        let leg = app.world().get::<iron3d_behavior::Navigator>(u).unwrap().leg;
+        if visited.last() != Some(&leg) {
+            visited.push(leg);
+        }
+    }
+    assert!(visited.starts_with(&[0, 1, 2, 1, 0]), "{visited:?}");
+    assert_eq!(state(&app, u), NavState::Moving);
+}
+
+#[test]
+fn a_crowd_of_50_sent_to_one_point_settles_without_overlap_or_jitter() {
+    let mut app = world_app(flat, |_, _| false);
+    let units: Vec<Entity> = (0..50).map(|k| spawn_unit(app.world_mut(), k, 1, [10.0 + 4.0 * (k % 10) as f32, 10.0 + 4.0 * (k / 10) as f32], 0.0, 1.0)).collect();
+    run(&mut app, 1);
+    order(&mut app, (0..50).collect(), Order::MoveTo([80.0, 80.0]));
+    run(&mut app, 700);
+    let report: Vec<(NavState, f32)> = units.iter().map(|&u| (state(&app, u), dist2(pos(&app, u), [80.0, 80.0]))).collect();
+    assert!(report.iter().all(|(s, _)| *s == NavState::Arrived), "all arrived: {report:?}");
+    let before: Vec<[f32; 3]> = units.iter().map(|&u| pos(&app, u)).collect();
+    run(&mut app, 30);
+    for (k, &u) in units.iter().enumerate() {
+        assert_eq!(pos(&app, u), before[k], "unit {k} still moves");
+    }
+    for (i, a) in before.iter().enumerate() {
+        for b in &before[i + 1..] {
+            assert!(dist2(*a, [b[0], b[1]]) >= 2.0 - CONTACT_TOLERANCE, "overlap {a:?} {b:?}");
+        }
+        assert!(dist2(*a, [80.0, 80.0]) <= 24.0, "near the goal: {a:?}");
+    }
+}
+
+/// A run of 150 ticks with a few commands; returns the hash history and the commands.
+fn recorded_run(commands: &[SimCommand]) -> Vec<(u32, u64)> {
+    let mut app = world_app(flat, |_, _| false);
+    publish_paths(app.world_mut(), vec![MissionPath { id: 1, points: vec![[20.0, 90.0, 0.0], [90.0, 30.0, 0.0]] }]);
+    for k in 0..12 {
+        spawn_unit(app.world_mut(), k, 1 + (k % 2) as i32, [12.0 + 7.0 * k as f32, 15.0], 0.0, 1.2);
+    }
+    for c in commands {
+        app.world_mut().resource_mut::<CommandQueue>().push(c.clone());
+    }
+    run(&mut app, 150);
+    app.world().resource::<StateHash>().history.clone()
+}
+
+#[test]
+fn a_command_log_replays_to_the_same_hash_at_every_tick() {
+    let log = vec![
+        SimCommand { tick: 3, units: vec![0, 1, 2, 3], order: Order::MoveTo([60.0, 60.0]) },
+        SimCommand { tick: 3, units: vec![4, 5], order: Order::Patrol(1) },
+        SimCommand { tick: 20, units: vec![6, 7, 8], order: Order::FollowPath(1) },
+        SimCommand { tick: 40, units: vec![0], order: Order::Stop },
+        SimCommand { tick: 41, units: vec![9], order: Order::MoveToObject(4) },
+    ];
+    let first = recorded_run(&log);
+    let mut shuffled = log.clone();
+    shuffled.reverse();
+    assert!(first.len() >= 150);
+    assert_eq!(first, recorded_run(&shuffled), "same log (in any queue order), same hash every tick");
+    let mut other = log;
+    other[0].order = Order::MoveTo([60.0, 61.0]);
+    assert_ne!(first.last(), recorded_run(&other).last(), "the hash sees the state");
+}
+
+#[test]
+fn no_system_order_is_ambiguous_in_the_fixed_tick() {
+    let mut app = world_app(flat, |_, _| false);
+    app.world_mut().schedule_scope(FixedUpdate, |world, schedule| {
+        schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..Default::default() });
+        schedule.initialize(world).expect("FixedUpdate builds without ambiguities");
+        assert_eq!(schedule.graph().conflicting_systems().len(), 0);
+    });
+}
+
+mod demo {
+    use super::*;
+    use iron3d_mission::{MissionObject, MissionPlugin, load_headless};
+    use iron3d_vfs::GameDir;
+    use std::sync::Arc;
+
+    fn game() -> Arc<GameDir> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+        Arc::new(GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
+    }
+
+    fn mission(game: &Arc<GameDir>, name: &str) -> App {
+        let mut app = headless_app();
+        app.add_plugins(MissionPlugin);
+        load_headless(&mut app, game, name).expect("loads");
+        app
+    }
+
+    fn units(app: &mut App) -> Vec<(u32, Entity)> {
+        let mut q = app.world_mut().query_filtered::<(&OriginalObjectId, Entity), With<Movable>>();
+        let mut v: Vec<(u32, Entity)> = q.iter(app.world()).map(|(id, e)| (id.0, e)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn every_demo_mission_moves() {
+        let game = game();
+        for spec in iron3d_demo::missions::MISSIONS.iter().take(2) {
+            let mut app = mission(&game, spec.name);
+            let units = units(&mut app);
+            let start: Vec<[f32; 3]> = units.iter().map(|&(_, e)| pos(&app, e)).collect();
+            run(&mut app, 120);
+            let moved = units.iter().zip(&start).filter(|((_, e), s)| dist2(pos(&app, *e), [s[0], s[1]]) > 5.0).count();
+            assert!(moved * 2 >= units.len(), "{}: {moved} of {} units moved", spec.name, units.len());
+            let mut buildings = app.world_mut().query_filtered::<(&SimTransform, &iron3d_mission::PlacedRecord), Without<Movable>>();
+            assert!(buildings.iter(app.world()).all(|(t, r)| t.position == r.position), "{}: buildings stay put", spec.name);
+        }
+    }
+
+    #[test]
+    fn a_route_crosses_a_whole_demo_map() {
+        let game = game();
+        let mut app = mission(&game, "tutorial.01");
+        let (id, unit) = units(&mut app)[0];
+        let start = pos(&app, unit);
+        // The far corner of the map, on land.
+        let nav = app.world().resource::<iron3d_terrain::NavMap>();
+        let goal = [[1650.0f32, 1650.0], [1650.0, 80.0], [80.0, 1650.0], [80.0, 80.0]]
+            .into_iter()
+            .max_by(|a, b| dist2(start, *a).total_cmp(&dist2(start, *b)))
+            .filter(|g| nav.area_at(g[0], g[1]).is_some())
+            .unwrap();
+        let route = nav.route(nav.area_at(start[0], start[1]).unwrap(), nav.area_at(goal[0], goal[1]).unwrap()).unwrap();
+        assert!(route.len() > 15, "a long route: {}", route.len());
+        order(&mut app, vec![id], Order::MoveTo(goal));
+        run(&mut app, 4000);
+        assert_eq!(state(&app, unit), NavState::Arrived, "at {:?}, goal {goal:?}", pos(&app, unit));
+    }
+
+    #[test]
+    fn closing_a_mission_and_opening_another_leaves_nothing_behind() {
+        let game = game();
+        let mut fresh = mission(&game, "single.01");
+        let expected = fresh.world_mut().query::<(&MissionObject, &SimObject)>().iter(fresh.world()).count();
+        let mut app = mission(&game, "tutorial.01");
+        run(&mut app, 30);
+        app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
+        app.update();
+        assert_eq!(app.world_mut().query::<&MissionObject>().iter(app.world()).count(), 0);
+        assert!(app.world().get_resource::<iron3d_terrain::NavMap>().is_none());
+        assert!(app.world().resource::<ObjectTable>().is_empty());
+        load_headless(&mut app, &game, "single.01").expect("loads");
+        assert_eq!(app.world_mut().query::<(&MissionObject, &SimObject)>().iter(app.world()).count(), expected);
+        assert_eq!(app.world_mut().query::<&SimTransform>().iter(app.world()).count(), expected, "no object of the first mission is left");
+        assert_eq!(app.world().resource::<ObjectTable>().len(), fresh.world().resource::<ObjectTable>().len());
+        assert_eq!(*app.world().resource::<GameClock>(), *fresh.world().resource::<GameClock>());
+        run(&mut app, 20);
+        run(&mut fresh, 20);
+        assert_eq!(app.world().resource::<StateHash>().last(), fresh.world().resource::<StateHash>().last(), "the second mission runs as if it were the first");
+    }
+}

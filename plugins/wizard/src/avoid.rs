@@ -1,0 +1,238 @@
+//! Sampled velocity selection with predicted-overlap costs.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use iron3d_core::{ClearWizardPath, CollisionProxy, Kinematics, MotionRequest, OriginalObjectId, SimTransform, SpatialGrid, SteerIntent};
+use iron3d_terrain::NavMap;
+
+/// Wizard's tuning (the project's own numbers; the original's are unknown).
+#[derive(Resource, Debug, Clone, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct WizardConfig {
+    /// Look-ahead times at which overlaps are predicted (seconds).
+    pub horizons: [f32; 2],
+    /// Direction offsets sampled around the preferred heading (radians, both sides).
+    pub offsets: [f32; 4],
+    /// Weight of straying from the preferred velocity (beyond lost progress).
+    pub straying: f32,
+    /// Weight of a predicted overlap (per unit of overlap relative to the radii).
+    pub overlap_weight: f32,
+    /// Weight of leaving the corridor.
+    pub corridor_weight: f32,
+    /// Weight of changing the last choice (damps jitter).
+    pub steadiness: f32,
+    /// Extra clearance kept from other objects (units).
+    pub clearance: f32,
+}
+
+impl Default for WizardConfig {
+    fn default() -> Self {
+        Self { horizons: [0.5, 1.25], offsets: [0.4, 0.8, 1.3, 2.0], straying: 0.1, overlap_weight: 6.0, corridor_weight: 0.3, steadiness: 0.15, clearance: 0.25 }
+    }
+}
+
+/// The wizard path of a unit: its last chosen velocity and the side it committed to
+/// when passing an obstacle (cleared by Behavior through [`ClearWizardPath`]).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[reflect(Component)]
+pub struct WizardPath {
+    /// Last requested velocity.
+    pub velocity: [f32; 2],
+    /// Committed detour side: -1 right, 0 none, 1 left.
+    pub side: i8,
+}
+
+/// Units with an intent get a wizard path and a motion request.
+pub(crate) fn activate(mut commands: Commands, new: Query<Entity, (With<SteerIntent>, Without<WizardPath>)>) {
+    for entity in &new {
+        commands.entity(entity).insert((WizardPath::default(), MotionRequest::default()));
+    }
+}
+
+/// Applies Behavior's clear requests.
+pub(crate) fn clear(mut requests: MessageReader<ClearWizardPath>, mut paths: Query<&mut WizardPath>) {
+    for ClearWizardPath(entity) in requests.read() {
+        if let Ok(mut path) = paths.get_mut(*entity) {
+            *path = WizardPath::default();
+        }
+    }
+}
+
+/// One object as Wizard sees it.
+#[derive(Debug, Clone, Copy)]
+struct Body {
+    position: [f32; 2],
+    velocity: [f32; 2],
+    radius: f32,
+    /// Box footprint (static objects): centre, half extents, heading.
+    footprint: Option<([f32; 2], [f32; 2], f32)>,
+}
+
+impl Body {
+    /// Distance from a circle at `p` to this body's shape at time `t`.
+    fn gap(&self, p: [f32; 2], t: f32) -> f32 {
+        match self.footprint {
+            None => {
+                let q = [self.position[0] + self.velocity[0] * t, self.position[1] + self.velocity[1] * t];
+                len([p[0] - q[0], p[1] - q[1]]) - self.radius
+            }
+            Some((centre, half, heading)) => {
+                let (s, c) = (libm::sinf(heading), libm::cosf(heading));
+                let d = [p[0] - centre[0], p[1] - centre[1]];
+                let local = [c * d[0] + s * d[1], -s * d[0] + c * d[1]];
+                let out = [(local[0].abs() - half[0]).max(0.0), (local[1].abs() - half[1]).max(0.0)];
+                let inside = (local[0].abs() - half[0]).max(local[1].abs() - half[1]).min(0.0);
+                len(out) + inside
+            }
+        }
+    }
+}
+
+fn len(v: [f32; 2]) -> f32 {
+    (v[0] * v[0] + v[1] * v[1]).sqrt()
+}
+
+fn forward(heading: f32) -> [f32; 2] {
+    [libm::cosf(heading), libm::sinf(heading)]
+}
+
+/// Distance from `p` to the segment `a..b`.
+fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
+    let e = [b[0] - a[0], b[1] - a[1]];
+    let l2 = e[0] * e[0] + e[1] * e[1];
+    let t = if l2 > 0.0 { (((p[0] - a[0]) * e[0] + (p[1] - a[1]) * e[1]) / l2).clamp(0.0, 1.0) } else { 0.0 };
+    len([a[0] + e[0] * t - p[0], a[1] + e[1] * t - p[1]])
+}
+
+/// The snapshot every unit decides against (previous tick's state, id order).
+fn snapshot(all: &Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Option<&Kinematics>)>) -> (Vec<(u32, Body)>, f32) {
+    let mut bodies: Vec<(u32, Body)> = all
+        .iter()
+        .map(|(id, t, proxy, kin)| {
+            let heading = t.heading();
+            let (s, c) = (libm::sinf(heading), libm::cosf(heading));
+            let position = [t.position[0], t.position[1]];
+            let speed = kin.map_or(0.0, |k| k.speed);
+            let f = [c, s];
+            let footprint = (!proxy.circle).then(|| {
+                let o = proxy.offset;
+                ([position[0] + c * o[0] - s * o[1], position[1] + s * o[0] + c * o[1]], proxy.half_extents, heading)
+            });
+            (id.0, Body { position, velocity: [f[0] * speed, f[1] * speed], radius: proxy.radius, footprint })
+        })
+        .collect();
+    bodies.sort_unstable_by_key(|(id, _)| *id);
+    let largest = bodies.iter().map(|(_, b)| b.radius).fold(0.0, f32::max);
+    (bodies, largest)
+}
+
+/// Chooses every active unit's requested velocity.
+pub(crate) fn steer(
+    config: Res<WizardConfig>,
+    nav: Option<Res<NavMap>>,
+    all: Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Option<&Kinematics>)>,
+    mut units: Query<(&OriginalObjectId, &SteerIntent, &mut WizardPath, &mut MotionRequest)>,
+) {
+    let (bodies, largest) = snapshot(&all);
+    let boxes: Vec<[[f32; 2]; 2]> = bodies
+        .iter()
+        .map(|(_, b)| {
+            let r = b.footprint.map_or(b.radius, |(_, h, _)| len(h));
+            let c = b.footprint.map_or(b.position, |(c, _, _)| c);
+            [[c[0] - r, c[1] - r], [c[0] + r, c[1] + r]]
+        })
+        .collect();
+    let grid = SpatialGrid::build(&boxes, (4.0 * largest).max(4.0));
+    let mut near = Vec::new();
+    for (id, intent, mut path, mut request) in &mut units {
+        let Ok(me) = bodies.binary_search_by_key(&id.0, |(i, _)| *i) else { continue };
+        let body = bodies[me].1;
+        if !intent.active {
+            *request = MotionRequest::default();
+            path.velocity = [0.0; 2];
+            continue;
+        }
+        let preferred = preferred_velocity(body.position, intent);
+        let reach = body.radius + intent.max_speed * config.horizons[1] + config.clearance;
+        near.clear();
+        grid.query([body.position[0] - reach, body.position[1] - reach], [body.position[0] + reach, body.position[1] + reach], &mut near);
+        near.sort_unstable();
+        near.dedup();
+        near.retain(|&j| j as usize != me);
+        let choice = choose(&config, nav.as_deref(), &body, intent, preferred, &path, near.iter().map(|&j| &bodies[j as usize].1));
+        request.velocity = choice;
+        let cross = preferred[0] * choice[1] - preferred[1] * choice[0];
+        path.side = if cross.abs() < 1e-3 { 0 } else if cross > 0.0 { 1 } else { -1 };
+        path.velocity = choice;
+    }
+}
+
+/// Towards the waypoint at cruise speed, slowing to stop on the last one.
+fn preferred_velocity(p: [f32; 2], intent: &SteerIntent) -> [f32; 2] {
+    let d = [intent.waypoint[0] - p[0], intent.waypoint[1] - p[1]];
+    let dist = len(d);
+    if dist < 1e-4 {
+        return [0.0; 2];
+    }
+    let speed = if intent.last { intent.max_speed.min(dist * 1.5) } else { intent.max_speed };
+    [d[0] / dist * speed, d[1] / dist * speed]
+}
+
+/// The cheapest walkable candidate (standing still when none is).
+fn choose<'a>(
+    config: &WizardConfig,
+    nav: Option<&NavMap>,
+    me: &Body,
+    intent: &SteerIntent,
+    preferred: [f32; 2],
+    path: &WizardPath,
+    near: impl Iterator<Item = &'a Body> + Clone,
+) -> [f32; 2] {
+    let speed = len(preferred);
+    let base = libm::atan2f(preferred[1], preferred[0]);
+    let mut candidates: Vec<([f32; 2], f32)> = Vec::with_capacity(2 * (2 * config.offsets.len() + 1) + 1);
+    for factor in [1.0, 0.5] {
+        let mut push = |angle: f32| {
+            let f = forward(base + angle);
+            candidates.push(([f[0] * speed * factor, f[1] * speed * factor], 0.0));
+        };
+        push(0.0);
+        for &o in &config.offsets {
+            // The committed side first, so ties keep the detour going the same way.
+            let side = if path.side < 0 { -1.0 } else { 1.0 };
+            push(o * side);
+            push(-o * side);
+        }
+    }
+    candidates.push(([0.0; 2], 0.0));
+    let vmax = intent.max_speed.max(1e-3);
+    let overlaps = |v: [f32; 2], t: f32| {
+        let p = [me.position[0] + v[0] * t, me.position[1] + v[1] * t];
+        near.clone().map(move |o| (me.radius + config.clearance - o.gap(p, t)).max(0.0)).sum::<f32>()
+    };
+    // A corridor blocked ahead may be left to get around the obstacle.
+    let corridor_weight = if config.horizons.iter().any(|&t| overlaps(preferred, t) > 0.0) { 0.0 } else { config.corridor_weight };
+    let ahead = if speed > 0.0 { [preferred[0] / speed, preferred[1] / speed] } else { [0.0; 2] };
+    for (v, cost) in &mut candidates {
+        // Lost progress towards the waypoint, and a little for straying from the preference.
+        let dv = [v[0] - preferred[0], v[1] - preferred[1]];
+        let mut c = (speed - (v[0] * ahead[0] + v[1] * ahead[1])) / vmax + config.straying * len(dv) / vmax;
+        let dl = [v[0] - path.velocity[0], v[1] - path.velocity[1]];
+        c += config.steadiness * len(dl) / vmax;
+        for t in config.horizons {
+            let p = [me.position[0] + v[0] * t, me.position[1] + v[1] * t];
+            c += config.overlap_weight * overlaps(*v, t) / me.radius.max(0.1);
+            let off = segment_distance(p, intent.from, intent.waypoint) - intent.corridor_radius;
+            if off > 0.0 {
+                c += corridor_weight * off / intent.corridor_radius.max(0.1);
+            }
+        }
+        *cost = c;
+    }
+    candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let walkable = |v: [f32; 2]| {
+        let t = config.horizons[1];
+        nav.is_none_or(|n| n.area_at(me.position[0] + v[0] * t, me.position[1] + v[1] * t).is_some())
+    };
+    candidates.iter().take(6).find(|(v, _)| *v == [0.0; 2] || walkable(*v)).map_or([0.0; 2], |(v, _)| *v)
+}

@@ -1,0 +1,29 @@
+//! Wizard (spec `runtime.md` §1): short-horizon trajectory correction. Each tick it
+//! turns Behavior's [`iron3d_core::SteerIntent`] into a [`iron3d_core::MotionRequest`]
+//! that avoids other units (moving and idle), building footprints and non-walkable
+//! ground (outside every areal), and stays inside the corridor. It samples candidate
+//! velocities around the preferred one and scores each by how far it strays from the
+//! preference, the overlaps it predicts, the corridor and its own last choice (the
+//! wizard path, which Behavior clears). Only ordered float arithmetic on a snapshot in
+//! id order: no random numbers, so the result is the same on every machine.
+
+mod avoid;
+
+pub use avoid::{WizardConfig, WizardPath};
+
+use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_ecs::prelude::*;
+use iron3d_core::SimSystems;
+
+/// Installs Wizard in `SimSystems::Wizard`.
+#[derive(Debug, Default)]
+pub struct WizardPlugin;
+
+impl Plugin for WizardPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<WizardConfig>()
+            .register_type::<WizardConfig>()
+            .register_type::<WizardPath>()
+            .add_systems(FixedUpdate, (avoid::activate, avoid::clear, avoid::steer).chain().in_set(SimSystems::Wizard));
+    }
+}
