@@ -248,8 +248,9 @@ pub fn wear(data: &[u8]) {
 }
 
 /// Checks a fuzz crate: every `[[bin]]` of `fuzz_dir/Cargo.toml` is one of `targets`
-/// and back, and every input under `fuzz_dir/regressions/<target>/` runs through its
-/// target without a panic. Returns one line per failure, so a test can report them all.
+/// and back, and every committed input (`fuzz_dir/{regressions,seeds}/<target>/*`)
+/// runs through its target without a panic. Returns one line per failure, so a test
+/// can report them all.
 pub fn verify(fuzz_dir: &Path, targets: &[Target]) -> Vec<String> {
     let mut failures = Vec::new();
     let manifest = fuzz_dir.join("Cargo.toml");
@@ -272,8 +273,9 @@ pub fn verify(fuzz_dir: &Path, targets: &[Target]) -> Vec<String> {
         }
         Err(e) => failures.push(format!("{}: {e}", manifest.display())),
     }
-    // No folder yet: no crash found yet.
-    for folder in std::fs::read_dir(fuzz_dir.join("regressions")).into_iter().flatten().flatten() {
+    // A missing folder holds nothing yet.
+    let corpora = ["regressions", "seeds"].map(|corpus| std::fs::read_dir(fuzz_dir.join(corpus)));
+    for folder in corpora.into_iter().flatten().flatten().flatten() {
         let name = folder.file_name().to_string_lossy().into_owned();
         let Some(&(_, run)) = targets.iter().find(|(target, _)| *target == name) else {
             failures.push(format!("{}: no fuzz target of that name", folder.path().display()));
@@ -293,6 +295,31 @@ pub fn verify(fuzz_dir: &Path, targets: &[Target]) -> Vec<String> {
     }
     failures
 }
+
+/// One seed input: target, file name, bytes.
+pub type Seed = (&'static str, String, Vec<u8>);
+
+/// Replaces the seed corpus `fuzz_dir/seeds/` with `seeds` (file names are reduced to
+/// `[A-Za-z0-9._-]`); fails on a seed for a target not in `targets`.
+pub fn write_seeds(fuzz_dir: &Path, targets: &[Target], seeds: Vec<Seed>) -> std::io::Result<()> {
+    let root = fuzz_dir.join("seeds");
+    if root.exists() {
+        std::fs::remove_dir_all(&root)?;
+    }
+    for (target, name, bytes) in seeds {
+        if !targets.iter().any(|(t, _)| *t == target) {
+            return Err(std::io::Error::other(format!("seed {name} for unknown target {target}")));
+        }
+        let dir = root.join(target);
+        std::fs::create_dir_all(&dir)?;
+        let name: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || ".-_".contains(c) { c } else { '_' }).collect();
+        std::fs::write(dir.join(name), bytes)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod seeds;
 
 #[cfg(test)]
 mod tests {

@@ -38,6 +38,9 @@ pub fn section(data: &[u8]) {
 }
 
 #[cfg(test)]
+mod seeds;
+
+#[cfg(test)]
 mod tests {
     use std::path::Path;
 
