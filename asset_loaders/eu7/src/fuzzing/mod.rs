@@ -1,11 +1,15 @@
 //! The bodies of the `cargo fuzz` targets (`fuzz/fuzz_targets/<name>.rs` calls the
-//! function of the same name), so `cargo test` replays every committed crash input
-//! (`fuzz/regressions/<target>/`) through the very same code.
+//! function of the same name), so `cargo test` replays every committed input — crash
+//! inputs in `fuzz/regressions/<target>/`, seeds in `fuzz/seeds/<target>/` — through
+//! the very same code.
 
 use crate::{Module, ReadOptions, Section, SectionIndex};
 
+/// A fuzz target: its name and its body.
+pub type Target = (&'static str, fn(&[u8]));
+
 /// Every target of `fuzz/Cargo.toml`, by name.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[("e3d", e3d), ("module", module), ("section", section)];
+pub const TARGETS: &[Target] = &[("e3d", e3d), ("module", module), ("section", section)];
 
 /// E3D models from arbitrary bytes.
 pub fn e3d(data: &[u8]) {
@@ -45,7 +49,7 @@ mod tests {
     use std::path::Path;
 
     #[test]
-    fn fuzz_targets_and_committed_crash_inputs() {
+    fn fuzz_targets_and_committed_inputs() {
         let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
         let failures = iron3d_formats::fuzzing::verify(&fuzz, super::TARGETS);
         assert!(failures.is_empty(), "fuzz crate check failed:\n{}", failures.join("\n"));

@@ -1,6 +1,7 @@
 //! The bodies of the `cargo fuzz` targets (`fuzz/fuzz_targets/<name>.rs` calls the
-//! function of the same name), so `cargo test` replays every committed crash input
-//! (`fuzz/regressions/<target>/`) through the very same code. Each function panics on
+//! function of the same name), so `cargo test` replays every committed input — crash
+//! inputs in `fuzz/regressions/<target>/`, seeds in `fuzz/seeds/<target>/` — through
+//! the very same code. Each function panics on
 //! a defect: a reader panic, or a lossless save that differs from its input.
 
 use crate::ReadOptions;
@@ -326,7 +327,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fuzz_targets_and_committed_crash_inputs() {
+    fn fuzz_targets_and_committed_inputs() {
         let failures = verify(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz"), TARGETS);
         assert!(failures.is_empty(), "fuzz crate check failed:\n{}", failures.join("\n"));
     }
