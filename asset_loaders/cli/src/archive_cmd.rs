@@ -1,6 +1,6 @@
 //! `iron3d-cli archive ...`: list, extract, verify, round-trip and pack archives.
 
-use crate::output::{options, print_json, progress};
+use crate::output::{ensure_identical, options, print_json, progress};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use iron3d_formats::nres::{Nres, NresDocument, NresWriter};
@@ -32,7 +32,12 @@ pub enum ArchiveCommand {
         #[arg(long)]
         strict: bool,
     },
-    /// Rewrite an archive through the lossless document model.
+    /// Rewrite an archive through the lossless document model; fails when the output
+    /// is not byte-identical to the input.
+    #[command(after_help = "Exit status: 0 when the output is byte-identical to the input; 1 when the \
+        input cannot be read or parsed, the output cannot be written, or the output differs from the \
+        input (it is still written, for inspection, and the first differing byte is named); 2 on a \
+        usage error.")]
     Roundtrip {
         /// Archive file.
         file: PathBuf,
@@ -232,8 +237,8 @@ fn roundtrip(file: &Path, output: &Path) -> anyhow::Result<()> {
         RsliDocument::from_library(&lib)?.save()?
     };
     std::fs::write(output, &saved).with_context(|| format!("writing {}", output.display()))?;
-    let same = if saved == bytes { "byte-identical" } else { "differs from the input" };
-    println!("{} -> {}: {} bytes, {same}", file.display(), output.display(), saved.len());
+    ensure_identical(&saved, &bytes, &format!("{} -> {}: the lossless save", file.display(), output.display()))?;
+    println!("{} -> {}: {} bytes, byte-identical", file.display(), output.display(), saved.len());
     Ok(())
 }
 

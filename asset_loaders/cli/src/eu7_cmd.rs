@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
+use crate::output::ensure_identical;
 use iron3d_eu7::generate::{self, GenConfig};
 use iron3d_eu7::{Module, ReadOptions, SectionIndex};
 use serde::Serialize;
@@ -241,10 +242,7 @@ fn verify(file: &PathBuf, strict: bool) -> anyhow::Result<()> {
         models += sec.models(m.prototypes())?.len();
     }
     let rewritten = m.write()?;
-    if rewritten != data {
-        let at = rewritten.iter().zip(&data).position(|(a, b)| a != b).unwrap_or(rewritten.len().min(data.len()));
-        bail!("{}: lossless rewrite differs at byte {at}", file.display());
-    }
+    ensure_identical(&rewritten, &data, &format!("{}: the lossless rewrite", file.display()))?;
     writeln!(out, "{}: OK (version {}, {} chunks, {} sections, {models} section models, {})", file.display(), m.version, m.chunks.len(), index.entries.len(), if strict { "strict" } else { "compatible" })?;
     Ok(())
 }

@@ -23,3 +23,24 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
 pub fn options(strict: bool) -> ReadOptions {
     if strict { ReadOptions::strict() } else { ReadOptions::compatible() }
 }
+
+/// Fails when a lossless save `written` is not byte-identical to `input`, naming the
+/// first differing byte; `what` names the save (`"FILE: the lossless save"`).
+pub fn ensure_identical(written: &[u8], input: &[u8], what: &str) -> anyhow::Result<()> {
+    if written == input {
+        return Ok(());
+    }
+    let at = written.iter().zip(input).position(|(a, b)| a != b).unwrap_or(written.len().min(input.len()));
+    anyhow::bail!("{what} differs from the input at byte {at} ({} bytes written, {} read)", written.len(), input.len())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_save_that_differs_is_an_error_naming_the_byte() {
+        assert!(super::ensure_identical(b"same", b"same", "x").is_ok());
+        let message = |written: &[u8], input: &[u8]| super::ensure_identical(written, input, "f").err().map(|e| e.to_string());
+        assert_eq!(message(b"abXd", b"abcd").as_deref(), Some("f differs from the input at byte 2 (4 bytes written, 4 read)"));
+        assert_eq!(message(b"ab", b"abc").as_deref(), Some("f differs from the input at byte 2 (2 bytes written, 3 read)"));
+    }
+}

@@ -77,6 +77,21 @@ fn list_extract_pack_and_roundtrip() {
 }
 
 #[test]
+fn roundtrip_keeps_an_empty_entry_inside_a_payload_and_documents_its_exit_status() {
+    // The first fuzz regression: entry `b` (size 0) points into entry `a`'s payload.
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../formats/fuzz/regressions/nres/empty-entry-inside-payload.nres");
+    let root = std::env::temp_dir().join(format!("iron3d-cli-empty-entry-{}", std::process::id()));
+    std::fs::create_dir_all(&root).unwrap();
+    let copy = root.join("copy.nres");
+    let o = cli(&["archive", "roundtrip", path(&input), "-o", path(&copy)]);
+    assert!(o.status.success() && stdout(&o).contains("byte-identical"), "{o:?}");
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&input).unwrap());
+    let help = stdout(&cli(&["archive", "roundtrip", "--help"]));
+    assert!(help.contains("Exit status: 0 when the output is byte-identical"), "{help}");
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
 fn verify_exit_codes_follow_the_mode() {
     let root = tree("verify");
     let bases = root.join("BASES.RLB");

@@ -15,6 +15,7 @@ pub mod chunk;
 pub mod cursor;
 pub mod e3d;
 pub mod error;
+pub mod fuzzing;
 pub mod generate;
 pub mod include;
 pub mod logic;

@@ -8,6 +8,7 @@
 pub mod bytes;
 pub mod config;
 pub mod error;
+pub mod fuzzing;
 pub mod helpers;
 pub mod layout;
 pub mod model;

@@ -1,8 +1,4 @@
-//! E3D models from arbitrary bytes.
+//! The `e3d` target: [`iron3d_eu7::fuzzing::e3d`].
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let _ = iron3d_eu7::e3d::E3dModel::read(data, Some("fuzz.e3d"));
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| iron3d_eu7::fuzzing::e3d(data));

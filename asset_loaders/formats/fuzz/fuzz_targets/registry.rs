@@ -1,16 +1,4 @@
-//! Registry formats: unit `.dat`, `BuildDat.lst` and `ObjectRef64` payloads.
+//! The `registry` target: [`iron3d_formats::fuzzing::registry`].
 #![no_main]
 
-use iron3d_formats::registry::{BuildDat, UnitDat, objects};
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    if let Ok(dat) = UnitDat::parse(data) {
-        assert_eq!(dat.to_bytes(), data);
-        let _ = dat.component_keys();
-    }
-    let _ = BuildDat::parse(data);
-    if let Ok(refs) = objects::parse_refs(data) {
-        assert_eq!(objects::write_refs(&refs), data);
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| iron3d_formats::fuzzing::registry(data));

@@ -1,19 +1,4 @@
-//! RsLi: parse in both modes and decode every entry (errors are fine, panics are not).
+//! The `rsli` target: [`iron3d_formats::fuzzing::rsli`].
 #![no_main]
 
-use iron3d_formats::ReadOptions;
-use iron3d_formats::rsli::{Rsli, RsliDocument};
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    for options in [ReadOptions::strict(), ReadOptions::compatible()] {
-        if let Ok(lib) = Rsli::parse(data, options) {
-            for i in 0..lib.len() {
-                let _ = lib.decode(i);
-            }
-            if let Ok(doc) = RsliDocument::from_library(&lib) {
-                assert_eq!(doc.save().expect("save"), data);
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| iron3d_formats::fuzzing::rsli(data));

@@ -1,15 +1,4 @@
-//! Texm: anything that parses re-serialises identically and decodes every level.
+//! The `texm` target: [`iron3d_formats::fuzzing::texm`].
 #![no_main]
 
-use iron3d_formats::model::texm::{DecodeOptions, Texm};
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    if let Ok(t) = Texm::parse(data) {
-        assert_eq!(t.to_bytes(), data);
-        for level in 0..t.mips.len() {
-            let _ = t.decode_level(level, DecodeOptions::default());
-        }
-        let _ = t.page_uvs();
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| iron3d_formats::fuzzing::texm(data));
