@@ -193,7 +193,9 @@ fn section(file: &PathBuf, row: u32, col: u32, json: bool) -> anyhow::Result<()>
     let mut out = std::io::stdout().lock();
     let m = load(file, false)?;
     let index = SectionIndex::new(&m)?;
-    let Some(i) = index.find(row, col) else { bail!("section ({row}, {col}) not in PIDX") };
+    let i = index.find(row, col).ok_or_else(|| {
+        iron3d_eu7::Error::new(iron3d_eu7::ErrorKind::SectionNotFound { row, col }).in_file(file.display().to_string())
+    })?;
     let sec = index.decode(&m, i, false)?;
     let models = sec.models(m.prototypes())?;
     let s = |id| String::from_utf8_lossy(m.string(id)).into_owned();
@@ -243,7 +245,7 @@ fn verify(file: &PathBuf, strict: bool) -> anyhow::Result<()> {
     let rewritten = m.write()?;
     if rewritten != data {
         let at = rewritten.iter().zip(&data).position(|(a, b)| a != b).unwrap_or(rewritten.len().min(data.len()));
-        bail!("{}: lossless rewrite differs at byte {at}", file.display());
+        bail!("file {} -> at offset {at:#x}: lossless_rewrite: the writer's output differs", file.display());
     }
     writeln!(out, "{}: OK (version {}, {} chunks, {} sections, {models} section models, {})", file.display(), m.version, m.chunks.len(), index.entries.len(), if strict { "strict" } else { "compatible" })?;
     Ok(())

@@ -156,6 +156,70 @@ fn eu7_generate_info_section_verify() {
     let _ = std::fs::remove_dir_all(root);
 }
 
+/// A version-9 scenery whose one PACK section (PIDX row 3, column 4; format 1) holds an
+/// instance of prototype 7 while PROT has 2. Returns the bytes and the absolute offset of
+/// the instance record.
+fn eu7_with_bad_prototype() -> (Vec<u8>, usize) {
+    fn chunk(out: &mut Vec<u8>, id: &[u8; 4], payload: &[u8]) {
+        out.extend_from_slice(id);
+        out.extend_from_slice(&(payload.len() as u32 + 8).to_le_bytes());
+        out.extend_from_slice(payload);
+    }
+    let le = |words: &[u32]| words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+    let none = u32::MAX;
+    // Slim node (bounds flag, centre, radius 3), is_terrain 0, transition 1, model sid 0,
+    // no texture, no lights; v9 tail.
+    let mut proto = vec![0x08];
+    proto.extend(le(&[0, 0, 0, 3.0f32.to_bits()]));
+    proto.extend([0, 1]);
+    proto.extend(le(&[0, none, 0, 0, none]));
+    proto.push(2);
+    proto.extend(le(&[0, 0.0f32.to_bits(), (-1.0f32).to_bits()]));
+    let mut prot = le(&[2]);
+    prot.extend(&proto);
+    prot.extend(&proto);
+    let mut section = vec![1];
+    section.extend(le(&[0, 1, 7, 0, 0, 0, 0, 0, 0, 1.0f32.to_bits(), 1.0f32.to_bits(), 1.0f32.to_bits(), none]));
+    let mut pidx = le(&[1, 3 | (4 << 16), 1]);
+    pidx.extend(0u64.to_le_bytes());
+    let mut strs = le(&[1, 8]);
+    strs.extend(b"tree.e3d");
+    let mut out = b"EU7B".to_vec();
+    out.extend(le(&[9]));
+    chunk(&mut out, b"STRS", &strs);
+    chunk(&mut out, b"PIDX", &pidx);
+    chunk(&mut out, b"PROT", &prot);
+    let record_at = out.len() + 8 + 9;
+    chunk(&mut out, b"PACK", &section);
+    (out, record_at)
+}
+
+#[test]
+fn eu7_errors_name_file_section_record_offset_and_rule() {
+    let root = std::env::temp_dir().join(format!("iron3d-cli-eu7-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let file = root.join("bad.eu7");
+    let (bytes, record_at) = eu7_with_bad_prototype();
+    std::fs::write(&file, bytes).unwrap();
+    let want = format!(
+        "error: file {} -> chunk PACK -> section row 3 column 4 -> instance record 0 -> \
+         at offset {record_at:#x}: prototype_range: prototype id 7 out of range (PROT has 2)\n",
+        file.display()
+    );
+    for args in [&["eu7", "section", path(&file), "3", "4"][..], &["eu7", "verify", path(&file)], &["eu7", "verify", "--strict", path(&file)]] {
+        let o = cli(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
+    }
+    let o = cli(&["eu7", "section", path(&file), "9", "9"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("error: file {} -> section_in_pidx: section row 9 column 9 not in PIDX\n", file.display())
+    );
+    let _ = std::fs::remove_dir_all(root);
+}
+
 #[test]
 fn sound_export_decodes_archive_entries_and_reports_load_results() {
     use iron3d_formats::sound::{SWAV, decode_wave, write_ms_adpcm};
