@@ -1,12 +1,12 @@
 //! `iron3d-cli archive ...`: list, extract, verify, round-trip and pack archives.
 
-use crate::output::{options, print_json, progress};
+use crate::output::{entry_address, options, print_json, progress, usage};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use iron3d_formats::nres::{Nres, NresDocument, NresWriter};
 use iron3d_formats::rsli::{Method, NewEntry, Rsli, RsliDocument, RsliWriter};
 use iron3d_formats::{ReadOptions, ResultExt};
-use iron3d_vfs::{Archive, ArchiveKind};
+use iron3d_vfs::{Address, Archive, ArchiveKind};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -31,6 +31,9 @@ pub enum ArchiveCommand {
         /// Strict mode: reject every compatibility quirk.
         #[arg(long)]
         strict: bool,
+        /// Print the result of a valid archive as JSON (failures go to standard error).
+        #[arg(long)]
+        json: bool,
     },
     /// Rewrite an archive through the lossless document model.
     Roundtrip {
@@ -53,10 +56,9 @@ pub enum ArchiveCommand {
 /// Arguments of `archive extract`.
 #[derive(Args)]
 pub struct ExtractArgs {
-    /// Archive file.
-    file: PathBuf,
-    /// Entry name (case-insensitive).
-    #[arg(required_unless_present = "all")]
+    /// `ARCHIVE::ENTRY` (entry names are case-insensitive), or the archive alone with `--all`.
+    source: String,
+    /// The entry as a second argument (older form of `ARCHIVE::ENTRY`).
     entry: Option<String>,
     /// Output file for one entry.
     #[arg(short, long, required_unless_present = "all")]
@@ -104,7 +106,7 @@ pub fn run(cmd: ArchiveCommand) -> anyhow::Result<()> {
     match cmd {
         ArchiveCommand::List { file, json } => list(&file, json),
         ArchiveCommand::Extract(args) => extract(args),
-        ArchiveCommand::Verify { file, strict } => verify(&file, strict),
+        ArchiveCommand::Verify { file, strict, json } => verify(&file, strict, json),
         ArchiveCommand::Roundtrip { file, output } => roundtrip(&file, &output),
         ArchiveCommand::Pack { dir, output } => pack(&dir, &output),
     }
@@ -167,14 +169,16 @@ fn entry_file_name(index: usize, name: &str) -> String {
 }
 
 fn extract(args: ExtractArgs) -> anyhow::Result<()> {
-    let archive = open(&args.file, ReadOptions::compatible())?;
     let Some(dir) = args.all else {
-        let (Some(entry), Some(output)) = (args.entry, args.output) else {
-            bail!("give ENTRY and -o OUT, or --all DIR");
-        };
-        let bytes = archive.read(&entry)?;
-        return std::fs::write(&output, &bytes).with_context(|| format!("writing {}", output.display()));
+        let (file, entry) = entry_address(&args.source, args.entry)?;
+        let Some(output) = args.output else { return usage("give -o OUT for one entry") };
+        let archive = open(Path::new(&file), ReadOptions::compatible())?;
+        return std::fs::write(&output, archive.read(&entry)?).with_context(|| format!("writing {}", output.display()));
     };
+    if Address::parse(&args.source).entry.is_some() {
+        return usage(format!("--all extracts a whole archive: give ARCHIVE, not {}", args.source));
+    }
+    let archive = open(Path::new(&args.source), ReadOptions::compatible())?;
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let bar = progress(archive.len() as u64, "extracting");
     let mut manifest = Manifest { format: String::new(), seed: 0, entries: Vec::new() };
@@ -212,12 +216,23 @@ fn extract(args: ExtractArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn verify(file: &Path, strict: bool) -> anyhow::Result<()> {
+#[derive(Serialize)]
+struct Verified {
+    file: String,
+    mode: &'static str,
+    entries: usize,
+}
+
+fn verify(file: &Path, strict: bool, json: bool) -> anyhow::Result<()> {
     let archive = open(file, options(strict))?;
     for i in 0..archive.len() {
         archive.read_index(i)?;
     }
-    println!("{}: valid ({} mode, {} entries)", file.display(), if strict { "strict" } else { "compatible" }, archive.len());
+    let v = Verified { file: file.display().to_string(), mode: if strict { "strict" } else { "compatible" }, entries: archive.len() };
+    if json {
+        return print_json(&v);
+    }
+    println!("{}: valid ({} mode, {} entries)", v.file, v.mode, v.entries);
     Ok(())
 }
 

@@ -59,8 +59,19 @@ fn list_extract_pack_and_roundtrip() {
     assert_eq!(rows[0]["size"], 21);
 
     let out = root.join("one.bin");
-    assert!(cli(&["archive", "extract", path(&lib), "interf1.tex", "-o", path(&out)]).status.success());
+    let address = format!("{}::interf1.tex", path(&lib));
+    assert!(cli(&["archive", "extract", &address, "-o", path(&out)]).status.success());
     assert_eq!(std::fs::read(&out).unwrap(), b"INTERF1.TEX data INTERF1.TEX data");
+    let older = root.join("older.bin");
+    assert!(cli(&["archive", "extract", path(&lib), "interf1.tex", "-o", path(&older)]).status.success());
+    assert_eq!(std::fs::read(&older).unwrap(), std::fs::read(&out).unwrap(), "the two-argument form names the same entry");
+    for args in [
+        &["archive", "extract", &address, "interf1.tex", "-o", path(&older)][..],
+        &["archive", "extract", path(&lib), "-o", path(&older)],
+        &["archive", "extract", &address, "--all", path(&root.join("x"))],
+    ] {
+        assert_eq!(cli(args).status.code(), Some(2), "usage error: {args:?}");
+    }
 
     let dir = root.join("unpacked");
     assert!(cli(&["archive", "extract", path(&lib), "--all", path(&dir)]).status.success());
@@ -80,14 +91,17 @@ fn list_extract_pack_and_roundtrip() {
 fn verify_exit_codes_follow_the_mode() {
     let root = tree("verify");
     let bases = root.join("BASES.RLB");
-    assert!(cli(&["archive", "verify", "--strict", path(&bases)]).status.success());
+    let o = cli(&["archive", "verify", "--strict", path(&bases), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&v["mode"], &v["entries"]), (&serde_json::json!("strict"), &serde_json::json!(2)));
     // Break the sort map: strict fails naming the quirk, compatible passes.
     let mut bytes = std::fs::read(&bases).unwrap();
     let dir = bytes.len() - 128;
     bytes.swap(dir + 0x3C, dir + 64 + 0x3C);
     std::fs::write(&bases, &bytes).unwrap();
     let o = cli(&["archive", "verify", "--strict", path(&bases)]);
-    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(1), "invalid data exits with 1");
     assert!(String::from_utf8_lossy(&o.stderr).contains("nres_linear_lookup"), "{o:?}");
     assert!(cli(&["archive", "verify", path(&bases)]).status.success());
     let o = cli(&["validate", path(&root)]);
@@ -132,6 +146,17 @@ fn every_command_has_help() {
 }
 
 #[test]
+fn exit_statuses_are_documented_and_kept() {
+    let help = stdout(&cli(&["--help"]));
+    for line in ["0  success", "1  failure", "2  usage error", "ARCHIVE::ENTRY"] {
+        assert!(help.contains(line), "--help names {line:?}:\n{help}");
+    }
+    assert_eq!(cli(&["no-such-command"]).status.code(), Some(2));
+    assert_eq!(cli(&["archive", "list"]).status.code(), Some(2), "missing argument");
+    assert_eq!(cli(&["archive", "list", "/no/such/archive.rlb"]).status.code(), Some(1));
+}
+
+#[test]
 fn eu7_generate_info_section_verify() {
     let root = std::env::temp_dir().join(format!("iron3d-cli-eu7-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
@@ -147,7 +172,10 @@ fn eu7_generate_info_section_verify() {
     let (row, col) = (first["row"].to_string(), first["col"].to_string());
     let o = cli(&["eu7", "section", path(&file), &row, &col, "--json"]);
     assert!(o.status.success(), "{o:?}");
-    assert!(cli(&["eu7", "verify", "--strict", path(&file)]).status.success());
+    let o = cli(&["eu7", "verify", "--strict", path(&file), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&v["mode"], &v["section_models"]), (&serde_json::json!("strict"), &serde_json::json!(2000)));
     let mut bytes = std::fs::read(&file).unwrap();
     bytes.truncate(bytes.len() / 2);
     std::fs::write(&file, &bytes).unwrap();
@@ -344,6 +372,7 @@ fn mission_graph_tma_dump_and_land_info() {
     assert_eq!(g["stats"]["wear_requests"], 3);
     assert_eq!(g["stats"]["failures"], 0);
     assert_eq!((&g["stats"]["research_trees"], &g["weather"]["table"]), (&serde_json::json!(0), &serde_json::json!(false)), "no clans, no sky files");
+    let m1_stats = g["stats"].clone();
 
     let o = cli(&["mission", "graph", path(&root), "MISSIONS/M2", "--json"]);
     assert!(!o.status.success(), "a reachable failure fails the command");
@@ -353,6 +382,11 @@ fn mission_graph_tma_dump_and_land_info() {
     assert_eq!(g["errors"][0]["link"], "prototype");
     let o = cli(&["mission", "graph", path(&root), "MISSIONS/M2"]);
     assert!(stdout(&o).contains("placed object 2 (no_such_key)"), "{}", stdout(&o));
+    // A bare mission name is a folder under MISSIONS, as the game's `--mission` takes it.
+    let o = cli(&["mission", "graph", path(&root), "M1", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let by_name: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(by_name["stats"], m1_stats);
 
     let o = cli(&["tma", "dump", path(&root.join("MISSIONS/M1/data.tma")), "--json", "--strict"]);
     assert!(o.status.success(), "{o:?}");
@@ -447,7 +481,7 @@ fn model_info_and_export_to_glb_and_obj() {
     let text = std::fs::read_to_string(&obj).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("v ")).count(), 8);
     assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 4);
-    assert!(!cli(&["model", "export", &address, "-o", path(&root.join("x.fbx"))]).status.success());
+    assert_eq!(cli(&["model", "export", &address, "-o", path(&root.join("x.fbx"))]).status.code(), Some(2), "unknown export format");
     assert!(!cli(&["model", "info", &format!("{}::missing.msh", path(&root.join("bases.rlb")))]).status.success());
 }
 
@@ -456,17 +490,24 @@ fn texture_export_writes_png_levels() {
     let root = model_tree("texture");
     let lib = root.join("Textures.lib");
     let png_path = root.join("grass.png");
-    let o = cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--mip", "1", "--json"]);
+    let address = format!("{}::grass.0", path(&lib));
+    let o = cli(&["texture", "export", &address, "-o", path(&png_path), "--mip", "1", "--json"]);
     assert!(o.status.success(), "{o:?}");
+    assert!(o.stderr.is_empty(), "{o:?}");
     let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(info["format"], 565);
     let bytes = std::fs::read(&png_path).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     // IHDR width/height of mip 1 = 2 x 2
     assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 2);
-    assert!(cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--all-mips"]).status.success());
+    assert!(cli(&["texture", "export", &address, "-o", path(&png_path), "--all-mips"]).status.success());
     assert!(root.join("grass_mip0.png").exists() && root.join("grass_mip1.png").exists());
-    assert!(!cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--mip", "5"]).status.success());
+    assert_eq!(cli(&["texture", "export", &address, "-o", path(&png_path), "--mip", "5"]).status.code(), Some(1));
+    // The older two-argument form still works, with a deprecation warning.
+    let o = cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path)]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("deprecated; write ARCHIVE::ENTRY"), "{o:?}");
+    assert_eq!(cli(&["texture", "export", path(&lib), "-o", path(&png_path)]).status.code(), Some(2), "no entry named");
 }
 
 #[test]

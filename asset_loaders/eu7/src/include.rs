@@ -204,7 +204,7 @@ fn visit(
     seen: &mut BTreeSet<(String, Vec<Vec<u8>>)>,
     tree: &mut IncludeTree,
 ) -> Result<()> {
-    let load_err = |cause: String| Error::at(0, ErrorKind::Load { path: path.to_owned(), cause });
+    let load_err = |cause: String| Error::new(ErrorKind::Load { path: path.to_owned(), cause });
     if depth > MAX_DEPTH {
         return Err(load_err(format!("include depth above {MAX_DEPTH}")));
     }
