@@ -42,6 +42,9 @@ pub enum ArchiveCommand {
         /// Output file (byte-identical for an untouched archive).
         #[arg(short, long)]
         output: PathBuf,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Build an archive from a directory holding `manifest.json` and the entry files.
     Pack {
@@ -107,7 +110,7 @@ pub fn run(cmd: ArchiveCommand) -> anyhow::Result<()> {
         ArchiveCommand::List { file, json } => list(&file, json),
         ArchiveCommand::Extract(args) => extract(args),
         ArchiveCommand::Verify { file, strict, json } => verify(&file, strict, json),
-        ArchiveCommand::Roundtrip { file, output } => roundtrip(&file, &output),
+        ArchiveCommand::Roundtrip { file, output, json } => roundtrip(&file, &output, json),
         ArchiveCommand::Pack { dir, output } => pack(&dir, &output),
     }
 }
@@ -236,7 +239,15 @@ fn verify(file: &Path, strict: bool, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn roundtrip(file: &Path, output: &Path) -> anyhow::Result<()> {
+#[derive(Serialize)]
+struct RoundTrip {
+    file: String,
+    output: String,
+    bytes: usize,
+    identical: bool,
+}
+
+fn roundtrip(file: &Path, output: &Path, json: bool) -> anyhow::Result<()> {
     let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
     let name = file.display().to_string();
     let saved = if bytes.starts_with(b"NRes") {
@@ -247,8 +258,17 @@ fn roundtrip(file: &Path, output: &Path) -> anyhow::Result<()> {
         RsliDocument::from_library(&lib)?.save()?
     };
     std::fs::write(output, &saved).with_context(|| format!("writing {}", output.display()))?;
-    let same = if saved == bytes { "byte-identical" } else { "differs from the input" };
-    println!("{} -> {}: {} bytes, {same}", file.display(), output.display(), saved.len());
+    let r = RoundTrip {
+        file: file.display().to_string(),
+        output: output.display().to_string(),
+        bytes: saved.len(),
+        identical: saved == bytes,
+    };
+    if json {
+        return print_json(&r);
+    }
+    let same = if r.identical { "byte-identical" } else { "differs from the input" };
+    println!("{} -> {}: {} bytes, {same}", r.file, r.output, r.bytes);
     Ok(())
 }
 

@@ -56,6 +56,9 @@ pub enum ModelCommand {
         /// Strict mode.
         #[arg(long)]
         strict: bool,
+        /// Print a JSON summary.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -209,7 +212,11 @@ pub fn run(cmd: ModelCommand) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        ModelCommand::Export { source, output, lod, group, frame, unposed, material_field, quaternion, strict } => {
+        ModelCommand::Export { source, output, lod, group, frame, unposed, material_field, quaternion, strict, json } => {
+            let ext = output.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
+            if !matches!(ext.as_str(), "glb" | "obj") {
+                return usage(format!("unknown export format `{ext}` (use .glb or .obj)"));
+            }
             let (name, bytes) = load_source(&source, strict)?;
             let m = Msh::parse(&bytes, options(strict)).with_context(|| format!("parsing {name}"))?;
             let pose = match (unposed, frame) {
@@ -230,14 +237,18 @@ pub fn run(cmd: ModelCommand) -> anyhow::Result<()> {
                 lightmap_uv: false,
             };
             let built = build_mesh(&m, lod, group, pose, opts)?;
-            let ext = output.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
-            let data = match ext.as_str() {
-                "glb" => gltf::write_glb(&built, &name)?,
-                "obj" => gltf::write_obj(&built, &name).into_bytes(),
-                other => return usage(format!("unknown export format `{other}` (use .glb or .obj)")),
-            };
+            let data = if ext == "glb" { gltf::write_glb(&built, &name)? } else { gltf::write_obj(&built, &name).into_bytes() };
             std::fs::write(&output, data).with_context(|| format!("writing {}", output.display()))?;
-            eprintln!("{}: {} triangles in {} parts -> {}", name, built.triangle_count(), built.parts.len(), output.display());
+            let summary = ExportInfo {
+                name,
+                output: output.display().to_string(),
+                triangles: built.triangle_count(),
+                parts: built.parts.len(),
+            };
+            if json {
+                return print_json(&summary);
+            }
+            eprintln!("{}: {} triangles in {} parts -> {}", summary.name, summary.triangles, summary.parts, summary.output);
             Ok(())
         }
     }
@@ -252,6 +263,14 @@ fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) -> anyhow::Result<()> {
     writer.write_image_data(rgba)?;
     writer.finish()?;
     Ok(())
+}
+
+#[derive(Serialize)]
+struct ExportInfo {
+    name: String,
+    output: String,
+    triangles: usize,
+    parts: usize,
 }
 
 #[derive(Serialize)]

@@ -14,10 +14,16 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn tree(tag: &str) -> PathBuf {
+/// An empty scratch directory of this test run.
+fn scratch(tag: &str) -> PathBuf {
     let root = std::env::temp_dir().join(format!("iron3d-cli-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
+    root
+}
+
+fn tree(tag: &str) -> PathBuf {
+    let root = scratch(tag);
     let mut objects = NresWriter::new();
     let refs = [ObjectRef64::new("bases.rlb", "r_h_01.msh").unwrap(), ObjectRef64::new("bases.rlb", "r_h_01.wea").unwrap()];
     objects.add(0, [0; 3], b"r_h_01", write_refs(&refs)).unwrap();
@@ -84,6 +90,9 @@ fn list_extract_pack_and_roundtrip() {
     let o = cli(&["archive", "roundtrip", path(&bases), "-o", path(&copy)]);
     assert!(stdout(&o).contains("byte-identical"), "{o:?}");
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&bases).unwrap());
+    let o = cli(&["archive", "roundtrip", path(&bases), "-o", path(&copy), "--json"]);
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&r["identical"], &r["bytes"]), (&serde_json::json!(true), &serde_json::json!(std::fs::metadata(&bases).unwrap().len())));
     let _ = std::fs::remove_dir_all(root);
 }
 
@@ -158,9 +167,7 @@ fn exit_statuses_are_documented_and_kept() {
 
 #[test]
 fn eu7_generate_info_section_verify() {
-    let root = std::env::temp_dir().join(format!("iron3d-cli-eu7-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = scratch("eu7");
     let file = root.join("scenery.eu7");
     let o = cli(&["eu7", "generate", path(&file), "--instances", "2000", "--seed", "7", "--extent-km", "3"]);
     assert!(o.status.success(), "{o:?}");
@@ -224,9 +231,7 @@ fn eu7_with_bad_prototype() -> (Vec<u8>, usize) {
 
 #[test]
 fn eu7_errors_name_file_section_record_offset_and_rule() {
-    let root = std::env::temp_dir().join(format!("iron3d-cli-eu7-bad-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = scratch("eu7-bad");
     let file = root.join("bad.eu7");
     let (bytes, record_at) = eu7_with_bad_prototype();
     std::fs::write(&file, bytes).unwrap();
@@ -251,9 +256,7 @@ fn eu7_errors_name_file_section_record_offset_and_rule() {
 #[test]
 fn sound_export_decodes_archive_entries_and_reports_load_results() {
     use iron3d_formats::sound::{SWAV, decode_wave, write_ms_adpcm};
-    let root = std::env::temp_dir().join(format!("iron3d-cli-sound-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = scratch("sound");
     let samples: Vec<i16> = (0..3000).map(|i| ((i as f32 / 20.0).sin() * 9000.0) as i16).collect();
     let adpcm = write_ms_adpcm(&samples, 1, 22050, 256).unwrap();
     let mut lib = NresWriter::new();
@@ -288,9 +291,7 @@ fn sound_export_decodes_archive_entries_and_reports_load_results() {
 #[test]
 fn script_dump_shows_packages_and_varsets() {
     use iron3d_formats::script::{Record, ScrPackage};
-    let root = std::env::temp_dir().join(format!("iron3d-cli-script-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = scratch("script");
     let mut p = ScrPackage::new();
     p.add_event("Init", 0, vec![Record::handler19(224, 225, 226)]).unwrap();
     p.add_event("Mission", 3, vec![Record::new(u32::MAX, vec![]), Record::new(30, vec![1, 2])]).unwrap();
@@ -421,9 +422,7 @@ fn world_commands_have_help() {
 fn model_tree(tag: &str) -> PathBuf {
     use iron3d_formats::model::msh::{AnimKey, MeshBatch, MeshData, ModelBuilder, NodeAnimation};
     use iron3d_formats::model::texm::{DecodeOptions, PixelFormat, Texm, build_mips};
-    let root = std::env::temp_dir().join(format!("iron3d-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = scratch(tag);
     let quad = |material: u8, z: f32| MeshData {
         lightmap_uvs: Vec::new(),
         positions: vec![[0.0, 0.0, z], [1.0, 0.0, z], [1.0, 1.0, z], [0.0, 1.0, z]],
@@ -477,7 +476,10 @@ fn model_info_and_export_to_glb_and_obj() {
     assert_eq!(doc["accessors"][top_accessor]["max"][1], 2.5);
 
     let obj = root.join("robot.obj");
-    assert!(cli(&["model", "export", &address, "-o", path(&obj), "--unposed"]).status.success());
+    let o = cli(&["model", "export", &address, "-o", path(&obj), "--unposed", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&summary["triangles"], &summary["parts"]), (&serde_json::json!(4), &serde_json::json!(2)));
     let text = std::fs::read_to_string(&obj).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("v ")).count(), 8);
     assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 4);

@@ -157,14 +157,15 @@ impl Error {
         Self { kind, offset: None, chain: Vec::new() }
     }
 
-    /// Shorthand for an [`ErrorKind::Invalid`] error at `offset`.
+    /// Shorthand for an [`ErrorKind::Invalid`] error at `offset` (built like every
+    /// format reader's rule violation).
     pub fn invalid(offset: u64, rule: &'static str, detail: impl Into<String>) -> Self {
-        Self::at(offset, ErrorKind::Invalid { rule, detail: detail.into() })
+        iron3d_formats::Error::invalid(offset, rule, detail).into()
     }
 
     /// Shorthand for an [`ErrorKind::Invalid`] error without a byte offset.
     pub fn rule(rule: &'static str, detail: impl Into<String>) -> Self {
-        Self::new(ErrorKind::Invalid { rule, detail: detail.into() })
+        iron3d_formats::Error::rule(rule, detail).into()
     }
 
     /// Adds the frames of `outer` (innermost first) as the error propagates outwards.
