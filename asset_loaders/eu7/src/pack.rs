@@ -125,7 +125,8 @@ impl SectionIndex {
         self.decode_with(m, i, |bytes, base, count| Section::decode(bytes, base, count, strict))
     }
 
-    /// Decodes only chunk `chunk` of entry `i`'s section.
+    /// Decodes only chunk `chunk` of entry `i`'s section (record indices in errors count
+    /// from that chunk's first record).
     pub fn decode_chunk(&self, m: &Module, i: usize, chunk: usize, strict: bool) -> Result<Section> {
         self.decode_with(m, i, |bytes, base, count| Section::decode_chunk(bytes, base, count, chunk, strict))
     }

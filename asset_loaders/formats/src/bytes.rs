@@ -4,8 +4,9 @@
 use crate::error::{Error, ErrorKind, Result};
 use std::cmp::Ordering;
 
-/// A bounded sequential reader over a byte slice. Every read checks the remaining
-/// length first and reports the absolute offset (`base + position`) on failure.
+/// The workspace's one bounded sequential reader over a byte slice (the Iron3D formats
+/// and, through `iron3d_eu7`, EU7B and E3D). Every read checks the remaining length first
+/// and reports the absolute offset (`base + position`) on failure.
 #[derive(Debug, Clone)]
 pub struct Cursor<'a> {
     data: &'a [u8],
