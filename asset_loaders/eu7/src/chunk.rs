@@ -299,7 +299,7 @@ pub(crate) fn write_chunk(chunk: &Chunk, w: &mut Writer, version: u32) -> Result
     write_body(&chunk.body, w, version)?;
     w.bytes(&chunk.trailing);
     let size = u32::try_from(w.len() - start)
-        .map_err(|_| crate::Error::at(start as u64, ErrorKind::TooLarge("chunk of 4 GiB or more")).in_chunk(chunk.id))?;
+        .map_err(|_| crate::Error::new(ErrorKind::TooLarge("chunk of 4 GiB or more")).in_chunk(chunk.id))?;
     w.patch_u32(start + 4, size);
     Ok(())
 }

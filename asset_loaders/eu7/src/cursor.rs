@@ -48,7 +48,8 @@ impl<'a> CursorExt<'a> for Cursor<'a> {
     }
 }
 
-/// A little-endian byte sink.
+/// A little-endian byte sink. Its errors carry no offset: they are about values that do
+/// not fit the format, not about bytes of a file.
 #[derive(Debug, Default, Clone)]
 pub struct Writer {
     /// Bytes written so far.
@@ -109,7 +110,7 @@ impl Writer {
     /// Writes a length as a `u32` count, failing if it does not fit.
     pub fn count(&mut self, len: usize) -> Result<()> {
         let n = u32::try_from(len)
-            .map_err(|_| Error::at(self.len() as u64, ErrorKind::TooLarge("count above u32::MAX")))?;
+            .map_err(|_| Error::new(ErrorKind::TooLarge("count above u32::MAX")))?;
         self.u32(n);
         Ok(())
     }

@@ -68,7 +68,7 @@ impl TransformContext {
     pub fn write(&self, w: &mut Writer) -> Result<()> {
         for stack in [&self.origins, &self.scales] {
             let n = u8::try_from(stack.len())
-                .map_err(|_| crate::Error::at(w.len() as u64, ErrorKind::TooLarge("transform stack deeper than 255")))?;
+                .map_err(|_| crate::Error::new(ErrorKind::TooLarge("transform stack deeper than 255")))?;
             w.u8(n);
             for v in stack.iter() {
                 w.vec3(*v);

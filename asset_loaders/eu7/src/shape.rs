@@ -96,13 +96,13 @@ impl Terrain {
                 w.i32(b.section_x);
                 w.i32(b.section_z);
                 if b.vertices.len() % 3 != 0 {
-                    return Err(crate::Error::invalid(w.len() as u64, "triangle_list", "terrain batch not a triangle list"));
+                    return Err(crate::Error::rule("triangle_list", "terrain batch not a triangle list"));
                 }
                 write_vertices(w, &b.vertices)
             }),
             TerrainBody::Legacy(v) => {
                 if v.len() % 3 != 0 {
-                    return Err(crate::Error::invalid(w.len() as u64, "triangle_list", "terrain legacy list not a triangle list"));
+                    return Err(crate::Error::rule("triangle_list", "terrain legacy list not a triangle list"));
                 }
                 w.count(v.len() / 3)?;
                 for p in v {
