@@ -22,28 +22,28 @@ fn bad_prototype_module() -> (Vec<u8>, usize) {
         .chunk(b"PROT", prot)
         .chunk(b"PACK", section)
         .0;
-    let pack_payload = bytes.windows(4).rposition(|w| w == b"PACK").unwrap() + 8;
+    let pack_payload = bytes.windows(4).rposition(|w| w == b"PACK").expect("PACK chunk") + 8;
     (bytes, pack_payload + 9)
 }
 
 #[test]
 fn out_of_range_prototype_names_file_section_record_offset_and_rule() {
     let (bytes, record_at) = bad_prototype_module();
-    let m = Module::read(bytes, &ReadOptions::compatible().with_file("scenery/bad.eu7")).unwrap();
-    let index = SectionIndex::new(&m).unwrap();
+    let m = Module::read(bytes, &ReadOptions::compatible().with_file("scenery/bad.eu7")).expect("module loads");
+    let index = SectionIndex::new(&m).expect("index builds");
     let want = format!(
         "file scenery/bad.eu7 -> chunk PACK -> section row 3 column 4 -> instance record 0 -> \
          at offset {record_at:#x}: prototype_range: prototype id 7 out of range (PROT has 2)"
     );
-    let decoded = index.decode(&m, 0, true).unwrap();
-    assert_eq!(decoded.models(m.prototypes()).unwrap_err().to_string(), want);
-    assert_eq!(index.models(&m, 3, 4, true).unwrap_err().to_string(), want);
+    let decoded = index.decode(&m, 0, true).expect("section decodes");
+    assert_eq!(decoded.models(m.prototypes()).expect_err("expansion fails").to_string(), want);
+    assert_eq!(index.models(&m, 3, 4, true).expect_err("expansion fails").to_string(), want);
 }
 
 #[test]
 fn chunk_level_count_names_file_chunk_and_offset() {
     let bytes = header(6).chunk(b"MODL", B::new().u32(9)).0;
-    let e = Module::read(bytes, &ReadOptions::compatible().with_file("x.eu7")).unwrap_err();
+    let e = Module::read(bytes, &ReadOptions::compatible().with_file("x.eu7")).expect_err("lying count");
     assert_eq!(
         e.to_string(),
         "file x.eu7 -> chunk MODL -> at offset 0x10: count_bounds: \
@@ -61,7 +61,7 @@ fn chunk_record_error_names_the_record() {
     let first = rec(1);
     let bytes = header(6).chunk(b"MODL", B::new().u32(2).raw(&first.0).raw(&rec(4096).0)).0;
     let lights_at = 8 + 8 + 4 + first.len() + first.len() - 12;
-    let e = Module::read(bytes, &ReadOptions::strict().with_file("y.eu7")).unwrap_err();
+    let e = Module::read(bytes, &ReadOptions::strict().with_file("y.eu7")).expect_err("lying light count");
     assert_eq!(
         e.to_string(),
         format!(
@@ -77,11 +77,12 @@ fn section_decoding_error_names_the_section_and_record() {
     // Cut the instance record short: PACK keeps 9 header bytes and 20 record bytes.
     let cut = record_at + 20;
     bytes.truncate(cut);
-    let pack_chunk = bytes.windows(4).rposition(|w| w == b"PACK").unwrap();
+    let pack_chunk = bytes.windows(4).rposition(|w| w == b"PACK").expect("PACK chunk");
     let size = (cut - pack_chunk) as u32;
     bytes[pack_chunk + 4..pack_chunk + 8].copy_from_slice(&size.to_le_bytes());
-    let m = Module::read(bytes, &ReadOptions::compatible().with_file("cut.eu7")).unwrap();
-    let e = SectionIndex::new(&m).unwrap().decode(&m, 0, false).unwrap_err();
+    let m = Module::read(bytes, &ReadOptions::compatible().with_file("cut.eu7")).expect("module loads");
+    let index = SectionIndex::new(&m).expect("index builds");
+    let e = index.decode(&m, 0, false).expect_err("cut record");
     assert_eq!(
         e.to_string(),
         format!(
