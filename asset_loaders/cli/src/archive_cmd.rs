@@ -1,12 +1,12 @@
 //! `iron3d-cli archive ...`: list, extract, verify, round-trip and pack archives.
 
-use crate::output::{ensure_identical, options, print_json, progress};
+use crate::output::{ensure_identical, entry_address, options, print_json, progress, usage};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use iron3d_formats::nres::{Nres, NresDocument, NresWriter};
 use iron3d_formats::rsli::{Method, NewEntry, Rsli, RsliDocument, RsliWriter};
 use iron3d_formats::{ReadOptions, ResultExt};
-use iron3d_vfs::{Archive, ArchiveKind};
+use iron3d_vfs::{Address, Archive, ArchiveKind};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -31,6 +31,9 @@ pub enum ArchiveCommand {
         /// Strict mode: reject every compatibility quirk.
         #[arg(long)]
         strict: bool,
+        /// Print the result of a valid archive as JSON (failures go to standard error).
+        #[arg(long)]
+        json: bool,
     },
     /// Rewrite an archive through the lossless document model; fails when the output
     /// is not byte-identical to the input.
@@ -44,6 +47,9 @@ pub enum ArchiveCommand {
         /// Output file (byte-identical for an untouched archive).
         #[arg(short, long)]
         output: PathBuf,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Build an archive from a directory holding `manifest.json` and the entry files.
     Pack {
@@ -58,10 +64,9 @@ pub enum ArchiveCommand {
 /// Arguments of `archive extract`.
 #[derive(Args)]
 pub struct ExtractArgs {
-    /// Archive file.
-    file: PathBuf,
-    /// Entry name (case-insensitive).
-    #[arg(required_unless_present = "all")]
+    /// `ARCHIVE::ENTRY` (entry names are case-insensitive), or the archive alone with `--all`.
+    source: String,
+    /// The entry as a second argument (older form of `ARCHIVE::ENTRY`).
     entry: Option<String>,
     /// Output file for one entry.
     #[arg(short, long, required_unless_present = "all")]
@@ -109,8 +114,8 @@ pub fn run(cmd: ArchiveCommand) -> anyhow::Result<()> {
     match cmd {
         ArchiveCommand::List { file, json } => list(&file, json),
         ArchiveCommand::Extract(args) => extract(args),
-        ArchiveCommand::Verify { file, strict } => verify(&file, strict),
-        ArchiveCommand::Roundtrip { file, output } => roundtrip(&file, &output),
+        ArchiveCommand::Verify { file, strict, json } => verify(&file, strict, json),
+        ArchiveCommand::Roundtrip { file, output, json } => roundtrip(&file, &output, json),
         ArchiveCommand::Pack { dir, output } => pack(&dir, &output),
     }
 }
@@ -172,14 +177,16 @@ fn entry_file_name(index: usize, name: &str) -> String {
 }
 
 fn extract(args: ExtractArgs) -> anyhow::Result<()> {
-    let archive = open(&args.file, ReadOptions::compatible())?;
     let Some(dir) = args.all else {
-        let (Some(entry), Some(output)) = (args.entry, args.output) else {
-            bail!("give ENTRY and -o OUT, or --all DIR");
-        };
-        let bytes = archive.read(&entry)?;
-        return std::fs::write(&output, &bytes).with_context(|| format!("writing {}", output.display()));
+        let (file, entry) = entry_address(&args.source, args.entry)?;
+        let Some(output) = args.output else { return usage("give -o OUT for one entry") };
+        let archive = open(Path::new(&file), ReadOptions::compatible())?;
+        return std::fs::write(&output, archive.read(&entry)?).with_context(|| format!("writing {}", output.display()));
     };
+    if Address::parse(&args.source).entry.is_some() {
+        return usage(format!("--all extracts a whole archive: give ARCHIVE, not {}", args.source));
+    }
+    let archive = open(Path::new(&args.source), ReadOptions::compatible())?;
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let bar = progress(archive.len() as u64, "extracting");
     let mut manifest = Manifest { format: String::new(), seed: 0, entries: Vec::new() };
@@ -217,16 +224,35 @@ fn extract(args: ExtractArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn verify(file: &Path, strict: bool) -> anyhow::Result<()> {
+#[derive(Serialize)]
+struct Verified {
+    file: String,
+    mode: &'static str,
+    entries: usize,
+}
+
+fn verify(file: &Path, strict: bool, json: bool) -> anyhow::Result<()> {
     let archive = open(file, options(strict))?;
     for i in 0..archive.len() {
         archive.read_index(i)?;
     }
-    println!("{}: valid ({} mode, {} entries)", file.display(), if strict { "strict" } else { "compatible" }, archive.len());
+    let v = Verified { file: file.display().to_string(), mode: if strict { "strict" } else { "compatible" }, entries: archive.len() };
+    if json {
+        return print_json(&v);
+    }
+    println!("{}: valid ({} mode, {} entries)", v.file, v.mode, v.entries);
     Ok(())
 }
 
-fn roundtrip(file: &Path, output: &Path) -> anyhow::Result<()> {
+#[derive(Serialize)]
+struct RoundTrip {
+    file: String,
+    output: String,
+    bytes: usize,
+    identical: bool,
+}
+
+fn roundtrip(file: &Path, output: &Path, json: bool) -> anyhow::Result<()> {
     let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
     let name = file.display().to_string();
     let saved = if bytes.starts_with(b"NRes") {
@@ -237,8 +263,19 @@ fn roundtrip(file: &Path, output: &Path) -> anyhow::Result<()> {
         RsliDocument::from_library(&lib)?.save()?
     };
     std::fs::write(output, &saved).with_context(|| format!("writing {}", output.display()))?;
+    let r = RoundTrip {
+        file: file.display().to_string(),
+        output: output.display().to_string(),
+        bytes: saved.len(),
+        identical: saved == bytes,
+    };
+    if json {
+        print_json(&r)?;
+    }
     ensure_identical(&saved, &bytes, &format!("{} -> {}: the lossless save", file.display(), output.display()))?;
-    println!("{} -> {}: {} bytes, byte-identical", file.display(), output.display(), saved.len());
+    if !json {
+        println!("{} -> {}: {} bytes, byte-identical", r.file, r.output, r.bytes);
+    }
     Ok(())
 }
 

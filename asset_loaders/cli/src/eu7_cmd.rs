@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::output::{ensure_identical, print_json};
 use anyhow::{bail, Context};
-use crate::output::ensure_identical;
 use iron3d_eu7::generate::{self, GenConfig};
 use iron3d_eu7::{Module, ReadOptions, SectionIndex};
 use serde::Serialize;
@@ -39,6 +39,9 @@ pub enum Eu7Command {
         /// Strict profile (exact payloads, no unknown chunks, no quirks).
         #[arg(long)]
         strict: bool,
+        /// Print the result of a valid file as JSON (failures go to standard error).
+        #[arg(long)]
+        json: bool,
     },
     /// Write a deterministic synthetic scenery (and its E3D models beside it).
     Generate {
@@ -125,7 +128,7 @@ pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
     match cmd {
         Eu7Command::Info { file, json } => info(&file, json),
         Eu7Command::Section { file, row, col, json } => section(&file, row, col, json),
-        Eu7Command::Verify { file, strict } => verify(&file, strict),
+        Eu7Command::Verify { file, strict, json } => verify(&file, strict, json),
         Eu7Command::Generate { out: path, instances, seed, extent_km, models } => {
             let mut out = std::io::stdout().lock();
             let cfg = GenConfig { seed, instances, extent_m: extent_km * 1000.0, ..GenConfig::default() };
@@ -148,7 +151,6 @@ pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
 }
 
 fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
     let m = load(file, false)?;
     let index = SectionIndex::new(&m)?;
     let info = Info {
@@ -167,9 +169,9 @@ fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
         total_section_models: index.total_models(),
     };
     if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&info)?)?;
-        return Ok(());
+        return print_json(&info);
     }
+    let mut out = std::io::stdout().lock();
     writeln!(out, "{}: EU7B version {}", info.file, info.version)?;
     writeln!(out, "chunks:")?;
     for c in &info.chunks {
@@ -191,10 +193,11 @@ fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
 }
 
 fn section(file: &PathBuf, row: u32, col: u32, json: bool) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
     let m = load(file, false)?;
     let index = SectionIndex::new(&m)?;
-    let Some(i) = index.find(row, col) else { bail!("section ({row}, {col}) not in PIDX") };
+    let i = index.find(row, col).ok_or_else(|| {
+        iron3d_eu7::Error::new(iron3d_eu7::ErrorKind::SectionNotFound { row, col }).in_file(file.display().to_string())
+    })?;
     let sec = index.decode(&m, i, false)?;
     let models = sec.models(m.prototypes())?;
     let s = |id| String::from_utf8_lossy(m.string(id)).into_owned();
@@ -220,18 +223,27 @@ fn section(file: &PathBuf, row: u32, col: u32, json: bool) -> anyhow::Result<()>
             .collect(),
     };
     if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&view)?)?;
-    } else {
-        writeln!(out, "section ({row}, {col}): {} — {} solo, {} instances, {} chunks", view.format, view.solo, view.instances, view.chunks)?;
-        for r in &view.models {
-            writeln!(out, "  {} {:?} {}", r.model_file, r.location, r.name)?;
-        }
+        return print_json(&view);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "section ({row}, {col}): {} — {} solo, {} instances, {} chunks", view.format, view.solo, view.instances, view.chunks)?;
+    for r in &view.models {
+        writeln!(out, "  {} {:?} {}", r.model_file, r.location, r.name)?;
     }
     Ok(())
 }
 
-fn verify(file: &PathBuf, strict: bool) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+#[derive(Serialize)]
+struct Verified {
+    file: String,
+    mode: &'static str,
+    version: u32,
+    chunks: usize,
+    sections: usize,
+    section_models: usize,
+}
+
+fn verify(file: &PathBuf, strict: bool, json: bool) -> anyhow::Result<()> {
     let data = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
     let opts = ReadOptions { strict, file: Some(file.display().to_string()) };
     let m = Module::read(data.clone(), &opts)?;
@@ -243,6 +255,17 @@ fn verify(file: &PathBuf, strict: bool) -> anyhow::Result<()> {
     }
     let rewritten = m.write()?;
     ensure_identical(&rewritten, &data, &format!("{}: the lossless rewrite", file.display()))?;
-    writeln!(out, "{}: OK (version {}, {} chunks, {} sections, {models} section models, {})", file.display(), m.version, m.chunks.len(), index.entries.len(), if strict { "strict" } else { "compatible" })?;
+    let v = Verified {
+        file: file.display().to_string(),
+        mode: if strict { "strict" } else { "compatible" },
+        version: m.version,
+        chunks: m.chunks.len(),
+        sections: index.entries.len(),
+        section_models: models,
+    };
+    if json {
+        return print_json(&v);
+    }
+    println!("{}: OK (version {}, {} chunks, {} sections, {} section models, {})", v.file, v.version, v.chunks, v.sections, v.section_models, v.mode);
     Ok(())
 }

@@ -1,5 +1,5 @@
-//! `iron3d-cli`: inspect, extract, pack and verify Iron3D game data. Exit code 0 only
-//! on success.
+//! `iron3d-cli`: inspect, extract, pack and verify Iron3D game data. Exit status 0 on
+//! success, 1 on failure, 2 on a usage error (see [`EXIT_STATUS`]).
 
 mod archive_cmd;
 mod demo_cmd;
@@ -14,9 +14,19 @@ mod world_cmd;
 
 use clap::{Parser, Subcommand};
 
+/// The exit statuses, as `--help` lists them.
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success (a verified file is valid, an inspected file was read)
+  1  failure: invalid or unreadable data, a failed verification, an I/O error
+  2  usage error: unknown command, missing or malformed arguments
+
+Archive entries are named ARCHIVE::ENTRY by every command (e.g. Textures.lib::GRASS01).
+Inspecting commands take --json; errors go to standard error as `error: ...`.";
+
 /// Inspect, extract, pack and verify Iron3D game data.
 #[derive(Parser)]
-#[command(name = "iron3d-cli", version, about, long_about = None)]
+#[command(name = "iron3d-cli", version, about, long_about = None, after_help = EXIT_STATUS)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -81,7 +91,7 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            std::process::ExitCode::FAILURE
+            if e.is::<output::UsageError>() { std::process::ExitCode::from(2) } else { std::process::ExitCode::FAILURE }
         }
     }
 }

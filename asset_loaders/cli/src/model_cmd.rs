@@ -3,14 +3,14 @@
 
 mod gltf;
 
-use crate::output::{options, print_json};
-use anyhow::{Context, bail};
+use crate::output::{entry_address, options, print_json, usage};
+use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
 use iron3d_formats::bytes::display_name;
 use iron3d_formats::model::mesh_build::{MeshOptions, Pose, QuaternionSense, build_mesh};
 use iron3d_formats::model::msh::{MaterialField, Msh};
 use iron3d_formats::model::texm::{DecodeOptions, Texm};
-use iron3d_vfs::Archive;
+use iron3d_vfs::{Address, Archive};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -56,6 +56,9 @@ pub enum ModelCommand {
         /// Strict mode.
         #[arg(long)]
         strict: bool,
+        /// Print a JSON summary.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -64,10 +67,11 @@ pub enum ModelCommand {
 pub enum TextureCommand {
     /// Decode a Texm entry of an archive to PNG.
     Export {
-        /// Archive file (e.g. `Textures.lib`).
-        file: PathBuf,
-        /// Entry name.
-        entry: String,
+        /// `ARCHIVE::ENTRY`, e.g. `Textures.lib::GRASS01` (entry names are case-insensitive).
+        source: String,
+        /// Deprecated: the entry as a second argument (`ARCHIVE ENTRY`).
+        #[arg(hide = true)]
+        entry: Option<String>,
         /// Output PNG (with `--all-mips`: `NAME_mipN.png` next to it).
         #[arg(short, long)]
         output: PathBuf,
@@ -102,10 +106,12 @@ pub enum Sense {
 }
 
 fn load_source(source: &str, strict: bool) -> anyhow::Result<(String, Vec<u8>)> {
-    match source.split_once("::") {
-        Some((archive, entry)) => {
-            let a = Archive::open(Path::new(archive), archive, options(strict))?;
-            Ok((entry.to_string(), a.read(entry)?.into_owned()))
+    let address = Address::parse(source);
+    match address.entry {
+        Some(entry) => {
+            let a = Archive::open(Path::new(&address.file), &address.file, options(strict))?;
+            let bytes = a.read(&entry)?.into_owned();
+            Ok((entry, bytes))
         }
         None => Ok((source.to_string(), std::fs::read(source).with_context(|| format!("reading {source}"))?)),
     }
@@ -206,7 +212,11 @@ pub fn run(cmd: ModelCommand) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        ModelCommand::Export { source, output, lod, group, frame, unposed, material_field, quaternion, strict } => {
+        ModelCommand::Export { source, output, lod, group, frame, unposed, material_field, quaternion, strict, json } => {
+            let ext = output.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
+            if !matches!(ext.as_str(), "glb" | "obj") {
+                return usage(format!("unknown export format `{ext}` (use .glb or .obj)"));
+            }
             let (name, bytes) = load_source(&source, strict)?;
             let m = Msh::parse(&bytes, options(strict)).with_context(|| format!("parsing {name}"))?;
             let pose = match (unposed, frame) {
@@ -227,14 +237,18 @@ pub fn run(cmd: ModelCommand) -> anyhow::Result<()> {
                 lightmap_uv: false,
             };
             let built = build_mesh(&m, lod, group, pose, opts)?;
-            let ext = output.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
-            let data = match ext.as_str() {
-                "glb" => gltf::write_glb(&built, &name)?,
-                "obj" => gltf::write_obj(&built, &name).into_bytes(),
-                other => bail!("unknown export format `{other}` (use .glb or .obj)"),
-            };
+            let data = if ext == "glb" { gltf::write_glb(&built, &name)? } else { gltf::write_obj(&built, &name).into_bytes() };
             std::fs::write(&output, data).with_context(|| format!("writing {}", output.display()))?;
-            eprintln!("{}: {} triangles in {} parts -> {}", name, built.triangle_count(), built.parts.len(), output.display());
+            let summary = ExportInfo {
+                name,
+                output: output.display().to_string(),
+                triangles: built.triangle_count(),
+                parts: built.parts.len(),
+            };
+            if json {
+                return print_json(&summary);
+            }
+            eprintln!("{}: {} triangles in {} parts -> {}", summary.name, summary.triangles, summary.parts, summary.output);
             Ok(())
         }
     }
@@ -252,6 +266,14 @@ fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) -> anyhow::Result<()> {
 }
 
 #[derive(Serialize)]
+struct ExportInfo {
+    name: String,
+    output: String,
+    triangles: usize,
+    parts: usize,
+}
+
+#[derive(Serialize)]
 struct TextureInfo {
     entry: String,
     width: u32,
@@ -265,8 +287,12 @@ struct TextureInfo {
 
 /// Runs a texture command.
 pub fn run_texture(cmd: TextureCommand) -> anyhow::Result<()> {
-    let TextureCommand::Export { file, entry, output, mip, all_mips, json } = cmd;
-    let archive = Archive::open(&file, &file.display().to_string(), options(false))?;
+    let TextureCommand::Export { source, entry, output, mip, all_mips, json } = cmd;
+    if entry.is_some() {
+        eprintln!("warning: `texture export ARCHIVE ENTRY` is deprecated; write ARCHIVE::ENTRY");
+    }
+    let (file, entry) = entry_address(&source, entry)?;
+    let archive = Archive::open(Path::new(&file), &file, options(false))?;
     let bytes = archive.read(&entry)?;
     let t = Texm::parse(&bytes).with_context(|| format!("parsing {entry}"))?;
     let levels: Vec<usize> = if all_mips { (0..t.mips.len()).collect() } else { vec![mip.unwrap_or(t.mip_skip() as usize)] };

@@ -1,6 +1,8 @@
-//! Shared output helpers: JSON printing, progress bars and reading options.
+//! Shared helpers: JSON printing, progress bars, reading options and archive-entry
+//! addresses.
 
 use iron3d_formats::ReadOptions;
+use iron3d_vfs::Address;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Prints a value as pretty JSON on standard output.
@@ -17,6 +19,36 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     }
     bar.set_message(what.to_string());
     bar
+}
+
+/// A command-line mistake found after parsing; exits with status 2 like clap's own.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Fails with a [`UsageError`].
+pub fn usage<T>(message: impl Into<String>) -> anyhow::Result<T> {
+    Err(UsageError(message.into()).into())
+}
+
+/// The archive entry a command names: `ARCHIVE::ENTRY` (every command's form), or the
+/// older two-argument form `ARCHIVE ENTRY` (`entry` given) where a command still takes it.
+/// Returns the archive path and the entry name.
+pub fn entry_address(source: &str, entry: Option<String>) -> anyhow::Result<(String, String)> {
+    let address = Address::parse(source);
+    match (address.entry, entry) {
+        (Some(_), Some(extra)) => usage(format!("{source} already names an entry; drop the extra argument {extra:?}")),
+        (Some(named), None) => Ok((address.file, named)),
+        (None, Some(entry)) => Ok((address.file, entry)),
+        (None, None) => usage(format!("{source} names no entry; write ARCHIVE::ENTRY")),
+    }
 }
 
 /// Strict or compatible options.

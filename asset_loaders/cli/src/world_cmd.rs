@@ -17,7 +17,9 @@ pub enum MissionCommand {
     Graph {
         /// Game directory.
         game_dir: PathBuf,
-        /// Mission directory relative to the game root (holds `data.tma`).
+        /// Mission name, a folder under `MISSIONS` as the game's `--mission` takes it
+        /// (`single.01`), or the mission directory relative to the game root
+        /// (`MISSIONS/single.01`).
         mission: String,
         /// Also resolve unreachable registry entries and report them as warnings.
         #[arg(long)]
@@ -67,12 +69,21 @@ fn failure_json(f: &Failure) -> Value {
     })
 }
 
+/// The folder of the game tree that holds one folder per mission.
+const MISSIONS_DIR: &str = "MISSIONS";
+
+/// The mission directory relative to the game root: a bare name is a folder under
+/// `MISSIONS`; anything with a path separator is already a directory.
+fn mission_dir(mission: &str) -> String {
+    if mission.contains(['/', '\\']) { mission.to_string() } else { format!("{MISSIONS_DIR}/{mission}") }
+}
+
 /// Runs a mission command.
 pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
     let MissionCommand::Graph { game_dir, mission, inventory, json } = cmd;
     let game = GameDir::open(&game_dir, ReadOptions::compatible())?;
     let links = iron3d_formats::world::ParsedModelLinks::compatible();
-    let report = MissionGraph::new(&game).with_model_links(&links).build(&mission, inventory)?;
+    let report = MissionGraph::new(&game).with_model_links(&links).build(&mission_dir(&mission), inventory)?;
     let (s, wx) = (report.stats, report.weather);
     if json {
         print_json(&json!({

@@ -14,10 +14,16 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn tree(tag: &str) -> PathBuf {
+/// An empty scratch directory of this test run.
+fn scratch(tag: &str) -> PathBuf {
     let root = std::env::temp_dir().join(format!("iron3d-cli-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
+    root
+}
+
+fn tree(tag: &str) -> PathBuf {
+    let root = scratch(tag);
     let mut objects = NresWriter::new();
     let refs = [ObjectRef64::new("bases.rlb", "r_h_01.msh").unwrap(), ObjectRef64::new("bases.rlb", "r_h_01.wea").unwrap()];
     objects.add(0, [0; 3], b"r_h_01", write_refs(&refs)).unwrap();
@@ -59,8 +65,19 @@ fn list_extract_pack_and_roundtrip() {
     assert_eq!(rows[0]["size"], 21);
 
     let out = root.join("one.bin");
-    assert!(cli(&["archive", "extract", path(&lib), "interf1.tex", "-o", path(&out)]).status.success());
+    let address = format!("{}::interf1.tex", path(&lib));
+    assert!(cli(&["archive", "extract", &address, "-o", path(&out)]).status.success());
     assert_eq!(std::fs::read(&out).unwrap(), b"INTERF1.TEX data INTERF1.TEX data");
+    let older = root.join("older.bin");
+    assert!(cli(&["archive", "extract", path(&lib), "interf1.tex", "-o", path(&older)]).status.success());
+    assert_eq!(std::fs::read(&older).unwrap(), std::fs::read(&out).unwrap(), "the two-argument form names the same entry");
+    for args in [
+        &["archive", "extract", &address, "interf1.tex", "-o", path(&older)][..],
+        &["archive", "extract", path(&lib), "-o", path(&older)],
+        &["archive", "extract", &address, "--all", path(&root.join("x"))],
+    ] {
+        assert_eq!(cli(args).status.code(), Some(2), "usage error: {args:?}");
+    }
 
     let dir = root.join("unpacked");
     assert!(cli(&["archive", "extract", path(&lib), "--all", path(&dir)]).status.success());
@@ -73,6 +90,9 @@ fn list_extract_pack_and_roundtrip() {
     let o = cli(&["archive", "roundtrip", path(&bases), "-o", path(&copy)]);
     assert!(stdout(&o).contains("byte-identical"), "{o:?}");
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&bases).unwrap());
+    let o = cli(&["archive", "roundtrip", path(&bases), "-o", path(&copy), "--json"]);
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&r["identical"], &r["bytes"]), (&serde_json::json!(true), &serde_json::json!(std::fs::metadata(&bases).unwrap().len())));
     let _ = std::fs::remove_dir_all(root);
 }
 
@@ -95,14 +115,17 @@ fn roundtrip_keeps_an_empty_entry_inside_a_payload_and_documents_its_exit_status
 fn verify_exit_codes_follow_the_mode() {
     let root = tree("verify");
     let bases = root.join("BASES.RLB");
-    assert!(cli(&["archive", "verify", "--strict", path(&bases)]).status.success());
+    let o = cli(&["archive", "verify", "--strict", path(&bases), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&v["mode"], &v["entries"]), (&serde_json::json!("strict"), &serde_json::json!(2)));
     // Break the sort map: strict fails naming the quirk, compatible passes.
     let mut bytes = std::fs::read(&bases).unwrap();
     let dir = bytes.len() - 128;
     bytes.swap(dir + 0x3C, dir + 64 + 0x3C);
     std::fs::write(&bases, &bytes).unwrap();
     let o = cli(&["archive", "verify", "--strict", path(&bases)]);
-    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(1), "invalid data exits with 1");
     assert!(String::from_utf8_lossy(&o.stderr).contains("nres_linear_lookup"), "{o:?}");
     assert!(cli(&["archive", "verify", path(&bases)]).status.success());
     let o = cli(&["validate", path(&root)]);
@@ -147,10 +170,19 @@ fn every_command_has_help() {
 }
 
 #[test]
+fn exit_statuses_are_documented_and_kept() {
+    let help = stdout(&cli(&["--help"]));
+    for line in ["0  success", "1  failure", "2  usage error", "ARCHIVE::ENTRY"] {
+        assert!(help.contains(line), "--help names {line:?}:\n{help}");
+    }
+    assert_eq!(cli(&["no-such-command"]).status.code(), Some(2));
+    assert_eq!(cli(&["archive", "list"]).status.code(), Some(2), "missing argument");
+    assert_eq!(cli(&["archive", "list", "/no/such/archive.rlb"]).status.code(), Some(1));
+}
+
+#[test]
 fn eu7_generate_info_section_verify() {
-    let root = std::env::temp_dir().join(format!("iron3d-cli-eu7-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = scratch("eu7");
     let file = root.join("scenery.eu7");
     let o = cli(&["eu7", "generate", path(&file), "--instances", "2000", "--seed", "7", "--extent-km", "3"]);
     assert!(o.status.success(), "{o:?}");
@@ -162,7 +194,10 @@ fn eu7_generate_info_section_verify() {
     let (row, col) = (first["row"].to_string(), first["col"].to_string());
     let o = cli(&["eu7", "section", path(&file), &row, &col, "--json"]);
     assert!(o.status.success(), "{o:?}");
-    assert!(cli(&["eu7", "verify", "--strict", path(&file)]).status.success());
+    let o = cli(&["eu7", "verify", "--strict", path(&file), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&v["mode"], &v["section_models"]), (&serde_json::json!("strict"), &serde_json::json!(2000)));
     let mut bytes = std::fs::read(&file).unwrap();
     bytes.truncate(bytes.len() / 2);
     std::fs::write(&file, &bytes).unwrap();
@@ -171,12 +206,72 @@ fn eu7_generate_info_section_verify() {
     let _ = std::fs::remove_dir_all(root);
 }
 
+/// A version-9 scenery whose one PACK section (PIDX row 3, column 4; format 1) holds an
+/// instance of prototype 7 while PROT has 2. Returns the bytes and the absolute offset of
+/// the instance record.
+fn eu7_with_bad_prototype() -> (Vec<u8>, usize) {
+    fn chunk(out: &mut Vec<u8>, id: &[u8; 4], payload: &[u8]) {
+        out.extend_from_slice(id);
+        out.extend_from_slice(&(payload.len() as u32 + 8).to_le_bytes());
+        out.extend_from_slice(payload);
+    }
+    let le = |words: &[u32]| words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+    let none = u32::MAX;
+    // Slim node (bounds flag, centre, radius 3), is_terrain 0, transition 1, model sid 0,
+    // no texture, no lights; v9 tail.
+    let mut proto = vec![0x08];
+    proto.extend(le(&[0, 0, 0, 3.0f32.to_bits()]));
+    proto.extend([0, 1]);
+    proto.extend(le(&[0, none, 0, 0, none]));
+    proto.push(2);
+    proto.extend(le(&[0, 0.0f32.to_bits(), (-1.0f32).to_bits()]));
+    let mut prot = le(&[2]);
+    prot.extend(&proto);
+    prot.extend(&proto);
+    let mut section = vec![1];
+    section.extend(le(&[0, 1, 7, 0, 0, 0, 0, 0, 0, 1.0f32.to_bits(), 1.0f32.to_bits(), 1.0f32.to_bits(), none]));
+    let mut pidx = le(&[1, 3 | (4 << 16), 1]);
+    pidx.extend(0u64.to_le_bytes());
+    let mut strs = le(&[1, 8]);
+    strs.extend(b"tree.e3d");
+    let mut out = b"EU7B".to_vec();
+    out.extend(le(&[9]));
+    chunk(&mut out, b"STRS", &strs);
+    chunk(&mut out, b"PIDX", &pidx);
+    chunk(&mut out, b"PROT", &prot);
+    let record_at = out.len() + 8 + 9;
+    chunk(&mut out, b"PACK", &section);
+    (out, record_at)
+}
+
+#[test]
+fn eu7_errors_name_file_section_record_offset_and_rule() {
+    let root = scratch("eu7-bad");
+    let file = root.join("bad.eu7");
+    let (bytes, record_at) = eu7_with_bad_prototype();
+    std::fs::write(&file, bytes).unwrap();
+    let want = format!(
+        "error: file {} -> chunk PACK -> section row 3 column 4 -> instance record 0 -> \
+         at offset {record_at:#x}: prototype_range: prototype id 7 out of range (PROT has 2)\n",
+        file.display()
+    );
+    for args in [&["eu7", "section", path(&file), "3", "4"][..], &["eu7", "verify", path(&file)], &["eu7", "verify", "--strict", path(&file)]] {
+        let o = cli(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
+    }
+    let o = cli(&["eu7", "section", path(&file), "9", "9"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("error: file {} -> section_in_pidx: section row 9 column 9 not in PIDX\n", file.display())
+    );
+    let _ = std::fs::remove_dir_all(root);
+}
+
 #[test]
 fn sound_export_decodes_archive_entries_and_reports_load_results() {
     use iron3d_formats::sound::{SWAV, decode_wave, write_ms_adpcm};
-    let root = std::env::temp_dir().join(format!("iron3d-cli-sound-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = scratch("sound");
     let samples: Vec<i16> = (0..3000).map(|i| ((i as f32 / 20.0).sin() * 9000.0) as i16).collect();
     let adpcm = write_ms_adpcm(&samples, 1, 22050, 256).unwrap();
     let mut lib = NresWriter::new();
@@ -211,9 +306,7 @@ fn sound_export_decodes_archive_entries_and_reports_load_results() {
 #[test]
 fn script_dump_shows_packages_and_varsets() {
     use iron3d_formats::script::{Record, ScrPackage};
-    let root = std::env::temp_dir().join(format!("iron3d-cli-script-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = scratch("script");
     let mut p = ScrPackage::new();
     p.add_event("Init", 0, vec![Record::handler19(224, 225, 226)]).unwrap();
     p.add_event("Mission", 3, vec![Record::new(u32::MAX, vec![]), Record::new(30, vec![1, 2])]).unwrap();
@@ -295,6 +388,7 @@ fn mission_graph_tma_dump_and_land_info() {
     assert_eq!(g["stats"]["wear_requests"], 3);
     assert_eq!(g["stats"]["failures"], 0);
     assert_eq!((&g["stats"]["research_trees"], &g["weather"]["table"]), (&serde_json::json!(0), &serde_json::json!(false)), "no clans, no sky files");
+    let m1_stats = g["stats"].clone();
 
     let o = cli(&["mission", "graph", path(&root), "MISSIONS/M2", "--json"]);
     assert!(!o.status.success(), "a reachable failure fails the command");
@@ -304,6 +398,11 @@ fn mission_graph_tma_dump_and_land_info() {
     assert_eq!(g["errors"][0]["link"], "prototype");
     let o = cli(&["mission", "graph", path(&root), "MISSIONS/M2"]);
     assert!(stdout(&o).contains("placed object 2 (no_such_key)"), "{}", stdout(&o));
+    // A bare mission name is a folder under MISSIONS, as the game's `--mission` takes it.
+    let o = cli(&["mission", "graph", path(&root), "M1", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let by_name: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(by_name["stats"], m1_stats);
 
     let o = cli(&["tma", "dump", path(&root.join("MISSIONS/M1/data.tma")), "--json", "--strict"]);
     assert!(o.status.success(), "{o:?}");
@@ -338,9 +437,7 @@ fn world_commands_have_help() {
 fn model_tree(tag: &str) -> PathBuf {
     use iron3d_formats::model::msh::{AnimKey, MeshBatch, MeshData, ModelBuilder, NodeAnimation};
     use iron3d_formats::model::texm::{DecodeOptions, PixelFormat, Texm, build_mips};
-    let root = std::env::temp_dir().join(format!("iron3d-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
+    let root = scratch(tag);
     let quad = |material: u8, z: f32| MeshData {
         lightmap_uvs: Vec::new(),
         positions: vec![[0.0, 0.0, z], [1.0, 0.0, z], [1.0, 1.0, z], [0.0, 1.0, z]],
@@ -394,11 +491,14 @@ fn model_info_and_export_to_glb_and_obj() {
     assert_eq!(doc["accessors"][top_accessor]["max"][1], 2.5);
 
     let obj = root.join("robot.obj");
-    assert!(cli(&["model", "export", &address, "-o", path(&obj), "--unposed"]).status.success());
+    let o = cli(&["model", "export", &address, "-o", path(&obj), "--unposed", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&summary["triangles"], &summary["parts"]), (&serde_json::json!(4), &serde_json::json!(2)));
     let text = std::fs::read_to_string(&obj).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("v ")).count(), 8);
     assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 4);
-    assert!(!cli(&["model", "export", &address, "-o", path(&root.join("x.fbx"))]).status.success());
+    assert_eq!(cli(&["model", "export", &address, "-o", path(&root.join("x.fbx"))]).status.code(), Some(2), "unknown export format");
     assert!(!cli(&["model", "info", &format!("{}::missing.msh", path(&root.join("bases.rlb")))]).status.success());
 }
 
@@ -407,17 +507,24 @@ fn texture_export_writes_png_levels() {
     let root = model_tree("texture");
     let lib = root.join("Textures.lib");
     let png_path = root.join("grass.png");
-    let o = cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--mip", "1", "--json"]);
+    let address = format!("{}::grass.0", path(&lib));
+    let o = cli(&["texture", "export", &address, "-o", path(&png_path), "--mip", "1", "--json"]);
     assert!(o.status.success(), "{o:?}");
+    assert!(o.stderr.is_empty(), "{o:?}");
     let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(info["format"], 565);
     let bytes = std::fs::read(&png_path).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     // IHDR width/height of mip 1 = 2 x 2
     assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 2);
-    assert!(cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--all-mips"]).status.success());
+    assert!(cli(&["texture", "export", &address, "-o", path(&png_path), "--all-mips"]).status.success());
     assert!(root.join("grass_mip0.png").exists() && root.join("grass_mip1.png").exists());
-    assert!(!cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path), "--mip", "5"]).status.success());
+    assert_eq!(cli(&["texture", "export", &address, "-o", path(&png_path), "--mip", "5"]).status.code(), Some(1));
+    // The older two-argument form still works, with a deprecation warning.
+    let o = cli(&["texture", "export", path(&lib), "grass.0", "-o", path(&png_path)]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("deprecated; write ARCHIVE::ENTRY"), "{o:?}");
+    assert_eq!(cli(&["texture", "export", path(&lib), "-o", path(&png_path)]).status.code(), Some(2), "no entry named");
 }
 
 #[test]

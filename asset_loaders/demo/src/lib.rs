@@ -13,7 +13,6 @@ pub mod materials;
 pub mod missions;
 pub mod models;
 mod registry;
-pub mod rng;
 pub mod scripts;
 pub mod sounds;
 pub mod terrain;

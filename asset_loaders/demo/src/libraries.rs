@@ -1,13 +1,13 @@
 //! RsLi libraries: a `gamefont.rlb`-like LZSS font library, a `sprites.lib`-like raw
 //! Deflate sprite library, and a `system.rlb` that exercises every other storage method.
 
-use crate::rng::Rng;
+use iron3d_formats::rng::SplitMix64;
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::rsli::{Method, NewEntry, RsliWriter};
 
 /// An 8x8 bitmap font: one byte per row, 256 glyphs, drawn from the seed.
-fn font(rng: &mut Rng, rows: usize) -> Vec<u8> {
+fn font(rng: &mut SplitMix64, rows: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(256 * rows);
     for glyph in 0..256u32 {
         for row in 0..rows {
@@ -20,7 +20,7 @@ fn font(rng: &mut Rng, rows: usize) -> Vec<u8> {
 }
 
 /// A `w x h` 8-bit sprite: a framed gradient with a seeded pattern.
-fn sprite(rng: &mut Rng, w: usize, h: usize) -> Vec<u8> {
+fn sprite(rng: &mut SplitMix64, w: usize, h: usize) -> Vec<u8> {
     let tint = rng.below(64) as usize;
     let mut out = Vec::with_capacity(w * h + 4);
     out.extend_from_slice(&(w as u16).to_le_bytes());
@@ -36,7 +36,7 @@ fn sprite(rng: &mut Rng, w: usize, h: usize) -> Vec<u8> {
 
 /// Writes the three libraries.
 pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
-    let mut rng = Rng::stream(seed, "libraries");
+    let mut rng = SplitMix64::stream(seed, "libraries");
     let mut fonts = RsliWriter::new(0x5A17);
     fonts.add(NewEntry { name: b"FONT8X8".to_vec(), method: Method::Lzss, data: font(&mut rng, 8) });
     fonts.add(NewEntry { name: b"FONT8X12".to_vec(), method: Method::Lzss, data: font(&mut rng, 12) });

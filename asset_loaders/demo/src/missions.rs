@@ -8,7 +8,7 @@
 use crate::geometry::{cos_approx, sin_approx};
 use crate::catalogue::{MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
 use crate::registry::file_path;
-use crate::rng::Rng;
+use iron3d_formats::rng::SplitMix64;
 use crate::scripts::RESEARCH_TREE;
 use crate::terrain::{self, HeightField, MapSpec, OverlaySites};
 use crate::tree::DemoTree;
@@ -72,7 +72,7 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     let side = spec.terrain.side();
     let land = format!("{}\\land", map_dir(spec.map));
     let mut tma = Tma::new(&land);
-    let mut rng = Rng::stream(seed, &format!("mission/{}", spec.name));
+    let mut rng = SplitMix64::stream(seed, &format!("mission/{}", spec.name));
     tma.clans.push(Clan::environment("Nature", "MISSIONS\\SCRIPTS\\nature"));
     let bases = [[0.2f32, 0.2], [0.8, 0.8]];
     for (c, anchor) in bases.iter().enumerate() {
@@ -82,7 +82,7 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
         clan.relations.push((if c == 0 { "Enemy" } else { "Player" }.into(), 1));
         tma.clans.push(clan);
     }
-    let ground = |rng: &mut Rng, cx: f32, cy: f32, r: f32| -> [f32; 3] {
+    let ground = |rng: &mut SplitMix64, cx: f32, cy: f32, r: f32| -> [f32; 3] {
         for _ in 0..32 {
             let (x, y) = (cx + rng.range(-r, r), cy + rng.range(-r, r));
             let (x, y) = (x.clamp(8.0, side - 8.0), y.clamp(8.0, side - 8.0));

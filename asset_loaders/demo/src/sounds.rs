@@ -8,7 +8,7 @@
 //! polynomial sine and per-sound seeded noise streams, so the bytes are identical on
 //! every machine. Every non-empty entry is mono at 22 050 Hz like the retail corpus.
 
-use crate::rng::Rng;
+use iron3d_formats::rng::SplitMix64;
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::nres::NresWriter;
@@ -42,7 +42,7 @@ pub enum Encoding {
 }
 
 /// A synthesiser: samples in `[-1, 1]` drawn from the sound's own random stream.
-pub type Synth = fn(&mut Rng) -> Vec<f32>;
+pub type Synth = fn(&mut SplitMix64) -> Vec<f32>;
 
 /// Every synthesised sound: entry name, encoding, synthesiser.
 pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
@@ -75,7 +75,7 @@ pub(crate) fn sine(phase: f32) -> f32 {
 }
 
 /// Uniform noise in `[-1, 1)`.
-fn noise(rng: &mut Rng) -> f32 {
+fn noise(rng: &mut SplitMix64) -> f32 {
     2.0 * rng.unit() - 1.0
 }
 
@@ -110,7 +110,7 @@ fn gate(i: usize, n: usize, attack: usize, release: usize) -> f32 {
 
 /// A 1-second engine loop: a band-limited sawtooth at 55 Hz with a slow 5 Hz throb
 /// (whole cycles per loop, so the loop point is seamless).
-fn engine_hum(_: &mut Rng) -> Vec<f32> {
+fn engine_hum(_: &mut SplitMix64) -> Vec<f32> {
     let n = frames(1.0);
     (0..n)
         .map(|i| {
@@ -122,7 +122,7 @@ fn engine_hum(_: &mut Rng) -> Vec<f32> {
 }
 
 /// A laser shot: a square-ish tone sweeping from 1800 Hz down to 300 Hz.
-fn laser(_: &mut Rng) -> Vec<f32> {
+fn laser(_: &mut SplitMix64) -> Vec<f32> {
     let n = frames(0.3);
     let (mut phase, mut env) = (0.0f32, 0.9f32);
     let k = decay(0.09);
@@ -138,7 +138,7 @@ fn laser(_: &mut Rng) -> Vec<f32> {
 }
 
 /// A cannon: a low thump under a filtered noise burst.
-fn cannon(rng: &mut Rng) -> Vec<f32> {
+fn cannon(rng: &mut SplitMix64) -> Vec<f32> {
     let n = frames(0.5);
     let mut lp = LowPass::new(0.25);
     let (mut env, mut thump, mut phase) = (1.0f32, 1.0f32, 0.0f32);
@@ -154,7 +154,7 @@ fn cannon(rng: &mut Rng) -> Vec<f32> {
 }
 
 /// An explosion: noise through a low-pass whose cutoff falls, with a long decay.
-fn explosion(rng: &mut Rng) -> Vec<f32> {
+fn explosion(rng: &mut SplitMix64) -> Vec<f32> {
     let n = frames(1.5);
     let (mut a, mut b) = (LowPass::new(0.5), LowPass::new(0.2));
     let (mut env, k) = (1.0f32, decay(0.4));
@@ -170,7 +170,7 @@ fn explosion(rng: &mut Rng) -> Vec<f32> {
 
 /// A 2-second rain loop: hiss plus seeded droplets; the tail is cross-faded into the
 /// head so the loop point has no click.
-fn rain(rng: &mut Rng) -> Vec<f32> {
+fn rain(rng: &mut SplitMix64) -> Vec<f32> {
     let (n, fade) = (frames(2.0), frames(0.25));
     let mut lp = LowPass::new(0.3);
     let mut raw = Vec::with_capacity(n + fade);
@@ -193,7 +193,7 @@ fn rain(rng: &mut Rng) -> Vec<f32> {
 }
 
 /// Thunder: a bright crack followed by a rumbling, swelling low roar.
-fn thunder(rng: &mut Rng) -> Vec<f32> {
+fn thunder(rng: &mut SplitMix64) -> Vec<f32> {
     let n = frames(2.5);
     let (mut crack_lp, mut r1, mut r2) = (LowPass::new(0.6), LowPass::new(0.03), LowPass::new(0.05));
     let (mut crack, mut roar, mut swell) = (1.0f32, 0.0f32, 0.0f32);
@@ -229,7 +229,7 @@ fn pad(notes: &[f32], seconds: f32, attack: f32, release: f32) -> Vec<f32> {
 }
 
 /// An arpeggio of `notes`, each `step` seconds, plucked (fast decay), seeded accents.
-fn arpeggio(rng: &mut Rng, notes: &[f32], step: f32, repeats: usize) -> Vec<f32> {
+fn arpeggio(rng: &mut SplitMix64, notes: &[f32], step: f32, repeats: usize) -> Vec<f32> {
     let per = frames(step);
     let k = decay(step * 0.6);
     let mut out = Vec::with_capacity(per * notes.len() * repeats);
@@ -248,28 +248,28 @@ fn arpeggio(rng: &mut Rng, notes: &[f32], step: f32, repeats: usize) -> Vec<f32>
 }
 
 /// The ambient theme: a 4-second A-minor pad (loops cleanly: silent at both ends).
-fn theme(_: &mut Rng) -> Vec<f32> {
+fn theme(_: &mut SplitMix64) -> Vec<f32> {
     pad(&[110.0, 130.81, 164.81, 220.0], 4.0, 0.8, 0.8)
 }
 
-fn day_1(rng: &mut Rng) -> Vec<f32> {
+fn day_1(rng: &mut SplitMix64) -> Vec<f32> {
     arpeggio(rng, &[440.0, 554.37, 659.25, 880.0], 0.18, 2)
 }
 
-fn day_2(rng: &mut Rng) -> Vec<f32> {
+fn day_2(rng: &mut SplitMix64) -> Vec<f32> {
     arpeggio(rng, &[392.0, 493.88, 587.33, 783.99, 587.33], 0.2, 2)
 }
 
-fn night_1(_: &mut Rng) -> Vec<f32> {
+fn night_1(_: &mut SplitMix64) -> Vec<f32> {
     pad(&[73.42, 87.31, 110.0], 2.0, 0.5, 0.6)
 }
 
-fn night_2(rng: &mut Rng) -> Vec<f32> {
+fn night_2(rng: &mut SplitMix64) -> Vec<f32> {
     arpeggio(rng, &[220.0, 261.63, 329.63, 261.63], 0.3, 1)
 }
 
 /// A 25 ms UI click.
-fn click(_: &mut Rng) -> Vec<f32> {
+fn click(_: &mut SplitMix64) -> Vec<f32> {
     let n = frames(0.025);
     let (mut env, k) = (0.8f32, decay(0.004));
     (0..n)
@@ -286,7 +286,7 @@ fn to_i16(samples: &[f32]) -> Vec<i16> {
 }
 
 fn render(seed: u64, name: &str, synth: Synth) -> Vec<i16> {
-    to_i16(&synth(&mut Rng::stream(seed, &format!("sounds/{name}"))))
+    to_i16(&synth(&mut SplitMix64::stream(seed, &format!("sounds/{name}"))))
 }
 
 /// The 16-bit samples of sound `name` (`None` for unknown names).

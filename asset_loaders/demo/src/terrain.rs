@@ -3,7 +3,7 @@
 //! with overlays (sandy shore, dirt tracks along the mission paths, scorched ground at
 //! the bases), and an areal map that partitions the walkable ground.
 
-use crate::rng::Rng;
+use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::Result;
 use iron3d_formats::world::land_msh::NO_OVERLAY;
 use iron3d_formats::world::{ArealMap, ArealMapBuilder, LandMsh, TerrainBuilder, Tma};
@@ -50,7 +50,7 @@ pub struct HeightField {
     n: usize,
     spec: MapSpec,
     /// Stream roughening the overlay borders.
-    edges: Rng,
+    edges: SplitMix64,
 }
 
 fn smooth(t: f32) -> f32 {
@@ -61,9 +61,9 @@ impl HeightField {
     /// Heights for `spec` from the `terrain/<name>` stream of `seed`.
     pub fn new(seed: u64, name: &str, spec: MapSpec) -> Self {
         let n = 9;
-        let mut rng = Rng::stream(seed, &format!("terrain/{name}"));
+        let mut rng = SplitMix64::stream(seed, &format!("terrain/{name}"));
         let lattice = (0..n * n).map(|_| rng.unit()).collect();
-        Self { lattice, n, spec, edges: Rng::stream(seed, &format!("terrain/{name}/overlay-edges")) }
+        Self { lattice, n, spec, edges: SplitMix64::stream(seed, &format!("terrain/{name}/overlay-edges")) }
     }
 
     fn noise(&self, u: f32, v: f32) -> f32 {

@@ -3,7 +3,7 @@
 //! with integer-friendly value noise, then encoded in one of several Texm pixel
 //! formats with a full mip chain.
 
-use crate::rng::Rng;
+use iron3d_formats::rng::SplitMix64;
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::model::palette::Palette;
@@ -104,7 +104,7 @@ struct Noise {
 }
 
 impl Noise {
-    fn new(rng: &mut Rng, cells: usize) -> Self {
+    fn new(rng: &mut SplitMix64, cells: usize) -> Self {
         Self { cells, lattice: (0..cells * cells).map(|_| rng.unit()).collect() }
     }
 
@@ -128,7 +128,7 @@ fn shade(rgb: [u8; 3], k: f32) -> [u8; 3] {
 
 /// RGBA8 pixels of a texture.
 pub fn pixels(spec: &TextureSpec, seed: u64) -> Vec<u8> {
-    let mut rng = Rng::stream(seed, &format!("textures/{}", spec.name));
+    let mut rng = SplitMix64::stream(seed, &format!("textures/{}", spec.name));
     let coarse = Noise::new(&mut rng, 4);
     let fine = Noise::new(&mut rng, 16);
     let n = spec.size as usize;
@@ -228,7 +228,7 @@ pub fn texm(spec: &TextureSpec, seed: u64) -> Result<Texm> {
 
 /// A 32 x 32 lightmap (565, one mip): a soft ambient-occlusion blob darker at the centre.
 pub fn lightmap(seed: u64, name: &str) -> Result<Texm> {
-    let mut rng = Rng::stream(seed, &format!("lightmaps/{name}"));
+    let mut rng = SplitMix64::stream(seed, &format!("lightmaps/{name}"));
     let noise = Noise::new(&mut rng, 4);
     let n = 32usize;
     let mut rgba = Vec::with_capacity(n * n * 4);

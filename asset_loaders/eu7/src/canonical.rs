@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::chunk::{ids, Chunk, ChunkBody, PackPayload};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::logic::{Dynamic, Event, Include, Launcher, MemCell, Sound, Trainset};
 use crate::model::ModelRecord;
 use crate::module::{resolve, Module};
@@ -163,7 +163,7 @@ impl Scene {
     /// PACK are refused (their sections would need re-sectioning, which is not identity).
     pub fn from_module(m: &Module) -> Result<Self> {
         if m.pack().is_some() {
-            return Err(Error::at(0, ErrorKind::Invalid("canonical rewrite of a PACK module is not supported; use the lossless writer".into())));
+            return Err(Error::rule("canonical_pack", "canonical rewrite of a PACK module is not supported; use the lossless writer"));
         }
         let mut s = Scene { strings: m.strings().to_vec(), placement: m.placement(), first_init: m.first_init(), ..Scene::default() };
         for c in &m.chunks {

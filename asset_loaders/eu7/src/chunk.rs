@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::cursor::{Cursor, Writer};
+use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::{ErrorKind, Result};
 use crate::logic::{Dynamic, Event, Include, Launcher, MemCell, Sound, Trainset};
 use crate::model::{ModelRecord, PidxEntry, Prototype};
@@ -214,9 +214,9 @@ pub(crate) fn parse_body(
     let v = version;
     Ok(Some(match id {
         ids::STRS => ChunkBody::Strs(c.list(4, |c| {
-            let at = c.abs();
+            let at = c.offset();
             let n = c.u32()?;
-            let n = c.check_count(u64::from(n), 1, at)?;
+            let n = c.check_items(u64::from(n), 1, at)?;
             Ok(c.take(n)?.to_vec())
         })?),
         ids::INCL => ChunkBody::Incl(read_records(c, v)?),
@@ -238,8 +238,8 @@ pub(crate) fn parse_body(
         ids::PIDX => ChunkBody::Pidx(read_records(c, v)?),
         ids::PROT => ChunkBody::Prot(read_records(c, v)?),
         ids::PACK => {
-            let abs = c.abs();
-            let start = c.pos();
+            let abs = c.offset();
+            let start = c.position();
             let len = c.rest().len();
             ChunkBody::Pack(pack(start, len, abs))
         }
@@ -299,7 +299,7 @@ pub(crate) fn write_chunk(chunk: &Chunk, w: &mut Writer, version: u32) -> Result
     write_body(&chunk.body, w, version)?;
     w.bytes(&chunk.trailing);
     let size = u32::try_from(w.len() - start)
-        .map_err(|_| crate::Error::at(start as u64, ErrorKind::TooLarge("chunk of 4 GiB or more")).in_chunk(chunk.id))?;
+        .map_err(|_| crate::Error::new(ErrorKind::TooLarge("chunk of 4 GiB or more")).in_chunk(chunk.id))?;
     w.patch_u32(start + 4, size);
     Ok(())
 }

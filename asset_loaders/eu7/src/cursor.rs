@@ -1,139 +1,44 @@
-//! The one bounded byte cursor (reading) and byte sink (writing) used by every codec.
+//! Reading with the workspace's bounded [`Cursor`] (EU7B count-prefixed lists on top of it)
+//! and the byte sink (writing) used by every codec.
 
 use crate::error::{Error, ErrorKind, Result};
+pub use iron3d_formats::bytes::Cursor;
 
-/// A little-endian reader over a byte slice that never reads past its end.
-///
-/// `base` is the absolute file offset of the slice start, so errors carry file offsets.
-#[derive(Debug, Clone)]
-pub struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-    base: u64,
+/// EU7B reading on top of [`Cursor`]: located errors and `u32`-count-prefixed lists
+/// whose counts are checked against the remaining bytes before anything is allocated.
+pub trait CursorExt<'a> {
+    /// An error located at the current absolute offset.
+    fn err(&self, kind: ErrorKind) -> Error;
+    /// Reads a `u32` count of elements of at least `min_elem_size` bytes and checks it.
+    fn count(&mut self, min_elem_size: usize) -> Result<usize>;
+    /// Checks an already read `count` (read at absolute offset `at`) against the
+    /// remaining bytes.
+    fn check_items(&self, count: u64, min_elem_size: usize, at: u64) -> Result<usize>;
+    /// Reads `count`-prefixed elements with `read`, `min_elem_size` bytes each at least.
+    fn list<T>(&mut self, min_elem_size: usize, read: impl FnMut(&mut Cursor<'a>) -> Result<T>) -> Result<Vec<T>>;
 }
 
-impl<'a> Cursor<'a> {
-    /// A cursor over `data`, whose first byte lies at absolute offset `base`.
-    pub fn new(data: &'a [u8], base: u64) -> Self {
-        Self { data, pos: 0, base }
+impl<'a> CursorExt<'a> for Cursor<'a> {
+    fn err(&self, kind: ErrorKind) -> Error {
+        Error::at(self.offset(), kind)
     }
 
-    /// Bytes consumed so far.
-    pub fn pos(&self) -> usize {
-        self.pos
-    }
-
-    /// Absolute file offset of the next byte.
-    pub fn abs(&self) -> u64 {
-        self.base + self.pos as u64
-    }
-
-    /// Bytes not yet consumed.
-    pub fn remaining(&self) -> usize {
-        self.data.len().saturating_sub(self.pos)
-    }
-
-    /// An error located at the current position.
-    pub fn err(&self, kind: ErrorKind) -> Error {
-        Error::at(self.abs(), kind)
-    }
-
-    /// Takes the next `n` bytes.
-    pub fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let end = self.pos.checked_add(n);
-        match end.and_then(|end| self.data.get(self.pos..end).map(|s| (s, end))) {
-            Some((s, end)) => {
-                self.pos = end;
-                Ok(s)
-            }
-            None => Err(self.err(ErrorKind::Truncated {
-                needed: n as u64,
-                available: self.remaining() as u64,
-            })),
-        }
-    }
-
-    /// All bytes not yet consumed.
-    pub fn rest(&mut self) -> &'a [u8] {
-        let s = self.data.get(self.pos..).unwrap_or(&[]);
-        self.pos = self.data.len();
-        s
-    }
-
-    /// Takes `N` bytes as an array.
-    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let s = self.take(N)?;
-        let mut a = [0u8; N];
-        a.copy_from_slice(s);
-        Ok(a)
-    }
-
-    /// Reads a `u8`.
-    pub fn u8(&mut self) -> Result<u8> {
-        Ok(self.array::<1>()?[0])
-    }
-    /// Reads a `u16`.
-    pub fn u16(&mut self) -> Result<u16> {
-        Ok(u16::from_le_bytes(self.array()?))
-    }
-    /// Reads an `i16`.
-    pub fn i16(&mut self) -> Result<i16> {
-        Ok(i16::from_le_bytes(self.array()?))
-    }
-    /// Reads a `u32`.
-    pub fn u32(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.array()?))
-    }
-    /// Reads an `i32`.
-    pub fn i32(&mut self) -> Result<i32> {
-        Ok(i32::from_le_bytes(self.array()?))
-    }
-    /// Reads a `u64`.
-    pub fn u64(&mut self) -> Result<u64> {
-        Ok(u64::from_le_bytes(self.array()?))
-    }
-    /// Reads an `f32` (also used for on-disk `f64d`).
-    pub fn f32(&mut self) -> Result<f32> {
-        Ok(f32::from_le_bytes(self.array()?))
-    }
-    /// Reads an `f64`.
-    pub fn f64(&mut self) -> Result<f64> {
-        Ok(f64::from_le_bytes(self.array()?))
-    }
-    /// Reads a `vec3` (three on-disk binary32 values).
-    pub fn vec3(&mut self) -> Result<[f32; 3]> {
-        Ok([self.f32()?, self.f32()?, self.f32()?])
-    }
-
-    /// Reads a `u32` count and checks `count * min_elem_size` against the remaining bytes
-    /// before anything is allocated.
-    pub fn count(&mut self, min_elem_size: usize) -> Result<usize> {
-        let at = self.abs();
+    fn count(&mut self, min_elem_size: usize) -> Result<usize> {
+        let at = self.offset();
         let count = self.u32()?;
-        self.check_count(u64::from(count), min_elem_size, at)
+        self.check_items(u64::from(count), min_elem_size, at)
     }
 
-    /// Checks an already read count against the remaining bytes.
-    pub fn check_count(&self, count: u64, min_elem_size: usize, at: u64) -> Result<usize> {
-        let need = count.checked_mul(min_elem_size as u64);
+    fn check_items(&self, count: u64, min_elem_size: usize, at: u64) -> Result<usize> {
         let remaining = self.remaining() as u64;
-        match need {
-            Some(need) if need <= remaining => usize::try_from(count).map_err(|_| {
-                Error::at(at, ErrorKind::TooLarge("count exceeds the address space"))
-            }),
-            _ => Err(Error::at(
-                at,
-                ErrorKind::CountTooLarge { count, elem_size: min_elem_size as u64, remaining },
-            )),
+        match count.checked_mul(min_elem_size as u64) {
+            Some(need) if need <= remaining => usize::try_from(count)
+                .map_err(|_| Error::at(at, ErrorKind::TooLarge("count exceeds the address space"))),
+            _ => Err(Error::at(at, ErrorKind::CountTooLarge { count, elem_size: min_elem_size as u64, remaining })),
         }
     }
 
-    /// Reads `count`-prefixed elements with `read`, `min_elem_size` bytes each at least.
-    pub fn list<T>(
-        &mut self,
-        min_elem_size: usize,
-        mut read: impl FnMut(&mut Cursor<'a>) -> Result<T>,
-    ) -> Result<Vec<T>> {
+    fn list<T>(&mut self, min_elem_size: usize, mut read: impl FnMut(&mut Cursor<'a>) -> Result<T>) -> Result<Vec<T>> {
         let n = self.count(min_elem_size)?;
         let mut v = Vec::with_capacity(n);
         for _ in 0..n {
@@ -143,7 +48,8 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// A little-endian byte sink.
+/// A little-endian byte sink. Its errors carry no offset: they are about values that do
+/// not fit the format, not about bytes of a file.
 #[derive(Debug, Default, Clone)]
 pub struct Writer {
     /// Bytes written so far.
@@ -204,7 +110,7 @@ impl Writer {
     /// Writes a length as a `u32` count, failing if it does not fit.
     pub fn count(&mut self, len: usize) -> Result<()> {
         let n = u32::try_from(len)
-            .map_err(|_| Error::at(self.len() as u64, ErrorKind::TooLarge("count above u32::MAX")))?;
+            .map_err(|_| Error::new(ErrorKind::TooLarge("count above u32::MAX")))?;
         self.u32(n);
         Ok(())
     }
@@ -234,15 +140,15 @@ mod tests {
 
     #[test]
     fn take_past_end_is_error_not_panic() {
-        let mut c = Cursor::new(&[1, 2, 3], 100);
+        let mut c = Cursor::with_base(&[1, 2, 3], 100);
         assert_eq!(c.u16().ok(), Some(0x0201));
-        let e = c.u32().err().map(|e| (e.offset, e.kind));
-        assert_eq!(e, Some((102, ErrorKind::Truncated { needed: 4, available: 1 })));
+        let e = c.u32().map_err(Error::from).err().map(|e| (e.offset, e.kind));
+        assert_eq!(e, Some((Some(102), ErrorKind::Truncated { needed: 4, available: 1 })));
     }
 
     #[test]
     fn lying_count_rejected_before_allocation() {
-        let mut c = Cursor::new(&[0xFF, 0xFF, 0xFF, 0xFF, 0, 0], 0);
+        let mut c = Cursor::new(&[0xFF, 0xFF, 0xFF, 0xFF, 0, 0]);
         assert!(matches!(c.count(1).map_err(|e| e.kind), Err(ErrorKind::CountTooLarge { .. })));
     }
 }

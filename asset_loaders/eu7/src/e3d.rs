@@ -1,7 +1,7 @@
 //! MaSzyna `.e3d` model reader (e3d.md): `E3D0` with `SUBn`, `VNTn`, `IDXn`, `TRA0/1`,
 //! `TEX0`, `NAM0`; unknown chunks are kept raw.
 
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, CursorExt};
 use crate::error::{Error, ErrorKind, Result};
 
 /// A submodel record (`SUBn`), the fields a viewer needs plus the raw bytes.
@@ -111,16 +111,16 @@ fn read_vertices(c: &mut Cursor<'_>, layout: u8) -> Result<Vec<Vertex>> {
         (0, true) => 48,
         (1, true) => 28,
         (2, true) => 64,
-        _ => return Err(c.err(ErrorKind::Invalid(format!("unknown vertex layout VNT{layout}")))),
+        _ => return Err(c.err(ErrorKind::Invalid { rule: "vertex_layout", detail: format!("unknown vertex layout VNT{layout}") })),
     };
     let n = c.remaining() / stride;
     if !c.remaining().is_multiple_of(stride) {
-        return Err(c.err(ErrorKind::Invalid(format!("VNT{layout} size not a multiple of {stride}"))));
+        return Err(c.err(ErrorKind::Invalid { rule: "record_size", detail: format!("VNT{layout} size not a multiple of {stride}") }));
     }
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let rec = c.take(stride)?;
-        let mut r = Cursor::new(rec, 0);
+        let at = c.offset();
+        let mut r = Cursor::with_base(c.take(stride)?, at);
         let v = if base == 1 {
             let p = [half(&mut r)?, half(&mut r)?, half(&mut r)?];
             half(&mut r)?;
@@ -137,11 +137,14 @@ fn read_vertices(c: &mut Cursor<'_>, layout: u8) -> Result<Vec<Vertex>> {
 impl E3dModel {
     /// Reads a model file.
     pub fn read(data: &[u8], file: Option<&str>) -> Result<Self> {
-        Self::read_inner(data).map_err(|e| e.in_file(file))
+        Self::read_inner(data).map_err(|e| match file {
+            Some(file) => e.in_file(file),
+            None => e,
+        })
     }
 
     fn read_inner(data: &[u8]) -> Result<Self> {
-        let mut c = Cursor::new(data, 0);
+        let mut c = Cursor::new(data);
         let id: [u8; 4] = c.array()?;
         if &id != b"E3D0" {
             return Err(Error::at(0, ErrorKind::BadMagic(id)));
@@ -151,35 +154,36 @@ impl E3dModel {
             return Err(Error::at(4, ErrorKind::ChunkTooSmall(size)));
         }
         let body = c.take(size as usize - 8)?;
-        let mut c = Cursor::new(body, 8);
+        let mut c = Cursor::with_base(body, 8);
         let mut m = E3dModel::default();
         while c.remaining() > 0 {
-            let at = c.abs();
+            let at = c.offset();
             let id: [u8; 4] = c.array()?;
             let size = c.u32()?;
             if size < 8 {
                 return Err(Error::at(at, ErrorKind::ChunkTooSmall(size)).in_chunk(id));
             }
-            let payload = c.take(size as usize - 8).map_err(|e| e.in_chunk(id))?;
-            let mut p = Cursor::new(payload, at + 8);
+            let payload = c.take(size as usize - 8).map_err(|e| Error::from(e).in_chunk(id))?;
+            let mut p = Cursor::with_base(payload, at + 8);
             let n = digit(id);
             let res: Result<()> = (|| {
                 match (&id[..3], n) {
                     (b"SUB", Some(n)) => {
                         let rec = 256 + 64 * usize::from(n);
                         if payload.len() % rec != 0 {
-                            return Err(p.err(ErrorKind::Invalid(format!("SUB{n} size not a multiple of {rec}"))));
+                            return Err(p.err(ErrorKind::Invalid { rule: "record_size", detail: format!("SUB{n} size not a multiple of {rec}") }));
                         }
                         while p.remaining() > 0 {
+                            let raw_at = p.offset();
                             let raw = p.take(rec)?;
-                            let mut r = Cursor::new(raw, 0);
+                            let mut r = Cursor::with_base(raw, raw_at);
                             let f = |r: &mut Cursor<'_>| r.i32();
                             let (next, child, kind, name, anim) = (f(&mut r)?, f(&mut r)?, f(&mut r)?, f(&mut r)?, f(&mut r)?);
                             let flags = r.u32()?;
                             let (matrix, vertex_count, first_vertex, texture) = (f(&mut r)?, f(&mut r)?, f(&mut r)?, f(&mut r)?);
-                            let mut at = Cursor::new(raw.get(64..).unwrap_or(&[]), 0);
+                            let mut at = Cursor::with_base(raw.get(64..).unwrap_or(&[]), raw_at + 64);
                             let diffuse = [at.f32()?, at.f32()?, at.f32()?, at.f32()?];
-                            let mut ix = Cursor::new(raw.get(156..).unwrap_or(&[]), 0);
+                            let mut ix = Cursor::with_base(raw.get(156..).unwrap_or(&[]), raw_at + 156);
                             let (index_count, first_index) = (ix.i32()?, ix.i32()?);
                             m.submodels.push(Submodel {
                                 next, child, kind, name, anim, flags, matrix, vertex_count, first_vertex, texture,
@@ -194,7 +198,7 @@ impl E3dModel {
                     (b"IDX", Some(w @ (1 | 2 | 4))) => {
                         let w = usize::from(w);
                         if payload.len() % w != 0 {
-                            return Err(p.err(ErrorKind::Invalid("index data size".into())));
+                            return Err(p.err(ErrorKind::Invalid { rule: "record_size", detail: format!("IDX{w} size not a multiple of {w}") }));
                         }
                         m.indices = payload
                             .chunks(w)
@@ -204,7 +208,7 @@ impl E3dModel {
                     (b"TRA", Some(k @ (0 | 1))) => {
                         let size = if k == 0 { 64 } else { 128 };
                         if payload.len() % size != 0 {
-                            return Err(p.err(ErrorKind::Invalid("matrix data size".into())));
+                            return Err(p.err(ErrorKind::Invalid { rule: "record_size", detail: format!("TRA{k} size not a multiple of {size}") }));
                         }
                         while p.remaining() > 0 {
                             let mut mat = [0f64; 16];
@@ -228,7 +232,7 @@ impl E3dModel {
 
     fn validate(&self) -> Result<()> {
         for (i, s) in self.submodels.iter().enumerate() {
-            let bad = |what: &str| Err(Error::at(0, ErrorKind::Invalid(format!("submodel {i}: {what}"))));
+            let bad = |what: &str| Err(Error::rule("submodel_range", what).in_record("submodel", i));
             let vr = i64::from(s.first_vertex) + i64::from(s.vertex_count);
             if s.first_vertex < 0 || s.vertex_count < 0 || vr > self.vertices.len() as i64 {
                 return bad("vertex range outside VNT");

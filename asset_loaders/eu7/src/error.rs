@@ -1,19 +1,20 @@
 //! Located errors of the EU7B and E3D readers and writers.
 
 use crate::prim::FourCc;
+use iron3d_formats::Frame;
 use std::fmt;
 
-/// An error with its location: file (when known), chunk FourCC, absolute byte offset.
+/// A located error: the chain of file, chunk, PACK section and record that led to it,
+/// the absolute byte offset in the file, and what went wrong (with a stable rule name).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
-    /// File name, when the caller supplied one.
-    pub file: Option<String>,
-    /// FourCC of the chunk being parsed, if any.
-    pub chunk: Option<FourCc>,
-    /// Absolute byte offset in the file where the problem was detected.
-    pub offset: u64,
     /// What went wrong.
     pub kind: ErrorKind,
+    /// Absolute byte offset in the file where the problem was detected, when known.
+    pub offset: Option<u64>,
+    /// Frames innermost first (record, section, chunk, file), as pushed while the error
+    /// propagates.
+    pub chain: Vec<Frame>,
 }
 
 /// The cause of an [`Error`].
@@ -21,7 +22,7 @@ pub struct Error {
 #[non_exhaustive]
 pub enum ErrorKind {
     /// Fewer bytes remain than a field needs.
-    #[error("unexpected end of data: needed {needed} bytes, {available} available")]
+    #[error("{needed} bytes needed, {available} available")]
     Truncated {
         /// Bytes the field needs.
         needed: u64,
@@ -77,9 +78,14 @@ pub enum ErrorKind {
     /// Bytes after the last chunk that do not form a chunk header (strict mode only).
     #[error("trailing fragment of {0} bytes after the last chunk")]
     TrailingFragment(usize),
-    /// A field holds a value the format forbids.
-    #[error("invalid value: {0}")]
-    Invalid(String),
+    /// A field holds a value the format forbids (`rule` names the rule).
+    #[error("{detail}")]
+    Invalid {
+        /// Short stable name of the rule.
+        rule: &'static str,
+        /// Human-readable detail.
+        detail: String,
+    },
     /// A value cannot be represented on disk (writer side).
     #[error("cannot encode: {0}")]
     TooLarge(&'static str),
@@ -115,38 +121,109 @@ pub enum ErrorKind {
     },
 }
 
+impl ErrorKind {
+    /// Short stable name of the violated rule, printed before the detail.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Self::Truncated { .. } => "truncated",
+            Self::BadMagic(_) => "magic",
+            Self::UnsupportedVersion(_) => "version",
+            Self::ChunkTooSmall(_) => "chunk_size",
+            Self::ChunkOverrun { .. } => "chunk_bounds",
+            Self::PayloadLength { .. } => "payload_length",
+            Self::CountTooLarge { .. } => "count_bounds",
+            Self::StringIdOutOfRange { .. } => "string_id_range",
+            Self::UnknownChunk => "unknown_chunk",
+            Self::TrailingFragment(_) => "trailing_fragment",
+            Self::Invalid { rule, .. } => rule,
+            Self::TooLarge(_) => "encodable",
+            Self::FlatMarkerCollision(_) => "pack_flat_marker",
+            Self::SectionNotFound { .. } => "section_in_pidx",
+            Self::NoPack => "pack_present",
+            Self::PrototypeOutOfRange { .. } => "prototype_range",
+            Self::Load { .. } => "load",
+        }
+    }
+}
+
 impl Error {
-    /// An error at `offset` with no file/chunk context yet.
+    /// An error at absolute file offset `offset`, with no context yet.
     pub fn at(offset: u64, kind: ErrorKind) -> Self {
-        Self { file: None, chunk: None, offset, kind }
+        Self { kind, offset: Some(offset), chain: Vec::new() }
     }
 
-    /// Attaches the chunk FourCC unless one is already set.
+    /// An error without a byte offset (a rule about the module rather than its bytes).
+    pub fn new(kind: ErrorKind) -> Self {
+        Self { kind, offset: None, chain: Vec::new() }
+    }
+
+    /// Shorthand for an [`ErrorKind::Invalid`] error at `offset` (built like every
+    /// format reader's rule violation).
+    pub fn invalid(offset: u64, rule: &'static str, detail: impl Into<String>) -> Self {
+        iron3d_formats::Error::invalid(offset, rule, detail).into()
+    }
+
+    /// Shorthand for an [`ErrorKind::Invalid`] error without a byte offset.
+    pub fn rule(rule: &'static str, detail: impl Into<String>) -> Self {
+        iron3d_formats::Error::rule(rule, detail).into()
+    }
+
+    /// Adds the frames of `outer` (innermost first) as the error propagates outwards.
+    #[must_use]
+    pub fn within(mut self, outer: &[Frame]) -> Self {
+        self.chain.extend_from_slice(outer);
+        self
+    }
+
+    /// Adds a file frame.
+    #[must_use]
+    pub fn in_file(mut self, path: impl Into<String>) -> Self {
+        self.chain.push(Frame::File(path.into()));
+        self
+    }
+
+    /// Adds a chunk frame.
     #[must_use]
     pub fn in_chunk(mut self, id: FourCc) -> Self {
-        self.chunk.get_or_insert(id);
+        self.chain.push(chunk_frame(id));
         self
     }
 
-    /// Attaches the file name unless one is already set.
+    /// Adds a record frame (`what` is e.g. `record` or `instance record`; `index` counts
+    /// from 0 within the enclosing chunk or section).
     #[must_use]
-    pub fn in_file(mut self, file: Option<&str>) -> Self {
-        if self.file.is_none() {
-            self.file = file.map(str::to_owned);
-        }
+    pub fn in_record(mut self, what: &str, index: usize) -> Self {
+        self.chain.push(Frame::Link(format!("{what} {index}")));
         self
+    }
+}
+
+/// The frame naming chunk `id`.
+pub fn chunk_frame(id: FourCc) -> Frame {
+    Frame::Link(format!("chunk {}", String::from_utf8_lossy(&id)))
+}
+
+/// The frame naming the PACK section of PIDX row `row` (Z) and column `col` (X).
+pub fn section_frame(row: u16, col: u16) -> Frame {
+    Frame::Link(format!("section row {row} column {col}"))
+}
+
+impl From<iron3d_formats::Error> for Error {
+    fn from(e: iron3d_formats::Error) -> Self {
+        use iron3d_formats::ErrorKind as F;
+        let kind = match e.kind {
+            F::Truncated { needed, available } => ErrorKind::Truncated { needed, available },
+            F::Invalid { rule, detail } => ErrorKind::Invalid { rule, detail },
+            other => ErrorKind::Invalid { rule: "bytes", detail: other.to_string() },
+        };
+        Self { kind, offset: e.offset, chain: e.chain }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.file {
-            write!(f, "{file}: ")?;
-        }
-        if let Some(id) = &self.chunk {
-            write!(f, "chunk {}: ", String::from_utf8_lossy(id))?;
-        }
-        write!(f, "byte {}: {}", self.offset, self.kind)
+        let what = format_args!("{}: {}", self.kind.rule(), self.kind);
+        iron3d_formats::error::write_located(f, &self.chain, self.offset, &what)
     }
 }
 

@@ -9,10 +9,10 @@ use crate::logic::{Dynamic, Event, Include, LaunchCondition, Launcher, MemCell, 
 use crate::model::ModelRecord;
 use crate::node::{flags, Lighting, PackedVertex, SlimNode, TaggedLighting};
 use crate::prim::Sid;
-use crate::rng::{SplitMix64, Zipf};
 use crate::section::SectionFormat;
 use crate::shape::{LineShape, Shape};
 use crate::track::{PowerSource, SegmentPath, TailEntry, Track, TrackVisibility, Traction};
+use iron3d_formats::rng::SplitMix64;
 
 /// Generator settings.
 #[derive(Debug, Clone)]
@@ -90,7 +90,7 @@ pub fn scene(cfg: &GenConfig) -> Scene {
     for t in 0..cfg.terrain_triangles {
         let q = (t / 2) as f64;
         let (gx, gz) = ((q % grid) * cell - half, (q / grid).floor() * cell - half);
-        let h = |r: &mut SplitMix64| r.range(0.0, 5.0) as f32;
+        let h = |r: &mut SplitMix64| r.range_f64(0.0, 5.0) as f32;
         let corners = if t % 2 == 0 { [(0.0, 0.0), (cell, 0.0), (0.0, cell)] } else { [(cell, 0.0), (cell, cell), (0.0, cell)] };
         let vertices = corners
             .iter()
@@ -108,12 +108,12 @@ pub fn scene(cfg: &GenConfig) -> Scene {
     let (rail, ballast) = (int.intern(b"rail/std"), int.intern(b"ballast/std"));
     for i in 0..cfg.tracks {
         let name = int.intern(format!("track{i}").as_bytes());
-        let p0 = [r.range(-half, half) as f32, 0.0, r.range(-half, half) as f32];
-        let yaw = r.range(0.0, std::f64::consts::TAU);
-        let len = r.range(50.0, 400.0);
+        let p0 = [r.range_f64(-half, half) as f32, 0.0, r.range_f64(-half, half) as f32];
+        let yaw = r.range_f64(0.0, std::f64::consts::TAU);
+        let len = r.range_f64(50.0, 400.0);
         let dir = [yaw.cos() * len, yaw.sin() * len];
         let at = |t: f64| [p0[0] + (dir[0] * t) as f32, 0.0, p0[2] + (dir[1] * t) as f32];
-        let bend = r.range(-20.0, 20.0) as f32;
+        let bend = r.range_f64(-20.0, 20.0) as f32;
         let mut cp_out = at(1.0 / 3.0);
         cp_out[0] += bend;
         let path = SegmentPath { p_start: p0, cp_out, cp_in: at(2.0 / 3.0), p_end: at(1.0), radius: if bend.abs() > 10.0 { 500.0 } else { 0.0 }, ..SegmentPath::default() };
@@ -158,15 +158,15 @@ pub fn scene(cfg: &GenConfig) -> Scene {
         let ev = int.intern(format!("ev{i}").as_bytes());
         s.events.push(Event {
             name: ev,
-            event_type: (r.below(19)) as u8,
-            delay: r.range(0.0, 10.0) as f32,
+            event_type: (r.below_mod(19)) as u8,
+            delay: r.range_f64(0.0, 10.0) as f32,
             targets: vec![mc],
             payload: vec![(int.intern(b"text"), int.intern(b"go"))],
             ..Event::default()
         });
         s.launchers.push(Launcher {
             node: node_with_name(int.intern(format!("la{i}").as_bytes())),
-            location: [r.range(-half, half) as f32, 0.0, r.range(-half, half) as f32],
+            location: [r.range_f64(-half, half) as f32, 0.0, r.range_f64(-half, half) as f32],
             radius_sq: 100.0,
             delta_time: -1.0,
             event1_name: ev,
@@ -206,21 +206,21 @@ pub fn scene(cfg: &GenConfig) -> Scene {
     for i in 0..cfg.instances {
         let k = zipf.sample(&mut r);
         let Some(&(mesh, tex, range)) = kinds.get(k) else { continue };
-        let named = r.below(100) == 0;
-        let lit = r.below(200) == 0;
+        let named = r.below_mod(100) == 0;
+        let lit = r.below_mod(200) == 0;
         let mut node = SlimNode { flags: flags::BOUNDS | flags::RANGE_MAX, range_sq_max: range, radius: 5.0, ..SlimNode::default() };
         if named {
             node.flags |= flags::NAME;
             node.name = int.intern(format!("obj{i}").as_bytes());
         }
-        let location = [r.range(-half, half) as f32, r.range(0.0, 3.0) as f32, r.range(-half, half) as f32];
+        let location = [r.range_f64(-half, half) as f32, r.range_f64(0.0, 3.0) as f32, r.range_f64(-half, half) as f32];
         node.center = location;
         s.models.push(ModelRecord {
             node,
             is_terrain: 0,
             transition: u8::from(!k.is_multiple_of(5)),
             location,
-            angles: [0.0, r.range(0.0, 360.0) as f32, 0.0],
+            angles: [0.0, r.range_f64(0.0, 360.0) as f32, 0.0],
             scale: [1.0; 3],
             model_file: mesh,
             texture_file: tex,
@@ -249,4 +249,48 @@ pub fn models(kinds: usize) -> Vec<(String, Vec<u8>)> {
             (model_path(k), write_simple(&vertices, &indices, b"", format!("m{k}").as_bytes()))
         })
         .collect()
+}
+
+/// Zipf(s) over ranks `0..n` by inverse CDF lookup.
+#[derive(Debug, Clone)]
+struct Zipf {
+    cdf: Vec<f64>,
+}
+
+impl Zipf {
+    /// Distribution over `n` ranks with exponent `s`.
+    fn new(n: usize, s: f64) -> Self {
+        let mut acc = 0.0;
+        let mut cdf: Vec<f64> = (1..=n.max(1)).map(|k| {
+            acc += 1.0 / (k as f64).powf(s);
+            acc
+        }).collect();
+        for c in &mut cdf {
+            *c /= acc;
+        }
+        Self { cdf }
+    }
+    /// Samples a rank.
+    fn sample(&self, rng: &mut SplitMix64) -> usize {
+        let u = rng.unit_f64();
+        self.cdf.partition_point(|&c| c <= u).min(self.cdf.len() - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zipf_is_skewed() {
+        let mut r = SplitMix64::new(7);
+        let z = Zipf::new(100, 1.0);
+        let mut hits = [0u32; 100];
+        for _ in 0..10_000 {
+            hits[z.sample(&mut r)] += 1;
+        }
+        // Rank 0 carries about 1/H(100) ≈ 19 % of the mass, rank 99 about 0.2 %.
+        assert!(hits[0] > 1500 && hits[0] < 2400, "{}", hits[0]);
+        assert!(hits[0] > 20 * hits[99]);
+    }
 }

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::chunk::ChunkBody;
+use crate::chunk::{ids, ChunkBody};
 use crate::error::{Error, ErrorKind, Result};
 use crate::module::{resolve, Module, ReadOptions};
 use crate::node::TransformContext;
@@ -204,7 +204,7 @@ fn visit(
     seen: &mut BTreeSet<(String, Vec<Vec<u8>>)>,
     tree: &mut IncludeTree,
 ) -> Result<()> {
-    let load_err = |cause: String| Error::at(0, ErrorKind::Load { path: path.to_owned(), cause });
+    let load_err = |cause: String| Error::new(ErrorKind::Load { path: path.to_owned(), cause });
     if depth > MAX_DEPTH {
         return Err(load_err(format!("include depth above {MAX_DEPTH}")));
     }
@@ -224,7 +224,7 @@ fn visit(
         .flatten()
         .collect();
     tree.modules.push(PlacedModule { path: path.to_owned(), params, module, strings: strings.clone(), transform, depth });
-    for inc in includes {
+    for (k, inc) in includes.into_iter().enumerate() {
         let rel = String::from_utf8_lossy(resolve(&strings, inc.binary_path)).into_owned();
         let child = join_relative(path, &rel);
         let child_params: Vec<Vec<u8>> = inc.params.iter().map(|s| resolve(&strings, *s).to_vec()).collect();
@@ -233,7 +233,8 @@ fn visit(
             continue;
         }
         let site = inc.site_transform.as_ref().map_or(IDENTITY, site_matrix);
-        visit(&child, child_params, compose(&transform, &site), depth + 1, loader, opts, seen, tree)?;
+        visit(&child, child_params, compose(&transform, &site), depth + 1, loader, opts, seen, tree)
+            .map_err(|e| e.in_record("include", k).in_chunk(ids::INCL).in_file(path))?;
     }
     Ok(())
 }

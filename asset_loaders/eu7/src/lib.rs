@@ -26,7 +26,6 @@ pub mod pack;
 pub mod pack_build;
 pub mod prim;
 pub mod record;
-pub mod rng;
 pub mod section;
 pub mod shape;
 pub mod track;

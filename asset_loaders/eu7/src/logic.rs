@@ -1,7 +1,7 @@
 //! Scenario logic records: `INCL` (§6.2), `MEMC` (§6.11), `LAUN` (§6.12), `DYNM` (§6.13),
 //! `SOND` (§6.14), `TRSE` (§6.15), `EVNT` (§6.16).
 
-use crate::cursor::{Cursor, Writer};
+use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::Result;
 use crate::node::{SlimNode, TransformContext, VisitSids};
 use crate::prim::Sid;
@@ -348,7 +348,7 @@ impl Record for Trainset {
             velocity: c.f32()?,
             assignments: sid_pairs(c)?,
             vehicle_indices: u32s(c)?,
-            couplings: c.list(4, Cursor::i32)?,
+            couplings: c.list(4, |c| Ok(c.i32()?))?,
             driver_index: c.u32()?,
         })
     }

@@ -47,23 +47,31 @@ pub struct Module {
     pub chunks: Vec<Chunk>,
     /// Trailing fragment shorter than a chunk header (compatible mode), re-emitted verbatim.
     pub tail: Vec<u8>,
+    /// The file name given in [`ReadOptions::file`], named by the errors of on-demand
+    /// section decoding (not part of the encoding).
+    pub file: Option<String>,
 }
 
 impl Module {
     /// An empty module of `version`.
     pub fn new(version: u32) -> Self {
-        Self { version, chunks: Vec::new(), tail: Vec::new() }
+        Self { version, chunks: Vec::new(), tail: Vec::new(), file: None }
     }
 
     /// Reads a module. PACK is not decoded: its payload stays shared with `data`.
     pub fn read(data: impl Into<Arc<[u8]>>, opts: &ReadOptions) -> Result<Self> {
         let data: Arc<[u8]> = data.into();
-        Self::read_shared(&data, opts).map_err(|e| e.in_file(opts.file.as_deref()))
+        let mut m = Self::read_shared(&data, opts).map_err(|e| match &opts.file {
+            Some(file) => e.in_file(file.as_str()),
+            None => e,
+        })?;
+        m.file.clone_from(&opts.file);
+        Ok(m)
     }
 
     fn read_shared(data: &Arc<[u8]>, opts: &ReadOptions) -> Result<Self> {
         let bytes: &[u8] = data;
-        let mut c = Cursor::new(bytes, 0);
+        let mut c = Cursor::new(bytes);
         let magic: [u8; 4] = c.array()?;
         if magic != MAGIC {
             return Err(Error::at(0, ErrorKind::BadMagic(magic)));
@@ -75,7 +83,7 @@ impl Module {
         let mut m = Module::new(version);
         let mut strings_len: Option<usize> = None;
         while c.remaining() > 0 {
-            let at = c.abs();
+            let at = c.offset();
             if c.remaining() < 8 {
                 if opts.strict {
                     return Err(Error::at(at, ErrorKind::TrailingFragment(c.remaining())));
@@ -89,12 +97,12 @@ impl Module {
                 return Err(Error::at(at, ErrorKind::ChunkTooSmall(size)).in_chunk(id));
             }
             let payload_len = (size - 8) as usize;
+            let available = c.remaining() as u64 + 8;
             let payload = c.take(payload_len).map_err(|_| {
-                Error::at(at, ErrorKind::ChunkOverrun { size: u64::from(size), available: c.remaining() as u64 + 8 })
-                    .in_chunk(id)
+                Error::at(at, ErrorKind::ChunkOverrun { size: u64::from(size), available }).in_chunk(id)
             })?;
             let payload_start = at as usize + 8;
-            let mut pc = Cursor::new(payload, at + 8);
+            let mut pc = Cursor::with_base(payload, at + 8);
             let shared = Arc::clone(data);
             let body = chunk::parse_body(id, &mut pc, version, |start, len, abs| {
                 PackPayload::new(shared, payload_start + start, len, abs)
@@ -110,7 +118,7 @@ impl Module {
             };
             if pc.remaining() > 0 {
                 if opts.strict {
-                    return Err(Error::at(pc.abs(), ErrorKind::PayloadLength { parsed: pc.pos() as u64, declared: payload_len as u64 })
+                    return Err(Error::at(pc.offset(), ErrorKind::PayloadLength { parsed: pc.position() as u64, declared: payload_len as u64 })
                         .in_chunk(id));
                 }
                 chunk.trailing = pc.rest().to_vec();

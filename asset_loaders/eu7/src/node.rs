@@ -1,7 +1,7 @@
 //! Shared record parts: slim node (§4), transform context (§4.1), packed vertex and
 //! lighting block (§5), and the string-id visitor every record implements.
 
-use crate::cursor::{Cursor, Writer};
+use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::{ErrorKind, Result};
 use crate::prim::{self, Sid};
 
@@ -68,7 +68,7 @@ impl TransformContext {
     pub fn write(&self, w: &mut Writer) -> Result<()> {
         for stack in [&self.origins, &self.scales] {
             let n = u8::try_from(stack.len())
-                .map_err(|_| crate::Error::at(w.len() as u64, ErrorKind::TooLarge("transform stack deeper than 255")))?;
+                .map_err(|_| crate::Error::new(ErrorKind::TooLarge("transform stack deeper than 255")))?;
             w.u8(n);
             for v in stack.iter() {
                 w.vec3(*v);
@@ -99,8 +99,8 @@ impl TransformContext {
 }
 
 fn read_vec3s(c: &mut Cursor<'_>, n: usize) -> Result<Vec<[f32; 3]>> {
-    let at = c.abs();
-    let n = c.check_count(n as u64, 12, at)?;
+    let at = c.offset();
+    let n = c.check_items(n as u64, 12, at)?;
     let mut v = Vec::with_capacity(n);
     for _ in 0..n {
         v.push(c.vec3()?);
@@ -394,7 +394,7 @@ mod tests {
     fn spec_node_vectors() {
         // §11: flags 0x09, name = string 0, centre (0,0,0), radius 1.
         let bytes = [9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x3F];
-        let mut c = Cursor::new(&bytes, 0);
+        let mut c = Cursor::new(&bytes);
         let n = SlimNode::read(&mut c).ok();
         assert_eq!(c.remaining(), 0);
         let n = n.unwrap_or_default();

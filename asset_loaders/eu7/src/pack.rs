@@ -2,8 +2,10 @@
 //! Nothing here runs at module load except building the index.
 
 use crate::chunk::ids;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{chunk_frame, section_frame, Error, ErrorKind, Result};
 use crate::model::{ModelRecord, PidxEntry};
+use crate::record::Record;
+use iron3d_formats::Frame;
 use crate::module::Module;
 use crate::section::Section;
 
@@ -51,18 +53,29 @@ impl SectionIndex {
         if entries.is_empty() {
             return Ok(Self::default());
         }
-        let pack = m.pack().ok_or(Error::at(0, ErrorKind::NoPack))?;
+        let pack = m.pack().ok_or_else(|| Error::new(ErrorKind::NoPack).within(file_frames(m).as_slice()))?;
         let pack_len = pack.bytes().len() as u64;
         let mut offsets: Vec<u64> = entries.iter().map(|e| e.pack_offset).collect();
         offsets.sort_unstable();
         offsets.dedup();
         let mut lengths = Vec::with_capacity(entries.len());
-        for e in &entries {
+        for (k, e) in entries.iter().enumerate() {
             if e.pack_offset > pack_len {
-                return Err(Error::at(pack.file_offset, ErrorKind::Invalid(format!(
-                    "section ({}, {}) offset {} beyond PACK size {pack_len}", e.row, e.column, e.pack_offset
-                )))
-                .in_chunk(ids::PIDX));
+                // The effective PIDX is the last one; its records follow the chunk header
+                // and the u32 count.
+                let pidx_at = m.chunks.iter().rev().find(|c| c.id == ids::PIDX).map_or(0, |c| c.offset);
+                let record_at = pidx_at + 12 + k as u64 * PidxEntry::MIN_SIZE as u64;
+                return Err(Error::invalid(
+                    record_at,
+                    "pidx_offset",
+                    format!(
+                        "section row {} column {}: pack_offset {} beyond PACK size {pack_len}",
+                        e.row, e.column, e.pack_offset
+                    ),
+                )
+                .in_record("record", k)
+                .in_chunk(ids::PIDX)
+                .within(file_frames(m).as_slice()));
             }
             let next = offsets.partition_point(|&o| o <= e.pack_offset);
             lengths.push(offsets.get(next).copied().unwrap_or(pack_len) - e.pack_offset);
@@ -82,42 +95,73 @@ impl SectionIndex {
         self.by_key.get(i).filter(|(k, _)| *k == key).map(|&(_, i)| i)
     }
 
+    /// Frames naming entry `i`'s section, innermost first: the section (PIDX row and
+    /// column), the PACK chunk, the module's file.
+    pub fn frames(&self, m: &Module, i: usize) -> Vec<Frame> {
+        let section = self.entries.get(i).map(|e| section_frame(e.row, e.column));
+        section.into_iter().chain([chunk_frame(ids::PACK)]).chain(file_frames(m)).collect()
+    }
+
     /// The bytes and absolute offset of entry `i`'s section.
     pub fn section_bytes<'m>(&self, m: &'m Module, i: usize) -> Result<(&'m [u8], u64)> {
-        let pack = m.pack().ok_or(Error::at(0, ErrorKind::NoPack))?;
-        let (e, len) = self.entries.get(i).zip(self.lengths.get(i)).ok_or(Error::at(0, ErrorKind::NoPack))?;
+        let located = |e: Error| e.within(&self.frames(m, i));
+        let pack = m.pack().ok_or_else(|| located(Error::new(ErrorKind::NoPack)))?;
+        let (e, len) = self
+            .entries
+            .get(i)
+            .zip(self.lengths.get(i))
+            .ok_or_else(|| located(Error::rule("section_in_pidx", format!("no PIDX entry {i}"))))?;
         let start = usize::try_from(e.pack_offset).ok();
         let end = start.and_then(|s| s.checked_add(usize::try_from(*len).ok()?));
         let bytes = start.zip(end).and_then(|(s, e)| pack.bytes().get(s..e)).ok_or_else(|| {
-            Error::at(pack.file_offset, ErrorKind::Invalid("section range outside PACK".into())).in_chunk(ids::PACK)
+            located(Error::invalid(pack.file_offset, "section_bounds", "section range outside PACK"))
         })?;
         Ok((bytes, pack.file_offset + e.pack_offset))
     }
 
-    /// Decodes entry `i`'s section.
+    /// Decodes entry `i`'s section. Errors, and later expansion errors of the section,
+    /// name the file, the PACK chunk and the section.
     pub fn decode(&self, m: &Module, i: usize, strict: bool) -> Result<Section> {
-        let (bytes, base) = self.section_bytes(m, i)?;
-        let count = self.entries.get(i).map_or(0, |e| e.model_count);
-        Section::decode(bytes, base, count, strict).map_err(|e| e.in_chunk(ids::PACK))
+        self.decode_with(m, i, |bytes, base, count| Section::decode(bytes, base, count, strict))
     }
 
-    /// Decodes only chunk `chunk` of entry `i`'s section.
+    /// Decodes only chunk `chunk` of entry `i`'s section (record indices in errors count
+    /// from that chunk's first record).
     pub fn decode_chunk(&self, m: &Module, i: usize, chunk: usize, strict: bool) -> Result<Section> {
+        self.decode_with(m, i, |bytes, base, count| Section::decode_chunk(bytes, base, count, chunk, strict))
+    }
+
+    fn decode_with(
+        &self,
+        m: &Module,
+        i: usize,
+        decode: impl FnOnce(&[u8], u64, u32) -> Result<Section>,
+    ) -> Result<Section> {
         let (bytes, base) = self.section_bytes(m, i)?;
         let count = self.entries.get(i).map_or(0, |e| e.model_count);
-        Section::decode_chunk(bytes, base, count, chunk, strict).map_err(|e| e.in_chunk(ids::PACK))
+        let frames = self.frames(m, i);
+        let mut section = decode(bytes, base, count).map_err(|e| e.within(&frames))?;
+        section.origin.chain = frames;
+        Ok(section)
     }
 
     /// Decodes section (`row`, `col`) and expands it to world-space model records.
     pub fn models(&self, m: &Module, row: u32, col: u32, strict: bool) -> Result<Vec<ModelRecord>> {
-        let i = self.find(row, col).ok_or(Error::at(0, ErrorKind::SectionNotFound { row, col }))?;
-        self.decode(m, i, strict)?.models(m.prototypes()).map_err(|e| e.in_chunk(ids::PACK))
+        let i = self
+            .find(row, col)
+            .ok_or_else(|| Error::new(ErrorKind::SectionNotFound { row, col }).within(file_frames(m).as_slice()))?;
+        self.decode(m, i, strict)?.models(m.prototypes())
     }
 
     /// Total models over all sections (from PIDX).
     pub fn total_models(&self) -> u64 {
         self.entries.iter().map(|e| u64::from(e.model_count)).sum()
     }
+}
+
+/// The frame naming the module's file, if it has one.
+fn file_frames(m: &Module) -> Option<Frame> {
+    m.file.clone().map(Frame::File)
 }
 
 #[cfg(test)]

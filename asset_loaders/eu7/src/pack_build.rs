@@ -176,7 +176,7 @@ pub fn build_sections(
             SectionFormat::V10 | SectionFormat::V11 | SectionFormat::V12 | SectionFormat::V13 => order.chunks(run).collect(),
             _ => vec![&order[..]],
         };
-        let mut s = Section { format, header: SectionHeader::default(), solo: Vec::new(), solo_v13: Vec::new(), inst: Vec::new() };
+        let mut s = Section::empty(format, SectionHeader::default());
         for r in &runs {
             let mut ch = SectionChunk::default();
             for m in r.iter().filter(|m| proto_of(m).is_none()) {

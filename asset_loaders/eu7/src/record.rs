@@ -1,6 +1,6 @@
 //! The codec trait shared by all record kinds, and helpers for count-prefixed lists.
 
-use crate::cursor::{Cursor, Writer};
+use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::Result;
 use crate::node::VisitSids;
 use crate::prim::Sid;
@@ -16,8 +16,14 @@ pub trait Record: Sized + VisitSids {
 }
 
 /// Reads a `u32 count` followed by `count` records.
+/// Errors name the record's index.
 pub fn read_records<T: Record>(c: &mut Cursor<'_>, version: u32) -> Result<Vec<T>> {
-    c.list(T::MIN_SIZE, |c| T::read(c, version))
+    let mut index = 0;
+    c.list(T::MIN_SIZE, |c| {
+        let record = T::read(c, version).map_err(|e| e.in_record("record", index));
+        index += 1;
+        record
+    })
 }
 
 /// Writes a `u32 count` followed by the records.
@@ -67,12 +73,12 @@ pub fn visit_pairs(v: &mut [(Sid, Sid)], f: &mut dyn FnMut(&mut Sid)) {
 
 /// Reads a count-prefixed `f32` list.
 pub fn f32s(c: &mut Cursor<'_>) -> Result<Vec<f32>> {
-    c.list(4, Cursor::f32)
+    c.list(4, |c| Ok(c.f32()?))
 }
 
 /// Reads a count-prefixed `u32` list.
 pub fn u32s(c: &mut Cursor<'_>) -> Result<Vec<u32>> {
-    c.list(4, Cursor::u32)
+    c.list(4, |c| Ok(c.u32()?))
 }
 
 /// Writes a count-prefixed `f32` list.

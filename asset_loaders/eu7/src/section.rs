@@ -1,8 +1,9 @@
 //! PACK section formats (§7.3): flat v7 and formats 1–6, with format detection
 //! (quirk `eu7_pack_flat_v7_marker`), decoding, expansion and encoding.
 
-use crate::cursor::{Cursor, Writer};
+use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::{Error, ErrorKind, Result};
+use iron3d_formats::Frame;
 use crate::model::{InstRecord, ModelRecord, Prototype};
 use crate::node::{SlimNode, TransformContext};
 use crate::prim::Sid;
@@ -168,11 +169,34 @@ pub struct Section {
     pub solo_v13: Vec<SoloV13>,
     /// Instance records, chunk by chunk.
     pub inst: Vec<InstRecord>,
+    /// Where the records lie in the file (empty for sections built in memory).
+    pub origin: SectionOrigin,
+}
+
+/// Where a decoded section's records lie, so that expansion errors are located like
+/// decoding errors. Not part of the encoding.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SectionOrigin {
+    /// Frames naming the section (PIDX row and column, PACK chunk, file), innermost first;
+    /// set by [`crate::SectionIndex::decode`].
+    pub chain: Vec<Frame>,
+    /// Absolute file offset of each solo record (of either kind), in order.
+    pub solo_offsets: Vec<u64>,
+    /// Absolute file offset of each instance record, in order.
+    pub inst_offsets: Vec<u64>,
+}
+
+impl SectionOrigin {
+    /// `e` located at record `index` of the kind whose offsets are `offsets`.
+    fn locate(&self, mut e: Error, what: &str, offsets: &[u64], index: usize) -> Error {
+        e.offset = offsets.get(index).copied().or(e.offset);
+        e.in_record(what, index).within(&self.chain)
+    }
 }
 
 fn parse_header(c: &mut Cursor<'_>, format: SectionFormat, model_count: u32, section_len: usize) -> Result<SectionHeader> {
-    let start = c.abs();
-    let bad = |msg: &str| Error::at(start, ErrorKind::Invalid(format!("section header: {msg}")));
+    let start = c.offset();
+    let bad = |msg: &str| Error::invalid(start, "section_header", msg);
     let _marker = c.u8()?;
     let mut h = SectionHeader { solo_count: c.u32()?, inst_count: c.u32()?, ..SectionHeader::default() };
     if format.has_meshes() {
@@ -192,7 +216,7 @@ fn parse_header(c: &mut Cursor<'_>, format: SectionFormat, model_count: u32, sec
             Ok(SectionChunk { solo_count, inst_count, offset: c.u32()? })
         })?;
     }
-    h.size = c.pos();
+    h.size = c.position();
     if format.chunked() {
         let mut prev: Option<u32> = None;
         let (mut solos, mut insts) = (0u64, 0u64);
@@ -223,7 +247,7 @@ pub fn detect(bytes: &[u8], base: u64, model_count: u32, strict: bool) -> Result
     let Some(format) = first.and_then(SectionFormat::from_marker) else {
         return Ok((SectionFormat::Flat, SectionHeader::default()));
     };
-    match parse_header(&mut Cursor::new(bytes, base), format, model_count, bytes.len()) {
+    match parse_header(&mut Cursor::with_base(bytes, base), format, model_count, bytes.len()) {
         Ok(h) => Ok((format, h)),
         Err(_) if strict => Err(Error::at(base, ErrorKind::FlatMarkerCollision(first.unwrap_or(0)))),
         Err(_) => Ok((SectionFormat::Flat, SectionHeader::default())),
@@ -251,15 +275,15 @@ impl Section {
         if format == SectionFormat::Flat {
             header.solo_count = model_count;
         }
-        let mut s = Section { format, header, solo: Vec::new(), solo_v13: Vec::new(), inst: Vec::new() };
+        let mut s = Section::empty(format, header);
         let chunks = effective_chunks(format, &s.header);
-        let mut c = Cursor::new(bytes, base);
+        let mut c = Cursor::with_base(bytes, base);
         c.take(s.header.size)?;
         for i in 0..chunks.len() {
             s.read_chunk(&mut c, &chunks, i, bytes.len())?;
         }
         if strict && c.remaining() > 0 {
-            return Err(c.err(ErrorKind::PayloadLength { parsed: c.pos() as u64, declared: bytes.len() as u64 }));
+            return Err(c.err(ErrorKind::PayloadLength { parsed: c.position() as u64, declared: bytes.len() as u64 }));
         }
         Ok(s)
     }
@@ -268,9 +292,9 @@ impl Section {
     pub fn decode_chunk(bytes: &[u8], base: u64, model_count: u32, index: usize, strict: bool) -> Result<Self> {
         let (format, header) = detect(bytes, base, model_count, strict)?;
         let chunks = effective_chunks(format, &SectionHeader { solo_count: if format == SectionFormat::Flat { model_count } else { header.solo_count }, ..header.clone() });
-        let mut s = Section { format, header, solo: Vec::new(), solo_v13: Vec::new(), inst: Vec::new() };
-        let ch = chunks.get(index).ok_or_else(|| Error::at(base, ErrorKind::Invalid(format!("section has no chunk {index}"))))?;
-        let mut c = Cursor::new(bytes, base);
+        let mut s = Section::empty(format, header);
+        let ch = chunks.get(index).ok_or_else(|| Error::invalid(base, "section_chunk", format!("section has no chunk {index}")))?;
+        let mut c = Cursor::with_base(bytes, base);
         c.take(ch.offset as usize)?;
         s.read_chunk(&mut c, &chunks, index, bytes.len())?;
         Ok(s)
@@ -278,40 +302,50 @@ impl Section {
 
     fn read_chunk(&mut self, c: &mut Cursor<'_>, chunks: &[SectionChunk], i: usize, section_len: usize) -> Result<()> {
         let Some(ch) = chunks.get(i) else { return Ok(()) };
-        if c.pos() != ch.offset as usize {
-            return Err(c.err(ErrorKind::Invalid(format!("chunk {i} starts at {} but data ends at {}", ch.offset, c.pos()))));
+        if c.position() != ch.offset as usize {
+            return Err(c.err(ErrorKind::Invalid {
+                rule: "section_chunk",
+                detail: format!("chunk {i} starts at {} but data ends at {}", ch.offset, c.position()),
+            }));
         }
-        let at = c.abs();
+        let at = c.offset();
         let min = if self.format == SectionFormat::V13 { SoloV13::MIN_SIZE } else { ModelRecord::MIN_SIZE };
-        let n = c.check_count(u64::from(ch.solo_count), min, at)?;
-        if self.format == SectionFormat::V13 {
-            self.solo_v13.reserve(n);
-            for _ in 0..n {
-                self.solo_v13.push(SoloV13::read(c)?);
+        let n = c.check_items(u64::from(ch.solo_count), min, at)?;
+        self.origin.solo_offsets.reserve(n);
+        for _ in 0..n {
+            let (index, at) = (self.origin.solo_offsets.len(), c.offset());
+            let named = |e: Error| e.in_record("solo record", index);
+            if self.format == SectionFormat::V13 {
+                self.solo_v13.push(SoloV13::read(c).map_err(named)?);
+            } else {
+                self.solo.push(ModelRecord::read(c, 0).map_err(named)?);
             }
-        } else {
-            self.solo.reserve(n);
-            for _ in 0..n {
-                self.solo.push(ModelRecord::read(c, 0)?);
-            }
+            self.origin.solo_offsets.push(at);
         }
         let n_inst = u64::from(ch.inst_count);
         let with_cell = match self.format {
             SectionFormat::V13 => true,
             // Disputed 44 vs 45 bytes: pick the size that ends exactly at the next chunk.
             SectionFormat::V12 if n_inst > 0 => {
-                let left = chunk_end(chunks, i, section_len).saturating_sub(c.pos()) as u64;
+                let left = chunk_end(chunks, i, section_len).saturating_sub(c.position()) as u64;
                 left == n_inst * 45
             }
             _ => false,
         };
         let size = if with_cell { 45 } else { InstRecord::SIZE };
-        let n = c.check_count(n_inst, size, at)?;
+        let n = c.check_items(n_inst, size, at)?;
         self.inst.reserve(n);
         for _ in 0..n {
-            self.inst.push(InstRecord::read(c, with_cell)?);
+            let (index, at) = (self.inst.len(), c.offset());
+            self.inst.push(InstRecord::read(c, with_cell).map_err(|e| e.in_record("instance record", index))?);
+            self.origin.inst_offsets.push(at);
         }
         Ok(())
+    }
+
+    /// A section of `format` with `header` and no records yet.
+    pub fn empty(format: SectionFormat, header: SectionHeader) -> Self {
+        Section { format, header, solo: Vec::new(), solo_v13: Vec::new(), inst: Vec::new(), origin: SectionOrigin::default() }
     }
 
     /// Total model count (solo + instances).
@@ -321,15 +355,19 @@ impl Section {
 
     /// Expands the section into world-space model records: solo transforms cleared,
     /// format-6 indices mapped, instances expanded against `prot` (§8.3). Chunk order kept.
+    /// Errors name the record, its offset and the section ([`Section::origin`]).
     pub fn models(&self, prot: &[Prototype]) -> Result<Vec<ModelRecord>> {
         let mut out = Vec::with_capacity(self.model_count());
         let chunks = effective_chunks(self.format, &self.header);
         let (mut si, mut ii) = (0usize, 0usize);
-        let lookup = |list: &[Sid], idx: u16| -> Result<Sid> {
+        let lookup = |list: &[Sid], idx: u16, what: &str, si: usize| -> Result<Sid> {
             if idx == 0xFFFF {
                 return Ok(Sid::EMPTY);
             }
-            list.get(usize::from(idx)).copied().ok_or_else(|| Error::at(0, ErrorKind::Invalid(format!("format-6 index {idx} out of range"))))
+            list.get(usize::from(idx)).copied().ok_or_else(|| {
+                let e = Error::rule("format6_index", format!("{what} index {idx} out of range ({} unique)", list.len()));
+                self.origin.locate(e, "solo record", &self.origin.solo_offsets, si)
+            })
         };
         for ch in &chunks {
             for _ in 0..ch.solo_count {
@@ -342,8 +380,8 @@ impl Section {
                         location: s.location,
                         angles: s.angles,
                         scale: s.scale,
-                        model_file: lookup(&self.header.unique_meshes, s.mesh_index)?,
-                        texture_file: lookup(&self.header.unique_textures, s.texture_index)?,
+                        model_file: lookup(&self.header.unique_meshes, s.mesh_index, "mesh", si)?,
+                        texture_file: lookup(&self.header.unique_textures, s.texture_index, "texture", si)?,
                         light_states: s.light_states.clone(),
                         light_colors: s.light_colors.clone(),
                     }
@@ -358,8 +396,11 @@ impl Section {
             }
             for _ in 0..ch.inst_count {
                 let Some(inst) = self.inst.get(ii) else { break };
+                let p = prot.get(inst.proto_id as usize).ok_or_else(|| {
+                    let e = Error::new(ErrorKind::PrototypeOutOfRange { id: inst.proto_id, len: prot.len() });
+                    self.origin.locate(e, "instance record", &self.origin.inst_offsets, ii)
+                })?;
                 ii += 1;
-                let p = prot.get(inst.proto_id as usize).ok_or(Error::at(0, ErrorKind::PrototypeOutOfRange { id: inst.proto_id, len: prot.len() }))?;
                 out.push(p.expand(inst));
             }
         }
@@ -396,7 +437,7 @@ impl Section {
         }
         let (mut si, mut ii) = (0usize, 0usize);
         for ch in &mut chunks {
-            ch.offset = u32::try_from(w.len()).map_err(|_| Error::at(0, ErrorKind::TooLarge("section of 4 GiB")))?;
+            ch.offset = u32::try_from(w.len()).map_err(|_| Error::new(ErrorKind::TooLarge("section of 4 GiB")))?;
             for _ in 0..ch.solo_count {
                 if f == SectionFormat::V13 {
                     self.solo_v13.get(si).ok_or(missing())?.write(&mut w)?;
@@ -411,7 +452,7 @@ impl Section {
             }
         }
         if si != self.solo.len() + self.solo_v13.len() || ii != self.inst.len() {
-            return Err(Error::at(0, ErrorKind::Invalid("section records do not match the chunk counts".into())));
+            return Err(Error::rule("section_counts", "section records do not match the chunk counts"));
         }
         if f.chunked() {
             let entry = if f.chunk_has_inst() { 12 } else { 8 };
@@ -424,5 +465,5 @@ impl Section {
 }
 
 fn missing() -> Error {
-    Error::at(0, ErrorKind::Invalid("section has fewer records than its counts".into()))
+    Error::rule("section_counts", "section has fewer records than its counts")
 }

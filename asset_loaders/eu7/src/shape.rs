@@ -1,7 +1,7 @@
 //! Geometry records: `TERR` terrain (§6.7), `MESH` triangle shapes (§6.8), `LINE` line shapes (§6.9).
 
-use crate::cursor::{Cursor, Writer};
-use crate::error::{ErrorKind, Result};
+use crate::cursor::{Cursor, CursorExt, Writer};
+use crate::error::Result;
 use crate::node::{read_vertices, write_vertices, Lighting, PackedVertex, SlimNode, TaggedLighting, VisitSids};
 use crate::prim::Sid;
 use crate::record::{sid, Record};
@@ -67,18 +67,18 @@ impl Terrain {
             TerrainBody::Batched(c.list(12, |c| {
                 let section_x = c.i32()?;
                 let section_z = c.i32()?;
-                let at = c.abs();
+                let at = c.offset();
                 let n = c.u32()?;
                 if n % 3 != 0 {
-                    return Err(crate::Error::at(at, ErrorKind::Invalid(format!("terrain vertex_count {n} is not a multiple of 3"))));
+                    return Err(crate::Error::invalid(at, "triangle_list", format!("terrain vertex_count {n} is not a multiple of 3")));
                 }
-                let n = c.check_count(u64::from(n), PackedVertex::SIZE, at)?;
+                let n = c.check_items(u64::from(n), PackedVertex::SIZE, at)?;
                 Ok(TerrainBatch { section_x, section_z, vertices: read_triangle_list(c, n)? })
             })?)
         } else {
-            let at = c.abs();
+            let at = c.offset();
             let tris = c.u32()?;
-            let n = c.check_count(u64::from(tris) * 3, PackedVertex::SIZE, at)?;
+            let n = c.check_items(u64::from(tris) * 3, PackedVertex::SIZE, at)?;
             TerrainBody::Legacy(read_triangle_list(c, n)?)
         };
         Ok(Self { flags, material, lighting, body })
@@ -96,13 +96,13 @@ impl Terrain {
                 w.i32(b.section_x);
                 w.i32(b.section_z);
                 if b.vertices.len() % 3 != 0 {
-                    return Err(crate::Error::at(w.len() as u64, ErrorKind::Invalid("terrain batch not a triangle list".into())));
+                    return Err(crate::Error::rule("triangle_list", "terrain batch not a triangle list"));
                 }
                 write_vertices(w, &b.vertices)
             }),
             TerrainBody::Legacy(v) => {
                 if v.len() % 3 != 0 {
-                    return Err(crate::Error::at(w.len() as u64, ErrorKind::Invalid("terrain legacy list not a triangle list".into())));
+                    return Err(crate::Error::rule("triangle_list", "terrain legacy list not a triangle list"));
                 }
                 w.count(v.len() / 3)?;
                 for p in v {
@@ -210,7 +210,7 @@ impl Record for LineShape {
             lighting: TaggedLighting::read(c)?,
             line_width: c.f32()?,
             origin: c.vec3()?,
-            positions: c.list(12, Cursor::vec3)?,
+            positions: c.list(12, |c| Ok(c.vec3()?))?,
         })
     }
     fn write(&self, w: &mut Writer, _version: u32) -> Result<()> {

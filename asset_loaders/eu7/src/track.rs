@@ -1,6 +1,6 @@
 //! Rail network records: `TRAK` tracks (§6.4), `TRAC` traction wires (§6.5), `PWRS` power sources (§6.6).
 
-use crate::cursor::{Cursor, Writer};
+use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::Result;
 use crate::node::{SlimNode, VisitSids};
 use crate::prim::Sid;

@@ -16,3 +16,5 @@ mod roundtrip;
 mod e3d;
 #[path = "eu7/include.rs"]
 mod include;
+#[path = "eu7/located.rs"]
+mod located;

@@ -4,8 +4,9 @@
 use crate::error::{Error, ErrorKind, Result};
 use std::cmp::Ordering;
 
-/// A bounded sequential reader over a byte slice. Every read checks the remaining
-/// length first and reports the absolute offset (`base + position`) on failure.
+/// The workspace's one bounded sequential reader over a byte slice (the Iron3D formats
+/// and, through `iron3d_eu7`, EU7B and E3D). Every read checks the remaining length first
+/// and reports the absolute offset (`base + position`) on failure.
 #[derive(Debug, Clone)]
 pub struct Cursor<'a> {
     data: &'a [u8],
@@ -89,9 +90,31 @@ impl<'a> Cursor<'a> {
         Ok(i32::from_le_bytes(self.array()?))
     }
 
+    /// Reads a little-endian `u64`.
+    pub fn u64(&mut self) -> Result<u64> {
+        Ok(u64::from_le_bytes(self.array()?))
+    }
+
     /// Reads a little-endian `f32` (bits kept exactly).
     pub fn f32(&mut self) -> Result<f32> {
         Ok(f32::from_le_bytes(self.array()?))
+    }
+
+    /// Reads a little-endian `f64` (bits kept exactly).
+    pub fn f64(&mut self) -> Result<f64> {
+        Ok(f64::from_le_bytes(self.array()?))
+    }
+
+    /// Reads three little-endian `f32` values.
+    pub fn vec3(&mut self) -> Result<[f32; 3]> {
+        Ok([self.f32()?, self.f32()?, self.f32()?])
+    }
+
+    /// Takes every byte not read yet.
+    pub fn rest(&mut self) -> &'a [u8] {
+        let out = &self.data[self.pos..];
+        self.pos = self.data.len();
+        out
     }
 
     /// Checks that `count` elements of `elem_size` bytes fit in the remaining bytes

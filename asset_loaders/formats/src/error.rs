@@ -174,15 +174,26 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// Writes a located error the one way every reader does: the frames outermost first
+/// (`chain` is innermost first), then the offset, then what went wrong.
+pub fn write_located(
+    f: &mut fmt::Formatter<'_>,
+    chain: &[Frame],
+    offset: Option<u64>,
+    what: &dyn fmt::Display,
+) -> fmt::Result {
+    for frame in chain.iter().rev() {
+        write!(f, "{frame} -> ")?;
+    }
+    if let Some(offset) = offset {
+        write!(f, "at offset {offset:#x}: ")?;
+    }
+    write!(f, "{what}")
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for frame in self.chain.iter().rev() {
-            write!(f, "{frame} -> ")?;
-        }
-        if let Some(offset) = self.offset {
-            write!(f, "at offset {offset:#x}: ")?;
-        }
-        write!(f, "{}", self.kind)
+        write_located(f, &self.chain, self.offset, &self.kind)
     }
 }
 

@@ -15,6 +15,7 @@ pub mod model;
 pub mod nres;
 pub mod options;
 pub mod registry;
+pub mod rng;
 pub mod rsli;
 pub mod script;
 pub mod sound;

@@ -5,7 +5,7 @@
 use super::shapes::{Lathe, P, h, s};
 use super::{Kit, ModelSpec, Node, Point, sides};
 use crate::geometry::{PI, TAU, V3, Xf, cos_approx, sin_approx};
-use crate::rng::Rng;
+use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::Result;
 
 /// The spec of a scenery stem.
@@ -42,7 +42,7 @@ fn ball(r: f32, sz: f32, rings: usize) -> Vec<P> {
 /// A random radial factor per lattice point of a lathe, fixed for all LODs by sampling
 /// on the coarsest angle grid (periodic in `side`).
 fn bumps(variant: u64, rings: usize, sides: usize, amount: f32) -> impl Fn(usize, usize, V3) -> V3 {
-    let mut rng = Rng::stream(variant, "scenery/bumps");
+    let mut rng = SplitMix64::stream(variant, "scenery/bumps");
     let grid: Vec<f32> = (0..64).map(|_| 1.0 - amount + 2.0 * amount * rng.unit()).collect();
     move |ring: usize, side: usize, p: V3| {
         let k = grid[(ring * 7 + side * 64 / sides.max(1) * 3 / 8 + rings) % 64];
@@ -95,7 +95,7 @@ fn broadleaf(k: &mut Kit, lod: usize, ht: f32, crown: f32, variant: u64) -> Resu
 
 fn crystals(k: &mut Kit, _lod: usize, variant: u64, count: usize) -> Result<Vec<Node>> {
     let mut n = Node::new("crystals", None, [0.0; 3]);
-    let mut rng = Rng::stream(variant, "scenery/crystals");
+    let mut rng = SplitMix64::stream(variant, "scenery/crystals");
     for i in 0..count {
         let ht = rng.range(1.5, 4.5);
         let r = ht * 0.16;

@@ -67,7 +67,10 @@ fn tree_binding_dedup_and_placement() {
 fn missing_include_is_a_located_error() {
     let mut f = files();
     f.0.retain(|k, _| !k.contains("sub/"));
-    let e = resolve_includes("scenery/root.eu7", &f, &ReadOptions::compatible()).err().map(|e| e.kind);
+    let e = resolve_includes("scenery/root.eu7", &f, &ReadOptions::compatible()).err();
+    let text = e.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(text.starts_with("file scenery/root.eu7 -> chunk INCL -> include 0 -> load: cannot load scenery/sub/a.eu7"), "{text}");
+    let e = e.map(|e| e.kind);
     assert!(matches!(e, Some(ErrorKind::Load { ref path, .. }) if path == "scenery/sub/a.eu7"), "{e:?}");
 }
 

@@ -35,7 +35,7 @@ fn read_points(c: &mut Cursor<'_>, n: u32) -> Result<Vec<[f32; 3]>> {
     c.check_count(count, 12, "BASE points")?;
     let mut pts = Vec::with_capacity(count as usize);
     for _ in 0..count {
-        pts.push([c.f32()?, c.f32()?, c.f32()?]);
+        pts.push(c.vec3()?);
     }
     Ok(pts)
 }

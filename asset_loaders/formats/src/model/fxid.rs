@@ -5,7 +5,7 @@
 
 use crate::bytes::{Cursor, display_name, fixed_field, fixed_str};
 use crate::error::{Error, Result};
-use crate::model::{Put, vec3};
+use crate::model::Put;
 use crate::options::ReadOptions;
 
 /// NRes type id `FXID`.
@@ -150,7 +150,7 @@ impl Command {
                 mode: c.u32()?,
                 t_start: c.f32()?,
                 t_end: c.f32()?,
-                vectors: [vec3(&mut c)?, vec3(&mut c)?, vec3(&mut c)?, vec3(&mut c)?],
+                vectors: [c.vec3()?, c.vec3()?, c.vec3()?, c.vec3()?],
                 scalars: [c.f32()?, c.f32()?, c.f32()?, c.f32()?],
                 manager_arg: c.u32()?,
                 reference: ResourceRef { archive: c.array()?, name: c.array()? },
@@ -208,9 +208,9 @@ impl Effect {
             phase_jitter: c.f32()?,
             flags: c.u32()?,
             settings_id: c.u32()?,
-            random_shift: vec3(&mut c)?,
-            pivot: vec3(&mut c)?,
-            scale: vec3(&mut c)?,
+            random_shift: c.vec3()?,
+            pivot: c.vec3()?,
+            scale: c.vec3()?,
         };
         c.check_count(u64::from(header.command_count), 4, "commands")?;
         let mut commands = Vec::with_capacity(header.command_count as usize);

@@ -44,7 +44,3 @@ pub fn bounds(points: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
     })
 }
 
-/// Reads three consecutive `f32`.
-pub(crate) fn vec3(c: &mut crate::bytes::Cursor<'_>) -> crate::Result<[f32; 3]> {
-    Ok([c.f32()?, c.f32()?, c.f32()?])
-}

@@ -3,7 +3,7 @@
 //! candidate grid. Every reference is range-checked; the payload is parsed to its
 //! exact end and written back byte for byte.
 
-use super::{PutLe, StreamEntry, count_u32, read_vec3, save_container};
+use super::{PutLe, StreamEntry, count_u32, save_container};
 use crate::bytes::Cursor;
 use crate::error::{Error, Result, ResultExt};
 use crate::nres::{DirEntry, Nres, NresDocument};
@@ -280,10 +280,10 @@ impl ArealMap {
 
 fn read_areal(c: &mut Cursor<'_>) -> Result<(Areal, u64)> {
     let prefix = ArealPrefix56 {
-        anchor: read_vec3(c)?,
+        anchor: c.vec3()?,
         reserved_12: c.u32()?,
         area_metric: c.f32()?,
-        normal: read_vec3(c)?,
+        normal: c.vec3()?,
         logic_flag: c.u32()?,
         reserved_36: c.u32()?,
         class_id: c.u32()?,
@@ -291,7 +291,7 @@ fn read_areal(c: &mut Cursor<'_>) -> Result<(Areal, u64)> {
     };
     let (vertex_count, poly_count) = (u64::from(c.u32()?), u64::from(c.u32()?));
     c.check_count(vertex_count, 12, "areal vertices")?;
-    let vertices = (0..vertex_count).map(|_| read_vec3(c)).collect::<Result<Vec<_>>>()?;
+    let vertices = (0..vertex_count).map(|_| c.vec3()).collect::<Result<Vec<_>>>()?;
     let link_count = vertex_count + 3 * poly_count;
     let links_at = c.offset();
     c.check_count(link_count, 8, "edge links")?;

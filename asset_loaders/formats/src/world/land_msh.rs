@@ -3,7 +3,7 @@
 //! strides, counts, face indices and neighbours) and written back byte for byte.
 
 use super::surface_mask::SplitMask;
-use super::{StreamEntry, count_u32, read_vec3, save_container};
+use super::{StreamEntry, count_u32, save_container};
 use crate::bytes::Cursor;
 use crate::error::{Error, Result, ResultExt};
 use crate::nres::{DirEntry, Nres, NresDocument};
@@ -238,7 +238,7 @@ impl LandMsh {
             nodes: read_all(payloads[0].0, payloads[0].1, NODE_SIZE, |c| c.array())?,
             slot_header,
             slots: read_all(&p2[SLOT_HEADER_SIZE..], b2 + SLOT_HEADER_SIZE as u64, SLOT_SIZE, |c| Ok(Slot68 { raw: c.array()? }))?,
-            positions: read_all(payloads[2].0, payloads[2].1, 12, read_vec3)?,
+            positions: read_all(payloads[2].0, payloads[2].1, 12, |c| c.vec3())?,
             normals: vec4(3)?,
             uv0: vec4(4)?,
             microtexture: words(5)?,

@@ -66,10 +66,6 @@ impl PutLe for Vec<u8> {
     }
 }
 
-/// Reads a `vec3` (bits kept exactly).
-pub(crate) fn read_vec3(c: &mut crate::bytes::Cursor<'_>) -> Result<[f32; 3]> {
-    Ok([c.f32()?, c.f32()?, c.f32()?])
-}
 
 /// A count as `u32` for a writer, or a located error.
 pub(crate) fn count_u32(n: usize, what: &str) -> Result<u32> {

@@ -3,7 +3,7 @@
 //! a bounded sequential cursor that must end exactly at end of file; written back
 //! byte for byte.
 
-use super::{Diagnostic, PutLe, count_u32, read_vec3};
+use super::{Diagnostic, PutLe, count_u32};
 use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::ReadOptions;

@@ -181,7 +181,7 @@ impl Parts {
                 set_once(&mut self.slots, (header, slots), row)?;
             }
             stream::POSITIONS => {
-                let v = records(c, 12, "positions", crate::model::vec3)?;
+                let v = records(c, 12, "positions", |c| c.vec3())?;
                 set_once(&mut self.positions, v, row)?;
             }
             stream::NORMALS => set_once(&mut self.normals, records(c, 4, "normals", |c| c.array())?, row)?,

@@ -4,7 +4,7 @@
 
 use crate::bytes::Cursor;
 use crate::error::Result;
-use crate::model::{Put, vec3};
+use crate::model::Put;
 
 /// "None" marker of 16-bit indices (root parent, missing slot, no frame map).
 pub const NONE: u16 = 0xFFFF;
@@ -166,9 +166,9 @@ impl Slot {
             tri_count: c.u16()?,
             batch_start: c.u16()?,
             batch_count: c.u16()?,
-            aabb_min: vec3(c)?,
-            aabb_max: vec3(c)?,
-            sphere_center: vec3(c)?,
+            aabb_min: c.vec3()?,
+            aabb_max: c.vec3()?,
+            sphere_center: c.vec3()?,
             sphere_radius: c.f32()?,
             area: c.f32()?,
             volume: c.f32()?,
@@ -325,7 +325,7 @@ impl AnimKey {
     pub const SIZE: usize = 24;
 
     pub(crate) fn parse(c: &mut Cursor<'_>) -> Result<Self> {
-        Ok(Self { translation: vec3(c)?, time: c.f32()?, rotation: [c.i16()?, c.i16()?, c.i16()?, c.i16()?] })
+        Ok(Self { translation: c.vec3()?, time: c.f32()?, rotation: [c.i16()?, c.i16()?, c.i16()?, c.i16()?] })
     }
 
     pub(crate) fn write(&self, out: &mut Vec<u8>) {

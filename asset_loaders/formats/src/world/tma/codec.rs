@@ -71,7 +71,7 @@ pub(super) fn parse(data: &[u8], options: ReadOptions) -> Result<Tma> {
         let n = r.count(28, "extra records")?;
         tma.extras.reserve(n as usize);
         for _ in 0..n {
-            tma.extras.push(ExtraRecord28 { position: read_vec3(&mut r.c)?, words: [r.c.u32()?, r.c.u32()?, r.c.u32()?, r.c.u32()?] });
+            tma.extras.push(ExtraRecord28 { position: r.c.vec3()?, words: [r.c.u32()?, r.c.u32()?, r.c.u32()?, r.c.u32()?] });
         }
     }
     r.c.expect_end("the last extra record")?;
@@ -85,7 +85,7 @@ fn read_path(c: &mut Cursor<'_>) -> Result<PathRecord> {
     c.check_count(u64::from(n), 12, "path points")?;
     let mut points = Vec::with_capacity(n as usize);
     for _ in 0..n {
-        points.push(read_vec3(c)?);
+        points.push(c.vec3()?);
     }
     Ok(PathRecord { path_id, points })
 }
@@ -170,12 +170,12 @@ fn read_object(r: &mut Reader<'_>, v: u32) -> Result<PlacedObject> {
     if v > 3 {
         o.identity_or_clan_raw = c.u32()?;
     }
-    let v3 = read_vec3(c)?;
+    let v3 = c.vec3()?;
     o.position = finite(c, v3, "position")?;
-    let v3 = read_vec3(c)?;
+    let v3 = c.vec3()?;
     o.orientation = finite(c, v3, "orientation")?;
     if v >= 10 {
-        let v3 = read_vec3(c)?;
+        let v3 = c.vec3()?;
         o.scale = finite(c, v3, "scale")?;
     }
     if v > 6 {
