@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::output::{ensure_identical, print_json};
-use anyhow::{bail, Context};
+use anyhow::Context;
 use iron3d_eu7::generate::{self, GenConfig};
 use iron3d_eu7::{Module, ReadOptions, SectionIndex};
 use serde::Serialize;

@@ -8,6 +8,7 @@ mod model_cmd;
 mod output;
 mod prototype_cmd;
 mod script_cmd;
+mod sim_cmd;
 mod sound_cmd;
 mod validate_cmd;
 mod world_cmd;
@@ -69,6 +70,9 @@ enum Command {
     /// Texm textures: export mip levels to PNG.
     #[command(subcommand)]
     Texture(model_cmd::TextureCommand),
+    /// The headless simulation: run a mission for N ticks, with orders, state hashes.
+    #[command(subcommand)]
+    Sim(sim_cmd::SimCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -86,6 +90,7 @@ fn main() -> std::process::ExitCode {
         Command::Land(cmd) => world_cmd::run_land(cmd),
         Command::Model(cmd) => model_cmd::run(cmd),
         Command::Texture(cmd) => model_cmd::run_texture(cmd),
+        Command::Sim(cmd) => sim_cmd::run(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

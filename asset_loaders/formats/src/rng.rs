@@ -23,6 +23,11 @@ impl SplitMix64 {
         Self(seed ^ h)
     }
 
+    /// The generator state (resume with [`SplitMix64::new`]).
+    pub fn state(&self) -> u64 {
+        self.0
+    }
+
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);

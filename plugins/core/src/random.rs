@@ -4,8 +4,10 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
+use iron3d_formats::rng::SplitMix64;
 
-/// One deterministic stream (SplitMix64 state).
+/// One deterministic stream: the state of the workspace's SplitMix64, kept here so the
+/// inspector and the state hash see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Reflect)]
 pub struct RandomStream {
     /// Generator state.
@@ -15,21 +17,24 @@ pub struct RandomStream {
 impl RandomStream {
     /// The stream `name` of `seed`.
     pub fn named(seed: u64, name: &str) -> Self {
-        Self { state: seed ^ fnv1a(name.as_bytes()) }
+        Self { state: SplitMix64::stream(seed, name).state() }
+    }
+
+    fn draw<T>(&mut self, f: impl FnOnce(&mut SplitMix64) -> T) -> T {
+        let mut g = SplitMix64::new(self.state);
+        let v = f(&mut g);
+        self.state = g.state();
+        v
     }
 
     /// Next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.draw(SplitMix64::next_u64)
     }
 
     /// Uniform in `0..n` (`n > 0`).
     pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
+        self.draw(|g| g.below(n))
     }
 }
 
