@@ -1,5 +1,6 @@
 //! Assembles the game from its plugins: the game directory as `game://` asset source,
-//! Bevy, the screens, the mission loader and camera (or the EU7B viewer with `--eu7`),
+//! Bevy, the screens, the mission loader, the simulation and camera (or the EU7B viewer
+//! with `--eu7`),
 //! and the developer tools.
 
 use crate::Args;
@@ -57,6 +58,7 @@ pub fn app(args: Args) -> App {
             app.add_plugins((
                 GameLoadersPlugin,
                 MissionPlugin,
+                iron3d_sim::SimPlugins,
                 RenderPlugin,
                 CameraPlugin,
                 UiPlugin { autostart: args.mission.clone() },
