@@ -49,7 +49,11 @@ fn main() -> AppExit {
         .add_plugins(
             DefaultPlugins
                 .set(WindowPlugin {
-                    primary_window: Some(Window { resolution: (1280, 720).into(), title: "mission_view".into(), ..default() }),
+                    primary_window: Some(Window {
+                        resolution: (1280, 720).into(),
+                        title: "mission_view".into(),
+                        ..default()
+                    }),
                     ..default()
                 })
                 .set(AssetPlugin { file_path: root.clone(), meta_check: AssetMetaCheck::Never, ..default() }),
@@ -101,7 +105,8 @@ fn drive(
         exit.write(AppExit::error());
         return;
     }
-    let ready = *state.get() == AppState::InGame && stats.pending == 0 && (terrain.bounds.is_some() || terrain.path.is_empty());
+    let ready =
+        *state.get() == AppState::InGame && stats.pending == 0 && (terrain.bounds.is_some() || terrain.path.is_empty());
     match shot.ready_at {
         None if ready => {
             let points: Vec<Vec3> = objects.iter().map(GlobalTransform::translation).collect();
@@ -117,7 +122,10 @@ fn drive(
             if let Ok(mut t) = camera.single_mut() {
                 *t = Transform::from_translation(target + dir * shot.distance).looking_at(target, Vec3::Y);
             }
-            println!("ready after {} frames: {:?}; terrain {:?}; camera target {target}", shot.frames, *stats, terrain.bounds);
+            println!(
+                "ready after {} frames: {:?}; terrain {:?}; camera target {target}",
+                shot.frames, *stats, terrain.bounds
+            );
             shot.ready_at = Some(shot.frames);
             shot.ready_time = time.elapsed_secs();
         }

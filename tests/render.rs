@@ -53,10 +53,14 @@ fn demo_mission_shows_terrain_and_models() {
     let log = String::from_utf8_lossy(&run.stdout).into_owned() + &String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "the game exits cleanly:\n{log}");
     assert!(log.contains("Loading -> InGame"), "the mission loaded before the capture:\n{log}");
-    let ready = log.lines().find(|l| l.contains("models ready:")).unwrap_or_else(|| panic!("models never became ready:\n{log}"));
+    let ready = log
+        .lines()
+        .find(|l| l.contains("models ready:"))
+        .unwrap_or_else(|| panic!("models never became ready:\n{log}"));
     assert!(ready.contains("(0 failed)") && !ready.contains("ready: 0 instances"), "{ready}");
     assert!(!ready.contains("(0 lightmapped)"), "the demo's buildings carry lightmaps: {ready}");
-    let terrain = log.lines().find(|l| l.contains("terrain drawn:")).unwrap_or_else(|| panic!("terrain never drawn:\n{log}"));
+    let terrain =
+        log.lines().find(|l| l.contains("terrain drawn:")).unwrap_or_else(|| panic!("terrain never drawn:\n{log}"));
     assert!(terrain.contains("in 3 overlays"), "shore, tracks and scorched ground are drawn: {terrain}");
     let (rgb, w, h) = load_rgb(&shot);
     let (_, whole_sd) = region_stats(&rgb, w, h, [0.0, 0.0, 1.0, 1.0]);

@@ -12,7 +12,8 @@ use bevy_transform::components::Transform;
 use iron3d_formats::model::mesh_build;
 
 /// Rotation taking game space (Z-up) to Bevy space (Y-up): −90° about X.
-pub const GAME_TO_BEVY: Quat = Quat::from_xyzw(-core::f32::consts::FRAC_1_SQRT_2, 0.0, 0.0, core::f32::consts::FRAC_1_SQRT_2);
+pub const GAME_TO_BEVY: Quat =
+    Quat::from_xyzw(-core::f32::consts::FRAC_1_SQRT_2, 0.0, 0.0, core::f32::consts::FRAC_1_SQRT_2);
 
 /// A game-space point or direction in Bevy space: `(x, y, z) → (x, z, −y)`.
 pub fn to_bevy(p: [f32; 3]) -> [f32; 3] {

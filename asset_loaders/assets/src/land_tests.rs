@@ -46,9 +46,16 @@ fn land_loader_groups_overlays_by_high_selector_over_their_base_faces() {
     assert_eq!(road[3..], base2[..3]);
     // Coverage: vertex 3 (only face 1) and 2 (only face 2) are inside overlay 3; the
     // others are shared with uncovered faces (share <= 1/2) and fade out.
-    let Some(VertexAttributeValues::Float32x4(colors)) = meshes.get(&land.overlays[1].mesh).unwrap().attribute(Mesh::ATTRIBUTE_COLOR) else { panic!("overlay colours") };
+    let Some(VertexAttributeValues::Float32x4(colors)) =
+        meshes.get(&land.overlays[1].mesh).unwrap().attribute(Mesh::ATTRIBUTE_COLOR)
+    else {
+        panic!("overlay colours")
+    };
     assert_eq!(colors.iter().map(|c| c[3]).collect::<Vec<_>>(), [0.0, 0.0, 1.0, 0.0, 1.0, 0.0]);
-    assert!(meshes.get(&land.layers[0].mesh).unwrap().attribute(Mesh::ATTRIBUTE_COLOR).is_none(), "base layers are opaque");
+    assert!(
+        meshes.get(&land.layers[0].mesh).unwrap().attribute(Mesh::ATTRIBUTE_COLOR).is_none(),
+        "base layers are opaque"
+    );
     let label = app.world().resource::<AssetServer>().get_handle::<Mesh>("game://DATA/MAPS/Road/land.msh#overlay3");
     assert_eq!(label.as_ref().map(Handle::id), Some(land.overlays[1].mesh.id()), "labelled overlay{{selector}}");
     let _ = std::fs::remove_dir_all(root);

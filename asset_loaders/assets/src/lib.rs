@@ -66,14 +66,15 @@ impl Plugin for GameLoadersPlugin {
             app.init_asset::<bevy_image::Image>();
         }
         if let Some(game) = app.world().get_resource::<GameData>().map(|g| Arc::clone(&g.0)) {
-            app.register_asset_loader(WearLoader { game: Arc::clone(&game) }).register_asset_loader(Mat0Loader { game });
+            app.register_asset_loader(WearLoader { game: Arc::clone(&game) })
+                .register_asset_loader(Mat0Loader { game });
         }
     }
 }
 
 #[cfg(test)]
-mod model_tests;
-#[cfg(test)]
 mod land_tests;
+#[cfg(test)]
+mod model_tests;
 #[cfg(test)]
 mod tests;

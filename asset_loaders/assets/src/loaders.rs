@@ -32,12 +32,12 @@ pub enum LoaderError {
 }
 
 /// Reads the whole asset.
-pub(crate) async fn read_all(reader: &mut dyn Reader, ctx: &LoadContext<'_>) -> std::result::Result<Vec<u8>, LoaderError> {
+pub(crate) async fn read_all(
+    reader: &mut dyn Reader,
+    ctx: &LoadContext<'_>,
+) -> std::result::Result<Vec<u8>, LoaderError> {
     let mut bytes = Vec::new();
-    reader
-        .read_to_end(&mut bytes)
-        .await
-        .map_err(|source| LoaderError::Io { path: ctx.path().to_string(), source })?;
+    reader.read_to_end(&mut bytes).await.map_err(|source| LoaderError::Io { path: ctx.path().to_string(), source })?;
     Ok(bytes)
 }
 

@@ -26,8 +26,15 @@ fn model_tree(tag: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(root.join("DATA/MAPS/Flat")).unwrap();
     let level = |n: usize, v: u8| (0..n * n).flat_map(|i| [v, (i * 40) as u8, 0, 255]).collect::<Vec<u8>>();
-    let texm =
-        Texm::encode(4, 4, PixelFormat::Argb8888, &[level(4, 200), level(2, 100), level(1, 50)], None, DecodeOptions::default()).unwrap();
+    let texm = Texm::encode(
+        4,
+        4,
+        PixelFormat::Argb8888,
+        &[level(4, 200), level(2, 100), level(1, 50)],
+        None,
+        DecodeOptions::default(),
+    )
+    .unwrap();
     let mut lib = NresWriter::new();
     lib.add(0, [0; 3], b"CHECKER", texm.to_bytes()).unwrap();
     std::fs::write(root.join("Textures.lib"), lib.to_bytes().unwrap()).unwrap();
@@ -83,7 +90,8 @@ fn tower() -> iron3d_formats::model::msh::Msh {
     b.set_mesh(head, 0, 0, square(0.5)).unwrap();
     let s = std::f32::consts::FRAC_1_SQRT_2;
     let key = |t: f32, q: [f32; 4]| AnimKey::new([0.0, 0.0, 2.0], t, q);
-    b.set_animation(base, NodeAnimation { rest: AnimKey::new([0.0; 3], 0.0, [0.0, 0.0, 0.0, 1.0]), track: vec![] }).unwrap();
+    b.set_animation(base, NodeAnimation { rest: AnimKey::new([0.0; 3], 0.0, [0.0, 0.0, 0.0, 1.0]), track: vec![] })
+        .unwrap();
     let track = vec![key(0.0, [0.0, 0.0, 0.0, 1.0]), key(4.0, [0.0, 0.0, 1.0, 0.0])];
     b.set_animation(head, NodeAnimation { rest: key(0.0, [0.0, 0.0, s, s]), track }).unwrap();
     b.build().unwrap()
@@ -108,7 +116,10 @@ fn msh_loader_builds_one_mesh_per_material_in_bevy_axes() {
     assert!(matches!(settle(&mut app, &handle), LoadState::Loaded));
     let model = app.world().resource::<Assets<MshAsset>>().get(&handle).unwrap().clone();
     let parts: Vec<&MshPart> = model.parts().collect();
-    assert_eq!(parts.iter().map(|p| (p.material, p.triangles, p.two_sided)).collect::<Vec<_>>(), [(0, 1, false), (1, 2, true)]);
+    assert_eq!(
+        parts.iter().map(|p| (p.material, p.triangles, p.two_sided)).collect::<Vec<_>>(),
+        [(0, 1, false), (1, 2, true)]
+    );
     let meshes = app.world().resource::<Assets<Mesh>>();
     let first = positions(meshes.get(&parts[0].mesh).unwrap());
     // Game (2, 0, 0) stays on +X, game (0, 1, 0) (ground, "north") becomes Bevy −Z.

@@ -13,7 +13,9 @@ use bevy_transform::components::Transform;
 use iron3d_formats::ReadOptions;
 use iron3d_formats::bytes::display_name;
 use iron3d_formats::model::mat0::Material;
-use iron3d_formats::model::mesh_build::{MeshOptions, MeshPart, QuaternionSense, build_node_meshes, hierarchy_valid, sample_node};
+use iron3d_formats::model::mesh_build::{
+    MeshOptions, MeshPart, QuaternionSense, build_node_meshes, hierarchy_valid, sample_node,
+};
 use iron3d_formats::model::msh::Msh;
 use iron3d_formats::model::texm::{DecodeOptions, Texm};
 use iron3d_formats::model::wear::{Wear, resolve_material};
@@ -143,7 +145,8 @@ impl AssetLoader for MshLoader {
                 .into_iter()
                 .enumerate()
                 .map(|(i, p)| {
-                    let (material, lightmap, two_sided, lightmapped) = (p.material, p.lightmap, p.two_sided, p.lightmapped);
+                    let (material, lightmap, two_sided, lightmapped) =
+                        (p.material, p.lightmap, p.two_sided, p.lightmapped);
                     let triangles = p.indices.len() / 3;
                     let mesh = ctx.add_labeled_asset(format!("node{n}part{i}"), part_mesh(p));
                     MshPart { mesh, material, lightmap, two_sided, lightmapped, triangles }
@@ -273,13 +276,15 @@ impl AssetLoader for Mat0Loader {
         let bytes = read_all(reader, ctx).await?;
         let (archive, entry) = archive_and_entry(ctx);
         let lib = self.game.archive(&archive).map_err(|e| located(ctx, e))?;
-        let nres = lib.nres().ok_or_else(|| located(ctx, Error::invalid(0, "material_lib_kind", "not an NRes archive")))?;
+        let nres =
+            lib.nres().ok_or_else(|| located(ctx, Error::invalid(0, "material_lib_kind", "not an NRes archive")))?;
         let row = nres
             .find(entry.as_bytes())
             .and_then(|i| nres.entries().get(i))
             .ok_or_else(|| located(ctx, Error::new(ErrorKind::NotFound(format!("Material {entry} not found.")))))?;
         let material = Material::parse(&bytes, row.attr1, row.attr2).map_err(|e| located(ctx, e))?;
-        let textures = material.phases.iter().map(|p| p.texture_name().map(|t| ctx.load(texm_path(&display_name(t))))).collect();
+        let textures =
+            material.phases.iter().map(|p| p.texture_name().map(|t| ctx.load(texm_path(&display_name(t))))).collect();
         Ok(Mat0Asset { name: entry, textures, material: Arc::new(material) })
     }
 
@@ -335,13 +340,15 @@ impl AssetLoader for WearLoader {
         let options = ReadOptions::compatible();
         let wear = Wear::parse(&bytes, options).map_err(|e| located(ctx, e))?;
         let lib = self.game.archive(MATERIAL_LIB).map_err(|e| located(ctx, e))?;
-        let nres = lib.nres().ok_or_else(|| located(ctx, Error::invalid(0, "material_lib_kind", "not an NRes archive")))?;
+        let nres =
+            lib.nres().ok_or_else(|| located(ctx, Error::invalid(0, "material_lib_kind", "not an NRes archive")))?;
         let mut names = Vec::with_capacity(wear.rows.len());
         for i in 0..wear.rows.len() {
             let Some(name) = wear.material(i) else {
                 continue;
             };
-            let found = resolve_material(&nres, name, options).map_err(|e| located(ctx, e.via(format!("WEAR row {i}"))))?;
+            let found =
+                resolve_material(&nres, name, options).map_err(|e| located(ctx, e.via(format!("WEAR row {i}"))))?;
             let entry = nres.entries().get(found.index()).map(|e| e.name()).unwrap_or_default();
             names.push(display_name(entry));
         }

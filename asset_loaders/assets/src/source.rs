@@ -8,10 +8,10 @@
 //! address does not exist as written, the reader retries without the hint. Loaders
 //! register the hint as their extension.
 
+use crate::watch::Served;
 use bevy_asset::io::{AssetReader, AssetReaderError, PathStream, Reader, VecReader};
 use bevy_ecs::prelude::Resource;
 use iron3d_formats::ErrorKind;
-use crate::watch::Served;
 use iron3d_vfs::{GameDir, fold_path};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

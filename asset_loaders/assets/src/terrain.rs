@@ -77,7 +77,9 @@ impl Coverage {
     pub fn new(land: &LandMsh, faces: &[usize]) -> Self {
         let n = land.positions.len();
         let mut coverage = Self { uses: vec![0; n], overlays: BTreeMap::new() };
-        let bump = |counts: &mut Vec<u32>, face: &TerrainFace28| face.vertices.iter().for_each(|&v| counts.get_mut(usize::from(v)).into_iter().for_each(|c| *c += 1));
+        let bump = |counts: &mut Vec<u32>, face: &TerrainFace28| {
+            face.vertices.iter().for_each(|&v| counts.get_mut(usize::from(v)).into_iter().for_each(|c| *c += 1))
+        };
         for face in faces.iter().filter_map(|&i| land.faces.get(i)) {
             bump(&mut coverage.uses, face);
             if let Some(high) = face.overlay() {
@@ -90,7 +92,9 @@ impl Coverage {
     /// Alpha of `overlay` at vertex `v`.
     pub fn alpha(&self, overlay: u8, v: u16) -> f32 {
         let v = usize::from(v);
-        let (Some(&on), Some(&all)) = (self.overlays.get(&overlay).and_then(|c| c.get(v)), self.uses.get(v)) else { return 0.0 };
+        let (Some(&on), Some(&all)) = (self.overlays.get(&overlay).and_then(|c| c.get(v)), self.uses.get(v)) else {
+            return 0.0;
+        };
         if all == 0 { 0.0 } else { (2.0 * on as f32 / all as f32 - 1.0).clamp(0.0, 1.0) }
     }
 }

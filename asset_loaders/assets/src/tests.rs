@@ -64,8 +64,7 @@ pub(crate) fn settle<A: bevy_asset::Asset>(app: &mut bevy_app::App, handle: &Han
 fn loads_loose_files_case_insensitively() {
     let root = tree("loose");
     let mut app = app(&root);
-    let handle: Handle<UnitDatAsset> =
-        app.world().resource::<AssetServer>().load("game://units/HERO/hero_t.dat");
+    let handle: Handle<UnitDatAsset> = app.world().resource::<AssetServer>().load("game://units/HERO/hero_t.dat");
     assert!(matches!(settle(&mut app, &handle), LoadState::Loaded));
     let assets = app.world().resource::<Assets<UnitDatAsset>>();
     let dat = &assets.get(&handle).unwrap().0;
@@ -77,8 +76,7 @@ fn loads_loose_files_case_insensitively() {
 fn loads_archive_entries_by_address() {
     let root = tree("entry");
     let mut app = app(&root);
-    let handle: Handle<BuildDatAsset> =
-        app.world().resource::<AssetServer>().load("game://data.lib::builddat.lst");
+    let handle: Handle<BuildDatAsset> = app.world().resource::<AssetServer>().load("game://data.lib::builddat.lst");
     assert!(matches!(settle(&mut app, &handle), LoadState::Loaded));
     let assets = app.world().resource::<Assets<BuildDatAsset>>();
     assert_eq!(assets.get(&handle).unwrap().0.mask_of("units/hero/HERO_T.dat"), Some(0x8000_0004));
@@ -132,7 +130,8 @@ fn archive_entries_hot_reload_when_their_archive_changes() {
     let mut app = app_watching(&root, true);
     let handle: Handle<BuildDatAsset> = app.world().resource::<AssetServer>().load("game://data.lib::builddat.lst");
     assert!(matches!(settle(&mut app, &handle), LoadState::Loaded));
-    let sections = |app: &bevy_app::App| app.world().resource::<Assets<BuildDatAsset>>().get(&handle).map(|a| a.0.sections.len());
+    let sections =
+        |app: &bevy_app::App| app.world().resource::<Assets<BuildDatAsset>>().get(&handle).map(|a| a.0.sections.len());
     assert_eq!(sections(&app), Some(1));
     let mut lib = NresWriter::new();
     let text = b"Mine 1\r\n\"UNITS\\Hero\\hero_t.dat\"\r\nPlant 1\r\n\"UNITS\\Hero\\hero_t.dat\"\r\n";
@@ -158,8 +157,12 @@ fn the_watcher_reports_served_addresses_of_changed_files_only() {
         served.record(a);
     }
     let at = |n: u64| (n, None);
-    let before = [("Data.LIB", at(1)), ("MISSIONS/M1/DATA.TMA", at(1)), ("Textures.lib", at(1))].map(|(p, s)| (p.into(), s)).into();
-    let after = [("Data.LIB", at(2)), ("MISSIONS/M1/DATA.TMA", at(3)), ("Textures.lib", at(1))].map(|(p, s)| (p.into(), s)).into();
+    let before = [("Data.LIB", at(1)), ("MISSIONS/M1/DATA.TMA", at(1)), ("Textures.lib", at(1))]
+        .map(|(p, s)| (p.into(), s))
+        .into();
+    let after = [("Data.LIB", at(2)), ("MISSIONS/M1/DATA.TMA", at(3)), ("Textures.lib", at(1))]
+        .map(|(p, s)| (p.into(), s))
+        .into();
     let mut paths: Vec<String> = changes(&before, &after, &served)
         .into_iter()
         .map(|e| match e {

@@ -29,7 +29,11 @@ impl Served {
     pub fn from_file(&self, file: &str) -> Vec<String> {
         let file = fold_path(file);
         let served = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        served.iter().filter(|a| fold_path(a.split_once("::").map_or(a.as_str(), |(f, _)| f)) == file).cloned().collect()
+        served
+            .iter()
+            .filter(|a| fold_path(a.split_once("::").map_or(a.as_str(), |(f, _)| f)) == file)
+            .cloned()
+            .collect()
     }
 }
 

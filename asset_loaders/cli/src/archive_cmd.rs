@@ -158,7 +158,10 @@ fn list(file: &Path, json: bool) -> anyhow::Result<()> {
     if json {
         return print_json(&rows);
     }
-    println!("{:>5} {:<36} {:>8} {:>10} {:>10} {:<10} {:>10} {:>5}", "#", "name", "type", "packed", "size", "method", "offset", "sort");
+    println!(
+        "{:>5} {:<36} {:>8} {:>10} {:>10} {:<10} {:>10} {:>5}",
+        "#", "name", "type", "packed", "size", "method", "offset", "sort"
+    );
     for r in rows {
         let sort = r.sort_position.map_or("-".to_string(), |p| p.to_string());
         println!(
@@ -214,7 +217,13 @@ fn extract(args: ExtractArgs) -> anyhow::Result<()> {
                 let file = entry_file_name(i, &e.display_name());
                 std::fs::write(dir.join(&file), archive.read_index(i)?)?;
                 let method = e.method().map(|m| m.name().to_string());
-                manifest.entries.push(ManifestEntry { name: e.display_name(), file, type_id: 0, attrs: [0; 3], method });
+                manifest.entries.push(ManifestEntry {
+                    name: e.display_name(),
+                    file,
+                    type_id: 0,
+                    attrs: [0; 3],
+                    method,
+                });
                 bar.inc(1);
             }
         }
@@ -236,7 +245,11 @@ fn verify(file: &Path, strict: bool, json: bool) -> anyhow::Result<()> {
     for i in 0..archive.len() {
         archive.read_index(i)?;
     }
-    let v = Verified { file: file.display().to_string(), mode: if strict { "strict" } else { "compatible" }, entries: archive.len() };
+    let v = Verified {
+        file: file.display().to_string(),
+        mode: if strict { "strict" } else { "compatible" },
+        entries: archive.len(),
+    };
     if json {
         return print_json(&v);
     }

@@ -156,7 +156,11 @@ fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
     let info = Info {
         file: file.display().to_string(),
         version: m.version,
-        chunks: m.chunks.iter().map(|c| ChunkRow { id: id(&c.id), offset: c.offset, records: c.record_count() }).collect(),
+        chunks: m
+            .chunks
+            .iter()
+            .map(|c| ChunkRow { id: id(&c.id), offset: c.offset, records: c.record_count() })
+            .collect(),
         counts: m.record_counts().iter().map(|(k, n)| (id(k), *n)).collect(),
         strings: m.strings().len(),
         prototypes: m.prototypes().len(),
@@ -164,7 +168,13 @@ fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
             .entries
             .iter()
             .zip(&index.lengths)
-            .map(|(e, len)| SectionRow { row: e.row, col: e.column, models: e.model_count, offset: e.pack_offset, bytes: *len })
+            .map(|(e, len)| SectionRow {
+                row: e.row,
+                col: e.column,
+                models: e.model_count,
+                offset: e.pack_offset,
+                bytes: *len,
+            })
             .collect(),
         total_section_models: index.total_models(),
     };
@@ -226,7 +236,11 @@ fn section(file: &PathBuf, row: u32, col: u32, json: bool) -> anyhow::Result<()>
         return print_json(&view);
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "section ({row}, {col}): {} — {} solo, {} instances, {} chunks", view.format, view.solo, view.instances, view.chunks)?;
+    writeln!(
+        out,
+        "section ({row}, {col}): {} — {} solo, {} instances, {} chunks",
+        view.format, view.solo, view.instances, view.chunks
+    )?;
     for r in &view.models {
         writeln!(out, "  {} {:?} {}", r.model_file, r.location, r.name)?;
     }
@@ -266,6 +280,9 @@ fn verify(file: &PathBuf, strict: bool, json: bool) -> anyhow::Result<()> {
     if json {
         return print_json(&v);
     }
-    println!("{}: OK (version {}, {} chunks, {} sections, {} section models, {})", v.file, v.version, v.chunks, v.sections, v.section_models, v.mode);
+    println!(
+        "{}: OK (version {}, {} chunks, {} sections, {} section models, {})",
+        v.file, v.version, v.chunks, v.sections, v.section_models, v.mode
+    );
     Ok(())
 }

@@ -203,16 +203,42 @@ pub fn run(cmd: ModelCommand) -> anyhow::Result<()> {
             if json {
                 return print_json(&i);
             }
-            println!("{}: {} nodes, {} slots, {} vertices, {} batches, {} keys, {} frames", i.name, i.nodes.len(), i.slots, i.vertices, i.batches, i.keys, i.frames);
+            println!(
+                "{}: {} nodes, {} slots, {} vertices, {} batches, {} keys, {} frames",
+                i.name,
+                i.nodes.len(),
+                i.slots,
+                i.vertices,
+                i.batches,
+                i.keys,
+                i.frames
+            );
             for s in &i.streams {
-                println!("  stream {:>2} {:<12} attrs {:?}{}", s.type_id, s.name, s.attrs, if s.typed { "" } else { " (raw)" });
+                println!(
+                    "  stream {:>2} {:<12} attrs {:?}{}",
+                    s.type_id,
+                    s.name,
+                    s.attrs,
+                    if s.typed { "" } else { " (raw)" }
+                );
             }
             for n in &i.nodes {
                 println!("  node {:>2} {:<16} parent {:?} flags {:#06x}", n.index, n.name, n.parent, n.flags);
             }
             Ok(())
         }
-        ModelCommand::Export { source, output, lod, group, frame, unposed, material_field, quaternion, strict, json } => {
+        ModelCommand::Export {
+            source,
+            output,
+            lod,
+            group,
+            frame,
+            unposed,
+            material_field,
+            quaternion,
+            strict,
+            json,
+        } => {
             let ext = output.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
             if !matches!(ext.as_str(), "glb" | "obj") {
                 return usage(format!("unknown export format `{ext}` (use .glb or .obj)"));
@@ -237,7 +263,11 @@ pub fn run(cmd: ModelCommand) -> anyhow::Result<()> {
                 lightmap_uv: false,
             };
             let built = build_mesh(&m, lod, group, pose, opts)?;
-            let data = if ext == "glb" { gltf::write_glb(&built, &name)? } else { gltf::write_obj(&built, &name).into_bytes() };
+            let data = if ext == "glb" {
+                gltf::write_glb(&built, &name)?
+            } else {
+                gltf::write_obj(&built, &name).into_bytes()
+            };
             std::fs::write(&output, data).with_context(|| format!("writing {}", output.display()))?;
             let summary = ExportInfo {
                 name,
@@ -248,7 +278,10 @@ pub fn run(cmd: ModelCommand) -> anyhow::Result<()> {
             if json {
                 return print_json(&summary);
             }
-            eprintln!("{}: {} triangles in {} parts -> {}", summary.name, summary.triangles, summary.parts, summary.output);
+            eprintln!(
+                "{}: {} triangles in {} parts -> {}",
+                summary.name, summary.triangles, summary.parts, summary.output
+            );
             Ok(())
         }
     }
@@ -295,7 +328,8 @@ pub fn run_texture(cmd: TextureCommand) -> anyhow::Result<()> {
     let archive = Archive::open(Path::new(&file), &file, options(false))?;
     let bytes = archive.read(&entry)?;
     let t = Texm::parse(&bytes).with_context(|| format!("parsing {entry}"))?;
-    let levels: Vec<usize> = if all_mips { (0..t.mips.len()).collect() } else { vec![mip.unwrap_or(t.mip_skip() as usize)] };
+    let levels: Vec<usize> =
+        if all_mips { (0..t.mips.len()).collect() } else { vec![mip.unwrap_or(t.mip_skip() as usize)] };
     let mut written = Vec::new();
     for level in levels {
         let rgba = t.decode_level(level, DecodeOptions::default())?;

@@ -1,9 +1,9 @@
 //! Shared helpers: JSON printing, progress bars, reading options and archive-entry
 //! addresses.
 
+use indicatif::{ProgressBar, ProgressStyle};
 use iron3d_formats::ReadOptions;
 use iron3d_vfs::Address;
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Prints a value as pretty JSON on standard output.
 pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
@@ -71,8 +71,15 @@ mod tests {
     #[test]
     fn a_save_that_differs_is_an_error_naming_the_byte() {
         assert!(super::ensure_identical(b"same", b"same", "x").is_ok());
-        let message = |written: &[u8], input: &[u8]| super::ensure_identical(written, input, "f").err().map(|e| e.to_string());
-        assert_eq!(message(b"abXd", b"abcd").as_deref(), Some("f differs from the input at byte 2 (4 bytes written, 4 read)"));
-        assert_eq!(message(b"ab", b"abc").as_deref(), Some("f differs from the input at byte 2 (2 bytes written, 3 read)"));
+        let message =
+            |written: &[u8], input: &[u8]| super::ensure_identical(written, input, "f").err().map(|e| e.to_string());
+        assert_eq!(
+            message(b"abXd", b"abcd").as_deref(),
+            Some("f differs from the input at byte 2 (4 bytes written, 4 read)")
+        );
+        assert_eq!(
+            message(b"ab", b"abc").as_deref(),
+            Some("f differs from the input at byte 2 (2 bytes written, 3 read)")
+        );
     }
 }

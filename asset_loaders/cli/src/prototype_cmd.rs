@@ -63,7 +63,11 @@ pub fn run(cmd: PrototypeCommand) -> anyhow::Result<()> {
         refs: p
             .refs
             .iter()
-            .map(|r| RefRow { archive: r.archive.clone(), resource: r.resource.clone(), provenance: r.provenance.clone() })
+            .map(|r| RefRow {
+                archive: r.archive.clone(),
+                resource: r.resource.clone(),
+                provenance: r.provenance.clone(),
+            })
             .collect(),
     };
     if json {

@@ -80,7 +80,12 @@ fn scr_json(p: &ScrPackage) -> ScrJson {
                 records: e
                     .records
                     .iter()
-                    .map(|r| RecordJson { selector: selector(r.selector()), words: r.words, refs: r.refs.clone(), w6: r.w6 })
+                    .map(|r| RecordJson {
+                        selector: selector(r.selector()),
+                        words: r.words,
+                        refs: r.refs.clone(),
+                        w6: r.w6,
+                    })
                     .collect(),
             })
             .collect(),
@@ -100,7 +105,9 @@ fn var_json(v: &Varset) -> Vec<VarJson> {
                 default: display_name(&d.default_raw),
                 initial_word: d.initial_word(),
             },
-            None => VarJson { index, line, kind: "STRING", name: String::new(), default: String::new(), initial_word: 0 },
+            None => {
+                VarJson { index, line, kind: "STRING", name: String::new(), default: String::new(), initial_word: 0 }
+            }
         })
         .collect()
 }
@@ -137,7 +144,12 @@ pub fn run(cmd: ScriptCommand) -> anyhow::Result<()> {
             if json {
                 return print_json(&out);
             }
-            println!("{what}: {} handlers, {} events, {} trailing bytes", out.handler_count, out.events.len(), out.trailing_bytes);
+            println!(
+                "{what}: {} handlers, {} events, {} trailing bytes",
+                out.handler_count,
+                out.events.len(),
+                out.trailing_bytes
+            );
             for e in &out.events {
                 println!("  event {:?} (word {}), {} records", e.name, e.event_word, e.records.len());
                 for r in &e.records {

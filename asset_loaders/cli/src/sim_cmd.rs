@@ -6,7 +6,10 @@ use crate::output::{UsageError, print_json};
 use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
 use clap::Subcommand;
-use iron3d_core::{CollisionProxy, CommandQueue, GameClock, Kinematics, Movable, NavStatus, ObjectTable, Order, OriginalObjectId, SimCommand as Command, SimObject, SimTransform, TICK_MS};
+use iron3d_core::{
+    CollisionProxy, CommandQueue, GameClock, Kinematics, Movable, NavStatus, ObjectTable, Order, OriginalObjectId,
+    SimCommand as Command, SimObject, SimTransform, TICK_MS,
+};
 use iron3d_mission::{MissionPlugin, load_headless};
 use iron3d_sim::{EventLog, StateHash, headless_app};
 use serde::Serialize;
@@ -18,12 +21,14 @@ use std::sync::Arc;
 #[derive(Subcommand, Debug)]
 pub enum SimCommand {
     /// Run MISSION for N ticks of 64 ms.
-    #[command(after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
+    #[command(
+        after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
         {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID} or \"stop\"; ID is the OriginalObjectId \
         (index of the placed object in data.tma), coordinates in game units. Orders apply at the start of tick T; \
         several for one tick apply in a stable order independent of the file.\n\n\
         Exit status: 0 on success; 1 when the game or the mission cannot be loaded; 2 on a usage error, a malformed \
-        orders file, an unknown id or a non-movable object (the message names the entry).")]
+        orders file, an unknown id or a non-movable object (the message names the entry)."
+    )]
     Run {
         /// Game directory.
         game_dir: PathBuf,
@@ -82,14 +87,17 @@ struct Report {
 /// Runs a `sim` subcommand.
 pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
     let SimCommand::Run { game_dir, mission, ticks, orders, hash_every, json } = cmd;
-    let game = iron3d_vfs::GameDir::open(&game_dir, iron3d_formats::ReadOptions::compatible()).with_context(|| format!("opening {}", game_dir.display()))?;
+    let game = iron3d_vfs::GameDir::open(&game_dir, iron3d_formats::ReadOptions::compatible())
+        .with_context(|| format!("opening {}", game_dir.display()))?;
     let mut app = headless_app();
     app.add_plugins(MissionPlugin);
     load_headless(&mut app, &Arc::new(game), &mission).map_err(|e| anyhow!("{e}"))?;
     if let Some(file) = orders {
         let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
-        let commands = parse_orders(&text).map_err(|e| anyhow::Error::from(UsageError(format!("{}: {e}", file.display()))))?;
-        check_units(app.world_mut(), &commands).map_err(|e| anyhow::Error::from(UsageError(format!("{}: {e}", file.display()))))?;
+        let commands =
+            parse_orders(&text).map_err(|e| anyhow::Error::from(UsageError(format!("{}: {e}", file.display()))))?;
+        check_units(app.world_mut(), &commands)
+            .map_err(|e| anyhow::Error::from(UsageError(format!("{}: {e}", file.display()))))?;
         let mut queue = app.world_mut().resource_mut::<CommandQueue>();
         commands.into_iter().for_each(|c| queue.push(c));
     }
@@ -121,7 +129,9 @@ fn parse_order(v: &Value) -> Result<Order, String> {
     let path = || arg.as_i64().and_then(|p| i32::try_from(p).ok()).ok_or(format!("{key} takes a path id"));
     match key.as_str() {
         "move_to" => match arg.as_array().map(|a| a.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()) {
-            Some(Some(xy)) if xy.len() == 2 && xy.iter().all(|v| v.is_finite()) => Ok(Order::MoveTo([xy[0] as f32, xy[1] as f32])),
+            Some(Some(xy)) if xy.len() == 2 && xy.iter().all(|v| v.is_finite()) => {
+                Ok(Order::MoveTo([xy[0] as f32, xy[1] as f32]))
+            }
             _ => Err("move_to takes [X, Y]".into()),
         },
         "follow_path" => Ok(Order::FollowPath(path()?)),
@@ -139,9 +149,18 @@ fn parse_orders(text: &str) -> Result<Vec<Command>, String> {
         .enumerate()
         .map(|(i, e)| {
             let entry = |m: String| format!("entry {i}: {m}");
-            let tick = e.get("tick").and_then(Value::as_u64).and_then(|t| u32::try_from(t).ok()).ok_or_else(|| entry("\"tick\" is a tick number".into()))?;
-            let units = e.get("units").and_then(Value::as_array).ok_or_else(|| entry("\"units\" is an array of ids".into()))?;
-            let units = units.iter().map(|u| u.as_u64().and_then(|u| u32::try_from(u).ok())).collect::<Option<Vec<u32>>>().ok_or_else(|| entry("unit ids are numbers".into()))?;
+            let tick = e
+                .get("tick")
+                .and_then(Value::as_u64)
+                .and_then(|t| u32::try_from(t).ok())
+                .ok_or_else(|| entry("\"tick\" is a tick number".into()))?;
+            let units =
+                e.get("units").and_then(Value::as_array).ok_or_else(|| entry("\"units\" is an array of ids".into()))?;
+            let units = units
+                .iter()
+                .map(|u| u.as_u64().and_then(|u| u32::try_from(u).ok()))
+                .collect::<Option<Vec<u32>>>()
+                .ok_or_else(|| entry("unit ids are numbers".into()))?;
             let order = parse_order(e.get("order").ok_or_else(|| entry("no \"order\"".into()))?).map_err(entry)?;
             Ok(Command { tick, units, order })
         })
@@ -152,7 +171,8 @@ fn parse_orders(text: &str) -> Result<Vec<Command>, String> {
 fn check_units(world: &mut World, commands: &[Command]) -> Result<(), String> {
     for (i, c) in commands.iter().enumerate() {
         for &id in &c.units {
-            let entity = world.resource::<ObjectTable>().entity_of(id).ok_or(format!("entry {i}: no object with id {id}"))?;
+            let entity =
+                world.resource::<ObjectTable>().entity_of(id).ok_or(format!("entry {i}: no object with id {id}"))?;
             if world.get::<Movable>(entity).is_none() {
                 return Err(format!("entry {i}: object {id} does not move"));
             }
@@ -164,9 +184,24 @@ fn check_units(world: &mut World, commands: &[Command]) -> Result<(), String> {
 fn report(world: &mut World, mission: &str, ticks: u32, every: u32) -> Report {
     let history = &world.resource::<StateHash>().history;
     let last = history.last().map(|h| h.0);
-    let hashes = history.iter().filter(|(t, _)| t % every == 0 || Some(*t) == last).map(|(tick, h)| Hash { tick: *tick, hash: format!("{h:016x}") }).collect();
-    let events = world.resource::<EventLog>().0.iter().map(|e| Event { tick: e.tick, kind: e.kind.name(), ids: e.ids.clone(), detail: e.detail.clone() }).collect();
-    let mut q = world.query_filtered::<(&OriginalObjectId, &SimTransform, Option<&Kinematics>, Option<&CollisionProxy>, Option<&NavStatus>), With<SimObject>>();
+    let hashes = history
+        .iter()
+        .filter(|(t, _)| t % every == 0 || Some(*t) == last)
+        .map(|(tick, h)| Hash { tick: *tick, hash: format!("{h:016x}") })
+        .collect();
+    let events = world
+        .resource::<EventLog>()
+        .0
+        .iter()
+        .map(|e| Event { tick: e.tick, kind: e.kind.name(), ids: e.ids.clone(), detail: e.detail.clone() })
+        .collect();
+    let mut q = world.query_filtered::<(
+        &OriginalObjectId,
+        &SimTransform,
+        Option<&Kinematics>,
+        Option<&CollisionProxy>,
+        Option<&NavStatus>,
+    ), With<SimObject>>();
     let mut objects: Vec<Object> = q
         .iter(world)
         .map(|(id, t, kin, proxy, status)| Object {

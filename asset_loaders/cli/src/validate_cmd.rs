@@ -52,12 +52,8 @@ fn is_archive(path: &std::path::Path) -> bool {
 /// Runs the validation; fails when any archive fails in either mode.
 pub fn run(args: ValidateArgs) -> anyhow::Result<()> {
     let game = GameDir::open(&args.game_dir, ReadOptions::compatible())?;
-    let archives: Vec<PathBuf> = game
-        .index()
-        .files()
-        .filter(|p| is_archive(&game.root().join(p)))
-        .map(PathBuf::from)
-        .collect();
+    let archives: Vec<PathBuf> =
+        game.index().files().filter(|p| is_archive(&game.root().join(p))).map(PathBuf::from).collect();
     let bar = progress(archives.len() as u64, "validating");
     let mut report = Report::default();
     for rel in &archives {
@@ -84,7 +80,12 @@ pub fn run(args: ValidateArgs) -> anyhow::Result<()> {
             report.strict_failures.len(),
             report.compatible_failures.len()
         );
-        for f in report.strict_failures.iter().map(|f| ("strict", f)).chain(report.compatible_failures.iter().map(|f| ("compatible", f))) {
+        for f in report
+            .strict_failures
+            .iter()
+            .map(|f| ("strict", f))
+            .chain(report.compatible_failures.iter().map(|f| ("compatible", f)))
+        {
             println!("  [{}] {}: {}", f.0, f.1.file, f.1.error);
         }
     }

@@ -108,10 +108,19 @@ pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
         }))?;
     } else {
         println!("mission {} (land {})", report.mission, report.land_path);
-        println!("  placed objects {}, unit references {} -> components {}, direct keys {}", s.placed_objects, s.unit_references, s.components, s.direct_keys);
-        println!("  prototype/MSH/WEAR requests {} (meshes {}, non-geometric {}, WEAR {})", s.prototype_requests, s.mesh_requests, s.non_geometric, s.wear_requests);
+        println!(
+            "  placed objects {}, unit references {} -> components {}, direct keys {}",
+            s.placed_objects, s.unit_references, s.components, s.direct_keys
+        );
+        println!(
+            "  prototype/MSH/WEAR requests {} (meshes {}, non-geometric {}, WEAR {})",
+            s.prototype_requests, s.mesh_requests, s.non_geometric, s.wear_requests
+        );
         if report.materials_parsed {
-            println!("  material slots {}, texture requests {} + lightmaps {}", s.material_slots, s.texture_requests, s.lightmap_requests);
+            println!(
+                "  material slots {}, texture requests {} + lightmaps {}",
+                s.material_slots, s.texture_requests, s.lightmap_requests
+            );
         } else {
             println!("  materials: counted by entry presence only (WEAR/MAT0 not parsed)");
         }
@@ -119,7 +128,10 @@ pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
         let schedule = if wx.schedule { "present (layout opaque, not read)" } else { "absent" };
         if wx.table {
             let r = wx.requests;
-            println!("  weather: sky.wea material slots {}, texture requests {} + lightmaps {}; sky.ske {schedule}", r.material_slots, r.texture_requests, r.lightmap_requests);
+            println!(
+                "  weather: sky.wea material slots {}, texture requests {} + lightmaps {}; sky.ske {schedule}",
+                r.material_slots, r.texture_requests, r.lightmap_requests
+            );
         } else {
             println!("  weather: sky.wea absent; sky.ske {schedule}");
         }
@@ -212,7 +224,13 @@ pub fn run_tma(cmd: TmaCommand) -> anyhow::Result<()> {
         return print_json(&tma_json(&tma));
     }
     println!("land {}  flag {}", tma.land_path.display(), tma.mission_flag);
-    println!("paths {}  clans {}  objects {}  extras {}", tma.paths.len(), tma.clans.len(), tma.objects.len(), tma.extras.len());
+    println!(
+        "paths {}  clans {}  objects {}  extras {}",
+        tma.paths.len(),
+        tma.clans.len(),
+        tma.objects.len(),
+        tma.extras.len()
+    );
     for (i, o) in tma.objects.iter().enumerate() {
         println!("  {i:4} {} at {:?} ({} properties)", o.resource_name.display(), o.position, o.properties.len());
     }
@@ -237,7 +255,8 @@ pub fn run_land(cmd: LandCommand) -> anyhow::Result<()> {
     let LandCommand::Info { file, strict, json } = cmd;
     let opts = options(strict);
     let is_map = file.extension().is_some_and(|e| e.eq_ignore_ascii_case("map"));
-    let (msh_path, map_path) = if is_map { (sibling(&file, "msh"), Some(file.clone())) } else { (Some(file.clone()), sibling(&file, "map")) };
+    let (msh_path, map_path) =
+        if is_map { (sibling(&file, "msh"), Some(file.clone())) } else { (Some(file.clone()), sibling(&file, "map")) };
     let mut out = json!({ "terrain": null, "areal_map": null });
     if let Some(path) = msh_path {
         let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
@@ -264,7 +283,10 @@ pub fn run_land(cmd: LandCommand) -> anyhow::Result<()> {
         println!("terrain {}: {} vertices, {} faces", t["file"], t["vertices"], t["faces"]);
     }
     if let Some(m) = out["areal_map"].as_object() {
-        println!("areal map {}: {} areals, grid {}, max {} candidates", m["file"], m["areals"], m["grid"], m["max_candidates"]);
+        println!(
+            "areal map {}: {} areals, grid {}, max {} candidates",
+            m["file"], m["areals"], m["grid"], m["max_candidates"]
+        );
     }
     Ok(())
 }

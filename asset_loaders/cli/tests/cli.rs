@@ -25,7 +25,8 @@ fn scratch(tag: &str) -> PathBuf {
 fn tree(tag: &str) -> PathBuf {
     let root = scratch(tag);
     let mut objects = NresWriter::new();
-    let refs = [ObjectRef64::new("bases.rlb", "r_h_01.msh").unwrap(), ObjectRef64::new("bases.rlb", "r_h_01.wea").unwrap()];
+    let refs =
+        [ObjectRef64::new("bases.rlb", "r_h_01.msh").unwrap(), ObjectRef64::new("bases.rlb", "r_h_01.wea").unwrap()];
     objects.add(0, [0; 3], b"r_h_01", write_refs(&refs)).unwrap();
     let child = [ObjectRef64::new("objects.rlb", "r_h_01").unwrap(), ObjectRef64::new("fortif.rlb", "x.bas").unwrap()];
     objects.add(0, [0; 3], b"fr_child", write_refs(&child)).unwrap();
@@ -70,7 +71,11 @@ fn list_extract_pack_and_roundtrip() {
     assert_eq!(std::fs::read(&out).unwrap(), b"INTERF1.TEX data INTERF1.TEX data");
     let older = root.join("older.bin");
     assert!(cli(&["archive", "extract", path(&lib), "interf1.tex", "-o", path(&older)]).status.success());
-    assert_eq!(std::fs::read(&older).unwrap(), std::fs::read(&out).unwrap(), "the two-argument form names the same entry");
+    assert_eq!(
+        std::fs::read(&older).unwrap(),
+        std::fs::read(&out).unwrap(),
+        "the two-argument form names the same entry"
+    );
     for args in [
         &["archive", "extract", &address, "interf1.tex", "-o", path(&older)][..],
         &["archive", "extract", path(&lib), "-o", path(&older)],
@@ -92,14 +97,18 @@ fn list_extract_pack_and_roundtrip() {
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&bases).unwrap());
     let o = cli(&["archive", "roundtrip", path(&bases), "-o", path(&copy), "--json"]);
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!((&r["identical"], &r["bytes"]), (&serde_json::json!(true), &serde_json::json!(std::fs::metadata(&bases).unwrap().len())));
+    assert_eq!(
+        (&r["identical"], &r["bytes"]),
+        (&serde_json::json!(true), &serde_json::json!(std::fs::metadata(&bases).unwrap().len()))
+    );
     let _ = std::fs::remove_dir_all(root);
 }
 
 #[test]
 fn roundtrip_keeps_an_empty_entry_inside_a_payload_and_documents_its_exit_status() {
     // The first fuzz regression: entry `b` (size 0) points into entry `a`'s payload.
-    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../formats/fuzz/regressions/nres/empty-entry-inside-payload.nres");
+    let input =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../formats/fuzz/regressions/nres/empty-entry-inside-payload.nres");
     let root = std::env::temp_dir().join(format!("iron3d-cli-empty-entry-{}", std::process::id()));
     std::fs::create_dir_all(&root).unwrap();
     let copy = root.join("copy.nres");
@@ -255,7 +264,11 @@ fn eu7_errors_name_file_section_record_offset_and_rule() {
          at offset {record_at:#x}: prototype_range: prototype id 7 out of range (PROT has 2)\n",
         file.display()
     );
-    for args in [&["eu7", "section", path(&file), "3", "4"][..], &["eu7", "verify", path(&file)], &["eu7", "verify", "--strict", path(&file)]] {
+    for args in [
+        &["eu7", "section", path(&file), "3", "4"][..],
+        &["eu7", "verify", path(&file)],
+        &["eu7", "verify", "--strict", path(&file)],
+    ] {
         let o = cli(args);
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         assert_eq!(String::from_utf8_lossy(&o.stderr), want, "{args:?}");
@@ -295,7 +308,9 @@ fn sound_export_decodes_archive_entries_and_reports_load_results() {
     let loose = root.join("loose.wav");
     std::fs::write(&loose, &adpcm).unwrap();
     assert!(cli(&["sound", "export", path(&loose), "-o", path(&out)]).status.success());
-    for (entry, result) in [("alien_me.wav", "entry_empty"), ("nothere.wav", "entry_missing"), ("broken.wav", "wave_invalid")] {
+    for (entry, result) in
+        [("alien_me.wav", "entry_empty"), ("nothere.wav", "entry_missing"), ("broken.wav", "wave_invalid")]
+    {
         let o = cli(&["sound", "export", &format!("{}::{entry}", path(&sounds)), "-o", path(&out)]);
         assert!(!o.status.success());
         assert!(String::from_utf8_lossy(&o.stderr).contains(result), "{entry}: {o:?}");
@@ -345,7 +360,10 @@ fn world_tree(tag: &str) -> PathBuf {
     let root = tree(tag);
     let unit = UnitDat {
         header: [0xF1, 0xF0, 0, 0, 0, 0, 0, 1],
-        records: vec![UnitRecord::new("r_h_01", 1, -1, b"body", 0, 1).unwrap(), UnitRecord::new("r_h_01", 1, 0, b"gun", 1, 0).unwrap()],
+        records: vec![
+            UnitRecord::new("r_h_01", 1, -1, b"body", 0, 1).unwrap(),
+            UnitRecord::new("r_h_01", 1, 0, b"gun", 1, 0).unwrap(),
+        ],
     };
     std::fs::create_dir_all(root.join("UNITS")).unwrap();
     std::fs::write(root.join("UNITS/u1.dat"), unit.to_bytes()).unwrap();
@@ -357,7 +375,8 @@ fn world_tree(tag: &str) -> PathBuf {
     for j in 0..3 {
         for i in 0..4 {
             let (x, y) = (i as f32 * 20.0, j as f32 * 20.0);
-            b.add_polygon(vec![[x, y, 0.0], [x + 20.0, y, 0.0], [x + 20.0, y + 20.0, 0.0], [x, y + 20.0, 0.0]], 1, 0).unwrap();
+            b.add_polygon(vec![[x, y, 0.0], [x + 20.0, y, 0.0], [x + 20.0, y + 20.0, 0.0], [x, y + 20.0, 0.0]], 1, 0)
+                .unwrap();
         }
     }
     std::fs::write(maps.join("Land.map"), b.build(8, 8).unwrap().to_bytes().unwrap()).unwrap();
@@ -387,7 +406,11 @@ fn mission_graph_tma_dump_and_land_info() {
     assert_eq!(g["stats"]["prototype_requests"], 3, "1 direct key + 2 components");
     assert_eq!(g["stats"]["wear_requests"], 3);
     assert_eq!(g["stats"]["failures"], 0);
-    assert_eq!((&g["stats"]["research_trees"], &g["weather"]["table"]), (&serde_json::json!(0), &serde_json::json!(false)), "no clans, no sky files");
+    assert_eq!(
+        (&g["stats"]["research_trees"], &g["weather"]["table"]),
+        (&serde_json::json!(0), &serde_json::json!(false)),
+        "no clans, no sky files"
+    );
     let m1_stats = g["stats"].clone();
 
     let o = cli(&["mission", "graph", path(&root), "MISSIONS/M2", "--json"]);
@@ -498,7 +521,11 @@ fn model_info_and_export_to_glb_and_obj() {
     let text = std::fs::read_to_string(&obj).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("v ")).count(), 8);
     assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 4);
-    assert_eq!(cli(&["model", "export", &address, "-o", path(&root.join("x.fbx"))]).status.code(), Some(2), "unknown export format");
+    assert_eq!(
+        cli(&["model", "export", &address, "-o", path(&root.join("x.fbx"))]).status.code(),
+        Some(2),
+        "unknown export format"
+    );
     assert!(!cli(&["model", "info", &format!("{}::missing.msh", path(&root.join("bases.rlb")))]).status.success());
 }
 
@@ -552,12 +579,27 @@ fn sim_run_reports_hashes_objects_and_events_and_rejects_bad_orders() {
     let run = |orders: &str| {
         let file = dir.join("orders.json");
         std::fs::write(&file, orders).unwrap();
-        cli(&["sim", "run", demo, "tutorial.01", "--ticks", "60", "--orders", file.to_str().unwrap(), "--hash-every", "25", "--json"])
+        cli(&[
+            "sim",
+            "run",
+            demo,
+            "tutorial.01",
+            "--ticks",
+            "60",
+            "--orders",
+            file.to_str().unwrap(),
+            "--hash-every",
+            "25",
+            "--json",
+        ])
     };
     let first = run("[]");
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
     let r: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
-    assert_eq!((r["mission"].as_str(), r["ticks"].as_u64(), r["tick_ms"].as_u64()), (Some("tutorial.01"), Some(60), Some(64)));
+    assert_eq!(
+        (r["mission"].as_str(), r["ticks"].as_u64(), r["tick_ms"].as_u64()),
+        (Some("tutorial.01"), Some(60), Some(64))
+    );
     let ticks: Vec<u64> = r["hashes"].as_array().unwrap().iter().map(|h| h["tick"].as_u64().unwrap()).collect();
     assert_eq!(ticks, [25, 50, 60]);
     assert!(r["hashes"].as_array().unwrap().iter().all(|h| h["hash"].as_str().unwrap().len() == 16));
@@ -582,7 +624,11 @@ fn sim_run_reports_hashes_objects_and_events_and_rejects_bad_orders() {
     ] {
         let out = run(orders);
         assert_eq!(out.status.code(), Some(2), "{orders}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains(message), "{orders}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(message),
+            "{orders}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let _ = std::fs::remove_dir_all(dir);
 }

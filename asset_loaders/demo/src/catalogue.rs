@@ -111,9 +111,24 @@ pub const BATTLE_UNIT: u32 = 0x0100_8000;
 
 /// Robot schemes: chassis -> turret -> weapon.
 pub const ROBOTS: &[UnitScheme] = &[
-    UnitScheme { path: "UNITS\\ROBOTS\\scout.dat", class_word: BATTLE_UNIT, description: "Scout", chain: &["r_ch_01", "r_tu_01", "r_we_01"] },
-    UnitScheme { path: "UNITS\\ROBOTS\\tank.dat", class_word: BATTLE_UNIT, description: "Tank", chain: &["r_ch_02", "r_tu_02", "r_we_02"] },
-    UnitScheme { path: "UNITS\\ROBOTS\\walker.dat", class_word: BATTLE_UNIT, description: "Walker", chain: &["r_ch_03", "r_tu_03", "r_we_03"] },
+    UnitScheme {
+        path: "UNITS\\ROBOTS\\scout.dat",
+        class_word: BATTLE_UNIT,
+        description: "Scout",
+        chain: &["r_ch_01", "r_tu_01", "r_we_01"],
+    },
+    UnitScheme {
+        path: "UNITS\\ROBOTS\\tank.dat",
+        class_word: BATTLE_UNIT,
+        description: "Tank",
+        chain: &["r_ch_02", "r_tu_02", "r_we_02"],
+    },
+    UnitScheme {
+        path: "UNITS\\ROBOTS\\walker.dat",
+        class_word: BATTLE_UNIT,
+        description: "Walker",
+        chain: &["r_ch_03", "r_tu_03", "r_we_03"],
+    },
 ];
 
 /// The building scheme path of a category's prototype.

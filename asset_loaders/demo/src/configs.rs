@@ -36,7 +36,11 @@ pub fn mission_cfg(name: &str, day_night: bool) -> Result<BlockCfg> {
         let night = NIGHT_VARIATIONS.iter().enumerate().map(|(i, s)| (format!("NIGHT_VARIATION{}", i + 1), *s));
         day.chain(night).collect()
     } else {
-        [DAY_VARIATIONS[0], NIGHT_VARIATIONS[0]].iter().enumerate().map(|(i, s)| (format!("DEFAULT_VARIATION{}", i + 1), *s)).collect()
+        [DAY_VARIATIONS[0], NIGHT_VARIATIONS[0]]
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("DEFAULT_VARIATION{}", i + 1), *s))
+            .collect()
     };
     let mut params: Vec<(&str, &str)> = vec![("desc", "Theme variations")];
     params.extend(keys.iter().map(|(k, v)| (k.as_str(), *v)));

@@ -1,9 +1,9 @@
 //! RsLi libraries: a `gamefont.rlb`-like LZSS font library, a `sprites.lib`-like raw
 //! Deflate sprite library, and a `system.rlb` that exercises every other storage method.
 
-use iron3d_formats::rng::SplitMix64;
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
+use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::rsli::{Method, NewEntry, RsliWriter};
 
 /// An 8x8 bitmap font: one byte per row, 256 glyphs, drawn from the seed.

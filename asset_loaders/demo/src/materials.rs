@@ -88,13 +88,22 @@ pub fn material(spec: &MaterialSpec) -> Result<Material> {
         .iter()
         .map(|&(d, e, tex)| {
             let amb = [d[0] / 2, d[1] / 2, d[2] / 2, 100];
-            Phase::new(amb, [d[0], d[1], d[2], 255], [60, 60, 60, 255], [e[0], e[1], e[2], 255], 20, if tex.is_empty() { -1 } else { 0 }, tex.as_bytes())
+            Phase::new(
+                amb,
+                [d[0], d[1], d[2], 255],
+                [60, 60, 60, 255],
+                [e[0], e[1], e[2], 255],
+                20,
+                if tex.is_empty() { -1 } else { 0 },
+                tex.as_bytes(),
+            )
         })
         .collect::<Result<Vec<_>>>()?;
     let anims = spec
         .anim
         .map(|(mode, mask, ms)| {
-            let keys = (0..spec.phases.len() as u16).map(|phase| AnimKey { phase, duration_ms: ms, unused: 0 }).collect();
+            let keys =
+                (0..spec.phases.len() as u16).map(|phase| AnimKey { phase, duration_ms: ms, unused: 0 }).collect();
             AnimBlock { header: mode | mask << 3, keys }
         })
         .into_iter()

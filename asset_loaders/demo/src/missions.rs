@@ -5,14 +5,14 @@
 //! scenery, ore deposits and ore properties. The last mission is large enough for
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
-use crate::geometry::{cos_approx, sin_approx};
 use crate::catalogue::{MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::geometry::{cos_approx, sin_approx};
 use crate::registry::file_path;
-use iron3d_formats::rng::SplitMix64;
 use crate::scripts::RESEARCH_TREE;
 use crate::terrain::{self, HeightField, MapSpec, OverlaySites};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
+use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::world::{Clan, ExtraRecord28, PathRecord, PlacedObject, Property, Tma};
 
 /// One demo mission.
@@ -78,7 +78,8 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     for (c, anchor) in bases.iter().enumerate() {
         let name = if c == 0 { "Player" } else { "Enemy" };
         let trf = format!("MISSIONS\\SCRIPTS\\{RESEARCH_TREE}");
-        let mut clan = Clan::active(name, 1 + c as u32, [anchor[0] * side, anchor[1] * side], "MISSIONS\\SCRIPTS\\default", &trf);
+        let mut clan =
+            Clan::active(name, 1 + c as u32, [anchor[0] * side, anchor[1] * side], "MISSIONS\\SCRIPTS\\default", &trf);
         clan.relations.push((if c == 0 { "Enemy" } else { "Player" }.into(), 1));
         tma.clans.push(clan);
     }
@@ -105,7 +106,9 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
             o.orientation = [0.0, 0.0, angle];
             let mut o = standard_properties(o, clan);
             if proto.key.starts_with("b_mine") {
-                o = o.with_property(Property::float("MaximumOre", 5000.0)).with_property(Property::float("CurrentOre", 1200.0));
+                o = o
+                    .with_property(Property::float("MaximumOre", 5000.0))
+                    .with_property(Property::float("CurrentOre", 1200.0));
             }
             tma.objects.push(o);
         }
@@ -126,8 +129,16 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
             o.orientation = [0.0, 0.0, rng.range(0.0, std::f32::consts::TAU)];
             // Standing orders (the project's own properties): most robots patrol a
             // mission path, every fourth follows one once.
-            let (property, path) = if r % 4 == 3 { ("FollowPath", 100 + c as i32) } else { ("PatrolPath", 100 + ((r as usize + c) % 2) as i32) };
-            tma.objects.push(standard_properties(o, clan).with_property(Property::int("MaxSpeedPercent", 100)).with_property(Property::int(property, path)));
+            let (property, path) = if r % 4 == 3 {
+                ("FollowPath", 100 + c as i32)
+            } else {
+                ("PatrolPath", 100 + ((r as usize + c) % 2) as i32)
+            };
+            tma.objects.push(
+                standard_properties(o, clan)
+                    .with_property(Property::int("MaxSpeedPercent", 100))
+                    .with_property(Property::int(property, path)),
+            );
         }
     }
     let scenery: Vec<_> = PROTOTYPES.iter().filter(|p| p.role == Role::Scenery).collect();

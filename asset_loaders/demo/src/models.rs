@@ -142,15 +142,19 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
     let stem = proto.stem;
     let mut kit = Kit::default();
     let (builder, spinning) = build_msh(&mut kit, model.generator, model.lightmap)?;
-    let wants = |ext: &str| crate::registry::refs(proto).map(|r| r.iter().any(|r| r.resource().ends_with(ext.as_bytes())));
+    let wants =
+        |ext: &str| crate::registry::refs(proto).map(|r| r.iter().any(|r| r.resource().ends_with(ext.as_bytes())));
     out.add(fourcc(b"MSH\0"), [0, 0, 0], format!("{stem}.msh").as_bytes(), builder.build()?.to_bytes()?)?;
     let names: Vec<&[u8]> = kit.wear.iter().map(|w| w.as_bytes()).collect();
     let lm = lightmap_name(stem);
     let lightmaps: Vec<&[u8]> = if model.lightmap { vec![lm.as_bytes()] } else { Vec::new() };
     out.add(fourcc(b"WEAR"), [0, 0, 1], format!("{stem}.wea").as_bytes(), Wear::new(&names, &lightmaps)?.to_bytes())?;
     if wants(".cpt")? {
-        let points =
-            model.points.iter().map(|&(name, node, p, d)| ControlPoint::new(name, 0, node, -1, p, d)).collect::<Result<Vec<_>>>()?;
+        let points = model
+            .points
+            .iter()
+            .map(|&(name, node, p, d)| ControlPoint::new(name, 0, node, -1, p, d))
+            .collect::<Result<Vec<_>>>()?;
         out.add(fourcc(b"CTPT"), [0, 0, 0], format!("{stem}.cpt").as_bytes(), Ctpt { points }.to_bytes()?)?;
     }
     if wants(".ctl")? {
@@ -184,15 +188,17 @@ fn archives(tree: &mut DemoTree) -> Result<Vec<String>> {
         for proto in PROTOTYPES.iter().filter(|p| p.archive == archive) {
             match proto.role {
                 Role::Fortification { parent } => {
-                    let half = PROTOTYPES.iter().find(|p| p.key == parent).and_then(spec).map_or([4.0, 1.0], |s| s.footprint);
+                    let half =
+                        PROTOTYPES.iter().find(|p| p.key == parent).and_then(spec).map_or([4.0, 1.0], |s| s.footprint);
                     let scale = if proto.stem.ends_with("02") { 0.75 } else { 1.0 };
                     let bas = footprint([half[0] * scale, half[1]])?.to_bytes()?;
                     out.add(fourcc(b"BASE"), [0, 0, 0], format!("{}.bas", proto.stem).as_bytes(), bas)?;
                 }
                 Role::System | Role::Broken => {}
                 _ => {
-                    let model = spec(proto)
-                        .ok_or_else(|| iron3d_formats::Error::invalid(0, "demo_model", format!("no model for {}", proto.key)))?;
+                    let model = spec(proto).ok_or_else(|| {
+                        iron3d_formats::Error::invalid(0, "demo_model", format!("no model for {}", proto.key))
+                    })?;
                     if model.lightmap {
                         lightmaps.push(lightmap_name(proto.stem));
                     }

@@ -55,7 +55,10 @@ pub fn build_dat() -> BuildDat {
     let sections = BuildCategory::TABLE
         .iter()
         .filter_map(|&(category, _, _)| {
-            PROTOTYPES.iter().find(|p| p.role == Role::Building(category)).map(|p| (category, vec![building_scheme_path(p.key)]))
+            PROTOTYPES
+                .iter()
+                .find(|p| p.role == Role::Building(category))
+                .map(|p| (category, vec![building_scheme_path(p.key)]))
         })
         .collect();
     BuildDat { sections }

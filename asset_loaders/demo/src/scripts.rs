@@ -128,13 +128,20 @@ fn pooled(pool: &mut Vec<u8>, text: &str) -> u32 {
 /// `TRFB` relation is not documented and not written; entry names are not given by the
 /// spec and are the type names.
 pub fn research_tree() -> Result<Vec<u8>> {
-    let parts: Vec<_> = PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon)).collect();
+    let parts: Vec<_> =
+        PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon)).collect();
     let (mut nodes, mut states) = (Vec::new(), Vec::new());
     let mut pools: [Vec<u8>; 4] = Default::default();
-    let (mut pre_counts, mut pre_list, mut unlock_counts, mut unlock_list) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut pre_counts, mut pre_list, mut unlock_counts, mut unlock_list) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, proto) in parts.iter().enumerate() {
         let (kind, level) = (i / 3, i % 3);
-        let texts = [proto.key.to_string(), format!("{} mk {}", proto.key.get(..4).unwrap_or(proto.key), level + 1), format!("Research {}", proto.key), format!("Unlocks {}", proto.key)];
+        let texts = [
+            proto.key.to_string(),
+            format!("{} mk {}", proto.key.get(..4).unwrap_or(proto.key), level + 1),
+            format!("Research {}", proto.key),
+            format!("Unlocks {}", proto.key),
+        ];
         let mut raw = [0u8; NODE_SIZE];
         let floats = [100.0 * (level + 1) as f32, 30.0 * (level + 1) as f32, 64.0 * level as f32, 48.0 * kind as f32];
         for (j, f) in floats.iter().enumerate() {
@@ -157,7 +164,14 @@ pub fn research_tree() -> Result<Vec<u8>> {
         }
     }
     let mut w = NresWriter::new();
-    let tables = [(b'0', nodes, NODE_SIZE), (b'1', states, 1), (b'2', pre_counts, 4), (b'3', pre_list, 4), (b'4', unlock_counts, 4), (b'5', unlock_list, 4)];
+    let tables = [
+        (b'0', nodes, NODE_SIZE),
+        (b'1', states, 1),
+        (b'2', pre_counts, 4),
+        (b'3', pre_list, 4),
+        (b'4', unlock_counts, 4),
+        (b'5', unlock_list, 4),
+    ];
     let pools = [b'7', b'8', b'9', b'A'].into_iter().zip(pools).map(|(d, p)| (d, p, 1));
     for (digit, data, size) in tables.into_iter().chain(pools) {
         let count = (data.len() / size) as u32;
@@ -218,7 +232,8 @@ mod tests {
         let tree = build(DEFAULT_SEED).unwrap();
         let mut bundles = std::collections::BTreeSet::new();
         for spec in crate::missions::MISSIONS {
-            let tma = Tma::parse(tree.get(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict()).unwrap();
+            let tma = Tma::parse(tree.get(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict())
+                .unwrap();
             for clan in &tma.clans {
                 let path = clan.first_resource().display();
                 let bundle = path.strip_prefix("MISSIONS\\SCRIPTS\\").unwrap_or_else(|| panic!("{path}")).to_string();
@@ -242,7 +257,13 @@ mod tests {
             };
             let named: Vec<(String, u32)> = writes
                 .iter()
-                .map(|(i, w)| (String::from_utf8(vars.get(*i as usize, StringIndexing::Counted).unwrap().name.clone()).unwrap(), *w))
+                .map(|(i, w)| {
+                    (
+                        String::from_utf8(vars.get(*i as usize, StringIndexing::Counted).unwrap().name.clone())
+                            .unwrap(),
+                        *w,
+                    )
+                })
                 .collect();
             assert_eq!(named, [("ClanBaseX".into(), 500), ("ClanBaseY".into(), 752), ("ClanID".into(), 1)], "{bundle}");
             let fml = file(&tree, &format!("{bundle}.fml"));

@@ -8,10 +8,10 @@
 //! polynomial sine and per-sound seeded noise streams, so the bytes are identical on
 //! every machine. Every non-empty entry is mono at 22 050 Hz like the retail corpus.
 
-use iron3d_formats::rng::SplitMix64;
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::nres::NresWriter;
+use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::sound::{SWAV, write_ms_adpcm, write_pcm16};
 
 /// Sample rate of every demo sound (the retail rate).
@@ -188,7 +188,14 @@ fn rain(rng: &mut SplitMix64) -> Vec<f32> {
         raw.push(0.35 * hiss + drop_env * sine(drop_phase));
     }
     (0..n)
-        .map(|i| if i < fade { let w = i as f32 / fade as f32; raw[i] * w + raw[n + i] * (1.0 - w) } else { raw[i] })
+        .map(|i| {
+            if i < fade {
+                let w = i as f32 / fade as f32;
+                raw[i] * w + raw[n + i] * (1.0 - w)
+            } else {
+                raw[i]
+            }
+        })
         .collect()
 }
 
@@ -210,7 +217,8 @@ fn thunder(rng: &mut SplitMix64) -> Vec<f32> {
             }
             swell *= decay(0.2);
             let low = r2.step(r1.step(noise(rng)));
-            (0.5 * crack * crack_lp.step(noise(rng)) + 9.0 * low * (roar + swell)).clamp(-1.0, 1.0) * gate(i, n, 5, 4000)
+            (0.5 * crack * crack_lp.step(noise(rng)) + 9.0 * low * (roar + swell)).clamp(-1.0, 1.0)
+                * gate(i, n, 5, 4000)
         })
         .collect()
 }
@@ -350,7 +358,8 @@ mod tests {
                 }
                 Encoding::Adpcm => {
                     assert_eq!(s.format_tag, FORMAT_MS_ADPCM);
-                    let err: f64 = s.samples.iter().zip(&source).map(|(a, b)| (f64::from(*a) - f64::from(*b)).powi(2)).sum();
+                    let err: f64 =
+                        s.samples.iter().zip(&source).map(|(a, b)| (f64::from(*a) - f64::from(*b)).powi(2)).sum();
                     let sig: f64 = source.iter().map(|b| f64::from(*b).powi(2)).sum();
                     assert!(err < sig * 0.05, "{name}: ADPCM error {err:.0} vs signal {sig:.0}");
                 }

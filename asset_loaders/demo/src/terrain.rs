@@ -3,8 +3,8 @@
 //! with overlays (sandy shore, dirt tracks along the mission paths, scorched ground at
 //! the bases), and an areal map that partitions the walkable ground.
 
-use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::Result;
+use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::world::land_msh::NO_OVERLAY;
 use iron3d_formats::world::{ArealMap, ArealMapBuilder, LandMsh, TerrainBuilder, Tma};
 
@@ -152,7 +152,11 @@ impl OverlaySites {
         let half_width = cell * 1.25;
         if self.bases.iter().any(|&b| distance2(p, b) < scorch * scorch) {
             SCORCH
-        } else if self.tracks.iter().any(|t| t.windows(2).any(|s| segment_distance2(p, s[0], s[1]) < half_width * half_width)) {
+        } else if self
+            .tracks
+            .iter()
+            .any(|t| t.windows(2).any(|s| segment_distance2(p, s[0], s[1]) < half_width * half_width))
+        {
             TRACK
         } else if field.is_shore(p[0], p[1], cell * 2.5) {
             SHORE
@@ -182,13 +186,22 @@ pub fn land_msh(field: &HeightField, sites: &OverlaySites) -> Result<LandMsh> {
             let [cx, cy] = at(0.5, 0.5);
             let edge = edges.unit();
             // Each triangle's overlay is taken at its centroid.
-            let halves = [([v(0, 0), v(1, 0), v(1, 1)], at(2.0 / 3.0, 1.0 / 3.0)), ([v(0, 0), v(1, 1), v(0, 1)], at(1.0 / 3.0, 2.0 / 3.0))];
+            let halves = [
+                ([v(0, 0), v(1, 0), v(1, 1)], at(2.0 / 3.0, 1.0 / 3.0)),
+                ([v(0, 0), v(1, 1), v(0, 1)], at(1.0 / 3.0, 2.0 / 3.0)),
+            ];
             for (vertices, centroid) in halves {
                 let (flags, material) = if field.is_water(cx, cy) {
                     (WATER_FLAG, [4, NO_OVERLAY])
                 } else {
                     let h = field.height(cx, cy) / spec.relief;
-                    let layer = if h < 0.2 { 1 } else if h < 0.45 { 2 } else { 3 };
+                    let layer = if h < 0.2 {
+                        1
+                    } else if h < 0.45 {
+                        2
+                    } else {
+                        3
+                    };
                     (GROUND_FLAG, [layer, sites.overlay(field, centroid, edge)])
                 };
                 b.face(vertices, flags, material)?;

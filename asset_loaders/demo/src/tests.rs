@@ -122,9 +122,16 @@ mod graph {
         let game = GameDir::open(&root, ReadOptions::strict()).unwrap();
         let mut sizes = Vec::new();
         for spec in missions::MISSIONS {
-            let report = MissionGraph::new(&game).with_options(ReadOptions::strict()).build(&format!("MISSIONS/{}", spec.name), false).unwrap();
+            let report = MissionGraph::new(&game)
+                .with_options(ReadOptions::strict())
+                .build(&format!("MISSIONS/{}", spec.name), false)
+                .unwrap();
             sizes.push((report.stats.placed_objects, report.stats.prototype_requests));
-            let tma = Tma::parse(&game.read_file(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict()).unwrap();
+            let tma = Tma::parse(
+                &game.read_file(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(),
+                ReadOptions::strict(),
+            )
+            .unwrap();
             assert!(tma.clans.iter().any(|c| c.mode == 0), "an environment clan");
             assert!((2..=4).contains(&tma.clans.len()));
             assert!(tma.objects.iter().any(|o| o.current_ore().is_some()));
@@ -142,8 +149,10 @@ mod graph {
         for spec in missions::MISSIONS {
             let dir = catalogue::map_dir(spec.map).replace('\\', "/");
             let land = LandMsh::parse(tree.get(&format!("{dir}/land.msh")).unwrap(), ReadOptions::strict()).unwrap();
-            let tma = Tma::parse(tree.get(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict()).unwrap();
-            let bases: Vec<[f32; 2]> = tma.clans.iter().filter(|c| c.mode != 0).map(|c| [c.anchor_x, c.anchor_y]).collect();
+            let tma = Tma::parse(tree.get(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict())
+                .unwrap();
+            let bases: Vec<[f32; 2]> =
+                tma.clans.iter().filter(|c| c.mode != 0).map(|c| [c.anchor_x, c.anchor_y]).collect();
             let near = |p: [f32; 2], q: [f32; 2], r: f32| (p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) < r * r;
             let (cell, side) = (spec.terrain.cell, spec.terrain.side());
             let [lx, ly, lr] = spec.terrain.lake;
@@ -156,12 +165,18 @@ mod graph {
                 let placed = match high {
                     terrain::SCORCH => bases.iter().any(|&b| near(c, b, 180.0)),
                     // Near points sampled along the path: a loose but independent check.
-                    terrain::TRACK => tma.paths.iter().any(|p| p.points.windows(2).any(|s| {
-                        (0..=64).any(|k| {
-                            let t = k as f32 / 64.0;
-                            near(c, [s[0][0] + (s[1][0] - s[0][0]) * t, s[0][1] + (s[1][1] - s[0][1]) * t], cell * 2.0)
+                    terrain::TRACK => tma.paths.iter().any(|p| {
+                        p.points.windows(2).any(|s| {
+                            (0..=64).any(|k| {
+                                let t = k as f32 / 64.0;
+                                near(
+                                    c,
+                                    [s[0][0] + (s[1][0] - s[0][0]) * t, s[0][1] + (s[1][1] - s[0][1]) * t],
+                                    cell * 2.0,
+                                )
+                            })
                         })
-                    })),
+                    }),
                     terrain::SHORE => near(c, [lx * side, ly * side], lr * side + cell * 3.0),
                     other => panic!("{}: face {i}: overlay row {other}", spec.name),
                 };
@@ -185,7 +200,11 @@ mod graph {
             assert!(layers.len() >= 3, "plains, slopes and ridges: {layers:?}");
             let query = TerrainQuery::new(&land);
             let side = spec.terrain.side();
-            let map = iron3d_formats::world::ArealMap::parse(tree.get(&format!("{dir}/land.map")).unwrap(), ReadOptions::strict()).unwrap();
+            let map = iron3d_formats::world::ArealMap::parse(
+                tree.get(&format!("{dir}/land.map")).unwrap(),
+                ReadOptions::strict(),
+            )
+            .unwrap();
             let areals = ArealQuery::new(&map);
             let [lx, ly, _] = spec.terrain.lake;
             assert!(areals.area_at(lx * side, ly * side).is_none(), "the lake is impassable");
@@ -226,7 +245,11 @@ mod visuals {
             let wx = report.weather;
             assert!(wx.table && !wx.schedule, "sky.wea only: the sky.ske layout is opaque");
             let rows = weather::SKY_ROWS.len() as u64;
-            assert_eq!((wx.requests.material_slots, wx.requests.texture_requests), (rows, rows), "one textured phase per weather material");
+            assert_eq!(
+                (wx.requests.material_slots, wx.requests.texture_requests),
+                (rows, rows),
+                "one textured phase per weather material"
+            );
             assert_eq!(report.warnings.len(), 1, "only the cut prototype is broken: {:?}", report.warnings);
             assert_eq!(report.warnings[0].key, "x_cut_01");
         }
@@ -255,12 +278,17 @@ mod visuals {
         for map in catalogue::MAPS {
             let dir = catalogue::map_dir(map).replace('\\', "/");
             let land = LandMsh::parse(tree.get(&format!("{dir}/land.msh")).unwrap(), ReadOptions::strict()).unwrap();
-            let table = |name: &str| Wear::parse(tree.get(&format!("{dir}/{name}")).unwrap(), ReadOptions::strict()).unwrap();
+            let table =
+                |name: &str| Wear::parse(tree.get(&format!("{dir}/{name}")).unwrap(), ReadOptions::strict()).unwrap();
             // Reading A of world.md §2.4: low selector -> land2.wea, high selector -> land1.wea.
             let (overlays, bases) = (table("land1.wea"), table("land2.wea"));
             assert_eq!(bases.material(4), Some(&b"LAND_WATER"[..]));
             for f in &land.faces {
-                assert!(bases.material(usize::from(f.material_low)).is_some(), "{map}: low selector {}", f.material_low);
+                assert!(
+                    bases.material(usize::from(f.material_low)).is_some(),
+                    "{map}: low selector {}",
+                    f.material_low
+                );
                 let Some(high) = f.overlay() else { continue };
                 let row = overlays.material(usize::from(high)).unwrap_or_else(|| panic!("{map}: high selector {high}"));
                 let (entry, payload) = lib.get(row).unwrap();
@@ -277,7 +305,10 @@ mod visuals {
             let alpha: Vec<u8> = textures::pixels(spec, DEFAULT_SEED).chunks(4).map(|p| p[3]).collect();
             let share = |keep: fn(u8) -> bool| alpha.iter().filter(|&&a| keep(a)).count() as f32 / alpha.len() as f32;
             assert!(clear.contains(&share(|a| a == 0)), "{name}: {} transparent", share(|a| a == 0));
-            assert!(share(|a| a < 255) == 1.0 && share(|a| a > 200) > 0.3, "{name}: blends, and covers the ground in places");
+            assert!(
+                share(|a| a < 255) == 1.0 && share(|a| a > 200) > 0.3,
+                "{name}: blends, and covers the ground in places"
+            );
         }
     }
 

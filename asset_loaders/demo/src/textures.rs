@@ -3,12 +3,12 @@
 //! with integer-friendly value noise, then encoded in one of several Texm pixel
 //! formats with a full mip chain.
 
-use iron3d_formats::rng::SplitMix64;
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::model::palette::Palette;
 use iron3d_formats::model::texm::{DecodeOptions, MAGIC, PixelFormat, Texm, build_mips};
 use iron3d_formats::nres::NresWriter;
+use iron3d_formats::rng::SplitMix64;
 
 /// The pattern of a texture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,12 +143,24 @@ pub fn pixels(spec: &TextureSpec, seed: u64) -> Vec<u8> {
                     let (px, py) = (x % (n / 2), y % (n / 4));
                     let seam = px == 0 || py == 0;
                     let rivet = (px == 3 || px == n / 2 - 4) && (py == 3 || py == n / 4 - 4);
-                    let k = if seam { 0.55 } else if rivet { 1.3 } else { 0.9 + 0.15 * c + 0.05 * f };
+                    let k = if seam {
+                        0.55
+                    } else if rivet {
+                        1.3
+                    } else {
+                        0.9 + 0.15 * c + 0.05 * f
+                    };
                     (k, 255, None)
                 }
                 Pattern::Camo => {
                     let b = c * 0.7 + f * 0.3;
-                    let k = if b < 0.35 { 0.55 } else if b < 0.6 { 1.0 } else { 1.25 };
+                    let k = if b < 0.35 {
+                        0.55
+                    } else if b < 0.6 {
+                        1.0
+                    } else {
+                        1.25
+                    };
                     (k * (0.95 + 0.1 * f), 255, None)
                 }
                 Pattern::Treads => (if y % 8 < 3 { 0.6 } else { 1.1 } * grain, 255, None),
@@ -205,7 +217,8 @@ pub fn palette_rgba() -> Vec<u8> {
     (0..256u32)
         .flat_map(|i| {
             let (band, k) = (i / 64, (i % 64) as f32 / 63.0);
-            let base: [f32; 3] = [[40.0, 60.0, 30.0], [86.0, 110.0, 62.0], [130.0, 140.0, 90.0], [60.0, 50.0, 40.0]][band as usize];
+            let base: [f32; 3] =
+                [[40.0, 60.0, 30.0], [86.0, 110.0, 62.0], [130.0, 140.0, 90.0], [60.0, 50.0, 40.0]][band as usize];
             let c = base.map(|v| (v * (0.5 + k)).clamp(0.0, 255.0) as u8);
             [c[0], c[1], c[2], 255]
         })
@@ -221,7 +234,8 @@ pub fn texm(spec: &TextureSpec, seed: u64) -> Result<Texm> {
     let rgba = pixels(spec, seed);
     let levels = build_mips(&rgba, spec.size, spec.size, mip_count(spec.size));
     let palette = (spec.format == PixelFormat::Indexed).then(palette_rgba);
-    let mut texm = Texm::encode(spec.size, spec.size, spec.format, &levels, palette.as_deref(), DecodeOptions::default())?;
+    let mut texm =
+        Texm::encode(spec.size, spec.size, spec.format, &levels, palette.as_deref(), DecodeOptions::default())?;
     texm.header.flags4 = 32;
     Ok(texm)
 }

@@ -3,7 +3,7 @@
 
 #![allow(missing_docs)]
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use iron3d_eu7::generate::{self, GenConfig};
 use iron3d_eu7::{Module, ReadOptions, SectionIndex};
 use std::hint::black_box;

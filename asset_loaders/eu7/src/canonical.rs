@@ -4,17 +4,17 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::chunk::{ids, Chunk, ChunkBody, PackPayload};
+use crate::chunk::{Chunk, ChunkBody, PackPayload, ids};
 use crate::error::{Error, Result};
 use crate::logic::{Dynamic, Event, Include, Launcher, MemCell, Sound, Trainset};
 use crate::model::ModelRecord;
-use crate::module::{resolve, Module};
+use crate::module::{Module, resolve};
 use crate::node::{Lighting, SlimNode, TaggedLighting, VisitSids};
 use crate::pack::section_of;
 use crate::pack_build;
 use crate::prim::Sid;
 use crate::section::SectionFormat;
-use crate::shape::{terr_flags, LineShape, Shape, Terrain, TerrainBatch, TerrainBody};
+use crate::shape::{LineShape, Shape, Terrain, TerrainBatch, TerrainBody, terr_flags};
 use crate::track::{PowerSource, Track, Traction};
 
 /// Resolves a prototype's (texture path, model path) to the stored `resolved_texture` (§8.4).
@@ -149,7 +149,10 @@ fn terrain_chunk(shapes: &[Shape]) -> Option<Terrain> {
         material: first.material,
         lighting: if flags & terr_flags::LIGHTING != 0 { lighting } else { Lighting::default() },
         body: TerrainBody::Batched(
-            batches.into_iter().map(|((z, x), vertices)| TerrainBatch { section_x: clamp(x), section_z: clamp(z), vertices }).collect(),
+            batches
+                .into_iter()
+                .map(|((z, x), vertices)| TerrainBatch { section_x: clamp(x), section_z: clamp(z), vertices })
+                .collect(),
         ),
     })
 }
@@ -163,9 +166,17 @@ impl Scene {
     /// PACK are refused (their sections would need re-sectioning, which is not identity).
     pub fn from_module(m: &Module) -> Result<Self> {
         if m.pack().is_some() {
-            return Err(Error::rule("canonical_pack", "canonical rewrite of a PACK module is not supported; use the lossless writer"));
+            return Err(Error::rule(
+                "canonical_pack",
+                "canonical rewrite of a PACK module is not supported; use the lossless writer",
+            ));
         }
-        let mut s = Scene { strings: m.strings().to_vec(), placement: m.placement(), first_init: m.first_init(), ..Scene::default() };
+        let mut s = Scene {
+            strings: m.strings().to_vec(),
+            placement: m.placement(),
+            first_init: m.first_init(),
+            ..Scene::default()
+        };
         for c in &m.chunks {
             match &c.body {
                 ChunkBody::Incl(v) => s.includes.extend(v.iter().cloned()),
@@ -252,7 +263,8 @@ impl Scene {
                 k += 1;
                 r
             });
-            let (pidx, pack) = pack_build::build_sections(opts.format, &s.models, &groups, &protos, &proto_ids, &int.table)?;
+            let (pidx, pack) =
+                pack_build::build_sections(opts.format, &s.models, &groups, &protos, &proto_ids, &int.table)?;
             pack_chunks.push(Chunk::new(ids::PIDX, ChunkBody::Pidx(pidx)));
             pack_chunks.push(Chunk::new(ids::PROT, ChunkBody::Prot(protos)));
             pack_chunks.push(Chunk::new(ids::PACK, ChunkBody::Pack(PackPayload::from_vec(pack))));

@@ -109,17 +109,12 @@ impl Writer {
     }
     /// Writes a length as a `u32` count, failing if it does not fit.
     pub fn count(&mut self, len: usize) -> Result<()> {
-        let n = u32::try_from(len)
-            .map_err(|_| Error::new(ErrorKind::TooLarge("count above u32::MAX")))?;
+        let n = u32::try_from(len).map_err(|_| Error::new(ErrorKind::TooLarge("count above u32::MAX")))?;
         self.u32(n);
         Ok(())
     }
     /// Writes a count followed by each element.
-    pub fn list<T>(
-        &mut self,
-        items: &[T],
-        mut write: impl FnMut(&mut Writer, &T) -> Result<()>,
-    ) -> Result<()> {
+    pub fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Writer, &T) -> Result<()>) -> Result<()> {
         self.count(items.len())?;
         for it in items {
             write(self, it)?;

@@ -111,11 +111,19 @@ fn read_vertices(c: &mut Cursor<'_>, layout: u8) -> Result<Vec<Vertex>> {
         (0, true) => 48,
         (1, true) => 28,
         (2, true) => 64,
-        _ => return Err(c.err(ErrorKind::Invalid { rule: "vertex_layout", detail: format!("unknown vertex layout VNT{layout}") })),
+        _ => {
+            return Err(c.err(ErrorKind::Invalid {
+                rule: "vertex_layout",
+                detail: format!("unknown vertex layout VNT{layout}"),
+            }));
+        }
     };
     let n = c.remaining() / stride;
     if !c.remaining().is_multiple_of(stride) {
-        return Err(c.err(ErrorKind::Invalid { rule: "record_size", detail: format!("VNT{layout} size not a multiple of {stride}") }));
+        return Err(c.err(ErrorKind::Invalid {
+            rule: "record_size",
+            detail: format!("VNT{layout} size not a multiple of {stride}"),
+        }));
     }
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
@@ -171,23 +179,40 @@ impl E3dModel {
                     (b"SUB", Some(n)) => {
                         let rec = 256 + 64 * usize::from(n);
                         if payload.len() % rec != 0 {
-                            return Err(p.err(ErrorKind::Invalid { rule: "record_size", detail: format!("SUB{n} size not a multiple of {rec}") }));
+                            return Err(p.err(ErrorKind::Invalid {
+                                rule: "record_size",
+                                detail: format!("SUB{n} size not a multiple of {rec}"),
+                            }));
                         }
                         while p.remaining() > 0 {
                             let raw_at = p.offset();
                             let raw = p.take(rec)?;
                             let mut r = Cursor::with_base(raw, raw_at);
                             let f = |r: &mut Cursor<'_>| r.i32();
-                            let (next, child, kind, name, anim) = (f(&mut r)?, f(&mut r)?, f(&mut r)?, f(&mut r)?, f(&mut r)?);
+                            let (next, child, kind, name, anim) =
+                                (f(&mut r)?, f(&mut r)?, f(&mut r)?, f(&mut r)?, f(&mut r)?);
                             let flags = r.u32()?;
-                            let (matrix, vertex_count, first_vertex, texture) = (f(&mut r)?, f(&mut r)?, f(&mut r)?, f(&mut r)?);
+                            let (matrix, vertex_count, first_vertex, texture) =
+                                (f(&mut r)?, f(&mut r)?, f(&mut r)?, f(&mut r)?);
                             let mut at = Cursor::with_base(raw.get(64..).unwrap_or(&[]), raw_at + 64);
                             let diffuse = [at.f32()?, at.f32()?, at.f32()?, at.f32()?];
                             let mut ix = Cursor::with_base(raw.get(156..).unwrap_or(&[]), raw_at + 156);
                             let (index_count, first_index) = (ix.i32()?, ix.i32()?);
                             m.submodels.push(Submodel {
-                                next, child, kind, name, anim, flags, matrix, vertex_count, first_vertex, texture,
-                                index_count, first_index, diffuse, raw: raw.to_vec(),
+                                next,
+                                child,
+                                kind,
+                                name,
+                                anim,
+                                flags,
+                                matrix,
+                                vertex_count,
+                                first_vertex,
+                                texture,
+                                index_count,
+                                first_index,
+                                diffuse,
+                                raw: raw.to_vec(),
                             });
                         }
                     }
@@ -198,7 +223,10 @@ impl E3dModel {
                     (b"IDX", Some(w @ (1 | 2 | 4))) => {
                         let w = usize::from(w);
                         if payload.len() % w != 0 {
-                            return Err(p.err(ErrorKind::Invalid { rule: "record_size", detail: format!("IDX{w} size not a multiple of {w}") }));
+                            return Err(p.err(ErrorKind::Invalid {
+                                rule: "record_size",
+                                detail: format!("IDX{w} size not a multiple of {w}"),
+                            }));
                         }
                         m.indices = payload
                             .chunks(w)
@@ -208,7 +236,10 @@ impl E3dModel {
                     (b"TRA", Some(k @ (0 | 1))) => {
                         let size = if k == 0 { 64 } else { 128 };
                         if payload.len() % size != 0 {
-                            return Err(p.err(ErrorKind::Invalid { rule: "record_size", detail: format!("TRA{k} size not a multiple of {size}") }));
+                            return Err(p.err(ErrorKind::Invalid {
+                                rule: "record_size",
+                                detail: format!("TRA{k} size not a multiple of {size}"),
+                            }));
                         }
                         while p.remaining() > 0 {
                             let mut mat = [0f64; 16];
@@ -257,7 +288,8 @@ impl E3dModel {
         } else {
             (0..s.vertex_count.max(0) as usize).collect()
         };
-        let tri = |a: usize, b: usize, c: usize| Some([vert(*order.get(a)?)?, vert(*order.get(b)?)?, vert(*order.get(c)?)?]);
+        let tri =
+            |a: usize, b: usize, c: usize| Some([vert(*order.get(a)?)?, vert(*order.get(b)?)?, vert(*order.get(c)?)?]);
         let n = order.len();
         match s.kind {
             4 => (0..n / 3).filter_map(|t| tri(3 * t, 3 * t + 1, 3 * t + 2)).collect(),

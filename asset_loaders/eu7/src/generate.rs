@@ -3,11 +3,11 @@
 //! plus small E3D models. Same config and seed → same bytes (no clock, no hash order).
 
 use crate::canonical::{Interner, PackOptions, PackOptionsEq, Scene};
-use crate::e3d::{write_simple, Vertex};
+use crate::e3d::{Vertex, write_simple};
 use crate::error::Result;
 use crate::logic::{Dynamic, Event, Include, LaunchCondition, Launcher, MemCell, Sound, Trainset};
 use crate::model::ModelRecord;
-use crate::node::{flags, Lighting, PackedVertex, SlimNode, TaggedLighting};
+use crate::node::{Lighting, PackedVertex, SlimNode, TaggedLighting, flags};
 use crate::prim::Sid;
 use crate::section::SectionFormat;
 use crate::shape::{LineShape, Shape};
@@ -56,7 +56,16 @@ impl Default for GenConfig {
 impl GenConfig {
     /// The large benchmark scenery: 1 000 000 instances over 100 × 100 km.
     pub fn large(seed: u64) -> Self {
-        Self { seed, instances: 1_000_000, extent_m: 100_000.0, model_kinds: 400, terrain_triangles: 20_000, tracks: 500, logic: 200, ..Self::default() }
+        Self {
+            seed,
+            instances: 1_000_000,
+            extent_m: 100_000.0,
+            model_kinds: 400,
+            terrain_triangles: 20_000,
+            tracks: 500,
+            logic: 200,
+            ..Self::default()
+        }
     }
 }
 
@@ -81,7 +90,11 @@ pub fn scene(cfg: &GenConfig) -> Scene {
         source_path: int.intern(b"scenery/gen/flora.inc"),
         binary_path: int.intern(b"flora.eu7"),
         params: inc_params.to_vec(),
-        site_transform: Some(crate::node::TransformContext { origins: vec![[10.0, 0.0, 20.0]], rotation: [0.0, 90.0, 0.0], ..Default::default() }),
+        site_transform: Some(crate::node::TransformContext {
+            origins: vec![[10.0, 0.0, 20.0]],
+            rotation: [0.0, 90.0, 0.0],
+            ..Default::default()
+        }),
     });
 
     let grass = int.intern(b"terrain/grass");
@@ -91,18 +104,45 @@ pub fn scene(cfg: &GenConfig) -> Scene {
         let q = (t / 2) as f64;
         let (gx, gz) = ((q % grid) * cell - half, (q / grid).floor() * cell - half);
         let h = |r: &mut SplitMix64| r.range_f64(0.0, 5.0) as f32;
-        let corners = if t % 2 == 0 { [(0.0, 0.0), (cell, 0.0), (0.0, cell)] } else { [(cell, 0.0), (cell, cell), (0.0, cell)] };
+        let corners =
+            if t % 2 == 0 { [(0.0, 0.0), (cell, 0.0), (0.0, cell)] } else { [(cell, 0.0), (cell, cell), (0.0, cell)] };
         let vertices = corners
             .iter()
-            .map(|&(dx, dz)| PackedVertex::from_floats([(gx + dx) as f32, h(&mut r), (gz + dz) as f32], [0.0, 1.0, 0.0], [(dx / cell) as f32, (dz / cell) as f32]))
+            .map(|&(dx, dz)| {
+                PackedVertex::from_floats(
+                    [(gx + dx) as f32, h(&mut r), (gz + dz) as f32],
+                    [0.0, 1.0, 0.0],
+                    [(dx / cell) as f32, (dz / cell) as f32],
+                )
+            })
             .collect();
-        s.shapes.push(Shape { material: grass, lighting: TaggedLighting::canonical(Lighting::default()), vertices, ..Shape::default() });
+        s.shapes.push(Shape {
+            material: grass,
+            lighting: TaggedLighting::canonical(Lighting::default()),
+            vertices,
+            ..Shape::default()
+        });
     }
     for i in 0..cfg.extra_shapes {
         let name = int.intern(format!("shape{i}").as_bytes());
-        let vertices = (0..4).map(|k| PackedVertex::from_floats([k as f32, 1.0, 0.0], [0.0, 0.0, 1.0], [1.9999, 0.49999])).collect();
-        s.shapes.push(Shape { subtype: 1, node: node_with_name(name), material: int.intern(b"wall"), lighting: TaggedLighting::canonical(Lighting { diffuse: [1.0, 0.5, 0.5, 1.0], ..Lighting::default() }), origin: [1.0, 2.0, 3.0], vertices, ..Shape::default() });
-        s.lines.push(LineShape { node: node_with_name(name), line_width: 2.0, positions: vec![[0.0; 3], [1.0, 0.0, 0.0]], ..LineShape::default() });
+        let vertices = (0..4)
+            .map(|k| PackedVertex::from_floats([k as f32, 1.0, 0.0], [0.0, 0.0, 1.0], [1.9999, 0.49999]))
+            .collect();
+        s.shapes.push(Shape {
+            subtype: 1,
+            node: node_with_name(name),
+            material: int.intern(b"wall"),
+            lighting: TaggedLighting::canonical(Lighting { diffuse: [1.0, 0.5, 0.5, 1.0], ..Lighting::default() }),
+            origin: [1.0, 2.0, 3.0],
+            vertices,
+            ..Shape::default()
+        });
+        s.lines.push(LineShape {
+            node: node_with_name(name),
+            line_width: 2.0,
+            positions: vec![[0.0; 3], [1.0, 0.0, 0.0]],
+            ..LineShape::default()
+        });
     }
 
     let (rail, ballast) = (int.intern(b"rail/std"), int.intern(b"ballast/std"));
@@ -116,7 +156,14 @@ pub fn scene(cfg: &GenConfig) -> Scene {
         let bend = r.range_f64(-20.0, 20.0) as f32;
         let mut cp_out = at(1.0 / 3.0);
         cp_out[0] += bend;
-        let path = SegmentPath { p_start: p0, cp_out, cp_in: at(2.0 / 3.0), p_end: at(1.0), radius: if bend.abs() > 10.0 { 500.0 } else { 0.0 }, ..SegmentPath::default() };
+        let path = SegmentPath {
+            p_start: p0,
+            cp_out,
+            cp_in: at(2.0 / 3.0),
+            p_end: at(1.0),
+            radius: if bend.abs() > 10.0 { 500.0 } else { 0.0 },
+            ..SegmentPath::default()
+        };
         let tail = vec![
             TailEntry { code: 7, key: Sid::EMPTY, value: int.intern(b"80") },
             TailEntry { code: 255, key: int.intern(b"customkey"), value: int.intern(format!("v{}", i % 3).as_bytes()) },
@@ -130,7 +177,14 @@ pub fn scene(cfg: &GenConfig) -> Scene {
             friction: 0.15,
             environment: 1,
             has_visibility: 1,
-            visibility: TrackVisibility { material1: rail, tex_length: 4.0, material2: ballast, tex_height1: 0.2, tex_width: 2.5, tex_slope: 1.1 },
+            visibility: TrackVisibility {
+                material1: rail,
+                tex_length: 4.0,
+                material2: ballast,
+                tex_height1: 0.2,
+                tex_width: 2.5,
+                tex_slope: 1.1,
+            },
             paths: vec![path],
             tail,
             ..Track::default()
@@ -149,12 +203,23 @@ pub fn scene(cfg: &GenConfig) -> Scene {
         });
     }
     if cfg.tracks > 0 {
-        s.power.push(PowerSource { node: node_with_name(int.intern(b"ps0")), position: [0.0, 0.0, 0.0], values: [3000.0, 0.0, 0.1, 0.1, 5000.0, 1.0, 10.0, 5.0], modifier: 1 });
+        s.power.push(PowerSource {
+            node: node_with_name(int.intern(b"ps0")),
+            position: [0.0, 0.0, 0.0],
+            values: [3000.0, 0.0, 0.1, 0.1, 5000.0, 1.0, 10.0, 5.0],
+            modifier: 1,
+        });
     }
 
     for i in 0..cfg.logic {
         let mc = int.intern(format!("mc{i}").as_bytes());
-        s.memcells.push(MemCell { node: node_with_name(mc), text: int.intern(b"none"), value1: i as f32, value2: 0.0, track_name: Sid::EMPTY });
+        s.memcells.push(MemCell {
+            node: node_with_name(mc),
+            text: int.intern(b"none"),
+            value1: i as f32,
+            value2: 0.0,
+            track_name: Sid::EMPTY,
+        });
         let ev = int.intern(format!("ev{i}").as_bytes());
         s.events.push(Event {
             name: ev,
@@ -175,22 +240,53 @@ pub fn scene(cfg: &GenConfig) -> Scene {
             launch_hour: -1,
             launch_minute: -1,
             has_condition: u8::from(i % 2 == 0),
-            condition: if i % 2 == 0 { LaunchCondition { memcell_name: mc, compare_text: int.intern(b"*"), check_mask: 1, ..LaunchCondition::default() } } else { LaunchCondition::default() },
+            condition: if i % 2 == 0 {
+                LaunchCondition {
+                    memcell_name: mc,
+                    compare_text: int.intern(b"*"),
+                    check_mask: 1,
+                    ..LaunchCondition::default()
+                }
+            } else {
+                LaunchCondition::default()
+            },
             ..Launcher::default()
         });
-        s.sounds.push(Sound { node: node_with_name(Sid::EMPTY), location: [0.0, 1.0, i as f32], wav_file: int.intern(b"sounds/bird.wav") });
+        s.sounds.push(Sound {
+            node: node_with_name(Sid::EMPTY),
+            location: [0.0, 1.0, i as f32],
+            wav_file: int.intern(b"sounds/bird.wav"),
+        });
     }
     if cfg.logic > 0 {
         let track = int.intern(b"track0");
         s.dynamics.push(Dynamic {
             node: node_with_name(int.intern(b"loco1")),
-            strings: [int.intern(b"dynamic/ep07"), int.intern(b"skin"), int.intern(b"ep07.mmd"), track, int.intern(b"1"), Sid::EMPTY, Sid::EMPTY, int.intern(b"3")],
+            strings: [
+                int.intern(b"dynamic/ep07"),
+                int.intern(b"skin"),
+                int.intern(b"ep07.mmd"),
+                track,
+                int.intern(b"1"),
+                Sid::EMPTY,
+                Sid::EMPTY,
+                int.intern(b"3"),
+            ],
             offset: -1.0,
             coupling: 3,
             has_trainset_index: 1,
             ..Dynamic::default()
         });
-        s.trainsets.push(Trainset { name: int.intern(b"ts1"), track, offset: 10.0, velocity: 40.0, assignments: vec![(int.intern(b"a"), int.intern(b"b"))], vehicle_indices: vec![0], couplings: vec![3], driver_index: 0 });
+        s.trainsets.push(Trainset {
+            name: int.intern(b"ts1"),
+            track,
+            offset: 10.0,
+            velocity: 40.0,
+            assignments: vec![(int.intern(b"a"), int.intern(b"b"))],
+            vehicle_indices: vec![0],
+            couplings: vec![3],
+            driver_index: 0,
+        });
         s.first_init = cfg.logic as u32;
         s.placement = [1, 2, 3, 0];
     }
@@ -208,7 +304,12 @@ pub fn scene(cfg: &GenConfig) -> Scene {
         let Some(&(mesh, tex, range)) = kinds.get(k) else { continue };
         let named = r.below_mod(100) == 0;
         let lit = r.below_mod(200) == 0;
-        let mut node = SlimNode { flags: flags::BOUNDS | flags::RANGE_MAX, range_sq_max: range, radius: 5.0, ..SlimNode::default() };
+        let mut node = SlimNode {
+            flags: flags::BOUNDS | flags::RANGE_MAX,
+            range_sq_max: range,
+            radius: 5.0,
+            ..SlimNode::default()
+        };
         if named {
             node.flags |= flags::NAME;
             node.name = int.intern(format!("obj{i}").as_bytes());
@@ -244,7 +345,8 @@ pub fn models(kinds: usize) -> Vec<(String, Vec<u8>)> {
         .map(|k| {
             let h = 2.0 + (k % 10) as f32;
             let p = [[-1.0, 0.0, -1.0], [1.0, 0.0, -1.0], [1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, h, 0.0]];
-            let vertices: Vec<Vertex> = p.iter().map(|&position| Vertex { position, normal: [0.0, 1.0, 0.0], uv: [0.0, 0.0] }).collect();
+            let vertices: Vec<Vertex> =
+                p.iter().map(|&position| Vertex { position, normal: [0.0, 1.0, 0.0], uv: [0.0, 0.0] }).collect();
             let indices = [0, 4, 1, 1, 4, 2, 2, 4, 3, 3, 4, 0];
             (model_path(k), write_simple(&vertices, &indices, b"", format!("m{k}").as_bytes()))
         })
@@ -261,10 +363,12 @@ impl Zipf {
     /// Distribution over `n` ranks with exponent `s`.
     fn new(n: usize, s: f64) -> Self {
         let mut acc = 0.0;
-        let mut cdf: Vec<f64> = (1..=n.max(1)).map(|k| {
-            acc += 1.0 / (k as f64).powf(s);
-            acc
-        }).collect();
+        let mut cdf: Vec<f64> = (1..=n.max(1))
+            .map(|k| {
+                acc += 1.0 / (k as f64).powf(s);
+                acc
+            })
+            .collect();
         for c in &mut cdf {
             *c /= acc;
         }

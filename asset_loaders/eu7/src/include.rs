@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::chunk::{ids, ChunkBody};
+use crate::chunk::{ChunkBody, ids};
 use crate::error::{Error, ErrorKind, Result};
-use crate::module::{resolve, Module, ReadOptions};
+use crate::module::{Module, ReadOptions, resolve};
 use crate::node::TransformContext;
 
 /// Maximum include nesting depth (guards against self-inclusion with growing parameters).
@@ -84,7 +84,10 @@ pub fn bind_params(s: &[u8], params: &[Vec<u8>]) -> Vec<u8> {
         if b == b'(' && matches!(s.get(i + 1), Some(b'p' | b'P')) {
             let digits = s.get(i + 2..).unwrap_or(&[]).iter().take_while(|c| c.is_ascii_digit()).count();
             if digits > 0 && s.get(i + 2 + digits) == Some(&b')') {
-                let n: usize = std::str::from_utf8(s.get(i + 2..i + 2 + digits).unwrap_or(&[])).ok().and_then(|t| t.parse().ok()).unwrap_or(0);
+                let n: usize = std::str::from_utf8(s.get(i + 2..i + 2 + digits).unwrap_or(&[]))
+                    .ok()
+                    .and_then(|t| t.parse().ok())
+                    .unwrap_or(0);
                 match n.checked_sub(1).and_then(|k| params.get(k)) {
                     Some(p) => out.extend_from_slice(p),
                     None => out.extend_from_slice(b"none"),
@@ -223,7 +226,14 @@ fn visit(
         })
         .flatten()
         .collect();
-    tree.modules.push(PlacedModule { path: path.to_owned(), params, module, strings: strings.clone(), transform, depth });
+    tree.modules.push(PlacedModule {
+        path: path.to_owned(),
+        params,
+        module,
+        strings: strings.clone(),
+        transform,
+        depth,
+    });
     for (k, inc) in includes.into_iter().enumerate() {
         let rel = String::from_utf8_lossy(resolve(&strings, inc.binary_path)).into_owned();
         let child = join_relative(path, &rel);

@@ -30,7 +30,7 @@ pub mod section;
 pub mod shape;
 pub mod track;
 
-pub use chunk::{ids, Chunk, ChunkBody, PackPayload};
+pub use chunk::{Chunk, ChunkBody, PackPayload, ids};
 pub use error::{Error, ErrorKind, Result};
 pub use module::{Module, ReadOptions};
 pub use pack::SectionIndex;

@@ -5,7 +5,7 @@ use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::Result;
 use crate::node::{SlimNode, TransformContext, VisitSids};
 use crate::prim::Sid;
-use crate::record::{sid, sid_pairs, sids, u32s, visit_pairs, write_sid_pairs, write_sids, write_u32s, Record};
+use crate::record::{Record, sid, sid_pairs, sids, u32s, visit_pairs, write_sid_pairs, write_sids, write_u32s};
 
 /// An `INCL` record.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -248,7 +248,15 @@ impl Record for Dynamic {
         for s in &mut strings {
             *s = sid(c)?;
         }
-        let mut d = Self { node, strings, offset: c.f32()?, coupling: c.i32()?, load_count: c.i32()?, velocity: c.f32()?, ..Self::default() };
+        let mut d = Self {
+            node,
+            strings,
+            offset: c.f32()?,
+            coupling: c.i32()?,
+            load_count: c.i32()?,
+            velocity: c.f32()?,
+            ..Self::default()
+        };
         d.has_destination = c.u8()?;
         d.destination = if d.has_destination != 0 { sid(c)? } else { Sid::EMPTY };
         d.has_trainset_index = c.u8()?;
@@ -370,9 +378,25 @@ impl Record for Trainset {
 
 /// Event type names by code (§6.16).
 pub const EVENT_TYPES: [&str; 19] = [
-    "AddValues", "UpdateValues", "CopyValues", "GetValues", "PutValues", "Whois", "LogValues",
-    "Multiple", "Switch", "TrackVel", "Sound", "Texture", "Animation", "Lights", "Voltage",
-    "Visible", "Friction", "Message", "Unknown",
+    "AddValues",
+    "UpdateValues",
+    "CopyValues",
+    "GetValues",
+    "PutValues",
+    "Whois",
+    "LogValues",
+    "Multiple",
+    "Switch",
+    "TrackVel",
+    "Sound",
+    "Texture",
+    "Animation",
+    "Lights",
+    "Voltage",
+    "Visible",
+    "Friction",
+    "Message",
+    "Unknown",
 ];
 
 /// An `EVNT` record.

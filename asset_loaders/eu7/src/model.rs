@@ -3,9 +3,9 @@
 
 use crate::cursor::{Cursor, Writer};
 use crate::error::Result;
-use crate::node::{flags, SlimNode, TransformContext, VisitSids};
+use crate::node::{SlimNode, TransformContext, VisitSids, flags};
 use crate::prim::Sid;
-use crate::record::{f32s, sid, u32s, write_f32s, write_u32s, Record};
+use crate::record::{Record, f32s, sid, u32s, write_f32s, write_u32s};
 
 /// A model instance (`MODL` record and PACK solo record of formats 0–5).
 #[derive(Debug, Clone, PartialEq, Default)]

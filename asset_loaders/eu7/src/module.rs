@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::chunk::{self, ids, Chunk, ChunkBody, PackPayload};
+use crate::chunk::{self, Chunk, ChunkBody, PackPayload, ids};
 use crate::cursor::{Cursor, Writer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{PidxEntry, Prototype};
@@ -118,8 +118,11 @@ impl Module {
             };
             if pc.remaining() > 0 {
                 if opts.strict {
-                    return Err(Error::at(pc.offset(), ErrorKind::PayloadLength { parsed: pc.position() as u64, declared: payload_len as u64 })
-                        .in_chunk(id));
+                    return Err(Error::at(
+                        pc.offset(),
+                        ErrorKind::PayloadLength { parsed: pc.position() as u64, declared: payload_len as u64 },
+                    )
+                    .in_chunk(id));
                 }
                 chunk.trailing = pc.rest().to_vec();
             }
@@ -209,7 +212,10 @@ impl Module {
     }
 
     /// All records of the appending chunks selected by `f`, in file order.
-    pub fn records<'a, T: 'a>(&'a self, f: impl Fn(&'a ChunkBody) -> Option<&'a Vec<T>>) -> impl Iterator<Item = &'a T> {
+    pub fn records<'a, T: 'a>(
+        &'a self,
+        f: impl Fn(&'a ChunkBody) -> Option<&'a Vec<T>>,
+    ) -> impl Iterator<Item = &'a T> {
         self.chunks.iter().filter_map(move |c| f(&c.body)).flatten()
     }
 

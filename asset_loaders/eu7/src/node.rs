@@ -260,11 +260,7 @@ impl PackedVertex {
 
     /// Encodes from floats with the canonical `snorm16` and `half16` rules.
     pub fn from_floats(position: [f32; 3], normal: [f32; 3], uv: [f32; 2]) -> Self {
-        Self {
-            position,
-            normal: normal.map(prim::f32_to_snorm16),
-            uv: uv.map(prim::f32_to_half_canonical),
-        }
+        Self { position, normal: normal.map(prim::f32_to_snorm16), uv: uv.map(prim::f32_to_half_canonical) }
     }
     /// Decoded normal.
     pub fn normal_f32(&self) -> [f32; 3] {
@@ -276,11 +272,7 @@ impl PackedVertex {
     }
     /// Reads one vertex.
     pub fn read(c: &mut Cursor<'_>) -> Result<Self> {
-        Ok(Self {
-            position: c.vec3()?,
-            normal: [c.i16()?, c.i16()?, c.i16()?],
-            uv: [c.u16()?, c.u16()?],
-        })
+        Ok(Self { position: c.vec3()?, normal: [c.i16()?, c.i16()?, c.i16()?], uv: [c.u16()?, c.u16()?] })
     }
     /// Writes one vertex.
     pub fn write(&self, w: &mut Writer) {

@@ -2,12 +2,12 @@
 //! Nothing here runs at module load except building the index.
 
 use crate::chunk::ids;
-use crate::error::{chunk_frame, section_frame, Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, chunk_frame, section_frame};
 use crate::model::{ModelRecord, PidxEntry};
-use crate::record::Record;
-use iron3d_formats::Frame;
 use crate::module::Module;
+use crate::record::Record;
 use crate::section::Section;
+use iron3d_formats::Frame;
 
 /// Section size in metres (§7.2).
 pub const SECTION_SIZE: f64 = 1000.0;
@@ -113,9 +113,10 @@ impl SectionIndex {
             .ok_or_else(|| located(Error::rule("section_in_pidx", format!("no PIDX entry {i}"))))?;
         let start = usize::try_from(e.pack_offset).ok();
         let end = start.and_then(|s| s.checked_add(usize::try_from(*len).ok()?));
-        let bytes = start.zip(end).and_then(|(s, e)| pack.bytes().get(s..e)).ok_or_else(|| {
-            located(Error::invalid(pack.file_offset, "section_bounds", "section range outside PACK"))
-        })?;
+        let bytes = start
+            .zip(end)
+            .and_then(|(s, e)| pack.bytes().get(s..e))
+            .ok_or_else(|| located(Error::invalid(pack.file_offset, "section_bounds", "section range outside PACK")))?;
         Ok((bytes, pack.file_offset + e.pack_offset))
     }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use crate::error::Result;
 use crate::model::{InstRecord, ModelRecord, PidxEntry, ProtTail, Prototype};
 use crate::module::resolve;
-use crate::node::{flags, TransformContext};
+use crate::node::{TransformContext, flags};
 use crate::pack::{cell_id, section_centre, section_of_clamped};
 use crate::prim::Sid;
 use crate::section::{Section, SectionChunk, SectionFormat, SectionHeader, SoloV13};
@@ -47,7 +47,10 @@ fn proto_key(m: &ModelRecord) -> ProtoKey {
 }
 
 fn instanceable(m: &ModelRecord, strings: &[Vec<u8>]) -> bool {
-    m.is_terrain == 0 && m.light_states.is_empty() && m.light_colors.is_empty() && is_loadable(resolve(strings, m.model_file))
+    m.is_terrain == 0
+        && m.light_states.is_empty()
+        && m.light_colors.is_empty()
+        && is_loadable(resolve(strings, m.model_file))
 }
 
 /// Sections of `models` grouped by clamped key, sorted by Z then X; values are model
@@ -173,7 +176,9 @@ pub fn build_sections(
         };
         let run = if order.len() > 1024 { 256 } else { 512 };
         let runs: Vec<&[&ModelRecord]> = match format {
-            SectionFormat::V10 | SectionFormat::V11 | SectionFormat::V12 | SectionFormat::V13 => order.chunks(run).collect(),
+            SectionFormat::V10 | SectionFormat::V11 | SectionFormat::V12 | SectionFormat::V13 => {
+                order.chunks(run).collect()
+            }
             _ => vec![&order[..]],
         };
         let mut s = Section::empty(format, SectionHeader::default());
@@ -223,8 +228,13 @@ pub fn build_sections(
         }
         s.header.solo_count = (s.solo.len() + s.solo_v13.len()) as u32;
         s.header.inst_count = s.inst.len() as u32;
-        s.header.unique_meshes = if matches!(format, SectionFormat::Flat | SectionFormat::V8) { Vec::new() } else { umes };
-        s.header.unique_textures = if matches!(format, SectionFormat::V11 | SectionFormat::V12 | SectionFormat::V13) { utex } else { Vec::new() };
+        s.header.unique_meshes =
+            if matches!(format, SectionFormat::Flat | SectionFormat::V8) { Vec::new() } else { umes };
+        s.header.unique_textures = if matches!(format, SectionFormat::V11 | SectionFormat::V12 | SectionFormat::V13) {
+            utex
+        } else {
+            Vec::new()
+        };
         pidx.push(PidxEntry { row, column: col, model_count: sec.len() as u32, pack_offset: pack.len() as u64 });
         pack.extend(s.encode()?);
     }
@@ -237,7 +247,20 @@ mod tests {
 
     #[test]
     fn pack_texture_test() {
-        for bad in [&b""[..], b"none", b"*sky", b"make:x", b"@a", b"none|b", b"a.e3d", b"a.t3d", b"x/none", b"dir/", b"tr/none/a", b"a#b"] {
+        for bad in [
+            &b""[..],
+            b"none",
+            b"*sky",
+            b"make:x",
+            b"@a",
+            b"none|b",
+            b"a.e3d",
+            b"a.t3d",
+            b"x/none",
+            b"dir/",
+            b"tr/none/a",
+            b"a#b",
+        ] {
             assert!(!is_pack_texture(bad), "{:?}", String::from_utf8_lossy(bad));
         }
         assert!(is_pack_texture(b"textures/brick"));

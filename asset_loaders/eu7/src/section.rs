@@ -3,11 +3,11 @@
 
 use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::{Error, ErrorKind, Result};
-use iron3d_formats::Frame;
 use crate::model::{InstRecord, ModelRecord, Prototype};
 use crate::node::{SlimNode, TransformContext};
 use crate::prim::Sid;
-use crate::record::{f32s, sid, u32s, write_f32s, write_u32s, write_sids, Record};
+use crate::record::{Record, f32s, sid, u32s, write_f32s, write_sids, write_u32s};
+use iron3d_formats::Frame;
 
 /// Section layout, named after the format byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -194,7 +194,12 @@ impl SectionOrigin {
     }
 }
 
-fn parse_header(c: &mut Cursor<'_>, format: SectionFormat, model_count: u32, section_len: usize) -> Result<SectionHeader> {
+fn parse_header(
+    c: &mut Cursor<'_>,
+    format: SectionFormat,
+    model_count: u32,
+    section_len: usize,
+) -> Result<SectionHeader> {
     let start = c.offset();
     let bad = |msg: &str| Error::invalid(start, "section_header", msg);
     let _marker = c.u8()?;
@@ -291,9 +296,17 @@ impl Section {
     /// Decodes only chunk `index` of a section (formats 3–6; formats 0–2 have one chunk).
     pub fn decode_chunk(bytes: &[u8], base: u64, model_count: u32, index: usize, strict: bool) -> Result<Self> {
         let (format, header) = detect(bytes, base, model_count, strict)?;
-        let chunks = effective_chunks(format, &SectionHeader { solo_count: if format == SectionFormat::Flat { model_count } else { header.solo_count }, ..header.clone() });
+        let chunks = effective_chunks(
+            format,
+            &SectionHeader {
+                solo_count: if format == SectionFormat::Flat { model_count } else { header.solo_count },
+                ..header.clone()
+            },
+        );
         let mut s = Section::empty(format, header);
-        let ch = chunks.get(index).ok_or_else(|| Error::invalid(base, "section_chunk", format!("section has no chunk {index}")))?;
+        let ch = chunks
+            .get(index)
+            .ok_or_else(|| Error::invalid(base, "section_chunk", format!("section has no chunk {index}")))?;
         let mut c = Cursor::with_base(bytes, base);
         c.take(ch.offset as usize)?;
         s.read_chunk(&mut c, &chunks, index, bytes.len())?;
@@ -345,7 +358,14 @@ impl Section {
 
     /// A section of `format` with `header` and no records yet.
     pub fn empty(format: SectionFormat, header: SectionHeader) -> Self {
-        Section { format, header, solo: Vec::new(), solo_v13: Vec::new(), inst: Vec::new(), origin: SectionOrigin::default() }
+        Section {
+            format,
+            header,
+            solo: Vec::new(),
+            solo_v13: Vec::new(),
+            inst: Vec::new(),
+            origin: SectionOrigin::default(),
+        }
     }
 
     /// Total model count (solo + instances).
@@ -365,7 +385,8 @@ impl Section {
                 return Ok(Sid::EMPTY);
             }
             list.get(usize::from(idx)).copied().ok_or_else(|| {
-                let e = Error::rule("format6_index", format!("{what} index {idx} out of range ({} unique)", list.len()));
+                let e =
+                    Error::rule("format6_index", format!("{what} index {idx} out of range ({} unique)", list.len()));
                 self.origin.locate(e, "solo record", &self.origin.solo_offsets, si)
             })
         };

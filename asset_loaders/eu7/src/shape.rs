@@ -2,9 +2,9 @@
 
 use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::Result;
-use crate::node::{read_vertices, write_vertices, Lighting, PackedVertex, SlimNode, TaggedLighting, VisitSids};
+use crate::node::{Lighting, PackedVertex, SlimNode, TaggedLighting, VisitSids, read_vertices, write_vertices};
 use crate::prim::Sid;
-use crate::record::{sid, Record};
+use crate::record::{Record, sid};
 
 /// `TERR` flag bits.
 pub mod terr_flags {
@@ -70,7 +70,11 @@ impl Terrain {
                 let at = c.offset();
                 let n = c.u32()?;
                 if n % 3 != 0 {
-                    return Err(crate::Error::invalid(at, "triangle_list", format!("terrain vertex_count {n} is not a multiple of 3")));
+                    return Err(crate::Error::invalid(
+                        at,
+                        "triangle_list",
+                        format!("terrain vertex_count {n} is not a multiple of 3"),
+                    ));
                 }
                 let n = c.check_items(u64::from(n), PackedVertex::SIZE, at)?;
                 Ok(TerrainBatch { section_x, section_z, vertices: read_triangle_list(c, n)? })

@@ -4,7 +4,7 @@ use crate::cursor::{Cursor, CursorExt, Writer};
 use crate::error::Result;
 use crate::node::{SlimNode, VisitSids};
 use crate::prim::Sid;
-use crate::record::{sid, Record};
+use crate::record::{Record, sid};
 
 /// One Bézier segment of a track path (60 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -71,9 +71,24 @@ pub struct TailEntry {
 /// The keyword of a predefined tail code (§6.4), `None` for 255 and undefined codes.
 pub fn tail_keyword(code: u8) -> Option<&'static str> {
     const K: [&str; 18] = [
-        "event0", "eventall0", "event1", "eventall1", "event2", "eventall2", "velocity", "isolated",
-        "overhead", "vradius", "railprofile", "trackbed", "friction", "fouling1", "fouling2",
-        "sleepermodel", "angle1", "angle2",
+        "event0",
+        "eventall0",
+        "event1",
+        "eventall1",
+        "event2",
+        "eventall2",
+        "velocity",
+        "isolated",
+        "overhead",
+        "vradius",
+        "railprofile",
+        "trackbed",
+        "friction",
+        "fouling1",
+        "fouling2",
+        "sleepermodel",
+        "angle1",
+        "angle2",
     ];
     K.get(usize::from(code).checked_sub(1)?).copied()
 }
@@ -373,7 +388,13 @@ mod tests {
 
     #[test]
     fn bezier_endpoints() {
-        let s = SegmentPath { p_start: [0.0; 3], cp_out: [1.0, 0.0, 0.0], cp_in: [2.0, 0.0, 0.0], p_end: [3.0, 0.0, 0.0], ..Default::default() };
+        let s = SegmentPath {
+            p_start: [0.0; 3],
+            cp_out: [1.0, 0.0, 0.0],
+            cp_in: [2.0, 0.0, 0.0],
+            p_end: [3.0, 0.0, 0.0],
+            ..Default::default()
+        };
         assert_eq!(s.point(0.0), [0.0; 3]);
         assert_eq!(s.point(1.0), [3.0, 0.0, 0.0]);
         assert!((s.point(0.5)[0] - 1.5).abs() < 1e-6);

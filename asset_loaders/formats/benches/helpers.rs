@@ -37,15 +37,20 @@ fn adpcm_bench(c: &mut Criterion) {
             black_box(out.len())
         })
     });
-    g.bench_function("decode_wave_10s", |b| b.iter(|| black_box(decode_wave(black_box(&wav)).expect("decodes").samples.len())));
+    g.bench_function("decode_wave_10s", |b| {
+        b.iter(|| black_box(decode_wave(black_box(&wav)).expect("decodes").samples.len()))
+    });
     g.sample_size(10);
-    g.bench_function("encode_10s_22050_mono", |b| b.iter(|| black_box(adpcm::encode(black_box(&input), &params).expect("encodes").len())));
+    g.bench_function("encode_10s_22050_mono", |b| {
+        b.iter(|| black_box(adpcm::encode(black_box(&input), &params).expect("encodes").len()))
+    });
     g.finish();
 }
 
 fn plant_like() -> Vec<u8> {
     // Counts [14, 0, 5, 11, 13] like fr_l_plant.ctl.
-    let mut ctld = Ctld::with_pose((0..5).map(|i| BindingRow::new(i, 0.0, 10.0, 0.5, 0).expect("row")).collect()).expect("pose");
+    let mut ctld =
+        Ctld::with_pose((0..5).map(|i| BindingRow::new(i, 0.0, 10.0, 0.5, 0).expect("row")).collect()).expect("pose");
     ctld.counts = [14, 0, 5, 11, 13];
     ctld.states_raw = vec![0x11; 3096 - 128];
     ctld.items = (0..11u32)
@@ -57,7 +62,11 @@ fn plant_like() -> Vec<u8> {
         .collect();
     ctld.lists = (0..13)
         .map(|_| CommandList {
-            commands: (0..3).map(|k| Command::new([0, 0, 0], 4, [k, 104, 105, 106, 0], "effects.rlb", "f_smalllight_y").expect("cmd")).collect(),
+            commands: (0..3)
+                .map(|k| {
+                    Command::new([0, 0, 0], 4, [k, 104, 105, 106, 0], "effects.rlb", "f_smalllight_y").expect("cmd")
+                })
+                .collect(),
         })
         .collect();
     ctld.hooks[0] = 8;
@@ -68,8 +77,12 @@ fn ctld_bench(c: &mut Criterion) {
     let bytes = plant_like();
     let mut g = c.benchmark_group("ctld");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_function("parse_plant_like", |b| b.iter(|| black_box(Ctld::parse_with(black_box(&bytes), RowLayout::Native36).expect("parses").rows.len())));
-    g.bench_function("parse_and_pose", |b| b.iter(|| black_box(Ctld::parse(black_box(&bytes)).expect("parses").initial_pose().len())));
+    g.bench_function("parse_plant_like", |b| {
+        b.iter(|| black_box(Ctld::parse_with(black_box(&bytes), RowLayout::Native36).expect("parses").rows.len()))
+    });
+    g.bench_function("parse_and_pose", |b| {
+        b.iter(|| black_box(Ctld::parse(black_box(&bytes)).expect("parses").initial_pose().len()))
+    });
     g.finish();
 }
 

@@ -43,7 +43,9 @@ fn msh(c: &mut Criterion) {
     let triangles = model.indices.len() / 3;
     let mut g = c.benchmark_group("msh");
     g.throughput(Throughput::Elements(triangles as u64));
-    g.bench_function("parse_validate", |b| b.iter(|| Msh::parse(black_box(&bytes), ReadOptions::strict()).expect("parse")));
+    g.bench_function("parse_validate", |b| {
+        b.iter(|| Msh::parse(black_box(&bytes), ReadOptions::strict()).expect("parse"))
+    });
     g.bench_function("build_mesh_frame", |b| {
         b.iter(|| build_mesh(black_box(&model), 0, 0, Pose::Frame(4.5), MeshOptions::default()).expect("build"))
     });

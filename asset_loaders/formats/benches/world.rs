@@ -4,13 +4,16 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use iron3d_formats::ReadOptions;
-use iron3d_formats::world::{ArealMap, ArealMapBuilder, ArealQuery, LandMsh, PlacedObject, Property, TerrainBuilder, TerrainQuery, Tma};
+use iron3d_formats::world::{
+    ArealMap, ArealMapBuilder, ArealQuery, LandMsh, PlacedObject, Property, TerrainBuilder, TerrainQuery, Tma,
+};
 use std::hint::black_box;
 
 fn mission(objects: usize) -> Vec<u8> {
     let mut t = Tma::new("DATA\\MAPS\\Bench\\land");
     for i in 0..objects {
-        let key = if i % 4 == 0 { "UNITS\\UNITS\\HERO\\hero_t.dat".to_string() } else { format!("s_tree_{:02}", i % 50) };
+        let key =
+            if i % 4 == 0 { "UNITS\\UNITS\\HERO\\hero_t.dat".to_string() } else { format!("s_tree_{:02}", i % 50) };
         let o = PlacedObject::new((i % 4) as u32, &key, [i as f32, (i * 7 % 1000) as f32, 3.0])
             .with_property(Property::int("Invulnerability", 0))
             .with_property(Property::float("Life state", 1.0))
@@ -22,12 +25,14 @@ fn mission(objects: usize) -> Vec<u8> {
 
 /// 10 000 faces (100 × 50 cells, two faces each) and 1 000 areals (40 × 25 squares).
 fn map() -> (Vec<u8>, Vec<u8>) {
-    let terrain = TerrainBuilder::height_field(100, 50, 10.0, |x, y| (x * 0.01).sin() * 5.0 + y * 0.01).expect("terrain");
+    let terrain =
+        TerrainBuilder::height_field(100, 50, 10.0, |x, y| (x * 0.01).sin() * 5.0 + y * 0.01).expect("terrain");
     let mut b = ArealMapBuilder::new();
     for j in 0..25 {
         for i in 0..40 {
             let (x, y) = (i as f32 * 25.0, j as f32 * 20.0);
-            b.add_polygon(vec![[x, y, 0.0], [x + 25.0, y, 0.0], [x + 25.0, y + 20.0, 0.0], [x, y + 20.0, 0.0]], 1, 0).expect("areal");
+            b.add_polygon(vec![[x, y, 0.0], [x + 25.0, y, 0.0], [x + 25.0, y + 20.0, 0.0], [x, y + 20.0, 0.0]], 1, 0)
+                .expect("areal");
         }
     }
     let areal = b.build(128, 128).expect("map");
@@ -38,7 +43,9 @@ fn parse(c: &mut Criterion) {
     let tma = mission(1000);
     let mut g = c.benchmark_group("world_parse");
     g.throughput(Throughput::Bytes(tma.len() as u64));
-    g.bench_function("tma_1000_objects", |b| b.iter(|| Tma::parse(black_box(&tma), ReadOptions::strict()).expect("valid")));
+    g.bench_function("tma_1000_objects", |b| {
+        b.iter(|| Tma::parse(black_box(&tma), ReadOptions::strict()).expect("valid"))
+    });
     let (msh, areal) = map();
     g.throughput(Throughput::Bytes((msh.len() + areal.len()) as u64));
     g.bench_function("land_msh_map_10000_faces_1000_areals", |b| {
@@ -74,10 +81,13 @@ fn queries(c: &mut Criterion) {
     g.throughput(Throughput::Elements(pts.len() as u64));
     g.bench_function("area_at_100000", |b| b.iter(|| pts.iter().filter(|&&(x, y)| q.area_at(x, y).is_some()).count()));
     g.bench_function("height_at_100000", |b| b.iter(|| pts.iter().filter_map(|&(x, y)| tq.height_at(x, y)).count()));
-    let pairs: Vec<(usize, usize)> = points(10_000, 1000.0, 1000.0).iter().map(|&(a, b)| (a as usize, b as usize)).collect();
+    let pairs: Vec<(usize, usize)> =
+        points(10_000, 1000.0, 1000.0).iter().map(|&(a, b)| (a as usize, b as usize)).collect();
     g.throughput(Throughput::Elements(pairs.len() as u64));
     g.sample_size(10);
-    g.bench_function("route_10000", |b| b.iter(|| pairs.iter().filter_map(|&(f, t)| q.route(f, t)).map(|r| r.len()).sum::<usize>()));
+    g.bench_function("route_10000", |b| {
+        b.iter(|| pairs.iter().filter_map(|&(f, t)| q.route(f, t)).map(|r| r.len()).sum::<usize>())
+    });
     g.finish();
 }
 

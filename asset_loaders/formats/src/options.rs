@@ -37,30 +37,36 @@ pub struct ReadOptions {
 impl ReadOptions {
     /// Strict profile: every rule checked, no quirk accepted.
     pub const fn strict() -> Self {
-        Self { strict: true, quirks: Quirks {
-            nres_linear_lookup: false,
-            rsli_ao_overlay: false,
-            rsli_presorted_rebuild: false,
-            deflate_eof_plus_one: false,
-            lzhuf_alternate_position: false,
-            material_fallback: false,
-            lightmap_missing_slot: false,
-            wear_blank_before_lightmaps: false,
-        } }
+        Self {
+            strict: true,
+            quirks: Quirks {
+                nres_linear_lookup: false,
+                rsli_ao_overlay: false,
+                rsli_presorted_rebuild: false,
+                deflate_eof_plus_one: false,
+                lzhuf_alternate_position: false,
+                material_fallback: false,
+                lightmap_missing_slot: false,
+                wear_blank_before_lightmaps: false,
+            },
+        }
     }
 
     /// Compatible profile: the named quirks of the retail data are accepted.
     pub const fn compatible() -> Self {
-        Self { strict: false, quirks: Quirks {
-            nres_linear_lookup: true,
-            rsli_ao_overlay: true,
-            rsli_presorted_rebuild: true,
-            deflate_eof_plus_one: true,
-            lzhuf_alternate_position: false,
-            material_fallback: true,
-            lightmap_missing_slot: true,
-            wear_blank_before_lightmaps: true,
-        } }
+        Self {
+            strict: false,
+            quirks: Quirks {
+                nres_linear_lookup: true,
+                rsli_ao_overlay: true,
+                rsli_presorted_rebuild: true,
+                deflate_eof_plus_one: true,
+                lzhuf_alternate_position: false,
+                material_fallback: true,
+                lightmap_missing_slot: true,
+                wear_blank_before_lightmaps: true,
+            },
+        }
     }
 }
 

@@ -154,9 +154,9 @@ impl Archive {
 
     /// The decoded bytes of the entry named `entry`.
     pub fn read(&self, entry: &str) -> Result<Cow<'_, [u8]>> {
-        let index = self.find(entry).ok_or_else(|| {
-            Error::new(ErrorKind::NotFound(format!("entry {entry}"))).in_file(self.name.clone())
-        })?;
+        let index = self
+            .find(entry)
+            .ok_or_else(|| Error::new(ErrorKind::NotFound(format!("entry {entry}"))).in_file(self.name.clone()))?;
         self.read_index(index)
     }
 
@@ -186,7 +186,9 @@ impl Archive {
                     type_or_flags: u32::from(e.flags as u16),
                     packed_size: e.packed_size.into(),
                     size: e.unpacked_size.into(),
-                    method: e.method().map_or_else(|| format!("unknown {:#05x}", (e.flags as u16) & 0x1E0), |m| m.name().into()),
+                    method: e
+                        .method()
+                        .map_or_else(|| format!("unknown {:#05x}", (e.flags as u16) & 0x1E0), |m| m.name().into()),
                     offset: i.effective_offset(n).unwrap_or(0) as u64,
                     sort_position: i.map().iter().position(|&m| usize::from(m) == n),
                 })

@@ -41,14 +41,7 @@ impl GameDir {
     pub fn open(root: impl Into<PathBuf>, options: ReadOptions) -> Result<Self> {
         let root = root.into();
         let index = DirIndex::build(&root)?;
-        Ok(Self {
-            root,
-            options,
-            index,
-            archives: Mutex::default(),
-            blobs: Mutex::default(),
-            assets: Mutex::default(),
-        })
+        Ok(Self { root, options, index, archives: Mutex::default(), blobs: Mutex::default(), assets: Mutex::default() })
     }
 
     /// The root folder.

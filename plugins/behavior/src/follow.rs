@@ -8,8 +8,8 @@ use crate::navigator::Navigator;
 use crate::planner::{self, Refusal};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, GameClock, GameMessage, GameMessageKind, NavState, NavStatus, ObjectHandle,
-    ObjectRef, ObjectTable, Order, OriginalObjectId, SimTransform, SteerIntent,
+    ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, GameClock, GameMessage, GameMessageKind, NavState,
+    NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order, OriginalObjectId, SimTransform, SteerIntent,
 };
 use iron3d_terrain::{Ground, MissionPaths, NavMap};
 
@@ -45,10 +45,21 @@ impl Outbox {
 }
 
 /// The point the current leg goes to, and whether it ends the order.
-fn leg_goal(nav: &Navigator, geo: &Geography, targets: &Query<&SimTransform>) -> Result<Option<([f32; 2], bool)>, Refusal> {
+fn leg_goal(
+    nav: &Navigator,
+    geo: &Geography,
+    targets: &Query<&SimTransform>,
+) -> Result<Option<([f32; 2], bool)>, Refusal> {
     let path_point = |id: i32| -> Result<(Vec<[f32; 3]>, [f32; 2]), Refusal> {
-        let path = geo.paths.as_ref().and_then(|p| p.get(id)).ok_or((DiagnosticKind::NonReachableArea, format!("the mission has no path {id}")))?;
-        let p = path.points.get(nav.leg).ok_or((DiagnosticKind::PathCycle, format!("path {id} has no point {}", nav.leg)))?;
+        let path = geo
+            .paths
+            .as_ref()
+            .and_then(|p| p.get(id))
+            .ok_or((DiagnosticKind::NonReachableArea, format!("the mission has no path {id}")))?;
+        let p = path
+            .points
+            .get(nav.leg)
+            .ok_or((DiagnosticKind::PathCycle, format!("path {id} has no point {}", nav.leg)))?;
         Ok((path.points.clone(), [p[0], p[1]]))
     };
     match nav.order {
@@ -96,7 +107,15 @@ fn next_leg(nav: &mut Navigator, geo: &Geography) -> bool {
 pub(crate) fn plan_legs(
     geo: Geography,
     targets: Query<&SimTransform>,
-    mut units: Query<(&OriginalObjectId, &ObjectHandle, &SimTransform, &mut Navigator, &mut NavStatus, &mut SteerIntent, Option<&CollisionProxy>)>,
+    mut units: Query<(
+        &OriginalObjectId,
+        &ObjectHandle,
+        &SimTransform,
+        &mut Navigator,
+        &mut NavStatus,
+        &mut SteerIntent,
+        Option<&CollisionProxy>,
+    )>,
     mut out: MessageWriter<GameMessage>,
 ) {
     let mut outbox = Outbox::default();
@@ -109,7 +128,10 @@ pub(crate) fn plan_legs(
         let start = [t.position[0], t.position[1]];
         let margin = proxy.map_or(1.0, |p| p.radius) + geo.config.building_hit_dist;
         let planned = leg_goal(&nav, &geo, &targets).and_then(|goal| {
-            goal.map(|(goal, _)| planner::plan(geo.nav.as_deref(), geo.ground.as_deref(), start, goal, margin).map(|p| (goal, p))).transpose()
+            goal.map(|(goal, _)| {
+                planner::plan(geo.nav.as_deref(), geo.ground.as_deref(), start, goal, margin).map(|p| (goal, p))
+            })
+            .transpose()
         });
         match planned {
             Ok(None) => {
@@ -127,7 +149,11 @@ pub(crate) fn plan_legs(
                 status.state = NavState::Blocked;
                 *intent = SteerIntent::default();
                 let areal = geo.nav.as_ref().and_then(|n| n.area_at(start[0], start[1]));
-                outbox.post(&geo.clock, ObjectRef { id, handle }, GameMessageKind::Diagnostic { object: ObjectRef { id, handle }, areal, kind, detail });
+                outbox.post(
+                    &geo.clock,
+                    ObjectRef { id, handle },
+                    GameMessageKind::Diagnostic { object: ObjectRef { id, handle }, areal, kind, detail },
+                );
             }
         }
     }
@@ -139,7 +165,16 @@ pub(crate) fn plan_legs(
 pub(crate) fn follow(
     geo: Geography,
     targets: Query<&SimTransform>,
-    mut units: Query<(Entity, &OriginalObjectId, &ObjectHandle, &SimTransform, &mut Navigator, &mut NavStatus, &mut SteerIntent, Option<&CollisionProxy>)>,
+    mut units: Query<(
+        Entity,
+        &OriginalObjectId,
+        &ObjectHandle,
+        &SimTransform,
+        &mut Navigator,
+        &mut NavStatus,
+        &mut SteerIntent,
+        Option<&CollisionProxy>,
+    )>,
     mut out: MessageWriter<GameMessage>,
     mut clear: MessageWriter<ClearWizardPath>,
 ) {
@@ -153,7 +188,11 @@ pub(crate) fn follow(
             continue;
         }
         let moved_target = match nav.order {
-            Order::MoveToObject(target) => geo.table.entity_of(target).and_then(|e| targets.get(e).ok()).is_none_or(|t| dist(nav.goal, [t.position[0], t.position[1]]) > c.corridor_radius),
+            Order::MoveToObject(target) => geo
+                .table
+                .entity_of(target)
+                .and_then(|e| targets.get(e).ok())
+                .is_none_or(|t| dist(nav.goal, [t.position[0], t.position[1]]) > c.corridor_radius),
             _ => false,
         };
         let off_path = status.areal.is_some_and(|a| !nav.global_path.contains(&a));
@@ -186,7 +225,14 @@ pub(crate) fn follow(
         if nav.next < nav.local_path.len() {
             let last = nav.next + 1 == nav.local_path.len() && final_leg;
             let waypoint = nav.local_path[nav.next];
-            *intent = SteerIntent { active: true, from: nav.segment_start(position), waypoint, last, corridor_radius: c.corridor_radius, max_speed: c.cruise_speed };
+            *intent = SteerIntent {
+                active: true,
+                from: nav.segment_start(position),
+                waypoint,
+                last,
+                corridor_radius: c.corridor_radius,
+                max_speed: c.cruise_speed,
+            };
         } else if !next_leg(&mut nav, &geo) {
             status.state = NavState::Arrived;
             intent.active = false;

@@ -32,7 +32,9 @@ impl Plugin for BehaviorPlugin {
             .add_systems(OnEnter(AppState::InGame), config::load)
             .add_systems(
                 FixedUpdate,
-                (orders::activate, orders::apply_commands, follow::plan_legs, follow::follow).chain().in_set(SimSystems::Behavior),
+                (orders::activate, orders::apply_commands, follow::plan_legs, follow::follow)
+                    .chain()
+                    .in_set(SimSystems::Behavior),
             );
     }
 }

@@ -5,10 +5,16 @@
 
 use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
-use iron3d_core::{ClearWizardPath, CommandQueue, GameClock, Movable, NavStatus, ObjectTable, OriginalObjectId, Owner, SimObject, SimRandom, SteerIntent, TICK_MS};
+use iron3d_core::{
+    ClearWizardPath, CommandQueue, GameClock, Movable, NavStatus, ObjectTable, OriginalObjectId, Owner, SimObject,
+    SimRandom, SteerIntent, TICK_MS,
+};
 
 /// Units that joined the world get their Behavior state.
-pub(crate) fn activate(mut commands: Commands, new: Query<Entity, (With<Movable>, With<SimObject>, Without<Navigator>)>) {
+pub(crate) fn activate(
+    mut commands: Commands,
+    new: Query<Entity, (With<Movable>, With<SimObject>, Without<Navigator>)>,
+) {
     for entity in &new {
         commands.entity(entity).insert((Navigator::default(), NavStatus::default(), SteerIntent::default()));
     }

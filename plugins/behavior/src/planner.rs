@@ -18,7 +18,13 @@ pub struct Plan {
 pub type Refusal = (DiagnosticKind, String);
 
 /// Plans a leg from `start` to `goal`, keeping `margin` inside each portal.
-pub fn plan(nav: Option<&NavMap>, ground: Option<&Ground>, start: [f32; 2], goal: [f32; 2], margin: f32) -> Result<Plan, Refusal> {
+pub fn plan(
+    nav: Option<&NavMap>,
+    ground: Option<&Ground>,
+    start: [f32; 2],
+    goal: [f32; 2],
+    margin: f32,
+) -> Result<Plan, Refusal> {
     let nav = nav.ok_or((DiagnosticKind::NoSystemArealMap, "no areal map is published".to_string()))?;
     if ground.is_none() {
         return Err((DiagnosticKind::NoTerrain, "no terrain is published".into()));
@@ -26,20 +32,25 @@ pub fn plan(nav: Option<&NavMap>, ground: Option<&Ground>, start: [f32; 2], goal
     if nav.areals == 0 {
         return Err((DiagnosticKind::NoBehaviourArealMap, "the areal map has no areals".into()));
     }
-    let from = nav
-        .area_at(start[0], start[1])
-        .ok_or_else(|| (DiagnosticKind::LeavingNonWalkable, format!("({:.1}, {:.1}) is outside every areal", start[0], start[1])))?;
-    let to = nav
-        .area_at(goal[0], goal[1])
-        .ok_or_else(|| (DiagnosticKind::NonReachableArea, format!("target ({:.1}, {:.1}) is outside every areal", goal[0], goal[1])))?;
-    let global = nav.route(from, to).ok_or_else(|| (DiagnosticKind::NonReachableArea, format!("no route from areal {from} to areal {to}")))?;
+    let from = nav.area_at(start[0], start[1]).ok_or_else(|| {
+        (DiagnosticKind::LeavingNonWalkable, format!("({:.1}, {:.1}) is outside every areal", start[0], start[1]))
+    })?;
+    let to = nav.area_at(goal[0], goal[1]).ok_or_else(|| {
+        (DiagnosticKind::NonReachableArea, format!("target ({:.1}, {:.1}) is outside every areal", goal[0], goal[1]))
+    })?;
+    let global = nav
+        .route(from, to)
+        .ok_or_else(|| (DiagnosticKind::NonReachableArea, format!("no route from areal {from} to areal {to}")))?;
     check_cycle(&global)?;
     let corridor = nav.corridor(&global);
     let mut local = Vec::with_capacity(corridor.portals.len() + 1);
     let mut prev = start;
     for (i, p) in corridor.portals.iter().enumerate() {
         let (a, b) = shrink([p.left[0], p.left[1]], [p.right[0], p.right[1]], margin);
-        let next = corridor.portals.get(i + 1).map_or(goal, |q| [(q.left[0] + q.right[0]) / 2.0, (q.left[1] + q.right[1]) / 2.0]);
+        let next = corridor
+            .portals
+            .get(i + 1)
+            .map_or(goal, |q| [(q.left[0] + q.right[0]) / 2.0, (q.left[1] + q.right[1]) / 2.0]);
         let point = toward_line(a, b, prev, next);
         local.push(point);
         prev = point;

@@ -58,15 +58,17 @@ impl GameCamera {
     pub fn transform(&self) -> Transform {
         match self.mode {
             CameraMode::Rts => {
-                let offset = Vec3::new(
-                    self.pitch.cos() * self.yaw.sin(),
-                    self.pitch.sin(),
-                    self.pitch.cos() * self.yaw.cos(),
-                ) * self.distance;
+                let offset =
+                    Vec3::new(self.pitch.cos() * self.yaw.sin(), self.pitch.sin(), self.pitch.cos() * self.yaw.cos())
+                        * self.distance;
                 Transform::from_translation(self.focus + offset).looking_at(self.focus, Vec3::Y)
             }
-            CameraMode::FreeFly => Transform::from_translation(self.position)
-                .with_rotation(Quat::from_euler(EulerRot::YXZ, self.yaw, -self.pitch, 0.0)),
+            CameraMode::FreeFly => Transform::from_translation(self.position).with_rotation(Quat::from_euler(
+                EulerRot::YXZ,
+                self.yaw,
+                -self.pitch,
+                0.0,
+            )),
         }
     }
 
@@ -99,7 +101,10 @@ fn spawn(mut commands: Commands) {
 
 /// Frames the player's base when a mission opens (resuming never re-enters the game):
 /// the objects of the lowest positive clan, or every object when no clan owns any.
-fn frame_mission(objects: Query<(&SimTransform, &MissionObject), With<Registered>>, mut cameras: Query<&mut GameCamera>) {
+fn frame_mission(
+    objects: Query<(&SimTransform, &MissionObject), With<Registered>>,
+    mut cameras: Query<&mut GameCamera>,
+) {
     let player = objects.iter().map(|(_, o)| o.clan).filter(|&c| c > 0).min();
     let points: Vec<Vec3> = objects
         .iter()
@@ -124,7 +129,8 @@ fn controls(
     mut cameras: Query<&mut GameCamera>,
 ) {
     let dt = time.delta_secs();
-    let axis = |neg: KeyCode, pos: KeyCode| f32::from(u8::from(keys.pressed(pos))) - f32::from(u8::from(keys.pressed(neg)));
+    let axis =
+        |neg: KeyCode, pos: KeyCode| f32::from(u8::from(keys.pressed(pos))) - f32::from(u8::from(keys.pressed(neg)));
     let forward_in = axis(KeyCode::KeyS, KeyCode::KeyW) + axis(KeyCode::ArrowDown, KeyCode::ArrowUp);
     let right_in = axis(KeyCode::KeyA, KeyCode::KeyD) + axis(KeyCode::ArrowLeft, KeyCode::ArrowRight);
     let boost = if keys.pressed(KeyCode::ShiftLeft) { 4.0 } else { 1.0 };

@@ -8,8 +8,8 @@ use crate::step::follow_terrain;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{
-    Collided, CollisionProxy, DispatchPhase, GameClock, GameMessage, GameMessageKind, Movable, ObjectHandle, ObjectRef, OriginalObjectId, SimTransform,
-    SpatialGrid,
+    Collided, CollisionProxy, DispatchPhase, GameClock, GameMessage, GameMessageKind, Movable, ObjectHandle, ObjectRef,
+    OriginalObjectId, SimTransform, SpatialGrid,
 };
 use iron3d_terrain::Ground;
 
@@ -99,7 +99,10 @@ fn candidate_pairs(shapes: &[Shape]) -> Vec<(usize, usize)> {
         grid.query([lo[0] - pad, lo[1] - pad], [hi[0] + pad, hi[1] + pad], &mut near);
         for &j in &near {
             let j = j as usize;
-            let overlap = boxes[j][0][0] <= hi[0] + pad && boxes[j][1][0] >= lo[0] - pad && boxes[j][0][1] <= hi[1] + pad && boxes[j][1][1] >= lo[1] - pad;
+            let overlap = boxes[j][0][0] <= hi[0] + pad
+                && boxes[j][1][0] >= lo[0] - pad
+                && boxes[j][0][1] <= hi[1] + pad
+                && boxes[j][1][1] >= lo[1] - pad;
             if j != i && overlap && (j > i || !shapes[j].movable) {
                 pairs.push((i.min(j), i.max(j)));
             }
@@ -128,9 +131,22 @@ pub(crate) fn collide(
                 let h = t.heading();
                 let cs = [libm::cosf(h), libm::sinf(h)];
                 let o = proxy.offset;
-                ([position[0] + cs[0] * o[0] - cs[1] * o[1], position[1] + cs[1] * o[0] + cs[0] * o[1]], proxy.half_extents, cs)
+                (
+                    [position[0] + cs[0] * o[0] - cs[1] * o[1], position[1] + cs[1] * o[0] + cs[0] * o[1]],
+                    proxy.half_extents,
+                    cs,
+                )
             });
-            Shape { id: id.0, entity, handle: *handle, position, radius: proxy.radius, footprint, movable, moved: false }
+            Shape {
+                id: id.0,
+                entity,
+                handle: *handle,
+                position,
+                radius: proxy.radius,
+                footprint,
+                movable,
+                moved: false,
+            }
         })
         .collect();
     shapes.sort_unstable_by_key(|s| s.id);
@@ -157,8 +173,11 @@ pub(crate) fn collide(
             }
         }
     }
-    let mut touching: Vec<(usize, usize)> =
-        pairs.iter().copied().filter(|&(i, j)| contact(&shapes[i], &shapes[j]).is_some_and(|(d, _)| d > -CONTACT_TOLERANCE)).collect();
+    let mut touching: Vec<(usize, usize)> = pairs
+        .iter()
+        .copied()
+        .filter(|&(i, j)| contact(&shapes[i], &shapes[j]).is_some_and(|(d, _)| d > -CONTACT_TOLERANCE))
+        .collect();
     touching.sort_unstable_by_key(|&(i, j)| (shapes[i].id, shapes[j].id));
     let now: Vec<(u32, u32)> = touching.iter().map(|&(i, j)| (shapes[i].id, shapes[j].id)).collect();
     for (&(i, j), key) in touching.iter().zip(&now) {
@@ -166,7 +185,10 @@ pub(crate) fn collide(
             continue;
         }
         let (a, b) = (&shapes[i], &shapes[j]);
-        let refs = (ObjectRef { id: OriginalObjectId(a.id), handle: a.handle }, ObjectRef { id: OriginalObjectId(b.id), handle: b.handle });
+        let refs = (
+            ObjectRef { id: OriginalObjectId(a.id), handle: a.handle },
+            ObjectRef { id: OriginalObjectId(b.id), handle: b.handle },
+        );
         out.write(GameMessage::new(&clock, DispatchPhase::Control, GameMessageKind::CollisionDetected(refs.0, refs.1)));
         commands.trigger(Collided { entity: a.entity, other: b.entity });
         commands.trigger(Collided { entity: b.entity, other: a.entity });

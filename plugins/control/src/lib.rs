@@ -32,6 +32,9 @@ impl Plugin for ControlPlugin {
             .register_type::<Contacts>()
             .add_systems(OnEnter(AppState::InGame), config::load)
             .add_systems(OnExit(AppState::InGame), collide::reset)
-            .add_systems(FixedUpdate, (step::build_proxies, step::step, collide::collide).chain().in_set(SimSystems::Control));
+            .add_systems(
+                FixedUpdate,
+                (step::build_proxies, step::step, collide::collide).chain().in_set(SimSystems::Control),
+            );
     }
 }

@@ -3,7 +3,10 @@
 use crate::config::ControlConfig;
 use bevy_ecs::prelude::*;
 use core::f32::consts::{PI, TAU};
-use iron3d_core::{CollisionProxy, Kinematics, ModelBounds, MotionRequest, Movable, PreviousSimTransform, SimObject, SimTransform, TICK_MS};
+use iron3d_core::{
+    CollisionProxy, Kinematics, ModelBounds, MotionRequest, Movable, PreviousSimTransform, SimObject, SimTransform,
+    TICK_MS,
+};
 use iron3d_terrain::Ground;
 
 /// Seconds per tick.
@@ -16,7 +19,12 @@ pub fn proxy_of(bounds: &ModelBounds, scale: [f32; 3], movable: bool) -> Collisi
     if movable {
         CollisionProxy { radius: (half[0] + half[1]) / 2.0, half_extents: half, offset: [0.0; 2], circle: true }
     } else {
-        CollisionProxy { radius: (half[0] * half[0] + half[1] * half[1]).sqrt(), half_extents: half, offset, circle: false }
+        CollisionProxy {
+            radius: (half[0] * half[0] + half[1] * half[1]).sqrt(),
+            half_extents: half,
+            offset,
+            circle: false,
+        }
     }
 }
 
@@ -24,7 +32,10 @@ pub fn proxy_of(bounds: &ModelBounds, scale: [f32; 3], movable: bool) -> Collisi
 /// units their physical state.
 pub(crate) fn build_proxies(
     mut commands: Commands,
-    changed: Query<(Entity, &ModelBounds, &SimTransform, Has<Movable>), (With<SimObject>, Or<(Changed<ModelBounds>, Without<CollisionProxy>)>)>,
+    changed: Query<
+        (Entity, &ModelBounds, &SimTransform, Has<Movable>),
+        (With<SimObject>, Or<(Changed<ModelBounds>, Without<CollisionProxy>)>),
+    >,
     units: Query<(Entity, &SimTransform), (With<Movable>, With<SimObject>, Without<Kinematics>)>,
 ) {
     for (entity, bounds, t, movable) in &changed {

@@ -19,7 +19,9 @@ mod table;
 pub use clock::GameClock;
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
-pub use messages::{Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, gmsg};
+pub use messages::{
+    Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, gmsg,
+};
 pub use motion::{CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
 pub use orders::{ClearWizardPath, CommandQueue, Order, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};

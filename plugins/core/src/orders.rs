@@ -74,7 +74,8 @@ impl CommandQueue {
 
     /// Removes and returns the commands due at `tick`, in their stable order.
     pub fn take_due(&mut self, tick: u32) -> Vec<SimCommand> {
-        let (mut due, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending).into_iter().partition(|c| c.tick <= tick);
+        let (mut due, rest): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.pending).into_iter().partition(|c| c.tick <= tick);
         self.pending = rest;
         due.sort_by(SimCommand::cmp_stable);
         due

@@ -120,7 +120,9 @@ fn fly(
             cam.speed = (cam.speed * 1.2f32.powf(scroll.delta.y)).clamp(1.0, 5000.0);
         }
         t.rotation = cam.rotation();
-        let axis = |pos: &[KeyCode], neg: &[KeyCode]| f32::from(keys.any_pressed(pos.iter().copied())) - f32::from(keys.any_pressed(neg.iter().copied()));
+        let axis = |pos: &[KeyCode], neg: &[KeyCode]| {
+            f32::from(keys.any_pressed(pos.iter().copied())) - f32::from(keys.any_pressed(neg.iter().copied()))
+        };
         let wish = t.forward() * axis(&[KeyCode::KeyW], &[KeyCode::KeyS])
             + t.right() * axis(&[KeyCode::KeyD], &[KeyCode::KeyA])
             + Vec3::Y * axis(&[KeyCode::KeyE, KeyCode::Space], &[KeyCode::KeyQ, KeyCode::ControlLeft]);

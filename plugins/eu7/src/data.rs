@@ -267,12 +267,15 @@ mod tests {
     #[test]
     fn candidates_drop_extension_and_try_models_folder() {
         let c = model_candidates(Path::new("/s"), "Gen\\Tree.E3D");
-        assert_eq!(c, vec![
-            PathBuf::from("/s/Gen/Tree.e3d"),
-            PathBuf::from("/s/gen/tree.e3d"),
-            PathBuf::from("/s/models/Gen/Tree.e3d"),
-            PathBuf::from("/s/models/gen/tree.e3d"),
-        ]);
+        assert_eq!(
+            c,
+            vec![
+                PathBuf::from("/s/Gen/Tree.e3d"),
+                PathBuf::from("/s/gen/tree.e3d"),
+                PathBuf::from("/s/models/Gen/Tree.e3d"),
+                PathBuf::from("/s/models/gen/tree.e3d"),
+            ]
+        );
         assert_eq!(model_candidates(Path::new(""), "a.b/c")[0], PathBuf::from("a.b/c.e3d"));
     }
 

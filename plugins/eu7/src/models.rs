@@ -85,7 +85,8 @@ fn attach_model_meshes(
                 match &*geometry {
                     Ok(g) => {
                         lib.loaded += 1;
-                        let material = StandardMaterial { base_color: tint(path), perceptual_roughness: 0.9, ..default() };
+                        let material =
+                            StandardMaterial { base_color: tint(path), perceptual_roughness: 0.9, ..default() };
                         (meshes.add(geometry_mesh(g)), materials.add(material), false)
                     }
                     Err(reason) => {
@@ -94,7 +95,11 @@ fn attach_model_meshes(
                             .placeholder
                             .get_or_insert_with(|| {
                                 let cube = Mesh::from(Cuboid::new(2.0, 2.0, 2.0)).translated_by(Vec3::Y);
-                                let material = StandardMaterial { base_color: Color::srgb(1.0, 0.0, 1.0), unlit: true, ..default() };
+                                let material = StandardMaterial {
+                                    base_color: Color::srgb(1.0, 0.0, 1.0),
+                                    unlit: true,
+                                    ..default()
+                                };
                                 (meshes.add(cube), materials.add(material))
                             })
                             .clone();

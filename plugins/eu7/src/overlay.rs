@@ -64,7 +64,13 @@ fn section_grid(ui: &mut egui::Ui, streamer: &SectionStreamer, cam: Option<Vec3>
 
 fn legend(ui: &mut egui::Ui) {
     ui.horizontal_wrapped(|ui| {
-        for (c, label) in [(RESIDENT, "resident"), (READY, "ready"), (IN_FLIGHT, "in flight"), (AVAILABLE, "not loaded"), (ABSENT, "empty")] {
+        for (c, label) in [
+            (RESIDENT, "resident"),
+            (READY, "ready"),
+            (IN_FLIGHT, "in flight"),
+            (AVAILABLE, "not loaded"),
+            (ABSENT, "empty"),
+        ] {
             ui.label(egui::RichText::new("■").color(c));
             ui.small(label);
         }
@@ -142,7 +148,13 @@ fn draw_overlay(
         near.sort_by(|a, b| a.0.total_cmp(&b.0));
         for (_, at, p) in near.into_iter().take(40) {
             if let Ok(at) = camera.world_to_viewport(cam_t, at + Vec3::Y * 2.5) {
-                painter.text(egui::pos2(at.x, at.y), egui::Align2::CENTER_BOTTOM, &p.model, egui::FontId::proportional(12.0), egui::Color32::from_rgb(255, 120, 255));
+                painter.text(
+                    egui::pos2(at.x, at.y),
+                    egui::Align2::CENTER_BOTTOM,
+                    &p.model,
+                    egui::FontId::proportional(12.0),
+                    egui::Color32::from_rgb(255, 120, 255),
+                );
             }
         }
     }

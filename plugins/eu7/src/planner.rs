@@ -116,7 +116,8 @@ struct Axis {
 impl Axis {
     fn new(pos: [f64; 2], vel: [f64; 2], cfg: &StreamingConfig) -> Self {
         let speed = vel[0].hypot(vel[1]);
-        let len = if speed.is_finite() && speed >= cfg.min_speed { f64::from(cfg.lookahead) * SECTION_SIZE } else { 0.0 };
+        let len =
+            if speed.is_finite() && speed >= cfg.min_speed { f64::from(cfg.lookahead) * SECTION_SIZE } else { 0.0 };
         let end = if len > 0.0 { [pos[0] + vel[0] / speed * len, pos[1] + vel[1] / speed * len] } else { pos };
         Self { start: pos, end }
     }
@@ -340,7 +341,8 @@ pub fn simulate_flight(
 ) -> FlightReport {
     let mut r = FlightReport { tracked_bound: planner.tracked_bound(), ..FlightReport::default() };
     let dist = (to[0] - from[0]).hypot(to[1] - from[1]);
-    let vel = if dist > 0.0 { [(to[0] - from[0]) / dist * speed, (to[1] - from[1]) / dist * speed] } else { [0.0, 0.0] };
+    let vel =
+        if dist > 0.0 { [(to[0] - from[0]) / dist * speed, (to[1] - from[1]) / dist * speed] } else { [0.0, 0.0] };
     let frames = if speed > 0.0 && dt > 0.0 { (dist / (speed * dt)).ceil() as u64 } else { 0 };
     // Pending decodes in request order: (id, frame it finishes).
     let mut pending: Vec<(SectionId, u64)> = Vec::new();

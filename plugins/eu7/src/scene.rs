@@ -216,7 +216,8 @@ fn spawn_static_geometry(
                     for v in vertices {
                         tris.push_packed(v, [0.0; 3]);
                     }
-                    terrain_tris.extend(vertices.chunks_exact(3).map(|t| [t[0].position, t[1].position, t[2].position]));
+                    terrain_tris
+                        .extend(vertices.chunks_exact(3).map(|t| [t[0].position, t[1].position, t[2].position]));
                     if let Some(mesh) = tris.into_mesh() {
                         commands.spawn((
                             Name::new(format!("Terrain {} batch {i}", text(m.string(t.material)))),
@@ -229,9 +230,9 @@ fn spawn_static_geometry(
             }
             ChunkBody::Mesh(list) => {
                 for s in list {
-                    let entry = shapes.entry(s.material.0).or_insert_with(|| {
-                        (Tris::default(), s.lighting.block.diffuse, text(m.string(s.material)))
-                    });
+                    let entry = shapes
+                        .entry(s.material.0)
+                        .or_insert_with(|| (Tris::default(), s.lighting.block.diffuse, text(m.string(s.material))));
                     for k in triangle_order(s.subtype, s.vertices.len()) {
                         if let Some(v) = s.vertices.get(k) {
                             entry.0.push_packed(v, s.origin);
@@ -273,23 +274,42 @@ fn spawn_static_geometry(
     let unlit = |materials: &mut Assets<StandardMaterial>, c: Color| {
         materials.add(StandardMaterial { base_color: c, unlit: true, cull_mode: None, ..default() })
     };
-    for (tris, kind, color) in [(ballast, StaticGeometry::Ballast, Color::srgb(0.45, 0.38, 0.3)), (rails, StaticGeometry::Rails, Color::srgb(0.85, 0.85, 0.9))] {
+    for (tris, kind, color) in [
+        (ballast, StaticGeometry::Ballast, Color::srgb(0.45, 0.38, 0.3)),
+        (rails, StaticGeometry::Rails, Color::srgb(0.85, 0.85, 0.9)),
+    ] {
         if let Some(mesh) = tris.into_mesh() {
-            let material = if kind == StaticGeometry::Rails { unlit(&mut materials, color) } else { materials.add(scenery_material(color)) };
+            let material = if kind == StaticGeometry::Rails {
+                unlit(&mut materials, color)
+            } else {
+                materials.add(scenery_material(color))
+            };
             commands.spawn((Name::new(format!("{kind:?}")), kind, Mesh3d(meshes.add(mesh)), MeshMaterial3d(material)));
         }
     }
     let white = unlit(&mut materials, Color::WHITE);
     if let Some(mesh) = line_mesh(line_points, line_colors) {
-        commands.spawn((Name::new("Lines"), StaticGeometry::Lines, Mesh3d(meshes.add(mesh)), MeshMaterial3d(white.clone())));
+        commands.spawn((
+            Name::new("Lines"),
+            StaticGeometry::Lines,
+            Mesh3d(meshes.add(mesh)),
+            MeshMaterial3d(white.clone()),
+        ));
     }
     let (mut wire_points, mut wire_colors) = (Vec::new(), Vec::new());
     wire_lines(&wires, &mut wire_points, &mut wire_colors);
     if let Some(mesh) = line_mesh(wire_points, wire_colors) {
-        commands.spawn((Name::new("Traction wires"), StaticGeometry::Wires, Mesh3d(meshes.add(mesh)), MeshMaterial3d(white)));
+        commands.spawn((
+            Name::new("Traction wires"),
+            StaticGeometry::Wires,
+            Mesh3d(meshes.add(mesh)),
+            MeshMaterial3d(white),
+        ));
     }
     if !static_models.is_empty() {
-        let root = commands.spawn((Name::new("MODL models"), StaticGeometry::Models, Transform::default(), Visibility::default())).id();
+        let root = commands
+            .spawn((Name::new("MODL models"), StaticGeometry::Models, Transform::default(), Visibility::default()))
+            .id();
         let children: Vec<_> = static_models
             .iter()
             .filter(|r| {
@@ -300,7 +320,13 @@ fn spawn_static_geometry(
                 let path = text(m.string(r.model_file));
                 let model = streamer.intern(&path);
                 let p = Placement { model, location: r.location, angles: r.angles, scale: r.scale };
-                (Name::new(path), ModelInstance { model }, placement_transform(&p), Visibility::default(), ChildOf(root))
+                (
+                    Name::new(path),
+                    ModelInstance { model },
+                    placement_transform(&p),
+                    Visibility::default(),
+                    ChildOf(root),
+                )
             })
             .collect();
         commands.spawn_batch(children);
@@ -325,7 +351,13 @@ mod tests {
 
     #[test]
     fn path_samples_follow_the_curve() {
-        let p = SegmentPath { p_start: [0.0; 3], cp_out: [10.0, 0.0, 0.0], cp_in: [20.0, 0.0, 0.0], p_end: [30.0, 0.0, 0.0], ..SegmentPath::default() };
+        let p = SegmentPath {
+            p_start: [0.0; 3],
+            cp_out: [10.0, 0.0, 0.0],
+            cp_in: [20.0, 0.0, 0.0],
+            p_end: [30.0, 0.0, 0.0],
+            ..SegmentPath::default()
+        };
         let s = sample_path(&p, 4.0);
         assert_eq!(s.len(), 9); // 30 m / 4 m -> 8 segments
         assert_eq!(s.first(), Some(&Vec3::ZERO));
@@ -341,7 +373,13 @@ mod tests {
     fn tracks_are_lifted_onto_the_terrain() {
         let ground = [[-100.0, 2.0, -100.0], [100.0, 2.0, -100.0], [-100.0, 2.0, 100.0]];
         let heights = TerrainHeights::new(vec![ground], 50.0);
-        let path = SegmentPath { p_start: [-50.0, 0.0, 0.0], cp_out: [-40.0, 0.0, 0.0], cp_in: [-30.0, 0.0, 0.0], p_end: [-20.0, 0.0, 0.0], ..SegmentPath::default() };
+        let path = SegmentPath {
+            p_start: [-50.0, 0.0, 0.0],
+            cp_out: [-40.0, 0.0, 0.0],
+            cp_in: [-30.0, 0.0, 0.0],
+            p_end: [-20.0, 0.0, 0.0],
+            ..SegmentPath::default()
+        };
         let track = Track { track_width: 1.435, paths: vec![path], ..Track::default() };
         let (ballast, rails) = track_meshes(&[&track], &heights);
         assert!(ballast.positions.iter().all(|p| (p[1] - 2.08).abs() < 1e-5));

@@ -221,10 +221,15 @@ fn plan_sections(
 
 fn harvest_decodes(mut streamer: ResMut<SectionStreamer>, mut stats: ResMut<StreamingStats>) {
     let s = &mut *streamer;
-    let done: Vec<SectionId> = s.tasks.iter_mut().filter_map(|(id, t)| check_ready(t).map(|r| (*id, r))).map(|(id, r)| {
-        s.finished.insert(id, r);
-        id
-    }).collect();
+    let done: Vec<SectionId> = s
+        .tasks
+        .iter_mut()
+        .filter_map(|(id, t)| check_ready(t).map(|r| (*id, r)))
+        .map(|(id, r)| {
+            s.finished.insert(id, r);
+            id
+        })
+        .collect();
     for id in done {
         s.tasks.remove(&id);
     }
@@ -278,7 +283,13 @@ fn apply_one_section(mut commands: Commands, mut streamer: ResMut<SectionStreame
             .map(|p| {
                 let model = ids.get(p.model as usize).copied().unwrap_or(0);
                 let name = d.models.get(p.model as usize).map_or("model", String::as_str);
-                (Name::new(name.to_string()), ModelInstance { model }, placement_transform(p), Visibility::default(), ChildOf(root))
+                (
+                    Name::new(name.to_string()),
+                    ModelInstance { model },
+                    placement_transform(p),
+                    Visibility::default(),
+                    ChildOf(root),
+                )
             })
             .collect();
         commands.spawn_batch(children);

@@ -2,15 +2,15 @@
 //! and areal map of its land path, `BuildDat.lst`, unit schemes, `objects.rlb`, and
 //! the whole reachable resource graph — every failure tied to its edge.
 
-use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
 use crate::backend::{MissionBackend, Prepared, PreparedObject};
+use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
 use iron3d_core::{MissionLoadPhase, ModelBounds};
 use iron3d_formats::config::IniFile;
 use iron3d_formats::model::{bounds, msh::Msh};
-use iron3d_terrain::MissionPath;
 use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
 use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, Tma};
 use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
+use iron3d_terrain::MissionPath;
 use iron3d_vfs::GameDir;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -29,7 +29,12 @@ impl GameMissionBackend {
     /// A backend over `game` (compatible reading; WEAR and MAT0 parsed for the
     /// resource check).
     pub fn new(game: Arc<GameDir>) -> Self {
-        Self { game, links: Arc::new(ParsedModelLinks::compatible()), options: ReadOptions::compatible(), state: Mutex::default() }
+        Self {
+            game,
+            links: Arc::new(ParsedModelLinks::compatible()),
+            options: ReadOptions::compatible(),
+            state: Mutex::default(),
+        }
     }
 
     /// Replaces how WEAR/MAT0 links are expanded for the resource check.
@@ -66,10 +71,23 @@ impl GameMissionBackend {
     fn behavior_ini(&self) -> Vec<(String, String)> {
         let Ok(bytes) = self.game.read_file("Behavior.ini") else { return Vec::new() };
         let ini = IniFile::parse(&bytes);
-        ini.lines.iter().filter_map(|l| Some((String::from_utf8_lossy(l.key()?).to_ascii_lowercase(), String::from_utf8_lossy(l.value()?).into_owned()))).collect()
+        ini.lines
+            .iter()
+            .filter_map(|l| {
+                Some((
+                    String::from_utf8_lossy(l.key()?).to_ascii_lowercase(),
+                    String::from_utf8_lossy(l.value()?).into_owned(),
+                ))
+            })
+            .collect()
     }
 
-    fn foundation(&self, s: &MissionState, prepared: &mut Prepared, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+    fn foundation(
+        &self,
+        s: &MissionState,
+        prepared: &mut Prepared,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<()> {
         let land = s.tma.as_ref().ok_or_else(|| missing("mission file"))?.land_path.display();
         let msh = format!("{land}.msh");
         prepared.terrain = Some(LandMsh::parse(&self.game.read_file(&msh)?, self.options).in_file(msh)?);
@@ -116,7 +134,11 @@ impl GameMissionBackend {
                 let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
                 parts
                     .into_iter()
-                    .map(|c| ObjectComponent { attach_node: c.attach_node(), parent: c.parent, ..ObjectComponent::root(c.key) })
+                    .map(|c| ObjectComponent {
+                        attach_node: c.attach_node(),
+                        parent: c.parent,
+                        ..ObjectComponent::root(c.key)
+                    })
                     .collect()
             } else {
                 vec![ObjectComponent::root(o.key.clone())]
@@ -157,7 +179,11 @@ impl GameMissionBackend {
             None => Ok(()),
             Some(f) => {
                 let entry = if f.entry.is_empty() { String::new() } else { format!("::{}", f.entry) };
-                let mut e = Error::rule("missing_resource", f.message.clone()).via(format!("{} {}{entry}", f.link.name(), f.archive));
+                let mut e = Error::rule("missing_resource", f.message.clone()).via(format!(
+                    "{} {}{entry}",
+                    f.link.name(),
+                    f.archive
+                ));
                 if !f.key.is_empty() {
                     e = e.via(format!("key {}", f.key));
                 }
@@ -194,7 +220,12 @@ impl MissionBackend for GameMissionBackend {
                 progress(objects.len(), objects.len());
                 prepared.objects = objects;
                 prepared.land_path = state.tma.as_ref().map(|t| t.land_path.display());
-                prepared.paths = state.tma.iter().flat_map(|t| &t.paths).map(|p| MissionPath { id: p.path_id, points: p.points.clone() }).collect();
+                prepared.paths = state
+                    .tma
+                    .iter()
+                    .flat_map(|t| &t.paths)
+                    .map(|p| MissionPath { id: p.path_id, points: p.points.clone() })
+                    .collect();
                 Ok(())
             }
             MissionLoadPhase::Prototypes => self.prototypes(&mut prepared.objects, progress),
@@ -212,7 +243,11 @@ pub fn list_missions(game: &GameDir) -> Vec<String> {
         .filter_map(|p| {
             let parts: Vec<String> = p.iter().map(|c| c.to_string_lossy().into_owned()).collect();
             match parts.as_slice() {
-                [top, name, file] if top.eq_ignore_ascii_case(MISSIONS_DIR) && file.eq_ignore_ascii_case("data.tma") => Some(name.clone()),
+                [top, name, file]
+                    if top.eq_ignore_ascii_case(MISSIONS_DIR) && file.eq_ignore_ascii_case("data.tma") =>
+                {
+                    Some(name.clone())
+                }
                 _ => None,
             }
         })

@@ -14,8 +14,8 @@ mod progress;
 pub use backend::{MissionBackend, Prepared, PreparedObject};
 pub use game_backend::{GameMissionBackend, MISSIONS_DIR, MissionState, list_missions};
 pub use objects::{
-    MissionObject, MissionObjectRegistered, ObjectComponent, ObjectProperty, Pending, PlacedRecord, PropertyBag, Registered,
-    ResolvedPrototype,
+    MissionObject, MissionObjectRegistered, ObjectComponent, ObjectProperty, Pending, PlacedRecord, PropertyBag,
+    Registered, ResolvedPrototype,
 };
 pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};

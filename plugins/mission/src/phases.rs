@@ -7,10 +7,13 @@ use crate::progress::{LoadError, LoadProgress};
 use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, CommandQueue, MissionLoadPhase, Movable, ObjectKind, Order, OriginalObjectId, Owner, SimCommand, SimObject, SimTransform};
+use iron3d_core::{
+    AppState, CommandQueue, MissionLoadPhase, Movable, ObjectKind, Order, OriginalObjectId, Owner, SimCommand,
+    SimObject, SimTransform,
+};
 use iron3d_formats::world::PropertyValue;
-use iron3d_terrain::{BehaviorIni, BuildingCategories, Ground, MissionPaths, NavMap};
 use iron3d_formats::{Error, ErrorKind};
+use iron3d_terrain::{BehaviorIni, BuildingCategories, Ground, MissionPaths, NavMap};
 use std::time::Instant;
 
 /// Resets progress and prepared data when a load starts.
@@ -73,8 +76,11 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     let mut objects = std::mem::take(&mut world.resource_mut::<Prepared>().objects);
     objects.sort_by_key(|o| o.id);
     if let Some(pair) = objects.windows(2).find(|w| w[0].id == w[1].id) {
-        return Err(Error::rule("duplicate_object_id", format!("objects {} and {} share id {}", pair[0].name, pair[1].name, pair[0].id))
-            .via(format!("placed object {}", pair[1].id)));
+        return Err(Error::rule(
+            "duplicate_object_id",
+            format!("objects {} and {} share id {}", pair[0].name, pair[1].name, pair[0].id),
+        )
+        .via(format!("placed object {}", pair[1].id)));
     }
     let total = objects.len();
     for (done, o) in objects.into_iter().enumerate() {
@@ -149,7 +155,9 @@ fn standing_orders(world: &mut World) {
                 PropertyValue::Int(v) => Some(v),
                 _ => None,
             };
-            let order = int(PATROL_PATH_PROPERTY).map(Order::Patrol).or_else(|| int(FOLLOW_PATH_PROPERTY).map(Order::FollowPath))?;
+            let order = int(PATROL_PATH_PROPERTY)
+                .map(Order::Patrol)
+                .or_else(|| int(FOLLOW_PATH_PROPERTY).map(Order::FollowPath))?;
             Some(SimCommand { tick: 1, units: vec![id.0], order })
         })
         .collect();
@@ -180,10 +188,8 @@ fn publish_geography(world: &mut World) {
 
 /// Rolls the load back: despawns every object it created, returns to the menu.
 fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error) {
-    let created: Vec<Entity> = world
-        .query_filtered::<Entity, Or<(With<Pending>, With<Registered>)>>()
-        .iter(world)
-        .collect();
+    let created: Vec<Entity> =
+        world.query_filtered::<Entity, Or<(With<Pending>, With<Registered>)>>().iter(world).collect();
     for entity in created {
         world.despawn(entity);
     }

@@ -16,7 +16,13 @@ struct Synthetic {
 }
 
 impl MissionBackend for Synthetic {
-    fn prepare(&self, phase: MissionLoadPhase, _: &str, prepared: &mut Prepared, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+    fn prepare(
+        &self,
+        phase: MissionLoadPhase,
+        _: &str,
+        prepared: &mut Prepared,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<()> {
         if self.fail_in == Some(phase) {
             return Err(Error::new(iron3d_formats::ErrorKind::NotFound("entry tank.msh".into()))
                 .in_file("bases.rlb")
@@ -42,7 +48,8 @@ impl MissionBackend for Synthetic {
             }
             MissionLoadPhase::Prototypes => {
                 for o in &mut prepared.objects {
-                    o.components = vec![ObjectComponent::root(o.key.clone()), ObjectComponent::root(format!("{}_turret", o.key))];
+                    o.components =
+                        vec![ObjectComponent::root(o.key.clone()), ObjectComponent::root(format!("{}_turret", o.key))];
                 }
             }
             _ => {}
@@ -199,7 +206,13 @@ fn a_missing_research_tree_fails_the_resource_phase() {
     let app = load_from(&game, "tutorial.01");
     let error = app.world().resource::<LoadError>().clone();
     assert_eq!(error.phase, MissionLoadPhase::Resources);
-    assert!(error.message.starts_with("2 unresolved reference(s) in total -> clan Player -> research_tree MISSIONS\\SCRIPTS\\default.trf"), "{}", error.message);
+    assert!(
+        error.message.starts_with(
+            "2 unresolved reference(s) in total -> clan Player -> research_tree MISSIONS\\SCRIPTS\\default.trf"
+        ),
+        "{}",
+        error.message
+    );
     let _ = std::fs::remove_dir_all(root);
 }
 
@@ -233,7 +246,11 @@ fn demo_missions_load_from_the_game_directory() {
                 assert_eq!(tree, [(None, false), (Some(0), true), (Some(1), true)], "{o:?}");
             })
             .count();
-        assert!(units > 0, "{}: unit schemes expand into chassis, turret on a chassis node, weapon on a turret node", spec.name);
+        assert!(
+            units > 0,
+            "{}: unit schemes expand into chassis, turret on a chassis node, weapon on a turret node",
+            spec.name
+        );
         // Every object carries its TMA record, its property bag and resolved prototypes.
         let mut q = app.world_mut().query::<(&OriginalObjectId, &MissionObject, &PlacedRecord, &PropertyBag)>();
         let mut ore = 0;

@@ -23,7 +23,12 @@ pub struct Environment {
 
 impl Default for Environment {
     fn default() -> Self {
-        Self { sky: Color::srgb(0.55, 0.68, 0.85), ambient: AMBIENT_BRIGHTNESS, sun_illuminance: 9_000.0, fog: (700.0, 2_600.0) }
+        Self {
+            sky: Color::srgb(0.55, 0.68, 0.85),
+            ambient: AMBIENT_BRIGHTNESS,
+            sun_illuminance: 9_000.0,
+            fog: (700.0, 2_600.0),
+        }
     }
 }
 
@@ -48,9 +53,17 @@ pub(crate) fn setup(mut commands: Commands, env: Res<Environment>) {
     ));
 }
 
-pub(crate) fn add_fog(mut commands: Commands, cameras: Query<Entity, (Added<Camera3d>, Without<DistanceFog>)>, env: Res<Environment>) {
+pub(crate) fn add_fog(
+    mut commands: Commands,
+    cameras: Query<Entity, (Added<Camera3d>, Without<DistanceFog>)>,
+    env: Res<Environment>,
+) {
     for camera in &cameras {
         let (start, end) = env.fog;
-        commands.entity(camera).insert(DistanceFog { color: env.sky, falloff: FogFalloff::Linear { start, end }, ..default() });
+        commands.entity(camera).insert(DistanceFog {
+            color: env.sky,
+            falloff: FogFalloff::Linear { start, end },
+            ..default()
+        });
     }
 }

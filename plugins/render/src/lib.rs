@@ -13,7 +13,9 @@ mod terrain;
 
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
 pub use materials::{AnimatedMaterial, MaterialCache};
-pub use models::{ComponentModel, CyclingPiece, FRAMES_PER_SECOND, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
+pub use models::{
+    ComponentModel, CyclingPiece, FRAMES_PER_SECOND, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache,
+};
 pub use terrain::{TerrainRoot, TerrainView};
 
 use bevy::prelude::*;
@@ -108,8 +110,10 @@ impl Plugin for RenderPlugin {
             .add_systems(
                 Update,
                 (
-                    (placement::place_new, models::request_models, terrain::request_terrain).in_set(RenderSystems::Request),
-                    (models::attach_models, terrain::attach_terrain, environment::add_fog).in_set(RenderSystems::Attach),
+                    (placement::place_new, models::request_models, terrain::request_terrain)
+                        .in_set(RenderSystems::Request),
+                    (models::attach_models, terrain::attach_terrain, environment::add_fog)
+                        .in_set(RenderSystems::Attach),
                     (materials::animate_materials, models::cycle_pieces).in_set(RenderSystems::Animate),
                 ),
             );

@@ -15,10 +15,10 @@ use bevy::asset::{RecursiveDependencyLoadState, UntypedAssetId};
 use bevy::pbr::Lightmap;
 use bevy::prelude::*;
 use iron3d_assets::{CtldAsset, GameData, Mat0Asset, MshAsset, WearAsset};
+use iron3d_core::AppState;
 use iron3d_formats::helpers::ctld::{FLAG_WRAP, PoseEntry, frame_at};
 use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, assemble};
 use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
-use iron3d_core::AppState;
 use iron3d_mission::{MissionObject, Registered};
 use std::collections::{HashMap, HashSet};
 
@@ -147,9 +147,11 @@ fn resolve_missing(game: &GameData, keys: &[String], cache: &mut PrototypeCache)
     for key in keys {
         let refs = match resolver.resolve(key).as_ref() {
             Ok(p) => match &p.mesh {
-                MeshSource::Explicit(r) | MeshSource::BasStem(r) => {
-                    Some(ModelRefs { msh: game_path(r), wear: p.wear().map(game_path), ctl: p.first(".ctl").map(game_path) })
-                }
+                MeshSource::Explicit(r) | MeshSource::BasStem(r) => Some(ModelRefs {
+                    msh: game_path(r),
+                    wear: p.wear().map(game_path),
+                    ctl: p.first(".ctl").map(game_path),
+                }),
                 MeshSource::NonGeometric => None,
             },
             Err(e) => {
@@ -218,7 +220,8 @@ fn settled(state: RecursiveDependencyLoadState) -> Option<bool> {
 
 /// Load results of one component: `None` while anything is still loading.
 fn component_loaded(server: &AssetServer, c: &ComponentModel) -> Option<[bool; 3]> {
-    let optional = |h: Option<UntypedAssetId>| h.map_or(Some(true), |h| settled(server.recursive_dependency_load_state(h)));
+    let optional =
+        |h: Option<UntypedAssetId>| h.map_or(Some(true), |h| settled(server.recursive_dependency_load_state(h)));
     Some([
         settled(server.recursive_dependency_load_state(&c.msh))?,
         optional(c.wear.as_ref().map(|h| h.id().untyped()))?,
@@ -265,7 +268,8 @@ pub(crate) fn attach_models(
         if object.state != ModelState::Loading {
             continue;
         }
-        let Some(loaded) = object.components.iter().map(|c| component_loaded(&server, c)).collect::<Option<Vec<_>>>() else {
+        let Some(loaded) = object.components.iter().map(|c| component_loaded(&server, c)).collect::<Option<Vec<_>>>()
+        else {
             continue;
         };
         stats.pending = stats.pending.saturating_sub(object.components.len());
@@ -288,8 +292,11 @@ pub(crate) fn attach_models(
         }
         let assembly = assembly_of(&object, &ready);
         // The CTLD initial pose of each component, computed once.
-        let poses: Vec<Option<(&CtldAsset, Vec<PoseEntry>)>> =
-            object.components.iter().map(|c| c.ctl.as_ref().and_then(|h| ctls.get(h)).map(|ctl| (ctl, ctl.0.initial_pose()))).collect();
+        let poses: Vec<Option<(&CtldAsset, Vec<PoseEntry>)>> = object
+            .components
+            .iter()
+            .map(|c| c.ctl.as_ref().and_then(|h| ctls.get(h)).map(|ctl| (ctl, ctl.0.initial_pose())))
+            .collect();
         let mut spawned: Vec<Entity> = Vec::with_capacity(assembly.pieces.len());
         for piece in &assembly.pieces {
             let c = &object.components[piece.component];
@@ -301,7 +308,8 @@ pub(crate) fn attach_models(
                 let entry = pose.iter().find(|e| usize::try_from(e.node) == Ok(piece.node))?;
                 Some((entry.frame, ctl.0.rows.get(entry.row)?, ctl.0.layout))
             });
-            let pose = binding.as_ref().map_or(model.nodes[piece.node].rest, |(frame, _, _)| model.pose(piece.node, *frame));
+            let pose =
+                binding.as_ref().map_or(model.nodes[piece.node].rest, |(frame, _, _)| model.pose(piece.node, *frame));
             let parent = piece.parent.map_or(entity, |p| spawned[p]);
             let name = Name::new(format!("{}/{}", c.key, model.nodes[piece.node].name));
             let mut e = commands.spawn((
@@ -325,7 +333,8 @@ pub(crate) fn attach_models(
             spawned.push(piece_entity);
             let wear = c.wear.as_ref().and_then(|w| wears.get(w).map(|a| (w.id(), a)));
             for part in &model.nodes[piece.node].parts {
-                let material = part_material(&mut commands, wear, part.material, &mats, &images, &mut materials, &mut cache);
+                let material =
+                    part_material(&mut commands, wear, part.material, &mats, &images, &mut materials, &mut cache);
                 let seen = &mut stats.seen;
                 seen.meshes.insert(part.mesh.id());
                 seen.materials.insert(material.id());
@@ -384,7 +393,11 @@ fn part_material(
     if let (Some(h), Some(m)) = (mat0_handle, mat0)
         && is_animated(m)
     {
-        commands.spawn((Name::new("Animated material"), AnimatedMaterial { material: handle.clone(), mat0: h.clone() }, DespawnOnExit(AppState::InGame)));
+        commands.spawn((
+            Name::new("Animated material"),
+            AnimatedMaterial { material: handle.clone(), mat0: h.clone() },
+            DespawnOnExit(AppState::InGame),
+        ));
     }
     cache.by_row.insert(key, handle.clone());
     handle

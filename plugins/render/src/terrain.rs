@@ -8,13 +8,13 @@
 //! a depth bias so that it wins against its base layer. The engine's blend equation is
 //! unknown; overlays without a table or material are not drawn.
 
-use crate::materials::{AnimatedMaterial, is_animated, standard_material};
 use crate::RenderStats;
+use crate::materials::{AnimatedMaterial, is_animated, standard_material};
 use bevy::asset::RecursiveDependencyLoadState;
 use bevy::prelude::*;
-use iron3d_core::AppState;
 use iron3d_assets::axes::to_bevy;
 use iron3d_assets::{GameData, LandAsset, Mat0Asset, WearAsset};
+use iron3d_core::AppState;
 use iron3d_mission::LoadedMission;
 
 /// Marks the terrain root entity.
@@ -46,8 +46,14 @@ pub struct TerrainView {
 }
 
 /// Earth tones for untextured layers, by selector.
-const LAYER_TONES: [[f32; 3]; 6] =
-    [[0.42, 0.52, 0.28], [0.55, 0.50, 0.34], [0.36, 0.44, 0.24], [0.60, 0.56, 0.45], [0.45, 0.40, 0.32], [0.30, 0.38, 0.30]];
+const LAYER_TONES: [[f32; 3]; 6] = [
+    [0.42, 0.52, 0.28],
+    [0.55, 0.50, 0.34],
+    [0.36, 0.44, 0.24],
+    [0.60, 0.56, 0.45],
+    [0.45, 0.40, 0.32],
+    [0.30, 0.38, 0.30],
+];
 
 /// Depth bias of overlays (constant units of the depth buffer): enough to beat the
 /// coplanar base layer, far below the height of anything standing on the ground.
@@ -100,9 +106,19 @@ fn handle_of(wear: Option<&WearAsset>, row: u8) -> Option<&Handle<Mat0Asset>> {
 
 /// Animated layer materials (flowing water) follow game time like model materials; the
 /// animator lives under the terrain root and goes with it.
-fn animate(commands: &mut Commands, mats: &Assets<Mat0Asset>, root: Entity, material: &Handle<StandardMaterial>, mat0: Option<&Handle<Mat0Asset>>) {
+fn animate(
+    commands: &mut Commands,
+    mats: &Assets<Mat0Asset>,
+    root: Entity,
+    material: &Handle<StandardMaterial>,
+    mat0: Option<&Handle<Mat0Asset>>,
+) {
     if let Some(h) = mat0.filter(|h| mats.get(*h).is_some_and(is_animated)) {
-        commands.spawn((Name::new("Animated terrain material"), AnimatedMaterial { material: material.clone(), mat0: h.clone() }, ChildOf(root)));
+        commands.spawn((
+            Name::new("Animated terrain material"),
+            AnimatedMaterial { material: material.clone(), mat0: h.clone() },
+            ChildOf(root),
+        ));
     }
 }
 
@@ -128,14 +144,27 @@ pub(crate) fn attach_terrain(
         _ => return,
     }
     let tables = [view.bases.as_ref(), view.overlays.as_ref()];
-    let settled = |h: &Handle<WearAsset>| matches!(server.recursive_dependency_load_state(h), RecursiveDependencyLoadState::Loaded | RecursiveDependencyLoadState::Failed(_));
+    let settled = |h: &Handle<WearAsset>| {
+        matches!(
+            server.recursive_dependency_load_state(h),
+            RecursiveDependencyLoadState::Loaded | RecursiveDependencyLoadState::Failed(_)
+        )
+    };
     if !tables.iter().flatten().all(|h| settled(h)) {
         return;
     }
     let [bases, overlays] = tables.map(|t| t.and_then(|h| table(&server, &wears, h)));
     let Some(land) = lands.get(&handle) else { return };
     let mat0 = |wear: Option<&WearAsset>, row: u8| handle_of(wear, row).and_then(|h| mats.get(h));
-    let root = commands.spawn((TerrainRoot, Name::new("Terrain"), Transform::default(), Visibility::default(), DespawnOnExit(AppState::InGame))).id();
+    let root = commands
+        .spawn((
+            TerrainRoot,
+            Name::new("Terrain"),
+            Transform::default(),
+            Visibility::default(),
+            DespawnOnExit(AppState::InGame),
+        ))
+        .id();
     for layer in &land.layers {
         let mut material = standard_material(mat0(bases, layer.selector), &images);
         if material.base_color_texture.is_none() {
@@ -145,18 +174,32 @@ pub(crate) fn attach_terrain(
         material.perceptual_roughness = 0.95;
         let material = materials.add(material);
         animate(&mut commands, &mats, root, &material, handle_of(bases, layer.selector));
-        commands.spawn((Name::new(format!("Terrain layer {}", layer.selector)), Mesh3d(layer.mesh.clone()), MeshMaterial3d(material), ChildOf(root)));
+        commands.spawn((
+            Name::new(format!("Terrain layer {}", layer.selector)),
+            Mesh3d(layer.mesh.clone()),
+            MeshMaterial3d(material),
+            ChildOf(root),
+        ));
     }
     let (mut overlay_faces, mut drawn_overlays) = (0, 0);
     for layer in &land.overlays {
         let Some(mat0) = mat0(overlays, layer.selector) else { continue };
-        let mut material = StandardMaterial { perceptual_roughness: 0.95, depth_bias: OVERLAY_DEPTH_BIAS, ..standard_material(Some(mat0), &images) };
+        let mut material = StandardMaterial {
+            perceptual_roughness: 0.95,
+            depth_bias: OVERLAY_DEPTH_BIAS,
+            ..standard_material(Some(mat0), &images)
+        };
         if material.alpha_mode == AlphaMode::Opaque {
             material.alpha_mode = AlphaMode::Blend;
         }
         let material = materials.add(material);
         animate(&mut commands, &mats, root, &material, handle_of(overlays, layer.selector));
-        commands.spawn((Name::new(format!("Terrain overlay {}", layer.selector)), Mesh3d(layer.mesh.clone()), MeshMaterial3d(material), ChildOf(root)));
+        commands.spawn((
+            Name::new(format!("Terrain overlay {}", layer.selector)),
+            Mesh3d(layer.mesh.clone()),
+            MeshMaterial3d(material),
+            ChildOf(root),
+        ));
         (overlay_faces, drawn_overlays) = (overlay_faces + layer.faces, drawn_overlays + 1);
     }
     let [lo, hi] = land.bounds;

@@ -32,7 +32,11 @@ fn loaded_app(game: &Arc<GameDir>) -> App {
         TransformPlugin,
         StatesPlugin,
         GameSourcePlugin { game: Arc::clone(game) },
-        AssetPlugin { file_path: game.root().to_string_lossy().into_owned(), meta_check: AssetMetaCheck::Never, ..default() },
+        AssetPlugin {
+            file_path: game.root().to_string_lossy().into_owned(),
+            meta_check: AssetMetaCheck::Never,
+            ..default()
+        },
         GameLoadersPlugin,
         CorePlugin,
         MissionPlugin,
@@ -64,10 +68,12 @@ fn units_assemble_on_their_mounts_and_sit_where_the_spec_places_them() {
     assert!(stats.lightmapped > 0, "buildings are lightmapped: {stats:?}");
 
     // The placed object of a unit scheme, and its TMA record (ids are record indices).
-    let tma = Tma::parse(&game.read_file(&format!("MISSIONS/{MISSION}/data.tma")).unwrap(), ReadOptions::strict()).unwrap();
+    let tma =
+        Tma::parse(&game.read_file(&format!("MISSIONS/{MISSION}/data.tma")).unwrap(), ReadOptions::strict()).unwrap();
     let world = app.world_mut();
     let mut objects = world.query::<(Entity, &MissionObject, &iron3d_core::OriginalObjectId)>();
-    let (unit, object, id) = objects.iter(world).find(|(_, o, _)| o.components.len() == 3).map(|(e, o, i)| (e, o.clone(), i.0)).unwrap();
+    let (unit, object, id) =
+        objects.iter(world).find(|(_, o, _)| o.components.len() == 3).map(|(e, o, i)| (e, o.clone(), i.0)).unwrap();
     let record = &tma.objects[id as usize];
 
     // Its pieces: the turret's first piece hangs from the chassis mount, the weapon's from
@@ -77,9 +83,12 @@ fn units_assemble_on_their_mounts_and_sit_where_the_spec_places_them() {
         .iter(world)
         .filter(|(e, ..)| world.get::<ChildOf>(*e).is_some())
         .map(|(e, p, c, g)| (e, p.clone(), c.parent(), *g))
-        .filter(|(e, ..)| std::iter::successors(Some(*e), |x| world.get::<ChildOf>(*x).map(ChildOf::parent)).any(|x| x == unit))
+        .filter(|(e, ..)| {
+            std::iter::successors(Some(*e), |x| world.get::<ChildOf>(*x).map(ChildOf::parent)).any(|x| x == unit)
+        })
         .collect();
-    let piece = |component: usize, node: usize| mine.iter().find(|p| p.1.component == component && p.1.node == node).unwrap();
+    let piece =
+        |component: usize, node: usize| mine.iter().find(|p| p.1.component == component && p.1.node == node).unwrap();
     assert!(mine.iter().all(|p| p.1.component == 0 || p.1.node != 0), "virtual roots are skipped");
     assert_eq!(piece(1, 1).2, piece(0, CHASSIS_MOUNT).0, "turret on the chassis mount");
     assert_eq!(piece(2, 1).2, piece(1, TURRET_MOUNT).0, "weapon on the turret mount");
@@ -92,7 +101,8 @@ fn units_assemble_on_their_mounts_and_sit_where_the_spec_places_them() {
         let handle = &mine.iter().find(|p| p.1.component == component).unwrap().1.model;
         node_transforms(&models.get(handle).unwrap().model, Pose::Rest, QuaternionSense::default())
     };
-    let (chassis, turret, weapon) = (rest(&object.components[0].key), rest(&object.components[1].key), rest(&object.components[2].key));
+    let (chassis, turret, weapon) =
+        (rest(&object.components[0].key), rest(&object.components[1].key), rest(&object.components[2].key));
     assert_eq!(turret[0].translation, [0.0; 3], "attached roots sit at their origin");
     let barrel = weapon.len() - 1;
     let local = chassis[CHASSIS_MOUNT].then(&turret[TURRET_MOUNT]).then(&weapon[barrel]);
@@ -112,8 +122,11 @@ fn ctld_poses_wrapping_pieces_and_cycles_them() {
     let mut app = loaded_app(&game);
     let world = app.world_mut();
     let mut cycling = world.query::<(Entity, &ModelPiece, &CyclingPiece, &Transform)>();
-    let (entity, piece, cycle, transform) =
-        cycling.iter(world).next().map(|(e, p, c, t)| (e, p.clone(), *c, *t)).expect("the demo has wrapping CTLD bindings");
+    let (entity, piece, cycle, transform) = cycling
+        .iter(world)
+        .next()
+        .map(|(e, p, c, t)| (e, p.clone(), *c, *t))
+        .expect("the demo has wrapping CTLD bindings");
     // The initial pose is the binding's frame, not the node's rest pose.
     let model = world.resource::<Assets<MshAsset>>().get(&piece.model).unwrap().clone();
     let rest = model.nodes[piece.node].rest;
@@ -147,7 +160,8 @@ fn animated_terrain_materials_follow_game_time() {
     // The lake's flowing water: an animator under the terrain root drives the material
     // of one of its layers.
     let mut animated = world.query::<(&AnimatedMaterial, &ChildOf)>();
-    let water: Vec<AssetId<StandardMaterial>> = animated.iter(world).filter(|(_, c)| c.parent() == root).map(|(a, _)| a.material.id()).collect();
+    let water: Vec<AssetId<StandardMaterial>> =
+        animated.iter(world).filter(|(_, c)| c.parent() == root).map(|(a, _)| a.material.id()).collect();
     assert!(!water.is_empty(), "the demo's water material is animated");
     let mut layers = world.query::<(&MeshMaterial3d<StandardMaterial>, &ChildOf)>();
     assert!(layers.iter(world).any(|(m, c)| c.parent() == root && water.contains(&m.0.id())));

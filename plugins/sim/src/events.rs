@@ -52,7 +52,9 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
             GameMessageKind::Arrived(o) => (EventKind::Arrived, vec![o.id.0], String::new()),
             GameMessageKind::CollisionDetected(a, b) => (EventKind::Collision, vec![a.id.0, b.id.0], String::new()),
             GameMessageKind::KillGameObject(o) => (EventKind::Deleted, vec![o.id.0], String::new()),
-            GameMessageKind::Diagnostic { object, kind, detail, .. } => (EventKind::Diagnostic, vec![object.id.0], format!("{}: {detail}", kind.name())),
+            GameMessageKind::Diagnostic { object, kind, detail, .. } => {
+                (EventKind::Diagnostic, vec![object.id.0], format!("{}: {detail}", kind.name()))
+            }
             GameMessageKind::NewGameTick | GameMessageKind::Init(_) => continue,
         };
         log.0.push(SimEvent { tick: m.tick, kind, ids, detail });

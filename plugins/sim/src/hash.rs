@@ -22,7 +22,8 @@ impl StateHash {
     }
 }
 
-type Hashed<'a> = (&'a OriginalObjectId, &'a SimTransform, Option<&'a Kinematics>, Option<&'a Navigator>, Option<&'a NavStatus>);
+type Hashed<'a> =
+    (&'a OriginalObjectId, &'a SimTransform, Option<&'a Kinematics>, Option<&'a Navigator>, Option<&'a NavStatus>);
 
 /// The hash of the world's simulation state now.
 pub fn state_hash(world: &mut World) -> u64 {

@@ -11,7 +11,13 @@ use iron3d_terrain::{Ground, MissionPath, MissionPaths, NavMap};
 
 /// A square map of `side × side` areals of `size` units, heights from `height`;
 /// areals for which `hole(i, j)` holds are left out (not walkable).
-pub fn publish_map(world: &mut World, side: u16, size: f32, height: impl Fn(f32, f32) -> f32, hole: impl Fn(u16, u16) -> bool) -> iron3d_formats::Result<()> {
+pub fn publish_map(
+    world: &mut World,
+    side: u16,
+    size: f32,
+    height: impl Fn(f32, f32) -> f32,
+    hole: impl Fn(u16, u16) -> bool,
+) -> iron3d_formats::Result<()> {
     let ground = TerrainBuilder::height_field(side, side, size, &height)?;
     let mut areals = ArealMapBuilder::new();
     for j in 0..side {
@@ -21,7 +27,11 @@ pub fn publish_map(world: &mut World, side: u16, size: f32, height: impl Fn(f32,
             }
             let (x0, y0) = (f32::from(i) * size, f32::from(j) * size);
             let corner = |x: f32, y: f32| [x, y, height(x, y)];
-            areals.add_polygon(vec![corner(x0, y0), corner(x0 + size, y0), corner(x0 + size, y0 + size), corner(x0, y0 + size)], 0, 0)?;
+            areals.add_polygon(
+                vec![corner(x0, y0), corner(x0 + size, y0), corner(x0 + size, y0 + size), corner(x0, y0 + size)],
+                0,
+                0,
+            )?;
         }
     }
     world.insert_resource(Ground::new(&ground));
@@ -44,13 +54,25 @@ pub fn enter_game(app: &mut App) {
 /// A unit of `radius` at XY (heading `heading`), owned by `clan`.
 pub fn spawn_unit(world: &mut World, id: u32, clan: i32, at: [f32; 2], heading: f32, radius: f32) -> Entity {
     let bounds = ModelBounds { min: [-radius, -radius, 0.0], max: [radius, radius, 2.0 * radius] };
-    let placement = SimTransform { position: [at[0], at[1], 0.0], orientation: [0.0, 0.0, heading], ..SimTransform::default() };
-    world.spawn((OriginalObjectId(id), placement, Owner { clan, player: None }, bounds, Movable, SimObject { kind: ObjectKind::Unit })).id()
+    let placement =
+        SimTransform { position: [at[0], at[1], 0.0], orientation: [0.0, 0.0, heading], ..SimTransform::default() };
+    world
+        .spawn((
+            OriginalObjectId(id),
+            placement,
+            Owner { clan, player: None },
+            bounds,
+            Movable,
+            SimObject { kind: ObjectKind::Unit },
+        ))
+        .id()
 }
 
 /// A building with a box footprint of half extents `half` at XY.
 pub fn spawn_building(world: &mut World, id: u32, at: [f32; 2], half: [f32; 2]) -> Entity {
     let bounds = ModelBounds { min: [-half[0], -half[1], 0.0], max: [half[0], half[1], 10.0] };
     let placement = SimTransform { position: [at[0], at[1], 0.0], ..SimTransform::default() };
-    world.spawn((OriginalObjectId(id), placement, Owner::default(), bounds, SimObject { kind: ObjectKind::Building })).id()
+    world
+        .spawn((OriginalObjectId(id), placement, Owner::default(), bounds, SimObject { kind: ObjectKind::Building }))
+        .id()
 }

@@ -44,7 +44,13 @@ fn state(app: &App, e: Entity) -> NavState {
 }
 
 fn events(app: &App, kind: EventKind) -> Vec<(u32, Vec<u32>, String)> {
-    app.world().resource::<EventLog>().0.iter().filter(|e| e.kind == kind).map(|e| (e.tick, e.ids.clone(), e.detail.clone())).collect()
+    app.world()
+        .resource::<EventLog>()
+        .0
+        .iter()
+        .filter(|e| e.kind == kind)
+        .map(|e| (e.tick, e.ids.clone(), e.detail.clone()))
+        .collect()
 }
 
 fn dist2(a: [f32; 3], b: [f32; 2]) -> f32 {
@@ -173,13 +179,18 @@ struct Touched(Vec<u32>);
 fn deleting_inside_a_collision_callback_is_deferred_and_safe() {
     let mut app = world_app(flat, |_, _| false);
     app.init_resource::<Touched>();
-    app.add_observer(|hit: On<Collided>, ids: Query<(&OriginalObjectId, &ObjectHandle)>, mut delete: MessageWriter<DeleteRequest>, mut seen: ResMut<Touched>| {
-        let Ok((id, handle)) = ids.get(hit.entity) else { return };
-        seen.0.push(id.0);
-        if id.0 == 1 {
-            delete.write(DeleteRequest { object: *handle });
-        }
-    });
+    app.add_observer(
+        |hit: On<Collided>,
+         ids: Query<(&OriginalObjectId, &ObjectHandle)>,
+         mut delete: MessageWriter<DeleteRequest>,
+         mut seen: ResMut<Touched>| {
+            let Ok((id, handle)) = ids.get(hit.entity) else { return };
+            seen.0.push(id.0);
+            if id.0 == 1 {
+                delete.write(DeleteRequest { object: *handle });
+            }
+        },
+    );
     let doomed = spawn_unit(app.world_mut(), 1, 1, [50.0, 60.0], 0.0, 1.5);
     let other = spawn_unit(app.world_mut(), 0, 1, [51.0, 60.0], 0.0, 1.5);
     run(&mut app, 1);
@@ -268,7 +279,10 @@ fn a_repeated_areal_in_a_route_is_a_cycle() {
 #[test]
 fn patrols_walk_their_path_back_and_forth() {
     let mut app = world_app(flat, |_, _| false);
-    publish_paths(app.world_mut(), vec![MissionPath { id: 100, points: vec![[20.0, 20.0, 0.0], [90.0, 20.0, 0.0], [90.0, 90.0, 0.0]] }]);
+    publish_paths(
+        app.world_mut(),
+        vec![MissionPath { id: 100, points: vec![[20.0, 20.0, 0.0], [90.0, 20.0, 0.0], [90.0, 90.0, 0.0]] }],
+    );
     let u = spawn_unit(app.world_mut(), 0, 1, [15.0, 15.0], 0.0, 1.0);
     run(&mut app, 1);
     order(&mut app, vec![0], Order::Patrol(100));
@@ -287,11 +301,16 @@ fn patrols_walk_their_path_back_and_forth() {
 #[test]
 fn a_crowd_of_50_sent_to_one_point_settles_without_overlap_or_jitter() {
     let mut app = world_app(flat, |_, _| false);
-    let units: Vec<Entity> = (0..50).map(|k| spawn_unit(app.world_mut(), k, 1, [10.0 + 4.0 * (k % 10) as f32, 10.0 + 4.0 * (k / 10) as f32], 0.0, 1.0)).collect();
+    let units: Vec<Entity> = (0..50)
+        .map(|k| {
+            spawn_unit(app.world_mut(), k, 1, [10.0 + 4.0 * (k % 10) as f32, 10.0 + 4.0 * (k / 10) as f32], 0.0, 1.0)
+        })
+        .collect();
     run(&mut app, 1);
     order(&mut app, (0..50).collect(), Order::MoveTo([80.0, 80.0]));
     run(&mut app, 700);
-    let report: Vec<(NavState, f32)> = units.iter().map(|&u| (state(&app, u), dist2(pos(&app, u), [80.0, 80.0]))).collect();
+    let report: Vec<(NavState, f32)> =
+        units.iter().map(|&u| (state(&app, u), dist2(pos(&app, u), [80.0, 80.0]))).collect();
     assert!(report.iter().all(|(s, _)| *s == NavState::Arrived), "all arrived: {report:?}");
     let before: Vec<[f32; 3]> = units.iter().map(|&u| pos(&app, u)).collect();
     run(&mut app, 30);
@@ -343,7 +362,8 @@ fn a_command_log_replays_to_the_same_hash_at_every_tick() {
 fn no_system_order_is_ambiguous_in_the_fixed_tick() {
     let mut app = world_app(flat, |_, _| false);
     app.world_mut().schedule_scope(FixedUpdate, |world, schedule| {
-        schedule.set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..Default::default() });
+        schedule
+            .set_build_settings(ScheduleBuildSettings { ambiguity_detection: LogLevel::Error, ..Default::default() });
         schedule.initialize(world).expect("FixedUpdate builds without ambiguities");
         assert_eq!(schedule.graph().conflicting_systems().len(), 0);
     });
@@ -384,8 +404,13 @@ mod demo {
             run(&mut app, 120);
             let moved = units.iter().zip(&start).filter(|((_, e), s)| dist2(pos(&app, *e), [s[0], s[1]]) > 5.0).count();
             assert!(moved * 2 >= units.len(), "{}: {moved} of {} units moved", spec.name, units.len());
-            let mut buildings = app.world_mut().query_filtered::<(&SimTransform, &iron3d_mission::PlacedRecord), Without<Movable>>();
-            assert!(buildings.iter(app.world()).all(|(t, r)| t.position == r.position), "{}: buildings stay put", spec.name);
+            let mut buildings =
+                app.world_mut().query_filtered::<(&SimTransform, &iron3d_mission::PlacedRecord), Without<Movable>>();
+            assert!(
+                buildings.iter(app.world()).all(|(t, r)| t.position == r.position),
+                "{}: buildings stay put",
+                spec.name
+            );
         }
     }
 
@@ -402,7 +427,8 @@ mod demo {
             .max_by(|a, b| dist2(start, *a).total_cmp(&dist2(start, *b)))
             .filter(|g| nav.area_at(g[0], g[1]).is_some())
             .unwrap();
-        let route = nav.route(nav.area_at(start[0], start[1]).unwrap(), nav.area_at(goal[0], goal[1]).unwrap()).unwrap();
+        let route =
+            nav.route(nav.area_at(start[0], start[1]).unwrap(), nav.area_at(goal[0], goal[1]).unwrap()).unwrap();
         assert!(route.len() > 15, "a long route: {}", route.len());
         order(&mut app, vec![id], Order::MoveTo(goal));
         run(&mut app, 4000);
@@ -423,11 +449,19 @@ mod demo {
         assert!(app.world().resource::<ObjectTable>().is_empty());
         load_headless(&mut app, &game, "single.01").expect("loads");
         assert_eq!(app.world_mut().query::<(&MissionObject, &SimObject)>().iter(app.world()).count(), expected);
-        assert_eq!(app.world_mut().query::<&SimTransform>().iter(app.world()).count(), expected, "no object of the first mission is left");
+        assert_eq!(
+            app.world_mut().query::<&SimTransform>().iter(app.world()).count(),
+            expected,
+            "no object of the first mission is left"
+        );
         assert_eq!(app.world().resource::<ObjectTable>().len(), fresh.world().resource::<ObjectTable>().len());
         assert_eq!(*app.world().resource::<GameClock>(), *fresh.world().resource::<GameClock>());
         run(&mut app, 20);
         run(&mut fresh, 20);
-        assert_eq!(app.world().resource::<StateHash>().last(), fresh.world().resource::<StateHash>().last(), "the second mission runs as if it were the first");
+        assert_eq!(
+            app.world().resource::<StateHash>().last(),
+            fresh.world().resource::<StateHash>().last(),
+            "the second mission runs as if it were the first"
+        );
     }
 }

@@ -82,7 +82,9 @@ impl NavMap {
 
     /// Whether an areal has any link to another areal.
     pub fn has_links(&self, areal: u32) -> bool {
-        self.map().and_then(|m| m.areals.get(areal as usize)).is_some_and(|a| a.links.iter().any(|l| l.target().is_some_and(|t| t != areal as usize)))
+        self.map()
+            .and_then(|m| m.areals.get(areal as usize))
+            .is_some_and(|a| a.links.iter().any(|l| l.target().is_some_and(|t| t != areal as usize)))
     }
 
     /// The areal map.

@@ -8,7 +8,11 @@ use iron3d_core::{AppState, Pause};
 use iron3d_mission::{MissionObject, MissionRequest, Registered};
 
 /// Esc pauses a running mission and resumes a paused one.
-pub fn toggle_pause(keys: Res<ButtonInput<KeyCode>>, state: Option<Res<State<Pause>>>, mut next: ResMut<NextState<Pause>>) {
+pub fn toggle_pause(
+    keys: Res<ButtonInput<KeyCode>>,
+    state: Option<Res<State<Pause>>>,
+    mut next: ResMut<NextState<Pause>>,
+) {
     if let Some(state) = state.filter(|_| keys.just_pressed(KeyCode::Escape)) {
         next.set(match state.get() {
             Pause::Running => Pause::Paused,
@@ -58,9 +62,11 @@ pub fn pause_menu(
     mut next: ResMut<NextState<AppState>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Paused").collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0]).show(
-        ctx,
-        |ui| {
+    egui::Window::new("Paused")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
             ui.vertical_centered(|ui| {
                 if ui.button("Resume").clicked() {
                     pause.set(Pause::Running);
@@ -72,7 +78,6 @@ pub fn pause_menu(
                     next.set(AppState::MainMenu);
                 }
             });
-        },
-    );
+        });
     Ok(())
 }

@@ -51,7 +51,8 @@ pub fn main_menu(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "main_menu");
-    let missions = state.missions.get_or_insert_with(|| game.as_ref().map(|g| list_missions(&g.0)).unwrap_or_default()).clone();
+    let missions =
+        state.missions.get_or_insert_with(|| game.as_ref().map(|g| list_missions(&g.0)).unwrap_or_default()).clone();
     egui::CentralPanel::default().show_inside(&mut screen, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(40.0);
@@ -65,7 +66,10 @@ pub fn main_menu(
             if let Some(e) = &error {
                 ui.add_space(12.0);
                 egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(70, 20, 20)).show(ui, |ui| {
-                    ui.colored_label(egui::Color32::LIGHT_RED, format!("Mission {} failed during {}", e.mission, e.phase.label()));
+                    ui.colored_label(
+                        egui::Color32::LIGHT_RED,
+                        format!("Mission {} failed during {}", e.mission, e.phase.label()),
+                    );
                     ui.label(&e.message);
                     if ui.button("Dismiss").clicked() {
                         commands.remove_resource::<LoadError>();
@@ -102,7 +106,11 @@ pub fn main_menu(
 }
 
 /// The loading screen: one progress bar per phase.
-pub fn loading(mut contexts: EguiContexts, progress: Res<LoadProgress>, request: Option<Res<MissionRequest>>) -> Result {
+pub fn loading(
+    mut contexts: EguiContexts,
+    progress: Res<LoadProgress>,
+    request: Option<Res<MissionRequest>>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "loading");
     egui::CentralPanel::default().show_inside(&mut screen, |ui| {
@@ -113,7 +121,13 @@ pub fn loading(mut contexts: EguiContexts, progress: Res<LoadProgress>, request:
             ui.add(egui::ProgressBar::new(progress.fraction()).show_percentage());
             ui.add_space(12.0);
             for row in &progress.phases {
-                let fraction = if row.finished { 1.0 } else if row.total > 0 { row.done as f32 / row.total as f32 } else { 0.0 };
+                let fraction = if row.finished {
+                    1.0
+                } else if row.total > 0 {
+                    row.done as f32 / row.total as f32
+                } else {
+                    0.0
+                };
                 let text = if row.total > 0 {
                     format!("{}: {}/{} ({:.1} ms)", row.phase.label(), row.done, row.total, row.millis)
                 } else {

@@ -28,10 +28,7 @@ pub fn overlay(
     if !settings.overlay {
         return Ok(());
     }
-    let fps = diagnostics
-        .get(&FrameTimeDiagnosticsPlugin::FPS)
-        .and_then(|d| d.smoothed())
-        .unwrap_or(0.0);
+    let fps = diagnostics.get(&FrameTimeDiagnosticsPlugin::FPS).and_then(|d| d.smoothed()).unwrap_or(0.0);
     let ctx = contexts.ctx_mut()?;
     egui::Area::new("overlay".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
@@ -41,7 +38,10 @@ pub fn overlay(
             if let Some(r) = &render {
                 ui.monospace(format!("{:6} model instances ({} pending, {} failed)", r.instances, r.pending, r.failed));
                 ui.monospace(format!("{:6} drawn parts ({} lightmapped)", r.parts, r.lightmapped));
-                ui.monospace(format!("{:6} mesh/material pairs ({} meshes, {} materials)", r.pairs, r.meshes, r.materials));
+                ui.monospace(format!(
+                    "{:6} mesh/material pairs ({} meshes, {} materials)",
+                    r.pairs, r.meshes, r.materials
+                ));
                 ui.monospace(format!("{:6} terrain faces ({} overlaid)", r.terrain_faces, r.terrain_overlay_faces));
             }
             ui.separator();

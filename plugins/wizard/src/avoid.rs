@@ -2,7 +2,10 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use iron3d_core::{ClearWizardPath, CollisionProxy, Kinematics, MotionRequest, OriginalObjectId, SimTransform, SpatialGrid, SteerIntent};
+use iron3d_core::{
+    ClearWizardPath, CollisionProxy, Kinematics, MotionRequest, OriginalObjectId, SimTransform, SpatialGrid,
+    SteerIntent,
+};
 use iron3d_terrain::NavMap;
 
 /// Wizard's tuning (the project's own numbers; the original's are unknown).
@@ -27,7 +30,15 @@ pub struct WizardConfig {
 
 impl Default for WizardConfig {
     fn default() -> Self {
-        Self { horizons: [0.5, 1.25], offsets: [0.4, 0.8, 1.3, 2.0], straying: 0.1, overlap_weight: 6.0, corridor_weight: 0.3, steadiness: 0.15, clearance: 0.25 }
+        Self {
+            horizons: [0.5, 1.25],
+            offsets: [0.4, 0.8, 1.3, 2.0],
+            straying: 0.1,
+            overlap_weight: 6.0,
+            corridor_weight: 0.3,
+            steadiness: 0.15,
+            clearance: 0.25,
+        }
     }
 }
 
@@ -105,7 +116,9 @@ fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
 }
 
 /// The snapshot every unit decides against (previous tick's state, id order).
-fn snapshot(all: &Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Option<&Kinematics>)>) -> (Vec<(u32, Body)>, f32) {
+fn snapshot(
+    all: &Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Option<&Kinematics>)>,
+) -> (Vec<(u32, Body)>, f32) {
     let mut bodies: Vec<(u32, Body)> = all
         .iter()
         .map(|(id, t, proxy, kin)| {
@@ -155,14 +168,32 @@ pub(crate) fn steer(
         let preferred = preferred_velocity(body.position, intent);
         let reach = body.radius + intent.max_speed * config.horizons[1] + config.clearance;
         near.clear();
-        grid.query([body.position[0] - reach, body.position[1] - reach], [body.position[0] + reach, body.position[1] + reach], &mut near);
+        grid.query(
+            [body.position[0] - reach, body.position[1] - reach],
+            [body.position[0] + reach, body.position[1] + reach],
+            &mut near,
+        );
         near.sort_unstable();
         near.dedup();
         near.retain(|&j| j as usize != me);
-        let choice = choose(&config, nav.as_deref(), &body, intent, preferred, &path, near.iter().map(|&j| &bodies[j as usize].1));
+        let choice = choose(
+            &config,
+            nav.as_deref(),
+            &body,
+            intent,
+            preferred,
+            &path,
+            near.iter().map(|&j| &bodies[j as usize].1),
+        );
         request.velocity = choice;
         let cross = preferred[0] * choice[1] - preferred[1] * choice[0];
-        path.side = if cross.abs() < 1e-3 { 0 } else if cross > 0.0 { 1 } else { -1 };
+        path.side = if cross.abs() < 1e-3 {
+            0
+        } else if cross > 0.0 {
+            1
+        } else {
+            -1
+        };
         path.velocity = choice;
     }
 }
@@ -211,7 +242,8 @@ fn choose<'a>(
         near.clone().map(move |o| (me.radius + config.clearance - o.gap(p, t)).max(0.0)).sum::<f32>()
     };
     // A corridor blocked ahead may be left to get around the obstacle.
-    let corridor_weight = if config.horizons.iter().any(|&t| overlaps(preferred, t) > 0.0) { 0.0 } else { config.corridor_weight };
+    let corridor_weight =
+        if config.horizons.iter().any(|&t| overlaps(preferred, t) > 0.0) { 0.0 } else { config.corridor_weight };
     let ahead = if speed > 0.0 { [preferred[0] / speed, preferred[1] / speed] } else { [0.0; 2] };
     for (v, cost) in &mut candidates {
         // Lost progress towards the waypoint, and a little for straying from the preference.

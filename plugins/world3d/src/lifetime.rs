@@ -2,8 +2,8 @@
 
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, SimObject,
-    SimRandom, TICK_MS,
+    DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, ObjectHandle, ObjectRef, ObjectTable,
+    OriginalObjectId, SimObject, SimRandom, TICK_MS,
 };
 
 /// A simulated object joined the world: give it a handle and announce it.
@@ -22,7 +22,11 @@ pub(crate) fn on_join(
 }
 
 /// An object left the world (deleted, or despawned with its mission): free its slot.
-pub(crate) fn on_leave(remove: On<Remove, ObjectHandle>, objects: Query<(&ObjectHandle, &OriginalObjectId)>, mut table: ResMut<ObjectTable>) {
+pub(crate) fn on_leave(
+    remove: On<Remove, ObjectHandle>,
+    objects: Query<(&ObjectHandle, &OriginalObjectId)>,
+    mut table: ResMut<ObjectTable>,
+) {
     if let Ok((&handle, &id)) = objects.get(remove.entity) {
         table.remove(handle, id);
     }
@@ -63,6 +67,10 @@ pub(crate) fn apply_deletions(
     doomed.dedup_by_key(|(id, ..)| *id);
     for (id, handle, entity) in doomed {
         commands.entity(entity).despawn();
-        out.write(GameMessage::new(&clock, DispatchPhase::World3d, GameMessageKind::KillGameObject(ObjectRef { id, handle })));
+        out.write(GameMessage::new(
+            &clock,
+            DispatchPhase::World3d,
+            GameMessageKind::KillGameObject(ObjectRef { id, handle }),
+        ));
     }
 }

@@ -3,7 +3,10 @@
 use super::*;
 use bevy_ecs::message::Messages;
 use bevy_state::app::StatesPlugin;
-use iron3d_core::{CorePlugin, DeleteRequest, GameClock, GameMessage, GameMessageKind, ObjectHandle, ObjectKind, ObjectTable, OriginalObjectId, SimObject};
+use iron3d_core::{
+    CorePlugin, DeleteRequest, GameClock, GameMessage, GameMessageKind, ObjectHandle, ObjectKind, ObjectTable,
+    OriginalObjectId, SimObject,
+};
 
 fn app() -> App {
     let mut app = App::new();
@@ -41,11 +44,19 @@ fn deletion_waits_for_the_world3d_boundary_and_the_handle_dies() {
     assert_eq!(app.world().resource::<ObjectTable>().entity_of(5), Some(a));
     // Behavior asks for the deletion; Control still sees the whole object.
     app.init_resource::<Seen>();
-    app.add_systems(FixedUpdate, (move |mut w: MessageWriter<DeleteRequest>| {
-        w.write(DeleteRequest { object: ha });
-        w.write(DeleteRequest { object: ha });
-    }).in_set(SimSystems::Behavior));
-    app.add_systems(FixedUpdate, (move |q: Query<&OriginalObjectId>, mut s: ResMut<Seen>| s.0.push(("control", q.get(a).is_ok()))).in_set(SimSystems::Control));
+    app.add_systems(
+        FixedUpdate,
+        (move |mut w: MessageWriter<DeleteRequest>| {
+            w.write(DeleteRequest { object: ha });
+            w.write(DeleteRequest { object: ha });
+        })
+        .in_set(SimSystems::Behavior),
+    );
+    app.add_systems(
+        FixedUpdate,
+        (move |q: Query<&OriginalObjectId>, mut s: ResMut<Seen>| s.0.push(("control", q.get(a).is_ok())))
+            .in_set(SimSystems::Control),
+    );
     tick(&mut app);
     assert_eq!(app.world().resource::<Seen>().0, [("control", true)]);
     assert!(app.world().get_entity(a).is_err(), "deleted at the boundary");
@@ -53,7 +64,13 @@ fn deletion_waits_for_the_world3d_boundary_and_the_handle_dies() {
     assert_eq!(table.get(ha), None, "a deleted object's handle resolves to nothing");
     assert_eq!(table.entity_of(5), None);
     assert_eq!(table.get(hb), Some(b));
-    let killed: Vec<_> = kinds(&app).into_iter().filter_map(|k| match k { GameMessageKind::KillGameObject(r) => Some(r.id.0), _ => None }).collect();
+    let killed: Vec<_> = kinds(&app)
+        .into_iter()
+        .filter_map(|k| match k {
+            GameMessageKind::KillGameObject(r) => Some(r.id.0),
+            _ => None,
+        })
+        .collect();
     assert_eq!(killed, [5], "announced once, after the deletion");
     // The slot is reused with a new generation: the old handle still resolves to nothing.
     let c = spawn(&mut app, 9);
@@ -84,7 +101,13 @@ fn joining_objects_are_announced_with_their_handles() {
     spawn(&mut app, 1);
     spawn(&mut app, 0);
     app.world_mut().flush();
-    let joined: Vec<u32> = kinds(&app).into_iter().filter_map(|k| match k { GameMessageKind::Init(r) => Some(r.id.0), _ => None }).collect();
+    let joined: Vec<u32> = kinds(&app)
+        .into_iter()
+        .filter_map(|k| match k {
+            GameMessageKind::Init(r) => Some(r.id.0),
+            _ => None,
+        })
+        .collect();
     assert_eq!(joined, [1, 0]);
     assert_eq!(app.world().resource::<ObjectTable>().iter().map(|(id, _)| id).collect::<Vec<_>>(), [0, 1]);
 }

@@ -90,7 +90,12 @@ fn mine(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     let wheel = Xf::at([4.0, 0.0, 20.8]).then(&Xf::rot_x(PI / 2.0));
     b.geo.torus(1.6, 0.25, sides(lod, 20, 8), sides(lod, 8, 4), wheel, k.m("HAZARD"))?;
     // Conveyor from the head to the hall.
-    b.geo.block([-0.2, -0.5, 0.0], [9.0, 0.5, 0.6], Xf::at([-2.0, 0.0, 5.0]).then(&Xf::rot_y(-0.45)), k.m("HULL_DARK"))?;
+    b.geo.block(
+        [-0.2, -0.5, 0.0],
+        [9.0, 0.5, 0.6],
+        Xf::at([-2.0, 0.0, 5.0]).then(&Xf::rot_y(-0.45)),
+        k.m("HULL_DARK"),
+    )?;
     one(b)
 }
 
@@ -158,7 +163,15 @@ fn teleport(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     b.geo.cylinder(5.0, 5.0, 0.3, n, Xf::at([0.0, 0.0, 1.2]), k.m("LAMP"))?;
     for i in 0..4 {
         let a = TAU * (i as f32 + 0.5) / 4.0;
-        b.geo.hull([0.6, 0.6], 1.2, 8.0, 1.0, 0.4, Xf::at([7.0 * cos_approx(a), 7.0 * sin_approx(a), 0.0]), k.m("HULL_DARK"))?;
+        b.geo.hull(
+            [0.6, 0.6],
+            1.2,
+            8.0,
+            1.0,
+            0.4,
+            Xf::at([7.0 * cos_approx(a), 7.0 * sin_approx(a), 0.0]),
+            k.m("HULL_DARK"),
+        )?;
     }
     let mut ring = Node::new("ring", Some(0), [0.0, 0.0, 7.5]);
     ring.spin = true;

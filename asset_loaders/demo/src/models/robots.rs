@@ -61,7 +61,8 @@ fn wheel(g: &mut Geo, k: &mut Kit, lod: usize, at: [f32; 3], r: f32, w: f32) -> 
     let n = sides(lod, 14, 6);
     let axis = Xf::at([at[0], at[1] - w / 2.0, at[2]]).then(&Xf::rot_x(-PI / 2.0));
     g.cylinder(r, r, w, n, axis, k.m("RUBBER"))?;
-    let hub = Xf::at([at[0], at[1] + if at[1] > 0.0 { w / 2.0 } else { -w / 2.0 - 0.08 }, at[2]]).then(&Xf::rot_x(-PI / 2.0));
+    let hub =
+        Xf::at([at[0], at[1] + if at[1] > 0.0 { w / 2.0 } else { -w / 2.0 - 0.08 }, at[2]]).then(&Xf::rot_x(-PI / 2.0));
     g.cylinder(r * 0.45, r * 0.35, 0.08, n, hub, k.m("HULL_DARK"))
 }
 
@@ -111,7 +112,9 @@ fn walker(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
         let mut leg = Node::new(name, Some(0), [x * 0.9, y * 0.9, 2.5]);
         let m = k.m("HULL_DARK");
         // Thigh: from the hip outwards and up to the knee.
-        let out = Xf::rot_z(if y > 0.0 { PI / 2.0 } else { -PI / 2.0 } + if x > 0.0 { -0.5 * y.signum() } else { 0.5 * y.signum() });
+        let out = Xf::rot_z(
+            if y > 0.0 { PI / 2.0 } else { -PI / 2.0 } + if x > 0.0 { -0.5 * y.signum() } else { 0.5 * y.signum() },
+        );
         leg.geo.sphere(0.35, 1.0, sides(lod, 6, 3), sides(lod, 8, 4), Xf::ID, k.m("HULL"))?;
         leg.geo.block([0.0, -0.18, -0.18], [1.3, 0.18, 0.18], out.then(&Xf::rot_y(-0.5)), m)?;
         // Shin: from the knee straight down to the foot.

@@ -5,8 +5,8 @@
 use super::shapes::{Lathe, P, h, s};
 use super::{Kit, ModelSpec, Node, Point, sides};
 use crate::geometry::{PI, TAU, V3, Xf, cos_approx, sin_approx};
-use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::Result;
+use iron3d_formats::rng::SplitMix64;
 
 /// The spec of a scenery stem.
 pub fn spec(stem: &str) -> Option<ModelSpec> {

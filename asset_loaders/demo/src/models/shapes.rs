@@ -69,7 +69,8 @@ impl<'a> Lathe<'a> {
 }
 
 fn limit(n: usize) -> Result<u16> {
-    u16::try_from(n).map_err(|_| iron3d_formats::Error::invalid(0, "demo_mesh_size", format!("{n} vertices in one mesh")))
+    u16::try_from(n)
+        .map_err(|_| iron3d_formats::Error::invalid(0, "demo_mesh_size", format!("{n} vertices in one mesh")))
 }
 
 impl Geo {
@@ -99,7 +100,11 @@ impl Geo {
         let sides = l.sides.max(3);
         let at = |i: usize, j: usize| -> V3 {
             let a = l.phase + TAU * j as f32 / sides as f32;
-            let (c, s) = if j.is_multiple_of(sides) { (cos_approx(l.phase), sin_approx(l.phase)) } else { (cos_approx(a), sin_approx(a)) };
+            let (c, s) = if j.is_multiple_of(sides) {
+                (cos_approx(l.phase), sin_approx(l.phase))
+            } else {
+                (cos_approx(a), sin_approx(a))
+            };
             let p = [prof[i].r * c * l.scale[0], prof[i].r * s * l.scale[1], prof[i].z];
             let p = match l.displace {
                 Some(d) if prof[i].r > 0.0 => d(i, j % sides, p),
@@ -199,7 +204,16 @@ impl Geo {
     /// Adds a chamfered hull: a box of half extents `half` from `z0` to `z1` whose top
     /// shrinks to `top` of the base size over the upper `chamfer` height.
     #[allow(clippy::too_many_arguments)]
-    pub fn hull(&mut self, half: [f32; 2], z0: f32, z1: f32, chamfer: f32, top: f32, xf: Xf, material: u8) -> Result<()> {
+    pub fn hull(
+        &mut self,
+        half: [f32; 2],
+        z0: f32,
+        z1: f32,
+        chamfer: f32,
+        top: f32,
+        xf: Xf,
+        material: u8,
+    ) -> Result<()> {
         let r = std::f32::consts::SQRT_2;
         let prof = [h(0.0, z0), h(r, z0), h(r, z1 - chamfer), h(r * top, z1), h(0.0, z1)];
         let mut l = Lathe::new(&prof, 4);
@@ -222,7 +236,15 @@ impl Geo {
     }
 
     /// Adds a sphere (or an ellipsoid with `scale_z`) centred at the local origin.
-    pub fn sphere(&mut self, radius: f32, scale_z: f32, rings: usize, sides: usize, xf: Xf, material: u8) -> Result<()> {
+    pub fn sphere(
+        &mut self,
+        radius: f32,
+        scale_z: f32,
+        rings: usize,
+        sides: usize,
+        xf: Xf,
+        material: u8,
+    ) -> Result<()> {
         let prof: Vec<P> = (0..=rings)
             .map(|k| {
                 let a = -TAU / 4.0 + TAU / 2.0 * k as f32 / rings as f32;
@@ -271,7 +293,11 @@ impl Geo {
 
     /// The MSH mesh data (one batch per WEAR row, in first-use order).
     pub fn into_mesh(self) -> MeshData {
-        let batches = self.batches.into_iter().map(|(material, indices)| MeshBatch { material, lightmap: 0, flags: 0, indices }).collect();
+        let batches = self
+            .batches
+            .into_iter()
+            .map(|(material, indices)| MeshBatch { material, lightmap: 0, flags: 0, indices })
+            .collect();
         MeshData { lightmap_uvs: Vec::new(), positions: self.positions, normals: self.normals, uvs: self.uvs, batches }
     }
 
@@ -287,7 +313,13 @@ impl Geo {
             .zip(&self.normals)
             .map(|(&p, n)| {
                 let (ax, ay, az) = (n[0].abs(), n[1].abs(), n[2].abs());
-                let (a, b) = if az >= ax && az >= ay { (0, 1) } else if ax >= ay { (1, 2) } else { (0, 2) };
+                let (a, b) = if az >= ax && az >= ay {
+                    (0, 1)
+                } else if ax >= ay {
+                    (1, 2)
+                } else {
+                    (0, 2)
+                };
                 [unit(p, a), unit(p, b)]
             })
             .collect();

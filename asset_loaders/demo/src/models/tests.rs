@@ -19,10 +19,13 @@ fn tree() -> DemoTree {
 fn check_closed(what: &str, positions: &[[f32; 3]], indices: &[u32]) {
     let key = |p: [f32; 3]| p.map(|c| (c * 1000.0).round() as i64);
     let mut ids: HashMap<[i64; 3], usize> = HashMap::new();
-    let weld: Vec<usize> = positions.iter().map(|&p| {
-        let n = ids.len();
-        *ids.entry(key(p)).or_insert(n)
-    }).collect();
+    let weld: Vec<usize> = positions
+        .iter()
+        .map(|&p| {
+            let n = ids.len();
+            *ids.entry(key(p)).or_insert(n)
+        })
+        .collect();
     let mut edges: HashMap<(usize, usize), i32> = HashMap::new();
     for t in indices.chunks_exact(3) {
         let v = [t[0], t[1], t[2]].map(|i| weld[i as usize]);
@@ -107,13 +110,23 @@ fn helper_resources_parse_and_wear_tables_cover_every_batch() {
         let entry = |ext: &str| nres.get(format!("{}.{ext}", proto.stem).as_bytes()).map(|(_, p)| p);
         let refs = crate::registry::refs(proto).unwrap();
         for r in refs.iter().filter(|r| !r.is_parent()) {
-            assert!(nres.find(r.resource()).is_some(), "{}: {} missing", proto.key, String::from_utf8_lossy(r.resource()));
+            assert!(
+                nres.find(r.resource()).is_some(),
+                "{}: {} missing",
+                proto.key,
+                String::from_utf8_lossy(r.resource())
+            );
         }
         if let (Some(msh), Some(wea)) = (entry("msh"), entry("wea")) {
             let msh = Msh::parse(msh, ReadOptions::strict()).unwrap();
             let wear = Wear::parse(wea, ReadOptions::strict()).unwrap();
             for b in &msh.batches {
-                assert!(wear.material(usize::from(b.material_lo)).is_some(), "{}: batch row {}", proto.key, b.material_lo);
+                assert!(
+                    wear.material(usize::from(b.material_lo)).is_some(),
+                    "{}: batch row {}",
+                    proto.key,
+                    b.material_lo
+                );
             }
         }
         if let Some(cpt) = entry("cpt") {

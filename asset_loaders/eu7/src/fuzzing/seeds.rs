@@ -4,13 +4,13 @@
 //! `cargo test -p iron3d_eu7 --lib rewrite_seed_corpus -- --ignored`.
 
 use super::TARGETS;
-use iron3d_formats::fuzzing::{Seed, write_seeds};
 use crate::cursor::Writer;
 use crate::e3d::{E3dModel, Vertex, write_simple};
 use crate::generate::{GenConfig, scenery};
 use crate::prim::f32_to_half_canonical;
 use crate::section::SectionFormat;
 use crate::{Module, ReadOptions, Result, Section, SectionIndex};
+use iron3d_formats::fuzzing::{Seed, write_seeds};
 use std::path::Path;
 
 type Seeds = Vec<Seed>;
@@ -71,7 +71,8 @@ struct Sub {
 
 /// Vertices of a VNT layout (`layout & 3`: full, half, extended; `& 4`: user data).
 fn vnt(layout: u8, points: &[[f32; 3]]) -> Vec<u8> {
-    let stride = [32, 20, 48][usize::from(layout & 3)] + if layout & 4 != 0 { [16, 8, 16][usize::from(layout & 3)] } else { 0 };
+    let stride =
+        [32, 20, 48][usize::from(layout & 3)] + if layout & 4 != 0 { [16, 8, 16][usize::from(layout & 3)] } else { 0 };
     let mut w = Writer::new();
     for (k, &p) in points.iter().enumerate() {
         let start = w.len();
@@ -90,7 +91,14 @@ fn vnt(layout: u8, points: &[[f32; 3]]) -> Vec<u8> {
     w.buf
 }
 
-fn e3d(sub_n: u8, subs: &[Sub], vnt_layout: u8, points: &[[f32; 3]], idx: Option<(u8, &[u32])>, tra: Option<u8>) -> Vec<u8> {
+fn e3d(
+    sub_n: u8,
+    subs: &[Sub],
+    vnt_layout: u8,
+    points: &[[f32; 3]],
+    idx: Option<(u8, &[u32])>,
+    tra: Option<u8>,
+) -> Vec<u8> {
     let chunk = |w: &mut Writer, id: &[u8], body: &[u8]| {
         w.bytes(id);
         w.u32(body.len() as u32 + 8);
@@ -123,7 +131,13 @@ fn e3d(sub_n: u8, subs: &[Sub], vnt_layout: u8, points: &[[f32; 3]], idx: Option
     if let Some(k) = tra {
         let mut m = Writer::new();
         for e in 0..16 {
-            let v: f32 = if e % 5 == 0 { 1.0 } else if e == 13 { 2.5 } else { 0.0 };
+            let v: f32 = if e % 5 == 0 {
+                1.0
+            } else if e == 13 {
+                2.5
+            } else {
+                0.0
+            };
             if k == 0 { m.f32(v) } else { m.u64(f64::from(v).to_bits()) }
         }
         chunk(&mut body, format!("TRA{k}").as_bytes(), &m.buf);
@@ -140,14 +154,37 @@ fn e3d(sub_n: u8, subs: &[Sub], vnt_layout: u8, points: &[[f32; 3]], idx: Option
 /// triangle lists, strips and fans, linked submodels and skin slots.
 fn models() -> Vec<(String, Vec<u8>)> {
     let quad = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.5], [0.0, 1.0, 0.5], [0.5, 0.5, 2.0]];
-    let pyramid: Vec<Vertex> = quad.iter().map(|&position| Vertex { position, normal: [0.0, 0.0, 1.0], uv: [0.0; 2] }).collect();
+    let pyramid: Vec<Vertex> =
+        quad.iter().map(|&position| Vertex { position, normal: [0.0, 0.0, 1.0], uv: [0.0; 2] }).collect();
     let sub = |next, kind, vertices, texture, indices| Sub { next, kind, vertices, texture, indices };
     vec![
-        ("simple-vnt0-idx4.e3d".to_owned(), write_simple(&pyramid, &[0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4], b"stone", b"pyramid")),
-        ("strip-vnt1-idx2-tra0.e3d".to_owned(), e3d(0, &[sub(1, 5, (5, 0), 1, (5, 0)), sub(-1, 4, (3, 0), 2, (3, 5))], 1, &quad, Some((2, &[0, 1, 3, 2, 4, 0, 1, 2])), Some(0))),
-        ("fan-vnt2-idx1-tra1-sub1.e3d".to_owned(), e3d(1, &[sub(-1, 6, (5, 0), -2, (5, 0))], 2, &quad, Some((1, &[4, 0, 1, 2, 3])), Some(1))),
-        ("list-vnt4-noidx.e3d".to_owned(), e3d(0, &[sub(-1, 4, (3, 0), 1, (0, 0)), sub(-1, 4, (3, 2), -1, (0, 0))], 4, &quad, None, None)),
-        ("vnt5-idx4.e3d".to_owned(), e3d(0, &[sub(-1, 4, (4, 1), 2, (3, 0))], 5, &quad, Some((4, &[0, 1, 2])), Some(0))),
+        (
+            "simple-vnt0-idx4.e3d".to_owned(),
+            write_simple(&pyramid, &[0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4], b"stone", b"pyramid"),
+        ),
+        (
+            "strip-vnt1-idx2-tra0.e3d".to_owned(),
+            e3d(
+                0,
+                &[sub(1, 5, (5, 0), 1, (5, 0)), sub(-1, 4, (3, 0), 2, (3, 5))],
+                1,
+                &quad,
+                Some((2, &[0, 1, 3, 2, 4, 0, 1, 2])),
+                Some(0),
+            ),
+        ),
+        (
+            "fan-vnt2-idx1-tra1-sub1.e3d".to_owned(),
+            e3d(1, &[sub(-1, 6, (5, 0), -2, (5, 0))], 2, &quad, Some((1, &[4, 0, 1, 2, 3])), Some(1)),
+        ),
+        (
+            "list-vnt4-noidx.e3d".to_owned(),
+            e3d(0, &[sub(-1, 4, (3, 0), 1, (0, 0)), sub(-1, 4, (3, 2), -1, (0, 0))], 4, &quad, None, None),
+        ),
+        (
+            "vnt5-idx4.e3d".to_owned(),
+            e3d(0, &[sub(-1, 4, (4, 1), 2, (3, 0))], 5, &quad, Some((4, &[0, 1, 2])), Some(0)),
+        ),
         ("vnt6-lines-sub2.e3d".to_owned(), e3d(2, &[sub(-1, 1, (5, 0), 0, (0, 0))], 6, &quad, None, Some(1))),
     ]
 }

@@ -1,7 +1,7 @@
 //! Malformed input: every truncation, lying counts, bad magic/version/sizes, strict-only
 //! rejections — each an `Err` with a location, never a panic.
 
-use crate::bytes::{header, strs, B};
+use crate::bytes::{B, header, strs};
 use iron3d_eu7::{ErrorKind, Module, ReadOptions, Section, SectionIndex};
 
 fn kind(bytes: Vec<u8>, strict: bool) -> Result<Module, ErrorKind> {
@@ -10,10 +10,45 @@ fn kind(bytes: Vec<u8>, strict: bool) -> Result<Module, ErrorKind> {
 }
 
 fn fixture() -> Vec<u8> {
-    let rec = B::new().u8(0x09).u32(0).v3(0.0, 0.0, 0.0).f32(1.0).u8(0).u8(1).v3(1.0, 2.0, 3.0).v3(0.0, 0.0, 0.0)
-        .v3(1.0, 1.0, 1.0).u32(1).u32(0xFFFF_FFFF).u32(1).f32(1.0).u32(0);
-    let trak = B::new().u32(1).u8(0).u8(1).u8(1).f32(1.0).f32(1.0).f32(1.0).f32(1.0).u32(0).u32(0).u8(1).u8(0)
-        .u32(1).v3(0.0, 0.0, 0.0).f32(0.0).v3(1.0, 0.0, 0.0).v3(2.0, 0.0, 0.0).v3(3.0, 0.0, 0.0).f32(0.0).f32(0.0).u32(1).u8(7).u32(0);
+    let rec = B::new()
+        .u8(0x09)
+        .u32(0)
+        .v3(0.0, 0.0, 0.0)
+        .f32(1.0)
+        .u8(0)
+        .u8(1)
+        .v3(1.0, 2.0, 3.0)
+        .v3(0.0, 0.0, 0.0)
+        .v3(1.0, 1.0, 1.0)
+        .u32(1)
+        .u32(0xFFFF_FFFF)
+        .u32(1)
+        .f32(1.0)
+        .u32(0);
+    let trak = B::new()
+        .u32(1)
+        .u8(0)
+        .u8(1)
+        .u8(1)
+        .f32(1.0)
+        .f32(1.0)
+        .f32(1.0)
+        .f32(1.0)
+        .u32(0)
+        .u32(0)
+        .u8(1)
+        .u8(0)
+        .u32(1)
+        .v3(0.0, 0.0, 0.0)
+        .f32(0.0)
+        .v3(1.0, 0.0, 0.0)
+        .v3(2.0, 0.0, 0.0)
+        .v3(3.0, 0.0, 0.0)
+        .f32(0.0)
+        .f32(0.0)
+        .u32(1)
+        .u8(7)
+        .u32(0);
     header(6).chunk(b"STRS", strs(&["m", "m.e3d"])).chunk(b"TRAK", trak).chunk(b"MODL", B::new().u32(1).raw(&rec.0)).0
 }
 
@@ -51,8 +86,19 @@ fn every_truncation_is_an_error_in_strict_mode() {
 
 #[test]
 fn every_truncation_of_a_section_is_an_error() {
-    let rec = B::new().u8(0x08).v3(0.0, 0.0, 0.0).f32(1.0).u8(0).u8(0).v3(1.0, 2.0, 3.0).v3(0.0, 0.0, 0.0)
-        .v3(1.0, 1.0, 1.0).u32(0).u32(0xFFFF_FFFF).u32(0).u32(0);
+    let rec = B::new()
+        .u8(0x08)
+        .v3(0.0, 0.0, 0.0)
+        .f32(1.0)
+        .u8(0)
+        .u8(0)
+        .v3(1.0, 2.0, 3.0)
+        .v3(0.0, 0.0, 0.0)
+        .v3(1.0, 1.0, 1.0)
+        .u32(0)
+        .u32(0xFFFF_FFFF)
+        .u32(0)
+        .u32(0);
     let sec = B::new().u8(5).u32(1).u32(0).u32(0).u32(0).u32(1).u32(1).u32(0).u32(33).raw(&rec.0).0;
     assert!(Section::decode(&sec, 0, 1, true).is_ok());
     for n in 0..sec.len() {
@@ -102,17 +148,16 @@ fn strict_only_rejections_are_kept_losslessly_in_compatible_mode() {
     assert!(matches!(kind(frag.clone(), true), Err(ErrorKind::TrailingFragment(3))));
     assert_eq!(kind(frag.clone(), false).ok().and_then(|m| m.write().ok()), Some(frag));
     // String id beyond STRS.
-    let sid = header(6).chunk(b"STRS", strs(&["a"])).chunk(b"SOND", B::new().u32(1).u8(1).u32(5).v3(0.0, 0.0, 0.0).u32(0)).0;
+    let sid =
+        header(6).chunk(b"STRS", strs(&["a"])).chunk(b"SOND", B::new().u32(1).u8(1).u32(5).v3(0.0, 0.0, 0.0).u32(0)).0;
     assert!(matches!(kind(sid.clone(), true), Err(ErrorKind::StringIdOutOfRange { id: 5, len: 1 })));
     assert!(kind(sid, false).is_ok());
 }
 
 #[test]
 fn pidx_offset_beyond_pack_is_an_error() {
-    let bytes = header(9)
-        .chunk(b"PIDX", B::new().u32(1).u16(1).u16(1).u32(1).u64(99))
-        .chunk(b"PACK", B::new().raw(&[0; 4]))
-        .0;
+    let bytes =
+        header(9).chunk(b"PIDX", B::new().u32(1).u16(1).u16(1).u32(1).u64(99)).chunk(b"PACK", B::new().raw(&[0; 4])).0;
     let m = kind(bytes, true).ok();
     assert!(m.is_some(), "PIDX offsets are only checked when the index is built");
     assert!(m.map(|m| SectionIndex::new(&m).is_err()).unwrap_or(false));

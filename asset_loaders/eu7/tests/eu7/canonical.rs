@@ -1,7 +1,7 @@
 //! The canonical writer against hand-built expected bytes: chunk order, interning order,
 //! flag recomputation, batched terrain, half/snorm encoding, PACK sectioning.
 
-use crate::bytes::{header, read_back, B};
+use crate::bytes::{B, header, read_back};
 use iron3d_eu7::canonical::{PackOptions, PackOptionsEq, Scene};
 use iron3d_eu7::logic::MemCell;
 use iron3d_eu7::model::ModelRecord;
@@ -29,8 +29,19 @@ fn small_scene() -> Scene {
             visibility: TrackVisibility { material1: Sid(0), material2: Sid::EMPTY, ..TrackVisibility::default() },
             ..Track::default()
         }],
-        shapes: vec![Shape { material: Sid(2), lighting: TaggedLighting::default(), vertices: tri([1.9999, 0.49999]), ..Shape::default() }],
-        memcells: vec![MemCell { node: SlimNode::default(), text: Sid(1), value1: 0.0, value2: 0.0, track_name: Sid::EMPTY }],
+        shapes: vec![Shape {
+            material: Sid(2),
+            lighting: TaggedLighting::default(),
+            vertices: tri([1.9999, 0.49999]),
+            ..Shape::default()
+        }],
+        memcells: vec![MemCell {
+            node: SlimNode::default(),
+            text: Sid(1),
+            value1: 0.0,
+            value2: 0.0,
+            track_name: Sid::EMPTY,
+        }],
         first_init: 3,
         ..Scene::default()
     }
@@ -42,11 +53,28 @@ fn canonical_bytes_of_a_small_scene() {
     // STRS in first-use order: track name "t1", track material "rail", terrain "grass";
     // the memory cell's "t1" reuses id 0 and "unused" is dropped.
     let strs = B::new().u32(3).u32(2).raw(b"t1").u32(4).raw(b"rail").u32(5).raw(b"grass");
-    let trak = B::new().u32(1)
-        .u8(0x01).u32(0) // flags recomputed: name only
-        .u8(1).u8(1).f32(0.0).f32(0.0).f32(0.0).f32(0.0).u32(0).u32(0).u8(0).u8(1)
-        .u32(1).f32(0.0).u32(0xFFFF_FFFF).f32(0.0).f32(0.0).f32(0.0)
-        .u32(0).u32(0);
+    let trak = B::new()
+        .u32(1)
+        .u8(0x01)
+        .u32(0) // flags recomputed: name only
+        .u8(1)
+        .u8(1)
+        .f32(0.0)
+        .f32(0.0)
+        .f32(0.0)
+        .f32(0.0)
+        .u32(0)
+        .u32(0)
+        .u8(0)
+        .u8(1)
+        .u32(1)
+        .f32(0.0)
+        .u32(0xFFFF_FFFF)
+        .f32(0.0)
+        .f32(0.0)
+        .f32(0.0)
+        .u32(0)
+        .u32(0);
     // Centroid (1, 0, -1): sx = floor(0.001 + 250) = 250, sz = floor(-0.001 + 250) = 249.
     let mut terr = B::new().u8(4).u32(2).u32(1).u32(250).u32(249).u32(3);
     for p in [[0.0f32, 0.0, 0.0], [2.0, 0.0, 0.0], [1.0, 0.0, -3.0]] {
@@ -71,7 +99,12 @@ fn canonical_bytes_of_a_small_scene() {
 #[test]
 fn non_terrain_shape_forces_mesh_and_plac_lines_models_order() {
     let mut s = small_scene();
-    s.shapes.push(Shape { subtype: 2, material: Sid(2), vertices: vec![PackedVertex::default(); 3], ..Shape::default() });
+    s.shapes.push(Shape {
+        subtype: 2,
+        material: Sid(2),
+        vertices: vec![PackedVertex::default(); 3],
+        ..Shape::default()
+    });
     s.lines.push(LineShape { line_width: 1.0, ..LineShape::default() });
     s.models.push(ModelRecord { model_file: Sid(3), scale: [1.0; 3], ..ModelRecord::default() });
     s.placement = [0, 0, 0, 1];
@@ -96,7 +129,12 @@ fn pack_sectioning_prototypes_and_order() {
     let scene = Scene {
         strings: vec![b"lamp.e3d".to_vec(), b"tree.e3d".to_vec()],
         // Section (250, 250) has centre (500, 500): the tree at (600, 600) is 141 m away, the one at (100, 100) 566 m.
-        models: vec![model(1, 100.0, 100.0, false), model(0, 500.0, 500.0, true), model(1, 600.0, 600.0, false), model(1, -10.0, 5.0, false)],
+        models: vec![
+            model(1, 100.0, 100.0, false),
+            model(0, 500.0, 500.0, true),
+            model(1, 600.0, 600.0, false),
+            model(1, -10.0, 5.0, false),
+        ],
         pack: Some(PackOptionsEq(PackOptions { format: SectionFormat::V8, resolve_texture: None })),
         ..Scene::default()
     };
@@ -106,7 +144,10 @@ fn pack_sectioning_prototypes_and_order() {
     assert_eq!(m.strings(), &[b"tree.e3d".to_vec(), b"lamp.e3d".to_vec()]);
     // Sections sorted by Z then X: (250, 249) holds the model at x = -10 first.
     let pidx = m.pidx();
-    assert_eq!(pidx.iter().map(|e| (e.row, e.column, e.model_count)).collect::<Vec<_>>(), vec![(250, 249, 1), (250, 250, 3)]);
+    assert_eq!(
+        pidx.iter().map(|e| (e.row, e.column, e.model_count)).collect::<Vec<_>>(),
+        vec![(250, 249, 1), (250, 250, 3)]
+    );
     // "tree" occurs three times in total -> one prototype, pack_flags 2 (transition set).
     assert_eq!(m.prototypes().len(), 1);
     assert_eq!(m.prototypes()[0].tail.map(|t| (t.pack_flags, t.baked_range_max)), Some((2, -1.0)));

@@ -16,7 +16,13 @@ fn sub(kind: i32, vertex_count: i32, texture: i32, index_count: i32) -> B {
 fn model(vnt: B, vnt_id: &[u8; 4]) -> Vec<u8> {
     let mut tra = B::new();
     for k in 0..16 {
-        tra = tra.f32(if k % 5 == 0 { 1.0 } else if k == 12 { 7.0 } else { 0.0 });
+        tra = tra.f32(if k % 5 == 0 {
+            1.0
+        } else if k == 12 {
+            7.0
+        } else {
+            0.0
+        });
     }
     let body = B::new()
         .chunk(b"SUB0", sub(4, 3, -1, 3))
@@ -82,7 +88,8 @@ fn e3d_truncations_and_bad_ranges_fail() {
         assert!(E3dModel::read(&full[..n], None).is_err(), "prefix {n}");
     }
     // Vertex count beyond VNT.
-    let bad = B::new().chunk(b"E3D0", B::new().chunk(b"SUB0", sub(4, 9, 0, 0)).chunk(b"VNT0", B::new().raw(&[0; 32]))).0;
+    let bad =
+        B::new().chunk(b"E3D0", B::new().chunk(b"SUB0", sub(4, 9, 0, 0)).chunk(b"VNT0", B::new().raw(&[0; 32]))).0;
     assert!(E3dModel::read(&bad, None).is_err());
     assert!(E3dModel::read(b"E3D1\x08\0\0\0", None).is_err());
 }

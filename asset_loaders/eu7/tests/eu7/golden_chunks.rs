@@ -1,10 +1,10 @@
 //! Hand-built golden fixtures, one per chunk kind: the reader must see the fields at the
 //! offsets the spec gives, and the lossless writer must reproduce every byte.
 
-use crate::bytes::{header, read_back, strs, B};
+use crate::bytes::{B, header, read_back, strs};
+use iron3d_eu7::Sid;
 use iron3d_eu7::chunk::ChunkBody;
 use iron3d_eu7::shape::TerrainBody;
-use iron3d_eu7::Sid;
 
 fn body<'a>(m: &'a iron3d_eu7::Module, id: &[u8; 4]) -> &'a ChunkBody {
     match m.chunks.iter().find(|c| &c.id == id) {
@@ -42,7 +42,9 @@ fn strs_raw_bytes_and_empty_id() {
 fn incl_v6_site_transform_and_v5_without() {
     let site = B::new().u8(1).v3(10.0, 0.0, 20.0).u8(0).v3(0.0, 90.0, 0.0).u8(2);
     let rec = B::new().u32(42).u32(0).u32(1).u32(2).u32(2).u32(3);
-    let bytes = header(6).chunk(b"STRS", strs(&["a.scm", "a.eu7", "1", "2"])).chunk(b"INCL", B::new().u32(1).raw(&rec.0).raw(&site.0));
+    let bytes = header(6)
+        .chunk(b"STRS", strs(&["a.scm", "a.eu7", "1", "2"]))
+        .chunk(b"INCL", B::new().u32(1).raw(&rec.0).raw(&site.0));
     let m = read_back(&bytes.0);
     let ChunkBody::Incl(v) = body(&m, b"INCL") else { panic!("INCL") };
     assert_eq!(v[0].source_line, 42);
@@ -67,18 +69,43 @@ fn plac_and_fint() {
 #[test]
 fn trak_with_visibility_path_and_tail() {
     let rec = B::new()
-        .u8(0x01).u32(0) // node: name = "t1"
-        .u8(2).u8(1) // switch, rail
-        .f32(100.0).f32(1.435).f32(0.15).f32(20.0).i32(3).i32(-1)
-        .u8(6).u8(1) // environment Bank (stored +1), has_visibility
-        .u32(1).f32(4.0).u32(2).f32(0.2).f32(2.5).f32(1.1)
+        .u8(0x01)
+        .u32(0) // node: name = "t1"
+        .u8(2)
+        .u8(1) // switch, rail
+        .f32(100.0)
+        .f32(1.435)
+        .f32(0.15)
+        .f32(20.0)
+        .i32(3)
+        .i32(-1)
+        .u8(6)
+        .u8(1) // environment Bank (stored +1), has_visibility
+        .u32(1)
+        .f32(4.0)
+        .u32(2)
+        .f32(0.2)
+        .f32(2.5)
+        .f32(1.1)
         .u32(1) // one segment
-        .v3(0.0, 0.0, 0.0).f32(0.0).v3(33.0, 0.0, 0.0).v3(66.0, 0.0, 0.0).v3(100.0, 0.0, 0.0).f32(0.0).f32(0.0)
+        .v3(0.0, 0.0, 0.0)
+        .f32(0.0)
+        .v3(33.0, 0.0, 0.0)
+        .v3(66.0, 0.0, 0.0)
+        .v3(100.0, 0.0, 0.0)
+        .f32(0.0)
+        .f32(0.0)
         .u32(3) // tail: velocity=80, custom k=v, undefined code 19 kept raw
-        .u8(7).u32(3)
-        .u8(255).u32(4).u32(5)
-        .u8(19).u32(3);
-    let bytes = header(6).chunk(b"STRS", strs(&["t1", "rail", "ballast", "80", "k", "v"])).chunk(b"TRAK", B::new().u32(1).raw(&rec.0));
+        .u8(7)
+        .u32(3)
+        .u8(255)
+        .u32(4)
+        .u32(5)
+        .u8(19)
+        .u32(3);
+    let bytes = header(6)
+        .chunk(b"STRS", strs(&["t1", "rail", "ballast", "80", "k", "v"]))
+        .chunk(b"TRAK", B::new().u32(1).raw(&rec.0));
     let m = read_back(&bytes.0);
     let ChunkBody::Trak(v) = body(&m, b"TRAK") else { panic!("TRAK") };
     let t = &v[0];
@@ -94,11 +121,38 @@ fn trak_with_visibility_path_and_tail() {
 #[test]
 fn trac_with_parallel_and_pwrs() {
     let trac = B::new()
-        .u8(0).u32(0).u8(1).f32(3000.0).f32(500.0).f32(0.01).f32(0.02).u32(1).f32(0.012).i32(0)
-        .v3(0.0, 5.0, 0.0).v3(10.0, 5.0, 0.0).v3(0.0, 5.5, 0.0).v3(10.0, 5.5, 0.0)
-        .f32(5.0).f32(10.0).i32(2).f32(0.1)
-        .u8(1).u32(2);
-    let pwrs = B::new().u8(0x40).v3(1.0, 2.0, 3.0).f32(3000.0).f32(0.0).f32(0.1).f32(0.2).f32(4000.0).f32(1.0).f32(2.0).f32(3.0).u8(2);
+        .u8(0)
+        .u32(0)
+        .u8(1)
+        .f32(3000.0)
+        .f32(500.0)
+        .f32(0.01)
+        .f32(0.02)
+        .u32(1)
+        .f32(0.012)
+        .i32(0)
+        .v3(0.0, 5.0, 0.0)
+        .v3(10.0, 5.0, 0.0)
+        .v3(0.0, 5.5, 0.0)
+        .v3(10.0, 5.5, 0.0)
+        .f32(5.0)
+        .f32(10.0)
+        .i32(2)
+        .f32(0.1)
+        .u8(1)
+        .u32(2);
+    let pwrs = B::new()
+        .u8(0x40)
+        .v3(1.0, 2.0, 3.0)
+        .f32(3000.0)
+        .f32(0.0)
+        .f32(0.1)
+        .f32(0.2)
+        .f32(4000.0)
+        .f32(1.0)
+        .f32(2.0)
+        .f32(3.0)
+        .u8(2);
     let bytes = header(6)
         .chunk(b"STRS", strs(&["ps", "cu", "w0"]))
         .chunk(b"TRAC", B::new().u32(1).raw(&trac.0))
@@ -158,9 +212,15 @@ fn terr_legacy_and_bad_vertex_count() {
 
 #[test]
 fn mesh_and_line_with_tagged_lighting() {
-    let mut mesh = B::new().u32(1).u8(1) // triangle strip
-        .u8(0x08).v3(1.0, 2.0, 3.0).f32(4.0) // bounds only
-        .u8(1).u32(0).u8(1);
+    let mut mesh = B::new()
+        .u32(1)
+        .u8(1) // triangle strip
+        .u8(0x08)
+        .v3(1.0, 2.0, 3.0)
+        .f32(4.0) // bounds only
+        .u8(1)
+        .u32(0)
+        .u8(1);
     for v in [1.0f32, 0.0, 0.0, 1.0, 0.2, 0.2, 0.2, 1.0, 0.0, 0.0, 0.0, 1.0] {
         mesh = mesh.f32(v);
     }
@@ -178,17 +238,29 @@ fn mesh_and_line_with_tagged_lighting() {
 /// A MODL record: name 0, ranges, no bounds, model 1, texture empty, 2 lights, 1 colour.
 pub fn model_record() -> B {
     B::new()
-        .u8(0x01 | 0x02 | 0x04).u32(0).f32(4.0).f32(250_000.0)
-        .u8(0).u8(1)
-        .v3(130.0, 1.0, 760.0).v3(0.0, 45.0, 0.0).v3(1.0, 1.0, 1.0)
-        .u32(1).none()
-        .u32(2).f32(1.0).f32(0.0)
-        .u32(1).u32(0xFF00_00FF)
+        .u8(0x01 | 0x02 | 0x04)
+        .u32(0)
+        .f32(4.0)
+        .f32(250_000.0)
+        .u8(0)
+        .u8(1)
+        .v3(130.0, 1.0, 760.0)
+        .v3(0.0, 45.0, 0.0)
+        .v3(1.0, 1.0, 1.0)
+        .u32(1)
+        .none()
+        .u32(2)
+        .f32(1.0)
+        .f32(0.0)
+        .u32(1)
+        .u32(0xFF00_00FF)
 }
 
 #[test]
 fn modl_record_layout() {
-    let m = read_back(&header(6).chunk(b"STRS", strs(&["lamp", "lamp.e3d"])).chunk(b"MODL", B::new().u32(1).raw(&model_record().0)).0);
+    let m = read_back(
+        &header(6).chunk(b"STRS", strs(&["lamp", "lamp.e3d"])).chunk(b"MODL", B::new().u32(1).raw(&model_record().0)).0,
+    );
     let ChunkBody::Modl(v) = body(&m, b"MODL") else { panic!("MODL") };
     let r = &v[0];
     assert_eq!((r.node.range_sq_min, r.node.range_sq_max), (4.0, 250_000.0));
@@ -200,14 +272,61 @@ fn modl_record_layout() {
 #[test]
 fn logic_chunks_memc_laun_dynm_sond_trse_evnt() {
     let memc = B::new().u32(1).u8(1).u32(0).u32(1).f32(1.5).f32(-2.0).none();
-    let laun = B::new().u32(1).u8(0).v3(1.0, 2.0, 3.0).f32(25.0).none().i32(0).f32(-1.0).u32(2).none().i32(-1).i32(-1)
-        .u8(1).u32(0).u32(1).f32(0.0).f32(0.0).i32(3).u8(1);
-    let dynm = B::new().u32(1).u8(0).u32(3).none().none().none().none().none().none().none()
-        .f32(-1.0).i32(3).i32(0).f32(40.0).u8(1).u32(4).u8(1).u32(0);
+    let laun = B::new()
+        .u32(1)
+        .u8(0)
+        .v3(1.0, 2.0, 3.0)
+        .f32(25.0)
+        .none()
+        .i32(0)
+        .f32(-1.0)
+        .u32(2)
+        .none()
+        .i32(-1)
+        .i32(-1)
+        .u8(1)
+        .u32(0)
+        .u32(1)
+        .f32(0.0)
+        .f32(0.0)
+        .i32(3)
+        .u8(1);
+    let dynm = B::new()
+        .u32(1)
+        .u8(0)
+        .u32(3)
+        .none()
+        .none()
+        .none()
+        .none()
+        .none()
+        .none()
+        .none()
+        .f32(-1.0)
+        .i32(3)
+        .i32(0)
+        .f32(40.0)
+        .u8(1)
+        .u32(4)
+        .u8(1)
+        .u32(0);
     let sond = B::new().u32(1).u8(0).v3(0.0, 1.0, 2.0).u32(5);
-    let trse = B::new().u32(1).u32(6).none().f32(10.0).f32(40.0)
-        .u32(2).u32(4).u32(3).u32(4).u32(5) // duplicate key kept in order
-        .u32(1).u32(0).u32(1).i32(3).u32(0);
+    let trse = B::new()
+        .u32(1)
+        .u32(6)
+        .none()
+        .f32(10.0)
+        .f32(40.0)
+        .u32(2)
+        .u32(4)
+        .u32(3)
+        .u32(4)
+        .u32(5) // duplicate key kept in order
+        .u32(1)
+        .u32(0)
+        .u32(1)
+        .i32(3)
+        .u32(0);
     let evnt = B::new().u32(1).u32(2).u8(8).f32(1.0).u32(1).u32(0).f32(0.5).f32(0.25).u8(0).u8(1).u32(1).u32(4).u32(1);
     let bytes = header(6)
         .chunk(b"STRS", strs(&["mc1", "none", "ev1", "dynamic/ep07", "Warszawa", "bird.wav", "ts1"]))
@@ -237,13 +356,29 @@ fn logic_chunks_memc_laun_dynm_sond_trse_evnt() {
 #[test]
 fn slim_node_all_seven_bits_and_bit7() {
     // 0xFF: every field, plus the unused bit 7 which must survive a rewrite.
-    let node = B::new().u8(0xFF).u32(0).f32(1.0).f32(2.0).v3(1.0, 2.0, 3.0).f32(4.0).u32(77)
-        .u8(2).v3(1.0, 0.0, 0.0).v3(2.0, 0.0, 0.0).u8(1).v3(3.0, 3.0, 3.0).v3(0.0, 10.0, 0.0).u8(1);
+    let node = B::new()
+        .u8(0xFF)
+        .u32(0)
+        .f32(1.0)
+        .f32(2.0)
+        .v3(1.0, 2.0, 3.0)
+        .f32(4.0)
+        .u32(77)
+        .u8(2)
+        .v3(1.0, 0.0, 0.0)
+        .v3(2.0, 0.0, 0.0)
+        .u8(1)
+        .v3(3.0, 3.0, 3.0)
+        .v3(0.0, 10.0, 0.0)
+        .u8(1);
     let sond = B::new().u32(1).raw(&node.0).v3(0.0, 0.0, 0.0).none();
     let m = read_back(&header(6).chunk(b"STRS", strs(&["n"])).chunk(b"SOND", sond).0);
     let ChunkBody::Sond(s) = body(&m, b"SOND") else { panic!() };
     let n = &s[0].node;
-    assert_eq!((n.group, n.transform.origins.len(), n.transform.scales[0], n.transform.group_depth), (77, 2, [3.0, 3.0, 3.0], 1));
+    assert_eq!(
+        (n.group, n.transform.origins.len(), n.transform.scales[0], n.transform.group_depth),
+        (77, 2, [3.0, 3.0, 3.0], 1)
+    );
     assert!(!n.is_visible());
     assert_eq!(n.canonical_flags(true, false), 0x7F, "canonical writers never set bit 7");
 }

@@ -1,7 +1,7 @@
 //! Hand-built PIDX/PROT/PACK fixtures: one section per format (flat, 1–6, and the 45-byte
 //! format-5 variant), decoded on demand, expanded against PROT, re-encoded byte for byte.
 
-use crate::bytes::{header, read_back, strs, B};
+use crate::bytes::{B, header, read_back, strs};
 use iron3d_eu7::{ErrorKind, Module, ReadOptions, Section, SectionFormat, SectionIndex, Sid};
 
 const STRINGS: [&str; 4] = ["tree.e3d", "bush.e3d", "skin", "obj"];
@@ -9,10 +9,18 @@ const STRINGS: [&str; 4] = ["tree.e3d", "bush.e3d", "skin", "obj"];
 /// Solo model record with bounds: 71 bytes. model "bush.e3d".
 fn solo(x: f32) -> B {
     B::new()
-        .u8(0x08).v3(x, 0.0, 760.0).f32(2.0)
-        .u8(0).u8(1)
-        .v3(x, 0.0, 760.0).v3(0.0, 0.0, 0.0).v3(1.0, 1.0, 1.0)
-        .u32(1).none().u32(0).u32(0)
+        .u8(0x08)
+        .v3(x, 0.0, 760.0)
+        .f32(2.0)
+        .u8(0)
+        .u8(1)
+        .v3(x, 0.0, 760.0)
+        .v3(0.0, 0.0, 0.0)
+        .v3(1.0, 1.0, 1.0)
+        .u32(1)
+        .none()
+        .u32(0)
+        .u32(0)
 }
 
 /// Instance of prototype 0 named "obj": 44 bytes (+ cell byte if `cell`).
@@ -32,21 +40,89 @@ fn sections() -> Vec<(Option<u8>, u32, B)> {
     let f1 = B::new().u8(1).u32(1).u32(1).raw(&solo(1.0).0).raw(&inst(None).0);
     let f2 = B::new().u8(2).u32(1).u32(1).u32(2).u32(0).u32(1).raw(&solo(2.0).0).raw(&inst(None).0);
     // Format 3: header 1+4+4+4+4+4+2*8 = 37; chunk 0 at 37, chunk 1 at 37 + 71 = 108.
-    let f3 = B::new().u8(3).u32(2).u32(0).u32(1).u32(1).u32(2).u32(1).u32(37).u32(1).u32(108).raw(&solo(3.0).0).raw(&solo(33.0).0);
+    let f3 = B::new()
+        .u8(3)
+        .u32(2)
+        .u32(0)
+        .u32(1)
+        .u32(1)
+        .u32(2)
+        .u32(1)
+        .u32(37)
+        .u32(1)
+        .u32(108)
+        .raw(&solo(3.0).0)
+        .raw(&solo(33.0).0);
     // Format 4: header 1+4+4+(4+4)+(4+4)+4+8 = 37.
     let f4 = B::new().u8(4).u32(1).u32(0).u32(1).u32(1).u32(1).u32(2).u32(1).u32(1).u32(37).raw(&solo(4.0).0);
     // Format 5: header 1+4+4+(4+4)+4+4+12 = 37; one chunk with one solo and one instance.
-    let f5 = B::new().u8(5).u32(1).u32(1).u32(1).u32(1).u32(0).u32(1).u32(1).u32(1).u32(37).raw(&solo(5.0).0).raw(&inst(None).0);
-    let f5b = B::new().u8(5).u32(1).u32(1).u32(1).u32(1).u32(0).u32(1).u32(1).u32(1).u32(37).raw(&solo(6.0).0).raw(&inst(Some(9)).0);
+    let f5 = B::new()
+        .u8(5)
+        .u32(1)
+        .u32(1)
+        .u32(1)
+        .u32(1)
+        .u32(0)
+        .u32(1)
+        .u32(1)
+        .u32(1)
+        .u32(37)
+        .raw(&solo(5.0).0)
+        .raw(&inst(None).0);
+    let f5b = B::new()
+        .u8(5)
+        .u32(1)
+        .u32(1)
+        .u32(1)
+        .u32(1)
+        .u32(0)
+        .u32(1)
+        .u32(1)
+        .u32(1)
+        .u32(37)
+        .raw(&solo(6.0).0)
+        .raw(&inst(Some(9)).0);
     // Format 6: header 1+4+4+(4+8)+(4+4)+4+12 = 45; solo v13 with mesh 0 -> "bush.e3d", texture 0 -> "skin".
     let solo13 = B::new()
-        .u8(0x08).v3(7.0, 0.0, 760.0).f32(2.0)
-        .u8(0).u8(1)
-        .v3(7.0, 0.0, 760.0).v3(0.0, 0.0, 0.0).v3(1.0, 1.0, 1.0)
-        .u16(0).u16(0).u32(0).u32(0).u8(12);
+        .u8(0x08)
+        .v3(7.0, 0.0, 760.0)
+        .f32(2.0)
+        .u8(0)
+        .u8(1)
+        .v3(7.0, 0.0, 760.0)
+        .v3(0.0, 0.0, 0.0)
+        .v3(1.0, 1.0, 1.0)
+        .u16(0)
+        .u16(0)
+        .u32(0)
+        .u32(0)
+        .u8(12);
     assert_eq!(solo13.len(), 68);
-    let f6 = B::new().u8(6).u32(1).u32(1).u32(2).u32(1).u32(0).u32(1).u32(2).u32(1).u32(1).u32(1).u32(45).raw(&solo13.0).raw(&inst(Some(3)).0);
-    vec![(None, 1, flat), (Some(1), 2, f1), (Some(2), 2, f2), (Some(3), 2, f3), (Some(4), 1, f4), (Some(5), 2, f5), (Some(5), 2, f5b), (Some(6), 2, f6)]
+    let f6 = B::new()
+        .u8(6)
+        .u32(1)
+        .u32(1)
+        .u32(2)
+        .u32(1)
+        .u32(0)
+        .u32(1)
+        .u32(2)
+        .u32(1)
+        .u32(1)
+        .u32(1)
+        .u32(45)
+        .raw(&solo13.0)
+        .raw(&inst(Some(3)).0);
+    vec![
+        (None, 1, flat),
+        (Some(1), 2, f1),
+        (Some(2), 2, f2),
+        (Some(3), 2, f3),
+        (Some(4), 1, f4),
+        (Some(5), 2, f5),
+        (Some(5), 2, f5b),
+        (Some(6), 2, f6),
+    ]
 }
 
 /// Builds a version-9 module with PIDX (row 250, columns 250..), PROT v9, PACK.
@@ -59,9 +135,22 @@ fn module_bytes() -> Vec<u8> {
         pack = pack.raw(&bytes.0);
     }
     // Prototype: bounds radius 3, transition 1, "tree.e3d", no texture; v9 tail.
-    let prot = B::new().u32(1)
-        .u8(0x08).v3(0.0, 0.0, 0.0).f32(3.0).u8(0).u8(1).u32(0).none().u32(0).u32(0)
-        .none().u8(2).u32(0).f32(0.0).f32(-1.0);
+    let prot = B::new()
+        .u32(1)
+        .u8(0x08)
+        .v3(0.0, 0.0, 0.0)
+        .f32(3.0)
+        .u8(0)
+        .u8(1)
+        .u32(0)
+        .none()
+        .u32(0)
+        .u32(0)
+        .none()
+        .u8(2)
+        .u32(0)
+        .f32(0.0)
+        .f32(-1.0);
     header(9).chunk(b"STRS", strs(&STRINGS)).chunk(b"PIDX", pidx).chunk(b"PROT", prot).chunk(b"PACK", pack).0
 }
 
@@ -72,8 +161,14 @@ fn every_section_format_decodes_expands_and_reencodes() {
     assert_eq!(m.prototypes()[0].tail.map(|t| (t.pack_flags, t.baked_range_max)), Some((2, -1.0)));
     let index = SectionIndex::new(&m).unwrap_or_default();
     let want = [
-        SectionFormat::Flat, SectionFormat::V8, SectionFormat::V9, SectionFormat::V10, SectionFormat::V11,
-        SectionFormat::V12, SectionFormat::V12, SectionFormat::V13,
+        SectionFormat::Flat,
+        SectionFormat::V8,
+        SectionFormat::V9,
+        SectionFormat::V10,
+        SectionFormat::V11,
+        SectionFormat::V12,
+        SectionFormat::V12,
+        SectionFormat::V13,
     ];
     for (k, (marker, count, raw)) in sections().iter().enumerate() {
         let i = index.find(250, 250 + k as u32);
@@ -133,7 +228,18 @@ fn pack_is_not_decoded_at_load() {
 #[test]
 fn flat_section_whose_first_flags_collide_with_marker_1() {
     // Flat section, first model flags 0x01 (name only): looks like format 1.
-    let rec = B::new().u8(0x01).u32(3).u8(0).u8(0).v3(1.0, 2.0, 3.0).v3(0.0, 0.0, 0.0).v3(1.0, 1.0, 1.0).u32(0).none().u32(0).u32(0);
+    let rec = B::new()
+        .u8(0x01)
+        .u32(3)
+        .u8(0)
+        .u8(0)
+        .v3(1.0, 2.0, 3.0)
+        .v3(0.0, 0.0, 0.0)
+        .v3(1.0, 1.0, 1.0)
+        .u32(0)
+        .none()
+        .u32(0)
+        .u32(0);
     let strict = Section::decode(&rec.0, 0, 1, true);
     assert!(matches!(strict.map_err(|e| e.kind), Err(ErrorKind::FlatMarkerCollision(1))));
     let compat = Section::decode(&rec.0, 0, 1, false).ok();

@@ -2,7 +2,7 @@
 //! by path + parameters, site transform then PLAC placement.
 
 use iron3d_eu7::canonical::Scene;
-use iron3d_eu7::include::{apply, bind_params, resolve_includes, MemoryFiles};
+use iron3d_eu7::include::{MemoryFiles, apply, bind_params, resolve_includes};
 use iron3d_eu7::logic::Include;
 use iron3d_eu7::node::TransformContext;
 use iron3d_eu7::{ErrorKind, ReadOptions, Sid};
@@ -69,7 +69,10 @@ fn missing_include_is_a_located_error() {
     f.0.retain(|k, _| !k.contains("sub/"));
     let e = resolve_includes("scenery/root.eu7", &f, &ReadOptions::compatible()).err();
     let text = e.as_ref().map(ToString::to_string).unwrap_or_default();
-    assert!(text.starts_with("file scenery/root.eu7 -> chunk INCL -> include 0 -> load: cannot load scenery/sub/a.eu7"), "{text}");
+    assert!(
+        text.starts_with("file scenery/root.eu7 -> chunk INCL -> include 0 -> load: cannot load scenery/sub/a.eu7"),
+        "{text}"
+    );
     let e = e.map(|e| e.kind);
     assert!(matches!(e, Some(ErrorKind::Load { ref path, .. }) if path == "scenery/sub/a.eu7"), "{e:?}");
 }

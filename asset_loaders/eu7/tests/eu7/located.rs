@@ -1,7 +1,7 @@
 //! Located errors: every message names the file, the chunk or PACK section (row and
 //! column), the record, the absolute byte offset and the rule.
 
-use crate::bytes::{header, strs, B};
+use crate::bytes::{B, header, strs};
 use iron3d_eu7::{Module, ReadOptions, SectionIndex};
 
 /// A version-9 module whose one section (PIDX row 3, column 4; format 1) holds a single
@@ -9,8 +9,21 @@ use iron3d_eu7::{Module, ReadOptions, SectionIndex};
 /// offset of the instance record.
 fn bad_prototype_module() -> (Vec<u8>, usize) {
     let proto = || {
-        B::new().u8(0x08).v3(0.0, 0.0, 0.0).f32(3.0).u8(0).u8(1).u32(0).none().u32(0).u32(0)
-            .none().u8(2).u32(0).f32(0.0).f32(-1.0)
+        B::new()
+            .u8(0x08)
+            .v3(0.0, 0.0, 0.0)
+            .f32(3.0)
+            .u8(0)
+            .u8(1)
+            .u32(0)
+            .none()
+            .u32(0)
+            .u32(0)
+            .none()
+            .u8(2)
+            .u32(0)
+            .f32(0.0)
+            .f32(-1.0)
     };
     let prot = B::new().u32(2).raw(&proto().0).raw(&proto().0);
     let inst = B::new().u32(7).v3(300.0, 0.0, 900.0).v3(0.0, 0.0, 0.0).v3(1.0, 1.0, 1.0).none();
@@ -55,8 +68,21 @@ fn chunk_level_count_names_file_chunk_and_offset() {
 fn chunk_record_error_names_the_record() {
     // Two MODL records; the second claims 4096 light states.
     let rec = |lights: u32| {
-        B::new().u8(0x09).u32(0).v3(0.0, 0.0, 0.0).f32(1.0).u8(0).u8(1).v3(1.0, 2.0, 3.0).v3(0.0, 0.0, 0.0)
-            .v3(1.0, 1.0, 1.0).u32(0).none().u32(lights).f32(1.0).u32(0)
+        B::new()
+            .u8(0x09)
+            .u32(0)
+            .v3(0.0, 0.0, 0.0)
+            .f32(1.0)
+            .u8(0)
+            .u8(1)
+            .v3(1.0, 2.0, 3.0)
+            .v3(0.0, 0.0, 0.0)
+            .v3(1.0, 1.0, 1.0)
+            .u32(0)
+            .none()
+            .u32(lights)
+            .f32(1.0)
+            .u32(0)
     };
     let first = rec(1);
     let bytes = header(6).chunk(b"MODL", B::new().u32(2).raw(&first.0).raw(&rec(4096).0)).0;

@@ -65,7 +65,8 @@ fn generator_output_is_pinned() {
     // Length and FNV-1a 64 of the default scenery (seed 1) as the generator wrote it before
     // the workspace moved to one SplitMix64: a change of generator or writer shows here.
     let bytes = generate::scenery(&GenConfig::default()).unwrap_or_default();
-    let fnv = bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3));
+    let fnv =
+        bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3));
     assert_eq!((bytes.len(), fnv), (97_203, 0x8F60_5F68_3272_438A));
 }
 
@@ -90,13 +91,23 @@ fn expanded_pack_models_match_the_generated_models() {
     for i in 0..index.entries.len() {
         let models = m.and_then(|m| index.decode(m, i, true).ok()?.models(m.prototypes()).ok()).unwrap_or_default();
         for r in models {
-            got.push((m.map(|m| m.string(r.model_file).to_vec()).unwrap_or_default(), r.location.map(f32::to_bits), r.light_states.len()));
+            got.push((
+                m.map(|m| m.string(r.model_file).to_vec()).unwrap_or_default(),
+                r.location.map(f32::to_bits),
+                r.light_states.len(),
+            ));
         }
     }
     let mut want: Vec<(Vec<u8>, [u32; 3], usize)> = scene
         .models
         .iter()
-        .map(|r| (iron3d_eu7::module::resolve(&scene.strings, r.model_file).to_vec(), r.location.map(f32::to_bits), r.light_states.len()))
+        .map(|r| {
+            (
+                iron3d_eu7::module::resolve(&scene.strings, r.model_file).to_vec(),
+                r.location.map(f32::to_bits),
+                r.light_states.len(),
+            )
+        })
         .collect();
     got.sort();
     want.sort();

@@ -123,7 +123,11 @@ impl BlockCfg {
             let at = l.offset as u64;
             if keyword(&raw, "object") {
                 if let Some((b, _)) = &open {
-                    return Err(Error::invalid(at, "cfg_nested_object", format!("`object` inside block {}", decode(b.name()))));
+                    return Err(Error::invalid(
+                        at,
+                        "cfg_nested_object",
+                        format!("`object` inside block {}", decode(b.name())),
+                    ));
                 }
                 open = Some((CfgBlock { header: raw, body: Vec::new(), end: RawLine::crlf(Vec::new()) }, l.offset));
             } else if keyword(&raw, "end") {
@@ -137,13 +141,21 @@ impl BlockCfg {
             } else if let Some((b, _)) = &mut open {
                 b.body.push(raw);
             } else if raw.key_value().is_some() {
-                return Err(Error::invalid(at, "cfg_outside_block", format!("`{}` outside an object block", decode(&raw.text))));
+                return Err(Error::invalid(
+                    at,
+                    "cfg_outside_block",
+                    format!("`{}` outside an object block", decode(&raw.text)),
+                ));
             } else {
                 items.push(CfgItem::Line(raw));
             }
         }
         if let Some((b, at)) = open {
-            return Err(Error::invalid(at as u64, "cfg_unterminated", format!("block {} has no `end`", decode(b.name()))));
+            return Err(Error::invalid(
+                at as u64,
+                "cfg_unterminated",
+                format!("block {} has no `end`", decode(b.name())),
+            ));
         }
         Ok(Self { items })
     }

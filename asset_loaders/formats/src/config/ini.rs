@@ -196,7 +196,11 @@ impl IniFile {
         text.extend_from_slice(b" = ");
         let vstart = text.len();
         text.extend_from_slice(value);
-        let new = IniLine { kind: LineKind::Entry { key: 0..key.len(), value: vstart..text.len() }, text, eol: b"\r\n".to_vec() };
+        let new = IniLine {
+            kind: LineKind::Entry { key: 0..key.len(), value: vstart..text.len() },
+            text,
+            eol: b"\r\n".to_vec(),
+        };
         let at = self.insertion_point(section);
         if let Some(prev) = at.checked_sub(1).and_then(|p| self.lines.get_mut(p))
             && prev.eol.is_empty()
@@ -211,7 +215,8 @@ impl IniFile {
         let Some(name) = section else {
             return self.lines.iter().position(|l| l.section().is_some()).unwrap_or(self.lines.len());
         };
-        let header = self.lines.iter().position(|l| l.section().is_some_and(|s| s.eq_ignore_ascii_case(name.as_bytes())));
+        let header =
+            self.lines.iter().position(|l| l.section().is_some_and(|s| s.eq_ignore_ascii_case(name.as_bytes())));
         match header {
             Some(h) => {
                 let mut end = h + 1;

@@ -51,7 +51,10 @@ fn iron3d_ini_sections() {
     let t = Iron3dIni { subtitles: Some(Setting::new(1)), ..Default::default() };
     t.write_into(&mut ini).unwrap();
     let text = String::from_utf8(ini.to_bytes()).unwrap();
-    assert!(text.starts_with("[CS]\r\nDISPLAY_WIDTH = 640\r\nDISPLAY_HEIGHT = 480\r\nSUBTITLES = 1\r\n\r\n[MULTIPLAYER]"), "{text}");
+    assert!(
+        text.starts_with("[CS]\r\nDISPLAY_WIDTH = 640\r\nDISPLAY_HEIGHT = 480\r\nSUBTITLES = 1\r\n\r\n[MULTIPLAYER]"),
+        "{text}"
+    );
     let mut fresh = IniFile::default();
     ArealMapIni { show_areals: Some(Setting::new(0)), ..Default::default() }.write_into(&mut fresh).unwrap();
     assert_eq!(fresh.to_bytes(), b"ShowAreals = 0\r\n");
@@ -91,8 +94,14 @@ fn mission_cfg_authoring() {
     let mut cfg = BlockCfg::parse(b"// generated").unwrap();
     cfg.push_block("ambient_music_loop", &[("library", "music.lib"), ("THEME", "t.wav")]).unwrap();
     let bytes = cfg.to_bytes();
-    assert_eq!(bytes, b"// generated\r\nobject ambient_music_loop\r\n    library music.lib\r\n    THEME t.wav\r\nend\r\n");
-    assert_eq!(BlockCfg::parse(&bytes).unwrap().block("ambient_music_loop").unwrap().param("theme"), Some(&b"t.wav"[..]));
+    assert_eq!(
+        bytes,
+        b"// generated\r\nobject ambient_music_loop\r\n    library music.lib\r\n    THEME t.wav\r\nend\r\n"
+    );
+    assert_eq!(
+        BlockCfg::parse(&bytes).unwrap().block("ambient_music_loop").unwrap().param("theme"),
+        Some(&b"t.wav"[..])
+    );
     assert!(cfg.push_block("two words", &[]).is_err());
 }
 

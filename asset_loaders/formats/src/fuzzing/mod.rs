@@ -257,10 +257,8 @@ pub fn verify(fuzz_dir: &Path, targets: &[Target]) -> Vec<String> {
     let manifest = fuzz_dir.join("Cargo.toml");
     match std::fs::read_to_string(&manifest) {
         Ok(text) => {
-            let bins: Vec<&str> = text
-                .lines()
-                .filter_map(|l| l.strip_prefix("path = \"fuzz_targets/")?.strip_suffix(".rs\""))
-                .collect();
+            let bins: Vec<&str> =
+                text.lines().filter_map(|l| l.strip_prefix("path = \"fuzz_targets/")?.strip_suffix(".rs\"")).collect();
             for bin in &bins {
                 if !targets.iter().any(|(name, _)| name == bin) {
                     failures.push(format!("{}: target {bin} has no body in `targets`", manifest.display()));
@@ -313,7 +311,8 @@ pub fn write_seeds(fuzz_dir: &Path, targets: &[Target], seeds: Vec<Seed>) -> std
         }
         let dir = root.join(target);
         std::fs::create_dir_all(&dir)?;
-        let name: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || ".-_".contains(c) { c } else { '_' }).collect();
+        let name: String =
+            name.chars().map(|c| if c.is_ascii_alphanumeric() || ".-_".contains(c) { c } else { '_' }).collect();
         std::fs::write(dir.join(name), bytes)?;
     }
     Ok(())

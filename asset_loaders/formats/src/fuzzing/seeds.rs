@@ -21,7 +21,10 @@ fn terrains() -> Result<Vec<(String, LandMsh)>> {
     let mut out = vec![
         ("flat-1x1".to_owned(), TerrainBuilder::height_field(1, 1, 8.0, |_, _| 0.0)?),
         ("slope-3x2".to_owned(), TerrainBuilder::height_field(3, 2, 16.0, |x, y| x * 0.5 - y * 0.25)?),
-        ("hills-6x6".to_owned(), TerrainBuilder::height_field(6, 6, 10.0, |x, y| ((x * 0.1).sin() + (y * 0.13).cos()) * 20.0)?),
+        (
+            "hills-6x6".to_owned(),
+            TerrainBuilder::height_field(6, 6, 10.0, |x, y| ((x * 0.1).sin() + (y * 0.13).cos()) * 20.0)?,
+        ),
     ];
     // Water and overlays: a square of ground beside a square of water.
     let mut b = TerrainBuilder::new();
@@ -51,7 +54,11 @@ fn areal_maps() -> Result<Vec<(String, ArealMap)>> {
     for k in 0..4 {
         mixed.add_polygon(vec![ring[k], ring[(k + 1) % 4], c], 1, u32::from(k == 2))?;
     }
-    mixed.add_polygon(vec![[20.0, 0.0, 1.0], [30.0, 5.0, 0.0], [32.0, 15.0, 0.0], [25.0, 22.0, 2.0], [20.0, 20.0, 3.0]], 2, 0)?;
+    mixed.add_polygon(
+        vec![[20.0, 0.0, 1.0], [30.0, 5.0, 0.0], [32.0, 15.0, 0.0], [25.0, 22.0, 2.0], [20.0, 20.0, 3.0]],
+        2,
+        0,
+    )?;
     Ok(vec![
         ("one-square-grid1x1".to_owned(), one.build(1, 1)?),
         ("four-squares-grid4x4".to_owned(), grid.build(4, 4)?),
@@ -87,9 +94,16 @@ fn containers_and_names() -> Result<Seeds> {
     let mut rsli = RsliWriter::new(0x5A17);
     for method in Method::ALL {
         let name = format!("{method:?}").to_uppercase();
-        rsli.add(NewEntry { name: name.clone().into_bytes(), method, data: format!("{name} {name} {name} data").into_bytes() });
+        rsli.add(NewEntry {
+            name: name.clone().into_bytes(),
+            method,
+            data: format!("{name} {name} {name} data").into_bytes(),
+        });
     }
-    let mut seeds = vec![("nres", "writer.nres".to_owned(), nres.to_bytes()?), ("rsli", "every-method.rlb".to_owned(), rsli.to_bytes()?)];
+    let mut seeds = vec![
+        ("nres", "writer.nres".to_owned(), nres.to_bytes()?),
+        ("rsli", "every-method.rlb".to_owned(), rsli.to_bytes()?),
+    ];
     // Texture names for the palette-slot rule.
     for name in ["CAMO.A", "GRASS.0", "PANEL2.0"] {
         seeds.push(("palette", format!("name-{name}"), name.as_bytes().to_vec()));
@@ -133,7 +147,9 @@ fn demo_files() -> Seeds {
     ];
     let mut seeds: Seeds = files
         .iter()
-        .map(|&(target, file)| (target, format!("demo-{}", file.replace('/', "-")), std::fs::read(demo().join(file)).unwrap()))
+        .map(|&(target, file)| {
+            (target, format!("demo-{}", file.replace('/', "-")), std::fs::read(demo().join(file)).unwrap())
+        })
         .collect();
     let entries: &[(&str, &str, &[u8; 4])] = &[
         ("fxid", "effects.rlb", b"FXID"),

@@ -22,8 +22,19 @@ pub struct ControlPoint {
 
 impl ControlPoint {
     /// A new point (authoring). `flags_raw` is opaque: use 0 unless copying.
-    pub fn new(name: &str, flags_raw: u32, owner_piece: i32, target_piece: i32, position: [f32; 3], direction: [f32; 3]) -> Result<Self> {
-        check_finite(&[position[0], position[1], position[2], direction[0], direction[1], direction[2]], 0, "control point")?;
+    pub fn new(
+        name: &str,
+        flags_raw: u32,
+        owner_piece: i32,
+        target_piece: i32,
+        position: [f32; 3],
+        direction: [f32; 3],
+    ) -> Result<Self> {
+        check_finite(
+            &[position[0], position[1], position[2], direction[0], direction[1], direction[2]],
+            0,
+            "control point",
+        )?;
         let mut raw = [0u8; RECORD_SIZE];
         put_word(&mut raw, 0, flags_raw);
         put_word(&mut raw, 4, owner_piece as u32);

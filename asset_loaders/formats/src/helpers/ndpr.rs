@@ -55,7 +55,11 @@ impl Ndpr {
         let n = c.u32()?;
         let total = c.check_count(u64::from(n), RECORD_SIZE as u64, "NDPR records")?;
         if total != c.remaining() {
-            return Err(Error::invalid(0, "ndpr_size", format!("{n} records need {} bytes, file has {}", 4 + total, data.len())));
+            return Err(Error::invalid(
+                0,
+                "ndpr_size",
+                format!("{n} records need {} bytes, file has {}", 4 + total, data.len()),
+            ));
         }
         let mut records = Vec::with_capacity(n as usize);
         for _ in 0..n {

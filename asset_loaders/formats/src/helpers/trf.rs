@@ -62,8 +62,12 @@ impl Trf {
         if let Some((i, e)) = nres.entries().iter().enumerate().find(|(_, e)| e.type_id == type_id(b'0')) {
             let payload = nres.payload(i).unwrap_or_default();
             if payload.len() % NODE_SIZE != 0 {
-                return Err(Error::invalid(u64::from(e.data_offset), "trf_node_size", format!("{} bytes of TRF0", payload.len()))
-                    .in_entry(e.display_name()));
+                return Err(Error::invalid(
+                    u64::from(e.data_offset),
+                    "trf_node_size",
+                    format!("{} bytes of TRF0", payload.len()),
+                )
+                .in_entry(e.display_name()));
             }
             for chunk in payload.chunks_exact(NODE_SIZE) {
                 let mut raw = [0u8; NODE_SIZE];

@@ -125,7 +125,15 @@ mod tests {
         let shape: Vec<_> = a.pieces.iter().map(|p| (p.component, p.node, p.parent)).collect();
         assert_eq!(
             shape,
-            [(0, 0, None), (0, 1, Some(0)), (1, 1, Some(1)), (1, 2, Some(2)), (1, 3, Some(2)), (2, 1, Some(3)), (2, 2, Some(5))]
+            [
+                (0, 0, None),
+                (0, 1, Some(0)),
+                (1, 1, Some(1)),
+                (1, 2, Some(2)),
+                (1, 3, Some(2)),
+                (2, 1, Some(3)),
+                (2, 2, Some(5))
+            ]
         );
         assert_eq!(a.piece_of(1, 0), Some(1), "a virtual root is its attach piece");
         assert_eq!(a.piece_of(2, 2), Some(6));
@@ -142,7 +150,12 @@ mod tests {
         assert!(assemble(&[nodes(&[None], Some((0, 0)))]).is_err(), "attach to itself");
         assert!(assemble(&[nodes(&[None], None), nodes(&[None], Some((0, 4)))]).is_err(), "missing node");
         // attaching to the virtual root of an attached model lands on its attach piece
-        let a = assemble(&[nodes(&[None, Some(0)], None), nodes(&[None], Some((0, 1))), nodes(&[None, Some(0)], Some((1, 0)))]).unwrap();
+        let a = assemble(&[
+            nodes(&[None, Some(0)], None),
+            nodes(&[None], Some((0, 1))),
+            nodes(&[None, Some(0)], Some((1, 0))),
+        ])
+        .unwrap();
         assert_eq!(a.pieces.last().unwrap().parent, Some(1));
     }
 }

@@ -169,7 +169,11 @@ impl Command {
     pub fn new_sound(enabled: bool, s: &SoundCommand) -> Result<Self> {
         let mut body = Vec::with_capacity(144);
         body.put_u32(s.mode);
-        [s.t_start, s.t_end].into_iter().chain(s.vectors.into_iter().flatten()).chain(s.scalars).for_each(|f| body.put_f32(f));
+        [s.t_start, s.t_end]
+            .into_iter()
+            .chain(s.vectors.into_iter().flatten())
+            .chain(s.scalars)
+            .for_each(|f| body.put_f32(f));
         body.put_u32(s.manager_arg);
         body.extend_from_slice(&s.reference.archive);
         body.extend_from_slice(&s.reference.name);
@@ -222,7 +226,11 @@ impl Effect {
                 .ok_or_else(|| Error::invalid(at, "fxid_opcode", format!("command {i}: unknown opcode {opcode}")))?;
             let command = Command { word, body: c.take(size - 4)?.to_vec() };
             if options.strict && command.reference().is_some_and(|r| !r.is_set()) {
-                return Err(Error::invalid(at, "fxid_reference", format!("command {i} (opcode {opcode}): empty reference")));
+                return Err(Error::invalid(
+                    at,
+                    "fxid_reference",
+                    format!("command {i} (opcode {opcode}): empty reference"),
+                ));
             }
             commands.push(command);
         }

@@ -86,7 +86,15 @@ fn authoring_builds_commands_of_the_right_size() {
     }
     assert!(Command::new(0, true).is_err());
     let r = ResourceRef::new(b"sounds.lib", b"boom.wav").unwrap();
-    let s = SoundCommand { mode: 0, t_start: 0.0, t_end: 1.0, vectors: [[0.0; 3]; 4], scalars: [1.0; 4], manager_arg: 7, reference: r };
+    let s = SoundCommand {
+        mode: 0,
+        t_start: 0.0,
+        t_end: 1.0,
+        vectors: [[0.0; 3]; 4],
+        scalars: [1.0; 4],
+        manager_arg: 7,
+        reference: r,
+    };
     let sound = Command::new_sound(true, &s).unwrap();
     assert_eq!(sound.body.len(), 144);
     assert_eq!(sound.sound().unwrap(), s);

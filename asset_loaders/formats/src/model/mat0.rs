@@ -44,7 +44,15 @@ impl Phase {
 
     /// Authoring: a phase from RGBA colours (ambient alpha in percent), power, stage and
     /// texture name (empty = untextured).
-    pub fn new(ambient: [u8; 4], diffuse: [u8; 4], specular: [u8; 4], emissive: [u8; 4], power: u8, stage: i8, texture: &[u8]) -> Result<Self> {
+    pub fn new(
+        ambient: [u8; 4],
+        diffuse: [u8; 4],
+        specular: [u8; 4],
+        emissive: [u8; 4],
+        power: u8,
+        stage: i8,
+        texture: &[u8],
+    ) -> Result<Self> {
         let mut params = [0u8; 18];
         params[..4].copy_from_slice(&ambient);
         params[4..8].copy_from_slice(&diffuse);
@@ -167,13 +175,19 @@ impl Material {
         let phase_count = c.u16()?;
         let anim_count = c.u16()?;
         if anim_count >= MAX_ANIM_BLOCKS {
-            return Err(Error::invalid(2, "mat0_anim_blocks", format!("Too many animations for material ({anim_count})")));
+            return Err(Error::invalid(
+                2,
+                "mat0_anim_blocks",
+                format!("Too many animations for material ({anim_count})"),
+            ));
         }
         let blend = (version >= 2).then(|| c.array()).transpose()?;
         let alpha_multiplier = (version >= 3).then(|| c.u32()).transpose()?;
         let emissive_intensity = (version >= 4).then(|| c.u32()).transpose()?;
         c.check_count(u64::from(phase_count), Phase::SIZE as u64, "phases")?;
-        let phases = (0..phase_count).map(|_| Ok(Phase { params: c.array()?, texture: c.array()? })).collect::<Result<Vec<_>>>()?;
+        let phases = (0..phase_count)
+            .map(|_| Ok(Phase { params: c.array()?, texture: c.array()? }))
+            .collect::<Result<Vec<_>>>()?;
         let mut anims = Vec::with_capacity(usize::from(anim_count));
         for _ in 0..anim_count {
             let header = c.u32()?;
@@ -209,7 +223,8 @@ impl Material {
 
     /// Serialises the payload (`attr1`/`version` go to the NRes row).
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let count = |n: usize, what| u16::try_from(n).map_err(|_| Error::invalid(0, "mat0_count", format!("{what} {n}")));
+        let count =
+            |n: usize, what| u16::try_from(n).map_err(|_| Error::invalid(0, "mat0_count", format!("{what} {n}")));
         let anims = count(self.anims.len(), "animation blocks")?;
         if anims >= MAX_ANIM_BLOCKS {
             return Err(Error::invalid(0, "mat0_anim_blocks", format!("{anims} blocks")));
@@ -218,7 +233,11 @@ impl Material {
             && self.alpha_multiplier.is_some() == (self.version >= 3)
             && self.emissive_intensity.is_some() == (self.version >= 4);
         if !shape_ok {
-            return Err(Error::invalid(0, "mat0_version_fields", format!("fields do not match version {}", self.version)));
+            return Err(Error::invalid(
+                0,
+                "mat0_version_fields",
+                format!("fields do not match version {}", self.version),
+            ));
         }
         let mut out = Vec::new();
         out.put_u16(count(self.phases.len(), "phases")?);
@@ -246,7 +265,13 @@ impl Material {
 
     /// Phase selection of block `block` at `game_time` (ms) for a row started at
     /// `start_time` (spec §3.5). `rand` is the engine RNG, used by mode 3 only.
-    pub fn select(&self, block: usize, game_time: u32, start_time: u32, rand: &mut dyn FnMut() -> u32) -> Result<Selection> {
+    pub fn select(
+        &self,
+        block: usize,
+        game_time: u32,
+        start_time: u32,
+        rand: &mut dyn FnMut() -> u32,
+    ) -> Result<Selection> {
         let Some(b) = self.anims.get(block) else { return Ok(static_phase()) };
         let cycle = b.cycle();
         if cycle == 0 {
@@ -272,7 +297,9 @@ impl Material {
                 r = rand() % cycle;
                 new_start_time = Some(r);
             }
-            None => return Err(Error::new(ErrorKind::Unsupported(format!("material animation mode {}", b.header & 7)))),
+            None => {
+                return Err(Error::new(ErrorKind::Unsupported(format!("material animation mode {}", b.header & 7))));
+            }
         }
         Ok(Selection { new_start_time, ..segment(b, r) })
     }

@@ -69,7 +69,10 @@ fn malformed_payloads_are_errors() {
     let mut bad_phase = bytes.clone();
     let at = bytes.len() - 6;
     bad_phase[at] = 2; // key phase 2 of 2
-    assert!(matches!(Material::parse(&bad_phase, 0, 6).unwrap_err().kind, ErrorKind::Invalid { rule: "mat0_key_phase", .. }));
+    assert!(matches!(
+        Material::parse(&bad_phase, 0, 6).unwrap_err().kind,
+        ErrorKind::Invalid { rule: "mat0_key_phase", .. }
+    ));
     let mut lying = bytes.clone();
     lying[0] = 0xFF; // 255 phases
     assert!(Material::parse(&lying, 0, 6).is_err());

@@ -92,14 +92,20 @@ impl Transform {
     /// `self ∘ child`: the child's translation rotated by `self`, plus `self`'s
     /// translation; rotations multiplied.
     pub fn then(&self, child: &Transform) -> Transform {
-        Transform { translation: self.apply(child.translation), rotation: normalize(mul(self.rotation, child.rotation)) }
+        Transform {
+            translation: self.apply(child.translation),
+            rotation: normalize(mul(self.rotation, child.rotation)),
+        }
     }
 
     /// Row-major 4×4 matrix `[R | t; 0 0 0 1]` (translation in elements 3, 7, 11).
     pub fn matrix(&self) -> [f32; 16] {
         let c = [self.rotate([1.0, 0.0, 0.0]), self.rotate([0.0, 1.0, 0.0]), self.rotate([0.0, 0.0, 1.0])];
         let t = self.translation;
-        [c[0][0], c[1][0], c[2][0], t[0], c[0][1], c[1][1], c[2][1], t[1], c[0][2], c[1][2], c[2][2], t[2], 0.0, 0.0, 0.0, 1.0]
+        [
+            c[0][0], c[1][0], c[2][0], t[0], c[0][1], c[1][1], c[2][1], t[1], c[0][2], c[1][2], c[2][2], t[2], 0.0,
+            0.0, 0.0, 1.0,
+        ]
     }
 }
 
@@ -292,7 +298,9 @@ fn append_node(
     parts: &mut Vec<MeshPart>,
 ) -> Result<()> {
     let node = &msh.nodes[n];
-    let cell = node.slot(lod, group).or_else(|| if options.slot_fallback { node.slots.iter().copied().find(|&s| s != NONE) } else { None });
+    let cell = node
+        .slot(lod, group)
+        .or_else(|| if options.slot_fallback { node.slots.iter().copied().find(|&s| s != NONE) } else { None });
     let Some(slot) = cell.and_then(|s| msh.slots.get(usize::from(s))) else {
         return Ok(());
     };
@@ -326,7 +334,11 @@ fn append_batch(msh: &Msh, batch: &crate::model::msh::Batch, xf: &Transform, par
     let start = batch.index_start as usize;
     let whole = usize::from(batch.index_count) / 3 * 3;
     let Some(idx) = msh.indices.get(start..start + whole) else {
-        return Err(Error::invalid(0, "msh_batch_indices", format!("indices {start}+{whole} of {}", msh.indices.len())));
+        return Err(Error::invalid(
+            0,
+            "msh_batch_indices",
+            format!("indices {start}+{whole} of {}", msh.indices.len()),
+        ));
     };
     let uv = |v: usize| msh.uvs.as_ref().and_then(|u| u.get(v)).map_or([0.0; 2], |&u| decode_uv(u));
     match &msh.normals {

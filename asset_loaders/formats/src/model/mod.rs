@@ -43,4 +43,3 @@ pub fn bounds(points: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
         ([0, 1, 2].map(|k| lo[k].min(p[k])), [0, 1, 2].map(|k| hi[k].max(p[k])))
     })
 }
-

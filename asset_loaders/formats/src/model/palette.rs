@@ -73,7 +73,9 @@ pub fn palette_slot(texture_name: &[u8]) -> Result<Option<usize>> {
     let index = (letter - i32::from(b'A')) * 11 + name.get(dot + 2).map_or(0, |&d| i32::from(d) - i32::from(b'0') + 1);
     match usize::try_from(index) {
         Err(_) => Ok(None),
-        Ok(i) if i >= SLOT_COUNT => Err(Error::invalid(0, "palette_index", format!("palette index {i} >= {SLOT_COUNT}"))),
+        Ok(i) if i >= SLOT_COUNT => {
+            Err(Error::invalid(0, "palette_index", format!("palette index {i} >= {SLOT_COUNT}")))
+        }
         Ok(i) => Ok(Some(i)),
     }
 }

@@ -100,7 +100,9 @@ struct Lines {
 impl Lines {
     fn next(&mut self, what: &str) -> Result<Line> {
         self.number += 1;
-        self.lines.next().ok_or_else(|| Error::invalid(0, "wear_truncated", format!("line {}: {what} missing", self.number)))
+        self.lines
+            .next()
+            .ok_or_else(|| Error::invalid(0, "wear_truncated", format!("line {}: {what} missing", self.number)))
     }
 
     fn counted(&mut self, rule: &'static str, what: &str) -> Result<(Line, Vec<Line>)> {
@@ -112,7 +114,11 @@ impl Lines {
         for _ in 0..count {
             let line = self.next("row")?;
             if line.row().is_none() {
-                return Err(Error::invalid(0, "wear_row", format!("line {}: {:?}", self.number, display_name(&line.text))));
+                return Err(Error::invalid(
+                    0,
+                    "wear_row",
+                    format!("line {}: {:?}", self.number, display_name(&line.text)),
+                ));
             }
             rows.push(line);
         }
@@ -153,7 +159,11 @@ impl Wear {
         let (count_line_lm, lm_rows) = lines.counted("wear_lightmap_count", "Illegal lightmaps length.")?;
         let (trailer, next) = lines.blanks();
         if next.is_some() {
-            return Err(Error::invalid(0, "wear_trailing_text", format!("line {}: text after LIGHTMAPS rows", lines.number)));
+            return Err(Error::invalid(
+                0,
+                "wear_trailing_text",
+                format!("line {}: text after LIGHTMAPS rows", lines.number),
+            ));
         }
         let lightmaps = Some(LightmapSection { keyword, count_line: count_line_lm, rows: lm_rows });
         Ok(Self { count_line, rows, separator, lightmaps, trailer })
@@ -230,7 +240,8 @@ impl Wear {
 
     /// Replaces the name of material row `i`, keeping its legacy id and line end.
     pub fn set_material(&mut self, i: usize, name: &[u8]) -> Result<()> {
-        let line = self.rows.get_mut(i).ok_or_else(|| Error::invalid(0, "wear_row", format!("row {i} does not exist")))?;
+        let line =
+            self.rows.get_mut(i).ok_or_else(|| Error::invalid(0, "wear_row", format!("row {i} does not exist")))?;
         let id = line.row().map_or(i as i64, |(id, _)| id);
         line.text = [format!("{id} ").as_bytes(), name].concat();
         Ok(())

@@ -47,12 +47,7 @@ impl NresDocument {
                 original: Some((row.data_offset as usize, row.size as usize)),
             })
             .collect();
-        Self {
-            original: archive.bytes().to_vec(),
-            data_end: archive.directory_offset(),
-            entries,
-            names_changed: false,
-        }
+        Self { original: archive.bytes().to_vec(), data_end: archive.directory_offset(), entries, names_changed: false }
     }
 
     /// Entries in directory order.
@@ -115,9 +110,7 @@ impl NresDocument {
         let spans: Vec<Span<'_>> = self
             .entries
             .iter()
-            .filter_map(|e| {
-                e.original.map(|(start, len)| Span { start, len, payload: &e.payload, repad: e.edited })
-            })
+            .filter_map(|e| e.original.map(|(start, len)| Span { start, len, payload: &e.payload, repad: e.edited }))
             .collect();
         let (region, starts) = relayout(&self.original, HEADER_SIZE, self.data_end, &spans);
         let mut out = Vec::with_capacity(HEADER_SIZE + region.len() + self.entries.len() * ENTRY_SIZE);

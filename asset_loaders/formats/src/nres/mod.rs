@@ -173,10 +173,8 @@ impl NresIndex {
             ));
         }
         let dir_size = (count as u64) * ENTRY_SIZE as u64;
-        let directory_offset = u64::from(total_size)
-            .checked_sub(dir_size)
-            .filter(|&off| off >= HEADER_SIZE as u64)
-            .ok_or_else(|| {
+        let directory_offset =
+            u64::from(total_size).checked_sub(dir_size).filter(|&off| off >= HEADER_SIZE as u64).ok_or_else(|| {
                 Error::invalid(8, "directory_offset", format!("{count} entries do not fit in {total_size} bytes"))
             })? as usize;
         // The directory fills the file from `directory_offset` to the end exactly.

@@ -100,7 +100,11 @@ impl BuildDat {
         while let Some((n, line)) = lines.next() {
             let tokens: Vec<&str> = line.split_whitespace().collect();
             let [name, count] = tokens[..] else {
-                return Err(line_error(n, "build_dat_section", format!("expected `<Category> <count>`, found `{line}`")));
+                return Err(line_error(
+                    n,
+                    "build_dat_section",
+                    format!("expected `<Category> <count>`, found `{line}`"),
+                ));
             };
             let category = BuildCategory::from_name(name)
                 .ok_or_else(|| line_error(n, "build_dat_category", format!("unknown category `{name}`")))?;
@@ -114,11 +118,10 @@ impl BuildDat {
                 let (pn, pline) = lines.next().ok_or_else(|| {
                     line_error(n, "build_dat_missing_path", format!("`{name}` declares {count} paths, file ends"))
                 })?;
-                let path = pline
-                    .strip_prefix('"')
-                    .and_then(|p| p.strip_suffix('"'))
-                    .filter(|p| valid_path(p))
-                    .ok_or_else(|| line_error(pn, "build_dat_path", format!("expected a quoted path, found `{pline}`")))?;
+                let path =
+                    pline.strip_prefix('"').and_then(|p| p.strip_suffix('"')).filter(|p| valid_path(p)).ok_or_else(
+                        || line_error(pn, "build_dat_path", format!("expected a quoted path, found `{pline}`")),
+                    )?;
                 paths.push(path.to_string());
             }
             out.sections.push((category, paths));
@@ -129,10 +132,7 @@ impl BuildDat {
     /// The mask of the category that lists `path` (case-insensitive, `\` or `/`), if any.
     pub fn mask_of(&self, path: &str) -> Option<u32> {
         let wanted = fold_path(path);
-        self.sections
-            .iter()
-            .find(|(_, paths)| paths.iter().any(|p| fold_path(p) == wanted))
-            .map(|(c, _)| c.mask())
+        self.sections.iter().find(|(_, paths)| paths.iter().any(|p| fold_path(p) == wanted)).map(|(c, _)| c.mask())
     }
 
     /// Writes the file (CRLF line ends).

@@ -295,7 +295,10 @@ mod tests {
     fn parents_expand_in_place_with_provenance_and_bas_stem_mesh() {
         let bytes = registry(&[
             ("fr_parent", &[("fortif.rlb", "fr_m.cpt"), ("fortif.rlb", "fr_m.ndp")]),
-            ("fr_m_brige", &[("fortif.rlb", "fr_m_brige.bas"), ("objects.rlb", "FR_PARENT"), ("fortif.rlb", "fr_m_brige.ctl")]),
+            (
+                "fr_m_brige",
+                &[("fortif.rlb", "fr_m_brige.bas"), ("objects.rlb", "FR_PARENT"), ("fortif.rlb", "fr_m_brige.ctl")],
+            ),
         ]);
         let nres = Nres::parse(&bytes, ReadOptions::strict()).unwrap();
         let index = index();
@@ -312,7 +315,9 @@ mod tests {
                 ("fr_m_brige.ctl", "fr_m_brige")
             ]
         );
-        assert!(matches!(&p.mesh, MeshSource::BasStem(m) if m.resource == "fr_m_brige.msh" && m.archive == "fortif.rlb"));
+        assert!(
+            matches!(&p.mesh, MeshSource::BasStem(m) if m.resource == "fr_m_brige.msh" && m.archive == "fortif.rlb")
+        );
     }
 
     #[test]
@@ -351,7 +356,8 @@ mod tests {
         assert!(e.to_string().contains("reference 0 of orphan -> parent nobody"), "{e}");
 
         let names: Vec<String> = (0..40).map(|i| format!("p{i}")).collect();
-        let chain: Vec<(String, String)> = (0..40).map(|i| ("objects.rlb".to_string(), format!("p{}", i + 1))).collect();
+        let chain: Vec<(String, String)> =
+            (0..40).map(|i| ("objects.rlb".to_string(), format!("p{}", i + 1))).collect();
         let mut w = NresWriter::new();
         for (i, n) in names.iter().enumerate() {
             let refs = if i < 39 { vec![ObjectRef64::new(&chain[i].0, &chain[i].1).unwrap()] } else { vec![] };

@@ -26,7 +26,14 @@ impl UnitRecord {
     }
 
     /// A record from its fields (description may fill all 32 bytes).
-    pub fn new(resource: &str, kind: u32, link: i32, description: &[u8], component_type: u32, child_count: u32) -> Result<Self> {
+    pub fn new(
+        resource: &str,
+        kind: u32,
+        link: i32,
+        description: &[u8],
+        component_type: u32,
+        child_count: u32,
+    ) -> Result<Self> {
         let mut raw = [0u8; RECORD_SIZE];
         raw[..32].copy_from_slice(&crate::bytes::fixed_field::<32>(b"objects.rlb")?);
         raw[32..64].copy_from_slice(&crate::bytes::fixed_field::<32>(resource.as_bytes())?);
@@ -156,10 +163,9 @@ impl UnitDat {
 
     fn build(&self, next: &mut usize, depth: usize) -> Result<UnitNode> {
         let index = *next;
-        let record = self
-            .records
-            .get(index)
-            .ok_or_else(|| Error::invalid((HEADER_SIZE + index * RECORD_SIZE) as u64, "unit_tree", "child counts exceed the records"))?;
+        let record = self.records.get(index).ok_or_else(|| {
+            Error::invalid((HEADER_SIZE + index * RECORD_SIZE) as u64, "unit_tree", "child counts exceed the records")
+        })?;
         if depth > self.records.len() {
             return Err(Error::rule("unit_tree", "tree deeper than its record count"));
         }
@@ -299,7 +305,10 @@ mod tests {
     #[test]
     fn size_magic_and_tree_errors() {
         let bytes = scheme();
-        assert!(matches!(UnitDat::parse(&bytes[..bytes.len() - 1]).unwrap_err().kind, ErrorKind::Invalid { rule: "unit_dat_size", .. }));
+        assert!(matches!(
+            UnitDat::parse(&bytes[..bytes.len() - 1]).unwrap_err().kind,
+            ErrorKind::Invalid { rule: "unit_dat_size", .. }
+        ));
         let mut bad = bytes.clone();
         bad[0] = 0;
         assert!(matches!(UnitDat::parse(&bad).unwrap_err().kind, ErrorKind::BadMagic { .. }));

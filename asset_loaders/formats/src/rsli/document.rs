@@ -16,9 +16,9 @@ pub fn encode_payload(method: Method, data: &[u8], key: u16) -> Result<Vec<u8>> 
         Method::Huffman | Method::XorHuffman => lzhuf::encode(data),
         Method::Deflate => {
             let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-            enc.write_all(data).and_then(|_| enc.finish()).map_err(|e| {
-                Error::new(crate::error::ErrorKind::Io(format!("deflate: {e}")))
-            })?
+            enc.write_all(data)
+                .and_then(|_| enc.finish())
+                .map_err(|e| Error::new(crate::error::ErrorKind::Io(format!("deflate: {e}"))))?
         }
     };
     if method.uses_xor() {

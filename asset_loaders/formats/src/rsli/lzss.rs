@@ -22,9 +22,10 @@ impl<'a> Input<'a> {
 
     #[inline]
     pub(crate) fn next(&mut self) -> Result<u8> {
-        let b = *self.data.get(self.pos).ok_or_else(|| {
-            Error::at(self.pos as u64, ErrorKind::Corrupt("compressed stream ends early".into()))
-        })?;
+        let b = *self
+            .data
+            .get(self.pos)
+            .ok_or_else(|| Error::at(self.pos as u64, ErrorKind::Corrupt("compressed stream ends early".into())))?;
         self.pos += 1;
         Ok(match &mut self.xor {
             Some(x) => x.apply(b),

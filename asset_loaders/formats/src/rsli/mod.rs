@@ -256,15 +256,8 @@ impl RsliIndex {
         XorStream::new(seed(&header)).apply_all(&mut table);
         let mut rows = Cursor::with_base(&table, HEADER_SIZE as u64);
         let entries = (0..count).map(|_| RsliEntry::parse(&mut rows)).collect::<Result<Vec<_>>>()?;
-        let mut lib = Self {
-            header,
-            entries,
-            map: Vec::new(),
-            map_rebuilt: false,
-            overlay: None,
-            readable: Vec::new(),
-            options,
-        };
+        let mut lib =
+            Self { header, entries, map: Vec::new(), map_rebuilt: false, overlay: None, readable: Vec::new(), options };
         lib.read_trailer(data)?;
         lib.prepare_map()?;
         lib.check_ranges(data.len())?;
@@ -288,7 +281,10 @@ impl RsliIndex {
         if !self.options.quirks.rsli_ao_overlay {
             return Err(Error::at(
                 at,
-                ErrorKind::QuirkRejected { quirk: "rsli_ao_overlay", detail: "file ends with an AO overlay trailer".into() },
+                ErrorKind::QuirkRejected {
+                    quirk: "rsli_ao_overlay",
+                    detail: "file ends with an AO overlay trailer".into(),
+                },
             ));
         }
         let mut word = [0u8; 4];

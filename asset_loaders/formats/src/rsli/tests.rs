@@ -166,7 +166,8 @@ fn unknown_method_is_unsupported() {
 fn output_must_be_exactly_unpacked_size() {
     let packed = encode_payload(Method::Deflate, b"12345", 0).unwrap();
     for declared in [4u32, 6] {
-        let rows = [Row { name: b"D", flags: 0x100, cell: 0, unpacked: declared, offset: 64, packed: packed.len() as u32 }];
+        let rows =
+            [Row { name: b"D", flags: 0x100, cell: 0, unpacked: declared, offset: 64, packed: packed.len() as u32 }];
         let lib_bytes = library(1, true, 1, &rows, &packed);
         let lib = Rsli::parse(&lib_bytes, ReadOptions::strict()).unwrap();
         assert!(matches!(lib.decode(0).unwrap_err().kind, ErrorKind::Corrupt(_)), "declared {declared}");

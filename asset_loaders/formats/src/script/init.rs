@@ -45,7 +45,11 @@ pub fn convert_anchor(value: f64, rule: AnchorRule) -> Result<Anchor> {
         AnchorRule::Truncate => {
             let word = low_word(value.trunc());
             if word > ANCHOR_LIMIT {
-                return Err(Error::invalid(0, "anchor_limit", format!("anchor {value} -> {word} exceeds {ANCHOR_LIMIT}")));
+                return Err(Error::invalid(
+                    0,
+                    "anchor_limit",
+                    format!("anchor {value} -> {word} exceeds {ANCHOR_LIMIT}"),
+                ));
             }
             Ok(Anchor { word, warning: false })
         }

@@ -158,7 +158,11 @@ impl ScrPackage {
                 *w = c.u32()?;
             }
             if options.strict && words[0] != SENTINEL && words[0] >= handler_count {
-                return Err(Error::invalid(at, "scr_selector", format!("record {r}: selector {} ≥ handler count {handler_count}", words[0])));
+                return Err(Error::invalid(
+                    at,
+                    "scr_selector",
+                    format!("record {r}: selector {} ≥ handler count {handler_count}", words[0]),
+                ));
             }
             let n = c.u32()?;
             limit(c, n, MAX_REFS, "reference count")?;

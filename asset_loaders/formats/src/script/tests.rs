@@ -66,19 +66,31 @@ fn scr_malformed_input() {
     }
     let mut nul = bytes.clone();
     nul[16] = b'!'; // "Init" terminator
-    assert!(matches!(ScrPackage::parse(&nul, ReadOptions::strict()).unwrap_err().kind, ErrorKind::Invalid { rule: "scr_event_name_nul", .. }));
+    assert!(matches!(
+        ScrPackage::parse(&nul, ReadOptions::strict()).unwrap_err().kind,
+        ErrorKind::Invalid { rule: "scr_event_name_nul", .. }
+    ));
     let mut many = bytes.clone();
     many[4..8].copy_from_slice(&100_000u32.to_le_bytes());
-    assert!(matches!(ScrPackage::parse(&many, ReadOptions::strict()).unwrap_err().kind, ErrorKind::Invalid { rule: "scr_limit", .. }));
+    assert!(matches!(
+        ScrPackage::parse(&many, ReadOptions::strict()).unwrap_err().kind,
+        ErrorKind::Invalid { rule: "scr_limit", .. }
+    ));
     let mut lying = bytes.clone();
     lying[8..12].copy_from_slice(&3000u32.to_le_bytes()); // name length past the end
     assert!(ScrPackage::parse(&lying, ReadOptions::strict()).is_err());
     let mut sel = bytes;
     sel[25..29].copy_from_slice(&80u32.to_le_bytes()); // selector of the Init record
-    assert!(matches!(ScrPackage::parse(&sel, ReadOptions::strict()).unwrap_err().kind, ErrorKind::Invalid { rule: "scr_selector", .. }));
+    assert!(matches!(
+        ScrPackage::parse(&sel, ReadOptions::strict()).unwrap_err().kind,
+        ErrorKind::Invalid { rule: "scr_selector", .. }
+    ));
     let p = ScrPackage::parse(&sel, ReadOptions::compatible()).unwrap();
     assert_eq!(p.events[0].records[0].selector(), Selector::Unknown(80));
-    assert_eq!(plan_init(&p, 1.0, 1.0, 0, AnchorRule::Truncate).unwrap(), InitPlan::Unsupported { record: 0, selector: Selector::Unknown(80) });
+    assert_eq!(
+        plan_init(&p, 1.0, 1.0, 0, AnchorRule::Truncate).unwrap(),
+        InitPlan::Unsupported { record: 0, selector: Selector::Unknown(80) }
+    );
 }
 
 #[test]
@@ -104,7 +116,10 @@ fn anchor_readings_differ_as_the_spec_describes() {
     assert_eq!(convert_anchor(-0.6, AnchorRule::Truncate).unwrap().word, 0);
     // 10001: rejected by A, warning under B.
     assert!(convert_anchor(10001.0, AnchorRule::Truncate).is_err());
-    assert_eq!(convert_anchor(10001.0, AnchorRule::RoundHalfEven).unwrap(), init::Anchor { word: 10001, warning: true });
+    assert_eq!(
+        convert_anchor(10001.0, AnchorRule::RoundHalfEven).unwrap(),
+        init::Anchor { word: 10001, warning: true }
+    );
     assert!(convert_anchor(-1.5, AnchorRule::Truncate).is_err(), "unsigned compare rejects negatives");
     assert_eq!(convert_anchor(2.5, AnchorRule::RoundHalfEven).unwrap().word, 2);
     assert_eq!(convert_anchor(2.9, AnchorRule::Truncate).unwrap().word, 2);
@@ -198,7 +213,12 @@ fn fml_is_kept_verbatim() {
 }
 
 fn arb_package() -> impl Strategy<Value = ScrPackage> {
-    let rec = (prop_oneof![0u32..73, Just(u32::MAX)], any::<[u32; 4]>(), proptest::collection::vec(any::<u32>(), 0..4), any::<u32>())
+    let rec = (
+        prop_oneof![0u32..73, Just(u32::MAX)],
+        any::<[u32; 4]>(),
+        proptest::collection::vec(any::<u32>(), 0..4),
+        any::<u32>(),
+    )
         .prop_map(|(s, ws, refs, w6)| Record { words: [s, ws[0], ws[1], ws[2], ws[3]], refs, w6 });
     let ev = (proptest::collection::vec(any::<u8>(), 0..8), any::<u32>(), proptest::collection::vec(rec, 0..4))
         .prop_map(|(name, event_word, records)| Event { name, event_word, records });

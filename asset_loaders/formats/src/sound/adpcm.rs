@@ -9,7 +9,8 @@ use crate::bytes::Cursor;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The seven standard predictor coefficient pairs.
-pub const STANDARD_COEFS: [(i16, i16); 7] = [(256, 0), (512, -256), (0, 0), (192, 64), (240, 0), (460, -208), (392, -232)];
+pub const STANDARD_COEFS: [(i16, i16); 7] =
+    [(256, 0), (512, -256), (0, 0), (192, 64), (240, 0), (460, -208), (392, -232)];
 
 /// Step-size adaptation table, indexed by the 4-bit code.
 const ADAPT: [i32; 16] = [230, 230, 230, 230, 307, 409, 512, 614, 768, 614, 512, 409, 307, 230, 230, 230];
@@ -37,10 +38,15 @@ impl AdpcmParams {
     pub fn standard(channels: u16, block_align: u16) -> Result<Self> {
         let header = 7 * usize::from(channels);
         if channels == 0 || usize::from(block_align) <= header {
-            return Err(Error::invalid(0, "adpcm_block_align", format!("block_align {block_align} for {channels} channels")));
+            return Err(Error::invalid(
+                0,
+                "adpcm_block_align",
+                format!("block_align {block_align} for {channels} channels"),
+            ));
         }
         let spb = (usize::from(block_align) - header) * 2 / usize::from(channels) + 2;
-        let samples_per_block = u16::try_from(spb).map_err(|_| Error::invalid(0, "adpcm_block_align", "block too large"))?;
+        let samples_per_block =
+            u16::try_from(spb).map_err(|_| Error::invalid(0, "adpcm_block_align", "block too large"))?;
         Ok(Self { channels, block_align, samples_per_block, coefs: STANDARD_COEFS.to_vec() })
     }
 
@@ -68,14 +74,21 @@ impl AdpcmParams {
         let ch = usize::from(self.channels);
         let header = 7 * ch;
         if ch == 0 || usize::from(self.block_align) < header {
-            return Err(Error::invalid(at, "adpcm_block_align", format!("block_align {} for {ch} channels", self.block_align)));
+            return Err(Error::invalid(
+                at,
+                "adpcm_block_align",
+                format!("block_align {} for {ch} channels", self.block_align),
+            ));
         }
         let max = (usize::from(self.block_align) - header) * 2 / ch + 2;
         if self.samples_per_block < 2 || usize::from(self.samples_per_block) > max {
             return Err(Error::invalid(
                 at,
                 "adpcm_samples_per_block",
-                format!("{} samples per block, a {}-byte block holds 2..={max}", self.samples_per_block, self.block_align),
+                format!(
+                    "{} samples per block, a {}-byte block holds 2..={max}",
+                    self.samples_per_block, self.block_align
+                ),
             ));
         }
         if self.coefs.is_empty() {

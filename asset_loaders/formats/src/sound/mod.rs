@@ -107,7 +107,11 @@ pub fn decode_riff(wave: &RiffWave) -> Result<DecodedSample> {
         FORMAT_PCM => decode_pcm(&fmt, data, f, at)?,
         FORMAT_MS_ADPCM => {
             if fmt.bits_per_sample != 4 {
-                return Err(Error::invalid(f + 14, "adpcm_bits", format!("{} bits per sample, expected 4", fmt.bits_per_sample)));
+                return Err(Error::invalid(
+                    f + 14,
+                    "adpcm_bits",
+                    format!("{} bits per sample, expected 4", fmt.bits_per_sample),
+                ));
             }
             let p = AdpcmParams::parse(fmt.channels, fmt.block_align, &fmt.extension, f + 16)?;
             let mut out = Vec::new();
@@ -131,10 +135,18 @@ fn decode_pcm(fmt: &WaveFormat, data: &[u8], f: u64, at: u64) -> Result<Vec<i16>
     };
     let frame = width * usize::from(fmt.channels);
     if usize::from(fmt.block_align) != frame {
-        return Err(Error::invalid(f + 12, "pcm_block_align", format!("block_align {} for {frame}-byte frames", fmt.block_align)));
+        return Err(Error::invalid(
+            f + 12,
+            "pcm_block_align",
+            format!("block_align {} for {frame}-byte frames", fmt.block_align),
+        ));
     }
     if !data.len().is_multiple_of(frame) {
-        return Err(Error::invalid(at, "pcm_partial_frame", format!("{} data bytes are not whole {frame}-byte frames", data.len())));
+        return Err(Error::invalid(
+            at,
+            "pcm_partial_frame",
+            format!("{} data bytes are not whole {frame}-byte frames", data.len()),
+        ));
     }
     Ok(if width == 1 {
         data.iter().map(|&b| (i16::from(b) - 128) << 8).collect()
@@ -179,6 +191,10 @@ pub fn write_ms_adpcm(samples: &[i16], channels: u16, sample_rate: u32, block_al
         bits_per_sample: 4,
         extension: p.extension(),
     };
-    Ok(RiffWave::from_chunks(vec![(b"fmt ", fmt.to_bytes()), (b"fact", frames.to_le_bytes().to_vec()), (b"data", data)])?
-        .to_bytes())
+    Ok(RiffWave::from_chunks(vec![
+        (b"fmt ", fmt.to_bytes()),
+        (b"fact", frames.to_le_bytes().to_vec()),
+        (b"data", data),
+    ])?
+    .to_bytes())
 }

@@ -107,7 +107,8 @@ impl RiffWave {
             let at = c.offset();
             let id: [u8; 4] = c.array()?;
             let size = c.u32()?;
-            let len = c.check_count(u64::from(size), 1, "chunk payload").map_err(|e| e.via(format!("chunk at {at:#x}")))?;
+            let len =
+                c.check_count(u64::from(size), 1, "chunk payload").map_err(|e| e.via(format!("chunk at {at:#x}")))?;
             let payload = c.take(len)?.to_vec();
             let pad = if size % 2 == 1 { Some(c.u8().map_err(|e| e.via("chunk pad byte"))?) } else { None };
             chunks.push(Chunk { id, data: payload, pad });
@@ -173,7 +174,8 @@ impl RiffWave {
 
     /// The `data` chunk payload and its offset.
     pub fn data(&self) -> Result<(&[u8], u64)> {
-        let (i, data) = self.chunk(b"data").ok_or_else(|| Error::invalid(12, "wave_data_missing", "no `data` chunk"))?;
+        let (i, data) =
+            self.chunk(b"data").ok_or_else(|| Error::invalid(12, "wave_data_missing", "no `data` chunk"))?;
         Ok((&data.data, self.payload_offset(i)))
     }
 

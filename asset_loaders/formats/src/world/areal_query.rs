@@ -55,7 +55,12 @@ impl GridLayout {
         let slot = terrain.slots.first()?;
         let (lo, hi) = (slot.aabb_min(), slot.aabb_max());
         let ok = lo.iter().chain(&hi).all(|v| v.is_finite()) && lo[0] <= hi[0] && lo[1] <= hi[1];
-        ok.then(|| Self { min: [lo[0], lo[1]], max: [hi[0], hi[1]], cells: [cells_x.max(1), cells_y.max(1)], order: CellOrder::RowMajor })
+        ok.then(|| Self {
+            min: [lo[0], lo[1]],
+            max: [hi[0], hi[1]],
+            cells: [cells_x.max(1), cells_y.max(1)],
+            order: CellOrder::RowMajor,
+        })
     }
 
     fn axis(&self, v: f32, k: usize) -> u32 {
@@ -256,7 +261,12 @@ impl<M: Borrow<ArealMap>> ArealQuery<M> {
 
     fn neighbours(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
         let n = self.map().areals.len();
-        self.map().areals.get(id).into_iter().flat_map(|a| &a.links).filter_map(move |l| l.target().filter(|&t| t < n && t != id))
+        self.map()
+            .areals
+            .get(id)
+            .into_iter()
+            .flat_map(|a| &a.links)
+            .filter_map(move |l| l.target().filter(|&t| t < n && t != id))
     }
 
     /// The cheapest areal sequence from `from` to `to` over the link graph (A*, cost =
@@ -307,7 +317,9 @@ impl<M: Borrow<ArealMap>> ArealQuery<M> {
                 let (from, to) = (w[0], w[1]);
                 let edge = self.map().areals.get(from).and_then(|a| {
                     let n = a.vertices.len();
-                    (0..n).find(|&k| a.links.get(k).and_then(|l| l.target()) == Some(to)).map(|k| (a.vertices[k], a.vertices[(k + 1) % n]))
+                    (0..n)
+                        .find(|&k| a.links.get(k).and_then(|l| l.target()) == Some(to))
+                        .map(|k| (a.vertices[k], a.vertices[(k + 1) % n]))
                 });
                 let (left, right) = edge.unwrap_or_else(|| {
                     let (a, b) = (self.centroid(from), self.centroid(to));

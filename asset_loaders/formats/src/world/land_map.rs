@@ -122,13 +122,22 @@ impl ArealMap {
     pub fn parse(data: &[u8], options: ReadOptions) -> Result<Self> {
         let nres = Nres::parse(data, options)?;
         let [row] = nres.entries() else {
-            return Err(Error::invalid(nres.directory_offset() as u64, "land_map_entries", format!("{} entries, expected exactly one", nres.len())));
+            return Err(Error::invalid(
+                nres.directory_offset() as u64,
+                "land_map_entries",
+                format!("{} entries, expected exactly one", nres.len()),
+            ));
         };
         if row.type_id != AREAL_TYPE {
-            return Err(Error::invalid(nres.directory_offset() as u64, "land_map_type", format!("entry type {} != 12", row.type_id)));
+            return Err(Error::invalid(
+                nres.directory_offset() as u64,
+                "land_map_type",
+                format!("entry type {} != 12", row.type_id),
+            ));
         }
         let payload = nres.payload(0).unwrap_or_default();
-        let mut map = Self::parse_payload(payload, u64::from(row.data_offset), row.attr1).in_entry(row.display_name())?;
+        let mut map =
+            Self::parse_payload(payload, u64::from(row.data_offset), row.attr1).in_entry(row.display_name())?;
         map.row = Some(*row);
         map.doc = Some(NresDocument::from_archive(&nres));
         Ok(map)
@@ -149,7 +158,8 @@ impl ArealMap {
         for (i, a) in areals.iter().enumerate() {
             for (k, &link) in a.links.iter().enumerate() {
                 check_link(link, n, |t| areals[t].links.len()).map_err(|detail| {
-                    Error::invalid(link_offsets[i] + 8 * k as u64, "edge_link", detail).via(format!("areal {i} link {k}"))
+                    Error::invalid(link_offsets[i] + 8 * k as u64, "edge_link", detail)
+                        .via(format!("areal {i} link {k}"))
                 })?;
             }
         }
@@ -166,7 +176,11 @@ impl ArealMap {
             let at = c.offset();
             let hits = usize::from(c.u16()?);
             if hits > MAX_CELL_HITS || pool.len() > MAX_POOL_START {
-                return Err(Error::invalid(at, "grid_pack", format!("cell {cell}: {hits} hits at pool {} do not pack into 10/22 bits", pool.len())));
+                return Err(Error::invalid(
+                    at,
+                    "grid_pack",
+                    format!("cell {cell}: {hits} hits at pool {} do not pack into 10/22 bits", pool.len()),
+                ));
             }
             c.check_count(hits as u64, 2, "cell hits")?;
             cells.push(((hits as u32) << 22) | pool.len() as u32);
@@ -213,7 +227,11 @@ impl ArealMap {
     /// Replaces the grid (`cells_x × cells_y` candidate lists in linear order).
     pub fn set_grid(&mut self, cells_x: u32, cells_y: u32, lists: &[Vec<u16>]) -> Result<()> {
         if u64::from(cells_x) * u64::from(cells_y) != lists.len() as u64 || lists.is_empty() {
-            return Err(Error::invalid(0, "grid_size", format!("{cells_x} x {cells_y} grid with {} lists", lists.len())));
+            return Err(Error::invalid(
+                0,
+                "grid_size",
+                format!("{cells_x} x {cells_y} grid with {} lists", lists.len()),
+            ));
         }
         let mut cells = Vec::with_capacity(lists.len());
         let mut pool = Vec::new();
@@ -295,7 +313,9 @@ fn read_areal(c: &mut Cursor<'_>) -> Result<(Areal, u64)> {
     let link_count = vertex_count + 3 * poly_count;
     let links_at = c.offset();
     c.check_count(link_count, 8, "edge links")?;
-    let links = (0..link_count).map(|_| Ok(EdgeLink8 { area_ref: c.i32()?, edge_ref: c.i32()? })).collect::<Result<Vec<_>>>()?;
+    let links = (0..link_count)
+        .map(|_| Ok(EdgeLink8 { area_ref: c.i32()?, edge_ref: c.i32()? }))
+        .collect::<Result<Vec<_>>>()?;
     c.check_count(poly_count, 4, "polygon blocks")?;
     let mut polys = Vec::with_capacity(poly_count as usize);
     for _ in 0..poly_count {

@@ -201,7 +201,12 @@ pub struct LandMsh {
     doc: Option<NresDocument>,
 }
 
-fn read_all<T>(payload: &[u8], base: u64, stride: usize, mut f: impl FnMut(&mut Cursor<'_>) -> Result<T>) -> Result<Vec<T>> {
+fn read_all<T>(
+    payload: &[u8],
+    base: u64,
+    stride: usize,
+    mut f: impl FnMut(&mut Cursor<'_>) -> Result<T>,
+) -> Result<Vec<T>> {
     let mut c = Cursor::with_base(payload, base);
     let mut out = Vec::with_capacity(payload.len() / stride);
     while !c.is_empty() {
@@ -237,7 +242,9 @@ impl LandMsh {
         let msh = Self {
             nodes: read_all(payloads[0].0, payloads[0].1, NODE_SIZE, |c| c.array())?,
             slot_header,
-            slots: read_all(&p2[SLOT_HEADER_SIZE..], b2 + SLOT_HEADER_SIZE as u64, SLOT_SIZE, |c| Ok(Slot68 { raw: c.array()? }))?,
+            slots: read_all(&p2[SLOT_HEADER_SIZE..], b2 + SLOT_HEADER_SIZE as u64, SLOT_SIZE, |c| {
+                Ok(Slot68 { raw: c.array()? })
+            })?,
             positions: read_all(payloads[2].0, payloads[2].1, 12, |c| c.vec3())?,
             normals: vec4(3)?,
             uv0: vec4(4)?,
@@ -258,12 +265,20 @@ impl LandMsh {
             let at = base + (i * FACE_SIZE) as u64;
             for (k, &v) in f.vertices.iter().enumerate() {
                 if usize::from(v) >= nv {
-                    return Err(Error::invalid(at + 8 + 2 * k as u64, "face_vertex", format!("face {i} vertex {v} >= {nv} positions")));
+                    return Err(Error::invalid(
+                        at + 8 + 2 * k as u64,
+                        "face_vertex",
+                        format!("face {i} vertex {v} >= {nv} positions"),
+                    ));
                 }
             }
             for (k, &n) in f.neighbours.iter().enumerate() {
                 if n != NO_FACE && usize::from(n) >= nf {
-                    return Err(Error::invalid(at + 14 + 2 * k as u64, "face_neighbour", format!("face {i} neighbour {n} >= {nf} faces")));
+                    return Err(Error::invalid(
+                        at + 14 + 2 * k as u64,
+                        "face_neighbour",
+                        format!("face {i} neighbour {n} >= {nf} faces"),
+                    ));
                 }
             }
         }
@@ -277,7 +292,9 @@ impl LandMsh {
 
     /// The decoded UV0 of vertex `i` (`i16 / 1024`).
     pub fn uv(&self, i: usize) -> Option<[f32; 2]> {
-        self.uv0.get(i).map(|u| [f32::from(i16::from_le_bytes([u[0], u[1]])) / 1024.0, f32::from(i16::from_le_bytes([u[2], u[3]])) / 1024.0])
+        self.uv0.get(i).map(|u| {
+            [f32::from(i16::from_le_bytes([u[0], u[1]])) / 1024.0, f32::from(i16::from_le_bytes([u[2], u[3]])) / 1024.0]
+        })
     }
 
     /// The type-11 word of face `i` under a reading.
@@ -293,7 +310,14 @@ impl LandMsh {
     /// The corners of face `i`.
     pub fn triangle(&self, i: usize) -> Option<[[f32; 3]; 3]> {
         let f = self.faces.get(i)?;
-        Some([self.positions.get(usize::from(f.vertices[0]))?, self.positions.get(usize::from(f.vertices[1]))?, self.positions.get(usize::from(f.vertices[2]))?].map(|p| *p))
+        Some(
+            [
+                self.positions.get(usize::from(f.vertices[0]))?,
+                self.positions.get(usize::from(f.vertices[1]))?,
+                self.positions.get(usize::from(f.vertices[2]))?,
+            ]
+            .map(|p| *p),
+        )
     }
 
     /// Serialises the archive (byte-identical to the input for an unedited parse).
@@ -352,7 +376,11 @@ fn check_stream(row: &DirEntry, payload: &[u8]) -> Result<()> {
     }
     let stride = stride_of(row.type_id);
     if row.attr3 as usize != stride {
-        return Err(Error::invalid(at, "stream_stride", format!("type {} stride {} != {stride}", row.type_id, row.attr3)));
+        return Err(Error::invalid(
+            at,
+            "stream_stride",
+            format!("type {} stride {} != {stride}", row.type_id, row.attr3),
+        ));
     }
     if !payload.len().is_multiple_of(stride) || (payload.len() / stride) as u64 != u64::from(row.attr1) {
         return Err(Error::invalid(

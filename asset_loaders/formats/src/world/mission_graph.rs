@@ -254,7 +254,13 @@ impl<'a> MissionGraph<'a> {
         let land = tma.land_path.display();
         for path in land_file_paths(&land) {
             if !self.files.has_archive(&path) {
-                w.fail(walk::Origin::mission(""), &path, "", LinkKind::Land, Error::new(crate::error::ErrorKind::NotFound(path.clone())));
+                w.fail(
+                    walk::Origin::mission(""),
+                    &path,
+                    "",
+                    LinkKind::Land,
+                    Error::new(crate::error::ErrorKind::NotFound(path.clone())),
+                );
             }
         }
         w.research_trees(&tma.clans);

@@ -66,7 +66,6 @@ impl PutLe for Vec<u8> {
     }
 }
 
-
 /// A count as `u32` for a writer, or a located error.
 pub(crate) fn count_u32(n: usize, what: &str) -> Result<u32> {
     u32::try_from(n).map_err(|_| Error::invalid(0, "count_overflow", format!("{what}: {n} does not fit in u32")))

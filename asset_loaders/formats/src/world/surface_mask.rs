@@ -23,8 +23,14 @@ pub const COMPACT_TABLE: [(u32, u16); 15] = [
 ];
 
 /// Full → 6-bit material class bit pairs.
-pub const CLASS_TABLE: [(u32, u8); 6] =
-    [(0x0000_0100, 0x01), (0x0000_8000, 0x02), (0x0001_0000, 0x04), (0x0004_0000, 0x08), (0x0008_0000, 0x10), (0x0000_0080, 0x20)];
+pub const CLASS_TABLE: [(u32, u8); 6] = [
+    (0x0000_0100, 0x01),
+    (0x0000_8000, 0x02),
+    (0x0001_0000, 0x04),
+    (0x0004_0000, 0x08),
+    (0x0008_0000, 0x10),
+    (0x0000_0080, 0x20),
+];
 
 /// Full-mask bit of a reflective (water) surface (inferred consumer).
 pub const REFLECTIVE: u32 = 0x2_0000;

@@ -309,7 +309,10 @@ mod tests {
     fn overlapping_faces_pick_the_highest() {
         let mut b = TerrainBuilder::new();
         for z in [1.0, 5.0] {
-            let v: Vec<u16> = [[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]].iter().map(|p| b.vertex([p[0], p[1], z], [0.0; 2]).unwrap()).collect();
+            let v: Vec<u16> = [[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]]
+                .iter()
+                .map(|p| b.vertex([p[0], p[1], z], [0.0; 2]).unwrap())
+                .collect();
             b.face([v[0], v[1], v[2]], 0, [0, 0]).unwrap();
         }
         let q = TerrainQuery::new(&b.build().unwrap());
@@ -340,7 +343,10 @@ mod tests {
         assert!(q.ray_cast([4.5, 3.5, 100.0], [0.0, 0.0, 1.0], 1000.0).is_none(), "pointing away");
         assert!(q.ray_cast([4.5, 3.5, 100.0], [0.0, 0.0, -1.0], 10.0).is_none(), "too short");
         assert!(q.ray_cast([-5.0, -5.0, 1.0], [-1.0, 0.0, 0.0], 100.0).is_none(), "outside");
-        assert!(q.ray_cast([4.5, 3.5, 100.0], [0.0, 0.0, 1.0], f32::INFINITY).is_none(), "unbounded, no hit, terminates");
+        assert!(
+            q.ray_cast([4.5, 3.5, 100.0], [0.0, 0.0, 1.0], f32::INFINITY).is_none(),
+            "unbounded, no hit, terminates"
+        );
         assert!(q.ray_cast([4.5, 3.5, 100.0], [0.0, 0.0, -1.0], f32::INFINITY).is_some());
         assert!(q.ray_cast([4.5, 3.5, 100.0], [f32::NAN, 0.0, -1.0], 10.0).is_none(), "non-finite input");
     }

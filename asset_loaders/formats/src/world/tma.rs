@@ -126,7 +126,12 @@ impl Clan {
             anchor_x: anchor[0],
             anchor_y: anchor[1],
             mode,
-            body: ClanBody::Active { first_resource: script.into(), first_tag: 0, second_resource: trf.into(), second_tag: 0 },
+            body: ClanBody::Active {
+                first_resource: script.into(),
+                first_tag: 0,
+                second_resource: trf.into(),
+                second_tag: 0,
+            },
             relations: Vec::new(),
         }
     }

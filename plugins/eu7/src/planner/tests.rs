@@ -152,11 +152,14 @@ fn hovering_loads_every_wanted_section() {
 
 #[test]
 fn straight_100_km_flight_keeps_memory_bounded() {
-    let config = StreamingConfig { radius: 4, lookahead: 4, keep_margin: 2, max_in_flight: 8, max_ready: 4, min_speed: 0.5 };
+    let config =
+        StreamingConfig { radius: 4, lookahead: 4, keep_margin: 2, max_in_flight: 8, max_ready: 4, min_speed: 0.5 };
     let fly = || {
         let mut p = Planner::new(config, grid(190, 310));
         // 100 km along X at 200 m/s, 30 frames per second, decodes take 5 frames.
-        simulate_flight(&mut p, [-50_000.0, 300.0], [50_000.0, 300.0], 200.0, 1.0 / 30.0, 5, |s| 1000 + u64::from(s.col))
+        simulate_flight(&mut p, [-50_000.0, 300.0], [50_000.0, 300.0], 200.0, 1.0 / 30.0, 5, |s| {
+            1000 + u64::from(s.col)
+        })
     };
     let r = fly();
     assert_eq!(r, fly(), "deterministic");

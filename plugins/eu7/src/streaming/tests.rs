@@ -36,9 +36,13 @@ fn run_until(app: &mut App, what: impl Fn(&StreamingStats) -> bool) {
 #[test]
 fn streams_sections_around_the_focus_and_unloads_behind() {
     let cfg = GenConfig { instances: 2000, extent_m: 8000.0, model_kinds: 6, ..GenConfig::default() };
-    let config = StreamingConfig { radius: 1, lookahead: 0, keep_margin: 0, max_in_flight: 2, max_ready: 1, min_speed: 0.5 };
+    let config =
+        StreamingConfig { radius: 1, lookahead: 0, keep_margin: 0, max_in_flight: 2, max_ready: 1, min_speed: 0.5 };
     let (mut app, dir) = app_over(&cfg, config, "stream");
-    let focus = app.world_mut().spawn((Name::new("focus"), Transform::from_xyz(500.0, 10.0, 500.0), StreamFocus::default())).id();
+    let focus = app
+        .world_mut()
+        .spawn((Name::new("focus"), Transform::from_xyz(500.0, 10.0, 500.0), StreamFocus::default()))
+        .id();
     // Radius 1 around section (250, 250): itself and its four edge neighbours.
     run_until(&mut app, |s| s.resident == 5 && s.in_flight == 0 && s.ready == 0);
     let world = app.world_mut();

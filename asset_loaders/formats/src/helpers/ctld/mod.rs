@@ -12,7 +12,9 @@ mod pose;
 mod tests;
 
 pub use items::{Command, CommandList, EffectRow, ItemKind, ItemRecord, TypedItems};
-pub use pose::{BindingRow, FLAG_CONDITIONAL, FLAG_INVERT, FLAG_ITEM_REF, FLAG_SKIP_POSE, FLAG_WRAP, PoseEntry, frame_at, normalise};
+pub use pose::{
+    BindingRow, FLAG_CONDITIONAL, FLAG_INVERT, FLAG_ITEM_REF, FLAG_SKIP_POSE, FLAG_WRAP, PoseEntry, frame_at, normalise,
+};
 
 use super::count_u32;
 use crate::bytes::Cursor;
@@ -94,7 +96,8 @@ impl Ctld {
         }
         let [s, m, t, i, n_lists] = counts;
         let root: [u8; ROOT_SIZE] = c.array()?;
-        let start = row_start(s, m).ok_or_else(|| Error::invalid(0, "count_overflow", format!("S={s} M={m} overflow")))?;
+        let start =
+            row_start(s, m).ok_or_else(|| Error::invalid(0, "count_overflow", format!("S={s} M={m} overflow")))?;
         let states_len = c.check_count(start - 128, 1, "state records and matrix")?;
         let states_raw = c.take(states_len)?.to_vec();
         c.check_count(u64::from(t), layout.size() as u64, "piece-binding rows")?;
@@ -153,7 +156,11 @@ impl Ctld {
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let [s, m, t, i, n] = self.counts;
         if row_start(s, m) != Some(128 + self.states_raw.len() as u64) {
-            return Err(Error::invalid(0, "ctld_state_region", format!("S={s} M={m} do not match {} state bytes", self.states_raw.len())));
+            return Err(Error::invalid(
+                0,
+                "ctld_state_region",
+                format!("S={s} M={m} do not match {} state bytes", self.states_raw.len()),
+            ));
         }
         let lens = [self.rows.len(), self.items.len(), self.lists.len()];
         if [t, i, n] != [count_u32(lens[0], "rows")?, count_u32(lens[1], "items")?, count_u32(lens[2], "lists")?] {
@@ -168,7 +175,11 @@ impl Ctld {
         out.extend_from_slice(&self.states_raw);
         for r in &self.rows {
             if r.raw.len() != self.layout.size() {
-                return Err(Error::invalid(0, "ctld_row_size", format!("row of {} bytes in a {:?} table", r.raw.len(), self.layout)));
+                return Err(Error::invalid(
+                    0,
+                    "ctld_row_size",
+                    format!("row of {} bytes in a {:?} table", r.raw.len(), self.layout),
+                ));
             }
             out.extend_from_slice(&r.raw);
         }

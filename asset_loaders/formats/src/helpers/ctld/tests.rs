@@ -217,13 +217,13 @@ fn authoring_an_initial_pose() {
 
 fn arb_ctld() -> impl Strategy<Value = Ctld> {
     let row = proptest::collection::vec(any::<u8>(), 36).prop_map(|raw| BindingRow { raw });
-    let item = (any::<u32>(), proptest::collection::vec(any::<u32>(), 0..3), proptest::collection::vec(1u8..=255, 0..5)).prop_map(
-        |(tag, bindings, name)| {
-            let mut fixed = [0u8; 0xAC];
-            fixed[..4].copy_from_slice(&tag.to_le_bytes());
-            items::ItemRecord { fixed, bindings, name }
-        },
-    );
+    let item =
+        (any::<u32>(), proptest::collection::vec(any::<u32>(), 0..3), proptest::collection::vec(1u8..=255, 0..5))
+            .prop_map(|(tag, bindings, name)| {
+                let mut fixed = [0u8; 0xAC];
+                fixed[..4].copy_from_slice(&tag.to_le_bytes());
+                items::ItemRecord { fixed, bindings, name }
+            });
     let cmd = any::<[u32; 9]>().prop_map(|ws| {
         let mut raw = [0u8; 100];
         for (i, v) in ws.iter().enumerate() {
@@ -232,7 +232,13 @@ fn arb_ctld() -> impl Strategy<Value = Ctld> {
         Command { raw }
     });
     let list = proptest::collection::vec(cmd, 0..3).prop_map(|commands| CommandList { commands });
-    (0u32..3, 0u32..3, proptest::collection::vec(row, 0..4), proptest::collection::vec(item, 0..3), proptest::collection::vec(list, 1..3))
+    (
+        0u32..3,
+        0u32..3,
+        proptest::collection::vec(row, 0..4),
+        proptest::collection::vec(item, 0..3),
+        proptest::collection::vec(list, 1..3),
+    )
         .prop_map(|(s, m, rows, items, lists)| {
             let len = (row_start(s, m).unwrap() - 128) as usize;
             let mut hooks = [-1; HOOKS];

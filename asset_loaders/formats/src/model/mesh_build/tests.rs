@@ -19,7 +19,9 @@ fn material_field_switch_groups_batches_differently() {
     assert_eq!(lo.parts.iter().map(|p| p.material).collect::<Vec<_>>(), [1, 2]);
     assert_eq!(lo.triangle_count(), 2);
     assert!(lo.parts[0].two_sided);
-    let hi = build_mesh(&m, 0, 0, Pose::Unposed, MeshOptions { material_field: MaterialField::Hi, ..Default::default() }).unwrap();
+    let hi =
+        build_mesh(&m, 0, 0, Pose::Unposed, MeshOptions { material_field: MaterialField::Hi, ..Default::default() })
+            .unwrap();
     assert_eq!(hi.parts.len(), 1);
     assert_eq!(hi.parts[0].material, 7);
     assert_eq!(hi.parts[0].indices.len(), 6);
@@ -34,7 +36,9 @@ fn rest_pose_applies_fallback_key_in_both_quaternion_senses() {
     let p = &conj.parts[1];
     // vertex (1,0,0) (index 1 of range 0..=3) rotated by -90 degrees -> (0,-1,0) + (5,0,0)
     assert!(close(p.positions[1], [5.0, -1.0, 0.0]), "{:?}", p.positions[1]);
-    let direct = build_mesh(&m, 0, 0, Pose::Rest, MeshOptions { quaternion: QuaternionSense::Direct, ..Default::default() }).unwrap();
+    let direct =
+        build_mesh(&m, 0, 0, Pose::Rest, MeshOptions { quaternion: QuaternionSense::Direct, ..Default::default() })
+            .unwrap();
     assert!(close(direct.parts[1].positions[1], [5.0, 1.0, 0.0]), "{:?}", direct.parts[1].positions[1]);
     // normals rotate too but (0,0,1) is on the axis
     assert!(close(p.normals[0], [0.0, 0.0, 1.0]));
@@ -132,7 +136,10 @@ fn lightmap_coordinates_come_from_stream_15_for_flagged_batches_only() {
     assert_eq!(m.lightmap_uv(1), Some([0.5, 0.25]));
     let on = MeshOptions { lightmap_uv: true, ..Default::default() };
     let parts = build_mesh(&m, 0, 0, Pose::Unposed, on).unwrap().parts;
-    assert_eq!(parts.iter().map(|p| (p.lightmapped, p.lightmap_uvs.len())).collect::<Vec<_>>(), [(true, 3), (false, 0)]);
+    assert_eq!(
+        parts.iter().map(|p| (p.lightmapped, p.lightmap_uvs.len())).collect::<Vec<_>>(),
+        [(true, 3), (false, 0)]
+    );
     assert_eq!(parts[0].lightmap_uvs[1], [0.5, 0.25]);
     let off = build_mesh(&m, 0, 0, Pose::Unposed, MeshOptions::default()).unwrap().parts;
     assert_eq!(off.len(), 1, "without the reading both batches share one part");

@@ -3,7 +3,9 @@
 //! bounds, batches, triangle descriptors, frame map, header) is computed; fields
 //! without generation rules (spec §1.13) get documented neutral values.
 
-use super::{AnimKey, Batch, ModelHeader, Msh, NONE, Node, Slot, StreamEntry, TriDescriptor, encode_normal, encode_uv, stream};
+use super::{
+    AnimKey, Batch, ModelHeader, Msh, NONE, Node, Slot, StreamEntry, TriDescriptor, encode_normal, encode_uv, stream,
+};
 use crate::error::{Error, Result};
 use crate::model::bounds;
 use crate::model::mesh_build::{Pose, QuaternionSense, Transform, face_normal, node_transforms};
@@ -68,14 +70,26 @@ fn err(rule: &'static str, detail: impl Into<String>) -> Error {
 }
 
 fn u16_of(v: usize, what: &str) -> Result<u16> {
-    u16::try_from(v).ok().filter(|&v| v != NONE).ok_or_else(|| err("msh_builder_limit", format!("{what} {v} exceeds 16 bits")))
+    u16::try_from(v)
+        .ok()
+        .filter(|&v| v != NONE)
+        .ok_or_else(|| err("msh_builder_limit", format!("{what} {v} exceeds 16 bits")))
 }
 
 fn row(type_id: u32, attrs: [u32; 3]) -> StreamEntry {
     let mut name_raw = [0u8; 36];
     let name = format!("res{type_id}");
     name_raw[..name.len()].copy_from_slice(name.as_bytes());
-    let row = DirEntry { type_id, attr1: attrs[0], attr2: attrs[1], size: 0, attr3: attrs[2], name_raw, data_offset: 0, sort_index: 0 };
+    let row = DirEntry {
+        type_id,
+        attr1: attrs[0],
+        attr2: attrs[1],
+        size: 0,
+        attr3: attrs[2],
+        name_raw,
+        data_offset: 0,
+        sort_index: 0,
+    };
     StreamEntry { row, raw: None }
 }
 
@@ -111,8 +125,14 @@ impl ModelBuilder {
             return Err(err("msh_slot_cell", format!("cell ({lod}, {group}) outside 3 x 5")));
         }
         let n = mesh.positions.len();
-        if mesh.normals.len() != n || mesh.uvs.len() != n || !(mesh.lightmap_uvs.is_empty() || mesh.lightmap_uvs.len() == n) {
-            return Err(err("msh_builder_vertices", "normals and uvs (and lightmap uvs, if any) need one entry per position"));
+        if mesh.normals.len() != n
+            || mesh.uvs.len() != n
+            || !(mesh.lightmap_uvs.is_empty() || mesh.lightmap_uvs.len() == n)
+        {
+            return Err(err(
+                "msh_builder_vertices",
+                "normals and uvs (and lightmap uvs, if any) need one entry per position",
+            ));
         }
         for b in &mesh.batches {
             if !b.indices.len().is_multiple_of(3) || b.indices.iter().any(|&i| usize::from(i) >= n) {
@@ -158,9 +178,16 @@ impl ModelBuilder {
             document: None,
         };
         let mut lightmap_stream = Vec::new();
-        let frames = self.nodes.iter().filter_map(|n| n.animation.track.last()).map(|k| k.time as usize + 1).max().unwrap_or(0);
+        let frames =
+            self.nodes.iter().filter_map(|n| n.animation.track.last()).map(|k| k.time as usize + 1).max().unwrap_or(0);
         for (i, bn) in self.nodes.iter().enumerate() {
-            let mut node = Node { flags: bn.flags, parent: bn.parent, anim_map_start: NONE, fallback_key: 0, slots: vec![NONE; 15] };
+            let mut node = Node {
+                flags: bn.flags,
+                parent: bn.parent,
+                anim_map_start: NONE,
+                fallback_key: 0,
+                slots: vec![NONE; 15],
+            };
             for (cell, mesh) in &bn.cells {
                 node.slots[*cell] = u16_of(m.slots.len(), "slot count")?;
                 let slot = append_mesh(&mut m, mesh, i)?;

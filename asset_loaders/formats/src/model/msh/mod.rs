@@ -9,8 +9,8 @@ mod validate;
 
 pub use builder::{MeshBatch, MeshData, ModelBuilder, NodeAnimation};
 pub use records::{
-    AnimKey, Batch, LIGHTMAP_FLAG, MaterialField, ModelHeader, NONE, Node, Slot, TriDescriptor, decode_normal, decode_uv, encode_normal,
-    encode_uv,
+    AnimKey, Batch, LIGHTMAP_FLAG, MaterialField, ModelHeader, NONE, Node, Slot, TriDescriptor, decode_normal,
+    decode_uv, encode_normal, encode_uv,
 };
 
 use crate::bytes::Cursor;
@@ -104,7 +104,12 @@ fn exact_count(c: &Cursor<'_>, stride: usize, what: &'static str) -> Result<usiz
     Ok(c.remaining() / stride)
 }
 
-fn records<T>(c: &mut Cursor<'_>, stride: usize, what: &'static str, f: impl Fn(&mut Cursor<'_>) -> Result<T>) -> Result<Vec<T>> {
+fn records<T>(
+    c: &mut Cursor<'_>,
+    stride: usize,
+    what: &'static str,
+    f: impl Fn(&mut Cursor<'_>) -> Result<T>,
+) -> Result<Vec<T>> {
     let n = exact_count(c, stride, what)?;
     (0..n).map(|_| f(c)).collect()
 }
@@ -229,7 +234,10 @@ impl Msh {
         let mut streams = Vec::with_capacity(archive.len());
         for (i, row) in archive.entries().iter().enumerate() {
             let payload = archive.payload(i).unwrap_or_default();
-            let typed = parts.decode(row, payload, options).in_entry(row.display_name()).via(format!("msh stream type {}", row.type_id))?;
+            let typed = parts
+                .decode(row, payload, options)
+                .in_entry(row.display_name())
+                .via(format!("msh stream type {}", row.type_id))?;
             streams.push(StreamEntry { row: *row, raw: (!typed).then(|| payload.to_vec()) });
         }
         let (nodes, node_stride) = parts.nodes.ok_or_else(|| missing(stream::NODES))?;
@@ -329,7 +337,11 @@ impl Msh {
                     let payload = self.encode_stream(s);
                     let old = &doc.entries()[i];
                     if old.row.name_raw != s.row.name_raw || old.row.type_id != s.row.type_id {
-                        return Err(Error::invalid(0, "msh_stream_identity", "stream rows were replaced; use a new model"));
+                        return Err(Error::invalid(
+                            0,
+                            "msh_stream_identity",
+                            "stream rows were replaced; use a new model",
+                        ));
                     }
                     if old.payload != payload {
                         doc.set_payload(i, payload)?;

@@ -208,7 +208,12 @@ impl TriDescriptor {
     pub const SIZE: usize = 16;
 
     pub(crate) fn parse(c: &mut Cursor<'_>) -> Result<Self> {
-        Ok(Self { flags: c.u16()?, links: [c.u16()?, c.u16()?, c.u16()?], normal: [c.i16()?, c.i16()?, c.i16()?], selectors: c.u16()? })
+        Ok(Self {
+            flags: c.u16()?,
+            links: [c.u16()?, c.u16()?, c.u16()?],
+            normal: [c.i16()?, c.i16()?, c.i16()?],
+            selectors: c.u16()?,
+        })
     }
 
     pub(crate) fn write(&self, out: &mut Vec<u8>) {

@@ -176,7 +176,10 @@ fn malformed_streams_are_located_errors() {
     // 1 name for 2 nodes
     assert_eq!(rule(with(|s| s[11].2.truncate(9)).unwrap_err()), "msh_name_count");
     // slot AABB min > max (strict)
-    assert_eq!(rule(with(|s| s[1].2[0x8C + 8..0x8C + 12].copy_from_slice(&5f32.to_le_bytes())).unwrap_err()), "msh_slot_aabb");
+    assert_eq!(
+        rule(with(|s| s[1].2[0x8C + 8..0x8C + 12].copy_from_slice(&5f32.to_le_bytes())).unwrap_err()),
+        "msh_slot_aabb"
+    );
     // index count not a multiple of 3 is strict-only
     let mut s = fixture_streams();
     s[5].2[8] = 2;
@@ -221,7 +224,10 @@ mod builder_tests {
         b.set_mesh(body, 1, 0, quad(0, 0.0)).unwrap();
         b.set_mesh(turret, 0, 0, quad(1, 2.0)).unwrap();
         let rest = AnimKey::new([0.0, 0.0, 1.0], 0.0, [0.0, 0.0, 0.0, 1.0]);
-        let track = vec![AnimKey::new([0.0; 3], 0.0, [0.0, 0.0, 0.0, 1.0]), AnimKey::new([0.0, 0.0, 4.0], 4.0, [0.0, 0.0, 0.0, 1.0])];
+        let track = vec![
+            AnimKey::new([0.0; 3], 0.0, [0.0, 0.0, 0.0, 1.0]),
+            AnimKey::new([0.0, 0.0, 4.0], 4.0, [0.0, 0.0, 0.0, 1.0]),
+        ];
         b.set_animation(turret, NodeAnimation { rest, track }).unwrap();
         assert!(b.add_node("bad", Some(7), 0).is_err());
         let m = b.build().unwrap();

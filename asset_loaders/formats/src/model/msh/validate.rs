@@ -28,7 +28,8 @@ impl Msh {
 
     fn validate_vertex_streams(&self) -> Result<()> {
         let n = self.positions.len();
-        for (what, len) in [("normals", self.normals.as_ref().map(Vec::len)), ("uvs", self.uvs.as_ref().map(Vec::len))] {
+        for (what, len) in [("normals", self.normals.as_ref().map(Vec::len)), ("uvs", self.uvs.as_ref().map(Vec::len))]
+        {
             if let Some(len) = len.filter(|&l| l != n) {
                 return Err(bad("msh_vertex_stream_length", format!("{what}: {len} records for {n} positions")));
             }
@@ -62,7 +63,10 @@ impl Msh {
         for (i, s) in self.slots.iter().enumerate() {
             let batch_end = usize::from(s.batch_start) + usize::from(s.batch_count);
             if batch_end > self.batches.len() {
-                return Err(bad("msh_slot_batches", format!("slot {i}: batches end {batch_end} > {}", self.batches.len())));
+                return Err(bad(
+                    "msh_slot_batches",
+                    format!("slot {i}: batches end {batch_end} > {}", self.batches.len()),
+                ));
             }
             let tri_end = usize::from(s.tri_start) + usize::from(s.tri_count);
             if s.tri_count > 0 && tri_end > tris {
@@ -90,15 +94,15 @@ impl Msh {
             let start = u64::from(b.index_start);
             let end = start + u64::from(b.index_count);
             let Some(range) = self.indices.get(start as usize..end as usize) else {
-                return Err(bad("msh_batch_indices", format!("batch {i}: indices {start}..{end} of {}", self.indices.len())));
+                return Err(bad(
+                    "msh_batch_indices",
+                    format!("batch {i}: indices {start}..{end} of {}", self.indices.len()),
+                ));
             };
             if let Some(max) = range.iter().max()
                 && u64::from(b.base_vertex) + u64::from(*max) >= verts
             {
-                return Err(bad(
-                    "msh_batch_vertex",
-                    format!("batch {i}: vertex {} + {max} >= {verts}", b.base_vertex),
-                ));
+                return Err(bad("msh_batch_vertex", format!("batch {i}: vertex {} + {max} >= {verts}", b.base_vertex)));
             }
         }
         Ok(())

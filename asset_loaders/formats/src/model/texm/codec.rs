@@ -54,7 +54,12 @@ fn wrong_size(format: PixelFormat, len: usize) -> Error {
 
 /// Decodes pixels of `format` to RGBA8. Format 0 needs the 1024-byte palette (read as
 /// R, G, B, A as both public decoders do; the on-disk order is not proven).
-pub fn decode_pixels(format: PixelFormat, data: &[u8], palette: Option<&[u8]>, options: DecodeOptions) -> Result<Vec<u8>> {
+pub fn decode_pixels(
+    format: PixelFormat,
+    data: &[u8],
+    palette: Option<&[u8]>,
+    options: DecodeOptions,
+) -> Result<Vec<u8>> {
     let bpp = format.bytes_per_pixel();
     if !data.len().is_multiple_of(bpp) {
         return Err(wrong_size(format, data.len()));
@@ -71,11 +76,16 @@ pub fn decode_pixels(format: PixelFormat, data: &[u8], palette: Option<&[u8]>, o
                 out.extend_from_slice(&pal[at..at + 4]);
             }
         }
-        PixelFormat::Rgb565 => data.chunks_exact(2).map(word).for_each(|v| out.extend_from_slice(&[w5(v >> 11), w6(v >> 5), w5(v), 255])),
-        PixelFormat::Rgb556 => data.chunks_exact(2).map(word).for_each(|v| out.extend_from_slice(&[w5(v >> 11), w5(v >> 6), w6(v), 255])),
-        PixelFormat::Argb4444 => {
-            data.chunks_exact(2).map(word).for_each(|v| out.extend_from_slice(&[w4(v >> 8), w4(v >> 4), w4(v), w4(v >> 12)]))
+        PixelFormat::Rgb565 => {
+            data.chunks_exact(2).map(word).for_each(|v| out.extend_from_slice(&[w5(v >> 11), w6(v >> 5), w5(v), 255]))
         }
+        PixelFormat::Rgb556 => {
+            data.chunks_exact(2).map(word).for_each(|v| out.extend_from_slice(&[w5(v >> 11), w5(v >> 6), w6(v), 255]))
+        }
+        PixelFormat::Argb4444 => data
+            .chunks_exact(2)
+            .map(word)
+            .for_each(|v| out.extend_from_slice(&[w4(v >> 8), w4(v >> 4), w4(v), w4(v >> 12)])),
         PixelFormat::LumAlpha88 => {
             for p in data.chunks_exact(2) {
                 let (l, a) = match options.order88 {
@@ -106,7 +116,12 @@ fn nearest(pal: &[u8], px: &[u8]) -> u8 {
 }
 
 /// Encodes RGBA8 pixels to `format` (format 0 picks the nearest palette entry).
-pub fn encode_pixels(format: PixelFormat, rgba: &[u8], palette: Option<&[u8]>, options: DecodeOptions) -> Result<Vec<u8>> {
+pub fn encode_pixels(
+    format: PixelFormat,
+    rgba: &[u8],
+    palette: Option<&[u8]>,
+    options: DecodeOptions,
+) -> Result<Vec<u8>> {
     if !rgba.len().is_multiple_of(4) {
         return Err(Error::invalid(0, "texm_pixel_bytes", "RGBA8 input is not a whole number of pixels"));
     }

@@ -39,15 +39,8 @@ pub enum PixelFormat {
 
 impl PixelFormat {
     /// Every format.
-    pub const ALL: [PixelFormat; 7] = [
-        Self::Indexed,
-        Self::Rgb565,
-        Self::Rgb556,
-        Self::Argb4444,
-        Self::LumAlpha88,
-        Self::Rgb888,
-        Self::Argb8888,
-    ];
+    pub const ALL: [PixelFormat; 7] =
+        [Self::Indexed, Self::Rgb565, Self::Rgb556, Self::Argb4444, Self::LumAlpha88, Self::Rgb888, Self::Argb8888];
 
     /// The format of a header code.
     pub fn from_code(code: u32) -> Option<Self> {
@@ -253,7 +246,11 @@ impl Texm {
         for (i, rgba) in levels.iter().enumerate() {
             let (w, h) = level_dims(width, height, i as u32);
             if rgba.len() as u64 != u64::from(w) * u64::from(h) * 4 {
-                return Err(Error::invalid(0, "texm_level_size", format!("level {i}: {} bytes for {w}x{h}", rgba.len())));
+                return Err(Error::invalid(
+                    0,
+                    "texm_level_size",
+                    format!("level {i}: {} bytes for {w}x{h}", rgba.len()),
+                ));
             }
             mips.push(encode_pixels(format, rgba, palette, options)?);
         }

@@ -11,7 +11,9 @@ fn board(w: usize, h: usize, holes: &[(usize, usize)]) -> (ArealMap, Vec<Option<
                 continue;
             }
             let (x, y) = (i as f32, j as f32);
-            let id = b.add_polygon(vec![[x, y, 0.5], [x + 1.0, y, 0.5], [x + 1.0, y + 1.0, 0.5], [x, y + 1.0, 0.5]], 0, 0).unwrap();
+            let id = b
+                .add_polygon(vec![[x, y, 0.5], [x + 1.0, y, 0.5], [x + 1.0, y + 1.0, 0.5], [x, y + 1.0, 0.5]], 0, 0)
+                .unwrap();
             ids[j * w + i] = Some(usize::from(id));
         }
     }

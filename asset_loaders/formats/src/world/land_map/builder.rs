@@ -27,7 +27,8 @@ impl ArealMapBuilder {
     /// Adds an areal with boundary `vertices` (counter-clockwise from +Z) and returns
     /// its id. Anchor = vertex centroid, metric = XY area, normal from the polygon.
     pub fn add_polygon(&mut self, vertices: Vec<[f32; 3]>, class_id: u32, logic_flag: u32) -> Result<u16> {
-        let id = u16::try_from(self.areals.len()).map_err(|_| Error::invalid(0, "areal_count", "at most 65536 areals"))?;
+        let id =
+            u16::try_from(self.areals.len()).map_err(|_| Error::invalid(0, "areal_count", "at most 65536 areals"))?;
         if vertices.len() < 3 {
             return Err(Error::invalid(0, "areal_vertices", format!("areal {id} has {} vertices", vertices.len())));
         }
@@ -52,7 +53,8 @@ impl ArealMapBuilder {
             .sum::<f32>()
             .abs()
             / 2.0;
-        let prefix = ArealPrefix56 { anchor, area_metric: area, normal, logic_flag, class_id, ..ArealPrefix56::default() };
+        let prefix =
+            ArealPrefix56 { anchor, area_metric: area, normal, logic_flag, class_id, ..ArealPrefix56::default() };
         let links = vec![EdgeLink8::NONE; vertices.len()];
         self.areals.push(Areal { prefix, vertices, links, polys: Vec::new() });
         Ok(id)
@@ -77,7 +79,15 @@ impl ArealMapBuilder {
                 }
             }
         }
-        let mut map = ArealMap { areals: self.areals, cells_x: 1, cells_y: 1, cells: Vec::new(), pool: Vec::new(), row: None, doc: None };
+        let mut map = ArealMap {
+            areals: self.areals,
+            cells_x: 1,
+            cells_y: 1,
+            cells: Vec::new(),
+            pool: Vec::new(),
+            row: None,
+            doc: None,
+        };
         let layout = GridLayout::fit(&map.areals, cells_x, cells_y);
         let mut lists = vec![Vec::new(); (cells_x as usize).saturating_mul(cells_y as usize)];
         for (id, a) in map.areals.iter().enumerate() {

@@ -2,8 +2,8 @@
 //! neighbours, packed normals/UVs, slots, bounding header and the per-vertex/per-face
 //! auxiliary streams filled consistently).
 
-use crate::model::bounds;
 use super::*;
+use crate::model::bounds;
 use std::collections::HashMap;
 
 /// Collects vertices and faces for a new terrain.

@@ -83,7 +83,10 @@ fn hand_written_terrain_decodes_and_round_trips() {
     assert_eq!(f.edge_selector(), 0xDDEE);
     assert_eq!(f.surface().compact, 0x0280);
     assert_eq!(t.shading(0, ShadingReading::LookupKeyFlags), Some(FaceShading::Lookup { key: 5, flags: 0x10 }));
-    assert_eq!(t.shading(0, ShadingReading::MaterialTriangle), Some(FaceShading::Material { material: 5, triangle: 0x10 }));
+    assert_eq!(
+        t.shading(0, ShadingReading::MaterialTriangle),
+        Some(FaceShading::Material { material: 5, triangle: 0x10 })
+    );
     assert_eq!(t.to_bytes().unwrap(), bytes);
 }
 

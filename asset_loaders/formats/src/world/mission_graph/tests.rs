@@ -27,7 +27,10 @@ impl ResourceIndex for Mem {
 
 impl GameFiles for Mem {
     fn load_file(&self, path: &str) -> Result<Arc<[u8]>> {
-        self.files.get(&fold(path)).map(|b| Arc::from(b.as_slice())).ok_or_else(|| Error::new(crate::error::ErrorKind::NotFound(path.into())))
+        self.files
+            .get(&fold(path))
+            .map(|b| Arc::from(b.as_slice()))
+            .ok_or_else(|| Error::new(crate::error::ErrorKind::NotFound(path.into())))
     }
     fn load_entry(&self, archive: &str, entry: &str) -> Result<Arc<[u8]>> {
         self.archives
@@ -53,14 +56,21 @@ fn unit_dat(keys: &[&str]) -> Vec<u8> {
 fn tree(with_land: bool) -> Mem {
     let mut m = Mem::default();
     let mut reg = NresWriter::new();
-    let refs = |r: &[(&str, &str)]| write_refs(&r.iter().map(|(a, n)| ObjectRef64::new(a, n).unwrap()).collect::<Vec<_>>());
+    let refs =
+        |r: &[(&str, &str)]| write_refs(&r.iter().map(|(a, n)| ObjectRef64::new(a, n).unwrap()).collect::<Vec<_>>());
     reg.add(0, [0; 3], b"r_h_01", refs(&[("bases.rlb", "r_h_01.msh"), ("bases.rlb", "r_h_01.wea")])).unwrap();
     reg.add(0, [0; 3], b"sun_01", refs(&[("effects.rlb", "sun.sun")])).unwrap();
     reg.add(0, [0; 3], b"broken", refs(&[("bases.rlb", "gone.msh")])).unwrap();
     reg.add(0, [0; 3], b"unused_broken", refs(&[("cut.rlb", "x.msh")])).unwrap();
     m.files.insert("objects.rlb".into(), reg.to_bytes().unwrap());
-    m.archives.insert("bases.rlb".into(), vec![("r_h_01.msh".into(), b"m".to_vec()), ("r_h_01.wea".into(), b"MAT_A\nMAT_B\n*LM1".to_vec())]);
-    m.archives.insert(fold(MATERIAL_ARCHIVE), vec![("MAT_A".into(), b"TEX1 TEX2".to_vec()), ("MAT_B".into(), b"TEX3".to_vec())]);
+    m.archives.insert(
+        "bases.rlb".into(),
+        vec![("r_h_01.msh".into(), b"m".to_vec()), ("r_h_01.wea".into(), b"MAT_A\nMAT_B\n*LM1".to_vec())],
+    );
+    m.archives.insert(
+        fold(MATERIAL_ARCHIVE),
+        vec![("MAT_A".into(), b"TEX1 TEX2".to_vec()), ("MAT_B".into(), b"TEX3".to_vec())],
+    );
     m.archives.insert(fold(TEXTURE_ARCHIVE), vec![("TEX1".into(), vec![]), ("TEX2".into(), vec![])]);
     m.archives.insert(fold(LIGHTMAP_ARCHIVE), vec![("LM1".into(), vec![])]);
     m.files.insert(fold("UNITS\\u1.dat"), unit_dat(&["r_h_01", "no_such_key"]));
@@ -86,7 +96,10 @@ impl ModelLinks for FakeLinks {
     fn wear_links(&self, wear: &[u8]) -> Result<Option<WearLinks>> {
         let text = String::from_utf8_lossy(wear);
         let (lm, mats): (Vec<&str>, Vec<&str>) = text.lines().partition(|l| l.starts_with('*'));
-        Ok(Some(WearLinks { materials: mats.iter().map(|s| s.to_string()).collect(), lightmaps: lm.iter().map(|s| s[1..].to_string()).collect() }))
+        Ok(Some(WearLinks {
+            materials: mats.iter().map(|s| s.to_string()).collect(),
+            lightmaps: lm.iter().map(|s| s[1..].to_string()).collect(),
+        }))
     }
     fn material_textures(&self, mat0: &[u8]) -> Result<Option<Vec<String>>> {
         Ok(Some(String::from_utf8_lossy(mat0).split_whitespace().map(String::from).collect()))
@@ -103,13 +116,23 @@ fn presence_only_counts_requests_and_ties_failures_to_edges() {
     assert_eq!((s.mesh_requests, s.non_geometric, s.wear_requests), (2, 1, 2));
     assert_eq!((s.material_slots, s.texture_requests, s.lightmap_requests), (0, 0, 0));
     assert!(!r.materials_parsed);
-    let kinds: Vec<(Option<usize>, LinkKind, &str)> = r.errors.iter().map(|f| (f.object, f.link, f.key.as_str())).collect();
+    let kinds: Vec<(Option<usize>, LinkKind, &str)> =
+        r.errors.iter().map(|f| (f.object, f.link, f.key.as_str())).collect();
     assert_eq!(
         kinds,
-        [(Some(1), LinkKind::Prototype, "no_such_key"), (Some(2), LinkKind::UnitDat, ""), (Some(3), LinkKind::Mesh, "broken")]
+        [
+            (Some(1), LinkKind::Prototype, "no_such_key"),
+            (Some(2), LinkKind::UnitDat, ""),
+            (Some(3), LinkKind::Mesh, "broken")
+        ]
     );
     let text = r.errors[0].to_string();
-    assert!(text.starts_with("placed object 1 (UNITS\\u1.dat) -> key no_such_key -> prototype link objects.rlb::no_such_key"), "{text}");
+    assert!(
+        text.starts_with(
+            "placed object 1 (UNITS\\u1.dat) -> key no_such_key -> prototype link objects.rlb::no_such_key"
+        ),
+        "{text}"
+    );
     assert!(r.errors[2].message.contains("gone.msh"), "{}", r.errors[2].message);
     assert!(r.warnings.is_empty());
 }
@@ -134,7 +157,10 @@ fn missing_land_files_and_missions_are_reported() {
     let m = tree(false);
     let r = MissionGraph::new(&m).build("missions/m1", false).unwrap();
     let land: Vec<&str> = r.errors.iter().filter(|f| f.link == LinkKind::Land).map(|f| f.archive.as_str()).collect();
-    assert_eq!(land, ["DATA\\MAPS\\M\\land.msh", "DATA\\MAPS\\M\\land.map", "DATA\\MAPS\\M\\land1.wea", "DATA\\MAPS\\M\\land2.wea"]);
+    assert_eq!(
+        land,
+        ["DATA\\MAPS\\M\\land.msh", "DATA\\MAPS\\M\\land.map", "DATA\\MAPS\\M\\land1.wea", "DATA\\MAPS\\M\\land2.wea"]
+    );
     let e = MissionGraph::new(&m).build("missions/none", false).unwrap_err();
     assert!(e.to_string().contains("mission missions/none"), "{e}");
 }
@@ -163,13 +189,18 @@ fn clan_research_trees_must_exist_and_parse() {
     with_clans(&mut m, "MISSIONS\\SCRIPTS\\auto.trf");
     let trees = |m: &Mem| {
         let r = MissionGraph::new(m).build("missions/m1", false).unwrap();
-        let failures: Vec<String> = r.errors.iter().filter(|f| f.link == LinkKind::ResearchTree).map(ToString::to_string).collect();
+        let failures: Vec<String> =
+            r.errors.iter().filter(|f| f.link == LinkKind::ResearchTree).map(ToString::to_string).collect();
         (r.stats.research_trees, failures)
     };
     let (requests, failures) = trees(&m);
     assert_eq!(requests, 2, "one per active clan; the environment clan names none");
     assert_eq!(failures.len(), 2, "{failures:?}");
-    assert!(failures[0].starts_with("clan Player -> research_tree link MISSIONS\\SCRIPTS\\auto.trf: "), "{}", failures[0]);
+    assert!(
+        failures[0].starts_with("clan Player -> research_tree link MISSIONS\\SCRIPTS\\auto.trf: "),
+        "{}",
+        failures[0]
+    );
     m.files.insert(fold("MISSIONS\\SCRIPTS\\auto.trf"), b"not an archive".to_vec());
     assert_eq!(trees(&m).1.len(), 2, "a broken TRF fails like a missing one");
     m.files.insert(fold("MISSIONS\\SCRIPTS\\auto.trf"), research_tree_bytes());

@@ -139,7 +139,11 @@ impl<'g, 'a> Walk<'g, 'a> {
     fn wear(&mut self, at: Origin<'_>, archive: &str, entry: &str) {
         let files = self.graph.files;
         if !files.has_entry(archive, entry) {
-            let what = if files.has_archive(archive) { format!("entry {entry} in {archive}") } else { format!("archive {archive}") };
+            let what = if files.has_archive(archive) {
+                format!("entry {entry} in {archive}")
+            } else {
+                format!("archive {archive}")
+            };
             return self.fail(at, archive, entry, LinkKind::Wear, missing(what));
         }
         let cache_key = (archive.to_ascii_lowercase(), entry.to_ascii_lowercase());
@@ -149,14 +153,24 @@ impl<'g, 'a> Walk<'g, 'a> {
             .wear
             .entry(cache_key)
             .or_insert_with(|| {
-                files.load_entry(archive, entry).and_then(|b| links.wear_links(&b)).in_entry(entry.to_string()).map_err(|e| e.to_string())
+                files
+                    .load_entry(archive, entry)
+                    .and_then(|b| links.wear_links(&b))
+                    .in_entry(entry.to_string())
+                    .map_err(|e| e.to_string())
             })
             .clone();
         let wear = match result {
             Ok(Some(w)) => w,
             Ok(None) => return,
             Err(msg) => {
-                return self.fail(at, archive, entry, LinkKind::Wear, Error::new(ErrorKind::Invalid { rule: "wear", detail: msg }));
+                return self.fail(
+                    at,
+                    archive,
+                    entry,
+                    LinkKind::Wear,
+                    Error::new(ErrorKind::Invalid { rule: "wear", detail: msg }),
+                );
             }
         };
         self.materials_parsed = true;
@@ -214,7 +228,13 @@ impl<'g, 'a> Walk<'g, 'a> {
             }
             Ok(None) => 0,
             Err(msg) => {
-                self.fail(at, MATERIAL_ARCHIVE, material, LinkKind::Material, Error::new(ErrorKind::Invalid { rule: "mat0", detail: msg }));
+                self.fail(
+                    at,
+                    MATERIAL_ARCHIVE,
+                    material,
+                    LinkKind::Material,
+                    Error::new(ErrorKind::Invalid { rule: "mat0", detail: msg }),
+                );
                 0
             }
         }

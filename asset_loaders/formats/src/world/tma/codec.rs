@@ -46,7 +46,12 @@ pub(super) fn parse(data: &[u8], options: ReadOptions) -> Result<Tma> {
     let at = r.c.offset();
     let clan_section_version = r.version("clan_section_version", CLAN_VERSION)?;
     if !(1..=CLAN_VERSION).contains(&clan_section_version) {
-        return Err(version_error(at, "clan_section_version (the loader accepts 1..6)", clan_section_version, CLAN_VERSION));
+        return Err(version_error(
+            at,
+            "clan_section_version (the loader accepts 1..6)",
+            clan_section_version,
+            CLAN_VERSION,
+        ));
     }
     let clan_count = r.count(20, "clans")?;
     let mut clans = Vec::with_capacity(clan_count as usize);
@@ -60,7 +65,16 @@ pub(super) fn parse(data: &[u8], options: ReadOptions) -> Result<Tma> {
         objects.push(read_object(&mut r, object_section_version).via(format!("placed object {i}"))?);
     }
     let land_path = LpString::read(&mut r.c, "land_path")?;
-    let mut tma = Tma { land_path, objects, clans, paths, object_section_version, clan_section_version, format_version, ..Tma::new("") };
+    let mut tma = Tma {
+        land_path,
+        objects,
+        clans,
+        paths,
+        object_section_version,
+        clan_section_version,
+        format_version,
+        ..Tma::new("")
+    };
     tma.extra_section_version = 0;
     if object_section_version > 1 {
         tma.mission_flag = r.c.u32()?;
@@ -71,7 +85,8 @@ pub(super) fn parse(data: &[u8], options: ReadOptions) -> Result<Tma> {
         let n = r.count(28, "extra records")?;
         tma.extras.reserve(n as usize);
         for _ in 0..n {
-            tma.extras.push(ExtraRecord28 { position: r.c.vec3()?, words: [r.c.u32()?, r.c.u32()?, r.c.u32()?, r.c.u32()?] });
+            tma.extras
+                .push(ExtraRecord28 { position: r.c.vec3()?, words: [r.c.u32()?, r.c.u32()?, r.c.u32()?, r.c.u32()?] });
         }
     }
     r.c.expect_end("the last extra record")?;
@@ -119,11 +134,16 @@ fn read_clan(r: &mut Reader<'_>, version: u32) -> Result<Clan> {
             if r.options.strict {
                 return Err(Error::invalid(mode_at, "clan_mode", format!("mode {mode} is not 0..3")));
             }
-            r.diagnostics.push(Diagnostic { offset: mode_at, rule: "clan_mode", detail: format!("mode {mode} read as 1..3") });
+            r.diagnostics.push(Diagnostic {
+                offset: mode_at,
+                rule: "clan_mode",
+                detail: format!("mode {mode} read as 1..3"),
+            });
         }
         let first_tag = if version > 2 { r.c.i32()? } else { 0 };
         if first_tag != 0 {
-            let detail = format!("mode {mode} clan has first_tag {first_tag}; the general form would expect spatial entries");
+            let detail =
+                format!("mode {mode} clan has first_tag {first_tag}; the general form would expect spatial entries");
             if r.options.strict {
                 return Err(Error::invalid(tag_at, "clan_first_tag", detail));
             }
@@ -155,7 +175,11 @@ fn read_object(r: &mut Reader<'_>, v: u32) -> Result<PlacedObject> {
     let flags_at = c.offset();
     let class_or_flags = c.u32()?;
     if r.options.strict && class_or_flags != OBJECT_CLASS_FLAGS {
-        return Err(Error::invalid(flags_at, "object_class_flags", format!("{class_or_flags:#x} != {OBJECT_CLASS_FLAGS:#x}")));
+        return Err(Error::invalid(
+            flags_at,
+            "object_class_flags",
+            format!("{class_or_flags:#x} != {OBJECT_CLASS_FLAGS:#x}"),
+        ));
     }
     let resource_name = LpString::read(c, "resource name")?;
     let mut o = PlacedObject::new(raw_kind, "", [0.0; 3]);

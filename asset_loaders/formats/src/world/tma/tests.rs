@@ -12,36 +12,91 @@ fn fixture() -> Vec<u8> {
         .u32(1) // paths
         .i32(7)
         .u32(2)
-        .f32(1.0).f32(2.0).f32(3.0)
-        .f32(4.0).f32(5.0).f32(6.0)
+        .f32(1.0)
+        .f32(2.0)
+        .f32(3.0)
+        .f32(4.0)
+        .f32(5.0)
+        .f32(6.0)
         .u32(6)
         .u32(2) // clans
-        .lp(b"Nature").i32(-1).f32(0.0).f32(0.0).u32(0)
+        .lp(b"Nature")
+        .i32(-1)
+        .f32(0.0)
+        .f32(0.0)
+        .u32(0)
         .lp(b"")
         .u32(1) // spatial groups
-        .u32(1).u32(0).f32(10.0).f32(20.0).f32(30.0).f32(1.5)
-        .lp(b"").i32(0)
+        .u32(1)
+        .u32(0)
+        .f32(10.0)
+        .f32(20.0)
+        .f32(30.0)
+        .f32(1.5)
+        .lp(b"")
+        .i32(0)
         .u32(0) // relations
-        .lp(b"Player").i32(1).f32(500.2857).f32(752.0).u32(1)
-        .lp(b"MISSIONS\\SCRIPTS\\default").i32(0).lp(b"MISSIONS\\SCRIPTS\\auto.trf").i32(3)
-        .u32(1).lp(b"Nature").i32(1)
+        .lp(b"Player")
+        .i32(1)
+        .f32(500.2857)
+        .f32(752.0)
+        .u32(1)
+        .lp(b"MISSIONS\\SCRIPTS\\default")
+        .i32(0)
+        .lp(b"MISSIONS\\SCRIPTS\\auto.trf")
+        .i32(3)
+        .u32(1)
+        .lp(b"Nature")
+        .i32(1)
         .u32(10)
         .u32(1) // objects
-        .u32(1).u32(0x8000_0002).lp(b"UNITS\\UNITS\\HERO\\hero_t.dat").u32(2).u32(9)
-        .f32(418.10318).f32(717.433).f32(3.0409389)
-        .f32(0.0).f32(0.0).f32(1.6262363)
-        .f32(1.0).f32(1.0).f32(1.0)
-        .lp(b"").u32(0).i32(-1).i32(-1)
-        .u32(1).u32(3)
-        .u32(0).f32(250.0).u32(0xAAAA).u32(0xBBBB).lp(b"CurrentOre")
-        .u32(1).u32(4).u32(0).u32(0).lp(b"ClanID")
-        .u32(0).f32(999.0).u32(0).u32(0).lp(b"CurrentOre")
+        .u32(1)
+        .u32(0x8000_0002)
+        .lp(b"UNITS\\UNITS\\HERO\\hero_t.dat")
+        .u32(2)
+        .u32(9)
+        .f32(418.10318)
+        .f32(717.433)
+        .f32(3.0409389)
+        .f32(0.0)
+        .f32(0.0)
+        .f32(1.6262363)
+        .f32(1.0)
+        .f32(1.0)
+        .f32(1.0)
+        .lp(b"")
+        .u32(0)
+        .i32(-1)
+        .i32(-1)
+        .u32(1)
+        .u32(3)
+        .u32(0)
+        .f32(250.0)
+        .u32(0xAAAA)
+        .u32(0xBBBB)
+        .lp(b"CurrentOre")
+        .u32(1)
+        .u32(4)
+        .u32(0)
+        .u32(0)
+        .lp(b"ClanID")
+        .u32(0)
+        .f32(999.0)
+        .u32(0)
+        .u32(0)
+        .lp(b"CurrentOre")
         .lp(b"DATA\\MAPS\\Tut_1\\land")
         .u32(5)
         .lp(b"\xcf\xf0\xe8\0x")
         .u32(1)
         .u32(1)
-        .f32(1.0).f32(2.0).f32(3.0).i32(-2).u32(0x10).f32(0.5).i32(4)
+        .f32(1.0)
+        .f32(2.0)
+        .f32(3.0)
+        .i32(-2)
+        .u32(0x10)
+        .f32(0.5)
+        .i32(4)
         .0
 }
 
@@ -54,7 +109,9 @@ fn hand_written_fixture_reads_every_field_and_round_trips() {
     assert_eq!(t.paths[0].points[1], [4.0, 5.0, 6.0]);
     assert_eq!(t.clans.len(), 2);
     match &t.clans[0].body {
-        ClanBody::Environment { groups, .. } => assert_eq!(groups, &vec![vec![[0, 10f32.to_bits(), 20f32.to_bits(), 30f32.to_bits(), 1.5f32.to_bits()]]]),
+        ClanBody::Environment { groups, .. } => {
+            assert_eq!(groups, &vec![vec![[0, 10f32.to_bits(), 20f32.to_bits(), 30f32.to_bits(), 1.5f32.to_bits()]]])
+        }
         other => panic!("mode 0 must use the count-driven body: {other:?}"),
     }
     match &t.clans[1].body {
@@ -151,14 +208,20 @@ fn strict_rejects_class_flags_first_tag_and_non_finite_transforms() {
     let mut bad = t.clone();
     bad.objects[0].class_or_flags = 1;
     let bytes = bad.to_bytes().unwrap();
-    assert!(matches!(Tma::parse(&bytes, ReadOptions::strict()).unwrap_err().kind, ErrorKind::Invalid { rule: "object_class_flags", .. }));
+    assert!(matches!(
+        Tma::parse(&bytes, ReadOptions::strict()).unwrap_err().kind,
+        ErrorKind::Invalid { rule: "object_class_flags", .. }
+    ));
     assert!(Tma::parse(&bytes, ReadOptions::compatible()).is_ok());
     let mut bad = t.clone();
     if let ClanBody::Active { first_tag, .. } = &mut bad.clans[1].body {
         *first_tag = 2;
     }
     let bytes = bad.to_bytes().unwrap();
-    assert!(matches!(Tma::parse(&bytes, ReadOptions::strict()).unwrap_err().kind, ErrorKind::Invalid { rule: "clan_first_tag", .. }));
+    assert!(matches!(
+        Tma::parse(&bytes, ReadOptions::strict()).unwrap_err().kind,
+        ErrorKind::Invalid { rule: "clan_first_tag", .. }
+    ));
     assert_eq!(Tma::parse(&bytes, ReadOptions::compatible()).unwrap().diagnostics[0].rule, "clan_first_tag");
     let mut bad = t;
     bad.objects[0].orientation[1] = f32::NAN;
@@ -200,7 +263,13 @@ fn object() -> impl Strategy<Value = PlacedObject> {
 }
 
 fn clan() -> impl Strategy<Value = Clan> {
-    (lp(), 0u32..4, any::<i32>(), proptest::collection::vec(proptest::collection::vec(any::<[u32; 5]>(), 0..3), 0..3), lp())
+    (
+        lp(),
+        0u32..4,
+        any::<i32>(),
+        proptest::collection::vec(proptest::collection::vec(any::<[u32; 5]>(), 0..3), 0..3),
+        lp(),
+    )
         .prop_map(|(name, mode, tag, groups, res)| {
             let mut c = Clan::environment("", "");
             c.name = name;
