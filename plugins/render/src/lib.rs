@@ -14,7 +14,7 @@ mod terrain;
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
 pub use materials::{AnimatedMaterial, MaterialCache};
 pub use models::{
-    ComponentModel, CyclingPiece, FRAMES_PER_SECOND, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache,
+    AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache,
 };
 pub use terrain::{TerrainRoot, TerrainView};
 
@@ -99,7 +99,7 @@ impl Plugin for RenderPlugin {
             .register_type::<RenderStats>()
             .register_type::<ObjectModel>()
             .register_type::<ModelPiece>()
-            .register_type::<CyclingPiece>()
+            .register_type::<AnimatedPiece>()
             .register_type::<ModelPart>()
             .register_type::<TerrainView>()
             .register_type::<Environment>()
@@ -114,7 +114,7 @@ impl Plugin for RenderPlugin {
                         .in_set(RenderSystems::Request),
                     (models::attach_models, terrain::attach_terrain, environment::add_fog)
                         .in_set(RenderSystems::Attach),
-                    (materials::animate_materials, models::cycle_pieces).in_set(RenderSystems::Animate),
+                    (materials::animate_materials, models::pose_pieces).in_set(RenderSystems::Animate),
                 ),
             );
     }

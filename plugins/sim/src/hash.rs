@@ -1,11 +1,13 @@
 //! The per-tick state hash: every simulated object's position, orientation, speed,
-//! turn rate, order and path state, then the random streams, as IEEE bits in
+//! turn rate, order and path state and piece animation blends, then the random streams, as IEEE bits in
 //! `OriginalObjectId` order (FNV-1a). Same command log, same hash, on every machine.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_behavior::Navigator;
-use iron3d_core::{Fnv1a, GameClock, Kinematics, NavStatus, OriginalObjectId, SimObject, SimRandom, SimTransform};
+use iron3d_core::{
+    Fnv1a, GameClock, Kinematics, NavStatus, OriginalObjectId, PieceAnimation, SimObject, SimRandom, SimTransform,
+};
 
 /// The hash of every tick so far.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
@@ -22,8 +24,14 @@ impl StateHash {
     }
 }
 
-type Hashed<'a> =
-    (&'a OriginalObjectId, &'a SimTransform, Option<&'a Kinematics>, Option<&'a Navigator>, Option<&'a NavStatus>);
+type Hashed<'a> = (
+    &'a OriginalObjectId,
+    &'a SimTransform,
+    Option<&'a Kinematics>,
+    Option<&'a Navigator>,
+    Option<&'a NavStatus>,
+    Option<&'a PieceAnimation>,
+);
 
 /// The hash of the world's simulation state now.
 pub fn state_hash(world: &mut World) -> u64 {
@@ -32,7 +40,7 @@ pub fn state_hash(world: &mut World) -> u64 {
     rows.sort_unstable_by_key(|r| *r.0);
     let mut h = Fnv1a::default();
     let f = |h: &mut Fnv1a, v: &[f32]| v.iter().for_each(|x| h.write(&x.to_bits().to_le_bytes()));
-    for (id, t, kin, nav, status) in rows {
+    for (id, t, kin, nav, status, animation) in rows {
         h.write(&id.0.to_le_bytes());
         f(&mut h, &t.position);
         f(&mut h, &t.orientation);
@@ -52,6 +60,9 @@ pub fn state_hash(world: &mut World) -> u64 {
             h.write(&[s.state as u8]);
             h.write(&s.areal.map_or(u32::MAX, |a| a).to_le_bytes());
             h.write(&s.path_revision.to_le_bytes());
+        }
+        if let Some(a) = animation {
+            a.bindings.iter().for_each(|b| h.write(&b.blend.to_bits().to_le_bytes()));
         }
     }
     let random = world.resource::<SimRandom>();
