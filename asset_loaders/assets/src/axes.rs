@@ -20,6 +20,11 @@ pub fn to_bevy(p: [f32; 3]) -> [f32; 3] {
     [p[0], p[2], -p[1]]
 }
 
+/// A Bevy-space point or direction in game space (the inverse of [`to_bevy`]).
+pub fn to_game(p: [f32; 3]) -> [f32; 3] {
+    [p[0], -p[2], p[1]]
+}
+
 /// The placement rotation in game space: `R = Rz(z)·Ry(y)·Rx(x)` (radians; x applied first).
 pub fn game_rotation(orientation: [f32; 3]) -> Quat {
     let [x, y, z] = orientation;

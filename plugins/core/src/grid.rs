@@ -1,6 +1,6 @@
 //! A uniform XY grid of boxes (the broad phase of Wizard and Control): items are
 //! indices into the caller's array, stored per cell in insertion order, so queries are
-//! deterministic. Building is linear in items plus cells.
+//! deterministic. Building is linear in items (cells are at most about twice as many).
 
 /// Cells along each axis at most, whatever the extent (larger extents get larger cells).
 const MAX_CELLS_PER_AXIS: usize = 1024;
@@ -29,7 +29,9 @@ impl SpatialGrid {
             return Self { cell: 1.0, dims: [1, 1], starts: vec![0, 0], ..Self::default() };
         }
         let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]);
-        let cell = cell.max(extent / MAX_CELLS_PER_AXIS as f32).max(f32::EPSILON);
+        // About two cells per item at most: a sparse world does not pay for empty cells.
+        let sparse = extent / (2.0 * boxes.len() as f32).sqrt();
+        let cell = cell.max(extent / MAX_CELLS_PER_AXIS as f32).max(sparse).max(f32::EPSILON);
         let dims = [0, 1].map(|k| (((hi[k] - lo[k]) / cell) as usize + 1).min(MAX_CELLS_PER_AXIS));
         let mut grid = Self { min: lo, cell, dims, starts: vec![0; dims[0] * dims[1] + 1], items: Vec::new() };
         let ranges: Vec<[usize; 4]> = boxes.iter().map(|b| grid.range(b[0], b[1])).collect();

@@ -13,9 +13,7 @@ mod terrain;
 
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
 pub use materials::{AnimatedMaterial, MaterialCache};
-pub use models::{
-    AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache,
-};
+pub use models::{AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
 pub use terrain::{TerrainRoot, TerrainView};
 
 use bevy::prelude::*;

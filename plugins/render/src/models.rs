@@ -131,10 +131,9 @@ fn resolve_missing(game: &GameData, keys: &[String], cache: &mut PrototypeCache)
     for key in keys {
         let refs = match resolver.resolve(key).as_ref() {
             Ok(p) => match &p.mesh {
-                MeshSource::Explicit(r) | MeshSource::BasStem(r) => Some(ModelRefs {
-                    msh: game_path(r),
-                    wear: p.wear().map(game_path),
-                }),
+                MeshSource::Explicit(r) | MeshSource::BasStem(r) => {
+                    Some(ModelRefs { msh: game_path(r), wear: p.wear().map(game_path) })
+                }
                 MeshSource::NonGeometric => None,
             },
             Err(e) => {

@@ -7,7 +7,7 @@ use bevy_app::{App, FixedUpdate};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::SingleThreadedExecutor;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use iron3d_core::{CommandQueue, GameClock, NavState, NavStatus, Order, SimCommand, SimSystems};
+use iron3d_core::{CommandQueue, GameClock, NavState, NavStatus, Order, OriginalObjectId, SimCommand, SimSystems};
 use iron3d_formats::rng::SplitMix64;
 use iron3d_sim::headless_app;
 use iron3d_sim::testing::{enter_game, publish_map, spawn_unit};
@@ -54,20 +54,55 @@ fn mark<const K: usize>(mut marks: ResMut<Marks>) {
     }
 }
 
-fn walkable(nav: &NavMap, p: [f32; 2]) -> bool {
-    nav.area_at(p[0], p[1]).is_some()
+/// The goal stream of the bench.
+#[derive(Resource)]
+struct Goals(SplitMix64);
+
+impl Goals {
+    fn next(&mut self, nav: &NavMap) -> [f32; 2] {
+        let extent = f32::from(SIDE) * AREAL;
+        loop {
+            let g = [self.0.range(1.0, extent - 1.0), self.0.range(1.0, extent - 1.0)];
+            if nav.walkable(g[0], g[1]) {
+                return g;
+            }
+        }
+    }
+}
+
+/// Units that arrived (or gave up) get a new goal, so every unit keeps moving.
+fn keep_moving(
+    mut goals: ResMut<Goals>,
+    nav: Res<NavMap>,
+    clock: Res<GameClock>,
+    units: Query<(&OriginalObjectId, &NavStatus)>,
+    mut queue: ResMut<CommandQueue>,
+) {
+    let mut idle: Vec<u32> = units
+        .iter()
+        .filter(|(_, s)| matches!(s.state, NavState::Arrived | NavState::Blocked))
+        .map(|(i, _)| i.0)
+        .collect();
+    idle.sort_unstable();
+    for id in idle {
+        let goal = goals.next(&nav);
+        queue.push(SimCommand { tick: clock.tick + 1, units: vec![id], order: Order::MoveTo(goal) });
+    }
 }
 
 /// A map with `units` units on a lattice, each sent to a seeded random point.
 fn world(units: u32) -> App {
     let mut app = headless_app();
-    app.init_resource::<Marks>().edit_schedule(FixedUpdate, |s| {
-        s.set_executor(SingleThreadedExecutor::new());
-    });
+    app.init_resource::<Marks>().insert_resource(Goals(SplitMix64::stream(1, "bench goals"))).edit_schedule(
+        FixedUpdate,
+        |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        },
+    );
     app.add_systems(
         FixedUpdate,
         (
-            mark::<0>.before(SimSystems::Input),
+            (keep_moving, mark::<0>).chain().before(SimSystems::Input),
             mark::<1>.after(SimSystems::Input).before(SimSystems::SuperAi),
             mark::<2>.after(SimSystems::SuperAi).before(SimSystems::Behavior),
             mark::<3>.after(SimSystems::Behavior).before(SimSystems::Wizard),
@@ -80,19 +115,12 @@ fn world(units: u32) -> App {
     enter_game(&mut app);
     let extent = f32::from(SIDE) * AREAL;
     let spacing = extent / libm::sqrtf(units as f32 * 1.1);
-    let mut rng = SplitMix64::stream(1, "bench goals");
     let mut placed = 0u32;
     let mut commands = Vec::new();
     let (mut x, mut y) = (spacing / 2.0, spacing / 2.0);
     while placed < units {
-        let nav = app.world().resource::<NavMap>();
-        if walkable(nav, [x, y]) {
-            let goal = loop {
-                let g = [rng.range(1.0, extent - 1.0), rng.range(1.0, extent - 1.0)];
-                if walkable(nav, g) {
-                    break g;
-                }
-            };
+        if app.world().resource::<NavMap>().walkable(x, y) {
+            let goal = app.world_mut().resource_scope(|w, mut goals: Mut<Goals>| goals.next(w.resource::<NavMap>()));
             placed += 1;
             spawn_unit(app.world_mut(), placed, (placed % 8) as i32, [x, y], 0.0, 1.0);
             commands.push(SimCommand { tick: 0, units: vec![placed], order: Order::MoveTo(goal) });

@@ -1,11 +1,15 @@
 //! The game's screens (bevy_egui): main menu with the mission list of the data
 //! directory, loading screen with per-phase progress, load errors with their chain,
-//! in-mission HUD, pause menu, settings, and the F3 debug overlay.
+//! in-mission HUD, pause menu, settings, and the F3 debug overlay with its debug order
+//! command (select a unit, send it to a clicked point).
 
 mod hud;
 mod menu;
+mod orders;
 mod overlay;
 mod screen;
+
+pub use orders::{DebugSelection, PICK_RADIUS, ground_point, nearest_unit, send};
 
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;
@@ -42,7 +46,11 @@ impl Plugin for UiPlugin {
         }
         app.init_resource::<Settings>()
             .init_resource::<menu::MenuState>()
+            .init_resource::<DebugSelection>()
             .register_type::<Settings>()
+            .register_type::<DebugSelection>()
+            .add_systems(OnExit(AppState::InGame), |mut s: ResMut<DebugSelection>| *s = DebugSelection::default())
+            .add_systems(Update, orders::command.run_if(in_state(Pause::Running)))
             .insert_resource(menu::Autostart(self.autostart.clone()))
             .add_systems(Update, (menu::autostart, hud::toggle_pause, overlay::toggle))
             .add_systems(
@@ -54,6 +62,7 @@ impl Plugin for UiPlugin {
                     hud::hud.run_if(in_state(AppState::InGame)),
                     hud::pause_menu.run_if(in_state(Pause::Paused)),
                     overlay::overlay,
+                    orders::draw.run_if(in_state(AppState::InGame)),
                 )
                     .chain(),
             );

@@ -99,7 +99,7 @@ pub fn main_menu(
                 exit.write(AppExit::Success);
             }
             ui.add_space(12.0);
-            ui.small("F12 inspector · F3 overlay · Esc pause");
+            ui.small("F12 inspector · F3 overlay and debug orders (click) · Esc pause");
         });
     });
     Ok(())

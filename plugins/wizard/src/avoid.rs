@@ -26,6 +26,8 @@ pub struct WizardConfig {
     pub steadiness: f32,
     /// Extra clearance kept from other objects (units).
     pub clearance: f32,
+    /// Nearest objects considered per unit (bounds the cost in dense crowds).
+    pub max_neighbours: usize,
 }
 
 impl Default for WizardConfig {
@@ -38,6 +40,7 @@ impl Default for WizardConfig {
             corridor_weight: 0.3,
             steadiness: 0.15,
             clearance: 0.25,
+            max_neighbours: 10,
         }
     }
 }
@@ -77,6 +80,11 @@ struct Body {
     radius: f32,
     /// Box footprint (static objects): centre, half extents, heading.
     footprint: Option<([f32; 2], [f32; 2], f32)>,
+    /// Centre of the shape and the radius of a circle around it.
+    centre: [f32; 2],
+    bound: f32,
+    /// Current speed.
+    speed: f32,
 }
 
 impl Body {
@@ -90,16 +98,19 @@ impl Body {
                 let (d2, limit) = (d[0] * d[0] + d[1] * d[1], reach + self.radius);
                 if d2 >= limit * limit { 0.0 } else { limit - d2.sqrt() }
             }
-            Some((centre, half, heading)) => {
-                let (s, c) = (libm::sinf(heading), libm::cosf(heading));
-                let d = [p[0] - centre[0], p[1] - centre[1]];
-                let local = [c * d[0] + s * d[1], -s * d[0] + c * d[1]];
-                let out = [(local[0].abs() - half[0]).max(0.0), (local[1].abs() - half[1]).max(0.0)];
-                let inside = (local[0].abs() - half[0]).max(local[1].abs() - half[1]).min(0.0);
-                (reach - len(out) - inside).max(0.0)
-            }
+            Some(footprint) => (reach - box_distance(footprint, p)).max(0.0),
         }
     }
+}
+
+/// Distance from `p` to a box footprint (centre, half extents, heading; negative inside).
+fn box_distance((centre, half, heading): ([f32; 2], [f32; 2], f32), p: [f32; 2]) -> f32 {
+    let (s, c) = (libm::sinf(heading), libm::cosf(heading));
+    let d = [p[0] - centre[0], p[1] - centre[1]];
+    let local = [c * d[0] + s * d[1], -s * d[0] + c * d[1]];
+    let out = [(local[0].abs() - half[0]).max(0.0), (local[1].abs() - half[1]).max(0.0)];
+    let inside = (local[0].abs() - half[0]).max(local[1].abs() - half[1]).min(0.0);
+    len(out) + inside
 }
 
 fn len(v: [f32; 2]) -> f32 {
@@ -120,9 +131,7 @@ fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
 }
 
 /// The snapshot every unit decides against (previous tick's state, id order).
-fn snapshot(
-    all: &Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Option<&Kinematics>)>,
-) -> (Vec<(u32, Body)>, f32) {
+fn snapshot(all: &Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Option<&Kinematics>)>) -> Vec<(u32, Body)> {
     let mut bodies: Vec<(u32, Body)> = all
         .iter()
         .map(|(id, t, proxy, kin)| {
@@ -135,12 +144,13 @@ fn snapshot(
                 let o = proxy.offset;
                 ([position[0] + c * o[0] - s * o[1], position[1] + s * o[0] + c * o[1]], proxy.half_extents, heading)
             });
-            (id.0, Body { position, velocity: [f[0] * speed, f[1] * speed], radius: proxy.radius, footprint })
+            let (centre, bound) = footprint.map_or((position, proxy.radius), |(c, h, _)| (c, len(h)));
+            let velocity = [f[0] * speed, f[1] * speed];
+            (id.0, Body { position, velocity, radius: proxy.radius, footprint, centre, bound, speed: speed.abs() })
         })
         .collect();
     bodies.sort_unstable_by_key(|(id, _)| *id);
-    let largest = bodies.iter().map(|(_, b)| b.radius).fold(0.0, f32::max);
-    (bodies, largest)
+    bodies
 }
 
 /// Chooses every active unit's requested velocity.
@@ -150,18 +160,20 @@ pub(crate) fn steer(
     all: Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Option<&Kinematics>)>,
     mut units: Query<(&OriginalObjectId, &SteerIntent, &mut WizardPath, &mut MotionRequest)>,
 ) {
-    let (bodies, largest) = snapshot(&all);
+    let bodies = snapshot(&all);
+    // Units as points (one cell each), static footprints as boxes; queries widen by
+    // the largest unit radius.
     let boxes: Vec<[[f32; 2]; 2]> = bodies
         .iter()
-        .map(|(_, b)| {
-            let r = b.footprint.map_or(b.radius, |(_, h, _)| len(h));
-            let c = b.footprint.map_or(b.position, |(c, _, _)| c);
-            [[c[0] - r, c[1] - r], [c[0] + r, c[1] + r]]
+        .map(|(_, b)| match b.footprint {
+            None => [b.position, b.position],
+            Some(_) => [[b.centre[0] - b.bound, b.centre[1] - b.bound], [b.centre[0] + b.bound, b.centre[1] + b.bound]],
         })
         .collect();
+    let unit_radius = bodies.iter().filter(|(_, b)| b.footprint.is_none()).map(|(_, b)| b.radius).fold(0.0, f32::max);
     let fastest = units.iter().filter(|u| u.1.active).map(|u| u.1.max_speed).fold(0.0, f32::max);
-    let reach_max = largest + fastest * config.horizons[1] + config.clearance;
-    let grid = SpatialGrid::build(&boxes, (4.0 * largest).max(reach_max).max(4.0));
+    let reach_max = unit_radius + fastest * config.horizons[1] + config.clearance;
+    let grid = SpatialGrid::build(&boxes, reach_max.max(4.0));
     let (mut near, mut threats) = (Vec::new(), Vec::new());
     let turns = config.offsets.map(|o| [libm::cosf(o), libm::sinf(o)]);
     let sampler = Sampler { config: &config, turns, nav: nav.as_deref() };
@@ -175,10 +187,11 @@ pub(crate) fn steer(
         }
         let preferred = preferred_velocity(body.position, intent);
         let reach = body.radius + intent.max_speed * config.horizons[1] + config.clearance;
+        let wide = reach + unit_radius;
         near.clear();
         grid.query(
-            [body.position[0] - reach, body.position[1] - reach],
-            [body.position[0] + reach, body.position[1] + reach],
+            [body.position[0] - wide, body.position[1] - wide],
+            [body.position[0] + wide, body.position[1] + wide],
             &mut near,
         );
         near.sort_unstable();
@@ -186,13 +199,19 @@ pub(crate) fn steer(
         threats.clear();
         // Only what can come within reach before the last horizon.
         let horizon = config.horizons[1];
-        threats.extend(near.iter().filter(|&&j| j as usize != me).map(|&j| bodies[j as usize].1).filter(|o| {
-            let (c, r) = o.footprint.map_or((o.position, o.radius), |(c, h, _)| (c, len(h)));
-            let limit = reach + r + len(o.velocity) * horizon;
-            let d = [c[0] - body.position[0], c[1] - body.position[1]];
-            d[0] * d[0] + d[1] * d[1] < limit * limit
+        threats.extend(near.iter().filter(|&&j| j as usize != me).filter_map(|&j| {
+            let o = &bodies[j as usize].1;
+            let limit = reach + o.bound + o.speed * horizon;
+            let d = [o.centre[0] - body.position[0], o.centre[1] - body.position[1]];
+            let d2 = d[0] * d[0] + d[1] * d[1];
+            (d2 < limit * limit).then_some((d2, j, *o))
         }));
-        let choice = choose(&sampler, &body, intent, preferred, &path, threats.iter());
+        // In a dense crowd only the nearest count (by centre distance now, then by id).
+        if threats.len() > config.max_neighbours {
+            threats.select_nth_unstable_by(config.max_neighbours, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            threats.truncate(config.max_neighbours);
+        }
+        let choice = choose(&sampler, &body, intent, preferred, &path, threats.iter().map(|(.., o)| o));
         request.velocity = choice;
         let cross = preferred[0] * choice[1] - preferred[1] * choice[0];
         path.side = if cross.abs() < 1e-3 {

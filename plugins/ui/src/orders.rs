@@ -1,0 +1,155 @@
+//! The debug order command, active while the F3 overlay is shown: a left click selects
+//! the unit nearest the clicked ground point, a right click sends it there. The order
+//! goes through the simulation's command queue at the next tick, the path every order
+//! takes; the full player controls come with input mapping. The selection and its
+//! target are drawn as rings over the scene.
+
+use crate::Settings;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, egui};
+use iron3d_assets::axes::{to_bevy, to_game};
+use iron3d_core::{CommandQueue, GameClock, Movable, NavStatus, Order, OriginalObjectId, SimCommand, SimTransform};
+use iron3d_terrain::Ground;
+
+/// How far from the clicked point a unit is still picked (game units).
+pub const PICK_RADIUS: f32 = 8.0;
+
+/// The unit the debug command controls and where it was last sent.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct DebugSelection {
+    /// Selected unit.
+    pub unit: Option<u32>,
+    /// Last target (game XY).
+    pub target: Option<[f32; 2]>,
+}
+
+/// Where a Bevy-space ray meets the ground, in game space.
+pub fn ground_point(ground: &Ground, ray: Ray3d) -> Option<[f32; 3]> {
+    let (origin, direction) = (to_game(ray.origin.into()), to_game((*ray.direction).into()));
+    ground.ray_cast(origin, direction, 1.0e6).map(|hit| hit.point)
+}
+
+/// The unit nearest `at` within `radius` (ties to the lower id).
+pub fn nearest_unit(units: impl Iterator<Item = (u32, [f32; 3])>, at: [f32; 2], radius: f32) -> Option<u32> {
+    let d2 = |p: [f32; 3]| (p[0] - at[0]).powi(2) + (p[1] - at[1]).powi(2);
+    units
+        .filter(|(_, p)| d2(*p) <= radius * radius)
+        .min_by(|a, b| d2(a.1).total_cmp(&d2(b.1)).then(a.0.cmp(&b.0)))
+        .map(|u| u.0)
+}
+
+/// Queues a move of `unit` to `to` for the next tick.
+pub fn send(queue: &mut CommandQueue, clock: &GameClock, unit: u32, to: [f32; 2]) {
+    queue.push(SimCommand { tick: clock.tick + 1, units: vec![unit], order: Order::MoveTo(to) });
+}
+
+/// The scene under the cursor and the units on it.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Scene<'w, 's> {
+    windows: Query<'w, 's, &'static Window, With<PrimaryWindow>>,
+    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
+    ground: Option<Res<'w, Ground>>,
+    units: Query<'w, 's, (&'static OriginalObjectId, &'static SimTransform, Option<&'static NavStatus>), With<Movable>>,
+}
+
+impl Scene<'_, '_> {
+    fn cursor_ground(&self) -> Option<[f32; 3]> {
+        let cursor = self.windows.single().ok()?.cursor_position()?;
+        let (camera, at) = self.cameras.iter().find(|(c, _)| c.is_active)?;
+        ground_point(self.ground.as_deref()?, camera.viewport_to_world(at, cursor).ok()?)
+    }
+
+    fn on_screen(&self, p: [f32; 3]) -> Option<Vec2> {
+        let (camera, at) = self.cameras.iter().find(|(c, _)| c.is_active)?;
+        camera.world_to_viewport(at, Vec3::from(to_bevy(p))).ok()
+    }
+}
+
+/// Selects and sends on clicks that egui does not take.
+pub(crate) fn command(
+    settings: Res<Settings>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut contexts: EguiContexts,
+    scene: Scene,
+    clock: Res<GameClock>,
+    mut queue: ResMut<CommandQueue>,
+    mut selection: ResMut<DebugSelection>,
+) -> Result {
+    let (left, right) = (buttons.just_pressed(MouseButton::Left), buttons.just_pressed(MouseButton::Right));
+    if !settings.overlay || !(left || right) || contexts.ctx_mut()?.egui_wants_pointer_input() {
+        return Ok(());
+    }
+    let Some(point) = scene.cursor_ground() else { return Ok(()) };
+    if left {
+        let units = scene.units.iter().map(|(id, t, _)| (id.0, t.position));
+        selection.unit = nearest_unit(units, [point[0], point[1]], PICK_RADIUS);
+    } else if let Some(unit) = selection.unit {
+        send(&mut queue, &clock, unit, [point[0], point[1]]);
+        selection.target = Some([point[0], point[1]]);
+        info!(target: "orders", "debug order: unit {unit} to ({:.1}, {:.1})", point[0], point[1]);
+    }
+    Ok(())
+}
+
+/// Rings on the selected unit and its target, and a line of help.
+pub(crate) fn draw(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    scene: Scene,
+    selection: Res<DebugSelection>,
+) -> Result {
+    if !settings.overlay {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let zoom = ctx.zoom_factor();
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, "debug orders".into()));
+    let mut state = "left click: select a unit".to_string();
+    let selected = selection.unit.and_then(|id| scene.units.iter().find(|(i, ..)| i.0 == id));
+    if let Some((id, t, status)) = selected {
+        let ring = |p: Vec2, r: f32, colour: egui::Color32| {
+            painter.circle_stroke(egui::pos2(p.x / zoom, p.y / zoom), r, egui::Stroke::new(2.0, colour));
+        };
+        if let Some(p) = scene.on_screen(t.position) {
+            ring(p, 14.0, egui::Color32::from_rgb(90, 230, 90));
+        }
+        let target = selection.target.and_then(|[x, y]| {
+            let z = scene.ground.as_ref().and_then(|g| g.height_at(x, y)).unwrap_or(t.position[2]);
+            scene.on_screen([x, y, z])
+        });
+        if let Some(p) = target {
+            ring(p, 8.0, egui::Color32::from_rgb(240, 200, 60));
+        }
+        let nav = status.map_or("idle".to_string(), |s| format!("{:?}", s.state).to_lowercase());
+        state = format!("unit {} ({nav}) · right click: send it there", id.0);
+    }
+    egui::Area::new("debug orders help".into()).anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0]).show(ctx, |ui| {
+        egui::Frame::popup(ui.style()).show(ui, |ui| ui.monospace(format!("debug orders: {state}")));
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_formats::world::TerrainBuilder;
+
+    #[test]
+    fn a_click_picks_the_ground_and_the_nearest_unit_and_queues_a_move() {
+        let terrain = TerrainBuilder::height_field(4, 4, 10.0, &|x: f32, _| x * 0.5).unwrap();
+        let ground = Ground::new(&terrain);
+        // A ray straight down (Bevy −Y) over game (12, 7) meets the slope at z = 6.
+        let ray = Ray3d::new(Vec3::from(to_bevy([12.0, 7.0, 100.0])), Dir3::NEG_Y);
+        let p = ground_point(&ground, ray).expect("hits the ground");
+        assert!((p[0] - 12.0).abs() < 1e-3 && (p[1] - 7.0).abs() < 1e-3 && (p[2] - 6.0).abs() < 1e-3, "{p:?}");
+        let units = [(5, [20.0, 7.0, 0.0]), (3, [14.0, 7.0, 0.0]), (2, [10.0, 7.0, 0.0])];
+        assert_eq!(nearest_unit(units.into_iter(), [12.0, 7.0], PICK_RADIUS), Some(2), "equal distance: lower id");
+        assert_eq!(nearest_unit(units.into_iter(), [40.0, 40.0], PICK_RADIUS), None, "nothing within reach");
+        let (mut queue, clock) = (CommandQueue::default(), GameClock { tick: 41, time_ms: 41 * 64 });
+        send(&mut queue, &clock, 2, [30.0, 5.0]);
+        let due = queue.take_due(42);
+        assert_eq!(due, vec![SimCommand { tick: 42, units: vec![2], order: Order::MoveTo([30.0, 5.0]) }]);
+    }
+}
