@@ -4,6 +4,7 @@
 //! the random streams). No subsystem logic lives here; only Bevy sub-crates are used,
 //! so this crate tests headless in seconds.
 
+mod clans;
 mod clock;
 mod grid;
 mod ids;
@@ -16,6 +17,9 @@ mod space;
 mod states;
 mod table;
 
+pub use clans::{
+    ClanSetup, MissionClans, MissionOutcome, Outcome, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots, UnitClass,
+};
 pub use clock::GameClock;
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
@@ -46,6 +50,9 @@ impl Plugin for CorePlugin {
             .init_resource::<SimRandom>()
             .init_resource::<CommandQueue>()
             .init_resource::<ObjectTable>()
+            .init_resource::<SuperAiSlots>()
+            .init_resource::<MissionOutcome>()
+            .add_message::<RunScriptEvent>()
             .add_message::<GameMessage>()
             .add_message::<DeleteRequest>()
             .add_message::<ClearWizardPath>()
@@ -68,7 +75,10 @@ impl Plugin for CorePlugin {
             .register_type::<GameClock>()
             .register_type::<SimRandom>()
             .register_type::<CommandQueue>()
-            .register_type::<ObjectTable>();
+            .register_type::<ObjectTable>()
+            .register_type::<SuperAiSlots>()
+            .register_type::<MissionOutcome>()
+            .register_type::<UnitClass>();
         sets::configure(app);
     }
 }
