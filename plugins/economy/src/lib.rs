@@ -159,7 +159,7 @@ pub fn hash_into(world: &mut World, h: &mut Fnv1a) {
 /// its distributor.
 pub fn clan_summary(world: &mut World, slot: u32) -> (f32, f32) {
     let mut q = world.query::<(&Owner, &OreProperty)>();
-    let ore: f32 = q.iter(world).filter(|(o, _)| o.clan as u32 == slot).map(|(_, p)| p.current()).sum();
+    let ore = q.iter(world).filter(|(o, _)| o.clan as u32 == slot).fold(0.0f32, |s, (_, p)| s + p.current());
     let Some(economy) = world.get_resource::<Economy>() else { return (ore, 0.0) };
     let members: Vec<u32> =
         economy.distributors.iter().filter(|d| d.slot == slot).flat_map(|d| d.rows.iter().map(|r| r.object)).collect();

@@ -44,6 +44,18 @@ impl GameMissionBackend {
     }
 }
 
+/// The game directory as the script loader sees it: a missing file is `Ok(None)`.
+struct GameScriptFiles(Arc<GameDir>);
+
+impl iron3d_core::ScriptFiles for GameScriptFiles {
+    fn read(&self, path: &str) -> std::result::Result<Option<Vec<u8>>, String> {
+        match self.0.resolve(path) {
+            None => Ok(None),
+            Some(p) => std::fs::read(&p).map(Some).map_err(|e| format!("{path}: {e}")),
+        }
+    }
+}
+
 /// What the phases hand to each other (the geography goes to [`Prepared`]).
 #[derive(Default)]
 pub struct MissionState {
@@ -121,7 +133,12 @@ impl GameMissionBackend {
         Ok(())
     }
 
-    fn prototypes(&self, objects: &mut [PreparedObject], progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+    fn prototypes(
+        &self,
+        objects: &mut [PreparedObject],
+        classes: &mut Vec<(u32, u32)>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<()> {
         let registry = self.game.archive("objects.rlb")?;
         let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
         let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
@@ -131,6 +148,7 @@ impl GameMissionBackend {
             o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
                 let bytes = self.game.read_file(&o.key).via(link.clone())?;
                 let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
+                classes.push((o.id, dat.class_word()));
                 let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
                 parts
                     .into_iter()
@@ -211,6 +229,7 @@ impl MissionBackend for GameMissionBackend {
             MissionLoadPhase::Context => {
                 *state = MissionState::default();
                 prepared.behavior_ini = self.behavior_ini();
+                prepared.script_files = Some(Arc::new(GameScriptFiles(Arc::clone(&self.game))));
                 self.context(mission, &mut state)
             }
             MissionLoadPhase::Foundation => self.foundation(&state, prepared, progress),
@@ -226,12 +245,28 @@ impl MissionBackend for GameMissionBackend {
                     .flat_map(|t| &t.paths)
                     .map(|p| MissionPath { id: p.path_id, points: p.points.clone() })
                     .collect();
+                prepared.clans = state.tma.iter().flat_map(|t| &t.clans).enumerate().map(clan_setup).collect();
                 Ok(())
             }
-            MissionLoadPhase::Prototypes => self.prototypes(&mut prepared.objects, progress),
+            MissionLoadPhase::Prototypes => {
+                prepared.unit_classes.clear();
+                self.prototypes(&mut prepared.objects, &mut prepared.unit_classes, progress)
+            }
             MissionLoadPhase::Resources => self.resources(mission),
             _ => Ok(()),
         }
+    }
+}
+
+/// A clan record as the simulation sees it.
+fn clan_setup((index, c): (usize, &iron3d_formats::world::Clan)) -> iron3d_core::ClanSetup {
+    iron3d_core::ClanSetup {
+        index: index as u32,
+        name: c.name.display(),
+        mode: c.mode,
+        anchor: [c.anchor_x, c.anchor_y],
+        bundle: c.first_resource().display(),
+        research_tree: c.research_tree().display(),
     }
 }
 

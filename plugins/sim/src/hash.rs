@@ -1,6 +1,7 @@
 //! The per-tick state hash: every simulated object's position, orientation, speed,
-//! turn rate, order and path state, then the random streams, as IEEE bits in
-//! `OriginalObjectId` order (FNV-1a). Same command log, same hash, on every machine.
+//! turn rate, order and path state, then the random streams, then the clans' script
+//! VM state (SuperAI) and the economy (distributor shares, ore), as IEEE bits in
+//! `OriginalObjectId` / clan order (FNV-1a). Same command log, same hash, on every machine.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
@@ -60,6 +61,10 @@ pub fn state_hash(world: &mut World) -> u64 {
         h.write(name.as_bytes());
         h.write(&stream.state.to_le_bytes());
     }
+    if let Some(ais) = world.get_resource::<iron3d_superai::SuperAis>() {
+        ais.hash_into(&mut h);
+    }
+    iron3d_economy::hash_into(world, &mut h);
     h.0
 }
 
