@@ -24,7 +24,7 @@ pub enum Origin {
 }
 
 /// What building something costs.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
 pub struct Cost {
     /// Ore.
     pub ore: f32,
@@ -41,12 +41,8 @@ pub struct ClassCost {
     pub class: u32,
     /// Readable name.
     pub name: String,
-    /// Ore.
-    pub ore: f32,
-    /// Power.
-    pub power: f32,
-    /// Seconds.
-    pub seconds: f32,
+    /// The cost.
+    pub cost: Cost,
     /// Origin label.
     pub origin: Origin,
 }
@@ -58,12 +54,8 @@ pub struct ComponentCost {
     pub component_type: u32,
     /// Readable name.
     pub name: String,
-    /// Ore.
-    pub ore: f32,
-    /// Power.
-    pub power: f32,
-    /// Seconds.
-    pub seconds: f32,
+    /// The cost.
+    pub cost: Cost,
     /// Origin label.
     pub origin: Origin,
 }
@@ -131,8 +123,25 @@ pub enum RulesError {
     },
 }
 
-fn cost_ok(v: [f32; 3]) -> bool {
-    v.iter().all(|x| x.is_finite() && *x >= 0.0)
+impl Cost {
+    fn valid(&self) -> bool {
+        [self.ore, self.power, self.seconds].iter().all(|x| x.is_finite() && *x >= 0.0)
+    }
+}
+
+/// Checks one labelled rule: the project's, a valid cost, a unique key.
+fn check(file: &str, at: String, origin: Origin, cost: Option<&Cost>, fresh: bool) -> Result<(), RulesError> {
+    let bad = |detail: &str| Err(RulesError::Invalid { file: file.into(), rule: at.clone(), detail: detail.into() });
+    if origin != Origin::Project {
+        return bad("only the project's own rules belong in the rules file");
+    }
+    if cost.is_some_and(|c| !c.valid()) {
+        return bad("costs must be finite and >= 0");
+    }
+    if !fresh {
+        return bad("the key is used by an earlier rule");
+    }
+    Ok(())
 }
 
 impl Rules {
@@ -147,32 +156,20 @@ impl Rules {
         if rules.version != VERSION {
             return Err(RulesError::Version { file: file.into(), found: rules.version });
         }
-        let bad = |rule: String, detail: String| RulesError::Invalid { file: file.into(), rule, detail };
         let p = &rules.production;
         let mut seen = std::collections::BTreeSet::new();
         for (i, c) in p.classes.iter().enumerate() {
             let at = format!("production.classes[{i}] ({})", c.name);
-            if c.origin != Origin::Project {
-                return Err(bad(at, "only the project's own rules belong in the rules file".into()));
-            }
-            if !cost_ok([c.ore, c.power, c.seconds]) || !seen.insert(c.class) {
-                return Err(bad(at, format!("costs must be finite and >= 0, class {:#010x} unique", c.class)));
-            }
+            check(file, at, c.origin, Some(&c.cost), seen.insert(c.class))?;
         }
         let mut seen = std::collections::BTreeSet::new();
         for (i, c) in p.components.iter().enumerate() {
             let at = format!("production.components[{i}] ({})", c.name);
-            if c.origin != Origin::Project {
-                return Err(bad(at, "only the project's own rules belong in the rules file".into()));
-            }
-            if !cost_ok([c.ore, c.power, c.seconds]) || !seen.insert(c.component_type) {
-                return Err(bad(at, "costs must be finite and >= 0, component types unique".into()));
-            }
+            check(file, at, c.origin, Some(&c.cost), seen.insert(c.component_type))?;
         }
+        let mut seen = std::collections::BTreeSet::new();
         for (i, c) in p.producers.iter().enumerate() {
-            if c.origin != Origin::Project {
-                return Err(bad(format!("production.producers[{i}] ({})", c.name), "not the project's".into()));
-            }
+            check(file, format!("production.producers[{i}] ({})", c.name), c.origin, None, seen.insert(c.class))?;
         }
         Ok(rules)
     }
@@ -189,12 +186,12 @@ impl Rules {
     /// `None` when the class has no cost (it cannot be built).
     pub fn robot_cost(&self, class: u32, component_types: &[u32]) -> Option<Cost> {
         let base = self.production.classes.iter().find(|c| c.class == class)?;
-        let mut cost = Cost { ore: base.ore, power: base.power, seconds: base.seconds };
+        let mut cost = base.cost;
         for t in component_types {
             if let Some(c) = self.production.components.iter().find(|c| c.component_type == *t) {
-                cost.ore += c.ore;
-                cost.power += c.power;
-                cost.seconds += c.seconds;
+                cost.ore += c.cost.ore;
+                cost.power += c.cost.power;
+                cost.seconds += c.cost.seconds;
             }
         }
         Some(cost)
@@ -232,10 +229,11 @@ mod tests {
     fn bad_files_are_refused_with_the_rule_named() {
         let other = SHIPPED.replace("version: 1", "version: 2");
         assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 2, .. })));
-        let spec = SHIPPED.replacen("seconds: 10.0, origin: Project", "seconds: 10.0, origin: Spec", 1);
+        let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
         assert!(e.to_string().contains("production.classes[0]"), "{e}");
         let negative = SHIPPED.replacen("ore: 150.0", "ore: -1.0", 1);
+        assert!(Rules::parse("x.ron", &negative).unwrap_err().to_string().contains("finite"));
         assert!(matches!(Rules::parse("x.ron", &negative), Err(RulesError::Invalid { .. })));
         let broken = SHIPPED.replacen("classes: [", "classes: (", 1);
         assert!(matches!(Rules::parse("x.ron", &broken), Err(RulesError::Syntax { .. })));

@@ -18,7 +18,8 @@ mod states;
 mod table;
 
 pub use clans::{
-    ClanSetup, MissionClans, MissionOutcome, Outcome, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots, UnitClass,
+    ClanSetup, MissionClans, MissionOutcome, Outcome, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots,
+    UnitClass,
 };
 pub use clock::GameClock;
 pub use grid::SpatialGrid;

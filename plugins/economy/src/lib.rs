@@ -22,7 +22,9 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, Fnv1a, ObjectTable, OriginalObjectId, Owner, SimSystems, SuperAiSlots, TICK_MS, UnitClass};
+use iron3d_core::{
+    AppState, Fnv1a, ObjectTable, OriginalObjectId, Owner, SimSystems, SuperAiSlots, TICK_MS, UnitClass,
+};
 use iron3d_mission::PropertyBag;
 
 /// Class word of a generator (`registry.md` §2.2).

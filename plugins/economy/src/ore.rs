@@ -26,8 +26,10 @@ pub struct Descriptor {
 }
 
 /// Behavior's ore descriptors.
-pub const DESCRIPTORS: [Descriptor; 2] =
-    [Descriptor { name: "CurrentOre", code: CODE_CURRENT_ORE }, Descriptor { name: "MaximumOre", code: CODE_MAXIMUM_ORE }];
+pub const DESCRIPTORS: [Descriptor; 2] = [
+    Descriptor { name: "CurrentOre", code: CODE_CURRENT_ORE },
+    Descriptor { name: "MaximumOre", code: CODE_MAXIMUM_ORE },
+];
 
 /// An object's ore property record.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect)]

@@ -46,7 +46,10 @@ fn current_ore_is_the_raw_word_of_the_first_exact_property() {
 fn descriptor_handlers_are_chosen_by_code_not_position() {
     let p = props(&[("CurrentOre", [1, 42, 0, 0]), ("MaximumOre", [1, 9, 0, 0])]);
     let reordered = [DESCRIPTORS[1], DESCRIPTORS[0]];
-    assert_eq!(initial(0x8000_0004, p.iter().copied(), &DESCRIPTORS), initial(0x8000_0004, p.iter().copied(), &reordered));
+    assert_eq!(
+        initial(0x8000_0004, p.iter().copied(), &DESCRIPTORS),
+        initial(0x8000_0004, p.iter().copied(), &reordered)
+    );
     // A row named MaximumOre with code 4 would store: the code decides, not the name.
     let swapped = [Descriptor { name: "MaximumOre", code: 4 }, Descriptor { name: "CurrentOre", code: 5 }];
     assert_eq!(initial(0x8000_0004, p.iter().copied(), &swapped).current_bits, 9);
@@ -252,7 +255,10 @@ fn ore_flows_from_a_mine_to_a_storage_in_the_game() {
     let _ = spawn(&mut app, 2, 0x0100_8000, vec![]);
     app.world_mut().entity_mut(mine).insert((
         SimObject { kind: iron3d_core::ObjectKind::Building },
-        OreDevices { devices: vec![OreDevice { provider_key: 0, coefficient: 1.0, multiplier: 1.0 }], provider: vec![10.0] },
+        OreDevices {
+            devices: vec![OreDevice { provider_key: 0, coefficient: 1.0, multiplier: 1.0 }],
+            provider: vec![10.0],
+        },
     ));
     app.insert_resource(table);
     app.update();

@@ -8,8 +8,8 @@ use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, CommandQueue, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order, OriginalObjectId, Owner, SimCommand,
-    SimObject, SimTransform, UnitClass,
+    AppState, CommandQueue, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order, OriginalObjectId, Owner,
+    SimCommand, SimObject, SimTransform, UnitClass,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_formats::{Error, ErrorKind};

@@ -487,7 +487,8 @@ mod demo {
         assert!(matches!(table(0), TableSource::Bundle(_)), "nature.var exists");
         assert!(matches!(table(1), TableSource::Shared(_)), "default.var does not: varset.var");
         let mut q = app.world_mut().query::<(&Owner, &UnitClass)>();
-        let registering: Vec<u32> = q.iter(app.world()).filter(|(_, c)| c.registers()).map(|(o, _)| o.clan as u32).collect();
+        let registering: Vec<u32> =
+            q.iter(app.world()).filter(|(_, c)| c.registers()).map(|(o, _)| o.clan as u32).collect();
         let economy = app.world().resource::<Economy>().clone();
         assert_eq!(economy.distributors.iter().map(|d| d.slot).collect::<Vec<_>>(), [1, 2]);
         for d in &economy.distributors {

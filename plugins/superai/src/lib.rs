@@ -184,9 +184,7 @@ impl Host for GameHost<'_> {
 }
 
 fn event_name(ai: &SuperAi, event: Option<usize>) -> String {
-    event
-        .and_then(|e| ai.package.as_ref()?.scr.events.get(e).map(|e| e.display_name()))
-        .unwrap_or_default()
+    event.and_then(|e| ai.package.as_ref()?.scr.events.get(e).map(|e| e.display_name())).unwrap_or_default()
 }
 
 /// Runs `event` (by name; `None` = the first `Init` with its policy) of `ai`, returning
@@ -231,27 +229,25 @@ fn run(
         Selector::Handler(h) | Selector::Unknown(h) => Some(h),
         Selector::Sentinel => Some(u32::MAX),
     };
-    match &result {
-        EventResult::Unsupported { record, selector, reason } => {
-            if ai.reported.insert((index.unwrap_or(usize::MAX), *record)) {
-                notes.push(GameMessageKind::Script {
-                    clan,
-                    bundle,
-                    event: event_name(ai, index),
-                    record: Some(*record as u32),
-                    handler: handler(*selector),
-                    detail: format!("unsupported: {reason}"),
-                });
-            }
-        }
-        EventResult::Failed { record, selector, reason } => notes.push(GameMessageKind::Script {
+    let stopped = match &result {
+        EventResult::Unsupported { record, selector, reason } => ai
+            .reported
+            .insert((index.unwrap_or(usize::MAX), *record))
+            .then(|| (*record, *selector, format!("unsupported: {reason}"))),
+        EventResult::Failed { record, selector, reason } => Some((*record, *selector, format!("failed: {reason}"))),
+        EventResult::Missing | EventResult::Completed => None,
+    };
+    if let Some((record, selector, detail)) = stopped {
+        notes.push(GameMessageKind::Script {
             clan,
-            bundle,
+            bundle: bundle.clone(),
             event: event_name(ai, index),
-            record: Some(*record as u32),
-            handler: handler(*selector),
-            detail: format!("failed: {reason}"),
-        }),
+            record: Some(record as u32),
+            handler: handler(selector),
+            detail,
+        });
+    }
+    match &result {
         EventResult::Missing if event.is_some() => notes.push(GameMessageKind::Script {
             clan,
             bundle,
@@ -260,7 +256,7 @@ fn run(
             handler: None,
             detail: "no such event".into(),
         }),
-        EventResult::Missing | EventResult::Completed => {}
+        _ => {}
     }
     if event.is_none() {
         ai.init = Some(result);

@@ -191,9 +191,12 @@ fn check_records(scr: &ScrPackage, vars: &[Variable]) -> iron3d_formats::Result<
                 continue;
             }
             if let Err(why) = vm::check_shape(h, &record.refs, vars) {
-                return Err(Error::at(record_offset(scr, e, r), ErrorKind::Invalid { rule: "scr_record", detail: why })
-                    .via(format!("record {r} (Handler({h}))"))
-                    .via(format!("event {e} {:?}", event.display_name())));
+                return Err(Error::at(
+                    record_offset(scr, e, r),
+                    ErrorKind::Invalid { rule: "scr_record", detail: why },
+                )
+                .via(format!("record {r} (Handler({h}))"))
+                .via(format!("event {e} {:?}", event.display_name())));
             }
         }
     }

@@ -2,7 +2,6 @@
 //! fail without its rule.
 #![allow(clippy::unwrap_used)]
 
-
 use super::condition::{Condition, ConditionError, ConditionHost, evaluate};
 use super::package::{self, LoadMode, TableSource, kind};
 use super::scheduler::Scheduled;
@@ -429,7 +428,11 @@ fn handler_2_slots_4_to_6_read_floats_only_from_kinds_3_and_5() {
 
 #[test]
 fn handler_8_writes_the_problem_state() {
-    let p = load(&pkg(&[("solve", vec![h(8, &[ONE])]), ("done", vec![h(8, &[STATE_SOLVED])]), ("reset", vec![h(8, &[STATE_RESET])])]));
+    let p = load(&pkg(&[
+        ("solve", vec![h(8, &[ONE])]),
+        ("done", vec![h(8, &[STATE_SOLVED])]),
+        ("reset", vec![h(8, &[STATE_RESET])]),
+    ]));
     let mut vm = vm_of(&p);
     let mut host = TestHost::default();
     vm.problems[3] = [9; vm::PROBLEM_WORDS];
@@ -724,7 +727,10 @@ fn an_unsupported_record_is_reported_once_with_bundle_event_and_record() {
             .filter(|n| matches!(n, GameMessageKind::Script { detail, .. } if detail.starts_with("unsupported")))
             .collect();
         if let Some(GameMessageKind::Script { bundle, event, record, handler, .. }) = mine.first() {
-            assert_eq!((bundle.as_str(), event.as_str(), *record, *handler), ("MISSIONS/SCRIPTS/test", "Mission", Some(1), Some(44)));
+            assert_eq!(
+                (bundle.as_str(), event.as_str(), *record, *handler),
+                ("MISSIONS/SCRIPTS/test", "Mission", Some(1), Some(44))
+            );
         }
         reports += mine.len();
     }

@@ -185,7 +185,13 @@ fn in_range(refs: &[u32], vars: &[Variable]) -> Result<(), String> {
     }
 }
 
-fn need_kind(refs: &[u32], vars: &[Variable], range: std::ops::Range<usize>, want: u8, what: &str) -> Result<(), String> {
+fn need_kind(
+    refs: &[u32],
+    vars: &[Variable],
+    range: std::ops::Range<usize>,
+    want: u8,
+    what: &str,
+) -> Result<(), String> {
     for i in range {
         let v = &vars[refs[i] as usize];
         if v.kind != want {
@@ -212,7 +218,11 @@ pub fn target_refs(mode: u32) -> Option<usize> {
 /// What is wrong, naming the reference.
 pub fn check_shape(h: u32, refs: &[u32], vars: &[Variable]) -> Result<(), String> {
     let count = |n: usize| {
-        if refs.len() == n { Ok(()) } else { Err(format!("Handler({h}) takes {n} references, the record has {}", refs.len())) }
+        if refs.len() == n {
+            Ok(())
+        } else {
+            Err(format!("Handler({h}) takes {n} references, the record has {}", refs.len()))
+        }
     };
     match h {
         1 => {
@@ -225,10 +235,11 @@ pub fn check_shape(h: u32, refs: &[u32], vars: &[Variable]) -> Result<(), String
             count(7)?;
             in_range(refs, vars)
         }
-        8 => {
-            count(1)?;
+        // Handler(8): one DWORD state; Handler(30): two DWORD callback arguments.
+        8 | 30 => {
+            count(if h == 8 { 1 } else { 2 })?;
             in_range(refs, vars)?;
-            need_kind(refs, vars, 0..1, kind::DWORD, "DWORD")
+            need_kind(refs, vars, 0..refs.len(), kind::DWORD, "DWORD")
         }
         15 => {
             if refs.len() < 9 {
@@ -248,11 +259,6 @@ pub fn check_shape(h: u32, refs: &[u32], vars: &[Variable]) -> Result<(), String
         19 => {
             count(3)?;
             in_range(refs, vars)
-        }
-        30 => {
-            count(2)?;
-            in_range(refs, vars)?;
-            need_kind(refs, vars, 0..2, kind::DWORD, "DWORD")
         }
         57 => in_range(refs, vars),
         _ => Ok(()),
