@@ -18,7 +18,7 @@ mod states;
 mod table;
 
 pub use clans::{
-    ClanSetup, MissionClans, MissionOutcome, Outcome, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots,
+    ClanSetup, MissionClans, MissionOutcome, Outcome, ProductionPart, ProductionParts, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots,
     UnitClass,
 };
 pub use clock::GameClock;
@@ -79,7 +79,8 @@ impl Plugin for CorePlugin {
             .register_type::<ObjectTable>()
             .register_type::<SuperAiSlots>()
             .register_type::<MissionOutcome>()
-            .register_type::<UnitClass>();
+            .register_type::<UnitClass>()
+            .register_type::<ProductionParts>();
         sets::configure(app);
     }
 }

@@ -8,7 +8,8 @@
 //! * Each tick, in `SimSystems::Behavior`, every distributor runs its regular step
 //!   ([`Distributor::step`]) with `dt` = one tick; producers answer through their
 //!   tag-26 devices ([`OreDevices`], query `0x1002`), receivers are ore stores with
-//!   room below their `MaximumOre`.
+//!   room below their `MaximumOre`. The devices come from the CTLD tag-26 items and NDP
+//!   rows the mission load read ([`iron3d_core::ProductionParts`]).
 
 pub mod distributor;
 pub mod ore;
@@ -23,7 +24,7 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, Fnv1a, ObjectTable, OriginalObjectId, Owner, SimSystems, SuperAiSlots, TICK_MS, UnitClass,
+    AppState, Fnv1a, ObjectTable, OriginalObjectId, Owner, ProductionParts, SimSystems, SuperAiSlots, TICK_MS, UnitClass,
 };
 use iron3d_mission::PropertyBag;
 
@@ -62,11 +63,15 @@ impl Plugin for EconomyPlugin {
     }
 }
 
-type SetupRow<'a> = (Entity, &'a OriginalObjectId, &'a Owner, &'a UnitClass, Option<&'a PropertyBag>);
+type SetupRow<'a> =
+    (Entity, &'a OriginalObjectId, &'a Owner, &'a UnitClass, Option<&'a PropertyBag>, Option<&'a ProductionParts>);
 
 fn setup(mut commands: Commands, slots: Res<SuperAiSlots>, objects: Query<SetupRow>, mut economy: ResMut<Economy>) {
     let mut candidates = Vec::new();
-    for (entity, id, owner, class, bag) in &objects {
+    for (entity, id, owner, class, bag, parts) in &objects {
+        if let Some(parts) = parts {
+            commands.entity(entity).insert(OreDevices::from_parts(parts));
+        }
         let properties = bag.map(|b| b.0.as_slice()).unwrap_or_default();
         let ore = ore::initial(class.0, properties.iter().map(|p| (p.name.as_str(), p.raw_value)), &ore::DESCRIPTORS);
         commands.entity(entity).insert(ore);

@@ -18,6 +18,7 @@
 use crate::distributor::finite;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
+use iron3d_core::ProductionParts;
 use iron3d_formats::helpers::Ndpr;
 use iron3d_formats::helpers::ctld::Ctld;
 
@@ -89,6 +90,23 @@ pub fn devices(ctld: &Ctld) -> Vec<OreDevice> {
 /// The initial provider values of an NDP file (each row's `max_volume`).
 pub fn provider_values(ndp: &Ndpr) -> Vec<f32> {
     ndp.records.iter().map(|r| r.max_volume()).collect()
+}
+
+impl OreDevices {
+    /// The devices of the parts the mission load read: each component's devices use
+    /// that component's NDP rows (a key outside them never answers).
+    pub fn from_parts(parts: &ProductionParts) -> Self {
+        let mut out = Self::default();
+        for part in &parts.0 {
+            let offset = out.provider.len() as u32;
+            for &(key, bits) in &part.devices {
+                let provider_key = if (key as usize) < part.rows.len() { offset + key } else { u32::MAX };
+                out.devices.push(OreDevice { provider_key, coefficient: f32::from_bits(bits), multiplier: 1.0 });
+            }
+            out.provider.extend_from_slice(&part.rows);
+        }
+        out
+    }
 }
 
 impl OreDevice {

@@ -222,6 +222,20 @@ fn device_value_is_provider_times_coefficient_then_multiplier() {
     assert!(OreDevices::default().ore_offboard(Transfer { ore_offboard: f32::INFINITY, power_out: 1.0 }).is_err());
 }
 
+#[test]
+fn parts_read_by_the_mission_become_devices_on_their_own_rows() {
+    use iron3d_core::{ProductionPart, ProductionParts};
+    let mut rows = vec![0.0; 22];
+    rows[2] = 4.0;
+    let parts = ProductionParts(vec![
+        ProductionPart { devices: vec![(2, 0x3F80_0000)], rows },
+        ProductionPart { devices: vec![(0, 0x4000_0000), (1, 0x4000_0000)], rows: vec![3.0] },
+    ]);
+    let d = OreDevices::from_parts(&parts);
+    assert_eq!(d.devices.iter().map(|d| d.provider_key).collect::<Vec<_>>(), [2, 22, u32::MAX]);
+    assert_eq!(d.sum(), Ok(4.0 * 1.0 + 3.0 * 2.0), "a key outside its component's rows never answers");
+}
+
 // ---------------------------------------------------------------- the plugin
 
 #[test]

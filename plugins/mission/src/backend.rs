@@ -54,6 +54,9 @@ pub struct Prepared {
     /// `(object id, Unit DAT class word)` of every object placed from a unit scheme,
     /// inserted as `iron3d_core::UnitClass` at construction.
     pub unit_classes: Vec<(u32, u32)>,
+    /// `(object id, parts)` of every registering object whose components have CTLD
+    /// tag-26 items, inserted as `iron3d_core::ProductionParts` at construction.
+    pub production: Vec<(u32, iron3d_core::ProductionParts)>,
 }
 
 /// Prepares mission data. Called once per preparation phase (`Context` through

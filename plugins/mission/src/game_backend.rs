@@ -4,8 +4,9 @@
 
 use crate::backend::{MissionBackend, Prepared, PreparedObject};
 use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
-use iron3d_core::{MissionLoadPhase, ModelBounds};
+use iron3d_core::{MissionLoadPhase, ModelBounds, ProductionPart, ProductionParts};
 use iron3d_formats::config::IniFile;
+use iron3d_formats::helpers::{Ctld, Ndpr};
 use iron3d_formats::model::{bounds, msh::Msh};
 use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
 use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, Tma};
@@ -133,10 +134,35 @@ impl GameMissionBackend {
         Ok(())
     }
 
+    /// The tag-26 items of a prototype's control description and its NDP rows (spec
+    /// `runtime.md` §4.5), read once per prototype.
+    fn production_part(&self, p: &Prototype) -> Result<Option<ProductionPart>> {
+        let find = |ext: &str| p.refs.iter().find(|r| r.resource.to_ascii_lowercase().ends_with(ext));
+        let Some(ctl) = find(".ctl") else { return Ok(None) };
+        let devices = self.game.parsed(&format!("ore-devices:{}::{}", ctl.archive, ctl.resource), || {
+            let bytes = self.game.read_entry(&ctl.archive, &ctl.resource)?;
+            let ctld = Ctld::parse(&bytes).in_entry(ctl.resource.clone()).in_file(ctl.archive.clone())?;
+            Ok(ctld.items.iter().filter(|i| i.tag() == 0x1A).map(|i| (i.key(), i.coefficient_raw())).collect::<Vec<_>>())
+        })?;
+        if devices.is_empty() {
+            return Ok(None);
+        }
+        let rows = match find(".ndp") {
+            None => Vec::new(),
+            Some(ndp) => {
+                let bytes = self.game.read_entry(&ndp.archive, &ndp.resource)?;
+                let ndpr = Ndpr::parse(&bytes).in_entry(ndp.resource.clone()).in_file(ndp.archive.clone())?;
+                ndpr.records.iter().map(|r| r.max_volume()).collect()
+            }
+        };
+        Ok(Some(ProductionPart { devices: devices.to_vec(), rows }))
+    }
+
     fn prototypes(
         &self,
         objects: &mut [PreparedObject],
         classes: &mut Vec<(u32, u32)>,
+        production: &mut Vec<(u32, ProductionParts)>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<()> {
         let registry = self.game.archive("objects.rlb")?;
@@ -161,14 +187,25 @@ impl GameMissionBackend {
             } else {
                 vec![ObjectComponent::root(o.key.clone())]
             };
+            let registers = classes.last().is_some_and(|(id, class)| *id == o.id && class & 0x8000_0000 != 0);
+            let mut parts = Vec::new();
             for c in &mut o.components {
                 match resolver.resolve(&c.key).as_ref() {
                     Ok(p) => {
+                        if registers
+                            && let Some(part) =
+                                self.production_part(p).via(format!("component key {}", c.key)).via(link.clone())?
+                        {
+                            parts.push(part);
+                        }
                         c.prototype = resolved(p);
                         c.bounds = self.model_bounds(p).via(format!("component key {}", c.key)).via(link.clone())?;
                     }
                     Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
                 }
+            }
+            if !parts.is_empty() {
+                production.push((o.id, ProductionParts(parts)));
             }
             progress(done + 1, total);
         }
@@ -250,7 +287,8 @@ impl MissionBackend for GameMissionBackend {
             }
             MissionLoadPhase::Prototypes => {
                 prepared.unit_classes.clear();
-                self.prototypes(&mut prepared.objects, &mut prepared.unit_classes, progress)
+                prepared.production.clear();
+                self.prototypes(&mut prepared.objects, &mut prepared.unit_classes, &mut prepared.production, progress)
             }
             MissionLoadPhase::Resources => self.resources(mission),
             _ => Ok(()),

@@ -75,6 +75,7 @@ fn prepare(world: &mut World, phase: MissionLoadPhase, request: &MissionRequest)
 fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     let mut objects = std::mem::take(&mut world.resource_mut::<Prepared>().objects);
     let classes = std::mem::take(&mut world.resource_mut::<Prepared>().unit_classes);
+    let mut production = std::mem::take(&mut world.resource_mut::<Prepared>().production);
     objects.sort_by_key(|o| o.id);
     if let Some(pair) = objects.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(Error::rule(
@@ -104,6 +105,9 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
         }
         if let Some((_, class)) = classes.iter().find(|(id, _)| *id == o.id) {
             e.insert(UnitClass(*class));
+        }
+        if let Some(i) = production.iter().position(|(id, _)| *id == o.id) {
+            e.insert(production.swap_remove(i).1);
         }
         e.insert(object);
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Construction) {
