@@ -136,13 +136,18 @@ impl GameMissionBackend {
 
     /// The tag-26 items of a prototype's control description and its NDP rows (spec
     /// `runtime.md` §4.5), read once per prototype.
-    fn production_part(&self, p: &Prototype) -> Result<Option<ProductionPart>> {
+    pub(crate) fn production_part(&self, p: &Prototype) -> Result<Option<ProductionPart>> {
         let find = |ext: &str| p.refs.iter().find(|r| r.resource.to_ascii_lowercase().ends_with(ext));
         let Some(ctl) = find(".ctl") else { return Ok(None) };
         let devices = self.game.parsed(&format!("ore-devices:{}::{}", ctl.archive, ctl.resource), || {
             let bytes = self.game.read_entry(&ctl.archive, &ctl.resource)?;
             let ctld = Ctld::parse(&bytes).in_entry(ctl.resource.clone()).in_file(ctl.archive.clone())?;
-            Ok(ctld.items.iter().filter(|i| i.tag() == 0x1A).map(|i| (i.key(), i.coefficient_raw())).collect::<Vec<_>>())
+            Ok(ctld
+                .items
+                .iter()
+                .filter(|i| i.tag() == 0x1A)
+                .map(|i| (i.key(), i.coefficient_raw()))
+                .collect::<Vec<_>>())
         })?;
         if devices.is_empty() {
             return Ok(None);
