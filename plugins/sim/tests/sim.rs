@@ -520,4 +520,25 @@ mod demo {
         assert!(first.len() >= 40);
         assert_eq!(first, run_once());
     }
+
+    #[test]
+    fn a_demo_mission_is_ended_by_its_script_through_handler_30() {
+        let game = game();
+        let mut app = mission(&game, "tutorial.01");
+        let send = |app: &mut App, slot: u32, event: &str| {
+            app.world_mut().write_message(iron3d_core::RunScriptEvent { slot, event: event.into() });
+            app.update();
+        };
+        send(&mut app, 1, "Mission_Complete");
+        send(&mut app, 1, "Mission_Complete");
+        send(&mut app, 2, "Mission_Failed");
+        let outcome = app.world().resource::<MissionOutcome>().clone();
+        assert_eq!(
+            (outcome.of(1), outcome.of(2), outcome.of(0)),
+            (Some(Outcome::Completed), Some(Outcome::Failed), None)
+        );
+        let logged = events(&app, EventKind::Outcome);
+        let details: Vec<&str> = logged.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(details, ["clan=1 completed", "clan=2 failed"], "the repeat is a no-op");
+    }
 }
