@@ -12,8 +12,8 @@
 //!   any other command is reported as unhandled.
 //! * Everything noteworthy (a package error, an unsupported record — reported once per
 //!   record —, a failed record, an unhandled host command) is a
-//!   [`GameMessageKind::Script`] on the World3D queue and a `tracing`-style log line
-//!   on the `ai` target's stand-in (the message itself; this crate has no logger).
+//!   [`GameMessageKind::Script`] on the World3D queue (the stand-in for `ai.log`: the
+//!   simulation's event log and `sim run` print it as a `script` event).
 
 pub mod condition;
 pub mod package;
