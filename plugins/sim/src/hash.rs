@@ -1,12 +1,14 @@
 //! The per-tick state hash: every simulated object's position, orientation, speed,
 //! turn rate, order and path state, then the random streams, then the clans' script
-//! VM state (SuperAI) and the economy (distributor shares, ore), as IEEE bits in
+//! VM state (SuperAI), the economy (distributor shares, ore) and the recorded outcomes, as IEEE bits in
 //! `OriginalObjectId` / clan order (FNV-1a). Same command log, same hash, on every machine.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_behavior::Navigator;
-use iron3d_core::{Fnv1a, GameClock, Kinematics, NavStatus, OriginalObjectId, SimObject, SimRandom, SimTransform};
+use iron3d_core::{
+    Fnv1a, GameClock, Kinematics, MissionOutcome, NavStatus, OriginalObjectId, SimObject, SimRandom, SimTransform,
+};
 
 /// The hash of every tick so far.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
@@ -65,6 +67,11 @@ pub fn state_hash(world: &mut World) -> u64 {
         ais.hash_into(&mut h);
     }
     iron3d_economy::hash_into(world, &mut h);
+    if let Some(outcome) = world.get_resource::<MissionOutcome>() {
+        for (clan, o, tick) in &outcome.records {
+            h.write(&[*clan, *o as u32, *tick].map(u32::to_le_bytes).concat());
+        }
+    }
     h.0
 }
 

@@ -540,5 +540,14 @@ mod demo {
         let logged = events(&app, EventKind::Outcome);
         let details: Vec<&str> = logged.iter().map(|e| e.2.as_str()).collect();
         assert_eq!(details, ["clan=1 completed", "clan=2 failed"], "the repeat is a no-op");
+        let mut other = mission(&game, "tutorial.01");
+        for _ in 0..3 {
+            other.update();
+        }
+        assert_ne!(
+            app.world().resource::<StateHash>().last().map(|h| h.1),
+            other.world().resource::<StateHash>().last().map(|h| h.1),
+            "the hash sees the outcome"
+        );
     }
 }
