@@ -41,6 +41,18 @@ pub struct SuperAiPlugin {
     pub vm: VmConfig,
     /// How packages are read.
     pub load: LoadMode,
+    /// An incomplete `Init`.
+    pub init: InitPolicy,
+}
+
+/// What an `Init` that cannot run completely means (spec §3.4 execution policy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InitPolicy {
+    /// Keep the defaults and report *unsupported* (the game's default).
+    #[default]
+    Preview,
+    /// Strict load: the SuperAI is not created — the clan gets no `GetSuperAI` slot.
+    Strict,
 }
 
 /// The switches in effect.
@@ -50,11 +62,13 @@ pub struct SuperAiConfig {
     pub vm: VmConfig,
     /// Package reading.
     pub load: LoadMode,
+    /// An incomplete `Init`.
+    pub init: InitPolicy,
 }
 
 impl Plugin for SuperAiPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(SuperAiConfig { vm: self.vm, load: self.load })
+        app.insert_resource(SuperAiConfig { vm: self.vm, load: self.load, init: self.init })
             .init_resource::<SuperAis>()
             .add_systems(OnEnter(AppState::Loading), reset)
             .add_systems(OnExit(AppState::InGame), reset)
@@ -270,17 +284,20 @@ fn start(world: &mut World) {
     let Some(clans) = world.get_resource::<MissionClans>().cloned() else { return };
     let config = *world.resource::<SuperAiConfig>();
     let mut ais: Vec<SuperAi> = clans.clans.iter().map(|c| create(c, clans.files.as_ref(), config)).collect();
-    let mut slots = SuperAiSlots::default();
-    for ai in &ais {
-        if let Some(s) = ai.slot {
-            slots.0[s as usize] = Some(ai.clan.index);
-        }
-    }
     let clock = *world.resource::<GameClock>();
     let mut notes = Vec::new();
     world.resource_scope(|world, mut outcome: Mut<MissionOutcome>| {
         let table = world.resource::<ObjectTable>();
         for ai in &mut ais {
+            if ai.error.is_none() {
+                notes.extend(run(ai, None, table, &mut outcome, clock.tick));
+                if config.init == InitPolicy::Strict
+                    && matches!(ai.init, Some(EventResult::Unsupported { .. } | EventResult::Failed { .. }))
+                {
+                    ai.slot = None;
+                    ai.error = Some("Init cannot run completely (strict load)".into());
+                }
+            }
             if let Some(e) = &ai.error {
                 notes.push(GameMessageKind::Script {
                     clan: ai.clan.index,
@@ -290,11 +307,15 @@ fn start(world: &mut World) {
                     handler: None,
                     detail: format!("no SuperAI slot: {e}"),
                 });
-                continue;
             }
-            notes.extend(run(ai, None, table, &mut outcome, clock.tick));
         }
     });
+    let mut slots = SuperAiSlots::default();
+    for ai in &ais {
+        if let Some(s) = ai.slot {
+            slots.0[s as usize] = Some(ai.clan.index);
+        }
+    }
     world.insert_resource(slots);
     world.insert_resource(SuperAis(ais));
     for kind in notes {

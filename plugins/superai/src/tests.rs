@@ -618,8 +618,12 @@ fn condition_list_index_equal_to_length_raises() {
 // ---------------------------------------------------------------- the plugin
 
 fn app(files: MemFiles, clans: Vec<ClanSetup>) -> App {
+    app_with(files, clans, SuperAiPlugin::default())
+}
+
+fn app_with(files: MemFiles, clans: Vec<ClanSetup>, plugin: SuperAiPlugin) -> App {
     let mut app = App::new();
-    app.add_plugins((TimePlugin, bevy_state::app::StatesPlugin, CorePlugin, SuperAiPlugin::default()))
+    app.add_plugins((TimePlugin, bevy_state::app::StatesPlugin, CorePlugin, plugin))
         .insert_resource(Time::<Fixed>::from_duration(Duration::from_millis(64)))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(64)))
         .insert_resource(MissionClans { clans, files: Arc::new(files) });
@@ -735,4 +739,18 @@ fn an_unsupported_record_is_reported_once_with_bundle_event_and_record() {
         reports += mine.len();
     }
     assert_eq!(reports, 1, "reported once");
+}
+
+#[test]
+fn an_incomplete_init_keeps_defaults_or_under_strict_load_gives_no_slot() {
+    let p = pkg(&[("Init", vec![h(19, &[X, Y, CLAN]), h(40, &[])])]);
+    let clans = || vec![clan(0, "MISSIONS/SCRIPTS/test", [5.0, 6.0])];
+    let preview = app(files_with(&p), clans());
+    assert_eq!(preview.world().resource::<SuperAiSlots>().get(0), Some(0));
+    let ai = &preview.world().resource::<SuperAis>().0[0];
+    assert_eq!(ai.vm.as_ref().unwrap().var("ClanBaseX"), Some(0), "defaults kept");
+    let strict =
+        app_with(files_with(&p), clans(), SuperAiPlugin { init: InitPolicy::Strict, ..SuperAiPlugin::default() });
+    assert_eq!(strict.world().resource::<SuperAiSlots>().get(0), None);
+    assert!(strict.world().resource::<SuperAis>().0[0].error.as_deref().unwrap().contains("strict"));
 }
