@@ -7,8 +7,8 @@ use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
 use clap::Subcommand;
 use iron3d_core::{
-    CollisionProxy, CommandQueue, GameClock, Kinematics, Movable, NavStatus, ObjectTable, Order, OriginalObjectId,
-    SimCommand as Command, SimObject, SimTransform, TICK_MS,
+    CollisionProxy, CommandQueue, GameClock, Kinematics, MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable,
+    Order, OriginalObjectId, Owner, SimCommand as Command, SimObject, SimTransform, TICK_MS,
 };
 use iron3d_mission::{MissionPlugin, load_headless};
 use iron3d_sim::{EventLog, StateHash, headless_app};
@@ -75,6 +75,17 @@ struct Event {
 }
 
 #[derive(Serialize)]
+struct Clan {
+    index: u32,
+    slot: Option<u32>,
+    ore: f32,
+    power: f32,
+    units: usize,
+    buildings: usize,
+    outcome: Option<&'static str>,
+}
+
+#[derive(Serialize)]
 struct Report {
     mission: String,
     ticks: u32,
@@ -82,6 +93,7 @@ struct Report {
     hashes: Vec<Hash>,
     objects: Vec<Object>,
     events: Vec<Event>,
+    clans: Vec<Clan>,
 }
 
 /// Runs a `sim` subcommand.
@@ -181,6 +193,32 @@ fn check_units(world: &mut World, commands: &[Command]) -> Result<(), String> {
     Ok(())
 }
 
+/// Every clan record: its GetSuperAI slot, economy, objects and outcome.
+fn clans(world: &mut World) -> Vec<Clan> {
+    let records: Vec<(u32, Option<u32>)> = world
+        .get_resource::<iron3d_superai::SuperAis>()
+        .map(|a| a.0.iter().map(|ai| (ai.clan.index, ai.slot)).collect())
+        .unwrap_or_default();
+    let mut q = world.query::<(&Owner, &SimObject)>();
+    let owned: Vec<(i32, ObjectKind)> = q.iter(world).map(|(o, s)| (o.clan, s.kind)).collect();
+    records
+        .into_iter()
+        .map(|(index, slot)| {
+            let (ore, power) = iron3d_economy::clan_summary(world, index);
+            let count = |k: ObjectKind| owned.iter().filter(|(c, kind)| *c == index as i32 && *kind == k).count();
+            Clan {
+                index,
+                slot,
+                ore,
+                power,
+                units: count(ObjectKind::Unit),
+                buildings: count(ObjectKind::Building),
+                outcome: world.resource::<MissionOutcome>().of(index).map(|o| o.name()),
+            }
+        })
+        .collect()
+}
+
 fn report(world: &mut World, mission: &str, ticks: u32, every: u32) -> Report {
     let history = &world.resource::<StateHash>().history;
     let last = history.last().map(|h| h.0);
@@ -215,5 +253,6 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32) -> Report {
         })
         .collect();
     objects.sort_by_key(|o| o.id);
-    Report { mission: mission.into(), ticks, tick_ms: TICK_MS, hashes, objects, events }
+    let clans = clans(world);
+    Report { mission: mission.into(), ticks, tick_ms: TICK_MS, hashes, objects, events, clans }
 }

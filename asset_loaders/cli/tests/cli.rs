@@ -602,6 +602,15 @@ fn sim_run_reports_hashes_objects_and_events_and_rejects_bad_orders() {
     );
     let ticks: Vec<u64> = r["hashes"].as_array().unwrap().iter().map(|h| h["tick"].as_u64().unwrap()).collect();
     assert_eq!(ticks, [25, 50, 60]);
+    let clans = r["clans"].as_array().unwrap();
+    let rows: Vec<(u64, u64, bool)> = clans
+        .iter()
+        .map(|c| (c["index"].as_u64().unwrap(), c["slot"].as_u64().unwrap(), c["outcome"].is_null()))
+        .collect();
+    assert_eq!(rows, [(0, 0, true), (1, 1, true), (2, 2, true)], "every clan with its GetSuperAI slot");
+    assert_eq!(clans[1]["units"].as_u64(), Some(3));
+    assert!(clans[1]["buildings"].as_u64().unwrap() > 0 && clans[1]["ore"].as_f64().unwrap() >= 1200.0);
+    assert!(clans[1]["power"].is_number());
     assert!(r["hashes"].as_array().unwrap().iter().all(|h| h["hash"].as_str().unwrap().len() == 16));
     let objects = r["objects"].as_array().unwrap();
     let ids: Vec<u64> = objects.iter().map(|o| o["id"].as_u64().unwrap()).collect();

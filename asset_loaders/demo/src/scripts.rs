@@ -8,8 +8,11 @@
 //! components, named by the active clans' TRF field (second resource) in `data.tma`.
 //!
 //! Only handlers the spec proves are emitted: `Init` holds exactly one Handler(19)
-//! record; the `Mission` event (a name of the corpus) is empty. No opaque selector is
-//! invented.
+//! record; the `Mission` event (a name of the corpus) is empty. The `default` bundle
+//! also has the project's events `Mission_Complete` and `Mission_Failed`, one
+//! Handler(30) record each calling the host with `(0, 0, 1)` / `(0, 0, 0)` (spec §3.5)
+//! through the shared constants `NONE` = 0 and `ST_SOLVING` = 1; the game's rules run
+//! them to end the mission. No opaque selector is invented.
 
 use crate::catalogue::{PROTOTYPES, Role};
 use crate::tree::DemoTree;
@@ -85,19 +88,30 @@ pub fn nature_varset() -> Result<Varset> {
     Ok(v)
 }
 
+/// Shared-table indices of the DWORD constants 0 (`NONE`) and 1 (`ST_SOLVING`).
+pub const SHARED_ZERO_ONE: [u32; 2] = [0, 6];
+/// The project's events that end the mission through Handler(30): `(name, payload ref)`.
+pub const OUTCOME_EVENTS: [(&str, usize); 2] = [("Mission_Complete", 1), ("Mission_Failed", 0)];
+
 /// A bundle's package: `Init` with one Handler(19) record on `refs`, then an empty
-/// `Mission` event.
-pub fn package(refs: [u32; 3]) -> Result<ScrPackage> {
+/// `Mission` event, then (with `outcome` = the references of 0 and 1) the outcome
+/// events, each one Handler(30) record `(0, payload)`.
+pub fn package(refs: [u32; 3], outcome: Option<[u32; 2]>) -> Result<ScrPackage> {
     let mut p = ScrPackage::new();
     p.add_event("Init", 0, vec![Record::handler19(refs[0], refs[1], refs[2])])?;
     p.add_event("Mission", 1, Vec::new())?;
+    if let Some(zero_one) = outcome {
+        for (i, (name, payload)) in OUTCOME_EVENTS.iter().enumerate() {
+            p.add_event(name, 2 + i as u32, vec![Record::new(30, vec![zero_one[0], zero_one[*payload]])])?;
+        }
+    }
     Ok(p)
 }
 
 /// The `.fml` export: a plain listing of the events (the format has no grammar the
 /// engine reads, spec §3.1).
-fn fml(bundle: &str, table: &str, refs: [u32; 3]) -> FmlText {
-    let text = format!(
+fn fml(bundle: &str, table: &str, refs: [u32; 3], outcome: Option<[u32; 2]>) -> FmlText {
+    let mut text = format!(
         "// {bundle}.fml: formula export of the iron3d demo bundle `{bundle}`\r\n\
          // variables: {table}\r\n\
          Init:\r\n\
@@ -105,6 +119,14 @@ fn fml(bundle: &str, table: &str, refs: [u32; 3]) -> FmlText {
          Mission:\r\n",
         refs[0], refs[1], refs[2]
     );
+    if let Some(zero_one) = outcome {
+        for (name, payload) in OUTCOME_EVENTS {
+            text.push_str(&format!(
+                "{name}:\r\n    Handler(30) {} {}  // host (0, 0, {payload})\r\n",
+                zero_one[0], zero_one[payload]
+            ));
+        }
+    }
     FmlText::parse(text.as_bytes())
 }
 
@@ -184,11 +206,14 @@ pub fn research_tree() -> Result<Vec<u8>> {
 pub fn write(tree: &mut DemoTree) -> Result<()> {
     tree.add(&format!("{DIR}/varset.var"), shared_varset()?.to_bytes())?;
     tree.add(&format!("{DIR}/{NATURE_BUNDLE}.var"), nature_varset()?.to_bytes())?;
-    let bundles = [(DEFAULT_BUNDLE, "varset.var", SHARED_CLAN_BASE), (NATURE_BUNDLE, "nature.var", NATURE_CLAN_BASE)];
+    let bundles = [
+        (DEFAULT_BUNDLE, "varset.var", SHARED_CLAN_BASE, Some(SHARED_ZERO_ONE)),
+        (NATURE_BUNDLE, "nature.var", NATURE_CLAN_BASE, None),
+    ];
     tree.add(&format!("{DIR}/{RESEARCH_TREE}"), research_tree()?)?;
-    for (bundle, table, refs) in bundles {
-        tree.add(&format!("{DIR}/{bundle}.scr"), package(refs)?.to_bytes()?)?;
-        tree.add(&format!("{DIR}/{bundle}.fml"), fml(bundle, table, refs).to_bytes())?;
+    for (bundle, table, refs, outcome) in bundles {
+        tree.add(&format!("{DIR}/{bundle}.scr"), package(refs, outcome)?.to_bytes()?)?;
+        tree.add(&format!("{DIR}/{bundle}.fml"), fml(bundle, table, refs, outcome).to_bytes())?;
     }
     Ok(())
 }
@@ -270,6 +295,24 @@ mod tests {
             assert_eq!(FmlText::parse(fml).to_bytes(), fml);
             assert!(FmlText::parse(fml).display_lines().iter().any(|l| l.contains("Handler(19)")));
         }
+    }
+
+    #[test]
+    fn the_default_bundle_ends_the_mission_through_handler_30() {
+        let tree = build(DEFAULT_SEED).unwrap();
+        let pkg = ScrPackage::parse(file(&tree, "default.scr"), ReadOptions::strict()).unwrap();
+        let vars = Varset::parse(file(&tree, "varset.var")).unwrap();
+        let word = |i: u32| vars.get(i as usize, StringIndexing::Counted).unwrap().initial_word();
+        for (name, payload) in OUTCOME_EVENTS {
+            let e = pkg.event(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(e.records.len(), 1);
+            assert_eq!(e.records[0].selector(), Selector::Handler(30));
+            let r = &e.records[0].refs;
+            assert_eq!((word(r[0]), word(r[1])), (0, payload as u32), "{name}: host (0, 0, {payload})");
+            assert_eq!(vars.get(r[1] as usize, StringIndexing::Counted).unwrap().ty, VarType::Dword);
+        }
+        let nature = ScrPackage::parse(file(&tree, "nature.scr"), ReadOptions::strict()).unwrap();
+        assert!(nature.event("Mission_Complete").is_none());
     }
 
     #[test]

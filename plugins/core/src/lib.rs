@@ -5,6 +5,7 @@
 //! so this crate tests headless in seconds.
 
 mod animation;
+mod clans;
 mod clock;
 mod grid;
 mod ids;
@@ -18,6 +19,10 @@ mod states;
 mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
+pub use clans::{
+    ClanSetup, MissionClans, MissionOutcome, Outcome, ProductionPart, ProductionParts, RunScriptEvent, SUPER_AI_SLOTS,
+    ScriptFiles, SuperAiSlots, UnitClass,
+};
 pub use clock::GameClock;
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
@@ -48,6 +53,9 @@ impl Plugin for CorePlugin {
             .init_resource::<SimRandom>()
             .init_resource::<CommandQueue>()
             .init_resource::<ObjectTable>()
+            .init_resource::<SuperAiSlots>()
+            .init_resource::<MissionOutcome>()
+            .add_message::<RunScriptEvent>()
             .add_message::<GameMessage>()
             .add_message::<DeleteRequest>()
             .add_message::<ClearWizardPath>()
@@ -71,7 +79,11 @@ impl Plugin for CorePlugin {
             .register_type::<GameClock>()
             .register_type::<SimRandom>()
             .register_type::<CommandQueue>()
-            .register_type::<ObjectTable>();
+            .register_type::<ObjectTable>()
+            .register_type::<SuperAiSlots>()
+            .register_type::<MissionOutcome>()
+            .register_type::<UnitClass>()
+            .register_type::<ProductionParts>();
         sets::configure(app);
     }
 }

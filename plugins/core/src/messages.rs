@@ -36,6 +36,8 @@ pub enum DispatchPhase {
     Registration,
     /// The clock and command step of a tick.
     Input,
+    /// SuperAI (clan scripts).
+    SuperAi,
     /// Behavior.
     Behavior,
     /// Wizard.
@@ -105,6 +107,29 @@ pub enum GameMessageKind {
         /// Human-readable detail.
         detail: String,
     },
+    /// A clan script reported something (an unsupported record, a located package
+    /// error, an unhandled host command): the project's own event.
+    Script {
+        /// Clan index.
+        clan: u32,
+        /// Script bundle (first resource of the clan record).
+        bundle: String,
+        /// Event name (empty for package errors).
+        event: String,
+        /// Record index inside the event.
+        record: Option<u32>,
+        /// Handler selector of the record.
+        handler: Option<u32>,
+        /// What happened.
+        detail: String,
+    },
+    /// A clan's mission outcome was recorded (host callback or the project's rules).
+    Outcome {
+        /// Clan index.
+        clan: u32,
+        /// The outcome.
+        outcome: crate::clans::Outcome,
+    },
 }
 
 impl GameMessageKind {
@@ -115,7 +140,7 @@ impl GameMessageKind {
             Self::Init(_) => Some(gmsg::INIT),
             Self::KillGameObject(_) => Some(gmsg::KILL_GAMEOBJECT),
             Self::CollisionDetected(..) => Some(gmsg::COLLISION_DETECTED),
-            Self::Arrived(_) | Self::Diagnostic { .. } => None,
+            Self::Arrived(_) | Self::Diagnostic { .. } | Self::Script { .. } | Self::Outcome { .. } => None,
         }
     }
 }

@@ -45,6 +45,18 @@ pub struct Prepared {
     /// `Behavior.ini` of the game root (lower-case keys, raw values), published at
     /// registration; empty when the game has none.
     pub behavior_ini: Vec<(String, String)>,
+    /// The clan records in clan order (spec `world.md` §1.4), published with
+    /// [`Prepared::script_files`] as `iron3d_core::MissionClans` at registration.
+    pub clans: Vec<iron3d_core::ClanSetup>,
+    /// Where the clans' script packages are read from (SuperAI loads them at scenario
+    /// start); without it no `MissionClans` is published.
+    pub script_files: Option<std::sync::Arc<dyn iron3d_core::ScriptFiles>>,
+    /// `(object id, Unit DAT class word)` of every object placed from a unit scheme,
+    /// inserted as `iron3d_core::UnitClass` at construction.
+    pub unit_classes: Vec<(u32, u32)>,
+    /// `(object id, parts)` of every registering object whose components have CTLD
+    /// tag-26 items, inserted as `iron3d_core::ProductionParts` at construction.
+    pub production: Vec<(u32, iron3d_core::ProductionParts)>,
 }
 
 /// Prepares mission data. Called once per preparation phase (`Context` through

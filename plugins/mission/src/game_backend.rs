@@ -4,9 +4,9 @@
 
 use crate::backend::{MissionBackend, Prepared, PreparedObject};
 use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
-use iron3d_core::{MissionLoadPhase, ModelBounds, PieceBinding};
+use iron3d_core::{MissionLoadPhase, ModelBounds, PieceBinding, ProductionPart, ProductionParts};
 use iron3d_formats::config::IniFile;
-use iron3d_formats::helpers::ctld::Ctld;
+use iron3d_formats::helpers::{Ctld, Ndpr};
 use iron3d_formats::model::{bounds, msh::Msh};
 use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
 use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, Tma};
@@ -42,6 +42,18 @@ impl GameMissionBackend {
     pub fn with_model_links(mut self, links: Arc<dyn ModelLinks + Send>) -> Self {
         self.links = links;
         self
+    }
+}
+
+/// The game directory as the script loader sees it: a missing file is `Ok(None)`.
+struct GameScriptFiles(Arc<GameDir>);
+
+impl iron3d_core::ScriptFiles for GameScriptFiles {
+    fn read(&self, path: &str) -> std::result::Result<Option<Vec<u8>>, String> {
+        match self.0.resolve(path) {
+            None => Ok(None),
+            Some(p) => std::fs::read(&p).map(Some).map_err(|e| format!("{path}: {e}")),
+        }
     }
 }
 
@@ -122,7 +134,35 @@ impl GameMissionBackend {
         Ok(())
     }
 
-    fn prototypes(&self, objects: &mut [PreparedObject], progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+    /// The tag-26 items of a prototype's control description and its NDP rows (spec
+    /// `runtime.md` §4.5), read once per prototype.
+    pub(crate) fn production_part(&self, p: &Prototype) -> Result<Option<ProductionPart>> {
+        let find = |ext: &str| p.refs.iter().find(|r| r.resource.to_ascii_lowercase().ends_with(ext));
+        let Some(ctl) = find(".ctl") else { return Ok(None) };
+        let ctld = self.control(ctl)?;
+        let devices: Vec<_> =
+            ctld.items.iter().filter(|i| i.tag() == 0x1A).map(|i| (i.key(), i.coefficient_raw())).collect();
+        if devices.is_empty() {
+            return Ok(None);
+        }
+        let rows = match find(".ndp") {
+            None => Vec::new(),
+            Some(ndp) => {
+                let bytes = self.game.read_entry(&ndp.archive, &ndp.resource)?;
+                let ndpr = Ndpr::parse(&bytes).in_entry(ndp.resource.clone()).in_file(ndp.archive.clone())?;
+                ndpr.records.iter().map(|r| r.max_volume()).collect()
+            }
+        };
+        Ok(Some(ProductionPart { devices, rows }))
+    }
+
+    fn prototypes(
+        &self,
+        objects: &mut [PreparedObject],
+        classes: &mut Vec<(u32, u32)>,
+        production: &mut Vec<(u32, ProductionParts)>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<()> {
         let registry = self.game.archive("objects.rlb")?;
         let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
         let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
@@ -132,6 +172,7 @@ impl GameMissionBackend {
             o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
                 let bytes = self.game.read_file(&o.key).via(link.clone())?;
                 let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
+                classes.push((o.id, dat.class_word()));
                 let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
                 parts
                     .into_iter()
@@ -144,16 +185,24 @@ impl GameMissionBackend {
             } else {
                 vec![ObjectComponent::root(o.key.clone())]
             };
+            let registers = classes.last().is_some_and(|(id, class)| *id == o.id && class & 0x8000_0000 != 0);
+            let mut parts = Vec::new();
             for (index, c) in o.components.iter_mut().enumerate() {
                 match resolver.resolve(&c.key).as_ref() {
                     Ok(p) => {
                         let edge = format!("component key {}", c.key);
+                        if registers && let Some(part) = self.production_part(p).via(edge.clone()).via(link.clone())? {
+                            parts.push(part);
+                        }
                         c.prototype = resolved(p);
                         c.bounds = self.model_bounds(p).via(edge.clone()).via(link.clone())?;
                         c.bindings = self.bindings(p, index).via(edge).via(link.clone())?;
                     }
                     Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
                 }
+            }
+            if !parts.is_empty() {
+                production.push((o.id, ProductionParts(parts)));
             }
             progress(done + 1, total);
         }
@@ -173,15 +222,19 @@ impl GameMissionBackend {
         Ok(Some(ModelBounds { min, max }))
     }
 
+    /// A control description, parsed once per file.
+    fn control(&self, r: &EffectiveRef) -> Result<Arc<Ctld>> {
+        self.game.parsed(&format!("ctld:{}::{}", r.archive, r.resource), || {
+            let bytes = self.game.read_entry(&r.archive, &r.resource)?;
+            Ctld::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())
+        })
+    }
+
     /// The CTLD initial pose of a prototype's model as piece bindings of component
     /// `component` (the control description parsed once per file).
     fn bindings(&self, p: &Prototype, component: usize) -> Result<Vec<PieceBinding>> {
         let Some(r) = p.first(".ctl") else { return Ok(Vec::new()) };
-        let key = format!("ctld:{}::{}", r.archive, r.resource);
-        let ctld = self.game.parsed(&key, || {
-            let bytes = self.game.read_entry(&r.archive, &r.resource)?;
-            Ctld::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())
-        })?;
+        let ctld = self.control(r)?;
         let component =
             u16::try_from(component).map_err(|_| Error::rule("component_count", "over 65535 components"))?;
         let mut out = Vec::new();
@@ -235,6 +288,7 @@ impl MissionBackend for GameMissionBackend {
             MissionLoadPhase::Context => {
                 *state = MissionState::default();
                 prepared.behavior_ini = self.behavior_ini();
+                prepared.script_files = Some(Arc::new(GameScriptFiles(Arc::clone(&self.game))));
                 self.context(mission, &mut state)
             }
             MissionLoadPhase::Foundation => self.foundation(&state, prepared, progress),
@@ -250,12 +304,29 @@ impl MissionBackend for GameMissionBackend {
                     .flat_map(|t| &t.paths)
                     .map(|p| MissionPath { id: p.path_id, points: p.points.clone() })
                     .collect();
+                prepared.clans = state.tma.iter().flat_map(|t| &t.clans).enumerate().map(clan_setup).collect();
                 Ok(())
             }
-            MissionLoadPhase::Prototypes => self.prototypes(&mut prepared.objects, progress),
+            MissionLoadPhase::Prototypes => {
+                prepared.unit_classes.clear();
+                prepared.production.clear();
+                self.prototypes(&mut prepared.objects, &mut prepared.unit_classes, &mut prepared.production, progress)
+            }
             MissionLoadPhase::Resources => self.resources(mission),
             _ => Ok(()),
         }
+    }
+}
+
+/// A clan record as the simulation sees it.
+fn clan_setup((index, c): (usize, &iron3d_formats::world::Clan)) -> iron3d_core::ClanSetup {
+    iron3d_core::ClanSetup {
+        index: index as u32,
+        name: c.name.display(),
+        mode: c.mode,
+        anchor: [c.anchor_x, c.anchor_y],
+        bundle: c.first_resource().display(),
+        research_tree: c.research_tree().display(),
     }
 }
 

@@ -8,8 +8,8 @@ use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, CommandQueue, MissionLoadPhase, Movable, ObjectKind, Order, OriginalObjectId, Owner, SimCommand,
-    SimObject, SimTransform,
+    AppState, CommandQueue, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order, OriginalObjectId, Owner,
+    SimCommand, SimObject, SimTransform, UnitClass,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_formats::{Error, ErrorKind};
@@ -74,6 +74,8 @@ fn prepare(world: &mut World, phase: MissionLoadPhase, request: &MissionRequest)
 /// Spawns every prepared object as [`Pending`], in id order, after checking ids.
 fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     let mut objects = std::mem::take(&mut world.resource_mut::<Prepared>().objects);
+    let classes = std::mem::take(&mut world.resource_mut::<Prepared>().unit_classes);
+    let mut production = std::mem::take(&mut world.resource_mut::<Prepared>().production);
     objects.sort_by_key(|o| o.id);
     if let Some(pair) = objects.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(Error::rule(
@@ -104,6 +106,12 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
         let animation = object.animation();
         if !animation.bindings.is_empty() {
             e.insert(animation);
+        }
+        if let Some((_, class)) = classes.iter().find(|(id, _)| *id == o.id) {
+            e.insert(UnitClass(*class));
+        }
+        if let Some(i) = production.iter().position(|(id, _)| *id == o.id) {
+            e.insert(production.swap_remove(i).1);
         }
         e.insert(object);
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Construction) {
@@ -188,6 +196,14 @@ fn publish_geography(world: &mut World) {
     }
     world.insert_resource(paths);
     world.insert_resource(ini);
+    let mut prepared = world.resource_mut::<Prepared>();
+    let clans = std::mem::take(&mut prepared.clans);
+    match prepared.script_files.take() {
+        Some(files) => world.insert_resource(MissionClans { clans, files }),
+        None => {
+            world.remove_resource::<MissionClans>();
+        }
+    }
 }
 
 /// Rolls the load back: despawns every object it created, returns to the menu.
@@ -199,6 +215,7 @@ fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error)
     }
     world.insert_resource(Prepared::default());
     world.remove_resource::<LoadedMission>();
+    world.remove_resource::<MissionClans>();
     world.insert_resource(LoadError { mission: mission.to_string(), phase, message: error.to_string() });
     world.resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
 }
@@ -207,4 +224,5 @@ fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error)
 pub(crate) fn close_mission(mut commands: Commands) {
     commands.insert_resource(Prepared::default());
     commands.remove_resource::<LoadedMission>();
+    commands.remove_resource::<MissionClans>();
 }

@@ -1,4 +1,5 @@
-//! The event log of a run: arrivals, new contacts, Behavior diagnostics and deletions,
+//! The event log of a run: arrivals, new contacts, Behavior diagnostics, deletions,
+//! script reports and mission outcomes,
 //! read from the World3D queue each tick (what `sim run --json` prints).
 
 use bevy_ecs::prelude::*;
@@ -15,6 +16,10 @@ pub enum EventKind {
     Diagnostic,
     /// An object was deleted.
     Deleted,
+    /// A clan script reported something (unsupported record, package error, ...).
+    Script,
+    /// A clan's mission outcome was recorded.
+    Outcome,
 }
 
 impl EventKind {
@@ -25,6 +30,8 @@ impl EventKind {
             Self::Collision => "collision",
             Self::Diagnostic => "diagnostic",
             Self::Deleted => "deleted",
+            Self::Script => "script",
+            Self::Outcome => "outcome",
         }
     }
 }
@@ -54,6 +61,18 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
             GameMessageKind::KillGameObject(o) => (EventKind::Deleted, vec![o.id.0], String::new()),
             GameMessageKind::Diagnostic { object, kind, detail, .. } => {
                 (EventKind::Diagnostic, vec![object.id.0], format!("{}: {detail}", kind.name()))
+            }
+            GameMessageKind::Script { clan, bundle, event, record, handler, detail } => {
+                let at = |v: &Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
+                let text = format!(
+                    "clan={clan} bundle={bundle} event={event} record={} handler={}: {detail}",
+                    at(record),
+                    at(handler)
+                );
+                (EventKind::Script, Vec::new(), text)
+            }
+            GameMessageKind::Outcome { clan, outcome } => {
+                (EventKind::Outcome, Vec::new(), format!("clan={clan} {}", outcome.name()))
             }
             GameMessageKind::NewGameTick | GameMessageKind::Init(_) => continue,
         };

@@ -1,12 +1,15 @@
 //! The per-tick state hash: every simulated object's position, orientation, speed,
-//! turn rate, order and path state and piece animation blends, then the random streams, as IEEE bits in
-//! `OriginalObjectId` order (word-wise FNV-1a). Same command log, same hash, on every machine.
+//! turn rate, order and path state and piece animation blends, then the random streams,
+//! then the clans' script VM state (SuperAI), the economy (distributor shares, ore) and
+//! the recorded outcomes, as IEEE bits in `OriginalObjectId` / clan order (word-wise
+//! FNV-1a). Same command log, same hash, on every machine.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_behavior::Navigator;
 use iron3d_core::{
-    Fnv1a, GameClock, Kinematics, NavStatus, OriginalObjectId, PieceAnimation, SimObject, SimRandom, SimTransform,
+    Fnv1a, GameClock, Kinematics, MissionOutcome, NavStatus, OriginalObjectId, PieceAnimation, SimObject, SimRandom,
+    SimTransform,
 };
 
 /// The hash of every tick so far.
@@ -71,6 +74,15 @@ pub fn state_hash(world: &mut World) -> u64 {
     for (name, stream) in &random.streams {
         h.write(name.as_bytes());
         wide(&mut h, stream.state);
+    }
+    if let Some(ais) = world.get_resource::<iron3d_superai::SuperAis>() {
+        ais.hash_into(&mut h);
+    }
+    iron3d_economy::hash_into(world, &mut h);
+    if let Some(outcome) = world.get_resource::<MissionOutcome>() {
+        for (clan, o, tick) in &outcome.records {
+            [*clan, *o as u32, *tick].into_iter().for_each(|w| h.word(w));
+        }
     }
     h.0
 }

@@ -28,6 +28,8 @@ impl PluginGroup for SimPlugins {
     fn build(self) -> PluginGroupBuilder {
         PluginGroupBuilder::start::<Self>()
             .add(iron3d_world3d::World3dPlugin)
+            .add(iron3d_superai::SuperAiPlugin::default())
+            .add(iron3d_economy::EconomyPlugin::default())
             .add(iron3d_behavior::BehaviorPlugin)
             .add(iron3d_wizard::WizardPlugin)
             .add(iron3d_control::ControlPlugin)

@@ -491,4 +491,90 @@ mod demo {
             "the second mission runs as if it were the first"
         );
     }
+
+    #[test]
+    fn demo_clans_get_superai_slots_init_distributors_and_ore() {
+        use iron3d_core::{SuperAiSlots, UnitClass};
+        use iron3d_economy::{Economy, OreProperty};
+        use iron3d_superai::{EventResult, SuperAis, TableSource};
+        let game = game();
+        let mut app = mission(&game, "tutorial.01");
+        let slots = app.world().resource::<SuperAiSlots>().clone();
+        assert_eq!(slots.0[..4], [Some(0), Some(1), Some(2), None], "one slot per loaded clan package");
+        let ais = app.world().resource::<SuperAis>().clone();
+        assert_eq!(ais.0.len(), 3);
+        for ai in &ais.0 {
+            assert_eq!(ai.init, Some(EventResult::Completed), "{}: Init ran", ai.clan.name);
+            let vm = ai.vm.as_ref().unwrap();
+            assert_eq!(vm.var("ClanID"), Some(ai.clan.index));
+            assert_eq!(vm.var("ClanBaseX"), Some(ai.clan.anchor[0] as u32), "reading A truncates");
+            assert_eq!(vm.var("ClanBaseY"), Some(ai.clan.anchor[1] as u32));
+        }
+        let table = |i: usize| ais.0[i].package.as_ref().unwrap().table.clone();
+        assert!(matches!(table(0), TableSource::Bundle(_)), "nature.var exists");
+        assert!(matches!(table(1), TableSource::Shared(_)), "default.var does not: varset.var");
+        let mut q = app.world_mut().query::<(&Owner, &UnitClass)>();
+        let registering: Vec<u32> =
+            q.iter(app.world()).filter(|(_, c)| c.registers()).map(|(o, _)| o.clan as u32).collect();
+        let economy = app.world().resource::<Economy>().clone();
+        assert_eq!(economy.distributors.iter().map(|d| d.slot).collect::<Vec<_>>(), [1, 2]);
+        for d in &economy.distributors {
+            assert_eq!(d.rows.len(), registering.iter().filter(|s| **s == d.slot).count());
+            let total: f32 = d.rows.iter().map(|r| r.weight).sum();
+            assert!((total - 1.0).abs() < 1e-4, "shares sum to 1: {total}");
+        }
+        let mut ore = app.world_mut().query::<(&UnitClass, &OreProperty)>();
+        let mines: Vec<f32> =
+            ore.iter(app.world()).filter(|(c, _)| c.0 == 0x8000_0004).map(|(_, o)| o.current()).collect();
+        assert_eq!(mines, [1200.0, 1200.0], "CurrentOre from the mission property");
+        assert!(ore.iter(app.world()).filter(|(c, _)| c.0 == 0x8000_0004).all(|(_, o)| o.maximum == 500));
+    }
+
+    #[test]
+    fn a_demo_run_with_script_events_replays_to_the_same_hash() {
+        let game = game();
+        let run_once = || {
+            let mut app = mission(&game, "tutorial.01");
+            for tick in 0..40 {
+                if tick % 10 == 0 {
+                    app.world_mut().write_message(iron3d_core::RunScriptEvent { slot: 1, event: "Mission".into() });
+                }
+                app.update();
+            }
+            app.world().resource::<StateHash>().history.clone()
+        };
+        let first = run_once();
+        assert!(first.len() >= 40);
+        assert_eq!(first, run_once());
+    }
+
+    #[test]
+    fn a_demo_mission_is_ended_by_its_script_through_handler_30() {
+        let game = game();
+        let mut app = mission(&game, "tutorial.01");
+        let send = |app: &mut App, slot: u32, event: &str| {
+            app.world_mut().write_message(iron3d_core::RunScriptEvent { slot, event: event.into() });
+            app.update();
+        };
+        send(&mut app, 1, "Mission_Complete");
+        send(&mut app, 1, "Mission_Complete");
+        send(&mut app, 2, "Mission_Failed");
+        let outcome = app.world().resource::<MissionOutcome>().clone();
+        assert_eq!(
+            (outcome.of(1), outcome.of(2), outcome.of(0)),
+            (Some(Outcome::Completed), Some(Outcome::Failed), None)
+        );
+        let logged = events(&app, EventKind::Outcome);
+        let details: Vec<&str> = logged.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(details, ["clan=1 completed", "clan=2 failed"], "the repeat is a no-op");
+        let mut other = mission(&game, "tutorial.01");
+        for _ in 0..3 {
+            other.update();
+        }
+        assert_ne!(
+            app.world().resource::<StateHash>().last().map(|h| h.1),
+            other.world().resource::<StateHash>().last().map(|h| h.1),
+            "the hash sees the outcome"
+        );
+    }
 }

@@ -1,0 +1,241 @@
+//! The project's own game rules (the issue "Clans play"): one versioned RON file,
+//! `assets/rules/iron3d.rules.ron`, used for any data directory. Nothing in it is
+//! recovered from the original game; every rule is labelled `origin: Project` and the
+//! reader refuses anything else, so spec-proven values can never drift into the file.
+//! This first version holds production costs: a robot's cost is the cost of its unit
+//! scheme's class word plus one entry per component by component type.
+
+use serde::Deserialize;
+
+/// The rules file version this reader understands.
+pub const VERSION: u32 = 1;
+/// The shipped rules file, relative to the repository's `assets/`.
+pub const SHIPPED_PATH: &str = "rules/iron3d.rules.ron";
+/// The shipped rules text (compiled in, so the rules exist for any data directory).
+pub const SHIPPED: &str = include_str!("../../../assets/rules/iron3d.rules.ron");
+
+/// Where a rule comes from. Only the project's own rules belong in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum Origin {
+    /// A design decision of the iron3d project.
+    Project,
+    /// Proven by the spec (refused: such values live in the code).
+    Spec,
+}
+
+/// What building something costs.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
+pub struct Cost {
+    /// Ore.
+    pub ore: f32,
+    /// Power.
+    pub power: f32,
+    /// Build time in seconds.
+    pub seconds: f32,
+}
+
+/// The cost of a unit scheme class word.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ClassCost {
+    /// Unit DAT class word.
+    pub class: u32,
+    /// Readable name.
+    pub name: String,
+    /// The cost.
+    pub cost: Cost,
+    /// Origin label.
+    pub origin: Origin,
+}
+
+/// The cost added per component of a component type.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ComponentCost {
+    /// Component type (`registry.md` §2.3).
+    pub component_type: u32,
+    /// Readable name.
+    pub name: String,
+    /// The cost.
+    pub cost: Cost,
+    /// Origin label.
+    pub origin: Origin,
+}
+
+/// A building class that produces robots.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Producer {
+    /// Building class word.
+    pub class: u32,
+    /// Readable name.
+    pub name: String,
+    /// Origin label.
+    pub origin: Origin,
+}
+
+/// Production rules.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Production {
+    /// Costs by scheme class word.
+    pub classes: Vec<ClassCost>,
+    /// Costs per component type.
+    pub components: Vec<ComponentCost>,
+    /// Producing building classes.
+    pub producers: Vec<Producer>,
+}
+
+/// The rules file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Rules {
+    /// File version.
+    pub version: u32,
+    /// Production costs.
+    pub production: Production,
+}
+
+/// Why a rules file was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RulesError {
+    /// Not valid RON for the schema.
+    #[error("{file}: {detail}")]
+    Syntax {
+        /// File name.
+        file: String,
+        /// Parser message with position.
+        detail: String,
+    },
+    /// A version this reader does not know.
+    #[error("{file}: rules version {found}, this build reads version {VERSION}")]
+    Version {
+        /// File name.
+        file: String,
+        /// Version found.
+        found: u32,
+    },
+    /// A rule is invalid (`rule` names it).
+    #[error("{file} -> {rule}: {detail}")]
+    Invalid {
+        /// File name.
+        file: String,
+        /// Which rule (e.g. `production.classes[2]`).
+        rule: String,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+impl Cost {
+    fn valid(&self) -> bool {
+        [self.ore, self.power, self.seconds].iter().all(|x| x.is_finite() && *x >= 0.0)
+    }
+}
+
+/// Checks one labelled rule: the project's, a valid cost, a unique key.
+fn check(file: &str, at: String, origin: Origin, cost: Option<&Cost>, fresh: bool) -> Result<(), RulesError> {
+    let bad = |detail: &str| Err(RulesError::Invalid { file: file.into(), rule: at.clone(), detail: detail.into() });
+    if origin != Origin::Project {
+        return bad("only the project's own rules belong in the rules file");
+    }
+    if cost.is_some_and(|c| !c.valid()) {
+        return bad("costs must be finite and >= 0");
+    }
+    if !fresh {
+        return bad("the key is used by an earlier rule");
+    }
+    Ok(())
+}
+
+impl Rules {
+    /// Parses and checks a rules file named `file` (for messages).
+    ///
+    /// # Errors
+    /// Bad syntax, an unknown version, a rule not labelled `Project`, a negative or
+    /// non-finite cost, or a duplicate key.
+    pub fn parse(file: &str, text: &str) -> Result<Self, RulesError> {
+        let rules: Rules =
+            ron::from_str(text).map_err(|e| RulesError::Syntax { file: file.into(), detail: e.to_string() })?;
+        if rules.version != VERSION {
+            return Err(RulesError::Version { file: file.into(), found: rules.version });
+        }
+        let p = &rules.production;
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, c) in p.classes.iter().enumerate() {
+            let at = format!("production.classes[{i}] ({})", c.name);
+            check(file, at, c.origin, Some(&c.cost), seen.insert(c.class))?;
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, c) in p.components.iter().enumerate() {
+            let at = format!("production.components[{i}] ({})", c.name);
+            check(file, at, c.origin, Some(&c.cost), seen.insert(c.component_type))?;
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, c) in p.producers.iter().enumerate() {
+            check(file, format!("production.producers[{i}] ({})", c.name), c.origin, None, seen.insert(c.class))?;
+        }
+        Ok(rules)
+    }
+
+    /// The shipped rules.
+    ///
+    /// # Errors
+    /// When the shipped file is broken (a test keeps it valid).
+    pub fn shipped() -> Result<Self, RulesError> {
+        Self::parse(SHIPPED_PATH, SHIPPED)
+    }
+
+    /// The cost of a robot of scheme class `class` with components of these types;
+    /// `None` when the class has no cost (it cannot be built).
+    pub fn robot_cost(&self, class: u32, component_types: &[u32]) -> Option<Cost> {
+        let base = self.production.classes.iter().find(|c| c.class == class)?;
+        let mut cost = base.cost;
+        for t in component_types {
+            if let Some(c) = self.production.components.iter().find(|c| c.component_type == *t) {
+                cost.ore += c.cost.ore;
+                cost.power += c.cost.power;
+                cost.seconds += c.cost.seconds;
+            }
+        }
+        Some(cost)
+    }
+
+    /// Whether buildings of `class` produce robots.
+    pub fn produces(&self, class: u32) -> bool {
+        self.production.producers.iter().any(|p| p.class == class)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn the_shipped_rules_parse_and_are_all_the_projects() {
+        let r = Rules::shipped().unwrap();
+        assert_eq!(r.version, VERSION);
+        assert!(!r.production.classes.is_empty() && !r.production.components.is_empty());
+        assert!(r.produces(0x8000_0010) && !r.produces(0x8000_0004));
+        assert!(SHIPPED.contains("THE PROJECT'S OWN RULES"));
+    }
+
+    #[test]
+    fn a_robot_costs_its_class_plus_its_components() {
+        let r = Rules::shipped().unwrap();
+        let c = r.robot_cost(0x0100_8000, &[0, 1, 4]).unwrap();
+        assert_eq!((c.ore, c.power, c.seconds), (150.0 + 50.0 + 40.0 + 60.0, 40.0 + 10.0 + 10.0 + 20.0, 17.0));
+        assert_eq!(r.robot_cost(0x8000_0010, &[0]), None, "a building class is not a robot");
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_rule_named() {
+        let other = SHIPPED.replace("version: 1", "version: 2");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 2, .. })));
+        let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
+        let e = Rules::parse("x.ron", &spec).unwrap_err();
+        assert!(e.to_string().contains("production.classes[0]"), "{e}");
+        let negative = SHIPPED.replacen("ore: 150.0", "ore: -1.0", 1);
+        assert!(Rules::parse("x.ron", &negative).unwrap_err().to_string().contains("finite"));
+        assert!(matches!(Rules::parse("x.ron", &negative), Err(RulesError::Invalid { .. })));
+        let broken = SHIPPED.replacen("classes: [", "classes: (", 1);
+        assert!(matches!(Rules::parse("x.ron", &broken), Err(RulesError::Syntax { .. })));
+    }
+}

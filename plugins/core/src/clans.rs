@@ -1,0 +1,173 @@
+//! Clans as the simulation sees them (spec `runtime.md` §3.4, §3.5, §4.1): the clan
+//! records of the mission and where their script files come from (published by the
+//! mission load), the `GetSuperAI` slot table (written by SuperAI, read by the economy),
+//! a placed object's Unit DAT class word, script event requests and the mission
+//! outcome. Data only; the rules live in `iron3d_superai` and `iron3d_economy`.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use std::sync::Arc;
+
+/// Number of `GetSuperAI` slots (`n ≤ 63`, spec §3.4).
+pub const SUPER_AI_SLOTS: usize = 64;
+
+/// Reads files of the game directory for the script loader (the mission load gives
+/// one over its game directory). `Ok(None)` means the file does not exist, which the
+/// loader treats differently from a read error (spec §3.1: `<bundle>.var` falls back
+/// to `varset.var` only when the bundle file is missing).
+pub trait ScriptFiles: Send + Sync + 'static {
+    /// The bytes of `path` (game path, `/` or `\` separators, case-insensitive).
+    ///
+    /// # Errors
+    /// A description of the read failure (the file exists but cannot be read).
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, String>;
+}
+
+/// One clan record of `data.tma`, in clan order (spec `world.md` §1.4).
+#[derive(Debug, Clone, PartialEq, Reflect)]
+pub struct ClanSetup {
+    /// Zero-based clan index (position in the clan list; the SuperAI's `+0x7C` word).
+    pub index: u32,
+    /// Clan name.
+    pub name: String,
+    /// Mode word: 0 environment, 1 player, 2 AI, 3 neutral (names inferred).
+    pub mode: u32,
+    /// Base anchor (game units).
+    pub anchor: [f32; 2],
+    /// Script base (first resource), e.g. `MISSIONS\SCRIPTS\default`.
+    pub bundle: String,
+    /// Research tree path (second resource), empty when none.
+    pub research_tree: String,
+}
+
+/// The mission's clans and the files their scripts are read from. Published by the
+/// mission load at registration; absent for worlds built by hand.
+#[derive(Resource, Clone)]
+pub struct MissionClans {
+    /// Clan records in clan order.
+    pub clans: Vec<ClanSetup>,
+    /// The game directory's files.
+    pub files: Arc<dyn ScriptFiles>,
+}
+
+/// The `GetSuperAI` table (spec §3.4, §4.1): entry `n` holds the clan index of the
+/// SuperAI in slot `n`. Only clans whose script package loaded get a slot; slots are
+/// never renumbered (a clan-1 package stays slot 1 when clan 0's package is missing).
+#[derive(Resource, Debug, Clone, PartialEq, Eq, Reflect)]
+#[reflect(Resource)]
+pub struct SuperAiSlots(pub Vec<Option<u32>>);
+
+impl Default for SuperAiSlots {
+    fn default() -> Self {
+        Self(vec![None; SUPER_AI_SLOTS])
+    }
+}
+
+impl SuperAiSlots {
+    /// `GetSuperAI(n)`: the clan in slot `n`, when that slot holds a SuperAI.
+    pub fn get(&self, n: u32) -> Option<u32> {
+        self.0.get(n as usize).copied().flatten()
+    }
+
+    /// True when slot `n` names an available SuperAI.
+    pub fn available(&self, n: u32) -> bool {
+        self.get(n).is_some()
+    }
+}
+
+/// The Unit DAT class word of a placed object (second `u32` of its `.dat`, spec
+/// `registry.md` §2.2); only objects placed from a unit scheme have one.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+#[reflect(Component)]
+pub struct UnitClass(pub u32);
+
+impl UnitClass {
+    /// The class bit that creates a Behavior registration key (spec §4.1).
+    pub const REGISTRATION_BIT: u32 = 0x8000_0000;
+
+    /// Whether the class word has its high bit set.
+    pub fn registers(self) -> bool {
+        self.0 & Self::REGISTRATION_BIT != 0
+    }
+}
+
+/// The ore production parts of one component of a placed object, as the mission load
+/// read them (spec `runtime.md` §4.5): the CTLD tag-26 items `(fixed word 1 = NDP row
+/// key, fixed word 11 = coefficient bits)` in record order, and the `max_volume` of each
+/// row of the component's `.ndp` (empty without one).
+#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+pub struct ProductionPart {
+    /// `(key, coefficient bits)` per tag-26 item.
+    pub devices: Vec<(u32, u32)>,
+    /// NDP rows' `max_volume`, by row.
+    pub rows: Vec<f32>,
+}
+
+/// The production parts of a placed object (only components with tag-26 items).
+#[derive(Component, Debug, Clone, PartialEq, Default, Reflect)]
+#[reflect(Component)]
+pub struct ProductionParts(pub Vec<ProductionPart>);
+
+/// Asks SuperAI to run a named event of a clan's script (the host side of the VM: the
+/// project's rules, tests and tools). Run in `SimSystems::SuperAi` of the next tick.
+#[derive(Message, Debug, Clone, PartialEq, Eq)]
+pub struct RunScriptEvent {
+    /// `GetSuperAI` slot of the clan.
+    pub slot: u32,
+    /// Event name (compared case-sensitively as a C string).
+    pub event: String,
+}
+
+/// How a mission ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Reflect)]
+pub enum Outcome {
+    /// Host callback `(0, 0, 1)` (spec §3.5).
+    Completed,
+    /// Host callback `(0, 0, 0)`.
+    Failed,
+    /// The project's own rule: the clan lost every unit and production building.
+    Defeated,
+}
+
+impl Outcome {
+    /// Lower-case name (JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Defeated => "defeated",
+        }
+    }
+}
+
+/// The recorded mission outcome per clan (`None` while the mission runs). A repeated
+/// transition to the same outcome is a no-op (spec §3.5).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource)]
+pub struct MissionOutcome {
+    /// `(clan index, outcome, tick)` in the order they were recorded; one entry per clan.
+    pub records: Vec<(u32, Outcome, u32)>,
+}
+
+impl MissionOutcome {
+    /// The outcome recorded for `clan`.
+    pub fn of(&self, clan: u32) -> Option<Outcome> {
+        self.records.iter().find(|r| r.0 == clan).map(|r| r.1)
+    }
+
+    /// Records `outcome` for `clan` at `tick`; returns false (and changes nothing) when
+    /// the clan already has that outcome. A different outcome replaces the old one.
+    pub fn record(&mut self, clan: u32, outcome: Outcome, tick: u32) -> bool {
+        match self.records.iter_mut().find(|r| r.0 == clan) {
+            Some(r) if r.1 == outcome => false,
+            Some(r) => {
+                *r = (clan, outcome, tick);
+                true
+            }
+            None => {
+                self.records.push((clan, outcome, tick));
+                true
+            }
+        }
+    }
+}

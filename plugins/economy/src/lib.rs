@@ -1,0 +1,182 @@
+//! The economy of Behavior (spec `runtime.md` §4): ore properties, the clans' resource
+//! distributors and the ore production chain.
+//!
+//! * When the game starts (`OnEnter(AppState::InGame)`, after SuperAI filled the
+//!   `GetSuperAI` table at scenario start) every object with a Unit DAT
+//!   ([`UnitClass`]) gets its [`OreProperty`] from its mission properties and the class
+//!   table, and the distributors are built ([`distributor::memberships`]).
+//! * Each tick, in `SimSystems::Behavior`, every distributor runs its regular step
+//!   ([`Distributor::step`]) with `dt` = one tick; producers answer through their
+//!   tag-26 devices ([`OreDevices`], query `0x1002`), receivers are ore stores with
+//!   room below their `MaximumOre`. The devices come from the CTLD tag-26 items and NDP
+//!   rows the mission load read ([`iron3d_core::ProductionParts`]).
+
+pub mod distributor;
+pub mod ore;
+pub mod production;
+
+pub use distributor::{Distributor, Row, StepHost, StepReport};
+pub use ore::{OreProperty, class_defaults};
+pub use production::{OreDevice, OreDevices, Transfer};
+
+use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use bevy_state::prelude::*;
+use iron3d_core::{
+    AppState, Fnv1a, ObjectTable, OriginalObjectId, Owner, ProductionParts, SimSystems, SuperAiSlots, TICK_MS,
+    UnitClass,
+};
+use iron3d_mission::PropertyBag;
+
+/// Class word of a generator (`registry.md` §2.2).
+pub const GENERATOR_CLASS: u32 = 0x8000_0002;
+
+/// Installs the economy (needs `iron3d_core::CorePlugin`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EconomyPlugin {
+    /// The `Transfer_*` values.
+    pub transfer: Transfer,
+}
+
+/// The mission's distributors and transfer configuration.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct Economy {
+    /// One distributor per available `GetSuperAI` slot with members, by slot.
+    pub distributors: Vec<Distributor>,
+    /// `Transfer_Ore_OffBoard` / `Transfer_Power_Out`.
+    pub transfer: Transfer,
+}
+
+impl Plugin for EconomyPlugin {
+    fn build(&self, app: &mut App) {
+        let transfer = self.transfer;
+        app.insert_resource(Economy { distributors: Vec::new(), transfer })
+            .register_type::<Economy>()
+            .register_type::<OreProperty>()
+            .register_type::<OreDevices>()
+            .add_systems(OnEnter(AppState::InGame), setup)
+            .add_systems(OnExit(AppState::InGame), move |mut e: ResMut<Economy>| {
+                *e = Economy { distributors: Vec::new(), transfer };
+            })
+            .add_systems(FixedUpdate, step.in_set(SimSystems::Behavior));
+    }
+}
+
+type SetupRow<'a> =
+    (Entity, &'a OriginalObjectId, &'a Owner, &'a UnitClass, Option<&'a PropertyBag>, Option<&'a ProductionParts>);
+
+fn setup(mut commands: Commands, slots: Res<SuperAiSlots>, objects: Query<SetupRow>, mut economy: ResMut<Economy>) {
+    let mut candidates = Vec::new();
+    for (entity, id, owner, class, bag, parts) in &objects {
+        if let Some(parts) = parts {
+            commands.entity(entity).insert(OreDevices::from_parts(parts));
+        }
+        let properties = bag.map(|b| b.0.as_slice()).unwrap_or_default();
+        let ore = ore::initial(class.0, properties.iter().map(|p| (p.name.as_str(), p.raw_value)), &ore::DESCRIPTORS);
+        commands.entity(entity).insert(ore);
+        candidates.push((id.0, owner.clan as u32, class.0));
+    }
+    economy.distributors = distributor::memberships(candidates, |s| slots.available(s));
+}
+
+struct GameStep<'w, 's, 'a> {
+    keys: &'a [(u32, u32)],
+    table: &'a ObjectTable,
+    objects: &'a mut Query<'w, 's, (Option<&'static mut OreProperty>, Option<&'static OreDevices>)>,
+    transfer: Transfer,
+}
+
+impl StepHost for GameStep<'_, '_, '_> {
+    fn lookup(&mut self, key: u32) -> Option<u32> {
+        let (_, id) = self.keys.iter().find(|(k, _)| *k == key)?;
+        self.table.entity_of(*id).map(|_| *id)
+    }
+
+    fn skips(&mut self, _object: u32) -> bool {
+        false
+    }
+
+    fn output(&mut self, object: u32) -> f32 {
+        let Some(e) = self.table.entity_of(object) else { return 0.0 };
+        match self.objects.get(e) {
+            Ok((_, Some(devices))) => devices.ore_offboard(self.transfer).unwrap_or(f32::NAN),
+            _ => 0.0,
+        }
+    }
+
+    fn room(&mut self, object: u32) -> f32 {
+        let Some(e) = self.table.entity_of(object) else { return 0.0 };
+        match self.objects.get(e) {
+            Ok((Some(ore), _)) if ore.maximum > 0 => (ore.maximum as f32 - ore.current()).max(0.0),
+            _ => 0.0,
+        }
+    }
+
+    fn take(&mut self, _object: u32, _amount: f32) {}
+
+    fn give(&mut self, object: u32, amount: f32) {
+        let Some(e) = self.table.entity_of(object) else { return };
+        if let Ok((Some(mut ore), _)) = self.objects.get_mut(e) {
+            ore.current_bits = (ore.current() + amount).to_bits();
+        }
+    }
+}
+
+fn step(
+    mut economy: ResMut<Economy>,
+    table: Res<ObjectTable>,
+    mut objects: Query<(Option<&'static mut OreProperty>, Option<&'static OreDevices>)>,
+) {
+    let transfer = economy.transfer;
+    let dt = TICK_MS as f32 / 1000.0;
+    for d in &mut economy.distributors {
+        let keys: Vec<(u32, u32)> = d.rows.iter().map(|r| (r.key, r.object)).collect();
+        let mut host = GameStep { keys: &keys, table: &table, objects: &mut objects, transfer };
+        d.step(dt, &mut host);
+    }
+}
+
+/// Feeds the economy state (distributor rows and carries, every ore property in
+/// `OriginalObjectId` order) to `h` (the simulation's state hash).
+pub fn hash_into(world: &mut World, h: &mut Fnv1a) {
+    if let Some(e) = world.get_resource::<Economy>() {
+        for d in &e.distributors {
+            h.write(&d.slot.to_le_bytes());
+            for r in &d.rows {
+                for w in [r.key, r.object, r.weight.to_bits(), u32::from(r.pinned)].iter().chain(&r.tail) {
+                    h.write(&w.to_le_bytes());
+                }
+            }
+            h.write(&d.carry.to_bits().to_le_bytes());
+        }
+    }
+    let mut q = world.query::<(&OriginalObjectId, &OreProperty)>();
+    let mut rows: Vec<(u32, OreProperty)> = q.iter(world).map(|(id, o)| (id.0, *o)).collect();
+    rows.sort_unstable_by_key(|r| r.0);
+    for (id, o) in rows {
+        for w in [id, o.current_bits, o.maximum] {
+            h.write(&w.to_le_bytes());
+        }
+    }
+}
+
+/// A clan's economy: `(ore, power)` — the ore held by the objects of GetSuperAI slot
+/// `slot` and, by the project's reading, `Transfer_Power_Out` per generator member of
+/// its distributor.
+pub fn clan_summary(world: &mut World, slot: u32) -> (f32, f32) {
+    let mut q = world.query::<(&Owner, &OreProperty)>();
+    let ore = q.iter(world).filter(|(o, _)| o.clan as u32 == slot).fold(0.0f32, |s, (_, p)| s + p.current());
+    let Some(economy) = world.get_resource::<Economy>() else { return (ore, 0.0) };
+    let members: Vec<u32> =
+        economy.distributors.iter().filter(|d| d.slot == slot).flat_map(|d| d.rows.iter().map(|r| r.object)).collect();
+    let per = production::power_out(economy.transfer).unwrap_or(0.0);
+    let mut classes = world.query::<(&OriginalObjectId, &UnitClass)>();
+    let generators =
+        classes.iter(world).filter(|(id, c)| c.0 == GENERATOR_CLASS && members.contains(&id.0)).count() as f32;
+    (ore, per * generators)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,157 @@
+//! The ore production chain (spec `runtime.md` §4.5, confirmed static):
+//!
+//! * a Control device of type `0x1A` (26, a CTLD tag-26 item) answers
+//!   `value = (provider_current × coefficient) × multiplier`, in this order, where
+//!   `provider_current` is the current value of the NDP row keyed by the device's
+//!   `+0x04` word (the item's `fixed_words[1]`), `coefficient` the item's `+0x2C` word
+//!   (`fixed_words[11]`) and `multiplier` the device's `+0x4C`;
+//! * Behavior sums the successful answers of an object's tag-26 devices (query
+//!   `0x1002`) and multiplies the sum by `Transfer_Ore_OffBoard` (default 5.0);
+//!   query `0x1005` returns `Transfer_Power_Out` (default 100.0);
+//! * only finite normal (or zero) inputs, intermediates and results are accepted; any
+//!   other value is an error, not an emulation of the 80-bit accumulator.
+//!
+//! Project readings (the spec does not say): the NDP row key is the row's index, the
+//! row's current value starts at its `max_volume`, and a device's multiplier starts at
+//! 1.0 (as the tag-19 base constructor sets it).
+
+use crate::distributor::finite;
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use iron3d_core::ProductionParts;
+use iron3d_formats::helpers::Ndpr;
+use iron3d_formats::helpers::ctld::Ctld;
+
+/// CTLD item tag of the resource multiplier device.
+pub const TAG_ORE_DEVICE: u32 = 0x1A;
+/// Default `Transfer_Ore_OffBoard` (block `+0x820`, field `+0x58`).
+pub const TRANSFER_ORE_OFFBOARD: f32 = 5.0;
+/// Default `Transfer_Power_Out` (field `+0x60`).
+pub const TRANSFER_POWER_OUT: f32 = 100.0;
+
+/// One tag-26 device.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect)]
+pub struct OreDevice {
+    /// Device `+0x04`: the NDP row key (item `fixed_words[1]`).
+    pub provider_key: u32,
+    /// Device `+0x54`: the coefficient (item `fixed_words[11]`, IEEE bits).
+    pub coefficient: f32,
+    /// Device `+0x4C`: the multiplier.
+    pub multiplier: f32,
+}
+
+/// An object's tag-26 devices and the current values of its NDP rows.
+#[derive(Component, Debug, Clone, PartialEq, Default, Reflect)]
+#[reflect(Component)]
+pub struct OreDevices {
+    /// Devices in CTLD record order.
+    pub devices: Vec<OreDevice>,
+    /// Current value of each NDP row (indexed by row key).
+    pub provider: Vec<f32>,
+}
+
+/// The `Transfer_*` configuration of Behavior.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect)]
+pub struct Transfer {
+    /// `Transfer_Ore_OffBoard`.
+    pub ore_offboard: f32,
+    /// `Transfer_Power_Out`.
+    pub power_out: f32,
+}
+
+impl Default for Transfer {
+    fn default() -> Self {
+        Self { ore_offboard: TRANSFER_ORE_OFFBOARD, power_out: TRANSFER_POWER_OUT }
+    }
+}
+
+/// A value the numeric policy rejects.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NonFinite {
+    /// Which step produced it.
+    pub at: &'static str,
+    /// The value.
+    pub value: f32,
+}
+
+fn check(at: &'static str, value: f32) -> Result<f32, NonFinite> {
+    finite(value).ok_or(NonFinite { at, value })
+}
+
+/// The tag-26 devices of a control description, in record order.
+pub fn devices(ctld: &Ctld) -> Vec<OreDevice> {
+    ctld.items
+        .iter()
+        .filter(|i| i.tag() == TAG_ORE_DEVICE)
+        .map(|i| OreDevice { provider_key: i.key(), coefficient: f32::from_bits(i.coefficient_raw()), multiplier: 1.0 })
+        .collect()
+}
+
+/// The initial provider values of an NDP file (each row's `max_volume`).
+pub fn provider_values(ndp: &Ndpr) -> Vec<f32> {
+    ndp.records.iter().map(|r| r.max_volume()).collect()
+}
+
+impl OreDevices {
+    /// The devices of the parts the mission load read: each component's devices use
+    /// that component's NDP rows (a key outside them never answers).
+    pub fn from_parts(parts: &ProductionParts) -> Self {
+        let mut out = Self::default();
+        for part in &parts.0 {
+            let offset = out.provider.len() as u32;
+            for &(key, bits) in &part.devices {
+                let provider_key = if (key as usize) < part.rows.len() { offset + key } else { u32::MAX };
+                out.devices.push(OreDevice { provider_key, coefficient: f32::from_bits(bits), multiplier: 1.0 });
+            }
+            out.provider.extend_from_slice(&part.rows);
+        }
+        out
+    }
+}
+
+impl OreDevice {
+    /// Control's answer (selector `0x300`): `(provider_current × coefficient) × multiplier`.
+    ///
+    /// # Errors
+    /// A non-finite input, intermediate or result.
+    pub fn value(&self, provider_current: f32) -> Result<f32, NonFinite> {
+        let p = check("provider_current", provider_current)?;
+        let c = check("coefficient", self.coefficient)?;
+        let m = check("multiplier", self.multiplier)?;
+        let first = check("provider_current × coefficient", p * c)?;
+        check("× multiplier", first * m)
+    }
+}
+
+impl OreDevices {
+    /// Behavior's sum over the devices whose query succeeds (a device without its NDP
+    /// row does not answer).
+    ///
+    /// # Errors
+    /// A non-finite value or sum.
+    pub fn sum(&self) -> Result<f32, NonFinite> {
+        let mut sum = 0.0f32;
+        for d in &self.devices {
+            let Some(current) = self.provider.get(d.provider_key as usize) else { continue };
+            sum = check("sum", sum + d.value(*current)?)?;
+        }
+        Ok(sum)
+    }
+
+    /// Query `0x1002`: the sum × `Transfer_Ore_OffBoard`.
+    ///
+    /// # Errors
+    /// A non-finite value.
+    pub fn ore_offboard(&self, transfer: Transfer) -> Result<f32, NonFinite> {
+        let t = check("Transfer_Ore_OffBoard", transfer.ore_offboard)?;
+        check("sum × Transfer_Ore_OffBoard", self.sum()? * t)
+    }
+}
+
+/// Query `0x1005`: `Transfer_Power_Out`.
+///
+/// # Errors
+/// A non-finite value.
+pub fn power_out(transfer: Transfer) -> Result<f32, NonFinite> {
+    check("Transfer_Power_Out", transfer.power_out)
+}

@@ -1,0 +1,295 @@
+//! The rules of spec `runtime.md` §4 with its worked examples; each test fails without
+//! its rule.
+#![allow(clippy::unwrap_used)]
+
+use super::distributor::{FIRST_KEY, memberships};
+use super::ore::{DESCRIPTORS, Descriptor, initial};
+use super::production::{NonFinite, devices, power_out};
+use super::*;
+use iron3d_formats::helpers::ctld::Ctld;
+use iron3d_formats::helpers::ctld::ItemRecord;
+
+// ---------------------------------------------------------------- §4.4 ore
+
+#[test]
+fn class_default_table() {
+    assert_eq!(class_defaults(0x8000_0004), (0.0, 500));
+    assert_eq!(class_defaults(0x8000_0008), (0.0, 4000));
+    assert_eq!(class_defaults(0x0100_2000), (0.0, 2000));
+    assert_eq!(class_defaults(0x0100_4000), (2000.0, 2000));
+    assert_eq!(class_defaults(0x0100_8000), (0.0, 0), "battle units: the other-class row");
+    assert_eq!(class_defaults(0x8000_0010), (0.0, 0));
+}
+
+fn props(list: &[(&'static str, [u32; 4])]) -> Vec<(&'static str, [u32; 4])> {
+    list.to_vec()
+}
+
+#[test]
+fn current_ore_is_the_raw_word_of_the_first_exact_property() {
+    let p = props(&[
+        ("currentore", [0, 77, 0, 0]),
+        ("CurrentOre", [0, 0x7FC0_0001, 0, 0]),
+        ("CurrentOre", [0, 1200f32.to_bits(), 0, 0]),
+        ("MaximumOre", [0, 5000f32.to_bits(), 0, 0]),
+    ]);
+    let ore = initial(0x8000_0008, p.iter().copied(), &DESCRIPTORS);
+    assert_eq!(ore.current_bits, 0x7FC0_0001, "first exact match, raw bits (a NaN payload survives)");
+    assert_eq!(ore.maximum, 4000, "MaximumOre's setter is a no-op: the class default stays");
+    let none = initial(0x0100_4000, std::iter::empty(), &DESCRIPTORS);
+    assert_eq!((none.current(), none.maximum), (2000.0, 2000), "class defaults without a property");
+    let lower = initial(0x0100_4000, props(&[("currentore", [0, 5, 0, 0])]).into_iter(), &DESCRIPTORS);
+    assert_eq!(lower.current(), 2000.0, "case-sensitive");
+}
+
+#[test]
+fn descriptor_handlers_are_chosen_by_code_not_position() {
+    let p = props(&[("CurrentOre", [1, 42, 0, 0]), ("MaximumOre", [1, 9, 0, 0])]);
+    let reordered = [DESCRIPTORS[1], DESCRIPTORS[0]];
+    assert_eq!(
+        initial(0x8000_0004, p.iter().copied(), &DESCRIPTORS),
+        initial(0x8000_0004, p.iter().copied(), &reordered)
+    );
+    // A row named MaximumOre with code 4 would store: the code decides, not the name.
+    let swapped = [Descriptor { name: "MaximumOre", code: 4 }, Descriptor { name: "CurrentOre", code: 5 }];
+    assert_eq!(initial(0x8000_0004, p.iter().copied(), &swapped).current_bits, 9);
+}
+
+// ---------------------------------------------------------------- §4.1 membership
+
+#[test]
+fn autodemo_membership() {
+    // AutoDemo: objects 4 and 6 -> slot 0, 5 and 7 -> slot 1; classes 0x80000010
+    // (wor_l_n1.dat) and 0x80000002 (gener01.dat); the others are battle units.
+    let candidates = vec![
+        (0, 0, 0x0100_8000),
+        (1, 1, 0x0100_8000),
+        (2, 0, 0x0100_8000),
+        (3, 1, 0x0100_8000),
+        (7, 1, 0x8000_0002),
+        (4, 0, 0x8000_0010),
+        (5, 1, 0x8000_0010),
+        (6, 0, 0x8000_0002),
+    ];
+    let d = memberships(candidates.clone(), |s| s <= 1);
+    let rows = |d: &Distributor| d.rows.iter().map(|r| (r.key, r.object)).collect::<Vec<_>>();
+    assert_eq!(d.len(), 2, "two distributors");
+    assert_eq!((d[0].slot, rows(&d[0])), (0, vec![(0x8000_0003, 4), (0x8000_0005, 6)]));
+    assert_eq!((d[1].slot, rows(&d[1])), (1, vec![(0x8000_0004, 5), (0x8000_0006, 7)]));
+    // Slot 0 empty (clan 0's package missing): slot 1 keeps its members, keys unchanged.
+    let d = memberships(candidates, |s| s == 1);
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].slot, rows(&d[0])), (1, vec![(0x8000_0004, 5), (0x8000_0006, 7)]));
+    assert_eq!(FIRST_KEY, 0x8000_0003);
+}
+
+// ---------------------------------------------------------------- §4.2 shares
+
+#[test]
+fn shares_half_then_a_third() {
+    let mut d = Distributor::new(0);
+    assert!(d.add(1, 1, false));
+    assert!(d.add(2, 2, false));
+    assert_eq!(d.rows.iter().map(|r| r.weight).collect::<Vec<_>>(), [0.5, 0.5]);
+    assert!(d.add(3, 3, false));
+    for r in &d.rows {
+        assert!((r.weight - 1.0 / 3.0).abs() < 1e-6, "≈ 1/3: {}", r.weight);
+    }
+    assert_eq!(d.rows[2].weight, 1.0f32 / 3.0, "the new entry gets 1/n");
+    let total: f32 = d.rows.iter().map(|r| r.weight).sum();
+    assert!((total - 1.0).abs() < 1e-6);
+}
+
+#[test]
+fn a_pinned_entry_keeps_its_weight() {
+    let mut d = Distributor::new(0);
+    d.add(1, 1, true);
+    d.add(2, 2, false);
+    assert_eq!(d.rows[0].weight, 1.0, "pinned");
+    d.rows[0].weight = 0.25;
+    d.add(3, 3, false);
+    assert_eq!(d.rows[0].weight, 0.25, "pinned keeps 0.25");
+    assert_eq!(d.rows[2].weight, 1.0f32 / 3.0);
+    assert!((d.rows[1].weight - (1.0 - 0.25 - 1.0 / 3.0)).abs() < 1e-6, "the remainder goes to the modifiable row");
+}
+
+#[test]
+fn re_adding_a_key_is_a_no_op() {
+    let mut d = Distributor::new(0);
+    d.add(1, 1, false);
+    d.add(2, 2, false);
+    d.rows[0].tail = [9, 8, 7, 6];
+    let before = d.clone();
+    assert!(!d.add(1, 99, true));
+    assert_eq!(d, before, "no new row, the row's other words unchanged");
+}
+
+// ---------------------------------------------------------------- §4.3 step
+
+#[derive(Default)]
+struct Scripted {
+    visits: Vec<u32>,
+    rates: Vec<f32>,
+    value: f32,
+    calls: usize,
+}
+
+impl StepHost for Scripted {
+    fn lookup(&mut self, key: u32) -> Option<u32> {
+        self.calls += 1;
+        self.visits.push(key);
+        Some(key)
+    }
+    fn skips(&mut self, _: u32) -> bool {
+        false
+    }
+    fn output(&mut self, o: u32) -> f32 {
+        if o == 41 { self.rates.remove(0) } else { 0.0 }
+    }
+    fn room(&mut self, o: u32) -> f32 {
+        if o == 42 { 100.0 - self.value } else { 0.0 }
+    }
+    fn take(&mut self, _: u32, _: f32) {}
+    fn give(&mut self, o: u32, amount: f32) {
+        assert_eq!(o, 42);
+        self.value += amount;
+    }
+}
+
+#[test]
+fn the_regular_step_re_looks_up_and_applies_the_second_reading() {
+    let mut d = Distributor::new(0);
+    d.add(41, 41, false);
+    d.add(42, 42, false);
+    let mut host = Scripted { rates: vec![4.0, 1.0], value: 6.0, ..Scripted::default() };
+    d.step(1.0, &mut host);
+    assert_eq!(host.visits, [41, 42, 41, 42], "two passes, each object looked up again");
+    assert_eq!(host.value, 7.0, "the receiver starting at 6 ends the step at 7");
+    let mut idle = Scripted::default();
+    let report = d.step(0.0, &mut idle);
+    assert_eq!((idle.calls, report), (0, StepReport::default()), "dt == 0 is a no-op");
+}
+
+#[test]
+fn the_step_rejects_non_finite_values() {
+    let mut d = Distributor::new(0);
+    d.add(41, 41, false);
+    d.add(42, 42, false);
+    let mut host = Scripted { rates: vec![1.0, f32::INFINITY], value: 6.0, ..Scripted::default() };
+    let report = d.step(1.0, &mut host);
+    assert_eq!((host.value, report.rejected), (6.0, 1));
+    let mut host = Scripted { rates: vec![1.0, 1.0e-40], value: 6.0, ..Scripted::default() };
+    assert_eq!(d.step(1.0, &mut host).rejected, 1, "subnormal");
+}
+
+// ---------------------------------------------------------------- §4.5 production
+
+fn item(tag: u32, key: u32, coefficient_bits: u32) -> ItemRecord {
+    let mut fixed = [0u8; 0xAC];
+    fixed[0..4].copy_from_slice(&tag.to_le_bytes());
+    fixed[4..8].copy_from_slice(&key.to_le_bytes());
+    fixed[0x2C..0x30].copy_from_slice(&coefficient_bits.to_le_bytes());
+    ItemRecord { fixed, bindings: Vec::new(), name: Vec::new() }
+}
+
+#[test]
+fn tag_26_devices_read_key_and_coefficient_from_the_ctld() {
+    let mut ctld = Ctld::with_pose(Vec::new()).unwrap();
+    ctld.items = vec![item(19, 1, 0), item(26, 2, 0x3F80_0000), item(27, 3, 0), item(26, 5, 0x4000_0000)];
+    let d = devices(&ctld);
+    assert_eq!(d.len(), 2, "only tag 26, in record order");
+    assert_eq!((d[0].provider_key, d[0].coefficient, d[0].multiplier), (2, 1.0, 1.0), "min_l_n1: key 2, 0x3F800000");
+    assert_eq!((d[1].provider_key, d[1].coefficient), (5, 2.0));
+}
+
+#[test]
+fn device_value_is_provider_times_coefficient_then_multiplier() {
+    let d = OreDevice { provider_key: 2, coefficient: 1.0, multiplier: 1.0 };
+    let mut provider = vec![0.0; 22];
+    provider[2] = 3.0;
+    let devices = OreDevices { devices: vec![d], provider: provider.clone() };
+    assert_eq!(devices.sum(), Ok(3.0));
+    assert_eq!(devices.ore_offboard(Transfer::default()), Ok(15.0), "× Transfer_Ore_OffBoard 5.0");
+    assert_eq!(power_out(Transfer::default()), Ok(100.0), "Transfer_Power_Out");
+    // The order matters: (3e38 × 2) overflows before × 0.5 could bring it back.
+    let big = OreDevice { provider_key: 0, coefficient: 2.0, multiplier: 0.5 };
+    assert!(matches!(big.value(3.0e38), Err(NonFinite { at: "provider_current × coefficient", .. })));
+    // A device without its NDP row does not answer; the others still sum.
+    let missing = OreDevices { devices: vec![d, OreDevice { provider_key: 40, ..d }], provider };
+    assert_eq!(missing.sum(), Ok(3.0));
+    assert!(d.value(f32::NAN).is_err());
+    assert!(d.value(1.0e-40).is_err(), "subnormal input rejected");
+    assert!(OreDevices::default().ore_offboard(Transfer { ore_offboard: f32::INFINITY, power_out: 1.0 }).is_err());
+}
+
+#[test]
+fn parts_read_by_the_mission_become_devices_on_their_own_rows() {
+    use iron3d_core::{ProductionPart, ProductionParts};
+    let mut rows = vec![0.0; 22];
+    rows[2] = 4.0;
+    let parts = ProductionParts(vec![
+        ProductionPart { devices: vec![(2, 0x3F80_0000)], rows },
+        ProductionPart { devices: vec![(0, 0x4000_0000), (1, 0x4000_0000)], rows: vec![3.0] },
+    ]);
+    let d = OreDevices::from_parts(&parts);
+    assert_eq!(d.devices.iter().map(|d| d.provider_key).collect::<Vec<_>>(), [2, 22, u32::MAX]);
+    assert_eq!(d.sum(), Ok(4.0 * 1.0 + 3.0 * 2.0), "a key outside its component's rows never answers");
+}
+
+// ---------------------------------------------------------------- the plugin
+
+#[test]
+fn ore_flows_from_a_mine_to_a_storage_in_the_game() {
+    use bevy_state::app::StatesPlugin;
+    use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
+    use iron3d_core::{CorePlugin, SimObject};
+    use iron3d_mission::ObjectProperty;
+    use std::time::Duration;
+    let mut app = App::new();
+    app.add_plugins((TimePlugin, StatesPlugin, CorePlugin, EconomyPlugin::default()))
+        .insert_resource(Time::<Fixed>::from_duration(Duration::from_millis(64)))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(64)));
+    app.world_mut().resource_mut::<SuperAiSlots>().0[1] = Some(1);
+    let mut table = ObjectTable::default();
+    let mut spawn = |app: &mut App, id: u32, class: u32, bag: Vec<ObjectProperty>| {
+        let e = app
+            .world_mut()
+            .spawn((OriginalObjectId(id), Owner { clan: 1, player: None }, UnitClass(class), PropertyBag(bag)))
+            .id();
+        table.insert(e, OriginalObjectId(id));
+        e
+    };
+    let mine = spawn(&mut app, 0, 0x8000_0004, vec![]);
+    let store = spawn(
+        &mut app,
+        1,
+        0x8000_0008,
+        vec![ObjectProperty { name: "CurrentOre".into(), raw_value: [0, 10f32.to_bits(), 0, 0] }],
+    );
+    let _ = spawn(&mut app, 2, 0x0100_8000, vec![]);
+    app.world_mut().entity_mut(mine).insert((
+        SimObject { kind: iron3d_core::ObjectKind::Building },
+        OreDevices {
+            devices: vec![OreDevice { provider_key: 0, coefficient: 1.0, multiplier: 1.0 }],
+            provider: vec![10.0],
+        },
+    ));
+    app.insert_resource(table);
+    app.update();
+    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::InGame);
+    app.update();
+    let e = app.world().resource::<Economy>();
+    assert_eq!(e.distributors.len(), 1);
+    assert_eq!(e.distributors[0].rows.len(), 2, "the battle unit has no registration key");
+    let before = app.world().get::<OreProperty>(store).unwrap().current();
+    assert!(before >= 10.0, "CurrentOre 10 from the mission, then the first ticks: {before}");
+    assert_eq!(app.world().get::<OreProperty>(mine).unwrap().current(), 0.0);
+    for _ in 0..10 {
+        app.update();
+    }
+    let after = app.world().get::<OreProperty>(store).unwrap().current();
+    assert!(after > before, "{before} -> {after}");
+    let (ore, power) = clan_summary(app.world_mut(), 1);
+    assert!((ore - after).abs() < 1e-3, "the mine holds none: {ore}");
+    assert_eq!(power, 0.0, "no generator");
+}
