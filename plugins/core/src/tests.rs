@@ -94,17 +94,25 @@ fn the_clock_compares_deadlines_across_the_wrap() {
 
 #[test]
 fn the_grid_finds_every_box_touching_a_query() {
-    let boxes = [[[0.0, 0.0], [1.0, 1.0]], [[50.0, 50.0], [51.0, 51.0]], [[-5.0, 20.0], [30.0, 22.0]]];
-    let grid = SpatialGrid::build(&boxes, 4.0);
-    let mut out = Vec::new();
-    grid.query([0.5, 0.5], [0.5, 0.5], &mut out);
-    assert_eq!(out, [0]);
-    out.clear();
-    grid.query([10.0, 18.0], [12.0, 21.0], &mut out);
-    out.dedup();
-    assert_eq!(out, [2], "a long box is in every cell it crosses");
-    out.clear();
-    grid.query([49.0, 49.0], [60.0, 60.0], &mut out);
-    out.dedup();
-    assert_eq!(out, [1], "one box, reported once per cell it is in");
+    // Small boxes on a lattice plus a few long ones crossing many cells.
+    let mut boxes: Vec<[[f32; 2]; 2]> =
+        (0..400).map(|i| [(i % 20) as f32 * 5.0, (i / 20) as f32 * 5.0]).map(|p| [p, [p[0] + 1.0, p[1] + 1.0]]).collect();
+    boxes.extend([[[-5.0, 20.0], [80.0, 22.0]], [[40.0, -3.0], [41.0, 99.0]]]);
+    let touches = |b: &[[f32; 2]; 2], lo: [f32; 2], hi: [f32; 2]| {
+        b[0][0] <= hi[0] && b[1][0] >= lo[0] && b[0][1] <= hi[1] && b[1][1] >= lo[1]
+    };
+    for cell in [4.0, 30.0] {
+        let grid = SpatialGrid::build(&boxes, cell);
+        for (lo, hi) in [([0.5, 0.5], [0.5, 0.5]), ([10.0, 18.0], [12.0, 21.0]), ([49.0, 49.0], [60.0, 60.0])] {
+            let mut out = Vec::new();
+            grid.query(lo, hi, &mut out);
+            let mut found = out.clone();
+            found.sort_unstable();
+            found.dedup();
+            let exact: Vec<u32> = (0..boxes.len() as u32).filter(|&i| touches(&boxes[i as usize], lo, hi)).collect();
+            assert!(exact.iter().all(|i| found.contains(i)), "cell {cell}, {lo:?}..{hi:?}: {exact:?} in {found:?}");
+            // Cells of the requested size: a small query sees a few neighbours only.
+            assert!(cell > 4.0 || found.len() <= 12, "a query sees only nearby cells: {found:?}");
+        }
+    }
 }
