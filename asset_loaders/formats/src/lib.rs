@@ -3,7 +3,10 @@
 //! Every reader checks counts against the remaining bytes before allocating and
 //! reports a located [`Error`]; every writer can reproduce its input byte for byte.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    test,
+    allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a panic in a test is a failed test")
+)]
 
 pub mod bytes;
 pub mod config;

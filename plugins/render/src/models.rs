@@ -10,14 +10,15 @@
 //! [`MaterialCache`].
 
 use crate::RenderStats;
-use crate::materials::{AnimatedMaterial, MaterialCache, is_animated, standard_material};
+use crate::materials::{AnimatedMaterial, MaterialCache, MaterialSources, is_animated, standard_material};
 use bevy::asset::{RecursiveDependencyLoadState, UntypedAssetId};
+use bevy::ecs::system::SystemParam;
 use bevy::pbr::Lightmap;
 use bevy::prelude::*;
-use iron3d_assets::{CtldAsset, GameData, Mat0Asset, MshAsset, WearAsset};
+use iron3d_assets::{CtldAsset, GameData, MshAsset, MshNode, WearAsset};
 use iron3d_core::AppState;
-use iron3d_formats::helpers::ctld::{FLAG_WRAP, PoseEntry, frame_at};
-use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, assemble};
+use iron3d_formats::helpers::ctld::{BindingRow, FLAG_WRAP, PoseEntry, RowLayout, frame_at};
+use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, Piece, assemble};
 use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
 use iron3d_mission::{MissionObject, Registered};
 use std::collections::{HashMap, HashSet};
@@ -124,6 +125,25 @@ pub(crate) struct SeenSets {
     materials: HashSet<AssetId<StandardMaterial>>,
     pairs: HashSet<(AssetId<Mesh>, AssetId<StandardMaterial>)>,
     objects: HashSet<Entity>,
+}
+
+impl SeenSets {
+    /// Records one drawn part of `object`.
+    fn record(&mut self, object: Entity, mesh: AssetId<Mesh>, material: AssetId<StandardMaterial>) {
+        self.meshes.insert(mesh);
+        self.materials.insert(material);
+        self.pairs.insert((mesh, material));
+        self.objects.insert(object);
+    }
+}
+
+impl RenderStats {
+    /// Copies the distinct counts of the seen sets into the statistics.
+    fn update_distinct_counts(&mut self) {
+        let s = &self.seen;
+        (self.meshes, self.materials, self.pairs, self.objects) =
+            (s.meshes.len(), s.materials.len(), s.pairs.len(), s.objects.len());
+    }
 }
 
 fn game_path(r: &EffectiveRef) -> String {
@@ -249,35 +269,26 @@ fn assembly_of(object: &ObjectModel, models: &[Option<&MshAsset>]) -> Assembly {
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn attach_models(
-    mut commands: Commands,
-    mut objects: Query<(Entity, &mut ObjectModel)>,
-    server: Res<AssetServer>,
-    models: Res<Assets<MshAsset>>,
-    wears: Res<Assets<WearAsset>>,
-    ctls: Res<Assets<CtldAsset>>,
-    mats: Res<Assets<Mat0Asset>>,
-    images: Res<Assets<Image>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    mut cache: ResMut<MaterialCache>,
-    mut stats: ResMut<RenderStats>,
-) {
-    let pending_before = stats.pending;
-    for (entity, mut object) in &mut objects {
-        if object.state != ModelState::Loading {
-            continue;
-        }
-        let Some(loaded) = object.components.iter().map(|c| component_loaded(&server, c)).collect::<Option<Vec<_>>>()
-        else {
-            continue;
-        };
+/// The loaded assets an object's model is assembled from.
+#[derive(SystemParam)]
+pub(crate) struct ModelAssets<'w> {
+    server: Res<'w, AssetServer>,
+    models: Res<'w, Assets<MshAsset>>,
+    wears: Res<'w, Assets<WearAsset>>,
+    ctls: Res<'w, Assets<CtldAsset>>,
+}
+
+impl ModelAssets<'_> {
+    /// The model of each component (`None` where it failed), once every component has
+    /// settled; counts and logs the failures.
+    fn settled_models(&self, object: &ObjectModel, stats: &mut RenderStats) -> Option<Vec<Option<&MshAsset>>> {
+        let loaded: Vec<[bool; 3]> =
+            object.components.iter().map(|c| component_loaded(&self.server, c)).collect::<Option<_>>()?;
         stats.pending = stats.pending.saturating_sub(object.components.len());
-        let mut ready: Vec<Option<&MshAsset>> = Vec::with_capacity(loaded.len());
-        for (c, [msh_ok, wear_ok, ctl_ok]) in object.components.iter().zip(&loaded) {
-            let model = models.get(&c.msh).filter(|_| *msh_ok);
+        let ready = object.components.iter().zip(&loaded).map(|(c, &[msh_ok, wear_ok, ctl_ok])| {
+            let model = self.models.get(&c.msh).filter(|_| msh_ok);
             if model.is_none() {
-                warn!("render: model of {} failed: {:?}", c.key, server.load_state(&c.msh));
+                warn!("render: model of {} failed: {:?}", c.key, self.server.load_state(&c.msh));
             }
             if model.is_none() || !wear_ok || !ctl_ok {
                 stats.failed += 1;
@@ -288,76 +299,167 @@ pub(crate) fn attach_models(
             if !ctl_ok {
                 warn!("render: control description of {} failed; drawing the rest pose", c.key);
             }
-            ready.push(model);
-        }
-        let assembly = assembly_of(&object, &ready);
-        // The CTLD initial pose of each component, computed once.
-        let poses: Vec<Option<(&CtldAsset, Vec<PoseEntry>)>> = object
+            model
+        });
+        Some(ready.collect())
+    }
+
+    /// The CTLD initial pose of each component, computed once per object.
+    fn initial_poses(&self, object: &ObjectModel) -> Vec<Option<(&CtldAsset, Vec<PoseEntry>)>> {
+        object
             .components
             .iter()
-            .map(|c| c.ctl.as_ref().and_then(|h| ctls.get(h)).map(|ctl| (ctl, ctl.0.initial_pose())))
-            .collect();
+            .map(|c| c.ctl.as_ref().and_then(|h| self.ctls.get(h)).map(|ctl| (ctl, ctl.0.initial_pose())))
+            .collect()
+    }
+
+    /// A component's material table with its asset id (the material cache key).
+    fn wear(&self, c: &ComponentModel) -> Option<(AssetId<WearAsset>, &WearAsset)> {
+        c.wear.as_ref().and_then(|w| self.wears.get(w).map(|a| (w.id(), a)))
+    }
+}
+
+/// The shared materials of WEAR rows, built from MAT0 assets on first use.
+#[derive(SystemParam)]
+pub(crate) struct PartMaterials<'w> {
+    sources: MaterialSources<'w>,
+    cache: ResMut<'w, MaterialCache>,
+}
+
+impl PartMaterials<'_> {
+    /// The shared material of a WEAR row (created on first use, with an animator when
+    /// its MAT0 has phase animation).
+    fn of_row(
+        &mut self,
+        commands: &mut Commands,
+        wear: Option<(AssetId<WearAsset>, &WearAsset)>,
+        row: u16,
+    ) -> Handle<StandardMaterial> {
+        let key = (wear.map(|(id, _)| id), row);
+        if let Some(m) = self.cache.by_row.get(&key) {
+            return m.clone();
+        }
+        let mat0_handle = wear.and_then(|(_, w)| w.materials.get(usize::from(row)));
+        let mat0 = mat0_handle.and_then(|h| self.sources.mats.get(h));
+        let handle = self.sources.materials.add(standard_material(mat0, &self.sources.images));
+        if let (Some(h), Some(m)) = (mat0_handle, mat0)
+            && is_animated(m)
+        {
+            commands.spawn((
+                Name::new("Animated material"),
+                AnimatedMaterial { material: handle.clone(), mat0: h.clone() },
+                DespawnOnExit(AppState::InGame),
+            ));
+        }
+        self.cache.by_row.insert(key, handle.clone());
+        handle
+    }
+}
+
+/// The CTLD binding that poses one piece: its initial frame, row and row layout.
+type Binding<'a> = (f32, &'a BindingRow, RowLayout);
+
+/// The binding of `node` in a component's initial pose.
+fn binding_of<'a>(pose: Option<&'a (&CtldAsset, Vec<PoseEntry>)>, node: usize) -> Option<Binding<'a>> {
+    let (ctl, pose) = pose?;
+    let entry = pose.iter().find(|e| usize::try_from(e.node) == Ok(node))?;
+    Some((entry.frame, ctl.0.rows.get(entry.row)?, ctl.0.layout))
+}
+
+/// The cycle of a piece whose binding wraps (with a usable frame range).
+fn cycling(binding: Option<Binding>) -> Option<CyclingPiece> {
+    let (_, row, layout) = binding.filter(|(_, row, layout)| row.flags(*layout) & FLAG_WRAP != 0)?;
+    let (a, b) = row.endpoints();
+    (a != b && a.is_finite() && b.is_finite()).then(|| CyclingPiece {
+        endpoints: (a, b),
+        phase: row.initial_blend(layout).rem_euclid(1.0),
+        flags: row.flags(layout),
+    })
+}
+
+/// Spawns one piece of an object under `parent`, posed by its binding (or at rest).
+fn spawn_piece(
+    commands: &mut Commands,
+    parent: Entity,
+    c: &ComponentModel,
+    model: &MshAsset,
+    piece: &Piece,
+    binding: Option<Binding>,
+) -> Entity {
+    let pose = binding.map_or(model.nodes[piece.node].rest, |(frame, _, _)| model.pose(piece.node, frame));
+    let name = Name::new(format!("{}/{}", c.key, model.nodes[piece.node].name));
+    let mut e = commands.spawn((
+        ModelPiece { component: piece.component, node: piece.node, model: c.msh.clone() },
+        name,
+        pose,
+        Visibility::default(),
+        ChildOf(parent),
+    ));
+    if let Some(cycle) = cycling(binding) {
+        e.insert(cycle);
+    }
+    e.id()
+}
+
+/// Spawns the drawn parts of a piece's node (with their lightmaps) and counts them.
+fn spawn_parts(
+    commands: &mut Commands,
+    materials: &mut PartMaterials,
+    stats: &mut RenderStats,
+    (object, piece): (Entity, Entity),
+    node: &MshNode,
+    wear: Option<(AssetId<WearAsset>, &WearAsset)>,
+) {
+    for part in &node.parts {
+        let material = materials.of_row(commands, wear, part.material);
+        stats.seen.record(object, part.mesh.id(), material.id());
+        let mut drawn = commands.spawn((
+            ModelPart { material: part.material },
+            Mesh3d(part.mesh.clone()),
+            MeshMaterial3d(material),
+            ChildOf(piece),
+        ));
+        let lightmap = wear.and_then(|(_, w)| w.lightmaps.get(usize::from(part.lightmap))).cloned().flatten();
+        if let Some(image) = lightmap.filter(|_| part.lightmapped) {
+            drawn.insert(Lightmap { image, uv_rect: Rect::new(0.0, 0.0, 1.0, 1.0), bicubic_sampling: false });
+            stats.lightmapped += 1;
+        }
+        stats.parts += 1;
+    }
+}
+
+/// Spawns the pieces of every object whose component assets have all settled.
+pub(crate) fn attach_models(
+    mut commands: Commands,
+    mut objects: Query<(Entity, &mut ObjectModel)>,
+    assets: ModelAssets,
+    mut materials: PartMaterials,
+    mut stats: ResMut<RenderStats>,
+) {
+    let pending_before = stats.pending;
+    for (entity, mut object) in &mut objects {
+        if object.state != ModelState::Loading {
+            continue;
+        }
+        let Some(ready) = assets.settled_models(&object, &mut stats) else { continue };
+        let assembly = assembly_of(&object, &ready);
+        let poses = assets.initial_poses(&object);
         let mut spawned: Vec<Entity> = Vec::with_capacity(assembly.pieces.len());
         for piece in &assembly.pieces {
-            let c = &object.components[piece.component];
             let Some(model) = ready[piece.component] else {
                 spawned.push(entity);
                 continue;
             };
-            let binding = poses[piece.component].as_ref().and_then(|(ctl, pose)| {
-                let entry = pose.iter().find(|e| usize::try_from(e.node) == Ok(piece.node))?;
-                Some((entry.frame, ctl.0.rows.get(entry.row)?, ctl.0.layout))
-            });
-            let pose =
-                binding.as_ref().map_or(model.nodes[piece.node].rest, |(frame, _, _)| model.pose(piece.node, *frame));
+            let c = &object.components[piece.component];
+            let binding = binding_of(poses[piece.component].as_ref(), piece.node);
             let parent = piece.parent.map_or(entity, |p| spawned[p]);
-            let name = Name::new(format!("{}/{}", c.key, model.nodes[piece.node].name));
-            let mut e = commands.spawn((
-                ModelPiece { component: piece.component, node: piece.node, model: c.msh.clone() },
-                name,
-                pose,
-                Visibility::default(),
-                ChildOf(parent),
-            ));
-            if let Some((_, row, layout)) = binding.filter(|(_, row, layout)| row.flags(*layout) & FLAG_WRAP != 0) {
-                let (a, b) = row.endpoints();
-                if a != b && a.is_finite() && b.is_finite() {
-                    e.insert(CyclingPiece {
-                        endpoints: (a, b),
-                        phase: row.initial_blend(layout).rem_euclid(1.0),
-                        flags: row.flags(layout),
-                    });
-                }
-            }
-            let piece_entity = e.id();
+            let piece_entity = spawn_piece(&mut commands, parent, c, model, piece, binding);
             spawned.push(piece_entity);
-            let wear = c.wear.as_ref().and_then(|w| wears.get(w).map(|a| (w.id(), a)));
-            for part in &model.nodes[piece.node].parts {
-                let material =
-                    part_material(&mut commands, wear, part.material, &mats, &images, &mut materials, &mut cache);
-                let seen = &mut stats.seen;
-                seen.meshes.insert(part.mesh.id());
-                seen.materials.insert(material.id());
-                seen.pairs.insert((part.mesh.id(), material.id()));
-                seen.objects.insert(entity);
-                let mut drawn = commands.spawn((
-                    ModelPart { material: part.material },
-                    Mesh3d(part.mesh.clone()),
-                    MeshMaterial3d(material),
-                    ChildOf(piece_entity),
-                ));
-                let lightmap = wear.and_then(|(_, w)| w.lightmaps.get(usize::from(part.lightmap))).cloned().flatten();
-                if let Some(image) = lightmap.filter(|_| part.lightmapped) {
-                    drawn.insert(Lightmap { image, uv_rect: Rect::new(0.0, 0.0, 1.0, 1.0), bicubic_sampling: false });
-                    stats.lightmapped += 1;
-                }
-                stats.parts += 1;
-            }
+            let node = &model.nodes[piece.node];
+            spawn_parts(&mut commands, &mut materials, &mut stats, (entity, piece_entity), node, assets.wear(c));
         }
         object.state = ModelState::Ready;
-        let s = &stats.seen;
-        let counts = (s.meshes.len(), s.materials.len(), s.pairs.len(), s.objects.len());
-        (stats.meshes, stats.materials, stats.pairs, stats.objects) = counts;
+        stats.update_distinct_counts();
     }
     if pending_before > 0 && stats.pending == 0 {
         info!(
@@ -371,36 +473,6 @@ pub(crate) fn attach_models(
             stats.objects
         );
     }
-}
-
-/// The shared material of a WEAR row (created on first use).
-fn part_material(
-    commands: &mut Commands,
-    wear: Option<(AssetId<WearAsset>, &WearAsset)>,
-    row: u16,
-    mats: &Assets<Mat0Asset>,
-    images: &Assets<Image>,
-    materials: &mut Assets<StandardMaterial>,
-    cache: &mut MaterialCache,
-) -> Handle<StandardMaterial> {
-    let key = (wear.map(|(id, _)| id), row);
-    if let Some(m) = cache.by_row.get(&key) {
-        return m.clone();
-    }
-    let mat0_handle = wear.and_then(|(_, w)| w.materials.get(usize::from(row)));
-    let mat0 = mat0_handle.and_then(|h| mats.get(h));
-    let handle = materials.add(standard_material(mat0, images));
-    if let (Some(h), Some(m)) = (mat0_handle, mat0)
-        && is_animated(m)
-    {
-        commands.spawn((
-            Name::new("Animated material"),
-            AnimatedMaterial { material: handle.clone(), mat0: h.clone() },
-            DespawnOnExit(AppState::InGame),
-        ));
-    }
-    cache.by_row.insert(key, handle.clone());
-    handle
 }
 
 /// Advances cycling pieces and poses them.
