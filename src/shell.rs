@@ -9,12 +9,12 @@ use bevy::prelude::*;
 use bevy::window::WindowMode;
 use bevy_egui::EguiPlugin;
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin};
-use iron3d_camera::CameraPlugin;
+use iron3d_camera::GameCameraPlugin;
 use iron3d_core::CorePlugin;
 use iron3d_dev::DevPlugin;
 use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
 use iron3d_mission::MissionPlugin;
-use iron3d_render::RenderPlugin;
+use iron3d_render::MissionRenderPlugin;
 use iron3d_ui::UiPlugin;
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
@@ -59,8 +59,8 @@ pub fn app(args: Args) -> App {
                 GameLoadersPlugin,
                 MissionPlugin,
                 iron3d_sim::SimPlugins,
-                RenderPlugin,
-                CameraPlugin,
+                MissionRenderPlugin,
+                GameCameraPlugin,
                 UiPlugin { autostart: args.mission.clone() },
             ));
         }
