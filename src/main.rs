@@ -24,8 +24,8 @@ pub struct Args {
     /// ../share/iron3d/demo, the source checkout's assets/demo).
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
-    /// Mission to open directly (a folder name under MISSIONS).
-    #[arg(long)]
+    /// Mission to open directly (a folder name under MISSIONS, e.g. tutorial.01).
+    #[arg(long, value_name = "NAME")]
     pub mission: Option<String>,
     /// Run in a window of this size in physical pixels, WIDTHxHEIGHT (the default: a
     /// 1280x720 window).
@@ -35,14 +35,14 @@ pub struct Args {
     #[arg(long)]
     pub fullscreen: bool,
     /// Save a PNG of the window after `--exit-after-frames` frames, then exit.
-    #[arg(long, requires = "exit_after_frames")]
+    #[arg(long, value_name = "PATH", requires = "exit_after_frames")]
     pub screenshot: Option<PathBuf>,
     /// Open the EU7B scenery viewer on this `.eu7` file instead of the main menu
     /// (free-fly camera, sections streamed around it; see the overlay for the keys).
     #[arg(long, value_name = "FILE")]
     pub eu7: Option<PathBuf>,
     /// Render this many frames, then exit (with `--screenshot`: capture, then exit).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub exit_after_frames: Option<u32>,
 }
 
