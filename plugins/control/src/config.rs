@@ -16,11 +16,14 @@ pub struct ControlConfig {
     pub max_rotation: f32,
     /// Correction passes over the contact pairs per tick (project default 6).
     pub passes: u32,
+    /// Animation frames per second of cycling CTLD pieces (project default 15: the
+    /// engine's rate is not recorded).
+    pub piece_frames_per_second: f32,
 }
 
 impl Default for ControlConfig {
     fn default() -> Self {
-        Self { max_accel: 8.0, max_rotation: 2.5, passes: 6 }
+        Self { max_accel: 8.0, max_rotation: 2.5, passes: 6, piece_frames_per_second: 15.0 }
     }
 }
 

@@ -6,8 +6,10 @@
 //! they change) → broad phase (uniform grid) → narrow phase → corrected state → final
 //! transform. Pairs are processed in id order; each new contact posts
 //! `GMSG_COLLISION_DETECTED` once, after the narrow phase, and triggers
-//! [`iron3d_core::Collided`] on both objects.
+//! [`iron3d_core::Collided`] on both objects. Control also owns the animation state of
+//! CTLD-bound model pieces ([`iron3d_core::PieceAnimation`]).
 
+mod animate;
 mod collide;
 mod config;
 mod step;
@@ -34,7 +36,11 @@ impl Plugin for ControlPlugin {
             .add_systems(OnExit(AppState::InGame), collide::reset)
             .add_systems(
                 FixedUpdate,
-                (step::build_proxies, step::step, collide::collide).chain().in_set(SimSystems::Control),
+                (
+                    (step::build_proxies, step::step, collide::collide).chain(),
+                    animate::animate,
+                )
+                    .in_set(SimSystems::Control),
             );
     }
 }

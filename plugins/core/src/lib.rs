@@ -1,9 +1,10 @@
 //! Shared vocabulary of the iron3d plugins: the application states, the ordered
 //! simulation system sets, object identity and ownership, the axis rule, and the data
 //! that crosses simulation subsystems (components, messages, commands, the clock and
-//! the random streams). No subsystem logic lives here; only Bevy sub-crates are used,
+//! the random streams, and the animation state of model pieces). No subsystem logic lives here; only Bevy sub-crates are used,
 //! so this crate tests headless in seconds.
 
+mod animation;
 mod clock;
 mod grid;
 mod ids;
@@ -16,6 +17,7 @@ mod space;
 mod states;
 mod table;
 
+pub use animation::{PieceAnimation, PieceBinding};
 pub use clock::GameClock;
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
@@ -60,6 +62,7 @@ impl Plugin for CorePlugin {
             .register_type::<SimTransform>()
             .register_type::<PreviousSimTransform>()
             .register_type::<ModelBounds>()
+            .register_type::<PieceAnimation>()
             .register_type::<NavStatus>()
             .register_type::<SteerIntent>()
             .register_type::<MotionRequest>()

@@ -55,6 +55,12 @@ impl Fnv1a {
             self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01B3);
         }
     }
+
+    /// Adds a 32-bit word in one step (word-wise FNV-1a: four times fewer steps than
+    /// [`Fnv1a::write`] of its bytes, and a different value).
+    pub fn word(&mut self, w: u32) {
+        self.0 = (self.0 ^ u64::from(w)).wrapping_mul(0x0000_0100_0000_01B3);
+    }
 }
 
 /// FNV-1a of a byte string.

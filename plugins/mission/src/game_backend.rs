@@ -4,8 +4,9 @@
 
 use crate::backend::{MissionBackend, Prepared, PreparedObject};
 use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
-use iron3d_core::{MissionLoadPhase, ModelBounds};
+use iron3d_core::{MissionLoadPhase, ModelBounds, PieceBinding};
 use iron3d_formats::config::IniFile;
+use iron3d_formats::helpers::ctld::Ctld;
 use iron3d_formats::model::{bounds, msh::Msh};
 use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
 use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, Tma};
@@ -143,11 +144,13 @@ impl GameMissionBackend {
             } else {
                 vec![ObjectComponent::root(o.key.clone())]
             };
-            for c in &mut o.components {
+            for (index, c) in o.components.iter_mut().enumerate() {
                 match resolver.resolve(&c.key).as_ref() {
                     Ok(p) => {
+                        let edge = format!("component key {}", c.key);
                         c.prototype = resolved(p);
-                        c.bounds = self.model_bounds(p).via(format!("component key {}", c.key)).via(link.clone())?;
+                        c.bounds = self.model_bounds(p).via(edge.clone()).via(link.clone())?;
+                        c.bindings = self.bindings(p, index).via(edge).via(link.clone())?;
                     }
                     Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
                 }
@@ -168,6 +171,26 @@ impl GameMissionBackend {
         })?;
         let (min, max) = *hull;
         Ok(Some(ModelBounds { min, max }))
+    }
+
+    /// The CTLD initial pose of a prototype's model as piece bindings of component
+    /// `component` (the control description parsed once per file).
+    fn bindings(&self, p: &Prototype, component: usize) -> Result<Vec<PieceBinding>> {
+        let Some(r) = p.first(".ctl") else { return Ok(Vec::new()) };
+        let key = format!("ctld:{}::{}", r.archive, r.resource);
+        let ctld = self.game.parsed(&key, || {
+            let bytes = self.game.read_entry(&r.archive, &r.resource)?;
+            Ctld::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())
+        })?;
+        let component = u16::try_from(component).map_err(|_| Error::rule("component_count", "over 65535 components"))?;
+        let mut out = Vec::new();
+        for entry in ctld.initial_pose() {
+            let (Ok(node), Some(row)) = (u32::try_from(entry.node), ctld.rows.get(entry.row)) else { continue };
+            let (a, b) = row.endpoints();
+            let (blend, flags) = (row.initial_blend(ctld.layout), row.flags(ctld.layout));
+            out.push(PieceBinding { component, node, endpoints: [a, b], blend, flags });
+        }
+        Ok(out)
     }
 
     fn resources(&self, mission: &str) -> Result<()> {

@@ -2,7 +2,7 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use iron3d_core::ModelBounds;
+use iron3d_core::{ModelBounds, PieceAnimation, PieceBinding};
 use iron3d_formats::world::{PlacedObject, Property, PropertyValue};
 
 /// A mission object: what was placed and what it expanded to.
@@ -24,6 +24,11 @@ impl MissionObject {
             min: std::array::from_fn(|k| a.min[k].min(b.min[k])),
             max: std::array::from_fn(|k| a.max[k].max(b.max[k])),
         })
+    }
+
+    /// The piece bindings of every component, in component order.
+    pub fn animation(&self) -> PieceAnimation {
+        PieceAnimation { bindings: self.components.iter().flat_map(|c| c.bindings.iter().copied()).collect() }
     }
 }
 
@@ -130,6 +135,8 @@ pub struct ObjectComponent {
     pub prototype: ResolvedPrototype,
     /// Hull bounds of its model (MSH header, local game space); `None` without a model.
     pub bounds: Option<ModelBounds>,
+    /// The CTLD initial pose of its model's pieces (one binding per posed node).
+    pub bindings: Vec<PieceBinding>,
 }
 
 /// What a component key resolved to in `objects.rlb` (spec `registry.md` §1).
@@ -146,7 +153,10 @@ pub struct ResolvedPrototype {
 impl ObjectComponent {
     /// A root component (a direct prototype key).
     pub fn root(key: impl Into<String>) -> Self {
-        Self { key: key.into(), parent: None, attach_node: 0, prototype: ResolvedPrototype::default(), bounds: None }
+        Self { key: key.into(), parent: None, attach_node: 0, prototype: ResolvedPrototype::default(),
+            bounds: None,
+            bindings: Vec::new(),
+        }
     }
 }
 

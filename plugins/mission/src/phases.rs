@@ -101,6 +101,10 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
         if let Some(bounds) = object.bounds() {
             e.insert(bounds);
         }
+        let animation = object.animation();
+        if !animation.bindings.is_empty() {
+            e.insert(animation);
+        }
         e.insert(object);
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Construction) {
             (row.done, row.total) = (done + 1, total);

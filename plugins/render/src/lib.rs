@@ -13,9 +13,7 @@ mod terrain;
 
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
 pub use materials::{AnimatedMaterial, MaterialCache};
-pub use models::{
-    ComponentModel, CyclingPiece, FRAMES_PER_SECOND, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache,
-};
+pub use models::{AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
 pub use terrain::{TerrainRoot, TerrainView};
 
 use bevy::prelude::*;
@@ -100,7 +98,7 @@ impl Plugin for MissionRenderPlugin {
             .register_type::<RenderStats>()
             .register_type::<ObjectModel>()
             .register_type::<ModelPiece>()
-            .register_type::<CyclingPiece>()
+            .register_type::<AnimatedPiece>()
             .register_type::<ModelPart>()
             .register_type::<TerrainView>()
             .register_type::<Environment>()
@@ -118,7 +116,7 @@ impl Plugin for MissionRenderPlugin {
                         .in_set(MissionRenderSystems::Request),
                     (models::attach_models, terrain::attach_terrain, environment::add_fog)
                         .in_set(MissionRenderSystems::Attach),
-                    (materials::animate_materials, models::cycle_pieces).in_set(MissionRenderSystems::Animate),
+                    (materials::animate_materials, models::pose_pieces).in_set(MissionRenderSystems::Animate),
                 ),
             );
     }

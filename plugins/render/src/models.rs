@@ -1,9 +1,10 @@
 //! Models of registered mission objects. Each component key resolves (cached) through
-//! `objects.rlb` to an MSH, a WEAR and a CTLD; once every component's assets are loaded
-//! the object is assembled into one piece list (spec `models.md` §1.12: attached
-//! turrets and weapons hang from a node of their parent, their virtual root skipped),
-//! spawned as a transform hierarchy of [`ModelPiece`] entities posed by the CTLD
-//! initial pose (`registry.md` §5.5), each with one [`ModelPart`] child per mesh part
+//! `objects.rlb` to an MSH and a WEAR; once every component's assets are loaded the
+//! object is assembled into one piece list (spec `models.md` §1.12: attached turrets
+//! and weapons hang from a node of their parent, their virtual root skipped), spawned
+//! as a transform hierarchy of [`ModelPiece`] entities posed by the object's
+//! [`PieceAnimation`] (the CTLD bindings Control owns; the renderer only reads them and
+//! re-poses [`AnimatedPiece`]s when they change), each with one [`ModelPart`] child per mesh part
 //! (with a Bevy `Lightmap` from the WEAR's `LIGHTMAPS` row when the part has lightmap
 //! coordinates).
 //! Mesh handles are shared by the asset server (same path, same handle); materials by
@@ -11,21 +12,16 @@
 
 use crate::RenderStats;
 use crate::materials::{AnimatedMaterial, MaterialCache, MaterialSources, is_animated, standard_material};
-use bevy::asset::{RecursiveDependencyLoadState, UntypedAssetId};
+use bevy::asset::RecursiveDependencyLoadState;
 use bevy::ecs::system::SystemParam;
 use bevy::pbr::Lightmap;
 use bevy::prelude::*;
-use iron3d_assets::{CtldAsset, GameData, MshAsset, MshNode, WearAsset};
-use iron3d_core::AppState;
-use iron3d_formats::helpers::ctld::{BindingRow, FLAG_WRAP, PoseEntry, RowLayout, frame_at};
+use iron3d_assets::{GameData, MshAsset, MshNode, WearAsset};
+use iron3d_core::{AppState, PieceAnimation, PieceBinding};
 use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, Piece, assemble};
 use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
 use iron3d_mission::{MissionObject, Registered};
 use std::collections::{HashMap, HashSet};
-
-/// Animation frames per second of pieces cycled by the renderer. The spec does not
-/// record the engine's rate; this is the project's choice.
-pub const FRAMES_PER_SECOND: f32 = 15.0;
 
 /// `game://` paths of a prototype's model, `None` for non-geometric or failed keys.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,8 +30,6 @@ pub struct ModelRefs {
     pub msh: String,
     /// The WEAR, if the prototype names one.
     pub wear: Option<String>,
-    /// The CTLD, if the prototype names one.
-    pub ctl: Option<String>,
 }
 
 /// Resolved prototypes by lower-case key.
@@ -55,14 +49,14 @@ pub enum ModelState {
 /// The model of one component of an object.
 #[derive(Reflect, Debug, Clone)]
 pub struct ComponentModel {
+    /// Component index in the mission object's component list.
+    pub component: usize,
     /// Component prototype key.
     pub key: String,
     /// The model.
     pub msh: Handle<MshAsset>,
     /// Its material table.
     pub wear: Option<Handle<WearAsset>>,
-    /// Its control description (initial pose).
-    pub ctl: Option<Handle<CtldAsset>>,
     /// Parent component model (index into [`ObjectModel::components`]) and its node.
     pub attach: Option<(usize, u32)>,
 }
@@ -89,25 +83,15 @@ pub struct ModelPiece {
     pub model: Handle<MshAsset>,
 }
 
-/// A piece whose CTLD binding wraps (a cyclic piece such as a radar or a rotor): until
-/// a Control system drives the bindings, the renderer advances its blend through the
-/// binding's frame range at [`FRAMES_PER_SECOND`].
+/// A piece posed by a cycling binding of its object's [`PieceAnimation`] (a radar, a
+/// rotor): re-posed whenever Control advances the animation.
 #[derive(Component, Reflect, Debug, Clone, Copy)]
 #[reflect(Component)]
-pub struct CyclingPiece {
-    /// Frames of blend 0 and 1.
-    pub endpoints: (f32, f32),
-    /// Raw blend phase in [0, 1).
-    pub phase: f32,
-    /// Binding flags (wrap, invert).
-    pub flags: u32,
-}
-
-impl CyclingPiece {
-    /// The animation frame of the current phase.
-    pub fn frame(&self) -> f32 {
-        frame_at(self.endpoints, self.phase, self.flags)
-    }
+pub struct AnimatedPiece {
+    /// The object entity.
+    pub object: Entity,
+    /// Index into its [`PieceAnimation::bindings`].
+    pub binding: usize,
 }
 
 /// One drawn part (child of a [`ModelPiece`]).
@@ -167,11 +151,9 @@ fn resolve_missing(game: &GameData, keys: &[String], cache: &mut PrototypeCache)
     for key in keys {
         let refs = match resolver.resolve(key).as_ref() {
             Ok(p) => match &p.mesh {
-                MeshSource::Explicit(r) | MeshSource::BasStem(r) => Some(ModelRefs {
-                    msh: game_path(r),
-                    wear: p.wear().map(game_path),
-                    ctl: p.first(".ctl").map(game_path),
-                }),
+                MeshSource::Explicit(r) | MeshSource::BasStem(r) => {
+                    Some(ModelRefs { msh: game_path(r), wear: p.wear().map(game_path) })
+                }
                 MeshSource::NonGeometric => None,
             },
             Err(e) => {
@@ -209,7 +191,7 @@ pub(crate) fn request_models(
         // Component index → model index (components without a model have none).
         let mut model_of: Vec<Option<usize>> = Vec::with_capacity(object.components.len());
         let mut model = ObjectModel::default();
-        for c in &object.components {
+        for (component, c) in object.components.iter().enumerate() {
             let Some(Some(refs)) = cache.0.get(&c.key.to_ascii_lowercase()) else {
                 model_of.push(None);
                 continue;
@@ -217,10 +199,10 @@ pub(crate) fn request_models(
             model_of.push(Some(model.components.len()));
             let parent = c.parent.and_then(|p| model_of.get(p).copied().flatten());
             model.components.push(ComponentModel {
+                component,
                 key: c.key.clone(),
                 msh: server.load(refs.msh.clone()),
                 wear: refs.wear.as_ref().map(|w| server.load(w.clone())),
-                ctl: refs.ctl.as_ref().map(|w| server.load(w.clone())),
                 attach: parent.map(|p| (p, c.attach_node)),
             });
         }
@@ -239,14 +221,9 @@ fn settled(state: RecursiveDependencyLoadState) -> Option<bool> {
 }
 
 /// Load results of one component: `None` while anything is still loading.
-fn component_loaded(server: &AssetServer, c: &ComponentModel) -> Option<[bool; 3]> {
-    let optional =
-        |h: Option<UntypedAssetId>| h.map_or(Some(true), |h| settled(server.recursive_dependency_load_state(h)));
-    Some([
-        settled(server.recursive_dependency_load_state(&c.msh))?,
-        optional(c.wear.as_ref().map(|h| h.id().untyped()))?,
-        optional(c.ctl.as_ref().map(|h| h.id().untyped()))?,
-    ])
+fn component_loaded(server: &AssetServer, c: &ComponentModel) -> Option<[bool; 2]> {
+    let wear = c.wear.as_ref().map_or(Some(true), |h| settled(server.recursive_dependency_load_state(h)));
+    Some([settled(server.recursive_dependency_load_state(&c.msh))?, wear?])
 }
 
 /// The pieces of an object; attach points that do not fit fall back to the object root.
@@ -275,42 +252,29 @@ pub(crate) struct ModelAssets<'w> {
     server: Res<'w, AssetServer>,
     models: Res<'w, Assets<MshAsset>>,
     wears: Res<'w, Assets<WearAsset>>,
-    ctls: Res<'w, Assets<CtldAsset>>,
 }
 
 impl ModelAssets<'_> {
     /// The model of each component (`None` where it failed), once every component has
     /// settled; counts and logs the failures.
     fn settled_models(&self, object: &ObjectModel, stats: &mut RenderStats) -> Option<Vec<Option<&MshAsset>>> {
-        let loaded: Vec<[bool; 3]> =
+        let loaded: Vec<[bool; 2]> =
             object.components.iter().map(|c| component_loaded(&self.server, c)).collect::<Option<_>>()?;
         stats.pending = stats.pending.saturating_sub(object.components.len());
-        let ready = object.components.iter().zip(&loaded).map(|(c, &[msh_ok, wear_ok, ctl_ok])| {
+        let ready = object.components.iter().zip(&loaded).map(|(c, &[msh_ok, wear_ok])| {
             let model = self.models.get(&c.msh).filter(|_| msh_ok);
             if model.is_none() {
                 warn!("render: model of {} failed: {:?}", c.key, self.server.load_state(&c.msh));
             }
-            if model.is_none() || !wear_ok || !ctl_ok {
+            if model.is_none() || !wear_ok {
                 stats.failed += 1;
             }
             if !wear_ok {
                 warn!("render: materials of {} failed; drawing grey", c.key);
             }
-            if !ctl_ok {
-                warn!("render: control description of {} failed; drawing the rest pose", c.key);
-            }
             model
         });
         Some(ready.collect())
-    }
-
-    /// The CTLD initial pose of each component, computed once per object.
-    fn initial_poses(&self, object: &ObjectModel) -> Vec<Option<(&CtldAsset, Vec<PoseEntry>)>> {
-        object
-            .components
-            .iter()
-            .map(|c| c.ctl.as_ref().and_then(|h| self.ctls.get(h)).map(|ctl| (ctl, ctl.0.initial_pose())))
-            .collect()
     }
 
     /// A component's material table with its asset id (the material cache key).
@@ -356,37 +320,23 @@ impl PartMaterials<'_> {
     }
 }
 
-/// The CTLD binding that poses one piece: its initial frame, row and row layout.
-type Binding<'a> = (f32, &'a BindingRow, RowLayout);
-
-/// The binding of `node` in a component's initial pose.
-fn binding_of<'a>(pose: Option<&'a (&CtldAsset, Vec<PoseEntry>)>, node: usize) -> Option<Binding<'a>> {
-    let (ctl, pose) = pose?;
-    let entry = pose.iter().find(|e| usize::try_from(e.node) == Ok(node))?;
-    Some((entry.frame, ctl.0.rows.get(entry.row)?, ctl.0.layout))
+/// The binding of a piece in its object's animation (index into `bindings`).
+fn binding_of(bindings: &[PieceBinding], c: &ComponentModel, node: usize) -> Option<usize> {
+    bindings.iter().position(|b| usize::from(b.component) == c.component && usize::try_from(b.node) == Ok(node))
 }
 
-/// The cycle of a piece whose binding wraps (with a usable frame range).
-fn cycling(binding: Option<Binding>) -> Option<CyclingPiece> {
-    let (_, row, layout) = binding.filter(|(_, row, layout)| row.flags(*layout) & FLAG_WRAP != 0)?;
-    let (a, b) = row.endpoints();
-    (a != b && a.is_finite() && b.is_finite()).then(|| CyclingPiece {
-        endpoints: (a, b),
-        phase: row.initial_blend(layout).rem_euclid(1.0),
-        flags: row.flags(layout),
-    })
-}
-
-/// Spawns one piece of an object under `parent`, posed by its binding (or at rest).
+/// Spawns one piece of `object` under `parent`, posed by its binding (or at rest); a
+/// cycling binding makes it an [`AnimatedPiece`].
 fn spawn_piece(
     commands: &mut Commands,
-    parent: Entity,
+    (object, parent): (Entity, Entity),
     c: &ComponentModel,
     model: &MshAsset,
     piece: &Piece,
-    binding: Option<Binding>,
+    bindings: &[PieceBinding],
 ) -> Entity {
-    let pose = binding.map_or(model.nodes[piece.node].rest, |(frame, _, _)| model.pose(piece.node, frame));
+    let binding = binding_of(bindings, c, piece.node);
+    let pose = binding.map_or(model.nodes[piece.node].rest, |b| model.pose(piece.node, bindings[b].frame()));
     let name = Name::new(format!("{}/{}", c.key, model.nodes[piece.node].name));
     let mut e = commands.spawn((
         ModelPiece { component: piece.component, node: piece.node, model: c.msh.clone() },
@@ -395,8 +345,8 @@ fn spawn_piece(
         Visibility::default(),
         ChildOf(parent),
     ));
-    if let Some(cycle) = cycling(binding) {
-        e.insert(cycle);
+    if let Some(binding) = binding.filter(|b| bindings[*b].cycles()) {
+        e.insert(AnimatedPiece { object, binding });
     }
     e.id()
 }
@@ -431,19 +381,19 @@ fn spawn_parts(
 /// Spawns the pieces of every object whose component assets have all settled.
 pub(crate) fn attach_models(
     mut commands: Commands,
-    mut objects: Query<(Entity, &mut ObjectModel)>,
+    mut objects: Query<(Entity, &mut ObjectModel, Option<&PieceAnimation>)>,
     assets: ModelAssets,
     mut materials: PartMaterials,
     mut stats: ResMut<RenderStats>,
 ) {
     let pending_before = stats.pending;
-    for (entity, mut object) in &mut objects {
+    for (entity, mut object, animation) in &mut objects {
         if object.state != ModelState::Loading {
             continue;
         }
         let Some(ready) = assets.settled_models(&object, &mut stats) else { continue };
         let assembly = assembly_of(&object, &ready);
-        let poses = assets.initial_poses(&object);
+        let bindings = animation.map_or(&[][..], |a| &a.bindings);
         let mut spawned: Vec<Entity> = Vec::with_capacity(assembly.pieces.len());
         for piece in &assembly.pieces {
             let Some(model) = ready[piece.component] else {
@@ -451,9 +401,8 @@ pub(crate) fn attach_models(
                 continue;
             };
             let c = &object.components[piece.component];
-            let binding = binding_of(poses[piece.component].as_ref(), piece.node);
             let parent = piece.parent.map_or(entity, |p| spawned[p]);
-            let piece_entity = spawn_piece(&mut commands, parent, c, model, piece, binding);
+            let piece_entity = spawn_piece(&mut commands, (entity, parent), c, model, piece, bindings);
             spawned.push(piece_entity);
             let node = &model.nodes[piece.node];
             spawn_parts(&mut commands, &mut materials, &mut stats, (entity, piece_entity), node, assets.wear(c));
@@ -475,19 +424,19 @@ pub(crate) fn attach_models(
     }
 }
 
-/// Advances cycling pieces and poses them.
-pub(crate) fn cycle_pieces(
-    time: Res<Time>,
+/// Re-poses animated pieces whose object's animation changed.
+pub(crate) fn pose_pieces(
     models: Res<Assets<MshAsset>>,
-    mut pieces: Query<(&ModelPiece, &mut CyclingPiece, &mut Transform)>,
+    objects: Query<Ref<PieceAnimation>>,
+    mut pieces: Query<(&ModelPiece, &AnimatedPiece, &mut Transform)>,
 ) {
-    let dt = time.delta_secs();
-    for (piece, mut cycle, mut transform) in &mut pieces {
-        let Some(model) = models.get(&piece.model) else {
+    for (piece, animated, mut transform) in &mut pieces {
+        let Ok(animation) = objects.get(animated.object) else { continue };
+        let (Some(binding), Some(model)) = (animation.bindings.get(animated.binding), models.get(&piece.model)) else {
             continue;
         };
-        let span = (cycle.endpoints.1 - cycle.endpoints.0).abs();
-        cycle.phase = (cycle.phase + dt * FRAMES_PER_SECOND / span).rem_euclid(1.0);
-        *transform = model.pose(piece.node, cycle.frame());
+        if animation.is_changed() {
+            *transform = model.pose(piece.node, binding.frame());
+        }
     }
 }

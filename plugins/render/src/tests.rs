@@ -8,7 +8,7 @@ use bevy::asset::AssetMetaCheck;
 use bevy::state::app::StatesPlugin;
 use iron3d_assets::axes::{game_rotation, to_bevy};
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin, MshAsset};
-use iron3d_core::CorePlugin;
+use iron3d_core::{CorePlugin, PieceAnimation};
 use iron3d_demo::models::robots::{CHASSIS_MOUNT, TURRET_MOUNT};
 use iron3d_formats::ReadOptions;
 use iron3d_formats::model::mesh_build::{Pose, QuaternionSense, node_transforms};
@@ -117,30 +117,35 @@ fn units_assemble_on_their_mounts_and_sit_where_the_spec_places_them() {
 }
 
 #[test]
-fn ctld_poses_wrapping_pieces_and_cycles_them() {
+fn pieces_follow_the_animation_control_owns() {
     let game = demo();
     let mut app = loaded_app(&game);
     let world = app.world_mut();
-    let mut cycling = world.query::<(Entity, &ModelPiece, &CyclingPiece, &Transform)>();
-    let (entity, piece, cycle, transform) = cycling
+    let mut animated = world.query::<(Entity, &ModelPiece, &AnimatedPiece, &Transform)>();
+    let (entity, piece, link, transform) = animated
         .iter(world)
         .next()
-        .map(|(e, p, c, t)| (e, p.clone(), *c, *t))
-        .expect("the demo has wrapping CTLD bindings");
+        .map(|(e, p, a, t)| (e, p.clone(), *a, *t))
+        .expect("the demo has cycling CTLD bindings");
     // The initial pose is the binding's frame, not the node's rest pose.
     let model = world.resource::<Assets<MshAsset>>().get(&piece.model).unwrap().clone();
     let rest = model.nodes[piece.node].rest;
     assert!(transform.rotation.angle_between(rest.rotation) > 0.5, "posed away from rest: {transform:?}");
-    let phase = cycle.phase;
-    for _ in 0..20 {
+    // Without the simulation nothing advances: the renderer only reads the animation.
+    for _ in 0..5 {
         app.update();
-        std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    let after = *app.world().get::<CyclingPiece>(entity).unwrap();
-    assert_ne!(after.phase, phase, "the renderer advances wrapping pieces");
+    assert_eq!(*app.world().get::<Transform>(entity).unwrap(), transform, "the renderer drives no piece");
+    // Control advances the binding; the piece is re-posed at the new frame.
+    let mut animation = app.world_mut().get_mut::<PieceAnimation>(link.object).unwrap();
+    let binding = &mut animation.bindings[link.binding];
+    binding.advance(3.0);
+    let frame = binding.frame();
+    app.update();
     let now = *app.world().get::<Transform>(entity).unwrap();
-    let expected = model.pose(piece.node, after.frame()).rotation;
-    assert!(now.rotation.abs_diff_eq(expected, 1e-6), "{now:?} posed at frame {} ({expected:?})", after.frame());
+    let expected = model.pose(piece.node, frame).rotation;
+    assert!(now.rotation.abs_diff_eq(expected, 1e-6), "{now:?} posed at frame {frame} ({expected:?})");
+    assert!(!now.rotation.abs_diff_eq(transform.rotation, 1e-4), "the pose moved with the binding");
 }
 
 #[test]

@@ -1,11 +1,13 @@
 //! The per-tick state hash: every simulated object's position, orientation, speed,
-//! turn rate, order and path state, then the random streams, as IEEE bits in
-//! `OriginalObjectId` order (FNV-1a). Same command log, same hash, on every machine.
+//! turn rate, order and path state and piece animation blends, then the random streams, as IEEE bits in
+//! `OriginalObjectId` order (word-wise FNV-1a). Same command log, same hash, on every machine.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_behavior::Navigator;
-use iron3d_core::{Fnv1a, GameClock, Kinematics, NavStatus, OriginalObjectId, SimObject, SimRandom, SimTransform};
+use iron3d_core::{
+    Fnv1a, GameClock, Kinematics, NavStatus, OriginalObjectId, PieceAnimation, SimObject, SimRandom, SimTransform,
+};
 
 /// The hash of every tick so far.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
@@ -22,8 +24,14 @@ impl StateHash {
     }
 }
 
-type Hashed<'a> =
-    (&'a OriginalObjectId, &'a SimTransform, Option<&'a Kinematics>, Option<&'a Navigator>, Option<&'a NavStatus>);
+type Hashed<'a> = (
+    &'a OriginalObjectId,
+    &'a SimTransform,
+    Option<&'a Kinematics>,
+    Option<&'a Navigator>,
+    Option<&'a NavStatus>,
+    Option<&'a PieceAnimation>,
+);
 
 /// The hash of the world's simulation state now.
 pub fn state_hash(world: &mut World) -> u64 {
@@ -31,9 +39,10 @@ pub fn state_hash(world: &mut World) -> u64 {
     let mut rows: Vec<Hashed> = q.iter(world).collect();
     rows.sort_unstable_by_key(|r| *r.0);
     let mut h = Fnv1a::default();
-    let f = |h: &mut Fnv1a, v: &[f32]| v.iter().for_each(|x| h.write(&x.to_bits().to_le_bytes()));
-    for (id, t, kin, nav, status) in rows {
-        h.write(&id.0.to_le_bytes());
+    let f = |h: &mut Fnv1a, v: &[f32]| v.iter().for_each(|x| h.word(x.to_bits()));
+    let wide = |h: &mut Fnv1a, v: u64| [v as u32, (v >> 32) as u32].into_iter().for_each(|w| h.word(w));
+    for (id, t, kin, nav, status, animation) in rows {
+        h.word(id.0);
         f(&mut h, &t.position);
         f(&mut h, &t.orientation);
         if let Some(k) = kin {
@@ -41,24 +50,27 @@ pub fn state_hash(world: &mut World) -> u64 {
         }
         if let Some(n) = nav {
             let (kind, value) = n.order.key();
-            h.write(&[kind, u8::from(n.reverse), u8::from(n.replan)]);
-            h.write(&value.to_le_bytes());
+            h.word(u32::from(kind) | u32::from(n.reverse) << 8 | u32::from(n.replan) << 16);
+            wide(&mut h, value);
             for v in [n.leg, n.next, n.local_path.len()] {
-                h.write(&(v as u64).to_le_bytes());
+                wide(&mut h, v as u64);
             }
-            h.write(&n.first_step_ms.to_le_bytes());
+            h.word(n.first_step_ms);
         }
         if let Some(s) = status {
-            h.write(&[s.state as u8]);
-            h.write(&s.areal.map_or(u32::MAX, |a| a).to_le_bytes());
-            h.write(&s.path_revision.to_le_bytes());
+            h.word(s.state as u32);
+            h.word(s.areal.unwrap_or(u32::MAX));
+            h.word(s.path_revision);
+        }
+        if let Some(a) = animation {
+            a.bindings.iter().for_each(|b| h.word(b.blend.to_bits()));
         }
     }
     let random = world.resource::<SimRandom>();
-    h.write(&random.shared.state.to_le_bytes());
+    wide(&mut h, random.shared.state);
     for (name, stream) in &random.streams {
         h.write(name.as_bytes());
-        h.write(&stream.state.to_le_bytes());
+        wide(&mut h, stream.state);
     }
     h.0
 }

@@ -416,6 +416,33 @@ mod demo {
     }
 
     #[test]
+    fn control_cycles_the_ctld_pieces_of_the_demo_and_keeps_the_others_posed() {
+        let game = game();
+        let mut app = mission(&game, "tutorial.01");
+        let mut q = app.world_mut().query::<(Entity, &PieceAnimation)>();
+        let start: Vec<(Entity, PieceAnimation)> = q.iter(app.world()).map(|(e, a)| (e, a.clone())).collect();
+        let cycling = start.iter().flat_map(|(_, a)| &a.bindings).filter(|b| b.cycles()).count();
+        assert!(cycling > 0, "the demo has cycling bindings");
+        let ticks = 40;
+        run(&mut app, ticks);
+        let rate = app.world().resource::<iron3d_control::ControlConfig>().piece_frames_per_second;
+        for (entity, before) in &start {
+            let after = app.world().get::<PieceAnimation>(*entity).unwrap();
+            for (b, a) in before.bindings.iter().zip(&after.bindings) {
+                if !b.cycles() {
+                    assert_eq!(a, b, "a static binding keeps its initial pose");
+                    continue;
+                }
+                // One advance per tick, wrapped into [0, 1).
+                let mut expected = *b;
+                (0..ticks).for_each(|_| expected.advance(rate * TICK_MS as f32 / 1000.0));
+                assert_eq!(a.blend.to_bits(), expected.blend.to_bits());
+                assert!((0.0..1.0).contains(&a.blend) && a.blend != b.blend, "{b:?} -> {a:?}");
+            }
+        }
+    }
+
+    #[test]
     fn a_route_crosses_a_whole_demo_map() {
         let game = game();
         let mut app = mission(&game, "tutorial.01");

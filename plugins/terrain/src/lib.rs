@@ -68,6 +68,11 @@ impl NavMap {
         self.query.as_ref()?.area_at(x, y).and_then(|h| u32::try_from(h.area).ok())
     }
 
+    /// Whether XY is walkable: inside some areal (cheaper than [`NavMap::area_at`]).
+    pub fn walkable(&self, x: f32, y: f32) -> bool {
+        self.query.as_ref().is_some_and(|q| q.covered(x, y))
+    }
+
     /// The cheapest areal sequence between two areals (`None`: unreachable).
     pub fn route(&self, from: u32, to: u32) -> Option<Vec<u32>> {
         let route = self.query.as_ref()?.route(from as usize, to as usize)?;

@@ -80,12 +80,15 @@ struct Body {
 }
 
 impl Body {
-    /// Distance from a circle at `p` to this body's shape at time `t`.
-    fn gap(&self, p: [f32; 2], t: f32) -> f32 {
+    /// How far a circle of radius `reach` at `p` overlaps this body's shape at time `t`
+    /// (0 when apart).
+    fn overlap(&self, p: [f32; 2], t: f32, reach: f32) -> f32 {
         match self.footprint {
             None => {
                 let q = [self.position[0] + self.velocity[0] * t, self.position[1] + self.velocity[1] * t];
-                len([p[0] - q[0], p[1] - q[1]]) - self.radius
+                let d = [p[0] - q[0], p[1] - q[1]];
+                let (d2, limit) = (d[0] * d[0] + d[1] * d[1], reach + self.radius);
+                if d2 >= limit * limit { 0.0 } else { limit - d2.sqrt() }
             }
             Some((centre, half, heading)) => {
                 let (s, c) = (libm::sinf(heading), libm::cosf(heading));
@@ -93,7 +96,7 @@ impl Body {
                 let local = [c * d[0] + s * d[1], -s * d[0] + c * d[1]];
                 let out = [(local[0].abs() - half[0]).max(0.0), (local[1].abs() - half[1]).max(0.0)];
                 let inside = (local[0].abs() - half[0]).max(local[1].abs() - half[1]).min(0.0);
-                len(out) + inside
+                (reach - len(out) - inside).max(0.0)
             }
         }
     }
@@ -103,8 +106,9 @@ fn len(v: [f32; 2]) -> f32 {
     (v[0] * v[0] + v[1] * v[1]).sqrt()
 }
 
-fn forward(heading: f32) -> [f32; 2] {
-    [libm::cosf(heading), libm::sinf(heading)]
+/// `v` turned by the angle whose cosine and sine are `cs`.
+fn rotate(v: [f32; 2], cs: [f32; 2]) -> [f32; 2] {
+    [cs[0] * v[0] - cs[1] * v[1], cs[1] * v[0] + cs[0] * v[1]]
 }
 
 /// Distance from `p` to the segment `a..b`.
@@ -155,8 +159,12 @@ pub(crate) fn steer(
             [[c[0] - r, c[1] - r], [c[0] + r, c[1] + r]]
         })
         .collect();
-    let grid = SpatialGrid::build(&boxes, (4.0 * largest).max(4.0));
-    let mut near = Vec::new();
+    let fastest = units.iter().filter(|u| u.1.active).map(|u| u.1.max_speed).fold(0.0, f32::max);
+    let reach_max = largest + fastest * config.horizons[1] + config.clearance;
+    let grid = SpatialGrid::build(&boxes, (4.0 * largest).max(reach_max).max(4.0));
+    let (mut near, mut threats) = (Vec::new(), Vec::new());
+    let turns = config.offsets.map(|o| [libm::cosf(o), libm::sinf(o)]);
+    let sampler = Sampler { config: &config, turns, nav: nav.as_deref() };
     for (id, intent, mut path, mut request) in &mut units {
         let Ok(me) = bodies.binary_search_by_key(&id.0, |(i, _)| *i) else { continue };
         let body = bodies[me].1;
@@ -175,16 +183,16 @@ pub(crate) fn steer(
         );
         near.sort_unstable();
         near.dedup();
-        near.retain(|&j| j as usize != me);
-        let choice = choose(
-            &config,
-            nav.as_deref(),
-            &body,
-            intent,
-            preferred,
-            &path,
-            near.iter().map(|&j| &bodies[j as usize].1),
-        );
+        threats.clear();
+        // Only what can come within reach before the last horizon.
+        let horizon = config.horizons[1];
+        threats.extend(near.iter().filter(|&&j| j as usize != me).map(|&j| bodies[j as usize].1).filter(|o| {
+            let (c, r) = o.footprint.map_or((o.position, o.radius), |(c, h, _)| (c, len(h)));
+            let limit = reach + r + len(o.velocity) * horizon;
+            let d = [c[0] - body.position[0], c[1] - body.position[1]];
+            d[0] * d[0] + d[1] * d[1] < limit * limit
+        }));
+        let choice = choose(&sampler, &body, intent, preferred, &path, threats.iter());
         request.velocity = choice;
         let cross = preferred[0] * choice[1] - preferred[1] * choice[0];
         path.side = if cross.abs() < 1e-3 {
@@ -209,62 +217,99 @@ fn preferred_velocity(p: [f32; 2], intent: &SteerIntent) -> [f32; 2] {
     [d[0] / dist * speed, d[1] / dist * speed]
 }
 
+/// What every unit's choice is made with this tick.
+struct Sampler<'a> {
+    config: &'a WizardConfig,
+    /// Cosine and sine of each sampled turn.
+    turns: [[f32; 2]; 4],
+    nav: Option<&'a NavMap>,
+}
+
 /// The cheapest walkable candidate (standing still when none is).
 fn choose<'a>(
-    config: &WizardConfig,
-    nav: Option<&NavMap>,
+    sampler: &Sampler,
     me: &Body,
     intent: &SteerIntent,
     preferred: [f32; 2],
     path: &WizardPath,
     near: impl Iterator<Item = &'a Body> + Clone,
 ) -> [f32; 2] {
-    let speed = len(preferred);
-    let base = libm::atan2f(preferred[1], preferred[0]);
-    let mut candidates: Vec<([f32; 2], f32)> = Vec::with_capacity(2 * (2 * config.offsets.len() + 1) + 1);
-    for factor in [1.0, 0.5] {
-        let mut push = |angle: f32| {
-            let f = forward(base + angle);
-            candidates.push(([f[0] * speed * factor, f[1] * speed * factor], 0.0));
-        };
-        push(0.0);
-        for &o in &config.offsets {
-            // The committed side first, so ties keep the detour going the same way.
-            let side = if path.side < 0 { -1.0 } else { 1.0 };
-            push(o * side);
-            push(-o * side);
-        }
-    }
-    candidates.push(([0.0; 2], 0.0));
+    let Sampler { config, turns, nav } = *sampler;
     let vmax = intent.max_speed.max(1e-3);
     let overlaps = |v: [f32; 2], t: f32| {
         let p = [me.position[0] + v[0] * t, me.position[1] + v[1] * t];
-        near.clone().map(move |o| (me.radius + config.clearance - o.gap(p, t)).max(0.0)).sum::<f32>()
+        near.clone().map(move |o| o.overlap(p, t, me.radius + config.clearance)).sum::<f32>()
     };
+    let walkable = |v: [f32; 2]| {
+        let t = config.horizons[1];
+        nav.is_none_or(|n| n.walkable(me.position[0] + v[0] * t, me.position[1] + v[1] * t))
+    };
+    // A clear way ahead inside the corridor is taken as it is.
+    let blocked = config.horizons.iter().any(|&t| overlaps(preferred, t) > 0.0);
+    let in_corridor = config.horizons.iter().all(|&t| {
+        let p = [me.position[0] + preferred[0] * t, me.position[1] + preferred[1] * t];
+        segment_distance(p, intent.from, intent.waypoint) <= intent.corridor_radius
+    });
+    if !blocked && in_corridor && walkable(preferred) {
+        return preferred;
+    }
+    let speed = len(preferred);
+    let mut candidates: Vec<([f32; 2], f32)> = Vec::with_capacity(2 * (2 * turns.len() + 1) + 1);
+    for factor in [1.0, 0.5] {
+        let v = [preferred[0] * factor, preferred[1] * factor];
+        candidates.push((v, 0.0));
+        for &[c, s] in &turns {
+            // The committed side first, so ties keep the detour going the same way.
+            let s = if path.side < 0 { -s } else { s };
+            candidates.push((rotate(v, [c, s]), 0.0));
+            candidates.push((rotate(v, [c, -s]), 0.0));
+        }
+    }
+    candidates.push(([0.0; 2], 0.0));
     // A corridor blocked ahead may be left to get around the obstacle.
-    let corridor_weight =
-        if config.horizons.iter().any(|&t| overlaps(preferred, t) > 0.0) { 0.0 } else { config.corridor_weight };
+    let corridor_weight = if blocked { 0.0 } else { config.corridor_weight };
     let ahead = if speed > 0.0 { [preferred[0] / speed, preferred[1] / speed] } else { [0.0; 2] };
+    // Lost progress towards the waypoint, a little for straying from the preference and
+    // for changing the last choice: a lower bound of each candidate's cost.
     for (v, cost) in &mut candidates {
-        // Lost progress towards the waypoint, and a little for straying from the preference.
         let dv = [v[0] - preferred[0], v[1] - preferred[1]];
-        let mut c = (speed - (v[0] * ahead[0] + v[1] * ahead[1])) / vmax + config.straying * len(dv) / vmax;
         let dl = [v[0] - path.velocity[0], v[1] - path.velocity[1]];
-        c += config.steadiness * len(dl) / vmax;
+        *cost = (speed - (v[0] * ahead[0] + v[1] * ahead[1])) / vmax
+            + config.straying * len(dv) / vmax
+            + config.steadiness * len(dl) / vmax;
+    }
+    // Predicted overlaps and leaving the corridor only add to it.
+    let full = |v: [f32; 2], bound: f32| {
+        let mut c = bound;
         for t in config.horizons {
             let p = [me.position[0] + v[0] * t, me.position[1] + v[1] * t];
-            c += config.overlap_weight * overlaps(*v, t) / me.radius.max(0.1);
+            c += config.overlap_weight * overlaps(v, t) / me.radius.max(0.1);
             let off = segment_distance(p, intent.from, intent.waypoint) - intent.corridor_radius;
             if off > 0.0 {
                 c += corridor_weight * off / intent.corridor_radius.max(0.1);
             }
         }
-        *cost = c;
+        c
+    };
+    // Branch and bound: candidates in bound order, until no bound can beat the best.
+    candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let mut best: Option<([f32; 2], f32)> = None;
+    for &(v, bound) in &candidates {
+        if best.is_some_and(|(_, b)| bound >= b) {
+            break;
+        }
+        let c = full(v, bound);
+        if best.is_none_or(|(_, b)| c < b) {
+            best = Some((v, c));
+        }
+    }
+    if let Some((v, _)) = best.filter(|(v, _)| *v == [0.0; 2] || walkable(*v)) {
+        return v;
+    }
+    // The best is not walkable: the cheapest walkable among the six cheapest.
+    for (v, cost) in &mut candidates {
+        *cost = full(*v, *cost);
     }
     candidates.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let walkable = |v: [f32; 2]| {
-        let t = config.horizons[1];
-        nav.is_none_or(|n| n.area_at(me.position[0] + v[0] * t, me.position[1] + v[1] * t).is_some())
-    };
     candidates.iter().take(6).find(|(v, _)| *v == [0.0; 2] || walkable(*v)).map_or([0.0; 2], |(v, _)| *v)
 }

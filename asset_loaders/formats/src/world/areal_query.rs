@@ -1,15 +1,16 @@
 //! Areal queries (spec `world.md` §3.2–3.4): point → areal (grid candidates, then an
 //! exact point-in-polygon test, with an explicit miss), routes over the link graph
-//! (A*, deterministic) and the corridor of portals along a route.
+//! (A* with landmark bounds, deterministic) and the corridor of portals along a route.
 //!
 //! The grid's cell geometry and order are not documented; [`GridLayout`] makes both
 //! explicit (default: the areals' XY vertex bounds split evenly, row-major with X
 //! fastest).
 
 use super::land_map::{Areal, ArealMap};
+use graph::RouteGraph;
 use std::borrow::Borrow;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+
+mod graph;
 
 /// Order of the linear cell index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,9 +137,25 @@ pub struct ArealQuery<M: Borrow<ArealMap>> {
     map: M,
     layout: GridLayout,
     centroids: Vec<[f32; 3]>,
+    /// XY bounds `[min_x, min_y, max_x, max_y]` of each areal, widened by `EDGE_EPS`.
+    bounds: Vec<[f32; 4]>,
+    graph: RouteGraph,
 }
 
 const EDGE_EPS: f32 = 1e-4;
+
+/// XY parity test: whether `(x, y)` is strictly inside the polygon (boundary points
+/// may go either way).
+fn parity(vertices: &[[f32; 3]], x: f32, y: f32) -> bool {
+    let mut odd = false;
+    for (i, a) in vertices.iter().enumerate() {
+        let b = vertices[(i + 1) % vertices.len()];
+        if (a[1] > y) != (b[1] > y) && x < a[0] + (y - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
+            odd = !odd;
+        }
+    }
+    odd
+}
 
 /// XY point-in-polygon with the distance to the boundary: `Some(distance)` when the
 /// point is inside or on the boundary (within `EDGE_EPS`).
@@ -146,13 +163,10 @@ fn inside(vertices: &[[f32; 3]], x: f32, y: f32) -> Option<f32> {
     if vertices.len() < 3 {
         return None;
     }
-    let mut odd = false;
+    let odd = parity(vertices, x, y);
     let mut dist2 = f32::MAX;
     for (i, a) in vertices.iter().enumerate() {
         let b = vertices[(i + 1) % vertices.len()];
-        if (a[1] > y) != (b[1] > y) && x < a[0] + (y - a[1]) / (b[1] - a[1]) * (b[0] - a[0]) {
-            odd = !odd;
-        }
         let (ex, ey) = (b[0] - a[0], b[1] - a[1]);
         let len2 = ex * ex + ey * ey;
         let t = if len2 > 0.0 { (((x - a[0]) * ex + (y - a[1]) * ey) / len2).clamp(0.0, 1.0) } else { 0.0 };
@@ -162,34 +176,6 @@ fn inside(vertices: &[[f32; 3]], x: f32, y: f32) -> Option<f32> {
     let d = dist2.sqrt();
     (odd || d <= EDGE_EPS).then_some(d)
 }
-
-fn dist(a: [f32; 3], b: [f32; 3]) -> f32 {
-    let d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
-}
-
-/// A* open-list entry: min-heap by `f`, ties by lower areal id.
-#[derive(Debug, Clone, Copy)]
-struct Open {
-    f: f32,
-    id: usize,
-}
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.f.total_cmp(&self.f).then(other.id.cmp(&self.id))
-    }
-}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Open {}
 
 impl<M: Borrow<ArealMap>> ArealQuery<M> {
     /// Queries with the default grid layout.
@@ -201,7 +187,7 @@ impl<M: Borrow<ArealMap>> ArealQuery<M> {
 
     /// Queries with an explicit grid layout (e.g. the terrain extent).
     pub fn with_layout(map: M, layout: GridLayout) -> Self {
-        let centroids = map
+        let centroids: Vec<[f32; 3]> = map
             .borrow()
             .areals
             .iter()
@@ -210,7 +196,20 @@ impl<M: Borrow<ArealMap>> ArealQuery<M> {
                 [0, 1, 2].map(|k| a.vertices.iter().map(|v| v[k]).sum::<f32>() / n)
             })
             .collect();
-        Self { map, layout, centroids }
+        let links = map.borrow().areals.iter().map(|a| a.links.iter().filter_map(|l| l.target()).collect());
+        let graph = RouteGraph::new(links, &centroids);
+        let bounds = map
+            .borrow()
+            .areals
+            .iter()
+            .map(|a| {
+                let (lo, hi) = a.vertices.iter().fold(([f32::MAX; 2], [f32::MIN; 2]), |(lo, hi), v| {
+                    ([lo[0].min(v[0]), lo[1].min(v[1])], [hi[0].max(v[0]), hi[1].max(v[1])])
+                });
+                [lo[0] - EDGE_EPS, lo[1] - EDGE_EPS, hi[0] + EDGE_EPS, hi[1] + EDGE_EPS]
+            })
+            .collect();
+        Self { map, layout, centroids, bounds, graph }
     }
 
     /// The grid layout in use.
@@ -233,14 +232,31 @@ impl<M: Borrow<ArealMap>> ArealQuery<M> {
 
     /// Every candidate whose polygon contains `(x, y)`, in candidate order.
     pub fn hits_at(&self, x: f32, y: f32) -> Vec<AreaHit> {
-        self.candidates_at(x, y)
-            .iter()
-            .filter_map(|&id| {
-                let a = self.map().areals.get(usize::from(id))?;
-                let d = inside(&a.vertices, x, y)?;
-                Some(AreaHit { area: usize::from(id), z: plane_z(a, x, y), boundary_distance: d })
-            })
-            .collect()
+        self.hits(x, y).collect()
+    }
+
+    /// Whether any areal contains `(x, y)`, as [`ArealQuery::area_at`] would find one
+    /// (cheaper: no choice among them, no boundary distance unless on the fence).
+    pub fn covered(&self, x: f32, y: f32) -> bool {
+        self.near(x, y).any(|(_, a)| parity(&a.vertices, x, y) || inside(&a.vertices, x, y).is_some())
+    }
+
+    /// Candidates at `(x, y)` whose widened bounds hold the point.
+    fn near(&self, x: f32, y: f32) -> impl Iterator<Item = (usize, &Areal)> + '_ {
+        self.candidates_at(x, y).iter().filter_map(move |&id| {
+            let id = usize::from(id);
+            let b = self.bounds.get(id)?;
+            let outside = x < b[0] || y < b[1] || x > b[2] || y > b[3];
+            let a = self.map().areals.get(id).filter(|a| a.vertices.len() >= 3 && !outside)?;
+            Some((id, a))
+        })
+    }
+
+    fn hits(&self, x: f32, y: f32) -> impl Iterator<Item = AreaHit> + '_ {
+        self.near(x, y).filter_map(move |(area, a)| {
+            let d = inside(&a.vertices, x, y)?;
+            Some(AreaHit { area, z: plane_z(a, x, y), boundary_distance: d })
+        })
     }
 
     /// The areal at `(x, y)`: among containing candidates, the one the point lies
@@ -253,59 +269,16 @@ impl<M: Borrow<ArealMap>> ArealQuery<M> {
     /// [`ArealQuery::area_at`] restricted to areals accepted by `filter` (class id /
     /// logic flag selection).
     pub fn area_at_filtered(&self, x: f32, y: f32, filter: impl Fn(&Areal) -> bool) -> Option<AreaHit> {
-        self.hits_at(x, y)
-            .into_iter()
+        self.hits(x, y)
             .filter(|h| self.map().areals.get(h.area).is_some_and(&filter))
             .max_by(|a, b| a.boundary_distance.total_cmp(&b.boundary_distance).then(b.area.cmp(&a.area)))
     }
 
-    fn neighbours(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
-        let n = self.map().areals.len();
-        self.map()
-            .areals
-            .get(id)
-            .into_iter()
-            .flat_map(|a| &a.links)
-            .filter_map(move |l| l.target().filter(|&t| t < n && t != id))
-    }
-
     /// The cheapest areal sequence from `from` to `to` over the link graph (A*, cost =
-    /// centroid distance, ties by lower areal id); `None` when unreachable.
+    /// centroid distance, up to f32 rounding; ties by lower areal id); `None` when
+    /// unreachable.
     pub fn route(&self, from: usize, to: usize) -> Option<Vec<usize>> {
-        let n = self.map().areals.len();
-        if from >= n || to >= n {
-            return None;
-        }
-        let mut g = vec![f32::INFINITY; n];
-        let mut prev = vec![usize::MAX; n];
-        let mut closed = vec![false; n];
-        let mut open = BinaryHeap::new();
-        g[from] = 0.0;
-        open.push(Open { f: dist(self.centroids[from], self.centroids[to]), id: from });
-        while let Some(Open { id, .. }) = open.pop() {
-            if id == to {
-                let mut path = vec![to];
-                let mut cur = to;
-                while cur != from {
-                    cur = prev[cur];
-                    path.push(cur);
-                }
-                path.reverse();
-                return Some(path);
-            }
-            if std::mem::replace(&mut closed[id], true) {
-                continue;
-            }
-            for next in self.neighbours(id) {
-                let cand = g[id] + dist(self.centroids[id], self.centroids[next]);
-                if cand < g[next] && !closed[next] {
-                    g[next] = cand;
-                    prev[next] = id;
-                    open.push(Open { f: cand + dist(self.centroids[next], self.centroids[to]), id: next });
-                }
-            }
-        }
-        None
+        self.graph.route(from, to, &self.centroids)
     }
 
     /// The corridor of a route: for each step the boundary edge of the current areal

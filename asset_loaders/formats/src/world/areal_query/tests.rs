@@ -117,3 +117,51 @@ fn terrain_extent_layout_matches_the_default_for_a_matching_terrain() {
     let q = ArealQuery::with_layout(&map, layout);
     assert_eq!(q.area_at(3.5, 1.5).map(|h| h.area), Some(7));
 }
+
+#[test]
+fn covered_agrees_with_area_at_everywhere_including_edges_and_holes() {
+    let (map, _) = board(5, 4, &[(1, 1), (3, 2)]);
+    let q = ArealQuery::new(&map);
+    let mut misses = 0;
+    for j in -4..=44 {
+        for i in -4..=54 {
+            let (x, y) = (i as f32 / 10.0, j as f32 / 10.0);
+            assert_eq!(q.covered(x, y), q.area_at(x, y).is_some(), "at ({x}, {y})");
+            misses += usize::from(!q.covered(x, y));
+        }
+    }
+    assert!(misses > 100, "holes and the outside are not covered: {misses}");
+}
+
+#[test]
+fn routes_are_cheapest_with_landmark_bounds_on_a_large_board() {
+    // The reference cost is Dijkstra over the same links.
+    let (map, ids) = board(30, 30, &[(10, 5), (10, 6), (10, 7), (10, 8), (20, 20), (5, 25)]);
+    let q = ArealQuery::new(&map);
+    let cost = |route: &[usize]| route.windows(2).map(|w| dist3(q.centroid(w[0]), q.centroid(w[1]))).sum::<f32>();
+    let reference = |from: usize, to: usize| {
+        // Dijkstra over the same links.
+        let n = map.areals.len();
+        let mut d = vec![f32::INFINITY; n];
+        let mut done = vec![false; n];
+        d[from] = 0.0;
+        while let Some(a) = (0..n).filter(|&a| !done[a] && d[a].is_finite()).min_by(|&a, &b| d[a].total_cmp(&d[b])) {
+            done[a] = true;
+            for t in map.areals[a].links.iter().filter_map(|l| l.target()).filter(|&t| t < n) {
+                d[t] = d[t].min(d[a] + dist3(q.centroid(a), q.centroid(t)));
+            }
+        }
+        d[to]
+    };
+    for (from, to) in [((0, 0), (29, 29)), ((0, 7), (29, 7)), ((29, 0), (0, 29)), ((4, 25), (6, 25))] {
+        let (a, b) = (ids[from.1 * 30 + from.0].unwrap(), ids[to.1 * 30 + to.0].unwrap());
+        let route = q.route(a, b).unwrap();
+        assert_eq!((route[0], *route.last().unwrap()), (a, b));
+        let (got, want) = (cost(&route), reference(a, b));
+        assert!((got - want).abs() <= want * 1e-5, "{from:?} -> {to:?}: {got} vs cheapest {want}");
+    }
+}
+
+fn dist3(a: [f32; 3], b: [f32; 3]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}

@@ -1,0 +1,160 @@
+//! Cost of one simulation tick with 1 000 / 10 000 / 100 000 moving units on a
+//! generated map of about 2 000 areals (single-threaded, one core), with the split per
+//! `SimSystems` set printed after each run; and one route query on that map.
+#![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
+
+use bevy_app::{App, FixedUpdate};
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::SingleThreadedExecutor;
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use iron3d_core::{CommandQueue, GameClock, NavState, NavStatus, Order, SimCommand, SimSystems};
+use iron3d_formats::rng::SplitMix64;
+use iron3d_sim::headless_app;
+use iron3d_sim::testing::{enter_game, publish_map, spawn_unit};
+use iron3d_terrain::NavMap;
+use std::time::{Duration, Instant};
+
+/// Areals per side (45² = 2 025, less the holes) and their size.
+const SIDE: u16 = 45;
+const AREAL: f32 = 40.0;
+const SETS: [SimSystems; 6] = [
+    SimSystems::Input,
+    SimSystems::SuperAi,
+    SimSystems::Behavior,
+    SimSystems::Wizard,
+    SimSystems::Control,
+    SimSystems::World3d,
+];
+
+fn hole(i: u16, j: u16) -> bool {
+    (u32::from(i) * 7 + u32::from(j) * 13) % 17 == 0
+}
+
+fn height(x: f32, y: f32) -> f32 {
+    0.02 * (x % 200.0) + 0.01 * (y % 300.0)
+}
+
+/// Instants at each set boundary of the last tick, and the time spent per set so far.
+#[derive(Resource, Default)]
+struct Marks {
+    at: [Option<Instant>; SETS.len() + 1],
+    spent: [Duration; SETS.len()],
+    ticks: u32,
+}
+
+fn mark<const K: usize>(mut marks: ResMut<Marks>) {
+    marks.at[K] = Some(Instant::now());
+    if K == SETS.len() {
+        for s in 0..SETS.len() {
+            if let (Some(a), Some(b)) = (marks.at[s], marks.at[s + 1]) {
+                marks.spent[s] += b - a;
+            }
+        }
+        marks.ticks += 1;
+    }
+}
+
+fn walkable(nav: &NavMap, p: [f32; 2]) -> bool {
+    nav.area_at(p[0], p[1]).is_some()
+}
+
+/// A map with `units` units on a lattice, each sent to a seeded random point.
+fn world(units: u32) -> App {
+    let mut app = headless_app();
+    app.init_resource::<Marks>().edit_schedule(FixedUpdate, |s| {
+        s.set_executor(SingleThreadedExecutor::new());
+    });
+    app.add_systems(
+        FixedUpdate,
+        (
+            mark::<0>.before(SimSystems::Input),
+            mark::<1>.after(SimSystems::Input).before(SimSystems::SuperAi),
+            mark::<2>.after(SimSystems::SuperAi).before(SimSystems::Behavior),
+            mark::<3>.after(SimSystems::Behavior).before(SimSystems::Wizard),
+            mark::<4>.after(SimSystems::Wizard).before(SimSystems::Control),
+            mark::<5>.after(SimSystems::Control).before(SimSystems::World3d),
+            mark::<6>.after(SimSystems::World3d),
+        ),
+    );
+    publish_map(app.world_mut(), SIDE, AREAL, height, hole).expect("map");
+    enter_game(&mut app);
+    let extent = f32::from(SIDE) * AREAL;
+    let spacing = extent / libm::sqrtf(units as f32 * 1.1);
+    let mut rng = SplitMix64::stream(1, "bench goals");
+    let mut placed = 0u32;
+    let mut commands = Vec::new();
+    let (mut x, mut y) = (spacing / 2.0, spacing / 2.0);
+    while placed < units {
+        let nav = app.world().resource::<NavMap>();
+        if walkable(nav, [x, y]) {
+            let goal = loop {
+                let g = [rng.range(1.0, extent - 1.0), rng.range(1.0, extent - 1.0)];
+                if walkable(nav, g) {
+                    break g;
+                }
+            };
+            placed += 1;
+            spawn_unit(app.world_mut(), placed, (placed % 8) as i32, [x, y], 0.0, 1.0);
+            commands.push(SimCommand { tick: 0, units: vec![placed], order: Order::MoveTo(goal) });
+        }
+        x += spacing;
+        if x > extent {
+            (x, y) = (spacing / 2.0, y + spacing);
+            assert!(y < extent, "{units} units do not fit");
+        }
+    }
+    let tick = app.world().resource::<GameClock>().tick + 1;
+    let mut queue = app.world_mut().resource_mut::<CommandQueue>();
+    for mut c in commands {
+        c.tick = tick;
+        queue.push(c);
+    }
+    // Past the first scheduled step (3 ticks + up to 63 ms) and the route planning.
+    for _ in 0..8 {
+        app.update();
+    }
+    *app.world_mut().resource_mut::<Marks>() = Marks::default();
+    app
+}
+
+fn report(app: &mut App, units: u32) {
+    let marks = app.world().resource::<Marks>();
+    let per_tick = |d: Duration| d.as_secs_f64() * 1e3 / f64::from(marks.ticks.max(1));
+    let split: Vec<String> = SETS.iter().zip(marks.spent).map(|(s, d)| format!("{s:?} {:.3}", per_tick(d))).collect();
+    let mut q = app.world_mut().query::<&NavStatus>();
+    let moving = q.iter(app.world()).filter(|s| s.state == NavState::Moving).count();
+    eprintln!("{units:>7} units, {moving} moving: ms per tick by set: {}", split.join(", "));
+}
+
+fn tick(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tick");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(8));
+    for units in [1_000u32, 10_000, 100_000] {
+        // Built on first use, so a filtered run builds only the worlds it measures.
+        let mut app: Option<App> = None;
+        group.bench_with_input(BenchmarkId::from_parameter(units), &units, |b, &units| {
+            let app = app.get_or_insert_with(|| world(units));
+            b.iter(|| app.update());
+        });
+        if let Some(app) = app.as_mut() {
+            report(app, units);
+        }
+    }
+    group.finish();
+}
+
+fn route(c: &mut Criterion) {
+    let mut app = headless_app();
+    publish_map(app.world_mut(), SIDE, AREAL, height, hole).expect("map");
+    let nav = app.world().resource::<NavMap>();
+    let extent = f32::from(SIDE) * AREAL;
+    let from = nav.area_at(60.0, 60.0).expect("corner");
+    let to = nav.area_at(extent - 60.0, extent - 60.0).expect("corner");
+    let areals = nav.areals;
+    let hops = nav.route(from, to).expect("a route").len();
+    eprintln!("route across {areals} areals: {hops} hops");
+    c.bench_function("route/corner_to_corner", |b| b.iter(|| nav.route(from, to)));
+}
+
+criterion_group!(benches, route, tick);
+criterion_main!(benches);
