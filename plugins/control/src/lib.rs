@@ -36,10 +36,7 @@ impl Plugin for ControlPlugin {
             .add_systems(OnExit(AppState::InGame), collide::reset)
             .add_systems(
                 FixedUpdate,
-                (
-                    (step::build_proxies, step::step, collide::collide).chain(),
-                    animate::animate,
-                )
+                ((step::build_proxies, step::step, collide::collide).chain(), animate::animate)
                     .in_set(SimSystems::Control),
             );
     }

@@ -182,7 +182,8 @@ impl GameMissionBackend {
             let bytes = self.game.read_entry(&r.archive, &r.resource)?;
             Ctld::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())
         })?;
-        let component = u16::try_from(component).map_err(|_| Error::rule("component_count", "over 65535 components"))?;
+        let component =
+            u16::try_from(component).map_err(|_| Error::rule("component_count", "over 65535 components"))?;
         let mut out = Vec::new();
         for entry in ctld.initial_pose() {
             let (Ok(node), Some(row)) = (u32::try_from(entry.node), ctld.rows.get(entry.row)) else { continue };

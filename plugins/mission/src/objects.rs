@@ -153,7 +153,11 @@ pub struct ResolvedPrototype {
 impl ObjectComponent {
     /// A root component (a direct prototype key).
     pub fn root(key: impl Into<String>) -> Self {
-        Self { key: key.into(), parent: None, attach_node: 0, prototype: ResolvedPrototype::default(),
+        Self {
+            key: key.into(),
+            parent: None,
+            attach_node: 0,
+            prototype: ResolvedPrototype::default(),
             bounds: None,
             bindings: Vec::new(),
         }

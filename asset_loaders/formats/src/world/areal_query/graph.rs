@@ -121,7 +121,10 @@ impl RouteGraph {
     /// lower id. Areals no landmark reaches keep the straight-line bound.
     fn landmarks(rows: &Rows, n: usize) -> Vec<Landmark> {
         let farthest = |d: &[f32]| {
-            d.iter().enumerate().filter(|(_, x)| x.is_finite()).fold((0, -1.0), |b, (v, &x)| if x > b.1 { (v, x) } else { b })
+            d.iter()
+                .enumerate()
+                .filter(|(_, x)| x.is_finite())
+                .fold((0, -1.0), |b, (v, &x)| if x > b.1 { (v, x) } else { b })
         };
         let mut out: Vec<Landmark> = Vec::new();
         if n == 0 {
