@@ -12,7 +12,7 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin};
 use iron3d_core::{AppState, CorePlugin};
 use iron3d_mission::{GameMissionBackend, LoadError, MissionPlugin, MissionRequest, Registered};
-use iron3d_render::{RenderPlugin, RenderStats, TerrainView};
+use iron3d_render::{MissionRenderPlugin, RenderStats, TerrainView};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -58,7 +58,7 @@ fn main() -> AppExit {
                 })
                 .set(AssetPlugin { file_path: root.clone(), meta_check: AssetMetaCheck::Never, ..default() }),
         )
-        .add_plugins((GameLoadersPlugin, CorePlugin, MissionPlugin, RenderPlugin))
+        .add_plugins((GameLoadersPlugin, CorePlugin, MissionPlugin, MissionRenderPlugin))
         .insert_resource(MissionRequest { mission: mission.clone(), backend: Arc::new(GameMissionBackend::new(game)) })
         .insert_resource(Shot {
             out: PathBuf::from(out),
@@ -81,7 +81,7 @@ fn start(mut commands: Commands, mut next: ResMut<NextState<AppState>>) {
     next.set(AppState::Loading);
 }
 
-#[allow(clippy::too_many_arguments)]
+#[expect(clippy::too_many_arguments, reason = "one system drives the whole scripted capture")]
 fn drive(
     mut commands: Commands,
     mut shot: ResMut<Shot>,

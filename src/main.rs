@@ -1,5 +1,7 @@
-//! The `iron3d` desktop game: parses the command line, adds the plugins, runs.
+//! The `iron3d` desktop game: parses the command line, finds the game data, adds the
+//! plugins, runs.
 
+mod data;
 mod shell;
 
 use clap::Parser;
@@ -7,32 +9,100 @@ use std::path::PathBuf;
 
 /// Iron3D engine re-implementation (Parkan: Iron Strategy).
 #[derive(Parser, Debug, Clone)]
-#[command(name = "iron3d", version, about)]
+#[command(
+    name = "iron3d",
+    version,
+    about,
+    after_help = "Game data is looked up in order: --data DIR, the IRON3D_DATA environment variable, demo/ \
+                  beside the executable, ../share/iron3d/demo from the executable's directory, the demo tree \
+                  of the source checkout.\n\nExit status: 0 success, 1 no game data found or a run-time \
+                  failure, 2 usage error."
+)]
 pub struct Args {
-    /// Game data directory: an installed copy of the original game, or the bundled demo.
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo"))]
-    pub data: PathBuf,
-    /// Mission to open directly (a folder name under MISSIONS).
-    #[arg(long)]
+    /// Game data directory: an installed copy of the original game, or the bundled demo
+    /// (default: the first found of IRON3D_DATA, demo/ beside the executable,
+    /// ../share/iron3d/demo, the source checkout's assets/demo).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Mission to open directly (a folder name under MISSIONS, e.g. tutorial.01).
+    #[arg(long, value_name = "NAME")]
     pub mission: Option<String>,
-    /// Run in a window (the default).
-    #[arg(long, conflicts_with = "fullscreen")]
-    pub windowed: bool,
-    /// Run full screen (borderless).
+    /// Run in a window of this size in physical pixels, WIDTHxHEIGHT (the default: a
+    /// 1280x720 window).
+    #[arg(long, value_name = "WxH", value_parser = parse_window_size, conflicts_with = "fullscreen")]
+    pub window: Option<WindowSize>,
+    /// Run full screen (borderless, on the primary monitor).
     #[arg(long)]
     pub fullscreen: bool,
     /// Save a PNG of the window after `--exit-after-frames` frames, then exit.
-    #[arg(long, requires = "exit_after_frames")]
+    #[arg(long, value_name = "PATH", requires = "exit_after_frames")]
     pub screenshot: Option<PathBuf>,
     /// Open the EU7B scenery viewer on this `.eu7` file instead of the main menu
     /// (free-fly camera, sections streamed around it; see the overlay for the keys).
     #[arg(long, value_name = "FILE")]
     pub eu7: Option<PathBuf>,
     /// Render this many frames, then exit (with `--screenshot`: capture, then exit).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub exit_after_frames: Option<u32>,
 }
 
+/// A window size in physical pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowSize {
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+}
+
+impl WindowSize {
+    /// The window size when neither `--window` nor `--fullscreen` is given.
+    pub const DEFAULT: WindowSize = WindowSize { width: 1280, height: 720 };
+    /// The largest accepted side.
+    pub const MAX_SIDE: u32 = 16384;
+}
+
+/// Parses `WIDTHxHEIGHT` (e.g. `1600x900`), each side 1 to [`WindowSize::MAX_SIDE`].
+fn parse_window_size(text: &str) -> Result<WindowSize, String> {
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(|| format!("`{text}` is not WIDTHxHEIGHT (e.g. 1600x900)"))?;
+    let side = |s: &str, what: &str| match s.trim().parse::<u32>() {
+        Ok(v) if (1..=WindowSize::MAX_SIDE).contains(&v) => Ok(v),
+        _ => Err(format!("{what} `{s}` must be a whole number from 1 to {}", WindowSize::MAX_SIDE)),
+    };
+    Ok(WindowSize { width: side(w, "width")?, height: side(h, "height")? })
+}
+
 fn main() -> bevy::app::AppExit {
-    shell::app(Args::parse()).run()
+    let args = Args::parse();
+    let data = match data::Lookup::from_process(args.data.clone()).find() {
+        Ok((origin, dir)) => {
+            eprintln!("iron3d: game data: {} ({origin})", dir.display());
+            Some(dir)
+        }
+        // The EU7B viewer reads its own file and needs no game data.
+        Err(e) if args.eu7.is_some() => {
+            eprintln!("iron3d: {e}");
+            None
+        }
+        Err(e) => {
+            eprintln!("iron3d: {e}");
+            return bevy::app::AppExit::error();
+        }
+    };
+    shell::app(args, data).run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_sizes_parse_and_bad_ones_are_named() {
+        assert_eq!(parse_window_size("1600x900"), Ok(WindowSize { width: 1600, height: 900 }));
+        assert_eq!(parse_window_size("640X480"), Ok(WindowSize { width: 640, height: 480 }));
+        for bad in ["1600", "0x900", "1600x", "x900", "axb", "99999x10", "-1x5"] {
+            assert!(parse_window_size(bad).is_err(), "{bad} accepted");
+        }
+        assert!(parse_window_size("0x900").expect_err("zero").contains("width `0`"));
+    }
 }

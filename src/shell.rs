@@ -3,41 +3,46 @@
 //! with `--eu7`),
 //! and the developer tools.
 
-use crate::Args;
+use crate::{Args, WindowSize};
 use bevy::asset::AssetMetaCheck;
 use bevy::prelude::*;
-use bevy::window::WindowMode;
+use bevy::window::{WindowMode, WindowResolution};
 use bevy_egui::EguiPlugin;
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin};
-use iron3d_camera::CameraPlugin;
+use iron3d_camera::GameCameraPlugin;
 use iron3d_core::CorePlugin;
 use iron3d_dev::DevPlugin;
 use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
 use iron3d_mission::MissionPlugin;
-use iron3d_render::RenderPlugin;
+use iron3d_render::MissionRenderPlugin;
 use iron3d_ui::UiPlugin;
 use iron3d_vfs::GameDir;
+use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Builds the game application.
-pub fn app(args: Args) -> App {
+/// Builds the game application over the game data directory `data` (found by
+/// [`crate::data::Lookup`]; `None` only for the EU7B viewer).
+pub fn app(args: Args, data: Option<PathBuf>) -> App {
     let mut app = App::new();
     // The asset source must exist before Bevy's AssetPlugin is added.
-    match GameDir::open(&args.data, iron3d_formats::ReadOptions::compatible()) {
-        Ok(game) => {
-            app.add_plugins(GameSourcePlugin { game: Arc::new(game) });
+    if let Some(data) = &data {
+        match GameDir::open(data, iron3d_formats::ReadOptions::compatible()) {
+            Ok(game) => {
+                app.add_plugins(GameSourcePlugin { game: Arc::new(game) });
+            }
+            Err(e) => eprintln!("iron3d: cannot open the data directory {}: {e}", data.display()),
         }
-        Err(e) => eprintln!("iron3d: cannot open the data directory {}: {e}", args.data.display()),
     }
-    let mode = if args.fullscreen {
-        WindowMode::BorderlessFullscreen(MonitorSelection::Primary)
+    let size = args.window.unwrap_or(WindowSize::DEFAULT);
+    let (mode, resolution) = if args.fullscreen {
+        (WindowMode::BorderlessFullscreen(MonitorSelection::Primary), WindowResolution::default())
     } else {
-        WindowMode::Windowed
+        (WindowMode::Windowed, WindowResolution::new(size.width, size.height))
     };
     app.add_plugins(
         DefaultPlugins
             .set(WindowPlugin {
-                primary_window: Some(Window { title: "iron3d".into(), mode, ..default() }),
+                primary_window: Some(Window { title: "iron3d".into(), mode, resolution, ..default() }),
                 ..default()
             })
             // Debug builds hot-reload changed game files (the game:// source polls them).
@@ -59,8 +64,8 @@ pub fn app(args: Args) -> App {
                 GameLoadersPlugin,
                 MissionPlugin,
                 iron3d_sim::SimPlugins,
-                RenderPlugin,
-                CameraPlugin,
+                MissionRenderPlugin,
+                GameCameraPlugin,
                 UiPlugin { autostart: args.mission.clone() },
             ));
         }

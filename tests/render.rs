@@ -1,7 +1,7 @@
 //! Rendered-frame check: runs the game on the demo mission under a virtual X server,
 //! captures a frame and checks what a player would see with image statistics.
 //! Needs Xvfb and a Vulkan driver, so it is ignored by default; `.ci/run` runs it with
-//! `cargo test --profile ci --test render -- --ignored`.
+//! `cargo test --workspace --profile ci --test render -- --ignored`.
 
 use std::path::Path;
 use std::process::Command;

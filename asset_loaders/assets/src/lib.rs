@@ -1,6 +1,7 @@
 //! Bevy adapter of the Iron3D formats: the game directory as the `game://` asset source
 //! (loose files and `archive::entry` addresses) and one thin `AssetLoader` per format,
-//! keeping the format crate's located error text.
+//! keeping the format crate's located error text. Every loader's settings are a
+//! [`ReadSettings`] (strict or compatible reading, each quirk; compatible by default).
 
 pub mod axes;
 mod loaders;

@@ -199,6 +199,36 @@ fn wear_and_mat0_loaders_resolve_materials_with_fallback_and_textures() {
 }
 
 #[test]
+fn the_read_mode_is_a_loader_setting_strict_rejects_a_quirk_compatible_accepts() {
+    // wedge.wea names NO_SUCH, which only the `material_fallback` quirk resolves.
+    let path = "game://models.lib::wedge.wea";
+    let root = model_tree("read-mode");
+    let load_as = |app: &bevy_app::App, quirk: Option<bool>| -> Handle<WearAsset> {
+        app.world()
+            .resource::<AssetServer>()
+            .load_builder()
+            .with_settings(move |s: &mut ReadSettings| {
+                *s = ReadSettings::strict();
+                s.quirks.material_fallback = quirk;
+            })
+            .load(path)
+    };
+    let mut strict_app = app(&root);
+    let strict = load_as(&strict_app, None);
+    match settle(&mut strict_app, &strict) {
+        LoadState::Failed(e) => assert!(e.to_string().contains("NO_SUCH"), "{e}"),
+        other => panic!("a strict load of a quirky WEAR must fail: {other:?}"),
+    }
+    let mut quirk_app = app(&root);
+    let one_quirk = load_as(&quirk_app, Some(true));
+    assert!(matches!(settle(&mut quirk_app, &one_quirk), LoadState::Loaded), "strict with the one quirk switched on");
+    let mut compatible_app = app(&root);
+    let compatible: Handle<WearAsset> = load(&compatible_app, path);
+    assert!(matches!(settle(&mut compatible_app, &compatible), LoadState::Loaded), "compatible is the default");
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
 fn land_loader_groups_faces_by_selector_in_bevy_axes() {
     let root = model_tree("land");
     let mut app = app(&root);

@@ -3,7 +3,7 @@
 //! [`Mat0Asset`] (with its phase textures as dependencies). Spec `models.md` §1–§4, §7.
 
 use crate::axes::{node_transform, to_bevy};
-use crate::loaders::{LoaderError, located, read_all};
+use crate::loaders::{LoaderError, ReadSettings, located, read_all};
 use bevy_asset::io::Reader;
 use bevy_asset::{Asset, AssetLoader, Handle, LoadContext, RenderAssetUsages};
 use bevy_image::{Image, ImageAddressMode, ImageFilterMode, ImageSampler, ImageSamplerDescriptor};
@@ -130,12 +130,17 @@ pub struct MshLoader;
 
 impl AssetLoader for MshLoader {
     type Asset = MshAsset;
-    type Settings = ();
+    type Settings = ReadSettings;
     type Error = LoaderError;
 
-    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<MshAsset, LoaderError> {
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        settings: &ReadSettings,
+        ctx: &mut LoadContext<'_>,
+    ) -> Result<MshAsset, LoaderError> {
         let bytes = read_all(reader, ctx).await?;
-        let msh = Msh::parse(&bytes, ReadOptions::compatible()).map_err(|e| located(ctx, e))?;
+        let msh = Msh::parse(&bytes, settings.options()).map_err(|e| located(ctx, e))?;
         let options = MeshOptions { slot_fallback: true, lightmap_uv: true, ..MeshOptions::default() };
         let built = build_node_meshes(&msh, 0, 0, options).map_err(|e| located(ctx, e))?;
         let posed = hierarchy_valid(&msh);
@@ -225,10 +230,15 @@ pub struct TexmLoader;
 
 impl AssetLoader for TexmLoader {
     type Asset = Image;
-    type Settings = ();
+    type Settings = ReadSettings;
     type Error = LoaderError;
 
-    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<Image, LoaderError> {
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _: &ReadSettings,
+        ctx: &mut LoadContext<'_>,
+    ) -> Result<Image, LoaderError> {
         let bytes = read_all(reader, ctx).await?;
         let texm = Texm::parse(&bytes).map_err(|e| located(ctx, e))?;
         texm_image(&texm).map_err(|e| located(ctx, e))
@@ -269,10 +279,15 @@ pub struct Mat0Loader {
 
 impl AssetLoader for Mat0Loader {
     type Asset = Mat0Asset;
-    type Settings = ();
+    type Settings = ReadSettings;
     type Error = LoaderError;
 
-    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<Mat0Asset, LoaderError> {
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _: &ReadSettings,
+        ctx: &mut LoadContext<'_>,
+    ) -> Result<Mat0Asset, LoaderError> {
         let bytes = read_all(reader, ctx).await?;
         let (archive, entry) = archive_and_entry(ctx);
         let lib = self.game.archive(&archive).map_err(|e| located(ctx, e))?;
@@ -315,16 +330,25 @@ pub struct WearLoader {
 
 impl WearLoader {
     /// The `LightMap.lib` entry name of every `LIGHTMAPS` row, `None` where the library
-    /// (or the entry) is missing.
-    fn lightmaps(&self, wear: &Wear) -> Vec<Option<String>> {
+    /// (or the entry) is missing and the `lightmap_missing_slot` quirk is on (an error
+    /// without it).
+    fn lightmaps(&self, wear: &Wear, options: ReadOptions) -> Result<Vec<Option<String>>, Error> {
         let count = wear.lightmaps.as_ref().map_or(0, |l| l.rows.len());
         let lib = self.game.archive(LIGHTMAP_LIB).ok();
         let nres = lib.as_ref().and_then(|l| l.nres());
         (0..count)
             .map(|i| {
-                let name = display_name(wear.lightmap(i)?);
-                nres.as_ref()?.find(name.as_bytes())?;
-                Some(name)
+                let name = wear.lightmap(i).map(display_name);
+                let present =
+                    name.as_ref().is_some_and(|n| nres.as_ref().is_some_and(|l| l.find(n.as_bytes()).is_some()));
+                if present {
+                    return Ok(name);
+                }
+                if options.quirks.lightmap_missing_slot {
+                    return Ok(None);
+                }
+                let name = name.unwrap_or_else(|| format!("row {i}"));
+                Err(Error::new(ErrorKind::NotFound(format!("LightMap {name} not found."))))
             })
             .collect()
     }
@@ -332,12 +356,17 @@ impl WearLoader {
 
 impl AssetLoader for WearLoader {
     type Asset = WearAsset;
-    type Settings = ();
+    type Settings = ReadSettings;
     type Error = LoaderError;
 
-    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<WearAsset, LoaderError> {
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        settings: &ReadSettings,
+        ctx: &mut LoadContext<'_>,
+    ) -> Result<WearAsset, LoaderError> {
         let bytes = read_all(reader, ctx).await?;
-        let options = ReadOptions::compatible();
+        let options = settings.options();
         let wear = Wear::parse(&bytes, options).map_err(|e| located(ctx, e))?;
         let lib = self.game.archive(MATERIAL_LIB).map_err(|e| located(ctx, e))?;
         let nres =
@@ -354,7 +383,8 @@ impl AssetLoader for WearLoader {
         }
         drop(nres);
         let materials = names.iter().map(|n| ctx.load(mat0_path(n))).collect();
-        let lightmaps = self.lightmaps(&wear).into_iter().map(|n| n.map(|n| ctx.load(lightmap_path(&n)))).collect();
+        let lightmaps = self.lightmaps(&wear, options).map_err(|e| located(ctx, e))?;
+        let lightmaps = lightmaps.into_iter().map(|n| n.map(|n| ctx.load(lightmap_path(&n)))).collect();
         Ok(WearAsset { materials, lightmaps, wear: Arc::new(wear) })
     }
 

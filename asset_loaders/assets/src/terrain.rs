@@ -7,13 +7,12 @@
 //! vertices carry a vertex-colour alpha (see [`Coverage`]) that fades each overlay out
 //! towards its border instead of ending at a hard triangle edge.
 
-use crate::loaders::{LoaderError, located, read_all};
+use crate::loaders::{LoaderError, ReadSettings, located, read_all};
 use crate::models::triangle_mesh;
 use bevy_asset::io::Reader;
 use bevy_asset::{Asset, AssetLoader, Handle, LoadContext};
 use bevy_mesh::Mesh;
 use bevy_reflect::TypePath;
-use iron3d_formats::ReadOptions;
 use iron3d_formats::world::{LandMsh, TerrainFace28};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -106,12 +105,17 @@ pub struct LandLoader;
 
 impl AssetLoader for LandLoader {
     type Asset = LandAsset;
-    type Settings = ();
+    type Settings = ReadSettings;
     type Error = LoaderError;
 
-    async fn load(&self, reader: &mut dyn Reader, _: &(), ctx: &mut LoadContext<'_>) -> Result<LandAsset, LoaderError> {
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        settings: &ReadSettings,
+        ctx: &mut LoadContext<'_>,
+    ) -> Result<LandAsset, LoaderError> {
         let bytes = read_all(reader, ctx).await?;
-        let land = LandMsh::parse(&bytes, ReadOptions::compatible()).map_err(|e| located(ctx, e))?;
+        let land = LandMsh::parse(&bytes, settings.options()).map_err(|e| located(ctx, e))?;
         let mut layers: BTreeMap<u8, Layer> = BTreeMap::new();
         let mut overlays: BTreeMap<u8, Layer> = BTreeMap::new();
         let mut bounds = [[f32::MAX; 3], [f32::MIN; 3]];

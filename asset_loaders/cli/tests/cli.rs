@@ -1,4 +1,5 @@
 //! End-to-end tests of the `iron3d-cli` binary on a small generated game tree.
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
 use iron3d_formats::nres::NresWriter;
 use iron3d_formats::registry::objects::{ObjectRef64, write_refs};

@@ -2,7 +2,10 @@
 //! formats, written with the project's own writers. Same seed -> byte-identical tree
 //! on every machine: no wall clock, no hash-order iteration, no float formatting.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    test,
+    allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a panic in a test is a failed test")
+)]
 
 pub mod catalogue;
 pub mod configs;

@@ -196,7 +196,7 @@ pub fn resolve_includes(root: &str, loader: &dyn FileLoader, opts: &ReadOptions)
     Ok(tree)
 }
 
-#[allow(clippy::too_many_arguments)]
+#[expect(clippy::too_many_arguments, reason = "the recursion carries its whole include context")]
 fn visit(
     path: &str,
     params: Vec<Vec<u8>>,

@@ -5,10 +5,13 @@
 //!   [`SectionIndex`] maps PIDX entries to byte ranges and decodes one [`Section`] on demand.
 //! * [`canonical`] reproduces the baking tool's output (chunk order, string interning, flag
 //!   rules, the `eu7_half_round_carry` half-float quirk, batched terrain, PACK sectioning).
-//! * [`e3d`] reads models, [`include`] resolves `INCL` trees, [`generate`] builds
+//! * [`e3d`] reads models, [`include`](mod@include) resolves `INCL` trees, [`generate`] builds
 //!   deterministic synthetic sceneries for tests and benchmarks.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    test,
+    allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a panic in a test is a failed test")
+)]
 
 pub mod canonical;
 pub mod chunk;

@@ -1,6 +1,6 @@
 //! Container benchmarks: NRes open + index, name lookup, LZSS / LZHUF / Deflate decode
 //! and cipher throughput.
-#![allow(missing_docs)]
+#![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use iron3d_formats::ReadOptions;

@@ -1,6 +1,6 @@
 //! Model benchmarks: MSH parse + build_mesh to triangle lists, Texm decode throughput
 //! (MB/s of RGBA output) for 565 and 8888.
-#![allow(missing_docs)]
+#![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use iron3d_formats::ReadOptions;

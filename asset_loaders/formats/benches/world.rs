@@ -1,6 +1,6 @@
 //! World benchmarks: TMA parse of a 1 000-object mission, Land.msh + Land.map parse of
 //! a 10 000-face / 1 000-areal map, 100 000 `area_at` queries and 10 000 routes.
-#![allow(missing_docs)]
+#![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use iron3d_formats::ReadOptions;

@@ -64,7 +64,7 @@ impl Archive {
             // SAFETY: the map is read-only and the game tree is not modified while the
             // game runs; a concurrent writer could change bytes under us, which the
             // parsers tolerate as ordinary bad input (every access is bounds-checked).
-            #[allow(unsafe_code)]
+            #[expect(unsafe_code, reason = "memory-mapping a read-only archive file")]
             let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
             Bytes::Mapped(map)
         };

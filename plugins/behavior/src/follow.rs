@@ -204,8 +204,7 @@ pub(crate) fn follow(
         }
         let final_leg = leg_goal(&nav, &geo, &targets).ok().flatten().is_some_and(|(_, last)| last);
         let radius = proxy.map_or(1.0, |p| p.radius);
-        loop {
-            let Some(&point) = nav.local_path.get(nav.next) else { break };
+        while let Some(&point) = nav.local_path.get(nav.next) {
             let last = nav.next + 1 == nav.local_path.len();
             let d = dist(position, point);
             if d < nav.best_dist - PROGRESS {

@@ -81,11 +81,12 @@ impl GameCamera {
     }
 }
 
-/// Installs the camera.
+/// The game's mission camera ([`GameCamera`]: RTS orbit and free fly), spawned at start-up and
+/// framing the player's base on entering a mission. Named apart from Bevy's camera plugins.
 #[derive(Debug, Default)]
-pub struct CameraPlugin;
+pub struct GameCameraPlugin;
 
-impl Plugin for CameraPlugin {
+impl Plugin for GameCameraPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<GameCamera>()
             .add_systems(Startup, spawn)

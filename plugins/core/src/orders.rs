@@ -6,9 +6,10 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 
 /// What a unit is told to do.
-#[derive(Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Reflect)]
 pub enum Order {
     /// Stop and stay (also the state of a unit without orders).
+    #[default]
     Stop,
     /// Move to a point (game units).
     MoveTo([f32; 2]),
@@ -18,12 +19,6 @@ pub enum Order {
     FollowPath(i32),
     /// Patrol a mission path: to its end, back to its start, and again.
     Patrol(i32),
-}
-
-impl Default for Order {
-    fn default() -> Self {
-        Self::Stop
-    }
 }
 
 impl Order {

@@ -95,8 +95,10 @@ fn the_clock_compares_deadlines_across_the_wrap() {
 #[test]
 fn the_grid_finds_every_box_touching_a_query() {
     // Small boxes on a lattice plus a few long ones crossing many cells.
-    let mut boxes: Vec<[[f32; 2]; 2]> =
-        (0..400).map(|i| [(i % 20) as f32 * 5.0, (i / 20) as f32 * 5.0]).map(|p| [p, [p[0] + 1.0, p[1] + 1.0]]).collect();
+    let mut boxes: Vec<[[f32; 2]; 2]> = (0..400)
+        .map(|i| [(i % 20) as f32 * 5.0, (i / 20) as f32 * 5.0])
+        .map(|p| [p, [p[0] + 1.0, p[1] + 1.0]])
+        .collect();
     boxes.extend([[[-5.0, 20.0], [80.0, 22.0]], [[40.0, -3.0], [41.0, 99.0]]]);
     let touches = |b: &[[f32; 2]; 2], lo: [f32; 2], hi: [f32; 2]| {
         b[0][0] <= hi[0] && b[1][0] >= lo[0] && b[0][1] <= hi[1] && b[1][1] >= lo[1]

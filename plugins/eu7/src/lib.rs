@@ -14,7 +14,10 @@
 //! World frame: the scenery's Y-up frame is used as is (eu7.md §1: right-handed, inferred),
 //! so a scenery point (x, y, z) is the Bevy point (x, y, z).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    test,
+    allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a panic in a test is a failed test")
+)]
 
 pub mod camera;
 pub mod data;

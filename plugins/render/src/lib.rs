@@ -71,9 +71,9 @@ impl std::fmt::Debug for RenderStats {
     }
 }
 
-/// System sets of the renderer, in order.
+/// System sets of the mission renderer in `Update`, in order.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum RenderSystems {
+pub enum MissionRenderSystems {
     /// Resolve prototypes of newly registered objects and request their assets.
     Request,
     /// Attach meshes and materials once assets are loaded.
@@ -82,12 +82,13 @@ pub enum RenderSystems {
     Animate,
 }
 
-/// The mission renderer. Needs `DefaultPlugins` (or the PBR stack), the asset plugins of
+/// The mission renderer (models, terrain, environment of the loaded mission; named apart
+/// from Bevy's own `RenderPlugin`, which it needs). Needs `DefaultPlugins` (or the PBR stack), the asset plugins of
 /// `iron3d_assets` and `iron3d_mission::MissionPlugin`.
 #[derive(Debug, Default)]
-pub struct RenderPlugin;
+pub struct MissionRenderPlugin;
 
-impl Plugin for RenderPlugin {
+impl Plugin for MissionRenderPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<RenderStats>()
             .init_resource::<PrototypeCache>()
@@ -101,7 +102,10 @@ impl Plugin for RenderPlugin {
             .register_type::<ModelPart>()
             .register_type::<TerrainView>()
             .register_type::<Environment>()
-            .configure_sets(Update, (RenderSystems::Request, RenderSystems::Attach, RenderSystems::Animate).chain())
+            .configure_sets(
+                Update,
+                (MissionRenderSystems::Request, MissionRenderSystems::Attach, MissionRenderSystems::Animate).chain(),
+            )
             .add_systems(Startup, environment::setup)
             .add_systems(OnExit(AppState::InGame), close)
             .add_systems(PostUpdate, placement::interpolate.before(TransformSystems::Propagate))
@@ -109,10 +113,10 @@ impl Plugin for RenderPlugin {
                 Update,
                 (
                     (placement::place_new, models::request_models, terrain::request_terrain)
-                        .in_set(RenderSystems::Request),
+                        .in_set(MissionRenderSystems::Request),
                     (models::attach_models, terrain::attach_terrain, environment::add_fog)
-                        .in_set(RenderSystems::Attach),
-                    (materials::animate_materials, models::pose_pieces).in_set(RenderSystems::Animate),
+                        .in_set(MissionRenderSystems::Attach),
+                    (materials::animate_materials, models::pose_pieces).in_set(MissionRenderSystems::Animate),
                 ),
             );
     }

@@ -6,6 +6,7 @@
 //! (a separate texture stage in the original, spec §4.6) are Bevy lightmaps on the part
 //! entities, scaled like the ambient light they replace.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use iron3d_assets::Mat0Asset;
 use iron3d_formats::model::mat0::PhaseColors;
@@ -15,6 +16,18 @@ use std::collections::HashMap;
 #[derive(Resource, Default)]
 pub struct MaterialCache {
     pub(crate) by_row: HashMap<(Option<AssetId<iron3d_assets::WearAsset>>, u16), Handle<StandardMaterial>>,
+}
+
+/// What a `StandardMaterial` is built from (MAT0 assets and their textures) and where
+/// it is added.
+#[derive(SystemParam)]
+pub(crate) struct MaterialSources<'w> {
+    /// MAT0 materials.
+    pub(crate) mats: Res<'w, Assets<Mat0Asset>>,
+    /// Their textures (for the alpha test).
+    pub(crate) images: Res<'w, Assets<Image>>,
+    /// The built materials.
+    pub(crate) materials: ResMut<'w, Assets<StandardMaterial>>,
 }
 
 /// A material whose MAT0 has phase animation.
@@ -104,10 +117,10 @@ pub(crate) fn animate_materials(
         let Some(mut m) = materials.get_mut(&a.material) else { continue };
         let multiplier = mat0.material.alpha_multiplier.map_or(1.0, f32::from_bits);
         apply_colors(&mut m, &colors, if multiplier.is_finite() { multiplier } else { 1.0 });
-        if let Some(texture) = mat0.textures.get(sel.phase).cloned().flatten() {
-            if m.base_color_texture.as_ref() != Some(&texture) {
-                m.base_color_texture = Some(texture);
-            }
+        if let Some(texture) = mat0.textures.get(sel.phase).cloned().flatten()
+            && m.base_color_texture.as_ref() != Some(&texture)
+        {
+            m.base_color_texture = Some(texture);
         }
     }
 }

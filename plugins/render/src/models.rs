@@ -11,13 +11,14 @@
 //! [`MaterialCache`].
 
 use crate::RenderStats;
-use crate::materials::{AnimatedMaterial, MaterialCache, is_animated, standard_material};
+use crate::materials::{AnimatedMaterial, MaterialCache, MaterialSources, is_animated, standard_material};
 use bevy::asset::RecursiveDependencyLoadState;
+use bevy::ecs::system::SystemParam;
 use bevy::pbr::Lightmap;
 use bevy::prelude::*;
-use iron3d_assets::{GameData, Mat0Asset, MshAsset, WearAsset};
-use iron3d_core::{AppState, PieceAnimation};
-use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, assemble};
+use iron3d_assets::{GameData, MshAsset, MshNode, WearAsset};
+use iron3d_core::{AppState, PieceAnimation, PieceBinding};
+use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, Piece, assemble};
 use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
 use iron3d_mission::{MissionObject, Registered};
 use std::collections::{HashMap, HashSet};
@@ -108,6 +109,25 @@ pub(crate) struct SeenSets {
     materials: HashSet<AssetId<StandardMaterial>>,
     pairs: HashSet<(AssetId<Mesh>, AssetId<StandardMaterial>)>,
     objects: HashSet<Entity>,
+}
+
+impl SeenSets {
+    /// Records one drawn part of `object`.
+    fn record(&mut self, object: Entity, mesh: AssetId<Mesh>, material: AssetId<StandardMaterial>) {
+        self.meshes.insert(mesh);
+        self.materials.insert(material);
+        self.pairs.insert((mesh, material));
+        self.objects.insert(object);
+    }
+}
+
+impl RenderStats {
+    /// Copies the distinct counts of the seen sets into the statistics.
+    fn update_distinct_counts(&mut self) {
+        let s = &self.seen;
+        (self.meshes, self.materials, self.pairs, self.objects) =
+            (s.meshes.len(), s.materials.len(), s.pairs.len(), s.objects.len());
+    }
 }
 
 fn game_path(r: &EffectiveRef) -> String {
@@ -226,34 +246,25 @@ fn assembly_of(object: &ObjectModel, models: &[Option<&MshAsset>]) -> Assembly {
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn attach_models(
-    mut commands: Commands,
-    mut objects: Query<(Entity, &mut ObjectModel, Option<&PieceAnimation>)>,
-    server: Res<AssetServer>,
-    models: Res<Assets<MshAsset>>,
-    wears: Res<Assets<WearAsset>>,
-    mats: Res<Assets<Mat0Asset>>,
-    images: Res<Assets<Image>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    mut cache: ResMut<MaterialCache>,
-    mut stats: ResMut<RenderStats>,
-) {
-    let pending_before = stats.pending;
-    for (entity, mut object, animation) in &mut objects {
-        if object.state != ModelState::Loading {
-            continue;
-        }
-        let Some(loaded) = object.components.iter().map(|c| component_loaded(&server, c)).collect::<Option<Vec<_>>>()
-        else {
-            continue;
-        };
+/// The loaded assets an object's model is assembled from.
+#[derive(SystemParam)]
+pub(crate) struct ModelAssets<'w> {
+    server: Res<'w, AssetServer>,
+    models: Res<'w, Assets<MshAsset>>,
+    wears: Res<'w, Assets<WearAsset>>,
+}
+
+impl ModelAssets<'_> {
+    /// The model of each component (`None` where it failed), once every component has
+    /// settled; counts and logs the failures.
+    fn settled_models(&self, object: &ObjectModel, stats: &mut RenderStats) -> Option<Vec<Option<&MshAsset>>> {
+        let loaded: Vec<[bool; 2]> =
+            object.components.iter().map(|c| component_loaded(&self.server, c)).collect::<Option<_>>()?;
         stats.pending = stats.pending.saturating_sub(object.components.len());
-        let mut ready: Vec<Option<&MshAsset>> = Vec::with_capacity(loaded.len());
-        for (c, [msh_ok, wear_ok]) in object.components.iter().zip(&loaded) {
-            let model = models.get(&c.msh).filter(|_| *msh_ok);
+        let ready = object.components.iter().zip(&loaded).map(|(c, &[msh_ok, wear_ok])| {
+            let model = self.models.get(&c.msh).filter(|_| msh_ok);
             if model.is_none() {
-                warn!("render: model of {} failed: {:?}", c.key, server.load_state(&c.msh));
+                warn!("render: model of {} failed: {:?}", c.key, self.server.load_state(&c.msh));
             }
             if model.is_none() || !wear_ok {
                 stats.failed += 1;
@@ -261,62 +272,143 @@ pub(crate) fn attach_models(
             if !wear_ok {
                 warn!("render: materials of {} failed; drawing grey", c.key);
             }
-            ready.push(model);
+            model
+        });
+        Some(ready.collect())
+    }
+
+    /// A component's material table with its asset id (the material cache key).
+    fn wear(&self, c: &ComponentModel) -> Option<(AssetId<WearAsset>, &WearAsset)> {
+        c.wear.as_ref().and_then(|w| self.wears.get(w).map(|a| (w.id(), a)))
+    }
+}
+
+/// The shared materials of WEAR rows, built from MAT0 assets on first use.
+#[derive(SystemParam)]
+pub(crate) struct PartMaterials<'w> {
+    sources: MaterialSources<'w>,
+    cache: ResMut<'w, MaterialCache>,
+}
+
+impl PartMaterials<'_> {
+    /// The shared material of a WEAR row (created on first use, with an animator when
+    /// its MAT0 has phase animation).
+    fn of_row(
+        &mut self,
+        commands: &mut Commands,
+        wear: Option<(AssetId<WearAsset>, &WearAsset)>,
+        row: u16,
+    ) -> Handle<StandardMaterial> {
+        let key = (wear.map(|(id, _)| id), row);
+        if let Some(m) = self.cache.by_row.get(&key) {
+            return m.clone();
         }
+        let mat0_handle = wear.and_then(|(_, w)| w.materials.get(usize::from(row)));
+        let mat0 = mat0_handle.and_then(|h| self.sources.mats.get(h));
+        let handle = self.sources.materials.add(standard_material(mat0, &self.sources.images));
+        if let (Some(h), Some(m)) = (mat0_handle, mat0)
+            && is_animated(m)
+        {
+            commands.spawn((
+                Name::new("Animated material"),
+                AnimatedMaterial { material: handle.clone(), mat0: h.clone() },
+                DespawnOnExit(AppState::InGame),
+            ));
+        }
+        self.cache.by_row.insert(key, handle.clone());
+        handle
+    }
+}
+
+/// The binding of a piece in its object's animation (index into `bindings`).
+fn binding_of(bindings: &[PieceBinding], c: &ComponentModel, node: usize) -> Option<usize> {
+    bindings.iter().position(|b| usize::from(b.component) == c.component && usize::try_from(b.node) == Ok(node))
+}
+
+/// Spawns one piece of `object` under `parent`, posed by its binding (or at rest); a
+/// cycling binding makes it an [`AnimatedPiece`].
+fn spawn_piece(
+    commands: &mut Commands,
+    (object, parent): (Entity, Entity),
+    c: &ComponentModel,
+    model: &MshAsset,
+    piece: &Piece,
+    bindings: &[PieceBinding],
+) -> Entity {
+    let binding = binding_of(bindings, c, piece.node);
+    let pose = binding.map_or(model.nodes[piece.node].rest, |b| model.pose(piece.node, bindings[b].frame()));
+    let name = Name::new(format!("{}/{}", c.key, model.nodes[piece.node].name));
+    let mut e = commands.spawn((
+        ModelPiece { component: piece.component, node: piece.node, model: c.msh.clone() },
+        name,
+        pose,
+        Visibility::default(),
+        ChildOf(parent),
+    ));
+    if let Some(binding) = binding.filter(|b| bindings[*b].cycles()) {
+        e.insert(AnimatedPiece { object, binding });
+    }
+    e.id()
+}
+
+/// Spawns the drawn parts of a piece's node (with their lightmaps) and counts them.
+fn spawn_parts(
+    commands: &mut Commands,
+    materials: &mut PartMaterials,
+    stats: &mut RenderStats,
+    (object, piece): (Entity, Entity),
+    node: &MshNode,
+    wear: Option<(AssetId<WearAsset>, &WearAsset)>,
+) {
+    for part in &node.parts {
+        let material = materials.of_row(commands, wear, part.material);
+        stats.seen.record(object, part.mesh.id(), material.id());
+        let mut drawn = commands.spawn((
+            ModelPart { material: part.material },
+            Mesh3d(part.mesh.clone()),
+            MeshMaterial3d(material),
+            ChildOf(piece),
+        ));
+        let lightmap = wear.and_then(|(_, w)| w.lightmaps.get(usize::from(part.lightmap))).cloned().flatten();
+        if let Some(image) = lightmap.filter(|_| part.lightmapped) {
+            drawn.insert(Lightmap { image, uv_rect: Rect::new(0.0, 0.0, 1.0, 1.0), bicubic_sampling: false });
+            stats.lightmapped += 1;
+        }
+        stats.parts += 1;
+    }
+}
+
+/// Spawns the pieces of every object whose component assets have all settled.
+pub(crate) fn attach_models(
+    mut commands: Commands,
+    mut objects: Query<(Entity, &mut ObjectModel, Option<&PieceAnimation>)>,
+    assets: ModelAssets,
+    mut materials: PartMaterials,
+    mut stats: ResMut<RenderStats>,
+) {
+    let pending_before = stats.pending;
+    for (entity, mut object, animation) in &mut objects {
+        if object.state != ModelState::Loading {
+            continue;
+        }
+        let Some(ready) = assets.settled_models(&object, &mut stats) else { continue };
         let assembly = assembly_of(&object, &ready);
         let bindings = animation.map_or(&[][..], |a| &a.bindings);
         let mut spawned: Vec<Entity> = Vec::with_capacity(assembly.pieces.len());
         for piece in &assembly.pieces {
-            let c = &object.components[piece.component];
             let Some(model) = ready[piece.component] else {
                 spawned.push(entity);
                 continue;
             };
-            let binding = bindings
-                .iter()
-                .position(|b| usize::from(b.component) == c.component && usize::try_from(b.node) == Ok(piece.node));
-            let pose = binding.map_or(model.nodes[piece.node].rest, |b| model.pose(piece.node, bindings[b].frame()));
+            let c = &object.components[piece.component];
             let parent = piece.parent.map_or(entity, |p| spawned[p]);
-            let name = Name::new(format!("{}/{}", c.key, model.nodes[piece.node].name));
-            let mut e = commands.spawn((
-                ModelPiece { component: piece.component, node: piece.node, model: c.msh.clone() },
-                name,
-                pose,
-                Visibility::default(),
-                ChildOf(parent),
-            ));
-            if let Some(binding) = binding.filter(|b| bindings[*b].cycles()) {
-                e.insert(AnimatedPiece { object: entity, binding });
-            }
-            let piece_entity = e.id();
+            let piece_entity = spawn_piece(&mut commands, (entity, parent), c, model, piece, bindings);
             spawned.push(piece_entity);
-            let wear = c.wear.as_ref().and_then(|w| wears.get(w).map(|a| (w.id(), a)));
-            for part in &model.nodes[piece.node].parts {
-                let material =
-                    part_material(&mut commands, wear, part.material, &mats, &images, &mut materials, &mut cache);
-                let seen = &mut stats.seen;
-                seen.meshes.insert(part.mesh.id());
-                seen.materials.insert(material.id());
-                seen.pairs.insert((part.mesh.id(), material.id()));
-                seen.objects.insert(entity);
-                let mut drawn = commands.spawn((
-                    ModelPart { material: part.material },
-                    Mesh3d(part.mesh.clone()),
-                    MeshMaterial3d(material),
-                    ChildOf(piece_entity),
-                ));
-                let lightmap = wear.and_then(|(_, w)| w.lightmaps.get(usize::from(part.lightmap))).cloned().flatten();
-                if let Some(image) = lightmap.filter(|_| part.lightmapped) {
-                    drawn.insert(Lightmap { image, uv_rect: Rect::new(0.0, 0.0, 1.0, 1.0), bicubic_sampling: false });
-                    stats.lightmapped += 1;
-                }
-                stats.parts += 1;
-            }
+            let node = &model.nodes[piece.node];
+            spawn_parts(&mut commands, &mut materials, &mut stats, (entity, piece_entity), node, assets.wear(c));
         }
         object.state = ModelState::Ready;
-        let s = &stats.seen;
-        let counts = (s.meshes.len(), s.materials.len(), s.pairs.len(), s.objects.len());
-        (stats.meshes, stats.materials, stats.pairs, stats.objects) = counts;
+        stats.update_distinct_counts();
     }
     if pending_before > 0 && stats.pending == 0 {
         info!(
@@ -330,36 +422,6 @@ pub(crate) fn attach_models(
             stats.objects
         );
     }
-}
-
-/// The shared material of a WEAR row (created on first use).
-fn part_material(
-    commands: &mut Commands,
-    wear: Option<(AssetId<WearAsset>, &WearAsset)>,
-    row: u16,
-    mats: &Assets<Mat0Asset>,
-    images: &Assets<Image>,
-    materials: &mut Assets<StandardMaterial>,
-    cache: &mut MaterialCache,
-) -> Handle<StandardMaterial> {
-    let key = (wear.map(|(id, _)| id), row);
-    if let Some(m) = cache.by_row.get(&key) {
-        return m.clone();
-    }
-    let mat0_handle = wear.and_then(|(_, w)| w.materials.get(usize::from(row)));
-    let mat0 = mat0_handle.and_then(|h| mats.get(h));
-    let handle = materials.add(standard_material(mat0, images));
-    if let (Some(h), Some(m)) = (mat0_handle, mat0)
-        && is_animated(m)
-    {
-        commands.spawn((
-            Name::new("Animated material"),
-            AnimatedMaterial { material: handle.clone(), mat0: h.clone() },
-            DespawnOnExit(AppState::InGame),
-        ));
-    }
-    cache.by_row.insert(key, handle.clone());
-    handle
 }
 
 /// Re-poses animated pieces whose object's animation changed.

@@ -9,7 +9,7 @@
 //! unknown; overlays without a table or material are not drawn.
 
 use crate::RenderStats;
-use crate::materials::{AnimatedMaterial, is_animated, standard_material};
+use crate::materials::{AnimatedMaterial, MaterialSources, is_animated, standard_material};
 use bevy::asset::RecursiveDependencyLoadState;
 use bevy::prelude::*;
 use iron3d_assets::axes::to_bevy;
@@ -128,9 +128,7 @@ pub(crate) fn attach_terrain(
     server: Res<AssetServer>,
     lands: Res<Assets<LandAsset>>,
     wears: Res<Assets<WearAsset>>,
-    mats: Res<Assets<Mat0Asset>>,
-    images: Res<Assets<Image>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut sources: MaterialSources,
     mut stats: ResMut<RenderStats>,
 ) {
     let Some(handle) = view.land.clone().filter(|_| view.root.is_none()) else { return };
@@ -155,6 +153,7 @@ pub(crate) fn attach_terrain(
     }
     let [bases, overlays] = tables.map(|t| t.and_then(|h| table(&server, &wears, h)));
     let Some(land) = lands.get(&handle) else { return };
+    let (mats, images, materials) = (&*sources.mats, &*sources.images, &mut sources.materials);
     let mat0 = |wear: Option<&WearAsset>, row: u8| handle_of(wear, row).and_then(|h| mats.get(h));
     let root = commands
         .spawn((
@@ -166,14 +165,14 @@ pub(crate) fn attach_terrain(
         ))
         .id();
     for layer in &land.layers {
-        let mut material = standard_material(mat0(bases, layer.selector), &images);
+        let mut material = standard_material(mat0(bases, layer.selector), images);
         if material.base_color_texture.is_none() {
             let [r, g, b] = LAYER_TONES[usize::from(layer.selector) % LAYER_TONES.len()];
             material.base_color = Color::srgb(r, g, b);
         }
         material.perceptual_roughness = 0.95;
         let material = materials.add(material);
-        animate(&mut commands, &mats, root, &material, handle_of(bases, layer.selector));
+        animate(&mut commands, mats, root, &material, handle_of(bases, layer.selector));
         commands.spawn((
             Name::new(format!("Terrain layer {}", layer.selector)),
             Mesh3d(layer.mesh.clone()),
@@ -187,13 +186,13 @@ pub(crate) fn attach_terrain(
         let mut material = StandardMaterial {
             perceptual_roughness: 0.95,
             depth_bias: OVERLAY_DEPTH_BIAS,
-            ..standard_material(Some(mat0), &images)
+            ..standard_material(Some(mat0), images)
         };
         if material.alpha_mode == AlphaMode::Opaque {
             material.alpha_mode = AlphaMode::Blend;
         }
         let material = materials.add(material);
-        animate(&mut commands, &mats, root, &material, handle_of(overlays, layer.selector));
+        animate(&mut commands, mats, root, &material, handle_of(overlays, layer.selector));
         commands.spawn((
             Name::new(format!("Terrain overlay {}", layer.selector)),
             Mesh3d(layer.mesh.clone()),

@@ -41,7 +41,7 @@ fn loaded_app(game: &Arc<GameDir>) -> App {
         CorePlugin,
         MissionPlugin,
     ));
-    app.init_asset::<StandardMaterial>().add_plugins(RenderPlugin);
+    app.init_asset::<StandardMaterial>().add_plugins(MissionRenderPlugin);
     load_headless(&mut app, game, MISSION).expect("the mission loads");
     for _ in 0..3000 {
         app.update();

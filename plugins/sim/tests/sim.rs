@@ -1,5 +1,6 @@
 //! The simulation headless: Control and Behavior checks of spec `runtime.md` §15 on
 //! synthetic maps, determinism and replay, and the demo missions moving.
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
 use bevy_app::{App, FixedUpdate};
 use bevy_ecs::message::Messages;

@@ -2,6 +2,7 @@
 
 use crate::Settings;
 use crate::screen::{full_screen, settings_controls};
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::GameData;
@@ -20,48 +21,60 @@ pub struct MenuState {
     missions: Option<Vec<String>>,
 }
 
-fn request(commands: &mut Commands, next: &mut NextState<AppState>, game: &GameData, mission: &str) {
-    let backend = GameMissionBackend::new(Arc::clone(&game.0));
-    commands.insert_resource(MissionRequest { mission: mission.to_string(), backend: Arc::new(backend) });
-    next.set(AppState::Loading);
+/// Starts missions of the game directory: a [`MissionRequest`] and the switch to
+/// `AppState::Loading`.
+#[derive(SystemParam)]
+pub struct MissionStarter<'w, 's> {
+    commands: Commands<'w, 's>,
+    next: ResMut<'w, NextState<AppState>>,
+    game: Option<Res<'w, GameData>>,
+}
+
+impl MissionStarter<'_, '_> {
+    /// Requests `mission` (a folder name under `MISSIONS`); false without game data.
+    pub fn start(&mut self, mission: &str) -> bool {
+        let Some(game) = &self.game else { return false };
+        let backend = GameMissionBackend::new(Arc::clone(&game.0));
+        self.commands.insert_resource(MissionRequest { mission: mission.to_string(), backend: Arc::new(backend) });
+        self.next.set(AppState::Loading);
+        true
+    }
 }
 
 /// Starts the `--mission` mission once.
-pub fn autostart(
-    mut commands: Commands,
-    mut start: ResMut<Autostart>,
-    game: Option<Res<GameData>>,
-    mut next: ResMut<NextState<AppState>>,
-) {
-    if let (Some(mission), Some(game)) = (start.0.take(), game) {
-        request(&mut commands, &mut next, &game, &mission);
+pub fn autostart(mut start: ResMut<Autostart>, mut starter: MissionStarter) {
+    if let Some(mission) = start.0.take() {
+        starter.start(&mission);
     }
 }
 
 /// The main menu: title, data directory, missions, last load error, settings.
 pub fn main_menu(
     mut contexts: EguiContexts,
-    mut commands: Commands,
+    mut starter: MissionStarter,
     mut state: ResMut<MenuState>,
     mut settings: ResMut<Settings>,
-    game: Option<Res<GameData>>,
     error: Option<Res<LoadError>>,
-    mut next: ResMut<NextState<AppState>>,
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "main_menu");
-    let missions =
-        state.missions.get_or_insert_with(|| game.as_ref().map(|g| list_missions(&g.0)).unwrap_or_default()).clone();
+    let missions = state
+        .missions
+        .get_or_insert_with(|| starter.game.as_ref().map(|g| list_missions(&g.0)).unwrap_or_default())
+        .clone();
     egui::CentralPanel::default().show_inside(&mut screen, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(40.0);
             ui.heading(egui::RichText::new("IRON3D").size(48.0).strong());
             ui.label("Parkan: Iron Strategy engine re-implementation");
             ui.add_space(20.0);
-            match &game {
+            match &starter.game {
                 Some(g) => ui.label(format!("Data: {} ({} files)", g.0.root().display(), g.0.index().len())),
-                None => ui.colored_label(egui::Color32::LIGHT_RED, "No game data: start with --data DIR"),
+                None => ui.colored_label(
+                    egui::Color32::LIGHT_RED,
+                    "No game data: start with --data DIR (or set IRON3D_DATA)",
+                ),
             };
             if let Some(e) = &error {
                 ui.add_space(12.0);
@@ -72,7 +85,7 @@ pub fn main_menu(
                     );
                     ui.label(&e.message);
                     if ui.button("Dismiss").clicked() {
-                        commands.remove_resource::<LoadError>();
+                        starter.commands.remove_resource::<LoadError>();
                     }
                 });
             }
@@ -83,9 +96,7 @@ pub fn main_menu(
             }
             for mission in &missions {
                 if ui.add_sized([240.0, 28.0], egui::Button::new(mission)).clicked() {
-                    if let Some(g) = &game {
-                        request(&mut commands, &mut next, g, mission);
-                    }
+                    starter.start(mission);
                 }
             }
             ui.add_space(16.0);

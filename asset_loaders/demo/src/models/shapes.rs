@@ -203,7 +203,7 @@ impl Geo {
 
     /// Adds a chamfered hull: a box of half extents `half` from `z0` to `z1` whose top
     /// shrinks to `top` of the base size over the upper `chamfer` height.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments, reason = "each hull dimension is its own argument")]
     pub fn hull(
         &mut self,
         half: [f32; 2],

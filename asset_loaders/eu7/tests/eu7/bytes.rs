@@ -1,8 +1,6 @@
 //! A test-side little-endian byte builder, independent of the crate's writer, for
 //! hand-written golden fixtures.
 
-#![allow(dead_code)]
-
 use iron3d_eu7::{Module, ReadOptions};
 
 /// Byte builder.

@@ -5,7 +5,7 @@ use crate::error::ErrorKind;
 use proptest::prelude::*;
 
 /// One directory row built by hand, field by field (independent of `DirEntry::to_bytes`).
-#[allow(clippy::too_many_arguments)]
+#[expect(clippy::too_many_arguments, reason = "one argument per field of a directory row")]
 fn row(type_id: &[u8; 4], a1: u32, a2: u32, size: u32, a3: u32, name: &[u8], off: u32, sort: u32) -> Vec<u8> {
     let mut r = Vec::new();
     r.extend_from_slice(type_id);

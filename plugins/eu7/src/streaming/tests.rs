@@ -62,7 +62,7 @@ fn streams_sections_around_the_focus_and_unloads_behind() {
         assert_eq!(world.resource::<SectionStreamer>().model_path(m.model), Some(name.as_str()));
     }
     assert_eq!(world.resource::<StreamingStats>().resident_instances, u64::from(total));
-    assert!(world.resource::<SectionStreamer>().cache.len() > 0, "workers read the model files");
+    assert!(!world.resource::<SectionStreamer>().cache.is_empty(), "workers read the model files");
     // Move 2 km east (centre of column 252): the four sections at columns 249 and 250
     // are despawned with their models; (250, 251), 1000 m away, stays.
     world.get_mut::<Transform>(focus).unwrap().translation.x += 2000.0;
