@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn a_click_picks_the_ground_and_the_nearest_unit_and_queues_a_move() {
-        let terrain = TerrainBuilder::height_field(4, 4, 10.0, &|x: f32, _| x * 0.5).unwrap();
+        let terrain = TerrainBuilder::height_field(4, 4, 10.0, |x: f32, _| x * 0.5).unwrap();
         let ground = Ground::new(&terrain);
         // A ray straight down (Bevy −Y) over game (12, 7) meets the slope at z = 6.
         let ray = Ray3d::new(Vec3::from(to_bevy([12.0, 7.0, 100.0])), Dir3::NEG_Y);
