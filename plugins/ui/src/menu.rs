@@ -110,7 +110,7 @@ pub fn main_menu(
                 exit.write(AppExit::Success);
             }
             ui.add_space(12.0);
-            ui.small("F12 inspector · F3 overlay and debug orders (click) · Esc pause");
+            ui.small("F12 inspector · F3 overlay and debug orders · Esc pause");
         });
     });
     Ok(())

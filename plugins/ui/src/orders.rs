@@ -1,5 +1,6 @@
-//! The debug order command, active while the F3 overlay is shown: a left click selects
-//! the unit nearest the clicked ground point, a right click sends it there. The order
+//! The debug order command, active while the F3 overlay is shown: a left click near a
+//! unit selects it, a left click elsewhere on the ground sends the selected unit there
+//! (the right button stays the camera's). The order
 //! goes through the simulation's command queue at the next tick, the path every order
 //! takes; the full player controls come with input mapping. The selection and its
 //! target are drawn as rings over the scene.
@@ -67,7 +68,7 @@ impl Scene<'_, '_> {
     }
 }
 
-/// Selects and sends on clicks that egui does not take.
+/// Selects or sends on left clicks that egui does not take.
 pub(crate) fn command(
     settings: Res<Settings>,
     buttons: Res<ButtonInput<MouseButton>>,
@@ -77,14 +78,13 @@ pub(crate) fn command(
     mut queue: ResMut<CommandQueue>,
     mut selection: ResMut<DebugSelection>,
 ) -> Result {
-    let (left, right) = (buttons.just_pressed(MouseButton::Left), buttons.just_pressed(MouseButton::Right));
-    if !settings.overlay || !(left || right) || contexts.ctx_mut()?.egui_wants_pointer_input() {
+    if !settings.overlay || !buttons.just_pressed(MouseButton::Left) || contexts.ctx_mut()?.egui_wants_pointer_input() {
         return Ok(());
     }
     let Some(point) = scene.cursor_ground() else { return Ok(()) };
-    if left {
-        let units = scene.units.iter().map(|(id, t, _)| (id.0, t.position));
-        selection.unit = nearest_unit(units, [point[0], point[1]], PICK_RADIUS);
+    let units = scene.units.iter().map(|(id, t, _)| (id.0, t.position));
+    if let Some(unit) = nearest_unit(units, [point[0], point[1]], PICK_RADIUS) {
+        selection.unit = Some(unit);
     } else if let Some(unit) = selection.unit {
         send(&mut queue, &clock, unit, [point[0], point[1]]);
         selection.target = Some([point[0], point[1]]);
@@ -106,7 +106,7 @@ pub(crate) fn draw(
     let ctx = contexts.ctx_mut()?;
     let zoom = ctx.zoom_factor();
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, "debug orders".into()));
-    let mut state = "left click: select a unit".to_string();
+    let mut state = "click a unit to select it".to_string();
     let selected = selection.unit.and_then(|id| scene.units.iter().find(|(i, ..)| i.0 == id));
     if let Some((id, t, status)) = selected {
         let ring = |p: Vec2, r: f32, colour: egui::Color32| {
@@ -123,7 +123,7 @@ pub(crate) fn draw(
             ring(p, 8.0, egui::Color32::from_rgb(240, 200, 60));
         }
         let nav = status.map_or("idle".to_string(), |s| format!("{:?}", s.state).to_lowercase());
-        state = format!("unit {} ({nav}) · right click: send it there", id.0);
+        state = format!("unit {} ({nav}) · click the ground to send it there", id.0);
     }
     egui::Area::new("debug orders help".into()).anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| ui.monospace(format!("debug orders: {state}")));

@@ -8,7 +8,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Landmarks per map.
-const LANDMARKS: usize = 8;
+const LANDMARKS: usize = 4;
 
 #[derive(Debug, Clone, Copy)]
 struct Edge {
