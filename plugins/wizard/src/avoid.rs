@@ -174,7 +174,7 @@ pub(crate) fn steer(
     let fastest = units.iter().filter(|u| u.1.active).map(|u| u.1.max_speed).fold(0.0, f32::max);
     let reach_max = unit_radius + fastest * config.horizons[1] + config.clearance;
     let grid = SpatialGrid::build(&boxes, reach_max.max(4.0));
-    let (mut near, mut threats) = (Vec::new(), Vec::new());
+    let (mut near, mut seen, mut threats) = (Vec::new(), Vec::new(), Vec::new());
     let turns = config.offsets.map(|o| [libm::cosf(o), libm::sinf(o)]);
     let sampler = Sampler { config: &config, turns, nav: nav.as_deref() };
     for (id, intent, mut path, mut request) in &mut units {
@@ -194,8 +194,18 @@ pub(crate) fn steer(
             [body.position[0] + wide, body.position[1] + wide],
             &mut near,
         );
-        near.sort_unstable();
-        near.dedup();
+        // A unit sits in one cell; only a static box can be reported by several.
+        seen.clear();
+        near.retain(|&j| {
+            if bodies[j as usize].1.footprint.is_none() {
+                return true;
+            }
+            let first = !seen.contains(&j);
+            if first {
+                seen.push(j);
+            }
+            first
+        });
         threats.clear();
         // Only what can come within reach before the last horizon.
         let horizon = config.horizons[1];
