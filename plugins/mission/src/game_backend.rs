@@ -137,15 +137,14 @@ impl GameMissionBackend {
     /// The tag-26 items of a prototype's control description and its NDP rows (spec
     /// `runtime.md` §4.5), read once per prototype.
     pub(crate) fn production_part(&self, p: &Prototype) -> Result<Option<ProductionPart>> {
-        let find = |ext: &str| p.refs.iter().find(|r| r.resource.to_ascii_lowercase().ends_with(ext));
-        let Some(ctl) = find(".ctl") else { return Ok(None) };
+        let Some(ctl) = p.first(".ctl") else { return Ok(None) };
         let ctld = self.control(ctl)?;
         let devices: Vec<_> =
             ctld.items.iter().filter(|i| i.tag() == 0x1A).map(|i| (i.key(), i.coefficient_raw())).collect();
         if devices.is_empty() {
             return Ok(None);
         }
-        let rows = match find(".ndp") {
+        let rows = match p.first(".ndp") {
             None => Vec::new(),
             Some(ndp) => {
                 let bytes = self.game.read_entry(&ndp.archive, &ndp.resource)?;

@@ -431,11 +431,8 @@ pub(crate) fn pose_pieces(
     mut pieces: Query<(&ModelPiece, &AnimatedPiece, &mut Transform)>,
 ) {
     for (piece, animated, mut transform) in &mut pieces {
-        let Ok(animation) = objects.get(animated.object) else { continue };
-        let (Some(binding), Some(model)) = (animation.bindings.get(animated.binding), models.get(&piece.model)) else {
-            continue;
-        };
-        if animation.is_changed() {
+        let Some(animation) = objects.get(animated.object).ok().filter(|a| a.is_changed()) else { continue };
+        if let (Some(binding), Some(model)) = (animation.bindings.get(animated.binding), models.get(&piece.model)) {
             *transform = model.pose(piece.node, binding.frame());
         }
     }

@@ -56,14 +56,18 @@ pub(crate) struct Scene<'w, 's> {
 }
 
 impl Scene<'_, '_> {
+    fn camera(&self) -> Option<(&Camera, &GlobalTransform)> {
+        self.cameras.iter().find(|(c, _)| c.is_active)
+    }
+
     fn cursor_ground(&self) -> Option<[f32; 3]> {
         let cursor = self.windows.single().ok()?.cursor_position()?;
-        let (camera, at) = self.cameras.iter().find(|(c, _)| c.is_active)?;
+        let (camera, at) = self.camera()?;
         ground_point(self.ground.as_deref()?, camera.viewport_to_world(at, cursor).ok()?)
     }
 
     fn on_screen(&self, p: [f32; 3]) -> Option<Vec2> {
-        let (camera, at) = self.cameras.iter().find(|(c, _)| c.is_active)?;
+        let (camera, at) = self.camera()?;
         camera.world_to_viewport(at, Vec3::from(to_bevy(p))).ok()
     }
 }

@@ -78,8 +78,8 @@ struct Body {
     position: [f32; 2],
     velocity: [f32; 2],
     radius: f32,
-    /// Box footprint (static objects): centre, half extents, heading.
-    footprint: Option<([f32; 2], [f32; 2], f32)>,
+    /// Box footprint (static objects): centre, half extents, cosine and sine of the heading.
+    footprint: Option<([f32; 2], [f32; 2], [f32; 2])>,
     /// Centre of the shape and the radius of a circle around it.
     centre: [f32; 2],
     bound: f32,
@@ -103,9 +103,9 @@ impl Body {
     }
 }
 
-/// Distance from `p` to a box footprint (centre, half extents, heading; negative inside).
-fn box_distance((centre, half, heading): ([f32; 2], [f32; 2], f32), p: [f32; 2]) -> f32 {
-    let (s, c) = (libm::sinf(heading), libm::cosf(heading));
+/// Distance from `p` to a box footprint (centre, half extents, cosine and sine of the
+/// heading; negative inside).
+fn box_distance((centre, half, [c, s]): ([f32; 2], [f32; 2], [f32; 2]), p: [f32; 2]) -> f32 {
     let d = [p[0] - centre[0], p[1] - centre[1]];
     let local = [c * d[0] + s * d[1], -s * d[0] + c * d[1]];
     let out = [(local[0].abs() - half[0]).max(0.0), (local[1].abs() - half[1]).max(0.0)];
@@ -142,7 +142,7 @@ fn snapshot(all: &Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Opti
             let f = [c, s];
             let footprint = (!proxy.circle).then(|| {
                 let o = proxy.offset;
-                ([position[0] + c * o[0] - s * o[1], position[1] + s * o[0] + c * o[1]], proxy.half_extents, heading)
+                ([position[0] + c * o[0] - s * o[1], position[1] + s * o[0] + c * o[1]], proxy.half_extents, [c, s])
             });
             let (centre, bound) = footprint.map_or((position, proxy.radius), |(c, h, _)| (c, len(h)));
             let velocity = [f[0] * speed, f[1] * speed];
