@@ -2,13 +2,18 @@
 //! `assets/rules/iron3d.rules.ron`, used for any data directory. Nothing in it is
 //! recovered from the original game; every rule is labelled `origin: Project` and the
 //! reader refuses anything else, so spec-proven values can never drift into the file.
-//! This first version holds production costs: a robot's cost is the cost of its unit
-//! scheme's class word plus one entry per component by component type.
+//! It holds production costs (a robot's cost is the cost of its unit scheme's class
+//! word plus one entry per component by component type), combat (hit points, armour
+//! and armament per class word, the weapon table) and the computer clans' parameters.
+
+mod combat;
+
+pub use combat::{Ai, Combat, Durability, WeaponRule};
 
 use serde::Deserialize;
 
 /// The rules file version this reader understands.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// The shipped rules file, relative to the repository's `assets/`.
 pub const SHIPPED_PATH: &str = "rules/iron3d.rules.ron";
 /// The shipped rules text (compiled in, so the rules exist for any data directory).
@@ -89,6 +94,10 @@ pub struct Rules {
     pub version: u32,
     /// Production costs.
     pub production: Production,
+    /// Combat.
+    pub combat: Combat,
+    /// Computer clans.
+    pub ai: Ai,
 }
 
 /// Why a rules file was refused.
@@ -171,6 +180,8 @@ impl Rules {
         for (i, c) in p.producers.iter().enumerate() {
             check(file, format!("production.producers[{i}] ({})", c.name), c.origin, None, seen.insert(c.class))?;
         }
+        rules.combat.check(file)?;
+        rules.ai.check(file)?;
         Ok(rules)
     }
 
@@ -227,14 +238,20 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_with_the_rule_named() {
-        let other = SHIPPED.replace("version: 1", "version: 2");
-        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 2, .. })));
+        let other = SHIPPED.replace("version: 2", "version: 1");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 1, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
         assert!(e.to_string().contains("production.classes[0]"), "{e}");
         let negative = SHIPPED.replacen("ore: 150.0", "ore: -1.0", 1);
         assert!(Rules::parse("x.ron", &negative).unwrap_err().to_string().contains("finite"));
         assert!(matches!(Rules::parse("x.ron", &negative), Err(RulesError::Invalid { .. })));
+        let unarmed = SHIPPED.replacen("weapon: Some(\"cannon\")", "weapon: Some(\"slingshot\")", 1);
+        assert!(Rules::parse("x.ron", &unarmed).unwrap_err().to_string().contains("weapon table"));
+        let armour = SHIPPED.replacen("armour: 0.2", "armour: 1.5", 1);
+        assert!(Rules::parse("x.ron", &armour).unwrap_err().to_string().contains("combat.classes[0]"));
+        let slow = SHIPPED.replacen("think_seconds: 4.0", "think_seconds: 0.0", 1);
+        assert!(Rules::parse("x.ron", &slow).unwrap_err().to_string().contains("ai"));
         let broken = SHIPPED.replacen("classes: [", "classes: (", 1);
         assert!(matches!(Rules::parse("x.ron", &broken), Err(RulesError::Syntax { .. })));
     }

@@ -7,9 +7,10 @@ use crate::config::BehaviorConfig;
 use crate::navigator::Navigator;
 use crate::planner::{self, Refusal};
 use bevy_ecs::prelude::*;
+use iron3d_core::plane::dist;
 use iron3d_core::{
     ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, GameClock, GameMessage, GameMessageKind, NavState,
-    NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order, OriginalObjectId, SimTransform, SteerIntent,
+    NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order, OriginalObjectId, SimTransform, SteerIntent, Weapon,
 };
 use iron3d_terrain::{Ground, MissionPaths, NavMap};
 
@@ -17,6 +18,9 @@ use iron3d_terrain::{Ground, MissionPaths, NavMap};
 const STALL_TICKS: u32 = 12;
 /// Getting closer by less than this (units) in a tick is no progress.
 const PROGRESS: f32 = 0.05;
+/// An attacking unit stops this share of its weapon range from its target (the
+/// project's own rule: close enough to keep firing when the target shifts a little).
+const HOLD_RANGE: f32 = 0.85;
 
 /// The shared read-only world a leg is planned against.
 #[derive(bevy_ecs::system::SystemParam)]
@@ -65,7 +69,7 @@ fn leg_goal(
     match nav.order {
         Order::Stop => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
-        Order::MoveToObject(id) => {
+        Order::MoveToObject(id) | Order::Attack(id) => {
             let t = geo.table.entity_of(id).and_then(|e| targets.get(e).ok());
             let t = t.ok_or((DiagnosticKind::NonReachableArea, format!("target object {id} is not in the world")))?;
             Ok(Some(([t.position[0], t.position[1]], true)))
@@ -83,6 +87,20 @@ fn leg_goal(
             Ok(Some((p, false)))
         }
     }
+}
+
+/// For an `Attack` order: whether the target is within the share of weapon range a
+/// unit closes in to ([`HOLD_RANGE`]); `None` for other orders or an unarmed unit.
+fn attack_range(
+    nav: &Navigator,
+    weapon: Option<&Weapon>,
+    position: [f32; 2],
+    geo: &Geography,
+    targets: &Query<&SimTransform>,
+) -> Option<bool> {
+    let Order::Attack(target) = nav.order else { return None };
+    let t = geo.table.entity_of(target).and_then(|e| targets.get(e).ok())?;
+    Some(dist(position, [t.position[0], t.position[1]]) <= weapon?.range * HOLD_RANGE)
 }
 
 /// The next leg after the current one ends, or `None` when the order is done.
@@ -173,22 +191,33 @@ pub(crate) fn follow(
         &mut Navigator,
         &mut NavStatus,
         &mut SteerIntent,
-        Option<&CollisionProxy>,
+        (Option<&CollisionProxy>, Option<&Weapon>),
     )>,
     mut out: MessageWriter<GameMessage>,
     mut clear: MessageWriter<ClearWizardPath>,
 ) {
     let mut outbox = Outbox::default();
     let c = *geo.config;
-    for (entity, &id, &handle, t, mut nav, mut status, mut intent, proxy) in &mut units {
+    for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon)) in &mut units {
         let position = [t.position[0], t.position[1]];
         status.areal = geo.nav.as_ref().and_then(|n| n.area_at(position[0], position[1]));
+        let in_range = attack_range(&nav, weapon, position, &geo, &targets);
+        if status.state == NavState::Arrived && in_range == Some(false) {
+            nav.replan = true;
+        }
+        if status.state == NavState::Moving && in_range == Some(true) {
+            status.state = NavState::Arrived;
+            intent.active = false;
+            clear.write(ClearWizardPath(entity));
+            outbox.post(&geo.clock, ObjectRef { id, handle }, GameMessageKind::Arrived(ObjectRef { id, handle }));
+            continue;
+        }
         if status.state != NavState::Moving || nav.replan || !geo.clock.reached(nav.first_step_ms) {
             intent.active = false;
             continue;
         }
         let moved_target = match nav.order {
-            Order::MoveToObject(target) => geo
+            Order::MoveToObject(target) | Order::Attack(target) => geo
                 .table
                 .entity_of(target)
                 .and_then(|e| targets.get(e).ok())
@@ -240,9 +269,4 @@ pub(crate) fn follow(
         }
     }
     outbox.flush(&mut out);
-}
-
-fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
-    let d = [a[0] - b[0], a[1] - b[1]];
-    (d[0] * d[0] + d[1] * d[1]).sqrt()
 }

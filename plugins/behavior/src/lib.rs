@@ -4,13 +4,16 @@
 //! corridor around it (`PathFind_CorridorRadius`), with a revision counter. Behavior
 //! publishes [`iron3d_core::NavStatus`] and a [`iron3d_core::SteerIntent`] for Wizard,
 //! reports the six error conditions of §1 as diagnostics, and tells Wizard to clear
-//! its path on a target change, a damaged global path or a stop.
+//! its path on a target change, a damaged global path or a stop. It also keeps each
+//! armed object's radar target and closes attacking units in to weapon range (the
+//! project's own combat rules).
 
 mod config;
 mod follow;
 mod navigator;
 mod orders;
 pub mod planner;
+mod radar;
 
 pub use config::BehaviorConfig;
 pub use navigator::Navigator;
@@ -32,7 +35,7 @@ impl Plugin for BehaviorPlugin {
             .add_systems(OnEnter(AppState::InGame), config::load)
             .add_systems(
                 FixedUpdate,
-                (orders::activate, orders::apply_commands, follow::plan_legs, follow::follow)
+                (orders::activate, orders::apply_commands, radar::scan, follow::plan_legs, follow::follow)
                     .chain()
                     .in_set(SimSystems::Behavior),
             );

@@ -20,9 +20,9 @@ pub use config::ControlConfig;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, SimSystems};
+use iron3d_core::{AppState, ControlPhase};
 
-/// Installs Control in `SimSystems::Control`.
+/// Installs Control in `SimSystems::Control` (its `ControlPhase::Motion` step).
 #[derive(Debug, Default)]
 pub struct ControlPlugin;
 
@@ -37,7 +37,7 @@ impl Plugin for ControlPlugin {
             .add_systems(
                 FixedUpdate,
                 ((step::build_proxies, step::step, collide::collide).chain(), animate::animate)
-                    .in_set(SimSystems::Control),
+                    .in_set(ControlPhase::Motion),
             );
     }
 }

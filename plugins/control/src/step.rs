@@ -2,7 +2,6 @@
 
 use crate::config::ControlConfig;
 use bevy_ecs::prelude::*;
-use core::f32::consts::{PI, TAU};
 use iron3d_core::{
     CollisionProxy, Kinematics, ModelBounds, MotionRequest, Movable, PreviousSimTransform, SimObject, SimTransform,
     TICK_MS,
@@ -46,17 +45,7 @@ pub(crate) fn build_proxies(
     }
 }
 
-/// `a` wrapped into `[-π, π)`.
-pub(crate) fn wrap(a: f32) -> f32 {
-    let a = a % TAU;
-    if a >= PI {
-        a - TAU
-    } else if a < -PI {
-        a + TAU
-    } else {
-        a
-    }
-}
+pub(crate) use iron3d_core::plane::wrap_angle as wrap;
 
 /// Turn and speed towards the request within the limits, then the candidate position.
 pub(crate) fn step(

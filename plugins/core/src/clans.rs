@@ -38,6 +38,8 @@ pub struct ClanSetup {
     pub bundle: String,
     /// Research tree path (second resource), empty when none.
     pub research_tree: String,
+    /// The relation table: `(other clan name, value)` in file order.
+    pub relations: Vec<(String, i32)>,
 }
 
 /// The mission's clans and the files their scripts are read from. Published by the

@@ -7,11 +7,13 @@
 mod animation;
 mod clans;
 mod clock;
+mod combat;
 mod grid;
 mod ids;
 mod messages;
 mod motion;
 mod orders;
+pub mod plane;
 mod random;
 mod sets;
 mod space;
@@ -24,6 +26,7 @@ pub use clans::{
     ScriptFiles, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
+pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
 pub use messages::{
@@ -32,7 +35,7 @@ pub use messages::{
 pub use motion::{CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
 pub use orders::{ClearWizardPath, CommandQueue, Order, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
-pub use sets::{SimSystems, TICK_MS};
+pub use sets::{ControlPhase, SimSystems, TICK_MS};
 pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
 pub use table::ObjectTable;
@@ -55,6 +58,8 @@ impl Plugin for CorePlugin {
             .init_resource::<ObjectTable>()
             .init_resource::<SuperAiSlots>()
             .init_resource::<MissionOutcome>()
+            .init_resource::<ClanRelations>()
+            .init_resource::<ShotCounter>()
             .add_message::<RunScriptEvent>()
             .add_message::<GameMessage>()
             .add_message::<DeleteRequest>()
@@ -83,7 +88,13 @@ impl Plugin for CorePlugin {
             .register_type::<SuperAiSlots>()
             .register_type::<MissionOutcome>()
             .register_type::<UnitClass>()
-            .register_type::<ProductionParts>();
+            .register_type::<ProductionParts>()
+            .register_type::<Health>()
+            .register_type::<Weapon>()
+            .register_type::<Radar>()
+            .register_type::<Projectile>()
+            .register_type::<ClanRelations>()
+            .register_type::<ShotCounter>();
         sets::configure(app);
     }
 }

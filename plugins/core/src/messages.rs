@@ -123,6 +123,36 @@ pub enum GameMessageKind {
         /// What happened.
         detail: String,
     },
+    /// A weapon fired (the project's own event; presentation plays its effect and sound).
+    Fired {
+        /// The shooter.
+        shooter: ObjectRef,
+        /// Its target.
+        target: ObjectRef,
+        /// Weapon kind (index in the combat rules' weapon table).
+        weapon: u16,
+    },
+    /// An object took damage (the project's own event).
+    Damaged {
+        /// The object hit.
+        target: ObjectRef,
+        /// Who fired (`None` once the shooter is gone).
+        attacker: Option<ObjectRef>,
+        /// Hit points lost (after armour).
+        amount: f32,
+        /// Hit points left.
+        hp: f32,
+    },
+    /// An object was destroyed (the project's own event; its deletion is requested
+    /// and applied at the World3D boundary). Presentation shows the explosion.
+    Destroyed {
+        /// The object.
+        object: ObjectRef,
+        /// Who fired the last hit.
+        by: Option<ObjectRef>,
+        /// Where (game units).
+        position: [f32; 3],
+    },
     /// A clan's mission outcome was recorded (host callback or the project's rules).
     Outcome {
         /// Clan index.
@@ -140,7 +170,13 @@ impl GameMessageKind {
             Self::Init(_) => Some(gmsg::INIT),
             Self::KillGameObject(_) => Some(gmsg::KILL_GAMEOBJECT),
             Self::CollisionDetected(..) => Some(gmsg::COLLISION_DETECTED),
-            Self::Arrived(_) | Self::Diagnostic { .. } | Self::Script { .. } | Self::Outcome { .. } => None,
+            Self::Arrived(_)
+            | Self::Diagnostic { .. }
+            | Self::Script { .. }
+            | Self::Outcome { .. }
+            | Self::Fired { .. }
+            | Self::Damaged { .. }
+            | Self::Destroyed { .. } => None,
         }
     }
 }

@@ -19,6 +19,9 @@ pub enum Order {
     FollowPath(i32),
     /// Patrol a mission path: to its end, back to its start, and again.
     Patrol(i32),
+    /// Attack an object: close in to weapon range and fire until it is destroyed,
+    /// then stop.
+    Attack(u32),
 }
 
 impl Order {
@@ -31,6 +34,7 @@ impl Order {
             Self::MoveToObject(id) => (2, u64::from(id)),
             Self::FollowPath(p) => (3, u64::from(p as u32)),
             Self::Patrol(p) => (4, u64::from(p as u32)),
+            Self::Attack(id) => (5, u64::from(id)),
         }
     }
 }

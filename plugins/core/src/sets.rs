@@ -27,6 +27,16 @@ pub enum SimSystems {
     World3d,
 }
 
+/// The two steps inside [`SimSystems::Control`]: objects move first, then weapons aim
+/// and fire from where they now stand (so combat never races the physical step).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ControlPhase {
+    /// Limits, terrain following, collision, final transform, piece animation.
+    Motion,
+    /// Turrets aim, weapons fire, projectiles fly, damage is applied.
+    Armament,
+}
+
 /// Chains the sets in `FixedUpdate`, gated by a running (unpaused) mission.
 pub(crate) fn configure(app: &mut App) {
     app.configure_sets(
@@ -41,5 +51,6 @@ pub(crate) fn configure(app: &mut App) {
         )
             .chain()
             .run_if(in_state(Pause::Running)),
-    );
+    )
+    .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Armament).chain().in_set(SimSystems::Control));
 }

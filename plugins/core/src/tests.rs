@@ -118,3 +118,30 @@ fn the_grid_finds_every_box_touching_a_query() {
         }
     }
 }
+
+#[test]
+fn clan_relations_follow_the_tables_and_default_to_war_between_active_clans() {
+    let clan = |index: u32, name: &str, mode: u32, relations: &[(&str, i32)]| ClanSetup {
+        index,
+        name: name.into(),
+        mode,
+        anchor: [0.0; 2],
+        bundle: String::new(),
+        research_tree: String::new(),
+        relations: relations.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+    };
+    let clans = [
+        clan(0, "Nature", 0, &[("Red", 1)]),
+        clan(1, "Red", 1, &[("Blue", 1), ("Green", 0)]),
+        clan(2, "Blue", 2, &[]),
+        clan(3, "Green", 2, &[("Red", 0)]),
+        clan(4, "Grey", 2, &[]),
+        clan(5, "Neutral", 3, &[("Red", 1)]),
+    ];
+    let r = ClanRelations::from_clans(&clans);
+    assert!(r.hostile(1, 2) && r.hostile(2, 1), "a non-zero value is war, both ways");
+    assert!(!r.hostile(1, 3) && !r.hostile(3, 1), "zero both ways is peace");
+    assert!(r.hostile(2, 4) && r.hostile(1, 4), "no entry: active clans are at war");
+    assert!(!r.hostile(0, 1) && !r.hostile(1, 0) && !r.hostile(5, 1), "environment and neutral fight nobody");
+    assert!(!r.hostile(1, 1) && !r.hostile(1, 9) && !r.hostile(-1, 1), "never itself, never an unknown clan");
+}

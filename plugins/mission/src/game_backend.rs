@@ -326,6 +326,7 @@ fn clan_setup((index, c): (usize, &iron3d_formats::world::Clan)) -> iron3d_core:
         anchor: [c.anchor_x, c.anchor_y],
         bundle: c.first_resource().display(),
         research_tree: c.research_tree().display(),
+        relations: c.relations.iter().map(|(name, v)| (name.display(), *v)).collect(),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The event log of a run: arrivals, new contacts, Behavior diagnostics, deletions,
-//! script reports and mission outcomes,
+//! script reports, mission outcomes, damage and destruction,
 //! read from the World3D queue each tick (what `sim run --json` prints).
 
 use bevy_ecs::prelude::*;
@@ -20,6 +20,10 @@ pub enum EventKind {
     Script,
     /// A clan's mission outcome was recorded.
     Outcome,
+    /// An object took damage.
+    Damaged,
+    /// An object was destroyed.
+    Destroyed,
 }
 
 impl EventKind {
@@ -32,6 +36,8 @@ impl EventKind {
             Self::Deleted => "deleted",
             Self::Script => "script",
             Self::Outcome => "outcome",
+            Self::Damaged => "damaged",
+            Self::Destroyed => "destroyed",
         }
     }
 }
@@ -74,7 +80,14 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
             GameMessageKind::Outcome { clan, outcome } => {
                 (EventKind::Outcome, Vec::new(), format!("clan={clan} {}", outcome.name()))
             }
-            GameMessageKind::NewGameTick | GameMessageKind::Init(_) => continue,
+            GameMessageKind::Damaged { target, attacker, amount, hp } => {
+                let ids = std::iter::once(target.id.0).chain(attacker.map(|a| a.id.0)).collect();
+                (EventKind::Damaged, ids, format!("amount={amount} hp={hp}"))
+            }
+            GameMessageKind::Destroyed { object, by, .. } => {
+                (EventKind::Destroyed, std::iter::once(object.id.0).chain(by.map(|a| a.id.0)).collect(), String::new())
+            }
+            GameMessageKind::NewGameTick | GameMessageKind::Init(_) | GameMessageKind::Fired { .. } => continue,
         };
         log.0.push(SimEvent { tick: m.tick, kind, ids, detail });
     }

@@ -370,6 +370,9 @@ fn no_system_order_is_ambiguous_in_the_fixed_tick() {
     });
 }
 
+#[path = "sim/combat.rs"]
+mod combat;
+
 mod demo {
     use super::*;
     use iron3d_mission::{MissionObject, MissionPlugin, load_headless};

@@ -645,6 +645,7 @@ fn clan(index: u32, bundle: &str, anchor: [f32; 2]) -> ClanSetup {
         anchor,
         bundle: bundle.into(),
         research_tree: String::new(),
+        relations: Vec::new(),
     }
 }
 

@@ -1,0 +1,65 @@
+//! Arming: hit points, weapon and radar of each object from the combat rules by its
+//! Unit DAT class word, and the clans' relations from the mission.
+
+use crate::CombatRules;
+use bevy_ecs::prelude::*;
+use iron3d_core::{ClanRelations, Health, MissionClans, Radar, SimObject, TICK_MS, UnitClass, Weapon};
+use iron3d_formats::world::PropertyValue;
+use iron3d_mission::PropertyBag;
+use iron3d_rules::Combat;
+
+/// The class bit of buildings (`registry.md` §2.2).
+const BUILDING_BIT: u32 = 0x8000_0000;
+
+/// Builds [`ClanRelations`] from the mission's clan records.
+pub(crate) fn relations(clans: Option<Res<MissionClans>>, mut relations: ResMut<ClanRelations>) {
+    if let Some(clans) = clans {
+        *relations = ClanRelations::from_clans(&clans.clans);
+    }
+}
+
+/// What an object of class `class` gets, scaled by its `Life state` fraction.
+pub(crate) fn loadout(rules: &Combat, class: u32, life: f32, invulnerable: bool) -> (Health, Option<(Weapon, Radar)>) {
+    let entry = rules.class(class);
+    let max = entry
+        .map_or(if class & BUILDING_BIT != 0 { rules.default_building_hp } else { rules.default_robot_hp }, |c| c.hp);
+    let health = Health { hp: max * life, max, armour: entry.map_or(0.0, |c| c.armour), invulnerable };
+    let armed = entry.and_then(|c| {
+        let (kind, w) = rules.weapon(c.weapon.as_deref()?)?;
+        let reload_ticks = ((w.reload_seconds * 1000.0 / TICK_MS as f32).round() as u32).max(1);
+        let weapon = Weapon {
+            kind,
+            range: w.range,
+            damage: w.damage,
+            reload_ticks,
+            cooldown: 0,
+            projectile_speed: w.projectile_speed,
+            turn_rate: w.turn_degrees.to_radians(),
+            turret: 0.0,
+        };
+        Some((weapon, Radar { range: c.radar.max(w.range), target: None }))
+    });
+    (health, armed)
+}
+
+/// Arms the objects that joined the world.
+pub(crate) fn arm(
+    mut commands: Commands,
+    rules: Res<CombatRules>,
+    new: Query<(Entity, &UnitClass, Option<&PropertyBag>), (With<SimObject>, Without<Health>)>,
+) {
+    for (entity, class, bag) in &new {
+        let property = |name: &str| bag.and_then(|b| b.first(name)).map(|p| p.value());
+        let life = match property("Life state") {
+            Some(PropertyValue::Float(f)) if f.is_finite() && f > 0.0 => f.min(1.0),
+            _ => 1.0,
+        };
+        let invulnerable = matches!(property("Invulnerability"), Some(PropertyValue::Int(v)) if v != 0);
+        let (health, armed) = loadout(&rules.0, class.0, life, invulnerable);
+        let mut e = commands.entity(entity);
+        e.insert(health);
+        if let Some(armed) = armed {
+            e.insert(armed);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Combat: the project's own rules (issue "Clans play"; the original's combat is not
+//! recovered), with every number in the rules file (`assets/rules/iron3d.rules.ron`,
+//! section `combat`).
+//!
+//! * **Arming** (`SimSystems::Input`): an object that joins the world with a Unit DAT
+//!   class gets [`Health`] (full hit points of its class scaled by its `Life state`
+//!   property, `Invulnerability` kept), and an armed class its [`Weapon`] and
+//!   [`Radar`]. Behavior keeps the radar's target.
+//! * **Armament** (`ControlPhase::Armament`, after every object moved): turrets turn
+//!   toward their target at the weapon's turn rate; a weapon aimed within
+//!   [`AIM_TOLERANCE`], in range and reloaded fires a beam (instant hit) or a homing
+//!   [`Projectile`]; projectiles fly and hit; hits are applied in (target, shot) order,
+//!   armour absorbs its fraction; an object at 0 hit points is destroyed: its deletion
+//!   is requested from World3D (applied at the World3D boundary) and `Destroyed` is
+//!   posted with its position (presentation shows the explosion effect).
+
+mod arm;
+mod fire;
+
+pub use fire::AIM_TOLERANCE;
+
+use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use iron3d_core::{AppState, ControlPhase, Fnv1a, Health, OriginalObjectId, Projectile, Radar, SimSystems, Weapon};
+use iron3d_rules::Combat;
+
+/// The combat rules in force (the rules file's `combat` section).
+#[derive(Resource, Debug, Clone)]
+pub struct CombatRules(pub Combat);
+
+/// Installs combat (needs `iron3d_core::CorePlugin`).
+#[derive(Debug, Clone)]
+pub struct CombatPlugin {
+    /// The rules (the shipped file's by default).
+    pub rules: Combat,
+}
+
+impl CombatPlugin {
+    /// Combat with the shipped rules file.
+    ///
+    /// # Panics
+    /// Never in a release: a test keeps the shipped rules valid.
+    pub fn shipped() -> Self {
+        #[expect(clippy::expect_used, reason = "the shipped rules are checked by a test")]
+        let rules = iron3d_rules::Rules::shipped().expect("the shipped rules file is valid");
+        Self { rules: rules.combat }
+    }
+}
+
+impl Plugin for CombatPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(CombatRules(self.rules.clone()))
+            .init_resource::<fire::Hits>()
+            .add_systems(OnEnter(AppState::InGame), arm::relations)
+            .add_systems(OnExit(AppState::InGame), fire::reset)
+            .add_systems(FixedUpdate, arm::arm.in_set(SimSystems::Input))
+            .add_systems(
+                FixedUpdate,
+                (fire::aim_and_fire, fire::fly, fire::apply_hits).chain().in_set(ControlPhase::Armament),
+            );
+    }
+}
+
+/// Feeds the combat state (health, weapons and radars in `OriginalObjectId` order,
+/// projectiles in shot order) to `h` (the simulation's state hash).
+pub fn hash_into(world: &mut World, h: &mut Fnv1a) {
+    let mut q = world.query::<(&OriginalObjectId, &Health, Option<&Weapon>, Option<&Radar>)>();
+    let mut rows: Vec<_> = q.iter(world).map(|(id, a, w, r)| (id.0, *a, w.copied(), r.copied())).collect();
+    rows.sort_unstable_by_key(|r| r.0);
+    for (id, health, weapon, radar) in rows {
+        h.word(id);
+        h.word(health.hp.to_bits());
+        if let Some(w) = weapon {
+            for word in [w.cooldown, w.turret.to_bits()] {
+                h.word(word);
+            }
+        }
+        if let Some(r) = radar {
+            h.word(r.target.map_or(u32::MAX, |t| t));
+        }
+    }
+    let mut q = world.query::<&Projectile>();
+    let mut shots: Vec<Projectile> = q.iter(world).copied().collect();
+    shots.sort_unstable_by_key(|p| p.sequence);
+    for p in shots {
+        for word in [p.sequence, p.target, p.ttl, p.position[0].to_bits(), p.position[1].to_bits()] {
+            h.word(word);
+        }
+    }
+}

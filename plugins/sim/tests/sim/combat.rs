@@ -1,0 +1,143 @@
+//! Combat (the project's own rules): radar targets by clan relation, turrets that turn
+//! at their rate, armour, invulnerability, the attack order, destruction through the
+//! World3D deferred deletion, and determinism.
+
+use super::*;
+use iron3d_combat::CombatRules;
+
+const BATTLE_UNIT: u32 = 0x0100_8000;
+const PLANT: u32 = 0x8000_0010;
+
+/// Two clans (1 and 2) at war or at peace, on the flat 120 × 120 map.
+fn battlefield(war: bool) -> App {
+    let mut app = world_app(flat, |_, _| false);
+    let mut hostile = vec![vec![false; 3]; 3];
+    (hostile[1][2], hostile[2][1]) = (war, war);
+    app.world_mut().insert_resource(ClanRelations { hostile });
+    app
+}
+
+fn robot(app: &mut App, id: u32, clan: i32, at: [f32; 2], heading: f32) -> Entity {
+    let e = spawn_unit(app.world_mut(), id, clan, at, heading, 2.0);
+    app.world_mut().entity_mut(e).insert(UnitClass(BATTLE_UNIT));
+    e
+}
+
+fn cannon(app: &App) -> iron3d_rules::WeaponRule {
+    app.world().resource::<CombatRules>().0.weapon("cannon").unwrap().1.clone()
+}
+
+fn health(app: &App, e: Entity) -> Option<Health> {
+    app.world().get_entity(e).ok().and_then(|e| e.get::<Health>().copied())
+}
+
+#[test]
+fn clans_at_war_fight_until_one_is_destroyed_and_it_leaves_through_world3d() {
+    let mut app = battlefield(true);
+    let a = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    let b = robot(&mut app, 2, 2, [80.0, 60.0], std::f32::consts::PI);
+    // The second robot starts hurt, so the duel has a winner.
+    run(&mut app, 1);
+    app.world_mut().get_mut::<Health>(b).unwrap().hp = 100.0;
+    run(&mut app, 400);
+    assert!(health(&app, a).is_some_and(|h| h.hp < h.max), "the winner took hits too");
+    assert!(app.world().get_entity(b).is_err(), "the loser is gone");
+    let destroyed = events(&app, EventKind::Destroyed);
+    assert_eq!(destroyed.len(), 1, "{destroyed:?}");
+    assert_eq!(destroyed[0].1, vec![2, 1], "destroyed by the other robot");
+    let deleted = events(&app, EventKind::Deleted);
+    assert_eq!(deleted.iter().map(|d| (d.0, d.1.clone())).collect::<Vec<_>>(), vec![(destroyed[0].0, vec![2])]);
+    let damaged = events(&app, EventKind::Damaged);
+    assert!(damaged.iter().any(|d| d.1 == vec![1, 2]) && damaged.iter().any(|d| d.1 == vec![2, 1]));
+    assert!(damaged.iter().all(|d| d.0 <= destroyed[0].0), "no hit after the destruction");
+    let mut shells = app.world_mut().query::<&Projectile>();
+    assert!(shells.iter(app.world()).all(|p| p.target != 2), "no shell flies at it");
+}
+
+#[test]
+fn clans_at_peace_and_the_environment_do_not_fight() {
+    let mut app = battlefield(false);
+    let a = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    let _nature = robot(&mut app, 3, 0, [60.0, 60.0], 0.0);
+    let b = robot(&mut app, 2, 2, [80.0, 60.0], 0.0);
+    run(&mut app, 100);
+    assert!(events(&app, EventKind::Damaged).is_empty());
+    assert_eq!(app.world().get::<Radar>(a).unwrap().target, None);
+    assert_eq!(health(&app, b).unwrap().hp, health(&app, b).unwrap().max);
+}
+
+#[test]
+fn a_turret_turns_at_its_rate_before_the_first_shot_and_armour_absorbs_its_share() {
+    let mut app = battlefield(true);
+    // The target stands behind the shooter: the turret must turn half a circle.
+    let shooter = robot(&mut app, 1, 1, [60.0, 60.0], 0.0);
+    let target = spawn_building(app.world_mut(), 2, [20.0, 60.0], [3.0, 3.0]);
+    app.world_mut().entity_mut(target).insert((UnitClass(PLANT), Owner { clan: 2, player: None }));
+    let w = cannon(&app);
+    let fired_by = |app: &App| events(app, EventKind::Damaged).first().map(|d| d.0);
+    let turn_ticks = (std::f32::consts::PI / w.turn_degrees.to_radians() / 0.064) as u32;
+    run(&mut app, turn_ticks.saturating_sub(2));
+    assert_eq!(fired_by(&app), None, "no shot before the turret faces the target");
+    assert!(app.world().get::<Weapon>(shooter).unwrap().turret.abs() > 1.0, "the turret turned");
+    run(&mut app, 200);
+    let first = events(&app, EventKind::Damaged);
+    assert!(!first.is_empty(), "it fires once aimed");
+    let plant = app.world().resource::<CombatRules>().0.class(PLANT).unwrap().armour;
+    assert_eq!(first[0].2, format!("amount={} hp={}", w.damage * (1.0 - plant), 3000.0 - w.damage * (1.0 - plant)));
+}
+
+#[test]
+fn an_invulnerable_object_takes_no_damage() {
+    let mut app = battlefield(true);
+    robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    let b = robot(&mut app, 2, 2, [70.0, 60.0], std::f32::consts::PI);
+    run(&mut app, 1);
+    app.world_mut().get_mut::<Health>(b).unwrap().invulnerable = true;
+    run(&mut app, 200);
+    assert!(events(&app, EventKind::Damaged).iter().all(|d| d.1[0] != 2));
+    assert_eq!(health(&app, b).unwrap().hp, health(&app, b).unwrap().max);
+}
+
+#[test]
+fn an_attack_order_closes_in_to_weapon_range_and_ends_with_the_target() {
+    let mut app = battlefield(true);
+    let unit = robot(&mut app, 1, 1, [10.0, 10.0], 0.0);
+    let plant = spawn_building(app.world_mut(), 2, [105.0, 105.0], [3.0, 3.0]);
+    app.world_mut().entity_mut(plant).insert((UnitClass(PLANT), Owner { clan: 2, player: None }));
+    run(&mut app, 1);
+    app.world_mut().get_mut::<Health>(plant).unwrap().hp = 200.0;
+    order(&mut app, vec![1], Order::Attack(2));
+    let range = cannon(&app).range;
+    let mut closest = f32::MAX;
+    for _ in 0..2000 {
+        run(&mut app, 1);
+        if app.world().get_entity(plant).is_err() {
+            break;
+        }
+        closest = closest.min(dist2(pos(&app, unit), [105.0, 105.0]));
+    }
+    assert!(app.world().get_entity(plant).is_err(), "the plant was destroyed");
+    assert!(closest <= range && closest >= range * 0.5, "held at weapon range, not driven into it: {closest}");
+    run(&mut app, 2);
+    let nav = app.world().get::<iron3d_behavior::Navigator>(unit).unwrap();
+    assert_eq!(nav.order, Order::Stop, "the order ends with its target");
+}
+
+#[test]
+fn a_battle_replays_to_the_same_hash_at_every_tick() {
+    let battle = || {
+        let mut app = battlefield(true);
+        for i in 0..6 {
+            let y = 20.0 + 15.0 * i as f32;
+            robot(&mut app, 1 + i, 1, [30.0, y], 0.0);
+            robot(&mut app, 11 + i, 2, [90.0, y], std::f32::consts::PI);
+        }
+        order(&mut app, vec![1, 2, 3], Order::Attack(14));
+        run(&mut app, 300);
+        assert!(!events(&app, EventKind::Destroyed).is_empty(), "the battle destroys something");
+        app.world().resource::<StateHash>().history.clone()
+    };
+    let first = battle();
+    assert_eq!(first, battle());
+    assert!(first.len() > 300);
+}
