@@ -7,8 +7,8 @@ use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
 use clap::Subcommand;
 use iron3d_core::{
-    CollisionProxy, CommandQueue, GameClock, Kinematics, MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable,
-    Order, OriginalObjectId, Owner, SimCommand as Command, SimObject, SimTransform, TICK_MS,
+    CollisionProxy, CommandQueue, GameClock, Health, Kinematics, MissionOutcome, Movable, NavStatus, ObjectKind,
+    ObjectTable, Order, OriginalObjectId, Owner, SimCommand as Command, SimObject, SimTransform, TICK_MS,
 };
 use iron3d_mission::{MissionPlugin, load_headless};
 use iron3d_sim::{EventLog, StateHash, headless_app};
@@ -23,7 +23,7 @@ pub enum SimCommand {
     /// Run MISSION for N ticks of 64 ms.
     #[command(
         after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
-        {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID} or \"stop\"; ID is the OriginalObjectId \
+        {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID} or \"stop\"; ID is the OriginalObjectId \
         (index of the placed object in data.tma), coordinates in game units. Orders apply at the start of tick T; \
         several for one tick apply in a stable order independent of the file.\n\n\
         Exit status: 0 on success; 1 when the game or the mission cannot be loaded; 2 on a usage error, a malformed \
@@ -148,6 +148,11 @@ fn parse_order(v: &Value) -> Result<Order, String> {
         },
         "follow_path" => Ok(Order::FollowPath(path()?)),
         "patrol" => Ok(Order::Patrol(path()?)),
+        "attack" => arg
+            .as_u64()
+            .and_then(|id| u32::try_from(id).ok())
+            .map(Order::Attack)
+            .ok_or("attack takes an object id".into()),
         other => Err(format!("unknown order {other:?}")),
     }
 }
@@ -187,6 +192,12 @@ fn check_units(world: &mut World, commands: &[Command]) -> Result<(), String> {
                 world.resource::<ObjectTable>().entity_of(id).ok_or(format!("entry {i}: no object with id {id}"))?;
             if world.get::<Movable>(entity).is_none() {
                 return Err(format!("entry {i}: object {id} does not move"));
+            }
+        }
+        if let Order::Attack(target) = c.order {
+            let entity = world.resource::<ObjectTable>().entity_of(target);
+            if entity.is_none_or(|e| world.get::<Health>(e).is_none()) {
+                return Err(format!("entry {i}: attack target {target} is not an object that can be damaged"));
             }
         }
     }

@@ -26,6 +26,9 @@ pub struct MissionSpec {
     pub terrain: MapSpec,
     /// Robot squads per active clan.
     pub robots_per_clan: u32,
+    /// Extra robots of the computer clan (so it grows strong enough to attack: a
+    /// skirmish, not a stand-off).
+    pub enemy_extra: u32,
     /// Scenery objects.
     pub scenery: u32,
 }
@@ -37,6 +40,7 @@ pub const MISSIONS: &[MissionSpec] = &[
         map: MAPS[0],
         terrain: MapSpec { cells: 72, cell: 24.0, relief: 160.0, lake: [0.78, 0.22, 0.12], areals: 24 },
         robots_per_clan: 3,
+        enemy_extra: 2,
         scenery: 40,
     },
     MissionSpec {
@@ -44,6 +48,7 @@ pub const MISSIONS: &[MissionSpec] = &[
         map: MAPS[1],
         terrain: MapSpec { cells: 96, cell: 32.0, relief: 260.0, lake: [0.5, 0.5, 0.14], areals: 32 },
         robots_per_clan: 12,
+        enemy_extra: 6,
         scenery: 160,
     },
     MissionSpec {
@@ -51,6 +56,7 @@ pub const MISSIONS: &[MissionSpec] = &[
         map: MAPS[2],
         terrain: MapSpec { cells: 120, cell: 40.0, relief: 420.0, lake: [0.3, 0.7, 0.16], areals: 40 },
         robots_per_clan: 780,
+        enemy_extra: 0,
         scenery: 300,
     },
 ];
@@ -121,7 +127,7 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
                 tma.objects.push(standard_properties(o, clan));
             }
         }
-        for r in 0..spec.robots_per_clan {
+        for r in 0..spec.robots_per_clan + c as u32 * spec.enemy_extra {
             let unit = &ROBOTS[(r as usize + c) % ROBOTS.len()];
             let pos = ground(&mut rng, bx + 200.0 * (0.5 - anchor[0]), by + 200.0 * (0.5 - anchor[1]), 160.0);
             let mut o = PlacedObject::new(KIND_WARBOT, unit.path, pos);

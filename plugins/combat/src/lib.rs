@@ -2,7 +2,8 @@
 //! recovered), with every number in the rules file (`assets/rules/iron3d.rules.ron`,
 //! section `combat`).
 //!
-//! * **Arming** (`SimSystems::Input`): an object that joins the world with a Unit DAT
+//! * **Arming** (when the game starts, then in `SimSystems::Input` for objects that join
+//!   later): an object with a Unit DAT
 //!   class gets [`Health`] (full hit points of its class scaled by its `Life state`
 //!   property, `Invulnerability` kept), and an armed class its [`Weapon`] and
 //!   [`Radar`]. Behavior keeps the radar's target.
@@ -52,7 +53,7 @@ impl Plugin for CombatPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(CombatRules(self.rules.clone()))
             .init_resource::<fire::Hits>()
-            .add_systems(OnEnter(AppState::InGame), arm::relations)
+            .add_systems(OnEnter(AppState::InGame), (arm::relations, arm::arm))
             .add_systems(OnExit(AppState::InGame), fire::reset)
             .add_systems(FixedUpdate, arm::arm.in_set(SimSystems::Input))
             .add_systems(

@@ -27,6 +27,16 @@ pub enum SimSystems {
     World3d,
 }
 
+/// The two steps inside [`SimSystems::SuperAi`]: the clans' scripts run first, then the
+/// project's strategic layer (computer clans, the defeat rule) sees their effects.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SuperAiPhase {
+    /// Script events (the VM of `iron3d_superai`).
+    Scripts,
+    /// Computer clans' decisions and the outcome rules.
+    Strategy,
+}
+
 /// The two steps inside [`SimSystems::Control`]: objects move first, then weapons aim
 /// and fire from where they now stand (so combat never races the physical step).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,5 +62,6 @@ pub(crate) fn configure(app: &mut App) {
             .chain()
             .run_if(in_state(Pause::Running)),
     )
+    .configure_sets(FixedUpdate, (SuperAiPhase::Scripts, SuperAiPhase::Strategy).chain().in_set(SimSystems::SuperAi))
     .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Armament).chain().in_set(SimSystems::Control));
 }

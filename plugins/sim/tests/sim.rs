@@ -372,6 +372,8 @@ fn no_system_order_is_ambiguous_in_the_fixed_tick() {
 
 #[path = "sim/combat.rs"]
 mod combat;
+#[path = "sim/strategy.rs"]
+mod strategy;
 
 mod demo {
     use super::*;
@@ -461,6 +463,8 @@ mod demo {
         let route =
             nav.route(nav.area_at(start[0], start[1]).unwrap(), nav.area_at(goal[0], goal[1]).unwrap()).unwrap();
         assert!(route.len() > 15, "a long route: {}", route.len());
+        // The journey crosses the enemy's reach: this test is about the route.
+        app.world_mut().get_mut::<Health>(unit).unwrap().invulnerable = true;
         order(&mut app, vec![id], Order::MoveTo(goal));
         run(&mut app, 4000);
         assert_eq!(state(&app, unit), NavState::Arrived, "at {:?}, goal {goal:?}", pos(&app, unit));

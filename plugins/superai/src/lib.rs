@@ -28,7 +28,7 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, ClanSetup, DispatchPhase, Fnv1a, GameClock, GameMessage, GameMessageKind, MissionClans, MissionLoadPhase,
-    MissionOutcome, ObjectTable, Outcome, RunScriptEvent, SUPER_AI_SLOTS, SimSystems, SuperAiSlots,
+    MissionOutcome, ObjectTable, Outcome, RunScriptEvent, SUPER_AI_SLOTS, SuperAiPhase, SuperAiSlots,
 };
 use iron3d_formats::script::Selector;
 use std::collections::BTreeSet;
@@ -73,7 +73,7 @@ impl Plugin for SuperAiPlugin {
             .add_systems(OnEnter(AppState::Loading), reset)
             .add_systems(OnExit(AppState::InGame), reset)
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), start)
-            .add_systems(FixedUpdate, run_requested.in_set(SimSystems::SuperAi));
+            .add_systems(FixedUpdate, run_requested.in_set(SuperAiPhase::Scripts));
     }
 }
 

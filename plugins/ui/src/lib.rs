@@ -1,11 +1,14 @@
 //! The game's screens (bevy_egui): main menu with the mission list of the data
 //! directory, loading screen with per-phase progress, load errors with their chain,
 //! in-mission HUD, pause menu, settings, and the F3 debug overlay with its debug order
-//! command (select a unit, send it to a clicked point).
+//! command (select a unit, send it to a clicked point or at an enemy), the outcome
+//! screen, and the campaign progress in the user's data directory.
 
+pub mod campaign;
 mod hud;
 mod menu;
 mod orders;
+pub mod outcome;
 mod overlay;
 mod screen;
 
@@ -47,6 +50,10 @@ impl Plugin for UiPlugin {
         app.init_resource::<Settings>()
             .init_resource::<menu::MenuState>()
             .init_resource::<DebugSelection>()
+            .init_resource::<outcome::OutcomeDismissed>()
+            .add_systems(Startup, campaign::load)
+            .add_systems(OnExit(AppState::InGame), |mut d: ResMut<outcome::OutcomeDismissed>| d.0 = false)
+            .add_systems(Update, outcome::record.run_if(in_state(AppState::InGame)))
             .register_type::<Settings>()
             .register_type::<DebugSelection>()
             .add_systems(OnExit(AppState::InGame), |mut s: ResMut<DebugSelection>| *s = DebugSelection::default())
@@ -61,6 +68,7 @@ impl Plugin for UiPlugin {
                     menu::loading.run_if(in_state(AppState::Loading)),
                     hud::hud.run_if(in_state(AppState::InGame)),
                     hud::pause_menu.run_if(in_state(Pause::Paused)),
+                    outcome::screen.run_if(in_state(AppState::InGame)),
                     overlay::overlay,
                     orders::draw.run_if(in_state(AppState::InGame)),
                 )

@@ -55,6 +55,7 @@ pub fn main_menu(
     mut state: ResMut<MenuState>,
     mut settings: ResMut<Settings>,
     error: Option<Res<LoadError>>,
+    progress: Option<Res<crate::campaign::CampaignProgress>>,
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -95,7 +96,9 @@ pub fn main_menu(
                 ui.label("No missions under MISSIONS/.");
             }
             for mission in &missions {
-                if ui.add_sized([240.0, 28.0], egui::Button::new(mission)).clicked() {
+                let done = progress.as_ref().is_some_and(|p| p.completed.contains(mission));
+                let label = if done { format!("{mission}  ✔") } else { mission.clone() };
+                if ui.add_sized([240.0, 28.0], egui::Button::new(label)).clicked() {
                     starter.start(mission);
                 }
             }

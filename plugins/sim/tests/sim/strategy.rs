@@ -1,0 +1,173 @@
+//! The strategic layer (the project's own rules): computer clans defend, attack when
+//! stronger and only give orders; the defeat and victory rules; the demo skirmish won
+//! and lost, replayed.
+
+use super::*;
+use iron3d_behavior::Navigator;
+use iron3d_strategy::Strategy;
+use std::sync::Arc;
+
+const BATTLE_UNIT: u32 = 0x0100_8000;
+const PLANT: u32 = 0x8000_0010;
+
+struct NoFiles;
+
+impl ScriptFiles for NoFiles {
+    fn read(&self, _: &str) -> Result<Option<Vec<u8>>, String> {
+        Ok(None)
+    }
+}
+
+/// A player clan 1 based at (15, 15) and a computer clan 2 based at (105, 105), at war.
+fn skirmish() -> App {
+    let mut app = world_app(flat, |_, _| false);
+    let clan = |index: u32, name: &str, mode: u32, anchor: [f32; 2]| ClanSetup {
+        index,
+        name: name.into(),
+        mode,
+        anchor,
+        bundle: String::new(),
+        research_tree: String::new(),
+        relations: Vec::new(),
+    };
+    let clans =
+        vec![clan(0, "Nature", 0, [0.0; 2]), clan(1, "Player", 1, [15.0, 15.0]), clan(2, "Enemy", 2, [105.0, 105.0])];
+    app.world_mut().insert_resource(ClanRelations::from_clans(&clans));
+    app.world_mut().insert_resource(MissionClans { clans, files: Arc::new(NoFiles) });
+    // The shipped radius is for real maps; this one is 120 units wide.
+    app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>().ai.defend_radius = 30.0;
+    app
+}
+
+fn robot(app: &mut App, id: u32, clan: i32, at: [f32; 2]) -> Entity {
+    let e = spawn_unit(app.world_mut(), id, clan, at, 0.0, 2.0);
+    app.world_mut().entity_mut(e).insert(UnitClass(BATTLE_UNIT));
+    e
+}
+
+fn plant(app: &mut App, id: u32, clan: i32, at: [f32; 2]) -> Entity {
+    let e = spawn_building(app.world_mut(), id, at, [3.0, 3.0]);
+    app.world_mut().entity_mut(e).insert((UnitClass(PLANT), Owner { clan, player: None }));
+    e
+}
+
+fn order_of(app: &App, e: Entity) -> Order {
+    app.world().get::<Navigator>(e).unwrap().order
+}
+
+#[test]
+fn a_stronger_computer_clan_attacks_the_enemy_plant_and_keeps_a_home_guard() {
+    let mut app = skirmish();
+    plant(&mut app, 1, 1, [15.0, 15.0]);
+    robot(&mut app, 2, 1, [20.0, 20.0]);
+    let army: Vec<Entity> = (0..6).map(|i| robot(&mut app, 10 + i, 2, [100.0 + 2.0 * i as f32, 95.0])).collect();
+    run(&mut app, 70);
+    let orders: Vec<Order> = army.iter().map(|&e| order_of(&app, e)).collect();
+    let guard = 2;
+    assert!(orders[..guard].iter().all(|o| matches!(o, Order::MoveTo(_))), "the home guard rallies: {orders:?}");
+    assert!(orders[guard..].iter().all(|o| *o == Order::Attack(1)), "the rest attack the plant: {orders:?}");
+    let assigned = app.world().resource::<Strategy>().assigned.clone();
+    assert_eq!(assigned.len(), 6, "every order is remembered (and given once)");
+}
+
+#[test]
+fn a_weaker_computer_clan_gathers_and_defends_its_base() {
+    let mut app = skirmish();
+    plant(&mut app, 1, 1, [15.0, 15.0]);
+    for i in 0..4 {
+        robot(&mut app, 2 + i, 1, [15.0 + 3.0 * i as f32, 25.0]);
+    }
+    let army: Vec<Entity> = (0..3).map(|i| robot(&mut app, 10 + i, 2, [100.0 + 3.0 * i as f32, 95.0])).collect();
+    run(&mut app, 70);
+    assert!(army.iter().all(|&e| matches!(order_of(&app, e), Order::MoveTo(_))), "weaker: it stays home");
+    // An intruder near its anchor: every unit turns on it.
+    robot(&mut app, 30, 1, [104.0, 110.0]);
+    run(&mut app, 70);
+    assert!(army.iter().all(|&e| order_of(&app, e) == Order::Attack(30)), "it defends");
+}
+
+#[test]
+fn a_clan_without_units_and_producers_is_defeated_and_its_enemy_wins() {
+    let mut app = skirmish();
+    plant(&mut app, 1, 1, [15.0, 15.0]);
+    let factory = plant(&mut app, 2, 2, [105.0, 105.0]);
+    let last = robot(&mut app, 3, 2, [100.0, 100.0]);
+    run(&mut app, 5);
+    assert_eq!(app.world().resource::<MissionOutcome>().records, vec![], "both still play");
+    for e in [factory, last] {
+        let handle = *app.world().get::<ObjectHandle>(e).unwrap();
+        app.world_mut().write_message(DeleteRequest { object: handle });
+    }
+    run(&mut app, 3);
+    let outcome = app.world().resource::<MissionOutcome>();
+    assert_eq!(outcome.of(2), Some(Outcome::Defeated));
+    assert_eq!(outcome.of(1), Some(Outcome::Completed), "without a script package the win is recorded directly");
+    let logged: Vec<String> = events(&app, EventKind::Outcome).into_iter().map(|e| e.2).collect();
+    assert_eq!(logged, ["clan=2 defeated", "clan=1 completed"]);
+}
+
+mod demo_skirmish {
+    use super::*;
+    use iron3d_mission::{MissionPlugin, load_headless};
+    use iron3d_vfs::GameDir;
+
+    fn tutorial() -> App {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+        let game = Arc::new(GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let mut app = headless_app();
+        app.add_plugins(MissionPlugin);
+        load_headless(&mut app, &game, "tutorial.01").expect("loads");
+        app
+    }
+
+    /// Removes every unit and production building of `clan` (what losing a battle does).
+    fn wipe_out(app: &mut App, clan: i32) {
+        let mut q = app.world_mut().query::<(&Owner, &ObjectHandle, Option<&UnitClass>, Has<Movable>)>();
+        let doomed: Vec<ObjectHandle> = q
+            .iter(app.world())
+            .filter(|(o, _, class, movable)| {
+                o.clan == clan && (*movable || class.is_some_and(|c| matches!(c.0, 0x8000_0010 | 0x8000_0040)))
+            })
+            .map(|(_, h, _, _)| *h)
+            .collect();
+        assert!(!doomed.is_empty());
+        for object in doomed {
+            app.world_mut().write_message(DeleteRequest { object });
+        }
+    }
+
+    #[test]
+    fn the_player_wins_the_demo_skirmish_through_its_script() {
+        let mut app = tutorial();
+        run(&mut app, 3);
+        wipe_out(&mut app, 2);
+        run(&mut app, 4);
+        let outcome = app.world().resource::<MissionOutcome>();
+        assert_eq!((outcome.of(2), outcome.of(1)), (Some(Outcome::Defeated), Some(Outcome::Completed)));
+        let logged: Vec<String> = events(&app, EventKind::Outcome).into_iter().map(|e| e.2).collect();
+        assert_eq!(logged, ["clan=2 defeated", "clan=1 completed"], "Mission_Complete ran Handler(30)");
+    }
+
+    #[test]
+    fn the_player_loses_the_demo_skirmish() {
+        let mut app = tutorial();
+        run(&mut app, 3);
+        wipe_out(&mut app, 1);
+        run(&mut app, 4);
+        let outcome = app.world().resource::<MissionOutcome>();
+        assert_eq!((outcome.of(1), outcome.of(2)), (Some(Outcome::Defeated), None));
+    }
+
+    #[test]
+    fn the_demo_skirmish_fights_and_replays_to_the_same_hash_and_outcome() {
+        let play = || {
+            let mut app = tutorial();
+            run(&mut app, 3500);
+            let hashes = app.world().resource::<StateHash>().history.clone();
+            (hashes, app.world().resource::<MissionOutcome>().clone(), events(&app, EventKind::Damaged).len())
+        };
+        let (hashes, outcome, damaged) = play();
+        assert!(damaged > 0, "the clans meet and fight");
+        assert_eq!(play(), (hashes, outcome, damaged));
+    }
+}

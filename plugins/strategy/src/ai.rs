@@ -1,0 +1,157 @@
+//! Computer clans (the project's own strategic layer): defend, gather, attack when
+//! stronger. Decisions read a census of the world and become orders in the command
+//! queue, applied by Behavior in this same tick; nothing here moves an object.
+
+use crate::{Strategy, StrategyRules};
+use bevy_ecs::prelude::*;
+use iron3d_core::plane::dist;
+use iron3d_core::{
+    ClanRelations, ClanSetup, CommandQueue, GameClock, Health, MissionClans, MissionOutcome, Movable, ObjectTable,
+    Order, OriginalObjectId, Owner, SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
+};
+use std::collections::BTreeMap;
+
+/// One object as the strategic layer sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Seen {
+    /// `OriginalObjectId`.
+    pub id: u32,
+    /// Owning clan.
+    pub clan: i32,
+    /// Ground position.
+    pub at: [f32; 2],
+    /// Hit points.
+    pub hp: f32,
+    /// Has a weapon.
+    pub armed: bool,
+    /// Takes orders and moves.
+    pub movable: bool,
+    /// A production building.
+    pub producer: bool,
+}
+
+type Row<'a> =
+    (&'a OriginalObjectId, &'a Owner, &'a SimTransform, &'a Health, Option<&'a UnitClass>, Has<Weapon>, Has<Movable>);
+
+/// The orders one clan decides on this turn, by unit.
+pub fn decide(
+    clan: &ClanSetup,
+    census: &[Seen],
+    relations: &ClanRelations,
+    rules: &iron3d_rules::Ai,
+    assigned: &BTreeMap<u32, Order>,
+) -> BTreeMap<u32, Order> {
+    let me = clan.index as i32;
+    let army: Vec<&Seen> = census.iter().filter(|s| s.clan == me && s.movable && s.armed).collect();
+    let enemies: Vec<&Seen> = census.iter().filter(|s| relations.hostile(me, s.clan)).collect();
+    let nearest = |from: [f32; 2], pool: &mut dyn Iterator<Item = &&Seen>| {
+        pool.min_by(|a, b| dist(from, a.at).total_cmp(&dist(from, b.at)).then(a.id.cmp(&b.id))).map(|s| s.id)
+    };
+    let alive = |id: u32| census.iter().any(|s| s.id == id);
+    let mut orders = BTreeMap::new();
+    let threats: Vec<&&Seen> =
+        enemies.iter().filter(|s| s.movable && dist(clan.anchor, s.at) <= rules.defend_radius).collect();
+    if !threats.is_empty() {
+        for u in &army {
+            let busy = matches!(assigned.get(&u.id), Some(Order::Attack(t)) if threats.iter().any(|s| s.id == *t));
+            if !busy && let Some(t) = nearest(u.at, &mut threats.iter().copied()) {
+                orders.insert(u.id, Order::Attack(t));
+            }
+        }
+        return orders;
+    }
+    let strength = |pool: &mut dyn Iterator<Item = &&Seen>| pool.filter(|s| s.armed).map(|s| s.hp).sum::<f32>();
+    let mut by_clan: BTreeMap<i32, f32> = BTreeMap::new();
+    for e in enemies.iter().filter(|s| s.armed && s.movable) {
+        *by_clan.entry(e.clan).or_default() += e.hp;
+    }
+    let strongest = by_clan.values().copied().fold(0.0f32, f32::max);
+    let mine = strength(&mut army.iter());
+    let guard = rules.home_guard as usize;
+    let target = [
+        nearest(clan.anchor, &mut enemies.iter().filter(|s| s.producer)),
+        nearest(clan.anchor, &mut enemies.iter().filter(|s| !s.movable)),
+        nearest(clan.anchor, &mut enemies.iter()),
+    ]
+    .into_iter()
+    .flatten()
+    .next();
+    let attacking = army.len() > guard && mine >= rules.attack_ratio * strongest;
+    for (k, u) in army.iter().enumerate() {
+        let current = assigned.get(&u.id);
+        let order = match target {
+            Some(t) if attacking && k >= guard => match current {
+                Some(Order::Attack(old)) if alive(*old) => continue,
+                _ => Order::Attack(t),
+            },
+            _ => match current {
+                Some(Order::Attack(old)) if alive(*old) => continue,
+                Some(Order::MoveTo(_)) => continue,
+                _ => Order::MoveTo(rally(clan.anchor, k)),
+            },
+        };
+        orders.insert(u.id, order);
+    }
+    orders
+}
+
+/// A rally point near the base: units stand on rings around the anchor.
+fn rally(anchor: [f32; 2], k: usize) -> [f32; 2] {
+    const SPOTS: [[f32; 2]; 8] =
+        [[1.0, 0.0], [0.7, 0.7], [0.0, 1.0], [-0.7, 0.7], [-1.0, 0.0], [-0.7, -0.7], [0.0, -1.0], [0.7, -0.7]];
+    let s = SPOTS[k % SPOTS.len()];
+    let r = 40.0 + 15.0 * (k / SPOTS.len()) as f32;
+    [anchor[0] + s[0] * r, anchor[1] + s[1] * r]
+}
+
+/// The world as the strategic layer sees it, in id order.
+fn census(objects: &Query<Row>, producers: &[u32]) -> Vec<Seen> {
+    let mut seen: Vec<Seen> = objects
+        .iter()
+        .map(|(id, owner, t, health, class, armed, movable)| Seen {
+            id: id.0,
+            clan: owner.clan,
+            at: [t.position[0], t.position[1]],
+            hp: health.hp,
+            armed,
+            movable,
+            producer: class.is_some_and(|c| producers.contains(&c.0)),
+        })
+        .collect();
+    seen.sort_unstable_by_key(|s| s.id);
+    seen
+}
+
+/// Each computer clan whose turn it is decides, in clan order.
+#[expect(clippy::too_many_arguments, reason = "one system reading the whole strategic state")]
+pub(crate) fn think(
+    clans: Option<Res<MissionClans>>,
+    rules: Res<StrategyRules>,
+    relations: Res<ClanRelations>,
+    clock: Res<GameClock>,
+    outcome: Res<MissionOutcome>,
+    table: Res<ObjectTable>,
+    objects: Query<Row>,
+    mut strategy: ResMut<Strategy>,
+    mut queue: ResMut<CommandQueue>,
+) {
+    let Some(clans) = clans else { return };
+    let period = ((rules.ai.think_seconds * 1000.0 / TICK_MS as f32).round() as u32).max(1);
+    strategy.assigned.retain(|id, _| table.entity_of(*id).is_some());
+    let mut census_now = None;
+    for clan in clans.clans.iter().filter(|c| c.mode == 2 && outcome.of(c.index).is_none()) {
+        if (clock.tick + clan.index * 7) % period != 0 {
+            continue;
+        }
+        let census = census_now.get_or_insert_with(|| census(&objects, &rules.producers));
+        let orders = decide(clan, census, &relations, &rules.ai, &strategy.assigned);
+        let mut grouped: BTreeMap<(u8, u64), (Order, Vec<u32>)> = BTreeMap::new();
+        for (unit, order) in orders {
+            grouped.entry(order.key()).or_insert((order, Vec::new())).1.push(unit);
+            strategy.assigned.insert(unit, order);
+        }
+        for (order, units) in grouped.into_values() {
+            queue.push(SimCommand { tick: clock.tick, units, order });
+        }
+    }
+}

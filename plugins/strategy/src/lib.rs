@@ -1,0 +1,90 @@
+//! The project's own strategic layer (issue "Clans play": the original's strategic AI
+//! is not recovered), in `SuperAiPhase::Strategy`, after the clans' scripts ran. Every
+//! number is in the rules file (`assets/rules/iron3d.rules.ron`, section `ai`).
+//!
+//! * **Computer clans** (clan mode 2, [`ai`]): each thinks every `think_seconds`
+//!   (clans staggered); it defends its base against enemy units within
+//!   `defend_radius` of its anchor, attacks the nearest enemy production building
+//!   (else building, else unit) with all but `home_guard` of its battle units when its
+//!   battle strength (hit points of its armed units) is `attack_ratio` times the
+//!   strongest enemy's, and otherwise gathers its idle units at its base. It only ever
+//!   gives orders, through the same command queue as players, and only when an order
+//!   changes.
+//! * **Outcome** ([`outcome`]): a player or computer clan with no unit and no
+//!   production building is *defeated*; a player clan (mode 1) all of whose enemies are
+//!   defeated has won, and its script's `Mission_Complete` event runs (the script ends
+//!   the mission through Handler(30); a clan without a script package gets `completed`
+//!   directly).
+
+pub mod ai;
+pub mod outcome;
+
+use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use bevy_state::prelude::*;
+use iron3d_core::{AppState, Fnv1a, Order, SuperAiPhase};
+use iron3d_rules::Ai;
+use std::collections::BTreeMap;
+
+/// The strategic rules in force.
+#[derive(Resource, Debug, Clone)]
+pub struct StrategyRules {
+    /// The `ai` section.
+    pub ai: Ai,
+    /// Class words of production buildings (`production.producers`).
+    pub producers: Vec<u32>,
+}
+
+/// What the strategic layer remembers: the last order it gave each unit, and the
+/// clans whose victory it already announced.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct Strategy {
+    /// Unit id → the order it was given.
+    pub assigned: BTreeMap<u32, Order>,
+    /// Clans whose `Mission_Complete` was requested.
+    pub announced: Vec<u32>,
+}
+
+/// Installs the strategic layer (needs `iron3d_core::CorePlugin`).
+#[derive(Debug, Clone)]
+pub struct StrategyPlugin {
+    /// The rules.
+    pub rules: StrategyRules,
+}
+
+impl StrategyPlugin {
+    /// The strategic layer with the shipped rules file.
+    ///
+    /// # Panics
+    /// Never in a release: a test keeps the shipped rules valid.
+    pub fn shipped() -> Self {
+        #[expect(clippy::expect_used, reason = "the shipped rules are checked by a test")]
+        let rules = iron3d_rules::Rules::shipped().expect("the shipped rules file is valid");
+        let producers = rules.production.producers.iter().map(|p| p.class).collect();
+        Self { rules: StrategyRules { ai: rules.ai, producers } }
+    }
+}
+
+impl Plugin for StrategyPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(self.rules.clone())
+            .init_resource::<Strategy>()
+            .register_type::<Strategy>()
+            .add_systems(OnExit(AppState::InGame), |mut s: ResMut<Strategy>| *s = Strategy::default())
+            .add_systems(FixedUpdate, (outcome::judge, ai::think).chain().in_set(SuperAiPhase::Strategy));
+    }
+}
+
+/// Feeds the strategic memory to `h` (the simulation's state hash).
+pub fn hash_into(world: &World, h: &mut Fnv1a) {
+    let Some(s) = world.get_resource::<Strategy>() else { return };
+    for (unit, order) in &s.assigned {
+        let (kind, value) = order.key();
+        for w in [*unit, u32::from(kind), value as u32, (value >> 32) as u32] {
+            h.word(w);
+        }
+    }
+    s.announced.iter().for_each(|c| h.word(*c));
+}

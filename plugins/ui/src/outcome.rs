@@ -1,0 +1,80 @@
+//! The outcome screen: once the player's clan (the first clan of mode 1) has an
+//! outcome, a window says how the mission ended, with the clans' results; a completed
+//! mission is recorded in the campaign progress (once).
+
+use crate::campaign::CampaignProgress;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use iron3d_core::{AppState, MissionClans, MissionOutcome, Outcome};
+use iron3d_mission::MissionRequest;
+
+/// The outcome window was dismissed ("keep watching"); reset with the mission.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutcomeDismissed(pub bool);
+
+/// The player's clan index and its outcome, when it has one.
+pub fn player_outcome(clans: Option<&MissionClans>, outcome: &MissionOutcome) -> Option<(u32, Outcome)> {
+    let player = clans?.clans.iter().find(|c| c.mode == 1)?.index;
+    outcome.of(player).map(|o| (player, o))
+}
+
+/// A completed mission enters the campaign progress.
+pub fn record(
+    clans: Option<Res<MissionClans>>,
+    outcome: Res<MissionOutcome>,
+    request: Option<Res<MissionRequest>>,
+    progress: Option<ResMut<CampaignProgress>>,
+) {
+    let (Some(request), Some(mut progress)) = (request, progress) else { return };
+    if matches!(player_outcome(clans.as_deref(), &outcome), Some((_, Outcome::Completed)))
+        && !progress.completed.contains(&request.mission)
+        && let Err(e) = progress.complete(&request.mission)
+    {
+        warn!("campaign progress not saved: {e}");
+    }
+}
+
+/// The outcome window.
+pub fn screen(
+    mut contexts: EguiContexts,
+    clans: Option<Res<MissionClans>>,
+    outcome: Res<MissionOutcome>,
+    mut dismissed: ResMut<OutcomeDismissed>,
+    mut next: ResMut<NextState<AppState>>,
+) -> Result {
+    let Some((_, mine)) = player_outcome(clans.as_deref(), &outcome) else { return Ok(()) };
+    if dismissed.0 {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let (title, colour) = match mine {
+        Outcome::Completed => ("Mission complete", egui::Color32::LIGHT_GREEN),
+        Outcome::Failed => ("Mission failed", egui::Color32::LIGHT_RED),
+        Outcome::Defeated => ("Defeated", egui::Color32::LIGHT_RED),
+    };
+    egui::Window::new("Outcome")
+        .title_bar(false)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.heading(egui::RichText::new(title).size(32.0).color(colour).strong());
+                ui.separator();
+                for (clan, o, tick) in &outcome.records {
+                    let name = clans.as_ref().and_then(|c| c.clans.get(*clan as usize)).map_or("?", |c| &c.name);
+                    ui.label(format!("{name}: {} at {:.0} s", o.name(), f64::from(*tick) * 0.064));
+                }
+                ui.separator();
+                ui.horizontal(|ui| {
+                    if ui.button("Back to main menu").clicked() {
+                        next.set(AppState::MainMenu);
+                    }
+                    if ui.button("Keep watching").clicked() {
+                        dismissed.0 = true;
+                    }
+                });
+            });
+        });
+    Ok(())
+}
