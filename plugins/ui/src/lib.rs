@@ -12,7 +12,7 @@ pub mod outcome;
 mod overlay;
 mod screen;
 
-pub use orders::{DebugSelection, PICK_RADIUS, ground_point, nearest_unit, send};
+pub use orders::{Click, DebugSelection, PICK_RADIUS, click, ground_point, nearest_unit, send};
 
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;

@@ -1,6 +1,7 @@
 //! The debug order command, active while the F3 overlay is shown: a left click near a
-//! unit selects it, a left click elsewhere on the ground sends the selected unit there
-//! (the right button stays the camera's). The order
+//! unit selects it, a left click on an object of a clan at war with the selected
+//! unit's orders an attack on it, a left click elsewhere on the ground sends the
+//! selected unit there (the right button stays the camera's). The order
 //! goes through the simulation's command queue at the next tick, the path every order
 //! takes; the full player controls come with input mapping. The selection and its
 //! target are drawn as rings over the scene.
@@ -10,7 +11,10 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
-use iron3d_core::{CommandQueue, GameClock, Movable, NavStatus, Order, OriginalObjectId, SimCommand, SimTransform};
+use iron3d_core::{
+    ClanRelations, CommandQueue, GameClock, Health, Movable, NavStatus, Order, OriginalObjectId, Owner, SimCommand,
+    SimTransform,
+};
 use iron3d_terrain::Ground;
 
 /// How far from the clicked point a unit is still picked (game units).
@@ -41,9 +45,33 @@ pub fn nearest_unit(units: impl Iterator<Item = (u32, [f32; 3])>, at: [f32; 2], 
         .map(|u| u.0)
 }
 
-/// Queues a move of `unit` to `to` for the next tick.
-pub fn send(queue: &mut CommandQueue, clock: &GameClock, unit: u32, to: [f32; 2]) {
-    queue.push(SimCommand { tick: clock.tick + 1, units: vec![unit], order: Order::MoveTo(to) });
+/// Queues `order` for `unit` at the next tick.
+pub fn send(queue: &mut CommandQueue, clock: &GameClock, unit: u32, order: Order) {
+    queue.push(SimCommand { tick: clock.tick + 1, units: vec![unit], order });
+}
+
+/// What a left click means.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Click {
+    /// Select this unit.
+    Select(u32),
+    /// The selected unit attacks this object.
+    Attack(u32),
+    /// The selected unit moves to the clicked ground.
+    Move,
+    /// Nothing (no selection, nothing picked).
+    Nothing,
+}
+
+/// The meaning of a click that picked `picked` (`(id, clan, movable)`), with the
+/// selected unit's clan `selected`.
+pub fn click(selected: Option<i32>, picked: Option<(u32, i32, bool)>, relations: &ClanRelations) -> Click {
+    match (selected, picked) {
+        (Some(mine), Some((id, clan, _))) if relations.hostile(mine, clan) => Click::Attack(id),
+        (_, Some((id, _, true))) => Click::Select(id),
+        (Some(_), _) => Click::Move,
+        (None, _) => Click::Nothing,
+    }
 }
 
 /// The scene under the cursor and the units on it.
@@ -53,6 +81,8 @@ pub(crate) struct Scene<'w, 's> {
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
     ground: Option<Res<'w, Ground>>,
     units: Query<'w, 's, (&'static OriginalObjectId, &'static SimTransform, Option<&'static NavStatus>), With<Movable>>,
+    targets: Query<'w, 's, (&'static OriginalObjectId, &'static SimTransform, &'static Owner, Has<Movable>), With<Health>>,
+    relations: Res<'w, ClanRelations>,
 }
 
 impl Scene<'_, '_> {
@@ -86,13 +116,23 @@ pub(crate) fn command(
         return Ok(());
     }
     let Some(point) = scene.cursor_ground() else { return Ok(()) };
-    let units = scene.units.iter().map(|(id, t, _)| (id.0, t.position));
-    if let Some(unit) = nearest_unit(units, [point[0], point[1]], PICK_RADIUS) {
-        selection.unit = Some(unit);
-    } else if let Some(unit) = selection.unit {
-        send(&mut queue, &clock, unit, [point[0], point[1]]);
-        selection.target = Some([point[0], point[1]]);
-        info!(target: "orders", "debug order: unit {unit} to ({:.1}, {:.1})", point[0], point[1]);
+    let objects = scene.targets.iter().map(|(id, t, _, _)| (id.0, t.position));
+    let picked = nearest_unit(objects, [point[0], point[1]], PICK_RADIUS)
+        .and_then(|id| scene.targets.iter().find(|t| t.0.0 == id).map(|(_, _, o, m)| (id, o.clan, m)));
+    let mine = selection.unit.and_then(|u| scene.targets.iter().find(|t| t.0.0 == u).map(|t| t.2.clan));
+    match (click(mine, picked, &scene.relations), selection.unit) {
+        (Click::Select(id), _) => selection.unit = Some(id),
+        (Click::Attack(target), Some(unit)) => {
+            send(&mut queue, &clock, unit, Order::Attack(target));
+            selection.target = Some([point[0], point[1]]);
+            info!(target: "orders", "debug order: unit {unit} attacks {target}");
+        }
+        (Click::Move, Some(unit)) => {
+            send(&mut queue, &clock, unit, Order::MoveTo([point[0], point[1]]));
+            selection.target = Some([point[0], point[1]]);
+            info!(target: "orders", "debug order: unit {unit} to ({:.1}, {:.1})", point[0], point[1]);
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -152,8 +192,23 @@ mod tests {
         assert_eq!(nearest_unit(units.into_iter(), [12.0, 7.0], PICK_RADIUS), Some(2), "equal distance: lower id");
         assert_eq!(nearest_unit(units.into_iter(), [40.0, 40.0], PICK_RADIUS), None, "nothing within reach");
         let (mut queue, clock) = (CommandQueue::default(), GameClock { tick: 41, time_ms: 41 * 64 });
-        send(&mut queue, &clock, 2, [30.0, 5.0]);
+        send(&mut queue, &clock, 2, Order::MoveTo([30.0, 5.0]));
         let due = queue.take_due(42);
         assert_eq!(due, vec![SimCommand { tick: 42, units: vec![2], order: Order::MoveTo([30.0, 5.0]) }]);
+    }
+
+    #[test]
+    fn a_click_selects_own_units_attacks_enemies_and_moves_elsewhere() {
+        let relations = ClanRelations { hostile: vec![vec![false, false, false], vec![false, false, true], vec![
+            false, true, false,
+        ]] };
+        assert_eq!(click(None, Some((4, 1, true)), &relations), Click::Select(4));
+        assert_eq!(click(Some(1), Some((5, 1, true)), &relations), Click::Select(5), "another own unit");
+        assert_eq!(click(Some(1), Some((7, 2, false)), &relations), Click::Attack(7), "an enemy building");
+        assert_eq!(click(Some(1), Some((8, 2, true)), &relations), Click::Attack(8), "an enemy unit");
+        assert_eq!(click(Some(1), Some((9, 1, false)), &relations), Click::Move, "an own building: go there");
+        assert_eq!(click(Some(1), None, &relations), Click::Move);
+        assert_eq!(click(None, None, &relations), Click::Nothing);
+        assert_eq!(click(None, Some((7, 2, false)), &relations), Click::Nothing, "buildings are not selected");
     }
 }
