@@ -5,6 +5,7 @@
 //! colour, distance fog). Everything loads through `game://` (see `iron3d_assets`); the
 //! Z-up → Y-up conversion lives in `iron3d_assets::axes`.
 
+mod combat;
 mod environment;
 mod materials;
 mod models;
@@ -106,7 +107,7 @@ impl Plugin for MissionRenderPlugin {
                 Update,
                 (MissionRenderSystems::Request, MissionRenderSystems::Attach, MissionRenderSystems::Animate).chain(),
             )
-            .add_systems(Startup, environment::setup)
+            .add_systems(Startup, (environment::setup, combat::setup))
             .add_systems(OnExit(AppState::InGame), close)
             .add_systems(PostUpdate, placement::interpolate.before(TransformSystems::Propagate))
             .add_systems(
@@ -117,6 +118,9 @@ impl Plugin for MissionRenderPlugin {
                     (models::attach_models, terrain::attach_terrain, environment::add_fog)
                         .in_set(MissionRenderSystems::Attach),
                     (materials::animate_materials, models::pose_pieces).in_set(MissionRenderSystems::Animate),
+                    (combat::shells, combat::spawn_effects, combat::age_effects)
+                        .chain()
+                        .in_set(MissionRenderSystems::Animate),
                 ),
             );
     }

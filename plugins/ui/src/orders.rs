@@ -81,7 +81,8 @@ pub(crate) struct Scene<'w, 's> {
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
     ground: Option<Res<'w, Ground>>,
     units: Query<'w, 's, (&'static OriginalObjectId, &'static SimTransform, Option<&'static NavStatus>), With<Movable>>,
-    targets: Query<'w, 's, (&'static OriginalObjectId, &'static SimTransform, &'static Owner, Has<Movable>), With<Health>>,
+    targets:
+        Query<'w, 's, (&'static OriginalObjectId, &'static SimTransform, &'static Owner, Has<Movable>), With<Health>>,
     relations: Res<'w, ClanRelations>,
 }
 
@@ -199,9 +200,9 @@ mod tests {
 
     #[test]
     fn a_click_selects_own_units_attacks_enemies_and_moves_elsewhere() {
-        let relations = ClanRelations { hostile: vec![vec![false, false, false], vec![false, false, true], vec![
-            false, true, false,
-        ]] };
+        let relations = ClanRelations {
+            hostile: vec![vec![false, false, false], vec![false, false, true], vec![false, true, false]],
+        };
         assert_eq!(click(None, Some((4, 1, true)), &relations), Click::Select(4));
         assert_eq!(click(Some(1), Some((5, 1, true)), &relations), Click::Select(5), "another own unit");
         assert_eq!(click(Some(1), Some((7, 2, false)), &relations), Click::Attack(7), "an enemy building");
