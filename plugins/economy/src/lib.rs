@@ -178,5 +178,56 @@ pub fn clan_summary(world: &mut World, slot: u32) -> (f32, f32) {
     (ore, per * generators)
 }
 
+/// The ore held by the objects of `clan` (`Owner::clan`): `(id, amount)` of every
+/// holder with ore, in `OriginalObjectId` order.
+fn holders(world: &mut World, clan: i32) -> Vec<(u32, f32)> {
+    let mut q = world.query::<(&OriginalObjectId, &Owner, &OreProperty)>();
+    let mut rows: Vec<(u32, f32)> = q
+        .iter(world)
+        .filter(|(_, o, p)| o.clan == clan && p.current() > 0.0)
+        .map(|(id, _, p)| (id.0, p.current()))
+        .collect();
+    rows.sort_unstable_by_key(|r| r.0);
+    rows
+}
+
+/// Takes `amount` ore from the stores of `clan` (the project's production rule): from
+/// each holder in `OriginalObjectId` order as much as it has until the amount is paid.
+/// Returns what was taken from whom (for [`refund_ore`]), or `None` (and takes
+/// nothing) when the clan holds less than `amount`.
+pub fn withdraw_ore(world: &mut World, clan: i32, amount: f32) -> Option<Vec<(u32, f32)>> {
+    let rows = holders(world, clan);
+    if !amount.is_finite() || amount < 0.0 || rows.iter().fold(0.0f32, |s, r| s + r.1) < amount {
+        return None;
+    }
+    let mut rest = amount;
+    let mut paid = Vec::new();
+    for (id, have) in rows {
+        if rest <= 0.0 {
+            break;
+        }
+        let take = have.min(rest);
+        rest -= take;
+        paid.push((id, take));
+    }
+    adjust(world, &paid, -1.0);
+    Some(paid)
+}
+
+/// Gives back what [`withdraw_ore`] took (to the same objects; an object gone since
+/// keeps nothing).
+pub fn refund_ore(world: &mut World, paid: &[(u32, f32)]) {
+    adjust(world, paid, 1.0);
+}
+
+fn adjust(world: &mut World, rows: &[(u32, f32)], sign: f32) {
+    for &(id, amount) in rows {
+        let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { continue };
+        if let Some(mut ore) = world.get_mut::<OreProperty>(e) {
+            ore.current_bits = (ore.current() + sign * amount).max(0.0).to_bits();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,9 @@
 //! The event log of a run: arrivals, new contacts, Behavior diagnostics, deletions,
-//! script reports and mission outcomes,
+//! script reports, mission outcomes and production (produced, researched, rejected),
 //! read from the World3D queue each tick (what `sim run --json` prints).
 
 use bevy_ecs::prelude::*;
-use iron3d_core::{GameMessage, GameMessageKind};
+use iron3d_core::{GameMessage, GameMessageKind, ProductionEvent};
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +20,12 @@ pub enum EventKind {
     Script,
     /// A clan's mission outcome was recorded.
     Outcome,
+    /// A robot was built (`ids`: producer, new object; detail: the scheme).
+    Produced,
+    /// A research node completed (`ids`: the research building).
+    Researched,
+    /// A production or research order or job was refused or failed (refunded).
+    Rejected,
 }
 
 impl EventKind {
@@ -32,6 +38,9 @@ impl EventKind {
             Self::Deleted => "deleted",
             Self::Script => "script",
             Self::Outcome => "outcome",
+            Self::Produced => "produced",
+            Self::Researched => "researched",
+            Self::Rejected => "rejected",
         }
     }
 }
@@ -73,6 +82,14 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
             }
             GameMessageKind::Outcome { clan, outcome } => {
                 (EventKind::Outcome, Vec::new(), format!("clan={clan} {}", outcome.name()))
+            }
+            GameMessageKind::Production { event, ids, detail } => {
+                let kind = match event {
+                    ProductionEvent::Produced => EventKind::Produced,
+                    ProductionEvent::Researched => EventKind::Researched,
+                    ProductionEvent::Rejected => EventKind::Rejected,
+                };
+                (kind, ids.clone(), detail.clone())
             }
             GameMessageKind::NewGameTick | GameMessageKind::Init(_) => continue,
         };
