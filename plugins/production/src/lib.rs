@@ -11,7 +11,7 @@
 //!   seconds; then it is researched and its unlocks become available (once their own
 //!   prerequisites are). A scheme may be built when every component that names a node of
 //!   the clan's tree names a researched node.
-//! * **Production** ([`step`]): `Order::Build(scheme)` on a production building
+//! * **Production**: `Order::Build(scheme)` on a production building
 //!   (`production.producers`) queues a robot; each producer builds one at a time, in
 //!   order. A build starts when the scheme is allowed, the clan's power (the economy's
 //!   clan summary) minus what its other running builds hold covers the robot's power
