@@ -60,7 +60,7 @@ impl Plugin for EconomyPlugin {
             .add_systems(OnExit(AppState::InGame), move |mut e: ResMut<Economy>| {
                 *e = Economy { distributors: Vec::new(), transfer };
             })
-            .add_systems(FixedUpdate, step.in_set(SimSystems::Behavior));
+            .add_systems(FixedUpdate, (adopt, step).chain().in_set(SimSystems::Behavior));
     }
 }
 
@@ -73,12 +73,28 @@ fn setup(mut commands: Commands, slots: Res<SuperAiSlots>, objects: Query<SetupR
         if let Some(parts) = parts {
             commands.entity(entity).insert(OreDevices::from_parts(parts));
         }
-        let properties = bag.map(|b| b.0.as_slice()).unwrap_or_default();
-        let ore = ore::initial(class.0, properties.iter().map(|p| (p.name.as_str(), p.raw_value)), &ore::DESCRIPTORS);
-        commands.entity(entity).insert(ore);
+        commands.entity(entity).insert(initial_ore(*class, bag));
         candidates.push((id.0, owner.clan as u32, class.0));
     }
     economy.distributors = distributor::memberships(candidates, |s| slots.available(s));
+}
+
+/// Objects with a Unit DAT that joined a running mission (production's robots) get
+/// their ore property as at game start (mission properties, then the class table).
+/// They join no distributor: membership is decided at game start (spec §4.1).
+fn adopt(
+    mut commands: Commands,
+    new: Query<(Entity, &UnitClass, Option<&PropertyBag>), (With<iron3d_core::SimObject>, Without<OreProperty>)>,
+) {
+    for (entity, class, bag) in &new {
+        commands.entity(entity).insert(initial_ore(*class, bag));
+    }
+}
+
+/// The ore property of an object of `class` with the mission properties `bag`.
+fn initial_ore(class: UnitClass, bag: Option<&PropertyBag>) -> OreProperty {
+    let properties = bag.map(|b| b.0.as_slice()).unwrap_or_default();
+    ore::initial(class.0, properties.iter().map(|p| (p.name.as_str(), p.raw_value)), &ore::DESCRIPTORS)
 }
 
 struct GameStep<'w, 's, 'a> {

@@ -674,6 +674,7 @@ mod production {
         assert!(dist2(p, [plant_at[0], plant_at[1]]) < 60.0, "beside the producer");
         run(&mut app, 1);
         assert!(app.world().get::<NavStatus>(e).is_some(), "Behavior takes the new unit");
+        assert_eq!(app.world().get::<OreProperty>(e).map(|o| o.maximum), Some(0), "the economy: battle-unit defaults");
     }
 
     #[test]
