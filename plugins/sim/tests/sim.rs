@@ -770,6 +770,28 @@ mod production {
     }
 
     #[test]
+    fn a_build_waits_while_the_clans_power_is_held_by_another() {
+        let mut app = tutorial();
+        let (plant, hangar) = (building(&mut app, PLANT), building(&mut app, 0x8000_0040));
+        let power = iron3d_economy::clan_summary(app.world_mut(), PLAYER as u32).1;
+        assert_eq!(power, 100.0, "one generator: Transfer_Power_Out");
+        // A scout holds 40 + 10 + 10 + 20 = 80 power while it is built: two do not fit.
+        build(&mut app, plant, SCOUT);
+        build(&mut app, hangar, SCOUT);
+        run(&mut app, 2);
+        let p = app.world().resource::<iron3d_production::Production>();
+        assert!(p.producers[&plant].active.is_some(), "the lower id starts first");
+        assert!(p.producers[&hangar].active.is_none() && p.producers[&hangar].waiting.len() == 1, "waits, kept");
+        run(&mut app, 600);
+        let produced: Vec<(u32, u32)> = events(&app, EventKind::Produced).iter().map(|e| (e.0, e.1[0])).collect();
+        assert_eq!(produced.len(), 2);
+        assert_eq!((produced[0].1, produced[1].1), (plant, hangar));
+        // Producers run in id order: the plant's finished build frees its power in time
+        // for the hangar to start in the same tick.
+        assert_eq!(produced[1].0 - produced[0].0, 265, "the second starts when the first's power is free");
+    }
+
+    #[test]
     fn the_same_production_orders_give_the_same_hashes() {
         let run_once = |orders: bool| {
             let mut app = tutorial();
