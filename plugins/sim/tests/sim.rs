@@ -723,6 +723,62 @@ mod production {
         }
     }
 
+    /// The game's backend, except that prototype keys (not unit schemes) do not resolve
+    /// at run time.
+    struct NoPrototypes(iron3d_mission::GameMissionBackend);
+
+    impl MissionBackend for NoPrototypes {
+        fn prepare(
+            &self,
+            phase: MissionLoadPhase,
+            mission: &str,
+            prepared: &mut Prepared,
+            progress: &mut dyn FnMut(usize, usize),
+        ) -> iron3d_formats::Result<()> {
+            self.0.prepare(phase, mission, prepared, progress)
+        }
+
+        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<ObjectExtras> {
+            if object.key.to_ascii_lowercase().ends_with(".dat") {
+                return self.0.prepare_object(object);
+            }
+            Err(iron3d_formats::Error::rule("injected_fault", format!("{} is not in the registry", object.key)))
+        }
+    }
+
+    #[test]
+    fn research_node_names_must_resolve_through_the_registry() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+        let game = Arc::new(GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let mut app = headless_app();
+        app.add_plugins(MissionPlugin);
+        let backend = NoPrototypes(iron3d_mission::GameMissionBackend::new(game));
+        app.insert_resource(MissionRequest { mission: "tutorial.01".into(), backend: Arc::new(backend) });
+        app.update();
+        app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+        for _ in 0..12 {
+            app.update();
+        }
+        assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::InGame, "loads");
+        app.update();
+        let rejected: Vec<String> = events(&app, EventKind::Rejected).into_iter().map(|e| e.2).collect();
+        assert_eq!(rejected.len(), 2, "one per clan naming the tree: {rejected:?}");
+        assert!(
+            rejected[0].starts_with("clan 1 research tree: MISSIONS\\SCRIPTS\\default.trf: node 0: "),
+            "{}",
+            rejected[0]
+        );
+        assert!(rejected[0].contains("r_ch_01 is not in the registry"), "{}", rejected[0]);
+        let p = app.world().resource::<iron3d_production::Production>();
+        assert!(p.clans[&PLAYER].tree.is_none(), "the tree is not used");
+        let institute = building(&mut app, INSTITUTE);
+        assert!(
+            iron3d_production::research_node(app.world(), institute, "r_ch_02")
+                .unwrap_err()
+                .contains("no research tree")
+        );
+    }
+
     #[test]
     fn a_failed_construction_spawns_nothing_and_refunds() {
         let mut app = tutorial();
