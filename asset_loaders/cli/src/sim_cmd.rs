@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 use clap::Subcommand;
 use iron3d_core::{
     CollisionProxy, CommandQueue, GameClock, Health, Kinematics, MissionOutcome, Movable, NavStatus, ObjectKind,
-    ObjectTable, Order, OriginalObjectId, Owner, SimCommand as Command, SimObject, SimTransform, TICK_MS,
+    ObjectTable, Order, OriginalObjectId, Owner, SchemeNames, SimCommand as Command, SimObject, SimTransform, TICK_MS,
 };
 use iron3d_mission::{MissionPlugin, load_headless};
 use iron3d_sim::{EventLog, StateHash, headless_app};
@@ -23,11 +23,16 @@ pub enum SimCommand {
     /// Run MISSION for N ticks of 64 ms.
     #[command(
         after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
-        {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID} or \"stop\"; ID is the OriginalObjectId \
-        (index of the placed object in data.tma), coordinates in game units. Orders apply at the start of tick T; \
-        several for one tick apply in a stable order independent of the file.\n\n\
+        {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID}, \"stop\", \
+        {\"build\": SCHEME} or {\"research\": NODE}; ID is the OriginalObjectId (index of the placed object in data.tma), \
+        coordinates in game units. build: the units are production buildings (plants, hangars), each queues one robot \
+        of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). research: the units are \
+        research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
+        apply at the start of tick T; several for one tick apply in a stable order independent of the file.\n\n\
         Exit status: 0 on success; 1 when the game or the mission cannot be loaded; 2 on a usage error, a malformed \
-        orders file, an unknown id or a non-movable object (the message names the entry)."
+        orders file, an unknown id, a non-movable object for a unit order, a non-producer for build, an unknown scheme \
+        or one that is no robot, a non-institute or an unknown node for research (the message names the entry). What \
+        only the run decides (a scheme locked by research, ore, power, a failed construction) is a \"rejected\" event."
     )]
     Run {
         /// Game directory.
@@ -106,10 +111,8 @@ pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
     load_headless(&mut app, &Arc::new(game), &mission).map_err(|e| anyhow!("{e}"))?;
     if let Some(file) = orders {
         let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
-        let commands =
-            parse_orders(&text).map_err(|e| anyhow::Error::from(UsageError(format!("{}: {e}", file.display()))))?;
-        check_units(app.world_mut(), &commands)
-            .map_err(|e| anyhow::Error::from(UsageError(format!("{}: {e}", file.display()))))?;
+        let usage = |e: String| anyhow::Error::from(UsageError(format!("{}: {e}", file.display())));
+        let commands = commands(app.world_mut(), parse_orders(&text).map_err(usage)?).map_err(usage)?;
         let mut queue = app.world_mut().resource_mut::<CommandQueue>();
         commands.into_iter().for_each(|c| queue.push(c));
     }
@@ -132,33 +135,50 @@ pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn parse_order(v: &Value) -> Result<Order, String> {
+/// An order as the file gives it: production orders name a scheme or a research node,
+/// resolved against the loaded mission.
+enum FileOrder {
+    Unit(Order),
+    Build(String),
+    Research(Value),
+}
+
+fn parse_order(v: &Value) -> Result<FileOrder, String> {
     if v.as_str() == Some("stop") {
-        return Ok(Order::Stop);
+        return Ok(FileOrder::Unit(Order::Stop));
     }
     let o = v.as_object().filter(|o| o.len() == 1).ok_or("an order is \"stop\" or an object with one key")?;
     let (key, arg) = o.iter().next().ok_or("empty order")?;
     let path = || arg.as_i64().and_then(|p| i32::try_from(p).ok()).ok_or(format!("{key} takes a path id"));
+    let unit = |o| Ok(FileOrder::Unit(o));
     match key.as_str() {
         "move_to" => match arg.as_array().map(|a| a.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()) {
             Some(Some(xy)) if xy.len() == 2 && xy.iter().all(|v| v.is_finite()) => {
-                Ok(Order::MoveTo([xy[0] as f32, xy[1] as f32]))
+                unit(Order::MoveTo([xy[0] as f32, xy[1] as f32]))
             }
             _ => Err("move_to takes [X, Y]".into()),
         },
-        "follow_path" => Ok(Order::FollowPath(path()?)),
-        "patrol" => Ok(Order::Patrol(path()?)),
+        "follow_path" => unit(Order::FollowPath(path()?)),
+        "patrol" => unit(Order::Patrol(path()?)),
         "attack" => arg
             .as_u64()
             .and_then(|id| u32::try_from(id).ok())
-            .map(Order::Attack)
+            .map(|id| FileOrder::Unit(Order::Attack(id)))
             .ok_or("attack takes an object id".into()),
+        "build" => match arg.as_str() {
+            Some(scheme) if !scheme.trim().is_empty() => Ok(FileOrder::Build(scheme.into())),
+            _ => Err("build takes a unit scheme path".into()),
+        },
+        "research" if arg.is_string() || arg.as_u64().is_some_and(|n| u32::try_from(n).is_ok()) => {
+            Ok(FileOrder::Research(arg.clone()))
+        }
+        "research" => Err("research takes a node index or name".into()),
         other => Err(format!("unknown order {other:?}")),
     }
 }
 
-/// The commands of an orders file; errors name the entry.
-fn parse_orders(text: &str) -> Result<Vec<Command>, String> {
+/// The entries of an orders file, `(tick, units, order)`; errors name the entry.
+fn parse_orders(text: &str) -> Result<Vec<(u32, Vec<u32>, FileOrder)>, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let entries = value.as_array().ok_or("the orders file is a JSON array")?;
     entries
@@ -179,29 +199,59 @@ fn parse_orders(text: &str) -> Result<Vec<Command>, String> {
                 .collect::<Option<Vec<u32>>>()
                 .ok_or_else(|| entry("unit ids are numbers".into()))?;
             let order = parse_order(e.get("order").ok_or_else(|| entry("no \"order\"".into()))?).map_err(entry)?;
-            Ok(Command { tick, units, order })
+            Ok((tick, units, order))
         })
         .collect()
 }
 
-/// Every unit named exists and moves.
-fn check_units(world: &mut World, commands: &[Command]) -> Result<(), String> {
-    for (i, c) in commands.iter().enumerate() {
-        for &id in &c.units {
-            let entity =
-                world.resource::<ObjectTable>().entity_of(id).ok_or(format!("entry {i}: no object with id {id}"))?;
-            if world.get::<Movable>(entity).is_none() {
-                return Err(format!("entry {i}: object {id} does not move"));
+/// The commands of the parsed entries against the loaded mission: schemes named in
+/// the command path's table, research nodes by index (a name per unit's clan), every
+/// unit checked (unit orders: it exists and moves; build and research: production's
+/// static checks). Errors name the entry.
+fn commands(world: &mut World, entries: Vec<(u32, Vec<u32>, FileOrder)>) -> Result<Vec<Command>, String> {
+    let mut out = Vec::new();
+    for (i, (tick, units, order)) in entries.into_iter().enumerate() {
+        let entry = |m: String| format!("entry {i}: {m}");
+        let orders: Vec<(Vec<u32>, Order)> = match order {
+            FileOrder::Unit(o) => vec![(units, o)],
+            FileOrder::Build(scheme) => {
+                let r = world.resource_mut::<SchemeNames>().intern(&scheme).map_err(entry)?;
+                vec![(units, Order::Build(r))]
             }
-        }
-        if let Order::Attack(target) = c.order {
-            let entity = world.resource::<ObjectTable>().entity_of(target);
-            if entity.is_none_or(|e| world.get::<Health>(e).is_none()) {
-                return Err(format!("entry {i}: attack target {target} is not an object that can be damaged"));
-            }
+            FileOrder::Research(node) => match (node.as_u64(), node.as_str()) {
+                (Some(n), _) => vec![(units, Order::Research(n as u32))],
+                (_, Some(name)) => units
+                    .iter()
+                    .map(|&u| Ok((vec![u], Order::Research(iron3d_production::research_node(world, u, name)?))))
+                    .collect::<Result<_, String>>()
+                    .map_err(entry)?,
+                _ => Vec::new(),
+            },
+        };
+        for (units, order) in orders {
+            let command = Command { tick, units, order };
+            check_units(world, &command).map_err(entry)?;
+            out.push(command);
         }
     }
-    Ok(())
+    Ok(out)
+}
+
+/// Every unit named exists and moves (unit orders) or passes production's checks.
+fn check_units(world: &mut World, command: &Command) -> Result<(), String> {
+    for &id in &command.units {
+        let entity = world.resource::<ObjectTable>().entity_of(id).ok_or(format!("no object with id {id}"))?;
+        if !command.order.is_production() && world.get::<Movable>(entity).is_none() {
+            return Err(format!("object {id} does not move"));
+        }
+    }
+    if let Order::Attack(target) = command.order {
+        let entity = world.resource::<ObjectTable>().entity_of(target);
+        if entity.is_none_or(|e| world.get::<Health>(e).is_none()) {
+            return Err(format!("attack target {target} is not an object that can be damaged"));
+        }
+    }
+    iron3d_production::check_command(world, command)
 }
 
 /// Every clan record: its GetSuperAI slot, economy, objects and outcome.

@@ -642,3 +642,61 @@ fn sim_run_reports_hashes_objects_and_events_and_rejects_bad_orders() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `sim run` with production orders on the demo: a robot is built and reported, a bad
+/// production order is exit status 2 naming the entry, a locked scheme a run-time event.
+#[test]
+fn sim_run_builds_robots_from_build_orders() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+    let dir = std::env::temp_dir().join(format!("iron3d-cli-build-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |orders: &str, ticks: &str| {
+        let file = dir.join("orders.json");
+        std::fs::write(&file, orders).unwrap();
+        cli(&["sim", "run", demo, "tutorial.01", "--ticks", ticks, "--orders", file.to_str().unwrap(), "--json"])
+    };
+    // tutorial.01: object 3 is the Player's plant, 6 its institute, 15 a robot.
+    let orders = r#"[{"tick": 2, "units": [3], "order": {"build": "UNITS\\ROBOTS\\scout.dat"}},
+        {"tick": 2, "units": [4], "order": {"build": "units/robots/tank.dat"}},
+        {"tick": 2, "units": [6], "order": {"research": "r_ch_02"}}]"#;
+    let out = run(orders, "300");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let events = r["events"].as_array().unwrap();
+    let of = |kind: &str| events.iter().filter(|e| e["kind"] == kind).cloned().collect::<Vec<_>>();
+    let produced = of("produced");
+    assert_eq!(produced.len(), 1, "{produced:?}");
+    assert_eq!(produced[0]["ids"], serde_json::json!([3, 78]), "the next id past the 78 placed objects");
+    assert_eq!(produced[0]["detail"], "units\\robots\\scout.dat");
+    assert_eq!(produced[0]["tick"], 2 + 266 - 1);
+    let rejected = of("rejected");
+    assert_eq!(rejected.len(), 1);
+    assert_eq!(rejected[0]["ids"], serde_json::json!([4]));
+    assert!(rejected[0]["detail"].as_str().unwrap().contains("r_ch_02 is not researched"));
+    assert_eq!(of("researched")[0]["detail"], "clan=1 node=1 r_ch_02");
+    let robot = r["objects"].as_array().unwrap().iter().find(|o| o["id"] == 78).expect("the robot is an object");
+    assert!(robot["areal"].as_i64().unwrap() >= 0, "on walkable ground");
+    assert_eq!(r["clans"][1]["units"].as_u64(), Some(4));
+    assert_eq!(r["clans"][1]["ore"].as_f64(), Some(1200.0 - 300.0 - 200.0));
+    for (orders, message) in [
+        (
+            r#"[{"tick": 1, "units": [15], "order": {"build": "UNITS\\ROBOTS\\scout.dat"}}]"#,
+            "entry 0: object 15 is not a production building",
+        ),
+        (
+            r#"[{"tick": 1, "units": [3], "order": {"build": "UNITS\\ROBOTS\\nope.dat"}}]"#,
+            "entry 0: scheme units\\robots\\nope.dat",
+        ),
+        (r#"[{"tick": 1, "units": [3], "order": {"build": "UNITS\\BUILDS\\b_gen_01.dat"}}]"#, "has no production cost"),
+        (r#"[{"tick": 1, "units": [3], "order": {"build": 7}}]"#, "entry 0: build takes a unit scheme path"),
+        (r#"[{"tick": 1, "units": [6], "order": {"research": "x_none"}}]"#, "entry 0: no node named x_none"),
+        (r#"[{"tick": 1, "units": [6], "order": {"research": 99}}]"#, "entry 0: no node 99"),
+        (r#"[{"tick": 1, "units": [3], "order": {"research": 1}}]"#, "entry 0: object 3 is not a research building"),
+    ] {
+        let out = run(orders, "2");
+        assert_eq!(out.status.code(), Some(2), "{orders}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{orders}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -3,8 +3,10 @@
 //! recovered from the original game; every rule is labelled `origin: Project` and the
 //! reader refuses anything else, so spec-proven values can never drift into the file.
 //! It holds production costs (a robot's cost is the cost of its unit scheme's class
-//! word plus one entry per component by component type), combat (hit points, armour
-//! and armament per class word, the weapon table) and the computer clans' parameters.
+//! word plus one entry per component by component type, and the building classes that
+//! build robots), research (ore per TRF cost unit, seconds per TRF time unit, the
+//! building classes that research), combat (hit points, armour and armament per class
+//! word, the weapon table) and the computer clans' parameters.
 
 mod combat;
 
@@ -85,6 +87,29 @@ pub struct Production {
     pub components: Vec<ComponentCost>,
     /// Producing building classes.
     pub producers: Vec<Producer>,
+    /// Free ground between a producer's model and a new robot's, game units.
+    pub spawn_gap: Scalar,
+}
+
+/// One labelled number.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub struct Scalar {
+    /// The value (finite, >= 0).
+    pub value: f32,
+    /// Origin label.
+    pub origin: Origin,
+}
+
+/// Research rules: a TRF node's cost and time (`registry.md` §5.7 `TRF0`) scaled into
+/// ore and seconds, and where research happens.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Research {
+    /// Ore per unit of a node's TRF cost.
+    pub ore_per_cost: Scalar,
+    /// Seconds per unit of a node's TRF time.
+    pub seconds_per_time: Scalar,
+    /// Building classes that research (a research order names one of the clan's).
+    pub institutes: Vec<Producer>,
 }
 
 /// The rules file.
@@ -98,6 +123,8 @@ pub struct Rules {
     pub combat: Combat,
     /// Computer clans.
     pub ai: Ai,
+    /// Research costs and places.
+    pub research: Research,
 }
 
 /// Why a rules file was refused.
@@ -182,6 +209,17 @@ impl Rules {
         }
         rules.combat.check(file)?;
         rules.ai.check(file)?;
+        let gap = Cost { ore: p.spawn_gap.value, ..Cost::default() };
+        check(file, "production.spawn_gap".into(), p.spawn_gap.origin, Some(&gap), true)?;
+        let r = &rules.research;
+        for (name, s) in [("ore_per_cost", r.ore_per_cost), ("seconds_per_time", r.seconds_per_time)] {
+            let cost = Cost { ore: s.value, ..Cost::default() };
+            check(file, format!("research.{name}"), s.origin, Some(&cost), true)?;
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, c) in r.institutes.iter().enumerate() {
+            check(file, format!("research.institutes[{i}] ({})", c.name), c.origin, None, seen.insert(c.class))?;
+        }
         Ok(rules)
     }
 
@@ -212,6 +250,19 @@ impl Rules {
     pub fn produces(&self, class: u32) -> bool {
         self.production.producers.iter().any(|p| p.class == class)
     }
+
+    /// Whether buildings of `class` research.
+    pub fn researches(&self, class: u32) -> bool {
+        self.research.institutes.iter().any(|p| p.class == class)
+    }
+
+    /// The ore and seconds a research node of TRF cost `cost` and time `time` takes;
+    /// `None` when they are not finite and >= 0.
+    pub fn research_cost(&self, cost: f32, time: f32) -> Option<(f32, f32)> {
+        let ore = cost * self.research.ore_per_cost.value;
+        let seconds = time * self.research.seconds_per_time.value;
+        (ore.is_finite() && seconds.is_finite() && ore >= 0.0 && seconds >= 0.0).then_some((ore, seconds))
+    }
 }
 
 #[cfg(test)]
@@ -225,6 +276,7 @@ mod tests {
         assert_eq!(r.version, VERSION);
         assert!(!r.production.classes.is_empty() && !r.production.components.is_empty());
         assert!(r.produces(0x8000_0010) && !r.produces(0x8000_0004));
+        assert!(r.researches(0x8000_0400) && !r.researches(0x8000_0010));
         assert!(SHIPPED.contains("THE PROJECT'S OWN RULES"));
     }
 
@@ -237,9 +289,19 @@ mod tests {
     }
 
     #[test]
+    fn research_scales_the_trees_cost_and_time() {
+        let r = Rules::shipped().unwrap();
+        let (ore, seconds) = r.research_cost(200.0, 60.0).unwrap();
+        assert_eq!((ore, seconds), (200.0 * r.research.ore_per_cost.value, 60.0 * r.research.seconds_per_time.value));
+        assert_eq!(r.research_cost(f32::NAN, 1.0), None);
+    }
+
+    #[test]
     fn bad_files_are_refused_with_the_rule_named() {
-        let other = SHIPPED.replace("version: 2", "version: 1");
-        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 1, .. })));
+        let other = SHIPPED.replace("version: 2", "version: 3");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 3, .. })));
+        let old = SHIPPED.replace("version: 2", "version: 1");
+        assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 1, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
         assert!(e.to_string().contains("production.classes[0]"), "{e}");
@@ -252,6 +314,11 @@ mod tests {
         assert!(Rules::parse("x.ron", &armour).unwrap_err().to_string().contains("combat.classes[0]"));
         let slow = SHIPPED.replacen("think_seconds: 4.0", "think_seconds: 0.0", 1);
         assert!(Rules::parse("x.ron", &slow).unwrap_err().to_string().contains("ai"));
+        let scale = SHIPPED.replacen("ore_per_cost: (value: 1.0", "ore_per_cost: (value: -1.0", 1);
+        assert!(Rules::parse("x.ron", &scale).unwrap_err().to_string().contains("research.ore_per_cost"));
+        let institute =
+            SHIPPED.replacen("name: \"Institute\", origin: Project", "name: \"Institute\", origin: Spec", 1);
+        assert!(Rules::parse("x.ron", &institute).unwrap_err().to_string().contains("research.institutes[0]"));
         let broken = SHIPPED.replacen("classes: [", "classes: (", 1);
         assert!(matches!(Rules::parse("x.ron", &broken), Err(RulesError::Syntax { .. })));
     }

@@ -67,7 +67,8 @@ fn leg_goal(
         Ok((path.points.clone(), [p[0], p[1]]))
     };
     match nav.order {
-        Order::Stop => Ok(None),
+        // Production orders never reach a unit (production takes them first).
+        Order::Stop | Order::Build(_) | Order::Research(_) => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
         Order::MoveToObject(id) | Order::Attack(id) => {
             let t = geo.table.entity_of(id).and_then(|e| targets.get(e).ok());

@@ -30,7 +30,8 @@ pub(crate) fn apply_commands(
     mut clear: MessageWriter<ClearWizardPath>,
 ) {
     let mut scheduled: Vec<(i32, u32, Entity)> = Vec::new();
-    for command in queue.take_due(clock.tick) {
+    // Build and research orders are production's (taken before Behavior runs).
+    for command in queue.take_due_where(clock.tick, |o| !o.is_production()) {
         for &id in &command.units {
             let Some(entity) = table.entity_of(id) else { continue };
             let Ok((_, owner, mut nav)) = units.get_mut(entity) else { continue };

@@ -30,10 +30,11 @@ pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
 pub use messages::{
-    Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, gmsg,
+    Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, ProductionEvent,
+    gmsg,
 };
 pub use motion::{CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
-pub use orders::{ClearWizardPath, CommandQueue, Order, SimCommand};
+pub use orders::{ClearWizardPath, CommandQueue, Order, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use sets::{ControlPhase, SimSystems, SuperAiPhase, TICK_MS};
 pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
@@ -55,6 +56,7 @@ impl Plugin for CorePlugin {
             .init_resource::<GameClock>()
             .init_resource::<SimRandom>()
             .init_resource::<CommandQueue>()
+            .init_resource::<SchemeNames>()
             .init_resource::<ObjectTable>()
             .init_resource::<SuperAiSlots>()
             .init_resource::<MissionOutcome>()
@@ -84,6 +86,7 @@ impl Plugin for CorePlugin {
             .register_type::<GameClock>()
             .register_type::<SimRandom>()
             .register_type::<CommandQueue>()
+            .register_type::<SchemeNames>()
             .register_type::<ObjectTable>()
             .register_type::<SuperAiSlots>()
             .register_type::<MissionOutcome>()

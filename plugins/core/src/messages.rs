@@ -38,6 +38,8 @@ pub enum DispatchPhase {
     Input,
     /// SuperAI (clan scripts).
     SuperAi,
+    /// Production and research (the project's own rules).
+    Production,
     /// Behavior.
     Behavior,
     /// Wizard.
@@ -78,6 +80,29 @@ impl DiagnosticKind {
             Self::NonReachableArea => "non_reachable_area",
             Self::LeavingNonWalkable => "leaving_non_walkable",
             Self::PathCycle => "path_cycle",
+        }
+    }
+}
+
+/// What production or research reports (the project's own events).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProductionEvent {
+    /// A robot was built: ids `[producer, new object]`, detail the scheme.
+    Produced,
+    /// A research node completed: ids `[research building]`, detail the clan and node.
+    Researched,
+    /// An order or a queued job was refused or failed (nothing spawned, costs
+    /// refunded): ids the building, detail the reason.
+    Rejected,
+}
+
+impl ProductionEvent {
+    /// Lower-case name (JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Produced => "produced",
+            Self::Researched => "researched",
+            Self::Rejected => "rejected",
         }
     }
 }
@@ -160,6 +185,15 @@ pub enum GameMessageKind {
         /// The outcome.
         outcome: crate::clans::Outcome,
     },
+    /// Production or research reports something (the project's own event).
+    Production {
+        /// What happened.
+        event: ProductionEvent,
+        /// Objects involved (`OriginalObjectId`).
+        ids: Vec<u32>,
+        /// Scheme, node or reason.
+        detail: String,
+    },
 }
 
 impl GameMessageKind {
@@ -176,7 +210,8 @@ impl GameMessageKind {
             | Self::Outcome { .. }
             | Self::Fired { .. }
             | Self::Damaged { .. }
-            | Self::Destroyed { .. } => None,
+            | Self::Destroyed { .. }
+            | Self::Production { .. } => None,
         }
     }
 }

@@ -22,6 +22,63 @@ pub enum Order {
     /// Attack an object: close in to weapon range and fire until it is destroyed,
     /// then stop.
     Attack(u32),
+    /// Build a robot of a unit scheme (the project's own production rules; the command's
+    /// units are production buildings, each queues one robot).
+    Build(SchemeRef),
+    /// Research a node of the clan's research tree (by node index; the command's units
+    /// are research buildings, the clan is their owner).
+    Research(u32),
+}
+
+/// A unit scheme named in an order: the 64-bit FNV-1a of its normalised name
+/// ([`SchemeRef::normalise`]), so the order stays `Copy` and its key does not depend on
+/// the order names were seen in; [`SchemeNames`] gives the name back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Reflect)]
+pub struct SchemeRef(pub u64);
+
+impl SchemeRef {
+    /// A scheme path as compared: trimmed, ASCII lower case, `/` as a backslash.
+    pub fn normalise(name: &str) -> String {
+        name.trim().to_ascii_lowercase().replace('/', "\\")
+    }
+
+    /// The reference of a scheme name.
+    pub fn of(name: &str) -> Self {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in Self::normalise(name).bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        Self(h)
+    }
+}
+
+/// The names of the schemes orders refer to (whoever queues a build order names its
+/// scheme here; production reads it back).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource)]
+pub struct SchemeNames(pub std::collections::BTreeMap<u64, String>);
+
+impl SchemeNames {
+    /// Records `name` and returns its reference.
+    ///
+    /// # Errors
+    /// Another name already has the same reference (a hash collision).
+    pub fn intern(&mut self, name: &str) -> Result<SchemeRef, String> {
+        let r = SchemeRef::of(name);
+        let normal = SchemeRef::normalise(name);
+        match self.0.get(&r.0) {
+            Some(known) if *known != normal => Err(format!("schemes {known} and {normal} collide")),
+            _ => {
+                self.0.insert(r.0, normal);
+                Ok(r)
+            }
+        }
+    }
+
+    /// The normalised name of a reference.
+    pub fn name(&self, r: SchemeRef) -> Option<&str> {
+        self.0.get(&r.0).map(String::as_str)
+    }
 }
 
 impl Order {
@@ -35,7 +92,14 @@ impl Order {
             Self::FollowPath(p) => (3, u64::from(p as u32)),
             Self::Patrol(p) => (4, u64::from(p as u32)),
             Self::Attack(id) => (5, u64::from(id)),
+            Self::Build(s) => (6, s.0),
+            Self::Research(n) => (7, u64::from(n)),
         }
+    }
+
+    /// Whether production (not Behavior) takes this order: build and research.
+    pub fn is_production(&self) -> bool {
+        matches!(self, Self::Build(_) | Self::Research(_))
     }
 }
 
@@ -73,8 +137,14 @@ impl CommandQueue {
 
     /// Removes and returns the commands due at `tick`, in their stable order.
     pub fn take_due(&mut self, tick: u32) -> Vec<SimCommand> {
+        self.take_due_where(tick, |_| true)
+    }
+
+    /// Removes and returns the commands due at `tick` whose order passes `pick`, in
+    /// their stable order (production takes its orders this way before Behavior).
+    pub fn take_due_where(&mut self, tick: u32, pick: impl Fn(&Order) -> bool) -> Vec<SimCommand> {
         let (mut due, rest): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut self.pending).into_iter().partition(|c| c.tick <= tick);
+            std::mem::take(&mut self.pending).into_iter().partition(|c| c.tick <= tick && pick(&c.order));
         self.pending = rest;
         due.sort_by(SimCommand::cmp_stable);
         due

@@ -17,6 +17,9 @@ pub enum SimSystems {
     Input,
     /// Strategic AI (one per clan).
     SuperAi,
+    /// Production and research (the project's own rules): takes the build and research
+    /// orders due, advances the queues, constructs finished robots.
+    Production,
     /// Per-object behaviour: orders, global path (areals), local path (corridor).
     Behavior,
     /// Short-horizon trajectory correction around nearby obstacles, inside the corridor.
@@ -54,6 +57,7 @@ pub(crate) fn configure(app: &mut App) {
         (
             SimSystems::Input,
             SimSystems::SuperAi,
+            SimSystems::Production,
             SimSystems::Behavior,
             SimSystems::Wizard,
             SimSystems::Control,

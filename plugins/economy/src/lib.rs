@@ -60,7 +60,7 @@ impl Plugin for EconomyPlugin {
             .add_systems(OnExit(AppState::InGame), move |mut e: ResMut<Economy>| {
                 *e = Economy { distributors: Vec::new(), transfer };
             })
-            .add_systems(FixedUpdate, step.in_set(SimSystems::Behavior));
+            .add_systems(FixedUpdate, (adopt, step).chain().in_set(SimSystems::Behavior));
     }
 }
 
@@ -73,12 +73,28 @@ fn setup(mut commands: Commands, slots: Res<SuperAiSlots>, objects: Query<SetupR
         if let Some(parts) = parts {
             commands.entity(entity).insert(OreDevices::from_parts(parts));
         }
-        let properties = bag.map(|b| b.0.as_slice()).unwrap_or_default();
-        let ore = ore::initial(class.0, properties.iter().map(|p| (p.name.as_str(), p.raw_value)), &ore::DESCRIPTORS);
-        commands.entity(entity).insert(ore);
+        commands.entity(entity).insert(initial_ore(*class, bag));
         candidates.push((id.0, owner.clan as u32, class.0));
     }
     economy.distributors = distributor::memberships(candidates, |s| slots.available(s));
+}
+
+/// Objects with a Unit DAT that joined a running mission (production's robots) get
+/// their ore property as at game start (mission properties, then the class table).
+/// They join no distributor: membership is decided at game start (spec §4.1).
+fn adopt(
+    mut commands: Commands,
+    new: Query<(Entity, &UnitClass, Option<&PropertyBag>), (With<iron3d_core::SimObject>, Without<OreProperty>)>,
+) {
+    for (entity, class, bag) in &new {
+        commands.entity(entity).insert(initial_ore(*class, bag));
+    }
+}
+
+/// The ore property of an object of `class` with the mission properties `bag`.
+fn initial_ore(class: UnitClass, bag: Option<&PropertyBag>) -> OreProperty {
+    let properties = bag.map(|b| b.0.as_slice()).unwrap_or_default();
+    ore::initial(class.0, properties.iter().map(|p| (p.name.as_str(), p.raw_value)), &ore::DESCRIPTORS)
 }
 
 struct GameStep<'w, 's, 'a> {
@@ -176,6 +192,57 @@ pub fn clan_summary(world: &mut World, slot: u32) -> (f32, f32) {
     let generators =
         classes.iter(world).filter(|(id, c)| c.0 == GENERATOR_CLASS && members.contains(&id.0)).count() as f32;
     (ore, per * generators)
+}
+
+/// The ore held by the objects of `clan` (`Owner::clan`): `(id, amount)` of every
+/// holder with ore, in `OriginalObjectId` order.
+fn holders(world: &mut World, clan: i32) -> Vec<(u32, f32)> {
+    let mut q = world.query::<(&OriginalObjectId, &Owner, &OreProperty)>();
+    let mut rows: Vec<(u32, f32)> = q
+        .iter(world)
+        .filter(|(_, o, p)| o.clan == clan && p.current() > 0.0)
+        .map(|(id, _, p)| (id.0, p.current()))
+        .collect();
+    rows.sort_unstable_by_key(|r| r.0);
+    rows
+}
+
+/// Takes `amount` ore from the stores of `clan` (the project's production rule): from
+/// each holder in `OriginalObjectId` order as much as it has until the amount is paid.
+/// Returns what was taken from whom (for [`refund_ore`]), or `None` (and takes
+/// nothing) when the clan holds less than `amount`.
+pub fn withdraw_ore(world: &mut World, clan: i32, amount: f32) -> Option<Vec<(u32, f32)>> {
+    let rows = holders(world, clan);
+    if !amount.is_finite() || amount < 0.0 || rows.iter().fold(0.0f32, |s, r| s + r.1) < amount {
+        return None;
+    }
+    let mut rest = amount;
+    let mut paid = Vec::new();
+    for (id, have) in rows {
+        if rest <= 0.0 {
+            break;
+        }
+        let take = have.min(rest);
+        rest -= take;
+        paid.push((id, take));
+    }
+    adjust(world, &paid, -1.0);
+    Some(paid)
+}
+
+/// Gives back what [`withdraw_ore`] took (to the same objects; an object gone since
+/// keeps nothing).
+pub fn refund_ore(world: &mut World, paid: &[(u32, f32)]) {
+    adjust(world, paid, 1.0);
+}
+
+fn adjust(world: &mut World, rows: &[(u32, f32)], sign: f32) {
+    for &(id, amount) in rows {
+        let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { continue };
+        if let Some(mut ore) = world.get_mut::<OreProperty>(e) {
+            ore.current_bits = (ore.current() + sign * amount).max(0.0).to_bits();
+        }
+    }
 }
 
 #[cfg(test)]

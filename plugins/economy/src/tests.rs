@@ -293,3 +293,34 @@ fn ore_flows_from_a_mine_to_a_storage_in_the_game() {
     assert!((ore - after).abs() < 1e-3, "the mine holds none: {ore}");
     assert_eq!(power, 0.0, "no generator");
 }
+
+// ---------------------------------------------------------------- the project's ore payments
+
+#[test]
+fn ore_is_paid_from_the_clans_stores_in_id_order_and_refunded() {
+    let mut world = World::new();
+    world.init_resource::<ObjectTable>();
+    let store = |world: &mut World, id: u32, clan: i32, ore: f32| {
+        let e = world
+            .spawn((
+                OriginalObjectId(id),
+                Owner { clan, player: None },
+                OreProperty { current_bits: ore.to_bits(), maximum: 0 },
+            ))
+            .id();
+        world.resource_mut::<ObjectTable>().insert(e, OriginalObjectId(id));
+    };
+    store(&mut world, 9, 1, 100.0);
+    store(&mut world, 4, 1, 50.0);
+    store(&mut world, 5, 2, 500.0);
+    assert_eq!(withdraw_ore(&mut world, 1, 151.0), None, "150 held: refused, nothing taken");
+    let paid = withdraw_ore(&mut world, 1, 120.0).unwrap();
+    assert_eq!(paid, vec![(4, 50.0), (9, 70.0)], "lowest id first");
+    let ore = |world: &mut World, id: u32| {
+        let e = world.resource::<ObjectTable>().entity_of(id).unwrap();
+        world.get::<OreProperty>(e).unwrap().current()
+    };
+    assert_eq!((ore(&mut world, 4), ore(&mut world, 9), ore(&mut world, 5)), (0.0, 30.0, 500.0));
+    refund_ore(&mut world, &paid);
+    assert_eq!((ore(&mut world, 4), ore(&mut world, 9)), (50.0, 100.0));
+}

@@ -59,6 +59,15 @@ pub struct Prepared {
     pub production: Vec<(u32, iron3d_core::ProductionParts)>,
 }
 
+/// What the prototype resolution of one object found besides its components.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ObjectExtras {
+    /// The Unit DAT class word, for an object placed from a unit scheme.
+    pub unit_class: Option<u32>,
+    /// The production parts of a registering object with CTLD tag-26 items.
+    pub production: Option<iron3d_core::ProductionParts>,
+}
+
 /// Prepares mission data. Called once per preparation phase (`Context` through
 /// `Resources`); reports its item counts through `progress(done, total)`.
 pub trait MissionBackend: Send + Sync + 'static {
@@ -70,4 +79,17 @@ pub trait MissionBackend: Send + Sync + 'static {
         prepared: &mut Prepared,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<()>;
+
+    /// Resolves one object while the mission runs (production), exactly as the
+    /// `Prototypes` phase resolves a placed object: fills `object.components` from its
+    /// key (a unit scheme or a prototype key) and returns its class and parts.
+    ///
+    /// # Errors
+    /// The located resolution error; by default, that the backend cannot do it.
+    fn prepare_object(&self, object: &mut PreparedObject) -> Result<ObjectExtras> {
+        Err(iron3d_formats::Error::rule(
+            "runtime_object",
+            format!("this mission backend cannot prepare {} at run time", object.key),
+        ))
+    }
 }

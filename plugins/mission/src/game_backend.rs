@@ -2,7 +2,7 @@
 //! and areal map of its land path, `BuildDat.lst`, unit schemes, `objects.rlb`, and
 //! the whole reachable resource graph — every failure tied to its edge.
 
-use crate::backend::{MissionBackend, Prepared, PreparedObject};
+use crate::backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
 use iron3d_core::{MissionLoadPhase, ModelBounds, PieceBinding, ProductionPart, ProductionParts};
 use iron3d_formats::config::IniFile;
@@ -167,45 +167,58 @@ impl GameMissionBackend {
         let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
         let total = objects.len();
         for (done, o) in objects.iter_mut().enumerate() {
-            let link = format!("placed object {} ({})", o.id, o.name);
-            o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
-                let bytes = self.game.read_file(&o.key).via(link.clone())?;
-                let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
-                classes.push((o.id, dat.class_word()));
-                let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
-                parts
-                    .into_iter()
-                    .map(|c| ObjectComponent {
-                        attach_node: c.attach_node(),
-                        parent: c.parent,
-                        ..ObjectComponent::root(c.key)
-                    })
-                    .collect()
-            } else {
-                vec![ObjectComponent::root(o.key.clone())]
-            };
-            let registers = classes.last().is_some_and(|(id, class)| *id == o.id && class & 0x8000_0000 != 0);
-            let mut parts = Vec::new();
-            for (index, c) in o.components.iter_mut().enumerate() {
-                match resolver.resolve(&c.key).as_ref() {
-                    Ok(p) => {
-                        let edge = format!("component key {}", c.key);
-                        if registers && let Some(part) = self.production_part(p).via(edge.clone()).via(link.clone())? {
-                            parts.push(part);
-                        }
-                        c.prototype = resolved(p);
-                        c.bounds = self.model_bounds(p).via(edge.clone()).via(link.clone())?;
-                        c.bindings = self.bindings(p, index).via(edge).via(link.clone())?;
-                    }
-                    Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
-                }
+            let extras = self.prototype(&resolver, o)?;
+            if let Some(class) = extras.unit_class {
+                classes.push((o.id, class));
             }
-            if !parts.is_empty() {
-                production.push((o.id, ProductionParts(parts)));
+            if let Some(parts) = extras.production {
+                production.push((o.id, parts));
             }
             progress(done + 1, total);
         }
         Ok(())
+    }
+
+    /// Resolves one object: its unit scheme (if any) into components, every component
+    /// key through `objects.rlb`, their bounds, poses and (for a registering class)
+    /// production parts. The load and run-time production share it.
+    fn prototype(&self, resolver: &PrototypeResolver<'_>, o: &mut PreparedObject) -> Result<ObjectExtras> {
+        let link = format!("placed object {} ({})", o.id, o.name);
+        let mut class = None;
+        o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
+            let bytes = self.game.read_file(&o.key).via(link.clone())?;
+            let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
+            class = Some(dat.class_word());
+            let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
+            parts
+                .into_iter()
+                .map(|c| ObjectComponent {
+                    attach_node: c.attach_node(),
+                    parent: c.parent,
+                    component_type: c.component_type,
+                    ..ObjectComponent::root(c.key)
+                })
+                .collect()
+        } else {
+            vec![ObjectComponent::root(o.key.clone())]
+        };
+        let registers = class.is_some_and(|class| class & 0x8000_0000 != 0);
+        let mut parts = Vec::new();
+        for (index, c) in o.components.iter_mut().enumerate() {
+            match resolver.resolve(&c.key).as_ref() {
+                Ok(p) => {
+                    let edge = format!("component key {}", c.key);
+                    if registers && let Some(part) = self.production_part(p).via(edge.clone()).via(link.clone())? {
+                        parts.push(part);
+                    }
+                    c.prototype = resolved(p);
+                    c.bounds = self.model_bounds(p).via(edge.clone()).via(link.clone())?;
+                    c.bindings = self.bindings(p, index).via(edge).via(link.clone())?;
+                }
+                Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
+            }
+        }
+        Ok(ObjectExtras { unit_class: class, production: (!parts.is_empty()).then_some(ProductionParts(parts)) })
     }
 
     /// The hull bounds of a prototype's model (MSH header corners, cached per model).
@@ -275,6 +288,13 @@ impl GameMissionBackend {
 }
 
 impl MissionBackend for GameMissionBackend {
+    fn prepare_object(&self, object: &mut PreparedObject) -> Result<ObjectExtras> {
+        let registry = self.game.archive("objects.rlb")?;
+        let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
+        let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
+        self.prototype(&resolver, object)
+    }
+
     fn prepare(
         &self,
         phase: MissionLoadPhase,

@@ -10,8 +10,9 @@ mod game_backend;
 mod objects;
 mod phases;
 mod progress;
+mod spawn;
 
-pub use backend::{MissionBackend, Prepared, PreparedObject};
+pub use backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 pub use game_backend::{GameMissionBackend, MISSIONS_DIR, MissionState, list_missions};
 pub use objects::{
     MissionObject, MissionObjectRegistered, ObjectComponent, ObjectProperty, Pending, PlacedRecord, PropertyBag,
@@ -19,6 +20,7 @@ pub use objects::{
 };
 pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
+pub use spawn::{resolve_object, spawn_object};
 
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;

@@ -130,6 +130,9 @@ pub struct ObjectComponent {
     pub parent: Option<usize>,
     /// Node of the parent's model where this component's model attaches.
     pub attach_node: u32,
+    /// Unit DAT component type (`registry.md` §2.3: 0 chassis, 1 turret, 2 armour,
+    /// 3 part, 4 cannon, 5 ammo); 0 for a direct prototype key.
+    pub component_type: u32,
     /// The resolved prototype: the `objects.rlb` entry that matched and its mesh
     /// (`archive::resource`, empty for a non-geometric prototype).
     pub prototype: ResolvedPrototype,
@@ -157,6 +160,7 @@ impl ObjectComponent {
             key: key.into(),
             parent: None,
             attach_node: 0,
+            component_type: 0,
             prototype: ResolvedPrototype::default(),
             bounds: None,
             bindings: Vec::new(),

@@ -1,7 +1,7 @@
 //! The phase systems: each runs its work on entering the phase, then requests the
 //! next phase, or rolls the whole load back.
 
-use crate::backend::Prepared;
+use crate::backend::{ObjectExtras, Prepared, PreparedObject};
 use crate::objects::{MissionObject, MissionObjectRegistered, Pending, Registered};
 use crate::progress::{LoadError, LoadProgress};
 use crate::{LoadFault, LoadedMission, MissionRequest};
@@ -86,39 +86,60 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     }
     let total = objects.len();
     for (done, o) in objects.into_iter().enumerate() {
-        // Simulation state stays in game units, Z up; presentation converts it.
-        let r = &o.record;
-        let placement = SimTransform { position: r.position, orientation: r.orientation, scale: r.scale };
-        let object = MissionObject { key: o.key, components: o.components, clan: o.clan };
-        let mut e = world.spawn((
-            bevy_ecs::name::Name::new(o.name),
-            OriginalObjectId(o.id),
-            placement,
-            Owner { clan: o.clan, player: None },
-            o.record,
-            o.properties,
-            Pending,
-            DespawnOnExit(AppState::InGame),
-        ));
-        if let Some(bounds) = object.bounds() {
-            e.insert(bounds);
-        }
-        let animation = object.animation();
-        if !animation.bindings.is_empty() {
-            e.insert(animation);
-        }
-        if let Some((_, class)) = classes.iter().find(|(id, _)| *id == o.id) {
-            e.insert(UnitClass(*class));
-        }
-        if let Some(i) = production.iter().position(|(id, _)| *id == o.id) {
-            e.insert(production.swap_remove(i).1);
-        }
-        e.insert(object);
+        let class = classes.iter().find(|(id, _)| *id == o.id).map(|(_, class)| *class);
+        let parts = production.iter().position(|(id, _)| *id == o.id).map(|i| production.swap_remove(i).1);
+        construct_one(world, o, ObjectExtras { unit_class: class, production: parts });
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Construction) {
             (row.done, row.total) = (done + 1, total);
         }
     }
     Ok(())
+}
+
+/// Spawns one prepared object as [`Pending`] (the load and run-time production).
+pub(crate) fn construct_one(world: &mut World, o: PreparedObject, extras: ObjectExtras) -> Entity {
+    // Simulation state stays in game units, Z up; presentation converts it.
+    let r = &o.record;
+    let placement = SimTransform { position: r.position, orientation: r.orientation, scale: r.scale };
+    let object = MissionObject { key: o.key, components: o.components, clan: o.clan };
+    let mut e = world.spawn((
+        bevy_ecs::name::Name::new(o.name),
+        OriginalObjectId(o.id),
+        placement,
+        Owner { clan: o.clan, player: None },
+        o.record,
+        o.properties,
+        Pending,
+        DespawnOnExit(AppState::InGame),
+    ));
+    if let Some(bounds) = object.bounds() {
+        e.insert(bounds);
+    }
+    let animation = object.animation();
+    if !animation.bindings.is_empty() {
+        e.insert(animation);
+    }
+    if let Some(class) = extras.unit_class {
+        e.insert(UnitClass(class));
+    }
+    if let Some(parts) = extras.production {
+        e.insert(parts);
+    }
+    e.insert(object);
+    e.id()
+}
+
+/// Moves one pending object into the world and announces it (the load and run-time
+/// production).
+pub(crate) fn register_one(world: &mut World, entity: Entity, id: u32) {
+    let mut e = world.entity_mut(entity);
+    let kind = ObjectKind::from_raw(e.get::<crate::PlacedRecord>().map_or(u32::MAX, |r| r.raw_kind));
+    e.remove::<Pending>().insert(Registered);
+    if kind.movable() {
+        e.insert(Movable);
+    }
+    e.insert(SimObject { kind });
+    world.write_message(MissionObjectRegistered { entity, id });
 }
 
 /// Moves every pending object into the world and announces it, in id order.
@@ -135,14 +156,7 @@ fn register(world: &mut World) -> iron3d_formats::Result<()> {
     let land_path = world.resource::<Prepared>().land_path.clone().unwrap_or_default();
     world.insert_resource(LoadedMission { name, land_path });
     for (done, (id, entity)) in pending.into_iter().enumerate() {
-        let mut e = world.entity_mut(entity);
-        let kind = ObjectKind::from_raw(e.get::<crate::PlacedRecord>().map_or(u32::MAX, |r| r.raw_kind));
-        e.remove::<Pending>().insert(Registered);
-        if kind.movable() {
-            e.insert(Movable);
-        }
-        e.insert(SimObject { kind });
-        world.write_message(MissionObjectRegistered { entity, id });
+        register_one(world, entity, id);
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Registration) {
             (row.done, row.total) = (done + 1, total);
         }

@@ -1,9 +1,10 @@
 //! The event log of a run: arrivals, new contacts, Behavior diagnostics, deletions,
-//! script reports, mission outcomes, damage and destruction,
+//! script reports, mission outcomes, damage and destruction, and production (produced,
+//! researched, rejected),
 //! read from the World3D queue each tick (what `sim run --json` prints).
 
 use bevy_ecs::prelude::*;
-use iron3d_core::{GameMessage, GameMessageKind};
+use iron3d_core::{GameMessage, GameMessageKind, ProductionEvent};
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +25,12 @@ pub enum EventKind {
     Damaged,
     /// An object was destroyed.
     Destroyed,
+    /// A robot was built (`ids`: producer, new object; detail: the scheme).
+    Produced,
+    /// A research node completed (`ids`: the research building).
+    Researched,
+    /// A production or research order or job was refused or failed (refunded).
+    Rejected,
 }
 
 impl EventKind {
@@ -38,6 +45,9 @@ impl EventKind {
             Self::Outcome => "outcome",
             Self::Damaged => "damaged",
             Self::Destroyed => "destroyed",
+            Self::Produced => "produced",
+            Self::Researched => "researched",
+            Self::Rejected => "rejected",
         }
     }
 }
@@ -86,6 +96,14 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
             }
             GameMessageKind::Destroyed { object, by, .. } => {
                 (EventKind::Destroyed, std::iter::once(object.id.0).chain(by.map(|a| a.id.0)).collect(), String::new())
+            }
+            GameMessageKind::Production { event, ids, detail } => {
+                let kind = match event {
+                    ProductionEvent::Produced => EventKind::Produced,
+                    ProductionEvent::Researched => EventKind::Researched,
+                    ProductionEvent::Rejected => EventKind::Rejected,
+                };
+                (kind, ids.clone(), detail.clone())
             }
             GameMessageKind::NewGameTick | GameMessageKind::Init(_) | GameMessageKind::Fired { .. } => continue,
         };

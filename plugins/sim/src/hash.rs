@@ -2,8 +2,8 @@
 //! turn rate, order and path state and piece animation blends, then the random streams,
 //! then the clans' script VM state (SuperAI), the economy (distributor shares, ore),
 //! combat (hit points, weapons, radar targets, projectiles), the strategic layer's
-//! memory and
-//! the recorded outcomes, as IEEE bits in `OriginalObjectId` / clan order (word-wise
+//! memory, production (queues, jobs, research states, the next object id) and the
+//! recorded outcomes, as IEEE bits in `OriginalObjectId` / clan order (word-wise
 //! FNV-1a). Same command log, same hash, on every machine.
 
 use bevy_ecs::prelude::*;
@@ -83,6 +83,7 @@ pub fn state_hash(world: &mut World) -> u64 {
     iron3d_economy::hash_into(world, &mut h);
     iron3d_combat::hash_into(world, &mut h);
     iron3d_strategy::hash_into(world, &mut h);
+    iron3d_production::hash_into(world, &mut h);
     if let Some(outcome) = world.get_resource::<MissionOutcome>() {
         for (clan, o, tick) in &outcome.records {
             [*clan, *o as u32, *tick].into_iter().for_each(|w| h.word(w));

@@ -1,5 +1,5 @@
 //! The headless simulation: [`SimPlugins`] groups World3D, SuperAI, the economy,
-//! the strategic layer, Behavior, Wizard, Control and combat
+//! the strategic layer, production, Behavior, Wizard, Control and combat
 //! (each a plugin of its own crate, ordered only by `SimSystems`) with the fixed
 //! 64 ms tick, the per-tick [`StateHash`] and the [`EventLog`]. The game, the CLI's
 //! `sim run`, the tests, the benches and the future dedicated server all use it.
@@ -31,6 +31,7 @@ impl PluginGroup for SimPlugins {
             .add(iron3d_world3d::World3dPlugin)
             .add(iron3d_superai::SuperAiPlugin::default())
             .add(iron3d_economy::EconomyPlugin::default())
+            .add(iron3d_production::ProductionPlugin)
             .add(iron3d_behavior::BehaviorPlugin)
             .add(iron3d_wizard::WizardPlugin)
             .add(iron3d_control::ControlPlugin)

@@ -586,3 +586,290 @@ mod demo {
         );
     }
 }
+
+/// Production and research on the demo (the project's own rules).
+mod production {
+    use super::*;
+    use iron3d_economy::OreProperty;
+    use iron3d_mission::{
+        MissionBackend, MissionObject, MissionPlugin, MissionRequest, ObjectExtras, Prepared, PreparedObject,
+        load_headless,
+    };
+    use iron3d_vfs::GameDir;
+    use std::sync::Arc;
+
+    const SCOUT: &str = "UNITS\\ROBOTS\\scout.dat";
+    const TANK: &str = "UNITS\\ROBOTS\\tank.dat";
+    const PLANT: u32 = 0x8000_0010;
+    const INSTITUTE: u32 = 0x8000_0400;
+    const PLAYER: i32 = 1;
+
+    fn tutorial() -> App {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+        let game = Arc::new(GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let mut app = headless_app();
+        app.add_plugins(MissionPlugin);
+        load_headless(&mut app, &game, "tutorial.01").expect("loads");
+        app
+    }
+
+    /// The Player clan's building of `class` (the demo bases have one of each).
+    fn building(app: &mut App, class: u32) -> u32 {
+        let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &UnitClass)>();
+        let found: Vec<u32> =
+            q.iter(app.world()).filter(|(_, o, c)| o.clan == PLAYER && c.0 == class).map(|(id, ..)| id.0).collect();
+        assert_eq!(found.len(), 1, "one building of class {class:#x} in the Player's base");
+        found[0]
+    }
+
+    fn ore(app: &mut App, clan: i32) -> f32 {
+        let mut q = app.world_mut().query::<(&Owner, &OreProperty)>();
+        q.iter(app.world()).filter(|(o, _)| o.clan == clan).map(|(_, p)| p.current()).sum()
+    }
+
+    fn objects(app: &mut App) -> usize {
+        app.world_mut().query_filtered::<(), With<SimObject>>().iter(app.world()).count()
+    }
+
+    fn build(app: &mut App, producer: u32, scheme: &str) {
+        let s = app.world_mut().resource_mut::<SchemeNames>().intern(scheme).unwrap();
+        order(app, vec![producer], Order::Build(s));
+    }
+
+    fn research(app: &mut App, node: &str) {
+        let institute = building(app, INSTITUTE);
+        let n = iron3d_production::research_node(app.world(), institute, node).unwrap();
+        order(app, vec![institute], Order::Research(n));
+    }
+
+    fn run_until(app: &mut App, kind: EventKind, limit: u32) -> (u32, Vec<u32>, String) {
+        for _ in 0..limit {
+            app.update();
+            if let Some(e) = events(app, kind).pop() {
+                return e;
+            }
+        }
+        panic!("no {} event in {limit} ticks", kind.name());
+    }
+
+    #[test]
+    fn a_build_order_produces_a_robot_after_its_time_with_its_cost_paid() {
+        let mut app = tutorial();
+        let plant = building(&mut app, PLANT);
+        let (before, count) = (ore(&mut app, PLAYER), objects(&mut app));
+        let first_new = app.world().resource::<iron3d_production::Production>().next_id;
+        build(&mut app, plant, SCOUT);
+        run(&mut app, 1);
+        let start = app.world().resource::<GameClock>().tick;
+        // Rules: battle unit 150 + chassis 50 + turret 40 + cannon 60 ore; 10 + 2 + 2 + 3 s.
+        assert_eq!(ore(&mut app, PLAYER), before - 300.0, "paid when the build starts");
+        let (tick, ids, detail) = run_until(&mut app, EventKind::Produced, 400);
+        assert_eq!(tick, start + 17_000u32.div_ceil(TICK_MS) - 1, "17 s of 64 ms ticks, counting the first");
+        assert_eq!((ids, detail.as_str()), (vec![plant, first_new], "units\\robots\\scout.dat"));
+        assert_eq!(first_new, 78, "the next id past tutorial.01's 78 placed objects");
+        assert_eq!(objects(&mut app), count + 1);
+        let e = app.world().resource::<ObjectTable>().entity_of(first_new).expect("registered in World3D");
+        let w = app.world();
+        assert_eq!(w.get::<Owner>(e).unwrap().clan, PLAYER);
+        assert!(w.get::<Movable>(e).is_some() && w.get::<UnitClass>(e) == Some(&UnitClass(0x0100_8000)));
+        let object = w.get::<MissionObject>(e).unwrap();
+        assert_eq!(object.components.len(), 3, "resolved like a placed scheme");
+        assert!(object.components.iter().all(|c| !c.prototype.entry.is_empty()));
+        let p = w.get::<SimTransform>(e).unwrap().position;
+        let plant_at = w.get::<SimTransform>(w.resource::<ObjectTable>().entity_of(plant).unwrap()).unwrap().position;
+        assert!(w.resource::<iron3d_terrain::NavMap>().walkable(p[0], p[1]), "on walkable ground");
+        assert!(dist2(p, [plant_at[0], plant_at[1]]) < 60.0, "beside the producer");
+        run(&mut app, 1);
+        assert!(app.world().get::<NavStatus>(e).is_some(), "Behavior takes the new unit");
+        assert_eq!(app.world().get::<OreProperty>(e).map(|o| o.maximum), Some(0), "the economy: battle-unit defaults");
+    }
+
+    #[test]
+    fn a_build_without_the_ore_is_refused() {
+        let mut app = tutorial();
+        let plant = building(&mut app, PLANT);
+        // One ore short of a scout (300): 299 in one store, nothing elsewhere.
+        let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &mut OreProperty)>();
+        let mut left = 299.0f32;
+        let mut stores: Vec<_> = q.iter_mut(app.world_mut()).filter(|(_, o, _)| o.clan == PLAYER).collect();
+        stores.sort_by_key(|(id, ..)| **id);
+        for (_, _, p) in &mut stores {
+            p.current_bits = left.to_bits();
+            left = 0.0;
+        }
+        let (before, count) = (ore(&mut app, PLAYER), objects(&mut app));
+        assert_eq!(before, 299.0);
+        build(&mut app, plant, SCOUT);
+        let (_, ids, detail) = run_until(&mut app, EventKind::Rejected, 3);
+        assert_eq!(ids, vec![plant]);
+        assert!(detail.contains("insufficient ore: needs 300"), "{detail}");
+        run(&mut app, 300);
+        assert!(events(&app, EventKind::Produced).is_empty());
+        assert_eq!(objects(&mut app), count);
+        let queue = app.world().resource::<iron3d_production::Production>().producers.get(&plant).cloned();
+        assert!(queue.is_none_or(|q| q.active.is_none() && q.waiting.is_empty()), "nothing left queued");
+        assert_eq!(ore(&mut app, PLAYER), before, "nothing taken");
+    }
+
+    /// A backend whose run-time resolution fails (the construction of a finished robot).
+    struct Failing;
+
+    impl MissionBackend for Failing {
+        fn prepare(
+            &self,
+            _: MissionLoadPhase,
+            _: &str,
+            _: &mut Prepared,
+            _: &mut dyn FnMut(usize, usize),
+        ) -> iron3d_formats::Result<()> {
+            Ok(())
+        }
+
+        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<ObjectExtras> {
+            Err(iron3d_formats::Error::rule("injected_fault", format!("{} cannot be resolved", object.key)))
+        }
+    }
+
+    /// The game's backend, except that prototype keys (not unit schemes) do not resolve
+    /// at run time.
+    struct NoPrototypes(iron3d_mission::GameMissionBackend);
+
+    impl MissionBackend for NoPrototypes {
+        fn prepare(
+            &self,
+            phase: MissionLoadPhase,
+            mission: &str,
+            prepared: &mut Prepared,
+            progress: &mut dyn FnMut(usize, usize),
+        ) -> iron3d_formats::Result<()> {
+            self.0.prepare(phase, mission, prepared, progress)
+        }
+
+        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<ObjectExtras> {
+            if object.key.to_ascii_lowercase().ends_with(".dat") {
+                return self.0.prepare_object(object);
+            }
+            Err(iron3d_formats::Error::rule("injected_fault", format!("{} is not in the registry", object.key)))
+        }
+    }
+
+    #[test]
+    fn research_node_names_must_resolve_through_the_registry() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+        let game = Arc::new(GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let mut app = headless_app();
+        app.add_plugins(MissionPlugin);
+        let backend = NoPrototypes(iron3d_mission::GameMissionBackend::new(game));
+        app.insert_resource(MissionRequest { mission: "tutorial.01".into(), backend: Arc::new(backend) });
+        app.update();
+        app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+        for _ in 0..12 {
+            app.update();
+        }
+        assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::InGame, "loads");
+        app.update();
+        let rejected: Vec<String> = events(&app, EventKind::Rejected).into_iter().map(|e| e.2).collect();
+        assert_eq!(rejected.len(), 2, "one per clan naming the tree: {rejected:?}");
+        assert!(
+            rejected[0].starts_with("clan 1 research tree: MISSIONS\\SCRIPTS\\default.trf: node 0: "),
+            "{}",
+            rejected[0]
+        );
+        assert!(rejected[0].contains("r_ch_01 is not in the registry"), "{}", rejected[0]);
+        let p = app.world().resource::<iron3d_production::Production>();
+        assert!(p.clans[&PLAYER].tree.is_none(), "the tree is not used");
+        let institute = building(&mut app, INSTITUTE);
+        assert!(
+            iron3d_production::research_node(app.world(), institute, "r_ch_02")
+                .unwrap_err()
+                .contains("no research tree")
+        );
+    }
+
+    #[test]
+    fn a_failed_construction_spawns_nothing_and_refunds() {
+        let mut app = tutorial();
+        let plant = building(&mut app, PLANT);
+        let (before, count) = (ore(&mut app, PLAYER), objects(&mut app));
+        build(&mut app, plant, SCOUT);
+        run(&mut app, 2);
+        assert_eq!(ore(&mut app, PLAYER), before - 300.0);
+        app.world_mut().resource_mut::<MissionRequest>().backend = Arc::new(Failing);
+        let (_, ids, detail) = run_until(&mut app, EventKind::Rejected, 400);
+        assert_eq!(ids, vec![plant]);
+        assert!(detail.contains("build failed, refunded") && detail.contains("injected_fault"), "{detail}");
+        assert!(events(&app, EventKind::Produced).is_empty());
+        assert_eq!(objects(&mut app), count, "nothing spawned");
+        let mut pending = app.world_mut().query_filtered::<(), With<iron3d_mission::Pending>>();
+        assert_eq!(pending.iter(app.world()).count(), 0, "not even a pending object");
+        assert_eq!(ore(&mut app, PLAYER), before, "refunded");
+        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 78, "no id used");
+    }
+
+    #[test]
+    fn research_unlocks_a_scheme() {
+        let mut app = tutorial();
+        let hangar = building(&mut app, 0x8000_0040);
+        build(&mut app, hangar, TANK);
+        let (_, _, detail) = run_until(&mut app, EventKind::Rejected, 3);
+        assert!(detail.contains("component r_ch_02 is not researched"), "{detail}");
+        let before = ore(&mut app, PLAYER);
+        for node in ["r_ch_02", "r_tu_02", "r_we_02"] {
+            research(&mut app, node);
+        }
+        run(&mut app, 1);
+        // One node at a time: TRF cost 200 x 1.0 ore, time 60 x 0.1 s = 94 ticks each.
+        assert_eq!(ore(&mut app, PLAYER), before - 200.0);
+        run(&mut app, 3 * 94);
+        let done: Vec<String> = events(&app, EventKind::Researched).into_iter().map(|e| e.2).collect();
+        assert_eq!(done, ["clan=1 node=1 r_ch_02", "clan=1 node=4 r_tu_02", "clan=1 node=7 r_we_02"]);
+        let tree = app.world().resource::<iron3d_production::Production>().clans[&PLAYER].tree.clone().unwrap();
+        assert_eq!(tree.nodes[2].state & 1, 1, "the unlock is available");
+        assert!(tree.refusal(2).is_none(), "and its prerequisite is researched");
+        build(&mut app, hangar, TANK);
+        let (_, ids, detail) = run_until(&mut app, EventKind::Produced, 400);
+        assert_eq!((ids[0], detail.as_str()), (hangar, "units\\robots\\tank.dat"));
+        assert_eq!(ore(&mut app, PLAYER), before - 600.0 - 300.0);
+    }
+
+    #[test]
+    fn a_build_waits_while_the_clans_power_is_held_by_another() {
+        let mut app = tutorial();
+        let (plant, hangar) = (building(&mut app, PLANT), building(&mut app, 0x8000_0040));
+        let power = iron3d_economy::clan_summary(app.world_mut(), PLAYER as u32).1;
+        assert_eq!(power, 100.0, "one generator: Transfer_Power_Out");
+        // A scout holds 40 + 10 + 10 + 20 = 80 power while it is built: two do not fit.
+        build(&mut app, plant, SCOUT);
+        build(&mut app, hangar, SCOUT);
+        run(&mut app, 2);
+        let p = app.world().resource::<iron3d_production::Production>();
+        assert!(p.producers[&plant].active.is_some(), "the lower id starts first");
+        assert!(p.producers[&hangar].active.is_none() && p.producers[&hangar].waiting.len() == 1, "waits, kept");
+        run(&mut app, 600);
+        let produced: Vec<(u32, u32)> = events(&app, EventKind::Produced).iter().map(|e| (e.0, e.1[0])).collect();
+        assert_eq!(produced.len(), 2);
+        assert_eq!((produced[0].1, produced[1].1), (plant, hangar));
+        // Producers run in id order: the plant's finished build frees its power in time
+        // for the hangar to start in the same tick.
+        assert_eq!(produced[1].0 - produced[0].0, 265, "the second starts when the first's power is free");
+    }
+
+    #[test]
+    fn the_same_production_orders_give_the_same_hashes() {
+        let run_once = |orders: bool| {
+            let mut app = tutorial();
+            if orders {
+                let plant = building(&mut app, PLANT);
+                build(&mut app, plant, SCOUT);
+                build(&mut app, plant, SCOUT);
+                research(&mut app, "r_tu_02");
+            }
+            run(&mut app, 300);
+            (app.world().resource::<StateHash>().history.clone(), events(&app, EventKind::Produced).len())
+        };
+        let (first, produced) = run_once(true);
+        assert_eq!(produced, 1, "the second scout waits for the first");
+        assert_eq!(first, run_once(true).0);
+        assert_ne!(first.last(), run_once(false).0.last(), "the hash sees production");
+    }
+}

@@ -176,7 +176,26 @@ fn trf_nodes_and_strings() {
     assert_eq!(t.nodes[0].type_bytes(), [1, 2, 3, 4, 5, 6]);
     assert_eq!(t.string(b'7', t.nodes[0].string_offsets()[1], opts), Some(b"Tank".to_vec()));
     assert_eq!(t.initial_states(opts), Some(vec![3]));
+    assert_eq!(t.relation(b'2', b'3', opts), Some(vec![Vec::new()]), "no tables: no relation");
     assert_eq!(t.to_bytes(), bytes);
+}
+
+#[test]
+fn trf_relations_split_the_flat_list_by_counts() {
+    let mut a = NresWriter::new();
+    a.add(trf::type_id(b'0'), [2, 0, 40], b"nodes", vec![0; 80]).unwrap();
+    let (mut counts, mut list) = (Vec::new(), Vec::new());
+    [0u32, 2].iter().for_each(|c| w(&mut counts, *c));
+    [0u32, 1].iter().for_each(|c| w(&mut list, *c));
+    a.add(trf::type_id(b'2'), [2, 0, 4], b"pre", counts).unwrap();
+    a.add(trf::type_id(b'3'), [2, 0, 4], b"list", list.clone()).unwrap();
+    a.add(trf::type_id(b'4'), [1, 0, 4], b"bad", vec![5, 0, 0, 0]).unwrap();
+    a.add(trf::type_id(b'5'), [2, 0, 4], b"list", list).unwrap();
+    let bytes = a.to_bytes().unwrap();
+    let opts = crate::ReadOptions::strict();
+    let t = Trf::parse(&bytes, opts).unwrap();
+    assert_eq!(t.relation(b'2', b'3', opts), Some(vec![vec![], vec![0, 1]]));
+    assert_eq!(t.relation(b'4', b'5', opts), None, "one count for two nodes");
 }
 
 proptest! {

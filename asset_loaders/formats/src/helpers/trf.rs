@@ -91,6 +91,35 @@ impl Trf {
         Some(fixed_str(pool.get(offset as usize..)?).to_vec())
     }
 
+    /// A per-node relation: `TRF<counts>` holds one `u32` count per node and
+    /// `TRF<list>` the flat `u32` node indices (`TRF2`/`TRF3` prerequisites, `TRF4`/`TRF5`
+    /// unlocks). A missing pair is no relation (`Some` of empty lists); `None` when the
+    /// counts do not match the node count or the list length (read leniently: the
+    /// caller decides).
+    pub fn relation(&self, counts: u8, list: u8, options: ReadOptions) -> Option<Vec<Vec<u32>>> {
+        let nres = Nres::parse(&self.archive, options).ok()?;
+        let table = |digit: u8| {
+            let i = nres.entries().iter().position(|e| e.type_id == type_id(digit))?;
+            let bytes = nres.payload(i)?;
+            (bytes.len() % 4 == 0).then(|| bytes.chunks_exact(4).map(|c| word(c, 0)).collect::<Vec<u32>>())
+        };
+        let (Some(counts), Some(flat)) = (table(counts), table(list)) else {
+            let absent = nres.entries().iter().all(|e| e.type_id != type_id(counts) && e.type_id != type_id(list));
+            return absent.then(|| vec![Vec::new(); self.nodes.len()]);
+        };
+        if counts.len() != self.nodes.len() || counts.iter().map(|&c| u64::from(c)).sum::<u64>() != flat.len() as u64 {
+            return None;
+        }
+        let mut rest = flat.as_slice();
+        let mut out = Vec::with_capacity(counts.len());
+        for &c in &counts {
+            let (head, tail) = rest.split_at(c as usize);
+            out.push(head.to_vec());
+            rest = tail;
+        }
+        Some(out)
+    }
+
     /// `TRF1` initial states (bits: 1 available, 2 researched, 4 active).
     pub fn initial_states(&self, options: ReadOptions) -> Option<Vec<u8>> {
         let nres = Nres::parse(&self.archive, options).ok()?;

@@ -1,0 +1,43 @@
+//! Objects that join a running mission (production): the same prototype resolution
+//! ([`MissionBackend::prepare_object`], the `Prototypes` phase's code), construction
+//! and registration as the mission load, one object at a time. A failed resolution
+//! spawns nothing.
+
+use crate::MissionRequest;
+use crate::backend::{MissionBackend, ObjectExtras, PreparedObject};
+use crate::phases::{construct_one, register_one};
+use bevy_ecs::prelude::*;
+use iron3d_formats::{Error, ErrorKind, Result};
+use std::sync::Arc;
+
+/// The backend of the running mission.
+fn backend(world: &World) -> Result<Arc<dyn MissionBackend>> {
+    world
+        .get_resource::<MissionRequest>()
+        .map(|r| Arc::clone(&r.backend))
+        .ok_or_else(|| Error::new(ErrorKind::NotFound("no mission is loaded".into())))
+}
+
+/// Resolves `object` (its key: a unit scheme path or a prototype key) through the
+/// running mission's backend, as the load does, without spawning anything.
+///
+/// # Errors
+/// No mission is loaded, or the located resolution error.
+pub fn resolve_object(world: &World, object: &mut PreparedObject) -> Result<ObjectExtras> {
+    backend(world)?.prepare_object(object)
+}
+
+/// Resolves, constructs and registers one object in the running mission: it gets its
+/// components, class and parts as a placed object would, spawns pending, then joins
+/// the world (World3D gives it a handle; `MissionObjectRegistered` announces it).
+/// Returns its entity; on error nothing was spawned.
+///
+/// # Errors
+/// No mission is loaded, or the located resolution error.
+pub fn spawn_object(world: &mut World, mut object: PreparedObject) -> Result<Entity> {
+    let extras = resolve_object(world, &mut object)?;
+    let id = object.id;
+    let entity = construct_one(world, object, extras);
+    register_one(world, entity, id);
+    Ok(entity)
+}

@@ -1,0 +1,69 @@
+//! Production and research: **the project's own rules** (the original's are not
+//! recovered, spec `runtime.md` §16), with every number in the rules file
+//! (`assets/rules/iron3d.rules.ron`, `iron3d_rules`).
+//!
+//! * **Research** ([`research`]): each clan's tree is the `.trf` its clan record names
+//!   (`registry.md` §5.7), its node names resolved through the mission's registry at
+//!   game start. `Order::Research(node)` on one of the clan's research buildings
+//!   (`research.institutes`) queues the node for the clan (one at a time); it starts
+//!   when it is available with its prerequisites researched, paying
+//!   `cost × research.ore_per_cost` ore, and takes `time × research.seconds_per_time`
+//!   seconds; then it is researched and its unlocks become available (once their own
+//!   prerequisites are). A scheme may be built when every component that names a node of
+//!   the clan's tree names a researched node.
+//! * **Production**: `Order::Build(scheme)` on a production building
+//!   (`production.producers`) queues a robot; each producer builds one at a time, in
+//!   order. A build starts when the scheme is allowed, the clan's power (the economy's
+//!   clan summary) minus what its other running builds hold covers the robot's power
+//!   (otherwise it waits), and its ore is paid from the clan's stores (lowest
+//!   `OriginalObjectId` first). Cost = class cost + component costs. When its time is
+//!   up the robot goes through the mission's resolution, construction and registration
+//!   ([`iron3d_mission::spawn_object`]) with the next id past the mission's, the
+//!   producer's clan, beside the producer on free walkable ground; a failure spawns
+//!   nothing and refunds the ore.
+//! * Every step runs in `SimSystems::Production` (after SuperAI, before Behavior),
+//!   producers and clans in id order; events are `GameMessageKind::Production`
+//!   (`produced`, `researched`, `rejected`); the state joins the state hash
+//!   ([`hash_into`]).
+
+mod check;
+pub mod research;
+mod state;
+mod step;
+
+pub use check::{check_command, research_node};
+pub use research::{ResearchNode, ResearchTree};
+pub use state::{ClanResearch, Job, ProducerQueue, Production, ProductionRules, Scheme};
+pub use step::PLACES_AROUND;
+
+use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_ecs::prelude::*;
+use bevy_state::prelude::*;
+use iron3d_core::{AppState, Fnv1a, SimSystems};
+use std::sync::Arc;
+
+/// Installs production and research (needs `iron3d_core::CorePlugin`; the mission
+/// plugin for anything to build).
+#[derive(Debug, Default)]
+pub struct ProductionPlugin;
+
+impl Plugin for ProductionPlugin {
+    fn build(&self, app: &mut App) {
+        let rules = iron3d_rules::Rules::shipped().map(Arc::new).map_err(|e| e.to_string());
+        app.insert_resource(ProductionRules(rules))
+            .register_type::<Production>()
+            .add_systems(OnEnter(AppState::InGame), step::setup)
+            .add_systems(OnExit(AppState::InGame), |mut commands: Commands| commands.remove_resource::<Production>())
+            .add_systems(FixedUpdate, step::run.in_set(SimSystems::Production));
+    }
+}
+
+/// Feeds the production state to `h` (the simulation's state hash).
+pub fn hash_into(world: &World, h: &mut Fnv1a) {
+    if let Some(p) = world.get_resource::<Production>() {
+        p.hash_into(h);
+    }
+}
+
+#[cfg(test)]
+mod tests;

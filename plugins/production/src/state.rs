@@ -1,0 +1,132 @@
+//! The production state of a mission: every producer's queue and job, every clan's
+//! research, the resolved schemes, the next object id; and its state hash.
+
+use crate::research::ResearchTree;
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use iron3d_core::{Fnv1a, SchemeRef};
+use std::collections::BTreeMap;
+
+/// A job in progress: what it builds or researches, how far it is, what it paid.
+#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+pub struct Job {
+    /// The scheme built (builds) or `SchemeRef(node)` (research).
+    pub what: SchemeRef,
+    /// Milliseconds worked so far (one tick each tick, from the tick it started).
+    pub elapsed_ms: u32,
+    /// Milliseconds it takes.
+    pub total_ms: u32,
+    /// Power it holds while it runs.
+    pub power: f32,
+    /// Ore taken, `(holder id, amount)`: refunded when the job fails.
+    pub paid: Vec<(u32, f32)>,
+}
+
+impl Job {
+    /// Feeds the job to the state hash.
+    fn hash(&self, h: &mut Fnv1a) {
+        [self.what.0 as u32, (self.what.0 >> 32) as u32, self.elapsed_ms, self.total_ms, self.power.to_bits()]
+            .into_iter()
+            .for_each(|w| h.word(w));
+        for (id, amount) in &self.paid {
+            h.word(*id);
+            h.word(amount.to_bits());
+        }
+    }
+}
+
+/// One production building's queue.
+#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+pub struct ProducerQueue {
+    /// Schemes waiting, first next.
+    pub waiting: Vec<SchemeRef>,
+    /// The robot being built.
+    pub active: Option<Job>,
+}
+
+/// One clan's research.
+#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+pub struct ClanResearch {
+    /// The clan's tree (`None`: the clan record names none, or it failed to load; then
+    /// research does not restrict building and research orders are refused).
+    pub tree: Option<ResearchTree>,
+    /// `(node, institute id)` waiting, first next.
+    pub waiting: Vec<(u32, u32)>,
+    /// The node being researched (`what` = the node index) and its institute.
+    pub active: Option<(Job, u32)>,
+}
+
+/// A unit scheme as production sees it (resolved through the mission's backend).
+#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+pub struct Scheme {
+    /// Normalised scheme name.
+    pub name: String,
+    /// Unit DAT class word.
+    pub class: u32,
+    /// Component prototype keys, root first.
+    pub components: Vec<String>,
+    /// Component types, in component order.
+    pub component_types: Vec<u32>,
+    /// Horizontal radius of the robot (its components' model bounds).
+    pub radius: f32,
+    /// Ore, power and seconds (the rules file: class + components).
+    pub ore: f32,
+    /// Power held while building.
+    pub power: f32,
+    /// Seconds.
+    pub seconds: f32,
+}
+
+/// The mission's production and research.
+#[derive(Resource, Debug, Clone, PartialEq, Default, Reflect)]
+#[reflect(Resource)]
+pub struct Production {
+    /// The `OriginalObjectId` the next robot gets (one past the mission's highest id
+    /// at game start, then counting up).
+    pub next_id: u32,
+    /// Queues by producer id.
+    pub producers: BTreeMap<u32, ProducerQueue>,
+    /// Research by clan (`Owner::clan`).
+    pub clans: BTreeMap<i32, ClanResearch>,
+    /// Resolved schemes by reference (derived data, not hashed).
+    pub schemes: BTreeMap<u64, Scheme>,
+}
+
+impl Production {
+    /// Power held by the running builds of `clan` (producers by id, `owner` of each).
+    pub fn power_held(&self, owners: &BTreeMap<u32, i32>, clan: i32) -> f32 {
+        self.producers
+            .iter()
+            .filter(|(id, _)| owners.get(id) == Some(&clan))
+            .filter_map(|(_, q)| q.active.as_ref())
+            .fold(0.0, |s, j| s + j.power)
+    }
+
+    /// Feeds the production state (next id, queues, jobs, research states) to `h`.
+    pub fn hash_into(&self, h: &mut Fnv1a) {
+        h.word(self.next_id);
+        for (id, q) in &self.producers {
+            h.word(*id);
+            h.word(q.waiting.len() as u32);
+            q.waiting.iter().for_each(|s| [s.0 as u32, (s.0 >> 32) as u32].into_iter().for_each(|w| h.word(w)));
+            if let Some(job) = &q.active {
+                job.hash(h);
+            }
+        }
+        for (clan, r) in &self.clans {
+            h.word(*clan as u32);
+            for n in r.tree.iter().flat_map(|t| &t.nodes) {
+                h.word(u32::from(n.state));
+            }
+            r.waiting.iter().for_each(|(node, at)| [*node, *at].into_iter().for_each(|w| h.word(w)));
+            if let Some((job, at)) = &r.active {
+                job.hash(h);
+                h.word(*at);
+            }
+        }
+    }
+}
+
+/// The rules production runs by (the shipped rules file; an error refuses every order).
+#[derive(Resource, Debug, Clone)]
+pub struct ProductionRules(pub Result<std::sync::Arc<iron3d_rules::Rules>, String>);

@@ -1,0 +1,430 @@
+//! The production tick (`SimSystems::Production`): take the build and research orders
+//! due, start queued jobs (paying ore, holding power), advance every job by one tick,
+//! finish research (unlocks follow) and builds (the robot goes through the mission's
+//! resolution, construction and registration; a failure spawns nothing and refunds).
+
+use crate::research::{ACTIVE, ResearchTree};
+use crate::state::{ClanResearch, Job, Production, ProductionRules, Scheme};
+use bevy_ecs::prelude::*;
+use iron3d_core::{
+    ClanSetup, CollisionProxy, CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, MissionClans,
+    ModelBounds, Order, OriginalObjectId, Owner, ProductionEvent, SchemeNames, SchemeRef, ScriptFiles, SimObject,
+    SimTransform, TICK_MS, UnitClass,
+};
+use iron3d_mission::{PlacedRecord, PreparedObject, PropertyBag, resolve_object, spawn_object};
+use iron3d_rules::Rules;
+use iron3d_terrain::{Ground, NavMap};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Places tried around a producer for a new robot (evenly spaced, from its heading).
+pub const PLACES_AROUND: u32 = 16;
+
+/// Posts a production event.
+pub(crate) fn report(world: &mut World, event: ProductionEvent, ids: Vec<u32>, detail: String) {
+    let clock = *world.resource::<GameClock>();
+    world.write_message(GameMessage::new(
+        &clock,
+        DispatchPhase::Production,
+        GameMessageKind::Production { event, ids, detail },
+    ));
+}
+
+/// The rules, or why there are none.
+pub(crate) fn rules(world: &World) -> Result<Arc<Rules>, String> {
+    match world.get_resource::<ProductionRules>().map(|r| &r.0) {
+        Some(Ok(r)) => Ok(Arc::clone(r)),
+        Some(Err(e)) => Err(e.clone()),
+        None => Err("production is not installed".into()),
+    }
+}
+
+/// An object to resolve or build from `key` (a unit scheme path or a prototype key).
+fn probe(id: u32, key: &str) -> PreparedObject {
+    PreparedObject {
+        id,
+        name: key.into(),
+        key: key.into(),
+        components: Vec::new(),
+        clan: 0,
+        record: PlacedRecord { resource_name: key.into(), ..PlacedRecord::default() },
+        properties: PropertyBag::default(),
+    }
+}
+
+/// Horizontal reach of model bounds from the object's origin.
+fn reach(b: &ModelBounds) -> f32 {
+    let x = b.min[0].abs().max(b.max[0].abs());
+    let y = b.min[1].abs().max(b.max[1].abs());
+    libm::hypotf(x, y)
+}
+
+/// The building `unit` and its clan, when its class passes `is`.
+fn building(world: &World, unit: u32, is: impl Fn(u32) -> bool, what: &str) -> Result<i32, String> {
+    let table = world.resource::<iron3d_core::ObjectTable>();
+    let entity = table.entity_of(unit).ok_or(format!("no object with id {unit}"))?;
+    let class = world.get::<UnitClass>(entity).map(|c| c.0);
+    match (class, world.get::<Owner>(entity)) {
+        (Some(class), Some(owner)) if is(class) => Ok(owner.clan),
+        _ => Err(format!("object {unit} is not {what}")),
+    }
+}
+
+/// The producer `unit`'s clan.
+pub(crate) fn producer(world: &World, rules: &Rules, unit: u32) -> Result<i32, String> {
+    building(world, unit, |c| rules.produces(c), "a production building")
+}
+
+/// The research building `unit`'s clan.
+pub(crate) fn institute(world: &World, rules: &Rules, unit: u32) -> Result<i32, String> {
+    building(world, unit, |c| rules.researches(c), "a research building")
+}
+
+/// The research tree of `clan`.
+pub(crate) fn tree(world: &World, clan: i32) -> Result<&ResearchTree, String> {
+    let production = world.get_resource::<Production>().ok_or("no mission is running")?;
+    production.clans.get(&clan).and_then(|c| c.tree.as_ref()).ok_or(format!("clan {clan} has no research tree"))
+}
+
+/// A scheme resolved through the mission's backend (cached), with its cost.
+pub(crate) fn scheme(world: &mut World, rules: &Rules, r: SchemeRef) -> Result<Scheme, String> {
+    if let Some(s) = world.get_resource::<Production>().and_then(|p| p.schemes.get(&r.0)) {
+        return Ok(s.clone());
+    }
+    let name = world.resource::<SchemeNames>().name(r).ok_or(format!("unknown scheme {:016x}", r.0))?.to_string();
+    let mut object = probe(u32::MAX, &name);
+    let extras = resolve_object(world, &mut object).map_err(|e| format!("scheme {name}: {e}"))?;
+    let class = extras.unit_class.ok_or(format!("scheme {name}: not a unit scheme (.dat)"))?;
+    let component_types: Vec<u32> = object.components.iter().map(|c| c.component_type).collect();
+    let cost = rules
+        .robot_cost(class, &component_types)
+        .ok_or(format!("scheme {name}: class {class:#010x} has no production cost (not a robot)"))?;
+    let radius = object.components.iter().filter_map(|c| c.bounds.as_ref()).map(reach).fold(0.0, f32::max);
+    let scheme = Scheme {
+        name,
+        class,
+        components: object.components.iter().map(|c| c.key.clone()).collect(),
+        component_types,
+        radius,
+        ore: cost.ore,
+        power: cost.power,
+        seconds: cost.seconds,
+    };
+    if let Some(mut p) = world.get_resource_mut::<Production>() {
+        p.schemes.insert(r.0, scheme.clone());
+    }
+    Ok(scheme)
+}
+
+/// Milliseconds of `seconds`, rounded up.
+fn millis(seconds: f32) -> u32 {
+    libm::ceilf(seconds * 1000.0).clamp(0.0, u32::MAX as f32) as u32
+}
+
+/// At game start: the next object id, every clan's research tree (names resolved
+/// through the mission's registry); a tree that fails is reported and not used.
+pub(crate) fn setup(world: &mut World) {
+    let next_id = world.query::<&OriginalObjectId>().iter(world).map(|i| i.0.saturating_add(1)).max().unwrap_or(0);
+    let (clans, files): (Vec<ClanSetup>, Option<Arc<dyn ScriptFiles>>) = match world.get_resource::<MissionClans>() {
+        Some(m) => (m.clans.clone(), Some(Arc::clone(&m.files))),
+        None => (Vec::new(), None),
+    };
+    let mut production = Production { next_id, ..Production::default() };
+    let mut problems = Vec::new();
+    for clan in clans {
+        let mut research = ClanResearch::default();
+        if let (false, Some(files)) = (clan.research_tree.is_empty(), &files) {
+            match load_tree(world, files.as_ref(), &clan.research_tree) {
+                Ok(tree) => research.tree = Some(tree),
+                Err(e) => problems.push(format!("clan {} research tree: {e}", clan.index)),
+            }
+        }
+        production.clans.insert(clan.index as i32, research);
+    }
+    world.insert_resource(production);
+    for p in problems {
+        report(world, ProductionEvent::Rejected, Vec::new(), p);
+    }
+}
+
+fn load_tree(world: &World, files: &dyn ScriptFiles, path: &str) -> Result<ResearchTree, String> {
+    let bytes = files.read(path)?.ok_or(format!("{path}: no such file"))?;
+    let tree = ResearchTree::parse(path, &bytes)?;
+    for (i, n) in tree.nodes.iter().enumerate() {
+        resolve_object(world, &mut probe(u32::MAX, &n.name)).map_err(|e| format!("{path}: node {i}: {e}"))?;
+    }
+    Ok(tree)
+}
+
+/// The production tick.
+pub(crate) fn run(world: &mut World) {
+    if !world.contains_resource::<Production>() {
+        return;
+    }
+    let tick = world.resource::<GameClock>().tick;
+    let commands = world.resource_mut::<CommandQueue>().take_due_where(tick, Order::is_production);
+    for c in commands {
+        for &unit in &c.units {
+            match c.order {
+                Order::Build(s) => queue_build(world, unit, s),
+                Order::Research(node) => queue_research(world, unit, node),
+                _ => {}
+            }
+        }
+    }
+    step_research(world);
+    step_builds(world);
+}
+
+fn queue_build(world: &mut World, unit: u32, s: SchemeRef) {
+    let checked = rules(world).and_then(|rules| {
+        producer(world, &rules, unit)?;
+        scheme(world, &rules, s)
+    });
+    match checked {
+        Ok(_) => world.resource_mut::<Production>().producers.entry(unit).or_default().waiting.push(s),
+        Err(e) => report(world, ProductionEvent::Rejected, vec![unit], format!("build: {e}")),
+    }
+}
+
+fn queue_research(world: &mut World, unit: u32, node: u32) {
+    let checked = rules(world).and_then(|rules| {
+        let clan = institute(world, &rules, unit)?;
+        let tree = tree(world, clan)?;
+        tree.nodes.get(node as usize).ok_or(format!("no node {node} in {}", tree.path))?;
+        Ok(clan)
+    });
+    match checked {
+        Ok(clan) => world.resource_mut::<Production>().clans.entry(clan).or_default().waiting.push((node, unit)),
+        Err(e) => report(world, ProductionEvent::Rejected, vec![unit], format!("research {node}: {e}")),
+    }
+}
+
+/// Why the research of `node` at `institute` for `clan` cannot start; on success it
+/// is paid and active.
+fn start_research(world: &mut World, rules: &Rules, clan: i32, node: u32) -> Result<Job, String> {
+    let (ore, seconds) = {
+        let t = tree(world, clan)?;
+        if let Some(why) = t.refusal(node) {
+            return Err(why);
+        }
+        let n = &t.nodes[node as usize];
+        rules.research_cost(n.cost, n.time).ok_or(format!("node {node} has no valid cost"))?
+    };
+    let paid = iron3d_economy::withdraw_ore(world, clan, ore).ok_or(format!("insufficient ore: needs {ore}"))?;
+    let mut p = world.resource_mut::<Production>();
+    if let Some(n) = p.clans.get_mut(&clan).and_then(|c| c.tree.as_mut()).and_then(|t| t.nodes.get_mut(node as usize)) {
+        n.state |= ACTIVE;
+    }
+    Ok(Job { what: SchemeRef(u64::from(node)), elapsed_ms: 0, total_ms: millis(seconds), power: 0.0, paid })
+}
+
+fn step_research(world: &mut World) {
+    let Ok(rules) = rules(world) else { return };
+    let clans: Vec<i32> = world.resource::<Production>().clans.keys().copied().collect();
+    for clan in clans {
+        loop {
+            let head = {
+                let c = &world.resource::<Production>().clans[&clan];
+                if c.active.is_some() || c.waiting.is_empty() {
+                    break;
+                }
+                c.waiting[0]
+            };
+            world.resource_mut::<Production>().clans.get_mut(&clan).map(|c| c.waiting.remove(0));
+            let (node, institute) = head;
+            let started = institute_alive(world, &rules, institute, clan)
+                .and_then(|()| start_research(world, &rules, clan, node));
+            match started {
+                Ok(job) => {
+                    if let Some(c) = world.resource_mut::<Production>().clans.get_mut(&clan) {
+                        c.active = Some((job, institute));
+                    }
+                }
+                Err(e) => report(world, ProductionEvent::Rejected, vec![institute], format!("research {node}: {e}")),
+            }
+        }
+        let done = {
+            let mut p = world.resource_mut::<Production>();
+            let Some(c) = p.clans.get_mut(&clan) else { continue };
+            let Some((job, institute)) = c.active.as_mut() else { continue };
+            job.elapsed_ms = job.elapsed_ms.saturating_add(TICK_MS);
+            if job.elapsed_ms < job.total_ms {
+                continue;
+            }
+            let (node, institute) = (job.what.0 as u32, *institute);
+            c.active = None;
+            let tree = c.tree.as_mut();
+            tree.map(|t| {
+                t.complete(node);
+                (node, institute, t.nodes[node as usize].name.clone())
+            })
+        };
+        if let Some((node, institute, name)) = done {
+            report(world, ProductionEvent::Researched, vec![institute], format!("clan={clan} node={node} {name}"));
+        }
+    }
+}
+
+/// The institute still stands and belongs to the clan.
+fn institute_alive(world: &World, rules: &Rules, unit: u32, clan: i32) -> Result<(), String> {
+    match institute(world, rules, unit)? {
+        c if c == clan => Ok(()),
+        c => Err(format!("object {unit} now belongs to clan {c}")),
+    }
+}
+
+/// The clan of every producer with a queue that still stands (`None`: it is gone).
+fn producer_owners(world: &World) -> BTreeMap<u32, Option<i32>> {
+    let table = world.resource::<iron3d_core::ObjectTable>();
+    world
+        .resource::<Production>()
+        .producers
+        .keys()
+        .map(|&id| (id, table.entity_of(id).and_then(|e| world.get::<Owner>(e)).map(|o| o.clan)))
+        .collect()
+}
+
+/// Starts the head of `producer`'s queue when it can: `Ok(true)` started, `Ok(false)`
+/// waits for power, `Err` refused (the head is dropped).
+fn start_build(
+    world: &mut World,
+    rules: &Rules,
+    producer: u32,
+    clan: i32,
+    owners: &BTreeMap<u32, i32>,
+) -> Result<bool, String> {
+    let Some(&head) = world.resource::<Production>().producers.get(&producer).and_then(|q| q.waiting.first()) else {
+        return Ok(false);
+    };
+    let s = scheme(world, rules, head)?;
+    let locked = world
+        .resource::<Production>()
+        .clans
+        .get(&clan)
+        .and_then(|c| c.tree.as_ref())
+        .and_then(|t| t.locked_component(&s.components).map(|k| (k.to_string(), t.path.clone())));
+    if let Some((key, path)) = locked {
+        return Err(format!("{}: component {key} is not researched ({path})", s.name));
+    }
+    let (_, power) = iron3d_economy::clan_summary(world, clan as u32);
+    if power - world.resource::<Production>().power_held(owners, clan) < s.power {
+        return Ok(false);
+    }
+    let paid = iron3d_economy::withdraw_ore(world, clan, s.ore)
+        .ok_or(format!("{}: insufficient ore: needs {}", s.name, s.ore))?;
+    let mut p = world.resource_mut::<Production>();
+    if let Some(q) = p.producers.get_mut(&producer) {
+        q.waiting.remove(0);
+        q.active = Some(Job { what: head, elapsed_ms: 0, total_ms: millis(s.seconds), power: s.power, paid });
+    }
+    Ok(true)
+}
+
+fn step_builds(world: &mut World) {
+    let Ok(rules) = rules(world) else { return };
+    let owners = producer_owners(world);
+    for (&producer, owner) in &owners {
+        if owner.is_none() {
+            let gone = world.resource_mut::<Production>().producers.remove(&producer);
+            if let Some(job) = gone.and_then(|q| q.active) {
+                iron3d_economy::refund_ore(world, &job.paid);
+                report(world, ProductionEvent::Rejected, vec![producer], "build: the producer is gone".into());
+            }
+        }
+    }
+    let standing: BTreeMap<u32, i32> = owners.into_iter().filter_map(|(id, c)| Some((id, c?))).collect();
+    for (&producer, &clan) in &standing {
+        loop {
+            let idle = world.resource::<Production>().producers.get(&producer).is_some_and(|q| q.active.is_none());
+            if !idle {
+                break;
+            }
+            match start_build(world, &rules, producer, clan, &standing) {
+                Ok(_) => break,
+                Err(e) => {
+                    if let Some(q) = world.resource_mut::<Production>().producers.get_mut(&producer) {
+                        q.waiting.remove(0);
+                    }
+                    report(world, ProductionEvent::Rejected, vec![producer], format!("build: {e}"));
+                }
+            }
+        }
+        let finished = {
+            let mut p = world.resource_mut::<Production>();
+            let Some(q) = p.producers.get_mut(&producer) else { continue };
+            let Some(job) = q.active.as_mut() else { continue };
+            job.elapsed_ms = job.elapsed_ms.saturating_add(TICK_MS);
+            if job.elapsed_ms < job.total_ms {
+                continue;
+            }
+            q.active.take()
+        };
+        if let Some(job) = finished {
+            finish_build(world, &rules, producer, job);
+        }
+    }
+}
+
+/// A finished build: the robot joins the world, or nothing does and the ore returns.
+fn finish_build(world: &mut World, rules: &Rules, producer: u32, job: Job) {
+    let built = scheme(world, rules, job.what).and_then(|s| build_robot(world, producer, &s).map(|id| (id, s.name)));
+    match built {
+        Ok((id, name)) => report(world, ProductionEvent::Produced, vec![producer, id], name),
+        Err(e) => {
+            iron3d_economy::refund_ore(world, &job.paid);
+            report(world, ProductionEvent::Rejected, vec![producer], format!("build failed, refunded: {e}"));
+        }
+    }
+}
+
+/// Resolves, constructs and registers the robot beside `producer`; its id.
+fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, String> {
+    let rules = rules(world)?;
+    let entity = world.resource::<iron3d_core::ObjectTable>().entity_of(producer).ok_or("the producer is gone")?;
+    let t = *world.get::<SimTransform>(entity).ok_or("the producer has no transform")?;
+    let clan = world.get::<Owner>(entity).map_or(0, |o| o.clan);
+    let own = world.get::<ModelBounds>(entity).map_or(0.0, reach);
+    let distance = own + s.radius + rules.production.spawn_gap.value;
+    let position = place(world, &t, distance, s.radius).ok_or("no free walkable ground beside the producer")?;
+    let id = world.resource::<Production>().next_id;
+    let stem = s.name.rsplit(['\\', '/']).next().unwrap_or(&s.name).trim_end_matches(".dat").to_string();
+    let record = PlacedRecord {
+        raw_kind: 1,
+        resource_name: s.name.clone(),
+        raw_after_resource: clan as u32,
+        position,
+        orientation: [0.0, 0.0, t.heading()],
+        scale: [1.0; 3],
+        ..PlacedRecord::default()
+    };
+    let object = PreparedObject { name: format!("{stem} {id}"), clan, record, ..probe(id, &s.name) };
+    spawn_object(world, object).map_err(|e| e.to_string())?;
+    world.resource_mut::<Production>().next_id = id.saturating_add(1);
+    Ok(id)
+}
+
+/// The first of [`PLACES_AROUND`] places `distance` from the producer (from its
+/// heading on) that is walkable and clear of every other object.
+fn place(world: &mut World, t: &SimTransform, distance: f32, radius: f32) -> Option<[f32; 3]> {
+    let mut q =
+        world.query_filtered::<(&SimTransform, Option<&CollisionProxy>, Option<&ModelBounds>), With<SimObject>>();
+    let others: Vec<([f32; 2], f32)> = q
+        .iter(world)
+        .map(|(o, proxy, bounds)| {
+            let r = proxy.map(|p| p.radius).or(bounds.map(reach)).unwrap_or(0.0);
+            ([o.position[0], o.position[1]], r)
+        })
+        .collect();
+    let nav = world.get_resource::<NavMap>()?;
+    let ground = world.get_resource::<Ground>();
+    (0..PLACES_AROUND).find_map(|k| {
+        let a = t.heading() + k as f32 * std::f32::consts::TAU / PLACES_AROUND as f32;
+        let (x, y) = (t.position[0] + distance * libm::cosf(a), t.position[1] + distance * libm::sinf(a));
+        let clear = others.iter().all(|(p, r)| {
+            let (dx, dy) = (p[0] - x, p[1] - y);
+            dx * dx + dy * dy >= (r + radius) * (r + radius)
+        });
+        (nav.walkable(x, y) && clear).then(|| [x, y, ground.and_then(|g| g.height_at(x, y)).unwrap_or(t.position[2])])
+    })
+}
