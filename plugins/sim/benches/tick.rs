@@ -1,13 +1,17 @@
 //! Cost of one simulation tick with 1 000 / 10 000 / 100 000 moving units on a
 //! generated map of about 2 000 areals (single-threaded, one core), with the split per
-//! `SimSystems` set printed after each run; and one route query on that map.
+//! `SimSystems` set printed after each run; one route query on that map; and a combat
+//! tick of 8 clans × 1 000 armed units all fighting at once.
 #![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
 use bevy_app::{App, FixedUpdate};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::SingleThreadedExecutor;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use iron3d_core::{CommandQueue, GameClock, NavState, NavStatus, Order, OriginalObjectId, SimCommand, SimSystems};
+use iron3d_core::{
+    ClanRelations, CommandQueue, GameClock, Health, NavState, NavStatus, Order, OriginalObjectId, Projectile,
+    SimCommand, SimSystems, UnitClass,
+};
 use iron3d_formats::rng::SplitMix64;
 use iron3d_sim::headless_app;
 use iron3d_sim::testing::{enter_game, publish_map, spawn_unit};
@@ -17,14 +21,18 @@ use std::time::{Duration, Instant};
 /// Areals per side (45² = 2 025, less the holes) and their size.
 const SIDE: u16 = 45;
 const AREAL: f32 = 40.0;
-const SETS: [SimSystems; 6] = [
+const SETS: [SimSystems; 7] = [
     SimSystems::Input,
     SimSystems::SuperAi,
+    SimSystems::Production,
     SimSystems::Behavior,
     SimSystems::Wizard,
     SimSystems::Control,
     SimSystems::World3d,
 ];
+
+/// Class word of a battle unit (armed with a cannon by the rules).
+const BATTLE_UNIT: u32 = 0x0100_8000;
 
 fn hole(i: u16, j: u16) -> bool {
     (u32::from(i) * 7 + u32::from(j) * 13) % 17 == 0
@@ -52,6 +60,23 @@ fn mark<const K: usize>(mut marks: ResMut<Marks>) {
         }
         marks.ticks += 1;
     }
+}
+
+/// Marks every set boundary of the fixed tick.
+fn add_marks(app: &mut App) {
+    app.add_systems(
+        FixedUpdate,
+        (
+            mark::<0>.before(SimSystems::Input),
+            mark::<1>.after(SimSystems::Input).before(SimSystems::SuperAi),
+            mark::<2>.after(SimSystems::SuperAi).before(SimSystems::Production),
+            mark::<3>.after(SimSystems::Production).before(SimSystems::Behavior),
+            mark::<4>.after(SimSystems::Behavior).before(SimSystems::Wizard),
+            mark::<5>.after(SimSystems::Wizard).before(SimSystems::Control),
+            mark::<6>.after(SimSystems::Control).before(SimSystems::World3d),
+            mark::<7>.after(SimSystems::World3d),
+        ),
+    );
 }
 
 /// The goal stream of the bench.
@@ -99,18 +124,8 @@ fn world(units: u32) -> App {
             s.set_executor(SingleThreadedExecutor::new());
         },
     );
-    app.add_systems(
-        FixedUpdate,
-        (
-            (keep_moving, mark::<0>).chain().before(SimSystems::Input),
-            mark::<1>.after(SimSystems::Input).before(SimSystems::SuperAi),
-            mark::<2>.after(SimSystems::SuperAi).before(SimSystems::Behavior),
-            mark::<3>.after(SimSystems::Behavior).before(SimSystems::Wizard),
-            mark::<4>.after(SimSystems::Wizard).before(SimSystems::Control),
-            mark::<5>.after(SimSystems::Control).before(SimSystems::World3d),
-            mark::<6>.after(SimSystems::World3d),
-        ),
-    );
+    app.add_systems(FixedUpdate, keep_moving.before(mark::<0>));
+    add_marks(&mut app);
     publish_map(app.world_mut(), SIDE, AREAL, height, hole).expect("map");
     enter_game(&mut app);
     let extent = f32::from(SIDE) * AREAL;
@@ -171,6 +186,56 @@ fn tick(c: &mut Criterion) {
     group.finish();
 }
 
+/// 8 clans × `per_clan` armed battle units, interleaved on a lattice so every unit has
+/// enemies in sight: all of them aim, fire and are hit every tick (hit points so high
+/// nobody dies, so each tick does the same work).
+fn battle(per_clan: u32) -> App {
+    let mut app = headless_app();
+    app.init_resource::<Marks>().edit_schedule(FixedUpdate, |s| {
+        s.set_executor(SingleThreadedExecutor::new());
+    });
+    add_marks(&mut app);
+    publish_map(app.world_mut(), SIDE, AREAL, height, hole).expect("map");
+    enter_game(&mut app);
+    let clans = 8u32;
+    let mut hostile = vec![vec![true; clans as usize + 1]; clans as usize + 1];
+    (0..=clans as usize).for_each(|c| hostile[c][c] = false);
+    app.world_mut().insert_resource(ClanRelations { hostile });
+    let units = clans * per_clan;
+    let spacing = 30.0;
+    let side = libm::ceilf(libm::sqrtf(units as f32 * 1.2)) as u32;
+    let (mut placed, mut k) = (0u32, 0u32);
+    while placed < units {
+        let (x, y) = (60.0 + spacing * (k % side) as f32, 60.0 + spacing * (k / side) as f32);
+        k += 1;
+        if app.world().resource::<NavMap>().walkable(x, y) {
+            placed += 1;
+            let e = spawn_unit(app.world_mut(), placed, (placed % clans + 1) as i32, [x, y], 0.0, 1.0);
+            app.world_mut().entity_mut(e).insert(UnitClass(BATTLE_UNIT));
+        }
+    }
+    app.update();
+    let mut q = app.world_mut().query::<&mut Health>();
+    q.iter_mut(app.world_mut()).for_each(|mut h| (h.hp, h.max) = (1.0e12, 1.0e12));
+    // Turrets turned, weapons cycling, shells in flight.
+    for _ in 0..40 {
+        app.update();
+    }
+    *app.world_mut().resource_mut::<Marks>() = Marks::default();
+    app
+}
+
+fn combat(c: &mut Criterion) {
+    let mut group = c.benchmark_group("combat");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(8));
+    let mut app = battle(1_000);
+    group.bench_function("8_clans_x_1000", |b| b.iter(|| app.update()));
+    report(&mut app, 8_000);
+    let mut q = app.world_mut().query::<&Projectile>();
+    eprintln!("  {} shells in flight", q.iter(app.world()).count());
+    group.finish();
+}
+
 fn route(c: &mut Criterion) {
     let mut app = headless_app();
     publish_map(app.world_mut(), SIDE, AREAL, height, hole).expect("map");
@@ -184,5 +249,5 @@ fn route(c: &mut Criterion) {
     c.bench_function("route/corner_to_corner", |b| b.iter(|| nav.route(from, to)));
 }
 
-criterion_group!(benches, route, tick);
+criterion_group!(benches, route, tick, combat);
 criterion_main!(benches);

@@ -140,7 +140,7 @@ pub(crate) fn think(
     strategy.assigned.retain(|id, _| table.entity_of(*id).is_some());
     let mut census_now = None;
     for clan in clans.clans.iter().filter(|c| c.mode == 2 && outcome.of(c.index).is_none()) {
-        if (clock.tick + clan.index * 7) % period != 0 {
+        if !(clock.tick + clan.index * 7).is_multiple_of(period) {
             continue;
         }
         let census = census_now.get_or_insert_with(|| census(&objects, &rules.producers));
