@@ -9,7 +9,7 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::SingleThreadedExecutor;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use iron3d_core::{
-    ClanRelations, CommandQueue, GameClock, Health, NavState, NavStatus, Order, OriginalObjectId, Projectile,
+    ClanRelations, CommandQueue, GameClock, Health, NavState, NavStatus, Order, OriginalObjectId, Projectile, Radar,
     SimCommand, SimSystems, UnitClass,
 };
 use iron3d_formats::rng::SplitMix64;
@@ -202,11 +202,13 @@ fn battle(per_clan: u32) -> App {
     (0..=clans as usize).for_each(|c| hostile[c][c] = false);
     app.world_mut().insert_resource(ClanRelations { hostile });
     let units = clans * per_clan;
-    let spacing = 30.0;
-    let side = libm::ceilf(libm::sqrtf(units as f32 * 1.2)) as u32;
+    let extent = f32::from(SIDE) * AREAL;
+    let spacing = extent / libm::sqrtf(units as f32 * 1.15);
     let (mut placed, mut k) = (0u32, 0u32);
+    let across = (extent / spacing) as u32;
     while placed < units {
-        let (x, y) = (60.0 + spacing * (k % side) as f32, 60.0 + spacing * (k / side) as f32);
+        let (x, y) = (spacing * (0.5 + (k % across) as f32), spacing * (0.5 + (k / across) as f32));
+        assert!(y < extent, "{units} units do not fit");
         k += 1;
         if app.world().resource::<NavMap>().walkable(x, y) {
             placed += 1;
@@ -216,7 +218,7 @@ fn battle(per_clan: u32) -> App {
     }
     app.update();
     let mut q = app.world_mut().query::<&mut Health>();
-    q.iter_mut(app.world_mut()).for_each(|mut h| (h.hp, h.max) = (1.0e12, 1.0e12));
+    q.iter_mut(app.world_mut()).for_each(|mut h| (h.hp, h.max) = (1.0e7, 1.0e7));
     // Turrets turned, weapons cycling, shells in flight.
     for _ in 0..40 {
         app.update();
@@ -232,7 +234,11 @@ fn combat(c: &mut Criterion) {
     group.bench_function("8_clans_x_1000", |b| b.iter(|| app.update()));
     report(&mut app, 8_000);
     let mut q = app.world_mut().query::<&Projectile>();
-    eprintln!("  {} shells in flight", q.iter(app.world()).count());
+    let shells = q.iter(app.world()).count();
+    let mut q = app.world_mut().query::<(&Radar, &Health)>();
+    let aiming = q.iter(app.world()).filter(|(r, _)| r.target.is_some()).count();
+    let lost: f64 = q.iter(app.world()).map(|(_, h)| f64::from(h.max - h.hp)).sum();
+    eprintln!("  {aiming} units with a target, {shells} shells in flight, {lost:.0} hit points lost");
     group.finish();
 }
 
