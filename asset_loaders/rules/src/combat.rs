@@ -80,6 +80,10 @@ pub struct Ai {
     pub home_guard: u32,
     /// It orders a robot from each idle producer while it holds fewer than this many.
     pub unit_cap: u32,
+    /// The unit schemes it builds, in turn (paths as missions place them); a scheme the
+    /// data directory does not have, or research has not allowed, is refused and the
+    /// next one is tried at the next turn.
+    pub build: Vec<String>,
     /// Origin label.
     pub origin: Origin,
 }
@@ -154,6 +158,9 @@ impl Ai {
             && self.think_seconds > 0.0;
         if !ok {
             return Err(bad(file, "ai".into(), "numbers must be finite and >= 0, think_seconds > 0"));
+        }
+        if let Some(i) = self.build.iter().position(|s| s.trim().is_empty()) {
+            return Err(bad(file, format!("ai.build[{i}]"), "a scheme path is not empty"));
         }
         Ok(())
     }

@@ -6,8 +6,9 @@ use crate::{Strategy, StrategyRules};
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClanRelations, ClanSetup, CommandQueue, GameClock, Health, MissionClans, MissionOutcome, Movable, ObjectTable,
-    Order, OriginalObjectId, Owner, SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
+    ClanRelations, ClanSetup, CommandQueue, GameClock, GameMessage, GameMessageKind, Health, MissionClans,
+    MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, SchemeNames, SimCommand,
+    SimTransform, TICK_MS, UnitClass, Weapon,
 };
 use std::collections::BTreeMap;
 
@@ -122,6 +123,38 @@ fn census(objects: &Query<Row>, producers: &[u32]) -> Vec<Seen> {
     seen
 }
 
+/// A producer whose robot was built or refused can take the next build.
+pub(crate) fn builds_done(mut messages: MessageReader<GameMessage>, mut strategy: ResMut<Strategy>) {
+    for m in messages.read() {
+        if let GameMessageKind::Production { event: ProductionEvent::Produced | ProductionEvent::Rejected, ids, .. } =
+            &m.kind
+            && let Some(producer) = ids.first()
+        {
+            strategy.building.remove(producer);
+        }
+    }
+}
+
+/// The builds a clan orders this turn: `(producer, scheme index)` for each of its idle
+/// producers while its army and running builds stay under the cap.
+pub fn builds(clan: i32, census: &[Seen], rules: &iron3d_rules::Ai, strategy: &Strategy) -> Vec<(u32, usize)> {
+    if rules.build.is_empty() {
+        return Vec::new();
+    }
+    let army = census.iter().filter(|s| s.clan == clan && s.movable && s.armed).count();
+    let running = strategy.building.values().filter(|c| **c == clan).count();
+    let mut next = strategy.builds.get(&clan).copied().unwrap_or(0) as usize;
+    let mut out = Vec::new();
+    for p in census.iter().filter(|s| s.clan == clan && s.producer && !strategy.building.contains_key(&s.id)) {
+        if army + running + out.len() >= rules.unit_cap as usize {
+            break;
+        }
+        out.push((p.id, next % rules.build.len()));
+        next += 1;
+    }
+    out
+}
+
 /// Each computer clan whose turn it is decides, in clan order.
 #[expect(clippy::too_many_arguments, reason = "one system reading the whole strategic state")]
 pub(crate) fn think(
@@ -134,10 +167,12 @@ pub(crate) fn think(
     objects: Query<Row>,
     mut strategy: ResMut<Strategy>,
     mut queue: ResMut<CommandQueue>,
+    mut names: ResMut<SchemeNames>,
 ) {
     let Some(clans) = clans else { return };
     let period = ((rules.ai.think_seconds * 1000.0 / TICK_MS as f32).round() as u32).max(1);
     strategy.assigned.retain(|id, _| table.entity_of(*id).is_some());
+    strategy.building.retain(|id, _| table.entity_of(*id).is_some());
     let mut census_now = None;
     for clan in clans.clans.iter().filter(|c| c.mode == 2 && outcome.of(c.index).is_none()) {
         if !(clock.tick + clan.index * 7).is_multiple_of(period) {
@@ -152,6 +187,12 @@ pub(crate) fn think(
         }
         for (order, units) in grouped.into_values() {
             queue.push(SimCommand { tick: clock.tick, units, order });
+        }
+        for (producer, scheme) in builds(clan.index as i32, census, &rules.ai, &strategy) {
+            let Ok(scheme) = names.intern(&rules.ai.build[scheme]) else { continue };
+            queue.push(SimCommand { tick: clock.tick, units: vec![producer], order: Order::Build(scheme) });
+            strategy.building.insert(producer, clan.index as i32);
+            *strategy.builds.entry(clan.index as i32).or_default() += 1;
         }
     }
 }

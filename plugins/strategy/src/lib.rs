@@ -9,7 +9,9 @@
 //!   battle strength (hit points of its armed units) is `attack_ratio` times the
 //!   strongest enemy's, and otherwise gathers its idle units at its base. It only ever
 //!   gives orders, through the same command queue as players, and only when an order
-//!   changes.
+//!   changes. While it holds fewer than `unit_cap` battle units it orders one robot from
+//!   each of its production buildings that has no build of its running, taking the
+//!   schemes of `ai.build` in turn (a refused build frees the producer for the next).
 //! * **Outcome** ([`outcome`]): a player or computer clan with no unit and no
 //!   production building is *defeated*; a player clan (mode 1) all of whose enemies are
 //!   defeated has won, and its script's `Mission_Complete` event runs (the script ends
@@ -36,13 +38,17 @@ pub struct StrategyRules {
     pub producers: Vec<u32>,
 }
 
-/// What the strategic layer remembers: the last order it gave each unit, and the
-/// clans whose victory it already announced.
+/// What the strategic layer remembers: the last order it gave each unit, the builds it
+/// ordered and not yet seen finish, and the clans whose victory it already announced.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
 #[reflect(Resource)]
 pub struct Strategy {
     /// Unit id → the order it was given.
     pub assigned: BTreeMap<u32, Order>,
+    /// Producer id → the clan that ordered a robot there (until produced or refused).
+    pub building: BTreeMap<u32, i32>,
+    /// Clan → how many builds it ordered (the next scheme of `ai.build` to take).
+    pub builds: BTreeMap<i32, u32>,
     /// Clans whose `Mission_Complete` was requested.
     pub announced: Vec<u32>,
 }
@@ -73,7 +79,10 @@ impl Plugin for StrategyPlugin {
             .init_resource::<Strategy>()
             .register_type::<Strategy>()
             .add_systems(OnExit(AppState::InGame), |mut s: ResMut<Strategy>| *s = Strategy::default())
-            .add_systems(FixedUpdate, (outcome::judge, ai::think).chain().in_set(SuperAiPhase::Strategy));
+            .add_systems(
+                FixedUpdate,
+                (outcome::judge, ai::builds_done, ai::think).chain().in_set(SuperAiPhase::Strategy),
+            );
     }
 }
 
@@ -85,6 +94,12 @@ pub fn hash_into(world: &World, h: &mut Fnv1a) {
         for w in [*unit, u32::from(kind), value as u32, (value >> 32) as u32] {
             h.word(w);
         }
+    }
+    for (producer, clan) in &s.building {
+        [*producer, *clan as u32].into_iter().for_each(|w| h.word(w));
+    }
+    for (clan, n) in &s.builds {
+        [*clan as u32, *n].into_iter().for_each(|w| h.word(w));
     }
     s.announced.iter().for_each(|c| h.word(*c));
 }

@@ -149,6 +149,26 @@ mod demo_skirmish {
     }
 
     #[test]
+    fn the_computer_clan_builds_robots_with_its_plants_and_hangars() {
+        let mut app = tutorial();
+        let owner_of = |app: &mut App, id: u32| {
+            let e = app.world().resource::<ObjectTable>().entity_of(id).unwrap();
+            app.world().get::<Owner>(e).unwrap().clan
+        };
+        run(&mut app, 700);
+        let produced = events(&app, EventKind::Produced);
+        let by_enemy: Vec<_> = produced.iter().filter(|e| owner_of(&mut app, e.1[0]) == 2).collect();
+        assert!(!by_enemy.is_empty(), "the computer clan built a robot: {produced:?}");
+        for e in &by_enemy {
+            assert_eq!(owner_of(&mut app, e.1[1]), 2, "the robot is the clan's");
+        }
+        assert!(
+            produced.iter().all(|e| owner_of(&mut app, e.1[0]) == 2),
+            "the player's producers build only when the player orders"
+        );
+    }
+
+    #[test]
     fn the_player_loses_the_demo_skirmish() {
         let mut app = tutorial();
         run(&mut app, 3);
