@@ -84,6 +84,8 @@ pub struct Ai {
     /// data directory does not have, or research has not allowed, is refused and the
     /// next one is tried at the next turn.
     pub build: Vec<String>,
+    /// Seconds a clan waits before ordering a refused scheme again.
+    pub retry_seconds: f32,
     /// Origin label.
     pub origin: Origin,
 }
@@ -154,7 +156,7 @@ impl Ai {
         if self.origin != Origin::Project {
             return Err(bad(file, "ai".into(), "only the project's own rules belong in the rules file"));
         }
-        let ok = finite_non_negative(&[self.think_seconds, self.defend_radius, self.attack_ratio])
+        let ok = finite_non_negative(&[self.think_seconds, self.defend_radius, self.attack_ratio, self.retry_seconds])
             && self.think_seconds > 0.0;
         if !ok {
             return Err(bad(file, "ai".into(), "numbers must be finite and >= 0, think_seconds > 0"));

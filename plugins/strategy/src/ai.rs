@@ -123,34 +123,40 @@ fn census(objects: &Query<Row>, producers: &[u32]) -> Vec<Seen> {
     seen
 }
 
-/// A producer whose robot was built or refused can take the next build.
-pub(crate) fn builds_done(mut messages: MessageReader<GameMessage>, mut strategy: ResMut<Strategy>) {
+/// A producer whose robot was built or refused can take the next build; a refused
+/// scheme waits `retry_seconds` before its clan orders it again.
+pub(crate) fn builds_done(
+    mut messages: MessageReader<GameMessage>,
+    rules: Res<StrategyRules>,
+    mut strategy: ResMut<Strategy>,
+) {
+    let wait = (rules.ai.retry_seconds * 1000.0 / TICK_MS as f32) as u32;
     for m in messages.read() {
-        if let GameMessageKind::Production { event: ProductionEvent::Produced | ProductionEvent::Rejected, ids, .. } =
-            &m.kind
-            && let Some(producer) = ids.first()
-        {
-            strategy.building.remove(producer);
+        let GameMessageKind::Production { event, ids, .. } = &m.kind else { continue };
+        let Some(done) = ids.first().and_then(|p| strategy.building.remove(p)) else { continue };
+        if *event == ProductionEvent::Rejected {
+            strategy.refused.insert(done, m.tick.saturating_add(wait));
         }
     }
 }
 
-/// The builds a clan orders this turn: `(producer, scheme index)` for each of its idle
-/// producers while its army and running builds stay under the cap.
-pub fn builds(clan: i32, census: &[Seen], rules: &iron3d_rules::Ai, strategy: &Strategy) -> Vec<(u32, usize)> {
-    if rules.build.is_empty() {
-        return Vec::new();
-    }
+/// The builds a clan orders at tick `tick`: `(producer, scheme index)` for each of its
+/// idle producers while its army and running builds stay under the cap, skipping
+/// schemes refused lately.
+pub fn builds(clan: i32, tick: u32, census: &[Seen], rules: &iron3d_rules::Ai, strategy: &Strategy) -> Vec<(u32, u32)> {
+    let n = rules.build.len() as u32;
     let army = census.iter().filter(|s| s.clan == clan && s.movable && s.armed).count();
-    let running = strategy.building.values().filter(|c| **c == clan).count();
-    let mut next = strategy.builds.get(&clan).copied().unwrap_or(0) as usize;
+    let running = strategy.building.values().filter(|c| c.0 == clan).count();
+    let mut next = strategy.builds.get(&clan).copied().unwrap_or(0);
+    let open = |s: u32| strategy.refused.get(&(clan, s)).is_none_or(|until| tick >= *until);
     let mut out = Vec::new();
     for p in census.iter().filter(|s| s.clan == clan && s.producer && !strategy.building.contains_key(&s.id)) {
         if army + running + out.len() >= rules.unit_cap as usize {
             break;
         }
-        out.push((p.id, next % rules.build.len()));
-        next += 1;
+        let Some(scheme) = (0..n).map(|k| (next + k) % n).find(|&s| open(s)) else { break };
+        out.push((p.id, scheme));
+        next = scheme + 1;
     }
     out
 }
@@ -188,11 +194,12 @@ pub(crate) fn think(
         for (order, units) in grouped.into_values() {
             queue.push(SimCommand { tick: clock.tick, units, order });
         }
-        for (producer, scheme) in builds(clan.index as i32, census, &rules.ai, &strategy) {
-            let Ok(scheme) = names.intern(&rules.ai.build[scheme]) else { continue };
-            queue.push(SimCommand { tick: clock.tick, units: vec![producer], order: Order::Build(scheme) });
-            strategy.building.insert(producer, clan.index as i32);
-            *strategy.builds.entry(clan.index as i32).or_default() += 1;
+        let me = clan.index as i32;
+        for (producer, scheme) in builds(me, clock.tick, census, &rules.ai, &strategy) {
+            let Ok(r) = names.intern(&rules.ai.build[scheme as usize]) else { continue };
+            queue.push(SimCommand { tick: clock.tick, units: vec![producer], order: Order::Build(r) });
+            strategy.building.insert(producer, (me, scheme));
+            strategy.builds.insert(me, scheme + 1);
         }
     }
 }

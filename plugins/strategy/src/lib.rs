@@ -11,7 +11,8 @@
 //!   gives orders, through the same command queue as players, and only when an order
 //!   changes. While it holds fewer than `unit_cap` battle units it orders one robot from
 //!   each of its production buildings that has no build of its running, taking the
-//!   schemes of `ai.build` in turn (a refused build frees the producer for the next).
+//!   schemes of `ai.build` in turn; a refused scheme (locked by research, not enough ore)
+//!   is not ordered again by that clan for `retry_seconds`.
 //! * **Outcome** ([`outcome`]): a player or computer clan with no unit and no
 //!   production building is *defeated*; a player clan (mode 1) all of whose enemies are
 //!   defeated has won, and its script's `Mission_Complete` event runs (the script ends
@@ -45,10 +46,13 @@ pub struct StrategyRules {
 pub struct Strategy {
     /// Unit id → the order it was given.
     pub assigned: BTreeMap<u32, Order>,
-    /// Producer id → the clan that ordered a robot there (until produced or refused).
-    pub building: BTreeMap<u32, i32>,
+    /// Producer id → the clan that ordered a robot there and the scheme (index in
+    /// `ai.build`), until it is produced or refused.
+    pub building: BTreeMap<u32, (i32, u32)>,
     /// Clan → how many builds it ordered (the next scheme of `ai.build` to take).
     pub builds: BTreeMap<i32, u32>,
+    /// `(clan, scheme)` → the tick before which a refused scheme is not ordered again.
+    pub refused: BTreeMap<(i32, u32), u32>,
     /// Clans whose `Mission_Complete` was requested.
     pub announced: Vec<u32>,
 }
@@ -95,11 +99,14 @@ pub fn hash_into(world: &World, h: &mut Fnv1a) {
             h.word(w);
         }
     }
-    for (producer, clan) in &s.building {
-        [*producer, *clan as u32].into_iter().for_each(|w| h.word(w));
+    for (producer, (clan, scheme)) in &s.building {
+        [*producer, *clan as u32, *scheme].into_iter().for_each(|w| h.word(w));
     }
     for (clan, n) in &s.builds {
         [*clan as u32, *n].into_iter().for_each(|w| h.word(w));
+    }
+    for ((clan, scheme), until) in &s.refused {
+        [*clan as u32, *scheme, *until].into_iter().for_each(|w| h.word(w));
     }
     s.announced.iter().for_each(|c| h.word(*c));
 }

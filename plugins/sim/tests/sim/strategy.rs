@@ -191,3 +191,35 @@ mod demo_skirmish {
         assert_eq!(play(), (hashes, outcome, damaged));
     }
 }
+
+#[test]
+fn builds_take_the_schemes_in_turn_skip_refused_ones_and_respect_the_cap() {
+    use iron3d_strategy::ai::{Seen, builds};
+    let mut rules = iron3d_rules::Rules::shipped().unwrap().ai;
+    rules.unit_cap = 4;
+    let seen = |id: u32, clan: i32, armed: bool, movable: bool, producer: bool| Seen {
+        id,
+        clan,
+        at: [0.0; 2],
+        hp: 1.0,
+        armed,
+        movable,
+        producer,
+    };
+    let census = [
+        seen(1, 2, false, false, true),
+        seen(2, 2, false, false, true),
+        seen(3, 2, false, false, true),
+        seen(4, 2, true, true, false),
+        seen(5, 1, false, false, true),
+    ];
+    let mut s = Strategy::default();
+    assert_eq!(builds(2, 0, &census, &rules, &s), vec![(1, 0), (2, 1), (3, 2)], "own producers, schemes in turn");
+    s.building.insert(1, (2, 0));
+    s.builds.insert(2, 1);
+    s.refused.insert((2, 1), 100);
+    assert_eq!(builds(2, 50, &census, &rules, &s), vec![(2, 2), (3, 0)], "1 busy, scheme 1 waits");
+    rules.unit_cap = 3;
+    assert_eq!(builds(2, 50, &census, &rules, &s), vec![(2, 2)], "1 unit + 1 running + 1 new: the cap holds");
+    assert_eq!(builds(2, 100, &census, &rules, &s), vec![(2, 1)], "after the wait it is tried again");
+}
