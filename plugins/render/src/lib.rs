@@ -14,7 +14,9 @@ mod terrain;
 
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
 pub use materials::{AnimatedMaterial, MaterialCache};
-pub use models::{AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
+pub use models::{
+    AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache, TurretPiece,
+};
 pub use terrain::{TerrainRoot, TerrainView};
 
 use bevy::prelude::*;
@@ -100,6 +102,7 @@ impl Plugin for MissionRenderPlugin {
             .register_type::<ObjectModel>()
             .register_type::<ModelPiece>()
             .register_type::<AnimatedPiece>()
+            .register_type::<TurretPiece>()
             .register_type::<ModelPart>()
             .register_type::<TerrainView>()
             .register_type::<Environment>()
@@ -117,7 +120,8 @@ impl Plugin for MissionRenderPlugin {
                         .in_set(MissionRenderSystems::Request),
                     (models::attach_models, terrain::attach_terrain, environment::add_fog)
                         .in_set(MissionRenderSystems::Attach),
-                    (materials::animate_materials, models::pose_pieces).in_set(MissionRenderSystems::Animate),
+                    (materials::animate_materials, models::pose_pieces, models::aim_turrets)
+                        .in_set(MissionRenderSystems::Animate),
                     (combat::shells, combat::spawn_effects, combat::age_effects)
                         .chain()
                         .in_set(MissionRenderSystems::Animate),

@@ -17,7 +17,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::pbr::Lightmap;
 use bevy::prelude::*;
 use iron3d_assets::{GameData, MshAsset, MshNode, WearAsset};
-use iron3d_core::{AppState, PieceAnimation, PieceBinding};
+use iron3d_core::{AppState, PieceAnimation, PieceBinding, Weapon};
 use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, Piece, assemble};
 use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
 use iron3d_mission::{MissionObject, Registered};
@@ -93,6 +93,21 @@ pub struct AnimatedPiece {
     /// Index into its [`PieceAnimation::bindings`].
     pub binding: usize,
 }
+
+/// The first piece of a turret component (component type 1, `registry.md` §2.3): it
+/// turns on its mount by the turret heading combat keeps ([`iron3d_core::Weapon`]),
+/// on top of its posed transform.
+#[derive(Component, Reflect, Debug, Clone, Copy)]
+#[reflect(Component)]
+pub struct TurretPiece {
+    /// The object entity.
+    pub object: Entity,
+    /// Its transform with the turret straight ahead.
+    pub ahead: Transform,
+}
+
+/// Component type of a turret (`registry.md` §2.3).
+const TURRET: u32 = 1;
 
 /// One drawn part (child of a [`ModelPiece`]).
 #[derive(Component, Reflect, Debug, Clone, Copy)]
@@ -381,13 +396,13 @@ fn spawn_parts(
 /// Spawns the pieces of every object whose component assets have all settled.
 pub(crate) fn attach_models(
     mut commands: Commands,
-    mut objects: Query<(Entity, &mut ObjectModel, Option<&PieceAnimation>)>,
+    mut objects: Query<(Entity, &mut ObjectModel, Option<&PieceAnimation>, Option<&MissionObject>)>,
     assets: ModelAssets,
     mut materials: PartMaterials,
     mut stats: ResMut<RenderStats>,
 ) {
     let pending_before = stats.pending;
-    for (entity, mut object, animation) in &mut objects {
+    for (entity, mut object, animation, mission) in &mut objects {
         if object.state != ModelState::Loading {
             continue;
         }
@@ -404,6 +419,13 @@ pub(crate) fn attach_models(
             let parent = piece.parent.map_or(entity, |p| spawned[p]);
             let piece_entity = spawn_piece(&mut commands, (entity, parent), c, model, piece, bindings);
             spawned.push(piece_entity);
+            let turret =
+                mission.and_then(|m| m.components.get(c.component)).is_some_and(|m| m.component_type == TURRET);
+            if turret && piece.parent.is_none_or(|p| assembly.pieces[p].component != piece.component) {
+                let ahead = binding_of(bindings, c, piece.node)
+                    .map_or(model.nodes[piece.node].rest, |b| model.pose(piece.node, bindings[b].frame()));
+                commands.entity(piece_entity).insert(TurretPiece { object: entity, ahead });
+            }
             let node = &model.nodes[piece.node];
             spawn_parts(&mut commands, &mut materials, &mut stats, (entity, piece_entity), node, assets.wear(c));
         }
@@ -421,6 +443,16 @@ pub(crate) fn attach_models(
             stats.pairs,
             stats.objects
         );
+    }
+}
+
+/// Turns turret pieces by their object's turret heading (a rotation about the game's
+/// Z axis is one about Bevy's Y).
+pub(crate) fn aim_turrets(weapons: Query<Ref<Weapon>>, mut turrets: Query<(&TurretPiece, &mut Transform)>) {
+    for (turret, mut transform) in &mut turrets {
+        let Some(weapon) = weapons.get(turret.object).ok().filter(|w| w.is_changed()) else { continue };
+        *transform = turret.ahead;
+        transform.rotation *= Quat::from_rotation_y(weapon.turret);
     }
 }
 

@@ -117,6 +117,33 @@ fn units_assemble_on_their_mounts_and_sit_where_the_spec_places_them() {
 }
 
 #[test]
+fn turrets_turn_with_the_turret_heading_combat_keeps() {
+    let game = demo();
+    let mut app = loaded_app(&game);
+    let world = app.world_mut();
+    let mut turrets = world.query::<(Entity, &TurretPiece, &ModelPiece)>();
+    let (piece, turret, model_piece) =
+        turrets.iter(world).next().map(|(e, t, p)| (e, *t, p.clone())).expect("the demo robots have turrets");
+    assert_eq!(model_piece.component, 1, "the turret component's first piece");
+    let weapon = iron3d_core::Weapon {
+        kind: 0,
+        range: 80.0,
+        damage: 1.0,
+        reload_ticks: 1,
+        cooldown: 0,
+        projectile_speed: 0.0,
+        turn_rate: 1.0,
+        turret: std::f32::consts::FRAC_PI_2,
+    };
+    world.entity_mut(turret.object).insert(weapon);
+    app.update();
+    let now = *app.world().get::<Transform>(piece).unwrap();
+    let expected = turret.ahead.rotation * Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+    assert!(now.rotation.abs_diff_eq(expected, 1e-6), "{now:?}");
+    assert!(now.rotation.angle_between(turret.ahead.rotation) > 1.5, "a quarter turn from straight ahead");
+}
+
+#[test]
 fn pieces_follow_the_animation_control_owns() {
     let game = demo();
     let mut app = loaded_app(&game);
