@@ -71,6 +71,7 @@ impl Plugin for UiPlugin {
                     outcome::screen.run_if(in_state(AppState::InGame)),
                     overlay::overlay,
                     orders::draw.run_if(in_state(AppState::InGame)),
+                    orders::build_panel.run_if(in_state(Pause::Running)),
                 )
                     .chain(),
             );

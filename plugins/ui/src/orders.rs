@@ -1,7 +1,8 @@
 //! The debug order command, active while the F3 overlay is shown: a left click near a
 //! unit selects it, a left click on an object of a clan at war with the selected
 //! unit's orders an attack on it, a left click elsewhere on the ground sends the
-//! selected unit there (the right button stays the camera's). The order
+//! selected unit there (the right button stays the camera's); a selected building gets
+//! a panel that orders robots there. The order
 //! goes through the simulation's command queue at the next tick, the path every order
 //! takes; the full player controls come with input mapping. The selection and its
 //! target are drawn as rings over the scene.
@@ -12,10 +13,12 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
-    ClanRelations, CommandQueue, GameClock, Health, Movable, NavStatus, Order, OriginalObjectId, Owner, SimCommand,
-    SimTransform,
+    ClanRelations, CommandQueue, GameClock, Health, Movable, NavStatus, Order, OriginalObjectId, Owner, SchemeNames,
+    SimCommand, SimTransform,
 };
+use iron3d_mission::MissionObject;
 use iron3d_terrain::Ground;
+use std::collections::BTreeSet;
 
 /// How far from the clicked point a unit is still picked (game units).
 pub const PICK_RADIUS: f32 = 8.0;
@@ -64,13 +67,15 @@ pub enum Click {
 }
 
 /// The meaning of a click that picked `picked` (`(id, clan, movable)`), with the
-/// selected unit's clan `selected`.
-pub fn click(selected: Option<i32>, picked: Option<(u32, i32, bool)>, relations: &ClanRelations) -> Click {
+/// selection `selected` (`(clan, movable)`): an object of a clan at war with a selected
+/// unit's is attacked, any other object is selected (a building to build from), the
+/// ground is where a selected unit goes.
+pub fn click(selected: Option<(i32, bool)>, picked: Option<(u32, i32, bool)>, relations: &ClanRelations) -> Click {
     match (selected, picked) {
-        (Some(mine), Some((id, clan, _))) if relations.hostile(mine, clan) => Click::Attack(id),
-        (_, Some((id, _, true))) => Click::Select(id),
-        (Some(_), _) => Click::Move,
-        (None, _) => Click::Nothing,
+        (Some((mine, true)), Some((id, clan, _))) if relations.hostile(mine, clan) => Click::Attack(id),
+        (_, Some((id, ..))) => Click::Select(id),
+        (Some((_, true)), None) => Click::Move,
+        _ => Click::Nothing,
     }
 }
 
@@ -120,7 +125,7 @@ pub(crate) fn command(
     let objects = scene.targets.iter().map(|(id, t, _, _)| (id.0, t.position));
     let picked = nearest_unit(objects, [point[0], point[1]], PICK_RADIUS)
         .and_then(|id| scene.targets.iter().find(|t| t.0.0 == id).map(|(_, _, o, m)| (id, o.clan, m)));
-    let mine = selection.unit.and_then(|u| scene.targets.iter().find(|t| t.0.0 == u).map(|t| t.2.clan));
+    let mine = selection.unit.and_then(|u| scene.targets.iter().find(|t| t.0.0 == u).map(|t| (t.2.clan, t.3)));
     match (click(mine, picked, &scene.relations), selection.unit) {
         (Click::Select(id), _) => selection.unit = Some(id),
         (Click::Attack(target), Some(unit)) => {
@@ -135,6 +140,40 @@ pub(crate) fn command(
         }
         _ => {}
     }
+    Ok(())
+}
+
+/// With a building selected, a panel orders robots there: one button per unit scheme
+/// the mission's robots were placed from (production decides whether the building
+/// builds, research allows the scheme and the clan can pay; a refusal is an event).
+pub(crate) fn build_panel(
+    mut contexts: EguiContexts,
+    settings: Res<Settings>,
+    selection: Res<DebugSelection>,
+    objects: Query<(&OriginalObjectId, &MissionObject, Has<Movable>)>,
+    clock: Res<GameClock>,
+    mut queue: ResMut<CommandQueue>,
+    mut names: ResMut<SchemeNames>,
+) -> Result {
+    let Some(building) = selection.unit.filter(|_| settings.overlay) else { return Ok(()) };
+    if objects.iter().any(|(id, _, movable)| id.0 == building && movable) {
+        return Ok(());
+    }
+    let schemes: BTreeSet<&str> = objects.iter().filter(|o| o.2).map(|o| o.1.key.as_str()).collect();
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new(format!("Build at {building}")).anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0]).show(
+        ctx,
+        |ui| {
+            for scheme in schemes {
+                if ui.button(scheme).clicked()
+                    && let Ok(r) = names.intern(scheme)
+                {
+                    send(&mut queue, &clock, building, Order::Build(r));
+                    info!(target: "orders", "debug order: build {scheme} at {building}");
+                }
+            }
+        },
+    );
     Ok(())
 }
 
@@ -168,7 +207,7 @@ pub(crate) fn draw(
             ring(p, 8.0, egui::Color32::from_rgb(240, 200, 60));
         }
         let nav = status.map_or("idle".to_string(), |s| format!("{:?}", s.state).to_lowercase());
-        state = format!("unit {} ({nav}) · click the ground to send it there", id.0);
+        state = format!("unit {} ({nav}) · click the ground to send it there, an enemy to attack it", id.0);
     }
     egui::Area::new("debug orders help".into()).anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| ui.monospace(format!("debug orders: {state}")));
@@ -203,13 +242,16 @@ mod tests {
         let relations = ClanRelations {
             hostile: vec![vec![false, false, false], vec![false, false, true], vec![false, true, false]],
         };
+        let unit = Some((1, true));
         assert_eq!(click(None, Some((4, 1, true)), &relations), Click::Select(4));
-        assert_eq!(click(Some(1), Some((5, 1, true)), &relations), Click::Select(5), "another own unit");
-        assert_eq!(click(Some(1), Some((7, 2, false)), &relations), Click::Attack(7), "an enemy building");
-        assert_eq!(click(Some(1), Some((8, 2, true)), &relations), Click::Attack(8), "an enemy unit");
-        assert_eq!(click(Some(1), Some((9, 1, false)), &relations), Click::Move, "an own building: go there");
-        assert_eq!(click(Some(1), None, &relations), Click::Move);
+        assert_eq!(click(unit, Some((5, 1, true)), &relations), Click::Select(5), "another own unit");
+        assert_eq!(click(unit, Some((7, 2, false)), &relations), Click::Attack(7), "an enemy building");
+        assert_eq!(click(unit, Some((8, 2, true)), &relations), Click::Attack(8), "an enemy unit");
+        assert_eq!(click(unit, Some((9, 1, false)), &relations), Click::Select(9), "an own building: build from it");
+        assert_eq!(click(unit, None, &relations), Click::Move);
         assert_eq!(click(None, None, &relations), Click::Nothing);
-        assert_eq!(click(None, Some((7, 2, false)), &relations), Click::Nothing, "buildings are not selected");
+        let plant = Some((1, false));
+        assert_eq!(click(plant, None, &relations), Click::Nothing, "a building does not move");
+        assert_eq!(click(plant, Some((8, 2, true)), &relations), Click::Select(8), "nor attack");
     }
 }
