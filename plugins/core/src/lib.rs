@@ -29,7 +29,7 @@ pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObj
 pub use messages::{
     Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, gmsg,
 };
-pub use motion::{CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
+pub use motion::{BuildingCategory, CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
 pub use orders::{ClearWizardPath, CommandQueue, Order, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use sets::{SimSystems, TICK_MS};
@@ -76,6 +76,7 @@ impl Plugin for CorePlugin {
             .register_type::<MotionRequest>()
             .register_type::<Kinematics>()
             .register_type::<CollisionProxy>()
+            .register_type::<BuildingCategory>()
             .register_type::<GameClock>()
             .register_type::<SimRandom>()
             .register_type::<CommandQueue>()

@@ -8,8 +8,8 @@ use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, CommandQueue, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order, OriginalObjectId, Owner,
-    SimCommand, SimObject, SimTransform, UnitClass,
+    AppState, BuildingCategory, CommandQueue, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order,
+    OriginalObjectId, Owner, SimCommand, SimObject, SimTransform, UnitClass,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_formats::{Error, ErrorKind};
@@ -142,6 +142,14 @@ fn register(world: &mut World) -> iron3d_formats::Result<()> {
             e.insert(Movable);
         }
         e.insert(SimObject { kind });
+        // A building from a scheme that BuildDat.lst lists gets its category.
+        let category = world.get_resource::<BuildingCategories>().and_then(|c| {
+            let key = &world.get::<crate::MissionObject>(entity)?.key;
+            c.mask_of(key)
+        });
+        if let Some(mask) = category.filter(|_| !kind.movable()) {
+            world.entity_mut(entity).insert(BuildingCategory(mask));
+        }
         world.write_message(MissionObjectRegistered { entity, id });
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Registration) {
             (row.done, row.total) = (done + 1, total);
