@@ -60,8 +60,9 @@ impl SpatialGrid {
     }
 
     fn axis(&self, v: f32, k: usize) -> usize {
-        let c = ((v - self.min[k]) / self.cell).floor();
-        if c.is_nan() || c < 0.0 { 0 } else { (c as usize).min(self.dims[k] - 1) }
+        // Truncation is the floor here (negative and NaN go to cell 0; no `floorf` call).
+        let c = (v - self.min[k]) / self.cell;
+        if c >= 0.0 { (c as usize).min(self.dims[k] - 1) } else { 0 }
     }
 
     fn range(&self, lo: [f32; 2], hi: [f32; 2]) -> [usize; 4] {
