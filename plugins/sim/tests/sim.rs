@@ -214,45 +214,40 @@ fn proxies_are_rebuilt_when_the_model_changes() {
     assert_eq!(app.world().get::<CollisionProxy>(u).unwrap().radius, 2.0);
 }
 
-#[test]
-fn units_stop_at_buildings_and_go_around_them() {
+/// A unit of radius 1.5 drives from x 30 to x 90 along `y` past (or into) a building of
+/// half extents 8 at `centre` in `category` (or unlisted): the closest it got to the
+/// footprint (centre to box), its state and position after 500 ticks.
+fn drive_past(centre: [f32; 2], y: f32, category: Option<u32>) -> (f32, NavState, [f32; 3]) {
     let mut app = world_app(flat, |_, _| false);
-    spawn_building(app.world_mut(), 9, [60.0, 60.0], [8.0, 8.0]);
-    let u = spawn_unit(app.world_mut(), 0, 1, [30.0, 60.0], 0.0, 1.5);
-    run(&mut app, 1);
-    order(&mut app, vec![0], Order::MoveTo([90.0, 60.0]));
-    let mut closest = f32::MAX;
-    for _ in 0..500 {
-        app.update();
-        let p = pos(&app, u);
-        let out = [((p[0] - 60.0).abs() - 8.0).max(0.0), ((p[1] - 60.0).abs() - 8.0).max(0.0)];
-        closest = closest.min((out[0] * out[0] + out[1] * out[1]).sqrt());
-    }
-    assert!(closest >= 1.5 - CONTACT_TOLERANCE, "kept out of the footprint: {closest}");
-    assert_eq!(state(&app, u), NavState::Arrived, "went around: {:?}", pos(&app, u));
-}
-
-/// The closest a unit of radius 1.5 driving past a building (half extents 8, centre
-/// 60 65) on a line 2 from its face (the middle of an areal row, where the local path
-/// runs) gets to the footprint (centre to box), with the building in `category` (or
-/// unlisted).
-fn closest_pass(category: Option<u32>) -> f32 {
-    let mut app = world_app(flat, |_, _| false);
-    let b = spawn_building(app.world_mut(), 9, [60.0, 65.0], [8.0, 8.0]);
+    let b = spawn_building(app.world_mut(), 9, centre, [8.0, 8.0]);
     if let Some(mask) = category {
         app.world_mut().entity_mut(b).insert(BuildingCategory(mask));
     }
-    let u = spawn_unit(app.world_mut(), 0, 1, [30.0, 75.0], 0.0, 1.5);
+    let u = spawn_unit(app.world_mut(), 0, 1, [30.0, y], 0.0, 1.5);
     run(&mut app, 1);
-    order(&mut app, vec![0], Order::MoveTo([90.0, 75.0]));
+    order(&mut app, vec![0], Order::MoveTo([90.0, y]));
     let mut closest = f32::MAX;
     for _ in 0..500 {
         app.update();
         let p = pos(&app, u);
-        let out = [((p[0] - 60.0).abs() - 8.0).max(0.0), ((p[1] - 65.0).abs() - 8.0).max(0.0)];
+        let out = [((p[0] - centre[0]).abs() - 8.0).max(0.0), ((p[1] - centre[1]).abs() - 8.0).max(0.0)];
         closest = closest.min((out[0] * out[0] + out[1] * out[1]).sqrt());
     }
-    assert_eq!(state(&app, u), NavState::Arrived, "drove past ({category:?})");
+    (closest, state(&app, u), pos(&app, u))
+}
+
+#[test]
+fn units_stop_at_buildings_and_go_around_them() {
+    let (closest, state, at) = drive_past([60.0, 60.0], 60.0, None);
+    assert!(closest >= 1.5 - CONTACT_TOLERANCE, "kept out of the footprint: {closest}");
+    assert_eq!(state, NavState::Arrived, "went around: {at:?}");
+}
+
+/// How close a unit driving past a building in `category` (or unlisted) on a line 2
+/// from its face (the middle of an areal row, where the local path runs) gets to it.
+fn closest_pass(category: Option<u32>) -> f32 {
+    let (closest, state, _) = drive_past([60.0, 65.0], 75.0, category);
+    assert_eq!(state, NavState::Arrived, "drove past ({category:?})");
     closest
 }
 
