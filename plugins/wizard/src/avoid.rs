@@ -161,6 +161,7 @@ type Objects<'w, 's> = Query<
     'w,
     's,
     (
+        Entity,
         &'static OriginalObjectId,
         &'static SimTransform,
         &'static CollisionProxy,
@@ -169,12 +170,13 @@ type Objects<'w, 's> = Query<
     ),
 >;
 
-/// The snapshot every unit decides against (previous tick's state, id order); building
-/// footprints padded by their category's clearance.
-fn snapshot(all: &Objects, config: &WizardConfig) -> Vec<(u32, Body)> {
-    let mut bodies: Vec<(u32, Body)> = all
+/// The snapshot every unit decides against (previous tick's state, id order; with the
+/// entities, only to write the results back); building footprints padded by their
+/// category's clearance.
+fn snapshot(all: &Objects, config: &WizardConfig) -> (Vec<(u32, Body)>, Vec<Entity>) {
+    let mut bodies: Vec<((u32, Body), Entity)> = all
         .iter()
-        .map(|(id, t, proxy, kin, category)| {
+        .map(|(entity, id, t, proxy, kin, category)| {
             let heading = t.heading();
             let (s, c) = (libm::sinf(heading), libm::cosf(heading));
             let position = [t.position[0], t.position[1]];
@@ -187,11 +189,11 @@ fn snapshot(all: &Objects, config: &WizardConfig) -> Vec<(u32, Body)> {
             });
             let (centre, bound) = footprint.map_or((position, proxy.radius), |(c, h, _)| (c, len(h)));
             let velocity = [f[0] * speed, f[1] * speed];
-            (id.0, Body { position, velocity, radius: proxy.radius, footprint, centre, bound })
+            ((id.0, Body { position, velocity, radius: proxy.radius, footprint, centre, bound }), entity)
         })
         .collect();
-    bodies.sort_unstable_by_key(|(id, _)| *id);
-    bodies
+    bodies.sort_unstable_by_key(|((id, _), _)| *id);
+    bodies.into_iter().unzip()
 }
 
 /// What one unit can collide with before the last horizon: every static footprint
@@ -352,15 +354,17 @@ pub(crate) fn steer(
     config: Res<WizardConfig>,
     nav: Option<Res<NavMap>>,
     all: Objects,
-    mut units: Query<(&OriginalObjectId, &SteerIntent, &mut WizardPath, &mut MotionRequest)>,
+    mut units: Query<(&SteerIntent, &mut WizardPath, &mut MotionRequest)>,
 ) {
-    let bodies = snapshot(&all, &config);
+    let (bodies, entities) = snapshot(&all, &config);
     let hood = Neighbourhood::new(&bodies, config.horizons[1]);
     let mut scratch = Scratch::default();
     let turns = config.offsets.map(|o| [libm::cosf(o), libm::sinf(o)]);
     let sampler = Sampler { config: &config, turns, nav: nav.as_deref() };
-    for (id, intent, mut path, mut request) in &mut units {
-        let Ok(me) = bodies.binary_search_by_key(&id.0, |(i, _)| *i) else { continue };
+    // Units in grid order, so neighbours decide one after the other (each decision reads
+    // only the snapshot: the order changes nothing but memory locality).
+    for me in hood.packed.iter().map(|q| q.index as usize) {
+        let Ok((intent, mut path, mut request)) = units.get_mut(entities[me]) else { continue };
         let body = bodies[me].1;
         if !intent.active {
             *request = MotionRequest::default();
