@@ -60,8 +60,9 @@ impl SpatialGrid {
     }
 
     fn axis(&self, v: f32, k: usize) -> usize {
-        let c = ((v - self.min[k]) / self.cell).floor();
-        if c.is_nan() || c < 0.0 { 0 } else { (c as usize).min(self.dims[k] - 1) }
+        // Truncation is the floor here (negative and NaN go to cell 0; no `floorf` call).
+        let c = (v - self.min[k]) / self.cell;
+        if c >= 0.0 { (c as usize).min(self.dims[k] - 1) } else { 0 }
     }
 
     fn range(&self, lo: [f32; 2], hi: [f32; 2]) -> [usize; 4] {
@@ -78,6 +79,84 @@ impl SpatialGrid {
                 if let (Some(&a), Some(&b)) = (self.starts.get(i), self.starts.get(i + 1)) {
                     out.extend_from_slice(&self.items[a as usize..b as usize]);
                 }
+            }
+        }
+    }
+
+    /// The items, cell by cell in row order (each cell's items in insertion order).
+    pub fn items(&self) -> &[u32] {
+        &self.items
+    }
+
+    /// The cell of `p` (clamped into the grid).
+    pub fn cell_of(&self, p: [f32; 2]) -> [usize; 2] {
+        [self.axis(p[0], 0), self.axis(p[1], 1)]
+    }
+
+    /// A lower bound of the distance from `p` to any item stored in ring `r` around
+    /// `cell` (the cell of `p`: ring `r` is the cells at Chebyshev distance `r` from it)
+    /// or beyond, for items that are points; `None` when ring `r` holds no cell (the
+    /// search is done). Ring 0 is the cell itself (bound 0).
+    pub fn ring_gap(&self, p: [f32; 2], cell: [usize; 2], r: usize) -> Option<f32> {
+        if r == 0 {
+            return Some(0.0);
+        }
+        let mut gap = f32::INFINITY;
+        for k in 0..2 {
+            // Items of ring r lie left of the block of rings 0..r-1, or right of it.
+            if cell[k] >= r {
+                gap = gap.min(p[k] - (self.min[k] + (cell[k] + 1 - r) as f32 * self.cell));
+            }
+            if cell[k] + r < self.dims[k] {
+                gap = gap.min(self.min[k] + (cell[k] + r) as f32 * self.cell - p[k]);
+            }
+        }
+        // Less a little for cell indices rounded at a border.
+        gap.is_finite().then_some((gap - 1e-4 * self.cell).max(0.0))
+    }
+
+    /// Calls `span` with the ranges of [`SpatialGrid::items`] that make ring `r` around
+    /// `cell` (see [`SpatialGrid::ring_gap`]) and may hold a point within `within` of
+    /// `p` (cells farther along an axis are left out), in a fixed order: the bottom and
+    /// top rows (one range each), then the left and right cells of the rows between.
+    pub fn ring_spans(
+        &self,
+        p: [f32; 2],
+        cell: [usize; 2],
+        r: usize,
+        within: f32,
+        mut span: impl FnMut(core::ops::Range<usize>),
+    ) {
+        let [w, h] = self.dims;
+        let [cx, cy] = cell;
+        // The cells along each axis that reach within `within` of `p`.
+        let [(x_lo, x_hi), (y_lo, y_hi)] = [0, 1].map(|k| (self.axis(p[k] - within, k), self.axis(p[k] + within, k)));
+        let mut row = |y: usize, x0: usize, x1: usize| {
+            let (x0, x1) = (x0.max(x_lo), x1.min(x_hi));
+            if x0 <= x1 && (y_lo..=y_hi).contains(&y) {
+                let (a, b) = (self.starts[y * w + x0] as usize, self.starts[y * w + x1 + 1] as usize);
+                if a < b {
+                    span(a..b);
+                }
+            }
+        };
+        let (x0, x1) = (cx.saturating_sub(r), (cx + r).min(w - 1));
+        if r == 0 {
+            row(cy, cx, cx);
+            return;
+        }
+        if cy >= r {
+            row(cy - r, x0, x1);
+        }
+        if cy + r < h {
+            row(cy + r, x0, x1);
+        }
+        for y in cy.saturating_sub(r - 1).max(y_lo)..(cy + r).min(h).min(y_hi + 1) {
+            if cx >= r {
+                row(y, cx - r, cx - r);
+            }
+            if cx + r < w {
+                row(y, cx + r, cx + r);
             }
         }
     }

@@ -33,7 +33,7 @@ pub use messages::{
     Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, ProductionEvent,
     gmsg,
 };
-pub use motion::{CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
+pub use motion::{BuildingCategory, CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
 pub use orders::{ClearWizardPath, CommandQueue, Order, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use sets::{ControlPhase, SimSystems, SuperAiPhase, TICK_MS};
@@ -83,6 +83,7 @@ impl Plugin for CorePlugin {
             .register_type::<MotionRequest>()
             .register_type::<Kinematics>()
             .register_type::<CollisionProxy>()
+            .register_type::<BuildingCategory>()
             .register_type::<GameClock>()
             .register_type::<SimRandom>()
             .register_type::<CommandQueue>()

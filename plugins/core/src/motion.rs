@@ -95,3 +95,18 @@ pub struct CollisionProxy {
     /// Circle (units) or box (static objects).
     pub circle: bool,
 }
+
+/// The `BuildDat.lst` category of a building placed from a scheme the list names (spec
+/// `registry.md` §3), as its mask (`0x80010000` Bunker_Small … `0x80200000`
+/// Tower_Large). The mission load inserts it at registration; Wizard pads the
+/// building's footprint by the category's clearance (`iron3d_wizard::WizardConfig`).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+#[reflect(Component)]
+pub struct BuildingCategory(pub u32);
+
+impl BuildingCategory {
+    /// The category of a mask (`None` for a mask no category has).
+    pub fn category(self) -> Option<iron3d_formats::registry::BuildCategory> {
+        iron3d_formats::registry::BuildCategory::TABLE.iter().find(|(_, _, m)| *m == self.0).map(|(c, _, _)| *c)
+    }
+}

@@ -145,3 +145,37 @@ fn clan_relations_follow_the_tables_and_default_to_war_between_active_clans() {
     assert!(!r.hostile(0, 1) && !r.hostile(1, 0) && !r.hostile(5, 1), "environment and neutral fight nobody");
     assert!(!r.hostile(1, 1) && !r.hostile(1, 9) && !r.hostile(-1, 1), "never itself, never an unknown clan");
 }
+
+#[test]
+fn grid_rings_find_the_nearest_points_and_bound_the_rest() {
+    // Points with clusters and a sparse rim, some outside the queried grid's middle.
+    let mut rng = iron3d_formats::rng::SplitMix64::stream(7, "grid rings");
+    let points: Vec<[f32; 2]> = (0..600)
+        .map(|i| {
+            if i % 3 == 0 {
+                [rng.range(0.0, 200.0), rng.range(0.0, 50.0)]
+            } else {
+                [rng.range(40.0, 60.0), rng.range(10.0, 30.0)]
+            }
+        })
+        .collect();
+    let boxes: Vec<[[f32; 2]; 2]> = points.iter().map(|&p| [p, p]).collect();
+    let d2 = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]);
+    for cell in [0.5, 4.0, 30.0] {
+        let grid = SpatialGrid::build(&boxes, cell);
+        for p in [[50.0, 20.0], [0.0, 0.0], [199.0, 49.0], [-30.0, 80.0], [120.0, 25.0]] {
+            let (mut seen, cell) = (Vec::new(), grid.cell_of(p));
+            let mut r = 0;
+            while let Some(gap) = grid.ring_gap(p, cell, r) {
+                let before = seen.len();
+                grid.ring_spans(p, cell, r, f32::INFINITY, |span| seen.extend_from_slice(&grid.items()[span]));
+                for &j in &seen[before..] {
+                    assert!(d2(points[j as usize], p).sqrt() >= gap, "ring {r} of {p:?} holds {j} nearer than {gap}");
+                }
+                r += 1;
+            }
+            seen.sort_unstable();
+            assert_eq!(seen, (0..points.len() as u32).collect::<Vec<_>>(), "every point in exactly one ring");
+        }
+    }
+}

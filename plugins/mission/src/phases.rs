@@ -8,8 +8,8 @@ use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, CommandQueue, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order, OriginalObjectId, Owner,
-    SimCommand, SimObject, SimTransform, UnitClass,
+    AppState, BuildingCategory, CommandQueue, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order,
+    OriginalObjectId, Owner, SimCommand, SimObject, SimTransform, UnitClass,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_formats::{Error, ErrorKind};
@@ -139,6 +139,14 @@ pub(crate) fn register_one(world: &mut World, entity: Entity, id: u32) {
         e.insert(Movable);
     }
     e.insert(SimObject { kind });
+    // A building from a scheme that BuildDat.lst lists gets its category.
+    let category = world.get_resource::<BuildingCategories>().and_then(|c| {
+        let key = &world.get::<MissionObject>(entity)?.key;
+        c.mask_of(key)
+    });
+    if let Some(mask) = category.filter(|_| !kind.movable()) {
+        world.entity_mut(entity).insert(BuildingCategory(mask));
+    }
     world.write_message(MissionObjectRegistered { entity, id });
 }
 

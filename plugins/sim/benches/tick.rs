@@ -1,7 +1,9 @@
 //! Cost of one simulation tick with 1 000 / 10 000 / 100 000 moving units on a
 //! generated map of about 2 000 areals (single-threaded, one core), with the split per
-//! `SimSystems` set printed after each run; one route query on that map; and a combat
-//! tick of 8 clans × 1 000 armed units all fighting at once.
+//! `SimSystems` set printed after each run; the same at the density of 10 000 units on
+//! that map (the map's areals scaled with the unit count, `tick_constant_density`); one
+//! route query on that map; and a combat tick of 8 clans × 1 000 armed units all
+//! fighting at once.
 #![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
 use bevy_app::{App, FixedUpdate};
@@ -79,13 +81,13 @@ fn add_marks(app: &mut App) {
     );
 }
 
-/// The goal stream of the bench.
+/// The goal stream of the bench, over a map of `SIDE` areals `.1` wide.
 #[derive(Resource)]
-struct Goals(SplitMix64);
+struct Goals(SplitMix64, f32);
 
 impl Goals {
     fn next(&mut self, nav: &NavMap) -> [f32; 2] {
-        let extent = f32::from(SIDE) * AREAL;
+        let extent = f32::from(SIDE) * self.1;
         loop {
             let g = [self.0.range(1.0, extent - 1.0), self.0.range(1.0, extent - 1.0)];
             if nav.walkable(g[0], g[1]) {
@@ -115,10 +117,11 @@ fn keep_moving(
     }
 }
 
-/// A map with `units` units on a lattice, each sent to a seeded random point.
-fn world(units: u32) -> App {
+/// A map of areals `areal` wide with `units` units on a lattice, each sent to a seeded
+/// random point.
+fn world(units: u32, areal: f32) -> App {
     let mut app = headless_app();
-    app.init_resource::<Marks>().insert_resource(Goals(SplitMix64::stream(1, "bench goals"))).edit_schedule(
+    app.init_resource::<Marks>().insert_resource(Goals(SplitMix64::stream(1, "bench goals"), areal)).edit_schedule(
         FixedUpdate,
         |s| {
             s.set_executor(SingleThreadedExecutor::new());
@@ -126,9 +129,9 @@ fn world(units: u32) -> App {
     );
     app.add_systems(FixedUpdate, keep_moving.before(mark::<0>));
     add_marks(&mut app);
-    publish_map(app.world_mut(), SIDE, AREAL, height, hole).expect("map");
+    publish_map(app.world_mut(), SIDE, areal, height, hole).expect("map");
     enter_game(&mut app);
-    let extent = f32::from(SIDE) * AREAL;
+    let extent = f32::from(SIDE) * areal;
     let spacing = extent / libm::sqrtf(units as f32 * 1.1);
     let mut placed = 0u32;
     let mut commands = Vec::new();
@@ -160,27 +163,38 @@ fn world(units: u32) -> App {
     app
 }
 
-fn report(app: &mut App, units: u32) {
+fn report(app: &mut App, name: &str, units: u32) {
     let marks = app.world().resource::<Marks>();
     let per_tick = |d: Duration| d.as_secs_f64() * 1e3 / f64::from(marks.ticks.max(1));
     let split: Vec<String> = SETS.iter().zip(marks.spent).map(|(s, d)| format!("{s:?} {:.3}", per_tick(d))).collect();
     let mut q = app.world_mut().query::<&NavStatus>();
     let moving = q.iter(app.world()).filter(|s| s.state == NavState::Moving).count();
-    eprintln!("{units:>7} units, {moving} moving: ms per tick by set: {}", split.join(", "));
+    eprintln!("{name}: {units:>7} units, {moving} moving: ms per tick by set: {}", split.join(", "));
 }
 
 fn tick(c: &mut Criterion) {
-    let mut group = c.benchmark_group("tick");
+    measure(c, "tick", &[1_000, 10_000, 100_000], |_| AREAL);
+}
+
+/// Units per areal area stay those of 10 000 units on the fixed map: the areals (and so
+/// the map, its routes and the trips) grow with the unit count, their number does not.
+fn tick_constant_density(c: &mut Criterion) {
+    // Whole units, so the areals' shared corners stay exact and the areals stay linked.
+    measure(c, "tick_constant_density", &[100_000], |units| libm::roundf(AREAL * libm::sqrtf(units as f32 / 10_000.0)));
+}
+
+fn measure(c: &mut Criterion, name: &str, counts: &[u32], areal: fn(u32) -> f32) {
+    let mut group = c.benchmark_group(name);
     group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(8));
-    for units in [1_000u32, 10_000, 100_000] {
+    for &units in counts {
         // Built on first use, so a filtered run builds only the worlds it measures.
         let mut app: Option<App> = None;
         group.bench_with_input(BenchmarkId::from_parameter(units), &units, |b, &units| {
-            let app = app.get_or_insert_with(|| world(units));
+            let app = app.get_or_insert_with(|| world(units, areal(units)));
             b.iter(|| app.update());
         });
         if let Some(app) = app.as_mut() {
-            report(app, units);
+            report(app, name, units);
         }
     }
     group.finish();
@@ -232,7 +246,7 @@ fn combat(c: &mut Criterion) {
     group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(8));
     let mut app = battle(1_000);
     group.bench_function("8_clans_x_1000", |b| b.iter(|| app.update()));
-    report(&mut app, 8_000);
+    report(&mut app, "combat", 8_000);
     let mut q = app.world_mut().query::<&Projectile>();
     let shells = q.iter(app.world()).count();
     let mut q = app.world_mut().query::<(&Radar, &Health)>();
@@ -255,5 +269,5 @@ fn route(c: &mut Criterion) {
     c.bench_function("route/corner_to_corner", |b| b.iter(|| nav.route(from, to)));
 }
 
-criterion_group!(benches, route, tick, combat);
+criterion_group!(benches, route, tick, tick_constant_density, combat);
 criterion_main!(benches);

@@ -214,22 +214,53 @@ fn proxies_are_rebuilt_when_the_model_changes() {
     assert_eq!(app.world().get::<CollisionProxy>(u).unwrap().radius, 2.0);
 }
 
-#[test]
-fn units_stop_at_buildings_and_go_around_them() {
+/// A unit of radius 1.5 drives from x 30 to x 90 along `y` past (or into) a building of
+/// half extents 8 at `centre` in `category` (or unlisted): the closest it got to the
+/// footprint (centre to box), its state and position after 500 ticks.
+fn drive_past(centre: [f32; 2], y: f32, category: Option<u32>) -> (f32, NavState, [f32; 3]) {
     let mut app = world_app(flat, |_, _| false);
-    spawn_building(app.world_mut(), 9, [60.0, 60.0], [8.0, 8.0]);
-    let u = spawn_unit(app.world_mut(), 0, 1, [30.0, 60.0], 0.0, 1.5);
+    let b = spawn_building(app.world_mut(), 9, centre, [8.0, 8.0]);
+    if let Some(mask) = category {
+        app.world_mut().entity_mut(b).insert(BuildingCategory(mask));
+    }
+    let u = spawn_unit(app.world_mut(), 0, 1, [30.0, y], 0.0, 1.5);
     run(&mut app, 1);
-    order(&mut app, vec![0], Order::MoveTo([90.0, 60.0]));
+    order(&mut app, vec![0], Order::MoveTo([90.0, y]));
     let mut closest = f32::MAX;
     for _ in 0..500 {
         app.update();
         let p = pos(&app, u);
-        let out = [((p[0] - 60.0).abs() - 8.0).max(0.0), ((p[1] - 60.0).abs() - 8.0).max(0.0)];
+        let out = [((p[0] - centre[0]).abs() - 8.0).max(0.0), ((p[1] - centre[1]).abs() - 8.0).max(0.0)];
         closest = closest.min((out[0] * out[0] + out[1] * out[1]).sqrt());
     }
+    (closest, state(&app, u), pos(&app, u))
+}
+
+#[test]
+fn units_stop_at_buildings_and_go_around_them() {
+    let (closest, state, at) = drive_past([60.0, 60.0], 60.0, None);
     assert!(closest >= 1.5 - CONTACT_TOLERANCE, "kept out of the footprint: {closest}");
-    assert_eq!(state(&app, u), NavState::Arrived, "went around: {:?}", pos(&app, u));
+    assert_eq!(state, NavState::Arrived, "went around: {at:?}");
+}
+
+/// How close a unit driving past a building in `category` (or unlisted) on a line 2
+/// from its face (the middle of an areal row, where the local path runs) gets to it.
+fn closest_pass(category: Option<u32>) -> f32 {
+    let (closest, state, _) = drive_past([60.0, 65.0], 75.0, category);
+    assert_eq!(state, NavState::Arrived, "drove past ({category:?})");
+    closest
+}
+
+#[test]
+fn build_dat_categories_widen_the_berth_a_building_gets() {
+    let config = iron3d_wizard::WizardConfig::default();
+    let hangar = iron3d_formats::registry::BuildCategory::Hangar.mask();
+    let padding = config.padding(Some(BuildingCategory(hangar)));
+    assert_eq!(padding, 2.0, "the project's default for a hangar");
+    let (unlisted, listed) = (closest_pass(None), closest_pass(Some(hangar)));
+    // Clear of an unlisted building by more than the clearance: the unit keeps its line.
+    assert!((unlisted - 2.0).abs() < 0.05, "kept its line: {unlisted}");
+    assert!(listed >= unlisted + padding / 2.0, "a hangar gets a wider berth: {listed} vs {unlisted}");
 }
 
 fn diagnostic_of(app: &App) -> Vec<String> {
@@ -398,6 +429,22 @@ mod demo {
         let mut v: Vec<(u32, Entity)> = q.iter(app.world()).map(|(id, e)| (id.0, e)).collect();
         v.sort_unstable();
         v
+    }
+
+    #[test]
+    fn buildings_placed_from_listed_schemes_get_their_build_dat_category() {
+        let game = game();
+        let mut app = mission(&game, iron3d_demo::missions::MISSIONS[0].name);
+        let mut q = app.world_mut().query::<(&MissionObject, Option<&BuildingCategory>, Has<Movable>)>();
+        let list = app.world().resource::<iron3d_terrain::BuildingCategories>();
+        let mut listed = 0;
+        for (object, category, movable) in q.iter(app.world()) {
+            let expected = list.mask_of(&object.key).filter(|_| !movable);
+            assert_eq!(category.map(|c| c.0), expected, "{}", object.key);
+            assert!(category.is_none_or(|c| c.category().is_some()), "{}: a known mask", object.key);
+            listed += usize::from(category.is_some());
+        }
+        assert!(listed > 0, "the demo places buildings from BuildDat.lst schemes");
     }
 
     #[test]
@@ -610,6 +657,8 @@ mod production {
         let mut app = headless_app();
         app.add_plugins(MissionPlugin);
         load_headless(&mut app, &game, "tutorial.01").expect("loads");
+        // These tests are about the Player's orders: the computer clan builds nothing.
+        app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>().ai.build.clear();
         app
     }
 

@@ -145,6 +145,9 @@ pub(crate) fn builds_done(
 /// schemes refused lately.
 pub fn builds(clan: i32, tick: u32, census: &[Seen], rules: &iron3d_rules::Ai, strategy: &Strategy) -> Vec<(u32, u32)> {
     let n = rules.build.len() as u32;
+    if n == 0 {
+        return Vec::new();
+    }
     let army = census.iter().filter(|s| s.clan == clan && s.movable && s.armed).count();
     let running = strategy.building.values().filter(|c| c.0 == clan).count();
     let mut next = strategy.builds.get(&clan).copied().unwrap_or(0);

@@ -3,9 +3,10 @@
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{
-    ClearWizardPath, CollisionProxy, Kinematics, MotionRequest, OriginalObjectId, SimTransform, SpatialGrid,
-    SteerIntent,
+    BuildingCategory, ClearWizardPath, CollisionProxy, Kinematics, MotionRequest, OriginalObjectId, SimTransform,
+    SpatialGrid, SteerIntent,
 };
+use iron3d_formats::registry::BuildCategory;
 use iron3d_terrain::NavMap;
 
 /// Wizard's tuning (the project's own numbers; the original's are unknown).
@@ -26,8 +27,34 @@ pub struct WizardConfig {
     pub steadiness: f32,
     /// Extra clearance kept from other objects (units).
     pub clearance: f32,
-    /// Nearest objects considered per unit (bounds the cost in dense crowds).
+    /// Nearest other units considered per unit (bounds the cost in dense crowds; static
+    /// footprints within reach always count).
     pub max_neighbours: usize,
+    /// Padding of a building's footprint by its `BuildDat.lst` category (mask, units),
+    /// kept on top of `clearance`; a building no category lists gets none. The spec
+    /// gives the categories no footprint meaning: the rule and the numbers are the
+    /// project's own (defaults: 2 for the buildings units leave from or come to —
+    /// Hangar, Plant, MainTeleport — so passing traffic keeps their entrances clear,
+    /// 1 for the fortifications — bunkers and towers —, 0.5 for the rest).
+    pub category_clearance: Vec<(u32, f32)>,
+}
+
+impl WizardConfig {
+    /// The footprint padding of a building of category `category` (0 when unlisted).
+    pub fn padding(&self, category: Option<BuildingCategory>) -> f32 {
+        category.and_then(|c| self.category_clearance.iter().find(|(m, _)| *m == c.0)).map_or(0.0, |(_, p)| *p)
+    }
+}
+
+/// The project's default padding per `BuildDat.lst` category (see
+/// [`WizardConfig::category_clearance`]).
+fn default_padding(category: BuildCategory) -> f32 {
+    use BuildCategory::*;
+    match category {
+        Hangar | Plant | MainTeleport => 2.0,
+        BunkerSmall | BunkerMedium | BunkerLarge | TowerMedium | TowerLarge => 1.0,
+        Generator | Mine | Storage | Institute => 0.5,
+    }
 }
 
 impl Default for WizardConfig {
@@ -41,6 +68,7 @@ impl Default for WizardConfig {
             steadiness: 0.15,
             clearance: 0.25,
             max_neighbours: 10,
+            category_clearance: BuildCategory::TABLE.iter().map(|&(c, _, mask)| (mask, default_padding(c))).collect(),
         }
     }
 }
@@ -83,8 +111,6 @@ struct Body {
     /// Centre of the shape and the radius of a circle around it.
     centre: [f32; 2],
     bound: f32,
-    /// Current speed.
-    speed: f32,
 }
 
 impl Body {
@@ -130,55 +156,215 @@ fn segment_distance(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
     len([a[0] + e[0] * t - p[0], a[1] + e[1] * t - p[1]])
 }
 
-/// The snapshot every unit decides against (previous tick's state, id order).
-fn snapshot(all: &Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Option<&Kinematics>)>) -> Vec<(u32, Body)> {
-    let mut bodies: Vec<(u32, Body)> = all
+/// Every object with a proxy, as Wizard reads it.
+type Objects<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static OriginalObjectId,
+        &'static SimTransform,
+        &'static CollisionProxy,
+        Option<&'static Kinematics>,
+        Option<&'static BuildingCategory>,
+    ),
+>;
+
+/// The snapshot every unit decides against (previous tick's state, id order; with the
+/// entities, only to write the results back); building footprints padded by their
+/// category's clearance.
+fn snapshot(all: &Objects, config: &WizardConfig) -> (Vec<(u32, Body)>, Vec<Entity>) {
+    let mut bodies: Vec<((u32, Body), Entity)> = all
         .iter()
-        .map(|(id, t, proxy, kin)| {
+        .map(|(entity, id, t, proxy, kin, category)| {
             let heading = t.heading();
             let (s, c) = (libm::sinf(heading), libm::cosf(heading));
             let position = [t.position[0], t.position[1]];
             let speed = kin.map_or(0.0, |k| k.speed);
             let f = [c, s];
             let footprint = (!proxy.circle).then(|| {
-                let o = proxy.offset;
-                ([position[0] + c * o[0] - s * o[1], position[1] + s * o[0] + c * o[1]], proxy.half_extents, [c, s])
+                let (o, pad) = (proxy.offset, config.padding(category.copied()));
+                let half = [proxy.half_extents[0] + pad, proxy.half_extents[1] + pad];
+                ([position[0] + c * o[0] - s * o[1], position[1] + s * o[0] + c * o[1]], half, [c, s])
             });
             let (centre, bound) = footprint.map_or((position, proxy.radius), |(c, h, _)| (c, len(h)));
             let velocity = [f[0] * speed, f[1] * speed];
-            (id.0, Body { position, velocity, radius: proxy.radius, footprint, centre, bound, speed: speed.abs() })
+            ((id.0, Body { position, velocity, radius: proxy.radius, footprint, centre, bound }), entity)
         })
         .collect();
-    bodies.sort_unstable_by_key(|(id, _)| *id);
-    bodies
+    bodies.sort_unstable_by_key(|((id, _), _)| *id);
+    bodies.into_iter().unzip()
+}
+
+/// What one unit can collide with before the last horizon: every static footprint
+/// within reach, and of the other units less than its reach plus the largest unit
+/// radius away now (a unit closing in faster is seen on a later tick) and whose way
+/// until the last horizon comes within its reach, the nearest `max_neighbours` (by
+/// centre distance now, then by id). Units are searched ring by ring of grid cells
+/// around the unit, stopping when the next ring cannot hold a nearer one, so the work
+/// stays bounded however dense the crowd (the project's own method).
+struct Neighbourhood {
+    /// Snapshot indices of the static boxes, and their grid.
+    statics: Vec<u32>,
+    static_grid: SpatialGrid,
+    /// Units as points, and their data in the order of the grid's items.
+    circle_grid: SpatialGrid,
+    packed: Vec<Packed>,
+    /// The largest unit radius.
+    unit_radius: f32,
+}
+
+/// A unit as the neighbour search reads it (in grid order, so a ring row is one run of
+/// memory).
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    position: [f32; 2],
+    /// The way run until the last horizon at the current velocity.
+    run: [f32; 2],
+    radius: f32,
+    /// Index into the snapshot.
+    index: u32,
+}
+
+/// Scratch buffers reused across units.
+#[derive(Default)]
+struct Scratch {
+    cells: Vec<u32>,
+    nearest: Vec<(f32, u32)>,
+    threats: Vec<u32>,
+}
+
+impl Neighbourhood {
+    fn new(bodies: &[(u32, Body)], horizon: f32) -> Self {
+        let (mut circles, mut statics) = (Vec::new(), Vec::new());
+        for (j, (_, b)) in bodies.iter().enumerate() {
+            if b.footprint.is_none() { circles.push(j as u32) } else { statics.push(j as u32) }
+        }
+        let body = |j: &u32| &bodies[*j as usize].1;
+        let points: Vec<[[f32; 2]; 2]> = circles.iter().map(body).map(|b| [b.position, b.position]).collect();
+        let boxes: Vec<[[f32; 2]; 2]> = statics
+            .iter()
+            .map(body)
+            .map(|b| [[b.centre[0] - b.bound, b.centre[1] - b.bound], [b.centre[0] + b.bound, b.centre[1] + b.bound]])
+            .collect();
+        let unit_radius = circles.iter().map(body).map(|b| b.radius).fold(0.0, f32::max);
+        // Cells about the mean spacing of the units (one unit per cell on average), so
+        // the rings around a unit in a dense crowd hold little more than its nearest.
+        let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+        for p in &points {
+            for k in 0..2 {
+                lo[k] = lo[k].min(p[0][k]);
+                hi[k] = hi[k].max(p[0][k]);
+            }
+        }
+        let area = (hi[0] - lo[0]).max(0.0) * (hi[1] - lo[1]).max(0.0);
+        let spacing = (area / points.len().max(1) as f32).sqrt();
+        let circle_grid = SpatialGrid::build(&points, (2.0 * unit_radius.max(0.5)).max(spacing));
+        let packed: Vec<Packed> = circle_grid
+            .items()
+            .iter()
+            .map(|&k| {
+                let index = circles[k as usize];
+                let b = body(&index);
+                let run = [b.velocity[0] * horizon, b.velocity[1] * horizon];
+                Packed { position: b.position, run, radius: b.radius, index }
+            })
+            .collect();
+        let static_grid = SpatialGrid::build(&boxes, 16.0);
+        Self { statics, static_grid, circle_grid, packed, unit_radius }
+    }
+
+    /// The threats of unit `me` (a snapshot index) with reach `reach`, in id order.
+    fn threats(&self, bodies: &[(u32, Body)], me: usize, reach: f32, config: &WizardConfig, s: &mut Scratch) {
+        let p = bodies[me].1.position;
+        s.threats.clear();
+        if !self.statics.is_empty() {
+            // Static footprints whose bounding circle is within reach (a box spanning
+            // several cells is reported once per cell).
+            s.cells.clear();
+            let wide = reach + self.unit_radius;
+            self.static_grid.query([p[0] - wide, p[1] - wide], [p[0] + wide, p[1] + wide], &mut s.cells);
+            s.cells.sort_unstable();
+            s.cells.dedup();
+            s.threats.extend(s.cells.iter().map(|&k| self.statics[k as usize]).filter(|&j| {
+                let o = &bodies[j as usize].1;
+                let limit = reach + o.bound;
+                let d = [o.centre[0] - p[0], o.centre[1] - p[1]];
+                d[0] * d[0] + d[1] * d[1] < limit * limit
+            }));
+        }
+        // Units, ring by ring, until the next ring can hold nothing nearer; `nearest`
+        // stays sorted (centre distance now, then id) and at most `k` long.
+        let k = config.max_neighbours;
+        let limit_max = reach + self.unit_radius;
+        let nearest = &mut s.nearest;
+        nearest.clear();
+        let rank = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        let cell = self.circle_grid.cell_of(p);
+        let mut r = 0;
+        while let Some(gap) = self.circle_grid.ring_gap(p, cell, r).filter(|_| k > 0) {
+            if gap >= limit_max || nearest.len() >= k && nearest[k - 1].0 < gap * gap {
+                break;
+            }
+            let within = if nearest.len() >= k { limit_max.min(nearest[k - 1].0.sqrt()) } else { limit_max };
+            self.circle_grid.ring_spans(p, cell, r, within, |span| {
+                for q in &self.packed[span] {
+                    let d = [q.position[0] - p[0], q.position[1] - p[1]];
+                    let d2 = d[0] * d[0] + d[1] * d[1];
+                    let candidate = (d2, q.index);
+                    if d2 >= limit_max * limit_max
+                        || q.index as usize == me
+                        || nearest.len() >= k && rank(&candidate, &nearest[k - 1]).is_ge()
+                        || !comes_within(d, q.run, reach + q.radius)
+                    {
+                        continue;
+                    }
+                    // Insertion into the short sorted list (the last falls off when full).
+                    let mut at = nearest.len();
+                    if at < k {
+                        nearest.push(candidate);
+                    } else {
+                        at -= 1;
+                    }
+                    while at > 0 && rank(&nearest[at - 1], &candidate).is_gt() {
+                        nearest[at] = nearest[at - 1];
+                        at -= 1;
+                    }
+                    nearest[at] = candidate;
+                }
+            });
+            r += 1;
+        }
+        s.threats.extend(nearest.iter().map(|&(_, j)| j));
+        s.threats.sort_unstable();
+    }
+}
+
+/// Whether a body at offset `d` from a point, running `run` until the last horizon,
+/// comes closer than `limit` to it on the way.
+fn comes_within(d: [f32; 2], run: [f32; 2], limit: f32) -> bool {
+    let l2 = run[0] * run[0] + run[1] * run[1];
+    let t = if l2 > 0.0 { (-(d[0] * run[0] + d[1] * run[1]) / l2).clamp(0.0, 1.0) } else { 0.0 };
+    let c = [d[0] + run[0] * t, d[1] + run[1] * t];
+    c[0] * c[0] + c[1] * c[1] < limit * limit
 }
 
 /// Chooses every active unit's requested velocity.
 pub(crate) fn steer(
     config: Res<WizardConfig>,
     nav: Option<Res<NavMap>>,
-    all: Query<(&OriginalObjectId, &SimTransform, &CollisionProxy, Option<&Kinematics>)>,
-    mut units: Query<(&OriginalObjectId, &SteerIntent, &mut WizardPath, &mut MotionRequest)>,
+    all: Objects,
+    mut units: Query<(&SteerIntent, &mut WizardPath, &mut MotionRequest)>,
 ) {
-    let bodies = snapshot(&all);
-    // Units as points (one cell each), static footprints as boxes; queries widen by
-    // the largest unit radius.
-    let boxes: Vec<[[f32; 2]; 2]> = bodies
-        .iter()
-        .map(|(_, b)| match b.footprint {
-            None => [b.position, b.position],
-            Some(_) => [[b.centre[0] - b.bound, b.centre[1] - b.bound], [b.centre[0] + b.bound, b.centre[1] + b.bound]],
-        })
-        .collect();
-    let unit_radius = bodies.iter().filter(|(_, b)| b.footprint.is_none()).map(|(_, b)| b.radius).fold(0.0, f32::max);
-    let fastest = units.iter().filter(|u| u.1.active).map(|u| u.1.max_speed).fold(0.0, f32::max);
-    let reach_max = unit_radius + fastest * config.horizons[1] + config.clearance;
-    let grid = SpatialGrid::build(&boxes, reach_max.max(4.0));
-    let (mut near, mut seen, mut threats) = (Vec::new(), Vec::new(), Vec::new());
+    let (bodies, entities) = snapshot(&all, &config);
+    let hood = Neighbourhood::new(&bodies, config.horizons[1]);
+    let mut scratch = Scratch::default();
     let turns = config.offsets.map(|o| [libm::cosf(o), libm::sinf(o)]);
     let sampler = Sampler { config: &config, turns, nav: nav.as_deref() };
-    for (id, intent, mut path, mut request) in &mut units {
-        let Ok(me) = bodies.binary_search_by_key(&id.0, |(i, _)| *i) else { continue };
+    // Units in grid order, so neighbours decide one after the other (each decision reads
+    // only the snapshot: the order changes nothing but memory locality).
+    for me in hood.packed.iter().map(|q| q.index as usize) {
+        let Ok((intent, mut path, mut request)) = units.get_mut(entities[me]) else { continue };
         let body = bodies[me].1;
         if !intent.active {
             *request = MotionRequest::default();
@@ -187,41 +373,9 @@ pub(crate) fn steer(
         }
         let preferred = preferred_velocity(body.position, intent);
         let reach = body.radius + intent.max_speed * config.horizons[1] + config.clearance;
-        let wide = reach + unit_radius;
-        near.clear();
-        grid.query(
-            [body.position[0] - wide, body.position[1] - wide],
-            [body.position[0] + wide, body.position[1] + wide],
-            &mut near,
-        );
-        // A unit sits in one cell; only a static box can be reported by several.
-        seen.clear();
-        near.retain(|&j| {
-            if bodies[j as usize].1.footprint.is_none() {
-                return true;
-            }
-            let first = !seen.contains(&j);
-            if first {
-                seen.push(j);
-            }
-            first
-        });
-        threats.clear();
-        // Only what can come within reach before the last horizon.
-        let horizon = config.horizons[1];
-        threats.extend(near.iter().filter(|&&j| j as usize != me).filter_map(|&j| {
-            let o = &bodies[j as usize].1;
-            let limit = reach + o.bound + o.speed * horizon;
-            let d = [o.centre[0] - body.position[0], o.centre[1] - body.position[1]];
-            let d2 = d[0] * d[0] + d[1] * d[1];
-            (d2 < limit * limit).then_some((d2, j, *o))
-        }));
-        // In a dense crowd only the nearest count (by centre distance now, then by id).
-        if threats.len() > config.max_neighbours {
-            threats.select_nth_unstable_by(config.max_neighbours, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            threats.truncate(config.max_neighbours);
-        }
-        let choice = choose(&sampler, &body, intent, preferred, &path, threats.iter().map(|(.., o)| o));
+        hood.threats(&bodies, me, reach, &config, &mut scratch);
+        let near = scratch.threats.iter().map(|&j| &bodies[j as usize].1);
+        let choice = choose(&sampler, &body, intent, preferred, &path, near);
         request.velocity = choice;
         let cross = preferred[0] * choice[1] - preferred[1] * choice[0];
         path.side = if cross.abs() < 1e-3 {
@@ -274,7 +428,10 @@ fn choose<'a>(
         nav.is_none_or(|n| n.walkable(me.position[0] + v[0] * t, me.position[1] + v[1] * t))
     };
     // A clear way ahead inside the corridor is taken as it is.
-    let blocked = config.horizons.iter().any(|&t| overlaps(preferred, t) > 0.0);
+    let blocked = config.horizons.iter().any(|&t| {
+        let p = [me.position[0] + preferred[0] * t, me.position[1] + preferred[1] * t];
+        near.clone().any(|o| o.overlap(p, t, me.radius + config.clearance) > 0.0)
+    });
     let in_corridor = config.horizons.iter().all(|&t| {
         let p = [me.position[0] + preferred[0] * t, me.position[1] + preferred[1] * t];
         segment_distance(p, intent.from, intent.waypoint) <= intent.corridor_radius

@@ -4,8 +4,12 @@
 //! ground (outside every areal), and stays inside the corridor. It samples candidate
 //! velocities around the preferred one and scores each by how far it strays from the
 //! preference, the overlaps it predicts, the corridor and its own last choice (the
-//! wizard path, which Behavior clears). Only ordered float arithmetic on a snapshot in
-//! id order: no random numbers, so the result is the same on every machine.
+//! wizard path, which Behavior clears). A unit weighs every building footprint within
+//! reach — padded by the clearance of its `BuildDat.lst` category
+//! ([`iron3d_core::BuildingCategory`], the project's own rule) — and its nearest
+//! `max_neighbours` units, found ring by ring of a grid so the work stays bounded in
+//! dense crowds. Only ordered float arithmetic on a snapshot in id order: no random
+//! numbers, so the result is the same on every machine.
 
 mod avoid;
 

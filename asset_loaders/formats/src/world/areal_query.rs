@@ -66,8 +66,9 @@ impl GridLayout {
 
     fn axis(&self, v: f32, k: usize) -> u32 {
         let span = self.max[k] - self.min[k];
-        let c = if span > 0.0 { ((v - self.min[k]) / span * self.cells[k] as f32).floor() } else { 0.0 };
-        if c.is_nan() || c < 0.0 { 0 } else { (c as u32).min(self.cells[k] - 1) }
+        // Truncation is the floor here (negative and NaN go to cell 0; no `floorf` call).
+        let c = if span > 0.0 { (v - self.min[k]) / span * self.cells[k] as f32 } else { 0.0 };
+        if c >= 0.0 { (c as u32).min(self.cells[k] - 1) } else { 0 }
     }
 
     /// The cell holding `(x, y)`, or `None` outside the extent.

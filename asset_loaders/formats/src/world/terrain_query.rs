@@ -99,8 +99,9 @@ impl TerrainQuery {
     }
 
     fn cell_of(&self, x: f32, k: usize) -> usize {
-        let c = ((x - self.min[k]) / self.cell[k]).floor();
-        if c.is_nan() || c < 0.0 { 0 } else { (c as usize).min(self.dims[k] - 1) }
+        // Truncation is the floor here (negative and NaN go to cell 0; no `floorf` call).
+        let c = (x - self.min[k]) / self.cell[k];
+        if c >= 0.0 { (c as usize).min(self.dims[k] - 1) } else { 0 }
     }
 
     fn cell_range(&self, t: &[[f32; 3]; 3]) -> [usize; 4] {
