@@ -89,6 +89,8 @@ pub struct Production {
     pub producers: Vec<Producer>,
     /// Free ground between a producer's model and a new robot's, game units.
     pub spawn_gap: Scalar,
+    /// Ore a mine extracts per second into its own store, up to its `MaximumOre`.
+    pub mine_ore_per_second: Scalar,
 }
 
 /// One labelled number.
@@ -211,6 +213,8 @@ impl Rules {
         rules.ai.check(file)?;
         let gap = Cost { ore: p.spawn_gap.value, ..Cost::default() };
         check(file, "production.spawn_gap".into(), p.spawn_gap.origin, Some(&gap), true)?;
+        let mining = Cost { ore: p.mine_ore_per_second.value, ..Cost::default() };
+        check(file, "production.mine_ore_per_second".into(), p.mine_ore_per_second.origin, Some(&mining), true)?;
         let r = &rules.research;
         for (name, s) in [("ore_per_cost", r.ore_per_cost), ("seconds_per_time", r.seconds_per_time)] {
             let cost = Cost { ore: s.value, ..Cost::default() };

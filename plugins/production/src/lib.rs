@@ -21,12 +21,15 @@
 //!   ([`iron3d_mission::spawn_object`]) with the next id past the mission's, the
 //!   producer's clan, beside the producer on free walkable ground; a failure spawns
 //!   nothing and refunds the ore.
+//! * **Mining** ([`mining`]): every mine extracts `production.mine_ore_per_second` into
+//!   its own ore store, up to its `MaximumOre`.
 //! * Every step runs in `SimSystems::Production` (after SuperAI, before Behavior),
 //!   producers and clans in id order; events are `GameMessageKind::Production`
 //!   (`produced`, `researched`, `rejected`); the state joins the state hash
 //!   ([`hash_into`]).
 
 mod check;
+pub mod mining;
 pub mod research;
 mod state;
 mod step;
@@ -54,7 +57,7 @@ impl Plugin for ProductionPlugin {
             .register_type::<Production>()
             .add_systems(OnEnter(AppState::InGame), step::setup)
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| commands.remove_resource::<Production>())
-            .add_systems(FixedUpdate, step::run.in_set(SimSystems::Production));
+            .add_systems(FixedUpdate, (mining::mine, step::run).chain().in_set(SimSystems::Production));
     }
 }
 
