@@ -78,6 +78,8 @@ pub struct Ai {
     pub attack_ratio: f32,
     /// Battle units it keeps at home while attacking.
     pub home_guard: u32,
+    /// The fewest battle units it sends in one attack (besides the home guard).
+    pub min_wave: u32,
     /// It orders a robot from each idle producer while it holds fewer than this many.
     pub unit_cap: u32,
     /// The unit schemes it builds, in turn (paths as missions place them); a scheme the

@@ -77,7 +77,7 @@ pub fn decide(
     .into_iter()
     .flatten()
     .next();
-    let attacking = army.len() > guard && mine >= rules.attack_ratio * strongest;
+    let attacking = army.len() >= guard + rules.min_wave as usize && mine >= rules.attack_ratio * strongest;
     for (k, u) in army.iter().enumerate() {
         let current = assigned.get(&u.id);
         let order = match target {

@@ -7,10 +7,11 @@
 //!   `defend_radius` of its anchor, attacks the nearest enemy production building
 //!   (else building, else unit) with all but `home_guard` of its battle units when its
 //!   battle strength (hit points of its armed units) is `attack_ratio` times the
-//!   strongest enemy's, and otherwise gathers its idle units at its base. It only ever
-//!   gives orders, through the same command queue as players, and only when an order
-//!   changes. While it holds fewer than `unit_cap` battle units it orders one robot from
-//!   each of its production buildings that has no build of its running, taking the
+//!   strongest enemy's and the wave has at least `min_wave` units, and otherwise
+//!   gathers its idle units at its base. It only ever gives orders, through the same
+//!   command queue as players, and only when an order changes. While it holds fewer
+//!   than `unit_cap` battle units it orders one robot from each of its production
+//!   buildings that has no build of its running, taking the
 //!   schemes of `ai.build` in turn; a refused scheme (locked by research, not enough ore)
 //!   is not ordered again by that clan for `retry_seconds`.
 //! * **Outcome** ([`outcome`]): a player or computer clan with no unit and no
