@@ -173,3 +173,13 @@ impl MissionOutcome {
         }
     }
 }
+
+/// What each clan may research now (published by production after each tick's step,
+/// read by the strategic layer): per clan, the tree's nodes that can start now, in tree
+/// order, and whether a node is being researched or waiting.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource)]
+pub struct ResearchBoard {
+    /// Clan → `(startable node indices, busy)`.
+    pub clans: std::collections::BTreeMap<i32, (Vec<u32>, bool)>,
+}

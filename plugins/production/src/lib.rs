@@ -42,7 +42,7 @@ pub use step::PLACES_AROUND;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, Fnv1a, SimSystems};
+use iron3d_core::{AppState, Fnv1a, ResearchBoard, SimSystems};
 use std::sync::Arc;
 
 /// Installs production and research (needs `iron3d_core::CorePlugin`; the mission
@@ -56,9 +56,26 @@ impl Plugin for ProductionPlugin {
         app.insert_resource(ProductionRules(rules))
             .register_type::<Production>()
             .add_systems(OnEnter(AppState::InGame), step::setup)
-            .add_systems(OnExit(AppState::InGame), |mut commands: Commands| commands.remove_resource::<Production>())
-            .add_systems(FixedUpdate, (mining::mine, step::run).chain().in_set(SimSystems::Production));
+            .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
+                commands.remove_resource::<Production>();
+                commands.insert_resource(ResearchBoard::default());
+            })
+            .add_systems(FixedUpdate, (mining::mine, step::run, publish).chain().in_set(SimSystems::Production));
     }
+}
+
+/// Publishes what each clan may research now ([`ResearchBoard`]).
+fn publish(production: Option<Res<Production>>, mut board: ResMut<ResearchBoard>) {
+    let Some(production) = production else { return };
+    board.clans = production
+        .clans
+        .iter()
+        .filter_map(|(clan, r)| {
+            let tree = r.tree.as_ref()?;
+            let startable = (0..tree.nodes.len() as u32).filter(|&i| tree.refusal(i).is_none()).collect();
+            Some((*clan, (startable, r.active.is_some() || !r.waiting.is_empty())))
+        })
+        .collect();
 }
 
 /// Feeds the production state to `h` (the simulation's state hash).

@@ -7,8 +7,8 @@ use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
     ClanRelations, ClanSetup, CommandQueue, GameClock, GameMessage, GameMessageKind, Health, MissionClans,
-    MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, SchemeNames, SimCommand,
-    SimTransform, TICK_MS, UnitClass, Weapon,
+    MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, ResearchBoard, SchemeNames,
+    SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
 };
 use std::collections::BTreeMap;
 
@@ -29,6 +29,8 @@ pub struct Seen {
     pub movable: bool,
     /// A production building.
     pub producer: bool,
+    /// A research building.
+    pub institute: bool,
 }
 
 type Row<'a> =
@@ -106,7 +108,7 @@ fn rally(anchor: [f32; 2], k: usize) -> [f32; 2] {
 }
 
 /// The world as the strategic layer sees it, in id order.
-fn census(objects: &Query<Row>, producers: &[u32]) -> Vec<Seen> {
+fn census(objects: &Query<Row>, rules: &StrategyRules) -> Vec<Seen> {
     let mut seen: Vec<Seen> = objects
         .iter()
         .map(|(id, owner, t, health, class, armed, movable)| Seen {
@@ -116,7 +118,8 @@ fn census(objects: &Query<Row>, producers: &[u32]) -> Vec<Seen> {
             hp: health.hp,
             armed,
             movable,
-            producer: class.is_some_and(|c| producers.contains(&c.0)),
+            producer: class.is_some_and(|c| rules.producers.contains(&c.0)),
+            institute: class.is_some_and(|c| rules.institutes.contains(&c.0)),
         })
         .collect();
     seen.sort_unstable_by_key(|s| s.id);
@@ -124,7 +127,8 @@ fn census(objects: &Query<Row>, producers: &[u32]) -> Vec<Seen> {
 }
 
 /// A producer whose robot was built or refused can take the next build; a refused
-/// scheme waits `retry_seconds` before its clan orders it again.
+/// scheme (or a refused research order) waits `retry_seconds` before its clan orders it
+/// again.
 pub(crate) fn builds_done(
     mut messages: MessageReader<GameMessage>,
     rules: Res<StrategyRules>,
@@ -133,9 +137,13 @@ pub(crate) fn builds_done(
     let wait = (rules.ai.retry_seconds * 1000.0 / TICK_MS as f32) as u32;
     for m in messages.read() {
         let GameMessageKind::Production { event, ids, .. } = &m.kind else { continue };
-        let Some(done) = ids.first().and_then(|p| strategy.building.remove(p)) else { continue };
-        if *event == ProductionEvent::Rejected {
+        let Some(&building) = ids.first() else { continue };
+        let refused = *event == ProductionEvent::Rejected;
+        if let Some(done) = strategy.building.remove(&building).filter(|_| refused) {
             strategy.refused.insert(done, m.tick.saturating_add(wait));
+        }
+        if let Some(clan) = strategy.researching.remove(&building).filter(|_| refused) {
+            strategy.research_wait.insert(clan, m.tick.saturating_add(wait));
         }
     }
 }
@@ -164,6 +172,15 @@ pub fn builds(clan: i32, tick: u32, census: &[Seen], rules: &iron3d_rules::Ai, s
     out
 }
 
+/// The research a clan starts: when nothing is being researched, the first node of its
+/// tree that can start, at its lowest-id institute.
+pub fn research(clan: i32, census: &[Seen], board: &ResearchBoard) -> Option<(u32, u32)> {
+    let (startable, busy) = board.clans.get(&clan)?;
+    let node = startable.first().filter(|_| !busy)?;
+    let institute = census.iter().find(|s| s.clan == clan && s.institute)?;
+    Some((institute.id, *node))
+}
+
 /// Each computer clan whose turn it is decides, in clan order.
 #[expect(clippy::too_many_arguments, reason = "one system reading the whole strategic state")]
 pub(crate) fn think(
@@ -177,17 +194,19 @@ pub(crate) fn think(
     mut strategy: ResMut<Strategy>,
     mut queue: ResMut<CommandQueue>,
     mut names: ResMut<SchemeNames>,
+    board: Res<ResearchBoard>,
 ) {
     let Some(clans) = clans else { return };
     let period = ((rules.ai.think_seconds * 1000.0 / TICK_MS as f32).round() as u32).max(1);
     strategy.assigned.retain(|id, _| table.entity_of(*id).is_some());
     strategy.building.retain(|id, _| table.entity_of(*id).is_some());
+    strategy.researching.retain(|id, _| table.entity_of(*id).is_some());
     let mut census_now = None;
     for clan in clans.clans.iter().filter(|c| c.mode == 2 && outcome.of(c.index).is_none()) {
         if !(clock.tick + clan.index * 7).is_multiple_of(period) {
             continue;
         }
-        let census = census_now.get_or_insert_with(|| census(&objects, &rules.producers));
+        let census = census_now.get_or_insert_with(|| census(&objects, &rules));
         let orders = decide(clan, census, &relations, &rules.ai, &strategy.assigned);
         let mut grouped: BTreeMap<(u8, u64), (Order, Vec<u32>)> = BTreeMap::new();
         for (unit, order) in orders {
@@ -203,6 +222,11 @@ pub(crate) fn think(
             queue.push(SimCommand { tick: clock.tick, units: vec![producer], order: Order::Build(r) });
             strategy.building.insert(producer, (me, scheme));
             strategy.builds.insert(me, scheme + 1);
+        }
+        let waiting = strategy.research_wait.get(&me).is_some_and(|until| clock.tick < *until);
+        if let Some((institute, node)) = research(me, census, &board).filter(|_| !waiting) {
+            queue.push(SimCommand { tick: clock.tick, units: vec![institute], order: Order::Research(node) });
+            strategy.researching.insert(institute, me);
         }
     }
 }

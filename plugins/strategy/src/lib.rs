@@ -13,7 +13,9 @@
 //!   than `unit_cap` battle units it orders one robot from each of its production
 //!   buildings that has no build of its running, taking the
 //!   schemes of `ai.build` in turn; a refused scheme (locked by research, not enough ore)
-//!   is not ordered again by that clan for `retry_seconds`.
+//!   is not ordered again by that clan for `retry_seconds`. When its research is idle
+//!   it starts the first node of its tree that can start (at its lowest-id institute);
+//!   after a refusal (not enough ore) it waits `retry_seconds` too.
 //! * **Outcome** ([`outcome`]): a player or computer clan with no unit and no
 //!   production building is *defeated*; a player clan (mode 1) all of whose enemies are
 //!   defeated has won, and its script's `Mission_Complete` event runs (the script ends
@@ -38,6 +40,8 @@ pub struct StrategyRules {
     pub ai: Ai,
     /// Class words of production buildings (`production.producers`).
     pub producers: Vec<u32>,
+    /// Class words of research buildings (`research.institutes`).
+    pub institutes: Vec<u32>,
 }
 
 /// What the strategic layer remembers: the last order it gave each unit, the builds it
@@ -54,6 +58,10 @@ pub struct Strategy {
     pub builds: BTreeMap<i32, u32>,
     /// `(clan, scheme)` → the tick before which a refused scheme is not ordered again.
     pub refused: BTreeMap<(i32, u32), u32>,
+    /// Institute id → the clan that ordered research there (until researched or refused).
+    pub researching: BTreeMap<u32, i32>,
+    /// Clan → the tick before which it orders no research after a refusal.
+    pub research_wait: BTreeMap<i32, u32>,
     /// Clans whose `Mission_Complete` was requested.
     pub announced: Vec<u32>,
 }
@@ -74,7 +82,8 @@ impl StrategyPlugin {
         #[expect(clippy::expect_used, reason = "the shipped rules are checked by a test")]
         let rules = iron3d_rules::Rules::shipped().expect("the shipped rules file is valid");
         let producers = rules.production.producers.iter().map(|p| p.class).collect();
-        Self { rules: StrategyRules { ai: rules.ai, producers } }
+        let institutes = rules.research.institutes.iter().map(|p| p.class).collect();
+        Self { rules: StrategyRules { ai: rules.ai, producers, institutes } }
     }
 }
 
@@ -108,6 +117,12 @@ pub fn hash_into(world: &World, h: &mut Fnv1a) {
     }
     for ((clan, scheme), until) in &s.refused {
         [*clan as u32, *scheme, *until].into_iter().for_each(|w| h.word(w));
+    }
+    for (institute, clan) in &s.researching {
+        [*institute, *clan as u32].into_iter().for_each(|w| h.word(w));
+    }
+    for (clan, until) in &s.research_wait {
+        [*clan as u32, *until].into_iter().for_each(|w| h.word(w));
     }
     s.announced.iter().for_each(|c| h.word(*c));
 }

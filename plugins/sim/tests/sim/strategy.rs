@@ -169,6 +169,19 @@ mod demo_skirmish {
     }
 
     #[test]
+    fn the_computer_clan_researches_its_tree_and_then_builds_what_it_unlocks() {
+        let mut app = tutorial();
+        run(&mut app, 2000);
+        let researched: Vec<String> = events(&app, EventKind::Researched).into_iter().map(|e| e.2).collect();
+        assert!(researched.iter().any(|d| d.starts_with("clan=2 ")), "the computer clan researched: {researched:?}");
+        assert!(researched.iter().all(|d| d.starts_with("clan=2 ")), "the player researches only when told");
+        assert!(researched.len() >= 2, "one node after another: {researched:?}");
+        // A refused research order (not enough ore) waits 30 s: 2 000 ticks hold few.
+        let refused = events(&app, EventKind::Rejected).into_iter().filter(|e| e.2.starts_with("research")).count();
+        assert!(refused <= 2000 / 469 + 1, "{refused} research refusals");
+    }
+
+    #[test]
     fn the_player_loses_the_demo_skirmish() {
         let mut app = tutorial();
         run(&mut app, 3);
@@ -209,6 +222,7 @@ fn builds_take_the_schemes_in_turn_skip_refused_ones_and_respect_the_cap() {
         armed,
         movable,
         producer,
+        institute: false,
     };
     let census = [
         seen(1, 2, false, false, true),
