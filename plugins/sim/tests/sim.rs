@@ -657,8 +657,11 @@ mod production {
         let mut app = headless_app();
         app.add_plugins(MissionPlugin);
         load_headless(&mut app, &game, "tutorial.01").expect("loads");
-        // These tests are about the Player's orders: the computer clan builds nothing.
-        app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>().ai.build.clear();
+        // These tests are about the Player's orders: the computer clan builds and
+        // researches nothing.
+        let mut strategy = app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>();
+        strategy.ai.build.clear();
+        strategy.institutes.clear();
         set_mining(&mut app, 0.0);
         app
     }
