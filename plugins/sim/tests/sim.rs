@@ -401,6 +401,20 @@ fn no_system_order_is_ambiguous_in_the_fixed_tick() {
     });
 }
 
+/// The bundled demo game directory.
+fn demo_game() -> std::sync::Arc<iron3d_vfs::GameDir> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+    std::sync::Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
+}
+
+/// A headless app with mission `name` of `game` loaded.
+fn demo_mission(game: &std::sync::Arc<iron3d_vfs::GameDir>, name: &str) -> App {
+    let mut app = headless_app();
+    app.add_plugins(iron3d_mission::MissionPlugin);
+    iron3d_mission::load_headless(&mut app, game, name).expect("loads");
+    app
+}
+
 #[path = "sim/combat.rs"]
 mod combat;
 #[path = "sim/strategy.rs"]
@@ -408,21 +422,9 @@ mod strategy;
 
 mod demo {
     use super::*;
-    use iron3d_mission::{MissionObject, MissionPlugin, load_headless};
-    use iron3d_vfs::GameDir;
-    use std::sync::Arc;
+    use iron3d_mission::{MissionObject, load_headless};
 
-    fn game() -> Arc<GameDir> {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
-        Arc::new(GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
-    }
-
-    fn mission(game: &Arc<GameDir>, name: &str) -> App {
-        let mut app = headless_app();
-        app.add_plugins(MissionPlugin);
-        load_headless(&mut app, game, name).expect("loads");
-        app
-    }
+    use super::{demo_game as game, demo_mission as mission};
 
     fn units(app: &mut App) -> Vec<(u32, Entity)> {
         let mut q = app.world_mut().query_filtered::<(&OriginalObjectId, Entity), With<Movable>>();
@@ -640,9 +642,7 @@ mod production {
     use iron3d_economy::OreProperty;
     use iron3d_mission::{
         MissionBackend, MissionObject, MissionPlugin, MissionRequest, ObjectExtras, Prepared, PreparedObject,
-        load_headless,
     };
-    use iron3d_vfs::GameDir;
     use std::sync::Arc;
 
     const SCOUT: &str = "UNITS\\ROBOTS\\scout.dat";
@@ -652,11 +652,7 @@ mod production {
     const PLAYER: i32 = 1;
 
     fn tutorial() -> App {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
-        let game = Arc::new(GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
-        let mut app = headless_app();
-        app.add_plugins(MissionPlugin);
-        load_headless(&mut app, &game, "tutorial.01").expect("loads");
+        let mut app = demo_mission(&demo_game(), "tutorial.01");
         // These tests are about the Player's orders: the computer clan builds and
         // researches nothing.
         let mut strategy = app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>();
@@ -847,11 +843,9 @@ mod production {
 
     #[test]
     fn research_node_names_must_resolve_through_the_registry() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
-        let game = Arc::new(GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
         let mut app = headless_app();
         app.add_plugins(MissionPlugin);
-        let backend = NoPrototypes(iron3d_mission::GameMissionBackend::new(game));
+        let backend = NoPrototypes(iron3d_mission::GameMissionBackend::new(demo_game()));
         app.insert_resource(MissionRequest { mission: "tutorial.01".into(), backend: Arc::new(backend) });
         app.update();
         app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);

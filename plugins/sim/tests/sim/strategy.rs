@@ -108,16 +108,9 @@ fn a_clan_without_units_and_producers_is_defeated_and_its_enemy_wins() {
 
 mod demo_skirmish {
     use super::*;
-    use iron3d_mission::{MissionPlugin, load_headless};
-    use iron3d_vfs::GameDir;
 
     fn tutorial() -> App {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
-        let game = Arc::new(GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
-        let mut app = headless_app();
-        app.add_plugins(MissionPlugin);
-        load_headless(&mut app, &game, "tutorial.01").expect("loads");
-        app
+        demo_mission(&demo_game(), "tutorial.01")
     }
 
     /// Removes every unit and production building of `clan` (what losing a battle does).
