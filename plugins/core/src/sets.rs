@@ -50,22 +50,23 @@ pub enum ControlPhase {
     Armament,
 }
 
+impl SimSystems {
+    /// The sets in the order every fixed tick runs them.
+    pub const ORDER: [Self; 7] =
+        [Self::Input, Self::SuperAi, Self::Production, Self::Behavior, Self::Wizard, Self::Control, Self::World3d];
+}
+
 /// Chains the sets in `FixedUpdate`, gated by a running (unpaused) mission.
 pub(crate) fn configure(app: &mut App) {
+    for set in SimSystems::ORDER {
+        app.configure_sets(FixedUpdate, set.run_if(in_state(Pause::Running)));
+    }
+    for pair in SimSystems::ORDER.windows(2) {
+        app.configure_sets(FixedUpdate, pair[1].after(pair[0]));
+    }
     app.configure_sets(
         FixedUpdate,
-        (
-            SimSystems::Input,
-            SimSystems::SuperAi,
-            SimSystems::Production,
-            SimSystems::Behavior,
-            SimSystems::Wizard,
-            SimSystems::Control,
-            SimSystems::World3d,
-        )
-            .chain()
-            .run_if(in_state(Pause::Running)),
+        (SuperAiPhase::Scripts, SuperAiPhase::Strategy).chain().in_set(SimSystems::SuperAi),
     )
-    .configure_sets(FixedUpdate, (SuperAiPhase::Scripts, SuperAiPhase::Strategy).chain().in_set(SimSystems::SuperAi))
     .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Armament).chain().in_set(SimSystems::Control));
 }

@@ -23,15 +23,7 @@ use std::time::{Duration, Instant};
 /// Areals per side (45² = 2 025, less the holes) and their size.
 const SIDE: u16 = 45;
 const AREAL: f32 = 40.0;
-const SETS: [SimSystems; 7] = [
-    SimSystems::Input,
-    SimSystems::SuperAi,
-    SimSystems::Production,
-    SimSystems::Behavior,
-    SimSystems::Wizard,
-    SimSystems::Control,
-    SimSystems::World3d,
-];
+const SETS: [SimSystems; 7] = SimSystems::ORDER;
 
 /// Class word of a battle unit (armed with a cannon by the rules).
 const BATTLE_UNIT: u32 = 0x0100_8000;
