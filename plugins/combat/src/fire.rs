@@ -5,7 +5,7 @@ use bevy_ecs::prelude::*;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
     CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health, ObjectHandle,
-    ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter, SimTransform, TICK_MS, Weapon,
+    ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter, SimTransform, TICK_SECONDS, Weapon,
 };
 
 /// A turret fires once it points within this angle of its target (radians).
@@ -57,7 +57,7 @@ pub(crate) fn aim_and_fire(
     mut hits: ResMut<Hits>,
 ) {
     let table = &report.table;
-    let dt = TICK_MS as f32 / 1000.0;
+    let dt = TICK_SECONDS;
     let mut order: Vec<_> = shooters.iter_mut().collect();
     order.sort_unstable_by_key(|s| *s.0);
     for (&id, &handle, t, radar, mut weapon) in order {
@@ -109,7 +109,7 @@ pub(crate) fn fly(
     mut projectiles: Query<(Entity, &mut Projectile)>,
     mut hits: ResMut<Hits>,
 ) {
-    let dt = TICK_MS as f32 / 1000.0;
+    let dt = TICK_SECONDS;
     let mut order: Vec<_> = projectiles.iter_mut().collect();
     order.sort_unstable_by_key(|p| p.1.sequence);
     for (entity, mut p) in order {

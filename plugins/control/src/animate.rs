@@ -5,11 +5,11 @@
 
 use crate::ControlConfig;
 use bevy_ecs::prelude::*;
-use iron3d_core::{PieceAnimation, PieceBinding, TICK_MS};
+use iron3d_core::{PieceAnimation, PieceBinding, TICK_SECONDS};
 
 /// Advances the cycling bindings of every object by one tick.
 pub(crate) fn animate(config: Res<ControlConfig>, mut objects: Query<&mut PieceAnimation>) {
-    let frames = config.piece_frames_per_second * TICK_MS as f32 / 1000.0;
+    let frames = config.piece_frames_per_second * TICK_SECONDS;
     for mut animation in &mut objects {
         if animation.bindings.iter().any(PieceBinding::cycles) {
             animation.bindings.iter_mut().for_each(|b| b.advance(frames));

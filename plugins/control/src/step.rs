@@ -4,12 +4,12 @@ use crate::config::ControlConfig;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     CollisionProxy, Kinematics, ModelBounds, MotionRequest, Movable, PreviousSimTransform, SimObject, SimTransform,
-    TICK_MS,
+    TICK_SECONDS,
 };
 use iron3d_terrain::Ground;
 
 /// Seconds per tick.
-pub(crate) const DT: f32 = TICK_MS as f32 / 1000.0;
+pub(crate) const DT: f32 = TICK_SECONDS;
 
 /// The proxy of an object from its model bounds and scale.
 pub fn proxy_of(bounds: &ModelBounds, scale: [f32; 3], movable: bool) -> CollisionProxy {

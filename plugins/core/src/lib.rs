@@ -36,7 +36,7 @@ pub use messages::{
 pub use motion::{BuildingCategory, CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
 pub use orders::{ClearWizardPath, CommandQueue, Order, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
-pub use sets::{ControlPhase, SimSystems, SuperAiPhase, TICK_MS};
+pub use sets::{ControlPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS};
 pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
 pub use table::ObjectTable;

@@ -9,6 +9,9 @@ use bevy_state::prelude::*;
 /// Length of one simulation tick in milliseconds (the World3D queue clock step).
 pub const TICK_MS: u32 = 64;
 
+/// Length of one simulation tick in seconds (`dt` of every per-tick rate).
+pub const TICK_SECONDS: f32 = TICK_MS as f32 / 1000.0;
+
 /// The simulation subsystems, run in this order every fixed tick. Subsystem crates
 /// only say `.in_set(SimSystems::X)`; this crate owns the order.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]

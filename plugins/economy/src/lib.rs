@@ -24,7 +24,7 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, Fnv1a, ObjectTable, OriginalObjectId, Owner, ProductionParts, SimSystems, SuperAiSlots, TICK_MS,
+    AppState, Fnv1a, ObjectTable, OriginalObjectId, Owner, ProductionParts, SimSystems, SuperAiSlots, TICK_SECONDS,
     UnitClass,
 };
 use iron3d_mission::PropertyBag;
@@ -146,7 +146,7 @@ fn step(
     mut objects: Query<(Option<&'static mut OreProperty>, Option<&'static OreDevices>)>,
 ) {
     let transfer = economy.transfer;
-    let dt = TICK_MS as f32 / 1000.0;
+    let dt = TICK_SECONDS;
     for d in &mut economy.distributors {
         let keys: Vec<(u32, u32)> = d.rows.iter().map(|r| (r.key, r.object)).collect();
         let mut host = GameStep { keys: &keys, table: &table, objects: &mut objects, transfer };

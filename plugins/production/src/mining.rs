@@ -5,7 +5,7 @@
 
 use crate::ProductionRules;
 use bevy_ecs::prelude::*;
-use iron3d_core::{OriginalObjectId, Owner, TICK_MS, UnitClass};
+use iron3d_core::{OriginalObjectId, Owner, TICK_SECONDS, UnitClass};
 use iron3d_economy::OreProperty;
 
 /// Class word of a mine (`registry.md` §2.2).
@@ -17,7 +17,7 @@ pub(crate) fn mine(
     mut stores: Query<(&OriginalObjectId, &Owner, Option<&UnitClass>, &mut OreProperty)>,
 ) {
     let Ok(rules) = &rules.0 else { return };
-    let per_tick = rules.production.mine_ore_per_second.value * TICK_MS as f32 / 1000.0;
+    let per_tick = rules.production.mine_ore_per_second.value * TICK_SECONDS;
     if per_tick <= 0.0 {
         return;
     }
