@@ -42,6 +42,14 @@ pub struct ClanSetup {
     pub relations: Vec<(String, i32)>,
 }
 
+impl ClanSetup {
+    /// Whether the clan plays: a player (mode 1) or computer (mode 2) clan, not the
+    /// environment (0) or a neutral clan (3).
+    pub fn plays(&self) -> bool {
+        matches!(self.mode, 1 | 2)
+    }
+}
+
 /// The mission's clans and the files their scripts are read from. Published by the
 /// mission load at registration; absent for worlds built by hand.
 #[derive(Resource, Clone)]

@@ -92,7 +92,6 @@ impl ClanRelations {
     /// the mission is ignored.
     pub fn from_clans(clans: &[crate::ClanSetup]) -> Self {
         let n = clans.len();
-        let active = |c: &crate::ClanSetup| matches!(c.mode, 1 | 2);
         let mut hostile = vec![vec![false; n]; n];
         for (a, ca) in clans.iter().enumerate() {
             for (b, cb) in clans.iter().enumerate() {
@@ -100,10 +99,10 @@ impl ClanRelations {
                     from.relations.iter().find(|(name, _)| *name == to.name).map(|(_, v)| *v != 0)
                 };
                 let war = match (named(ca, cb), named(cb, ca)) {
-                    (None, None) => active(ca) && active(cb),
+                    (None, None) => true,
                     (x, y) => x.unwrap_or(false) || y.unwrap_or(false),
                 };
-                hostile[a][b] = a != b && war && active(ca) && active(cb);
+                hostile[a][b] = a != b && war && ca.plays() && cb.plays();
             }
         }
         Self { hostile }

@@ -63,13 +63,12 @@ pub fn decide(
         }
         return orders;
     }
-    let strength = |pool: &mut dyn Iterator<Item = &&Seen>| pool.filter(|s| s.armed).map(|s| s.hp).sum::<f32>();
     let mut by_clan: BTreeMap<i32, f32> = BTreeMap::new();
     for e in enemies.iter().filter(|s| s.armed && s.movable) {
         *by_clan.entry(e.clan).or_default() += e.hp;
     }
     let strongest = by_clan.values().copied().fold(0.0f32, f32::max);
-    let mine = strength(&mut army.iter());
+    let mine: f32 = army.iter().map(|s| s.hp).sum();
     let guard = rules.home_guard as usize;
     let target = [
         nearest(clan.anchor, &mut enemies.iter().filter(|s| s.producer)),

@@ -9,11 +9,6 @@ use iron3d_core::{
     Outcome, Owner, RunScriptEvent, SimObject, SuperAiSlots, UnitClass,
 };
 
-/// Clan modes that play (1 player, 2 computer).
-pub(crate) fn plays(mode: u32) -> bool {
-    matches!(mode, 1 | 2)
-}
-
 /// The script event a winning player clan runs.
 pub const VICTORY_EVENT: &str = "Mission_Complete";
 
@@ -41,7 +36,7 @@ pub(crate) fn judge(
         }
     }
     for c in &clans.clans {
-        if plays(c.mode) && !alive[c.index as usize] && outcome.of(c.index).is_none() {
+        if c.plays() && !alive[c.index as usize] && outcome.of(c.index).is_none() {
             outcome.record(c.index, Outcome::Defeated, clock.tick);
             let kind = GameMessageKind::Outcome { clan: c.index, outcome: Outcome::Defeated };
             out.write(GameMessage::new(&clock, DispatchPhase::SuperAi, kind));
