@@ -16,6 +16,7 @@ mod orders;
 pub mod plane;
 mod random;
 mod sets;
+mod sound;
 mod space;
 mod states;
 mod table;
@@ -37,6 +38,7 @@ pub use motion::{BuildingCategory, CollisionProxy, Kinematics, MotionRequest, Na
 pub use orders::{ClearWizardPath, CommandQueue, Order, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use sets::{ControlPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS};
+pub use sound::{SoundAction, SoundBus, SoundCue, SoundKey};
 pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
 pub use table::ObjectTable;
@@ -68,6 +70,7 @@ impl Plugin for CorePlugin {
             .add_message::<GameMessage>()
             .add_message::<DeleteRequest>()
             .add_message::<ClearWizardPath>()
+            .add_message::<SoundCue>()
             .register_type::<AppState>()
             .register_type::<MissionLoadPhase>()
             .register_type::<Pause>()

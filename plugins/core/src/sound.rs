@@ -1,0 +1,99 @@
+//! Sound cues: every sound the game wants heard (simulation events, weather, the
+//! interface) is a [`SoundCue`] message; the audio plugin plays them, or records them
+//! when there is no device, so the simulation never depends on sound.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+
+/// A sample's identity (spec `runtime.md` §10.1): the sound library (an archive path of
+/// the game directory, e.g. `sounds.lib`; empty = the mission's library) and the entry
+/// name in it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Reflect)]
+pub struct SoundKey {
+    /// Library archive (empty: the mission's sound library).
+    pub library: String,
+    /// Entry name (e.g. `atm_rain1.wav`).
+    pub name: String,
+}
+
+impl SoundKey {
+    /// Parses `archive/name` (archive given) or a bare `name` (the mission's library).
+    pub fn parse(text: &str) -> Self {
+        match text.rsplit_once(['/', '\\']) {
+            Some((library, name)) => Self { library: library.to_string(), name: name.to_string() },
+            None => Self { library: String::new(), name: text.to_string() },
+        }
+    }
+}
+
+/// The mixer bus a sound plays on (each has its own volume setting under the master).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Reflect)]
+pub enum SoundBus {
+    /// Weapons, explosions, engines, FX sounds.
+    #[default]
+    Effects,
+    /// Weather loops and thunder.
+    Ambient,
+    /// Unit responses.
+    Voice,
+    /// The ambient music theme and its variations.
+    Music,
+    /// Interface clicks.
+    Interface,
+}
+
+/// What to do with a sample.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect)]
+pub enum SoundAction {
+    /// Play once on a new source.
+    Play,
+    /// Start a loop known by this id (a second start of a running id is ignored).
+    StartLoop(u64),
+    /// Set the volume (0..1) of a running loop.
+    SetLoopVolume(u64, f32),
+    /// Stop a loop.
+    StopLoop(u64),
+}
+
+/// A request to the audio plugin.
+#[derive(Message, Debug, Clone, PartialEq, Reflect)]
+pub struct SoundCue {
+    /// The sample.
+    pub key: SoundKey,
+    /// The bus.
+    pub bus: SoundBus,
+    /// Play, or a loop operation.
+    pub action: SoundAction,
+    /// Where it sounds, in game space (`None`: not positioned, e.g. music and clicks).
+    pub at: Option<[f32; 3]>,
+    /// Volume, 0..1.
+    pub volume: f32,
+    /// Full volume within `range.0`, silent beyond `range.1` (game units).
+    pub range: (f32, f32),
+    /// Playback rate (1 = as recorded).
+    pub frequency_ratio: f32,
+}
+
+impl SoundCue {
+    /// The default hearing range of a positioned sound (game units).
+    pub const RANGE: (f32, f32) = (100.0, 1500.0);
+
+    /// Plays `key` once on `bus` at full volume, positioned at `at`.
+    pub fn play(key: SoundKey, bus: SoundBus, at: Option<[f32; 3]>) -> Self {
+        Self { key, bus, action: SoundAction::Play, at, volume: 1.0, range: Self::RANGE, frequency_ratio: 1.0 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_name_their_library_or_the_missions() {
+        assert_eq!(SoundKey::parse("atm_rain1.wav"), SoundKey { library: String::new(), name: "atm_rain1.wav".into() });
+        assert_eq!(
+            SoundKey::parse("sounds.lib/boom.wav"),
+            SoundKey { library: "sounds.lib".into(), name: "boom.wav".into() }
+        );
+    }
+}
