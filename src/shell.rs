@@ -13,6 +13,7 @@ use iron3d_camera::GameCameraPlugin;
 use iron3d_core::CorePlugin;
 use iron3d_dev::DevPlugin;
 use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
+use iron3d_input::GameInputPlugin;
 use iron3d_mission::MissionPlugin;
 use iron3d_render::MissionRenderPlugin;
 use iron3d_ui::UiPlugin;
@@ -54,6 +55,7 @@ pub fn app(args: Args, data: Option<PathBuf>) -> App {
     )
     .add_plugins(EguiPlugin::default())
     .add_plugins(CorePlugin)
+    .add_plugins(GameInputPlugin)
     .add_plugins(DevPlugin { exit_after_frames: args.exit_after_frames, screenshot: args.screenshot.clone() });
     match &args.eu7 {
         Some(file) => {

@@ -8,7 +8,8 @@ use bevy_ecs::prelude::*;
 use clap::Subcommand;
 use iron3d_core::{
     CollisionProxy, CommandQueue, GameClock, Health, Kinematics, MissionOutcome, Movable, NavStatus, ObjectKind,
-    ObjectTable, Order, OriginalObjectId, Owner, SchemeNames, SimCommand as Command, SimObject, SimTransform, TICK_MS,
+    ObjectTable, Order, OriginalObjectId, Owner, PilotInput, SchemeNames, SimCommand as Command, SimObject,
+    SimTransform, TICK_MS,
 };
 use iron3d_mission::{MissionPlugin, load_headless};
 use iron3d_sim::{EventLog, StateHash, headless_app};
@@ -28,7 +29,11 @@ pub enum SimCommand {
         coordinates in game units. build: the units are production buildings (plants, hangars), each queues one robot \
         of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). research: the units are \
         research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
-        apply at the start of tick T; several for one tick apply in a stable order independent of the file.\n\n\
+        apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
+        may add \"queued\": true to wait behind the units' current orders (waypoints). ORDER may also be \
+        {\"pilot\": {\"throttle\": -127..127, \"turn\": -127..127, \"aim_mrad\": MRAD, \"fire\": BOOL}} (the player's \
+        direct control of one unit, held until the next pilot entry; missing fields are 0 / false) or \"release\" \
+        (the unit returns to its orders).\n\n\
         Exit status: 0 on success; 1 when the game or the mission cannot be loaded; 2 on a usage error, a malformed \
         orders file, an unknown id, a non-movable object for a unit order, a non-producer for build, an unknown scheme \
         or one that is no robot, a non-institute or an unknown node for research (the message names the entry). What \
@@ -144,8 +149,10 @@ enum FileOrder {
 }
 
 fn parse_order(v: &Value) -> Result<FileOrder, String> {
-    if v.as_str() == Some("stop") {
-        return Ok(FileOrder::Unit(Order::Stop));
+    match v.as_str() {
+        Some("stop") => return Ok(FileOrder::Unit(Order::Stop)),
+        Some("release") => return Ok(FileOrder::Unit(Order::Release)),
+        _ => {}
     }
     let o = v.as_object().filter(|o| o.len() == 1).ok_or("an order is \"stop\" or an object with one key")?;
     let (key, arg) = o.iter().next().ok_or("empty order")?;
@@ -165,6 +172,7 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
             .and_then(|id| u32::try_from(id).ok())
             .map(|id| FileOrder::Unit(Order::Attack(id)))
             .ok_or("attack takes an object id".into()),
+        "pilot" => pilot(arg).map(|p| FileOrder::Unit(Order::Pilot(p))),
         "build" => match arg.as_str() {
             Some(scheme) if !scheme.trim().is_empty() => Ok(FileOrder::Build(scheme.into())),
             _ => Err("build takes a unit scheme path".into()),
@@ -177,8 +185,35 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
     }
 }
 
-/// The entries of an orders file, `(tick, units, order)`; errors name the entry.
-fn parse_orders(text: &str) -> Result<Vec<(u32, Vec<u32>, FileOrder)>, String> {
+/// A pilot input: `{"throttle", "turn", "aim_mrad", "fire"}`, each optional.
+fn pilot(arg: &Value) -> Result<PilotInput, String> {
+    let o = arg.as_object().ok_or("pilot takes {\"throttle\", \"turn\", \"aim_mrad\", \"fire\"}")?;
+    if let Some(k) = o.keys().find(|k| !["throttle", "turn", "aim_mrad", "fire"].contains(&k.as_str())) {
+        return Err(format!("pilot has no field {k:?}"));
+    }
+    let int = |k: &str, lo: i64, hi: i64| match o.get(k) {
+        None => Ok(0),
+        Some(v) => {
+            v.as_i64().filter(|n| (lo..=hi).contains(n)).ok_or(format!("pilot {k} is a whole number {lo}..{hi}"))
+        }
+    };
+    let fire = match o.get("fire") {
+        None => false,
+        Some(v) => v.as_bool().ok_or("pilot fire is true or false")?,
+    };
+    Ok(PilotInput {
+        throttle: int("throttle", -127, 127)? as i8,
+        turn: int("turn", -127, 127)? as i8,
+        aim_mrad: int("aim_mrad", i64::from(i16::MIN), i64::from(i16::MAX))? as i16,
+        fire,
+    })
+}
+
+/// One entry of an orders file.
+type Entry = (u32, Vec<u32>, FileOrder, bool);
+
+/// The entries of an orders file, `(tick, units, order, queued)`; errors name the entry.
+fn parse_orders(text: &str) -> Result<Vec<Entry>, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let entries = value.as_array().ok_or("the orders file is a JSON array")?;
     entries
@@ -199,7 +234,11 @@ fn parse_orders(text: &str) -> Result<Vec<(u32, Vec<u32>, FileOrder)>, String> {
                 .collect::<Option<Vec<u32>>>()
                 .ok_or_else(|| entry("unit ids are numbers".into()))?;
             let order = parse_order(e.get("order").ok_or_else(|| entry("no \"order\"".into()))?).map_err(entry)?;
-            Ok((tick, units, order))
+            let queued = match e.get("queued") {
+                None => false,
+                Some(q) => q.as_bool().ok_or_else(|| entry("\"queued\" is true or false".into()))?,
+            };
+            Ok((tick, units, order, queued))
         })
         .collect()
 }
@@ -208,9 +247,9 @@ fn parse_orders(text: &str) -> Result<Vec<(u32, Vec<u32>, FileOrder)>, String> {
 /// the command path's table, research nodes by index (a name per unit's clan), every
 /// unit checked (unit orders: it exists and moves; build and research: production's
 /// static checks). Errors name the entry.
-fn commands(world: &mut World, entries: Vec<(u32, Vec<u32>, FileOrder)>) -> Result<Vec<Command>, String> {
+fn commands(world: &mut World, entries: Vec<Entry>) -> Result<Vec<Command>, String> {
     let mut out = Vec::new();
-    for (i, (tick, units, order)) in entries.into_iter().enumerate() {
+    for (i, (tick, units, order, queued)) in entries.into_iter().enumerate() {
         let entry = |m: String| format!("entry {i}: {m}");
         let orders: Vec<(Vec<u32>, Order)> = match order {
             FileOrder::Unit(o) => vec![(units, o)],
@@ -229,7 +268,7 @@ fn commands(world: &mut World, entries: Vec<(u32, Vec<u32>, FileOrder)>) -> Resu
             },
         };
         for (units, order) in orders {
-            let command = Command { tick, units, order };
+            let command = Command { tick, units, order, queued };
             check_units(world, &command).map_err(entry)?;
             out.push(command);
         }

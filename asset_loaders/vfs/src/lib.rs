@@ -30,6 +30,7 @@ mod dir_index;
 mod game_dir;
 mod game_files;
 mod path;
+pub mod user_files;
 
 pub use archive::{Archive, ArchiveKind, EntryInfo};
 pub use dir_index::DirIndex;

@@ -9,8 +9,9 @@ use crate::planner::{self, Refusal};
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, GameClock, GameMessage, GameMessageKind, NavState,
-    NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order, OriginalObjectId, SimTransform, SteerIntent, Weapon,
+    ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, GameClock, GameMessage, GameMessageKind,
+    ManualControl, NavState, NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order, OriginalObjectId, SimTransform,
+    SteerIntent, Weapon,
 };
 use iron3d_terrain::{Ground, MissionPaths, NavMap};
 
@@ -67,8 +68,9 @@ fn leg_goal(
         Ok((path.points.clone(), [p[0], p[1]]))
     };
     match nav.order {
-        // Production orders never reach a unit (production takes them first).
-        Order::Stop | Order::Build(_) | Order::Research(_) => Ok(None),
+        // Production orders never reach a unit (production takes them first), nor do
+        // pilot commands (they set direct control, never the order).
+        Order::Stop | Order::Build(_) | Order::Research(_) | Order::Pilot(_) | Order::Release => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
         Order::MoveToObject(id) | Order::Attack(id) => {
             let t = geo.table.entity_of(id).and_then(|e| targets.get(e).ok());
@@ -192,14 +194,19 @@ pub(crate) fn follow(
         &mut Navigator,
         &mut NavStatus,
         &mut SteerIntent,
-        (Option<&CollisionProxy>, Option<&Weapon>),
+        (Option<&CollisionProxy>, Option<&Weapon>, Has<ManualControl>),
     )>,
     mut out: MessageWriter<GameMessage>,
     mut clear: MessageWriter<ClearWizardPath>,
 ) {
     let mut outbox = Outbox::default();
     let c = *geo.config;
-    for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon)) in &mut units {
+    for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon, piloted)) in &mut units {
+        // A piloted unit is the player's: its orders wait until it is released.
+        if piloted {
+            intent.active = false;
+            continue;
+        }
         let position = [t.position[0], t.position[1]];
         status.areal = geo.nav.as_ref().and_then(|n| n.area_at(position[0], position[1]));
         let in_range = attack_range(&nav, weapon, position, &geo, &targets);
@@ -262,7 +269,11 @@ pub(crate) fn follow(
                 corridor_radius: c.corridor_radius,
                 max_speed: c.cruise_speed,
             };
-        } else if !next_leg(&mut nav, &geo) {
+        } else if next_leg(&mut nav, &geo) {
+            continue;
+        } else if nav.next_queued() {
+            clear.write(ClearWizardPath(entity));
+        } else {
             status.state = NavState::Arrived;
             intent.active = false;
             clear.write(ClearWizardPath(entity));

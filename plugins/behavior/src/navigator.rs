@@ -10,6 +10,8 @@ use iron3d_core::Order;
 pub struct Navigator {
     /// The current order.
     pub order: Order,
+    /// Orders queued after it (waypoints), taken in turn when it ends.
+    pub queued: Vec<Order>,
     /// Index of the path point the current leg goes to (follow / patrol).
     pub leg: usize,
     /// Patrol direction: walking the path backwards.
@@ -39,6 +41,26 @@ impl Navigator {
             0 => position,
             n => self.local_path.get(n - 1).copied().unwrap_or(position),
         }
+    }
+
+    /// Starts `order` from its first leg (the path is planned at the next step).
+    pub fn start(&mut self, order: Order) {
+        self.order = order;
+        self.leg = 0;
+        self.reverse = false;
+        self.replan = true;
+        self.clear_path();
+    }
+
+    /// The current order ended: starts the next queued one. Returns whether there was
+    /// one.
+    pub fn next_queued(&mut self) -> bool {
+        if self.queued.is_empty() {
+            return false;
+        }
+        let next = self.queued.remove(0);
+        self.start(next);
+        true
     }
 
     /// Forgets the path (a new order, a stop, a refusal).

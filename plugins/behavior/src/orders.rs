@@ -6,8 +6,8 @@
 use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClearWizardPath, CommandQueue, GameClock, Movable, NavStatus, ObjectTable, OriginalObjectId, Owner, SimObject,
-    SimRandom, SteerIntent, TICK_MS,
+    ClearWizardPath, CommandQueue, GameClock, ManualControl, Movable, NavState, NavStatus, ObjectTable, Order,
+    OriginalObjectId, Owner, SimObject, SimRandom, SteerIntent, TICK_MS,
 };
 
 /// Units that joined the world get their Behavior state.
@@ -21,11 +21,15 @@ pub(crate) fn activate(
 }
 
 /// Applies the commands due this tick (stable order; a unit named twice keeps the last).
+/// A queued command waits behind a unit's current order; a pilot command gives the
+/// player direct control and leaves the orders as they are; a release hands the unit
+/// back to them.
 pub(crate) fn apply_commands(
+    mut commands: Commands,
     mut queue: ResMut<CommandQueue>,
     clock: Res<GameClock>,
     table: Res<ObjectTable>,
-    mut units: Query<(&OriginalObjectId, &Owner, &mut Navigator)>,
+    mut units: Query<(&OriginalObjectId, &Owner, &mut Navigator, &NavStatus, Option<&mut ManualControl>)>,
     mut random: ResMut<SimRandom>,
     mut clear: MessageWriter<ClearWizardPath>,
 ) {
@@ -34,12 +38,38 @@ pub(crate) fn apply_commands(
     for command in queue.take_due_where(clock.tick, |o| !o.is_production()) {
         for &id in &command.units {
             let Some(entity) = table.entity_of(id) else { continue };
-            let Ok((_, owner, mut nav)) = units.get_mut(entity) else { continue };
-            nav.order = command.order;
-            nav.leg = 0;
-            nav.reverse = false;
-            nav.replan = true;
-            nav.clear_path();
+            let Ok((_, owner, mut nav, status, manual)) = units.get_mut(entity) else { continue };
+            let busy = nav.replan
+                || status.state == NavState::Moving
+                || matches!(nav.order, Order::Attack(_) | Order::Patrol(_));
+            match command.order {
+                Order::Pilot(input) => {
+                    let control = ManualControl { input, tick: clock.tick };
+                    match manual {
+                        Some(mut m) => *m = control,
+                        None => {
+                            commands.entity(entity).insert(control);
+                        }
+                    }
+                    continue;
+                }
+                Order::Release => {
+                    if manual.is_some() {
+                        commands.entity(entity).remove::<ManualControl>();
+                        nav.replan = true;
+                        nav.clear_path();
+                    }
+                    continue;
+                }
+                order if command.queued && busy => {
+                    nav.queued.push(order);
+                    continue;
+                }
+                order => {
+                    nav.queued.clear();
+                    nav.start(order);
+                }
+            }
             clear.write(ClearWizardPath(entity));
             if nav.first_step_ms == 0 {
                 scheduled.push((owner.clan, id, entity));
@@ -49,7 +79,7 @@ pub(crate) fn apply_commands(
     scheduled.sort_unstable();
     scheduled.dedup_by_key(|(_, id, _)| *id);
     for (_, _, entity) in scheduled {
-        if let Ok((_, _, mut nav)) = units.get_mut(entity) {
+        if let Ok((_, _, mut nav, _, _)) = units.get_mut(entity) {
             let r = random.shared.below(64);
             nav.first_step_ms = clock.time_ms.wrapping_add(3 * TICK_MS + r).max(1);
         }

@@ -40,7 +40,9 @@ pub(crate) fn scan(
                 radar.target = Some(target);
                 continue;
             }
-            nav.order = Order::Stop;
+            if !nav.next_queued() {
+                nav.order = Order::Stop;
+            }
             nav.replan = true;
             clear.write(ClearWizardPath(entity));
         }

@@ -1,103 +1,86 @@
-//! Cameras over the mission: an RTS camera orbiting a focus point on the ground
-//! (pan, rotate, tilt, zoom) and a free-fly camera (F toggles). On entering a mission
-//! the camera frames the player's base. Keys: WASD/arrows move, Q/E turn, R/T
-//! tilt, wheel zooms, right mouse button looks around, Shift speeds up.
+//! Cameras over the mission (spec `runtime.md` §7): an RTS camera orbiting a focus on
+//! the ground (edge scroll, zoom, rotate), free fly, following a unit, and first person
+//! from a unit's `CameraCenter` control point while the player pilots it. On entering
+//! a mission the camera frames the player's base. Each frame the rig is placed after
+//! moving objects are (so a followed unit never lags) and published as
+//! [`CameraFrame`] before transforms propagate, so the renderer, the sound listener
+//! and the weather all see the same camera (frame order of §7.3).
 
-use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+mod controls;
+mod rig;
+
+pub use controls::{EDGE, edge_scroll};
+pub use rig::{CENTER_RATE, CameraMode, DISTANCE, FREE_PITCH, GameCamera, RTS_PITCH, wrap};
+
 use bevy::prelude::*;
+use bevy::render::view::ColorGrading;
 use iron3d_assets::axes::to_bevy;
-use iron3d_core::{AppState, SimTransform};
+use iron3d_core::{AppState, ObjectTable, SimTransform, Weapon};
 use iron3d_mission::{MissionObject, Registered};
+use iron3d_render::MissionRenderSystems;
+use std::f32::consts::FRAC_PI_2;
 
-/// How the camera moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
-pub enum CameraMode {
-    /// Orbit a focus point on the ground.
-    #[default]
-    Rts,
-    /// Move freely along the view direction.
-    FreeFly,
-}
-
-/// The game camera's rig (Bevy's world is Y-up).
-#[derive(Component, Debug, Clone, PartialEq, Reflect)]
-#[reflect(Component)]
-pub struct GameCamera {
-    /// Movement mode.
+/// The camera of this frame, as every consumer sees it.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[reflect(Resource)]
+pub struct CameraFrame {
+    /// Mode.
     pub mode: CameraMode,
-    /// Point looked at (RTS).
+    /// World transform (Bevy space).
+    pub transform: Transform,
+    /// Where it looks on the ground or at a unit (Bevy space).
     pub focus: Vec3,
-    /// Distance from the focus (RTS).
-    pub distance: f32,
-    /// Heading, radians.
-    pub yaw: f32,
-    /// Tilt below the horizon, radians.
-    pub pitch: f32,
-    /// Movement speed, world units per second at distance 100.
-    pub speed: f32,
-    /// Free-fly position.
-    pub position: Vec3,
 }
 
-impl Default for GameCamera {
-    fn default() -> Self {
-        Self {
-            mode: CameraMode::Rts,
-            focus: Vec3::ZERO,
-            distance: 400.0,
-            yaw: 0.6,
-            pitch: 0.75,
-            speed: 250.0,
-            position: Vec3::new(0.0, 200.0, 400.0),
-        }
-    }
+/// Where the camera systems run.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CameraSystems {
+    /// (`Update`) The player's camera commands.
+    Controls,
+    /// (`PostUpdate`, after moving objects are placed) The rig is placed and published.
+    Publish,
 }
 
-impl GameCamera {
-    /// The camera transform for the current rig state.
-    pub fn transform(&self) -> Transform {
-        match self.mode {
-            CameraMode::Rts => {
-                let offset =
-                    Vec3::new(self.pitch.cos() * self.yaw.sin(), self.pitch.sin(), self.pitch.cos() * self.yaw.cos())
-                        * self.distance;
-                Transform::from_translation(self.focus + offset).looking_at(self.focus, Vec3::Y)
-            }
-            CameraMode::FreeFly => Transform::from_translation(self.position).with_rotation(Quat::from_euler(
-                EulerRot::YXZ,
-                self.yaw,
-                -self.pitch,
-                0.0,
-            )),
-        }
-    }
-
-    /// Frames an axis-aligned box of points.
-    pub fn frame(&mut self, min: Vec3, max: Vec3) {
-        self.focus = (min + max) / 2.0;
-        let extent = (max - min).length().max(50.0);
-        self.distance = extent * 0.8;
-        self.position = self.transform().translation;
-    }
-}
-
-/// The game's mission camera ([`GameCamera`]: RTS orbit and free fly), spawned at start-up and
-/// framing the player's base on entering a mission. Named apart from Bevy's camera plugins.
+/// The game's mission camera ([`GameCamera`]), spawned at start-up and framing the
+/// player's base on entering a mission. Named apart from Bevy's camera plugins.
 #[derive(Debug, Default)]
 pub struct GameCameraPlugin;
 
 impl Plugin for GameCameraPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<GameCamera>()
+            .register_type::<CameraFrame>()
+            .init_resource::<CameraFrame>()
+            .configure_sets(
+                PostUpdate,
+                CameraSystems::Publish.after(MissionRenderSystems::Place).before(TransformSystems::Propagate),
+            )
             .add_systems(Startup, spawn)
             .add_systems(OnEnter(AppState::InGame), frame_mission)
-            .add_systems(Update, (controls, apply).chain().run_if(in_state(AppState::InGame)));
+            .add_systems(
+                Update,
+                (controls::controls, spotlight)
+                    .chain()
+                    .in_set(CameraSystems::Controls)
+                    .run_if(in_state(AppState::InGame)),
+            )
+            .add_systems(PostUpdate, place.in_set(CameraSystems::Publish));
     }
 }
 
+/// The spotlight the camera carries.
+#[derive(Component, Debug, Default, Reflect)]
+#[reflect(Component)]
+pub struct CameraSpotlight;
+
 fn spawn(mut commands: Commands) {
     let rig = GameCamera::default();
-    commands.spawn((Name::new("Game camera"), Camera3d::default(), rig.transform(), rig));
+    commands.spawn((Name::new("Game camera"), Camera3d::default(), rig.transform(), rig)).with_child((
+        Name::new("Camera spotlight"),
+        CameraSpotlight,
+        SpotLight { intensity: 4.0e8, range: 600.0, outer_angle: 0.5, inner_angle: 0.35, ..default() },
+        Visibility::Hidden,
+    ));
 }
 
 /// Frames the player's base when a mission opens (resuming never re-enters the game):
@@ -117,63 +100,79 @@ fn frame_mission(
     }
     let (min, max) = points.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
     for mut cam in &mut cameras {
+        cam.switch(CameraMode::Rts);
         cam.frame(min, max);
     }
 }
 
-fn controls(
-    keys: Res<ButtonInput<KeyCode>>,
-    mouse: Res<ButtonInput<MouseButton>>,
-    motion: Res<AccumulatedMouseMotion>,
-    scroll: Res<AccumulatedMouseScroll>,
-    time: Res<Time>,
-    mut cameras: Query<&mut GameCamera>,
-) {
-    let dt = time.delta_secs();
-    let axis =
-        |neg: KeyCode, pos: KeyCode| f32::from(u8::from(keys.pressed(pos))) - f32::from(u8::from(keys.pressed(neg)));
-    let forward_in = axis(KeyCode::KeyS, KeyCode::KeyW) + axis(KeyCode::ArrowDown, KeyCode::ArrowUp);
-    let right_in = axis(KeyCode::KeyA, KeyCode::KeyD) + axis(KeyCode::ArrowLeft, KeyCode::ArrowRight);
-    let boost = if keys.pressed(KeyCode::ShiftLeft) { 4.0 } else { 1.0 };
-    for mut cam in &mut cameras {
-        if keys.just_pressed(KeyCode::KeyF) {
-            let current = cam.transform().translation;
-            cam.mode = match cam.mode {
-                CameraMode::Rts => CameraMode::FreeFly,
-                CameraMode::FreeFly => CameraMode::Rts,
-            };
-            cam.position = current;
-        }
-        cam.yaw += axis(KeyCode::KeyE, KeyCode::KeyQ) * dt * 1.5;
-        cam.pitch = (cam.pitch + axis(KeyCode::KeyT, KeyCode::KeyR) * dt).clamp(0.1, 1.5);
-        if mouse.pressed(MouseButton::Right) {
-            cam.yaw -= motion.delta.x * 0.005;
-            cam.pitch = (cam.pitch + motion.delta.y * 0.005).clamp(-1.5, 1.5);
-        }
-        let (sin, cos) = cam.yaw.sin_cos();
-        let ground_forward = -Vec3::new(sin, 0.0, cos);
-        let ground_right = Vec3::new(cos, 0.0, -sin);
-        match cam.mode {
-            CameraMode::Rts => {
-                cam.pitch = cam.pitch.clamp(0.1, 1.5);
-                cam.distance = (cam.distance * (1.0 - scroll.delta.y * 0.1)).clamp(20.0, 20_000.0);
-                let step = cam.speed * boost * dt * (cam.distance / 100.0).max(0.5);
-                cam.focus += (ground_forward * forward_in + ground_right * right_in) * step;
-            }
-            CameraMode::FreeFly => {
-                let view = cam.transform().forward();
-                let vertical = axis(KeyCode::ControlLeft, KeyCode::Space);
-                let step = cam.speed * boost * dt * 2.0;
-                cam.position += (*view * forward_in + ground_right * right_in + Vec3::Y * vertical) * step;
-                cam.speed = (cam.speed * (1.0 + scroll.delta.y * 0.1)).clamp(10.0, 5_000.0);
+/// Switches the spotlight with the rig.
+fn spotlight(cameras: Query<(&GameCamera, &Children)>, mut lights: Query<&mut Visibility, With<CameraSpotlight>>) {
+    for (cam, children) in &cameras {
+        for &child in children {
+            if let Ok(mut v) = lights.get_mut(child) {
+                let want = if cam.spotlight { Visibility::Inherited } else { Visibility::Hidden };
+                v.set_if_neq(want);
             }
         }
     }
 }
 
-fn apply(mut cameras: Query<(&GameCamera, &mut Transform), Changed<GameCamera>>) {
-    for (cam, mut transform) in &mut cameras {
-        *transform = cam.transform();
+/// The first-person view of a unit drawn at `unit`: at its `CameraCenter` point (or
+/// above its middle without one), looking along its turret (or hull), tilted by `pitch`.
+pub fn first_person(unit: &Transform, object: Option<&MissionObject>, turret: f32, pitch: f32) -> Transform {
+    let center = object.and_then(|o| o.components.first()).and_then(|c| c.camera_center).unwrap_or([0.0, 0.0, 3.0]);
+    let at = unit.translation + unit.rotation * (Vec3::from(to_bevy(center)) * unit.scale);
+    // Game +X is a unit's front; a Bevy camera looks along -Z.
+    let rotation = unit.rotation * Quat::from_rotation_y(turret - FRAC_PI_2) * Quat::from_rotation_x(pitch);
+    Transform::from_translation(at).with_rotation(rotation)
+}
+
+/// Places every game camera (following or riding its unit) and publishes the frame.
+fn place(
+    table: Res<ObjectTable>,
+    units: Query<(&Transform, Option<&MissionObject>, Option<&Weapon>), Without<GameCamera>>,
+    mut cameras: Query<(&mut GameCamera, &mut Transform, Option<&mut ColorGrading>, Entity)>,
+    mut frame: ResMut<CameraFrame>,
+    mut commands: Commands,
+) {
+    for (mut cam, mut transform, grading, entity) in &mut cameras {
+        let unit = |id: u32| table.entity_of(id).and_then(|e| units.get(e).ok());
+        let placed = match cam.mode {
+            CameraMode::Follow(id) => match unit(id) {
+                Some((t, ..)) => {
+                    cam.focus = t.translation;
+                    cam.transform()
+                }
+                None => {
+                    cam.switch(CameraMode::Rts);
+                    cam.transform()
+                }
+            },
+            CameraMode::FirstPerson(id) => match unit(id) {
+                Some((t, object, weapon)) => first_person(t, object, weapon.map_or(0.0, |w| w.turret), cam.pitch),
+                None => {
+                    cam.switch(CameraMode::Rts);
+                    cam.transform()
+                }
+            },
+            CameraMode::Rts | CameraMode::FreeFly => cam.transform(),
+        };
+        transform.set_if_neq(placed);
+        // The infrared view: a bright monochrome grade.
+        match (cam.infrared, grading) {
+            (true, None) => {
+                let mut g = ColorGrading::default();
+                g.global.post_saturation = 0.0;
+                g.global.exposure = 1.0;
+                g.global.tint = 0.4;
+                commands.entity(entity).insert(g);
+            }
+            (false, Some(_)) => {
+                commands.entity(entity).remove::<ColorGrading>();
+            }
+            _ => {}
+        }
+        *frame = CameraFrame { mode: cam.mode, transform: placed, focus: cam.focus };
     }
 }
 
@@ -182,25 +181,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rts_camera_looks_at_its_focus_from_above() {
-        let mut cam = GameCamera { focus: Vec3::new(100.0, 0.0, -50.0), ..Default::default() };
-        let t = cam.transform();
-        assert!(t.translation.y > 0.0, "above the ground");
-        let to_focus = (cam.focus - t.translation).normalize();
-        assert!(t.forward().dot(to_focus) > 0.999);
-        assert!((t.translation.distance(cam.focus) - cam.distance).abs() < 1e-3);
-        cam.frame(Vec3::new(0.0, 0.0, 0.0), Vec3::new(1000.0, 50.0, 1000.0));
-        assert_eq!(cam.focus, Vec3::new(500.0, 25.0, 500.0));
-        assert!(cam.distance > 1000.0);
-    }
-
-    #[test]
-    fn free_fly_faces_the_same_way_as_the_rts_view_it_came_from() {
-        let mut cam = GameCamera::default();
-        let rts = cam.transform();
-        cam.mode = CameraMode::FreeFly;
-        cam.position = rts.translation;
-        let fly = cam.transform();
-        assert!(rts.forward().dot(*fly.forward()) > 0.999, "{:?} vs {:?}", rts.forward(), fly.forward());
+    fn first_person_sits_at_the_camera_center_and_looks_ahead() {
+        let unit = Transform::from_translation(Vec3::new(10.0, 0.0, 0.0));
+        let object = MissionObject {
+            key: "robot.dat".into(),
+            components: vec![iron3d_mission::ObjectComponent {
+                camera_center: Some([-1.0, 0.0, 4.0]),
+                ..iron3d_mission::ObjectComponent::root("chassis")
+            }],
+            clan: 1,
+        };
+        let t = first_person(&unit, Some(&object), 0.0, 0.0);
+        assert!(t.translation.distance(Vec3::new(9.0, 4.0, 0.0)) < 1e-5, "{}", t.translation);
+        assert!(t.forward().dot(Vec3::X) > 0.999, "looks along game +X: {:?}", t.forward());
+        // Turret turned a quarter left (counter-clockwise seen from above: game +Y).
+        let left = first_person(&unit, Some(&object), FRAC_PI_2, 0.0);
+        assert!(left.forward().dot(Vec3::from(to_bevy([0.0, 1.0, 0.0]))) > 0.999, "{:?}", left.forward());
     }
 }

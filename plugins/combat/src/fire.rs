@@ -4,8 +4,9 @@
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
-    CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health, ObjectHandle,
-    ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter, SimTransform, TICK_SECONDS, Weapon,
+    CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health, ManualControl,
+    ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter, SimTransform, TICK_SECONDS,
+    Weapon,
 };
 
 /// A turret fires once it points within this angle of its target (radians).
@@ -37,7 +38,8 @@ fn reference(table: &ObjectTable, id: u32) -> Option<ObjectRef> {
     table.handle_of(id).map(|handle| ObjectRef { id: OriginalObjectId(id), handle })
 }
 
-type Shooter<'a> = (&'a OriginalObjectId, &'a ObjectHandle, &'a SimTransform, &'a Radar, &'a mut Weapon);
+type Shooter<'a> =
+    (&'a OriginalObjectId, &'a ObjectHandle, &'a SimTransform, &'a Radar, &'a mut Weapon, Option<&'a ManualControl>);
 
 /// What a shot reports to: the clock, the object table and the World3D queue.
 #[derive(bevy_ecs::system::SystemParam)]
@@ -47,7 +49,9 @@ pub(crate) struct Report<'w> {
     out: MessageWriter<'w, GameMessage>,
 }
 
-/// Turns every turret toward its target and fires the weapons that are ready.
+/// Turns every turret toward its target and fires the weapons that are ready. A piloted
+/// unit's turret turns by the player's aim instead, and it fires, when the player
+/// fires, at its radar target if that is in its sights.
 pub(crate) fn aim_and_fire(
     mut commands: Commands,
     mut report: Report,
@@ -60,8 +64,11 @@ pub(crate) fn aim_and_fire(
     let dt = TICK_SECONDS;
     let mut order: Vec<_> = shooters.iter_mut().collect();
     order.sort_unstable_by_key(|s| *s.0);
-    for (&id, &handle, t, radar, mut weapon) in order {
+    for (&id, &handle, t, radar, mut weapon, manual) in order {
         weapon.cooldown = weapon.cooldown.saturating_sub(1);
+        if let Some(m) = manual.filter(|m| m.tick == report.clock.tick) {
+            weapon.turret = wrap_angle(weapon.turret + f32::from(m.input.aim_mrad) / 1000.0);
+        }
         let Some((target, (tt, proxy))) =
             radar.target.and_then(|r| table.entity_of(r).and_then(|e| targets.get(e).ok()).map(|x| (r, x)))
         else {
@@ -70,8 +77,14 @@ pub(crate) fn aim_and_fire(
         let (from, to) = ([t.position[0], t.position[1]], [tt.position[0], tt.position[1]]);
         let bearing = libm::atan2f(to[1] - from[1], to[0] - from[0]);
         let error = wrap_angle(bearing - t.heading() - weapon.turret);
-        let step = weapon.turn_rate * dt;
-        weapon.turret = wrap_angle(weapon.turret + error.clamp(-step, step));
+        match manual {
+            Some(m) if !m.input.fire => continue,
+            Some(_) => {}
+            None => {
+                let step = weapon.turn_rate * dt;
+                weapon.turret = wrap_angle(weapon.turret + error.clamp(-step, step));
+            }
+        }
         let reach = weapon.range + proxy.map_or(0.0, |p| p.radius);
         if error.abs() > AIM_TOLERANCE || weapon.cooldown > 0 || dist(from, to) > reach {
             continue;

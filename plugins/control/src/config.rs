@@ -19,11 +19,14 @@ pub struct ControlConfig {
     /// Animation frames per second of cycling CTLD pieces (project default 15: the
     /// engine's rate is not recorded).
     pub piece_frames_per_second: f32,
+    /// Full-throttle speed of a piloted unit, units/s (the project's own: 14, a little
+    /// over the cruise speed of ordered units; reversing is half of it).
+    pub pilot_speed: f32,
 }
 
 impl Default for ControlConfig {
     fn default() -> Self {
-        Self { max_accel: 8.0, max_rotation: 2.5, passes: 6, piece_frames_per_second: 15.0 }
+        Self { max_accel: 8.0, max_rotation: 2.5, passes: 6, piece_frames_per_second: 15.0, pilot_speed: 14.0 }
     }
 }
 

@@ -3,8 +3,8 @@
 use crate::config::ControlConfig;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    CollisionProxy, Kinematics, ModelBounds, MotionRequest, Movable, PreviousSimTransform, SimObject, SimTransform,
-    TICK_SECONDS,
+    CollisionProxy, Kinematics, ManualControl, ModelBounds, MotionRequest, Movable, PreviousSimTransform, SimObject,
+    SimTransform, TICK_SECONDS,
 };
 use iron3d_terrain::Ground;
 
@@ -51,19 +51,34 @@ pub(crate) use iron3d_core::plane::wrap_angle as wrap;
 pub(crate) fn step(
     config: Res<ControlConfig>,
     ground: Option<Res<Ground>>,
-    mut units: Query<(&MotionRequest, &mut Kinematics, &mut SimTransform, &mut PreviousSimTransform)>,
+    mut units: Query<(
+        &MotionRequest,
+        &mut Kinematics,
+        &mut SimTransform,
+        &mut PreviousSimTransform,
+        Option<&ManualControl>,
+    )>,
 ) {
-    for (request, mut kin, mut t, mut previous) in &mut units {
+    for (request, mut kin, mut t, mut previous, manual) in &mut units {
         previous.0 = *t;
-        let v = request.velocity;
-        let wanted = (v[0] * v[0] + v[1] * v[1]).sqrt();
         let heading = t.heading();
-        let delta = if wanted > 1e-3 { wrap(libm::atan2f(v[1], v[0]) - heading) } else { 0.0 };
         let max_turn = config.max_rotation * DT;
-        let turn = delta.clamp(-max_turn, max_turn);
+        let (turn, target) = match manual {
+            // Piloted: the player's throttle and turn replace Wizard's request.
+            Some(m) => {
+                let throttle = f32::from(m.input.throttle) / 127.0;
+                let reverse = if throttle < 0.0 { 0.5 } else { 1.0 };
+                (f32::from(m.input.turn) / 127.0 * max_turn, throttle * reverse * config.pilot_speed)
+            }
+            None => {
+                let v = request.velocity;
+                let wanted = (v[0] * v[0] + v[1] * v[1]).sqrt();
+                let delta = if wanted > 1e-3 { wrap(libm::atan2f(v[1], v[0]) - heading) } else { 0.0 };
+                (delta.clamp(-max_turn, max_turn), wanted * libm::cosf(delta).max(0.0))
+            }
+        };
         let new_heading = wrap(heading + turn);
         kin.turn_rate = turn / DT;
-        let target = wanted * libm::cosf(delta).max(0.0);
         let max_dv = config.max_accel * DT;
         kin.speed += (target - kin.speed).clamp(-max_dv, max_dv);
         let (s, c) = (libm::sinf(new_heading), libm::cosf(new_heading));

@@ -34,10 +34,12 @@ pub use messages::{
     Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, ProductionEvent,
     gmsg,
 };
-pub use motion::{BuildingCategory, CollisionProxy, Kinematics, MotionRequest, NavState, NavStatus, SteerIntent};
-pub use orders::{ClearWizardPath, CommandQueue, Order, SchemeNames, SchemeRef, SimCommand};
+pub use motion::{
+    BuildingCategory, CollisionProxy, Kinematics, ManualControl, MotionRequest, NavState, NavStatus, SteerIntent,
+};
+pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
-pub use sets::{ControlPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS};
+pub use sets::{ControlPhase, InputPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS};
 pub use sound::{SoundAction, SoundBus, SoundCue, SoundKey};
 pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
@@ -78,6 +80,7 @@ impl Plugin for CorePlugin {
             .register_type::<ObjectHandle>()
             .register_type::<SimObject>()
             .register_type::<Movable>()
+            .register_type::<ManualControl>()
             .register_type::<Owner>()
             .register_type::<SimTransform>()
             .register_type::<PreviousSimTransform>()

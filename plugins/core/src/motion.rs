@@ -110,3 +110,15 @@ impl BuildingCategory {
         iron3d_formats::registry::BuildCategory::TABLE.iter().find(|(_, _, m)| *m == self.0).map(|(c, _, _)| *c)
     }
 }
+
+/// The player's direct control of a unit (piloting), set by Behavior from
+/// [`crate::Order::Pilot`] and removed by [`crate::Order::Release`]: Control drives the
+/// unit from it instead of Wizard's request, its weapon aims and fires by it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[reflect(Component)]
+pub struct ManualControl {
+    /// The held input (throttle, turn) and this tick's aim and fire.
+    pub input: crate::PilotInput,
+    /// The tick `input` arrived in (aim and fire act in that tick only).
+    pub tick: u32,
+}

@@ -28,6 +28,36 @@ pub enum Order {
     /// Research a node of the clan's research tree (by node index; the command's units
     /// are research buildings, the clan is their owner).
     Research(u32),
+    /// Direct control by the player for this and the following ticks (piloting): the
+    /// unit keeps its orders and resumes them on [`Order::Release`].
+    Pilot(PilotInput),
+    /// End direct control: the unit returns to its orders.
+    Release,
+}
+
+/// One tick of direct control, quantised so it is exact on every machine and in a
+/// command log. Held values last until the next pilot command; `aim_mrad` and `fire`
+/// act once, in the tick the command applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+pub struct PilotInput {
+    /// Throttle in 127ths of full speed (forward positive).
+    pub throttle: i8,
+    /// Turn in 127ths of the turn rate (counter-clockwise positive).
+    pub turn: i8,
+    /// Turret turn, milliradians (counter-clockwise positive).
+    pub aim_mrad: i16,
+    /// Fire the weapon.
+    pub fire: bool,
+}
+
+impl PilotInput {
+    /// The input as one word (the order key).
+    pub fn bits(&self) -> u64 {
+        u64::from(self.throttle as u8)
+            | u64::from(self.turn as u8) << 8
+            | u64::from(self.aim_mrad as u16) << 16
+            | u64::from(self.fire) << 32
+    }
 }
 
 /// A unit scheme named in an order: the 64-bit FNV-1a of its normalised name
@@ -94,6 +124,8 @@ impl Order {
             Self::Attack(id) => (5, u64::from(id)),
             Self::Build(s) => (6, s.0),
             Self::Research(n) => (7, u64::from(n)),
+            Self::Pilot(p) => (8, p.bits()),
+            Self::Release => (9, 0),
         }
     }
 
@@ -112,12 +144,18 @@ pub struct SimCommand {
     pub units: Vec<u32>,
     /// The order.
     pub order: Order,
+    /// Queue after the units' current orders (waypoints) instead of replacing them.
+    pub queued: bool,
 }
 
 impl SimCommand {
     /// The stable application order of commands of one tick.
     pub fn cmp_stable(&self, other: &Self) -> std::cmp::Ordering {
-        self.tick.cmp(&other.tick).then(self.units.cmp(&other.units)).then(self.order.key().cmp(&other.order.key()))
+        self.tick
+            .cmp(&other.tick)
+            .then(self.units.cmp(&other.units))
+            .then(self.order.key().cmp(&other.order.key()))
+            .then(self.queued.cmp(&other.queued))
     }
 }
 

@@ -33,6 +33,16 @@ pub enum SimSystems {
     World3d,
 }
 
+/// The two steps inside [`SimSystems::Input`]: the clock advances, then the commands
+/// sampled from the player (and later the network) are stamped with the new tick.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InputPhase {
+    /// The tick counter and queue time advance.
+    Clock,
+    /// Frame input becomes tick-stamped commands.
+    Commands,
+}
+
 /// The two steps inside [`SimSystems::SuperAi`]: the clans' scripts run first, then the
 /// project's strategic layer (computer clans, the defeat rule) sees their effects.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,5 +81,6 @@ pub(crate) fn configure(app: &mut App) {
         FixedUpdate,
         (SuperAiPhase::Scripts, SuperAiPhase::Strategy).chain().in_set(SimSystems::SuperAi),
     )
+    .configure_sets(FixedUpdate, (InputPhase::Clock, InputPhase::Commands).chain().in_set(SimSystems::Input))
     .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Armament).chain().in_set(SimSystems::Control));
 }

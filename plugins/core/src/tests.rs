@@ -55,10 +55,10 @@ fn resuming_does_not_re_enter_the_game() {
 
 #[test]
 fn commands_of_a_tick_apply_in_an_order_independent_of_queueing() {
-    let a = SimCommand { tick: 3, units: vec![2], order: Order::MoveTo([1.0, 2.0]) };
-    let b = SimCommand { tick: 3, units: vec![1, 2], order: Order::Stop };
-    let c = SimCommand { tick: 3, units: vec![2], order: Order::Patrol(100) };
-    let later = SimCommand { tick: 9, units: vec![0], order: Order::Stop };
+    let a = SimCommand { tick: 3, units: vec![2], order: Order::MoveTo([1.0, 2.0]), queued: false };
+    let b = SimCommand { tick: 3, units: vec![1, 2], order: Order::Stop, queued: false };
+    let c = SimCommand { tick: 3, units: vec![2], order: Order::Patrol(100), queued: false };
+    let later = SimCommand { tick: 9, units: vec![0], order: Order::Stop, queued: false };
     let mut one = CommandQueue::default();
     let mut two = CommandQueue::default();
     for cmd in [&a, &b, &c, &later] {

@@ -2,12 +2,12 @@
 //! logs of every state transition, and the `--exit-after-frames` / `--screenshot`
 //! capture used by CI and reviewers.
 
-use bevy::input::common_conditions::input_toggle_active;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::state::state::StateTransitionEvent;
 use bevy_inspector_egui::quick::WorldInspectorPlugin;
 use iron3d_core::{AppState, MissionLoadPhase};
+use iron3d_input::{Actions, GameAction};
 use std::path::PathBuf;
 
 /// Developer tools.
@@ -31,13 +31,26 @@ pub struct ExitPlan {
 
 impl Plugin for DevPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(WorldInspectorPlugin::default().run_if(input_toggle_active(false, KeyCode::F12)))
-            .add_systems(Update, (log_transitions::<AppState>, log_transitions::<MissionLoadPhase>));
+        app.init_resource::<InspectorOpen>()
+            .register_type::<InspectorOpen>()
+            .add_plugins(WorldInspectorPlugin::default().run_if(|open: Res<InspectorOpen>| open.0))
+            .add_systems(Update, (toggle_inspector, log_transitions::<AppState>, log_transitions::<MissionLoadPhase>));
         if let Some(frames) = self.exit_after_frames {
             app.register_type::<ExitPlan>()
                 .insert_resource(ExitPlan { frames, screenshot: self.screenshot.clone() })
                 .add_systems(Update, count_frames);
         }
+    }
+}
+
+/// Whether the world inspector is shown (the `Inspector` action, F12, toggles it).
+#[derive(Resource, Debug, Default, Reflect)]
+#[reflect(Resource)]
+pub struct InspectorOpen(pub bool);
+
+fn toggle_inspector(actions: Query<&Actions>, mut open: ResMut<InspectorOpen>) {
+    if actions.iter().any(|a| a.just_pressed(&GameAction::Inspector)) {
+        open.0 = !open.0;
     }
 }
 

@@ -6,7 +6,7 @@ use crate::backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
 use iron3d_core::{MissionLoadPhase, ModelBounds, PieceBinding, ProductionPart, ProductionParts};
 use iron3d_formats::config::IniFile;
-use iron3d_formats::helpers::{Ctld, Ndpr};
+use iron3d_formats::helpers::{Ctld, Ctpt, Ndpr};
 use iron3d_formats::model::{bounds, msh::Msh};
 use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
 use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, Tma};
@@ -213,7 +213,8 @@ impl GameMissionBackend {
                     }
                     c.prototype = resolved(p);
                     c.bounds = self.model_bounds(p).via(edge.clone()).via(link.clone())?;
-                    c.bindings = self.bindings(p, index).via(edge).via(link.clone())?;
+                    c.bindings = self.bindings(p, index).via(edge.clone()).via(link.clone())?;
+                    c.camera_center = self.camera_center(p).via(edge).via(link.clone())?;
                 }
                 Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
             }
@@ -240,6 +241,16 @@ impl GameMissionBackend {
             let bytes = self.game.read_entry(&r.archive, &r.resource)?;
             Ctld::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())
         })
+    }
+
+    /// The `CameraCenter` control point of a prototype (its `.cpt`, parsed once per file).
+    fn camera_center(&self, p: &Prototype) -> Result<Option<[f32; 3]>> {
+        let Some(r) = p.first(".cpt") else { return Ok(None) };
+        let ctpt = self.game.parsed(&format!("ctpt:{}::{}", r.archive, r.resource), || {
+            let bytes = self.game.read_entry(&r.archive, &r.resource)?;
+            Ctpt::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())
+        })?;
+        Ok(ctpt.find("CameraCenter").map(|(_, point)| point.position()))
     }
 
     /// The CTLD initial pose of a prototype's model as piece bindings of component

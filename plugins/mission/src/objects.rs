@@ -140,6 +140,9 @@ pub struct ObjectComponent {
     pub bounds: Option<ModelBounds>,
     /// The CTLD initial pose of its model's pieces (one binding per posed node).
     pub bindings: Vec<PieceBinding>,
+    /// Its `CameraCenter` control point (CTPT, node-local game space): where a
+    /// first-person camera sits when the player pilots the unit.
+    pub camera_center: Option<[f32; 3]>,
 }
 
 /// What a component key resolved to in `objects.rlb` (spec `registry.md` §1).
@@ -164,6 +167,7 @@ impl ObjectComponent {
             prototype: ResolvedPrototype::default(),
             bounds: None,
             bindings: Vec::new(),
+            camera_center: None,
         }
     }
 }

@@ -192,7 +192,7 @@ fn standing_orders(world: &mut World) {
             let order = int(PATROL_PATH_PROPERTY)
                 .map(Order::Patrol)
                 .or_else(|| int(FOLLOW_PATH_PROPERTY).map(Order::FollowPath))?;
-            Some(SimCommand { tick: 1, units: vec![id.0], order })
+            Some(SimCommand { tick: 1, units: vec![id.0], order, queued: false })
         })
         .collect();
     orders.sort_by(SimCommand::cmp_stable);

@@ -83,6 +83,9 @@ pub enum MissionRenderSystems {
     Attach,
     /// Animate materials and cycling pieces.
     Animate,
+    /// (`PostUpdate`) Moving objects are placed between their last two ticks; cameras that
+    /// follow a unit run after it.
+    Place,
 }
 
 /// The mission renderer (models, terrain, environment of the loaded mission; named apart
@@ -112,7 +115,8 @@ impl Plugin for MissionRenderPlugin {
             )
             .add_systems(Startup, (environment::setup, combat::setup))
             .add_systems(OnExit(AppState::InGame), close)
-            .add_systems(PostUpdate, placement::interpolate.before(TransformSystems::Propagate))
+            .configure_sets(PostUpdate, MissionRenderSystems::Place.before(TransformSystems::Propagate))
+            .add_systems(PostUpdate, placement::interpolate.in_set(MissionRenderSystems::Place))
             .add_systems(
                 Update,
                 (

@@ -105,7 +105,7 @@ fn keep_moving(
     idle.sort_unstable();
     for id in idle {
         let goal = goals.next(&nav);
-        queue.push(SimCommand { tick: clock.tick + 1, units: vec![id], order: Order::MoveTo(goal) });
+        queue.push(SimCommand { tick: clock.tick + 1, units: vec![id], order: Order::MoveTo(goal), queued: false });
     }
 }
 
@@ -133,7 +133,7 @@ fn world(units: u32, areal: f32) -> App {
             let goal = app.world_mut().resource_scope(|w, mut goals: Mut<Goals>| goals.next(w.resource::<NavMap>()));
             placed += 1;
             spawn_unit(app.world_mut(), placed, (placed % 8) as i32, [x, y], 0.0, 1.0);
-            commands.push(SimCommand { tick: 0, units: vec![placed], order: Order::MoveTo(goal) });
+            commands.push(SimCommand { tick: 0, units: vec![placed], order: Order::MoveTo(goal), queued: false });
         }
         x += spacing;
         if x > extent {

@@ -1,5 +1,5 @@
 //! The per-tick state hash: every simulated object's position, orientation, speed,
-//! turn rate, order and path state and piece animation blends, then the random streams,
+//! turn rate, order (and queued orders) and path state, the player's direct control, and piece animation blends, then the random streams,
 //! then the clans' script VM state (SuperAI), the economy (distributor shares, ore),
 //! combat (hit points, weapons, radar targets, projectiles), the strategic layer's
 //! memory, production (queues, jobs, research states, the next object id) and the
@@ -10,8 +10,8 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_behavior::Navigator;
 use iron3d_core::{
-    Fnv1a, GameClock, Kinematics, MissionOutcome, NavStatus, OriginalObjectId, PieceAnimation, SimObject, SimRandom,
-    SimTransform,
+    Fnv1a, GameClock, Kinematics, ManualControl, MissionOutcome, NavStatus, OriginalObjectId, PieceAnimation,
+    SimObject, SimRandom, SimTransform,
 };
 
 /// The hash of every tick so far.
@@ -36,6 +36,7 @@ type Hashed<'a> = (
     Option<&'a Navigator>,
     Option<&'a NavStatus>,
     Option<&'a PieceAnimation>,
+    Option<&'a ManualControl>,
 );
 
 /// The hash of the world's simulation state now.
@@ -46,7 +47,7 @@ pub fn state_hash(world: &mut World) -> u64 {
     let mut h = Fnv1a::default();
     let f = |h: &mut Fnv1a, v: &[f32]| v.iter().for_each(|x| h.word(x.to_bits()));
     let wide = |h: &mut Fnv1a, v: u64| [v as u32, (v >> 32) as u32].into_iter().for_each(|w| h.word(w));
-    for (id, t, kin, nav, status, animation) in rows {
+    for (id, t, kin, nav, status, animation, manual) in rows {
         h.word(id.0);
         f(&mut h, &t.position);
         f(&mut h, &t.orientation);
@@ -61,6 +62,16 @@ pub fn state_hash(world: &mut World) -> u64 {
                 wide(&mut h, v as u64);
             }
             h.word(n.first_step_ms);
+            h.word(n.queued.len() as u32);
+            n.queued.iter().for_each(|o| {
+                let (kind, value) = o.key();
+                h.word(u32::from(kind));
+                wide(&mut h, value);
+            });
+        }
+        if let Some(m) = manual {
+            wide(&mut h, m.input.bits());
+            h.word(m.tick);
         }
         if let Some(s) = status {
             h.word(s.state as u32);

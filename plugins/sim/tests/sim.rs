@@ -27,7 +27,7 @@ fn world_app(height: fn(f32, f32) -> f32, hole: fn(u16, u16) -> bool) -> App {
 
 fn order(app: &mut App, units: Vec<u32>, order: Order) {
     let tick = app.world().resource::<GameClock>().tick + 1;
-    app.world_mut().resource_mut::<CommandQueue>().push(SimCommand { tick, units, order });
+    app.world_mut().resource_mut::<CommandQueue>().push(SimCommand { tick, units, order, queued: false });
 }
 
 fn run(app: &mut App, ticks: u32) {
@@ -374,11 +374,11 @@ fn recorded_run(commands: &[SimCommand]) -> Vec<(u32, u64)> {
 #[test]
 fn a_command_log_replays_to_the_same_hash_at_every_tick() {
     let log = vec![
-        SimCommand { tick: 3, units: vec![0, 1, 2, 3], order: Order::MoveTo([60.0, 60.0]) },
-        SimCommand { tick: 3, units: vec![4, 5], order: Order::Patrol(1) },
-        SimCommand { tick: 20, units: vec![6, 7, 8], order: Order::FollowPath(1) },
-        SimCommand { tick: 40, units: vec![0], order: Order::Stop },
-        SimCommand { tick: 41, units: vec![9], order: Order::MoveToObject(4) },
+        SimCommand { tick: 3, units: vec![0, 1, 2, 3], order: Order::MoveTo([60.0, 60.0]), queued: false },
+        SimCommand { tick: 3, units: vec![4, 5], order: Order::Patrol(1), queued: false },
+        SimCommand { tick: 20, units: vec![6, 7, 8], order: Order::FollowPath(1), queued: false },
+        SimCommand { tick: 40, units: vec![0], order: Order::Stop, queued: false },
+        SimCommand { tick: 41, units: vec![9], order: Order::MoveToObject(4), queued: false },
     ];
     let first = recorded_run(&log);
     let mut shuffled = log.clone();

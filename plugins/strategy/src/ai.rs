@@ -213,18 +213,23 @@ pub(crate) fn think(
             strategy.assigned.insert(unit, order);
         }
         for (order, units) in grouped.into_values() {
-            queue.push(SimCommand { tick: clock.tick, units, order });
+            queue.push(SimCommand { tick: clock.tick, units, order, queued: false });
         }
         let me = clan.index as i32;
         for (producer, scheme) in builds(me, clock.tick, census, &rules.ai, &strategy) {
             let Ok(r) = names.intern(&rules.ai.build[scheme as usize]) else { continue };
-            queue.push(SimCommand { tick: clock.tick, units: vec![producer], order: Order::Build(r) });
+            queue.push(SimCommand { tick: clock.tick, units: vec![producer], order: Order::Build(r), queued: false });
             strategy.building.insert(producer, (me, scheme));
             strategy.builds.insert(me, scheme + 1);
         }
         let waiting = strategy.research_wait.get(&me).is_some_and(|until| clock.tick < *until);
         if let Some((institute, node)) = research(me, census, &board).filter(|_| !waiting) {
-            queue.push(SimCommand { tick: clock.tick, units: vec![institute], order: Order::Research(node) });
+            queue.push(SimCommand {
+                tick: clock.tick,
+                units: vec![institute],
+                order: Order::Research(node),
+                queued: false,
+            });
             strategy.researching.insert(institute, me);
         }
     }

@@ -5,6 +5,7 @@
 //! through a temporary file and a rename so a crash never leaves half a file.
 
 use bevy::prelude::*;
+use iron3d_vfs::user_files::{self, Versioned};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -26,22 +27,11 @@ pub struct CampaignProgress {
     pub path: Option<PathBuf>,
 }
 
-/// The user's data directory for iron3d: `IRON3D_USER_DIR`, else the platform's
-/// (`$XDG_DATA_HOME` or `~/.local/share` on Linux, `~/Library/Application Support` on
-/// macOS, `%APPDATA%` on Windows) joined with `iron3d`.
-pub fn user_data_dir() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = var("IRON3D_USER_DIR") {
-        return Some(dir);
+impl Versioned for CampaignProgress {
+    const VERSION: u32 = VERSION;
+    fn version(&self) -> u32 {
+        self.version
     }
-    let base = if cfg!(windows) {
-        var("APPDATA")
-    } else if cfg!(target_os = "macos") {
-        var("HOME").map(|h| h.join("Library/Application Support"))
-    } else {
-        var("XDG_DATA_HOME").or_else(|| var("HOME").map(|h| h.join(".local/share")))
-    };
-    base.map(|b| b.join("iron3d"))
 }
 
 impl CampaignProgress {
@@ -51,21 +41,7 @@ impl CampaignProgress {
     /// The file exists but cannot be read, is not valid RON, or has another version.
     pub fn load(dir: &Path) -> Result<Self, String> {
         let path = dir.join(FILE);
-        let mut progress = match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                let p: Self = ron::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-                if p.version != VERSION {
-                    return Err(format!(
-                        "{}: progress version {}, this build reads {VERSION}",
-                        path.display(),
-                        p.version
-                    ));
-                }
-                p
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Self { version: VERSION, ..Self::default() },
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-        };
+        let mut progress = user_files::read::<Self>(&path)?.unwrap_or(Self { version: VERSION, ..Self::default() });
         progress.path = Some(path);
         Ok(progress)
     }
@@ -80,14 +56,7 @@ impl CampaignProgress {
             return Ok(false);
         }
         let Some(path) = &self.path else { return Ok(true) };
-        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).map_err(|e| e.to_string())?;
-        let io = |e: std::io::Error| format!("{}: {e}", path.display());
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let temporary = path.with_extension("ron.tmp");
-        std::fs::write(&temporary, text).map_err(io)?;
-        std::fs::rename(&temporary, path).map_err(io)?;
+        user_files::write(path, self)?;
         Ok(true)
     }
 }
@@ -95,7 +64,7 @@ impl CampaignProgress {
 /// Loads the progress at start-up (a broken file is reported and left untouched:
 /// progress is then not kept for this run).
 pub fn load(mut commands: Commands) {
-    let progress = match user_data_dir().map(|d| CampaignProgress::load(&d)) {
+    let progress = match user_files::data_dir().map(|d| CampaignProgress::load(&d)) {
         Some(Ok(p)) => p,
         Some(Err(e)) => {
             warn!("campaign progress not kept: {e}");

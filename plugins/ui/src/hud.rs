@@ -1,19 +1,39 @@
-//! In-mission HUD and the pause menu.
+//! The in-mission HUD: a top bar (mission, game time, the player's ore and power,
+//! units), the selected object (kind, health, order, ore held), the research panel of a
+//! selected research building, the last messages (production, losses, kills), the
+//! pause menu.
 
-use crate::Settings;
-use crate::screen::settings_controls;
+use crate::command::player_clan;
+use crate::screen::{SettingsEdit, settings_controls};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use iron3d_core::{AppState, Pause};
-use iron3d_mission::{MissionObject, MissionRequest, Registered};
+use iron3d_core::{
+    GameClock, GameMessage, GameMessageKind, Health, MissionClans, Movable, NavStatus, ObjectTable, Order, Owner,
+    Pause, ProductionEvent, ResearchBoard, TICK_MS,
+};
+use iron3d_input::{Actions, GameAction, PlayerCommands, Selection};
+use iron3d_mission::{MissionObject, MissionRequest};
+use std::collections::{BTreeMap, VecDeque};
 
-/// Esc pauses a running mission and resumes a paused one.
-pub fn toggle_pause(
-    keys: Res<ButtonInput<KeyCode>>,
-    state: Option<Res<State<Pause>>>,
-    mut next: ResMut<NextState<Pause>>,
-) {
-    if let Some(state) = state.filter(|_| keys.just_pressed(KeyCode::Escape)) {
+/// Messages kept on screen.
+pub const MESSAGES: usize = 6;
+
+/// The player's economy and the last messages (refreshed by the HUD systems).
+#[derive(Resource, Debug, Clone, Default, Reflect)]
+#[reflect(Resource)]
+pub struct HudState {
+    /// The player's ore and power.
+    pub economy: (f32, f32),
+    /// Recent messages, newest last.
+    pub messages: VecDeque<String>,
+    /// Objects' clans and short names, for messages about objects already gone.
+    pub known: BTreeMap<u32, (i32, String)>,
+}
+
+/// `Pause` pauses a running mission and resumes a paused one.
+pub fn toggle_pause(actions: Query<&Actions>, state: Option<Res<State<Pause>>>, mut next: ResMut<NextState<Pause>>) {
+    let pressed = actions.iter().any(|a| a.just_pressed(&GameAction::Pause));
+    if let Some(state) = state.filter(|_| pressed) {
         next.set(match state.get() {
             Pause::Running => Pause::Paused,
             Pause::Paused => Pause::Running,
@@ -21,34 +41,173 @@ pub fn toggle_pause(
     }
 }
 
-/// Top bar: mission, objects by clan, hints.
+/// The short name of an object: its scheme or prototype without folders.
+pub fn short_name(o: &MissionObject) -> String {
+    let key = o.key.rsplit(['\\', '/']).next().unwrap_or(&o.key);
+    key.trim_end_matches(".dat").trim_end_matches(".DAT").to_string()
+}
+
+/// The player's ore and power (GetSuperAI slot = clan index).
+pub fn economy(world: &mut World) {
+    let clan = player_clan(world.get_resource::<MissionClans>());
+    let summary = iron3d_economy::clan_summary(world, clan as u32);
+    if let Some(mut hud) = world.get_resource_mut::<HudState>() {
+        hud.economy = summary;
+    }
+}
+
+/// Keeps the messages about the player's side: robots built, research done, orders
+/// refused, objects lost and enemies destroyed.
+pub fn messages(
+    mut hud: ResMut<HudState>,
+    mut read: MessageReader<GameMessage>,
+    new: Query<(&iron3d_core::OriginalObjectId, &MissionObject), Added<MissionObject>>,
+    clans: Option<Res<MissionClans>>,
+) {
+    for (id, o) in &new {
+        hud.known.insert(id.0, (o.clan, short_name(o)));
+    }
+    let mine = player_clan(clans.as_deref());
+    for m in read.read() {
+        let name = |hud: &HudState, id: u32| hud.known.get(&id).cloned().unwrap_or((0, format!("object {id}")));
+        let line = match &m.kind {
+            GameMessageKind::Destroyed { object, .. } => {
+                let (clan, what) = name(&hud, object.id.0);
+                Some(if clan == mine { format!("lost: {what}") } else { format!("destroyed: enemy {what}") })
+            }
+            GameMessageKind::Production { event, ids, detail } => {
+                let ours = ids.first().is_some_and(|&id| name(&hud, id).0 == mine);
+                let what = detail.rsplit(['\\', '/']).next().unwrap_or(detail);
+                ours.then(|| match event {
+                    ProductionEvent::Produced => format!("built: {what}"),
+                    ProductionEvent::Researched => format!("researched: {what}"),
+                    ProductionEvent::Rejected => format!("refused: {what}"),
+                })
+            }
+            _ => None,
+        };
+        if let Some(line) = line {
+            hud.messages.push_back(line);
+            while hud.messages.len() > MESSAGES {
+                hud.messages.pop_front();
+            }
+        }
+    }
+}
+
+/// What an order is, in a few words.
+pub fn describe(order: Option<Order>, status: Option<&NavStatus>) -> String {
+    let state = status.map_or(String::new(), |s| format!(" ({:?})", s.state).to_lowercase());
+    let what = match order {
+        None | Some(Order::Stop) => "holding".to_string(),
+        Some(Order::MoveTo([x, y])) => format!("moving to {x:.0}, {y:.0}"),
+        Some(Order::MoveToObject(id)) => format!("going to {id}"),
+        Some(Order::FollowPath(p)) => format!("following path {p}"),
+        Some(Order::Patrol(p)) => format!("patrolling path {p}"),
+        Some(Order::Attack(id)) => format!("attacking {id}"),
+        Some(Order::Build(_)) => "building".to_string(),
+        Some(Order::Research(n)) => format!("researching {n}"),
+        Some(Order::Pilot(_)) => "piloted".to_string(),
+        Some(Order::Release) => "released".to_string(),
+    };
+    what + &state
+}
+
+type Selected<'a> = (
+    &'a MissionObject,
+    Option<&'a Health>,
+    Option<&'a NavStatus>,
+    Option<&'a iron3d_behavior::Navigator>,
+    Option<&'a iron3d_economy::ore::OreProperty>,
+    Has<Movable>,
+    &'a Owner,
+);
+
+/// The HUD.
+#[allow(clippy::too_many_arguments, reason = "the HUD shows a little of everything")]
 pub fn hud(
     mut contexts: EguiContexts,
     request: Option<Res<MissionRequest>>,
-    objects: Query<&MissionObject, With<Registered>>,
+    clock: Res<GameClock>,
+    hud: Res<HudState>,
+    selection: Res<Selection>,
+    table: Res<ObjectTable>,
+    objects: Query<Selected>,
+    owners: Query<&Owner, With<Movable>>,
+    board: Res<ResearchBoard>,
+    production: Option<Res<iron3d_production::Production>>,
+    clans: Option<Res<MissionClans>>,
+    mut player: ResMut<PlayerCommands>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    let mut clans: Vec<(i32, usize)> = Vec::new();
-    for o in &objects {
-        match clans.iter_mut().find(|(c, _)| *c == o.clan) {
-            Some((_, n)) => *n += 1,
-            None => clans.push((o.clan, 1)),
-        }
-    }
-    clans.sort_unstable();
+    let mine = player_clan(clans.as_deref());
+    let units = owners.iter().filter(|o| o.clan == mine).count();
+    let seconds = u64::from(clock.tick) * u64::from(TICK_MS) / 1000;
     egui::Area::new("hud".into()).anchor(egui::Align2::LEFT_TOP, [8.0, 8.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.strong(request.as_ref().map_or("mission", |r| r.mission.as_str()));
                 ui.separator();
-                ui.label(format!("{} objects", objects.iter().count()));
-                for (clan, n) in &clans {
-                    ui.separator();
-                    ui.label(format!("clan {clan}: {n}"));
-                }
+                ui.monospace(format!("{:02}:{:02}", seconds / 60, seconds % 60));
                 ui.separator();
-                ui.small("WASD move · Q/E turn · wheel zoom · F free-fly · Esc pause");
+                ui.label(format!("ore {:.0}", hud.economy.0));
+                ui.label(format!("power {:.0}", hud.economy.1));
+                ui.separator();
+                ui.label(format!("{units} units"));
+                if player.piloted().is_some() {
+                    ui.separator();
+                    ui.colored_label(egui::Color32::from_rgb(240, 200, 60), "PILOTING · P to leave");
+                }
             });
+        });
+    });
+    if !hud.messages.is_empty() {
+        egui::Area::new("messages".into()).anchor(egui::Align2::CENTER_TOP, [0.0, 48.0]).show(ctx, |ui| {
+            for line in &hud.messages {
+                ui.label(
+                    egui::RichText::new(line)
+                        .color(egui::Color32::WHITE)
+                        .background_color(egui::Color32::from_black_alpha(120)),
+                );
+            }
+        });
+    }
+    let Some(first) = selection.first() else { return Ok(()) };
+    let Some((object, health, status, nav, ore, movable, owner)) =
+        table.entity_of(first).and_then(|e| objects.get(e).ok())
+    else {
+        return Ok(());
+    };
+    egui::Area::new("selected".into()).anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0]).show(ctx, |ui| {
+        egui::Frame::popup(ui.style()).show(ui, |ui| {
+            ui.set_max_width(280.0);
+            let more = selection.units.len() - 1;
+            let title = if more > 0 { format!("{} (+{more})", short_name(object)) } else { short_name(object) };
+            ui.strong(title);
+            if let Some(h) = health {
+                let share = if h.max > 0.0 { h.hp / h.max } else { 0.0 };
+                ui.add(egui::ProgressBar::new(share).text(format!("{:.0} / {:.0}", h.hp, h.max)));
+            }
+            if movable {
+                ui.label(describe(nav.map(|n| n.order), status));
+            }
+            if let Some(ore) = ore {
+                ui.label(format!("ore {:.0}", ore.current()));
+            }
+            let research = production.as_ref().and_then(|p| p.clans.get(&owner.clan)).and_then(|r| r.tree.as_ref());
+            if owner.clan == mine
+                && let (Some(tree), Some((startable, busy))) = (research, board.clans.get(&owner.clan))
+                && !movable
+            {
+                ui.separator();
+                ui.label(if *busy { "research: busy" } else { "research:" });
+                for &node in startable {
+                    let name = tree.nodes.get(node as usize).map_or(format!("node {node}"), |n| n.name.clone());
+                    if ui.add_enabled(!*busy, egui::Button::new(name)).clicked() {
+                        player.order(vec![first], Order::Research(node), false);
+                    }
+                }
+            }
         });
     });
     Ok(())
@@ -57,9 +216,9 @@ pub fn hud(
 /// The pause menu: resume, settings, back to the main menu.
 pub fn pause_menu(
     mut contexts: EguiContexts,
-    mut settings: ResMut<Settings>,
+    mut settings: SettingsEdit,
     mut pause: ResMut<NextState<Pause>>,
-    mut next: ResMut<NextState<AppState>>,
+    mut next: ResMut<NextState<iron3d_core::AppState>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Window::new("Paused")
@@ -75,9 +234,22 @@ pub fn pause_menu(
                 settings_controls(ui, &mut settings);
                 ui.separator();
                 if ui.button("Quit to main menu").clicked() {
-                    next.set(AppState::MainMenu);
+                    next.set(iron3d_core::AppState::MainMenu);
                 }
             });
         });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_are_described_for_the_player() {
+        assert_eq!(describe(Some(Order::MoveTo([10.4, 20.6])), None), "moving to 10, 21");
+        assert_eq!(describe(None, None), "holding");
+        let status = NavStatus { state: iron3d_core::NavState::Blocked, ..Default::default() };
+        assert_eq!(describe(Some(Order::Attack(4)), Some(&status)), "attacking 4 (blocked)");
+    }
 }

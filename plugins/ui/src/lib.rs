@@ -1,39 +1,29 @@
-//! The game's screens (bevy_egui): main menu with the mission list of the data
-//! directory, loading screen with per-phase progress, load errors with their chain,
-//! in-mission HUD, pause menu, settings, and the F3 debug overlay with its debug order
-//! command (select a unit, send it to a clicked point or at an enemy), the outcome
-//! screen, and the campaign progress in the user's data directory.
+//! The game's screens and the player's side of a mission (bevy_egui): the main menu
+//! with the mission list of the data directory, the loading screen with per-phase
+//! progress, load errors with their chain, the HUD (economy, selection, research,
+//! messages), the minimap, selection and orders on the map, piloting a robot, the
+//! pause menu, settings (video, input, key bindings) kept in the user's config
+//! directory, the F3 debug overlay, the outcome screen and the campaign progress.
 
 pub mod campaign;
-mod hud;
+pub mod command;
+pub mod hud;
 mod menu;
-mod orders;
+pub mod minimap;
 pub mod outcome;
 mod overlay;
+mod pilot;
 mod screen;
+pub mod settings;
 
-pub use orders::{Click, DebugSelection, PICK_RADIUS, click, ground_point, nearest_unit, send};
+pub use command::{MapCommand, PICK_RADIUS, formation, ground_point, order_at, pick, player_clan};
+pub use settings::{SettingsFile, UserSettings, VideoSettings, WindowChoice};
 
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
 use iron3d_core::{AppState, Pause};
-
-/// User settings edited on the settings screen.
-#[derive(Resource, Debug, Clone, PartialEq, Reflect)]
-#[reflect(Resource)]
-pub struct Settings {
-    /// Scale of every screen.
-    pub ui_scale: f32,
-    /// Show the debug overlay.
-    pub overlay: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self { ui_scale: 1.0, overlay: false }
-    }
-}
+use iron3d_input::{PlayerCommands, Selection};
 
 /// The game screens. `autostart` loads that mission immediately (`--mission`).
 #[derive(Debug, Default, Clone)]
@@ -47,33 +37,57 @@ impl Plugin for UiPlugin {
         if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
             app.add_plugins(FrameTimeDiagnosticsPlugin::default());
         }
-        app.init_resource::<Settings>()
+        app.init_resource::<UserSettings>()
+            .init_resource::<SettingsFile>()
             .init_resource::<menu::MenuState>()
-            .init_resource::<DebugSelection>()
+            .init_resource::<MapCommand>()
+            .init_resource::<hud::HudState>()
+            .init_resource::<minimap::Minimap>()
             .init_resource::<outcome::OutcomeDismissed>()
-            .add_systems(Startup, campaign::load)
-            .add_systems(OnExit(AppState::InGame), |mut d: ResMut<outcome::OutcomeDismissed>| d.0 = false)
+            .register_type::<UserSettings>()
+            .register_type::<SettingsFile>()
+            .register_type::<MapCommand>()
+            .register_type::<hud::HudState>()
+            .register_type::<minimap::Minimap>()
+            .add_systems(Startup, (campaign::load, settings::load))
+            .add_systems(OnExit(AppState::InGame), leave_mission)
             .add_systems(Update, outcome::record.run_if(in_state(AppState::InGame)))
-            .register_type::<Settings>()
-            .register_type::<DebugSelection>()
-            .add_systems(OnExit(AppState::InGame), |mut s: ResMut<DebugSelection>| *s = DebugSelection::default())
-            .add_systems(Update, orders::command.run_if(in_state(Pause::Running)))
+            .add_systems(
+                Update,
+                (pilot::pilot, command::command, hud::messages, hud::economy).chain().run_if(in_state(Pause::Running)),
+            )
             .insert_resource(menu::Autostart(self.autostart.clone()))
-            .add_systems(Update, (menu::autostart, hud::toggle_pause, overlay::toggle))
+            .add_systems(Update, (menu::autostart, hud::toggle_pause, overlay::toggle, settings::apply))
             .add_systems(
                 EguiPrimaryContextPass,
                 (
                     screen::apply_scale,
                     menu::main_menu.run_if(in_state(AppState::MainMenu)),
                     menu::loading.run_if(in_state(AppState::Loading)),
-                    hud::hud.run_if(in_state(AppState::InGame)),
+                    (command::draw, hud::hud, minimap::minimap, command::build_panel)
+                        .run_if(in_state(AppState::InGame)),
                     hud::pause_menu.run_if(in_state(Pause::Paused)),
                     outcome::screen.run_if(in_state(AppState::InGame)),
                     overlay::overlay,
-                    orders::draw.run_if(in_state(AppState::InGame)),
-                    orders::build_panel.run_if(in_state(Pause::Running)),
                 )
                     .chain(),
             );
     }
+}
+
+/// Leaving a mission forgets its selection, orders in flight, outcome and map.
+fn leave_mission(
+    mut dismissed: ResMut<outcome::OutcomeDismissed>,
+    mut selection: ResMut<Selection>,
+    mut player: ResMut<PlayerCommands>,
+    mut map: ResMut<MapCommand>,
+    mut hud: ResMut<hud::HudState>,
+    mut minimap: ResMut<minimap::Minimap>,
+) {
+    dismissed.0 = false;
+    *selection = Selection::default();
+    *player = PlayerCommands::default();
+    *map = MapCommand::default();
+    *hud = hud::HudState::default();
+    *minimap = minimap::Minimap::default();
 }

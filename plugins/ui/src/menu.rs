@@ -1,7 +1,6 @@
 //! Main menu, loading screen and load errors.
 
-use crate::Settings;
-use crate::screen::{full_screen, settings_controls};
+use crate::screen::{SettingsEdit, full_screen, settings_controls};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -53,7 +52,7 @@ pub fn main_menu(
     mut contexts: EguiContexts,
     mut starter: MissionStarter,
     mut state: ResMut<MenuState>,
-    mut settings: ResMut<Settings>,
+    mut settings: SettingsEdit,
     error: Option<Res<LoadError>>,
     progress: Option<Res<crate::campaign::CampaignProgress>>,
     mut exit: MessageWriter<AppExit>,

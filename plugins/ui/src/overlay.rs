@@ -1,16 +1,17 @@
 //! The F3 debug overlay: frame rate, entity counts, draw sharing (objects vs distinct
 //! mesh/material pairs), load timings per phase.
 
-use crate::Settings;
+use crate::settings::UserSettings;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+use iron3d_input::{Actions, GameAction};
 use iron3d_mission::{LoadProgress, MissionObject, Registered};
 use iron3d_render::RenderStats;
 
-/// F3 shows or hides the overlay.
-pub fn toggle(keys: Res<ButtonInput<KeyCode>>, mut settings: ResMut<Settings>) {
-    if keys.just_pressed(KeyCode::F3) {
+/// The `DebugOverlay` action (F3) shows or hides the overlay.
+pub fn toggle(actions: Query<&Actions>, mut settings: ResMut<UserSettings>) {
+    if actions.iter().any(|a| a.just_pressed(&GameAction::DebugOverlay)) {
         settings.overlay = !settings.overlay;
     }
 }
@@ -18,7 +19,7 @@ pub fn toggle(keys: Res<ButtonInput<KeyCode>>, mut settings: ResMut<Settings>) {
 /// Draws the overlay when enabled.
 pub fn overlay(
     mut contexts: EguiContexts,
-    settings: Res<Settings>,
+    settings: Res<UserSettings>,
     diagnostics: Res<DiagnosticsStore>,
     entities: Query<Entity>,
     objects: Query<(), (With<MissionObject>, With<Registered>)>,

@@ -1,0 +1,118 @@
+//! The camera commands from the player's actions: pan (keys, stick, screen edges),
+//! turn and tilt (keys, the right stick, the mouse while look is held), zoom, rise,
+//! center, mode toggles (free fly, follow the selection), infrared and spotlight.
+//! Speeds are per second of real time; centering runs on game time.
+
+use crate::rig::{CameraMode, GameCamera};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use iron3d_input::{Actions, GameAction, InputSettings, Selection};
+
+/// Pixels from the window border where the RTS camera scrolls.
+pub const EDGE: f32 = 8.0;
+
+/// The pan direction from a cursor near the window's edge (x right, y forward).
+pub fn edge_scroll(cursor: Vec2, size: Vec2) -> Vec2 {
+    let axis = |c: f32, len: f32| {
+        if c <= EDGE {
+            -1.0
+        } else if c >= len - EDGE {
+            1.0
+        } else {
+            0.0
+        }
+    };
+    Vec2::new(axis(cursor.x, size.x), -axis(cursor.y, size.y))
+}
+
+/// Applies the camera actions to every game camera.
+pub(crate) fn controls(
+    actions: Query<&Actions>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    time: Res<Time<Real>>,
+    game_time: Res<Time<Virtual>>,
+    selection: Res<Selection>,
+    sensitivity: Res<InputSettings>,
+    mut cameras: Query<&mut GameCamera>,
+) {
+    let Ok(a) = actions.single() else { return };
+    let dt = time.delta_secs();
+    let window = windows.single().ok();
+    let edge = window
+        .filter(|w| w.focused)
+        .and_then(|w| w.cursor_position().map(|c| edge_scroll(c, w.size())))
+        .unwrap_or_default();
+    let mouse = sensitivity.mouse(a.axis_pair(&GameAction::Look));
+    let look = if a.pressed(&GameAction::CameraLookHold) { mouse } else { Vec2::ZERO };
+    let stick = sensitivity.stick(a.axis_pair(&GameAction::Stick));
+    let boost = if a.pressed(&GameAction::CameraFast) { 4.0 } else { 1.0 };
+    for mut cam in &mut cameras {
+        if a.just_pressed(&GameAction::CameraFreeFly) {
+            let next = if cam.mode == CameraMode::FreeFly { CameraMode::Rts } else { CameraMode::FreeFly };
+            cam.switch(next);
+        }
+        if a.just_pressed(&GameAction::CameraFollow) {
+            match (cam.mode, selection.first()) {
+                (CameraMode::Follow(_), _) | (_, None) => cam.switch(CameraMode::Rts),
+                (_, Some(unit)) => cam.switch(CameraMode::Follow(unit)),
+            }
+        }
+        if a.just_pressed(&GameAction::CameraCenter) {
+            cam.centering = true;
+        }
+        if a.just_pressed(&GameAction::CameraInfrared) {
+            cam.infrared = !cam.infrared;
+        }
+        if a.just_pressed(&GameAction::Spotlight) {
+            cam.spotlight = !cam.spotlight;
+        }
+        let turn = a.value(&GameAction::CameraTurn) * dt * 1.5 - look.x * 0.005 - stick.x * dt * 2.0;
+        let tilt = a.value(&GameAction::CameraTilt) * dt;
+        let pitch_sign = if matches!(cam.mode, CameraMode::Rts | CameraMode::Follow(_)) { 1.0 } else { -1.0 };
+        let tilt = tilt + pitch_sign * (look.y * 0.005 + stick.y * dt * 1.5);
+        if !matches!(cam.mode, CameraMode::FirstPerson(_)) {
+            cam.rotate(turn, tilt);
+        } else {
+            // Piloting: the unit turns the view; the mouse and stick look up and down.
+            cam.rotate(0.0, -mouse.y * 0.005 + stick.y * dt * 1.5);
+        }
+        cam.advance_centering(game_time.delta_secs());
+        let pan =
+            a.clamped_axis_pair(&GameAction::CameraPan) + if cam.mode == CameraMode::Rts { edge } else { Vec2::ZERO };
+        let (sin, cos) = cam.yaw.sin_cos();
+        let ground_forward = -Vec3::new(sin, 0.0, cos);
+        let ground_right = Vec3::new(cos, 0.0, -sin);
+        let zoom = a.value(&GameAction::CameraZoom);
+        match cam.mode {
+            CameraMode::Rts | CameraMode::Follow(_) => {
+                cam.zoom(zoom);
+                if cam.mode == CameraMode::Rts {
+                    let step = cam.speed * boost * dt * (cam.distance / 100.0).max(0.5);
+                    cam.focus += (ground_forward * pan.y + ground_right * pan.x) * step;
+                }
+            }
+            CameraMode::FreeFly => {
+                let view = cam.transform().forward();
+                let step = cam.speed * boost * dt * 2.0;
+                let rise = a.value(&GameAction::CameraRise);
+                cam.position += (*view * pan.y + ground_right * pan.x + Vec3::Y * rise) * step;
+                cam.speed = (cam.speed * (1.0 + zoom * 0.1)).clamp(10.0, 5_000.0);
+            }
+            CameraMode::FirstPerson(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cursor_at_an_edge_scrolls_that_way() {
+        let size = Vec2::new(1280.0, 720.0);
+        assert_eq!(edge_scroll(Vec2::new(640.0, 360.0), size), Vec2::ZERO);
+        assert_eq!(edge_scroll(Vec2::new(2.0, 360.0), size), Vec2::new(-1.0, 0.0));
+        assert_eq!(edge_scroll(Vec2::new(1279.0, 1.0), size), Vec2::new(1.0, 1.0), "top right: right and forward");
+        assert_eq!(edge_scroll(Vec2::new(640.0, 716.0), size), Vec2::new(0.0, -1.0));
+    }
+}

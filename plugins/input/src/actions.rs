@@ -1,0 +1,197 @@
+//! The one action set of the game (spec `runtime.md` §6, §7.1): every camera command,
+//! selection and orders, control groups, piloting, pause and the debug keys, with the
+//! default keyboard, mouse and gamepad bindings. Consumers read
+//! `ActionState<GameAction>` and never the raw devices.
+
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Everything the player can ask for.
+#[derive(Actionlike, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Reflect, Serialize, Deserialize)]
+pub enum GameAction {
+    /// Move the camera over the ground (RTS) or along the view (free fly).
+    #[actionlike(DualAxis)]
+    CameraPan,
+    /// `CMD_CAMERA_LEFT` / `CMD_CAMERA_RIGHT`: turn (positive turns left).
+    #[actionlike(Axis)]
+    CameraTurn,
+    /// `CMD_CAMERA_UP` / `CMD_CAMERA_DOWN`: tilt (positive looks down more).
+    #[actionlike(Axis)]
+    CameraTilt,
+    /// Zoom (positive moves closer).
+    #[actionlike(Axis)]
+    CameraZoom,
+    /// Free fly: rise (positive) or sink.
+    #[actionlike(Axis)]
+    CameraRise,
+    /// Hold to look around with the mouse.
+    CameraLookHold,
+    /// Hold to move the camera faster.
+    CameraFast,
+    /// `CMD_CAMERA_CENTER`: smoothly return the camera angles to their set values.
+    CameraCenter,
+    /// `CMD_CAMERA_INFRARED`: toggle the infrared view.
+    CameraInfrared,
+    /// Toggle the spotlight.
+    Spotlight,
+    /// Toggle RTS and free-fly cameras.
+    CameraFreeFly,
+    /// Toggle following the selected unit.
+    CameraFollow,
+    /// Mouse motion (look around, aim while piloting); mouse sensitivity applies.
+    #[actionlike(DualAxis)]
+    Look,
+    /// The right stick (turn and tilt the camera, aim while piloting); joystick
+    /// sensitivity applies.
+    #[actionlike(DualAxis)]
+    Stick,
+    /// Select (click or drag a box); fires while piloting.
+    Select,
+    /// Order the selection: move to the ground, attack an enemy.
+    Order,
+    /// Held: add to the selection, queue orders as waypoints.
+    Queue,
+    /// Held with a group key: assign the selection to the group.
+    GroupModifier,
+    /// Control groups 1 to 9.
+    Group1,
+    /// Control group 2.
+    Group2,
+    /// Control group 3.
+    Group3,
+    /// Control group 4.
+    Group4,
+    /// Control group 5.
+    Group5,
+    /// Control group 6.
+    Group6,
+    /// Control group 7.
+    Group7,
+    /// Control group 8.
+    Group8,
+    /// Control group 9.
+    Group9,
+    /// Stop the selection.
+    Stop,
+    /// Take or leave direct control of the selected robot.
+    Pilot,
+    /// Drive the piloted robot: forward / back, turn.
+    #[actionlike(DualAxis)]
+    Drive,
+    /// Fire the piloted robot's weapon.
+    Fire,
+    /// Pause and resume (the pause menu).
+    Pause,
+    /// The F3 debug overlay.
+    DebugOverlay,
+    /// The F12 world inspector.
+    Inspector,
+}
+
+impl GameAction {
+    /// The control group keys in group order.
+    pub const GROUPS: [Self; 9] = [
+        Self::Group1,
+        Self::Group2,
+        Self::Group3,
+        Self::Group4,
+        Self::Group5,
+        Self::Group6,
+        Self::Group7,
+        Self::Group8,
+        Self::Group9,
+    ];
+
+    /// The actions bound to buttons, in the order the rebinding screen lists them.
+    pub const BUTTONS: [Self; 26] = [
+        Self::Select,
+        Self::Order,
+        Self::Queue,
+        Self::Stop,
+        Self::GroupModifier,
+        Self::Group1,
+        Self::Group2,
+        Self::Group3,
+        Self::Group4,
+        Self::Group5,
+        Self::Group6,
+        Self::Group7,
+        Self::Group8,
+        Self::Group9,
+        Self::CameraLookHold,
+        Self::CameraFast,
+        Self::CameraCenter,
+        Self::CameraInfrared,
+        Self::Spotlight,
+        Self::CameraFreeFly,
+        Self::CameraFollow,
+        Self::Pilot,
+        Self::Fire,
+        Self::Pause,
+        Self::DebugOverlay,
+        Self::Inspector,
+    ];
+
+    /// The analog bindings (fixed; the buttons are the user's [`crate::Bindings`]): keys
+    /// as virtual axes, the mouse, the sticks with a dead zone.
+    pub fn add_axes(map: &mut InputMap<Self>) {
+        use GameAction::*;
+        let stick = |s: GamepadStick| s.with_circle_deadzone(0.15);
+        map.insert_dual_axis(CameraPan, VirtualDPad::wasd())
+            .insert_dual_axis(CameraPan, VirtualDPad::arrow_keys())
+            .insert_dual_axis(CameraPan, stick(GamepadStick::LEFT))
+            .insert_axis(CameraTurn, VirtualAxis::new(KeyCode::KeyE, KeyCode::KeyQ))
+            .insert_axis(CameraTilt, VirtualAxis::new(KeyCode::KeyR, KeyCode::KeyT))
+            .insert_axis(CameraZoom, MouseScrollAxis::Y)
+            .insert_axis(CameraZoom, VirtualAxis::new(GamepadButton::DPadDown, GamepadButton::DPadUp))
+            .insert_axis(CameraRise, VirtualAxis::new(KeyCode::KeyX, KeyCode::Space))
+            .insert_axis(CameraRise, VirtualAxis::new(GamepadButton::LeftTrigger, GamepadButton::RightTrigger))
+            .insert_dual_axis(Look, MouseMove::default())
+            .insert_dual_axis(Stick, stick(GamepadStick::RIGHT))
+            .insert_dual_axis(Drive, VirtualDPad::wasd())
+            .insert_dual_axis(Drive, VirtualDPad::arrow_keys())
+            .insert_dual_axis(Drive, stick(GamepadStick::LEFT));
+    }
+
+    /// A short name for menus.
+    pub fn label(self) -> &'static str {
+        use GameAction::*;
+        match self {
+            CameraPan => "Move camera",
+            CameraTurn => "Turn camera",
+            CameraTilt => "Tilt camera",
+            CameraZoom => "Zoom",
+            CameraRise => "Rise / sink (free fly)",
+            CameraLookHold => "Look around (hold)",
+            CameraFast => "Camera faster (hold)",
+            CameraCenter => "Center camera",
+            CameraInfrared => "Infrared view",
+            Spotlight => "Spotlight",
+            CameraFreeFly => "Free-fly camera",
+            CameraFollow => "Follow selection",
+            Look => "Mouse look",
+            Stick => "Right stick",
+            Select => "Select",
+            Order => "Order (move / attack)",
+            Queue => "Add / queue (hold)",
+            GroupModifier => "Assign group (hold)",
+            Group1 => "Group 1",
+            Group2 => "Group 2",
+            Group3 => "Group 3",
+            Group4 => "Group 4",
+            Group5 => "Group 5",
+            Group6 => "Group 6",
+            Group7 => "Group 7",
+            Group8 => "Group 8",
+            Group9 => "Group 9",
+            Stop => "Stop",
+            Pilot => "Pilot robot",
+            Drive => "Drive (piloting)",
+            Fire => "Fire (piloting)",
+            Pause => "Pause / menu",
+            DebugOverlay => "Debug overlay",
+            Inspector => "World inspector",
+        }
+    }
+}

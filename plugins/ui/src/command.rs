@@ -1,0 +1,346 @@
+//! The player's commands on the map. A left click selects one of the player's objects
+//! (Shift adds or removes it), a left drag selects the player's units in the box; a
+//! right click orders the selected units: an object of a hostile clan under the
+//! cursor is attacked, anywhere else on the ground is where they go, spread in a
+//! formation around the point (Shift queues it as a waypoint). `Stop` stops them;
+//! Ctrl+digit stores the selection as a control group, the digit selects it again.
+//! Every order goes through `PlayerCommands`, stamped with the next tick: the one path
+//! orders take. Selection rings, health bars, the drag box and order markers are drawn
+//! over the scene; a selected production building gets a build panel.
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, egui};
+use iron3d_assets::axes::{to_bevy, to_game};
+use iron3d_core::{
+    ClanRelations, CollisionProxy, Health, MissionClans, Movable, Order, OriginalObjectId, Owner, SchemeNames,
+    SimTransform,
+};
+use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
+use iron3d_mission::MissionObject;
+use iron3d_terrain::Ground;
+use std::collections::BTreeSet;
+
+/// How far from the clicked point a unit is still picked (game units, beyond its radius).
+pub const PICK_RADIUS: f32 = 8.0;
+/// A press that moves this many pixels before it is released is a drag (box select).
+pub const DRAG_PIXELS: f32 = 6.0;
+/// Room per unit in a move formation (game units).
+pub const FORMATION_SPACING: f32 = 8.0;
+/// How long an order marker stays on screen (seconds).
+pub const MARKER_SECONDS: f32 = 1.2;
+
+/// Where a Bevy-space ray meets the ground, in game space.
+pub fn ground_point(ground: &Ground, ray: Ray3d) -> Option<[f32; 3]> {
+    let (origin, direction) = (to_game(ray.origin.into()), to_game((*ray.direction).into()));
+    ground.ray_cast(origin, direction, 1.0e6).map(|hit| hit.point)
+}
+
+/// The object nearest `at` whose radius plus `reach` covers it (ties to the lower id);
+/// objects are `(id, position, radius)`.
+pub fn pick(objects: impl Iterator<Item = (u32, [f32; 3], f32)>, at: [f32; 2], reach: f32) -> Option<u32> {
+    let d = |p: [f32; 3]| ((p[0] - at[0]).powi(2) + (p[1] - at[1]).powi(2)).sqrt();
+    objects
+        .filter(|(_, p, r)| d(*p) <= r + reach)
+        .min_by(|a, b| (d(a.1) - a.2).total_cmp(&(d(b.1) - b.2)).then(a.0.cmp(&b.0)))
+        .map(|o| o.0)
+}
+
+/// Goals for `n` units sent to `center`: a square grid around it, filled row by row
+/// (the project's own rule; unit `k` in id order gets goal `k`).
+pub fn formation(center: [f32; 2], n: usize, spacing: f32) -> Vec<[f32; 2]> {
+    let side = (n as f32).sqrt().ceil().max(1.0) as usize;
+    let offset = (side as f32 - 1.0) / 2.0;
+    (0..n)
+        .map(|k| {
+            let (row, col) = ((k / side) as f32, (k % side) as f32);
+            [center[0] + (col - offset) * spacing, center[1] + (row - offset) * spacing]
+        })
+        .collect()
+}
+
+/// The player's clan: the first clan a person plays (mode 1), else clan 1.
+pub fn player_clan(clans: Option<&MissionClans>) -> i32 {
+    clans.and_then(|c| c.clans.iter().find(|c| c.mode == 1)).map_or(1, |c| c.index as i32)
+}
+
+/// What a right click on `picked` (`(id, clan)`) means for units of `mine`.
+pub fn order_at(mine: i32, picked: Option<(u32, i32)>, relations: &ClanRelations) -> Option<Order> {
+    match picked {
+        Some((id, clan)) if relations.hostile(mine, clan) => Some(Order::Attack(id)),
+        _ => None,
+    }
+}
+
+/// A left press in progress (screen position) and the markers of recent orders.
+#[derive(Resource, Debug, Clone, Default, Reflect)]
+#[reflect(Resource)]
+pub struct MapCommand {
+    /// Where the left button went down (logical pixels), while it is held.
+    pub press: Option<Vec2>,
+    /// Recent orders: where (game space), whether an attack, age in seconds.
+    pub markers: Vec<([f32; 3], bool, f32)>,
+}
+
+type Object = (
+    &'static OriginalObjectId,
+    &'static SimTransform,
+    &'static Owner,
+    Has<Movable>,
+    Option<&'static CollisionProxy>,
+    Option<&'static Health>,
+);
+
+/// The scene under the cursor and its objects.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Scene<'w, 's> {
+    windows: Query<'w, 's, &'static Window, With<PrimaryWindow>>,
+    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
+    ground: Option<Res<'w, Ground>>,
+    objects: Query<'w, 's, Object>,
+    relations: Res<'w, ClanRelations>,
+    clans: Option<Res<'w, MissionClans>>,
+}
+
+impl Scene<'_, '_> {
+    fn camera(&self) -> Option<(&Camera, &GlobalTransform)> {
+        self.cameras.iter().find(|(c, _)| c.is_active)
+    }
+
+    fn cursor(&self) -> Option<Vec2> {
+        self.windows.single().ok()?.cursor_position()
+    }
+
+    fn cursor_ground(&self) -> Option<[f32; 3]> {
+        let (camera, at) = self.camera()?;
+        ground_point(self.ground.as_deref()?, camera.viewport_to_world(at, self.cursor()?).ok()?)
+    }
+
+    pub(crate) fn on_screen(&self, p: [f32; 3]) -> Option<Vec2> {
+        let (camera, at) = self.camera()?;
+        camera.world_to_viewport(at, Vec3::from(to_bevy(p))).ok()
+    }
+
+    fn player(&self) -> i32 {
+        player_clan(self.clans.as_deref())
+    }
+
+    /// The object under the cursor: `(id, clan)`.
+    fn picked(&self, at: [f32; 3]) -> Option<(u32, i32)> {
+        let objects =
+            self.objects.iter().map(|(id, t, _, _, proxy, _)| (id.0, t.position, proxy.map_or(0.0, |p| p.radius)));
+        let id = pick(objects, [at[0], at[1]], PICK_RADIUS)?;
+        self.objects.iter().find(|o| o.0.0 == id).map(|o| (id, o.2.clan))
+    }
+}
+
+/// Selection and orders from the player's actions (not while piloting).
+pub(crate) fn command(
+    actions: Query<&Actions>,
+    scene: Scene,
+    time: Res<Time<Real>>,
+    mut state: ResMut<MapCommand>,
+    mut selection: ResMut<Selection>,
+    mut player: ResMut<PlayerCommands>,
+) {
+    for m in &mut state.markers {
+        m.2 += time.delta_secs();
+    }
+    state.markers.retain(|m| m.2 < MARKER_SECONDS);
+    let alive: BTreeSet<u32> = scene.objects.iter().map(|o| o.0.0).collect();
+    selection.retain(|id| alive.contains(&id));
+    let Ok(a) = actions.single() else { return };
+    if player.piloted().is_some() {
+        state.press = None;
+        return;
+    }
+    let mine = scene.player();
+    let add = a.pressed(&GameAction::Queue);
+    for (group, action) in GameAction::GROUPS.iter().enumerate() {
+        if a.just_pressed(action) {
+            if a.pressed(&GameAction::GroupModifier) {
+                selection.assign(group);
+            } else {
+                selection.recall(group);
+            }
+        }
+    }
+    let units: Vec<u32> = selection
+        .units
+        .iter()
+        .copied()
+        .filter(|id| scene.objects.iter().any(|o| o.0.0 == *id && o.3 && o.2.clan == mine))
+        .collect();
+    if a.just_pressed(&GameAction::Stop) {
+        player.order(units.clone(), Order::Stop, false);
+    }
+    if a.just_pressed(&GameAction::Select) {
+        state.press = scene.cursor();
+    }
+    if a.just_released(&GameAction::Select)
+        && let Some(start) = state.press.take()
+    {
+        let end = scene.cursor().unwrap_or(start);
+        if start.distance(end) > DRAG_PIXELS {
+            let boxed = scene
+                .objects
+                .iter()
+                .filter(|o| o.3 && o.2.clan == mine)
+                .filter(|o| scene.on_screen(o.1.position).is_some_and(|p| in_box(p, start, end)))
+                .map(|o| o.0.0)
+                .collect();
+            selection.select(boxed, add);
+        } else {
+            match scene.cursor_ground().and_then(|p| scene.picked(p)) {
+                Some((id, clan)) if clan == mine => selection.select(vec![id], add),
+                _ if !add => selection.select(Vec::new(), false),
+                _ => {}
+            }
+        }
+    }
+    if a.just_pressed(&GameAction::Order)
+        && !units.is_empty()
+        && let Some(point) = scene.cursor_ground()
+    {
+        match order_at(mine, scene.picked(point), &scene.relations) {
+            Some(order) => player.order(units, order, add),
+            None => {
+                for (unit, goal) in units.iter().zip(formation([point[0], point[1]], units.len(), FORMATION_SPACING)) {
+                    player.order(vec![*unit], Order::MoveTo(goal), add);
+                }
+            }
+        }
+        let attack = matches!(order_at(mine, scene.picked(point), &scene.relations), Some(Order::Attack(_)));
+        state.markers.push((point, attack, 0.0));
+    }
+}
+
+/// Rings and health bars on the selection, the drag box, the order markers.
+pub(crate) fn draw(
+    mut contexts: EguiContexts,
+    scene: Scene,
+    state: Res<MapCommand>,
+    selection: Res<Selection>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let zoom = ctx.zoom_factor();
+    let pos = |p: Vec2| egui::pos2(p.x / zoom, p.y / zoom);
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, "map command".into()));
+    let green = egui::Color32::from_rgb(90, 230, 90);
+    for (id, t, _, _, proxy, health) in &scene.objects {
+        if !selection.contains(id.0) {
+            continue;
+        }
+        let Some(p) = scene.on_screen(t.position) else { continue };
+        let r = (proxy.map_or(2.0, |c| c.radius) * 4.0).clamp(10.0, 40.0);
+        painter.circle_stroke(pos(p), r, egui::Stroke::new(2.0, green));
+        if let Some(h) = health.filter(|h| h.max > 0.0) {
+            let share = (h.hp / h.max).clamp(0.0, 1.0);
+            let top = pos(p) + egui::vec2(-r, -r - 8.0);
+            let bar = egui::Rect::from_min_size(top, egui::vec2(2.0 * r, 4.0));
+            painter.rect_filled(bar, 0.0, egui::Color32::from_black_alpha(160));
+            let fill = egui::Color32::from_rgb((255.0 * (1.0 - share)) as u8, (220.0 * share) as u8, 40);
+            painter.rect_filled(egui::Rect::from_min_size(top, egui::vec2(2.0 * r * share, 4.0)), 0.0, fill);
+        }
+    }
+    if let (Some(start), Some(now)) = (state.press, scene.cursor())
+        && start.distance(now) > DRAG_PIXELS
+    {
+        let rect = egui::Rect::from_two_pos(pos(start), pos(now));
+        painter.rect_filled(rect, 0.0, egui::Color32::from_rgba_unmultiplied(90, 230, 90, 30));
+        painter.rect_stroke(rect, 0.0, egui::Stroke::new(1.0, green), egui::StrokeKind::Inside);
+    }
+    for (point, attack, age) in &state.markers {
+        let Some(p) = scene.on_screen(*point) else { continue };
+        let fade = 1.0 - age / MARKER_SECONDS;
+        let colour = if *attack { egui::Color32::from_rgb(240, 70, 60) } else { egui::Color32::from_rgb(240, 200, 60) };
+        let r = 6.0 + 10.0 * age / MARKER_SECONDS;
+        painter.circle_stroke(pos(p), r, egui::Stroke::new(2.0 * fade + 0.5, colour.gamma_multiply(fade)));
+    }
+    Ok(())
+}
+
+/// With one of the player's production buildings selected, a panel orders robots there:
+/// one button per unit scheme the mission's robots were placed from (production decides
+/// whether the building builds, research allows the scheme and the clan can pay).
+pub(crate) fn build_panel(
+    mut contexts: EguiContexts,
+    selection: Res<Selection>,
+    objects: Query<(&OriginalObjectId, &MissionObject, Has<Movable>)>,
+    production: Option<Res<iron3d_production::Production>>,
+    mut player: ResMut<PlayerCommands>,
+    mut names: ResMut<SchemeNames>,
+) -> Result {
+    let Some(building) = selection.first().filter(|_| selection.units.len() == 1) else { return Ok(()) };
+    let is_producer = production.as_ref().is_some_and(|p| p.producers.contains_key(&building));
+    if !is_producer || objects.iter().any(|(id, _, movable)| id.0 == building && movable) {
+        return Ok(());
+    }
+    let schemes: BTreeSet<&str> = objects.iter().filter(|o| o.2).map(|o| o.1.key.as_str()).collect();
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new(format!("Build at {building}"))
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
+        .resizable(false)
+        .show(ctx, |ui| {
+            if let Some(q) = production.as_ref().and_then(|p| p.producers.get(&building)) {
+                if let Some(job) = &q.active {
+                    let done = job.elapsed_ms as f32 / job.total_ms.max(1) as f32;
+                    let name = names.name(job.what).unwrap_or("robot").to_string();
+                    ui.add(egui::ProgressBar::new(done).text(format!("building {name}")));
+                }
+                if !q.waiting.is_empty() {
+                    ui.label(format!("{} waiting", q.waiting.len()));
+                }
+            }
+            for scheme in schemes {
+                let label = scheme.rsplit(['\\', '/']).next().unwrap_or(scheme);
+                if ui.button(label).on_hover_text(scheme).clicked()
+                    && let Ok(r) = names.intern(scheme)
+                {
+                    player.order(vec![building], Order::Build(r), false);
+                }
+            }
+        });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_formats::world::TerrainBuilder;
+
+    #[test]
+    fn a_click_picks_the_ground_and_the_nearest_object() {
+        let terrain = TerrainBuilder::height_field(4, 4, 10.0, |x: f32, _| x * 0.5).unwrap();
+        let ground = Ground::new(&terrain);
+        // A ray straight down (Bevy −Y) over game (12, 7) meets the slope at z = 6.
+        let ray = Ray3d::new(Vec3::from(to_bevy([12.0, 7.0, 100.0])), Dir3::NEG_Y);
+        let p = ground_point(&ground, ray).expect("hits the ground");
+        assert!((p[0] - 12.0).abs() < 1e-3 && (p[1] - 7.0).abs() < 1e-3 && (p[2] - 6.0).abs() < 1e-3, "{p:?}");
+        let units = [(5, [20.0, 7.0, 0.0], 1.0), (3, [14.0, 7.0, 0.0], 0.0), (2, [10.0, 7.0, 0.0], 0.0)];
+        assert_eq!(pick(units.into_iter(), [12.0, 7.0], PICK_RADIUS), Some(2), "equal distance: lower id");
+        assert_eq!(pick(units.into_iter(), [40.0, 40.0], PICK_RADIUS), None, "nothing within reach");
+        let building = [(9, [60.0, 0.0, 0.0], 25.0)];
+        assert_eq!(pick(building.into_iter(), [80.0, 0.0], PICK_RADIUS), Some(9), "a big building by its radius");
+    }
+
+    #[test]
+    fn hostile_objects_are_attacked_anything_else_is_ground() {
+        let relations = ClanRelations {
+            hostile: vec![vec![false, false, false], vec![false, false, true], vec![false, true, false]],
+        };
+        assert_eq!(order_at(1, Some((7, 2)), &relations), Some(Order::Attack(7)));
+        assert_eq!(order_at(1, Some((5, 1)), &relations), None, "an own unit: move there");
+        assert_eq!(order_at(1, None, &relations), None);
+    }
+
+    #[test]
+    fn a_formation_gives_each_unit_its_own_goal_around_the_point() {
+        let goals = formation([100.0, 50.0], 4, 8.0);
+        assert_eq!(goals, [[96.0, 46.0], [104.0, 46.0], [96.0, 54.0], [104.0, 54.0]]);
+        assert_eq!(formation([1.0, 2.0], 1, 8.0), [[1.0, 2.0]]);
+        let many = formation([0.0, 0.0], 10, 8.0);
+        let distinct: BTreeSet<(i32, i32)> = many.iter().map(|g| (g[0] as i32, g[1] as i32)).collect();
+        assert_eq!(distinct.len(), 10);
+    }
+}

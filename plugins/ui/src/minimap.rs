@@ -1,0 +1,178 @@
+//! The minimap: the mission's `Land.map` areals drawn once per mission (walkable
+//! ground shaded by height, the rest dark), the objects on it (the player's green,
+//! hostile red, others grey; buildings as squares), and the camera's view on the
+//! ground. A left click moves the camera there, a right click sends the selected units.
+
+use crate::command::{FORMATION_SPACING, formation, player_clan};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use iron3d_assets::axes::{to_bevy, to_game};
+use iron3d_camera::{CameraMode, GameCamera};
+use iron3d_core::{ClanRelations, MissionClans, Movable, Order, Owner, SimTransform};
+use iron3d_input::{PlayerCommands, Selection};
+use iron3d_terrain::{Ground, NavMap};
+
+/// Side of the minimap image in pixels.
+pub const SIZE: usize = 160;
+
+/// The drawn map of the current mission.
+#[derive(Resource, Default, Reflect)]
+#[reflect(Resource)]
+pub struct Minimap {
+    /// Game-space XY of the image's corners (min, max).
+    pub bounds: Option<([f32; 2], [f32; 2])>,
+    /// The image (none until the mission's map is drawn).
+    #[reflect(ignore)]
+    pub texture: Option<egui::TextureHandle>,
+}
+
+/// The XY extent of every areal.
+pub fn extent(nav: &NavMap) -> Option<([f32; 2], [f32; 2])> {
+    let map = nav.map()?;
+    let points = map.areals.iter().flat_map(|a| a.vertices.iter());
+    let (lo, hi) = points.fold(([f32::MAX; 2], [f32::MIN; 2]), |(lo, hi), v| {
+        ([lo[0].min(v[0]), lo[1].min(v[1])], [hi[0].max(v[0]), hi[1].max(v[1])])
+    });
+    (lo[0] < hi[0] && lo[1] < hi[1]).then_some((lo, hi))
+}
+
+/// The map image: `SIZE`² RGBA, north (game +Y) up.
+pub fn paint(nav: &NavMap, ground: Option<&Ground>, (lo, hi): ([f32; 2], [f32; 2])) -> Vec<u8> {
+    let mut rgba = Vec::with_capacity(SIZE * SIZE * 4);
+    let (mut zmin, mut zmax) = (f32::MAX, f32::MIN);
+    let at = |px: usize, py: usize| {
+        let x = lo[0] + (px as f32 + 0.5) / SIZE as f32 * (hi[0] - lo[0]);
+        let y = hi[1] - (py as f32 + 0.5) / SIZE as f32 * (hi[1] - lo[1]);
+        (x, y)
+    };
+    let heights: Vec<Option<f32>> = (0..SIZE * SIZE)
+        .map(|i| {
+            let (x, y) = at(i % SIZE, i / SIZE);
+            let z = ground.and_then(|g| g.height_at(x, y));
+            if let Some(z) = z {
+                (zmin, zmax) = (zmin.min(z), zmax.max(z));
+            }
+            z
+        })
+        .collect();
+    for (i, z) in heights.iter().enumerate() {
+        let (x, y) = at(i % SIZE, i / SIZE);
+        let shade = z.map_or(0.5, |z| if zmax > zmin { (z - zmin) / (zmax - zmin) } else { 0.5 });
+        let c = if nav.walkable(x, y) {
+            [(70.0 + 90.0 * shade) as u8, (90.0 + 90.0 * shade) as u8, (50.0 + 50.0 * shade) as u8, 235]
+        } else {
+            [(25.0 + 40.0 * shade) as u8, (25.0 + 40.0 * shade) as u8, (30.0 + 40.0 * shade) as u8, 235]
+        };
+        rgba.extend_from_slice(&c);
+    }
+    rgba
+}
+
+/// Where a camera view ray meets the horizontal plane at height `z` (game space).
+fn on_plane(ray: Ray3d, z: f32) -> Option<[f32; 2]> {
+    let (o, d) = (to_game(ray.origin.into()), to_game((*ray.direction).into()));
+    let t = (z - o[2]) / d[2];
+    (d[2].abs() > 1e-4 && t > 0.0).then(|| [o[0] + d[0] * t, o[1] + d[1] * t])
+}
+
+/// Draws the minimap and takes its clicks.
+#[allow(clippy::too_many_arguments, reason = "the minimap shows the map, the objects and the camera")]
+pub fn minimap(
+    mut contexts: EguiContexts,
+    mut minimap: ResMut<Minimap>,
+    nav: Option<Res<NavMap>>,
+    ground: Option<Res<Ground>>,
+    objects: Query<(&SimTransform, &Owner, Has<Movable>, &iron3d_core::OriginalObjectId)>,
+    relations: Res<ClanRelations>,
+    clans: Option<Res<MissionClans>>,
+    view: Query<(&Camera, &GlobalTransform)>,
+    mut cameras: Query<&mut GameCamera>,
+    selection: Res<Selection>,
+    mut player: ResMut<PlayerCommands>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let Some(nav) = nav else { return Ok(()) };
+    if minimap.bounds.is_none() {
+        let Some(bounds) = extent(&nav) else { return Ok(()) };
+        let image = egui::ColorImage::from_rgba_unmultiplied([SIZE, SIZE], &paint(&nav, ground.as_deref(), bounds));
+        minimap.texture = Some(ctx.load_texture("minimap", image, egui::TextureOptions::LINEAR));
+        minimap.bounds = Some(bounds);
+    }
+    let (Some((lo, hi)), Some(texture)) = (minimap.bounds, minimap.texture.clone()) else { return Ok(()) };
+    let mine = player_clan(clans.as_deref());
+    egui::Area::new("minimap".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).show(ctx, |ui| {
+        let side = SIZE as f32 * 1.25;
+        let response = ui.add(egui::Image::new((texture.id(), egui::vec2(side, side))).sense(egui::Sense::click()));
+        let rect = response.rect;
+        let to_screen = |p: [f32; 2]| {
+            egui::pos2(
+                rect.left() + (p[0] - lo[0]) / (hi[0] - lo[0]) * rect.width(),
+                rect.top() + (hi[1] - p[1]) / (hi[1] - lo[1]) * rect.height(),
+            )
+        };
+        let to_game_xy = |s: egui::Pos2| {
+            [
+                lo[0] + (s.x - rect.left()) / rect.width() * (hi[0] - lo[0]),
+                hi[1] - (s.y - rect.top()) / rect.height() * (hi[1] - lo[1]),
+            ]
+        };
+        let painter = ui.painter_at(rect);
+        for (t, owner, movable, _) in &objects {
+            let colour = if owner.clan == mine {
+                egui::Color32::from_rgb(90, 240, 90)
+            } else if relations.hostile(mine, owner.clan) {
+                egui::Color32::from_rgb(240, 70, 60)
+            } else {
+                egui::Color32::from_gray(170)
+            };
+            let p = to_screen([t.position[0], t.position[1]]);
+            if movable {
+                painter.circle_filled(p, 1.5, colour);
+            } else {
+                painter.rect_filled(egui::Rect::from_center_size(p, egui::vec2(4.0, 4.0)), 0.0, colour);
+            }
+        }
+        if let Some((camera, at)) = view.iter().find(|(c, _)| c.is_active)
+            && let Some(size) = camera.logical_viewport_size()
+        {
+            let z = ground.as_ref().and_then(|g| {
+                let f = to_game(at.translation().into());
+                g.height_at(f[0], f[1])
+            });
+            let corners = [Vec2::ZERO, Vec2::new(size.x, 0.0), size, Vec2::new(0.0, size.y)];
+            let ground_corners: Vec<egui::Pos2> = corners
+                .iter()
+                .filter_map(|c| camera.viewport_to_world(at, *c).ok())
+                .filter_map(|ray| on_plane(ray, z.unwrap_or(0.0)))
+                .map(to_screen)
+                .collect();
+            if ground_corners.len() == 4 {
+                let stroke = egui::Stroke::new(1.0, egui::Color32::WHITE);
+                painter.add(egui::Shape::closed_line(ground_corners, stroke));
+            }
+        }
+        if let Some(click) = response.interact_pointer_pos() {
+            let target = to_game_xy(click);
+            if response.clicked() {
+                let z = ground.as_ref().and_then(|g| g.height_at(target[0], target[1])).unwrap_or(0.0);
+                for mut cam in &mut cameras {
+                    if cam.mode != CameraMode::Rts {
+                        cam.switch(CameraMode::Rts);
+                    }
+                    cam.focus = Vec3::from(to_bevy([target[0], target[1], z]));
+                }
+            } else if response.secondary_clicked() {
+                let units: Vec<u32> = selection
+                    .units
+                    .iter()
+                    .copied()
+                    .filter(|id| objects.iter().any(|(_, o, m, i)| i.0 == *id && m && o.clan == mine))
+                    .collect();
+                for (unit, goal) in units.iter().zip(formation(target, units.len(), FORMATION_SPACING)) {
+                    player.order(vec![*unit], Order::MoveTo(goal), false);
+                }
+            }
+        }
+    });
+    Ok(())
+}

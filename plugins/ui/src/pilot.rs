@@ -1,0 +1,75 @@
+//! Piloting (Parkan's signature): `Pilot` with one of the player's robots selected
+//! takes direct control of it. The camera rides it from its `CameraCenter` point, the
+//! cursor is captured, `Drive` moves and turns it, mouse X or the right stick turns
+//! its turret, `Fire` fires; the input reaches the simulation as tick-stamped pilot
+//! commands through the same Control step as every other unit. `Pilot` again, `Pause`
+//! or losing the robot hands it back to its orders.
+
+use bevy::prelude::*;
+use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
+use iron3d_camera::{CameraMode, GameCamera};
+use iron3d_core::{Movable, ObjectTable, Owner};
+use iron3d_input::{Actions, GameAction, InputSettings, PlayerCommands, Selection};
+
+/// Turret turn per pixel of mouse motion (radians).
+pub const AIM_PER_PIXEL: f32 = 0.003;
+/// Turret turn rate at full stick (radians per second).
+pub const AIM_STICK_RATE: f32 = 2.0;
+
+/// Samples the piloting input of this frame, or starts and ends piloting.
+#[allow(clippy::too_many_arguments, reason = "one system reads the input and drives the camera and cursor")]
+pub(crate) fn pilot(
+    actions: Query<&Actions>,
+    selection: Res<Selection>,
+    settings: Res<InputSettings>,
+    table: Res<ObjectTable>,
+    units: Query<&Owner, With<Movable>>,
+    clans: Option<Res<iron3d_core::MissionClans>>,
+    time: Res<Time<Real>>,
+    mut player: ResMut<PlayerCommands>,
+    mut cameras: Query<&mut GameCamera>,
+    mut cursor: Query<&mut CursorOptions, With<PrimaryWindow>>,
+) {
+    let Ok(a) = actions.single() else { return };
+    let mine = crate::command::player_clan(clans.as_deref());
+    let own = |id: u32| table.entity_of(id).and_then(|e| units.get(e).ok()).is_some_and(|o| o.clan == mine);
+    let piloted = player.piloted();
+    let leave =
+        piloted.is_some_and(|u| !own(u) || a.just_pressed(&GameAction::Pilot) || a.just_pressed(&GameAction::Pause));
+    let mode = if leave {
+        let unit = piloted.unwrap_or_default();
+        player.release();
+        Some(if own(unit) { CameraMode::Follow(unit) } else { CameraMode::Rts })
+    } else if piloted.is_none() && a.just_pressed(&GameAction::Pilot) {
+        match selection.units[..] {
+            [unit] if own(unit) => {
+                player.pilot(unit, 0.0, 0.0, 0.0, false, false);
+                Some(CameraMode::FirstPerson(unit))
+            }
+            _ => None,
+        }
+    } else {
+        None
+    };
+    if let Some(mode) = mode {
+        for mut cam in &mut cameras {
+            cam.switch(mode);
+            if matches!(mode, CameraMode::FirstPerson(_)) {
+                cam.pitch = -0.1;
+            }
+        }
+        let piloting = matches!(mode, CameraMode::FirstPerson(_));
+        for mut c in &mut cursor {
+            c.grab_mode = if piloting { CursorGrabMode::Locked } else { CursorGrabMode::None };
+            c.visible = !piloting;
+        }
+    }
+    if let Some(unit) = player.piloted() {
+        let drive = a.clamped_axis_pair(&GameAction::Drive);
+        let look = settings.mouse(a.axis_pair(&GameAction::Look));
+        let stick = settings.stick(a.axis_pair(&GameAction::Stick));
+        let aim = -look.x * AIM_PER_PIXEL - stick.x * AIM_STICK_RATE * time.delta_secs();
+        let fire = (a.pressed(&GameAction::Fire), a.just_pressed(&GameAction::Fire));
+        player.pilot(unit, drive.y, -drive.x, aim, fire.0, fire.1);
+    }
+}
