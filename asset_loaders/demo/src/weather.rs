@@ -44,7 +44,7 @@ const KEYS: [&[Key]; MISSIONS.len()] = [
 
 /// The look shared by every demo mission (linear RGBA; the bolt is emissive).
 const LOOK: &str = "(
-        rain: (0.62, 0.68, 0.78, 0.32),
+        rain: (0.70, 0.75, 0.85, 0.30),
         snow: (0.95, 0.97, 1.0, 0.85),
         streak_max: 1.6,
         bolt: (6.0, 7.0, 10.0, 1.0),
@@ -52,7 +52,7 @@ const LOOK: &str = "(
         flash_seconds: 0.4,
         flash_lumens: 20000000000.0,
         flash_range: 5000.0,
-        overcast: (sky: (0.30, 0.33, 0.38), light: 0.4),
+        overcast: (sky: (0.22, 0.25, 0.30), light: 0.2),
     )";
 
 fn thousandths(v: u32) -> String {
