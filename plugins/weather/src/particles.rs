@@ -4,7 +4,9 @@
 //! particle past a face wrapped to the opposite one. Drawn as one CPU-built mesh per
 //! kind (no compute shaders, so the software Vulkan driver renders it too): a rain
 //! drop is a streak from its previous to its current position, a snow flake a square,
-//! both facing the camera and as wide as the particle size in pixels.
+//! both facing the camera and as wide as the particle size in pixels. The project
+//! bounds the streak: at most the schedule's `streak_max` long (slow frames would draw
+//! rods) and at least as long as it is wide (a paused frame still shows its drops).
 
 use crate::frame::EnvironmentFrame;
 use crate::mission::MissionWeather;
