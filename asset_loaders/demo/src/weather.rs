@@ -44,7 +44,7 @@ const KEYS: [&[Key]; MISSIONS.len()] = [
 
 /// The look shared by every demo mission (linear RGBA; the bolt is emissive).
 const LOOK: &str = "(
-        rain: (0.70, 0.75, 0.85, 0.30),
+        rain: (0.72, 0.77, 0.88, 0.55),
         snow: (0.95, 0.97, 1.0, 0.85),
         streak_max: 1.6,
         bolt: (6.0, 7.0, 10.0, 1.0),

@@ -16,6 +16,7 @@ use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::NoFrustumCulling;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use iron3d_assets::axes::to_bevy;
 use iron3d_core::{AppState, RandomStream};
 
@@ -98,6 +99,7 @@ pub(crate) fn spawn(
     weather: Res<MissionWeather>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
     seed: Option<Res<iron3d_core::SimRandom>>,
 ) {
     let Some(schedule) = &weather.schedule else { return };
@@ -106,6 +108,7 @@ pub(crate) fn spawn(
         let [r, g, b, a] = colour;
         let material = materials.add(StandardMaterial {
             base_color: Color::linear_rgba(r, g, b, a),
+            base_color_texture: Some(images.add(sprite(kind))),
             unlit: true,
             alpha_mode: AlphaMode::Blend,
             cull_mode: None,
@@ -125,13 +128,37 @@ pub(crate) fn spawn(
     }
 }
 
-/// A mesh of quads (four corners each; a mesh is never empty, the renderer allocates
-/// no storage for one).
+/// Sprite side in texels.
+const SPRITE: u32 = 32;
+
+/// The white alpha sprite of a kind: a soft round flake for snow; for rain a streak
+/// fading from the head (`v = 1`) to the tail (`v = 0`) with soft sides.
+fn sprite(kind: Kind) -> Image {
+    let centre = |i: u32| (i as f32 + 0.5) / SPRITE as f32 * 2.0 - 1.0;
+    let data = (0..SPRITE * SPRITE)
+        .flat_map(|i| {
+            let (u, v) = (centre(i % SPRITE), centre(i / SPRITE));
+            let alpha = match kind {
+                Kind::Snow => (1.0 - (u * u + v * v).sqrt()).clamp(0.0, 1.0).powf(0.7),
+                Kind::Rain => (1.0 - u.abs()).clamp(0.0, 1.0) * (v + 1.0) * 0.5,
+            };
+            [255, 255, 255, (alpha * 255.0) as u8]
+        })
+        .collect();
+    let size = Extent3d { width: SPRITE, height: SPRITE, depth_or_array_layers: 1 };
+    Image::new(size, TextureDimension::D2, data, TextureFormat::Rgba8UnormSrgb, RenderAssetUsages::default())
+}
+
+/// A mesh of quads (four corners each, texture corners `(0,0) (1,0) (1,1) (0,1)`; a mesh
+/// is never empty, the renderer allocates no storage for one).
 pub(crate) fn quads(positions: Vec<[f32; 3]>, normals: Vec<[f32; 3]>) -> Mesh {
-    let indices = (0..positions.len() as u32 / 4).flat_map(|q| [0, 1, 2, 0, 2, 3].map(|i| 4 * q + i)).collect();
+    let count = positions.len() as u32 / 4;
+    let indices = (0..count).flat_map(|q| [0, 1, 2, 0, 2, 3].map(|i| 4 * q + i)).collect();
+    let uvs: Vec<[f32; 2]> = (0..count).flat_map(|_| [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]).collect();
     Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::default())
         .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
         .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
         .with_inserted_indices(Indices::U32(indices))
 }
 
@@ -230,6 +257,17 @@ mod tests {
         set.step(120, 0.5, &volume, &pose);
         assert_eq!(set.particles.len(), 120, "fewer particles when the count drops");
         assert!(set.particles.iter().all(|p| inside(p.position)), "a long step still wraps into the volume");
+    }
+
+    #[test]
+    fn flakes_are_round_and_streaks_fade_to_their_tail() {
+        let alpha = |image: &Image, x: u32, y: u32| image.data.as_ref().unwrap()[((y * SPRITE + x) * 4 + 3) as usize];
+        let snow = sprite(Kind::Snow);
+        assert!(alpha(&snow, SPRITE / 2, SPRITE / 2) > 200 && alpha(&snow, 0, 0) == 0);
+        let rain = sprite(Kind::Rain);
+        let (head, tail) = (alpha(&rain, SPRITE / 2, SPRITE - 1), alpha(&rain, SPRITE / 2, 0));
+        assert!(head > 200 && tail < 10, "head {head}, tail {tail}");
+        assert!(alpha(&rain, 0, SPRITE - 1) < alpha(&rain, SPRITE / 2, SPRITE - 1), "soft sides");
     }
 
     #[test]
