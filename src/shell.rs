@@ -1,6 +1,6 @@
 //! Assembles the game from its plugins: the game directory as `game://` asset source,
-//! Bevy, the screens, the mission loader, the simulation and camera (or the EU7B viewer
-//! with `--eu7`),
+//! Bevy, the screens, the mission loader, the simulation, camera and weather (or the EU7B
+//! viewer with `--eu7`),
 //! and the developer tools.
 
 use crate::{Args, WindowSize};
@@ -18,6 +18,7 @@ use iron3d_mission::MissionPlugin;
 use iron3d_render::MissionRenderPlugin;
 use iron3d_ui::UiPlugin;
 use iron3d_vfs::GameDir;
+use iron3d_weather::WeatherPlugin;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -68,6 +69,7 @@ pub fn app(args: Args, data: Option<PathBuf>) -> App {
                 iron3d_sim::SimPlugins,
                 MissionRenderPlugin,
                 GameCameraPlugin,
+                WeatherPlugin,
                 UiPlugin { autostart: args.mission.clone() },
             ));
         }

@@ -62,6 +62,7 @@ fn demo_mission_shows_terrain_and_models() {
     let terrain =
         log.lines().find(|l| l.contains("terrain drawn:")).unwrap_or_else(|| panic!("terrain never drawn:\n{log}"));
     assert!(terrain.contains("in 3 overlays"), "shore, tracks and scorched ground are drawn: {terrain}");
+    assert!(log.contains("weather from MISSIONS/tutorial.01/weather.ron"), "the storm schedule is read:\n{log}");
     let (rgb, w, h) = load_rgb(&shot);
     let (_, whole_sd) = region_stats(&rgb, w, h, [0.0, 0.0, 1.0, 1.0]);
     assert!(whole_sd.iter().any(|&s| s > 12.0), "the frame is not blank: {whole_sd:?}");

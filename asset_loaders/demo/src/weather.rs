@@ -3,13 +3,20 @@
 //! `Material.lib`. The spec does not give the row order; the demo follows its wording
 //! (rain, snow, lightning).
 //!
+//! Beside it goes `weather.ron`, the iron3d project's own weather schedule (version 1,
+//! read by `iron3d_weather::schedule`): keys over mission time with rain, snow and
+//! lightning intensity, the sample names, the lightning bounds (the whole map) and the
+//! look. Every mission has weather from its first second: `tutorial.01` a thunderstorm
+//! that eases off, `single.01` snow, `single.02` drizzle with distant lightning.
+//!
 //! Not written, because the spec does not document them:
-//! * `sky.ske`, the schedule of when each kind of weather is active and how strong —
-//!   its layout is opaque (`registry.md` §5.8), so no bytes are invented;
+//! * `sky.ske`, the original's schedule — its layout is opaque (`registry.md` §5.8), so
+//!   no bytes are invented and no file of that name is written;
 //! * weather phases anywhere else: `mission.cfg` has no documented weather keys
 //!   (`runtime.md` §2.6).
 
-use crate::missions::MISSIONS;
+use crate::missions::{MISSIONS, MissionSpec};
+use crate::sounds::{RAIN_LOOP, THUNDER};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::model::wear::Wear;
@@ -18,12 +25,69 @@ use iron3d_formats::world::mission_graph::SKY_TABLE;
 /// The rows of `sky.wea`.
 pub const SKY_ROWS: [&str; 3] = ["RAIN", "SNOW", "LIGHTNING"];
 
-/// Writes `sky.wea` into every mission folder.
+/// The schedule's file name beside `sky.wea`.
+pub const SCHEDULE: &str = "weather.ron";
+
+/// One schedule key: seconds, then rain, snow and lightning intensity in thousandths
+/// (integers, so the text never depends on float formatting).
+type Key = (u32, u32, u32, u32);
+
+/// The keys of each mission, in [`MISSIONS`] order.
+const KEYS: [&[Key]; MISSIONS.len()] = [
+    // tutorial.01: a thunderstorm from the start, easing off, then a second squall.
+    &[(0, 850, 0, 900), (150, 600, 0, 600), (300, 150, 0, 0), (420, 0, 0, 0), (540, 700, 0, 800)],
+    // single.01: snow, thinning out and thickening again.
+    &[(0, 0, 700, 0), (240, 0, 250, 0), (480, 0, 900, 0)],
+    // single.02: drizzle with distant lightning, drying up, then rain.
+    &[(0, 300, 0, 200), (300, 0, 0, 0), (600, 600, 0, 500)],
+];
+
+/// The look shared by every demo mission (linear RGBA; the bolt is emissive).
+const LOOK: &str = "(
+        rain: (0.72, 0.77, 0.88, 0.55),
+        snow: (0.95, 0.97, 1.0, 0.85),
+        streak_max: 1.6,
+        bolt: (6.0, 7.0, 10.0, 1.0),
+        bolt_width: 3.0,
+        flash_seconds: 0.4,
+        flash_lumens: 20000000000.0,
+        flash_range: 5000.0,
+        overcast: (sky: (0.22, 0.25, 0.30), light: 0.2),
+    )";
+
+fn thousandths(v: u32) -> String {
+    format!("{}.{:03}", v / 1000, v % 1000)
+}
+
+/// The `weather.ron` text of one mission.
+fn schedule(spec: &MissionSpec, keys: &[Key]) -> String {
+    let side = spec.terrain.side() as u32;
+    let mut text = format!(
+        "// iron3d weather schedule: the project's own format (not an original file; the\n\
+         // original keeps its schedule in sky.ske, whose layout is undocumented).\n\
+         (\n    version: 1,\n    origin: Project,\n    \
+         sounds: (rain: \"{RAIN_LOOP}\", thunder: \"{THUNDER}\"),\n    \
+         lightning_bounds: (min: (0.0, 0.0), max: ({side}.0, {side}.0), z: 0.0),\n    \
+         look: {LOOK},\n    keys: [\n"
+    );
+    for &(t, rain, snow, lightning) in keys {
+        text += &format!(
+            "        (time: {t}.0, rain: {}, snow: {}, lightning: {}),\n",
+            thousandths(rain),
+            thousandths(snow),
+            thousandths(lightning)
+        );
+    }
+    text + "    ],\n)\n"
+}
+
+/// Writes `sky.wea` and `weather.ron` into every mission folder.
 pub fn write(tree: &mut DemoTree) -> Result<()> {
     let rows: Vec<&[u8]> = SKY_ROWS.iter().map(|r| r.as_bytes()).collect();
     let table = Wear::new(&rows, &[])?.to_bytes();
-    for spec in MISSIONS {
+    for (spec, keys) in MISSIONS.iter().zip(KEYS) {
         tree.add(&format!("MISSIONS/{}/{SKY_TABLE}", spec.name), table.clone())?;
+        tree.add(&format!("MISSIONS/{}/{SCHEDULE}", spec.name), schedule(spec, keys).into_bytes())?;
     }
     Ok(())
 }

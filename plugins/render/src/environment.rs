@@ -1,13 +1,16 @@
 //! Default environment (the mission data defines no sky, fog or light the spec has
-//! pinned down): a sun, ambient light, sky clear colour and distance fog on 3D cameras.
+//! pinned down): a sun, ambient light, sky clear colour, distance fog and exposure on 3D
+//! cameras.
 
+use bevy::camera::Exposure;
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
 
 /// Default ambient brightness; lightmaps (baked ambient) are scaled to match it.
 pub const AMBIENT_BRIGHTNESS: f32 = 600.0;
 
-/// Environment settings applied at startup and to new cameras.
+/// Environment settings applied at startup, to new cameras and whenever they change
+/// (the weather darkens them under an overcast sky).
 #[derive(Resource, Reflect, Debug, Clone)]
 #[reflect(Resource)]
 pub struct Environment {
@@ -19,6 +22,8 @@ pub struct Environment {
     pub sun_illuminance: f32,
     /// Fog start and end distances (game units).
     pub fog: (f32, f32),
+    /// Camera exposure (EV100; higher is darker).
+    pub exposure: f32,
 }
 
 impl Default for Environment {
@@ -28,6 +33,7 @@ impl Default for Environment {
             ambient: AMBIENT_BRIGHTNESS,
             sun_illuminance: 9_000.0,
             fog: (700.0, 2_600.0),
+            exposure: Exposure::EV100_BLENDER,
         }
     }
 }
@@ -53,17 +59,41 @@ pub(crate) fn setup(mut commands: Commands, env: Res<Environment>) {
     ));
 }
 
-pub(crate) fn add_fog(
+pub(crate) fn add_fog_and_exposure(
     mut commands: Commands,
     cameras: Query<Entity, (Added<Camera3d>, Without<DistanceFog>)>,
     env: Res<Environment>,
 ) {
     for camera in &cameras {
         let (start, end) = env.fog;
-        commands.entity(camera).insert(DistanceFog {
-            color: env.sky,
-            falloff: FogFalloff::Linear { start, end },
-            ..default()
-        });
+        commands.entity(camera).insert((
+            DistanceFog { color: env.sky, falloff: FogFalloff::Linear { start, end }, ..default() },
+            Exposure { ev100: env.exposure },
+        ));
+    }
+}
+
+/// Applies a changed [`Environment`] to the clear colour, the lights and the cameras' fog
+/// and exposure.
+pub(crate) fn apply(
+    env: Res<Environment>,
+    mut clear: ResMut<ClearColor>,
+    mut ambient: ResMut<GlobalAmbientLight>,
+    mut suns: Query<&mut DirectionalLight, With<Sun>>,
+    mut fogs: Query<&mut DistanceFog>,
+    mut exposures: Query<&mut Exposure, With<Camera3d>>,
+) {
+    for mut exposure in &mut exposures {
+        exposure.ev100 = env.exposure;
+    }
+    clear.0 = env.sky;
+    ambient.brightness = env.ambient;
+    for mut sun in &mut suns {
+        sun.illuminance = env.sun_illuminance;
+    }
+    let (start, end) = env.fog;
+    for mut fog in &mut fogs {
+        fog.color = env.sky;
+        fog.falloff = FogFalloff::Linear { start, end };
     }
 }

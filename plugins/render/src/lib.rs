@@ -2,7 +2,7 @@
 //! (prototype → MSH + WEAR → MAT0 → Texm, components assembled into one transform
 //! hierarchy posed by the CTLD, shared meshes and materials), the terrain of
 //! [`iron3d_mission::LoadedMission`] and a default environment (sun, ambient light, sky
-//! colour, distance fog). Everything loads through `game://` (see `iron3d_assets`); the
+//! colour, distance fog, exposure). Everything loads through `game://` (see `iron3d_assets`); the
 //! Z-up → Y-up conversion lives in `iron3d_assets::axes`.
 
 mod combat;
@@ -122,8 +122,9 @@ impl Plugin for MissionRenderPlugin {
                 (
                     (placement::place_new, models::request_models, terrain::request_terrain)
                         .in_set(MissionRenderSystems::Request),
-                    (models::attach_models, terrain::attach_terrain, environment::add_fog)
+                    (models::attach_models, terrain::attach_terrain, environment::add_fog_and_exposure)
                         .in_set(MissionRenderSystems::Attach),
+                    environment::apply.run_if(resource_changed::<Environment>).after(MissionRenderSystems::Attach),
                     (materials::animate_materials, models::pose_pieces, models::aim_turrets)
                         .in_set(MissionRenderSystems::Animate),
                     (combat::shells, combat::spawn_effects, combat::age_effects)

@@ -1,0 +1,138 @@
+//! The mission's weather: its schedule read from `MISSIONS/<name>/weather.ron` when the
+//! game starts, the game-time clock (virtual time, frozen while paused) and the
+//! intensities of the current frame. `sky.ske` is never parsed (its layout is
+//! undocumented); without a readable schedule the weather stays off and the log says why.
+
+use crate::schedule::{FILE_NAME, Intensity, WeatherSchedule};
+use bevy::prelude::*;
+use iron3d_assets::GameData;
+use iron3d_core::Pause;
+use iron3d_formats::world::mission_graph::SKY_SCHEDULE;
+use iron3d_mission::{LoadedMission, MISSIONS_DIR};
+use iron3d_vfs::GameDir;
+
+/// The weather of the open mission.
+#[derive(Resource, Reflect, Debug, Clone, Default)]
+#[reflect(Resource)]
+pub struct MissionWeather {
+    /// The schedule (`None`: weather off).
+    #[reflect(ignore)]
+    pub schedule: Option<WeatherSchedule>,
+    /// Why the weather is on or off (also logged).
+    pub status: String,
+    /// Game time since the mission started (seconds; stops on pause).
+    pub seconds: f32,
+    /// Game time of this frame (seconds; 0 while paused).
+    pub step: f32,
+    /// This frame's intensities.
+    pub intensity: Intensity,
+}
+
+impl MissionWeather {
+    /// Weather following `schedule` from mission time 0.
+    pub fn with_schedule(schedule: WeatherSchedule, status: String) -> Self {
+        let intensity = schedule.intensity_at(0.0);
+        Self { schedule: Some(schedule), status, intensity, ..default() }
+    }
+
+    /// Advances the clock by `dt` seconds and samples the schedule.
+    pub fn advance(&mut self, dt: f32) {
+        self.step = dt;
+        self.seconds += dt;
+        self.intensity = self.schedule.as_ref().map_or_else(Intensity::default, |s| s.intensity_at(self.seconds));
+    }
+}
+
+/// Reads the schedule of `mission` from `game`: the weather, and why.
+pub fn read_schedule(game: &GameDir, mission: &str) -> MissionWeather {
+    let dir = format!("{MISSIONS_DIR}/{mission}");
+    let path = format!("{dir}/{FILE_NAME}");
+    let off = |status: String| MissionWeather { status, ..default() };
+    if game.resolve(&path).is_none() {
+        let ske = if game.resolve(&format!("{dir}/{SKY_SCHEDULE}")).is_some() {
+            "sky.ske is present but its layout is undocumented (kept raw, not read)"
+        } else {
+            "no sky.ske either"
+        };
+        return off(format!("weather off: {path} not found; {ske}"));
+    }
+    let text = match game.read_file(&path).map(String::from_utf8) {
+        Ok(Ok(text)) => text,
+        Ok(Err(e)) => {
+            return off(format!("weather off: {path}: not UTF-8 text at byte {}", e.utf8_error().valid_up_to()));
+        }
+        Err(e) => return off(format!("weather off: {e}")),
+    };
+    match WeatherSchedule::parse(&path, &text) {
+        Ok(schedule) => {
+            let status = format!("weather from {path} ({} keys)", schedule.keys.len());
+            MissionWeather::with_schedule(schedule, status)
+        }
+        Err(e) => off(format!("weather off: {e}")),
+    }
+}
+
+/// Reads the mission's schedule when the game starts.
+pub(crate) fn open(mut commands: Commands, mission: Option<Res<LoadedMission>>, game: Option<Res<GameData>>) {
+    let weather = match (mission, game) {
+        (Some(mission), Some(game)) => read_schedule(&game.0, &mission.name),
+        _ => MissionWeather { status: "weather off: no mission or game directory".into(), ..default() },
+    };
+    if weather.schedule.is_some() {
+        info!(target: "weather", "{}", weather.status);
+    } else {
+        warn!(target: "weather", "{}", weather.status);
+    }
+    commands.insert_resource(weather);
+}
+
+/// Closing the game forgets the weather.
+pub(crate) fn close(mut commands: Commands) {
+    commands.insert_resource(MissionWeather::default());
+}
+
+/// Advances the weather clock by this frame's game time (none while paused).
+pub(crate) fn advance(mut weather: ResMut<MissionWeather>, time: Res<Time<Virtual>>, pause: Option<Res<State<Pause>>>) {
+    let running = pause.is_none_or(|p| *p.get() == Pause::Running);
+    weather.advance(if running { time.delta_secs() } else { 0.0 });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_samples_the_schedule_in_game_time() {
+        let schedule = crate::tests::schedule(&[(0.0, 0.0), (10.0, 1.0)]);
+        let mut w = MissionWeather::with_schedule(schedule, String::new());
+        w.advance(2.5);
+        w.advance(0.0);
+        assert_eq!((w.seconds, w.step), (2.5, 0.0));
+        assert!((w.intensity.rain - 0.25).abs() < 1e-6);
+        let mut off = MissionWeather::default();
+        off.advance(5.0);
+        assert_eq!(off.intensity, Intensity::default(), "no schedule, no weather");
+    }
+
+    #[test]
+    fn without_a_readable_schedule_the_weather_is_off_and_says_why() {
+        let root = std::env::temp_dir().join(format!("iron3d-weather-{}", std::process::id()));
+        let dir = root.join("MISSIONS/m.01");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("sky.ske"), [1u8, 2, 3]).unwrap();
+        let open = || GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap();
+        let w = read_schedule(&open(), "m.01");
+        assert!(w.schedule.is_none());
+        assert!(w.status.contains("weather.ron not found") && w.status.contains("sky.ske is present"), "{}", w.status);
+        std::fs::write(dir.join(FILE_NAME), "(version: 1, origin: Project, keys: [])").unwrap();
+        let w = read_schedule(&open(), "m.01");
+        assert!(w.schedule.is_none());
+        assert!(w.status.contains("MISSIONS/m.01/weather.ron") && w.status.contains("1:"), "located: {}", w.status);
+        let tree = iron3d_demo::build(iron3d_demo::DEFAULT_SEED).unwrap();
+        std::fs::write(dir.join(FILE_NAME), tree.get("MISSIONS/tutorial.01/weather.ron").unwrap()).unwrap();
+        let w = read_schedule(&open(), "m.01");
+        assert!(w.schedule.is_some(), "{}", w.status);
+        assert!(w.intensity.rain > 0.0, "sampled at mission time 0");
+        let _ = std::fs::remove_dir_all(root);
+    }
+}
