@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::window::{WindowMode, WindowResolution};
 use bevy_egui::EguiPlugin;
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin};
-use iron3d_camera::GameCameraPlugin;
+use iron3d_camera::{CameraSystems, GameCameraPlugin};
 use iron3d_core::CorePlugin;
 use iron3d_dev::DevPlugin;
 use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
@@ -18,7 +18,7 @@ use iron3d_mission::MissionPlugin;
 use iron3d_render::MissionRenderPlugin;
 use iron3d_ui::UiPlugin;
 use iron3d_vfs::GameDir;
-use iron3d_weather::WeatherPlugin;
+use iron3d_weather::{WeatherPlugin, WeatherSystems};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -71,7 +71,10 @@ pub fn app(args: Args, data: Option<PathBuf>) -> App {
                 GameCameraPlugin,
                 WeatherPlugin,
                 UiPlugin { autostart: args.mission.clone() },
-            ));
+            ))
+            // Frame order (spec runtime.md §7.3): the camera is placed, then the weather
+            // (and the sound listener) read it.
+            .configure_sets(PostUpdate, WeatherSystems::Clock.after(CameraSystems::Publish));
         }
     }
     app
