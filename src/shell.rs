@@ -1,6 +1,6 @@
 //! Assembles the game from its plugins: the game directory as `game://` asset source,
-//! Bevy, the screens, the mission loader, the simulation and camera (or the EU7B viewer
-//! with `--eu7`),
+//! Bevy, the screens, the mission loader, the simulation, camera and sound (or the EU7B
+//! viewer with `--eu7`),
 //! and the developer tools.
 
 use crate::{Args, WindowSize};
@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy::window::{WindowMode, WindowResolution};
 use bevy_egui::EguiPlugin;
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin};
+use iron3d_audio::GameAudioPlugin;
 use iron3d_camera::GameCameraPlugin;
 use iron3d_core::CorePlugin;
 use iron3d_dev::DevPlugin;
@@ -66,6 +67,7 @@ pub fn app(args: Args, data: Option<PathBuf>) -> App {
                 iron3d_sim::SimPlugins,
                 MissionRenderPlugin,
                 GameCameraPlugin,
+                GameAudioPlugin::default(),
                 UiPlugin { autostart: args.mission.clone() },
             ));
         }

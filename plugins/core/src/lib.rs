@@ -38,7 +38,7 @@ pub use motion::{BuildingCategory, CollisionProxy, Kinematics, MotionRequest, Na
 pub use orders::{ClearWizardPath, CommandQueue, Order, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use sets::{ControlPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS};
-pub use sound::{SoundAction, SoundBus, SoundCue, SoundKey};
+pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
 pub use table::ObjectTable;
@@ -71,6 +71,8 @@ impl Plugin for CorePlugin {
             .add_message::<DeleteRequest>()
             .add_message::<ClearWizardPath>()
             .add_message::<SoundCue>()
+            .add_message::<UnitResponse>()
+            .add_message::<InterfaceClick>()
             .register_type::<AppState>()
             .register_type::<MissionLoadPhase>()
             .register_type::<Pause>()
