@@ -53,3 +53,25 @@ impl SoundRules {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::{Rules, SHIPPED};
+
+    #[test]
+    fn bad_sound_rules_are_refused_with_the_rule_named() {
+        let cases = [
+            ("engine_volume: 0.5", "engine_volume: 2.0", "sound.engine_volume"),
+            ("engine_min_speed: 0.5", "engine_min_speed: 0.0", "sound.engine_min_speed"),
+            ("\"UNIT_ACK2.WAV\"", "\" \"", "sound.responses[1]"),
+            ("responses: [\"UNIT_ACK1.WAV\", \"UNIT_ACK2.WAV\"]", "responses: []", "sound.responses"),
+            ("\"UI_CLICK.WAV\",\n        origin: Project", "\"UI_CLICK.WAV\",\n        origin: Spec", "sound"),
+        ];
+        for (from, to, rule) in cases {
+            assert!(SHIPPED.contains(from), "{from}");
+            let e = Rules::parse("x.ron", &SHIPPED.replacen(from, to, 1)).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("x.ron -> {rule}: ")), "{e}");
+        }
+    }
+}

@@ -81,29 +81,14 @@ impl CuePlayer<'_> {
                 return CueOutcome::Failed { result: e.name().into(), message: e.to_string() };
             }
         };
-        let rate = if cue.frequency_ratio.is_finite() && cue.frequency_ratio > 0.0 { cue.frequency_ratio } else { 1.0 };
-        let mut voice = Voice {
-            key: samples::resolve(&cue.key),
-            bus: cue.bus,
-            loop_id,
-            at: cue.at,
-            owner: cue.owner,
-            volume: cue.volume,
-            range: cue.range,
-            rate,
-            length: sample.seconds_at(rate),
-            played: 0.0,
-            paused: false,
-            gain: 0.0,
-            pan: 0.0,
-            instance: None,
-            applied: None,
-        };
+        let mut voice = Voice::start(cue, samples::resolve(&cue.key), loop_id, sample.decoded.seconds() as f32);
         voice.mix(&self.listener, &self.settings);
         let outcome = match (&self.kira, &sample.source) {
             (Some(kira), Some(source)) if self.device.ready() => {
                 let mut play = kira.play(source.clone());
-                play.with_volume(decibels(voice.gain)).with_panning(voice.pan).with_playback_rate(f64::from(rate));
+                play.with_volume(decibels(voice.gain))
+                    .with_panning(voice.pan)
+                    .with_playback_rate(f64::from(voice.rate));
                 if loop_id.is_some() {
                     play.looped();
                 }

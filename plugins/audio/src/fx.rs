@@ -29,3 +29,54 @@ pub fn effect_sound_cues(effect: &Effect, at: [f32; 3]) -> Vec<SoundCue> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_formats::model::fxid::{Command, FxHeader, ResourceRef, SoundCommand};
+
+    fn sound(enabled: bool, scalars: [f32; 4], name: &str) -> Command {
+        let reference = ResourceRef::new(b"sounds.lib", name.as_bytes()).unwrap();
+        let s = SoundCommand {
+            mode: 0,
+            t_start: 0.0,
+            t_end: 1.0,
+            vectors: [[0.0; 3]; 4],
+            scalars,
+            manager_arg: 0,
+            reference,
+        };
+        Command::new_sound(enabled, &s).unwrap()
+    }
+
+    #[test]
+    fn enabled_opcode_2_commands_become_cues_with_their_range_and_ratio_or_the_defaults() {
+        let commands = vec![
+            sound(true, [50.0, 900.0, 0.5, 0.0], "A.WAV"),
+            sound(false, [50.0, 900.0, 1.0, 0.0], "OFF.WAV"),
+            sound(true, [900.0, 50.0, -1.0, 0.0], "B.WAV"),
+            Command::new(6, true).unwrap(),
+        ];
+        let header = FxHeader {
+            command_count: 4,
+            time_mode: 1,
+            duration: 1.0,
+            phase_jitter: 0.0,
+            flags: 0,
+            settings_id: 0,
+            random_shift: [0.0; 3],
+            pivot: [0.0; 3],
+            scale: [1.0; 3],
+        };
+        let effect = Effect { header, commands };
+        let cues = effect_sound_cues(&effect, [1.0, 2.0, 3.0]);
+        let got: Vec<_> = cues.iter().map(|c| (c.key.clone(), c.range, c.frequency_ratio, c.at)).collect();
+        assert_eq!(
+            got,
+            [
+                (SoundKey::parse("sounds.lib/A.WAV"), (50.0, 900.0), 0.5, Some([1.0, 2.0, 3.0])),
+                (SoundKey::parse("sounds.lib/B.WAV"), SoundCue::RANGE, 1.0, Some([1.0, 2.0, 3.0])),
+            ]
+        );
+    }
+}

@@ -116,14 +116,6 @@ pub struct Sample {
     pub source: Option<Handle<bevy_kira_audio::AudioSource>>,
 }
 
-impl Sample {
-    /// Length in seconds at playback rate `rate` (a rate of 0 or less counts as 1).
-    pub fn seconds_at(&self, rate: f32) -> f32 {
-        let rate = if rate > 0.0 && rate.is_finite() { rate } else { 1.0 };
-        self.decoded.seconds() as f32 / rate
-    }
-}
-
 /// Every sample looked up so far, by folded (library, name); failures are cached too,
 /// so a missing sample is reported once, not on every cue.
 #[derive(Resource, Debug, Default, Reflect)]

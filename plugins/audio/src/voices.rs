@@ -11,7 +11,7 @@ use crate::listener::Listener;
 use crate::settings::AudioSettings;
 use bevy::prelude::*;
 use bevy_kira_audio::{AudioInstance, AudioTween};
-use iron3d_core::{ObjectTable, OriginalObjectId, SimTransform, SoundBus, SoundKey};
+use iron3d_core::{ObjectTable, OriginalObjectId, SimTransform, SoundBus, SoundCue, SoundKey};
 
 /// The buses a paused game holds.
 pub const PAUSED_BUSES: [SoundBus; 3] = [SoundBus::Effects, SoundBus::Ambient, SoundBus::Voice];
@@ -48,7 +48,8 @@ pub struct Voice {
     pub rate: f32,
     /// Sample length at its rate (seconds).
     pub length: f32,
-    /// Seconds played (loops keep counting; the position is this modulo the length).
+    /// Seconds played (loops keep counting; the position is this modulo the length;
+    /// both are playback time, at the voice's rate).
     pub played: f32,
     /// Held by a paused game.
     pub paused: bool,
@@ -64,6 +65,30 @@ pub struct Voice {
 }
 
 impl Voice {
+    /// The voice a cue starts (`key` resolved, `seconds`: the sample's length at rate
+    /// 1); a rate that is not positive plays at 1.
+    pub fn start(cue: &SoundCue, key: SoundKey, loop_id: Option<u64>, seconds: f32) -> Self {
+        let rate = cue.frequency_ratio;
+        let rate = if rate.is_finite() && rate > 0.0 { rate } else { 1.0 };
+        Self {
+            key,
+            bus: cue.bus,
+            loop_id,
+            at: cue.at,
+            owner: cue.owner,
+            volume: cue.volume,
+            range: cue.range,
+            rate,
+            length: seconds / rate,
+            played: 0.0,
+            paused: false,
+            gain: 0.0,
+            pan: 0.0,
+            instance: None,
+            applied: None,
+        }
+    }
+
     /// Recomputes gain and pan.
     pub fn mix(&mut self, listener: &Listener, settings: &AudioSettings) {
         let (distance, pan) = listener.hear(self.at, self.range);
@@ -106,7 +131,7 @@ impl Voices {
     /// Advances playback time by `dt` seconds; one-shots that reached their end leave.
     pub fn advance(&mut self, dt: f32) {
         for v in self.list.iter_mut().filter(|v| !v.paused) {
-            v.played += dt * v.rate.max(0.0);
+            v.played += dt;
         }
         let (ended, live): (Vec<_>, Vec<_>) =
             self.list.drain(..).partition(|v| v.loop_id.is_none() && v.played >= v.length);
@@ -202,23 +227,7 @@ mod tests {
     use super::*;
 
     fn voice(bus: SoundBus, loop_id: Option<u64>, at: Option<[f32; 3]>) -> Voice {
-        Voice {
-            key: SoundKey::parse("sounds.lib/A.WAV"),
-            bus,
-            loop_id,
-            at,
-            owner: None,
-            volume: 1.0,
-            range: (100.0, 1500.0),
-            rate: 1.0,
-            length: 1.0,
-            played: 0.0,
-            paused: false,
-            gain: 0.0,
-            pan: 0.0,
-            instance: None,
-            applied: None,
-        }
+        Voice::start(&SoundCue::play(SoundKey::parse("A.WAV"), bus, at), SoundKey::parse("A.WAV"), loop_id, 1.0)
     }
 
     #[test]
@@ -262,7 +271,9 @@ mod tests {
     #[test]
     fn a_one_shot_ends_with_its_sample_and_a_stopped_loop_is_gone() {
         let mut voices = Voices::default();
-        voices.list.push(Voice { length: 0.3, ..voice(SoundBus::Effects, None, None) });
+        let fast =
+            SoundCue { frequency_ratio: 2.0, ..SoundCue::play(SoundKey::parse("A.WAV"), SoundBus::Effects, None) };
+        voices.list.push(Voice::start(&fast, SoundKey::parse("A.WAV"), None, 0.6));
         voices.list.push(voice(SoundBus::Ambient, Some(2), None));
         voices.advance(0.2);
         assert_eq!(voices.list.len(), 2);

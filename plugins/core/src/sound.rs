@@ -50,7 +50,8 @@ pub enum SoundAction {
     Play,
     /// Start a loop known by this id (a second start of a running id is ignored).
     StartLoop(u64),
-    /// Set the volume (0..1) of a running loop.
+    /// Set the volume (0..1) of a running loop (and move it to the cue's `at`, when
+    /// given).
     SetLoopVolume(u64, f32),
     /// Stop a loop.
     StopLoop(u64),
