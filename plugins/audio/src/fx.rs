@@ -33,7 +33,7 @@ pub fn effect_sound_cues(effect: &Effect, at: [f32; 3]) -> Vec<SoundCue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iron3d_formats::model::fxid::{Command, FxHeader, ResourceRef, SoundCommand};
+    use iron3d_formats::model::fxid::{Command, ResourceRef, SoundCommand};
 
     fn sound(enabled: bool, scalars: [f32; 4], name: &str) -> Command {
         let reference = ResourceRef::new(b"sounds.lib", name.as_bytes()).unwrap();
@@ -57,17 +57,8 @@ mod tests {
             sound(true, [900.0, 50.0, -1.0, 0.0], "B.WAV"),
             Command::new(6, true).unwrap(),
         ];
-        let header = FxHeader {
-            command_count: 4,
-            time_mode: 1,
-            duration: 1.0,
-            phase_jitter: 0.0,
-            flags: 0,
-            settings_id: 0,
-            random_shift: [0.0; 3],
-            pivot: [0.0; 3],
-            scale: [1.0; 3],
-        };
+        // The demo's effect header, with these commands.
+        let header = iron3d_demo::effects::effect(1.0, "X.WAV", None).unwrap().header;
         let effect = Effect { header, commands };
         let cues = effect_sound_cues(&effect, [1.0, 2.0, 3.0]);
         let got: Vec<_> = cues.iter().map(|c| (c.key.clone(), c.range, c.frequency_ratio, c.at)).collect();
