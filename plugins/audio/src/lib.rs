@@ -100,7 +100,7 @@ impl Plugin for GameAudioPlugin {
                     .after(TransformSystems::Propagate)
                     .before(bevy_kira_audio::AudioSystemSet::PlayTypedChannels),
             )
-            .add_systems(OnEnter(AppState::Loading), log::clear)
+            .add_systems(OnEnter(AppState::Loading), (log::clear, samples::clear))
             .add_systems(OnEnter(AppState::InGame), ambient::open)
             .add_systems(OnExit(AppState::InGame), (ambient::close, voices::stop_all, producers::reset))
             .add_systems(OnEnter(Pause::Paused), voices::pause)

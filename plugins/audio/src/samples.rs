@@ -116,8 +116,8 @@ pub struct Sample {
     pub source: Option<Handle<bevy_kira_audio::AudioSource>>,
 }
 
-/// Every sample looked up so far, by folded (library, name); failures are cached too,
-/// so a missing sample is reported once, not on every cue.
+/// Every sample looked up in this mission, by folded (library, name); failures are
+/// cached too, so a missing sample is reported once, not on every cue.
 #[derive(Resource, Debug, Default, Reflect)]
 #[reflect(Resource)]
 pub struct SampleCache {
@@ -157,11 +157,12 @@ impl SampleCache {
         self.entries.insert(id, result.clone());
         result
     }
+}
 
-    /// Forgets everything (a new game directory).
-    pub fn clear(&mut self) {
-        *self = Self::default();
-    }
+/// Forgets every sample when a mission starts loading (the next mission's lookups name
+/// it in their chains).
+pub(crate) fn clear(mut cache: ResMut<SampleCache>) {
+    *cache = SampleCache::default();
 }
 
 #[cfg(test)]
