@@ -1,5 +1,5 @@
 //! Assembles the game from its plugins: the game directory as `game://` asset source,
-//! Bevy, the screens, the mission loader, the simulation, camera and weather (or the EU7B
+//! Bevy, the screens, the mission loader, the simulation, camera, weather and sound (or the EU7B
 //! viewer with `--eu7`),
 //! and the developer tools.
 
@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy::window::{WindowMode, WindowResolution};
 use bevy_egui::EguiPlugin;
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin};
+use iron3d_audio::GameAudioPlugin;
 use iron3d_camera::{CameraSystems, GameCameraPlugin};
 use iron3d_core::CorePlugin;
 use iron3d_dev::DevPlugin;
@@ -70,6 +71,7 @@ pub fn app(args: Args, data: Option<PathBuf>) -> App {
                 MissionRenderPlugin,
                 GameCameraPlugin,
                 WeatherPlugin,
+                GameAudioPlugin::default(),
                 UiPlugin { autostart: args.mission.clone() },
             ))
             // Frame order (spec runtime.md §7.3): the camera is placed, then the weather

@@ -222,6 +222,7 @@ data_loaders! {
     IniAsset(IniFile) by IniLoader for ["ini"] with |b, _| Ok(IniFile::parse(b));
     /// An object-block configuration file (`mission.cfg` and others).
     CfgAsset(BlockCfg) by CfgLoader for ["cfg"] with |b, _| BlockCfg::parse(b);
-    /// A sound (SWAV / RIFF WAVE entry), decoded to 16-bit PCM.
-    SoundAsset(DecodedSample) by SoundLoader for ["wav"] with |b, _| decode_wave(b);
+    /// A sound (SWAV / RIFF WAVE entry), decoded to 16-bit PCM. Addressed with the hint
+    /// `.swav` (`sounds.lib::BOOM.WAV.swav`), so kira's own `wav` loader never clashes.
+    SoundAsset(DecodedSample) by SoundLoader for ["swav"] with |b, _| decode_wave(b);
 }

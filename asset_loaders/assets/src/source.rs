@@ -6,7 +6,9 @@
 //! An address may therefore end in a *type hint* from [`LOADER_HINTS`]
 //! (`game://Textures.lib::GRASS01.texm`, `game://Material.lib::STEEL.mat0`): when the
 //! address does not exist as written, the reader retries without the hint. Loaders
-//! register the hint as their extension.
+//! register the hint as their extension. Sound entries do have one (`.wav`), but it is
+//! kira's: the SWAV loader answers to the hint `.swav`
+//! (`game://sounds.lib::EXPLODE1.WAV.swav`).
 
 use crate::watch::Served;
 use bevy_asset::io::{AssetReader, AssetReaderError, PathStream, Reader, VecReader};
@@ -20,7 +22,7 @@ use std::sync::Arc;
 pub const GAME_SOURCE: &str = "game";
 
 /// Type hints an address may end with (see the module docs).
-pub const LOADER_HINTS: [&str; 2] = [".texm", ".mat0"];
+pub const LOADER_HINTS: [&str; 3] = [".texm", ".mat0", ".swav"];
 
 /// The address without its loader hint, if it has one.
 pub fn strip_hint(address: &str) -> Option<&str> {

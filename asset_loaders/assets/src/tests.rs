@@ -113,7 +113,8 @@ fn mission_sound_and_config_loaders_share_the_source() {
     let server = app.world().resource::<AssetServer>().clone();
     let tma: Handle<TmaAsset> = server.load("game://missions/M1/DATA.TMA");
     let ini: Handle<IniAsset> = server.load("game://MISSIONS/m1/behavior.ini");
-    let click: Handle<SoundAsset> = server.load("game://sounds.lib::click.wav");
+    // The `.swav` hint picks the SWAV loader (`.wav` is kira's extension).
+    let click: Handle<SoundAsset> = server.load("game://sounds.lib::click.wav.swav");
     assert!(matches!(settle(&mut app, &tma), LoadState::Loaded));
     assert!(matches!(settle(&mut app, &ini), LoadState::Loaded));
     assert!(matches!(settle(&mut app, &click), LoadState::Loaded));

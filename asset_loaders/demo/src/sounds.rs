@@ -1,6 +1,6 @@
 //! `sounds.lib`: an NRes of `SWAV` entries (spec `runtime.md` §10.2) with synthesised
 //! sounds — engine hum, weapon shots, explosion, rain loop, thunder, the ambient theme
-//! and its variations, a UI click — encoded as 16-bit PCM or as MS ADPCM by the
+//! and its variations, a UI click, two unit responses — encoded as 16-bit PCM or as MS ADPCM by the
 //! project's own encoder, plus one deliberately empty entry (the spec's `entry_empty`
 //! case, like `ALIEN_ME.WAV` of Part 2).
 //!
@@ -58,6 +58,8 @@ pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
     (NIGHT_VARIATIONS[0], Encoding::Adpcm, night_1),
     (NIGHT_VARIATIONS[1], Encoding::Adpcm, night_2),
     ("UI_CLICK.WAV", Encoding::Pcm, click),
+    ("UNIT_ACK1.WAV", Encoding::Adpcm, acknowledge_rising),
+    ("UNIT_ACK2.WAV", Encoding::Pcm, acknowledge_falling),
 ];
 
 const SR: f32 = SAMPLE_RATE as f32;
@@ -286,6 +288,33 @@ fn click(_: &mut SplitMix64) -> Vec<f32> {
             sine(2000.0 * i as f32 / SR) * env
         })
         .collect()
+}
+
+/// A unit's response: a buzzy robotic chirp of `notes` (Hz), each `step` seconds.
+fn chirp(notes: &[f32], step: f32) -> Vec<f32> {
+    let per = frames(step);
+    let mut out = Vec::with_capacity(per * notes.len());
+    for f in notes {
+        let mut phase = 0.0f32;
+        for i in 0..per {
+            let t = i as f32 / SR;
+            // A 30 Hz vibrato makes it sound like a voice coder.
+            phase += f * (1.0 + 0.03 * sine(30.0 * t)) / SR;
+            let buzz = sine(phase) + 0.5 * sine(2.0 * phase) + 0.25 * sine(3.0 * phase);
+            out.push(0.45 * buzz * gate(i, per, 150, 600));
+        }
+    }
+    out
+}
+
+/// "Acknowledged": a rising two-note chirp.
+fn acknowledge_rising(_: &mut SplitMix64) -> Vec<f32> {
+    chirp(&[520.0, 780.0], 0.12)
+}
+
+/// "On my way": a falling three-note chirp.
+fn acknowledge_falling(_: &mut SplitMix64) -> Vec<f32> {
+    chirp(&[880.0, 660.0, 590.0], 0.09)
 }
 
 /// Converts `[-1, 1]` samples to 16-bit (clamped, rounded toward zero).

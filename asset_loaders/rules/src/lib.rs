@@ -6,16 +6,19 @@
 //! word plus one entry per component by component type, and the building classes that
 //! build robots), research (ore per TRF cost unit, seconds per TRF time unit, the
 //! building classes that research), combat (hit points, armour and armament per class
-//! word, the weapon table) and the computer clans' parameters.
+//! word, the weapon table), the computer clans' parameters and the sound table
+//! (engine, unit response and click samples).
 
 mod combat;
+mod sound;
 
 pub use combat::{Ai, Combat, Durability, WeaponRule};
+pub use sound::SoundRules;
 
 use serde::Deserialize;
 
 /// The rules file version this reader understands.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The shipped rules file, relative to the repository's `assets/`.
 pub const SHIPPED_PATH: &str = "rules/iron3d.rules.ron";
 /// The shipped rules text (compiled in, so the rules exist for any data directory).
@@ -127,6 +130,8 @@ pub struct Rules {
     pub ai: Ai,
     /// Research costs and places.
     pub research: Research,
+    /// The sound table.
+    pub sound: SoundRules,
 }
 
 /// Why a rules file was refused.
@@ -211,6 +216,7 @@ impl Rules {
         }
         rules.combat.check(file)?;
         rules.ai.check(file)?;
+        rules.sound.check(file)?;
         let gap = Cost { ore: p.spawn_gap.value, ..Cost::default() };
         check(file, "production.spawn_gap".into(), p.spawn_gap.origin, Some(&gap), true)?;
         let mining = Cost { ore: p.mine_ore_per_second.value, ..Cost::default() };
@@ -282,6 +288,7 @@ mod tests {
         assert!(r.produces(0x8000_0010) && !r.produces(0x8000_0004));
         assert!(r.researches(0x8000_0400) && !r.researches(0x8000_0010));
         assert!(SHIPPED.contains("THE PROJECT'S OWN RULES"));
+        assert_eq!(r.sound.responses.len(), 2);
     }
 
     #[test]
@@ -302,10 +309,10 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_with_the_rule_named() {
-        let other = SHIPPED.replace("version: 2", "version: 3");
-        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 3, .. })));
-        let old = SHIPPED.replace("version: 2", "version: 1");
-        assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 1, .. })));
+        let other = SHIPPED.replace("version: 3", "version: 4");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 4, .. })));
+        let old = SHIPPED.replace("version: 3", "version: 2");
+        assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 2, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
         assert!(e.to_string().contains("production.classes[0]"), "{e}");

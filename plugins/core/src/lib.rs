@@ -40,7 +40,7 @@ pub use motion::{
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use sets::{ControlPhase, InputPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS};
-pub use sound::{SoundAction, SoundBus, SoundCue, SoundKey};
+pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
 pub use table::ObjectTable;
@@ -73,6 +73,8 @@ impl Plugin for CorePlugin {
             .add_message::<DeleteRequest>()
             .add_message::<ClearWizardPath>()
             .add_message::<SoundCue>()
+            .add_message::<UnitResponse>()
+            .add_message::<InterfaceClick>()
             .register_type::<AppState>()
             .register_type::<MissionLoadPhase>()
             .register_type::<Pause>()

@@ -2,6 +2,7 @@
 //! interface) is a [`SoundCue`] message; the audio plugin plays them, or records them
 //! when there is no device, so the simulation never depends on sound.
 
+use crate::ids::OriginalObjectId;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 
@@ -49,7 +50,8 @@ pub enum SoundAction {
     Play,
     /// Start a loop known by this id (a second start of a running id is ignored).
     StartLoop(u64),
-    /// Set the volume (0..1) of a running loop.
+    /// Set the volume (0..1) of a running loop (and move it to the cue's `at`, when
+    /// given).
     SetLoopVolume(u64, f32),
     /// Stop a loop.
     StopLoop(u64),
@@ -66,6 +68,10 @@ pub struct SoundCue {
     pub action: SoundAction,
     /// Where it sounds, in game space (`None`: not positioned, e.g. music and clicks).
     pub at: Option<[f32; 3]>,
+    /// The object making the sound (`None`: the world, the interface). A positioned
+    /// sound with an owner follows the owner while it lives (an engine loop moves
+    /// with its unit).
+    pub owner: Option<OriginalObjectId>,
     /// Volume, 0..1.
     pub volume: f32,
     /// Full volume within `range.0`, silent beyond `range.1` (game units).
@@ -80,9 +86,42 @@ impl SoundCue {
 
     /// Plays `key` once on `bus` at full volume, positioned at `at`.
     pub fn play(key: SoundKey, bus: SoundBus, at: Option<[f32; 3]>) -> Self {
-        Self { key, bus, action: SoundAction::Play, at, volume: 1.0, range: Self::RANGE, frequency_ratio: 1.0 }
+        Self {
+            key,
+            bus,
+            action: SoundAction::Play,
+            at,
+            owner: None,
+            volume: 1.0,
+            range: Self::RANGE,
+            frequency_ratio: 1.0,
+        }
+    }
+
+    /// The same cue made by `owner`.
+    pub fn owned_by(self, owner: OriginalObjectId) -> Self {
+        Self { owner: Some(owner), ..self }
+    }
+
+    /// The same cue with another action (a loop operation).
+    pub fn with_action(self, action: SoundAction) -> Self {
+        Self { action, ..self }
     }
 }
+
+/// The player gave `unit` an order: the unit answers (the audio plugin picks the
+/// response sample of the rules and plays it on the voice bus where the unit stands).
+/// The interface sends it; nothing in the simulation depends on it.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+pub struct UnitResponse {
+    /// The unit that answers.
+    pub unit: OriginalObjectId,
+}
+
+/// An interface element was clicked (the audio plugin plays the rules' click sample on
+/// the interface bus).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+pub struct InterfaceClick;
 
 #[cfg(test)]
 mod tests {

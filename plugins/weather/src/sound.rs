@@ -56,6 +56,7 @@ pub fn rain_cue(sounds: &Sounds, action: SoundAction, volume: f32) -> SoundCue {
         volume,
         range: SoundCue::RANGE,
         frequency_ratio: 1.0,
+        owner: None,
     }
 }
 
@@ -69,6 +70,7 @@ pub fn thunder_cue(sounds: &Sounds, at: [f32; 3]) -> SoundCue {
         volume: 1.0,
         range: THUNDER_RANGE,
         frequency_ratio: 1.0,
+        owner: None,
     }
 }
 

@@ -1,0 +1,156 @@
+//! The game's own sound producers, turning simulation and interface events into
+//! [`SoundCue`]s with the samples of the rules file (the project's table: combat names
+//! the weapon and explosion samples, `sound` the engine, the responses and the click):
+//! a weapon firing (at the shooter), an object destroyed (where it stood), an engine
+//! loop per moving unit (started and stopped with its motion, following the unit), a
+//! unit's response when the player orders it (voice bus) and interface clicks.
+//! The simulation producers run once per tick after the simulation, in id order.
+
+use bevy::prelude::*;
+use iron3d_core::{
+    GameMessage, GameMessageKind, InterfaceClick, Kinematics, Movable, ObjectTable, OriginalObjectId, SimTransform,
+    SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse,
+};
+use iron3d_rules::Rules;
+
+/// The samples the producers use, from the rules.
+#[derive(Resource, Debug, Clone, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct SoundTable {
+    /// Per weapon (the combat rules' table order, as `Fired` names them).
+    pub weapons: Vec<SoundKey>,
+    /// A destroyed object.
+    pub explosion: SoundKey,
+    /// A moving unit's loop.
+    pub engine: SoundKey,
+    /// Its volume.
+    pub engine_volume: f32,
+    /// The speed from which a unit hums.
+    pub engine_min_speed: f32,
+    /// Unit responses, in turn.
+    pub responses: Vec<SoundKey>,
+    /// An interface click.
+    pub click: SoundKey,
+}
+
+impl SoundTable {
+    /// The table of a rules file.
+    pub fn from_rules(rules: &Rules) -> Self {
+        let s = &rules.sound;
+        Self {
+            weapons: rules.combat.weapons.iter().map(|w| SoundKey::parse(&w.sound)).collect(),
+            explosion: SoundKey::parse(&rules.combat.explosion_sound),
+            engine: SoundKey::parse(&s.engine_hum),
+            engine_volume: s.engine_volume,
+            engine_min_speed: s.engine_min_speed,
+            responses: s.responses.iter().map(|r| SoundKey::parse(r)).collect(),
+            click: SoundKey::parse(&s.click),
+        }
+    }
+}
+
+/// Base of the engine loop ids (above the theme's, `crate::ambient::THEME_LOOP`).
+pub const ENGINE_LOOPS: u64 = 2 << 40;
+
+/// The loop id of unit `id`'s engine.
+pub fn engine_loop(id: OriginalObjectId) -> u64 {
+    ENGINE_LOOPS | u64::from(id.0)
+}
+
+/// Producer state: the units whose engine runs (ascending ids) and the next response.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct ProducerState {
+    /// Ids of humming units.
+    pub humming: Vec<u32>,
+    /// Index of the next response sample.
+    pub next_response: usize,
+}
+
+fn position(table: &ObjectTable, objects: &Query<&SimTransform>, id: OriginalObjectId) -> Option<[f32; 3]> {
+    table.entity_of(id.0).and_then(|e| objects.get(e).ok()).map(|t| t.position)
+}
+
+/// Weapons and explosions of this tick.
+pub(crate) fn combat(
+    mut messages: MessageReader<GameMessage>,
+    sounds: Res<SoundTable>,
+    table: Res<ObjectTable>,
+    objects: Query<&SimTransform>,
+    mut cues: MessageWriter<SoundCue>,
+) {
+    for m in messages.read() {
+        let cue = match &m.kind {
+            GameMessageKind::Fired { shooter, weapon, .. } => sounds.weapons.get(usize::from(*weapon)).map(|key| {
+                SoundCue::play(key.clone(), SoundBus::Effects, position(&table, &objects, shooter.id))
+                    .owned_by(shooter.id)
+            }),
+            GameMessageKind::Destroyed { object, position, .. } => {
+                Some(SoundCue::play(sounds.explosion.clone(), SoundBus::Effects, Some(*position)).owned_by(object.id))
+            }
+            _ => None,
+        };
+        cues.write_batch(cue);
+    }
+}
+
+/// Starts an engine loop when a unit starts moving and stops it when it stops or leaves.
+pub(crate) fn engines(
+    units: Query<(&OriginalObjectId, &Kinematics, &SimTransform), With<Movable>>,
+    sounds: Res<SoundTable>,
+    mut state: ResMut<ProducerState>,
+    mut cues: MessageWriter<SoundCue>,
+) {
+    let mut moving: Vec<(OriginalObjectId, [f32; 3])> = units
+        .iter()
+        .filter(|(_, k, _)| k.speed.abs() >= sounds.engine_min_speed)
+        .map(|(id, _, t)| (*id, t.position))
+        .collect();
+    moving.sort_by_key(|(id, _)| *id);
+    let cue = |id: OriginalObjectId, at: Option<[f32; 3]>, action| {
+        SoundCue { volume: sounds.engine_volume, ..SoundCue::play(sounds.engine.clone(), SoundBus::Effects, at) }
+            .owned_by(id)
+            .with_action(action)
+    };
+    let now: Vec<u32> = moving.iter().map(|(id, _)| id.0).collect();
+    for &gone in state.humming.iter().filter(|id| now.binary_search(id).is_err()) {
+        let id = OriginalObjectId(gone);
+        cues.write(cue(id, None, SoundAction::StopLoop(engine_loop(id))));
+    }
+    for &(id, at) in moving.iter().filter(|(id, _)| state.humming.binary_search(&id.0).is_err()) {
+        cues.write(cue(id, Some(at), SoundAction::StartLoop(engine_loop(id))));
+    }
+    state.humming = now;
+}
+
+/// A unit's response to the player's order, in turn, where it stands.
+pub(crate) fn responses(
+    mut orders: MessageReader<UnitResponse>,
+    sounds: Res<SoundTable>,
+    table: Res<ObjectTable>,
+    objects: Query<&SimTransform>,
+    mut state: ResMut<ProducerState>,
+    mut cues: MessageWriter<SoundCue>,
+) {
+    for r in orders.read() {
+        let Some(key) = sounds.responses.get(state.next_response % sounds.responses.len().max(1)) else { return };
+        state.next_response = state.next_response.wrapping_add(1);
+        cues.write(SoundCue::play(key.clone(), SoundBus::Voice, position(&table, &objects, r.unit)).owned_by(r.unit));
+    }
+}
+
+/// Interface clicks.
+pub(crate) fn clicks(
+    mut clicks: MessageReader<InterfaceClick>,
+    sounds: Res<SoundTable>,
+    mut cues: MessageWriter<SoundCue>,
+) {
+    for _ in clicks.read() {
+        cues.write(SoundCue::play(sounds.click.clone(), SoundBus::Interface, None));
+    }
+}
+
+/// Forgets the humming units (a mission closed).
+pub(crate) fn reset(mut state: ResMut<ProducerState>) {
+    state.humming.clear();
+}
