@@ -1,5 +1,6 @@
 //! Default environment (the mission data defines no sky, fog or light the spec has
-//! pinned down): a sun, ambient light, sky clear colour and distance fog on 3D cameras.
+//! pinned down): a sun (casting no shadows), ambient light, sky clear colour and
+//! distance fog on 3D cameras, which draw without multisampling.
 
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
@@ -53,17 +54,18 @@ pub(crate) fn setup(mut commands: Commands, env: Res<Environment>) {
     ));
 }
 
-pub(crate) fn add_fog(
+/// Gives new 3D cameras the environment's distance fog, and no multisampling.
+pub(crate) fn configure_cameras(
     mut commands: Commands,
     cameras: Query<Entity, (Added<Camera3d>, Without<DistanceFog>)>,
     env: Res<Environment>,
 ) {
     for camera in &cameras {
         let (start, end) = env.fog;
-        commands.entity(camera).insert(DistanceFog {
-            color: env.sky,
-            falloff: FogFalloff::Linear { start, end },
-            ..default()
-        });
+        commands.entity(camera).insert((
+            DistanceFog { color: env.sky, falloff: FogFalloff::Linear { start, end }, ..default() },
+            // Multisampling costs the software Vulkan driver about a third of a frame.
+            Msaa::Off,
+        ));
     }
 }
