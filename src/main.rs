@@ -44,6 +44,13 @@ pub struct Args {
     /// Render this many frames, then exit (with `--screenshot`: capture, then exit).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub exit_after_frames: Option<u32>,
+    /// Time N frames once the mission is in the world (models and terrain attached, no
+    /// pipeline compiling), print `bench-frames N median X ms p95 Y ms draws D` and exit
+    /// (X, Y: frame times in ms; D: mesh entities visible to a camera per frame, an upper
+    /// bound of the draw calls, since instances sharing mesh and material are batched).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          requires = "mission", conflicts_with_all = ["exit_after_frames", "eu7"])]
+    pub bench_frames: Option<u32>,
 }
 
 /// A window size in physical pixels.
@@ -95,6 +102,16 @@ fn main() -> bevy::app::AppExit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bench_frames_needs_a_mission_and_stands_alone() {
+        let args = Args::try_parse_from(["iron3d", "--mission", "tutorial.01", "--bench-frames", "20"]).expect("parse");
+        assert_eq!(args.bench_frames, Some(20));
+        assert!(Args::try_parse_from(["iron3d", "--bench-frames", "20"]).is_err());
+        assert!(Args::try_parse_from(["iron3d", "--mission", "m", "--bench-frames", "0"]).is_err());
+        let both = ["iron3d", "--mission", "m", "--bench-frames", "2", "--exit-after-frames", "2"];
+        assert!(Args::try_parse_from(both).is_err());
+    }
 
     #[test]
     fn window_sizes_parse_and_bad_ones_are_named() {

@@ -58,7 +58,11 @@ pub fn app(args: Args, data: Option<PathBuf>) -> App {
     .add_plugins(EguiPlugin::default())
     .add_plugins(CorePlugin)
     .add_plugins(GameInputPlugin)
-    .add_plugins(DevPlugin { exit_after_frames: args.exit_after_frames, screenshot: args.screenshot.clone() });
+    .add_plugins(DevPlugin {
+        exit_after_frames: args.exit_after_frames,
+        screenshot: args.screenshot.clone(),
+        bench_frames: args.bench_frames,
+    });
     match &args.eu7 {
         Some(file) => {
             app.add_plugins(Eu7ViewerPlugin { file: file.clone(), streaming: StreamingConfig::default() });

@@ -11,7 +11,9 @@ pub mod terrain;
 pub mod watch;
 
 pub use loaders::*;
-pub use models::{Mat0Asset, Mat0Loader, MshAsset, MshLoader, MshNode, MshPart, TexmLoader, WearAsset, WearLoader};
+pub use models::{
+    LEVELS, Mat0Asset, Mat0Loader, MshAsset, MshLevel, MshLoader, MshNode, MshPart, TexmLoader, WearAsset, WearLoader,
+};
 pub use source::{GAME_SOURCE, GameData, GameDirReader, LOADER_HINTS};
 pub use terrain::{LandAsset, LandLayer, LandLoader};
 

@@ -64,6 +64,7 @@ fn model_tree(tag: &str) -> std::path::PathBuf {
     let mut lib = NresWriter::new();
     lib.add(0, [0; 3], b"wedge.msh", b.build().unwrap().to_bytes().unwrap()).unwrap();
     lib.add(0, [0; 3], b"tower.msh", tower().to_bytes().unwrap()).unwrap();
+    lib.add(0, [0; 3], b"levels.msh", levels().to_bytes().unwrap()).unwrap();
     lib.add(0, [0; 3], b"broken.msh", b"NRes".to_vec()).unwrap();
     lib.add(0, [0; 3], b"wedge.wea", wear.to_bytes()).unwrap();
     std::fs::write(root.join("models.lib"), lib.to_bytes().unwrap()).unwrap();
@@ -94,6 +95,22 @@ fn tower() -> iron3d_formats::model::msh::Msh {
         .unwrap();
     let track = vec![key(0.0, [0.0, 0.0, 0.0, 1.0]), key(4.0, [0.0, 0.0, 1.0, 0.0])];
     b.set_animation(head, NodeAnimation { rest: key(0.0, [0.0, 0.0, s, s]), track }).unwrap();
+    b.build().unwrap()
+}
+
+/// One node with geometry at slot rows 0 (two triangles) and 1 (one), none at row 2.
+fn levels() -> iron3d_formats::model::msh::Msh {
+    let mut b = ModelBuilder::new();
+    let node = b.add_node("hull", None, 0).unwrap();
+    let mesh = |indices: Vec<u16>| MeshData {
+        lightmap_uvs: Vec::new(),
+        positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]],
+        normals: vec![[0.0, 0.0, 1.0]; 4],
+        uvs: vec![[0.0, 0.0]; 4],
+        batches: vec![MeshBatch { material: 0, lightmap: 0, flags: 0, indices }],
+    };
+    b.set_mesh(node, 0, 0, mesh(vec![0, 1, 2, 1, 3, 2])).unwrap();
+    b.set_mesh(node, 1, 0, mesh(vec![0, 1, 2])).unwrap();
     b.build().unwrap()
 }
 
@@ -291,4 +308,30 @@ fn placement_maps_local_axes_like_the_spec() {
     // Roll +90° about game X: the model's game +Y (left) points up.
     let (_, r, _) = placement([0.0; 3], [std::f32::consts::FRAC_PI_2, 0.0, 0.0], [1.0; 3]);
     assert_close(r * Vec3::from(to_bevy([0.0, 1.0, 0.0])), [0.0, 1.0, 0.0]);
+}
+
+#[test]
+fn msh_loader_builds_the_coarser_levels_and_the_model_merged_at_rest() {
+    let root = model_tree("levels");
+    let mut app = app(&root);
+    let handle: Handle<MshAsset> = load(&app, "game://models.lib::levels.msh");
+    assert!(matches!(settle(&mut app, &handle), LoadState::Loaded));
+    let model = app.world().resource::<Assets<MshAsset>>().get(&handle).unwrap().clone();
+    let node = &model.nodes[0];
+    assert_eq!(node.parts[0].triangles, 2);
+    // Row 1 is present, row 2 is not (that level keeps row 1).
+    assert_eq!(node.coarser.iter().map(|l| (l.level, l.parts[0].triangles)).collect::<Vec<_>>(), [(1, 1)]);
+    assert_eq!(model.merged.iter().map(|l| l[0].triangles).collect::<Vec<_>>(), [2, 1]);
+    // Merged at rest, the tower's head stands 2 up and turned as its rest pose says:
+    // node-local (1, 0, 0.5) turned to game (0, -1, 0.5), lifted to (0, -1, 2.5).
+    let tower: Handle<MshAsset> = load(&app, "game://models.lib::tower.msh");
+    assert!(matches!(settle(&mut app, &tower), LoadState::Loaded));
+    let tower = app.world().resource::<Assets<MshAsset>>().get(&tower).unwrap().clone();
+    assert!(tower.nodes.iter().all(|n| n.coarser.is_empty()), "no coarser rows");
+    let meshes = app.world().resource::<Assets<Mesh>>();
+    let merged = positions(meshes.get(&tower.merged[0][0].mesh).unwrap());
+    assert_eq!(merged.len(), 6, "both nodes in one part");
+    let head = Vec3::from(to_bevy([0.0, -1.0, 2.5]));
+    assert!(merged.iter().any(|p| Vec3::from(*p).distance(head) < 1e-5), "{merged:?}");
+    let _ = std::fs::remove_dir_all(root);
 }

@@ -14,9 +14,9 @@ use iron3d_formats::ReadOptions;
 use iron3d_formats::bytes::display_name;
 use iron3d_formats::model::mat0::Material;
 use iron3d_formats::model::mesh_build::{
-    MeshOptions, MeshPart, QuaternionSense, build_node_meshes, hierarchy_valid, sample_node,
+    MeshOptions, MeshPart, Pose, QuaternionSense, build_mesh, build_node_meshes, hierarchy_valid, sample_node,
 };
-use iron3d_formats::model::msh::Msh;
+use iron3d_formats::model::msh::{Msh, NONE, Node};
 use iron3d_formats::model::texm::{DecodeOptions, Texm};
 use iron3d_formats::model::wear::{Wear, resolve_material};
 use iron3d_formats::{Error, ErrorKind};
@@ -81,6 +81,16 @@ pub struct MshPart {
     pub triangles: usize,
 }
 
+/// A coarser level of detail of a node: the parts of its slot cell `(level, 0)`
+/// (reading A of spec §1.4: row = LOD, 0 = most detailed).
+#[derive(Debug, Clone, TypePath)]
+pub struct MshLevel {
+    /// The level, 1 or 2.
+    pub level: usize,
+    /// Its parts, node-local like [`MshNode::parts`].
+    pub parts: Vec<MshPart>,
+}
+
 /// One node of a model: its parts in node-local space and its rest pose.
 #[derive(Debug, Clone, TypePath)]
 pub struct MshNode {
@@ -90,8 +100,11 @@ pub struct MshNode {
     pub parent: Option<usize>,
     /// Local rest pose (fallback key) in Bevy axes; identity for an unposed model.
     pub rest: Transform,
-    /// Parts of the node's slot in cell (0, 0).
+    /// Parts of the node's slot in cell (0, 0) (or its first present cell).
     pub parts: Vec<MshPart>,
+    /// The coarser levels the node has a slot for, most detailed first; a level it has
+    /// no slot for keeps the one before.
+    pub coarser: Vec<MshLevel>,
 }
 
 /// A model as a node hierarchy (spec §7 steps 2–5): node-local meshes of slot cell
@@ -105,6 +118,12 @@ pub struct MshAsset {
     pub posed: bool,
     /// The parsed model, for sampling animation frames.
     pub model: Arc<Msh>,
+    /// Radius of the model header's bounding sphere (spec §1.5), in model units.
+    pub radius: f32,
+    /// The whole model at rest as one set of parts in model space (spec §7 step 5), for
+    /// objects drawn without moving pieces: index = level of detail, levels present
+    /// while every node with geometry has a slot for them.
+    pub merged: Vec<Vec<MshPart>>,
 }
 
 impl MshAsset {
@@ -121,6 +140,23 @@ impl MshAsset {
             None => self.nodes.get(node).map_or(Transform::IDENTITY, |n| n.rest),
         }
     }
+}
+
+/// Rows of the slot matrix read as levels of detail (spec §1.4, reading A).
+pub const LEVELS: usize = 3;
+
+/// The parts of one node level as labelled mesh assets (`{prefix}part{i}`).
+fn labelled_parts(ctx: &mut LoadContext<'_>, prefix: &str, parts: Vec<MeshPart>) -> Vec<MshPart> {
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (material, lightmap, two_sided, lightmapped) = (p.material, p.lightmap, p.two_sided, p.lightmapped);
+            let triangles = p.indices.len() / 3;
+            let mesh = ctx.add_labeled_asset(format!("{prefix}part{i}"), part_mesh(p));
+            MshPart { mesh, material, lightmap, two_sided, lightmapped, triangles }
+        })
+        .collect()
 }
 
 /// Loader of MSH models (`.msh`). Load it typed (`load::<MshAsset>`): `Land.msh` shares
@@ -143,18 +179,21 @@ impl AssetLoader for MshLoader {
         let msh = Msh::parse(&bytes, settings.options()).map_err(|e| located(ctx, e))?;
         let options = MeshOptions { slot_fallback: true, lightmap_uv: true, ..MeshOptions::default() };
         let built = build_node_meshes(&msh, 0, 0, options).map_err(|e| located(ctx, e))?;
+        let exact = MeshOptions { slot_fallback: false, ..options };
+        let mut coarser = (1..LEVELS)
+            .map(|level| build_node_meshes(&msh, level, 0, exact).map(|nodes| (level, nodes)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| located(ctx, e))?;
         let posed = hierarchy_valid(&msh);
         let mut nodes = Vec::with_capacity(built.len());
         for (n, parts) in built.into_iter().enumerate() {
-            let parts = parts
-                .into_iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let (material, lightmap, two_sided, lightmapped) =
-                        (p.material, p.lightmap, p.two_sided, p.lightmapped);
-                    let triangles = p.indices.len() / 3;
-                    let mesh = ctx.add_labeled_asset(format!("node{n}part{i}"), part_mesh(p));
-                    MshPart { mesh, material, lightmap, two_sided, lightmapped, triangles }
+            let parts = labelled_parts(ctx, &format!("node{n}"), parts);
+            let coarser = coarser
+                .iter_mut()
+                .filter(|(level, _)| msh.nodes[n].slot(*level, 0).is_some())
+                .map(|(level, nodes)| MshLevel {
+                    level: *level,
+                    parts: labelled_parts(ctx, &format!("lod{level}node{n}"), std::mem::take(&mut nodes[n])),
                 })
                 .collect();
             // A NaN frame selects the fallback key (spec §1.10).
@@ -164,9 +203,21 @@ impl AssetLoader for MshLoader {
                 parent: msh.nodes[n].parent().map(usize::from).filter(|_| posed),
                 rest: rest.map_or(Transform::IDENTITY, |t| node_transform(&t)),
                 parts,
+                coarser,
             });
         }
-        Ok(MshAsset { nodes, posed, model: Arc::new(msh) })
+        let radius = msh.header.sphere().1;
+        let rest = build_mesh(&msh, 0, 0, Pose::Rest, options).map_err(|e| located(ctx, e))?;
+        let mut merged = vec![labelled_parts(ctx, "rest", rest.parts)];
+        let drawn: Vec<&Node> = msh.nodes.iter().filter(|n| n.slots.iter().any(|&s| s != NONE)).collect();
+        for level in 1..LEVELS {
+            if !drawn.iter().all(|n| n.slot(level, 0).is_some()) {
+                break;
+            }
+            let parts = build_mesh(&msh, level, 0, Pose::Rest, exact).map_err(|e| located(ctx, e))?.parts;
+            merged.push(labelled_parts(ctx, &format!("lod{level}rest"), parts));
+        }
+        Ok(MshAsset { nodes, posed, model: Arc::new(msh), radius, merged })
     }
 
     fn extensions(&self) -> &[&str] {

@@ -185,6 +185,7 @@ fn an_engine_hums_while_its_unit_moves_and_follows_it() {
         tick: tick_now + 1,
         units: vec![3],
         order: Order::MoveTo([60.0, 15.0]),
+        queued: false,
     });
     let min = app.world().resource::<SoundTable>().engine_min_speed;
     let mut expected = Vec::new();

@@ -1,6 +1,8 @@
 //! Developer tools: the F12 world inspector (every entity, component and resource),
-//! logs of every state transition, and the `--exit-after-frames` / `--screenshot`
-//! capture used by CI and reviewers.
+//! logs of every state transition, the `--exit-after-frames` / `--screenshot`
+//! capture used by CI and reviewers, and the `--bench-frames` frame-time bench.
+
+mod bench;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -10,6 +12,8 @@ use iron3d_core::{AppState, MissionLoadPhase};
 use iron3d_input::{Actions, GameAction};
 use std::path::PathBuf;
 
+pub use bench::{BenchPhase, BenchReport, FrameBench, SETTLE_FRAMES, median, nearest_rank};
+
 /// Developer tools.
 #[derive(Debug, Default, Clone)]
 pub struct DevPlugin {
@@ -17,6 +21,8 @@ pub struct DevPlugin {
     pub exit_after_frames: Option<u32>,
     /// Save the window to this PNG before exiting.
     pub screenshot: Option<PathBuf>,
+    /// Time this many frames once the mission is in the world, print the report, exit.
+    pub bench_frames: Option<u32>,
 }
 
 /// Frames left before the capture / exit.
@@ -39,6 +45,9 @@ impl Plugin for DevPlugin {
             app.register_type::<ExitPlan>()
                 .insert_resource(ExitPlan { frames, screenshot: self.screenshot.clone() })
                 .add_systems(Update, count_frames);
+        }
+        if let Some(frames) = self.bench_frames {
+            bench::add(app, frames);
         }
     }
 }

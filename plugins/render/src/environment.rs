@@ -1,6 +1,6 @@
 //! Default environment (the mission data defines no sky, fog or light the spec has
-//! pinned down): a sun, ambient light, sky clear colour, distance fog and exposure on 3D
-//! cameras.
+//! pinned down): a sun (casting no shadows), ambient light, sky clear colour, distance
+//! fog and exposure on 3D cameras, which draw without multisampling.
 
 use bevy::camera::Exposure;
 use bevy::pbr::{DistanceFog, FogFalloff};
@@ -59,7 +59,8 @@ pub(crate) fn setup(mut commands: Commands, env: Res<Environment>) {
     ));
 }
 
-pub(crate) fn add_fog_and_exposure(
+/// Gives new 3D cameras the environment's distance fog and exposure, and no multisampling.
+pub(crate) fn configure_cameras(
     mut commands: Commands,
     cameras: Query<Entity, (Added<Camera3d>, Without<DistanceFog>)>,
     env: Res<Environment>,
@@ -69,6 +70,8 @@ pub(crate) fn add_fog_and_exposure(
         commands.entity(camera).insert((
             DistanceFog { color: env.sky, falloff: FogFalloff::Linear { start, end }, ..default() },
             Exposure { ev100: env.exposure },
+            // Multisampling costs the software Vulkan driver about a third of a frame.
+            Msaa::Off,
         ));
     }
 }

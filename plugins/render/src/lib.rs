@@ -7,12 +7,14 @@
 
 mod combat;
 mod environment;
+mod lod;
 mod materials;
 mod models;
 mod placement;
 mod terrain;
 
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
+pub use lod::LodDistances;
 pub use materials::{AnimatedMaterial, MaterialCache};
 pub use models::{
     AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache, TurretPiece,
@@ -36,8 +38,12 @@ pub struct RenderStats {
     pub pending: usize,
     /// Component models whose model, materials or control description failed to load.
     pub failed: usize,
-    /// Drawn part entities (mesh + material).
+    /// Objects drawn merged at rest (no piece hierarchy).
+    pub merged: usize,
+    /// Drawn part entities (mesh + material) of the most detailed level.
     pub parts: usize,
+    /// Part entities of coarser levels of detail (drawn in their distance range).
+    pub coarser_parts: usize,
     /// Parts drawn with a lightmap.
     pub lightmapped: usize,
     /// Distinct meshes.
@@ -52,6 +58,13 @@ pub struct RenderStats {
     pub terrain_overlay_faces: usize,
     #[reflect(ignore)]
     seen: models::SeenSets,
+}
+
+impl RenderStats {
+    /// True once models were requested and none is still waiting for its assets.
+    pub fn settled(&self) -> bool {
+        self.instances > 0 && self.pending == 0
+    }
 }
 
 impl std::fmt::Debug for RenderStats {
@@ -101,6 +114,8 @@ impl Plugin for MissionRenderPlugin {
             .init_resource::<MaterialCache>()
             .init_resource::<TerrainView>()
             .init_resource::<Environment>()
+            .init_resource::<LodDistances>()
+            .register_type::<LodDistances>()
             .register_type::<RenderStats>()
             .register_type::<ObjectModel>()
             .register_type::<ModelPiece>()
@@ -122,7 +137,7 @@ impl Plugin for MissionRenderPlugin {
                 (
                     (placement::place_new, models::request_models, terrain::request_terrain)
                         .in_set(MissionRenderSystems::Request),
-                    (models::attach_models, terrain::attach_terrain, environment::add_fog_and_exposure)
+                    (models::attach_models, terrain::attach_terrain, environment::configure_cameras)
                         .in_set(MissionRenderSystems::Attach),
                     environment::apply.run_if(resource_changed::<Environment>).after(MissionRenderSystems::Attach),
                     (materials::animate_materials, models::pose_pieces, models::aim_turrets)

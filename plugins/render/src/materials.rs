@@ -12,10 +12,11 @@ use iron3d_assets::Mat0Asset;
 use iron3d_formats::model::mat0::PhaseColors;
 use std::collections::HashMap;
 
-/// Shared materials: one per (WEAR asset, row), so identical prototypes share them.
+/// Shared materials: one per MAT0 (and one grey for rows without one), so every
+/// model naming the same MAT0 draws with the same material and Bevy batches them.
 #[derive(Resource, Default)]
 pub struct MaterialCache {
-    pub(crate) by_row: HashMap<(Option<AssetId<iron3d_assets::WearAsset>>, u16), Handle<StandardMaterial>>,
+    pub(crate) by_mat0: HashMap<Option<AssetId<Mat0Asset>>, Handle<StandardMaterial>>,
 }
 
 /// What a `StandardMaterial` is built from (MAT0 assets and their textures) and where
@@ -46,11 +47,17 @@ fn colour(c: [f32; 4]) -> Color {
     Color::srgba(c[0], c[1], c[2], c[3])
 }
 
-fn apply_colors(m: &mut StandardMaterial, colors: &PhaseColors, alpha_multiplier: f32) {
+/// The base colour and emissive of a phase's colours.
+fn phase_colors(colors: &PhaseColors, alpha_multiplier: f32) -> (Color, LinearRgba) {
     let [r, g, b, a] = colors.diffuse;
-    m.base_color = colour([r, g, b, (a * alpha_multiplier).clamp(0.0, 1.0)]);
     let [er, eg, eb, _] = colors.emissive;
-    m.emissive = Color::srgb(er, eg, eb).to_linear();
+    (colour([r, g, b, (a * alpha_multiplier).clamp(0.0, 1.0)]), Color::srgb(er, eg, eb).to_linear())
+}
+
+/// The alpha multiplier of a MAT0 (1 when absent or not finite).
+fn alpha_multiplier(mat0: &Mat0Asset) -> f32 {
+    let multiplier = mat0.material.alpha_multiplier.map_or(1.0, f32::from_bits);
+    if multiplier.is_finite() { multiplier } else { 1.0 }
 }
 
 fn has_alpha(image: Option<&Image>) -> bool {
@@ -75,10 +82,8 @@ pub fn standard_material(mat0: Option<&Mat0Asset>, images: &Assets<Image>) -> St
     };
     let Some(mat0) = mat0 else { return m };
     let material = &mat0.material;
-    let alpha_multiplier = material.alpha_multiplier.map_or(1.0, f32::from_bits);
-    let alpha_multiplier = if alpha_multiplier.is_finite() { alpha_multiplier } else { 1.0 };
     if let Some(phase) = material.phases.first() {
-        apply_colors(&mut m, &phase.colors(), alpha_multiplier);
+        (m.base_color, m.emissive) = phase_colors(&phase.colors(), alpha_multiplier(mat0));
     }
     let texture = mat0.textures.first().cloned().flatten();
     let textured_alpha = has_alpha(texture.as_ref().and_then(|t| images.get(t)));
@@ -98,6 +103,8 @@ fn game_millis(time: &Time) -> u32 {
     (time.elapsed_secs_f64() * 1000.0) as u64 as u32
 }
 
+/// Moves animated materials to their current phase; a material is written (and so
+/// prepared again for the GPU) only when its colours or texture change.
 pub(crate) fn animate_materials(
     time: Res<Time>,
     animated: Query<&AnimatedMaterial>,
@@ -114,12 +121,16 @@ pub(crate) fn animate_materials(
         let Some(mat0) = mats.get(&a.mat0) else { continue };
         let Ok(sel) = mat0.material.select(0, now, 0, &mut rand) else { continue };
         let Some(colors) = mat0.material.colors(0, &sel) else { continue };
+        let Some(current) = materials.get(&a.material) else { continue };
+        let (base_color, emissive) = phase_colors(&colors, alpha_multiplier(mat0));
+        let texture = mat0.textures.get(sel.phase).cloned().flatten();
+        let new_texture = texture.filter(|t| current.base_color_texture.as_ref() != Some(t));
+        if current.base_color == base_color && current.emissive == emissive && new_texture.is_none() {
+            continue;
+        }
         let Some(mut m) = materials.get_mut(&a.material) else { continue };
-        let multiplier = mat0.material.alpha_multiplier.map_or(1.0, f32::from_bits);
-        apply_colors(&mut m, &colors, if multiplier.is_finite() { multiplier } else { 1.0 });
-        if let Some(texture) = mat0.textures.get(sel.phase).cloned().flatten()
-            && m.base_color_texture.as_ref() != Some(&texture)
-        {
+        (m.base_color, m.emissive) = (base_color, emissive);
+        if let Some(texture) = new_texture {
             m.base_color_texture = Some(texture);
         }
     }

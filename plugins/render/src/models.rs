@@ -7,8 +7,11 @@
 //! re-poses [`AnimatedPiece`]s when they change), each with one [`ModelPart`] child per mesh part
 //! (with a Bevy `Lightmap` from the WEAR's `LIGHTMAPS` row when the part has lightmap
 //! coordinates).
+//! Every part exists once per level of detail the node has, each level drawn in its
+//! distance range ([`crate::LodDistances`]); an object that never moves a piece is drawn
+//! from its model's merged rest-pose parts instead of a piece hierarchy.
 //! Mesh handles are shared by the asset server (same path, same handle); materials by
-//! [`MaterialCache`].
+//! [`MaterialCache`] (one per MAT0).
 
 use crate::RenderStats;
 use crate::materials::{AnimatedMaterial, MaterialCache, MaterialSources, is_animated, standard_material};
@@ -16,8 +19,8 @@ use bevy::asset::RecursiveDependencyLoadState;
 use bevy::ecs::system::SystemParam;
 use bevy::pbr::Lightmap;
 use bevy::prelude::*;
-use iron3d_assets::{GameData, MshAsset, MshNode, WearAsset};
-use iron3d_core::{AppState, PieceAnimation, PieceBinding, Weapon};
+use iron3d_assets::{GameData, MshAsset, MshNode, MshPart, WearAsset};
+use iron3d_core::{AppState, Movable, PieceAnimation, PieceBinding, Weapon};
 use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, Piece, assemble};
 use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
 use iron3d_mission::{MissionObject, Registered};
@@ -115,6 +118,8 @@ const TURRET: u32 = 1;
 pub struct ModelPart {
     /// WEAR row.
     pub material: u16,
+    /// Level of detail (0 = most detailed, see [`crate::LodDistances`]).
+    pub level: usize,
 }
 
 /// Distinct handles seen, for [`RenderStats`].
@@ -292,9 +297,9 @@ impl ModelAssets<'_> {
         Some(ready.collect())
     }
 
-    /// A component's material table with its asset id (the material cache key).
-    fn wear(&self, c: &ComponentModel) -> Option<(AssetId<WearAsset>, &WearAsset)> {
-        c.wear.as_ref().and_then(|w| self.wears.get(w).map(|a| (w.id(), a)))
+    /// A component's material table.
+    fn wear(&self, c: &ComponentModel) -> Option<&WearAsset> {
+        c.wear.as_ref().and_then(|w| self.wears.get(w))
     }
 }
 
@@ -303,23 +308,20 @@ impl ModelAssets<'_> {
 pub(crate) struct PartMaterials<'w> {
     sources: MaterialSources<'w>,
     cache: ResMut<'w, MaterialCache>,
+    /// Where the parts' levels of detail switch.
+    lod: Res<'w, crate::LodDistances>,
 }
 
 impl PartMaterials<'_> {
-    /// The shared material of a WEAR row (created on first use, with an animator when
-    /// its MAT0 has phase animation).
-    fn of_row(
-        &mut self,
-        commands: &mut Commands,
-        wear: Option<(AssetId<WearAsset>, &WearAsset)>,
-        row: u16,
-    ) -> Handle<StandardMaterial> {
-        let key = (wear.map(|(id, _)| id), row);
-        if let Some(m) = self.cache.by_row.get(&key) {
+    /// The shared material of a WEAR row's MAT0 (created on first use, with an animator
+    /// when the MAT0 has phase animation).
+    fn of_row(&mut self, commands: &mut Commands, wear: Option<&WearAsset>, row: u16) -> Handle<StandardMaterial> {
+        let mat0_handle = wear.and_then(|w| w.materials.get(usize::from(row)));
+        let mat0 = mat0_handle.and_then(|h| self.sources.mats.get(h));
+        let key = mat0_handle.filter(|_| mat0.is_some()).map(Handle::id);
+        if let Some(m) = self.cache.by_mat0.get(&key) {
             return m.clone();
         }
-        let mat0_handle = wear.and_then(|(_, w)| w.materials.get(usize::from(row)));
-        let mat0 = mat0_handle.and_then(|h| self.sources.mats.get(h));
         let handle = self.sources.materials.add(standard_material(mat0, &self.sources.images));
         if let (Some(h), Some(m)) = (mat0_handle, mat0)
             && is_animated(m)
@@ -330,7 +332,7 @@ impl PartMaterials<'_> {
                 DespawnOnExit(AppState::InGame),
             ));
         }
-        self.cache.by_row.insert(key, handle.clone());
+        self.cache.by_mat0.insert(key, handle.clone());
         handle
     }
 }
@@ -366,49 +368,104 @@ fn spawn_piece(
     e.id()
 }
 
-/// Spawns the drawn parts of a piece's node (with their lightmaps) and counts them.
+/// The levels of detail of a node: level 0 and the coarser ones it has a slot for.
+fn node_levels(node: &MshNode) -> Vec<(usize, &[MshPart])> {
+    std::iter::once((0, &node.parts[..])).chain(node.coarser.iter().map(|l| (l.level, &l.parts[..]))).collect()
+}
+
+/// The levels of detail of a whole model merged at rest.
+fn merged_levels(model: &MshAsset) -> Vec<(usize, &[MshPart])> {
+    model.merged.iter().enumerate().map(|(l, p)| (l, &p[..])).collect()
+}
+
+/// Spawns drawn parts under `parent` at each level of detail (with their lightmaps and,
+/// when there are coarser levels, their visibility ranges for a model of bounding
+/// `radius`) and counts them.
 fn spawn_parts(
     commands: &mut Commands,
     materials: &mut PartMaterials,
     stats: &mut RenderStats,
-    (object, piece): (Entity, Entity),
-    node: &MshNode,
-    wear: Option<(AssetId<WearAsset>, &WearAsset)>,
+    (object, parent): (Entity, Entity),
+    levels: Vec<(usize, &[MshPart])>,
+    radius: f32,
+    wear: Option<&WearAsset>,
 ) {
-    for part in &node.parts {
-        let material = materials.of_row(commands, wear, part.material);
-        stats.seen.record(object, part.mesh.id(), material.id());
-        let mut drawn = commands.spawn((
-            ModelPart { material: part.material },
-            Mesh3d(part.mesh.clone()),
-            MeshMaterial3d(material),
-            ChildOf(piece),
-        ));
-        let lightmap = wear.and_then(|(_, w)| w.lightmaps.get(usize::from(part.lightmap))).cloned().flatten();
-        if let Some(image) = lightmap.filter(|_| part.lightmapped) {
-            drawn.insert(Lightmap { image, uv_rect: Rect::new(0.0, 0.0, 1.0, 1.0), bicubic_sampling: false });
-            stats.lightmapped += 1;
+    let numbers: Vec<usize> = levels.iter().map(|(l, _)| *l).collect();
+    let ranges = materials.lod.ranges(&numbers, radius);
+    for ((level, parts), range) in levels.into_iter().zip(ranges) {
+        for part in parts {
+            let material = materials.of_row(commands, wear, part.material);
+            stats.seen.record(object, part.mesh.id(), material.id());
+            let mut drawn = commands.spawn((
+                ModelPart { material: part.material, level },
+                Mesh3d(part.mesh.clone()),
+                MeshMaterial3d(material),
+                ChildOf(parent),
+            ));
+            if let Some(range) = range.clone() {
+                drawn.insert(range);
+            }
+            let lightmap = wear.and_then(|w| w.lightmaps.get(usize::from(part.lightmap))).cloned().flatten();
+            if let Some(image) = lightmap.filter(|_| part.lightmapped) {
+                drawn.insert(Lightmap { image, uv_rect: Rect::new(0.0, 0.0, 1.0, 1.0), bicubic_sampling: false });
+                stats.lightmapped += 1;
+            }
+            if level == 0 {
+                stats.parts += 1;
+            } else {
+                stats.coarser_parts += 1;
+            }
         }
-        stats.parts += 1;
     }
+}
+
+/// True when an object's model never moves a piece: one component, not a turret,
+/// no piece bindings, not a moving object. It is drawn merged at rest.
+fn drawn_at_rest(
+    object: &ObjectModel,
+    bindings: &[PieceBinding],
+    mission: Option<&MissionObject>,
+    flags: [bool; 2],
+) -> bool {
+    let [movable, armed] = flags;
+    let turret = mission.is_some_and(|m| m.components.iter().any(|c| c.component_type == TURRET));
+    object.components.len() == 1 && bindings.is_empty() && !turret && !movable && !armed
 }
 
 /// Spawns the pieces of every object whose component assets have all settled.
 pub(crate) fn attach_models(
     mut commands: Commands,
-    mut objects: Query<(Entity, &mut ObjectModel, Option<&PieceAnimation>, Option<&MissionObject>)>,
+    mut objects: Query<(
+        Entity,
+        &mut ObjectModel,
+        Option<&PieceAnimation>,
+        Option<&MissionObject>,
+        Has<Movable>,
+        Has<Weapon>,
+    )>,
     assets: ModelAssets,
     mut materials: PartMaterials,
     mut stats: ResMut<RenderStats>,
 ) {
     let pending_before = stats.pending;
-    for (entity, mut object, animation, mission) in &mut objects {
+    for (entity, mut object, animation, mission, movable, armed) in &mut objects {
         if object.state != ModelState::Loading {
             continue;
         }
         let Some(ready) = assets.settled_models(&object, &mut stats) else { continue };
-        let assembly = assembly_of(&object, &ready);
         let bindings = animation.map_or(&[][..], |a| &a.bindings);
+        if drawn_at_rest(&object, bindings, mission, [movable, armed]) {
+            if let Some(model) = ready[0] {
+                let wear = assets.wear(&object.components[0]);
+                let levels = merged_levels(model);
+                spawn_parts(&mut commands, &mut materials, &mut stats, (entity, entity), levels, model.radius, wear);
+                stats.merged += 1;
+            }
+            object.state = ModelState::Ready;
+            stats.update_distinct_counts();
+            continue;
+        }
+        let assembly = assembly_of(&object, &ready);
         let mut spawned: Vec<Entity> = Vec::with_capacity(assembly.pieces.len());
         for piece in &assembly.pieces {
             let Some(model) = ready[piece.component] else {
@@ -426,8 +483,9 @@ pub(crate) fn attach_models(
                     .map_or(model.nodes[piece.node].rest, |b| model.pose(piece.node, bindings[b].frame()));
                 commands.entity(piece_entity).insert(TurretPiece { object: entity, ahead });
             }
-            let node = &model.nodes[piece.node];
-            spawn_parts(&mut commands, &mut materials, &mut stats, (entity, piece_entity), node, assets.wear(c));
+            let levels = node_levels(&model.nodes[piece.node]);
+            let wear = assets.wear(c);
+            spawn_parts(&mut commands, &mut materials, &mut stats, (entity, piece_entity), levels, model.radius, wear);
         }
         object.state = ModelState::Ready;
         stats.update_distinct_counts();
@@ -435,11 +493,13 @@ pub(crate) fn attach_models(
     if pending_before > 0 && stats.pending == 0 {
         info!(
             target: "render",
-            "models ready: {} instances ({} failed), {} parts ({} lightmapped), {} mesh/material pairs for {} objects",
+            "models ready: {} instances ({} failed, {} merged at rest), {} parts ({} lightmapped, {} of coarser levels), {} mesh/material pairs for {} objects",
             stats.instances,
             stats.failed,
+            stats.merged,
             stats.parts,
             stats.lightmapped,
+            stats.coarser_parts,
             stats.pairs,
             stats.objects
         );
@@ -447,12 +507,13 @@ pub(crate) fn attach_models(
 }
 
 /// Turns turret pieces by their object's turret heading (a rotation about the game's
-/// Z axis is one about Bevy's Y).
+/// Z axis is one about Bevy's Y); the transform is written only when it changes.
 pub(crate) fn aim_turrets(weapons: Query<Ref<Weapon>>, mut turrets: Query<(&TurretPiece, &mut Transform)>) {
     for (turret, mut transform) in &mut turrets {
         let Some(weapon) = weapons.get(turret.object).ok().filter(|w| w.is_changed()) else { continue };
-        *transform = turret.ahead;
-        transform.rotation *= Quat::from_rotation_y(weapon.turret);
+        let mut aimed = turret.ahead;
+        aimed.rotation *= Quat::from_rotation_y(weapon.turret);
+        transform.set_if_neq(aimed);
     }
 }
 
@@ -465,7 +526,7 @@ pub(crate) fn pose_pieces(
     for (piece, animated, mut transform) in &mut pieces {
         let Some(animation) = objects.get(animated.object).ok().filter(|a| a.is_changed()) else { continue };
         if let (Some(binding), Some(model)) = (animation.bindings.get(animated.binding), models.get(&piece.model)) {
-            *transform = model.pose(piece.node, binding.frame());
+            transform.set_if_neq(model.pose(piece.node, binding.frame()));
         }
     }
 }

@@ -19,7 +19,8 @@ pub(crate) fn place_new(mut commands: Commands, new: Query<(Entity, &SimTransfor
     }
 }
 
-/// Moves the drawn transform of moving objects between their previous and current tick.
+/// Moves the drawn transform of moving objects between their previous and current tick
+/// (written only when it changes).
 pub(crate) fn interpolate(
     time: Res<Time<Fixed>>,
     mut movers: Query<(&SimTransform, Option<&PreviousSimTransform>, &mut Transform), With<Movable>>,
@@ -27,7 +28,7 @@ pub(crate) fn interpolate(
     let alpha = time.overstep_fraction();
     for (current, previous, mut drawn) in &mut movers {
         let now = transform_of(current);
-        *drawn = match previous {
+        let moved = match previous {
             Some(previous) => {
                 let before = transform_of(&previous.0);
                 Transform {
@@ -38,5 +39,8 @@ pub(crate) fn interpolate(
             }
             None => now,
         };
+        // Objects standing still keep their transform unchanged, so neither transform
+        // propagation nor mesh extraction touches their piece hierarchies.
+        drawn.set_if_neq(moved);
     }
 }

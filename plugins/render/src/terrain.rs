@@ -45,6 +45,13 @@ pub struct TerrainView {
     root: Option<Entity>,
 }
 
+impl TerrainView {
+    /// True once the requested terrain is drawn or has failed (logged).
+    pub fn settled(&self) -> bool {
+        self.root.is_some() || (!self.path.is_empty() && self.land.is_none())
+    }
+}
+
 /// Earth tones for untextured layers, by selector.
 const LAYER_TONES: [[f32; 3]; 6] = [
     [0.42, 0.52, 0.28],

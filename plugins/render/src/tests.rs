@@ -5,6 +5,7 @@
 
 use super::*;
 use bevy::asset::AssetMetaCheck;
+use bevy::camera::visibility::VisibilityRange;
 use bevy::state::app::StatesPlugin;
 use iron3d_assets::axes::{game_rotation, to_bevy};
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin, MshAsset};
@@ -197,4 +198,68 @@ fn animated_terrain_materials_follow_game_time() {
     assert!(!water.is_empty(), "the demo's water material is animated");
     let mut layers = world.query::<(&MeshMaterial3d<StandardMaterial>, &ChildOf)>();
     assert!(layers.iter(world).any(|(m, c)| c.parent() == root && water.contains(&m.0.id())));
+}
+
+#[test]
+fn objects_that_never_move_a_piece_are_drawn_merged_at_every_level_of_detail() {
+    let game = demo();
+    let mut app = loaded_app(&game);
+    assert!(app.world().resource::<RenderStats>().merged > 0, "the demo's scenery never moves a piece");
+    let world = app.world_mut();
+    let mut objects = world.query::<(Entity, &ObjectModel, &Children)>();
+    let merged: Vec<(Entity, Vec<Entity>)> = objects
+        .iter(world)
+        .filter(|(_, m, _)| m.state == ModelState::Ready)
+        .map(|(e, _, c)| (e, c.iter().collect::<Vec<_>>()))
+        .filter(|(_, children)| children.iter().any(|c| world.get::<ModelPart>(*c).is_some()))
+        .collect();
+    assert!(!merged.is_empty(), "merged parts hang from their object");
+    for (object, children) in &merged {
+        assert!(children.iter().all(|c| world.get::<ModelPiece>(*c).is_none()), "no piece hierarchy");
+        // The demo models have three levels; each hands over where the next begins.
+        let mut levels: Vec<(usize, f32, f32)> = children
+            .iter()
+            .filter_map(|c| Some((world.get::<ModelPart>(*c)?.level, world.get::<VisibilityRange>(*c)?)))
+            .map(|(l, r)| (l, r.start_margin.start, r.end_margin.end))
+            .collect();
+        levels.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        levels.dedup();
+        assert_eq!(levels.iter().map(|l| l.0).collect::<Vec<_>>(), [0, 1, 2], "{object:?}: {levels:?}");
+        assert_eq!((levels[0].1, levels[0].2), (0.0, levels[1].1));
+        assert_eq!(levels[1].2, levels[2].1);
+        assert_eq!(levels[2].2, f32::INFINITY);
+    }
+}
+
+#[test]
+fn parts_of_moving_pieces_switch_levels_too() {
+    let game = demo();
+    let mut app = loaded_app(&game);
+    let stats = app.world().resource::<RenderStats>().clone();
+    assert!(stats.coarser_parts > 0, "{stats:?}");
+    let world = app.world_mut();
+    let mut parts = world.query::<(&ModelPart, &ChildOf, Option<&VisibilityRange>)>();
+    let under_pieces: Vec<(usize, bool)> = parts
+        .iter(world)
+        .filter(|(_, c, _)| world.get::<ModelPiece>(c.parent()).is_some())
+        .map(|(p, _, r)| (p.level, r.is_some()))
+        .collect();
+    assert!(under_pieces.iter().any(|(l, _)| *l > 0), "pieces carry coarser levels");
+    assert!(under_pieces.iter().filter(|(l, _)| *l > 0).all(|(_, ranged)| *ranged), "every coarser part has a range");
+}
+
+#[test]
+fn models_naming_the_same_mat0_share_one_material() {
+    let game = demo();
+    let mut app = loaded_app(&game);
+    let world = app.world_mut();
+    let mut parts = world.query_filtered::<&MeshMaterial3d<StandardMaterial>, With<ModelPart>>();
+    let used: std::collections::HashSet<AssetId<StandardMaterial>> = parts.iter(world).map(|m| m.0.id()).collect();
+    let wear_rows: usize =
+        world.resource::<Assets<iron3d_assets::WearAsset>>().iter().map(|(_, w)| w.materials.len()).sum();
+    let mat0s = world.resource::<Assets<iron3d_assets::Mat0Asset>>().len();
+    // One material per MAT0 (plus the grey of rows without one), far fewer than the
+    // WEAR rows naming them.
+    assert!(used.len() <= mat0s + 1, "{} materials for {mat0s} MAT0s", used.len());
+    assert!(used.len() < wear_rows, "{} materials for {wear_rows} WEAR rows", used.len());
 }
