@@ -417,6 +417,8 @@ fn demo_mission(game: &std::sync::Arc<iron3d_vfs::GameDir>, name: &str) -> App {
 
 #[path = "sim/combat.rs"]
 mod combat;
+#[path = "sim/player.rs"]
+mod player;
 #[path = "sim/strategy.rs"]
 mod strategy;
 

@@ -13,8 +13,8 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
-    ClanRelations, CollisionProxy, Health, MissionClans, Movable, Order, OriginalObjectId, Owner, SchemeNames,
-    SimTransform,
+    ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, Order, OriginalObjectId, Owner,
+    SchemeNames, SimTransform, UnitResponse,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
@@ -142,6 +142,7 @@ pub(crate) fn command(
     mut state: ResMut<MapCommand>,
     mut selection: ResMut<Selection>,
     mut player: ResMut<PlayerCommands>,
+    mut respond: MessageWriter<UnitResponse>,
 ) {
     for m in &mut state.markers {
         m.2 += time.delta_secs();
@@ -171,8 +172,14 @@ pub(crate) fn command(
         .copied()
         .filter(|id| scene.objects.iter().any(|o| o.0.0 == *id && o.3 && o.2.clan == mine))
         .collect();
+    let answer = |respond: &mut MessageWriter<UnitResponse>, units: &[u32]| {
+        if let Some(&unit) = units.first() {
+            respond.write(UnitResponse { unit: OriginalObjectId(unit) });
+        }
+    };
     if a.just_pressed(&GameAction::Stop) {
         player.order(units.clone(), Order::Stop, false);
+        answer(&mut respond, &units);
     }
     if a.just_pressed(&GameAction::Select) {
         state.press = scene.cursor();
@@ -202,6 +209,7 @@ pub(crate) fn command(
         && !units.is_empty()
         && let Some(point) = scene.cursor_ground()
     {
+        answer(&mut respond, &units);
         match order_at(mine, scene.picked(point), &scene.relations) {
             Some(order) => player.order(units, order, add),
             None => {
@@ -270,6 +278,7 @@ pub(crate) fn build_panel(
     production: Option<Res<iron3d_production::Production>>,
     mut player: ResMut<PlayerCommands>,
     mut names: ResMut<SchemeNames>,
+    mut click: MessageWriter<InterfaceClick>,
 ) -> Result {
     let Some(building) = selection.first().filter(|_| selection.units.len() == 1) else { return Ok(()) };
     let is_producer = production.as_ref().is_some_and(|p| p.producers.contains_key(&building));
@@ -298,6 +307,7 @@ pub(crate) fn build_panel(
                     && let Ok(r) = names.intern(scheme)
                 {
                     player.order(vec![building], Order::Build(r), false);
+                    click.write(InterfaceClick);
                 }
             }
         });

@@ -56,6 +56,20 @@ pub fn settings_controls(ui: &mut egui::Ui, edit: &mut SettingsEdit) {
             });
         ui.checkbox(&mut s.video.vsync, "wait for retrace (vsync)");
     });
+    ui.collapsing("Sound", |ui| {
+        let a = &mut s.audio;
+        ui.checkbox(&mut a.muted, "mute");
+        for (volume, name) in [
+            (&mut a.master, "master"),
+            (&mut a.effects, "effects"),
+            (&mut a.ambient, "ambient"),
+            (&mut a.voice, "voices"),
+            (&mut a.music, "music"),
+            (&mut a.interface, "interface"),
+        ] {
+            ui.add(egui::Slider::new(volume, 0.0..=1.0).text(name));
+        }
+    });
     ui.collapsing("Mouse and gamepad", |ui| {
         let i = &mut s.input;
         ui.add(egui::Slider::new(&mut i.mouse_sensitivity, 10..=400).text("mouse sensitivity %"));

@@ -1,5 +1,5 @@
 //! The player's settings (spec `runtime.md` §2.4–§2.5): interface scale, video (window
-//! mode, resolution, vsync) and input (mouse and gamepad sensitivity and inversion),
+//! mode, resolution, vsync), sound (bus volumes, mute) and input (mouse and gamepad sensitivity and inversion),
 //! kept as `settings.ron` in the user's config directory and applied live. Without a
 //! file, the input options start from the game's `Iron_3D.ini` (`MOUSE_SENS`,
 //! `JOY_SENS`, `MOUSE_REV_Y`, `JOY_REV_Y`); its 1998 display keys are not used (the
@@ -8,6 +8,7 @@
 
 use bevy::prelude::*;
 use bevy::window::{MonitorSelection, PresentMode, PrimaryWindow, WindowMode};
+use iron3d_audio::AudioSettings;
 use iron3d_formats::config::IniFile;
 use iron3d_input::InputSettings;
 use iron3d_vfs::user_files::{self, Versioned};
@@ -57,6 +58,8 @@ pub struct UserSettings {
     pub ui_scale: f32,
     /// Video.
     pub video: VideoSettings,
+    /// Sound.
+    pub audio: AudioSettings,
     /// Mouse and gamepad.
     pub input: InputSettings,
     /// Show the F3 debug overlay (this session only).
@@ -70,6 +73,7 @@ impl Default for UserSettings {
             version: Self::VERSION,
             ui_scale: 1.0,
             video: VideoSettings::default(),
+            audio: AudioSettings::default(),
             input: InputSettings::default(),
             overlay: false,
         }
@@ -136,6 +140,7 @@ pub fn load(mut commands: Commands, game: Option<Res<iron3d_assets::GameData>>, 
         file.window_from_cli = true;
     }
     commands.insert_resource(settings.input);
+    commands.insert_resource(settings.audio.clone());
     commands.insert_resource(settings);
 }
 
@@ -144,11 +149,13 @@ pub fn apply(
     settings: Res<UserSettings>,
     mut file: ResMut<SettingsFile>,
     mut input: ResMut<InputSettings>,
+    mut audio: ResMut<AudioSettings>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
     time: Res<Time<Real>>,
 ) {
     if settings.is_changed() {
         input.set_if_neq(settings.input);
+        audio.set_if_neq(settings.audio.clone());
         if !settings.is_added() {
             file.unsaved = Some(0.0);
             file.window_from_cli = false;
