@@ -141,3 +141,34 @@ fn a_battle_replays_to_the_same_hash_at_every_tick() {
     assert_eq!(first, battle());
     assert!(first.len() > 300);
 }
+
+#[test]
+fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
+    let mut app = battlefield(true);
+    let shooter = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    // The enemy stands a quarter turn to the left (game +Y), out of the hull's line.
+    let target = robot(&mut app, 2, 2, [40.0, 90.0], 0.0);
+    run(&mut app, 1);
+    let immune = Health { invulnerable: true, ..health(&app, target).unwrap() };
+    app.world_mut().entity_mut(target).insert(immune);
+    app.world_mut().entity_mut(target).remove::<Weapon>();
+    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false };
+    order(&mut app, vec![1], Order::Pilot(hold));
+    let fired = |app: &App| app.world().resource::<ShotCounter>().0;
+    let turret = |app: &App| app.world().get::<Weapon>(shooter).unwrap().turret;
+    run(&mut app, 1);
+    let (shots, held) = (fired(&app), turret(&app));
+    run(&mut app, 40);
+    assert_eq!(fired(&app), shots, "no shot without the trigger");
+    assert_eq!(turret(&app), held, "the turret waits for the player's aim");
+    // Fire while the enemy is not in the sights.
+    order(&mut app, vec![1], Order::Pilot(PilotInput { fire: true, ..hold }));
+    run(&mut app, 20);
+    assert_eq!(fired(&app), shots, "nothing in the sights");
+    // Aim at it (a quarter turn left of the hull) and fire.
+    let aim = ((std::f32::consts::FRAC_PI_2 - held) * 1000.0).round() as i16;
+    order(&mut app, vec![1], Order::Pilot(PilotInput { aim_mrad: aim, fire: true, ..hold }));
+    run(&mut app, 40);
+    assert!((turret(&app) - std::f32::consts::FRAC_PI_2).abs() < 0.01, "aimed once: {}", turret(&app));
+    assert!(fired(&app) > 0, "in the sights, it fires");
+}
