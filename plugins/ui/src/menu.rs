@@ -112,7 +112,7 @@ pub fn main_menu(
                 exit.write(AppExit::Success);
             }
             ui.add_space(12.0);
-            ui.small("F12 inspector · F3 overlay and debug orders · Esc pause");
+            ui.small("F12 inspector · F3 overlay · Esc pause · Settings → Keys and buttons for the controls");
         });
     });
     Ok(())
