@@ -146,6 +146,8 @@ pub fn hud(
     egui::Area::new("hud".into()).anchor(egui::Align2::LEFT_TOP, [8.0, 8.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
             ui.horizontal(|ui| {
+                // The bar grows with its numbers instead of wrapping them.
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 ui.strong(request.as_ref().map_or("mission", |r| r.mission.as_str()));
                 ui.separator();
                 ui.monospace(format!("{:02}:{:02}", seconds / 60, seconds % 60));
