@@ -176,3 +176,28 @@ pub fn minimap(
     });
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_map_covers_the_areals_and_shows_where_units_cannot_go() {
+        let mut world = World::new();
+        // 4 × 4 areals of 10 units; the one at column 3, row 0 (south-east) is missing.
+        iron3d_sim::testing::publish_map(&mut world, 4, 10.0, |x, _| x * 0.1, |i, j| (i, j) == (3, 0)).unwrap();
+        let nav = world.resource::<NavMap>();
+        let bounds = extent(nav).unwrap();
+        assert_eq!(bounds, ([0.0, 0.0], [40.0, 40.0]));
+        let rgba = paint(nav, world.get_resource::<Ground>(), bounds);
+        assert_eq!(rgba.len(), SIZE * SIZE * 4);
+        let pixel = |x: usize, y: usize| {
+            let i = (y * SIZE + x) * 4;
+            u32::from(rgba[i]) + u32::from(rgba[i + 1]) + u32::from(rgba[i + 2])
+        };
+        // North is up: the missing areal is in the bottom-right corner, drawn dark.
+        let (hole, ground) = (pixel(SIZE - 5, SIZE - 5), pixel(SIZE - 5, 5));
+        assert!(hole * 2 < ground, "the hole ({hole}) is darker than walkable ground ({ground})");
+        assert!(pixel(SIZE - 25, 5) > pixel(5, 5), "higher ground (east) is lighter");
+    }
+}
