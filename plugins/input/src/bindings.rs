@@ -65,7 +65,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 19] = [
+        let table: [(GameAction, &[Binding]); 17] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -83,13 +83,13 @@ impl Default for Bindings {
             (Pause, &[Key(KeyCode::Escape), Pad(GamepadButton::Start)]),
             (DebugOverlay, &[Key(KeyCode::F3)]),
             (Inspector, &[Key(KeyCode::F12)]),
-            (Group1, &[Key(KeyCode::Digit1)]),
-            (Group2, &[Key(KeyCode::Digit2)]),
         ];
         for (action, list) in table {
             buttons.insert(action, list.to_vec());
         }
         let digits = [
+            KeyCode::Digit1,
+            KeyCode::Digit2,
             KeyCode::Digit3,
             KeyCode::Digit4,
             KeyCode::Digit5,
@@ -98,8 +98,8 @@ impl Default for Bindings {
             KeyCode::Digit8,
             KeyCode::Digit9,
         ];
-        for (group, key) in GameAction::GROUPS[2..].iter().zip(digits) {
-            buttons.insert(*group, vec![Key(key)]);
+        for (group, key) in GameAction::GROUPS.into_iter().zip(digits) {
+            buttons.insert(group, vec![Key(key)]);
         }
         Self { version: Self::VERSION, buttons }
     }

@@ -13,8 +13,8 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
-    ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, Order, OriginalObjectId, Owner,
-    SchemeNames, SimTransform, UnitResponse,
+    ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, ObjectTable, Order, OriginalObjectId,
+    Owner, SchemeNames, SimTransform, UnitResponse,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
@@ -59,6 +59,14 @@ pub fn formation(center: [f32; 2], n: usize, spacing: f32) -> Vec<[f32; 2]> {
         .collect()
 }
 
+/// Sends `units` to `point`, each to its place of the [`formation`] (`queued`: as a
+/// waypoint).
+pub fn move_in_formation(player: &mut PlayerCommands, units: &[u32], point: [f32; 2], queued: bool) {
+    for (&unit, goal) in units.iter().zip(formation(point, units.len(), FORMATION_SPACING)) {
+        player.order(vec![unit], Order::MoveTo(goal), queued);
+    }
+}
+
 /// The player's clan: the first clan a person plays (mode 1), else clan 1.
 pub fn player_clan(clans: Option<&MissionClans>) -> i32 {
     clans.and_then(|c| c.clans.iter().find(|c| c.mode == 1)).map_or(1, |c| c.index as i32)
@@ -96,14 +104,15 @@ type Object = (
 pub(crate) struct Scene<'w, 's> {
     windows: Query<'w, 's, &'static Window, With<PrimaryWindow>>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
-    ground: Option<Res<'w, Ground>>,
-    objects: Query<'w, 's, Object>,
-    relations: Res<'w, ClanRelations>,
+    pub(crate) ground: Option<Res<'w, Ground>>,
+    pub(crate) objects: Query<'w, 's, Object>,
+    pub(crate) relations: Res<'w, ClanRelations>,
     clans: Option<Res<'w, MissionClans>>,
+    table: Res<'w, ObjectTable>,
 }
 
 impl Scene<'_, '_> {
-    fn camera(&self) -> Option<(&Camera, &GlobalTransform)> {
+    pub(crate) fn camera(&self) -> Option<(&Camera, &GlobalTransform)> {
         self.cameras.iter().find(|(c, _)| c.is_active)
     }
 
@@ -121,8 +130,19 @@ impl Scene<'_, '_> {
         camera.world_to_viewport(at, Vec3::from(to_bevy(p))).ok()
     }
 
-    fn player(&self) -> i32 {
+    pub(crate) fn player(&self) -> i32 {
         player_clan(self.clans.as_deref())
+    }
+
+    /// The object with this id.
+    pub(crate) fn object(&self, id: u32) -> Option<<Object as bevy::ecs::query::QueryData>::Item<'_, '_>> {
+        self.objects.get(self.table.entity_of(id)?).ok()
+    }
+
+    /// Those of `ids` that are the player's units (the ones orders go to).
+    pub(crate) fn own_units(&self, ids: &[u32]) -> Vec<u32> {
+        let mine = self.player();
+        ids.iter().copied().filter(|&id| self.object(id).is_some_and(|o| o.3 && o.2.clan == mine)).collect()
     }
 
     /// The object under the cursor: `(id, clan)`.
@@ -130,7 +150,7 @@ impl Scene<'_, '_> {
         let objects =
             self.objects.iter().map(|(id, t, _, _, proxy, _)| (id.0, t.position, proxy.map_or(0.0, |p| p.radius)));
         let id = pick(objects, [at[0], at[1]], PICK_RADIUS)?;
-        self.objects.iter().find(|o| o.0.0 == id).map(|o| (id, o.2.clan))
+        self.object(id).map(|o| (id, o.2.clan))
     }
 }
 
@@ -148,8 +168,7 @@ pub(crate) fn command(
         m.2 += time.delta_secs();
     }
     state.markers.retain(|m| m.2 < MARKER_SECONDS);
-    let alive: BTreeSet<u32> = scene.objects.iter().map(|o| o.0.0).collect();
-    selection.retain(|id| alive.contains(&id));
+    selection.retain(|id| scene.table.entity_of(id).is_some());
     let Ok(a) = actions.single() else { return };
     if player.piloted().is_some() {
         state.press = None;
@@ -166,12 +185,7 @@ pub(crate) fn command(
             }
         }
     }
-    let units: Vec<u32> = selection
-        .units
-        .iter()
-        .copied()
-        .filter(|id| scene.objects.iter().any(|o| o.0.0 == *id && o.3 && o.2.clan == mine))
-        .collect();
+    let units = scene.own_units(&selection.units);
     let answer = |respond: &mut MessageWriter<UnitResponse>, units: &[u32]| {
         if let Some(&unit) = units.first() {
             respond.write(UnitResponse { unit: OriginalObjectId(unit) });
@@ -210,16 +224,12 @@ pub(crate) fn command(
         && let Some(point) = scene.cursor_ground()
     {
         answer(&mut respond, &units);
-        match order_at(mine, scene.picked(point), &scene.relations) {
+        let order = order_at(mine, scene.picked(point), &scene.relations);
+        state.markers.push((point, order.is_some(), 0.0));
+        match order {
             Some(order) => player.order(units, order, add),
-            None => {
-                for (unit, goal) in units.iter().zip(formation([point[0], point[1]], units.len(), FORMATION_SPACING)) {
-                    player.order(vec![*unit], Order::MoveTo(goal), add);
-                }
-            }
+            None => move_in_formation(&mut player, &units, [point[0], point[1]], add),
         }
-        let attack = matches!(order_at(mine, scene.picked(point), &scene.relations), Some(Order::Attack(_)));
-        state.markers.push((point, attack, 0.0));
     }
 }
 

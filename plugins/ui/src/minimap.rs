@@ -3,12 +3,11 @@
 //! hostile red, others grey; buildings as squares), and the camera's view on the
 //! ground. A left click moves the camera there, a right click sends the selected units.
 
-use crate::command::{FORMATION_SPACING, formation, player_clan};
+use crate::command::{Scene, move_in_formation};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_camera::{CameraMode, GameCamera};
-use iron3d_core::{ClanRelations, MissionClans, Movable, Order, Owner, SimTransform};
 use iron3d_input::{PlayerCommands, Selection};
 use iron3d_terrain::{Ground, NavMap};
 
@@ -76,20 +75,16 @@ fn on_plane(ray: Ray3d, z: f32) -> Option<[f32; 2]> {
 }
 
 /// Draws the minimap and takes its clicks.
-#[allow(clippy::too_many_arguments, reason = "the minimap shows the map, the objects and the camera")]
-pub fn minimap(
+pub(crate) fn minimap(
     mut contexts: EguiContexts,
     mut minimap: ResMut<Minimap>,
     nav: Option<Res<NavMap>>,
-    ground: Option<Res<Ground>>,
-    objects: Query<(&SimTransform, &Owner, Has<Movable>, &iron3d_core::OriginalObjectId)>,
-    relations: Res<ClanRelations>,
-    clans: Option<Res<MissionClans>>,
-    view: Query<(&Camera, &GlobalTransform)>,
+    scene: Scene,
     mut cameras: Query<&mut GameCamera>,
     selection: Res<Selection>,
     mut player: ResMut<PlayerCommands>,
 ) -> Result {
+    let ground = &scene.ground;
     let ctx = contexts.ctx_mut()?;
     let Some(nav) = nav else { return Ok(()) };
     if minimap.bounds.is_none() {
@@ -99,7 +94,7 @@ pub fn minimap(
         minimap.bounds = Some(bounds);
     }
     let (Some((lo, hi)), Some(texture)) = (minimap.bounds, minimap.texture.clone()) else { return Ok(()) };
-    let mine = player_clan(clans.as_deref());
+    let mine = scene.player();
     egui::Area::new("minimap".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).show(ctx, |ui| {
         let side = SIZE as f32 * 1.25;
         let response = ui.add(egui::Image::new((texture.id(), egui::vec2(side, side))).sense(egui::Sense::click()));
@@ -117,10 +112,10 @@ pub fn minimap(
             ]
         };
         let painter = ui.painter_at(rect);
-        for (t, owner, movable, _) in &objects {
+        for (_, t, owner, movable, ..) in &scene.objects {
             let colour = if owner.clan == mine {
                 egui::Color32::from_rgb(90, 240, 90)
-            } else if relations.hostile(mine, owner.clan) {
+            } else if scene.relations.hostile(mine, owner.clan) {
                 egui::Color32::from_rgb(240, 70, 60)
             } else {
                 egui::Color32::from_gray(170)
@@ -132,7 +127,7 @@ pub fn minimap(
                 painter.rect_filled(egui::Rect::from_center_size(p, egui::vec2(4.0, 4.0)), 0.0, colour);
             }
         }
-        if let Some((camera, at)) = view.iter().find(|(c, _)| c.is_active)
+        if let Some((camera, at)) = scene.camera()
             && let Some(size) = camera.logical_viewport_size()
         {
             let z = ground.as_ref().and_then(|g| {
@@ -162,15 +157,7 @@ pub fn minimap(
                     cam.focus = Vec3::from(to_bevy([target[0], target[1], z]));
                 }
             } else if response.secondary_clicked() {
-                let units: Vec<u32> = selection
-                    .units
-                    .iter()
-                    .copied()
-                    .filter(|id| objects.iter().any(|(_, o, m, i)| i.0 == *id && m && o.clan == mine))
-                    .collect();
-                for (unit, goal) in units.iter().zip(formation(target, units.len(), FORMATION_SPACING)) {
-                    player.order(vec![*unit], Order::MoveTo(goal), false);
-                }
+                move_in_formation(&mut player, &scene.own_units(&selection.units), target, false);
             }
         }
     });

@@ -5,10 +5,10 @@
 //! commands through the same Control step as every other unit. `Pilot` again, `Pause`
 //! or losing the robot hands it back to its orders.
 
+use crate::command::Scene;
 use bevy::prelude::*;
 use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
 use iron3d_camera::{CameraMode, GameCamera};
-use iron3d_core::{Movable, ObjectTable, Owner};
 use iron3d_input::{Actions, GameAction, InputSettings, PlayerCommands, Selection};
 
 /// Turret turn per pixel of mouse motion (radians).
@@ -22,17 +22,14 @@ pub(crate) fn pilot(
     actions: Query<&Actions>,
     selection: Res<Selection>,
     settings: Res<InputSettings>,
-    table: Res<ObjectTable>,
-    units: Query<&Owner, With<Movable>>,
-    clans: Option<Res<iron3d_core::MissionClans>>,
+    scene: Scene,
     time: Res<Time<Real>>,
     mut player: ResMut<PlayerCommands>,
     mut cameras: Query<&mut GameCamera>,
     mut cursor: Query<&mut CursorOptions, With<PrimaryWindow>>,
 ) {
     let Ok(a) = actions.single() else { return };
-    let mine = crate::command::player_clan(clans.as_deref());
-    let own = |id: u32| table.entity_of(id).and_then(|e| units.get(e).ok()).is_some_and(|o| o.clan == mine);
+    let own = |id: u32| !scene.own_units(&[id]).is_empty();
     let piloted = player.piloted();
     let leave =
         piloted.is_some_and(|u| !own(u) || a.just_pressed(&GameAction::Pilot) || a.just_pressed(&GameAction::Pause));
