@@ -49,6 +49,17 @@ impl ObjectKind {
         }
     }
 
+    /// The TMA `raw_kind` word of this kind.
+    pub fn raw(self) -> u32 {
+        match self {
+            Self::Building => 0,
+            Self::Unit => 1,
+            Self::Tree => 2,
+            Self::Stone => 3,
+            Self::Other(raw) => raw,
+        }
+    }
+
     /// Whether objects of this kind take orders and move.
     pub fn movable(self) -> bool {
         self == Self::Unit

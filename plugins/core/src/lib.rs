@@ -39,7 +39,7 @@ pub use motion::{
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
-pub use sets::{ControlPhase, InputPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS};
+pub use sets::{ControlPhase, InputPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS, World3dPhase};
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};

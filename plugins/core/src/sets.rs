@@ -63,6 +63,17 @@ pub enum ControlPhase {
     Armament,
 }
 
+/// The two steps inside [`SimSystems::World3d`]: ownership changes (network players
+/// joining and leaving), then the deferred deletions (so a departure's deletions apply
+/// in the same tick).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum World3dPhase {
+    /// Objects change hands.
+    Ownership,
+    /// Requested deletions are applied.
+    Deletions,
+}
+
 impl SimSystems {
     /// The sets in the order every fixed tick runs them.
     pub const ORDER: [Self; 7] =
@@ -82,5 +93,9 @@ pub(crate) fn configure(app: &mut App) {
         (SuperAiPhase::Scripts, SuperAiPhase::Strategy).chain().in_set(SimSystems::SuperAi),
     )
     .configure_sets(FixedUpdate, (InputPhase::Clock, InputPhase::Commands).chain().in_set(SimSystems::Input))
-    .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Armament).chain().in_set(SimSystems::Control));
+    .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Armament).chain().in_set(SimSystems::Control))
+    .configure_sets(
+        FixedUpdate,
+        (World3dPhase::Ownership, World3dPhase::Deletions).chain().in_set(SimSystems::World3d),
+    );
 }

@@ -1,4 +1,4 @@
-//! The per-tick state hash: every simulated object's position, orientation, speed,
+//! The per-tick state hash: every simulated object's owner, position, orientation, speed,
 //! turn rate, order (and queued orders) and path state, the player's direct control, and piece animation blends, then the random streams,
 //! then the clans' script VM state (SuperAI), the economy (distributor shares, ore),
 //! combat (hit points, weapons, radar targets, projectiles), the strategic layer's
@@ -10,7 +10,7 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_behavior::Navigator;
 use iron3d_core::{
-    Fnv1a, GameClock, Kinematics, ManualControl, MissionOutcome, NavStatus, OriginalObjectId, PieceAnimation,
+    Fnv1a, GameClock, Kinematics, ManualControl, MissionOutcome, NavStatus, OriginalObjectId, Owner, PieceAnimation,
     SimObject, SimRandom, SimTransform,
 };
 
@@ -37,6 +37,7 @@ type Hashed<'a> = (
     Option<&'a NavStatus>,
     Option<&'a PieceAnimation>,
     Option<&'a ManualControl>,
+    Option<&'a Owner>,
 );
 
 /// The hash of the world's simulation state now.
@@ -47,8 +48,12 @@ pub fn state_hash(world: &mut World) -> u64 {
     let mut h = Fnv1a::default();
     let f = |h: &mut Fnv1a, v: &[f32]| v.iter().for_each(|x| h.word(x.to_bits()));
     let wide = |h: &mut Fnv1a, v: u64| [v as u32, (v >> 32) as u32].into_iter().for_each(|w| h.word(w));
-    for (id, t, kin, nav, status, animation, manual) in rows {
+    for (id, t, kin, nav, status, animation, manual, owner) in rows {
         h.word(id.0);
+        if let Some(o) = owner {
+            h.word(o.clan as u32);
+            h.word(o.player.map_or(u32::MAX, u32::from));
+        }
         f(&mut h, &t.position);
         f(&mut h, &t.orientation);
         if let Some(k) = kin {

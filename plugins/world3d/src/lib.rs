@@ -10,7 +10,7 @@ mod lifetime;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, InputPhase, SimSystems};
+use iron3d_core::{AppState, InputPhase, World3dPhase};
 
 /// Installs the object table upkeep, the clock and deferred deletion.
 #[derive(Debug, Default)]
@@ -23,7 +23,7 @@ impl Plugin for World3dPlugin {
             .add_systems(OnEnter(AppState::Loading), lifetime::reset)
             .add_systems(OnExit(AppState::InGame), lifetime::reset)
             .add_systems(FixedUpdate, lifetime::advance_clock.in_set(InputPhase::Clock))
-            .add_systems(FixedUpdate, lifetime::apply_deletions.in_set(SimSystems::World3d));
+            .add_systems(FixedUpdate, lifetime::apply_deletions.in_set(World3dPhase::Deletions));
     }
 }
 

@@ -1,0 +1,380 @@
+//! A client: introduces itself (`GMSG_SET_PLAYER_DATA`), learns its player number,
+//! clan and mission, turns every replicated object into a mirror (once per id: a
+//! duplicate create is ignored), keeps the mirrors' simulation components in step
+//! with what the host replicates, sends orders, and compares the host's checkpoint
+//! hashes with the hash of what it holds at the same replication tick.
+
+use crate::replicated::{DuplicateMirror, NetHealth, NetObject, NetOwner, NetPose, replicated_hash};
+use crate::schema::{self, Gmsg, SessionPhase, WireOrder};
+use crate::{ClientBound, ClientBoundUnreliable, HostBound, NetError, PROTOCOL_VERSION, encoded, protocol_id};
+use bevy_app::{App, Plugin, PostUpdate, PreUpdate};
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use bevy_replicon::client::ServerUpdateTick;
+use bevy_replicon::client::server_mutate_ticks::ServerMutateTicks;
+use bevy_replicon::prelude::*;
+use bevy_replicon_renet::RenetChannelsExt;
+use bevy_replicon_renet::RenetClient;
+use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
+use bevy_replicon_renet::renet::ConnectionConfig;
+use bevy_state::prelude::*;
+use iron3d_core::{
+    Health, ObjectHandle, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner, SimObject, SimTransform,
+};
+use std::collections::{BTreeMap, VecDeque};
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+/// What the client knows of its session.
+#[derive(Resource, Debug, Clone, Default, Reflect)]
+#[reflect(Resource)]
+pub struct ClientSession {
+    /// Name sent to the host.
+    pub name: String,
+    /// Raw player data sent to the host.
+    pub data: Vec<u8>,
+    /// Protocol version announced ([`PROTOCOL_VERSION`]).
+    pub version: u32,
+    /// Player number the host gave.
+    pub player: Option<u16>,
+    /// Clan commanded (`None`: not yet known, or an observer).
+    pub clan: Option<u32>,
+    /// Mission of the session.
+    pub mission: Option<String>,
+    /// Session phase and the tick it applies from.
+    pub phase: Option<(u8, u32)>,
+    /// Other players: number → (name, clan).
+    pub players: BTreeMap<u16, (String, Option<u32>)>,
+    /// Why the host refused or dropped this client.
+    pub refused: Option<String>,
+    /// Orders the host accepted (for at least one unit).
+    pub orders_acked: u32,
+    /// Orders the host refused whole.
+    pub orders_refused: u32,
+    /// Objects the host announced changing owner.
+    pub owner_changes: u32,
+    /// Chat received: (sender, text).
+    pub texts: Vec<(u16, String)>,
+}
+
+/// Messages waiting to be sent to the host (orders get their sequence number here).
+#[derive(Resource, Debug, Clone, Default)]
+pub struct OutgoingOrders {
+    /// Messages in send order.
+    pub messages: Vec<Gmsg>,
+    /// Sequence number of the next order.
+    pub next_seq: u32,
+}
+
+impl OutgoingOrders {
+    /// Queues an order and returns its sequence number.
+    pub fn order(&mut self, units: Vec<u32>, order: WireOrder, queued: bool) -> u32 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.messages.push(Gmsg::Order { seq, units, order, queued });
+        seq
+    }
+}
+
+/// Checkpoint comparisons: the host's hash at a replication tick against the hash of
+/// this client's replicated objects when it held exactly that tick.
+#[derive(Resource, Debug, Clone, Default, Reflect)]
+#[reflect(Resource)]
+pub struct Checkpoints {
+    /// Checkpoints compared.
+    pub checks: u32,
+    /// Checkpoints whose hashes differed.
+    pub mismatches: u32,
+    /// Checkpoints this client never held exactly (it received a later tick first).
+    pub skipped: u32,
+    /// Host checkpoints not yet compared: (replication tick, game tick, hash).
+    pending: Vec<(u32, u32, u64)>,
+    /// This client's hash at each fully received replication tick, newest last.
+    history: VecDeque<(u32, u64)>,
+}
+
+impl Checkpoints {
+    const HISTORY: usize = 64;
+
+    fn settle(&mut self) {
+        let newest = self.history.back().map(|(t, _)| *t);
+        let history = &self.history;
+        let (mut checks, mut mismatches, mut skipped) = (0, 0, 0);
+        self.pending.retain(|&(at, tick, hash)| {
+            if let Some((_, mine)) = history.iter().find(|(t, _)| *t == at) {
+                checks += 1;
+                if *mine != hash {
+                    mismatches += 1;
+                    tracing::error!(target: "resnet", "checkpoint at tick {tick}: hash {mine:016x}, host {hash:016x}");
+                }
+                false
+            } else if newest.is_some_and(|n| n > at) {
+                skipped += 1;
+                false
+            } else {
+                true
+            }
+        });
+        self.checks += checks;
+        self.mismatches += mismatches;
+        self.skipped += skipped;
+    }
+}
+
+/// Mirrors by `OriginalObjectId`.
+#[derive(Resource, Debug, Clone, Default, Reflect)]
+#[reflect(Resource)]
+pub struct Mirrors {
+    /// The entity holding each object.
+    pub by_id: BTreeMap<u32, Entity>,
+}
+
+/// Connects to the host at `server` (an unspecified address means this machine) as
+/// `name`.
+///
+/// # Errors
+/// The socket or the transport cannot be opened.
+pub fn connect(world: &mut World, server: SocketAddr, name: &str, data: Vec<u8>) -> Result<(), NetError> {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let server = match server.ip().is_unspecified() {
+        true => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), server.port()),
+        false => server,
+    };
+    let channels = world.resource::<RepliconChannels>();
+    let client = RenetClient::new(ConnectionConfig {
+        server_channels_config: channels.server_configs(),
+        client_channels_config: channels.client_configs(),
+        ..Default::default()
+    });
+    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or(Duration::ZERO);
+    let client_id =
+        (now.as_nanos() as u64) ^ u64::from(std::process::id()) << 40 ^ NEXT.fetch_add(1, Ordering::Relaxed);
+    let socket = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).map_err(NetError::Socket)?;
+    let authentication =
+        ClientAuthentication::Unsecure { client_id, protocol_id: protocol_id(), server_addr: server, user_data: None };
+    let transport =
+        NetcodeClientTransport::new(now, authentication, socket).map_err(|e| NetError::Transport(e.to_string()))?;
+    world.insert_resource(client);
+    world.insert_resource(transport);
+    world.insert_resource(ClientSession {
+        name: name.into(),
+        data,
+        version: PROTOCOL_VERSION,
+        ..ClientSession::default()
+    });
+    tracing::info!(target: "resnet", "connecting to {server} as '{name}'");
+    Ok(())
+}
+
+/// Leaves the session: tells the host at once (it hands this player's objects on) and
+/// closes the transport.
+pub fn disconnect(world: &mut World) {
+    if let Some(mut transport) = world.get_resource_mut::<NetcodeClientTransport>() {
+        transport.disconnect();
+        tracing::info!(target: "resnet", "left the session");
+    }
+    world.remove_resource::<NetcodeClientTransport>();
+    world.remove_resource::<RenetClient>();
+}
+
+/// The client's systems (needs [`crate::NetProtocolPlugin`] and `iron3d_core::CorePlugin`;
+/// call [`connect`]).
+#[derive(Debug, Default)]
+pub struct NetClientPlugin;
+
+impl Plugin for NetClientPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ClientSession>()
+            .init_resource::<OutgoingOrders>()
+            .init_resource::<Checkpoints>()
+            .init_resource::<Mirrors>()
+            .register_type::<ClientSession>()
+            .register_type::<Checkpoints>()
+            .register_type::<Mirrors>()
+            .add_observer(forget_mirror)
+            .add_systems(OnEnter(ClientState::Connected), introduce)
+            .add_systems(OnEnter(ClientState::Disconnected), dropped)
+            .add_systems(
+                PreUpdate,
+                (receive, mirror, sync, record_checkpoints)
+                    .chain()
+                    .after(ClientSystems::Receive)
+                    .run_if(in_state(ClientState::Connected)),
+            )
+            .add_systems(PostUpdate, send.before(ClientSystems::Send).run_if(in_state(ClientState::Connected)));
+    }
+}
+
+fn introduce(session: Res<ClientSession>, mut out: MessageWriter<HostBound>) {
+    let hello =
+        Gmsg::SetPlayerData { version: session.version, name: session.name.clone(), data: session.data.clone() };
+    if let Some(bytes) = encoded(&[hello]) {
+        out.write(HostBound(bytes));
+    }
+}
+
+fn dropped(mut session: ResMut<ClientSession>, transport: Option<Res<NetcodeClientTransport>>) {
+    let Some(reason) = transport.and_then(|t| t.disconnect_reason()) else { return };
+    tracing::warn!(target: "resnet", "disconnected from the host: {reason:?}");
+    session.refused.get_or_insert_with(|| format!("disconnected: {reason:?}"));
+}
+
+fn receive(
+    mut reliable: MessageReader<ClientBound>,
+    mut unreliable: MessageReader<ClientBoundUnreliable>,
+    mut session: ResMut<ClientSession>,
+    mut checkpoints: ResMut<Checkpoints>,
+) {
+    let packets = reliable.read().map(|m| &m.0).chain(unreliable.read().map(|m| &m.0));
+    for packet in packets {
+        match schema::decode(packet) {
+            Ok(messages) => messages.into_iter().for_each(|m| handle(&mut session, &mut checkpoints, m)),
+            Err(e) => tracing::warn!(target: "resnet", "malformed packet from the host dropped: {e}"),
+        }
+    }
+}
+
+fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: Gmsg) {
+    let clan = |c: u32| (c != u32::MAX).then_some(c);
+    match message {
+        Gmsg::ConfirmPlayerData { player, clan: c } => {
+            tracing::info!(target: "netwatch", "this client is player {player}, clan {c}");
+            session.player = Some(player);
+            session.clan = clan(c);
+        }
+        Gmsg::KillPlayer { player, reason } if player == 0 || Some(player) == session.player => {
+            tracing::error!(target: "resnet", "the host refused this client: {reason}");
+            session.refused = Some(reason);
+        }
+        Gmsg::KillPlayer { player, reason } => {
+            tracing::info!(target: "netwatch", "player {player} left: {reason}");
+            session.players.remove(&player);
+        }
+        Gmsg::CreateRemotePlayer { player, clan: c, name } => {
+            session.players.insert(player, (name, clan(c)));
+        }
+        Gmsg::MissionDataPath { mission } => session.mission = Some(mission),
+        Gmsg::SetState { phase, tick } => session.phase = Some((phase as u8, tick)),
+        Gmsg::SetGameStarted { tick } => session.phase = session.phase.or(Some((SessionPhase::Running as u8, tick))),
+        Gmsg::OrderAck { accepted, .. } if accepted > 0 => session.orders_acked += 1,
+        Gmsg::OrderAck { .. } => session.orders_refused += 1,
+        Gmsg::NewGameTick { tick, replicated, hash } => checkpoints.pending.push((replicated, tick, hash)),
+        Gmsg::ChangeObjectOwner { .. } => session.owner_changes += 1,
+        Gmsg::TextForPlayer { from, text } => session.texts.push((from, text)),
+        other => tracing::warn!(target: "resnet", "{} is not a host's message; ignored", schema::name(other.id())),
+    }
+}
+
+/// Makes each newly replicated object a mirror, unless its id already has one.
+fn mirror(
+    mut commands: Commands,
+    added: Query<(Entity, &NetObject, Option<&NetPose>, Option<&NetOwner>), Added<NetObject>>,
+    mut mirrors: ResMut<Mirrors>,
+    mut table: ResMut<ObjectTable>,
+) {
+    for (e, object, pose, owner) in &added {
+        if let Some(&other) = mirrors.by_id.get(&object.id).filter(|o| **o != e) {
+            tracing::warn!(target: "netwatch", "duplicate GMSG_CREATE_MIRROR of object {} ignored (mirror {other})", object.id);
+            commands.entity(e).insert(DuplicateMirror);
+            continue;
+        }
+        mirrors.by_id.insert(object.id, e);
+        let id = OriginalObjectId(object.id);
+        let placement = pose.map(|p| transform(&SimTransform::default(), p)).unwrap_or_default();
+        let owner = owner.map(NetOwner::owner).unwrap_or_default();
+        let handle = table.insert(e, id);
+        commands.entity(e).insert((
+            id,
+            handle,
+            SimObject { kind: ObjectKind::from_raw(object.kind) },
+            placement,
+            owner,
+        ));
+    }
+}
+
+fn forget_mirror(
+    remove: On<Remove, NetObject>,
+    objects: Query<(&NetObject, Option<&ObjectHandle>), Without<DuplicateMirror>>,
+    mut mirrors: ResMut<Mirrors>,
+    mut table: ResMut<ObjectTable>,
+) {
+    let Ok((object, handle)) = objects.get(remove.entity) else { return };
+    if mirrors.by_id.get(&object.id) == Some(&remove.entity) {
+        mirrors.by_id.remove(&object.id);
+        if let Some(h) = handle {
+            table.remove(*h, OriginalObjectId(object.id));
+        }
+    }
+}
+
+fn transform(old: &SimTransform, pose: &NetPose) -> SimTransform {
+    let [rx, ry, _] = old.orientation;
+    SimTransform { position: pose.position(), orientation: [rx, ry, pose.heading()], ..*old }
+}
+
+/// Keeps mirrors' simulation components in step with the replicated ones.
+fn sync(
+    mut poses: Query<(&NetPose, &mut SimTransform), (Changed<NetPose>, Without<DuplicateMirror>)>,
+    mut owners: Query<(&NetOwner, &mut Owner), (Changed<NetOwner>, Without<DuplicateMirror>)>,
+    mut health: Query<(&NetHealth, Option<&mut Health>, Entity), (Changed<NetHealth>, Without<DuplicateMirror>)>,
+    mut commands: Commands,
+) {
+    for (pose, mut t) in &mut poses {
+        *t = transform(&t, pose);
+    }
+    for (net, mut owner) in &mut owners {
+        *owner = net.owner();
+    }
+    for (net, h, e) in &mut health {
+        let (hp, max) = (f32::from(net.hp), f32::from(net.max));
+        match h {
+            Some(mut h) => {
+                h.hp = hp;
+                h.max = max;
+            }
+            None => {
+                commands.entity(e).insert(Health { hp, max, armour: 0.0, invulnerable: false });
+            }
+        }
+    }
+}
+
+/// Hashes the replicated objects whenever a replication tick is fully held, then
+/// compares the host's checkpoints.
+fn record_checkpoints(world: &mut World) {
+    let Some(mutate) = world.get_resource::<ServerMutateTicks>() else { return };
+    let last = mutate.last_tick();
+    let whole =
+        mutate.contains(last) && !world.get_resource::<ServerUpdateTick>().is_some_and(|u| u.get() > last.get());
+    let fresh = world.resource::<Checkpoints>().history.back().is_none_or(|(t, _)| *t != last.get());
+    if whole && fresh {
+        let hash = replicated_hash(world);
+        let mut c = world.resource_mut::<Checkpoints>();
+        c.history.push_back((last.get(), hash));
+        if c.history.len() > Checkpoints::HISTORY {
+            c.history.pop_front();
+        }
+    }
+    world.resource_mut::<Checkpoints>().settle();
+}
+
+fn send(mut outgoing: ResMut<OutgoingOrders>, session: Res<ClientSession>, mut out: MessageWriter<HostBound>) {
+    if session.player.is_none() || outgoing.messages.is_empty() {
+        return;
+    }
+    for chunk in std::mem::take(&mut outgoing.messages).chunks(64) {
+        if let Some(bytes) = encoded(chunk) {
+            out.write(HostBound(bytes));
+        }
+    }
+}
+
+/// An order as it travels (a build's scheme by name).
+pub fn wire(order: Order, schemes: &iron3d_core::SchemeNames) -> Option<WireOrder> {
+    match order {
+        Order::Build(r) => schemes.name(r).map(|n| WireOrder::Build(n.to_string())),
+        other => Some(WireOrder::Plain(other)),
+    }
+}

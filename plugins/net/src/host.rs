@@ -1,0 +1,423 @@
+//! The host: accepts players (`GMSG_SET_PLAYER_DATA` → `GMSG_CONFIRM_PLAYER_DATA`, or
+//! `GMSG_KILL_PLAYER` with the reason), gives each a clan, takes their orders for the
+//! next tick (only for their clan's units), applies pauses at a tick boundary, hands a
+//! departed player's objects on through the World3D queue, and replicates every
+//! simulated object with a checkpoint hash every [`HostSettings::checkpoint_every`]
+//! ticks. Logs: `resnet` (transport, packets), `netwatch` (players and objects).
+
+use crate::replicated::{NetHealth, NetObject, NetOwner, NetPose, replicated_hash};
+use crate::schema::{self, Gmsg, SessionPhase};
+use crate::session::{self, LeavePolicy, NetQueue, OwnershipChange, SessionLog};
+use crate::watcher::{NetPlayer, NetWatcher};
+use crate::{ClientBound, ClientBoundUnreliable, HostBound, NetError, PROTOCOL_VERSION, encoded, protocol_id};
+use bevy_app::{App, Plugin, PostUpdate, PreUpdate};
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use bevy_replicon::prelude::*;
+use bevy_replicon::server::server_tick::ServerTick;
+use bevy_replicon::shared::backend::connected_client::NetworkId;
+use bevy_replicon_renet::RenetChannelsExt;
+use bevy_replicon_renet::RenetServer;
+use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
+use bevy_replicon_renet::renet::ConnectionConfig;
+use bevy_state::prelude::*;
+use iron3d_core::{
+    CommandQueue, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause, SimObject, SimTransform,
+};
+use iron3d_mission::MissionObject;
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::time::{Duration, SystemTime};
+
+/// How the host runs its session.
+#[derive(Resource, Debug, Clone, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct HostSettings {
+    /// Mission played (sent in `GMSG_MISSION_DATA_PATH`).
+    pub mission: String,
+    /// Most players (1..=8).
+    pub max_players: u8,
+    /// Ticks between checkpoints (the replicated hash is sent, every change is sent).
+    pub checkpoint_every: u32,
+    /// Mutation priority of moving objects between checkpoints (1: every tick; 0.25:
+    /// at least every fourth tick); see `bevy_replicon::server::ReplicatePriority`.
+    pub moving_priority: f32,
+    /// What happens to a departed player's objects.
+    pub leave: LeavePolicy,
+    /// Malformed packets a client may send before it is disconnected.
+    pub max_bad_packets: u32,
+}
+
+impl Default for HostSettings {
+    fn default() -> Self {
+        Self {
+            mission: String::new(),
+            max_players: crate::MAX_PLAYERS,
+            checkpoint_every: 16,
+            moving_priority: 0.25,
+            leave: LeavePolicy::Transfer,
+            max_bad_packets: 16,
+        }
+    }
+}
+
+/// Per-connection bookkeeping of the host.
+#[derive(Component, Debug, Default, Clone, Copy, Reflect)]
+#[reflect(Component)]
+pub struct HostConnection {
+    /// Malformed packets received so far.
+    pub bad_packets: u32,
+}
+
+/// The host's state between frames.
+#[derive(Resource, Debug, Default, Clone, Reflect)]
+#[reflect(Resource)]
+pub struct HostState {
+    /// Game tick of the last checkpoint sent.
+    pub last_checkpoint: u32,
+    /// Whether this frame's replication raised every priority (a checkpoint).
+    pub raised: bool,
+    /// Departures seen by the transport, handled at the next frame's receive.
+    pub departed: Vec<(Entity, String)>,
+}
+
+/// Opens the UDP socket on `port` (0: any free port) and starts the host's transport.
+/// Returns the bound address.
+///
+/// # Errors
+/// The socket or the transport cannot be opened.
+pub fn listen(world: &mut World, port: u16, max_players: u8) -> Result<SocketAddr, NetError> {
+    let channels = world.resource::<RepliconChannels>();
+    let server = RenetServer::new(ConnectionConfig {
+        server_channels_config: channels.server_configs(),
+        client_channels_config: channels.client_configs(),
+        ..Default::default()
+    });
+    let socket = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, port)).map_err(NetError::Socket)?;
+    let addr = socket.local_addr().map_err(NetError::Socket)?;
+    let config = ServerConfig {
+        current_time: SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or(Duration::ZERO),
+        max_clients: usize::from(max_players.clamp(1, crate::MAX_PLAYERS)),
+        protocol_id: protocol_id(),
+        authentication: ServerAuthentication::Unsecure,
+        public_addresses: vec![addr],
+    };
+    let transport = NetcodeServerTransport::new(config, socket).map_err(|e| NetError::Transport(e.to_string()))?;
+    world.insert_resource(server);
+    world.insert_resource(transport);
+    tracing::info!(target: "resnet", "host listening on {addr} for up to {max_players} players");
+    Ok(addr)
+}
+
+/// The host's systems (needs [`crate::NetProtocolPlugin`], [`crate::NetSimPlugin`] and
+/// `SimPlugins`; insert [`HostSettings`] and call [`listen`]).
+#[derive(Debug, Default)]
+pub struct NetHostPlugin;
+
+impl Plugin for NetHostPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<HostSettings>()
+            .init_resource::<HostState>()
+            .init_resource::<NetWatcher>()
+            .init_resource::<SessionLog>()
+            .register_type::<HostSettings>()
+            .register_type::<HostState>()
+            .register_type::<HostConnection>()
+            .register_type::<NetWatcher>()
+            .add_observer(connected)
+            .add_observer(disconnected)
+            .add_systems(PreUpdate, receive.after(ServerSystems::Receive).run_if(in_state(ServerState::Running)))
+            .add_systems(PostUpdate, publish.before(ServerSystems::Send).run_if(in_state(ServerState::Running)));
+    }
+}
+
+fn connected(add: On<Add, ConnectedClient>, mut commands: Commands) {
+    commands.entity(add.entity).insert(HostConnection::default());
+}
+
+fn disconnected(remove: On<Remove, ConnectedClient>, mut state: ResMut<HostState>) {
+    state.departed.push((remove.entity, "disconnected".into()));
+}
+
+/// Sends sequences to clients.
+pub(crate) struct Outbox<'w> {
+    world: &'w mut World,
+}
+
+impl Outbox<'_> {
+    fn to(&mut self, client: Entity, messages: &[Gmsg]) {
+        if let Some(bytes) = encoded(messages) {
+            self.world
+                .write_message(ToClients { targets: SendTargets::Single(client.into()), message: ClientBound(bytes) });
+        }
+    }
+
+    fn players(&mut self, messages: &[Gmsg], except: Option<u16>) {
+        let clients: Vec<Entity> = self
+            .world
+            .resource::<NetWatcher>()
+            .players
+            .iter()
+            .filter(|(n, _)| Some(**n) != except)
+            .map(|(_, p)| p.client)
+            .collect();
+        clients.into_iter().for_each(|c| self.to(c, messages));
+    }
+}
+
+fn receive(world: &mut World) {
+    let departed = std::mem::take(&mut world.resource_mut::<HostState>().departed);
+    for (client, why) in departed {
+        depart(world, client, &why);
+    }
+    let incoming: Vec<FromClient<HostBound>> =
+        world.resource_mut::<Messages<FromClient<HostBound>>>().drain().collect();
+    for m in incoming {
+        let Some(client) = m.client_id.entity() else { continue };
+        match schema::decode(&m.message.0) {
+            Ok(messages) => messages.into_iter().for_each(|g| handle(world, client, g)),
+            Err(e) => malformed(world, client, &e.to_string()),
+        }
+    }
+}
+
+fn malformed(world: &mut World, client: Entity, error: &str) {
+    let limit = world.resource::<HostSettings>().max_bad_packets;
+    let Some(mut conn) = world.get_mut::<HostConnection>(client) else { return };
+    conn.bad_packets += 1;
+    let count = conn.bad_packets;
+    tracing::warn!(target: "resnet", "client {client}: malformed packet dropped ({count}/{limit}): {error}");
+    if count >= limit {
+        tracing::warn!(target: "resnet", "client {client}: disconnected after {count} malformed packets");
+        world.write_message(DisconnectRequest { client });
+    }
+}
+
+fn handle(world: &mut World, client: Entity, message: Gmsg) {
+    let player = world.resource::<NetWatcher>().by_client(client).map(|(n, p)| (n, p.clan));
+    match (message, player) {
+        (Gmsg::SetPlayerData { version, name, data }, None) => admit(world, client, version, name, data),
+        (Gmsg::SetPlayerData { .. }, Some((n, _))) => {
+            tracing::warn!(target: "resnet", "player {n}: second GMSG_SET_PLAYER_DATA ignored");
+        }
+        (other, None) => {
+            tracing::warn!(target: "resnet", "client {client}: {} before GMSG_SET_PLAYER_DATA ignored", schema::name(other.id()));
+        }
+        (Gmsg::Order { seq, units, order, queued }, Some((n, clan))) => {
+            take_order(world, client, n, clan, seq, units, &order, queued);
+        }
+        (Gmsg::PauseRemotePlayer { paused }, Some((n, _))) => pause(world, n, paused),
+        (Gmsg::Ready { ready }, Some((n, _))) => {
+            if let Some(p) = world.resource_mut::<NetWatcher>().players.get_mut(&n) {
+                p.ready = ready;
+            }
+        }
+        (Gmsg::TextForPlayer { text, .. }, Some((n, _))) => {
+            Outbox { world }.players(&[Gmsg::TextForPlayer { from: n, text }], None);
+        }
+        (other, Some((n, _))) => {
+            tracing::warn!(target: "resnet", "player {n}: {} is not a client's message; ignored", schema::name(other.id()));
+        }
+    }
+}
+
+fn admit(world: &mut World, client: Entity, version: u32, name: String, data: Vec<u8>) {
+    let max = world.resource::<HostSettings>().max_players;
+    let refusal = if version != PROTOCOL_VERSION {
+        Some(format!("protocol version {version}, the host speaks {PROTOCOL_VERSION}"))
+    } else {
+        world
+            .resource::<NetWatcher>()
+            .free_number(max)
+            .is_none()
+            .then(|| format!("the session is full ({max} players)"))
+    };
+    if let Some(reason) = refusal {
+        tracing::warn!(target: "resnet", "client {client} '{name}' refused: {reason}");
+        Outbox { world }.to(client, &[Gmsg::KillPlayer { player: 0, reason }]);
+        world.write_message(DisconnectRequest { client });
+        return;
+    }
+    let Some(number) = world.resource::<NetWatcher>().free_number(max) else { return };
+    let clan = clan_for(world, number);
+    let transport = world.get::<NetworkId>(client).map_or(0, NetworkId::get);
+    let player = NetPlayer { transport, client, name: name.clone(), data, clan, ready: false };
+    world.resource_mut::<NetWatcher>().insert(number, player);
+    world.entity_mut(client).insert(AuthorizedClient);
+    let tick = world.resource::<GameClock>().tick;
+    if let Some(clan) = clan {
+        world.resource_mut::<NetQueue>().pending.push((tick + 1, OwnershipChange::Join { player: number, clan }));
+    }
+    let wire_clan = clan.unwrap_or(u32::MAX);
+    let mission = world.resource::<HostSettings>().mission.clone();
+    let phase = phase(world);
+    let mut welcome = vec![
+        Gmsg::ConfirmPlayerData { player: number, clan: wire_clan },
+        Gmsg::MissionDataPath { mission },
+        Gmsg::SetGameStarted { tick },
+        Gmsg::SetState { phase, tick },
+    ];
+    let others: Vec<Gmsg> = world
+        .resource::<NetWatcher>()
+        .players
+        .iter()
+        .filter(|(n, _)| **n != number)
+        .map(|(n, p)| Gmsg::CreateRemotePlayer { player: *n, clan: p.clan.unwrap_or(u32::MAX), name: p.name.clone() })
+        .collect();
+    welcome.extend(others);
+    let mut out = Outbox { world };
+    out.to(client, &welcome);
+    out.players(&[Gmsg::CreateRemotePlayer { player: number, clan: wire_clan, name }], Some(number));
+}
+
+/// The clan of player `number`: the mission's playing clans in turn (a ninth player
+/// of a two-clan mission shares a clan); none without mission clans.
+fn clan_for(world: &World, number: u16) -> Option<u32> {
+    let clans = world.get_resource::<MissionClans>()?;
+    let playing: Vec<u32> = clans.clans.iter().filter(|c| c.plays()).map(|c| c.index).collect();
+    (!playing.is_empty()).then(|| playing[usize::from(number - 1) % playing.len()])
+}
+
+fn phase(world: &World) -> SessionPhase {
+    match world.get_resource::<State<Pause>>().map(|p| *p.get()) {
+        Some(Pause::Paused) => SessionPhase::Paused,
+        _ => SessionPhase::Running,
+    }
+}
+
+#[expect(clippy::too_many_arguments, reason = "the fields of one order message")]
+fn take_order(
+    world: &mut World,
+    client: Entity,
+    player: u16,
+    clan: Option<u32>,
+    seq: u32,
+    units: Vec<u32>,
+    order: &schema::WireOrder,
+    queued: bool,
+) {
+    let mine = |world: &World, id: u32| {
+        let entity = world.resource::<ObjectTable>().entity_of(id)?;
+        let owner = world.get::<Owner>(entity)?;
+        (Some(owner.clan) == clan.map(|c| c as i32)).then_some(id)
+    };
+    let (accepted, refused): (Vec<u32>, Vec<u32>) = units.iter().partition(|id| mine(world, **id).is_some());
+    if !refused.is_empty() {
+        tracing::warn!(target: "resnet", "player {player}: order {seq} names units {refused:?} not of its clan; those are dropped");
+    }
+    let tick = world.resource::<GameClock>().tick + 1;
+    let command = match accepted.is_empty() {
+        true => None,
+        false => session::command(world, tick, accepted.clone(), order, queued)
+            .map_err(|e| tracing::warn!(target: "resnet", "player {player}: order {seq} refused: {e}"))
+            .ok(),
+    };
+    let ack = match command {
+        Some(c) => {
+            world.resource_mut::<CommandQueue>().push(c);
+            world.resource_mut::<SessionLog>().order(tick, player, &accepted, order, queued);
+            Gmsg::OrderAck { seq, tick, accepted: accepted.len() as u16 }
+        }
+        None => Gmsg::OrderAck { seq, tick: 0, accepted: 0 },
+    };
+    Outbox { world }.to(client, &[ack]);
+}
+
+fn pause(world: &mut World, player: u16, paused: bool) {
+    if world.get_resource::<State<Pause>>().is_none() {
+        return;
+    }
+    let tick = world.resource::<GameClock>().tick;
+    world.resource_mut::<NextState<Pause>>().set(if paused { Pause::Paused } else { Pause::Running });
+    tracing::info!(target: "netwatch", "player {player} {} the game at tick {tick}", if paused { "paused" } else { "resumed" });
+    let phase = if paused { SessionPhase::Paused } else { SessionPhase::Running };
+    Outbox { world }.players(&[Gmsg::SetState { phase, tick }], None);
+}
+
+fn depart(world: &mut World, client: Entity, why: &str) {
+    let Some((number, clan)) = world.resource::<NetWatcher>().by_client(client).map(|(n, p)| (n, p.clan)) else {
+        return;
+    };
+    world.resource_mut::<NetWatcher>().remove(number, why);
+    if let Some(clan) = clan {
+        let heir = world.resource::<NetWatcher>().co_player(clan, number);
+        let policy = world.resource::<HostSettings>().leave;
+        let tick = world.resource::<GameClock>().tick + 1;
+        world
+            .resource_mut::<NetQueue>()
+            .pending
+            .push((tick, OwnershipChange::Leave { player: number, clan, heir, policy }));
+    }
+    Outbox { world }.players(&[Gmsg::KillPlayer { player: number, reason: why.into() }], None);
+}
+
+type Published<'a> = (
+    Entity,
+    &'a OriginalObjectId,
+    &'a SimObject,
+    &'a SimTransform,
+    &'a Owner,
+    Option<&'a Health>,
+    Option<&'a NetPose>,
+    Option<&'a NetOwner>,
+    Option<&'a NetHealth>,
+);
+
+/// Writes each object's replicated form where it changed, marks new objects for
+/// replication, and at a checkpoint raises every priority and sends the hash.
+fn publish(world: &mut World) {
+    let tick = world.resource::<GameClock>().tick;
+    let settings = world.resource::<HostSettings>().clone();
+    let mut q = world.query::<Published>();
+    let mut inserts = Vec::new();
+    let mut updates = Vec::new();
+    for (e, id, object, t, owner, health, pose, net_owner, net_health) in q.iter(world) {
+        let (p, o, h) = (NetPose::of(t), NetOwner::of(owner), health.map(NetHealth::of));
+        match pose {
+            None => inserts.push((e, NetObject { id: id.0, kind: object.kind.raw(), key: String::new() }, p, o, h)),
+            Some(old) if *old != p || net_owner != Some(&o) || net_health.copied() != h => updates.push((e, p, o, h)),
+            Some(_) => {}
+        }
+    }
+    for (e, object, p, o, h) in inserts {
+        let key = world.get::<MissionObject>(e).map(|m| m.key.clone()).unwrap_or_default();
+        let mut entity = world.entity_mut(e);
+        entity.insert((Replicated, NetObject { key, ..object }, p, o, ReplicatePriority(settings.moving_priority)));
+        if let Some(h) = h {
+            entity.insert(h);
+        }
+    }
+    for (e, p, o, h) in updates {
+        let mut entity = world.entity_mut(e);
+        if entity.get::<NetPose>() != Some(&p) {
+            entity.insert(p);
+        }
+        if entity.get::<NetOwner>() != Some(&o) {
+            entity.insert(o);
+        }
+        if let Some(h) = h.filter(|h| entity.get::<NetHealth>() != Some(h)) {
+            entity.insert(h);
+        }
+    }
+    let checkpoint = tick >= world.resource::<HostState>().last_checkpoint + settings.checkpoint_every;
+    let raised = world.resource::<HostState>().raised;
+    if checkpoint != raised {
+        let priority = if checkpoint { f32::MAX } else { settings.moving_priority };
+        let mut q = world.query::<&mut ReplicatePriority>();
+        q.iter_mut(world).for_each(|mut p| p.0 = priority);
+        world.resource_mut::<HostState>().raised = checkpoint;
+    }
+    if checkpoint {
+        let hash = replicated_hash(world);
+        let replicated = world.resource::<ServerTick>().get();
+        world.resource_mut::<HostState>().last_checkpoint = tick;
+        if let Some(bytes) = encoded(&[Gmsg::NewGameTick { tick, replicated, hash }]) {
+            let clients: Vec<Entity> = world.resource::<NetWatcher>().players.values().map(|p| p.client).collect();
+            for c in clients {
+                world.write_message(ToClients {
+                    targets: SendTargets::Single(c.into()),
+                    message: ClientBoundUnreliable(bytes.clone()),
+                });
+            }
+        }
+    }
+}

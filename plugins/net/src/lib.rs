@@ -1,0 +1,129 @@
+//! Netcode: a server-authoritative session over `bevy_replicon` and renet (UDP). The
+//! host runs `SimPlugins`; clients send orders as `GMSG_*` sequences ([`schema`]); the
+//! host validates them (a player orders only its clan's units), stamps them for the
+//! next tick and replicates every simulated object quantised ([`replicated`]). At
+//! checkpoints the host sends the hash of what it replicated; each client compares it
+//! with the hash of what it holds.
+//!
+//! * [`NetProtocolPlugin`]: what host and clients must register identically.
+//! * [`NetHostPlugin`] + [`listen`]: the host (dedicated server or the game's host).
+//! * [`NetClientPlugin`] + [`connect`]: a client (the game joining, or a bot).
+//! * [`NetSimPlugin`]: the ownership changes of joins and departures, applied at the
+//!   World3D boundary, and the [`SessionLog`] that replays a session.
+//!
+//! The protocol id of the UDP transport comes from the original's application GUID;
+//! [`PROTOCOL_VERSION`] is checked in `GMSG_SET_PLAYER_DATA`, so a client of another
+//! version gets a message saying so instead of silence. DirectPlay wire compatibility
+//! is not claimed.
+
+mod apps;
+mod client;
+mod host;
+mod replicated;
+pub mod schema;
+mod session;
+mod watcher;
+
+pub use apps::{Clock, client_app, host_app};
+pub use client::{Checkpoints, ClientSession, Mirrors, NetClientPlugin, OutgoingOrders, connect, disconnect, wire};
+pub use host::{HostConnection, HostSettings, HostState, NetHostPlugin, listen};
+pub use replicated::{
+    DuplicateMirror, HEADING_STEPS, NetHealth, NetObject, NetOwner, NetPose, POSITION_STEPS, replicated_hash,
+};
+pub use session::{LeavePolicy, LogEntry, NetQueue, NetSimPlugin, OwnershipChange, SessionLog};
+pub use watcher::{NetPlayer, NetWatcher};
+
+use bevy_app::{App, Plugin, PluginGroup};
+use bevy_ecs::prelude::*;
+use bevy_replicon::prelude::*;
+use bevy_replicon_renet::RepliconRenetPlugins;
+use serde::{Deserialize, Serialize};
+
+/// The original's application GUID (spec `runtime.md` §11.1).
+pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
+
+/// The project's protocol version: raised whenever the schema or the replicated
+/// components change.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Default UDP port.
+pub const DEFAULT_PORT: u16 = 5_150;
+
+/// Most players in a session.
+pub const MAX_PLAYERS: u8 = 8;
+
+/// The transport's protocol id: the GUID's first 64 bits (`3C1D1F01-A870-11D1`), so
+/// only this game's packets are accepted.
+pub const fn protocol_id() -> u64 {
+    0x3C1D_1F01_A870_11D1
+}
+
+/// A client's sequences for the host (reliable, ordered).
+#[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct HostBound(pub Vec<u8>);
+
+/// The host's reliable, ordered sequences for a client.
+#[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct ClientBound(pub Vec<u8>);
+
+/// The host's unreliable sequences (checkpoints).
+#[derive(Message, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct ClientBoundUnreliable(pub Vec<u8>);
+
+/// Registers replicon, renet and everything host and clients exchange, in one order.
+#[derive(Debug, Default)]
+pub struct NetProtocolPlugin;
+
+impl Plugin for NetProtocolPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((
+            RepliconPlugins
+                .set(RepliconSharedPlugin { auth_method: AuthMethod::Custom })
+                .set(ServerPlugin { track_mutate_messages: true, ..ServerPlugin::default() }),
+            RepliconRenetPlugins,
+        ))
+        .replicate::<NetObject>()
+        .replicate::<NetPose>()
+        .replicate::<NetOwner>()
+        .replicate::<NetHealth>()
+        .add_client_message::<HostBound>(Channel::Ordered)
+        .add_server_message::<ClientBound>(Channel::Ordered)
+        .add_server_message::<ClientBoundUnreliable>(Channel::Unreliable)
+        .make_message_independent::<ClientBound>()
+        .make_message_independent::<ClientBoundUnreliable>()
+        .register_type::<NetObject>()
+        .register_type::<NetPose>()
+        .register_type::<NetOwner>()
+        .register_type::<NetHealth>()
+        .register_type::<DuplicateMirror>();
+    }
+}
+
+/// Why a session could not start.
+#[derive(Debug)]
+pub enum NetError {
+    /// The socket could not be opened.
+    Socket(std::io::Error),
+    /// The transport refused its configuration.
+    Transport(String),
+}
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Socket(e) => write!(f, "opening the UDP socket: {e}"),
+            Self::Transport(e) => write!(f, "starting the transport: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// Encodes and logs a failure (the host's own messages always fit; a defect is
+/// reported, never sent cut short).
+pub(crate) fn encoded(messages: &[schema::Gmsg]) -> Option<Vec<u8>> {
+    schema::encode(messages).map_err(|e| tracing::error!(target: "resnet", "not sent: {e}")).ok()
+}
+
+#[cfg(test)]
+mod tests;

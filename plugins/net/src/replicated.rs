@@ -1,0 +1,127 @@
+//! What the host replicates of each simulated object, quantised so both sides hold
+//! the same integers: [`NetObject`] (created once: `GMSG_CREATE_MIRROR`), [`NetPose`]
+//! and [`NetHealth`] (mutations: `GMSG_SYNC_OBJECT_STATE`), [`NetOwner`]
+//! (`GMSG_CHANGE_OBJECT_OWNER`), and the hash of it all that host and clients compare
+//! at checkpoints.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use iron3d_core::{Fnv1a, Health, Owner, SimTransform};
+use serde::{Deserialize, Serialize};
+
+/// Position steps per game unit.
+pub const POSITION_STEPS: f32 = 16.0;
+/// Heading steps per turn.
+pub const HEADING_STEPS: f32 = 65_536.0;
+
+/// An object's identity and prototype, sent once when it is created.
+#[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Reflect)]
+#[component(immutable)]
+#[reflect(Component)]
+pub struct NetObject {
+    /// `OriginalObjectId`.
+    pub id: u32,
+    /// `ObjectKind` as its raw word.
+    pub kind: u32,
+    /// Prototype key or unit scheme path, as placed or built.
+    pub key: String,
+}
+
+/// Position (1/16 game unit) and heading (1/65536 turn).
+#[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[reflect(Component)]
+pub struct NetPose {
+    /// X, Y, Z in position steps.
+    pub position: [i32; 3],
+    /// Heading (rotation about Z).
+    pub heading: u16,
+}
+
+/// The owning clan and player (0: the computer).
+#[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[reflect(Component)]
+pub struct NetOwner {
+    /// Clan index.
+    pub clan: i32,
+    /// Player number, 0 for none.
+    pub player: u16,
+}
+
+/// Hit points, rounded up (a living object never shows 0).
+#[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[reflect(Component)]
+pub struct NetHealth {
+    /// Current hit points.
+    pub hp: u16,
+    /// Full hit points.
+    pub max: u16,
+}
+
+impl NetPose {
+    /// The quantised pose of a transform.
+    pub fn of(t: &SimTransform) -> Self {
+        let step = |v: f32| (v * POSITION_STEPS).round() as i32;
+        let turn = t.orientation[2].rem_euclid(std::f32::consts::TAU) / std::f32::consts::TAU;
+        Self { position: t.position.map(step), heading: ((turn * HEADING_STEPS).round() as u32 & 0xFFFF) as u16 }
+    }
+
+    /// Position in game units.
+    pub fn position(&self) -> [f32; 3] {
+        self.position.map(|v| v as f32 / POSITION_STEPS)
+    }
+
+    /// Heading in radians (0..2π).
+    pub fn heading(&self) -> f32 {
+        f32::from(self.heading) / HEADING_STEPS * std::f32::consts::TAU
+    }
+}
+
+impl NetOwner {
+    /// The replicated form of an owner.
+    pub fn of(o: &Owner) -> Self {
+        Self { clan: o.clan, player: o.player.map_or(0, u16::from) }
+    }
+
+    /// Back to the simulation's form.
+    pub fn owner(&self) -> Owner {
+        Owner { clan: self.clan, player: u8::try_from(self.player).ok().filter(|p| *p != 0) }
+    }
+}
+
+impl NetHealth {
+    /// The replicated form of hit points.
+    pub fn of(h: &Health) -> Self {
+        let q = |v: f32| v.max(0.0).ceil().min(f32::from(u16::MAX)) as u16;
+        Self { hp: q(h.hp), max: q(h.max) }
+    }
+}
+
+/// A replicated object whose create duplicated another's id: ignored (no mirror).
+#[derive(Component, Debug, Clone, Copy, Default, Reflect)]
+#[reflect(Component)]
+pub struct DuplicateMirror;
+
+type Row<'a> = (&'a NetObject, &'a NetPose, &'a NetOwner, Option<&'a NetHealth>);
+
+/// The hash of the replicated state: every object's identity, pose, owner and hit
+/// points in id order (word-wise FNV-1a). The host and each client compute it over
+/// the same integers.
+pub fn replicated_hash(world: &mut World) -> u64 {
+    let mut q = world.query_filtered::<Row, Without<DuplicateMirror>>();
+    let mut rows: Vec<Row> = q.iter(world).collect();
+    rows.sort_unstable_by_key(|r| r.0.id);
+    let mut h = Fnv1a::default();
+    for (object, pose, owner, health) in rows {
+        h.word(object.id);
+        h.word(object.kind);
+        h.write(object.key.as_bytes());
+        pose.position.iter().for_each(|v| h.word(*v as u32));
+        h.word(u32::from(pose.heading));
+        h.word(owner.clan as u32);
+        h.word(u32::from(owner.player));
+        if let Some(hp) = health {
+            h.word(u32::from(hp.hp) | u32::from(hp.max) << 16);
+        }
+    }
+    h.0
+}

@@ -1,0 +1,173 @@
+use crate::schema::{self, DecodeError, Gmsg, SessionPhase, WireOrder, id};
+use iron3d_core::{Order, PilotInput};
+
+mod session;
+
+/// One of every message, with non-trivial fields.
+fn every_message() -> Vec<Gmsg> {
+    vec![
+        Gmsg::NewGameTick { tick: 17, replicated: 19, hash: 0x0123_4567_89AB_CDEF },
+        Gmsg::SetState { phase: SessionPhase::Paused, tick: 40 },
+        Gmsg::PauseRemotePlayer { paused: true },
+        Gmsg::ConfirmPlayerData { player: 2, clan: 1 },
+        Gmsg::KillPlayer { player: 0, reason: "protocol version 9".into() },
+        Gmsg::SetGameStarted { tick: 3 },
+        Gmsg::CreateRemotePlayer { player: 3, clan: u32::MAX, name: "Ōlga".into() },
+        Gmsg::TextForPlayer { from: 1, text: "gl hf".into() },
+        Gmsg::MissionDataPath { mission: "single.01".into() },
+        Gmsg::SetPlayerData { version: 1, name: "bot".into(), data: vec![0, 255, 7] },
+        Gmsg::ChangeObjectOwner { id: 12, clan: -1, player: 0 },
+        Gmsg::Order { seq: 5, units: vec![3, 9], order: WireOrder::Plain(Order::MoveTo([1.5, -2.0])), queued: true },
+        Gmsg::Order {
+            seq: 6,
+            units: vec![4],
+            order: WireOrder::Build("UNITS\\ROBOTS\\scout.dat".into()),
+            queued: false,
+        },
+        Gmsg::Order {
+            seq: 7,
+            units: vec![4],
+            order: WireOrder::Plain(Order::Pilot(PilotInput { throttle: -5, turn: 127, aim_mrad: -300, fire: true })),
+            queued: false,
+        },
+        Gmsg::OrderAck { seq: 5, tick: 41, accepted: 2 },
+        Gmsg::Ready { ready: true },
+    ]
+}
+
+#[test]
+fn every_message_round_trips_with_its_id_and_delivery() {
+    let messages = every_message();
+    let bytes = schema::encode(&messages).unwrap();
+    assert_eq!(schema::decode(&bytes).unwrap(), messages);
+    for m in &messages {
+        let one = schema::encode(std::slice::from_ref(m)).unwrap();
+        assert_eq!(u32::from_le_bytes(one[..4].try_into().unwrap()), m.id());
+        assert_ne!(schema::name(m.id()), "unknown");
+    }
+    assert_eq!(messages[0].delivery(), schema::Delivery::Unreliable);
+    assert!(messages[1..].iter().all(|m| m.delivery() == schema::Delivery::ReliableOrdered));
+}
+
+#[test]
+fn every_order_kind_round_trips() {
+    let orders = [
+        Order::Stop,
+        Order::MoveTo([3.0, 4.0]),
+        Order::MoveToObject(8),
+        Order::FollowPath(-2),
+        Order::Patrol(5),
+        Order::Attack(77),
+        Order::Research(3),
+        Order::Pilot(PilotInput::default()),
+        Order::Release,
+    ];
+    for o in orders {
+        let m = [Gmsg::Order { seq: 1, units: vec![1], order: WireOrder::Plain(o), queued: false }];
+        assert_eq!(schema::decode(&schema::encode(&m).unwrap()).unwrap(), m, "{o:?}");
+    }
+}
+
+#[test]
+fn every_cut_short_sequence_is_refused() {
+    let bytes = schema::encode(&every_message()).unwrap();
+    for len in 0..bytes.len() {
+        assert!(schema::decode(&bytes[..len]).is_err(), "a sequence cut at {len} decoded");
+    }
+    assert_eq!(schema::decode(&[]), Err(DecodeError::MissingEnd));
+    assert_eq!(schema::decode(&bytes[..3]), Err(DecodeError::Truncated { offset: 0, need: 6, have: 3 }));
+}
+
+#[test]
+fn unknown_and_invalid_ids_are_refused_with_their_offset() {
+    let mut bytes = schema::encode(&[Gmsg::Ready { ready: false }]).unwrap();
+    let frame = bytes.len();
+    for bad in [0x1234_5678u32, id::INVALID] {
+        let mut b = schema::encode(&[Gmsg::Ready { ready: false }]).unwrap();
+        b.truncate(frame - 8);
+        b.extend_from_slice(&bad.to_le_bytes());
+        b.extend_from_slice(&0u16.to_le_bytes());
+        b.extend_from_slice(&schema::encode(&[]).unwrap());
+        assert_eq!(schema::decode(&b), Err(DecodeError::UnknownId { id: bad, offset: 7 }));
+    }
+    bytes.push(0);
+    assert_eq!(schema::decode(&bytes), Err(DecodeError::TrailingBytes { offset: frame }));
+}
+
+#[test]
+fn end_marker_must_count_the_frames() {
+    let mut bytes = schema::encode(&[Gmsg::Ready { ready: true }, Gmsg::Ready { ready: false }]).unwrap();
+    let n = bytes.len();
+    bytes[n - 2] = 1;
+    assert_eq!(schema::decode(&bytes), Err(DecodeError::CountMismatch { said: 1, read: 2 }));
+}
+
+#[test]
+fn payload_defects_are_refused() {
+    let frame = |message: u32, payload: &[u8]| {
+        let mut b = message.to_le_bytes().to_vec();
+        b.extend_from_slice(&(payload.len() as u16).to_le_bytes());
+        b.extend_from_slice(payload);
+        b.extend_from_slice(&id::END_MESSAGE_SEQ.to_le_bytes());
+        b.extend_from_slice(&[2, 0, 1, 0]);
+        b
+    };
+    let bad = |b: &[u8], what: &str| match schema::decode(b) {
+        Err(DecodeError::BadPayload { detail, .. }) => assert!(detail.contains(what), "{detail}"),
+        other => panic!("expected a bad payload ({what}), got {other:?}"),
+    };
+    bad(&frame(id::CONFIRM_PLAYER_DATA, &[0, 0, 1, 0, 0, 0]), "player number 0");
+    bad(&frame(id::READY, &[2]), "flag 2");
+    bad(&frame(id::SET_STATE, &[9, 0, 0, 0, 0]), "session phase 9");
+    bad(&frame(id::READY, &[1, 0]), "after the payload");
+    bad(&frame(id::MISSION_DATA_PATH, &[2, 0, 0xFF, 0xFE]), "not UTF-8");
+    bad(&frame(id::MISSION_DATA_PATH, &[9, 0, b'a']), "need 9 bytes");
+    let nan = f32::NAN.to_bits().to_le_bytes();
+    let mut order = vec![0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1];
+    order.extend_from_slice(&nan);
+    order.extend_from_slice(&nan);
+    order.push(0);
+    bad(&frame(id::ORDER, &order), "not finite");
+    // A unit count beyond the limit is refused before anything is allocated.
+    bad(&frame(id::ORDER, &[0, 0, 0, 0, 0xFF, 0xFF]), "exceed");
+    bad(&frame(id::ORDER, &[0, 0, 0, 0, 2, 0, 1, 0, 0, 0]), "need 8 bytes");
+    let big = vec![0u8; schema::MAX_SEQUENCE + 1];
+    assert_eq!(schema::decode(&big), Err(DecodeError::Oversized { len: big.len() }));
+}
+
+#[test]
+fn the_encoder_refuses_what_its_length_words_cannot_hold() {
+    let long = Gmsg::TextForPlayer { from: 1, text: "x".repeat(70_000) };
+    assert!(schema::encode(&[long]).unwrap_err().contains("exceed"));
+    let many = Gmsg::Order {
+        seq: 0,
+        units: vec![1; schema::MAX_ORDER_UNITS + 1],
+        order: WireOrder::Plain(Order::Stop),
+        queued: false,
+    };
+    assert!(schema::encode(&[many]).unwrap_err().contains("units exceed"));
+}
+
+/// The body of the `gmsg` fuzz target: decoding never panics and whatever decodes
+/// encodes back to the same bytes.
+pub(crate) fn decode_is_total_and_lossless(data: &[u8]) {
+    if let Ok(messages) = schema::decode(data) {
+        assert_eq!(schema::encode(&messages).unwrap(), data);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+    #[test]
+    fn random_bytes_never_panic_the_decoder(data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
+        decode_is_total_and_lossless(&data);
+    }
+
+    #[test]
+    fn mutated_sequences_never_panic_the_decoder(at in 0usize..200, value in proptest::prelude::any::<u8>()) {
+        let mut bytes = schema::encode(&every_message()).unwrap();
+        let i = at % bytes.len();
+        bytes[i] = value;
+        decode_is_total_and_lossless(&bytes);
+    }
+}

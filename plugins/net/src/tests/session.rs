@@ -1,0 +1,279 @@
+//! A host and clients in one process over UDP on 127.0.0.1, stepped one tick per
+//! update (simulated time).
+
+use crate::schema::{self, Gmsg, WireOrder};
+use crate::*;
+use bevy_app::App;
+use iron3d_core::{GameClock, MissionClans, ObjectTable, Order, OriginalObjectId, Owner, Pause, SimObject};
+use iron3d_sim::StateHash;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+const MISSION: &str = "single.01";
+
+fn game() -> Arc<iron3d_vfs::GameDir> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+    Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
+}
+
+struct Session {
+    host: App,
+    addr: SocketAddr,
+    clients: Vec<App>,
+}
+
+impl Session {
+    fn new(settings: HostSettings, clients: usize) -> Self {
+        let settings = HostSettings { mission: MISSION.into(), ..settings };
+        let (host, addr) = host_app(&game(), settings, 0, Clock::Stepped).unwrap();
+        let mut s = Self { host, addr, clients: Vec::new() };
+        (0..clients).for_each(|i| s.join(&format!("bot-{i}")));
+        s.step(12);
+        s
+    }
+
+    fn join(&mut self, name: &str) {
+        self.clients.push(client_app(self.addr, name, Clock::Stepped).unwrap());
+    }
+
+    fn step(&mut self, ticks: u32) {
+        for _ in 0..ticks {
+            self.host.update();
+            self.clients.iter_mut().for_each(App::update);
+        }
+    }
+
+    fn session(&self, client: usize) -> &ClientSession {
+        self.clients[client].world().resource::<ClientSession>()
+    }
+
+    /// Units of `clan` on the host, by id.
+    fn units(&mut self, clan: i32) -> Vec<u32> {
+        let mut q = self.host.world_mut().query_filtered::<(&OriginalObjectId, &Owner), With<iron3d_core::Movable>>();
+        let mut v: Vec<u32> = q.iter(self.host.world()).filter(|(_, o)| o.clan == clan).map(|(id, _)| id.0).collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn owners(&mut self) -> Vec<Owner> {
+        let mut q = self.host.world_mut().query_filtered::<&Owner, With<SimObject>>();
+        q.iter(self.host.world()).copied().collect()
+    }
+
+    fn order(&mut self, client: usize, units: Vec<u32>, order: Order) -> u32 {
+        self.clients[client].world_mut().resource_mut::<OutgoingOrders>().order(units, WireOrder::Plain(order), false)
+    }
+
+    fn host_order(&mut self, unit: u32) -> Order {
+        let e = self.host.world().resource::<ObjectTable>().entity_of(unit).unwrap();
+        self.host.world().get::<iron3d_behavior::Navigator>(e).unwrap().order
+    }
+}
+
+fn playing_clans(app: &App) -> Vec<u32> {
+    app.world().resource::<MissionClans>().clans.iter().filter(|c| c.plays()).map(|c| c.index).collect()
+}
+
+#[test]
+fn players_get_numbers_from_one_and_the_playing_clans_in_turn() {
+    let mut s = Session::new(HostSettings::default(), 3);
+    let clans = playing_clans(&s.host);
+    let got: Vec<(Option<u16>, Option<u32>)> = (0..3).map(|i| (s.session(i).player, s.session(i).clan)).collect();
+    let mut numbers: Vec<u16> = got.iter().map(|g| g.0.unwrap()).collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, [1, 2, 3]);
+    for (player, clan) in got {
+        assert_eq!(clan, Some(clans[usize::from(player.unwrap() - 1) % clans.len()]));
+    }
+    assert_eq!(s.session(0).mission.as_deref(), Some(MISSION));
+    assert_eq!(s.session(0).players.len(), 2, "the others were announced");
+    let watcher = s.host.world().resource::<NetWatcher>();
+    assert!(watcher.players.keys().all(|n| *n != 0));
+    // The join moved each clan's objects to its first player, all in one tick.
+    let owners = s.owners();
+    for (i, clan) in clans.iter().enumerate() {
+        let player = Some(i as u8 + 1);
+        let of_clan: Vec<&Owner> = owners.iter().filter(|o| o.clan == *clan as i32).collect();
+        assert!(!of_clan.is_empty());
+        assert!(of_clan.iter().all(|o| o.player == player), "clan {clan}");
+    }
+    let modes: Vec<u32> =
+        s.host.world().resource::<MissionClans>().clans.iter().filter(|c| c.plays()).map(|c| c.mode).collect();
+    assert!(modes.iter().all(|m| *m == 1), "no computer plays a player's clan: {modes:?}");
+}
+
+#[test]
+fn every_object_is_mirrored_once_and_checkpoints_match() {
+    // Every change sent every tick, so the mirror can be compared with the host's object.
+    let mut s = Session::new(HostSettings { moving_priority: 1.0, ..HostSettings::default() }, 2);
+    let first = s.units(playing_clans(&s.host)[0] as i32)[0];
+    let to = [40.0, 40.0];
+    s.order(0, vec![first], Order::MoveTo(to));
+    s.step(80);
+    let mut q = s.host.world_mut().query_filtered::<&OriginalObjectId, With<SimObject>>();
+    let mut host_ids: Vec<u32> = q.iter(s.host.world()).map(|i| i.0).collect();
+    host_ids.sort_unstable();
+    for c in 0..2 {
+        let mirrors: Vec<u32> = s.clients[c].world().resource::<Mirrors>().by_id.keys().copied().collect();
+        assert_eq!(mirrors, host_ids, "client {c} mirrors every object once");
+        let checks = s.clients[c].world().resource::<Checkpoints>();
+        assert!(checks.checks >= 4, "client {c}: {checks:?}");
+        assert_eq!(checks.mismatches, 0, "client {c}");
+    }
+    // The moving unit's mirror stands where the host's does (to the quantum).
+    let host_e = s.host.world().resource::<ObjectTable>().entity_of(first).unwrap();
+    let host_at = s.host.world().get::<iron3d_core::SimTransform>(host_e).unwrap().position;
+    let client_e = s.clients[1].world().resource::<ObjectTable>().entity_of(first).unwrap();
+    let client_at = s.clients[1].world().get::<iron3d_core::SimTransform>(client_e).unwrap().position;
+    assert!(
+        host_at.iter().zip(client_at).all(|(a, b)| (a - b).abs() <= 0.5 / POSITION_STEPS),
+        "{host_at:?} {client_at:?}"
+    );
+}
+
+#[test]
+fn orders_reach_only_the_senders_units_and_are_acknowledged() {
+    let mut s = Session::new(HostSettings::default(), 2);
+    let clans = playing_clans(&s.host);
+    let player = s.session(0).player.unwrap();
+    let (mine, theirs) = {
+        let clan = clans[usize::from(player - 1) % clans.len()] as i32;
+        let other = clans.iter().map(|c| *c as i32).find(|c| *c != clan).unwrap();
+        (s.units(clan), s.units(other))
+    };
+    let before = s.host_order(theirs[0]);
+    s.order(0, vec![mine[0], theirs[0]], Order::MoveTo([10.0, 12.0]));
+    s.order(0, vec![theirs[1]], Order::Stop);
+    s.step(4);
+    assert_eq!(s.host_order(mine[0]), Order::MoveTo([10.0, 12.0]));
+    assert_eq!(s.host_order(theirs[0]), before, "another clan's unit is not ordered");
+    assert_eq!((s.session(0).orders_acked, s.session(0).orders_refused), (1, 1));
+}
+
+#[test]
+fn another_protocol_version_is_refused_with_a_message() {
+    let mut s = Session::new(HostSettings::default(), 0);
+    s.join("old");
+    s.clients[0].world_mut().resource_mut::<ClientSession>().version = PROTOCOL_VERSION + 1;
+    s.step(12);
+    let refused = s.session(0).refused.clone().unwrap();
+    assert!(refused.contains(&format!("protocol version {}", PROTOCOL_VERSION + 1)), "{refused}");
+    assert!(refused.contains(&format!("the host speaks {PROTOCOL_VERSION}")));
+    assert!(s.host.world().resource::<NetWatcher>().players.is_empty());
+}
+
+#[test]
+fn malformed_packets_are_dropped_and_a_flooding_client_is_cut_off() {
+    let settings = HostSettings { max_bad_packets: 3, ..HostSettings::default() };
+    let mut s = Session::new(settings, 2);
+    let objects = s.owners().len();
+    let good = schema::encode(&[Gmsg::Ready { ready: true }]).unwrap();
+    let garbage = [vec![], good[..5].to_vec(), vec![0xFF; 40], {
+        let mut g = good.clone();
+        g[0] = 0x55;
+        g
+    }];
+    for g in &garbage[..2] {
+        s.clients[1].world_mut().write_message(HostBound(g.clone()));
+        s.step(1);
+    }
+    assert_eq!(s.host.world().resource::<NetWatcher>().players.len(), 2, "two bad packets are tolerated");
+    for g in &garbage[2..] {
+        s.clients[1].world_mut().write_message(HostBound(g.clone()));
+        s.step(1);
+    }
+    s.step(20);
+    assert_eq!(s.host.world().resource::<NetWatcher>().players.len(), 1, "the third cut the client off");
+    assert_eq!(s.owners().len(), objects, "nothing duplicated or lost");
+    assert!(s.owners().iter().all(|o| o.player.is_none_or(|p| p == 1)), "no object of the departed player");
+}
+
+#[test]
+fn a_departed_players_objects_go_to_the_computer_or_are_deleted() {
+    for policy in [LeavePolicy::Transfer, LeavePolicy::Delete] {
+        let mut s = Session::new(HostSettings { leave: policy, ..HostSettings::default() }, 2);
+        let clan = s.session(1).clan.unwrap();
+        let before = s.units(clan as i32).len();
+        assert!(before > 0);
+        let player = s.session(1).player.unwrap() as u8;
+        s.clients.pop();
+        s.step(400);
+        let owners = s.owners();
+        assert!(owners.iter().all(|o| o.player != Some(player)), "{policy:?}: no object keeps the departed owner");
+        let left = s.units(clan as i32).len();
+        match policy {
+            LeavePolicy::Transfer => {
+                assert_eq!(left, before);
+                let c = s.host.world().resource::<MissionClans>().clans.iter().find(|c| c.index == clan).unwrap().mode;
+                assert_eq!(c, 2, "the computer plays the clan on");
+            }
+            LeavePolicy::Delete => assert_eq!(left, 0),
+        }
+        let session = s.session(0);
+        assert!(!session.players.contains_key(&u16::from(player)), "the others were told");
+    }
+}
+
+#[test]
+fn a_pause_applies_at_one_tick_for_everyone_and_resumes() {
+    let mut s = Session::new(HostSettings::default(), 2);
+    s.clients[0].world_mut().resource_mut::<OutgoingOrders>().messages.push(Gmsg::PauseRemotePlayer { paused: true });
+    s.step(3);
+    let at = s.host.world().resource::<GameClock>().tick;
+    s.step(10);
+    assert_eq!(s.host.world().resource::<GameClock>().tick, at, "no tick runs while paused");
+    assert_eq!(*s.host.world().resource::<bevy_state::state::State<Pause>>().get(), Pause::Paused);
+    for c in 0..2 {
+        assert_eq!(s.session(c).phase, Some((schema::SessionPhase::Paused as u8, at)));
+    }
+    s.clients[1].world_mut().resource_mut::<OutgoingOrders>().messages.push(Gmsg::PauseRemotePlayer { paused: false });
+    s.step(5);
+    assert!(s.host.world().resource::<GameClock>().tick > at);
+}
+
+#[test]
+fn a_duplicate_create_makes_no_second_mirror() {
+    let mut s = Session::new(HostSettings::default(), 1);
+    let id = s.units(playing_clans(&s.host)[0] as i32)[0];
+    let copy = NetObject { id, kind: 1, key: String::new() };
+    s.host.world_mut().spawn((bevy_replicon::prelude::Replicated, copy, NetPose::default(), NetOwner::default()));
+    s.step(4);
+    let client = s.clients[0].world_mut();
+    let mut q = client.query_filtered::<&OriginalObjectId, With<SimObject>>();
+    assert_eq!(q.iter(client).filter(|i| i.0 == id).count(), 1);
+    let mut dup = client.query_filtered::<&NetObject, With<DuplicateMirror>>();
+    assert_eq!(dup.iter(client).map(|o| o.id).collect::<Vec<_>>(), [id]);
+}
+
+#[test]
+fn a_session_log_replays_to_the_same_world_state() {
+    let mut s = Session::new(HostSettings::default(), 2);
+    let clans = playing_clans(&s.host);
+    let a = s.units(s.session(0).clan.unwrap() as i32);
+    let b = s.units(s.session(1).clan.unwrap() as i32);
+    s.order(0, a[..3].to_vec(), Order::MoveTo([30.0, 20.0]));
+    s.order(1, vec![b[0]], Order::Attack(a[0]));
+    s.step(30);
+    disconnect(s.clients[1].world_mut());
+    s.clients.pop();
+    s.step(60);
+    let checks = s.clients[0].world().resource::<Checkpoints>();
+    assert!(
+        checks.checks >= 4 && checks.mismatches == 0,
+        "between checkpoints changes wait; at them all are sent: {checks:?}"
+    );
+    let (tick, hash) = s.host.world().resource::<StateHash>().last().unwrap();
+    let text = s.host.world().resource::<SessionLog>().to_ron().unwrap();
+    let log = SessionLog::from_ron(&text).unwrap();
+    assert!(log.entries.iter().any(|e| matches!(e, LogEntry::Change { change: OwnershipChange::Leave { .. }, .. })));
+    assert_eq!(clans.len(), 2);
+
+    let mut replay = iron3d_sim::headless_app();
+    replay.add_plugins((iron3d_mission::MissionPlugin, NetSimPlugin));
+    iron3d_mission::load_headless(&mut replay, &game(), MISSION).unwrap();
+    log.queue_into(replay.world_mut()).unwrap();
+    while replay.world().resource::<GameClock>().tick < tick {
+        replay.update();
+    }
+    assert_eq!(replay.world().resource::<StateHash>().last(), Some((tick, hash)));
+}

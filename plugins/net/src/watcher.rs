@@ -1,0 +1,67 @@
+//! `NetWatcher` (spec `runtime.md` §11.1): transport ids → game player numbers (never 0
+//! with an active network) → the clan whose objects they own. Logged on `netwatch`.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use std::collections::BTreeMap;
+
+/// One player of the session.
+#[derive(Debug, Clone, PartialEq, Eq, Reflect)]
+pub struct NetPlayer {
+    /// The transport's id of the connection (temporary, per connection).
+    pub transport: u64,
+    /// The host's entity of the connection.
+    pub client: Entity,
+    /// Name the player gave.
+    pub name: String,
+    /// Raw player data (opaque to the host).
+    pub data: Vec<u8>,
+    /// The clan it commands (`None`: an observer).
+    pub clan: Option<u32>,
+    /// Ready to start (lobby).
+    pub ready: bool,
+}
+
+/// Players by game player number.
+#[derive(Resource, Debug, Clone, Default, Reflect)]
+#[reflect(Resource)]
+pub struct NetWatcher {
+    /// Players by number (1..=8).
+    pub players: BTreeMap<u16, NetPlayer>,
+}
+
+impl NetWatcher {
+    /// The number and record of the player on a connection.
+    pub fn by_client(&self, client: Entity) -> Option<(u16, &NetPlayer)> {
+        self.players.iter().find(|(_, p)| p.client == client).map(|(n, p)| (*n, p))
+    }
+
+    /// The lowest free player number up to `max`.
+    pub fn free_number(&self, max: u8) -> Option<u16> {
+        (1..=u16::from(max)).find(|n| !self.players.contains_key(n))
+    }
+
+    /// Another player commanding `clan`, lowest number first.
+    pub fn co_player(&self, clan: u32, except: u16) -> Option<u16> {
+        self.players.iter().find(|(n, p)| **n != except && p.clan == Some(clan)).map(|(n, _)| *n)
+    }
+
+    /// Adds a player and logs the mapping.
+    pub fn insert(&mut self, number: u16, player: NetPlayer) {
+        tracing::info!(
+            target: "netwatch",
+            "player {number} '{}' (transport {}) joined, clan {}",
+            player.name,
+            player.transport,
+            player.clan.map_or("none (observer)".into(), |c| c.to_string())
+        );
+        self.players.insert(number, player);
+    }
+
+    /// Removes a player and logs it.
+    pub fn remove(&mut self, number: u16, why: &str) -> Option<NetPlayer> {
+        let p = self.players.remove(&number)?;
+        tracing::info!(target: "netwatch", "player {number} '{}' (transport {}) left: {why}", p.name, p.transport);
+        Some(p)
+    }
+}
