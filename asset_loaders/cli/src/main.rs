@@ -5,6 +5,7 @@ mod archive_cmd;
 mod demo_cmd;
 mod eu7_cmd;
 mod model_cmd;
+mod net_cmd;
 mod output;
 mod prototype_cmd;
 mod script_cmd;
@@ -73,6 +74,9 @@ enum Command {
     /// The headless simulation: run a mission for N ticks, with orders, state hashes.
     #[command(subcommand)]
     Sim(sim_cmd::SimCommand),
+    /// Multiplayer: bots that join a host and check its replicated state.
+    #[command(subcommand)]
+    Net(net_cmd::NetCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -91,6 +95,7 @@ fn main() -> std::process::ExitCode {
         Command::Model(cmd) => model_cmd::run(cmd),
         Command::Texture(cmd) => model_cmd::run_texture(cmd),
         Command::Sim(cmd) => sim_cmd::run(cmd),
+        Command::Net(cmd) => net_cmd::run(cmd),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

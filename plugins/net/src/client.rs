@@ -54,6 +54,10 @@ pub struct ClientSession {
     pub orders_refused: u32,
     /// Objects the host announced changing owner.
     pub owner_changes: u32,
+    /// First and last game tick heard from the host (checkpoints, state changes).
+    pub first_tick: Option<u32>,
+    /// The last of them.
+    pub last_tick: u32,
     /// Chat received: (sender, text).
     pub texts: Vec<(u16, String)>,
 }
@@ -237,6 +241,10 @@ fn receive(
 
 fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: Gmsg) {
     let clan = |c: u32| (c != u32::MAX).then_some(c);
+    if let Gmsg::NewGameTick { tick, .. } | Gmsg::SetState { tick, .. } | Gmsg::SetGameStarted { tick } = message {
+        session.first_tick.get_or_insert(tick);
+        session.last_tick = session.last_tick.max(tick);
+    }
     match message {
         Gmsg::ConfirmPlayerData { player, clan: c } => {
             tracing::info!(target: "netwatch", "this client is player {player}, clan {c}");

@@ -17,6 +17,7 @@
 //! is not claimed.
 
 mod apps;
+pub mod bots;
 mod client;
 mod host;
 mod replicated;
@@ -118,6 +119,15 @@ impl std::fmt::Display for NetError {
 }
 
 impl std::error::Error for NetError {}
+
+/// Logs to stderr for the headless tools (the dedicated server, bots): `RUST_LOG`
+/// filters (default: `info`, the transport crates at `warn`).
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new("info,bevy_replicon=warn,renet=warn,renet_netcode=warn,renetcode=warn")
+    });
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(false).try_init();
+}
 
 /// Encodes and logs a failure (the host's own messages always fit; a defect is
 /// reported, never sent cut short).

@@ -1,0 +1,91 @@
+//! `iron3d-server`: the dedicated host. Loads a mission, opens the UDP port, prints
+//! `listening on ADDR` once clients can join, and runs the simulation in real time
+//! without a window, a GPU or audio (until `--ticks` ticks have run, if given).
+
+use clap::Parser;
+use iron3d_core::GameClock;
+use iron3d_net::{Clock, DEFAULT_PORT, HostSettings, LeavePolicy, MAX_PLAYERS, NetWatcher, host_app};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The dedicated Iron3D host.
+#[derive(Parser, Debug)]
+#[command(
+    name = "iron3d-server",
+    version,
+    about = "Host an Iron3D multiplayer session without a window",
+    after_help = "Clients join with `iron3d --join ADDR` or `iron3d-cli net bots --server ADDR`. Players take the \
+    mission's playing clans in turn; a departed player's units go to another player of its clan or to the computer \
+    (--leave delete removes them). Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
+    Exit status: 0 after --ticks ticks; 1 when the game data or the mission cannot be loaded or the port cannot be \
+    opened; 2 on a usage error."
+)]
+struct Args {
+    /// Game directory (an installed game or the bundled demo).
+    #[arg(long)]
+    data: PathBuf,
+    /// Mission name (the folder under MISSIONS).
+    #[arg(long)]
+    mission: String,
+    /// UDP port (0: any free port).
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    port: u16,
+    /// Most players.
+    #[arg(long, default_value_t = MAX_PLAYERS, value_parser = clap::value_parser!(u8).range(1..=i64::from(MAX_PLAYERS)))]
+    max_players: u8,
+    /// Exit after this many simulation ticks (64 ms each).
+    #[arg(long)]
+    ticks: Option<u32>,
+    /// What happens to a departed player's units.
+    #[arg(long, value_enum, default_value_t = Leave::Transfer)]
+    leave: Leave,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+enum Leave {
+    /// To another player of the clan, else the computer.
+    Transfer,
+    /// Deleted.
+    Delete,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    iron3d_net::init_logging();
+    let game = match iron3d_vfs::GameDir::open(&args.data, iron3d_formats::ReadOptions::compatible()) {
+        Ok(g) => Arc::new(g),
+        Err(e) => {
+            eprintln!("iron3d-server: opening {}: {e}", args.data.display());
+            return ExitCode::from(1);
+        }
+    };
+    let leave = match args.leave {
+        Leave::Transfer => LeavePolicy::Transfer,
+        Leave::Delete => LeavePolicy::Delete,
+    };
+    let settings =
+        HostSettings { mission: args.mission.clone(), max_players: args.max_players, leave, ..HostSettings::default() };
+    let (mut app, addr) = match host_app(&game, settings, args.port, Clock::Real) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("iron3d-server: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    println!("listening on {addr}");
+    let _ = std::io::stdout().flush();
+    let start = app.world().resource::<GameClock>().tick;
+    loop {
+        app.update();
+        let ran = app.world().resource::<GameClock>().tick - start;
+        if args.ticks.is_some_and(|n| ran >= n) {
+            let players = app.world().resource::<NetWatcher>().players.len();
+            println!("ran {ran} ticks; {players} players connected");
+            return ExitCode::SUCCESS;
+        }
+        std::thread::sleep(Duration::from_millis(4));
+    }
+}
