@@ -354,8 +354,7 @@ fn sync(
 fn record_checkpoints(world: &mut World) {
     let Some(mutate) = world.get_resource::<ServerMutateTicks>() else { return };
     let last = mutate.last_tick();
-    let whole =
-        mutate.contains(last) && !world.get_resource::<ServerUpdateTick>().is_some_and(|u| u.get() > last.get());
+    let whole = mutate.contains(last) && world.get_resource::<ServerUpdateTick>().is_none_or(|u| !u.is_newer(last));
     let fresh = world.resource::<Checkpoints>().history.back().is_none_or(|(t, _)| *t != last.get());
     if whole && fresh {
         let hash = replicated_hash(world);

@@ -52,7 +52,7 @@ impl Default for HostSettings {
         Self {
             mission: String::new(),
             max_players: crate::MAX_PLAYERS,
-            checkpoint_every: 16,
+            checkpoint_every: 32,
             moving_priority: 0.25,
             leave: LeavePolicy::Transfer,
             max_bad_packets: 16,
@@ -350,52 +350,38 @@ fn depart(world: &mut World, client: Entity, why: &str) {
     Outbox { world }.players(&[Gmsg::KillPlayer { player: number, reason: why.into() }], None);
 }
 
-type Published<'a> = (
-    Entity,
-    &'a OriginalObjectId,
-    &'a SimObject,
-    &'a SimTransform,
-    &'a Owner,
-    Option<&'a Health>,
-    Option<&'a NetPose>,
-    Option<&'a NetOwner>,
-    Option<&'a NetHealth>,
-);
+type Unpublished<'a> = (Entity, &'a OriginalObjectId, &'a SimObject, &'a SimTransform, &'a Owner, Option<&'a Health>);
+
+type Published<'a> =
+    (&'a SimTransform, &'a Owner, Option<&'a Health>, &'a mut NetPose, &'a mut NetOwner, Option<&'a mut NetHealth>);
 
 /// Writes each object's replicated form where it changed, marks new objects for
 /// replication, and at a checkpoint raises every priority and sends the hash.
 fn publish(world: &mut World) {
     let tick = world.resource::<GameClock>().tick;
     let settings = world.resource::<HostSettings>().clone();
-    let mut q = world.query::<Published>();
-    let mut inserts = Vec::new();
-    let mut updates = Vec::new();
-    for (e, id, object, t, owner, health, pose, net_owner, net_health) in q.iter(world) {
-        let (p, o, h) = (NetPose::of(t), NetOwner::of(owner), health.map(NetHealth::of));
-        match pose {
-            None => inserts.push((e, NetObject { id: id.0, kind: object.kind.raw(), key: String::new() }, p, o, h)),
-            Some(old) if *old != p || net_owner != Some(&o) || net_health.copied() != h => updates.push((e, p, o, h)),
-            Some(_) => {}
-        }
-    }
+    let mut new = world.query_filtered::<Unpublished, Without<NetPose>>();
+    let inserts: Vec<_> = new
+        .iter(world)
+        .map(|(e, id, object, t, owner, health)| {
+            let key = world.get::<MissionObject>(e).map(|m| m.key.clone()).unwrap_or_default();
+            let object = NetObject { id: id.0, kind: object.kind.raw(), key };
+            (e, object, NetPose::of(t), NetOwner::of(owner), health.map(NetHealth::of))
+        })
+        .collect();
     for (e, object, p, o, h) in inserts {
-        let key = world.get::<MissionObject>(e).map(|m| m.key.clone()).unwrap_or_default();
         let mut entity = world.entity_mut(e);
-        entity.insert((Replicated, NetObject { key, ..object }, p, o, ReplicatePriority(settings.moving_priority)));
+        entity.insert((Replicated, object, p, o, ReplicatePriority(settings.moving_priority)));
         if let Some(h) = h {
             entity.insert(h);
         }
     }
-    for (e, p, o, h) in updates {
-        let mut entity = world.entity_mut(e);
-        if entity.get::<NetPose>() != Some(&p) {
-            entity.insert(p);
-        }
-        if entity.get::<NetOwner>() != Some(&o) {
-            entity.insert(o);
-        }
-        if let Some(h) = h.filter(|h| entity.get::<NetHealth>() != Some(h)) {
-            entity.insert(h);
+    let mut published = world.query::<Published>();
+    for (t, owner, health, mut pose, mut net_owner, net_health) in published.iter_mut(world) {
+        pose.set_if_neq(NetPose::of(t));
+        net_owner.set_if_neq(NetOwner::of(owner));
+        if let (Some(h), Some(mut n)) = (health, net_health) {
+            n.set_if_neq(NetHealth::of(h));
         }
     }
     let checkpoint = tick >= world.resource::<HostState>().last_checkpoint + settings.checkpoint_every;

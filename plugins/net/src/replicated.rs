@@ -33,8 +33,22 @@ pub struct NetObject {
 pub struct NetPose {
     /// X, Y, Z in position steps.
     pub position: [i32; 3],
-    /// Heading (rotation about Z).
+    /// Heading (rotation about Z); two fixed bytes on the wire (a varint would
+    /// take three for half the turn).
+    #[serde(with = "two_bytes")]
     pub heading: u16,
+}
+
+mod two_bytes {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u16, s: S) -> Result<S::Ok, S::Error> {
+        v.to_le_bytes().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
+        <[u8; 2]>::deserialize(d).map(u16::from_le_bytes)
+    }
 }
 
 /// The owning clan and player (0: the computer).

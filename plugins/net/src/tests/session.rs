@@ -277,3 +277,36 @@ fn a_session_log_replays_to_the_same_world_state() {
     }
     assert_eq!(replay.world().resource::<StateHash>().last(), Some((tick, hash)));
 }
+
+/// Eight bots on the host for `seconds` of simulated play: all admitted, every
+/// checkpoint compared and equal, every order acknowledged.
+fn eight_bots_play(seconds: u32) {
+    let settings = HostSettings { mission: MISSION.into(), ..HostSettings::default() };
+    let (mut host, addr) = host_app(&game(), settings, 0, Clock::Stepped).unwrap();
+    let mut bots: Vec<bots::Bot> = (0..8).map(|i| bots::Bot::join(addr, i, 7, Clock::Stepped).unwrap()).collect();
+    let ticks = seconds * 1000 / iron3d_core::TICK_MS;
+    for _ in 0..ticks {
+        host.update();
+        bots.iter_mut().for_each(bots::Bot::step);
+    }
+    let checkpoints = ticks / HostSettings::default().checkpoint_every;
+    for b in &bots {
+        let r = b.report();
+        assert_ne!(r.id, 0, "{r:?}");
+        assert_eq!(r.hash_mismatches, 0, "{r:?}");
+        assert!(r.hash_checks + 2 >= checkpoints, "{r:?}: {checkpoints} checkpoints sent");
+        assert!(r.orders * bots::ORDER_EVERY + 2 * bots::ORDER_EVERY >= ticks, "{r:?}");
+    }
+}
+
+#[test]
+fn eight_bots_play_half_a_simulated_minute_with_equal_hashes() {
+    eight_bots_play(30);
+}
+
+/// Run by `.ci/run` (about four minutes in the ci profile).
+#[test]
+#[ignore = "long: ten simulated minutes; .ci/run runs it"]
+fn eight_bots_play_ten_simulated_minutes_with_equal_hashes() {
+    eight_bots_play(600);
+}

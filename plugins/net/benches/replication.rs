@@ -1,0 +1,93 @@
+//! Replication of 2 000 moving units to one client over UDP on 127.0.0.1: the host's
+//! cost per tick (simulation of the motion, publishing the replicated components,
+//! replicon's collection and sending) and, printed after the run, the bytes the client
+//! received per second of game time (replication payload and the transport's rate).
+#![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
+
+use bevy_app::{App, FixedUpdate};
+use bevy_ecs::prelude::*;
+use bevy_replicon::prelude::ClientReplicationStats;
+use criterion::{Criterion, criterion_group, criterion_main};
+use iron3d_core::{
+    GameClock, Movable, ObjectKind, OriginalObjectId, Owner, SimObject, SimSystems, SimTransform, TICK_SECONDS,
+};
+use iron3d_net::bots::Bot;
+use iron3d_net::{Clock, HostSettings, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, listen};
+use std::time::Duration;
+
+const UNITS: u32 = 2_000;
+/// Game units per second (a robot's pace).
+const SPEED: f32 = 8.0;
+
+/// Each unit circles its own centre.
+#[derive(Component)]
+struct Circle {
+    centre: [f32; 2],
+    radius: f32,
+}
+
+fn circle(clock: Res<GameClock>, mut units: Query<(&Circle, &mut SimTransform)>) {
+    for (c, mut t) in &mut units {
+        let angle = clock.tick as f32 * TICK_SECONDS * SPEED / c.radius;
+        let (s, co) = (libm::sinf(angle), libm::cosf(angle));
+        t.position = [c.centre[0] + c.radius * co, c.centre[1] + c.radius * s, 0.5 * s];
+        t.orientation[2] = angle + std::f32::consts::FRAC_PI_2;
+    }
+}
+
+fn session() -> (App, Bot) {
+    let mut host = iron3d_sim::headless_app();
+    host.add_plugins((NetProtocolPlugin, NetSimPlugin, NetHostPlugin))
+        .insert_resource(HostSettings { mission: "bench".into(), ..HostSettings::default() })
+        .add_systems(FixedUpdate, circle.in_set(SimSystems::Control));
+    host.finish();
+    host.cleanup();
+    iron3d_sim::testing::enter_game(&mut host);
+    for i in 0..UNITS {
+        let centre = [(i % 50) as f32 * 30.0, (i / 50) as f32 * 30.0];
+        host.world_mut().spawn((
+            OriginalObjectId(i + 1),
+            SimObject { kind: ObjectKind::Unit },
+            Movable,
+            SimTransform::default(),
+            Owner { clan: (i % 8) as i32, player: None },
+            Circle { centre, radius: 5.0 + (i % 7) as f32 },
+        ));
+    }
+    let addr = listen(host.world_mut(), 0, 8).expect("port");
+    let mut bot = Bot::join(addr, 0, 1, Clock::Stepped).expect("client");
+    bot.app.init_resource::<ClientReplicationStats>();
+    for _ in 0..40 {
+        host.update();
+        bot.step();
+    }
+    (host, bot)
+}
+
+fn replication(c: &mut Criterion) {
+    let (mut host, mut bot) = session();
+    let mut group = c.benchmark_group("replication");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(8));
+    let start = *bot.app.world().resource::<ClientReplicationStats>();
+    let mut ticks = 0u32;
+    group.bench_function("host_tick_2000_moving_units", |b| {
+        b.iter(|| {
+            host.update();
+            bot.step();
+            ticks += 1;
+        });
+    });
+    group.finish();
+    let stats = *bot.app.world().resource::<ClientReplicationStats>();
+    let seconds = f64::from(ticks) * f64::from(TICK_SECONDS);
+    let payload = (stats.bytes - start.bytes) as f64 / seconds;
+    let report = bot.report();
+    eprintln!(
+        "replication: {UNITS} moving units, {ticks} ticks: {payload:.0} payload bytes per client per second of game time \
+         ({:.0} by the transport's rate), {} checkpoints compared, {} differed",
+        report.bytes_per_s, report.hash_checks, report.hash_mismatches
+    );
+}
+
+criterion_group!(benches, replication);
+criterion_main!(benches);
