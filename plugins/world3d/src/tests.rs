@@ -5,7 +5,7 @@ use bevy_ecs::message::Messages;
 use bevy_state::app::StatesPlugin;
 use iron3d_core::{
     CorePlugin, DeleteRequest, GameClock, GameMessage, GameMessageKind, ObjectHandle, ObjectKind, ObjectTable,
-    OriginalObjectId, SimObject,
+    OriginalObjectId, SimObject, SimSystems,
 };
 
 fn app() -> App {

@@ -109,7 +109,7 @@ fn every_object_is_mirrored_once_and_checkpoints_match() {
     let first = s.units(playing_clans(&s.host)[0] as i32)[0];
     let to = [40.0, 40.0];
     s.order(0, vec![first], Order::MoveTo(to));
-    s.step(80);
+    s.step(140);
     let mut q = s.host.world_mut().query_filtered::<&OriginalObjectId, With<SimObject>>();
     let mut host_ids: Vec<u32> = q.iter(s.host.world()).map(|i| i.0).collect();
     host_ids.sort_unstable();
@@ -117,7 +117,7 @@ fn every_object_is_mirrored_once_and_checkpoints_match() {
         let mirrors: Vec<u32> = s.clients[c].world().resource::<Mirrors>().by_id.keys().copied().collect();
         assert_eq!(mirrors, host_ids, "client {c} mirrors every object once");
         let checks = s.clients[c].world().resource::<Checkpoints>();
-        assert!(checks.checks >= 4, "client {c}: {checks:?}");
+        assert!(checks.checks >= 4 && checks.skipped == 0, "client {c}: {checks:?}");
         assert_eq!(checks.mismatches, 0, "client {c}");
     }
     // The moving unit's mirror stands where the host's does (to the quantum).
@@ -259,7 +259,7 @@ fn a_session_log_replays_to_the_same_world_state() {
     s.step(60);
     let checks = s.clients[0].world().resource::<Checkpoints>();
     assert!(
-        checks.checks >= 4 && checks.mismatches == 0,
+        checks.checks >= 2 && checks.mismatches == 0,
         "between checkpoints changes wait; at them all are sent: {checks:?}"
     );
     let (tick, hash) = s.host.world().resource::<StateHash>().last().unwrap();
