@@ -36,6 +36,9 @@ pub struct ClientSession {
     pub data: Vec<u8>,
     /// Protocol version announced ([`PROTOCOL_VERSION`]).
     pub version: u32,
+    /// Say ready (take the world) as soon as admitted; a game that loads the mission
+    /// first clears it and says ready once the mission is in the world.
+    pub ready_when_admitted: bool,
     /// Player number the host gave.
     pub player: Option<u16>,
     /// Clan commanded (`None`: not yet known, or an observer).
@@ -165,6 +168,7 @@ pub fn connect(world: &mut World, server: SocketAddr, name: &str, data: Vec<u8>)
         name: name.into(),
         data,
         version: PROTOCOL_VERSION,
+        ready_when_admitted: true,
         ..ClientSession::default()
     });
     tracing::info!(target: "resnet", "connecting to {server} as '{name}'");
@@ -229,13 +233,18 @@ fn receive(
     mut unreliable: MessageReader<ClientBoundUnreliable>,
     mut session: ResMut<ClientSession>,
     mut checkpoints: ResMut<Checkpoints>,
+    mut outgoing: ResMut<OutgoingOrders>,
 ) {
+    let admitted = session.player.is_some();
     let packets = reliable.read().map(|m| &m.0).chain(unreliable.read().map(|m| &m.0));
     for packet in packets {
         match schema::decode(packet) {
             Ok(messages) => messages.into_iter().for_each(|m| handle(&mut session, &mut checkpoints, m)),
             Err(e) => tracing::warn!(target: "resnet", "malformed packet from the host dropped: {e}"),
         }
+    }
+    if !admitted && session.player.is_some() && session.ready_when_admitted {
+        outgoing.messages.push(Gmsg::Ready { ready: true });
     }
 }
 
@@ -277,17 +286,22 @@ fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: G
 /// Makes each newly replicated object a mirror, unless its id already has one.
 fn mirror(
     mut commands: Commands,
-    added: Query<(Entity, &NetObject, Option<&NetPose>, Option<&NetOwner>), Added<NetObject>>,
+    added: Query<(Entity, &NetObject, Option<&NetPose>, Option<&NetOwner>, Has<OriginalObjectId>), Added<NetObject>>,
     mut mirrors: ResMut<Mirrors>,
     mut table: ResMut<ObjectTable>,
 ) {
-    for (e, object, pose, owner) in &added {
+    for (e, object, pose, owner, local) in &added {
         if let Some(&other) = mirrors.by_id.get(&object.id).filter(|o| **o != e) {
             tracing::warn!(target: "netwatch", "duplicate GMSG_CREATE_MIRROR of object {} ignored (mirror {other})", object.id);
             commands.entity(e).insert(DuplicateMirror);
             continue;
         }
         mirrors.by_id.insert(object.id, e);
+        if local {
+            // The client's own object of the mission (matched by signature): it is the
+            // mirror already.
+            continue;
+        }
         let id = OriginalObjectId(object.id);
         let placement = pose.map(|p| transform(&SimTransform::default(), p)).unwrap_or_default();
         let owner = owner.map(NetOwner::owner).unwrap_or_default();

@@ -45,6 +45,9 @@ pub struct HostSettings {
     pub leave: LeavePolicy,
     /// Malformed packets a client may send before it is disconnected.
     pub max_bad_packets: u32,
+    /// The clan the host's own player commands (a game that hosts): remote players
+    /// take the other playing clans first.
+    pub local_clan: Option<u32>,
 }
 
 impl Default for HostSettings {
@@ -56,6 +59,7 @@ impl Default for HostSettings {
             moving_priority: 0.25,
             leave: LeavePolicy::Transfer,
             max_bad_packets: 16,
+            local_clan: None,
         }
     }
 }
@@ -210,6 +214,11 @@ fn handle(world: &mut World, client: Entity, message: Gmsg) {
             if let Some(p) = world.resource_mut::<NetWatcher>().players.get_mut(&n) {
                 p.ready = ready;
             }
+            // Ready: the client holds the mission and takes the world from now on.
+            if ready && !world.entity(client).contains::<AuthorizedClient>() {
+                tracing::info!(target: "netwatch", "player {n} is ready; replication starts");
+                world.entity_mut(client).insert(AuthorizedClient);
+            }
         }
         (Gmsg::TextForPlayer { text, .. }, Some((n, _))) => {
             Outbox { world }.players(&[Gmsg::TextForPlayer { from: n, text }], None);
@@ -242,7 +251,6 @@ fn admit(world: &mut World, client: Entity, version: u32, name: String, data: Ve
     let transport = world.get::<NetworkId>(client).map_or(0, NetworkId::get);
     let player = NetPlayer { transport, client, name: name.clone(), data, clan, ready: false };
     world.resource_mut::<NetWatcher>().insert(number, player);
-    world.entity_mut(client).insert(AuthorizedClient);
     let tick = world.resource::<GameClock>().tick;
     if let Some(clan) = clan {
         world.resource_mut::<NetQueue>().pending.push((tick + 1, OwnershipChange::Join { player: number, clan }));
@@ -269,11 +277,14 @@ fn admit(world: &mut World, client: Entity, version: u32, name: String, data: Ve
     out.players(&[Gmsg::CreateRemotePlayer { player: number, clan: wire_clan, name }], Some(number));
 }
 
-/// The clan of player `number`: the mission's playing clans in turn (a ninth player
-/// of a two-clan mission shares a clan); none without mission clans.
+/// The clan of player `number`: the mission's playing clans in turn, the host's own
+/// last (a third player of a two-clan mission shares a clan); none without mission
+/// clans.
 fn clan_for(world: &World, number: u16) -> Option<u32> {
     let clans = world.get_resource::<MissionClans>()?;
-    let playing: Vec<u32> = clans.clans.iter().filter(|c| c.plays()).map(|c| c.index).collect();
+    let local = world.resource::<HostSettings>().local_clan;
+    let mut playing: Vec<u32> = clans.clans.iter().filter(|c| c.plays()).map(|c| c.index).collect();
+    playing.sort_by_key(|c| Some(*c) == local);
     (!playing.is_empty()).then(|| playing[usize::from(number - 1) % playing.len()])
 }
 
@@ -371,7 +382,10 @@ fn publish(world: &mut World) {
         .collect();
     for (e, object, p, o, h) in inserts {
         let mut entity = world.entity_mut(e);
-        entity.insert((Replicated, object, p, o, ReplicatePriority(settings.moving_priority)));
+        // The signature lets a client that loaded the mission itself keep its own
+        // entity for the object (with its models) instead of a second one.
+        let signature = Signature::from_hash(u64::from(object.id));
+        entity.insert((Replicated, signature, object, p, o, ReplicatePriority(settings.moving_priority)));
         if let Some(h) = h {
             entity.insert(h);
         }
