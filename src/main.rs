@@ -51,6 +51,29 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
           requires = "mission", conflicts_with_all = ["exit_after_frames", "eu7"])]
     pub bench_frames: Option<u32>,
+    /// Host a multiplayer session of the mission started (from the menu or
+    /// `--mission`): other players join with `--join` or the menu's Join.
+    #[arg(long, conflicts_with_all = ["join", "eu7"])]
+    pub host: bool,
+    /// UDP port to host on.
+    #[arg(long, value_name = "P", default_value_t = iron3d_net::DEFAULT_PORT, requires = "host")]
+    pub port: u16,
+    /// Join the multiplayer session hosted at ADDR (HOST:PORT, e.g. 192.168.1.5:5150);
+    /// the host's mission is loaded from this game's data.
+    #[arg(long, value_name = "ADDR", value_parser = parse_address, conflicts_with_all = ["mission", "eu7"])]
+    pub join: Option<std::net::SocketAddr>,
+    /// Player name shown to the other players.
+    #[arg(long, value_name = "NAME", default_value = "player")]
+    pub name: String,
+}
+
+/// Resolves `HOST:PORT` (a name or an IP address).
+fn parse_address(text: &str) -> Result<std::net::SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    text.to_socket_addrs()
+        .ok()
+        .and_then(|mut a| a.next())
+        .ok_or_else(|| format!("`{text}` is not HOST:PORT (e.g. 127.0.0.1:{})", iron3d_net::DEFAULT_PORT))
 }
 
 /// A window size in physical pixels.
@@ -111,6 +134,18 @@ mod tests {
         assert!(Args::try_parse_from(["iron3d", "--mission", "m", "--bench-frames", "0"]).is_err());
         let both = ["iron3d", "--mission", "m", "--bench-frames", "2", "--exit-after-frames", "2"];
         assert!(Args::try_parse_from(both).is_err());
+    }
+
+    #[test]
+    fn host_and_join_exclude_each_other_and_join_needs_an_address() {
+        let host =
+            Args::try_parse_from(["iron3d", "--host", "--port", "6000", "--mission", "single.01"]).expect("parse");
+        assert!(host.host && host.port == 6000);
+        let join = Args::try_parse_from(["iron3d", "--join", "127.0.0.1:6000", "--name", "Ann"]).expect("parse");
+        assert_eq!(join.join, Some("127.0.0.1:6000".parse().unwrap()));
+        assert!(Args::try_parse_from(["iron3d", "--host", "--join", "127.0.0.1:1"]).is_err());
+        assert!(Args::try_parse_from(["iron3d", "--join", "nowhere"]).is_err());
+        assert!(Args::try_parse_from(["iron3d", "--port", "6000"]).is_err(), "--port belongs to --host");
     }
 
     #[test]

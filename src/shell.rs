@@ -1,5 +1,5 @@
 //! Assembles the game from its plugins: the game directory as `game://` asset source,
-//! Bevy, the screens, the mission loader, the simulation, camera, weather and sound (or the EU7B
+//! Bevy, the screens, the mission loader, the simulation, netcode, camera, weather and sound (or the EU7B
 //! viewer with `--eu7`),
 //! and the developer tools.
 
@@ -16,6 +16,7 @@ use iron3d_dev::DevPlugin;
 use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
 use iron3d_input::GameInputPlugin;
 use iron3d_mission::MissionPlugin;
+use iron3d_net::{NetGamePlugin, NetRole};
 use iron3d_render::MissionRenderPlugin;
 use iron3d_ui::UiPlugin;
 use iron3d_vfs::GameDir;
@@ -28,10 +29,13 @@ use std::sync::Arc;
 pub fn app(args: Args, data: Option<PathBuf>) -> App {
     let mut app = App::new();
     // The asset source must exist before Bevy's AssetPlugin is added.
+    let mut game = None;
     if let Some(data) = &data {
         match GameDir::open(data, iron3d_formats::ReadOptions::compatible()) {
-            Ok(game) => {
-                app.add_plugins(GameSourcePlugin { game: Arc::new(game) });
+            Ok(dir) => {
+                let dir = Arc::new(dir);
+                game = Some(Arc::clone(&dir));
+                app.add_plugins(GameSourcePlugin { game: dir });
             }
             Err(e) => eprintln!("iron3d: cannot open the data directory {}: {e}", data.display()),
         }
@@ -81,6 +85,14 @@ pub fn app(args: Args, data: Option<PathBuf>) -> App {
             // Frame order (spec runtime.md §7.3): the camera is placed, then the weather
             // (and the sound listener) read it.
             .configure_sets(PostUpdate, WeatherSystems::Clock.after(CameraSystems::Publish));
+            if let Some(game) = game {
+                let role = match args.join {
+                    Some(server) => NetRole::Join { server, name: args.name.clone() },
+                    None if args.host => NetRole::Host { port: args.port },
+                    None => NetRole::Offline,
+                };
+                app.add_plugins(NetGamePlugin { role, game });
+            }
         }
     }
     app

@@ -8,6 +8,7 @@
 //! * [`NetProtocolPlugin`]: what host and clients must register identically.
 //! * [`NetHostPlugin`] + [`listen`]: the host (dedicated server or the game's host).
 //! * [`NetClientPlugin`] + [`connect`]: a client (the game joining, or a bot).
+//! * [`NetGamePlugin`]: the game hosting or joining (the menu, `--host`, `--join`).
 //! * [`NetSimPlugin`]: the ownership changes of joins and departures, applied at the
 //!   World3D boundary, and the [`SessionLog`] that replays a session.
 //!
@@ -19,6 +20,7 @@
 mod apps;
 pub mod bots;
 mod client;
+mod game;
 mod host;
 mod replicated;
 pub mod schema;
@@ -27,6 +29,7 @@ mod watcher;
 
 pub use apps::{Clock, client_app, host_app};
 pub use client::{Checkpoints, ClientSession, Mirrors, NetClientPlugin, OutgoingOrders, connect, disconnect, wire};
+pub use game::{NetGamePlugin, NetRole, NetStatus};
 pub use host::{HostConnection, HostSettings, HostState, NetHostPlugin, listen};
 pub use replicated::{
     DuplicateMirror, HEADING_STEPS, NetHealth, NetObject, NetOwner, NetPose, POSITION_STEPS, replicated_hash,

@@ -10,6 +10,7 @@ pub mod command;
 pub mod hud;
 mod menu;
 pub mod minimap;
+pub mod multiplayer;
 pub mod outcome;
 mod overlay;
 mod pilot;
@@ -49,6 +50,7 @@ impl Plugin for UiPlugin {
             .register_type::<MapCommand>()
             .register_type::<hud::HudState>()
             .register_type::<minimap::Minimap>()
+            .init_resource::<multiplayer::MultiplayerForm>()
             .add_systems(Startup, (campaign::load, settings::load))
             .add_systems(OnExit(AppState::InGame), leave_mission)
             .add_systems(Update, outcome::record.run_if(in_state(AppState::InGame)))
@@ -64,7 +66,7 @@ impl Plugin for UiPlugin {
                     screen::apply_scale,
                     menu::main_menu.run_if(in_state(AppState::MainMenu)),
                     menu::loading.run_if(in_state(AppState::Loading)),
-                    (command::draw, hud::hud, minimap::minimap, command::build_panel)
+                    (command::draw, hud::hud, minimap::minimap, command::build_panel, multiplayer::session_panel)
                         .run_if(in_state(AppState::InGame)),
                     hud::pause_menu.run_if(in_state(Pause::Paused)),
                     outcome::screen.run_if(in_state(AppState::InGame)),

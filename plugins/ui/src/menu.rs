@@ -56,6 +56,7 @@ pub fn main_menu(
     error: Option<Res<LoadError>>,
     progress: Option<Res<crate::campaign::CampaignProgress>>,
     mut exit: MessageWriter<AppExit>,
+    mut multiplayer: crate::multiplayer::Multiplayer,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "main_menu");
@@ -101,6 +102,8 @@ pub fn main_menu(
                     starter.start(mission);
                 }
             }
+            ui.add_space(16.0);
+            crate::multiplayer::menu_group(ui, &mut multiplayer);
             ui.add_space(16.0);
             if ui.button("Settings").clicked() {
                 state.settings_open = !state.settings_open;

@@ -310,3 +310,51 @@ fn eight_bots_play_half_a_simulated_minute_with_equal_hashes() {
 fn eight_bots_play_ten_simulated_minutes_with_equal_hashes() {
     eight_bots_play(600);
 }
+
+/// A game joining: it loads the host's mission from its own data, keeps its own
+/// objects for the host's (no second instance), simulates nothing itself, and sends
+/// the commands its player gives to the host.
+#[test]
+fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
+    let mut s = Session::new(HostSettings::default(), 0);
+    let mut app = iron3d_sim::headless_app();
+    let role = NetRole::Join { server: s.addr, name: "Ann".into() };
+    app.add_plugins((iron3d_mission::MissionPlugin, NetGamePlugin { role, game: game() }));
+    app.finish();
+    app.cleanup();
+    s.clients.push(app);
+    s.step(40);
+    let client = &mut s.clients[0];
+    assert_eq!(client.world().resource::<iron3d_mission::LoadedMission>().name, MISSION);
+    let clan = client.world().resource::<ClientSession>().clan.unwrap();
+    let mut q = client.world_mut().query_filtered::<&OriginalObjectId, With<SimObject>>();
+    let mut ids: Vec<u32> = q.iter(client.world()).map(|i| i.0).collect();
+    let local = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), local, "one entity per object");
+    let mirrors = client.world().resource::<Mirrors>().by_id.len();
+    assert_eq!(mirrors, local, "every object of the mission is the host's mirror");
+    let mut q = client.world_mut().query_filtered::<&iron3d_mission::MissionObject, With<NetObject>>();
+    assert_eq!(q.iter(client.world()).count(), local, "the mirrors are the client's own mission objects");
+
+    let unit = s.units(clan as i32)[0];
+    let host_e = s.host.world().resource::<ObjectTable>().entity_of(unit).unwrap();
+    let start = s.host.world().get::<iron3d_core::SimTransform>(host_e).unwrap().position;
+    let to = Order::MoveTo([start[0] + 30.0, start[1]]);
+    let command = iron3d_core::SimCommand { tick: 0, units: vec![unit], order: to, queued: false };
+    s.clients[0].world_mut().resource_mut::<iron3d_core::CommandQueue>().push(command);
+    s.step(100);
+    let host_at = s.host.world().get::<iron3d_core::SimTransform>(host_e).unwrap().position;
+    let acked = s.session(0).orders_acked;
+    assert_eq!(acked, 1, "the host took the order");
+    assert_eq!(s.host_order(unit), to, "the host gave the order");
+    let client_e = s.clients[0].world().resource::<ObjectTable>().entity_of(unit).unwrap();
+    let client_at = s.clients[0].world().get::<iron3d_core::SimTransform>(client_e).unwrap().position;
+    assert!(
+        (client_at[0] - host_at[0]).abs() < 3.0,
+        "the client shows it where the host has it: {client_at:?} {host_at:?}"
+    );
+    let navigator = s.clients[0].world().get::<iron3d_behavior::Navigator>(client_e).map(|n| n.order);
+    assert_ne!(navigator, Some(to), "the client's own Behavior never took the order: the host's does");
+}

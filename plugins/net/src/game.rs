@@ -1,0 +1,180 @@
+//! A game that hosts or joins a session. Hosting: once the mission is in the world,
+//! the port opens and remote players take the clans the host's player does not play.
+//! Joining: the client loads the mission the host names from its own game data, says
+//! ready when it is in the world (so the host's objects land on its own, with their
+//! models), runs none of the simulation past the clock and the player's commands
+//! (the host decides), and sends the commands the player gives to the host instead.
+
+use crate::{
+    ClientSession, HostSettings, NetClientPlugin, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, OutgoingOrders,
+    SessionLog, connect, listen, schema::Gmsg, wire,
+};
+use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, Update};
+use bevy_ecs::prelude::*;
+use bevy_replicon::prelude::*;
+use bevy_state::prelude::*;
+use iron3d_core::{AppState, CommandQueue, MissionClans, OriginalObjectId, SchemeNames, SimObject, SimSystems};
+use iron3d_mission::{GameMissionBackend, LoadedMission, MissionRequest};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// How the game takes part in a session (the menu or `--host` / `--join` set it).
+#[derive(Resource, Debug, Clone, PartialEq, Eq, Default)]
+pub enum NetRole {
+    /// Single player.
+    #[default]
+    Offline,
+    /// Host the mission the player starts, on this UDP port.
+    Host {
+        /// Port.
+        port: u16,
+    },
+    /// Join the host at this address.
+    Join {
+        /// Host address.
+        server: SocketAddr,
+        /// Player name.
+        name: String,
+    },
+}
+
+/// Netcode for the game (needs `SimPlugins` and `MissionPlugin`).
+pub struct NetGamePlugin {
+    /// The role at start-up.
+    pub role: NetRole,
+    /// The game data (a joining client loads the host's mission from it).
+    pub game: Arc<iron3d_vfs::GameDir>,
+}
+
+/// The game data a joining client loads missions from.
+#[derive(Resource, Clone)]
+struct JoinData(Arc<iron3d_vfs::GameDir>);
+
+/// What the game shows of its session: an error to report, once.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq)]
+pub struct NetStatus {
+    /// The address the host listens on, once it does.
+    pub listening: Option<SocketAddr>,
+    /// The last failure (cannot listen, refused, disconnected).
+    pub error: Option<String>,
+}
+
+impl Plugin for NetGamePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_plugins((NetProtocolPlugin, NetSimPlugin, NetHostPlugin, NetClientPlugin))
+            .init_resource::<NetStatus>()
+            .insert_resource(self.role.clone())
+            .insert_resource(JoinData(Arc::clone(&self.game)))
+            .add_systems(OnEnter(AppState::InGame), (host, ready))
+            .add_systems(Update, join.run_if(resource_changed::<NetRole>))
+            .add_systems(Update, (load_hosts_mission, report_refusal).run_if(in_state(ClientState::Connected)))
+            .add_systems(
+                PostUpdate,
+                forward_commands.run_if(in_state(ClientState::Connected).and_then(in_state(AppState::InGame))),
+            );
+        // The host simulates; a client only keeps its clock and takes the player's commands.
+        for set in SimSystems::ORDER.into_iter().skip(1) {
+            app.configure_sets(FixedUpdate, set.run_if(not(in_state(ClientState::Connected))));
+        }
+    }
+}
+
+fn host(world: &mut World) {
+    let NetRole::Host { port } = world.resource::<NetRole>().clone() else { return };
+    let mission = world.get_resource::<LoadedMission>().map(|m| m.name.clone()).unwrap_or_default();
+    let local_clan =
+        world.get_resource::<MissionClans>().and_then(|c| c.clans.iter().find(|c| c.mode == 1)).map(|c| c.index);
+    let max = {
+        let mut settings = world.resource_mut::<HostSettings>();
+        settings.mission = mission.clone();
+        settings.local_clan = local_clan;
+        settings.max_players
+    };
+    *world.resource_mut::<SessionLog>() = SessionLog { version: crate::PROTOCOL_VERSION, mission, entries: Vec::new() };
+    if world.contains_resource::<bevy_replicon_renet::RenetServer>() {
+        return;
+    }
+    let result = listen(world, port, max);
+    let mut status = world.resource_mut::<NetStatus>();
+    match result {
+        Ok(addr) => status.listening = Some(addr),
+        Err(e) => status.error = Some(format!("cannot host: {e}")),
+    }
+}
+
+fn join(world: &mut World) {
+    let NetRole::Join { server, name } = world.resource::<NetRole>().clone() else { return };
+    if world.contains_resource::<bevy_replicon_renet::RenetClient>() {
+        return;
+    }
+    world.resource_mut::<NetStatus>().error = None;
+    if let Err(e) = connect(world, server, &name, Vec::new()) {
+        world.resource_mut::<NetStatus>().error = Some(format!("cannot join {server}: {e}"));
+        return;
+    }
+    world.resource_mut::<ClientSession>().ready_when_admitted = false;
+}
+
+/// Loads the mission the host named, once, from the menu.
+fn load_hosts_mission(
+    session: Res<ClientSession>,
+    state: Res<State<AppState>>,
+    data: Res<JoinData>,
+    request: Option<Res<MissionRequest>>,
+    mut next: ResMut<NextState<AppState>>,
+    mut commands: Commands,
+) {
+    let Some(mission) = session.mission.as_ref() else { return };
+    if *state.get() != AppState::MainMenu || request.is_some_and(|r| &r.mission == mission) {
+        return;
+    }
+    let backend = GameMissionBackend::new(Arc::clone(&data.0));
+    commands.insert_resource(MissionRequest { mission: mission.clone(), backend: Arc::new(backend) });
+    next.set(AppState::Loading);
+}
+
+fn report_refusal(session: Res<ClientSession>, mut status: ResMut<NetStatus>) {
+    if session.is_changed() && session.refused.is_some() && status.error != session.refused {
+        status.error.clone_from(&session.refused);
+    }
+}
+
+/// The mission is in the world: its objects get the signatures the host's carry, and
+/// the host may send the world.
+fn ready(
+    mut commands: Commands,
+    objects: Query<(Entity, &OriginalObjectId), With<SimObject>>,
+    mut outgoing: ResMut<OutgoingOrders>,
+    session: Res<ClientSession>,
+    state: Res<State<ClientState>>,
+    clans: Option<ResMut<MissionClans>>,
+    mut queue: ResMut<CommandQueue>,
+) {
+    if *state.get() != ClientState::Connected {
+        return;
+    }
+    // The mission's own first orders (paths, patrols) are the host's to give.
+    queue.pending.clear();
+    for (e, id) in &objects {
+        commands.entity(e).insert(Signature::from_hash(u64::from(id.0)));
+    }
+    // The player's screens follow the clan the host gave (the player's clan is mode 1).
+    if let (Some(mut clans), Some(own)) = (clans, session.clan) {
+        for c in clans.clans.iter_mut().filter(|c| c.plays()) {
+            c.mode = if c.index == own { 1 } else { 2 };
+        }
+    }
+    outgoing.messages.push(Gmsg::Ready { ready: true });
+}
+
+/// The player's commands go to the host instead of this client's simulation.
+fn forward_commands(mut queue: ResMut<CommandQueue>, schemes: Res<SchemeNames>, mut outgoing: ResMut<OutgoingOrders>) {
+    for c in std::mem::take(&mut queue.pending) {
+        match wire(c.order, &schemes) {
+            Some(order) => {
+                outgoing.order(c.units, order, c.queued);
+            }
+            None => tracing::warn!(target: "resnet", "an order names an unknown scheme; not sent"),
+        }
+    }
+}

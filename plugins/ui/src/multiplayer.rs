@@ -1,0 +1,115 @@
+//! Multiplayer from the menu and in game: host the missions started from the menu, or
+//! join a host by address; while joined, the session's lobby (mission, players and
+//! their clans); in game, who plays (the host's players, or this client's number).
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use iron3d_net::{ClientSession, NetRole, NetStatus, NetWatcher};
+
+/// What the player typed in the menu's multiplayer group.
+#[derive(Resource, Debug, Clone)]
+pub struct MultiplayerForm {
+    port: String,
+    address: String,
+    name: String,
+}
+
+impl Default for MultiplayerForm {
+    fn default() -> Self {
+        let port = iron3d_net::DEFAULT_PORT.to_string();
+        Self { address: format!("127.0.0.1:{port}"), port, name: "player".into() }
+    }
+}
+
+/// The session as the screens see it.
+#[derive(SystemParam)]
+pub struct Multiplayer<'w> {
+    role: Option<ResMut<'w, NetRole>>,
+    status: Option<Res<'w, NetStatus>>,
+    session: Option<Res<'w, ClientSession>>,
+    watcher: Option<Res<'w, NetWatcher>>,
+    form: ResMut<'w, MultiplayerForm>,
+}
+
+/// The menu's multiplayer group.
+pub fn menu_group(ui: &mut egui::Ui, mp: &mut Multiplayer) {
+    let Some(role) = mp.role.as_mut() else { return };
+    ui.label(egui::RichText::new("Multiplayer").size(20.0));
+    let joined = matches!(**role, NetRole::Join { .. });
+    ui.horizontal(|ui| {
+        let mut hosting = matches!(**role, NetRole::Host { .. });
+        if ui.add_enabled(!joined, egui::Checkbox::new(&mut hosting, "Host the mission I start, on port")).changed() {
+            let port = mp.form.port.trim().parse().unwrap_or(iron3d_net::DEFAULT_PORT);
+            **role = if hosting { NetRole::Host { port } } else { NetRole::Offline };
+        }
+        ui.add(egui::TextEdit::singleline(&mut mp.form.port).desired_width(60.0));
+    });
+    ui.horizontal(|ui| {
+        ui.label("Join");
+        ui.add(egui::TextEdit::singleline(&mut mp.form.address).desired_width(150.0));
+        ui.label("as");
+        ui.add(egui::TextEdit::singleline(&mut mp.form.name).desired_width(90.0));
+        if ui.add_enabled(!joined, egui::Button::new("Join")).clicked() {
+            use std::net::ToSocketAddrs;
+            match mp.form.address.trim().to_socket_addrs().ok().and_then(|mut a| a.next()) {
+                Some(server) => **role = NetRole::Join { server, name: mp.form.name.trim().to_string() },
+                None => {
+                    ui.colored_label(egui::Color32::LIGHT_RED, "not HOST:PORT");
+                }
+            }
+        }
+    });
+    if let Some(session) = mp.session.as_ref().filter(|_| joined) {
+        lobby(ui, session);
+    }
+    if let Some(error) = mp.status.as_ref().and_then(|s| s.error.as_ref()) {
+        ui.colored_label(egui::Color32::LIGHT_RED, error);
+    }
+}
+
+/// What a joined client knows before the mission is in: the lobby.
+fn lobby(ui: &mut egui::Ui, session: &ClientSession) {
+    let clan = |c: Option<u32>| c.map_or("observer".to_string(), |c| format!("clan {c}"));
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        match (session.player, &session.mission) {
+            (Some(n), Some(m)) => ui.label(format!("Player {n} ({}) of mission {m}: loading it…", clan(session.clan))),
+            (Some(n), None) => ui.label(format!("Player {n} ({}): waiting for the mission…", clan(session.clan))),
+            _ => ui.label("Connecting…"),
+        };
+        for (n, (name, c)) in &session.players {
+            ui.label(format!("  player {n}: {name} ({})", clan(*c)));
+        }
+    });
+}
+
+/// In game: a corner list of the session's players.
+pub fn session_panel(mut contexts: EguiContexts, mp: Multiplayer) -> Result {
+    let lines: Vec<String> = match (mp.role.as_deref(), &mp.watcher, &mp.session) {
+        (Some(NetRole::Host { .. }), Some(w), _) => {
+            let at = mp.status.as_ref().and_then(|s| s.listening).map_or("(not listening)".into(), |a| a.to_string());
+            let mut lines = vec![format!("Hosting on {at}: {} joined", w.players.len())];
+            lines.extend(
+                w.players
+                    .iter()
+                    .map(|(n, p)| format!("{n}: {} (clan {})", p.name, p.clan.map_or("-".into(), |c| c.to_string()))),
+            );
+            lines
+        }
+        (Some(NetRole::Join { server, .. }), _, Some(s)) => {
+            let mut lines =
+                vec![format!("Joined {server} as player {}", s.player.map_or("?".into(), |n| n.to_string()))];
+            lines.extend(s.players.iter().map(|(n, (name, _))| format!("{n}: {name}")));
+            if let Some(why) = &s.refused {
+                lines.push(why.clone());
+            }
+            lines
+        }
+        _ => return Ok(()),
+    };
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new("session_panel".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 40.0]).show(ctx, |ui| {
+        egui::Frame::popup(ui.style()).show(ui, |ui| lines.iter().for_each(|l| _ = ui.small(l)));
+    });
+    Ok(())
+}
