@@ -148,11 +148,17 @@ fn the_encoder_refuses_what_its_length_words_cannot_hold() {
     assert!(schema::encode(&[many]).unwrap_err().contains("units exceed"));
 }
 
-/// The body of the `gmsg` fuzz target: decoding never panics and whatever decodes
-/// encodes back to the same bytes.
-pub(crate) fn decode_is_total_and_lossless(data: &[u8]) {
-    if let Ok(messages) = schema::decode(data) {
-        assert_eq!(schema::encode(&messages).unwrap(), data);
+#[test]
+fn committed_fuzz_inputs_replay_through_the_decoder() {
+    let failures = iron3d_formats::fuzzing::verify(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz")),
+        crate::fuzzing::TARGETS,
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    let seeds = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds/gmsg")).unwrap();
+    for seed in seeds.flatten() {
+        let bytes = std::fs::read(seed.path()).unwrap();
+        assert!(schema::decode(&bytes).is_ok(), "seed {} decodes", seed.path().display());
     }
 }
 
@@ -160,7 +166,7 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
     #[test]
     fn random_bytes_never_panic_the_decoder(data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
-        decode_is_total_and_lossless(&data);
+        crate::fuzzing::gmsg(&data);
     }
 
     #[test]
@@ -168,6 +174,6 @@ proptest::proptest! {
         let mut bytes = schema::encode(&every_message()).unwrap();
         let i = at % bytes.len();
         bytes[i] = value;
-        decode_is_total_and_lossless(&bytes);
+        crate::fuzzing::gmsg(&bytes);
     }
 }

@@ -108,7 +108,7 @@ pub fn session_panel(mut contexts: EguiContexts, mp: Multiplayer) -> Result {
         _ => return Ok(()),
     };
     let ctx = contexts.ctx_mut()?;
-    egui::Area::new("session_panel".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 40.0]).show(ctx, |ui| {
+    egui::Area::new("session_panel".into()).anchor(egui::Align2::LEFT_TOP, [8.0, 44.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| lines.iter().for_each(|l| _ = ui.small(l)));
     });
     Ok(())
