@@ -20,7 +20,7 @@ pub use objects::{
 };
 pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
-pub use spawn::{resolve_object, spawn_object};
+pub use spawn::{resolve_object, spawn_object, spawn_object_on};
 
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;

@@ -98,11 +98,19 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
 
 /// Spawns one prepared object as [`Pending`] (the load and run-time production).
 pub(crate) fn construct_one(world: &mut World, o: PreparedObject, extras: ObjectExtras) -> Entity {
+    let entity = world.spawn_empty().id();
+    construct_into(world, entity, o, extras);
+    entity
+}
+
+/// Constructs a pending object on `entity` (an empty one, or a network mirror).
+pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObject, extras: ObjectExtras) {
     // Simulation state stays in game units, Z up; presentation converts it.
     let r = &o.record;
     let placement = SimTransform { position: r.position, orientation: r.orientation, scale: r.scale };
     let object = MissionObject { key: o.key, components: o.components, clan: o.clan };
-    let mut e = world.spawn((
+    let mut e = world.entity_mut(entity);
+    e.insert((
         bevy_ecs::name::Name::new(o.name),
         OriginalObjectId(o.id),
         placement,
@@ -126,7 +134,6 @@ pub(crate) fn construct_one(world: &mut World, o: PreparedObject, extras: Object
         e.insert(parts);
     }
     e.insert(object);
-    e.id()
 }
 
 /// Moves one pending object into the world and announces it (the load and run-time

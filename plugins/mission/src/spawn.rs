@@ -5,7 +5,7 @@
 
 use crate::MissionRequest;
 use crate::backend::{MissionBackend, ObjectExtras, PreparedObject};
-use crate::phases::{construct_one, register_one};
+use crate::phases::{construct_into, construct_one, register_one};
 use bevy_ecs::prelude::*;
 use iron3d_formats::{Error, ErrorKind, Result};
 use std::sync::Arc;
@@ -40,4 +40,17 @@ pub fn spawn_object(world: &mut World, mut object: PreparedObject) -> Result<Ent
     let entity = construct_one(world, object, extras);
     register_one(world, entity, id);
     Ok(entity)
+}
+
+/// Like [`spawn_object`], but on an existing `entity` (a network mirror: the host's
+/// object gets its models and parts on the client as a placed object would).
+///
+/// # Errors
+/// No mission is loaded, or the located resolution error; `entity` is left as it was.
+pub fn spawn_object_on(world: &mut World, entity: Entity, mut object: PreparedObject) -> Result<()> {
+    let extras = resolve_object(world, &mut object)?;
+    let id = object.id;
+    construct_into(world, entity, object, extras);
+    register_one(world, entity, id);
+    Ok(())
 }

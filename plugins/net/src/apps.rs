@@ -7,6 +7,7 @@ use bevy_state::app::StatesPlugin;
 use bevy_time::{TimePlugin, TimeUpdateStrategy};
 use iron3d_core::{CorePlugin, TICK_MS};
 use iron3d_mission::{MissionPlugin, load_headless};
+use iron3d_world3d::World3dPlugin;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,13 +55,14 @@ pub fn host_app(
     Ok((app, addr))
 }
 
-/// A headless client connecting to `server` as `name`.
+/// A headless client connecting to `server` as `name` (World3D gives its mirrors
+/// their handles).
 ///
 /// # Errors
 /// The socket cannot be opened.
 pub fn client_app(server: SocketAddr, name: &str, clock: Clock) -> Result<App, String> {
     let mut app = App::new();
-    app.add_plugins((TimePlugin, StatesPlugin, CorePlugin, NetProtocolPlugin, NetClientPlugin));
+    app.add_plugins((TimePlugin, StatesPlugin, CorePlugin, World3dPlugin, NetProtocolPlugin, NetClientPlugin));
     set_clock(&mut app, clock);
     app.finish();
     app.cleanup();

@@ -18,9 +18,8 @@ use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_state::prelude::*;
-use iron3d_core::{
-    Health, ObjectHandle, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner, SimObject, SimTransform,
-};
+use iron3d_core::{Health, ObjectKind, Order, OriginalObjectId, Owner, SimObject, SimTransform};
+use iron3d_mission::{MissionRequest, PlacedRecord, PreparedObject, PropertyBag, spawn_object_on};
 use std::collections::{BTreeMap, VecDeque};
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -283,12 +282,14 @@ fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: G
     }
 }
 
-/// Makes each newly replicated object a mirror, unless its id already has one.
+/// Makes each newly replicated object a mirror, unless its id already has one. A
+/// game that loaded the mission resolves the object's prototype as a placed object
+/// (models, parts); a bot keeps a bare mirror.
 fn mirror(
     mut commands: Commands,
     added: Query<(Entity, &NetObject, Option<&NetPose>, Option<&NetOwner>, Has<OriginalObjectId>), Added<NetObject>>,
     mut mirrors: ResMut<Mirrors>,
-    mut table: ResMut<ObjectTable>,
+    mission: Option<Res<MissionRequest>>,
 ) {
     for (e, object, pose, owner, local) in &added {
         if let Some(&other) = mirrors.by_id.get(&object.id).filter(|o| **o != e) {
@@ -302,32 +303,56 @@ fn mirror(
             // mirror already.
             continue;
         }
-        let id = OriginalObjectId(object.id);
         let placement = pose.map(|p| transform(&SimTransform::default(), p)).unwrap_or_default();
         let owner = owner.map(NetOwner::owner).unwrap_or_default();
-        let handle = table.insert(e, id);
-        commands.entity(e).insert((
-            id,
-            handle,
-            SimObject { kind: ObjectKind::from_raw(object.kind) },
-            placement,
-            owner,
-        ));
+        let bare =
+            (OriginalObjectId(object.id), SimObject { kind: ObjectKind::from_raw(object.kind) }, placement, owner);
+        if mission.is_none() || object.key.is_empty() {
+            commands.entity(e).insert(bare);
+            continue;
+        }
+        let prepared = prepared(object, &placement, owner.clan);
+        commands.queue(move |world: &mut World| {
+            if let Err(err) = spawn_object_on(world, e, prepared) {
+                tracing::warn!(target: "netwatch", "mirror of object {}: {err}; shown without its models", bare.0.0);
+                world.entity_mut(e).insert(bare);
+            } else {
+                world.entity_mut(e).insert(owner);
+            }
+        });
+    }
+}
+
+/// A replicated object as the mission would have placed it.
+fn prepared(object: &NetObject, at: &SimTransform, clan: i32) -> PreparedObject {
+    let record = PlacedRecord {
+        raw_kind: object.kind,
+        resource_name: object.key.clone(),
+        raw_after_resource: clan as u32,
+        position: at.position,
+        orientation: at.orientation,
+        scale: [1.0; 3],
+        ..PlacedRecord::default()
+    };
+    PreparedObject {
+        id: object.id,
+        name: format!("{} {}", object.key.rsplit(['\\', '/']).next().unwrap_or(&object.key), object.id),
+        key: object.key.clone(),
+        components: Vec::new(),
+        clan,
+        record,
+        properties: PropertyBag::default(),
     }
 }
 
 fn forget_mirror(
     remove: On<Remove, NetObject>,
-    objects: Query<(&NetObject, Option<&ObjectHandle>), Without<DuplicateMirror>>,
+    objects: Query<&NetObject, Without<DuplicateMirror>>,
     mut mirrors: ResMut<Mirrors>,
-    mut table: ResMut<ObjectTable>,
 ) {
-    let Ok((object, handle)) = objects.get(remove.entity) else { return };
+    let Ok(object) = objects.get(remove.entity) else { return };
     if mirrors.by_id.get(&object.id) == Some(&remove.entity) {
         mirrors.by_id.remove(&object.id);
-        if let Some(h) = handle {
-            table.remove(*h, OriginalObjectId(object.id));
-        }
     }
 }
 

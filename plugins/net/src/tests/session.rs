@@ -357,4 +357,32 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
     );
     let navigator = s.clients[0].world().get::<iron3d_behavior::Navigator>(client_e).map(|n| n.order);
     assert_ne!(navigator, Some(to), "the client's own Behavior never took the order: the host's does");
+
+    // An object the host builds during the game reaches the client with its models.
+    let scheme = s.host.world().get::<iron3d_mission::MissionObject>(host_e).unwrap().key.clone();
+    let new_id = 9_000;
+    let record = iron3d_mission::PlacedRecord {
+        raw_kind: 1,
+        resource_name: scheme.clone(),
+        position: [host_at[0] + 8.0, host_at[1], host_at[2]],
+        scale: [1.0; 3],
+        ..Default::default()
+    };
+    let object = iron3d_mission::PreparedObject {
+        id: new_id,
+        name: "built".into(),
+        key: scheme.clone(),
+        components: Vec::new(),
+        clan: clan as i32,
+        record,
+        properties: Default::default(),
+    };
+    iron3d_mission::spawn_object(s.host.world_mut(), object).unwrap();
+    s.step(10);
+    let client = s.clients[0].world();
+    let e = client.resource::<ObjectTable>().entity_of(new_id).expect("the built object is mirrored");
+    let object = client.get::<iron3d_mission::MissionObject>(e).expect("resolved like a placed object");
+    assert_eq!(object.key, scheme);
+    assert!(!object.components.is_empty(), "with its components (and so its models)");
+    assert_eq!(client.get::<Owner>(e).unwrap().clan, clan as i32);
 }
