@@ -45,6 +45,8 @@ pub struct HostSettings {
     pub leave: LeavePolicy,
     /// Malformed packets a client may send before it is disconnected.
     pub max_bad_packets: u32,
+    /// UDP port LAN probes are answered on (`None`: no discovery).
+    pub discovery_port: Option<u16>,
     /// The clan the host's own player commands (a game that hosts): remote players
     /// take the other playing clans first.
     pub local_clan: Option<u32>,
@@ -60,6 +62,7 @@ impl Default for HostSettings {
             leave: LeavePolicy::Transfer,
             max_bad_packets: 16,
             local_clan: None,
+            discovery_port: Some(crate::discovery::DISCOVERY_PORT),
         }
     }
 }
@@ -130,7 +133,11 @@ impl Plugin for NetHostPlugin {
             .add_observer(connected)
             .add_observer(disconnected)
             .add_systems(PreUpdate, receive.after(ServerSystems::Receive).run_if(in_state(ServerState::Running)))
-            .add_systems(PostUpdate, publish.before(ServerSystems::Send).run_if(in_state(ServerState::Running)));
+            .add_systems(PostUpdate, publish.before(ServerSystems::Send).run_if(in_state(ServerState::Running)))
+            .add_systems(
+                PreUpdate,
+                (crate::discovery::open_beacon, crate::discovery::answer).chain().run_if(crate::discovery::hosting),
+            );
     }
 }
 

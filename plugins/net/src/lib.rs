@@ -20,6 +20,7 @@
 mod apps;
 pub mod bots;
 mod client;
+pub mod discovery;
 pub mod fuzzing;
 mod game;
 mod host;

@@ -4,7 +4,8 @@
 //! Every length is checked before a read, every count against the bytes left before
 //! an allocation; a sequence that does not decode is refused whole, with the offset
 //! and the frame that failed. Ids of `0x4000_0000..` are the project's own (orders and
-//! their acknowledgement, lobby readiness): the original's ids for them are unknown.
+//! their acknowledgement, lobby readiness, LAN discovery): the original's ids for them
+//! are unknown.
 
 use iron3d_core::{Order, PilotInput};
 use std::fmt;
@@ -43,6 +44,10 @@ pub mod id {
     pub const ORDER_ACK: u32 = 0x4000_0002;
     /// Project's own: a player is ready (lobby).
     pub const READY: u32 = 0x4000_0003;
+    /// Project's own: a LAN probe looking for sessions.
+    pub const DISCOVER: u32 = 0x4000_0004;
+    /// Project's own: a host's answer to a LAN probe.
+    pub const SESSION: u32 = 0x4000_0005;
 }
 
 /// Largest encoded sequence accepted (bytes).
@@ -56,7 +61,8 @@ const HEADER: usize = 6;
 pub enum Delivery {
     /// Reliable and in order (every message but the checkpoint).
     ReliableOrdered,
-    /// May be lost or reordered (checkpoints: a lost one is one check fewer).
+    /// May be lost or reordered (checkpoints: a lost one is one check fewer; LAN
+    /// probes and answers, plain UDP datagrams).
     Unreliable,
 }
 
@@ -180,6 +186,24 @@ pub enum Gmsg {
         /// Ready to start.
         ready: bool,
     },
+    /// A LAN probe (project's own).
+    Discover {
+        /// Protocol version of the prober.
+        version: u32,
+    },
+    /// A host's answer to a probe (project's own).
+    Session {
+        /// Protocol version of the host.
+        version: u32,
+        /// UDP port of the game.
+        port: u16,
+        /// Players in the session.
+        players: u8,
+        /// Most players.
+        max_players: u8,
+        /// Mission played.
+        mission: String,
+    },
 }
 
 /// An order on the wire: [`Order`] with the scheme as its name (the host interns it).
@@ -280,6 +304,8 @@ pub fn name(id: u32) -> &'static str {
         id::ORDER => "IRON3D_ORDER",
         id::ORDER_ACK => "IRON3D_ORDER_ACK",
         id::READY => "IRON3D_READY",
+        id::DISCOVER => "IRON3D_DISCOVER",
+        id::SESSION => "IRON3D_SESSION",
         id::INVALID => "GMSG_INVALID",
         _ => "unknown",
     }
@@ -303,13 +329,15 @@ impl Gmsg {
             Self::Order { .. } => id::ORDER,
             Self::OrderAck { .. } => id::ORDER_ACK,
             Self::Ready { .. } => id::READY,
+            Self::Discover { .. } => id::DISCOVER,
+            Self::Session { .. } => id::SESSION,
         }
     }
 
     /// How the message travels.
     pub fn delivery(&self) -> Delivery {
         match self {
-            Self::NewGameTick { .. } => Delivery::Unreliable,
+            Self::NewGameTick { .. } | Self::Discover { .. } | Self::Session { .. } => Delivery::Unreliable,
             _ => Delivery::ReliableOrdered,
         }
     }
@@ -334,7 +362,14 @@ impl Gmsg {
                 w.u16(*player);
                 w.str(text);
             }
-            Self::SetGameStarted { tick } => w.u32(*tick),
+            Self::SetGameStarted { tick } | Self::Discover { version: tick } => w.u32(*tick),
+            Self::Session { version, port, players, max_players, mission } => {
+                w.u32(*version);
+                w.u16(*port);
+                w.u8(*players);
+                w.u8(*max_players);
+                w.str(mission);
+            }
             Self::CreateRemotePlayer { player, clan, name } => {
                 w.u16(*player);
                 w.u32(*clan);
@@ -407,6 +442,14 @@ impl Gmsg {
                 Self::Order { seq, units, order: read_order(r)?, queued: r.flag()? }
             }
             id::ORDER_ACK => Self::OrderAck { seq: r.u32()?, tick: r.u32()?, accepted: r.u16()? },
+            id::DISCOVER => Self::Discover { version: r.u32()? },
+            id::SESSION => Self::Session {
+                version: r.u32()?,
+                port: r.u16()?,
+                players: r.u8()?,
+                max_players: r.u8()?,
+                mission: r.str()?,
+            },
             _ => unreachable!("read_payload is called for known ids only"),
         })
     }

@@ -5,20 +5,25 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
+use iron3d_net::discovery::{LanSession, discover, lan_targets};
 use iron3d_net::{ClientSession, NetRole, NetStatus, NetWatcher};
 
-/// What the player typed in the menu's multiplayer group.
-#[derive(Resource, Debug, Clone)]
+/// What the player typed in the menu's multiplayer group, and the LAN search.
+#[derive(Resource, Debug)]
 pub struct MultiplayerForm {
     port: String,
     address: String,
     name: String,
+    /// A LAN search in flight (a probe waits half a second for answers).
+    search: Option<std::thread::JoinHandle<std::io::Result<Vec<LanSession>>>>,
+    /// The sessions the last search found.
+    found: Vec<LanSession>,
 }
 
 impl Default for MultiplayerForm {
     fn default() -> Self {
         let port = iron3d_net::DEFAULT_PORT.to_string();
-        Self { address: format!("127.0.0.1:{port}"), port, name: "player".into() }
+        Self { address: format!("127.0.0.1:{port}"), port, name: "player".into(), search: None, found: Vec::new() }
     }
 }
 
@@ -60,11 +65,35 @@ pub fn menu_group(ui: &mut egui::Ui, mp: &mut Multiplayer) {
             }
         }
     });
+    lan(ui, &mut mp.form, joined);
     if let Some(session) = mp.session.as_ref().filter(|_| joined) {
         lobby(ui, session);
     }
     if let Some(error) = mp.status.as_ref().and_then(|s| s.error.as_ref()) {
         ui.colored_label(egui::Color32::LIGHT_RED, error);
+    }
+}
+
+/// The LAN search: a button, then one line per session found (a click fills the
+/// address in).
+fn lan(ui: &mut egui::Ui, form: &mut MultiplayerForm, joined: bool) {
+    if form.search.as_ref().is_some_and(std::thread::JoinHandle::is_finished) {
+        form.found = form.search.take().and_then(|h| h.join().ok()).and_then(Result::ok).unwrap_or_default();
+    }
+    ui.horizontal(|ui| {
+        let searching = form.search.is_some();
+        if ui.add_enabled(!joined && !searching, egui::Button::new("Find games on the LAN")).clicked() {
+            form.search = Some(std::thread::spawn(|| discover(&lan_targets(), std::time::Duration::from_millis(500))));
+        }
+        if searching {
+            ui.spinner();
+        }
+    });
+    for s in &form.found {
+        let label = format!("{}  {}  ({}/{} players)", s.addr, s.mission, s.players, s.max_players);
+        if ui.selectable_label(false, label).clicked() {
+            form.address = s.addr.to_string();
+        }
     }
 }
 

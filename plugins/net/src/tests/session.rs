@@ -24,7 +24,9 @@ struct Session {
 
 impl Session {
     fn new(settings: HostSettings, clients: usize) -> Self {
-        let settings = HostSettings { mission: MISSION.into(), ..settings };
+        // Tests never take the machine's discovery port.
+        let discovery_port = settings.discovery_port.filter(|p| *p == 0);
+        let settings = HostSettings { mission: MISSION.into(), discovery_port, ..settings };
         let (host, addr) = host_app(&game(), settings, 0, Clock::Stepped).unwrap();
         let mut s = Self { host, addr, clients: Vec::new() };
         (0..clients).for_each(|i| s.join(&format!("bot-{i}")));
@@ -281,7 +283,7 @@ fn a_session_log_replays_to_the_same_world_state() {
 /// Eight bots on the host for `seconds` of simulated play: all admitted, every
 /// checkpoint compared and equal, every order acknowledged.
 fn eight_bots_play(seconds: u32) {
-    let settings = HostSettings { mission: MISSION.into(), ..HostSettings::default() };
+    let settings = HostSettings { mission: MISSION.into(), discovery_port: None, ..HostSettings::default() };
     let (mut host, addr) = host_app(&game(), settings, 0, Clock::Stepped).unwrap();
     let mut bots: Vec<bots::Bot> = (0..8).map(|i| bots::Bot::join(addr, i, 7, Clock::Stepped).unwrap()).collect();
     let ticks = seconds * 1000 / iron3d_core::TICK_MS;
@@ -385,4 +387,21 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
     assert_eq!(object.key, scheme);
     assert!(!object.components.is_empty(), "with its components (and so its models)");
     assert_eq!(client.get::<Owner>(e).unwrap().clan, clan as i32);
+}
+
+#[test]
+fn a_lan_probe_finds_the_host_and_its_mission() {
+    let mut s = Session::new(HostSettings { discovery_port: Some(0), ..HostSettings::default() }, 2);
+    let beacon = s.host.world().resource::<discovery::LanBeacon>().local_addr().unwrap();
+    let probe = std::thread::spawn(move || {
+        discovery::discover(&[(std::net::Ipv4Addr::LOCALHOST, beacon.port()).into()], std::time::Duration::from_secs(2))
+    });
+    while !probe.is_finished() {
+        s.step(1);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let found = probe.join().unwrap().unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].addr.port(), s.addr.port(), "the answer names the game's port");
+    assert_eq!((found[0].mission.as_str(), found[0].players, found[0].max_players), (MISSION, 2, 8));
 }
