@@ -196,6 +196,11 @@ impl Plugin for NetClientPlugin {
             .init_resource::<OutgoingOrders>()
             .init_resource::<Checkpoints>()
             .init_resource::<Mirrors>()
+            .insert_resource(crate::transfer::ClientTransfers {
+                max_delay: crate::transfer::DEFAULT_MAX_DELAY,
+                ..Default::default()
+            })
+            .register_type::<crate::transfer::ClientTransfers>()
             .register_type::<ClientSession>()
             .register_type::<Checkpoints>()
             .register_type::<Mirrors>()
@@ -204,7 +209,7 @@ impl Plugin for NetClientPlugin {
             .add_systems(OnEnter(ClientState::Disconnected), dropped)
             .add_systems(
                 PreUpdate,
-                (receive, mirror, sync, record_checkpoints)
+                (receive, mirror, sync, record_checkpoints, crate::transfer::expire)
                     .chain()
                     .after(ClientSystems::Receive)
                     .run_if(in_state(ClientState::Connected)),
@@ -233,13 +238,27 @@ fn receive(
     mut session: ResMut<ClientSession>,
     mut checkpoints: ResMut<Checkpoints>,
     mut outgoing: ResMut<OutgoingOrders>,
+    mut transfers: ResMut<crate::transfer::ClientTransfers>,
 ) {
     let admitted = session.player.is_some();
     let packets = reliable.read().map(|m| &m.0).chain(unreliable.read().map(|m| &m.0));
     for packet in packets {
-        match schema::decode(packet) {
-            Ok(messages) => messages.into_iter().for_each(|m| handle(&mut session, &mut checkpoints, m)),
-            Err(e) => tracing::warn!(target: "resnet", "malformed packet from the host dropped: {e}"),
+        let Ok(messages) = schema::decode(packet)
+            .map_err(|e| tracing::warn!(target: "resnet", "malformed packet from the host dropped: {e}"))
+        else {
+            continue;
+        };
+        for m in messages {
+            match m {
+                Gmsg::AppendResource { transfer, total, offset, chunk } => {
+                    if let Err(why) = transfers.append(transfer, total, offset, chunk) {
+                        outgoing.messages.push(Gmsg::RemoveResource { transfer, reason: why.clone() });
+                        transfers.abandon(transfer, why);
+                    }
+                }
+                Gmsg::RemoveResource { transfer, reason } => transfers.abandon(transfer, format!("the host: {reason}")),
+                other => handle(&mut session, &mut checkpoints, other),
+            }
         }
     }
     if !admitted && session.player.is_some() && session.ready_when_admitted {

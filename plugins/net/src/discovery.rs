@@ -117,7 +117,8 @@ pub fn discover(targets: &[SocketAddr], wait: Duration) -> std::io::Result<Vec<L
     while let Some(left) = end.checked_duration_since(Instant::now()).filter(|d| !d.is_zero()) {
         socket.set_read_timeout(Some(left))?;
         let Ok((len, from)) = socket.recv_from(&mut buffer) else { break };
-        if let Ok([Gmsg::Session { version, port, players, max_players, mission }]) = schema::decode(&buffer[..len]).as_deref()
+        if let Ok([Gmsg::Session { version, port, players, max_players, mission }]) =
+            schema::decode(&buffer[..len]).as_deref()
             && *version == PROTOCOL_VERSION
         {
             let addr = SocketAddr::new(from.ip(), *port);

@@ -126,13 +126,24 @@ impl Plugin for NetHostPlugin {
             .init_resource::<HostState>()
             .init_resource::<NetWatcher>()
             .init_resource::<SessionLog>()
+            .insert_resource(crate::transfer::HostTransfers {
+                max_delay: crate::transfer::DEFAULT_MAX_DELAY,
+                ..Default::default()
+            })
+            .register_type::<crate::transfer::HostTransfers>()
             .register_type::<HostSettings>()
             .register_type::<HostState>()
             .register_type::<HostConnection>()
             .register_type::<NetWatcher>()
             .add_observer(connected)
             .add_observer(disconnected)
-            .add_systems(PreUpdate, receive.after(ServerSystems::Receive).run_if(in_state(ServerState::Running)))
+            .add_systems(
+                PreUpdate,
+                (receive, crate::transfer::send_chunks)
+                    .chain()
+                    .after(ServerSystems::Receive)
+                    .run_if(in_state(ServerState::Running)),
+            )
             .add_systems(PostUpdate, publish.before(ServerSystems::Send).run_if(in_state(ServerState::Running)))
             .add_systems(
                 PreUpdate,
@@ -226,6 +237,14 @@ fn handle(world: &mut World, client: Entity, message: Gmsg) {
                 tracing::info!(target: "netwatch", "player {n} is ready; replication starts");
                 world.entity_mut(client).insert(AuthorizedClient);
             }
+        }
+        (Gmsg::GetSavegameFromHost { transfer }, Some(_)) => crate::transfer::start_savegame(world, client, transfer),
+        (Gmsg::RemoveResource { transfer, reason }, Some((n, _))) => {
+            tracing::warn!(target: "resnet", "player {n} abandoned transfer {transfer}: {reason}");
+            world
+                .resource_mut::<crate::transfer::HostTransfers>()
+                .active
+                .retain(|t| !(t.client == client && t.id == transfer));
         }
         (Gmsg::TextForPlayer { text, .. }, Some((n, _))) => {
             Outbox { world }.players(&[Gmsg::TextForPlayer { from: n, text }], None);

@@ -27,6 +27,7 @@ mod host;
 mod replicated;
 pub mod schema;
 mod session;
+pub mod transfer;
 mod watcher;
 
 pub use apps::{Clock, client_app, host_app};

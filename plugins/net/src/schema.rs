@@ -34,6 +34,12 @@ pub mod id {
     pub const MISSION_DATA_PATH: u32 = 0x8000_0005;
     /// `GMSG_SET_PLAYER_DATA`: a client introduces itself.
     pub const SET_PLAYER_DATA: u32 = 0x8000_0006;
+    /// `GMSG_REMOVE_RESOURCE`: a resource transfer is abandoned.
+    pub const REMOVE_RESOURCE: u32 = 0x14;
+    /// `GMSG_GET_SAVEGAME_FROM_HOST`: a client asks for the session's record.
+    pub const GET_SAVEGAME_FROM_HOST: u32 = 0x3EE;
+    /// `GMSG_APPEND_RESOURCE`: one chunk of a resource transfer.
+    pub const APPEND_RESOURCE: u32 = 0x8000_0020;
     /// `GMSG_CHANGE_OBJECT_OWNER`: an object changed hands.
     pub const CHANGE_OBJECT_OWNER: u32 = 0x8000_0007;
     /// `GMSG_INVALID`: never valid on the wire.
@@ -186,6 +192,29 @@ pub enum Gmsg {
         /// Ready to start.
         ready: bool,
     },
+    /// `GMSG_GET_SAVEGAME_FROM_HOST`: send the session's record as transfer `transfer`.
+    GetSavegameFromHost {
+        /// Transfer id chosen by the client.
+        transfer: u32,
+    },
+    /// `GMSG_APPEND_RESOURCE`: bytes `offset..` of transfer `transfer` of `total`.
+    AppendResource {
+        /// Transfer id.
+        transfer: u32,
+        /// Size of the whole resource.
+        total: u32,
+        /// Where this chunk starts.
+        offset: u32,
+        /// The chunk.
+        chunk: Vec<u8>,
+    },
+    /// `GMSG_REMOVE_RESOURCE`: transfer `transfer` is abandoned.
+    RemoveResource {
+        /// Transfer id.
+        transfer: u32,
+        /// Why.
+        reason: String,
+    },
     /// A LAN probe (project's own).
     Discover {
         /// Protocol version of the prober.
@@ -301,6 +330,9 @@ pub fn name(id: u32) -> &'static str {
         id::MISSION_DATA_PATH => "GMSG_MISSION_DATA_PATH",
         id::SET_PLAYER_DATA => "GMSG_SET_PLAYER_DATA",
         id::CHANGE_OBJECT_OWNER => "GMSG_CHANGE_OBJECT_OWNER",
+        id::REMOVE_RESOURCE => "GMSG_REMOVE_RESOURCE",
+        id::GET_SAVEGAME_FROM_HOST => "GMSG_GET_SAVEGAME_FROM_HOST",
+        id::APPEND_RESOURCE => "GMSG_APPEND_RESOURCE",
         id::ORDER => "IRON3D_ORDER",
         id::ORDER_ACK => "IRON3D_ORDER_ACK",
         id::READY => "IRON3D_READY",
@@ -330,6 +362,9 @@ impl Gmsg {
             Self::OrderAck { .. } => id::ORDER_ACK,
             Self::Ready { .. } => id::READY,
             Self::Discover { .. } => id::DISCOVER,
+            Self::GetSavegameFromHost { .. } => id::GET_SAVEGAME_FROM_HOST,
+            Self::AppendResource { .. } => id::APPEND_RESOURCE,
+            Self::RemoveResource { .. } => id::REMOVE_RESOURCE,
             Self::Session { .. } => id::SESSION,
         }
     }
@@ -362,7 +397,19 @@ impl Gmsg {
                 w.u16(*player);
                 w.str(text);
             }
-            Self::SetGameStarted { tick } | Self::Discover { version: tick } => w.u32(*tick),
+            Self::SetGameStarted { tick }
+            | Self::Discover { version: tick }
+            | Self::GetSavegameFromHost { transfer: tick } => w.u32(*tick),
+            Self::AppendResource { transfer, total, offset, chunk } => {
+                w.u32(*transfer);
+                w.u32(*total);
+                w.u32(*offset);
+                w.bytes(chunk);
+            }
+            Self::RemoveResource { transfer, reason } => {
+                w.u32(*transfer);
+                w.str(reason);
+            }
             Self::Session { version, port, players, max_players, mission } => {
                 w.u32(*version);
                 w.u16(*port);
@@ -443,6 +490,11 @@ impl Gmsg {
             }
             id::ORDER_ACK => Self::OrderAck { seq: r.u32()?, tick: r.u32()?, accepted: r.u16()? },
             id::DISCOVER => Self::Discover { version: r.u32()? },
+            id::GET_SAVEGAME_FROM_HOST => Self::GetSavegameFromHost { transfer: r.u32()? },
+            id::APPEND_RESOURCE => {
+                Self::AppendResource { transfer: r.u32()?, total: r.u32()?, offset: r.u32()?, chunk: r.bytes()? }
+            }
+            id::REMOVE_RESOURCE => Self::RemoveResource { transfer: r.u32()?, reason: r.str()? },
             id::SESSION => Self::Session {
                 version: r.u32()?,
                 port: r.u16()?,

@@ -33,6 +33,9 @@ fn every_message() -> Vec<Gmsg> {
         Gmsg::OrderAck { seq: 5, tick: 41, accepted: 2 },
         Gmsg::Ready { ready: true },
         Gmsg::Discover { version: 1 },
+        Gmsg::GetSavegameFromHost { transfer: 4 },
+        Gmsg::AppendResource { transfer: 4, total: 10, offset: 6, chunk: vec![1, 2, 3, 4] },
+        Gmsg::RemoveResource { transfer: 4, reason: "timed out".into() },
         Gmsg::Session { version: 1, port: 5150, players: 3, max_players: 8, mission: "single.01".into() },
     ]
 }

@@ -405,3 +405,65 @@ fn a_lan_probe_finds_the_host_and_its_mission() {
     assert_eq!(found[0].addr.port(), s.addr.port(), "the answer names the game's port");
     assert_eq!((found[0].mission.as_str(), found[0].players, found[0].max_players), (MISSION, 2, 8));
 }
+
+/// Orders enough to make the session record several chunks long.
+fn long_record(s: &mut Session) {
+    let unit = s.units(s.session(0).clan.unwrap() as i32)[0];
+    for i in 0..40 {
+        s.order(0, vec![unit], Order::MoveTo([10.0 + i as f32, 20.0]));
+    }
+    s.step(3);
+    let text = s.host.world().resource::<SessionLog>().to_ron().unwrap();
+    assert!(text.len() > 3 * transfer::CHUNK, "{} bytes", text.len());
+}
+
+fn request_savegame(s: &mut Session, client: usize) -> u32 {
+    let world = s.clients[client].world_mut();
+    let now = world.resource::<bevy_time::Time<bevy_time::Real>>().elapsed();
+    world.resource_scope(|world, mut transfers: bevy_ecs::prelude::Mut<transfer::ClientTransfers>| {
+        transfers.request_savegame(&mut world.resource_mut::<OutgoingOrders>(), now)
+    })
+}
+
+#[test]
+fn a_client_fetches_the_session_record_in_chunks() {
+    let mut s = Session::new(HostSettings::default(), 1);
+    long_record(&mut s);
+    let chunks = s.host.world().resource::<SessionLog>().to_ron().unwrap().len().div_ceil(transfer::CHUNK) as u32;
+    let id = request_savegame(&mut s, 0);
+    s.step(chunks + 4);
+    let transfers = s.clients[0].world().resource::<transfer::ClientTransfers>();
+    let bytes =
+        transfers.done.get(&id).unwrap_or_else(|| panic!("{:?} {:?}", transfers.failed, transfers.incoming.keys()));
+    let log = SessionLog::from_ron(std::str::from_utf8(bytes).unwrap()).unwrap();
+    assert_eq!(log.mission, MISSION);
+    assert!(log.entries.len() > 40);
+    assert!(s.host.world().resource::<transfer::HostTransfers>().active.is_empty());
+}
+
+#[test]
+fn a_transfer_past_the_maximum_delay_is_abandoned_on_both_sides() {
+    let mut s = Session::new(HostSettings::default(), 1);
+    long_record(&mut s);
+    s.host.world_mut().resource_mut::<transfer::HostTransfers>().max_delay = std::time::Duration::from_millis(64);
+    let id = request_savegame(&mut s, 0);
+    s.step(10);
+    let transfers = s.clients[0].world().resource::<transfer::ClientTransfers>();
+    assert!(transfers.done.is_empty());
+    assert!(transfers.failed[&id].contains("Network_ResourceTransferMaxDelay"), "{:?}", transfers.failed);
+    assert!(s.host.world().resource::<transfer::HostTransfers>().active.is_empty());
+}
+
+#[test]
+fn a_client_leaving_mid_transfer_leaves_nothing_behind() {
+    let mut s = Session::new(HostSettings::default(), 2);
+    long_record(&mut s);
+    request_savegame(&mut s, 1);
+    s.step(2);
+    assert_eq!(s.host.world().resource::<transfer::HostTransfers>().active.len(), 1, "in flight");
+    disconnect(s.clients[1].world_mut());
+    s.clients.pop();
+    s.step(10);
+    assert!(s.host.world().resource::<transfer::HostTransfers>().active.is_empty());
+    assert!(s.owners().iter().all(|o| o.player.is_none_or(|p| p == 1)), "no object of the departed player");
+}
