@@ -47,17 +47,25 @@ pub fn autostart(mut start: ResMut<Autostart>, mut starter: MissionStarter) {
     }
 }
 
-/// The main menu: title, data directory, missions, last load error, settings.
+/// What the menu reports: the last load error and the campaign's progress.
+#[derive(SystemParam)]
+pub struct MenuReports<'w> {
+    error: Option<Res<'w, LoadError>>,
+    progress: Option<Res<'w, crate::campaign::CampaignProgress>>,
+}
+
+/// The main menu: title, data directory, missions, last load error, multiplayer,
+/// settings.
 pub fn main_menu(
     mut contexts: EguiContexts,
     mut starter: MissionStarter,
     mut state: ResMut<MenuState>,
     mut settings: SettingsEdit,
-    error: Option<Res<LoadError>>,
-    progress: Option<Res<crate::campaign::CampaignProgress>>,
+    reports: MenuReports,
     mut exit: MessageWriter<AppExit>,
     mut multiplayer: crate::multiplayer::Multiplayer,
 ) -> Result {
+    let MenuReports { error, progress } = reports;
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "main_menu");
     let missions = state
