@@ -1,7 +1,7 @@
 //! Netcode: a server-authoritative session over `bevy_replicon` and renet (UDP). The
 //! host runs `SimPlugins`; clients send orders as `GMSG_*` sequences ([`schema`]); the
 //! host validates them (a player orders only its clan's units), stamps them for the
-//! next tick and replicates every simulated object quantised ([`replicated`]). At
+//! next tick and replicates every simulated object quantised ([`NetPose`] and company). At
 //! checkpoints the host sends the hash of what it replicated; each client compares it
 //! with the hash of what it holds.
 //!
