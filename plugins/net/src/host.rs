@@ -214,7 +214,7 @@ fn malformed(world: &mut World, client: Entity, error: &str) {
     }
 }
 
-fn handle(world: &mut World, client: Entity, message: Gmsg) {
+pub(crate) fn handle(world: &mut World, client: Entity, message: Gmsg) {
     let player = world.resource::<NetWatcher>().by_client(client).map(|(n, p)| (n, p.clan));
     match (message, player) {
         (Gmsg::SetPlayerData { version, name, data }, None) => admit(world, client, version, name, data),

@@ -467,3 +467,28 @@ fn a_client_leaving_mid_transfer_leaves_nothing_behind() {
     assert!(s.host.world().resource::<transfer::HostTransfers>().active.is_empty());
     assert!(s.owners().iter().all(|o| o.player.is_none_or(|p| p == 1)), "no object of the departed player");
 }
+
+#[test]
+fn messages_before_the_player_data_are_ignored_and_a_sequence_applies_in_order() {
+    let mut s = Session::new(HostSettings::default(), 1);
+    let clan = s.session(0).clan.unwrap() as i32;
+    let unit = s.units(clan)[0];
+    let order = |seq, to: f32| Gmsg::Order {
+        seq,
+        units: vec![unit],
+        order: WireOrder::Plain(Order::MoveTo([to, to])),
+        queued: false,
+    };
+    // A connection that never introduced itself: its order changes nothing.
+    let stranger = s.host.world_mut().spawn_empty().id();
+    let before = s.host.world().resource::<iron3d_core::CommandQueue>().pending.len();
+    crate::host::handle(s.host.world_mut(), stranger, order(1, 5.0));
+    assert_eq!(s.host.world().resource::<iron3d_core::CommandQueue>().pending.len(), before);
+    assert!(s.host.world().resource::<NetWatcher>().players.len() == 1);
+    // Two orders in one sequence: applied in their order, so the second stands.
+    let mut outgoing = s.clients[0].world_mut().resource_mut::<OutgoingOrders>();
+    outgoing.messages.extend([order(2, 11.0), order(3, 13.0)]);
+    s.step(3);
+    assert_eq!(s.host_order(unit), Order::MoveTo([13.0, 13.0]));
+    assert_eq!(s.session(0).orders_acked, 2);
+}
