@@ -32,8 +32,8 @@ pub const EFFECTS: &[(&str, f32, &str, Option<[f32; 3]>)] = &[
     ("fx_lightning", 2.5, sounds::THUNDER, Some([0.8, 0.85, 1.0])),
     ("fx_rain_01", 2.0, sounds::RAIN_LOOP, None),
     ("fx_shot_01", 0.3, "WPN_LASER1.WAV", Some([1.0, 0.3, 0.2])),
-    ("fx_shot_02", 0.5, "WPN_CANNON1.WAV", Some([1.0, 0.8, 0.4])),
-    ("fx_explode_01", 1.5, "EXPLODE1.WAV", Some([1.0, 0.6, 0.2])),
+    ("fx_shot_02", 0.8, "WPN_CANNON1.WAV", Some([1.0, 0.8, 0.4])),
+    ("fx_explode_01", 3.0, "EXPLODE1.WAV", Some([1.0, 0.6, 0.2])),
     ("fx_engine_01", 1.0, "ENG_HUM1.WAV", None),
 ];
 
@@ -54,20 +54,20 @@ pub enum Visual {
 
 /// The drawn commands of each effect that has some.
 pub const VISUALS: &[(&str, &[Visual])] = &[
-    ("fx_shot_01", &[Visual::Billboard("FX_SPARK", [[1.6, 1.6], [0.6, 0.6]], [0.0, 1.0], [1.0, 0.0], 0.0)]),
+    ("fx_shot_01", &[Visual::Billboard("FX_SPARK", [[3.0, 3.0], [1.0, 1.0]], [0.0, 1.0], [1.0, 0.0], 0.0)]),
     (
         "fx_shot_02",
         &[
-            Visual::Billboard("FX_FIRE", [[2.0, 2.0], [4.5, 4.5]], [0.0, 0.8], [1.0, 0.0], 0.0),
-            Visual::Particles("FX_SPARK", 8, [[-6.0, -6.0, 2.0], [6.0, 6.0, 10.0]], 15.0, [0.6, 0.2], [0.0, 1.0]),
+            Visual::Billboard("FX_FIRE", [[4.0, 4.0], [9.0, 9.0]], [0.0, 0.8], [1.0, 0.0], 0.0),
+            Visual::Particles("FX_SPARK", 10, [[-8.0, -8.0, 3.0], [8.0, 8.0, 14.0]], 15.0, [1.2, 0.4], [0.0, 1.0]),
         ],
     ),
     (
         "fx_explode_01",
         &[
-            Visual::Billboard("FX_FIRE", [[4.0, 4.0], [15.0, 15.0]], [0.0, 0.7], [1.0, 0.0], 1.0),
-            Visual::Billboard("FX_SMOKE", [[5.0, 5.0], [18.0, 18.0]], [0.15, 1.0], [0.8, 0.0], 3.0),
-            Visual::Particles("FX_SPARK", 24, [[-15.0, -15.0, 5.0], [15.0, 15.0, 22.0]], 20.0, [1.2, 0.3], [0.0, 0.8]),
+            Visual::Billboard("FX_FIRE", [[8.0, 8.0], [30.0, 30.0]], [0.0, 0.5], [1.0, 0.0], 2.0),
+            Visual::Billboard("FX_SMOKE", [[10.0, 10.0], [36.0, 36.0]], [0.1, 1.0], [0.85, 0.0], 6.0),
+            Visual::Particles("FX_SPARK", 32, [[-25.0, -25.0, 8.0], [25.0, 25.0, 35.0]], 20.0, [2.5, 0.6], [0.0, 0.6]),
         ],
     ),
 ];
