@@ -34,9 +34,17 @@ const fn m(name: &'static str, phases: &'static [PhaseSpec], anim: Option<(u32, 
 /// `D3DBLEND_SRCALPHA`, `D3DBLEND_INVSRCALPHA`: ordinary alpha blending.
 const ALPHA_BLEND: [u8; 2] = [5, 6];
 
+/// `D3DBLEND_SRCALPHA`, `D3DBLEND_ONE`: additive blending (glowing effects).
+const ADDITIVE: [u8; 2] = [5, 2];
+
+/// A material drawn blended with `blend`.
+const fn blended(name: &'static str, phases: &'static [PhaseSpec], blend: [u8; 2]) -> MaterialSpec {
+    MaterialSpec { name, phases, anim: None, blend: Some(blend) }
+}
+
 /// A terrain overlay: one texture with alpha, blended over the base layer.
 const fn overlay(name: &'static str, phases: &'static [PhaseSpec]) -> MaterialSpec {
-    MaterialSpec { name, phases, anim: None, blend: Some(ALPHA_BLEND) }
+    blended(name, phases, ALPHA_BLEND)
 }
 
 const W: [u8; 3] = [255, 255, 255];
@@ -73,6 +81,10 @@ pub const MATERIALS: &[MaterialSpec] = &[
     m("RAIN", &[(W, K, "RAIN.0")], None),
     m("SNOW", &[(W, K, "SNOW.0")], None),
     m("LIGHTNING", &[(W, [200, 220, 255], "LIGHTNING.0")], None),
+    // Combat effects (`effects.rlb`): glowing fire and sparks, grey smoke.
+    blended("FX_FIRE", &[(W, [255, 150, 60], "FX_FLARE.0")], ADDITIVE),
+    blended("FX_SPARK", &[(W, [255, 230, 170], "FX_FLARE.0")], ADDITIVE),
+    blended("FX_SMOKE", &[([110, 105, 100], K, "FX_SMOKE.0")], ALPHA_BLEND),
 ];
 
 /// The rows of `land2.wea`: row = low face selector (0 unused, 1..3 ground, 4 water).

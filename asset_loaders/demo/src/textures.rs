@@ -95,6 +95,9 @@ pub const TEXTURES: &[TextureSpec] = &[
     t("RAIN.0", Pattern::Streak, [170, 190, 210], 16, PixelFormat::Argb4444),
     t("SNOW.0", Pattern::Flake, [245, 248, 255], 16, PixelFormat::Argb4444),
     t("LIGHTNING.0", Pattern::Streak, [200, 220, 255], 32, PixelFormat::Argb8888),
+    // Combat effects: a soft flare and a smoke puff.
+    t("FX_FLARE.0", Pattern::Flake, [255, 214, 150], 32, PixelFormat::Argb8888),
+    t("FX_SMOKE.0", Pattern::Flake, [128, 124, 120], 32, PixelFormat::Argb8888),
 ];
 
 /// Smooth periodic value noise on a `cells x cells` lattice (tileable).

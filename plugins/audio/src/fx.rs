@@ -7,33 +7,27 @@
 
 use iron3d_core::{SoundBus, SoundCue, SoundKey};
 use iron3d_formats::bytes::display_name;
-use iron3d_formats::model::fxid::Effect;
+use iron3d_formats::model::fxid::{Effect, SoundCommand};
 
 /// The sound cues of an effect's enabled opcode-2 commands, in command order.
 pub fn effect_sound_cues(effect: &Effect, at: [f32; 3]) -> Vec<SoundCue> {
-    effect
-        .commands
-        .iter()
-        .filter(|c| c.enabled())
-        .filter_map(|c| c.sound())
-        .map(|s| {
-            let key = SoundKey { library: display_name(&s.reference.archive), name: display_name(&s.reference.name) };
-            let [near, far, ratio, _] = s.scalars;
-            let range = if near.is_finite() && far.is_finite() && 0.0 <= near && near < far {
-                (near, far)
-            } else {
-                SoundCue::RANGE
-            };
-            let frequency_ratio = if ratio.is_finite() && ratio > 0.0 { ratio } else { 1.0 };
-            SoundCue { range, frequency_ratio, ..SoundCue::play(key, SoundBus::Effects, Some(at)) }
-        })
-        .collect()
+    effect.commands.iter().filter(|c| c.enabled()).filter_map(|c| c.sound()).map(|s| sound_cue(&s, at)).collect()
+}
+
+/// The cue of one opcode-2 command played at `at` (its range and ratio, or the defaults).
+pub fn sound_cue(s: &SoundCommand, at: [f32; 3]) -> SoundCue {
+    let key = SoundKey { library: display_name(&s.reference.archive), name: display_name(&s.reference.name) };
+    let [near, far, ratio, _] = s.scalars;
+    let range =
+        if near.is_finite() && far.is_finite() && 0.0 <= near && near < far { (near, far) } else { SoundCue::RANGE };
+    let frequency_ratio = if ratio.is_finite() && ratio > 0.0 { ratio } else { 1.0 };
+    SoundCue { range, frequency_ratio, ..SoundCue::play(key, SoundBus::Effects, Some(at)) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iron3d_formats::model::fxid::{Command, ResourceRef, SoundCommand};
+    use iron3d_formats::model::fxid::{Command, ResourceRef};
 
     fn sound(enabled: bool, scalars: [f32; 4], name: &str) -> Command {
         let reference = ResourceRef::new(b"sounds.lib", name.as_bytes()).unwrap();

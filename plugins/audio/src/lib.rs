@@ -24,7 +24,7 @@ mod voices;
 pub use ambient::{AmbientMusic, SkyBaseColour, THEME_LOOP};
 pub use cues::CuePlayer;
 pub use device::{AudioDevice, CueOutcome, DeviceChoice, kira_sound};
-pub use fx::effect_sound_cues;
+pub use fx::{effect_sound_cues, sound_cue};
 pub use listener::{Listener, attenuation};
 pub use log::{SoundEvent, SoundEventLog};
 pub use producers::{ENGINE_LOOPS, ProducerState, SoundTable, engine_loop};
@@ -107,9 +107,7 @@ impl Plugin for GameAudioPlugin {
             .add_systems(OnExit(Pause::Paused), voices::resume)
             .add_systems(
                 FixedPostUpdate,
-                (producers::combat, producers::engines)
-                    .chain()
-                    .run_if(in_state(Pause::Running).and_then(resource_exists::<SoundTable>)),
+                producers::engines.run_if(in_state(Pause::Running).and_then(resource_exists::<SoundTable>)),
             )
             .add_systems(PostUpdate, listener::follow_camera.in_set(AudioSystems::Listener))
             .add_systems(

@@ -1,15 +1,16 @@
 //! The game's own sound producers, turning simulation and interface events into
-//! [`SoundCue`]s with the samples of the rules file (the project's table: combat names
-//! the weapon and explosion samples, `sound` the engine, the responses and the click):
-//! a weapon firing (at the shooter), an object destroyed (where it stood), an engine
-//! loop per moving unit (started and stopped with its motion, following the unit), a
-//! unit's response when the player orders it (voice bus) and interface clicks.
-//! The simulation producers run once per tick after the simulation, in id order.
+//! [`SoundCue`]s with the samples of the rules file (the project's table: `sound` names
+//! the engine, the responses and the click): an engine loop per moving unit (started
+//! and stopped with its motion, following the unit), a unit's response when the player
+//! orders it (voice bus) and interface clicks. The engine producer runs once per tick
+//! after the simulation, in id order. Shots and explosions sound through their FXID
+//! effects (`iron3d_render`'s effect playback sends the cues of their opcode-2 records,
+//! or the combat rules' samples when an effect has none).
 
 use bevy::prelude::*;
 use iron3d_core::{
-    GameMessage, GameMessageKind, InterfaceClick, Kinematics, Movable, ObjectTable, OriginalObjectId, SimTransform,
-    SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse,
+    InterfaceClick, Kinematics, Movable, ObjectTable, OriginalObjectId, SimTransform, SoundAction, SoundBus, SoundCue,
+    SoundKey, UnitResponse,
 };
 use iron3d_rules::Rules;
 
@@ -17,10 +18,6 @@ use iron3d_rules::Rules;
 #[derive(Resource, Debug, Clone, PartialEq, Reflect)]
 #[reflect(Resource)]
 pub struct SoundTable {
-    /// Per weapon (the combat rules' table order, as `Fired` names them).
-    pub weapons: Vec<SoundKey>,
-    /// A destroyed object.
-    pub explosion: SoundKey,
     /// A moving unit's loop.
     pub engine: SoundKey,
     /// Its volume.
@@ -38,8 +35,6 @@ impl SoundTable {
     pub fn from_rules(rules: &Rules) -> Self {
         let s = &rules.sound;
         Self {
-            weapons: rules.combat.weapons.iter().map(|w| SoundKey::parse(&w.sound)).collect(),
-            explosion: SoundKey::parse(&rules.combat.explosion_sound),
             engine: SoundKey::parse(&s.engine_hum),
             engine_volume: s.engine_volume,
             engine_min_speed: s.engine_min_speed,
@@ -69,29 +64,6 @@ pub struct ProducerState {
 
 fn position(table: &ObjectTable, objects: &Query<&SimTransform>, id: OriginalObjectId) -> Option<[f32; 3]> {
     table.entity_of(id.0).and_then(|e| objects.get(e).ok()).map(|t| t.position)
-}
-
-/// Weapons and explosions of this tick.
-pub(crate) fn combat(
-    mut messages: MessageReader<GameMessage>,
-    sounds: Res<SoundTable>,
-    table: Res<ObjectTable>,
-    objects: Query<&SimTransform>,
-    mut cues: MessageWriter<SoundCue>,
-) {
-    for m in messages.read() {
-        let cue = match &m.kind {
-            GameMessageKind::Fired { shooter, weapon, .. } => sounds.weapons.get(usize::from(*weapon)).map(|key| {
-                SoundCue::play(key.clone(), SoundBus::Effects, position(&table, &objects, shooter.id))
-                    .owned_by(shooter.id)
-            }),
-            GameMessageKind::Destroyed { object, position, .. } => {
-                Some(SoundCue::play(sounds.explosion.clone(), SoundBus::Effects, Some(*position)).owned_by(object.id))
-            }
-            _ => None,
-        };
-        cues.write_batch(cue);
-    }
 }
 
 /// Starts an engine loop when a unit starts moving and stops it when it stops or leaves.

@@ -2,24 +2,29 @@
 //! (prototype → MSH + WEAR → MAT0 → Texm, components assembled into one transform
 //! hierarchy posed by the CTLD, shared meshes and materials), the terrain of
 //! [`iron3d_mission::LoadedMission`] and a default environment (sun, ambient light, sky
-//! colour, distance fog, exposure). Everything loads through `game://` (see `iron3d_assets`); the
+//! colour, distance fog, exposure), and combat on screen: the FXID effects the combat
+//! rules name ([`effects`], records planned by [`effect_plan`]) with their stand-ins
+//! ([`combat`]: shells, beams, the fallback fireball). Everything loads through `game://` (see `iron3d_assets`); the
 //! Z-up → Y-up conversion lives in `iron3d_assets::axes`.
 
-mod combat;
+pub mod combat;
+pub mod effect_plan;
+pub mod effects;
 mod environment;
 mod lod;
 mod materials;
 mod models;
 mod placement;
 mod terrain;
+pub mod turret;
 
+pub use effects::{EffectLibrary, EffectLight, EffectSprite, PlayingEffect};
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
 pub use lod::LodDistances;
 pub use materials::{AnimatedMaterial, MaterialCache};
-pub use models::{
-    AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache, TurretPiece,
-};
+pub use models::{AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
 pub use terrain::{TerrainRoot, TerrainView};
+pub use turret::{ControlPointAt, TurretPiece};
 
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
@@ -121,15 +126,24 @@ impl Plugin for MissionRenderPlugin {
             .register_type::<ModelPiece>()
             .register_type::<AnimatedPiece>()
             .register_type::<TurretPiece>()
+            .register_type::<ControlPointAt>()
             .register_type::<ModelPart>()
             .register_type::<TerrainView>()
             .register_type::<Environment>()
+            .init_resource::<effects::EffectLibrary>()
+            .register_type::<effects::EffectLibrary>()
+            .register_type::<effects::PlayingEffect>()
+            .register_type::<effects::EffectSprite>()
+            .register_type::<effects::EffectLight>()
+            .register_type::<combat::Fireball>()
+            .register_type::<combat::Beam>()
             .configure_sets(
                 Update,
                 (MissionRenderSystems::Request, MissionRenderSystems::Attach, MissionRenderSystems::Animate).chain(),
             )
-            .add_systems(Startup, (environment::setup, combat::setup))
-            .add_systems(OnExit(AppState::InGame), close)
+            .add_systems(Startup, (environment::setup, combat::setup, effects::setup))
+            .add_systems(OnEnter(AppState::InGame), effects::preload)
+            .add_systems(OnExit(AppState::InGame), (close, effects::reset))
             .configure_sets(PostUpdate, MissionRenderSystems::Place.before(TransformSystems::Propagate))
             .add_systems(PostUpdate, placement::interpolate.in_set(MissionRenderSystems::Place))
             .add_systems(
@@ -140,9 +154,16 @@ impl Plugin for MissionRenderPlugin {
                     (models::attach_models, terrain::attach_terrain, environment::configure_cameras)
                         .in_set(MissionRenderSystems::Attach),
                     environment::apply.run_if(resource_changed::<Environment>).after(MissionRenderSystems::Attach),
-                    (materials::animate_materials, models::pose_pieces, models::aim_turrets)
+                    (materials::animate_materials, models::pose_pieces, turret::aim_turrets)
                         .in_set(MissionRenderSystems::Animate),
-                    (combat::shells, combat::spawn_effects, combat::age_effects)
+                    (
+                        combat::shells,
+                        combat::spawn_beams,
+                        effects::play_combat_effects,
+                        effects::age_effects,
+                        effects::animate_effects,
+                        combat::age_stand_ins,
+                    )
                         .chain()
                         .in_set(MissionRenderSystems::Animate),
                 ),

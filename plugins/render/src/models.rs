@@ -15,24 +15,28 @@
 
 use crate::RenderStats;
 use crate::materials::{AnimatedMaterial, MaterialCache, MaterialSources, is_animated, standard_material};
+use crate::turret::{ControlPointAt, TURRET_CENTER, TurretPiece, model_space, turret_pivot};
 use bevy::asset::RecursiveDependencyLoadState;
 use bevy::ecs::system::SystemParam;
 use bevy::pbr::Lightmap;
 use bevy::prelude::*;
 use iron3d_assets::{GameData, MshAsset, MshNode, MshPart, WearAsset};
 use iron3d_core::{AppState, Movable, PieceAnimation, PieceBinding, Weapon};
+use iron3d_formats::helpers::Ctpt;
 use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, Piece, assemble};
-use iron3d_formats::registry::{EffectiveRef, MeshSource, PrototypeResolver};
+use iron3d_formats::registry::{EffectiveRef, MeshSource, Prototype, PrototypeResolver};
 use iron3d_mission::{MissionObject, Registered};
 use std::collections::{HashMap, HashSet};
 
 /// `game://` paths of a prototype's model, `None` for non-geometric or failed keys.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ModelRefs {
     /// The MSH.
     pub msh: String,
     /// The WEAR, if the prototype names one.
     pub wear: Option<String>,
+    /// The `TurretCenter` of its control points, if it has one.
+    pub turret_center: Option<ControlPointAt>,
 }
 
 /// Resolved prototypes by lower-case key.
@@ -62,6 +66,8 @@ pub struct ComponentModel {
     pub wear: Option<Handle<WearAsset>>,
     /// Parent component model (index into [`ObjectModel::components`]) and its node.
     pub attach: Option<(usize, u32)>,
+    /// The `TurretCenter` of its control points (a chassis' turret turns about it).
+    pub turret_center: Option<ControlPointAt>,
 }
 
 /// The models of a mission object's components (on the object entity).
@@ -95,18 +101,6 @@ pub struct AnimatedPiece {
     pub object: Entity,
     /// Index into its [`PieceAnimation::bindings`].
     pub binding: usize,
-}
-
-/// The first piece of a turret component (component type 1, `registry.md` §2.3): it
-/// turns on its mount by the turret heading combat keeps ([`iron3d_core::Weapon`]),
-/// on top of its posed transform.
-#[derive(Component, Reflect, Debug, Clone, Copy)]
-#[reflect(Component)]
-pub struct TurretPiece {
-    /// The object entity.
-    pub object: Entity,
-    /// Its transform with the turret straight ahead.
-    pub ahead: Transform,
 }
 
 /// Component type of a turret (`registry.md` §2.3).
@@ -154,6 +148,21 @@ fn game_path(r: &EffectiveRef) -> String {
     format!("game://{}::{}", r.archive.replace('\\', "/"), r.resource)
 }
 
+/// The `TurretCenter` of a prototype's `.cpt` (a bad file is reported and ignored).
+fn turret_center(game: &GameData, p: &Prototype) -> Option<ControlPointAt> {
+    let r = p.first(".cpt")?;
+    let points = game.0.read_entry(&r.archive, &r.resource).and_then(|b| Ctpt::parse(&b));
+    match points {
+        Ok(points) => points
+            .find(TURRET_CENTER)
+            .map(|(_, point)| ControlPointAt { node: point.owner_piece(), position: point.position() }),
+        Err(e) => {
+            warn!("render: {} / {}: {e}; its turret turns about its own origin", r.archive, r.resource);
+            None
+        }
+    }
+}
+
 fn resolve_missing(game: &GameData, keys: &[String], cache: &mut PrototypeCache) {
     let archive = match game.0.archive("objects.rlb") {
         Ok(a) => a,
@@ -171,9 +180,11 @@ fn resolve_missing(game: &GameData, keys: &[String], cache: &mut PrototypeCache)
     for key in keys {
         let refs = match resolver.resolve(key).as_ref() {
             Ok(p) => match &p.mesh {
-                MeshSource::Explicit(r) | MeshSource::BasStem(r) => {
-                    Some(ModelRefs { msh: game_path(r), wear: p.wear().map(game_path) })
-                }
+                MeshSource::Explicit(r) | MeshSource::BasStem(r) => Some(ModelRefs {
+                    msh: game_path(r),
+                    wear: p.wear().map(game_path),
+                    turret_center: turret_center(game, p),
+                }),
                 MeshSource::NonGeometric => None,
             },
             Err(e) => {
@@ -224,6 +235,7 @@ pub(crate) fn request_models(
                 msh: server.load(refs.msh.clone()),
                 wear: refs.wear.as_ref().map(|w| server.load(w.clone())),
                 attach: parent.map(|p| (p, c.attach_node)),
+                turret_center: refs.turret_center,
             });
         }
         stats.instances += model.components.len();
@@ -342,6 +354,30 @@ fn binding_of(bindings: &[PieceBinding], c: &ComponentModel, node: usize) -> Opt
     bindings.iter().position(|b| usize::from(b.component) == c.component && usize::try_from(b.node) == Ok(node))
 }
 
+/// A node's pose as its piece is spawned: its binding's frame, or its rest pose.
+fn node_pose(model: &MshAsset, c: &ComponentModel, node: usize, bindings: &[PieceBinding]) -> Transform {
+    binding_of(bindings, c, node).map_or(model.nodes[node].rest, |b| model.pose(node, bindings[b].frame()))
+}
+
+/// The turret piece of `object` posed `ahead` on node `mount` of component `parent`:
+/// it turns about the parent's `TurretCenter` when it has one, else its own origin.
+fn turret_piece(
+    object: Entity,
+    ahead: Transform,
+    parent: Option<(&ComponentModel, &MshAsset, usize)>,
+    bindings: &[PieceBinding],
+) -> TurretPiece {
+    let centred = parent.and_then(|(c, model, mount)| {
+        let center = c.turret_center?;
+        let pose = |n: usize| node_pose(model, c, n, bindings);
+        let owner = model_space(model, center.node, pose);
+        let mount = model_space(model, i32::try_from(mount).ok()?, pose);
+        Some(turret_pivot(center, owner, mount))
+    });
+    let (pivot, axis) = centred.unwrap_or((ahead.translation, ahead.rotation * Vec3::Y));
+    TurretPiece { object, ahead, pivot, axis, centred: centred.is_some() }
+}
+
 /// Spawns one piece of `object` under `parent`, posed by its binding (or at rest); a
 /// cycling binding makes it an [`AnimatedPiece`].
 fn spawn_piece(
@@ -353,7 +389,7 @@ fn spawn_piece(
     bindings: &[PieceBinding],
 ) -> Entity {
     let binding = binding_of(bindings, c, piece.node);
-    let pose = binding.map_or(model.nodes[piece.node].rest, |b| model.pose(piece.node, bindings[b].frame()));
+    let pose = node_pose(model, c, piece.node, bindings);
     let name = Name::new(format!("{}/{}", c.key, model.nodes[piece.node].name));
     let mut e = commands.spawn((
         ModelPiece { component: piece.component, node: piece.node, model: c.msh.clone() },
@@ -479,9 +515,12 @@ pub(crate) fn attach_models(
             let turret =
                 mission.and_then(|m| m.components.get(c.component)).is_some_and(|m| m.component_type == TURRET);
             if turret && piece.parent.is_none_or(|p| assembly.pieces[p].component != piece.component) {
-                let ahead = binding_of(bindings, c, piece.node)
-                    .map_or(model.nodes[piece.node].rest, |b| model.pose(piece.node, bindings[b].frame()));
-                commands.entity(piece_entity).insert(TurretPiece { object: entity, ahead });
+                let ahead = node_pose(model, c, piece.node, bindings);
+                let mount = piece
+                    .parent
+                    .map(|p| &assembly.pieces[p])
+                    .and_then(|p| Some((&object.components[p.component], ready[p.component]?, p.node)));
+                commands.entity(piece_entity).insert(turret_piece(entity, ahead, mount, bindings));
             }
             let levels = node_levels(&model.nodes[piece.node]);
             let wear = assets.wear(c);
@@ -503,17 +542,6 @@ pub(crate) fn attach_models(
             stats.pairs,
             stats.objects
         );
-    }
-}
-
-/// Turns turret pieces by their object's turret heading (a rotation about the game's
-/// Z axis is one about Bevy's Y); the transform is written only when it changes.
-pub(crate) fn aim_turrets(weapons: Query<Ref<Weapon>>, mut turrets: Query<(&TurretPiece, &mut Transform)>) {
-    for (turret, mut transform) in &mut turrets {
-        let Some(weapon) = weapons.get(turret.object).ok().filter(|w| w.is_changed()) else { continue };
-        let mut aimed = turret.ahead;
-        aimed.rotation *= Quat::from_rotation_y(weapon.turret);
-        transform.set_if_neq(aimed);
     }
 }
 

@@ -20,13 +20,15 @@ use std::sync::Arc;
 
 const MISSION: &str = "tutorial.01";
 
-fn demo() -> Arc<GameDir> {
+/// The committed demo tree.
+pub(crate) fn demo() -> Arc<GameDir> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
     Arc::new(GameDir::open(root, ReadOptions::compatible()).unwrap())
 }
 
-/// A headless app with the mission loaded and every model attached (bounded wait).
-fn loaded_app(game: &Arc<GameDir>) -> App {
+/// A headless app over `game`: core, assets through `game://` with the game's loaders,
+/// materials as plain assets (no GPU).
+pub(crate) fn headless_app(game: &Arc<GameDir>) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -40,9 +42,29 @@ fn loaded_app(game: &Arc<GameDir>) -> App {
         },
         GameLoadersPlugin,
         CorePlugin,
-        MissionPlugin,
     ));
-    app.init_asset::<StandardMaterial>().add_plugins(MissionRenderPlugin);
+    app.init_asset::<StandardMaterial>();
+    app
+}
+
+/// A beam weapon of the rules' first kind, its turret at `turret` radians.
+pub(crate) fn beam_weapon(turret: f32) -> iron3d_core::Weapon {
+    iron3d_core::Weapon {
+        kind: 0,
+        range: 80.0,
+        damage: 1.0,
+        reload_ticks: 1,
+        cooldown: 0,
+        projectile_speed: 0.0,
+        turn_rate: 1.0,
+        turret,
+    }
+}
+
+/// A headless app with the mission loaded and every model attached (bounded wait).
+fn loaded_app(game: &Arc<GameDir>) -> App {
+    let mut app = headless_app(game);
+    app.add_plugins((MissionPlugin, MissionRenderPlugin));
     load_headless(&mut app, game, MISSION).expect("the mission loads");
     for _ in 0..3000 {
         app.update();
@@ -126,17 +148,11 @@ fn turrets_turn_with_the_turret_heading_combat_keeps() {
     let (piece, turret, model_piece) =
         turrets.iter(world).next().map(|(e, t, p)| (e, *t, p.clone())).expect("the demo robots have turrets");
     assert_eq!(model_piece.component, 1, "the turret component's first piece");
-    let weapon = iron3d_core::Weapon {
-        kind: 0,
-        range: 80.0,
-        damage: 1.0,
-        reload_ticks: 1,
-        cooldown: 0,
-        projectile_speed: 0.0,
-        turn_rate: 1.0,
-        turret: std::f32::consts::FRAC_PI_2,
-    };
-    world.entity_mut(turret.object).insert(weapon);
+    // The demo chassis carry their mount at the CTPT TurretCenter: the turret turns
+    // about that point, which is the mount's origin, about the chassis' up.
+    assert!(turret.centred, "the pivot comes from the chassis' TurretCenter");
+    assert!(turret.pivot.length() < 1e-5 && (turret.axis - Vec3::Y).length() < 1e-5, "{turret:?}");
+    world.entity_mut(turret.object).insert(beam_weapon(std::f32::consts::FRAC_PI_2));
     app.update();
     let now = *app.world().get::<Transform>(piece).unwrap();
     let expected = turret.ahead.rotation * Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
