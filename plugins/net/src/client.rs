@@ -443,3 +443,22 @@ pub fn wire(order: Order, schemes: &iron3d_core::SchemeNames) -> Option<WireOrde
         other => Some(WireOrder::Plain(other)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Checkpoints;
+
+    #[test]
+    fn checkpoints_compare_in_any_order_and_skip_ticks_never_held() {
+        let mut c = Checkpoints::default();
+        c.history.extend([(10, 0xA), (11, 0xB), (12, 0xC)]);
+        // Out of order: 12 before 10; 11 differs; 9 was never held exactly; 13 waits.
+        c.pending.extend([(12, 120, 0xC), (10, 100, 0xA), (11, 110, 0xF), (9, 90, 0x9), (13, 130, 0xD)]);
+        c.settle();
+        assert_eq!((c.checks, c.mismatches, c.skipped), (3, 1, 1));
+        assert_eq!(c.pending, [(13, 130, 0xD)]);
+        c.history.push_back((13, 0xD));
+        c.settle();
+        assert_eq!((c.checks, c.mismatches, c.pending.len()), (4, 1, 0));
+    }
+}
