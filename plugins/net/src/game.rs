@@ -13,7 +13,9 @@ use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, Update};
 use bevy_ecs::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, CommandQueue, MissionClans, OriginalObjectId, SchemeNames, SimObject, SimSystems};
+use iron3d_core::{
+    AppState, CommandQueue, GameClock, MissionClans, OriginalObjectId, SchemeNames, SimObject, SimSystems, TICK_MS,
+};
 use iron3d_mission::{GameMissionBackend, LoadedMission, MissionRequest};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -68,6 +70,10 @@ impl Plugin for NetGamePlugin {
             .add_systems(OnEnter(AppState::InGame), (host, ready))
             .add_systems(Update, join.run_if(resource_changed::<NetRole>))
             .add_systems(Update, (load_hosts_mission, report_refusal).run_if(in_state(ClientState::Connected)))
+            .add_systems(
+                Update,
+                follow_hosts_clock.run_if(in_state(ClientState::Connected).and_then(in_state(AppState::InGame))),
+            )
             .add_systems(
                 PostUpdate,
                 forward_commands.run_if(in_state(ClientState::Connected).and_then(in_state(AppState::InGame))),
@@ -165,6 +171,14 @@ fn ready(
         }
     }
     outgoing.messages.push(Gmsg::Ready { ready: true });
+}
+
+/// The game clock shows the host's time: each tick the host names (checkpoints, state
+/// changes) sets it, and the client's own clock step carries it on in between.
+fn follow_hosts_clock(session: Res<ClientSession>, mut clock: ResMut<GameClock>) {
+    if session.is_changed() && session.first_tick.is_some() && clock.tick != session.last_tick {
+        *clock = GameClock { tick: session.last_tick, time_ms: session.last_tick.wrapping_mul(TICK_MS) };
+    }
 }
 
 /// The player's commands go to the host instead of this client's simulation.

@@ -306,7 +306,7 @@ fn eight_bots_play_half_a_simulated_minute_with_equal_hashes() {
     eight_bots_play(30);
 }
 
-/// Run by `.ci/run` (about four minutes in the ci profile).
+/// Run by `.ci/run` (about nine minutes in the ci profile).
 #[test]
 #[ignore = "long: ten simulated minutes; .ci/run runs it"]
 fn eight_bots_play_ten_simulated_minutes_with_equal_hashes() {
@@ -351,6 +351,12 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
     let acked = s.session(0).orders_acked;
     assert_eq!(acked, 1, "the host took the order");
     assert_eq!(s.host_order(unit), to, "the host gave the order");
+    let (host_tick, client_tick) =
+        (s.host.world().resource::<GameClock>().tick, s.clients[0].world().resource::<GameClock>().tick);
+    assert!(
+        host_tick.abs_diff(client_tick) <= 2,
+        "the client's clock follows the host's: {client_tick} vs {host_tick}"
+    );
     let client_e = s.clients[0].world().resource::<ObjectTable>().entity_of(unit).unwrap();
     let client_at = s.clients[0].world().get::<iron3d_core::SimTransform>(client_e).unwrap().position;
     assert!(
