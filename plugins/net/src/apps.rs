@@ -47,8 +47,7 @@ pub fn host_app(
     app.insert_resource(settings);
     app.finish();
     app.cleanup();
-    app.world_mut().resource_mut::<crate::SessionLog>().mission = mission.clone();
-    app.world_mut().resource_mut::<crate::SessionLog>().version = crate::PROTOCOL_VERSION;
+    app.insert_resource(crate::SessionLog::new(mission.clone()));
     load_headless(&mut app, game, &mission).map_err(|e| e.to_string())?;
     let addr = crate::listen(app.world_mut(), port, max).map_err(|e: NetError| e.to_string())?;
     set_clock(&mut app, clock);

@@ -13,17 +13,14 @@ use bevy_reflect::Reflect;
 use bevy_replicon::client::ServerUpdateTick;
 use bevy_replicon::client::server_mutate_ticks::ServerMutateTicks;
 use bevy_replicon::prelude::*;
-use bevy_replicon_renet::RenetChannelsExt;
 use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
-use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_state::prelude::*;
 use iron3d_core::{Health, ObjectKind, Order, OriginalObjectId, Owner, SimObject, SimTransform};
 use iron3d_mission::{MissionRequest, PlacedRecord, PreparedObject, PropertyBag, spawn_object_on};
 use std::collections::{BTreeMap, VecDeque};
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime};
 
 /// What the client knows of its session.
 #[derive(Resource, Debug, Clone, Default, Reflect)]
@@ -147,13 +144,8 @@ pub fn connect(world: &mut World, server: SocketAddr, name: &str, data: Vec<u8>)
         true => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), server.port()),
         false => server,
     };
-    let channels = world.resource::<RepliconChannels>();
-    let client = RenetClient::new(ConnectionConfig {
-        server_channels_config: channels.server_configs(),
-        client_channels_config: channels.client_configs(),
-        ..Default::default()
-    });
-    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or(Duration::ZERO);
+    let client = RenetClient::new(crate::connection_config(world));
+    let now = crate::unix_time();
     let client_id =
         (now.as_nanos() as u64) ^ u64::from(std::process::id()) << 40 ^ NEXT.fetch_add(1, Ordering::Relaxed);
     let socket = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).map_err(NetError::Socket)?;
@@ -196,10 +188,7 @@ impl Plugin for NetClientPlugin {
             .init_resource::<OutgoingOrders>()
             .init_resource::<Checkpoints>()
             .init_resource::<Mirrors>()
-            .insert_resource(crate::transfer::ClientTransfers {
-                max_delay: crate::transfer::DEFAULT_MAX_DELAY,
-                ..Default::default()
-            })
+            .init_resource::<crate::transfer::ClientTransfers>()
             .register_type::<crate::transfer::ClientTransfers>()
             .register_type::<ClientSession>()
             .register_type::<Checkpoints>()

@@ -96,7 +96,7 @@ fn host(world: &mut World) {
         settings.local_clan = local_clan;
         settings.max_players
     };
-    *world.resource_mut::<SessionLog>() = SessionLog { version: crate::PROTOCOL_VERSION, mission, entries: Vec::new() };
+    world.insert_resource(SessionLog::new(mission));
     if world.contains_resource::<bevy_replicon_renet::RenetServer>() {
         return;
     }

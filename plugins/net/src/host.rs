@@ -16,17 +16,14 @@ use bevy_reflect::Reflect;
 use bevy_replicon::prelude::*;
 use bevy_replicon::server::server_tick::ServerTick;
 use bevy_replicon::shared::backend::connected_client::NetworkId;
-use bevy_replicon_renet::RenetChannelsExt;
 use bevy_replicon_renet::RenetServer;
 use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
-use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_state::prelude::*;
 use iron3d_core::{
     CommandQueue, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause, SimObject, SimTransform,
 };
 use iron3d_mission::MissionObject;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-use std::time::{Duration, SystemTime};
 
 /// How the host runs its session.
 #[derive(Resource, Debug, Clone, PartialEq, Reflect)]
@@ -93,16 +90,11 @@ pub struct HostState {
 /// # Errors
 /// The socket or the transport cannot be opened.
 pub fn listen(world: &mut World, port: u16, max_players: u8) -> Result<SocketAddr, NetError> {
-    let channels = world.resource::<RepliconChannels>();
-    let server = RenetServer::new(ConnectionConfig {
-        server_channels_config: channels.server_configs(),
-        client_channels_config: channels.client_configs(),
-        ..Default::default()
-    });
+    let server = RenetServer::new(crate::connection_config(world));
     let socket = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, port)).map_err(NetError::Socket)?;
     let addr = socket.local_addr().map_err(NetError::Socket)?;
     let config = ServerConfig {
-        current_time: SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or(Duration::ZERO),
+        current_time: crate::unix_time(),
         max_clients: usize::from(max_players.clamp(1, crate::MAX_PLAYERS)),
         protocol_id: protocol_id(),
         authentication: ServerAuthentication::Unsecure,
@@ -126,10 +118,7 @@ impl Plugin for NetHostPlugin {
             .init_resource::<HostState>()
             .init_resource::<NetWatcher>()
             .init_resource::<SessionLog>()
-            .insert_resource(crate::transfer::HostTransfers {
-                max_delay: crate::transfer::DEFAULT_MAX_DELAY,
-                ..Default::default()
-            })
+            .init_resource::<crate::transfer::HostTransfers>()
             .register_type::<crate::transfer::HostTransfers>()
             .register_type::<HostSettings>()
             .register_type::<HostState>()

@@ -126,6 +126,23 @@ impl std::fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
+/// The renet connection both sides open: replicon's channels (registered identically
+/// on both by [`NetProtocolPlugin`]).
+pub(crate) fn connection_config(world: &World) -> bevy_replicon_renet::renet::ConnectionConfig {
+    use bevy_replicon_renet::RenetChannelsExt;
+    let channels = world.resource::<RepliconChannels>();
+    bevy_replicon_renet::renet::ConnectionConfig {
+        server_channels_config: channels.server_configs(),
+        client_channels_config: channels.client_configs(),
+        ..Default::default()
+    }
+}
+
+/// Wall-clock time since the Unix epoch (netcode's connection clock).
+pub(crate) fn unix_time() -> std::time::Duration {
+    std::time::SystemTime::now().duration_since(std::time::SystemTime::UNIX_EPOCH).unwrap_or_default()
+}
+
 /// Logs to stderr for the headless tools (the dedicated server, bots): `RUST_LOG`
 /// filters (default: `info`, the transport crates at `warn`).
 pub fn init_logging() {

@@ -90,6 +90,11 @@ pub struct SessionLog {
 }
 
 impl SessionLog {
+    /// An empty record of `mission` by this protocol version.
+    pub fn new(mission: String) -> Self {
+        Self { version: crate::PROTOCOL_VERSION, mission, entries: Vec::new() }
+    }
+
     /// Records an accepted order.
     pub fn order(&mut self, tick: u32, player: u16, units: &[u32], order: &WireOrder, queued: bool) {
         let message = Gmsg::Order { seq: 0, units: units.to_vec(), order: order.clone(), queued };

@@ -38,7 +38,7 @@ pub struct Outgoing {
 }
 
 /// The host's transfers in flight.
-#[derive(Resource, Debug, Clone, Default, Reflect)]
+#[derive(Resource, Debug, Clone, Reflect)]
 #[reflect(Resource)]
 pub struct HostTransfers {
     /// In flight, in start order.
@@ -59,7 +59,7 @@ pub struct Incoming {
 }
 
 /// A client's transfers.
-#[derive(Resource, Debug, Clone, Default, Reflect)]
+#[derive(Resource, Debug, Clone, Reflect)]
 #[reflect(Resource)]
 pub struct ClientTransfers {
     /// Transfers asked for or arriving.
@@ -72,6 +72,29 @@ pub struct ClientTransfers {
     pub next_id: u32,
     /// `Network_ResourceTransferMaxDelay`.
     pub max_delay: Duration,
+}
+
+impl Default for HostTransfers {
+    fn default() -> Self {
+        Self { active: Vec::new(), max_delay: DEFAULT_MAX_DELAY }
+    }
+}
+
+impl Default for ClientTransfers {
+    fn default() -> Self {
+        Self {
+            incoming: BTreeMap::new(),
+            done: BTreeMap::new(),
+            failed: BTreeMap::new(),
+            next_id: 0,
+            max_delay: DEFAULT_MAX_DELAY,
+        }
+    }
+}
+
+/// Why a transfer past `max` is abandoned.
+fn too_late(max: Duration) -> String {
+    format!("not complete within Network_ResourceTransferMaxDelay ({} ms)", max.as_millis())
 }
 
 impl ClientTransfers {
@@ -143,7 +166,7 @@ pub(crate) fn send_chunks(
             return false;
         }
         if now.saturating_sub(t.started) > max {
-            let reason = format!("not complete within Network_ResourceTransferMaxDelay ({} ms)", max.as_millis());
+            let reason = too_late(max);
             tracing::warn!(target: "resnet", "transfer {} abandoned: {reason}", t.id);
             send(t.client, Gmsg::RemoveResource { transfer: t.id, reason });
             return false;
@@ -170,7 +193,7 @@ pub(crate) fn expire(
     let late: Vec<u32> =
         transfers.incoming.iter().filter(|(_, t)| now.saturating_sub(t.started) > max).map(|(id, _)| *id).collect();
     for id in late {
-        let reason = format!("not complete within Network_ResourceTransferMaxDelay ({} ms)", max.as_millis());
+        let reason = too_late(max);
         outgoing.messages.push(Gmsg::RemoveResource { transfer: id, reason: reason.clone() });
         transfers.abandon(id, reason);
     }
