@@ -11,6 +11,7 @@ pub mod combat;
 pub mod effect_plan;
 pub mod effects;
 mod environment;
+pub mod fast_shading;
 mod lod;
 mod materials;
 mod models;
@@ -20,6 +21,7 @@ pub mod turret;
 
 pub use effects::{EffectLibrary, EffectLight, EffectSprite, PlayingEffect};
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
+pub use fast_shading::{FastMaterial, FastShaded, Shading};
 pub use lod::LodDistances;
 pub use materials::{AnimatedMaterial, MaterialCache};
 pub use models::{AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
@@ -114,6 +116,7 @@ pub struct MissionRenderPlugin;
 
 impl Plugin for MissionRenderPlugin {
     fn build(&self, app: &mut App) {
+        fast_shading::plugin(app);
         app.init_resource::<RenderStats>()
             .init_resource::<PrototypeCache>()
             .init_resource::<MaterialCache>()
@@ -143,7 +146,7 @@ impl Plugin for MissionRenderPlugin {
             )
             .add_systems(Startup, (environment::setup, combat::setup, effects::setup))
             .add_systems(OnEnter(AppState::InGame), effects::preload)
-            .add_systems(OnExit(AppState::InGame), (close, effects::reset))
+            .add_systems(OnExit(AppState::InGame), (close, effects::reset, fast_shading::forget))
             .configure_sets(PostUpdate, MissionRenderSystems::Place.before(TransformSystems::Propagate))
             .add_systems(PostUpdate, placement::interpolate.in_set(MissionRenderSystems::Place))
             .add_systems(
@@ -154,7 +157,11 @@ impl Plugin for MissionRenderPlugin {
                     (models::attach_models, terrain::attach_terrain, environment::configure_cameras)
                         .in_set(MissionRenderSystems::Attach),
                     environment::apply.run_if(resource_changed::<Environment>).after(MissionRenderSystems::Attach),
-                    (materials::animate_materials, models::pose_pieces, turret::aim_turrets)
+                    (
+                        (materials::animate_materials, fast_shading::shade).chain(),
+                        models::pose_pieces,
+                        turret::aim_turrets,
+                    )
                         .in_set(MissionRenderSystems::Animate),
                     (
                         combat::shells,

@@ -14,6 +14,7 @@
 //! [`MaterialCache`] (one per MAT0).
 
 use crate::RenderStats;
+use crate::fast_shading::FastShaded;
 use crate::materials::{AnimatedMaterial, MaterialCache, MaterialSources, is_animated, standard_material};
 use crate::turret::{ControlPointAt, TURRET_CENTER, TurretPiece, model_space, turret_pivot};
 use bevy::asset::RecursiveDependencyLoadState;
@@ -435,6 +436,7 @@ fn spawn_parts(
             let mut drawn = commands.spawn((
                 ModelPart { material: part.material, level },
                 Mesh3d(part.mesh.clone()),
+                FastShaded { full: material.clone() },
                 MeshMaterial3d(material),
                 ChildOf(parent),
             ));

@@ -9,6 +9,7 @@
 //! unknown; overlays without a table or material are not drawn.
 
 use crate::RenderStats;
+use crate::fast_shading::FastShaded;
 use crate::materials::{AnimatedMaterial, MaterialSources, is_animated, standard_material};
 use bevy::asset::RecursiveDependencyLoadState;
 use bevy::prelude::*;
@@ -183,6 +184,7 @@ pub(crate) fn attach_terrain(
         commands.spawn((
             Name::new(format!("Terrain layer {}", layer.selector)),
             Mesh3d(layer.mesh.clone()),
+            FastShaded { full: material.clone() },
             MeshMaterial3d(material),
             ChildOf(root),
         ));
@@ -203,6 +205,7 @@ pub(crate) fn attach_terrain(
         commands.spawn((
             Name::new(format!("Terrain overlay {}", layer.selector)),
             Mesh3d(layer.mesh.clone()),
+            FastShaded { full: material.clone() },
             MeshMaterial3d(material),
             ChildOf(root),
         ));

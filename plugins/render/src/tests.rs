@@ -279,3 +279,64 @@ fn models_naming_the_same_mat0_share_one_material() {
     assert!(used.len() <= mat0s + 1, "{} materials for {mat0s} MAT0s", used.len());
     assert!(used.len() < wear_rows, "{} materials for {wear_rows} WEAR rows", used.len());
 }
+
+#[test]
+fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
+    assert!(Shading::Auto.fast(true) && !Shading::Auto.fast(false), "auto: fast on a software renderer only");
+    assert!(Shading::Fast.fast(false) && !Shading::Full.fast(true));
+    let game = demo();
+    let mut app = loaded_app(&game);
+    for _ in 0..500 {
+        if app.world().resource::<TerrainView>().bounds.is_some() {
+            break;
+        }
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    fn shown(app: &mut App) -> [usize; 2] {
+        let world = app.world_mut();
+        let fast =
+            world.query_filtered::<(), (With<FastShaded>, With<MeshMaterial3d<FastMaterial>>)>().iter(world).count();
+        let full = world
+            .query_filtered::<(), (With<FastShaded>, With<MeshMaterial3d<StandardMaterial>>)>()
+            .iter(world)
+            .count();
+        [fast, full]
+    }
+    let [none, all] = shown(&mut app);
+    assert_eq!(none, 0, "no renderer here: auto shades fully");
+    let mut layers = app.world_mut().query_filtered::<(), (With<FastShaded>, Without<ModelPart>)>();
+    assert!(layers.iter(app.world()).count() > 0 && all > layers.iter(app.world()).count(), "layers and parts");
+
+    app.insert_resource(Shading::Fast);
+    app.update();
+    assert_eq!(shown(&mut app), [all, 0], "every layer and part is shaded fast");
+    let pairs = |app: &mut App| -> Vec<(Handle<StandardMaterial>, Handle<FastMaterial>)> {
+        let world = app.world_mut();
+        let mut q = world.query::<(&FastShaded, &MeshMaterial3d<FastMaterial>)>();
+        q.iter(world).map(|(s, m)| (s.full.clone(), m.0.clone())).collect()
+    };
+    let equal = |app: &App, (full, fast): &(Handle<StandardMaterial>, Handle<FastMaterial>)| {
+        let source = app.world().resource::<Assets<StandardMaterial>>().get(full).unwrap();
+        app.world().resource::<Assets<FastMaterial>>().get(fast) == Some(&FastMaterial::from(source))
+    };
+    let made = pairs(&mut app);
+    assert!(made.iter().all(|p| equal(&app, p)), "each fast material is made from its source");
+
+    // A source changes (as animated materials do): its fast material follows.
+    let (full, _) = made[0].clone();
+    app.world_mut().resource_mut::<Assets<StandardMaterial>>().get_mut(&full).unwrap().base_color =
+        Color::srgb(0.1, 0.9, 0.2);
+    // The change is announced at the end of this frame and followed in the next.
+    app.update();
+    app.update();
+    assert!(pairs(&mut app).iter().filter(|p| p.0 == full).all(|p| equal(&app, p)));
+    assert_eq!(
+        app.world().resource::<Assets<FastMaterial>>().get(&made[0].1).unwrap().uniform.color,
+        Color::srgb(0.1, 0.9, 0.2).to_linear().to_vec4()
+    );
+
+    app.insert_resource(Shading::Full);
+    app.update();
+    assert_eq!(shown(&mut app), [0, all], "back to full shading");
+}

@@ -4,6 +4,7 @@ use crate::settings::{UserSettings, WindowChoice};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_input::{Bindings, GameAction, Rebinding};
+use iron3d_render::Shading;
 
 /// A full-window background `Ui` (egui panels draw inside it).
 pub fn full_screen(ctx: &egui::Context, id: &'static str) -> egui::Ui {
@@ -55,6 +56,14 @@ pub fn settings_controls(ui: &mut egui::Ui, edit: &mut SettingsEdit) {
                 }
             });
         ui.checkbox(&mut s.video.vsync, "wait for retrace (vsync)");
+        ui.horizontal(|ui| {
+            ui.label("shading");
+            ui.radio_value(&mut s.video.shading, Shading::Auto, "auto")
+                .on_hover_text("fast on a software renderer, full on a graphics card");
+            ui.radio_value(&mut s.video.shading, Shading::Full, "full");
+            ui.radio_value(&mut s.video.shading, Shading::Fast, "fast")
+                .on_hover_text("sun and ambient light only: no spotlight or flashes on the ground");
+        });
     });
     ui.collapsing("Sound", |ui| {
         let a = &mut s.audio;

@@ -11,6 +11,7 @@ use bevy::window::{MonitorSelection, PresentMode, PrimaryWindow, WindowMode};
 use iron3d_audio::AudioSettings;
 use iron3d_formats::config::IniFile;
 use iron3d_input::InputSettings;
+use iron3d_render::Shading;
 use iron3d_vfs::user_files::{self, Versioned};
 use serde::{Deserialize, Serialize};
 
@@ -39,11 +40,13 @@ pub struct VideoSettings {
     pub resolution: [u32; 2],
     /// Wait for the display's refresh (option 104, "Wait for retrace").
     pub vsync: bool,
+    /// Terrain and model shading (fast on a software renderer by default).
+    pub shading: Shading,
 }
 
 impl Default for VideoSettings {
     fn default() -> Self {
-        Self { mode: WindowChoice::Windowed, resolution: [1280, 720], vsync: true }
+        Self { mode: WindowChoice::Windowed, resolution: [1280, 720], vsync: true, shading: Shading::Auto }
     }
 }
 
@@ -150,12 +153,14 @@ pub fn apply(
     mut file: ResMut<SettingsFile>,
     mut input: ResMut<InputSettings>,
     mut audio: ResMut<AudioSettings>,
+    mut shading: ResMut<Shading>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
     time: Res<Time<Real>>,
 ) {
     if settings.is_changed() {
         input.set_if_neq(settings.input);
         audio.set_if_neq(settings.audio.clone());
+        shading.set_if_neq(settings.video.shading);
         if !settings.is_added() {
             file.unsaved = Some(0.0);
             file.window_from_cli = false;

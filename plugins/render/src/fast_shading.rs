@@ -1,0 +1,191 @@
+//! The shading choice (a video setting). The terrain covers nearly every pixel of a
+//! mission's frame and the models most of the rest; Bevy's PBR shader costs a software
+//! rasteriser (llvmpipe) nearly the whole frame there. [`FastMaterial`] shades the
+//! terrain layers and model parts with the same sun, ambient light, lightmaps, exposure,
+//! fog and tone mapping but one texture sample and Lambert's law: the same look for the
+//! game's matte surfaces, without specular highlights and without the camera spotlight
+//! and point-light flashes on them. [`Shading::Auto`] picks it on a software renderer
+//! and PBR on a GPU. Effects, shells and weather keep their unlit materials.
+
+use bevy::asset::embedded_asset;
+use bevy::mesh::MeshVertexBufferLayoutRef;
+use bevy::pbr::{MaterialPipeline, MaterialPipelineKey};
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+use bevy::render::RenderApp;
+use bevy::render::render_resource::{AsBindGroup, RenderPipelineDescriptor, ShaderType, SpecializedMeshPipelineError};
+use bevy::render::renderer::RenderAdapterInfo;
+use bevy::shader::ShaderRef;
+use serde::{Deserialize, Serialize};
+
+/// How terrain and models are shaded (a video setting).
+#[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[reflect(Resource)]
+pub enum Shading {
+    /// Fast on a software renderer, full on a GPU.
+    #[default]
+    Auto,
+    /// Physically based: every light, including the spotlight and flashes.
+    Full,
+    /// Sun, ambient light and lightmaps only ([`FastMaterial`]).
+    Fast,
+}
+
+impl Shading {
+    /// Whether [`FastMaterial`]s are used on an adapter that is (or is not) a software
+    /// renderer.
+    pub fn fast(self, software: bool) -> bool {
+        match self {
+            Shading::Auto => software,
+            Shading::Full => false,
+            Shading::Fast => true,
+        }
+    }
+}
+
+/// The uniform of [`FastMaterial`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, ShaderType)]
+pub struct FastUniform {
+    /// Base colour (linear).
+    pub color: Vec4,
+    /// Emissive colour (linear; alpha weighs the exposure as in `StandardMaterial`).
+    pub emissive: Vec4,
+    /// Alpha-mask cutoff; negative without a mask.
+    pub alpha_cutoff: f32,
+    /// Scale of lightmap texels.
+    pub lightmap_exposure: f32,
+}
+
+/// The fast counterpart of a `StandardMaterial` (made from it, kept equal to it).
+#[derive(Asset, TypePath, AsBindGroup, Debug, Clone, PartialEq)]
+pub struct FastMaterial {
+    /// Colours and cutoff.
+    #[uniform(0)]
+    pub uniform: FastUniform,
+    /// Base colour texture.
+    #[texture(1)]
+    #[sampler(2)]
+    pub texture: Option<Handle<Image>>,
+    /// Blending (opaque, mask, blend or add).
+    pub alpha_mode: AlphaMode,
+    /// Depth bias (terrain overlays win over their base layer).
+    pub depth_bias: f32,
+}
+
+impl From<&StandardMaterial> for FastMaterial {
+    fn from(m: &StandardMaterial) -> Self {
+        let alpha_cutoff = if let AlphaMode::Mask(c) = m.alpha_mode { c } else { -1.0 };
+        let alpha_mode = match m.alpha_mode {
+            AlphaMode::Opaque | AlphaMode::Mask(_) | AlphaMode::Add => m.alpha_mode,
+            _ => AlphaMode::Blend,
+        };
+        Self {
+            uniform: FastUniform {
+                color: m.base_color.to_linear().to_vec4(),
+                emissive: m.emissive.to_vec4(),
+                alpha_cutoff,
+                lightmap_exposure: m.lightmap_exposure,
+            },
+            texture: m.base_color_texture.clone(),
+            alpha_mode,
+            depth_bias: m.depth_bias,
+        }
+    }
+}
+
+const SHADER: &str = "embedded://iron3d_render/fast_shading.wgsl";
+
+impl Material for FastMaterial {
+    fn fragment_shader() -> ShaderRef {
+        SHADER.into()
+    }
+
+    fn alpha_mode(&self) -> AlphaMode {
+        self.alpha_mode
+    }
+
+    fn depth_bias(&self) -> f32 {
+        self.depth_bias
+    }
+
+    /// Both faces are drawn, as with the game's `StandardMaterial`s.
+    fn specialize(
+        _pipeline: &MaterialPipeline,
+        descriptor: &mut RenderPipelineDescriptor,
+        _layout: &MeshVertexBufferLayoutRef,
+        _key: MaterialPipelineKey<Self>,
+    ) -> Result<(), SpecializedMeshPipelineError> {
+        descriptor.primitive.cull_mode = None;
+        Ok(())
+    }
+}
+
+/// An entity that may be drawn with a [`FastMaterial`] (terrain layers, model parts),
+/// and its full material (kept while the fast one is shown).
+#[derive(Component, Debug, Clone)]
+pub struct FastShaded {
+    /// The entity's `StandardMaterial` (animated; the source of its fast material).
+    pub full: Handle<StandardMaterial>,
+}
+
+/// The fast material made for each `StandardMaterial` (shared like the sources).
+#[derive(Resource, Debug, Default)]
+pub struct FastMaterials(HashMap<AssetId<StandardMaterial>, Handle<FastMaterial>>);
+
+/// Adds the material (with the renderer) and the shading switch.
+pub(crate) fn plugin(app: &mut App) {
+    if app.get_sub_app(RenderApp).is_some() {
+        embedded_asset!(app, "fast_shading.wgsl");
+        app.add_plugins(MaterialPlugin::<FastMaterial>::default());
+    } else {
+        app.init_asset::<FastMaterial>();
+    }
+    app.init_resource::<Shading>().init_resource::<FastMaterials>().register_type::<Shading>();
+}
+
+/// True when the renderer is a software rasteriser.
+fn software(adapter: Option<&RenderAdapterInfo>) -> bool {
+    adapter.is_some_and(|a| a.device_type == wgpu_types::DeviceType::Cpu)
+}
+
+/// Puts the chosen material on every [`FastShaded`] entity, and keeps fast materials
+/// equal to their sources (materials animate).
+pub(crate) fn shade(
+    mut commands: Commands,
+    shading: Res<Shading>,
+    adapter: Option<Res<RenderAdapterInfo>>,
+    to_fast: Query<(Entity, &FastShaded), Without<MeshMaterial3d<FastMaterial>>>,
+    to_full: Query<(Entity, &FastShaded), With<MeshMaterial3d<FastMaterial>>>,
+    mut changed: MessageReader<AssetEvent<StandardMaterial>>,
+    standard: Res<Assets<StandardMaterial>>,
+    mut fast: ResMut<Assets<FastMaterial>>,
+    mut made: ResMut<FastMaterials>,
+) {
+    for event in changed.read() {
+        if let AssetEvent::Modified { id } = event
+            && let (Some(source), Some(handle)) = (standard.get(*id), made.0.get(id))
+            && let Some(mut m) = fast.get_mut(handle)
+        {
+            *m = FastMaterial::from(source);
+        }
+    }
+    if !shading.fast(software(adapter.as_deref())) {
+        for (entity, shaded) in &to_full {
+            commands
+                .entity(entity)
+                .remove::<MeshMaterial3d<FastMaterial>>()
+                .insert(MeshMaterial3d(shaded.full.clone()));
+        }
+        return;
+    }
+    for (entity, shaded) in &to_fast {
+        let Some(source) = standard.get(&shaded.full) else { continue };
+        let handle = made.0.entry(shaded.full.id()).or_insert_with(|| fast.add(FastMaterial::from(source))).clone();
+        commands.entity(entity).remove::<MeshMaterial3d<StandardMaterial>>().insert(MeshMaterial3d(handle));
+    }
+}
+
+/// A closed mission's fast materials go with it.
+pub(crate) fn forget(mut made: ResMut<FastMaterials>) {
+    made.0.clear();
+}

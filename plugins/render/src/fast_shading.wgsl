@@ -1,0 +1,77 @@
+// Fast shading (see fast_shading.rs): one texture sample, the view's sun and ambient light
+// (or the part's lightmap) with Lambert's law, linear distance fog and the view's tone
+// mapping. The light units are the PBR shader's (colours pre-multiplied by intensity,
+// scaled by the view's exposure), so a matte surface looks the same at a fraction of the
+// cost on a software rasteriser.
+
+#import bevy_pbr::{
+    forward_io::VertexOutput,
+    mesh_view_bindings::{view, lights, fog},
+}
+#ifdef LIGHTMAP
+#import bevy_pbr::lightmap::lightmap
+#endif
+#ifdef VISIBILITY_RANGE_DITHER
+#import bevy_pbr::pbr_functions::visibility_range_dither
+#endif
+#ifdef TONEMAP_IN_SHADER
+#import bevy_core_pipeline::tonemapping::tone_mapping
+#endif
+
+struct FastShading {
+    color: vec4<f32>,
+    emissive: vec4<f32>,
+    // Alpha-mask cutoff; negative: no mask.
+    alpha_cutoff: f32,
+    lightmap_exposure: f32,
+}
+
+@group(#{MATERIAL_BIND_GROUP}) @binding(0) var<uniform> material: FastShading;
+@group(#{MATERIAL_BIND_GROUP}) @binding(1) var base_texture: texture_2d<f32>;
+@group(#{MATERIAL_BIND_GROUP}) @binding(2) var base_sampler: sampler;
+
+const FRAC_1_PI: f32 = 0.3183098861837907;
+
+@fragment
+fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> @location(0) vec4<f32> {
+#ifdef VISIBILITY_RANGE_DITHER
+    visibility_range_dither(in.position, in.visibility_range_dither);
+#endif
+    var albedo = material.color;
+#ifdef VERTEX_UVS_A
+    albedo = albedo * textureSample(base_texture, base_sampler, in.uv);
+#endif
+#ifdef VERTEX_COLORS
+    albedo = albedo * in.color;
+#endif
+    if albedo.a < material.alpha_cutoff {
+        discard;
+    }
+    // Both faces are drawn; the back face is lit through its own side.
+    let n = select(-1.0, 1.0, is_front) * normalize(in.world_normal);
+#ifdef LIGHTMAP
+    var light = lightmap(in.uv_b, material.lightmap_exposure, in.instance_index);
+#else
+    var light = lights.ambient_color.rgb;
+#endif
+    for (var i = 0u; i < lights.n_directional_lights; i = i + 1u) {
+        let sun = lights.directional_lights[i];
+        light = light + sun.color.rgb * max(dot(n, sun.direction_to_light), 0.0) * FRAC_1_PI;
+    }
+    let emissive = material.emissive.rgb * mix(1.0, view.exposure, material.emissive.a);
+    var color = vec4<f32>(albedo.rgb * light * view.exposure + emissive, albedo.a);
+#ifdef DISTANCE_FOG
+    // Linear fog (the only falloff the game uses): be.x = start, be.y = end.
+    let distance = length(in.world_position.xyz - view.world_position.xyz);
+    let amount = fog.base_color.a * (1.0 - clamp((fog.be.y - distance) / (fog.be.y - fog.be.x), 0.0, 1.0));
+    color = vec4<f32>(mix(color.rgb, fog.base_color.rgb, amount), color.a);
+#endif
+#ifdef TONEMAP_IN_SHADER
+    color = tone_mapping(color, view.color_grading);
+#endif
+#ifdef BLEND_PREMULTIPLIED_ALPHA
+    // Only additive materials take this blend state here: src * a + dst.
+    color = vec4<f32>(color.rgb * color.a, 0.0);
+#endif
+    return color;
+}
