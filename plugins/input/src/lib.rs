@@ -173,9 +173,10 @@ mod tests {
         MouseButtonInput { button, state, window }
     }
 
-    fn key(window: Entity, key_code: KeyCode, state: ButtonState) -> KeyboardInput {
+    /// The H key (`Stop`).
+    fn key_h(window: Entity, state: ButtonState) -> KeyboardInput {
         let logical_key = Key::Character("h".into());
-        KeyboardInput { key_code, logical_key, state, text: None, repeat: false, window }
+        KeyboardInput { key_code: KeyCode::KeyH, logical_key, state, text: None, repeat: false, window }
     }
 
     fn pressed(app: &mut App, action: GameAction) -> bool {
@@ -198,12 +199,12 @@ mod tests {
 
         app.insert_resource(Typing(true));
         app.update();
-        frame(&mut app, key(window, KeyCode::KeyH, ButtonState::Pressed));
+        frame(&mut app, key_h(window, ButtonState::Pressed));
         assert!(!pressed(&mut app, GameAction::Stop), "the text field took the key");
         app.insert_resource(Typing(false));
-        frame(&mut app, key(window, KeyCode::KeyH, ButtonState::Released));
+        frame(&mut app, key_h(window, ButtonState::Released));
         app.update();
-        frame(&mut app, key(window, KeyCode::KeyH, ButtonState::Pressed));
+        frame(&mut app, key_h(window, ButtonState::Pressed));
         assert!(pressed(&mut app, GameAction::Stop), "without a text field the game has the key");
     }
 
