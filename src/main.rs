@@ -5,6 +5,7 @@ mod data;
 mod shell;
 
 use clap::Parser;
+use iron3d_dev::Scripted;
 use std::path::PathBuf;
 
 /// Iron3D engine re-implementation (Parkan: Iron Strategy).
@@ -65,6 +66,27 @@ pub struct Args {
     /// Player name shown to the other players.
     #[arg(long, value_name = "NAME", default_value = "player")]
     pub name: String,
+    /// Developer: press and release a key at frame FRAME (1 = the first frame; KEY is a
+    /// Bevy key name: Escape, F3, KeyH, Digit1, ArrowUp, ...). Repeatable.
+    #[arg(long, value_name = "KEY@FRAME", value_parser = Scripted::parse_press)]
+    pub press: Vec<Scripted>,
+    /// Developer: left-click at window position X,Y (logical pixels): the pointer moves
+    /// there at frame FRAME, the button goes down the next frame and up the one after.
+    /// Repeatable.
+    #[arg(long, value_name = "X,Y@FRAME", value_parser = Scripted::parse_click)]
+    pub click: Vec<Scripted>,
+    /// Developer: run the player's clan's script event EVENT at frame FRAME, or as soon
+    /// as the mission is in the game (the demo scripts' `Mission_Complete` and
+    /// `Mission_Failed` end the mission). Repeatable.
+    #[arg(long, value_name = "EVENT@FRAME", value_parser = Scripted::parse_script_event)]
+    pub script_event: Vec<Scripted>,
+}
+
+impl Args {
+    /// The scripted steps of `--press`, `--click` and `--script-event`.
+    pub fn script(&self) -> Vec<Scripted> {
+        [&self.press, &self.click, &self.script_event].into_iter().flatten().cloned().collect()
+    }
 }
 
 /// Resolves `HOST:PORT` (a name or an IP address).
@@ -146,6 +168,27 @@ mod tests {
         assert!(Args::try_parse_from(["iron3d", "--host", "--join", "127.0.0.1:1"]).is_err());
         assert!(Args::try_parse_from(["iron3d", "--join", "nowhere"]).is_err());
         assert!(Args::try_parse_from(["iron3d", "--port", "6000"]).is_err(), "--port belongs to --host");
+    }
+
+    #[test]
+    fn scripted_input_parses_and_a_bad_step_is_a_usage_error() {
+        let args = Args::try_parse_from([
+            "iron3d",
+            "--press",
+            "Escape@300",
+            "--click",
+            "640,360@12",
+            "--script-event",
+            "Mission_Complete@5",
+            "--press",
+            "F3@2",
+        ])
+        .expect("parse");
+        let frames: Vec<u32> = args.script().iter().map(|s| s.frame).collect();
+        assert_eq!(frames, [300, 2, 12, 5]);
+        let e = Args::try_parse_from(["iron3d", "--press", "Esc@3"]).expect_err("bad key");
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("`Esc` is not a key name"), "{e}");
     }
 
     #[test]

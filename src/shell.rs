@@ -66,6 +66,7 @@ pub fn app(args: Args, data: Option<PathBuf>) -> App {
         exit_after_frames: args.exit_after_frames,
         screenshot: args.screenshot.clone(),
         bench_frames: args.bench_frames,
+        script: args.script(),
     });
     match &args.eu7 {
         Some(file) => {

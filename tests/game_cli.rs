@@ -12,7 +12,18 @@ fn help_lists_every_option() {
     let o = game(&["--help"]);
     assert!(o.status.success());
     let text = String::from_utf8_lossy(&o.stdout);
-    for option in ["--data", "--mission", "--window", "--fullscreen", "--screenshot", "--exit-after-frames", "--eu7"] {
+    for option in [
+        "--data",
+        "--mission",
+        "--window",
+        "--fullscreen",
+        "--screenshot",
+        "--exit-after-frames",
+        "--eu7",
+        "--press",
+        "--click",
+        "--script-event",
+    ] {
         assert!(text.contains(option), "{option} missing from --help");
     }
     assert!(text.contains("IRON3D_DATA") && text.contains("Exit status"), "{text}");
@@ -27,6 +38,9 @@ fn bad_arguments_are_rejected_before_a_window_opens() {
     assert_eq!(usage(&["--windowed"]), Some(2), "the old flag is gone");
     assert_eq!(usage(&["--screenshot", "x.png"]), Some(2), "--screenshot needs a frame count");
     assert_eq!(usage(&["--exit-after-frames", "0"]), Some(2));
+    assert_eq!(usage(&["--press", "Esc@3"]), Some(2), "not a key name");
+    assert_eq!(usage(&["--click", "640@3"]), Some(2), "a position is X,Y");
+    assert_eq!(usage(&["--script-event", "Mission_Complete"]), Some(2), "no frame");
 }
 
 #[test]

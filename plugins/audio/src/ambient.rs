@@ -16,8 +16,8 @@ use iron3d_mission::LoadedMission;
 /// other producers' small ids).
 pub const THEME_LOOP: u64 = 1 << 40;
 
-/// The base RGB of the first active sky object (before camera glare), published by
-/// whoever draws the sky; `None` (no sky object) counts as day (*project*).
+/// The base RGB of the first active sky object (before camera glare), published by the
+/// weather (the clear sky's colour); `None` (no sky object) counts as day (*project*).
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Default, Reflect)]
 #[reflect(Resource)]
 pub struct SkyBaseColour(pub Option<[f32; 3]>);

@@ -1,8 +1,10 @@
 //! Developer tools: the F12 world inspector (every entity, component and resource),
 //! logs of every state transition, the `--exit-after-frames` / `--screenshot`
-//! capture used by CI and reviewers, and the `--bench-frames` frame-time bench.
+//! capture used by CI and reviewers, the `--bench-frames` frame-time bench, and scripted
+//! input (`--press`, `--click`, `--script-event`) for captures of any screen.
 
 mod bench;
+mod scripted;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -13,6 +15,7 @@ use iron3d_input::{Actions, GameAction};
 use std::path::PathBuf;
 
 pub use bench::{BenchPhase, BenchReport, FrameBench, SETTLE_FRAMES, median, nearest_rank};
+pub use scripted::{InputScript, Scripted, Step};
 
 /// Developer tools.
 #[derive(Debug, Default, Clone)]
@@ -23,6 +26,8 @@ pub struct DevPlugin {
     pub screenshot: Option<PathBuf>,
     /// Time this many frames once the mission is in the world, print the report, exit.
     pub bench_frames: Option<u32>,
+    /// Scripted key presses, clicks and script events.
+    pub script: Vec<Scripted>,
 }
 
 /// Frames left before the capture / exit.
@@ -48,6 +53,9 @@ impl Plugin for DevPlugin {
         }
         if let Some(frames) = self.bench_frames {
             bench::add(app, frames);
+        }
+        if !self.script.is_empty() {
+            scripted::add(app, self.script.clone());
         }
     }
 }

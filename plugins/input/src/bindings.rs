@@ -8,6 +8,7 @@ use iron3d_vfs::user_files::{self, Versioned};
 use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 /// The file name in the config directory.
 pub const FILE: &str = "bindings.ron";
@@ -105,30 +106,42 @@ impl Default for Bindings {
     }
 }
 
-impl Bindings {
-    /// The bindings kept in the config directory, else the defaults (a broken file is
-    /// reported and left untouched).
-    pub fn load_user() -> Self {
-        let Some(path) = user_files::config_dir().map(|d| d.join(FILE)) else { return Self::default() };
-        match user_files::read::<Self>(&path) {
+/// Where the bindings are kept: [`FILE`] in the user's config directory (`None`: no
+/// config directory is known).
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
+pub struct BindingsFile(pub Option<PathBuf>);
+
+impl BindingsFile {
+    /// The user's file.
+    pub fn user() -> Self {
+        Self(user_files::config_dir().map(|d| d.join(FILE)))
+    }
+
+    /// The bindings kept in the file, else the defaults (a broken file is reported and
+    /// left untouched).
+    pub fn load(&self) -> Bindings {
+        let Some(path) = &self.0 else { return Bindings::default() };
+        match user_files::read::<Bindings>(path) {
             Ok(Some(b)) => b,
-            Ok(None) => Self::default(),
+            Ok(None) => Bindings::default(),
             Err(e) => {
                 warn!("key bindings: {e}; using the defaults");
-                Self::default()
+                Bindings::default()
             }
         }
     }
 
-    /// Saves the bindings in the config directory.
+    /// Saves `bindings` in the file.
     ///
     /// # Errors
     /// No config directory is known, or the file cannot be written.
-    pub fn save_user(&self) -> Result<(), String> {
-        let dir = user_files::config_dir().ok_or("no config directory (set IRON3D_USER_DIR or HOME)")?;
-        user_files::write(&dir.join(FILE), self)
+    pub fn save(&self, bindings: &Bindings) -> Result<(), String> {
+        let path = self.0.as_ref().ok_or("no config directory (set IRON3D_USER_DIR or HOME)")?;
+        user_files::write(path, bindings)
     }
+}
 
+impl Bindings {
     /// Binds `action` to `binding`, replacing its binding of the same device.
     pub fn rebind(&mut self, action: GameAction, binding: Binding) {
         let list = self.buttons.entry(action).or_default();

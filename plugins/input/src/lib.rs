@@ -12,12 +12,13 @@ mod selection;
 mod settings;
 
 pub use actions::GameAction;
-pub use bindings::{Binding, Bindings};
+pub use bindings::{Binding, Bindings, BindingsFile};
 pub use frame::{PilotSample, PlayerCommands, PlayerOrder};
 pub use rebind::Rebinding;
 pub use selection::{GROUPS, Selection, in_box};
 pub use settings::InputSettings;
 
+use bevy::input::InputSystems;
 use bevy::prelude::*;
 use bevy_egui::{EguiGlobalSettings, EguiPreUpdateSet};
 use iron3d_core::InputPhase;
@@ -38,8 +39,10 @@ pub struct GameInputPlugin;
 
 impl Plugin for GameInputPlugin {
     fn build(&self, app: &mut App) {
+        let file = BindingsFile::user();
         app.add_plugins(InputManagerPlugin::<GameAction>::default())
-            .insert_resource(Bindings::load_user())
+            .insert_resource(file.load())
+            .insert_resource(file)
             .init_resource::<PlayerCommands>()
             .init_resource::<Rebinding>()
             .init_resource::<Selection>()
@@ -52,7 +55,14 @@ impl Plugin for GameInputPlugin {
             .register_type::<PlayerInput>()
             .configure_sets(PreUpdate, InputManagerSystem::Unify.after(EguiPreUpdateSet::ProcessInput))
             .add_systems(Startup, spawn)
-            .add_systems(Update, (rebind::capture, apply_bindings).chain())
+            .add_systems(
+                PreUpdate,
+                rebind::capture
+                    .after(InputSystems)
+                    .before(EguiPreUpdateSet::ProcessInput)
+                    .before(InputManagerSystem::Unify),
+            )
+            .add_systems(Update, apply_bindings)
             .add_systems(FixedUpdate, frame::stamp.in_set(InputPhase::Commands));
         if let Some(mut egui) = app.world_mut().get_resource_mut::<EguiGlobalSettings>() {
             egui.enable_absorb_bevy_input_system = true;
@@ -76,8 +86,14 @@ fn apply_bindings(bindings: Res<Bindings>, mut maps: Query<&mut InputMap<GameAct
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bevy::input::ButtonState;
     use bevy::input::InputPlugin;
     use bevy::input::gamepad::{GamepadConnection, GamepadConnectionEvent};
+    use bevy::input::keyboard::{Key, KeyboardInput};
+    use bevy::input::mouse::MouseButtonInput;
+    use bevy::window::{CursorMoved, PrimaryWindow};
+    use bevy_egui::input::EguiWantsInput;
+    use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui};
 
     fn connect(app: &mut App, gamepad: Entity, connection: GamepadConnection) {
         app.world_mut().write_message(GamepadConnectionEvent { gamepad, connection });
@@ -103,5 +119,112 @@ mod tests {
         assert!(pan(&mut app).y > 0.5, "the stick pans: {}", pan(&mut app));
         connect(&mut app, pad, GamepadConnection::Disconnected);
         assert_eq!(pan(&mut app), Vec2::ZERO, "unplugged: no deflection left");
+    }
+
+    /// Whether the egui window's text field holds the keyboard.
+    #[derive(Resource, Default)]
+    struct Typing(bool);
+
+    /// An egui window over (100, 100)..(300, 200) with a text field.
+    fn settings_window(mut contexts: EguiContexts, typing: Res<Typing>, mut text: Local<String>) -> Result {
+        egui::Window::new("settings").fixed_pos([100.0, 100.0]).fixed_size([200.0, 100.0]).show(
+            contexts.ctx_mut()?,
+            |ui| {
+                let field = ui.text_edit_singleline(&mut *text);
+                if typing.0 { field.request_focus() } else { field.surrender_focus() }
+            },
+        );
+        Ok(())
+    }
+
+    /// The game's input over egui, headless: no renderer, a window entity and a camera
+    /// holding the primary egui context, so egui runs its own input, pass and output
+    /// systems as in the game. Default bindings; `file` is where rebinding saves.
+    fn egui_app(file: Option<std::path::PathBuf>) -> (App, Entity) {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, InputPlugin, bevy::window::WindowPlugin::default()))
+            .add_plugins(bevy::asset::AssetPlugin::default())
+            .init_asset::<bevy::shader::Shader>()
+            .init_asset::<Image>()
+            .add_plugins((bevy::state::app::StatesPlugin, iron3d_core::CorePlugin))
+            .add_plugins((EguiPlugin::default(), GameInputPlugin))
+            .insert_resource(Bindings::default())
+            .insert_resource(BindingsFile(file))
+            .init_resource::<Typing>()
+            .add_systems(EguiPrimaryContextPass, settings_window);
+        app.world_mut().spawn((Camera::default(), PrimaryEguiContext));
+        let world = app.world_mut();
+        let window = world.query_filtered::<Entity, With<PrimaryWindow>>().single(world).unwrap();
+        app.update();
+        (app, window)
+    }
+
+    /// Writes `message` and runs a frame.
+    fn frame(app: &mut App, message: impl Message) {
+        app.world_mut().write_message(message);
+        app.update();
+    }
+
+    fn point(window: Entity, x: f32, y: f32) -> CursorMoved {
+        CursorMoved { window, position: Vec2::new(x, y), delta: None }
+    }
+
+    fn mouse(window: Entity, button: MouseButton, state: ButtonState) -> MouseButtonInput {
+        MouseButtonInput { button, state, window }
+    }
+
+    /// The H key (`Stop`).
+    fn key_h(window: Entity, state: ButtonState) -> KeyboardInput {
+        let logical_key = Key::Character("h".into());
+        KeyboardInput { key_code: KeyCode::KeyH, logical_key, state, text: None, repeat: false, window }
+    }
+
+    fn pressed(app: &mut App, action: GameAction) -> bool {
+        let world = app.world_mut();
+        world.query_filtered::<&Actions, With<PlayerInput>>().single(world).unwrap().pressed(&action)
+    }
+
+    #[test]
+    fn clicks_and_keys_egui_takes_never_reach_the_game() {
+        let (mut app, window) = egui_app(None);
+        frame(&mut app, point(window, 150.0, 150.0));
+        assert!(app.world().resource::<EguiWantsInput>().wants_pointer_input(), "the pointer is over the window");
+        frame(&mut app, mouse(window, MouseButton::Left, ButtonState::Pressed));
+        assert!(!pressed(&mut app, GameAction::Select), "egui took the click");
+        frame(&mut app, mouse(window, MouseButton::Left, ButtonState::Released));
+        frame(&mut app, point(window, 900.0, 600.0));
+        frame(&mut app, mouse(window, MouseButton::Left, ButtonState::Pressed));
+        assert!(pressed(&mut app, GameAction::Select), "outside the window the game has the click");
+        frame(&mut app, mouse(window, MouseButton::Left, ButtonState::Released));
+
+        app.insert_resource(Typing(true));
+        app.update();
+        frame(&mut app, key_h(window, ButtonState::Pressed));
+        assert!(!pressed(&mut app, GameAction::Stop), "the text field took the key");
+        app.insert_resource(Typing(false));
+        frame(&mut app, key_h(window, ButtonState::Released));
+        app.update();
+        frame(&mut app, key_h(window, ButtonState::Pressed));
+        assert!(pressed(&mut app, GameAction::Stop), "without a text field the game has the key");
+    }
+
+    #[test]
+    fn a_mouse_button_pressed_over_the_settings_window_is_captured_saved_and_consumed() {
+        let dir = std::env::temp_dir().join(format!("iron3d-rebind-{}", std::process::id()));
+        let file = BindingsFile(Some(dir.join(bindings::FILE)));
+        let (mut app, window) = egui_app(file.0.clone());
+        frame(&mut app, point(window, 150.0, 150.0));
+        app.world_mut().resource_mut::<Rebinding>().action = Some(GameAction::Stop);
+        frame(&mut app, mouse(window, MouseButton::Right, ButtonState::Pressed));
+        let bindings = app.world().resource::<Bindings>().clone();
+        assert_eq!(bindings.buttons[&GameAction::Stop][0], Binding::Mouse(MouseButton::Right));
+        assert_eq!(*app.world().resource::<Rebinding>(), Rebinding::default(), "done, saved without error");
+        assert_eq!(file.load(), bindings, "saved");
+        assert!(!pressed(&mut app, GameAction::Order), "the captured press reached no one");
+        frame(&mut app, mouse(window, MouseButton::Right, ButtonState::Released));
+        frame(&mut app, point(window, 900.0, 600.0));
+        frame(&mut app, mouse(window, MouseButton::Right, ButtonState::Pressed));
+        assert!(pressed(&mut app, GameAction::Stop), "the new binding is in effect");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,9 +1,15 @@
 //! The rebinding capture: the settings screen names an action, the next button pressed
 //! on any device becomes its binding of that device and the bindings are saved. Escape
-//! cancels (unless the action being bound is the pause key itself).
+//! cancels (unless the action being bound is the pause key itself). The capture runs in
+//! `PreUpdate` before egui and the game read the frame's input, so a mouse button
+//! pressed over the settings window is captured (egui would absorb it) and the captured
+//! key or mouse button reaches neither egui nor the game.
 
 use crate::actions::GameAction;
-use crate::bindings::{Binding, Bindings};
+use crate::bindings::{Binding, Bindings, BindingsFile};
+use bevy::ecs::system::SystemParam;
+use bevy::input::keyboard::KeyboardInput;
+use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
 
 /// The action waiting for its new button, and the last save error.
@@ -16,29 +22,58 @@ pub struct Rebinding {
     pub error: Option<String>,
 }
 
-/// The first button that went down this frame, keyboard first.
-fn pressed(keys: &ButtonInput<KeyCode>, mouse: &ButtonInput<MouseButton>, pads: &Query<&Gamepad>) -> Option<Binding> {
-    keys.get_just_pressed()
-        .next()
-        .map(|&k| Binding::Key(k))
-        .or_else(|| mouse.get_just_pressed().next().map(|&b| Binding::Mouse(b)))
-        .or_else(|| pads.iter().find_map(|p| p.get_just_pressed().next().map(|&b| Binding::Pad(b))))
+/// This frame's buttons, before egui and the game read them.
+#[derive(SystemParam)]
+pub(crate) struct FrameButtons<'w, 's> {
+    keys: ResMut<'w, ButtonInput<KeyCode>>,
+    mouse: ResMut<'w, ButtonInput<MouseButton>>,
+    key_messages: ResMut<'w, Messages<KeyboardInput>>,
+    mouse_messages: ResMut<'w, Messages<MouseButtonInput>>,
+    pads: Query<'w, 's, &'static Gamepad>,
 }
 
-/// Binds the waiting action to the next pressed button and saves.
+impl FrameButtons<'_, '_> {
+    /// The first button that went down this frame, keyboard first.
+    fn first_pressed(&self) -> Option<Binding> {
+        self.keys
+            .get_just_pressed()
+            .next()
+            .map(|&k| Binding::Key(k))
+            .or_else(|| self.mouse.get_just_pressed().next().map(|&b| Binding::Mouse(b)))
+            .or_else(|| self.pads.iter().find_map(|p| p.get_just_pressed().next().map(|&b| Binding::Pad(b))))
+    }
+
+    /// Takes a key or mouse press out of the frame (its device's messages too, which egui
+    /// reads); gamepad presses stay (egui does not read them).
+    fn consume(&mut self, binding: Binding) {
+        match binding {
+            Binding::Key(k) => {
+                self.keys.reset(k);
+                self.key_messages.clear();
+            }
+            Binding::Mouse(b) => {
+                self.mouse.reset(b);
+                self.mouse_messages.clear();
+            }
+            Binding::Pad(_) => {}
+        }
+    }
+}
+
+/// Binds the waiting action to the first button pressed this frame and saves.
 pub(crate) fn capture(
-    keys: Res<ButtonInput<KeyCode>>,
-    mouse: Res<ButtonInput<MouseButton>>,
-    pads: Query<&Gamepad>,
+    mut buttons: FrameButtons,
+    file: Res<BindingsFile>,
     mut rebinding: ResMut<Rebinding>,
     mut bindings: ResMut<Bindings>,
 ) {
     let Some(action) = rebinding.action else { return };
-    let Some(binding) = pressed(&keys, &mouse, &pads) else { return };
+    let Some(binding) = buttons.first_pressed() else { return };
+    buttons.consume(binding);
     rebinding.action = None;
     if binding == Binding::Key(KeyCode::Escape) && action != GameAction::Pause {
         return;
     }
     bindings.rebind(action, binding);
-    rebinding.error = bindings.save_user().err();
+    rebinding.error = file.save(&bindings).err();
 }

@@ -1,6 +1,7 @@
 //! Weather (spec `runtime.md` §8): rain and snow particles in a volume in front of the
 //! camera, lightning bolts with a point light flash, an overcast sky (the renderer's
-//! `Environment` darkened with the intensity), and the rain loop and thunder as
+//! `Environment` darkened with the intensity; the clear sky's colour chooses the day or
+//! night music), and the rain loop and thunder as
 //! [`iron3d_core::SoundCue`]s, driven by the mission's weather schedule — the project's
 //! own `weather.ron` beside `sky.wea` (see [`schedule`]; the original's `sky.ske` is
 //! undocumented and never read). Everything runs on game time (virtual time, frozen
@@ -39,7 +40,7 @@ pub enum WeatherSystems {
     /// Take the camera (the environment frame).
     Frame,
     /// Move and draw particles, strike lightning, fade flashes, send sound cues, darken
-    /// the sky.
+    /// the sky and publish its colour for the music.
     Weather,
 }
 
@@ -55,6 +56,7 @@ impl Plugin for WeatherPlugin {
             .init_resource::<Lightning>()
             .init_resource::<RainLoop>()
             .init_resource::<ClearSky>()
+            .init_resource::<iron3d_audio::SkyBaseColour>()
             .register_type::<MissionWeather>()
             .register_type::<EnvironmentFrame>()
             .register_type::<Lightning>()
@@ -79,7 +81,12 @@ impl Plugin for WeatherPlugin {
                 (
                     mission::advance.in_set(WeatherSystems::Clock),
                     frame::update.in_set(WeatherSystems::Frame),
-                    (particles::simulate, (bolts::strike, bolts::fade).chain(), sound::rain_loop, overcast::update)
+                    (
+                        particles::simulate,
+                        (bolts::strike, bolts::fade).chain(),
+                        sound::rain_loop,
+                        (overcast::update, overcast::publish).chain(),
+                    )
                         .in_set(WeatherSystems::Weather),
                 ),
             );

@@ -122,3 +122,35 @@ fn the_rain_loop_follows_a_scripted_curve_frame_by_frame_in_game_time() {
     assert_eq!(heard[first..first + expected.len()].to_vec(), expected);
     assert!((paused_at - 1.0).abs() < 1e-4, "the clock stood at {paused_at}");
 }
+
+#[test]
+fn the_clear_sky_chooses_the_day_or_night_music() {
+    use bevy::prelude::*;
+    use iron3d_audio::{DeviceChoice, GameAudioPlugin, SoundEventLog};
+    use iron3d_core::{SoundAction, SoundBus};
+    use iron3d_render::Environment;
+    use std::sync::Arc;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo");
+    let game = Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
+    // single.01 has a day and a night pool, and rain from the start (which darkens the sky
+    // on screen, not the sky's own colour).
+    for (sky, pool) in [(Color::srgb(0.2, 0.2, 0.25), "NIGHTVAR"), (Environment::default().sky, "DAYVAR")] {
+        let mut app = iron3d_sim::headless_app();
+        app.add_plugins((iron3d_mission::MissionPlugin, GameAudioPlugin { device: DeviceChoice::Disabled }))
+            .add_plugins(crate::WeatherPlugin)
+            .init_resource::<Assets<Mesh>>()
+            .init_resource::<Assets<StandardMaterial>>()
+            .init_resource::<Assets<Image>>()
+            .insert_resource(Environment { sky, ..default() })
+            .insert_resource(iron3d_assets::GameData(Arc::clone(&game)));
+        iron3d_mission::load_headless(&mut app, &game, "single.01").unwrap();
+        app.update();
+        let log = &app.world().resource::<SoundEventLog>().events;
+        let played: Vec<&str> = log
+            .iter()
+            .filter(|e| e.bus == SoundBus::Music && e.action == SoundAction::Play)
+            .map(|e| e.key.name.as_str())
+            .collect();
+        assert!(played.len() == 1 && played[0].starts_with(pool), "{sky:?}: {played:?}");
+    }
+}
