@@ -2,6 +2,7 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
+use crate::haul::Trip;
 use iron3d_core::Order;
 
 /// Behavior's per-unit state (written by Behavior only).
@@ -32,6 +33,8 @@ pub struct Navigator {
     pub best_dist: f32,
     /// Ticks without progress.
     pub stalled: u32,
+    /// A haul order's trip (leg 0 to the mine, leg 1 to the store).
+    pub trip: Trip,
 }
 
 impl Navigator {
@@ -48,6 +51,7 @@ impl Navigator {
         self.order = order;
         self.leg = 0;
         self.reverse = false;
+        self.trip = Trip::default();
         self.replan = true;
         self.clear_path();
     }
