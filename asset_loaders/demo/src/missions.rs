@@ -7,7 +7,6 @@
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
 use crate::catalogue::{HAULER, MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
-use std::f32::consts::FRAC_PI_4;
 use crate::geometry::{cos_approx, sin_approx};
 use crate::registry::file_path;
 use crate::scripts::RESEARCH_TREE;
@@ -16,6 +15,7 @@ use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::world::{Clan, ExtraRecord28, PathRecord, PlacedObject, Property, Tma};
+use std::f32::consts::FRAC_PI_4;
 
 /// One demo mission.
 #[derive(Debug, Clone, Copy)]

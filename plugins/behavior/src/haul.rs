@@ -30,13 +30,21 @@ impl Default for Haulage {
     }
 }
 
-/// Where a haul order is: the store its load goes to and what moved at this stop.
+/// Where a haul order is: the store its load goes to and what it carried when it began
+/// loading or unloading at this stop.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Reflect)]
 pub struct Trip {
     /// The store of leg 1 (`None`: not chosen, or no store has room).
     pub store: Option<u32>,
-    /// Ore loaded (leg 0) or unloaded (leg 1) at the current stop so far.
-    pub moved: f32,
+    /// The transport's ore when the current stop's transfer began (`None`: not begun).
+    pub start: Option<f32>,
+}
+
+impl Trip {
+    /// The report of the current stop (`ore=N`: what moved since it began).
+    fn moved(&self, cargo: f32) -> String {
+        format!("ore={}", (cargo - self.start.unwrap_or(cargo)).abs())
+    }
 }
 
 /// Why `unit` (owner clan and class) may not haul from `mine` (owner clan and class,
@@ -89,7 +97,8 @@ pub(crate) fn report(clock: &GameClock, event: ProductionEvent, ids: Vec<u32>, d
 type Holder<'a> =
     (&'a OriginalObjectId, &'a Owner, Option<&'a UnitClass>, &'a SimTransform, &'a mut OreProperty, Has<Movable>);
 
-type Hauler<'a> = (Entity, &'a OriginalObjectId, &'a SimTransform, &'a mut Navigator, &'a NavStatus, Has<ManualControl>);
+type Hauler<'a> =
+    (Entity, &'a OriginalObjectId, &'a SimTransform, &'a mut Navigator, &'a NavStatus, Has<ManualControl>);
 
 /// The nearest building of `clan` storing ore with room, not a mine (ties by id).
 fn nearest_store(holders: &Query<Holder>, clan: i32, from: [f32; 2]) -> Option<u32> {
@@ -108,13 +117,12 @@ fn room(ore: &OreProperty) -> f32 {
 }
 
 /// Moves up to `amount` ore from `from` to `to` (never below 0 nor past `to`'s
-/// `MaximumOre` or `cap`); returns what moved.
-fn transfer(from: &mut OreProperty, to: &mut OreProperty, amount: f32, cap: f32) -> f32 {
+/// `MaximumOre` or `cap`).
+fn transfer(from: &mut OreProperty, to: &mut OreProperty, amount: f32, cap: f32) {
     let space = (cap.min(to.maximum as f32) - to.current()).max(0.0);
     let moved = amount.min(from.current()).min(space).max(0.0);
     from.current_bits = (from.current() - moved).to_bits();
     to.current_bits = if moved == space { cap.min(to.maximum as f32) } else { to.current() + moved }.to_bits();
-    moved
 }
 
 /// Runs every haul order one tick.
@@ -126,11 +134,8 @@ pub(crate) fn haul(
     mut holders: Query<Holder>,
     mut out: MessageWriter<GameMessage>,
 ) {
-    let mut order: Vec<(u32, Entity)> = haulers
-        .iter()
-        .filter(|h| matches!(h.3.order, Order::Haul(_)) && !h.5)
-        .map(|h| (h.1.0, h.0))
-        .collect();
+    let mut order: Vec<(u32, Entity)> =
+        haulers.iter().filter(|h| matches!(h.3.order, Order::Haul(_)) && !h.5).map(|h| (h.1.0, h.0)).collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
         let Ok((_, _, t, mut nav, status, _)) = haulers.get_mut(entity) else { continue };
@@ -146,9 +151,9 @@ pub(crate) fn haul(
         };
         let Ok(transport) = holders.get(entity).map(|h| (h.1.clan, h.4.maximum as f32)) else { continue };
         let (clan, maximum) = transport;
-        let mine_entity = table.entity_of(mine).filter(|&e| {
-            holders.get(e).is_ok_and(|h| h.1.clan == clan && h.2.is_some_and(|c| c.0 == MINE_CLASS))
-        });
+        let mine_entity = table
+            .entity_of(mine)
+            .filter(|&e| holders.get(e).is_ok_and(|h| h.1.clan == clan && h.2.is_some_and(|c| c.0 == MINE_CLASS)));
         let Some(mine_entity) = mine_entity else {
             nav.start(Order::Stop);
             out.write(report(&clock, ProductionEvent::Rejected, vec![id, mine], format!("haul: mine {mine} is gone")));
@@ -164,29 +169,30 @@ pub(crate) fn haul(
                 continue;
             }
             let Ok([mut from, mut to]) = holders.get_many_mut([mine_entity, entity]) else { continue };
-            let moved = transfer(&mut from.4, &mut to.4, rules.load_per_second.value * TICK_SECONDS, cap);
-            nav.trip.moved += moved;
+            nav.trip.start.get_or_insert(to.4.current());
+            transfer(&mut from.4, &mut to.4, rules.load_per_second.value * TICK_SECONDS, cap);
             let cargo = to.4.current();
             if cargo >= cap || (from.4.current() <= 0.0 && cargo > 0.0) {
-                let detail = format!("ore={}", nav.trip.moved);
-                out.write(report(&clock, ProductionEvent::Loaded, vec![id, mine], detail));
-                nav.trip = Trip { store: nearest_store(&holders, clan, at), moved: 0.0 };
+                out.write(report(&clock, ProductionEvent::Loaded, vec![id, mine], nav.trip.moved(cargo)));
+                nav.trip = Trip { store: nearest_store(&holders, clan, at), start: None };
                 nav.leg = 1;
                 nav.replan = true;
             }
             continue;
         }
-        let store = nav.trip.store.and_then(|s| table.entity_of(s).map(|e| (s, e))).filter(|&(_, e)| {
-            holders.get(e).is_ok_and(|h| h.1.clan == clan && room(&h.4) > 0.0)
-        });
+        let store = nav
+            .trip
+            .store
+            .and_then(|s| table.entity_of(s).map(|e| (s, e)))
+            .filter(|&(_, e)| holders.get(e).is_ok_and(|h| h.1.clan == clan && room(&h.4) > 0.0));
         let Some((store, store_entity)) = store else {
-            if let Some(left) = nav.trip.store.filter(|_| nav.trip.moved > 0.0) {
-                let detail = format!("ore={}", nav.trip.moved);
-                out.write(report(&clock, ProductionEvent::Unloaded, vec![id, left], detail));
+            let cargo = holders.get(entity).map_or(0.0, |h| h.4.current());
+            if let Some(left) = nav.trip.store.filter(|_| nav.trip.start.is_some()) {
+                out.write(report(&clock, ProductionEvent::Unloaded, vec![id, left], nav.trip.moved(cargo)));
             }
             let next = nearest_store(&holders, clan, at);
-            if next != nav.trip.store || nav.trip.moved > 0.0 {
-                nav.trip = Trip { store: next, moved: 0.0 };
+            if next != nav.trip.store || nav.trip.start.is_some() {
+                nav.trip = Trip { store: next, start: None };
                 nav.replan = true;
             }
             continue;
@@ -195,11 +201,10 @@ pub(crate) fn haul(
             continue;
         }
         let Ok([mut from, mut to]) = holders.get_many_mut([entity, store_entity]) else { continue };
-        let moved = transfer(&mut from.4, &mut to.4, rules.unload_per_second.value * TICK_SECONDS, f32::INFINITY);
-        nav.trip.moved += moved;
+        nav.trip.start.get_or_insert(from.4.current());
+        transfer(&mut from.4, &mut to.4, rules.unload_per_second.value * TICK_SECONDS, f32::INFINITY);
         if from.4.current() <= 0.0 {
-            let detail = format!("ore={}", nav.trip.moved);
-            out.write(report(&clock, ProductionEvent::Unloaded, vec![id, store], detail));
+            out.write(report(&clock, ProductionEvent::Unloaded, vec![id, store], nav.trip.moved(0.0)));
             nav.trip = Trip::default();
             nav.leg = 0;
             nav.replan = true;

@@ -1,8 +1,8 @@
 //! A unit's Behavior state: its order, where it is in it, its global and local path.
 
+use crate::haul::Trip;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use crate::haul::Trip;
 use iron3d_core::Order;
 
 /// Behavior's per-unit state (written by Behavior only).

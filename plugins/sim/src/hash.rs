@@ -68,7 +68,7 @@ pub fn state_hash(world: &mut World) -> u64 {
             }
             h.word(n.first_step_ms);
             h.word(n.trip.store.unwrap_or(u32::MAX));
-            h.word(n.trip.moved.to_bits());
+            h.word(n.trip.start.map_or(u32::MAX, f32::to_bits));
             h.word(n.queued.len() as u32);
             n.queued.iter().for_each(|o| {
                 let (kind, value) = o.key();

@@ -763,7 +763,7 @@ mod production {
         let (tick, ids, detail) = run_until(&mut app, EventKind::Produced, 400);
         assert_eq!(tick, start + 17_000u32.div_ceil(TICK_MS) - 1, "17 s of 64 ms ticks, counting the first");
         assert_eq!((ids, detail.as_str()), (vec![plant, first_new], "units\\robots\\scout.dat"));
-        assert_eq!(first_new, 78, "the next id past tutorial.01's 78 placed objects");
+        assert_eq!(first_new, 80, "the next id past tutorial.01's 80 placed objects");
         assert_eq!(objects(&mut app), count + 1);
         let e = app.world().resource::<ObjectTable>().entity_of(first_new).expect("registered in World3D");
         let w = app.world();
@@ -898,7 +898,7 @@ mod production {
         let mut pending = app.world_mut().query_filtered::<(), With<iron3d_mission::Pending>>();
         assert_eq!(pending.iter(app.world()).count(), 0, "not even a pending object");
         assert_eq!(ore(&mut app, PLAYER), before, "refunded");
-        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 78, "no id used");
+        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 80, "no id used");
     }
 
     #[test]

@@ -178,7 +178,8 @@ pub fn scheme_path(rules: &iron3d_rules::Ai, scheme: u32) -> &str {
 pub fn builds(clan: i32, tick: u32, census: &[Seen], rules: &iron3d_rules::Ai, strategy: &Strategy) -> Vec<(u32, u32)> {
     let n = rules.build.len() as u32;
     let ours = |f: fn(&Seen) -> bool| census.iter().filter(|s| s.clan == clan && f(s)).count();
-    let running = |transport: bool| strategy.building.values().filter(|c| c.0 == clan && (c.1 == n) == transport).count();
+    let running =
+        |transport: bool| strategy.building.values().filter(|c| c.0 == clan && (c.1 == n) == transport).count();
     let wanted = if ours(|s| s.mine) > 0 { rules.transports as usize } else { 0 };
     let mut transports = ours(|s| s.transport) + running(true);
     let mut army = ours(|s| s.movable && s.armed) + running(false);
@@ -206,7 +207,8 @@ pub fn builds(clan: i32, tick: u32, census: &[Seen], rules: &iron3d_rules::Ai, s
 /// hauling from one of its mines goes to its fullest mine (ties by the lower id), and
 /// `capacity` is counted off that mine for the next transport.
 pub fn hauls(clan: i32, census: &[Seen], capacity: f32, assigned: &BTreeMap<u32, Order>) -> Vec<(u32, u32)> {
-    let mut mines: Vec<(u32, f32)> = census.iter().filter(|s| s.clan == clan && s.mine).map(|s| (s.id, s.ore)).collect();
+    let mut mines: Vec<(u32, f32)> =
+        census.iter().filter(|s| s.clan == clan && s.mine).map(|s| (s.id, s.ore)).collect();
     let mut out = Vec::new();
     for t in census.iter().filter(|s| s.clan == clan && s.transport) {
         if matches!(assigned.get(&t.id), Some(Order::Haul(m)) if mines.iter().any(|x| x.0 == *m)) {
@@ -265,7 +267,12 @@ pub(crate) fn think(
         }
         let me = clan.index as i32;
         for (transport, mine) in hauls(me, census, rules.haul_capacity, &strategy.assigned) {
-            queue.push(SimCommand { tick: clock.tick, units: vec![transport], order: Order::Haul(mine), queued: false });
+            queue.push(SimCommand {
+                tick: clock.tick,
+                units: vec![transport],
+                order: Order::Haul(mine),
+                queued: false,
+            });
             strategy.assigned.insert(transport, Order::Haul(mine));
         }
         for (producer, scheme) in builds(me, clock.tick, census, &rules.ai, &strategy) {

@@ -287,7 +287,11 @@ fn a_clan_with_a_mine_builds_transports_first_and_sends_idle_ones_to_its_fullest
     assigned.insert(5, Order::Haul(4));
     assigned.insert(7, Order::Haul(99));
     assigned.insert(9, Order::MoveTo([0.0, 0.0]));
-    assert_eq!(hauls(2, &census, capacity, &assigned), vec![(7, 4), (9, 8)], "5 hauls; 7's mine is gone; 9 is not hauling");
+    assert_eq!(
+        hauls(2, &census, capacity, &assigned),
+        vec![(7, 4), (9, 8)],
+        "5 hauls; 7's mine is gone; 9 is not hauling"
+    );
     assert_eq!(hauls(1, &census, capacity, &assigned), vec![], "another clan has no transport");
 }
 
@@ -297,7 +301,11 @@ fn a_computer_clans_idle_transport_gets_a_haul_order_from_its_fullest_mine() {
     let mine = |app: &mut App, id: u32, ore: f32| {
         let e = spawn_building(app.world_mut(), id, [100.0 + 10.0 * (id as f32 - 40.0), 80.0], [3.0, 3.0]);
         let ore = iron3d_economy::OreProperty { current_bits: ore.to_bits(), maximum: 500 };
-        app.world_mut().entity_mut(e).insert((UnitClass(iron3d_economy::MINE_CLASS), Owner { clan: 2, player: None }, ore));
+        app.world_mut().entity_mut(e).insert((
+            UnitClass(iron3d_economy::MINE_CLASS),
+            Owner { clan: 2, player: None },
+            ore,
+        ));
     };
     mine(&mut app, 40, 120.0);
     mine(&mut app, 41, 300.0);
