@@ -184,7 +184,7 @@ pub(crate) fn haul(
             .trip
             .store
             .and_then(|s| table.entity_of(s).map(|e| (s, e)))
-            .filter(|&(_, e)| holders.get(e).is_ok_and(|h| h.1.clan == clan && room(&h.4) > 0.0));
+            .filter(|&(_, e)| holders.get(e).is_ok_and(|h| h.1.clan == clan && room(h.4) > 0.0));
         let Some((store, store_entity)) = store else {
             let cargo = holders.get(entity).map_or(0.0, |h| h.4.current());
             if let Some(left) = nav.trip.store.filter(|_| nav.trip.start.is_some()) {

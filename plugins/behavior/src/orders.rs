@@ -31,11 +31,10 @@ pub(crate) fn apply_commands(
     mut commands: Commands,
     mut queue: ResMut<CommandQueue>,
     clock: Res<GameClock>,
-    table: Res<ObjectTable>,
+    (table, classes): (Res<ObjectTable>, Query<(&Owner, Option<&UnitClass>)>),
     mut units: Query<(&OriginalObjectId, &Owner, &mut Navigator, &NavStatus, Option<&mut ManualControl>)>,
     mut random: ResMut<SimRandom>,
-    mut clear: MessageWriter<ClearWizardPath>,
-    (classes, mut out): (Query<(&Owner, Option<&UnitClass>)>, MessageWriter<GameMessage>),
+    (mut clear, mut out): (MessageWriter<ClearWizardPath>, MessageWriter<GameMessage>),
 ) {
     let of = |id: u32| classes.get(table.entity_of(id)?).ok().map(|(o, c)| (o.clan, c.map(|c| c.0)));
     let mut scheduled: Vec<(i32, u32, Entity)> = Vec::new();
