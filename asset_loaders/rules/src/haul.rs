@@ -40,22 +40,3 @@ impl HaulRules {
         Ok(())
     }
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn bad_haul_rules_are_refused_with_the_rule_named() {
-        let cases = [
-            ("capacity: (value: 200.0", "capacity: (value: 0.0", "haul.capacity"),
-            ("load_per_second: (value: 40.0", "load_per_second: (value: -1.0", "haul.load_per_second"),
-            (
-                "unload_per_second: (value: 50.0, origin: Project",
-                "unload_per_second: (value: 5.0, origin: Spec",
-                "haul.unload_per_second",
-            ),
-            ("reach: (value: 30.0", "reach: (value: inf", "haul.reach"),
-        ];
-        crate::tests::assert_refused(&cases);
-        crate::tests::assert_refused(&[(r#""UNITS\\ROBOTS\\hauler.dat""#, r#"" ""#, "ai.transport")]);
-    }
-}

@@ -348,5 +348,16 @@ mod tests {
         assert!(Rules::parse("x.ron", &institute).unwrap_err().to_string().contains("research.institutes[0]"));
         let broken = SHIPPED.replacen("classes: [", "classes: (", 1);
         assert!(matches!(Rules::parse("x.ron", &broken), Err(RulesError::Syntax { .. })));
+        assert_refused(&[
+            ("capacity: (value: 200.0", "capacity: (value: 0.0", "haul.capacity"),
+            ("load_per_second: (value: 40.0", "load_per_second: (value: -1.0", "haul.load_per_second"),
+            (
+                "unload_per_second: (value: 50.0, origin: Project",
+                "unload_per_second: (value: 5.0, origin: Spec",
+                "haul.unload_per_second",
+            ),
+            ("reach: (value: 30.0", "reach: (value: inf", "haul.reach"),
+            (r#""UNITS\\ROBOTS\\hauler.dat""#, r#"" ""#, "ai.transport"),
+        ]);
     }
 }
