@@ -25,8 +25,10 @@ pub enum SimCommand {
     #[command(
         after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
         {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID}, \"stop\", \
-        {\"build\": SCHEME} or {\"research\": NODE}; ID is the OriginalObjectId (index of the placed object in data.tma), \
-        coordinates in game units. build: the units are production buildings (plants, hangars), each queues one robot \
+        {\"haul\": MINE_ID}, {\"build\": SCHEME} or {\"research\": NODE}; ID is the OriginalObjectId (index of the \
+        placed object in data.tma), coordinates in game units. haul: the units are transport robots; each drives to the \
+        mine, loads ore, takes it to its clan's nearest store with room, unloads (\"loaded\" and \"unloaded\" events, \
+        ore=N) and goes back, until another order. build: the units are production buildings (plants, hangars), each queues one robot \
         of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). research: the units are \
         research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
@@ -35,9 +37,11 @@ pub enum SimCommand {
         direct control of one unit, held until the next pilot entry; missing fields are 0 / false) or \"release\" \
         (the unit returns to its orders).\n\n\
         Exit status: 0 on success; 1 when the game or the mission cannot be loaded; 2 on a usage error, a malformed \
-        orders file, an unknown id, a non-movable object for a unit order, a non-producer for build, an unknown scheme \
+        orders file, an unknown id, a non-movable object for a unit order, a haul by a non-transport or to anything but a mine of \
+        the transport's clan, a non-producer for build, an unknown scheme \
         or one that is no robot, a non-institute or an unknown node for research (the message names the entry). What \
-        only the run decides (a scheme locked by research, ore, power, a failed construction) is a \"rejected\" event."
+        only the run decides (a scheme locked by research, ore, power, a failed construction, a haul whose mine is \
+        gone) is a \"rejected\" event."
     )]
     Run {
         /// Game directory.
@@ -167,11 +171,11 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         },
         "follow_path" => unit(Order::FollowPath(path()?)),
         "patrol" => unit(Order::Patrol(path()?)),
-        "attack" => arg
+        "attack" | "haul" => arg
             .as_u64()
             .and_then(|id| u32::try_from(id).ok())
-            .map(|id| FileOrder::Unit(Order::Attack(id)))
-            .ok_or("attack takes an object id".into()),
+            .map(|id| FileOrder::Unit(if key == "attack" { Order::Attack(id) } else { Order::Haul(id) }))
+            .ok_or(format!("{key} takes an object id")),
         "pilot" => pilot(arg).map(|p| FileOrder::Unit(Order::Pilot(p))),
         "build" => match arg.as_str() {
             Some(scheme) if !scheme.trim().is_empty() => Ok(FileOrder::Build(scheme.into())),
@@ -289,6 +293,9 @@ fn check_units(world: &mut World, command: &Command) -> Result<(), String> {
         if entity.is_none_or(|e| world.get::<Health>(e).is_none()) {
             return Err(format!("attack target {target} is not an object that can be damaged"));
         }
+    }
+    if let Order::Haul(mine) = command.order {
+        command.units.iter().try_for_each(|&unit| iron3d_behavior::haul::check(world, unit, mine))?;
     }
     iron3d_production::check_command(world, command)
 }

@@ -131,6 +131,17 @@ pub const ROBOTS: &[UnitScheme] = &[
     },
 ];
 
+/// Class word of a transport robot.
+pub const TRANSPORT_ROBOT: u32 = 0x0100_2000;
+
+/// The transport robot scheme (a bare chassis: it carries ore, it does not fight).
+pub const HAULER: UnitScheme = UnitScheme {
+    path: "UNITS\\ROBOTS\\hauler.dat",
+    class_word: TRANSPORT_ROBOT,
+    description: "Hauler",
+    chain: &["r_ch_01"],
+};
+
 /// The building scheme path of a category's prototype.
 pub fn building_scheme_path(key: &str) -> String {
     format!("UNITS\\BUILDS\\{key}.dat")

@@ -1,11 +1,12 @@
 //! The demo missions: for each map a terrain (its overlays follow the mission's bases
 //! and paths), an areal map and a `data.tma` with paths, clans (one environment clan;
 //! the two active clans name the research tree `MISSIONS\SCRIPTS\default.trf`), bases
-//! of distinct buildings, robot squads,
+//! of distinct buildings (a mine and a storage among them), robot squads, one transport
+//! robot per base,
 //! scenery, ore deposits and ore properties. The last mission is large enough for
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
-use crate::catalogue::{MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::catalogue::{HAULER, MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
 use crate::geometry::{cos_approx, sin_approx};
 use crate::registry::file_path;
 use crate::scripts::RESEARCH_TREE;
@@ -14,6 +15,7 @@ use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::world::{Clan, ExtraRecord28, PathRecord, PlacedObject, Property, Tma};
+use std::f32::consts::FRAC_PI_4;
 
 /// One demo mission.
 #[derive(Debug, Clone, Copy)]
@@ -146,6 +148,13 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
                     .with_property(Property::int(property, path)),
             );
         }
+        // One transport robot between the base's mine and storage (no standing order:
+        // the computer clan sends it to haul, the player orders it).
+        let (x, y) = (bx + 110.0 * cos_approx(FRAC_PI_4), by + 110.0 * sin_approx(FRAC_PI_4));
+        let mut o = PlacedObject::new(KIND_WARBOT, HAULER.path, [x, y, field.height(x, y)]);
+        o.raw_after_resource = clan as u32;
+        o.orientation = [0.0, 0.0, FRAC_PI_4];
+        tma.objects.push(standard_properties(o, clan).with_property(Property::int("MaxSpeedPercent", 100)));
     }
     let scenery: Vec<_> = PROTOTYPES.iter().filter(|p| p.role == Role::Scenery).collect();
     for _ in 0..spec.scenery {

@@ -1,6 +1,6 @@
 //! `objects.rlb`, unit schemes and the building categories.
 
-use crate::catalogue::{MAPS, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::catalogue::{HAULER, MAPS, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir};
 use crate::models::robots::{CHASSIS_MOUNT, TURRET_MOUNT};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
@@ -64,14 +64,15 @@ pub fn build_dat() -> BuildDat {
     BuildDat { sections }
 }
 
-/// Writes `objects.rlb`, every unit scheme and each map's `BuildDat.lst`.
+/// Writes `objects.rlb`, every unit scheme (the robots and the hauler) and each map's
+/// `BuildDat.lst`.
 pub fn write(tree: &mut DemoTree) -> Result<()> {
     let mut objects = NresWriter::new();
     for proto in PROTOTYPES {
         objects.add(0, [0; 3], proto.key.as_bytes(), write_refs(&refs(proto)?))?;
     }
     tree.add("objects.rlb", objects.to_bytes()?)?;
-    for unit in ROBOTS {
+    for unit in ROBOTS.iter().chain([&HAULER]) {
         tree.add(&file_path(unit.path), scheme(unit.class_word, unit.description, unit.chain)?)?;
     }
     for proto in PROTOTYPES {

@@ -88,6 +88,10 @@ pub struct Ai {
     pub build: Vec<String>,
     /// Seconds a clan waits before ordering a refused scheme again.
     pub retry_seconds: f32,
+    /// A clan with a mine builds transport robots until it has this many.
+    pub transports: u32,
+    /// The transport robot's unit scheme (a path as missions place them).
+    pub transport: String,
     /// Origin label.
     pub origin: Origin,
 }
@@ -165,6 +169,9 @@ impl Ai {
         }
         if let Some(i) = self.build.iter().position(|s| s.trim().is_empty()) {
             return Err(bad(file, format!("ai.build[{i}]"), "a scheme path is not empty"));
+        }
+        if self.transport.trim().is_empty() {
+            return Err(bad(file, "ai.transport".into(), "a scheme path is not empty"));
         }
         Ok(())
     }

@@ -6,19 +6,22 @@
 //! word plus one entry per component by component type, and the building classes that
 //! build robots), research (ore per TRF cost unit, seconds per TRF time unit, the
 //! building classes that research), combat (hit points, armour and armament per class
-//! word, the weapon table), the computer clans' parameters and the sound table
-//! (engine, unit response and click samples).
+//! word, the weapon table), the computer clans' parameters (with their transports), the
+//! sound table (engine, unit response and click samples) and haulage (what a transport
+//! robot carries, how fast it loads and unloads, how close it must be).
 
 mod combat;
+mod haul;
 mod sound;
 
 pub use combat::{Ai, Combat, Durability, WeaponRule};
+pub use haul::HaulRules;
 pub use sound::SoundRules;
 
 use serde::Deserialize;
 
 /// The rules file version this reader understands.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The shipped rules file, relative to the repository's `assets/`.
 pub const SHIPPED_PATH: &str = "rules/iron3d.rules.ron";
 /// The shipped rules text (compiled in, so the rules exist for any data directory).
@@ -132,6 +135,8 @@ pub struct Rules {
     pub research: Research,
     /// The sound table.
     pub sound: SoundRules,
+    /// Haulage by transport robots.
+    pub haul: HaulRules,
 }
 
 /// Why a rules file was refused.
@@ -217,6 +222,7 @@ impl Rules {
         rules.combat.check(file)?;
         rules.ai.check(file)?;
         rules.sound.check(file)?;
+        rules.haul.check(file)?;
         let gap = Cost { ore: p.spawn_gap.value, ..Cost::default() };
         check(file, "production.spawn_gap".into(), p.spawn_gap.origin, Some(&gap), true)?;
         let mining = Cost { ore: p.mine_ore_per_second.value, ..Cost::default() };
@@ -280,6 +286,16 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    /// Each `(from, to, rule)`: the shipped file with `from` replaced by `to` is refused
+    /// with an error that names `rule`.
+    pub(crate) fn assert_refused(cases: &[(&str, &str, &str)]) {
+        for (from, to, rule) in cases {
+            assert!(SHIPPED.contains(from), "{from}");
+            let e = Rules::parse("x.ron", &SHIPPED.replacen(from, to, 1)).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("x.ron -> {rule}: ")), "{e}");
+        }
+    }
+
     #[test]
     fn the_shipped_rules_parse_and_are_all_the_projects() {
         let r = Rules::shipped().unwrap();
@@ -309,10 +325,10 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_with_the_rule_named() {
-        let other = SHIPPED.replace("version: 3", "version: 4");
-        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 4, .. })));
-        let old = SHIPPED.replace("version: 3", "version: 2");
-        assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 2, .. })));
+        let other = SHIPPED.replace("version: 4", "version: 5");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 5, .. })));
+        let old = SHIPPED.replace("version: 4", "version: 3");
+        assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 3, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
         assert!(e.to_string().contains("production.classes[0]"), "{e}");
@@ -332,5 +348,16 @@ mod tests {
         assert!(Rules::parse("x.ron", &institute).unwrap_err().to_string().contains("research.institutes[0]"));
         let broken = SHIPPED.replacen("classes: [", "classes: (", 1);
         assert!(matches!(Rules::parse("x.ron", &broken), Err(RulesError::Syntax { .. })));
+        assert_refused(&[
+            ("capacity: (value: 200.0", "capacity: (value: 0.0", "haul.capacity"),
+            ("load_per_second: (value: 40.0", "load_per_second: (value: -1.0", "haul.load_per_second"),
+            (
+                "unload_per_second: (value: 50.0, origin: Project",
+                "unload_per_second: (value: 5.0, origin: Spec",
+                "haul.unload_per_second",
+            ),
+            ("reach: (value: 30.0", "reach: (value: inf", "haul.reach"),
+            (r#""UNITS\\ROBOTS\\hauler.dat""#, r#"" ""#, "ai.transport"),
+        ]);
     }
 }

@@ -4,6 +4,7 @@
 //! (never a jump) and are reported with its id and areal.
 
 use crate::config::BehaviorConfig;
+use crate::haul::{self, Haulage};
 use crate::navigator::Navigator;
 use crate::planner::{self, Refusal};
 use bevy_ecs::prelude::*;
@@ -32,6 +33,7 @@ pub(crate) struct Geography<'w> {
     config: Res<'w, BehaviorConfig>,
     clock: Res<'w, GameClock>,
     table: Res<'w, ObjectTable>,
+    haulage: Res<'w, Haulage>,
 }
 
 /// Messages of one system, written in id order.
@@ -41,6 +43,13 @@ struct Outbox(Vec<(u32, GameMessage)>);
 impl Outbox {
     fn post(&mut self, clock: &GameClock, object: ObjectRef, kind: GameMessageKind) {
         self.0.push((object.id.0, GameMessage::new(clock, DispatchPhase::Behavior, kind)));
+    }
+
+    /// A unit finished its order (a haul never does: it stops at its mine or store).
+    fn arrived(&mut self, clock: &GameClock, nav: &Navigator, object: ObjectRef) {
+        if !matches!(nav.order, Order::Haul(_)) {
+            self.post(clock, object, GameMessageKind::Arrived(object));
+        }
     }
 
     fn flush(mut self, out: &mut MessageWriter<GameMessage>) {
@@ -72,7 +81,8 @@ fn leg_goal(
         // pilot commands (they set direct control, never the order).
         Order::Stop | Order::Build(_) | Order::Research(_) | Order::Pilot(_) | Order::Release => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
-        Order::MoveToObject(id) | Order::Attack(id) => {
+        Order::MoveToObject(_) | Order::Attack(_) | Order::Haul(_) => {
+            let Some(id) = target_object(nav) else { return Ok(None) };
             let t = geo.table.entity_of(id).and_then(|e| targets.get(e).ok());
             let t = t.ok_or((DiagnosticKind::NonReachableArea, format!("target object {id} is not in the world")))?;
             Ok(Some(([t.position[0], t.position[1]], true)))
@@ -92,18 +102,32 @@ fn leg_goal(
     }
 }
 
-/// For an `Attack` order: whether the target is within the share of weapon range a
-/// unit closes in to ([`HOLD_RANGE`]); `None` for other orders or an unarmed unit.
-fn attack_range(
+/// The object the current leg goes to (an object order, a haul's mine or store).
+fn target_object(nav: &Navigator) -> Option<u32> {
+    match nav.order {
+        Order::MoveToObject(id) | Order::Attack(id) => Some(id),
+        Order::Haul(_) => haul::target(nav),
+        _ => None,
+    }
+}
+
+/// Whether the target is close enough to stop: for an `Attack` order within the share of
+/// weapon range a unit closes in to ([`HOLD_RANGE`]), for a haul within `haul.reach`;
+/// `None` for other orders, an unarmed attacker or haul rules in error.
+fn in_reach(
     nav: &Navigator,
     weapon: Option<&Weapon>,
     position: [f32; 2],
     geo: &Geography,
     targets: &Query<&SimTransform>,
 ) -> Option<bool> {
-    let Order::Attack(target) = nav.order else { return None };
-    let t = geo.table.entity_of(target).and_then(|e| targets.get(e).ok())?;
-    Some(dist(position, [t.position[0], t.position[1]]) <= weapon?.range * HOLD_RANGE)
+    let reach = match nav.order {
+        Order::Attack(_) => weapon?.range * HOLD_RANGE,
+        Order::Haul(_) => geo.haulage.0.as_ref().ok()?.reach.value,
+        _ => return None,
+    };
+    let t = geo.table.entity_of(target_object(nav)?).and_then(|e| targets.get(e).ok())?;
+    Some(dist(position, [t.position[0], t.position[1]]) <= reach)
 }
 
 /// The next leg after the current one ends, or `None` when the order is done.
@@ -209,7 +233,7 @@ pub(crate) fn follow(
         }
         let position = [t.position[0], t.position[1]];
         status.areal = geo.nav.as_ref().and_then(|n| n.area_at(position[0], position[1]));
-        let in_range = attack_range(&nav, weapon, position, &geo, &targets);
+        let in_range = in_reach(&nav, weapon, position, &geo, &targets);
         if status.state == NavState::Arrived && in_range == Some(false) {
             nav.replan = true;
         }
@@ -217,21 +241,19 @@ pub(crate) fn follow(
             status.state = NavState::Arrived;
             intent.active = false;
             clear.write(ClearWizardPath(entity));
-            outbox.post(&geo.clock, ObjectRef { id, handle }, GameMessageKind::Arrived(ObjectRef { id, handle }));
+            outbox.arrived(&geo.clock, &nav, ObjectRef { id, handle });
             continue;
         }
         if status.state != NavState::Moving || nav.replan || !geo.clock.reached(nav.first_step_ms) {
             intent.active = false;
             continue;
         }
-        let moved_target = match nav.order {
-            Order::MoveToObject(target) | Order::Attack(target) => geo
-                .table
+        let moved_target = target_object(&nav).is_some_and(|target| {
+            geo.table
                 .entity_of(target)
                 .and_then(|e| targets.get(e).ok())
-                .is_none_or(|t| dist(nav.goal, [t.position[0], t.position[1]]) > c.corridor_radius),
-            _ => false,
-        };
+                .is_none_or(|t| dist(nav.goal, [t.position[0], t.position[1]]) > c.corridor_radius)
+        });
         let off_path = status.areal.is_some_and(|a| !nav.global_path.contains(&a));
         if moved_target || off_path {
             nav.replan = true;
@@ -271,13 +293,13 @@ pub(crate) fn follow(
             };
         } else if next_leg(&mut nav, &geo) {
             continue;
-        } else if nav.next_queued() {
+        } else if !matches!(nav.order, Order::Haul(_)) && nav.next_queued() {
             clear.write(ClearWizardPath(entity));
         } else {
             status.state = NavState::Arrived;
             intent.active = false;
             clear.write(ClearWizardPath(entity));
-            outbox.post(&geo.clock, ObjectRef { id, handle }, GameMessageKind::Arrived(ObjectRef { id, handle }));
+            outbox.arrived(&geo.clock, &nav, ObjectRef { id, handle });
         }
     }
     outbox.flush(&mut out);

@@ -6,10 +6,12 @@
 //! reports the six error conditions of §1 as diagnostics, and tells Wizard to clear
 //! its path on a target change, a damaged global path or a stop. It also keeps each
 //! armed object's radar target and closes attacking units in to weapon range (the
-//! project's own combat rules).
+//! project's own combat rules), and runs transport robots' haul orders ([`haul`], the
+//! project's own rule).
 
 mod config;
 mod follow;
+pub mod haul;
 mod navigator;
 mod orders;
 pub mod planner;
@@ -30,12 +32,20 @@ pub struct BehaviorPlugin;
 impl Plugin for BehaviorPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<BehaviorConfig>()
+            .init_resource::<haul::Haulage>()
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
             .add_systems(OnEnter(AppState::InGame), config::load)
             .add_systems(
                 FixedUpdate,
-                (orders::activate, orders::apply_commands, radar::scan, follow::plan_legs, follow::follow)
+                (
+                    orders::activate,
+                    orders::apply_commands,
+                    haul::haul.after(iron3d_economy::EconomyStep),
+                    radar::scan,
+                    follow::plan_legs,
+                    follow::follow,
+                )
                     .chain()
                     .in_set(SimSystems::Behavior),
             );

@@ -3,11 +3,12 @@
 //! `queue_time + 3 × 64 ms + r` (spec `runtime.md` §3.6), `r` in 0..63 drawn from the
 //! shared stream in clan order.
 
+use crate::haul;
 use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClearWizardPath, CommandQueue, GameClock, ManualControl, Movable, NavState, NavStatus, ObjectTable, Order,
-    OriginalObjectId, Owner, SimObject, SimRandom, SteerIntent, TICK_MS,
+    ClearWizardPath, CommandQueue, GameClock, GameMessage, ManualControl, Movable, NavState, NavStatus, ObjectTable,
+    Order, OriginalObjectId, Owner, ProductionEvent, SimObject, SimRandom, SteerIntent, TICK_MS, UnitClass,
 };
 
 /// Units that joined the world get their Behavior state.
@@ -21,18 +22,21 @@ pub(crate) fn activate(
 }
 
 /// Applies the commands due this tick (stable order; a unit named twice keeps the last).
-/// A queued command waits behind a unit's current order; a pilot command gives the
+/// A haul order naming anything but a mine of a transport robot's clan is refused (a
+/// `rejected` event; the unit keeps its order). A queued command waits behind a unit's
+/// current order; a pilot command gives the
 /// player direct control and leaves the orders as they are; a release hands the unit
 /// back to them.
 pub(crate) fn apply_commands(
     mut commands: Commands,
     mut queue: ResMut<CommandQueue>,
     clock: Res<GameClock>,
-    table: Res<ObjectTable>,
+    (table, classes): (Res<ObjectTable>, Query<(&Owner, Option<&UnitClass>)>),
     mut units: Query<(&OriginalObjectId, &Owner, &mut Navigator, &NavStatus, Option<&mut ManualControl>)>,
     mut random: ResMut<SimRandom>,
-    mut clear: MessageWriter<ClearWizardPath>,
+    (mut clear, mut out): (MessageWriter<ClearWizardPath>, MessageWriter<GameMessage>),
 ) {
+    let of = |id: u32| classes.get(table.entity_of(id)?).ok().map(|(o, c)| (o.clan, c.map(|c| c.0)));
     let mut scheduled: Vec<(i32, u32, Entity)> = Vec::new();
     // Build and research orders are production's (taken before Behavior runs).
     for command in queue.take_due_where(clock.tick, |o| !o.is_production()) {
@@ -41,7 +45,13 @@ pub(crate) fn apply_commands(
             let Ok((_, owner, mut nav, status, manual)) = units.get_mut(entity) else { continue };
             let busy = nav.replan
                 || status.state == NavState::Moving
-                || matches!(nav.order, Order::Attack(_) | Order::Patrol(_));
+                || matches!(nav.order, Order::Attack(_) | Order::Patrol(_) | Order::Haul(_));
+            if let Order::Haul(mine) = command.order
+                && let Err(e) = haul::refusal((id, owner.clan, of(id).and_then(|c| c.1)), mine, of(mine))
+            {
+                out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id, mine], e));
+                continue;
+            }
             match command.order {
                 Order::Pilot(input) => {
                     let control = ManualControl { input, tick: clock.tick };

@@ -84,7 +84,7 @@ impl DiagnosticKind {
     }
 }
 
-/// What production or research reports (the project's own events).
+/// What production, research or haulage reports (the project's own events).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProductionEvent {
     /// A robot was built: ids `[producer, new object]`, detail the scheme.
@@ -92,8 +92,15 @@ pub enum ProductionEvent {
     /// A research node completed: ids `[research building]`, detail the clan and node.
     Researched,
     /// An order or a queued job was refused or failed (nothing spawned, costs
-    /// refunded): ids the building, detail the reason.
+    /// refunded): ids the building, detail the reason; a refused haul order: ids the
+    /// transport and the mine named.
     Rejected,
+    /// A transport robot left a mine loaded: ids `[transport, mine]`, detail `ore=N`
+    /// (what it loaded there).
+    Loaded,
+    /// A transport robot left a store it unloaded into: ids `[transport, store]`, detail
+    /// `ore=N` (what it unloaded there).
+    Unloaded,
 }
 
 impl ProductionEvent {
@@ -103,6 +110,8 @@ impl ProductionEvent {
             Self::Produced => "produced",
             Self::Researched => "researched",
             Self::Rejected => "rejected",
+            Self::Loaded => "loaded",
+            Self::Unloaded => "unloaded",
         }
     }
 }
@@ -185,7 +194,7 @@ pub enum GameMessageKind {
         /// The outcome.
         outcome: crate::clans::Outcome,
     },
-    /// Production or research reports something (the project's own event).
+    /// Production, research or haulage reports something (the project's own event).
     Production {
         /// What happened.
         event: ProductionEvent,

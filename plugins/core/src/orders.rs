@@ -33,6 +33,10 @@ pub enum Order {
     Pilot(PilotInput),
     /// End direct control: the unit returns to its orders.
     Release,
+    /// Haul ore from a mine of the unit's clan (the unit is a transport robot; the
+    /// project's own rule): to the mine, load, to the clan's nearest store with room,
+    /// unload, and again until another order.
+    Haul(u32),
 }
 
 /// One tick of direct control, quantised so it is exact on every machine and in a
@@ -126,6 +130,7 @@ impl Order {
             Self::Research(n) => (7, u64::from(n)),
             Self::Pilot(p) => (8, p.bits()),
             Self::Release => (9, 0),
+            Self::Haul(id) => (10, u64::from(id)),
         }
     }
 

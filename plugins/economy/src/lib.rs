@@ -16,7 +16,7 @@ pub mod ore;
 pub mod production;
 
 pub use distributor::{Distributor, Row, StepHost, StepReport};
-pub use ore::{OreProperty, class_defaults};
+pub use ore::{MINE_CLASS, OreProperty, STORAGE_CLASS, TRANSPORT_CLASS, class_defaults};
 pub use production::{OreDevice, OreDevices, Transfer};
 
 use bevy_app::{App, FixedUpdate, Plugin};
@@ -31,6 +31,10 @@ use iron3d_mission::PropertyBag;
 
 /// Class word of a generator (`registry.md` §2.2).
 pub const GENERATOR_CLASS: u32 = 0x8000_0002;
+
+/// The economy's systems inside `SimSystems::Behavior` (haul orders run after them).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EconomyStep;
 
 /// Installs the economy (needs `iron3d_core::CorePlugin`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -60,7 +64,7 @@ impl Plugin for EconomyPlugin {
             .add_systems(OnExit(AppState::InGame), move |mut e: ResMut<Economy>| {
                 *e = Economy { distributors: Vec::new(), transfer };
             })
-            .add_systems(FixedUpdate, (adopt, step).chain().in_set(SimSystems::Behavior));
+            .add_systems(FixedUpdate, (adopt, step).chain().in_set(SimSystems::Behavior).in_set(EconomyStep));
     }
 }
 

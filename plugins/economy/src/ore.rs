@@ -48,12 +48,19 @@ impl OreProperty {
     }
 }
 
+/// Class word of a mine (`registry.md` §2.2).
+pub const MINE_CLASS: u32 = 0x8000_0004;
+/// Class word of a storage (`registry.md` §2.2).
+pub const STORAGE_CLASS: u32 = 0x8000_0008;
+/// Class word of a transport robot (`registry.md` §2.2).
+pub const TRANSPORT_CLASS: u32 = 0x0100_2000;
+
 /// Class defaults (Behavior RVA `0x8790`): `(CurrentOre, MaximumOre)`.
 pub fn class_defaults(class: u32) -> (f32, u32) {
     match class {
-        0x8000_0004 => (0.0, 500),
-        0x8000_0008 => (0.0, 4000),
-        0x0100_2000 => (0.0, 2000),
+        MINE_CLASS => (0.0, 500),
+        STORAGE_CLASS => (0.0, 4000),
+        TRANSPORT_CLASS => (0.0, 2000),
         0x0100_4000 => (2000.0, 2000),
         _ => (0.0, 0),
     }

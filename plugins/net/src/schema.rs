@@ -527,11 +527,12 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u32(x.to_bits());
             w.u32(y.to_bits());
         }
-        Order::MoveToObject(v) | Order::Attack(v) | Order::Research(v) => {
+        Order::MoveToObject(v) | Order::Attack(v) | Order::Research(v) | Order::Haul(v) => {
             w.u8(match plain {
                 Order::MoveToObject(_) => 2,
                 Order::Attack(_) => 5,
-                _ => 7,
+                Order::Research(_) => 7,
+                _ => 10,
             });
             w.u32(v);
         }
@@ -574,7 +575,8 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
             fire: r.flag()?,
         }),
         9 => Order::Release,
-        tag => return Err(format!("order tag {tag} is not 0..=9")),
+        10 => Order::Haul(r.u32()?),
+        tag => return Err(format!("order tag {tag} is not 0..=10")),
     };
     Ok(WireOrder::Plain(plain))
 }

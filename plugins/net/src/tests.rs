@@ -67,6 +67,7 @@ fn every_order_kind_round_trips() {
         Order::Patrol(5),
         Order::Attack(77),
         Order::Research(3),
+        Order::Haul(12),
         Order::Pilot(PilotInput::default()),
         Order::Release,
     ];

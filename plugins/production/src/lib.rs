@@ -22,7 +22,8 @@
 //!   producer's clan, beside the producer on free walkable ground; a failure spawns
 //!   nothing and refunds the ore.
 //! * **Mining** ([`mining`]): every mine extracts `production.mine_ore_per_second` into
-//!   its own ore store, up to its `MaximumOre`.
+//!   its own ore store, up to its `MaximumOre` (a full mine stops; transport robots
+//!   carry the ore to the clan's stores, `iron3d_behavior`'s haul orders).
 //! * Every step runs in `SimSystems::Production` (after SuperAI, before Behavior),
 //!   producers and clans in id order; events are `GameMessageKind::Production`
 //!   (`produced`, `researched`, `rejected`); the state joins the state hash

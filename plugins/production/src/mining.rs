@@ -1,38 +1,26 @@
 //! Mining (the project's own rule; the original's ore income is not recovered): every
-//! mine extracts `production.mine_ore_per_second` each tick into the first ore store of
-//! its clan with room below its `MaximumOre`: its own store first, then the others in
-//! `OriginalObjectId` order. Extracted ore with nowhere to go stays in the ground.
+//! mine extracts `production.mine_ore_per_second` each tick into its own store, up to
+//! its `MaximumOre`; a full mine stops. Transport robots (haul orders, Behavior) and, for
+//! a member mine, its clan's distributor (spec §4) move the ore on.
 
 use crate::ProductionRules;
 use bevy_ecs::prelude::*;
-use iron3d_core::{OriginalObjectId, Owner, TICK_SECONDS, UnitClass};
+use iron3d_core::{TICK_SECONDS, UnitClass};
 use iron3d_economy::OreProperty;
 
-/// Class word of a mine (`registry.md` §2.2).
-pub const MINE_CLASS: u32 = 0x8000_0004;
+pub use iron3d_economy::MINE_CLASS;
 
 /// Mines extract ore.
-pub(crate) fn mine(
-    rules: Res<ProductionRules>,
-    mut stores: Query<(&OriginalObjectId, &Owner, Option<&UnitClass>, &mut OreProperty)>,
-) {
+pub(crate) fn mine(rules: Res<ProductionRules>, mut mines: Query<(&UnitClass, &mut OreProperty)>) {
     let Ok(rules) = &rules.0 else { return };
     let per_tick = rules.production.mine_ore_per_second.value * TICK_SECONDS;
     if per_tick <= 0.0 {
         return;
     }
-    let mut order: Vec<_> = stores.iter_mut().collect();
-    order.sort_unstable_by_key(|s| *s.0);
-    let mines: Vec<(usize, i32)> = (0..order.len())
-        .filter(|&i| order[i].2.is_some_and(|c| c.0 == MINE_CLASS))
-        .map(|i| (i, order[i].1.clan))
-        .collect();
-    for (mine, clan) in mines {
-        let others = (0..order.len()).filter(|&i| i != mine && order[i].1.clan == clan);
-        let room = |s: &OreProperty| s.maximum as f32 - s.current();
-        if let Some(i) = std::iter::once(mine).chain(others).find(|&i| room(&order[i].3) > 0.0) {
-            let ore = &mut order[i].3;
-            ore.current_bits = (ore.current() + per_tick.min(room(ore))).to_bits();
+    for (_, mut ore) in mines.iter_mut().filter(|(c, _)| c.0 == MINE_CLASS) {
+        let room = ore.maximum as f32 - ore.current();
+        if room > 0.0 {
+            ore.current_bits = (ore.current() + per_tick.min(room)).to_bits();
         }
     }
 }

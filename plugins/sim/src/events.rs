@@ -1,6 +1,6 @@
 //! The event log of a run: arrivals, new contacts, Behavior diagnostics, deletions,
-//! script reports, mission outcomes, damage and destruction, and production (produced,
-//! researched, rejected),
+//! script reports, mission outcomes, damage and destruction, production (produced,
+//! researched, rejected) and haulage (loaded, unloaded),
 //! read from the World3D queue each tick (what `sim run --json` prints).
 
 use bevy_ecs::prelude::*;
@@ -29,8 +29,13 @@ pub enum EventKind {
     Produced,
     /// A research node completed (`ids`: the research building).
     Researched,
-    /// A production or research order or job was refused or failed (refunded).
+    /// A production, research or haul order or job was refused or failed (refunded).
     Rejected,
+    /// A transport robot left a mine loaded (`ids`: transport, mine; detail `ore=N`).
+    Loaded,
+    /// A transport robot left a store it unloaded into (`ids`: transport, store; detail
+    /// `ore=N`).
+    Unloaded,
 }
 
 impl EventKind {
@@ -48,6 +53,8 @@ impl EventKind {
             Self::Produced => "produced",
             Self::Researched => "researched",
             Self::Rejected => "rejected",
+            Self::Loaded => "loaded",
+            Self::Unloaded => "unloaded",
         }
     }
 }
@@ -102,6 +109,8 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
                     ProductionEvent::Produced => EventKind::Produced,
                     ProductionEvent::Researched => EventKind::Researched,
                     ProductionEvent::Rejected => EventKind::Rejected,
+                    ProductionEvent::Loaded => EventKind::Loaded,
+                    ProductionEvent::Unloaded => EventKind::Unloaded,
                 };
                 (kind, ids.clone(), detail.clone())
             }

@@ -1,5 +1,5 @@
 //! The per-tick state hash: every simulated object's owner, position, orientation, speed,
-//! turn rate, order (and queued orders) and path state, the player's direct control, and piece animation blends, then the random streams,
+//! turn rate, order (and queued orders), path state and haul trip, the player's direct control, and piece animation blends, then the random streams,
 //! then the clans' script VM state (SuperAI), the economy (distributor shares, ore),
 //! combat (hit points, weapons, radar targets, projectiles), the strategic layer's
 //! memory, production (queues, jobs, research states, the next object id) and the
@@ -67,6 +67,8 @@ pub fn state_hash(world: &mut World) -> u64 {
                 wide(&mut h, v as u64);
             }
             h.word(n.first_step_ms);
+            h.word(n.trip.store.unwrap_or(u32::MAX));
+            h.word(n.trip.start.map_or(u32::MAX, f32::to_bits));
             h.word(n.queued.len() as u32);
             n.queued.iter().for_each(|o| {
                 let (kind, value) = o.key();

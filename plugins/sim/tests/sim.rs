@@ -417,6 +417,8 @@ fn demo_mission(game: &std::sync::Arc<iron3d_vfs::GameDir>, name: &str) -> App {
 
 #[path = "sim/combat.rs"]
 mod combat;
+#[path = "sim/haul.rs"]
+mod haul;
 #[path = "sim/player.rs"]
 mod player;
 #[path = "sim/strategy.rs"]
@@ -659,6 +661,7 @@ mod production {
         // researches nothing.
         let mut strategy = app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>();
         strategy.ai.build.clear();
+        strategy.ai.transports = 0;
         strategy.institutes.clear();
         set_mining(&mut app, 0.0);
         app
@@ -672,7 +675,7 @@ mod production {
     }
 
     #[test]
-    fn mines_extract_ore_into_their_clans_stores_with_room() {
+    fn mines_extract_ore_into_their_own_store_only_up_to_its_maximum() {
         let mut app = tutorial();
         let mine = building(&mut app, iron3d_production::mining::MINE_CLASS);
         let stores = |app: &mut App| {
@@ -682,25 +685,29 @@ mod production {
             v.sort_unstable_by_key(|s| s.0);
             v
         };
+        let e = app.world().resource::<ObjectTable>().entity_of(mine).unwrap();
+        app.world_mut().get_mut::<OreProperty>(e).unwrap().current_bits = 100f32.to_bits();
         let start = stores(&mut app);
         run(&mut app, 10);
         assert_eq!(stores(&mut app), start, "no mining at 0 ore per second");
         set_mining(&mut app, 5.0);
         run(&mut app, 10);
-        let now = stores(&mut app);
-        let gained: Vec<(u32, f32)> =
-            now.iter().zip(&start).map(|(a, b)| (a.0, a.1.current() - b.1.current())).filter(|g| g.1 != 0.0).collect();
-        let receiver = start
+        let gained: Vec<(u32, f32)> = stores(&mut app)
             .iter()
-            .find(|s| s.0 == mine && s.1.current() < s.1.maximum as f32)
-            .map_or_else(|| start.iter().find(|s| s.1.current() < s.1.maximum as f32).unwrap().0, |s| s.0);
+            .zip(&start)
+            .map(|(a, b)| (a.0, a.1.current() - b.1.current()))
+            .filter(|g| g.1 != 0.0)
+            .collect();
         assert_eq!(gained.len(), 1, "one store receives: {gained:?}");
-        assert_eq!(gained[0].0, receiver, "the mine's own store, else the first with room");
+        assert_eq!(gained[0].0, mine, "the mine's own store (transports carry it on)");
         assert!((gained[0].1 - 10.0 * 5.0 * 0.064).abs() < 1e-2, "10 ticks at 5 ore/s: {gained:?}");
         set_mining(&mut app, 1.0e9);
-        run(&mut app, 1);
-        let full = stores(&mut app).into_iter().find(|s| s.0 == receiver).unwrap().1;
+        run(&mut app, 2);
+        let now = stores(&mut app);
+        let full = now.iter().find(|s| s.0 == mine).unwrap().1;
         assert_eq!(full.current(), full.maximum as f32, "never past MaximumOre");
+        let others = |v: &[(u32, OreProperty)]| v.iter().filter(|s| s.0 != mine).copied().collect::<Vec<_>>();
+        assert_eq!(others(&now), others(&start), "a full mine gives nothing to other stores");
     }
 
     /// The Player clan's building of `class` (the demo bases have one of each).
@@ -756,7 +763,7 @@ mod production {
         let (tick, ids, detail) = run_until(&mut app, EventKind::Produced, 400);
         assert_eq!(tick, start + 17_000u32.div_ceil(TICK_MS) - 1, "17 s of 64 ms ticks, counting the first");
         assert_eq!((ids, detail.as_str()), (vec![plant, first_new], "units\\robots\\scout.dat"));
-        assert_eq!(first_new, 78, "the next id past tutorial.01's 78 placed objects");
+        assert_eq!(first_new, 80, "the next id past tutorial.01's 80 placed objects");
         assert_eq!(objects(&mut app), count + 1);
         let e = app.world().resource::<ObjectTable>().entity_of(first_new).expect("registered in World3D");
         let w = app.world();
@@ -891,7 +898,7 @@ mod production {
         let mut pending = app.world_mut().query_filtered::<(), With<iron3d_mission::Pending>>();
         assert_eq!(pending.iter(app.world()).count(), 0, "not even a pending object");
         assert_eq!(ore(&mut app, PLAYER), before, "refunded");
-        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 78, "no id used");
+        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 80, "no id used");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Computer clans (the project's own strategic layer): defend, gather, attack when
-//! stronger. Decisions read a census of the world and become orders in the command
+//! stronger, build transport robots and send them to haul. Decisions read a census of the world and become orders in the command
 //! queue, applied by Behavior in this same tick; nothing here moves an object.
 
 use crate::{Strategy, StrategyRules};
@@ -10,6 +10,7 @@ use iron3d_core::{
     MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, ResearchBoard, SchemeNames,
     SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
 };
+use iron3d_economy::{MINE_CLASS, OreProperty, TRANSPORT_CLASS};
 use std::collections::BTreeMap;
 
 /// One object as the strategic layer sees it.
@@ -31,10 +32,24 @@ pub struct Seen {
     pub producer: bool,
     /// A research building.
     pub institute: bool,
+    /// A mine.
+    pub mine: bool,
+    /// A transport robot.
+    pub transport: bool,
+    /// Ore it holds.
+    pub ore: f32,
 }
 
-type Row<'a> =
-    (&'a OriginalObjectId, &'a Owner, &'a SimTransform, &'a Health, Option<&'a UnitClass>, Has<Weapon>, Has<Movable>);
+type Row<'a> = (
+    &'a OriginalObjectId,
+    &'a Owner,
+    &'a SimTransform,
+    &'a Health,
+    Option<&'a UnitClass>,
+    Has<Weapon>,
+    Has<Movable>,
+    Option<&'a OreProperty>,
+);
 
 /// The orders one clan decides on this turn, by unit.
 pub fn decide(
@@ -110,7 +125,7 @@ fn rally(anchor: [f32; 2], k: usize) -> [f32; 2] {
 fn census(objects: &Query<Row>, rules: &StrategyRules) -> Vec<Seen> {
     let mut seen: Vec<Seen> = objects
         .iter()
-        .map(|(id, owner, t, health, class, armed, movable)| Seen {
+        .map(|(id, owner, t, health, class, armed, movable, ore)| Seen {
             id: id.0,
             clan: owner.clan,
             at: [t.position[0], t.position[1]],
@@ -119,6 +134,9 @@ fn census(objects: &Query<Row>, rules: &StrategyRules) -> Vec<Seen> {
             movable,
             producer: class.is_some_and(|c| rules.producers.contains(&c.0)),
             institute: class.is_some_and(|c| rules.institutes.contains(&c.0)),
+            mine: class.is_some_and(|c| c.0 == MINE_CLASS),
+            transport: class.is_some_and(|c| c.0 == TRANSPORT_CLASS),
+            ore: ore.map_or(0.0, OreProperty::current),
         })
         .collect();
     seen.sort_unstable_by_key(|s| s.id);
@@ -147,26 +165,58 @@ pub(crate) fn builds_done(
     }
 }
 
+/// The scheme path of a build's scheme index: `ai.build[i]`, or `ai.transport` for
+/// index `ai.build.len()`.
+pub fn scheme_path(rules: &iron3d_rules::Ai, scheme: u32) -> &str {
+    rules.build.get(scheme as usize).unwrap_or(&rules.transport)
+}
+
 /// The builds a clan orders at tick `tick`: `(producer, scheme index)` for each of its
-/// idle producers while its army and running builds stay under the cap, skipping
-/// schemes refused lately.
+/// idle producers, skipping schemes refused lately: first transport robots (index
+/// `ai.build.len()`) while it has a mine and fewer than `ai.transports` built or being
+/// built, then battle units while its army and their running builds stay under the cap.
 pub fn builds(clan: i32, tick: u32, census: &[Seen], rules: &iron3d_rules::Ai, strategy: &Strategy) -> Vec<(u32, u32)> {
     let n = rules.build.len() as u32;
-    if n == 0 {
-        return Vec::new();
-    }
-    let army = census.iter().filter(|s| s.clan == clan && s.movable && s.armed).count();
-    let running = strategy.building.values().filter(|c| c.0 == clan).count();
+    let ours = |f: fn(&Seen) -> bool| census.iter().filter(|s| s.clan == clan && f(s)).count();
+    let running =
+        |transport: bool| strategy.building.values().filter(|c| c.0 == clan && (c.1 == n) == transport).count();
+    let wanted = if ours(|s| s.mine) > 0 { rules.transports as usize } else { 0 };
+    let mut transports = ours(|s| s.transport) + running(true);
+    let mut army = ours(|s| s.movable && s.armed) + running(false);
     let mut next = strategy.builds.get(&clan).copied().unwrap_or(0);
     let open = |s: u32| strategy.refused.get(&(clan, s)).is_none_or(|until| tick >= *until);
     let mut out = Vec::new();
     for p in census.iter().filter(|s| s.clan == clan && s.producer && !strategy.building.contains_key(&s.id)) {
-        if army + running + out.len() >= rules.unit_cap as usize {
+        if transports < wanted && open(n) {
+            out.push((p.id, n));
+            transports += 1;
+            continue;
+        }
+        if army >= rules.unit_cap as usize || n == 0 {
             break;
         }
         let Some(scheme) = (0..n).map(|k| (next + k) % n).find(|&s| open(s)) else { break };
         out.push((p.id, scheme));
+        army += 1;
         next = scheme + 1;
+    }
+    out
+}
+
+/// The haul orders a clan gives, `(transport, mine)`: each of its transport robots not
+/// hauling from one of its mines goes to its fullest mine (ties by the lower id), and
+/// `capacity` is counted off that mine for the next transport.
+pub fn hauls(clan: i32, census: &[Seen], capacity: f32, assigned: &BTreeMap<u32, Order>) -> Vec<(u32, u32)> {
+    let mut mines: Vec<(u32, f32)> =
+        census.iter().filter(|s| s.clan == clan && s.mine).map(|s| (s.id, s.ore)).collect();
+    let mut out = Vec::new();
+    for t in census.iter().filter(|s| s.clan == clan && s.transport) {
+        if matches!(assigned.get(&t.id), Some(Order::Haul(m)) if mines.iter().any(|x| x.0 == *m)) {
+            continue;
+        }
+        let Some(best) = mines.iter_mut().max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0))) else { break };
+        out.push((t.id, best.0));
+        best.1 -= capacity;
     }
     out
 }
@@ -216,11 +266,22 @@ pub(crate) fn think(
             queue.push(SimCommand { tick: clock.tick, units, order, queued: false });
         }
         let me = clan.index as i32;
+        for (transport, mine) in hauls(me, census, rules.haul_capacity, &strategy.assigned) {
+            queue.push(SimCommand {
+                tick: clock.tick,
+                units: vec![transport],
+                order: Order::Haul(mine),
+                queued: false,
+            });
+            strategy.assigned.insert(transport, Order::Haul(mine));
+        }
         for (producer, scheme) in builds(me, clock.tick, census, &rules.ai, &strategy) {
-            let Ok(r) = names.intern(&rules.ai.build[scheme as usize]) else { continue };
+            let Ok(r) = names.intern(scheme_path(&rules.ai, scheme)) else { continue };
             queue.push(SimCommand { tick: clock.tick, units: vec![producer], order: Order::Build(r), queued: false });
             strategy.building.insert(producer, (me, scheme));
-            strategy.builds.insert(me, scheme + 1);
+            if (scheme as usize) < rules.ai.build.len() {
+                strategy.builds.insert(me, scheme + 1);
+            }
         }
         let waiting = strategy.research_wait.get(&me).is_some_and(|until| clock.tick < *until);
         if let Some((institute, node)) = research(me, census, &board).filter(|_| !waiting) {

@@ -15,7 +15,11 @@
 //!   schemes of `ai.build` in turn; a refused scheme (locked by research, not enough ore)
 //!   is not ordered again by that clan for `retry_seconds`. When its research is idle
 //!   it starts the first node of its tree that can start (at its lowest-id institute);
-//!   after a refusal (not enough ore) it waits `retry_seconds` too.
+//!   after a refusal (not enough ore) it waits `retry_seconds` too. A clan with a mine
+//!   first builds `ai.transport` robots until it has `ai.transports` (built or being
+//!   built; they count in no cap), and gives each of its transports that is not hauling
+//!   from one of its mines `Order::Haul` of its fullest mine (ties by the lower id; each
+//!   order counts `haul.capacity` off that mine for the next transport).
 //! * **Outcome** ([`outcome`]): a player or computer clan with no unit and no
 //!   production building is *defeated*; a player clan (mode 1) all of whose enemies are
 //!   defeated has won, and its script's `Mission_Complete` event runs (the script ends
@@ -42,6 +46,8 @@ pub struct StrategyRules {
     pub producers: Vec<u32>,
     /// Class words of research buildings (`research.institutes`).
     pub institutes: Vec<u32>,
+    /// Ore one transport trip carries (`haul.capacity`).
+    pub haul_capacity: f32,
 }
 
 /// What the strategic layer remembers: the last order it gave each unit, the builds it
@@ -52,7 +58,7 @@ pub struct Strategy {
     /// Unit id → the order it was given.
     pub assigned: BTreeMap<u32, Order>,
     /// Producer id → the clan that ordered a robot there and the scheme (index in
-    /// `ai.build`), until it is produced or refused.
+    /// `ai.build`; `ai.build.len()` is the transport), until it is produced or refused.
     pub building: BTreeMap<u32, (i32, u32)>,
     /// Clan → how many builds it ordered (the next scheme of `ai.build` to take).
     pub builds: BTreeMap<i32, u32>,
@@ -83,7 +89,8 @@ impl StrategyPlugin {
         let rules = iron3d_rules::Rules::shipped().expect("the shipped rules file is valid");
         let producers = rules.production.producers.iter().map(|p| p.class).collect();
         let institutes = rules.research.institutes.iter().map(|p| p.class).collect();
-        Self { rules: StrategyRules { ai: rules.ai, producers, institutes } }
+        let haul_capacity = rules.haul.capacity.value;
+        Self { rules: StrategyRules { ai: rules.ai, producers, institutes, haul_capacity } }
     }
 }
 

@@ -78,11 +78,12 @@ pub fn messages(
             GameMessageKind::Production { event, ids, detail } => {
                 let ours = ids.first().is_some_and(|&id| name(&hud, id).0 == mine);
                 let what = detail.rsplit(['\\', '/']).next().unwrap_or(detail);
-                ours.then(|| match event {
-                    ProductionEvent::Produced => format!("built: {what}"),
-                    ProductionEvent::Researched => format!("researched: {what}"),
-                    ProductionEvent::Rejected => format!("refused: {what}"),
-                })
+                match event {
+                    ProductionEvent::Produced => ours.then(|| format!("built: {what}")),
+                    ProductionEvent::Researched => ours.then(|| format!("researched: {what}")),
+                    ProductionEvent::Rejected => ours.then(|| format!("refused: {what}")),
+                    ProductionEvent::Loaded | ProductionEvent::Unloaded => None,
+                }
             }
             _ => None,
         };
@@ -109,6 +110,7 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>) -> String {
         Some(Order::Research(n)) => format!("researching {n}"),
         Some(Order::Pilot(_)) => "piloted".to_string(),
         Some(Order::Release) => "released".to_string(),
+        Some(Order::Haul(id)) => format!("hauling from {id}"),
     };
     what + &state
 }

@@ -159,6 +159,13 @@ mod demo_skirmish {
             produced.iter().all(|e| owner_of(&mut app, e.1[0]) == 2),
             "the player's producers build only when the player orders"
         );
+        let haulers: Vec<u32> =
+            by_enemy.iter().filter(|e| e.2 == "units\\robots\\hauler.dat").map(|e| e.1[1]).collect();
+        assert!(!haulers.is_empty(), "it has mines: it builds transports: {by_enemy:?}");
+        let strategy = app.world().resource::<Strategy>().clone();
+        for h in haulers {
+            assert!(matches!(strategy.assigned.get(&h), Some(Order::Haul(_))), "transport {h} hauls");
+        }
     }
 
     #[test]
@@ -216,6 +223,9 @@ fn builds_take_the_schemes_in_turn_skip_refused_ones_and_respect_the_cap() {
         movable,
         producer,
         institute: false,
+        mine: false,
+        transport: false,
+        ore: 0.0,
     };
     let census = [
         seen(1, 2, false, false, true),
@@ -233,4 +243,76 @@ fn builds_take_the_schemes_in_turn_skip_refused_ones_and_respect_the_cap() {
     rules.unit_cap = 3;
     assert_eq!(builds(2, 50, &census, &rules, &s), vec![(2, 2)], "1 unit + 1 running + 1 new: the cap holds");
     assert_eq!(builds(2, 100, &census, &rules, &s), vec![(2, 1)], "after the wait it is tried again");
+}
+
+#[test]
+fn a_clan_with_a_mine_builds_transports_first_and_sends_idle_ones_to_its_fullest_mine() {
+    use iron3d_strategy::ai::{Seen, builds, hauls, scheme_path};
+    let rules = iron3d_rules::Rules::shipped().unwrap().ai;
+    let n = rules.build.len() as u32;
+    let seen = |id: u32, clan: i32| Seen {
+        id,
+        clan,
+        at: [0.0; 2],
+        hp: 1.0,
+        armed: false,
+        movable: false,
+        producer: false,
+        institute: false,
+        mine: false,
+        transport: false,
+        ore: 0.0,
+    };
+    let producer = |id| Seen { producer: true, ..seen(id, 2) };
+    let mine = |id, ore| Seen { mine: true, ore, ..seen(id, 2) };
+    let transport = |id| Seen { transport: true, movable: true, ..seen(id, 2) };
+    let mut census = vec![producer(1), producer(2), producer(3)];
+    let s = Strategy::default();
+    assert_eq!(builds(2, 0, &census, &rules, &s), vec![(1, 0), (2, 1), (3, 2)], "no mine: no transport");
+    census.push(mine(4, 300.0));
+    assert_eq!(builds(2, 0, &census, &rules, &s), vec![(1, n), (2, n), (3, 0)], "two transports, then battle units");
+    assert_eq!(scheme_path(&rules, n), rules.transport);
+    census.push(transport(5));
+    let mut s = Strategy::default();
+    s.building.insert(1, (2, n));
+    assert_eq!(builds(2, 0, &census, &rules, &s), vec![(2, 0), (3, 1)], "one built, one being built: enough");
+    census.extend([mine(6, 250.0), transport(7), mine(8, 300.0), transport(9)]);
+    let capacity = 200.0;
+    let mut assigned = std::collections::BTreeMap::new();
+    assert_eq!(
+        hauls(2, &census, capacity, &assigned),
+        vec![(5, 4), (7, 8), (9, 6)],
+        "the fullest mine first (ties by the lower id), its load counted off for the next"
+    );
+    assigned.insert(5, Order::Haul(4));
+    assigned.insert(7, Order::Haul(99));
+    assigned.insert(9, Order::MoveTo([0.0, 0.0]));
+    assert_eq!(
+        hauls(2, &census, capacity, &assigned),
+        vec![(7, 4), (9, 8)],
+        "5 hauls; 7's mine is gone; 9 is not hauling"
+    );
+    assert_eq!(hauls(1, &census, capacity, &assigned), vec![], "another clan has no transport");
+}
+
+#[test]
+fn a_computer_clans_idle_transport_gets_a_haul_order_from_its_fullest_mine() {
+    let mut app = skirmish();
+    let mine = |app: &mut App, id: u32, ore: f32| {
+        let e = spawn_building(app.world_mut(), id, [100.0 + 10.0 * (id as f32 - 40.0), 80.0], [3.0, 3.0]);
+        let ore = iron3d_economy::OreProperty { current_bits: ore.to_bits(), maximum: 500 };
+        app.world_mut().entity_mut(e).insert((
+            UnitClass(iron3d_economy::MINE_CLASS),
+            Owner { clan: 2, player: None },
+            ore,
+        ));
+    };
+    mine(&mut app, 40, 120.0);
+    mine(&mut app, 41, 300.0);
+    robot(&mut app, 10, 2, [100.0, 100.0]);
+    let hauler = robot(&mut app, 20, 2, [105.0, 100.0]);
+    app.world_mut().entity_mut(hauler).insert(UnitClass(iron3d_economy::TRANSPORT_CLASS));
+    run(&mut app, 70);
+    assert_eq!(order_of(&app, hauler), Order::Haul(41), "the fullest mine");
+    assert_eq!(app.world().resource::<Strategy>().assigned.get(&20), Some(&Order::Haul(41)), "remembered");
 }
