@@ -38,8 +38,9 @@ pub struct HostSettings {
     pub max_players: u8,
     /// Ticks between checkpoints (the replicated hash is sent, every change is sent).
     pub checkpoint_every: u32,
-    /// Mutation priority of moving objects between checkpoints (1: every tick; 0.25:
-    /// at least every fourth tick); see `bevy_replicon::server::ReplicatePriority`.
+    /// Mutation priority of other clans' moving objects between checkpoints (1: every
+    /// tick; 0.125: every eighth tick); a client's own clan's always have 1. See
+    /// `bevy_replicon::server::ReplicatePriority`.
     pub moving_priority: f32,
     /// What happens to a departed player's objects.
     pub leave: LeavePolicy,
@@ -61,7 +62,7 @@ impl Default for HostSettings {
             mission: String::new(),
             max_players: crate::MAX_PLAYERS,
             checkpoint_every: 32,
-            moving_priority: 0.25,
+            moving_priority: 0.125,
             leave: LeavePolicy::Transfer,
             max_bad_packets: 16,
             local_clan: None,
