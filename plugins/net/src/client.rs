@@ -400,13 +400,13 @@ fn forget_mirror(
     }
 }
 
-pub(crate) fn transform(old: &SimTransform, pose: &NetPose) -> SimTransform {
+fn transform(old: &SimTransform, pose: &NetPose) -> SimTransform {
     let [rx, ry, _] = old.orientation;
     SimTransform { position: pose.position(), orientation: [rx, ry, pose.heading()], ..*old }
 }
 
 /// Keeps mirrors' simulation components in step with the replicated ones.
-pub(crate) fn sync(
+fn sync(
     mut poses: Query<(&NetPose, &mut SimTransform), (Changed<NetPose>, Without<DuplicateMirror>)>,
     mut owners: Query<(&NetOwner, &mut Owner), (Changed<NetOwner>, Without<DuplicateMirror>)>,
     mut health: Query<(&NetHealth, Option<&mut Health>, Entity), (Changed<NetHealth>, Without<DuplicateMirror>)>,
@@ -452,12 +452,9 @@ fn record_checkpoints(world: &mut World) {
 
 /// At the tick boundary: the clock takes the host's time, if it sent one.
 fn set_clock(mut session: ResMut<ClientSession>, mut clock: ResMut<GameClock>) {
-    if session.set_time.is_none() {
-        return;
-    }
-    if let Some(tick) = session.set_time.take() {
-        *clock = GameClock { tick, time_ms: tick.wrapping_mul(TICK_MS) };
-    }
+    let Some(tick) = session.set_time else { return };
+    session.set_time = None;
+    *clock = GameClock { tick, time_ms: tick.wrapping_mul(TICK_MS) };
 }
 
 fn send(mut outgoing: ResMut<OutgoingOrders>, session: Res<ClientSession>, mut out: MessageWriter<HostBound>) {
