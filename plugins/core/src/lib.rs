@@ -41,7 +41,7 @@ pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, 
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use sets::{ControlPhase, InputPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS, World3dPhase};
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
-pub use space::{ModelBounds, PreviousSimTransform, SimTransform};
+pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
 pub use table::ObjectTable;
 
@@ -86,6 +86,7 @@ impl Plugin for CorePlugin {
             .register_type::<Owner>()
             .register_type::<SimTransform>()
             .register_type::<PreviousSimTransform>()
+            .register_type::<PresentedTransform>()
             .register_type::<ModelBounds>()
             .register_type::<PieceAnimation>()
             .register_type::<NavStatus>()

@@ -39,6 +39,12 @@ impl Default for SimTransform {
 #[reflect(Component)]
 pub struct PreviousSimTransform(pub SimTransform);
 
+/// Where presentation draws an object instead of its [`SimTransform`] (a network
+/// mirror between two updates); never read by the simulation.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[reflect(Component)]
+pub struct PresentedTransform(pub SimTransform);
+
 /// An object's model bounds in its local game space (the union over its components,
 /// before scale); collision proxies and building footprints are built from them.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]

@@ -1,4 +1,5 @@
-//! Replication of 2 000 moving units to one client over UDP on 127.0.0.1: the host's
+//! Replication of 2 000 moving units of eight clans to one client playing one of them
+//! (its 250 units at full priority, the others' at the default) over UDP on 127.0.0.1: the host's
 //! cost per tick (simulation of the motion, publishing the replicated components,
 //! replicon's collection and sending) and, printed after the run, the bytes the client
 //! received per second of game time (replication payload and the transport's rate).
@@ -9,7 +10,8 @@ use bevy_ecs::prelude::*;
 use bevy_replicon::prelude::ClientReplicationStats;
 use criterion::{Criterion, criterion_group, criterion_main};
 use iron3d_core::{
-    GameClock, Movable, ObjectKind, OriginalObjectId, Owner, SimObject, SimSystems, SimTransform, TICK_SECONDS,
+    ClanSetup, GameClock, MissionClans, Movable, ObjectKind, OriginalObjectId, Owner, ScriptFiles, SimObject,
+    SimSystems, SimTransform, TICK_SECONDS,
 };
 use iron3d_net::bots::Bot;
 use iron3d_net::{Clock, HostSettings, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, listen};
@@ -35,6 +37,15 @@ fn circle(clock: Res<GameClock>, mut units: Query<(&Circle, &mut SimTransform)>)
     }
 }
 
+/// No script files: the clans only share the units out.
+struct NoFiles;
+
+impl ScriptFiles for NoFiles {
+    fn read(&self, _: &str) -> Result<Option<Vec<u8>>, String> {
+        Ok(None)
+    }
+}
+
 fn session() -> (App, Bot) {
     let mut host = iron3d_sim::headless_app();
     host.add_plugins((NetProtocolPlugin, NetSimPlugin, NetHostPlugin))
@@ -43,6 +54,16 @@ fn session() -> (App, Bot) {
     host.finish();
     host.cleanup();
     iron3d_sim::testing::enter_game(&mut host);
+    let clan = |index: u32| ClanSetup {
+        index,
+        name: format!("clan {index}"),
+        mode: 2,
+        anchor: [0.0; 2],
+        bundle: String::new(),
+        research_tree: String::new(),
+        relations: Vec::new(),
+    };
+    host.insert_resource(MissionClans { clans: (0..8).map(clan).collect(), files: std::sync::Arc::new(NoFiles) });
     for i in 0..UNITS {
         let centre = [(i % 50) as f32 * 30.0, (i / 50) as f32 * 30.0];
         host.world_mut().spawn((
@@ -83,9 +104,12 @@ fn replication(c: &mut Criterion) {
     let payload = (stats.bytes - start.bytes) as f64 / seconds;
     let report = bot.report();
     eprintln!(
-        "replication: {UNITS} moving units, {ticks} ticks: {payload:.0} payload bytes per client per second of game time \
-         ({:.0} by the transport's rate), {} checkpoints compared, {} differed",
-        report.bytes_per_s, report.hash_checks, report.hash_mismatches
+        "replication: {UNITS} moving units, the client plays clan {:?}, {ticks} ticks: {payload:.0} payload bytes per \
+         client per second of game time ({:.0} by the transport's rate), {} checkpoints compared, {} differed",
+        bot.app.world().resource::<iron3d_net::ClientSession>().clan,
+        report.bytes_per_s,
+        report.hash_checks,
+        report.hash_mismatches
     );
 }
 

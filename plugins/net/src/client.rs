@@ -2,12 +2,13 @@
 //! clan and mission, turns every replicated object into a mirror (once per id: a
 //! duplicate create is ignored), keeps the mirrors' simulation components in step
 //! with what the host replicates, sends orders, and compares the host's checkpoint
-//! hashes with the hash of what it holds at the same replication tick.
+//! hashes with the hash of what it holds at the same replication tick. The host's
+//! `SYSMSG_SET_TIME` sets the game clock at the next tick boundary.
 
 use crate::replicated::{DuplicateMirror, NetHealth, NetObject, NetOwner, NetPose, replicated_hash};
 use crate::schema::{self, Gmsg, SessionPhase, WireOrder};
 use crate::{ClientBound, ClientBoundUnreliable, HostBound, NetError, PROTOCOL_VERSION, encoded, protocol_id};
-use bevy_app::{App, Plugin, PostUpdate, PreUpdate};
+use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, PreUpdate, Update};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_replicon::client::ServerUpdateTick;
@@ -16,7 +17,9 @@ use bevy_replicon::prelude::*;
 use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use bevy_state::prelude::*;
-use iron3d_core::{Health, ObjectKind, Order, OriginalObjectId, Owner, SimObject, SimTransform};
+use iron3d_core::{
+    GameClock, Health, ObjectKind, Order, OriginalObjectId, Owner, SimObject, SimSystems, SimTransform, TICK_MS,
+};
 use iron3d_mission::{MissionRequest, PlacedRecord, PreparedObject, PropertyBag, spawn_object_on};
 use std::collections::{BTreeMap, VecDeque};
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
@@ -43,8 +46,10 @@ pub struct ClientSession {
     pub mission: Option<String>,
     /// Session phase and the tick it applies from.
     pub phase: Option<(u8, u32)>,
-    /// Other players: number → (name, clan).
-    pub players: BTreeMap<u16, (String, Option<u32>)>,
+    /// The session's players by number, this client's own among them (`local`).
+    pub players: BTreeMap<u16, PlayerRecord>,
+    /// The host's time (`SYSMSG_SET_TIME`) waiting for the next tick boundary.
+    pub set_time: Option<u32>,
     /// Why the host refused or dropped this client.
     pub refused: Option<String>,
     /// Orders the host accepted (for at least one unit).
@@ -59,6 +64,22 @@ pub struct ClientSession {
     pub last_tick: u32,
     /// Chat received: (sender, text).
     pub texts: Vec<(u16, String)>,
+}
+
+/// One player as a client knows it (spec `runtime.md` §11.1: name, local and host
+/// flags), with its lobby readiness.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Reflect)]
+pub struct PlayerRecord {
+    /// Name.
+    pub name: String,
+    /// Clan commanded (`None`: an observer).
+    pub clan: Option<u32>,
+    /// The host's own player.
+    pub host: bool,
+    /// This client's player.
+    pub local: bool,
+    /// Ready to start.
+    pub ready: bool,
 }
 
 /// Messages waiting to be sent to the host (orders get their sequence number here).
@@ -203,7 +224,10 @@ impl Plugin for NetClientPlugin {
                     .after(ClientSystems::Receive)
                     .run_if(in_state(ClientState::Connected)),
             )
-            .add_systems(PostUpdate, send.before(ClientSystems::Send).run_if(in_state(ClientState::Connected)));
+            .add_systems(PostUpdate, send.before(ClientSystems::Send).run_if(in_state(ClientState::Connected)))
+            .add_systems(FixedUpdate, set_clock.before(SimSystems::Input))
+            .add_systems(PreUpdate, crate::smooth::track.after(sync).run_if(in_state(ClientState::Connected)))
+            .add_systems(Update, crate::smooth::present.run_if(in_state(ClientState::Connected)));
     }
 }
 
@@ -257,7 +281,11 @@ fn receive(
 
 fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: Gmsg) {
     let clan = |c: u32| (c != u32::MAX).then_some(c);
-    if let Gmsg::NewGameTick { tick, .. } | Gmsg::SetState { tick, .. } | Gmsg::SetGameStarted { tick } = message {
+    if let Gmsg::NewGameTick { tick, .. }
+    | Gmsg::SetState { tick, .. }
+    | Gmsg::SetGameStarted { tick }
+    | Gmsg::SetTime { tick } = message
+    {
         session.first_tick.get_or_insert(tick);
         session.last_tick = session.last_tick.max(tick);
     }
@@ -266,6 +294,9 @@ fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: G
             tracing::info!(target: "netwatch", "this client is player {player}, clan {c}");
             session.player = Some(player);
             session.clan = clan(c);
+            let record =
+                PlayerRecord { name: session.name.clone(), clan: clan(c), local: true, ..PlayerRecord::default() };
+            session.players.insert(player, record);
         }
         Gmsg::KillPlayer { player, reason } if player == 0 || Some(player) == session.player => {
             tracing::error!(target: "resnet", "the host refused this client: {reason}");
@@ -276,8 +307,13 @@ fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: G
             session.players.remove(&player);
         }
         Gmsg::CreateRemotePlayer { player, clan: c, name } => {
-            session.players.insert(player, (name, clan(c)));
+            session.players.insert(player, PlayerRecord { name, clan: clan(c), ..PlayerRecord::default() });
         }
+        Gmsg::PlayerState { player, host, ready } => match session.players.get_mut(&player) {
+            Some(record) => (record.host, record.ready) = (host, ready),
+            None => tracing::warn!(target: "netwatch", "flags of unknown player {player} ignored"),
+        },
+        Gmsg::SetTime { tick } => session.set_time = Some(tick),
         Gmsg::MissionDataPath { mission } => session.mission = Some(mission),
         Gmsg::SetState { phase, tick } => session.phase = Some((phase as u8, tick)),
         Gmsg::SetGameStarted { tick } => session.phase = session.phase.or(Some((SessionPhase::Running as u8, tick))),
@@ -412,6 +448,13 @@ fn record_checkpoints(world: &mut World) {
         }
     }
     world.resource_mut::<Checkpoints>().settle();
+}
+
+/// At the tick boundary: the clock takes the host's time, if it sent one.
+fn set_clock(mut session: ResMut<ClientSession>, mut clock: ResMut<GameClock>) {
+    let Some(tick) = session.set_time else { return };
+    session.set_time = None;
+    *clock = GameClock { tick, time_ms: tick.wrapping_mul(TICK_MS) };
 }
 
 fn send(mut outgoing: ResMut<OutgoingOrders>, session: Res<ClientSession>, mut out: MessageWriter<HostBound>) {

@@ -1,21 +1,21 @@
 //! A game that hosts or joins a session. Hosting: once the mission is in the world,
-//! the port opens and remote players take the clans the host's player does not play.
+//! the port opens, the host's player takes a seat (the host flag), and remote players
+//! take the clans the host's player does not play.
 //! Joining: the client loads the mission the host names from its own game data, says
 //! ready when it is in the world (so the host's objects land on its own, with their
 //! models), runs none of the simulation past the clock and the player's commands
-//! (the host decides), and sends the commands the player gives to the host instead.
+//! (the host decides; its clock follows the host's `SYSMSG_SET_TIME`), and sends the
+//! commands the player gives to the host instead.
 
 use crate::{
     ClientSession, HostSettings, NetClientPlugin, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, OutgoingOrders,
-    SessionLog, connect, listen, schema::Gmsg, wire,
+    SessionLog, connect, listen, schema::Gmsg, seat_host_player, wire,
 };
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, Update};
 use bevy_ecs::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{
-    AppState, CommandQueue, GameClock, MissionClans, OriginalObjectId, SchemeNames, SimObject, SimSystems, TICK_MS,
-};
+use iron3d_core::{AppState, CommandQueue, MissionClans, OriginalObjectId, SchemeNames, SimObject, SimSystems};
 use iron3d_mission::{GameMissionBackend, LoadedMission, MissionRequest};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -39,6 +39,9 @@ pub enum NetRole {
         name: String,
     },
 }
+
+/// The name the hosting game's own player shows to the others.
+const HOST_PLAYER: &str = "host";
 
 /// Netcode for the game (needs `SimPlugins` and `MissionPlugin`).
 pub struct NetGamePlugin {
@@ -71,10 +74,6 @@ impl Plugin for NetGamePlugin {
             .add_systems(Update, join.run_if(resource_changed::<NetRole>))
             .add_systems(Update, (load_hosts_mission, report_refusal).run_if(in_state(ClientState::Connected)))
             .add_systems(
-                Update,
-                follow_hosts_clock.run_if(in_state(ClientState::Connected).and_then(in_state(AppState::InGame))),
-            )
-            .add_systems(
                 PostUpdate,
                 forward_commands.run_if(in_state(ClientState::Connected).and_then(in_state(AppState::InGame))),
             );
@@ -100,6 +99,7 @@ fn host(world: &mut World) {
     if world.contains_resource::<bevy_replicon_renet::RenetServer>() {
         return;
     }
+    seat_host_player(world, HOST_PLAYER);
     let result = listen(world, port, max);
     let mut status = world.resource_mut::<NetStatus>();
     match result {
@@ -171,14 +171,6 @@ fn ready(
         }
     }
     outgoing.messages.push(Gmsg::Ready { ready: true });
-}
-
-/// The game clock shows the host's time: each tick the host names (checkpoints, state
-/// changes) sets it, and the client's own clock step carries it on in between.
-fn follow_hosts_clock(session: Res<ClientSession>, mut clock: ResMut<GameClock>) {
-    if session.is_changed() && session.first_tick.is_some() && clock.tick != session.last_tick {
-        *clock = GameClock { tick: session.last_tick, time_ms: session.last_tick.wrapping_mul(TICK_MS) };
-    }
 }
 
 /// The player's commands go to the host instead of this client's simulation.

@@ -3,14 +3,16 @@
 //! next tick (only for their clan's units), applies pauses at a tick boundary, hands a
 //! departed player's objects on through the World3D queue, and replicates every
 //! simulated object with a checkpoint hash every [`HostSettings::checkpoint_every`]
-//! ticks. Logs: `resnet` (transport, packets), `netwatch` (players and objects).
+//! ticks. A client's own clan's objects reach it every tick, the others' less often. The
+//! start can be held until [`HostSettings::wait_players`] joined players are ready.
+//! Logs: `resnet` (transport, packets), `netwatch` (players and objects).
 
 use crate::replicated::{NetHealth, NetObject, NetOwner, NetPose, replicated_hash};
-use crate::schema::{self, Gmsg, SessionPhase};
+use crate::schema::{self, Delivery, Gmsg, SessionPhase};
 use crate::session::{self, LeavePolicy, NetQueue, OwnershipChange, SessionLog};
 use crate::watcher::{NetPlayer, NetWatcher};
 use crate::{ClientBound, ClientBoundUnreliable, HostBound, NetError, PROTOCOL_VERSION, encoded, protocol_id};
-use bevy_app::{App, Plugin, PostUpdate, PreUpdate};
+use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, PreUpdate};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_replicon::prelude::*;
@@ -20,7 +22,8 @@ use bevy_replicon_renet::RenetServer;
 use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
 use bevy_state::prelude::*;
 use iron3d_core::{
-    CommandQueue, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause, SimObject, SimTransform,
+    CommandQueue, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause, SimObject, SimSystems,
+    SimTransform,
 };
 use iron3d_mission::MissionObject;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
@@ -35,8 +38,9 @@ pub struct HostSettings {
     pub max_players: u8,
     /// Ticks between checkpoints (the replicated hash is sent, every change is sent).
     pub checkpoint_every: u32,
-    /// Mutation priority of moving objects between checkpoints (1: every tick; 0.25:
-    /// at least every fourth tick); see `bevy_replicon::server::ReplicatePriority`.
+    /// Mutation priority of other clans' moving objects between checkpoints (1: every
+    /// tick; 0.125: every eighth tick); a client's own clan's always have 1. See
+    /// `bevy_replicon::server::ReplicatePriority`.
     pub moving_priority: f32,
     /// What happens to a departed player's objects.
     pub leave: LeavePolicy,
@@ -47,6 +51,9 @@ pub struct HostSettings {
     /// The clan the host's own player commands (a game that hosts): remote players
     /// take the other playing clans first.
     pub local_clan: Option<u32>,
+    /// Joined players who must be ready before the mission clock starts (0: it runs
+    /// at once).
+    pub wait_players: u8,
 }
 
 impl Default for HostSettings {
@@ -55,10 +62,11 @@ impl Default for HostSettings {
             mission: String::new(),
             max_players: crate::MAX_PLAYERS,
             checkpoint_every: 32,
-            moving_priority: 0.25,
+            moving_priority: 0.125,
             leave: LeavePolicy::Transfer,
             max_bad_packets: 16,
             local_clan: None,
+            wait_players: 0,
             discovery_port: Some(crate::discovery::DISCOVERY_PORT),
         }
     }
@@ -82,6 +90,8 @@ pub struct HostState {
     pub raised: bool,
     /// Departures seen by the transport, handled at the next frame's receive.
     pub departed: Vec<(Entity, String)>,
+    /// The mission clock waits for [`HostSettings::wait_players`] ready players.
+    pub held: bool,
 }
 
 /// Opens the UDP socket on `port` (0: any free port) and starts the host's transport.
@@ -103,8 +113,24 @@ pub fn listen(world: &mut World, port: u16, max_players: u8) -> Result<SocketAdd
     let transport = NetcodeServerTransport::new(config, socket).map_err(|e| NetError::Transport(e.to_string()))?;
     world.insert_resource(server);
     world.insert_resource(transport);
+    let wait = world.resource::<HostSettings>().wait_players;
+    world.resource_mut::<HostState>().held = wait > 0;
     tracing::info!(target: "resnet", "host listening on {addr} for up to {max_players} players");
+    if wait > 0 {
+        tracing::info!(target: "netwatch", "the mission clock starts once {wait} joined players are ready");
+    }
     Ok(addr)
+}
+
+/// Seats the hosting game's own player in the [`NetWatcher`] (host and local flags,
+/// the host's clan, always ready), so joined players see who hosts. Returns its number.
+pub fn seat_host_player(world: &mut World, name: &str) -> Option<u16> {
+    let settings = world.resource::<HostSettings>();
+    let (max, clan) = (settings.max_players, settings.local_clan);
+    let number = world.resource::<NetWatcher>().free_number(max)?;
+    let remote = NetPlayer::remote(0, Entity::PLACEHOLDER, name.into(), Vec::new(), clan);
+    world.resource_mut::<NetWatcher>().insert(number, NetPlayer { ready: true, host: true, local: true, ..remote });
+    Some(number)
 }
 
 /// The host's systems (needs [`crate::NetProtocolPlugin`], [`crate::NetSimPlugin`] and
@@ -133,12 +159,25 @@ impl Plugin for NetHostPlugin {
                     .after(ServerSystems::Receive)
                     .run_if(in_state(ServerState::Running)),
             )
-            .add_systems(PostUpdate, publish.before(ServerSystems::Send).run_if(in_state(ServerState::Running)))
+            .add_systems(
+                PostUpdate,
+                (publish, prioritise)
+                    .chain()
+                    .before(ServerSystems::Send)
+                    .run_if(in_state(ServerState::Running).and_then(resource_changed::<GameClock>)),
+            )
             .add_systems(
                 PreUpdate,
                 (crate::discovery::open_beacon, crate::discovery::answer).chain().run_if(crate::discovery::hosting),
             );
+        for set in SimSystems::ORDER {
+            app.configure_sets(FixedUpdate, set.run_if(not_held));
+        }
     }
+}
+
+fn not_held(state: Option<Res<HostState>>) -> bool {
+    state.is_none_or(|s| !s.held)
 }
 
 fn connected(add: On<Add, ConnectedClient>, mut commands: Commands) {
@@ -149,30 +188,31 @@ fn disconnected(remove: On<Remove, ConnectedClient>, mut state: ResMut<HostState
     state.departed.push((remove.entity, "disconnected".into()));
 }
 
-/// Sends sequences to clients.
-pub(crate) struct Outbox<'w> {
-    world: &'w mut World,
-}
-
-impl Outbox<'_> {
-    fn to(&mut self, client: Entity, messages: &[Gmsg]) {
-        if let Some(bytes) = encoded(messages) {
-            self.world
-                .write_message(ToClients { targets: SendTargets::Single(client.into()), message: ClientBound(bytes) });
+/// The host's one sender: encodes `messages` once and writes them to each client, on
+/// the unreliable channel when all of them travel so (checkpoints), else reliably.
+pub(crate) fn send(world: &mut World, clients: &[Entity], messages: &[Gmsg]) {
+    let Some(bytes) = encoded(messages) else { return };
+    let unreliable = messages.iter().all(|m| m.delivery() == Delivery::Unreliable);
+    for &client in clients {
+        let targets = SendTargets::Single(client.into());
+        if unreliable {
+            world.write_message(ToClients { targets, message: ClientBoundUnreliable(bytes.clone()) });
+        } else {
+            world.write_message(ToClients { targets, message: ClientBound(bytes.clone()) });
         }
     }
+}
 
-    fn players(&mut self, messages: &[Gmsg], except: Option<u16>) {
-        let clients: Vec<Entity> = self
-            .world
-            .resource::<NetWatcher>()
-            .players
-            .iter()
-            .filter(|(n, _)| Some(**n) != except)
-            .map(|(_, p)| p.client)
-            .collect();
-        clients.into_iter().for_each(|c| self.to(c, messages));
-    }
+/// Sends to every joined player but `except`, in player order.
+fn broadcast(world: &mut World, messages: &[Gmsg], except: Option<u16>) {
+    let clients: Vec<Entity> = world
+        .resource::<NetWatcher>()
+        .players
+        .iter()
+        .filter(|(n, p)| !p.local && Some(**n) != except)
+        .map(|(_, p)| p.client)
+        .collect();
+    send(world, &clients, messages);
 }
 
 fn receive(world: &mut World) {
@@ -217,16 +257,7 @@ pub(crate) fn handle(world: &mut World, client: Entity, message: Gmsg) {
             take_order(world, client, n, clan, seq, units, &order, queued);
         }
         (Gmsg::PauseRemotePlayer { paused }, Some((n, _))) => pause(world, n, paused),
-        (Gmsg::Ready { ready }, Some((n, _))) => {
-            if let Some(p) = world.resource_mut::<NetWatcher>().players.get_mut(&n) {
-                p.ready = ready;
-            }
-            // Ready: the client holds the mission and takes the world from now on.
-            if ready && !world.entity(client).contains::<AuthorizedClient>() {
-                tracing::info!(target: "netwatch", "player {n} is ready; replication starts");
-                world.entity_mut(client).insert(AuthorizedClient);
-            }
-        }
+        (Gmsg::Ready { ready }, Some((n, _))) => set_ready(world, client, n, ready),
         (Gmsg::GetSavegameFromHost { transfer }, Some(_)) => crate::transfer::start_savegame(world, client, transfer),
         (Gmsg::RemoveResource { transfer, reason }, Some((n, _))) => {
             tracing::warn!(target: "resnet", "player {n} abandoned transfer {transfer}: {reason}");
@@ -236,7 +267,7 @@ pub(crate) fn handle(world: &mut World, client: Entity, message: Gmsg) {
                 .retain(|t| !(t.client == client && t.id == transfer));
         }
         (Gmsg::TextForPlayer { text, .. }, Some((n, _))) => {
-            Outbox { world }.players(&[Gmsg::TextForPlayer { from: n, text }], None);
+            broadcast(world, &[Gmsg::TextForPlayer { from: n, text }], None);
         }
         (other, Some((n, _))) => {
             tracing::warn!(target: "resnet", "player {n}: {} is not a client's message; ignored", schema::name(other.id()));
@@ -257,14 +288,14 @@ fn admit(world: &mut World, client: Entity, version: u32, name: String, data: Ve
     };
     if let Some(reason) = refusal {
         tracing::warn!(target: "resnet", "client {client} '{name}' refused: {reason}");
-        Outbox { world }.to(client, &[Gmsg::KillPlayer { player: 0, reason }]);
+        send(world, &[client], &[Gmsg::KillPlayer { player: 0, reason }]);
         world.write_message(DisconnectRequest { client });
         return;
     }
     let Some(number) = world.resource::<NetWatcher>().free_number(max) else { return };
     let clan = clan_for(world, number);
     let transport = world.get::<NetworkId>(client).map_or(0, NetworkId::get);
-    let player = NetPlayer { transport, client, name: name.clone(), data, clan, ready: false };
+    let player = NetPlayer::remote(transport, client, name.clone(), data, clan);
     world.resource_mut::<NetWatcher>().insert(number, player);
     let tick = world.resource::<GameClock>().tick;
     if let Some(clan) = clan {
@@ -276,34 +307,71 @@ fn admit(world: &mut World, client: Entity, version: u32, name: String, data: Ve
     let mut welcome = vec![
         Gmsg::ConfirmPlayerData { player: number, clan: wire_clan },
         Gmsg::MissionDataPath { mission },
-        Gmsg::SetGameStarted { tick },
-        Gmsg::SetState { phase, tick },
+        Gmsg::SetTime { tick },
     ];
-    let others: Vec<Gmsg> = world
-        .resource::<NetWatcher>()
-        .players
-        .iter()
-        .filter(|(n, _)| **n != number)
-        .map(|(n, p)| Gmsg::CreateRemotePlayer { player: *n, clan: p.clan.unwrap_or(u32::MAX), name: p.name.clone() })
-        .collect();
-    welcome.extend(others);
-    let mut out = Outbox { world };
-    out.to(client, &welcome);
-    out.players(&[Gmsg::CreateRemotePlayer { player: number, clan: wire_clan, name }], Some(number));
+    if phase != SessionPhase::Lobby {
+        welcome.push(Gmsg::SetGameStarted { tick });
+    }
+    welcome.push(Gmsg::SetState { phase, tick });
+    for (n, p) in world.resource::<NetWatcher>().players.iter().filter(|(n, _)| **n != number) {
+        let (player, clan, name) = (*n, p.clan.unwrap_or(u32::MAX), p.name.clone());
+        welcome.push(Gmsg::CreateRemotePlayer { player, clan, name });
+        welcome.push(Gmsg::PlayerState { player, host: p.host, ready: p.ready });
+    }
+    send(world, &[client], &welcome);
+    broadcast(world, &[Gmsg::CreateRemotePlayer { player: number, clan: wire_clan, name }], Some(number));
 }
 
-/// The clan of player `number`: the mission's playing clans in turn, the host's own
-/// last (a third player of a two-clan mission shares a clan); none without mission
-/// clans.
+/// A player says it is (or is no longer) ready: everyone is told; a ready client takes
+/// the world from now on (it holds the mission); a held start may begin.
+fn set_ready(world: &mut World, client: Entity, player: u16, ready: bool) {
+    let mut watcher = world.resource_mut::<NetWatcher>();
+    let Some(host) = watcher.players.get_mut(&player).map(|p| {
+        p.ready = ready;
+        p.host
+    }) else {
+        return;
+    };
+    if ready && !world.entity(client).contains::<AuthorizedClient>() {
+        tracing::info!(target: "netwatch", "player {player} is ready; replication starts");
+        world.entity_mut(client).insert(AuthorizedClient);
+    }
+    broadcast(world, &[Gmsg::PlayerState { player, host, ready }], None);
+    start_when_ready(world);
+}
+
+/// Starts a held mission clock once [`HostSettings::wait_players`] joined players are
+/// ready, for everyone at the same tick.
+fn start_when_ready(world: &mut World) {
+    let wanted = world.resource::<HostSettings>().wait_players;
+    if !world.resource::<HostState>().held || world.resource::<NetWatcher>().ready() < usize::from(wanted) {
+        return;
+    }
+    world.resource_mut::<HostState>().held = false;
+    let tick = world.resource::<GameClock>().tick;
+    tracing::info!(target: "netwatch", "{wanted} players ready: the mission clock starts after tick {tick}");
+    let running = SessionPhase::Running;
+    let start = [Gmsg::SetGameStarted { tick }, Gmsg::SetState { phase: running, tick }, Gmsg::SetTime { tick }];
+    broadcast(world, &start, None);
+}
+
+/// The clan of joined player `number`: the mission's playing clans in turn (the host's
+/// own player's number skipped), the host's own clan last (a third player of a two-clan
+/// mission shares a clan); none without mission clans.
 fn clan_for(world: &World, number: u16) -> Option<u32> {
     let clans = world.get_resource::<MissionClans>()?;
     let local = world.resource::<HostSettings>().local_clan;
     let mut playing: Vec<u32> = clans.clans.iter().filter(|c| c.plays()).map(|c| c.index).collect();
     playing.sort_by_key(|c| Some(*c) == local);
-    (!playing.is_empty()).then(|| playing[usize::from(number - 1) % playing.len()])
+    let seated = world.resource::<NetWatcher>().players.iter().filter(|(n, p)| p.local && **n < number).count();
+    let turn = usize::from(number - 1).saturating_sub(seated);
+    (!playing.is_empty()).then(|| playing[turn % playing.len()])
 }
 
 fn phase(world: &World) -> SessionPhase {
+    if world.resource::<HostState>().held {
+        return SessionPhase::Lobby;
+    }
     match world.get_resource::<State<Pause>>().map(|p| *p.get()) {
         Some(Pause::Paused) => SessionPhase::Paused,
         _ => SessionPhase::Running,
@@ -345,18 +413,22 @@ fn take_order(
         }
         None => Gmsg::OrderAck { seq, tick: 0, accepted: 0 },
     };
-    Outbox { world }.to(client, &[ack]);
+    send(world, &[client], &[ack]);
 }
 
 fn pause(world: &mut World, player: u16, paused: bool) {
     if world.get_resource::<State<Pause>>().is_none() {
         return;
     }
+    if world.resource::<HostState>().held {
+        tracing::warn!(target: "netwatch", "player {player}: no pause before the start; ignored");
+        return;
+    }
     let tick = world.resource::<GameClock>().tick;
     world.resource_mut::<NextState<Pause>>().set(if paused { Pause::Paused } else { Pause::Running });
     tracing::info!(target: "netwatch", "player {player} {} the game at tick {tick}", if paused { "paused" } else { "resumed" });
     let phase = if paused { SessionPhase::Paused } else { SessionPhase::Running };
-    Outbox { world }.players(&[Gmsg::SetState { phase, tick }], None);
+    broadcast(world, &[Gmsg::SetState { phase, tick }, Gmsg::SetTime { tick }], None);
 }
 
 fn depart(world: &mut World, client: Entity, why: &str) {
@@ -373,7 +445,7 @@ fn depart(world: &mut World, client: Entity, why: &str) {
             .pending
             .push((tick, OwnershipChange::Leave { player: number, clan, heir, policy }));
     }
-    Outbox { world }.players(&[Gmsg::KillPlayer { player: number, reason: why.into() }], None);
+    broadcast(world, &[Gmsg::KillPlayer { player: number, reason: why.into() }], None);
 }
 
 type Unpublished<'a> = (Entity, &'a OriginalObjectId, &'a SimObject, &'a SimTransform, &'a Owner, Option<&'a Health>);
@@ -381,8 +453,9 @@ type Unpublished<'a> = (Entity, &'a OriginalObjectId, &'a SimObject, &'a SimTran
 type Published<'a> =
     (&'a SimTransform, &'a Owner, Option<&'a Health>, &'a mut NetPose, &'a mut NetOwner, Option<&'a mut NetHealth>);
 
-/// Writes each object's replicated form where it changed, marks new objects for
-/// replication, and at a checkpoint raises every priority and sends the hash.
+/// After a tick: writes each object's replicated form where it changed, marks new
+/// objects for replication, and at a checkpoint raises every priority and sends the
+/// hash and the time.
 fn publish(world: &mut World) {
     let tick = world.resource::<GameClock>().tick;
     let settings = world.resource::<HostSettings>().clone();
@@ -425,13 +498,25 @@ fn publish(world: &mut World) {
         let hash = replicated_hash(world);
         let replicated = world.resource::<ServerTick>().get();
         world.resource_mut::<HostState>().last_checkpoint = tick;
-        if let Some(bytes) = encoded(&[Gmsg::NewGameTick { tick, replicated, hash }]) {
-            let clients: Vec<Entity> = world.resource::<NetWatcher>().players.values().map(|p| p.client).collect();
-            for c in clients {
-                world.write_message(ToClients {
-                    targets: SendTargets::Single(c.into()),
-                    message: ClientBoundUnreliable(bytes.clone()),
-                });
+        broadcast(world, &[Gmsg::NewGameTick { tick, replicated, hash }], None);
+        broadcast(world, &[Gmsg::SetTime { tick }], None);
+    }
+}
+
+/// Each client's own clan's objects: every change every tick (priority 1 in its
+/// `PriorityMap`); the others' wait on [`HostSettings::moving_priority`].
+fn prioritise(
+    watcher: Res<NetWatcher>,
+    mut clients: Query<(Entity, &mut PriorityMap, Ref<AuthorizedClient>)>,
+    objects: Query<(Entity, Ref<NetOwner>)>,
+) {
+    for (client, mut map, authorized) in &mut clients {
+        let Some(clan) = watcher.by_client(client).and_then(|(_, p)| p.clan) else { continue };
+        for (e, owner) in objects.iter().filter(|(_, o)| authorized.is_added() || o.is_changed()) {
+            if owner.clan == clan as i32 {
+                map.insert(e, 1.0);
+            } else {
+                map.remove(&e);
             }
         }
     }

@@ -9,6 +9,7 @@
 //! * [`NetHostPlugin`] + [`listen`]: the host (dedicated server or the game's host).
 //! * [`NetClientPlugin`] + [`connect`]: a client (the game joining, or a bot).
 //! * [`NetGamePlugin`]: the game hosting or joining (the menu, `--host`, `--join`).
+//! * Mirrors move smoothly between their sparse updates ([`NetMotion`]).
 //! * [`NetSimPlugin`]: the ownership changes of joins and departures, applied at the
 //!   World3D boundary, and the [`SessionLog`] that replays a session.
 //!
@@ -27,17 +28,21 @@ mod host;
 mod replicated;
 pub mod schema;
 mod session;
+mod smooth;
 pub mod transfer;
 mod watcher;
 
 pub use apps::{Clock, client_app, host_app};
-pub use client::{Checkpoints, ClientSession, Mirrors, NetClientPlugin, OutgoingOrders, connect, disconnect, wire};
+pub use client::{
+    Checkpoints, ClientSession, Mirrors, NetClientPlugin, OutgoingOrders, PlayerRecord, connect, disconnect, wire,
+};
 pub use game::{NetGamePlugin, NetRole, NetStatus};
-pub use host::{HostConnection, HostSettings, HostState, NetHostPlugin, listen};
+pub use host::{HostConnection, HostSettings, HostState, NetHostPlugin, listen, seat_host_player};
 pub use replicated::{
     DuplicateMirror, HEADING_STEPS, NetHealth, NetObject, NetOwner, NetPose, POSITION_STEPS, replicated_hash,
 };
 pub use session::{LeavePolicy, LogEntry, NetQueue, NetSimPlugin, OwnershipChange, SessionLog};
+pub use smooth::NetMotion;
 pub use watcher::{NetPlayer, NetWatcher};
 
 use bevy_app::{App, Plugin, PluginGroup};
@@ -51,7 +56,7 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 
 /// The project's protocol version: raised whenever the schema or the replicated
 /// components change.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;
@@ -102,7 +107,8 @@ impl Plugin for NetProtocolPlugin {
         .register_type::<NetPose>()
         .register_type::<NetOwner>()
         .register_type::<NetHealth>()
-        .register_type::<DuplicateMirror>();
+        .register_type::<DuplicateMirror>()
+        .register_type::<NetMotion>();
     }
 }
 

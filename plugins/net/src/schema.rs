@@ -4,7 +4,8 @@
 //! Every length is checked before a read, every count against the bytes left before
 //! an allocation; a sequence that does not decode is refused whole, with the offset
 //! and the frame that failed. Ids of `0x4000_0000..` are the project's own (orders and
-//! their acknowledgement, lobby readiness, LAN discovery): the original's ids for them
+//! their acknowledgement, lobby readiness and player flags, LAN discovery, and
+//! `SYSMSG_SET_TIME`, whose name only is known): the original's ids for them
 //! are unknown.
 
 use iron3d_core::{Order, PilotInput};
@@ -54,6 +55,10 @@ pub mod id {
     pub const DISCOVER: u32 = 0x4000_0004;
     /// Project's own: a host's answer to a LAN probe.
     pub const SESSION: u32 = 0x4000_0005;
+    /// Project's own: a player's flags (host, ready) for the lobby.
+    pub const PLAYER_STATE: u32 = 0x4000_0006;
+    /// `SYSMSG_SET_TIME` (its original id is unknown): the host's game clock.
+    pub const SET_TIME: u32 = 0x4000_0007;
 }
 
 /// Largest encoded sequence accepted (bytes).
@@ -215,6 +220,22 @@ pub enum Gmsg {
         /// Why.
         reason: String,
     },
+    /// A player's flags as the host holds them (project's own; the local flag is the
+    /// receiver's own number).
+    PlayerState {
+        /// Player number (never 0).
+        player: u16,
+        /// The player is the host's own.
+        host: bool,
+        /// The player is ready to start.
+        ready: bool,
+    },
+    /// `SYSMSG_SET_TIME`: the host's last completed game tick; a client sets its clock
+    /// to it at its next tick boundary.
+    SetTime {
+        /// Game tick.
+        tick: u32,
+    },
     /// A LAN probe (project's own).
     Discover {
         /// Protocol version of the prober.
@@ -338,6 +359,8 @@ pub fn name(id: u32) -> &'static str {
         id::READY => "IRON3D_READY",
         id::DISCOVER => "IRON3D_DISCOVER",
         id::SESSION => "IRON3D_SESSION",
+        id::PLAYER_STATE => "IRON3D_PLAYER_STATE",
+        id::SET_TIME => "SYSMSG_SET_TIME",
         id::INVALID => "GMSG_INVALID",
         _ => "unknown",
     }
@@ -366,6 +389,8 @@ impl Gmsg {
             Self::AppendResource { .. } => id::APPEND_RESOURCE,
             Self::RemoveResource { .. } => id::REMOVE_RESOURCE,
             Self::Session { .. } => id::SESSION,
+            Self::PlayerState { .. } => id::PLAYER_STATE,
+            Self::SetTime { .. } => id::SET_TIME,
         }
     }
 
@@ -398,6 +423,7 @@ impl Gmsg {
                 w.str(text);
             }
             Self::SetGameStarted { tick }
+            | Self::SetTime { tick }
             | Self::Discover { version: tick }
             | Self::GetSavegameFromHost { transfer: tick } => w.u32(*tick),
             Self::AppendResource { transfer, total, offset, chunk } => {
@@ -448,6 +474,10 @@ impl Gmsg {
                 w.u32(*tick);
                 w.u16(*accepted);
             }
+            Self::PlayerState { player, host, ready } => {
+                w.u16(*player);
+                w.u8(u8::from(*host) | u8::from(*ready) << 1);
+            }
         }
     }
 
@@ -489,6 +519,14 @@ impl Gmsg {
                 Self::Order { seq, units, order: read_order(r)?, queued: r.flag()? }
             }
             id::ORDER_ACK => Self::OrderAck { seq: r.u32()?, tick: r.u32()?, accepted: r.u16()? },
+            id::PLAYER_STATE => {
+                let player = r.player()?;
+                match r.u8()? {
+                    flags @ 0..=3 => Self::PlayerState { player, host: flags & 1 != 0, ready: flags & 2 != 0 },
+                    flags => return Err(format!("player flags {flags:#04x} have bits beyond host and ready")),
+                }
+            }
+            id::SET_TIME => Self::SetTime { tick: r.u32()? },
             id::DISCOVER => Self::Discover { version: r.u32()? },
             id::GET_SAVEGAME_FROM_HOST => Self::GetSavegameFromHost { transfer: r.u32()? },
             id::APPEND_RESOURCE => {

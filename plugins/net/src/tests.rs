@@ -32,6 +32,9 @@ fn every_message() -> Vec<Gmsg> {
         },
         Gmsg::OrderAck { seq: 5, tick: 41, accepted: 2 },
         Gmsg::Ready { ready: true },
+        Gmsg::PlayerState { player: 4, host: true, ready: false },
+        Gmsg::PlayerState { player: 2, host: false, ready: true },
+        Gmsg::SetTime { tick: 0x0102_0304 },
         Gmsg::Discover { version: 1 },
         Gmsg::GetSavegameFromHost { transfer: 4 },
         Gmsg::AppendResource { transfer: 4, total: 10, offset: 6, chunk: vec![1, 2, 3, 4] },
@@ -127,6 +130,9 @@ fn payload_defects_are_refused() {
     };
     bad(&frame(id::CONFIRM_PLAYER_DATA, &[0, 0, 1, 0, 0, 0]), "player number 0");
     bad(&frame(id::READY, &[2]), "flag 2");
+    bad(&frame(id::PLAYER_STATE, &[1, 0, 4]), "bits beyond host and ready");
+    bad(&frame(id::PLAYER_STATE, &[0, 0, 1]), "player number 0");
+    bad(&frame(id::SET_TIME, &[1, 0, 0]), "need 4 bytes");
     bad(&frame(id::SET_STATE, &[9, 0, 0, 0, 0]), "session phase 9");
     bad(&frame(id::READY, &[1, 0]), "after the payload");
     bad(&frame(id::MISSION_DATA_PATH, &[2, 0, 0xFF, 0xFE]), "not UTF-8");

@@ -5,11 +5,10 @@
 //! ([`crate::SessionLog`], RON), which a client asks for with
 //! `GMSG_GET_SAVEGAME_FROM_HOST` (the project's savegame until saves exist).
 
+use crate::NetWatcher;
 use crate::schema::Gmsg;
-use crate::{ClientBound, NetWatcher, encoded};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use bevy_replicon::prelude::*;
 use bevy_time::{Real, Time};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -147,39 +146,34 @@ pub(crate) fn start_savegame(world: &mut World, client: Entity, id: u32) {
 
 /// The host sends one chunk of every transfer, drops those whose client left and
 /// abandons those past the maximum delay.
-pub(crate) fn send_chunks(
-    mut transfers: ResMut<HostTransfers>,
-    watcher: Res<NetWatcher>,
-    time: Res<Time<Real>>,
-    mut out: MessageWriter<ToClients<ClientBound>>,
-) {
-    let now = time.elapsed();
-    let max = transfers.max_delay;
-    let mut send = |client: Entity, m: Gmsg| {
-        if let Some(bytes) = encoded(&[m]) {
-            out.write(ToClients { targets: SendTargets::Single(client.into()), message: ClientBound(bytes) });
-        }
-    };
-    transfers.active.retain_mut(|t| {
-        if watcher.by_client(t.client).is_none() {
-            tracing::warn!(target: "resnet", "transfer {} dropped: its client left mid-transfer", t.id);
-            return false;
-        }
-        if now.saturating_sub(t.started) > max {
-            let reason = too_late(max);
-            tracing::warn!(target: "resnet", "transfer {} abandoned: {reason}", t.id);
-            send(t.client, Gmsg::RemoveResource { transfer: t.id, reason });
-            return false;
-        }
-        let end = (t.sent + CHUNK).min(t.data.len());
-        let chunk = t.data[t.sent..end].to_vec();
-        send(
-            t.client,
-            Gmsg::AppendResource { transfer: t.id, total: t.data.len() as u32, offset: t.sent as u32, chunk },
-        );
-        t.sent = end;
-        t.sent < t.data.len()
+pub(crate) fn send_chunks(world: &mut World) {
+    let now = world.resource::<Time<Real>>().elapsed();
+    let mut out: Vec<(Entity, Gmsg)> = Vec::new();
+    world.resource_scope(|world, mut transfers: Mut<HostTransfers>| {
+        let max = transfers.max_delay;
+        let watcher = world.resource::<NetWatcher>();
+        transfers.active.retain_mut(|t| {
+            if watcher.by_client(t.client).is_none() {
+                tracing::warn!(target: "resnet", "transfer {} dropped: its client left mid-transfer", t.id);
+                return false;
+            }
+            if now.saturating_sub(t.started) > max {
+                let reason = too_late(max);
+                tracing::warn!(target: "resnet", "transfer {} abandoned: {reason}", t.id);
+                out.push((t.client, Gmsg::RemoveResource { transfer: t.id, reason }));
+                return false;
+            }
+            let end = (t.sent + CHUNK).min(t.data.len());
+            let chunk = t.data[t.sent..end].to_vec();
+            let (total, offset) = (t.data.len() as u32, t.sent as u32);
+            out.push((t.client, Gmsg::AppendResource { transfer: t.id, total, offset, chunk }));
+            t.sent = end;
+            t.sent < t.data.len()
+        });
     });
+    for (client, message) in out {
+        crate::host::send(world, &[client], &[message]);
+    }
 }
 
 /// A client abandons transfers past the maximum delay (and tells the host).

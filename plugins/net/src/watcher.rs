@@ -20,6 +20,23 @@ pub struct NetPlayer {
     pub clan: Option<u32>,
     /// Ready to start (lobby).
     pub ready: bool,
+    /// The host's own player (a game that hosts).
+    pub host: bool,
+    /// Played on this machine (no connection: `client` is `Entity::PLACEHOLDER`).
+    pub local: bool,
+}
+
+impl NetPlayer {
+    /// The record a client holds of this player (`local` as the host sees it).
+    pub fn record(&self) -> crate::PlayerRecord {
+        let (name, clan, host, local, ready) = (self.name.clone(), self.clan, self.host, self.local, self.ready);
+        crate::PlayerRecord { name, clan, host, local, ready }
+    }
+
+    /// A player who joined over the network (not yet ready).
+    pub fn remote(transport: u64, client: Entity, name: String, data: Vec<u8>, clan: Option<u32>) -> Self {
+        Self { transport, client, name, data, clan, ready: false, host: false, local: false }
+    }
 }
 
 /// Players by game player number.
@@ -33,7 +50,12 @@ pub struct NetWatcher {
 impl NetWatcher {
     /// The number and record of the player on a connection.
     pub fn by_client(&self, client: Entity) -> Option<(u16, &NetPlayer)> {
-        self.players.iter().find(|(_, p)| p.client == client).map(|(n, p)| (*n, p))
+        self.players.iter().find(|(_, p)| !p.local && p.client == client).map(|(n, p)| (*n, p))
+    }
+
+    /// Joined (remote) players who are ready.
+    pub fn ready(&self) -> usize {
+        self.players.values().filter(|p| !p.local && p.ready).count()
     }
 
     /// The lowest free player number up to `max`.

@@ -1,11 +1,12 @@
 //! Simulated objects on screen: their game-space [`SimTransform`] (Z up) becomes a
 //! Bevy `Transform` (Y up) here, the one place presentation converts it. Moving objects
 //! are interpolated between the last two ticks with the fixed clock's overstep, so
-//! motion is smooth at any frame rate.
+//! motion is smooth at any frame rate; a network mirror is drawn at its
+//! `PresentedTransform` (the netcode smooths it between updates).
 
 use bevy::prelude::*;
 use iron3d_assets::axes::placement;
-use iron3d_core::{Movable, PreviousSimTransform, SimTransform};
+use iron3d_core::{Movable, PresentedTransform, PreviousSimTransform, SimTransform};
 
 fn transform_of(t: &SimTransform) -> Transform {
     let (translation, rotation, scale) = placement(t.position, t.orientation, t.scale);
@@ -23,13 +24,17 @@ pub(crate) fn place_new(mut commands: Commands, new: Query<(Entity, &SimTransfor
 /// (written only when it changes).
 pub(crate) fn interpolate(
     time: Res<Time<Fixed>>,
-    mut movers: Query<(&SimTransform, Option<&PreviousSimTransform>, &mut Transform), With<Movable>>,
+    mut movers: Query<
+        (&SimTransform, Option<&PreviousSimTransform>, Option<&PresentedTransform>, &mut Transform),
+        With<Movable>,
+    >,
 ) {
     let alpha = time.overstep_fraction();
-    for (current, previous, mut drawn) in &mut movers {
+    for (current, previous, presented, mut drawn) in &mut movers {
         let now = transform_of(current);
-        let moved = match previous {
-            Some(previous) => {
+        let moved = match (presented, previous) {
+            (Some(presented), _) => transform_of(&presented.0),
+            (None, Some(previous)) => {
                 let before = transform_of(&previous.0);
                 Transform {
                     translation: before.translation.lerp(now.translation, alpha),
@@ -37,7 +42,7 @@ pub(crate) fn interpolate(
                     scale: now.scale,
                 }
             }
-            None => now,
+            (None, None) => now,
         };
         // Objects standing still keep their transform unchanged, so neither transform
         // propagation nor mesh extraction touches their piece hierarchies.

@@ -1,12 +1,13 @@
 //! Multiplayer from the menu and in game: host the missions started from the menu, or
-//! join a host by address; while joined, the session's lobby (mission, players and
-//! their clans); in game, who plays (the host's players, or this client's number).
+//! join a host by address; while joined, the session's lobby (mission, players, their
+//! clans and readiness); in game, who plays (the host's players, or this client's
+//! number).
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_net::discovery::{LanSession, discover, lan_targets};
-use iron3d_net::{ClientSession, NetRole, NetStatus, NetWatcher};
+use iron3d_net::{ClientSession, HostSettings, HostState, NetRole, NetStatus, NetWatcher, PlayerRecord};
 
 /// What the player typed in the menu's multiplayer group, and the LAN search.
 #[derive(Resource, Debug)]
@@ -34,6 +35,8 @@ pub struct Multiplayer<'w> {
     status: Option<Res<'w, NetStatus>>,
     session: Option<Res<'w, ClientSession>>,
     watcher: Option<Res<'w, NetWatcher>>,
+    settings: Option<Res<'w, HostSettings>>,
+    host_state: Option<Res<'w, HostState>>,
     form: ResMut<'w, MultiplayerForm>,
 }
 
@@ -106,10 +109,20 @@ fn lobby(ui: &mut egui::Ui, session: &ClientSession) {
             (Some(n), None) => ui.label(format!("Player {n} ({}): waiting for the mission…", clan(session.clan))),
             _ => ui.label("Connecting…"),
         };
-        for (n, (name, c)) in &session.players {
-            ui.label(format!("  player {n}: {name} ({})", clan(*c)));
+        if session.phase.is_some_and(|(phase, _)| phase == iron3d_net::schema::SessionPhase::Lobby as u8) {
+            ui.label("The host holds the start until enough players are ready.");
+        }
+        for (n, p) in &session.players {
+            ui.label(format!("  player {n}: {}", describe(p)));
         }
     });
+}
+
+/// A player's line: name, clan, flags and readiness.
+fn describe(p: &PlayerRecord) -> String {
+    let clan = p.clan.map_or("observer".to_string(), |c| format!("clan {c}"));
+    let flags = [(p.host, " host"), (p.local, " you")].iter().filter(|f| f.0).map(|f| f.1).collect::<String>();
+    format!("{} ({clan}){flags}, {}", p.name, if p.ready { "ready" } else { "not ready" })
 }
 
 /// In game: a corner list of the session's players.
@@ -117,18 +130,17 @@ pub fn session_panel(mut contexts: EguiContexts, mp: Multiplayer) -> Result {
     let lines: Vec<String> = match (mp.role.as_deref(), &mp.watcher, &mp.session) {
         (Some(NetRole::Host { .. }), Some(w), _) => {
             let at = mp.status.as_ref().and_then(|s| s.listening).map_or("(not listening)".into(), |a| a.to_string());
-            let mut lines = vec![format!("Hosting on {at}: {} joined", w.players.len())];
-            lines.extend(
-                w.players
-                    .iter()
-                    .map(|(n, p)| format!("{n}: {} (clan {})", p.name, p.clan.map_or("-".into(), |c| c.to_string()))),
-            );
+            let mut lines = vec![format!("Hosting on {at}: {} players", w.players.len())];
+            if let (Some(settings), Some(_)) = (&mp.settings, mp.host_state.as_ref().filter(|s| s.held)) {
+                lines.push(format!("Start held: {} of {} players ready", w.ready(), settings.wait_players));
+            }
+            lines.extend(w.players.iter().map(|(n, p)| format!("{n}: {}", describe(&p.record()))));
             lines
         }
         (Some(NetRole::Join { server, .. }), _, Some(s)) => {
             let mut lines =
                 vec![format!("Joined {server} as player {}", s.player.map_or("?".into(), |n| n.to_string()))];
-            lines.extend(s.players.iter().map(|(n, (name, _))| format!("{n}: {name}")));
+            lines.extend(s.players.iter().map(|(n, p)| format!("{n}: {}", describe(p))));
             if let Some(why) = &s.refused {
                 lines.push(why.clone());
             }

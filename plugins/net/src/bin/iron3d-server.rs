@@ -1,6 +1,7 @@
 //! `iron3d-server`: the dedicated host. Loads a mission, opens the UDP port, prints
 //! `listening on ADDR` once clients can join, and runs the simulation in real time
-//! without a window, a GPU or audio (until `--ticks` ticks have run, if given).
+//! without a window, a GPU or audio (until `--ticks` ticks have run, if given). With
+//! `--wait-players N` the mission clock starts only once N joined players are ready.
 
 use clap::Parser;
 use iron3d_core::GameClock;
@@ -19,7 +20,8 @@ use std::time::Duration;
     about = "Host an Iron3D multiplayer session without a window",
     after_help = "Clients join with `iron3d --join ADDR` or `iron3d-cli net bots --server ADDR`. Players take the \
     mission's playing clans in turn; a departed player's units go to another player of its clan or to the computer \
-    (--leave delete removes them). Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
+    (--leave delete removes them). With --wait-players N, players wait in the lobby and the mission clock (and \
+    --ticks) starts when N of them are ready. Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
     Exit status: 0 after --ticks ticks; 1 when the game data or the mission cannot be loaded or the port cannot be \
     opened; 2 on a usage error."
 )]
@@ -42,6 +44,9 @@ struct Args {
     /// What happens to a departed player's units.
     #[arg(long, value_enum, default_value_t = Leave::Transfer)]
     leave: Leave,
+    /// Hold the mission clock until this many joined players are ready (0: start at once).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=i64::from(MAX_PLAYERS)))]
+    wait_players: u8,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -55,6 +60,11 @@ enum Leave {
 fn main() -> ExitCode {
     let args = Args::parse();
     iron3d_net::init_logging();
+    if args.wait_players > args.max_players {
+        use clap::CommandFactory;
+        let why = format!("--wait-players {} exceeds --max-players {}", args.wait_players, args.max_players);
+        Args::command().error(clap::error::ErrorKind::ArgumentConflict, why).exit();
+    }
     let game = match iron3d_vfs::GameDir::open(&args.data, iron3d_formats::ReadOptions::compatible()) {
         Ok(g) => Arc::new(g),
         Err(e) => {
@@ -66,8 +76,13 @@ fn main() -> ExitCode {
         Leave::Transfer => LeavePolicy::Transfer,
         Leave::Delete => LeavePolicy::Delete,
     };
-    let settings =
-        HostSettings { mission: args.mission.clone(), max_players: args.max_players, leave, ..HostSettings::default() };
+    let settings = HostSettings {
+        mission: args.mission.clone(),
+        max_players: args.max_players,
+        leave,
+        wait_players: args.wait_players,
+        ..HostSettings::default()
+    };
     let (mut app, addr) = match host_app(&game, settings, args.port, Clock::Real) {
         Ok(a) => a,
         Err(e) => {

@@ -4,7 +4,10 @@
 use crate::schema::{self, Gmsg, WireOrder};
 use crate::*;
 use bevy_app::App;
-use iron3d_core::{GameClock, MissionClans, ObjectTable, Order, OriginalObjectId, Owner, Pause, SimObject};
+use iron3d_core::{
+    GameClock, MissionClans, ObjectTable, Order, OriginalObjectId, Owner, Pause, PresentedTransform, SimObject,
+    SimTransform,
+};
 use iron3d_sim::StateHash;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -88,7 +91,9 @@ fn players_get_numbers_from_one_and_the_playing_clans_in_turn() {
         assert_eq!(clan, Some(clans[usize::from(player.unwrap() - 1) % clans.len()]));
     }
     assert_eq!(s.session(0).mission.as_deref(), Some(MISSION));
-    assert_eq!(s.session(0).players.len(), 2, "the others were announced");
+    let players = &s.session(0).players;
+    assert_eq!(players.len(), 3, "the others were announced");
+    assert_eq!(players.values().filter(|p| p.local).map(|p| p.name.as_str()).collect::<Vec<_>>(), ["bot-0"]);
     let watcher = s.host.world().resource::<NetWatcher>();
     assert!(watcher.players.keys().all(|n| *n != 0));
     // The join moved each clan's objects to its first player, all in one tick.
@@ -497,4 +502,118 @@ fn messages_before_the_player_data_are_ignored_and_a_sequence_applies_in_order()
     s.step(3);
     assert_eq!(s.host_order(unit), Order::MoveTo([13.0, 13.0]));
     assert_eq!(s.session(0).orders_acked, 2);
+}
+
+#[test]
+fn a_held_start_waits_for_the_ready_players_and_the_lobby_shows_them() {
+    let mut s = Session::new(HostSettings { wait_players: 2, ..HostSettings::default() }, 0);
+    let seat = seat_host_player(s.host.world_mut(), "Hana").unwrap();
+    let start = s.host.world().resource::<GameClock>().tick;
+    s.join("a");
+    s.step(12);
+    assert_eq!(s.host.world().resource::<GameClock>().tick, start, "one ready player of two: the clock waits");
+    let own = s.session(0).player.unwrap();
+    assert_eq!(s.session(0).phase, Some((schema::SessionPhase::Lobby as u8, start)));
+    assert!(s.session(0).players[&own].ready, "the lobby shows the player ready");
+    // Publishing follows ticks: a change while no tick runs waits for the next one.
+    let unit = s.units(playing_clans(&s.host)[0] as i32)[0];
+    let e = s.host.world().resource::<ObjectTable>().entity_of(unit).unwrap();
+    let published = *s.host.world().get::<NetPose>(e).unwrap();
+    s.host.world_mut().get_mut::<SimTransform>(e).unwrap().position[0] += 3.0;
+    s.step(2);
+    assert_eq!(*s.host.world().get::<NetPose>(e).unwrap(), published, "published without a tick");
+    s.join("b");
+    s.step(12);
+    assert!(s.host.world().resource::<GameClock>().tick > start, "two ready: the clock runs");
+    assert_ne!(*s.host.world().get::<NetPose>(e).unwrap(), published, "published after a tick");
+    for c in 0..2 {
+        let session = s.session(c);
+        assert_eq!(session.phase.map(|p| p.0), Some(schema::SessionPhase::Running as u8), "client {c}");
+        let players = &session.players;
+        assert_eq!(players.len(), 3, "client {c}: {players:?}");
+        assert!(players[&seat].host && players[&seat].ready && !players[&seat].local, "{players:?}");
+        assert_eq!(players.values().filter(|p| p.local).count(), 1);
+        assert!(players[&session.player.unwrap()].local);
+        assert!(players.values().all(|p| p.ready), "{players:?}");
+    }
+    let clans = playing_clans(&s.host);
+    assert_eq!(s.session(0).clan, Some(clans[0]), "the host's seat takes no joined player's clan turn");
+}
+
+#[test]
+fn the_hosts_time_sets_a_clients_clock_at_a_tick_boundary() {
+    let mut s = Session::new(HostSettings::default(), 1);
+    s.step(40);
+    let checkpoint = s.host.world().resource::<HostState>().last_checkpoint;
+    assert!(checkpoint > 0);
+    assert_eq!(s.clients[0].world().resource::<GameClock>().tick, checkpoint, "the clock is the host's last time");
+    // Taken at the next tick boundary, not when it arrives.
+    s.clients[0].world_mut().resource_mut::<ClientSession>().set_time = Some(5_000);
+    assert_eq!(s.clients[0].world().resource::<GameClock>().tick, checkpoint);
+    s.clients[0].update();
+    let clock = *s.clients[0].world().resource::<GameClock>();
+    assert_eq!((clock.tick, clock.time_ms), (5_000, 5_000 * iron3d_core::TICK_MS));
+    assert_eq!(s.session(0).set_time, None);
+}
+
+/// Client 0's and client 1's first unit, both sent far away, and 16 ticks to get going.
+fn two_moving_units(s: &mut Session) -> (u32, u32) {
+    let far = |s: &mut Session, c: usize| {
+        let unit = s.units(s.session(c).clan.unwrap() as i32)[0];
+        let e = s.host.world().resource::<ObjectTable>().entity_of(unit).unwrap();
+        let at = s.host.world().get::<SimTransform>(e).unwrap().position;
+        s.order(c, vec![unit], Order::MoveTo([at[0] + 80.0, at[1]]));
+        unit
+    };
+    let units = (far(s, 0), far(s, 1));
+    s.step(16);
+    units
+}
+
+fn mirror_of(s: &Session, client: usize, id: u32) -> Entity {
+    s.clients[client].world().resource::<ObjectTable>().entity_of(id).unwrap()
+}
+
+#[test]
+fn a_clients_own_units_update_every_tick_and_the_others_less_often() {
+    let mut s = Session::new(HostSettings::default(), 2);
+    let (mine, theirs) = two_moving_units(&mut s);
+    let (mine, theirs) = (mirror_of(&s, 0, mine), mirror_of(&s, 0, theirs));
+    let pose = |s: &Session, e| *s.clients[0].world().get::<NetPose>(e).unwrap();
+    let (mut own, mut other, mut last) = (0, 0, (pose(&s, mine), pose(&s, theirs)));
+    for _ in 0..24 {
+        s.step(1);
+        let now = (pose(&s, mine), pose(&s, theirs));
+        own += u32::from(now.0 != last.0);
+        other += u32::from(now.1 != last.1);
+        last = now;
+    }
+    assert!(own >= 22, "own unit updated on {own} of 24 ticks");
+    assert!((2..=6).contains(&other), "another clan's unit updated on {other} of 24 ticks");
+}
+
+#[test]
+fn a_mirror_is_drawn_moving_steadily_between_its_sparse_updates() {
+    let mut s = Session::new(HostSettings::default(), 2);
+    let (_, theirs) = two_moving_units(&mut s);
+    let e = mirror_of(&s, 0, theirs);
+    let distance = |a: [f32; 3], b: [f32; 3]| a.iter().zip(b).map(|(a, b)| (a - b) * (a - b)).sum::<f32>().sqrt();
+    let (mut segments, mut between, mut last) = (0, 0, None);
+    for _ in 0..32 {
+        s.step(1);
+        let world = s.clients[0].world();
+        let exact = world.get::<SimTransform>(e).unwrap().position;
+        assert_eq!(exact, world.get::<NetPose>(e).unwrap().position(), "the simulated pose stays the replicated one");
+        let gap = distance(world.get::<PresentedTransform>(e).unwrap().0.position, exact);
+        match last {
+            Some((at, before)) if at == exact => {
+                assert!(gap <= before + 1e-4, "drawn moving away from its pose: {before} then {gap}");
+                between += u32::from(gap > 1e-4 && gap < before);
+            }
+            _ => segments += 1,
+        }
+        last = Some((exact, gap));
+    }
+    assert!(segments >= 5, "{segments} updates");
+    assert!(between >= segments, "drawn between poses on {between} frames of {segments} segments");
 }
