@@ -5,7 +5,8 @@
 //! fog and tone mapping but one texture sample and Lambert's law: the same look for the
 //! game's matte surfaces, without specular highlights and without the camera spotlight
 //! and point-light flashes on them. [`Shading::Auto`] picks it on a software renderer
-//! and PBR on a GPU. Effects, shells and weather keep their unlit materials.
+//! and PBR on a GPU. Unlit sources (rain and snow) stay unlit, only cheaper; effects and
+//! shells keep their `StandardMaterial`s.
 
 use bevy::asset::embedded_asset;
 use bevy::mesh::MeshVertexBufferLayoutRef;
@@ -54,6 +55,8 @@ pub struct FastUniform {
     pub alpha_cutoff: f32,
     /// Scale of lightmap texels.
     pub lightmap_exposure: f32,
+    /// 1: no lighting (the source is `unlit`).
+    pub unlit: u32,
 }
 
 /// The fast counterpart of a `StandardMaterial` (made from it, kept equal to it).
@@ -85,6 +88,7 @@ impl From<&StandardMaterial> for FastMaterial {
                 emissive: m.emissive.to_vec4(),
                 alpha_cutoff,
                 lightmap_exposure: m.lightmap_exposure,
+                unlit: u32::from(m.unlit),
             },
             texture: m.base_color_texture.clone(),
             alpha_mode,
@@ -120,7 +124,8 @@ impl Material for FastMaterial {
     }
 }
 
-/// An entity that may be drawn with a [`FastMaterial`] (terrain layers, model parts),
+/// An entity that may be drawn with a [`FastMaterial`] (terrain layers, model parts,
+/// precipitation),
 /// and its full material (kept while the fast one is shown).
 #[derive(Component, Debug, Clone)]
 pub struct FastShaded {

@@ -24,6 +24,8 @@ struct FastShading {
     // Alpha-mask cutoff; negative: no mask.
     alpha_cutoff: f32,
     lightmap_exposure: f32,
+    // 1: the colour is shown as it is (an unlit source).
+    unlit: u32,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(0) var<uniform> material: FastShading;
@@ -60,6 +62,9 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> @locatio
     }
     let emissive = material.emissive.rgb * mix(1.0, view.exposure, material.emissive.a);
     var color = vec4<f32>(albedo.rgb * light * view.exposure + emissive, albedo.a);
+    if material.unlit != 0u {
+        color = albedo;
+    }
 #ifdef DISTANCE_FOG
     // Linear fog (the only falloff the game uses): be.x = start, be.y = end.
     let distance = length(in.world_position.xyz - view.world_position.xyz);

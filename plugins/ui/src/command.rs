@@ -14,8 +14,9 @@ use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
     ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, ObjectTable, Order, OriginalObjectId,
-    Owner, SchemeNames, SimTransform, UnitResponse,
+    Owner, SchemeNames, SimTransform, UnitClass, UnitResponse,
 };
+use iron3d_economy::{MINE_CLASS, TRANSPORT_CLASS};
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
 use iron3d_terrain::Ground;
@@ -80,6 +81,23 @@ pub fn order_at(mine: i32, picked: Option<(u32, i32)>, relations: &ClanRelations
     }
 }
 
+/// A right click on a mine of the player's clan (`picked`: id, clan, class word) sends
+/// the transports among `units` (id, class word) to haul from it: `(mine, transports)`
+/// and the units that take the ordinary order there.
+pub fn haul_split(
+    mine: i32,
+    picked: Option<(u32, i32, Option<u32>)>,
+    units: &[(u32, Option<u32>)],
+) -> (Option<(u32, Vec<u32>)>, Vec<u32>) {
+    let all = || units.iter().map(|u| u.0).collect();
+    let Some((id, _, _)) = picked.filter(|&(_, clan, class)| clan == mine && class == Some(MINE_CLASS)) else {
+        return (None, all());
+    };
+    let (haulers, others): (Vec<_>, Vec<_>) = units.iter().partition(|u| u.1 == Some(TRANSPORT_CLASS));
+    let ids = |v: Vec<&(u32, Option<u32>)>| v.into_iter().map(|u| u.0).collect::<Vec<_>>();
+    if haulers.is_empty() { (None, all()) } else { (Some((id, ids(haulers))), ids(others)) }
+}
+
 /// A left press in progress (screen position) and the markers of recent orders.
 #[derive(Resource, Debug, Clone, Default, Reflect)]
 #[reflect(Resource)]
@@ -109,6 +127,7 @@ pub(crate) struct Scene<'w, 's> {
     pub(crate) relations: Res<'w, ClanRelations>,
     clans: Option<Res<'w, MissionClans>>,
     table: Res<'w, ObjectTable>,
+    classes: Query<'w, 's, &'static UnitClass>,
 }
 
 impl Scene<'_, '_> {
@@ -137,6 +156,11 @@ impl Scene<'_, '_> {
     /// The object with this id.
     pub(crate) fn object(&self, id: u32) -> Option<<Object as bevy::ecs::query::QueryData>::Item<'_, '_>> {
         self.objects.get(self.table.entity_of(id)?).ok()
+    }
+
+    /// The class word of object `id`.
+    pub(crate) fn class_of(&self, id: u32) -> Option<u32> {
+        self.classes.get(self.table.entity_of(id)?).ok().map(|c| c.0)
     }
 
     /// Those of `ids` that are the player's units (the ones orders go to).
@@ -224,7 +248,13 @@ pub(crate) fn command(
         && let Some(point) = scene.cursor_ground()
     {
         answer(&mut respond, &units);
-        let order = order_at(mine, scene.picked(point), &scene.relations);
+        let picked = scene.picked(point);
+        let classed: Vec<_> = units.iter().map(|&u| (u, scene.class_of(u))).collect();
+        let (haul, units) = haul_split(mine, picked.map(|(id, clan)| (id, clan, scene.class_of(id))), &classed);
+        if let Some((from, transports)) = haul {
+            player.order(transports, Order::Haul(from), add);
+        }
+        let order = order_at(mine, picked, &scene.relations);
         state.markers.push((point, order.is_some(), 0.0));
         match order {
             Some(order) => player.order(units, order, add),
@@ -352,6 +382,17 @@ mod tests {
         assert_eq!(order_at(1, Some((7, 2)), &relations), Some(Order::Attack(7)));
         assert_eq!(order_at(1, Some((5, 1)), &relations), None, "an own unit: move there");
         assert_eq!(order_at(1, None, &relations), None);
+    }
+
+    #[test]
+    fn a_right_click_on_an_own_mine_sends_the_selected_transports_to_haul() {
+        let units = [(3, Some(TRANSPORT_CLASS)), (4, Some(0x0100_8000)), (5, Some(TRANSPORT_CLASS))];
+        let own_mine = Some((9, 1, Some(MINE_CLASS)));
+        assert_eq!(haul_split(1, own_mine, &units), (Some((9, vec![3, 5])), vec![4]), "the others move there");
+        assert_eq!(haul_split(2, own_mine, &units), (None, vec![3, 4, 5]), "another clan's mine");
+        assert_eq!(haul_split(1, Some((9, 1, Some(0x8000_0010))), &units), (None, vec![3, 4, 5]), "not a mine");
+        assert_eq!(haul_split(1, own_mine, &units[1..2]), (None, vec![4]), "no transport selected");
+        assert_eq!(haul_split(1, None, &units), (None, vec![3, 4, 5]));
     }
 
     #[test]

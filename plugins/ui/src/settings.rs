@@ -228,7 +228,10 @@ mod tests {
     #[test]
     fn video_settings_reach_the_window() {
         let mut w = Window::default();
-        apply_video(&mut w, &VideoSettings { mode: WindowChoice::Windowed, resolution: [800, 600], vsync: false });
+        apply_video(
+            &mut w,
+            &VideoSettings { mode: WindowChoice::Windowed, resolution: [800, 600], vsync: false, ..default() },
+        );
         assert_eq!((w.resolution.physical_width(), w.resolution.physical_height()), (800, 600));
         assert_eq!(w.present_mode, PresentMode::AutoNoVsync);
         apply_video(&mut w, &VideoSettings { mode: WindowChoice::Borderless, ..Default::default() });

@@ -19,6 +19,7 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use iron3d_assets::axes::to_bevy;
 use iron3d_core::{AppState, RandomStream};
+use iron3d_render::FastShaded;
 
 /// The seed stream new particles are placed from.
 pub const PARTICLE_STREAM: &str = "weather.particles";
@@ -118,6 +119,7 @@ pub(crate) fn spawn(
         commands.spawn((
             Name::new(name),
             Precipitation { kind, particles: Vec::new(), random },
+            FastShaded { full: material.clone() },
             Mesh3d(meshes.add(quads(vec![[0.0; 3]; 4], vec![[0.0, 0.0, 1.0]; 4]))),
             MeshMaterial3d(material),
             Transform::IDENTITY,
