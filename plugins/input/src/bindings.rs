@@ -106,7 +106,7 @@ impl Default for Bindings {
     }
 }
 
-/// Where the bindings are kept: [`FILE`] in the user's config directory (`None`: no
+/// Where the bindings are kept: `bindings.ron` in the user's config directory (`None`: no
 /// config directory is known).
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]
 pub struct BindingsFile(pub Option<PathBuf>);

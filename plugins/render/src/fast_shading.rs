@@ -153,6 +153,14 @@ fn software(adapter: Option<&RenderAdapterInfo>) -> bool {
     adapter.is_some_and(|a| a.device_type == wgpu_types::DeviceType::Cpu)
 }
 
+/// The source materials, their fast counterparts and which was made from which.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Counterparts<'w> {
+    standard: Res<'w, Assets<StandardMaterial>>,
+    fast: ResMut<'w, Assets<FastMaterial>>,
+    made: ResMut<'w, FastMaterials>,
+}
+
 /// Puts the chosen material on every [`FastShaded`] entity, and keeps fast materials
 /// equal to their sources (materials animate).
 pub(crate) fn shade(
@@ -162,16 +170,14 @@ pub(crate) fn shade(
     to_fast: Query<(Entity, &FastShaded), Without<MeshMaterial3d<FastMaterial>>>,
     to_full: Query<(Entity, &FastShaded), With<MeshMaterial3d<FastMaterial>>>,
     mut changed: MessageReader<AssetEvent<StandardMaterial>>,
-    standard: Res<Assets<StandardMaterial>>,
-    mut fast: ResMut<Assets<FastMaterial>>,
-    mut made: ResMut<FastMaterials>,
+    mut m: Counterparts,
 ) {
     for event in changed.read() {
         if let AssetEvent::Modified { id } = event
-            && let (Some(source), Some(handle)) = (standard.get(*id), made.0.get(id))
-            && let Some(mut m) = fast.get_mut(handle)
+            && let (Some(source), Some(handle)) = (m.standard.get(*id), m.made.0.get(id))
+            && let Some(mut fast) = m.fast.get_mut(handle)
         {
-            *m = FastMaterial::from(source);
+            *fast = FastMaterial::from(source);
         }
     }
     if !shading.fast(software(adapter.as_deref())) {
@@ -184,8 +190,8 @@ pub(crate) fn shade(
         return;
     }
     for (entity, shaded) in &to_fast {
-        let Some(source) = standard.get(&shaded.full) else { continue };
-        let handle = made.0.entry(shaded.full.id()).or_insert_with(|| fast.add(FastMaterial::from(source))).clone();
+        let Some(source) = m.standard.get(&shaded.full) else { continue };
+        let handle = m.made.0.entry(shaded.full.id()).or_insert_with(|| m.fast.add(FastMaterial::from(source))).clone();
         commands.entity(entity).remove::<MeshMaterial3d<StandardMaterial>>().insert(MeshMaterial3d(handle));
     }
 }
