@@ -78,6 +78,17 @@ fn loaded_app(game: &Arc<GameDir>) -> App {
     panic!("models did not settle: {:?}", app.world().resource::<RenderStats>());
 }
 
+/// Updates until the terrain is drawn (bounded wait).
+fn wait_for_terrain(app: &mut App) {
+    for _ in 0..500 {
+        if app.world().resource::<TerrainView>().bounds.is_some() {
+            return;
+        }
+        app.update();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
 fn close(a: Vec3, b: Vec3) -> bool {
     (a - b).length() < 1e-3
 }
@@ -196,13 +207,7 @@ fn pieces_follow_the_animation_control_owns() {
 fn animated_terrain_materials_follow_game_time() {
     let game = demo();
     let mut app = loaded_app(&game);
-    for _ in 0..500 {
-        if app.world().resource::<TerrainView>().bounds.is_some() {
-            break;
-        }
-        app.update();
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
+    wait_for_terrain(&mut app);
     let world = app.world_mut();
     let mut roots = world.query_filtered::<Entity, With<TerrainRoot>>();
     let root = roots.single(world).expect("the terrain is drawn");
@@ -286,13 +291,7 @@ fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
     assert!(Shading::Fast.fast(false) && !Shading::Full.fast(true));
     let game = demo();
     let mut app = loaded_app(&game);
-    for _ in 0..500 {
-        if app.world().resource::<TerrainView>().bounds.is_some() {
-            break;
-        }
-        app.update();
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
+    wait_for_terrain(&mut app);
     fn shown(app: &mut App) -> [usize; 2] {
         let world = app.world_mut();
         let fast =
