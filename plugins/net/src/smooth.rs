@@ -8,6 +8,7 @@ use crate::replicated::{DuplicateMirror, NetPose};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_time::Time;
+use iron3d_core::plane::wrap_angle;
 use iron3d_core::{PresentedTransform, SimTransform, TICK_SECONDS};
 
 /// Longest segment a mirror is drawn over (a pose after a long silence is reached
@@ -60,10 +61,9 @@ pub(crate) fn present(time: Res<Time>, mut mirrors: Query<(&NetMotion, &SimTrans
 
 /// The pose `alpha` of the way from `from` to `to` (the heading the short way round).
 fn between(from: &SimTransform, to: &SimTransform, alpha: f32) -> SimTransform {
-    use std::f32::consts::{PI, TAU};
     let mut position = from.position;
     position.iter_mut().zip(to.position).for_each(|(p, t)| *p += (t - *p) * alpha);
-    let turn = (to.orientation[2] - from.orientation[2] + PI).rem_euclid(TAU) - PI;
+    let turn = wrap_angle(to.orientation[2] - from.orientation[2]);
     let mut orientation = to.orientation;
     orientation[2] = from.orientation[2] + turn * alpha;
     SimTransform { position, orientation, ..*to }

@@ -1,6 +1,7 @@
 //! Computer clans (the project's own strategic layer): defend, gather, attack when
-//! stronger, build transport robots and send them to haul. Decisions read a census of the world and become orders in the command
-//! queue, applied by Behavior in this same tick; nothing here moves an object.
+//! stronger, build transport robots and send them to haul. Decisions read a census of
+//! the world and become orders in the command queue, applied by Behavior in this same
+//! tick; nothing here moves an object.
 
 use crate::{Strategy, StrategyRules};
 use bevy_ecs::prelude::*;
