@@ -244,7 +244,9 @@ impl Rules {
     /// # Errors
     /// When the shipped file is broken (a test keeps it valid).
     pub fn shipped() -> Result<Self, RulesError> {
-        Self::parse(SHIPPED_PATH, SHIPPED)
+        // Parsed once per process: every simulation plugin reads the same file.
+        static PARSED: std::sync::OnceLock<Result<Rules, RulesError>> = std::sync::OnceLock::new();
+        PARSED.get_or_init(|| Self::parse(SHIPPED_PATH, SHIPPED)).clone()
     }
 
     /// The cost of a robot of scheme class `class` with components of these types;
