@@ -17,7 +17,7 @@ use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
 use iron3d_input::GameInputPlugin;
 use iron3d_mission::MissionPlugin;
 use iron3d_net::{NetGamePlugin, NetRole};
-use iron3d_render::MissionRenderPlugin;
+use iron3d_render::{MissionRenderPlugin, SoftwareBatchingPlugin};
 use iron3d_ui::UiPlugin;
 use iron3d_vfs::GameDir;
 use iron3d_weather::{WeatherPlugin, WeatherSystems};
@@ -57,7 +57,8 @@ pub fn app(args: Args, data: Option<PathBuf>) -> App {
                 meta_check: AssetMetaCheck::Never,
                 watch_for_changes_override: Some(cfg!(debug_assertions)),
                 ..default()
-            }),
+            })
+            .add_before::<bevy::pbr::PbrPlugin>(SoftwareBatchingPlugin),
     )
     .add_plugins(EguiPlugin::default())
     .add_plugins(CorePlugin)

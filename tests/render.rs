@@ -29,6 +29,16 @@ fn region_stats(rgb: &[u8], width: usize, height: usize, [x0, y0, x1, y1]: [f32;
     (mean, sd)
 }
 
+/// The share of the pixels of a rectangle (as in [`region_stats`]) that are clearly
+/// warmer (redder) than they are blue.
+fn warm_share(rgb: &[u8], width: usize, height: usize, [x0, y0, x1, y1]: [f32; 4]) -> f32 {
+    let (xa, xb) = ((x0 * width as f32) as usize, (x1 * width as f32) as usize);
+    let (ya, yb) = ((y0 * height as f32) as usize, (y1 * height as f32) as usize);
+    let pixels = (ya..yb).flat_map(|y| (xa..xb).map(move |x| &rgb[(y * width + x) * 3..][..3]));
+    let warm = pixels.clone().filter(|p| i16::from(p[0]) - i16::from(p[2]) > 15).count();
+    warm as f32 / pixels.count().max(1) as f32
+}
+
 fn load_rgb(path: &Path) -> (Vec<u8>, usize, usize) {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("screenshot exists")));
     let mut reader = decoder.read_info().expect("png header");
@@ -63,6 +73,9 @@ fn demo_mission_shows_terrain_and_models() {
         log.lines().find(|l| l.contains("terrain drawn:")).unwrap_or_else(|| panic!("terrain never drawn:\n{log}"));
     assert!(terrain.contains("in 3 overlays"), "shore, tracks and scorched ground are drawn: {terrain}");
     assert!(log.contains("weather from MISSIONS/tutorial.01/weather.ron"), "the storm schedule is read:\n{log}");
+    if log.contains("only supports software rendering") {
+        assert!(log.contains("meshes are batched on the CPU"), "a software renderer batches on the CPU:\n{log}");
+    }
     let (rgb, w, h) = load_rgb(&shot);
     let (_, whole_sd) = region_stats(&rgb, w, h, [0.0, 0.0, 1.0, 1.0]);
     assert!(whole_sd.iter().any(|&s| s > 12.0), "the frame is not blank: {whole_sd:?}");
@@ -71,5 +84,9 @@ fn demo_mission_shows_terrain_and_models() {
     let (ground_mean, ground_sd) = region_stats(&rgb, w, h, [0.3, 0.55, 0.7, 0.95]);
     assert!(ground_mean.iter().sum::<f32>() > 60.0, "terrain is lit: {ground_mean:?}");
     assert!(ground_sd.iter().any(|&s| s > 6.0), "terrain and models vary: {ground_sd:?}");
+    // Bare brown earth shows there: the opaque base layers are drawn, not only the
+    // blended overlays over the clear colour (what a mis-set batching path gives).
+    let earth = warm_share(&rgb, w, h, [0.3, 0.55, 0.7, 0.95]);
+    assert!(earth > 0.05, "the terrain's base layers are drawn: {earth}");
     let _ = std::fs::remove_file(shot);
 }

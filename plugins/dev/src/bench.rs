@@ -3,7 +3,9 @@
 //! print one line `bench-frames N median X ms p95 Y ms draws D` on standard output and
 //! exit. D is the median over the timed frames of the mesh entities visible to a camera
 //! (Bevy draws instances that share mesh and material in one batch, so GPU draw calls
-//! are at most D). Where the time went (main world, render world) goes to the log.
+//! are at most D). Where the time went (main world, render world) and the triangles of
+//! the visible meshes (what a software renderer's single vertex thread pays for) go to
+//! the log.
 
 use bevy::camera::visibility::ViewVisibility;
 use bevy::prelude::*;
@@ -126,6 +128,8 @@ pub struct FrameBench {
     pub render_ms: Vec<f64>,
     /// Visible mesh entities of each timed frame.
     pub draws: Vec<usize>,
+    /// Triangles of the visible meshes of each timed frame.
+    pub triangles: Vec<usize>,
     #[reflect(ignore)]
     main_began: Option<Instant>,
 }
@@ -195,7 +199,8 @@ fn sample(
     shown: MissionShown,
     probe: Res<SharedProbe>,
     time: Res<Time<Real>>,
-    meshes: Query<&ViewVisibility, With<Mesh3d>>,
+    meshes: Query<(&Mesh3d, &ViewVisibility)>,
+    assets: Res<Assets<Mesh>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let compiling = probe.with(|p| p.waiting_pipelines) > 0;
@@ -214,8 +219,9 @@ fn sample(
             bench.frame_ms.push(ms(time.delta()));
             bench.main_ms.push(main);
             bench.render_ms.push(render);
-            let draws = meshes.iter().filter(|v| v.get()).count();
-            bench.draws.push(draws);
+            let visible = || meshes.iter().filter(|(_, v)| v.get());
+            bench.draws.push(visible().count());
+            bench.triangles.push(visible().filter_map(|(m, _)| assets.get(&m.0)).map(triangles).sum());
             BenchPhase::Timing
         }
     };
@@ -228,14 +234,22 @@ fn sample(
         v.sort_by(f64::total_cmp);
         median(&v).unwrap_or(0.0)
     };
+    let mut triangles = bench.triangles.clone();
+    triangles.sort_unstable();
     info!(
         target: "bench",
-        "median main world {:.1} ms, render world {:.1} ms per frame",
+        "median main world {:.1} ms, render world {:.1} ms, {} triangles per frame",
         share(&bench.main_ms),
-        share(&bench.render_ms)
+        share(&bench.render_ms),
+        triangles.get(triangles.len() / 2).copied().unwrap_or(0)
     );
     println!("{report}");
     exit.write(AppExit::Success);
+}
+
+/// The triangles a mesh draws (a triangle list, indexed or not).
+fn triangles(mesh: &Mesh) -> usize {
+    mesh.indices().map_or(mesh.count_vertices(), |i| i.len()) / 3
 }
 
 #[cfg(test)]

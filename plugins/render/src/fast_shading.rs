@@ -19,6 +19,8 @@ use bevy::render::renderer::RenderAdapterInfo;
 use bevy::shader::ShaderRef;
 use serde::{Deserialize, Serialize};
 
+use crate::software::software;
+
 /// How terrain and models are shaded (a video setting).
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[reflect(Resource)]
@@ -146,11 +148,6 @@ pub(crate) fn plugin(app: &mut App) {
         app.init_asset::<FastMaterial>();
     }
     app.init_resource::<Shading>().init_resource::<FastMaterials>().register_type::<Shading>();
-}
-
-/// True when the renderer is a software rasteriser.
-fn software(adapter: Option<&RenderAdapterInfo>) -> bool {
-    adapter.is_some_and(|a| a.device_type == wgpu_types::DeviceType::Cpu)
 }
 
 /// The source materials, their fast counterparts and which was made from which.

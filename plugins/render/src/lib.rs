@@ -16,6 +16,7 @@ mod lod;
 mod materials;
 mod models;
 mod placement;
+mod software;
 mod terrain;
 pub mod turret;
 
@@ -23,6 +24,7 @@ pub use effects::{EffectLibrary, EffectLight, EffectSprite, PlayingEffect};
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
 pub use fast_shading::{FastMaterial, FastShaded, Shading};
 pub use lod::LodDistances;
+pub use software::SoftwareBatchingPlugin;
 pub use materials::{AnimatedMaterial, MaterialCache};
 pub use models::{AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
 pub use terrain::{TerrainRoot, TerrainView};

@@ -20,6 +20,10 @@ const TOPS: [f32; 3] = [1.6, 1.7, 3.3];
 const WEAPON_Z: [f32; 3] = [0.7, 0.8, 0.9];
 /// Forward offset of the weapon mounts.
 const WEAPON_X: f32 = 0.8;
+/// The coarsest level of detail (a robot a few pixels tall): small parts are left out
+/// and running gear becomes one block per side, so an army costs a software renderer
+/// a fraction of its triangles.
+const FAR: usize = 2;
 
 /// The spec of a robot stem.
 pub fn spec(stem: &str) -> Option<ModelSpec> {
@@ -56,6 +60,12 @@ fn turret_points(weapon_z: f32) -> Vec<Point> {
     ]
 }
 
+/// Running gear seen from afar: one block of `material` along a side, `y` its centre
+/// line, `half` its half extents (x, y) and `top` its height.
+fn side_block(g: &mut Geo, y: f32, half: [f32; 2], top: f32, material: u8) -> Result<()> {
+    g.block([-half[0], y - half[1], 0.0], [half[0], y + half[1], top], Xf::ID, material)
+}
+
 /// A wheel with its hub, axis along Y, centred at `at`.
 fn wheel(g: &mut Geo, k: &mut Kit, lod: usize, at: [f32; 3], r: f32, w: f32) -> Result<()> {
     let n = sides(lod, 14, 6);
@@ -72,8 +82,12 @@ fn scout(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     g.hull([2.0, 1.0], 0.55, 1.45, 0.35, 0.7, Xf::ID, k.m("CAMO"))?;
     g.hull([0.7, 0.6], 1.45, 1.75, 0.15, 0.8, Xf::at([-0.9, 0.0, 0.0]), k.m("HULL_DARK"))?;
     g.block([1.6, -0.5, 1.05], [2.05, 0.5, 1.3], Xf::ID, k.m("WINDOW"))?;
-    for x in [-1.3, 0.0, 1.3] {
-        for y in [-1.05, 1.05] {
+    for y in [-1.05, 1.05] {
+        if lod >= FAR {
+            side_block(g, y, [1.85, 0.2], 1.1, k.m("RUBBER"))?;
+            continue;
+        }
+        for x in [-1.3, 0.0, 1.3] {
             wheel(g, k, lod, [x, y, 0.55], 0.55, 0.4)?;
         }
     }
@@ -85,6 +99,10 @@ fn tank(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     body.geo.hull([2.3, 1.0], 0.6, 1.6, 0.4, 0.75, Xf::ID, k.m("CAMO_SAND"))?;
     let mut tracks = Node::new("tracks", Some(0), [0.0; 3]);
     for y in [-1.35, 1.35] {
+        if lod >= FAR {
+            side_block(&mut tracks.geo, y, [2.5, 0.35], 1.4, k.m("RUBBER"))?;
+            continue;
+        }
         let prof = [h(0.0, 0.0), h(0.7, 0.0), h(0.7, 0.7), h(0.0, 0.7)];
         let mut l = Lathe::new(&prof, sides(lod, 20, 8));
         l.scale = [3.6, 1.0];
@@ -105,7 +123,9 @@ fn walker(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     let n = sides(lod, 16, 6);
     body.geo.sphere(1.6, 0.55, sides(lod, 10, 4), n, Xf::at([0.0, 0.0, 2.7]), k.m("HULL"))?;
     body.geo.cylinder(1.0, 0.9, 0.5, n, Xf::at([0.0, 0.0, 3.0]), k.m("HULL_DARK"))?;
-    body.geo.sphere(0.35, 1.0, sides(lod, 6, 3), sides(lod, 8, 4), Xf::at([1.45, 0.0, 2.75]), k.m("LAMP"))?;
+    if lod < FAR {
+        body.geo.sphere(0.35, 1.0, sides(lod, 6, 3), sides(lod, 8, 4), Xf::at([1.45, 0.0, 2.75]), k.m("LAMP"))?;
+    }
     let mut nodes = vec![body, mount(0, [0.0, 0.0, TOPS[2]])];
     for (i, (x, y)) in [(1.0f32, 1.0f32), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)].into_iter().enumerate() {
         let name = ["leg_fl", "leg_fr", "leg_bl", "leg_br"][i];
@@ -115,12 +135,16 @@ fn walker(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
         let out = Xf::rot_z(
             if y > 0.0 { PI / 2.0 } else { -PI / 2.0 } + if x > 0.0 { -0.5 * y.signum() } else { 0.5 * y.signum() },
         );
-        leg.geo.sphere(0.35, 1.0, sides(lod, 6, 3), sides(lod, 8, 4), Xf::ID, k.m("HULL"))?;
+        if lod < FAR {
+            leg.geo.sphere(0.35, 1.0, sides(lod, 6, 3), sides(lod, 8, 4), Xf::ID, k.m("HULL"))?;
+        }
         leg.geo.block([0.0, -0.18, -0.18], [1.3, 0.18, 0.18], out.then(&Xf::rot_y(-0.5)), m)?;
         // Shin: from the knee straight down to the foot.
         let knee = out.then(&Xf::at([1.35, 0.0, 0.65]));
         leg.geo.cylinder(0.16, 0.12, 3.0, sides(lod, 8, 4), knee.then(&Xf::rot_x(PI)), m)?;
-        leg.geo.cylinder(0.4, 0.3, 0.2, sides(lod, 10, 5), knee.then(&Xf::at([0.0, 0.0, -3.15])), k.m("RUBBER"))?;
+        if lod < FAR {
+            leg.geo.cylinder(0.4, 0.3, 0.2, sides(lod, 10, 5), knee.then(&Xf::at([0.0, 0.0, -3.15])), k.m("RUBBER"))?;
+        }
         nodes.push(leg);
     }
     Ok(nodes)
@@ -145,7 +169,9 @@ fn turret_light(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     let n = sides(lod, 16, 6);
     t.geo.cylinder(1.0, 0.8, 0.6, n, Xf::ID, k.m("CAMO"))?;
     t.geo.sphere(0.5, 0.6, sides(lod, 6, 3), n, Xf::at([-0.2, 0.0, 0.6]), k.m("WINDOW"))?;
-    t.geo.cylinder(0.06, 0.06, 0.9, sides(lod, 6, 3), Xf::at([-0.6, 0.0, 0.5]), k.m("HULL_DARK"))?;
+    if lod < FAR {
+        t.geo.cylinder(0.06, 0.06, 0.9, sides(lod, 6, 3), Xf::at([-0.6, 0.0, 0.5]), k.m("HULL_DARK"))?;
+    }
     let mut radar = Node::new("radar", Some(1), [-0.6, 0.0, 1.4]);
     radar.spin = true;
     radar.geo.block([-0.08, -0.5, 0.0], [0.08, 0.5, 0.35], Xf::ID, k.m("HULL"))?;
@@ -159,7 +185,9 @@ fn turret_heavy(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     l.scale = [1.5, 1.15];
     l.faceted = true;
     t.geo.lathe(&l, Xf::ID, k.m("CAMO_SAND"))?;
-    t.geo.cylinder(0.35, 0.3, 0.25, sides(lod, 12, 5), Xf::at([-0.4, 0.4, 0.9]), k.m("HULL_DARK"))?;
+    if lod < FAR {
+        t.geo.cylinder(0.35, 0.3, 0.25, sides(lod, 12, 5), Xf::at([-0.4, 0.4, 0.9]), k.m("HULL_DARK"))?;
+    }
     Ok(vec![root(), t, weapon_mount(1)])
 }
 
@@ -178,7 +206,7 @@ fn barrel(g: &mut Geo, k: &mut Kit, lod: usize, at: [f32; 3], len: f32, r: f32, 
     let xf = Xf::at(at).then(&Xf::rot_y(PI / 2.0));
     let n = sides(lod, 10, 4);
     g.cylinder(r, r * 0.85, len, n, xf, k.m("HULL_DARK"))?;
-    if muzzle {
+    if muzzle && lod < FAR {
         g.cylinder(r * 1.5, r * 1.5, len * 0.12, n, xf.then(&Xf::at([0.0, 0.0, len * 0.9])), k.m("HULL"))?;
     }
     Ok(())
@@ -204,6 +232,10 @@ fn launcher(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     let mut gun = Node::new("gun", Some(0), [0.0; 3]);
     gun.geo.block([-0.6, -0.55, -0.35], [0.5, 0.55, 0.4], Xf::ID, k.m("HULL"))?;
     let mut tubes = Node::new("tubes", Some(1), [0.5, 0.0, 0.0]);
+    if lod >= FAR {
+        tubes.geo.block([0.0, -0.42, -0.27], [0.25, 0.42, 0.32], Xf::ID, k.m("LAMP"))?;
+        return Ok(vec![root(), gun, tubes]);
+    }
     for y in [-0.3, 0.0, 0.3] {
         for z in [-0.15, 0.2] {
             let xf = Xf::at([0.0, y, z]).then(&Xf::rot_y(PI / 2.0));
