@@ -1,8 +1,9 @@
 //! The model archives `units.rlb`, `bases.rlb`, `fortif.rlb` and `static.rlb`: for
 //! every prototype of the catalogue exactly the entries its `objects.rlb` references
 //! name (MSH, WEAR, CTPT, CTLD, BASE). Geometry comes from closed primitives
-//! ([`shapes`]) at three levels of detail (slot cells `(lod, 0)`, `lod` 0..3), with node
-//! hierarchies, spinning animated nodes, control points and an initial pose.
+//! ([`shapes`]) at three levels of detail (slot cells `(lod, 0)`, `lod` 0..3: round
+//! primitives lose sides, and robots at the coarsest level lose their small parts), with
+//! node hierarchies, spinning animated nodes, control points and an initial pose.
 //!
 //! Attached components (turrets, weapons) start with an empty virtual root node,
 //! because the engine skips node 0 of an attached MSH (spec `models.md` §1.12).

@@ -227,4 +227,28 @@ mod tests {
         assert!(pressed(&mut app, GameAction::Stop), "the new binding is in effect");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    #[test]
+    fn a_gamepad_button_being_bound_is_consumed() {
+        let (mut app, _) = egui_app(None);
+        let pad = app.world_mut().spawn_empty().id();
+        let connected = GamepadConnection::Connected { name: "test pad".into(), vendor_id: None, product_id: None };
+        connect(&mut app, pad, connected);
+        app.world_mut().resource_mut::<Rebinding>().action = Some(GameAction::Stop);
+        GamepadButton::South.press_as_gamepad(app.world_mut(), Some(pad));
+        app.update();
+        let stop = &app.world().resource::<Bindings>().buttons[&GameAction::Stop];
+        assert!(stop.contains(&Binding::Pad(GamepadButton::South)), "bound: {stop:?}");
+        assert!(
+            !pressed(&mut app, GameAction::Select),
+            "South selects by default, but the captured press reached no one"
+        );
+        app.update();
+        assert!(!pressed(&mut app, GameAction::Stop), "held on, it is not pressed again");
+        GamepadButton::South.release_as_gamepad(app.world_mut(), Some(pad));
+        app.update();
+        GamepadButton::South.press_as_gamepad(app.world_mut(), Some(pad));
+        app.update();
+        assert!(pressed(&mut app, GameAction::Stop), "the new binding is in effect");
+    }
 }

@@ -3,7 +3,7 @@
 //! cancels (unless the action being bound is the pause key itself). The capture runs in
 //! `PreUpdate` before egui and the game read the frame's input, so a mouse button
 //! pressed over the settings window is captured (egui would absorb it) and the captured
-//! key or mouse button reaches neither egui nor the game.
+//! key, mouse button or gamepad button reaches neither egui nor the game.
 
 use crate::actions::GameAction;
 use crate::bindings::{Binding, Bindings, BindingsFile};
@@ -29,7 +29,7 @@ pub(crate) struct FrameButtons<'w, 's> {
     mouse: ResMut<'w, ButtonInput<MouseButton>>,
     key_messages: ResMut<'w, Messages<KeyboardInput>>,
     mouse_messages: ResMut<'w, Messages<MouseButtonInput>>,
-    pads: Query<'w, 's, &'static Gamepad>,
+    pads: Query<'w, 's, &'static mut Gamepad>,
 }
 
 impl FrameButtons<'_, '_> {
@@ -43,8 +43,9 @@ impl FrameButtons<'_, '_> {
             .or_else(|| self.pads.iter().find_map(|p| p.get_just_pressed().next().map(|&b| Binding::Pad(b))))
     }
 
-    /// Takes a key or mouse press out of the frame (its device's messages too, which egui
-    /// reads); gamepad presses stay (egui does not read them).
+    /// Takes a press out of the frame: a key or mouse button with its device's messages
+    /// (egui reads them), a gamepad button from the pads that pressed it (the game reads
+    /// their state). A button held on is not pressed again until it is released.
     fn consume(&mut self, binding: Binding) {
         match binding {
             Binding::Key(k) => {
@@ -55,7 +56,12 @@ impl FrameButtons<'_, '_> {
                 self.mouse.reset(b);
                 self.mouse_messages.clear();
             }
-            Binding::Pad(_) => {}
+            Binding::Pad(b) => {
+                for mut pad in &mut self.pads {
+                    pad.digital_mut().reset(b);
+                    pad.analog_mut().set(b, 0.0);
+                }
+            }
         }
     }
 }

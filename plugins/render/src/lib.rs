@@ -24,9 +24,9 @@ pub use effects::{EffectLibrary, EffectLight, EffectSprite, PlayingEffect};
 pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
 pub use fast_shading::{FastMaterial, FastShaded, Shading};
 pub use lod::LodDistances;
-pub use software::SoftwareBatchingPlugin;
 pub use materials::{AnimatedMaterial, MaterialCache};
 pub use models::{AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
+pub use software::SoftwareBatchingPlugin;
 pub use terrain::{TerrainRoot, TerrainView};
 pub use turret::{ControlPointAt, TurretPiece};
 

@@ -33,7 +33,8 @@ impl Plugin for SoftwareBatchingPlugin {
 }
 
 /// No GPU preprocessing at all.
-const CPU_BATCHING: GpuPreprocessingSupport = GpuPreprocessingSupport { max_supported_mode: GpuPreprocessingMode::None };
+const CPU_BATCHING: GpuPreprocessingSupport =
+    GpuPreprocessingSupport { max_supported_mode: GpuPreprocessingMode::None };
 
 /// Bevy measures the device again at render start-up; keep the choice.
 fn batch_on_the_cpu(mut support: ResMut<GpuPreprocessingSupport>) {
