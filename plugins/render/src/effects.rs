@@ -39,6 +39,15 @@ use std::sync::Arc;
 pub const EFFECTS_ARCHIVE: &str = "effects.rlb";
 /// Lumens of an effect light per square game unit of its range (the project's).
 const LUMENS_PER_SQUARE_UNIT: f32 = 5000.0;
+/// Sprites farther than this from the camera grow with their distance, keeping the size
+/// on screen they have here (the project's own rule: the RTS camera watches fights
+/// from a few hundred units, where a shot's flash would be a pixel or two).
+pub const KEEP_SIZE_BEYOND: f32 = 80.0;
+
+/// How much a sprite `distance` away from the camera is enlarged.
+pub fn distance_scale(distance: f32) -> f32 {
+    (distance / KEEP_SIZE_BEYOND).max(1.0)
+}
 
 /// Resolved effects by lower-case name (`None`: failed, reported once) and the
 /// materials their records asked for.
@@ -439,7 +448,8 @@ fn camera_position(cameras: &Query<(&Camera, &GlobalTransform), With<Camera3d>>)
     cameras.iter().find(|(c, _)| c.is_active).map(|(_, g)| g.translation())
 }
 
-/// Moves, sizes, fades and turns sprites and fades lights by their effect's age.
+/// Moves, sizes (by [`distance_scale`] too), fades and turns sprites and fades lights by
+/// their effect's age.
 pub(crate) fn animate_effects(
     effects: Query<(&PlayingEffect, &GlobalTransform)>,
     mut sprites: Query<(&EffectSprite, &ChildOf, &mut Transform, &mut Visibility, &MeshMaterial3d<StandardMaterial>)>,
@@ -462,6 +472,7 @@ pub(crate) fn animate_effects(
         let mut placed = Transform::from_translation(at).with_scale(size.extend(1.0));
         if let Some(eye) = camera {
             let world = root.translation() + at;
+            placed.scale *= distance_scale(eye.distance(world));
             if let Ok(facing) = Dir3::new(eye - world) {
                 let up = if facing.dot(Vec3::Y).abs() < 0.999 { Vec3::Y } else { Vec3::Z };
                 placed.rotation = Transform::IDENTITY.looking_to(-facing, up).rotation;

@@ -163,6 +163,29 @@ fn sprites_follow_their_window_and_particles_fly() {
 }
 
 #[test]
+fn far_from_the_camera_sprites_keep_their_size_on_screen() {
+    let mut app = app(|_| {});
+    let eye = Vec3::new(0.0, 0.0, 4.0 * KEEP_SIZE_BEYOND);
+    app.world_mut().spawn((Camera3d::default(), Transform::from_translation(eye)));
+    destroyed(&mut app, 3, [0.0, 0.0, 0.0]);
+    app.update();
+    app.update();
+    let age = effects(&mut app)[0].age;
+    let world = app.world_mut();
+    let mut checked = 0;
+    for (sprite, t, v) in world.query::<(&EffectSprite, &Transform, &Visibility)>().iter(world) {
+        let Some(u) = progress(sprite.window, age).filter(|_| *v == Visibility::Inherited) else { continue };
+        let plain = ease(sprite.size[0].x, sprite.size[1].x, u, sprite.grow_pow);
+        // The effect plays at the origin: the sprite's translation is its world place.
+        let expected = plain * eye.distance(t.translation) / KEEP_SIZE_BEYOND;
+        assert!((t.scale.x - expected).abs() < 1e-3 * expected.max(1.0), "{} vs {expected}", t.scale.x);
+        checked += 1;
+    }
+    assert!(checked > 0, "some sprite is shown");
+    assert_eq!(distance_scale(KEEP_SIZE_BEYOND / 2.0), 1.0, "near the camera sprites keep their own size");
+}
+
+#[test]
 fn a_missing_effect_is_reported_once_and_the_stand_in_and_the_rules_sample_play() {
     let mut app = app(|c| c.explosion_effect = "fx_no_such".into());
     destroyed(&mut app, 1, [1.0, 2.0, 3.0]);
