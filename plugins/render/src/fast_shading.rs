@@ -2,13 +2,16 @@
 //! mission's frame and the models most of the rest; Bevy's PBR shader costs a software
 //! rasteriser (llvmpipe) nearly the whole frame there. [`FastMaterial`] shades the
 //! terrain layers and model parts with the same sun, ambient light, lightmaps, exposure,
-//! fog and tone mapping but one texture sample and Lambert's law: the same look for the
-//! game's matte surfaces, without specular highlights and without the camera spotlight
-//! and point-light flashes on them. [`Shading::Auto`] picks it on a software renderer
-//! and PBR on a GPU. Unlit sources (rain and snow) stay unlit, only cheaper; effects and
-//! shells keep their `StandardMaterial`s.
+//! fog, point and spot lights (the camera spotlight, flashes) and tone mapping but one
+//! texture sample and Lambert's law: the same look for the game's matte surfaces,
+//! without specular highlights or shadows. A view shaded fast gets one light cluster
+//! ([`ONE_CLUSTER`], set by `cluster_views`): finding each fragment's cluster cost a
+//! software renderer more than its few lights do. [`Shading::Auto`] picks it on a
+//! software renderer and PBR on a GPU. Unlit sources (rain and snow) stay unlit, only
+//! cheaper; effects and shells keep their `StandardMaterial`s.
 
 use bevy::asset::embedded_asset;
+use bevy::light::cluster::{ClusterConfig, ClusterFarZMode, ClusterZConfig};
 use bevy::mesh::MeshVertexBufferLayoutRef;
 use bevy::pbr::{MaterialPipeline, MaterialPipelineKey};
 use bevy::platform::collections::HashMap;
@@ -28,9 +31,9 @@ pub enum Shading {
     /// Fast on a software renderer, full on a GPU.
     #[default]
     Auto,
-    /// Physically based: every light, including the spotlight and flashes.
+    /// Physically based, with specular highlights.
     Full,
-    /// Sun, ambient light and lightmaps only ([`FastMaterial`]).
+    /// Lambert's law only, for every light and lightmap ([`FastMaterial`]).
     Fast,
 }
 
@@ -156,6 +159,33 @@ pub(crate) struct Counterparts<'w> {
     standard: Res<'w, Assets<StandardMaterial>>,
     fast: ResMut<'w, Assets<FastMaterial>>,
     made: ResMut<'w, FastMaterials>,
+}
+
+/// The light clusters of a view shaded fast: one, as deep as anything is drawn (the
+/// fast shader reads cluster 0 only).
+pub const ONE_CLUSTER: ClusterConfig = ClusterConfig::XYZ {
+    dimensions: UVec3::ONE,
+    z_config: ClusterZConfig { first_slice_depth: CLUSTER_DEPTH, far_z_mode: ClusterFarZMode::Constant(CLUSTER_DEPTH) },
+    dynamic_resizing: false,
+};
+
+/// The depth of [`ONE_CLUSTER`]: beyond the camera's far plane.
+const CLUSTER_DEPTH: f32 = 1.0e5;
+
+/// Gives 3D cameras [`ONE_CLUSTER`] while shading is fast (Bevy's own clusters
+/// otherwise).
+pub(crate) fn cluster_views(
+    mut commands: Commands,
+    shading: Res<Shading>,
+    adapter: Option<Res<RenderAdapterInfo>>,
+    cameras: Query<(Entity, Option<&ClusterConfig>), With<Camera3d>>,
+) {
+    let fast = shading.fast(software(adapter.as_deref()));
+    for (camera, config) in &cameras {
+        if fast != matches!(config, Some(ClusterConfig::XYZ { dimensions: UVec3::ONE, .. })) {
+            commands.entity(camera).insert(if fast { ONE_CLUSTER } else { ClusterConfig::default() });
+        }
+    }
 }
 
 /// Puts the chosen material on every [`FastShaded`] entity, and keeps fast materials

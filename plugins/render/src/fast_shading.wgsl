@@ -1,12 +1,14 @@
-// Fast shading (see fast_shading.rs): one texture sample, the view's sun and ambient light
-// (or the part's lightmap) with Lambert's law, linear distance fog and the view's tone
-// mapping. The light units are the PBR shader's (colours pre-multiplied by intensity,
-// scaled by the view's exposure), so a matte surface looks the same at a fraction of the
-// cost on a software rasteriser.
+// Fast shading (see fast_shading.rs): one texture sample, the view's sun, ambient light
+// (or the part's lightmap) and point and spot lights with Lambert's law, linear distance
+// fog and the view's tone mapping. The light units are the PBR shader's (colours
+// pre-multiplied by intensity, scaled by the view's exposure), so a matte surface looks
+// the same at a fraction of the cost on a software rasteriser.
 
 #import bevy_pbr::{
+    clustered_forward as clustering,
     forward_io::VertexOutput,
-    mesh_view_bindings::{view, lights, fog},
+    mesh_view_bindings::{view, lights, fog, clustered_lights},
+    mesh_view_types::{POINT_LIGHT_FLAGS_SPOT_LIGHT_Y_NEGATIVE, POINT_LIGHT_FLAGS_AFFECTS_LIGHTMAPPED_MESH_DIFFUSE_BIT},
 }
 #ifdef LIGHTMAP
 #import bevy_pbr::lightmap::lightmap
@@ -34,6 +36,43 @@ struct FastShading {
 
 const FRAC_1_PI: f32 = 0.3183098861837907;
 
+// Light reaching a surface of normal `n` at `p` from the view's point and spot lights
+// (the camera spotlight, flashes): inverse-square falloff faded to zero at each light's
+// range, a spot light's cone as PBR computes it, times 1/π as for the sun. A view shaded
+// fast has one light cluster (fast_shading.rs), so every fragment reads the same list
+// and none pays for finding its cluster.
+fn point_and_spot(p: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
+    let ranges = clustering::unpack_clusterable_object_index_ranges(0u);
+    var sum = vec3<f32>(0.0);
+    for (var i = ranges.first_point_light_index_offset; i < ranges.first_reflection_probe_index_offset; i = i + 1u) {
+        let light = &clustered_lights.data[clustering::get_clusterable_object_id(i)];
+#ifdef LIGHTMAP
+        if ((*light).flags & POINT_LIGHT_FLAGS_AFFECTS_LIGHTMAPPED_MESH_DIFFUSE_BIT) == 0u {
+            continue;
+        }
+#endif
+        let to_light = (*light).position_radius.xyz - p;
+        let d2 = max(dot(to_light, to_light), 1e-4);
+        let l = to_light * inverseSqrt(d2);
+        let reach = d2 * (*light).color_inverse_square_range.w;
+        let fade = saturate(1.0 - reach * reach);
+        var amount = fade * fade / d2 * max(dot(n, l), 0.0);
+        if i >= ranges.first_spot_light_index_offset {
+            // The direction is kept as x, z and the sign of y.
+            let custom = (*light).light_custom_data;
+            var dir = vec3<f32>(custom.x, 0.0, custom.y);
+            dir.y = sqrt(max(0.0, 1.0 - dir.x * dir.x - dir.z * dir.z));
+            if ((*light).flags & POINT_LIGHT_FLAGS_SPOT_LIGHT_Y_NEGATIVE) != 0u {
+                dir.y = -dir.y;
+            }
+            let cone = saturate(dot(-dir, l) * custom.z + custom.w);
+            amount = amount * cone * cone;
+        }
+        sum = sum + (*light).color_inverse_square_range.rgb * amount;
+    }
+    return sum * FRAC_1_PI;
+}
+
 @fragment
 fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> @location(0) vec4<f32> {
 #ifdef VISIBILITY_RANGE_DITHER
@@ -60,6 +99,7 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> @locatio
         let sun = lights.directional_lights[i];
         light = light + sun.color.rgb * max(dot(n, sun.direction_to_light), 0.0) * FRAC_1_PI;
     }
+    light = light + point_and_spot(in.world_position.xyz, n);
     let emissive = material.emissive.rgb * mix(1.0, view.exposure, material.emissive.a);
     var color = vec4<f32>(albedo.rgb * light * view.exposure + emissive, albedo.a);
     if material.unlit != 0u {

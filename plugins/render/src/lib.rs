@@ -161,6 +161,7 @@ impl Plugin for MissionRenderPlugin {
                     environment::apply.run_if(resource_changed::<Environment>).after(MissionRenderSystems::Attach),
                     (
                         (materials::animate_materials, fast_shading::shade).chain(),
+                        fast_shading::cluster_views,
                         models::pose_pieces,
                         turret::aim_turrets,
                     )

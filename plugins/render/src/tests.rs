@@ -6,6 +6,7 @@
 use super::*;
 use bevy::asset::AssetMetaCheck;
 use bevy::camera::visibility::VisibilityRange;
+use bevy::light::cluster::ClusterConfig;
 use bevy::state::app::StatesPlugin;
 use iron3d_assets::axes::{game_rotation, to_bevy};
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin, MshAsset};
@@ -292,6 +293,10 @@ fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
     let game = demo();
     let mut app = loaded_app(&game);
     wait_for_terrain(&mut app);
+    let camera = app.world_mut().spawn(Camera3d::default()).id();
+    let one_cluster = |app: &App| {
+        matches!(app.world().get::<ClusterConfig>(camera), Some(ClusterConfig::XYZ { dimensions: UVec3::ONE, .. }))
+    };
     fn shown(app: &mut App) -> [usize; 2] {
         let world = app.world_mut();
         let fast =
@@ -310,6 +315,7 @@ fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
     app.insert_resource(Shading::Fast);
     app.update();
     assert_eq!(shown(&mut app), [all, 0], "every layer and part is shaded fast");
+    assert!(one_cluster(&app), "the fast shader reads the lights of one cluster");
     let pairs = |app: &mut App| -> Vec<(Handle<StandardMaterial>, Handle<FastMaterial>)> {
         let world = app.world_mut();
         let mut q = world.query::<(&FastShaded, &MeshMaterial3d<FastMaterial>)>();
@@ -338,4 +344,5 @@ fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
     app.insert_resource(Shading::Full);
     app.update();
     assert_eq!(shown(&mut app), [0, all], "back to full shading");
+    assert!(!one_cluster(&app) && app.world().get::<ClusterConfig>(camera).is_some(), "Bevy's clusters again");
 }

@@ -62,7 +62,7 @@ pub fn settings_controls(ui: &mut egui::Ui, edit: &mut SettingsEdit) {
                 .on_hover_text("fast on a software renderer, full on a graphics card");
             ui.radio_value(&mut s.video.shading, Shading::Full, "full");
             ui.radio_value(&mut s.video.shading, Shading::Fast, "fast")
-                .on_hover_text("sun and ambient light only: no spotlight or flashes on the ground");
+                .on_hover_text("matte lighting without highlights: a software renderer's choice");
         });
     });
     ui.collapsing("Sound", |ui| {
