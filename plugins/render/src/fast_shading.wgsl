@@ -40,11 +40,19 @@ const FRAC_1_PI: f32 = 0.3183098861837907;
 // (the camera spotlight, flashes): inverse-square falloff faded to zero at each light's
 // range, a spot light's cone as PBR computes it, times 1/π as for the sun. A view shaded
 // fast has one light cluster (fast_shading.rs), so every fragment reads the same list
-// and none pays for finding its cluster.
+// and none pays for finding its cluster. At most MAX_LIGHTS are applied, spot lights
+// (the camera's) first: every fragment pays for each one, and a large fight can hold
+// dozens of flashes.
+const MAX_LIGHTS: u32 = 8u;
+
 fn point_and_spot(p: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
     let ranges = clustering::unpack_clusterable_object_index_ranges(0u);
+    let spots = ranges.first_reflection_probe_index_offset - ranges.first_spot_light_index_offset;
+    let count = min(ranges.first_reflection_probe_index_offset - ranges.first_point_light_index_offset, MAX_LIGHTS);
     var sum = vec3<f32>(0.0);
-    for (var i = ranges.first_point_light_index_offset; i < ranges.first_reflection_probe_index_offset; i = i + 1u) {
+    for (var k = 0u; k < count; k = k + 1u) {
+        let spot = k < spots;
+        let i = select(ranges.first_point_light_index_offset + k - spots, ranges.first_spot_light_index_offset + k, spot);
         let light = &clustered_lights.data[clustering::get_clusterable_object_id(i)];
 #ifdef LIGHTMAP
         if ((*light).flags & POINT_LIGHT_FLAGS_AFFECTS_LIGHTMAPPED_MESH_DIFFUSE_BIT) == 0u {
@@ -57,7 +65,7 @@ fn point_and_spot(p: vec3<f32>, n: vec3<f32>) -> vec3<f32> {
         let reach = d2 * (*light).color_inverse_square_range.w;
         let fade = saturate(1.0 - reach * reach);
         var amount = fade * fade / d2 * max(dot(n, l), 0.0);
-        if i >= ranges.first_spot_light_index_offset {
+        if spot {
             // The direction is kept as x, z and the sign of y.
             let custom = (*light).light_custom_data;
             var dir = vec3<f32>(custom.x, 0.0, custom.y);
