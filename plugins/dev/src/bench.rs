@@ -41,13 +41,11 @@ impl BenchReport {
     pub fn new(frames_ms: &[f64], draws: &[usize]) -> Option<Self> {
         let mut times = frames_ms.to_vec();
         times.sort_by(f64::total_cmp);
-        let mut draws = draws.to_vec();
-        draws.sort_unstable();
         Some(Self {
             frames: times.len(),
             median_ms: median(&times)?,
             p95_ms: nearest_rank(&times, 95)?,
-            draws: *draws.get(draws.len() / 2)?,
+            draws: middle_count(draws)?,
         })
     }
 }
@@ -70,6 +68,13 @@ pub fn median(sorted: &[f64]) -> Option<f64> {
         _ if n % 2 == 1 => Some(sorted[n / 2]),
         _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
     }
+}
+
+/// The middle of unsorted counts (the upper one of an even count).
+pub fn middle_count(counts: &[usize]) -> Option<usize> {
+    let mut sorted = counts.to_vec();
+    sorted.sort_unstable();
+    sorted.get(sorted.len() / 2).copied()
 }
 
 /// The `percent`th percentile of sorted values by nearest rank: the smallest value
@@ -234,14 +239,12 @@ fn sample(
         v.sort_by(f64::total_cmp);
         median(&v).unwrap_or(0.0)
     };
-    let mut triangles = bench.triangles.clone();
-    triangles.sort_unstable();
     info!(
         target: "bench",
         "median main world {:.1} ms, render world {:.1} ms, {} triangles per frame",
         share(&bench.main_ms),
         share(&bench.render_ms),
-        triangles.get(triangles.len() / 2).copied().unwrap_or(0)
+        middle_count(&bench.triangles).unwrap_or(0)
     );
     println!("{report}");
     exit.write(AppExit::Success);
