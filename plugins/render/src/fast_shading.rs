@@ -11,7 +11,10 @@
 //! cheaper; effects and shells keep their `StandardMaterial`s.
 
 use bevy::asset::embedded_asset;
-use bevy::light::cluster::{ClusterConfig, ClusterFarZMode, ClusterZConfig};
+use bevy::ecs::system::SystemParam;
+use bevy::light::cluster::{
+    ClusterConfig, ClusterFarZMode, ClusterZConfig, GlobalClusterGpuSettings, GlobalClusterSettings,
+};
 use bevy::mesh::MeshVertexBufferLayoutRef;
 use bevy::pbr::{MaterialPipeline, MaterialPipelineKey};
 use bevy::platform::collections::HashMap;
@@ -153,8 +156,22 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Shading>().init_resource::<FastMaterials>().register_type::<Shading>();
 }
 
+/// The shading in effect: the setting and the adapter it is applied to.
+#[derive(SystemParam)]
+pub(crate) struct ShadingInEffect<'w> {
+    shading: Res<'w, Shading>,
+    adapter: Option<Res<'w, RenderAdapterInfo>>,
+}
+
+impl ShadingInEffect<'_> {
+    /// Whether terrain and models are shaded fast.
+    fn fast(&self) -> bool {
+        self.shading.fast(software(self.adapter.as_deref()))
+    }
+}
+
 /// The source materials, their fast counterparts and which was made from which.
-#[derive(bevy::ecs::system::SystemParam)]
+#[derive(SystemParam)]
 pub(crate) struct Counterparts<'w> {
     standard: Res<'w, Assets<StandardMaterial>>,
     fast: ResMut<'w, Assets<FastMaterial>>,
@@ -173,14 +190,24 @@ pub const ONE_CLUSTER: ClusterConfig = ClusterConfig::XYZ {
 const CLUSTER_DEPTH: f32 = 1.0e5;
 
 /// Gives 3D cameras [`ONE_CLUSTER`] while shading is fast (Bevy's own clusters
-/// otherwise).
+/// otherwise), and clusters lights on the CPU meanwhile: Bevy's GPU clustering leaves a
+/// single cluster empty. `gpu` keeps Bevy's GPU clustering settings until full shading
+/// gives them back.
 pub(crate) fn cluster_views(
     mut commands: Commands,
-    shading: Res<Shading>,
-    adapter: Option<Res<RenderAdapterInfo>>,
+    shading: ShadingInEffect,
     cameras: Query<(Entity, Option<&ClusterConfig>), With<Camera3d>>,
+    settings: Option<ResMut<GlobalClusterSettings>>,
+    mut gpu: Local<Option<GlobalClusterGpuSettings>>,
 ) {
-    let fast = shading.fast(software(adapter.as_deref()));
+    let fast = shading.fast();
+    if let Some(mut settings) = settings {
+        if fast && settings.gpu_clustering.is_some() {
+            *gpu = settings.gpu_clustering.take();
+        } else if !fast && gpu.is_some() {
+            settings.gpu_clustering = gpu.take();
+        }
+    }
     for (camera, config) in &cameras {
         if fast != matches!(config, Some(ClusterConfig::XYZ { dimensions: UVec3::ONE, .. })) {
             commands.entity(camera).insert(if fast { ONE_CLUSTER } else { ClusterConfig::default() });
@@ -192,8 +219,7 @@ pub(crate) fn cluster_views(
 /// equal to their sources (materials animate).
 pub(crate) fn shade(
     mut commands: Commands,
-    shading: Res<Shading>,
-    adapter: Option<Res<RenderAdapterInfo>>,
+    shading: ShadingInEffect,
     to_fast: Query<(Entity, &FastShaded), Without<MeshMaterial3d<FastMaterial>>>,
     to_full: Query<(Entity, &FastShaded), With<MeshMaterial3d<FastMaterial>>>,
     mut changed: MessageReader<AssetEvent<StandardMaterial>>,
@@ -207,7 +233,7 @@ pub(crate) fn shade(
             *fast = FastMaterial::from(source);
         }
     }
-    if !shading.fast(software(adapter.as_deref())) {
+    if !shading.fast() {
         for (entity, shaded) in &to_full {
             commands
                 .entity(entity)

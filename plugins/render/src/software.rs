@@ -1,12 +1,10 @@
-//! Mesh batching and light clustering on a software renderer. Bevy builds each frame's
-//! per-mesh data and assigns lights to view clusters with compute shaders and a raster
-//! pass when the device has them; a software rasteriser (llvmpipe) runs those on the CPU
-//! as well as everything else. On a CPU device [`SoftwareBatchingPlugin`] declares GPU
-//! preprocessing unavailable, so Bevy takes its CPU batching path (the one it uses on
-//! OpenGL) end to end: mesh instances, render phases and views then agree on direct
-//! draws; and it turns GPU clustering off, so lights are clustered on the CPU.
+//! Mesh batching on a software renderer. Bevy builds each frame's per-mesh data with
+//! compute shaders (GPU preprocessing) when the device has them; a software rasteriser
+//! (llvmpipe) runs those on the CPU as well as everything else. On a CPU device
+//! [`SoftwareBatchingPlugin`] declares GPU preprocessing unavailable, so Bevy takes its
+//! CPU batching path (the one it uses on OpenGL) end to end: mesh instances, render
+//! phases and views then agree on direct draws.
 
-use bevy::light::cluster::GlobalClusterSettings;
 use bevy::prelude::*;
 use bevy::render::RenderApp;
 use bevy::render::RenderStartup;
@@ -26,18 +24,12 @@ impl Plugin for SoftwareBatchingPlugin {
             return;
         }
         let Some(render_app) = app.get_sub_app_mut(RenderApp) else { return };
-        info!("software renderer: meshes are batched and lights clustered on the CPU");
+        info!("software renderer: meshes are batched on the CPU");
         render_app.insert_resource(CPU_BATCHING).add_systems(
             RenderStartup,
             batch_on_the_cpu.after(bevy::render::init_gpu_resource::<GpuPreprocessingSupport>),
         );
-        app.add_systems(Startup, cluster_on_the_cpu);
     }
-}
-
-/// Bevy chooses GPU clustering when `PbrPlugin` finishes (after this plugin).
-fn cluster_on_the_cpu(mut settings: ResMut<GlobalClusterSettings>) {
-    settings.gpu_clustering = None;
 }
 
 /// No GPU preprocessing at all.

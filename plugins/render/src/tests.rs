@@ -6,7 +6,7 @@
 use super::*;
 use bevy::asset::AssetMetaCheck;
 use bevy::camera::visibility::VisibilityRange;
-use bevy::light::cluster::ClusterConfig;
+use bevy::light::cluster::{ClusterConfig, GlobalClusterGpuSettings, GlobalClusterSettings};
 use bevy::state::app::StatesPlugin;
 use iron3d_assets::axes::{game_rotation, to_bevy};
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin, MshAsset};
@@ -294,6 +294,16 @@ fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
     let mut app = loaded_app(&game);
     wait_for_terrain(&mut app);
     let camera = app.world_mut().spawn(Camera3d::default()).id();
+    // What `PbrPlugin` would insert on a device with compute shaders.
+    let gpu = GlobalClusterGpuSettings { initial_z_slice_list_capacity: 64, initial_index_list_capacity: 256 };
+    app.insert_resource(GlobalClusterSettings {
+        supports_storage_buffers: true,
+        clustered_decals_are_usable: false,
+        gpu_clustering: Some(gpu),
+        max_uniform_buffer_clusterable_objects: 256,
+        view_cluster_bindings_max_indices: 1024,
+    });
+    let gpu_clustering = |app: &App| app.world().resource::<GlobalClusterSettings>().gpu_clustering.is_some();
     let one_cluster = |app: &App| {
         matches!(app.world().get::<ClusterConfig>(camera), Some(ClusterConfig::XYZ { dimensions: UVec3::ONE, .. }))
     };
@@ -316,6 +326,7 @@ fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
     app.update();
     assert_eq!(shown(&mut app), [all, 0], "every layer and part is shaded fast");
     assert!(one_cluster(&app), "the fast shader reads the lights of one cluster");
+    assert!(!gpu_clustering(&app), "clustered on the CPU: GPU clustering leaves one cluster empty");
     let pairs = |app: &mut App| -> Vec<(Handle<StandardMaterial>, Handle<FastMaterial>)> {
         let world = app.world_mut();
         let mut q = world.query::<(&FastShaded, &MeshMaterial3d<FastMaterial>)>();
@@ -345,4 +356,5 @@ fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
     app.update();
     assert_eq!(shown(&mut app), [0, all], "back to full shading");
     assert!(!one_cluster(&app) && app.world().get::<ClusterConfig>(camera).is_some(), "Bevy's clusters again");
+    assert!(gpu_clustering(&app), "and Bevy's clustering");
 }
