@@ -4,6 +4,7 @@
 mod archive_cmd;
 mod demo_cmd;
 mod eu7_cmd;
+mod mission_list;
 mod model_cmd;
 mod net_cmd;
 mod output;
@@ -56,7 +57,7 @@ enum Command {
     /// MaSzyna EU7B sceneries: info, section, verify, generate.
     #[command(subcommand)]
     Eu7(eu7_cmd::Eu7Command),
-    /// Mission dependency graph.
+    /// Missions: the list with campaign states, the dependency graph.
     #[command(subcommand)]
     Mission(world_cmd::MissionCommand),
     /// `data.tma` mission files.

@@ -7,15 +7,16 @@ use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
 use clap::Subcommand;
 use iron3d_core::{
-    CollisionProxy, CommandQueue, GameClock, Health, Kinematics, MissionOutcome, Movable, NavStatus, ObjectKind,
-    ObjectTable, Order, OriginalObjectId, Owner, PilotInput, SchemeNames, SimCommand as Command, SimObject,
-    SimTransform, TICK_MS,
+    CollisionProxy, CommandQueue, Difficulty, DifficultyLevel, GameClock, Health, Kinematics, MissionClans,
+    MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner, PilotInput,
+    SchemeNames, SimCommand as Command, SimObject, SimTransform, TICK_MS,
 };
-use iron3d_mission::{MissionPlugin, load_headless};
+use iron3d_mission::campaign::{Campaign, CampaignProgress};
+use iron3d_mission::{MissionName, MissionPlugin, load_headless};
 use iron3d_sim::{EventLog, StateHash, headless_app};
 use serde::Serialize;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// `sim` subcommands.
@@ -46,7 +47,8 @@ pub enum SimCommand {
     Run {
         /// Game directory.
         game_dir: PathBuf,
-        /// Mission name (the folder under MISSIONS).
+        /// Mission name (`single.01`, `tutorial.01`, `campaign.01/mission.02`, any case; or a
+        /// folder under MISSIONS).
         mission: String,
         /// Ticks to run.
         #[arg(long)]
@@ -60,7 +62,18 @@ pub enum SimCommand {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Apply the player clan's outcome to the campaign progress in this user data
+        /// directory, as the game does (nothing without an outcome).
+        #[arg(long)]
+        user_dir: Option<PathBuf>,
+        /// Difficulty level: easy, normal or hard (`Iron_3D.ini` [LEVEL_RATIO]).
+        #[arg(long, default_value = "normal", value_parser = difficulty)]
+        difficulty: DifficultyLevel,
     },
+}
+
+fn difficulty(text: &str) -> Result<DifficultyLevel, String> {
+    DifficultyLevel::parse(text).ok_or(format!("`{text}` is not easy, normal or hard"))
 }
 
 #[derive(Serialize)]
@@ -102,6 +115,7 @@ struct Clan {
 #[derive(Serialize)]
 struct Report {
     mission: String,
+    difficulty: &'static str,
     ticks: u32,
     tick_ms: u32,
     hashes: Vec<Hash>,
@@ -112,12 +126,16 @@ struct Report {
 
 /// Runs a `sim` subcommand.
 pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
-    let SimCommand::Run { game_dir, mission, ticks, orders, hash_every, json } = cmd;
-    let game = iron3d_vfs::GameDir::open(&game_dir, iron3d_formats::ReadOptions::compatible())
-        .with_context(|| format!("opening {}", game_dir.display()))?;
+    let SimCommand::Run { game_dir, mission, ticks, orders, hash_every, json, user_dir, difficulty } = cmd;
+    let name = MissionName::parse(&mission).map_err(|e| UsageError(e))?;
+    let game = Arc::new(
+        iron3d_vfs::GameDir::open(&game_dir, iron3d_formats::ReadOptions::compatible())
+            .with_context(|| format!("opening {}", game_dir.display()))?,
+    );
     let mut app = headless_app();
     app.add_plugins(MissionPlugin);
-    load_headless(&mut app, &Arc::new(game), &mission).map_err(|e| anyhow!("{e}"))?;
+    app.world_mut().resource_mut::<Difficulty>().level = difficulty;
+    load_headless(&mut app, &game, name.as_str()).map_err(|e| anyhow!("{e}"))?;
     if let Some(file) = orders {
         let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
         let usage = |e: String| anyhow::Error::from(UsageError(format!("{}: {e}", file.display())));
@@ -128,7 +146,10 @@ pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
     while app.world().resource::<GameClock>().tick < ticks {
         app.update();
     }
-    let report = report(app.world_mut(), &mission, ticks, hash_every);
+    if let Some(dir) = user_dir {
+        apply_outcome(app.world(), &game, &name, &dir)?;
+    }
+    let report = report(app.world_mut(), name.as_str(), ticks, hash_every);
     if json {
         return print_json(&report);
     }
@@ -141,6 +162,18 @@ pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
     for e in report.events.iter().filter(|e| e.kind != "collision") {
         println!("  tick {:5} {:10} {:?} {}", e.tick, e.kind, e.ids, e.detail);
     }
+    Ok(())
+}
+
+/// Applies the player clan's recorded outcome to the campaign progress in `dir`
+/// through the same call as the game (a repeat changes nothing).
+fn apply_outcome(world: &World, game: &iron3d_vfs::GameDir, name: &MissionName, dir: &Path) -> anyhow::Result<()> {
+    let player = world.get_resource::<MissionClans>().and_then(MissionClans::player);
+    let Some(outcome) = player.and_then(|p| world.resource::<MissionOutcome>().of(p)) else { return Ok(()) };
+    let campaign = Campaign::open(game);
+    let mut progress = CampaignProgress::load(dir).map_err(anyhow::Error::msg)?;
+    let level = world.resource::<Difficulty>().level.name();
+    progress.apply(&campaign.fingerprint, name, outcome, level).map_err(anyhow::Error::msg)?;
     Ok(())
 }
 
@@ -361,5 +394,6 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32) -> Report {
         .collect();
     objects.sort_by_key(|o| o.id);
     let clans = clans(world);
-    Report { mission: mission.into(), ticks, tick_ms: TICK_MS, hashes, objects, events, clans }
+    let difficulty = world.resource::<Difficulty>().level.name();
+    Report { mission: mission.into(), difficulty, ticks, tick_ms: TICK_MS, hashes, objects, events, clans }
 }

@@ -13,13 +13,16 @@ use std::path::{Path, PathBuf};
 /// Mission commands.
 #[derive(Subcommand)]
 pub enum MissionCommand {
+    /// The missions of a game directory in the menu's order, with their campaign state.
+    #[command(after_help = crate::mission_list::AFTER_HELP)]
+    List(crate::mission_list::ListArgs),
     /// Dependency graph of a mission: objects -> keys -> prototypes -> MSH/WEAR -> ...
     Graph {
         /// Game directory.
         game_dir: PathBuf,
-        /// Mission name, a folder under `MISSIONS` as the game's `--mission` takes it
-        /// (`single.01`), or the mission directory relative to the game root
-        /// (`MISSIONS/single.01`).
+        /// Mission name as the game's `--mission` takes it (`single.01`,
+        /// `campaign.01/mission.02`, a folder under `MISSIONS`), or the mission directory
+        /// relative to the game root (`MISSIONS/single.01`).
         mission: String,
         /// Also resolve unreachable registry entries and report them as warnings.
         #[arg(long)]
@@ -69,21 +72,25 @@ fn failure_json(f: &Failure) -> Value {
     })
 }
 
-/// The folder of the game tree that holds one folder per mission.
-const MISSIONS_DIR: &str = "MISSIONS";
-
-/// The mission directory relative to the game root: a bare name is a folder under
-/// `MISSIONS`; anything with a path separator is already a directory.
-fn mission_dir(mission: &str) -> String {
-    if mission.contains(['/', '\\']) { mission.to_string() } else { format!("{MISSIONS_DIR}/{mission}") }
+/// The mission directory relative to the game root: a directory holding `data.tma`
+/// given by its path, else the folder of a mission name (`single.01`,
+/// `campaign.01/mission.02`, a folder under `MISSIONS`).
+fn mission_dir(game: &GameDir, mission: &str) -> anyhow::Result<String> {
+    if mission.contains(['/', '\\']) && game.resolve(&format!("{mission}/data.tma")).is_some() {
+        return Ok(mission.to_string());
+    }
+    Ok(iron3d_mission::MissionName::parse(mission).map_err(anyhow::Error::msg)?.folder().to_string())
 }
 
 /// Runs a mission command.
 pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
-    let MissionCommand::Graph { game_dir, mission, inventory, json } = cmd;
+    let (game_dir, mission, inventory, json) = match cmd {
+        MissionCommand::List(args) => return crate::mission_list::run(args),
+        MissionCommand::Graph { game_dir, mission, inventory, json } => (game_dir, mission, inventory, json),
+    };
     let game = GameDir::open(&game_dir, ReadOptions::compatible())?;
     let links = iron3d_formats::world::ParsedModelLinks::compatible();
-    let report = MissionGraph::new(&game).with_model_links(&links).build(&mission_dir(&mission), inventory)?;
+    let report = MissionGraph::new(&game).with_model_links(&links).build(&mission_dir(&game, &mission)?, inventory)?;
     let (s, wx) = (report.stats, report.weather);
     if json {
         print_json(&json!({

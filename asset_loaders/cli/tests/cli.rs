@@ -742,3 +742,108 @@ fn sim_run_builds_robots_from_build_orders() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Copies a directory tree.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// Rewrites a mission of `game`: drops the objects of clan `gone`, and gives the player
+/// clan (1) the `nature` script package, which has neither `Mission_Complete` nor
+/// `Mission_Failed` (data the project did not write for this).
+fn without_clan(game: &Path, mission: &str, gone: u32) {
+    use iron3d_formats::world::{ClanBody, Tma};
+    let file = game.join(mission).join("data.tma");
+    let mut tma = Tma::parse(&std::fs::read(&file).unwrap(), iron3d_formats::ReadOptions::strict()).unwrap();
+    tma.objects.retain(|o| o.raw_after_resource != gone);
+    if let ClanBody::Active { first_resource, .. } = &mut tma.clans[1].body {
+        *first_resource = "MISSIONS\\SCRIPTS\\nature".into();
+    }
+    std::fs::write(file, tma.to_bytes().unwrap()).unwrap();
+}
+
+#[test]
+fn mission_list_and_headless_campaign_runs_share_the_progress() {
+    let demo = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo"));
+    let game = scratch("campaign-game");
+    copy_tree(demo, &game);
+    let user = scratch("campaign-user");
+    let list = || {
+        let out = cli(&["mission", "list", path(&game), "--user-dir", path(&user), "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["missions"].as_array().unwrap().clone()
+    };
+    let states = |rows: &[serde_json::Value]| -> Vec<(String, String, String)> {
+        rows.iter()
+            .map(|m| {
+                (
+                    m["name"].as_str().unwrap().into(),
+                    m["kind"].as_str().unwrap().into(),
+                    m["state"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    };
+    let row = |n: &str, k: &str, s: &str| (n.to_string(), k.to_string(), s.to_string());
+    let first = list();
+    assert_eq!(
+        states(&first),
+        [
+            row("campaign.01/mission.01", "campaign", "available"),
+            row("campaign.01/mission.02", "campaign", "locked"),
+            row("campaign.01/mission.03", "campaign", "locked"),
+            row("single.01", "single", "available"),
+            row("single.02", "single", "available"),
+            row("tutorial.01", "tutorial", "available"),
+        ]
+    );
+    assert_eq!(first[0]["title"], "Кампания 1, миссия 1: Высадка", "the CP1251 descr");
+
+    // The enemy has nothing left and the player's script has no Mission_Complete: won all the same.
+    without_clan(&game, "MISSIONS/CAMPAIGN/CAMPAIGN.01/MISSION.01", 2);
+    let run = |mission: &str| {
+        let out = cli(&["sim", "run", path(&game), mission, "--ticks", "8", "--user-dir", path(&user), "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let r = run("CAMPAIGN.01\\MISSION.01");
+    assert_eq!(r["mission"], "campaign.01/mission.01", "the name as every tool prints it");
+    assert_eq!(r["clans"][1]["outcome"], "completed");
+    let details: Vec<&str> = r["events"].as_array().unwrap().iter().filter_map(|e| e["detail"].as_str()).collect();
+    assert!(
+        details.iter().any(|d| d.contains("event=Mission_Complete") && d.contains("no such event")),
+        "the event is reported missing: {details:?}"
+    );
+    assert!(details.contains(&"clan=1 completed"), "{details:?}");
+    let after = list();
+    assert_eq!(after[0]["state"], "completed");
+    assert_eq!(after[1]["state"], "available", "the next mission is unlocked");
+    let progress = std::fs::read(user.join("progress.ron")).unwrap();
+    run("campaign.01/mission.01");
+    assert_eq!(std::fs::read(user.join("progress.ron")).unwrap(), progress, "applying it again changes nothing");
+
+    // The player has nothing left: failed, without a Mission_Failed event.
+    without_clan(&game, "MISSIONS/CAMPAIGN/CAMPAIGN.01/MISSION.02", 1);
+    assert_eq!(run("campaign.01/mission.02")["clans"][1]["outcome"], "failed");
+    assert_eq!(list()[1]["state"], "failed");
+
+    // A listed mission whose files do not load is listed broken, with the file.
+    std::fs::write(game.join("MISSIONS/single.01/data.tma"), b"not a mission").unwrap();
+    let broken = list();
+    assert_eq!(broken[3]["state"], "broken");
+    assert!(broken[3]["error"].as_str().unwrap().contains("single.01/data.tma"), "{}", broken[3]);
+    let table = cli(&["mission", "list", path(&game), "--user-dir", path(&user)]);
+    assert!(stdout(&table).contains("campaign.01/mission.01") && stdout(&table).contains("completed"));
+    let _ = std::fs::remove_dir_all(game);
+    let _ = std::fs::remove_dir_all(user);
+}

@@ -84,7 +84,10 @@ pub fn areal_map_ini() -> Result<IniFile> {
     with_header("ArealMap.ini", |ini| typed.write_into(ini))
 }
 
-/// `Iron_3D.ini`: the `[CS]` demo values of spec §2.4.
+/// The original's campaign progress file.
+pub const DISPATCHER: &str = "MISSIONS/dispatcher.ini";
+
+/// `Iron_3D.ini`: the `[CS]` demo values of spec §2.4 and `[LEVEL_RATIO]`.
 pub fn iron3d_ini() -> Result<IniFile> {
     let int = |v: i64| Some(Setting::new(v));
     let typed = Iron3dIni {
@@ -107,7 +110,34 @@ pub fn iron3d_ini() -> Result<IniFile> {
         subtitles: int(1),
         ..Iron3dIni::default()
     };
-    with_header("Iron_3D.ini", |ini| typed.write_into(ini))
+    with_header("Iron_3D.ini", |ini| {
+        typed.write_into(ini)?;
+        // The three difficulty coefficients of spec §2.4 (the key names are the demo's).
+        for (key, value) in [("EASY", "0.5"), ("NORMAL", "0.7"), ("HARD", "1.0")] {
+            ini.set(Some("LEVEL_RATIO"), key, value.as_bytes())?;
+        }
+        Ok(())
+    })
+}
+
+/// `MISSIONS/dispatcher.ini`: the original's campaign progress file (spec §14), here
+/// with every campaign mission not completed (`0`).
+pub fn dispatcher_ini() -> Result<IniFile> {
+    with_header("dispatcher.ini", |ini| {
+        for spec in MISSIONS.iter().filter(|s| s.name.starts_with("campaign.")) {
+            let key = spec.name.to_ascii_uppercase().replace('/', "\\");
+            ini.set(Some("COMPLETE"), &key, b"0")?;
+        }
+        Ok(())
+    })
+}
+
+/// `text` in the original's encoding (CP1251) with a CRLF.
+pub fn cp1251(text: &str) -> Vec<u8> {
+    let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(text);
+    let mut out = bytes.into_owned();
+    out.extend_from_slice(b"\r\n");
+    out
 }
 
 fn with_header(name: &str, fill: impl FnOnce(&mut IniFile) -> Result<()>) -> Result<IniFile> {
@@ -116,16 +146,18 @@ fn with_header(name: &str, fill: impl FnOnce(&mut IniFile) -> Result<()>) -> Res
     Ok(ini)
 }
 
-/// Writes the INI files and every mission's `mission.cfg` and `descr`.
+/// Writes the INI files, every mission's `mission.cfg` and `descr` (its title in
+/// CP1251) and `MISSIONS/dispatcher.ini`.
 pub fn write(tree: &mut DemoTree) -> Result<()> {
     tree.add("Behavior.ini", behavior_ini()?.to_bytes())?;
     tree.add("ArealMap.ini", areal_map_ini()?.to_bytes())?;
     tree.add("Iron_3D.ini", iron3d_ini()?.to_bytes())?;
     for (i, spec) in MISSIONS.iter().enumerate() {
-        let dir = format!("MISSIONS/{}", spec.name);
+        let dir = spec.folder();
         tree.add(&format!("{dir}/mission.cfg"), mission_cfg(spec.name, i > 0)?.to_bytes())?;
-        tree.add(&format!("{dir}/descr"), format!("Demo mission {} on map {}\r\n", spec.name, spec.map).into_bytes())?;
+        tree.add(&format!("{dir}/descr"), cp1251(spec.title))?;
     }
+    tree.add(crate::configs::DISPATCHER, dispatcher_ini()?.to_bytes())?;
     Ok(())
 }
 
@@ -142,7 +174,7 @@ mod tests {
         let tree = build(DEFAULT_SEED).unwrap();
         let sounds = Nres::parse(tree.get("sounds.lib").unwrap(), ReadOptions::strict()).unwrap();
         for (i, spec) in MISSIONS.iter().enumerate() {
-            let dir = format!("MISSIONS/{}", spec.name);
+            let dir = spec.folder();
             assert!(tree.get(&format!("{dir}/descr")).is_some_and(|d| !d.is_empty()), "{dir}/descr");
             let bytes = tree.get(&format!("{dir}/mission.cfg")).unwrap();
             let cfg = BlockCfg::parse(bytes).unwrap();

@@ -20,8 +20,10 @@ use std::f32::consts::FRAC_PI_4;
 /// One demo mission.
 #[derive(Debug, Clone, Copy)]
 pub struct MissionSpec {
-    /// Folder name under `MISSIONS`.
+    /// Mission name (`tutorial.01`, `single.NN`, `campaign.NN/mission.NN`).
     pub name: &'static str,
+    /// Its `descr` title (written in CP1251).
+    pub title: &'static str,
     /// Map folder (one of [`MAPS`]).
     pub map: &'static str,
     /// Terrain shape.
@@ -35,33 +37,82 @@ pub struct MissionSpec {
     pub scenery: u32,
 }
 
-/// The missions, smallest first.
+/// Tut_1's terrain (the tutorial's map; the first two campaign missions share it).
+const TUT_1: MapSpec = MapSpec { cells: 72, cell: 24.0, relief: 160.0, lake: [0.78, 0.22, 0.12], areals: 24 };
+/// Plains' terrain (single.01's map; the third campaign mission shares it).
+const PLAINS: MapSpec = MapSpec { cells: 96, cell: 32.0, relief: 260.0, lake: [0.5, 0.5, 0.14], areals: 32 };
+
+/// The missions, smallest first; a map's terrain and overlays come from the first
+/// mission on it, the later ones share them (so their `MapSpec` must be the same).
 pub const MISSIONS: &[MissionSpec] = &[
     MissionSpec {
         name: "tutorial.01",
+        title: "Tutorial 1: the first base",
         map: MAPS[0],
-        terrain: MapSpec { cells: 72, cell: 24.0, relief: 160.0, lake: [0.78, 0.22, 0.12], areals: 24 },
+        terrain: TUT_1,
         robots_per_clan: 3,
         enemy_extra: 2,
         scenery: 40,
     },
     MissionSpec {
         name: "single.01",
+        title: "Single mission 1: the plains",
         map: MAPS[1],
-        terrain: MapSpec { cells: 96, cell: 32.0, relief: 260.0, lake: [0.5, 0.5, 0.14], areals: 32 },
+        terrain: PLAINS,
         robots_per_clan: 12,
         enemy_extra: 6,
         scenery: 160,
     },
     MissionSpec {
         name: "single.02",
+        title: "Single mission 2: the war zone",
         map: MAPS[2],
         terrain: MapSpec { cells: 120, cell: 40.0, relief: 420.0, lake: [0.3, 0.7, 0.16], areals: 40 },
         robots_per_clan: 780,
         enemy_extra: 0,
         scenery: 300,
     },
+    MissionSpec {
+        name: "campaign.01/mission.01",
+        title: "Кампания 1, миссия 1: Высадка",
+        map: MAPS[0],
+        terrain: TUT_1,
+        robots_per_clan: 2,
+        enemy_extra: 0,
+        scenery: 20,
+    },
+    MissionSpec {
+        name: "campaign.01/mission.02",
+        title: "Кампания 1, миссия 2: Рудник",
+        map: MAPS[0],
+        terrain: TUT_1,
+        robots_per_clan: 3,
+        enemy_extra: 2,
+        scenery: 30,
+    },
+    MissionSpec {
+        name: "campaign.01/mission.03",
+        title: "Кампания 1, миссия 3: Равнины",
+        map: MAPS[1],
+        terrain: PLAINS,
+        robots_per_clan: 4,
+        enemy_extra: 4,
+        scenery: 60,
+    },
 ];
+
+impl MissionSpec {
+    /// The mission's folder in the original's layout: `MISSIONS/<name>`, a campaign
+    /// mission under `MISSIONS/CAMPAIGN/CAMPAIGN.NN/MISSION.NN` (upper case, as an
+    /// install copied from Windows has it).
+    pub fn folder(&self) -> String {
+        if self.name.starts_with("campaign.") {
+            format!("MISSIONS/CAMPAIGN/{}", self.name.to_ascii_uppercase())
+        } else {
+            format!("MISSIONS/{}", self.name)
+        }
+    }
+}
 
 const KIND_BUILDING: u32 = 0;
 const KIND_WARBOT: u32 = 1;
@@ -182,14 +233,17 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
 
 /// Writes every map and mission.
 pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
+    let mut maps_written = std::collections::BTreeSet::new();
     for spec in MISSIONS {
         let field = HeightField::new(seed, spec.map, spec.terrain);
         let dir = file_path(&map_dir(spec.map));
         let tma = mission(spec, &field, seed);
-        let sites = OverlaySites::of_mission(&tma);
-        tree.add(&format!("{dir}/land.msh"), terrain::land_msh(&field, &sites)?.to_bytes()?)?;
-        tree.add(&format!("{dir}/land.map"), terrain::land_map(&field)?.to_bytes()?)?;
-        tree.add(&format!("MISSIONS/{}/data.tma", spec.name), tma.to_bytes()?)?;
+        if maps_written.insert(spec.map) {
+            let sites = OverlaySites::of_mission(&tma);
+            tree.add(&format!("{dir}/land.msh"), terrain::land_msh(&field, &sites)?.to_bytes()?)?;
+            tree.add(&format!("{dir}/land.map"), terrain::land_map(&field)?.to_bytes()?)?;
+        }
+        tree.add(&format!("{}/data.tma", spec.folder()), tma.to_bytes()?)?;
     }
     Ok(())
 }

@@ -257,8 +257,8 @@ mod tests {
         let tree = build(DEFAULT_SEED).unwrap();
         let mut bundles = std::collections::BTreeSet::new();
         for spec in crate::missions::MISSIONS {
-            let tma = Tma::parse(tree.get(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(), ReadOptions::strict())
-                .unwrap();
+            let tma =
+                Tma::parse(tree.get(&format!("{}/data.tma", spec.folder())).unwrap(), ReadOptions::strict()).unwrap();
             for clan in &tma.clans {
                 let path = clan.first_resource().display();
                 let bundle = path.strip_prefix("MISSIONS\\SCRIPTS\\").unwrap_or_else(|| panic!("{path}")).to_string();

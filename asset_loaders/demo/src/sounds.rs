@@ -2,7 +2,7 @@
 //! sounds — engine hum, weapon shots, explosion, rain loop, thunder, the ambient theme
 //! and its variations, a UI click, two unit responses — encoded as 16-bit PCM or as MS ADPCM by the
 //! project's own encoder, plus one deliberately empty entry (the spec's `entry_empty`
-//! case, like `ALIEN_ME.WAV` of Part 2).
+//! case, like `ALIEN_ME.WAV` of Part 2); and `voices.lib` with the two mission voices.
 //!
 //! All synthesis uses only `+ - * /` on `f32` (no `sin`, `exp` or platform maths), a
 //! polynomial sine and per-sound seeded noise streams, so the bytes are identical on
@@ -61,6 +61,10 @@ pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
     ("UNIT_ACK1.WAV", Encoding::Adpcm, acknowledge_rising),
     ("UNIT_ACK2.WAV", Encoding::Pcm, acknowledge_falling),
 ];
+
+/// The original's mission voices (`voices.lib`), here synthesised chirps.
+pub const VOICES: &[(&str, Encoding, Synth)] =
+    &[("VOICE_MISSION_COMPLETE", Encoding::Adpcm, voice_complete), ("VOICE_MISSION_FAIL", Encoding::Adpcm, voice_fail)];
 
 const SR: f32 = SAMPLE_RATE as f32;
 
@@ -317,6 +321,16 @@ fn acknowledge_falling(_: &mut SplitMix64) -> Vec<f32> {
     chirp(&[880.0, 660.0, 590.0], 0.09)
 }
 
+/// "Mission complete": a rising fanfare of chirps.
+fn voice_complete(_: &mut SplitMix64) -> Vec<f32> {
+    chirp(&[392.0, 523.0, 659.0, 784.0], 0.16)
+}
+
+/// "Mission failed": a falling line of chirps.
+fn voice_fail(_: &mut SplitMix64) -> Vec<f32> {
+    chirp(&[440.0, 392.0, 330.0, 262.0], 0.2)
+}
+
 /// Converts `[-1, 1]` samples to 16-bit (clamped, rounded toward zero).
 fn to_i16(samples: &[f32]) -> Vec<i16> {
     samples.iter().map(|s| (s.clamp(-1.0, 1.0) * 32_000.0) as i16).collect()
@@ -328,13 +342,13 @@ fn render(seed: u64, name: &str, synth: Synth) -> Vec<i16> {
 
 /// The 16-bit samples of sound `name` (`None` for unknown names).
 pub fn synthesise(seed: u64, name: &str) -> Option<Vec<i16>> {
-    SOUNDS.iter().find(|(n, _, _)| *n == name).map(|(n, _, synth)| render(seed, n, *synth))
+    SOUNDS.iter().chain(VOICES).find(|(n, _, _)| *n == name).map(|(n, _, synth)| render(seed, n, *synth))
 }
 
-/// Writes `sounds.lib`.
-pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
+/// An NRes of `sounds`, encoded.
+fn library(seed: u64, sounds: &[(&str, Encoding, Synth)]) -> Result<NresWriter> {
     let mut lib = NresWriter::new();
-    for (name, encoding, synth) in SOUNDS {
+    for (name, encoding, synth) in sounds {
         let samples = render(seed, name, *synth);
         let wav = match encoding {
             Encoding::Pcm => write_pcm16(&samples, 1, SAMPLE_RATE)?,
@@ -342,8 +356,15 @@ pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
         };
         lib.add(SWAV, [0; 3], name.as_bytes(), wav)?;
     }
+    Ok(lib)
+}
+
+/// Writes `sounds.lib` and `voices.lib`.
+pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
+    let mut lib = library(seed, SOUNDS)?;
     lib.add(SWAV, [0; 3], EMPTY.as_bytes(), Vec::new())?;
-    tree.add("sounds.lib", lib.to_bytes()?)
+    tree.add("sounds.lib", lib.to_bytes()?)?;
+    tree.add("voices.lib", library(seed, VOICES)?.to_bytes()?)
 }
 
 #[cfg(test)]

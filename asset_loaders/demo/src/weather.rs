@@ -40,6 +40,12 @@ const KEYS: [&[Key]; MISSIONS.len()] = [
     &[(0, 0, 700, 0), (240, 0, 250, 0), (480, 0, 900, 0)],
     // single.02: drizzle with distant lightning, drying up, then rain.
     &[(0, 300, 0, 200), (300, 0, 0, 0), (600, 600, 0, 500)],
+    // campaign.01/mission.01: a clear day, a shower late on.
+    &[(0, 0, 0, 0), (420, 0, 0, 0), (540, 500, 0, 0)],
+    // campaign.01/mission.02: rain from the start.
+    &[(0, 600, 0, 300), (360, 200, 0, 0)],
+    // campaign.01/mission.03: light snow.
+    &[(0, 0, 400, 0), (300, 0, 600, 0)],
 ];
 
 /// The look shared by every demo mission (linear RGBA; the bolt is emissive).
@@ -86,8 +92,8 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
     let rows: Vec<&[u8]> = SKY_ROWS.iter().map(|r| r.as_bytes()).collect();
     let table = Wear::new(&rows, &[])?.to_bytes();
     for (spec, keys) in MISSIONS.iter().zip(KEYS) {
-        tree.add(&format!("MISSIONS/{}/{SKY_TABLE}", spec.name), table.clone())?;
-        tree.add(&format!("MISSIONS/{}/{SCHEDULE}", spec.name), schedule(spec, keys).into_bytes())?;
+        tree.add(&format!("{}/{SKY_TABLE}", spec.folder()), table.clone())?;
+        tree.add(&format!("{}/{SCHEDULE}", spec.folder()), schedule(spec, keys).into_bytes())?;
     }
     Ok(())
 }

@@ -11,10 +11,12 @@
 //! robot carries, how fast it loads and unloads, how close it must be).
 
 mod combat;
+mod difficulty;
 mod haul;
 mod sound;
 
 pub use combat::{Ai, Combat, Durability, WeaponRule};
+pub use difficulty::DifficultyRules;
 pub use haul::HaulRules;
 pub use sound::SoundRules;
 
@@ -137,6 +139,9 @@ pub struct Rules {
     pub sound: SoundRules,
     /// Haulage by transport robots.
     pub haul: HaulRules,
+    /// What the difficulty level scales (a file without the section scales nothing).
+    #[serde(default)]
+    pub difficulty: DifficultyRules,
 }
 
 /// Why a rules file was refused.
@@ -223,6 +228,7 @@ impl Rules {
         rules.ai.check(file)?;
         rules.sound.check(file)?;
         rules.haul.check(file)?;
+        rules.difficulty.check(file)?;
         let gap = Cost { ore: p.spawn_gap.value, ..Cost::default() };
         check(file, "production.spawn_gap".into(), p.spawn_gap.origin, Some(&gap), true)?;
         let mining = Cost { ore: p.mine_ore_per_second.value, ..Cost::default() };

@@ -42,9 +42,18 @@ pub trait Versioned: Serialize + DeserializeOwned {
     const VERSION: u32;
     /// The version of this value (as read).
     fn version(&self) -> u32;
+    /// Brings a value read from an older version up to [`Versioned::VERSION`] (named
+    /// migrations, one per older version); the default knows no older version.
+    ///
+    /// # Errors
+    /// The older version cannot be migrated.
+    fn migrate(&mut self) -> Result<(), String> {
+        Err(format!("version {} cannot be migrated", self.version()))
+    }
 }
 
-/// Reads a user file: `Ok(None)` when it does not exist yet.
+/// Reads a user file: `Ok(None)` when it does not exist yet; an older version is
+/// migrated ([`Versioned::migrate`]).
 ///
 /// # Errors
 /// The file exists but cannot be read, is not valid RON for `T`, or has another
@@ -55,7 +64,10 @@ pub fn read<T: Versioned>(path: &Path) -> Result<Option<T>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
-    let value: T = ron::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut value: T = ron::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if value.version() < T::VERSION {
+        value.migrate().map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     if value.version() != T::VERSION {
         return Err(format!("{}: version {}, this build reads {}", path.display(), value.version(), T::VERSION));
     }

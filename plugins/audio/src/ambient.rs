@@ -102,7 +102,7 @@ pub(crate) fn open(
         *music = AmbientMusic { problem: Some("no mission data".into()), ..AmbientMusic::default() };
         return;
     };
-    let name = format!("MISSIONS/{}/mission.cfg", mission.name);
+    let name = format!("{}/mission.cfg", mission.folder);
     let read = game.0.read_file(&name).map_err(|e| format!("{name}: {e}"));
     *music = match read.and_then(|bytes| AmbientMusic::from_cfg(&name, &bytes, random.seed)) {
         Ok(m) => m,

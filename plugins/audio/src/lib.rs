@@ -107,7 +107,10 @@ impl Plugin for GameAudioPlugin {
             .add_systems(OnExit(Pause::Paused), voices::resume)
             .add_systems(
                 FixedPostUpdate,
-                producers::engines.run_if(in_state(Pause::Running).and_then(resource_exists::<SoundTable>)),
+                (
+                    producers::engines.run_if(in_state(Pause::Running).and_then(resource_exists::<SoundTable>)),
+                    producers::outcome_voices,
+                ),
             )
             .add_systems(PostUpdate, listener::follow_camera.in_set(AudioSystems::Listener))
             .add_systems(

@@ -2,15 +2,17 @@
 //! [`SoundCue`]s with the samples of the rules file (the project's table: `sound` names
 //! the engine, the responses and the click): an engine loop per moving unit (started
 //! and stopped with its motion, following the unit), a unit's response when the player
-//! orders it (voice bus) and interface clicks. The engine producer runs once per tick
+//! orders it (voice bus), interface clicks, and the original's mission voices
+//! (`voices.lib`: `VOICE_MISSION_COMPLETE` / `VOICE_MISSION_FAIL`, spec `runtime.md`
+//! §3.5) when the player's clan gets its outcome. The engine producer runs once per tick
 //! after the simulation, in id order. Shots and explosions sound through their FXID
 //! effects (`iron3d_render`'s effect playback sends the cues of their opcode-2 records,
 //! or the combat rules' samples when an effect has none).
 
 use bevy::prelude::*;
 use iron3d_core::{
-    InterfaceClick, Kinematics, Movable, ObjectTable, OriginalObjectId, SimTransform, SoundAction, SoundBus, SoundCue,
-    SoundKey, UnitResponse,
+    GameMessage, GameMessageKind, InterfaceClick, Kinematics, MissionClans, Movable, ObjectTable, OriginalObjectId,
+    Outcome, SimTransform, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse,
 };
 use iron3d_rules::Rules;
 
@@ -119,6 +121,32 @@ pub(crate) fn clicks(
 ) {
     for _ in clicks.read() {
         cues.write(SoundCue::play(sounds.click.clone(), SoundBus::Interface, None));
+    }
+}
+
+/// The library of the original's voices.
+pub const VOICES: &str = "voices.lib";
+/// The voice of a completed mission (host callback `(0, 0, 1)`).
+pub const VOICE_COMPLETE: &str = "VOICE_MISSION_COMPLETE";
+/// The voice of a failed mission (host callback `(0, 0, 0)`).
+pub const VOICE_FAIL: &str = "VOICE_MISSION_FAIL";
+
+/// The player's clan's outcome says so in the original's voice (a data set without
+/// `voices.lib` or the sample plays nothing; the cue's failure is logged once).
+pub(crate) fn outcome_voices(
+    mut messages: MessageReader<GameMessage>,
+    clans: Option<Res<MissionClans>>,
+    mut cues: MessageWriter<SoundCue>,
+) {
+    let player = clans.and_then(|c| c.player());
+    for m in messages.read() {
+        let GameMessageKind::Outcome { clan, outcome } = &m.kind else { continue };
+        if Some(*clan) != player {
+            continue;
+        }
+        let name = if *outcome == Outcome::Completed { VOICE_COMPLETE } else { VOICE_FAIL };
+        let key = SoundKey { library: VOICES.into(), name: name.into() };
+        cues.write(SoundCue::play(key, SoundBus::Voice, None));
     }
 }
 

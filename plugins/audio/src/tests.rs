@@ -284,3 +284,43 @@ fn every_sample_the_rules_and_the_demo_effects_name_decodes_from_the_demo() {
     }
     assert!(cues >= 5, "the demo's effects carry opcode-2 sounds");
 }
+
+struct NoScripts;
+
+impl iron3d_core::ScriptFiles for NoScripts {
+    fn read(&self, _: &str) -> Result<Option<Vec<u8>>, String> {
+        Ok(None)
+    }
+}
+
+#[test]
+fn the_players_outcome_speaks_in_the_original_voices() {
+    use iron3d_core::{ClanSetup, DispatchPhase, GameMessage, GameMessageKind, MissionClans, Outcome};
+    let mut app = game();
+    let clan = |index: u32, mode: u32| ClanSetup {
+        index,
+        name: format!("clan{index}"),
+        mode,
+        anchor: [0.0, 0.0],
+        bundle: String::new(),
+        research_tree: String::new(),
+        relations: Vec::new(),
+    };
+    app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });
+    let ended = |app: &mut App, clan: u32, outcome: Outcome| {
+        let clock = *app.world().resource::<GameClock>();
+        app.world_mut().write_message(GameMessage::new(
+            &clock,
+            DispatchPhase::SuperAi,
+            GameMessageKind::Outcome { clan, outcome },
+        ));
+        app.update();
+        log(app).into_iter().map(|e| (e.key, e.bus, e.outcome)).collect::<Vec<_>>()
+    };
+    assert!(ended(&mut app, 2, Outcome::Defeated).is_empty(), "a computer clan's end is not the player's");
+    let spoken = ended(&mut app, 1, Outcome::Completed);
+    assert_eq!(spoken, [(key("voices.lib/VOICE_MISSION_COMPLETE"), SoundBus::Voice, CueOutcome::NoDevice)]);
+    let spoken = ended(&mut app, 1, Outcome::Failed);
+    assert_eq!(spoken.last().map(|e| e.0.clone()), Some(key("voices.lib/VOICE_MISSION_FAIL")));
+    assert_eq!(spoken.last().map(|e| e.2.clone()), Some(CueOutcome::NoDevice), "decoded from the demo's voices.lib");
+}

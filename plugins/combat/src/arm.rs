@@ -1,9 +1,11 @@
 //! Arming: hit points, weapon and radar of each object from the combat rules by its
 //! Unit DAT class word, and the clans' relations from the mission.
 
-use crate::CombatRules;
+use crate::{CombatDifficulty, CombatRules};
 use bevy_ecs::prelude::*;
-use iron3d_core::{ClanRelations, Health, MissionClans, Radar, SimObject, TICK_MS, UnitClass, Weapon};
+use iron3d_core::{
+    ClanRelations, Difficulty, Health, MissionClans, Owner, Radar, SimObject, TICK_MS, UnitClass, Weapon,
+};
 use iron3d_formats::world::PropertyValue;
 use iron3d_mission::PropertyBag;
 use iron3d_rules::Combat;
@@ -42,13 +44,22 @@ pub(crate) fn loadout(rules: &Combat, class: u32, life: f32, invulnerable: bool)
     (health, armed)
 }
 
+/// The factor on the weapon damage of an object of `clan` (the project's difficulty
+/// rule: a computer clan's, mode 2, follows the level's scale).
+fn damage_factor(clan: i32, clans: Option<&MissionClans>, difficulty: &Difficulty, rules: &CombatDifficulty) -> f32 {
+    let computer = clans.and_then(|c| c.clans.get(usize::try_from(clan).ok()?)).is_some_and(|c| c.mode == 2);
+    if computer { rules.0.damage(difficulty.scale()) } else { 1.0 }
+}
+
 /// Arms the objects that joined the world.
 pub(crate) fn arm(
     mut commands: Commands,
     rules: Res<CombatRules>,
-    new: Query<(Entity, &UnitClass, Option<&PropertyBag>), (With<SimObject>, Without<Health>)>,
+    scaled: (Res<Difficulty>, Res<CombatDifficulty>, Option<Res<MissionClans>>),
+    new: Query<(Entity, &UnitClass, Option<&PropertyBag>, Option<&Owner>), (With<SimObject>, Without<Health>)>,
 ) {
-    for (entity, class, bag) in &new {
+    let (difficulty, difficulty_rules, clans) = scaled;
+    for (entity, class, bag, owner) in &new {
         let property = |name: &str| bag.and_then(|b| b.first(name)).map(|p| p.value());
         let life = match property("Life state") {
             Some(PropertyValue::Float(f)) if f.is_finite() && f > 0.0 => f.min(1.0),
@@ -58,8 +69,10 @@ pub(crate) fn arm(
         let (health, armed) = loadout(&rules.0, class.0, life, invulnerable);
         let mut e = commands.entity(entity);
         e.insert(health);
-        if let Some(armed) = armed {
-            e.insert(armed);
+        if let Some((mut weapon, radar)) = armed {
+            let clan = owner.map_or(-1, |o| o.clan);
+            weapon.damage *= damage_factor(clan, clans.as_deref(), &difficulty, &difficulty_rules);
+            e.insert((weapon, radar));
         }
     }
 }

@@ -24,17 +24,23 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{AppState, ControlPhase, Fnv1a, Health, OriginalObjectId, Projectile, Radar, SimSystems, Weapon};
-use iron3d_rules::Combat;
+use iron3d_rules::{Combat, DifficultyRules};
 
 /// The combat rules in force (the rules file's `combat` section).
 #[derive(Resource, Debug, Clone)]
 pub struct CombatRules(pub Combat);
+
+/// What the difficulty level scales in combat (the rules file's `difficulty` section).
+#[derive(Resource, Debug, Clone, Copy, Default)]
+pub struct CombatDifficulty(pub DifficultyRules);
 
 /// Installs combat (needs `iron3d_core::CorePlugin`).
 #[derive(Debug, Clone)]
 pub struct CombatPlugin {
     /// The rules (the shipped file's by default).
     pub rules: Combat,
+    /// What the difficulty level scales (the shipped file's by default).
+    pub difficulty: DifficultyRules,
 }
 
 impl CombatPlugin {
@@ -45,13 +51,14 @@ impl CombatPlugin {
     pub fn shipped() -> Self {
         #[expect(clippy::expect_used, reason = "the shipped rules are checked by a test")]
         let rules = iron3d_rules::Rules::shipped().expect("the shipped rules file is valid");
-        Self { rules: rules.combat }
+        Self { rules: rules.combat, difficulty: rules.difficulty }
     }
 }
 
 impl Plugin for CombatPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(CombatRules(self.rules.clone()))
+            .insert_resource(CombatDifficulty(self.difficulty))
             .init_resource::<fire::Hits>()
             .add_systems(OnEnter(AppState::InGame), (arm::relations, arm::arm))
             .add_systems(OnExit(AppState::InGame), fire::reset)

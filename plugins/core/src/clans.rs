@@ -60,6 +60,14 @@ pub struct MissionClans {
     pub files: Arc<dyn ScriptFiles>,
 }
 
+impl MissionClans {
+    /// The local player's clan: the first clan record of mode 1 (the project's reading:
+    /// the original's clan selection is opaque).
+    pub fn player(&self) -> Option<u32> {
+        self.clans.iter().find(|c| c.mode == 1).map(|c| c.index)
+    }
+}
+
 /// The `GetSuperAI` table (spec §3.4, §4.1): entry `n` holds the clan index of the
 /// SuperAI in slot `n`. Only clans whose script package loaded get a slot; slots are
 /// never renumbered (a clan-1 package stays slot 1 when clan 0's package is missing).
@@ -126,6 +134,17 @@ pub struct RunScriptEvent {
     pub slot: u32,
     /// Event name (compared case-sensitively as a C string).
     pub event: String,
+    /// The outcome recorded for the clan through Handler(30)'s host callback when the
+    /// event (missing, stopped or run) leaves the clan without one (the project's
+    /// victory and defeat rule; `None` for any other request).
+    pub fallback: Option<Outcome>,
+}
+
+impl RunScriptEvent {
+    /// A request to run `event` of the clan in `slot`, with no fallback outcome.
+    pub fn new(slot: u32, event: impl Into<String>) -> Self {
+        Self { slot, event: event.into(), fallback: None }
+    }
 }
 
 /// How a mission ended.

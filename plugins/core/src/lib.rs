@@ -8,6 +8,7 @@ mod animation;
 mod clans;
 mod clock;
 mod combat;
+mod difficulty;
 mod grid;
 mod ids;
 mod messages;
@@ -28,6 +29,7 @@ pub use clans::{
 };
 pub use clock::GameClock;
 pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};
+pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
 pub use messages::{
@@ -68,6 +70,9 @@ impl Plugin for CorePlugin {
             .init_resource::<ResearchBoard>()
             .register_type::<ResearchBoard>()
             .init_resource::<ShotCounter>()
+            .init_resource::<Difficulty>()
+            .register_type::<Difficulty>()
+            .register_type::<DifficultyLevel>()
             .add_message::<RunScriptEvent>()
             .add_message::<GameMessage>()
             .add_message::<DeleteRequest>()

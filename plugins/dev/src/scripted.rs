@@ -147,7 +147,7 @@ fn player_slot(state: Option<&State<AppState>>, clans: Option<&MissionClans>, sl
     if state.map(State::get) != Some(&AppState::InGame) {
         return None;
     }
-    let player = clans?.clans.iter().find(|c| c.mode == 1)?.index;
+    let player = clans?.player()?;
     (0..SUPER_AI_SLOTS as u32).find(|&s| slots.get(s) == Some(player))
 }
 
@@ -171,7 +171,7 @@ fn play(
         if let Step::ScriptEvent(event) = &s.step {
             let Some(slot) = slot else { return true };
             info!(target: "dev", "frame {frame}: script event {event} of slot {slot}");
-            events.write(RunScriptEvent { slot, event: event.clone() });
+            events.write(RunScriptEvent::new(slot, event.clone()));
         }
         !synthetic.write(window, &s.step, frame - s.frame)
     });

@@ -45,6 +45,9 @@ pub struct Prepared {
     /// `Behavior.ini` of the game root (lower-case keys, raw values), published at
     /// registration; empty when the game has none.
     pub behavior_ini: Vec<(String, String)>,
+    /// `Iron_3D.ini` `[LEVEL_RATIO]` (easy, normal, hard), published into
+    /// `iron3d_core::Difficulty` at registration; `None` keeps the original's values.
+    pub level_ratios: Option<[f32; 3]>,
     /// The clan records in clan order (spec `world.md` §1.4), published with
     /// [`Prepared::script_files`] as `iron3d_core::MissionClans` at registration.
     pub clans: Vec<iron3d_core::ClanSetup>,

@@ -3,6 +3,7 @@
 //! the whole reachable resource graph — every failure tied to its edge.
 
 use crate::backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
+use crate::catalogue::MissionName;
 use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
 use iron3d_core::{MissionLoadPhase, ModelBounds, PieceBinding, ProductionPart, ProductionParts};
 use iron3d_formats::config::IniFile;
@@ -14,9 +15,6 @@ use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
 use iron3d_terrain::MissionPath;
 use iron3d_vfs::GameDir;
 use std::sync::{Arc, Mutex, PoisonError};
-
-/// Mission folders live here.
-pub const MISSIONS_DIR: &str = "MISSIONS";
 
 /// Loads missions from an opened game directory.
 pub struct GameMissionBackend {
@@ -64,8 +62,8 @@ pub struct MissionState {
     pub tma: Option<Tma>,
 }
 
-fn mission_dir(mission: &str) -> String {
-    format!("{MISSIONS_DIR}/{mission}")
+fn mission_dir(mission: &str) -> Result<String> {
+    MissionName::parse(mission).map(|n| n.folder().to_string()).map_err(|e| Error::rule("mission", e))
 }
 
 fn missing(what: &str) -> Error {
@@ -74,7 +72,7 @@ fn missing(what: &str) -> Error {
 
 impl GameMissionBackend {
     fn context(&self, mission: &str, s: &mut MissionState) -> Result<()> {
-        let path = format!("{}/data.tma", mission_dir(mission));
+        let path = format!("{}/data.tma", mission_dir(mission)?);
         let bytes = self.game.read_file(&path).via(format!("mission {mission}"))?;
         s.tma = Some(Tma::parse(&bytes, self.options).in_file(path)?);
         Ok(())
@@ -274,7 +272,7 @@ impl GameMissionBackend {
         let report = MissionGraph::new(self.game.as_ref())
             .with_model_links(self.links.as_ref())
             .with_options(self.options)
-            .build(&mission_dir(mission), false)?;
+            .build(&mission_dir(mission)?, false)?;
         match report.errors.first() {
             None => Ok(()),
             Some(f) => {
@@ -318,6 +316,7 @@ impl MissionBackend for GameMissionBackend {
             MissionLoadPhase::Context => {
                 *state = MissionState::default();
                 prepared.behavior_ini = self.behavior_ini();
+                prepared.level_ratios = crate::difficulty::level_ratios(&self.game);
                 prepared.script_files = Some(Arc::new(GameScriptFiles(Arc::clone(&self.game))));
                 self.context(mission, &mut state)
             }
@@ -359,28 +358,6 @@ fn clan_setup((index, c): (usize, &iron3d_formats::world::Clan)) -> iron3d_core:
         research_tree: c.research_tree().display(),
         relations: c.relations.iter().map(|(name, v)| (name.display(), *v)).collect(),
     }
-}
-
-/// Mission names (folders under `MISSIONS` holding a `data.tma`), sorted.
-pub fn list_missions(game: &GameDir) -> Vec<String> {
-    let mut out: Vec<String> = game
-        .index()
-        .files()
-        .filter_map(|p| {
-            let parts: Vec<String> = p.iter().map(|c| c.to_string_lossy().into_owned()).collect();
-            match parts.as_slice() {
-                [top, name, file]
-                    if top.eq_ignore_ascii_case(MISSIONS_DIR) && file.eq_ignore_ascii_case("data.tma") =>
-                {
-                    Some(name.clone())
-                }
-                _ => None,
-            }
-        })
-        .collect();
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// The inspector view of a resolved prototype.

@@ -6,6 +6,9 @@
 //! main menu and leaves the error chain in [`LoadError`].
 
 mod backend;
+pub mod campaign;
+pub mod catalogue;
+mod difficulty;
 mod game_backend;
 mod objects;
 mod phases;
@@ -13,7 +16,8 @@ mod progress;
 mod spawn;
 
 pub use backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
-pub use game_backend::{GameMissionBackend, MISSIONS_DIR, MissionState, list_missions};
+pub use catalogue::{Catalogue, MISSIONS_DIR, MissionEntry, MissionKind, MissionName};
+pub use game_backend::{GameMissionBackend, MissionState};
 pub use objects::{
     MissionObject, MissionObjectRegistered, ObjectComponent, ObjectProperty, Pending, PlacedRecord, PropertyBag,
     Registered, ResolvedPrototype,
@@ -31,7 +35,7 @@ use std::sync::Arc;
 /// What to load and with which backend. Insert it, then enter `AppState::Loading`.
 #[derive(Resource, Clone)]
 pub struct MissionRequest {
-    /// Mission name (a folder under `MISSIONS`).
+    /// Mission name (any form [`MissionName::parse`] reads).
     pub mission: String,
     /// Prepares the mission data.
     pub backend: Arc<dyn MissionBackend>,
@@ -42,8 +46,11 @@ pub struct MissionRequest {
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, bevy_reflect::Reflect)]
 #[reflect(Resource)]
 pub struct LoadedMission {
-    /// Mission name (folder under `MISSIONS`).
+    /// Mission name as every tool prints it (`single.01`, `campaign.01/mission.02`).
     pub name: String,
+    /// The mission's folder as a game path (`MISSIONS/...`; empty for a name that is no
+    /// mission name).
+    pub folder: String,
     /// Land path from the mission file (`DATA\MAPS\x\Land`, no extension; empty when
     /// the backend has no terrain).
     pub land_path: String,
@@ -107,5 +114,7 @@ impl Plugin for MissionPlugin {
     }
 }
 
+#[cfg(test)]
+mod campaign_tests;
 #[cfg(test)]
 mod tests;

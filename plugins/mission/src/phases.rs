@@ -166,10 +166,14 @@ fn register(world: &mut World) -> iron3d_formats::Result<()> {
         .collect();
     pending.sort_unstable();
     let total = pending.len();
-    let name = world.get_resource::<MissionRequest>().map(|r| r.mission.clone()).unwrap_or_default();
+    let requested = world.get_resource::<MissionRequest>().map(|r| r.mission.clone()).unwrap_or_default();
+    let (name, folder) = match crate::MissionName::parse(&requested) {
+        Ok(n) => (n.as_str().to_string(), n.folder().to_string()),
+        Err(_) => (requested, String::new()),
+    };
     publish_geography(world);
     let land_path = world.resource::<Prepared>().land_path.clone().unwrap_or_default();
-    world.insert_resource(LoadedMission { name, land_path });
+    world.insert_resource(LoadedMission { name, folder, land_path });
     for (done, (id, entity)) in pending.into_iter().enumerate() {
         register_one(world, entity, id);
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Registration) {
@@ -225,6 +229,8 @@ fn publish_geography(world: &mut World) {
     }
     world.insert_resource(paths);
     world.insert_resource(ini);
+    let ratios = world.resource_mut::<Prepared>().level_ratios.take();
+    world.resource_mut::<iron3d_core::Difficulty>().ratios = ratios.unwrap_or(iron3d_core::DEFAULT_LEVEL_RATIOS);
     let mut prepared = world.resource_mut::<Prepared>();
     let clans = std::mem::take(&mut prepared.clans);
     match prepared.script_files.take() {

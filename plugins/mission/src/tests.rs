@@ -231,7 +231,7 @@ fn demo_missions_load_from_the_game_directory() {
         }
         assert_eq!(state(&app), AppState::InGame, "{}", spec.name);
         let tma = iron3d_formats::world::Tma::parse(
-            &game.read_file(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(),
+            &game.read_file(&format!("{}/data.tma", spec.folder())).unwrap(),
             iron3d_formats::ReadOptions::strict(),
         )
         .unwrap();

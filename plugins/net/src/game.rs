@@ -87,8 +87,7 @@ impl Plugin for NetGamePlugin {
 fn host(world: &mut World) {
     let NetRole::Host { port } = world.resource::<NetRole>().clone() else { return };
     let mission = world.get_resource::<LoadedMission>().map(|m| m.name.clone()).unwrap_or_default();
-    let local_clan =
-        world.get_resource::<MissionClans>().and_then(|c| c.clans.iter().find(|c| c.mode == 1)).map(|c| c.index);
+    let local_clan = world.get_resource::<MissionClans>().and_then(|c| c.player());
     let max = {
         let mut settings = world.resource_mut::<HostSettings>();
         settings.mission = mission.clone();

@@ -116,6 +116,19 @@ pub(crate) fn scheme(world: &mut World, rules: &Rules, r: SchemeRef) -> Result<S
     Ok(scheme)
 }
 
+/// The difficulty factor on a time of `clan` (the project's rule: a computer clan's,
+/// mode 2, builds and researches at the level's scale; the rules file's `difficulty`
+/// says which). `time` picks the build or research factor.
+fn difficulty_time(world: &World, clan: i32, time: fn(&iron3d_rules::DifficultyRules, f32) -> f32) -> f32 {
+    let computer = world
+        .get_resource::<iron3d_core::MissionClans>()
+        .and_then(|c| c.clans.get(usize::try_from(clan).ok()?))
+        .is_some_and(|c| c.mode == 2);
+    let (Ok(rules), true) = (rules(world), computer) else { return 1.0 };
+    let scale = world.get_resource::<iron3d_core::Difficulty>().copied().unwrap_or_default().scale();
+    time(&rules.difficulty, scale)
+}
+
 /// Milliseconds of `seconds`, rounded up.
 fn millis(seconds: f32) -> u32 {
     libm::ceilf(seconds * 1000.0).clamp(0.0, u32::MAX as f32) as u32
@@ -211,6 +224,7 @@ fn start_research(world: &mut World, rules: &Rules, clan: i32, node: u32) -> Res
         let n = &t.nodes[node as usize];
         rules.research_cost(n.cost, n.time).ok_or(format!("node {node} has no valid cost"))?
     };
+    let seconds = seconds * difficulty_time(world, clan, iron3d_rules::DifficultyRules::research_time);
     let paid = iron3d_economy::withdraw_ore(world, clan, ore).ok_or(format!("insufficient ore: needs {ore}"))?;
     let mut p = world.resource_mut::<Production>();
     if let Some(n) = p.clans.get_mut(&clan).and_then(|c| c.tree.as_mut()).and_then(|t| t.nodes.get_mut(node as usize)) {
@@ -313,10 +327,11 @@ fn start_build(
     }
     let paid = iron3d_economy::withdraw_ore(world, clan, s.ore)
         .ok_or(format!("{}: insufficient ore: needs {}", s.name, s.ore))?;
+    let seconds = s.seconds * difficulty_time(world, clan, iron3d_rules::DifficultyRules::build_time);
     let mut p = world.resource_mut::<Production>();
     if let Some(q) = p.producers.get_mut(&producer) {
         q.waiting.remove(0);
-        q.active = Some(Job { what: head, elapsed_ms: 0, total_ms: millis(s.seconds), power: s.power, paid });
+        q.active = Some(Job { what: head, elapsed_ms: 0, total_ms: millis(seconds), power: s.power, paid });
     }
     Ok(true)
 }

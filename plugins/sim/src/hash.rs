@@ -102,6 +102,10 @@ pub fn state_hash(world: &mut World) -> u64 {
     iron3d_combat::hash_into(world, &mut h);
     iron3d_strategy::hash_into(world, &mut h);
     iron3d_production::hash_into(world, &mut h);
+    if let Some(d) = world.get_resource::<iron3d_core::Difficulty>() {
+        h.word(d.level as u32);
+        d.ratios.iter().for_each(|r| h.word(r.to_bits()));
+    }
     if let Some(outcome) = world.get_resource::<MissionOutcome>() {
         for (clan, o, tick) in &outcome.records {
             [*clan, *o as u32, *tick].into_iter().for_each(|w| h.word(w));

@@ -598,7 +598,7 @@ mod demo {
             let mut app = mission(&game, "tutorial.01");
             for tick in 0..40 {
                 if tick % 10 == 0 {
-                    app.world_mut().write_message(iron3d_core::RunScriptEvent { slot: 1, event: "Mission".into() });
+                    app.world_mut().write_message(iron3d_core::RunScriptEvent::new(1, "Mission"));
                 }
                 app.update();
             }
@@ -614,7 +614,7 @@ mod demo {
         let game = game();
         let mut app = mission(&game, "tutorial.01");
         let send = |app: &mut App, slot: u32, event: &str| {
-            app.world_mut().write_message(iron3d_core::RunScriptEvent { slot, event: event.into() });
+            app.world_mut().write_message(iron3d_core::RunScriptEvent::new(slot, event));
             app.update();
         };
         send(&mut app, 1, "Mission_Complete");

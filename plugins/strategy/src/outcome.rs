@@ -1,6 +1,11 @@
 //! The defeat and victory rules (the project's own): a clan with no unit and no
-//! production building is defeated; a player clan whose enemies are all defeated has
-//! won, which runs its script's `Mission_Complete` event.
+//! production building is defeated; a player clan whose enemies are all out has won.
+//! A player clan's end goes through its script as the original's scripts end missions:
+//! its `Mission_Complete` (won) or `Mission_Failed` (defeated) event runs when its
+//! package has one, and then, if the clan is still without an outcome, `completed` or
+//! `failed` is recorded through Handler(30)'s host callback all the same (SuperAI's
+//! fallback), so data whose scripts name no such event can be won and lost. A computer
+//! clan is recorded `defeated` directly.
 
 use crate::{Strategy, StrategyRules};
 use bevy_ecs::prelude::*;
@@ -11,6 +16,13 @@ use iron3d_core::{
 
 /// The script event a winning player clan runs.
 pub const VICTORY_EVENT: &str = "Mission_Complete";
+/// The script event a defeated player clan runs.
+pub const DEFEAT_EVENT: &str = "Mission_Failed";
+
+/// Whether a recorded outcome puts a clan out of the game.
+fn out_of_game(o: Option<Outcome>) -> bool {
+    matches!(o, Some(Outcome::Defeated | Outcome::Failed))
+}
 
 /// Records defeats and announces victories.
 #[expect(clippy::too_many_arguments, reason = "one system reading the whole outcome state")]
@@ -35,8 +47,14 @@ pub(crate) fn judge(
             *a |= movable || producer;
         }
     }
-    for c in &clans.clans {
-        if c.plays() && !alive[c.index as usize] && outcome.of(c.index).is_none() {
+    let mut ends: Vec<(u32, &str, Outcome)> = Vec::new();
+    for c in clans.clans.iter().filter(|c| c.plays() && !alive[c.index as usize]) {
+        if outcome.of(c.index).is_some() {
+            continue;
+        }
+        if c.mode == 1 {
+            ends.push((c.index, DEFEAT_EVENT, Outcome::Failed));
+        } else {
             outcome.record(c.index, Outcome::Defeated, clock.tick);
             let kind = GameMessageKind::Outcome { clan: c.index, outcome: Outcome::Defeated };
             out.write(GameMessage::new(&clock, DispatchPhase::SuperAi, kind));
@@ -44,18 +62,23 @@ pub(crate) fn judge(
     }
     for c in clans.clans.iter().filter(|c| c.mode == 1) {
         let enemies: Vec<u32> = (0..n as u32).filter(|&e| relations.hostile(c.index as i32, e as i32)).collect();
-        let won = !enemies.is_empty() && enemies.iter().all(|&e| outcome.of(e) == Some(Outcome::Defeated));
-        if !won || outcome.of(c.index).is_some() || strategy.announced.contains(&c.index) {
+        let won = !enemies.is_empty() && enemies.iter().all(|&e| out_of_game(outcome.of(e)));
+        if won && outcome.of(c.index).is_none() && alive[c.index as usize] {
+            ends.push((c.index, VICTORY_EVENT, Outcome::Completed));
+        }
+    }
+    for (clan, event, result) in ends {
+        if strategy.announced.contains(&clan) {
             continue;
         }
-        strategy.announced.push(c.index);
-        match (0..iron3d_core::SUPER_AI_SLOTS as u32).find(|&s| slots.get(s) == Some(c.index)) {
+        strategy.announced.push(clan);
+        match (0..iron3d_core::SUPER_AI_SLOTS as u32).find(|&s| slots.get(s) == Some(clan)) {
             Some(slot) => {
-                scripts.write(RunScriptEvent { slot, event: VICTORY_EVENT.into() });
+                scripts.write(RunScriptEvent { slot, event: event.into(), fallback: Some(result) });
             }
             None => {
-                outcome.record(c.index, Outcome::Completed, clock.tick);
-                let kind = GameMessageKind::Outcome { clan: c.index, outcome: Outcome::Completed };
+                outcome.record(clan, result, clock.tick);
+                let kind = GameMessageKind::Outcome { clan, outcome: result };
                 out.write(GameMessage::new(&clock, DispatchPhase::SuperAi, kind));
             }
         }

@@ -244,13 +244,26 @@ fn run(
         Selector::Sentinel => Some(u32::MAX),
     };
     let stopped = match &result {
-        EventResult::Unsupported { record, selector, reason } => ai
-            .reported
-            .insert((index.unwrap_or(usize::MAX), *record))
-            .then(|| (*record, *selector, format!("unsupported: {reason}"))),
+        EventResult::Unsupported { record, selector, reason } => {
+            Some(if ai.reported.insert((index.unwrap_or(usize::MAX), *record)) {
+                (*record, *selector, format!("unsupported: {reason}"))
+            } else {
+                (*record, *selector, "stopped again at this record (reported before)".to_string())
+            })
+        }
         EventResult::Failed { record, selector, reason } => Some((*record, *selector, format!("failed: {reason}"))),
         EventResult::Missing | EventResult::Completed => None,
     };
+    if matches!(result, EventResult::Completed) {
+        notes.push(GameMessageKind::Script {
+            clan,
+            bundle: bundle.clone(),
+            event: event_name(ai, index),
+            record: None,
+            handler: None,
+            detail: "ran to its end".into(),
+        });
+    }
     if let Some((record, selector, detail)) = stopped {
         notes.push(GameMessageKind::Script {
             clan,
@@ -278,8 +291,28 @@ fn run(
     notes
 }
 
+/// The event scenario start runs after `Init` (the start dispatch of spec §3.11, an
+/// inferred order: "dispatch `Init`/mission start").
+pub const START_EVENT: &str = "Mission";
+
+/// Posts script reports on the World3D queue and as `ai` log lines.
+fn post(world: &mut World, clock: &GameClock, notes: Vec<GameMessageKind>) {
+    for kind in notes {
+        log(&kind);
+        world.write_message(GameMessage::new(clock, DispatchPhase::SuperAi, kind));
+    }
+}
+
+/// One log line per script report: clan, bundle, event, record, handler, what happened.
+fn log(kind: &GameMessageKind) {
+    if let GameMessageKind::Script { clan, bundle, event, record, handler, detail } = kind {
+        let at = |v: &Option<u32>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        tracing::info!(target: "ai", "clan {clan} {bundle} event {event:?} record {} handler {}: {detail}", at(record), at(handler));
+    }
+}
+
 /// Scenario start: a SuperAI per clan record, slots for the loaded packages, then the
-/// first `Init` of each, in clan order.
+/// first `Init` of each and its [`START_EVENT`], in clan order.
 fn start(world: &mut World) {
     let Some(clans) = world.get_resource::<MissionClans>().cloned() else { return };
     let config = *world.resource::<SuperAiConfig>();
@@ -297,6 +330,9 @@ fn start(world: &mut World) {
                     ai.slot = None;
                     ai.error = Some("Init cannot run completely (strict load)".into());
                 }
+            }
+            if ai.error.is_none() {
+                notes.extend(run(ai, Some(START_EVENT), table, &mut outcome, clock.tick));
             }
             if let Some(e) = &ai.error {
                 notes.push(GameMessageKind::Script {
@@ -318,12 +354,12 @@ fn start(world: &mut World) {
     }
     world.insert_resource(slots);
     world.insert_resource(SuperAis(ais));
-    for kind in notes {
-        world.write_message(GameMessage::new(&clock, DispatchPhase::SuperAi, kind));
-    }
+    post(world, &clock, notes);
 }
 
-/// Runs the requested events, in request order.
+/// Runs the requested events, in request order; a request with a fallback outcome
+/// records it through the host callback when the clan is still without one after the
+/// event.
 fn run_requested(
     mut requests: MessageReader<RunScriptEvent>,
     mut ais: ResMut<SuperAis>,
@@ -333,25 +369,57 @@ fn run_requested(
     mut out: MessageWriter<GameMessage>,
 ) {
     for r in requests.read() {
-        let Some(ai) = ais.0.iter_mut().find(|a| a.slot == Some(r.slot)) else {
-            out.write(GameMessage::new(
-                &clock,
-                DispatchPhase::SuperAi,
-                GameMessageKind::Script {
-                    clan: u32::MAX,
-                    bundle: String::new(),
-                    event: r.event.clone(),
-                    record: None,
-                    handler: None,
-                    detail: format!("GetSuperAI({}) is empty", r.slot),
-                },
-            ));
-            continue;
+        let notes = match ais.0.iter_mut().find(|a| a.slot == Some(r.slot)) {
+            None => vec![GameMessageKind::Script {
+                clan: u32::MAX,
+                bundle: String::new(),
+                event: r.event.clone(),
+                record: None,
+                handler: None,
+                detail: format!("GetSuperAI({}) is empty", r.slot),
+            }],
+            Some(ai) => {
+                let mut notes = run(ai, Some(&r.event), &table, &mut outcome, clock.tick);
+                if let Some(fallback) = r.fallback.filter(|_| outcome.of(ai.clan.index).is_none()) {
+                    notes.extend(callback(ai, fallback, &table, &mut outcome, clock.tick));
+                }
+                notes
+            }
         };
-        for kind in run(ai, Some(&r.event), &table, &mut outcome, clock.tick) {
+        for kind in notes {
+            log(&kind);
             out.write(GameMessage::new(&clock, DispatchPhase::SuperAi, kind));
         }
     }
+}
+
+/// Handler(30)'s host callback for `outcome`, called by the host itself (the project's
+/// victory and defeat rule): `(0, 0, 1)` completed, `(0, 0, 0)` failed.
+fn callback(
+    ai: &SuperAi,
+    outcome: Outcome,
+    table: &ObjectTable,
+    recorded: &mut MissionOutcome,
+    tick: u32,
+) -> Vec<GameMessageKind> {
+    let (clan, bundle) = (ai.clan.index, ai.clan.bundle.clone());
+    let mut host = GameHost {
+        clan,
+        tick,
+        table,
+        outcome: recorded,
+        notes: Vec::new(),
+        note: Box::new(move |detail| GameMessageKind::Script {
+            clan,
+            bundle: bundle.clone(),
+            event: String::new(),
+            record: None,
+            handler: Some(30),
+            detail,
+        }),
+    };
+    host.callback(0, 0, u32::from(outcome == Outcome::Completed));
+    host.notes
 }
 
 #[cfg(test)]

@@ -695,7 +695,7 @@ fn a_mission_ended_by_its_script() {
     ]);
     let mut app = app(files_with(&p), vec![clan(0, "MISSIONS/SCRIPTS/test", [1.0, 1.0])]);
     let send = |app: &mut App, event: &str| {
-        app.world_mut().write_message(RunScriptEvent { slot: 0, event: event.into() });
+        app.world_mut().write_message(RunScriptEvent::new(0, event));
         app.update();
     };
     send(&mut app, "Win");
@@ -720,11 +720,11 @@ fn a_mission_ended_by_its_script() {
 
 #[test]
 fn an_unsupported_record_is_reported_once_with_bundle_event_and_record() {
-    let p = pkg(&[("Init", vec![]), ("Mission", vec![h(30, &[ZERO, TWO]), h(44, &[])])]);
+    let p = pkg(&[("Init", vec![]), ("Attack", vec![h(30, &[ZERO, TWO]), h(44, &[])])]);
     let mut app = app(files_with(&p), vec![clan(0, "MISSIONS/SCRIPTS/test", [1.0, 1.0])]);
     let mut reports = 0;
     for _ in 0..3 {
-        app.world_mut().write_message(RunScriptEvent { slot: 0, event: "Mission".into() });
+        app.world_mut().write_message(RunScriptEvent::new(0, "Attack"));
         app.update();
         let notes = script_notes(&mut app);
         let mine: Vec<_> = notes
@@ -734,12 +734,77 @@ fn an_unsupported_record_is_reported_once_with_bundle_event_and_record() {
         if let Some(GameMessageKind::Script { bundle, event, record, handler, .. }) = mine.first() {
             assert_eq!(
                 (bundle.as_str(), event.as_str(), *record, *handler),
-                ("MISSIONS/SCRIPTS/test", "Mission", Some(1), Some(44))
+                ("MISSIONS/SCRIPTS/test", "Attack", Some(1), Some(44))
             );
         }
         reports += mine.len();
     }
     assert_eq!(reports, 1, "reported once");
+    app.world_mut().write_message(RunScriptEvent::new(0, "Attack"));
+    app.update();
+    let again = script_notes(&mut app);
+    assert!(
+        again.iter().any(
+            |n| matches!(n, GameMessageKind::Script { detail, record: Some(1), .. } if detail.contains("stopped again"))
+        ),
+        "a later stop is still reported: {again:?}"
+    );
+}
+
+/// Every script report the app holds (both message buffers).
+fn all_script_notes(app: &App) -> Vec<(String, Option<u32>, String)> {
+    let messages = app.world().resource::<Messages<GameMessage>>();
+    messages
+        .get_cursor()
+        .read(messages)
+        .filter_map(|m| match &m.kind {
+            GameMessageKind::Script { event, record, detail, .. } => Some((event.clone(), *record, detail.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn scenario_start_runs_mission_after_init_and_reports_each_run() {
+    let p = pkg(&[("Init", vec![h(19, &[X, Y, CLAN])]), ("Mission", vec![h(30, &[ZERO, ONE])])]);
+    let without = pkg(&[("Init", vec![h(19, &[X, Y, CLAN])])]);
+    let mut files = files_with(&p);
+    files.add("MISSIONS/SCRIPTS/bare.scr", without.to_bytes().unwrap());
+    files.add("MISSIONS/SCRIPTS/bare.var", varset_text());
+    files.add("MISSIONS/SCRIPTS/bare.fml", "// fml\r\n");
+    let app =
+        app(files, vec![clan(0, "MISSIONS/SCRIPTS/test", [1.0, 1.0]), clan(1, "MISSIONS/SCRIPTS/bare", [2.0, 2.0])]);
+    assert_eq!(app.world().resource::<MissionOutcome>().of(0), Some(Outcome::Completed), "Mission ran at the start");
+    let notes = all_script_notes(&app);
+    let ran: Vec<&str> = notes.iter().filter(|n| n.2 == "ran to its end").map(|n| n.0.as_str()).collect();
+    assert_eq!(ran, ["Init", "Mission", "Init"], "Init, then Mission, clan by clan: {notes:?}");
+    assert!(notes.iter().any(|n| n.0 == "Mission" && n.2 == "no such event"), "the bare package: {notes:?}");
+}
+
+#[test]
+fn a_fallback_outcome_is_recorded_through_the_host_callback_only_when_none_is() {
+    let p = pkg(&[("Init", vec![]), ("Lose", vec![h(30, &[ZERO, ZERO])])]);
+    let mut app = app(files_with(&p), vec![clan(0, "MISSIONS/SCRIPTS/test", [1.0, 1.0])]);
+    let request = |event: &str, fallback| RunScriptEvent { slot: 0, event: event.into(), fallback: Some(fallback) };
+    app.world_mut().write_message(request("Lose", Outcome::Completed));
+    app.update();
+    assert_eq!(app.world().resource::<MissionOutcome>().of(0), Some(Outcome::Failed), "the script's own outcome stays");
+    let mut other = self::app(files_with(&p), vec![clan(0, "MISSIONS/SCRIPTS/test", [1.0, 1.0])]);
+    other.world_mut().write_message(request("Mission_Complete", Outcome::Completed));
+    other.update();
+    assert_eq!(
+        other.world().resource::<MissionOutcome>().of(0),
+        Some(Outcome::Completed),
+        "no such event: the fallback"
+    );
+    let notes = script_notes(&mut other);
+    assert!(notes.iter().any(|n| matches!(n, GameMessageKind::Script { event, detail, .. } if event == "Mission_Complete" && detail == "no such event")));
+    let outcome = other
+        .world()
+        .resource::<Messages<GameMessage>>()
+        .iter_current_update_messages()
+        .any(|m| matches!(m.kind, GameMessageKind::Outcome { clan: 0, outcome: Outcome::Completed }));
+    assert!(outcome, "the outcome is posted like Handler(30)'s");
 }
 
 #[test]

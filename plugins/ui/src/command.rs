@@ -70,7 +70,7 @@ pub fn move_in_formation(player: &mut PlayerCommands, units: &[u32], point: [f32
 
 /// The player's clan: the first clan a person plays (mode 1), else clan 1.
 pub fn player_clan(clans: Option<&MissionClans>) -> i32 {
-    clans.and_then(|c| c.clans.iter().find(|c| c.mode == 1)).map_or(1, |c| c.index as i32)
+    clans.and_then(|c| c.player()).map_or(1, |c| c as i32)
 }
 
 /// What a right click on `picked` (`(id, clan)`) means for units of `mine`.

@@ -53,7 +53,8 @@ impl Plugin for UiPlugin {
             .init_resource::<multiplayer::MultiplayerForm>()
             .add_systems(Startup, (campaign::load, settings::load))
             .add_systems(OnExit(AppState::InGame), leave_mission)
-            .add_systems(Update, outcome::record.run_if(in_state(AppState::InGame)))
+            .add_systems(Update, campaign::apply_outcome.run_if(in_state(AppState::InGame)))
+            .add_systems(OnEnter(AppState::InGame), campaign::begin)
             .add_systems(
                 Update,
                 (pilot::pilot, command::command, hud::messages, hud::economy).chain().run_if(in_state(Pause::Running)),

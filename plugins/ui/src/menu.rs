@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::GameData;
 use iron3d_core::AppState;
-use iron3d_mission::{GameMissionBackend, LoadError, LoadProgress, MissionRequest, list_missions};
+use iron3d_mission::{GameMissionBackend, LoadError, LoadProgress, MissionName, MissionRequest};
 use std::sync::Arc;
 
 /// Mission to load at start-up, taken once.
@@ -17,7 +17,6 @@ pub struct Autostart(pub Option<String>);
 #[derive(Resource, Debug, Default)]
 pub struct MenuState {
     settings_open: bool,
-    missions: Option<Vec<String>>,
 }
 
 /// Starts missions of the game directory: a [`MissionRequest`] and the switch to
@@ -27,12 +26,17 @@ pub struct MissionStarter<'w, 's> {
     commands: Commands<'w, 's>,
     next: ResMut<'w, NextState<AppState>>,
     game: Option<Res<'w, GameData>>,
+    campaign: Option<ResMut<'w, crate::campaign::PlayerCampaign>>,
 }
 
 impl MissionStarter<'_, '_> {
-    /// Requests `mission` (a folder name under `MISSIONS`); false without game data.
+    /// Requests `mission` (any form [`MissionName::parse`] reads) and records it started
+    /// in the campaign progress; false without game data.
     pub fn start(&mut self, mission: &str) -> bool {
         let Some(game) = &self.game else { return false };
+        if let (Some(campaign), Ok(name)) = (self.campaign.as_mut(), MissionName::parse(mission)) {
+            campaign.start(game, &name);
+        }
         let backend = GameMissionBackend::new(Arc::clone(&game.0));
         self.commands.insert_resource(MissionRequest { mission: mission.to_string(), backend: Arc::new(backend) });
         self.next.set(AppState::Loading);
@@ -47,11 +51,10 @@ pub fn autostart(mut start: ResMut<Autostart>, mut starter: MissionStarter) {
     }
 }
 
-/// What the menu reports: the last load error and the campaign's progress.
+/// What the menu reports: the last load error.
 #[derive(SystemParam)]
 pub struct MenuReports<'w> {
     error: Option<Res<'w, LoadError>>,
-    progress: Option<Res<'w, crate::campaign::CampaignProgress>>,
 }
 
 /// The main menu: title, data directory, missions, last load error, multiplayer,
@@ -65,13 +68,25 @@ pub fn main_menu(
     mut exit: MessageWriter<AppExit>,
     mut multiplayer: crate::multiplayer::Multiplayer,
 ) -> Result {
-    let MenuReports { error, progress } = reports;
+    let MenuReports { error } = reports;
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "main_menu");
-    let missions = state
-        .missions
-        .get_or_insert_with(|| starter.game.as_ref().map(|g| list_missions(&g.0)).unwrap_or_default())
-        .clone();
+    let missions: Vec<(String, String, bool)> = match (starter.game.as_deref(), starter.campaign.as_deref_mut()) {
+        (Some(game), Some(player)) => {
+            let progress = player.progress.clone();
+            let campaign = player.campaign(game);
+            campaign
+                .catalogue
+                .missions
+                .iter()
+                .map(|m| {
+                    let state = campaign.state(&progress, &m.name);
+                    (m.name.to_string(), m.title.clone(), state == iron3d_mission::campaign::MissionState::Completed)
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     egui::CentralPanel::default().show_inside(&mut screen, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(40.0);
@@ -103,10 +118,9 @@ pub fn main_menu(
             if missions.is_empty() {
                 ui.label("No missions under MISSIONS/.");
             }
-            for mission in &missions {
-                let done = progress.as_ref().is_some_and(|p| p.completed.contains(mission));
-                let label = if done { format!("{mission}  ✔") } else { mission.clone() };
-                if ui.add_sized([240.0, 28.0], egui::Button::new(label)).clicked() {
+            for (mission, title, done) in &missions {
+                let label = if *done { format!("{title}  ✔") } else { title.clone() };
+                if ui.add_sized([240.0, 28.0], egui::Button::new(label)).on_hover_text(mission).clicked() {
                     starter.start(mission);
                 }
             }

@@ -1,12 +1,10 @@
 //! The outcome screen: once the player's clan (the first clan of mode 1) has an
-//! outcome, a window says how the mission ended, with the clans' results; a completed
-//! mission is recorded in the campaign progress (once).
+//! outcome, a window says how the mission ended, with the clans' results (the
+//! campaign progress takes it in `campaign::apply_outcome`).
 
-use crate::campaign::CampaignProgress;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_core::{AppState, MissionClans, MissionOutcome, Outcome};
-use iron3d_mission::MissionRequest;
 
 /// The outcome window was dismissed ("keep watching"); reset with the mission.
 #[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -14,24 +12,8 @@ pub struct OutcomeDismissed(pub bool);
 
 /// The player's clan index and its outcome, when it has one.
 pub fn player_outcome(clans: Option<&MissionClans>, outcome: &MissionOutcome) -> Option<(u32, Outcome)> {
-    let player = clans?.clans.iter().find(|c| c.mode == 1)?.index;
+    let player = clans?.player()?;
     outcome.of(player).map(|o| (player, o))
-}
-
-/// A completed mission enters the campaign progress.
-pub fn record(
-    clans: Option<Res<MissionClans>>,
-    outcome: Res<MissionOutcome>,
-    request: Option<Res<MissionRequest>>,
-    progress: Option<ResMut<CampaignProgress>>,
-) {
-    let (Some(request), Some(mut progress)) = (request, progress) else { return };
-    if matches!(player_outcome(clans.as_deref(), &outcome), Some((_, Outcome::Completed)))
-        && !progress.completed.contains(&request.mission)
-        && let Err(e) = progress.complete(&request.mission)
-    {
-        warn!("campaign progress not saved: {e}");
-    }
 }
 
 /// The outcome window.

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use iron3d_assets::GameData;
 use iron3d_core::Pause;
 use iron3d_formats::world::mission_graph::SKY_SCHEDULE;
-use iron3d_mission::{LoadedMission, MISSIONS_DIR};
+use iron3d_mission::LoadedMission;
 use iron3d_vfs::GameDir;
 
 /// The weather of the open mission.
@@ -43,9 +43,10 @@ impl MissionWeather {
     }
 }
 
-/// Reads the schedule of `mission` from `game`: the weather, and why.
-pub fn read_schedule(game: &GameDir, mission: &str) -> MissionWeather {
-    let dir = format!("{MISSIONS_DIR}/{mission}");
+/// Reads the schedule of the mission in `folder` (a game path, `MISSIONS/...`) from
+/// `game`: the weather, and why.
+pub fn read_schedule(game: &GameDir, folder: &str) -> MissionWeather {
+    let dir = folder;
     let path = format!("{dir}/{FILE_NAME}");
     let off = |status: String| MissionWeather { status, ..default() };
     if game.resolve(&path).is_none() {
@@ -75,7 +76,7 @@ pub fn read_schedule(game: &GameDir, mission: &str) -> MissionWeather {
 /// Reads the mission's schedule when the game starts.
 pub(crate) fn open(mut commands: Commands, mission: Option<Res<LoadedMission>>, game: Option<Res<GameData>>) {
     let weather = match (mission, game) {
-        (Some(mission), Some(game)) => read_schedule(&game.0, &mission.name),
+        (Some(mission), Some(game)) => read_schedule(&game.0, &mission.folder),
         _ => MissionWeather { status: "weather off: no mission or game directory".into(), ..default() },
     };
     if weather.schedule.is_some() {
@@ -121,16 +122,16 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("sky.ske"), [1u8, 2, 3]).unwrap();
         let open = || GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap();
-        let w = read_schedule(&open(), "m.01");
+        let w = read_schedule(&open(), "MISSIONS/m.01");
         assert!(w.schedule.is_none());
         assert!(w.status.contains("weather.ron not found") && w.status.contains("sky.ske is present"), "{}", w.status);
         std::fs::write(dir.join(FILE_NAME), "(version: 1, origin: Project, keys: [])").unwrap();
-        let w = read_schedule(&open(), "m.01");
+        let w = read_schedule(&open(), "MISSIONS/m.01");
         assert!(w.schedule.is_none());
         assert!(w.status.contains("MISSIONS/m.01/weather.ron") && w.status.contains("1:"), "located: {}", w.status);
         let tree = iron3d_demo::build(iron3d_demo::DEFAULT_SEED).unwrap();
         std::fs::write(dir.join(FILE_NAME), tree.get("MISSIONS/tutorial.01/weather.ron").unwrap()).unwrap();
-        let w = read_schedule(&open(), "m.01");
+        let w = read_schedule(&open(), "MISSIONS/m.01");
         assert!(w.schedule.is_some(), "{}", w.status);
         assert!(w.intensity.rain > 0.0, "sampled at mission time 0");
         let _ = std::fs::remove_dir_all(root);

@@ -31,14 +31,14 @@ pub(crate) fn schedule(keys: &[(f32, f32)]) -> WeatherSchedule {
 fn every_demo_mission_has_a_schedule_with_weather_from_the_start() {
     let tree = iron3d_demo::build(iron3d_demo::DEFAULT_SEED).unwrap();
     for spec in iron3d_demo::missions::MISSIONS {
-        let path = format!("MISSIONS/{}/{}", spec.name, crate::schedule::FILE_NAME);
+        let path = format!("{}/{}", spec.folder(), crate::schedule::FILE_NAME);
         let text = std::str::from_utf8(tree.get(&path).expect("written")).unwrap();
         let schedule = WeatherSchedule::parse(&path, text).unwrap_or_else(|e| panic!("{e}"));
         let start = schedule.intensity_at(0.0);
         assert!(start.rain > 0.0 || start.snow > 0.0, "{}: visible at once", spec.name);
         let b = schedule.lightning_bounds;
         assert_eq!((b.min, b.max), ([0.0; 2], [spec.terrain.side(); 2]), "{}: strikes anywhere on the map", spec.name);
-        assert!(tree.get(&format!("MISSIONS/{}/sky.ske", spec.name)).is_none(), "no sky.ske is invented");
+        assert!(tree.get(&format!("{}/sky.ske", spec.folder())).is_none(), "no sky.ske is invented");
     }
     let tutorial = tree.get("MISSIONS/tutorial.01/weather.ron").unwrap();
     let tutorial = WeatherSchedule::parse("tutorial", std::str::from_utf8(tutorial).unwrap()).unwrap();

@@ -188,7 +188,9 @@ mod demo_skirmish {
         wipe_out(&mut app, 1);
         run(&mut app, 4);
         let outcome = app.world().resource::<MissionOutcome>();
-        assert_eq!((outcome.of(1), outcome.of(2)), (Some(Outcome::Defeated), None));
+        assert_eq!((outcome.of(1), outcome.of(2)), (Some(Outcome::Failed), None), "a player clan fails");
+        let logged: Vec<String> = events(&app, EventKind::Outcome).into_iter().map(|e| e.2).collect();
+        assert_eq!(logged, ["clan=1 failed"], "through its script's Mission_Failed (Handler 30)");
     }
 
     #[test]
@@ -315,4 +317,36 @@ fn a_computer_clans_idle_transport_gets_a_haul_order_from_its_fullest_mine() {
     run(&mut app, 70);
     assert_eq!(order_of(&app, hauler), Order::Haul(41), "the fullest mine");
     assert_eq!(app.world().resource::<Strategy>().assigned.get(&20), Some(&Order::Haul(41)), "remembered");
+}
+
+/// The difficulty level (the project's rule over `[LEVEL_RATIO]`): the computer clan's
+/// weapons hit harder at a higher level, the player's do not, and the run's hashes differ.
+#[test]
+fn the_difficulty_level_scales_the_computer_clan_and_changes_the_hash() {
+    let game = demo_game();
+    let play = |level: iron3d_core::DifficultyLevel| {
+        let mut app = headless_app();
+        app.add_plugins(iron3d_mission::MissionPlugin);
+        app.world_mut().resource_mut::<iron3d_core::Difficulty>().level = level;
+        iron3d_mission::load_headless(&mut app, &game, "tutorial.01").expect("loads");
+        run(&mut app, 30);
+        let mut q = app.world_mut().query::<(&Owner, &iron3d_core::Weapon)>();
+        let weapons: Vec<(i32, f32)> = q.iter(app.world()).map(|(o, w)| (o.clan, w.damage)).collect();
+        let damage = |clan: i32| -> f32 { weapons.iter().filter(|w| w.0 == clan).map(|w| w.1).sum() };
+        let (player, enemy) = (damage(1), damage(2));
+        let difficulty = *app.world().resource::<iron3d_core::Difficulty>();
+        (player, enemy, difficulty, app.world().resource::<StateHash>().history.clone())
+    };
+    use iron3d_core::DifficultyLevel::{Easy, Hard, Normal};
+    let (easy, normal, hard) = (play(Easy), play(Normal), play(Hard));
+    assert_eq!(normal.2.ratios, [0.5, 0.7, 1.0], "the demo's Iron_3D.ini [LEVEL_RATIO]");
+    assert_eq!((easy.0, hard.0), (normal.0, normal.0), "the player's weapons are not scaled");
+    assert!(normal.1 > 0.0);
+    for (run, level) in [(&easy, Easy), (&hard, Hard)] {
+        let expected = normal.1 * run.2.ratios[level as usize] / 0.7;
+        assert!((run.1 - expected).abs() < 1e-3 * expected, "{level:?}: {} vs {expected}", run.1);
+    }
+    assert_ne!(easy.3, normal.3, "the level is in the hash");
+    assert_ne!(hard.3, normal.3);
+    assert_eq!(play(Hard).3, hard.3, "and the same level replays to the same hashes");
 }

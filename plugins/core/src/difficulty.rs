@@ -1,0 +1,71 @@
+//! The difficulty level (`Iron_3D.ini` `[LEVEL_RATIO]`, spec `runtime.md` §2.4: three
+//! coefficients, 0.5, 0.7 and 1.0 in the original's file). The project reads the
+//! section's first three numeric values in file order as easy, normal and hard (its key
+//! names are not given by the spec); what the level scales is the rules file's
+//! `difficulty` section.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+
+/// One of the three levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Reflect)]
+pub enum DifficultyLevel {
+    /// The first coefficient.
+    Easy,
+    /// The second coefficient (the default).
+    #[default]
+    Normal,
+    /// The third coefficient.
+    Hard,
+}
+
+impl DifficultyLevel {
+    /// Every level, easiest first.
+    pub const ALL: [Self; 3] = [Self::Easy, Self::Normal, Self::Hard];
+
+    /// Lower-case name (command line, JSON, progress).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Easy => "easy",
+            Self::Normal => "normal",
+            Self::Hard => "hard",
+        }
+    }
+
+    /// The level named `name` (any case).
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|l| l.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The chosen level and the data's coefficients; kept across missions (the player's
+/// choice), hashed with the simulation state.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct Difficulty {
+    /// The chosen level.
+    pub level: DifficultyLevel,
+    /// The coefficients of easy, normal and hard.
+    pub ratios: [f32; 3],
+}
+
+/// The original's coefficients (spec §2.4), used when the data has none.
+pub const DEFAULT_LEVEL_RATIOS: [f32; 3] = [0.5, 0.7, 1.0];
+
+impl Default for Difficulty {
+    fn default() -> Self {
+        Self { level: DifficultyLevel::Normal, ratios: DEFAULT_LEVEL_RATIOS }
+    }
+}
+
+impl Difficulty {
+    /// The chosen level's coefficient divided by normal's: 1 at normal.
+    pub fn scale(&self) -> f32 {
+        let normal = self.ratios[DifficultyLevel::Normal.index()];
+        self.ratios[self.level.index()] / normal
+    }
+}
