@@ -204,7 +204,8 @@ mod demo_skirmish {
         let hauled = events(&app, EventKind::Loaded).into_iter().filter(|e| owner_of(&app, e.1[1]) == Some(2)).count();
         assert!(hauled > 0, "its transports haul ore from its mines");
         let damaged = events(&app, EventKind::Damaged);
-        let by_clan = |clan: i32| damaged.iter().filter(|e| e.1.get(1).and_then(|&a| owner_of(&app, a)) == Some(clan));
+        let by_clan =
+            |clan: i32| damaged.iter().filter(move |e| e.1.get(1).and_then(|&a| owner_of(&app, a)) == Some(clan));
         assert!(by_clan(2).count() > 0, "it attacks: {} hits in all", damaged.len());
         let _ = std::fs::remove_dir_all(root);
     }
