@@ -109,6 +109,8 @@ fn option(world: &mut World, name: &str) -> Result<Option<BuildOption>, String> 
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     #[test]
     fn prebuild_blocks_name_schemes() {
         let cfg = b"object ambient_music_loop\r\n    THEME a.wav\r\nend\r\n\

@@ -165,6 +165,7 @@ pub(crate) fn close(mut sky: ResMut<MissionSky>, mut env: ResMut<Environment>) {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
     use iron3d_formats::ReadOptions;
     use std::path::Path;
