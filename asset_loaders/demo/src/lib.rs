@@ -15,6 +15,7 @@ mod libraries;
 pub mod materials;
 pub mod missions;
 pub mod models;
+pub mod original_like;
 mod registry;
 pub mod scripts;
 pub mod sounds;

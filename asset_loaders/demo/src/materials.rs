@@ -77,6 +77,11 @@ pub const MATERIALS: &[MaterialSpec] = &[
     overlay("LAND_TRACK", &[(W, K, "TRACK_DIRT.0")]),
     overlay("LAND_SCORCH", &[(W, K, "SCORCH.0")]),
     m("LAND_WATER", &[(W, K, "WATER1.0"), (W, K, "WATER2.0")], Some((0, 0x02, 900))),
+    // Skies (the first row of each mission's `sky.wea`): their diffuse colour is the
+    // sky's, their ambient (half of it) the ambient light's, their specular the sun's tint.
+    m("SKY_DAY", &[([140, 174, 217], K, "")], None),
+    m("SKY_DUSK", &[([72, 58, 112], K, "")], None),
+    m("SKY_HAZE", &[([196, 172, 138], K, "")], None),
     // Weather (`sky.wea`): the lightning bolt glows.
     m("RAIN", &[(W, K, "RAIN.0")], None),
     m("SNOW", &[(W, K, "SNOW.0")], None),

@@ -248,8 +248,8 @@ mod visuals {
             let rows = weather::SKY_ROWS.len() as u64;
             assert_eq!(
                 (wx.requests.material_slots, wx.requests.texture_requests),
-                (rows, rows),
-                "one textured phase per weather material"
+                (rows + 1, rows),
+                "the untextured sky material, then one textured phase per weather material"
             );
             assert_eq!(report.warnings.len(), 1, "only the cut prototype is broken: {:?}", report.warnings);
             assert_eq!(report.warnings[0].key, "x_cut_01");

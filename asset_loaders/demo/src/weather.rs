@@ -1,7 +1,10 @@
 //! Mission weather (spec `runtime.md` §8, `world.md` §5.1): every mission folder gets
-//! `sky.wea`, a WEAR table naming the rain, snow and lightning materials of
-//! `Material.lib`. The spec does not give the row order; the demo follows its wording
-//! (rain, snow, lightning).
+//! `sky.wea`, a WEAR table naming the mission's sky material and the rain, snow and
+//! lightning materials of `Material.lib`. The spec does not give the row order; the demo
+//! puts the sky first (the project reads the first row as the sky object's material,
+//! `iron3d_weather::sky`), then follows the spec's wording (rain, snow, lightning). The
+//! missions' skies differ: `tutorial.01` a clear day, `single.01` dusk (a night sky for
+//! the music), `single.02` a warm haze; any other mission gets the clear day.
 //!
 //! Beside it goes `weather.ron`, the iron3d project's own weather schedule (version 1,
 //! read by `iron3d_weather::schedule`): keys over mission time with rain, snow and
@@ -22,8 +25,18 @@ use iron3d_formats::Result;
 use iron3d_formats::model::wear::Wear;
 use iron3d_formats::world::mission_graph::SKY_TABLE;
 
-/// The rows of `sky.wea`.
+/// The weather rows of `sky.wea`, after the sky's.
 pub const SKY_ROWS: [&str; 3] = ["RAIN", "SNOW", "LIGHTNING"];
+
+/// The sky material of a mission (a material of [`crate::materials::MATERIALS`]).
+pub fn sky_material(mission: &str) -> &'static str {
+    match mission {
+        "single.01" => "SKY_DUSK",
+        "single.02" | "campaign.01/mission.02" => "SKY_HAZE",
+        "campaign.01/mission.03" => "SKY_DUSK",
+        _ => "SKY_DAY",
+    }
+}
 
 /// The schedule's file name beside `sky.wea`.
 pub const SCHEDULE: &str = "weather.ron";
@@ -89,10 +102,10 @@ fn schedule(spec: &MissionSpec, keys: &[Key]) -> String {
 
 /// Writes `sky.wea` and `weather.ron` into every mission folder.
 pub fn write(tree: &mut DemoTree) -> Result<()> {
-    let rows: Vec<&[u8]> = SKY_ROWS.iter().map(|r| r.as_bytes()).collect();
-    let table = Wear::new(&rows, &[])?.to_bytes();
     for (spec, keys) in MISSIONS.iter().zip(KEYS) {
-        tree.add(&format!("{}/{SKY_TABLE}", spec.folder()), table.clone())?;
+        let rows: Vec<&[u8]> = std::iter::once(sky_material(spec.name)).chain(SKY_ROWS).map(|r| r.as_bytes()).collect();
+        let table = Wear::new(&rows, &[])?.to_bytes();
+        tree.add(&format!("{}/{SKY_TABLE}", spec.folder()), table)?;
         tree.add(&format!("{}/{SCHEDULE}", spec.folder()), schedule(spec, keys).into_bytes())?;
     }
     Ok(())

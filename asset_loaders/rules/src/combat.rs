@@ -1,6 +1,5 @@
-//! Combat and computer-clan rules (the project's own: the original's are not
-//! recovered): hit points, armour and armament by Unit DAT class word, the weapon
-//! table, and the strategic layer's parameters.
+//! Combat rules (the project's own: the original's are not recovered): hit points,
+//! armour and armament by Unit DAT class word, and the weapon table.
 
 use crate::{Origin, RulesError};
 use serde::Deserialize;
@@ -66,41 +65,11 @@ pub struct Combat {
     pub origin: Origin,
 }
 
-/// The computer clans' strategic layer.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Ai {
-    /// Seconds between two decisions of one clan.
-    pub think_seconds: f32,
-    /// Enemy units this close to a clan's base anchor make it defend (game units).
-    pub defend_radius: f32,
-    /// It attacks when its idle battle strength is at least this times the strongest
-    /// enemy's.
-    pub attack_ratio: f32,
-    /// Battle units it keeps at home while attacking.
-    pub home_guard: u32,
-    /// The fewest battle units it sends in one attack (besides the home guard).
-    pub min_wave: u32,
-    /// It orders a robot from each idle producer while it holds fewer than this many.
-    pub unit_cap: u32,
-    /// The unit schemes it builds, in turn (paths as missions place them); a scheme the
-    /// data directory does not have, or research has not allowed, is refused and the
-    /// next one is tried at the next turn.
-    pub build: Vec<String>,
-    /// Seconds a clan waits before ordering a refused scheme again.
-    pub retry_seconds: f32,
-    /// A clan with a mine builds transport robots until it has this many.
-    pub transports: u32,
-    /// The transport robot's unit scheme (a path as missions place them).
-    pub transport: String,
-    /// Origin label.
-    pub origin: Origin,
-}
-
-fn bad(file: &str, rule: String, detail: &str) -> RulesError {
+pub(crate) fn bad(file: &str, rule: String, detail: &str) -> RulesError {
     RulesError::Invalid { file: file.into(), rule, detail: detail.into() }
 }
 
-fn finite_non_negative(values: &[f32]) -> bool {
+pub(crate) fn finite_non_negative(values: &[f32]) -> bool {
     values.iter().all(|v| v.is_finite() && *v >= 0.0)
 }
 
@@ -153,26 +122,5 @@ impl Combat {
     /// A weapon and its table index.
     pub fn weapon(&self, name: &str) -> Option<(u16, &WeaponRule)> {
         self.weapons.iter().enumerate().find(|(_, w)| w.name == name).map(|(i, w)| (i as u16, w))
-    }
-}
-
-impl Ai {
-    /// Checks the label and the numbers.
-    pub(crate) fn check(&self, file: &str) -> Result<(), RulesError> {
-        if self.origin != Origin::Project {
-            return Err(bad(file, "ai".into(), "only the project's own rules belong in the rules file"));
-        }
-        let ok = finite_non_negative(&[self.think_seconds, self.defend_radius, self.attack_ratio, self.retry_seconds])
-            && self.think_seconds > 0.0;
-        if !ok {
-            return Err(bad(file, "ai".into(), "numbers must be finite and >= 0, think_seconds > 0"));
-        }
-        if let Some(i) = self.build.iter().position(|s| s.trim().is_empty()) {
-            return Err(bad(file, format!("ai.build[{i}]"), "a scheme path is not empty"));
-        }
-        if self.transport.trim().is_empty() {
-            return Err(bad(file, "ai.transport".into(), "a scheme path is not empty"));
-        }
-        Ok(())
     }
 }

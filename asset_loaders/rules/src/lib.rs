@@ -10,12 +10,14 @@
 //! sound table (engine, unit response and click samples) and haulage (what a transport
 //! robot carries, how fast it loads and unloads, how close it must be).
 
+mod ai;
 mod combat;
 mod difficulty;
 mod haul;
 mod sound;
 
-pub use combat::{Ai, Combat, Durability, WeaponRule};
+pub use ai::{Ai, ClassRole, ROBOT_CLASS_BIT, Role};
+pub use combat::{Combat, Durability, WeaponRule};
 pub use difficulty::DifficultyRules;
 pub use haul::HaulRules;
 pub use sound::SoundRules;
@@ -23,7 +25,7 @@ pub use sound::SoundRules;
 use serde::Deserialize;
 
 /// The rules file version this reader understands.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 /// The shipped rules file, relative to the repository's `assets/`.
 pub const SHIPPED_PATH: &str = "rules/iron3d.rules.ron";
 /// The shipped rules text (compiled in, so the rules exist for any data directory).
@@ -157,7 +159,7 @@ pub enum RulesError {
         detail: String,
     },
     /// A version this reader does not know.
-    #[error("{file}: rules version {found}, this build reads version {VERSION}")]
+    #[error("{file}: rules version {found}, this build reads version {VERSION}{}", upgrade_hint(*.found))]
     Version {
         /// File name.
         file: String,
@@ -174,6 +176,18 @@ pub enum RulesError {
         /// What is wrong.
         detail: String,
     },
+}
+
+/// What to change in a file of an older version (appended to the version error).
+fn upgrade_hint(found: u32) -> &'static str {
+    match found {
+        4 => {
+            "; version 4 named the computer clans' unit schemes by file (`ai.build`, \
+             `ai.transport`): version 5 chooses them by role from the mission's data, so replace \
+             those two keys with `roles`, `armed_component` and `army` (see the shipped file)"
+        }
+        _ => "",
+    }
 }
 
 impl Cost {
@@ -333,9 +347,9 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_with_the_rule_named() {
-        let other = SHIPPED.replace("version: 4", "version: 5");
-        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 5, .. })));
-        let old = SHIPPED.replace("version: 4", "version: 3");
+        let other = SHIPPED.replace("version: 5", "version: 6");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 6, .. })));
+        let old = SHIPPED.replace("version: 5", "version: 3");
         assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 3, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
@@ -365,7 +379,25 @@ mod tests {
                 "haul.unload_per_second",
             ),
             ("reach: (value: 30.0", "reach: (value: inf", "haul.reach"),
-            (r#""UNITS\\ROBOTS\\hauler.dat""#, r#"" ""#, "ai.transport"),
         ]);
+    }
+
+    #[test]
+    fn a_version_4_file_is_refused_with_what_to_change() {
+        let old = SHIPPED.replace("version: 5", "version: 4");
+        let e = Rules::parse("old.ron", &old).unwrap_err();
+        assert!(matches!(e, RulesError::Version { found: 4, .. }));
+        let e = e.to_string();
+        assert!(e.starts_with("old.ron: rules version 4, this build reads version 5; "), "{e}");
+        assert!(e.contains("`ai.build`") && e.contains("by role"), "{e}");
+    }
+
+    #[test]
+    fn the_rules_file_names_no_file_of_a_game_tree() {
+        // The rules hold for any data directory: no unit scheme, archive or mission file.
+        let lower = SHIPPED.to_ascii_lowercase();
+        for ext in [".dat", ".tma", ".rlb", ".lib", ".msh", ".trf", ".cfg"] {
+            assert!(!lower.contains(ext), "the rules file names a {ext} file");
+        }
     }
 }

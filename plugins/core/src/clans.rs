@@ -210,3 +210,25 @@ pub struct ResearchBoard {
     /// Clan → `(startable node indices, busy)`.
     pub clans: std::collections::BTreeMap<i32, (Vec<u32>, bool)>,
 }
+
+/// One unit scheme a clan can build in this mission's data.
+#[derive(Debug, Clone, PartialEq, Eq, Reflect)]
+pub struct BuildOption {
+    /// The scheme (its name is in [`crate::SchemeNames`]).
+    pub scheme: crate::SchemeRef,
+    /// Its Unit DAT class word.
+    pub class: u32,
+    /// Its component types, root first (`registry.md` §2.3).
+    pub component_types: Vec<u32>,
+}
+
+/// What each clan can build in this mission's data (published by production at game
+/// start, read by the strategic layer): per clan, the robot schemes placed for any clan
+/// of the mission, those its research tree names and the `mission.cfg` `object
+/// prebuild` schemes that resolve to a robot with a production cost, in name order.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource)]
+pub struct BuildOptions {
+    /// Clan → its options.
+    pub clans: std::collections::BTreeMap<i32, Vec<BuildOption>>,
+}

@@ -24,8 +24,8 @@ mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
 pub use clans::{
-    ClanSetup, MissionClans, MissionOutcome, Outcome, ProductionPart, ProductionParts, ResearchBoard, RunScriptEvent,
-    SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots, UnitClass,
+    BuildOption, BuildOptions, ClanSetup, MissionClans, MissionOutcome, Outcome, ProductionPart, ProductionParts,
+    ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
 pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};
@@ -69,6 +69,8 @@ impl Plugin for CorePlugin {
             .init_resource::<ClanRelations>()
             .init_resource::<ResearchBoard>()
             .register_type::<ResearchBoard>()
+            .init_resource::<BuildOptions>()
+            .register_type::<BuildOptions>()
             .init_resource::<ShotCounter>()
             .init_resource::<Difficulty>()
             .register_type::<Difficulty>()

@@ -24,6 +24,10 @@
 //! * **Mining** ([`mining`]): every mine extracts `production.mine_ore_per_second` into
 //!   its own ore store, up to its `MaximumOre` (a full mine stops; transport robots
 //!   carry the ore to the clan's stores, `iron3d_behavior`'s haul orders).
+//! * **What a clan can build** ([`options`]): at game start, the robot schemes of the
+//!   mission's data (placed for any clan, named by the clan's research tree or by
+//!   `mission.cfg`'s `object prebuild`) are published as `iron3d_core::BuildOptions`
+//!   for the computer clans; a clan with nothing to build is reported once.
 //! * Every step runs in `SimSystems::Production` (after SuperAI, before Behavior),
 //!   producers and clans in id order; events are `GameMessageKind::Production`
 //!   (`produced`, `researched`, `rejected`); the state joins the state hash
@@ -31,6 +35,7 @@
 
 mod check;
 pub mod mining;
+pub mod options;
 pub mod research;
 mod state;
 mod step;
@@ -43,7 +48,7 @@ pub use step::PLACES_AROUND;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, Fnv1a, ResearchBoard, SimSystems};
+use iron3d_core::{AppState, BuildOptions, Fnv1a, ResearchBoard, SimSystems};
 use std::sync::Arc;
 
 /// Installs production and research (needs `iron3d_core::CorePlugin`; the mission
@@ -56,10 +61,11 @@ impl Plugin for ProductionPlugin {
         let rules = iron3d_rules::Rules::shipped().map(Arc::new).map_err(|e| e.to_string());
         app.insert_resource(ProductionRules(rules))
             .register_type::<Production>()
-            .add_systems(OnEnter(AppState::InGame), step::setup)
+            .add_systems(OnEnter(AppState::InGame), (step::setup, options::publish).chain())
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
                 commands.remove_resource::<Production>();
                 commands.insert_resource(ResearchBoard::default());
+                commands.insert_resource(BuildOptions::default());
             })
             .add_systems(FixedUpdate, (mining::mine, step::run, publish).chain().in_set(SimSystems::Production));
     }

@@ -40,7 +40,7 @@ pub(crate) fn rules(world: &World) -> Result<Arc<Rules>, String> {
 }
 
 /// An object to resolve or build from `key` (a unit scheme path or a prototype key).
-fn probe(id: u32, key: &str) -> PreparedObject {
+pub(crate) fn probe(id: u32, key: &str) -> PreparedObject {
     PreparedObject {
         id,
         name: key.into(),

@@ -1,6 +1,7 @@
-//! Default environment (the mission data defines no sky, fog or light the spec has
-//! pinned down): a sun (casting no shadows), ambient light, sky clear colour, distance
-//! fog and exposure on 3D cameras, which draw without multisampling.
+//! The environment: a sun (casting no shadows), ambient light, sky clear colour, distance
+//! fog and exposure on 3D cameras, which draw without multisampling. The defaults stand
+//! until a mission's sky replaces its colours and light (`iron3d_weather`'s mission sky,
+//! from the mission's `sky.wea` material).
 
 use bevy::camera::Exposure;
 use bevy::pbr::{DistanceFog, FogFalloff};
@@ -18,8 +19,12 @@ pub struct Environment {
     pub sky: Color,
     /// Ambient light brightness.
     pub ambient: f32,
+    /// Ambient light colour.
+    pub ambient_colour: Color,
     /// Sun illuminance (lux).
     pub sun_illuminance: f32,
+    /// Sun colour.
+    pub sun_colour: Color,
     /// Fog start and end distances (game units).
     pub fog: (f32, f32),
     /// Camera exposure (EV100; higher is darker).
@@ -31,7 +36,9 @@ impl Default for Environment {
         Self {
             sky: Color::srgb(0.55, 0.68, 0.85),
             ambient: AMBIENT_BRIGHTNESS,
+            ambient_colour: Color::srgb(0.85, 0.88, 1.0),
             sun_illuminance: 9_000.0,
+            sun_colour: Color::WHITE,
             fog: (700.0, 2_600.0),
             exposure: Exposure::EV100_BLENDER,
         }
@@ -46,14 +53,19 @@ pub(crate) fn setup(mut commands: Commands, env: Res<Environment>) {
     commands.insert_resource(ClearColor(env.sky));
     // Lightmapped surfaces take their ambient term from the lightmap instead.
     commands.insert_resource(GlobalAmbientLight {
-        color: Color::srgb(0.85, 0.88, 1.0),
+        color: env.ambient_colour,
         brightness: env.ambient,
         affects_lightmapped_meshes: false,
     });
     commands.spawn((
         Sun,
         Name::new("Sun"),
-        DirectionalLight { illuminance: env.sun_illuminance, shadow_maps_enabled: false, ..default() },
+        DirectionalLight {
+            illuminance: env.sun_illuminance,
+            color: env.sun_colour,
+            shadow_maps_enabled: false,
+            ..default()
+        },
         // Afternoon sun from the south-west, 40° above the horizon.
         Transform::from_rotation(Quat::from_euler(EulerRot::YXZ, -0.8, -0.7, 0.0)),
     ));
@@ -91,8 +103,10 @@ pub(crate) fn apply(
     }
     clear.0 = env.sky;
     ambient.brightness = env.ambient;
+    ambient.color = env.ambient_colour;
     for mut sun in &mut suns {
         sun.illuminance = env.sun_illuminance;
+        sun.color = env.sun_colour;
     }
     let (start, end) = env.fog;
     for mut fog in &mut fogs {

@@ -660,7 +660,7 @@ mod production {
         // These tests are about the Player's orders: the computer clan builds and
         // researches nothing.
         let mut strategy = app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>();
-        strategy.ai.build.clear();
+        strategy.ai.army.clear();
         strategy.ai.transports = 0;
         strategy.institutes.clear();
         set_mining(&mut app, 0.0);

@@ -3,15 +3,16 @@
 //! the world and become orders in the command queue, applied by Behavior in this same
 //! tick; nothing here moves an object.
 
-use crate::{Strategy, StrategyRules};
+use crate::{Build, Strategy, StrategyRules};
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClanRelations, ClanSetup, CommandQueue, GameClock, GameMessage, GameMessageKind, Health, MissionClans,
-    MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, ResearchBoard, SchemeNames,
-    SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
+    BuildOption, BuildOptions, ClanRelations, ClanSetup, CommandQueue, GameClock, GameMessage, GameMessageKind, Health,
+    MissionClans, MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, ResearchBoard,
+    SchemeRef, SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
 };
 use iron3d_economy::{MINE_CLASS, OreProperty, TRANSPORT_CLASS};
+use iron3d_rules::Role;
 use std::collections::BTreeMap;
 
 /// One object as the strategic layer sees it.
@@ -158,7 +159,7 @@ pub(crate) fn builds_done(
         let Some(&building) = ids.first() else { continue };
         let refused = *event == ProductionEvent::Rejected;
         if let Some(done) = strategy.building.remove(&building).filter(|_| refused) {
-            strategy.refused.insert(done, m.tick.saturating_add(wait));
+            strategy.refused.insert((done.clan, done.scheme), m.tick.saturating_add(wait));
         }
         if let Some(clan) = strategy.researching.remove(&building).filter(|_| refused) {
             strategy.research_wait.insert(clan, m.tick.saturating_add(wait));
@@ -166,40 +167,64 @@ pub(crate) fn builds_done(
     }
 }
 
-/// The scheme path of a build's scheme index: `ai.build[i]`, or `ai.transport` for
-/// index `ai.build.len()`.
-pub fn scheme_path(rules: &iron3d_rules::Ai, scheme: u32) -> &str {
-    rules.build.get(scheme as usize).unwrap_or(&rules.transport)
+/// A clan's build menu: the schemes of its [`BuildOptions`] by role (`ai.roles`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Menu {
+    /// Schemes of the `ai.army` roles, taken in turn.
+    pub army: Vec<SchemeRef>,
+    /// Transport schemes (the first not refused lately is built).
+    pub transports: Vec<SchemeRef>,
 }
 
-/// The builds a clan orders at tick `tick`: `(producer, scheme index)` for each of its
-/// idle producers, skipping schemes refused lately: first transport robots (index
-/// `ai.build.len()`) while it has a mine and fewer than `ai.transports` built or being
-/// built, then battle units while its army and their running builds stay under the cap.
-pub fn builds(clan: i32, tick: u32, census: &[Seen], rules: &iron3d_rules::Ai, strategy: &Strategy) -> Vec<(u32, u32)> {
-    let n = rules.build.len() as u32;
+impl Menu {
+    /// The menu of a clan's options, in option order.
+    pub fn of(options: &[BuildOption], rules: &iron3d_rules::Ai) -> Self {
+        let with = |keep: &dyn Fn(Role) -> bool| -> Vec<SchemeRef> {
+            let role = |o: &&BuildOption| rules.role(o.class, &o.component_types).is_some_and(keep);
+            options.iter().filter(role).map(|o| o.scheme).collect()
+        };
+        Self { army: with(&|r| rules.army.contains(&r)), transports: with(&|r| r == Role::Transport) }
+    }
+}
+
+/// The builds a clan orders at tick `tick`, `(producer, build)` for each of its idle
+/// producers, skipping schemes refused lately: first a transport scheme of its menu
+/// while it has a mine and fewer than `ai.transports` transports built or being built,
+/// then its army schemes in turn while its army and their running builds stay under
+/// the cap.
+pub fn builds(
+    clan: i32,
+    tick: u32,
+    census: &[Seen],
+    rules: &iron3d_rules::Ai,
+    menu: &Menu,
+    strategy: &Strategy,
+) -> Vec<(u32, Build)> {
     let ours = |f: fn(&Seen) -> bool| census.iter().filter(|s| s.clan == clan && f(s)).count();
     let running =
-        |transport: bool| strategy.building.values().filter(|c| c.0 == clan && (c.1 == n) == transport).count();
+        |transport: bool| strategy.building.values().filter(|b| b.clan == clan && b.transport == transport).count();
     let wanted = if ours(|s| s.mine) > 0 { rules.transports as usize } else { 0 };
     let mut transports = ours(|s| s.transport) + running(true);
     let mut army = ours(|s| s.movable && s.armed) + running(false);
-    let mut next = strategy.builds.get(&clan).copied().unwrap_or(0);
-    let open = |s: u32| strategy.refused.get(&(clan, s)).is_none_or(|until| tick >= *until);
+    let n = menu.army.len();
+    let mut next = strategy.builds.get(&clan).copied().unwrap_or(0) as usize;
+    let open = |s: SchemeRef| strategy.refused.get(&(clan, s)).is_none_or(|until| tick >= *until);
     let mut out = Vec::new();
     for p in census.iter().filter(|s| s.clan == clan && s.producer && !strategy.building.contains_key(&s.id)) {
-        if transports < wanted && open(n) {
-            out.push((p.id, n));
+        if transports < wanted
+            && let Some(&scheme) = menu.transports.iter().find(|s| open(**s))
+        {
+            out.push((p.id, Build { clan, scheme, transport: true }));
             transports += 1;
             continue;
         }
         if army >= rules.unit_cap as usize || n == 0 {
             break;
         }
-        let Some(scheme) = (0..n).map(|k| (next + k) % n).find(|&s| open(s)) else { break };
-        out.push((p.id, scheme));
+        let Some(k) = (0..n).map(|k| (next + k) % n).find(|&k| open(menu.army[k])) else { break };
+        out.push((p.id, Build { clan, scheme: menu.army[k], transport: false }));
         army += 1;
-        next = scheme + 1;
+        next = k + 1;
     }
     out
 }
@@ -243,7 +268,7 @@ pub(crate) fn think(
     objects: Query<Row>,
     mut strategy: ResMut<Strategy>,
     mut queue: ResMut<CommandQueue>,
-    mut names: ResMut<SchemeNames>,
+    options: Res<BuildOptions>,
     board: Res<ResearchBoard>,
 ) {
     let Some(clans) = clans else { return };
@@ -276,13 +301,14 @@ pub(crate) fn think(
             });
             strategy.assigned.insert(transport, Order::Haul(mine));
         }
-        for (producer, scheme) in builds(me, clock.tick, census, &rules.ai, &strategy) {
-            let Ok(r) = names.intern(scheme_path(&rules.ai, scheme)) else { continue };
-            queue.push(SimCommand { tick: clock.tick, units: vec![producer], order: Order::Build(r), queued: false });
-            strategy.building.insert(producer, (me, scheme));
-            if (scheme as usize) < rules.ai.build.len() {
-                strategy.builds.insert(me, scheme + 1);
+        let menu = Menu::of(options.clans.get(&me).map_or(&[][..], Vec::as_slice), &rules.ai);
+        for (producer, build) in builds(me, clock.tick, census, &rules.ai, &menu, &strategy) {
+            let order = Order::Build(build.scheme);
+            queue.push(SimCommand { tick: clock.tick, units: vec![producer], order, queued: false });
+            if let Some(k) = menu.army.iter().position(|s| *s == build.scheme).filter(|_| !build.transport) {
+                strategy.builds.insert(me, k as u32 + 1);
             }
+            strategy.building.insert(producer, build);
         }
         let waiting = strategy.research_wait.get(&me).is_some_and(|until| clock.tick < *until);
         if let Some((institute, node)) = research(me, census, &board).filter(|_| !waiting) {

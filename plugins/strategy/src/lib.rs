@@ -11,12 +11,15 @@
 //!   gathers its idle units at its base. It only ever gives orders, through the same
 //!   command queue as players, and only when an order changes. While it holds fewer
 //!   than `unit_cap` battle units it orders one robot from each of its production
-//!   buildings that has no build of its running, taking the
-//!   schemes of `ai.build` in turn; a refused scheme (locked by research, not enough ore)
-//!   is not ordered again by that clan for `retry_seconds`. When its research is idle
+//!   buildings that has no build of its running. What it builds comes from the
+//!   mission's data, never from a file name: its clan's `iron3d_core::BuildOptions`
+//!   (published by production), given roles by the rules (`ai.roles`, by Unit DAT class
+//!   word, or `ai.armed_component` for an armed robot of no listed class); it takes the
+//!   schemes of the `ai.army` roles in turn ([`ai::Menu`]); a refused scheme (locked by
+//!   research, not enough ore) is not ordered again by that clan for `retry_seconds`. When its research is idle
 //!   it starts the first node of its tree that can start (at its lowest-id institute);
 //!   after a refusal (not enough ore) it waits `retry_seconds` too. A clan with a mine
-//!   first builds `ai.transport` robots until it has `ai.transports` (built or being
+//!   first builds schemes of the Transport role until it has `ai.transports` (built or being
 //!   built; they count in no cap), and gives each of its transports that is not hauling
 //!   from one of its mines `Order::Haul` of its fullest mine (ties by the lower id; each
 //!   order counts `haul.capacity` off that mine for the next transport).
@@ -33,7 +36,7 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, Fnv1a, Order, SuperAiPhase};
+use iron3d_core::{AppState, Fnv1a, Order, SchemeRef, SuperAiPhase};
 use iron3d_rules::Ai;
 use std::collections::BTreeMap;
 
@@ -57,19 +60,29 @@ pub struct StrategyRules {
 pub struct Strategy {
     /// Unit id → the order it was given.
     pub assigned: BTreeMap<u32, Order>,
-    /// Producer id → the clan that ordered a robot there and the scheme (index in
-    /// `ai.build`; `ai.build.len()` is the transport), until it is produced or refused.
-    pub building: BTreeMap<u32, (i32, u32)>,
-    /// Clan → how many builds it ordered (the next scheme of `ai.build` to take).
+    /// Producer id → the build ordered there, until it is produced or refused.
+    pub building: BTreeMap<u32, Build>,
+    /// Clan → the index in its army menu of the next scheme to take.
     pub builds: BTreeMap<i32, u32>,
     /// `(clan, scheme)` → the tick before which a refused scheme is not ordered again.
-    pub refused: BTreeMap<(i32, u32), u32>,
+    pub refused: BTreeMap<(i32, SchemeRef), u32>,
     /// Institute id → the clan that ordered research there (until researched or refused).
     pub researching: BTreeMap<u32, i32>,
     /// Clan → the tick before which it orders no research after a refusal.
     pub research_wait: BTreeMap<i32, u32>,
     /// Clans whose `Mission_Complete` was requested.
     pub announced: Vec<u32>,
+}
+
+/// A robot a computer clan ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+pub struct Build {
+    /// The ordering clan.
+    pub clan: i32,
+    /// The scheme.
+    pub scheme: SchemeRef,
+    /// Whether it was ordered as a transport (it counts towards `ai.transports`).
+    pub transport: bool,
 }
 
 /// Installs the strategic layer (needs `iron3d_core::CorePlugin`).
@@ -116,14 +129,17 @@ pub fn hash_into(world: &World, h: &mut Fnv1a) {
             h.word(w);
         }
     }
-    for (producer, (clan, scheme)) in &s.building {
-        [*producer, *clan as u32, *scheme].into_iter().for_each(|w| h.word(w));
+    for (producer, b) in &s.building {
+        let scheme = b.scheme.0;
+        [*producer, b.clan as u32, scheme as u32, (scheme >> 32) as u32, u32::from(b.transport)]
+            .into_iter()
+            .for_each(|w| h.word(w));
     }
     for (clan, n) in &s.builds {
         [*clan as u32, *n].into_iter().for_each(|w| h.word(w));
     }
     for ((clan, scheme), until) in &s.refused {
-        [*clan as u32, *scheme, *until].into_iter().for_each(|w| h.word(w));
+        [*clan as u32, scheme.0 as u32, (scheme.0 >> 32) as u32, *until].into_iter().for_each(|w| h.word(w));
     }
     for (institute, clan) in &s.researching {
         [*institute, *clan as u32].into_iter().for_each(|w| h.word(w));

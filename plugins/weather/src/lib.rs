@@ -1,7 +1,8 @@
 //! Weather (spec `runtime.md` §8): rain and snow particles in a volume in front of the
-//! camera, lightning bolts with a point light flash, an overcast sky (the renderer's
-//! `Environment` darkened with the intensity; the clear sky's colour chooses the day or
-//! night music), and the rain loop and thunder as
+//! camera, lightning bolts with a point light flash, the mission's sky (its colour, sun
+//! and ambient from the first `sky.wea` material, see [`sky`]; its base colour chooses
+//! the day or night music), an overcast sky (the renderer's `Environment` darkened with
+//! the intensity), and the rain loop and thunder as
 //! [`iron3d_core::SoundCue`]s, driven by the mission's weather schedule — the project's
 //! own `weather.ron` beside `sky.wea` (see [`schedule`]; the original's `sky.ske` is
 //! undocumented and never read). Everything runs on game time (virtual time, frozen
@@ -18,6 +19,7 @@ mod mission;
 mod overcast;
 mod particles;
 pub mod schedule;
+pub mod sky;
 pub mod sound;
 pub mod volume;
 
@@ -26,6 +28,7 @@ pub use frame::EnvironmentFrame;
 pub use mission::{MissionWeather, read_schedule};
 pub use overcast::{ClearSky, darken};
 pub use particles::{Kind, PARTICLE_STREAM, Particle, Precipitation};
+pub use sky::{MissionSky, SkyLook, read_sky};
 pub use sound::RainLoop;
 
 use bevy::prelude::*;
@@ -56,12 +59,14 @@ impl Plugin for WeatherPlugin {
             .init_resource::<Lightning>()
             .init_resource::<RainLoop>()
             .init_resource::<ClearSky>()
+            .init_resource::<MissionSky>()
             .init_resource::<iron3d_audio::SkyBaseColour>()
             .register_type::<MissionWeather>()
             .register_type::<EnvironmentFrame>()
             .register_type::<Lightning>()
             .register_type::<RainLoop>()
             .register_type::<ClearSky>()
+            .register_type::<MissionSky>()
             .register_type::<Precipitation>()
             .register_type::<Flash>()
             .configure_sets(
@@ -73,9 +78,9 @@ impl Plugin for WeatherPlugin {
             )
             .add_systems(
                 OnEnter(AppState::InGame),
-                (mission::open, bolts::open, particles::spawn, overcast::open).chain(),
+                (mission::open, sky::open, bolts::open, particles::spawn, overcast::open).chain(),
             )
-            .add_systems(OnExit(AppState::InGame), (sound::close, overcast::close, mission::close).chain())
+            .add_systems(OnExit(AppState::InGame), (sound::close, overcast::close, sky::close, mission::close).chain())
             .add_systems(
                 PostUpdate,
                 (
@@ -85,7 +90,7 @@ impl Plugin for WeatherPlugin {
                         particles::simulate,
                         (bolts::strike, bolts::fade).chain(),
                         sound::rain_loop,
-                        (overcast::update, overcast::publish).chain(),
+                        (overcast::update, sky::publish).chain(),
                     )
                         .in_set(WeatherSystems::Weather),
                 ),

@@ -2,12 +2,10 @@
 //! [`Environment`] — sky and fog colour towards the schedule's overcast colour, the
 //! camera exposure towards its light factor (so lightmapped surfaces darken too) — in
 //! proportion to the stronger of the two intensities. The clear-sky environment is kept and restored when the mission closes.
-//! The clear sky's colour is published as the ambient music's [`SkyBaseColour`].
 
 use crate::mission::MissionWeather;
 use crate::schedule::Overcast;
 use bevy::prelude::*;
-use iron3d_audio::SkyBaseColour;
 use iron3d_render::Environment;
 
 /// The environment before the weather touched it, and the darkness last applied.
@@ -47,15 +45,6 @@ pub(crate) fn update(weather: Res<MissionWeather>, mut clear: ResMut<ClearSky>, 
         *env = darken(base, &schedule.look.overcast, darkness);
         clear.darkness = darkness;
     }
-}
-
-/// Publishes the clear sky's colour (sRGB components, before rain and snow darken it) as
-/// the music's day or night sky (spec §9: "the base RGB of the first active sky object";
-/// the project draws its sky as the environment's clear colour, so that colour stands in
-/// — *project*).
-pub(crate) fn publish(clear: Res<ClearSky>, env: Res<Environment>, mut sky: ResMut<SkyBaseColour>) {
-    let c = clear.environment.as_ref().unwrap_or(&env).sky.to_srgba();
-    sky.set_if_neq(SkyBaseColour(Some([c.red, c.green, c.blue])));
 }
 
 /// Restores the clear sky when the mission closes.

@@ -124,24 +124,31 @@ fn the_rain_loop_follows_a_scripted_curve_frame_by_frame_in_game_time() {
 }
 
 #[test]
-fn the_clear_sky_chooses_the_day_or_night_music() {
+fn the_missions_sky_chooses_the_day_or_night_music() {
     use bevy::prelude::*;
     use iron3d_audio::{DeviceChoice, GameAudioPlugin, SoundEventLog};
     use iron3d_core::{SoundAction, SoundBus};
     use iron3d_render::Environment;
     use std::sync::Arc;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo");
-    let game = Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
-    // single.01 has a day and a night pool, and rain from the start (which darkens the sky
-    // on screen, not the sky's own colour).
-    for (sky, pool) in [(Color::srgb(0.2, 0.2, 0.25), "NIGHTVAR"), (Environment::default().sky, "DAYVAR")] {
+    // single.01 has a day and a night pool, a dusk sky (its base colour is short: night)
+    // and snow from the start (which darkens the sky on screen, not the sky's own
+    // colour); the same mission under the clear day's material plays the day pool.
+    let root = std::env::temp_dir().join(format!("iron3d-sky-music-{}", std::process::id()));
+    let tree = iron3d_demo::build(iron3d_demo::DEFAULT_SEED).unwrap();
+    tree.write_to(&root).unwrap();
+    let sky = root.join("MISSIONS/single.01/sky.wea");
+    let dusk = std::fs::read(&sky).unwrap();
+    let day = String::from_utf8(dusk.clone()).unwrap().replace("SKY_DUSK", "SKY_DAY");
+    for (table, pool) in [(dusk, "NIGHTVAR"), (day.into_bytes(), "DAYVAR")] {
+        std::fs::write(&sky, table).unwrap();
+        let game = Arc::new(iron3d_vfs::GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap());
         let mut app = iron3d_sim::headless_app();
         app.add_plugins((iron3d_mission::MissionPlugin, GameAudioPlugin { device: DeviceChoice::Disabled }))
             .add_plugins(crate::WeatherPlugin)
             .init_resource::<Assets<Mesh>>()
             .init_resource::<Assets<StandardMaterial>>()
             .init_resource::<Assets<Image>>()
-            .insert_resource(Environment { sky, ..default() })
+            .init_resource::<Environment>()
             .insert_resource(iron3d_assets::GameData(Arc::clone(&game)));
         iron3d_mission::load_headless(&mut app, &game, "single.01").unwrap();
         app.update();
@@ -151,6 +158,13 @@ fn the_clear_sky_chooses_the_day_or_night_music() {
             .filter(|e| e.bus == SoundBus::Music && e.action == SoundAction::Play)
             .map(|e| e.key.name.as_str())
             .collect();
-        assert!(played.len() == 1 && played[0].starts_with(pool), "{sky:?}: {played:?}");
+        assert!(played.len() == 1 && played[0].starts_with(pool), "{pool}: {played:?}");
+        let sky = app.world().resource::<crate::MissionSky>();
+        assert!(sky.look.is_some() && sky.before.is_some(), "{}", sky.status);
+        app.world_mut().resource_mut::<NextState<iron3d_core::AppState>>().set(iron3d_core::AppState::MainMenu);
+        app.update();
+        let env = app.world().resource::<Environment>();
+        assert_eq!(env.sky, Environment::default().sky, "closing the mission restores the default sky");
     }
+    let _ = std::fs::remove_dir_all(root);
 }

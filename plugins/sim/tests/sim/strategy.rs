@@ -159,13 +159,106 @@ mod demo_skirmish {
             produced.iter().all(|e| owner_of(&mut app, e.1[0]) == 2),
             "the player's producers build only when the player orders"
         );
-        let haulers: Vec<u32> =
-            by_enemy.iter().filter(|e| e.2 == "units\\robots\\hauler.dat").map(|e| e.1[1]).collect();
+        let class_of = |app: &App, id: u32| {
+            let e = app.world().resource::<ObjectTable>().entity_of(id).unwrap();
+            app.world().get::<UnitClass>(e).map(|c| c.0)
+        };
+        let haulers: Vec<u32> = by_enemy
+            .iter()
+            .map(|e| e.1[1])
+            .filter(|&id| class_of(&app, id) == Some(iron3d_economy::TRANSPORT_CLASS))
+            .collect();
         assert!(!haulers.is_empty(), "it has mines: it builds transports: {by_enemy:?}");
         let strategy = app.world().resource::<Strategy>().clone();
         for h in haulers {
             assert!(matches!(strategy.assigned.get(&h), Some(Order::Haul(_))), "transport {h} hauls");
         }
+    }
+
+    /// The demo laid out like an installed original (robot schemes renamed in its
+    /// style, project-only properties such as `PatrolPath` dropped), in a temporary
+    /// folder.
+    fn original_like(tag: &str) -> (std::path::PathBuf, Arc<iron3d_vfs::GameDir>) {
+        let root = std::env::temp_dir().join(format!("iron3d-original-like-{tag}-{}", std::process::id()));
+        let demo = iron3d_demo::build(iron3d_demo::DEFAULT_SEED).unwrap();
+        iron3d_demo::original_like::rewrite(&demo).unwrap().write_to(&root).unwrap();
+        let game = iron3d_vfs::GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap();
+        (root, Arc::new(game))
+    }
+
+    #[test]
+    fn on_an_original_like_copy_the_computer_clan_still_builds_hauls_and_attacks() {
+        let (root, game) = original_like("skirmish");
+        let mut app = demo_mission(&game, "tutorial.01");
+        run(&mut app, 3500);
+        let owner_of = |app: &App, id: u32| {
+            let e = app.world().resource::<ObjectTable>().entity_of(id)?;
+            app.world().get::<Owner>(e).map(|o| o.clan)
+        };
+        let rejected = events(&app, EventKind::Rejected);
+        assert!(rejected.iter().all(|e| !e.2.contains("not found")), "every scheme is found: {rejected:?}");
+        let produced = events(&app, EventKind::Produced);
+        let built: Vec<&String> = produced.iter().filter(|e| owner_of(&app, e.1[0]) == Some(2)).map(|e| &e.2).collect();
+        assert!(built.len() >= 2, "the computer clan builds: {produced:?}");
+        assert!(built.iter().all(|name| name.contains("w_m_tnk")), "from the renamed schemes: {built:?}");
+        let hauled = events(&app, EventKind::Loaded).into_iter().filter(|e| owner_of(&app, e.1[1]) == Some(2)).count();
+        assert!(hauled > 0, "its transports haul ore from its mines");
+        let damaged = events(&app, EventKind::Damaged);
+        let by_clan =
+            |clan: i32| damaged.iter().filter(move |e| e.1.get(1).and_then(|&a| owner_of(&app, a)) == Some(clan));
+        assert!(by_clan(2).count() > 0, "it attacks: {} hits in all", damaged.len());
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn what_a_clan_can_build_comes_from_the_missions_data_and_nothing_is_said_once() {
+        use iron3d_formats::world::Tma;
+        let (root, game) = original_like("options");
+        let mission = root.join("MISSIONS/tutorial.01");
+        let options = |game: &Arc<iron3d_vfs::GameDir>| {
+            let mut app = demo_mission(game, "tutorial.01");
+            run(&mut app, 2);
+            let names = app.world().resource::<SchemeNames>().clone();
+            let options = app.world().resource::<BuildOptions>().clone();
+            let of = |clan: i32| -> Vec<(String, u32)> {
+                let list = options.clans.get(&clan).map_or(&[][..], Vec::as_slice);
+                list.iter().map(|o| (names.name(o.scheme).unwrap().to_string(), o.class)).collect()
+            };
+            (of(1), of(2), events(&app, EventKind::Rejected))
+        };
+        let (player, enemy, _) = options(&game);
+        let placed: Vec<&str> = enemy.iter().map(|o| o.0.as_str()).collect();
+        assert_eq!(
+            placed,
+            [
+                "units\\robots\\w_m_tnk1.dat",
+                "units\\robots\\w_m_tnk2.dat",
+                "units\\robots\\w_m_tnk3.dat",
+                "units\\robots\\w_m_tnk4.dat"
+            ]
+        );
+        assert_eq!(player, enemy, "robots placed for any clan");
+        assert!(enemy.iter().any(|o| o.1 == iron3d_economy::TRANSPORT_CLASS), "the transport among them");
+        // No robot placed: the mission.cfg's prebuild schemes are what the clans build.
+        let tma_path = mission.join("data.tma");
+        let mut tma = Tma::parse(&std::fs::read(&tma_path).unwrap(), iron3d_formats::ReadOptions::strict()).unwrap();
+        tma.objects.retain(|o| !o.resource_name.as_bytes().starts_with(b"UNITS\\ROBOTS"));
+        std::fs::write(&tma_path, tma.to_bytes().unwrap()).unwrap();
+        let cfg_path = mission.join("mission.cfg");
+        let music = std::fs::read(&cfg_path).unwrap();
+        let mut cfg = music.clone();
+        cfg.extend_from_slice(b"object prebuild\r\n    unit1 \"UNITS\\ROBOTS\\W_M_TNK3.DAT\"\r\nend\r\n");
+        std::fs::write(&cfg_path, cfg).unwrap();
+        let reopen = || Arc::new(iron3d_vfs::GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let (_, enemy, _) = options(&reopen());
+        assert_eq!(enemy, [("units\\robots\\w_m_tnk3.dat".to_string(), BATTLE_UNIT)]);
+        // Nothing at all: each active clan says so once.
+        std::fs::write(&cfg_path, music).unwrap();
+        let (player, enemy, rejected) = options(&reopen());
+        assert!(player.is_empty() && enemy.is_empty());
+        let said: Vec<&String> = rejected.iter().map(|e| &e.2).filter(|d| d.contains("nothing to build")).collect();
+        assert_eq!(said.len(), 2, "once per active clan: {said:?}");
+        let _ = std::fs::remove_dir_all(root);
     }
 
     #[test]
@@ -211,11 +304,45 @@ mod demo_skirmish {
     }
 }
 
+/// Options of three battle schemes (one armed robot of no listed class among them), a
+/// builder, a transport and a building, named by their place, not their file.
+fn options() -> Vec<BuildOption> {
+    let option = |n: u64, class: u32, component_types: &[u32]| BuildOption {
+        scheme: SchemeRef(n),
+        class,
+        component_types: component_types.to_vec(),
+    };
+    vec![
+        option(10, BATTLE_UNIT, &[0, 1, 4]),
+        option(11, 0x0100_4000, &[0]),
+        option(12, 0x0120_0000, &[0, 1, 4]),
+        option(13, iron3d_economy::TRANSPORT_CLASS, &[0]),
+        option(14, BATTLE_UNIT, &[0]),
+        option(15, PLANT, &[0, 4]),
+    ]
+}
+
+#[test]
+fn the_menu_takes_schemes_by_role_never_by_name() {
+    use iron3d_strategy::ai::Menu;
+    let rules = iron3d_rules::Rules::shipped().unwrap().ai;
+    let menu = Menu::of(&options(), &rules);
+    assert_eq!(menu.army, [SchemeRef(10), SchemeRef(12), SchemeRef(14)], "battle class or armed robot");
+    assert_eq!(menu.transports, [SchemeRef(13)]);
+    let mut hq = rules.clone();
+    hq.army = vec![iron3d_rules::Role::Builder];
+    assert_eq!(Menu::of(&options(), &hq).army, [SchemeRef(11)], "the army's roles come from the rules");
+    assert_eq!(Menu::of(&[], &rules), Menu::default(), "nothing to build");
+}
+
 #[test]
 fn builds_take_the_schemes_in_turn_skip_refused_ones_and_respect_the_cap() {
-    use iron3d_strategy::ai::{Seen, builds};
+    use iron3d_strategy::Build;
+    use iron3d_strategy::ai::{Menu, Seen, builds};
     let mut rules = iron3d_rules::Rules::shipped().unwrap().ai;
     rules.unit_cap = 4;
+    let menu = Menu::of(&options(), &rules);
+    let battle = |producer: u32, n: u64| (producer, Build { clan: 2, scheme: SchemeRef(n), transport: false });
     let seen = |id: u32, clan: i32, armed: bool, movable: bool, producer: bool| Seen {
         id,
         clan,
@@ -237,21 +364,28 @@ fn builds_take_the_schemes_in_turn_skip_refused_ones_and_respect_the_cap() {
         seen(5, 1, false, false, true),
     ];
     let mut s = Strategy::default();
-    assert_eq!(builds(2, 0, &census, &rules, &s), vec![(1, 0), (2, 1), (3, 2)], "own producers, schemes in turn");
-    s.building.insert(1, (2, 0));
+    let first = builds(2, 0, &census, &rules, &menu, &s);
+    assert_eq!(first, vec![battle(1, 10), battle(2, 12), battle(3, 14)], "own producers, schemes in turn");
+    s.building.insert(1, first[0].1);
     s.builds.insert(2, 1);
-    s.refused.insert((2, 1), 100);
-    assert_eq!(builds(2, 50, &census, &rules, &s), vec![(2, 2), (3, 0)], "1 busy, scheme 1 waits");
+    s.refused.insert((2, SchemeRef(12)), 100);
+    let busy = builds(2, 50, &census, &rules, &menu, &s);
+    assert_eq!(busy, vec![battle(2, 14), battle(3, 10)], "1 busy, scheme 12 waits");
     rules.unit_cap = 3;
-    assert_eq!(builds(2, 50, &census, &rules, &s), vec![(2, 2)], "1 unit + 1 running + 1 new: the cap holds");
-    assert_eq!(builds(2, 100, &census, &rules, &s), vec![(2, 1)], "after the wait it is tried again");
+    let capped = builds(2, 50, &census, &rules, &menu, &s);
+    assert_eq!(capped, vec![battle(2, 14)], "1 unit + 1 running + 1 new: the cap holds");
+    let again = builds(2, 100, &census, &rules, &menu, &s);
+    assert_eq!(again, vec![battle(2, 12)], "after the wait it is tried again");
+    assert_eq!(builds(2, 0, &census, &rules, &Menu::default(), &Strategy::default()), vec![], "nothing to build");
 }
 
 #[test]
 fn a_clan_with_a_mine_builds_transports_first_and_sends_idle_ones_to_its_fullest_mine() {
-    use iron3d_strategy::ai::{Seen, builds, hauls, scheme_path};
+    use iron3d_strategy::Build;
+    use iron3d_strategy::ai::{Menu, Seen, builds, hauls};
     let rules = iron3d_rules::Rules::shipped().unwrap().ai;
-    let n = rules.build.len() as u32;
+    let menu = Menu::of(&options(), &rules);
+    let build = |producer: u32, n: u64| (producer, Build { clan: 2, scheme: SchemeRef(n), transport: n == 13 });
     let seen = |id: u32, clan: i32| Seen {
         id,
         clan,
@@ -270,14 +404,16 @@ fn a_clan_with_a_mine_builds_transports_first_and_sends_idle_ones_to_its_fullest
     let transport = |id| Seen { transport: true, movable: true, ..seen(id, 2) };
     let mut census = vec![producer(1), producer(2), producer(3)];
     let s = Strategy::default();
-    assert_eq!(builds(2, 0, &census, &rules, &s), vec![(1, 0), (2, 1), (3, 2)], "no mine: no transport");
+    let no_mine = builds(2, 0, &census, &rules, &menu, &s);
+    assert_eq!(no_mine, vec![build(1, 10), build(2, 12), build(3, 14)], "no mine: no transport");
     census.push(mine(4, 300.0));
-    assert_eq!(builds(2, 0, &census, &rules, &s), vec![(1, n), (2, n), (3, 0)], "two transports, then battle units");
-    assert_eq!(scheme_path(&rules, n), rules.transport);
+    let mined = builds(2, 0, &census, &rules, &menu, &s);
+    assert_eq!(mined, vec![build(1, 13), build(2, 13), build(3, 10)], "two transports, then battle units");
     census.push(transport(5));
     let mut s = Strategy::default();
-    s.building.insert(1, (2, n));
-    assert_eq!(builds(2, 0, &census, &rules, &s), vec![(2, 0), (3, 1)], "one built, one being built: enough");
+    s.building.insert(1, mined[0].1);
+    let enough = builds(2, 0, &census, &rules, &menu, &s);
+    assert_eq!(enough, vec![build(2, 10), build(3, 12)], "one built, one being built: enough");
     census.extend([mine(6, 250.0), transport(7), mine(8, 300.0), transport(9)]);
     let capacity = 200.0;
     let mut assigned = std::collections::BTreeMap::new();

@@ -1,0 +1,123 @@
+//! What each clan can build in this mission's data ([`BuildOptions`], the project's rule
+//! over `world.md` §5.1): at game start, every robot scheme (class bit `0x01000000`)
+//! placed for any clan of the mission, every node of the clan's research tree that names
+//! a robot scheme, and every scheme an `object prebuild` block of the mission's
+//! `mission.cfg` names (`runtime.md` §2.6 grammar; the project reads any parameter value
+//! ending in `.dat` as a scheme path, quotes trimmed). Each is resolved through the
+//! mission's backend with its production cost; one that does not resolve is reported
+//! and left out. Nothing depends on a scheme's file name.
+
+use crate::state::Production;
+use crate::step::{probe, report, rules};
+use bevy_ecs::prelude::*;
+use iron3d_core::{BuildOption, BuildOptions, MissionClans, ProductionEvent, SchemeNames, ScriptFiles, UnitClass};
+use iron3d_formats::config::BlockCfg;
+use iron3d_mission::{LoadedMission, MISSIONS_DIR, MissionObject, resolve_object};
+use iron3d_rules::ROBOT_CLASS_BIT;
+use std::collections::BTreeSet;
+
+/// The block of `mission.cfg` that names schemes built before the mission (world.md §5.1).
+pub const PREBUILD_BLOCK: &str = "prebuild";
+
+/// The scheme paths the `object prebuild` blocks of a `mission.cfg` name, in file order.
+///
+/// # Errors
+/// The located parse error of the file.
+pub fn prebuild_schemes(path: &str, bytes: &[u8]) -> Result<Vec<String>, String> {
+    let cfg = BlockCfg::parse(bytes).map_err(|e| format!("{path}: {e}"))?;
+    let values = cfg
+        .blocks()
+        .filter(|b| b.name().eq_ignore_ascii_case(PREBUILD_BLOCK.as_bytes()))
+        .flat_map(|b| b.params().map(|(_, v)| String::from_utf8_lossy(v).trim().trim_matches('"').to_string()))
+        .filter(|v| v.to_ascii_lowercase().ends_with(".dat"))
+        .collect();
+    Ok(values)
+}
+
+/// The schemes of the mission's `mission.cfg` prebuild blocks (none without the file).
+fn prebuilt(world: &World, files: &dyn ScriptFiles) -> Result<Vec<String>, String> {
+    let Some(mission) = world.get_resource::<LoadedMission>() else { return Ok(Vec::new()) };
+    let path = format!("{MISSIONS_DIR}/{}/mission.cfg", mission.name);
+    match files.read(&path)? {
+        Some(bytes) => prebuild_schemes(&path, &bytes),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// Publishes [`BuildOptions`] at game start (after the research trees are loaded); a
+/// scheme that does not resolve, a clan with nothing to build and an unreadable
+/// `mission.cfg` are each reported once.
+pub(crate) fn publish(world: &mut World) {
+    let Some(clans) = world.get_resource::<MissionClans>().cloned() else { return };
+    let mut shared: BTreeSet<String> = world
+        .query::<(&MissionObject, &UnitClass)>()
+        .iter(world)
+        .filter(|(_, c)| c.0 & ROBOT_CLASS_BIT != 0)
+        .map(|(o, _)| o.key.clone())
+        .collect();
+    let mut problems = Vec::new();
+    match prebuilt(world, clans.files.as_ref()) {
+        Ok(names) => shared.extend(names),
+        Err(e) => problems.push(format!("prebuild schemes: {e}")),
+    }
+    let mut options = BuildOptions::default();
+    for clan in clans.clans.iter().filter(|c| c.mode != 0) {
+        let me = clan.index as i32;
+        let tree_names = world
+            .get_resource::<Production>()
+            .and_then(|p| p.clans.get(&me))
+            .and_then(|c| c.tree.as_ref())
+            .map(|t| t.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let mut found: Vec<BuildOption> = Vec::new();
+        // Tree nodes were resolved when the tree loaded; most name components (which
+        // lock schemes), so only the robot schemes among them are kept.
+        let candidates = shared.iter().chain(&tree_names);
+        for name in candidates {
+            match option(world, name) {
+                Ok(Some(o)) if !found.iter().any(|f| f.scheme == o.scheme) => found.push(o),
+                Ok(_) => {}
+                Err(e) => problems.push(format!("clan {me}: {e}")),
+            }
+        }
+        if found.is_empty() {
+            problems.push(format!("clan {me} ({}) has nothing to build in this mission's data", clan.name));
+        }
+        let names = world.resource::<SchemeNames>();
+        found.sort_by(|a, b| names.name(a.scheme).cmp(&names.name(b.scheme)));
+        options.clans.insert(me, found);
+    }
+    world.insert_resource(options);
+    for p in problems {
+        report(world, ProductionEvent::Rejected, Vec::new(), p);
+    }
+}
+
+/// The build option of `name`: `None` when it is no robot scheme with a production cost.
+fn option(world: &mut World, name: &str) -> Result<Option<BuildOption>, String> {
+    let rules = rules(world)?;
+    let mut object = probe(u32::MAX, name);
+    let extras = resolve_object(world, &mut object).map_err(|e| format!("scheme {name}: {e}"))?;
+    let Some(class) = extras.unit_class.filter(|c| c & ROBOT_CLASS_BIT != 0) else { return Ok(None) };
+    let component_types: Vec<u32> = object.components.iter().map(|c| c.component_type).collect();
+    if rules.robot_cost(class, &component_types).is_none() {
+        return Ok(None);
+    }
+    let scheme = world.resource_mut::<SchemeNames>().intern(name)?;
+    Ok(Some(BuildOption { scheme, class, component_types }))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    #[test]
+    fn prebuild_blocks_name_schemes() {
+        let cfg = b"object ambient_music_loop\r\n    THEME a.wav\r\nend\r\n\
+            object prebuild\r\n    desc Robots of the mission\r\n    unit1 \"UNITS\\R\\A.DAT\"\r\n    unit2 units\\r\\b.dat\r\nend\r\n";
+        let names = super::prebuild_schemes("m.cfg", cfg).unwrap();
+        assert_eq!(names, ["UNITS\\R\\A.DAT", "units\\r\\b.dat"]);
+        let e = super::prebuild_schemes("m.cfg", b"object prebuild\r\n").unwrap_err();
+        assert!(e.starts_with("m.cfg: ") && e.contains("cfg_unterminated"), "{e}");
+    }
+}
