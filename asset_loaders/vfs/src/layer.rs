@@ -73,7 +73,8 @@ impl Layer {
 /// folded-path order: for each, its folded path, a NUL, its size (`u64` LE) and its bytes.
 /// Content, not modification times, so that two machines with the same files agree. It is
 /// computed once per [`crate::GameDir`], on first use (hashing reads every byte of the
-/// layer: about 1 GB for an installed original).
+/// layer: about 1 GB for an installed original; measured 512 MiB in 1.7 s, 300 MiB/s, on
+/// a loaded 2-core machine, so a few seconds once per process for an install).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LayerStamp {
     /// [`Layer::name`].
