@@ -10,6 +10,7 @@ mod clock;
 mod combat;
 mod grid;
 mod ids;
+mod layers;
 mod messages;
 mod motion;
 mod orders;
@@ -30,6 +31,7 @@ pub use clock::GameClock;
 pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
+pub use layers::{DataLayer, DataLayers};
 pub use messages::{
     Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, ProductionEvent,
     gmsg,
@@ -78,6 +80,7 @@ impl Plugin for CorePlugin {
             .register_type::<AppState>()
             .register_type::<MissionLoadPhase>()
             .register_type::<Pause>()
+            .register_type::<DataLayers>()
             .register_type::<OriginalObjectId>()
             .register_type::<ObjectHandle>()
             .register_type::<SimObject>()

@@ -319,6 +319,7 @@ impl MissionBackend for GameMissionBackend {
                 *state = MissionState::default();
                 prepared.behavior_ini = self.behavior_ini();
                 prepared.script_files = Some(Arc::new(GameScriptFiles(Arc::clone(&self.game))));
+                prepared.layers = Some(data_layers(&self.game)?);
                 self.context(mission, &mut state)
             }
             MissionLoadPhase::Foundation => self.foundation(&state, prepared, progress),
@@ -359,6 +360,18 @@ fn clan_setup((index, c): (usize, &iron3d_formats::world::Clan)) -> iron3d_core:
         research_tree: c.research_tree().display(),
         relations: c.relations.iter().map(|(name, v)| (name.display(), *v)).collect(),
     }
+}
+
+/// A game directory's layers with their content fingerprints (the first call reads
+/// every layer's files once).
+///
+/// # Errors
+/// A file of a layer cannot be read.
+pub fn data_layers(game: &GameDir) -> Result<iron3d_core::DataLayers> {
+    let stamps = game.stamps()?;
+    Ok(iron3d_core::DataLayers(
+        stamps.into_iter().map(|s| iron3d_core::DataLayer { name: s.name, fingerprint: s.fingerprint }).collect(),
+    ))
 }
 
 /// Mission names (folders under `MISSIONS` holding a `data.tma`), sorted.

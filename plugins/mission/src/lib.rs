@@ -13,7 +13,7 @@ mod progress;
 mod spawn;
 
 pub use backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
-pub use game_backend::{GameMissionBackend, MISSIONS_DIR, MissionState, list_missions};
+pub use game_backend::{GameMissionBackend, MISSIONS_DIR, MissionState, data_layers, list_missions};
 pub use objects::{
     MissionObject, MissionObjectRegistered, ObjectComponent, ObjectProperty, Pending, PlacedRecord, PropertyBag,
     Registered, ResolvedPrototype,
