@@ -2,6 +2,7 @@
 //! from a file applied through the same command queue as player input, per-tick state
 //! hashes, the final objects and the event log.
 
+use crate::layers::{Mods, layers_json};
 use crate::output::{UsageError, print_json};
 use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
@@ -60,6 +61,8 @@ pub enum SimCommand {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        mods: Mods,
     },
 }
 
@@ -108,16 +111,16 @@ struct Report {
     objects: Vec<Object>,
     events: Vec<Event>,
     clans: Vec<Clan>,
+    layers: Value,
 }
 
 /// Runs a `sim` subcommand.
 pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
-    let SimCommand::Run { game_dir, mission, ticks, orders, hash_every, json } = cmd;
-    let game = iron3d_vfs::GameDir::open(&game_dir, iron3d_formats::ReadOptions::compatible())
-        .with_context(|| format!("opening {}", game_dir.display()))?;
+    let SimCommand::Run { game_dir, mission, ticks, orders, hash_every, json, mods } = cmd;
+    let game = Arc::new(mods.open(&game_dir)?);
     let mut app = headless_app();
     app.add_plugins(MissionPlugin);
-    load_headless(&mut app, &Arc::new(game), &mission).map_err(|e| anyhow!("{e}"))?;
+    load_headless(&mut app, &game, &mission).map_err(|e| anyhow!("{e}"))?;
     if let Some(file) = orders {
         let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
         let usage = |e: String| anyhow::Error::from(UsageError(format!("{}: {e}", file.display())));
@@ -128,7 +131,7 @@ pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
     while app.world().resource::<GameClock>().tick < ticks {
         app.update();
     }
-    let report = report(app.world_mut(), &mission, ticks, hash_every);
+    let report = report(app.world_mut(), &mission, ticks, hash_every, layers_json(&game)?);
     if json {
         return print_json(&report);
     }
@@ -326,7 +329,7 @@ fn clans(world: &mut World) -> Vec<Clan> {
         .collect()
 }
 
-fn report(world: &mut World, mission: &str, ticks: u32, every: u32) -> Report {
+fn report(world: &mut World, mission: &str, ticks: u32, every: u32, layers: Value) -> Report {
     let history = &world.resource::<StateHash>().history;
     let last = history.last().map(|h| h.0);
     let hashes = history
@@ -361,5 +364,5 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32) -> Report {
         .collect();
     objects.sort_by_key(|o| o.id);
     let clans = clans(world);
-    Report { mission: mission.into(), ticks, tick_ms: TICK_MS, hashes, objects, events, clans }
+    Report { mission: mission.into(), ticks, tick_ms: TICK_MS, hashes, objects, events, clans, layers }
 }
