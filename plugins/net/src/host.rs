@@ -280,14 +280,14 @@ fn admit(world: &mut World, client: Entity, version: u32, name: String, data: Ve
     let own = world.get_resource::<DataLayers>().cloned().unwrap_or_default();
     let refusal = if version != PROTOCOL_VERSION {
         Some(format!("protocol version {version}, the host speaks {PROTOCOL_VERSION}"))
-    } else if let Some(why) = crate::layers::refusal(&own, &data) {
-        Some(why)
     } else {
-        world
-            .resource::<NetWatcher>()
-            .free_number(max)
-            .is_none()
-            .then(|| format!("the session is full ({max} players)"))
+        crate::layers::refusal(&own, &data).or_else(|| {
+            world
+                .resource::<NetWatcher>()
+                .free_number(max)
+                .is_none()
+                .then(|| format!("the session is full ({max} players)"))
+        })
     };
     if let Some(reason) = refusal {
         tracing::warn!(target: "resnet", "client {client} '{name}' refused: {reason}");
