@@ -2,7 +2,9 @@
 //! shipped beside the executable or installed under `../share/iron3d/demo`, else the demo
 //! tree of the source checkout the binary was built from (so `cargo run` works). A
 //! location given explicitly (`--data`, `IRON3D_DATA`) is the only one tried; the error
-//! when nothing is found names every place tried.
+//! when nothing is found names every place tried. The directory found is opened as the
+//! game layer of the stack `iron3d_vfs::layer::standard_stack` builds: the project's own
+//! data below it, the `--mod` directories above it ([`open`]).
 
 use std::ffi::OsString;
 use std::fmt;
@@ -94,6 +96,16 @@ impl Lookup {
     }
 }
 
+/// Opens the layers: the project's own data, the game directory `game`, then `mods` in
+/// order.
+///
+/// # Errors
+/// A layer that does not exist or cannot be read, named.
+pub fn open(game: &Path, mods: &[PathBuf]) -> iron3d_formats::Result<iron3d_vfs::GameDir> {
+    let stack = iron3d_vfs::layer::standard_stack(game, mods)?;
+    iron3d_vfs::GameDir::open_layers(&stack, iron3d_formats::ReadOptions::compatible())
+}
+
 /// No candidate data directory exists.
 #[derive(Debug, Clone)]
 pub struct NotFound {
@@ -161,6 +173,18 @@ mod tests {
         assert_eq!(l.find().expect("installed"), (Origin::Installed, root.join("bin/../share/iron3d/demo")));
         std::fs::create_dir_all(root.join("bin/demo")).expect("beside");
         assert_eq!(l.find().expect("beside"), (Origin::BesideExecutable, root.join("bin/demo")));
+    }
+
+    #[test]
+    fn a_mod_that_does_not_exist_is_an_error_naming_it() {
+        let root = scratch("mods");
+        let given = root.join("my-mod");
+        let e = open(&root, std::slice::from_ref(&given)).expect_err("the mod does not exist").to_string();
+        assert!(e.contains("mod:my-mod") && e.contains(&given.display().to_string()), "{e}");
+        std::fs::create_dir_all(&given).expect("mod");
+        let game = open(&root, &[given]).expect("opens");
+        let names: Vec<String> = game.layers().iter().map(iron3d_vfs::Layer::name).collect();
+        assert_eq!(names, ["project", "game", "mod:my-mod"]);
     }
 
     #[test]

@@ -16,8 +16,10 @@ use std::path::PathBuf;
     about,
     after_help = "Game data is looked up in order: --data DIR, the IRON3D_DATA environment variable, demo/ \
                   beside the executable, ../share/iron3d/demo from the executable's directory, the demo tree \
-                  of the source checkout.\n\nExit status: 0 success, 1 no game data found or a run-time \
-                  failure, 2 usage error."
+                  of the source checkout. It is read as layers: the project's own data (rules/ beside the \
+                  executable, ../share/iron3d/rules, or the checkout's assets/rules), the game data, then each \
+                  --mod in order.\n\nExit status: 0 success, 1 no game data found, a layer that does not exist \
+                  or cannot be read, or a run-time failure, 2 usage error."
 )]
 pub struct Args {
     /// Game data directory: an installed copy of the original game, or the bundled demo
@@ -25,6 +27,11 @@ pub struct Args {
     /// ../share/iron3d/demo, the source checkout's assets/demo).
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
+    /// A mod directory laid over the game data: its files replace the game's of the same
+    /// path (any case) or add to them (missions, schemes, sounds), an archive of the same
+    /// path serves the entries it holds. Repeatable; a later mod wins.
+    #[arg(long = "mod", value_name = "DIR")]
+    pub mods: Vec<PathBuf>,
     /// Mission to open directly (a folder name under MISSIONS, e.g. tutorial.01).
     #[arg(long, value_name = "NAME")]
     pub mission: Option<String>,
@@ -129,7 +136,18 @@ fn main() -> bevy::app::AppExit {
     let data = match data::Lookup::from_process(args.data.clone()).find() {
         Ok((origin, dir)) => {
             eprintln!("iron3d: game data: {} ({origin})", dir.display());
-            Some(dir)
+            match data::open(&dir, &args.mods) {
+                Ok(game) => {
+                    for layer in game.layers() {
+                        eprintln!("iron3d: layer {}: {}", layer.name(), layer.root.display());
+                    }
+                    Some(std::sync::Arc::new(game))
+                }
+                Err(e) => {
+                    eprintln!("iron3d: {e}");
+                    return bevy::app::AppExit::error();
+                }
+            }
         }
         // The EU7B viewer reads its own file and needs no game data.
         Err(e) if args.eu7.is_some() => {
@@ -168,6 +186,12 @@ mod tests {
         assert!(Args::try_parse_from(["iron3d", "--host", "--join", "127.0.0.1:1"]).is_err());
         assert!(Args::try_parse_from(["iron3d", "--join", "nowhere"]).is_err());
         assert!(Args::try_parse_from(["iron3d", "--port", "6000"]).is_err(), "--port belongs to --host");
+    }
+
+    #[test]
+    fn mods_repeat_in_the_order_given() {
+        let args = Args::try_parse_from(["iron3d", "--mod", "b", "--data", "g", "--mod", "a"]).expect("parse");
+        assert_eq!(args.mods, [PathBuf::from("b"), PathBuf::from("a")]);
     }
 
     #[test]

@@ -21,24 +21,15 @@ use iron3d_render::{MissionRenderPlugin, SoftwareBatchingPlugin};
 use iron3d_ui::UiPlugin;
 use iron3d_vfs::GameDir;
 use iron3d_weather::{WeatherPlugin, WeatherSystems};
-use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Builds the game application over the game data directory `data` (found by
-/// [`crate::data::Lookup`]; `None` only for the EU7B viewer).
-pub fn app(args: Args, data: Option<PathBuf>) -> App {
+/// Builds the game application over the game data `game` (its layers opened by
+/// [`crate::data::open`]; `None` only for the EU7B viewer).
+pub fn app(args: Args, game: Option<Arc<GameDir>>) -> App {
     let mut app = App::new();
     // The asset source must exist before Bevy's AssetPlugin is added.
-    let mut game = None;
-    if let Some(data) = &data {
-        match GameDir::open(data, iron3d_formats::ReadOptions::compatible()) {
-            Ok(dir) => {
-                let dir = Arc::new(dir);
-                game = Some(Arc::clone(&dir));
-                app.add_plugins(GameSourcePlugin { game: dir });
-            }
-            Err(e) => eprintln!("iron3d: cannot open the data directory {}: {e}", data.display()),
-        }
+    if let Some(dir) = &game {
+        app.add_plugins(GameSourcePlugin { game: Arc::clone(dir) });
     }
     let size = args.window.unwrap_or(WindowSize::DEFAULT);
     let (mode, resolution) = if args.fullscreen {

@@ -44,7 +44,7 @@ fn snapshot(game: &GameDir) -> Snapshot {
     game.index()
         .files()
         .map(|p| {
-            let meta = std::fs::metadata(game.root().join(p)).ok();
+            let meta = game.resolve(&p.to_string_lossy()).and_then(|real| std::fs::metadata(real).ok());
             (p.to_path_buf(), meta.map_or((0, None), |m| (m.len(), m.modified().ok())))
         })
         .collect()

@@ -4,6 +4,7 @@
 mod archive_cmd;
 mod demo_cmd;
 mod eu7_cmd;
+mod layers;
 mod mission_list;
 mod model_cmd;
 mod net_cmd;

@@ -3,11 +3,8 @@
 //! missions), each with its kind, `descr` title and state from the campaign progress.
 
 use crate::output::print_json;
-use anyhow::Context;
-use iron3d_formats::ReadOptions;
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
 use iron3d_mission::catalogue::preflight;
-use iron3d_vfs::GameDir;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -30,6 +27,8 @@ pub struct ListArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    mods: crate::layers::Mods,
 }
 
 #[derive(Serialize)]
@@ -55,8 +54,7 @@ pub fn progress_in(user_dir: Option<&Path>) -> anyhow::Result<CampaignProgress> 
 
 /// Runs `mission list`.
 pub fn run(args: ListArgs) -> anyhow::Result<()> {
-    let game = GameDir::open(&args.game_dir, ReadOptions::compatible())
-        .with_context(|| format!("opening {}", args.game_dir.display()))?;
+    let game = args.mods.open(&args.game_dir)?;
     let campaign = Campaign::open(&game);
     for w in &campaign.warnings {
         eprintln!("warning: {w}");

@@ -2,6 +2,7 @@
 //! from a file applied through the same command queue as player input, per-tick state
 //! hashes, the final objects and the event log.
 
+use crate::layers::{Mods, layers_json};
 use crate::output::{UsageError, print_json};
 use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
@@ -69,6 +70,8 @@ pub enum SimCommand {
         /// Difficulty level: easy, normal or hard (`Iron_3D.ini` [LEVEL_RATIO]).
         #[arg(long, default_value = "normal", value_parser = difficulty)]
         difficulty: DifficultyLevel,
+        #[command(flatten)]
+        mods: Mods,
     },
 }
 
@@ -122,16 +125,14 @@ struct Report {
     objects: Vec<Object>,
     events: Vec<Event>,
     clans: Vec<Clan>,
+    layers: Value,
 }
 
 /// Runs a `sim` subcommand.
 pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
-    let SimCommand::Run { game_dir, mission, ticks, orders, hash_every, json, user_dir, difficulty } = cmd;
-    let name = MissionName::parse(&mission).map_err(|e| UsageError(e))?;
-    let game = Arc::new(
-        iron3d_vfs::GameDir::open(&game_dir, iron3d_formats::ReadOptions::compatible())
-            .with_context(|| format!("opening {}", game_dir.display()))?,
-    );
+    let SimCommand::Run { game_dir, mission, ticks, orders, hash_every, json, user_dir, difficulty, mods } = cmd;
+    let name = MissionName::parse(&mission).map_err(UsageError)?;
+    let game = Arc::new(mods.open(&game_dir)?);
     let mut app = headless_app();
     app.add_plugins(MissionPlugin);
     app.world_mut().resource_mut::<Difficulty>().level = difficulty;
@@ -149,7 +150,7 @@ pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
     if let Some(dir) = user_dir {
         apply_outcome(app.world(), &game, &name, &dir)?;
     }
-    let report = report(app.world_mut(), name.as_str(), ticks, hash_every);
+    let report = report(app.world_mut(), name.as_str(), ticks, hash_every, layers_json(&game)?);
     if json {
         return print_json(&report);
     }
@@ -359,7 +360,7 @@ fn clans(world: &mut World) -> Vec<Clan> {
         .collect()
 }
 
-fn report(world: &mut World, mission: &str, ticks: u32, every: u32) -> Report {
+fn report(world: &mut World, mission: &str, ticks: u32, every: u32, layers: Value) -> Report {
     let history = &world.resource::<StateHash>().history;
     let last = history.last().map(|h| h.0);
     let hashes = history
@@ -395,5 +396,5 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32) -> Report {
     objects.sort_by_key(|o| o.id);
     let clans = clans(world);
     let difficulty = world.resource::<Difficulty>().level.name();
-    Report { mission: mission.into(), difficulty, ticks, tick_ms: TICK_MS, hashes, objects, events, clans }
+    Report { mission: mission.into(), difficulty, ticks, tick_ms: TICK_MS, hashes, objects, events, clans, layers }
 }

@@ -1,11 +1,13 @@
-//! `iron3d-cli validate GAME_DIR`: open every archive of a tree in strict and in
-//! compatible mode, decode every entry, and summarise.
+//! `iron3d-cli validate GAME_DIR [--mod DIR]...`: open every archive of every layer (the
+//! project's data, the game, the mods) in strict and in compatible mode, decode every
+//! entry, and summarise.
 
+use crate::layers::{Mods, layers_json};
 use crate::output::{print_json, progress};
 use anyhow::bail;
 use clap::Args;
 use iron3d_formats::ReadOptions;
-use iron3d_vfs::{Archive, GameDir};
+use iron3d_vfs::Archive;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -14,9 +16,11 @@ use std::path::PathBuf;
 pub struct ValidateArgs {
     /// Game directory.
     game_dir: PathBuf,
-    /// Print JSON.
+    /// Print JSON (with the layers and the layer of every archive checked).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    mods: Mods,
 }
 
 #[derive(Serialize, Default)]
@@ -25,12 +29,22 @@ struct Report {
     entries: usize,
     strict_failures: Vec<Failure>,
     compatible_failures: Vec<Failure>,
+    layers: serde_json::Value,
+    files: Vec<File>,
 }
 
 #[derive(Serialize)]
 struct Failure {
     file: String,
+    layer: String,
     error: String,
+}
+
+/// An archive checked and the layer it is in.
+#[derive(Serialize)]
+struct File {
+    file: String,
+    layer: String,
 }
 
 fn check(path: &std::path::Path, name: &str, options: ReadOptions) -> Result<usize, String> {
@@ -51,22 +65,32 @@ fn is_archive(path: &std::path::Path) -> bool {
 
 /// Runs the validation; fails when any archive fails in either mode.
 pub fn run(args: ValidateArgs) -> anyhow::Result<()> {
-    let game = GameDir::open(&args.game_dir, ReadOptions::compatible())?;
-    let archives: Vec<PathBuf> =
-        game.index().files().filter(|p| is_archive(&game.root().join(p))).map(PathBuf::from).collect();
+    let game = args.mods.open(&args.game_dir)?;
+    // Every layer's own archives, replaced or not: a lower archive still serves the
+    // entries a higher one of the same path does not hold.
+    let archives: Vec<(String, PathBuf, String)> = game
+        .layers()
+        .iter()
+        .enumerate()
+        .flat_map(|(i, layer)| {
+            game.index()
+                .layer_files(i)
+                .map(move |(_, rel)| (layer.name(), layer.root.join(rel), rel.display().to_string()))
+        })
+        .filter(|(_, path, _)| is_archive(path))
+        .collect();
     let bar = progress(archives.len() as u64, "validating");
-    let mut report = Report::default();
-    for rel in &archives {
-        let name = rel.display().to_string();
-        let path = game.root().join(rel);
+    let mut report = Report { layers: layers_json(&game)?, ..Report::default() };
+    for (layer, path, name) in archives {
         report.archives += 1;
         match check(&path, &name, ReadOptions::strict()) {
             Ok(n) => report.entries += n,
-            Err(error) => report.strict_failures.push(Failure { file: name.clone(), error }),
+            Err(error) => report.strict_failures.push(Failure { file: name.clone(), layer: layer.clone(), error }),
         }
         if let Err(error) = check(&path, &name, ReadOptions::compatible()) {
-            report.compatible_failures.push(Failure { file: name, error });
+            report.compatible_failures.push(Failure { file: name.clone(), layer: layer.clone(), error });
         }
+        report.files.push(File { file: name, layer });
         bar.inc(1);
     }
     bar.finish_and_clear();

@@ -1,12 +1,11 @@
-//! World commands: `mission graph GAME_DIR MISSION`, `tma dump FILE`, `land info FILE`.
+//! World commands: `mission graph GAME_DIR MISSION [--mod DIR]...`, `tma dump FILE`, `land info FILE`.
 
+use crate::layers::{Mods, Recorded, layers_json};
 use crate::output::{options, print_json};
 use anyhow::{Context, bail};
 use clap::Subcommand;
-use iron3d_formats::ReadOptions;
 use iron3d_formats::world::mission_graph::Failure;
 use iron3d_formats::world::{ArealMap, ClanBody, LandMsh, MissionGraph, PropertyValue, TerrainQuery, Tma};
-use iron3d_vfs::GameDir;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -27,9 +26,11 @@ pub enum MissionCommand {
         /// Also resolve unreachable registry entries and report them as warnings.
         #[arg(long)]
         inventory: bool,
-        /// Print JSON.
+        /// Print JSON (with the layers and the layer of every file read).
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        mods: Mods,
     },
 }
 
@@ -84,13 +85,14 @@ fn mission_dir(game: &GameDir, mission: &str) -> anyhow::Result<String> {
 
 /// Runs a mission command.
 pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
-    let (game_dir, mission, inventory, json) = match cmd {
+    let (game_dir, mission, inventory, json, mods) = match cmd {
         MissionCommand::List(args) => return crate::mission_list::run(args),
-        MissionCommand::Graph { game_dir, mission, inventory, json } => (game_dir, mission, inventory, json),
+        MissionCommand::Graph { game_dir, mission, inventory, json, mods } => (game_dir, mission, inventory, json, mods),
     };
-    let game = GameDir::open(&game_dir, ReadOptions::compatible())?;
+    let game = mods.open(&game_dir)?;
+    let files = Recorded::new(&game);
     let links = iron3d_formats::world::ParsedModelLinks::compatible();
-    let report = MissionGraph::new(&game).with_model_links(&links).build(&mission_dir(&game, &mission)?, inventory)?;
+    let report = MissionGraph::new(&files).with_model_links(&links).build(&mission_dir(&game, &mission)?, inventory)?;
     let (s, wx) = (report.stats, report.weather);
     if json {
         print_json(&json!({
@@ -112,6 +114,8 @@ pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
             },
             "errors": report.errors.iter().map(failure_json).collect::<Vec<_>>(),
             "warnings": report.warnings.iter().map(failure_json).collect::<Vec<_>>(),
+            "layers": layers_json(&game)?,
+            "files": files.files_json(),
         }))?;
     } else {
         println!("mission {} (land {})", report.mission, report.land_path);

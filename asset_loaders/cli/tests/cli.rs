@@ -846,4 +846,70 @@ fn mission_list_and_headless_campaign_runs_share_the_progress() {
     assert!(stdout(&table).contains("campaign.01/mission.01") && stdout(&table).contains("completed"));
     let _ = std::fs::remove_dir_all(game);
     let _ = std::fs::remove_dir_all(user);
+/// `--mod`: a mod directory adds a mission and replaces a unit scheme (in other letter
+/// case than the game's); both are seen by `sim run` (the mission loads, the scheme's
+/// robots differ, the state hash differs), `mission graph --json` and `validate --json`
+/// name the layer of every file, and a mod that does not exist is an error naming it.
+#[test]
+fn a_mod_adds_a_mission_and_replaces_a_scheme() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo");
+    let root = scratch("mod");
+    let m = root.join("bigscouts");
+    std::fs::create_dir_all(m.join("missions/Single.03")).unwrap();
+    for file in ["data.tma", "mission.cfg", "sky.wea", "weather.ron", "descr"] {
+        std::fs::copy(demo.join("MISSIONS/tutorial.01").join(file), m.join("missions/Single.03").join(file)).unwrap();
+    }
+    std::fs::create_dir_all(m.join("units/robots")).unwrap();
+    std::fs::copy(demo.join("UNITS/ROBOTS/tank.dat"), m.join("units/robots/SCOUT.DAT")).unwrap();
+    let run = |mission: &str, mods: &[&Path]| {
+        let mut args = vec!["sim", "run", path(&demo), mission, "--ticks", "20", "--json"];
+        mods.iter().for_each(|d| args.extend(["--mod", path(d)]));
+        cli(&args)
+    };
+    let json = |o: &Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    assert_eq!(run("single.03", &[]).status.code(), Some(1), "the game alone has no such mission");
+    let added = json(&run("SINGLE.03", &[&m]));
+    let names: Vec<&str> = added["layers"].as_array().unwrap().iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["project", "game", "mod:bigscouts"]);
+    let (plain, modded) = (json(&run("tutorial.01", &[])), json(&run("tutorial.01", &[&m])));
+    assert_ne!(plain["hashes"], modded["hashes"], "the mod is in the state hash");
+    let radii = |r: &serde_json::Value| -> Vec<String> {
+        r["objects"].as_array().unwrap().iter().map(|o| o["radius"].to_string()).collect()
+    };
+    assert_ne!(radii(&plain), radii(&modded), "the scouts are built from the mod's scheme");
+    assert_eq!(radii(&added), radii(&modded), "the added mission is tutorial.01 under another name");
+
+    let listed = |mods: &[&Path]| -> Vec<String> {
+        let mut args = vec!["mission", "list", path(&demo), "--json"];
+        mods.iter().for_each(|d| args.extend(["--mod", path(d)]));
+        let v = json(&cli(&args));
+        v["missions"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap().to_string()).collect()
+    };
+    assert!(!listed(&[]).contains(&"single.03".to_string()));
+    assert!(listed(&[&m]).contains(&"single.03".to_string()), "the mod's mission is listed");
+
+    let graph = cli(&["mission", "graph", path(&demo), "tutorial.01", "--json", "--mod", path(&m)]);
+    let g = json(&graph);
+    let files = g["files"].as_array().unwrap();
+    let row = |name: &str| files.iter().find(|f| f["file"] == name).unwrap_or_else(|| panic!("{name}: {files:?}"));
+    assert_eq!(row("units/robots/scout.dat")["layer"], "mod:bigscouts");
+    assert_eq!(row("units/robots/scout.dat")["layers"], serde_json::json!(["game", "mod:bigscouts"]));
+    assert_eq!(row("units/robots/tank.dat")["layer"], "game");
+    assert_eq!(g["layers"].as_array().unwrap().len(), 3);
+
+    let v = json(&cli(&["validate", path(&demo), "--json", "--mod", path(&m)]));
+    let layers = v["layers"].as_array().unwrap();
+    assert!(layers.iter().all(|l| l["fingerprint"].as_str().unwrap().len() == 16), "{layers:?}");
+    assert_eq!(layers[2]["root"], path(&m));
+    assert!(v["files"].as_array().unwrap().iter().all(|f| f["layer"] == "game"), "the mod holds no archive");
+
+    let absent = root.join("absent");
+    let o = run("tutorial.01", &[&m, &absent]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("mod:absent") && err.contains(path(&absent)), "{err}");
+    let _ = std::fs::remove_dir_all(root);
 }

@@ -1,6 +1,7 @@
 //! The Iron3D game directory as a virtual file system: case-insensitive paths with
-//! `\` or `/`, `archive.rlb::entry` addresses, and the four cache levels of the spec
-//! (open archives, directory indexes, decoded blobs, parsed assets). Thread-safe.
+//! `\` or `/`, `archive.rlb::entry` addresses, layers (the project's data, the game,
+//! mods: [`layer`]) read as one tree, and the four cache levels of the spec (open
+//! archives, directory indexes, decoded blobs, parsed assets). Thread-safe.
 //!
 //! ```
 //! use iron3d_formats::{ReadOptions, nres::NresWriter};
@@ -29,10 +30,13 @@ mod archive;
 mod dir_index;
 mod game_dir;
 mod game_files;
+pub mod layer;
+mod overlay;
 mod path;
 pub mod user_files;
 
 pub use archive::{Archive, ArchiveKind, EntryInfo};
 pub use dir_index::DirIndex;
 pub use game_dir::GameDir;
+pub use layer::{Layer, LayerKind, LayerStamp};
 pub use path::{Address, fold_path};

@@ -11,6 +11,7 @@ mod combat;
 mod difficulty;
 mod grid;
 mod ids;
+mod layers;
 mod messages;
 mod motion;
 mod orders;
@@ -32,6 +33,7 @@ pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};
 pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
+pub use layers::{DataLayer, DataLayers};
 pub use messages::{
     Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, ProductionEvent,
     gmsg,
@@ -85,6 +87,7 @@ impl Plugin for CorePlugin {
             .register_type::<AppState>()
             .register_type::<MissionLoadPhase>()
             .register_type::<Pause>()
+            .register_type::<DataLayers>()
             .register_type::<OriginalObjectId>()
             .register_type::<ObjectHandle>()
             .register_type::<SimObject>()

@@ -54,6 +54,9 @@ pub struct Prepared {
     /// Where the clans' script packages are read from (SuperAI loads them at scenario
     /// start); without it no `MissionClans` is published.
     pub script_files: Option<std::sync::Arc<dyn iron3d_core::ScriptFiles>>,
+    /// The data's layers (names and content fingerprints), published as
+    /// `iron3d_core::DataLayers` at registration; `None` publishes none.
+    pub layers: Option<iron3d_core::DataLayers>,
     /// `(object id, Unit DAT class word)` of every object placed from a unit scheme,
     /// inserted as `iron3d_core::UnitClass` at construction.
     pub unit_classes: Vec<(u32, u32)>,

@@ -318,6 +318,7 @@ impl MissionBackend for GameMissionBackend {
                 prepared.behavior_ini = self.behavior_ini();
                 prepared.level_ratios = crate::difficulty::level_ratios(&self.game);
                 prepared.script_files = Some(Arc::new(GameScriptFiles(Arc::clone(&self.game))));
+                prepared.layers = Some(data_layers(&self.game)?);
                 self.context(mission, &mut state)
             }
             MissionLoadPhase::Foundation => self.foundation(&state, prepared, progress),
@@ -358,6 +359,18 @@ fn clan_setup((index, c): (usize, &iron3d_formats::world::Clan)) -> iron3d_core:
         research_tree: c.research_tree().display(),
         relations: c.relations.iter().map(|(name, v)| (name.display(), *v)).collect(),
     }
+}
+
+/// A game directory's layers with their content fingerprints (the first call reads
+/// every layer's files once).
+///
+/// # Errors
+/// A file of a layer cannot be read.
+pub fn data_layers(game: &GameDir) -> Result<iron3d_core::DataLayers> {
+    let stamps = game.stamps()?;
+    Ok(iron3d_core::DataLayers(
+        stamps.into_iter().map(|s| iron3d_core::DataLayer { name: s.name, fingerprint: s.fingerprint }).collect(),
+    ))
 }
 
 /// The inspector view of a resolved prototype.

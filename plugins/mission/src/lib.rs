@@ -17,7 +17,7 @@ mod spawn;
 
 pub use backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 pub use catalogue::{Catalogue, MISSIONS_DIR, MissionEntry, MissionKind, MissionName};
-pub use game_backend::{GameMissionBackend, MissionState};
+pub use game_backend::{GameMissionBackend, MissionState, data_layers};
 pub use objects::{
     MissionObject, MissionObjectRegistered, ObjectComponent, ObjectProperty, Pending, PlacedRecord, PropertyBag,
     Registered, ResolvedPrototype,

@@ -8,7 +8,7 @@ use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BuildingCategory, CommandQueue, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order,
+    AppState, BuildingCategory, CommandQueue, DataLayers, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order,
     OriginalObjectId, Owner, SimCommand, SimObject, SimTransform, UnitClass,
 };
 use iron3d_formats::world::PropertyValue;
@@ -211,8 +211,8 @@ fn standing_orders(world: &mut World) {
     orders.into_iter().for_each(|o| queue.push(o));
 }
 
-/// Hands the prepared terrain, areal map, building categories and paths to the
-/// simulation as resources.
+/// Hands the prepared terrain, areal map, building categories, paths, clans and data
+/// layers to the simulation as resources.
 fn publish_geography(world: &mut World) {
     let mut prepared = world.resource_mut::<Prepared>();
     let (terrain, areals, build_dat) = (prepared.terrain.take(), prepared.areals.take(), prepared.build_dat.take());
@@ -233,10 +233,17 @@ fn publish_geography(world: &mut World) {
     world.resource_mut::<iron3d_core::Difficulty>().ratios = ratios.unwrap_or(iron3d_core::DEFAULT_LEVEL_RATIOS);
     let mut prepared = world.resource_mut::<Prepared>();
     let clans = std::mem::take(&mut prepared.clans);
-    match prepared.script_files.take() {
+    let (files, layers) = (prepared.script_files.take(), prepared.layers.take());
+    match files {
         Some(files) => world.insert_resource(MissionClans { clans, files }),
         None => {
             world.remove_resource::<MissionClans>();
+        }
+    }
+    match layers {
+        Some(layers) => world.insert_resource(layers),
+        None => {
+            world.remove_resource::<DataLayers>();
         }
     }
 }
@@ -251,6 +258,7 @@ fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error)
     world.insert_resource(Prepared::default());
     world.remove_resource::<LoadedMission>();
     world.remove_resource::<MissionClans>();
+    world.remove_resource::<DataLayers>();
     world.insert_resource(LoadError { mission: mission.to_string(), phase, message: error.to_string() });
     world.resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
 }
@@ -260,4 +268,5 @@ pub(crate) fn close_mission(mut commands: Commands) {
     commands.insert_resource(Prepared::default());
     commands.remove_resource::<LoadedMission>();
     commands.remove_resource::<MissionClans>();
+    commands.remove_resource::<DataLayers>();
 }

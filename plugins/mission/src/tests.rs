@@ -310,3 +310,29 @@ fn production_parts_come_from_the_ctld_tag_26_items_and_the_ndp_rows() {
     assert!(e.to_string().contains("gone.ctl"), "{e}");
     let _ = std::fs::remove_dir_all(root);
 }
+
+/// A mod layer's mission is listed and loads; the loaded mission publishes the layers.
+#[test]
+fn a_mods_mission_is_listed_loads_and_publishes_the_layers() {
+    use iron3d_vfs::{GameDir, Layer, LayerKind};
+    let demo = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo"));
+    let m = std::env::temp_dir().join(format!("iron3d-mission-mod-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&m);
+    std::fs::create_dir_all(m.join("missions/single.03")).unwrap();
+    for file in std::fs::read_dir(demo.join("MISSIONS/single.01")).unwrap() {
+        let file = file.unwrap();
+        std::fs::copy(file.path(), m.join("missions/single.03").join(file.file_name())).unwrap();
+    }
+    let layers = [Layer::new(LayerKind::Game, demo), Layer::new(LayerKind::Mod, &m)];
+    let game = Arc::new(GameDir::open_layers(&layers, iron3d_formats::ReadOptions::compatible()).unwrap());
+    let listed: Vec<String> =
+        crate::Catalogue::discover(&game).missions.iter().map(|m| m.name.to_string()).collect();
+    assert!(listed.contains(&"single.03".to_string()) && listed.contains(&"tutorial.01".to_string()), "{listed:?}");
+    let app = load_from(&game, "single.03");
+    assert_eq!(state(&app), AppState::InGame);
+    let published = app.world().resource::<iron3d_core::DataLayers>();
+    let names: Vec<String> = published.0.iter().map(|l| l.name.clone()).collect();
+    assert_eq!(names, ["game".to_string(), format!("mod:iron3d-mission-mod-{}", std::process::id())]);
+    assert_eq!(*published, crate::data_layers(&game).unwrap());
+    let _ = std::fs::remove_dir_all(m);
+}

@@ -47,15 +47,16 @@ pub fn host_app(
     app.insert_resource(settings);
     app.finish();
     app.cleanup();
-    app.insert_resource(crate::SessionLog::new(mission.clone()));
     load_headless(&mut app, game, &mission).map_err(|e| e.to_string())?;
+    let layers = app.world().get_resource::<iron3d_core::DataLayers>().cloned().unwrap_or_default();
+    app.insert_resource(crate::SessionLog::new(mission, &layers));
     let addr = crate::listen(app.world_mut(), port, max).map_err(|e: NetError| e.to_string())?;
     set_clock(&mut app, clock);
     Ok((app, addr))
 }
 
 /// A headless client connecting to `server` as `name` (World3D gives its mirrors
-/// their handles).
+/// their handles). It reads no game data, so it sends no data layers.
 ///
 /// # Errors
 /// The socket cannot be opened.

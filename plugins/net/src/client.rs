@@ -31,7 +31,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct ClientSession {
     /// Name sent to the host.
     pub name: String,
-    /// Raw player data sent to the host.
+    /// Player data sent to the host: the client's data layers ([`crate::layers`]; empty
+    /// for a client that reads no game data).
     pub data: Vec<u8>,
     /// Protocol version announced ([`PROTOCOL_VERSION`]).
     pub version: u32,

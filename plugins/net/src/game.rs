@@ -15,7 +15,9 @@ use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, Update};
 use bevy_ecs::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, CommandQueue, MissionClans, OriginalObjectId, SchemeNames, SimObject, SimSystems};
+use iron3d_core::{
+    AppState, CommandQueue, DataLayers, MissionClans, OriginalObjectId, SchemeNames, SimObject, SimSystems,
+};
 use iron3d_mission::{GameMissionBackend, LoadedMission, MissionRequest};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -94,7 +96,8 @@ fn host(world: &mut World) {
         settings.local_clan = local_clan;
         settings.max_players
     };
-    world.insert_resource(SessionLog::new(mission));
+    let layers = world.get_resource::<DataLayers>().cloned().unwrap_or_default();
+    world.insert_resource(SessionLog::new(mission, &layers));
     if world.contains_resource::<bevy_replicon_renet::RenetServer>() {
         return;
     }
@@ -113,7 +116,15 @@ fn join(world: &mut World) {
         return;
     }
     world.resource_mut::<NetStatus>().error = None;
-    if let Err(e) = connect(world, server, &name, Vec::new()) {
+    // The host admits only a client playing its data layers.
+    let layers = match iron3d_mission::data_layers(&world.resource::<JoinData>().0) {
+        Ok(layers) => crate::layers::encode(&layers),
+        Err(e) => {
+            world.resource_mut::<NetStatus>().error = Some(format!("cannot join {server}: {e}"));
+            return;
+        }
+    };
+    if let Err(e) = connect(world, server, &name, layers) {
         world.resource_mut::<NetStatus>().error = Some(format!("cannot join {server}: {e}"));
         return;
     }

@@ -1,4 +1,4 @@
-//! The host: accepts players (`GMSG_SET_PLAYER_DATA` → `GMSG_CONFIRM_PLAYER_DATA`, or
+//! The host: accepts players of its data layers (`GMSG_SET_PLAYER_DATA` → `GMSG_CONFIRM_PLAYER_DATA`, or
 //! `GMSG_KILL_PLAYER` with the reason), gives each a clan, takes their orders for the
 //! next tick (only for their clan's units), applies pauses at a tick boundary, hands a
 //! departed player's objects on through the World3D queue, and replicates every
@@ -22,8 +22,8 @@ use bevy_replicon_renet::RenetServer;
 use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
 use bevy_state::prelude::*;
 use iron3d_core::{
-    CommandQueue, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause, SimObject, SimSystems,
-    SimTransform,
+    CommandQueue, DataLayers, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause, SimObject,
+    SimSystems, SimTransform,
 };
 use iron3d_mission::MissionObject;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
@@ -277,14 +277,17 @@ pub(crate) fn handle(world: &mut World, client: Entity, message: Gmsg) {
 
 fn admit(world: &mut World, client: Entity, version: u32, name: String, data: Vec<u8>) {
     let max = world.resource::<HostSettings>().max_players;
+    let own = world.get_resource::<DataLayers>().cloned().unwrap_or_default();
     let refusal = if version != PROTOCOL_VERSION {
         Some(format!("protocol version {version}, the host speaks {PROTOCOL_VERSION}"))
     } else {
-        world
-            .resource::<NetWatcher>()
-            .free_number(max)
-            .is_none()
-            .then(|| format!("the session is full ({max} players)"))
+        crate::layers::refusal(&own, &data).or_else(|| {
+            world
+                .resource::<NetWatcher>()
+                .free_number(max)
+                .is_none()
+                .then(|| format!("the session is full ({max} players)"))
+        })
     };
     if let Some(reason) = refusal {
         tracing::warn!(target: "resnet", "client {client} '{name}' refused: {reason}");

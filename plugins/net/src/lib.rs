@@ -15,8 +15,9 @@
 //!
 //! The protocol id of the UDP transport comes from the original's application GUID;
 //! [`PROTOCOL_VERSION`] is checked in `GMSG_SET_PLAYER_DATA`, so a client of another
-//! version gets a message saying so instead of silence. DirectPlay wire compatibility
-//! is not claimed.
+//! version gets a message saying so instead of silence; so are the client's data layers
+//! ([`layers`]): a client playing other data than the host's is refused, with both
+//! lists. DirectPlay wire compatibility is not claimed.
 
 mod apps;
 pub mod bots;
@@ -25,6 +26,7 @@ pub mod discovery;
 pub mod fuzzing;
 mod game;
 mod host;
+pub mod layers;
 mod replicated;
 pub mod schema;
 mod session;
@@ -54,9 +56,10 @@ use serde::{Deserialize, Serialize};
 /// The original's application GUID (spec `runtime.md` §11.1).
 pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 
-/// The project's protocol version: raised whenever the schema or the replicated
-/// components change.
-pub const PROTOCOL_VERSION: u32 = 2;
+/// The project's protocol version: raised whenever the schema, the meaning of a field
+/// or the replicated components change (3: `GMSG_SET_PLAYER_DATA`'s data is the client's
+/// layer list; session logs record the layers).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;

@@ -160,7 +160,7 @@ pub enum Gmsg {
         version: u32,
         /// Player name.
         name: String,
-        /// Raw player data (opaque to the host).
+        /// The client's data layers ([`crate::layers`]; empty: it reads no game data).
         data: Vec<u8>,
     },
     /// `GMSG_CHANGE_OBJECT_OWNER`: an object's new owner.

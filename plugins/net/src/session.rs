@@ -1,15 +1,15 @@
 //! The simulation side of a session: ownership changes of players joining and leaving,
 //! queued for a tick and applied at the World3D boundary (never inside a receive
-//! callback), and the [`SessionLog`] of everything that changed the world, which
-//! replays a session to the same state.
+//! callback), and the [`SessionLog`] of everything that changed the world (and of the
+//! data layers it was played with), which replays a session to the same state.
 
 use crate::schema::{self, Gmsg, WireOrder};
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{
-    DeleteRequest, GameClock, MissionClans, ObjectHandle, Order, OriginalObjectId, Owner, SchemeNames, SimCommand,
-    World3dPhase,
+    DataLayers, DeleteRequest, GameClock, MissionClans, ObjectHandle, Order, OriginalObjectId, Owner, SchemeNames,
+    SimCommand, World3dPhase,
 };
 use serde::{Deserialize, Serialize};
 
@@ -85,14 +85,18 @@ pub struct SessionLog {
     pub version: u32,
     /// Mission played.
     pub mission: String,
+    /// The data layers played with, bottom first (`NAME FINGERPRINT`): a replay needs
+    /// the same.
+    pub layers: Vec<String>,
     /// Entries in the order they happened.
     pub entries: Vec<LogEntry>,
 }
 
 impl SessionLog {
-    /// An empty record of `mission` by this protocol version.
-    pub fn new(mission: String) -> Self {
-        Self { version: crate::PROTOCOL_VERSION, mission, entries: Vec::new() }
+    /// An empty record of `mission` played with `layers`, by this protocol version.
+    pub fn new(mission: String, layers: &DataLayers) -> Self {
+        let layers = layers.0.iter().map(ToString::to_string).collect();
+        Self { version: crate::PROTOCOL_VERSION, mission, layers, entries: Vec::new() }
     }
 
     /// Records an accepted order.
@@ -128,11 +132,21 @@ impl SessionLog {
     }
 
     /// Queues the log's changes and orders into a world that has the same mission
-    /// loaded and has not yet run the logged ticks.
+    /// loaded from the same data layers and has not yet run the logged ticks.
     ///
     /// # Errors
-    /// An order that does not decode, named by its index.
+    /// Other data layers (both lists named), or an order that does not decode, named by
+    /// its index.
     pub fn queue_into(&self, world: &mut World) -> Result<(), String> {
+        let own = world.get_resource::<DataLayers>().cloned().unwrap_or_default();
+        let own: Vec<String> = own.0.iter().map(ToString::to_string).collect();
+        if own != self.layers {
+            return Err(format!(
+                "session log of data layers [{}], this world has [{}]",
+                self.layers.join(", "),
+                own.join(", ")
+            ));
+        }
         for (i, entry) in self.entries.iter().enumerate() {
             match entry {
                 LogEntry::Change { tick, change } => world.resource_mut::<NetQueue>().pending.push((*tick, *change)),

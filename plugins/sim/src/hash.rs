@@ -1,4 +1,5 @@
-//! The per-tick state hash: every simulated object's owner, position, orientation, speed,
+//! The per-tick state hash, seeded with the data's layers (each layer's name and content
+//! fingerprint, `DataLayers`, so runs on different data never agree), then every simulated object's owner, position, orientation, speed,
 //! turn rate, order (and queued orders), path state and haul trip, the player's direct control, and piece animation blends, then the random streams,
 //! then the clans' script VM state (SuperAI), the economy (distributor shares, ore),
 //! combat (hit points, weapons, radar targets, projectiles), the strategic layer's
@@ -10,8 +11,8 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_behavior::Navigator;
 use iron3d_core::{
-    Fnv1a, GameClock, Kinematics, ManualControl, MissionOutcome, NavStatus, OriginalObjectId, Owner, PieceAnimation,
-    SimObject, SimRandom, SimTransform,
+    DataLayers, Fnv1a, GameClock, Kinematics, ManualControl, MissionOutcome, NavStatus, OriginalObjectId, Owner,
+    PieceAnimation, SimObject, SimRandom, SimTransform,
 };
 
 /// The hash of every tick so far.
@@ -48,6 +49,12 @@ pub fn state_hash(world: &mut World) -> u64 {
     let mut h = Fnv1a::default();
     let f = |h: &mut Fnv1a, v: &[f32]| v.iter().for_each(|x| h.word(x.to_bits()));
     let wide = |h: &mut Fnv1a, v: u64| [v as u32, (v >> 32) as u32].into_iter().for_each(|w| h.word(w));
+    if let Some(layers) = world.get_resource::<DataLayers>() {
+        for layer in &layers.0 {
+            h.write(layer.name.as_bytes());
+            wide(&mut h, layer.fingerprint);
+        }
+    }
     for (id, t, kin, nav, status, animation, manual, owner) in rows {
         h.word(id.0);
         if let Some(o) = owner {

@@ -22,13 +22,18 @@ use std::time::Duration;
     mission's playing clans in turn; a departed player's units go to another player of its clan or to the computer \
     (--leave delete removes them). With --wait-players N, players wait in the lobby and the mission clock (and \
     --ticks) starts when N of them are ready. Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
-    Exit status: 0 after --ticks ticks; 1 when the game data or the mission cannot be loaded or the port cannot be \
-    opened; 2 on a usage error."
+    Exit status: 0 after --ticks ticks; 1 when the game data (a layer: the project's data, --data, a --mod) or the \
+    mission cannot be loaded or the port cannot be opened; 2 on a usage error."
 )]
 struct Args {
     /// Game directory (an installed game or the bundled demo).
     #[arg(long)]
     data: PathBuf,
+    /// A mod directory laid over the game directory (its files replace the game's of the
+    /// same path or add to them). Repeatable; a later mod wins. Clients must play with
+    /// the same layers.
+    #[arg(long = "mod", value_name = "DIR")]
+    mods: Vec<PathBuf>,
     /// Mission name (the folder under MISSIONS).
     #[arg(long)]
     mission: String,
@@ -65,7 +70,9 @@ fn main() -> ExitCode {
         let why = format!("--wait-players {} exceeds --max-players {}", args.wait_players, args.max_players);
         Args::command().error(clap::error::ErrorKind::ArgumentConflict, why).exit();
     }
-    let game = match iron3d_vfs::GameDir::open(&args.data, iron3d_formats::ReadOptions::compatible()) {
+    let layers = iron3d_vfs::layer::standard_stack(&args.data, &args.mods);
+    let opened = layers.and_then(|l| iron3d_vfs::GameDir::open_layers(&l, iron3d_formats::ReadOptions::compatible()));
+    let game = match opened {
         Ok(g) => Arc::new(g),
         Err(e) => {
             eprintln!("iron3d-server: opening {}: {e}", args.data.display());

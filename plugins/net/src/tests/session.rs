@@ -170,6 +170,25 @@ fn another_protocol_version_is_refused_with_a_message() {
 }
 
 #[test]
+fn a_client_of_other_data_layers_is_refused_with_both_lists() {
+    let mut s = Session::new(HostSettings::default(), 0);
+    let host = s.host.world().resource::<iron3d_core::DataLayers>().clone();
+    assert_eq!(host, iron3d_mission::data_layers(&game()).unwrap(), "the host plays its game's layers");
+    let mut modded = host.clone();
+    modded.0.push(iron3d_core::DataLayer { name: "mod:other".into(), fingerprint: 7 });
+    s.join("modded");
+    s.clients[0].world_mut().resource_mut::<ClientSession>().data = layers::encode(&modded);
+    s.join("same");
+    s.clients[1].world_mut().resource_mut::<ClientSession>().data = layers::encode(&host);
+    s.step(12);
+    let refused = s.session(0).refused.clone().unwrap();
+    assert!(refused.contains(&modded.to_string()) && refused.contains(&host.to_string()), "{refused}");
+    assert_eq!(s.session(1).refused, None);
+    let names: Vec<String> = s.host.world().resource::<NetWatcher>().players.values().map(|p| p.name.clone()).collect();
+    assert_eq!(names, ["same"]);
+}
+
+#[test]
 fn malformed_packets_are_dropped_and_a_flooding_client_is_cut_off() {
     let settings = HostSettings { max_bad_packets: 3, ..HostSettings::default() };
     let mut s = Session::new(settings, 2);
@@ -278,6 +297,10 @@ fn a_session_log_replays_to_the_same_world_state() {
     let mut replay = iron3d_sim::headless_app();
     replay.add_plugins((iron3d_mission::MissionPlugin, NetSimPlugin));
     iron3d_mission::load_headless(&mut replay, &game(), MISSION).unwrap();
+    assert_eq!(log.layers.len(), 1, "the layers are recorded: {:?}", log.layers);
+    let other = SessionLog { layers: vec!["mod:x 0000000000000001".into()], ..log.clone() };
+    let e = other.queue_into(replay.world_mut()).unwrap_err();
+    assert!(e.contains("mod:x") && e.contains(&log.layers[0]), "{e}");
     log.queue_into(replay.world_mut()).unwrap();
     while replay.world().resource::<GameClock>().tick < tick {
         replay.update();
