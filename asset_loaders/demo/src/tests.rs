@@ -128,6 +128,10 @@ mod graph {
                 .build(&format!("MISSIONS/{}", spec.name), false)
                 .unwrap();
             sizes.push((report.stats.placed_objects, report.stats.prototype_requests));
+            // The check `mission graph` runs on any data: every path point, clan anchor
+            // and placed robot stands on a walkable areal.
+            let off: Vec<String> = report.off_map.iter().map(ToString::to_string).collect();
+            assert!(off.is_empty(), "{}: {} points off the walkable map: {off:?}", spec.name, off.len());
             let tma = Tma::parse(
                 &game.read_file(&format!("MISSIONS/{}/data.tma", spec.name)).unwrap(),
                 ReadOptions::strict(),

@@ -6,6 +6,7 @@ use bevy_ecs::prelude::*;
 use iron3d_core::{ClanRelations, Health, MissionClans, Radar, SimObject, TICK_MS, UnitClass, Weapon};
 use iron3d_formats::world::PropertyValue;
 use iron3d_mission::PropertyBag;
+use iron3d_terrain::BehaviorIni;
 use iron3d_rules::Combat;
 
 /// The class bit of buildings (`registry.md` §2.2).
@@ -47,14 +48,19 @@ pub(crate) fn arm(
     mut commands: Commands,
     rules: Res<CombatRules>,
     new: Query<(Entity, &UnitClass, Option<&PropertyBag>), (With<SimObject>, Without<Health>)>,
+    ini: Option<Res<BehaviorIni>>,
 ) {
+    // `ImmortalHero` of `Behavior.ini`: the hero takes no damage (the effect inferred
+    // from the name).
+    let immortal_hero = ini.and_then(|i| BehaviorIni::switch(&i.0.immortal_hero)).unwrap_or(false);
     for (entity, class, bag) in &new {
         let property = |name: &str| bag.and_then(|b| b.first(name)).map(|p| p.value());
         let life = match property("Life state") {
             Some(PropertyValue::Float(f)) if f.is_finite() && f > 0.0 => f.min(1.0),
             _ => 1.0,
         };
-        let invulnerable = matches!(property("Invulnerability"), Some(PropertyValue::Int(v)) if v != 0);
+        let invulnerable = matches!(property("Invulnerability"), Some(PropertyValue::Int(v)) if v != 0)
+            || immortal_hero && class.is_hero();
         let (health, armed) = loadout(&rules.0, class.0, life, invulnerable);
         let mut e = commands.entity(entity);
         e.insert(health);
