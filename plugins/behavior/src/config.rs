@@ -125,8 +125,7 @@ pub(crate) fn load(
     };
     commands.insert_resource(BehaviorConfig::from_ini(&ini));
     for (key, detail) in unsupported(&ini) {
-        let kind =
-            GameMessageKind::Unsupported { file: "Behavior.ini".into(), key: key.into(), detail: detail.into() };
+        let kind = GameMessageKind::Unsupported { file: "Behavior.ini".into(), key: key.into(), detail: detail.into() };
         out.write(GameMessage::new(&clock, DispatchPhase::Behavior, kind));
     }
 }

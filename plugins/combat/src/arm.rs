@@ -6,8 +6,8 @@ use bevy_ecs::prelude::*;
 use iron3d_core::{ClanRelations, Health, MissionClans, Radar, SimObject, TICK_MS, UnitClass, Weapon};
 use iron3d_formats::world::PropertyValue;
 use iron3d_mission::PropertyBag;
-use iron3d_terrain::BehaviorIni;
 use iron3d_rules::Combat;
+use iron3d_terrain::BehaviorIni;
 
 /// The class bit of buildings (`registry.md` §2.2).
 const BUILDING_BIT: u32 = 0x8000_0000;

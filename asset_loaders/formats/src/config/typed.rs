@@ -189,11 +189,10 @@ impl BehaviorIni {
                 .via(format!("key {key}")));
         }
         match &self.path_find_min_point_in_trajectory {
-            Some(Setting { raw, value: Some(v) }) if *v < 1 => Err(Error::rule(
-                "setting_range",
-                format!("`{}` is not a positive count", text(raw)),
-            )
-            .via("key PathFind_MinPointInTrajectory")),
+            Some(Setting { raw, value: Some(v) }) if *v < 1 => {
+                Err(Error::rule("setting_range", format!("`{}` is not a positive count", text(raw)))
+                    .via("key PathFind_MinPointInTrajectory"))
+            }
             _ => Ok(()),
         }
     }

@@ -208,7 +208,8 @@ pub struct GraphReport {
     /// Unreachable broken catalogue entries (inventory mode only).
     pub warnings: Vec<Failure>,
     /// Path points, clan anchors and placed units outside every areal of the mission's
-    /// `Land.map` ([`super::walkable`]): reported, they do not stop a load.
+    /// `Land.map` ([`super::walkable`]; checked when the map parses): reported, they do
+    /// not stop a load.
     pub off_map: Vec<super::walkable::OffMap>,
 }
 
@@ -260,10 +261,10 @@ impl<'a> MissionGraph<'a> {
         let mut off_map = Vec::new();
         for path in land_file_paths(&land) {
             if path.ends_with(".map") && self.files.has_archive(&path) {
-                let map = self.files.load_file(&path).and_then(|b| ArealMap::parse(&b, self.options)).in_file(&path);
-                match map {
-                    Ok(map) => off_map = super::walkable::off_map(&tma, &map),
-                    Err(e) => w.fail(walk::Origin::mission(""), &path, "", LinkKind::Land, e),
+                // The graph checks the land files' presence; a map that does not parse
+                // is the mission load's located error (Foundation), not the graph's.
+                if let Ok(map) = self.files.load_file(&path).and_then(|b| ArealMap::parse(&b, self.options)) {
+                    off_map = super::walkable::off_map(&tma, &map);
                 }
             }
             if !self.files.has_archive(&path) {

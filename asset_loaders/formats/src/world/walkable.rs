@@ -76,7 +76,7 @@ mod tests {
             [
                 "path 7 point 1 at (15.0, 5.0) is outside every areal",
                 "clan Far anchor at (20.0, 20.0) is outside every areal",
-                "placed object 2 (UNITS\\ROBOTS\\scout.dat) at (-3.0, 4.0) is outside every areal",
+                "placed object 0 (UNITS\\ROBOTS\\scout.dat) at (-3.0, 4.0) is outside every areal",
             ]
         );
     }

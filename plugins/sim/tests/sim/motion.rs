@@ -48,7 +48,8 @@ fn a_unit_drives_at_its_data_s_top_speed_scaled_by_its_percentage() {
     let half = sent(&mut app, 1, [5.0, 80.0], [115.0, 80.0], limits(Some(6.0), 0.5));
     let default = sent(&mut app, 2, [5.0, 50.0], [115.0, 50.0], MotionLimits::default());
     run(&mut app, 120);
-    let (f, h, d) = (travelled(&app, fast, [5.0, 20.0]), travelled(&app, half, [5.0, 80.0]), travelled(&app, default, [5.0, 50.0]));
+    let (f, h, d) =
+        (travelled(&app, fast, [5.0, 20.0]), travelled(&app, half, [5.0, 80.0]), travelled(&app, default, [5.0, 50.0]));
     assert!((h / f - 0.5).abs() < 0.05, "half the percentage, half the distance: {h} vs {f}");
     assert!(d > f * 1.5, "without data the project's cruise speed (10) applies: {d} vs {f}");
     let top = app.world().get::<SteerIntent>(half).unwrap().max_speed;
@@ -124,7 +125,10 @@ fn corridor_radius_and_step_dist_reach_the_steering() {
     // A path with a corner at (60, 20): a long step distance passes the corner early.
     let closest_to_corner = |ini: &str| {
         let mut app = ini_app(ini, flat);
-        publish_paths(app.world_mut(), vec![MissionPath { id: 1, points: vec![[60.0, 20.0, 0.0], [60.0, 100.0, 0.0]] }]);
+        publish_paths(
+            app.world_mut(),
+            vec![MissionPath { id: 1, points: vec![[60.0, 20.0, 0.0], [60.0, 100.0, 0.0]] }],
+        );
         let u = spawn_unit(app.world_mut(), 0, 1, [10.0, 20.0], 0.0, 1.0);
         run(&mut app, 1);
         order(&mut app, vec![0], Order::FollowPath(1));
@@ -208,7 +212,8 @@ fn use_wizard_off_heads_straight_through_what_wizard_avoids() {
         let mut most = 0.0f32;
         for _ in 0..60 {
             app.update();
-            let (intent, v) = (app.world().get::<SteerIntent>(u).unwrap(), app.world().get::<MotionRequest>(u).unwrap());
+            let (intent, v) =
+                (app.world().get::<SteerIntent>(u).unwrap(), app.world().get::<MotionRequest>(u).unwrap());
             let p = app.world().get::<PreviousSimTransform>(u).unwrap().0.position;
             let to = [intent.waypoint[0] - p[0], intent.waypoint[1] - p[1]];
             let len = |w: [f32; 2]| (w[0] * w[0] + w[1] * w[1]).sqrt();

@@ -14,10 +14,10 @@ mod root;
 mod tests;
 
 pub use items::{Command, CommandList, EffectRow, ItemKind, ItemRecord, TypedItems};
-pub use root::MotionParameters;
 pub use pose::{
     BindingRow, FLAG_CONDITIONAL, FLAG_INVERT, FLAG_ITEM_REF, FLAG_SKIP_POSE, FLAG_WRAP, PoseEntry, frame_at, normalise,
 };
+pub use root::MotionParameters;
 
 use super::count_u32;
 use crate::bytes::Cursor;
