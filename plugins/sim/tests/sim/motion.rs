@@ -238,7 +238,7 @@ fn lock_behaviour_keeps_units_standing() {
     };
     assert!(moved("LockBehaviour = 0\r\n") > 10.0);
     assert_eq!(moved("LockBehaviour = 1\r\n"), 0.0);
-    assert_eq!(app_config("LockBehaviour = 1\r\n").locked, true);
+    assert!(app_config("LockBehaviour = 1\r\n").locked);
 }
 
 fn app_config(ini: &str) -> BehaviorConfig {
