@@ -116,6 +116,9 @@ pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
             "warnings": report.warnings.iter().map(failure_json).collect::<Vec<_>>(),
             "layers": layers_json(&game)?,
             "files": files.files_json(),
+            "off_map": report.off_map.iter().map(|o| json!({
+                "what": o.what, "x": o.position[0], "y": o.position[1],
+            })).collect::<Vec<_>>(),
         }))?;
     } else {
         println!("mission {} (land {})", report.mission, report.land_path);
@@ -151,6 +154,9 @@ pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
         }
         for w in &report.warnings {
             println!("  warning: {w}");
+        }
+        for o in &report.off_map {
+            println!("  off the walkable map: {o}");
         }
         println!("  failures {}", report.errors.len());
     }

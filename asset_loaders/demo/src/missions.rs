@@ -146,7 +146,7 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
         for _ in 0..32 {
             let (x, y) = (cx + rng.range(-r, r), cy + rng.range(-r, r));
             let (x, y) = (x.clamp(8.0, side - 8.0), y.clamp(8.0, side - 8.0));
-            if !field.is_water(x, y) {
+            if field.is_walkable(x, y) {
                 return [x, y, field.height(x, y)];
             }
         }

@@ -3,7 +3,8 @@
 //! name (MSH, WEAR, CTPT, CTLD, BASE). Geometry comes from closed primitives
 //! ([`shapes`]) at three levels of detail (slot cells `(lod, 0)`, `lod` 0..3: round
 //! primitives lose sides, and robots at the coarsest level lose their small parts), with
-//! node hierarchies, spinning animated nodes, control points and an initial pose.
+//! node hierarchies, spinning animated nodes, control points, an initial pose and, for a
+//! chassis, its movement limits ([`robots::motion`]).
 //!
 //! Attached components (turrets, weapons) start with an empty virtual root node,
 //! because the engine skips node 0 of an attached MSH (spec `models.md` §1.12).
@@ -163,7 +164,11 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
         for &n in &spinning {
             rows.push(BindingRow::new(n as i32, 0.0, SPIN_FRAMES, 0.25, FLAG_WRAP)?);
         }
-        out.add(fourcc(b"CTLD"), [0, 0, 0], format!("{stem}.ctl").as_bytes(), Ctld::with_pose(rows)?.to_bytes()?)?;
+        let mut ctld = Ctld::with_pose(rows)?;
+        if let Some(motion) = robots::motion(stem) {
+            ctld.set_motion(&motion);
+        }
+        out.add(fourcc(b"CTLD"), [0, 0, 0], format!("{stem}.ctl").as_bytes(), ctld.to_bytes()?)?;
     }
     Ok(())
 }

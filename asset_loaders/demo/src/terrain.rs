@@ -95,6 +95,25 @@ impl HeightField {
         if self.is_water(x, y) { self.water_level() - 4.0 } else { h.max(self.water_level() + 1.0) }
     }
 
+    /// Side of one areal square of [`land_map`].
+    fn areal_step(&self) -> f32 {
+        self.spec.side() / f32::from(self.spec.areals)
+    }
+
+    /// Whether [`land_map`] makes areal square `(i, j)` (its centre is dry).
+    fn square_is_dry(&self, i: u16, j: u16) -> bool {
+        let step = self.areal_step();
+        !self.is_water(f32::from(i) * step + step / 2.0, f32::from(j) * step + step / 2.0)
+    }
+
+    /// True where [`land_map`] has an areal: on the map, in a square whose centre is
+    /// dry (dry ground near the lake can lie in a square that is left out).
+    pub fn is_walkable(&self, x: f32, y: f32) -> bool {
+        let step = self.areal_step();
+        let cell = |v: f32| (v >= 0.0 && v < self.spec.side()).then(|| ((v / step) as u16).min(self.spec.areals - 1));
+        matches!((cell(x), cell(y)), (Some(i), Some(j)) if self.square_is_dry(i, j))
+    }
+
     /// True on dry ground within `width` world units of the lake.
     pub fn is_shore(&self, x: f32, y: f32, width: f32) -> bool {
         let side = self.spec.side();
@@ -221,7 +240,7 @@ pub fn land_map(field: &HeightField) -> Result<ArealMap> {
         for i in 0..spec.areals {
             let (x0, y0) = (f32::from(i) * step, f32::from(j) * step);
             let (x1, y1) = (x0 + step, y0 + step);
-            if field.is_water(x0 + step / 2.0, y0 + step / 2.0) {
+            if !field.square_is_dry(i, j) {
                 continue;
             }
             let corner = |x: f32, y: f32| [x, y, field.height(x, y)];

@@ -4,6 +4,7 @@
 //! (never a jump) and are reported with its id and areal.
 
 use crate::config::BehaviorConfig;
+use crate::footprints::{Buildings, Footprints};
 use crate::haul::{self, Haulage};
 use crate::navigator::Navigator;
 use crate::planner::{self, Refusal};
@@ -11,8 +12,8 @@ use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
     ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, GameClock, GameMessage, GameMessageKind,
-    ManualControl, NavState, NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order, OriginalObjectId, SimTransform,
-    SteerIntent, Weapon,
+    ManualControl, MotionLimits, NavState, NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order, OriginalObjectId,
+    SimTransform, SteerIntent, Weapon,
 };
 use iron3d_terrain::{Ground, MissionPaths, NavMap};
 
@@ -148,10 +149,14 @@ fn next_leg(nav: &mut Navigator, geo: &Geography) -> bool {
     true
 }
 
-/// Plans the legs that need it.
+/// Plans the legs that need it. The local path keeps `PathFind_NearDoorCoeff` times
+/// the unit's margin inside each portal, starts with a step off the building the unit
+/// stands on (`PathFind_fStepOffBuilding`) and has at least
+/// `PathFind_MinPointInTrajectory` points.
 pub(crate) fn plan_legs(
     geo: Geography,
     targets: Query<&SimTransform>,
+    buildings: Buildings<'_, '_>,
     mut units: Query<(
         &OriginalObjectId,
         &ObjectHandle,
@@ -164,6 +169,8 @@ pub(crate) fn plan_legs(
     mut out: MessageWriter<GameMessage>,
 ) {
     let mut outbox = Outbox::default();
+    let c = *geo.config;
+    let footprints = Footprints::of(&buildings);
     for (&id, &handle, t, mut nav, mut status, mut intent, proxy) in &mut units {
         if !nav.replan {
             continue;
@@ -171,7 +178,7 @@ pub(crate) fn plan_legs(
         nav.replan = false;
         nav.clear_path();
         let start = [t.position[0], t.position[1]];
-        let margin = proxy.map_or(1.0, |p| p.radius) + geo.config.building_hit_dist;
+        let margin = (proxy.map_or(1.0, |p| p.radius) + c.building_hit_dist) * c.near_door_coeff;
         let planned = leg_goal(&nav, &geo, &targets).and_then(|goal| {
             goal.map(|(goal, _)| {
                 planner::plan(geo.nav.as_deref(), geo.ground.as_deref(), start, goal, margin).map(|p| (goal, p))
@@ -183,10 +190,13 @@ pub(crate) fn plan_legs(
                 status.state = NavState::Idle;
                 *intent = SteerIntent::default();
             }
-            Ok(Some((goal, plan))) => {
+            Ok(Some((goal, mut plan))) => {
+                if let Some(f) = footprints.standing_on(start, c.building_hit_dist) {
+                    plan.local.insert(0, f.step_off(start, c.step_off_building));
+                }
                 nav.goal = goal;
                 nav.global_path = plan.global;
-                nav.local_path = plan.local;
+                nav.local_path = planner::at_least(plan.local, start, c.min_points);
                 status.state = NavState::Moving;
                 status.path_revision = status.path_revision.wrapping_add(1);
             }
@@ -205,11 +215,13 @@ pub(crate) fn plan_legs(
     outbox.flush(&mut out);
 }
 
-/// Steers every moving unit along its local path and notices arrival, blockage, a
-/// damaged global path and a moved target.
+/// Steers every moving unit along its local path at its top speed (its data's, scaled
+/// by its `MaxSpeedPercent`, `PathFind_NearBuildSpeedPercent` of it near a building) and
+/// notices arrival, blockage, a damaged global path and a moved target.
 pub(crate) fn follow(
     geo: Geography,
     targets: Query<&SimTransform>,
+    buildings: Buildings<'_, '_>,
     mut units: Query<(
         Entity,
         &OriginalObjectId,
@@ -218,14 +230,15 @@ pub(crate) fn follow(
         &mut Navigator,
         &mut NavStatus,
         &mut SteerIntent,
-        (Option<&CollisionProxy>, Option<&Weapon>, Has<ManualControl>),
+        (Option<&CollisionProxy>, Option<&Weapon>, Has<ManualControl>, Option<&MotionLimits>),
     )>,
     mut out: MessageWriter<GameMessage>,
     mut clear: MessageWriter<ClearWizardPath>,
 ) {
     let mut outbox = Outbox::default();
     let c = *geo.config;
-    for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon, piloted)) in &mut units {
+    let footprints = Footprints::of(&buildings);
+    for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon, piloted, limits)) in &mut units {
         // A piloted unit is the player's: its orders wait until it is released.
         if piloted {
             intent.active = false;
@@ -283,13 +296,15 @@ pub(crate) fn follow(
         if nav.next < nav.local_path.len() {
             let last = nav.next + 1 == nav.local_path.len() && final_leg;
             let waypoint = nav.local_path[nav.next];
+            let top = limits.copied().unwrap_or_default().speed_or(c.cruise_speed);
+            let near = footprints.within(position, c.building_nearest_dist);
             *intent = SteerIntent {
                 active: true,
                 from: nav.segment_start(position),
                 waypoint,
                 last,
                 corridor_radius: c.corridor_radius,
-                max_speed: c.cruise_speed,
+                max_speed: c.near_building_speed(top, near),
             };
         } else if next_leg(&mut nav, &geo) {
             continue;

@@ -11,6 +11,7 @@
 
 mod config;
 mod follow;
+mod footprints;
 pub mod haul;
 mod navigator;
 mod orders;
@@ -24,6 +25,11 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{AppState, SimSystems};
+
+/// `LockBehaviour` is off: units are steered (locked, they keep their orders and stand).
+fn unlocked(config: Res<BehaviorConfig>) -> bool {
+    !config.locked
+}
 
 /// Installs Behavior in `SimSystems::Behavior`.
 #[derive(Debug, Default)]
@@ -41,10 +47,9 @@ impl Plugin for BehaviorPlugin {
                 (
                     orders::activate,
                     orders::apply_commands,
-                    haul::haul.after(iron3d_economy::EconomyStep),
+                    haul::haul.after(iron3d_economy::EconomyStep).run_if(unlocked),
                     radar::scan,
-                    follow::plan_legs,
-                    follow::follow,
+                    (follow::plan_legs, follow::follow).chain().run_if(unlocked),
                 )
                     .chain()
                     .in_set(SimSystems::Behavior),

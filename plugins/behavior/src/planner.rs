@@ -59,6 +59,25 @@ pub fn plan(
     Ok(Plan { global, local })
 }
 
+/// `local` with its longest segments (from `start`) split in halves until it has at
+/// least `min` points (`PathFind_MinPointInTrajectory`; the earliest of equally long
+/// segments first).
+pub fn at_least(mut local: Vec<[f32; 2]>, start: [f32; 2], min: u32) -> Vec<[f32; 2]> {
+    while local.len() < min as usize {
+        let from = |i: usize| if i == 0 { start } else { local[i - 1] };
+        let length = |i: usize| {
+            let (a, b) = (from(i), local[i]);
+            (b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1])
+        };
+        let Some(longest) = (0..local.len()).reduce(|a, b| if length(b) > length(a) { b } else { a }) else {
+            break;
+        };
+        let (a, b) = (from(longest), local[longest]);
+        local.insert(longest, [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]);
+    }
+    local
+}
+
 /// A route that visits an areal twice would make the path generator cycle forever.
 pub fn check_cycle(route: &[u32]) -> Result<(), Refusal> {
     let mut seen: Vec<u32> = route.to_vec();
@@ -94,4 +113,16 @@ fn toward_line(a: [f32; 2], b: [f32; 2], p: [f32; 2], q: [f32; 2]) -> [f32; 2] {
         return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
     }
     if sa.abs() < sb.abs() { a } else { b }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::at_least;
+
+    #[test]
+    fn a_short_local_path_gets_the_minimum_number_of_points() {
+        let path = at_least(vec![[10.0, 0.0], [12.0, 0.0]], [0.0, 0.0], 4);
+        assert_eq!(path, vec![[2.5, 0.0], [5.0, 0.0], [10.0, 0.0], [12.0, 0.0]]);
+        assert_eq!(at_least(vec![[10.0, 0.0]], [0.0, 0.0], 1), vec![[10.0, 0.0]]);
+    }
 }

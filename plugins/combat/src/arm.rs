@@ -9,6 +9,7 @@ use iron3d_core::{
 use iron3d_formats::world::PropertyValue;
 use iron3d_mission::PropertyBag;
 use iron3d_rules::Combat;
+use iron3d_terrain::BehaviorIni;
 
 /// The class bit of buildings (`registry.md` §2.2).
 const BUILDING_BIT: u32 = 0x8000_0000;
@@ -57,15 +58,20 @@ pub(crate) fn arm(
     rules: Res<CombatRules>,
     scaled: (Res<Difficulty>, Res<CombatDifficulty>, Option<Res<MissionClans>>),
     new: Query<(Entity, &UnitClass, Option<&PropertyBag>, Option<&Owner>), (With<SimObject>, Without<Health>)>,
+    ini: Option<Res<BehaviorIni>>,
 ) {
     let (difficulty, difficulty_rules, clans) = scaled;
+    // `ImmortalHero` of `Behavior.ini`: the hero takes no damage (the effect inferred
+    // from the name).
+    let immortal_hero = ini.and_then(|i| BehaviorIni::switch(&i.0.immortal_hero)).unwrap_or(false);
     for (entity, class, bag, owner) in &new {
         let property = |name: &str| bag.and_then(|b| b.first(name)).map(|p| p.value());
         let life = match property("Life state") {
             Some(PropertyValue::Float(f)) if f.is_finite() && f > 0.0 => f.min(1.0),
             _ => 1.0,
         };
-        let invulnerable = matches!(property("Invulnerability"), Some(PropertyValue::Int(v)) if v != 0);
+        let invulnerable = matches!(property("Invulnerability"), Some(PropertyValue::Int(v)) if v != 0)
+            || immortal_hero && class.is_hero();
         let (health, armed) = loadout(&rules.0, class.0, life, invulnerable);
         let mut e = commands.entity(entity);
         e.insert(health);

@@ -1,10 +1,10 @@
 //! Proxies and the integration step.
 
-use crate::config::ControlConfig;
+use crate::config::{ControlConfig, limit};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    CollisionProxy, Kinematics, ManualControl, ModelBounds, MotionRequest, Movable, PreviousSimTransform, SimObject,
-    SimTransform, TICK_SECONDS,
+    CollisionProxy, Kinematics, ManualControl, ModelBounds, MotionLimits, MotionRequest, Movable, PreviousSimTransform,
+    SimObject, SimTransform, TICK_SECONDS,
 };
 use iron3d_terrain::Ground;
 
@@ -47,7 +47,9 @@ pub(crate) fn build_proxies(
 
 pub(crate) use iron3d_core::plane::wrap_angle as wrap;
 
-/// Turn and speed towards the request within the limits, then the candidate position.
+/// Turn and speed towards the request within the unit's limits (its data's, capped by
+/// `Behavior.ini`), then the candidate position; a step onto ground steeper than the
+/// unit's slope limit that climbs is refused (the unit stops where it stood).
 pub(crate) fn step(
     config: Res<ControlConfig>,
     ground: Option<Res<Ground>>,
@@ -57,18 +59,21 @@ pub(crate) fn step(
         &mut SimTransform,
         &mut PreviousSimTransform,
         Option<&ManualControl>,
+        Option<&MotionLimits>,
     )>,
 ) {
-    for (request, mut kin, mut t, mut previous, manual) in &mut units {
+    for (request, mut kin, mut t, mut previous, manual, limits) in &mut units {
         previous.0 = *t;
+        let limits = limits.copied().unwrap_or_default();
         let heading = t.heading();
-        let max_turn = config.max_rotation * DT;
+        let max_turn = limit(limits.turn_rate, config.max_rotation, config.default_rotation) * DT;
         let (turn, target) = match manual {
             // Piloted: the player's throttle and turn replace Wizard's request.
             Some(m) => {
                 let throttle = f32::from(m.input.throttle) / 127.0;
                 let reverse = if throttle < 0.0 { 0.5 } else { 1.0 };
-                (f32::from(m.input.turn) / 127.0 * max_turn, throttle * reverse * config.pilot_speed)
+                let top = limits.speed_or(config.pilot_speed);
+                (f32::from(m.input.turn) / 127.0 * max_turn, throttle * reverse * top)
             }
             None => {
                 let v = request.velocity;
@@ -79,16 +84,29 @@ pub(crate) fn step(
         };
         let new_heading = wrap(heading + turn);
         kin.turn_rate = turn / DT;
-        let max_dv = config.max_accel * DT;
+        let max_dv = limit(limits.acceleration, config.max_accel, config.default_accel) * DT;
         kin.speed += (target - kin.speed).clamp(-max_dv, max_dv);
         let (s, c) = (libm::sinf(new_heading), libm::cosf(new_heading));
+        let from = t.position;
         t.position[0] += c * kin.speed * DT;
         t.position[1] += s * kin.speed * DT;
         t.orientation[2] = new_heading;
         if let Some(ground) = &ground {
+            if let Some(max) = limits.slope_limit
+                && too_steep(ground, from, t.position, max)
+            {
+                (t.position, kin.speed) = (from, 0.0);
+            }
             follow_terrain(ground, &mut t);
         }
     }
+}
+
+/// Whether the step `from → to` climbs onto ground steeper than `max` (radians).
+fn too_steep(ground: &Ground, from: [f32; 3], to: [f32; 3], max: f32) -> bool {
+    let Some((z, n)) = ground.surface_at(to[0], to[1]) else { return false };
+    let climbs = ground.height_at(from[0], from[1]).is_some_and(|z0| z > z0);
+    climbs && libm::acosf(n[2].clamp(-1.0, 1.0)) > max
 }
 
 /// Puts a ground unit on the surface: height at its XY, pitch and roll from the normal

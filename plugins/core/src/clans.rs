@@ -103,6 +103,14 @@ impl UnitClass {
     /// The class bit that creates a Behavior registration key (spec §4.1).
     pub const REGISTRATION_BIT: u32 = 0x8000_0000;
 
+    /// The hero's class word (spec `registry.md` §2.2, inferred).
+    pub const HERO: u32 = 0x0102_0000;
+
+    /// Whether the class word is the hero's.
+    pub fn is_hero(self) -> bool {
+        self.0 == Self::HERO
+    }
+
     /// Whether the class word has its high bit set.
     pub fn registers(self) -> bool {
         self.0 & Self::REGISTRATION_BIT != 0

@@ -39,7 +39,8 @@ pub use messages::{
     gmsg,
 };
 pub use motion::{
-    BuildingCategory, CollisionProxy, Kinematics, ManualControl, MotionRequest, NavState, NavStatus, SteerIntent,
+    BuildingCategory, CollisionProxy, Kinematics, ManualControl, MotionLimits, MotionRequest, NavState, NavStatus,
+    SteerIntent,
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
@@ -103,6 +104,7 @@ impl Plugin for CorePlugin {
             .register_type::<SteerIntent>()
             .register_type::<MotionRequest>()
             .register_type::<Kinematics>()
+            .register_type::<MotionLimits>()
             .register_type::<CollisionProxy>()
             .register_type::<BuildingCategory>()
             .register_type::<GameClock>()

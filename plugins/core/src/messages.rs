@@ -203,6 +203,16 @@ pub enum GameMessageKind {
         /// Scheme, node or reason.
         detail: String,
     },
+    /// A setting of the game's configuration that the project does not apply (the
+    /// project's own event, posted once when the game starts).
+    Unsupported {
+        /// The file (`Behavior.ini`).
+        file: String,
+        /// The key.
+        key: String,
+        /// Why it has no effect.
+        detail: String,
+    },
 }
 
 impl GameMessageKind {
@@ -220,7 +230,8 @@ impl GameMessageKind {
             | Self::Fired { .. }
             | Self::Damaged { .. }
             | Self::Destroyed { .. }
-            | Self::Production { .. } => None,
+            | Self::Production { .. }
+            | Self::Unsupported { .. } => None,
         }
     }
 }

@@ -71,6 +71,49 @@ pub struct MotionRequest {
     pub velocity: [f32; 2],
 }
 
+/// A unit's movement limits from its data (the mission load writes it; Behavior,
+/// Wizard and Control read it). Each limit is `None` when the data gives none, and the
+/// reader then uses its `Behavior.ini` key or its own default.
+///
+/// The limits come from the CTLD root parameters of the unit's components (spec
+/// `registry.md` §5.5, field names *inferred*): forward (local X) tangential speed and
+/// acceleration, the angular speed about Z and the slope limit angle. The project
+/// combines them (its own rule): each limit is the smallest positive finite value among
+/// the components, so the weakest part limits the whole and a component without one
+/// (a turret, a weapon) does not.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[reflect(Component)]
+pub struct MotionLimits {
+    /// Top speed (units per second), before [`MotionLimits::speed_scale`].
+    pub top_speed: Option<f32>,
+    /// Acceleration limit (units per second²).
+    pub acceleration: Option<f32>,
+    /// Turn-rate limit (radians per second).
+    pub turn_rate: Option<f32>,
+    /// Steepest ground the unit climbs (radians from the horizontal).
+    pub slope_limit: Option<f32>,
+    /// The placed object's `MaxSpeedPercent` / 100 (1 without the property).
+    pub speed_scale: f32,
+}
+
+impl Default for MotionLimits {
+    fn default() -> Self {
+        Self { top_speed: None, acceleration: None, turn_rate: None, slope_limit: None, speed_scale: 1.0 }
+    }
+}
+
+impl MotionLimits {
+    /// The smallest positive finite value of `values` (the project's combination rule).
+    pub fn weakest(values: impl IntoIterator<Item = f32>) -> Option<f32> {
+        values.into_iter().filter(|v| v.is_finite() && *v > 0.0).reduce(f32::min)
+    }
+
+    /// The top speed in effect: the data's (or `default`) times the speed scale.
+    pub fn speed_or(&self, default: f32) -> f32 {
+        self.top_speed.unwrap_or(default) * self.speed_scale
+    }
+}
+
 /// The physical state Control integrates (written by Control only).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
 #[reflect(Component)]

@@ -42,9 +42,9 @@ pub struct Prepared {
     pub build_dat: Option<BuildDat>,
     /// The mission's paths, published at registration.
     pub paths: Vec<MissionPath>,
-    /// `Behavior.ini` of the game root (lower-case keys, raw values), published at
-    /// registration; empty when the game has none.
-    pub behavior_ini: Vec<(String, String)>,
+    /// `Behavior.ini` of the game root (typed and checked), published at registration;
+    /// every key absent when the game has none.
+    pub behavior_ini: iron3d_formats::config::BehaviorIni,
     /// `Iron_3D.ini` `[LEVEL_RATIO]` (easy, normal, hard), published into
     /// `iron3d_core::Difficulty` at registration; `None` keeps the original's values.
     pub level_ratios: Option<[f32; 3]>,
@@ -63,6 +63,9 @@ pub struct Prepared {
     /// `(object id, parts)` of every registering object whose components have CTLD
     /// tag-26 items, inserted as `iron3d_core::ProductionParts` at construction.
     pub production: Vec<(u32, iron3d_core::ProductionParts)>,
+    /// `(object id, limits)` of every object the backend read movement limits for,
+    /// inserted as `iron3d_core::MotionLimits` on movable objects at construction.
+    pub motion: Vec<(u32, iron3d_core::MotionLimits)>,
 }
 
 /// What the prototype resolution of one object found besides its components.
@@ -72,6 +75,9 @@ pub struct ObjectExtras {
     pub unit_class: Option<u32>,
     /// The production parts of a registering object with CTLD tag-26 items.
     pub production: Option<iron3d_core::ProductionParts>,
+    /// The movement limits from the object's data (components' CTLDs, its
+    /// `MaxSpeedPercent`).
+    pub motion: Option<iron3d_core::MotionLimits>,
 }
 
 /// Prepares mission data. Called once per preparation phase (`Context` through

@@ -5,12 +5,13 @@
 use crate::backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 use crate::catalogue::MissionName;
 use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
-use iron3d_core::{MissionLoadPhase, ModelBounds, PieceBinding, ProductionPart, ProductionParts};
-use iron3d_formats::config::IniFile;
+use iron3d_core::{MissionLoadPhase, ModelBounds, MotionLimits, PieceBinding, ProductionPart, ProductionParts};
+use iron3d_formats::config::{BehaviorIni, IniFile};
+use iron3d_formats::helpers::ctld::MotionParameters;
 use iron3d_formats::helpers::{Ctld, Ctpt, Ndpr};
 use iron3d_formats::model::{bounds, msh::Msh};
 use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
-use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, Tma};
+use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, PropertyValue, Tma};
 use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
 use iron3d_terrain::MissionPath;
 use iron3d_vfs::GameDir;
@@ -78,19 +79,16 @@ impl GameMissionBackend {
         Ok(())
     }
 
-    /// The engine's `Behavior.ini` (optional: without it Behavior uses its defaults).
-    fn behavior_ini(&self) -> Vec<(String, String)> {
-        let Ok(bytes) = self.game.read_file("Behavior.ini") else { return Vec::new() };
-        let ini = IniFile::parse(&bytes);
-        ini.lines
-            .iter()
-            .filter_map(|l| {
-                Some((
-                    String::from_utf8_lossy(l.key()?).to_ascii_lowercase(),
-                    String::from_utf8_lossy(l.value()?).into_owned(),
-                ))
-            })
-            .collect()
+    /// The engine's `Behavior.ini` through the typed reader (optional: without it every
+    /// key is absent); a value that does not parse or is out of range fails the load.
+    fn behavior_ini(&self) -> Result<BehaviorIni> {
+        const FILE: &str = "Behavior.ini";
+        if self.game.resolve(FILE).is_none() {
+            return Ok(BehaviorIni::default());
+        }
+        let ini = BehaviorIni::from_ini(&IniFile::parse(&self.game.read_file(FILE)?));
+        ini.check().in_file(FILE)?;
+        Ok(ini)
     }
 
     fn foundation(
@@ -153,24 +151,21 @@ impl GameMissionBackend {
         Ok(Some(ProductionPart { devices, rows }))
     }
 
-    fn prototypes(
-        &self,
-        objects: &mut [PreparedObject],
-        classes: &mut Vec<(u32, u32)>,
-        production: &mut Vec<(u32, ProductionParts)>,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<()> {
+    fn prototypes(&self, prepared: &mut Prepared, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
         let registry = self.game.archive("objects.rlb")?;
         let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
         let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
-        let total = objects.len();
-        for (done, o) in objects.iter_mut().enumerate() {
+        let total = prepared.objects.len();
+        for (done, o) in prepared.objects.iter_mut().enumerate() {
             let extras = self.prototype(&resolver, o)?;
             if let Some(class) = extras.unit_class {
-                classes.push((o.id, class));
+                prepared.unit_classes.push((o.id, class));
             }
             if let Some(parts) = extras.production {
-                production.push((o.id, parts));
+                prepared.production.push((o.id, parts));
+            }
+            if let Some(motion) = extras.motion {
+                prepared.motion.push((o.id, motion));
             }
             progress(done + 1, total);
         }
@@ -202,12 +197,16 @@ impl GameMissionBackend {
         };
         let registers = class.is_some_and(|class| class & 0x8000_0000 != 0);
         let mut parts = Vec::new();
+        let mut motions = Vec::new();
         for (index, c) in o.components.iter_mut().enumerate() {
             match resolver.resolve(&c.key).as_ref() {
                 Ok(p) => {
                     let edge = format!("component key {}", c.key);
                     if registers && let Some(part) = self.production_part(p).via(edge.clone()).via(link.clone())? {
                         parts.push(part);
+                    }
+                    if let Some(ctl) = p.first(".ctl") {
+                        motions.push(self.control(ctl).via(edge.clone()).via(link.clone())?.motion());
                     }
                     c.prototype = resolved(p);
                     c.bounds = self.model_bounds(p).via(edge.clone()).via(link.clone())?;
@@ -217,7 +216,12 @@ impl GameMissionBackend {
                 Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
             }
         }
-        Ok(ObjectExtras { unit_class: class, production: (!parts.is_empty()).then_some(ProductionParts(parts)) })
+        let motion = motion_limits(&motions, &o.properties).via(link)?;
+        Ok(ObjectExtras {
+            unit_class: class,
+            production: (!parts.is_empty()).then_some(ProductionParts(parts)),
+            motion: Some(motion),
+        })
     }
 
     /// The hull bounds of a prototype's model (MSH header corners, cached per model).
@@ -315,7 +319,7 @@ impl MissionBackend for GameMissionBackend {
         match phase {
             MissionLoadPhase::Context => {
                 *state = MissionState::default();
-                prepared.behavior_ini = self.behavior_ini();
+                prepared.behavior_ini = self.behavior_ini()?;
                 prepared.level_ratios = crate::difficulty::level_ratios(&self.game);
                 prepared.script_files = Some(Arc::new(GameScriptFiles(Arc::clone(&self.game))));
                 prepared.layers = Some(data_layers(&self.game)?);
@@ -340,12 +344,41 @@ impl MissionBackend for GameMissionBackend {
             MissionLoadPhase::Prototypes => {
                 prepared.unit_classes.clear();
                 prepared.production.clear();
-                self.prototypes(&mut prepared.objects, &mut prepared.unit_classes, &mut prepared.production, progress)
+                prepared.motion.clear();
+                self.prototypes(prepared, progress)
             }
             MissionLoadPhase::Resources => self.resources(mission),
             _ => Ok(()),
         }
     }
+}
+
+/// The placed object's property scaling its top speed (spec `world.md` §1.6).
+pub const MAX_SPEED_PERCENT: &str = "MaxSpeedPercent";
+
+/// An object's movement limits: the weakest of its components' CTLD root limits (see
+/// [`MotionLimits`]: forward speed and acceleration along local X, turn rate about Z,
+/// the slope limit) and its `MaxSpeedPercent` (an integer or a float, at least 0).
+fn motion_limits(motions: &[MotionParameters], properties: &PropertyBag) -> Result<MotionLimits> {
+    let weakest = |f: fn(&MotionParameters) -> f32| MotionLimits::weakest(motions.iter().map(f));
+    let percent = match properties.first(MAX_SPEED_PERCENT).map(|p| p.value()) {
+        None => 100.0,
+        Some(PropertyValue::Int(v)) => v as f32,
+        Some(PropertyValue::Float(v)) => v,
+        Some(PropertyValue::Raw { kind, .. }) => {
+            return Err(Error::rule("property_type", format!("{MAX_SPEED_PERCENT} has value type {kind}")));
+        }
+    };
+    if !(percent.is_finite() && percent >= 0.0) {
+        return Err(Error::rule("property_range", format!("{MAX_SPEED_PERCENT} = {percent} is not a percentage")));
+    }
+    Ok(MotionLimits {
+        top_speed: weakest(|m| m.max_speed[0]),
+        acceleration: weakest(|m| m.max_acceleration[0]),
+        turn_rate: weakest(|m| m.max_angular_speed[2]),
+        slope_limit: weakest(|m| m.slope_limit),
+        speed_scale: percent / 100.0,
+    })
 }
 
 /// A clan record as the simulation sees it.

@@ -76,6 +76,7 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     let mut objects = std::mem::take(&mut world.resource_mut::<Prepared>().objects);
     let classes = std::mem::take(&mut world.resource_mut::<Prepared>().unit_classes);
     let mut production = std::mem::take(&mut world.resource_mut::<Prepared>().production);
+    let motions = std::mem::take(&mut world.resource_mut::<Prepared>().motion);
     objects.sort_by_key(|o| o.id);
     if let Some(pair) = objects.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(Error::rule(
@@ -88,7 +89,8 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     for (done, o) in objects.into_iter().enumerate() {
         let class = classes.iter().find(|(id, _)| *id == o.id).map(|(_, class)| *class);
         let parts = production.iter().position(|(id, _)| *id == o.id).map(|i| production.swap_remove(i).1);
-        construct_one(world, o, ObjectExtras { unit_class: class, production: parts });
+        let motion = motions.iter().find(|(id, _)| *id == o.id).map(|(_, m)| *m);
+        construct_one(world, o, ObjectExtras { unit_class: class, production: parts, motion });
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Construction) {
             (row.done, row.total) = (done + 1, total);
         }
@@ -107,6 +109,7 @@ pub(crate) fn construct_one(world: &mut World, o: PreparedObject, extras: Object
 pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObject, extras: ObjectExtras) {
     // Simulation state stays in game units, Z up; presentation converts it.
     let r = &o.record;
+    let movable = ObjectKind::from_raw(r.raw_kind).movable();
     let placement = SimTransform { position: r.position, orientation: r.orientation, scale: r.scale };
     let object = MissionObject { key: o.key, components: o.components, clan: o.clan };
     let mut e = world.entity_mut(entity);
@@ -132,6 +135,9 @@ pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObjec
     }
     if let Some(parts) = extras.production {
         e.insert(parts);
+    }
+    if let Some(motion) = extras.motion.filter(|_| movable) {
+        e.insert(motion);
     }
     e.insert(object);
 }

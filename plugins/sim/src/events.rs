@@ -1,6 +1,6 @@
 //! The event log of a run: arrivals, new contacts, Behavior diagnostics, deletions,
 //! script reports, mission outcomes, damage and destruction, production (produced,
-//! researched, rejected) and haulage (loaded, unloaded),
+//! researched, rejected), haulage (loaded, unloaded) and unsupported settings,
 //! read from the World3D queue each tick (what `sim run --json` prints).
 
 use bevy_ecs::prelude::*;
@@ -36,6 +36,8 @@ pub enum EventKind {
     /// A transport robot left a store it unloaded into (`ids`: transport, store; detail
     /// `ore=N`).
     Unloaded,
+    /// A configuration key the project does not apply (detail: `file key: reason`).
+    Unsupported,
 }
 
 impl EventKind {
@@ -55,6 +57,7 @@ impl EventKind {
             Self::Rejected => "rejected",
             Self::Loaded => "loaded",
             Self::Unloaded => "unloaded",
+            Self::Unsupported => "unsupported",
         }
     }
 }
@@ -113,6 +116,9 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
                     ProductionEvent::Unloaded => EventKind::Unloaded,
                 };
                 (kind, ids.clone(), detail.clone())
+            }
+            GameMessageKind::Unsupported { file, key, detail } => {
+                (EventKind::Unsupported, Vec::new(), format!("{file} {key}: {detail}"))
             }
             GameMessageKind::NewGameTick | GameMessageKind::Init(_) | GameMessageKind::Fired { .. } => continue,
         };

@@ -419,6 +419,8 @@ fn demo_mission(game: &std::sync::Arc<iron3d_vfs::GameDir>, name: &str) -> App {
 mod combat;
 #[path = "sim/haul.rs"]
 mod haul;
+#[path = "sim/motion.rs"]
+mod motion;
 #[path = "sim/player.rs"]
 mod player;
 #[path = "sim/strategy.rs"]

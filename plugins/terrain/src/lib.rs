@@ -1,15 +1,17 @@
 //! The geography a mission publishes for the simulation (spec `world.md` §2–§4), in game
 //! units with Z up: the terrain surface ([`Ground`]: height, normal, ray), the areal
 //! map ([`NavMap`]: `area_at`, routes, corridors; a point outside every areal is not
-//! walkable), the building categories of `BuildDat.lst` ([`BuildingCategories`]) and
-//! the mission's paths ([`MissionPaths`]). The mission loader inserts them at
-//! registration; they are removed when the game closes.
+//! walkable), the building categories of `BuildDat.lst` ([`BuildingCategories`]), the
+//! mission's paths ([`MissionPaths`]) and the engine's `Behavior.ini` ([`BehaviorIni`]).
+//! The mission loader inserts them at registration; they are removed when the game
+//! closes.
 
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::AppState;
+use iron3d_formats::config::Setting;
 use iron3d_formats::registry::BuildDat;
 use iron3d_formats::world::{ArealMap, ArealQuery, Corridor, LandMsh, RayHit, TerrainQuery};
 use std::sync::Arc;
@@ -141,22 +143,22 @@ impl MissionPaths {
     }
 }
 
-/// The engine's `Behavior.ini` (spec `runtime.md` §2.2) as read: keys lower-cased,
-/// raw values, file order. Behavior reads its `PathFind_*` keys at run time.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
-#[reflect(Resource)]
-pub struct BehaviorIni(pub Vec<(String, String)>);
+/// The engine's `Behavior.ini` (spec `runtime.md` §2.2) through the one typed reader
+/// ([`iron3d_formats::config::BehaviorIni`], checked by the mission load): Behavior,
+/// Wizard, Control and combat read their keys from here. Absent keys are `None`.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct BehaviorIni(pub iron3d_formats::config::BehaviorIni);
 
 impl BehaviorIni {
-    /// The first value of `key` (ASCII case-insensitive) parsed as a number.
-    pub fn number(&self, key: &str) -> Option<f32> {
-        let key = key.to_ascii_lowercase();
-        self.0.iter().find(|(k, _)| *k == key)?.1.trim().parse().ok()
+    /// A number key's value (`None` when absent or unparsed; the load refuses a value
+    /// that is not a finite positive number).
+    pub fn number(key: &Option<Setting<f64>>) -> Option<f32> {
+        key.as_ref()?.value.map(|v| v as f32).filter(|v| v.is_finite() && *v > 0.0)
     }
 
-    /// [`BehaviorIni::number`] when finite and positive.
-    pub fn positive(&self, key: &str) -> Option<f32> {
-        self.number(key).filter(|v| v.is_finite() && *v > 0.0)
+    /// A switch key's value: on when non-zero (`None` when absent).
+    pub fn switch(key: &Option<Setting<i64>>) -> Option<bool> {
+        key.as_ref()?.value.map(|v| v != 0)
     }
 }
 
@@ -170,7 +172,6 @@ impl Plugin for TerrainPlugin {
             .register_type::<NavMap>()
             .register_type::<BuildingCategories>()
             .register_type::<MissionPaths>()
-            .register_type::<BehaviorIni>()
             .add_systems(OnExit(AppState::InGame), close);
     }
 }

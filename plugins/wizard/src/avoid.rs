@@ -7,7 +7,7 @@ use iron3d_core::{
     SpatialGrid, SteerIntent,
 };
 use iron3d_formats::registry::BuildCategory;
-use iron3d_terrain::NavMap;
+use iron3d_terrain::{BehaviorIni, NavMap};
 
 /// Wizard's tuning (the project's own numbers; the original's are unknown).
 #[derive(Resource, Debug, Clone, PartialEq, Reflect)]
@@ -37,6 +37,10 @@ pub struct WizardConfig {
     /// Hangar, Plant, MainTeleport — so passing traffic keeps their entrances clear,
     /// 1 for the fortifications — bunkers and towers —, 0.5 for the rest).
     pub category_clearance: Vec<(u32, f32)>,
+    /// `UseWizard` of `Behavior.ini` (a switch, default on): off, a unit asks for the
+    /// velocity straight along Behavior's local path, without any avoidance (the effect
+    /// inferred from the name).
+    pub enabled: bool,
 }
 
 impl WizardConfig {
@@ -69,6 +73,7 @@ impl Default for WizardConfig {
             clearance: 0.25,
             max_neighbours: 10,
             category_clearance: BuildCategory::TABLE.iter().map(|&(c, _, mask)| (mask, default_padding(c))).collect(),
+            enabled: true,
         }
     }
 }
@@ -82,6 +87,11 @@ pub struct WizardPath {
     pub velocity: [f32; 2],
     /// Committed detour side: -1 right, 0 none, 1 left.
     pub side: i8,
+}
+
+/// A mission opens: `UseWizard` of its `Behavior.ini` (on when absent).
+pub(crate) fn load(mut config: ResMut<WizardConfig>, ini: Option<Res<BehaviorIni>>) {
+    config.enabled = ini.and_then(|i| BehaviorIni::switch(&i.0.use_wizard)).unwrap_or(true);
 }
 
 /// Units with an intent get a wizard path and a motion request.
@@ -372,6 +382,10 @@ pub(crate) fn steer(
             continue;
         }
         let preferred = preferred_velocity(body.position, intent);
+        if !config.enabled {
+            (request.velocity, path.velocity) = (preferred, preferred);
+            continue;
+        }
         let reach = body.radius + intent.max_speed * config.horizons[1] + config.clearance;
         hood.threats(&bodies, me, reach, &config, &mut scratch);
         let near = scratch.threats.iter().map(|&j| &bodies[j as usize].1);

@@ -9,7 +9,8 @@
 //! ([`iron3d_core::BuildingCategory`], the project's own rule) — and its nearest
 //! `max_neighbours` units, found ring by ring of a grid so the work stays bounded in
 //! dense crowds. Only ordered float arithmetic on a snapshot in id order: no random
-//! numbers, so the result is the same on every machine.
+//! numbers, so the result is the same on every machine. With `UseWizard=0` in
+//! `Behavior.ini` Wizard is bypassed: units head straight along Behavior's local path.
 
 mod avoid;
 
@@ -17,7 +18,8 @@ pub use avoid::{WizardConfig, WizardPath};
 
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
-use iron3d_core::SimSystems;
+use bevy_state::prelude::*;
+use iron3d_core::{AppState, SimSystems};
 
 /// Installs Wizard in `SimSystems::Wizard`.
 #[derive(Debug, Default)]
@@ -28,6 +30,7 @@ impl Plugin for WizardPlugin {
         app.init_resource::<WizardConfig>()
             .register_type::<WizardConfig>()
             .register_type::<WizardPath>()
+            .add_systems(OnEnter(AppState::InGame), avoid::load)
             .add_systems(FixedUpdate, (avoid::activate, avoid::clear, avoid::steer).chain().in_set(SimSystems::Wizard));
     }
 }

@@ -8,6 +8,7 @@ use super::shapes::{Geo, Lathe, h};
 use super::{Kit, ModelSpec, Node, Point, sides};
 use crate::geometry::{PI, Xf};
 use iron3d_formats::Result;
+use iron3d_formats::helpers::ctld::MotionParameters;
 
 /// Node of every chassis where its turret attaches (at `TurretCenter`).
 pub const CHASSIS_MOUNT: usize = 1;
@@ -24,6 +25,26 @@ const WEAPON_X: f32 = 0.8;
 /// and running gear becomes one block per side, so an army costs a software renderer
 /// a fraction of its triangles.
 const FAR: usize = 2;
+
+/// The movement limits a chassis's control description carries (CTLD root parameters,
+/// spec `registry.md` §5.5, field names inferred): forward speed (units/s) and
+/// acceleration (units/s²), turn rate (rad/s) and slope limit (rad). The scout is fast
+/// and nimble but climbs least, the tank slow but climbs most, the walker between.
+/// Turrets and weapons carry none (they do not limit the robot).
+pub fn motion(stem: &str) -> Option<MotionParameters> {
+    let (speed, acceleration, turn, slope) = match stem {
+        "r_ch_01" => (14.0, 12.0, 3.2, 0.52),
+        "r_ch_02" => (7.0, 5.0, 1.6, 0.79),
+        "r_ch_03" => (9.0, 7.0, 2.4, 0.70),
+        _ => return None,
+    };
+    Some(MotionParameters {
+        max_acceleration: [acceleration, 0.0, 0.0],
+        max_speed: [speed, 0.0, 0.0],
+        max_angular_speed: [0.0, 0.0, turn],
+        slope_limit: slope,
+    })
+}
 
 /// The spec of a robot stem.
 pub fn spec(stem: &str) -> Option<ModelSpec> {

@@ -147,3 +147,26 @@ fn helper_resources_parse_and_wear_tables_cover_every_batch() {
     }
     assert!(poses >= 2, "models with spinning nodes carry a pose row for them");
 }
+
+#[test]
+fn chassis_control_descriptions_carry_distinct_movement_limits() {
+    use iron3d_formats::helpers::Ctld;
+    let tree = tree();
+    let motion = |stem: &str| {
+        let nres = Nres::parse(tree.get("units.rlb").unwrap(), ReadOptions::strict()).unwrap();
+        // A component without a control description has no limits either.
+        nres.get(format!("{stem}.ctl").as_bytes())
+            .map(|(_, payload)| Ctld::parse(payload).unwrap().motion())
+            .unwrap_or_default()
+    };
+    let (scout, tank, walker) = (motion("r_ch_01"), motion("r_ch_02"), motion("r_ch_03"));
+    assert!(
+        scout.max_speed[0] > walker.max_speed[0] && walker.max_speed[0] > tank.max_speed[0],
+        "a scout outruns a tank"
+    );
+    assert!(tank.slope_limit > walker.slope_limit && walker.slope_limit > scout.slope_limit, "a tank climbs most");
+    for m in [scout, tank, walker] {
+        assert!(m.max_acceleration[0] > 0.0 && m.max_angular_speed[2] > 0.0);
+    }
+    assert_eq!(motion("r_tu_01"), Default::default(), "turrets do not limit the robot");
+}

@@ -124,3 +124,18 @@ proptest! {
         prop_assert_eq!(back.blocks().count(), blocks.len());
     }
 }
+
+#[test]
+fn behavior_ini_check_names_the_bad_key() {
+    let check = |text: &[u8]| BehaviorIni::from_ini(&IniFile::parse(text)).check().map_err(|e| e.to_string());
+    assert!(check(BEHAVIOR).is_ok());
+    assert!(check(b"PathFind_CorridorRadius = 4.5\r\nPathFind_MinPointInTrajectory = 3\r\n").is_ok());
+    let e = check(b"PathFind_CorridorRadius = wide\r\n").unwrap_err();
+    assert!(e.contains("PathFind_CorridorRadius") && e.contains("wide"), "{e}");
+    let e = check(b"PathFind_MaxAccel = -2\r\n").unwrap_err();
+    assert!(e.contains("PathFind_MaxAccel") && e.contains("positive"), "{e}");
+    let e = check(b"PathFind_MinPointInTrajectory = 0\r\n").unwrap_err();
+    assert!(e.contains("PathFind_MinPointInTrajectory"), "{e}");
+    let e = check(b"UseWizard = yes\r\n").unwrap_err();
+    assert!(e.contains("UseWizard"), "{e}");
+}

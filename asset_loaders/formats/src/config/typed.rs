@@ -4,7 +4,7 @@
 //! Key names are *confirmed*; meanings are *inferred* from names and consumers.
 
 use super::ini::{IniFile, IniValue, parse_int};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// A present key: raw text and parsed value (`None` when the text does not parse).
 #[derive(Debug, Clone, PartialEq)]
@@ -75,6 +75,15 @@ macro_rules! typed_ini {
             pub const SECTION: Option<&'static str> = $section;
             /// Every key name of this struct, in declaration order.
             pub const KEYS: &'static [&'static str] = &[$($key),*];
+
+            /// The first present key whose text does not parse as its type: its name and
+            /// raw text.
+            pub fn first_unparsed(&self) -> Option<(&'static str, &[u8])> {
+                $(if let Some(Setting { raw, value: None }) = &self.$field {
+                    return Some(($key, raw.as_slice()));
+                })*
+                None
+            }
 
             /// Reads the known keys (looked up in any section, first match wins).
             pub fn from_ini(ini: &IniFile) -> Self {
@@ -148,6 +157,46 @@ typed_ini!(
     /// Timeout for network resource transfer.
     network_resource_transfer_max_delay: i64 = "Network_ResourceTransferMaxDelay",
 });
+
+impl BehaviorIni {
+    /// Every present key parses, and every `PathFind_*` key is a finite positive number
+    /// (they are distances, factors and limits; the project refuses the rest rather
+    /// than guess a repair).
+    ///
+    /// # Errors
+    /// A located error naming the key and its text.
+    pub fn check(&self) -> Result<()> {
+        let text = |raw: &[u8]| String::from_utf8_lossy(raw).into_owned();
+        if let Some((key, raw)) = self.first_unparsed() {
+            return Err(Error::rule("setting_value", format!("`{}` is not a value of its type", text(raw)))
+                .via(format!("key {key}")));
+        }
+        let numbers = [
+            ("PathFind_BuildingHitDist", &self.path_find_building_hit_dist),
+            ("PathFind_BuildingNearestDist", &self.path_find_building_nearest_dist),
+            ("PathFind_NearBuildSpeedPercent", &self.path_find_near_build_speed_percent),
+            ("PathFind_CorridorRadius", &self.path_find_corridor_radius),
+            ("PathFind_NearDoorCoeff", &self.path_find_near_door_coeff),
+            ("PathFind_fStepOffBuilding", &self.path_find_step_off_building),
+            ("PathFind_MaxAccel", &self.path_find_max_accel),
+            ("PathFind_MaxRotation", &self.path_find_max_rotation),
+            ("PathFind_fStepDist", &self.path_find_step_dist),
+        ];
+        let bad = |v: f64| !(v.is_finite() && v > 0.0);
+        if let Some((key, s)) = numbers.iter().find(|(_, s)| s.as_ref().and_then(|s| s.value).is_some_and(bad)) {
+            let raw = s.as_ref().map_or(String::new(), |s| text(&s.raw));
+            return Err(Error::rule("setting_range", format!("`{raw}` is not a finite positive number"))
+                .via(format!("key {key}")));
+        }
+        match &self.path_find_min_point_in_trajectory {
+            Some(Setting { raw, value: Some(v) }) if *v < 1 => {
+                Err(Error::rule("setting_range", format!("`{}` is not a positive count", text(raw)))
+                    .via("key PathFind_MinPointInTrajectory"))
+            }
+            _ => Ok(()),
+        }
+    }
+}
 
 typed_ini!(
     /// `ArealMap.ini`: debug visualisation switches of areals and hallways.

@@ -4,7 +4,8 @@
 //! statistics (per request, not per unique resource) and every failure names its
 //! edge: placed object, expanded key, archive, entry and link kind.
 //!
-//! Mission-level edges: the land files, each clan's research tree (TRF) and the
+//! Mission-level edges: the land files (the points of the mission that must be walkable
+//! are checked against `Land.map`, [`GraphReport::off_map`]), each clan's research tree (TRF) and the
 //! weather table `sky.wea`, whose materials are counted apart from the object chain
 //! (as the spec's corpus statistics separate environment tables).
 //!
@@ -14,6 +15,7 @@
 //! wired in, [`PresenceOnly`] counts MSH/WEAR by entry presence and does not expand
 //! material slots or textures.
 
+use super::land_map::ArealMap;
 use super::tma::{Tma, land_file_paths};
 use crate::error::{Error, Result, ResultExt};
 use crate::nres::Nres;
@@ -189,7 +191,7 @@ pub struct WeatherFiles {
 }
 
 /// The graph of one mission.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GraphReport {
     /// Mission directory as given.
     pub mission: String,
@@ -205,6 +207,10 @@ pub struct GraphReport {
     pub errors: Vec<Failure>,
     /// Unreachable broken catalogue entries (inventory mode only).
     pub warnings: Vec<Failure>,
+    /// Path points, clan anchors and placed units outside every areal of the mission's
+    /// `Land.map` ([`super::walkable`]; checked when the map parses): reported, they do
+    /// not stop a load.
+    pub off_map: Vec<super::walkable::OffMap>,
 }
 
 /// Builds mission graphs over a game tree.
@@ -252,7 +258,15 @@ impl<'a> MissionGraph<'a> {
         let resolver = PrototypeResolver::new(&nres, self.files);
         let mut w = walk::Walk::new(self, &resolver);
         let land = tma.land_path.display();
+        let mut off_map = Vec::new();
         for path in land_file_paths(&land) {
+            if path.ends_with(".map") && self.files.has_archive(&path) {
+                // The graph checks the land files' presence; a map that does not parse
+                // is the mission load's located error (Foundation), not the graph's.
+                if let Ok(map) = self.files.load_file(&path).and_then(|b| ArealMap::parse(&b, self.options)) {
+                    off_map = super::walkable::off_map(&tma, &map);
+                }
+            }
             if !self.files.has_archive(&path) {
                 w.fail(
                     walk::Origin::mission(""),
@@ -297,6 +311,7 @@ impl<'a> MissionGraph<'a> {
             materials_parsed: w.materials_parsed,
             errors: w.errors,
             warnings,
+            off_map,
         })
     }
 }

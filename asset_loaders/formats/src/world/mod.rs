@@ -14,6 +14,7 @@ pub mod model_links;
 pub mod surface_mask;
 pub mod terrain_query;
 pub mod tma;
+pub mod walkable;
 
 pub use areal_query::{AreaHit, ArealQuery, CellOrder, Corridor, GridLayout, Portal};
 pub use land_map::{Areal, ArealMap, ArealMapBuilder, ArealPrefix56, EdgeLink8};
@@ -22,6 +23,7 @@ pub use mission_graph::{GameFiles, GraphReport, LinkKind, MissionGraph, ModelLin
 pub use model_links::ParsedModelLinks;
 pub use terrain_query::{RayHit, TerrainQuery};
 pub use tma::{Clan, ClanBody, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, PropertyValue, Tma};
+pub use walkable::{OffMap, off_map};
 
 use crate::error::{Error, Result};
 use crate::nres::{NresDocument, NresWriter};

@@ -1,6 +1,7 @@
 //! CTLD control descriptions (`.ctl`, spec `registry.md` §5.5): a count-driven
 //! composite. Header `S, M, T, I, C` (*confirmed*), 108 bytes of root parameters
-//! (*confirmed size*, fields *inferred*, kept raw), `S` state records of `156 + 16·M`
+//! (*confirmed size*, fields *inferred*, kept raw; the movement limits are read and
+//! written through [`MotionParameters`]), `S` state records of `156 + 16·M`
 //! bytes (*opaque body*), an `S × S` f32 matrix, `T` piece-binding rows (36 bytes,
 //! **disputed**: 48, see [`RowLayout`]), `I` typed item records, a 21-entry command
 //! hook table and `C` command lists of 100-byte commands. The parser ends exactly at
@@ -8,6 +9,7 @@
 
 mod items;
 mod pose;
+mod root;
 #[cfg(test)]
 mod tests;
 
@@ -15,6 +17,7 @@ pub use items::{Command, CommandList, EffectRow, ItemKind, ItemRecord, TypedItem
 pub use pose::{
     BindingRow, FLAG_CONDITIONAL, FLAG_INVERT, FLAG_ITEM_REF, FLAG_SKIP_POSE, FLAG_WRAP, PoseEntry, frame_at, normalise,
 };
+pub use root::MotionParameters;
 
 use super::count_u32;
 use crate::bytes::Cursor;

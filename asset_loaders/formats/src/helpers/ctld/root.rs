@@ -1,0 +1,65 @@
+//! The movement limits among a CTLD's 108 root parameters (spec `registry.md` §5.5:
+//! size *confirmed*, field names *inferred*). Offsets are relative to the end of the
+//! header (file `+0x14`); every other root byte stays raw.
+
+use super::{Ctld, ROOT_SIZE};
+
+/// `+0x00` vec3: max tangential acceleration (inferred name).
+const ACCELERATION: usize = 0x00;
+/// `+0x18` vec3: max tangential speed (inferred name).
+const SPEED: usize = 0x18;
+/// `+0x24` vec3: max angular speed (inferred name).
+const ANGULAR_SPEED: usize = 0x24;
+/// `+0x5C` f32: slope limit angle (inferred name).
+const SLOPE_LIMIT: usize = 0x5C;
+
+/// The movement limits of a control description, per local axis (X forward, Y left,
+/// Z up, as the project's axis rule reads a unit). Units are game units and seconds;
+/// the angles are read as radians (the project's reading: the unit is not recorded).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MotionParameters {
+    /// Max tangential acceleration (units/s²) along X, Y, Z.
+    pub max_acceleration: [f32; 3],
+    /// Max tangential speed (units/s) along X, Y, Z.
+    pub max_speed: [f32; 3],
+    /// Max angular speed (rad/s) about X, Y, Z.
+    pub max_angular_speed: [f32; 3],
+    /// Slope limit angle (radians).
+    pub slope_limit: f32,
+}
+
+fn f32_at(root: &[u8; ROOT_SIZE], at: usize) -> f32 {
+    f32::from_le_bytes([root[at], root[at + 1], root[at + 2], root[at + 3]])
+}
+
+fn vec3_at(root: &[u8; ROOT_SIZE], at: usize) -> [f32; 3] {
+    [0, 1, 2].map(|k| f32_at(root, at + 4 * k))
+}
+
+fn put(root: &mut [u8; ROOT_SIZE], at: usize, values: &[f32]) {
+    for (k, v) in values.iter().enumerate() {
+        root[at + 4 * k..at + 4 * k + 4].copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+impl Ctld {
+    /// The movement limits of the root parameters (raw values, possibly zero or not
+    /// finite: consumers decide what counts as given).
+    pub fn motion(&self) -> MotionParameters {
+        MotionParameters {
+            max_acceleration: vec3_at(&self.root, ACCELERATION),
+            max_speed: vec3_at(&self.root, SPEED),
+            max_angular_speed: vec3_at(&self.root, ANGULAR_SPEED),
+            slope_limit: f32_at(&self.root, SLOPE_LIMIT),
+        }
+    }
+
+    /// Authoring: writes the movement limits into the root parameters (the other root
+    /// bytes are kept).
+    pub fn set_motion(&mut self, m: &MotionParameters) {
+        put(&mut self.root, ACCELERATION, &m.max_acceleration);
+        put(&mut self.root, SPEED, &m.max_speed);
+        put(&mut self.root, ANGULAR_SPEED, &m.max_angular_speed);
+        put(&mut self.root, SLOPE_LIMIT, &[m.slope_limit]);
+    }
+}

@@ -1,0 +1,316 @@
+//! Units move by their data: top speed, acceleration, turn rate and slope limit from
+//! [`MotionLimits`] (the CTLD root parameters and `MaxSpeedPercent`), and every key of
+//! `Behavior.ini` that Behavior, Wizard, Control and combat apply. Each test fails when
+//! the datum or key it names is ignored.
+
+use super::*;
+use iron3d_behavior::{BehaviorConfig, Navigator};
+use iron3d_formats::config::{BehaviorIni as IniKeys, IniFile};
+use iron3d_terrain::BehaviorIni;
+
+/// A 12 × 12 map of 10-unit areals (heights from `height`) with `ini` as the game's
+/// `Behavior.ini`, entered.
+fn ini_app(ini: &str, height: fn(f32, f32) -> f32) -> App {
+    let mut app = headless_app();
+    publish_map(app.world_mut(), 12, 10.0, height, |_, _| false).unwrap();
+    let keys = IniKeys::from_ini(&IniFile::parse(ini.as_bytes()));
+    keys.check().unwrap();
+    app.world_mut().insert_resource(BehaviorIni(keys));
+    enter_game(&mut app);
+    app
+}
+
+fn limits(top_speed: Option<f32>, speed_scale: f32) -> MotionLimits {
+    MotionLimits { top_speed, speed_scale, ..MotionLimits::default() }
+}
+
+/// A unit at `at` facing +X with `limits`, ordered to `to`.
+fn sent(app: &mut App, id: u32, at: [f32; 2], to: [f32; 2], limits: MotionLimits) -> Entity {
+    let u = spawn_unit(app.world_mut(), id, 1, at, 0.0, 1.0);
+    app.world_mut().entity_mut(u).insert(limits);
+    run(app, 1);
+    order(app, vec![id], Order::MoveTo(to));
+    u
+}
+
+fn travelled(app: &App, e: Entity, from: [f32; 2]) -> f32 {
+    dist2(pos(app, e), from)
+}
+
+fn navigator(app: &App, e: Entity) -> &Navigator {
+    app.world().get::<Navigator>(e).unwrap()
+}
+
+#[test]
+fn a_unit_drives_at_its_data_s_top_speed_scaled_by_its_percentage() {
+    let mut app = ini_app("", flat);
+    let fast = sent(&mut app, 0, [5.0, 20.0], [115.0, 20.0], limits(Some(6.0), 1.0));
+    let half = sent(&mut app, 1, [5.0, 80.0], [115.0, 80.0], limits(Some(6.0), 0.5));
+    let default = sent(&mut app, 2, [5.0, 50.0], [115.0, 50.0], MotionLimits::default());
+    run(&mut app, 120);
+    let (f, h, d) =
+        (travelled(&app, fast, [5.0, 20.0]), travelled(&app, half, [5.0, 80.0]), travelled(&app, default, [5.0, 50.0]));
+    assert!((h / f - 0.5).abs() < 0.05, "half the percentage, half the distance: {h} vs {f}");
+    assert!(d > f * 1.5, "without data the project's cruise speed (10) applies: {d} vs {f}");
+    let top = app.world().get::<SteerIntent>(half).unwrap().max_speed;
+    assert_eq!(top, 3.0);
+}
+
+#[test]
+fn acceleration_and_turn_rate_come_from_the_data_and_behavior_ini_caps_them() {
+    let speed_after = |ini: &str, acceleration: Option<f32>| {
+        let mut app = ini_app(ini, flat);
+        let u = sent(&mut app, 0, [5.0, 20.0], [115.0, 20.0], MotionLimits { acceleration, ..MotionLimits::default() });
+        // The first step waits up to 4 ticks (spec runtime.md §3.6): then 4 ticks of driving.
+        let mut speed = 0.0;
+        for _ in 0..12 {
+            app.update();
+            speed = app.world().get::<Kinematics>(u).unwrap().speed;
+            if speed > 0.0 {
+                run(&mut app, 3);
+                speed = app.world().get::<Kinematics>(u).unwrap().speed;
+                break;
+            }
+        }
+        speed
+    };
+    let dv = |a: f32| 4.0 * a * TICK_SECONDS;
+    assert!((speed_after("", Some(2.0)) - dv(2.0)).abs() < 1e-4, "the data's acceleration");
+    assert!((speed_after("", None) - dv(8.0)).abs() < 1e-4, "the project's default");
+    assert!((speed_after("PathFind_MaxAccel = 1\r\n", Some(2.0)) - dv(1.0)).abs() < 1e-4, "capped by the key");
+    assert!((speed_after("PathFind_MaxAccel = 3\r\n", None) - dv(3.0)).abs() < 1e-4, "the key stands in");
+
+    let turn = |ini: &str, turn_rate: Option<f32>| {
+        let mut app = ini_app(ini, flat);
+        // Facing +X, sent to -X: it turns at its limit.
+        let u = sent(&mut app, 0, [60.0, 60.0], [10.0, 62.0], MotionLimits { turn_rate, ..MotionLimits::default() });
+        let mut most = 0.0f32;
+        for _ in 0..10 {
+            app.update();
+            most = most.max(app.world().get::<Kinematics>(u).unwrap().turn_rate.abs());
+        }
+        most
+    };
+    assert!((turn("", Some(1.0)) - 1.0).abs() < 1e-4);
+    assert!((turn("PathFind_MaxRotation = 0.5\r\n", Some(1.0)) - 0.5).abs() < 1e-4);
+    assert!((turn("PathFind_MaxRotation = 0.7\r\n", None) - 0.7).abs() < 1e-4);
+}
+
+/// Flat, then a ramp rising 0.6 per unit (31°) from x 50 to x 70, then flat again.
+fn ramp(x: f32, _: f32) -> f32 {
+    ((x - 50.0) * 0.6).clamp(0.0, 12.0)
+}
+
+#[test]
+fn a_unit_climbs_only_slopes_within_its_slope_limit() {
+    let climbed = |slope_limit: f32| {
+        let mut app = ini_app("", ramp);
+        let data = MotionLimits { slope_limit: Some(slope_limit), ..MotionLimits::default() };
+        let u = sent(&mut app, 0, [20.0, 60.0], [100.0, 60.0], data);
+        run(&mut app, 300);
+        pos(&app, u)[0]
+    };
+    let (scout, tank) = (climbed(0.35), climbed(0.79));
+    assert!(scout < 55.0, "20° is too steep for 31°: stopped at x {scout}");
+    assert!(tank > 95.0, "45° climbs it: reached x {tank}");
+}
+
+#[test]
+fn corridor_radius_and_step_dist_reach_the_steering() {
+    let mut app = ini_app("PathFind_CorridorRadius = 3.5\r\n", flat);
+    let u = sent(&mut app, 0, [5.0, 20.0], [115.0, 20.0], MotionLimits::default());
+    run(&mut app, 10);
+    assert_eq!(app.world().get::<SteerIntent>(u).unwrap().corridor_radius, 3.5);
+
+    // A path with a corner at (60, 20): a long step distance passes the corner early.
+    let closest_to_corner = |ini: &str| {
+        let mut app = ini_app(ini, flat);
+        publish_paths(
+            app.world_mut(),
+            vec![MissionPath { id: 1, points: vec![[60.0, 20.0, 0.0], [60.0, 100.0, 0.0]] }],
+        );
+        let u = spawn_unit(app.world_mut(), 0, 1, [10.0, 20.0], 0.0, 1.0);
+        run(&mut app, 1);
+        order(&mut app, vec![0], Order::FollowPath(1));
+        let mut closest = f32::MAX;
+        for _ in 0..300 {
+            app.update();
+            closest = closest.min(dist2(pos(&app, u), [60.0, 20.0]));
+        }
+        closest
+    };
+    let (short, long) = (closest_to_corner(""), closest_to_corner("PathFind_fStepDist = 12\r\n"));
+    assert!(short < 2.5 && long > 6.0, "the corner is cut by the longer step: {short} vs {long}");
+}
+
+/// A unit of radius 1 standing `gap` from the east face of a building (half extents 5 at
+/// (40, 60)), sent east: its local path after planning.
+fn planned_beside_building(ini: &str, gap: f32) -> (App, Entity) {
+    let mut app = ini_app(ini, flat);
+    spawn_building(app.world_mut(), 9, [40.0, 60.0], [5.0, 5.0]);
+    let u = sent(&mut app, 0, [45.0 + gap, 60.0], [110.0, 60.0], MotionLimits::default());
+    run(&mut app, 2);
+    (app, u)
+}
+
+#[test]
+fn a_unit_on_a_building_steps_off_it_first() {
+    let (app, u) = planned_beside_building("PathFind_BuildingHitDist = 2\r\nPathFind_fStepOffBuilding = 7\r\n", 1.0);
+    let first = navigator(&app, u).local_path[0];
+    assert!((first[0] - 52.0).abs() < 1e-3 && (first[1] - 60.0).abs() < 1e-3, "7 beyond the face: {first:?}");
+    // Farther than the hit distance: no step off.
+    let (app, u) = planned_beside_building("PathFind_BuildingHitDist = 0.5\r\nPathFind_fStepOffBuilding = 7\r\n", 1.0);
+    assert_ne!(navigator(&app, u).local_path[0], [52.0, 60.0]);
+}
+
+#[test]
+fn near_a_building_a_unit_keeps_its_percentage_of_top_speed() {
+    let top = |ini: &str| {
+        let (mut app, u) = planned_beside_building(ini, 3.0);
+        // The first step is due within 4 ticks of the order (spec runtime.md §3.6).
+        run(&mut app, 4);
+        app.world().get::<SteerIntent>(u).unwrap().max_speed
+    };
+    let slow = "PathFind_NearBuildSpeedPercent = 40\r\n";
+    assert_eq!(top(&format!("{slow}PathFind_BuildingNearestDist = 5\r\n")), 4.0, "within 5: 40% of 10");
+    assert_eq!(top(&format!("{slow}PathFind_BuildingNearestDist = 1\r\n")), 10.0, "beyond 1: full speed");
+    assert_eq!(top("PathFind_BuildingNearestDist = 5\r\n"), 10.0, "the project's default keeps full speed");
+}
+
+#[test]
+fn near_door_coeff_widens_the_berth_of_portal_ends_and_min_points_splits_the_path() {
+    // A wall of holes at column 6 but for row 2: the route passes one portal pair.
+    let local = |ini: &str| {
+        let mut app = headless_app();
+        publish_map(app.world_mut(), 12, 10.0, flat, |i, j| i == 6 && j != 2).unwrap();
+        let keys = IniKeys::from_ini(&IniFile::parse(ini.as_bytes()));
+        app.world_mut().insert_resource(BehaviorIni(keys));
+        enter_game(&mut app);
+        let u = sent(&mut app, 0, [15.0, 90.0], [105.0, 90.0], MotionLimits::default());
+        run(&mut app, 2);
+        navigator(&app, u).local_path.clone()
+    };
+    let (plain, wide) = (local(""), local("PathFind_NearDoorCoeff = 2.5\r\n"));
+    assert_eq!(plain.len(), wide.len());
+    assert_ne!(plain, wide, "the portal points keep a wider margin");
+    // Nearer the middle of the gap (y 20..30): farther from the portal ends.
+    let off_middle = |p: &[[f32; 2]]| p.iter().map(|q| (q[1] - 25.0).abs()).fold(f32::MAX, f32::min);
+    assert!(off_middle(&wide) < off_middle(&plain), "{wide:?} vs {plain:?}");
+    let split = local("PathFind_MinPointInTrajectory = 40\r\n");
+    assert!(plain.len() < 40 && split.len() == 40, "{} points, then {}", plain.len(), split.len());
+    assert_eq!(split.last(), plain.last(), "the goal stays last");
+}
+
+#[test]
+fn use_wizard_off_heads_straight_through_what_wizard_avoids() {
+    // The most a request turns away from the way to the waypoint (sine of the angle),
+    // seen from where Wizard saw the unit (its position before Control's step).
+    let turned = |ini: &str| {
+        let mut app = ini_app(ini, flat);
+        spawn_unit(app.world_mut(), 5, 1, [32.0, 25.0], 0.0, 1.0);
+        let u = sent(&mut app, 0, [10.0, 25.0], [110.0, 25.0], MotionLimits::default());
+        let mut most = 0.0f32;
+        for _ in 0..60 {
+            app.update();
+            let (intent, v) =
+                (app.world().get::<SteerIntent>(u).unwrap(), app.world().get::<MotionRequest>(u).unwrap());
+            let p = app.world().get::<PreviousSimTransform>(u).unwrap().0.position;
+            let to = [intent.waypoint[0] - p[0], intent.waypoint[1] - p[1]];
+            let len = |w: [f32; 2]| (w[0] * w[0] + w[1] * w[1]).sqrt();
+            let (a, b) = (len(v.velocity), len(to));
+            if intent.active && a > 1e-3 && b > 1e-3 {
+                most = most.max(((v.velocity[0] * to[1] - v.velocity[1] * to[0]) / (a * b)).abs());
+            }
+        }
+        most
+    };
+    assert!(turned("") > 0.1, "Wizard steers round the unit in the way");
+    assert!(turned("UseWizard = 0\r\n") < 1e-4, "without Wizard the request heads for the waypoint");
+}
+
+#[test]
+fn lock_behaviour_keeps_units_standing() {
+    let moved = |ini: &str| {
+        let mut app = ini_app(ini, flat);
+        let u = sent(&mut app, 0, [10.0, 20.0], [110.0, 20.0], MotionLimits::default());
+        run(&mut app, 40);
+        travelled(&app, u, [10.0, 20.0])
+    };
+    assert!(moved("LockBehaviour = 0\r\n") > 10.0);
+    assert_eq!(moved("LockBehaviour = 1\r\n"), 0.0);
+    assert!(app_config("LockBehaviour = 1\r\n").locked);
+}
+
+fn app_config(ini: &str) -> BehaviorConfig {
+    *ini_app(ini, flat).world().resource::<BehaviorConfig>()
+}
+
+#[test]
+fn immortal_hero_makes_only_the_hero_invulnerable() {
+    let invulnerable = |ini: &str, class: u32| {
+        let mut app = ini_app(ini, flat);
+        let u = spawn_unit(app.world_mut(), 0, 1, [10.0, 20.0], 0.0, 1.0);
+        app.world_mut().entity_mut(u).insert(UnitClass(class));
+        run(&mut app, 2);
+        app.world().get::<Health>(u).unwrap().invulnerable
+    };
+    assert!(invulnerable("ImmortalHero = 1\r\n", UnitClass::HERO));
+    assert!(!invulnerable("ImmortalHero = 0\r\n", UnitClass::HERO));
+    assert!(!invulnerable("ImmortalHero = 1\r\n", 0x0100_8000), "a battle unit is not the hero");
+}
+
+#[test]
+fn a_default_order_is_reported_once_as_unsupported() {
+    let mut app = ini_app("GiveDefaultOrder = 1\r\nDefaultOrderPhase = 10\r\n", flat);
+    run(&mut app, 5);
+    let reported: Vec<String> = events(&app, EventKind::Unsupported).into_iter().map(|e| e.2).collect();
+    assert_eq!(reported.len(), 2, "{reported:?}");
+    assert!(reported[0].starts_with("Behavior.ini GiveDefaultOrder:") && reported[1].contains("DefaultOrderPhase"));
+    let mut quiet = ini_app("GiveDefaultOrder = 0\r\nDefaultOrderPhase = 10\r\n", flat);
+    run(&mut quiet, 5);
+    assert!(events(&quiet, EventKind::Unsupported).is_empty());
+}
+
+/// A clear stretch of the tutorial map south-west of the player's base (no building,
+/// patrol or slope in the way), and how far east the two scouts are sent.
+const TEST_SPOT: [f32; 2] = [200.0, 120.0];
+const TEST_RUN: f32 = 150.0;
+
+/// Two demo scouts built in the running tutorial mission through the load's own path
+/// (their scheme's CTLDs, their property bags), differing only in `MaxSpeedPercent`.
+#[test]
+fn demo_robots_differing_only_in_max_speed_percent_cover_distances_about_one_to_two() {
+    use iron3d_formats::world::{PlacedObject, Property};
+    use iron3d_mission::{PlacedRecord, PreparedObject, PropertyBag, spawn_object};
+    let game = demo_game();
+    let mut app = demo_mission(&game, iron3d_demo::missions::MISSIONS[0].name);
+    let scheme = iron3d_demo::catalogue::ROBOTS[0].path;
+    let starts = [[TEST_SPOT[0], TEST_SPOT[1]], [TEST_SPOT[0], TEST_SPOT[1] + 24.0]];
+    let mut built = Vec::new();
+    for (k, (percent, at)) in [(100, starts[0]), (50, starts[1])].into_iter().enumerate() {
+        let id = 90_000 + k as u32;
+        let ground = app.world().resource::<iron3d_terrain::Ground>().height_at(at[0], at[1]).unwrap();
+        let placed = PlacedObject::new(1, scheme, [at[0], at[1], ground])
+            .with_property(Property::int("MaxSpeedPercent", percent));
+        let object = PreparedObject {
+            id,
+            name: format!("scout at {percent}%"),
+            key: scheme.into(),
+            components: Vec::new(),
+            clan: 1,
+            record: PlacedRecord::from(&placed),
+            properties: PropertyBag::of(&placed),
+        };
+        built.push(spawn_object(app.world_mut(), object).unwrap());
+        let limits = *app.world().get::<MotionLimits>(built[k]).unwrap();
+        assert_eq!(limits.speed_scale, percent as f32 / 100.0);
+        assert!(limits.top_speed.is_some(), "the scout's CTLD gives its top speed");
+    }
+    run(&mut app, 1);
+    for (k, at) in starts.iter().enumerate() {
+        order(&mut app, vec![90_000 + k as u32], Order::MoveTo([at[0] + TEST_RUN, at[1]]));
+    }
+    run(&mut app, 100);
+    let (full, half) = (travelled(&app, built[0], starts[0]), travelled(&app, built[1], starts[1]));
+    assert!((half / full - 0.5).abs() < 0.06, "about 1:2: {half} vs {full}");
+}
