@@ -62,12 +62,7 @@ pub fn block_texts(cfg: &BlockCfg, table: &TextRes) -> Vec<(String, String)> {
 
 /// The tips of a `mistips.mis`, one per non-blank, non-comment line, in file order.
 pub fn tips(data: &[u8]) -> Vec<String> {
-    lines(data)
-        .iter()
-        .map(|l| trim(l.content))
-        .filter(|t| !t.is_empty() && !t.starts_with(b"//"))
-        .map(decode)
-        .collect()
+    lines(data).iter().map(|l| trim(l.content)).filter(|t| !t.is_empty() && !t.starts_with(b"//")).map(decode).collect()
 }
 
 /// Authoring: a `mistips.mis` of a `// comment` line and `tips`, one CP1251 line each
@@ -130,7 +125,9 @@ mod tests {
 
     #[test]
     fn a_malformed_table_is_a_located_error() {
-        let e = TextRes::parse(b"object A\r\n desc a\r\nend\r\nobject B\r\n desc b\r\n").unwrap_err().in_file("DATA/TextRes.cfg");
+        let e = TextRes::parse(b"object A\r\n desc a\r\nend\r\nobject B\r\n desc b\r\n")
+            .unwrap_err()
+            .in_file("DATA/TextRes.cfg");
         let text = e.to_string();
         assert!(text.contains("DATA/TextRes.cfg") && text.contains("cfg_unterminated"), "{text}");
         assert_eq!(e.offset, Some(24), "the offset of the unterminated block");
