@@ -318,8 +318,7 @@ pub(crate) fn build_panel(
     production: Option<Res<iron3d_production::Production>>,
     mut player: ResMut<PlayerCommands>,
     mut names: ResMut<SchemeNames>,
-    mut click: MessageWriter<InterfaceClick>,
-    locale: Res<crate::locale::Locale>,
+    (mut click, locale): (MessageWriter<InterfaceClick>, Res<crate::locale::Locale>),
 ) -> Result {
     let Some(building) = selection.first().filter(|_| selection.units.len() == 1) else { return Ok(()) };
     let is_producer = production.as_ref().is_some_and(|p| p.producers.contains_key(&building));

@@ -25,8 +25,7 @@ pub fn overlay(
     entities: Query<Entity>,
     objects: Query<(), (With<MissionObject>, With<Registered>)>,
     progress: Res<LoadProgress>,
-    render: Option<Res<RenderStats>>,
-    locale: Res<Locale>,
+    (render, locale): (Option<Res<RenderStats>>, Res<Locale>),
 ) -> Result {
     if !settings.overlay {
         return Ok(());
