@@ -14,11 +14,15 @@
 //! * `descr`: the engine probes its presence to discover missions (§5.1); its content
 //!   is undocumented, so it holds a one-line plain-text title.
 //!
+//! The briefing, messages, tips and `DATA/TextRes.cfg` of each mission are written by
+//! [`crate::texts`].
+//!
 //! Weather: `sky.wea` is written by [`crate::weather`]; `mission.cfg` gets no weather
 //! keys because the spec names none, and `sky.ske` has no documented layout.
 
 use crate::missions::MISSIONS;
 use crate::sounds::{DAY_VARIATIONS, NIGHT_VARIATIONS, THEME};
+use crate::texts::Texts;
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::config::{ArealMapIni, BehaviorIni, BlockCfg, IniFile, Iron3dIni, Setting};
@@ -146,19 +150,21 @@ fn with_header(name: &str, fill: impl FnOnce(&mut IniFile) -> Result<()>) -> Res
     Ok(ini)
 }
 
-/// Writes the INI files, every mission's `mission.cfg` and `descr` (its title in
-/// CP1251) and `MISSIONS/dispatcher.ini`.
+/// Writes the INI files, every mission's `mission.cfg`, `descr` (its title in CP1251)
+/// and texts, the string table and `MISSIONS/dispatcher.ini`.
 pub fn write(tree: &mut DemoTree) -> Result<()> {
     tree.add("Behavior.ini", behavior_ini()?.to_bytes())?;
     tree.add("ArealMap.ini", areal_map_ini()?.to_bytes())?;
     tree.add("Iron_3D.ini", iron3d_ini()?.to_bytes())?;
+    let mut texts = Texts::default();
     for (i, spec) in MISSIONS.iter().enumerate() {
         let dir = spec.folder();
         tree.add(&format!("{dir}/mission.cfg"), mission_cfg(spec.name, i > 0)?.to_bytes())?;
         tree.add(&format!("{dir}/descr"), cp1251(spec.title))?;
+        texts.mission(tree, &dir)?;
     }
     tree.add(crate::configs::DISPATCHER, dispatcher_ini()?.to_bytes())?;
-    Ok(())
+    texts.finish(tree)
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ mod registry;
 pub mod scripts;
 pub mod sounds;
 pub mod terrain;
+pub mod texts;
 pub mod textures;
 mod tree;
 pub mod weather;

@@ -153,45 +153,4 @@ impl GameAction {
             .insert_dual_axis(Drive, VirtualDPad::arrow_keys())
             .insert_dual_axis(Drive, stick(GamepadStick::LEFT));
     }
-
-    /// A short name for menus.
-    pub fn label(self) -> &'static str {
-        use GameAction::*;
-        match self {
-            CameraPan => "Move camera",
-            CameraTurn => "Turn camera",
-            CameraTilt => "Tilt camera",
-            CameraZoom => "Zoom",
-            CameraRise => "Rise / sink (free fly)",
-            CameraLookHold => "Look around (hold)",
-            CameraFast => "Camera faster (hold)",
-            CameraCenter => "Center camera",
-            CameraInfrared => "Infrared view",
-            Spotlight => "Spotlight",
-            CameraFreeFly => "Free-fly camera",
-            CameraFollow => "Follow selection",
-            Look => "Mouse look",
-            Stick => "Right stick",
-            Select => "Select",
-            Order => "Order (move / attack)",
-            Queue => "Add / queue (hold)",
-            GroupModifier => "Assign group (hold)",
-            Group1 => "Group 1",
-            Group2 => "Group 2",
-            Group3 => "Group 3",
-            Group4 => "Group 4",
-            Group5 => "Group 5",
-            Group6 => "Group 6",
-            Group7 => "Group 7",
-            Group8 => "Group 8",
-            Group9 => "Group 9",
-            Stop => "Stop",
-            Pilot => "Pilot robot",
-            Drive => "Drive (piloting)",
-            Fire => "Fire (piloting)",
-            Pause => "Pause / menu",
-            DebugOverlay => "Debug overlay",
-            Inspector => "World inspector",
-        }
-    }
 }

@@ -318,7 +318,7 @@ pub(crate) fn build_panel(
     production: Option<Res<iron3d_production::Production>>,
     mut player: ResMut<PlayerCommands>,
     mut names: ResMut<SchemeNames>,
-    mut click: MessageWriter<InterfaceClick>,
+    (mut click, locale): (MessageWriter<InterfaceClick>, Res<crate::locale::Locale>),
 ) -> Result {
     let Some(building) = selection.first().filter(|_| selection.units.len() == 1) else { return Ok(()) };
     let is_producer = production.as_ref().is_some_and(|p| p.producers.contains_key(&building));
@@ -327,18 +327,19 @@ pub(crate) fn build_panel(
     }
     let schemes: BTreeSet<&str> = objects.iter().filter(|o| o.2).map(|o| o.1.key.as_str()).collect();
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new(format!("Build at {building}"))
+    egui::Window::new(locale.tr("build-title", &[("building", building.into())]))
+        .id("build_panel".into())
         .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
         .resizable(false)
         .show(ctx, |ui| {
             if let Some(q) = production.as_ref().and_then(|p| p.producers.get(&building)) {
                 if let Some(job) = &q.active {
                     let done = job.elapsed_ms as f32 / job.total_ms.max(1) as f32;
-                    let name = names.name(job.what).unwrap_or("robot").to_string();
-                    ui.add(egui::ProgressBar::new(done).text(format!("building {name}")));
+                    let name = names.name(job.what).map_or_else(|| locale.t("build-robot"), str::to_string);
+                    ui.add(egui::ProgressBar::new(done).text(locale.tr("build-building", &[("name", name.into())])));
                 }
                 if !q.waiting.is_empty() {
-                    ui.label(format!("{} waiting", q.waiting.len()));
+                    ui.label(locale.tr("build-waiting", &[("count", q.waiting.len().into())]));
                 }
             }
             for scheme in schemes {

@@ -4,6 +4,7 @@
 //! pause menu.
 
 use crate::command::player_clan;
+use crate::locale::{Locale, nav_key};
 use crate::screen::{SettingsEdit, settings_controls};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -28,6 +29,16 @@ pub struct HudState {
     pub messages: VecDeque<String>,
     /// Objects' clans and short names, for messages about objects already gone.
     pub known: BTreeMap<u32, (i32, String)>,
+}
+
+impl HudState {
+    /// Adds a message to the log, dropping the oldest beyond [`MESSAGES`].
+    pub fn push(&mut self, line: String) {
+        self.messages.push_back(line);
+        while self.messages.len() > MESSAGES {
+            self.messages.pop_front();
+        }
+    }
 }
 
 /// `Pause` pauses a running mission and resumes a paused one.
@@ -63,56 +74,65 @@ pub fn messages(
     mut read: MessageReader<GameMessage>,
     new: Query<(&iron3d_core::OriginalObjectId, &MissionObject), Added<MissionObject>>,
     clans: Option<Res<MissionClans>>,
+    locale: Res<Locale>,
 ) {
     for (id, o) in &new {
         hud.known.insert(id.0, (o.clan, short_name(o)));
     }
     let mine = player_clan(clans.as_deref());
     for m in read.read() {
-        let name = |hud: &HudState, id: u32| hud.known.get(&id).cloned().unwrap_or((0, format!("object {id}")));
+        let name = |hud: &HudState, id: u32| {
+            hud.known.get(&id).cloned().unwrap_or_else(|| (0, locale.tr("hud-object", &[("id", id.into())])))
+        };
         let line = match &m.kind {
             GameMessageKind::Destroyed { object, .. } => {
                 let (clan, what) = name(&hud, object.id.0);
-                Some(if clan == mine { format!("lost: {what}") } else { format!("destroyed: enemy {what}") })
+                let key = if clan == mine { "hud-lost" } else { "hud-destroyed" };
+                Some(locale.tr(key, &[("what", what.into())]))
             }
             GameMessageKind::Production { event, ids, detail } => {
                 let ours = ids.first().is_some_and(|&id| name(&hud, id).0 == mine);
                 let what = detail.rsplit(['\\', '/']).next().unwrap_or(detail);
-                match event {
-                    ProductionEvent::Produced => ours.then(|| format!("built: {what}")),
-                    ProductionEvent::Researched => ours.then(|| format!("researched: {what}")),
-                    ProductionEvent::Rejected => ours.then(|| format!("refused: {what}")),
+                let key = match event {
+                    ProductionEvent::Produced => Some("hud-built"),
+                    ProductionEvent::Researched => Some("hud-researched"),
+                    ProductionEvent::Rejected => Some("hud-refused"),
                     ProductionEvent::Loaded | ProductionEvent::Unloaded => None,
-                }
+                };
+                key.filter(|_| ours).map(|key| locale.tr(key, &[("what", what.into())]))
             }
             _ => None,
         };
         if let Some(line) = line {
-            hud.messages.push_back(line);
-            while hud.messages.len() > MESSAGES {
-                hud.messages.pop_front();
-            }
+            hud.push(line);
         }
     }
 }
 
 /// What an order is, in a few words.
-pub fn describe(order: Option<Order>, status: Option<&NavStatus>) -> String {
-    let state = status.map_or(String::new(), |s| format!(" ({:?})", s.state).to_lowercase());
+pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Locale) -> String {
+    let n = |v: i64| [("n", v.into())];
     let what = match order {
-        None | Some(Order::Stop) => "holding".to_string(),
-        Some(Order::MoveTo([x, y])) => format!("moving to {x:.0}, {y:.0}"),
-        Some(Order::MoveToObject(id)) => format!("going to {id}"),
-        Some(Order::FollowPath(p)) => format!("following path {p}"),
-        Some(Order::Patrol(p)) => format!("patrolling path {p}"),
-        Some(Order::Attack(id)) => format!("attacking {id}"),
-        Some(Order::Build(_)) => "building".to_string(),
-        Some(Order::Research(n)) => format!("researching {n}"),
-        Some(Order::Pilot(_)) => "piloted".to_string(),
-        Some(Order::Release) => "released".to_string(),
-        Some(Order::Haul(id)) => format!("hauling from {id}"),
+        None | Some(Order::Stop) => locale.t("order-holding"),
+        Some(Order::MoveTo([x, y])) => {
+            locale.tr("order-move-to", &[("x", format!("{x:.0}").into()), ("y", format!("{y:.0}").into())])
+        }
+        Some(Order::MoveToObject(id)) => locale.tr("order-go-to", &n(id.into())),
+        Some(Order::FollowPath(p)) => locale.tr("order-follow-path", &n(p.into())),
+        Some(Order::Patrol(p)) => locale.tr("order-patrol", &n(p.into())),
+        Some(Order::Attack(id)) => locale.tr("order-attack", &n(id.into())),
+        Some(Order::Build(_)) => locale.t("order-build"),
+        Some(Order::Research(node)) => locale.tr("order-research", &n(node.into())),
+        Some(Order::Pilot(_)) => locale.t("order-piloted"),
+        Some(Order::Release) => locale.t("order-released"),
+        Some(Order::Haul(id)) => locale.tr("order-haul", &n(id.into())),
     };
-    what + &state
+    match status {
+        Some(s) => {
+            locale.tr("order-with-state", &[("order", what.into()), ("state", locale.t(&nav_key(s.state)).into())])
+        }
+        None => what,
+    }
 }
 
 type Selected<'a> = (
@@ -140,6 +160,7 @@ pub fn hud(
     production: Option<Res<iron3d_production::Production>>,
     clans: Option<Res<MissionClans>>,
     mut player: ResMut<PlayerCommands>,
+    locale: Res<Locale>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mine = player_clan(clans.as_deref());
@@ -150,17 +171,17 @@ pub fn hud(
             ui.horizontal(|ui| {
                 // The bar grows with its numbers instead of wrapping them.
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                ui.strong(request.as_ref().map_or("mission", |r| r.mission.as_str()));
+                ui.strong(request.as_ref().map_or(locale.t("hud-mission"), |r| r.mission.clone()));
                 ui.separator();
                 ui.monospace(format!("{:02}:{:02}", seconds / 60, seconds % 60));
                 ui.separator();
-                ui.label(format!("ore {:.0}", hud.economy.0));
-                ui.label(format!("power {:.0}", hud.economy.1));
+                ui.label(locale.tr("hud-ore", &[("amount", format!("{:.0}", hud.economy.0).into())]));
+                ui.label(locale.tr("hud-power", &[("amount", format!("{:.0}", hud.economy.1).into())]));
                 ui.separator();
-                ui.label(format!("{units} units"));
+                ui.label(locale.tr("hud-units", &[("count", units.into())]));
                 if player.piloted().is_some() {
                     ui.separator();
-                    ui.colored_label(egui::Color32::from_rgb(240, 200, 60), "PILOTING · P to leave");
+                    ui.colored_label(egui::Color32::from_rgb(240, 200, 60), locale.t("hud-piloting"));
                 }
             });
         });
@@ -193,10 +214,10 @@ pub fn hud(
                 ui.add(egui::ProgressBar::new(share).text(format!("{:.0} / {:.0}", h.hp, h.max)));
             }
             if movable {
-                ui.label(describe(nav.map(|n| n.order), status));
+                ui.label(describe(nav.map(|n| n.order), status, &locale));
             }
             if let Some(ore) = ore {
-                ui.label(format!("ore {:.0}", ore.current()));
+                ui.label(locale.tr("hud-ore", &[("amount", format!("{:.0}", ore.current()).into())]));
             }
             let research = production.as_ref().and_then(|p| p.clans.get(&owner.clan)).and_then(|r| r.tree.as_ref());
             if owner.clan == mine
@@ -204,9 +225,12 @@ pub fn hud(
                 && !movable
             {
                 ui.separator();
-                ui.label(if *busy { "research: busy" } else { "research:" });
+                ui.label(locale.t(if *busy { "hud-research-busy" } else { "hud-research" }));
                 for &node in startable {
-                    let name = tree.nodes.get(node as usize).map_or(format!("node {node}"), |n| n.name.clone());
+                    let name = tree
+                        .nodes
+                        .get(node as usize)
+                        .map_or_else(|| locale.tr("hud-node", &[("n", node.into())]), |n| n.name.clone());
                     if ui.add_enabled(!*busy, egui::Button::new(name)).clicked() {
                         player.order(vec![first], Order::Research(node), false);
                     }
@@ -223,21 +247,22 @@ pub fn pause_menu(
     mut settings: SettingsEdit,
     mut pause: ResMut<NextState<Pause>>,
     mut next: ResMut<NextState<iron3d_core::AppState>>,
+    locale: Res<Locale>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Paused")
+    egui::Window::new(locale.t("pause-title"))
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
             ui.vertical_centered(|ui| {
-                if ui.button("Resume").clicked() {
+                if ui.button(locale.t("pause-resume")).clicked() {
                     pause.set(Pause::Running);
                 }
                 ui.separator();
-                settings_controls(ui, &mut settings);
+                settings_controls(ui, &mut settings, &locale);
                 ui.separator();
-                if ui.button("Quit to main menu").clicked() {
+                if ui.button(locale.t("pause-quit")).clicked() {
                     next.set(iron3d_core::AppState::MainMenu);
                 }
             });
@@ -251,9 +276,12 @@ mod tests {
 
     #[test]
     fn orders_are_described_for_the_player() {
-        assert_eq!(describe(Some(Order::MoveTo([10.4, 20.6])), None), "moving to 10, 21");
-        assert_eq!(describe(None, None), "holding");
+        let en = Locale::new(crate::locale::Language::English);
+        assert_eq!(describe(Some(Order::MoveTo([10.4, 20.6])), None, &en), "moving to 10, 21");
+        assert_eq!(describe(None, None, &en), "holding");
         let status = NavStatus { state: iron3d_core::NavState::Blocked, ..Default::default() };
-        assert_eq!(describe(Some(Order::Attack(4)), Some(&status)), "attacking 4 (blocked)");
+        assert_eq!(describe(Some(Order::Attack(4)), Some(&status), &en), "attacking 4 (blocked)");
+        let ru = Locale::new(crate::locale::Language::Russian);
+        assert_eq!(describe(Some(Order::Attack(4)), Some(&status), &ru), "атакует 4 (заблокирован)");
     }
 }

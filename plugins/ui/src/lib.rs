@@ -3,11 +3,17 @@
 //! progress, load errors with their chain, the HUD (economy, selection, research,
 //! messages), the minimap, selection and orders on the map, piloting a robot, the
 //! pause menu, settings (video, input, key bindings) kept in the user's config
-//! directory, the F3 debug overlay, the outcome screen and the campaign progress.
+//! directory, the F3 debug overlay, the outcome screen and the campaign progress; the
+//! briefing before a mission, the game's own text (`TextRes.cfg`, mission messages and
+//! loading tips) and the interface's text in English and Russian (Fluent).
+
+pub mod briefing;
 
 pub mod campaign;
 pub mod command;
+pub mod game_text;
 pub mod hud;
+pub mod locale;
 mod menu;
 pub mod minimap;
 pub mod multiplayer;
@@ -39,6 +45,7 @@ impl Plugin for UiPlugin {
             app.add_plugins(FrameTimeDiagnosticsPlugin::default());
         }
         app.init_resource::<UserSettings>()
+            .init_resource::<locale::Locale>()
             .init_resource::<SettingsFile>()
             .init_resource::<menu::MenuState>()
             .init_resource::<MapCommand>()
@@ -51,8 +58,13 @@ impl Plugin for UiPlugin {
             .register_type::<hud::HudState>()
             .register_type::<minimap::Minimap>()
             .init_resource::<multiplayer::MultiplayerForm>()
-            .add_systems(Startup, (campaign::load, settings::load))
+            .add_systems(Startup, (campaign::load, settings::load, game_text::load_table))
+            .add_systems(OnEnter(AppState::Loading), game_text::load_mission)
             .add_systems(OnExit(AppState::InGame), leave_mission)
+            .add_systems(
+                Update,
+                game_text::raise.run_if(in_state(Pause::Running).and_then(resource_exists::<game_text::MissionText>)),
+            )
             .add_systems(Update, campaign::apply_outcome.run_if(in_state(AppState::InGame)))
             .add_systems(OnEnter(AppState::InGame), campaign::begin)
             .add_systems(
@@ -60,12 +72,15 @@ impl Plugin for UiPlugin {
                 (pilot::pilot, command::command, hud::messages, hud::economy).chain().run_if(in_state(Pause::Running)),
             )
             .insert_resource(menu::Autostart(self.autostart.clone()))
-            .add_systems(Update, (menu::autostart, hud::toggle_pause, overlay::toggle, settings::apply))
+            .add_systems(Update, (menu::autostart, hud::toggle_pause, overlay::toggle, settings::apply, locale::apply))
             .add_systems(
                 EguiPrimaryContextPass,
                 (
                     screen::apply_scale,
-                    menu::main_menu.run_if(in_state(AppState::MainMenu)),
+                    menu::main_menu
+                        .run_if(in_state(AppState::MainMenu).and_then(not(resource_exists::<briefing::Briefing>))),
+                    briefing::screen
+                        .run_if(in_state(AppState::MainMenu).and_then(resource_exists::<briefing::Briefing>)),
                     menu::loading.run_if(in_state(AppState::Loading)),
                     (command::draw, hud::hud, minimap::minimap, command::build_panel, multiplayer::session_panel)
                         .run_if(in_state(AppState::InGame)),
@@ -78,8 +93,9 @@ impl Plugin for UiPlugin {
     }
 }
 
-/// Leaving a mission forgets its selection, orders in flight, outcome and map.
+/// Leaving a mission forgets its selection, orders in flight, outcome, map and texts.
 fn leave_mission(
+    mut commands: Commands,
     mut dismissed: ResMut<outcome::OutcomeDismissed>,
     mut selection: ResMut<Selection>,
     mut player: ResMut<PlayerCommands>,
@@ -87,6 +103,7 @@ fn leave_mission(
     mut hud: ResMut<hud::HudState>,
     mut minimap: ResMut<minimap::Minimap>,
 ) {
+    commands.remove_resource::<game_text::MissionText>();
     dismissed.0 = false;
     *selection = Selection::default();
     *player = PlayerCommands::default();

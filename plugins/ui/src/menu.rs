@@ -1,13 +1,20 @@
-//! Main menu, loading screen and load errors.
+//! Main menu, loading screen (with a tip of the mission's `mistips.mis`) and load errors.
 
+use crate::briefing::Briefing;
+use crate::game_text::{MissionText, TextTable};
+use crate::locale::{Locale, phase_key};
 use crate::screen::{SettingsEdit, full_screen, settings_controls};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::GameData;
 use iron3d_core::AppState;
+use iron3d_formats::config::TextRes;
 use iron3d_mission::{GameMissionBackend, LoadError, LoadProgress, MissionName, MissionRequest};
 use std::sync::Arc;
+
+/// Seconds each loading tip stays on screen.
+pub const TIP_SECONDS: f32 = 5.0;
 
 /// Mission to load at start-up, taken once.
 #[derive(Resource, Debug, Clone)]
@@ -42,6 +49,19 @@ impl MissionStarter<'_, '_> {
         self.next.set(AppState::Loading);
         true
     }
+
+    /// Shows `mission`'s briefing, or requests the mission when it has none; false
+    /// without game data.
+    pub fn brief(&mut self, table: &TextRes, mission: &str) -> bool {
+        let Some(game) = &self.game else { return false };
+        match Briefing::read(&game.0, table, mission) {
+            Some(b) => {
+                self.commands.insert_resource(b);
+                true
+            }
+            None => self.start(mission),
+        }
+    }
 }
 
 /// Starts the `--mission` mission once.
@@ -51,10 +71,12 @@ pub fn autostart(mut start: ResMut<Autostart>, mut starter: MissionStarter) {
     }
 }
 
-/// What the menu reports: the last load error.
+/// What the menu reports: the last load error; and its text.
 #[derive(SystemParam)]
 pub struct MenuReports<'w> {
     error: Option<Res<'w, LoadError>>,
+    locale: Res<'w, Locale>,
+    table: Option<Res<'w, TextTable>>,
 }
 
 /// The main menu: title, data directory, missions, last load error, multiplayer,
@@ -68,7 +90,7 @@ pub fn main_menu(
     mut exit: MessageWriter<AppExit>,
     mut multiplayer: crate::multiplayer::Multiplayer,
 ) -> Result {
-    let MenuReports { error } = reports;
+    let MenuReports { error, locale, table } = reports;
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "main_menu");
     let missions: Vec<(String, String, bool)> = match (starter.game.as_deref(), starter.campaign.as_deref_mut()) {
@@ -91,63 +113,69 @@ pub fn main_menu(
         ui.vertical_centered(|ui| {
             ui.add_space(40.0);
             ui.heading(egui::RichText::new("IRON3D").size(48.0).strong());
-            ui.label("Parkan: Iron Strategy engine re-implementation");
+            ui.label(locale.t("menu-subtitle"));
             ui.add_space(20.0);
             match &starter.game {
-                Some(g) => ui.label(format!("Data: {} ({} files)", g.0.root().display(), g.0.index().len())),
-                None => ui.colored_label(
-                    egui::Color32::LIGHT_RED,
-                    "No game data: start with --data DIR (or set IRON3D_DATA)",
-                ),
+                Some(g) => ui.label(locale.tr(
+                    "menu-data",
+                    &[("path", g.0.root().display().to_string().into()), ("files", g.0.index().len().into())],
+                )),
+                None => ui.colored_label(egui::Color32::LIGHT_RED, locale.t("menu-no-data")),
             };
             if let Some(e) = &error {
                 ui.add_space(12.0);
                 egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(70, 20, 20)).show(ui, |ui| {
                     ui.colored_label(
                         egui::Color32::LIGHT_RED,
-                        format!("Mission {} failed during {}", e.mission, e.phase.label()),
+                        locale.tr(
+                            "menu-load-failed",
+                            &[("mission", e.mission.as_str().into()), ("phase", locale.t(&phase_key(e.phase)).into())],
+                        ),
                     );
                     ui.label(&e.message);
-                    if ui.button("Dismiss").clicked() {
+                    if ui.button(locale.t("menu-dismiss")).clicked() {
                         starter.commands.remove_resource::<LoadError>();
                     }
                 });
             }
             ui.add_space(16.0);
-            ui.label(egui::RichText::new("Missions").size(20.0));
+            ui.label(egui::RichText::new(locale.t("menu-missions")).size(20.0));
             if missions.is_empty() {
-                ui.label("No missions under MISSIONS/.");
+                ui.label(locale.t("menu-no-missions"));
             }
             for (mission, title, done) in &missions {
                 let label = if *done { format!("{title}  ✔") } else { title.clone() };
                 if ui.add_sized([240.0, 28.0], egui::Button::new(label)).on_hover_text(mission).clicked() {
-                    starter.start(mission);
+                    starter.brief(table.as_ref().map(|t| &t.0).unwrap_or(&TextRes::default()), mission);
                 }
             }
             ui.add_space(16.0);
-            crate::multiplayer::menu_group(ui, &mut multiplayer);
+            crate::multiplayer::menu_group(ui, &mut multiplayer, &locale);
             ui.add_space(16.0);
-            if ui.button("Settings").clicked() {
+            if ui.button(locale.t("menu-settings")).clicked() {
                 state.settings_open = !state.settings_open;
             }
             if state.settings_open {
-                settings_controls(ui, &mut settings);
+                settings_controls(ui, &mut settings, &locale);
             }
-            if ui.button("Quit").clicked() {
+            if ui.button(locale.t("menu-quit")).clicked() {
                 exit.write(AppExit::Success);
             }
             ui.add_space(12.0);
-            ui.small("F12 inspector · F3 overlay · Esc pause · Settings → Keys and buttons for the controls");
+            ui.small(locale.t("menu-keys-hint"));
         });
     });
     Ok(())
 }
 
-/// The loading screen: one progress bar per phase.
+/// The loading screen: one progress bar per phase, and a tip of the mission.
 pub fn loading(
     mut contexts: EguiContexts,
     progress: Res<LoadProgress>,
     request: Option<Res<MissionRequest>>,
+    text: Option<Res<MissionText>>,
+    locale: Res<Locale>,
+    time: Res<Time<Real>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "loading");
@@ -155,7 +183,7 @@ pub fn loading(
         ui.vertical_centered(|ui| {
             ui.add_space(60.0);
             let name = request.as_ref().map_or("", |r| r.mission.as_str());
-            ui.heading(format!("Loading {name}"));
+            ui.heading(locale.tr("loading-title", &[("mission", name.into())]));
             ui.add(egui::ProgressBar::new(progress.fraction()).show_percentage());
             ui.add_space(12.0);
             for row in &progress.phases {
@@ -166,12 +194,25 @@ pub fn loading(
                 } else {
                     0.0
                 };
+                let phase = locale.t(&phase_key(row.phase));
+                let millis = format!("{:.1}", row.millis);
                 let text = if row.total > 0 {
-                    format!("{}: {}/{} ({:.1} ms)", row.phase.label(), row.done, row.total, row.millis)
+                    let (done, total) = (row.done.into(), row.total.into());
+                    locale.tr(
+                        "loading-phase-count",
+                        &[("phase", phase.into()), ("done", done), ("total", total), ("ms", millis.into())],
+                    )
                 } else {
-                    format!("{} ({:.1} ms)", row.phase.label(), row.millis)
+                    locale.tr("loading-phase", &[("phase", phase.into()), ("ms", millis.into())])
                 };
                 ui.add(egui::ProgressBar::new(fraction).text(text).desired_width(420.0));
+            }
+            // A tip of `mistips.mis`, a new one every few seconds.
+            if let Some(tips) = text.as_ref().map(|t| &t.tips).filter(|t| !t.is_empty()) {
+                let tip = &tips[(time.elapsed_secs() / TIP_SECONDS) as usize % tips.len()];
+                ui.add_space(24.0);
+                ui.label(egui::RichText::new(locale.t("loading-tip")).strong());
+                ui.label(egui::RichText::new(tip).size(16.0).italics());
             }
         });
     });

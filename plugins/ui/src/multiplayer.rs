@@ -3,6 +3,7 @@
 //! clans and readiness); in game, who plays (the host's players, or this client's
 //! number).
 
+use crate::locale::Locale;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -41,36 +42,36 @@ pub struct Multiplayer<'w> {
 }
 
 /// The menu's multiplayer group.
-pub fn menu_group(ui: &mut egui::Ui, mp: &mut Multiplayer) {
+pub fn menu_group(ui: &mut egui::Ui, mp: &mut Multiplayer, locale: &Locale) {
     let Some(role) = mp.role.as_mut() else { return };
-    ui.label(egui::RichText::new("Multiplayer").size(20.0));
+    ui.label(egui::RichText::new(locale.t("mp-title")).size(20.0));
     let joined = matches!(**role, NetRole::Join { .. });
     ui.horizontal(|ui| {
         let mut hosting = matches!(**role, NetRole::Host { .. });
-        if ui.add_enabled(!joined, egui::Checkbox::new(&mut hosting, "Host the mission I start, on port")).changed() {
+        if ui.add_enabled(!joined, egui::Checkbox::new(&mut hosting, locale.t("mp-host"))).changed() {
             let port = mp.form.port.trim().parse().unwrap_or(iron3d_net::DEFAULT_PORT);
             **role = if hosting { NetRole::Host { port } } else { NetRole::Offline };
         }
         ui.add(egui::TextEdit::singleline(&mut mp.form.port).desired_width(60.0));
     });
     ui.horizontal(|ui| {
-        ui.label("Join");
+        ui.label(locale.t("mp-join-label"));
         ui.add(egui::TextEdit::singleline(&mut mp.form.address).desired_width(150.0));
-        ui.label("as");
+        ui.label(locale.t("mp-join-as"));
         ui.add(egui::TextEdit::singleline(&mut mp.form.name).desired_width(90.0));
-        if ui.add_enabled(!joined, egui::Button::new("Join")).clicked() {
+        if ui.add_enabled(!joined, egui::Button::new(locale.t("mp-join"))).clicked() {
             use std::net::ToSocketAddrs;
             match mp.form.address.trim().to_socket_addrs().ok().and_then(|mut a| a.next()) {
                 Some(server) => **role = NetRole::Join { server, name: mp.form.name.trim().to_string() },
                 None => {
-                    ui.colored_label(egui::Color32::LIGHT_RED, "not HOST:PORT");
+                    ui.colored_label(egui::Color32::LIGHT_RED, locale.t("mp-bad-address"));
                 }
             }
         }
     });
-    lan(ui, &mut mp.form, joined);
+    lan(ui, &mut mp.form, joined, locale);
     if let Some(session) = mp.session.as_ref().filter(|_| joined) {
-        lobby(ui, session);
+        lobby(ui, session, locale);
     }
     if let Some(error) = mp.status.as_ref().and_then(|s| s.error.as_ref()) {
         ui.colored_label(egui::Color32::LIGHT_RED, error);
@@ -79,13 +80,13 @@ pub fn menu_group(ui: &mut egui::Ui, mp: &mut Multiplayer) {
 
 /// The LAN search: a button, then one line per session found (a click fills the
 /// address in).
-fn lan(ui: &mut egui::Ui, form: &mut MultiplayerForm, joined: bool) {
+fn lan(ui: &mut egui::Ui, form: &mut MultiplayerForm, joined: bool, locale: &Locale) {
     if form.search.as_ref().is_some_and(std::thread::JoinHandle::is_finished) {
         form.found = form.search.take().and_then(|h| h.join().ok()).and_then(Result::ok).unwrap_or_default();
     }
     ui.horizontal(|ui| {
         let searching = form.search.is_some();
-        if ui.add_enabled(!joined && !searching, egui::Button::new("Find games on the LAN")).clicked() {
+        if ui.add_enabled(!joined && !searching, egui::Button::new(locale.t("mp-find-lan"))).clicked() {
             form.search = Some(std::thread::spawn(|| discover(&lan_targets(), std::time::Duration::from_millis(500))));
         }
         if searching {
@@ -93,7 +94,15 @@ fn lan(ui: &mut egui::Ui, form: &mut MultiplayerForm, joined: bool) {
         }
     });
     for s in &form.found {
-        let label = format!("{}  {}  ({}/{} players)", s.addr, s.mission, s.players, s.max_players);
+        let label = locale.tr(
+            "mp-lan-session",
+            &[
+                ("address", s.addr.to_string().into()),
+                ("mission", s.mission.as_str().into()),
+                ("players", s.players.into()),
+                ("most", s.max_players.into()),
+            ],
+        );
         if ui.selectable_label(false, label).clicked() {
             form.address = s.addr.to_string();
         }
@@ -101,46 +110,73 @@ fn lan(ui: &mut egui::Ui, form: &mut MultiplayerForm, joined: bool) {
 }
 
 /// What a joined client knows before the mission is in: the lobby.
-fn lobby(ui: &mut egui::Ui, session: &ClientSession) {
-    let clan = |c: Option<u32>| c.map_or("observer".to_string(), |c| format!("clan {c}"));
+fn lobby(ui: &mut egui::Ui, session: &ClientSession, locale: &Locale) {
     egui::Frame::group(ui.style()).show(ui, |ui| {
+        let clan = clan(session.clan, locale);
         match (session.player, &session.mission) {
-            (Some(n), Some(m)) => ui.label(format!("Player {n} ({}) of mission {m}: loading it…", clan(session.clan))),
-            (Some(n), None) => ui.label(format!("Player {n} ({}): waiting for the mission…", clan(session.clan))),
-            _ => ui.label("Connecting…"),
+            (Some(n), Some(m)) => ui.label(locale.tr(
+                "mp-lobby-loading",
+                &[("player", n.into()), ("clan", clan.into()), ("mission", m.as_str().into())],
+            )),
+            (Some(n), None) => ui.label(locale.tr("mp-lobby-waiting", &[("player", n.into()), ("clan", clan.into())])),
+            _ => ui.label(locale.t("mp-connecting")),
         };
         if session.phase.is_some_and(|(phase, _)| phase == iron3d_net::schema::SessionPhase::Lobby as u8) {
-            ui.label("The host holds the start until enough players are ready.");
+            ui.label(locale.t("mp-lobby-held"));
         }
         for (n, p) in &session.players {
-            ui.label(format!("  player {n}: {}", describe(p)));
+            ui.label(format!(
+                "  {}",
+                locale.tr("mp-player-line", &[("player", (*n).into()), ("line", describe(p, locale).into())])
+            ));
         }
     });
 }
 
+/// A clan, or the observer.
+fn clan(clan: Option<u32>, locale: &Locale) -> String {
+    clan.map_or_else(|| locale.t("mp-observer"), |c| locale.tr("mp-clan", &[("clan", c.into())]))
+}
+
 /// A player's line: name, clan, flags and readiness.
-fn describe(p: &PlayerRecord) -> String {
-    let clan = p.clan.map_or("observer".to_string(), |c| format!("clan {c}"));
-    let flags = [(p.host, " host"), (p.local, " you")].iter().filter(|f| f.0).map(|f| f.1).collect::<String>();
-    format!("{} ({clan}){flags}, {}", p.name, if p.ready { "ready" } else { "not ready" })
+fn describe(p: &PlayerRecord, locale: &Locale) -> String {
+    let mut flags = String::new();
+    for (on, key) in [(p.host, "mp-flag-host"), (p.local, "mp-flag-you")] {
+        if on {
+            flags.push(' ');
+            flags.push_str(&locale.t(key));
+        }
+    }
+    let ready = locale.t(if p.ready { "mp-ready" } else { "mp-not-ready" });
+    let clan = clan(p.clan, locale);
+    locale.tr(
+        "mp-player",
+        &[("name", p.name.as_str().into()), ("clan", clan.into()), ("flags", flags.into()), ("ready", ready.into())],
+    )
 }
 
 /// In game: a corner list of the session's players.
-pub fn session_panel(mut contexts: EguiContexts, mp: Multiplayer) -> Result {
+pub fn session_panel(mut contexts: EguiContexts, mp: Multiplayer, locale: Res<Locale>) -> Result {
     let lines: Vec<String> = match (mp.role.as_deref(), &mp.watcher, &mp.session) {
         (Some(NetRole::Host { .. }), Some(w), _) => {
-            let at = mp.status.as_ref().and_then(|s| s.listening).map_or("(not listening)".into(), |a| a.to_string());
-            let mut lines = vec![format!("Hosting on {at}: {} players", w.players.len())];
+            let at = mp
+                .status
+                .as_ref()
+                .and_then(|s| s.listening)
+                .map_or_else(|| locale.t("mp-not-listening"), |a| a.to_string());
+            let mut lines = vec![locale.tr("mp-hosting", &[("address", at.into()), ("count", w.players.len().into())])];
             if let (Some(settings), Some(_)) = (&mp.settings, mp.host_state.as_ref().filter(|s| s.held)) {
-                lines.push(format!("Start held: {} of {} players ready", w.ready(), settings.wait_players));
+                let args = [("ready", w.ready().into()), ("wait", settings.wait_players.into())];
+                lines.push(locale.tr("mp-start-held", &args));
             }
-            lines.extend(w.players.iter().map(|(n, p)| format!("{n}: {}", describe(&p.record()))));
+            lines.extend(w.players.iter().map(|(n, p)| format!("{n}: {}", describe(&p.record(), &locale))));
             lines
         }
         (Some(NetRole::Join { server, .. }), _, Some(s)) => {
+            let player = s.player.map_or("?".into(), |n| n.to_string());
             let mut lines =
-                vec![format!("Joined {server} as player {}", s.player.map_or("?".into(), |n| n.to_string()))];
-            lines.extend(s.players.iter().map(|(n, p)| format!("{n}: {}", describe(p))));
+                vec![locale.tr("mp-joined", &[("server", server.to_string().into()), ("player", player.into())])];
+            lines.extend(s.players.iter().map(|(n, p)| format!("{n}: {}", describe(p, &locale))));
             if let Some(why) = &s.refused {
                 lines.push(why.clone());
             }

@@ -2,6 +2,7 @@
 //! outcome, a window says how the mission ended, with the clans' results (the
 //! campaign progress takes it in `campaign::apply_outcome`).
 
+use crate::locale::{Locale, outcome_key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_core::{AppState, MissionClans, MissionOutcome, Outcome};
@@ -23,6 +24,7 @@ pub fn screen(
     outcome: Res<MissionOutcome>,
     mut dismissed: ResMut<OutcomeDismissed>,
     mut next: ResMut<NextState<AppState>>,
+    locale: Res<Locale>,
 ) -> Result {
     let Some((_, mine)) = player_outcome(clans.as_deref(), &outcome) else { return Ok(()) };
     if dismissed.0 {
@@ -30,11 +32,12 @@ pub fn screen(
     }
     let ctx = contexts.ctx_mut()?;
     let (title, colour) = match mine {
-        Outcome::Completed => ("Mission complete", egui::Color32::LIGHT_GREEN),
-        Outcome::Failed => ("Mission failed", egui::Color32::LIGHT_RED),
-        Outcome::Defeated => ("Defeated", egui::Color32::LIGHT_RED),
+        Outcome::Completed => ("outcome-title-completed", egui::Color32::LIGHT_GREEN),
+        Outcome::Failed => ("outcome-title-failed", egui::Color32::LIGHT_RED),
+        Outcome::Defeated => ("outcome-title-defeated", egui::Color32::LIGHT_RED),
     };
-    egui::Window::new("Outcome")
+    let title = locale.t(title);
+    egui::Window::new("outcome")
         .title_bar(false)
         .collapsible(false)
         .resizable(false)
@@ -45,14 +48,20 @@ pub fn screen(
                 ui.separator();
                 for (clan, o, tick) in &outcome.records {
                     let name = clans.as_ref().and_then(|c| c.clans.get(*clan as usize)).map_or("?", |c| &c.name);
-                    ui.label(format!("{name}: {} at {:.0} s", o.name(), f64::from(*tick) * 0.064));
+                    let seconds = format!("{:.0}", f64::from(*tick) * 0.064);
+                    let args = [
+                        ("clan", name.into()),
+                        ("outcome", locale.t(&outcome_key(*o)).into()),
+                        ("seconds", seconds.into()),
+                    ];
+                    ui.label(locale.tr("outcome-record", &args));
                 }
                 ui.separator();
                 ui.horizontal(|ui| {
-                    if ui.button("Back to main menu").clicked() {
+                    if ui.button(locale.t("outcome-menu")).clicked() {
                         next.set(AppState::MainMenu);
                     }
-                    if ui.button("Keep watching").clicked() {
+                    if ui.button(locale.t("outcome-keep-watching")).clicked() {
                         dismissed.0 = true;
                     }
                 });

@@ -1,6 +1,7 @@
 //! The F3 debug overlay: frame rate, entity counts, draw sharing (objects vs distinct
 //! mesh/material pairs), load timings per phase.
 
+use crate::locale::{Locale, phase_key};
 use crate::settings::UserSettings;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
@@ -24,7 +25,7 @@ pub fn overlay(
     entities: Query<Entity>,
     objects: Query<(), (With<MissionObject>, With<Registered>)>,
     progress: Res<LoadProgress>,
-    render: Option<Res<RenderStats>>,
+    (render, locale): (Option<Res<RenderStats>>, Res<Locale>),
 ) -> Result {
     if !settings.overlay {
         return Ok(());
@@ -33,24 +34,26 @@ pub fn overlay(
     let ctx = contexts.ctx_mut()?;
     egui::Area::new("overlay".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
-            ui.monospace(format!("{fps:6.1} fps"));
-            ui.monospace(format!("{:6} entities", entities.iter().count()));
-            ui.monospace(format!("{:6} mission objects", objects.iter().count()));
+            // Numbers are padded here; the words come from the locale.
+            let line = |ui: &mut egui::Ui, n: String, key: &str, args: &[(&str, usize)]| {
+                let args: Vec<_> = args.iter().map(|(k, v)| (*k, (*v).into())).collect();
+                ui.monospace(format!("{n:>6} {}", locale.tr(key, &args)));
+            };
+            line(ui, format!("{fps:.1}"), "overlay-fps", &[]);
+            line(ui, entities.iter().count().to_string(), "overlay-entities", &[]);
+            line(ui, objects.iter().count().to_string(), "overlay-objects", &[]);
             if let Some(r) = &render {
-                ui.monospace(format!("{:6} model instances ({} pending, {} failed)", r.instances, r.pending, r.failed));
-                ui.monospace(format!("{:6} drawn parts ({} lightmapped)", r.parts, r.lightmapped));
-                ui.monospace(format!(
-                    "{:6} mesh/material pairs ({} meshes, {} materials)",
-                    r.pairs, r.meshes, r.materials
-                ));
-                ui.monospace(format!("{:6} terrain faces ({} overlaid)", r.terrain_faces, r.terrain_overlay_faces));
+                line(ui, r.instances.to_string(), "overlay-instances", &[("pending", r.pending), ("failed", r.failed)]);
+                line(ui, r.parts.to_string(), "overlay-parts", &[("lightmapped", r.lightmapped)]);
+                line(ui, r.pairs.to_string(), "overlay-pairs", &[("meshes", r.meshes), ("materials", r.materials)]);
+                line(ui, r.terrain_faces.to_string(), "overlay-terrain", &[("overlaid", r.terrain_overlay_faces)]);
             }
             ui.separator();
             let total: f32 = progress.phases.iter().map(|p| p.millis).sum();
             for p in &progress.phases {
-                ui.monospace(format!("{:>22} {:8.2} ms", p.phase.label(), p.millis));
+                ui.monospace(format!("{:>22} {:8.2} ms", locale.t(&phase_key(p.phase)), p.millis));
             }
-            ui.monospace(format!("{:>22} {total:8.2} ms", "load total"));
+            ui.monospace(format!("{:>22} {total:8.2} ms", locale.t("overlay-load-total")));
         });
     });
     Ok(())

@@ -3,9 +3,11 @@
 //! kept as `settings.ron` in the user's config directory and applied live. Without a
 //! file, the input options start from the game's `Iron_3D.ini` (`MOUSE_SENS`,
 //! `JOY_SENS`, `MOUSE_REV_Y`, `JOY_REV_Y`); its 1998 display keys are not used (the
-//! window comes from `--window` / `--fullscreen` or this file). A change is saved one
-//! second after the last edit.
+//! window comes from `--window` / `--fullscreen` or this file). The interface language
+//! (the system's by default) is kept here too. A change is saved one second after the
+//! last edit.
 
+use crate::locale::LanguageSetting;
 use bevy::prelude::*;
 use bevy::window::{MonitorSelection, PresentMode, PrimaryWindow, WindowMode};
 use iron3d_audio::AudioSettings;
@@ -65,6 +67,8 @@ pub struct UserSettings {
     pub audio: AudioSettings,
     /// Mouse and gamepad.
     pub input: InputSettings,
+    /// The interface's language (absent from older files: the system's).
+    pub language: LanguageSetting,
     /// Show the F3 debug overlay (this session only).
     #[serde(skip)]
     pub overlay: bool,
@@ -78,6 +82,7 @@ impl Default for UserSettings {
             video: VideoSettings::default(),
             audio: AudioSettings::default(),
             input: InputSettings::default(),
+            language: LanguageSetting::System,
             overlay: false,
         }
     }

@@ -1,8 +1,10 @@
 //! Text configuration (spec `runtime.md` §2, §8): INI-style files with typed views of
 //! `Behavior.ini`, `ArealMap.ini` and `Iron_3D.ini`, the object-block grammar of
-//! `mission.cfg` and friends, and the weather files. Every reader is lossless.
+//! `mission.cfg` and friends, the game's text files (`TextRes.cfg`, briefings,
+//! messages, tips), and the weather files. Every reader is lossless.
 
 pub mod block_cfg;
+pub mod game_text;
 pub mod ini;
 pub mod sky;
 pub mod text;
@@ -12,6 +14,7 @@ pub mod typed;
 mod tests;
 
 pub use block_cfg::{BlockCfg, CfgBlock, CfgItem};
+pub use game_text::{TextRes, block_texts, tips, tips_file};
 pub use ini::{IniFile, IniLine, IniValue, LineKind};
 pub use sky::SkySchedule;
 pub use typed::{ArealMapIni, BehaviorIni, Iron3dIni, Setting};

@@ -1,0 +1,206 @@
+# iron3d's own interface text, English (the fallback of every key).
+# Keys are shared with ../ru/iron3d.ftl; the tests check that both files have the
+# same keys and every key the code uses.
+
+language-name = English
+
+## Main menu
+
+menu-subtitle = Parkan: Iron Strategy engine re-implementation
+menu-data = Data: { $path } ({ $files } files)
+menu-no-data = No game data: start with --data DIR (or set IRON3D_DATA)
+menu-load-failed = Mission { $mission } failed during { $phase }
+menu-dismiss = Dismiss
+menu-missions = Missions
+menu-no-missions = No missions under MISSIONS/.
+menu-settings = Settings
+menu-quit = Quit
+menu-keys-hint = F12 inspector · F3 overlay · Esc pause · Settings → Keys and buttons for the controls
+
+## Loading screen and its phases
+
+loading-title = Loading { $mission }
+loading-phase-count = { $phase }: { $done }/{ $total } ({ $ms } ms)
+loading-phase = { $phase } ({ $ms } ms)
+loading-tip = Tip
+phase-Context = mission context
+phase-Foundation = world foundation
+phase-Description = mission description
+phase-Prototypes = prototype resolution
+phase-Resources = resource preparation
+phase-Construction = instance construction
+phase-Registration = registration
+phase-ScenarioStart = scenario start
+
+## Briefing
+
+briefing-title = Briefing
+briefing-start = Start
+briefing-back = Back
+
+## HUD
+
+hud-mission = mission
+hud-ore = ore { $amount }
+hud-power = power { $amount }
+hud-units = { $count ->
+    [one] { $count } unit
+   *[other] { $count } units
+}
+hud-piloting = PILOTING · P to leave
+hud-research = research:
+hud-research-busy = research: busy
+hud-node = node { $n }
+hud-object = object { $id }
+hud-lost = lost: { $what }
+hud-destroyed = destroyed: enemy { $what }
+hud-built = built: { $what }
+hud-researched = researched: { $what }
+hud-refused = refused: { $what }
+
+## Orders and navigation states
+
+order-holding = holding
+order-move-to = moving to { $x }, { $y }
+order-go-to = going to { $n }
+order-follow-path = following path { $n }
+order-patrol = patrolling path { $n }
+order-attack = attacking { $n }
+order-build = building
+order-research = researching { $n }
+order-piloted = piloted
+order-released = released
+order-haul = hauling from { $n }
+order-with-state = { $order } ({ $state })
+nav-idle = idle
+nav-moving = moving
+nav-arrived = arrived
+nav-blocked = blocked
+
+## Production panel
+
+build-title = Build at { $building }
+build-robot = robot
+build-building = building { $name }
+build-waiting = { $count } waiting
+
+## Pause menu
+
+pause-title = Paused
+pause-resume = Resume
+pause-quit = Quit to main menu
+
+## Outcome
+
+outcome-title-completed = Mission complete
+outcome-title-failed = Mission failed
+outcome-title-defeated = Defeated
+outcome-completed = completed
+outcome-failed = failed
+outcome-defeated = defeated
+outcome-record = { $clan }: { $outcome } at { $seconds } s
+outcome-menu = Back to main menu
+outcome-keep-watching = Keep watching
+
+## Settings
+
+settings-language = language
+settings-language-system = system ({ $name })
+settings-scale = interface scale
+settings-overlay = debug overlay (F3)
+settings-video = Video
+settings-windowed = window
+settings-full-screen = full screen
+settings-window-size = window size
+settings-vsync = wait for retrace (vsync)
+settings-shading = shading
+settings-shading-auto = auto
+settings-shading-auto-hint = fast on a software renderer, full on a graphics card
+settings-shading-full = full
+settings-shading-fast = fast
+settings-shading-fast-hint = matte lighting without highlights: a software renderer's choice
+settings-sound = Sound
+settings-mute = mute
+settings-volume-master = master
+settings-volume-effects = effects
+settings-volume-ambient = ambient
+settings-volume-voices = voices
+settings-volume-music = music
+settings-volume-interface = interface
+settings-input = Mouse and gamepad
+settings-mouse-sensitivity = mouse sensitivity %
+settings-invert-mouse-x = inverse mouse X
+settings-invert-mouse-y = inverse mouse Y
+settings-stick-sensitivity = gamepad sensitivity %
+settings-invert-stick-x = inverse gamepad X
+settings-invert-stick-y = inverse gamepad Y
+settings-keys = Keys and buttons
+settings-press-key = press a key…
+settings-change = change
+
+## Button actions
+
+action-Select = Select
+action-Order = Order (move / attack)
+action-Queue = Add / queue (hold)
+action-Stop = Stop
+action-GroupModifier = Assign group (hold)
+action-Group1 = Group 1
+action-Group2 = Group 2
+action-Group3 = Group 3
+action-Group4 = Group 4
+action-Group5 = Group 5
+action-Group6 = Group 6
+action-Group7 = Group 7
+action-Group8 = Group 8
+action-Group9 = Group 9
+action-CameraLookHold = Look around (hold)
+action-CameraFast = Camera faster (hold)
+action-CameraCenter = Center camera
+action-CameraInfrared = Infrared view
+action-Spotlight = Spotlight
+action-CameraFreeFly = Free-fly camera
+action-CameraFollow = Follow selection
+action-Pilot = Pilot robot
+action-Fire = Fire (piloting)
+action-Pause = Pause / menu
+action-DebugOverlay = Debug overlay
+action-Inspector = World inspector
+
+## Debug overlay
+
+overlay-fps = fps
+overlay-entities = entities
+overlay-objects = mission objects
+overlay-instances = model instances ({ $pending } pending, { $failed } failed)
+overlay-parts = drawn parts ({ $lightmapped } lightmapped)
+overlay-pairs = mesh/material pairs ({ $meshes } meshes, { $materials } materials)
+overlay-terrain = terrain faces ({ $overlaid } overlaid)
+overlay-load-total = load total
+
+## Multiplayer
+
+mp-title = Multiplayer
+mp-host = Host the mission I start, on port
+mp-join-label = Join
+mp-join-as = as
+mp-join = Join
+mp-bad-address = not HOST:PORT
+mp-find-lan = Find games on the LAN
+mp-lan-session = { $address }  { $mission }  ({ $players }/{ $most } players)
+mp-connecting = Connecting…
+mp-lobby-loading = Player { $player } ({ $clan }) of mission { $mission }: loading it…
+mp-lobby-waiting = Player { $player } ({ $clan }): waiting for the mission…
+mp-lobby-held = The host holds the start until enough players are ready.
+mp-player-line = player { $player }: { $line }
+mp-observer = observer
+mp-clan = clan { $clan }
+mp-flag-host = host
+mp-flag-you = you
+mp-ready = ready
+mp-not-ready = not ready
+mp-player = { $name } ({ $clan }){ $flags }, { $ready }
+mp-not-listening = (not listening)
+mp-hosting = Hosting on { $address }: { $count } players
+mp-start-held = Start held: { $ready } of { $wait } players ready
+mp-joined = Joined { $server } as player { $player }

@@ -1,0 +1,207 @@
+# Собственные тексты интерфейса iron3d, русский язык.
+# Ключи те же, что в ../en/iron3d.ftl; тесты проверяют, что в обоих файлах одни и те
+# же ключи и что есть каждый ключ, который использует код.
+
+language-name = Русский
+
+## Главное меню
+
+menu-subtitle = Паркан: Железная стратегия — новая реализация движка
+menu-data = Данные: { $path } (файлов: { $files })
+menu-no-data = Нет данных игры: запустите с --data КАТАЛОГ (или задайте IRON3D_DATA)
+menu-load-failed = Миссия { $mission } не загрузилась на этапе «{ $phase }»
+menu-dismiss = Закрыть
+menu-missions = Миссии
+menu-no-missions = В MISSIONS/ нет миссий.
+menu-settings = Настройки
+menu-quit = Выход
+menu-keys-hint = F12 инспектор · F3 отладка · Esc пауза · Настройки → Клавиши и кнопки для управления
+
+## Экран загрузки и его этапы
+
+loading-title = Загрузка { $mission }
+loading-phase-count = { $phase }: { $done }/{ $total } ({ $ms } мс)
+loading-phase = { $phase } ({ $ms } мс)
+loading-tip = Совет
+phase-Context = контекст миссии
+phase-Foundation = основа мира
+phase-Description = описание миссии
+phase-Prototypes = разбор прототипов
+phase-Resources = подготовка ресурсов
+phase-Construction = создание объектов
+phase-Registration = регистрация
+phase-ScenarioStart = запуск сценария
+
+## Брифинг
+
+briefing-title = Брифинг
+briefing-start = Начать
+briefing-back = Назад
+
+## Интерфейс миссии
+
+hud-mission = миссия
+hud-ore = руда { $amount }
+hud-power = энергия { $amount }
+hud-units = { $count ->
+    [one] { $count } робот
+    [few] { $count } робота
+   *[many] { $count } роботов
+}
+hud-piloting = ПИЛОТИРОВАНИЕ · P — выйти
+hud-research = исследования:
+hud-research-busy = исследования: заняты
+hud-node = узел { $n }
+hud-object = объект { $id }
+hud-lost = потерян: { $what }
+hud-destroyed = уничтожен враг: { $what }
+hud-built = построен: { $what }
+hud-researched = исследовано: { $what }
+hud-refused = отказано: { $what }
+
+## Приказы и состояния движения
+
+order-holding = стоит
+order-move-to = идёт к { $x }, { $y }
+order-go-to = идёт к { $n }
+order-follow-path = идёт по пути { $n }
+order-patrol = патрулирует путь { $n }
+order-attack = атакует { $n }
+order-build = строит
+order-research = исследует { $n }
+order-piloted = под управлением
+order-released = отпущен
+order-haul = возит руду из { $n }
+order-with-state = { $order } ({ $state })
+nav-idle = ждёт
+nav-moving = в пути
+nav-arrived = прибыл
+nav-blocked = заблокирован
+
+## Производство
+
+build-title = Строить в { $building }
+build-robot = робот
+build-building = строится { $name }
+build-waiting = в очереди: { $count }
+
+## Пауза
+
+pause-title = Пауза
+pause-resume = Продолжить
+pause-quit = Выйти в главное меню
+
+## Итог миссии
+
+outcome-title-completed = Миссия выполнена
+outcome-title-failed = Миссия провалена
+outcome-title-defeated = Поражение
+outcome-completed = победа
+outcome-failed = провал
+outcome-defeated = поражение
+outcome-record = { $clan }: { $outcome } на { $seconds } с
+outcome-menu = В главное меню
+outcome-keep-watching = Смотреть дальше
+
+## Настройки
+
+settings-language = язык
+settings-language-system = системный ({ $name })
+settings-scale = масштаб интерфейса
+settings-overlay = отладочная панель (F3)
+settings-video = Видео
+settings-windowed = окно
+settings-full-screen = весь экран
+settings-window-size = размер окна
+settings-vsync = ждать обратного хода луча (vsync)
+settings-shading = освещение
+settings-shading-auto = авто
+settings-shading-auto-hint = быстрое при программной отрисовке, полное на видеокарте
+settings-shading-full = полное
+settings-shading-fast = быстрое
+settings-shading-fast-hint = матовое освещение без бликов: выбор для программной отрисовки
+settings-sound = Звук
+settings-mute = без звука
+settings-volume-master = общая громкость
+settings-volume-effects = эффекты
+settings-volume-ambient = окружение
+settings-volume-voices = голоса
+settings-volume-music = музыка
+settings-volume-interface = интерфейс
+settings-input = Мышь и геймпад
+settings-mouse-sensitivity = чувствительность мыши, %
+settings-invert-mouse-x = инверсия мыши по X
+settings-invert-mouse-y = инверсия мыши по Y
+settings-stick-sensitivity = чувствительность геймпада, %
+settings-invert-stick-x = инверсия геймпада по X
+settings-invert-stick-y = инверсия геймпада по Y
+settings-keys = Клавиши и кнопки
+settings-press-key = нажмите клавишу…
+settings-change = изменить
+
+## Действия кнопок
+
+action-Select = Выбрать
+action-Order = Приказ (идти / атаковать)
+action-Queue = Добавить / в очередь (удерживать)
+action-Stop = Стоп
+action-GroupModifier = Назначить группу (удерживать)
+action-Group1 = Группа 1
+action-Group2 = Группа 2
+action-Group3 = Группа 3
+action-Group4 = Группа 4
+action-Group5 = Группа 5
+action-Group6 = Группа 6
+action-Group7 = Группа 7
+action-Group8 = Группа 8
+action-Group9 = Группа 9
+action-CameraLookHold = Осмотреться (удерживать)
+action-CameraFast = Камера быстрее (удерживать)
+action-CameraCenter = Центрировать камеру
+action-CameraInfrared = Инфракрасный вид
+action-Spotlight = Прожектор
+action-CameraFreeFly = Свободная камера
+action-CameraFollow = Следовать за выбранным
+action-Pilot = Пилотировать робота
+action-Fire = Огонь (пилотирование)
+action-Pause = Пауза / меню
+action-DebugOverlay = Отладочная панель
+action-Inspector = Инспектор мира
+
+## Отладочная панель
+
+overlay-fps = кадров/с
+overlay-entities = сущностей
+overlay-objects = объектов миссии
+overlay-instances = экземпляров моделей (ожидают: { $pending }, ошибок: { $failed })
+overlay-parts = частей отрисовано (с картами освещения: { $lightmapped })
+overlay-pairs = пар сетка/материал (сеток: { $meshes }, материалов: { $materials })
+overlay-terrain = граней рельефа (с наложением: { $overlaid })
+overlay-load-total = загрузка всего
+
+## Сетевая игра
+
+mp-title = Сетевая игра
+mp-host = Открыть запускаемую миссию для игроков, порт
+mp-join-label = Подключиться к
+mp-join-as = как
+mp-join = Подключиться
+mp-bad-address = нужно УЗЕЛ:ПОРТ
+mp-find-lan = Найти игры в локальной сети
+mp-lan-session = { $address }  { $mission }  (игроков: { $players }/{ $most })
+mp-connecting = Подключение…
+mp-lobby-loading = Игрок { $player } ({ $clan }) миссии { $mission }: загрузка…
+mp-lobby-waiting = Игрок { $player } ({ $clan }): ожидание миссии…
+mp-lobby-held = Хозяин игры ждёт, пока будут готовы все игроки.
+mp-player-line = игрок { $player }: { $line }
+mp-observer = наблюдатель
+mp-clan = клан { $clan }
+mp-flag-host = хозяин
+mp-flag-you = вы
+mp-ready = готов
+mp-not-ready = не готов
+mp-player = { $name } ({ $clan }){ $flags }, { $ready }
+mp-not-listening = (не слушает)
+mp-hosting = Игра на { $address }: игроков { $count }
+mp-start-held = Старт ждёт: готовы { $ready } из { $wait }
+mp-joined = Подключён к { $server } как игрок { $player }
