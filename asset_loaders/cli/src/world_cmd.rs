@@ -76,7 +76,7 @@ fn failure_json(f: &Failure) -> Value {
 /// The mission directory relative to the game root: a directory holding `data.tma`
 /// given by its path, else the folder of a mission name (`single.01`,
 /// `campaign.01/mission.02`, a folder under `MISSIONS`).
-fn mission_dir(game: &GameDir, mission: &str) -> anyhow::Result<String> {
+fn mission_dir(game: &iron3d_vfs::GameDir, mission: &str) -> anyhow::Result<String> {
     if mission.contains(['/', '\\']) && game.resolve(&format!("{mission}/data.tma")).is_some() {
         return Ok(mission.to_string());
     }
@@ -87,7 +87,9 @@ fn mission_dir(game: &GameDir, mission: &str) -> anyhow::Result<String> {
 pub fn run_mission(cmd: MissionCommand) -> anyhow::Result<()> {
     let (game_dir, mission, inventory, json, mods) = match cmd {
         MissionCommand::List(args) => return crate::mission_list::run(args),
-        MissionCommand::Graph { game_dir, mission, inventory, json, mods } => (game_dir, mission, inventory, json, mods),
+        MissionCommand::Graph { game_dir, mission, inventory, json, mods } => {
+            (game_dir, mission, inventory, json, mods)
+        }
     };
     let game = mods.open(&game_dir)?;
     let files = Recorded::new(&game);

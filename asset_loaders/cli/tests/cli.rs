@@ -846,6 +846,8 @@ fn mission_list_and_headless_campaign_runs_share_the_progress() {
     assert!(stdout(&table).contains("campaign.01/mission.01") && stdout(&table).contains("completed"));
     let _ = std::fs::remove_dir_all(game);
     let _ = std::fs::remove_dir_all(user);
+}
+
 /// `--mod`: a mod directory adds a mission and replaces a unit scheme (in other letter
 /// case than the game's); both are seen by `sim run` (the mission loads, the scheme's
 /// robots differ, the state hash differs), `mission graph --json` and `validate --json`

@@ -130,11 +130,9 @@ mod graph {
             // and placed robot stands on a walkable areal.
             let off: Vec<String> = report.off_map.iter().map(ToString::to_string).collect();
             assert!(off.is_empty(), "{}: {} points off the walkable map: {off:?}", spec.name, off.len());
-            let tma = Tma::parse(
-                &game.read_file(&format!("{}/data.tma", spec.folder())).unwrap(),
-                ReadOptions::strict(),
-            )
-            .unwrap();
+            let tma =
+                Tma::parse(&game.read_file(&format!("{}/data.tma", spec.folder())).unwrap(), ReadOptions::strict())
+                    .unwrap();
             assert!(tma.clans.iter().any(|c| c.mode == 0), "an environment clan");
             assert!((2..=4).contains(&tma.clans.len()));
             assert!(tma.objects.iter().any(|o| o.current_ore().is_some()));

@@ -16,6 +16,16 @@ menu-no-missions = No missions under MISSIONS/.
 menu-settings = Settings
 menu-quit = Quit
 menu-keys-hint = F12 inspector · F3 overlay · Esc pause · Settings → Keys and buttons for the controls
+menu-campaign = Campaign { $number }
+menu-continue = Continue campaign
+menu-single = Single missions
+menu-tutorial = Tutorials
+menu-locked = Locked: complete the mission before it
+menu-broken = Cannot load: { $error }
+menu-difficulty = Difficulty:
+menu-difficulty-easy = Easy
+menu-difficulty-normal = Normal
+menu-difficulty-hard = Hard
 
 ## Loading screen and its phases
 
@@ -101,6 +111,8 @@ outcome-defeated = defeated
 outcome-record = { $clan }: { $outcome } at { $seconds } s
 outcome-menu = Back to main menu
 outcome-keep-watching = Keep watching
+outcome-next = Next mission
+outcome-retry = Retry
 
 ## Settings
 

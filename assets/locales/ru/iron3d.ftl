@@ -16,6 +16,16 @@ menu-no-missions = В MISSIONS/ нет миссий.
 menu-settings = Настройки
 menu-quit = Выход
 menu-keys-hint = F12 инспектор · F3 отладка · Esc пауза · Настройки → Клавиши и кнопки для управления
+menu-campaign = Кампания { $number }
+menu-continue = Продолжить кампанию
+menu-single = Одиночные миссии
+menu-tutorial = Обучение
+menu-locked = Закрыто: сначала пройдите предыдущую миссию
+menu-broken = Не загружается: { $error }
+menu-difficulty = Сложность:
+menu-difficulty-easy = Лёгкая
+menu-difficulty-normal = Обычная
+menu-difficulty-hard = Трудная
 
 ## Экран загрузки и его этапы
 
@@ -102,6 +112,8 @@ outcome-defeated = поражение
 outcome-record = { $clan }: { $outcome } на { $seconds } с
 outcome-menu = В главное меню
 outcome-keep-watching = Смотреть дальше
+outcome-next = Следующая миссия
+outcome-retry = Повторить
 
 ## Настройки
 

@@ -325,8 +325,7 @@ fn a_mods_mission_is_listed_loads_and_publishes_the_layers() {
     }
     let layers = [Layer::new(LayerKind::Game, demo), Layer::new(LayerKind::Mod, &m)];
     let game = Arc::new(GameDir::open_layers(&layers, iron3d_formats::ReadOptions::compatible()).unwrap());
-    let listed: Vec<String> =
-        crate::Catalogue::discover(&game).missions.iter().map(|m| m.name.to_string()).collect();
+    let listed: Vec<String> = crate::Catalogue::discover(&game).missions.iter().map(|m| m.name.to_string()).collect();
     assert!(listed.contains(&"single.03".to_string()) && listed.contains(&"tutorial.01".to_string()), "{listed:?}");
     let app = load_from(&game, "single.03");
     assert_eq!(state(&app), AppState::InGame);

@@ -7,7 +7,9 @@ use bevy::prelude::*;
 use iron3d_assets::GameData;
 use iron3d_core::{Difficulty, MissionClans, MissionOutcome};
 use iron3d_mission::MissionName;
-use iron3d_mission::campaign::{Campaign, CampaignProgress};
+use iron3d_mission::campaign::{Campaign, CampaignProgress, MissionState};
+use iron3d_mission::catalogue::preflight;
+use std::collections::BTreeMap;
 
 /// The campaign reading of the game data and the user's progress.
 #[derive(Resource, Default)]
@@ -16,6 +18,8 @@ pub struct PlayerCampaign {
     pub progress: CampaignProgress,
     /// The missions of the game data (read once, when first needed).
     campaign: Option<Campaign>,
+    /// Why listed missions cannot load (checked with the catalogue).
+    broken: BTreeMap<String, String>,
     /// The outcome already applied for the running mission.
     applied: bool,
 }
@@ -23,11 +27,47 @@ pub struct PlayerCampaign {
 impl PlayerCampaign {
     /// The missions of `game` with their campaign reading (discovered once).
     pub fn campaign(&mut self, game: &GameData) -> &Campaign {
-        self.campaign.get_or_insert_with(|| {
+        if self.campaign.is_none() {
             let c = Campaign::open(&game.0);
             c.warnings.iter().for_each(|w| warn!("{w}"));
-            c
-        })
+            self.broken = c
+                .catalogue
+                .missions
+                .iter()
+                .filter_map(|m| Some((m.name.to_string(), preflight(&game.0, &m.name).err()?)))
+                .collect();
+            self.campaign = Some(c);
+        }
+        self.campaign.get_or_insert_default()
+    }
+
+    /// The listed missions in the menu's order with their state, or why they cannot load.
+    pub fn rows(&mut self, game: &GameData) -> Vec<MissionRow> {
+        let progress = self.progress.clone();
+        self.campaign(game);
+        let Some(campaign) = &self.campaign else { return Vec::new() };
+        campaign
+            .catalogue
+            .missions
+            .iter()
+            .map(|m| MissionRow {
+                name: m.name.clone(),
+                title: m.title.clone(),
+                state: campaign.state(&progress, &m.name),
+                error: self.broken.get(m.name.as_str()).cloned(),
+            })
+            .collect()
+    }
+
+    /// Where *Continue campaign* goes for campaign `number`.
+    pub fn continue_at(&mut self, game: &GameData, number: u32) -> Option<MissionName> {
+        let progress = self.progress.clone();
+        self.campaign(game).continue_at(&progress, number).map(|m| m.name.clone())
+    }
+
+    /// The listed campaign mission after `name`.
+    pub fn next_after(&mut self, game: &GameData, name: &MissionName) -> Option<MissionName> {
+        self.campaign(game).catalogue.next_in_campaign(name).map(|m| m.name.clone())
     }
 
     /// Records that `mission` was started (a failure to save is logged, never fatal).
@@ -37,6 +77,19 @@ impl PlayerCampaign {
             warn!("campaign progress not saved: {e}");
         }
     }
+}
+
+/// One mission as the menu lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissionRow {
+    /// Its name.
+    pub name: MissionName,
+    /// Its `descr` title.
+    pub title: String,
+    /// Its campaign state.
+    pub state: MissionState,
+    /// Why its files do not load (shown disabled).
+    pub error: Option<String>,
 }
 
 /// Loads the progress at start-up (a broken file is reported and left untouched:

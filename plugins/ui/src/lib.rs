@@ -16,6 +16,7 @@ pub mod hud;
 pub mod locale;
 mod menu;
 pub mod minimap;
+mod mission_menu;
 pub mod multiplayer;
 pub mod outcome;
 mod overlay;

@@ -34,6 +34,7 @@ pub struct MissionStarter<'w, 's> {
     next: ResMut<'w, NextState<AppState>>,
     game: Option<Res<'w, GameData>>,
     campaign: Option<ResMut<'w, crate::campaign::PlayerCampaign>>,
+    difficulty: ResMut<'w, iron3d_core::Difficulty>,
 }
 
 impl MissionStarter<'_, '_> {
@@ -48,6 +49,17 @@ impl MissionStarter<'_, '_> {
         self.commands.insert_resource(MissionRequest { mission: mission.to_string(), backend: Arc::new(backend) });
         self.next.set(AppState::Loading);
         true
+    }
+
+    /// Back to the main menu.
+    pub fn to_menu(&mut self) {
+        self.next.set(AppState::MainMenu);
+    }
+
+    /// The listed campaign mission after `mission`.
+    pub fn next_after(&mut self, mission: &MissionName) -> Option<MissionName> {
+        let game = self.game.as_deref()?;
+        self.campaign.as_mut()?.next_after(game, mission)
     }
 
     /// Shows `mission`'s briefing, or requests the mission when it has none; false
@@ -93,22 +105,21 @@ pub fn main_menu(
     let MenuReports { error, locale, table } = reports;
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "main_menu");
-    let missions: Vec<(String, String, bool)> = match (starter.game.as_deref(), starter.campaign.as_deref_mut()) {
+    let rows = match (starter.game.as_deref(), starter.campaign.as_deref_mut()) {
+        (Some(game), Some(player)) => player.rows(game),
+        _ => Vec::new(),
+    };
+    let continues: Vec<(u32, Option<MissionName>)> = match (starter.game.as_deref(), starter.campaign.as_deref_mut()) {
         (Some(game), Some(player)) => {
-            let progress = player.progress.clone();
-            let campaign = player.campaign(game);
-            campaign
-                .catalogue
-                .missions
-                .iter()
-                .map(|m| {
-                    let state = campaign.state(&progress, &m.name);
-                    (m.name.to_string(), m.title.clone(), state == iron3d_mission::campaign::MissionState::Completed)
-                })
-                .collect()
+            let mut numbers: Vec<u32> = rows.iter().filter_map(|r| r.name.campaign()).collect();
+            numbers.dedup();
+            numbers.into_iter().map(|n| (n, player.continue_at(game, n))).collect()
         }
         _ => Vec::new(),
     };
+    let continue_at = |n: u32| continues.iter().find(|c| c.0 == n).and_then(|c| c.1.clone());
+    let mut chosen = None;
+    let mut level = starter.difficulty.level;
     egui::CentralPanel::default().show_inside(&mut screen, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(40.0);
@@ -140,15 +151,10 @@ pub fn main_menu(
             }
             ui.add_space(16.0);
             ui.label(egui::RichText::new(locale.t("menu-missions")).size(20.0));
-            if missions.is_empty() {
+            if rows.is_empty() {
                 ui.label(locale.t("menu-no-missions"));
             }
-            for (mission, title, done) in &missions {
-                let label = if *done { format!("{title}  ✔") } else { title.clone() };
-                if ui.add_sized([240.0, 28.0], egui::Button::new(label)).on_hover_text(mission).clicked() {
-                    starter.brief(table.as_ref().map(|t| &t.0).unwrap_or(&TextRes::default()), mission);
-                }
-            }
+            chosen = crate::mission_menu::missions(ui, &rows, &locale, &mut level, &continue_at);
             ui.add_space(16.0);
             crate::multiplayer::menu_group(ui, &mut multiplayer, &locale);
             ui.add_space(16.0);
@@ -165,6 +171,12 @@ pub fn main_menu(
             ui.small(locale.t("menu-keys-hint"));
         });
     });
+    if starter.difficulty.level != level {
+        starter.difficulty.level = level;
+    }
+    if let Some(mission) = chosen {
+        starter.brief(table.as_ref().map(|t| &t.0).unwrap_or(&TextRes::default()), mission.as_str());
+    }
     Ok(())
 }
 

@@ -1,11 +1,16 @@
 //! The outcome screen: once the player's clan (the first clan of mode 1) has an
 //! outcome, a window says how the mission ended, with the clans' results (the
-//! campaign progress takes it in `campaign::apply_outcome`).
+//! campaign progress takes it in `campaign::apply_outcome`); a won campaign mission
+//! offers the next one, a lost mission a retry (both through the briefing).
 
+use crate::game_text::TextTable;
 use crate::locale::{Locale, outcome_key};
+use crate::menu::MissionStarter;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use iron3d_core::{AppState, MissionClans, MissionOutcome, Outcome};
+use iron3d_core::{MissionClans, MissionOutcome, Outcome};
+use iron3d_formats::config::TextRes;
+use iron3d_mission::{LoadedMission, MissionName};
 
 /// The outcome window was dismissed ("keep watching"); reset with the mission.
 #[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -23,13 +28,22 @@ pub fn screen(
     clans: Option<Res<MissionClans>>,
     outcome: Res<MissionOutcome>,
     mut dismissed: ResMut<OutcomeDismissed>,
-    mut next: ResMut<NextState<AppState>>,
-    locale: Res<Locale>,
+    mut starter: MissionStarter,
+    texts: (Res<Locale>, Option<Res<TextTable>>, Option<Res<LoadedMission>>),
 ) -> Result {
+    let (locale, table, mission) = texts;
     let Some((_, mine)) = player_outcome(clans.as_deref(), &outcome) else { return Ok(()) };
     if dismissed.0 {
         return Ok(());
     }
+    // A won campaign mission offers the next one, a lost mission a retry.
+    let current = mission.as_ref().and_then(|m| MissionName::parse(&m.name).ok());
+    let offer = match (mine, current) {
+        (Outcome::Completed, Some(name)) => starter.next_after(&name).map(|n| ("outcome-next", n)),
+        (_, Some(name)) if mine != Outcome::Completed => Some(("outcome-retry", name)),
+        _ => None,
+    };
+    let mut go = None;
     let ctx = contexts.ctx_mut()?;
     let (title, colour) = match mine {
         Outcome::Completed => ("outcome-title-completed", egui::Color32::LIGHT_GREEN),
@@ -58,8 +72,13 @@ pub fn screen(
                 }
                 ui.separator();
                 ui.horizontal(|ui| {
+                    if let Some((key, name)) = &offer
+                        && ui.button(locale.t(key)).on_hover_text(name.to_string()).clicked()
+                    {
+                        go = Some(name.clone());
+                    }
                     if ui.button(locale.t("outcome-menu")).clicked() {
-                        next.set(AppState::MainMenu);
+                        starter.to_menu();
                     }
                     if ui.button(locale.t("outcome-keep-watching")).clicked() {
                         dismissed.0 = true;
@@ -67,5 +86,9 @@ pub fn screen(
                 });
             });
         });
+    if let Some(name) = go {
+        starter.to_menu();
+        starter.brief(table.as_ref().map(|t| &t.0).unwrap_or(&TextRes::default()), name.as_str());
+    }
     Ok(())
 }
