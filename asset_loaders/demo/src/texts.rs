@@ -107,7 +107,7 @@ mod tests {
         assert_eq!(table.to_bytes(), bytes);
         assert!(bytes.iter().any(|&b| b >= 0xC0), "Russian text in CP1251");
         for spec in MISSIONS {
-            let dir = format!("MISSIONS/{}", spec.name);
+            let dir = spec.folder();
             let briefing = BlockCfg::parse(tree.get(&format!("{dir}/briefing.cfg")).unwrap()).unwrap();
             let texts = block_texts(&briefing, &table);
             assert_eq!(texts.len(), 3, "{dir}");

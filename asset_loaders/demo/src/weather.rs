@@ -53,8 +53,8 @@ const KEYS: [&[Key]; MISSIONS.len()] = [
     &[(0, 0, 700, 0), (240, 0, 250, 0), (480, 0, 900, 0)],
     // single.02: drizzle with distant lightning, drying up, then rain.
     &[(0, 300, 0, 200), (300, 0, 0, 0), (600, 600, 0, 500)],
-    // campaign.01/mission.01: a clear day, a shower late on.
-    &[(0, 0, 0, 0), (420, 0, 0, 0), (540, 500, 0, 0)],
+    // campaign.01/mission.01: a drizzle clearing up, a shower late on.
+    &[(0, 200, 0, 0), (240, 0, 0, 0), (540, 500, 0, 0)],
     // campaign.01/mission.02: rain from the start.
     &[(0, 600, 0, 300), (360, 200, 0, 0)],
     // campaign.01/mission.03: light snow.
