@@ -67,7 +67,7 @@ pub enum SimCommand {
         /// directory, as the game does (nothing without an outcome).
         #[arg(long)]
         user_dir: Option<PathBuf>,
-        /// Difficulty level: easy, normal or hard (`Iron_3D.ini` [LEVEL_RATIO]).
+        /// Difficulty level: easy, normal or hard (`Iron_3D.ini` `[LEVEL_RATIO]`).
         #[arg(long, default_value = "normal", value_parser = difficulty)]
         difficulty: DifficultyLevel,
         #[command(flatten)]

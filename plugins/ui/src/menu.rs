@@ -52,7 +52,7 @@ impl MissionStarter<'_, '_> {
     }
 
     /// Back to the main menu.
-    pub fn to_menu(&mut self) {
+    pub fn back_to_menu(&mut self) {
         self.next.set(AppState::MainMenu);
     }
 

@@ -78,7 +78,7 @@ pub fn screen(
                         go = Some(name.clone());
                     }
                     if ui.button(locale.t("outcome-menu")).clicked() {
-                        starter.to_menu();
+                        starter.back_to_menu();
                     }
                     if ui.button(locale.t("outcome-keep-watching")).clicked() {
                         dismissed.0 = true;
@@ -87,7 +87,7 @@ pub fn screen(
             });
         });
     if let Some(name) = go {
-        starter.to_menu();
+        starter.back_to_menu();
         starter.brief(table.as_ref().map(|t| &t.0).unwrap_or(&TextRes::default()), name.as_str());
     }
     Ok(())

@@ -8,8 +8,8 @@
 //!   `Material.lib`; its phase-0 colours give the look;
 //! * its **diffuse** RGB is the base colour: the sky's clear colour and fog, and the
 //!   music's [`SkyBaseColour`];
-//! * its **ambient** RGB is the ambient light: the colour (brightest channel scaled to
-//!   1) and the brightness, [`AMBIENT_BRIGHTNESS`] times its length over
+//! * its **ambient** RGB is the ambient light: the colour (brightest channel scaled
+//!   to one) and the brightness, [`AMBIENT_BRIGHTNESS`] times its length over
 //!   [`REFERENCE_AMBIENT`]'s;
 //! * its **specular** RGB colours the sun (brightest channel scaled to 1), whose
 //!   illuminance is the default's times the base colour's length over
