@@ -1,5 +1,5 @@
-//! The main menu's missions: each campaign as an ordered list with completed, failed and
-//! locked marks and a *Continue campaign* button, then the single and tutorial
+//! The main menu's missions: each campaign as an ordered list with completed and failed
+//! marks, locked missions disabled and a *Continue campaign* button, then the single and tutorial
 //! missions, a mission that cannot load shown disabled with its error, and the
 //! difficulty level.
 
@@ -26,8 +26,7 @@ fn mission_button(ui: &mut egui::Ui, row: &MissionRow, locale: &Locale) -> bool 
         (Some(_), _) => "  ⚠",
         (None, MissionState::Completed) => "  ✔",
         (None, MissionState::Failed) => "  ✖",
-        (None, MissionState::Locked) => "  🔒",
-        (None, MissionState::Available) => "",
+        (None, MissionState::Locked | MissionState::Available) => "",
     };
     let enabled = row.error.is_none() && row.state != MissionState::Locked;
     let button = egui::Button::new(format!("{}{mark}", row.title));
