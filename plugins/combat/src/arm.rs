@@ -48,7 +48,7 @@ pub(crate) fn loadout(rules: &Combat, class: u32, life: f32, invulnerable: bool)
 /// The factor on the weapon damage of an object of `clan` (the project's difficulty
 /// rule: a computer clan's, mode 2, follows the level's scale).
 fn damage_factor(clan: i32, clans: Option<&MissionClans>, difficulty: &Difficulty, rules: &CombatDifficulty) -> f32 {
-    let computer = clans.and_then(|c| c.clans.get(usize::try_from(clan).ok()?)).is_some_and(|c| c.mode == 2);
+    let computer = clans.is_some_and(|c| c.is_computer(clan));
     if computer { rules.0.damage(difficulty.scale()) } else { 1.0 }
 }
 

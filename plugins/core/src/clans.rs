@@ -66,6 +66,11 @@ impl MissionClans {
     pub fn player(&self) -> Option<u32> {
         self.clans.iter().find(|c| c.mode == 1).map(|c| c.index)
     }
+
+    /// Whether clan index `clan` is a computer clan (mode 2).
+    pub fn is_computer(&self, clan: i32) -> bool {
+        usize::try_from(clan).ok().and_then(|i| self.clans.get(i)).is_some_and(|c| c.mode == 2)
+    }
 }
 
 /// The `GetSuperAI` table (spec §3.4, §4.1): entry `n` holds the clan index of the

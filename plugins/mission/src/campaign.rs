@@ -240,9 +240,9 @@ impl Campaign {
     fn read_dispatcher(&mut self, bytes: &[u8]) {
         let ini = IniFile::parse(bytes);
         for v in ini.entries().into_iter().filter(|v| v.section.eq_ignore_ascii_case(b"COMPLETE")) {
-            let (Some(key), line, value) = (ini.lines[v.line].key(), v.line, v.raw) else { continue };
+            let Some(key) = ini.lines[v.line].key() else { continue };
             let key = String::from_utf8_lossy(key);
-            let at = format!("{DISPATCHER}: line {}, key `{key}`", line + 1);
+            let at = format!("{DISPATCHER}: line {}, key `{key}`", v.line + 1);
             let name = match MissionName::parse(&key) {
                 Ok(n) if self.catalogue.get(&n).is_some() => n,
                 Ok(n) => {
@@ -254,12 +254,12 @@ impl Campaign {
                     continue;
                 }
             };
-            match iron3d_formats::config::ini::parse_int(value) {
+            match iron3d_formats::config::ini::parse_int(v.raw) {
                 Some(0) => {}
                 Some(_) => {
                     self.dispatcher.insert(name);
                 }
-                None => self.warnings.push(format!("{at}: `{}` is not an integer", String::from_utf8_lossy(value))),
+                None => self.warnings.push(format!("{at}: `{}` is not an integer", v.as_text())),
             }
         }
     }

@@ -120,10 +120,7 @@ pub(crate) fn scheme(world: &mut World, rules: &Rules, r: SchemeRef) -> Result<S
 /// mode 2, builds and researches at the level's scale; the rules file's `difficulty`
 /// says which). `time` picks the build or research factor.
 fn difficulty_time(world: &World, clan: i32, time: fn(&iron3d_rules::DifficultyRules, f32) -> f32) -> f32 {
-    let computer = world
-        .get_resource::<iron3d_core::MissionClans>()
-        .and_then(|c| c.clans.get(usize::try_from(clan).ok()?))
-        .is_some_and(|c| c.mode == 2);
+    let computer = world.get_resource::<iron3d_core::MissionClans>().is_some_and(|c| c.is_computer(clan));
     let (Ok(rules), true) = (rules(world), computer) else { return 1.0 };
     let scale = world.get_resource::<iron3d_core::Difficulty>().copied().unwrap_or_default().scale();
     time(&rules.difficulty, scale)

@@ -43,9 +43,8 @@ impl PlayerCampaign {
 
     /// The listed missions in the menu's order with their state, or why they cannot load.
     pub fn rows(&mut self, game: &GameData) -> Vec<MissionRow> {
-        let progress = self.progress.clone();
         self.campaign(game);
-        let Some(campaign) = &self.campaign else { return Vec::new() };
+        let Self { progress, campaign: Some(campaign), broken, .. } = self else { return Vec::new() };
         campaign
             .catalogue
             .missions
@@ -53,16 +52,17 @@ impl PlayerCampaign {
             .map(|m| MissionRow {
                 name: m.name.clone(),
                 title: m.title.clone(),
-                state: campaign.state(&progress, &m.name),
-                error: self.broken.get(m.name.as_str()).cloned(),
+                state: campaign.state(progress, &m.name),
+                error: broken.get(m.name.as_str()).cloned(),
             })
             .collect()
     }
 
     /// Where *Continue campaign* goes for campaign `number`.
     pub fn continue_at(&mut self, game: &GameData, number: u32) -> Option<MissionName> {
-        let progress = self.progress.clone();
-        self.campaign(game).continue_at(&progress, number).map(|m| m.name.clone())
+        self.campaign(game);
+        let Self { progress, campaign: Some(campaign), .. } = self else { return None };
+        campaign.continue_at(progress, number).map(|m| m.name.clone())
     }
 
     /// The listed campaign mission after `name`.

@@ -105,17 +105,16 @@ pub fn main_menu(
     let MenuReports { error, locale, table } = reports;
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "main_menu");
-    let rows = match (starter.game.as_deref(), starter.campaign.as_deref_mut()) {
-        (Some(game), Some(player)) => player.rows(game),
-        _ => Vec::new(),
-    };
-    let continues: Vec<(u32, Option<MissionName>)> = match (starter.game.as_deref(), starter.campaign.as_deref_mut()) {
+    let (rows, continues) = match (starter.game.as_deref(), starter.campaign.as_deref_mut()) {
         (Some(game), Some(player)) => {
+            let rows = player.rows(game);
             let mut numbers: Vec<u32> = rows.iter().filter_map(|r| r.name.campaign()).collect();
             numbers.dedup();
-            numbers.into_iter().map(|n| (n, player.continue_at(game, n))).collect()
+            let continues: Vec<(u32, Option<MissionName>)> =
+                numbers.into_iter().map(|n| (n, player.continue_at(game, n))).collect();
+            (rows, continues)
         }
-        _ => Vec::new(),
+        _ => (Vec::new(), Vec::new()),
     };
     let continue_at = |n: u32| continues.iter().find(|c| c.0 == n).and_then(|c| c.1.clone());
     let mut chosen = None;
