@@ -24,6 +24,7 @@ pub enum Role {
 
 /// The role of a Unit DAT class word.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClassRole {
     /// Unit DAT class word.
     pub class: u32,
@@ -35,6 +36,7 @@ pub struct ClassRole {
 
 /// The computer clans' strategic layer.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ai {
     /// Seconds between two decisions of one clan.
     pub think_seconds: f32,

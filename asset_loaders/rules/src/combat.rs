@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 /// How tough an object class is and what it fights with.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Durability {
     /// Unit DAT class word (`registry.md` §2.2).
     pub class: u32,
@@ -25,6 +26,7 @@ pub struct Durability {
 
 /// One weapon.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WeaponRule {
     /// Name (what classes refer to).
     pub name: String,
@@ -48,6 +50,7 @@ pub struct WeaponRule {
 
 /// Combat rules.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Combat {
     /// Durability and armament per class word.
     pub classes: Vec<Durability>,

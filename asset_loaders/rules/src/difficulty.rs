@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 /// The quantities the difficulty scale applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DifficultyRules {
     /// The computer clans' weapons do damage × scale.
     pub computer_damage: bool,

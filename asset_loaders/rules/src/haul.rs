@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 /// What one transport robot carries and how fast it loads and unloads.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HaulRules {
     /// Ore one trip carries at most (also capped by the transport's `MaximumOre`).
     pub capacity: Scalar,

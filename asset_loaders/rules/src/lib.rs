@@ -26,9 +26,14 @@ use serde::Deserialize;
 
 /// The rules file version this reader understands.
 pub const VERSION: u32 = 5;
+/// The rules file's path in the data tree: at the root of the project's data layer
+/// (`assets/rules/`), so a game directory or a mod replaces it with a file of this name
+/// at its root.
+pub const FILE_NAME: &str = "iron3d.rules.ron";
 /// The shipped rules file, relative to the repository's `assets/`.
 pub const SHIPPED_PATH: &str = "rules/iron3d.rules.ron";
-/// The shipped rules text (compiled in, so the rules exist for any data directory).
+/// The shipped rules text, compiled in: the rules in force for data read without the
+/// project's layer (a game directory opened alone, synthetic test worlds).
 pub const SHIPPED: &str = include_str!("../../../assets/rules/iron3d.rules.ron");
 
 /// Where a rule comes from. Only the project's own rules belong in the file.
@@ -42,6 +47,7 @@ pub enum Origin {
 
 /// What building something costs.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Cost {
     /// Ore.
     pub ore: f32,
@@ -53,6 +59,7 @@ pub struct Cost {
 
 /// The cost of a unit scheme class word.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClassCost {
     /// Unit DAT class word.
     pub class: u32,
@@ -66,6 +73,7 @@ pub struct ClassCost {
 
 /// The cost added per component of a component type.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ComponentCost {
     /// Component type (`registry.md` §2.3).
     pub component_type: u32,
@@ -79,6 +87,7 @@ pub struct ComponentCost {
 
 /// A building class that produces robots.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Producer {
     /// Building class word.
     pub class: u32,
@@ -90,6 +99,7 @@ pub struct Producer {
 
 /// Production rules.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Production {
     /// Costs by scheme class word.
     pub classes: Vec<ClassCost>,
@@ -105,6 +115,7 @@ pub struct Production {
 
 /// One labelled number.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scalar {
     /// The value (finite, >= 0).
     pub value: f32,
@@ -115,6 +126,7 @@ pub struct Scalar {
 /// Research rules: a TRF node's cost and time (`registry.md` §5.7 `TRF0`) scaled into
 /// ore and seconds, and where research happens.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Research {
     /// Ore per unit of a node's TRF cost.
     pub ore_per_cost: Scalar,
@@ -126,6 +138,7 @@ pub struct Research {
 
 /// The rules file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rules {
     /// File version.
     pub version: u32,
@@ -349,6 +362,10 @@ mod tests {
     fn bad_files_are_refused_with_the_rule_named() {
         let other = SHIPPED.replace("version: 5", "version: 6");
         assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 6, .. })));
+        // An unknown field is refused, never ignored (a typo would silently keep a default).
+        let typo = SHIPPED.replace("engine_volume:", "engine_volum:");
+        let e = Rules::parse("x.ron", &typo).unwrap_err().to_string();
+        assert!(e.starts_with("x.ron: ") && e.contains("engine_volum"), "{e}");
         let old = SHIPPED.replace("version: 5", "version: 3");
         assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 3, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);

@@ -9,6 +9,7 @@ use serde::Deserialize;
 /// The sample table of the simulation's and the interface's sounds. Sample names are
 /// sound keys: a bare name (the mission's sound library) or `archive/name`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SoundRules {
     /// The engine loop of a moving unit.
     pub engine_hum: String,

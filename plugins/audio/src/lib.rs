@@ -101,7 +101,7 @@ impl Plugin for GameAudioPlugin {
                     .before(bevy_kira_audio::AudioSystemSet::PlayTypedChannels),
             )
             .add_systems(OnEnter(AppState::Loading), (log::clear, samples::clear))
-            .add_systems(OnEnter(AppState::InGame), ambient::open)
+            .add_systems(OnEnter(AppState::InGame), (ambient::open, producers::adopt_rules))
             .add_systems(OnExit(AppState::InGame), (ambient::close, voices::stop_all, producers::reset))
             .add_systems(OnEnter(Pause::Paused), voices::pause)
             .add_systems(OnExit(Pause::Paused), voices::resume)

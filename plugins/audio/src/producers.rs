@@ -11,8 +11,8 @@
 
 use bevy::prelude::*;
 use iron3d_core::{
-    GameMessage, GameMessageKind, InterfaceClick, Kinematics, MissionClans, Movable, ObjectTable, OriginalObjectId,
-    Outcome, SimTransform, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse,
+    GameMessage, GameMessageKind, GameRules, InterfaceClick, Kinematics, MissionClans, Movable, ObjectTable,
+    OriginalObjectId, Outcome, SimTransform, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse,
 };
 use iron3d_rules::Rules;
 
@@ -43,6 +43,13 @@ impl SoundTable {
             responses: s.responses.iter().map(|r| SoundKey::parse(r)).collect(),
             click: SoundKey::parse(&s.click),
         }
+    }
+}
+
+/// Takes the sound section of the mission's rules file.
+pub(crate) fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
+    if let Some(game) = game {
+        commands.insert_resource(SoundTable::from_rules(&game.rules));
     }
 }
 

@@ -19,14 +19,21 @@ use iron3d_core::{
 };
 use iron3d_economy::{MINE_CLASS, OreProperty, TRANSPORT_CLASS};
 
-/// The haul rules in force (the shipped rules file's `haul` section; an error refuses
-/// every haul order).
+/// The haul rules in force (the rules file's `haul` section, the mission's once one
+/// loads; an error refuses every haul order).
 #[derive(Resource, Debug, Clone)]
 pub struct Haulage(pub Result<iron3d_rules::HaulRules, String>);
 
 impl Default for Haulage {
     fn default() -> Self {
         Self(iron3d_rules::Rules::shipped().map(|r| r.haul).map_err(|e| e.to_string()))
+    }
+}
+
+/// Takes the haul section of the mission's rules file.
+pub(crate) fn adopt_rules(game: Option<Res<iron3d_core::GameRules>>, mut haulage: ResMut<Haulage>) {
+    if let Some(game) = game {
+        haulage.0 = Ok(game.rules.haul);
     }
 }
 

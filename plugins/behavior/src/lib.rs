@@ -24,7 +24,7 @@ pub use navigator::Navigator;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, SimSystems};
+use iron3d_core::{AppState, MissionLoadPhase, SimSystems};
 
 /// `LockBehaviour` is off: units are steered (locked, they keep their orders and stand).
 fn unlocked(config: Res<BehaviorConfig>) -> bool {
@@ -41,6 +41,7 @@ impl Plugin for BehaviorPlugin {
             .init_resource::<haul::Haulage>()
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
+            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), haul::adopt_rules)
             .add_systems(OnEnter(AppState::InGame), config::load)
             .add_systems(
                 FixedUpdate,

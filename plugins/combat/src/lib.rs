@@ -23,7 +23,10 @@ pub use fire::AIM_TOLERANCE;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, ControlPhase, Fnv1a, Health, OriginalObjectId, Projectile, Radar, SimSystems, Weapon};
+use iron3d_core::{
+    AppState, ControlPhase, Fnv1a, GameRules, Health, MissionLoadPhase, OriginalObjectId, Projectile, Radar,
+    SimSystems, Weapon,
+};
 use iron3d_rules::{Combat, DifficultyRules};
 
 /// The combat rules in force (the rules file's `combat` section).
@@ -60,6 +63,7 @@ impl Plugin for CombatPlugin {
         app.insert_resource(CombatRules(self.rules.clone()))
             .insert_resource(CombatDifficulty(self.difficulty))
             .init_resource::<fire::Hits>()
+            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .add_systems(OnEnter(AppState::InGame), (arm::relations, arm::arm))
             .add_systems(OnExit(AppState::InGame), fire::reset)
             .add_systems(FixedUpdate, arm::arm.in_set(SimSystems::Input))
@@ -68,6 +72,13 @@ impl Plugin for CombatPlugin {
                 (fire::aim_and_fire, fire::fly, fire::apply_hits).chain().in_set(ControlPhase::Armament),
             );
     }
+}
+
+/// Takes the combat and difficulty sections of the mission's rules file.
+fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
+    let Some(game) = game else { return };
+    commands.insert_resource(CombatRules(game.rules.combat.clone()));
+    commands.insert_resource(CombatDifficulty(game.rules.difficulty));
 }
 
 /// Feeds the combat state (health, weapons and radars in `OriginalObjectId` order,

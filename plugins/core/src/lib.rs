@@ -17,6 +17,7 @@ mod motion;
 mod orders;
 pub mod plane;
 mod random;
+mod rules;
 mod sets;
 mod sound;
 mod space;
@@ -44,6 +45,7 @@ pub use motion::{
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
+pub use rules::GameRules;
 pub use sets::{ControlPhase, InputPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS, World3dPhase};
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};

@@ -57,6 +57,9 @@ pub struct Prepared {
     /// The data's layers (names and content fingerprints), published as
     /// `iron3d_core::DataLayers` at registration; `None` publishes none.
     pub layers: Option<iron3d_core::DataLayers>,
+    /// The data's rules file, published as `iron3d_core::GameRules` at registration;
+    /// `None` publishes none (the subsystems keep the rules they have).
+    pub rules: Option<iron3d_core::GameRules>,
     /// `(object id, Unit DAT class word)` of every object placed from a unit scheme,
     /// inserted as `iron3d_core::UnitClass` at construction.
     pub unit_classes: Vec<(u32, u32)>,

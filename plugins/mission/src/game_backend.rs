@@ -323,6 +323,7 @@ impl MissionBackend for GameMissionBackend {
                 prepared.level_ratios = crate::difficulty::level_ratios(&self.game);
                 prepared.script_files = Some(Arc::new(GameScriptFiles(Arc::clone(&self.game))));
                 prepared.layers = Some(data_layers(&self.game)?);
+                prepared.rules = Some(crate::rules::game_rules(&self.game)?);
                 self.context(mission, &mut state)
             }
             MissionLoadPhase::Foundation => self.foundation(&state, prepared, progress),

@@ -13,6 +13,7 @@ mod game_backend;
 mod objects;
 mod phases;
 mod progress;
+mod rules;
 mod spawn;
 
 pub use backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
@@ -24,6 +25,7 @@ pub use objects::{
 };
 pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
+pub use rules::game_rules;
 pub use spawn::{resolve_object, spawn_object, spawn_object_on};
 
 use bevy_app::{App, Plugin};

@@ -217,8 +217,8 @@ fn standing_orders(world: &mut World) {
     orders.into_iter().for_each(|o| queue.push(o));
 }
 
-/// Hands the prepared terrain, areal map, building categories, paths, clans and data
-/// layers to the simulation as resources.
+/// Hands the prepared terrain, areal map, building categories, paths, clans, data
+/// layers and rules to the simulation as resources.
 fn publish_geography(world: &mut World) {
     let mut prepared = world.resource_mut::<Prepared>();
     let (terrain, areals, build_dat) = (prepared.terrain.take(), prepared.areals.take(), prepared.build_dat.take());
@@ -240,6 +240,10 @@ fn publish_geography(world: &mut World) {
     let mut prepared = world.resource_mut::<Prepared>();
     let clans = std::mem::take(&mut prepared.clans);
     let (files, layers) = (prepared.script_files.take(), prepared.layers.take());
+    if let Some(rules) = prepared.rules.take() {
+        tracing::info!(target: "mission", "rules: {}", rules.source);
+        world.insert_resource(rules);
+    }
     match files {
         Some(files) => world.insert_resource(MissionClans { clans, files }),
         None => {

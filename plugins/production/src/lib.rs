@@ -48,7 +48,7 @@ pub use step::PLACES_AROUND;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, BuildOptions, Fnv1a, ResearchBoard, SimSystems};
+use iron3d_core::{AppState, BuildOptions, Fnv1a, GameRules, MissionLoadPhase, ResearchBoard, SimSystems};
 use std::sync::Arc;
 
 /// Installs production and research (needs `iron3d_core::CorePlugin`; the mission
@@ -61,6 +61,7 @@ impl Plugin for ProductionPlugin {
         let rules = iron3d_rules::Rules::shipped().map(Arc::new).map_err(|e| e.to_string());
         app.insert_resource(ProductionRules(rules))
             .register_type::<Production>()
+            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .add_systems(OnEnter(AppState::InGame), (step::setup, options::publish).chain())
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
                 commands.remove_resource::<Production>();
@@ -68,6 +69,13 @@ impl Plugin for ProductionPlugin {
                 commands.insert_resource(BuildOptions::default());
             })
             .add_systems(FixedUpdate, (mining::mine, step::run, publish).chain().in_set(SimSystems::Production));
+    }
+}
+
+/// Takes the mission's rules file.
+fn adopt_rules(game: Option<Res<GameRules>>, mut rules: ResMut<ProductionRules>) {
+    if let Some(game) = game {
+        rules.0 = Ok(Arc::clone(&game.rules));
     }
 }
 

@@ -36,7 +36,7 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, Fnv1a, Order, SchemeRef, SuperAiPhase};
+use iron3d_core::{AppState, Fnv1a, GameRules, MissionLoadPhase, Order, SchemeRef, SuperAiPhase};
 use iron3d_rules::Ai;
 use std::collections::BTreeMap;
 
@@ -100,10 +100,24 @@ impl StrategyPlugin {
     pub fn shipped() -> Self {
         #[expect(clippy::expect_used, reason = "the shipped rules are checked by a test")]
         let rules = iron3d_rules::Rules::shipped().expect("the shipped rules file is valid");
+        Self { rules: StrategyRules::from_rules(&rules) }
+    }
+}
+
+impl StrategyRules {
+    /// The strategic layer's reading of a rules file.
+    pub fn from_rules(rules: &iron3d_rules::Rules) -> Self {
         let producers = rules.production.producers.iter().map(|p| p.class).collect();
         let institutes = rules.research.institutes.iter().map(|p| p.class).collect();
         let haul_capacity = rules.haul.capacity.value;
-        Self { rules: StrategyRules { ai: rules.ai, producers, institutes, haul_capacity } }
+        Self { ai: rules.ai.clone(), producers, institutes, haul_capacity }
+    }
+}
+
+/// Takes the mission's rules file.
+fn adopt_rules(game: Option<Res<GameRules>>, mut rules: ResMut<StrategyRules>) {
+    if let Some(game) = game {
+        *rules = StrategyRules::from_rules(&game.rules);
     }
 }
 
@@ -111,6 +125,7 @@ impl Plugin for StrategyPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(self.rules.clone())
             .init_resource::<Strategy>()
+            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .register_type::<Strategy>()
             .add_systems(OnExit(AppState::InGame), |mut s: ResMut<Strategy>| *s = Strategy::default())
             .add_systems(

@@ -22,6 +22,20 @@ pub fn player_outcome(clans: Option<&MissionClans>, outcome: &MissionOutcome) ->
     outcome.of(player).map(|o| (player, o))
 }
 
+/// What the outcome window offers after `current` ended with `mine`: the locale key of
+/// the button and the mission it briefs. A won mission offers the next one of its
+/// campaign (`next_after`), if any; a failed or defeated one a retry.
+fn offer(
+    mine: Outcome,
+    current: MissionName,
+    next_after: impl FnOnce(&MissionName) -> Option<MissionName>,
+) -> Option<(&'static str, MissionName)> {
+    match mine {
+        Outcome::Completed => next_after(&current).map(|n| ("outcome-next", n)),
+        Outcome::Failed | Outcome::Defeated => Some(("outcome-retry", current)),
+    }
+}
+
 /// The outcome window.
 pub fn screen(
     mut contexts: EguiContexts,
@@ -36,13 +50,8 @@ pub fn screen(
     if dismissed.0 {
         return Ok(());
     }
-    // A won campaign mission offers the next one, a lost mission a retry.
     let current = mission.as_ref().and_then(|m| MissionName::parse(&m.name).ok());
-    let offer = match (mine, current) {
-        (Outcome::Completed, Some(name)) => starter.next_after(&name).map(|n| ("outcome-next", n)),
-        (_, Some(name)) if mine != Outcome::Completed => Some(("outcome-retry", name)),
-        _ => None,
-    };
+    let offer = current.and_then(|name| offer(mine, name, |n| starter.next_after(n)));
     let mut go = None;
     let ctx = contexts.ctx_mut()?;
     let (title, colour) = match mine {
@@ -62,7 +71,7 @@ pub fn screen(
                 ui.separator();
                 for (clan, o, tick) in &outcome.records {
                     let name = clans.as_ref().and_then(|c| c.clans.get(*clan as usize)).map_or("?", |c| &c.name);
-                    let seconds = format!("{:.0}", f64::from(*tick) * 0.064);
+                    let seconds = format!("{:.0}", *tick as f32 * iron3d_core::TICK_SECONDS);
                     let args = [
                         ("clan", name.into()),
                         ("outcome", locale.t(&outcome_key(*o)).into()),
@@ -91,4 +100,25 @@ pub fn screen(
         starter.brief(table.as_ref().map(|t| &t.0).unwrap_or(&TextRes::default()), name.as_str());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(s: &str) -> MissionName {
+        MissionName::parse(s).expect("a mission name")
+    }
+
+    #[test]
+    fn a_won_campaign_mission_offers_the_next_and_a_lost_one_a_retry() {
+        let next = |n: &MissionName| (n == &name("campaign.01/mission.01")).then(|| name("campaign.01/mission.02"));
+        let won = offer(Outcome::Completed, name("campaign.01/mission.01"), next);
+        assert_eq!(won, Some(("outcome-next", name("campaign.01/mission.02"))));
+        assert_eq!(offer(Outcome::Completed, name("campaign.01/mission.03"), next), None, "the last mission");
+        for lost in [Outcome::Failed, Outcome::Defeated] {
+            let retry = offer(lost, name("campaign.01/mission.02"), next);
+            assert_eq!(retry, Some(("outcome-retry", name("campaign.01/mission.02"))));
+        }
+    }
 }

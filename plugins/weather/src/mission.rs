@@ -1,7 +1,9 @@
 //! The mission's weather: its schedule read from `MISSIONS/<name>/weather.ron` when the
-//! game starts, the game-time clock (virtual time, frozen while paused) and the
-//! intensities of the current frame. `sky.ske` is never parsed (its layout is
-//! undocumented); without a readable schedule the weather stays off and the log says why.
+//! game starts (a mission folder without one takes `weather.ron` at the root of the
+//! data, the project's default schedule from its layer, unless a higher layer replaces
+//! it), the game-time clock (virtual time, frozen while paused) and the intensities of
+//! the current frame. `sky.ske` is never parsed (its layout is undocumented); without a
+//! readable schedule the weather stays off and the log says why.
 
 use crate::schedule::{FILE_NAME, Intensity, WeatherSchedule};
 use bevy::prelude::*;
@@ -46,27 +48,35 @@ impl MissionWeather {
 /// Reads the schedule of the mission in `folder` (a game path, `MISSIONS/...`) from
 /// `game`: the weather, and why.
 pub fn read_schedule(game: &GameDir, folder: &str) -> MissionWeather {
-    let dir = folder;
-    let path = format!("{dir}/{FILE_NAME}");
-    let off = |status: String| MissionWeather { status, ..default() };
-    if game.resolve(&path).is_none() {
-        let ske = if game.resolve(&format!("{dir}/{SKY_SCHEDULE}")).is_some() {
-            "sky.ske is present but its layout is undocumented (kept raw, not read)"
-        } else {
-            "no sky.ske either"
-        };
-        return off(format!("weather off: {path} not found; {ske}"));
+    let own = format!("{folder}/{FILE_NAME}");
+    if game.resolve(&own).is_some() {
+        return parse_schedule(game, &own, String::new());
     }
-    let text = match game.read_file(&path).map(String::from_utf8) {
+    let ske = if game.resolve(&format!("{folder}/{SKY_SCHEDULE}")).is_some() {
+        "sky.ske is present but its layout is undocumented (kept raw, not read)"
+    } else {
+        "no sky.ske either"
+    };
+    if game.resolve(FILE_NAME).is_some() {
+        let layer = game.layer_of(FILE_NAME).unwrap_or_else(|| "game".into());
+        return parse_schedule(game, FILE_NAME, format!(" of layer {layer}: {own} not found; {ske}"));
+    }
+    MissionWeather { status: format!("weather off: {own} not found, nor a default {FILE_NAME}; {ske}"), ..default() }
+}
+
+/// Reads the schedule at `path`; `why` follows its name in the status.
+fn parse_schedule(game: &GameDir, path: &str, why: String) -> MissionWeather {
+    let off = |status: String| MissionWeather { status, ..default() };
+    let text = match game.read_file(path).map(String::from_utf8) {
         Ok(Ok(text)) => text,
         Ok(Err(e)) => {
             return off(format!("weather off: {path}: not UTF-8 text at byte {}", e.utf8_error().valid_up_to()));
         }
         Err(e) => return off(format!("weather off: {e}")),
     };
-    match WeatherSchedule::parse(&path, &text) {
+    match WeatherSchedule::parse(path, &text) {
         Ok(schedule) => {
-            let status = format!("weather from {path} ({} keys)", schedule.keys.len());
+            let status = format!("weather from {path}{why} ({} keys)", schedule.keys.len());
             MissionWeather::with_schedule(schedule, status)
         }
         Err(e) => off(format!("weather off: {e}")),
@@ -101,6 +111,7 @@ pub(crate) fn advance(mut weather: ResMut<MissionWeather>, time: Res<Time<Virtua
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iron3d_vfs::{Layer, LayerKind};
 
     #[test]
     fn the_clock_samples_the_schedule_in_game_time() {
@@ -134,6 +145,21 @@ mod tests {
         let w = read_schedule(&open(), "MISSIONS/m.01");
         assert!(w.schedule.is_some(), "{}", w.status);
         assert!(w.intensity.rain > 0.0, "sampled at mission time 0");
+        // A mission folder without one takes the project layer's default.
+        std::fs::remove_file(dir.join(FILE_NAME)).unwrap();
+        let project = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/rules"));
+        let layers = [Layer::new(LayerKind::Project, project), Layer::new(LayerKind::Game, &root)];
+        let stacked = GameDir::open_layers(&layers, iron3d_formats::ReadOptions::compatible()).unwrap();
+        let w = read_schedule(&stacked, "MISSIONS/m.01");
+        let default = WeatherSchedule::parse("default", &std::fs::read_to_string(project.join(FILE_NAME)).unwrap());
+        assert_eq!(w.schedule, Some(default.unwrap()), "{}", w.status);
+        assert!(
+            w.status.contains("weather.ron of layer project") && w.status.contains("sky.ske is present"),
+            "{}",
+            w.status
+        );
+        let w = read_schedule(&open(), "MISSIONS/m.01");
+        assert!(w.schedule.is_none() && w.status.contains("nor a default weather.ron"), "{}", w.status);
         let _ = std::fs::remove_dir_all(root);
     }
 }

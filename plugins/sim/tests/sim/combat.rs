@@ -172,3 +172,45 @@ fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
     assert!((turret(&app) - std::f32::consts::FRAC_PI_2).abs() < 0.01, "aimed once: {}", turret(&app));
     assert!(fired(&app) > 0, "in the sights, it fires");
 }
+
+/// The rules file comes from the data's layers: a mod's `iron3d.rules.ron` replaces the
+/// project's for the mission (its battle units get the mod's hit points, its computer
+/// clans the mod's transports), and a broken one fails the load naming the file and
+/// its layer.
+#[test]
+fn a_mods_rules_file_replaces_the_projects_and_a_broken_one_fails_the_load() {
+    use iron3d_vfs::{GameDir, Layer, LayerKind};
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let shipped = std::fs::read_to_string(root.join("assets/rules/iron3d.rules.ron")).unwrap();
+    let battle_hp = "name: \"battle unit\", hp: 600.0";
+    assert!(shipped.contains(battle_hp) && shipped.contains("transports: 2,"), "the shipped rules changed");
+    let modded =
+        shipped.replace(battle_hp, "name: \"battle unit\", hp: 975.0").replace("transports: 2,", "transports: 0,");
+    let m = std::env::temp_dir().join(format!("iron3d-rules-mod-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&m);
+    std::fs::create_dir_all(&m).unwrap();
+    let load = |rules: &str| {
+        std::fs::write(m.join("IRON3D.RULES.RON"), rules).unwrap();
+        let layers = [
+            Layer::new(LayerKind::Project, root.join("assets/rules")),
+            Layer::new(LayerKind::Game, root.join("assets/demo")),
+            Layer::new(LayerKind::Mod, &m),
+        ];
+        let game =
+            std::sync::Arc::new(GameDir::open_layers(&layers, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let mut app = headless_app();
+        app.add_plugins(iron3d_mission::MissionPlugin);
+        iron3d_mission::load_headless(&mut app, &game, "single.01").map(|()| app)
+    };
+    let mut app = load(&modded).expect("loads with the mod's rules");
+    let source = &app.world().resource::<iron3d_core::GameRules>().source;
+    assert!(source.contains("iron3d.rules.ron") && source.contains("mod:iron3d-rules-mod"), "{source}");
+    assert_eq!(app.world().resource::<CombatRules>().0.class(BATTLE_UNIT).unwrap().hp, 975.0);
+    assert_eq!(app.world().resource::<iron3d_strategy::StrategyRules>().ai.transports, 0);
+    let mut q = app.world_mut().query::<(&UnitClass, &Health)>();
+    let battle: Vec<f32> = q.iter(app.world()).filter(|(c, _)| c.0 == BATTLE_UNIT).map(|(_, h)| h.max).collect();
+    assert!(!battle.is_empty() && battle.iter().all(|hp| *hp == 975.0), "{battle:?}");
+    let Err(broken) = load(&modded.replace("version: 5,", "version: 5, nonsense: 1,")) else { panic!("loaded") };
+    assert!(broken.message.contains("iron3d.rules.ron (layer mod:iron3d-rules-mod"), "{}", broken.message);
+    let _ = std::fs::remove_dir_all(m);
+}
