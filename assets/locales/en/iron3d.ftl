@@ -14,6 +14,7 @@ menu-dismiss = Dismiss
 menu-missions = Missions
 menu-no-missions = No missions under MISSIONS/.
 menu-settings = Settings
+menu-settings-back = Back to the missions
 menu-quit = Quit
 menu-keys-hint = F12 inspector · F3 overlay · Esc pause · Settings → Keys and buttons for the controls
 menu-campaign = Campaign { $number }

@@ -14,6 +14,7 @@ menu-dismiss = Закрыть
 menu-missions = Миссии
 menu-no-missions = В MISSIONS/ нет миссий.
 menu-settings = Настройки
+menu-settings-back = Назад к миссиям
 menu-quit = Выход
 menu-keys-hint = F12 инспектор · F3 отладка · Esc пауза · Настройки → Клавиши и кнопки для управления
 menu-campaign = Кампания { $number }

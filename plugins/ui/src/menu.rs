@@ -120,54 +120,62 @@ pub fn main_menu(
     let mut chosen = None;
     let mut level = starter.difficulty.level;
     egui::CentralPanel::default().show_inside(&mut screen, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.add_space(40.0);
-            ui.heading(egui::RichText::new("IRON3D").size(48.0).strong());
-            ui.label(locale.t("menu-subtitle"));
-            ui.add_space(20.0);
-            match &starter.game {
-                Some(g) => ui.label(locale.tr(
-                    "menu-data",
-                    &[("path", g.0.root().display().to_string().into()), ("files", g.0.index().len().into())],
-                )),
-                None => ui.colored_label(egui::Color32::LIGHT_RED, locale.t("menu-no-data")),
-            };
-            if let Some(e) = &error {
-                ui.add_space(12.0);
-                egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(70, 20, 20)).show(ui, |ui| {
-                    ui.colored_label(
-                        egui::Color32::LIGHT_RED,
-                        locale.tr(
-                            "menu-load-failed",
-                            &[("mission", e.mission.as_str().into()), ("phase", locale.t(&phase_key(e.phase)).into())],
-                        ),
-                    );
-                    ui.label(&e.message);
-                    if ui.button(locale.t("menu-dismiss")).clicked() {
-                        starter.commands.remove_resource::<LoadError>();
+        // The settings are a page of their own; a long mission list scrolls.
+        egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(40.0);
+                ui.heading(egui::RichText::new("IRON3D").size(48.0).strong());
+                ui.label(locale.t("menu-subtitle"));
+                ui.add_space(20.0);
+                match &starter.game {
+                    Some(g) => ui.label(locale.tr(
+                        "menu-data",
+                        &[("path", g.0.root().display().to_string().into()), ("files", g.0.index().len().into())],
+                    )),
+                    None => ui.colored_label(egui::Color32::LIGHT_RED, locale.t("menu-no-data")),
+                };
+                if let Some(e) = &error {
+                    ui.add_space(12.0);
+                    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(70, 20, 20)).show(ui, |ui| {
+                        ui.colored_label(
+                            egui::Color32::LIGHT_RED,
+                            locale.tr(
+                                "menu-load-failed",
+                                &[
+                                    ("mission", e.mission.as_str().into()),
+                                    ("phase", locale.t(&phase_key(e.phase)).into()),
+                                ],
+                            ),
+                        );
+                        ui.label(&e.message);
+                        if ui.button(locale.t("menu-dismiss")).clicked() {
+                            starter.commands.remove_resource::<LoadError>();
+                        }
+                    });
+                }
+                ui.add_space(16.0);
+                if state.settings_open {
+                    settings_controls(ui, &mut settings, &locale);
+                } else {
+                    ui.label(egui::RichText::new(locale.t("menu-missions")).size(20.0));
+                    if rows.is_empty() {
+                        ui.label(locale.t("menu-no-missions"));
                     }
-                });
-            }
-            ui.add_space(16.0);
-            ui.label(egui::RichText::new(locale.t("menu-missions")).size(20.0));
-            if rows.is_empty() {
-                ui.label(locale.t("menu-no-missions"));
-            }
-            chosen = crate::mission_menu::missions(ui, &rows, &locale, &mut level, &continue_at);
-            ui.add_space(16.0);
-            crate::multiplayer::menu_group(ui, &mut multiplayer, &locale);
-            ui.add_space(16.0);
-            if ui.button(locale.t("menu-settings")).clicked() {
-                state.settings_open = !state.settings_open;
-            }
-            if state.settings_open {
-                settings_controls(ui, &mut settings, &locale);
-            }
-            if ui.button(locale.t("menu-quit")).clicked() {
-                exit.write(AppExit::Success);
-            }
-            ui.add_space(12.0);
-            ui.small(locale.t("menu-keys-hint"));
+                    chosen = crate::mission_menu::missions(ui, &rows, &locale, &mut level, &continue_at);
+                    ui.add_space(16.0);
+                    crate::multiplayer::menu_group(ui, &mut multiplayer, &locale);
+                }
+                ui.add_space(16.0);
+                let toggle = if state.settings_open { "menu-settings-back" } else { "menu-settings" };
+                if ui.button(locale.t(toggle)).clicked() {
+                    state.settings_open = !state.settings_open;
+                }
+                if ui.button(locale.t("menu-quit")).clicked() {
+                    exit.write(AppExit::Success);
+                }
+                ui.add_space(12.0);
+                ui.small(locale.t("menu-keys-hint"));
+            })
         });
     });
     if starter.difficulty.level != level {
