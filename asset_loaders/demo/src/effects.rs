@@ -27,6 +27,28 @@ const FXID_ATTRS: [u32; 3] = [0, 0, 1];
 /// The sound archive named by opcode-2 references.
 pub const SOUND_ARCHIVE: &str = "sounds.lib";
 
+/// The demo's cue table (`iron3d_rules::CUES_FILE`, the project's format): which of
+/// these effects and of `sounds.lib`'s samples play for the game's events. The names are
+/// the demo's, so the table is part of the demo data, never of the rules.
+pub const CUES: &str = r#"// iron3d cue table: the project's own format (not an original file). Which FXID
+// effect of effects.rlb and which samples play for an event; entries with a `class`
+// (Unit DAT class word) or a `weapon` (of the combat rules) are tried first, an entry
+// with neither is the event's fallback.
+(
+    version: 1,
+    origin: Project,
+    cues: [
+        (event: Shot, weapon: Some("cannon"), effect: Some("fx_shot_02"), samples: ["WPN_CANNON1.WAV"]),
+        (event: Shot, weapon: Some("heavy cannon"), effect: Some("fx_shot_02"), samples: ["WPN_CANNON1.WAV"]),
+        (event: Shot, effect: Some("fx_shot_01"), samples: ["WPN_LASER1.WAV"]),
+        (event: Explosion, effect: Some("fx_explode_01"), samples: ["EXPLODE1.WAV"]),
+        (event: Engine, samples: ["ENG_HUM1.WAV"]),
+        (event: Response, samples: ["UNIT_ACK1.WAV", "UNIT_ACK2.WAV"]),
+        (event: Click, samples: ["UI_CLICK.WAV"]),
+    ],
+)
+"#;
+
 /// One demo effect: name, duration (s), sound, optional flash colour.
 pub const EFFECTS: &[(&str, f32, &str, Option<[f32; 3]>)] = &[
     ("fx_lightning", 2.5, sounds::THUNDER, Some([0.8, 0.85, 1.0])),
@@ -200,7 +222,8 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
     for proto in PROTOTYPES.iter().filter(|p| p.role == Role::System && p.archive == "effects.rlb") {
         rlb.add(SUND, [0; 3], format!("{}.sun", proto.stem).as_bytes(), Vec::new())?;
     }
-    tree.add("effects.rlb", rlb.to_bytes()?)
+    tree.add("effects.rlb", rlb.to_bytes()?)?;
+    tree.add("iron3d.cues.ron", CUES.as_bytes().to_vec())
 }
 
 #[cfg(test)]

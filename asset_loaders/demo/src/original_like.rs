@@ -3,7 +3,7 @@
 //! `UNITS/ROBOTS` gets a name in the original's style (`W_M_TNK1.DAT`, …, in path
 //! order), every mission's placed objects follow the new names, and every property the
 //! original is not seen to use (`world.md` §1.6, e.g. the project's `PatrolPath` and
-//! `FollowPath`) is dropped.
+//! `FollowPath`) is dropped, and the project's cue table `iron3d.cues.ron` is left out.
 
 use crate::tree::DemoTree;
 use iron3d_formats::world::{LpString, Tma};
@@ -50,7 +50,10 @@ pub fn rewrite(tree: &DemoTree) -> Result<DemoTree> {
         .collect();
     let mut out = DemoTree::default();
     for (path, bytes) in tree.files() {
-        if let Some(new) = renamed.get(&key(path)) {
+        if key(path) == "iron3d.cues.ron" {
+            // The project's cue table: an installed original has none.
+            continue;
+        } else if let Some(new) = renamed.get(&key(path)) {
             out.add(new, bytes.to_vec())?;
         } else if path.to_ascii_lowercase().ends_with("/data.tma") {
             out.add(path, mission(bytes, &renamed)?)?;

@@ -40,10 +40,6 @@ pub struct WeaponRule {
     pub projectile_speed: f32,
     /// Turret turn rate (degrees per second).
     pub turn_degrees: f32,
-    /// Effect shown at the muzzle and the hit (an FXID name of `effects.rlb`).
-    pub effect: String,
-    /// Sound event name (a `sounds.lib` entry).
-    pub sound: String,
     /// Origin label.
     pub origin: Origin,
 }
@@ -60,10 +56,6 @@ pub struct Combat {
     pub default_robot_hp: f32,
     /// The weapon table.
     pub weapons: Vec<WeaponRule>,
-    /// Effect of a destroyed object (an FXID name).
-    pub explosion_effect: String,
-    /// Sound of a destroyed object.
-    pub explosion_sound: String,
     /// Origin label.
     pub origin: Origin,
 }

@@ -12,12 +12,14 @@
 
 mod ai;
 mod combat;
+mod cues;
 mod difficulty;
 mod haul;
 mod sound;
 
 pub use ai::{Ai, ClassRole, ROBOT_CLASS_BIT, Role};
 pub use combat::{Combat, Durability, WeaponRule};
+pub use cues::{CUES_FILE, CUES_VERSION, Cue, CueEvent, Cues};
 pub use difficulty::DifficultyRules;
 pub use haul::HaulRules;
 pub use sound::SoundRules;
@@ -25,7 +27,7 @@ pub use sound::SoundRules;
 use serde::Deserialize;
 
 /// The rules file version this reader understands.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 /// The rules file's path in the data tree: at the root of the project's data layer
 /// (`assets/rules/`), so a game directory or a mod replaces it with a file of this name
 /// at its root.
@@ -199,6 +201,12 @@ fn upgrade_hint(found: u32) -> &'static str {
              `ai.transport`): version 5 chooses them by role from the mission's data, so replace \
              those two keys with `roles`, `armed_component` and `army` (see the shipped file)"
         }
+        5 => {
+            "; version 5 named effects and samples (`combat` weapons' `effect` and `sound`, \
+             `explosion_effect`, `explosion_sound`, `sound.engine_hum`, `responses`, `click`): \
+             version 6 keeps no file name, so remove those keys and put the names in the data's \
+             cue table `iron3d.cues.ron` (see the demo's)"
+        }
         _ => "",
     }
 }
@@ -339,7 +347,7 @@ mod tests {
         assert!(r.produces(0x8000_0010) && !r.produces(0x8000_0004));
         assert!(r.researches(0x8000_0400) && !r.researches(0x8000_0010));
         assert!(SHIPPED.contains("THE PROJECT'S OWN RULES"));
-        assert_eq!(r.sound.responses.len(), 2);
+        assert_eq!((r.sound.engine_volume, r.sound.engine_min_speed), (0.5, 0.5));
     }
 
     #[test]
@@ -360,13 +368,13 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_with_the_rule_named() {
-        let other = SHIPPED.replace("version: 5", "version: 6");
-        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 6, .. })));
+        let other = SHIPPED.replace("version: 6", "version: 7");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 7, .. })));
         // An unknown field is refused, never ignored (a typo would silently keep a default).
         let typo = SHIPPED.replace("engine_volume:", "engine_volum:");
         let e = Rules::parse("x.ron", &typo).unwrap_err().to_string();
         assert!(e.starts_with("x.ron: ") && e.contains("engine_volum"), "{e}");
-        let old = SHIPPED.replace("version: 5", "version: 3");
+        let old = SHIPPED.replace("version: 6", "version: 3");
         assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 3, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
@@ -400,20 +408,22 @@ mod tests {
     }
 
     #[test]
-    fn a_version_4_file_is_refused_with_what_to_change() {
-        let old = SHIPPED.replace("version: 5", "version: 4");
+    fn version_4_and_5_files_are_refused_with_what_to_change() {
+        let old = SHIPPED.replace("version: 6", "version: 4");
         let e = Rules::parse("old.ron", &old).unwrap_err();
         assert!(matches!(e, RulesError::Version { found: 4, .. }));
         let e = e.to_string();
-        assert!(e.starts_with("old.ron: rules version 4, this build reads version 5; "), "{e}");
+        assert!(e.starts_with("old.ron: rules version 4, this build reads version 6; "), "{e}");
         assert!(e.contains("`ai.build`") && e.contains("by role"), "{e}");
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 6", "version: 5")).unwrap_err().to_string();
+        assert!(e.contains("`explosion_effect`") && e.contains("iron3d.cues.ron"), "{e}");
     }
 
     #[test]
     fn the_rules_file_names_no_file_of_a_game_tree() {
         // The rules hold for any data directory: no unit scheme, archive or mission file.
         let lower = SHIPPED.to_ascii_lowercase();
-        for ext in [".dat", ".tma", ".rlb", ".lib", ".msh", ".trf", ".cfg"] {
+        for ext in [".dat", ".tma", ".rlb", ".lib", ".msh", ".trf", ".cfg", ".wav", "fx_"] {
             assert!(!lower.contains(ext), "the rules file names a {ext} file");
         }
     }

@@ -67,7 +67,7 @@ impl Plugin for GameAudioPlugin {
         }
         match iron3d_rules::Rules::shipped() {
             Ok(rules) => {
-                app.insert_resource(SoundTable::from_rules(&rules));
+                app.insert_resource(SoundTable::new(&rules, Default::default()));
             }
             Err(e) => error!(target: "audio", "no game sounds: {e}"),
         }
@@ -100,6 +100,7 @@ impl Plugin for GameAudioPlugin {
                     .after(TransformSystems::Propagate)
                     .before(bevy_kira_audio::AudioSystemSet::PlayTypedChannels),
             )
+            .add_systems(OnEnter(AppState::MainMenu), producers::menu_table)
             .add_systems(OnEnter(AppState::Loading), (log::clear, samples::clear))
             .add_systems(OnEnter(AppState::InGame), (ambient::open, producers::adopt_rules))
             .add_systems(OnExit(AppState::InGame), (ambient::close, voices::stop_all, producers::reset))

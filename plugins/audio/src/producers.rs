@@ -1,55 +1,64 @@
 //! The game's own sound producers, turning simulation and interface events into
-//! [`SoundCue`]s with the samples of the rules file (the project's table: `sound` names
-//! the engine, the responses and the click): an engine loop per moving unit (started
+//! [`SoundCue`]s with the samples of the data's cue table (`iron3d.cues.ron`, by event
+//! and the object's class, with a fallback per event): an engine loop per moving unit (started
 //! and stopped with its motion, following the unit), a unit's response when the player
 //! orders it (voice bus), interface clicks, and the original's mission voices
 //! (`voices.lib`: `VOICE_MISSION_COMPLETE` / `VOICE_MISSION_FAIL`, spec `runtime.md`
 //! §3.5) when the player's clan gets its outcome. The engine producer runs once per tick
 //! after the simulation, in id order. Shots and explosions sound through their FXID
 //! effects (`iron3d_render`'s effect playback sends the cues of their opcode-2 records,
-//! or the combat rules' samples when an effect has none).
+//! or the cue table's samples when an effect has none).
 
 use bevy::prelude::*;
 use iron3d_core::{
     GameMessage, GameMessageKind, GameRules, InterfaceClick, Kinematics, MissionClans, Movable, ObjectTable,
-    OriginalObjectId, Outcome, SimTransform, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse,
+    OriginalObjectId, Outcome, SimTransform, SoundAction, SoundBus, SoundCue, SoundKey, UnitClass, UnitResponse,
 };
-use iron3d_rules::Rules;
+use iron3d_rules::{CueEvent, Cues, Rules};
+use std::sync::Arc;
 
-/// The samples the producers use, from the rules.
+/// What the producers play: the engine's numbers from the rules, the samples from the
+/// data's cue table.
 #[derive(Resource, Debug, Clone, PartialEq, Reflect)]
 #[reflect(Resource)]
 pub struct SoundTable {
-    /// A moving unit's loop.
-    pub engine: SoundKey,
-    /// Its volume.
+    /// An engine loop's volume.
     pub engine_volume: f32,
     /// The speed from which a unit hums.
     pub engine_min_speed: f32,
-    /// Unit responses, in turn.
-    pub responses: Vec<SoundKey>,
-    /// An interface click.
-    pub click: SoundKey,
+    /// The cue table (events to samples).
+    #[reflect(ignore)]
+    pub cues: Arc<Cues>,
 }
 
 impl SoundTable {
-    /// The table of a rules file.
-    pub fn from_rules(rules: &Rules) -> Self {
-        let s = &rules.sound;
-        Self {
-            engine: SoundKey::parse(&s.engine_hum),
-            engine_volume: s.engine_volume,
-            engine_min_speed: s.engine_min_speed,
-            responses: s.responses.iter().map(|r| SoundKey::parse(r)).collect(),
-            click: SoundKey::parse(&s.click),
-        }
+    /// The table of a rules file and a cue table.
+    pub fn new(rules: &Rules, cues: Arc<Cues>) -> Self {
+        Self { engine_volume: rules.sound.engine_volume, engine_min_speed: rules.sound.engine_min_speed, cues }
+    }
+
+    /// The samples of `event` for an object of `class`.
+    pub fn samples(&self, event: CueEvent, class: Option<u32>) -> Vec<SoundKey> {
+        self.cues
+            .pick(event, class, None)
+            .map_or_else(Vec::new, |c| c.samples.iter().map(|s| SoundKey::parse(s)).collect())
+    }
+}
+
+/// The menu's table: the game data's rules and cue table (a broken one is logged and
+/// keeps the table it has).
+pub(crate) fn menu_table(game: Option<Res<iron3d_assets::GameData>>, mut commands: Commands) {
+    let Some(game) = game else { return };
+    match iron3d_mission::game_rules(&game.0) {
+        Ok(g) => commands.insert_resource(SoundTable::new(&g.rules, g.cues)),
+        Err(e) => warn!(target: "audio", "menu sounds: {e}"),
     }
 }
 
 /// Takes the sound section of the mission's rules file.
 pub(crate) fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
     if let Some(game) = game {
-        commands.insert_resource(SoundTable::from_rules(&game.rules));
+        commands.insert_resource(SoundTable::new(&game.rules, Arc::clone(&game.cues)));
     }
 }
 
@@ -65,58 +74,62 @@ pub fn engine_loop(id: OriginalObjectId) -> u64 {
 #[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
 #[reflect(Resource)]
 pub struct ProducerState {
-    /// Ids of humming units.
-    pub humming: Vec<u32>,
+    /// Humming units (ascending ids) with their engine sample.
+    pub humming: Vec<(u32, SoundKey)>,
     /// Index of the next response sample.
     pub next_response: usize,
 }
 
-fn position(table: &ObjectTable, objects: &Query<&SimTransform>, id: OriginalObjectId) -> Option<[f32; 3]> {
-    table.entity_of(id.0).and_then(|e| objects.get(e).ok()).map(|t| t.position)
-}
-
-/// Starts an engine loop when a unit starts moving and stops it when it stops or leaves.
+/// Starts an engine loop when a unit starts moving and stops it when it stops or leaves
+/// (a unit whose class has no engine sample stays silent).
 pub(crate) fn engines(
-    units: Query<(&OriginalObjectId, &Kinematics, &SimTransform), With<Movable>>,
+    units: Query<(&OriginalObjectId, &Kinematics, &SimTransform, Option<&UnitClass>), With<Movable>>,
     sounds: Res<SoundTable>,
     mut state: ResMut<ProducerState>,
     mut cues: MessageWriter<SoundCue>,
 ) {
-    let mut moving: Vec<(OriginalObjectId, [f32; 3])> = units
+    let mut moving: Vec<(OriginalObjectId, [f32; 3], SoundKey)> = units
         .iter()
-        .filter(|(_, k, _)| k.speed.abs() >= sounds.engine_min_speed)
-        .map(|(id, _, t)| (*id, t.position))
+        .filter(|(_, k, _, _)| k.speed.abs() >= sounds.engine_min_speed)
+        .filter_map(|(id, _, t, class)| {
+            let key = sounds.samples(CueEvent::Engine, class.map(|c| c.0)).into_iter().next()?;
+            Some((*id, t.position, key))
+        })
         .collect();
-    moving.sort_by_key(|(id, _)| *id);
-    let cue = |id: OriginalObjectId, at: Option<[f32; 3]>, action| {
-        SoundCue { volume: sounds.engine_volume, ..SoundCue::play(sounds.engine.clone(), SoundBus::Effects, at) }
+    moving.sort_by_key(|(id, _, _)| *id);
+    let cue = |id: OriginalObjectId, key: SoundKey, at: Option<[f32; 3]>, action| {
+        SoundCue { volume: sounds.engine_volume, ..SoundCue::play(key, SoundBus::Effects, at) }
             .owned_by(id)
             .with_action(action)
     };
-    let now: Vec<u32> = moving.iter().map(|(id, _)| id.0).collect();
-    for &gone in state.humming.iter().filter(|id| now.binary_search(id).is_err()) {
-        let id = OriginalObjectId(gone);
-        cues.write(cue(id, None, SoundAction::StopLoop(engine_loop(id))));
+    let now: Vec<(u32, SoundKey)> = moving.iter().map(|(id, _, key)| (id.0, key.clone())).collect();
+    let hums = |list: &[(u32, SoundKey)], id: u32| list.binary_search_by_key(&id, |(i, _)| *i).is_ok();
+    for (gone, key) in state.humming.iter().filter(|(id, _)| !hums(&now, *id)) {
+        let id = OriginalObjectId(*gone);
+        cues.write(cue(id, key.clone(), None, SoundAction::StopLoop(engine_loop(id))));
     }
-    for &(id, at) in moving.iter().filter(|(id, _)| state.humming.binary_search(&id.0).is_err()) {
-        cues.write(cue(id, Some(at), SoundAction::StartLoop(engine_loop(id))));
+    for (id, at, key) in moving.into_iter().filter(|(id, _, _)| !hums(&state.humming, id.0)) {
+        cues.write(cue(id, key, Some(at), SoundAction::StartLoop(engine_loop(id))));
     }
     state.humming = now;
 }
 
-/// A unit's response to the player's order, in turn, where it stands.
+/// A unit's response to the player's order (its class's samples in turn), where it stands.
 pub(crate) fn responses(
     mut orders: MessageReader<UnitResponse>,
     sounds: Res<SoundTable>,
     table: Res<ObjectTable>,
-    objects: Query<&SimTransform>,
+    objects: Query<(&SimTransform, Option<&UnitClass>)>,
     mut state: ResMut<ProducerState>,
     mut cues: MessageWriter<SoundCue>,
 ) {
     for r in orders.read() {
-        let Some(key) = sounds.responses.get(state.next_response % sounds.responses.len().max(1)) else { return };
+        let found = table.entity_of(r.unit.0).and_then(|e| objects.get(e).ok());
+        let samples = sounds.samples(CueEvent::Response, found.and_then(|(_, c)| c).map(|c| c.0));
+        let Some(key) = samples.get(state.next_response % samples.len().max(1)) else { continue };
         state.next_response = state.next_response.wrapping_add(1);
-        cues.write(SoundCue::play(key.clone(), SoundBus::Voice, position(&table, &objects, r.unit)).owned_by(r.unit));
+        let at = found.map(|(t, _)| t.position);
+        cues.write(SoundCue::play(key.clone(), SoundBus::Voice, at).owned_by(r.unit));
     }
 }
 
@@ -126,8 +139,9 @@ pub(crate) fn clicks(
     sounds: Res<SoundTable>,
     mut cues: MessageWriter<SoundCue>,
 ) {
+    let Some(key) = sounds.samples(CueEvent::Click, None).into_iter().next() else { return };
     for _ in clicks.read() {
-        cues.write(SoundCue::play(sounds.click.clone(), SoundBus::Interface, None));
+        cues.write(SoundCue::play(key.clone(), SoundBus::Interface, None));
     }
 }
 

@@ -261,15 +261,12 @@ fn a_demo_mission_opens_with_its_theme_and_the_first_positive_frame_plays_a_vari
 }
 
 #[test]
-fn every_sample_the_rules_and_the_demo_effects_name_decodes_from_the_demo() {
-    let rules = iron3d_rules::Rules::shipped().unwrap();
-    let table = SoundTable::from_rules(&rules);
+fn every_sample_the_cue_table_and_the_demo_effects_name_decodes_from_the_demo() {
     let game = demo();
-    let combat: Vec<SoundKey> =
-        rules.combat.weapons.iter().map(|w| &w.sound).chain([&rules.combat.explosion_sound]).map(|s| key(s)).collect();
-    let named = combat.iter().chain(&table.responses).chain([&table.engine, &table.click]);
-    for k in named {
-        samples::load(Some(&game), k, "").unwrap_or_else(|e| panic!("{e}"));
+    let cues = iron3d_mission::game_rules(&game).unwrap().cues;
+    assert!(!cues.cues.is_empty(), "the demo has a cue table");
+    for k in cues.cues.iter().flat_map(|c| &c.samples) {
+        samples::load(Some(&game), &key(k), "").unwrap_or_else(|e| panic!("{e}"));
     }
     let effects = game.archive("effects.rlb").unwrap();
     let mut cues = 0;

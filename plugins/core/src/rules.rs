@@ -13,4 +13,7 @@ pub struct GameRules {
     pub rules: Arc<iron3d_rules::Rules>,
     /// Where they came from: the file's path in the data tree, or `built-in`.
     pub source: String,
+    /// The data's cue table (`iron3d_rules::CUES_FILE`; empty when the data has none):
+    /// the effects and samples of events, for the presentation.
+    pub cues: Arc<iron3d_rules::Cues>,
 }

@@ -26,16 +26,17 @@ use iron3d_assets::axes::to_bevy;
 use iron3d_assets::{GameData, Mat0Asset};
 use iron3d_combat::CombatRules;
 use iron3d_core::{
-    AppState, GameMessage, GameMessageKind, ObjectTable, OriginalObjectId, Pause, SimTransform, SoundBus, SoundCue,
-    SoundKey, Weapon,
+    AppState, GameMessage, GameMessageKind, GameRules, ObjectTable, OriginalObjectId, Pause, SimTransform, SoundBus,
+    SoundCue, SoundKey, UnitClass, Weapon,
 };
 use iron3d_formats::ReadOptions;
 use iron3d_formats::model::fxid::Effect;
 use iron3d_formats::rng::SplitMix64;
+use iron3d_rules::{Cue, CueEvent};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// The archive the combat rules' effect names are looked up in.
+/// The archive the cue table's effect names are looked up in.
 pub const EFFECTS_ARCHIVE: &str = "effects.rlb";
 /// Lumens of an effect light per square game unit of its range (the project's).
 const LUMENS_PER_SQUARE_UNIT: f32 = 5000.0;
@@ -333,24 +334,31 @@ impl EffectPlayer<'_> {
     }
 }
 
-/// The samples the combat rules name, for events whose effect cannot sound.
-fn rule_sound(name: &str, at: Option<[f32; 3]>, owner: OriginalObjectId) -> SoundCue {
-    SoundCue::play(SoundKey::parse(name), SoundBus::Effects, at).owned_by(owner)
+/// A cue's first sample, for events whose effect cannot sound.
+fn cue_sound(cue: &Cue, at: Option<[f32; 3]>, owner: OriginalObjectId) -> Option<SoundCue> {
+    Some(SoundCue::play(SoundKey::parse(cue.samples.first()?), SoundBus::Effects, at).owned_by(owner))
 }
 
-/// Where the objects of the combat messages are.
+/// Where the objects of the combat messages are, and what the data's cue table plays.
 #[derive(SystemParam)]
 pub(crate) struct CombatScene<'w, 's> {
     rules: Option<Res<'w, CombatRules>>,
+    game: Option<Res<'w, GameRules>>,
     table: Res<'w, ObjectTable>,
-    objects: Query<'w, 's, (&'static SimTransform, Option<&'static Weapon>)>,
+    objects: Query<'w, 's, (&'static SimTransform, Option<&'static Weapon>, Option<&'static UnitClass>)>,
     turrets: Query<'w, 's, (&'static TurretPiece, &'static GlobalTransform)>,
 }
 
 impl CombatScene<'_, '_> {
     fn object(&self, id: OriginalObjectId) -> Option<(Entity, &SimTransform, Option<&Weapon>)> {
         let e = self.table.entity_of(id.0)?;
-        self.objects.get(e).ok().map(|(t, w)| (e, t, w))
+        self.objects.get(e).ok().map(|(t, w, _)| (e, t, w))
+    }
+
+    /// The cue of `event` for object `id` (its class, if it still stands) and `weapon`.
+    fn cue(&self, event: CueEvent, id: OriginalObjectId, weapon: Option<&str>) -> Option<&Cue> {
+        let class = self.table.entity_of(id.0).and_then(|e| self.objects.get(e).ok()).and_then(|(_, _, c)| c);
+        self.game.as_ref()?.cues.pick(event, class.map(|c| c.0), weapon)
     }
 
     /// A shooter's muzzle: its turret's place, else above where it stands (game axes).
@@ -368,7 +376,8 @@ impl CombatScene<'_, '_> {
     }
 }
 
-/// Plays the effects of this frame's shots, hits and destructions.
+/// Plays the effects of this frame's shots, hits and destructions, as the data's cue
+/// table names them (by event, the object's class and the weapon; a fallback per event).
 pub(crate) fn play_combat_effects(
     mut commands: Commands,
     mut messages: MessageReader<GameMessage>,
@@ -383,11 +392,17 @@ pub(crate) fn play_combat_effects(
         match &m.kind {
             GameMessageKind::Fired { shooter, weapon, .. } => {
                 let Some(w) = rules.weapons.get(usize::from(*weapon)) else { continue };
-                let Some(at) = scene.muzzle(shooter.id) else { continue };
-                let rule = format!("combat weapon {}", w.name);
-                let play = Play { name: &w.effect, rule: &rule, at, owner: Some(shooter.id), sound: true };
-                if player.play(&mut commands, &play) != Some(true) {
-                    cues.write(rule_sound(&w.sound, Some(at), shooter.id));
+                let (Some(at), Some(cue)) =
+                    (scene.muzzle(shooter.id), scene.cue(CueEvent::Shot, shooter.id, Some(&w.name)))
+                else {
+                    continue;
+                };
+                let rule = format!("cue Shot of weapon {}", w.name);
+                let played = cue.effect.as_ref().and_then(|name| {
+                    player.play(&mut commands, &Play { name, rule: &rule, at, owner: Some(shooter.id), sound: true })
+                });
+                if played != Some(true) {
+                    cues.write_batch(cue_sound(cue, Some(at), shooter.id));
                 }
             }
             GameMessageKind::Damaged { target, attacker: Some(attacker), .. } => {
@@ -395,19 +410,24 @@ pub(crate) fn play_combat_effects(
                 let (Some(w), Some(at)) = (kind.and_then(|k| rules.weapons.get(k)), scene.hit(target.id)) else {
                     continue;
                 };
-                let rule = format!("combat weapon {}", w.name);
-                player.play(&mut commands, &Play { name: &w.effect, rule: &rule, at, owner: None, sound: false });
+                let Some(name) = scene.cue(CueEvent::Shot, attacker.id, Some(&w.name)).and_then(|c| c.effect.as_ref())
+                else {
+                    continue;
+                };
+                let rule = format!("cue Shot of weapon {}", w.name);
+                player.play(&mut commands, &Play { name, rule: &rule, at, owner: None, sound: false });
             }
             GameMessageKind::Destroyed { object, position, .. } => {
-                let rule = "combat explosion_effect";
-                let play =
-                    Play { name: &rules.explosion_effect, rule, at: *position, owner: Some(object.id), sound: true };
-                let played = player.play(&mut commands, &play);
+                let cue = scene.cue(CueEvent::Explosion, object.id, None);
+                let played = cue.and_then(|c| c.effect.as_ref()).and_then(|name| {
+                    let play = Play { name, rule: "cue Explosion", at: *position, owner: Some(object.id), sound: true };
+                    player.play(&mut commands, &play)
+                });
                 if played.is_none() {
                     spawn_fireball(&mut commands, &look, &mut player.materials, *position);
                 }
                 if played != Some(true) {
-                    cues.write(rule_sound(&rules.explosion_sound, Some(*position), object.id));
+                    cues.write_batch(cue.and_then(|c| cue_sound(c, Some(*position), object.id)));
                 }
             }
             _ => {}
@@ -500,19 +520,18 @@ pub(crate) fn animate_effects(
     }
 }
 
-/// Requests the effects the combat rules name when a mission opens, so their
-/// materials load before the first shot (and bad ones are reported up front).
+/// Requests the effects the cue table names when a mission opens, so their materials
+/// load before the first shot (and bad ones are reported up front).
 pub(crate) fn preload(
     mut library: ResMut<EffectLibrary>,
-    rules: Option<Res<CombatRules>>,
+    rules: Option<Res<GameRules>>,
     game: Option<Res<GameData>>,
     server: Res<AssetServer>,
 ) {
     let Some(rules) = rules else { return };
-    for w in &rules.0.weapons {
-        library.plan(game.as_deref(), &server, &w.effect, &format!("combat weapon {}", w.name));
+    for effect in rules.cues.effects() {
+        library.plan(game.as_deref(), &server, effect, &format!("cue effect {effect}"));
     }
-    library.plan(game.as_deref(), &server, &rules.0.explosion_effect, "combat explosion_effect");
 }
 
 /// Forgets the resolved effects (the next mission may read another data directory).

@@ -1,7 +1,7 @@
 //! Effect playback headless over the committed demo tree: combat messages start the
-//! FXID effects the shipped rules name, their records become entities with their
+//! FXID effects the demo's cue table names, their records become entities with their
 //! windows, each sound record is sent once, ages hold while paused, effects despawn at
-//! the end, and a missing effect falls back to the stand-in and the rules' sample.
+//! the end, and a missing effect falls back to the stand-in and the cue's sample.
 
 use super::*;
 use crate::combat::Fireball;
@@ -21,12 +21,14 @@ fn hear(mut cues: MessageReader<SoundCue>, mut heard: ResMut<Heard>) {
     heard.0.extend(cues.read().cloned());
 }
 
-/// The effect systems over the demo with the shipped combat rules (`rules` edits them).
-fn app(rules: impl FnOnce(&mut iron3d_rules::Combat)) -> App {
+/// The effect systems over the demo with the shipped combat rules and the demo's cue
+/// table (`edit` changes it).
+fn app(edit: impl FnOnce(&mut iron3d_rules::Cues)) -> App {
     let mut app = headless_app(&demo());
-    let mut combat = iron3d_combat::CombatPlugin::shipped().rules;
-    rules(&mut combat);
-    app.insert_resource(CombatRules(combat))
+    let mut game = iron3d_mission::game_rules(&demo()).unwrap();
+    edit(Arc::make_mut(&mut game.cues));
+    app.insert_resource(CombatRules(iron3d_combat::CombatPlugin::shipped().rules))
+        .insert_resource(game)
         .insert_resource(TimeUpdateStrategy::ManualDuration(STEP))
         .init_resource::<EffectLibrary>()
         .init_resource::<Heard>()
@@ -43,6 +45,11 @@ fn destroyed(app: &mut App, id: u32, position: [f32; 3]) {
     app.world_mut().write_message(GameMessage::new(&GameClock::default(), DispatchPhase::Control, kind));
 }
 
+/// The cue of `event` (no class) and `weapon` in the app's table.
+fn cue(app: &App, event: CueEvent, weapon: Option<&str>) -> iron3d_rules::Cue {
+    app.world().resource::<GameRules>().cues.pick(event, None, weapon).unwrap().clone()
+}
+
 fn effects(app: &mut App) -> Vec<PlayingEffect> {
     let world = app.world_mut();
     world.query::<&PlayingEffect>().iter(world).cloned().collect()
@@ -51,10 +58,8 @@ fn effects(app: &mut App) -> Vec<PlayingEffect> {
 #[test]
 fn an_explosion_plays_its_records_sounds_once_holds_while_paused_and_ends() {
     let mut app = app(|_| {});
-    let rules = app.world().resource::<CombatRules>().0.clone();
-    let fx =
-        Effect::parse(&demo().read_entry(EFFECTS_ARCHIVE, &rules.explosion_effect).unwrap(), ReadOptions::strict())
-            .unwrap();
+    let name = cue(&app, CueEvent::Explosion, None).effect.unwrap();
+    let fx = Effect::parse(&demo().read_entry(EFFECTS_ARCHIVE, &name).unwrap(), ReadOptions::strict()).unwrap();
     let expected = plan(&fx).unwrap();
     destroyed(&mut app, 7, [10.0, 20.0, 5.0]);
     app.update();
@@ -62,7 +67,7 @@ fn an_explosion_plays_its_records_sounds_once_holds_while_paused_and_ends() {
     // One effect at the place, its records as children with the plan's windows.
     let playing = effects(&mut app);
     assert_eq!(playing.len(), 1);
-    assert_eq!((playing[0].name.as_str(), playing[0].duration), (rules.explosion_effect.as_str(), expected.duration));
+    assert_eq!((playing[0].name.as_str(), playing[0].duration), (name.as_str(), expected.duration));
     let world = app.world_mut();
     let (root, place) = world.query_filtered::<(Entity, &Transform), With<PlayingEffect>>().single(world).unwrap();
     assert_eq!(place.translation, Vec3::from(to_bevy([10.0, 20.0, 5.0])));
@@ -186,8 +191,11 @@ fn far_from_the_camera_sprites_keep_their_size_on_screen() {
 }
 
 #[test]
-fn a_missing_effect_is_reported_once_and_the_stand_in_and_the_rules_sample_play() {
-    let mut app = app(|c| c.explosion_effect = "fx_no_such".into());
+fn a_missing_effect_is_reported_once_and_the_stand_in_and_the_cues_sample_play() {
+    let no_such = |c: &mut iron3d_rules::Cues| {
+        c.cues.iter_mut().filter(|c| c.event == CueEvent::Explosion).for_each(|c| c.effect = Some("fx_no_such".into()));
+    };
+    let mut app = app(no_such);
     destroyed(&mut app, 1, [1.0, 2.0, 3.0]);
     destroyed(&mut app, 2, [4.0, 5.0, 6.0]);
     app.update();
@@ -198,13 +206,13 @@ fn a_missing_effect_is_reported_once_and_the_stand_in_and_the_rules_sample_play(
     assert_eq!(library.failed.len(), 1, "reported once: {:?}", library.failed);
     let report = &library.failed[0];
     assert!(
-        report.starts_with("combat explosion_effect → effect fx_no_such → effects.rlb/fx_no_such: "),
+        report.starts_with("cue Explosion → effect fx_no_such → effects.rlb/fx_no_such: "),
         "the chain is named: {report}"
     );
-    let rules = app.world().resource::<CombatRules>().0.clone();
+    let sample = SoundKey::parse(&cue(&app, CueEvent::Explosion, None).samples[0]);
     let heard = &app.world().resource::<Heard>().0;
     assert_eq!(heard.len(), 2);
-    assert!(heard.iter().all(|c| c.key == SoundKey::parse(&rules.explosion_sound)));
+    assert!(heard.iter().all(|c| c.key == sample));
     assert_eq!(heard[1].owner, Some(OriginalObjectId(2)));
 }
 
@@ -234,7 +242,7 @@ fn a_shot_plays_its_weapon_effect_with_sound_where_it_fires_and_silently_where_i
         .map(|(e, t)| (e.name.clone(), t.translation))
         .collect();
     places.sort_by(|a, b| a.1.x.total_cmp(&b.1.x));
-    let effect = &rules.weapons[0].effect;
+    let effect = &cue(&app, CueEvent::Shot, Some(&rules.weapons[0].name)).effect.unwrap();
     assert_eq!(
         places,
         [

@@ -96,7 +96,9 @@ pub(crate) fn strike(
         return;
     };
     *strikes += 1;
-    cues.write(thunder_cue(&schedule.sounds, at));
+    if let Some(thunder) = thunder_cue(&schedule.sounds, at) {
+        cues.write(thunder);
+    }
     let look = &schedule.look;
     let [x, y, z] = at;
     let centre = Vec3::from(to_bevy([x, y, z + BOLT_DESCRIPTOR[2] * 0.5]));

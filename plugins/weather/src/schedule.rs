@@ -70,8 +70,9 @@ impl Key {
 pub struct Sounds {
     /// The rain loop.
     pub rain: String,
-    /// The thunder one-shot of a strike.
-    pub thunder: String,
+    /// The thunder one-shot of a strike (none: strikes are silent).
+    #[serde(default)]
+    pub thunder: Option<String>,
 }
 
 /// The area strikes fall in, in game space (Z up): X and Y are sampled inside
@@ -229,7 +230,8 @@ impl WeatherSchedule {
         if !(sky_ok && o.light > 0.0 && o.light <= 1.0) {
             return Err(invalid("look.overcast".into(), "colour in 0..=1, light factor in (0, 1]"));
         }
-        for (name, sample) in [("sounds.rain", &raw.sounds.rain), ("sounds.thunder", &raw.sounds.thunder)] {
+        let thunder = raw.sounds.thunder.iter().map(|t| ("sounds.thunder", t));
+        for (name, sample) in [("sounds.rain", &raw.sounds.rain)].into_iter().chain(thunder) {
             if sample.trim().is_empty() {
                 return Err(invalid(name.into(), "empty sample name"));
             }

@@ -60,10 +60,10 @@ pub fn rain_cue(sounds: &Sounds, action: SoundAction, volume: f32) -> SoundCue {
     }
 }
 
-/// The thunder of a strike at `at` (game space).
-pub fn thunder_cue(sounds: &Sounds, at: [f32; 3]) -> SoundCue {
-    SoundCue {
-        key: SoundKey::parse(&sounds.thunder),
+/// The thunder of a strike at `at` (game space), if the schedule names one.
+pub fn thunder_cue(sounds: &Sounds, at: [f32; 3]) -> Option<SoundCue> {
+    Some(SoundCue {
+        key: SoundKey::parse(sounds.thunder.as_deref()?),
         bus: SoundBus::Ambient,
         action: SoundAction::Play,
         at: Some(at),
@@ -71,7 +71,7 @@ pub fn thunder_cue(sounds: &Sounds, at: [f32; 3]) -> SoundCue {
         range: THUNDER_RANGE,
         frequency_ratio: 1.0,
         owner: None,
-    }
+    })
 }
 
 /// Tells the audio plugin what the rain loop does this frame.
@@ -119,14 +119,14 @@ mod tests {
 
     #[test]
     fn cues_name_the_schedules_samples_on_the_ambient_bus() {
-        let sounds = Sounds { rain: "ATM_RAIN1.WAV".into(), thunder: "sounds.lib/ATM_THUND1.WAV".into() };
+        let sounds = Sounds { rain: "ATM_RAIN1.WAV".into(), thunder: Some("sounds.lib/ATM_THUND1.WAV".into()) };
         let rain = rain_cue(&sounds, SoundAction::StartLoop(RAIN_LOOP_ID), 0.4);
         assert_eq!(
             (rain.bus, rain.key.library.as_str(), rain.key.name.as_str()),
             (SoundBus::Ambient, "", "ATM_RAIN1.WAV")
         );
         assert_eq!(rain.volume, 0.4);
-        let thunder = thunder_cue(&sounds, [1.0, 2.0, 3.0]);
+        let thunder = thunder_cue(&sounds, [1.0, 2.0, 3.0]).unwrap();
         assert_eq!(thunder.key, SoundKey { library: "sounds.lib".into(), name: "ATM_THUND1.WAV".into() });
         assert_eq!(
             (thunder.action, thunder.at, thunder.range),

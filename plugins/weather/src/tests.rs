@@ -20,7 +20,7 @@ pub(crate) fn look() -> Look {
 /// A schedule of `(time, rain)` keys (no snow; lightning as strong as the rain).
 pub(crate) fn schedule(keys: &[(f32, f32)]) -> WeatherSchedule {
     WeatherSchedule {
-        sounds: Sounds { rain: "ATM_RAIN1.WAV".into(), thunder: "ATM_THUND1.WAV".into() },
+        sounds: Sounds { rain: "ATM_RAIN1.WAV".into(), thunder: Some("ATM_THUND1.WAV".into()) },
         lightning_bounds: LightningBounds { min: [0.0, 0.0], max: [1000.0, 1000.0], z: 0.0 },
         look: look(),
         keys: keys.iter().map(|&(time, rain)| Key { time, rain, snow: 0.0, lightning: rain }).collect(),
