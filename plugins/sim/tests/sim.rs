@@ -556,6 +556,47 @@ mod demo {
     }
 
     #[test]
+    fn quitting_mid_fight_leaves_no_shell_and_the_next_mission_runs_as_in_a_fresh_process() {
+        let game = game();
+        let mut fresh = mission(&game, "single.01");
+        let mut app = mission(&game, "tutorial.01");
+        // An armed unit with shells, set down beside an object of a hostile clan.
+        let relations = app.world().resource::<ClanRelations>().clone();
+        let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &SimTransform, Option<&Weapon>, &Health)>();
+        let rows: Vec<_> = q.iter(app.world()).map(|(id, o, t, w, _)| (id.0, o.clan, t.position, w.copied())).collect();
+        let (shooter, clan, weapon) = rows
+            .iter()
+            .filter_map(|&(id, clan, _, w)| Some((id, clan, w.filter(|w| w.projectile_speed > 0.0)?)))
+            .find(|&(_, clan, _)| rows.iter().any(|r| relations.hostile(clan, r.1)))
+            .unwrap();
+        let &(target, _, at, _) = rows.iter().filter(|r| relations.hostile(clan, r.1)).min_by_key(|r| r.0).unwrap();
+        let entity = app.world().resource::<ObjectTable>().entity_of(shooter).unwrap();
+        let mut place = app.world_mut().get_mut::<SimTransform>(entity).unwrap();
+        place.position = [at[0] + weapon.range * 0.5, at[1], at[2]];
+        order(&mut app, vec![shooter], Order::Attack(target));
+        let shells = |app: &mut App| app.world_mut().query::<&Projectile>().iter(app.world()).count();
+        let mut ticks = 0;
+        while shells(&mut app) == 0 && ticks < 600 {
+            run(&mut app, 1);
+            ticks += 1;
+        }
+        assert!(shells(&mut app) > 0, "a shell is in flight after {ticks} ticks");
+        app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
+        app.update();
+        assert_eq!(shells(&mut app), 0, "no shell outlives its mission");
+        load_headless(&mut app, &game, "single.01").expect("loads");
+        for tick in 0..40 {
+            run(&mut app, 1);
+            run(&mut fresh, 1);
+            assert_eq!(
+                app.world().resource::<StateHash>().last(),
+                fresh.world().resource::<StateHash>().last(),
+                "tick {tick}: the second mission runs as in a fresh process"
+            );
+        }
+    }
+
+    #[test]
     fn demo_clans_get_superai_slots_init_distributors_and_ore() {
         use iron3d_core::{SuperAiSlots, UnitClass};
         use iron3d_economy::{Economy, OreProperty};
