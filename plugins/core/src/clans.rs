@@ -111,6 +111,18 @@ impl UnitClass {
     /// The hero's class word (spec `registry.md` §2.2, inferred).
     pub const HERO: u32 = 0x0102_0000;
 
+    /// A generator's class word (`registry.md` §2.2).
+    pub const GENERATOR: u32 = 0x8000_0002;
+
+    /// A mine's class word (`registry.md` §2.2).
+    pub const MINE: u32 = 0x8000_0004;
+
+    /// A storage's class word (`registry.md` §2.2).
+    pub const STORAGE: u32 = 0x8000_0008;
+
+    /// A transport robot's class word (`registry.md` §2.2).
+    pub const TRANSPORT: u32 = 0x0100_2000;
+
     /// Whether the class word is the hero's.
     pub fn is_hero(self) -> bool {
         self.0 == Self::HERO
@@ -222,6 +234,22 @@ impl MissionOutcome {
 pub struct ResearchBoard {
     /// Clan → `(startable node indices, busy)`.
     pub clans: std::collections::BTreeMap<i32, (Vec<u32>, bool)>,
+}
+
+/// Each clan's economy as the economy publishes it after every tick (read by the
+/// interface): clan index → `(ore held, power)`.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct EconomyBoard {
+    /// Clan → `(ore held by its objects, power)`.
+    pub clans: std::collections::BTreeMap<i32, (f32, f32)>,
+}
+
+impl EconomyBoard {
+    /// The ore and power of `clan` (`(0, 0)` for a clan without either).
+    pub fn of(&self, clan: i32) -> (f32, f32) {
+        self.clans.get(&clan).copied().unwrap_or_default()
+    }
 }
 
 /// One unit scheme a clan can build in this mission's data.

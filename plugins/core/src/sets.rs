@@ -53,6 +53,30 @@ pub enum SuperAiPhase {
     Strategy,
 }
 
+/// The two steps inside [`SimSystems::Production`]: ore income first (mines fill their
+/// stores, `iron3d_economy`), then the build and research orders pay from the stores
+/// (`iron3d_production`).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProductionPhase {
+    /// Mining.
+    Income,
+    /// Build and research orders, queues, finished robots.
+    Orders,
+}
+
+/// The three steps inside [`SimSystems::Behavior`]: the orders due this tick are taken,
+/// then the economy's distributors step, then units act on their orders (haulage moves
+/// ore the distributors left, radar, paths).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BehaviorPhase {
+    /// Orders become active; the due commands are applied.
+    Orders,
+    /// New ore holders get their ore property; the distributors step (`iron3d_economy`).
+    Economy,
+    /// Haul orders, radar targets, global and local paths.
+    Units,
+}
+
 /// The two steps inside [`SimSystems::Control`]: objects move first, then weapons aim
 /// and fire from where they now stand (so combat never races the physical step).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,6 +117,14 @@ pub(crate) fn configure(app: &mut App) {
         (SuperAiPhase::Scripts, SuperAiPhase::Strategy).chain().in_set(SimSystems::SuperAi),
     )
     .configure_sets(FixedUpdate, (InputPhase::Clock, InputPhase::Commands).chain().in_set(SimSystems::Input))
+    .configure_sets(
+        FixedUpdate,
+        (ProductionPhase::Income, ProductionPhase::Orders).chain().in_set(SimSystems::Production),
+    )
+    .configure_sets(
+        FixedUpdate,
+        (BehaviorPhase::Orders, BehaviorPhase::Economy, BehaviorPhase::Units).chain().in_set(SimSystems::Behavior),
+    )
     .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Armament).chain().in_set(SimSystems::Control))
     .configure_sets(
         FixedUpdate,

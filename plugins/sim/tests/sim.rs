@@ -711,16 +711,13 @@ mod production {
     }
 
     fn set_mining(app: &mut App, per_second: f32) {
-        let mut rules = app.world_mut().resource_mut::<iron3d_production::ProductionRules>();
-        if let Ok(r) = &mut rules.0 {
-            Arc::make_mut(r).production.mine_ore_per_second.value = per_second;
-        }
+        app.world_mut().insert_resource(iron3d_economy::MiningRate(per_second));
     }
 
     #[test]
     fn mines_extract_ore_into_their_own_store_only_up_to_its_maximum() {
         let mut app = tutorial();
-        let mine = building(&mut app, iron3d_production::mining::MINE_CLASS);
+        let mine = building(&mut app, UnitClass::MINE);
         let stores = |app: &mut App| {
             let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &OreProperty)>();
             let mut v: Vec<(u32, OreProperty)> =
@@ -729,7 +726,7 @@ mod production {
             v
         };
         let e = app.world().resource::<ObjectTable>().entity_of(mine).unwrap();
-        app.world_mut().get_mut::<OreProperty>(e).unwrap().current_bits = 100f32.to_bits();
+        app.world_mut().get_mut::<OreProperty>(e).unwrap().set(100.0);
         let start = stores(&mut app);
         run(&mut app, 10);
         assert_eq!(stores(&mut app), start, "no mining at 0 ore per second");
@@ -834,7 +831,7 @@ mod production {
         let mut stores: Vec<_> = q.iter_mut(app.world_mut()).filter(|(_, o, _)| o.clan == PLAYER).collect();
         stores.sort_by_key(|(id, ..)| **id);
         for (_, _, p) in &mut stores {
-            p.current_bits = left.to_bits();
+            p.set(left);
             left = 0.0;
         }
         let (before, count) = (ore(&mut app, PLAYER), objects(&mut app));
