@@ -24,7 +24,7 @@ pub use navigator::Navigator;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, BehaviorPhase};
+use iron3d_core::{AppState, BehaviorPhase, MissionStart};
 
 /// `LockBehaviour` is off: units are steered (locked, they keep their orders and stand).
 fn unlocked(config: Res<BehaviorConfig>) -> bool {
@@ -41,7 +41,7 @@ impl Plugin for BehaviorPlugin {
             .init_resource::<haul::Haulage>()
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
-            .add_systems(OnEnter(AppState::InGame), config::load)
+            .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
             .add_systems(FixedUpdate, (orders::activate, orders::apply_commands).chain().in_set(BehaviorPhase::Orders))
             .add_systems(
                 FixedUpdate,

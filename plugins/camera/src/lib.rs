@@ -15,7 +15,7 @@ pub use rig::{CENTER_RATE, CameraMode, DISTANCE, FREE_PITCH, GameCamera, RTS_PIT
 use bevy::prelude::*;
 use bevy::render::view::ColorGrading;
 use iron3d_assets::axes::to_bevy;
-use iron3d_core::{AppState, MissionClans, ObjectTable, SimTransform, Weapon};
+use iron3d_core::{AppState, MissionClans, MissionStart, ObjectTable, SimTransform, Weapon};
 use iron3d_mission::{MissionObject, Registered};
 use iron3d_render::MissionRenderSystems;
 use std::f32::consts::FRAC_PI_2;
@@ -56,7 +56,7 @@ impl Plugin for GameCameraPlugin {
                 CameraSystems::Publish.after(MissionRenderSystems::Place).before(TransformSystems::Propagate),
             )
             .add_systems(Startup, spawn)
-            .add_systems(OnEnter(AppState::InGame), frame_mission)
+            .add_systems(OnEnter(AppState::InGame), frame_mission.in_set(MissionStart::Present))
             .add_systems(
                 Update,
                 (controls::controls, spotlight)

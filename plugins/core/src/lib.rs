@@ -47,8 +47,8 @@ pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, 
 pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use sets::{
-    BehaviorPhase, ControlPhase, InputPhase, ProductionPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS,
-    World3dPhase,
+    BehaviorPhase, ControlPhase, InputPhase, MissionStart, ProductionPhase, SimSystems, SuperAiPhase, TICK_MS,
+    TICK_SECONDS, World3dPhase,
 };
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};

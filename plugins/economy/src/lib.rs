@@ -33,7 +33,7 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BehaviorPhase, EconomyBoard, Fnv1a, ObjectTable, OriginalObjectId, Owner, ProductionParts,
+    AppState, BehaviorPhase, EconomyBoard, Fnv1a, MissionStart, ObjectTable, OriginalObjectId, Owner, ProductionParts,
     ProductionPhase, PropertyBag, SuperAiSlots, TICK_SECONDS, UnitClass,
 };
 
@@ -76,7 +76,7 @@ impl Plugin for EconomyPlugin {
             .register_type::<Economy>()
             .register_type::<OreProperty>()
             .register_type::<OreDevices>()
-            .add_systems(OnEnter(AppState::InGame), setup)
+            .add_systems(OnEnter(AppState::InGame), setup.in_set(MissionStart::Objects))
             .add_systems(OnExit(AppState::InGame), move |mut e: ResMut<Economy>, mut board: ResMut<EconomyBoard>| {
                 *e = Economy { distributors: Vec::new(), transfer };
                 *board = EconomyBoard::default();

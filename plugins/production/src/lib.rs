@@ -45,7 +45,7 @@ pub use step::PLACES_AROUND;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, BuildOptions, Fnv1a, ProductionPhase, ResearchBoard};
+use iron3d_core::{AppState, BuildOptions, Fnv1a, MissionStart, ProductionPhase, ResearchBoard};
 use std::sync::Arc;
 
 /// Installs production and research (needs `iron3d_core::CorePlugin`; the mission
@@ -58,7 +58,7 @@ impl Plugin for ProductionPlugin {
         let rules = iron3d_rules::Rules::shipped().map(Arc::new).map_err(|e| e.to_string());
         app.insert_resource(ProductionRules(rules))
             .register_type::<Production>()
-            .add_systems(OnEnter(AppState::InGame), (step::setup, options::publish).chain())
+            .add_systems(OnEnter(AppState::InGame), (step::setup, options::publish).chain().in_set(MissionStart::Clans))
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
                 commands.remove_resource::<Production>();
                 commands.insert_resource(ResearchBoard::default());

@@ -401,6 +401,29 @@ fn no_system_order_is_ambiguous_in_the_fixed_tick() {
     });
 }
 
+#[test]
+fn no_system_order_is_ambiguous_when_a_mission_starts_or_after_the_tick() {
+    use bevy_app::PostUpdate;
+    use bevy_ecs::schedule::ScheduleLabel;
+    fn check(app: &mut App, label: impl ScheduleLabel + Clone) {
+        let name = format!("{label:?}");
+        app.world_mut().schedule_scope(label, |world, schedule| {
+            schedule.set_build_settings(ScheduleBuildSettings {
+                ambiguity_detection: LogLevel::Error,
+                ..Default::default()
+            });
+            if let Err(e) = schedule.initialize(world) {
+                panic!("{name} builds without ambiguities: {}", e.to_string(schedule.graph(), world));
+            }
+            assert_eq!(schedule.graph().conflicting_systems().len(), 0, "{name}");
+        });
+    }
+    let mut app = headless_app();
+    app.add_plugins(iron3d_mission::MissionPlugin);
+    check(&mut app, OnEnter(AppState::InGame));
+    check(&mut app, PostUpdate);
+}
+
 /// The bundled demo game directory.
 fn demo_game() -> std::sync::Arc<iron3d_vfs::GameDir> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
