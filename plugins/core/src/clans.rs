@@ -46,7 +46,17 @@ impl ClanSetup {
     /// Whether the clan plays: a player (mode 1) or computer (mode 2) clan, not the
     /// environment (0) or a neutral clan (3).
     pub fn plays(&self) -> bool {
-        matches!(self.mode, 1 | 2)
+        self.is_player() || self.is_computer()
+    }
+
+    /// Whether a player commands the clan (mode 1).
+    pub fn is_player(&self) -> bool {
+        self.mode == 1
+    }
+
+    /// Whether the computer plays the clan (mode 2).
+    pub fn is_computer(&self) -> bool {
+        self.mode == 2
     }
 }
 
@@ -64,12 +74,12 @@ impl MissionClans {
     /// The local player's clan: the first clan record of mode 1 (the project's reading:
     /// the original's clan selection is opaque).
     pub fn player(&self) -> Option<u32> {
-        self.clans.iter().find(|c| c.mode == 1).map(|c| c.index)
+        self.clans.iter().find(|c| c.is_player()).map(|c| c.index)
     }
 
     /// Whether clan index `clan` is a computer clan (mode 2).
     pub fn is_computer(&self, clan: i32) -> bool {
-        usize::try_from(clan).ok().and_then(|i| self.clans.get(i)).is_some_and(|c| c.mode == 2)
+        usize::try_from(clan).ok().and_then(|i| self.clans.get(i)).is_some_and(ClanSetup::is_computer)
     }
 }
 

@@ -277,7 +277,7 @@ pub(crate) fn think(
     strategy.building.retain(|id, _| table.entity_of(*id).is_some());
     strategy.researching.retain(|id, _| table.entity_of(*id).is_some());
     let mut census_now = None;
-    for clan in clans.clans.iter().filter(|c| c.mode == 2 && outcome.of(c.index).is_none()) {
+    for clan in clans.clans.iter().filter(|c| c.is_computer() && outcome.of(c.index).is_none()) {
         if !(clock.tick + clan.index * 7).is_multiple_of(period) {
             continue;
         }
