@@ -34,7 +34,7 @@ pub use voices::{Applied, PAUSED_BUSES, Voice, Voices};
 
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
-use iron3d_core::{AppState, Pause, SoundAction, SoundBus, SoundKey};
+use iron3d_core::{AppState, MissionStart, Pause, SoundAction, SoundBus, SoundKey};
 
 /// The audio steps of a frame, in order (`PostUpdate`).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -102,7 +102,10 @@ impl Plugin for GameAudioPlugin {
             )
             .add_systems(OnEnter(AppState::MainMenu), producers::menu_table)
             .add_systems(OnEnter(AppState::Loading), (log::clear, samples::clear))
-            .add_systems(OnEnter(AppState::InGame), (ambient::open, producers::adopt_rules))
+            .add_systems(
+                OnEnter(AppState::InGame),
+                (ambient::open, producers::adopt_rules).in_set(MissionStart::Present),
+            )
             .add_systems(OnExit(AppState::InGame), (ambient::close, voices::stop_all, producers::reset))
             .add_systems(OnEnter(Pause::Paused), voices::pause)
             .add_systems(OnExit(Pause::Paused), voices::resume)

@@ -17,7 +17,7 @@ use iron3d_core::{
     DispatchPhase, GameClock, GameMessage, GameMessageKind, ManualControl, Movable, NavState, NavStatus, ObjectTable,
     Order, OriginalObjectId, Owner, ProductionEvent, SimTransform, TICK_SECONDS, UnitClass,
 };
-use iron3d_economy::{MINE_CLASS, OreProperty, TRANSPORT_CLASS};
+use iron3d_economy::OreProperty;
 
 /// The haul rules in force (the rules file's `haul` section, the mission's once one
 /// loads; an error refuses every haul order).
@@ -61,12 +61,12 @@ impl Trip {
 /// The unit is no transport robot, or the target no mine of its clan.
 pub fn refusal(unit: (u32, i32, Option<u32>), mine: u32, target: Option<(i32, Option<u32>)>) -> Result<(), String> {
     let (id, clan, class) = unit;
-    if class != Some(TRANSPORT_CLASS) {
+    if class != Some(UnitClass::TRANSPORT) {
         return Err(format!("haul: object {id} is not a transport robot"));
     }
     match target {
         None => Err(format!("haul: no object with id {mine}")),
-        Some((_, c)) if c != Some(MINE_CLASS) => Err(format!("haul: object {mine} is not a mine")),
+        Some((_, c)) if c != Some(UnitClass::MINE) => Err(format!("haul: object {mine} is not a mine")),
         Some((owner, _)) if owner != clan => Err(format!("haul: mine {mine} is not of clan {clan}")),
         Some(_) => Ok(()),
     }
@@ -112,24 +112,11 @@ fn nearest_store(holders: &Query<Holder>, clan: i32, from: [f32; 2]) -> Option<u
     holders
         .iter()
         .filter(|(_, o, c, _, ore, movable)| {
-            o.clan == clan && !movable && c.is_none_or(|c| c.0 != MINE_CLASS) && room(ore) > 0.0
+            o.clan == clan && !movable && c.is_none_or(|c| c.0 != UnitClass::MINE) && ore.room() > 0.0
         })
         .map(|(id, _, _, t, ..)| (dist(from, [t.position[0], t.position[1]]), id.0))
         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
         .map(|(_, id)| id)
-}
-
-fn room(ore: &OreProperty) -> f32 {
-    (ore.maximum as f32 - ore.current()).max(0.0)
-}
-
-/// Moves up to `amount` ore from `from` to `to` (never below 0 nor past `to`'s
-/// `MaximumOre` or `cap`).
-fn transfer(from: &mut OreProperty, to: &mut OreProperty, amount: f32, cap: f32) {
-    let space = (cap.min(to.maximum as f32) - to.current()).max(0.0);
-    let moved = amount.min(from.current()).min(space).max(0.0);
-    from.current_bits = (from.current() - moved).to_bits();
-    to.current_bits = if moved == space { cap.min(to.maximum as f32) } else { to.current() + moved }.to_bits();
 }
 
 /// Runs every haul order one tick.
@@ -160,7 +147,7 @@ pub(crate) fn haul(
         let (clan, maximum) = transport;
         let mine_entity = table
             .entity_of(mine)
-            .filter(|&e| holders.get(e).is_ok_and(|h| h.1.clan == clan && h.2.is_some_and(|c| c.0 == MINE_CLASS)));
+            .filter(|&e| holders.get(e).is_ok_and(|h| h.1.clan == clan && h.2.is_some_and(|c| c.0 == UnitClass::MINE)));
         let Some(mine_entity) = mine_entity else {
             nav.start(Order::Stop);
             out.write(report(&clock, ProductionEvent::Rejected, vec![id, mine], format!("haul: mine {mine} is gone")));
@@ -177,7 +164,7 @@ pub(crate) fn haul(
             }
             let Ok([mut from, mut to]) = holders.get_many_mut([mine_entity, entity]) else { continue };
             nav.trip.start.get_or_insert(to.4.current());
-            transfer(&mut from.4, &mut to.4, rules.load_per_second.value * TICK_SECONDS, cap);
+            OreProperty::transfer(&mut from.4, &mut to.4, rules.load_per_second.value * TICK_SECONDS, cap);
             let cargo = to.4.current();
             if cargo >= cap || (from.4.current() <= 0.0 && cargo > 0.0) {
                 out.write(report(&clock, ProductionEvent::Loaded, vec![id, mine], nav.trip.moved(cargo)));
@@ -191,7 +178,7 @@ pub(crate) fn haul(
             .trip
             .store
             .and_then(|s| table.entity_of(s).map(|e| (s, e)))
-            .filter(|&(_, e)| holders.get(e).is_ok_and(|h| h.1.clan == clan && room(h.4) > 0.0));
+            .filter(|&(_, e)| holders.get(e).is_ok_and(|h| h.1.clan == clan && h.4.room() > 0.0));
         let Some((store, store_entity)) = store else {
             let cargo = holders.get(entity).map_or(0.0, |h| h.4.current());
             if let Some(left) = nav.trip.store.filter(|_| nav.trip.start.is_some()) {
@@ -209,7 +196,7 @@ pub(crate) fn haul(
         }
         let Ok([mut from, mut to]) = holders.get_many_mut([entity, store_entity]) else { continue };
         nav.trip.start.get_or_insert(from.4.current());
-        transfer(&mut from.4, &mut to.4, rules.unload_per_second.value * TICK_SECONDS, f32::INFINITY);
+        OreProperty::transfer(&mut from.4, &mut to.4, rules.unload_per_second.value * TICK_SECONDS, f32::INFINITY);
         if from.4.current() <= 0.0 {
             out.write(report(&clock, ProductionEvent::Unloaded, vec![id, store], nav.trip.moved(0.0)));
             nav.trip = Trip::default();

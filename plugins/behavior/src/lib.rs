@@ -24,7 +24,7 @@ pub use navigator::Navigator;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, MissionLoadPhase, SimSystems};
+use iron3d_core::{AppState, BehaviorPhase, MissionLoadPhase, MissionStart};
 
 /// `LockBehaviour` is off: units are steered (locked, they keep their orders and stand).
 fn unlocked(config: Res<BehaviorConfig>) -> bool {
@@ -42,18 +42,17 @@ impl Plugin for BehaviorPlugin {
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), haul::adopt_rules)
-            .add_systems(OnEnter(AppState::InGame), config::load)
+            .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
+            .add_systems(FixedUpdate, (orders::activate, orders::apply_commands).chain().in_set(BehaviorPhase::Orders))
             .add_systems(
                 FixedUpdate,
                 (
-                    orders::activate,
-                    orders::apply_commands,
-                    haul::haul.after(iron3d_economy::EconomyStep).run_if(unlocked),
+                    haul::haul.run_if(unlocked),
                     radar::scan,
                     (follow::plan_legs, follow::follow).chain().run_if(unlocked),
                 )
                     .chain()
-                    .in_set(SimSystems::Behavior),
+                    .in_set(BehaviorPhase::Units),
             );
     }
 }

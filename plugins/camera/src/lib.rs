@@ -15,7 +15,7 @@ pub use rig::{CENTER_RATE, CameraMode, DISTANCE, FREE_PITCH, GameCamera, RTS_PIT
 use bevy::prelude::*;
 use bevy::render::view::ColorGrading;
 use iron3d_assets::axes::to_bevy;
-use iron3d_core::{AppState, ObjectTable, SimTransform, Weapon};
+use iron3d_core::{AppState, MissionClans, MissionStart, ObjectTable, SimTransform, Weapon};
 use iron3d_mission::{MissionObject, Registered};
 use iron3d_render::MissionRenderSystems;
 use std::f32::consts::FRAC_PI_2;
@@ -56,7 +56,7 @@ impl Plugin for GameCameraPlugin {
                 CameraSystems::Publish.after(MissionRenderSystems::Place).before(TransformSystems::Propagate),
             )
             .add_systems(Startup, spawn)
-            .add_systems(OnEnter(AppState::InGame), frame_mission)
+            .add_systems(OnEnter(AppState::InGame), frame_mission.in_set(MissionStart::Present))
             .add_systems(
                 Update,
                 (controls::controls, spotlight)
@@ -84,17 +84,25 @@ fn spawn(mut commands: Commands) {
 }
 
 /// Frames the player's base when a mission opens (resuming never re-enters the game):
-/// the objects of the lowest positive clan, or every object when no clan owns any.
+/// the objects of the player's clan ([`MissionClans::player`]), or every object when
+/// the mission has no player clan or it owns none.
 fn frame_mission(
+    clans: Option<Res<MissionClans>>,
     objects: Query<(&SimTransform, &MissionObject), With<Registered>>,
     mut cameras: Query<&mut GameCamera>,
 ) {
-    let player = objects.iter().map(|(_, o)| o.clan).filter(|&c| c > 0).min();
-    let points: Vec<Vec3> = objects
-        .iter()
-        .filter(|(_, o)| player.is_none_or(|p| o.clan == p))
-        .map(|(t, _)| Vec3::from(to_bevy(t.position)))
-        .collect();
+    let player = clans.and_then(|c| c.player()).and_then(|p| i32::try_from(p).ok());
+    let of = |clan: Option<i32>| -> Vec<Vec3> {
+        objects
+            .iter()
+            .filter(|(_, o)| clan.is_none_or(|p| o.clan == p))
+            .map(|(t, _)| Vec3::from(to_bevy(t.position)))
+            .collect()
+    };
+    let mut points = of(player);
+    if points.is_empty() {
+        points = of(None);
+    }
     if points.is_empty() {
         return;
     }
@@ -197,5 +205,43 @@ mod tests {
         // Turret turned a quarter left (counter-clockwise seen from above: game +Y).
         let left = first_person(&unit, Some(&object), FRAC_PI_2, 0.0);
         assert!(left.forward().dot(Vec3::from(to_bevy([0.0, 1.0, 0.0]))) > 0.999, "{:?}", left.forward());
+    }
+
+    struct NoFiles;
+
+    impl iron3d_core::ScriptFiles for NoFiles {
+        fn read(&self, _: &str) -> Result<Option<Vec<u8>>, String> {
+            Ok(None)
+        }
+    }
+
+    fn clan(index: u32, mode: u32) -> iron3d_core::ClanSetup {
+        iron3d_core::ClanSetup {
+            index,
+            name: format!("clan {index}"),
+            mode,
+            anchor: [0.0; 2],
+            bundle: String::new(),
+            research_tree: String::new(),
+            relations: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_first_frame_is_the_players_base_when_the_player_is_clan_0() {
+        use bevy::ecs::system::RunSystemOnce;
+        let mut world = World::new();
+        let clans = vec![clan(0, 1), clan(1, 2)];
+        world.insert_resource(MissionClans { clans, files: std::sync::Arc::new(NoFiles) });
+        for (clan, x) in [(0, 100.0), (0, 120.0), (1, 900.0), (1, 920.0)] {
+            let object = MissionObject { key: "unit.dat".into(), components: Vec::new(), clan };
+            let place = SimTransform { position: [x, 50.0, 0.0], orientation: [0.0; 3], scale: [1.0; 3] };
+            world.spawn((place, object, Registered));
+        }
+        let camera = world.spawn(GameCamera::default()).id();
+        world.run_system_once(frame_mission).unwrap();
+        let focus = world.get::<GameCamera>(camera).unwrap().focus;
+        let base = Vec3::from(to_bevy([110.0, 50.0, 0.0]));
+        assert!(focus.distance(base) < 1.0, "frames clan 0's base at {base}, not the enemy's: {focus}");
     }
 }

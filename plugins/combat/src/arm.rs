@@ -4,10 +4,9 @@
 use crate::{CombatDifficulty, CombatRules};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, Difficulty, Health, MissionClans, Owner, Radar, SimObject, TICK_MS, UnitClass, Weapon,
+    ClanRelations, Difficulty, Health, MissionClans, Owner, PropertyBag, Radar, SimObject, TICK_MS, UnitClass, Weapon,
 };
 use iron3d_formats::world::PropertyValue;
-use iron3d_mission::PropertyBag;
 use iron3d_rules::Combat;
 use iron3d_terrain::BehaviorIni;
 

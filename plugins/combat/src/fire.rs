@@ -1,12 +1,14 @@
 //! Turrets, shots and hits, in stable order: shooters by `OriginalObjectId`,
 //! projectiles by shot sequence, hits by (target, shot).
 
+use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
+use bevy_state::prelude::DespawnOnExit;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
-    CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health, ManualControl,
-    ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter, SimTransform, TICK_SECONDS,
-    Weapon,
+    AppState, CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health,
+    ManualControl, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter,
+    SimTransform, TICK_SECONDS, Weapon,
 };
 
 /// A turret fires once it points within this angle of its target (radians).
@@ -28,7 +30,8 @@ struct Hit {
 #[derive(Resource, Debug, Default)]
 pub(crate) struct Hits(Vec<Hit>);
 
-/// Forgets the shots of a closed mission.
+/// Forgets the shots of a closed mission (projectiles in flight despawn with it, by
+/// `DespawnOnExit`).
 pub(crate) fn reset(mut hits: ResMut<Hits>, mut shots: ResMut<ShotCounter>) {
     hits.0.clear();
     shots.0 = 0;
@@ -94,16 +97,20 @@ pub(crate) fn aim_and_fire(
         let sequence = shots.0;
         if weapon.projectile_speed > 0.0 {
             let flight = dist(from, to) / weapon.projectile_speed / dt;
-            commands.spawn(Projectile {
-                sequence,
-                shooter: id.0,
-                target,
-                kind: weapon.kind,
-                position: t.position,
-                speed: weapon.projectile_speed,
-                damage: weapon.damage,
-                ttl: (flight * TTL_FACTOR).ceil() as u32 + 1,
-            });
+            commands.spawn((
+                Name::new("Projectile"),
+                Projectile {
+                    sequence,
+                    shooter: id.0,
+                    target,
+                    kind: weapon.kind,
+                    position: t.position,
+                    speed: weapon.projectile_speed,
+                    damage: weapon.damage,
+                    ttl: (flight * TTL_FACTOR).ceil() as u32 + 1,
+                },
+                DespawnOnExit(AppState::InGame),
+            ));
         } else {
             hits.0.push(Hit { target, sequence, shooter: id.0, damage: weapon.damage });
         }

@@ -2,8 +2,8 @@
 //! recovered), with every number in the rules file (`assets/rules/iron3d.rules.ron`,
 //! section `combat`).
 //!
-//! * **Arming** (when the game starts, then in `SimSystems::Input` for objects that join
-//!   later): an object with a Unit DAT
+//! * **Arming** (when the game starts, `MissionStart::Objects`, then in
+//!   `InputPhase::Arming` for objects that join later): an object with a Unit DAT
 //!   class gets [`Health`] (full hit points of its class scaled by its `Life state`
 //!   property, `Invulnerability` kept), and an armed class its [`Weapon`] and
 //!   [`Radar`]. Behavior keeps the radar's target.
@@ -24,8 +24,8 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, ControlPhase, Fnv1a, GameRules, Health, MissionLoadPhase, OriginalObjectId, Projectile, Radar,
-    SimSystems, Weapon,
+    AppState, ControlPhase, Fnv1a, GameRules, Health, InputPhase, MissionLoadPhase, MissionStart, OriginalObjectId,
+    Projectile, Radar, Weapon,
 };
 use iron3d_rules::{Combat, DifficultyRules};
 
@@ -64,9 +64,9 @@ impl Plugin for CombatPlugin {
             .insert_resource(CombatDifficulty(self.difficulty))
             .init_resource::<fire::Hits>()
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
-            .add_systems(OnEnter(AppState::InGame), (arm::relations, arm::arm))
+            .add_systems(OnEnter(AppState::InGame), (arm::relations, arm::arm).in_set(MissionStart::Objects))
             .add_systems(OnExit(AppState::InGame), fire::reset)
-            .add_systems(FixedUpdate, arm::arm.in_set(SimSystems::Input))
+            .add_systems(FixedUpdate, arm::arm.in_set(InputPhase::Arming))
             .add_systems(
                 FixedUpdate,
                 (fire::aim_and_fire, fire::fly, fire::apply_hits).chain().in_set(ControlPhase::Armament),

@@ -46,7 +46,17 @@ impl ClanSetup {
     /// Whether the clan plays: a player (mode 1) or computer (mode 2) clan, not the
     /// environment (0) or a neutral clan (3).
     pub fn plays(&self) -> bool {
-        matches!(self.mode, 1 | 2)
+        self.is_player() || self.is_computer()
+    }
+
+    /// Whether a player commands the clan (mode 1).
+    pub fn is_player(&self) -> bool {
+        self.mode == 1
+    }
+
+    /// Whether the computer plays the clan (mode 2).
+    pub fn is_computer(&self) -> bool {
+        self.mode == 2
     }
 }
 
@@ -64,12 +74,12 @@ impl MissionClans {
     /// The local player's clan: the first clan record of mode 1 (the project's reading:
     /// the original's clan selection is opaque).
     pub fn player(&self) -> Option<u32> {
-        self.clans.iter().find(|c| c.mode == 1).map(|c| c.index)
+        self.clans.iter().find(|c| c.is_player()).map(|c| c.index)
     }
 
     /// Whether clan index `clan` is a computer clan (mode 2).
     pub fn is_computer(&self, clan: i32) -> bool {
-        usize::try_from(clan).ok().and_then(|i| self.clans.get(i)).is_some_and(|c| c.mode == 2)
+        usize::try_from(clan).ok().and_then(|i| self.clans.get(i)).is_some_and(ClanSetup::is_computer)
     }
 }
 
@@ -110,6 +120,18 @@ impl UnitClass {
 
     /// The hero's class word (spec `registry.md` §2.2, inferred).
     pub const HERO: u32 = 0x0102_0000;
+
+    /// A generator's class word (`registry.md` §2.2).
+    pub const GENERATOR: u32 = 0x8000_0002;
+
+    /// A mine's class word (`registry.md` §2.2).
+    pub const MINE: u32 = 0x8000_0004;
+
+    /// A storage's class word (`registry.md` §2.2).
+    pub const STORAGE: u32 = 0x8000_0008;
+
+    /// A transport robot's class word (`registry.md` §2.2).
+    pub const TRANSPORT: u32 = 0x0100_2000;
 
     /// Whether the class word is the hero's.
     pub fn is_hero(self) -> bool {
@@ -222,6 +244,22 @@ impl MissionOutcome {
 pub struct ResearchBoard {
     /// Clan → `(startable node indices, busy)`.
     pub clans: std::collections::BTreeMap<i32, (Vec<u32>, bool)>,
+}
+
+/// Each clan's economy as the economy publishes it after every tick (read by the
+/// interface): clan index → `(ore held, power)`.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct EconomyBoard {
+    /// Clan → `(ore held by its objects, power)`.
+    pub clans: std::collections::BTreeMap<i32, (f32, f32)>,
+}
+
+impl EconomyBoard {
+    /// The ore and power of `clan` (`(0, 0)` for a clan without either).
+    pub fn of(&self, clan: i32) -> (f32, f32) {
+        self.clans.get(&clan).copied().unwrap_or_default()
+    }
 }
 
 /// One unit scheme a clan can build in this mission's data.

@@ -16,6 +16,7 @@ mod messages;
 mod motion;
 mod orders;
 pub mod plane;
+mod properties;
 mod random;
 mod rules;
 mod sets;
@@ -26,8 +27,8 @@ mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
 pub use clans::{
-    BuildOption, BuildOptions, ClanSetup, MissionClans, MissionOutcome, Outcome, ProductionPart, ProductionParts,
-    ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots, UnitClass,
+    BuildOption, BuildOptions, ClanSetup, EconomyBoard, MissionClans, MissionOutcome, Outcome, ProductionPart,
+    ProductionParts, ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
 pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};
@@ -44,9 +45,13 @@ pub use motion::{
     SteerIntent,
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
+pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use rules::GameRules;
-pub use sets::{ControlPhase, InputPhase, SimSystems, SuperAiPhase, TICK_MS, TICK_SECONDS, World3dPhase};
+pub use sets::{
+    BehaviorPhase, ControlPhase, InputPhase, MissionStart, ProductionPhase, SimSystems, SuperAiPhase, TICK_MS,
+    TICK_SECONDS, World3dPhase,
+};
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
@@ -74,6 +79,9 @@ impl Plugin for CorePlugin {
             .init_resource::<ClanRelations>()
             .init_resource::<ResearchBoard>()
             .register_type::<ResearchBoard>()
+            .init_resource::<EconomyBoard>()
+            .register_type::<EconomyBoard>()
+            .register_type::<PropertyBag>()
             .init_resource::<BuildOptions>()
             .register_type::<BuildOptions>()
             .init_resource::<ShotCounter>()

@@ -1,7 +1,7 @@
 //! The simulation order: one fixed tick of [`TICK_MS`] runs the [`SimSystems`] sets in
 //! order, only while a mission runs unpaused.
 
-use crate::states::Pause;
+use crate::states::{AppState, Pause};
 use bevy_app::{App, FixedUpdate};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
@@ -33,14 +33,34 @@ pub enum SimSystems {
     World3d,
 }
 
-/// The two steps inside [`SimSystems::Input`]: the clock advances, then the commands
-/// sampled from the player (and later the network) are stamped with the new tick.
+/// The three steps inside [`SimSystems::Input`]: the clock advances, then the commands
+/// sampled from the player (and the network) are stamped with the new tick, then the
+/// objects that joined since the last tick are armed.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InputPhase {
     /// The tick counter and queue time advance.
     Clock,
     /// Frame input becomes tick-stamped commands.
     Commands,
+    /// Objects that joined (production's robots) get their hit points and weapons
+    /// (`iron3d_combat`).
+    Arming,
+}
+
+/// The steps of starting a mission (`OnEnter(AppState::InGame)`), in this order: the
+/// subsystems read their configuration, then the objects and clans get their
+/// subsystem state, then presentation and services open on the started mission.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MissionStart {
+    /// Behavior, Wizard and Control read their configuration.
+    Config,
+    /// Combat arms the objects and sets the clans' relations, the economy builds the
+    /// ore properties and distributors.
+    Objects,
+    /// Production builds the clans' research trees and what each clan can build.
+    Clans,
+    /// The camera, weather, sound, interface, renderer and network open.
+    Present,
 }
 
 /// The two steps inside [`SimSystems::SuperAi`]: the clans' scripts run first, then the
@@ -51,6 +71,30 @@ pub enum SuperAiPhase {
     Scripts,
     /// Computer clans' decisions and the outcome rules.
     Strategy,
+}
+
+/// The two steps inside [`SimSystems::Production`]: ore income first (mines fill their
+/// stores, `iron3d_economy`), then the build and research orders pay from the stores
+/// (`iron3d_production`).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProductionPhase {
+    /// Mining.
+    Income,
+    /// Build and research orders, queues, finished robots.
+    Orders,
+}
+
+/// The three steps inside [`SimSystems::Behavior`]: the orders due this tick are taken,
+/// then the economy's distributors step, then units act on their orders (haulage moves
+/// ore the distributors left, radar, paths).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BehaviorPhase {
+    /// Orders become active; the due commands are applied.
+    Orders,
+    /// New ore holders get their ore property; the distributors step (`iron3d_economy`).
+    Economy,
+    /// Haul orders, radar targets, global and local paths.
+    Units,
 }
 
 /// The two steps inside [`SimSystems::Control`]: objects move first, then weapons aim
@@ -92,7 +136,22 @@ pub(crate) fn configure(app: &mut App) {
         FixedUpdate,
         (SuperAiPhase::Scripts, SuperAiPhase::Strategy).chain().in_set(SimSystems::SuperAi),
     )
-    .configure_sets(FixedUpdate, (InputPhase::Clock, InputPhase::Commands).chain().in_set(SimSystems::Input))
+    .configure_sets(
+        FixedUpdate,
+        (InputPhase::Clock, InputPhase::Commands, InputPhase::Arming).chain().in_set(SimSystems::Input),
+    )
+    .configure_sets(
+        OnEnter(AppState::InGame),
+        (MissionStart::Config, MissionStart::Objects, MissionStart::Clans, MissionStart::Present).chain(),
+    )
+    .configure_sets(
+        FixedUpdate,
+        (ProductionPhase::Income, ProductionPhase::Orders).chain().in_set(SimSystems::Production),
+    )
+    .configure_sets(
+        FixedUpdate,
+        (BehaviorPhase::Orders, BehaviorPhase::Economy, BehaviorPhase::Units).chain().in_set(SimSystems::Behavior),
+    )
     .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Armament).chain().in_set(SimSystems::Control))
     .configure_sets(
         FixedUpdate,

@@ -9,38 +9,53 @@
 //!   ([`Distributor::step`]) with `dt` = one tick; producers answer through their
 //!   tag-26 devices ([`OreDevices`], query `0x1002`), receivers are ore stores with
 //!   room below their `MaximumOre`. The devices come from the CTLD tag-26 items and NDP
-//!   rows the mission load read ([`iron3d_core::ProductionParts`]).
+//!   rows the mission load read ([`iron3d_core::ProductionParts`]). They run in
+//!   `BehaviorPhase::Economy`, after the orders due are taken and before units act.
+//! * Each tick, in `ProductionPhase::Income` (before production pays), every mine
+//!   extracts ore into its own store ([`mining`], the project's own rule).
+//! * Every change of an object's ore goes through this crate: [`OreProperty`]'s
+//!   methods (`fill`, `add`, `transfer`), [`withdraw_ore`] and [`refund_ore`].
+//! * After each tick (`FixedPostUpdate`) each clan's ore and power are published as
+//!   [`iron3d_core::EconomyBoard`] ([`clan_summary`] per clan).
 
 pub mod distributor;
+pub mod mining;
 pub mod ore;
 pub mod production;
 
 pub use distributor::{Distributor, Row, StepHost, StepReport};
-pub use ore::{MINE_CLASS, OreProperty, STORAGE_CLASS, TRANSPORT_CLASS, class_defaults};
+pub use mining::MiningRate;
+pub use ore::{OreProperty, class_defaults};
 pub use production::{OreDevice, OreDevices, Transfer};
 
-use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_app::{App, FixedPostUpdate, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, Fnv1a, ObjectTable, OriginalObjectId, Owner, ProductionParts, SimSystems, SuperAiSlots, TICK_SECONDS,
-    UnitClass,
+    AppState, BehaviorPhase, EconomyBoard, Fnv1a, MissionLoadPhase, MissionStart, ObjectTable, OriginalObjectId, Owner,
+    ProductionParts, ProductionPhase, PropertyBag, SuperAiSlots, TICK_SECONDS, UnitClass,
 };
-use iron3d_mission::PropertyBag;
-
-/// Class word of a generator (`registry.md` §2.2).
-pub const GENERATOR_CLASS: u32 = 0x8000_0002;
-
-/// The economy's systems inside `SimSystems::Behavior` (haul orders run after them).
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct EconomyStep;
 
 /// Installs the economy (needs `iron3d_core::CorePlugin`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EconomyPlugin {
     /// The `Transfer_*` values.
     pub transfer: Transfer,
+    /// Ore a mine extracts per second ([`MiningRate`]; none by default).
+    pub mine_ore_per_second: f32,
+}
+
+impl EconomyPlugin {
+    /// The economy with the shipped rules file's mining rate.
+    ///
+    /// # Panics
+    /// Never in a release: a test keeps the shipped rules valid.
+    pub fn shipped() -> Self {
+        #[expect(clippy::expect_used, reason = "the shipped rules are checked by a test")]
+        let rules = iron3d_rules::Rules::shipped().expect("the shipped rules file is valid");
+        Self { mine_ore_per_second: rules.production.mine_ore_per_second.value, ..Self::default() }
+    }
 }
 
 /// The mission's distributors and transfer configuration.
@@ -57,14 +72,19 @@ impl Plugin for EconomyPlugin {
     fn build(&self, app: &mut App) {
         let transfer = self.transfer;
         app.insert_resource(Economy { distributors: Vec::new(), transfer })
+            .insert_resource(MiningRate(self.mine_ore_per_second))
             .register_type::<Economy>()
             .register_type::<OreProperty>()
             .register_type::<OreDevices>()
-            .add_systems(OnEnter(AppState::InGame), setup)
-            .add_systems(OnExit(AppState::InGame), move |mut e: ResMut<Economy>| {
+            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), mining::adopt_rules)
+            .add_systems(OnEnter(AppState::InGame), setup.in_set(MissionStart::Objects))
+            .add_systems(OnExit(AppState::InGame), move |mut e: ResMut<Economy>, mut board: ResMut<EconomyBoard>| {
                 *e = Economy { distributors: Vec::new(), transfer };
+                *board = EconomyBoard::default();
             })
-            .add_systems(FixedUpdate, (adopt, step).chain().in_set(SimSystems::Behavior).in_set(EconomyStep));
+            .add_systems(FixedUpdate, mining::mine.in_set(ProductionPhase::Income))
+            .add_systems(FixedUpdate, (adopt, step).chain().in_set(BehaviorPhase::Economy))
+            .add_systems(FixedPostUpdate, publish.run_if(in_state(AppState::InGame)));
     }
 }
 
@@ -129,7 +149,7 @@ impl StepHost for GameStep<'_, '_, '_> {
     fn room(&mut self, object: u32) -> f32 {
         let Some(e) = self.table.entity_of(object) else { return 0.0 };
         match self.objects.get(e) {
-            Ok((Some(ore), _)) if ore.maximum > 0 => (ore.maximum as f32 - ore.current()).max(0.0),
+            Ok((Some(ore), _)) if ore.maximum > 0 => ore.room(),
             _ => 0.0,
         }
     }
@@ -139,7 +159,7 @@ impl StepHost for GameStep<'_, '_, '_> {
     fn give(&mut self, object: u32, amount: f32) {
         let Some(e) = self.table.entity_of(object) else { return };
         if let Ok((Some(mut ore), _)) = self.objects.get_mut(e) {
-            ore.current_bits = (ore.current() + amount).to_bits();
+            ore.add(amount);
         }
     }
 }
@@ -188,14 +208,38 @@ pub fn hash_into(world: &mut World, h: &mut Fnv1a) {
 pub fn clan_summary(world: &mut World, slot: u32) -> (f32, f32) {
     let mut q = world.query::<(&Owner, &OreProperty)>();
     let ore = q.iter(world).filter(|(o, _)| o.clan as u32 == slot).fold(0.0f32, |s, (_, p)| s + p.current());
+    let mut classes = world.query::<(&OriginalObjectId, &UnitClass)>();
     let Some(economy) = world.get_resource::<Economy>() else { return (ore, 0.0) };
+    (ore, power(economy, slot, classes.iter(world).map(|(id, c)| (id.0, c.0))))
+}
+
+/// `Transfer_Power_Out` per generator member of slot `slot`'s distributor, among the
+/// `(id, class)` of `classes`.
+fn power(economy: &Economy, slot: u32, classes: impl Iterator<Item = (u32, u32)>) -> f32 {
     let members: Vec<u32> =
         economy.distributors.iter().filter(|d| d.slot == slot).flat_map(|d| d.rows.iter().map(|r| r.object)).collect();
     let per = production::power_out(economy.transfer).unwrap_or(0.0);
-    let mut classes = world.query::<(&OriginalObjectId, &UnitClass)>();
-    let generators =
-        classes.iter(world).filter(|(id, c)| c.0 == GENERATOR_CLASS && members.contains(&id.0)).count() as f32;
-    (ore, per * generators)
+    per * classes.filter(|(id, c)| *c == UnitClass::GENERATOR && members.contains(id)).count() as f32
+}
+
+/// Publishes every clan's [`clan_summary`] (clan index = slot) as [`EconomyBoard`].
+fn publish(
+    economy: Res<Economy>,
+    holders: Query<(&Owner, &OreProperty)>,
+    classes: Query<(&OriginalObjectId, &UnitClass)>,
+    mut board: ResMut<EconomyBoard>,
+) {
+    let mut clans = std::collections::BTreeMap::<i32, (f32, f32)>::new();
+    for (owner, ore) in &holders {
+        let held = &mut clans.entry(owner.clan).or_default().0;
+        *held += ore.current();
+    }
+    for d in &economy.distributors {
+        let slot = d.slot;
+        let row = clans.entry(slot as i32).or_default();
+        row.1 = power(&economy, slot, classes.iter().map(|(id, c)| (id.0, c.0)));
+    }
+    board.clans = clans;
 }
 
 /// The ore held by the objects of `clan` (`Owner::clan`): `(id, amount)` of every
@@ -244,7 +288,8 @@ fn adjust(world: &mut World, rows: &[(u32, f32)], sign: f32) {
     for &(id, amount) in rows {
         let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { continue };
         if let Some(mut ore) = world.get_mut::<OreProperty>(e) {
-            ore.current_bits = (ore.current() + sign * amount).max(0.0).to_bits();
+            let left = (ore.current() + sign * amount).max(0.0);
+            ore.set(left);
         }
     }
 }

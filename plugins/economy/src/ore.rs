@@ -8,6 +8,7 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
+use iron3d_core::UnitClass;
 
 /// Key of the ore property record.
 pub const ORE_PROPERTY_KEY: u32 = 0x0200_0100;
@@ -46,21 +47,48 @@ impl OreProperty {
     pub fn current(&self) -> f32 {
         f32::from_bits(self.current_bits)
     }
-}
 
-/// Class word of a mine (`registry.md` §2.2).
-pub const MINE_CLASS: u32 = 0x8000_0004;
-/// Class word of a storage (`registry.md` §2.2).
-pub const STORAGE_CLASS: u32 = 0x8000_0008;
-/// Class word of a transport robot (`registry.md` §2.2).
-pub const TRANSPORT_CLASS: u32 = 0x0100_2000;
+    /// Room left below `MaximumOre` (never negative).
+    pub fn room(&self) -> f32 {
+        (self.maximum as f32 - self.current()).max(0.0)
+    }
+
+    /// Sets the current amount.
+    pub fn set(&mut self, amount: f32) {
+        self.current_bits = amount.to_bits();
+    }
+
+    /// Adds `amount` (negative to take), without a bound: the distributor's step and
+    /// production's payments decide how much.
+    pub fn add(&mut self, amount: f32) {
+        self.set(self.current() + amount);
+    }
+
+    /// Ore income: adds up to `amount`, never past `MaximumOre` (a full store takes
+    /// nothing).
+    pub fn fill(&mut self, amount: f32) {
+        let room = self.maximum as f32 - self.current();
+        if room > 0.0 {
+            self.add(amount.min(room));
+        }
+    }
+
+    /// Moves up to `amount` ore from `from` to `to` (never below 0 nor past `to`'s
+    /// `MaximumOre` or `cap`): ore is moved, never made.
+    pub fn transfer(from: &mut Self, to: &mut Self, amount: f32, cap: f32) {
+        let space = (cap.min(to.maximum as f32) - to.current()).max(0.0);
+        let moved = amount.min(from.current()).min(space).max(0.0);
+        from.add(-moved);
+        to.set(if moved == space { cap.min(to.maximum as f32) } else { to.current() + moved });
+    }
+}
 
 /// Class defaults (Behavior RVA `0x8790`): `(CurrentOre, MaximumOre)`.
 pub fn class_defaults(class: u32) -> (f32, u32) {
     match class {
-        MINE_CLASS => (0.0, 500),
-        STORAGE_CLASS => (0.0, 4000),
-        TRANSPORT_CLASS => (0.0, 2000),
+        UnitClass::MINE => (0.0, 500),
+        UnitClass::STORAGE => (0.0, 4000),
+        UnitClass::TRANSPORT => (0.0, 2000),
         0x0100_4000 => (2000.0, 2000),
         _ => (0.0, 0),
     }

@@ -242,8 +242,7 @@ fn parts_read_by_the_mission_become_devices_on_their_own_rows() {
 fn ore_flows_from_a_mine_to_a_storage_in_the_game() {
     use bevy_state::app::StatesPlugin;
     use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
-    use iron3d_core::{CorePlugin, SimObject};
-    use iron3d_mission::ObjectProperty;
+    use iron3d_core::{CorePlugin, EconomyBoard, ObjectProperty, SimObject};
     use std::time::Duration;
     let mut app = App::new();
     app.add_plugins((TimePlugin, StatesPlugin, CorePlugin, EconomyPlugin::default()))
@@ -292,6 +291,8 @@ fn ore_flows_from_a_mine_to_a_storage_in_the_game() {
     let (ore, power) = clan_summary(app.world_mut(), 1);
     assert!((ore - after).abs() < 1e-3, "the mine holds none: {ore}");
     assert_eq!(power, 0.0, "no generator");
+    let board = app.world().resource::<EconomyBoard>();
+    assert_eq!(board.of(1), (ore, power), "the summary is published after the tick");
 }
 
 // ---------------------------------------------------------------- the project's ore payments

@@ -24,7 +24,7 @@ pub struct PreparedObject {
     /// The TMA record (position, orientation `R = Rz·Ry·Rx`, scale, raw words).
     pub record: crate::PlacedRecord,
     /// The property bag.
-    pub properties: crate::PropertyBag,
+    pub properties: iron3d_core::PropertyBag,
 }
 
 /// Data accumulated by the preparation phases (backends keep their own state).

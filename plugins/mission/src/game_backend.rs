@@ -4,7 +4,8 @@
 
 use crate::backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 use crate::catalogue::MissionName;
-use crate::{ObjectComponent, PlacedRecord, PropertyBag, ResolvedPrototype};
+use crate::{ObjectComponent, PlacedRecord, ResolvedPrototype};
+use iron3d_core::PropertyBag;
 use iron3d_core::{MissionLoadPhase, ModelBounds, MotionLimits, PieceBinding, ProductionPart, ProductionParts};
 use iron3d_formats::config::{BehaviorIni, IniFile};
 use iron3d_formats::helpers::ctld::MotionParameters;

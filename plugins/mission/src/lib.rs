@@ -20,8 +20,7 @@ pub use backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 pub use catalogue::{Catalogue, MISSIONS_DIR, MissionEntry, MissionKind, MissionName};
 pub use game_backend::{GameMissionBackend, MissionState, data_layers};
 pub use objects::{
-    MissionObject, MissionObjectRegistered, ObjectComponent, ObjectProperty, Pending, PlacedRecord, PropertyBag,
-    Registered, ResolvedPrototype,
+    MissionObject, MissionObjectRegistered, ObjectComponent, Pending, PlacedRecord, Registered, ResolvedPrototype,
 };
 pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
@@ -104,7 +103,6 @@ impl Plugin for MissionPlugin {
             .register_type::<LoadError>()
             .register_type::<MissionObject>()
             .register_type::<PlacedRecord>()
-            .register_type::<PropertyBag>()
             .register_type::<Pending>()
             .register_type::<Registered>()
             .register_type::<LoadedMission>()

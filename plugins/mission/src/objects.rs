@@ -3,7 +3,7 @@
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{ModelBounds, PieceAnimation, PieceBinding};
-use iron3d_formats::world::{PlacedObject, Property, PropertyValue};
+use iron3d_formats::world::PlacedObject;
 
 /// A mission object: what was placed and what it expanded to.
 #[derive(Component, Debug, Clone, PartialEq, Reflect)]
@@ -85,39 +85,6 @@ impl From<&PlacedObject> for PlacedRecord {
             links: [o.link0, o.link1],
             property_schema_version: o.property_schema_version,
         }
-    }
-}
-
-/// One entry of an object's property bag: its name and the four raw value words.
-#[derive(Debug, Clone, PartialEq, Eq, Reflect)]
-pub struct ObjectProperty {
-    /// Name (case-sensitive).
-    pub name: String,
-    /// The 16 value bytes as four words, as stored.
-    pub raw_value: [u32; 4],
-}
-
-impl ObjectProperty {
-    /// The typed reading of the value (spec `world.md` §1.5, inferred typing).
-    pub fn value(&self) -> PropertyValue {
-        Property { raw_value: self.raw_value, name: self.name.as_str().into() }.value()
-    }
-}
-
-/// The object's property bag in file order, duplicates kept (`CurrentOre`, `ClanID`…).
-#[derive(Component, Debug, Clone, PartialEq, Eq, Default, Reflect)]
-#[reflect(Component)]
-pub struct PropertyBag(pub Vec<ObjectProperty>);
-
-impl PropertyBag {
-    /// The bag of a placed object.
-    pub fn of(o: &PlacedObject) -> Self {
-        Self(o.properties.iter().map(|p| ObjectProperty { name: p.name.display(), raw_value: p.raw_value }).collect())
-    }
-
-    /// The first property named `name`, as the engine looks it up.
-    pub fn first(&self, name: &str) -> Option<&ObjectProperty> {
-        self.0.iter().find(|p| p.name == name)
     }
 }
 

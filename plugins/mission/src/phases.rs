@@ -199,7 +199,7 @@ pub const FOLLOW_PATH_PROPERTY: &str = "FollowPath";
 /// Queues the orders the objects' property bags give for the first tick.
 fn standing_orders(world: &mut World) {
     let mut orders: Vec<SimCommand> = world
-        .query_filtered::<(&OriginalObjectId, &crate::PropertyBag), With<Movable>>()
+        .query_filtered::<(&OriginalObjectId, &iron3d_core::PropertyBag), With<Movable>>()
         .iter(world)
         .filter_map(|(id, bag)| {
             let int = |name: &str| match bag.first(name)?.value() {

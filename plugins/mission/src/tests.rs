@@ -4,7 +4,7 @@
 use super::*;
 use bevy_ecs::message::Messages;
 use bevy_state::app::StatesPlugin;
-use iron3d_core::{CorePlugin, OriginalObjectId};
+use iron3d_core::{CorePlugin, OriginalObjectId, PropertyBag};
 use iron3d_formats::{Error, Result};
 
 /// Places `count` objects in Description and expands them in Prototypes; fails in

@@ -18,9 +18,10 @@ use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use bevy_state::prelude::*;
 use iron3d_core::{
-    GameClock, Health, ObjectKind, Order, OriginalObjectId, Owner, SimObject, SimSystems, SimTransform, TICK_MS,
+    GameClock, Health, ObjectKind, Order, OriginalObjectId, Owner, PropertyBag, SimObject, SimSystems, SimTransform,
+    TICK_MS,
 };
-use iron3d_mission::{MissionRequest, PlacedRecord, PreparedObject, PropertyBag, spawn_object_on};
+use iron3d_mission::{MissionRequest, PlacedRecord, PreparedObject, spawn_object_on};
 use std::collections::{BTreeMap, VecDeque};
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -16,7 +16,8 @@ use bevy_ecs::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, CommandQueue, DataLayers, MissionClans, OriginalObjectId, SchemeNames, SimObject, SimSystems,
+    AppState, CommandQueue, DataLayers, MissionClans, MissionStart, OriginalObjectId, SchemeNames, SimObject,
+    SimSystems,
 };
 use iron3d_mission::{GameMissionBackend, LoadedMission, MissionRequest};
 use std::net::SocketAddr;
@@ -72,7 +73,7 @@ impl Plugin for NetGamePlugin {
             .init_resource::<NetStatus>()
             .insert_resource(self.role.clone())
             .insert_resource(JoinData(Arc::clone(&self.game)))
-            .add_systems(OnEnter(AppState::InGame), (host, ready))
+            .add_systems(OnEnter(AppState::InGame), (host, ready).in_set(MissionStart::Present))
             .add_systems(Update, join.run_if(resource_changed::<NetRole>))
             .add_systems(Update, (load_hosts_mission, report_refusal).run_if(in_state(ClientState::Connected)))
             .add_systems(

@@ -21,20 +21,17 @@
 //!   ([`iron3d_mission::spawn_object`]) with the next id past the mission's, the
 //!   producer's clan, beside the producer on free walkable ground; a failure spawns
 //!   nothing and refunds the ore.
-//! * **Mining** ([`mining`]): every mine extracts `production.mine_ore_per_second` into
-//!   its own ore store, up to its `MaximumOre` (a full mine stops; transport robots
-//!   carry the ore to the clan's stores, `iron3d_behavior`'s haul orders).
 //! * **What a clan can build** ([`options`]): at game start, the robot schemes of the
 //!   mission's data (placed for any clan, named by the clan's research tree or by
 //!   `mission.cfg`'s `object prebuild`) are published as `iron3d_core::BuildOptions`
 //!   for the computer clans; a clan with nothing to build is reported once.
-//! * Every step runs in `SimSystems::Production` (after SuperAI, before Behavior),
+//! * Every step runs in `ProductionPhase::Orders` of `SimSystems::Production` (after
+//!   SuperAI and the economy's mining, before Behavior),
 //!   producers and clans in id order; events are `GameMessageKind::Production`
 //!   (`produced`, `researched`, `rejected`); the state joins the state hash
 //!   ([`hash_into`]).
 
 mod check;
-pub mod mining;
 pub mod options;
 pub mod research;
 mod state;
@@ -48,7 +45,9 @@ pub use step::PLACES_AROUND;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, BuildOptions, Fnv1a, GameRules, MissionLoadPhase, ResearchBoard, SimSystems};
+use iron3d_core::{
+    AppState, BuildOptions, Fnv1a, GameRules, MissionLoadPhase, MissionStart, ProductionPhase, ResearchBoard,
+};
 use std::sync::Arc;
 
 /// Installs production and research (needs `iron3d_core::CorePlugin`; the mission
@@ -62,13 +61,13 @@ impl Plugin for ProductionPlugin {
         app.insert_resource(ProductionRules(rules))
             .register_type::<Production>()
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
-            .add_systems(OnEnter(AppState::InGame), (step::setup, options::publish).chain())
+            .add_systems(OnEnter(AppState::InGame), (step::setup, options::publish).chain().in_set(MissionStart::Clans))
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
                 commands.remove_resource::<Production>();
                 commands.insert_resource(ResearchBoard::default());
                 commands.insert_resource(BuildOptions::default());
             })
-            .add_systems(FixedUpdate, (mining::mine, step::run, publish).chain().in_set(SimSystems::Production));
+            .add_systems(FixedUpdate, (step::run, publish).chain().in_set(ProductionPhase::Orders));
     }
 }
 

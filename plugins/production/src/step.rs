@@ -8,10 +8,10 @@ use crate::state::{ClanResearch, Job, Production, ProductionRules, Scheme};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     ClanSetup, CollisionProxy, CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, MissionClans,
-    ModelBounds, Order, OriginalObjectId, Owner, ProductionEvent, SchemeNames, SchemeRef, ScriptFiles, SimObject,
-    SimTransform, TICK_MS, UnitClass,
+    ModelBounds, Order, OriginalObjectId, Owner, ProductionEvent, PropertyBag, SchemeNames, SchemeRef, ScriptFiles,
+    SimObject, SimTransform, TICK_MS, UnitClass,
 };
-use iron3d_mission::{PlacedRecord, PreparedObject, PropertyBag, resolve_object, spawn_object};
+use iron3d_mission::{PlacedRecord, PreparedObject, resolve_object, spawn_object};
 use iron3d_rules::Rules;
 use iron3d_terrain::{Ground, NavMap};
 use std::collections::BTreeMap;

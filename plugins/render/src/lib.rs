@@ -32,7 +32,7 @@ pub use turret::{ControlPointAt, TurretPiece};
 
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
-use iron3d_core::AppState;
+use iron3d_core::{AppState, MissionStart};
 
 /// Draw statistics for the debug overlay: draw calls scale with distinct mesh/material
 /// pairs, not with object count.
@@ -147,7 +147,7 @@ impl Plugin for MissionRenderPlugin {
                 (MissionRenderSystems::Request, MissionRenderSystems::Attach, MissionRenderSystems::Animate).chain(),
             )
             .add_systems(Startup, (environment::setup, combat::setup, effects::setup))
-            .add_systems(OnEnter(AppState::InGame), effects::preload)
+            .add_systems(OnEnter(AppState::InGame), effects::preload.in_set(MissionStart::Present))
             .add_systems(OnExit(AppState::InGame), (close, effects::reset, fast_shading::forget))
             .configure_sets(PostUpdate, MissionRenderSystems::Place.before(TransformSystems::Propagate))
             .add_systems(PostUpdate, placement::interpolate.in_set(MissionRenderSystems::Place))

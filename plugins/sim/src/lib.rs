@@ -30,7 +30,7 @@ impl PluginGroup for SimPlugins {
         PluginGroupBuilder::start::<Self>()
             .add(iron3d_world3d::World3dPlugin)
             .add(iron3d_superai::SuperAiPlugin::default())
-            .add(iron3d_economy::EconomyPlugin::default())
+            .add(iron3d_economy::EconomyPlugin::shipped())
             .add(iron3d_production::ProductionPlugin)
             .add(iron3d_behavior::BehaviorPlugin)
             .add(iron3d_wizard::WizardPlugin)

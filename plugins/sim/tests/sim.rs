@@ -401,6 +401,29 @@ fn no_system_order_is_ambiguous_in_the_fixed_tick() {
     });
 }
 
+#[test]
+fn no_system_order_is_ambiguous_when_a_mission_starts_or_after_the_tick() {
+    use bevy_app::PostUpdate;
+    use bevy_ecs::schedule::ScheduleLabel;
+    fn check(app: &mut App, label: impl ScheduleLabel + Clone) {
+        let name = format!("{label:?}");
+        app.world_mut().schedule_scope(label, |world, schedule| {
+            schedule.set_build_settings(ScheduleBuildSettings {
+                ambiguity_detection: LogLevel::Error,
+                ..Default::default()
+            });
+            if let Err(e) = schedule.initialize(world) {
+                panic!("{name} builds without ambiguities: {}", e.to_string(schedule.graph(), world));
+            }
+            assert_eq!(schedule.graph().conflicting_systems().len(), 0, "{name}");
+        });
+    }
+    let mut app = headless_app();
+    app.add_plugins(iron3d_mission::MissionPlugin);
+    check(&mut app, OnEnter(AppState::InGame));
+    check(&mut app, PostUpdate);
+}
+
 /// The bundled demo game directory.
 fn demo_game() -> std::sync::Arc<iron3d_vfs::GameDir> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
@@ -556,6 +579,47 @@ mod demo {
     }
 
     #[test]
+    fn quitting_mid_fight_leaves_no_shell_and_the_next_mission_runs_as_in_a_fresh_process() {
+        let game = game();
+        let mut fresh = mission(&game, "single.01");
+        let mut app = mission(&game, "tutorial.01");
+        // An armed unit with shells, set down beside an object of a hostile clan.
+        let relations = app.world().resource::<ClanRelations>().clone();
+        let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &SimTransform, Option<&Weapon>, &Health)>();
+        let rows: Vec<_> = q.iter(app.world()).map(|(id, o, t, w, _)| (id.0, o.clan, t.position, w.copied())).collect();
+        let (shooter, clan, weapon) = rows
+            .iter()
+            .filter_map(|&(id, clan, _, w)| Some((id, clan, w.filter(|w| w.projectile_speed > 0.0)?)))
+            .find(|&(_, clan, _)| rows.iter().any(|r| relations.hostile(clan, r.1)))
+            .unwrap();
+        let &(target, _, at, _) = rows.iter().filter(|r| relations.hostile(clan, r.1)).min_by_key(|r| r.0).unwrap();
+        let entity = app.world().resource::<ObjectTable>().entity_of(shooter).unwrap();
+        let mut place = app.world_mut().get_mut::<SimTransform>(entity).unwrap();
+        place.position = [at[0] + weapon.range * 0.5, at[1], at[2]];
+        order(&mut app, vec![shooter], Order::Attack(target));
+        let shells = |app: &mut App| app.world_mut().query::<&Projectile>().iter(app.world()).count();
+        let mut ticks = 0;
+        while shells(&mut app) == 0 && ticks < 600 {
+            run(&mut app, 1);
+            ticks += 1;
+        }
+        assert!(shells(&mut app) > 0, "a shell is in flight after {ticks} ticks");
+        app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
+        app.update();
+        assert_eq!(shells(&mut app), 0, "no shell outlives its mission");
+        load_headless(&mut app, &game, "single.01").expect("loads");
+        for tick in 0..40 {
+            run(&mut app, 1);
+            run(&mut fresh, 1);
+            assert_eq!(
+                app.world().resource::<StateHash>().last(),
+                fresh.world().resource::<StateHash>().last(),
+                "tick {tick}: the second mission runs as in a fresh process"
+            );
+        }
+    }
+
+    #[test]
     fn demo_clans_get_superai_slots_init_distributors_and_ore() {
         use iron3d_core::{SuperAiSlots, UnitClass};
         use iron3d_economy::{Economy, OreProperty};
@@ -670,16 +734,13 @@ mod production {
     }
 
     fn set_mining(app: &mut App, per_second: f32) {
-        let mut rules = app.world_mut().resource_mut::<iron3d_production::ProductionRules>();
-        if let Ok(r) = &mut rules.0 {
-            Arc::make_mut(r).production.mine_ore_per_second.value = per_second;
-        }
+        app.world_mut().insert_resource(iron3d_economy::MiningRate(per_second));
     }
 
     #[test]
     fn mines_extract_ore_into_their_own_store_only_up_to_its_maximum() {
         let mut app = tutorial();
-        let mine = building(&mut app, iron3d_production::mining::MINE_CLASS);
+        let mine = building(&mut app, UnitClass::MINE);
         let stores = |app: &mut App| {
             let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &OreProperty)>();
             let mut v: Vec<(u32, OreProperty)> =
@@ -688,7 +749,7 @@ mod production {
             v
         };
         let e = app.world().resource::<ObjectTable>().entity_of(mine).unwrap();
-        app.world_mut().get_mut::<OreProperty>(e).unwrap().current_bits = 100f32.to_bits();
+        app.world_mut().get_mut::<OreProperty>(e).unwrap().set(100.0);
         let start = stores(&mut app);
         run(&mut app, 10);
         assert_eq!(stores(&mut app), start, "no mining at 0 ore per second");
@@ -793,7 +854,7 @@ mod production {
         let mut stores: Vec<_> = q.iter_mut(app.world_mut()).filter(|(_, o, _)| o.clan == PLAYER).collect();
         stores.sort_by_key(|(id, ..)| **id);
         for (_, _, p) in &mut stores {
-            p.current_bits = left.to_bits();
+            p.set(left);
             left = 0.0;
         }
         let (before, count) = (ore(&mut app, PLAYER), objects(&mut app));

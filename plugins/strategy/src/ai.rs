@@ -11,7 +11,7 @@ use iron3d_core::{
     MissionClans, MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, ResearchBoard,
     SchemeRef, SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
 };
-use iron3d_economy::{MINE_CLASS, OreProperty, TRANSPORT_CLASS};
+use iron3d_economy::OreProperty;
 use iron3d_rules::Role;
 use std::collections::BTreeMap;
 
@@ -136,8 +136,8 @@ fn census(objects: &Query<Row>, rules: &StrategyRules) -> Vec<Seen> {
             movable,
             producer: class.is_some_and(|c| rules.producers.contains(&c.0)),
             institute: class.is_some_and(|c| rules.institutes.contains(&c.0)),
-            mine: class.is_some_and(|c| c.0 == MINE_CLASS),
-            transport: class.is_some_and(|c| c.0 == TRANSPORT_CLASS),
+            mine: class.is_some_and(|c| c.0 == UnitClass::MINE),
+            transport: class.is_some_and(|c| c.0 == UnitClass::TRANSPORT),
             ore: ore.map_or(0.0, OreProperty::current),
         })
         .collect();
@@ -277,7 +277,7 @@ pub(crate) fn think(
     strategy.building.retain(|id, _| table.entity_of(*id).is_some());
     strategy.researching.retain(|id, _| table.entity_of(*id).is_some());
     let mut census_now = None;
-    for clan in clans.clans.iter().filter(|c| c.mode == 2 && outcome.of(c.index).is_none()) {
+    for clan in clans.clans.iter().filter(|c| c.is_computer() && outcome.of(c.index).is_none()) {
         if !(clock.tick + clan.index * 7).is_multiple_of(period) {
             continue;
         }

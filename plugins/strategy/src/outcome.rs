@@ -52,7 +52,7 @@ pub(crate) fn judge(
         if outcome.of(c.index).is_some() {
             continue;
         }
-        if c.mode == 1 {
+        if c.is_player() {
             ends.push((c.index, DEFEAT_EVENT, Outcome::Failed));
         } else {
             outcome.record(c.index, Outcome::Defeated, clock.tick);
@@ -60,7 +60,7 @@ pub(crate) fn judge(
             out.write(GameMessage::new(&clock, DispatchPhase::SuperAi, kind));
         }
     }
-    for c in clans.clans.iter().filter(|c| c.mode == 1) {
+    for c in clans.clans.iter().filter(|c| c.is_player()) {
         let enemies: Vec<u32> = (0..n as u32).filter(|&e| relations.hostile(c.index as i32, e as i32)).collect();
         let won = !enemies.is_empty() && enemies.iter().all(|&e| out_of_game(outcome.of(e)));
         if won && outcome.of(c.index).is_none() && alive[c.index as usize] {

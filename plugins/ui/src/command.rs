@@ -16,7 +16,6 @@ use iron3d_core::{
     ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, ObjectTable, Order, OriginalObjectId,
     Owner, SchemeNames, SimTransform, UnitClass, UnitResponse,
 };
-use iron3d_economy::{MINE_CLASS, TRANSPORT_CLASS};
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
 use iron3d_terrain::Ground;
@@ -90,10 +89,10 @@ pub fn haul_split(
     units: &[(u32, Option<u32>)],
 ) -> (Option<(u32, Vec<u32>)>, Vec<u32>) {
     let all = || units.iter().map(|u| u.0).collect();
-    let Some((id, _, _)) = picked.filter(|&(_, clan, class)| clan == mine && class == Some(MINE_CLASS)) else {
+    let Some((id, _, _)) = picked.filter(|&(_, clan, class)| clan == mine && class == Some(UnitClass::MINE)) else {
         return (None, all());
     };
-    let (haulers, others): (Vec<_>, Vec<_>) = units.iter().partition(|u| u.1 == Some(TRANSPORT_CLASS));
+    let (haulers, others): (Vec<_>, Vec<_>) = units.iter().partition(|u| u.1 == Some(UnitClass::TRANSPORT));
     let ids = |v: Vec<&(u32, Option<u32>)>| v.into_iter().map(|u| u.0).collect::<Vec<_>>();
     if haulers.is_empty() { (None, all()) } else { (Some((id, ids(haulers))), ids(others)) }
 }
@@ -387,8 +386,8 @@ mod tests {
 
     #[test]
     fn a_right_click_on_an_own_mine_sends_the_selected_transports_to_haul() {
-        let units = [(3, Some(TRANSPORT_CLASS)), (4, Some(0x0100_8000)), (5, Some(TRANSPORT_CLASS))];
-        let own_mine = Some((9, 1, Some(MINE_CLASS)));
+        let units = [(3, Some(UnitClass::TRANSPORT)), (4, Some(0x0100_8000)), (5, Some(UnitClass::TRANSPORT))];
+        let own_mine = Some((9, 1, Some(UnitClass::MINE)));
         assert_eq!(haul_split(1, own_mine, &units), (Some((9, vec![3, 5])), vec![4]), "the others move there");
         assert_eq!(haul_split(2, own_mine, &units), (None, vec![3, 4, 5]), "another clan's mine");
         assert_eq!(haul_split(1, Some((9, 1, Some(0x8000_0010))), &units), (None, vec![3, 4, 5]), "not a mine");

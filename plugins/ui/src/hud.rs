@@ -9,8 +9,8 @@ use crate::screen::{SettingsEdit, settings_controls};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_core::{
-    GameClock, GameMessage, GameMessageKind, Health, MissionClans, Movable, NavStatus, ObjectTable, Order, Owner,
-    Pause, ProductionEvent, ResearchBoard, TICK_MS,
+    EconomyBoard, GameClock, GameMessage, GameMessageKind, Health, MissionClans, Movable, NavStatus, ObjectTable,
+    Order, Owner, Pause, ProductionEvent, ResearchBoard, TICK_MS,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection};
 use iron3d_mission::{MissionObject, MissionRequest};
@@ -58,12 +58,10 @@ pub fn short_name(o: &MissionObject) -> String {
     key.trim_end_matches(".dat").trim_end_matches(".DAT").to_string()
 }
 
-/// The player's ore and power (GetSuperAI slot = clan index).
-pub fn economy(world: &mut World) {
-    let clan = player_clan(world.get_resource::<MissionClans>());
-    let summary = iron3d_economy::clan_summary(world, clan as u32);
-    if let Some(mut hud) = world.get_resource_mut::<HudState>() {
-        hud.economy = summary;
+/// The player's ore and power, as the economy published them ([`EconomyBoard`]).
+pub fn economy(board: Res<EconomyBoard>, clans: Option<Res<MissionClans>>, hud: Option<ResMut<HudState>>) {
+    if let Some(mut hud) = hud {
+        hud.economy = board.of(player_clan(clans.as_deref()));
     }
 }
 

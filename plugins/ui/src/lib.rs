@@ -30,7 +30,7 @@ pub use settings::{SettingsFile, UserSettings, VideoSettings, WindowChoice};
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use iron3d_core::{AppState, Pause};
+use iron3d_core::{AppState, MissionStart, Pause};
 use iron3d_input::{PlayerCommands, Selection};
 
 /// The game screens. `autostart` loads that mission immediately (`--mission`).
@@ -67,7 +67,7 @@ impl Plugin for UiPlugin {
                 game_text::raise.run_if(in_state(Pause::Running).and_then(resource_exists::<game_text::MissionText>)),
             )
             .add_systems(Update, campaign::apply_outcome.run_if(in_state(AppState::InGame)))
-            .add_systems(OnEnter(AppState::InGame), campaign::begin)
+            .add_systems(OnEnter(AppState::InGame), campaign::begin.in_set(MissionStart::Present))
             .add_systems(
                 Update,
                 (pilot::pilot, command::command, hud::messages, hud::economy).chain().run_if(in_state(Pause::Running)),

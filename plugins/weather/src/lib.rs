@@ -33,7 +33,7 @@ pub use sound::RainLoop;
 
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
-use iron3d_core::AppState;
+use iron3d_core::{AppState, MissionStart};
 
 /// The weather's systems in `PostUpdate`, in order.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
@@ -78,7 +78,9 @@ impl Plugin for WeatherPlugin {
             )
             .add_systems(
                 OnEnter(AppState::InGame),
-                (mission::open, sky::open, bolts::open, particles::spawn, overcast::open).chain(),
+                (mission::open, sky::open, bolts::open, particles::spawn, overcast::open)
+                    .chain()
+                    .in_set(MissionStart::Present),
             )
             .add_systems(OnExit(AppState::InGame), (sound::close, overcast::close, sky::close, mission::close).chain())
             .add_systems(

@@ -19,7 +19,7 @@ pub use avoid::{WizardConfig, WizardPath};
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, SimSystems};
+use iron3d_core::{AppState, MissionStart, SimSystems};
 
 /// Installs Wizard in `SimSystems::Wizard`.
 #[derive(Debug, Default)]
@@ -30,7 +30,7 @@ impl Plugin for WizardPlugin {
         app.init_resource::<WizardConfig>()
             .register_type::<WizardConfig>()
             .register_type::<WizardPath>()
-            .add_systems(OnEnter(AppState::InGame), avoid::load)
+            .add_systems(OnEnter(AppState::InGame), avoid::load.in_set(MissionStart::Config))
             .add_systems(FixedUpdate, (avoid::activate, avoid::clear, avoid::steer).chain().in_set(SimSystems::Wizard));
     }
 }

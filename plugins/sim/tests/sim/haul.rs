@@ -4,7 +4,7 @@
 
 use super::*;
 use iron3d_behavior::haul::{Haulage, check};
-use iron3d_economy::{MINE_CLASS, OreProperty, STORAGE_CLASS, TRANSPORT_CLASS};
+use iron3d_economy::OreProperty;
 
 const TRANSPORT: u32 = 1;
 const MINE: u32 = 2;
@@ -29,18 +29,16 @@ fn holder(app: &mut App, id: u32, clan: i32, at: [f32; 2], class: u32, ore: f32)
 /// tick loaded, 8 unloaded, 200 a trip.
 fn mine_and_store() -> (App, [Entity; 3]) {
     let mut app = world_app(flat, |_, _| false);
-    if let Ok(r) = &mut app.world_mut().resource_mut::<iron3d_production::ProductionRules>().0 {
-        std::sync::Arc::make_mut(r).production.mine_ore_per_second.value = 0.0;
-    }
+    app.world_mut().insert_resource(iron3d_economy::MiningRate(0.0));
     if let Haulage(Ok(h)) = &mut *app.world_mut().resource_mut::<Haulage>() {
         (h.load_per_second.value, h.unload_per_second.value, h.capacity.value) = (62.5, 125.0, 200.0);
     }
-    let mine = holder(&mut app, MINE, 1, [20.0, 20.0], MINE_CLASS, 300.0);
-    let store = holder(&mut app, STORE, 1, [80.0, 20.0], STORAGE_CLASS, 0.0);
-    holder(&mut app, FAR_STORE, 1, [100.0, 100.0], STORAGE_CLASS, 0.0);
-    holder(&mut app, ENEMY_MINE, 2, [20.0, 100.0], MINE_CLASS, 300.0);
+    let mine = holder(&mut app, MINE, 1, [20.0, 20.0], UnitClass::MINE, 300.0);
+    let store = holder(&mut app, STORE, 1, [80.0, 20.0], UnitClass::STORAGE, 0.0);
+    holder(&mut app, FAR_STORE, 1, [100.0, 100.0], UnitClass::STORAGE, 0.0);
+    holder(&mut app, ENEMY_MINE, 2, [20.0, 100.0], UnitClass::MINE, 300.0);
     let transport = spawn_unit(app.world_mut(), TRANSPORT, 1, [50.0, 30.0], 0.0, 1.5);
-    app.world_mut().entity_mut(transport).insert(UnitClass(TRANSPORT_CLASS));
+    app.world_mut().entity_mut(transport).insert(UnitClass(UnitClass::TRANSPORT));
     let scout = spawn_unit(app.world_mut(), SCOUT, 1, [50.0, 40.0], 0.0, 1.5);
     app.world_mut().entity_mut(scout).insert(UnitClass(0x0100_8000));
     (app, [transport, mine, store])

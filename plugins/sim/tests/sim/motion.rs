@@ -280,8 +280,9 @@ const TEST_RUN: f32 = 150.0;
 /// (their scheme's CTLDs, their property bags), differing only in `MaxSpeedPercent`.
 #[test]
 fn demo_robots_differing_only_in_max_speed_percent_cover_distances_about_one_to_two() {
+    use iron3d_core::PropertyBag;
     use iron3d_formats::world::{PlacedObject, Property};
-    use iron3d_mission::{PlacedRecord, PreparedObject, PropertyBag, spawn_object};
+    use iron3d_mission::{PlacedRecord, PreparedObject, spawn_object};
     let game = demo_game();
     let mut app = demo_mission(&game, iron3d_demo::missions::MISSIONS[0].name);
     let scheme = iron3d_demo::catalogue::ROBOTS[0].path;

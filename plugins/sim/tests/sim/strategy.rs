@@ -163,11 +163,8 @@ mod demo_skirmish {
             let e = app.world().resource::<ObjectTable>().entity_of(id).unwrap();
             app.world().get::<UnitClass>(e).map(|c| c.0)
         };
-        let haulers: Vec<u32> = by_enemy
-            .iter()
-            .map(|e| e.1[1])
-            .filter(|&id| class_of(&app, id) == Some(iron3d_economy::TRANSPORT_CLASS))
-            .collect();
+        let haulers: Vec<u32> =
+            by_enemy.iter().map(|e| e.1[1]).filter(|&id| class_of(&app, id) == Some(UnitClass::TRANSPORT)).collect();
         assert!(!haulers.is_empty(), "it has mines: it builds transports: {by_enemy:?}");
         let strategy = app.world().resource::<Strategy>().clone();
         for h in haulers {
@@ -238,7 +235,7 @@ mod demo_skirmish {
             ]
         );
         assert_eq!(player, enemy, "robots placed for any clan");
-        assert!(enemy.iter().any(|o| o.1 == iron3d_economy::TRANSPORT_CLASS), "the transport among them");
+        assert!(enemy.iter().any(|o| o.1 == UnitClass::TRANSPORT), "the transport among them");
         // No robot placed: the mission.cfg's prebuild schemes are what the clans build.
         let tma_path = mission.join("data.tma");
         let mut tma = Tma::parse(&std::fs::read(&tma_path).unwrap(), iron3d_formats::ReadOptions::strict()).unwrap();
@@ -316,7 +313,7 @@ fn options() -> Vec<BuildOption> {
         option(10, BATTLE_UNIT, &[0, 1, 4]),
         option(11, 0x0100_4000, &[0]),
         option(12, 0x0120_0000, &[0, 1, 4]),
-        option(13, iron3d_economy::TRANSPORT_CLASS, &[0]),
+        option(13, UnitClass::TRANSPORT, &[0]),
         option(14, BATTLE_UNIT, &[0]),
         option(15, PLANT, &[0, 4]),
     ]
@@ -439,17 +436,13 @@ fn a_computer_clans_idle_transport_gets_a_haul_order_from_its_fullest_mine() {
     let mine = |app: &mut App, id: u32, ore: f32| {
         let e = spawn_building(app.world_mut(), id, [100.0 + 10.0 * (id as f32 - 40.0), 80.0], [3.0, 3.0]);
         let ore = iron3d_economy::OreProperty { current_bits: ore.to_bits(), maximum: 500 };
-        app.world_mut().entity_mut(e).insert((
-            UnitClass(iron3d_economy::MINE_CLASS),
-            Owner { clan: 2, player: None },
-            ore,
-        ));
+        app.world_mut().entity_mut(e).insert((UnitClass(UnitClass::MINE), Owner { clan: 2, player: None }, ore));
     };
     mine(&mut app, 40, 120.0);
     mine(&mut app, 41, 300.0);
     robot(&mut app, 10, 2, [100.0, 100.0]);
     let hauler = robot(&mut app, 20, 2, [105.0, 100.0]);
-    app.world_mut().entity_mut(hauler).insert(UnitClass(iron3d_economy::TRANSPORT_CLASS));
+    app.world_mut().entity_mut(hauler).insert(UnitClass(UnitClass::TRANSPORT));
     run(&mut app, 70);
     assert_eq!(order_of(&app, hauler), Order::Haul(41), "the fullest mine");
     assert_eq!(app.world().resource::<Strategy>().assigned.get(&20), Some(&Order::Haul(41)), "remembered");
