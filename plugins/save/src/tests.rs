@@ -1,0 +1,291 @@
+//! The format refuses every damaged file with a located message, a failed write keeps
+//! the previous save, and a loaded game goes on with the same state hash at every tick
+//! as the game that never stopped (demo missions, mid-fight and mid-haul).
+#![allow(clippy::unwrap_used, reason = "tests: a failed unwrap is a failed test")]
+
+use super::*;
+use crate::file::write_with;
+use bevy_app::App;
+use iron3d_core::{
+    CommandQueue, DataLayer, DataLayers, DifficultyLevel, GameClock, Health, Movable, Order, OriginalObjectId, Owner,
+    PilotInput, Projectile, SchemeRef, SimCommand,
+};
+use iron3d_sim::StateHash;
+use std::sync::Arc;
+
+fn sample() -> Record {
+    let order = |tick, units, order| SimCommand { tick, units, order, queued: tick % 2 == 0 };
+    Record {
+        kind: FileKind::Save,
+        engine_version: ENGINE_VERSION.into(),
+        mission: "single.02".into(),
+        tick: 300,
+        layers: DataLayers(vec![DataLayer { name: "game".into(), fingerprint: 0x0123_4567_89ab_cdef }]),
+        difficulty: DifficultyLevel::Hard,
+        commands: vec![
+            (1, order(1, vec![3, 4], Order::MoveTo([f32::from_bits(0x7fc0_0001), -0.0]))),
+            (7, order(5, vec![9], Order::Pilot(PilotInput { throttle: -127, turn: 5, aim_mrad: -300, fire: true }))),
+            (9, order(9, vec![1], Order::Build(SchemeRef::of("UNITS\\ROBOTS\\scout.dat")))),
+        ],
+        pending: vec![order(400, vec![2], Order::Haul(0x8000_0004)), order(401, vec![2], Order::Patrol(-1))],
+        schemes: [(SchemeRef::of("UNITS\\ROBOTS\\scout.dat").0, "units\\robots\\scout.dat".into())].into(),
+        hashes: vec![(32, 1), (64, u64::MAX), (300, 42)],
+    }
+}
+
+#[test]
+fn a_record_round_trips_with_exact_float_bits() {
+    let r = sample();
+    let bytes = r.encode().unwrap();
+    let back = Record::decode(&bytes, FileKind::Save).unwrap();
+    assert_eq!(format!("{back:?}"), format!("{r:?}"), "NaN is not equal to itself: compare the text");
+    let Order::MoveTo(xy) = back.commands[0].1.order else { panic!("a move") };
+    assert_eq!(xy.map(f32::to_bits), [0x7fc0_0001, 0x8000_0000], "NaN payload and -0.0 survive");
+}
+
+fn refused(bytes: &[u8]) -> FormatError {
+    Record::decode(bytes, FileKind::Save).expect_err("refused")
+}
+
+#[test]
+fn empty_foreign_and_other_kind_files_are_refused_at_the_header() {
+    let e = refused(&[]);
+    assert_eq!((e.chunk.as_str(), e.offset), ("header", 0));
+    assert!(e.to_string().contains("empty"), "{e}");
+    let e = refused(b"PK\x03\x04 this is a zip file, not a save");
+    assert_eq!((e.chunk.as_str(), e.offset), ("header", 0));
+    assert!(e.message.contains("not an iron3d save"), "{e}");
+    let replay = Record { kind: FileKind::Replay, ..sample() }.encode().unwrap();
+    assert!(refused(&replay).message.contains("this is a replay, not a save"));
+}
+
+#[test]
+fn every_truncation_is_refused_naming_the_part_and_offset() {
+    let bytes = sample().encode().unwrap();
+    let container = Container::decode(&bytes, FileKind::Save).unwrap();
+    for len in 1..bytes.len() {
+        let e = refused(&bytes[..len]);
+        assert!(e.offset <= len, "offset {} inside the {len} bytes: {e}", e.offset);
+        if let Some((k, c)) = container.chunks.iter().enumerate().rev().find(|(_, c)| c.offset <= len) {
+            let name = if c.offset + 4 <= len { c.name() } else { format!("chunk {} of 5", k + 1) };
+            assert_eq!(e.chunk, name, "cut at {len}: {e}");
+        } else {
+            assert_eq!(e.chunk, "header", "cut at {len}: {e}");
+        }
+    }
+}
+
+#[test]
+fn a_bit_flip_anywhere_is_refused_and_located() {
+    let bytes = sample().encode().unwrap();
+    let container = Container::decode(&bytes, FileKind::Save).unwrap();
+    let header_end = container.chunks[0].offset;
+    for at in 0..bytes.len() {
+        for bit in [0, 5] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 1 << bit;
+            let e = refused(&bad);
+            let part = container.chunks.iter().rev().find(|c| c.offset <= at);
+            match part {
+                _ if at < header_end => assert_eq!(e.chunk, "header", "flip at {at}: {e}"),
+                Some(c) => {
+                    // A flipped name byte may make the name invalid or another name.
+                    assert!(e.offset == c.offset || e.chunk == c.name(), "flip at {at} in {}: {e}", c.name());
+                }
+                None => unreachable!("chunks follow the header"),
+            }
+        }
+    }
+    let mut bad = bytes.clone();
+    let cmds = container.chunk(b"cmds").unwrap();
+    bad[cmds.offset + 16] ^= 0x40;
+    let e = refused(&bad);
+    assert_eq!((e.chunk.as_str(), e.offset), ("cmds", cmds.offset));
+    assert!(e.message.contains("checksum"), "{e}");
+}
+
+#[test]
+fn trailing_bytes_newer_versions_and_unknown_chunks_are_refused() {
+    let bytes = sample().encode().unwrap();
+    let mut long = bytes.clone();
+    long.extend_from_slice(b"\0\0");
+    let e = refused(&long);
+    assert_eq!((e.chunk.as_str(), e.offset), ("end", bytes.len()));
+    let mut newer = bytes.clone();
+    newer[8..10].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+    let e = refused(&newer);
+    assert!(e.message.contains(&format!("{} is newer than this engine's {FORMAT_VERSION}", FORMAT_VERSION + 1)));
+    let mut older = bytes.clone();
+    older[8..10].copy_from_slice(&(OLDEST_LOADABLE_VERSION - 1).to_le_bytes());
+    assert!(refused(&older).message.contains("older than the oldest this engine loads"));
+    let mut container = Container::decode(&bytes, FileKind::Save).unwrap();
+    container.chunks.push(format::Chunk::new(*b"xtra", 1, vec![1, 2, 3]));
+    let e = refused(&container.encode().unwrap());
+    assert_eq!(e.chunk, "xtra");
+    assert!(e.message.contains("not a chunk this engine knows"));
+    container.chunks.pop();
+    container.chunks[1].version = 9;
+    let e = refused(&container.encode().unwrap());
+    assert_eq!((e.chunk.as_str(), e.message.as_str()), ("cmds", "version 9 is newer than this engine's 1"));
+}
+
+#[test]
+fn a_write_failing_at_any_step_keeps_the_previous_save() {
+    let dir = std::env::temp_dir().join(format!("iron3d-save-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("slot1.i3save");
+    let old = sample().encode().unwrap();
+    write_file(&path, &old, FileKind::Save, "tick=300\n").unwrap();
+    let new = Record { tick: 301, ..sample() }.encode().unwrap();
+    for step in WriteStep::ALL {
+        let fail = |s: WriteStep| match s == step {
+            true => Err(std::io::Error::other(format!("injected at {s:?}"))),
+            false => Ok(()),
+        };
+        let e = write_with(&path, &new, FileKind::Save, "tick=301\n", &fail).expect_err("fails");
+        assert!(e.contains("injected"), "{e}");
+        let on_disk = std::fs::read(&path).unwrap();
+        let expected = if step == WriteStep::Metadata { &new } else { &old };
+        assert_eq!(&on_disk, expected, "after a failure at {step:?} the file is whole");
+        Record::decode(&on_disk, FileKind::Save).unwrap();
+        assert!(!dir.join("slot1.i3save.tmp").exists(), "no temporary file left at {step:?}");
+        write_file(&path, &old, FileKind::Save, "tick=300\n").unwrap();
+    }
+    let bad = [&old[..old.len() - 1], b"x"].concat();
+    let e = write_file(&path, &bad, FileKind::Save, "").expect_err("does not verify");
+    assert!(e.contains("does not verify") && e.contains("hash at offset"), "{e}");
+    assert_eq!(std::fs::read(&path).unwrap(), old, "an unverifiable file never replaces the save");
+    assert_eq!(std::fs::read_to_string(slot_path(&path)).unwrap(), "tick=300\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The bundled demo game directory.
+fn demo_game() -> Arc<iron3d_vfs::GameDir> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+    Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
+}
+
+fn app() -> App {
+    let mut app = iron3d_sim::headless_app();
+    app.add_plugins((iron3d_mission::MissionPlugin, SavePlugin));
+    app
+}
+
+/// Runs to tick `to`, queueing each of `orders` just before its tick (as a player's
+/// orders arrive).
+fn run_to(app: &mut App, orders: &[SimCommand], to: u32) {
+    loop {
+        let now = app.world().resource::<GameClock>().tick;
+        if now >= to {
+            return;
+        }
+        let mut queue = app.world_mut().resource_mut::<CommandQueue>();
+        orders.iter().filter(|c| c.tick == now + 1).for_each(|c| queue.push(c.clone()));
+        app.update();
+    }
+}
+
+/// Orders: the player's (clan 1) units attack the computer object with hit
+/// points of the lowest id, the first of them fires under direct control for a while,
+/// and later half of them move away, so the log holds orders before and after the saves.
+fn battle_orders(app: &mut App) -> Vec<SimCommand> {
+    let world = app.world_mut();
+    let mut q = world.query::<(&OriginalObjectId, &Owner, Option<&Movable>, Option<&Health>)>();
+    let rows: Vec<_> = q.iter(world).map(|(id, o, w, h)| (id.0, o.clan, w.is_some(), h.is_some())).collect();
+    let mut armed: Vec<u32> = rows.iter().filter(|r| r.1 == 1 && r.2).map(|r| r.0).collect();
+    armed.sort_unstable();
+    let target = rows.iter().filter(|r| r.1 > 1 && r.3).map(|r| r.0).min();
+    let (Some(target), Some(&gunner)) = (target, armed.first()) else { return Vec::new() };
+    let order = |tick, units: Vec<u32>, order| SimCommand { tick, units, order, queued: false };
+    let fire = PilotInput { throttle: 0, turn: 20, aim_mrad: 0, fire: true };
+    let half = armed.len() / 2;
+    vec![
+        order(3, armed.clone(), Order::Attack(target)),
+        order(4, vec![gunner], Order::Pilot(fire)),
+        order(60, vec![gunner], Order::Release),
+        order(100, armed[half..].to_vec(), Order::MoveTo([10.0, 10.0])),
+        order(101, armed[..half].to_vec(), Order::Attack(target)),
+    ]
+}
+
+/// The ticks of the uninterrupted run where shells fly and where a transport carries
+/// ore to a store.
+fn interesting_ticks(app: &mut App, orders: &[SimCommand], to: u32) -> (Option<u32>, Option<u32>) {
+    let (mut shells, mut haul) = (None, None);
+    while app.world().resource::<GameClock>().tick < to {
+        let now = app.world().resource::<GameClock>().tick;
+        run_to(app, orders, now + 1);
+        let world = app.world_mut();
+        if shells.is_none() && world.query::<&Projectile>().iter(world).next().is_some() {
+            shells = Some(now + 1);
+        }
+        let carrying = |n: &iron3d_behavior::Navigator| matches!(n.order, Order::Haul(_)) && n.trip.store.is_some();
+        if haul.is_none() && world.query::<&iron3d_behavior::Navigator>().iter(world).any(carrying) {
+            haul = Some(now + 1);
+        }
+    }
+    (shells, haul)
+}
+
+/// Loading a save and running on gives the same state hash at every tick as the run
+/// that never stopped, with the same orders after the save.
+fn resumes_exactly(mission: &str, ticks: u32) -> (Option<u32>, Option<u32>) {
+    let game = demo_game();
+    let mut straight = app();
+    iron3d_mission::load_headless(&mut straight, &game, mission).unwrap();
+    let orders = battle_orders(&mut straight);
+    assert!(!orders.is_empty(), "{mission}: the player has units and an enemy");
+    let (shells, haul) = interesting_ticks(&mut straight, &orders, ticks);
+    let reference = straight.world().resource::<StateHash>().history.clone();
+    let mut saves: Vec<u32> = [Some(2), Some(ticks / 2), shells, haul].into_iter().flatten().collect();
+    saves.dedup();
+    for at in saves {
+        let mut first = app();
+        iron3d_mission::load_headless(&mut first, &game, mission).unwrap();
+        run_to(&mut first, &orders, at);
+        let bytes = Record::capture(first.world(), FileKind::Save, mission, 32).encode().unwrap();
+        drop(first);
+        let record = Record::decode(&bytes, FileKind::Save).unwrap();
+        assert_eq!((record.mission.as_str(), record.tick), (mission, at));
+        let mut resumed = app();
+        resume(&mut resumed, &game, &record, Some(mission)).unwrap();
+        assert_eq!(resumed.world().resource::<GameClock>().tick, at);
+        let later: Vec<SimCommand> = orders.iter().filter(|c| c.tick > at).cloned().collect();
+        run_to(&mut resumed, &later, ticks);
+        let after = |h: &[(u32, u64)]| h.iter().filter(|(t, _)| *t > at).copied().collect::<Vec<_>>();
+        let got = after(&resumed.world().resource::<StateHash>().history);
+        assert_eq!(got.len() as u32, ticks - at, "{mission} saved at {at}");
+        assert_eq!(got, after(&reference), "{mission} saved at {at}: every later tick's hash");
+    }
+    (shells, haul)
+}
+
+#[test]
+fn a_loaded_single_01_continues_exactly() {
+    let (_, haul) = resumes_exactly("single.01", 300);
+    assert!(haul.is_some(), "a save was taken with a transport carrying ore");
+}
+
+#[test]
+fn a_loaded_single_02_continues_exactly() {
+    resumes_exactly("single.02", 160);
+}
+
+#[test]
+fn a_loaded_campaign_mission_continues_exactly() {
+    let (_, haul) = resumes_exactly("campaign.01/mission.01", 300);
+    assert!(haul.is_some(), "a save was taken with a transport carrying ore");
+}
+
+#[test]
+fn a_save_for_other_data_or_another_mission_is_refused_naming_both() {
+    let record = sample();
+    let ours = DataLayers(vec![DataLayer { name: "game".into(), fingerprint: 1 }]);
+    let e = check_compatible(&record, &ours, None).unwrap_err();
+    assert!(e.contains("game 0123456789abcdef") && e.contains("game 0000000000000001"), "{e}");
+    let e = check_compatible(&record, &record.layers, Some("single.01")).unwrap_err();
+    assert!(e.contains("single.02") && e.contains("single.01"), "{e}");
+    let replay = Record { kind: FileKind::Replay, engine_version: "0.0.1".into(), ..sample() };
+    let e = check_compatible(&replay, &replay.layers, None).unwrap_err();
+    assert!(e.contains("0.0.1") && e.contains(ENGINE_VERSION), "{e}");
+}
