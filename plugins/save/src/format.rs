@@ -40,6 +40,11 @@ impl FileKind {
         }
     }
 
+    /// The kind of a file by its magic (`None`: neither).
+    pub fn detect(bytes: &[u8]) -> Option<Self> {
+        [Self::Save, Self::Replay].into_iter().find(|k| bytes.starts_with(k.magic()))
+    }
+
     /// `save` or `replay`.
     pub const fn name(self) -> &'static str {
         match self {
