@@ -47,7 +47,7 @@ fn ten_thousand() -> App {
     }
     while app.world().resource::<GameClock>().tick < 200 {
         let tick = app.world().resource::<GameClock>().tick + 1;
-        if tick % 10 == 0 {
+        if tick.is_multiple_of(10) {
             let mut queue = app.world_mut().resource_mut::<CommandQueue>();
             for group in 0..100u32 {
                 let units = (group * 100..group * 100 + 100).collect();

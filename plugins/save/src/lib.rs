@@ -10,6 +10,7 @@
 mod codec;
 pub mod file;
 pub mod format;
+pub mod fuzzing;
 mod log;
 mod record;
 mod resume;

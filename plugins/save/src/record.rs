@@ -53,7 +53,7 @@ impl Record {
     pub fn capture(world: &World, kind: FileKind, mission: &str, every: u32) -> Self {
         let tick = world.resource::<GameClock>().tick;
         let history = &world.resource::<StateHash>().history;
-        let hashes = history.iter().copied().filter(|(t, _)| t % every.max(1) == 0 || *t == tick).collect();
+        let hashes = history.iter().copied().filter(|(t, _)| t.is_multiple_of(every.max(1)) || *t == tick).collect();
         let pending = match kind {
             FileKind::Save => world.resource::<CommandQueue>().pending.clone(),
             FileKind::Replay => Vec::new(),

@@ -290,7 +290,7 @@ fn a_save_for_other_data_or_another_mission_is_refused_naming_both() {
     assert!(e.contains("0.0.1") && e.contains(ENGINE_VERSION), "{e}");
 }
 
-/// The reader's deterministic fuzz run (the cargo-fuzz target `fuzz/reader` does the
+/// The reader's deterministic fuzz run (the cargo-fuzz target `reader` does the
 /// same with coverage guidance): chunks whose data is mutated, cut or extended and
 /// re-framed with valid checksums, so the chunk parsers see the damage; each file is
 /// refused naming the damaged chunk, or read, never a panic.
@@ -319,4 +319,13 @@ fn mutated_chunk_data_is_refused_naming_the_chunk_or_read() {
         }
     }
     assert!(refused_count > 1000, "most damage is refused: {refused_count}");
+}
+
+#[test]
+fn committed_fuzz_inputs_replay_through_the_reader() {
+    let fuzz = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz"));
+    let failures = iron3d_formats::fuzzing::verify(fuzz, crate::fuzzing::TARGETS);
+    assert!(failures.is_empty(), "{failures:#?}");
+    let save = std::fs::read(fuzz.join("seeds/reader/save")).unwrap();
+    assert_eq!(Record::decode(&save, FileKind::Save).unwrap().tick, sample().tick, "the seed save reads");
 }
