@@ -6,9 +6,10 @@
 use super::*;
 use crate::file::write_with;
 use bevy_app::App;
+use bevy_ecs::query::Has;
 use iron3d_core::{
     CommandQueue, DataLayer, DataLayers, DifficultyLevel, GameClock, Health, Movable, Order, OriginalObjectId, Owner,
-    PilotInput, Projectile, SchemeRef, SimCommand,
+    PilotInput, Projectile, SchemeRef, SimCommand, SimTransform, Weapon,
 };
 use iron3d_sim::StateHash;
 use std::sync::Arc;
@@ -185,24 +186,29 @@ fn run_to(app: &mut App, orders: &[SimCommand], to: u32) {
     }
 }
 
-/// Orders: the player's (clan 1) units attack the computer object with hit
-/// points of the lowest id, the first of them fires under direct control for a while,
-/// and later half of them move away, so the log holds orders before and after the saves.
-fn battle_orders(app: &mut App) -> Vec<SimCommand> {
+/// Orders from tick `start`: the player's (clan 1) armed units attack the computer
+/// clans' object with hit points nearest to the first of them, which fires under direct
+/// control for a while, and later half of them move away, so the log holds orders
+/// before and after the saves.
+fn battle_orders(app: &mut App, start: u32) -> Vec<SimCommand> {
     let world = app.world_mut();
-    let mut q = world.query::<(&OriginalObjectId, &Owner, Option<&Movable>, Option<&Health>)>();
-    let rows: Vec<_> = q.iter(world).map(|(id, o, w, h)| (id.0, o.clan, w.is_some(), h.is_some())).collect();
-    let mut armed: Vec<u32> = rows.iter().filter(|r| r.1 == 1 && r.2).map(|r| r.0).collect();
-    armed.sort_unstable();
-    let target = rows.iter().filter(|r| r.1 > 1 && r.3).map(|r| r.0).min();
-    let (Some(target), Some(&gunner)) = (target, armed.first()) else { return Vec::new() };
-    let order = |tick, units: Vec<u32>, order| SimCommand { tick, units, order, queued: false };
+    let mut q = world.query::<(&OriginalObjectId, &Owner, &SimTransform, Has<Movable>, Has<Weapon>, Has<Health>)>();
+    let mut rows: Vec<_> = q.iter(world).map(|(id, o, t, m, w, h)| (id.0, o.clan, t.position, m && w, h)).collect();
+    rows.sort_unstable_by_key(|r| r.0);
+    let armed: Vec<u32> = rows.iter().filter(|r| r.1 == 1 && r.3).map(|r| r.0).collect();
+    let Some(first) = rows.iter().find(|r| r.1 == 1 && r.3) else { return Vec::new() };
+    let far = |r: &&(u32, i32, [f32; 3], bool, bool)| {
+        let d = [r.2[0] - first.2[0], r.2[1] - first.2[1]];
+        (d[0] * d[0] + d[1] * d[1]).to_bits()
+    };
+    let Some(target) = rows.iter().filter(|r| r.1 > 1 && r.4).min_by_key(far).map(|r| r.0) else { return Vec::new() };
+    let order = |tick, units: Vec<u32>, order| SimCommand { tick: start + tick, units, order, queued: false };
     let fire = PilotInput { throttle: 0, turn: 20, aim_mrad: 0, fire: true };
     let half = armed.len() / 2;
     vec![
         order(3, armed.clone(), Order::Attack(target)),
-        order(4, vec![gunner], Order::Pilot(fire)),
-        order(60, vec![gunner], Order::Release),
+        order(4, vec![first.0], Order::Pilot(fire)),
+        order(60, vec![first.0], Order::Release),
         order(100, armed[half..].to_vec(), Order::MoveTo([10.0, 10.0])),
         order(101, armed[..half].to_vec(), Order::Attack(target)),
     ]
@@ -229,11 +235,11 @@ fn interesting_ticks(app: &mut App, orders: &[SimCommand], to: u32) -> (Option<u
 
 /// Loading a save and running on gives the same state hash at every tick as the run
 /// that never stopped, with the same orders after the save.
-fn resumes_exactly(mission: &str, ticks: u32) -> (Option<u32>, Option<u32>) {
+fn resumes_exactly(mission: &str, orders_from: u32, ticks: u32) -> (Option<u32>, Option<u32>) {
     let game = demo_game();
     let mut straight = app();
     iron3d_mission::load_headless(&mut straight, &game, mission).unwrap();
-    let orders = battle_orders(&mut straight);
+    let orders = battle_orders(&mut straight, orders_from);
     assert!(!orders.is_empty(), "{mission}: the player has units and an enemy");
     let (shells, haul) = interesting_ticks(&mut straight, &orders, ticks);
     let reference = straight.world().resource::<StateHash>().history.clone();
@@ -262,18 +268,26 @@ fn resumes_exactly(mission: &str, ticks: u32) -> (Option<u32>, Option<u32>) {
 
 #[test]
 fn a_loaded_single_01_continues_exactly() {
-    let (_, haul) = resumes_exactly("single.01", 300);
+    let (_, haul) = resumes_exactly("single.01", 0, 300);
     assert!(haul.is_some(), "a save was taken with a transport carrying ore");
+}
+
+/// In `tutorial.01` the Enemy's first wave meets the Player's defences (the player's
+/// orders come after that, so they do not change where the fight happens).
+#[test]
+fn a_loaded_tutorial_01_continues_exactly_mid_fight() {
+    let (shells, haul) = resumes_exactly("tutorial.01", 1000, 1100);
+    assert!(shells.is_some() && haul.is_some(), "saves were taken with shells in flight and mid-haul");
 }
 
 #[test]
 fn a_loaded_single_02_continues_exactly() {
-    resumes_exactly("single.02", 160);
+    resumes_exactly("single.02", 0, 160);
 }
 
 #[test]
 fn a_loaded_campaign_mission_continues_exactly() {
-    let (_, haul) = resumes_exactly("campaign.01/mission.01", 300);
+    let (_, haul) = resumes_exactly("campaign.01/mission.01", 0, 300);
     assert!(haul.is_some(), "a save was taken with a transport carrying ore");
 }
 
