@@ -86,7 +86,8 @@ pub enum SimCommand {
         /// directory, as the game does (nothing without an outcome).
         #[arg(long)]
         user_dir: Option<PathBuf>,
-        /// Difficulty level: easy, normal or hard (`Iron_3D.ini` `[LEVEL_RATIO]`).
+        /// Difficulty level: easy, normal or hard (`Iron_3D.ini` `[LEVEL_RATIO]`); with
+        /// --load, the save's.
         #[arg(long, default_value = "normal", value_parser = difficulty)]
         difficulty: DifficultyLevel,
         #[command(flatten)]

@@ -19,7 +19,7 @@ pub use file::{WriteStep, slot_path, write_file};
 pub use format::{Container, ENGINE_VERSION, FORMAT_VERSION, FileKind, FormatError, OLDEST_LOADABLE_VERSION};
 pub use log::{CommandLog, SavePlugin};
 pub use record::Record;
-pub use resume::{Checked, Mismatch, check_compatible, replay, resume};
+pub use resume::{Checked, Mismatch, catch_up, check_compatible, replay, resume};
 
 #[cfg(test)]
 mod tests;

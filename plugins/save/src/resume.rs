@@ -57,8 +57,7 @@ pub fn check_compatible(record: &Record, layers: &DataLayers, mission: Option<&s
 }
 
 /// Loads the record's mission into `app` (a headless app with `MissionPlugin` and
-/// [`crate::SavePlugin`]) and re-simulates it to the record's tick, checking every
-/// recorded hash; a save also gets its queued commands back.
+/// [`crate::SavePlugin`]) and re-simulates it to the record's tick ([`catch_up`]).
 ///
 /// # Errors
 /// Other data or mission ([`check_compatible`]), a mission that does not load.
@@ -67,6 +66,14 @@ pub fn replay(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Opti
     check_compatible(record, &layers, mission)?;
     app.world_mut().resource_mut::<Difficulty>().level = record.difficulty;
     iron3d_mission::load_headless(app, game, &record.mission).map_err(|e| e.to_string())?;
+    Ok(catch_up(app, record))
+}
+
+/// With the record's mission just loaded (in the game, at the record's difficulty),
+/// re-simulates it to the record's tick, applying each logged command at the tick it
+/// applied at and checking every recorded hash (stopping at the first that differs);
+/// then queues a save's pending commands again.
+pub fn catch_up(app: &mut App, record: &Record) -> Checked {
     let world = app.world_mut();
     world.resource_mut::<SchemeNames>().0.extend(record.schemes.clone());
     world.resource_mut::<CommandQueue>().pending.clear();
@@ -91,13 +98,13 @@ pub fn replay(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Opti
             checked.hash_checks += 1;
             if recorded != computed {
                 checked.mismatch = Some(Mismatch { tick: now, recorded, computed });
-                return Ok(checked);
+                return checked;
             }
         }
     }
     let mut queue = app.world_mut().resource_mut::<CommandQueue>();
     record.pending.iter().for_each(|c| queue.push(c.clone()));
-    Ok(checked)
+    checked
 }
 
 /// [`replay`] of a save: the game stands at the save's tick, every recorded hash
