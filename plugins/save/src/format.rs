@@ -15,7 +15,7 @@ use std::io::{Read, Write};
 /// The format version this engine writes.
 pub const FORMAT_VERSION: u16 = 1;
 /// The oldest format version this engine loads (older ones go through
-/// [`migrate`] up to [`FORMAT_VERSION`]).
+/// `migrate` up to [`FORMAT_VERSION`]).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
 /// The engine version written into files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

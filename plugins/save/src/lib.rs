@@ -1,7 +1,7 @@
 //! Saves and replays (issue 27; spec `runtime.md` §14): the project's own file format
 //! (`docs/save-format.md`; never compatible with the original's saves), versioned,
-//! chunked, compressed and checksummed ([`format`]), written transactionally
-//! ([`file`]). A [`Record`] holds the mission, the data layers, the difficulty, the
+//! chunked, compressed and checksummed ([`mod@format`]), written transactionally
+//! ([`mod@file`]). A [`Record`] holds the mission, the data layers, the difficulty, the
 //! external command log ([`CommandLog`], kept by [`SavePlugin`]), the commands still
 //! queued, the scheme names and state-hash checkpoints; [`resume`] brings a game back to
 //! the saved tick by deterministic re-simulation, verified hash by hash, and [`replay`]
