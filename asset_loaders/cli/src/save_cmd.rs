@@ -74,7 +74,7 @@ pub fn read(file: &Path, kind: FileKind) -> anyhow::Result<Record> {
 /// Writes the world's record of `kind` to `file` transactionally (hashes every `every`
 /// ticks and at the last).
 pub fn write(world: &World, file: &Path, kind: FileKind, mission: &str, every: u32) -> anyhow::Result<()> {
-    let record = Record::capture(world, kind, mission, every);
+    let record = Record::capture(world, kind, mission, every).map_err(|e| anyhow!("{}: {e}", file.display()))?;
     let bytes = record.encode().map_err(|e| anyhow!("{}: {e}", file.display()))?;
     let slot = format!(
         "kind={}\nmission={}\ntick={}\nengine={}\nformat={FORMAT_VERSION}\n",

@@ -48,7 +48,7 @@ pub use sets::{ControlPhase, InputPhase, SimSystems, SuperAiPhase, TICK_MS, TICK
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
-pub use table::ObjectTable;
+pub use table::{ObjectTable, TableLayout};
 
 use bevy_app::{App, Plugin};
 use bevy_state::app::AppExtStates;

@@ -64,14 +64,14 @@ fn bench(c: &mut Criterion) {
     let game = demo();
     let worlds = [("single.02", single_02(&game)), ("10000 units", ten_thousand())];
     for (name, app) in &worlds {
-        let bytes = Record::capture(app.world(), FileKind::Save, name, 32).encode().unwrap();
+        let bytes = Record::capture(app.world(), FileKind::Save, name, 32).unwrap().encode().unwrap();
         println!("{name}: save of {} bytes", bytes.len());
         c.bench_function(&format!("save {name}"), |b| {
-            b.iter(|| Record::capture(app.world(), FileKind::Save, name, 32).encode().unwrap())
+            b.iter(|| Record::capture(app.world(), FileKind::Save, name, 32).unwrap().encode().unwrap())
         });
         c.bench_function(&format!("decode {name}"), |b| b.iter(|| Record::decode(&bytes, FileKind::Save).unwrap()));
     }
-    let bytes = Record::capture(worlds[0].1.world(), FileKind::Save, "single.02", 32).encode().unwrap();
+    let bytes = Record::capture(worlds[0].1.world(), FileKind::Save, "single.02", 32).unwrap().encode().unwrap();
     let mut group = c.benchmark_group("load");
     group.sample_size(10);
     group.bench_function("load single.02 at tick 100", |b| {

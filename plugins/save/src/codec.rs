@@ -41,6 +41,13 @@ impl Writer {
         Ok(())
     }
 
+    /// A value in the compact binary serde encoding (postcard: variable-length
+    /// integers, floats as their IEEE bits).
+    pub fn serde(&mut self, value: &impl serde::Serialize) -> Result<(), String> {
+        self.0 = postcard::to_extend(value, std::mem::take(&mut self.0)).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
     /// A string of at most 65535 bytes.
     pub fn str(&mut self, s: &str) -> Result<(), String> {
         self.u16(u16::try_from(s.len()).map_err(|_| "a string is longer than 65535 bytes")?);
@@ -147,6 +154,21 @@ impl<'a> Reader<'a> {
         let at = self.at;
         let b = self.take(n)?;
         String::from_utf8(b.to_vec()).map_err(|_| self.error_at(at, "text is not UTF-8"))
+    }
+
+    /// A value written by [`Writer::serde`], read through `seed`; `what` names it in
+    /// the error.
+    pub fn seed<S: serde::de::DeserializeSeed<'a>>(&mut self, seed: S, what: &str) -> Result<S::Value, FormatError> {
+        let mut de = postcard::Deserializer::from_bytes(&self.bytes[self.at..]);
+        let value = seed.deserialize(&mut de).map_err(|e| self.error(format!("{what} does not parse: {e}")))?;
+        let left = de.finalize().map_err(|e| self.error(format!("{what} does not parse: {e}")))?.len();
+        self.at = self.bytes.len() - left;
+        Ok(value)
+    }
+
+    /// A value written by [`Writer::serde`].
+    pub fn serde<T: serde::Deserialize<'a>>(&mut self, what: &str) -> Result<T, FormatError> {
+        self.seed(std::marker::PhantomData::<T>, what)
     }
 
     pub fn short_str(&mut self) -> Result<String, FormatError> {

@@ -12,10 +12,11 @@ use flate2::write::DeflateEncoder;
 use iron3d_core::{DataLayer, DataLayers};
 use std::io::{Read, Write};
 
-/// The format version this engine writes.
-pub const FORMAT_VERSION: u16 = 1;
-/// The oldest format version this engine loads (older ones go through
-/// `migrate` up to [`FORMAT_VERSION`]).
+/// The format version this engine writes (2: a save holds the simulation state,
+/// `Snapshot`).
+pub const FORMAT_VERSION: u16 = 2;
+/// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
+/// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
 /// The engine version written into files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -134,7 +135,7 @@ fn crc(bytes: &[u8]) -> u32 {
 }
 
 impl Container {
-    /// The file's bytes.
+    /// The file's bytes (in the header's format version).
     ///
     /// # Errors
     /// A chunk larger than [`MAX_CHUNK_BYTES`] or a name or mission too long for its field.
@@ -142,7 +143,7 @@ impl Container {
         let h = &self.header;
         let mut w = Writer::default();
         w.bytes(h.kind.magic());
-        w.u16(FORMAT_VERSION);
+        w.u16(h.format_version);
         w.short_str(&h.engine_version)?;
         w.str(&h.mission)?;
         w.u32(h.tick);
@@ -227,8 +228,8 @@ impl Container {
                 message: format!("{} bytes after the last chunk", bytes.len() - r.offset()),
             });
         }
-        let mut container = Self { header, chunks };
-        migrate(&mut container)?;
+        let container = Self { header, chunks };
+        migrate(&container)?;
         Ok(container)
     }
 
@@ -272,16 +273,16 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 }
 
 /// Brings a file of an older supported format version to [`FORMAT_VERSION`], one named
-/// step per version (none yet: version 1 is the first; each later version adds its
-/// step here with a test reading a file of the version before).
-fn migrate(container: &mut Container) -> Result<(), FormatError> {
-    let version = container.header.format_version;
-    if version == FORMAT_VERSION {
-        return Ok(());
+/// step per version, each tested by reading a file of the version before. Version 1 → 2
+/// changes no bytes: version 1 has the same chunks without the snapshot, and its header
+/// keeps version 1, for which `resume` re-simulates the save (`migrate_v1`).
+fn migrate(container: &Container) -> Result<(), FormatError> {
+    match container.header.format_version {
+        1 | FORMAT_VERSION => Ok(()),
+        version => Err(FormatError {
+            chunk: "header".into(),
+            offset: 8,
+            message: format!("no migration from format version {version} to {FORMAT_VERSION}"),
+        }),
     }
-    Err(FormatError {
-        chunk: "header".into(),
-        offset: 8,
-        message: format!("no migration from format version {version} to {FORMAT_VERSION}"),
-    })
 }

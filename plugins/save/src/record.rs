@@ -1,11 +1,13 @@
 //! [`Record`]: what a save or a replay holds (the mission, the data layers, the
 //! difficulty, the external command log with the tick each command applied at, the
-//! commands still queued, the scheme names orders refer to, and state hashes), taken
-//! from a world at a tick boundary, and its chunks.
+//! commands still queued, the scheme names orders refer to, state hashes, and a save's
+//! [`Snapshot`] of the simulation state), taken from a world at a tick boundary, and its
+//! chunks.
 
 use crate::codec::{Reader, Writer};
 use crate::format::{Chunk, Container, ENGINE_VERSION, FileKind, FormatError, Header};
 use crate::log::CommandLog;
+use crate::snapshot::{self, Snapshot};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     CommandQueue, DataLayers, Difficulty, DifficultyLevel, GameClock, Order, PilotInput, SchemeNames, SchemeRef,
@@ -37,6 +39,9 @@ pub struct Record {
     pub schemes: BTreeMap<u64, String>,
     /// `(tick, state hash)` checkpoints, the last at [`Record::tick`].
     pub hashes: Vec<(u32, u64)>,
+    /// A save's simulation state at [`Record::tick`] (`None` in a replay and in a save
+    /// of format version 1, which is resumed by re-simulation).
+    pub snapshot: Option<Snapshot>,
 }
 
 const META: [u8; 4] = *b"meta";
@@ -49,8 +54,11 @@ const CHUNKS: [([u8; 4], u16); 5] = [(META, 1), (COMMANDS, 1), (PENDING, 1), (SC
 
 impl Record {
     /// The record of `world` now (call between ticks, never inside a schedule): the
-    /// state hash at every `every`-th tick and at the last.
-    pub fn capture(world: &World, kind: FileKind, mission: &str, every: u32) -> Self {
+    /// state hash at every `every`-th tick and at the last; a save's snapshot.
+    ///
+    /// # Errors
+    /// A part of the state the encoding refuses.
+    pub fn capture(world: &World, kind: FileKind, mission: &str, every: u32) -> Result<Self, String> {
         let tick = world.resource::<GameClock>().tick;
         let history = &world.resource::<StateHash>().history;
         let hashes = history.iter().copied().filter(|(t, _)| t.is_multiple_of(every.max(1)) || *t == tick).collect();
@@ -58,7 +66,11 @@ impl Record {
             FileKind::Save => world.resource::<CommandQueue>().pending.clone(),
             FileKind::Replay => Vec::new(),
         };
-        Self {
+        let snapshot = match kind {
+            FileKind::Save => Some(Snapshot::capture(world)?),
+            FileKind::Replay => None,
+        };
+        Ok(Self {
             kind,
             engine_version: ENGINE_VERSION.into(),
             mission: mission.into(),
@@ -69,6 +81,16 @@ impl Record {
             pending,
             schemes: world.resource::<SchemeNames>().0.clone(),
             hashes,
+            snapshot,
+        })
+    }
+
+    /// The format version the record is written in: a save without a snapshot is a
+    /// version-1 save (it is resumed by re-simulation), everything else the current.
+    pub fn format_version(&self) -> u16 {
+        match (self.kind, &self.snapshot) {
+            (FileKind::Save, None) => 1,
+            _ => crate::format::FORMAT_VERSION,
         }
     }
 
@@ -101,10 +123,11 @@ impl Record {
             hashes.u64(*hash);
         }
         let data = [meta, commands, pending, schemes, hashes];
-        let chunks = CHUNKS.iter().zip(data).map(|((name, v), w)| Chunk::new(*name, *v, w.0)).collect();
+        let mut chunks: Vec<Chunk> = CHUNKS.iter().zip(data).map(|((name, v), w)| Chunk::new(*name, *v, w.0)).collect();
+        chunks.extend(self.snapshot.iter().flat_map(|s| s.0.iter().cloned()));
         let header = Header {
             kind: self.kind,
-            format_version: crate::format::FORMAT_VERSION,
+            format_version: self.format_version(),
             engine_version: self.engine_version.clone(),
             mission: self.mission.clone(),
             tick: self.tick,
@@ -121,7 +144,7 @@ impl Record {
     pub fn decode(bytes: &[u8], kind: FileKind) -> Result<Self, FormatError> {
         let container = Container::decode(bytes, kind)?;
         for (i, chunk) in container.chunks.iter().enumerate() {
-            let known = CHUNKS.iter().find(|(n, _)| *n == chunk.name);
+            let known = CHUNKS.iter().chain(&snapshot::CHUNKS).find(|(n, _)| *n == chunk.name);
             let problem = match known {
                 None => Some("is not a chunk this engine knows".to_string()),
                 Some((_, v)) if chunk.version > *v => {
@@ -157,7 +180,15 @@ impl Record {
         let mut r = get(HASHES)?;
         let hashes = (0..r.count(12)?).map(|_| Ok((r.u32()?, r.u64()?))).collect::<Result<_, _>>()?;
         r.done()?;
+        let snapshot = Snapshot::from_chunks(&container.chunks, bytes.len())?;
         let h = container.header;
+        if kind == FileKind::Save && h.format_version >= 2 && snapshot.is_none() {
+            return Err(FormatError {
+                chunk: "objs".into(),
+                offset: bytes.len(),
+                message: format!("a save of format version {} must hold the snapshot", h.format_version),
+            });
+        }
         Ok(Self {
             kind,
             engine_version: h.engine_version,
@@ -169,6 +200,7 @@ impl Record {
             pending,
             schemes,
             hashes,
+            snapshot,
         })
     }
 }

@@ -1,14 +1,19 @@
-//! Resuming a save and re-simulating a replay. The simulation is deterministic (fixed
-//! tick, ordered by `OriginalObjectId`, seeded streams), so the state of tick N is a
-//! function of the mission, the data layers, the difficulty and the external commands
-//! up to N: both start the record's mission through the loading state machine on the
-//! same layers, apply each logged command at the tick it was applied at, and compare the
-//! state hash at every recorded checkpoint. A save then restores the commands still
-//! queued, and the game goes on exactly as the one that was never stopped.
+//! Resuming a save and re-simulating a replay. Both start the record's mission through
+//! the loading state machine on the same layers. A save then lays its [`Snapshot`] over
+//! the started mission and checks that the state hash equals the one it recorded for
+//! its tick (any state the snapshot missed would change it). A replay, and a save of
+//! format version 1 (no snapshot), is re-simulated: the simulation is deterministic
+//! (fixed tick, ordered by `OriginalObjectId`, seeded streams), so the state of tick N
+//! is a function of the mission, the data layers, the difficulty and the external
+//! commands up to N; each logged command is applied at the tick it was applied at, and
+//! the state hash compared at every recorded checkpoint.
 
 use crate::format::{ENGINE_VERSION, FileKind};
+use crate::log::CommandLog;
 use crate::record::Record;
+use crate::snapshot::Snapshot;
 use bevy_app::App;
+use bevy_ecs::world::World;
 use iron3d_core::{CommandQueue, DataLayers, Difficulty, GameClock, SchemeNames};
 use iron3d_sim::StateHash;
 use iron3d_vfs::GameDir;
@@ -56,16 +61,22 @@ pub fn check_compatible(record: &Record, layers: &DataLayers, mission: Option<&s
     Ok(())
 }
 
+/// Starts the record's mission in `app` at the record's difficulty.
+fn start(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Option<&str>) -> Result<(), String> {
+    let layers = iron3d_mission::data_layers(game).map_err(|e| e.to_string())?;
+    check_compatible(record, &layers, mission)?;
+    app.world_mut().resource_mut::<Difficulty>().level = record.difficulty;
+    iron3d_mission::load_headless(app, game, &record.mission).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 /// Loads the record's mission into `app` (a headless app with `MissionPlugin` and
 /// [`crate::SavePlugin`]) and re-simulates it to the record's tick ([`catch_up`]).
 ///
 /// # Errors
 /// Other data or mission ([`check_compatible`]), a mission that does not load.
 pub fn replay(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Option<&str>) -> Result<Checked, String> {
-    let layers = iron3d_mission::data_layers(game).map_err(|e| e.to_string())?;
-    check_compatible(record, &layers, mission)?;
-    app.world_mut().resource_mut::<Difficulty>().level = record.difficulty;
-    iron3d_mission::load_headless(app, game, &record.mission).map_err(|e| e.to_string())?;
+    start(app, game, record, mission)?;
     Ok(catch_up(app, record))
 }
 
@@ -107,13 +118,48 @@ pub fn catch_up(app: &mut App, record: &Record) -> Checked {
     checked
 }
 
-/// [`replay`] of a save: the game stands at the save's tick, every recorded hash
-/// reproduced.
+/// Brings the game in `app` (a headless app with `MissionPlugin` and
+/// [`crate::SavePlugin`]) to the save's tick: starts its mission, then restores its
+/// snapshot ([`restore`]), or, for a save of format version 1, re-simulates it
+/// ([`migrate_v1`]).
+///
+/// # Errors
+/// Other data or mission ([`check_compatible`]), a mission that does not load, a
+/// snapshot that does not restore or does not give the saved state hash.
+pub fn resume(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Option<&str>) -> Result<(), String> {
+    let Some(snapshot) = &record.snapshot else { return migrate_v1(app, game, record, mission) };
+    start(app, game, record, mission)?;
+    restore(app.world_mut(), record, snapshot)
+}
+
+/// Lays `snapshot` over the world where `record`'s mission was just started, takes the
+/// record's command log and hash history, and checks the state hash of the save's tick.
+///
+/// # Errors
+/// The snapshot does not parse or does not fit the mission, or the state hash after
+/// restoring differs from the saved one (naming both).
+pub fn restore(world: &mut World, record: &Record, snapshot: &Snapshot) -> Result<(), String> {
+    snapshot.restore(world)?;
+    world.insert_resource(CommandLog(record.commands.clone()));
+    world.insert_resource(StateHash { history: record.hashes.clone() });
+    let Some(&(_, saved)) = record.hashes.last().filter(|(t, _)| *t == record.tick) else { return Ok(()) };
+    let restored = iron3d_sim::state_hash(world);
+    if restored != saved {
+        return Err(format!(
+            "the restored state of tick {} hashes to {restored:016x}, the save has {saved:016x} (saved by engine {}, this is {ENGINE_VERSION})",
+            record.tick, record.engine_version
+        ));
+    }
+    Ok(())
+}
+
+/// The migration of a format-version-1 save (no snapshot): [`replay`], every recorded
+/// hash reproduced, leaves the game at the save's tick.
 ///
 /// # Errors
 /// What [`replay`] refuses, or a recorded hash not reproduced (naming the tick: the
 /// save was made by an engine that simulates differently).
-pub fn resume(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Option<&str>) -> Result<(), String> {
+pub fn migrate_v1(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Option<&str>) -> Result<(), String> {
     let checked = replay(app, game, record, mission)?;
     match checked.mismatch {
         None => Ok(()),

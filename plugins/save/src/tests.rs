@@ -31,6 +31,7 @@ fn sample() -> Record {
         pending: vec![order(400, vec![2], Order::Haul(0x8000_0004)), order(401, vec![2], Order::Patrol(-1))],
         schemes: [(SchemeRef::of("UNITS\\ROBOTS\\scout.dat").0, "units\\robots\\scout.dat".into())].into(),
         hashes: vec![(32, 1), (64, u64::MAX), (300, 42)],
+        snapshot: None,
     }
 }
 
@@ -249,7 +250,7 @@ fn resumes_exactly(mission: &str, orders_from: u32, ticks: u32) -> (Option<u32>,
         let mut first = app();
         iron3d_mission::load_headless(&mut first, &game, mission).unwrap();
         run_to(&mut first, &orders, at);
-        let bytes = Record::capture(first.world(), FileKind::Save, mission, 32).encode().unwrap();
+        let bytes = Record::capture(first.world(), FileKind::Save, mission, 32).unwrap().encode().unwrap();
         drop(first);
         let record = Record::decode(&bytes, FileKind::Save).unwrap();
         assert_eq!((record.mission.as_str(), record.tick), (mission, at));
