@@ -247,24 +247,78 @@ fn resumes_exactly(mission: &str, orders_from: u32, ticks: u32) -> (Option<u32>,
     let mut saves: Vec<u32> = [Some(2), Some(ticks / 2), shells, haul].into_iter().flatten().collect();
     saves.dedup();
     for at in saves {
-        let mut first = app();
-        iron3d_mission::load_headless(&mut first, &game, mission).unwrap();
-        run_to(&mut first, &orders, at);
-        let bytes = Record::capture(first.world(), FileKind::Save, mission, 32).unwrap().encode().unwrap();
-        drop(first);
-        let record = Record::decode(&bytes, FileKind::Save).unwrap();
-        assert_eq!((record.mission.as_str(), record.tick), (mission, at));
-        let mut resumed = app();
-        resume(&mut resumed, &game, &record, Some(mission)).unwrap();
-        assert_eq!(resumed.world().resource::<GameClock>().tick, at);
-        let later: Vec<SimCommand> = orders.iter().filter(|c| c.tick > at).cloned().collect();
-        run_to(&mut resumed, &later, ticks);
-        let after = |h: &[(u32, u64)]| h.iter().filter(|(t, _)| *t > at).copied().collect::<Vec<_>>();
-        let got = after(&resumed.world().resource::<StateHash>().history);
-        assert_eq!(got.len() as u32, ticks - at, "{mission} saved at {at}");
-        assert_eq!(got, after(&reference), "{mission} saved at {at}: every later tick's hash");
+        let record = saved_at(&game, mission, &orders, at);
+        assert!(record.snapshot.is_some(), "a save holds the state");
+        continues_exactly(&game, &record, &orders, &reference, ticks);
     }
     (shells, haul)
+}
+
+/// The save of `mission` at tick `at` with `orders`, written and read back.
+fn saved_at(game: &Arc<iron3d_vfs::GameDir>, mission: &str, orders: &[SimCommand], at: u32) -> Record {
+    let mut first = app();
+    iron3d_mission::load_headless(&mut first, game, mission).unwrap();
+    run_to(&mut first, orders, at);
+    let bytes = Record::capture(first.world(), FileKind::Save, mission, 32).unwrap().encode().unwrap();
+    let record = Record::decode(&bytes, FileKind::Save).unwrap();
+    assert_eq!((record.mission.as_str(), record.tick), (mission, at));
+    record
+}
+
+/// Resumes `record` and runs on to `ticks` with the later `orders`: every tick's hash
+/// equals the `reference` run's.
+fn continues_exactly(
+    game: &Arc<iron3d_vfs::GameDir>,
+    record: &Record,
+    orders: &[SimCommand],
+    reference: &[(u32, u64)],
+    ticks: u32,
+) {
+    let (mission, at) = (record.mission.as_str(), record.tick);
+    let mut resumed = app();
+    resume(&mut resumed, game, record, Some(mission)).unwrap();
+    assert_eq!(resumed.world().resource::<GameClock>().tick, at);
+    let later: Vec<SimCommand> = orders.iter().filter(|c| c.tick > at).cloned().collect();
+    run_to(&mut resumed, &later, ticks);
+    let after = |h: &[(u32, u64)]| h.iter().filter(|(t, _)| *t > at).copied().collect::<Vec<_>>();
+    let got = after(&resumed.world().resource::<StateHash>().history);
+    assert_eq!(got.len() as u32, ticks - at, "{mission} saved at {at}");
+    assert_eq!(got, after(reference), "{mission} saved at {at}: every later tick's hash");
+}
+
+/// A version-1 save (no snapshot) still loads: it is re-simulated to its tick
+/// (`migrate_v1`) and goes on exactly; a version-2 save without its snapshot is refused.
+#[test]
+fn a_version_1_save_is_migrated_by_re_simulation() {
+    let game = demo_game();
+    let mut straight = app();
+    iron3d_mission::load_headless(&mut straight, &game, "single.01").unwrap();
+    let orders = battle_orders(&mut straight, 0);
+    run_to(&mut straight, &orders, 120);
+    let reference = straight.world().resource::<StateHash>().history.clone();
+    let v1 = Record { snapshot: None, ..saved_at(&game, "single.01", &orders, 60) }.encode().unwrap();
+    let container = Container::decode(&v1, FileKind::Save).unwrap();
+    assert_eq!(container.header.format_version, 1);
+    let record = Record::decode(&v1, FileKind::Save).unwrap();
+    assert!(record.snapshot.is_none());
+    continues_exactly(&game, &record, &orders, &reference, 120);
+    let mut v2 = container;
+    v2.header.format_version = FORMAT_VERSION;
+    let e = refused(&v2.encode().unwrap());
+    assert!(e.message.contains("must hold the snapshot"), "{e}");
+}
+
+/// The state hash guards the restore: a snapshot whose state does not hash as the save
+/// recorded (state the snapshot missed, or damaged) is refused, naming both hashes.
+#[test]
+fn a_restored_state_that_does_not_hash_as_saved_is_refused() {
+    let game = demo_game();
+    let mut record = saved_at(&game, "single.01", &[], 40);
+    let last = record.hashes.last_mut().unwrap();
+    last.1 ^= 1;
+    let wrong = format!("{:016x}", last.1);
+    let e = resume(&mut app(), &game, &record, None).unwrap_err();
+    assert!(e.contains("restored state of tick 40") && e.contains(&wrong), "{e}");
 }
 
 #[test]
