@@ -181,6 +181,9 @@ impl Record {
         let hashes = (0..r.count(12)?).map(|_| Ok((r.u32()?, r.u64()?))).collect::<Result<_, _>>()?;
         r.done()?;
         let snapshot = Snapshot::from_chunks(&container.chunks, bytes.len())?;
+        if let Some(s) = &snapshot {
+            s.parse()?;
+        }
         let h = container.header;
         if kind == FileKind::Save && h.format_version >= 2 && snapshot.is_none() {
             return Err(FormatError {

@@ -37,7 +37,7 @@ use iron3d_mission::{MissionObject, PlacedRecord, PreparedObject, PropertyBag};
 use iron3d_strategy::Strategy;
 use iron3d_superai::{SuperAiState, SuperAis};
 use std::any::TypeId;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 /// The objects chunk.
@@ -290,25 +290,93 @@ impl Snapshot {
             .map(|c| Some(Self(c)))
     }
 
+    /// Reads every chunk of the snapshot (a save whose snapshot does not parse is
+    /// refused before it touches a world).
+    ///
+    /// # Errors
+    /// A chunk missing or whose data does not parse, naming it and the offset.
+    pub(crate) fn parse(&self) -> Result<Parsed, FormatError> {
+        let chunk = |k: usize| {
+            self.0.get(k).filter(|c| c.name == CHUNKS[k].0).ok_or_else(|| FormatError {
+                chunk: String::from_utf8_lossy(&CHUNKS[k].0).into_owned(),
+                offset: 0,
+                message: "the snapshot lacks the chunk".into(),
+            })
+        };
+        let objects = read_objects(chunk(0)?)?;
+        let mut r = Reader::chunk(chunk(1)?);
+        let shells = (0..r.count(1)?)
+            .map(|_| {
+                let at = r.offset();
+                let shell = read_reflect(&mut r, TypeId::of::<Projectile>(), "a shell")?;
+                concrete::<Projectile>(&*shell).map_err(|m| r.error_at(at, m))
+            })
+            .collect::<Result<_, _>>()?;
+        r.done()?;
+        let mut r = Reader::chunk(chunk(2)?);
+        let resources = resource_parts()
+            .iter()
+            .map(|p| match r.u8()? {
+                0 => Ok(None),
+                _ => read_reflect(&mut r, p.type_id, p.name).map(Some),
+            })
+            .collect::<Result<_, _>>()?;
+        let at = r.offset();
+        let strategy = match r.u8()? {
+            0 => None,
+            _ => Some(read_reflect(&mut r, TypeId::of::<Strategy>(), "Strategy")?),
+        };
+        let refused: Vec<(i32, u64, u32)> = r.serde("Strategy's refusals")?;
+        let strategy = strategy
+            .map(|s| {
+                let mut strategy = concrete::<Strategy>(&*s).map_err(|m| r.error_at(at, m))?;
+                strategy.refused =
+                    refused.into_iter().map(|(clan, scheme, n)| ((clan, SchemeRef(scheme)), n)).collect();
+                Ok(strategy)
+            })
+            .transpose()?;
+        r.done()?;
+        let mut r = Reader::chunk(chunk(3)?);
+        let ais = r.serde("the SuperAI states")?;
+        r.done()?;
+        let mut r = Reader::chunk(chunk(4)?);
+        let (slots, free) = r.serde("the object table")?;
+        r.done()?;
+        Ok(Parsed { objects, shells, resources, strategy, ais, table: TableLayout { slots, free } })
+    }
+
     /// Lays the snapshot over `world`, where the save's mission was just started.
     ///
     /// # Errors
     /// A chunk that does not parse (naming it and the offset), an object built during
     /// play that cannot be re-created, SuperAIs of other scripts.
     pub fn restore(&self, world: &mut World) -> Result<(), String> {
-        let [objects, shells, resources, ais, table] = &self.0[..] else {
-            return Err(format!("a snapshot has {} chunks, not {}", self.0.len(), CHUNKS.len()));
-        };
-        let saved = read_objects(objects).map_err(|e| e.to_string())?;
+        self.parse().map_err(|e| e.to_string())?.apply(world)
+    }
+}
+
+/// A snapshot read and checked, not yet applied.
+pub(crate) struct Parsed {
+    objects: Vec<SavedObject>,
+    shells: Vec<Projectile>,
+    resources: Vec<Option<Box<dyn PartialReflect>>>,
+    strategy: Option<Strategy>,
+    ais: Vec<SuperAiState>,
+    table: TableLayout,
+}
+
+impl Parsed {
+    fn apply(self, world: &mut World) -> Result<(), String> {
+        let saved: BTreeSet<u32> = self.objects.iter().map(|o| o.id).collect();
         let mut q = world.query_filtered::<(Entity, &OriginalObjectId), With<SimObject>>();
         let mut live: BTreeMap<u32, Entity> = q.iter(world).map(|(e, id)| (id.0, e)).collect();
-        let gone: Vec<u32> = live.keys().filter(|id| !saved.iter().any(|o| o.id == **id)).copied().collect();
+        let gone: Vec<u32> = live.keys().filter(|id| !saved.contains(id)).copied().collect();
         for id in gone {
             live.remove(&id).map(|e| world.despawn(e));
         }
-        let shells_now: Vec<Entity> = world.query_filtered::<Entity, With<Projectile>>().iter(world).collect();
-        shells_now.into_iter().for_each(|e| _ = world.despawn(e));
-        for object in &saved {
+        let flying: Vec<Entity> = world.query_filtered::<Entity, With<Projectile>>().iter(world).collect();
+        flying.into_iter().for_each(|e| _ = world.despawn(e));
+        for object in &self.objects {
             let entity = match live.get(&object.id) {
                 Some(e) => *e,
                 None => {
@@ -322,39 +390,16 @@ impl Snapshot {
                 (part.put)(&mut e, value.as_deref()).map_err(|m| format!("object {}: {m}", object.id))?;
             }
         }
-        let mut r = Reader::chunk(shells);
-        for _ in 0..r.count(1).map_err(|e| e.to_string())? {
-            let shell = read_reflect(&mut r, TypeId::of::<Projectile>(), "a shell").map_err(|e| e.to_string())?;
-            world.spawn(concrete::<Projectile>(&*shell)?);
+        world.spawn_batch(self.shells);
+        for (part, value) in resource_parts().iter().zip(&self.resources) {
+            value.as_deref().map_or(Ok(()), |v| (part.put)(world, v))?;
         }
-        r.done().map_err(|e| e.to_string())?;
-        let mut r = Reader::chunk(resources);
-        for part in resource_parts() {
-            if r.u8().map_err(|e| e.to_string())? == 1 {
-                let value = read_reflect(&mut r, part.type_id, part.name).map_err(|e| e.to_string())?;
-                (part.put)(world, &*value)?;
-            }
-        }
-        let strategy = match r.u8().map_err(|e| e.to_string())? {
-            1 => Some(read_reflect(&mut r, TypeId::of::<Strategy>(), "Strategy").map_err(|e| e.to_string())?),
-            _ => None,
-        };
-        let refused: Vec<(i32, u64, u32)> = r.serde("Strategy's refusals").map_err(|e| e.to_string())?;
-        if let Some(saved) = strategy {
-            let mut strategy = concrete::<Strategy>(&*saved)?;
-            strategy.refused = refused.into_iter().map(|(clan, scheme, n)| ((clan, SchemeRef(scheme)), n)).collect();
+        if let Some(strategy) = self.strategy {
             world.insert_resource(strategy);
         }
-        r.done().map_err(|e| e.to_string())?;
-        let mut r = Reader::chunk(ais);
-        let states: Vec<SuperAiState> = r.serde("the SuperAI states").map_err(|e| e.to_string())?;
-        r.done().map_err(|e| e.to_string())?;
-        world.get_resource_mut::<SuperAis>().map_or(Ok(()), |mut a| a.restore(states))?;
-        let mut r = Reader::chunk(table);
-        let (slots, free) = r.serde("the object table").map_err(|e| e.to_string())?;
-        r.done().map_err(|e| e.to_string())?;
-        let rebuilt = ObjectTable::from_layout(&TableLayout { slots, free }, |id| live.get(&id).copied())?;
-        world.insert_resource(rebuilt);
+        world.get_resource_mut::<SuperAis>().map_or(Ok(()), |mut a| a.restore(self.ais))?;
+        let table = ObjectTable::from_layout(&self.table, |id| live.get(&id).copied())?;
+        world.insert_resource(table);
         Ok(())
     }
 }
