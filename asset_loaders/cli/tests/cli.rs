@@ -977,7 +977,7 @@ fn sim_saves_loads_records_and_replays() {
         let out = cli(&args);
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let message = String::from_utf8_lossy(&out.stderr);
-        assert!(message.contains("s.i3save: hash at offset") && message.contains("checksum"), "{message}");
+        assert!(message.contains("s.i3save: tabl at offset") && message.contains("checksum"), "{message}");
     }
     let _ = std::fs::remove_dir_all(dir);
 }

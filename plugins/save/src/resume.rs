@@ -133,7 +133,7 @@ pub fn resume(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Opti
 }
 
 /// Lays `snapshot` over the world where `record`'s mission was just started, takes the
-/// record's command log and hash history, and checks the state hash of the save's tick.
+/// record's command log, and checks the state hash of the save's tick.
 ///
 /// # Errors
 /// The snapshot does not parse or does not fit the mission, or the state hash after
@@ -141,7 +141,6 @@ pub fn resume(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Opti
 pub fn restore(world: &mut World, record: &Record, snapshot: &Snapshot) -> Result<(), String> {
     snapshot.restore(world)?;
     world.insert_resource(CommandLog(record.commands.clone()));
-    world.insert_resource(StateHash { history: record.hashes.clone() });
     let Some(&(_, saved)) = record.hashes.last().filter(|(t, _)| *t == record.tick) else { return Ok(()) };
     let restored = iron3d_sim::state_hash(world);
     if restored != saved {

@@ -183,6 +183,8 @@ fn resource_parts() -> &'static [ResourcePart] {
             resource_part::<iron3d_economy::Economy>(),
             resource_part::<iron3d_production::Production>(),
             resource_part::<iron3d_control::Contacts>(),
+            resource_part::<iron3d_sim::EventLog>(),
+            resource_part::<iron3d_sim::StateHash>(),
         ]
     })
 }
