@@ -10,6 +10,7 @@ mod model_cmd;
 mod net_cmd;
 mod output;
 mod prototype_cmd;
+mod save_cmd;
 mod script_cmd;
 mod sim_cmd;
 mod sound_cmd;
@@ -73,9 +74,13 @@ enum Command {
     /// Texm textures: export mip levels to PNG.
     #[command(subcommand)]
     Texture(model_cmd::TextureCommand),
-    /// The headless simulation: run a mission for N ticks, with orders, state hashes.
+    /// The headless simulation: run a mission for N ticks, with orders, state hashes,
+    /// saves and replays; re-simulate a replay.
     #[command(subcommand)]
     Sim(sim_cmd::SimCommand),
+    /// Saves and replays: info.
+    #[command(subcommand)]
+    Save(save_cmd::SaveCommand),
     /// Multiplayer: bots that join a host and check its replicated state.
     #[command(subcommand)]
     Net(net_cmd::NetCommand),
@@ -97,6 +102,7 @@ fn main() -> std::process::ExitCode {
         Command::Model(cmd) => model_cmd::run(cmd),
         Command::Texture(cmd) => model_cmd::run_texture(cmd),
         Command::Sim(cmd) => sim_cmd::run(cmd),
+        Command::Save(cmd) => save_cmd::run(cmd),
         Command::Net(cmd) => net_cmd::run(cmd),
     };
     match result {

@@ -4,6 +4,7 @@
 
 use crate::layers::{Mods, layers_json};
 use crate::output::{UsageError, print_json};
+use crate::save_cmd;
 use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
 use clap::Subcommand;
@@ -14,6 +15,7 @@ use iron3d_core::{
 };
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
 use iron3d_mission::{MissionName, MissionPlugin, load_headless};
+use iron3d_save::{FileKind, SavePlugin};
 use iron3d_sim::{EventLog, StateHash, headless_app};
 use serde::Serialize;
 use serde_json::Value;
@@ -38,7 +40,8 @@ pub enum SimCommand {
         {\"pilot\": {\"throttle\": -127..127, \"turn\": -127..127, \"aim_mrad\": MRAD, \"fire\": BOOL}} (the player's \
         direct control of one unit, held until the next pilot entry; missing fields are 0 / false) or \"release\" \
         (the unit returns to its orders).\n\n\
-        Exit status: 0 on success; 1 when the game or the mission cannot be loaded; 2 on a usage error, a malformed \
+        Exit status: 0 on success; 1 when the game or the mission cannot be loaded, a save cannot be read, \
+        written or resumed (another mission, other data layers; the message names the file, part and offset); 2 on a usage error, a malformed \
         orders file, an unknown id, a non-movable object for a unit order, a haul by a non-transport or to anything but a mine of \
         the transport's clan, a non-producer for build, an unknown scheme \
         or one that is no robot, a non-institute or an unknown node for research (the message names the entry). What \
@@ -49,17 +52,33 @@ pub enum SimCommand {
         /// Game directory.
         game_dir: PathBuf,
         /// Mission name (`single.01`, `tutorial.01`, `campaign.01/mission.02`, any case; or a
-        /// folder under MISSIONS).
-        mission: String,
-        /// Ticks to run.
+        /// folder under MISSIONS). With --load: the save's (another is refused).
+        #[arg(required_unless_present = "load")]
+        mission: Option<String>,
+        /// Run to tick N.
         #[arg(long)]
         ticks: u32,
-        /// Orders file (JSON).
+        /// Orders file (JSON). With --load, the orders whose tick is after the save's apply.
         #[arg(long)]
         orders: Option<PathBuf>,
-        /// Record the state hash every K ticks (and at the last).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-        hash_every: u32,
+        /// Report the state hash every K ticks (and at the last); with --record, record it
+        /// every K ticks (32 without this option).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        hash_every: Option<u32>,
+        /// Write a save at the end of tick TICK (to --save) and go on to --ticks.
+        #[arg(long, value_name = "TICK", requires = "save")]
+        save_at: Option<u32>,
+        /// The save file of --save-at (written transactionally, with FILE.slot beside it).
+        #[arg(long, value_name = "FILE", requires = "save_at")]
+        save: Option<PathBuf>,
+        /// Continue the game of a save from its tick (its mission, data and difficulty) to
+        /// --ticks; the run's JSON is that of a run that never stopped.
+        #[arg(long, value_name = "FILE")]
+        load: Option<PathBuf>,
+        /// Write a replay of the run: the mission, data layers, engine version, the command
+        /// log with ticks and the state hash every --hash-every ticks (32 without it).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -67,9 +86,26 @@ pub enum SimCommand {
         /// directory, as the game does (nothing without an outcome).
         #[arg(long)]
         user_dir: Option<PathBuf>,
-        /// Difficulty level: easy, normal or hard (`Iron_3D.ini` `[LEVEL_RATIO]`).
+        /// Difficulty level: easy, normal or hard (`Iron_3D.ini` `[LEVEL_RATIO]`); with
+        /// --load, the save's.
         #[arg(long, default_value = "normal", value_parser = difficulty)]
         difficulty: DifficultyLevel,
+        #[command(flatten)]
+        mods: Mods,
+    },
+    /// Re-simulate a replay headless and check every recorded state hash.
+    #[command(after_help = "JSON: {\"hash_checks\", \"mismatches\", \"first_mismatch\", \"final_hash\"} \
+        (first_mismatch: null or {\"tick\", \"recorded\", \"computed\"}).\n\n\
+        Exit status: 0 when every hash matches; 1 at the first mismatch (naming its tick), for a damaged file, \
+        or a replay of other data, another engine version or a mission that does not load.")]
+    Replay {
+        /// Game directory.
+        game_dir: PathBuf,
+        /// The replay file (`sim run --record`).
+        file: PathBuf,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         mods: Mods,
     },
@@ -130,27 +166,84 @@ struct Report {
 
 /// Runs a `sim` subcommand.
 pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
-    let SimCommand::Run { game_dir, mission, ticks, orders, hash_every, json, user_dir, difficulty, mods } = cmd;
-    let name = MissionName::parse(&mission).map_err(UsageError)?;
+    let SimCommand::Run {
+        game_dir,
+        mission,
+        ticks,
+        orders,
+        hash_every,
+        save_at,
+        save,
+        load,
+        record,
+        json,
+        user_dir,
+        difficulty,
+        mods,
+    } = cmd
+    else {
+        let SimCommand::Replay { game_dir, file, json, mods } = cmd else { unreachable!("two variants") };
+        return save_cmd::replay(&game_dir, &file, json, &mods);
+    };
+    let saved = load.as_deref().map(|f| save_cmd::read(f, FileKind::Save)).transpose()?;
+    let given = match (&saved, &mission) {
+        (Some(s), _) => &s.mission,
+        (None, Some(m)) => m,
+        (None, None) => return Err(UsageError("MISSION is required without --load".into()).into()),
+    };
+    let name = MissionName::parse(given).map_err(UsageError)?;
     let game = Arc::new(mods.open(&game_dir)?);
     let mut app = headless_app();
-    app.add_plugins(MissionPlugin);
-    app.world_mut().resource_mut::<Difficulty>().level = difficulty;
-    load_headless(&mut app, &game, name.as_str()).map_err(|e| anyhow!("{e}"))?;
-    if let Some(file) = orders {
-        let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
-        let usage = |e: String| anyhow::Error::from(UsageError(format!("{}: {e}", file.display())));
-        let commands = commands(app.world_mut(), parse_orders(&text).map_err(usage)?).map_err(usage)?;
-        let mut queue = app.world_mut().resource_mut::<CommandQueue>();
-        commands.into_iter().for_each(|c| queue.push(c));
+    app.add_plugins((MissionPlugin, SavePlugin));
+    match (&saved, &load) {
+        (Some(s), Some(file)) => {
+            let asked = mission.as_deref().map(MissionName::parse).transpose().map_err(UsageError)?;
+            iron3d_save::resume(&mut app, &game, s, asked.as_ref().map(MissionName::as_str))
+                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+        }
+        _ => {
+            app.world_mut().resource_mut::<Difficulty>().level = difficulty;
+            load_headless(&mut app, &game, name.as_str()).map_err(|e| anyhow!("{e}"))?;
+        }
     }
-    while app.world().resource::<GameClock>().tick < ticks {
+    let start = app.world().resource::<GameClock>().tick;
+    if let Some(at) = save_at.filter(|at| *at < start || *at > ticks) {
+        return Err(UsageError(format!("--save-at {at} is not between tick {start} and --ticks {ticks}")).into());
+    }
+    let mut commands = match orders {
+        None => Vec::new(),
+        Some(file) => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let usage = |e: String| anyhow::Error::from(UsageError(format!("{}: {e}", file.display())));
+            commands(app.world_mut(), parse_orders(&text).map_err(usage)?).map_err(usage)?
+        }
+    };
+    commands.retain(|c| saved.is_none() || c.tick > start);
+    commands.sort_by(Command::cmp_stable);
+    let mut commands = commands.into_iter().peekable();
+    loop {
+        let now = app.world().resource::<GameClock>().tick;
+        if let (Some(file), Some(at)) = (&save, save_at)
+            && at == now
+        {
+            save_cmd::write(app.world(), file, FileKind::Save, name.as_str(), 32)?;
+        }
+        if now >= ticks {
+            break;
+        }
+        let mut queue = app.world_mut().resource_mut::<CommandQueue>();
+        while let Some(c) = commands.next_if(|c| c.tick <= now + 1) {
+            queue.push(c);
+        }
         app.update();
+    }
+    if let Some(file) = record {
+        save_cmd::write(app.world(), &file, FileKind::Replay, name.as_str(), hash_every.unwrap_or(32))?;
     }
     if let Some(dir) = user_dir {
         apply_outcome(app.world(), &game, &name, &dir)?;
     }
-    let report = report(app.world_mut(), name.as_str(), ticks, hash_every, layers_json(&game)?);
+    let report = report(app.world_mut(), name.as_str(), ticks, hash_every.unwrap_or(1), layers_json(&game)?);
     if json {
         return print_json(&report);
     }

@@ -915,3 +915,69 @@ fn a_mod_adds_a_mission_and_replaces_a_scheme() {
     assert!(err.contains("mod:absent") && err.contains(path(&absent)), "{err}");
     let _ = std::fs::remove_dir_all(root);
 }
+
+/// `sim run --save-at/--save`, `--load`, `--record`, `sim replay` and `save info` on the
+/// demo: the loaded run reports what the run that never stopped reports; a damaged file,
+/// another mission or a replay that diverges is exit status 1 with a located message.
+#[test]
+fn sim_saves_loads_records_and_replays() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+    let dir = scratch("save");
+    let (save, replay, orders) = (dir.join("s.i3save"), dir.join("r.i3replay"), dir.join("orders.json"));
+    // tutorial.01: object 18 is the Player's transport, 1 its mine, 15 a robot.
+    std::fs::write(
+        &orders,
+        r#"[{"tick": 1, "units": [18], "order": {"haul": 1}}, {"tick": 20, "units": [15], "order": {"move_to": [60, 60]}},
+        {"tick": 70, "units": [15], "order": "stop"}]"#,
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args =
+            vec!["sim", "run", demo, "--ticks", "120", "--orders", path(&orders), "--hash-every", "8", "--json"];
+        args.extend_from_slice(extra);
+        cli(&args)
+    };
+    let straight = run(&["tutorial.01", "--save-at", "50", "--save", path(&save), "--record", path(&replay)]);
+    assert!(straight.status.success(), "{}", String::from_utf8_lossy(&straight.stderr));
+    let loaded = run(&["--load", path(&save)]);
+    assert!(loaded.status.success(), "{}", String::from_utf8_lossy(&loaded.stderr));
+    let json = |o: &Output| serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
+    assert_eq!(json(&loaded), json(&straight), "the loaded game goes on as the one that never stopped");
+    let info = cli(&["save", "info", path(&save), "--json"]);
+    let info = json(&info);
+    assert_eq!((info["mission"].as_str(), info["tick"].as_u64()), (Some("tutorial.01"), Some(50)));
+    assert!(info["chunks"].as_array().unwrap().iter().any(|c| c["name"] == "cmds"));
+    let checked = cli(&["sim", "replay", demo, path(&replay), "--json"]);
+    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    let checked = json(&checked);
+    assert_eq!(
+        (checked["hash_checks"].as_u64(), checked["mismatches"].as_u64()),
+        (Some(15), Some(0)),
+        "ticks 8, 16, ..., 120"
+    );
+    assert_eq!(checked["final_hash"], json(&straight)["hashes"].as_array().unwrap().last().unwrap()["hash"]);
+    let other = run(&["single.01", "--load", path(&save)]);
+    assert_eq!(other.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&other.stderr);
+    assert!(message.contains("tutorial.01") && message.contains("single.01"), "{message}");
+    // A replay whose recorded hash at tick 64 is wrong diverges there.
+    let mut record =
+        iron3d_save::Record::decode(&std::fs::read(&replay).unwrap(), iron3d_save::FileKind::Replay).unwrap();
+    record.hashes.iter_mut().filter(|h| h.0 == 64).for_each(|h| h.1 ^= 1);
+    std::fs::write(&replay, record.encode().unwrap()).unwrap();
+    let diverged = cli(&["sim", "replay", demo, path(&replay), "--json"]);
+    assert_eq!(diverged.status.code(), Some(1));
+    assert_eq!(json(&diverged)["first_mismatch"]["tick"], 64);
+    assert!(String::from_utf8_lossy(&diverged.stderr).contains("diverges at tick 64"));
+    let mut bytes = std::fs::read(&save).unwrap();
+    let at = bytes.len() - 10;
+    bytes[at] ^= 0x10;
+    std::fs::write(&save, &bytes).unwrap();
+    for args in [vec!["save", "info", path(&save)], vec!["sim", "run", demo, "--load", path(&save), "--ticks", "60"]] {
+        let out = cli(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(message.contains("s.i3save: tabl at offset") && message.contains("checksum"), "{message}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -55,7 +55,7 @@ pub use sets::{
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};
 pub use states::{AppState, MissionLoadPhase, Pause};
-pub use table::ObjectTable;
+pub use table::{ObjectTable, TableLayout};
 
 use bevy_app::{App, Plugin};
 use bevy_state::app::AppExtStates;

@@ -79,4 +79,49 @@ impl ObjectTable {
     pub fn is_empty(&self) -> bool {
         self.by_id.is_empty()
     }
+
+    /// The table by mission id (what a save keeps): each slot's generation and the id
+    /// of the object in it, and the free slots in reuse order.
+    pub fn layout(&self) -> TableLayout {
+        let mut slots: Vec<(u32, Option<u32>)> = self.slots.iter().map(|s| (s.generation, None)).collect();
+        for (id, h) in &self.by_id {
+            if let Some(slot) = slots.get_mut(h.index as usize).filter(|_| self.get(*h).is_some()) {
+                slot.1 = Some(*id);
+            }
+        }
+        TableLayout { slots, free: self.free.clone() }
+    }
+
+    /// The table of `layout`, each id's entity given by `entity_of`.
+    ///
+    /// # Errors
+    /// An id without an entity, or a free slot that is not a slot.
+    pub fn from_layout(layout: &TableLayout, entity_of: impl Fn(u32) -> Option<Entity>) -> Result<Self, String> {
+        let mut table = Self { free: layout.free.clone(), ..Self::default() };
+        for (index, &(generation, id)) in layout.slots.iter().enumerate() {
+            let entity = match id {
+                None => None,
+                Some(id) => {
+                    let entity = entity_of(id).ok_or(format!("object {id} has a handle but does not exist"))?;
+                    table.by_id.insert(id, ObjectHandle { index: index as u32, generation });
+                    Some(entity)
+                }
+            };
+            table.slots.push(Slot { generation, entity });
+        }
+        match layout.free.iter().find(|f| **f as usize >= layout.slots.len()) {
+            Some(f) => Err(format!("free slot {f} is not one of the {} slots", layout.slots.len())),
+            None => Ok(table),
+        }
+    }
+}
+
+/// An [`ObjectTable`] by mission id: `(generation, live object's id)` per slot and the
+/// free slots.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableLayout {
+    /// Each slot's generation and the id of the object in it.
+    pub slots: Vec<(u32, Option<u32>)>,
+    /// Free slots, the next reused last.
+    pub free: Vec<u32>,
 }

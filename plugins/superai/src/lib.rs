@@ -17,10 +17,12 @@
 
 pub mod condition;
 pub mod package;
+mod save;
 pub mod scheduler;
 pub mod vm;
 
 pub use package::{LoadMode, ScriptPackage, TableSource, Variable};
+pub use save::{SuperAiState, VmState};
 pub use vm::{ClanBase, EventResult, Host, SentinelPolicy, TargetCall, Vm, VmConfig};
 
 use bevy_app::{App, FixedUpdate, Plugin};

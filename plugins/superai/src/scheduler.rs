@@ -30,7 +30,7 @@ pub struct Slots {
 }
 
 /// One 100-byte scheduler record (fields named by their offsets).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SchedRecord {
     /// Identity: slot 0 word, slot 4 bits, slot 5 bits.
     pub key: (u32, u32, u32),
@@ -64,7 +64,7 @@ pub enum Scheduled {
 }
 
 /// The scheduler (`this+0x7C`, records at `+0x24`).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Scheduler {
     /// Records in creation order.
     pub records: Vec<SchedRecord>,

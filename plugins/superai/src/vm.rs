@@ -60,7 +60,7 @@ pub struct VmConfig {
 }
 
 /// A scalar on the VM's x87 stack (Handler(1), spec §3.3).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Scalar {
     /// A number (kinds 1, 3, 5).
     Number(f64),

@@ -1,0 +1,28 @@
+//! Saves and replays (issue 27; spec `runtime.md` §14): the project's own file format
+//! (`docs/save-format.md`; never compatible with the original's saves), versioned,
+//! chunked, compressed and checksummed ([`mod@format`]), written transactionally
+//! ([`mod@file`]). A [`Record`] holds the mission, the data layers, the difficulty, the
+//! external command log ([`CommandLog`], kept by [`SavePlugin`]), the commands still
+//! queued, the scheme names, state-hash checkpoints and a save's [`Snapshot`] of the
+//! simulation state; [`resume`] brings a game back to the saved tick by restoring the
+//! snapshot, verified by the state hash (a version-1 save by re-simulation), and
+//! [`replay`] re-simulates a replay, verified hash by hash.
+
+mod codec;
+pub mod file;
+pub mod format;
+pub mod fuzzing;
+mod log;
+mod record;
+mod resume;
+mod snapshot;
+
+pub use file::{WriteStep, slot_path, write_file};
+pub use format::{Container, ENGINE_VERSION, FORMAT_VERSION, FileKind, FormatError, OLDEST_LOADABLE_VERSION};
+pub use log::{CommandLog, SavePlugin};
+pub use record::Record;
+pub use resume::{Checked, Mismatch, catch_up, check_compatible, migrate_v1, replay, restore, resume};
+pub use snapshot::Snapshot;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,259 @@
+//! [`Record`]: what a save or a replay holds (the mission, the data layers, the
+//! difficulty, the external command log with the tick each command applied at, the
+//! commands still queued, the scheme names orders refer to, state hashes, and a save's
+//! [`Snapshot`] of the simulation state), taken from a world at a tick boundary, and its
+//! chunks.
+
+use crate::codec::{Reader, Writer};
+use crate::format::{Chunk, Container, ENGINE_VERSION, FileKind, FormatError, Header};
+use crate::log::CommandLog;
+use crate::snapshot::{self, Snapshot};
+use bevy_ecs::prelude::*;
+use iron3d_core::{
+    CommandQueue, DataLayers, Difficulty, DifficultyLevel, GameClock, Order, PilotInput, SchemeNames, SchemeRef,
+    SimCommand,
+};
+use iron3d_sim::StateHash;
+use std::collections::BTreeMap;
+
+/// A save or a replay.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// Save or replay.
+    pub kind: FileKind,
+    /// The engine version that wrote it.
+    pub engine_version: String,
+    /// The mission name as loaded.
+    pub mission: String,
+    /// The tick it ends at.
+    pub tick: u32,
+    /// The data layers, bottom first.
+    pub layers: DataLayers,
+    /// The difficulty level.
+    pub difficulty: DifficultyLevel,
+    /// External commands, `(tick applied, command)`, in application order.
+    pub commands: Vec<(u32, SimCommand)>,
+    /// Commands queued for later ticks (a save's; empty in a replay).
+    pub pending: Vec<SimCommand>,
+    /// The scheme names build orders refer to.
+    pub schemes: BTreeMap<u64, String>,
+    /// `(tick, state hash)` checkpoints, the last at [`Record::tick`].
+    pub hashes: Vec<(u32, u64)>,
+    /// A save's simulation state at [`Record::tick`] (`None` in a replay and in a save
+    /// of format version 1, which is resumed by re-simulation).
+    pub snapshot: Option<Snapshot>,
+}
+
+const META: [u8; 4] = *b"meta";
+const COMMANDS: [u8; 4] = *b"cmds";
+const PENDING: [u8; 4] = *b"pend";
+const SCHEMES: [u8; 4] = *b"schm";
+const HASHES: [u8; 4] = *b"hash";
+/// Every chunk this version knows, with its layout version.
+const CHUNKS: [([u8; 4], u16); 5] = [(META, 1), (COMMANDS, 1), (PENDING, 1), (SCHEMES, 1), (HASHES, 1)];
+
+impl Record {
+    /// The record of `world` now (call between ticks, never inside a schedule): the
+    /// state hash at every `every`-th tick and at the last; a save's snapshot.
+    ///
+    /// # Errors
+    /// A part of the state the encoding refuses.
+    pub fn capture(world: &World, kind: FileKind, mission: &str, every: u32) -> Result<Self, String> {
+        let tick = world.resource::<GameClock>().tick;
+        let history = &world.resource::<StateHash>().history;
+        let hashes = history.iter().copied().filter(|(t, _)| t.is_multiple_of(every.max(1)) || *t == tick).collect();
+        let pending = match kind {
+            FileKind::Save => world.resource::<CommandQueue>().pending.clone(),
+            FileKind::Replay => Vec::new(),
+        };
+        let snapshot = match kind {
+            FileKind::Save => Some(Snapshot::capture(world)?),
+            FileKind::Replay => None,
+        };
+        Ok(Self {
+            kind,
+            engine_version: ENGINE_VERSION.into(),
+            mission: mission.into(),
+            tick,
+            layers: world.get_resource::<DataLayers>().cloned().unwrap_or_default(),
+            difficulty: world.get_resource::<Difficulty>().map(|d| d.level).unwrap_or_default(),
+            commands: world.get_resource::<CommandLog>().map(|l| l.0.clone()).unwrap_or_default(),
+            pending,
+            schemes: world.resource::<SchemeNames>().0.clone(),
+            hashes,
+            snapshot,
+        })
+    }
+
+    /// The format version the record is written in: a save without a snapshot is a
+    /// version-1 save (it is resumed by re-simulation), everything else the current.
+    pub fn format_version(&self) -> u16 {
+        match (self.kind, &self.snapshot) {
+            (FileKind::Save, None) => 1,
+            _ => crate::format::FORMAT_VERSION,
+        }
+    }
+
+    /// The file's bytes.
+    ///
+    /// # Errors
+    /// A field too large for the format.
+    pub fn encode(&self) -> Result<Vec<u8>, String> {
+        let mut meta = Writer::default();
+        meta.u8(self.difficulty as u8);
+        let mut commands = Writer::default();
+        commands.count(self.commands.len())?;
+        for (tick, c) in &self.commands {
+            commands.u32(*tick);
+            write_command(&mut commands, c)?;
+        }
+        let mut pending = Writer::default();
+        pending.count(self.pending.len())?;
+        self.pending.iter().try_for_each(|c| write_command(&mut pending, c))?;
+        let mut schemes = Writer::default();
+        schemes.count(self.schemes.len())?;
+        for (key, name) in &self.schemes {
+            schemes.u64(*key);
+            schemes.str(name)?;
+        }
+        let mut hashes = Writer::default();
+        hashes.count(self.hashes.len())?;
+        for (tick, hash) in &self.hashes {
+            hashes.u32(*tick);
+            hashes.u64(*hash);
+        }
+        let data = [meta, commands, pending, schemes, hashes];
+        let mut chunks: Vec<Chunk> = CHUNKS.iter().zip(data).map(|((name, v), w)| Chunk::new(*name, *v, w.0)).collect();
+        chunks.extend(self.snapshot.iter().flat_map(|s| s.0.iter().cloned()));
+        let header = Header {
+            kind: self.kind,
+            format_version: self.format_version(),
+            engine_version: self.engine_version.clone(),
+            mission: self.mission.clone(),
+            tick: self.tick,
+            layers: self.layers.clone(),
+        };
+        Container { header, chunks }.encode()
+    }
+
+    /// Reads a file of `kind`.
+    ///
+    /// # Errors
+    /// What [`Container::decode`] refuses, an unknown, repeated, missing or newer chunk,
+    /// or a chunk whose data does not parse (each naming the chunk and its offset).
+    pub fn decode(bytes: &[u8], kind: FileKind) -> Result<Self, FormatError> {
+        let container = Container::decode(bytes, kind)?;
+        for (i, chunk) in container.chunks.iter().enumerate() {
+            let known = CHUNKS.iter().chain(&snapshot::CHUNKS).find(|(n, _)| *n == chunk.name);
+            let problem = match known {
+                None => Some("is not a chunk this engine knows".to_string()),
+                Some((_, v)) if chunk.version > *v => {
+                    Some(format!("version {} is newer than this engine's {v}", chunk.version))
+                }
+                _ if container.chunks[..i].iter().any(|c| c.name == chunk.name) => Some("appears twice".into()),
+                _ => None,
+            };
+            if let Some(message) = problem {
+                return Err(FormatError { chunk: chunk.name(), offset: chunk.offset, message });
+            }
+        }
+        let get = |name: [u8; 4]| {
+            container.chunk(&name).map(Reader::chunk).ok_or_else(|| FormatError {
+                chunk: String::from_utf8_lossy(&name).into_owned(),
+                offset: bytes.len(),
+                message: "the chunk is missing".into(),
+            })
+        };
+        let mut r = get(META)?;
+        let difficulty =
+            DifficultyLevel::ALL.get(usize::from(r.u8()?)).copied().ok_or(r.error("unknown difficulty"))?;
+        r.done()?;
+        let mut r = get(COMMANDS)?;
+        let commands = (0..r.count(14)?).map(|_| Ok((r.u32()?, read_command(&mut r)?))).collect::<Result<_, _>>()?;
+        r.done()?;
+        let mut r = get(PENDING)?;
+        let pending = (0..r.count(10)?).map(|_| read_command(&mut r)).collect::<Result<_, _>>()?;
+        r.done()?;
+        let mut r = get(SCHEMES)?;
+        let schemes = (0..r.count(10)?).map(|_| Ok((r.u64()?, r.str()?))).collect::<Result<_, _>>()?;
+        r.done()?;
+        let mut r = get(HASHES)?;
+        let hashes = (0..r.count(12)?).map(|_| Ok((r.u32()?, r.u64()?))).collect::<Result<_, _>>()?;
+        r.done()?;
+        let snapshot = Snapshot::from_chunks(&container.chunks, bytes.len())?;
+        if let Some(s) = &snapshot {
+            s.parse()?;
+        }
+        let h = container.header;
+        if kind == FileKind::Save && h.format_version >= 2 && snapshot.is_none() {
+            return Err(FormatError {
+                chunk: "objs".into(),
+                offset: bytes.len(),
+                message: format!("a save of format version {} must hold the snapshot", h.format_version),
+            });
+        }
+        Ok(Self {
+            kind,
+            engine_version: h.engine_version,
+            mission: h.mission,
+            tick: h.tick,
+            layers: h.layers,
+            difficulty,
+            commands,
+            pending,
+            schemes,
+            hashes,
+            snapshot,
+        })
+    }
+}
+
+/// A command: tick, queued, units, order (its key: kind byte and value word).
+fn write_command(w: &mut Writer, c: &SimCommand) -> Result<(), String> {
+    w.u32(c.tick);
+    w.u8(u8::from(c.queued));
+    w.count(c.units.len())?;
+    c.units.iter().for_each(|u| w.u32(*u));
+    let (kind, value) = c.order.key();
+    w.u8(kind);
+    w.u64(value);
+    Ok(())
+}
+
+fn read_command(r: &mut Reader) -> Result<SimCommand, FormatError> {
+    let tick = r.u32()?;
+    let queued = match r.u8()? {
+        0 => false,
+        1 => true,
+        q => return Err(r.error(format!("queued flag {q} is not 0 or 1"))),
+    };
+    let units = (0..r.count(4)?).map(|_| r.u32()).collect::<Result<_, _>>()?;
+    let at = r.offset();
+    let (kind, value) = (r.u8()?, r.u64()?);
+    let order = order_of_key(kind, value).ok_or_else(|| r.error_at(at, format!("unknown order kind {kind}")))?;
+    Ok(SimCommand { tick, units, order, queued })
+}
+
+/// The order of an [`Order::key`] (the key is lossless).
+fn order_of_key(kind: u8, value: u64) -> Option<Order> {
+    let low = value as u32;
+    Some(match kind {
+        0 => Order::Stop,
+        1 => Order::MoveTo([f32::from_bits((value >> 32) as u32), f32::from_bits(low)]),
+        2 => Order::MoveToObject(low),
+        3 => Order::FollowPath(low as i32),
+        4 => Order::Patrol(low as i32),
+        5 => Order::Attack(low),
+        6 => Order::Build(SchemeRef(value)),
+        7 => Order::Research(low),
+        8 => Order::Pilot(PilotInput {
+            throttle: value as u8 as i8,
+            turn: (value >> 8) as u8 as i8,
+            aim_mrad: (value >> 16) as u16 as i16,
+            fire: value >> 32 & 1 == 1,
+        }),
+        9 => Order::Release,
+        10 => Order::Haul(low),
+        _ => return None,
+    })
+}
