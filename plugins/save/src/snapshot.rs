@@ -54,7 +54,7 @@ pub(crate) const TABLE: [u8; 4] = *b"tabl";
 /// The snapshot's chunks with their layout versions, in file order.
 pub(crate) const CHUNKS: [([u8; 4], u16); 5] = [(OBJECTS, 1), (SHELLS, 1), (RESOURCES, 1), (SUPER_AIS, 1), (TABLE, 1)];
 
-/// The simulation state of one tick, as the chunks [`CHUNKS`] names (inflated).
+/// The simulation state of one tick, as its snapshot chunks name it (inflated).
 #[derive(Debug, Clone)]
 pub struct Snapshot(pub Vec<Chunk>);
 

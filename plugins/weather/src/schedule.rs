@@ -191,8 +191,10 @@ impl WeatherSchedule {
     /// # Errors
     /// A [`ScheduleError`] naming the file and the entry.
     pub fn parse(file: &str, text: &str) -> Result<Self, ScheduleError> {
-        let raw: File =
-            ron::from_str(text).map_err(|e| ScheduleError::Syntax { file: file.into(), detail: e.to_string() })?;
+        let raw: File = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+            .from_str(text)
+            .map_err(|e| ScheduleError::Syntax { file: file.into(), detail: e.to_string() })?;
         if raw.version != VERSION {
             return Err(ScheduleError::Version { file: file.into(), found: raw.version });
         }

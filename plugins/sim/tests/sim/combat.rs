@@ -210,7 +210,7 @@ fn a_mods_rules_file_replaces_the_projects_and_a_broken_one_fails_the_load() {
     let mut q = app.world_mut().query::<(&UnitClass, &Health)>();
     let battle: Vec<f32> = q.iter(app.world()).filter(|(c, _)| c.0 == BATTLE_UNIT).map(|(_, h)| h.max).collect();
     assert!(!battle.is_empty() && battle.iter().all(|hp| *hp == 975.0), "{battle:?}");
-    let Err(broken) = load(&modded.replace("version: 5,", "version: 5, nonsense: 1,")) else { panic!("loaded") };
+    let Err(broken) = load(&modded.replace("engine_volume:", "engine_volum:")) else { panic!("loaded") };
     assert!(broken.message.contains("iron3d.rules.ron (layer mod:iron3d-rules-mod"), "{}", broken.message);
     let _ = std::fs::remove_dir_all(m);
 }
