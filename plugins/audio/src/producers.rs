@@ -37,6 +37,11 @@ impl SoundTable {
         Self { engine_volume: rules.sound.engine_volume, engine_min_speed: rules.sound.engine_min_speed, cues }
     }
 
+    /// The first sample of `event` for an object of `class`.
+    pub fn first_sample(&self, event: CueEvent, class: Option<u32>) -> Option<SoundKey> {
+        self.cues.pick(event, class, None)?.samples.first().map(|s| SoundKey::parse(s))
+    }
+
     /// The samples of `event` for an object of `class`.
     pub fn samples(&self, event: CueEvent, class: Option<u32>) -> Vec<SoundKey> {
         self.cues
@@ -92,7 +97,7 @@ pub(crate) fn engines(
         .iter()
         .filter(|(_, k, _, _)| k.speed.abs() >= sounds.engine_min_speed)
         .filter_map(|(id, _, t, class)| {
-            let key = sounds.samples(CueEvent::Engine, class.map(|c| c.0)).into_iter().next()?;
+            let key = sounds.first_sample(CueEvent::Engine, class.map(|c| c.0))?;
             Some((*id, t.position, key))
         })
         .collect();
@@ -139,7 +144,10 @@ pub(crate) fn clicks(
     sounds: Res<SoundTable>,
     mut cues: MessageWriter<SoundCue>,
 ) {
-    let Some(key) = sounds.samples(CueEvent::Click, None).into_iter().next() else { return };
+    if clicks.is_empty() {
+        return;
+    }
+    let Some(key) = sounds.first_sample(CueEvent::Click, None) else { return };
     for _ in clicks.read() {
         cues.write(SoundCue::play(key.clone(), SoundBus::Interface, None));
     }
