@@ -39,7 +39,7 @@ pub(crate) fn adopt_rules(game: Option<Res<iron3d_core::GameRules>>, mut haulage
 
 /// Where a haul order is: the store its load goes to and what it carried when it began
 /// loading or unloading at this stop.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct Trip {
     /// The store of leg 1 (`None`: not chosen, or no store has room).
     pub store: Option<u32>,

@@ -6,7 +6,7 @@ use bevy_reflect::Reflect;
 use iron3d_core::Order;
 
 /// Behavior's per-unit state (written by Behavior only).
-#[derive(Component, Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Navigator {
     /// The current order.

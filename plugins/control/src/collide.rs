@@ -18,7 +18,7 @@ use iron3d_terrain::Ground;
 pub const CONTACT_TOLERANCE: f32 = 0.05;
 
 /// Pairs in contact at the end of the last tick, by ids (lower first).
-#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct Contacts(pub Vec<(u32, u32)>);
 

@@ -7,7 +7,7 @@ use bevy_reflect::Reflect;
 use iron3d_formats::helpers::ctld::{FLAG_WRAP, frame_at};
 
 /// One piece binding: the node of a component's model it poses and its blend.
-#[derive(Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct PieceBinding {
     /// Component index in the object's component list.
     pub component: u16,
@@ -46,7 +46,7 @@ impl PieceBinding {
 }
 
 /// The piece bindings of an object, in component then CTLD pose order (one per node).
-#[derive(Component, Debug, Clone, Default, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, Default, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct PieceAnimation {
     /// The bindings.

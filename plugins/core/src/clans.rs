@@ -24,7 +24,7 @@ pub trait ScriptFiles: Send + Sync + 'static {
 }
 
 /// One clan record of `data.tma`, in clan order (spec `world.md` §1.4).
-#[derive(Debug, Clone, PartialEq, Reflect)]
+#[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ClanSetup {
     /// Zero-based clan index (position in the clan list; the SuperAI's `+0x7C` word).
     pub index: u32,
@@ -86,7 +86,7 @@ impl MissionClans {
 /// The `GetSuperAI` table (spec §3.4, §4.1): entry `n` holds the clan index of the
 /// SuperAI in slot `n`. Only clans whose script package loaded get a slot; slots are
 /// never renumbered (a clan-1 package stays slot 1 when clan 0's package is missing).
-#[derive(Resource, Debug, Clone, PartialEq, Eq, Reflect)]
+#[derive(Resource, Debug, Clone, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct SuperAiSlots(pub Vec<Option<u32>>);
 
@@ -110,7 +110,7 @@ impl SuperAiSlots {
 
 /// The Unit DAT class word of a placed object (second `u32` of its `.dat`, spec
 /// `registry.md` §2.2); only objects placed from a unit scheme have one.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct UnitClass(pub u32);
 
@@ -148,7 +148,7 @@ impl UnitClass {
 /// read them (spec `runtime.md` §4.5): the CTLD tag-26 items `(fixed word 1 = NDP row
 /// key, fixed word 11 = coefficient bits)` in record order, and the `max_volume` of each
 /// row of the component's `.ndp` (empty without one).
-#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ProductionPart {
     /// `(key, coefficient bits)` per tag-26 item.
     pub devices: Vec<(u32, u32)>,
@@ -157,7 +157,7 @@ pub struct ProductionPart {
 }
 
 /// The production parts of a placed object (only components with tag-26 items).
-#[derive(Component, Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct ProductionParts(pub Vec<ProductionPart>);
 
@@ -183,7 +183,7 @@ impl RunScriptEvent {
 }
 
 /// How a mission ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Reflect, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// Host callback `(0, 0, 1)` (spec §3.5).
     Completed,
@@ -206,7 +206,7 @@ impl Outcome {
 
 /// The recorded mission outcome per clan (`None` while the mission runs). A repeated
 /// transition to the same outcome is a no-op (spec §3.5).
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct MissionOutcome {
     /// `(clan index, outcome, tick)` in the order they were recorded; one entry per clan.
@@ -239,7 +239,7 @@ impl MissionOutcome {
 /// What each clan may research now (published by production after each tick's step,
 /// read by the strategic layer): per clan, the tree's nodes that can start now, in tree
 /// order, and whether a node is being researched or waiting.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct ResearchBoard {
     /// Clan → `(startable node indices, busy)`.
@@ -248,7 +248,7 @@ pub struct ResearchBoard {
 
 /// Each clan's economy as the economy publishes it after every tick (read by the
 /// interface): clan index → `(ore held, power)`.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct EconomyBoard {
     /// Clan → `(ore held by its objects, power)`.
@@ -263,7 +263,7 @@ impl EconomyBoard {
 }
 
 /// One unit scheme a clan can build in this mission's data.
-#[derive(Debug, Clone, PartialEq, Eq, Reflect)]
+#[derive(Debug, Clone, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct BuildOption {
     /// The scheme (its name is in [`crate::SchemeNames`]).
     pub scheme: crate::SchemeRef,
@@ -277,7 +277,7 @@ pub struct BuildOption {
 /// start, read by the strategic layer): per clan, the robot schemes placed for any clan
 /// of the mission, those its research tree names and the `mission.cfg` `object
 /// prebuild` schemes that resolve to a robot with a production cost, in name order.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct BuildOptions {
     /// Clan → its options.

@@ -5,7 +5,7 @@ use bevy_reflect::Reflect;
 
 /// The simulation clock, advanced by [`crate::TICK_MS`] at the start of every tick.
 /// Queue time wraps like the engine's 32-bit millisecond counter.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct GameClock {
     /// Ticks run since the mission started (the first tick is 1).

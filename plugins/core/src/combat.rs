@@ -9,7 +9,7 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 
 /// Hit points of an object that can be damaged.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Health {
     /// Current hit points (the object is destroyed at 0).
@@ -23,7 +23,7 @@ pub struct Health {
 }
 
 /// A weapon mount and its turret: what it fires and where it points.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Weapon {
     /// Index of the weapon in the combat rules' weapon table.
@@ -45,7 +45,7 @@ pub struct Weapon {
 }
 
 /// An armed object's radar: how far it sees and what it targets (kept by Behavior).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Radar {
     /// Sight (game units).
@@ -55,7 +55,7 @@ pub struct Radar {
 }
 
 /// A shell in flight (not a World3D object; ordered by its sequence number).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Projectile {
     /// Fired-shot sequence number (the stable key).
@@ -80,7 +80,7 @@ pub struct Projectile {
 /// `world.md` §1.4: values 0/1 observed). The project reads a non-zero value as "at
 /// war"; clans without an entry for each other are at war when both are player or AI
 /// clans (modes 1 and 2), and the environment and neutral clans fight nobody.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct ClanRelations {
     /// `hostile[a][b]` by clan index.
@@ -120,6 +120,6 @@ impl ClanRelations {
 }
 
 /// Fired-shot counter (the projectiles' stable order).
-#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq, Reflect)]
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct ShotCounter(pub u32);

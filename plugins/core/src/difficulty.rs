@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 
 /// One of the three levels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Reflect, serde::Serialize, serde::Deserialize)]
 pub enum DifficultyLevel {
     /// The first coefficient.
     Easy,
@@ -44,7 +44,7 @@ impl DifficultyLevel {
 
 /// The chosen level and the data's coefficients; kept across missions (the player's
 /// choice), hashed with the simulation state.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct Difficulty {
     /// The chosen level.

@@ -6,14 +6,18 @@ use bevy_reflect::Reflect;
 
 /// The identity of an object from the mission file (scripts, network, saves);
 /// separate from `Entity` and the key of every stable ordering.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Reflect)]
+#[derive(
+    Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Reflect, serde::Serialize, serde::Deserialize,
+)]
 #[reflect(Component)]
 pub struct OriginalObjectId(pub u32);
 
 /// A World3D object handle: a slot index and the generation the slot had when the
 /// object got it. A handle of a deleted object resolves to nothing, even after its
 /// slot is reused.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Reflect)]
+#[derive(
+    Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Reflect, serde::Serialize, serde::Deserialize,
+)]
 #[reflect(Component)]
 pub struct ObjectHandle {
     /// Slot in the object table.
@@ -23,7 +27,7 @@ pub struct ObjectHandle {
 }
 
 /// What a simulated object is (from the TMA `raw_kind`, spec `world.md` §1.5, inferred).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Reflect, serde::Serialize, serde::Deserialize)]
 pub enum ObjectKind {
     /// A building (static obstacle with a footprint).
     Building,
@@ -68,7 +72,7 @@ impl ObjectKind {
 
 /// Marks a registered mission object as part of the simulation (inserted at
 /// registration, so no system ever sees a pending object).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct SimObject {
     /// What it is.
@@ -76,12 +80,12 @@ pub struct SimObject {
 }
 
 /// Marks an object that takes orders and moves (a [`ObjectKind::Unit`]).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Movable;
 
 /// Ownership: the clan (SuperAI slot) and, when a player controls it, the player.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Owner {
     /// Clan index (0 is the environment).

@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 
 /// Where a unit is in its order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub enum NavState {
     /// No order (or stopped).
     #[default]
@@ -34,7 +34,7 @@ impl NavState {
 }
 
 /// Behavior's published state of a unit (written by Behavior only).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct NavStatus {
     /// Order state.
@@ -46,7 +46,7 @@ pub struct NavStatus {
 }
 
 /// Behavior → Wizard: the local path segment to follow now (game units, XY).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct SteerIntent {
     /// Whether the unit wants to move at all.
@@ -64,7 +64,7 @@ pub struct SteerIntent {
 }
 
 /// Wizard → Control: the planar velocity the unit asks for (units per second).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct MotionRequest {
     /// Requested velocity, XY.
@@ -81,7 +81,7 @@ pub struct MotionRequest {
 /// combines them (its own rule): each limit is the smallest positive finite value among
 /// the components, so the weakest part limits the whole and a component without one
 /// (a turret, a weapon) does not.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct MotionLimits {
     /// Top speed (units per second), before [`MotionLimits::speed_scale`].
@@ -115,7 +115,7 @@ impl MotionLimits {
 }
 
 /// The physical state Control integrates (written by Control only).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Kinematics {
     /// Signed speed along the heading (units per second).
@@ -126,7 +126,7 @@ pub struct Kinematics {
 
 /// A collision proxy built by Control from [`crate::ModelBounds`] and scale (rebuilt
 /// when they change): a circle for units, an oriented box for everything static.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct CollisionProxy {
     /// Radius of the bounding circle (the unit's radius).
@@ -143,7 +143,7 @@ pub struct CollisionProxy {
 /// `registry.md` §3), as its mask (`0x80010000` Bunker_Small … `0x80200000`
 /// Tower_Large). The mission load inserts it at registration; Wizard pads the
 /// building's footprint by the category's clearance (`iron3d_wizard::WizardConfig`).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct BuildingCategory(pub u32);
 
@@ -157,7 +157,7 @@ impl BuildingCategory {
 /// The player's direct control of a unit (piloting), set by Behavior from
 /// [`crate::Order::Pilot`] and removed by [`crate::Order::Release`]: Control drives the
 /// unit from it instead of Wizard's request, its weapon aims and fires by it.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct ManualControl {
     /// The held input (throttle, turn) and this tick's aim and fire.

@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 
 /// What a unit is told to do.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub enum Order {
     /// Stop and stay (also the state of a unit without orders).
     #[default]
@@ -42,7 +42,7 @@ pub enum Order {
 /// One tick of direct control, quantised so it is exact on every machine and in a
 /// command log. Held values last until the next pilot command; `aim_mrad` and `fire`
 /// act once, in the tick the command applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct PilotInput {
     /// Throttle in 127ths of full speed (forward positive).
     pub throttle: i8,
@@ -67,7 +67,9 @@ impl PilotInput {
 /// A unit scheme named in an order: the 64-bit FNV-1a of its normalised name
 /// ([`SchemeRef::normalise`]), so the order stays `Copy` and its key does not depend on
 /// the order names were seen in; [`SchemeNames`] gives the name back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Reflect)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Reflect, serde::Serialize, serde::Deserialize,
+)]
 pub struct SchemeRef(pub u64);
 
 impl SchemeRef {
@@ -88,7 +90,7 @@ impl SchemeRef {
 
 /// The names of the schemes orders refer to (whoever queues a build order names its
 /// scheme here; production reads it back).
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct SchemeNames(pub std::collections::BTreeMap<u64, String>);
 
@@ -141,7 +143,7 @@ impl Order {
 }
 
 /// An order for some units, applied at the start of tick `tick`.
-#[derive(Debug, Clone, PartialEq, Reflect)]
+#[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct SimCommand {
     /// Tick it applies at (a tick already past applies at the next one).
     pub tick: u32,
@@ -165,7 +167,7 @@ impl SimCommand {
 }
 
 /// Commands waiting for their tick.
-#[derive(Resource, Debug, Clone, Default, Reflect)]
+#[derive(Resource, Debug, Clone, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct CommandQueue {
     /// Pending commands (any order; applied sorted).

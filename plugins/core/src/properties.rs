@@ -7,7 +7,7 @@ use bevy_reflect::Reflect;
 use iron3d_formats::world::{PlacedObject, Property, PropertyValue};
 
 /// One entry of an object's property bag: its name and the four raw value words.
-#[derive(Debug, Clone, PartialEq, Eq, Reflect)]
+#[derive(Debug, Clone, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ObjectProperty {
     /// Name (case-sensitive).
     pub name: String,
@@ -23,7 +23,7 @@ impl ObjectProperty {
 }
 
 /// The object's property bag in file order, duplicates kept (`CurrentOre`, `ClanID`…).
-#[derive(Component, Debug, Clone, PartialEq, Eq, Default, Reflect)]
+#[derive(Component, Debug, Clone, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct PropertyBag(pub Vec<ObjectProperty>);
 

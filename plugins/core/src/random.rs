@@ -8,7 +8,7 @@ use iron3d_formats::rng::SplitMix64;
 
 /// One deterministic stream: the state of the workspace's SplitMix64, kept here so the
 /// inspector and the state hash see it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct RandomStream {
     /// Generator state.
     pub state: u64,
@@ -71,7 +71,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// The simulation's random streams, reseeded when a mission starts.
-#[derive(Resource, Debug, Clone, PartialEq, Eq, Reflect)]
+#[derive(Resource, Debug, Clone, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct SimRandom {
     /// The seed every stream derives from.

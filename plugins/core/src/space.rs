@@ -9,7 +9,7 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 
 /// An object's simulated placement (game units, Z up).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct SimTransform {
     /// Position.
@@ -35,19 +35,19 @@ impl Default for SimTransform {
 
 /// The placement at the start of the last tick, so presentation can interpolate
 /// between the last two ticks (written by Control before it moves anything).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct PreviousSimTransform(pub SimTransform);
 
 /// Where presentation draws an object instead of its [`SimTransform`] (a network
 /// mirror between two updates); never read by the simulation.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct PresentedTransform(pub SimTransform);
 
 /// An object's model bounds in its local game space (the union over its components,
 /// before scale); collision proxies and building footprints are built from them.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct ModelBounds {
     /// Minimum corner.

@@ -25,7 +25,7 @@ use bevy_reflect::Reflect;
 pub const FIRST_KEY: u32 = 0x8000_0003;
 
 /// A distributor row.
-#[derive(Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct Row {
     /// Registration key.
     pub key: u32,
@@ -40,7 +40,7 @@ pub struct Row {
 }
 
 /// One clan's distributor.
-#[derive(Debug, Clone, PartialEq, Reflect)]
+#[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct Distributor {
     /// `GetSuperAI` slot.
     pub slot: u32,

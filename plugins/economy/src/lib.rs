@@ -59,7 +59,7 @@ impl EconomyPlugin {
 }
 
 /// The mission's distributors and transfer configuration.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct Economy {
     /// One distributor per available `GetSuperAI` slot with members, by slot.

@@ -33,7 +33,7 @@ pub const DESCRIPTORS: [Descriptor; 2] = [
 ];
 
 /// An object's ore property record.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct OreProperty {
     /// `CurrentOre`: the main float word's raw bits (kept without a float round trip).

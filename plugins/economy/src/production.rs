@@ -30,7 +30,7 @@ pub const TRANSFER_ORE_OFFBOARD: f32 = 5.0;
 pub const TRANSFER_POWER_OUT: f32 = 100.0;
 
 /// One tag-26 device.
-#[derive(Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct OreDevice {
     /// Device `+0x04`: the NDP row key (item `fixed_words[1]`).
     pub provider_key: u32,
@@ -41,7 +41,7 @@ pub struct OreDevice {
 }
 
 /// An object's tag-26 devices and the current values of its NDP rows.
-#[derive(Component, Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct OreDevices {
     /// Devices in CTLD record order.
@@ -51,7 +51,7 @@ pub struct OreDevices {
 }
 
 /// The `Transfer_*` configuration of Behavior.
-#[derive(Debug, Clone, Copy, PartialEq, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct Transfer {
     /// `Transfer_Ore_OffBoard`.
     pub ore_offboard: f32,

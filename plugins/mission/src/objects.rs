@@ -6,7 +6,7 @@ use iron3d_core::{ModelBounds, PieceAnimation, PieceBinding};
 use iron3d_formats::world::PlacedObject;
 
 /// A mission object: what was placed and what it expanded to.
-#[derive(Component, Debug, Clone, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct MissionObject {
     /// Prototype key or unit scheme path, as placed.
@@ -33,7 +33,7 @@ impl MissionObject {
 }
 
 /// The placed object's TMA record as read (spec `world.md` §1.5), raw words included.
-#[derive(Component, Debug, Clone, PartialEq, Reflect)]
+#[derive(Component, Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct PlacedRecord {
     /// Inferred kind: 0 building, 1 warbot, 2 tree, 3 stone.
@@ -89,7 +89,7 @@ impl From<&PlacedObject> for PlacedRecord {
 }
 
 /// One component of a mission object (spec `registry.md` §2.3, `models.md` §1.12).
-#[derive(Debug, Clone, PartialEq, Reflect)]
+#[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ObjectComponent {
     /// Component prototype key.
     pub key: String,
@@ -113,7 +113,7 @@ pub struct ObjectComponent {
 }
 
 /// What a component key resolved to in `objects.rlb` (spec `registry.md` §1).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Reflect)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ResolvedPrototype {
     /// The registry entry that matched.
     pub entry: String,
@@ -140,12 +140,12 @@ impl ObjectComponent {
 }
 
 /// Constructed but not yet part of the world (no gameplay system sees it).
-#[derive(Component, Debug, Default, Clone, Copy, Reflect)]
+#[derive(Component, Debug, Default, Clone, Copy, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Pending;
 
 /// Part of the world: registered at the end of a successful load.
-#[derive(Component, Debug, Default, Clone, Copy, Reflect)]
+#[derive(Component, Debug, Default, Clone, Copy, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Registered;
 

@@ -17,7 +17,7 @@ pub const RESEARCHED: u8 = 2;
 pub const ACTIVE: u8 = 4;
 
 /// One node of a clan's research tree.
-#[derive(Debug, Clone, PartialEq, Reflect)]
+#[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ResearchNode {
     /// Short name (`TRF7`): a registry key (a component prototype in the demo).
     pub name: String,
@@ -35,7 +35,7 @@ pub struct ResearchNode {
 }
 
 /// A clan's research tree.
-#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ResearchTree {
     /// The tree file (game path, as the clan record names it).
     pub path: String,

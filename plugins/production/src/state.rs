@@ -8,7 +8,7 @@ use iron3d_core::{Fnv1a, SchemeRef};
 use std::collections::BTreeMap;
 
 /// A job in progress: what it builds or researches, how far it is, what it paid.
-#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct Job {
     /// The scheme built (builds) or `SchemeRef(node)` (research).
     pub what: SchemeRef,
@@ -36,7 +36,7 @@ impl Job {
 }
 
 /// One production building's queue.
-#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ProducerQueue {
     /// Schemes waiting, first next.
     pub waiting: Vec<SchemeRef>,
@@ -45,7 +45,7 @@ pub struct ProducerQueue {
 }
 
 /// One clan's research.
-#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ClanResearch {
     /// The clan's tree (`None`: the clan record names none, or it failed to load; then
     /// research does not restrict building and research orders are refused).
@@ -57,7 +57,7 @@ pub struct ClanResearch {
 }
 
 /// A unit scheme as production sees it (resolved through the mission's backend).
-#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct Scheme {
     /// Normalised scheme name.
     pub name: String,
@@ -78,7 +78,7 @@ pub struct Scheme {
 }
 
 /// The mission's production and research.
-#[derive(Resource, Debug, Clone, PartialEq, Default, Reflect)]
+#[derive(Resource, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct Production {
     /// The `OriginalObjectId` the next robot gets (one past the mission's highest id

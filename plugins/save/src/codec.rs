@@ -156,19 +156,12 @@ impl<'a> Reader<'a> {
         String::from_utf8(b.to_vec()).map_err(|_| self.error_at(at, "text is not UTF-8"))
     }
 
-    /// A value written by [`Writer::serde`], read through `seed`; `what` names it in
-    /// the error.
-    pub fn seed<S: serde::de::DeserializeSeed<'a>>(&mut self, seed: S, what: &str) -> Result<S::Value, FormatError> {
-        let mut de = postcard::Deserializer::from_bytes(&self.bytes[self.at..]);
-        let value = seed.deserialize(&mut de).map_err(|e| self.error(format!("{what} does not parse: {e}")))?;
-        let left = de.finalize().map_err(|e| self.error(format!("{what} does not parse: {e}")))?.len();
-        self.at = self.bytes.len() - left;
-        Ok(value)
-    }
-
-    /// A value written by [`Writer::serde`].
+    /// A value written by [`Writer::serde`]; `what` names it in the error.
     pub fn serde<T: serde::Deserialize<'a>>(&mut self, what: &str) -> Result<T, FormatError> {
-        self.seed(std::marker::PhantomData::<T>, what)
+        let (value, left) = postcard::take_from_bytes(&self.bytes[self.at..])
+            .map_err(|e| self.error(format!("{what} does not parse: {e}")))?;
+        self.at = self.bytes.len() - left.len();
+        Ok(value)
     }
 
     pub fn short_str(&mut self) -> Result<String, FormatError> {

@@ -12,9 +12,9 @@ use flate2::write::DeflateEncoder;
 use iron3d_core::{DataLayer, DataLayers};
 use std::io::{Read, Write};
 
-/// The format version this engine writes (2: a save holds the simulation state,
-/// `Snapshot`).
-pub const FORMAT_VERSION: u16 = 2;
+/// The format version this engine writes (3: a save holds the simulation state,
+/// `Snapshot`, written through serde derives).
+pub const FORMAT_VERSION: u16 = 3;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -275,10 +275,12 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// Brings a file of an older supported format version to [`FORMAT_VERSION`], one named
 /// step per version, each tested by reading a file of the version before. Version 1 → 2
 /// changes no bytes: version 1 has the same chunks without the snapshot, and its header
-/// keeps version 1, for which `resume` re-simulates the save (`migrate_v1`).
+/// keeps version 1, for which `resume` re-simulates the save (`migrate_v1`). Version
+/// 2 → 3: version 2's snapshot chunks (layout 1) were written through reflection; the
+/// record reader leaves them out, and the save is re-simulated as a version-1 save is.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1 | FORMAT_VERSION => Ok(()),
+        1 | 2 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

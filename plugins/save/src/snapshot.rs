@@ -1,4 +1,4 @@
-//! [`Snapshot`]: the simulation state at a tick boundary, as chunks (format version 2).
+//! [`Snapshot`]: the simulation state at a tick boundary, as chunks (format version 3).
 //!
 //! * `objs`: every simulated object by `OriginalObjectId`, in id order: its name and
 //!   each simulation component it has ([`object_parts`]: what the state hash reads and
@@ -6,14 +6,15 @@
 //! * `shot`: the shells in flight.
 //! * `ress`: the simulation's resources ([`resource_parts`]: the clock, the random
 //!   streams, the command queue, economy, production, research, the shot counter, the
-//!   outcome, ...), then the strategic layer's memory (its refusals, keyed by
-//!   `(clan, scheme)`, apart: reflection cannot read a map with tuple keys back).
+//!   outcome, the strategic layer's memory, ...), each after a presence byte.
 //! * `sais`: each clan's script VM state (variables, scheduler records and timers,
 //!   problems; [`iron3d_superai::SuperAiState`]).
 //! * `tabl`: the World3D object table by id (handles keep their slot and generation).
 //!
-//! Components and resources are written through their reflection in the compact binary
-//! serde encoding (floats as IEEE bits). Static data the mission start makes again
+//! Components and resources are written through their serde derives in the compact
+//! binary encoding (postcard: variable-length integers, floats as their IEEE bits),
+//! without dynamic values (layout version 2; version 1, in format version 2, went
+//! through reflection). Static data the mission start makes again
 //! (scripts, rules, terrain, models) is not saved: [`restore`] runs on a world where the
 //! save's mission was just started, removes the objects destroyed since, re-creates
 //! those built during play from their scheme (as production does), and overwrites
@@ -21,23 +22,24 @@
 
 use crate::codec::{Reader, Writer};
 use crate::format::{Chunk, FormatError};
+use bevy_ecs::component::Mutable;
 use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_ecs::world::{EntityRef, EntityWorldMut};
-use bevy_reflect::serde::{TypedReflectDeserializer, TypedReflectSerializer};
-use bevy_reflect::{FromReflect, GetTypeRegistration, PartialReflect, Reflect, TypeRegistry, Typed};
 use iron3d_core::PropertyBag;
 use iron3d_core::{
     BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CommandQueue, Difficulty, GameClock, Health,
     Kinematics, ManualControl, MissionOutcome, ModelBounds, MotionLimits, MotionRequest, Movable, NavStatus,
     ObjectHandle, ObjectTable, OriginalObjectId, Owner, PieceAnimation, PreviousSimTransform, ProductionParts,
-    Projectile, Radar, ResearchBoard, SchemeNames, SchemeRef, ShotCounter, SimObject, SimRandom, SimTransform,
-    SteerIntent, SuperAiSlots, TableLayout, UnitClass, Weapon,
+    Projectile, Radar, ResearchBoard, SchemeNames, ShotCounter, SimObject, SimRandom, SimTransform, SteerIntent,
+    SuperAiSlots, TableLayout, UnitClass, Weapon,
 };
 use iron3d_mission::{MissionObject, PlacedRecord, PreparedObject};
 use iron3d_strategy::Strategy;
 use iron3d_superai::{SuperAiState, SuperAis};
-use std::any::TypeId;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::any::{Any, TypeId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
@@ -52,7 +54,7 @@ pub(crate) const SUPER_AIS: [u8; 4] = *b"sais";
 /// The object table chunk.
 pub(crate) const TABLE: [u8; 4] = *b"tabl";
 /// The snapshot's chunks with their layout versions, in file order.
-pub(crate) const CHUNKS: [([u8; 4], u16); 5] = [(OBJECTS, 1), (SHELLS, 1), (RESOURCES, 1), (SUPER_AIS, 1), (TABLE, 1)];
+pub(crate) const CHUNKS: [([u8; 4], u16); 5] = [(OBJECTS, 2), (SHELLS, 2), (RESOURCES, 2), (SUPER_AIS, 1), (TABLE, 1)];
 
 /// The simulation state of one tick, as its snapshot chunks name it (inflated).
 #[derive(Debug, Clone)]
@@ -66,65 +68,69 @@ impl PartialEq for Snapshot {
     }
 }
 
-/// One saved component or resource type: how to register, read and write it.
-struct Part<Get, Put> {
+/// A value read from a chunk, not yet put into the world (its part knows the type).
+type Value = Box<dyn Any + Send>;
+
+/// One saved component type: how to write it from an entity, read it from a chunk and
+/// put it on an entity (`None`: the object lacks it).
+struct ObjectPart {
+    type_id: TypeId,
+    /// Appends the entity's component, if it has one (and says whether it had).
+    write: fn(&EntityRef, &mut Writer) -> Result<bool, String>,
+    read: fn(&mut Reader) -> Result<Value, FormatError>,
+    put: fn(&mut EntityWorldMut, Option<Value>),
+}
+
+/// One saved resource type, as [`ObjectPart`] for the world.
+struct ResourcePart {
     /// Its short type name (error messages).
     name: &'static str,
-    type_id: TypeId,
-    register: fn(&mut TypeRegistry),
-    get: Get,
-    put: Put,
+    write: fn(&World, &mut Writer) -> Result<bool, String>,
+    read: fn(&mut Reader) -> Result<Value, FormatError>,
+    put: fn(&mut World, Value),
 }
 
-type ObjectPart = Part<
-    for<'w> fn(&EntityRef<'w>) -> Option<&'w dyn PartialReflect>,
-    fn(&mut EntityWorldMut, Option<&dyn PartialReflect>) -> Result<(), String>,
->;
-type ResourcePart =
-    Part<fn(&World) -> Option<&dyn PartialReflect>, fn(&mut World, &dyn PartialReflect) -> Result<(), String>>;
-
-fn concrete<T: FromReflect + Typed>(value: &dyn PartialReflect) -> Result<T, String> {
-    T::from_reflect(value).ok_or_else(|| format!("the saved {} does not fit the type", T::short_type_path()))
+/// The saved type `T`'s name (error messages).
+fn short_name<T>() -> &'static str {
+    let full = std::any::type_name::<T>();
+    full.rsplit("::").next().unwrap_or(full)
 }
 
-fn object_part<T: Component + Reflect + FromReflect + Typed + GetTypeRegistration>() -> ObjectPart {
-    fn get<'w, T: Component + Reflect>(e: &EntityRef<'w>) -> Option<&'w dyn PartialReflect> {
-        e.get::<T>().map(|c| c.as_partial_reflect())
-    }
-    fn put<T: Component + FromReflect + Typed>(
-        e: &mut EntityWorldMut,
-        value: Option<&dyn PartialReflect>,
-    ) -> Result<(), String> {
-        match value {
-            Some(v) => e.insert(concrete::<T>(v)?),
-            None => e.remove::<T>(),
-        };
-        Ok(())
-    }
-    Part {
-        name: T::short_type_path(),
-        type_id: TypeId::of::<T>(),
-        register: TypeRegistry::register::<T>,
-        get: get::<T>,
-        put: put::<T>,
+fn read_value<T: DeserializeOwned + Send + 'static>(r: &mut Reader) -> Result<Value, FormatError> {
+    Ok(Box::new(r.serde::<T>(short_name::<T>())?))
+}
+
+/// The value read by [`read_value`] as `T` (parts read and put the same type).
+fn take<T: 'static>(value: Value) -> T {
+    match value.downcast::<T>() {
+        Ok(v) => *v,
+        Err(_) => unreachable!("a part reads and puts one type"),
     }
 }
 
-fn resource_part<T: Resource + Reflect + FromReflect + Typed + GetTypeRegistration>() -> ResourcePart {
-    fn get<T: Resource + Reflect>(world: &World) -> Option<&dyn PartialReflect> {
-        world.get_resource::<T>().map(|r| r.as_partial_reflect())
+fn object_part<T: Component<Mutability = Mutable> + Serialize + DeserializeOwned>() -> ObjectPart {
+    fn write<T: Component + Serialize>(e: &EntityRef, w: &mut Writer) -> Result<bool, String> {
+        e.get::<T>().map(|c| w.serde(c)).transpose().map(|v| v.is_some())
     }
-    fn put<T: Resource + FromReflect + Typed>(world: &mut World, value: &dyn PartialReflect) -> Result<(), String> {
-        world.insert_resource(concrete::<T>(value)?);
-        Ok(())
+    fn put<T: Component<Mutability = Mutable>>(e: &mut EntityWorldMut, value: Option<Value>) {
+        match (value.map(take::<T>), e.get_mut::<T>()) {
+            (Some(v), Some(mut c)) => *c = v,
+            (Some(v), None) => _ = e.insert(v),
+            (None, Some(_)) => _ = e.remove::<T>(),
+            (None, None) => {}
+        }
     }
-    Part {
-        name: T::short_type_path(),
-        type_id: TypeId::of::<T>(),
-        register: TypeRegistry::register::<T>,
-        get: get::<T>,
-        put: put::<T>,
+    ObjectPart { type_id: TypeId::of::<T>(), write: write::<T>, read: read_value::<T>, put: put::<T> }
+}
+
+fn resource_part<T: Resource + Serialize + DeserializeOwned>() -> ResourcePart {
+    fn write<T: Resource + Serialize>(world: &World, w: &mut Writer) -> Result<bool, String> {
+        world.get_resource::<T>().map(|r| w.serde(r)).transpose().map(|v| v.is_some())
     }
+    fn put<T: Resource>(world: &mut World, value: Value) {
+        world.insert_resource(take::<T>(value));
+    }
+    ResourcePart { name: short_name::<T>(), write: write::<T>, read: read_value::<T>, put: put::<T> }
 }
 
 /// The components saved per object, bit `k` of an object's mask for part `k` (append
@@ -186,41 +192,9 @@ fn resource_parts() -> &'static [ResourcePart] {
             resource_part::<iron3d_control::Contacts>(),
             resource_part::<iron3d_sim::EventLog>(),
             resource_part::<iron3d_sim::StateHash>(),
+            resource_part::<Strategy>(),
         ]
     })
-}
-
-/// The registry of every saved type (and the types inside them).
-fn registry() -> &'static TypeRegistry {
-    static REGISTRY: OnceLock<TypeRegistry> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        let mut registry = TypeRegistry::new();
-        object_parts().iter().for_each(|p| (p.register)(&mut registry));
-        resource_parts().iter().for_each(|p| (p.register)(&mut registry));
-        registry.register::<Projectile>();
-        // The keys and values of maps, which registering a map does not register.
-        registry.register::<(Vec<u32>, bool)>();
-        registry.register::<Vec<iron3d_core::BuildOption>>();
-        registry.register::<iron3d_production::ProducerQueue>();
-        registry.register::<iron3d_production::ClanResearch>();
-        registry.register::<iron3d_production::Scheme>();
-        registry.register::<iron3d_core::Order>();
-        registry.register::<iron3d_strategy::Build>();
-        registry.register::<Strategy>();
-        registry.register::<(i32, SchemeRef)>();
-        registry
-    })
-}
-
-/// Writes `value` (of the registered type `type_id`).
-fn write_reflect(w: &mut Writer, value: &dyn PartialReflect) -> Result<(), String> {
-    w.serde(&TypedReflectSerializer::new(value, registry()))
-}
-
-/// Reads a value of the registered type `type_id` (`name` for errors).
-fn read_reflect(r: &mut Reader, type_id: TypeId, name: &str) -> Result<Box<dyn PartialReflect>, FormatError> {
-    let registration = registry().get(type_id).ok_or_else(|| r.error(format!("{name} is not registered")))?;
-    r.seed(TypedReflectDeserializer::new(registration, registry()), name)
 }
 
 impl Snapshot {
@@ -238,29 +212,29 @@ impl Snapshot {
         for (id, entity) in ids {
             let e = world.entity(entity);
             objects.u32(id);
-            let values: Vec<Option<&dyn PartialReflect>> = object_parts().iter().map(|p| (p.get)(&e)).collect();
-            let mask = values.iter().enumerate().fold(0u32, |m, (k, v)| m | u32::from(v.is_some()) << k);
-            objects.u32(mask);
+            let mask_at = objects.0.len();
+            objects.u32(0);
             objects.str(e.get::<Name>().map_or("", Name::as_str))?;
-            values.into_iter().flatten().try_for_each(|v| write_reflect(&mut objects, v))?;
+            let mut mask = 0u32;
+            for (k, part) in object_parts().iter().enumerate() {
+                mask |= u32::from((part.write)(&e, &mut objects)?) << k;
+            }
+            objects.0[mask_at..mask_at + 4].copy_from_slice(&mask.to_le_bytes());
         }
         let mut shells = Writer::default();
         let q = world.try_query::<&Projectile>();
         let mut flying: Vec<&Projectile> = q.iter().flat_map(|q| q.iter_manual(world)).collect();
         flying.sort_unstable_by_key(|p| p.sequence);
         shells.count(flying.len())?;
-        flying.into_iter().try_for_each(|p| write_reflect(&mut shells, p))?;
+        flying.into_iter().try_for_each(|p| shells.serde(p))?;
         let mut resources = Writer::default();
         for part in resource_parts() {
-            let value = (part.get)(world);
-            resources.u8(u8::from(value.is_some()));
-            value.map_or(Ok(()), |v| write_reflect(&mut resources, v))?;
+            let at = resources.0.len();
+            resources.u8(1);
+            if !(part.write)(world, &mut resources)? {
+                resources.0[at] = 0;
+            }
         }
-        let mut strategy = world.get_resource::<Strategy>().cloned();
-        let refused = strategy.as_mut().map(|s| std::mem::take(&mut s.refused)).unwrap_or_default();
-        resources.u8(u8::from(strategy.is_some()));
-        strategy.map_or(Ok(()), |s| write_reflect(&mut resources, &s))?;
-        resources.serde(&refused.into_iter().map(|((clan, scheme), n)| (clan, scheme.0, n)).collect::<Vec<_>>())?;
         let mut ais = Writer::default();
         ais.serde(&world.get_resource::<SuperAis>().map(SuperAis::state).unwrap_or_default())?;
         let mut table = Writer::default();
@@ -300,44 +274,34 @@ impl Snapshot {
     /// A chunk missing or whose data does not parse, naming it and the offset.
     pub(crate) fn parse(&self) -> Result<Parsed, FormatError> {
         let chunk = |k: usize| {
-            self.0.get(k).filter(|c| c.name == CHUNKS[k].0).ok_or_else(|| FormatError {
-                chunk: String::from_utf8_lossy(&CHUNKS[k].0).into_owned(),
-                offset: 0,
-                message: "the snapshot lacks the chunk".into(),
-            })
+            let (name, version) = CHUNKS[k];
+            let chunk = self.0.get(k).filter(|c| c.name == name);
+            let error = |offset, message: String| FormatError {
+                chunk: String::from_utf8_lossy(&name).into_owned(),
+                offset,
+                message,
+            };
+            match chunk {
+                None => Err(error(0, "the snapshot lacks the chunk".into())),
+                Some(c) if c.version != version => {
+                    Err(error(c.offset, format!("layout version {} is not this engine's {version}", c.version)))
+                }
+                Some(c) => Ok(c),
+            }
         };
         let objects = read_objects(chunk(0)?)?;
         let mut r = Reader::chunk(chunk(1)?);
-        let shells = (0..r.count(1)?)
-            .map(|_| {
-                let at = r.offset();
-                let shell = read_reflect(&mut r, TypeId::of::<Projectile>(), "a shell")?;
-                concrete::<Projectile>(&*shell).map_err(|m| r.error_at(at, m))
-            })
-            .collect::<Result<_, _>>()?;
+        let shells = (0..r.count(1)?).map(|_| r.serde("a shell")).collect::<Result<_, _>>()?;
         r.done()?;
         let mut r = Reader::chunk(chunk(2)?);
         let resources = resource_parts()
             .iter()
             .map(|p| match r.u8()? {
                 0 => Ok(None),
-                _ => read_reflect(&mut r, p.type_id, p.name).map(Some),
+                1 => (p.read)(&mut r).map(Some),
+                other => Err(r.error(format!("{}: presence byte {other} is neither 0 nor 1", p.name))),
             })
             .collect::<Result<_, _>>()?;
-        let at = r.offset();
-        let strategy = match r.u8()? {
-            0 => None,
-            _ => Some(read_reflect(&mut r, TypeId::of::<Strategy>(), "Strategy")?),
-        };
-        let refused: Vec<(i32, u64, u32)> = r.serde("Strategy's refusals")?;
-        let strategy = strategy
-            .map(|s| {
-                let mut strategy = concrete::<Strategy>(&*s).map_err(|m| r.error_at(at, m))?;
-                strategy.refused =
-                    refused.into_iter().map(|(clan, scheme, n)| ((clan, SchemeRef(scheme)), n)).collect();
-                Ok(strategy)
-            })
-            .transpose()?;
         r.done()?;
         let mut r = Reader::chunk(chunk(3)?);
         let ais = r.serde("the SuperAI states")?;
@@ -345,7 +309,7 @@ impl Snapshot {
         let mut r = Reader::chunk(chunk(4)?);
         let (slots, free) = r.serde("the object table")?;
         r.done()?;
-        Ok(Parsed { objects, shells, resources, strategy, ais, table: TableLayout { slots, free } })
+        Ok(Parsed { objects, shells, resources, ais, table: TableLayout { slots, free } })
     }
 
     /// Lays the snapshot over `world`, where the save's mission was just started.
@@ -362,8 +326,7 @@ impl Snapshot {
 pub(crate) struct Parsed {
     objects: Vec<SavedObject>,
     shells: Vec<Projectile>,
-    resources: Vec<Option<Box<dyn PartialReflect>>>,
-    strategy: Option<Strategy>,
+    resources: Vec<Option<Value>>,
     ais: Vec<SuperAiState>,
     table: TableLayout,
 }
@@ -379,26 +342,23 @@ impl Parsed {
         }
         let flying: Vec<Entity> = world.query_filtered::<Entity, With<Projectile>>().iter(world).collect();
         flying.into_iter().for_each(|e| _ = world.despawn(e));
-        for object in &self.objects {
+        for object in self.objects {
             let entity = match live.get(&object.id) {
                 Some(e) => *e,
                 None => {
-                    let e = rebuild(world, object)?;
+                    let e = rebuild(world, &object)?;
                     live.insert(object.id, e);
                     e
                 }
             };
             let mut e = world.entity_mut(entity);
-            for (part, value) in object_parts().iter().zip(&object.values) {
-                (part.put)(&mut e, value.as_deref()).map_err(|m| format!("object {}: {m}", object.id))?;
+            for (part, value) in object_parts().iter().zip(object.values) {
+                (part.put)(&mut e, value);
             }
         }
         world.spawn_batch(self.shells);
-        for (part, value) in resource_parts().iter().zip(&self.resources) {
-            value.as_deref().map_or(Ok(()), |v| (part.put)(world, v))?;
-        }
-        if let Some(strategy) = self.strategy {
-            world.insert_resource(strategy);
+        for (part, value) in resource_parts().iter().zip(self.resources) {
+            value.into_iter().for_each(|v| (part.put)(world, v));
         }
         world.get_resource_mut::<SuperAis>().map_or(Ok(()), |mut a| a.restore(self.ais))?;
         let table = ObjectTable::from_layout(&self.table, |id| live.get(&id).copied())?;
@@ -411,13 +371,14 @@ impl Parsed {
 struct SavedObject {
     id: u32,
     name: String,
-    values: Vec<Option<Box<dyn PartialReflect>>>,
+    values: Vec<Option<Value>>,
 }
 
 impl SavedObject {
-    fn part<T: Component + FromReflect + Typed>(&self) -> Option<Result<T, String>> {
+    /// The saved `T`, if the object has it.
+    fn part<T: Clone + 'static>(&self) -> Option<T> {
         let k = object_parts().iter().position(|p| p.type_id == TypeId::of::<T>())?;
-        self.values[k].as_deref().map(concrete::<T>)
+        self.values[k].as_ref().and_then(|v| v.downcast_ref::<T>()).cloned()
     }
 }
 
@@ -438,7 +399,7 @@ fn read_objects(chunk: &Chunk) -> Result<Vec<SavedObject>, FormatError> {
             let values = parts
                 .iter()
                 .enumerate()
-                .map(|(k, p)| (mask >> k & 1 == 1).then(|| read_reflect(&mut r, p.type_id, p.name)).transpose())
+                .map(|(k, p)| (mask >> k & 1 == 1).then(|| (p.read)(&mut r)).transpose())
                 .collect::<Result<_, _>>()?;
             Ok(SavedObject { id, name, values })
         })
@@ -451,9 +412,9 @@ fn read_objects(chunk: &Chunk) -> Result<Vec<SavedObject>, FormatError> {
 fn rebuild(world: &mut World, object: &SavedObject) -> Result<Entity, String> {
     let id = object.id;
     let missing = || format!("object {id} was built during play and its scheme is not in the save");
-    let mission = object.part::<MissionObject>().ok_or_else(missing)??;
-    let record = object.part::<PlacedRecord>().ok_or_else(missing)??;
-    let properties = object.part::<PropertyBag>().transpose()?.unwrap_or_default();
+    let mission = object.part::<MissionObject>().ok_or_else(missing)?;
+    let record = object.part::<PlacedRecord>().ok_or_else(missing)?;
+    let properties = object.part::<PropertyBag>().unwrap_or_default();
     let prepared = PreparedObject {
         id,
         name: object.name.clone(),

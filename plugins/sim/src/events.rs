@@ -7,7 +7,7 @@ use bevy_ecs::prelude::*;
 use iron3d_core::{GameMessage, GameMessageKind, ProductionEvent};
 
 /// What happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, bevy_reflect::Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, bevy_reflect::Reflect, serde::Serialize, serde::Deserialize)]
 pub enum EventKind {
     /// A unit finished its order.
     Arrived,
@@ -63,7 +63,7 @@ impl EventKind {
 }
 
 /// One event.
-#[derive(Debug, Clone, PartialEq, Eq, bevy_reflect::Reflect)]
+#[derive(Debug, Clone, PartialEq, Eq, bevy_reflect::Reflect, serde::Serialize, serde::Deserialize)]
 pub struct SimEvent {
     /// Tick it happened in.
     pub tick: u32,
@@ -76,7 +76,9 @@ pub struct SimEvent {
 }
 
 /// Every event of the run, in tick and queue order.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, bevy_reflect::Reflect)]
+#[derive(
+    Resource, Debug, Clone, Default, PartialEq, Eq, bevy_reflect::Reflect, serde::Serialize, serde::Deserialize,
+)]
 pub struct EventLog(pub Vec<SimEvent>);
 
 pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<EventLog>) {

@@ -16,7 +16,7 @@ use iron3d_core::{
 };
 
 /// The hash of every tick so far.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct StateHash {
     /// `(tick, hash)` for each tick run, in order.

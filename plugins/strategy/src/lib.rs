@@ -55,7 +55,7 @@ pub struct StrategyRules {
 
 /// What the strategic layer remembers: the last order it gave each unit, the builds it
 /// ordered and not yet seen finish, and the clans whose victory it already announced.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct Strategy {
     /// Unit id → the order it was given.
@@ -75,7 +75,7 @@ pub struct Strategy {
 }
 
 /// A robot a computer clan ordered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct Build {
     /// The ordering clan.
     pub clan: i32,

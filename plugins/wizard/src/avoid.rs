@@ -10,7 +10,7 @@ use iron3d_formats::registry::BuildCategory;
 use iron3d_terrain::{BehaviorIni, NavMap};
 
 /// Wizard's tuning (the project's own numbers; the original's are unknown).
-#[derive(Resource, Debug, Clone, PartialEq, Reflect)]
+#[derive(Resource, Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct WizardConfig {
     /// Look-ahead times at which overlaps are predicted (seconds).
@@ -80,7 +80,7 @@ impl Default for WizardConfig {
 
 /// The wizard path of a unit: its last chosen velocity and the side it committed to
 /// when passing an obstacle (cleared by Behavior through [`ClearWizardPath`]).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct WizardPath {
     /// Last requested velocity.
