@@ -28,6 +28,8 @@ fn slots_are_empty_saved_or_damaged_with_the_reason() {
     let fixed = [slots::QUICKSAVE.to_string()];
     let path = slot_file(&dir, slots::QUICKSAVE, FileKind::Save);
     assert_eq!(list(&dir, FileKind::Save, &fixed)[0].state, SlotState::Empty, "no folder yet: an empty slot");
+    let empty = list(&dir, FileKind::Save, &fixed);
+    assert_eq!((empty.len(), empty[0].name.as_str()), (1, slots::QUICKSAVE));
     let record = sample();
     let meta = write_slot(&path, &record, 1_700_000_000).unwrap();
     assert_eq!(meta, SlotMeta::of(&record, 1_700_000_000));
@@ -36,7 +38,7 @@ fn slots_are_empty_saved_or_damaged_with_the_reason() {
     let named = slot_file(&dir, "before the bridge", FileKind::Save);
     write_slot(&named, &record, 1_700_000_500).unwrap();
     let names: Vec<String> = list(&dir, FileKind::Save, &fixed).into_iter().map(|s| s.name).collect();
-    assert_eq!(names, [slots::QUICKSAVE, "before the bridge"]);
+    assert_eq!(names, ["before the bridge", slots::QUICKSAVE], "newest first");
     // A flipped byte in the payload, a payload without metadata, metadata without a
     // payload, metadata that does not read or does not match: each is damaged, named.
     let mut bytes = std::fs::read(&path).unwrap();

@@ -235,8 +235,8 @@ pub fn inspect(path: &Path, kind: FileKind) -> SlotState {
     SlotState::Saved(meta)
 }
 
-/// The slots of `kind` in `dir`: the `fixed` names first (empty when absent), then every
-/// other payload or metadata file's slot, newest first.
+/// The slots of `kind` in `dir`: every payload's or metadata file's slot and the `fixed`
+/// names (empty when absent); the saved newest first, then the damaged, then the empty.
 pub fn list(dir: &Path, kind: FileKind, fixed: &[String]) -> Vec<Slot> {
     let ext = format!(".{}", extension(kind));
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -244,21 +244,24 @@ pub fn list(dir: &Path, kind: FileKind, fixed: &[String]) -> Vec<Slot> {
         .flatten()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter_map(|f| f.strip_suffix(".slot").unwrap_or(&f).strip_suffix(&ext).map(str::to_string))
-        .filter(|n| !fixed.contains(n))
+        .chain(fixed.iter().cloned())
         .collect();
     names.sort();
     names.dedup();
-    let slot = |name: &String| {
-        let path = slot_file(dir, name, kind);
-        Slot { name: name.clone(), state: inspect(&path, kind), path }
+    let mut slots: Vec<Slot> = names
+        .into_iter()
+        .map(|name| {
+            let path = slot_file(dir, &name, kind);
+            Slot { state: inspect(&path, kind), path, name }
+        })
+        .collect();
+    let rank = |s: &Slot| match &s.state {
+        SlotState::Saved(m) => (0, u64::MAX - m.date),
+        SlotState::Damaged(_) => (1, 0),
+        SlotState::Empty => (2, 0),
     };
-    let mut others: Vec<Slot> = names.iter().map(slot).collect();
-    let date = |s: &Slot| match &s.state {
-        SlotState::Saved(m) => m.date,
-        _ => 0,
-    };
-    others.sort_by(|a, b| date(b).cmp(&date(a)).then_with(|| a.name.cmp(&b.name)));
-    fixed.iter().map(slot).chain(others).collect()
+    slots.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.name.cmp(&b.name)));
+    slots
 }
 
 /// The autosave slot names, `autosave-1` .. `autosave-keep`.
@@ -268,16 +271,12 @@ pub fn autosave_names(keep: u32) -> Vec<String> {
 
 /// The autosave slot to write next: the first empty or damaged one, else the oldest.
 pub fn next_autosave(dir: &Path, keep: u32) -> String {
-    let slots = list(dir, FileKind::Save, &autosave_names(keep));
-    let rank = |s: &Slot| match &s.state {
+    let names = autosave_names(keep);
+    let rank = |name: &String| match inspect(&slot_file(dir, name, FileKind::Save), FileKind::Save) {
         SlotState::Saved(m) => (1, m.date),
         _ => (0, 0),
     };
-    slots
-        .iter()
-        .take(keep.max(1) as usize)
-        .min_by_key(|s| rank(s))
-        .map_or_else(|| autosave_names(1).remove(0), |s| s.name.clone())
+    names.iter().min_by_key(|n| rank(n)).cloned().unwrap_or_default()
 }
 
 /// Writes `record` to `path` with its metadata, creating the folder.

@@ -467,3 +467,77 @@ pub fn apply_view(
         Err(e) => status.fail(format!("the save's camera and interface state (chunk view): {e}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests: a failed unwrap is a failed test")]
+    use super::*;
+    use bevy::ecs::system::RunSystemOnce;
+    use iron3d_mission::MissionRequest;
+    use std::sync::Arc;
+
+    /// A headless game of tutorial.01 with the saves and what opening a file needs.
+    fn game() -> (App, Arc<iron3d_vfs::GameDir>) {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+        let game = Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let mut app = iron3d_sim::headless_app();
+        let dir = std::env::temp_dir().join(format!("iron3d-ui-saves-{}", std::process::id()));
+        app.insert_resource(SaveFolders::in_dir(dir))
+            .add_plugins((iron3d_mission::MissionPlugin, iron3d_save::SavePlugin, iron3d_save::GameSavesPlugin))
+            .insert_resource(iron3d_assets::GameData(Arc::clone(&game)))
+            .init_resource::<ReplayControls>();
+        iron3d_mission::load_headless(&mut app, &game, "tutorial.01").unwrap();
+        (app, game)
+    }
+
+    fn open(app: &mut App, file: OpenFile) -> bool {
+        app.world_mut().run_system_once(move |mut opener: FileOpener| opener.open(&file)).unwrap()
+    }
+
+    /// F9 (or the menu) on a damaged save during play shows the error and the running
+    /// game goes on untouched; a good save starts its mission to be restored.
+    #[test]
+    fn a_damaged_save_reports_and_the_running_game_goes_on() {
+        let (mut app, _) = game();
+        for _ in 0..5 {
+            app.update();
+        }
+        let folders = app.world().resource::<SaveFolders>().clone();
+        let path = folders.slot(QUICKSAVE).unwrap();
+        app.world_mut().resource_mut::<SaveRequests>().0.push(QUICKSAVE.into());
+        app.update();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let good = bytes.clone();
+        bytes[40] ^= 0xff;
+        std::fs::write(&path, &bytes).unwrap();
+        let tick = app.world().resource::<GameClock>().tick;
+        assert!(!open(&mut app, OpenFile::Save(path.clone())));
+        let error = app.world().resource::<SaveStatus>().error.clone().unwrap();
+        assert!(error.contains("quicksave.sav: header"), "{error}");
+        app.update();
+        assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::InGame, "still in the game");
+        assert_eq!(app.world().resource::<GameClock>().tick, tick + 1, "the game goes on");
+        assert!(!app.world().contains_resource::<PendingRestore>());
+
+        std::fs::write(&path, &good).unwrap();
+        assert!(open(&mut app, OpenFile::Save(path)));
+        assert!(app.world().contains_resource::<PendingRestore>());
+        assert_eq!(app.world().resource::<MissionRequest>().mission, "tutorial.01");
+        app.update();
+        assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::Loading);
+        std::fs::remove_dir_all(folders.saves.unwrap().parent().unwrap()).unwrap();
+    }
+
+    /// The camera and interface state goes into a save and comes back.
+    #[test]
+    fn the_view_state_round_trips() {
+        let cam = GameCamera { mode: CameraMode::Follow(7), yaw: 1.25, infrared: true, ..default() };
+        let selection = Selection { units: vec![3, 7], groups: std::array::from_fn(|i| vec![i as u32]) };
+        let view = ViewState::of(&cam, &selection);
+        let back: ViewState = ron::from_str(&ron::to_string(&view).unwrap()).unwrap();
+        let (mut cam2, mut selection2) = (GameCamera::default(), Selection::default());
+        back.apply(&mut cam2, &mut selection2);
+        assert_eq!((cam2.mode, cam2.yaw, cam2.infrared), (CameraMode::Follow(7), 1.25, true));
+        assert_eq!((selection2.units, selection2.groups), (selection.units, selection.groups));
+    }
+}
