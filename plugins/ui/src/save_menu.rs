@@ -126,7 +126,8 @@ fn slot_row(ui: &mut egui::Ui, slot: &Slot, thumb: Option<&egui::TextureHandle>,
     });
 }
 
-/// The Load page: every slot; a saved one can be loaded (the file is checked first).
+/// The Load page: every slot; a saved one can be loaded (the whole file is checked
+/// first), a damaged one shows why it cannot.
 pub fn load_page(ui: &mut egui::Ui, pages: &mut SavePages, locale: &Locale) -> Option<OpenFile> {
     pages.browser.refresh(&pages.folders, pages.autosave.keep);
     let mut chosen = None;
@@ -136,7 +137,7 @@ pub fn load_page(ui: &mut egui::Ui, pages: &mut SavePages, locale: &Locale) -> O
             let thumb = pages.browser.thumbnail(ui.ctx(), &slot);
             ui.horizontal(|ui| {
                 slot_row(ui, &slot, thumb.as_ref(), locale);
-                if !matches!(slot.state, SlotState::Empty) && ui.button(locale.t("save-load")).clicked() {
+                if matches!(slot.state, SlotState::Saved(_)) && ui.button(locale.t("save-load")).clicked() {
                     chosen = Some(OpenFile::Save(slot.path.clone()));
                 }
             });

@@ -161,14 +161,20 @@ fn shoot(commands: &mut Commands, path: PathBuf) {
     });
 }
 
+/// Frames a new save's screenshot waits, so a save at a mission's start shows the world
+/// drawn rather than its first frame.
+pub const THUMBNAIL_DELAY: u32 = 30;
+
 /// Takes the thumbnails: the picture of the game as the pause menu opens, and for
-/// each save written that picture (saved from the pause menu) or a new screenshot.
+/// each save written that picture (saved from the pause menu) or a screenshot
+/// [`THUMBNAIL_DELAY`] frames later.
 pub fn thumbnails(
     mut commands: Commands,
     mut written: MessageReader<SaveWritten>,
     actions: Query<&Actions>,
     pause: Option<Res<State<Pause>>>,
     folders: Res<SaveFolders>,
+    mut waiting: Local<Vec<(PathBuf, u32)>>,
 ) {
     let paused = pause.as_ref().is_some_and(|p| *p.get() == Pause::Paused);
     let opening = !paused && pause.is_some() && actions.iter().any(|a| a.just_pressed(&GameAction::Pause));
@@ -186,9 +192,16 @@ pub fn thumbnails(
                     warn!("{}: thumbnail not written: {e}", thumb.display());
                 }
             }
-            None => shoot(&mut commands, thumb),
+            None => waiting.push((thumb, THUMBNAIL_DELAY)),
         }
     }
+    waiting.retain_mut(|(thumb, frames)| {
+        *frames = frames.saturating_sub(1);
+        if *frames == 0 {
+            shoot(&mut commands, std::mem::take(thumb));
+        }
+        *frames > 0
+    });
 }
 
 /// The last save or load result on screen: an error until dismissed, a notice for a
@@ -322,6 +335,7 @@ pub fn replay_panel(mut contexts: EguiContexts, mut panel: ReplayPanel, locale: 
                 }
             });
             let mut at = controls.seek.unwrap_or(tick);
+            ui.spacing_mut().slider_width = 420.0;
             let slider = ui.add(
                 egui::Slider::new(&mut at, 0..=length.max(1))
                     .text(locale.tr("replay-tick", &[("length", length.into())]))
