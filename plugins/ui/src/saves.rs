@@ -509,7 +509,8 @@ mod tests {
     }
 
     /// F9 (or the menu) on a damaged save during play shows the error and the running
-    /// game goes on untouched; a good save starts its mission to be restored.
+    /// game goes on untouched, as does a replay of another engine version; a good save
+    /// starts its mission to be restored.
     #[test]
     fn a_damaged_save_reports_and_the_running_game_goes_on() {
         let (mut app, _) = game();
@@ -532,6 +533,16 @@ mod tests {
         assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::InGame, "still in the game");
         assert_eq!(app.world().resource::<GameClock>().tick, tick + 1, "the game goes on");
         assert!(!app.world().contains_resource::<PendingRestore>());
+
+        // A replay of another engine version says so before it starts.
+        let mut replay = iron3d_save::Record::capture(app.world(), FileKind::Replay, "tutorial.01", 32).unwrap();
+        replay.engine_version = "0.0.1".into();
+        let replay_path = folders.replays.as_ref().unwrap().join("old.rpl");
+        slots::write_slot(&replay_path, &replay, 0).unwrap();
+        assert!(!open(&mut app, OpenFile::Replay(replay_path)));
+        let error = app.world().resource::<SaveStatus>().error.clone().unwrap();
+        assert!(error.contains("recorded by engine version 0.0.1"), "{error}");
+        assert!(!app.world().contains_resource::<ReplayPlayback>());
 
         std::fs::write(&path, &good).unwrap();
         assert!(open(&mut app, OpenFile::Save(path)));
