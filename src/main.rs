@@ -18,7 +18,10 @@ use std::path::PathBuf;
                   beside the executable, ../share/iron3d/demo from the executable's directory, the demo tree \
                   of the source checkout. It is read as layers: the project's own data (rules/ beside the \
                   executable, ../share/iron3d/rules, or the checkout's assets/rules), the game data, then each \
-                  --mod in order.\n\nExit status: 0 success, 1 no game data found, a layer that does not exist \
+                  --mod in order.\n\nSaves, autosaves (autosave-1..3) and the quick save (F5 saves, F9 loads) are \
+                  kept under the user data directory's saves/, each FILE.sav with its metadata FILE.sav.slot \
+                  and thumbnail FILE.sav.png; every game records a replay under replays/. IRON3D_USER_DIR \
+                  replaces the user data and config directories.\n\nExit status: 0 success, 1 no game data found, a layer that does not exist \
                   or cannot be read, or a run-time failure, 2 usage error."
 )]
 pub struct Args {
@@ -35,6 +38,17 @@ pub struct Args {
     /// Mission to open directly (a folder name under MISSIONS, e.g. tutorial.01).
     #[arg(long, value_name = "NAME")]
     pub mission: Option<String>,
+    /// Start the game from this save (a slot's `.sav` under the user data directory's
+    /// `saves/`, or any save file). A damaged save, or one made with other data, shows
+    /// its error in the main menu.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["mission", "replay", "join", "eu7"])]
+    pub load: Option<PathBuf>,
+    /// Play this replay back (`.rpl`, recorded under the user data directory's
+    /// `replays/` by every game): pause, 1x to 8x, the timeline and a free camera; the
+    /// player gives no orders. A replay of another engine version or other data says so
+    /// in the main menu instead.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["mission", "join", "eu7"])]
+    pub replay: Option<PathBuf>,
     /// Run in a window of this size in physical pixels, WIDTHxHEIGHT (the default: a
     /// 1280x720 window).
     #[arg(long, value_name = "WxH", value_parser = parse_window_size, conflicts_with = "fullscreen")]
@@ -90,6 +104,12 @@ pub struct Args {
 }
 
 impl Args {
+    /// The save or replay of `--load` or `--replay`.
+    pub fn open_file(&self) -> Option<iron3d_ui::saves::OpenFile> {
+        use iron3d_ui::saves::OpenFile;
+        self.load.clone().map(OpenFile::Save).or_else(|| self.replay.clone().map(OpenFile::Replay))
+    }
+
     /// The scripted steps of `--press`, `--click` and `--script-event`.
     pub fn script(&self) -> Vec<Scripted> {
         [&self.press, &self.click, &self.script_event].into_iter().flatten().cloned().collect()
@@ -186,6 +206,17 @@ mod tests {
         assert!(Args::try_parse_from(["iron3d", "--host", "--join", "127.0.0.1:1"]).is_err());
         assert!(Args::try_parse_from(["iron3d", "--join", "nowhere"]).is_err());
         assert!(Args::try_parse_from(["iron3d", "--port", "6000"]).is_err(), "--port belongs to --host");
+    }
+
+    #[test]
+    fn load_and_replay_open_a_file_and_exclude_a_mission() {
+        use iron3d_ui::saves::OpenFile;
+        let args = Args::try_parse_from(["iron3d", "--load", "a.sav"]).expect("parse");
+        assert_eq!(args.open_file(), Some(OpenFile::Save("a.sav".into())));
+        let args = Args::try_parse_from(["iron3d", "--replay", "b.rpl"]).expect("parse");
+        assert_eq!(args.open_file(), Some(OpenFile::Replay("b.rpl".into())));
+        assert!(Args::try_parse_from(["iron3d", "--load", "a.sav", "--mission", "single.01"]).is_err());
+        assert!(Args::try_parse_from(["iron3d", "--load", "a.sav", "--replay", "b.rpl"]).is_err());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Assembles the game from its plugins: the game directory as `game://` asset source,
-//! Bevy, the screens, the mission loader, the simulation, netcode, camera, weather and sound (or the EU7B
-//! viewer with `--eu7`),
-//! and the developer tools.
+//! Bevy, the screens, the mission loader, the simulation with its saves and replays,
+//! netcode, camera, weather and sound (or the EU7B viewer with `--eu7`), and the
+//! developer tools.
 
 use crate::{Args, WindowSize};
 use bevy::asset::AssetMetaCheck;
@@ -69,11 +69,13 @@ pub fn app(args: Args, game: Option<Arc<GameDir>>) -> App {
                 GameLoadersPlugin,
                 MissionPlugin,
                 iron3d_sim::SimPlugins,
+                iron3d_save::SavePlugin,
+                iron3d_save::GameSavesPlugin,
                 MissionRenderPlugin,
                 GameCameraPlugin,
                 WeatherPlugin,
                 GameAudioPlugin::default(),
-                UiPlugin { autostart: args.mission.clone() },
+                UiPlugin { autostart: args.mission.clone(), open: args.open_file() },
             ))
             // Frame order (spec runtime.md §7.3): the camera is placed, then the weather
             // (and the sound listener) read it.

@@ -75,15 +75,8 @@ pub fn read(file: &Path, kind: FileKind) -> anyhow::Result<Record> {
 /// ticks and at the last).
 pub fn write(world: &World, file: &Path, kind: FileKind, mission: &str, every: u32) -> anyhow::Result<()> {
     let record = Record::capture(world, kind, mission, every).map_err(|e| anyhow!("{}: {e}", file.display()))?;
-    let bytes = record.encode().map_err(|e| anyhow!("{}: {e}", file.display()))?;
-    let slot = format!(
-        "kind={}\nmission={}\ntick={}\nengine={}\nformat={FORMAT_VERSION}\n",
-        kind.name(),
-        record.mission,
-        record.tick,
-        record.engine_version
-    );
-    iron3d_save::write_file(file, &bytes, kind, &slot).map_err(anyhow::Error::msg)
+    iron3d_save::slots::write_slot(file, &record, iron3d_save::slots::now()).map_err(anyhow::Error::msg)?;
+    Ok(())
 }
 
 #[derive(Serialize)]

@@ -1,6 +1,6 @@
 //! The one action set of the game (spec `runtime.md` §6, §7.1): every camera command,
-//! selection and orders, control groups, piloting, pause and the debug keys, with the
-//! default keyboard, mouse and gamepad bindings. Consumers read
+//! selection and orders, control groups, piloting, pause, quick save and load and the
+//! debug keys, with the default keyboard, mouse and gamepad bindings. Consumers read
 //! `ActionState<GameAction>` and never the raw devices.
 
 use bevy::prelude::*;
@@ -83,6 +83,10 @@ pub enum GameAction {
     Fire,
     /// Pause and resume (the pause menu).
     Pause,
+    /// Save the running game into the quick-save slot.
+    QuickSave,
+    /// Load the quick-save slot.
+    QuickLoad,
     /// The F3 debug overlay.
     DebugOverlay,
     /// The F12 world inspector.
@@ -104,7 +108,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 26] = [
+    pub const BUTTONS: [Self; 28] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -129,6 +133,8 @@ impl GameAction {
         Self::Pilot,
         Self::Fire,
         Self::Pause,
+        Self::QuickSave,
+        Self::QuickLoad,
         Self::DebugOverlay,
         Self::Inspector,
     ];

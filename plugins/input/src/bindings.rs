@@ -66,7 +66,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 17] = [
+        let table: [(GameAction, &[Binding]); 19] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -82,6 +82,8 @@ impl Default for Bindings {
             (Pilot, &[Key(KeyCode::KeyP), Pad(GamepadButton::North)]),
             (Fire, &[Mouse(MouseButton::Left), Key(KeyCode::Space), Pad(GamepadButton::RightTrigger2)]),
             (Pause, &[Key(KeyCode::Escape), Pad(GamepadButton::Start)]),
+            (QuickSave, &[Key(KeyCode::F5)]),
+            (QuickLoad, &[Key(KeyCode::F9)]),
             (DebugOverlay, &[Key(KeyCode::F3)]),
             (Inspector, &[Key(KeyCode::F12)]),
         ];
@@ -118,11 +120,11 @@ impl BindingsFile {
     }
 
     /// The bindings kept in the file, else the defaults (a broken file is reported and
-    /// left untouched).
+    /// left untouched); an action the file does not name (added since) gets its default.
     pub fn load(&self) -> Bindings {
         let Some(path) = &self.0 else { return Bindings::default() };
         match user_files::read::<Bindings>(path) {
-            Ok(Some(b)) => b,
+            Ok(Some(b)) => b.with_defaults(),
             Ok(None) => Bindings::default(),
             Err(e) => {
                 warn!("key bindings: {e}; using the defaults");
@@ -142,6 +144,14 @@ impl BindingsFile {
 }
 
 impl Bindings {
+    /// These bindings, with the default of every action they do not name.
+    pub fn with_defaults(mut self) -> Self {
+        for (action, list) in Self::default().buttons {
+            self.buttons.entry(action).or_insert(list);
+        }
+        self
+    }
+
     /// Binds `action` to `binding`, replacing its binding of the same device.
     pub fn rebind(&mut self, action: GameAction, binding: Binding) {
         let list = self.buttons.entry(action).or_default();
@@ -181,5 +191,9 @@ mod tests {
         let text = ron::to_string(&b).unwrap();
         assert_eq!(ron::from_str::<Bindings>(&text).unwrap(), b, "bindings round-trip through RON");
         assert!(b.input_map().get_buttonlike(&GameAction::Stop).is_some_and(|l| l.len() == 2));
+        b.buttons.remove(&GameAction::QuickLoad);
+        let b = b.with_defaults();
+        assert_eq!(b.buttons[&GameAction::QuickLoad], [Binding::Key(KeyCode::F9)], "an action added since the file");
+        assert_eq!(b.buttons[&GameAction::Stop][0], Binding::Key(KeyCode::KeyB), "the file's own stay");
     }
 }

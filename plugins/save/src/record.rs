@@ -1,11 +1,12 @@
 //! [`Record`]: what a save or a replay holds (the mission, the data layers, the
 //! difficulty, the external command log with the tick each command applied at, the
-//! commands still queued, the scheme names orders refer to, state hashes, and a save's
-//! [`Snapshot`] of the simulation state), taken from a world at a tick boundary, and its
-//! chunks.
+//! commands still queued, the scheme names orders refer to, state hashes, a save's
+//! [`Snapshot`] of the simulation state and the game's camera and interface state),
+//! taken from a world at a tick boundary, and its chunks.
 
 use crate::codec::{Reader, Writer};
 use crate::format::{Chunk, Container, ENGINE_VERSION, FileKind, FormatError, Header};
+use crate::game::SaveView;
 use crate::log::CommandLog;
 use crate::snapshot::{self, Snapshot};
 use bevy_ecs::prelude::*;
@@ -42,6 +43,9 @@ pub struct Record {
     /// A save's simulation state at [`Record::tick`] (`None` in a replay and in a save
     /// of format version 1, which is resumed by re-simulation).
     pub snapshot: Option<Snapshot>,
+    /// A save's camera and interface state as the game encodes it ([`SaveView`]; not
+    /// hashed, never read by the simulation).
+    pub view: Option<Vec<u8>>,
 }
 
 const META: [u8; 4] = *b"meta";
@@ -49,8 +53,11 @@ const COMMANDS: [u8; 4] = *b"cmds";
 const PENDING: [u8; 4] = *b"pend";
 const SCHEMES: [u8; 4] = *b"schm";
 const HASHES: [u8; 4] = *b"hash";
+const VIEW: [u8; 4] = *b"view";
 /// Every chunk this version knows, with its layout version.
 const CHUNKS: [([u8; 4], u16); 5] = [(META, 1), (COMMANDS, 1), (PENDING, 1), (SCHEMES, 1), (HASHES, 1)];
+/// The chunks a file may hold or not.
+const OPTIONAL: [([u8; 4], u16); 1] = [(VIEW, 1)];
 
 impl Record {
     /// The record of `world` now (call between ticks, never inside a schedule): the
@@ -66,9 +73,9 @@ impl Record {
             FileKind::Save => world.resource::<CommandQueue>().pending.clone(),
             FileKind::Replay => Vec::new(),
         };
-        let snapshot = match kind {
-            FileKind::Save => Some(Snapshot::capture(world)?),
-            FileKind::Replay => None,
+        let (snapshot, view) = match kind {
+            FileKind::Save => (Some(Snapshot::capture(world)?), world.get_resource::<SaveView>().map(|v| v.0.clone())),
+            FileKind::Replay => (None, None),
         };
         Ok(Self {
             kind,
@@ -82,6 +89,7 @@ impl Record {
             schemes: world.resource::<SchemeNames>().0.clone(),
             hashes,
             snapshot,
+            view,
         })
     }
 
@@ -125,6 +133,7 @@ impl Record {
         let data = [meta, commands, pending, schemes, hashes];
         let mut chunks: Vec<Chunk> = CHUNKS.iter().zip(data).map(|((name, v), w)| Chunk::new(*name, *v, w.0)).collect();
         chunks.extend(self.snapshot.iter().flat_map(|s| s.0.iter().cloned()));
+        chunks.extend(self.view.iter().map(|v| Chunk::new(VIEW, OPTIONAL[0].1, v.clone())));
         let header = Header {
             kind: self.kind,
             format_version: self.format_version(),
@@ -144,7 +153,7 @@ impl Record {
     pub fn decode(bytes: &[u8], kind: FileKind) -> Result<Self, FormatError> {
         let container = Container::decode(bytes, kind)?;
         for (i, chunk) in container.chunks.iter().enumerate() {
-            let known = CHUNKS.iter().chain(&snapshot::CHUNKS).find(|(n, _)| *n == chunk.name);
+            let known = CHUNKS.iter().chain(&snapshot::CHUNKS).chain(&OPTIONAL).find(|(n, _)| *n == chunk.name);
             let problem = match known {
                 None => Some("is not a chunk this engine knows".to_string()),
                 Some((_, v)) if chunk.version > *v => {
@@ -180,6 +189,7 @@ impl Record {
         let mut r = get(HASHES)?;
         let hashes = (0..r.count(12)?).map(|_| Ok((r.u32()?, r.u64()?))).collect::<Result<_, _>>()?;
         r.done()?;
+        let view = container.chunk(&VIEW).map(|c| c.data.clone());
         let h = container.header;
         let snapshot = match h.format_version {
             // Its snapshot went through reflection: re-simulated instead (`format::migrate`).
@@ -208,6 +218,7 @@ impl Record {
             schemes,
             hashes,
             snapshot,
+            view,
         })
     }
 }

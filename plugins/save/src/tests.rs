@@ -14,7 +14,7 @@ use iron3d_core::{
 use iron3d_sim::StateHash;
 use std::sync::Arc;
 
-fn sample() -> Record {
+pub(crate) fn sample() -> Record {
     let order = |tick, units, order| SimCommand { tick, units, order, queued: tick % 2 == 0 };
     Record {
         kind: FileKind::Save,
@@ -32,6 +32,7 @@ fn sample() -> Record {
         schemes: [(SchemeRef::of("UNITS\\ROBOTS\\scout.dat").0, "units\\robots\\scout.dat".into())].into(),
         hashes: vec![(32, 1), (64, u64::MAX), (300, 42)],
         snapshot: None,
+        view: None,
     }
 }
 
@@ -162,12 +163,12 @@ fn a_write_failing_at_any_step_keeps_the_previous_save() {
 }
 
 /// The bundled demo game directory.
-fn demo_game() -> Arc<iron3d_vfs::GameDir> {
+pub(crate) fn demo_game() -> Arc<iron3d_vfs::GameDir> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
     Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
 }
 
-fn app() -> App {
+pub(crate) fn app() -> App {
     let mut app = iron3d_sim::headless_app();
     app.add_plugins((iron3d_mission::MissionPlugin, SavePlugin));
     app
@@ -175,7 +176,7 @@ fn app() -> App {
 
 /// Runs to tick `to`, queueing each of `orders` just before its tick (as a player's
 /// orders arrive).
-fn run_to(app: &mut App, orders: &[SimCommand], to: u32) {
+pub(crate) fn run_to(app: &mut App, orders: &[SimCommand], to: u32) {
     loop {
         let now = app.world().resource::<GameClock>().tick;
         if now >= to {

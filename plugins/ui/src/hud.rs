@@ -239,32 +239,77 @@ pub fn hud(
     Ok(())
 }
 
-/// The pause menu: resume, settings, back to the main menu.
+/// The pause menu's page.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PausePage {
+    /// Resume, save, load, settings, quit.
+    #[default]
+    Main,
+    /// The save slots.
+    Save,
+    /// The slots to load.
+    Load,
+}
+
+/// The pause menu opens on its main page with the slots listed again.
+pub fn open_pause_menu(mut page: ResMut<PausePage>, mut browser: ResMut<crate::save_menu::SaveBrowser>) {
+    *page = PausePage::Main;
+    browser.invalidate();
+}
+
+/// The pause menu: resume, save, load, settings, back to the main menu.
 pub fn pause_menu(
     mut contexts: EguiContexts,
     mut settings: SettingsEdit,
     mut pause: ResMut<NextState<Pause>>,
-    mut next: ResMut<NextState<iron3d_core::AppState>>,
+    mut page: ResMut<PausePage>,
+    mut pages: crate::save_menu::SavePages,
+    mut opener: crate::saves::FileOpener,
     locale: Res<Locale>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    let mut open = None;
     egui::Window::new(locale.t("pause-title"))
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .show(ctx, |ui| {
             ui.vertical_centered(|ui| {
-                if ui.button(locale.t("pause-resume")).clicked() {
-                    pause.set(Pause::Running);
+                if *page != PausePage::Main {
+                    if ui.button(locale.t("pause-back")).clicked() {
+                        *page = PausePage::Main;
+                    }
+                    ui.separator();
                 }
-                ui.separator();
-                settings_controls(ui, &mut settings, &locale);
-                ui.separator();
-                if ui.button(locale.t("pause-quit")).clicked() {
-                    next.set(iron3d_core::AppState::MainMenu);
+                match *page {
+                    PausePage::Save => crate::save_menu::save_page(ui, &mut pages, &mut opener.status, &locale),
+                    PausePage::Load => open = crate::save_menu::load_page(ui, &mut pages, &locale),
+                    PausePage::Main => {
+                        if ui.button(locale.t("pause-resume")).clicked() {
+                            pause.set(Pause::Running);
+                        }
+                        if ui.button(locale.t("pause-save")).clicked() {
+                            *page = PausePage::Save;
+                        }
+                        if ui.button(locale.t("pause-load")).clicked() {
+                            *page = PausePage::Load;
+                        }
+                        ui.separator();
+                        settings_controls(ui, &mut settings, &locale);
+                        ui.separator();
+                        if ui.button(locale.t("pause-quit")).clicked() {
+                            opener.starter.back_to_menu();
+                        }
+                    }
+                }
+                if let Some(e) = &opener.status.error {
+                    ui.colored_label(egui::Color32::LIGHT_RED, e);
                 }
             });
         });
+    if let Some(file) = open {
+        opener.open(&file);
+    }
     Ok(())
 }
 

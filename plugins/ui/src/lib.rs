@@ -4,8 +4,10 @@
 //! messages), the minimap, selection and orders on the map, piloting a robot, the
 //! pause menu, settings (video, input, key bindings) kept in the user's config
 //! directory, the F3 debug overlay, the outcome screen and the campaign progress; the
-//! briefing before a mission, the game's own text (`TextRes.cfg`, mission messages and
-//! loading tips) and the interface's text in English and Russian (Fluent).
+//! save and load pages with their slots, quick save and load, the replays list and
+//! the replay player; the briefing before a mission, the game's own text
+//! (`TextRes.cfg`, mission messages and loading tips) and the interface's text in
+//! English and Russian (Fluent).
 
 pub mod briefing;
 
@@ -21,6 +23,8 @@ pub mod multiplayer;
 pub mod outcome;
 mod overlay;
 mod pilot;
+pub mod save_menu;
+pub mod saves;
 mod screen;
 pub mod settings;
 
@@ -30,14 +34,19 @@ pub use settings::{SettingsFile, UserSettings, VideoSettings, WindowChoice};
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use iron3d_core::{AppState, MissionStart, Pause};
+use iron3d_core::{AppState, InputPhase, MissionStart, Pause};
 use iron3d_input::{PlayerCommands, Selection};
+use iron3d_save::ReplayPlayback;
 
-/// The game screens. `autostart` loads that mission immediately (`--mission`).
+/// The game screens. `autostart` loads that mission immediately (`--mission`), `open`
+/// that save or replay (`--load`, `--replay`). Needs `iron3d_save`'s `SavePlugin` and
+/// `GameSavesPlugin`.
 #[derive(Debug, Default, Clone)]
 pub struct UiPlugin {
     /// Mission to load at start-up.
     pub autostart: Option<String>,
+    /// Save or replay to open at start-up.
+    pub open: Option<saves::OpenFile>,
 }
 
 impl Plugin for UiPlugin {
@@ -59,6 +68,29 @@ impl Plugin for UiPlugin {
             .register_type::<hud::HudState>()
             .register_type::<minimap::Minimap>()
             .init_resource::<multiplayer::MultiplayerForm>()
+            .init_resource::<save_menu::SaveBrowser>()
+            .init_resource::<hud::PausePage>()
+            .init_resource::<saves::ReplayControls>()
+            .init_resource::<iron3d_save::SaveView>()
+            .insert_resource(saves::StartupFile(self.open.clone()))
+            .add_systems(OnEnter(Pause::Paused), hud::open_pause_menu)
+            .add_systems(
+                Update,
+                (
+                    saves::open_startup_file.after(menu::autostart),
+                    saves::quick_keys,
+                    saves::thumbnails,
+                    save_menu::relist,
+                    saves::replay_clock,
+                    saves::apply_autosave,
+                    saves::keep_view.run_if(in_state(AppState::InGame)),
+                    saves::apply_view.run_if(resource_exists::<iron3d_save::RestoredView>),
+                ),
+            )
+            .add_systems(
+                FixedUpdate,
+                saves::drop_player_orders.run_if(resource_exists::<ReplayPlayback>).before(InputPhase::Commands),
+            )
             .add_systems(Startup, (campaign::load, settings::load, game_text::load_table))
             .add_systems(OnEnter(AppState::Loading), game_text::load_mission)
             .add_systems(OnExit(AppState::InGame), leave_mission)
@@ -85,7 +117,9 @@ impl Plugin for UiPlugin {
                     menu::loading.run_if(in_state(AppState::Loading)),
                     (command::draw, hud::hud, minimap::minimap, command::build_panel, multiplayer::session_panel)
                         .run_if(in_state(AppState::InGame)),
+                    saves::replay_panel.run_if(in_state(AppState::InGame).and_then(resource_exists::<ReplayPlayback>)),
                     hud::pause_menu.run_if(in_state(Pause::Paused)),
+                    saves::notices,
                     outcome::screen.run_if(in_state(AppState::InGame)),
                     overlay::overlay,
                 )

@@ -240,8 +240,9 @@ mod tests {
     }
 
     /// The key sections of the Fluent files (the words before the first `-`).
-    const SECTIONS: [&str; 12] = [
+    const SECTIONS: [&str; 14] = [
         "menu", "loading", "briefing", "hud", "order", "nav", "build", "pause", "outcome", "settings", "overlay", "mp",
+        "save", "replay",
     ];
 
     /// Every key this crate's sources name outside their tests: the literal of each

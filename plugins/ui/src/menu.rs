@@ -20,10 +20,24 @@ pub const TIP_SECONDS: f32 = 5.0;
 #[derive(Resource, Debug, Clone)]
 pub struct Autostart(pub Option<String>);
 
+/// The main menu's pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MenuPage {
+    /// The missions and multiplayer.
+    #[default]
+    Missions,
+    /// The saved games.
+    Saves,
+    /// The recorded replays.
+    Replays,
+    /// The settings.
+    Settings,
+}
+
 /// Menu view state.
 #[derive(Resource, Debug, Default)]
 pub struct MenuState {
-    settings_open: bool,
+    page: MenuPage,
 }
 
 /// Starts missions of the game directory: a [`MissionRequest`] and the switch to
@@ -45,10 +59,30 @@ impl MissionStarter<'_, '_> {
         if let (Some(campaign), Ok(name)) = (self.campaign.as_mut(), MissionName::parse(mission)) {
             campaign.start(game, &name);
         }
+        self.request(mission)
+    }
+
+    /// Requests `mission` at `level` for a saved game or a replay, `record` (a
+    /// `PendingRestore` or a `ReplayPlayback`) taking over when it enters the game;
+    /// false without game data.
+    pub fn start_record(&mut self, mission: &str, level: iron3d_core::DifficultyLevel, record: impl Resource) -> bool {
+        self.difficulty.level = level;
+        self.commands.insert_resource(record);
+        self.request(mission)
+    }
+
+    /// The [`MissionRequest`] and the switch to loading.
+    fn request(&mut self, mission: &str) -> bool {
+        let Some(game) = &self.game else { return false };
         let backend = GameMissionBackend::new(Arc::clone(&game.0));
         self.commands.insert_resource(MissionRequest { mission: mission.to_string(), backend: Arc::new(backend) });
         self.next.set(AppState::Loading);
         true
+    }
+
+    /// The game data (`None` without).
+    pub fn game(&self) -> Option<&GameData> {
+        self.game.as_deref()
     }
 
     /// Back to the main menu.
@@ -87,6 +121,7 @@ pub fn autostart(mut start: ResMut<Autostart>, mut starter: MissionStarter) {
 #[derive(SystemParam)]
 pub struct MenuReports<'w> {
     error: Option<Res<'w, LoadError>>,
+    saves: crate::save_menu::SavePages<'w>,
     locale: Res<'w, Locale>,
     table: Option<Res<'w, TextTable>>,
 }
@@ -95,17 +130,17 @@ pub struct MenuReports<'w> {
 /// settings.
 pub fn main_menu(
     mut contexts: EguiContexts,
-    mut starter: MissionStarter,
+    mut files: crate::saves::FileOpener,
     mut state: ResMut<MenuState>,
     mut settings: SettingsEdit,
     reports: MenuReports,
     mut exit: MessageWriter<AppExit>,
     mut multiplayer: crate::multiplayer::Multiplayer,
 ) -> Result {
-    let MenuReports { error, locale, table } = reports;
+    let MenuReports { error, mut saves, locale, table } = reports;
     let ctx = contexts.ctx_mut()?;
     let mut screen = full_screen(ctx, "main_menu");
-    let (rows, continues) = match (starter.game.as_deref(), starter.campaign.as_deref_mut()) {
+    let (rows, continues) = match (files.starter.game.as_deref(), files.starter.campaign.as_deref_mut()) {
         (Some(game), Some(player)) => {
             let rows = player.rows(game);
             let mut numbers: Vec<u32> = rows.iter().filter_map(|r| r.name.campaign()).collect();
@@ -118,7 +153,8 @@ pub fn main_menu(
     };
     let continue_at = |n: u32| continues.iter().find(|c| c.0 == n).and_then(|c| c.1.clone());
     let mut chosen = None;
-    let mut level = starter.difficulty.level;
+    let (mut open, mut dismiss_file_error) = (None, false);
+    let mut level = files.starter.difficulty.level;
     egui::CentralPanel::default().show_inside(&mut screen, |ui| {
         // The settings are a page of their own; a long mission list scrolls.
         egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
@@ -127,7 +163,7 @@ pub fn main_menu(
                 ui.heading(egui::RichText::new("IRON3D").size(48.0).strong());
                 ui.label(locale.t("menu-subtitle"));
                 ui.add_space(20.0);
-                match &starter.game {
+                match &files.starter.game {
                     Some(g) => ui.label(locale.tr(
                         "menu-data",
                         &[("path", g.0.root().display().to_string().into()), ("files", g.0.index().len().into())],
@@ -149,26 +185,49 @@ pub fn main_menu(
                         );
                         ui.label(&e.message);
                         if ui.button(locale.t("menu-dismiss")).clicked() {
-                            starter.commands.remove_resource::<LoadError>();
+                            files.starter.commands.remove_resource::<LoadError>();
+                        }
+                    });
+                }
+                if let Some(e) = &files.status.error {
+                    ui.add_space(12.0);
+                    egui::Frame::group(ui.style()).fill(egui::Color32::from_rgb(70, 20, 20)).show(ui, |ui| {
+                        ui.colored_label(egui::Color32::LIGHT_RED, locale.t("menu-file-failed"));
+                        ui.label(e);
+                        if ui.button(locale.t("menu-dismiss")).clicked() {
+                            dismiss_file_error = true;
                         }
                     });
                 }
                 ui.add_space(16.0);
-                if state.settings_open {
-                    settings_controls(ui, &mut settings, &locale);
-                } else {
-                    ui.label(egui::RichText::new(locale.t("menu-missions")).size(20.0));
-                    if rows.is_empty() {
-                        ui.label(locale.t("menu-no-missions"));
+                match state.page {
+                    MenuPage::Settings => settings_controls(ui, &mut settings, &locale),
+                    MenuPage::Saves => open = crate::save_menu::load_page(ui, &mut saves, &locale),
+                    MenuPage::Replays => open = crate::save_menu::replays_page(ui, &mut saves, &locale),
+                    MenuPage::Missions => {
+                        ui.label(egui::RichText::new(locale.t("menu-missions")).size(20.0));
+                        if rows.is_empty() {
+                            ui.label(locale.t("menu-no-missions"));
+                        }
+                        chosen = crate::mission_menu::missions(ui, &rows, &locale, &mut level, &continue_at);
+                        ui.add_space(16.0);
+                        crate::multiplayer::menu_group(ui, &mut multiplayer, &locale);
                     }
-                    chosen = crate::mission_menu::missions(ui, &rows, &locale, &mut level, &continue_at);
-                    ui.add_space(16.0);
-                    crate::multiplayer::menu_group(ui, &mut multiplayer, &locale);
                 }
                 ui.add_space(16.0);
-                let toggle = if state.settings_open { "menu-settings-back" } else { "menu-settings" };
-                if ui.button(locale.t(toggle)).clicked() {
-                    state.settings_open = !state.settings_open;
+                if state.page == MenuPage::Missions {
+                    for (page, key) in [
+                        (MenuPage::Saves, "menu-load-game"),
+                        (MenuPage::Replays, "menu-replays"),
+                        (MenuPage::Settings, "menu-settings"),
+                    ] {
+                        if ui.button(locale.t(key)).clicked() {
+                            state.page = page;
+                            saves.browser.invalidate();
+                        }
+                    }
+                } else if ui.button(locale.t("menu-settings-back")).clicked() {
+                    state.page = MenuPage::Missions;
                 }
                 if ui.button(locale.t("menu-quit")).clicked() {
                     exit.write(AppExit::Success);
@@ -178,11 +237,17 @@ pub fn main_menu(
             })
         });
     });
-    if starter.difficulty.level != level {
-        starter.difficulty.level = level;
+    if files.starter.difficulty.level != level {
+        files.starter.difficulty.level = level;
+    }
+    if dismiss_file_error {
+        files.status.error = None;
+    }
+    if let Some(file) = open {
+        files.open(&file);
     }
     if let Some(mission) = chosen {
-        starter.brief(table.as_ref().map(|t| &t.0).unwrap_or(&TextRes::default()), mission.as_str());
+        files.starter.brief(table.as_ref().map(|t| &t.0).unwrap_or(&TextRes::default()), mission.as_str());
     }
     Ok(())
 }

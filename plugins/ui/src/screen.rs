@@ -45,6 +45,18 @@ pub fn settings_controls(ui: &mut egui::Ui, edit: &mut SettingsEdit, locale: &Lo
     language(ui, &mut s.language, locale);
     ui.add(egui::Slider::new(&mut s.ui_scale, 0.75..=2.0).text(locale.t("settings-scale")));
     ui.checkbox(&mut s.overlay, locale.t("settings-overlay"));
+    let minutes = |m: u32| match m {
+        0 => locale.t("settings-autosave-off"),
+        m => locale.tr("settings-autosave-minutes", &[("n", m.into())]),
+    };
+    egui::ComboBox::from_label(locale.t("settings-autosave")).selected_text(minutes(s.autosave_minutes)).show_ui(
+        ui,
+        |ui| {
+            for m in crate::settings::AUTOSAVE_CHOICES {
+                ui.selectable_value(&mut s.autosave_minutes, m, minutes(m));
+            }
+        },
+    );
     ui.collapsing(locale.t("settings-video"), |ui| {
         ui.horizontal(|ui| {
             ui.radio_value(&mut s.video.mode, WindowChoice::Windowed, locale.t("settings-windowed"));

@@ -4,8 +4,8 @@
 //! file, the input options start from the game's `Iron_3D.ini` (`MOUSE_SENS`,
 //! `JOY_SENS`, `MOUSE_REV_Y`, `JOY_REV_Y`); its 1998 display keys are not used (the
 //! window comes from `--window` / `--fullscreen` or this file). The interface language
-//! (the system's by default) is kept here too. A change is saved one second after the
-//! last edit.
+//! (the system's by default) and the autosave interval are kept here too. A change is
+//! saved one second after the last edit.
 
 use crate::locale::LanguageSetting;
 use bevy::prelude::*;
@@ -21,6 +21,10 @@ use serde::{Deserialize, Serialize};
 pub const FILE: &str = "settings.ron";
 /// Seconds after the last change before the file is written.
 pub const SAVE_DELAY: f32 = 1.0;
+/// The autosave interval by default, minutes of game time.
+pub const AUTOSAVE_MINUTES: u32 = 5;
+/// The autosave intervals offered (0: off).
+pub const AUTOSAVE_CHOICES: [u32; 5] = [0, 2, 5, 10, 15];
 
 /// How the window is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, Serialize, Deserialize)]
@@ -69,6 +73,9 @@ pub struct UserSettings {
     pub input: InputSettings,
     /// The interface's language (absent from older files: the system's).
     pub language: LanguageSetting,
+    /// Minutes of game time between autosaves, 0 for none (absent from older files:
+    /// [`AUTOSAVE_MINUTES`]).
+    pub autosave_minutes: u32,
     /// Show the F3 debug overlay (this session only).
     #[serde(skip)]
     pub overlay: bool,
@@ -83,6 +90,7 @@ impl Default for UserSettings {
             audio: AudioSettings::default(),
             input: InputSettings::default(),
             language: LanguageSetting::System,
+            autosave_minutes: AUTOSAVE_MINUTES,
             overlay: false,
         }
     }
