@@ -39,7 +39,7 @@ pub(crate) fn run_phase(world: &mut World) {
     } else {
         match phase {
             MissionLoadPhase::Construction => construct(world),
-            MissionLoadPhase::Registration => register(world),
+            MissionLoadPhase::Registration => register(world, &request),
             MissionLoadPhase::ScenarioStart => {
                 standing_orders(world);
                 Ok(())
@@ -55,7 +55,10 @@ pub(crate) fn run_phase(world: &mut World) {
     match (result, phase.next()) {
         (Err(e), _) => fail(world, phase, &request.mission, e),
         (Ok(()), Some(next)) => world.resource_mut::<NextState<MissionLoadPhase>>().set(next),
-        (Ok(()), None) => world.resource_mut::<NextState<AppState>>().set(AppState::InGame),
+        (Ok(()), None) => {
+            world.remove_resource::<MissionRequest>();
+            world.resource_mut::<NextState<AppState>>().set(AppState::InGame);
+        }
     }
 }
 
@@ -163,8 +166,9 @@ pub(crate) fn register_one(world: &mut World, entity: Entity, id: u32) {
     world.write_message(MissionObjectRegistered { entity, id });
 }
 
-/// Moves every pending object into the world and announces it, in id order.
-fn register(world: &mut World) -> iron3d_formats::Result<()> {
+/// Publishes the running mission, then moves every pending object into the world and
+/// announces it, in id order.
+fn register(world: &mut World, request: &MissionRequest) -> iron3d_formats::Result<()> {
     let mut pending: Vec<(u32, Entity)> = world
         .query_filtered::<(&OriginalObjectId, Entity), With<Pending>>()
         .iter(world)
@@ -172,14 +176,14 @@ fn register(world: &mut World) -> iron3d_formats::Result<()> {
         .collect();
     pending.sort_unstable();
     let total = pending.len();
-    let requested = world.get_resource::<MissionRequest>().map(|r| r.mission.clone()).unwrap_or_default();
-    let (name, folder) = match crate::MissionName::parse(&requested) {
+    let (name, folder) = match crate::MissionName::parse(&request.mission) {
         Ok(n) => (n.as_str().to_string(), n.folder().to_string()),
-        Err(_) => (requested, String::new()),
+        Err(_) => (request.mission.clone(), String::new()),
     };
     publish_geography(world);
     let land_path = world.resource::<Prepared>().land_path.clone().unwrap_or_default();
-    world.insert_resource(LoadedMission { name, folder, land_path });
+    let backend = Some(std::sync::Arc::clone(&request.backend));
+    world.insert_resource(LoadedMission { name, folder, land_path, backend });
     for (done, (id, entity)) in pending.into_iter().enumerate() {
         register_one(world, entity, id);
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Registration) {
@@ -267,6 +271,7 @@ fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error)
     }
     world.insert_resource(Prepared::default());
     world.remove_resource::<LoadedMission>();
+    world.remove_resource::<MissionRequest>();
     world.remove_resource::<MissionClans>();
     world.remove_resource::<DataLayers>();
     world.insert_resource(LoadError { mission: mission.to_string(), phase, message: error.to_string() });

@@ -3,7 +3,7 @@
 //! and registration as the mission load, one object at a time. A failed resolution
 //! spawns nothing.
 
-use crate::MissionRequest;
+use crate::LoadedMission;
 use crate::backend::{MissionBackend, ObjectExtras, PreparedObject};
 use crate::phases::{construct_into, construct_one, register_one};
 use bevy_ecs::prelude::*;
@@ -13,8 +13,8 @@ use std::sync::Arc;
 /// The backend of the running mission.
 fn backend(world: &World) -> Result<Arc<dyn MissionBackend>> {
     world
-        .get_resource::<MissionRequest>()
-        .map(|r| Arc::clone(&r.backend))
+        .get_resource::<LoadedMission>()
+        .and_then(|m| m.backend.clone())
         .ok_or_else(|| Error::new(ErrorKind::NotFound("no mission is loaded".into())))
 }
 

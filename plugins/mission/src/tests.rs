@@ -6,6 +6,7 @@ use bevy_ecs::message::Messages;
 use bevy_state::app::StatesPlugin;
 use iron3d_core::{CorePlugin, OriginalObjectId, PropertyBag};
 use iron3d_formats::{Error, Result};
+use std::sync::Arc;
 
 /// Places `count` objects in Description and expands them in Prototypes; fails in
 /// `fail_in` with a chained error.
