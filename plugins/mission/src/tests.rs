@@ -43,6 +43,7 @@ impl MissionBackend for Synthetic {
                         clan: 1,
                         record: PlacedRecord { position: [id as f32, 0.0, 0.0], ..PlacedRecord::default() },
                         properties: PropertyBag::default(),
+                        extras: ObjectExtras::default(),
                     });
                     progress(prepared.objects.len(), self.count as usize);
                 }

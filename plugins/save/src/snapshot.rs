@@ -462,6 +462,7 @@ fn rebuild(world: &mut World, object: &SavedObject) -> Result<Entity, String> {
         clan: mission.clan,
         record,
         properties,
+        extras: Default::default(),
     };
     iron3d_mission::spawn_object(world, prepared).map_err(|e| format!("object {id} cannot be re-created: {e}"))
 }

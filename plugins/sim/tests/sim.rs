@@ -711,7 +711,7 @@ mod production {
     use super::*;
     use iron3d_economy::OreProperty;
     use iron3d_mission::{
-        LoadedMission, MissionBackend, MissionObject, MissionPlugin, ObjectExtras, Prepared, PreparedObject, StartMission,
+        LoadedMission, MissionBackend, MissionObject, MissionPlugin, Prepared, PreparedObject, StartMission,
     };
     use std::sync::Arc;
 
@@ -885,7 +885,7 @@ mod production {
             Ok(())
         }
 
-        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<ObjectExtras> {
+        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<()> {
             Err(iron3d_formats::Error::rule("injected_fault", format!("{} cannot be resolved", object.key)))
         }
     }
@@ -905,7 +905,7 @@ mod production {
             self.0.prepare(phase, mission, prepared, progress)
         }
 
-        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<ObjectExtras> {
+        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<()> {
             if object.key.to_ascii_lowercase().ends_with(".dat") {
                 return self.0.prepare_object(object);
             }
