@@ -161,6 +161,7 @@ fn object_parts() -> &'static [ObjectPart] {
             object_part::<MissionObject>(),
             object_part::<PlacedRecord>(),
             object_part::<PropertyBag>(),
+            object_part::<iron3d_behavior::HaulTrip>(),
         ]
     })
 }
