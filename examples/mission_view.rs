@@ -72,7 +72,8 @@ fn main() -> AppExit {
             taken: false,
         })
         .add_systems(Startup, move |mut commands: Commands| {
-            commands.spawn((Camera3d::default(), Transform::from_xyz(0.0, 300.0, 300.0).looking_at(Vec3::ZERO, Vec3::Y)));
+            commands
+                .spawn((Camera3d::default(), Transform::from_xyz(0.0, 300.0, 300.0).looking_at(Vec3::ZERO, Vec3::Y)));
             commands.queue(StartMission::from_game(&game, mission.clone()));
         })
         .add_systems(Update, drive)

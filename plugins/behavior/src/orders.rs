@@ -37,7 +37,14 @@ pub(crate) fn apply_commands(
     mut queue: ResMut<CommandQueue>,
     clock: Res<GameClock>,
     (table, classes): (Res<ObjectTable>, Query<(&Owner, Option<&UnitClass>)>),
-    mut units: Query<(&OriginalObjectId, &Owner, &mut Navigator, &mut HaulTrip, &NavStatus, Option<&mut ManualControl>)>,
+    mut units: Query<(
+        &OriginalObjectId,
+        &Owner,
+        &mut Navigator,
+        &mut HaulTrip,
+        &NavStatus,
+        Option<&mut ManualControl>,
+    )>,
     mut random: ResMut<SimRandom>,
     (mut clear, mut out): (MessageWriter<ClearWizardPath>, MessageWriter<GameMessage>),
 ) {

@@ -43,12 +43,7 @@ impl Plugin for GameCameraPlugin {
             .init_resource::<CameraFrame>()
             .add_systems(Startup, spawn)
             .add_systems(OnEnter(AppState::InGame), frame_mission.in_set(MissionStart::Present))
-            .add_systems(
-                Update,
-                (controls::controls, spotlight)
-                    .chain()
-                    .run_if(in_state(AppState::InGame)),
-            )
+            .add_systems(Update, (controls::controls, spotlight).chain().run_if(in_state(AppState::InGame)))
             .add_systems(PostUpdate, place.in_set(FrameSystems::Camera));
     }
 }

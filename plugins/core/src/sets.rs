@@ -149,9 +149,7 @@ impl SimSystems {
 pub(crate) fn configure(app: &mut App) {
     app.configure_sets(
         PostUpdate,
-        (FrameSystems::Place, FrameSystems::Camera, FrameSystems::Weather)
-            .chain()
-            .before(TransformSystems::Propagate),
+        (FrameSystems::Place, FrameSystems::Camera, FrameSystems::Weather).chain().before(TransformSystems::Propagate),
     )
     .configure_sets(PostUpdate, FrameSystems::Audio.after(TransformSystems::Propagate));
     for set in SimSystems::ORDER {

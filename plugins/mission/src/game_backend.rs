@@ -29,11 +29,7 @@ impl GameMissionBackend {
     /// A backend over `game` (compatible reading; WEAR and MAT0 parsed for the
     /// resource check).
     pub fn new(game: Arc<GameDir>) -> Self {
-        Self {
-            game,
-            links: Arc::new(ParsedModelLinks::compatible()),
-            options: ReadOptions::compatible(),
-        }
+        Self { game, links: Arc::new(ParsedModelLinks::compatible()), options: ReadOptions::compatible() }
     }
 
     /// Replaces how WEAR/MAT0 links are expanded for the resource check.

@@ -24,8 +24,8 @@ pub mod variables;
 pub mod vm;
 
 pub use package::{LoadMode, ScriptPackage, TableSource};
-pub use variables::Variable;
 pub use save::{SuperAiState, VmState};
+pub use variables::Variable;
 pub use vm::{ClanBase, EventResult, Host, SentinelPolicy, TargetCall, Vm, VmConfig};
 
 use bevy_app::{App, FixedUpdate, Plugin};

@@ -5,8 +5,8 @@
 use super::condition::{Condition, ConditionError, ConditionHost, evaluate};
 use super::handlers::HANDLER_COUNT;
 use super::package::{self, LoadMode, TableSource};
-use super::variables::kind;
 use super::scheduler::Scheduled;
+use super::variables::kind;
 use super::vm::{self, ClanBase, EventResult, Host, SentinelPolicy, TargetCall, Vm, VmConfig};
 use super::*;
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};

@@ -7,8 +7,8 @@
 //! [`SentinelPolicy`]).
 
 use crate::handlers::{check_shape, mode, target_refs};
-use crate::variables::{Variable, kind};
 use crate::scheduler::Scheduler;
+use crate::variables::{Variable, kind};
 use iron3d_formats::script::init::{ANCHOR_LIMIT, AnchorRule, convert_anchor};
 use iron3d_formats::script::{Event, Record, ScrPackage, Selector};
 
