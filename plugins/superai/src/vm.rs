@@ -6,7 +6,7 @@
 //! `0xFFFFFFFF` carries no action and is passed over (project reading, see
 //! [`SentinelPolicy`]).
 
-use crate::handlers::{check_shape, mode, target_refs};
+use crate::handlers::{check_shape, target_refs};
 use crate::scheduler::Scheduler;
 use crate::variables::{Variable, kind};
 use iron3d_formats::script::init::{ANCHOR_LIMIT, AnchorRule, convert_anchor};
