@@ -16,11 +16,8 @@ use std::sync::Arc;
 
 /// Starts loading a mission: inserts its [`MissionRequest`] and enters
 /// `AppState::Loading`. The menu, the network game, [`load_headless`] and the examples
-/// all start missions with it:
-///
-/// ```ignore
-/// commands.queue(StartMission::from_game(&game, "single.01"));
-/// ```
+/// all start missions with it: `commands.queue(StartMission::from_game(&game, "single.01"))`
+/// in a system, `StartMission::from_game(&game, "single.01").apply(world)` on a `World`.
 pub struct StartMission(MissionRequest);
 
 impl StartMission {
