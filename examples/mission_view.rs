@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin};
 use iron3d_core::{AppState, CorePlugin};
-use iron3d_mission::{GameMissionBackend, LoadError, MissionPlugin, MissionRequest, Registered};
+use iron3d_mission::{LoadError, MissionPlugin, Registered, StartMission};
 use iron3d_render::{MissionRenderPlugin, RenderStats, TerrainView};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -37,6 +37,7 @@ fn main() -> AppExit {
     };
     let _ = std::fs::remove_file(out);
     let num = |i: usize, d: f32| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
+    let mission = mission.clone();
     let game = match iron3d_vfs::GameDir::open(std::path::Path::new(root), iron3d_formats::ReadOptions::compatible()) {
         Ok(g) => Arc::new(g),
         Err(e) => {
@@ -59,7 +60,6 @@ fn main() -> AppExit {
                 .set(AssetPlugin { file_path: root.clone(), meta_check: AssetMetaCheck::Never, ..default() }),
         )
         .add_plugins((GameLoadersPlugin, CorePlugin, MissionPlugin, MissionRenderPlugin))
-        .insert_resource(MissionRequest { mission: mission.clone(), backend: Arc::new(GameMissionBackend::new(game)) })
         .insert_resource(Shot {
             out: PathBuf::from(out),
             distance: num(3, 220.0),
@@ -71,14 +71,13 @@ fn main() -> AppExit {
             ready_time: 0.0,
             taken: false,
         })
-        .add_systems(Startup, start)
+        .add_systems(Startup, move |mut commands: Commands| {
+            commands
+                .spawn((Camera3d::default(), Transform::from_xyz(0.0, 300.0, 300.0).looking_at(Vec3::ZERO, Vec3::Y)));
+            commands.queue(StartMission::from_game(&game, mission.clone()));
+        })
         .add_systems(Update, drive)
         .run()
-}
-
-fn start(mut commands: Commands, mut next: ResMut<NextState<AppState>>) {
-    commands.spawn((Camera3d::default(), Transform::from_xyz(0.0, 300.0, 300.0).looking_at(Vec3::ZERO, Vec3::Y)));
-    next.set(AppState::Loading);
 }
 
 #[expect(clippy::too_many_arguments, reason = "one system drives the whole scripted capture")]

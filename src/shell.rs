@@ -10,7 +10,7 @@ use bevy::window::{WindowMode, WindowResolution};
 use bevy_egui::EguiPlugin;
 use iron3d_assets::{GameLoadersPlugin, GameSourcePlugin};
 use iron3d_audio::GameAudioPlugin;
-use iron3d_camera::{CameraSystems, GameCameraPlugin};
+use iron3d_camera::GameCameraPlugin;
 use iron3d_core::CorePlugin;
 use iron3d_dev::DevPlugin;
 use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
@@ -20,7 +20,7 @@ use iron3d_net::{NetGamePlugin, NetRole};
 use iron3d_render::{MissionRenderPlugin, SoftwareBatchingPlugin};
 use iron3d_ui::UiPlugin;
 use iron3d_vfs::GameDir;
-use iron3d_weather::{WeatherPlugin, WeatherSystems};
+use iron3d_weather::WeatherPlugin;
 use std::sync::Arc;
 
 /// Builds the game application over the game data `game` (its layers opened by
@@ -76,10 +76,7 @@ pub fn app(args: Args, game: Option<Arc<GameDir>>) -> App {
                 WeatherPlugin,
                 GameAudioPlugin::default(),
                 UiPlugin { autostart: args.mission.clone(), open: args.open_file() },
-            ))
-            // Frame order (spec runtime.md §7.3): the camera is placed, then the weather
-            // (and the sound listener) read it.
-            .configure_sets(PostUpdate, WeatherSystems::Clock.after(CameraSystems::Publish));
+            ));
             if let Some(game) = game {
                 let role = match args.join {
                     Some(server) => NetRole::Join { server, name: args.name.clone() },

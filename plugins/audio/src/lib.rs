@@ -33,8 +33,7 @@ pub use settings::AudioSettings;
 pub use voices::{Applied, PAUSED_BUSES, Voice, Voices};
 
 use bevy::prelude::*;
-use bevy::transform::TransformSystems;
-use iron3d_core::{AppState, MissionStart, Pause, SoundAction, SoundBus, SoundKey};
+use iron3d_core::{AppState, FrameSystems, MissionStart, Pause, SoundAction, SoundBus, SoundKey};
 
 /// The audio steps of a frame, in order (`PostUpdate`).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -97,7 +96,7 @@ impl Plugin for GameAudioPlugin {
                 PostUpdate,
                 (AudioSystems::Listener, AudioSystems::Cues, AudioSystems::Mix)
                     .chain()
-                    .after(TransformSystems::Propagate)
+                    .in_set(FrameSystems::Audio)
                     .before(bevy_kira_audio::AudioSystemSet::PlayTypedChannels),
             )
             .add_systems(OnEnter(AppState::MainMenu), producers::menu_table)

@@ -5,7 +5,7 @@
 
 use crate::config::BehaviorConfig;
 use crate::footprints::{Buildings, Footprints};
-use crate::haul::{self, Haulage};
+use crate::haul::{self, HaulTrip, Haulage};
 use crate::navigator::Navigator;
 use crate::planner::{self, Refusal};
 use bevy_ecs::prelude::*;
@@ -62,6 +62,7 @@ impl Outbox {
 /// The point the current leg goes to, and whether it ends the order.
 fn leg_goal(
     nav: &Navigator,
+    trip: &HaulTrip,
     geo: &Geography,
     targets: &Query<&SimTransform>,
 ) -> Result<Option<([f32; 2], bool)>, Refusal> {
@@ -83,7 +84,7 @@ fn leg_goal(
         Order::Stop | Order::Build(_) | Order::Research(_) | Order::Pilot(_) | Order::Release => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
         Order::MoveToObject(_) | Order::Attack(_) | Order::Haul(_) => {
-            let Some(id) = target_object(nav) else { return Ok(None) };
+            let Some(id) = target_object(nav, trip) else { return Ok(None) };
             let t = geo.table.entity_of(id).and_then(|e| targets.get(e).ok());
             let t = t.ok_or((DiagnosticKind::NonReachableArea, format!("target object {id} is not in the world")))?;
             Ok(Some(([t.position[0], t.position[1]], true)))
@@ -104,10 +105,10 @@ fn leg_goal(
 }
 
 /// The object the current leg goes to (an object order, a haul's mine or store).
-fn target_object(nav: &Navigator) -> Option<u32> {
+fn target_object(nav: &Navigator, trip: &HaulTrip) -> Option<u32> {
     match nav.order {
         Order::MoveToObject(id) | Order::Attack(id) => Some(id),
-        Order::Haul(_) => haul::target(nav),
+        Order::Haul(_) => haul::target(nav, trip),
         _ => None,
     }
 }
@@ -116,7 +117,7 @@ fn target_object(nav: &Navigator) -> Option<u32> {
 /// weapon range a unit closes in to ([`HOLD_RANGE`]), for a haul within `haul.reach`;
 /// `None` for other orders, an unarmed attacker or haul rules in error.
 fn in_reach(
-    nav: &Navigator,
+    (nav, trip): (&Navigator, &HaulTrip),
     weapon: Option<&Weapon>,
     position: [f32; 2],
     geo: &Geography,
@@ -127,7 +128,7 @@ fn in_reach(
         Order::Haul(_) => geo.haulage.0.as_ref().ok()?.reach.value,
         _ => return None,
     };
-    let t = geo.table.entity_of(target_object(nav)?).and_then(|e| targets.get(e).ok())?;
+    let t = geo.table.entity_of(target_object(nav, trip)?).and_then(|e| targets.get(e).ok())?;
     Some(dist(position, [t.position[0], t.position[1]]) <= reach)
 }
 
@@ -165,13 +166,14 @@ pub(crate) fn plan_legs(
         &mut NavStatus,
         &mut SteerIntent,
         Option<&CollisionProxy>,
+        &HaulTrip,
     )>,
     mut out: MessageWriter<GameMessage>,
 ) {
     let mut outbox = Outbox::default();
     let c = *geo.config;
     let footprints = Footprints::of(&buildings);
-    for (&id, &handle, t, mut nav, mut status, mut intent, proxy) in &mut units {
+    for (&id, &handle, t, mut nav, mut status, mut intent, proxy, trip) in &mut units {
         if !nav.replan {
             continue;
         }
@@ -179,7 +181,7 @@ pub(crate) fn plan_legs(
         nav.clear_path();
         let start = [t.position[0], t.position[1]];
         let margin = (proxy.map_or(1.0, |p| p.radius) + c.building_hit_dist) * c.near_door_coeff;
-        let planned = leg_goal(&nav, &geo, &targets).and_then(|goal| {
+        let planned = leg_goal(&nav, trip, &geo, &targets).and_then(|goal| {
             goal.map(|(goal, _)| {
                 planner::plan(geo.nav.as_deref(), geo.ground.as_deref(), start, goal, margin).map(|p| (goal, p))
             })
@@ -230,7 +232,7 @@ pub(crate) fn follow(
         &mut Navigator,
         &mut NavStatus,
         &mut SteerIntent,
-        (Option<&CollisionProxy>, Option<&Weapon>, Has<ManualControl>, Option<&MotionLimits>),
+        (Option<&CollisionProxy>, Option<&Weapon>, Has<ManualControl>, Option<&MotionLimits>, &HaulTrip),
     )>,
     mut out: MessageWriter<GameMessage>,
     mut clear: MessageWriter<ClearWizardPath>,
@@ -238,7 +240,8 @@ pub(crate) fn follow(
     let mut outbox = Outbox::default();
     let c = *geo.config;
     let footprints = Footprints::of(&buildings);
-    for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon, piloted, limits)) in &mut units {
+    for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon, piloted, limits, trip)) in &mut units
+    {
         // A piloted unit is the player's: its orders wait until it is released.
         if piloted {
             intent.active = false;
@@ -246,7 +249,7 @@ pub(crate) fn follow(
         }
         let position = [t.position[0], t.position[1]];
         status.areal = geo.nav.as_ref().and_then(|n| n.area_at(position[0], position[1]));
-        let in_range = in_reach(&nav, weapon, position, &geo, &targets);
+        let in_range = in_reach((&nav, trip), weapon, position, &geo, &targets);
         if status.state == NavState::Arrived && in_range == Some(false) {
             nav.replan = true;
         }
@@ -261,7 +264,7 @@ pub(crate) fn follow(
             intent.active = false;
             continue;
         }
-        let moved_target = target_object(&nav).is_some_and(|target| {
+        let moved_target = target_object(&nav, trip).is_some_and(|target| {
             geo.table
                 .entity_of(target)
                 .and_then(|e| targets.get(e).ok())
@@ -274,7 +277,7 @@ pub(crate) fn follow(
             clear.write(ClearWizardPath(entity));
             continue;
         }
-        let final_leg = leg_goal(&nav, &geo, &targets).ok().flatten().is_some_and(|(_, last)| last);
+        let final_leg = leg_goal(&nav, trip, &geo, &targets).ok().flatten().is_some_and(|(_, last)| last);
         let radius = proxy.map_or(1.0, |p| p.radius);
         while let Some(&point) = nav.local_path.get(nav.next) {
             let last = nav.next + 1 == nav.local_path.len();

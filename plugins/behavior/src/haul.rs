@@ -37,17 +37,19 @@ pub(crate) fn adopt_rules(game: Option<Res<iron3d_core::GameRules>>, mut haulage
     }
 }
 
-/// Where a haul order is: the store its load goes to and what it carried when it began
-/// loading or unloading at this stop.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
-pub struct Trip {
+/// Where a unit's haul order is (beside its [`Navigator`]; default while it has no haul
+/// order): the store its load goes to and what it carried when it began loading or
+/// unloading at this stop.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct HaulTrip {
     /// The store of leg 1 (`None`: not chosen, or no store has room).
     pub store: Option<u32>,
     /// The transport's ore when the current stop's transfer began (`None`: not begun).
     pub start: Option<f32>,
 }
 
-impl Trip {
+impl HaulTrip {
     /// The report of the current stop (`ore=N`: what moved since it began).
     fn moved(&self, cargo: f32) -> String {
         format!("ore={}", (cargo - self.start.unwrap_or(cargo)).abs())
@@ -87,10 +89,10 @@ pub fn check(world: &World, unit: u32, mine: u32) -> Result<(), String> {
 }
 
 /// The object a haul's current leg goes to: its mine (leg 0) or its store (leg 1).
-pub(crate) fn target(nav: &Navigator) -> Option<u32> {
+pub(crate) fn target(nav: &Navigator, trip: &HaulTrip) -> Option<u32> {
     match nav.order {
         Order::Haul(mine) if nav.leg == 0 => Some(mine),
-        Order::Haul(_) => nav.trip.store,
+        Order::Haul(_) => trip.store,
         _ => None,
     }
 }
@@ -104,8 +106,15 @@ pub(crate) fn report(clock: &GameClock, event: ProductionEvent, ids: Vec<u32>, d
 type Holder<'a> =
     (&'a OriginalObjectId, &'a Owner, Option<&'a UnitClass>, &'a SimTransform, &'a mut OreProperty, Has<Movable>);
 
-type Hauler<'a> =
-    (Entity, &'a OriginalObjectId, &'a SimTransform, &'a mut Navigator, &'a NavStatus, Has<ManualControl>);
+type Hauler<'a> = (
+    Entity,
+    &'a OriginalObjectId,
+    &'a SimTransform,
+    &'a mut Navigator,
+    &'a mut HaulTrip,
+    &'a NavStatus,
+    Has<ManualControl>,
+);
 
 /// The nearest building of `clan` storing ore with room, not a mine (ties by id).
 fn nearest_store(holders: &Query<Holder>, clan: i32, from: [f32; 2]) -> Option<u32> {
@@ -129,16 +138,17 @@ pub(crate) fn haul(
     mut out: MessageWriter<GameMessage>,
 ) {
     let mut order: Vec<(u32, Entity)> =
-        haulers.iter().filter(|h| matches!(h.3.order, Order::Haul(_)) && !h.5).map(|h| (h.1.0, h.0)).collect();
+        haulers.iter().filter(|h| matches!(h.3.order, Order::Haul(_)) && !h.6).map(|h| (h.1.0, h.0)).collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
-        let Ok((_, _, t, mut nav, status, _)) = haulers.get_mut(entity) else { continue };
+        let Ok((_, _, t, mut nav, mut trip, status, _)) = haulers.get_mut(entity) else { continue };
         let Order::Haul(mine) = nav.order else { continue };
         let at = [t.position[0], t.position[1]];
         let rules = match &haulage.0 {
             Ok(r) => *r,
             Err(e) => {
                 nav.start(Order::Stop);
+                *trip = HaulTrip::default();
                 out.write(report(&clock, ProductionEvent::Rejected, vec![id, mine], format!("haul: {e}")));
                 continue;
             }
@@ -150,6 +160,7 @@ pub(crate) fn haul(
             .filter(|&e| holders.get(e).is_ok_and(|h| h.1.clan == clan && h.2.is_some_and(|c| c.0 == UnitClass::MINE)));
         let Some(mine_entity) = mine_entity else {
             nav.start(Order::Stop);
+            *trip = HaulTrip::default();
             out.write(report(&clock, ProductionEvent::Rejected, vec![id, mine], format!("haul: mine {mine} is gone")));
             continue;
         };
@@ -163,30 +174,29 @@ pub(crate) fn haul(
                 continue;
             }
             let Ok([mut from, mut to]) = holders.get_many_mut([mine_entity, entity]) else { continue };
-            nav.trip.start.get_or_insert(to.4.current());
+            trip.start.get_or_insert(to.4.current());
             OreProperty::transfer(&mut from.4, &mut to.4, rules.load_per_second.value * TICK_SECONDS, cap);
             let cargo = to.4.current();
             if cargo >= cap || (from.4.current() <= 0.0 && cargo > 0.0) {
-                out.write(report(&clock, ProductionEvent::Loaded, vec![id, mine], nav.trip.moved(cargo)));
-                nav.trip = Trip { store: nearest_store(&holders, clan, at), start: None };
+                out.write(report(&clock, ProductionEvent::Loaded, vec![id, mine], trip.moved(cargo)));
+                *trip = HaulTrip { store: nearest_store(&holders, clan, at), start: None };
                 nav.leg = 1;
                 nav.replan = true;
             }
             continue;
         }
-        let store = nav
-            .trip
+        let store = trip
             .store
             .and_then(|s| table.entity_of(s).map(|e| (s, e)))
             .filter(|&(_, e)| holders.get(e).is_ok_and(|h| h.1.clan == clan && h.4.room() > 0.0));
         let Some((store, store_entity)) = store else {
             let cargo = holders.get(entity).map_or(0.0, |h| h.4.current());
-            if let Some(left) = nav.trip.store.filter(|_| nav.trip.start.is_some()) {
-                out.write(report(&clock, ProductionEvent::Unloaded, vec![id, left], nav.trip.moved(cargo)));
+            if let Some(left) = trip.store.filter(|_| trip.start.is_some()) {
+                out.write(report(&clock, ProductionEvent::Unloaded, vec![id, left], trip.moved(cargo)));
             }
             let next = nearest_store(&holders, clan, at);
-            if next != nav.trip.store || nav.trip.start.is_some() {
-                nav.trip = Trip { store: next, start: None };
+            if next != trip.store || trip.start.is_some() {
+                *trip = HaulTrip { store: next, start: None };
                 nav.replan = true;
             }
             continue;
@@ -195,11 +205,11 @@ pub(crate) fn haul(
             continue;
         }
         let Ok([mut from, mut to]) = holders.get_many_mut([entity, store_entity]) else { continue };
-        nav.trip.start.get_or_insert(from.4.current());
+        trip.start.get_or_insert(from.4.current());
         OreProperty::transfer(&mut from.4, &mut to.4, rules.unload_per_second.value * TICK_SECONDS, f32::INFINITY);
         if from.4.current() <= 0.0 {
-            out.write(report(&clock, ProductionEvent::Unloaded, vec![id, store], nav.trip.moved(0.0)));
-            nav.trip = Trip::default();
+            out.write(report(&clock, ProductionEvent::Unloaded, vec![id, store], trip.moved(0.0)));
+            *trip = HaulTrip::default();
             nav.leg = 0;
             nav.replan = true;
         }

@@ -19,6 +19,7 @@ pub mod planner;
 mod radar;
 
 pub use config::BehaviorConfig;
+pub use haul::HaulTrip;
 pub use navigator::Navigator;
 
 use bevy_app::{App, FixedUpdate, Plugin};
@@ -41,6 +42,7 @@ impl Plugin for BehaviorPlugin {
             .init_resource::<haul::Haulage>()
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
+            .register_type::<HaulTrip>()
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), haul::adopt_rules)
             .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
             .add_systems(FixedUpdate, (orders::activate, orders::apply_commands).chain().in_set(BehaviorPhase::Orders))

@@ -1,6 +1,5 @@
 //! A unit's Behavior state: its order, where it is in it, its global and local path.
 
-use crate::haul::Trip;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::Order;
@@ -33,8 +32,6 @@ pub struct Navigator {
     pub best_dist: f32,
     /// Ticks without progress.
     pub stalled: u32,
-    /// A haul order's trip (leg 0 to the mine, leg 1 to the store).
-    pub trip: Trip,
 }
 
 impl Navigator {
@@ -51,7 +48,6 @@ impl Navigator {
         self.order = order;
         self.leg = 0;
         self.reverse = false;
-        self.trip = Trip::default();
         self.replan = true;
         self.clear_path();
     }

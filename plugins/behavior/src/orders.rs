@@ -3,7 +3,7 @@
 //! `queue_time + 3 × 64 ms + r` (spec `runtime.md` §3.6), `r` in 0..63 drawn from the
 //! shared stream in clan order.
 
-use crate::haul;
+use crate::haul::{self, HaulTrip};
 use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
@@ -17,7 +17,12 @@ pub(crate) fn activate(
     new: Query<Entity, (With<Movable>, With<SimObject>, Without<Navigator>)>,
 ) {
     for entity in &new {
-        commands.entity(entity).insert((Navigator::default(), NavStatus::default(), SteerIntent::default()));
+        commands.entity(entity).insert((
+            Navigator::default(),
+            HaulTrip::default(),
+            NavStatus::default(),
+            SteerIntent::default(),
+        ));
     }
 }
 
@@ -32,7 +37,14 @@ pub(crate) fn apply_commands(
     mut queue: ResMut<CommandQueue>,
     clock: Res<GameClock>,
     (table, classes): (Res<ObjectTable>, Query<(&Owner, Option<&UnitClass>)>),
-    mut units: Query<(&OriginalObjectId, &Owner, &mut Navigator, &NavStatus, Option<&mut ManualControl>)>,
+    mut units: Query<(
+        &OriginalObjectId,
+        &Owner,
+        &mut Navigator,
+        &mut HaulTrip,
+        &NavStatus,
+        Option<&mut ManualControl>,
+    )>,
     mut random: ResMut<SimRandom>,
     (mut clear, mut out): (MessageWriter<ClearWizardPath>, MessageWriter<GameMessage>),
 ) {
@@ -42,7 +54,7 @@ pub(crate) fn apply_commands(
     for command in queue.take_due_where(clock.tick, |o| !o.is_production()) {
         for &id in &command.units {
             let Some(entity) = table.entity_of(id) else { continue };
-            let Ok((_, owner, mut nav, status, manual)) = units.get_mut(entity) else { continue };
+            let Ok((_, owner, mut nav, mut trip, status, manual)) = units.get_mut(entity) else { continue };
             let busy = nav.replan
                 || status.state == NavState::Moving
                 || matches!(nav.order, Order::Attack(_) | Order::Patrol(_) | Order::Haul(_));
@@ -78,6 +90,7 @@ pub(crate) fn apply_commands(
                 order => {
                     nav.queued.clear();
                     nav.start(order);
+                    *trip = HaulTrip::default();
                 }
             }
             clear.write(ClearWizardPath(entity));
@@ -89,7 +102,7 @@ pub(crate) fn apply_commands(
     scheduled.sort_unstable();
     scheduled.dedup_by_key(|(_, id, _)| *id);
     for (_, _, entity) in scheduled {
-        if let Ok((_, _, mut nav, _, _)) = units.get_mut(entity) {
+        if let Ok((_, _, mut nav, ..)) = units.get_mut(entity) {
             let r = random.shared.below(64);
             nav.first_step_ms = clock.time_ms.wrapping_add(3 * TICK_MS + r).max(1);
         }

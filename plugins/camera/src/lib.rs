@@ -15,9 +15,8 @@ pub use rig::{CENTER_RATE, CameraMode, DISTANCE, FREE_PITCH, GameCamera, RTS_PIT
 use bevy::prelude::*;
 use bevy::render::view::ColorGrading;
 use iron3d_assets::axes::to_bevy;
-use iron3d_core::{AppState, MissionClans, MissionStart, ObjectTable, SimTransform, Weapon};
+use iron3d_core::{AppState, FrameSystems, MissionClans, MissionStart, ObjectTable, SimTransform, Weapon};
 use iron3d_mission::{MissionObject, Registered};
-use iron3d_render::MissionRenderSystems;
 use std::f32::consts::FRAC_PI_2;
 
 /// The camera of this frame, as every consumer sees it.
@@ -32,15 +31,6 @@ pub struct CameraFrame {
     pub focus: Vec3,
 }
 
-/// Where the camera systems run.
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CameraSystems {
-    /// (`Update`) The player's camera commands.
-    Controls,
-    /// (`PostUpdate`, after moving objects are placed) The rig is placed and published.
-    Publish,
-}
-
 /// The game's mission camera ([`GameCamera`]), spawned at start-up and framing the
 /// player's base on entering a mission. Named apart from Bevy's camera plugins.
 #[derive(Debug, Default)]
@@ -51,20 +41,10 @@ impl Plugin for GameCameraPlugin {
         app.register_type::<GameCamera>()
             .register_type::<CameraFrame>()
             .init_resource::<CameraFrame>()
-            .configure_sets(
-                PostUpdate,
-                CameraSystems::Publish.after(MissionRenderSystems::Place).before(TransformSystems::Propagate),
-            )
             .add_systems(Startup, spawn)
             .add_systems(OnEnter(AppState::InGame), frame_mission.in_set(MissionStart::Present))
-            .add_systems(
-                Update,
-                (controls::controls, spotlight)
-                    .chain()
-                    .in_set(CameraSystems::Controls)
-                    .run_if(in_state(AppState::InGame)),
-            )
-            .add_systems(PostUpdate, place.in_set(CameraSystems::Publish));
+            .add_systems(Update, (controls::controls, spotlight).chain().run_if(in_state(AppState::InGame)))
+            .add_systems(PostUpdate, place.in_set(FrameSystems::Camera));
     }
 }
 

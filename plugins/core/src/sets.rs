@@ -1,10 +1,12 @@
-//! The simulation order: one fixed tick of [`TICK_MS`] runs the [`SimSystems`] sets in
-//! order, only while a mission runs unpaused.
+//! The orders this crate owns: one fixed tick of [`TICK_MS`] runs the [`SimSystems`] sets
+//! in order, only while a mission runs unpaused; one frame runs the [`FrameSystems`] sets
+//! in order in `PostUpdate`.
 
 use crate::states::{AppState, Pause};
-use bevy_app::{App, FixedUpdate};
+use bevy_app::{App, FixedUpdate, PostUpdate};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
+use bevy_transform::TransformSystems;
 
 /// Length of one simulation tick in milliseconds (the World3D queue clock step).
 pub const TICK_MS: u32 = 64;
@@ -31,6 +33,24 @@ pub enum SimSystems {
     Control,
     /// World3D: message queue, ownership, deferred deletion (applied last).
     World3d,
+}
+
+/// The presentation steps of a frame in `PostUpdate`, in this order (spec `runtime.md`
+/// §7.3): moving objects are placed, then the camera, then the weather reads the camera;
+/// Bevy propagates transforms; then the sound listener takes the camera and the frame's
+/// sounds play. Presentation crates only say `.in_set(FrameSystems::X)`; this crate owns
+/// the order.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FrameSystems {
+    /// Moving objects are placed between their last two ticks (`iron3d_render`).
+    Place,
+    /// The camera rig is placed (following or riding a unit) and published
+    /// (`iron3d_camera`).
+    Camera,
+    /// The weather's clock, frame, particles, lightning and sky (`iron3d_weather`).
+    Weather,
+    /// After propagation: the listener, the frame's cues and the mix (`iron3d_audio`).
+    Audio,
 }
 
 /// The three steps inside [`SimSystems::Input`]: the clock advances, then the commands
@@ -124,8 +144,14 @@ impl SimSystems {
         [Self::Input, Self::SuperAi, Self::Production, Self::Behavior, Self::Wizard, Self::Control, Self::World3d];
 }
 
-/// Chains the sets in `FixedUpdate`, gated by a running (unpaused) mission.
+/// Chains the sets in `FixedUpdate`, gated by a running (unpaused) mission, and the
+/// frame's sets in `PostUpdate` around transform propagation.
 pub(crate) fn configure(app: &mut App) {
+    app.configure_sets(
+        PostUpdate,
+        (FrameSystems::Place, FrameSystems::Camera, FrameSystems::Weather).chain().before(TransformSystems::Propagate),
+    )
+    .configure_sets(PostUpdate, FrameSystems::Audio.after(TransformSystems::Propagate));
     for set in SimSystems::ORDER {
         app.configure_sets(FixedUpdate, set.run_if(in_state(Pause::Running)));
     }

@@ -21,12 +21,12 @@
 pub mod distributor;
 pub mod mining;
 pub mod ore;
-pub mod production;
+pub mod ore_chain;
 
 pub use distributor::{Distributor, Row, StepHost, StepReport};
 pub use mining::MiningRate;
 pub use ore::{OreProperty, class_defaults};
-pub use production::{OreDevice, OreDevices, Transfer};
+pub use ore_chain::{OreDevice, OreDevices, Transfer};
 
 use bevy_app::{App, FixedPostUpdate, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
@@ -218,7 +218,7 @@ pub fn clan_summary(world: &mut World, slot: u32) -> (f32, f32) {
 fn power(economy: &Economy, slot: u32, classes: impl Iterator<Item = (u32, u32)>) -> f32 {
     let members: Vec<u32> =
         economy.distributors.iter().filter(|d| d.slot == slot).flat_map(|d| d.rows.iter().map(|r| r.object)).collect();
-    let per = production::power_out(economy.transfer).unwrap_or(0.0);
+    let per = ore_chain::power_out(economy.transfer).unwrap_or(0.0);
     per * classes.filter(|(id, c)| *c == UnitClass::GENERATOR && members.contains(id)).count() as f32
 }
 

@@ -4,7 +4,7 @@
 
 use super::distributor::{FIRST_KEY, memberships};
 use super::ore::{DESCRIPTORS, Descriptor, initial};
-use super::production::{NonFinite, devices, power_out};
+use super::ore_chain::{NonFinite, devices, power_out};
 use super::*;
 use iron3d_formats::helpers::ctld::Ctld;
 use iron3d_formats::helpers::ctld::ItemRecord;

@@ -128,7 +128,7 @@ impl Plugin for Eu7ViewerPlugin {
             .insert_resource(LoadedScenery { data: loaded.ok().map(Arc::new) })
             .insert_resource(info)
             .add_plugins((
-                scene::ScenePlugin,
+                scene::SceneryPlugin,
                 models::ModelsPlugin,
                 StreamingPlugin { config: self.streaming },
                 camera::FlyCameraPlugin,

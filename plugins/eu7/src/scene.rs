@@ -27,7 +27,7 @@ use crate::terrain::TerrainHeights;
 
 /// Spawns the static geometry and lights.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct ScenePlugin;
+pub struct SceneryPlugin;
 
 /// What a static geometry entity shows.
 #[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub enum StaticGeometry {
     Models,
 }
 
-impl Plugin for ScenePlugin {
+impl Plugin for SceneryPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<StaticGeometry>()
             .insert_resource(ClearColor(Color::srgb(0.55, 0.7, 0.9)))

@@ -5,7 +5,7 @@ use bevy_ecs::prelude::Resource;
 use iron3d_core::MissionLoadPhase;
 use iron3d_formats::Result;
 use iron3d_formats::registry::BuildDat;
-use iron3d_formats::world::{ArealMap, LandMsh};
+use iron3d_formats::world::{ArealMap, LandMsh, Tma};
 use iron3d_terrain::MissionPath;
 
 /// An object ready to be constructed.
@@ -25,6 +25,8 @@ pub struct PreparedObject {
     pub record: crate::PlacedRecord,
     /// The property bag.
     pub properties: iron3d_core::PropertyBag,
+    /// What the prototype resolution found besides the components (empty until then).
+    pub extras: ObjectExtras,
 }
 
 /// Data accumulated by the preparation phases (backends keep their own state).
@@ -32,6 +34,9 @@ pub struct PreparedObject {
 pub struct Prepared {
     /// Objects to construct.
     pub objects: Vec<PreparedObject>,
+    /// The mission file (`data.tma`) from `Context` until `Description` takes the
+    /// objects, paths and clans from it.
+    pub mission_file: Option<Tma>,
     /// The terrain's land path (`DATA\MAPS\x\Land`, without extension), once known.
     pub land_path: Option<String>,
     /// The terrain (`Land.msh`), published at registration.
@@ -60,26 +65,19 @@ pub struct Prepared {
     /// The data's rules file, published as `iron3d_core::GameRules` at registration;
     /// `None` publishes none (the subsystems keep the rules they have).
     pub rules: Option<iron3d_core::GameRules>,
-    /// `(object id, Unit DAT class word)` of every object placed from a unit scheme,
-    /// inserted as `iron3d_core::UnitClass` at construction.
-    pub unit_classes: Vec<(u32, u32)>,
-    /// `(object id, parts)` of every registering object whose components have CTLD
-    /// tag-26 items, inserted as `iron3d_core::ProductionParts` at construction.
-    pub production: Vec<(u32, iron3d_core::ProductionParts)>,
-    /// `(object id, limits)` of every object the backend read movement limits for,
-    /// inserted as `iron3d_core::MotionLimits` on movable objects at construction.
-    pub motion: Vec<(u32, iron3d_core::MotionLimits)>,
 }
 
-/// What the prototype resolution of one object found besides its components.
+/// What the prototype resolution of one object found besides its components, inserted
+/// at construction.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ObjectExtras {
-    /// The Unit DAT class word, for an object placed from a unit scheme.
+    /// The Unit DAT class word, for an object placed from a unit scheme
+    /// (`iron3d_core::UnitClass`).
     pub unit_class: Option<u32>,
     /// The production parts of a registering object with CTLD tag-26 items.
     pub production: Option<iron3d_core::ProductionParts>,
     /// The movement limits from the object's data (components' CTLDs, its
-    /// `MaxSpeedPercent`).
+    /// `MaxSpeedPercent`), inserted on movable objects.
     pub motion: Option<iron3d_core::MotionLimits>,
 }
 
@@ -97,11 +95,11 @@ pub trait MissionBackend: Send + Sync + 'static {
 
     /// Resolves one object while the mission runs (production), exactly as the
     /// `Prototypes` phase resolves a placed object: fills `object.components` from its
-    /// key (a unit scheme or a prototype key) and returns its class and parts.
+    /// key (a unit scheme or a prototype key) and `object.extras` (class, parts, limits).
     ///
     /// # Errors
     /// The located resolution error; by default, that the backend cannot do it.
-    fn prepare_object(&self, object: &mut PreparedObject) -> Result<ObjectExtras> {
+    fn prepare_object(&self, object: &mut PreparedObject) -> Result<()> {
         Err(iron3d_formats::Error::rule(
             "runtime_object",
             format!("this mission backend cannot prepare {} at run time", object.key),

@@ -16,26 +16,20 @@ use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedM
 use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
 use iron3d_terrain::MissionPath;
 use iron3d_vfs::GameDir;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 /// Loads missions from an opened game directory.
 pub struct GameMissionBackend {
     game: Arc<GameDir>,
     links: Arc<dyn ModelLinks + Send>,
     options: ReadOptions,
-    state: Mutex<MissionState>,
 }
 
 impl GameMissionBackend {
     /// A backend over `game` (compatible reading; WEAR and MAT0 parsed for the
     /// resource check).
     pub fn new(game: Arc<GameDir>) -> Self {
-        Self {
-            game,
-            links: Arc::new(ParsedModelLinks::compatible()),
-            options: ReadOptions::compatible(),
-            state: Mutex::default(),
-        }
+        Self { game, links: Arc::new(ParsedModelLinks::compatible()), options: ReadOptions::compatible() }
     }
 
     /// Replaces how WEAR/MAT0 links are expanded for the resource check.
@@ -57,13 +51,6 @@ impl iron3d_core::ScriptFiles for GameScriptFiles {
     }
 }
 
-/// What the phases hand to each other (the geography goes to [`Prepared`]).
-#[derive(Default)]
-pub struct MissionState {
-    /// The mission file.
-    pub tma: Option<Tma>,
-}
-
 fn mission_dir(mission: &str) -> Result<String> {
     MissionName::parse(mission).map(|n| n.folder().to_string()).map_err(|e| Error::rule("mission", e))
 }
@@ -73,11 +60,10 @@ fn missing(what: &str) -> Error {
 }
 
 impl GameMissionBackend {
-    fn context(&self, mission: &str, s: &mut MissionState) -> Result<()> {
+    fn context(&self, mission: &str) -> Result<Tma> {
         let path = format!("{}/data.tma", mission_dir(mission)?);
         let bytes = self.game.read_file(&path).via(format!("mission {mission}"))?;
-        s.tma = Some(Tma::parse(&bytes, self.options).in_file(path)?);
-        Ok(())
+        Tma::parse(&bytes, self.options).in_file(path)
     }
 
     /// The engine's `Behavior.ini` through the typed reader (optional: without it every
@@ -92,13 +78,8 @@ impl GameMissionBackend {
         Ok(ini)
     }
 
-    fn foundation(
-        &self,
-        s: &MissionState,
-        prepared: &mut Prepared,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<()> {
-        let land = s.tma.as_ref().ok_or_else(|| missing("mission file"))?.land_path.display();
+    fn foundation(&self, prepared: &mut Prepared, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+        let land = prepared.mission_file.as_ref().ok_or_else(|| missing("mission file"))?.land_path.display();
         let msh = format!("{land}.msh");
         prepared.terrain = Some(LandMsh::parse(&self.game.read_file(&msh)?, self.options).in_file(msh)?);
         progress(1, 3);
@@ -112,8 +93,7 @@ impl GameMissionBackend {
         Ok(())
     }
 
-    fn description(&self, s: &MissionState, prepared: &mut Vec<PreparedObject>) -> Result<()> {
-        let tma = s.tma.as_ref().ok_or_else(|| missing("mission file"))?;
+    fn description(tma: &Tma, prepared: &mut Vec<PreparedObject>) -> Result<()> {
         for (i, o) in tma.objects.iter().enumerate() {
             let key = o.resource_name.display();
             let name = if o.instance_name.is_empty() { key.clone() } else { o.instance_name.display() };
@@ -126,6 +106,7 @@ impl GameMissionBackend {
                 clan: o.raw_after_resource as i32,
                 record: PlacedRecord::from(o),
                 properties: PropertyBag::of(o),
+                extras: ObjectExtras::default(),
             });
         }
         Ok(())
@@ -158,16 +139,7 @@ impl GameMissionBackend {
         let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
         let total = prepared.objects.len();
         for (done, o) in prepared.objects.iter_mut().enumerate() {
-            let extras = self.prototype(&resolver, o)?;
-            if let Some(class) = extras.unit_class {
-                prepared.unit_classes.push((o.id, class));
-            }
-            if let Some(parts) = extras.production {
-                prepared.production.push((o.id, parts));
-            }
-            if let Some(motion) = extras.motion {
-                prepared.motion.push((o.id, motion));
-            }
+            self.prototype(&resolver, o)?;
             progress(done + 1, total);
         }
         Ok(())
@@ -175,8 +147,9 @@ impl GameMissionBackend {
 
     /// Resolves one object: its unit scheme (if any) into components, every component
     /// key through `objects.rlb`, their bounds, poses and (for a registering class)
-    /// production parts. The load and run-time production share it.
-    fn prototype(&self, resolver: &PrototypeResolver<'_>, o: &mut PreparedObject) -> Result<ObjectExtras> {
+    /// production parts, into `o.components` and `o.extras`. The load and run-time
+    /// production share it.
+    fn prototype(&self, resolver: &PrototypeResolver<'_>, o: &mut PreparedObject) -> Result<()> {
         let link = format!("placed object {} ({})", o.id, o.name);
         let mut class = None;
         o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
@@ -218,11 +191,12 @@ impl GameMissionBackend {
             }
         }
         let motion = motion_limits(&motions, &o.properties).via(link)?;
-        Ok(ObjectExtras {
+        o.extras = ObjectExtras {
             unit_class: class,
             production: (!parts.is_empty()).then_some(ProductionParts(parts)),
             motion: Some(motion),
-        })
+        };
+        Ok(())
     }
 
     /// The hull bounds of a prototype's model (MSH header corners, cached per model).
@@ -302,7 +276,7 @@ impl GameMissionBackend {
 }
 
 impl MissionBackend for GameMissionBackend {
-    fn prepare_object(&self, object: &mut PreparedObject) -> Result<ObjectExtras> {
+    fn prepare_object(&self, object: &mut PreparedObject) -> Result<()> {
         let registry = self.game.archive("objects.rlb")?;
         let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
         let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
@@ -316,39 +290,30 @@ impl MissionBackend for GameMissionBackend {
         prepared: &mut Prepared,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<()> {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         match phase {
             MissionLoadPhase::Context => {
-                *state = MissionState::default();
                 prepared.behavior_ini = self.behavior_ini()?;
                 prepared.level_ratios = crate::difficulty::level_ratios(&self.game);
                 prepared.script_files = Some(Arc::new(GameScriptFiles(Arc::clone(&self.game))));
                 prepared.layers = Some(data_layers(&self.game)?);
                 prepared.rules = Some(crate::rules::game_rules(&self.game)?);
-                self.context(mission, &mut state)
-            }
-            MissionLoadPhase::Foundation => self.foundation(&state, prepared, progress),
-            MissionLoadPhase::Description => {
-                let mut objects = Vec::new();
-                self.description(&state, &mut objects)?;
-                progress(objects.len(), objects.len());
-                prepared.objects = objects;
-                prepared.land_path = state.tma.as_ref().map(|t| t.land_path.display());
-                prepared.paths = state
-                    .tma
-                    .iter()
-                    .flat_map(|t| &t.paths)
-                    .map(|p| MissionPath { id: p.path_id, points: p.points.clone() })
-                    .collect();
-                prepared.clans = state.tma.iter().flat_map(|t| &t.clans).enumerate().map(clan_setup).collect();
+                prepared.mission_file = Some(self.context(mission)?);
                 Ok(())
             }
-            MissionLoadPhase::Prototypes => {
-                prepared.unit_classes.clear();
-                prepared.production.clear();
-                prepared.motion.clear();
-                self.prototypes(prepared, progress)
+            MissionLoadPhase::Foundation => self.foundation(prepared, progress),
+            MissionLoadPhase::Description => {
+                let tma = prepared.mission_file.take().ok_or_else(|| missing("mission file"))?;
+                let mut objects = Vec::new();
+                Self::description(&tma, &mut objects)?;
+                progress(objects.len(), objects.len());
+                prepared.objects = objects;
+                prepared.land_path = Some(tma.land_path.display());
+                prepared.paths =
+                    tma.paths.iter().map(|p| MissionPath { id: p.path_id, points: p.points.clone() }).collect();
+                prepared.clans = tma.clans.iter().enumerate().map(clan_setup).collect();
+                Ok(())
             }
+            MissionLoadPhase::Prototypes => self.prototypes(prepared, progress),
             MissionLoadPhase::Resources => self.resources(mission),
             _ => Ok(()),
         }

@@ -3,7 +3,8 @@
 //! advance to the next. Data is prepared by a [`MissionBackend`]; objects are spawned
 //! in a pending form and join the world only at registration. A failure in any phase
 //! despawns everything the load created, publishes no gameplay message, returns to the
-//! main menu and leaves the error chain in [`LoadError`].
+//! main menu and leaves the error chain in [`LoadError`]. A mission is started only with
+//! [`StartMission`]; the running mission is [`LoadedMission`].
 
 mod backend;
 pub mod campaign;
@@ -15,10 +16,11 @@ mod phases;
 mod progress;
 mod rules;
 mod spawn;
+mod start;
 
 pub use backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 pub use catalogue::{Catalogue, MISSIONS_DIR, MissionEntry, MissionKind, MissionName};
-pub use game_backend::{GameMissionBackend, MissionState, data_layers};
+pub use game_backend::{GameMissionBackend, data_layers};
 pub use objects::{
     MissionObject, MissionObjectRegistered, ObjectComponent, Pending, PlacedRecord, Registered, ResolvedPrototype,
 };
@@ -26,61 +28,12 @@ pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
 pub use rules::game_rules;
 pub use spawn::{resolve_object, spawn_object, spawn_object_on};
+pub use start::{LoadedMission, MissionRequest, StartMission, load_headless};
 
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{AppState, MissionLoadPhase};
-use std::sync::Arc;
-
-/// What to load and with which backend. Insert it, then enter `AppState::Loading`.
-#[derive(Resource, Clone)]
-pub struct MissionRequest {
-    /// Mission name (any form [`MissionName::parse`] reads).
-    pub mission: String,
-    /// Prepares the mission data.
-    pub backend: Arc<dyn MissionBackend>,
-}
-
-/// The mission in the world: inserted at registration (removed when a load fails), so
-/// presentation knows which terrain to draw.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, bevy_reflect::Reflect)]
-#[reflect(Resource)]
-pub struct LoadedMission {
-    /// Mission name as every tool prints it (`single.01`, `campaign.01/mission.02`).
-    pub name: String,
-    /// The mission's folder as a game path (`MISSIONS/...`; empty for a name that is no
-    /// mission name).
-    pub folder: String,
-    /// Land path from the mission file (`DATA\MAPS\x\Land`, no extension; empty when
-    /// the backend has no terrain).
-    pub land_path: String,
-}
-
-/// Loads `mission` from `game` through [`GameMissionBackend`] in a headless app that has
-/// `StatesPlugin`, `iron3d_core::CorePlugin` and [`MissionPlugin`]: enters
-/// `AppState::Loading` and updates until the mission is in the game (bounded: one
-/// update per phase and a few more). For benches, tests and tools.
-///
-/// # Errors
-/// The [`LoadError`] of a failed phase, or one saying the load did not finish.
-pub fn load_headless(app: &mut App, game: &Arc<iron3d_vfs::GameDir>, mission: &str) -> Result<(), LoadError> {
-    let backend = GameMissionBackend::new(Arc::clone(game));
-    app.insert_resource(MissionRequest { mission: mission.into(), backend: Arc::new(backend) });
-    app.update();
-    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
-    for _ in 0..12 {
-        app.update();
-        if *app.world().resource::<State<AppState>>().get() == AppState::InGame {
-            return Ok(());
-        }
-        if let Some(e) = app.world().get_resource::<LoadError>().filter(|e| e.mission == mission) {
-            return Err(e.clone());
-        }
-    }
-    let phase = app.world().get_resource::<State<MissionLoadPhase>>().map_or(MissionLoadPhase::Context, |p| *p.get());
-    Err(LoadError { mission: mission.into(), phase, message: "the load did not finish".into() })
-}
 
 /// Test and developer hook: make the named phase fail with an injected error.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]

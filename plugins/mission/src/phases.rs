@@ -1,7 +1,7 @@
 //! The phase systems: each runs its work on entering the phase, then requests the
 //! next phase, or rolls the whole load back.
 
-use crate::backend::{ObjectExtras, Prepared, PreparedObject};
+use crate::backend::{Prepared, PreparedObject};
 use crate::objects::{MissionObject, MissionObjectRegistered, Pending, Registered};
 use crate::progress::{LoadError, LoadProgress};
 use crate::{LoadFault, LoadedMission, MissionRequest};
@@ -39,7 +39,7 @@ pub(crate) fn run_phase(world: &mut World) {
     } else {
         match phase {
             MissionLoadPhase::Construction => construct(world),
-            MissionLoadPhase::Registration => register(world),
+            MissionLoadPhase::Registration => register(world, &request),
             MissionLoadPhase::ScenarioStart => {
                 standing_orders(world);
                 Ok(())
@@ -55,7 +55,10 @@ pub(crate) fn run_phase(world: &mut World) {
     match (result, phase.next()) {
         (Err(e), _) => fail(world, phase, &request.mission, e),
         (Ok(()), Some(next)) => world.resource_mut::<NextState<MissionLoadPhase>>().set(next),
-        (Ok(()), None) => world.resource_mut::<NextState<AppState>>().set(AppState::InGame),
+        (Ok(()), None) => {
+            world.remove_resource::<MissionRequest>();
+            world.resource_mut::<NextState<AppState>>().set(AppState::InGame);
+        }
     }
 }
 
@@ -74,9 +77,6 @@ fn prepare(world: &mut World, phase: MissionLoadPhase, request: &MissionRequest)
 /// Spawns every prepared object as [`Pending`], in id order, after checking ids.
 fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     let mut objects = std::mem::take(&mut world.resource_mut::<Prepared>().objects);
-    let classes = std::mem::take(&mut world.resource_mut::<Prepared>().unit_classes);
-    let mut production = std::mem::take(&mut world.resource_mut::<Prepared>().production);
-    let motions = std::mem::take(&mut world.resource_mut::<Prepared>().motion);
     objects.sort_by_key(|o| o.id);
     if let Some(pair) = objects.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(Error::rule(
@@ -87,10 +87,7 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     }
     let total = objects.len();
     for (done, o) in objects.into_iter().enumerate() {
-        let class = classes.iter().find(|(id, _)| *id == o.id).map(|(_, class)| *class);
-        let parts = production.iter().position(|(id, _)| *id == o.id).map(|i| production.swap_remove(i).1);
-        let motion = motions.iter().find(|(id, _)| *id == o.id).map(|(_, m)| *m);
-        construct_one(world, o, ObjectExtras { unit_class: class, production: parts, motion });
+        construct_one(world, o);
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Construction) {
             (row.done, row.total) = (done + 1, total);
         }
@@ -99,19 +96,20 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
 }
 
 /// Spawns one prepared object as [`Pending`] (the load and run-time production).
-pub(crate) fn construct_one(world: &mut World, o: PreparedObject, extras: ObjectExtras) -> Entity {
+pub(crate) fn construct_one(world: &mut World, o: PreparedObject) -> Entity {
     let entity = world.spawn_empty().id();
-    construct_into(world, entity, o, extras);
+    construct_into(world, entity, o);
     entity
 }
 
 /// Constructs a pending object on `entity` (an empty one, or a network mirror).
-pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObject, extras: ObjectExtras) {
+pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObject) {
     // Simulation state stays in game units, Z up; presentation converts it.
     let r = &o.record;
     let movable = ObjectKind::from_raw(r.raw_kind).movable();
     let placement = SimTransform { position: r.position, orientation: r.orientation, scale: r.scale };
     let object = MissionObject { key: o.key, components: o.components, clan: o.clan };
+    let extras = o.extras;
     let mut e = world.entity_mut(entity);
     e.insert((
         bevy_ecs::name::Name::new(o.name),
@@ -163,8 +161,9 @@ pub(crate) fn register_one(world: &mut World, entity: Entity, id: u32) {
     world.write_message(MissionObjectRegistered { entity, id });
 }
 
-/// Moves every pending object into the world and announces it, in id order.
-fn register(world: &mut World) -> iron3d_formats::Result<()> {
+/// Publishes the running mission, then moves every pending object into the world and
+/// announces it, in id order.
+fn register(world: &mut World, request: &MissionRequest) -> iron3d_formats::Result<()> {
     let mut pending: Vec<(u32, Entity)> = world
         .query_filtered::<(&OriginalObjectId, Entity), With<Pending>>()
         .iter(world)
@@ -172,14 +171,14 @@ fn register(world: &mut World) -> iron3d_formats::Result<()> {
         .collect();
     pending.sort_unstable();
     let total = pending.len();
-    let requested = world.get_resource::<MissionRequest>().map(|r| r.mission.clone()).unwrap_or_default();
-    let (name, folder) = match crate::MissionName::parse(&requested) {
+    let (name, folder) = match crate::MissionName::parse(&request.mission) {
         Ok(n) => (n.as_str().to_string(), n.folder().to_string()),
-        Err(_) => (requested, String::new()),
+        Err(_) => (request.mission.clone(), String::new()),
     };
     publish_geography(world);
     let land_path = world.resource::<Prepared>().land_path.clone().unwrap_or_default();
-    world.insert_resource(LoadedMission { name, folder, land_path });
+    let backend = Some(std::sync::Arc::clone(&request.backend));
+    world.insert_resource(LoadedMission { name, folder, land_path, backend });
     for (done, (id, entity)) in pending.into_iter().enumerate() {
         register_one(world, entity, id);
         if let Some(row) = world.resource_mut::<LoadProgress>().row_mut(MissionLoadPhase::Registration) {
@@ -267,6 +266,7 @@ fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error)
     }
     world.insert_resource(Prepared::default());
     world.remove_resource::<LoadedMission>();
+    world.remove_resource::<MissionRequest>();
     world.remove_resource::<MissionClans>();
     world.remove_resource::<DataLayers>();
     world.insert_resource(LoadError { mission: mission.to_string(), phase, message: error.to_string() });

@@ -3,8 +3,8 @@
 //! and registration as the mission load, one object at a time. A failed resolution
 //! spawns nothing.
 
-use crate::MissionRequest;
-use crate::backend::{MissionBackend, ObjectExtras, PreparedObject};
+use crate::LoadedMission;
+use crate::backend::{MissionBackend, PreparedObject};
 use crate::phases::{construct_into, construct_one, register_one};
 use bevy_ecs::prelude::*;
 use iron3d_formats::{Error, ErrorKind, Result};
@@ -13,17 +13,18 @@ use std::sync::Arc;
 /// The backend of the running mission.
 fn backend(world: &World) -> Result<Arc<dyn MissionBackend>> {
     world
-        .get_resource::<MissionRequest>()
-        .map(|r| Arc::clone(&r.backend))
+        .get_resource::<LoadedMission>()
+        .and_then(|m| m.backend.clone())
         .ok_or_else(|| Error::new(ErrorKind::NotFound("no mission is loaded".into())))
 }
 
 /// Resolves `object` (its key: a unit scheme path or a prototype key) through the
-/// running mission's backend, as the load does, without spawning anything.
+/// running mission's backend, as the load does, without spawning anything: fills its
+/// components and extras.
 ///
 /// # Errors
 /// No mission is loaded, or the located resolution error.
-pub fn resolve_object(world: &World, object: &mut PreparedObject) -> Result<ObjectExtras> {
+pub fn resolve_object(world: &World, object: &mut PreparedObject) -> Result<()> {
     backend(world)?.prepare_object(object)
 }
 
@@ -35,9 +36,9 @@ pub fn resolve_object(world: &World, object: &mut PreparedObject) -> Result<Obje
 /// # Errors
 /// No mission is loaded, or the located resolution error.
 pub fn spawn_object(world: &mut World, mut object: PreparedObject) -> Result<Entity> {
-    let extras = resolve_object(world, &mut object)?;
+    resolve_object(world, &mut object)?;
     let id = object.id;
-    let entity = construct_one(world, object, extras);
+    let entity = construct_one(world, object);
     register_one(world, entity, id);
     Ok(entity)
 }
@@ -48,9 +49,9 @@ pub fn spawn_object(world: &mut World, mut object: PreparedObject) -> Result<Ent
 /// # Errors
 /// No mission is loaded, or the located resolution error; `entity` is left as it was.
 pub fn spawn_object_on(world: &mut World, entity: Entity, mut object: PreparedObject) -> Result<()> {
-    let extras = resolve_object(world, &mut object)?;
+    resolve_object(world, &mut object)?;
     let id = object.id;
-    construct_into(world, entity, object, extras);
+    construct_into(world, entity, object);
     register_one(world, entity, id);
     Ok(())
 }

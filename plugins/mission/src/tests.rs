@@ -6,6 +6,7 @@ use bevy_ecs::message::Messages;
 use bevy_state::app::StatesPlugin;
 use iron3d_core::{CorePlugin, OriginalObjectId, PropertyBag};
 use iron3d_formats::{Error, Result};
+use std::sync::Arc;
 
 /// Places `count` objects in Description and expands them in Prototypes; fails in
 /// `fail_in` with a chained error.
@@ -42,6 +43,7 @@ impl MissionBackend for Synthetic {
                         clan: 1,
                         record: PlacedRecord { position: [id as f32, 0.0, 0.0], ..PlacedRecord::default() },
                         properties: PropertyBag::default(),
+                        extras: ObjectExtras::default(),
                     });
                     progress(prepared.objects.len(), self.count as usize);
                 }

@@ -21,7 +21,7 @@ use iron3d_core::{
     GameClock, Health, ObjectKind, Order, OriginalObjectId, Owner, PropertyBag, SimObject, SimSystems, SimTransform,
     TICK_MS,
 };
-use iron3d_mission::{MissionRequest, PlacedRecord, PreparedObject, spawn_object_on};
+use iron3d_mission::{LoadedMission, ObjectExtras, PlacedRecord, PreparedObject, spawn_object_on};
 use std::collections::{BTreeMap, VecDeque};
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -335,7 +335,7 @@ fn mirror(
     mut commands: Commands,
     added: Query<(Entity, &NetObject, Option<&NetPose>, Option<&NetOwner>, Has<OriginalObjectId>), Added<NetObject>>,
     mut mirrors: ResMut<Mirrors>,
-    mission: Option<Res<MissionRequest>>,
+    mission: Option<Res<LoadedMission>>,
 ) {
     for (e, object, pose, owner, local) in &added {
         if let Some(&other) = mirrors.by_id.get(&object.id).filter(|o| **o != e) {
@@ -388,6 +388,7 @@ fn prepared(object: &NetObject, at: &SimTransform, clan: i32) -> PreparedObject 
         clan,
         record,
         properties: PropertyBag::default(),
+        extras: ObjectExtras::default(),
     }
 }
 

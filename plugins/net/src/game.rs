@@ -19,7 +19,7 @@ use iron3d_core::{
     AppState, CommandQueue, DataLayers, MissionClans, MissionStart, OriginalObjectId, SchemeNames, SimObject,
     SimSystems,
 };
-use iron3d_mission::{GameMissionBackend, LoadedMission, MissionRequest};
+use iron3d_mission::{LoadedMission, StartMission};
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -137,17 +137,15 @@ fn load_hosts_mission(
     session: Res<ClientSession>,
     state: Res<State<AppState>>,
     data: Res<JoinData>,
-    request: Option<Res<MissionRequest>>,
-    mut next: ResMut<NextState<AppState>>,
+    mut started: Local<Option<String>>,
     mut commands: Commands,
 ) {
     let Some(mission) = session.mission.as_ref() else { return };
-    if *state.get() != AppState::MainMenu || request.is_some_and(|r| &r.mission == mission) {
+    if *state.get() != AppState::MainMenu || started.as_ref() == Some(mission) {
         return;
     }
-    let backend = GameMissionBackend::new(Arc::clone(&data.0));
-    commands.insert_resource(MissionRequest { mission: mission.clone(), backend: Arc::new(backend) });
-    next.set(AppState::Loading);
+    *started = Some(mission.clone());
+    commands.queue(StartMission::from_game(&data.0, mission.clone()));
 }
 
 fn report_refusal(session: Res<ClientSession>, mut status: ResMut<NetStatus>) {

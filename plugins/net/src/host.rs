@@ -8,10 +8,11 @@
 //! Logs: `resnet` (transport, packets), `netwatch` (players and objects).
 
 use crate::replicated::{NetHealth, NetObject, NetOwner, NetPose, replicated_hash};
-use crate::schema::{self, Delivery, Gmsg, SessionPhase};
+use crate::schema::{self, Gmsg, SessionPhase};
+use crate::sender::{broadcast, send};
 use crate::session::{self, LeavePolicy, NetQueue, OwnershipChange, SessionLog};
 use crate::watcher::{NetPlayer, NetWatcher};
-use crate::{ClientBound, ClientBoundUnreliable, HostBound, NetError, PROTOCOL_VERSION, encoded, protocol_id};
+use crate::{HostBound, NetError, PROTOCOL_VERSION, protocol_id};
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, PreUpdate};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
@@ -186,33 +187,6 @@ fn connected(add: On<Add, ConnectedClient>, mut commands: Commands) {
 
 fn disconnected(remove: On<Remove, ConnectedClient>, mut state: ResMut<HostState>) {
     state.departed.push((remove.entity, "disconnected".into()));
-}
-
-/// The host's one sender: encodes `messages` once and writes them to each client, on
-/// the unreliable channel when all of them travel so (checkpoints), else reliably.
-pub(crate) fn send(world: &mut World, clients: &[Entity], messages: &[Gmsg]) {
-    let Some(bytes) = encoded(messages) else { return };
-    let unreliable = messages.iter().all(|m| m.delivery() == Delivery::Unreliable);
-    for &client in clients {
-        let targets = SendTargets::Single(client.into());
-        if unreliable {
-            world.write_message(ToClients { targets, message: ClientBoundUnreliable(bytes.clone()) });
-        } else {
-            world.write_message(ToClients { targets, message: ClientBound(bytes.clone()) });
-        }
-    }
-}
-
-/// Sends to every joined player but `except`, in player order.
-fn broadcast(world: &mut World, messages: &[Gmsg], except: Option<u16>) {
-    let clients: Vec<Entity> = world
-        .resource::<NetWatcher>()
-        .players
-        .iter()
-        .filter(|(n, p)| !p.local && Some(**n) != except)
-        .map(|(_, p)| p.client)
-        .collect();
-    send(world, &clients, messages);
 }
 
 fn receive(world: &mut World) {

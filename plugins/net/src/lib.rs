@@ -29,6 +29,7 @@ mod host;
 pub mod layers;
 mod replicated;
 pub mod schema;
+mod sender;
 mod session;
 mod smooth;
 pub mod transfer;

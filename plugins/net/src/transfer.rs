@@ -172,7 +172,7 @@ pub(crate) fn send_chunks(world: &mut World) {
         });
     });
     for (client, message) in out {
-        crate::host::send(world, &[client], &[message]);
+        crate::sender::send(world, &[client], &[message]);
     }
 }
 

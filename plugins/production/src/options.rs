@@ -97,8 +97,8 @@ pub(crate) fn publish(world: &mut World) {
 fn option(world: &mut World, name: &str) -> Result<Option<BuildOption>, String> {
     let rules = rules(world)?;
     let mut object = probe(u32::MAX, name);
-    let extras = resolve_object(world, &mut object).map_err(|e| format!("scheme {name}: {e}"))?;
-    let Some(class) = extras.unit_class.filter(|c| c & ROBOT_CLASS_BIT != 0) else { return Ok(None) };
+    resolve_object(world, &mut object).map_err(|e| format!("scheme {name}: {e}"))?;
+    let Some(class) = object.extras.unit_class.filter(|c| c & ROBOT_CLASS_BIT != 0) else { return Ok(None) };
     let component_types: Vec<u32> = object.components.iter().map(|c| c.component_type).collect();
     if rules.robot_cost(class, &component_types).is_none() {
         return Ok(None);

@@ -11,7 +11,7 @@ use iron3d_core::{
     ModelBounds, Order, OriginalObjectId, Owner, ProductionEvent, PropertyBag, SchemeNames, SchemeRef, ScriptFiles,
     SimObject, SimTransform, TICK_MS, UnitClass,
 };
-use iron3d_mission::{PlacedRecord, PreparedObject, resolve_object, spawn_object};
+use iron3d_mission::{ObjectExtras, PlacedRecord, PreparedObject, resolve_object, spawn_object};
 use iron3d_rules::Rules;
 use iron3d_terrain::{Ground, NavMap};
 use std::collections::BTreeMap;
@@ -49,6 +49,7 @@ pub(crate) fn probe(id: u32, key: &str) -> PreparedObject {
         clan: 0,
         record: PlacedRecord { resource_name: key.into(), ..PlacedRecord::default() },
         properties: PropertyBag::default(),
+        extras: ObjectExtras::default(),
     }
 }
 
@@ -93,8 +94,8 @@ pub(crate) fn scheme(world: &mut World, rules: &Rules, r: SchemeRef) -> Result<S
     }
     let name = world.resource::<SchemeNames>().name(r).ok_or(format!("unknown scheme {:016x}", r.0))?.to_string();
     let mut object = probe(u32::MAX, &name);
-    let extras = resolve_object(world, &mut object).map_err(|e| format!("scheme {name}: {e}"))?;
-    let class = extras.unit_class.ok_or(format!("scheme {name}: not a unit scheme (.dat)"))?;
+    resolve_object(world, &mut object).map_err(|e| format!("scheme {name}: {e}"))?;
+    let class = object.extras.unit_class.ok_or(format!("scheme {name}: not a unit scheme (.dat)"))?;
     let component_types: Vec<u32> = object.components.iter().map(|c| c.component_type).collect();
     let cost = rules
         .robot_cost(class, &component_types)

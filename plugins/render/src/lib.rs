@@ -31,8 +31,7 @@ pub use terrain::{TerrainRoot, TerrainView};
 pub use turret::{ControlPointAt, TurretPiece};
 
 use bevy::prelude::*;
-use bevy::transform::TransformSystems;
-use iron3d_core::{AppState, MissionStart};
+use iron3d_core::{AppState, FrameSystems, MissionStart};
 
 /// Draw statistics for the debug overlay: draw calls scale with distinct mesh/material
 /// pairs, not with object count.
@@ -105,9 +104,6 @@ pub enum MissionRenderSystems {
     Attach,
     /// Animate materials and cycling pieces.
     Animate,
-    /// (`PostUpdate`) Moving objects are placed between their last two ticks; cameras that
-    /// follow a unit run after it.
-    Place,
 }
 
 /// The mission renderer (models, terrain, environment of the loaded mission; named apart
@@ -149,8 +145,7 @@ impl Plugin for MissionRenderPlugin {
             .add_systems(Startup, (environment::setup, combat::setup, effects::setup))
             .add_systems(OnEnter(AppState::InGame), effects::preload.in_set(MissionStart::Present))
             .add_systems(OnExit(AppState::InGame), (close, effects::reset, fast_shading::forget))
-            .configure_sets(PostUpdate, MissionRenderSystems::Place.before(TransformSystems::Propagate))
-            .add_systems(PostUpdate, placement::interpolate.in_set(MissionRenderSystems::Place))
+            .add_systems(PostUpdate, placement::interpolate.in_set(FrameSystems::Place))
             .add_systems(
                 Update,
                 (

@@ -167,6 +167,7 @@ fn object_parts() -> &'static [ObjectPart] {
             object_part::<MissionObject>(),
             object_part::<PlacedRecord>(),
             object_part::<PropertyBag>(),
+            object_part::<iron3d_behavior::HaulTrip>(),
         ]
     })
 }
@@ -423,6 +424,7 @@ fn rebuild(world: &mut World, object: &SavedObject) -> Result<Entity, String> {
         clan: mission.clan,
         record,
         properties,
+        extras: Default::default(),
     };
     iron3d_mission::spawn_object(world, prepared).map_err(|e| format!("object {id} cannot be re-created: {e}"))
 }

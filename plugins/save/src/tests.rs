@@ -227,8 +227,12 @@ fn interesting_ticks(app: &mut App, orders: &[SimCommand], to: u32) -> (Option<u
         if shells.is_none() && world.query::<&Projectile>().iter(world).next().is_some() {
             shells = Some(now + 1);
         }
-        let carrying = |n: &iron3d_behavior::Navigator| matches!(n.order, Order::Haul(_)) && n.trip.store.is_some();
-        if haul.is_none() && world.query::<&iron3d_behavior::Navigator>().iter(world).any(carrying) {
+        let carrying = |(n, trip): (&iron3d_behavior::Navigator, &iron3d_behavior::HaulTrip)| {
+            matches!(n.order, Order::Haul(_)) && trip.store.is_some()
+        };
+        if haul.is_none()
+            && world.query::<(&iron3d_behavior::Navigator, &iron3d_behavior::HaulTrip)>().iter(world).any(carrying)
+        {
             haul = Some(now + 1);
         }
     }

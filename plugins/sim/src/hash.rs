@@ -9,7 +9,7 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use iron3d_behavior::Navigator;
+use iron3d_behavior::{HaulTrip, Navigator};
 use iron3d_core::{
     DataLayers, Fnv1a, GameClock, Kinematics, ManualControl, MissionOutcome, NavStatus, OriginalObjectId, Owner,
     PieceAnimation, SimObject, SimRandom, SimTransform,
@@ -34,7 +34,7 @@ type Hashed<'a> = (
     &'a OriginalObjectId,
     &'a SimTransform,
     Option<&'a Kinematics>,
-    Option<&'a Navigator>,
+    (Option<&'a Navigator>, Option<&'a HaulTrip>),
     Option<&'a NavStatus>,
     Option<&'a PieceAnimation>,
     Option<&'a ManualControl>,
@@ -55,7 +55,7 @@ pub fn state_hash(world: &mut World) -> u64 {
             wide(&mut h, layer.fingerprint);
         }
     }
-    for (id, t, kin, nav, status, animation, manual, owner) in rows {
+    for (id, t, kin, (nav, trip), status, animation, manual, owner) in rows {
         h.word(id.0);
         if let Some(o) = owner {
             h.word(o.clan as u32);
@@ -74,8 +74,9 @@ pub fn state_hash(world: &mut World) -> u64 {
                 wide(&mut h, v as u64);
             }
             h.word(n.first_step_ms);
-            h.word(n.trip.store.unwrap_or(u32::MAX));
-            h.word(n.trip.start.map_or(u32::MAX, f32::to_bits));
+            let trip = trip.copied().unwrap_or_default();
+            h.word(trip.store.unwrap_or(u32::MAX));
+            h.word(trip.start.map_or(u32::MAX, f32::to_bits));
             h.word(n.queued.len() as u32);
             n.queued.iter().for_each(|o| {
                 let (kind, value) = o.key();

@@ -711,7 +711,7 @@ mod production {
     use super::*;
     use iron3d_economy::OreProperty;
     use iron3d_mission::{
-        MissionBackend, MissionObject, MissionPlugin, MissionRequest, ObjectExtras, Prepared, PreparedObject,
+        LoadedMission, MissionBackend, MissionObject, MissionPlugin, Prepared, PreparedObject, StartMission,
     };
     use std::sync::Arc;
 
@@ -885,7 +885,7 @@ mod production {
             Ok(())
         }
 
-        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<ObjectExtras> {
+        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<()> {
             Err(iron3d_formats::Error::rule("injected_fault", format!("{} cannot be resolved", object.key)))
         }
     }
@@ -905,7 +905,7 @@ mod production {
             self.0.prepare(phase, mission, prepared, progress)
         }
 
-        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<ObjectExtras> {
+        fn prepare_object(&self, object: &mut PreparedObject) -> iron3d_formats::Result<()> {
             if object.key.to_ascii_lowercase().ends_with(".dat") {
                 return self.0.prepare_object(object);
             }
@@ -918,9 +918,8 @@ mod production {
         let mut app = headless_app();
         app.add_plugins(MissionPlugin);
         let backend = NoPrototypes(iron3d_mission::GameMissionBackend::new(demo_game()));
-        app.insert_resource(MissionRequest { mission: "tutorial.01".into(), backend: Arc::new(backend) });
         app.update();
-        app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::Loading);
+        StartMission::new("tutorial.01", Arc::new(backend)).apply(app.world_mut());
         for _ in 0..12 {
             app.update();
         }
@@ -952,7 +951,7 @@ mod production {
         build(&mut app, plant, SCOUT);
         run(&mut app, 2);
         assert_eq!(ore(&mut app, PLAYER), before - 300.0);
-        app.world_mut().resource_mut::<MissionRequest>().backend = Arc::new(Failing);
+        app.world_mut().resource_mut::<LoadedMission>().backend = Some(Arc::new(Failing));
         let (_, ids, detail) = run_until(&mut app, EventKind::Rejected, 400);
         assert_eq!(ids, vec![plant]);
         assert!(detail.contains("build failed, refunded") && detail.contains("injected_fault"), "{detail}");

@@ -16,13 +16,16 @@
 //!   simulation's event log and `sim run` print it as a `script` event).
 
 pub mod condition;
+pub mod handlers;
 pub mod package;
 mod save;
 pub mod scheduler;
+pub mod variables;
 pub mod vm;
 
-pub use package::{LoadMode, ScriptPackage, TableSource, Variable};
+pub use package::{LoadMode, ScriptPackage, TableSource};
 pub use save::{SuperAiState, VmState};
+pub use variables::Variable;
 pub use vm::{ClanBase, EventResult, Host, SentinelPolicy, TargetCall, Vm, VmConfig};
 
 use bevy_app::{App, FixedUpdate, Plugin};
@@ -145,7 +148,7 @@ pub fn create(clan: &ClanSetup, files: &dyn iron3d_core::ScriptFiles, config: Su
         init: None,
         reported: BTreeSet::new(),
     };
-    let created = package::load(files, &clan.bundle, vm::HANDLER_COUNT, config.load)
+    let created = package::load(files, &clan.bundle, handlers::HANDLER_COUNT, config.load)
         .map_err(|e| e.to_string())
         .and_then(|p| vm::clan_base(clan.index, clan.anchor, config.vm.anchor).map(|b| (p, b)));
     match created {

@@ -6,37 +6,11 @@
 //! handlers (reference counts, kinds and ranges), so a bad package is a located error,
 //! never a panic at run time.
 
-use crate::vm::{self, HANDLER_COUNT};
+use crate::handlers::{HANDLER_COUNT, check_shape};
+use crate::variables::{Variable, kind};
 use iron3d_core::ScriptFiles;
 use iron3d_formats::script::{FmlText, ScrPackage, Selector, StringIndexing, VarType, Varset};
 use iron3d_formats::{Error, ErrorKind, ReadOptions, ResultExt};
-
-/// Declaration kinds of the VM (spec §3.8).
-pub mod kind {
-    /// Opaque conversion.
-    pub const OPAQUE: u8 = 0;
-    /// Signed integer.
-    pub const INT: u8 = 1;
-    /// Boolean.
-    pub const BOOL: u8 = 2;
-    /// Float.
-    pub const FLOAT: u8 = 3;
-    /// String (`char*`): opaque conversion.
-    pub const STRING: u8 = 4;
-    /// DWORD / unsigned.
-    pub const DWORD: u8 = 5;
-}
-
-/// One VM variable: a declaration of the table and its current 32-bit word.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Variable {
-    /// Declared name (raw bytes decoded lossily; compared case-sensitively).
-    pub name: String,
-    /// Declaration kind (§3.8): `float` is 3, `DWORD` 5, a counted `STRING(...)` 4.
-    pub kind: u8,
-    /// Current raw word (a float keeps its IEEE bits).
-    pub word: u32,
-}
 
 /// Which file the variables came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,7 +164,7 @@ fn check_records(scr: &ScrPackage, vars: &[Variable]) -> iron3d_formats::Result<
             if h >= HANDLER_COUNT {
                 continue;
             }
-            if let Err(why) = vm::check_shape(h, &record.refs, vars) {
+            if let Err(why) = check_shape(h, &record.refs, vars) {
                 return Err(Error::at(
                     record_offset(scr, e, r),
                     ErrorKind::Invalid { rule: "scr_record", detail: why },

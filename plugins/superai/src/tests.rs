@@ -3,8 +3,10 @@
 #![allow(clippy::unwrap_used)]
 
 use super::condition::{Condition, ConditionError, ConditionHost, evaluate};
-use super::package::{self, LoadMode, TableSource, kind};
+use super::handlers::HANDLER_COUNT;
+use super::package::{self, LoadMode, TableSource};
 use super::scheduler::Scheduled;
+use super::variables::kind;
 use super::vm::{self, ClanBase, EventResult, Host, SentinelPolicy, TargetCall, Vm, VmConfig};
 use super::*;
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
@@ -113,7 +115,7 @@ fn pkg(events: &[(&str, Vec<Record>)]) -> ScrPackage {
 }
 
 fn load(p: &ScrPackage) -> ScriptPackage {
-    package::load(&files_with(p), "MISSIONS\\SCRIPTS\\test", vm::HANDLER_COUNT, LoadMode::Compatible).unwrap()
+    package::load(&files_with(p), "MISSIONS\\SCRIPTS\\test", HANDLER_COUNT, LoadMode::Compatible).unwrap()
 }
 
 fn vm_of(p: &ScriptPackage) -> Vm {

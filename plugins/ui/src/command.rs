@@ -118,7 +118,7 @@ type Object = (
 
 /// The scene under the cursor and its objects.
 #[derive(bevy::ecs::system::SystemParam)]
-pub(crate) struct Scene<'w, 's> {
+pub(crate) struct Battlefield<'w, 's> {
     windows: Query<'w, 's, &'static Window, With<PrimaryWindow>>,
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform)>,
     pub(crate) ground: Option<Res<'w, Ground>>,
@@ -129,7 +129,7 @@ pub(crate) struct Scene<'w, 's> {
     classes: Query<'w, 's, &'static UnitClass>,
 }
 
-impl Scene<'_, '_> {
+impl Battlefield<'_, '_> {
     pub(crate) fn camera(&self) -> Option<(&Camera, &GlobalTransform)> {
         self.cameras.iter().find(|(c, _)| c.is_active)
     }
@@ -180,7 +180,7 @@ impl Scene<'_, '_> {
 /// Selection and orders from the player's actions (not while piloting).
 pub(crate) fn command(
     actions: Query<&Actions>,
-    scene: Scene,
+    scene: Battlefield,
     time: Res<Time<Real>>,
     mut state: ResMut<MapCommand>,
     mut selection: ResMut<Selection>,
@@ -265,7 +265,7 @@ pub(crate) fn command(
 /// Rings and health bars on the selection, the drag box, the order markers.
 pub(crate) fn draw(
     mut contexts: EguiContexts,
-    scene: Scene,
+    scene: Battlefield,
     state: Res<MapCommand>,
     selection: Res<Selection>,
 ) -> Result {

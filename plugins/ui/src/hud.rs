@@ -13,7 +13,7 @@ use iron3d_core::{
     Order, Owner, Pause, ProductionEvent, ResearchBoard, TICK_MS,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection};
-use iron3d_mission::{MissionObject, MissionRequest};
+use iron3d_mission::{LoadedMission, MissionObject};
 use std::collections::{BTreeMap, VecDeque};
 
 /// Messages kept on screen.
@@ -147,7 +147,7 @@ type Selected<'a> = (
 #[allow(clippy::too_many_arguments, reason = "the HUD shows a little of everything")]
 pub fn hud(
     mut contexts: EguiContexts,
-    request: Option<Res<MissionRequest>>,
+    mission: Option<Res<LoadedMission>>,
     clock: Res<GameClock>,
     hud: Res<HudState>,
     selection: Res<Selection>,
@@ -169,7 +169,7 @@ pub fn hud(
             ui.horizontal(|ui| {
                 // The bar grows with its numbers instead of wrapping them.
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                ui.strong(request.as_ref().map_or(locale.t("hud-mission"), |r| r.mission.clone()));
+                ui.strong(mission.as_ref().map_or(locale.t("hud-mission"), |m| m.name.clone()));
                 ui.separator();
                 ui.monospace(format!("{:02}:{:02}", seconds / 60, seconds % 60));
                 ui.separator();

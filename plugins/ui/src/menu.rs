@@ -10,8 +10,7 @@ use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::GameData;
 use iron3d_core::AppState;
 use iron3d_formats::config::TextRes;
-use iron3d_mission::{GameMissionBackend, LoadError, LoadProgress, MissionName, MissionRequest};
-use std::sync::Arc;
+use iron3d_mission::{LoadError, LoadProgress, MissionName, MissionRequest, StartMission};
 
 /// Seconds each loading tip stays on screen.
 pub const TIP_SECONDS: f32 = 5.0;
@@ -40,8 +39,8 @@ pub struct MenuState {
     page: MenuPage,
 }
 
-/// Starts missions of the game directory: a [`MissionRequest`] and the switch to
-/// `AppState::Loading`.
+/// Starts missions of the game directory ([`StartMission`]) from the menu, recording
+/// them in the campaign progress.
 #[derive(SystemParam)]
 pub struct MissionStarter<'w, 's> {
     commands: Commands<'w, 's>,
@@ -71,12 +70,10 @@ impl MissionStarter<'_, '_> {
         self.request(mission)
     }
 
-    /// The [`MissionRequest`] and the switch to loading.
+    /// Starts `mission` ([`StartMission`]).
     fn request(&mut self, mission: &str) -> bool {
         let Some(game) = &self.game else { return false };
-        let backend = GameMissionBackend::new(Arc::clone(&game.0));
-        self.commands.insert_resource(MissionRequest { mission: mission.to_string(), backend: Arc::new(backend) });
-        self.next.set(AppState::Loading);
+        self.commands.queue(StartMission::from_game(&game.0, mission));
         true
     }
 

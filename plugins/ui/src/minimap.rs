@@ -3,7 +3,7 @@
 //! hostile red, others grey; buildings as squares), and the camera's view on the
 //! ground. A left click moves the camera there, a right click sends the selected units.
 
-use crate::command::{Scene, move_in_formation};
+use crate::command::{Battlefield, move_in_formation};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
@@ -79,7 +79,7 @@ pub(crate) fn minimap(
     mut contexts: EguiContexts,
     mut minimap: ResMut<Minimap>,
     nav: Option<Res<NavMap>>,
-    scene: Scene,
+    scene: Battlefield,
     mut cameras: Query<&mut GameCamera>,
     selection: Res<Selection>,
     mut player: ResMut<PlayerCommands>,

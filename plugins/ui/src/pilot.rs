@@ -5,7 +5,7 @@
 //! commands through the same Control step as every other unit. `Pilot` again, `Pause`
 //! or losing the robot hands it back to its orders.
 
-use crate::command::Scene;
+use crate::command::Battlefield;
 use bevy::prelude::*;
 use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
 use iron3d_camera::{CameraMode, GameCamera};
@@ -22,7 +22,7 @@ pub(crate) fn pilot(
     actions: Query<&Actions>,
     selection: Res<Selection>,
     settings: Res<InputSettings>,
-    scene: Scene,
+    scene: Battlefield,
     time: Res<Time<Real>>,
     mut player: ResMut<PlayerCommands>,
     mut cameras: Query<&mut GameCamera>,

@@ -9,8 +9,8 @@
 //! while paused).
 //!
 //! Pure rules live in [`schedule`], [`volume`], [`lightning`] and [`sound`]; the systems
-//! read the camera in `PostUpdate` (after the camera moved, before transforms
-//! propagate) in the order of [`WeatherSystems`].
+//! read the camera in `PostUpdate` (in `iron3d_core::FrameSystems::Weather`: after the
+//! camera moved, before transforms propagate) in the order of [`WeatherSystems`].
 
 mod bolts;
 mod frame;
@@ -32,8 +32,7 @@ pub use sky::{MissionSky, SkyLook, read_sky};
 pub use sound::RainLoop;
 
 use bevy::prelude::*;
-use bevy::transform::TransformSystems;
-use iron3d_core::{AppState, MissionStart};
+use iron3d_core::{AppState, FrameSystems, MissionStart};
 
 /// The weather's systems in `PostUpdate`, in order.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
@@ -73,7 +72,7 @@ impl Plugin for WeatherPlugin {
                 PostUpdate,
                 (WeatherSystems::Clock, WeatherSystems::Frame, WeatherSystems::Weather)
                     .chain()
-                    .before(TransformSystems::Propagate)
+                    .in_set(FrameSystems::Weather)
                     .run_if(in_state(AppState::InGame)),
             )
             .add_systems(

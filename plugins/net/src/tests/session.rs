@@ -412,6 +412,7 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
         clan: clan as i32,
         record,
         properties: Default::default(),
+        extras: Default::default(),
     };
     iron3d_mission::spawn_object(s.host.world_mut(), object).unwrap();
     s.step(10);

@@ -301,6 +301,7 @@ fn demo_robots_differing_only_in_max_speed_percent_cover_distances_about_one_to_
             clan: 1,
             record: PlacedRecord::from(&placed),
             properties: PropertyBag::of(&placed),
+            extras: Default::default(),
         };
         built.push(spawn_object(app.world_mut(), object).unwrap());
         let limits = *app.world().get::<MotionLimits>(built[k]).unwrap();

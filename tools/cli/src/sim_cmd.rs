@@ -11,7 +11,7 @@ use clap::Subcommand;
 use iron3d_core::{
     CollisionProxy, CommandQueue, Difficulty, DifficultyLevel, GameClock, Health, Kinematics, MissionClans,
     MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner, PilotInput,
-    SchemeNames, SimCommand as Command, SimObject, SimTransform, TICK_MS,
+    SchemeNames, SimCommand, SimObject, SimTransform, TICK_MS,
 };
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
 use iron3d_mission::{MissionName, MissionPlugin, load_headless};
@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 /// `sim` subcommands.
 #[derive(Subcommand, Debug)]
-pub enum SimCommand {
+pub enum HeadlessCommand {
     /// Run MISSION for N ticks of 64 ms.
     #[command(
         after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
@@ -165,8 +165,8 @@ struct Report {
 }
 
 /// Runs a `sim` subcommand.
-pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
-    let SimCommand::Run {
+pub fn run(cmd: HeadlessCommand) -> anyhow::Result<()> {
+    let HeadlessCommand::Run {
         game_dir,
         mission,
         ticks,
@@ -182,7 +182,7 @@ pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
         mods,
     } = cmd
     else {
-        let SimCommand::Replay { game_dir, file, json, mods } = cmd else { unreachable!("two variants") };
+        let HeadlessCommand::Replay { game_dir, file, json, mods } = cmd else { unreachable!("two variants") };
         return save_cmd::replay(&game_dir, &file, json, &mods);
     };
     let saved = load.as_deref().map(|f| save_cmd::read(f, FileKind::Save)).transpose()?;
@@ -219,7 +219,7 @@ pub fn run(cmd: SimCommand) -> anyhow::Result<()> {
         }
     };
     commands.retain(|c| saved.is_none() || c.tick > start);
-    commands.sort_by(Command::cmp_stable);
+    commands.sort_by(SimCommand::cmp_stable);
     let mut commands = commands.into_iter().peekable();
     loop {
         let now = app.world().resource::<GameClock>().tick;
@@ -378,7 +378,7 @@ fn parse_orders(text: &str) -> Result<Vec<Entry>, String> {
 /// the command path's table, research nodes by index (a name per unit's clan), every
 /// unit checked (unit orders: it exists and moves; build and research: production's
 /// static checks). Errors name the entry.
-fn commands(world: &mut World, entries: Vec<Entry>) -> Result<Vec<Command>, String> {
+fn commands(world: &mut World, entries: Vec<Entry>) -> Result<Vec<SimCommand>, String> {
     let mut out = Vec::new();
     for (i, (tick, units, order, queued)) in entries.into_iter().enumerate() {
         let entry = |m: String| format!("entry {i}: {m}");
@@ -399,7 +399,7 @@ fn commands(world: &mut World, entries: Vec<Entry>) -> Result<Vec<Command>, Stri
             },
         };
         for (units, order) in orders {
-            let command = Command { tick, units, order, queued };
+            let command = SimCommand { tick, units, order, queued };
             check_units(world, &command).map_err(entry)?;
             out.push(command);
         }
@@ -408,7 +408,7 @@ fn commands(world: &mut World, entries: Vec<Entry>) -> Result<Vec<Command>, Stri
 }
 
 /// Every unit named exists and moves (unit orders) or passes production's checks.
-fn check_units(world: &mut World, command: &Command) -> Result<(), String> {
+fn check_units(world: &mut World, command: &SimCommand) -> Result<(), String> {
     for &id in &command.units {
         let entity = world.resource::<ObjectTable>().entity_of(id).ok_or(format!("no object with id {id}"))?;
         if !command.order.is_production() && world.get::<Movable>(entity).is_none() {

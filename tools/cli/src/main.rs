@@ -77,7 +77,7 @@ enum Command {
     /// The headless simulation: run a mission for N ticks, with orders, state hashes,
     /// saves and replays; re-simulate a replay.
     #[command(subcommand)]
-    Sim(sim_cmd::SimCommand),
+    Sim(sim_cmd::HeadlessCommand),
     /// Saves and replays: info.
     #[command(subcommand)]
     Save(save_cmd::SaveCommand),

@@ -108,8 +108,8 @@ fn list_extract_pack_and_roundtrip() {
 #[test]
 fn roundtrip_keeps_an_empty_entry_inside_a_payload_and_documents_its_exit_status() {
     // The first fuzz regression: entry `b` (size 0) points into entry `a`'s payload.
-    let input =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../formats/fuzz/regressions/nres/empty-entry-inside-payload.nres");
+    let input = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../asset_loaders/formats/fuzz/regressions/nres/empty-entry-inside-payload.nres");
     let root = std::env::temp_dir().join(format!("iron3d-cli-empty-entry-{}", std::process::id()));
     std::fs::create_dir_all(&root).unwrap();
     let copy = root.join("copy.nres");
