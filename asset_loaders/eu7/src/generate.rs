@@ -69,6 +69,9 @@ impl GenConfig {
     }
 }
 
+/// Binary path of the module the generated scenery includes (beside the scenery).
+pub const INCLUDE_FILE: &str = "flora.eu7";
+
 /// Path of generated model kind `k`.
 pub fn model_path(k: usize) -> String {
     format!("models/gen/m{k:03}.e3d")
@@ -88,7 +91,7 @@ pub fn scene(cfg: &GenConfig) -> Scene {
     s.includes.push(Include {
         source_line: 12,
         source_path: int.intern(b"scenery/gen/flora.inc"),
-        binary_path: int.intern(b"flora.eu7"),
+        binary_path: int.intern(INCLUDE_FILE.as_bytes()),
         params: inc_params.to_vec(),
         site_transform: Some(crate::node::TransformContext {
             origins: vec![[10.0, 0.0, 20.0]],
@@ -337,6 +340,32 @@ pub fn scene(cfg: &GenConfig) -> Scene {
 /// Generates the scenery bytes (canonical writer).
 pub fn scenery(cfg: &GenConfig) -> Result<Vec<u8>> {
     scene(cfg).write()
+}
+
+/// The module the generated scenery includes ([`INCLUDE_FILE`]): a grove of 25 `MODL`
+/// models in a 5 × 5 grid 8 m apart and a memory cell whose text names the first include
+/// parameter, placed by the include's first three parameters (`PLAC` 1, 2, 3).
+pub fn include_module(cfg: &GenConfig) -> Result<Vec<u8>> {
+    let mut int = Interner::default();
+    let mut s = Scene { placement: [1, 2, 3, 0], ..Scene::default() };
+    let kinds = cfg.model_kinds.max(1);
+    for i in 0..25usize {
+        let location = [(i % 5) as f32 * 8.0, 0.0, (i / 5) as f32 * 8.0];
+        s.models.push(ModelRecord {
+            location,
+            angles: [0.0, (i * 37 % 360) as f32, 0.0],
+            scale: [1.0; 3],
+            model_file: int.intern(model_path(i % kinds).as_bytes()),
+            ..ModelRecord::default()
+        });
+    }
+    s.memcells.push(MemCell {
+        node: node_with_name(int.intern(b"grove")),
+        text: int.intern(b"grove at (p1)"),
+        ..MemCell::default()
+    });
+    s.strings = int.table;
+    s.write()
 }
 
 /// Small E3D models for kinds `0..kinds`: (path, bytes), a pyramid of varying height.

@@ -73,6 +73,10 @@ pub struct SceneryInfo {
     pub section_models: u64,
     /// Prototypes.
     pub prototypes: usize,
+    /// Modules loaded (the root and its includes).
+    pub modules: usize,
+    /// Missing or damaged includes, located.
+    pub include_warnings: Vec<String>,
 }
 
 impl SceneryInfo {
@@ -86,22 +90,23 @@ impl SceneryInfo {
             }
         };
         use iron3d_eu7::ChunkBody as B;
-        let m = &s.module;
-        info.version = m.version;
-        for c in &m.chunks {
+        info.version = s.module().version;
+        for (i, c) in s.tree.modules.iter().enumerate().flat_map(|(i, m)| m.module.chunks.iter().map(move |c| (i, c))) {
             match &c.body {
                 B::Terr(t) => info.terrain_triangles += t.triangle_count(),
                 B::Mesh(v) => info.shapes += v.len(),
                 B::Line(v) => info.lines += v.len(),
                 B::Trak(v) => info.tracks += v.len(),
                 B::Trac(v) => info.traction += v.len(),
-                B::Modl(v) => info.static_models += v.len(),
+                B::Modl(v) if s.draws_static_models(i) => info.static_models += v.len(),
                 _ => {}
             }
         }
         info.sections = s.sections().len();
         info.section_models = s.index.total_models();
-        info.prototypes = m.prototypes().len();
+        info.prototypes = s.module().prototypes().len();
+        info.modules = s.tree.modules.len();
+        info.include_warnings = s.tree.warnings.iter().map(ToString::to_string).collect();
         info
     }
 }
@@ -119,8 +124,9 @@ pub struct Eu7ViewerPlugin {
 impl Plugin for Eu7ViewerPlugin {
     fn build(&self, app: &mut App) {
         let loaded = data::Scenery::open(&self.file);
-        if let Err(e) = &loaded {
-            error!("cannot open the scenery: {e}");
+        match &loaded {
+            Err(e) => error!("cannot open the scenery: {e}"),
+            Ok(s) => s.tree.warnings.iter().for_each(|w| warn!("include skipped: {w}")),
         }
         let info = SceneryInfo::of(&self.file, loaded.as_ref().map_err(String::as_str));
         app.register_type::<LoadedScenery>()

@@ -15,12 +15,13 @@ use bevy::asset::RenderAssetUsages;
 use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 use iron3d_eu7::ChunkBody;
+use iron3d_eu7::include::Affine;
 use iron3d_eu7::node::PackedVertex;
 use iron3d_eu7::shape::TerrainBody;
-use iron3d_eu7::track::{SegmentPath, Track, Traction};
+use iron3d_eu7::track::{SegmentPath, Traction};
 
 use crate::LoadedScenery;
-use crate::data::{Placement, text};
+use crate::data::{Placement, WorldTrack, text, world_point};
 use crate::models::tint;
 use crate::streaming::{ModelInstance, SectionStreamer, placement_transform};
 use crate::terrain::TerrainHeights;
@@ -72,8 +73,9 @@ impl Tris {
         self.normals.push(n);
         self.uvs.push(uv);
     }
-    fn push_packed(&mut self, v: &PackedVertex, origin: [f32; 3]) {
-        self.push(std::array::from_fn(|i| v.position[i] + origin[i]), v.normal_f32(), v.uv_f32());
+    fn push_packed(&mut self, v: &PackedVertex, origin: [f32; 3], frame: &Frame) {
+        let local = std::array::from_fn(|i| v.position[i] + origin[i]);
+        self.push(frame.point(local), frame.normal(v.normal_f32()), v.uv_f32());
     }
     fn into_mesh(self) -> Option<Mesh> {
         (!self.positions.is_empty()).then(|| {
@@ -82,6 +84,33 @@ impl Tris {
                 .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, self.normals)
                 .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, self.uvs)
         })
+    }
+}
+
+/// A module's placement (module space → world, eu7.md §6.2–§6.3) applied to its geometry.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame(pub Affine);
+
+impl Frame {
+    /// A point in world space.
+    pub fn point(&self, p: [f32; 3]) -> [f32; 3] {
+        world_point(&self.0, p)
+    }
+
+    /// A direction in world space, normalised (the linear part only).
+    pub fn normal(&self, n: [f32; 3]) -> [f32; 3] {
+        let m = &self.0;
+        let v = Vec3::from_array(std::array::from_fn(|r| {
+            (m[r][0] * f64::from(n[0]) + m[r][1] * f64::from(n[1]) + m[r][2] * f64::from(n[2])) as f32
+        }));
+        v.normalize_or(Vec3::Y).to_array()
+    }
+
+    /// The placement as a Bevy transform (exact for rotation about Y with uniform scale).
+    pub fn transform(&self) -> Transform {
+        let m = &self.0;
+        let col = |c: usize| Vec4::new(m[0][c] as f32, m[1][c] as f32, m[2][c] as f32, if c == 3 { 1.0 } else { 0.0 });
+        Transform::from_matrix(Mat4::from_cols(col(0), col(1), col(2), col(3)))
     }
 }
 
@@ -139,10 +168,10 @@ fn ribbon(out: &mut Tris, line: &[Vec3], offset: f32, half_width: f32) {
 }
 
 /// Ballast and rail ribbons of `tracks`, lifted onto `heights`.
-fn track_meshes(tracks: &[&Track], heights: &TerrainHeights) -> (Tris, Tris) {
+fn track_meshes(tracks: &[WorldTrack], heights: &TerrainHeights) -> (Tris, Tris) {
     let (mut ballast, mut rails) = (Tris::default(), Tris::default());
     for t in tracks {
-        let gauge = if t.track_width.is_finite() && t.track_width > 0.1 { t.track_width } else { 1.435 };
+        let gauge = if t.width.is_finite() && t.width > 0.1 { t.width } else { 1.435 };
         for path in &t.paths {
             let line: Vec<Vec3> = sample_path(path, 4.0)
                 .into_iter()
@@ -166,13 +195,13 @@ fn line_mesh(points: Vec<[f32; 3]>, colors: Vec<[f32; 4]>) -> Option<Mesh> {
     })
 }
 
-fn wire_lines(wires: &[&Traction], points: &mut Vec<[f32; 3]>, colors: &mut Vec<[f32; 4]>) {
-    for w in wires {
+fn wire_lines(wires: &[(&Traction, Frame)], points: &mut Vec<[f32; 3]>, colors: &mut Vec<[f32; 4]>) {
+    for (w, frame) in wires {
         if w.wire_count <= 0 {
             continue;
         }
         for pair in [[w.wires[0], w.wires[1]], [w.wires[2], w.wires[3]]] {
-            points.extend(pair);
+            points.extend(pair.map(|p| frame.point(p)));
             colors.extend([[0.9, 0.75, 0.3, 1.0]; 2]);
         }
     }
@@ -195,69 +224,72 @@ fn spawn_static_geometry(
         Transform::from_rotation(Quat::from_euler(EulerRot::YXZ, 0.6, -0.9, 0.0)),
     ));
     let Some(data) = &scenery.data else { return };
-    let m = &data.module;
     let mut terrain_tris: Vec<[[f32; 3]; 3]> = Vec::new();
-    let (mut tracks, mut wires) = (Vec::new(), Vec::new());
-    let mut shapes: BTreeMap<u32, (Tris, [f32; 4], String)> = BTreeMap::new();
+    let mut wires = Vec::new();
+    let mut shapes: BTreeMap<String, (Tris, [f32; 4])> = BTreeMap::new();
     let (mut line_points, mut line_colors) = (Vec::new(), Vec::new());
     let mut static_models = Vec::new();
-    for c in &m.chunks {
-        match &c.body {
-            ChunkBody::Terr(t) => {
-                let batches: Vec<&[PackedVertex]> = match &t.body {
-                    TerrainBody::Batched(b) => b.iter().map(|b| b.vertices.as_slice()).collect(),
-                    TerrainBody::Legacy(v) => vec![v.as_slice()],
-                };
-                let d = t.lighting.diffuse;
-                let color = Color::srgb(0.42 * d[0] / 0.8, 0.58 * d[1] / 0.8, 0.3 * d[2] / 0.8);
-                let material = materials.add(scenery_material(color));
-                for (i, vertices) in batches.into_iter().enumerate() {
-                    let mut tris = Tris::default();
-                    for v in vertices {
-                        tris.push_packed(v, [0.0; 3]);
-                    }
-                    terrain_tris
-                        .extend(vertices.chunks_exact(3).map(|t| [t[0].position, t[1].position, t[2].position]));
-                    if let Some(mesh) = tris.into_mesh() {
-                        commands.spawn((
-                            Name::new(format!("Terrain {} batch {i}", text(m.string(t.material)))),
-                            StaticGeometry::Terrain,
-                            Mesh3d(meshes.add(mesh)),
-                            MeshMaterial3d(material.clone()),
-                        ));
-                    }
-                }
-            }
-            ChunkBody::Mesh(list) => {
-                for s in list {
-                    let entry = shapes
-                        .entry(s.material.0)
-                        .or_insert_with(|| (Tris::default(), s.lighting.block.diffuse, text(m.string(s.material))));
-                    for k in triangle_order(s.subtype, s.vertices.len()) {
-                        if let Some(v) = s.vertices.get(k) {
-                            entry.0.push_packed(v, s.origin);
+    for (index, m) in data.tree.modules.iter().enumerate() {
+        let frame = Frame(m.transform);
+        for c in &m.module.chunks {
+            match &c.body {
+                ChunkBody::Terr(t) => {
+                    let batches: Vec<&[PackedVertex]> = match &t.body {
+                        TerrainBody::Batched(b) => b.iter().map(|b| b.vertices.as_slice()).collect(),
+                        TerrainBody::Legacy(v) => vec![v.as_slice()],
+                    };
+                    let d = t.lighting.diffuse;
+                    let color = Color::srgb(0.42 * d[0] / 0.8, 0.58 * d[1] / 0.8, 0.3 * d[2] / 0.8);
+                    let material = materials.add(scenery_material(color));
+                    for (i, vertices) in batches.into_iter().enumerate() {
+                        let mut tris = Tris::default();
+                        for v in vertices {
+                            tris.push_packed(v, [0.0; 3], &frame);
+                        }
+                        terrain_tris.extend(tris.positions.chunks_exact(3).map(|t| [t[0], t[1], t[2]]));
+                        if let Some(mesh) = tris.into_mesh() {
+                            commands.spawn((
+                                Name::new(format!("Terrain {} batch {i}", text(m.string(t.material)))),
+                                StaticGeometry::Terrain,
+                                Mesh3d(meshes.add(mesh)),
+                                MeshMaterial3d(material.clone()),
+                            ));
                         }
                     }
                 }
-            }
-            ChunkBody::Line(list) => {
-                for l in list {
-                    let d = l.lighting.block.diffuse;
-                    for k in line_order(l.subtype, l.positions.len()) {
-                        if let Some(p) = l.positions.get(k) {
-                            line_points.push(std::array::from_fn(|i| p[i] + l.origin[i]));
-                            line_colors.push(d);
+                ChunkBody::Mesh(list) => {
+                    for s in list {
+                        let entry = shapes
+                            .entry(text(m.string(s.material)))
+                            .or_insert_with(|| (Tris::default(), s.lighting.block.diffuse));
+                        for k in triangle_order(s.subtype, s.vertices.len()) {
+                            if let Some(v) = s.vertices.get(k) {
+                                entry.0.push_packed(v, s.origin, &frame);
+                            }
                         }
                     }
                 }
+                ChunkBody::Line(list) => {
+                    for l in list {
+                        let d = l.lighting.block.diffuse;
+                        for k in line_order(l.subtype, l.positions.len()) {
+                            if let Some(p) = l.positions.get(k) {
+                                line_points.push(frame.point(std::array::from_fn(|i| p[i] + l.origin[i])));
+                                line_colors.push(d);
+                            }
+                        }
+                    }
+                }
+                ChunkBody::Trac(v) => wires.extend(v.iter().map(|w| (w, frame))),
+                ChunkBody::Modl(v) if data.draws_static_models(index) => {
+                    static_models.extend(v.iter().map(|r| (r, m, frame)));
+                }
+                _ => {}
             }
-            ChunkBody::Trak(v) => tracks.extend(v.iter()),
-            ChunkBody::Trac(v) => wires.extend(v.iter()),
-            ChunkBody::Modl(v) => static_models.extend(v.iter()),
-            _ => {}
         }
     }
-    for (tris, d, name) in shapes.into_values() {
+    let tracks = data.world_tracks();
+    for (name, (tris, d)) in shapes {
         let t = tint(&name).to_linear();
         let color = LinearRgba::new(t.red * d[0], t.green * d[1], t.blue * d[2], 1.0);
         if let Some(mesh) = tris.into_mesh() {
@@ -312,18 +344,18 @@ fn spawn_static_geometry(
             .id();
         let children: Vec<_> = static_models
             .iter()
-            .filter(|r| {
+            .filter(|(r, m, _)| {
                 let f = m.string(r.model_file);
                 !f.is_empty() && !f.eq_ignore_ascii_case(b"notload")
             })
-            .map(|r| {
+            .map(|(r, m, frame)| {
                 let path = text(m.string(r.model_file));
                 let model = streamer.intern(&path);
                 let p = Placement { model, location: r.location, angles: r.angles, scale: r.scale };
                 (
                     Name::new(path),
                     ModelInstance { model },
-                    placement_transform(&p),
+                    frame.transform().mul_transform(placement_transform(&p)),
                     Visibility::default(),
                     ChildOf(root),
                 )
@@ -380,8 +412,16 @@ mod tests {
             p_end: [-20.0, 0.0, 0.0],
             ..SegmentPath::default()
         };
-        let track = Track { track_width: 1.435, paths: vec![path], ..Track::default() };
-        let (ballast, rails) = track_meshes(&[&track], &heights);
+        let track = WorldTrack {
+            name: String::new(),
+            track_type: 1,
+            category: 1,
+            width: 1.435,
+            paths: vec![path],
+            module: 0,
+            index: 0,
+        };
+        let (ballast, rails) = track_meshes(&[track], &heights);
         assert!(ballast.positions.iter().all(|p| (p[1] - 2.08).abs() < 1e-5));
         assert!(rails.positions.iter().all(|p| (p[1] - 2.25).abs() < 1e-5));
         assert_eq!(rails.positions.len(), 2 * ballast.positions.len());
