@@ -61,7 +61,8 @@ pub enum Eu7Command {
         /// Side of the area in km.
         #[arg(long, default_value_t = 10.0)]
         extent_km: f64,
-        /// Also write the generated `.e3d` models under the output's directory.
+        /// Also write the generated `.e3d` models and their TGA textures under the output's
+        /// directory.
         #[arg(long)]
         models: bool,
     },
@@ -189,7 +190,7 @@ pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
             std::fs::write(&inc, generate::include_module(&cfg)?)
                 .with_context(|| format!("writing {}", inc.display()))?;
             if models {
-                for (path, data) in generate::models(cfg.model_kinds) {
+                for (path, data) in generate::models(cfg.model_kinds).into_iter().chain(generate::textures()) {
                     let p = dir.join(&path);
                     if let Some(parent) = p.parent() {
                         std::fs::create_dir_all(parent)?;

@@ -100,7 +100,7 @@ pub fn scene(cfg: &GenConfig) -> Scene {
         }),
     });
 
-    let grass = int.intern(b"terrain/grass");
+    let grass = int.intern(TERRAIN_TEXTURE.as_bytes());
     let grid = (cfg.terrain_triangles as f64 / 2.0).sqrt().ceil().max(1.0);
     let cell = cfg.extent_m / grid;
     for t in 0..cfg.terrain_triangles {
@@ -368,16 +368,65 @@ pub fn include_module(cfg: &GenConfig) -> Result<Vec<u8>> {
     s.write()
 }
 
-/// Small E3D models for kinds `0..kinds`: (path, bytes), a pyramid of varying height.
+/// Texture named by generated model kind `k` (one of 4, see [`textures`]).
+pub fn model_texture(k: usize) -> String {
+    format!("gen/tex{}", k % 4)
+}
+
+/// The terrain texture of generated sceneries (`MESH`/`TERR` material).
+pub const TERRAIN_TEXTURE: &str = "terrain/grass";
+
+/// Uncompressed 32-bit TGA (top row first) of `w × h` pixels from `f(x, y)` → RGBA.
+pub fn tga(w: u16, h: u16, f: impl Fn(u16, u16) -> [u8; 4]) -> Vec<u8> {
+    let mut b = vec![0u8, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    b.extend(w.to_le_bytes());
+    b.extend(h.to_le_bytes());
+    b.extend([32, 0x28]);
+    for y in 0..h {
+        for x in 0..w {
+            let [r, g, bl, a] = f(x, y);
+            b.extend([bl, g, r, a]);
+        }
+    }
+    b
+}
+
+/// The textures generated sceneries name, as `textures/…` TGA files: the terrain's grass
+/// and four model textures (brick, stripes, checker, planks).
+pub fn textures() -> Vec<(String, Vec<u8>)> {
+    let grass = tga(64, 64, |x, y| {
+        let n = ((u32::from(x) * 7919 + u32::from(y) * 104_729) % 23) as u8;
+        [60 + n, 120 + 2 * n, 40 + n / 2, 255]
+    });
+    let model = |k: u16| {
+        tga(32, 32, move |x, y| match k {
+            0 if y % 8 == 0 || (x + if y / 8 % 2 == 0 { 0 } else { 8 }) % 16 == 0 => [200, 200, 190, 255],
+            0 => [150, 60, 40, 255],
+            1 if (x / 4) % 2 == 0 => [230, 200, 40, 255],
+            1 => [40, 40, 40, 255],
+            2 if (x / 8 + y / 8) % 2 == 0 => [30, 110, 200, 255],
+            2 => [230, 230, 230, 255],
+            _ if y % 8 == 0 => [70, 45, 20, 255],
+            _ => [140, 95, 50, 255],
+        })
+    };
+    let mut out = vec![(format!("textures/{TERRAIN_TEXTURE}.tga"), grass)];
+    out.extend((0..4).map(|k| (format!("textures/{}.tga", model_texture(usize::from(k))), model(k))));
+    out
+}
+
+/// Small E3D models for kinds `0..kinds`: (path, bytes), a textured pyramid of varying
+/// height.
 pub fn models(kinds: usize) -> Vec<(String, Vec<u8>)> {
     (0..kinds)
         .map(|k| {
             let h = 2.0 + (k % 10) as f32;
             let p = [[-1.0, 0.0, -1.0], [1.0, 0.0, -1.0], [1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, h, 0.0]];
+            let uv = |p: [f32; 3]| [(p[0] + p[2] + 2.0) / 2.0, (h - p[1]) / 2.0];
             let vertices: Vec<Vertex> =
-                p.iter().map(|&position| Vertex { position, normal: [0.0, 1.0, 0.0], uv: [0.0, 0.0] }).collect();
+                p.iter().map(|&position| Vertex { position, normal: [0.0, 1.0, 0.0], uv: uv(position) }).collect();
             let indices = [0, 4, 1, 1, 4, 2, 2, 4, 3, 3, 4, 0];
-            (model_path(k), write_simple(&vertices, &indices, b"", format!("m{k}").as_bytes()))
+            (model_path(k), write_simple(&vertices, &indices, model_texture(k).as_bytes(), format!("m{k}").as_bytes()))
         })
         .collect()
 }

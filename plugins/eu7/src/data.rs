@@ -214,7 +214,20 @@ pub fn model_candidates(dir: &Path, name: &str) -> Vec<PathBuf> {
     out
 }
 
-/// A model flattened to one triangle list in model space.
+/// A run of [`ModelGeometry`] vertices sharing one material (e3d.md `SUBn`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GeometryPart {
+    /// First vertex.
+    pub start: usize,
+    /// Vertex count.
+    pub len: usize,
+    /// `TEX0` name; empty for coloured submodels and replaceable skins.
+    pub texture: String,
+    /// Submodel flag `0x20` (translucent): drawn blended and two-sided.
+    pub translucent: bool,
+}
+
+/// A model flattened to triangle lists in model space, one [`GeometryPart`] per material.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModelGeometry {
     /// Positions.
@@ -225,6 +238,8 @@ pub struct ModelGeometry {
     pub uvs: Vec<[f32; 2]>,
     /// Per-vertex colour: the submodel's diffuse.
     pub colors: Vec<[f32; 4]>,
+    /// Material runs, sorted by (texture, translucent).
+    pub parts: Vec<GeometryPart>,
 }
 
 type Mat4 = [f64; 16];
@@ -247,7 +262,7 @@ impl ModelGeometry {
     /// Flattens the submodel tree of `m` (matrices relative to the parent; triangle
     /// types 4/5/6 only; `Light_On*` submodels start hidden and are left out).
     pub fn from_e3d(m: &E3dModel) -> Self {
-        let mut g = Self::default();
+        let mut by_material: BTreeMap<(String, bool), Self> = BTreeMap::new();
         let mut seen = vec![false; m.submodels.len()];
         let mut stack: Vec<(usize, Mat4)> = if m.submodels.is_empty() { Vec::new() } else { vec![(0, IDENTITY)] };
         while let Some((i, parent)) = stack.pop() {
@@ -271,6 +286,12 @@ impl ModelGeometry {
             if name.len() >= 8 && name[..8].eq_ignore_ascii_case(b"light_on") {
                 continue;
             }
+            let texture = usize::try_from(s.texture)
+                .ok()
+                .filter(|&k| k > 0)
+                .and_then(|k| m.textures.get(k))
+                .map_or_else(String::new, |t| text(t));
+            let g = by_material.entry((texture, s.flags & 0x20 != 0)).or_default();
             for tri in m.triangles(i) {
                 for v in tri {
                     let p = apply(&world, v.position, 1.0);
@@ -283,6 +304,17 @@ impl ModelGeometry {
                     g.colors.push(s.diffuse);
                 }
             }
+        }
+        let mut g = Self::default();
+        for ((texture, translucent), part) in by_material {
+            if part.positions.is_empty() {
+                continue;
+            }
+            g.parts.push(GeometryPart { start: g.positions.len(), len: part.positions.len(), texture, translucent });
+            g.positions.extend(part.positions);
+            g.normals.extend(part.normals);
+            g.uvs.extend(part.uvs);
+            g.colors.extend(part.colors);
         }
         g
     }
@@ -370,6 +402,8 @@ mod tests {
         // Kind 2: apex height 2 + 2 = 4 m.
         assert_eq!(g.positions.iter().map(|p| p[1]).fold(0.0, f32::max), 4.0);
         assert!(g.colors.iter().all(|c| *c == [1.0; 4]));
+        let part = GeometryPart { start: 0, len: 12, texture: generate::model_texture(2), translucent: false };
+        assert_eq!(g.parts, vec![part]);
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //!   come from the Bevy-free [`planner`]; decoding and model files from the Bevy-free
 //!   [`data`].
 //! * [`models`]: `.e3d` meshes cached per model, shared mesh and material handles per
-//!   model so Bevy batches the instances; a labelled placeholder cube for missing files.
+//!   model part so Bevy batches the instances; a labelled placeholder cube for missing files.
+//! * [`textures`]: DDS/TGA/BMP/PNG textures of models, terrain and shapes from the scenery's
+//!   folders, a checker fallback and one warning per missing name.
 //! * [`camera`]: free-fly camera. [`overlay`]: egui overlay with the section grid, counts
 //!   and streaming stats.
 //!
@@ -27,6 +29,7 @@ pub mod planner;
 pub mod scene;
 pub mod streaming;
 pub mod terrain;
+pub mod textures;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -129,6 +132,9 @@ impl Plugin for Eu7ViewerPlugin {
             Ok(s) => s.tree.warnings.iter().for_each(|w| warn!("include skipped: {w}")),
         }
         let info = SceneryInfo::of(&self.file, loaded.as_ref().map_err(String::as_str));
+        let dir = self.file.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        let bases = [Some(dir.clone()), dir.parent().map(std::path::Path::to_path_buf)].into_iter().flatten().collect();
+        app.insert_resource(textures::TextureLibrary::new(bases));
         app.register_type::<LoadedScenery>()
             .register_type::<SceneryInfo>()
             .insert_resource(LoadedScenery { data: loaded.ok().map(Arc::new) })

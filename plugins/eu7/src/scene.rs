@@ -1,5 +1,6 @@
-//! Static scenery geometry turned into meshes at startup: `TERR` (one mesh per terrain
-//! batch, so frustum culling works per section), `MESH` shapes merged per material (their
+//! Static scenery geometry of every loaded module, placed by its include transform, turned
+//! into meshes at startup: `TERR` (one mesh per terrain batch, so frustum culling works per
+//! section) and `MESH` shapes merged per material (their
 //! vertices are relative to the shape origin, eu7.md §6.8), `LINE` shapes and traction
 //! wires as line lists, tracks as ballast and rail ribbons sampled from their Bézier
 //! paths, and `MODL` models as instances. Also the sun, ambient light and sky colour.
@@ -22,9 +23,9 @@ use iron3d_eu7::track::{SegmentPath, Traction};
 
 use crate::LoadedScenery;
 use crate::data::{Placement, WorldTrack, text, world_point};
-use crate::models::tint;
 use crate::streaming::{ModelInstance, SectionStreamer, placement_transform};
 use crate::terrain::TerrainHeights;
+use crate::textures::{LoadedTexture, TextureLibrary};
 
 /// Spawns the static geometry and lights.
 #[derive(Debug, Clone, Copy, Default)]
@@ -211,10 +212,24 @@ fn scenery_material(color: Color) -> StandardMaterial {
     StandardMaterial { base_color: color, perceptual_roughness: 0.95, cull_mode: None, ..default() }
 }
 
+/// A scenery surface with `texture` (or the fallback), tinted by the diffuse colour
+/// relative to the default 0.8 (eu7.md §5.2), two-sided.
+fn textured_material(texture: &LoadedTexture, diffuse: [f32; 4]) -> StandardMaterial {
+    let c = |k: usize| (diffuse[k] / 0.8).clamp(0.0, 1.0);
+    StandardMaterial {
+        base_color_texture: Some(texture.image.clone()),
+        alpha_mode: if texture.alpha { AlphaMode::Mask(0.5) } else { AlphaMode::Opaque },
+        ..scenery_material(Color::srgb(c(0), c(1), c(2)))
+    }
+}
+
+#[allow(clippy::too_many_arguments, reason = "one system: the resources it reads and writes")]
 fn spawn_static_geometry(
     mut commands: Commands,
     scenery: Res<LoadedScenery>,
     mut streamer: ResMut<SectionStreamer>,
+    mut textures: ResMut<TextureLibrary>,
+    mut images: ResMut<Assets<Image>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
@@ -238,9 +253,9 @@ fn spawn_static_geometry(
                         TerrainBody::Batched(b) => b.iter().map(|b| b.vertices.as_slice()).collect(),
                         TerrainBody::Legacy(v) => vec![v.as_slice()],
                     };
-                    let d = t.lighting.diffuse;
-                    let color = Color::srgb(0.42 * d[0] / 0.8, 0.58 * d[1] / 0.8, 0.3 * d[2] / 0.8);
-                    let material = materials.add(scenery_material(color));
+                    let name = text(m.string(t.material));
+                    let texture = textures.get(&name, "", &mut images);
+                    let material = materials.add(textured_material(&texture, t.lighting.diffuse));
                     for (i, vertices) in batches.into_iter().enumerate() {
                         let mut tris = Tris::default();
                         for v in vertices {
@@ -249,7 +264,7 @@ fn spawn_static_geometry(
                         terrain_tris.extend(tris.positions.chunks_exact(3).map(|t| [t[0], t[1], t[2]]));
                         if let Some(mesh) = tris.into_mesh() {
                             commands.spawn((
-                                Name::new(format!("Terrain {} batch {i}", text(m.string(t.material)))),
+                                Name::new(format!("Terrain {name} batch {i}")),
                                 StaticGeometry::Terrain,
                                 Mesh3d(meshes.add(mesh)),
                                 MeshMaterial3d(material.clone()),
@@ -290,14 +305,13 @@ fn spawn_static_geometry(
     }
     let tracks = data.world_tracks();
     for (name, (tris, d)) in shapes {
-        let t = tint(&name).to_linear();
-        let color = LinearRgba::new(t.red * d[0], t.green * d[1], t.blue * d[2], 1.0);
+        let texture = textures.get(&name, "", &mut images);
         if let Some(mesh) = tris.into_mesh() {
             commands.spawn((
                 Name::new(format!("Shapes {name}")),
                 StaticGeometry::Shapes,
                 Mesh3d(meshes.add(mesh)),
-                MeshMaterial3d(materials.add(scenery_material(color.into()))),
+                MeshMaterial3d(materials.add(textured_material(&texture, d))),
             ));
         }
     }
