@@ -98,13 +98,14 @@ fn spawn_camera(mut commands: Commands, scenery: Res<LoadedScenery>, streamer: R
     ));
 }
 
-fn fly(
+/// Free flight from the keyboard and mouse (not while riding).
+pub fn fly(
     time: Res<Time>,
     keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
-    mut cams: Query<(&mut Transform, &mut FlyCamera, &mut StreamFocus)>,
+    mut cams: Query<(&mut Transform, &mut FlyCamera, &mut StreamFocus), Without<crate::railway::Ride>>,
 ) {
     let dt = time.delta_secs();
     for (mut t, mut cam, mut focus) in &mut cams {

@@ -10,6 +10,8 @@
 //!   model part so Bevy batches the instances; a labelled placeholder cube for missing files.
 //! * [`textures`]: DDS/TGA/BMP/PNG textures of models, terrain and shapes from the scenery's
 //!   folders, a checker fallback and one warning per missing name.
+//! * [`railway`]: logic records as clickable markers with an inspector, and the ride
+//!   camera over the Bevy-free track network of [`ride`].
 //! * [`camera`]: free-fly camera. [`overlay`]: egui overlay with the section grid, counts
 //!   and streaming stats.
 //!
@@ -26,6 +28,8 @@ pub mod data;
 pub mod models;
 pub mod overlay;
 pub mod planner;
+pub mod railway;
+pub mod ride;
 pub mod scene;
 pub mod streaming;
 pub mod terrain;
@@ -145,6 +149,7 @@ impl Plugin for Eu7ViewerPlugin {
                 StreamingPlugin { config: self.streaming },
                 camera::FlyCameraPlugin,
                 overlay::OverlayPlugin,
+                railway::RailwayPlugin,
             ));
     }
 }

@@ -32,7 +32,7 @@ use crate::textures::{LoadedTexture, TextureLibrary};
 pub struct ScenePlugin;
 
 /// What a static geometry entity shows.
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 #[reflect(Component)]
 pub enum StaticGeometry {
     /// A `TERR` batch.
@@ -43,8 +43,14 @@ pub enum StaticGeometry {
     Lines,
     /// Track ballast ribbons.
     Ballast,
-    /// Rail ribbons.
+    /// Rail ribbons of normal tracks.
     Rails,
+    /// Rail ribbons of switches (`TRAK` type 2), drawn in orange.
+    Switches,
+    /// Road surfaces (`TRAK` category 2).
+    Roads,
+    /// River surfaces (`TRAK` category 4).
+    Rivers,
     /// Traction wires.
     Wires,
     /// The parent of `MODL` model instances.
@@ -168,24 +174,38 @@ fn ribbon(out: &mut Tris, line: &[Vec3], offset: f32, half_width: f32) {
     }
 }
 
-/// Ballast and rail ribbons of `tracks`, lifted onto `heights`.
-fn track_meshes(tracks: &[WorldTrack], heights: &TerrainHeights) -> (Tris, Tris) {
-    let (mut ballast, mut rails) = (Tris::default(), Tris::default());
+/// Ribbons of `tracks` by kind, lifted onto `heights`: rail tracks as ballast and two rails
+/// (a switch's rails in their own kind), roads and rivers as one surface of their width.
+fn track_meshes(tracks: &[WorldTrack], heights: &TerrainHeights) -> BTreeMap<StaticGeometry, Tris> {
+    let mut out: BTreeMap<StaticGeometry, Tris> = BTreeMap::new();
     for t in tracks {
-        let gauge = if t.width.is_finite() && t.width > 0.1 { t.width } else { 1.435 };
+        let width = |default: f32| if t.width.is_finite() && t.width > 0.1 { t.width } else { default };
         for path in &t.paths {
             let line: Vec<Vec3> = sample_path(path, 4.0)
                 .into_iter()
                 .map(|p| Vec3::new(p.x, heights.height_at(p.x, p.z).map_or(p.y, |h| h.max(p.y)), p.z))
                 .collect();
             let lifted = |dy: f32| line.iter().map(|p| *p + Vec3::Y * dy).collect::<Vec<_>>();
-            ribbon(&mut ballast, &lifted(0.08), 0.0, gauge / 2.0 + 0.9);
-            let top = lifted(0.25);
-            ribbon(&mut rails, &top, -gauge / 2.0, 0.09);
-            ribbon(&mut rails, &top, gauge / 2.0, 0.09);
+            match t.category {
+                2 => ribbon(out.entry(StaticGeometry::Roads).or_default(), &lifted(0.06), 0.0, width(6.0) / 2.0),
+                4 => ribbon(out.entry(StaticGeometry::Rivers).or_default(), &lifted(0.03), 0.0, width(10.0) / 2.0),
+                _ => {
+                    let gauge = width(1.435);
+                    ribbon(out.entry(StaticGeometry::Ballast).or_default(), &lifted(0.08), 0.0, gauge / 2.0 + 0.9);
+                    let kind = if t.track_type == crate::ride::SWITCH {
+                        StaticGeometry::Switches
+                    } else {
+                        StaticGeometry::Rails
+                    };
+                    let top = lifted(0.25);
+                    let rails = out.entry(kind).or_default();
+                    ribbon(rails, &top, -gauge / 2.0, 0.09);
+                    ribbon(rails, &top, gauge / 2.0, 0.09);
+                }
+            }
         }
     }
-    (ballast, rails)
+    out
 }
 
 fn line_mesh(points: Vec<[f32; 3]>, colors: Vec<[f32; 4]>) -> Option<Mesh> {
@@ -316,19 +336,18 @@ fn spawn_static_geometry(
         }
     }
     let heights = TerrainHeights::new(terrain_tris, 100.0);
-    let (ballast, rails) = track_meshes(&tracks, &heights);
+    let track_kinds = track_meshes(&tracks, &heights);
     let unlit = |materials: &mut Assets<StandardMaterial>, c: Color| {
         materials.add(StandardMaterial { base_color: c, unlit: true, cull_mode: None, ..default() })
     };
-    for (tris, kind, color) in [
-        (ballast, StaticGeometry::Ballast, Color::srgb(0.45, 0.38, 0.3)),
-        (rails, StaticGeometry::Rails, Color::srgb(0.85, 0.85, 0.9)),
-    ] {
+    for (kind, tris) in track_kinds {
         if let Some(mesh) = tris.into_mesh() {
-            let material = if kind == StaticGeometry::Rails {
-                unlit(&mut materials, color)
-            } else {
-                materials.add(scenery_material(color))
+            let material = match kind {
+                StaticGeometry::Rails => unlit(&mut materials, Color::srgb(0.85, 0.85, 0.9)),
+                StaticGeometry::Switches => unlit(&mut materials, Color::srgb(1.0, 0.55, 0.1)),
+                StaticGeometry::Roads => materials.add(scenery_material(Color::srgb(0.22, 0.22, 0.24))),
+                StaticGeometry::Rivers => materials.add(scenery_material(Color::srgb(0.2, 0.4, 0.75))),
+                _ => materials.add(scenery_material(Color::srgb(0.45, 0.38, 0.3))),
             };
             commands.spawn((Name::new(format!("{kind:?}")), kind, Mesh3d(meshes.add(mesh)), MeshMaterial3d(material)));
         }
@@ -435,9 +454,16 @@ mod tests {
             module: 0,
             index: 0,
         };
-        let (ballast, rails) = track_meshes(&[track], &heights);
+        let road = WorldTrack { category: 2, ..track.clone() };
+        let switch = WorldTrack { track_type: crate::ride::SWITCH, ..track.clone() };
+        let kinds = track_meshes(&[track, road, switch], &heights);
+        let keys: Vec<StaticGeometry> = kinds.keys().copied().collect();
+        use StaticGeometry as G;
+        assert_eq!(keys, vec![G::Ballast, G::Rails, G::Switches, G::Roads]);
+        let (ballast, rails) = (&kinds[&G::Ballast], &kinds[&G::Rails]);
         assert!(ballast.positions.iter().all(|p| (p[1] - 2.08).abs() < 1e-5));
         assert!(rails.positions.iter().all(|p| (p[1] - 2.25).abs() < 1e-5));
-        assert_eq!(rails.positions.len(), 2 * ballast.positions.len());
+        assert_eq!(rails.positions.len(), ballast.positions.len(), "two rails of one track, ballast of two");
+        assert_eq!(kinds[&G::Switches].positions.len(), rails.positions.len());
     }
 }
