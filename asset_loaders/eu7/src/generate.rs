@@ -342,15 +342,19 @@ pub fn scenery(cfg: &GenConfig) -> Result<Vec<u8>> {
     scene(cfg).write()
 }
 
+/// Height of the included grove, above the generated terrain (0–5 m).
+const GROVE_HEIGHT: f32 = 5.2;
+
 /// The module the generated scenery includes ([`INCLUDE_FILE`]): a grove of 25 `MODL`
-/// models in a 5 × 5 grid 8 m apart and a memory cell whose text names the first include
-/// parameter, placed by the include's first three parameters (`PLAC` 1, 2, 3).
+/// models in a 5 × 5 grid 8 m apart on a planked `MESH` square, a 200 m siding track and a
+/// memory cell (with bounds) whose text names the first include parameter; placed by the
+/// include's first three parameters (`PLAC` 1, 2, 3).
 pub fn include_module(cfg: &GenConfig) -> Result<Vec<u8>> {
     let mut int = Interner::default();
     let mut s = Scene { placement: [1, 2, 3, 0], ..Scene::default() };
     let kinds = cfg.model_kinds.max(1);
     for i in 0..25usize {
-        let location = [(i % 5) as f32 * 8.0, 0.0, (i / 5) as f32 * 8.0];
+        let location = [(i % 5) as f32 * 8.0, GROVE_HEIGHT, (i / 5) as f32 * 8.0];
         s.models.push(ModelRecord {
             location,
             angles: [0.0, (i * 37 % 360) as f32, 0.0],
@@ -359,11 +363,38 @@ pub fn include_module(cfg: &GenConfig) -> Result<Vec<u8>> {
             ..ModelRecord::default()
         });
     }
-    s.memcells.push(MemCell {
-        node: node_with_name(int.intern(b"grove")),
-        text: int.intern(b"grove at (p1)"),
-        ..MemCell::default()
+    let corner =
+        |x: f32, z: f32| PackedVertex::from_floats([x, GROVE_HEIGHT, z], [0.0, 1.0, 0.0], [x / 11.0, z / 11.0]);
+    let quad = [(-6.0, -6.0), (-6.0, 38.0), (38.0, -6.0), (38.0, -6.0), (-6.0, 38.0), (38.0, 38.0)];
+    s.shapes.push(Shape {
+        node: node_with_name(int.intern(b"grove floor")),
+        material: int.intern(model_texture(3).as_bytes()),
+        lighting: TaggedLighting::canonical(Lighting::default()),
+        vertices: quad.iter().map(|&(x, z)| corner(x, z)).collect(),
+        ..Shape::default()
     });
+    let (a, b) = ([-10.0, 0.0, -10.0], [190.0, 0.0, -10.0]);
+    let lerp = |t: f32| std::array::from_fn(|i| a[i] + (b[i] - a[i]) * t);
+    s.tracks.push(Track {
+        node: node_with_name(int.intern(b"grove siding")),
+        track_type: 1,
+        category: 1,
+        length: 200.0,
+        track_width: 1.435,
+        paths: vec![SegmentPath {
+            p_start: a,
+            cp_out: lerp(1.0 / 3.0),
+            cp_in: lerp(2.0 / 3.0),
+            p_end: b,
+            ..SegmentPath::default()
+        }],
+        ..Track::default()
+    });
+    let mut node = node_with_name(int.intern(b"grove"));
+    node.flags |= flags::BOUNDS;
+    node.center = [16.0, GROVE_HEIGHT, 16.0];
+    node.radius = 1.0;
+    s.memcells.push(MemCell { node, text: int.intern(b"grove at (p1)"), ..MemCell::default() });
     s.strings = int.table;
     s.write()
 }

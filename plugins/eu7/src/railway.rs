@@ -7,7 +7,7 @@
 //! network ([`crate::ride`]) at a speed set with `+`/`-`.
 
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
+use bevy::window::{CursorMoved, PrimaryWindow};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_eu7::ChunkBody;
 use iron3d_eu7::include::PlacedModule;
@@ -17,6 +17,7 @@ use crate::data::text;
 use crate::ride::{Network, RidePosition};
 use crate::scene::Frame;
 use crate::streaming::StreamFocus;
+use crate::terrain::TerrainHeights;
 
 /// Markers, the inspector and the ride.
 #[derive(Debug, Clone, Copy, Default)]
@@ -217,7 +218,10 @@ fn spawn_markers(
 }
 
 /// Left click: the marker nearest to the cursor within 16 pixels is selected.
+#[allow(clippy::too_many_arguments, reason = "one system: the input and queries it reads")]
 fn pick_marker(
+    mut moved: MessageReader<CursorMoved>,
+    mut last: Local<Option<Vec2>>,
     buttons: Res<ButtonInput<MouseButton>>,
     window: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
@@ -225,6 +229,9 @@ fn pick_marker(
     mut inspector: ResMut<Inspector>,
     mut egui: EguiContexts,
 ) {
+    if let Some(m) = moved.read().last() {
+        *last = Some(m.position);
+    }
     if !buttons.just_pressed(MouseButton::Left) {
         return;
     }
@@ -232,7 +239,7 @@ fn pick_marker(
         return;
     }
     let (Some(cursor), Some((camera, cam_t))) =
-        (window.iter().next().and_then(Window::cursor_position), cameras.iter().next())
+        (window.iter().next().and_then(Window::cursor_position).or(*last), cameras.iter().next())
     else {
         return;
     };
@@ -311,6 +318,7 @@ fn ride(
     time: Res<Time>,
     keys: Res<ButtonInput<KeyCode>>,
     network: Res<RideNetwork>,
+    heights: Option<Res<TerrainHeights>>,
     mut cams: Query<(&mut Transform, &mut Ride, Option<&mut StreamFocus>)>,
 ) {
     for (mut t, mut r, focus) in &mut cams {
@@ -326,7 +334,9 @@ fn ride(
         r.at = at;
         let Some((p, dir)) = network.0.pose(&r.at) else { continue };
         let dir = Vec3::from_array(dir);
-        t.translation = Vec3::from_array(p) + Vec3::Y * SEAT_HEIGHT;
+        // The rail is drawn on the terrain where the path lies below it (crate::scene).
+        let rail = heights.as_ref().and_then(|h| h.height_at(p[0], p[2])).map_or(p[1], |h| h.max(p[1]));
+        t.translation = Vec3::new(p[0], rail + SEAT_HEIGHT, p[2]);
         t.look_to(dir.normalize_or(Vec3::NEG_Z), Vec3::Y);
         if let Some(mut f) = focus {
             f.velocity = if r.moving { dir * r.speed } else { Vec3::ZERO };

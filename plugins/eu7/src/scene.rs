@@ -337,6 +337,7 @@ fn spawn_static_geometry(
     }
     let heights = TerrainHeights::new(terrain_tris, 100.0);
     let track_kinds = track_meshes(&tracks, &heights);
+    commands.insert_resource(heights);
     let unlit = |materials: &mut Assets<StandardMaterial>, c: Color| {
         materials.add(StandardMaterial { base_color: c, unlit: true, cull_mode: None, ..default() })
     };
