@@ -82,8 +82,7 @@ fn draw_overlay(
     info: Res<SceneryInfo>,
     stats: Res<StreamingStats>,
     streamer: Res<SectionStreamer>,
-    library: Res<ModelLibrary>,
-    textures: Res<crate::textures::TextureLibrary>,
+    (library, textures): (Res<ModelLibrary>, Res<crate::textures::TextureLibrary>),
     cams: Query<(&Camera, &GlobalTransform, &FlyCamera)>,
     placeholders: Query<(&GlobalTransform, &PlaceholderModel)>,
 ) -> Result {
