@@ -84,8 +84,8 @@ fn streams_sections_around_the_focus_and_unloads_behind() {
 }
 
 /// The blocking bootstrap: within the first `update` (before any frame is drawn) the
-/// sections within `bootstrap_radius` of the focus are decoded and spawned; without it
-/// nothing is resident after the first update.
+/// sections within `bootstrap_radius` of the focus are decoded and spawned; without it at
+/// most the one section the per-frame path applies is.
 #[test]
 fn bootstrap_applies_the_start_sections_before_the_first_frame() {
     let cfg = GenConfig { instances: 3000, extent_m: 8000.0, model_kinds: 4, ..GenConfig::default() };
@@ -114,6 +114,7 @@ fn bootstrap_applies_the_start_sections_before_the_first_frame() {
         assert!(roots.contains(&id), "{id:?} in {roots:?}");
     }
     assert!(stats.resident >= 5 && stats.resident_instances > 0);
+    // Without it, one request in flight and one section applied per frame allow at most one.
     let (roots, stats) = first_frame(0, "noboot");
-    assert_eq!((roots.len(), stats.bootstrapped, stats.resident), (0, 0, 0));
+    assert!(roots.len() <= 1 && stats.bootstrapped == 0 && stats.resident <= 1, "{roots:?} {stats:?}");
 }
