@@ -423,13 +423,20 @@ mod tests {
     /// generator: two modules, the include placed by its site transform (origin (10, 0, 20),
     /// 90° about Y) and its `PLAC` parameters (100, 0, −50); without the include file the
     /// scenery still opens, with a located warning.
+    /// Writes the generated scenery of `cfg` as `s.eu7` in a fresh temporary folder named
+    /// by `tag`; returns the folder and the file.
+    fn write_scenery(cfg: &GenConfig, tag: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("iron3d_eu7_view_{tag}_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s.eu7");
+        std::fs::write(&path, generate::scenery(cfg).unwrap()).unwrap();
+        (dir, path)
+    }
+
     #[test]
     fn opens_the_include_tree() {
         let cfg = GenConfig { instances: 50, extent_m: 2000.0, model_kinds: 3, ..GenConfig::default() };
-        let dir = std::env::temp_dir().join(format!("iron3d_eu7_view_incl_{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("s.eu7");
-        std::fs::write(&path, generate::scenery(&cfg).unwrap()).unwrap();
+        let (dir, path) = write_scenery(&cfg, "incl");
         std::fs::write(dir.join(generate::INCLUDE_FILE), generate::include_module(&cfg).unwrap()).unwrap();
         let s = Scenery::open(&path).unwrap();
         assert_eq!(s.tree.modules.len(), 2);
@@ -461,10 +468,7 @@ mod tests {
     #[test]
     fn decodes_generated_sections_into_placements() {
         let cfg = GenConfig { instances: 500, extent_m: 3000.0, model_kinds: 5, ..GenConfig::default() };
-        let dir = std::env::temp_dir().join(format!("iron3d_eu7_view_data_{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("s.eu7");
-        std::fs::write(&path, generate::scenery(&cfg).unwrap()).unwrap();
+        let (dir, path) = write_scenery(&cfg, "data");
         let s = Scenery::open(&path).unwrap();
         let ids = s.sections();
         assert!(!ids.is_empty());
