@@ -235,7 +235,7 @@ fn pick_marker(
     if !buttons.just_pressed(MouseButton::Left) {
         return;
     }
-    if egui.ctx_mut().is_ok_and(|c| c.is_pointer_over_egui()) {
+    if egui.ctx_mut().is_ok_and(|c| c.egui_wants_pointer_input()) {
         return;
     }
     let (Some(cursor), Some((camera, cam_t))) =
