@@ -69,6 +69,9 @@ impl GenConfig {
     }
 }
 
+/// Binary path of the module the generated scenery includes (beside the scenery).
+pub const INCLUDE_FILE: &str = "flora.eu7";
+
 /// Path of generated model kind `k`.
 pub fn model_path(k: usize) -> String {
     format!("models/gen/m{k:03}.e3d")
@@ -88,7 +91,7 @@ pub fn scene(cfg: &GenConfig) -> Scene {
     s.includes.push(Include {
         source_line: 12,
         source_path: int.intern(b"scenery/gen/flora.inc"),
-        binary_path: int.intern(b"flora.eu7"),
+        binary_path: int.intern(INCLUDE_FILE.as_bytes()),
         params: inc_params.to_vec(),
         site_transform: Some(crate::node::TransformContext {
             origins: vec![[10.0, 0.0, 20.0]],
@@ -97,7 +100,7 @@ pub fn scene(cfg: &GenConfig) -> Scene {
         }),
     });
 
-    let grass = int.intern(b"terrain/grass");
+    let grass = int.intern(TERRAIN_TEXTURE.as_bytes());
     let grid = (cfg.terrain_triangles as f64 / 2.0).sqrt().ceil().max(1.0);
     let cell = cfg.extent_m / grid;
     for t in 0..cfg.terrain_triangles {
@@ -339,16 +342,122 @@ pub fn scenery(cfg: &GenConfig) -> Result<Vec<u8>> {
     scene(cfg).write()
 }
 
-/// Small E3D models for kinds `0..kinds`: (path, bytes), a pyramid of varying height.
+/// Height of the included grove, above the generated terrain (0–5 m).
+const GROVE_HEIGHT: f32 = 5.2;
+
+/// The module the generated scenery includes ([`INCLUDE_FILE`]): a grove of 25 `MODL`
+/// models in a 5 × 5 grid 8 m apart on a planked `MESH` square, a 200 m siding track and a
+/// memory cell (with bounds) whose text names the first include parameter; placed by the
+/// include's first three parameters (`PLAC` 1, 2, 3).
+pub fn include_module(cfg: &GenConfig) -> Result<Vec<u8>> {
+    let mut int = Interner::default();
+    let mut s = Scene { placement: [1, 2, 3, 0], ..Scene::default() };
+    let kinds = cfg.model_kinds.max(1);
+    for i in 0..25usize {
+        let location = [(i % 5) as f32 * 8.0, GROVE_HEIGHT, (i / 5) as f32 * 8.0];
+        s.models.push(ModelRecord {
+            location,
+            angles: [0.0, (i * 37 % 360) as f32, 0.0],
+            scale: [1.0; 3],
+            model_file: int.intern(model_path(i % kinds).as_bytes()),
+            ..ModelRecord::default()
+        });
+    }
+    let corner =
+        |x: f32, z: f32| PackedVertex::from_floats([x, GROVE_HEIGHT, z], [0.0, 1.0, 0.0], [x / 11.0, z / 11.0]);
+    let quad = [(-6.0, -6.0), (-6.0, 38.0), (38.0, -6.0), (38.0, -6.0), (-6.0, 38.0), (38.0, 38.0)];
+    s.shapes.push(Shape {
+        node: node_with_name(int.intern(b"grove floor")),
+        material: int.intern(model_texture(3).as_bytes()),
+        lighting: TaggedLighting::canonical(Lighting::default()),
+        vertices: quad.iter().map(|&(x, z)| corner(x, z)).collect(),
+        ..Shape::default()
+    });
+    let (a, b) = ([-10.0, 0.0, -10.0], [190.0, 0.0, -10.0]);
+    let lerp = |t: f32| std::array::from_fn(|i| a[i] + (b[i] - a[i]) * t);
+    s.tracks.push(Track {
+        node: node_with_name(int.intern(b"grove siding")),
+        track_type: 1,
+        category: 1,
+        length: 200.0,
+        track_width: 1.435,
+        paths: vec![SegmentPath {
+            p_start: a,
+            cp_out: lerp(1.0 / 3.0),
+            cp_in: lerp(2.0 / 3.0),
+            p_end: b,
+            ..SegmentPath::default()
+        }],
+        ..Track::default()
+    });
+    let mut node = node_with_name(int.intern(b"grove"));
+    node.flags |= flags::BOUNDS;
+    node.center = [16.0, GROVE_HEIGHT, 16.0];
+    node.radius = 1.0;
+    s.memcells.push(MemCell { node, text: int.intern(b"grove at (p1)"), ..MemCell::default() });
+    s.strings = int.table;
+    s.write()
+}
+
+/// Texture named by generated model kind `k` (one of 4, see [`textures`]).
+pub fn model_texture(k: usize) -> String {
+    format!("gen/tex{}", k % 4)
+}
+
+/// The terrain texture of generated sceneries (`MESH`/`TERR` material).
+pub const TERRAIN_TEXTURE: &str = "terrain/grass";
+
+/// Uncompressed 32-bit TGA (top row first) of `w × h` pixels from `f(x, y)` → RGBA.
+pub fn tga(w: u16, h: u16, f: impl Fn(u16, u16) -> [u8; 4]) -> Vec<u8> {
+    let mut b = vec![0u8, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    b.extend(w.to_le_bytes());
+    b.extend(h.to_le_bytes());
+    b.extend([32, 0x28]);
+    for y in 0..h {
+        for x in 0..w {
+            let [r, g, bl, a] = f(x, y);
+            b.extend([bl, g, r, a]);
+        }
+    }
+    b
+}
+
+/// The textures generated sceneries name, as `textures/…` TGA files: the terrain's grass
+/// and four model textures (brick, stripes, checker, planks).
+pub fn textures() -> Vec<(String, Vec<u8>)> {
+    let grass = tga(64, 64, |x, y| {
+        let n = ((u32::from(x) * 7919 + u32::from(y) * 104_729) % 23) as u8;
+        [60 + n, 120 + 2 * n, 40 + n / 2, 255]
+    });
+    let model = |k: u16| {
+        tga(32, 32, move |x, y| match k {
+            0 if y % 8 == 0 || (x + if y / 8 % 2 == 0 { 0 } else { 8 }) % 16 == 0 => [200, 200, 190, 255],
+            0 => [150, 60, 40, 255],
+            1 if (x / 4) % 2 == 0 => [230, 200, 40, 255],
+            1 => [40, 40, 40, 255],
+            2 if (x / 8 + y / 8) % 2 == 0 => [30, 110, 200, 255],
+            2 => [230, 230, 230, 255],
+            _ if y % 8 == 0 => [70, 45, 20, 255],
+            _ => [140, 95, 50, 255],
+        })
+    };
+    let mut out = vec![(format!("textures/{TERRAIN_TEXTURE}.tga"), grass)];
+    out.extend((0..4).map(|k| (format!("textures/{}.tga", model_texture(usize::from(k))), model(k))));
+    out
+}
+
+/// Small E3D models for kinds `0..kinds`: (path, bytes), a textured pyramid of varying
+/// height.
 pub fn models(kinds: usize) -> Vec<(String, Vec<u8>)> {
     (0..kinds)
         .map(|k| {
             let h = 2.0 + (k % 10) as f32;
             let p = [[-1.0, 0.0, -1.0], [1.0, 0.0, -1.0], [1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, h, 0.0]];
+            let uv = |p: [f32; 3]| [(p[0] + p[2] + 2.0) / 2.0, (h - p[1]) / 2.0];
             let vertices: Vec<Vertex> =
-                p.iter().map(|&position| Vertex { position, normal: [0.0, 1.0, 0.0], uv: [0.0, 0.0] }).collect();
+                p.iter().map(|&position| Vertex { position, normal: [0.0, 1.0, 0.0], uv: uv(position) }).collect();
             let indices = [0, 4, 1, 1, 4, 2, 2, 4, 3, 3, 4, 0];
-            (model_path(k), write_simple(&vertices, &indices, b"", format!("m{k}").as_bytes()))
+            (model_path(k), write_simple(&vertices, &indices, model_texture(k).as_bytes(), format!("m{k}").as_bytes()))
         })
         .collect()
 }

@@ -178,73 +178,198 @@ pub struct PlacedModule {
     pub depth: usize,
 }
 
-/// The resolved include tree in depth-first load order.
+impl PlacedModule {
+    /// Resolves a string id in the bound table (empty for `0xFFFFFFFF` and out of range).
+    pub fn string(&self, id: crate::Sid) -> &[u8] {
+        resolve(&self.strings, id)
+    }
+}
+
+/// One `INCL` record as resolved: where it was looked for, what was loaded, what failed.
+#[derive(Debug, Clone, Default)]
+pub struct IncludeNode {
+    /// The record's binary path as written (parameters bound).
+    pub binary_path: String,
+    /// The record's source `.scm`/`.inc` path (parameters bound).
+    pub source_path: String,
+    /// Bound parameters.
+    pub params: Vec<Vec<u8>>,
+    /// The file loaded (or, for a duplicate, the file loaded earlier); `None` if none was.
+    pub file: Option<String>,
+    /// Why nothing was loaded: a located message.
+    pub error: Option<String>,
+    /// True if the same path + parameters was loaded before (so nothing was loaded again).
+    pub duplicate: bool,
+    /// Index into [`IncludeTree::modules`] of the module loaded here.
+    pub module: Option<usize>,
+    /// The loaded module's own includes.
+    pub children: Vec<IncludeNode>,
+}
+
+/// The resolved include tree: modules in depth-first load order (root first), the root's
+/// includes as a tree, and one located warning per include that could not be loaded.
 #[derive(Debug, Clone, Default)]
 pub struct IncludeTree {
     /// Loaded modules (each path + parameter list once).
     pub modules: Vec<PlacedModule>,
+    /// The root's includes.
+    pub includes: Vec<IncludeNode>,
     /// Includes skipped because the same path + parameters was already loaded.
     pub duplicates: Vec<(String, Vec<Vec<u8>>)>,
+    /// Missing or damaged includes (the rest of the tree is still loaded).
+    pub warnings: Vec<Error>,
 }
 
-/// Loads `root` and every module it includes, recursively.
-pub fn resolve_includes(root: &str, loader: &dyn FileLoader, opts: &ReadOptions) -> Result<IncludeTree> {
-    let mut tree = IncludeTree::default();
-    let mut seen = BTreeSet::new();
-    seen.insert((normalize(root), Vec::new()));
-    visit(root, Vec::new(), IDENTITY, 0, loader, opts, &mut seen, &mut tree)?;
-    Ok(tree)
-}
-
-#[expect(clippy::too_many_arguments, reason = "the recursion carries its whole include context")]
-fn visit(
-    path: &str,
-    params: Vec<Vec<u8>>,
-    outer: Affine,
-    depth: usize,
-    loader: &dyn FileLoader,
-    opts: &ReadOptions,
-    seen: &mut BTreeSet<(String, Vec<Vec<u8>>)>,
-    tree: &mut IncludeTree,
-) -> Result<()> {
-    let load_err = |cause: String| Error::new(ErrorKind::Load { path: path.to_owned(), cause });
-    if depth > MAX_DEPTH {
-        return Err(load_err(format!("include depth above {MAX_DEPTH}")));
-    }
-    let data = loader.load(path).map_err(load_err)?;
-    let file_opts = ReadOptions { strict: opts.strict, file: Some(path.to_owned()) };
-    let module = Module::read(data, &file_opts)?;
-    // Placement is applied inside the frame set up by the parent and the site transform.
-    let transform = compose(&outer, &placement_matrix(module.placement(), &params));
-    let strings: Vec<Vec<u8>> = module.strings().iter().map(|s| bind_params(s, &params)).collect();
-    let includes: Vec<_> = module
-        .chunks
-        .iter()
-        .filter_map(|c| match &c.body {
-            ChunkBody::Incl(v) => Some(v.clone()),
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    tree.modules.push(PlacedModule {
-        path: path.to_owned(),
-        params,
-        module,
-        strings: strings.clone(),
-        transform,
-        depth,
-    });
-    for (k, inc) in includes.into_iter().enumerate() {
-        let rel = String::from_utf8_lossy(resolve(&strings, inc.binary_path)).into_owned();
-        let child = join_relative(path, &rel);
-        let child_params: Vec<Vec<u8>> = inc.params.iter().map(|s| resolve(&strings, *s).to_vec()).collect();
-        if !seen.insert((normalize(&child), child_params.clone())) {
-            tree.duplicates.push((child, child_params));
-            continue;
+/// Files where an include's binary is looked for, de-duplicated, in order: the `binary_path`
+/// beside the including file, then the source path with its extension replaced by `.eu7`
+/// (a binary lives beside its `.scm`/`.inc`, `docs/reference/eu7.md` §10.2), both first
+/// relative to the including file's folder and then to the root scenery's folder.
+pub fn include_candidates(including: &str, root: &str, binary_path: &str, source_path: &str) -> Vec<String> {
+    let beside_source = binary_of_source(source_path);
+    let mut out: Vec<String> = Vec::new();
+    for base in [including, root] {
+        for rel in [binary_path, beside_source.as_str()] {
+            let p = join_relative(base, rel);
+            if !rel.is_empty() && !out.iter().any(|o| normalize(o) == normalize(&p)) {
+                out.push(p);
+            }
         }
-        let site = inc.site_transform.as_ref().map_or(IDENTITY, site_matrix);
-        visit(&child, child_params, compose(&transform, &site), depth + 1, loader, opts, seen, tree)
-            .map_err(|e| e.in_record("include", k).in_chunk(ids::INCL).in_file(path))?;
     }
-    Ok(())
+    out
+}
+
+/// `X.scm`, `X.inc`, `X.scn`, `X.sbt` → `X.eu7` (same folder); other names unchanged, empty
+/// for an empty path (`docs/reference/eu7.md` §10.2).
+pub fn binary_of_source(source: &str) -> String {
+    let source = source.replace('\\', "/");
+    match source.rfind('.') {
+        Some(dot) if !source[dot..].contains('/') => {
+            let ext = source[dot + 1..].to_ascii_lowercase();
+            if matches!(ext.as_str(), "scm" | "inc" | "scn" | "sbt") {
+                format!("{}.eu7", &source[..dot])
+            } else {
+                source
+            }
+        }
+        _ => source,
+    }
+}
+
+/// Loads `root` and every module it includes, recursively (`docs/reference/eu7.md` §6.2,
+/// §6.3 and §10.2). Each path + parameter list is loaded once, so self-includes and cycles
+/// end. Only a root that cannot be read is an error; a missing or damaged include becomes
+/// a located warning in [`IncludeTree::warnings`] and on its [`IncludeNode`].
+pub fn resolve_includes(root: &str, loader: &dyn FileLoader, opts: &ReadOptions) -> Result<IncludeTree> {
+    let mut r = Resolver { root, loader, opts, seen: BTreeSet::new(), tree: IncludeTree::default() };
+    r.seen.insert((normalize(root), Vec::new()));
+    let data = loader.load(root).map_err(|cause| Error::new(ErrorKind::Load { path: root.to_owned(), cause }))?;
+    let module = Module::read(data, &ReadOptions { strict: opts.strict, file: Some(root.to_owned()) })?;
+    r.tree.includes = r.place(root.to_owned(), module, Vec::new(), IDENTITY, 0);
+    Ok(r.tree)
+}
+
+struct Resolver<'a> {
+    root: &'a str,
+    loader: &'a dyn FileLoader,
+    opts: &'a ReadOptions,
+    seen: BTreeSet<(String, Vec<Vec<u8>>)>,
+    tree: IncludeTree,
+}
+
+impl Resolver<'_> {
+    /// Adds a loaded module and resolves its includes; returns their nodes.
+    fn place(
+        &mut self,
+        path: String,
+        module: Module,
+        params: Vec<Vec<u8>>,
+        outer: Affine,
+        depth: usize,
+    ) -> Vec<IncludeNode> {
+        // bind parameters, then the site transform (in `outer`), then PLAC (eu7.md addendum).
+        let transform = compose(&outer, &placement_matrix(module.placement(), &params));
+        let strings: Vec<Vec<u8>> = module.strings().iter().map(|s| bind_params(s, &params)).collect();
+        let includes: Vec<_> = module
+            .chunks
+            .iter()
+            .filter_map(|c| match &c.body {
+                ChunkBody::Incl(v) => Some(v.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        self.tree.modules.push(PlacedModule {
+            path: path.clone(),
+            params,
+            module,
+            strings: strings.clone(),
+            transform,
+            depth,
+        });
+        let text = |id| String::from_utf8_lossy(resolve(&strings, id)).into_owned();
+        let mut nodes = Vec::with_capacity(includes.len());
+        for (k, inc) in includes.into_iter().enumerate() {
+            let mut node = IncludeNode {
+                binary_path: text(inc.binary_path),
+                source_path: text(inc.source_path),
+                params: inc.params.iter().map(|s| resolve(&strings, *s).to_vec()).collect(),
+                ..IncludeNode::default()
+            };
+            let site = compose(&transform, &inc.site_transform.as_ref().map_or(IDENTITY, site_matrix));
+            let locate = |e: Error| e.in_record("include", k).in_chunk(ids::INCL).in_file(path.as_str());
+            match self.open(&path, &node, depth) {
+                Ok(Opened::Loaded(file, module)) => {
+                    node.module = Some(self.tree.modules.len());
+                    node.file = Some(file.clone());
+                    node.children = self.place(file, module, node.params.clone(), site, depth + 1);
+                }
+                Ok(Opened::Duplicate(file)) => {
+                    node.duplicate = true;
+                    self.tree.duplicates.push((file.clone(), node.params.clone()));
+                    node.file = Some(file);
+                }
+                Err(e) => {
+                    let e = locate(e);
+                    node.error = Some(e.to_string());
+                    self.tree.warnings.push(e);
+                }
+            }
+            nodes.push(node);
+        }
+        nodes
+    }
+
+    /// Finds, de-duplicates and reads the binary of `node`, included from `including`.
+    fn open(&mut self, including: &str, node: &IncludeNode, depth: usize) -> Result<Opened> {
+        let candidates = include_candidates(including, self.root, &node.binary_path, &node.source_path);
+        let load_err = |path: &str, cause: String| Error::new(ErrorKind::Load { path: path.to_owned(), cause });
+        let Some(first) = candidates.first() else {
+            return Err(load_err("", "the include names no file".to_owned()));
+        };
+        if depth >= MAX_DEPTH {
+            return Err(load_err(first, format!("include depth above {MAX_DEPTH}")));
+        }
+        let mut causes = Vec::new();
+        for path in &candidates {
+            if !self.seen.insert((normalize(path), node.params.clone())) {
+                return Ok(Opened::Duplicate(path.clone()));
+            }
+            match self.loader.load(path) {
+                Ok(data) => {
+                    let opts = ReadOptions { strict: self.opts.strict, file: Some(path.clone()) };
+                    return Module::read(data, &opts).map(|m| Opened::Loaded(path.clone(), m));
+                }
+                Err(cause) => {
+                    self.seen.remove(&(normalize(path), node.params.clone()));
+                    causes.push(format!("{path}: {cause}"));
+                }
+            }
+        }
+        Err(load_err(first, format!("not found ({})", causes.join("; "))))
+    }
+}
+
+enum Opened {
+    Loaded(String, Module),
+    Duplicate(String),
 }

@@ -1,5 +1,5 @@
 //! Streaming memory over a straight 100 km flight across the 1 000 000-instance synthetic
-//! scenery (`GenConfig::large`): the planner with the default tunables and real section
+//! scenery (`GenConfig::large`): the planner with the seed's and the compact tunables and real section
 //! decodes; reports peak resident sections and decoded/held bytes, and times the flight.
 #![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
@@ -17,41 +17,44 @@ fn flight(c: &mut Criterion) {
     let bytes = generate::scenery(&GenConfig::large(1)).expect("generate");
     std::fs::write(&path, &bytes).expect("write");
     let scenery = Scenery::open(&path).expect("open");
-    let config = StreamingConfig::default();
-    // West to east through the middle, 100 km at 100 m/s, 60 frames per second,
-    // decodes finishing 3 frames after their request.
-    let run = || {
-        let mut planner = Planner::new(config, scenery.sections());
-        let mut decoded_pack = 0u64;
-        let mut instances = 0u64;
-        let report = simulate_flight(&mut planner, [-50_000.0, 250.0], [50_000.0, 250.0], 100.0, 1.0 / 60.0, 3, |id| {
-            let d = scenery.decode(id).expect("decode");
-            decoded_pack += d.pack_bytes;
-            instances += d.placements.len() as u64;
-            d.resident_bytes()
-        });
-        (report, decoded_pack, instances)
-    };
-    let (r, pack, instances) = run();
-    eprintln!(
-        "streaming 100 km over {} bytes / {} sections: peak resident {} sections (bound {}), peak in flight {}, peak ready {}, \
-         applied {}, unloaded {}, decoded {} instances from {:.1} MiB PACK, {:.1} MiB decoded in total, peak held {:.2} MiB",
-        bytes.len(),
-        scenery.sections().len(),
-        r.peak_resident,
-        r.tracked_bound,
-        r.peak_in_flight,
-        r.peak_ready,
-        r.applied,
-        r.unloaded,
-        instances,
-        pack as f64 / 1048576.0,
-        r.decoded_bytes as f64 / 1048576.0,
-        r.peak_resident_bytes as f64 / 1048576.0,
-    );
     let mut g = c.benchmark_group("streaming");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
-    g.bench_function("straight_100km_flight_decode", |b| b.iter(run));
+    // The seed's numbers (the default) and the project's compact set.
+    for (label, config) in [("seed", StreamingConfig::default()), ("compact", StreamingConfig::compact())] {
+        // West to east through the middle, 100 km at 100 m/s, 60 frames per second,
+        // decodes finishing 3 frames after their request.
+        let run = || {
+            let mut planner = Planner::new(config, scenery.sections());
+            let mut decoded_pack = 0u64;
+            let mut instances = 0u64;
+            let report =
+                simulate_flight(&mut planner, [-50_000.0, 250.0], [50_000.0, 250.0], 100.0, 1.0 / 60.0, 3, |id| {
+                    let d = scenery.decode(id).expect("decode");
+                    decoded_pack += d.pack_bytes;
+                    instances += d.placements.len() as u64;
+                    d.resident_bytes()
+                });
+            (report, decoded_pack, instances)
+        };
+        let (r, pack, instances) = run();
+        eprintln!(
+            "streaming ({label}) 100 km over {} bytes / {} sections: peak resident {} sections (bound {}), peak in flight {}, peak ready {}, \
+         applied {}, unloaded {}, decoded {} instances from {:.1} MiB PACK, {:.1} MiB decoded in total, peak held {:.2} MiB",
+            bytes.len(),
+            scenery.sections().len(),
+            r.peak_resident,
+            r.tracked_bound,
+            r.peak_in_flight,
+            r.peak_ready,
+            r.applied,
+            r.unloaded,
+            instances,
+            pack as f64 / 1048576.0,
+            r.decoded_bytes as f64 / 1048576.0,
+            r.peak_resident_bytes as f64 / 1048576.0,
+        );
+        g.bench_function(format!("straight_100km_flight_decode_{label}"), |b| b.iter(run));
+    }
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
 }

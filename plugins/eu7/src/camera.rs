@@ -6,7 +6,6 @@
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
-use iron3d_eu7::ChunkBody;
 
 use crate::LoadedScenery;
 use crate::streaming::{SectionStreamer, StreamFocus};
@@ -54,12 +53,9 @@ impl Plugin for FlyCameraPlugin {
 /// Start position and heading: above the track nearest to `centre`, looking along it.
 fn start_pose(scenery: &LoadedScenery, centre: Vec2) -> (Vec3, f32) {
     let Some(data) = &scenery.data else { return (Vec3::new(centre.x, 30.0, centre.y), 0.0) };
-    let nearest = data
-        .module
-        .records(|b| match b {
-            ChunkBody::Trak(v) => Some(v),
-            _ => None,
-        })
+    let tracks = data.world_tracks();
+    let nearest = tracks
+        .iter()
         .filter_map(|t| t.paths.first())
         .map(|p| (Vec3::from_array(p.p_start), Vec3::from_array(p.p_end)))
         .min_by(|a, b| a.0.xz().distance(centre).total_cmp(&b.0.xz().distance(centre)));
@@ -102,13 +98,14 @@ fn spawn_camera(mut commands: Commands, scenery: Res<LoadedScenery>, streamer: R
     ));
 }
 
-fn fly(
+/// Free flight from the keyboard and mouse (not while riding).
+pub fn fly(
     time: Res<Time>,
     keys: Res<ButtonInput<KeyCode>>,
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
-    mut cams: Query<(&mut Transform, &mut FlyCamera, &mut StreamFocus)>,
+    mut cams: Query<(&mut Transform, &mut FlyCamera, &mut StreamFocus), Without<crate::railway::Ride>>,
 ) {
     let dt = time.delta_secs();
     for (mut t, mut cam, mut focus) in &mut cams {

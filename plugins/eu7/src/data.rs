@@ -7,20 +7,24 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use iron3d_eu7::e3d::E3dModel;
+use iron3d_eu7::include::{Affine, DiskFiles, IncludeTree, PlacedModule, apply as apply_affine, resolve_includes};
+use iron3d_eu7::track::SegmentPath;
 use iron3d_eu7::{Module, ReadOptions, SectionIndex};
 
 use crate::planner::SectionId;
 
-/// An opened scenery: the module (PACK kept undecoded) and its PIDX index.
+/// An opened scenery: the root module (PACK kept undecoded) with its PIDX index, and the
+/// modules it includes.
 #[derive(Debug)]
 pub struct Scenery {
     /// The `.eu7` file.
     pub path: PathBuf,
     /// Folder model paths are resolved against.
     pub dir: PathBuf,
-    /// The parsed module.
-    pub module: Module,
-    /// The section index.
+    /// The root module (first) and every module it includes, placed
+    /// (`docs/reference/eu7.md` §6.2, §6.3); missing or damaged includes as warnings.
+    pub tree: IncludeTree,
+    /// The root's section index.
     pub index: SectionIndex,
 }
 
@@ -64,14 +68,67 @@ pub fn text(bytes: &[u8]) -> String {
 }
 
 impl Scenery {
-    /// Reads and indexes `path` (compatible mode).
+    /// Reads `path` and the modules it includes (compatible mode) and indexes the root.
     pub fn open(path: &Path) -> Result<Self, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let opts = ReadOptions::compatible().with_file(path.display().to_string());
-        let module = Module::read(bytes, &opts).map_err(|e| e.to_string())?;
-        let index = SectionIndex::new(&module).map_err(|e| e.to_string())?;
+        let tree = resolve_includes(&path.display().to_string(), &DiskFiles, &ReadOptions::compatible())
+            .map_err(|e| e.to_string())?;
+        let root = tree.modules.first().ok_or_else(|| format!("{}: nothing loaded", path.display()))?;
+        let index = SectionIndex::new(&root.module).map_err(|e| e.to_string())?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Ok(Self { path: path.to_path_buf(), dir, module, index })
+        Ok(Self { path: path.to_path_buf(), dir, tree, index })
+    }
+
+    /// The root module (the one holding PIDX and PACK).
+    pub fn root(&self) -> &PlacedModule {
+        // `open` only builds a scenery whose tree holds the root.
+        &self.tree.modules[0]
+    }
+
+    /// The root module's chunks.
+    pub fn module(&self) -> &Module {
+        &self.root().module
+    }
+
+    /// Modules whose `MODL` records are drawn: all of them, except that sub-modules of a
+    /// root with PACK are left out (the root's PACK already holds their models,
+    /// `docs/reference/eu7.md` §6.10).
+    pub fn draws_static_models(&self, module: usize) -> bool {
+        module == 0 || self.module().pack().is_none()
+    }
+
+    /// Every track of every module, in world space (module order, then file order).
+    pub fn world_tracks(&self) -> Vec<WorldTrack> {
+        let mut out = Vec::new();
+        for (module, m) in self.tree.modules.iter().enumerate() {
+            let tracks = m.module.records(|b| match b {
+                iron3d_eu7::ChunkBody::Trak(v) => Some(v),
+                _ => None,
+            });
+            for (index, t) in tracks.enumerate() {
+                let xf = |p: [f32; 3]| world_point(&m.transform, p);
+                let paths = t
+                    .paths
+                    .iter()
+                    .map(|p| SegmentPath {
+                        p_start: xf(p.p_start),
+                        cp_out: xf(p.cp_out),
+                        cp_in: xf(p.cp_in),
+                        p_end: xf(p.p_end),
+                        ..*p
+                    })
+                    .collect();
+                out.push(WorldTrack {
+                    name: text(m.string(t.node.name)),
+                    track_type: t.track_type,
+                    category: t.category,
+                    width: t.track_width,
+                    paths,
+                    module,
+                    index,
+                });
+            }
+        }
+        out
     }
 
     /// Sections holding at least one model, sorted.
@@ -88,16 +145,17 @@ impl Scenery {
     pub fn decode(&self, id: SectionId) -> Result<DecodedSection, String> {
         let i = self.index.find(u32::from(id.row), u32::from(id.col)).ok_or_else(|| format!("no section {id}"))?;
         let pack_bytes = self.index.lengths.get(i).copied().unwrap_or(0);
+        let module = self.module();
         let records = self
             .index
-            .decode(&self.module, i, false)
-            .and_then(|s| s.models(self.module.prototypes()))
+            .decode(module, i, false)
+            .and_then(|s| s.models(module.prototypes()))
             .map_err(|e| e.to_string())?;
         let mut models: Vec<String> = Vec::new();
         let mut lookup: BTreeMap<&[u8], u32> = BTreeMap::new();
         let mut placements = Vec::with_capacity(records.len());
         for r in &records {
-            let file = self.module.string(r.model_file);
+            let file = module.string(r.model_file);
             if file.is_empty() || file.eq_ignore_ascii_case(b"notload") {
                 continue;
             }
@@ -109,6 +167,31 @@ impl Scenery {
         }
         Ok(DecodedSection { id, models, placements, pack_bytes })
     }
+}
+
+/// A track in world space: its module's transform applied to the Bézier control points
+/// (exact: Bézier curves are affine invariant).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorldTrack {
+    /// Name (bound string).
+    pub name: String,
+    /// `TRAK` type: 1 normal, 2 switch, 3 table, 4 cross, 5 tributary.
+    pub track_type: u8,
+    /// 1 rail, 2 road, 4 water.
+    pub category: u8,
+    /// Gauge or road width in metres.
+    pub width: f32,
+    /// Paths in world space.
+    pub paths: Vec<SegmentPath>,
+    /// Index of its module in [`Scenery::tree`].
+    pub module: usize,
+    /// Index among its module's tracks.
+    pub index: usize,
+}
+
+/// A module-space point in world space.
+pub fn world_point(m: &Affine, p: [f32; 3]) -> [f32; 3] {
+    apply_affine(m, p.map(f64::from)).map(|c| c as f32)
 }
 
 /// Files tried for model `name` under `dir`: the extension dropped, as given and
@@ -131,7 +214,20 @@ pub fn model_candidates(dir: &Path, name: &str) -> Vec<PathBuf> {
     out
 }
 
-/// A model flattened to one triangle list in model space.
+/// A run of [`ModelGeometry`] vertices sharing one material (e3d.md `SUBn`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GeometryPart {
+    /// First vertex.
+    pub start: usize,
+    /// Vertex count.
+    pub len: usize,
+    /// `TEX0` name; empty for coloured submodels and replaceable skins.
+    pub texture: String,
+    /// Submodel flag `0x20` (translucent): drawn blended and two-sided.
+    pub translucent: bool,
+}
+
+/// A model flattened to triangle lists in model space, one [`GeometryPart`] per material.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModelGeometry {
     /// Positions.
@@ -142,6 +238,8 @@ pub struct ModelGeometry {
     pub uvs: Vec<[f32; 2]>,
     /// Per-vertex colour: the submodel's diffuse.
     pub colors: Vec<[f32; 4]>,
+    /// Material runs, sorted by (texture, translucent).
+    pub parts: Vec<GeometryPart>,
 }
 
 type Mat4 = [f64; 16];
@@ -164,7 +262,7 @@ impl ModelGeometry {
     /// Flattens the submodel tree of `m` (matrices relative to the parent; triangle
     /// types 4/5/6 only; `Light_On*` submodels start hidden and are left out).
     pub fn from_e3d(m: &E3dModel) -> Self {
-        let mut g = Self::default();
+        let mut by_material: BTreeMap<(String, bool), Self> = BTreeMap::new();
         let mut seen = vec![false; m.submodels.len()];
         let mut stack: Vec<(usize, Mat4)> = if m.submodels.is_empty() { Vec::new() } else { vec![(0, IDENTITY)] };
         while let Some((i, parent)) = stack.pop() {
@@ -188,6 +286,12 @@ impl ModelGeometry {
             if name.len() >= 8 && name[..8].eq_ignore_ascii_case(b"light_on") {
                 continue;
             }
+            let texture = usize::try_from(s.texture)
+                .ok()
+                .filter(|&k| k > 0)
+                .and_then(|k| m.textures.get(k))
+                .map_or_else(String::new, |t| text(t));
+            let g = by_material.entry((texture, s.flags & 0x20 != 0)).or_default();
             for tri in m.triangles(i) {
                 for v in tri {
                     let p = apply(&world, v.position, 1.0);
@@ -200,6 +304,17 @@ impl ModelGeometry {
                     g.colors.push(s.diffuse);
                 }
             }
+        }
+        let mut g = Self::default();
+        for ((texture, translucent), part) in by_material {
+            if part.positions.is_empty() {
+                continue;
+            }
+            g.parts.push(GeometryPart { start: g.positions.len(), len: part.positions.len(), texture, translucent });
+            g.positions.extend(part.positions);
+            g.normals.extend(part.normals);
+            g.uvs.extend(part.uvs);
+            g.colors.extend(part.colors);
         }
         g
     }
@@ -287,6 +402,8 @@ mod tests {
         // Kind 2: apex height 2 + 2 = 4 m.
         assert_eq!(g.positions.iter().map(|p| p[1]).fold(0.0, f32::max), 4.0);
         assert!(g.colors.iter().all(|c| *c == [1.0; 4]));
+        let part = GeometryPart { start: 0, len: 12, texture: generate::model_texture(2), translucent: false };
+        assert_eq!(g.parts, vec![part]);
     }
 
     #[test]
@@ -302,13 +419,56 @@ mod tests {
         assert_eq!(apply(&mul(&t(10.0), &s), [1.0, 0.0, 0.0], 1.0), [12.0, 0.0, 0.0]);
     }
 
+    /// The generated scenery and the module it includes, both from the library's
+    /// generator: two modules, the include placed by its site transform (origin (10, 0, 20),
+    /// 90° about Y) and its `PLAC` parameters (100, 0, −50); without the include file the
+    /// scenery still opens, with a located warning.
+    /// Writes the generated scenery of `cfg` as `s.eu7` in a fresh temporary folder named
+    /// by `tag`; returns the folder and the file.
+    fn write_scenery(cfg: &GenConfig, tag: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("iron3d_eu7_view_{tag}_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s.eu7");
+        std::fs::write(&path, generate::scenery(cfg).unwrap()).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn opens_the_include_tree() {
+        let cfg = GenConfig { instances: 50, extent_m: 2000.0, model_kinds: 3, ..GenConfig::default() };
+        let (dir, path) = write_scenery(&cfg, "incl");
+        std::fs::write(dir.join(generate::INCLUDE_FILE), generate::include_module(&cfg).unwrap()).unwrap();
+        let s = Scenery::open(&path).unwrap();
+        assert_eq!(s.tree.modules.len(), 2);
+        assert!(s.tree.warnings.is_empty());
+        let grove = &s.tree.modules[1];
+        assert_eq!(
+            grove.string(
+                grove
+                    .module
+                    .records(|b| match b {
+                        iron3d_eu7::ChunkBody::Memc(v) => Some(v),
+                        _ => None,
+                    })
+                    .next()
+                    .unwrap()
+                    .text
+            ),
+            b"grove at 100"
+        );
+        let origin = world_point(&grove.transform, [0.0; 3]);
+        assert!(origin.iter().zip([-40.0, 0.0, -80.0]).all(|(a, b)| (a - b).abs() < 1e-4), "{origin:?}");
+        assert!(!s.draws_static_models(1), "the root has PACK");
+        std::fs::remove_file(dir.join(generate::INCLUDE_FILE)).unwrap();
+        let s = Scenery::open(&path).unwrap();
+        assert_eq!((s.tree.modules.len(), s.tree.warnings.len()), (1, 1));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn decodes_generated_sections_into_placements() {
         let cfg = GenConfig { instances: 500, extent_m: 3000.0, model_kinds: 5, ..GenConfig::default() };
-        let dir = std::env::temp_dir().join(format!("iron3d_eu7_view_data_{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("s.eu7");
-        std::fs::write(&path, generate::scenery(&cfg).unwrap()).unwrap();
+        let (dir, path) = write_scenery(&cfg, "data");
         let s = Scenery::open(&path).unwrap();
         let ids = s.sections();
         assert!(!ids.is_empty());

@@ -7,7 +7,11 @@
 //!   come from the Bevy-free [`planner`]; decoding and model files from the Bevy-free
 //!   [`data`].
 //! * [`models`]: `.e3d` meshes cached per model, shared mesh and material handles per
-//!   model so Bevy batches the instances; a labelled placeholder cube for missing files.
+//!   model part so Bevy batches the instances; a labelled placeholder cube for missing files.
+//! * [`textures`]: DDS/TGA/BMP/PNG textures of models, terrain and shapes from the scenery's
+//!   folders, a checker fallback and one warning per missing name.
+//! * [`railway`]: logic records as clickable markers with an inspector, and the ride
+//!   camera over the Bevy-free track network of [`ride`].
 //! * [`camera`]: free-fly camera. [`overlay`]: egui overlay with the section grid, counts
 //!   and streaming stats.
 //!
@@ -24,9 +28,12 @@ pub mod data;
 pub mod models;
 pub mod overlay;
 pub mod planner;
+pub mod railway;
+pub mod ride;
 pub mod scene;
 pub mod streaming;
 pub mod terrain;
+pub mod textures;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -73,6 +80,10 @@ pub struct SceneryInfo {
     pub section_models: u64,
     /// Prototypes.
     pub prototypes: usize,
+    /// Modules loaded (the root and its includes).
+    pub modules: usize,
+    /// Missing or damaged includes, located.
+    pub include_warnings: Vec<String>,
 }
 
 impl SceneryInfo {
@@ -86,22 +97,23 @@ impl SceneryInfo {
             }
         };
         use iron3d_eu7::ChunkBody as B;
-        let m = &s.module;
-        info.version = m.version;
-        for c in &m.chunks {
+        info.version = s.module().version;
+        for (i, c) in s.tree.modules.iter().enumerate().flat_map(|(i, m)| m.module.chunks.iter().map(move |c| (i, c))) {
             match &c.body {
                 B::Terr(t) => info.terrain_triangles += t.triangle_count(),
                 B::Mesh(v) => info.shapes += v.len(),
                 B::Line(v) => info.lines += v.len(),
                 B::Trak(v) => info.tracks += v.len(),
                 B::Trac(v) => info.traction += v.len(),
-                B::Modl(v) => info.static_models += v.len(),
+                B::Modl(v) if s.draws_static_models(i) => info.static_models += v.len(),
                 _ => {}
             }
         }
         info.sections = s.sections().len();
         info.section_models = s.index.total_models();
-        info.prototypes = m.prototypes().len();
+        info.prototypes = s.module().prototypes().len();
+        info.modules = s.tree.modules.len();
+        info.include_warnings = s.tree.warnings.iter().map(ToString::to_string).collect();
         info
     }
 }
@@ -119,10 +131,14 @@ pub struct Eu7ViewerPlugin {
 impl Plugin for Eu7ViewerPlugin {
     fn build(&self, app: &mut App) {
         let loaded = data::Scenery::open(&self.file);
-        if let Err(e) = &loaded {
-            error!("cannot open the scenery: {e}");
+        match &loaded {
+            Err(e) => error!("cannot open the scenery: {e}"),
+            Ok(s) => s.tree.warnings.iter().for_each(|w| warn!("include skipped: {w}")),
         }
         let info = SceneryInfo::of(&self.file, loaded.as_ref().map_err(String::as_str));
+        let dir = self.file.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        let bases = [Some(dir.clone()), dir.parent().map(std::path::Path::to_path_buf)].into_iter().flatten().collect();
+        app.insert_resource(textures::TextureLibrary::new(bases));
         app.register_type::<LoadedScenery>()
             .register_type::<SceneryInfo>()
             .insert_resource(LoadedScenery { data: loaded.ok().map(Arc::new) })
@@ -133,6 +149,7 @@ impl Plugin for Eu7ViewerPlugin {
                 StreamingPlugin { config: self.streaming },
                 camera::FlyCameraPlugin,
                 overlay::OverlayPlugin,
+                railway::RailwayPlugin,
             ));
     }
 }

@@ -82,7 +82,7 @@ fn draw_overlay(
     info: Res<SceneryInfo>,
     stats: Res<StreamingStats>,
     streamer: Res<SectionStreamer>,
-    library: Res<ModelLibrary>,
+    (library, textures): (Res<ModelLibrary>, Res<crate::textures::TextureLibrary>),
     cams: Query<(&Camera, &GlobalTransform, &FlyCamera)>,
     placeholders: Query<(&GlobalTransform, &PlaceholderModel)>,
 ) -> Result {
@@ -107,12 +107,19 @@ fn draw_overlay(
             "terrain {} tris · {} tracks · {} wires · {} shapes · {} lines · {} MODL",
             info.terrain_triangles, info.tracks, info.traction, info.shapes, info.lines, info.static_models
         ));
+        ui.label(format!("modules: {} (root + includes)", info.modules));
+        for w in &info.include_warnings {
+            ui.colored_label(egui::Color32::LIGHT_RED, w);
+        }
         ui.separator();
         ui.label(format!(
             "sections: {} resident · {} ready · {} in flight (peak {})",
             stats.resident, stats.ready, stats.in_flight, stats.peak_resident
         ));
-        ui.label(format!("instances resident: {}", stats.resident_instances));
+        ui.label(format!(
+            "instances resident: {} · bootstrap {} sections in {:.0} ms",
+            stats.resident_instances, stats.bootstrapped, stats.bootstrap_ms
+        ));
         ui.label(format!(
             "requested {} · applied {} · unloaded {} · cancelled {} · failed {}",
             stats.requested, stats.applied, stats.unloaded, stats.cancelled, stats.failed
@@ -123,7 +130,12 @@ fn draw_overlay(
             stats.held_bytes as f64 / 1048576.0,
             stats.peak_held_bytes as f64 / 1048576.0
         ));
-        ui.label(format!("models: {} meshes · {} missing (magenta)", library.loaded, library.missing.len()));
+        ui.label(format!(
+            "models: {} meshes · {} missing (magenta) · {} textures missing (checker)",
+            library.loaded,
+            library.missing.len(),
+            textures.missing.len()
+        ));
         if let Some(e) = &stats.last_error {
             ui.colored_label(egui::Color32::LIGHT_RED, e);
         }
@@ -135,7 +147,7 @@ fn draw_overlay(
             let section = stats.focus_section.map_or("-".to_string(), |(r, c)| format!("{r},{c}"));
             ui.label(format!("camera ({:.0}, {:.0}, {:.0}) · section {section} · {:.0} m/s", p.x, p.y, p.z, fly.speed));
         }
-        ui.small("WASD move · E/Q up/down · Shift fast · wheel speed · right mouse look · F12 inspector");
+        ui.small("R ride · +/- speed · click a marker · WASD move · E/Q up/down · Shift fast · wheel speed · right mouse look · F12 inspector");
     });
     if let Some((camera, cam_t, _)) = cam {
         let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("eu7_labels")));

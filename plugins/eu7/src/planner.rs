@@ -49,10 +49,16 @@ impl std::fmt::Display for SectionId {
     }
 }
 
-/// Streaming tunables (eu7.md §10.1 and addendum list the simulator's values; these are
-/// our own defaults for a 2-core machine).
+/// Streaming tunables. The default is the seed's (`docs/reference/eu7.md` §10.1);
+/// [`StreamingConfig::compact`] is the project's lighter set for small machines.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StreamingConfig {
+    /// Sections whose centre lies within this many sections of the start position are
+    /// decoded and applied before the first frame (0: no bootstrap).
+    pub bootstrap_radius: u32,
+    /// Longest wait for the blocking bootstrap, in milliseconds; sections not decoded by
+    /// then keep streaming normally.
+    pub bootstrap_timeout_ms: u64,
     /// Sections whose centre lies within this many sections of the camera path are wanted.
     pub radius: u32,
     /// How many sections ahead along the direction of travel the wanted area reaches.
@@ -68,8 +74,27 @@ pub struct StreamingConfig {
 }
 
 impl Default for StreamingConfig {
+    /// The seed's numbers: bootstrap 3, stream radius 9, lookahead 4, 72 in flight, 36
+    /// ready, 120 s bootstrap timeout (the keep margin of 2 is ours).
     fn default() -> Self {
-        Self { radius: 4, lookahead: 4, keep_margin: 2, max_in_flight: 8, max_ready: 4, min_speed: 0.5 }
+        Self {
+            bootstrap_radius: 3,
+            bootstrap_timeout_ms: 120_000,
+            radius: 9,
+            lookahead: 4,
+            keep_margin: 2,
+            max_in_flight: 72,
+            max_ready: 36,
+            min_speed: 0.5,
+        }
+    }
+}
+
+impl StreamingConfig {
+    /// The project's lighter set (before the seed's numbers were adopted): bootstrap 1,
+    /// radius 4, lookahead 4, 8 in flight, 4 ready.
+    pub fn compact() -> Self {
+        Self { bootstrap_radius: 1, radius: 4, max_in_flight: 8, max_ready: 4, ..Self::default() }
     }
 }
 
@@ -221,6 +246,40 @@ impl Planner {
         }
         out.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         out
+    }
+
+    /// The blocking bootstrap's sections (`preload_section_stream`, eu7.md §10.1): available
+    /// sections within `bootstrap_radius` sections of `pos`, nearest first, not yet tracked;
+    /// they become in flight regardless of `max_in_flight` and are applied with
+    /// [`Planner::preloaded`].
+    pub fn bootstrap(&mut self, pos: [f64; 2]) -> Vec<SectionId> {
+        if self.config.bootstrap_radius == 0 {
+            return Vec::new();
+        }
+        let axis = Axis::new(pos, [0.0; 2], &self.config);
+        let reach = f64::from(self.config.bootstrap_radius) * SECTION_SIZE;
+        let ids: Vec<SectionId> = self
+            .within(&axis, reach)
+            .into_iter()
+            .map(|(_, id)| id)
+            .filter(|id| !self.states.contains_key(id))
+            .collect();
+        for &id in &ids {
+            self.states.insert(id, SectionState::InFlight);
+        }
+        ids
+    }
+
+    /// A bootstrap section decoded and applied at once (skipping the ready queue); false if
+    /// it was not in flight.
+    pub fn preloaded(&mut self, id: SectionId) -> bool {
+        match self.states.get_mut(&id) {
+            Some(s @ SectionState::InFlight) => {
+                *s = SectionState::Resident;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Re-plans for camera position `pos` = (x, z) and horizontal velocity `vel` (m/s).

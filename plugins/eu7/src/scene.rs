@@ -1,5 +1,6 @@
-//! Static scenery geometry turned into meshes at startup: `TERR` (one mesh per terrain
-//! batch, so frustum culling works per section), `MESH` shapes merged per material (their
+//! Static scenery geometry of every loaded module, placed by its include transform, turned
+//! into meshes at startup: `TERR` (one mesh per terrain batch, so frustum culling works per
+//! section) and `MESH` shapes merged per material (their
 //! vertices are relative to the shape origin, eu7.md §6.8), `LINE` shapes and traction
 //! wires as line lists, tracks as ballast and rail ribbons sampled from their Bézier
 //! paths, and `MODL` models as instances. Also the sun, ambient light and sky colour.
@@ -15,22 +16,23 @@ use bevy::asset::RenderAssetUsages;
 use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 use iron3d_eu7::ChunkBody;
+use iron3d_eu7::include::Affine;
 use iron3d_eu7::node::PackedVertex;
 use iron3d_eu7::shape::TerrainBody;
-use iron3d_eu7::track::{SegmentPath, Track, Traction};
+use iron3d_eu7::track::{SegmentPath, Traction};
 
 use crate::LoadedScenery;
-use crate::data::{Placement, text};
-use crate::models::tint;
+use crate::data::{Placement, WorldTrack, text, world_point};
 use crate::streaming::{ModelInstance, SectionStreamer, placement_transform};
 use crate::terrain::TerrainHeights;
+use crate::textures::{LoadedTexture, TextureLibrary};
 
 /// Spawns the static geometry and lights.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SceneryPlugin;
 
 /// What a static geometry entity shows.
-#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Component, Reflect, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 #[reflect(Component)]
 pub enum StaticGeometry {
     /// A `TERR` batch.
@@ -41,8 +43,14 @@ pub enum StaticGeometry {
     Lines,
     /// Track ballast ribbons.
     Ballast,
-    /// Rail ribbons.
+    /// Rail ribbons of normal tracks.
     Rails,
+    /// Rail ribbons of switches (`TRAK` type 2), drawn in orange.
+    Switches,
+    /// Road surfaces (`TRAK` category 2).
+    Roads,
+    /// River surfaces (`TRAK` category 4).
+    Rivers,
     /// Traction wires.
     Wires,
     /// The parent of `MODL` model instances.
@@ -72,8 +80,9 @@ impl Tris {
         self.normals.push(n);
         self.uvs.push(uv);
     }
-    fn push_packed(&mut self, v: &PackedVertex, origin: [f32; 3]) {
-        self.push(std::array::from_fn(|i| v.position[i] + origin[i]), v.normal_f32(), v.uv_f32());
+    fn push_packed(&mut self, v: &PackedVertex, origin: [f32; 3], frame: &Frame) {
+        let local = std::array::from_fn(|i| v.position[i] + origin[i]);
+        self.push(frame.point(local), frame.normal(v.normal_f32()), v.uv_f32());
     }
     fn into_mesh(self) -> Option<Mesh> {
         (!self.positions.is_empty()).then(|| {
@@ -82,6 +91,33 @@ impl Tris {
                 .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, self.normals)
                 .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, self.uvs)
         })
+    }
+}
+
+/// A module's placement (module space → world, eu7.md §6.2–§6.3) applied to its geometry.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame(pub Affine);
+
+impl Frame {
+    /// A point in world space.
+    pub fn point(&self, p: [f32; 3]) -> [f32; 3] {
+        world_point(&self.0, p)
+    }
+
+    /// A direction in world space, normalised (the linear part only).
+    pub fn normal(&self, n: [f32; 3]) -> [f32; 3] {
+        let m = &self.0;
+        let v = Vec3::from_array(std::array::from_fn(|r| {
+            (m[r][0] * f64::from(n[0]) + m[r][1] * f64::from(n[1]) + m[r][2] * f64::from(n[2])) as f32
+        }));
+        v.normalize_or(Vec3::Y).to_array()
+    }
+
+    /// The placement as a Bevy transform (exact for rotation about Y with uniform scale).
+    pub fn transform(&self) -> Transform {
+        let m = &self.0;
+        let col = |c: usize| Vec4::new(m[0][c] as f32, m[1][c] as f32, m[2][c] as f32, if c == 3 { 1.0 } else { 0.0 });
+        Transform::from_matrix(Mat4::from_cols(col(0), col(1), col(2), col(3)))
     }
 }
 
@@ -138,24 +174,38 @@ fn ribbon(out: &mut Tris, line: &[Vec3], offset: f32, half_width: f32) {
     }
 }
 
-/// Ballast and rail ribbons of `tracks`, lifted onto `heights`.
-fn track_meshes(tracks: &[&Track], heights: &TerrainHeights) -> (Tris, Tris) {
-    let (mut ballast, mut rails) = (Tris::default(), Tris::default());
+/// Ribbons of `tracks` by kind, lifted onto `heights`: rail tracks as ballast and two rails
+/// (a switch's rails in their own kind), roads and rivers as one surface of their width.
+fn track_meshes(tracks: &[WorldTrack], heights: &TerrainHeights) -> BTreeMap<StaticGeometry, Tris> {
+    let mut out: BTreeMap<StaticGeometry, Tris> = BTreeMap::new();
     for t in tracks {
-        let gauge = if t.track_width.is_finite() && t.track_width > 0.1 { t.track_width } else { 1.435 };
+        let width = |default: f32| if t.width.is_finite() && t.width > 0.1 { t.width } else { default };
         for path in &t.paths {
             let line: Vec<Vec3> = sample_path(path, 4.0)
                 .into_iter()
                 .map(|p| Vec3::new(p.x, heights.height_at(p.x, p.z).map_or(p.y, |h| h.max(p.y)), p.z))
                 .collect();
             let lifted = |dy: f32| line.iter().map(|p| *p + Vec3::Y * dy).collect::<Vec<_>>();
-            ribbon(&mut ballast, &lifted(0.08), 0.0, gauge / 2.0 + 0.9);
-            let top = lifted(0.25);
-            ribbon(&mut rails, &top, -gauge / 2.0, 0.09);
-            ribbon(&mut rails, &top, gauge / 2.0, 0.09);
+            match t.category {
+                2 => ribbon(out.entry(StaticGeometry::Roads).or_default(), &lifted(0.06), 0.0, width(6.0) / 2.0),
+                4 => ribbon(out.entry(StaticGeometry::Rivers).or_default(), &lifted(0.03), 0.0, width(10.0) / 2.0),
+                _ => {
+                    let gauge = width(1.435);
+                    ribbon(out.entry(StaticGeometry::Ballast).or_default(), &lifted(0.08), 0.0, gauge / 2.0 + 0.9);
+                    let kind = if t.track_type == crate::ride::SWITCH {
+                        StaticGeometry::Switches
+                    } else {
+                        StaticGeometry::Rails
+                    };
+                    let top = lifted(0.25);
+                    let rails = out.entry(kind).or_default();
+                    ribbon(rails, &top, -gauge / 2.0, 0.09);
+                    ribbon(rails, &top, gauge / 2.0, 0.09);
+                }
+            }
         }
     }
-    (ballast, rails)
+    out
 }
 
 fn line_mesh(points: Vec<[f32; 3]>, colors: Vec<[f32; 4]>) -> Option<Mesh> {
@@ -166,13 +216,13 @@ fn line_mesh(points: Vec<[f32; 3]>, colors: Vec<[f32; 4]>) -> Option<Mesh> {
     })
 }
 
-fn wire_lines(wires: &[&Traction], points: &mut Vec<[f32; 3]>, colors: &mut Vec<[f32; 4]>) {
-    for w in wires {
+fn wire_lines(wires: &[(&Traction, Frame)], points: &mut Vec<[f32; 3]>, colors: &mut Vec<[f32; 4]>) {
+    for (w, frame) in wires {
         if w.wire_count <= 0 {
             continue;
         }
         for pair in [[w.wires[0], w.wires[1]], [w.wires[2], w.wires[3]]] {
-            points.extend(pair);
+            points.extend(pair.map(|p| frame.point(p)));
             colors.extend([[0.9, 0.75, 0.3, 1.0]; 2]);
         }
     }
@@ -182,10 +232,24 @@ fn scenery_material(color: Color) -> StandardMaterial {
     StandardMaterial { base_color: color, perceptual_roughness: 0.95, cull_mode: None, ..default() }
 }
 
+/// A scenery surface with `texture` (or the fallback), tinted by the diffuse colour
+/// relative to the default 0.8 (eu7.md §5.2), two-sided.
+fn textured_material(texture: &LoadedTexture, diffuse: [f32; 4]) -> StandardMaterial {
+    let c = |k: usize| (diffuse[k] / 0.8).clamp(0.0, 1.0);
+    StandardMaterial {
+        base_color_texture: Some(texture.image.clone()),
+        alpha_mode: if texture.alpha { AlphaMode::Mask(0.5) } else { AlphaMode::Opaque },
+        ..scenery_material(Color::srgb(c(0), c(1), c(2)))
+    }
+}
+
+#[allow(clippy::too_many_arguments, reason = "one system: the resources it reads and writes")]
 fn spawn_static_geometry(
     mut commands: Commands,
     scenery: Res<LoadedScenery>,
     mut streamer: ResMut<SectionStreamer>,
+    mut textures: ResMut<TextureLibrary>,
+    mut images: ResMut<Assets<Image>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
@@ -195,94 +259,96 @@ fn spawn_static_geometry(
         Transform::from_rotation(Quat::from_euler(EulerRot::YXZ, 0.6, -0.9, 0.0)),
     ));
     let Some(data) = &scenery.data else { return };
-    let m = &data.module;
     let mut terrain_tris: Vec<[[f32; 3]; 3]> = Vec::new();
-    let (mut tracks, mut wires) = (Vec::new(), Vec::new());
-    let mut shapes: BTreeMap<u32, (Tris, [f32; 4], String)> = BTreeMap::new();
+    let mut wires = Vec::new();
+    let mut shapes: BTreeMap<String, (Tris, [f32; 4])> = BTreeMap::new();
     let (mut line_points, mut line_colors) = (Vec::new(), Vec::new());
     let mut static_models = Vec::new();
-    for c in &m.chunks {
-        match &c.body {
-            ChunkBody::Terr(t) => {
-                let batches: Vec<&[PackedVertex]> = match &t.body {
-                    TerrainBody::Batched(b) => b.iter().map(|b| b.vertices.as_slice()).collect(),
-                    TerrainBody::Legacy(v) => vec![v.as_slice()],
-                };
-                let d = t.lighting.diffuse;
-                let color = Color::srgb(0.42 * d[0] / 0.8, 0.58 * d[1] / 0.8, 0.3 * d[2] / 0.8);
-                let material = materials.add(scenery_material(color));
-                for (i, vertices) in batches.into_iter().enumerate() {
-                    let mut tris = Tris::default();
-                    for v in vertices {
-                        tris.push_packed(v, [0.0; 3]);
-                    }
-                    terrain_tris
-                        .extend(vertices.chunks_exact(3).map(|t| [t[0].position, t[1].position, t[2].position]));
-                    if let Some(mesh) = tris.into_mesh() {
-                        commands.spawn((
-                            Name::new(format!("Terrain {} batch {i}", text(m.string(t.material)))),
-                            StaticGeometry::Terrain,
-                            Mesh3d(meshes.add(mesh)),
-                            MeshMaterial3d(material.clone()),
-                        ));
-                    }
-                }
-            }
-            ChunkBody::Mesh(list) => {
-                for s in list {
-                    let entry = shapes
-                        .entry(s.material.0)
-                        .or_insert_with(|| (Tris::default(), s.lighting.block.diffuse, text(m.string(s.material))));
-                    for k in triangle_order(s.subtype, s.vertices.len()) {
-                        if let Some(v) = s.vertices.get(k) {
-                            entry.0.push_packed(v, s.origin);
+    for (index, m) in data.tree.modules.iter().enumerate() {
+        let frame = Frame(m.transform);
+        for c in &m.module.chunks {
+            match &c.body {
+                ChunkBody::Terr(t) => {
+                    let batches: Vec<&[PackedVertex]> = match &t.body {
+                        TerrainBody::Batched(b) => b.iter().map(|b| b.vertices.as_slice()).collect(),
+                        TerrainBody::Legacy(v) => vec![v.as_slice()],
+                    };
+                    let name = text(m.string(t.material));
+                    let texture = textures.get(&name, "", &mut images);
+                    let material = materials.add(textured_material(&texture, t.lighting.diffuse));
+                    for (i, vertices) in batches.into_iter().enumerate() {
+                        let mut tris = Tris::default();
+                        for v in vertices {
+                            tris.push_packed(v, [0.0; 3], &frame);
+                        }
+                        terrain_tris.extend(tris.positions.chunks_exact(3).map(|t| [t[0], t[1], t[2]]));
+                        if let Some(mesh) = tris.into_mesh() {
+                            commands.spawn((
+                                Name::new(format!("Terrain {name} batch {i}")),
+                                StaticGeometry::Terrain,
+                                Mesh3d(meshes.add(mesh)),
+                                MeshMaterial3d(material.clone()),
+                            ));
                         }
                     }
                 }
-            }
-            ChunkBody::Line(list) => {
-                for l in list {
-                    let d = l.lighting.block.diffuse;
-                    for k in line_order(l.subtype, l.positions.len()) {
-                        if let Some(p) = l.positions.get(k) {
-                            line_points.push(std::array::from_fn(|i| p[i] + l.origin[i]));
-                            line_colors.push(d);
+                ChunkBody::Mesh(list) => {
+                    for s in list {
+                        let entry = shapes
+                            .entry(text(m.string(s.material)))
+                            .or_insert_with(|| (Tris::default(), s.lighting.block.diffuse));
+                        for k in triangle_order(s.subtype, s.vertices.len()) {
+                            if let Some(v) = s.vertices.get(k) {
+                                entry.0.push_packed(v, s.origin, &frame);
+                            }
                         }
                     }
                 }
+                ChunkBody::Line(list) => {
+                    for l in list {
+                        let d = l.lighting.block.diffuse;
+                        for k in line_order(l.subtype, l.positions.len()) {
+                            if let Some(p) = l.positions.get(k) {
+                                line_points.push(frame.point(std::array::from_fn(|i| p[i] + l.origin[i])));
+                                line_colors.push(d);
+                            }
+                        }
+                    }
+                }
+                ChunkBody::Trac(v) => wires.extend(v.iter().map(|w| (w, frame))),
+                ChunkBody::Modl(v) if data.draws_static_models(index) => {
+                    static_models.extend(v.iter().map(|r| (r, m, frame)));
+                }
+                _ => {}
             }
-            ChunkBody::Trak(v) => tracks.extend(v.iter()),
-            ChunkBody::Trac(v) => wires.extend(v.iter()),
-            ChunkBody::Modl(v) => static_models.extend(v.iter()),
-            _ => {}
         }
     }
-    for (tris, d, name) in shapes.into_values() {
-        let t = tint(&name).to_linear();
-        let color = LinearRgba::new(t.red * d[0], t.green * d[1], t.blue * d[2], 1.0);
+    let tracks = data.world_tracks();
+    for (name, (tris, d)) in shapes {
+        let texture = textures.get(&name, "", &mut images);
         if let Some(mesh) = tris.into_mesh() {
             commands.spawn((
                 Name::new(format!("Shapes {name}")),
                 StaticGeometry::Shapes,
                 Mesh3d(meshes.add(mesh)),
-                MeshMaterial3d(materials.add(scenery_material(color.into()))),
+                MeshMaterial3d(materials.add(textured_material(&texture, d))),
             ));
         }
     }
     let heights = TerrainHeights::new(terrain_tris, 100.0);
-    let (ballast, rails) = track_meshes(&tracks, &heights);
+    let track_kinds = track_meshes(&tracks, &heights);
+    commands.insert_resource(heights);
     let unlit = |materials: &mut Assets<StandardMaterial>, c: Color| {
         materials.add(StandardMaterial { base_color: c, unlit: true, cull_mode: None, ..default() })
     };
-    for (tris, kind, color) in [
-        (ballast, StaticGeometry::Ballast, Color::srgb(0.45, 0.38, 0.3)),
-        (rails, StaticGeometry::Rails, Color::srgb(0.85, 0.85, 0.9)),
-    ] {
+    for (kind, tris) in track_kinds {
         if let Some(mesh) = tris.into_mesh() {
-            let material = if kind == StaticGeometry::Rails {
-                unlit(&mut materials, color)
-            } else {
-                materials.add(scenery_material(color))
+            let material = match kind {
+                StaticGeometry::Rails => unlit(&mut materials, Color::srgb(0.85, 0.85, 0.9)),
+                StaticGeometry::Switches => unlit(&mut materials, Color::srgb(1.0, 0.55, 0.1)),
+                StaticGeometry::Roads => materials.add(scenery_material(Color::srgb(0.22, 0.22, 0.24))),
+                StaticGeometry::Rivers => materials.add(scenery_material(Color::srgb(0.2, 0.4, 0.75))),
+                _ => materials.add(scenery_material(Color::srgb(0.45, 0.38, 0.3))),
             };
             commands.spawn((Name::new(format!("{kind:?}")), kind, Mesh3d(meshes.add(mesh)), MeshMaterial3d(material)));
         }
@@ -312,18 +378,18 @@ fn spawn_static_geometry(
             .id();
         let children: Vec<_> = static_models
             .iter()
-            .filter(|r| {
+            .filter(|(r, m, _)| {
                 let f = m.string(r.model_file);
                 !f.is_empty() && !f.eq_ignore_ascii_case(b"notload")
             })
-            .map(|r| {
+            .map(|(r, m, frame)| {
                 let path = text(m.string(r.model_file));
                 let model = streamer.intern(&path);
                 let p = Placement { model, location: r.location, angles: r.angles, scale: r.scale };
                 (
                     Name::new(path),
                     ModelInstance { model },
-                    placement_transform(&p),
+                    frame.transform().mul_transform(placement_transform(&p)),
                     Visibility::default(),
                     ChildOf(root),
                 )
@@ -380,10 +446,25 @@ mod tests {
             p_end: [-20.0, 0.0, 0.0],
             ..SegmentPath::default()
         };
-        let track = Track { track_width: 1.435, paths: vec![path], ..Track::default() };
-        let (ballast, rails) = track_meshes(&[&track], &heights);
+        let track = WorldTrack {
+            name: String::new(),
+            track_type: 1,
+            category: 1,
+            width: 1.435,
+            paths: vec![path],
+            module: 0,
+            index: 0,
+        };
+        let road = WorldTrack { category: 2, ..track.clone() };
+        let switch = WorldTrack { track_type: crate::ride::SWITCH, ..track.clone() };
+        let kinds = track_meshes(&[track, road, switch], &heights);
+        let keys: Vec<StaticGeometry> = kinds.keys().copied().collect();
+        use StaticGeometry as G;
+        assert_eq!(keys, vec![G::Ballast, G::Rails, G::Switches, G::Roads]);
+        let (ballast, rails) = (&kinds[&G::Ballast], &kinds[&G::Rails]);
         assert!(ballast.positions.iter().all(|p| (p[1] - 2.08).abs() < 1e-5));
         assert!(rails.positions.iter().all(|p| (p[1] - 2.25).abs() < 1e-5));
-        assert_eq!(rails.positions.len(), 2 * ballast.positions.len());
+        assert_eq!(rails.positions.len(), ballast.positions.len(), "two rails of one track, ballast of two");
+        assert_eq!(kinds[&G::Switches].positions.len(), rails.positions.len());
     }
 }

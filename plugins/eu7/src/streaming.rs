@@ -1,4 +1,7 @@
-//! PACK section streaming as a plugin. Every frame: the [`Planner`] decides from the
+//! PACK section streaming as a plugin, as the seed describes it (eu7.md §10.1): PIDX in
+//! memory, PACK read by offset; before the first frame the blocking bootstrap
+//! ([`preload_section_stream`]) applies the sections around the start position; then every
+//! frame: the [`Planner`] decides from the
 //! [`StreamFocus`] position and velocity; requested sections are decoded (and their
 //! `.e3d` files read) on `AsyncComputeTaskPool` workers; finished decodes enter the
 //! bounded ready queue (back-pressure: a full queue leaves them waiting, counted in
@@ -89,6 +92,10 @@ pub struct StreamingStats {
     pub held_bytes: u64,
     /// Most bytes held at once.
     pub peak_held_bytes: u64,
+    /// Sections decoded and applied by the blocking bootstrap before the first frame.
+    pub bootstrapped: usize,
+    /// How long the bootstrap blocked, in milliseconds.
+    pub bootstrap_ms: f64,
     /// Section under the focus (row, column), if any.
     pub focus_section: Option<(u16, u16)>,
     /// Last decode error.
@@ -152,6 +159,7 @@ impl Plugin for StreamingPlugin {
             .init_resource::<StreamingStats>()
             .insert_resource(SectionStreamer { planner: Planner::new(self.config, []), ..SectionStreamer::default() })
             .add_systems(Startup, init_planner)
+            .add_systems(PostStartup, preload_section_stream)
             .add_systems(Update, (plan_sections, harvest_decodes, apply_one_section).chain().in_set(StreamingSystems));
     }
 }
@@ -205,18 +213,64 @@ fn plan_sections(
     stats.cancelled += plan.cancel.len() as u64;
     stats.unloaded += plan.unload.len() as u64;
     stats.requested += plan.request.len() as u64;
-    let pool = AsyncComputeTaskPool::get();
     for id in plan.request {
-        let (data, cache) = (Arc::clone(data), Arc::clone(&s.cache));
-        let task = pool.spawn(async move {
-            let decoded = data.decode(id)?;
-            for m in &decoded.models {
-                cache.get_or_load(&data.dir, m);
-            }
-            Ok(decoded)
-        });
-        s.tasks.insert(id, task);
+        s.spawn_decode(data, id);
     }
+}
+
+/// The blocking bootstrap before the first frame (`preload_section_stream`, eu7.md §10.1):
+/// the sections within `bootstrap_radius` of the focus are decoded on the workers while
+/// the main thread waits (at most `bootstrap_timeout_ms`), then all applied at once.
+/// Sections still decoding at the timeout stay in flight and stream in normally.
+pub fn preload_section_stream(
+    mut commands: Commands,
+    scenery: Res<LoadedScenery>,
+    mut streamer: ResMut<SectionStreamer>,
+    mut stats: ResMut<StreamingStats>,
+    focus: Query<&Transform, With<StreamFocus>>,
+) {
+    let (Some(data), Some(at)) = (&scenery.data, focus.iter().next()) else { return };
+    let started = std::time::Instant::now();
+    let timeout = std::time::Duration::from_millis(streamer.planner.config().bootstrap_timeout_ms);
+    let ids = streamer.planner.bootstrap([f64::from(at.translation.x), f64::from(at.translation.z)]);
+    stats.requested += ids.len() as u64;
+    for &id in &ids {
+        streamer.spawn_decode(data, id);
+    }
+    let mut done: BTreeMap<SectionId, Result<DecodedSection, String>> = BTreeMap::new();
+    while done.len() < ids.len() && started.elapsed() < timeout {
+        for id in &ids {
+            if let Some(r) = streamer.tasks.get_mut(id).and_then(check_ready) {
+                streamer.tasks.remove(id);
+                done.insert(*id, r);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    for (id, r) in done {
+        match r {
+            Ok(d) if streamer.planner.preloaded(id) => {
+                stats.decoded += 1;
+                stats.decoded_pack_bytes += d.pack_bytes;
+                stats.held_bytes += d.resident_bytes();
+                stats.bootstrapped += 1;
+                streamer.apply(&mut commands, &mut stats, id, &d);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                warn!("section {id}: {e}");
+                stats.failed += 1;
+                stats.last_error = Some(e);
+                streamer.planner.failed_decode(id);
+            }
+        }
+    }
+    stats.bootstrap_ms = started.elapsed().as_secs_f64() * 1000.0;
+    stats.resident = streamer.planner.count(SectionState::Resident);
+    stats.in_flight = streamer.planner.count(SectionState::InFlight);
+    stats.peak_resident = stats.peak_resident.max(stats.resident);
+    stats.peak_held_bytes = stats.peak_held_bytes.max(stats.held_bytes);
+    info!("bootstrap: {} sections in {:.0} ms", stats.bootstrapped, stats.bootstrap_ms);
 }
 
 fn harvest_decodes(mut streamer: ResMut<SectionStreamer>, mut stats: ResMut<StreamingStats>) {
@@ -267,7 +321,33 @@ fn apply_one_section(mut commands: Commands, mut streamer: ResMut<SectionStreame
     if let Some(id) = streamer.planner.pop_ready()
         && let Some(d) = streamer.ready.remove(&id)
     {
-        let ids: Vec<u32> = d.models.iter().map(|m| streamer.intern(m)).collect();
+        streamer.apply(&mut commands, &mut stats, id, &d);
+    }
+    let p = &streamer.planner;
+    stats.in_flight = p.count(SectionState::InFlight);
+    stats.ready = p.count(SectionState::Ready);
+    stats.resident = p.count(SectionState::Resident);
+    stats.peak_resident = stats.peak_resident.max(stats.resident);
+}
+
+impl SectionStreamer {
+    /// Starts decoding section `id` (and reading its model files) on a worker.
+    fn spawn_decode(&mut self, data: &Arc<crate::data::Scenery>, id: SectionId) {
+        let (data, cache) = (Arc::clone(data), Arc::clone(&self.cache));
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            let decoded = data.decode(id)?;
+            for m in &decoded.models {
+                cache.get_or_load(&data.dir, m);
+            }
+            Ok(decoded)
+        });
+        self.tasks.insert(id, task);
+    }
+
+    /// Spawns decoded section `id` as a [`SectionRoot`] with one [`ModelInstance`] child
+    /// per model.
+    fn apply(&mut self, commands: &mut Commands, stats: &mut StreamingStats, id: SectionId, d: &DecodedSection) {
+        let ids: Vec<u32> = d.models.iter().map(|m| self.intern(m)).collect();
         let instances = d.placements.len() as u32;
         let root = commands
             .spawn((
@@ -293,15 +373,10 @@ fn apply_one_section(mut commands: Commands, mut streamer: ResMut<SectionStreame
             })
             .collect();
         commands.spawn_batch(children);
-        streamer.roots.insert(id, (root, d.resident_bytes(), instances));
+        self.roots.insert(id, (root, d.resident_bytes(), instances));
         stats.applied += 1;
         stats.resident_instances += u64::from(instances);
     }
-    let p = &streamer.planner;
-    stats.in_flight = p.count(SectionState::InFlight);
-    stats.ready = p.count(SectionState::Ready);
-    stats.resident = p.count(SectionState::Resident);
-    stats.peak_resident = stats.peak_resident.max(stats.resident);
 }
 
 #[cfg(test)]

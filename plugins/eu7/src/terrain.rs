@@ -1,11 +1,13 @@
-//! Bevy-free terrain height lookup: a uniform grid over the terrain triangles' X/Z
+//! Terrain height lookup (Bevy only for the resource derive): a uniform grid over the terrain triangles' X/Z
 //! bounds, answering "height of the terrain surface at (x, z)" by barycentric
 //! interpolation. The viewer uses it to keep track ribbons visible on top of the terrain.
 
 use std::collections::BTreeMap;
 
-/// Terrain triangles bucketed by grid cell.
-#[derive(Debug, Clone, Default)]
+use bevy::prelude::Resource;
+
+/// Terrain triangles bucketed by grid cell (a resource once the scene is spawned).
+#[derive(Resource, Debug, Clone, Default)]
 pub struct TerrainHeights {
     cell: f64,
     triangles: Vec<[[f32; 3]; 3]>,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::output::{ensure_identical, print_json};
 use anyhow::Context;
 use iron3d_eu7::generate::{self, GenConfig};
+use iron3d_eu7::include::{DiskFiles, IncludeNode, IncludeTree, resolve_includes};
 use iron3d_eu7::{Module, ReadOptions, SectionIndex};
 use serde::Serialize;
 
@@ -16,6 +17,9 @@ pub enum Eu7Command {
     Info {
         /// The `.eu7` file.
         file: PathBuf,
+        /// Also resolve the `INCL` tree (each include's file or error, its record counts).
+        #[arg(long)]
+        includes: bool,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -43,7 +47,8 @@ pub enum Eu7Command {
         #[arg(long)]
         json: bool,
     },
-    /// Write a deterministic synthetic scenery (and its E3D models beside it).
+    /// Write a deterministic synthetic scenery, the module it includes beside it, and
+    /// optionally its E3D models.
     Generate {
         /// Output `.eu7` path.
         out: PathBuf,
@@ -56,7 +61,8 @@ pub enum Eu7Command {
         /// Side of the area in km.
         #[arg(long, default_value_t = 10.0)]
         extent_km: f64,
-        /// Also write the generated `.e3d` models under the output's directory.
+        /// Also write the generated `.e3d` models and their TGA textures under the output's
+        /// directory.
         #[arg(long)]
         models: bool,
     },
@@ -88,6 +94,51 @@ struct Info {
     prototypes: usize,
     sections: Vec<SectionRow>,
     total_section_models: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    includes: Option<Vec<IncludeJson>>,
+}
+
+/// One include of `info --includes`.
+#[derive(Serialize)]
+struct IncludeJson {
+    binary_path: String,
+    /// The file loaded (or loaded before, for a duplicate); `None` if none was.
+    file: Option<String>,
+    error: Option<String>,
+    duplicate: bool,
+    counts: Vec<(String, usize)>,
+    children: Vec<IncludeJson>,
+}
+
+impl IncludeJson {
+    fn of(n: &IncludeNode, tree: &IncludeTree) -> Self {
+        let module = n.module.and_then(|i| tree.modules.get(i));
+        Self {
+            binary_path: n.binary_path.clone(),
+            file: n.file.clone(),
+            error: n.error.clone(),
+            duplicate: n.duplicate,
+            counts: module.map(|m| counts(&m.module)).unwrap_or_default(),
+            children: n.children.iter().map(|c| Self::of(c, tree)).collect(),
+        }
+    }
+
+    fn print(&self, out: &mut impl Write, depth: usize) -> std::io::Result<()> {
+        let pad = "  ".repeat(depth + 1);
+        let what = match (&self.file, &self.error) {
+            (_, Some(e)) => format!("MISSING: {e}"),
+            (Some(f), None) if self.duplicate => format!("{f} (already loaded)"),
+            (Some(f), None) => f.clone(),
+            (None, None) => String::new(),
+        };
+        let counts: Vec<String> = self.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        writeln!(out, "{pad}{} -> {what} [{}]", self.binary_path, counts.join(", "))?;
+        self.children.iter().try_for_each(|c| c.print(out, depth + 1))
+    }
+}
+
+fn counts(m: &Module) -> Vec<(String, usize)> {
+    m.record_counts().iter().map(|(k, n)| (id(k), *n)).collect()
 }
 
 #[derive(Serialize)]
@@ -126,7 +177,7 @@ fn load(file: &PathBuf, strict: bool) -> anyhow::Result<Module> {
 /// Runs one EU7B subcommand.
 pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
     match cmd {
-        Eu7Command::Info { file, json } => info(&file, json),
+        Eu7Command::Info { file, includes, json } => info(&file, includes, json),
         Eu7Command::Section { file, row, col, json } => section(&file, row, col, json),
         Eu7Command::Verify { file, strict, json } => verify(&file, strict, json),
         Eu7Command::Generate { out: path, instances, seed, extent_km, models } => {
@@ -134,9 +185,12 @@ pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
             let cfg = GenConfig { seed, instances, extent_m: extent_km * 1000.0, ..GenConfig::default() };
             let bytes = generate::scenery(&cfg)?;
             std::fs::write(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+            let dir = path.parent().map(PathBuf::from).unwrap_or_default();
+            let inc = dir.join(generate::INCLUDE_FILE);
+            std::fs::write(&inc, generate::include_module(&cfg)?)
+                .with_context(|| format!("writing {}", inc.display()))?;
             if models {
-                let dir = path.parent().map(PathBuf::from).unwrap_or_default();
-                for (path, data) in generate::models(cfg.model_kinds) {
+                for (path, data) in generate::models(cfg.model_kinds).into_iter().chain(generate::textures()) {
                     let p = dir.join(&path);
                     if let Some(parent) = p.parent() {
                         std::fs::create_dir_all(parent)?;
@@ -150,9 +204,15 @@ pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
     }
 }
 
-fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
+fn info(file: &PathBuf, with_includes: bool, json: bool) -> anyhow::Result<()> {
     let m = load(file, false)?;
     let index = SectionIndex::new(&m)?;
+    let includes = if with_includes {
+        let tree = resolve_includes(&file.display().to_string(), &DiskFiles, &ReadOptions::compatible())?;
+        Some(tree.includes.iter().map(|n| IncludeJson::of(n, &tree)).collect::<Vec<_>>())
+    } else {
+        None
+    };
     let info = Info {
         file: file.display().to_string(),
         version: m.version,
@@ -161,7 +221,7 @@ fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
             .iter()
             .map(|c| ChunkRow { id: id(&c.id), offset: c.offset, records: c.record_count() })
             .collect(),
-        counts: m.record_counts().iter().map(|(k, n)| (id(k), *n)).collect(),
+        counts: counts(&m),
         strings: m.strings().len(),
         prototypes: m.prototypes().len(),
         sections: index
@@ -177,6 +237,7 @@ fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
             })
             .collect(),
         total_section_models: index.total_models(),
+        includes,
     };
     if json {
         return print_json(&info);
@@ -198,6 +259,12 @@ fn info(file: &PathBuf, json: bool) -> anyhow::Result<()> {
     }
     if info.sections.len() > 50 {
         writeln!(out, "  ... {} more (use --json)", info.sections.len() - 50)?;
+    }
+    if let Some(includes) = &info.includes {
+        writeln!(out, "includes:")?;
+        for n in includes {
+            n.print(&mut out, 0)?;
+        }
     }
     Ok(())
 }

@@ -200,6 +200,24 @@ fn eu7_generate_info_section_verify() {
     assert!(o.status.success(), "{o:?}");
     let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(info["total_section_models"], 2000);
+    assert!(info.get("includes").is_none(), "only with --includes");
+    // The generated include lies beside the scenery: loaded, with its record counts.
+    let o = cli(&["eu7", "info", path(&file), "--includes", "--json"]);
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let inc = &info["includes"][0];
+    assert_eq!(inc["binary_path"], "flora.eu7");
+    assert_eq!(inc["file"].as_str(), Some(path(&root.join("flora.eu7"))));
+    assert!(inc["error"].is_null() && inc["children"] == serde_json::json!([]), "{inc}");
+    assert!(inc["counts"].as_array().unwrap().contains(&serde_json::json!(["MODL", 25])), "{inc}");
+    std::fs::remove_file(root.join("flora.eu7")).unwrap();
+    let o = cli(&["eu7", "info", path(&file), "--includes", "--json"]);
+    assert!(o.status.success(), "a missing include is a warning: {o:?}");
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let inc = &info["includes"][0];
+    assert!(inc["file"].is_null(), "{inc}");
+    assert!(inc["error"].as_str().unwrap().contains("chunk INCL -> include 0 -> load: cannot load"), "{inc}");
+    let o = cli(&["eu7", "info", path(&file), "--includes"]);
+    assert!(stdout(&o).contains("flora.eu7 -> MISSING: "), "{}", stdout(&o));
     let first = &info["sections"][0];
     let (row, col) = (first["row"].to_string(), first["col"].to_string());
     let o = cli(&["eu7", "section", path(&file), &row, &col, "--json"]);

@@ -12,7 +12,14 @@ fn grid(lo: u16, hi: u16) -> Vec<SectionId> {
 }
 
 fn cfg(radius: u32, lookahead: u32, keep_margin: u32) -> StreamingConfig {
-    StreamingConfig { radius, lookahead, keep_margin, max_in_flight: 1000, max_ready: 1000, min_speed: 0.5 }
+    StreamingConfig {
+        radius,
+        lookahead,
+        keep_margin,
+        max_in_flight: 1000,
+        max_ready: 1000,
+        ..StreamingConfig::default()
+    }
 }
 
 /// Centre of section (250, 250) is world (500, 500) (eu7.md §7.2).
@@ -152,8 +159,7 @@ fn hovering_loads_every_wanted_section() {
 
 #[test]
 fn straight_100_km_flight_keeps_memory_bounded() {
-    let config =
-        StreamingConfig { radius: 4, lookahead: 4, keep_margin: 2, max_in_flight: 8, max_ready: 4, min_speed: 0.5 };
+    let config = StreamingConfig::compact();
     let fly = || {
         let mut p = Planner::new(config, grid(190, 310));
         // 100 km along X at 200 m/s, 30 frames per second, decodes take 5 frames.

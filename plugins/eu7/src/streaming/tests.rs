@@ -36,8 +36,15 @@ fn run_until(app: &mut App, what: impl Fn(&StreamingStats) -> bool) {
 #[test]
 fn streams_sections_around_the_focus_and_unloads_behind() {
     let cfg = GenConfig { instances: 2000, extent_m: 8000.0, model_kinds: 6, ..GenConfig::default() };
-    let config =
-        StreamingConfig { radius: 1, lookahead: 0, keep_margin: 0, max_in_flight: 2, max_ready: 1, min_speed: 0.5 };
+    let config = StreamingConfig {
+        radius: 1,
+        lookahead: 0,
+        keep_margin: 0,
+        max_in_flight: 2,
+        max_ready: 1,
+        bootstrap_radius: 0,
+        ..StreamingConfig::default()
+    };
     let (mut app, dir) = app_over(&cfg, config, "stream");
     let focus = app
         .world_mut()
@@ -74,4 +81,40 @@ fn streams_sections_around_the_focus_and_unloads_behind() {
     assert_eq!(stats.peak_resident, 5);
     assert_eq!(world.query::<&ModelInstance>().iter(world).count() as u64, stats.resident_instances);
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The blocking bootstrap: within the first `update` (before any frame is drawn) the
+/// sections within `bootstrap_radius` of the focus are decoded and spawned; without it at
+/// most the one section the per-frame path applies is.
+#[test]
+fn bootstrap_applies_the_start_sections_before_the_first_frame() {
+    let cfg = GenConfig { instances: 3000, extent_m: 8000.0, model_kinds: 4, ..GenConfig::default() };
+    let first_frame = |bootstrap_radius: u32, tag: &str| {
+        let config = StreamingConfig {
+            bootstrap_radius,
+            radius: 2,
+            max_in_flight: 1,
+            max_ready: 1,
+            ..StreamingConfig::default()
+        };
+        let (mut app, dir) = app_over(&cfg, config, tag);
+        app.world_mut().spawn((Transform::from_xyz(500.0, 10.0, 500.0), StreamFocus::default()));
+        app.update();
+        let world = app.world_mut();
+        let mut roots: Vec<(u16, u16)> = world.query::<&SectionRoot>().iter(world).map(|r| (r.row, r.col)).collect();
+        roots.sort_unstable();
+        let stats = world.resource::<StreamingStats>().clone();
+        std::fs::remove_dir_all(dir).unwrap();
+        (roots, stats)
+    };
+    let (roots, stats) = first_frame(1, "boot");
+    // Radius 1 around (250, 250): itself and its four edge neighbours, all before frame 1.
+    assert_eq!(stats.bootstrapped, 5, "{stats:?}");
+    for id in [(249, 250), (250, 249), (250, 250), (250, 251), (251, 250)] {
+        assert!(roots.contains(&id), "{id:?} in {roots:?}");
+    }
+    assert!(stats.resident >= 5 && stats.resident_instances > 0);
+    // Without it, one request in flight and one section applied per frame allow at most one.
+    let (roots, stats) = first_frame(0, "noboot");
+    assert!(roots.len() <= 1 && stats.bootstrapped == 0 && stats.resident <= 1, "{roots:?} {stats:?}");
 }
