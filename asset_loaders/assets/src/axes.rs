@@ -1,5 +1,5 @@
-//! The one place where Iron3D's axes become Bevy's (spec `models.md` §7 step 9,
-//! `world.md` §1.5).
+//! The one place where Iron3D's axes become Bevy's (`docs/reference/models.md` §7 step 9,
+//! `docs/reference/world.md` §1.5).
 //!
 //! Iron3D is **Z-up** (X/Y is the ground plane, TMA Z is height); Bevy is **Y-up**. Every
 //! game-space vector becomes `(x, y, z) → (x, z, −y)`: a proper rotation of −90° about X
@@ -33,7 +33,7 @@ pub fn game_rotation(orientation: [f32; 3]) -> Quat {
 
 /// Bevy `(translation, rotation, scale)` of a placed object such that
 /// `to_bevy(position + R·(scale ∘ p_local)) = translation + rotation·(scale' ∘ to_bevy(p_local))`
-/// (`world.md` §1.5). Scale is per game axis, so its Y and Z swap with the axes.
+/// (`docs/reference/world.md` §1.5). Scale is per game axis, so its Y and Z swap with the axes.
 pub fn placement(position: [f32; 3], orientation: [f32; 3], scale: [f32; 3]) -> (Vec3, Quat, Vec3) {
     let rotation = (GAME_TO_BEVY * game_rotation(orientation) * GAME_TO_BEVY.inverse()).normalize();
     (Vec3::from(to_bevy(position)), rotation, Vec3::new(scale[0], scale[2], scale[1]))

@@ -1,4 +1,4 @@
-//! The terrain loader's overlays (reading A of `world.md` §2.4): faces grouped by high
+//! The terrain loader's overlays (reading A of `docs/reference/world.md` §2.4): faces grouped by high
 //! selector, drawn again over their base layer, fading out at their border.
 
 use crate::model_tests::positions;

@@ -1,6 +1,6 @@
 //! One integration test per model/terrain loader: a temporary game tree built with the
 //! format crate's writers, loaded through `game://` until settled (bounded), and the
-//! axis conversion of `world.md` §1.5.
+//! axis conversion of `docs/reference/world.md` §1.5.
 
 use crate::axes::{game_rotation, placement, to_bevy};
 use crate::tests::{app, settle};

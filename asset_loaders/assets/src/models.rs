@@ -1,6 +1,6 @@
 //! Model loaders: MSH → [`MshAsset`] (nodes with one labelled `Mesh` per part), Texm → `Image`,
 //! WEAR → [`WearAsset`] (with its MAT0 materials as dependencies), MAT0 →
-//! [`Mat0Asset`] (with its phase textures as dependencies). Spec `models.md` §1–§4, §7.
+//! [`Mat0Asset`] (with its phase textures as dependencies). `docs/reference/models.md` §1–§4, §7.
 
 use crate::axes::{node_transform, to_bevy};
 use crate::loaders::{LoaderError, ReadSettings, located, read_all};
@@ -24,12 +24,12 @@ use iron3d_vfs::GameDir;
 use std::sync::Arc;
 use wgpu_types::{Extent3d, TextureDimension, TextureFormat};
 
-/// Archive holding the MAT0 materials (spec §3.1).
+/// Archive holding the MAT0 materials (`docs/reference/models.md` §3.1).
 pub const MATERIAL_LIB: &str = "Material.lib";
-/// Archive holding the Texm textures (spec §4.6).
+/// Archive holding the Texm textures (`docs/reference/models.md` §4.6).
 pub const TEXTURES_LIB: &str = "Textures.lib";
 
-/// Archive holding the lightmaps (spec §4.6).
+/// Archive holding the lightmaps (`docs/reference/models.md` §4.6).
 pub const LIGHTMAP_LIB: &str = "LightMap.lib";
 
 /// `game://` path of lightmap `name` (with the `.texm` loader hint).
@@ -82,7 +82,7 @@ pub struct MshPart {
 }
 
 /// A coarser level of detail of a node: the parts of its slot cell `(level, 0)`
-/// (reading A of spec §1.4: row = LOD, 0 = most detailed).
+/// (reading A of `docs/reference/models.md` §1.4: row = LOD, 0 = most detailed).
 #[derive(Debug, Clone, TypePath)]
 pub struct MshLevel {
     /// The level, 1 or 2.
@@ -107,20 +107,20 @@ pub struct MshNode {
     pub coarser: Vec<MshLevel>,
 }
 
-/// A model as a node hierarchy (spec §7 steps 2–5): node-local meshes of slot cell
+/// A model as a node hierarchy (`docs/reference/models.md` §7 steps 2–5): node-local meshes of slot cell
 /// (0, 0) and local poses, so renderers pose nodes as a transform hierarchy.
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct MshAsset {
     /// Nodes in file order (parents precede children).
     pub nodes: Vec<MshNode>,
     /// False when a parent index does not precede its child: the model is drawn
-    /// unposed (spec §1.10).
+    /// unposed (`docs/reference/models.md` §1.10).
     pub posed: bool,
     /// The parsed model, for sampling animation frames.
     pub model: Arc<Msh>,
-    /// Radius of the model header's bounding sphere (spec §1.5), in model units.
+    /// Radius of the model header's bounding sphere (`docs/reference/models.md` §1.5), in model units.
     pub radius: f32,
-    /// The whole model at rest as one set of parts in model space (spec §7 step 5), for
+    /// The whole model at rest as one set of parts in model space (`docs/reference/models.md` §7 step 5), for
     /// objects drawn without moving pieces: index = level of detail, levels present
     /// while every node with geometry has a slot for them.
     pub merged: Vec<Vec<MshPart>>,
@@ -132,7 +132,7 @@ impl MshAsset {
         self.nodes.iter().flat_map(|n| n.parts.iter())
     }
 
-    /// The local pose of `node` at animation frame `frame` (spec §1.10 key selection,
+    /// The local pose of `node` at animation frame `frame` (`docs/reference/models.md` §1.10 key selection,
     /// conjugate quaternion sense) in Bevy axes; the rest pose for an unposed model.
     pub fn pose(&self, node: usize, frame: f32) -> Transform {
         match sample_node(&self.model, node, frame, QuaternionSense::default()).filter(|_| self.posed) {
@@ -142,7 +142,7 @@ impl MshAsset {
     }
 }
 
-/// Rows of the slot matrix read as levels of detail (spec §1.4, reading A).
+/// Rows of the slot matrix read as levels of detail (`docs/reference/models.md` §1.4, reading A).
 pub const LEVELS: usize = 3;
 
 /// The parts of one node level as labelled mesh assets (`{prefix}part{i}`).
@@ -196,7 +196,7 @@ impl AssetLoader for MshLoader {
                     parts: labelled_parts(ctx, &format!("lod{level}node{n}"), std::mem::take(&mut nodes[n])),
                 })
                 .collect();
-            // A NaN frame selects the fallback key (spec §1.10).
+            // A NaN frame selects the fallback key (`docs/reference/models.md` §1.10).
             let rest = if posed { sample_node(&msh, n, f32::NAN, options.quaternion) } else { None };
             nodes.push(MshNode {
                 name: msh.node_name(n).map(display_name).unwrap_or_default(),
@@ -360,13 +360,13 @@ impl AssetLoader for Mat0Loader {
 }
 
 /// A WEAR table with each material row resolved in `Material.lib` (exact → `DEFAULT` →
-/// entry 0, spec §2.2) and loaded as a dependency.
+/// entry 0, `docs/reference/models.md` §2.2) and loaded as a dependency.
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct WearAsset {
     /// One MAT0 per material row, in row order.
     pub materials: Vec<Handle<Mat0Asset>>,
     /// One image per `LIGHTMAPS` row from `LightMap.lib`; `None` for a lightmap the
-    /// library does not hold (the engine's slot −1: drawn without, spec §2.2).
+    /// library does not hold (the engine's slot −1: drawn without, `docs/reference/models.md` §2.2).
     pub lightmaps: Vec<Option<Handle<Image>>>,
     /// The parsed table.
     pub wear: Arc<Wear>,

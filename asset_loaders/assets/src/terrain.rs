@@ -1,5 +1,5 @@
 //! `Land.msh` → [`LandAsset`]: the parsed terrain plus, under reading A of spec
-//! `world.md` §2.4, one Bevy mesh per low material selector (base layers, `Land2.wea`
+//! `docs/reference/world.md` §2.4, one Bevy mesh per low material selector (base layers, `Land2.wea`
 //! rows) and one per high selector other than `0xFF` (overlays, `Land1.wea` rows);
 //! high-detail faces only, in Bevy axes.
 //!
@@ -44,7 +44,7 @@ pub struct LandAsset {
     pub bounds: [[f32; 3]; 2],
 }
 
-/// Faces of the high-detail slots (node slot index 0, spec §2.1); every face when the
+/// Faces of the high-detail slots (node slot index 0, `docs/reference/world.md` §2.1); every face when the
 /// nodes name no usable slot.
 pub fn high_detail_faces(land: &LandMsh) -> Vec<usize> {
     let mut take = vec![false; land.faces.len()];

@@ -1,4 +1,4 @@
-//! Text configuration (spec `runtime.md` §2, §9; `world.md` §5.1): each mission's
+//! Text configuration (`docs/reference/runtime.md` §2, §9; `docs/reference/world.md` §5.1): each mission's
 //! `mission.cfg` (ambient theme loop and its variation pools) and `descr`, and the
 //! engine INI files `Behavior.ini`, `ArealMap.ini`, `Iron_3D.ini` in the game root.
 //!
@@ -52,7 +52,7 @@ pub fn mission_cfg(name: &str, day_night: bool) -> Result<BlockCfg> {
     Ok(cfg)
 }
 
-/// `Behavior.ini` with the shipped demo values (spec §2.2).
+/// `Behavior.ini` with the shipped demo values (`docs/reference/runtime.md` §2.2).
 pub fn behavior_ini() -> Result<IniFile> {
     let int = |v: i64| Some(Setting::new(v));
     let typed = BehaviorIni {
@@ -91,7 +91,7 @@ pub fn areal_map_ini() -> Result<IniFile> {
 /// The original's campaign progress file.
 pub const DISPATCHER: &str = "MISSIONS/dispatcher.ini";
 
-/// `Iron_3D.ini`: the `[CS]` demo values of spec §2.4 and `[LEVEL_RATIO]`.
+/// `Iron_3D.ini`: the `[CS]` demo values of `docs/reference/runtime.md` §2.4 and `[LEVEL_RATIO]`.
 pub fn iron3d_ini() -> Result<IniFile> {
     let int = |v: i64| Some(Setting::new(v));
     let typed = Iron3dIni {
@@ -116,7 +116,7 @@ pub fn iron3d_ini() -> Result<IniFile> {
     };
     with_header("Iron_3D.ini", |ini| {
         typed.write_into(ini)?;
-        // The three difficulty coefficients of spec §2.4 (the key names are the demo's).
+        // The three difficulty coefficients of `docs/reference/runtime.md` §2.4 (the key names are the demo's).
         for (key, value) in [("EASY", "0.5"), ("NORMAL", "0.7"), ("HARD", "1.0")] {
             ini.set(Some("LEVEL_RATIO"), key, value.as_bytes())?;
         }
@@ -124,7 +124,7 @@ pub fn iron3d_ini() -> Result<IniFile> {
     })
 }
 
-/// `MISSIONS/dispatcher.ini`: the original's campaign progress file (spec §14), here
+/// `MISSIONS/dispatcher.ini`: the original's campaign progress file (`docs/reference/runtime.md` §14), here
 /// with every campaign mission not completed (`0`).
 pub fn dispatcher_ini() -> Result<IniFile> {
     with_header("dispatcher.ini", |ini| {

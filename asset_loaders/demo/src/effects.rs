@@ -1,15 +1,15 @@
-//! `effects.rlb`: FXID effects (spec `models.md` §6) and the `.sun` entries of the
+//! `effects.rlb`: FXID effects (`docs/reference/models.md` §6) and the `.sun` entries of the
 //! system prototypes.
 //!
 //! Every effect has an opcode-2 command (3D sound, reference into `sounds.lib`), most an
 //! opcode-1 point-light flash (its reference is optional and left empty). The lightning
-//! effect follows spec `runtime.md` §8.3: sound at `min_distance` 100, `max_distance`
+//! effect follows `docs/reference/runtime.md` §8.3: sound at `min_distance` 100, `max_distance`
 //! 1500, `frequency_ratio` 1, plus a point-light flash. The shot and explosion effects
 //! the combat rules name also draw: opcode-3 billboards and opcode-7 particles with the
 //! `FX_*` materials of `Material.lib` (their field values follow the project's reading
 //! of the opaque bodies, see `iron3d_render`'s effect plan).
 //!
-//! The `.sun` entries (`SUND`, spec `registry.md` §5.4) have an undocumented layout
+//! The `.sun` entries (`SUND`, `docs/reference/registry.md` §5.4) have an undocumented layout
 //! (*opaque*): they are written with an **empty payload** rather than an invented one.
 //! They exist so every reference of the system prototypes names a present entry.
 
@@ -22,7 +22,7 @@ use iron3d_formats::nres::NresWriter;
 
 /// NRes type id of sun definitions (`SUND`).
 pub const SUND: u32 = u32::from_le_bytes(*b"SUND");
-/// Attributes of FXID entries (spec `containers.md` §1.4: 0 / 0 / 1).
+/// Attributes of FXID entries (`docs/reference/containers.md` §1.4: 0 / 0 / 1).
 const FXID_ATTRS: [u32; 3] = [0, 0, 1];
 /// The sound archive named by opcode-2 references.
 pub const SOUND_ARCHIVE: &str = "sounds.lib";
@@ -108,7 +108,7 @@ fn material_ref(name: &str) -> Result<ResourceRef> {
     ResourceRef::new(MATERIAL_ARCHIVE.as_bytes(), name.as_bytes())
 }
 
-/// The command of a drawn visual (offsets from the command start, spec `models.md` §6.7).
+/// The command of a drawn visual (offsets from the command start, `docs/reference/models.md` §6.7).
 fn visual(v: &Visual) -> Result<Command> {
     match *v {
         Visual::Billboard(material, [from, to], [t0, t1], [a0, a1], lift) => {
@@ -167,7 +167,7 @@ fn header(duration: f32) -> FxHeader {
 }
 
 /// A point-light flash (opcode 1): `+4 mode` 1, `+8/+12` active window, `+124` colour
-/// (offsets from the command start, spec `models.md` §6.7; names inferred).
+/// (offsets from the command start, `docs/reference/models.md` §6.7; names inferred).
 fn flash(duration: f32, colour: [f32; 3]) -> Result<Command> {
     let mut c = Command::new(1, true)?;
     // `at` counts from the command start; the body starts after the 4-byte word.

@@ -1,7 +1,7 @@
 //! `Material.lib`: MAT0 materials (entry 0 `DEFAULT`), some with several phases and
 //! animation blocks (a pulsing lamp, a shimmering crystal, flowing water), one
 //! intentionally untextured, the terrain overlays alpha-blended; and each map's terrain
-//! tables (spec `world.md` §2.4, reading A): `land2.wea` the base layers (low
+//! tables (`docs/reference/world.md` §2.4, reading A): `land2.wea` the base layers (low
 //! selector), `land1.wea` the overlays (high selector).
 
 use crate::catalogue::{MAPS, map_dir};

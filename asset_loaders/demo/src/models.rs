@@ -7,7 +7,7 @@
 //! chassis, its movement limits ([`robots::motion`]).
 //!
 //! Attached components (turrets, weapons) start with an empty virtual root node,
-//! because the engine skips node 0 of an attached MSH (spec `models.md` §1.12).
+//! because the engine skips node 0 of an attached MSH (`docs/reference/models.md` §1.12).
 
 pub mod buildings;
 pub mod robots;

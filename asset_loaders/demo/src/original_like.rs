@@ -2,7 +2,7 @@
 //! depend on the data and not on the demo's names: every robot unit scheme under
 //! `UNITS/ROBOTS` gets a name in the original's style (`W_M_TNK1.DAT`, …, in path
 //! order), every mission's placed objects follow the new names, and every property the
-//! original is not seen to use (`world.md` §1.6, e.g. the project's `PatrolPath` and
+//! original is not seen to use (`docs/reference/world.md` §1.6, e.g. the project's `PatrolPath` and
 //! `FollowPath`) is dropped, and the project's cue table `iron3d.cues.ron` is left out.
 
 use crate::tree::DemoTree;
@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 /// The folder of the robot schemes (as the tree spells it).
 const ROBOTS: &str = "UNITS/ROBOTS/";
 
-/// Property names seen on the original's placed objects (`world.md` §1.6).
+/// Property names seen on the original's placed objects (`docs/reference/world.md` §1.6).
 pub const ORIGINAL_PROPERTIES: &[&str] = &[
     "Invulnerability",
     "Life state",

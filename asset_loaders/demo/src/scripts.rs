@@ -1,4 +1,4 @@
-//! `MISSIONS/SCRIPTS/` (spec `runtime.md` §3.1): the two bundles the TMA clans name
+//! `MISSIONS/SCRIPTS/` (`docs/reference/runtime.md` §3.1): the two bundles the TMA clans name
 //! (`default` for the active clans, `nature` for the environment clan), each as a
 //! compiled package `.scr` whose `Init` holds one Handler(19) record, a `.fml` export,
 //! and the variable tables: the shared `varset.var` (231 declarations like the GOG
@@ -10,7 +10,7 @@
 //! Only handlers the spec proves are emitted: `Init` holds exactly one Handler(19)
 //! record; the `Mission` event (a name of the corpus) is empty. The `default` bundle
 //! also has the project's events `Mission_Complete` and `Mission_Failed`, one
-//! Handler(30) record each calling the host with `(0, 0, 1)` / `(0, 0, 0)` (spec §3.5)
+//! Handler(30) record each calling the host with `(0, 0, 1)` / `(0, 0, 0)` (`docs/reference/runtime.md` §3.5)
 //! through the shared constants `NONE` = 0 and `ST_SOLVING` = 1; the game's rules run
 //! them to end the mission. No opaque selector is invented.
 
@@ -31,12 +31,12 @@ pub const NATURE_BUNDLE: &str = "nature";
 pub const SHARED_DECLARATIONS: usize = 231;
 /// Float declarations of the shared table (the rest are `DWORD`).
 pub const SHARED_FLOATS: usize = 31;
-/// Shared-table indices of `ClanBaseX`, `ClanBaseY`, `ClanID` (spec §3.4).
+/// Shared-table indices of `ClanBaseX`, `ClanBaseY`, `ClanID` (`docs/reference/runtime.md` §3.4).
 pub const SHARED_CLAN_BASE: [u32; 3] = [224, 225, 226];
 /// `nature.var` indices of the same three variables.
 pub const NATURE_CLAN_BASE: [u32; 3] = [0, 1, 2];
 
-/// Named constants of the shared table (spec §3.3.2, §3.3.3), in declaration order.
+/// Named constants of the shared table (`docs/reference/runtime.md` §3.3.2, §3.3.3), in declaration order.
 const CONSTANTS: &[(&str, &str)] = &[
     ("NONE", "0"),
     ("TARGET_BY_LOGIC_ID", "0x0201"),
@@ -109,7 +109,7 @@ pub fn package(refs: [u32; 3], outcome: Option<[u32; 2]>) -> Result<ScrPackage> 
 }
 
 /// The `.fml` export: a plain listing of the events (the format has no grammar the
-/// engine reads, spec §3.1).
+/// engine reads, `docs/reference/runtime.md` §3.1).
 fn fml(bundle: &str, table: &str, refs: [u32; 3], outcome: Option<[u32; 2]>) -> FmlText {
     let mut text = format!(
         "// {bundle}.fml: formula export of the iron3d demo bundle `{bundle}`\r\n\
@@ -141,7 +141,7 @@ fn pooled(pool: &mut Vec<u8>, text: &str) -> u32 {
     at
 }
 
-/// A small research tree (spec `registry.md` §5.7, *inferred layout*) over the robot
+/// A small research tree (`docs/reference/registry.md` §5.7, *inferred layout*) over the robot
 /// components: one node per chassis, turret and weapon prototype (short name = the
 /// registry key, so names resolve through `objects.rlb`); each level needs the previous
 /// level of its kind; level-1 nodes start researched. Written tables: `TRF0` nodes,

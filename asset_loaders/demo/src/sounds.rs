@@ -1,4 +1,4 @@
-//! `sounds.lib`: an NRes of `SWAV` entries (spec `runtime.md` §10.2) with synthesised
+//! `sounds.lib`: an NRes of `SWAV` entries (`docs/reference/runtime.md` §10.2) with synthesised
 //! sounds — engine hum, weapon shots, explosion, rain loop, thunder, the ambient theme
 //! and its variations, a UI click, two unit responses — encoded as 16-bit PCM or as MS ADPCM by the
 //! project's own encoder, plus one deliberately empty entry (the spec's `entry_empty`

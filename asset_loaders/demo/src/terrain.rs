@@ -8,13 +8,13 @@ use iron3d_formats::rng::SplitMix64;
 use iron3d_formats::world::land_msh::NO_OVERLAY;
 use iron3d_formats::world::{ArealMap, ArealMapBuilder, LandMsh, TerrainBuilder, Tma};
 
-/// Face flag of water surfaces (spec `world.md` §2.2: reflective surface).
+/// Face flag of water surfaces (`docs/reference/world.md` §2.2: reflective surface).
 pub const WATER_FLAG: u32 = 0x20000;
 /// Face flag "has microtexture" carried by ordinary ground.
 pub const GROUND_FLAG: u32 = 0x400;
 /// Areal class of walkable ground.
 pub const GROUND_CLASS: u32 = 1;
-/// `land1.wea` row (high selector, spec `world.md` §2.4 reading A) of the sandy shore
+/// `land1.wea` row (high selector, `docs/reference/world.md` §2.4 reading A) of the sandy shore
 /// around the lake.
 pub const SHORE: u8 = 1;
 /// `land1.wea` row of the dirt tracks along the mission paths.

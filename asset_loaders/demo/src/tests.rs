@@ -59,7 +59,7 @@ fn unit_schemes_are_trees_and_every_category_is_listed() {
         assert_eq!(dat.component_keys().unwrap(), unit.chain);
         assert_eq!(dat.class_word(), unit.class_word);
     }
-    assert_eq!(catalogue::HAULER.class_word, 0x0100_2000, "registry.md §2.2: transport robot");
+    assert_eq!(catalogue::HAULER.class_word, 0x0100_2000, "docs/reference/registry.md §2.2: transport robot");
     let list = registry::build_dat();
     assert_eq!(list.sections.len(), 12);
     let reparsed = BuildDat::parse(list.to_text().as_bytes()).unwrap();
@@ -285,7 +285,7 @@ mod visuals {
             let land = LandMsh::parse(tree.get(&format!("{dir}/land.msh")).unwrap(), ReadOptions::strict()).unwrap();
             let table =
                 |name: &str| Wear::parse(tree.get(&format!("{dir}/{name}")).unwrap(), ReadOptions::strict()).unwrap();
-            // Reading A of world.md §2.4: low selector -> land2.wea, high selector -> land1.wea.
+            // Reading A of docs/reference/world.md §2.4: low selector -> land2.wea, high selector -> land1.wea.
             let (overlays, bases) = (table("land1.wea"), table("land2.wea"));
             assert_eq!(bases.material(4), Some(&b"LAND_WATER"[..]));
             for f in &land.faces {

@@ -1,4 +1,4 @@
-//! The game's text (spec `world.md` §5.1, `runtime.md` §2.6): for each mission folder a
+//! The game's text (`docs/reference/world.md` §5.1, `docs/reference/runtime.md` §2.6): for each mission folder a
 //! `briefing.cfg`, a `messages.cfg` and a `mistips.mis`, and one string table
 //! `DATA/TextRes.cfg` holding the keys they name. The original's text is Russian, so
 //! the table and the tips are Russian in CP1251; a briefing also has one line of the

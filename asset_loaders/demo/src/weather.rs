@@ -1,4 +1,4 @@
-//! Mission weather (spec `runtime.md` §8, `world.md` §5.1): every mission folder gets
+//! Mission weather (`docs/reference/runtime.md` §8, `docs/reference/world.md` §5.1): every mission folder gets
 //! `sky.wea`, a WEAR table naming the mission's sky material and the rain, snow and
 //! lightning materials of `Material.lib`. The spec does not give the row order; the demo
 //! puts the sky first (the project reads the first row as the sky object's material,
@@ -13,10 +13,10 @@
 //! that eases off, `single.01` snow, `single.02` drizzle with distant lightning.
 //!
 //! Not written, because the spec does not document them:
-//! * `sky.ske`, the original's schedule — its layout is opaque (`registry.md` §5.8), so
+//! * `sky.ske`, the original's schedule — its layout is opaque (`docs/reference/registry.md` §5.8), so
 //!   no bytes are invented and no file of that name is written;
 //! * weather phases anywhere else: `mission.cfg` has no documented weather keys
-//!   (`runtime.md` §2.6).
+//!   (`docs/reference/runtime.md` §2.6).
 
 use crate::missions::{MISSIONS, MissionSpec};
 use crate::sounds::{RAIN_LOOP, THUNDER};

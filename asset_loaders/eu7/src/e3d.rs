@@ -1,4 +1,4 @@
-//! MaSzyna `.e3d` model reader (e3d.md): `E3D0` with `SUBn`, `VNTn`, `IDXn`, `TRA0/1`,
+//! MaSzyna `.e3d` model reader (docs/reference/e3d.md): `E3D0` with `SUBn`, `VNTn`, `IDXn`, `TRA0/1`,
 //! `TEX0`, `NAM0`; unknown chunks are kept raw.
 
 use crate::cursor::{Cursor, CursorExt};

@@ -286,7 +286,7 @@ impl Resolver<'_> {
         outer: Affine,
         depth: usize,
     ) -> Vec<IncludeNode> {
-        // bind parameters, then the site transform (in `outer`), then PLAC (eu7.md addendum).
+        // bind parameters, then the site transform (in `outer`), then PLAC (docs/reference/eu7.md addendum).
         let transform = compose(&outer, &placement_matrix(module.placement(), &params));
         let strings: Vec<Vec<u8>> = module.strings().iter().map(|s| bind_params(s, &params)).collect();
         let includes: Vec<_> = module

@@ -1,7 +1,7 @@
 //! Reading modes: strict (tests, editors, validation) and compatible (running the
 //! game), with each named compatibility quirk of the spec behind its own switch.
 
-/// Switches for the named compatibility quirks (spec README §7). All off = strict.
+/// Switches for the named compatibility quirks (`docs/reference/README.md` §7). All off = strict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Quirks {
     /// NRes: fall back to a linear case-insensitive scan when `sort_index` is unusable.
@@ -14,7 +14,7 @@ pub struct Quirks {
     /// declares one byte past end of file.
     pub deflate_eof_plus_one: bool,
     /// LZHUF position decoding: use the public Rust decoder's variant instead of the
-    /// classic one (spec `containers.md` §2.8, disputed).
+    /// classic one (`docs/reference/containers.md` §2.8, disputed).
     pub lzhuf_alternate_position: bool,
     /// WEAR/MAT0: a missing material resolves to `DEFAULT`, then to entry 0 of `Material.lib`.
     pub material_fallback: bool,

@@ -2,7 +2,7 @@
 //! recovered): when they think, defend and attack, and what they build. They build from
 //! what their clan can build in the mission's data (the production crate publishes it)
 //! and choose by **role**, never by file name: a scheme's role comes from its Unit DAT
-//! class word (`registry.md` §2.2) through [`Ai::roles`], or, for a robot of no listed
+//! class word (`docs/reference/registry.md` §2.2) through [`Ai::roles`], or, for a robot of no listed
 //! class, from its components (one of type [`Ai::armed_component`] makes it a battle unit).
 
 use crate::combat::{bad, finite_non_negative};
@@ -54,7 +54,7 @@ pub struct Ai {
     /// Roles by class word.
     pub roles: Vec<ClassRole>,
     /// A robot scheme (class bit `0x01000000`) of no listed class with a component of
-    /// this type (`registry.md` §2.3) is a battle unit.
+    /// this type (`docs/reference/registry.md` §2.3) is a battle unit.
     pub armed_component: u32,
     /// The roles of the schemes it builds for its army, taken in turn.
     pub army: Vec<Role>,
@@ -66,7 +66,7 @@ pub struct Ai {
     pub origin: Origin,
 }
 
-/// The robot class bit of a Unit DAT class word (`registry.md` §2.2).
+/// The robot class bit of a Unit DAT class word (`docs/reference/registry.md` §2.2).
 pub const ROBOT_CLASS_BIT: u32 = 0x0100_0000;
 
 impl Ai {

@@ -8,7 +8,7 @@ use serde::Deserialize;
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Durability {
-    /// Unit DAT class word (`registry.md` §2.2).
+    /// Unit DAT class word (`docs/reference/registry.md` §2.2).
     pub class: u32,
     /// Readable name.
     pub name: String,

@@ -77,7 +77,7 @@ pub struct ClassCost {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ComponentCost {
-    /// Component type (`registry.md` §2.3).
+    /// Component type (`docs/reference/registry.md` §2.3).
     pub component_type: u32,
     /// Readable name.
     pub name: String,
@@ -125,7 +125,7 @@ pub struct Scalar {
     pub origin: Origin,
 }
 
-/// Research rules: a TRF node's cost and time (`registry.md` §5.7 `TRF0`) scaled into
+/// Research rules: a TRF node's cost and time (`docs/reference/registry.md` §5.7 `TRF0`) scaled into
 /// ore and seconds, and where research happens.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]

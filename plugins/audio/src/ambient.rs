@@ -1,4 +1,4 @@
-//! Ambient music in the game (spec `runtime.md` §9; the rules are in [`crate::music`]):
+//! Ambient music in the game (`docs/reference/runtime.md` §9; the rules are in [`crate::music`]):
 //! when a mission opens, `mission.cfg`'s `ambient_music_loop` starts its `THEME` loop
 //! on the music bus and `ambient_music_variation` gives the pools; every running frame
 //! the timer advances and, when it fires, a variation of the pool the sky selects plays

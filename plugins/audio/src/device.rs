@@ -1,4 +1,4 @@
-//! The output device. The game must run without one (spec `runtime.md` §10.1: "3D Sound
+//! The output device. The game must run without one (`docs/reference/runtime.md` §10.1: "3D Sound
 //! was not initialized"; missing audio never breaks the simulation): the plugin probes
 //! kira's default backend once, and only with a device does it add
 //! `bevy_kira_audio`. Without a device `bevy_kira_audio` would keep every play command

@@ -1,7 +1,7 @@
-//! FX sounds: effect command opcode 2 (spec `models.md` §6.7, "3D sound"; `runtime.md`
+//! FX sounds: effect command opcode 2 (`docs/reference/models.md` §6.7, "3D sound"; `docs/reference/runtime.md`
 //! §10.1: it stores `archive[32] + name[32]`) as a [`SoundCue`] at the effect's place.
 //! The scalars `c0`, `c1`, `c2` are read as minimum distance, maximum distance and
-//! frequency ratio — the values weather lightning uses (100, 1500, 1; `runtime.md`
+//! frequency ratio — the values weather lightning uses (100, 1500, 1; `docs/reference/runtime.md`
 //! §8.3); a range that is not `0 <= c0 < c1` falls back to [`SoundCue::RANGE`], a ratio
 //! that is not positive to 1 (the field names are inferred; *project*).
 

@@ -1,4 +1,4 @@
-//! The game's sound (spec `runtime.md` §9, §10, §15), on kira through
+//! The game's sound (`docs/reference/runtime.md` §9, §10, §15), on kira through
 //! `bevy_kira_audio`: [`SoundCue`](iron3d_core::SoundCue) messages become voices of
 //! SWAV samples decoded once by the formats crate, positioned around a listener that
 //! follows the camera, mixed on buses by [`AudioSettings`], recorded in the

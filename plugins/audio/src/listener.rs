@@ -1,6 +1,6 @@
 //! The 3D sound listener and how far a positioned sound carries. The listener follows
 //! the active camera: it is updated each frame after the camera moved and its transform
-//! propagated, and before rendering (spec `runtime.md` §7.3: camera, then the sound
+//! propagated, and before rendering (`docs/reference/runtime.md` §7.3: camera, then the sound
 //! listener, then visibility and drawing), so Terrain, render and sound share one
 //! camera frame.
 //!

@@ -1,4 +1,4 @@
-//! The sound event log (spec `runtime.md` §15, trace "sound"): one entry per cue
+//! The sound event log (`docs/reference/runtime.md` §15, trace "sound"): one entry per cue
 //! handled, with the tick, the sample key, the owner, the position, the bus, the
 //! listener and what happened. Tests compare these events, never waveforms. Cleared
 //! when a mission starts loading; keeps the latest [`SoundEventLog::CAPACITY`] entries.

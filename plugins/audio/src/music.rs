@@ -1,4 +1,4 @@
-//! Ambient music, spec `runtime.md` §9 (confirmed), as pure logic: the variation pools
+//! Ambient music, `docs/reference/runtime.md` §9 (confirmed), as pure logic: the variation pools
 //! of `ambient_music_variation`, the day/night choice, the timer and the two-word 16-bit
 //! index generator. The Bevy side is [`crate::AmbientMusic`].
 //!

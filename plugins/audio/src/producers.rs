@@ -3,7 +3,7 @@
 //! and the object's class, with a fallback per event): an engine loop per moving unit (started
 //! and stopped with its motion, following the unit), a unit's response when the player
 //! orders it (voice bus), interface clicks, and the original's mission voices
-//! (`voices.lib`: `VOICE_MISSION_COMPLETE` / `VOICE_MISSION_FAIL`, spec `runtime.md`
+//! (`voices.lib`: `VOICE_MISSION_COMPLETE` / `VOICE_MISSION_FAIL`, `docs/reference/runtime.md`
 //! §3.5) when the player's clan gets its outcome. The engine producer runs once per tick
 //! after the simulation, in id order. Shots and explosions sound through their FXID
 //! effects (`iron3d_render`'s effect playback sends the cues of their opcode-2 records,

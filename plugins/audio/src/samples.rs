@@ -1,6 +1,6 @@
 //! Samples: a [`SoundKey`] resolved to a library entry of the game directory, decoded
 //! once by the formats crate (PCM or MS ADPCM) and cached per (library, name), so one
-//! decoded sample serves every source that plays it (spec `runtime.md` §10.1). The
+//! decoded sample serves every source that plays it (`docs/reference/runtime.md` §10.1). The
 //! four load results of §10.2 stay distinct (`entry_missing`, `entry_empty` — never
 //! handed to the RIFF parser — `wave_invalid`, success), plus an unreadable library;
 //! every failure names the full lookup chain: mission, library (as named and as found
@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The library a bare sample name means: the standard sound archive of the game
-/// directory (spec `runtime.md` §2.7; the project's reading of "the mission's sound
+/// directory (`docs/reference/runtime.md` §2.7; the project's reading of "the mission's sound
 /// library", which no mission file declares).
 pub const MISSION_SOUND_LIBRARY: &str = "sounds.lib";
 
@@ -85,7 +85,7 @@ pub fn resolve(key: &SoundKey) -> SoundKey {
 /// Reads and decodes one sample; `mission` only labels the lookup chain.
 ///
 /// # Errors
-/// The distinct results of spec §10.2 and an unavailable library, each with its chain.
+/// The distinct results of `docs/reference/runtime.md` §10.2 and an unavailable library, each with its chain.
 pub fn load(game: Option<&GameDir>, key: &SoundKey, mission: &str) -> Result<DecodedSample, SampleError> {
     let key = resolve(key);
     let mut chain = LookupChain { mission: mission.to_string(), library: key.library, path: None, entry: key.name };

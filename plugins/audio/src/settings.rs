@@ -1,7 +1,7 @@
 //! The player's sound settings: one volume per bus under the master, and mute. Applied
 //! live (every frame's mix reads them); the settings screen persists them with serde.
 //! Mute silences the output only: every voice keeps its place and playback time
-//! (spec `runtime.md` §10.1, `niMuteSound`).
+//! (`docs/reference/runtime.md` §10.1, `niMuteSound`).
 
 use bevy::prelude::*;
 use iron3d_core::SoundBus;

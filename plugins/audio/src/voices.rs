@@ -1,5 +1,5 @@
 //! Voices: every sound currently sounding (one per played cue: a source per event,
-//! spec `runtime.md` §10.1), with its logical state — place, volume, bus, playback time,
+//! `docs/reference/runtime.md` §10.1), with its logical state — place, volume, bus, playback time,
 //! paused — kept whether or not a device plays it. Each frame a voice with an owner
 //! follows it, playback time advances (a finished one-shot ends), and the mix (listener
 //! distance, bus and master volume, mute) is applied to its kira instance when it

@@ -1,4 +1,4 @@
-//! Behavior's keys of `Behavior.ini` (spec `runtime.md` §2.2: key names *confirmed*,
+//! Behavior's keys of `Behavior.ini` (`docs/reference/runtime.md` §2.2: key names *confirmed*,
 //! roles *inferred* from the names), read at run time from the typed
 //! [`iron3d_terrain::BehaviorIni`]. The compiled defaults were never recovered: the
 //! defaults here are the project's own, chosen for the demo's scale (a robot about 3

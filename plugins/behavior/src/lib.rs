@@ -1,4 +1,4 @@
-//! Behavior (spec `runtime.md` §1, §2.2, §3.6): per-unit orders (move to a point or an
+//! Behavior (`docs/reference/runtime.md` §1, §2.2, §3.6): per-unit orders (move to a point or an
 //! object, follow or patrol a mission path, stop). For each leg the **global path** is
 //! the areal route over `Land.map` and the **local path** a polyline inside the
 //! corridor around it (`PathFind_CorridorRadius`), with a revision counter. Behavior

@@ -1,6 +1,6 @@
 //! Orders enter Behavior: units get their state when they join, the commands due this
 //! tick are applied in their stable order, and a unit's first step is scheduled at
-//! `queue_time + 3 × 64 ms + r` (spec `runtime.md` §3.6), `r` in 0..63 drawn from the
+//! `queue_time + 3 × 64 ms + r` (`docs/reference/runtime.md` §3.6), `r` in 0..63 drawn from the
 //! shared stream in clan order.
 
 use crate::haul::{self, HaulTrip};

@@ -1,4 +1,4 @@
-//! Cameras over the mission (spec `runtime.md` §7): an RTS camera orbiting a focus on
+//! Cameras over the mission (`docs/reference/runtime.md` §7): an RTS camera orbiting a focus on
 //! the ground (edge scroll, zoom, rotate), free fly, following a unit, and first person
 //! from a unit's `CameraCenter` control point while the player pilots it. On entering
 //! a mission the camera frames the player's base. Each frame the rig is placed after

@@ -1,4 +1,4 @@
-//! The camera rig: its modes, angles and their rules (spec `runtime.md` §7.1): the
+//! The camera rig: its modes, angles and their rules (`docs/reference/runtime.md` §7.1): the
 //! horizontal angle wraps, the vertical one is clamped, and *center* returns both to
 //! their set values smoothly on game time, so the path is the same at any frame rate.
 

@@ -10,7 +10,7 @@ use iron3d_formats::world::PropertyValue;
 use iron3d_rules::Combat;
 use iron3d_terrain::BehaviorIni;
 
-/// The class bit of buildings (`registry.md` §2.2).
+/// The class bit of buildings (`docs/reference/registry.md` §2.2).
 const BUILDING_BIT: u32 = 0x8000_0000;
 
 /// Builds [`ClanRelations`] from the mission's clan records.

@@ -1,4 +1,4 @@
-//! CTLD-bound pieces (spec `registry.md` §5.5): Control owns their animation state.
+//! CTLD-bound pieces (`docs/reference/registry.md` §5.5): Control owns their animation state.
 //! Cycling bindings (radars, rotors) advance through their frame range at
 //! [`ControlConfig::piece_frames_per_second`] every tick; the others keep their initial
 //! pose. Presentation only reads [`PieceAnimation`].

@@ -1,4 +1,4 @@
-//! Control (spec `runtime.md` §5.6): the physical step of every unit. Requested velocity
+//! Control (`docs/reference/runtime.md` §5.6): the physical step of every unit. Requested velocity
 //! (from Wizard, later manual input) → turn and acceleration limits (`PathFind_MaxRotation`,
 //! `PathFind_MaxAccel`) → candidate transform from `dt` → terrain following (height and
 //! normal of `Land.msh`: ground units pitch and roll with the slope) → collision proxies

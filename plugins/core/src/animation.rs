@@ -1,4 +1,4 @@
-//! CTLD piece bindings as simulation state (spec `registry.md` §5.5). The mission
+//! CTLD piece bindings as simulation state (`docs/reference/registry.md` §5.5). The mission
 //! load creates them from each component's control description, Control advances the
 //! cycling ones every tick, and presentation only reads them to pose model pieces.
 

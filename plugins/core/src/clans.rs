@@ -1,4 +1,4 @@
-//! Clans as the simulation sees them (spec `runtime.md` §3.4, §3.5, §4.1): the clan
+//! Clans as the simulation sees them (`docs/reference/runtime.md` §3.4, §3.5, §4.1): the clan
 //! records of the mission and where their script files come from (published by the
 //! mission load), the `GetSuperAI` slot table (written by SuperAI, read by the economy),
 //! a placed object's Unit DAT class word, script event requests and the mission
@@ -8,12 +8,12 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use std::sync::Arc;
 
-/// Number of `GetSuperAI` slots (`n ≤ 63`, spec §3.4).
+/// Number of `GetSuperAI` slots (`n ≤ 63`, `docs/reference/runtime.md` §3.4).
 pub const SUPER_AI_SLOTS: usize = 64;
 
 /// Reads files of the game directory for the script loader (the mission load gives
 /// one over its game directory). `Ok(None)` means the file does not exist, which the
-/// loader treats differently from a read error (spec §3.1: `<bundle>.var` falls back
+/// loader treats differently from a read error (`docs/reference/runtime.md` §3.1: `<bundle>.var` falls back
 /// to `varset.var` only when the bundle file is missing).
 pub trait ScriptFiles: Send + Sync + 'static {
     /// The bytes of `path` (game path, `/` or `\` separators, case-insensitive).
@@ -23,7 +23,7 @@ pub trait ScriptFiles: Send + Sync + 'static {
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, String>;
 }
 
-/// One clan record of `data.tma`, in clan order (spec `world.md` §1.4).
+/// One clan record of `data.tma`, in clan order (`docs/reference/world.md` §1.4).
 #[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ClanSetup {
     /// Zero-based clan index (position in the clan list; the SuperAI's `+0x7C` word).
@@ -83,7 +83,7 @@ impl MissionClans {
     }
 }
 
-/// The `GetSuperAI` table (spec §3.4, §4.1): entry `n` holds the clan index of the
+/// The `GetSuperAI` table (`docs/reference/runtime.md` §3.4, §4.1): entry `n` holds the clan index of the
 /// SuperAI in slot `n`. Only clans whose script package loaded get a slot; slots are
 /// never renumbered (a clan-1 package stays slot 1 when clan 0's package is missing).
 #[derive(Resource, Debug, Clone, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
@@ -109,28 +109,28 @@ impl SuperAiSlots {
 }
 
 /// The Unit DAT class word of a placed object (second `u32` of its `.dat`, spec
-/// `registry.md` §2.2); only objects placed from a unit scheme have one.
+/// `docs/reference/registry.md` §2.2); only objects placed from a unit scheme have one.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct UnitClass(pub u32);
 
 impl UnitClass {
-    /// The class bit that creates a Behavior registration key (spec §4.1).
+    /// The class bit that creates a Behavior registration key (`docs/reference/runtime.md` §4.1).
     pub const REGISTRATION_BIT: u32 = 0x8000_0000;
 
-    /// The hero's class word (spec `registry.md` §2.2, inferred).
+    /// The hero's class word (`docs/reference/registry.md` §2.2, inferred).
     pub const HERO: u32 = 0x0102_0000;
 
-    /// A generator's class word (`registry.md` §2.2).
+    /// A generator's class word (`docs/reference/registry.md` §2.2).
     pub const GENERATOR: u32 = 0x8000_0002;
 
-    /// A mine's class word (`registry.md` §2.2).
+    /// A mine's class word (`docs/reference/registry.md` §2.2).
     pub const MINE: u32 = 0x8000_0004;
 
-    /// A storage's class word (`registry.md` §2.2).
+    /// A storage's class word (`docs/reference/registry.md` §2.2).
     pub const STORAGE: u32 = 0x8000_0008;
 
-    /// A transport robot's class word (`registry.md` §2.2).
+    /// A transport robot's class word (`docs/reference/registry.md` §2.2).
     pub const TRANSPORT: u32 = 0x0100_2000;
 
     /// Whether the class word is the hero's.
@@ -145,7 +145,7 @@ impl UnitClass {
 }
 
 /// The ore production parts of one component of a placed object, as the mission load
-/// read them (spec `runtime.md` §4.5): the CTLD tag-26 items `(fixed word 1 = NDP row
+/// read them (`docs/reference/runtime.md` §4.5): the CTLD tag-26 items `(fixed word 1 = NDP row
 /// key, fixed word 11 = coefficient bits)` in record order, and the `max_volume` of each
 /// row of the component's `.ndp` (empty without one).
 #[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
@@ -185,7 +185,7 @@ impl RunScriptEvent {
 /// How a mission ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Reflect, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
-    /// Host callback `(0, 0, 1)` (spec §3.5).
+    /// Host callback `(0, 0, 1)` (`docs/reference/runtime.md` §3.5).
     Completed,
     /// Host callback `(0, 0, 0)`.
     Failed,
@@ -205,7 +205,7 @@ impl Outcome {
 }
 
 /// The recorded mission outcome per clan (`None` while the mission runs). A repeated
-/// transition to the same outcome is a no-op (spec §3.5).
+/// transition to the same outcome is a no-op (`docs/reference/runtime.md` §3.5).
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct MissionOutcome {
@@ -269,7 +269,7 @@ pub struct BuildOption {
     pub scheme: crate::SchemeRef,
     /// Its Unit DAT class word.
     pub class: u32,
-    /// Its component types, root first (`registry.md` §2.3).
+    /// Its component types, root first (`docs/reference/registry.md` §2.3).
     pub component_types: Vec<u32>,
 }
 

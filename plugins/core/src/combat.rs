@@ -77,7 +77,7 @@ pub struct Projectile {
 }
 
 /// Hostility between clans, from the relation tables of the clan records (spec
-/// `world.md` §1.4: values 0/1 observed). The project reads a non-zero value as "at
+/// `docs/reference/world.md` §1.4: values 0/1 observed). The project reads a non-zero value as "at
 /// war"; clans without an entry for each other are at war when both are player or AI
 /// clans (modes 1 and 2), and the environment and neutral clans fight nobody.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]

@@ -1,4 +1,4 @@
-//! The difficulty level (`Iron_3D.ini` `[LEVEL_RATIO]`, spec `runtime.md` §2.4: three
+//! The difficulty level (`Iron_3D.ini` `[LEVEL_RATIO]`, `docs/reference/runtime.md` §2.4: three
 //! coefficients, 0.5, 0.7 and 1.0 in the original's file). The project reads the
 //! section's first three numeric values in file order as easy, normal and hard (its key
 //! names are not given by the spec); what the level scales is the rules file's
@@ -53,7 +53,7 @@ pub struct Difficulty {
     pub ratios: [f32; 3],
 }
 
-/// The original's coefficients (spec §2.4), used when the data has none.
+/// The original's coefficients (`docs/reference/runtime.md` §2.4), used when the data has none.
 pub const DEFAULT_LEVEL_RATIOS: [f32; 3] = [0.5, 0.7, 1.0];
 
 impl Default for Difficulty {

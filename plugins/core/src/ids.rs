@@ -26,7 +26,7 @@ pub struct ObjectHandle {
     pub generation: u32,
 }
 
-/// What a simulated object is (from the TMA `raw_kind`, spec `world.md` §1.5, inferred).
+/// What a simulated object is (from the TMA `raw_kind`, `docs/reference/world.md` §1.5, inferred).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Reflect, serde::Serialize, serde::Deserialize)]
 pub enum ObjectKind {
     /// A building (static obstacle with a footprint).

@@ -1,12 +1,12 @@
 //! The World3D message queue vocabulary: message kinds carrying the engine's `GMSG_*`
-//! ids (spec `runtime.md` §11.2), each stamped with tick, queue time and the phase that
+//! ids (`docs/reference/runtime.md` §11.2), each stamped with tick, queue time and the phase that
 //! posted it, and the deferred deletion request any system or observer may send.
 
 use crate::clock::GameClock;
 use crate::ids::{ObjectHandle, OriginalObjectId};
 use bevy_ecs::prelude::*;
 
-/// Engine message ids (`runtime.md` §11.2, confirmed).
+/// Engine message ids (`docs/reference/runtime.md` §11.2, confirmed).
 pub mod gmsg {
     /// `GMSG_NEW_GAME_TICK`.
     pub const NEW_GAME_TICK: u32 = 0x01;
@@ -50,7 +50,7 @@ pub enum DispatchPhase {
     World3d,
 }
 
-/// Why Behavior refused or stopped a movement (spec `runtime.md` §1: reported, never
+/// Why Behavior refused or stopped a movement (`docs/reference/runtime.md` §1: reported, never
 /// fixed by teleporting).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DiagnosticKind {

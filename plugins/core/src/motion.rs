@@ -1,5 +1,5 @@
 //! The data that crosses the movement layers, one component per hand-over (spec
-//! `runtime.md` §1: global path → local path → wizard path → physical step):
+//! `docs/reference/runtime.md` §1: global path → local path → wizard path → physical step):
 //! Behavior publishes [`NavStatus`] and [`SteerIntent`], Wizard turns the intent into a
 //! [`MotionRequest`], Control moves the object and owns [`Kinematics`] and
 //! [`CollisionProxy`]. Each component is written by one crate only.
@@ -76,7 +76,7 @@ pub struct MotionRequest {
 /// reader then uses its `Behavior.ini` key or its own default.
 ///
 /// The limits come from the CTLD root parameters of the unit's components (spec
-/// `registry.md` §5.5, field names *inferred*): forward (local X) tangential speed and
+/// `docs/reference/registry.md` §5.5, field names *inferred*): forward (local X) tangential speed and
 /// acceleration, the angular speed about Z and the slope limit angle. The project
 /// combines them (its own rule): each limit is the smallest positive finite value among
 /// the components, so the weakest part limits the whole and a component without one
@@ -140,7 +140,7 @@ pub struct CollisionProxy {
 }
 
 /// The `BuildDat.lst` category of a building placed from a scheme the list names (spec
-/// `registry.md` §3), as its mask (`0x80010000` Bunker_Small … `0x80200000`
+/// `docs/reference/registry.md` §3), as its mask (`0x80010000` Bunker_Small … `0x80200000`
 /// Tower_Large). The mission load inserts it at registration; Wizard pads the
 /// building's footprint by the category's clearance (`iron3d_wizard::WizardConfig`).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]

@@ -197,6 +197,6 @@ impl CommandQueue {
 }
 
 /// Behavior tells Wizard to forget the wizard path of a unit: its target changed, its
-/// global path became invalid, or it was deactivated (spec `runtime.md` §1).
+/// global path became invalid, or it was deactivated (`docs/reference/runtime.md` §1).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClearWizardPath(pub Entity);

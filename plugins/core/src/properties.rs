@@ -1,4 +1,4 @@
-//! A placed object's property bag (spec `world.md` §1.5): the mission load attaches
+//! A placed object's property bag (`docs/reference/world.md` §1.5): the mission load attaches
 //! it, and subsystems read the properties they know (`CurrentOre`, `Life state`,
 //! `PatrolPath`…) without depending on the mission crate.
 
@@ -16,7 +16,7 @@ pub struct ObjectProperty {
 }
 
 impl ObjectProperty {
-    /// The typed reading of the value (spec `world.md` §1.5, inferred typing).
+    /// The typed reading of the value (`docs/reference/world.md` §1.5, inferred typing).
     pub fn value(&self) -> PropertyValue {
         Property { raw_value: self.raw_value, name: self.name.as_str().into() }.value()
     }

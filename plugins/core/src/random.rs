@@ -1,5 +1,5 @@
 //! Named seeded random streams: the engine's one **shared** stream (clan start order
-//! changes its draws, spec `runtime.md` §3.6) and per-purpose streams, each advanced
+//! changes its draws, `docs/reference/runtime.md` §3.6) and per-purpose streams, each advanced
 //! only by its own users so adding a purpose never shifts another's numbers.
 
 use bevy_ecs::prelude::*;

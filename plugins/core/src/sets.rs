@@ -35,7 +35,7 @@ pub enum SimSystems {
     World3d,
 }
 
-/// The presentation steps of a frame in `PostUpdate`, in this order (spec `runtime.md`
+/// The presentation steps of a frame in `PostUpdate`, in this order (`docs/reference/runtime.md`
 /// §7.3): moving objects are placed, then the camera, then the weather reads the camera;
 /// Bevy propagates transforms; then the sound listener takes the camera and the frame's
 /// sounds play. Presentation crates only say `.in_set(FrameSystems::X)`; this crate owns

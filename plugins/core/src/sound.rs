@@ -6,7 +6,7 @@ use crate::ids::OriginalObjectId;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 
-/// A sample's identity (spec `runtime.md` §10.1): the sound library (an archive path of
+/// A sample's identity (`docs/reference/runtime.md` §10.1): the sound library (an archive path of
 /// the game directory, e.g. `sounds.lib`; empty = the mission's library) and the entry
 /// name in it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Reflect)]

@@ -29,7 +29,7 @@ pub enum Pause {
     Paused,
 }
 
-/// The phases of mission loading (spec `world.md` §5.2), a sub-state of
+/// The phases of mission loading (`docs/reference/world.md` §5.2), a sub-state of
 /// [`AppState::Loading`]. Each phase runs on entering it and advances to the next.
 #[derive(SubStates, Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Reflect)]
 #[source(AppState = AppState::Loading)]

@@ -1,4 +1,4 @@
-//! The resource distributor (spec `runtime.md` §4.1–§4.3).
+//! The resource distributor (`docs/reference/runtime.md` §4.1–§4.3).
 //!
 //! * **Membership** (confirmed): a placed object whose Unit DAT class word has its high
 //!   bit set gets a registration key; it joins the distributor of the `GetSuperAI`
@@ -50,7 +50,7 @@ pub struct Distributor {
     pub carry: f32,
 }
 
-/// Accepts only finite normal values or zero (spec §4.5 numeric policy).
+/// Accepts only finite normal values or zero (`docs/reference/runtime.md` §4.5 numeric policy).
 pub fn finite(v: f32) -> Option<f32> {
     (v == 0.0 || v.is_normal()).then_some(v)
 }

@@ -1,4 +1,4 @@
-//! The economy of Behavior (spec `runtime.md` §4): ore properties, the clans' resource
+//! The economy of Behavior (`docs/reference/runtime.md` §4): ore properties, the clans' resource
 //! distributors and the ore production chain.
 //!
 //! * When the game starts (`OnEnter(AppState::InGame)`, after SuperAI filled the
@@ -105,7 +105,7 @@ fn setup(mut commands: Commands, slots: Res<SuperAiSlots>, objects: Query<SetupR
 
 /// Objects with a Unit DAT that joined a running mission (production's robots) get
 /// their ore property as at game start (mission properties, then the class table).
-/// They join no distributor: membership is decided at game start (spec §4.1).
+/// They join no distributor: membership is decided at game start (`docs/reference/runtime.md` §4.1).
 fn adopt(
     mut commands: Commands,
     new: Query<(Entity, &UnitClass, Option<&PropertyBag>), (With<iron3d_core::SimObject>, Without<OreProperty>)>,

@@ -1,7 +1,7 @@
 //! Mining, the clans' ore income (the project's own rule; the original's ore income is
 //! not recovered): every mine extracts [`MiningRate`] ore per second each tick into its
 //! own store, up to its `MaximumOre`; a full mine stops. Transport robots (haul orders,
-//! Behavior) and, for a member mine, its clan's distributor (spec §4) move the ore on.
+//! Behavior) and, for a member mine, its clan's distributor (`docs/reference/runtime.md` §4) move the ore on.
 
 use crate::OreProperty;
 use bevy_ecs::prelude::*;

@@ -1,4 +1,4 @@
-//! Ore properties (spec `runtime.md` §4.4, confirmed): Behavior keeps `CurrentOre` and
+//! Ore properties (`docs/reference/runtime.md` §4.4, confirmed): Behavior keeps `CurrentOre` and
 //! `MaximumOre` in one property record (key `0x02000100`) — current in the main float
 //! word, maximum in an extra DWORD. The mission load passes the `raw_value[1]` word of
 //! the **first** property whose name matches a descriptor exactly (case-sensitive) to

@@ -1,4 +1,4 @@
-//! The ore production chain (spec `runtime.md` §4.5, confirmed static):
+//! The ore production chain (`docs/reference/runtime.md` §4.5, confirmed static):
 //!
 //! * a Control device of type `0x1A` (26, a CTLD tag-26 item) answers
 //!   `value = (provider_current × coefficient) × multiplier`, in this order, where

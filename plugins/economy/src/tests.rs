@@ -1,4 +1,4 @@
-//! The rules of spec `runtime.md` §4 with its worked examples; each test fails without
+//! The rules of `docs/reference/runtime.md` §4 with its worked examples; each test fails without
 //! its rule.
 #![allow(clippy::unwrap_used)]
 

@@ -1,6 +1,6 @@
 //! Bevy-free scenery data for the viewer: the module with its section index, one-section
 //! decoding into compact placements (run on worker threads), and `.e3d` model resolution
-//! and flattening into a triangle list (e3d.md "Coordinates and resolution").
+//! and flattening into a triangle list (docs/reference/e3d.md "Coordinates and resolution").
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,14 +28,14 @@ pub struct Scenery {
     pub index: SectionIndex,
 }
 
-/// One model instance of a decoded section, in world space (eu7.md §7.3).
+/// One model instance of a decoded section, in world space (docs/reference/eu7.md §7.3).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Placement {
     /// Index into [`DecodedSection::models`].
     pub model: u32,
     /// World location.
     pub location: [f32; 3],
-    /// Euler angles in degrees (matrix `T · Ry · Rx · Rz · S`, eu7.md addendum).
+    /// Euler angles in degrees (matrix `T · Ry · Rx · Rz · S`, docs/reference/eu7.md addendum).
     pub angles: [f32; 3],
     /// Scale.
     pub scale: [f32; 3],
@@ -214,7 +214,7 @@ pub fn model_candidates(dir: &Path, name: &str) -> Vec<PathBuf> {
     out
 }
 
-/// A run of [`ModelGeometry`] vertices sharing one material (e3d.md `SUBn`).
+/// A run of [`ModelGeometry`] vertices sharing one material (docs/reference/e3d.md `SUBn`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GeometryPart {
     /// First vertex.

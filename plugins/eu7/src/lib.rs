@@ -15,7 +15,7 @@
 //! * [`camera`]: free-fly camera. [`overlay`]: egui overlay with the section grid, counts
 //!   and streaming stats.
 //!
-//! World frame: the scenery's Y-up frame is used as is (eu7.md §1: right-handed, inferred),
+//! World frame: the scenery's Y-up frame is used as is (docs/reference/eu7.md §1: right-handed, inferred),
 //! so a scenery point (x, y, z) is the Bevy point (x, y, z).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg_attr(

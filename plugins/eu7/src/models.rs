@@ -1,5 +1,5 @@
 //! `.e3d` models as Bevy meshes. One mesh and material handle per model part (a texture
-//! and transparency, e3d.md `SUBn`), created the first time an instance of the model is
+//! and transparency, docs/reference/e3d.md `SUBn`), created the first time an instance of the model is
 //! applied and then shared by every instance, so Bevy's automatic batching draws them
 //! instanced; the first part goes on the instance entity, the others on children.
 //! Textures come from [`TextureLibrary`] (the fallback checker for names not found). A

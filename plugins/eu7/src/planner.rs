@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use iron3d_eu7::pack::{SECTION_SIZE, section_of};
 
-/// A PACK section key: `row` along Z, `col` along X (eu7.md §7.1). Orders by row, then
+/// A PACK section key: `row` along Z, `col` along X (docs/reference/eu7.md §7.1). Orders by row, then
 /// column, like PIDX.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct SectionId {
@@ -36,7 +36,7 @@ impl SectionId {
         Some(Self { row, col })
     }
 
-    /// World (`x`, `z`) of the section centre (eu7.md §7.2).
+    /// World (`x`, `z`) of the section centre (docs/reference/eu7.md §7.2).
     pub fn centre(self) -> [f64; 2] {
         let c = |s: u16| (f64::from(s) - 250.0 + 0.5) * SECTION_SIZE;
         [c(self.col), c(self.row)]
@@ -248,7 +248,7 @@ impl Planner {
         out
     }
 
-    /// The blocking bootstrap's sections (`preload_section_stream`, eu7.md §10.1): available
+    /// The blocking bootstrap's sections (`preload_section_stream`, docs/reference/eu7.md §10.1): available
     /// sections within `bootstrap_radius` sections of `pos`, nearest first, not yet tracked;
     /// they become in flight regardless of `max_in_flight` and are applied with
     /// [`Planner::preloaded`].

@@ -1,5 +1,5 @@
 //! The railway's logic made visible, and a ride. Memory cells (those with bounds; the
-//! others have no position, eu7.md addendum), launchers, events (at the launchers that
+//! others have no position, docs/reference/eu7.md addendum), launchers, events (at the launchers that
 //! fire them), sounds, power sources and trainsets (on their track at their offset) get
 //! coloured post markers; a left click on one opens the inspector with its decoded record
 //! (string ids resolved). `R` starts or stops a ride on the track nearest to the camera:

@@ -11,7 +11,7 @@ pub const JOINT_TOLERANCE: f32 = 0.5;
 /// Pieces each path is sampled into for arc length.
 const PIECES: usize = 64;
 
-/// `TRAK` type of a switch (eu7.md §6.4).
+/// `TRAK` type of a switch (docs/reference/eu7.md §6.4).
 pub const SWITCH: u8 = 2;
 
 /// The network: world tracks, per-path arc-length tables and switch states.

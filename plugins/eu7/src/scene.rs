@@ -1,7 +1,7 @@
 //! Static scenery geometry of every loaded module, placed by its include transform, turned
 //! into meshes at startup: `TERR` (one mesh per terrain batch, so frustum culling works per
 //! section) and `MESH` shapes merged per material (their
-//! vertices are relative to the shape origin, eu7.md §6.8), `LINE` shapes and traction
+//! vertices are relative to the shape origin, docs/reference/eu7.md §6.8), `LINE` shapes and traction
 //! wires as line lists, tracks as ballast and rail ribbons sampled from their Bézier
 //! paths, and `MODL` models as instances. Also the sun, ambient light and sky colour.
 //!
@@ -94,7 +94,7 @@ impl Tris {
     }
 }
 
-/// A module's placement (module space → world, eu7.md §6.2–§6.3) applied to its geometry.
+/// A module's placement (module space → world, docs/reference/eu7.md §6.2–§6.3) applied to its geometry.
 #[derive(Debug, Clone, Copy)]
 pub struct Frame(pub Affine);
 
@@ -233,7 +233,7 @@ fn scenery_material(color: Color) -> StandardMaterial {
 }
 
 /// A scenery surface with `texture` (or the fallback), tinted by the diffuse colour
-/// relative to the default 0.8 (eu7.md §5.2), two-sided.
+/// relative to the default 0.8 (docs/reference/eu7.md §5.2), two-sided.
 fn textured_material(texture: &LoadedTexture, diffuse: [f32; 4]) -> StandardMaterial {
     let c = |k: usize| (diffuse[k] / 0.8).clamp(0.0, 1.0);
     StandardMaterial {

@@ -1,4 +1,4 @@
-//! PACK section streaming as a plugin, as the seed describes it (eu7.md §10.1): PIDX in
+//! PACK section streaming as a plugin, as the seed describes it (docs/reference/eu7.md §10.1): PIDX in
 //! memory, PACK read by offset; before the first frame the blocking bootstrap
 //! ([`preload_section_stream`]) applies the sections around the start position; then every
 //! frame: the [`Planner`] decides from the
@@ -218,7 +218,7 @@ fn plan_sections(
     }
 }
 
-/// The blocking bootstrap before the first frame (`preload_section_stream`, eu7.md §10.1):
+/// The blocking bootstrap before the first frame (`preload_section_stream`, docs/reference/eu7.md §10.1):
 /// the sections within `bootstrap_radius` of the focus are decoded on the workers while
 /// the main thread waits (at most `bootstrap_timeout_ms`), then all applied at once.
 /// Sections still decoding at the timeout stay in flight and stream in normally.

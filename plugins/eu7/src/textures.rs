@@ -1,5 +1,5 @@
 //! Scenery textures: the files a texture name may live in (`docs/reference/eu7.md` §8.4,
-//! e3d.md "Coordinates and resolution"), decoding of the formats MaSzyna ships (DDS with
+//! docs/reference/e3d.md "Coordinates and resolution"), decoding of the formats MaSzyna ships (DDS with
 //! DXT1/DXT3/DXT5 or 32-bit BGRA, TGA raw or RLE, BMP 24/32-bit; PNG through Bevy's image
 //! loader) into RGBA8, and [`TextureLibrary`]: one image per name, a magenta checker
 //! fallback for names not found, one warning per missing name.

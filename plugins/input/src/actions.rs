@@ -1,4 +1,4 @@
-//! The one action set of the game (spec `runtime.md` §6, §7.1): every camera command,
+//! The one action set of the game (`docs/reference/runtime.md` §6, §7.1): every camera command,
 //! selection and orders, control groups, piloting, pause, quick save and load and the
 //! debug keys, with the default keyboard, mouse and gamepad bindings. Consumers read
 //! `ActionState<GameAction>` and never the raw devices.

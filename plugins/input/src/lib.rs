@@ -1,4 +1,4 @@
-//! Input mapping for the game (spec `runtime.md` §6): one action set,
+//! Input mapping for the game (`docs/reference/runtime.md` §6): one action set,
 //! [`GameAction`], for keyboard, mouse and gamepad through leafwing-input-manager; the
 //! player's button bindings in the config directory with a rebinding capture; clicks
 //! and keys egui takes never reach the game; frame input becomes tick-stamped commands

@@ -1,4 +1,4 @@
-//! The input options of the original's settings (spec `runtime.md` §2.5: 102 mouse
+//! The input options of the original's settings (`docs/reference/runtime.md` §2.5: 102 mouse
 //! sensitivity, 103 joystick sensitivity, 105–108 inverse mouse / joystick X and Y),
 //! applied to the mouse motion and right-stick actions by whoever reads them.
 

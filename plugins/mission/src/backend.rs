@@ -53,7 +53,7 @@ pub struct Prepared {
     /// `Iron_3D.ini` `[LEVEL_RATIO]` (easy, normal, hard), published into
     /// `iron3d_core::Difficulty` at registration; `None` keeps the original's values.
     pub level_ratios: Option<[f32; 3]>,
-    /// The clan records in clan order (spec `world.md` §1.4), published with
+    /// The clan records in clan order (`docs/reference/world.md` §1.4), published with
     /// [`Prepared::script_files`] as `iron3d_core::MissionClans` at registration.
     pub clans: Vec<iron3d_core::ClanSetup>,
     /// Where the clans' script packages are read from (SuperAI loads them at scenario

@@ -1,4 +1,4 @@
-//! Campaign progress (spec `runtime.md` §14): a mission exists (listed), is available or
+//! Campaign progress (`docs/reference/runtime.md` §14): a mission exists (listed), is available or
 //! locked, started, succeeded or failed, and its result is applied once (applying the
 //! same outcome again changes nothing and writes nothing).
 //!

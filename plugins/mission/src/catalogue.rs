@@ -1,4 +1,4 @@
-//! The missions of a game directory, found as the original finds them (spec `world.md`
+//! The missions of a game directory, found as the original finds them (`docs/reference/world.md`
 //! §5.1): `MISSIONS/single.NN/descr`, `MISSIONS/tutorial.NN/descr` and
 //! `MISSIONS/campaign/campaign.NN/mission.NN/descr` are probed with NN from `01` upwards,
 //! each sequence stopping at the first missing `descr` (a folder after a gap is not a
@@ -217,7 +217,7 @@ fn sequence(game: &GameDir, slot: impl Fn(u32) -> Slot) -> Vec<MissionEntry> {
 }
 
 impl Catalogue {
-    /// Probes `game` for its missions (world.md §5.1).
+    /// Probes `game` for its missions (docs/reference/world.md §5.1).
     pub fn discover(game: &GameDir) -> Self {
         let mut missions = Vec::new();
         for campaign in 1..=MAX_NUMBER {

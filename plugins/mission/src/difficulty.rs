@@ -1,4 +1,4 @@
-//! `Iron_3D.ini` `[LEVEL_RATIO]` (spec `runtime.md` §2.4): the three difficulty
+//! `Iron_3D.ini` `[LEVEL_RATIO]` (`docs/reference/runtime.md` §2.4): the three difficulty
 //! coefficients. The spec names no keys, so the project reads the section's first three
 //! values in file order as easy, normal and hard; each must be a finite number > 0.
 

@@ -102,7 +102,7 @@ impl GameMissionBackend {
                 name,
                 key,
                 components: Vec::new(),
-                // `raw_after_resource` holds the clan / SuperAI slot (spec runtime.md §3.2).
+                // `raw_after_resource` holds the clan / SuperAI slot (docs/reference/runtime.md §3.2).
                 clan: o.raw_after_resource as i32,
                 record: PlacedRecord::from(o),
                 properties: PropertyBag::of(o),
@@ -113,7 +113,7 @@ impl GameMissionBackend {
     }
 
     /// The tag-26 items of a prototype's control description and its NDP rows (spec
-    /// `runtime.md` §4.5), read once per prototype.
+    /// `docs/reference/runtime.md` §4.5), read once per prototype.
     pub(crate) fn production_part(&self, p: &Prototype) -> Result<Option<ProductionPart>> {
         let Some(ctl) = p.first(".ctl") else { return Ok(None) };
         let ctld = self.control(ctl)?;
@@ -320,7 +320,7 @@ impl MissionBackend for GameMissionBackend {
     }
 }
 
-/// The placed object's property scaling its top speed (spec `world.md` §1.6).
+/// The placed object's property scaling its top speed (`docs/reference/world.md` §1.6).
 pub const MAX_SPEED_PERCENT: &str = "MaxSpeedPercent";
 
 /// An object's movement limits: the weakest of its components' CTLD root limits (see

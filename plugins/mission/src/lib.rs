@@ -1,4 +1,4 @@
-//! Mission loading as a state machine of Bevy states (spec `world.md` §5): the
+//! Mission loading as a state machine of Bevy states (`docs/reference/world.md` §5): the
 //! [`MissionLoadPhase`] sub-states of `AppState::Loading` each run once on entry and
 //! advance to the next. Data is prepared by a [`MissionBackend`]; objects are spawned
 //! in a pending form and join the world only at registration. A failure in any phase

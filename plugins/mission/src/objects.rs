@@ -32,7 +32,7 @@ impl MissionObject {
     }
 }
 
-/// The placed object's TMA record as read (spec `world.md` §1.5), raw words included.
+/// The placed object's TMA record as read (`docs/reference/world.md` §1.5), raw words included.
 #[derive(Component, Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct PlacedRecord {
@@ -88,7 +88,7 @@ impl From<&PlacedObject> for PlacedRecord {
     }
 }
 
-/// One component of a mission object (spec `registry.md` §2.3, `models.md` §1.12).
+/// One component of a mission object (`docs/reference/registry.md` §2.3, `docs/reference/models.md` §1.12).
 #[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ObjectComponent {
     /// Component prototype key.
@@ -97,7 +97,7 @@ pub struct ObjectComponent {
     pub parent: Option<usize>,
     /// Node of the parent's model where this component's model attaches.
     pub attach_node: u32,
-    /// Unit DAT component type (`registry.md` §2.3: 0 chassis, 1 turret, 2 armour,
+    /// Unit DAT component type (`docs/reference/registry.md` §2.3: 0 chassis, 1 turret, 2 armour,
     /// 3 part, 4 cannon, 5 ammo); 0 for a direct prototype key.
     pub component_type: u32,
     /// The resolved prototype: the `objects.rlb` entry that matched and its mesh
@@ -112,7 +112,7 @@ pub struct ObjectComponent {
     pub camera_center: Option<[f32; 3]>,
 }
 
-/// What a component key resolved to in `objects.rlb` (spec `registry.md` §1).
+/// What a component key resolved to in `objects.rlb` (`docs/reference/registry.md` §1).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ResolvedPrototype {
     /// The registry entry that matched.

@@ -268,7 +268,7 @@ fn demo_missions_load_from_the_game_directory() {
     let _ = std::fs::remove_dir_all(root);
 }
 
-/// The economy's data (spec `runtime.md` §4.5): the tag-26 items of a prototype's CTLD,
+/// The economy's data (`docs/reference/runtime.md` §4.5): the tag-26 items of a prototype's CTLD,
 /// `(fixed word 1, fixed word 11)` in record order, and its NDP rows' `max_volume`.
 #[test]
 fn production_parts_come_from_the_ctld_tag_26_items_and_the_ndp_rows() {

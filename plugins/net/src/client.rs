@@ -68,7 +68,7 @@ pub struct ClientSession {
     pub texts: Vec<(u16, String)>,
 }
 
-/// One player as a client knows it (spec `runtime.md` §11.1: name, local and host
+/// One player as a client knows it (`docs/reference/runtime.md` §11.1: name, local and host
 /// flags), with its lobby readiness.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Reflect)]
 pub struct PlayerRecord {

@@ -54,7 +54,7 @@ use bevy_replicon::prelude::*;
 use bevy_replicon_renet::RepliconRenetPlugins;
 use serde::{Deserialize, Serialize};
 
-/// The original's application GUID (spec `runtime.md` §11.1).
+/// The original's application GUID (`docs/reference/runtime.md` §11.1).
 pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 
 /// The project's protocol version: raised whenever the schema, the meaning of a field

@@ -1,4 +1,4 @@
-//! The `GMSG_*` message schema (spec `runtime.md` §11.2): each message's id, payload
+//! The `GMSG_*` message schema (`docs/reference/runtime.md` §11.2): each message's id, payload
 //! layout and delivery policy. A packet is a *sequence*: frames `id: u32, length: u16,
 //! payload` (little-endian) closed by `GMSG_END_MESSAGE_SEQ` with the frame count.
 //! Every length is checked before a read, every count against the bytes left before

@@ -1,5 +1,5 @@
 //! Resource transfers (`GMSG_APPEND_RESOURCE` chunks, `GMSG_REMOVE_RESOURCE` to give
-//! up), bounded by `Network_ResourceTransferMaxDelay` (spec `runtime.md` §11.3): a
+//! up), bounded by `Network_ResourceTransferMaxDelay` (`docs/reference/runtime.md` §11.3): a
 //! transfer not complete in time is abandoned on both sides with a log line, and one
 //! whose client left is dropped. The one resource today: the session's record
 //! ([`crate::SessionLog`], RON), which a client asks for with
@@ -18,7 +18,7 @@ pub const CHUNK: usize = 1024;
 /// Largest resource a client accepts (checked before anything is allocated).
 pub const MAX_RESOURCE: u32 = 16 << 20;
 /// `Network_ResourceTransferMaxDelay` when the configuration does not set it: its
-/// compiled default is unknown (spec §16), this is the project's.
+/// compiled default is unknown (`docs/reference/runtime.md` §16), this is the project's.
 pub const DEFAULT_MAX_DELAY: Duration = Duration::from_secs(30);
 
 /// One transfer the host is sending.

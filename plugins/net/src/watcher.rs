@@ -1,4 +1,4 @@
-//! `NetWatcher` (spec `runtime.md` §11.1): transport ids → game player numbers (never 0
+//! `NetWatcher` (`docs/reference/runtime.md` §11.1): transport ids → game player numbers (never 0
 //! with an active network) → the clan whose objects they own. Logged on `netwatch`.
 
 use bevy_ecs::prelude::*;

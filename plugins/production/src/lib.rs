@@ -1,9 +1,9 @@
 //! Production and research: **the project's own rules** (the original's are not
-//! recovered, spec `runtime.md` §16), with every number in the rules file
+//! recovered, `docs/reference/runtime.md` §16), with every number in the rules file
 //! (`assets/rules/iron3d.rules.ron`, `iron3d_rules`).
 //!
 //! * **Research** ([`research`]): each clan's tree is the `.trf` its clan record names
-//!   (`registry.md` §5.7), its node names resolved through the mission's registry at
+//!   (`docs/reference/registry.md` §5.7), its node names resolved through the mission's registry at
 //!   game start. `Order::Research(node)` on one of the clan's research buildings
 //!   (`research.institutes`) queues the node for the clan (one at a time); it starts
 //!   when it is available with its prerequisites researched, paying

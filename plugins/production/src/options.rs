@@ -1,8 +1,8 @@
 //! What each clan can build in this mission's data ([`BuildOptions`], the project's rule
-//! over `world.md` §5.1): at game start, every robot scheme (class bit `0x01000000`)
+//! over `docs/reference/world.md` §5.1): at game start, every robot scheme (class bit `0x01000000`)
 //! placed for any clan of the mission, every node of the clan's research tree that names
 //! a robot scheme, and every scheme an `object prebuild` block of the mission's
-//! `mission.cfg` names (`runtime.md` §2.6 grammar; the project reads any parameter value
+//! `mission.cfg` names (`docs/reference/runtime.md` §2.6 grammar; the project reads any parameter value
 //! ending in `.dat` as a scheme path, quotes trimmed). Each is resolved through the
 //! mission's backend with its production cost; one that does not resolve is reported
 //! and left out. Nothing depends on a scheme's file name.
@@ -16,7 +16,7 @@ use iron3d_mission::{LoadedMission, MISSIONS_DIR, MissionObject, resolve_object}
 use iron3d_rules::ROBOT_CLASS_BIT;
 use std::collections::BTreeSet;
 
-/// The block of `mission.cfg` that names schemes built before the mission (world.md §5.1).
+/// The block of `mission.cfg` that names schemes built before the mission (docs/reference/world.md §5.1).
 pub const PREBUILD_BLOCK: &str = "prebuild";
 
 /// The scheme paths the `object prebuild` blocks of a `mission.cfg` name, in file order.

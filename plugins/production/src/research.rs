@@ -1,4 +1,4 @@
-//! Research trees (the project's rules over the TRF layout of spec `registry.md` §5.7):
+//! Research trees (the project's rules over the TRF layout of `docs/reference/registry.md` §5.7):
 //! a clan's tree comes from the `.trf` its clan record names; every node's short name
 //! (`TRF7`) must resolve through the same registry as mission objects; its initial
 //! state (`TRF1` bits: 1 available, 2 researched, 4 active), prerequisites (`TRF2`/`TRF3`)

@@ -1,4 +1,4 @@
-//! What an FXID effect (spec `models.md` §6) shows and plays, read from its records
+//! What an FXID effect (`docs/reference/models.md` §6) shows and plays, read from its records
 //! into an [`EffectPlan`]: pure data, no Bevy entities. The framing, sizes and offsets
 //! are the spec's (confirmed); the meaning of most body fields is not (§6.7 names are
 //! inferred, §8 lists them as a gap), so the readings below are the **project's own**:

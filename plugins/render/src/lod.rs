@@ -1,5 +1,5 @@
 //! Levels of detail of model parts. An MSH node may carry geometry for slot rows 1 and 2
-//! (coarser levels, reading A of spec `models.md` §1.4); the distances at which the
+//! (coarser levels, reading A of `docs/reference/models.md` §1.4); the distances at which the
 //! renderer switches are the project's own (the original's are not documented): a
 //! level takes over where the model, by the radius of its bounding sphere, would cover
 //! about as many pixels as the finer level was made for, and each level is a Bevy

@@ -1,9 +1,9 @@
-//! MAT0 → `StandardMaterial` (spec `models.md` §3, §7 step 7): phase colours (diffuse ×
+//! MAT0 → `StandardMaterial` (`docs/reference/models.md` §3, §7 step 7): phase colours (diffuse ×
 //! texture, emissive), alpha = diffuse A × alpha multiplier, blending when the source/
 //! destination blend codes are set (additive for destination ONE), alpha test for a
 //! texture with alpha and no blend (threshold 0.5, not established). Everything is drawn
 //! double-sided (winding not established). Animated phases follow `Time`. Lightmaps
-//! (a separate texture stage in the original, spec §4.6) are Bevy lightmaps on the part
+//! (a separate texture stage in the original, `docs/reference/models.md` §4.6) are Bevy lightmaps on the part
 //! entities, scaled like the ambient light they replace.
 
 use bevy::ecs::system::SystemParam;

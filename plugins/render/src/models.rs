@@ -1,6 +1,6 @@
 //! Models of registered mission objects. Each component key resolves (cached) through
 //! `objects.rlb` to an MSH and a WEAR; once every component's assets are loaded the
-//! object is assembled into one piece list (spec `models.md` §1.12: attached turrets
+//! object is assembled into one piece list (`docs/reference/models.md` §1.12: attached turrets
 //! and weapons hang from a node of their parent, their virtual root skipped), spawned
 //! as a transform hierarchy of [`ModelPiece`] entities posed by the object's
 //! [`PieceAnimation`] (the CTLD bindings Control owns; the renderer only reads them and
@@ -104,7 +104,7 @@ pub struct AnimatedPiece {
     pub binding: usize,
 }
 
-/// Component type of a turret (`registry.md` §2.3).
+/// Component type of a turret (`docs/reference/registry.md` §2.3).
 const TURRET: u32 = 1;
 
 /// One drawn part (child of a [`ModelPiece`]).

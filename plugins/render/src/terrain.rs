@@ -1,5 +1,5 @@
 //! The terrain of [`LoadedMission`]: `<land path>.msh` as one entity per material layer,
-//! under reading A of spec `world.md` §2.4. A face's low selector picks its base layer's
+//! under reading A of `docs/reference/world.md` §2.4. A face's low selector picks its base layer's
 //! row of `<land path>2.wea`; without that table (or while its textures are missing)
 //! each base layer gets a stable earth tone by selector. A high selector other than
 //! `0xFF` picks a row of `<land path>1.wea`: the overlay, drawn over the same faces with

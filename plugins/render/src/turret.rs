@@ -1,7 +1,7 @@
 //! Turrets on screen: the first piece of a turret component (component type 1,
-//! `registry.md` §2.3) turns by the turret heading combat keeps
+//! `docs/reference/registry.md` §2.3) turns by the turret heading combat keeps
 //! ([`iron3d_core::Weapon::turret`]) about its chassis' CTPT `TurretCenter` point
-//! (`registry.md` §5.1; the point is read in the frame of the chassis node its
+//! (`docs/reference/registry.md` §5.1; the point is read in the frame of the chassis node its
 //! `owner_piece` names, "node-local assumed" by the spec) and the chassis' up axis.
 //! A chassis without the point turns its turret about the turret's own origin.
 

@@ -1,4 +1,4 @@
-//! Transactional writing (spec `runtime.md` §14): the bytes go to a temporary file
+//! Transactional writing (`docs/reference/runtime.md` §14): the bytes go to a temporary file
 //! beside the target, are read back and verified, synced, then atomically renamed over
 //! the target; the slot metadata (`FILE.slot`, a few `key=value` lines) is written the
 //! same way last. A write failing or interrupted at any step leaves the file it was

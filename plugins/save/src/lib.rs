@@ -1,4 +1,4 @@
-//! Saves and replays (issue 27; spec `runtime.md` §14): the project's own file format
+//! Saves and replays (issue 27; `docs/reference/runtime.md` §14): the project's own file format
 //! (`docs/save-format.md`; never compatible with the original's saves), versioned,
 //! chunked, compressed and checksummed ([`mod@format`]), written transactionally
 //! ([`mod@file`]). A [`Record`] holds the mission, the data layers, the difficulty, the

@@ -1,4 +1,4 @@
-//! The simulation headless: Control and Behavior checks of spec `runtime.md` §15 on
+//! The simulation headless: Control and Behavior checks of `docs/reference/runtime.md` §15 on
 //! synthetic maps, determinism and replay, and the demo missions moving.
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 

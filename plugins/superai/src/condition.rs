@@ -1,4 +1,4 @@
-//! The condition-record evaluator (spec `runtime.md` §3.7, ai.dll RVA `0x5180`): one
+//! The condition-record evaluator (`docs/reference/runtime.md` §3.7, ai.dll RVA `0x5180`): one
 //! 16-byte record (`tag`, `subtype`, `payload`, completion byte, 3 opaque bytes). Who
 //! creates these records is not known; the evaluator asks a [`ConditionHost`] for the
 //! object lookups. The list bound quirk is kept: `index == length` passes the bound

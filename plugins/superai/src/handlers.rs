@@ -1,12 +1,12 @@
-//! The handler table (spec `runtime.md` §3.2, §3.3): its size, Handler(15)'s modes and
+//! The handler table (`docs/reference/runtime.md` §3.2, §3.3): its size, Handler(15)'s modes and
 //! the references a record of each analysed handler takes, checked when a package loads
 //! and again before a record runs.
 
 use crate::variables::{Variable, kind};
 
-/// Handler-table size the VM implements (the GOG table; spec §3.2).
+/// Handler-table size the VM implements (the GOG table; `docs/reference/runtime.md` §3.2).
 pub const HANDLER_COUNT: u32 = 73;
-/// Handler(15) modes (names from the shipped `varset.var`, spec §3.3.3).
+/// Handler(15) modes (names from the shipped `varset.var`, `docs/reference/runtime.md` §3.3.3).
 pub mod mode {
     /// `NONE`.
     pub const NONE: u32 = 0;

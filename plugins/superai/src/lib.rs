@@ -1,4 +1,4 @@
-//! SuperAI (spec `runtime.md` §3, §4.1): one SuperAI per clan record, in clan order,
+//! SuperAI (`docs/reference/runtime.md` §3, §4.1): one SuperAI per clan record, in clan order,
 //! each with its mission script package and VM.
 //!
 //! * At scenario start ([`MissionLoadPhase::ScenarioStart`]) every clan of
@@ -50,7 +50,7 @@ pub struct SuperAiPlugin {
     pub init: InitPolicy,
 }
 
-/// What an `Init` that cannot run completely means (spec §3.4 execution policy).
+/// What an `Init` that cannot run completely means (`docs/reference/runtime.md` §3.4 execution policy).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum InitPolicy {
     /// Keep the defaults and report *unsupported* (the game's default).
@@ -296,7 +296,7 @@ fn run(
     notes
 }
 
-/// The event scenario start runs after `Init` (the start dispatch of spec §3.11, an
+/// The event scenario start runs after `Init` (the start dispatch of `docs/reference/runtime.md` §3.11, an
 /// inferred order: "dispatch `Init`/mission start").
 pub const START_EVENT: &str = "Mission";
 

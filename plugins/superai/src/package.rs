@@ -1,4 +1,4 @@
-//! Loading a clan's script package (spec `runtime.md` §3.1, §3.8, §3.11): `<bundle>.scr`,
+//! Loading a clan's script package (`docs/reference/runtime.md` §3.1, §3.8, §3.11): `<bundle>.scr`,
 //! the variable table (`<bundle>.var`, falling back to the shared `varset.var` of the
 //! same folder **only when the bundle file is missing**), then `<bundle>.fml`; the
 //! version check (its own error); variables created from the table's defaults with the
@@ -116,7 +116,7 @@ pub fn record_offset(scr: &ScrPackage, e: usize, r: usize) -> u64 {
     at
 }
 
-/// Loads the package of `bundle` (spec §3.1 order: `.scr`, variable table, `.fml`).
+/// Loads the package of `bundle` (`docs/reference/runtime.md` §3.1 order: `.scr`, variable table, `.fml`).
 ///
 /// # Errors
 /// A located error naming the file (and event, record and offset for a bad record):

@@ -1,4 +1,4 @@
-//! Handler(2)'s event-record scheduler (spec `runtime.md` §3.3.1, confirmed data flow):
+//! Handler(2)'s event-record scheduler (`docs/reference/runtime.md` §3.3.1, confirmed data flow):
 //! records keyed by `(slot 0 word, slot 4 IEEE bits, slot 5 IEEE bits)` — exact bit
 //! equality, so `-0.0 ≠ +0.0`. A new record caches the ids of the events
 //! `<base>_Start` and `<base>_Continue` and dispatches nothing; an existing record is

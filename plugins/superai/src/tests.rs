@@ -1,4 +1,4 @@
-//! One test per rule of spec `runtime.md` §3 that this crate implements; each would
+//! One test per rule of `docs/reference/runtime.md` §3 that this crate implements; each would
 //! fail without its rule.
 #![allow(clippy::unwrap_used)]
 

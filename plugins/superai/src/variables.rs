@@ -1,7 +1,7 @@
-//! The VM's variables (spec `runtime.md` §3.8): declarations with their kind and current
+//! The VM's variables (`docs/reference/runtime.md` §3.8): declarations with their kind and current
 //! word, made from a package's variable table and read by the handlers.
 
-/// Declaration kinds of the VM (spec §3.8).
+/// Declaration kinds of the VM (`docs/reference/runtime.md` §3.8).
 pub mod kind {
     /// Opaque conversion.
     pub const OPAQUE: u8 = 0;

@@ -1,4 +1,4 @@
-//! The script VM of one SuperAI (spec `runtime.md` §3.2–§3.5): executes the records of
+//! The script VM of one SuperAI (`docs/reference/runtime.md` §3.2–§3.5): executes the records of
 //! an event in order through the handler table. Only the handlers the spec proves are
 //! executed — 0, 1, 2, 8, 15, 19, 30 and 57; every other selector (an opaque table
 //! entry or a value outside the table) stops the event with an explicit
@@ -37,13 +37,13 @@ pub enum SentinelPolicy {
 /// VM switches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct VmConfig {
-    /// Handler(19) anchor conversion (reading A by default, spec §3.4).
+    /// Handler(19) anchor conversion (reading A by default, `docs/reference/runtime.md` §3.4).
     pub anchor: AnchorRule,
     /// The sentinel selector.
     pub sentinel: SentinelPolicy,
 }
 
-/// A scalar on the VM's x87 stack (Handler(1), spec §3.3).
+/// A scalar on the VM's x87 stack (Handler(1), `docs/reference/runtime.md` §3.3).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Scalar {
     /// A number (kinds 1, 3, 5).
@@ -82,7 +82,7 @@ pub enum EventResult {
     },
 }
 
-/// The call record Handler(15) hands to its target (spec §3.3.3).
+/// The call record Handler(15) hands to its target (`docs/reference/runtime.md` §3.3.3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TargetCall {
     /// Reference 0..3 words (reference 0 is the lookup key).
@@ -113,7 +113,7 @@ pub trait Host {
     fn problem_reset(&mut self, _state: u32) {}
 }
 
-/// The SuperAI fields Handler(19) reads (spec §3.4): `+0x7C` clan index, `+0x80`/`+0x84`
+/// The SuperAI fields Handler(19) reads (`docs/reference/runtime.md` §3.4): `+0x7C` clan index, `+0x80`/`+0x84`
 /// base X/Y as converted at creation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClanBase {
@@ -198,7 +198,7 @@ impl Vm {
         self.vars.iter().find(|v| v.name == name).map(|v| v.word)
     }
 
-    /// Runs the first event named `name` (case-sensitive C-string comparison, spec §3.4).
+    /// Runs the first event named `name` (case-sensitive C-string comparison, `docs/reference/runtime.md` §3.4).
     pub fn run_named(&mut self, pkg: &ScrPackage, name: &str, host: &mut dyn Host) -> (Option<usize>, EventResult) {
         match pkg.events.iter().position(|e| e.c_name() == name.as_bytes()) {
             Some(i) => (Some(i), self.run_event(pkg, i, host)),
@@ -218,7 +218,7 @@ impl Vm {
         EventResult::Completed
     }
 
-    /// Runs the first `Init` with the execution policy of spec §3.4: nothing happens
+    /// Runs the first `Init` with the execution policy of `docs/reference/runtime.md` §3.4: nothing happens
     /// unless every record of it is supported and well-formed; a run-time failure
     /// restores the variables and VM state from before the event.
     pub fn run_init(&mut self, pkg: &ScrPackage, host: &mut dyn Host) -> EventResult {
@@ -338,7 +338,7 @@ impl Vm {
         Ok(())
     }
 
-    /// Handler(1)'s conversion of variable `r` by declaration kind (spec §3.3).
+    /// Handler(1)'s conversion of variable `r` by declaration kind (`docs/reference/runtime.md` §3.3).
     fn scalar_of(&self, r: u32) -> Result<Scalar, String> {
         let v = &self.vars[r as usize];
         match v.kind {

@@ -1,4 +1,4 @@
-//! The geography a mission publishes for the simulation (spec `world.md` §2–§4), in game
+//! The geography a mission publishes for the simulation (`docs/reference/world.md` §2–§4), in game
 //! units with Z up: the terrain surface ([`Ground`]: height, normal, ray), the areal
 //! map ([`NavMap`]: `area_at`, routes, corridors; a point outside every areal is not
 //! walkable), the building categories of `BuildDat.lst` ([`BuildingCategories`]), the
@@ -100,7 +100,7 @@ impl NavMap {
     }
 }
 
-/// The building categories of the map's `BuildDat.lst` (spec `registry.md` §3).
+/// The building categories of the map's `BuildDat.lst` (`docs/reference/registry.md` §3).
 #[derive(Resource, Reflect)]
 #[reflect(Resource)]
 pub struct BuildingCategories {
@@ -143,7 +143,7 @@ impl MissionPaths {
     }
 }
 
-/// The engine's `Behavior.ini` (spec `runtime.md` §2.2) through the one typed reader
+/// The engine's `Behavior.ini` (`docs/reference/runtime.md` §2.2) through the one typed reader
 /// ([`iron3d_formats::config::BehaviorIni`], checked by the mission load): Behavior,
 /// Wizard, Control and combat read their keys from here. Absent keys are `None`.
 #[derive(Resource, Debug, Clone, Default, PartialEq)]

@@ -1,4 +1,4 @@
-//! The game's own text from the game data (spec `world.md` §5.1, `runtime.md` §2.6):
+//! The game's own text from the game data (`docs/reference/world.md` §5.1, `docs/reference/runtime.md` §2.6):
 //! the string table `DATA/TextRes.cfg` (read once at start-up), and a mission's
 //! `messages.cfg` and `mistips.mis` (read when it starts loading). All of it is CP1251
 //! (decoded by `iron3d_formats::config::game_text`). A malformed or missing file is a

@@ -1,4 +1,4 @@
-//! The player's settings (spec `runtime.md` §2.4–§2.5): interface scale, video (window
+//! The player's settings (`docs/reference/runtime.md` §2.4–§2.5): interface scale, video (window
 //! mode, resolution, vsync), sound (bus volumes, mute) and input (mouse and gamepad sensitivity and inversion),
 //! kept as `settings.ron` in the user's config directory and applied live. Without a
 //! file, the input options start from the game's `Iron_3D.ini` (`MOUSE_SENS`,

@@ -1,4 +1,4 @@
-//! Lightning on screen and in the speakers (`runtime.md` §8.3): the strike timer runs on
+//! Lightning on screen and in the speakers (`docs/reference/runtime.md` §8.3): the strike timer runs on
 //! game time with 15-bit numbers from the named stream [`LIGHTNING_STREAM`]; a strike
 //! shows a bolt (the effect body descriptor `[40, 40, 600]`: a jagged ribbon pair
 //! within a 40 × 40 footprint, 600 tall, centred at `sampled_z + 300`) and a point light

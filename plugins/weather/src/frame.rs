@@ -1,4 +1,4 @@
-//! The environment frame (`runtime.md` §8): each frame, the precipitation volume of the
+//! The environment frame (`docs/reference/runtime.md` §8): each frame, the precipitation volume of the
 //! current camera (the active 3D camera of highest order with a perspective projection)
 //! from its field of view, aspect and real viewport, and its pose in the world.
 

@@ -1,4 +1,4 @@
-//! Weather (spec `runtime.md` §8): rain and snow particles in a volume in front of the
+//! Weather (`docs/reference/runtime.md` §8): rain and snow particles in a volume in front of the
 //! camera, lightning bolts with a point light flash, the mission's sky (its colour, sun
 //! and ambient from the first `sky.wea` material, see [`sky`]; its base colour chooses
 //! the day or night music), an overcast sky (the renderer's `Environment` darkened with

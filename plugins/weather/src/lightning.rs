@@ -1,4 +1,4 @@
-//! When lightning strikes (`runtime.md` §8.3), pure logic: while the lightning
+//! When lightning strikes (`docs/reference/runtime.md` §8.3), pure logic: while the lightning
 //! intensity `I` is positive the timer draws a delay
 //! `round_half_even((1 − min(I, 0.95)) · 60000 · U)` ms, strikes when it expires (X and
 //! Y sampled inside the `LightningBounds`, Z copied), then waits 6000 ms before it draws

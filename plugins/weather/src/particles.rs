@@ -1,4 +1,4 @@
-//! Rain and snow particles (`runtime.md` §8.1): each frame the count of the environment
+//! Rain and snow particles (`docs/reference/runtime.md` §8.1): each frame the count of the environment
 //! frame's volume for the current intensity, new particles spawned at random
 //! volume-local points, all moving in the world at the fixed game-space velocities, a
 //! particle past a face wrapped to the opposite one. Drawn as one CPU-built mesh per

@@ -1,6 +1,6 @@
 //! The weather schedule: the iron3d project's own, versioned RON file `weather.ron`
 //! beside a mission's `sky.wea`. The original keeps its schedule in `sky.ske`, whose
-//! layout is undocumented (`registry.md` §5.8); that file is never read or written here.
+//! layout is undocumented (`docs/reference/registry.md` §5.8); that file is never read or written here.
 //! Everything in `weather.ron` is a project decision: the keys over mission time with
 //! rain, snow and lightning intensity (interpolated linearly, held before the first and
 //! after the last key), the sample names, the `LightningBounds` strikes fall in, and
@@ -27,7 +27,7 @@ pub struct Intensity {
     pub rain: f32,
     /// Snow particles.
     pub snow: f32,
-    /// Lightning (shortens the delay between strikes, `runtime.md` §8.3).
+    /// Lightning (shortens the delay between strikes, `docs/reference/runtime.md` §8.3).
     pub lightning: f32,
 }
 
@@ -64,7 +64,7 @@ impl Key {
 }
 
 /// The sample names (a bare name = the mission's sound library, `archive/name` selects
-/// the archive, `runtime.md` §8.2).
+/// the archive, `docs/reference/runtime.md` §8.2).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sounds {
@@ -76,7 +76,7 @@ pub struct Sounds {
 }
 
 /// The area strikes fall in, in game space (Z up): X and Y are sampled inside
-/// `min..max`, Z is copied (`runtime.md` §8.3).
+/// `min..max`, Z is copied (`docs/reference/runtime.md` §8.3).
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LightningBounds {

@@ -1,7 +1,7 @@
 //! The mission's sky: its colour, sun and ambient light come from the mission's data,
-//! so missions differ. `sky.wea` names the mission's sky materials (`world.md` §5.1,
-//! `registry.md` §5.8); the engine's "first active sky object" has a base RGB that picks
-//! the day or night music (`runtime.md` §9). How that object is drawn and lit is not
+//! so missions differ. `sky.wea` names the mission's sky materials (`docs/reference/world.md` §5.1,
+//! `docs/reference/registry.md` §5.8); the engine's "first active sky object" has a base RGB that picks
+//! the day or night music (`docs/reference/runtime.md` §9). How that object is drawn and lit is not
 //! recovered, so **the project reads** (labelled here, not the spec's):
 //!
 //! * the sky object's material is the **first row** of `sky.wea`, looked up in
@@ -15,7 +15,7 @@
 //!   illuminance is the default's times the base colour's length over
 //!   [`REFERENCE_SKY`]'s (a dark sky is a dim sun);
 //! * both scales are clamped to [`LIGHT_SCALE`]. The SUND sun definitions are opaque
-//!   (`registry.md` §5.4: 12 keys, layout unknown), so nothing is read from them.
+//!   (`docs/reference/registry.md` §5.4: 12 keys, layout unknown), so nothing is read from them.
 //!
 //! Without a readable sky the default environment stays and the log says why.
 

@@ -1,4 +1,4 @@
-//! Weather sounds as [`SoundCue`]s on the ambient bus (`runtime.md` §8.2): the rain loop
+//! Weather sounds as [`SoundCue`]s on the ambient bus (`docs/reference/runtime.md` §8.2): the rain loop
 //! starts when rain begins, follows the interpolated rain intensity with a volume
 //! change whenever it changes, and stops when rain ends; a strike plays the thunder
 //! sample at the strike (hearing range 100..1500, frequency ratio 1, §8.3). The loop

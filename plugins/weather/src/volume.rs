@@ -1,4 +1,4 @@
-//! The precipitation volume of `runtime.md` §8.1: its extents for the current camera,
+//! The precipitation volume of `docs/reference/runtime.md` §8.1: its extents for the current camera,
 //! the particle sizes and counts, and the wrap of a particle to the opposite face. Pure
 //! maths, no ECS.
 //!

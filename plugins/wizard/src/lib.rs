@@ -1,4 +1,4 @@
-//! Wizard (spec `runtime.md` §1): short-horizon trajectory correction. Each tick it
+//! Wizard (`docs/reference/runtime.md` §1): short-horizon trajectory correction. Each tick it
 //! turns Behavior's [`iron3d_core::SteerIntent`] into a [`iron3d_core::MotionRequest`]
 //! that avoids other units (moving and idle), building footprints and non-walkable
 //! ground (outside every areal), and stays inside the corridor. It samples candidate

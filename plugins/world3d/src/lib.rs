@@ -1,4 +1,4 @@
-//! World3D (spec `runtime.md` §1, §7.3): object lifetime and the message queue. Every
+//! World3D (`docs/reference/runtime.md` §1, §7.3): object lifetime and the message queue. Every
 //! simulated object gets a generational [`iron3d_core::ObjectHandle`] when it joins the
 //! world (announced with `GMSG_INIT`); the clock advances at the start of each tick
 //! (`GMSG_NEW_GAME_TICK`); deletions requested from anywhere wait for the

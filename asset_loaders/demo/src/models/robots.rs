@@ -27,7 +27,7 @@ const WEAPON_X: f32 = 0.8;
 const FAR: usize = 2;
 
 /// The movement limits a chassis's control description carries (CTLD root parameters,
-/// spec `registry.md` §5.5, field names inferred): forward speed (units/s) and
+/// `docs/reference/registry.md` §5.5, field names inferred): forward speed (units/s) and
 /// acceleration (units/s²), turn rate (rad/s) and slope limit (rad). The scout is fast
 /// and nimble but climbs least, the tank slow but climbs most, the walker between.
 /// Turrets and weapons carry none (they do not limit the robot).

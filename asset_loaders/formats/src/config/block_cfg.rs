@@ -1,5 +1,5 @@
 //! Object-block configuration files (`mission.cfg`, `briefing.cfg`, `messages.cfg`,
-//! `ui/*.cfg`; spec `runtime.md` §2.6, *confirmed grammar*):
+//! `ui/*.cfg`; `docs/reference/runtime.md` §2.6, *confirmed grammar*):
 //!
 //! ```text
 //! object <name>

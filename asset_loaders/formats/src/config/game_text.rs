@@ -1,4 +1,4 @@
-//! The game's text files (spec `world.md` §5.1, `runtime.md` §2.6): the string table
+//! The game's text files (`docs/reference/world.md` §5.1, `docs/reference/runtime.md` §2.6): the string table
 //! `DATA/TextRes.cfg`, a mission's `briefing.cfg` and `messages.cfg`, and its loading
 //! tips `mistips.mis`. All text is CP1251.
 //!

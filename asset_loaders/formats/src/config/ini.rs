@@ -1,4 +1,4 @@
-//! INI-style configuration files (spec `runtime.md` §2.1): `key=value` lines with
+//! INI-style configuration files (`docs/reference/runtime.md` §2.1): `key=value` lines with
 //! optional spaces around `=`, `//` comments (whole line or trailing), `[SECTION]`
 //! headers, CRLF (LF accepted). Keys and sections match ASCII case-insensitively.
 //!

@@ -1,4 +1,4 @@
-//! Text configuration (spec `runtime.md` §2, §8): INI-style files with typed views of
+//! Text configuration (`docs/reference/runtime.md` §2, §8): INI-style files with typed views of
 //! `Behavior.ini`, `ArealMap.ini` and `Iron_3D.ini`, the object-block grammar of
 //! `mission.cfg` and friends, the game's text files (`TextRes.cfg`, briefings,
 //! messages, tips), and the weather files. Every reader is lossless.

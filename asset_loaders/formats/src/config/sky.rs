@@ -1,4 +1,4 @@
-//! Mission weather files (spec `runtime.md` §8, `registry.md` §5.8): `sky.ske` holds
+//! Mission weather files (`docs/reference/runtime.md` §8, `docs/reference/registry.md` §5.8): `sky.ske` holds
 //! the weather schedule (rain, snow, lightning intensities over time) and `sky.wea` the
 //! matching material names. The spec does not document the `sky.ske` layout, so it is
 //! **opaque** here: bytes are kept 1:1 and nothing is synthesised. `sky.wea` is a WEAR
@@ -9,7 +9,7 @@ use crate::helpers::OpaqueResource;
 /// The weather schedule `sky.ske` (layout undocumented; raw bytes).
 pub type SkySchedule = OpaqueResource;
 
-/// The weather constants of spec §8 that are confirmed.
+/// The weather constants of `docs/reference/runtime.md` §8 that are confirmed.
 pub mod constants {
     /// Precipitation reference volume depth range (near, far).
     pub const VOLUME_DEPTH: (f32, f32) = (2.0, 50.0);

@@ -1,4 +1,4 @@
-//! Typed views of the known INI files (spec `runtime.md` §2.2–2.4): `Behavior.ini`,
+//! Typed views of the known INI files (`docs/reference/runtime.md` §2.2–2.4): `Behavior.ini`,
 //! `ArealMap.ini`, `Iron_3D.ini`. Each field is `None` when the key is absent (absent ≠
 //! explicit default) and otherwise a [`Setting`] with the raw text and the parsed value.
 //! Key names are *confirmed*; meanings are *inferred* from names and consumers.

@@ -1,4 +1,4 @@
-//! BASE building basements (`.bas`, spec `registry.md` §5.6) — *inferred layout*:
+//! BASE building basements (`.bas`, `docs/reference/registry.md` §5.6) — *inferred layout*:
 //! footprint contours. Never interpreted as a mesh; preserved 1:1.
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! CTPT control points (`.cpt`, spec `registry.md` §5.1) — *confirmed layout*:
+//! CTPT control points (`.cpt`, `docs/reference/registry.md` §5.1) — *confirmed layout*:
 //! `u32 count`, `count` 36-byte records, then `count` parallel 32-byte names.
 //! File size must equal `4 + count × 68`; all six floats must be finite.
 

@@ -1,4 +1,4 @@
-//! Helper formats of the prototype archives (spec `registry.md` §5): CTPT control
+//! Helper formats of the prototype archives (`docs/reference/registry.md` §5): CTPT control
 //! points, NDPR damage parts, EXPL explosions, SUND suns, reference arrays, CTLD control
 //! descriptions, BASE basements, TRF research trees, ANI and SKE.
 //!

@@ -1,4 +1,4 @@
-//! NDPR damage/life parts (`.ndp`, spec `registry.md` §5.2) — *inferred layout* from
+//! NDPR damage/life parts (`.ndp`, `docs/reference/registry.md` §5.2) — *inferred layout* from
 //! one public decompilation: `u32 count`, `count` 76-byte records. Records are kept
 //! raw; file size must equal `4 + 76·count`. Writers keep order.
 

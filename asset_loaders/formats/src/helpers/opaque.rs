@@ -1,4 +1,4 @@
-//! The opaque helper formats (spec `registry.md` §5.3, §5.4, §5.8): EXPL explosions,
+//! The opaque helper formats (`docs/reference/registry.md` §5.3, §5.4, §5.8): EXPL explosions,
 //! SUND suns, reference arrays, ANI and SKE. Their field layouts are not documented, so
 //! they are held as raw bytes; only the framing the spec states is checked. Editors
 //! must not synthesise new variants of these formats.

@@ -1,4 +1,4 @@
-//! TRF research trees (`.trf`, spec `registry.md` §5.7) — *inferred layout*: an NRes
+//! TRF research trees (`.trf`, `docs/reference/registry.md` §5.7) — *inferred layout*: an NRes
 //! archive with entries typed `TRF0`…`TRFB`. The archive bytes are kept (lossless by
 //! construction); typed views read the 40-byte `TRF0` nodes, `TRF1` states and the
 //! string pools `TRF7`…`TRFA`.

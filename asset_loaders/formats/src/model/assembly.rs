@@ -1,4 +1,4 @@
-//! One object from several MSH files (spec `models.md` §1.12, inferred): the pieces of
+//! One object from several MSH files (`docs/reference/models.md` §1.12, inferred): the pieces of
 //! every component's model in one flat list. The main model maps node `i` to piece
 //! `first + i`; an attached model (turret, gun, …) skips its node 0 (a virtual attach
 //! root) and maps node `i > 0` to piece `first + i − 1`, with parent 0 becoming the
@@ -41,7 +41,7 @@ pub struct Assembly {
     /// Pieces in load order.
     pub pieces: Vec<Piece>,
     /// Per component: false when its node tree is invalid (a parent not before its
-    /// child, spec §1.10), so its pieces hang unposed from its attach point.
+    /// child, `docs/reference/models.md` §1.10), so its pieces hang unposed from its attach point.
     pub posed: Vec<bool>,
     bases: Vec<Base>,
 }

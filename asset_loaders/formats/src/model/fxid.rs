@@ -1,4 +1,4 @@
-//! FXID effects (spec `models.md` §6): 60-byte header and a stream of commands framed
+//! FXID effects (`docs/reference/models.md` §6): 60-byte header and a stream of commands framed
 //! by opcode (sizes confirmed). Resource references are decoded at the confirmed
 //! offsets; command bodies stay raw, with a typed view of the 3D-sound command. An
 //! unknown opcode is an explicit error (the engine would advance by 0).

@@ -1,4 +1,4 @@
-//! Typed views of every FXID command body (spec `models.md` §6.7): sizes and offsets
+//! Typed views of every FXID command body (`docs/reference/models.md` §6.7): sizes and offsets
 //! are confirmed, field names inferred. Each opcode is a table of named fields read
 //! from the raw body on demand; the body bytes stay canonical. Resource references
 //! are read by [`Command::reference`].

@@ -1,4 +1,4 @@
-//! MAT0 materials (spec `models.md` §3): versioned payload with blend codes, two
+//! MAT0 materials (`docs/reference/models.md` §3): versioned payload with blend codes, two
 //! floats, 34-byte phases and animation blocks; phase selection by game time and the
 //! phase interpolation mask. The 18 parameter bytes, texture-name tails and every
 //! unused word are kept raw.
@@ -84,7 +84,7 @@ impl Phase {
 pub struct AnimKey {
     /// `k0`: phase index.
     pub phase: u16,
-    /// `k1`: segment length in ms (one source; see spec §3.5).
+    /// `k1`: segment length in ms (one source; see `docs/reference/models.md` §3.5).
     pub duration_ms: u16,
     /// `k2`: unused (always 0 in data).
     pub unused: u16,
@@ -152,7 +152,7 @@ pub struct Selection {
 /// A MAT0 material.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Material {
-    /// NRes `attr1`: runtime flags (confirmed bits, see spec §3.1).
+    /// NRes `attr1`: runtime flags (confirmed bits, see `docs/reference/models.md` §3.1).
     pub attr1: u32,
     /// NRes `attr2`: payload version (6 in all retail entries).
     pub version: u32,
@@ -264,7 +264,7 @@ impl Material {
     }
 
     /// Phase selection of block `block` at `game_time` (ms) for a row started at
-    /// `start_time` (spec §3.5). `rand` is the engine RNG, used by mode 3 only.
+    /// `start_time` (`docs/reference/models.md` §3.5). `rand` is the engine RNG, used by mode 3 only.
     pub fn select(
         &self,
         block: usize,

@@ -1,4 +1,4 @@
-//! From a decoded MSH to drawable triangle lists (spec `models.md` §1.10 and §7):
+//! From a decoded MSH to drawable triangle lists (`docs/reference/models.md` §1.10 and §7):
 //! node poses from the animation keys (fallback key or sampled time), hierarchy
 //! composition, slot selection per node and per-material triangle lists with
 //! positions, normals and UVs in model space.
@@ -9,7 +9,7 @@ use crate::model::msh::{AnimKey, MaterialField, Msh, NONE, decode_normal, decode
 /// Quaternion `[x, y, z, w]`.
 pub type Quat = [f32; 4];
 
-/// How the stored key quaternion rotates points (spec §1.10, **disputed**).
+/// How the stored key quaternion rotates points (`docs/reference/models.md` §1.10, **disputed**).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum QuaternionSense {
     /// Apply the conjugate of the stored quaternion (recommended; the visually validated viewer).
@@ -56,7 +56,7 @@ fn lerp3(a: [f32; 3], b: [f32; 3], t: f32) -> [f32; 3] {
     [0, 1, 2].map(|i| a[i] + (b[i] - a[i]) * t)
 }
 
-/// Shortest-path normalised blend of two quaternions (spec §1.10): `q1` is negated when
+/// Shortest-path normalised blend of two quaternions (`docs/reference/models.md` §1.10): `q1` is negated when
 /// `|q0 + q1|² < |q0 − q1|²`.
 pub fn blend_quat(q0: Quat, q1: Quat, t: f32) -> Quat {
     let sum: Quat = std::array::from_fn(|i| q0[i] + q1[i]);
@@ -143,7 +143,7 @@ pub struct MeshOptions {
     pub lightmap_uv: bool,
 }
 
-/// The local transform of node `n` at time `t` (spec §1.10 key selection), `None`
+/// The local transform of node `n` at time `t` (`docs/reference/models.md` §1.10 key selection), `None`
 /// without keys.
 pub fn sample_node(msh: &Msh, n: usize, t: f32, sense: QuaternionSense) -> Option<Transform> {
     let keys = msh.keys.as_deref()?;
@@ -199,7 +199,7 @@ pub fn node_transforms(msh: &Msh, pose: Pose, sense: QuaternionSense) -> Vec<Tra
     out
 }
 
-/// True when every node's parent index is smaller than its own (spec §1.10: otherwise
+/// True when every node's parent index is smaller than its own (`docs/reference/models.md` §1.10: otherwise
 /// the model is drawn unposed).
 pub fn hierarchy_valid(msh: &Msh) -> bool {
     msh.nodes.iter().enumerate().all(|(i, node)| node.parent().is_none_or(|p| usize::from(p) < i))
@@ -254,7 +254,7 @@ pub(crate) fn face_normal(p: [[f32; 3]; 3]) -> [f32; 3] {
 }
 
 /// Builds per-material triangle lists for slot cell `(lod, group)` (`slot_index[lod * 5
-/// + group]`, reading A of spec §1.4) in the given pose (spec §7 steps 3–5).
+/// + group]`, reading A of `docs/reference/models.md` §1.4) in the given pose (`docs/reference/models.md` §7 steps 3–5).
 pub fn build_mesh(msh: &Msh, lod: usize, group: usize, pose: Pose, options: MeshOptions) -> Result<BuiltMesh> {
     check_cell(lod, group)?;
     let transforms = node_transforms(msh, pose, options.quaternion);
@@ -266,7 +266,7 @@ pub fn build_mesh(msh: &Msh, lod: usize, group: usize, pose: Pose, options: Mesh
     Ok(BuiltMesh { parts, node_transforms: transforms })
 }
 
-/// Per-node triangle lists in node-local space (spec §7 step 4 without step 5), for
+/// Per-node triangle lists in node-local space (`docs/reference/models.md` §7 step 4 without step 5), for
 /// renderers that pose the nodes as a transform hierarchy: entry `n` holds node `n`'s
 /// parts, split by (material, lightmap) in first-use order.
 pub fn build_node_meshes(msh: &Msh, lod: usize, group: usize, options: MeshOptions) -> Result<Vec<Vec<MeshPart>>> {

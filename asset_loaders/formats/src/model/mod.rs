@@ -1,4 +1,4 @@
-//! The visual chain of a model (spec `models.md`): MSH geometry streams and the mesh
+//! The visual chain of a model (`docs/reference/models.md`): MSH geometry streams and the mesh
 //! build recipe, WEAR material tables, MAT0 materials, Texm textures, PAL palettes and
 //! FXID effects.
 

@@ -1,4 +1,4 @@
-//! Palettes (`palettes.lib`, `.PAL`; spec `models.md` §5, inferred) and the palette slot
+//! Palettes (`palettes.lib`, `.PAL`; `docs/reference/models.md` §5, inferred) and the palette slot
 //! rule of texture names (§4.6).
 
 use crate::bytes::Cursor;

@@ -1,4 +1,4 @@
-//! WEAR material tables (spec `models.md` §2): CP1251 text, CRLF or LF line ends,
+//! WEAR material tables (`docs/reference/models.md` §2): CP1251 text, CRLF or LF line ends,
 //! `<count>` material rows, a blank separator and an optional `LIGHTMAPS` section.
 //! Lines are kept as raw bytes (with their own line ends) so a read → write cycle is
 //! byte for byte; typed views parse on demand. Also the material and lightmap
@@ -269,7 +269,7 @@ impl MaterialMatch {
     }
 }
 
-/// Resolves a material name: exact name → `DEFAULT` → entry 0 (spec §2.2). Without the
+/// Resolves a material name: exact name → `DEFAULT` → entry 0 (`docs/reference/models.md` §2.2). Without the
 /// `material_fallback` quirk a missing name is reported.
 pub fn resolve_material(library: &Nres<'_>, name: &[u8], options: ReadOptions) -> Result<MaterialMatch> {
     if let Some(i) = library.find(name) {

@@ -149,7 +149,7 @@ impl NresDocument {
     }
 }
 
-/// Authoring writer producing canonical archives (spec §1.7).
+/// Authoring writer producing canonical archives (`docs/reference/containers.md` §1.7).
 #[derive(Debug, Clone, Default)]
 pub struct NresWriter {
     entries: Vec<(DirEntry, Vec<u8>)>,

@@ -1,4 +1,4 @@
-//! NRes archives (spec `containers.md` §1): 16-byte header, payloads, and a directory
+//! NRes archives (`docs/reference/containers.md` §1): 16-byte header, payloads, and a directory
 //! of 64-byte entries at the end of the file. Reading is zero-copy: entries borrow
 //! their payloads from the input (typically a memory map).
 
@@ -22,7 +22,7 @@ pub const ENTRY_SIZE: usize = 64;
 /// Size of the fixed name field.
 pub const NAME_SIZE: usize = 36;
 
-/// One directory row, every word kept raw (spec §1.3).
+/// One directory row, every word kept raw (`docs/reference/containers.md` §1.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DirEntry {
     /// Resource type (FourCC or small integer).

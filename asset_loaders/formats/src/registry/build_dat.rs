@@ -1,4 +1,4 @@
-//! `BuildDat.lst` (spec `registry.md` §3): building categories, each followed by
+//! `BuildDat.lst` (`docs/reference/registry.md` §3): building categories, each followed by
 //! exactly `count` double-quoted unit `.dat` paths.
 
 use crate::bytes::fold_path;

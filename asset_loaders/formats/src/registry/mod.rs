@@ -1,4 +1,4 @@
-//! How a name in a mission becomes concrete resources (spec `registry.md` §1–3):
+//! How a name in a mission becomes concrete resources (`docs/reference/registry.md` §1–3):
 //! the `objects.rlb` prototype registry, unit `.dat` component schemes and
 //! `BuildDat.lst` building categories.
 

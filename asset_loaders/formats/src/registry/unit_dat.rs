@@ -1,4 +1,4 @@
-//! Unit `.dat` schemes (spec `registry.md` §2): an 8-byte header (`F1 F0`, opaque
+//! Unit `.dat` schemes (`docs/reference/registry.md` §2): an 8-byte header (`F1 F0`, opaque
 //! word, class word) and 112-byte component records forming a pre-order tree.
 
 use crate::bytes::{Cursor, display_name, fixed_str};
@@ -215,9 +215,9 @@ impl UnitDat {
     }
 }
 
-/// Component type of a turret (inferred, spec §2.3).
+/// Component type of a turret (inferred, `docs/reference/registry.md` §2.3).
 pub const TYPE_TURRET: u32 = 1;
-/// Component type of a cannon (inferred, spec §2.3).
+/// Component type of a cannon (inferred, `docs/reference/registry.md` §2.3).
 pub const TYPE_CANNON: u32 = 4;
 
 /// One component of an expanded scheme.
@@ -235,7 +235,7 @@ pub struct UnitComponent {
 
 impl UnitComponent {
     /// The parent's MSH node this component's mesh attaches to: `parent_or_link` for a
-    /// turret or cannon (spec §2.3, inferred); the parent's root node (0) otherwise
+    /// turret or cannon (`docs/reference/registry.md` §2.3, inferred); the parent's root node (0) otherwise
     /// (for parts, armour and ammo the link names a CTL item slot, not a piece).
     pub fn attach_node(&self) -> u32 {
         match self.component_type {

@@ -1,4 +1,4 @@
-//! The RsLi two-byte-state XOR stream cipher (spec `containers.md` §2.3). The same
+//! The RsLi two-byte-state XOR stream cipher (`docs/reference/containers.md` §2.3). The same
 //! transform encrypts and decrypts; its state runs continuously over a stream.
 
 /// Cipher state.

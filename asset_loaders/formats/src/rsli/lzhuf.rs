@@ -1,5 +1,5 @@
 //! Adaptive Huffman + LZSS ("LZHUF") of RsLi methods `0x080`/`0x0A0` (spec
-//! `containers.md` §2.8): literals and match lengths use a self-adjusting Huffman
+//! `docs/reference/containers.md` §2.8): literals and match lengths use a self-adjusting Huffman
 //! tree, match positions a fixed 6-bit prefix code plus 6 raw bits.
 
 use super::lzss::Input;

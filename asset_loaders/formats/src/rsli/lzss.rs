@@ -1,4 +1,4 @@
-//! LZSS of RsLi method `0x040` (spec `containers.md` §2.7): 4 KiB ring pre-filled with
+//! LZSS of RsLi method `0x040` (`docs/reference/containers.md` §2.7): 4 KiB ring pre-filled with
 //! spaces, start position `0xFEE`, matches of 3..=18 bytes, flag bits LSB first.
 
 use crate::error::{Error, ErrorKind, Result};

@@ -1,4 +1,4 @@
-//! RsLi libraries (spec `containers.md` §2): 32-byte header, an XOR-encrypted table of
+//! RsLi libraries (`docs/reference/containers.md` §2): 32-byte header, an XOR-encrypted table of
 //! 32-byte entries, payloads stored raw, XORed, LZSS, adaptive-Huffman LZSS or raw
 //! Deflate, and an optional `AO` overlay trailer.
 
@@ -109,7 +109,7 @@ impl Method {
     }
 }
 
-/// One decrypted table row, every field kept raw (spec §2.4).
+/// One decrypted table row, every field kept raw (`docs/reference/containers.md` §2.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RsliEntry {
     /// 12-byte name field (may be full, without NUL).

@@ -1,4 +1,4 @@
-//! Formula exports (`<bundle>.fml`, spec `runtime.md` §3.1): a text export of the
+//! Formula exports (`<bundle>.fml`, `docs/reference/runtime.md` §3.1): a text export of the
 //! formula set, used as a symbol/formula oracle; the engine path documented by the spec
 //! does not parse it. Held as lines (terminators kept) for display and byte-exact
 //! writing; no grammar is imposed.

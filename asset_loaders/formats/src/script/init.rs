@@ -1,4 +1,4 @@
-//! The `Init` event and Handler(19) clan base variables (spec `runtime.md` §3.4).
+//! The `Init` event and Handler(19) clan base variables (`docs/reference/runtime.md` §3.4).
 //!
 //! `Init` is the first event whose C-string name is exactly `Init` (case-sensitive).
 //! Handler(19) writes three raw words to the varset records it references: base X,

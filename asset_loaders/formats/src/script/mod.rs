@@ -1,4 +1,4 @@
-//! Mission scripts (spec `runtime.md` §3): compiled `.scr` packages, the `Init` /
+//! Mission scripts (`docs/reference/runtime.md` §3): compiled `.scr` packages, the `Init` /
 //! Handler(19) plan, `varset.var` tables, binary variable sets and `.fml` exports.
 
 pub mod fml;

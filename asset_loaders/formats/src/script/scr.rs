@@ -1,4 +1,4 @@
-//! Compiled script packages (`.scr`, spec `runtime.md` §3.2) — framing *confirmed*,
+//! Compiled script packages (`.scr`, `docs/reference/runtime.md` §3.2) — framing *confirmed*,
 //! most word meanings *opaque*. All integers `u32` little-endian:
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! Binary variable sets (e.g. `behpsp.res`; spec `runtime.md` §3.10) — *inferred
+//! Binary variable sets (e.g. `behpsp.res`; `docs/reference/runtime.md` §3.10) — *inferred
 //! layout*:
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! Variable tables (`varset.var`, `<bundle>.var`; spec `runtime.md` §3.8–3.9) —
+//! Variable tables (`varset.var`, `<bundle>.var`; `docs/reference/runtime.md` §3.8–3.9) —
 //! *confirmed grammar*: one declaration per line, `//` comments, blank lines.
 //!
 //! ```text

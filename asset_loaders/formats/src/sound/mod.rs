@@ -1,4 +1,4 @@
-//! SWAV sounds (spec `runtime.md` §10): RIFF/WAVE entries of `sounds.lib` / `voices.lib`,
+//! SWAV sounds (`docs/reference/runtime.md` §10): RIFF/WAVE entries of `sounds.lib` / `voices.lib`,
 //! decoded to interleaved 16-bit PCM (linear PCM and Microsoft ADPCM), the four load
 //! results of the spec, and WAV writers (PCM and our own MS ADPCM encoder) for authoring.
 //!
@@ -45,7 +45,7 @@ impl DecodedSample {
     }
 }
 
-/// Result of loading one sound resource (spec `runtime.md` §10.2); the four cases
+/// Result of loading one sound resource (`docs/reference/runtime.md` §10.2); the four cases
 /// are kept distinct.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SoundLoad {

@@ -1,4 +1,4 @@
-//! RIFF/WAVE framing (spec `runtime.md` §10.2): the `RIFF` header, a list of chunks
+//! RIFF/WAVE framing (`docs/reference/runtime.md` §10.2): the `RIFF` header, a list of chunks
 //! kept raw (id, payload, pad byte) and a typed view of the `fmt ` chunk.
 //!
 //! Evidence: the framing is the public RIFF/WAVE container (every non-empty SWAV entry

@@ -1,4 +1,4 @@
-//! Areal queries (spec `world.md` §3.2–3.4): point → areal (grid candidates, then an
+//! Areal queries (`docs/reference/world.md` §3.2–3.4): point → areal (grid candidates, then an
 //! exact point-in-polygon test, with an explicit miss), routes over the link graph
 //! (A* with landmark bounds, deterministic) and the corridor of portals along a route.
 //!

@@ -1,4 +1,4 @@
-//! `Land.map` areal map (spec `world.md` §3): an NRes archive with exactly one type-12
+//! `Land.map` areal map (`docs/reference/world.md` §3): an NRes archive with exactly one type-12
 //! entry holding the areals (prefix, vertices, edge links, polygon blocks) and the
 //! candidate grid. Every reference is range-checked; the payload is parsed to its
 //! exact end and written back byte for byte.

@@ -1,4 +1,4 @@
-//! `Land.msh` terrain (spec `world.md` §2): an NRes archive with the streams
+//! `Land.msh` terrain (`docs/reference/world.md` §2): an NRes archive with the streams
 //! `1, 2, 3, 4, 5, 18, 14, 11, 21` in that order. Every stream is validated (types,
 //! strides, counts, face indices and neighbours) and written back byte for byte.
 
@@ -88,7 +88,7 @@ impl TerrainFace28 {
         u16::from_le_bytes([self.material_low, self.material_high])
     }
 
-    /// The overlay row: the high selector unless [`NO_OVERLAY`] (reading A of spec §2.4:
+    /// The overlay row: the high selector unless [`NO_OVERLAY`] (reading A of `docs/reference/world.md` §2.4:
     /// a `Land1.wea` row drawn over the base layer).
     pub fn overlay(&self) -> Option<u8> {
         (self.material_high != NO_OVERLAY).then_some(self.material_high)
@@ -144,7 +144,7 @@ impl Slot68 {
     }
 }
 
-/// Type-11 per-face pair reading (disputed, spec §2.4).
+/// Type-11 per-face pair reading (disputed, `docs/reference/world.md` §2.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShadingReading {
     /// Reading A (recommended): `u16 lookup_key, u16 flags`, flag `0x10` = batch boundary.

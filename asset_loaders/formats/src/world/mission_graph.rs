@@ -1,4 +1,4 @@
-//! The mission dependency graph (spec `world.md` §1.8, §5): placed objects → direct
+//! The mission dependency graph (`docs/reference/world.md` §1.8, §5): placed objects → direct
 //! key or unit DAT → component keys → `objects.rlb` entries → MSH and WEAR → material
 //! slots → MAT0 phases → Texm and lightmaps. Counts follow the spec's corpus
 //! statistics (per request, not per unique resource) and every failure names its
@@ -178,7 +178,7 @@ pub struct MaterialCounts {
     pub lightmap_requests: u64,
 }
 
-/// The mission's weather files (spec `world.md` §5.1, `runtime.md` §8). The spec does
+/// The mission's weather files (`docs/reference/world.md` §5.1, `docs/reference/runtime.md` §8). The spec does
 /// not say the load fails without them, so absence is reported, not an error.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WeatherFiles {

@@ -1,4 +1,4 @@
-//! World formats (spec `world.md`): missions (`data.tma`), terrain (`Land.msh`), the
+//! World formats (`docs/reference/world.md`): missions (`data.tma`), terrain (`Land.msh`), the
 //! areal map (`Land.map`), their spatial queries and the mission dependency graph.
 //!
 //! Coordinates: X and Y are the ground plane, Z is up. Terrain and areal queries work

@@ -4,7 +4,7 @@
 //!
 //! The graph hands over only the MAT0 payload, not its NRes row, so the payload version
 //! (`attr2`) is an input of this expander: 6, the only version in the retail corpus
-//! (spec `models.md` §3.7), unless set otherwise.
+//! (`docs/reference/models.md` §3.7), unless set otherwise.
 
 use super::mission_graph::{ModelLinks, WearLinks};
 use crate::bytes::display_name;

@@ -1,4 +1,4 @@
-//! Terrain surface masks (spec `world.md` §2.3, confirmed): the 32-bit face mask and
+//! Terrain surface masks (`docs/reference/world.md` §2.3, confirmed): the 32-bit face mask and
 //! its two compact forms (16-bit compact mask, 6-bit material class) are bit
 //! permutations implemented as table lookups. [`SplitMask`] keeps the full-mask bits
 //! that neither table maps, so `join(split(x)) == x` for every mask.

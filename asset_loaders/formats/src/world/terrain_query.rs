@@ -1,4 +1,4 @@
-//! Surface queries on a prepared terrain (spec `world.md` §2.7, a design choice of
+//! Surface queries on a prepared terrain (`docs/reference/world.md` §2.7, a design choice of
 //! this implementation): height and normal at an XY point and ray casts, accelerated
 //! by a uniform XY grid of face lists so a query touches only nearby faces.
 //!

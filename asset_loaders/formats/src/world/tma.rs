@@ -1,4 +1,4 @@
-//! `data.tma` missions (spec `world.md` §1): paths, clans, placed objects with their
+//! `data.tma` missions (`docs/reference/world.md` §1): paths, clans, placed objects with their
 //! ordered property bags, the land path, the epilogue and the extra records. Read with
 //! a bounded sequential cursor that must end exactly at end of file; written back
 //! byte for byte.
@@ -70,7 +70,7 @@ pub struct PathRecord {
     pub points: Vec<[f32; 3]>,
 }
 
-/// The mode-dependent body of a clan (corpus-verified layouts, spec §1.4).
+/// The mode-dependent body of a clan (corpus-verified layouts, `docs/reference/world.md` §1.4).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClanBody {
     /// Mode 0 (environment): count-driven spatial groups.
@@ -216,7 +216,7 @@ impl Property {
     }
 }
 
-/// A placed object (confirmed framing, spec §1.5).
+/// A placed object (confirmed framing, `docs/reference/world.md` §1.5).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlacedObject {
     /// Inferred: 0 building, 1 warbot, 2 tree, 3 stone.
@@ -316,7 +316,7 @@ impl PlacedObject {
         r.len() >= 4 && r[r.len() - 4..].eq_ignore_ascii_case(b".dat")
     }
 
-    /// `CurrentOre` (proven name; runtime.md §3.3).
+    /// `CurrentOre` (proven name; docs/reference/runtime.md §3.3).
     pub fn current_ore(&self) -> Option<PropertyValue> {
         self.first_property("CurrentOre").map(Property::value)
     }

@@ -1,4 +1,4 @@
-//! Points of a mission that must stand on walkable ground (spec `world.md` §1, §3: a
+//! Points of a mission that must stand on walkable ground (`docs/reference/world.md` §1, §3: a
 //! point outside every areal of `Land.map` is not walkable): every point of every path
 //! (units are sent along them), the base anchor of every clan that has one (mode not
 //! 0, the environment), and every placed unit (raw kind 1, the kind that moves). The

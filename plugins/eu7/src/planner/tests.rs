@@ -22,7 +22,7 @@ fn cfg(radius: u32, lookahead: u32, keep_margin: u32) -> StreamingConfig {
     }
 }
 
-/// Centre of section (250, 250) is world (500, 500) (eu7.md §7.2).
+/// Centre of section (250, 250) is world (500, 500) (docs/reference/eu7.md §7.2).
 const CENTRE: [f64; 2] = [500.0, 500.0];
 
 #[test]

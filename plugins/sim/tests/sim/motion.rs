@@ -61,7 +61,7 @@ fn acceleration_and_turn_rate_come_from_the_data_and_behavior_ini_caps_them() {
     let speed_after = |ini: &str, acceleration: Option<f32>| {
         let mut app = ini_app(ini, flat);
         let u = sent(&mut app, 0, [5.0, 20.0], [115.0, 20.0], MotionLimits { acceleration, ..MotionLimits::default() });
-        // The first step waits up to 4 ticks (spec runtime.md §3.6): then 4 ticks of driving.
+        // The first step waits up to 4 ticks (docs/reference/runtime.md §3.6): then 4 ticks of driving.
         let mut speed = 0.0;
         for _ in 0..12 {
             app.update();
@@ -167,7 +167,7 @@ fn a_unit_on_a_building_steps_off_it_first() {
 fn near_a_building_a_unit_keeps_its_percentage_of_top_speed() {
     let top = |ini: &str| {
         let (mut app, u) = planned_beside_building(ini, 3.0);
-        // The first step is due within 4 ticks of the order (spec runtime.md §3.6).
+        // The first step is due within 4 ticks of the order (docs/reference/runtime.md §3.6).
         run(&mut app, 4);
         app.world().get::<SteerIntent>(u).unwrap().max_speed
     };

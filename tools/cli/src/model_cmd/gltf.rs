@@ -1,6 +1,6 @@
 //! Minimal glTF 2.0 binary (`.glb`) and Wavefront OBJ writers for built meshes. Model
 //! space is converted from Iron3D's Z-up to the Y-up of both formats by
-//! `(x, y, z) → (x, z, −y)` (spec `models.md` §7 step 9).
+//! `(x, y, z) → (x, z, −y)` (`docs/reference/models.md` §7 step 9).
 
 use iron3d_formats::model::mesh_build::BuiltMesh;
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! CTLD typed item records and command lists (spec `registry.md` §5.5).
+//! CTLD typed item records and command lists (`docs/reference/registry.md` §5.5).
 
 use crate::bytes::{Cursor, display_name, fixed_str};
 use crate::error::{Error, ErrorKind, Result};

@@ -1,4 +1,4 @@
-//! CTLD control descriptions (`.ctl`, spec `registry.md` §5.5): a count-driven
+//! CTLD control descriptions (`.ctl`, `docs/reference/registry.md` §5.5): a count-driven
 //! composite. Header `S, M, T, I, C` (*confirmed*), 108 bytes of root parameters
 //! (*confirmed size*, fields *inferred*, kept raw; the movement limits are read and
 //! written through [`MotionParameters`]), `S` state records of `156 + 16·M`

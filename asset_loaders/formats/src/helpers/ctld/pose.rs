@@ -1,4 +1,4 @@
-//! CTLD piece-binding rows and the static initial pose (spec `registry.md` §5.5,
+//! CTLD piece-binding rows and the static initial pose (`docs/reference/registry.md` §5.5,
 //! native reader Control RVA `0x9950`).
 
 use super::RowLayout;

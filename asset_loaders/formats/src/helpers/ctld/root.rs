@@ -1,4 +1,4 @@
-//! The movement limits among a CTLD's 108 root parameters (spec `registry.md` §5.5:
+//! The movement limits among a CTLD's 108 root parameters (`docs/reference/registry.md` §5.5:
 //! size *confirmed*, field names *inferred*). Offsets are relative to the end of the
 //! header (file `+0x14`); every other root byte stays raw.
 

@@ -1,7 +1,7 @@
 //! Authoring new MSH models: nodes with a hierarchy, geometry per slot cell (LOD /
 //! group), several materials per mesh and animation tracks. Derived data (slots,
 //! bounds, batches, triangle descriptors, frame map, header) is computed; fields
-//! without generation rules (spec §1.13) get documented neutral values.
+//! without generation rules (`docs/reference/models.md` §1.13) get documented neutral values.
 
 use super::{
     AnimKey, Batch, ModelHeader, Msh, NONE, Node, Slot, StreamEntry, TriDescriptor, encode_normal, encode_uv, stream,

@@ -1,4 +1,4 @@
-//! MSH models (spec `models.md` §1): an NRes archive whose entries are streams keyed by
+//! MSH models (`docs/reference/models.md` §1): an NRes archive whose entries are streams keyed by
 //! integer type. Typed streams are decoded into raw-word records; optional streams
 //! (9, 15, 16, 17, 18, 20 and any other type) are kept as raw bytes. An opened model
 //! saves back byte for byte through the NRes document model.
@@ -19,7 +19,7 @@ use crate::model::Put;
 use crate::nres::{DirEntry, Nres, NresDocument, NresWriter};
 use crate::options::ReadOptions;
 
-/// Stream type ids (spec §1.2).
+/// Stream type ids (`docs/reference/models.md` §1.2).
 pub mod stream {
     /// Node table.
     pub const NODES: u32 = 1;
@@ -41,7 +41,7 @@ pub mod stream {
     pub const NAMES: u32 = 10;
     /// Batch table.
     pub const BATCHES: u32 = 13;
-    /// Optional, stride 8: candidate lightmap coordinates (spec §1.11, opaque; kept raw).
+    /// Optional, stride 8: candidate lightmap coordinates (`docs/reference/models.md` §1.11, opaque; kept raw).
     pub const LIGHTMAP_UVS: u32 = 15;
     /// Animation frame map.
     pub const FRAME_MAP: u32 = 19;
@@ -269,7 +269,7 @@ impl Msh {
     }
 
     /// Lightmap coordinates of vertex `v` under the project's reading of stream 15 (two
-    /// little-endian `f32`, u then v, per vertex; spec §1.11 names it only a candidate
+    /// little-endian `f32`, u then v, per vertex; `docs/reference/models.md` §1.11 names it only a candidate
     /// second UV set). `None` without a stream 15 of exactly 8 bytes per vertex.
     pub fn lightmap_uv(&self, v: usize) -> Option<[f32; 2]> {
         let entry = self.streams.iter().find(|s| s.row.type_id == stream::LIGHTMAP_UVS)?;

@@ -1,4 +1,4 @@
-//! Fixed-size records of the MSH streams (spec `models.md` §1.4–§1.10): nodes, model
+//! Fixed-size records of the MSH streams (`docs/reference/models.md` §1.4–§1.10): nodes, model
 //! header, slots, triangle descriptors, batches and animation keys. Every word is kept
 //! raw; typed views are methods.
 
@@ -12,7 +12,7 @@ pub const NONE: u16 = 0xFFFF;
 /// Type 1: one node (38 bytes with 15 slot words, or the rare 24-byte variant with 8).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
-    /// `+0x00` flags — inferred bit meanings (spec §1.4); kept raw.
+    /// `+0x00` flags — inferred bit meanings (`docs/reference/models.md` §1.4); kept raw.
     pub flags: u16,
     /// `+0x02` parent node index, `0xFFFF` = root — confirmed.
     pub parent: u16,
@@ -253,7 +253,7 @@ pub struct Batch {
     pub base_vertex: u32,
 }
 
-/// Which batch field names the WEAR row (spec §1.8, disputed).
+/// Which batch field names the WEAR row (`docs/reference/models.md` §1.8, disputed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MaterialField {
     /// The byte at `+0x04` (recommended: the visually validated viewer).
@@ -311,7 +311,7 @@ impl Batch {
     }
 }
 
-/// Batch flag `0x2000`: lightmap / second texture coordinates (inferred, spec §1.8).
+/// Batch flag `0x2000`: lightmap / second texture coordinates (inferred, `docs/reference/models.md` §1.8).
 pub const LIGHTMAP_FLAG: u16 = 0x2000;
 
 /// Type 8: animation key (24 bytes) — confirmed layout.

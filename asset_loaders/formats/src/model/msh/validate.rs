@@ -1,4 +1,4 @@
-//! Cross-stream validation of an MSH model (spec §1.2–§1.10): every index in range,
+//! Cross-stream validation of an MSH model (`docs/reference/models.md` §1.2–§1.10): every index in range,
 //! every batch inside its buffers, vertex streams of equal length, sane bounds and
 //! animation tracks.
 

@@ -1,10 +1,10 @@
 //! Pixel conversion between the Texm formats and RGBA8. Short channels widen by bit
-//! replication (spec §4.2); encoding rounds to the nearest representable value.
+//! replication (`docs/reference/models.md` §4.2); encoding rounds to the nearest representable value.
 
 use super::{PALETTE_SIZE, PixelFormat};
 use crate::error::{Error, Result};
 
-/// Byte order of format 8888 in memory (spec §4.2, **disputed**).
+/// Byte order of format 8888 in memory (`docs/reference/models.md` §4.2, **disputed**).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Order8888 {
     /// Reading A: D3D `A8R8G8B8`, memory B, G, R, A (recommended).

@@ -1,4 +1,4 @@
-//! Texm textures (spec `models.md` §4): 32-byte header, optional 1024-byte palette,
+//! Texm textures (`docs/reference/models.md` §4): 32-byte header, optional 1024-byte palette,
 //! mip levels, optional `Page` atlas chunk; every pixel format decoded to RGBA8 and
 //! encoded back for authoring; the loader's mip-skip policy. Lightmaps in
 //! `LightMap.lib` are ordinary Texm entries (565, one mip in the demo).
@@ -18,7 +18,7 @@ pub const PAGE_MAGIC: u32 = 0x6567_6150;
 /// Palette size of format 0.
 pub const PALETTE_SIZE: usize = 1024;
 
-/// Pixel formats (decimal codes; spec §4.2).
+/// Pixel formats (decimal codes; `docs/reference/models.md` §4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PixelFormat {
     /// 0: 8-bit index into the 256-entry palette (corpus).
@@ -121,7 +121,7 @@ pub fn level_dims(width: u32, height: u32, level: u32) -> (u32, u32) {
     (shift(width), shift(height))
 }
 
-/// Mip levels the loader skips (spec §4.5); apply at load time only.
+/// Mip levels the loader skips (`docs/reference/models.md` §4.5); apply at load time only.
 pub fn mip_skip(flags5: u32, w: u32, h: u32, mips: u32) -> u32 {
     if mips <= 1 {
         return 0;

@@ -1,7 +1,7 @@
 //! Mission-level edges that start at no placed object: each clan's research tree (the
-//! TRF path of its second resource, spec `world.md` §1.4) and the weather table
-//! `sky.wea`, which the engine loads after the clan scripts (`world.md` §5.1,
-//! `runtime.md` §8). `sky.ske` has no documented layout: only its presence is noted.
+//! TRF path of its second resource, `docs/reference/world.md` §1.4) and the weather table
+//! `sky.wea`, which the engine loads after the clan scripts (`docs/reference/world.md` §5.1,
+//! `docs/reference/runtime.md` §8). `sky.ske` has no documented layout: only its presence is noted.
 
 use super::walk::{Origin, Walk};
 use super::{LinkKind, MaterialCounts, WeatherFiles};

@@ -1,5 +1,5 @@
 //! The `data.tma` reader and writer. Fields newer than a section's version are
-//! skipped exactly as the engine's version gates do (spec §1.2); retail files have the
+//! skipped exactly as the engine's version gates do (`docs/reference/world.md` §1.2); retail files have the
 //! newest layout everywhere.
 
 use super::*;
