@@ -210,7 +210,9 @@ fn enter_game(world: &mut World) {
     };
     let result = match &record.snapshot {
         Some(snapshot) => restore(world, &record, snapshot),
-        None => Err("a save of format version 1 or 2 resumes only by re-simulation: `iron3d-cli sim run --load`".into()),
+        None => {
+            Err("a save of format version 1 or 2 resumes only by re-simulation: `iron3d-cli sim run --load`".into())
+        }
     };
     let tick = world.resource::<GameClock>().tick;
     match result {
