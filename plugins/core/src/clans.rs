@@ -24,7 +24,7 @@ pub trait ScriptFiles: Send + Sync + 'static {
 }
 
 /// One clan record of `data.tma`, in clan order (`docs/reference/world.md` §1.4).
-#[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Reflect)]
 pub struct ClanSetup {
     /// Zero-based clan index (position in the clan list; the SuperAI's `+0x7C` word).
     pub index: u32,
@@ -248,7 +248,7 @@ pub struct ResearchBoard {
 
 /// Each clan's economy as the economy publishes it after every tick (read by the
 /// interface): clan index → `(ore held, power)`.
-#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
 #[reflect(Resource)]
 pub struct EconomyBoard {
     /// Clan → `(ore held by its objects, power)`.

@@ -140,12 +140,12 @@ impl ObjectComponent {
 }
 
 /// Constructed but not yet part of the world (no gameplay system sees it).
-#[derive(Component, Debug, Default, Clone, Copy, Reflect, serde::Serialize, serde::Deserialize)]
+#[derive(Component, Debug, Default, Clone, Copy, Reflect)]
 #[reflect(Component)]
 pub struct Pending;
 
 /// Part of the world: registered at the end of a successful load.
-#[derive(Component, Debug, Default, Clone, Copy, Reflect, serde::Serialize, serde::Deserialize)]
+#[derive(Component, Debug, Default, Clone, Copy, Reflect)]
 #[reflect(Component)]
 pub struct Registered;
 

@@ -10,7 +10,7 @@ use iron3d_formats::registry::BuildCategory;
 use iron3d_terrain::{BehaviorIni, NavMap};
 
 /// Wizard's tuning (the project's own numbers; the original's are unknown).
-#[derive(Resource, Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+#[derive(Resource, Debug, Clone, PartialEq, Reflect)]
 #[reflect(Resource)]
 pub struct WizardConfig {
     /// Look-ahead times at which overlaps are predicted (seconds).
