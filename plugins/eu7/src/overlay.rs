@@ -147,7 +147,7 @@ fn draw_overlay(
             let section = stats.focus_section.map_or("-".to_string(), |(r, c)| format!("{r},{c}"));
             ui.label(format!("camera ({:.0}, {:.0}, {:.0}) · section {section} · {:.0} m/s", p.x, p.y, p.z, fly.speed));
         }
-        ui.small("R ride · +/- speed · click a marker · WASD move · E/Q up/down · Shift fast · wheel speed · right mouse look · F12 inspector");
+        ui.small("R ride · +/- speed · T throws the next switch · click a marker · WASD move · E/Q up/down · Shift fast · wheel speed · right mouse look · F12 inspector");
     });
     if let Some((camera, cam_t, _)) = cam {
         let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("eu7_labels")));

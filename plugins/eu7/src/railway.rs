@@ -271,6 +271,12 @@ fn inspector_panel(
                 r.speed * 3.6,
                 if r.moving { "" } else { ", end of line" }
             ));
+            if let Some((k, d)) = network.0.next_switch(&r.at, SWITCH_REACH) {
+                let paths = network.0.tracks.get(k).map_or(0, |t| t.paths.len());
+                let state = network.0.switch_state.get(k).copied().unwrap_or(0);
+                let name = network.0.tracks.get(k).map_or("", |t| t.name.as_str());
+                ui.label(format!("switch {name} in {d:.0} m: path {} of {paths}  (T throws it)", state + 1));
+            }
         });
     }
     let Some(m) = inspector.selected.and_then(|e| markers.get(e).ok()) else { return Ok(()) };
@@ -314,10 +320,13 @@ fn toggle_ride(
     }
 }
 
+/// How far ahead of the rider a switch can be thrown, in metres.
+const SWITCH_REACH: f32 = 2000.0;
+
 fn ride(
     time: Res<Time>,
     keys: Res<ButtonInput<KeyCode>>,
-    network: Res<RideNetwork>,
+    mut network: ResMut<RideNetwork>,
     heights: Option<Res<TerrainHeights>>,
     mut cams: Query<(&mut Transform, &mut Ride, Option<&mut StreamFocus>)>,
 ) {
@@ -327,6 +336,11 @@ fn ride(
         }
         if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
             r.speed = (r.speed - 5.0).max(0.0);
+        }
+        if keys.just_pressed(KeyCode::KeyT)
+            && let Some((switch, _)) = network.0.next_switch(&r.at, SWITCH_REACH)
+        {
+            network.0.throw(switch);
         }
         let step = r.speed * time.delta_secs();
         let mut at = r.at;

@@ -139,6 +139,43 @@ impl Network {
         best.map(|(_, p)| p)
     }
 
+    /// The first switch ahead of `p` within `reach` metres along the ride, with the
+    /// distance to it; the track being ridden does not count (it is already taken).
+    pub fn next_switch(&self, p: &RidePosition, reach: f32) -> Option<(usize, f32)> {
+        let mut probe = *p;
+        let mut travelled = 0.0;
+        while travelled <= reach {
+            if probe.track != p.track && self.tracks.get(probe.track).is_some_and(|t| t.track_type == SWITCH) {
+                return Some((probe.track, travelled));
+            }
+            // Step to the start of the next path (a hair past the current path's end).
+            let len = self.path_length(probe.track, probe.path);
+            let rest = if probe.forward { len - probe.s } else { probe.s } + 1e-3;
+            let before = (probe.track, probe.path);
+            if !self.advance(&mut probe, rest) || (probe.track, probe.path) == before {
+                return None;
+            }
+            travelled += rest;
+        }
+        None
+    }
+
+    /// Throws switch `track` over to its next path (after the last, back to the first);
+    /// false if `track` is not a switch with two paths or more.
+    pub fn throw(&mut self, track: usize) -> bool {
+        let Some(t) = self.tracks.get(track).filter(|t| t.track_type == SWITCH && t.paths.len() > 1) else {
+            return false;
+        };
+        let paths = t.paths.len();
+        match self.switch_state.get_mut(track) {
+            Some(state) => {
+                *state = (*state + 1) % paths;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Moves `p` by `distance` metres along the network; returns false (stopping at the
     /// end) at a dead end.
     pub fn advance(&self, p: &mut RidePosition, mut distance: f32) -> bool {
@@ -225,11 +262,17 @@ mod tests {
         let mut net = Network::new(tracks);
         let mut p = net.start(0).unwrap();
         assert!(!net.advance(&mut p, 35.0), "state 0: straight on to a dead end at x = 30");
-        net.switch_state[1] = 1;
+        assert_eq!(net.next_switch(&net.start(0).unwrap(), 5.0), None, "10 m to the switch");
+        assert_eq!(net.next_switch(&net.start(0).unwrap(), 50.0).map(|(t, _)| t), Some(1));
+        assert!(!net.throw(0), "not a switch");
+        assert!(net.throw(1));
+        assert_eq!(net.switch_state[1], 1);
         let mut p = net.start(0).unwrap();
         assert!(net.advance(&mut p, 45.0));
         assert_eq!((p.track, p.forward), (2, false));
         let (at, dir) = net.pose(&p).unwrap();
         assert!((at[0] - 44.4).abs() < 0.2 && near(dir, [1.0, 0.0, 0.0]), "{at:?} {dir:?}");
+        assert!(net.throw(1));
+        assert_eq!(net.switch_state[1], 0, "two paths: thrown back to the first");
     }
 }
