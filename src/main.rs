@@ -14,6 +14,7 @@ use std::path::PathBuf;
     name = "iron3d",
     version,
     about,
+    group = clap::ArgGroup::new("bench_target").args(["mission", "eu7"]),
     after_help = "Game data is looked up in order: --data DIR, the IRON3D_DATA environment variable, demo/ \
                   beside the executable, ../share/iron3d/demo from the executable's directory, the demo tree \
                   of the source checkout. It is read as layers: the project's own data (rules/ beside the \
@@ -63,6 +64,12 @@ pub struct Args {
     /// (free-fly camera, sections streamed around it; see the overlay for the keys).
     #[arg(long, value_name = "FILE")]
     pub eu7: Option<PathBuf>,
+    /// The EU7B viewer's streaming numbers: `seed` (the seed's: sections within 3 of the
+    /// start before the first frame, radius 9, 72 decodes in flight, 36 ready) or `compact`
+    /// (the project's lighter set for small machines: bootstrap 1, radius 4, 8 in flight,
+    /// 4 ready).
+    #[arg(long, value_name = "SET", value_enum, default_value_t = Streaming::Seed, requires = "eu7")]
+    pub eu7_streaming: Streaming,
     /// Render this many frames, then exit (with `--screenshot`: capture, then exit).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub exit_after_frames: Option<u32>,
@@ -70,8 +77,12 @@ pub struct Args {
     /// pipeline compiling), print `bench-frames N median X ms p95 Y ms draws D` and exit
     /// (X, Y: frame times in ms; D: mesh entities visible to a camera per frame, an upper
     /// bound of the draw calls, since instances sharing mesh and material are batched).
+    /// With `--eu7`: after 30 still frames the camera flies east at 300 m/s for N frames,
+    /// then `bench-frames N median X ms p95 Y ms sections/s S peak resident R peak held M
+    /// MiB` (S: sections applied per second of flight; R, M: the most sections and
+    /// decoded bytes held at once).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
-          requires = "mission", conflicts_with_all = ["exit_after_frames", "eu7"])]
+          requires = "bench_target", conflicts_with = "exit_after_frames")]
     pub bench_frames: Option<u32>,
     /// Host a multiplayer session of the mission started (from the menu or
     /// `--mission`): other players join with `--join` or the menu's Join.
@@ -101,6 +112,25 @@ pub struct Args {
     /// `Mission_Failed` end the mission). Repeatable.
     #[arg(long, value_name = "EVENT@FRAME", value_parser = Scripted::parse_script_event)]
     pub script_event: Vec<Scripted>,
+}
+
+/// A named set of EU7B streaming numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Streaming {
+    /// The seed's numbers.
+    Seed,
+    /// The project's lighter set.
+    Compact,
+}
+
+impl Streaming {
+    /// The viewer's tunables of this set.
+    pub fn config(self) -> iron3d_eu7_view::StreamingConfig {
+        match self {
+            Self::Seed => iron3d_eu7_view::StreamingConfig::default(),
+            Self::Compact => iron3d_eu7_view::StreamingConfig::compact(),
+        }
+    }
 }
 
 impl Args {
@@ -153,6 +183,10 @@ fn parse_window_size(text: &str) -> Result<WindowSize, String> {
 
 fn main() -> bevy::app::AppExit {
     let args = Args::parse();
+    // The EU7B viewer reads its own file and needs no game data.
+    if args.eu7.is_some() {
+        return shell::app(args, None).run();
+    }
     let data = match data::Lookup::from_process(args.data.clone()).find() {
         Ok((origin, dir)) => {
             eprintln!("iron3d: game data: {} ({origin})", dir.display());
@@ -169,11 +203,6 @@ fn main() -> bevy::app::AppExit {
                 }
             }
         }
-        // The EU7B viewer reads its own file and needs no game data.
-        Err(e) if args.eu7.is_some() => {
-            eprintln!("iron3d: {e}");
-            None
-        }
         Err(e) => {
             eprintln!("iron3d: {e}");
             return bevy::app::AppExit::error();
@@ -187,13 +216,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bench_frames_needs_a_mission_and_stands_alone() {
+    fn bench_frames_needs_a_mission_or_a_scenery_and_stands_alone() {
         let args = Args::try_parse_from(["iron3d", "--mission", "tutorial.01", "--bench-frames", "20"]).expect("parse");
         assert_eq!(args.bench_frames, Some(20));
         assert!(Args::try_parse_from(["iron3d", "--bench-frames", "20"]).is_err());
         assert!(Args::try_parse_from(["iron3d", "--mission", "m", "--bench-frames", "0"]).is_err());
         let both = ["iron3d", "--mission", "m", "--bench-frames", "2", "--exit-after-frames", "2"];
         assert!(Args::try_parse_from(both).is_err());
+        let eu7 =
+            Args::try_parse_from(["iron3d", "--eu7", "a.eu7", "--bench-frames", "9", "--eu7-streaming", "compact"])
+                .expect("parse");
+        assert_eq!((eu7.bench_frames, eu7.eu7_streaming), (Some(9), Streaming::Compact));
+        assert!(Args::try_parse_from(["iron3d", "--eu7-streaming", "seed"]).is_err(), "a viewer setting");
     }
 
     #[test]

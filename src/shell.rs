@@ -13,7 +13,7 @@ use iron3d_audio::GameAudioPlugin;
 use iron3d_camera::GameCameraPlugin;
 use iron3d_core::CorePlugin;
 use iron3d_dev::DevPlugin;
-use iron3d_eu7_view::{Eu7ViewerPlugin, StreamingConfig};
+use iron3d_eu7_view::Eu7ViewerPlugin;
 use iron3d_input::GameInputPlugin;
 use iron3d_mission::MissionPlugin;
 use iron3d_net::{NetGamePlugin, NetRole};
@@ -57,12 +57,16 @@ pub fn app(args: Args, game: Option<Arc<GameDir>>) -> App {
     .add_plugins(DevPlugin {
         exit_after_frames: args.exit_after_frames,
         screenshot: args.screenshot.clone(),
-        bench_frames: args.bench_frames,
+        bench_frames: args.bench_frames.filter(|_| args.eu7.is_none()),
         script: args.script(),
     });
     match &args.eu7 {
         Some(file) => {
-            app.add_plugins(Eu7ViewerPlugin { file: file.clone(), streaming: StreamingConfig::default() });
+            app.add_plugins(Eu7ViewerPlugin {
+                file: file.clone(),
+                streaming: args.eu7_streaming.config(),
+                bench_frames: args.bench_frames,
+            });
         }
         None => {
             app.add_plugins((

@@ -238,8 +238,10 @@ fn pick_marker(
     if egui.ctx_mut().is_ok_and(|c| c.egui_wants_pointer_input()) {
         return;
     }
+    // The last pointer message first: the window's own position can lag a synthetic
+    // pointer (the developer's `--click`) or stay where the system pointer rests.
     let (Some(cursor), Some((camera, cam_t))) =
-        (window.iter().next().and_then(Window::cursor_position).or(*last), cameras.iter().next())
+        ((*last).or_else(|| window.iter().next().and_then(Window::cursor_position)), cameras.iter().next())
     else {
         return;
     };
