@@ -105,20 +105,30 @@ impl Plugin for RailwayPlugin {
     }
 }
 
-/// A record's `Debug` text with every `Sid(n)` replaced by the quoted string `n` of
-/// `strings` (out of range: kept).
+/// A record's `Debug` text with every string id shown as the quoted string of `m`'s
+/// table (out of range: kept as it is).
 pub fn record_text(record: &impl std::fmt::Debug, m: &PlacedModule) -> String {
-    let raw = format!("{record:#?}");
+    let strings = m.strings.len();
+    replace_sids(&format!("{record:#?}"), |n| {
+        ((n as usize) < strings).then(|| format!("{:?}", text(m.string(iron3d_eu7::Sid(n)))))
+    })
+}
+
+/// `raw` with every `Sid(n)` (also as `{:#?}` spreads it: `Sid(\n    n,\n)`) replaced
+/// by `name(n)` where that gives a name.
+fn replace_sids(raw: &str, name: impl Fn(u32) -> Option<String>) -> String {
     let mut out = String::with_capacity(raw.len());
-    let mut rest = raw.as_str();
+    let mut rest = raw;
     while let Some(i) = rest.find("Sid(") {
         out.push_str(&rest[..i]);
         let after = &rest[i + 4..];
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        match after[..digits].parse::<u32>() {
-            Ok(n) if after[digits..].starts_with(')') && (n as usize) < m.strings.len() => {
-                out.push_str(&format!("{:?}", text(m.string(iron3d_eu7::Sid(n)))));
-                rest = &after[digits + 1..];
+        let inner = after.trim_start();
+        let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
+        let close = inner[digits..].trim_start().strip_prefix(',').unwrap_or(&inner[digits..]).trim_start();
+        match (inner[..digits].parse::<u32>().ok().and_then(&name), close.strip_prefix(')')) {
+            (Some(shown), Some(tail)) => {
+                out.push_str(&shown);
+                rest = tail;
             }
             _ => {
                 out.push_str("Sid(");
@@ -357,5 +367,29 @@ fn ride(
         if let Some(mut f) = focus {
             f.velocity = if r.moving { dir * r.speed } else { Vec3::ZERO };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug)]
+    #[expect(dead_code, reason = "read through Debug")]
+    struct Cell {
+        name: iron3d_eu7::Sid,
+        other: iron3d_eu7::Sid,
+        group: u32,
+    }
+
+    #[test]
+    fn string_ids_show_as_their_text_in_both_debug_layouts() {
+        let cell = Cell { name: iron3d_eu7::Sid(1), other: iron3d_eu7::Sid(9), group: 4 };
+        let name = |n: u32| (n == 1).then(|| "\"grove\"".to_string());
+        let pretty = replace_sids(&format!("{cell:#?}"), name);
+        assert!(pretty.contains("name: \"grove\",") && !pretty.contains("Sid(\n        1"), "{pretty}");
+        assert!(pretty.contains("Sid(\n        9,\n    )"), "out of range is kept: {pretty}");
+        let flat = replace_sids(&format!("{cell:?}"), name);
+        assert_eq!(flat, "Cell { name: \"grove\", other: Sid(9), group: 4 }");
     }
 }
