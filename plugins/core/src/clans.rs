@@ -283,3 +283,20 @@ pub struct BuildOptions {
     /// Clan → its options.
     pub clans: std::collections::BTreeMap<i32, Vec<BuildOption>>,
 }
+
+/// One seat of a hosted game: a player and the clan it commands.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Seat {
+    /// The name the player gave.
+    pub name: String,
+    /// The clan it commands (`None`: an observer).
+    pub clan: Option<u32>,
+    /// The hosting game's own player.
+    pub host: bool,
+}
+
+/// Who commands which clan in a hosted game, by game player number (never 0; empty in a
+/// single-player game): kept current by the network host, written into saves and put
+/// back when one is loaded (not hashed; the objects' `Owner.player` is the simulation's).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Seats(pub std::collections::BTreeMap<u16, Seat>);

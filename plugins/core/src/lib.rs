@@ -28,7 +28,7 @@ mod table;
 pub use animation::{PieceAnimation, PieceBinding};
 pub use clans::{
     BuildOption, BuildOptions, ClanSetup, EconomyBoard, MissionClans, MissionOutcome, Outcome, ProductionPart,
-    ProductionParts, ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, SuperAiSlots, UnitClass,
+    ProductionParts, ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
 pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};

@@ -13,7 +13,7 @@ use crate::sender::{broadcast, send};
 use crate::session::{self, LeavePolicy, NetQueue, OwnershipChange, SessionLog};
 use crate::watcher::{NetPlayer, NetWatcher};
 use crate::{HostBound, NetError, PROTOCOL_VERSION, protocol_id};
-use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, PreUpdate};
+use bevy_app::{App, FixedUpdate, Last, Plugin, PostUpdate, PreUpdate};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_replicon::prelude::*;
@@ -170,11 +170,17 @@ impl Plugin for NetHostPlugin {
             .add_systems(
                 PreUpdate,
                 (crate::discovery::open_beacon, crate::discovery::answer).chain().run_if(crate::discovery::hosting),
-            );
+            )
+            .add_systems(Last, publish_seats.run_if(resource_changed::<NetWatcher>));
         for set in SimSystems::ORDER {
             app.configure_sets(FixedUpdate, set.run_if(not_held));
         }
     }
+}
+
+/// The players' seats as `iron3d_core::Seats`, which a save keeps.
+fn publish_seats(watcher: Res<NetWatcher>, mut commands: Commands) {
+    commands.insert_resource(watcher.seats());
 }
 
 fn not_held(state: Option<Res<HostState>>) -> bool {

@@ -68,6 +68,12 @@ impl NetWatcher {
         self.players.iter().find(|(n, p)| **n != except && p.clan == Some(clan)).map(|(n, _)| *n)
     }
 
+    /// Who commands which clan, as a save keeps it.
+    pub fn seats(&self) -> iron3d_core::Seats {
+        let seat = |p: &NetPlayer| iron3d_core::Seat { name: p.name.clone(), clan: p.clan, host: p.host };
+        iron3d_core::Seats(self.players.iter().map(|(n, p)| (*n, seat(p))).collect())
+    }
+
     /// Adds a player and logs the mapping.
     pub fn insert(&mut self, number: u16, player: NetPlayer) {
         tracing::info!(

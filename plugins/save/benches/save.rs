@@ -73,6 +73,14 @@ fn bench(c: &mut Criterion) {
     for (name, app) in &worlds {
         let bytes = Record::capture(app.world(), FileKind::Save, name, 32).unwrap().encode().unwrap();
         println!("{name}: save of {} bytes", bytes.len());
+        let record = Record::capture(app.world(), FileKind::Save, name, 32).unwrap();
+        for chunk in record.snapshot.iter().flat_map(|s| &s.0) {
+            println!("{name}: chunk {} of {} bytes inflated", chunk.name(), chunk.data.len());
+        }
+        c.bench_function(&format!("capture {name}"), |b| {
+            b.iter(|| Record::capture(app.world(), FileKind::Save, name, 32).unwrap())
+        });
+        c.bench_function(&format!("encode {name}"), |b| b.iter(|| record.encode().unwrap()));
         c.bench_function(&format!("save {name}"), |b| {
             b.iter(|| Record::capture(app.world(), FileKind::Save, name, 32).unwrap().encode().unwrap())
         });

@@ -6,15 +6,14 @@
 //! Little-endian throughout; `docs/save-format.md` is the reference.
 
 use crate::codec::{Reader, Writer};
-use flate2::Crc;
 use flate2::read::DeflateDecoder;
-use flate2::write::DeflateEncoder;
+use flate2::{Compress, Compression, Crc, FlushCompress, Status};
 use iron3d_core::{DataLayer, DataLayers};
-use std::io::{Read, Write};
+use std::io::Read;
 
 /// The format version this engine writes (3: a save holds the simulation state,
-/// `Snapshot`, written through serde derives).
-pub const FORMAT_VERSION: u16 = 3;
+/// `Snapshot`, written through serde derives; 4: a hosted game's seats, chunk `seat`).
+pub const FORMAT_VERSION: u16 = 4;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -23,6 +22,10 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The largest chunk accepted, stored or inflated (a damaged length cannot make the
 /// reader allocate more).
 pub const MAX_CHUNK_BYTES: u32 = 256 << 20;
+/// Chunk data is deflated in pieces of this many bytes, on parallel threads: each piece
+/// starts a fresh compressor and ends at a byte boundary (a sync flush), the last ends
+/// the stream, so a chunk's pieces make one ordinary deflate stream.
+const PIECE_BYTES: usize = 1 << 20;
 
 /// What a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,11 +158,21 @@ impl Container {
         w.u16(u16::try_from(self.chunks.len()).map_err(|_| "too many chunks")?);
         let sum = crc(&w.0);
         w.u32(sum);
+        let pieces: Vec<(&[u8], bool)> = self
+            .chunks
+            .iter()
+            .flat_map(|c| {
+                let n = c.data.len().div_ceil(PIECE_BYTES).max(1);
+                (0..n).map(move |k| (&c.data[k * PIECE_BYTES..c.data.len().min((k + 1) * PIECE_BYTES)], k + 1 == n))
+            })
+            .collect();
+        let mut deflated = crate::pieces::map(&pieces, |(data, last)| deflate(data, *last)).into_iter();
         for chunk in &self.chunks {
             let start = w.0.len();
-            let mut deflate = DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-            deflate.write_all(&chunk.data).map_err(|e| e.to_string())?;
-            let stored = deflate.finish().map_err(|e| e.to_string())?;
+            let mut stored = Vec::new();
+            for _ in 0..chunk.data.len().div_ceil(PIECE_BYTES).max(1) {
+                stored.extend(deflated.next().ok_or("a deflated piece is missing")??);
+            }
             let too_big = |n: usize| u32::try_from(n).ok().filter(|n| *n <= MAX_CHUNK_BYTES);
             let raw = too_big(chunk.data.len()).ok_or(format!("chunk {} is too large", chunk.name()))?;
             w.bytes(&chunk.name);
@@ -239,6 +252,24 @@ impl Container {
     }
 }
 
+/// One piece of a chunk's data deflated at the fastest level: a sync flush after it,
+/// or the stream's end after the `last`.
+fn deflate(data: &[u8], last: bool) -> Result<Vec<u8>, String> {
+    let mut compress = Compress::new(Compression::fast(), false);
+    let flush = if last { FlushCompress::Finish } else { FlushCompress::Sync };
+    let mut out = Vec::with_capacity(data.len() / 2 + 64);
+    loop {
+        let read = usize::try_from(compress.total_in()).map_err(|e| e.to_string())?;
+        let status = compress.compress_vec(&data[read..], &mut out, flush).map_err(|e| e.to_string())?;
+        let all_read = compress.total_in() == data.len() as u64;
+        match status {
+            Status::StreamEnd => return Ok(out),
+            _ if !last && all_read && out.len() < out.capacity() => return Ok(out),
+            _ => out.reserve(out.capacity().max(64)),
+        }
+    }
+}
+
 /// One chunk at the reader's position: framing, checksum, inflation.
 fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Chunk, FormatError> {
     let start = r.offset();
@@ -278,9 +309,11 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// keeps version 1, for which `resume` re-simulates the save (`migrate_v1`). Version
 /// 2 → 3: version 2's snapshot chunks (layout 1) were written through reflection; the
 /// record reader leaves them out, and the save is re-simulated as a version-1 save is.
+/// Version 3 → 4 changes no bytes: version 3 has no `seat` chunk, so a file of it reads
+/// as a game without seats (single player, or a hosted game whose seats were not kept).
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1 | 2 | FORMAT_VERSION => Ok(()),
+        1..=3 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

@@ -8,12 +8,12 @@
 
 use crate::format::FileKind;
 use crate::record::Record;
-use crate::resume::{Mismatch, restore};
+use crate::resume::{Mismatch, catch_up_in_world, reproduced, restore};
 use crate::slots::{self, slot_file, write_slot};
 use bevy_app::{App, AppExit, FixedUpdate, Last, Plugin, Update};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, CommandQueue, GameClock, InputPhase, MissionStart, SimSystems};
+use iron3d_core::{AppState, CommandQueue, GameClock, InputPhase, MissionStart, Seats, SimSystems};
 use iron3d_mission::LoadedMission;
 use iron3d_sim::StateHash;
 use std::path::PathBuf;
@@ -197,7 +197,8 @@ impl Plugin for GameSavesPlugin {
 }
 
 /// A mission entered the game: the save chosen is restored (checked by its state
-/// hash; a failure returns to the menu with the error), or a fresh start is
+/// hash) or, of format version 1 or 2, re-simulated to its tick (checked at each
+/// recorded hash); a failure returns to the menu with the error. A fresh start is
 /// autosaved.
 fn enter_game(world: &mut World) {
     let tick = world.resource::<GameClock>().tick;
@@ -210,13 +211,13 @@ fn enter_game(world: &mut World) {
     };
     let result = match &record.snapshot {
         Some(snapshot) => restore(world, &record, snapshot),
-        None => {
-            Err("a save of format version 1 or 2 resumes only by re-simulation: `iron3d-cli sim run --load`".into())
-        }
+        // Format version 1 or 2: re-simulated to its tick, as `sim run --load` does.
+        None => reproduced(&record, catch_up_in_world(world, &record)),
     };
     let tick = world.resource::<GameClock>().tick;
     match result {
         Ok(()) => {
+            world.insert_resource(Seats(record.seats));
             if let Some(view) = record.view {
                 world.insert_resource(RestoredView(view));
             }

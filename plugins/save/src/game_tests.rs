@@ -186,6 +186,38 @@ fn a_quick_save_loads_back_and_every_game_leaves_a_replay() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A save of format version 1 or 2 (no snapshot this engine reads) loads in the game by
+/// re-simulation to its tick, checked at each recorded hash, as `sim run --load` resumes
+/// it, and the game goes on exactly as the one that never stopped.
+#[test]
+fn version_1_and_2_saves_resume_in_the_game_by_re_simulation() {
+    let dir = temp("old-saves");
+    let game = demo_game();
+    let mut app = game_app(&dir);
+    iron3d_mission::load_headless(&mut app, &game, "single.01").unwrap();
+    let orders = orders(&mut app);
+    run_to(&mut app, &orders, 40);
+    let saved = Record::capture(app.world(), FileKind::Save, "single.01", 32).unwrap();
+    run_to(&mut app, &orders, 60);
+    let reference = app.world().resource::<StateHash>().history.clone();
+    let later: Vec<SimCommand> = orders.iter().filter(|c| c.tick > 40).cloned().collect();
+    for version in [1, 2] {
+        let record = Record::decode(&crate::tests::in_version(&saved, version), FileKind::Save).unwrap();
+        assert!(record.snapshot.is_none());
+        let path = PathBuf::from(format!("version-{version}.sav"));
+        app.insert_resource(PendingRestore { path, record });
+        iron3d_mission::load_headless(&mut app, &game, "single.01").unwrap();
+        let status = app.world().resource::<SaveStatus>().clone();
+        assert_eq!(status.notice, Some(format!("loaded version-{version}.sav")), "{:?}", status.error);
+        let history = app.world().resource::<StateHash>().history.clone();
+        assert!(history.contains(saved.hashes.last().unwrap()), "version {version}: the save's tick re-simulated");
+        run_to(&mut app, &later, 60);
+        let after = |h: &[(u32, u64)]| h.iter().filter(|(t, _)| *t > 40).copied().collect::<Vec<_>>();
+        assert_eq!(after(&app.world().resource::<StateHash>().history), after(&reference), "version {version}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A save whose restore fails (here: it does not hash as recorded) returns the game to
 /// the menu with the error, and records no replay of the broken state.
 #[test]

@@ -16,6 +16,7 @@ pub mod format;
 pub mod fuzzing;
 pub mod game;
 mod log;
+mod pieces;
 mod record;
 mod resume;
 pub mod slots;
@@ -29,7 +30,9 @@ pub use game::{
 };
 pub use log::{CommandLog, SavePlugin};
 pub use record::Record;
-pub use resume::{Checked, Mismatch, catch_up, check_compatible, migrate_v1, replay, restore, resume};
+pub use resume::{
+    Checked, Mismatch, catch_up, catch_up_in_world, check_compatible, migrate_v1, replay, reproduced, restore, resume,
+};
 pub use snapshot::Snapshot;
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use crate::log::CommandLog;
 use crate::snapshot::{self, Snapshot};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    CommandQueue, DataLayers, Difficulty, DifficultyLevel, GameClock, Order, PilotInput, SchemeNames, SchemeRef,
-    SimCommand,
+    CommandQueue, DataLayers, Difficulty, DifficultyLevel, GameClock, Order, PilotInput, SchemeNames, SchemeRef, Seat,
+    Seats, SimCommand,
 };
 use iron3d_sim::StateHash;
 use std::collections::BTreeMap;
@@ -46,6 +46,9 @@ pub struct Record {
     /// A save's camera and interface state as the game encodes it ([`SaveView`]; not
     /// hashed, never read by the simulation).
     pub view: Option<Vec<u8>>,
+    /// Who commanded which clan in a hosted game ([`Seats`]; empty in a single-player
+    /// game and in files before format version 4).
+    pub seats: BTreeMap<u16, Seat>,
 }
 
 const META: [u8; 4] = *b"meta";
@@ -54,10 +57,13 @@ const PENDING: [u8; 4] = *b"pend";
 const SCHEMES: [u8; 4] = *b"schm";
 const HASHES: [u8; 4] = *b"hash";
 const VIEW: [u8; 4] = *b"view";
+const SEATS: [u8; 4] = *b"seat";
+/// The format version that added the seats chunk.
+const SEATS_SINCE: u16 = 4;
 /// Every chunk this version knows, with its layout version.
 const CHUNKS: [([u8; 4], u16); 5] = [(META, 1), (COMMANDS, 1), (PENDING, 1), (SCHEMES, 1), (HASHES, 1)];
 /// The chunks a file may hold or not.
-const OPTIONAL: [([u8; 4], u16); 1] = [(VIEW, 1)];
+const OPTIONAL: [([u8; 4], u16); 2] = [(VIEW, 1), (SEATS, 1)];
 
 impl Record {
     /// The record of `world` now (call between ticks, never inside a schedule): the
@@ -90,6 +96,7 @@ impl Record {
             hashes,
             snapshot,
             view,
+            seats: world.get_resource::<Seats>().map(|s| s.0.clone()).unwrap_or_default(),
         })
     }
 
@@ -134,6 +141,11 @@ impl Record {
         let mut chunks: Vec<Chunk> = CHUNKS.iter().zip(data).map(|((name, v), w)| Chunk::new(*name, *v, w.0)).collect();
         chunks.extend(self.snapshot.iter().flat_map(|s| s.0.iter().cloned()));
         chunks.extend(self.view.iter().map(|v| Chunk::new(VIEW, OPTIONAL[0].1, v.clone())));
+        if !self.seats.is_empty() {
+            let mut seats = Writer::default();
+            seats.serde(&self.seats)?;
+            chunks.push(Chunk::new(SEATS, OPTIONAL[1].1, seats.0));
+        }
         let header = Header {
             kind: self.kind,
             format_version: self.format_version(),
@@ -160,6 +172,10 @@ impl Record {
                     Some(format!("version {} is newer than this engine's {v}", chunk.version))
                 }
                 _ if container.chunks[..i].iter().any(|c| c.name == chunk.name) => Some("appears twice".into()),
+                _ if chunk.name == SEATS && container.header.format_version < SEATS_SINCE => Some(format!(
+                    "is not in format version {} (added in {SEATS_SINCE})",
+                    container.header.format_version
+                )),
                 _ => None,
             };
             if let Some(message) = problem {
@@ -190,6 +206,14 @@ impl Record {
         let hashes = (0..r.count(12)?).map(|_| Ok((r.u32()?, r.u64()?))).collect::<Result<_, _>>()?;
         r.done()?;
         let view = container.chunk(&VIEW).map(|c| c.data.clone());
+        let seats = match container.chunk(&SEATS).map(Reader::chunk) {
+            None => BTreeMap::new(),
+            Some(mut r) => {
+                let seats = r.serde("the seats")?;
+                r.done()?;
+                seats
+            }
+        };
         let h = container.header;
         let snapshot = match h.format_version {
             // Its snapshot went through reflection: re-simulated instead (`format::migrate`).
@@ -219,6 +243,7 @@ impl Record {
             hashes,
             snapshot,
             view,
+            seats,
         })
     }
 }

@@ -12,9 +12,9 @@ use crate::format::{ENGINE_VERSION, FileKind};
 use crate::log::CommandLog;
 use crate::record::Record;
 use crate::snapshot::Snapshot;
-use bevy_app::App;
+use bevy_app::{App, FixedMain};
 use bevy_ecs::world::World;
-use iron3d_core::{CommandQueue, DataLayers, Difficulty, GameClock, SchemeNames};
+use iron3d_core::{CommandQueue, DataLayers, Difficulty, GameClock, SchemeNames, Seats};
 use iron3d_sim::StateHash;
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
@@ -83,25 +83,37 @@ pub fn replay(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Opti
 /// With the record's mission just loaded (in the game, at the record's difficulty),
 /// re-simulates it to the record's tick, applying each logged command at the tick it
 /// applied at and checking every recorded hash (stopping at the first that differs);
-/// then queues a save's pending commands again.
+/// then queues a save's pending commands again. Each tick is one `app.update()`.
 pub fn catch_up(app: &mut App, record: &Record) -> Checked {
-    let world = app.world_mut();
+    re_simulate(app, App::world_mut, App::update, record)
+}
+
+/// [`catch_up`] inside a frame of the game, where `world` is the game's: each tick is
+/// one run of the fixed-step schedule (the simulation reads no frame time).
+pub fn catch_up_in_world(world: &mut World, record: &Record) -> Checked {
+    re_simulate(world, |w| w, |w| w.run_schedule(FixedMain), record)
+}
+
+/// [`catch_up`] on `sim`, whose world is `world_of(sim)` and whose next tick `step(sim)` runs.
+fn re_simulate<S>(sim: &mut S, world_of: fn(&mut S) -> &mut World, step: fn(&mut S), record: &Record) -> Checked {
+    let world = world_of(sim);
     world.resource_mut::<SchemeNames>().0.extend(record.schemes.clone());
     world.resource_mut::<CommandQueue>().pending.clear();
     let mut checked = Checked::default();
     let mut commands = record.commands.iter().peekable();
     let mut hashes = record.hashes.iter().peekable();
-    let tick = |app: &App| app.world().resource::<GameClock>().tick;
+    let tick = |sim: &mut S| world_of(sim).resource::<GameClock>().tick;
     // The ticks the load itself ran already applied their commands.
-    while commands.next_if(|(t, _)| *t <= tick(app)).is_some() {}
-    while tick(app) < record.tick {
-        let next = tick(app) + 1;
-        let mut queue = app.world_mut().resource_mut::<CommandQueue>();
+    let now = tick(sim);
+    while commands.next_if(|(t, _)| *t <= now).is_some() {}
+    while tick(sim) < record.tick {
+        let next = tick(sim) + 1;
+        let mut queue = world_of(sim).resource_mut::<CommandQueue>();
         while let Some((_, c)) = commands.next_if(|(t, _)| *t <= next) {
             queue.push(c.clone());
         }
-        app.update();
-        let Some((now, computed)) = app.world().resource::<StateHash>().last() else { continue };
+        step(sim);
+        let Some((now, computed)) = world_of(sim).resource::<StateHash>().last() else { continue };
         while let Some(&(at, recorded)) = hashes.next_if(|(t, _)| *t <= now) {
             if at != now {
                 continue;
@@ -113,15 +125,15 @@ pub fn catch_up(app: &mut App, record: &Record) -> Checked {
             }
         }
     }
-    let mut queue = app.world_mut().resource_mut::<CommandQueue>();
+    let mut queue = world_of(sim).resource_mut::<CommandQueue>();
     record.pending.iter().for_each(|c| queue.push(c.clone()));
     checked
 }
 
 /// Brings the game in `app` (a headless app with `MissionPlugin` and
 /// [`crate::SavePlugin`]) to the save's tick: starts its mission, then restores its
-/// snapshot ([`restore`]), or, for a save of format version 1, re-simulates it
-/// ([`migrate_v1`]).
+/// snapshot ([`restore`]), or, for a save of format version 1 or 2, re-simulates it
+/// ([`migrate_v1`]); a hosted game's seats come back as [`Seats`].
 ///
 /// # Errors
 /// Other data or mission ([`check_compatible`]), a mission that does not load, a
@@ -129,7 +141,9 @@ pub fn catch_up(app: &mut App, record: &Record) -> Checked {
 pub fn resume(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Option<&str>) -> Result<(), String> {
     let Some(snapshot) = &record.snapshot else { return migrate_v1(app, game, record, mission) };
     start(app, game, record, mission)?;
-    restore(app.world_mut(), record, snapshot)
+    restore(app.world_mut(), record, snapshot)?;
+    app.insert_resource(Seats(record.seats.clone()));
+    Ok(())
 }
 
 /// Lays `snapshot` over the world where `record`'s mission was just started, takes the
@@ -152,14 +166,23 @@ pub fn restore(world: &mut World, record: &Record, snapshot: &Snapshot) -> Resul
     Ok(())
 }
 
-/// The migration of a format-version-1 save (no snapshot): [`replay`], every recorded
-/// hash reproduced, leaves the game at the save's tick.
+/// The migration of a save of format version 1 or 2 (no snapshot this engine reads):
+/// [`replay`], every recorded hash reproduced ([`reproduced`]), leaves the game at the
+/// save's tick. The game does the same inside its frame ([`catch_up_in_world`]).
 ///
 /// # Errors
-/// What [`replay`] refuses, or a recorded hash not reproduced (naming the tick: the
-/// save was made by an engine that simulates differently).
+/// What [`replay`] refuses, or a recorded hash not reproduced.
 pub fn migrate_v1(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Option<&str>) -> Result<(), String> {
     let checked = replay(app, game, record, mission)?;
+    reproduced(record, checked)
+}
+
+/// A re-simulated save ([`catch_up`]) that reproduced every recorded hash.
+///
+/// # Errors
+/// The first hash not reproduced, naming the tick: the save was made by an engine that
+/// simulates differently.
+pub fn reproduced(record: &Record, checked: Checked) -> Result<(), String> {
     match checked.mismatch {
         None => Ok(()),
         Some(m) => Err(format!(

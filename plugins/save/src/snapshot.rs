@@ -56,6 +56,9 @@ pub(crate) const TABLE: [u8; 4] = *b"tabl";
 /// The snapshot's chunks with their layout versions, in file order.
 pub(crate) const CHUNKS: [([u8; 4], u16); 5] = [(OBJECTS, 2), (SHELLS, 2), (RESOURCES, 2), (SUPER_AIS, 1), (TABLE, 1)];
 
+/// Objects written per piece of work ([`crate::pieces`]).
+const OBJECTS_PER_PIECE: usize = 1024;
+
 /// The simulation state of one tick, as its snapshot chunks name it (inflated).
 #[derive(Debug, Clone)]
 pub struct Snapshot(pub Vec<Chunk>);
@@ -210,17 +213,9 @@ impl Snapshot {
             q.iter().flat_map(|q| q.iter_manual(world)).map(|(e, id)| (id.0, e)).collect();
         ids.sort_unstable_by_key(|(id, _)| *id);
         objects.count(ids.len())?;
-        for (id, entity) in ids {
-            let e = world.entity(entity);
-            objects.u32(id);
-            let mask_at = objects.0.len();
-            objects.u32(0);
-            objects.str(e.get::<Name>().map_or("", Name::as_str))?;
-            let mut mask = 0u32;
-            for (k, part) in object_parts().iter().enumerate() {
-                mask |= u32::from((part.write)(&e, &mut objects)?) << k;
-            }
-            objects.0[mask_at..mask_at + 4].copy_from_slice(&mask.to_le_bytes());
+        let runs: Vec<&[(u32, Entity)]> = ids.chunks(OBJECTS_PER_PIECE).collect();
+        for run in crate::pieces::map(&runs, |run| write_objects(world, run)) {
+            objects.bytes(&run?);
         }
         let mut shells = Writer::default();
         let q = world.try_query::<&Projectile>();
@@ -321,6 +316,24 @@ impl Snapshot {
     pub fn restore(&self, world: &mut World) -> Result<(), String> {
         self.parse().map_err(|e| e.to_string())?.apply(world)
     }
+}
+
+/// The records of `objects` (id, part mask, name, parts), as the objects chunk holds them.
+fn write_objects(world: &World, objects: &[(u32, Entity)]) -> Result<Vec<u8>, String> {
+    let mut w = Writer::default();
+    for (id, entity) in objects {
+        let e = world.entity(*entity);
+        w.u32(*id);
+        let mask_at = w.0.len();
+        w.u32(0);
+        w.str(e.get::<Name>().map_or("", Name::as_str))?;
+        let mut mask = 0u32;
+        for (k, part) in object_parts().iter().enumerate() {
+            mask |= u32::from((part.write)(&e, &mut w)?) << k;
+        }
+        w.0[mask_at..mask_at + 4].copy_from_slice(&mask.to_le_bytes());
+    }
+    Ok(w.0)
 }
 
 /// A snapshot read and checked, not yet applied.

@@ -9,9 +9,10 @@ use bevy_app::App;
 use bevy_ecs::query::Has;
 use iron3d_core::{
     CommandQueue, DataLayer, DataLayers, DifficultyLevel, GameClock, Health, Movable, Order, OriginalObjectId, Owner,
-    PilotInput, Projectile, SchemeRef, SimCommand, SimTransform, Weapon,
+    PilotInput, Projectile, SchemeRef, Seat, Seats, SimCommand, SimTransform, Weapon,
 };
 use iron3d_sim::StateHash;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub(crate) fn sample() -> Record {
@@ -33,6 +34,7 @@ pub(crate) fn sample() -> Record {
         hashes: vec![(32, 1), (64, u64::MAX), (300, 42)],
         snapshot: None,
         view: None,
+        seats: BTreeMap::new(),
     }
 }
 
@@ -270,6 +272,52 @@ fn saved_at(game: &Arc<iron3d_vfs::GameDir>, mission: &str, orders: &[SimCommand
     record
 }
 
+/// A hosted game's seats are saved and come back with the save; a version-3 file (before
+/// the seats chunk) reads as a game without seats, and one holding the chunk is refused.
+#[test]
+fn a_hosted_games_seats_come_back_and_version_3_files_read_without_them() {
+    let game = demo_game();
+    let mut first = app();
+    iron3d_mission::load_headless(&mut first, &game, "single.01").unwrap();
+    let seat = |name: &str, clan, host| Seat { name: name.into(), clan, host };
+    let seats = Seats(
+        [(1, seat("host", Some(1), true)), (2, seat("guest", Some(2), false)), (3, seat("eye", None, false))].into(),
+    );
+    first.insert_resource(seats.clone());
+    run_to(&mut first, &[], 5);
+    let record = Record::capture(first.world(), FileKind::Save, "single.01", 32).unwrap();
+    assert_eq!(record.seats, seats.0);
+    let bytes = record.encode().unwrap();
+    let read = Record::decode(&bytes, FileKind::Save).unwrap();
+    assert_eq!(read, record);
+    let mut resumed = app();
+    resume(&mut resumed, &game, &read, None).unwrap();
+    assert_eq!(resumed.world().get_resource::<Seats>(), Some(&seats), "the seats come back");
+    // Migration 3 → 4.
+    let mut v3 = Container::decode(&bytes, FileKind::Save).unwrap();
+    v3.header.format_version = 3;
+    let e = refused(&v3.encode().unwrap());
+    assert_eq!(e.chunk, "seat", "{e}");
+    assert!(e.message.contains("not in format version 3"), "{e}");
+    v3.chunks.retain(|c| &c.name != b"seat");
+    let old = Record::decode(&v3.encode().unwrap(), FileKind::Save).unwrap();
+    assert_eq!(old, Record { seats: BTreeMap::new(), ..record });
+}
+
+/// The file of save `record` as format version 1 wrote it (no snapshot) or as version
+/// 2 did (its snapshot chunks in layout 1, written through reflection).
+pub(crate) fn in_version(record: &Record, version: u16) -> Vec<u8> {
+    let v1 = Record { snapshot: None, ..record.clone() }.encode().unwrap();
+    if version == 1 {
+        return v1;
+    }
+    let mut v2 = Container::decode(&record.encode().unwrap(), FileKind::Save).unwrap();
+    v2.header.format_version = version;
+    let reflected = [*b"objs", *b"shot", *b"ress"];
+    v2.chunks.iter_mut().filter(|c| reflected.contains(&c.name)).for_each(|c| c.version = 1);
+    v2.encode().unwrap()
+}
+
 /// Resumes `record` and runs on to `ticks` with the later `orders`: every tick's hash
 /// equals the `reference` run's.
 fn continues_exactly(
@@ -303,17 +351,13 @@ fn version_1_and_2_saves_are_migrated_by_re_simulation() {
     run_to(&mut straight, &orders, 120);
     let reference = straight.world().resource::<StateHash>().history.clone();
     let saved = saved_at(&game, "single.01", &orders, 60);
-    let v1 = Record { snapshot: None, ..saved.clone() }.encode().unwrap();
+    let v1 = in_version(&saved, 1);
     let container = Container::decode(&v1, FileKind::Save).unwrap();
     assert_eq!(container.header.format_version, 1);
     let record = Record::decode(&v1, FileKind::Save).unwrap();
     assert!(record.snapshot.is_none());
     continues_exactly(&game, &record, &orders, &reference, 120);
-    let mut v2 = Container::decode(&saved.encode().unwrap(), FileKind::Save).unwrap();
-    v2.header.format_version = 2;
-    let reflected = [*b"objs", *b"shot", *b"ress"];
-    v2.chunks.iter_mut().filter(|c| reflected.contains(&c.name)).for_each(|c| c.version = 1);
-    let record = Record::decode(&v2.encode().unwrap(), FileKind::Save).unwrap();
+    let record = Record::decode(&in_version(&saved, 2), FileKind::Save).unwrap();
     assert!(record.snapshot.is_none(), "a version-2 snapshot is re-simulated, not read");
     continues_exactly(&game, &record, &orders, &reference, 120);
     let mut v3 = container;

@@ -151,14 +151,17 @@ fn pause_shot(folders: &SaveFolders) -> Option<PathBuf> {
 /// Writes a screenshot, scaled to [`THUMBNAIL`], to `path`.
 fn shoot(commands: &mut Commands, path: PathBuf) {
     commands.spawn(Screenshot::primary_window()).observe(move |shot: On<ScreenshotCaptured>| {
-        let result = shot.image.clone().try_into_dynamic().map_err(|e| e.to_string()).and_then(|image| {
-            let [w, h] = THUMBNAIL;
-            image.thumbnail(w, h).to_rgb8().save(&path).map_err(|e| e.to_string())
-        });
-        if let Err(e) = result {
+        if let Err(e) = write_thumbnail(&shot.image, &path) {
             warn!("{}: thumbnail not written: {e}", path.display());
         }
     });
+}
+
+/// Writes `image` scaled to fit [`THUMBNAIL`] (its proportions kept) to `path` as PNG.
+fn write_thumbnail(image: &Image, path: &std::path::Path) -> Result<(), String> {
+    let image = image.clone().try_into_dynamic().map_err(|e| e.to_string())?;
+    let [w, h] = THUMBNAIL;
+    image.thumbnail(w, h).to_rgb8().save(path).map_err(|e| e.to_string())
 }
 
 /// Frames a new save's screenshot waits, so a save at a mission's start shows the world
@@ -260,13 +263,16 @@ impl Default for ReplayControls {
     }
 }
 
-/// The game clock's speed for a replay: the chosen one, [`SEEK_SPEED`] while seeking
-/// forward, stopped when paused, at the end, or past the tick sought.
+/// The game clock's speed for a replay: the chosen one, up to [`SEEK_SPEED`] while
+/// seeking forward ([`seek_speed`]), stopped when paused, at the end, or past the tick
+/// sought.
 pub fn replay_clock(
     playback: Option<Res<ReplayPlayback>>,
     mut controls: ResMut<ReplayControls>,
     clock: Res<GameClock>,
     mut time: ResMut<Time<Virtual>>,
+    fixed: Res<Time<Fixed>>,
+    real: Res<Time<Real>>,
 ) {
     let Some(playback) = playback else {
         if time.relative_speed() != 1.0 || time.is_paused() || time.max_delta() != MAX_DELTA[0] {
@@ -279,7 +285,10 @@ pub fn replay_clock(
     if controls.seek.is_some_and(|s| clock.tick >= s) {
         controls.seek = None;
     }
-    let speed = if controls.seek.is_some() { SEEK_SPEED } else { controls.speed };
+    let speed = match controls.seek {
+        Some(to) => seek_speed(to - clock.tick, fixed.overstep(), real.delta()),
+        None => controls.speed,
+    };
     let stop = (controls.paused && controls.seek.is_none()) || clock.tick >= playback.length();
     time.set_relative_speed(speed);
     time.set_max_delta(MAX_DELTA[1]);
@@ -287,6 +296,17 @@ pub fn replay_clock(
         true if !time.is_paused() => time.pause(),
         false if time.is_paused() => time.unpause(),
         _ => {}
+    }
+}
+
+/// The speed that runs the `ticks` left to a tick sought in the next frame, if it lasts
+/// as long as the last one (`frame`), counting the fixed clock's `overstep` (at most
+/// [`SEEK_SPEED`]): seeking lands on the tick rather than past it.
+pub fn seek_speed(ticks: u32, overstep: Duration, frame: Duration) -> f32 {
+    let wanted = Duration::from_millis(u64::from(ticks) * u64::from(iron3d_core::TICK_MS)).saturating_sub(overstep);
+    match frame.is_zero() {
+        true => SEEK_SPEED,
+        false => (wanted.as_secs_f32() / frame.as_secs_f32()).min(SEEK_SPEED),
     }
 }
 
@@ -551,6 +571,129 @@ mod tests {
         app.update();
         assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::Loading);
         std::fs::remove_dir_all(folders.saves.unwrap().parent().unwrap()).unwrap();
+    }
+
+    /// The state hash of `tick` in `app`'s history.
+    fn hash_at(app: &App, tick: u32) -> Option<u64> {
+        let history = &app.world().resource::<iron3d_sim::StateHash>().history;
+        history.iter().find(|(t, _)| *t == tick).map(|(_, h)| *h)
+    }
+
+    fn tick(app: &App) -> u32 {
+        app.world().resource::<GameClock>().tick
+    }
+
+    /// Updates until a replay plays in the game with no seek pending.
+    fn settle(app: &mut App) {
+        for _ in 0..200 {
+            app.update();
+            let playing = *app.world().resource::<State<AppState>>().get() == AppState::InGame
+                && app.world().contains_resource::<ReplayPlayback>();
+            if playing && app.world().resource::<ReplayControls>().seek.is_none() {
+                return;
+            }
+        }
+        panic!("the replay never played");
+    }
+
+    /// The replay player at 1x, 2x, 4x and 8x runs that many ticks a frame (frames of one
+    /// tick's length), pause stops the clock, and the timeline lands on the tick sought,
+    /// forward (fast-forwarding) and back (restarting), with the recorded run's hashes
+    /// there and no checkpoint missed.
+    #[test]
+    fn the_replay_player_plays_at_each_speed_pauses_and_seeks_both_ways() {
+        let (mut app, _) = game();
+        app.add_systems(Update, replay_clock);
+        while tick(&app) < 160 {
+            app.update();
+        }
+        let reference = app.world().resource::<iron3d_sim::StateHash>().history.clone();
+        let record = iron3d_save::Record::capture(app.world(), FileKind::Replay, "tutorial.01", 4).unwrap();
+        let folders = app.world().resource::<SaveFolders>().clone();
+        let path = folders.replays.as_ref().unwrap().join("controls.rpl");
+        slots::write_slot(&path, &record, 0).unwrap();
+        assert!(open(&mut app, OpenFile::Replay(path)));
+        settle(&mut app);
+        let recorded = |t: u32| reference.iter().find(|(at, _)| *at == t).map(|(_, h)| *h);
+        for speed in SPEEDS {
+            app.world_mut().resource_mut::<ReplayControls>().speed = speed;
+            app.update(); // the clock takes the speed for the next frame
+            let before = tick(&app);
+            app.update();
+            assert_eq!(tick(&app) - before, speed as u32, "{speed}x");
+        }
+        app.world_mut().resource_mut::<ReplayControls>().paused = true;
+        app.update();
+        let paused_at = tick(&app);
+        (0..3).for_each(|_| app.update());
+        assert_eq!(tick(&app), paused_at, "paused");
+        let forward = paused_at + 57;
+        app.world_mut().resource_mut::<ReplayControls>().seek = Some(forward);
+        settle(&mut app);
+        assert_eq!(tick(&app), forward, "a forward seek lands on its tick (and stays paused)");
+        assert_eq!(hash_at(&app, forward), recorded(forward));
+
+        let back = 21;
+        app.world_mut()
+            .run_system_once(move |mut opener: FileOpener, playback: Res<ReplayPlayback>| {
+                opener.restart(&playback, back);
+            })
+            .unwrap();
+        settle(&mut app);
+        assert_eq!(tick(&app), back, "a backward seek restarts and lands on its tick");
+        let history = app.world().resource::<iron3d_sim::StateHash>().history.clone();
+        assert!(history.iter().all(|(t, h)| recorded(*t) == Some(*h)), "every tick as recorded");
+        let playback = app.world().resource::<ReplayPlayback>();
+        assert!(playback.mismatch.is_none() && playback.hash_checks >= 5, "{:?}", playback.mismatch);
+        std::fs::remove_dir_all(folders.saves.unwrap().parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn seeking_slows_for_the_last_frame() {
+        let frame = Duration::from_millis(16);
+        assert_eq!(seek_speed(1000, Duration::ZERO, frame), SEEK_SPEED);
+        assert_eq!(seek_speed(3, Duration::ZERO, Duration::from_millis(64)), 3.0);
+        assert_eq!(seek_speed(1, Duration::from_millis(32), frame), 2.0, "half a tick is banked");
+        assert_eq!(seek_speed(5, Duration::ZERO, Duration::ZERO), SEEK_SPEED, "no frame yet");
+    }
+
+    /// A save written while the pause menu is open takes the picture taken as it opened;
+    /// one written in play takes a screenshot [`THUMBNAIL_DELAY`] frames later; the
+    /// picture is scaled to fit [`THUMBNAIL`].
+    #[test]
+    fn a_slot_gets_its_thumbnail() {
+        let dir = std::env::temp_dir().join(format!("iron3d-ui-thumbs-{}", std::process::id()));
+        let folders = SaveFolders::in_dir(dir.clone());
+        let saves = folders.saves.clone().unwrap();
+        std::fs::create_dir_all(&saves).unwrap();
+        let mut app = App::new();
+        app.add_message::<SaveWritten>().insert_resource(folders.clone()).add_systems(Update, thumbnails);
+        let shots = |app: &mut App| app.world_mut().query::<&Screenshot>().iter(app.world()).count();
+        let slot = saves.join("one.sav");
+        app.world_mut().write_message(SaveWritten { path: slot.clone(), kind: FileKind::Save });
+        for frame in 1..=THUMBNAIL_DELAY {
+            app.update();
+            assert_eq!(shots(&mut app), usize::from(frame == THUMBNAIL_DELAY), "frame {frame}");
+        }
+        let picture = Image::new_fill(
+            bevy::render::render_resource::Extent3d { width: 640, height: 480, depth_or_array_layers: 1 },
+            bevy::render::render_resource::TextureDimension::D2,
+            &[200, 40, 10, 255],
+            bevy::render::render_resource::TextureFormat::Rgba8UnormSrgb,
+            default(),
+        );
+        let shot = pause_shot(&folders).unwrap();
+        write_thumbnail(&picture, &shot).unwrap();
+        let png = std::fs::read(&shot).unwrap();
+        let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+        assert_eq!((&png[12..16], word(16), word(20)), (&b"IHDR"[..], 144, 108), "4:3 fits 192 x 108");
+        app.insert_resource(State::new(Pause::Paused));
+        let paused = saves.join("two.sav");
+        app.world_mut().write_message(SaveWritten { path: paused.clone(), kind: FileKind::Save });
+        app.update();
+        assert_eq!(std::fs::read(thumbnail_path(&paused)).unwrap(), std::fs::read(&shot).unwrap(), "the pause picture");
+        assert_eq!(shots(&mut app), 1, "no new screenshot");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The camera and interface state goes into a save and comes back.

@@ -562,6 +562,10 @@ fn a_held_start_waits_for_the_ready_players_and_the_lobby_shows_them() {
     }
     let clans = playing_clans(&s.host);
     assert_eq!(s.session(0).clan, Some(clans[0]), "the host's seat takes no joined player's clan turn");
+    let seats = &s.host.world().resource::<iron3d_core::Seats>().0;
+    assert_eq!(seats.len(), 3, "the seats a save keeps: {seats:?}");
+    assert!(seats[&seat].host && seats[&seat].name == "Hana");
+    assert_eq!(seats[&own].clan, Some(clans[0]));
 }
 
 #[test]
