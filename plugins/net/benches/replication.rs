@@ -30,7 +30,7 @@ const REACH: f32 = 45.0;
 
 /// Unit `i`'s weapon: a cannon (shells) or a laser (a beam), in turn.
 fn weapon(i: u32) -> Weapon {
-    let (reload_ticks, projectile_speed) = if i % 2 == 0 { (23, 90.0) } else { (13, 0.0) };
+    let (reload_ticks, projectile_speed) = if i.is_multiple_of(2) { (23, 90.0) } else { (13, 0.0) };
     Weapon {
         kind: (i % 2) as u16,
         range: REACH,

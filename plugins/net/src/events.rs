@@ -458,8 +458,7 @@ pub(crate) fn play(
     mut counts: ResMut<EventCounts>,
     mut outcome: ResMut<MissionOutcome>,
     mut out: MessageWriter<GameMessage>,
-    table: Res<ObjectTable>,
-    places: Query<&SimTransform>,
+    (table, places): (Res<ObjectTable>, Query<&SimTransform>),
     mut commands: Commands,
 ) {
     for (tick, events) in std::mem::take(&mut inbox.0) {

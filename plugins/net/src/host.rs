@@ -42,7 +42,7 @@ pub struct HostSettings {
     /// Ticks between checkpoints (the replicated hash is sent, every change is sent).
     pub checkpoint_every: u32,
     /// Mutation priority of other clans' moving objects between checkpoints (1: every
-    /// tick; 0.125: every eighth tick); a client's own clan's always have 1. See
+    /// tick; 0.0625: every sixteenth tick); a client's own clan's always have 1. See
     /// `bevy_replicon::server::ReplicatePriority`.
     pub moving_priority: f32,
     /// What happens to a departed player's objects.
@@ -69,7 +69,7 @@ impl Default for HostSettings {
             mission: String::new(),
             max_players: crate::MAX_PLAYERS,
             checkpoint_every: 32,
-            moving_priority: 0.125,
+            moving_priority: 0.0625,
             leave: LeavePolicy::Transfer,
             max_bad_packets: 16,
             local_clan: None,
