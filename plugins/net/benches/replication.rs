@@ -1,8 +1,12 @@
-//! Replication of 2 000 moving units of eight clans to one client playing one of them
-//! (its 250 units at full priority, the others' at the default) over UDP on 127.0.0.1: the host's
-//! cost per tick (simulation of the motion, publishing the replicated components,
-//! replicon's collection and sending) and, printed after the run, the bytes the client
-//! received per second of game time (replication payload and the transport's rate).
+//! Replication of 2 000 moving units of eight clans, fighting, to one client playing one
+//! of them (its 250 units at full priority, the others' at the default) over UDP on
+//! 127.0.0.1: the host's cost per tick (simulation of the motion and the fight,
+//! publishing the replicated components and each tick's events, replicon's collection
+//! and sending) and, printed after the run, the bytes the client received per second of
+//! game time (replication payload and the transport's rate) and the events it got.
+//! Every unit is armed like the project's rules' cannon (shells, 1.5 s reload) or laser
+//! (a beam, 0.8 s) and fights the other clans' units in reach; hit points are so high
+//! that nobody dies, so every tick does the same work.
 #![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
 use bevy_app::{App, FixedUpdate};
@@ -10,8 +14,8 @@ use bevy_ecs::prelude::*;
 use bevy_replicon::prelude::ClientReplicationStats;
 use criterion::{Criterion, criterion_group, criterion_main};
 use iron3d_core::{
-    ClanSetup, GameClock, MissionClans, Movable, ObjectKind, OriginalObjectId, Owner, ScriptFiles, SimObject,
-    SimSystems, SimTransform, TICK_SECONDS,
+    ClanRelations, ClanSetup, GameClock, Health, MissionClans, Movable, ObjectKind, OriginalObjectId, Owner, Radar,
+    ScriptFiles, SimObject, SimSystems, SimTransform, TICK_SECONDS, Weapon,
 };
 use iron3d_net::bots::Bot;
 use iron3d_net::{Clock, HostSettings, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, listen};
@@ -20,6 +24,24 @@ use std::time::Duration;
 const UNITS: u32 = 2_000;
 /// Game units per second (a robot's pace).
 const SPEED: f32 = 8.0;
+
+/// Weapon and radar reach (game units): the neighbouring circles' units.
+const REACH: f32 = 45.0;
+
+/// Unit `i`'s weapon: a cannon (shells) or a laser (a beam), in turn.
+fn weapon(i: u32) -> Weapon {
+    let (reload_ticks, projectile_speed) = if i.is_multiple_of(2) { (23, 90.0) } else { (13, 0.0) };
+    Weapon {
+        kind: (i % 2) as u16,
+        range: REACH,
+        damage: 30.0,
+        reload_ticks,
+        cooldown: i % reload_ticks,
+        projectile_speed,
+        turn_rate: 2.0,
+        turret: 0.0,
+    }
+}
 
 /// Each unit circles its own centre.
 #[derive(Component)]
@@ -63,7 +85,9 @@ fn session() -> (App, Bot) {
         research_tree: String::new(),
         relations: Vec::new(),
     };
-    host.insert_resource(MissionClans { clans: (0..8).map(clan).collect(), files: std::sync::Arc::new(NoFiles) });
+    let clans: Vec<ClanSetup> = (0..8).map(clan).collect();
+    host.insert_resource(ClanRelations::from_clans(&clans));
+    host.insert_resource(MissionClans { clans, files: std::sync::Arc::new(NoFiles) });
     for i in 0..UNITS {
         let centre = [(i % 50) as f32 * 30.0, (i / 50) as f32 * 30.0];
         host.world_mut().spawn((
@@ -73,6 +97,9 @@ fn session() -> (App, Bot) {
             SimTransform::default(),
             Owner { clan: (i % 8) as i32, player: None },
             Circle { centre, radius: 5.0 + (i % 7) as f32 },
+            weapon(i),
+            Radar { range: REACH, target: None },
+            Health { hp: 1.0e7, max: 1.0e7, armour: 0.0, invulnerable: false },
         ));
     }
     let addr = listen(host.world_mut(), 0, 8).expect("port");
@@ -104,12 +131,14 @@ fn replication(c: &mut Criterion) {
     let payload = (stats.bytes - start.bytes) as f64 / seconds;
     let report = bot.report();
     eprintln!(
-        "replication: {UNITS} moving units, the client plays clan {:?}, {ticks} ticks: {payload:.0} payload bytes per \
-         client per second of game time ({:.0} by the transport's rate), {} checkpoints compared, {} differed",
+        "replication: {UNITS} moving units fighting, the client plays clan {:?}, {ticks} ticks: {payload:.0} payload \
+         bytes per client per second of game time ({:.0} by the transport's rate), {} checkpoints compared, {} \
+         differed; events received: {:?}",
         bot.app.world().resource::<iron3d_net::ClientSession>().clan,
         report.bytes_per_s,
         report.hash_checks,
-        report.hash_mismatches
+        report.hash_mismatches,
+        report.events
     );
 }
 

@@ -1,10 +1,10 @@
 //! Bots: headless clients that join a session and give random but seeded orders to
 //! their clan's units (`iron3d-cli net bots`, the long-session test, the bench).
 
-use crate::{Checkpoints, ClientSession, Clock, Mirrors, OutgoingOrders, client_app, schema::WireOrder};
+use crate::{Checkpoints, ClientSession, Clock, EventCounts, Mirrors, OutgoingOrders, client_app, schema::WireOrder};
 use bevy_app::App;
 use bevy_replicon::prelude::ClientStats;
-use iron3d_core::{ObjectKind, Order, Owner, RandomStream, SimObject, SimTransform};
+use iron3d_core::{MissionOutcome, ObjectKind, Order, Outcome, Owner, RandomStream, SimObject, SimTransform};
 use serde::Serialize;
 use std::net::SocketAddr;
 
@@ -42,6 +42,10 @@ pub struct BotReport {
     pub last_tick: u32,
     /// Why the host refused or dropped it, if it did.
     pub refused: Option<String>,
+    /// The host's events it received, by kind.
+    pub events: EventCounts,
+    /// Its clan's outcome (`completed`, `failed`, `defeated`), once recorded.
+    pub outcome: Option<&'static str>,
 }
 
 impl Bot {
@@ -120,6 +124,8 @@ impl Bot {
             hash_skipped: checks.skipped,
             last_tick: session.last_tick,
             refused: session.refused.clone(),
+            events: *world.resource::<EventCounts>(),
+            outcome: session.clan.and_then(|c| world.resource::<MissionOutcome>().of(c)).map(Outcome::name),
         }
     }
 }

@@ -3,9 +3,12 @@
 //! duplicate create is ignored), keeps the mirrors' simulation components in step
 //! with what the host replicates, sends orders, and compares the host's checkpoint
 //! hashes with the hash of what it holds at the same replication tick. The host's
-//! `SYSMSG_SET_TIME` sets the game clock at the next tick boundary.
+//! `SYSMSG_SET_TIME` and event batches set the game clock at the next tick boundary;
+//! the batches' events play as the host's ([`crate::events`]).
 
-use crate::replicated::{DuplicateMirror, NetHealth, NetObject, NetOwner, NetPose, replicated_hash};
+use crate::replicated::{
+    DuplicateMirror, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash,
+};
 use crate::schema::{self, Gmsg, SessionPhase, WireOrder};
 use crate::{ClientBound, ClientBoundUnreliable, HostBound, NetError, PROTOCOL_VERSION, encoded, protocol_id};
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, PreUpdate, Update};
@@ -19,7 +22,7 @@ use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport}
 use bevy_state::prelude::*;
 use iron3d_core::{
     GameClock, Health, ObjectKind, Order, OriginalObjectId, Owner, PropertyBag, SimObject, SimSystems, SimTransform,
-    TICK_MS,
+    TICK_MS, Weapon,
 };
 use iron3d_mission::{LoadedMission, ObjectExtras, PlacedRecord, PreparedObject, spawn_object_on};
 use std::collections::{BTreeMap, VecDeque};
@@ -212,6 +215,8 @@ impl Plugin for NetClientPlugin {
             .init_resource::<Checkpoints>()
             .init_resource::<Mirrors>()
             .init_resource::<crate::transfer::ClientTransfers>()
+            .init_resource::<crate::events::Inbox>()
+            .init_resource::<crate::events::EventCounts>()
             .register_type::<crate::transfer::ClientTransfers>()
             .register_type::<ClientSession>()
             .register_type::<Checkpoints>()
@@ -221,13 +226,21 @@ impl Plugin for NetClientPlugin {
             .add_systems(OnEnter(ClientState::Disconnected), dropped)
             .add_systems(
                 PreUpdate,
-                (receive, mirror, sync, record_checkpoints, crate::transfer::expire)
+                (
+                    receive,
+                    mirror,
+                    sync,
+                    crate::events::play,
+                    record_checkpoints,
+                    crate::transfer::expire,
+                    crate::events::leave_when_ended,
+                )
                     .chain()
                     .after(ClientSystems::Receive)
                     .run_if(in_state(ClientState::Connected)),
             )
             .add_systems(PostUpdate, send.before(ClientSystems::Send).run_if(in_state(ClientState::Connected)))
-            .add_systems(FixedUpdate, set_clock.before(SimSystems::Input))
+            .add_systems(FixedUpdate, (set_clock.before(SimSystems::Input), crate::events::fly_shells))
             .add_systems(PreUpdate, crate::smooth::track.after(sync).run_if(in_state(ClientState::Connected)))
             .add_systems(Update, crate::smooth::present.run_if(in_state(ClientState::Connected)));
     }
@@ -254,6 +267,7 @@ fn receive(
     mut checkpoints: ResMut<Checkpoints>,
     mut outgoing: ResMut<OutgoingOrders>,
     mut transfers: ResMut<crate::transfer::ClientTransfers>,
+    mut events: ResMut<crate::events::Inbox>,
 ) {
     let admitted = session.player.is_some();
     let packets = reliable.read().map(|m| &m.0).chain(unreliable.read().map(|m| &m.0));
@@ -272,6 +286,7 @@ fn receive(
                     }
                 }
                 Gmsg::RemoveResource { transfer, reason } => transfers.abandon(transfer, format!("the host: {reason}")),
+                Gmsg::Events { tick, events: batch } => events.0.push((tick, batch)),
                 other => handle(&mut session, &mut checkpoints, other),
             }
         }
@@ -333,11 +348,14 @@ fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: G
 /// (models, parts); a bot keeps a bare mirror.
 fn mirror(
     mut commands: Commands,
-    added: Query<(Entity, &NetObject, Option<&NetPose>, Option<&NetOwner>, Has<OriginalObjectId>), Added<NetObject>>,
+    added: Query<
+        (Entity, &NetObject, Option<&NetPose>, Option<&NetTilt>, Option<&NetOwner>, Has<OriginalObjectId>),
+        Added<NetObject>,
+    >,
     mut mirrors: ResMut<Mirrors>,
     mission: Option<Res<LoadedMission>>,
 ) {
-    for (e, object, pose, owner, local) in &added {
+    for (e, object, pose, tilt, owner, local) in &added {
         if let Some(&other) = mirrors.by_id.get(&object.id).filter(|o| **o != e) {
             tracing::warn!(target: "netwatch", "duplicate GMSG_CREATE_MIRROR of object {} ignored (mirror {other})", object.id);
             commands.entity(e).insert(DuplicateMirror);
@@ -349,7 +367,7 @@ fn mirror(
             // mirror already.
             continue;
         }
-        let placement = pose.map(|p| transform(&SimTransform::default(), p)).unwrap_or_default();
+        let placement = pose.map(|p| transform(&SimTransform::default(), p, tilt)).unwrap_or_default();
         let owner = owner.map(NetOwner::owner).unwrap_or_default();
         let bare =
             (OriginalObjectId(object.id), SimObject { kind: ObjectKind::from_raw(object.kind) }, placement, owner);
@@ -403,20 +421,30 @@ fn forget_mirror(
     }
 }
 
-fn transform(old: &SimTransform, pose: &NetPose) -> SimTransform {
-    let [rx, ry, _] = old.orientation;
+/// A mirror's transform from its replicated pose and tilt (without a tilt it keeps its
+/// own pitch and roll).
+fn transform(old: &SimTransform, pose: &NetPose, tilt: Option<&NetTilt>) -> SimTransform {
+    let [rx, ry] = tilt.map_or([old.orientation[0], old.orientation[1]], NetTilt::radians);
     SimTransform { position: pose.position(), orientation: [rx, ry, pose.heading()], ..*old }
 }
 
 /// Keeps mirrors' simulation components in step with the replicated ones.
+#[expect(clippy::type_complexity, reason = "one query per replicated component")]
 fn sync(
-    mut poses: Query<(&NetPose, &mut SimTransform), (Changed<NetPose>, Without<DuplicateMirror>)>,
+    mut poses: Query<
+        (&NetPose, Option<&NetTilt>, &mut SimTransform),
+        (Or<(Changed<NetPose>, Changed<NetTilt>)>, Without<DuplicateMirror>),
+    >,
+    mut turrets: Query<(&NetTurret, &mut Weapon), (Changed<NetTurret>, Without<DuplicateMirror>)>,
     mut owners: Query<(&NetOwner, &mut Owner), (Changed<NetOwner>, Without<DuplicateMirror>)>,
     mut health: Query<(&NetHealth, Option<&mut Health>, Entity), (Changed<NetHealth>, Without<DuplicateMirror>)>,
     mut commands: Commands,
 ) {
-    for (pose, mut t) in &mut poses {
-        *t = transform(&t, pose);
+    for (pose, tilt, mut t) in &mut poses {
+        *t = transform(&t, pose, tilt);
+    }
+    for (turret, mut weapon) in &mut turrets {
+        weapon.turret = turret.radians();
     }
     for (net, mut owner) in &mut owners {
         *owner = net.owner();

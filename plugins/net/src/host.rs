@@ -5,9 +5,11 @@
 //! simulated object with a checkpoint hash every [`HostSettings::checkpoint_every`]
 //! ticks. A client's own clan's objects reach it every tick, the others' less often. The
 //! start can be held until [`HostSettings::wait_players`] joined players are ready.
+//! It runs [`HostSettings::speed`] ticks per 64 ms of wall time ([`crate::speed`]) and
+//! sends each tick's combat and effect events ([`crate::events`]).
 //! Logs: `resnet` (transport, packets), `netwatch` (players and objects).
 
-use crate::replicated::{NetHealth, NetObject, NetOwner, NetPose, replicated_hash};
+use crate::replicated::{NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash};
 use crate::schema::{self, Gmsg, SessionPhase};
 use crate::sender::{broadcast, send};
 use crate::session::{self, LeavePolicy, NetQueue, OwnershipChange, SessionLog};
@@ -24,7 +26,7 @@ use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication,
 use bevy_state::prelude::*;
 use iron3d_core::{
     CommandQueue, DataLayers, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause, SimObject,
-    SimSystems, SimTransform,
+    SimSystems, SimTransform, Weapon,
 };
 use iron3d_mission::MissionObject;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
@@ -40,7 +42,7 @@ pub struct HostSettings {
     /// Ticks between checkpoints (the replicated hash is sent, every change is sent).
     pub checkpoint_every: u32,
     /// Mutation priority of other clans' moving objects between checkpoints (1: every
-    /// tick; 0.125: every eighth tick); a client's own clan's always have 1. See
+    /// tick; 0.0625: every sixteenth tick); a client's own clan's always have 1. See
     /// `bevy_replicon::server::ReplicatePriority`.
     pub moving_priority: f32,
     /// What happens to a departed player's objects.
@@ -55,6 +57,10 @@ pub struct HostSettings {
     /// Joined players who must be ready before the mission clock starts (0: it runs
     /// at once).
     pub wait_players: u8,
+    /// Ticks run per 64 ms of wall time (1..=[`crate::speed::MAX_SPEED`]).
+    pub speed: u8,
+    /// Side of the squares of the events' sight rule (game units; [`crate::events`]).
+    pub event_sight: f32,
 }
 
 impl Default for HostSettings {
@@ -63,12 +69,14 @@ impl Default for HostSettings {
             mission: String::new(),
             max_players: crate::MAX_PLAYERS,
             checkpoint_every: 32,
-            moving_priority: 0.125,
+            moving_priority: 0.0625,
             leave: LeavePolicy::Transfer,
             max_bad_packets: 16,
             local_clan: None,
             wait_players: 0,
             discovery_port: Some(crate::discovery::DISCOVERY_PORT),
+            speed: 1,
+            event_sight: crate::events::SIGHT,
         }
     }
 }
@@ -146,6 +154,7 @@ impl Plugin for NetHostPlugin {
             .init_resource::<NetWatcher>()
             .init_resource::<SessionLog>()
             .init_resource::<crate::transfer::HostTransfers>()
+            .init_resource::<crate::events::SessionEnd>()
             .register_type::<crate::transfer::HostTransfers>()
             .register_type::<HostSettings>()
             .register_type::<HostState>()
@@ -162,18 +171,19 @@ impl Plugin for NetHostPlugin {
             )
             .add_systems(
                 PostUpdate,
-                (publish, prioritise)
+                (publish, prioritise, crate::events::gather)
                     .chain()
                     .before(ServerSystems::Send)
                     .run_if(in_state(ServerState::Running).and_then(resource_changed::<GameClock>)),
             )
+            .add_systems(PreUpdate, crate::speed::pace.run_if(resource_changed::<HostSettings>))
             .add_systems(
                 PreUpdate,
                 (crate::discovery::open_beacon, crate::discovery::answer).chain().run_if(crate::discovery::hosting),
             )
             .add_systems(Last, publish_seats.run_if(resource_changed::<NetWatcher>));
         for set in SimSystems::ORDER {
-            app.configure_sets(FixedUpdate, set.run_if(not_held));
+            app.configure_sets(FixedUpdate, set.run_if(not_held).run_if(crate::events::running));
         }
     }
 }
@@ -431,10 +441,13 @@ fn depart(world: &mut World, client: Entity, why: &str) {
     broadcast(world, &[Gmsg::KillPlayer { player: number, reason: why.into() }], None);
 }
 
-type Unpublished<'a> = (Entity, &'a OriginalObjectId, &'a SimObject, &'a SimTransform, &'a Owner, Option<&'a Health>);
+type Unpublished<'a> =
+    (Entity, &'a OriginalObjectId, &'a SimObject, &'a SimTransform, &'a Owner, Option<&'a Health>, Option<&'a Weapon>);
 
-type Published<'a> =
-    (&'a SimTransform, &'a Owner, Option<&'a Health>, &'a mut NetPose, &'a mut NetOwner, Option<&'a mut NetHealth>);
+type Published<'a> = (
+    (&'a SimTransform, &'a Owner, Option<&'a Health>, Option<&'a Weapon>),
+    (&'a mut NetPose, &'a mut NetTilt, &'a mut NetOwner, Option<&'a mut NetHealth>, Option<&'a mut NetTurret>),
+);
 
 /// After a tick: writes each object's replicated form where it changed, marks new
 /// objects for replication, and at a checkpoint raises every priority and sends the
@@ -445,28 +458,38 @@ fn publish(world: &mut World) {
     let mut new = world.query_filtered::<Unpublished, Without<NetPose>>();
     let inserts: Vec<_> = new
         .iter(world)
-        .map(|(e, id, object, t, owner, health)| {
+        .map(|(e, id, object, t, owner, health, weapon)| {
             let key = world.get::<MissionObject>(e).map(|m| m.key.clone()).unwrap_or_default();
             let object = NetObject { id: id.0, kind: object.kind.raw(), key };
-            (e, object, NetPose::of(t), NetOwner::of(owner), health.map(NetHealth::of))
+            let extra = (health.map(NetHealth::of), weapon.map(NetTurret::of));
+            (e, object, (NetPose::of(t), NetTilt::of(t)), NetOwner::of(owner), extra)
         })
         .collect();
-    for (e, object, p, o, h) in inserts {
+    for (e, object, (p, tilt), o, (h, turret)) in inserts {
         let mut entity = world.entity_mut(e);
         // The signature lets a client that loaded the mission itself keep its own
         // entity for the object (with its models) instead of a second one.
         let signature = Signature::from_hash(u64::from(object.id));
-        entity.insert((Replicated, signature, object, p, o, ReplicatePriority(settings.moving_priority)));
+        entity.insert((Replicated, signature, object, p, tilt, o, ReplicatePriority(settings.moving_priority)));
         if let Some(h) = h {
             entity.insert(h);
         }
+        if let Some(t) = turret {
+            entity.insert(t);
+        }
     }
     let mut published = world.query::<Published>();
-    for (t, owner, health, mut pose, mut net_owner, net_health) in published.iter_mut(world) {
+    for ((t, owner, health, weapon), (mut pose, mut tilt, mut net_owner, net_health, turret)) in
+        published.iter_mut(world)
+    {
         pose.set_if_neq(NetPose::of(t));
+        tilt.set_if_neq(NetTilt::of(t));
         net_owner.set_if_neq(NetOwner::of(owner));
         if let (Some(h), Some(mut n)) = (health, net_health) {
             n.set_if_neq(NetHealth::of(h));
+        }
+        if let (Some(w), Some(mut n)) = (weapon, turret) {
+            n.set_if_neq(NetTurret::of(w));
         }
     }
     let checkpoint = tick >= world.resource::<HostState>().last_checkpoint + settings.checkpoint_every;

@@ -10,6 +10,7 @@
 //! * [`NetClientPlugin`] + [`connect`]: a client (the game joining, or a bot).
 //! * [`NetGamePlugin`]: the game hosting or joining (the menu, `--host`, `--join`).
 //! * Mirrors move smoothly between their sparse updates ([`NetMotion`]).
+//! * Combat, effects and outcomes reach clients as per-tick event batches ([`events`]).
 //! * [`NetSimPlugin`]: the ownership changes of joins and departures, applied at the
 //!   World3D boundary, and the [`SessionLog`] that replays a session.
 //!
@@ -23,6 +24,7 @@ mod apps;
 pub mod bots;
 mod client;
 pub mod discovery;
+pub mod events;
 pub mod fuzzing;
 mod game;
 mod host;
@@ -32,6 +34,7 @@ pub mod schema;
 mod sender;
 mod session;
 mod smooth;
+pub mod speed;
 pub mod transfer;
 mod watcher;
 
@@ -39,10 +42,12 @@ pub use apps::{Clock, client_app, host_app};
 pub use client::{
     Checkpoints, ClientSession, Mirrors, NetClientPlugin, OutgoingOrders, PlayerRecord, connect, disconnect, wire,
 };
+pub use events::{EventCounts, NetShell, SessionEnd};
 pub use game::{NetGamePlugin, NetRole, NetStatus};
 pub use host::{HostConnection, HostSettings, HostState, NetHostPlugin, listen, seat_host_player};
 pub use replicated::{
-    DuplicateMirror, HEADING_STEPS, NetHealth, NetObject, NetOwner, NetPose, POSITION_STEPS, replicated_hash,
+    DuplicateMirror, HEADING_STEPS, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, POSITION_STEPS,
+    replicated_hash,
 };
 pub use session::{LeavePolicy, LogEntry, NetQueue, NetSimPlugin, OwnershipChange, SessionLog};
 pub use smooth::NetMotion;
@@ -59,8 +64,8 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 
 /// The project's protocol version: raised whenever the schema, the meaning of a field
 /// or the replicated components change (3: `GMSG_SET_PLAYER_DATA`'s data is the client's
-/// layer list; session logs record the layers).
-pub const PROTOCOL_VERSION: u32 = 3;
+/// layer list; session logs record the layers; 4: `IRON3D_EVENTS`, turret headings).
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;
@@ -102,6 +107,8 @@ impl Plugin for NetProtocolPlugin {
         .replicate::<NetPose>()
         .replicate::<NetOwner>()
         .replicate::<NetHealth>()
+        .replicate::<NetTilt>()
+        .replicate::<NetTurret>()
         .add_client_message::<HostBound>(Channel::Ordered)
         .add_server_message::<ClientBound>(Channel::Ordered)
         .add_server_message::<ClientBoundUnreliable>(Channel::Unreliable)
@@ -111,7 +118,12 @@ impl Plugin for NetProtocolPlugin {
         .register_type::<NetPose>()
         .register_type::<NetOwner>()
         .register_type::<NetHealth>()
+        .register_type::<NetTilt>()
+        .register_type::<NetTurret>()
         .register_type::<DuplicateMirror>()
+        .register_type::<EventCounts>()
+        .register_type::<SessionEnd>()
+        .register_type::<NetShell>()
         .register_type::<NetMotion>();
     }
 }

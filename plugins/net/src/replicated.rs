@@ -1,12 +1,13 @@
 //! What the host replicates of each simulated object, quantised so both sides hold
 //! the same integers: [`NetObject`] (created once: `GMSG_CREATE_MIRROR`), [`NetPose`]
-//! and [`NetHealth`] (mutations: `GMSG_SYNC_OBJECT_STATE`), [`NetOwner`]
-//! (`GMSG_CHANGE_OBJECT_OWNER`), and the hash of it all that host and clients compare
-//! at checkpoints.
+//! and [`NetHealth`] (mutations: `GMSG_SYNC_OBJECT_STATE`), [`NetTilt`] (pitch and roll)
+//! and an armed object's [`NetTurret`] (the project's own, mutations like the pose),
+//! [`NetOwner`] (`GMSG_CHANGE_OBJECT_OWNER`), and the hash of it all that host and
+//! clients compare at checkpoints.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use iron3d_core::{Fnv1a, Health, Owner, SimTransform};
+use iron3d_core::{Fnv1a, Health, Owner, SimTransform, Weapon};
 use serde::{Deserialize, Serialize};
 
 /// Position steps per game unit.
@@ -51,6 +52,26 @@ mod two_bytes {
     }
 }
 
+/// Pitch and roll (1/65536 turn, signed), apart from the pose so an object on flat
+/// ground sends them once.
+#[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[reflect(Component)]
+pub struct NetTilt {
+    /// Rotation about X.
+    pub pitch: i16,
+    /// Rotation about Y.
+    pub roll: i16,
+}
+
+/// An armed object's turret heading relative to its body (1/65536 turn).
+#[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+#[reflect(Component)]
+pub struct NetTurret {
+    /// Heading (two fixed bytes on the wire, as the pose's).
+    #[serde(with = "two_bytes")]
+    pub heading: u16,
+}
+
 /// The owning clan and player (0: the computer).
 #[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
 #[reflect(Component)]
@@ -75,8 +96,7 @@ impl NetPose {
     /// The quantised pose of a transform.
     pub fn of(t: &SimTransform) -> Self {
         let step = |v: f32| (v * POSITION_STEPS).round() as i32;
-        let turn = t.orientation[2].rem_euclid(std::f32::consts::TAU) / std::f32::consts::TAU;
-        Self { position: t.position.map(step), heading: ((turn * HEADING_STEPS).round() as u32 & 0xFFFF) as u16 }
+        Self { position: t.position.map(step), heading: turn_steps(t.orientation[2]) }
     }
 
     /// Position in game units.
@@ -87,6 +107,41 @@ impl NetPose {
     /// Heading in radians (0..2π).
     pub fn heading(&self) -> f32 {
         f32::from(self.heading) / HEADING_STEPS * std::f32::consts::TAU
+    }
+}
+
+/// An angle (radians) in 1/65536 turn, wrapped.
+fn turn_steps(radians: f32) -> u16 {
+    let turn = radians.rem_euclid(std::f32::consts::TAU) / std::f32::consts::TAU;
+    ((turn * HEADING_STEPS).round() as u32 & 0xFFFF) as u16
+}
+
+/// Radians of an angle in 1/65536 turn, signed (-π..π).
+fn signed_radians(steps: u16) -> f32 {
+    f32::from(steps as i16) / HEADING_STEPS * std::f32::consts::TAU
+}
+
+impl NetTilt {
+    /// The quantised pitch and roll of a transform.
+    pub fn of(t: &SimTransform) -> Self {
+        Self { pitch: turn_steps(t.orientation[0]) as i16, roll: turn_steps(t.orientation[1]) as i16 }
+    }
+
+    /// Pitch and roll in radians (-π..π).
+    pub fn radians(&self) -> [f32; 2] {
+        [signed_radians(self.pitch as u16), signed_radians(self.roll as u16)]
+    }
+}
+
+impl NetTurret {
+    /// The quantised turret heading of a weapon.
+    pub fn of(w: &Weapon) -> Self {
+        Self { heading: turn_steps(w.turret) }
+    }
+
+    /// The heading in radians (-π..π, as combat keeps it).
+    pub fn radians(&self) -> f32 {
+        signed_radians(self.heading)
     }
 }
 
@@ -115,17 +170,18 @@ impl NetHealth {
 #[reflect(Component)]
 pub struct DuplicateMirror;
 
-type Row<'a> = (&'a NetObject, &'a NetPose, &'a NetOwner, Option<&'a NetHealth>);
+type Row<'a> =
+    (&'a NetObject, &'a NetPose, &'a NetOwner, Option<&'a NetHealth>, Option<&'a NetTilt>, Option<&'a NetTurret>);
 
-/// The hash of the replicated state: every object's identity, pose, owner and hit
-/// points in id order (word-wise FNV-1a). The host and each client compute it over
+/// The hash of the replicated state: every object's identity, pose, owner, hit
+/// points, tilt and turret in id order (word-wise FNV-1a). The host and each client compute it over
 /// the same integers.
 pub fn replicated_hash(world: &mut World) -> u64 {
     let mut q = world.query_filtered::<Row, Without<DuplicateMirror>>();
     let mut rows: Vec<Row> = q.iter(world).collect();
     rows.sort_unstable_by_key(|r| r.0.id);
     let mut h = Fnv1a::default();
-    for (object, pose, owner, health) in rows {
+    for (object, pose, owner, health, tilt, turret) in rows {
         h.word(object.id);
         h.word(object.kind);
         h.write(object.key.as_bytes());
@@ -135,6 +191,12 @@ pub fn replicated_hash(world: &mut World) -> u64 {
         h.word(u32::from(owner.player));
         if let Some(hp) = health {
             h.word(u32::from(hp.hp) | u32::from(hp.max) << 16);
+        }
+        if let Some(t) = tilt {
+            h.word(u32::from(t.pitch as u16) | u32::from(t.roll as u16) << 16);
+        }
+        if let Some(t) = turret {
+            h.word(u32::from(t.heading));
         }
     }
     h.0

@@ -4,9 +4,9 @@
 //! Every length is checked before a read, every count against the bytes left before
 //! an allocation; a sequence that does not decode is refused whole, with the offset
 //! and the frame that failed. Ids of `0x4000_0000..` are the project's own (orders and
-//! their acknowledgement, lobby readiness and player flags, LAN discovery, and
-//! `SYSMSG_SET_TIME`, whose name only is known): the original's ids for them
-//! are unknown.
+//! their acknowledgement, lobby readiness and player flags, LAN discovery, a tick's
+//! combat and effect events, and `SYSMSG_SET_TIME`, whose name only is known): the
+//! original's ids for them are unknown.
 
 use iron3d_core::{Order, PilotInput};
 use std::fmt;
@@ -59,6 +59,8 @@ pub mod id {
     pub const PLAYER_STATE: u32 = 0x4000_0006;
     /// `SYSMSG_SET_TIME` (its original id is unknown): the host's game clock.
     pub const SET_TIME: u32 = 0x4000_0007;
+    /// Project's own: a tick's combat and effect events ([`crate::events`]).
+    pub const EVENTS: u32 = 0x4000_0020;
 }
 
 /// Largest encoded sequence accepted (bytes).
@@ -254,6 +256,13 @@ pub enum Gmsg {
         /// Mission played.
         mission: String,
     },
+    /// One tick's combat and effect events, the host's clock for clients (project's own).
+    Events {
+        /// Game tick they happened in.
+        tick: u32,
+        /// The events, in the order the host's queue had them.
+        events: Vec<crate::events::NetEvent>,
+    },
 }
 
 /// An order on the wire: [`Order`] with the scheme as its name (the host interns it).
@@ -361,6 +370,7 @@ pub fn name(id: u32) -> &'static str {
         id::SESSION => "IRON3D_SESSION",
         id::PLAYER_STATE => "IRON3D_PLAYER_STATE",
         id::SET_TIME => "SYSMSG_SET_TIME",
+        id::EVENTS => "IRON3D_EVENTS",
         id::INVALID => "GMSG_INVALID",
         _ => "unknown",
     }
@@ -391,6 +401,7 @@ impl Gmsg {
             Self::Session { .. } => id::SESSION,
             Self::PlayerState { .. } => id::PLAYER_STATE,
             Self::SetTime { .. } => id::SET_TIME,
+            Self::Events { .. } => id::EVENTS,
         }
     }
 
@@ -478,6 +489,10 @@ impl Gmsg {
                 w.u16(*player);
                 w.u8(u8::from(*host) | u8::from(*ready) << 1);
             }
+            Self::Events { tick, events } => {
+                w.u32(*tick);
+                w.bytes(&crate::events::encode(events));
+            }
         }
     }
 
@@ -527,6 +542,7 @@ impl Gmsg {
                 }
             }
             id::SET_TIME => Self::SetTime { tick: r.u32()? },
+            id::EVENTS => Self::Events { tick: r.u32()?, events: crate::events::decode(&r.bytes()?)? },
             id::DISCOVER => Self::Discover { version: r.u32()? },
             id::GET_SAVEGAME_FROM_HOST => Self::GetSavegameFromHost { transfer: r.u32()? },
             id::APPEND_RESOURCE => {

@@ -11,7 +11,11 @@ use bevy_replicon::prelude::*;
 pub(crate) fn send(world: &mut World, clients: &[Entity], messages: &[Gmsg]) {
     let Some(bytes) = encoded(messages) else { return };
     let unreliable = messages.iter().all(|m| m.delivery() == Delivery::Unreliable);
-    for &client in clients {
+    // A client that left this frame is no longer a target (its departure is handled
+    // at the next receive).
+    let connected: Vec<Entity> =
+        clients.iter().copied().filter(|c| world.get::<ConnectedClient>(*c).is_some()).collect();
+    for client in connected {
         let targets = SendTargets::Single(client.into());
         if unreliable {
             world.write_message(ToClients { targets, message: ClientBoundUnreliable(bytes.clone()) });

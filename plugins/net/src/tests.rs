@@ -1,6 +1,7 @@
 use crate::schema::{self, DecodeError, Gmsg, SessionPhase, WireOrder, id};
 use iron3d_core::{Order, PilotInput};
 
+mod events;
 mod session;
 
 /// One of every message, with non-trivial fields.
@@ -40,6 +41,13 @@ fn every_message() -> Vec<Gmsg> {
         Gmsg::AppendResource { transfer: 4, total: 10, offset: 6, chunk: vec![1, 2, 3, 4] },
         Gmsg::RemoveResource { transfer: 4, reason: "timed out".into() },
         Gmsg::Session { version: 1, port: 5150, players: 3, max_players: 8, mission: "single.01".into() },
+        Gmsg::Events {
+            tick: 12,
+            events: vec![
+                crate::events::NetEvent::Fired { shooter: 3, target: 9, weapon: 1, speed: 90 },
+                crate::events::NetEvent::Outcome { clan: 1, outcome: iron3d_core::Outcome::Completed },
+            ],
+        },
     ]
 }
 
@@ -137,6 +145,7 @@ fn payload_defects_are_refused() {
     bad(&frame(id::READY, &[1, 0]), "after the payload");
     bad(&frame(id::MISSION_DATA_PATH, &[2, 0, 0xFF, 0xFE]), "not UTF-8");
     bad(&frame(id::MISSION_DATA_PATH, &[9, 0, b'a']), "need 9 bytes");
+    bad(&frame(id::EVENTS, &[0, 0, 0, 0, 1, 0, 9]), "event tag 9 at offset 0");
     let nan = f32::NAN.to_bits().to_le_bytes();
     let mut order = vec![0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1];
     order.extend_from_slice(&nan);

@@ -1,16 +1,23 @@
 //! `iron3d-server`: the dedicated host. Loads a mission, opens the UDP port, prints
 //! `listening on ADDR` once clients can join, and runs the simulation in real time
 //! without a window, a GPU or audio (until `--ticks` ticks have run, if given). With
-//! `--wait-players N` the mission clock starts only once N joined players are ready.
+//! `--wait-players N` the mission clock starts only once N joined players are ready;
+//! with `--speed K` it runs K ticks per 64 ms of wall time. It exits once the session
+//! ends (every player's clan has its outcome).
 
 use clap::Parser;
 use iron3d_core::GameClock;
-use iron3d_net::{Clock, DEFAULT_PORT, HostSettings, LeavePolicy, MAX_PLAYERS, NetWatcher, host_app};
+use iron3d_net::speed::MAX_SPEED;
+use iron3d_net::{Clock, DEFAULT_PORT, HostSettings, LeavePolicy, MAX_PLAYERS, NetWatcher, SessionEnd, host_app};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long the server stays up after the session ended (its last messages reach
+/// the clients).
+const END_GRACE: Duration = Duration::from_secs(2);
 
 /// The dedicated Iron3D host.
 #[derive(Parser, Debug)]
@@ -21,8 +28,8 @@ use std::time::Duration;
     after_help = "Clients join with `iron3d --join ADDR` or `iron3d-cli net bots --server ADDR`. Players take the \
     mission's playing clans in turn; a departed player's units go to another player of its clan or to the computer \
     (--leave delete removes them). With --wait-players N, players wait in the lobby and the mission clock (and \
-    --ticks) starts when N of them are ready. Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
-    Exit status: 0 after --ticks ticks; 1 when the game data (a layer: the project's data, --data, a --mod) or the \
+    --ticks) starts when N of them are ready. With --speed K the host runs K ticks per 64 ms of wall time (fast-forward)     and clients follow its clock. Once every clan a player commands has its outcome the session ends for everyone     and the server exits (status 0). Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
+    Exit status: 0 after --ticks ticks or when the session ended; 1 when the game data (a layer: the project's data, --data, a --mod) or the \
     mission cannot be loaded or the port cannot be opened; 2 on a usage error."
 )]
 struct Args {
@@ -52,6 +59,9 @@ struct Args {
     /// Hold the mission clock until this many joined players are ready (0: start at once).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=i64::from(MAX_PLAYERS)))]
     wait_players: u8,
+    /// Ticks run per 64 ms of wall time (1: real time; up to 8 to fast-forward).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=i64::from(MAX_SPEED)))]
+    speed: u8,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -88,6 +98,7 @@ fn main() -> ExitCode {
         max_players: args.max_players,
         leave,
         wait_players: args.wait_players,
+        speed: args.speed,
         ..HostSettings::default()
     };
     let (mut app, addr) = match host_app(&game, settings, args.port, Clock::Real) {
@@ -100,6 +111,7 @@ fn main() -> ExitCode {
     println!("listening on {addr}");
     let _ = std::io::stdout().flush();
     let start = app.world().resource::<GameClock>().tick;
+    let mut ended: Option<Instant> = None;
     loop {
         app.update();
         let ran = app.world().resource::<GameClock>().tick - start;
@@ -107,6 +119,14 @@ fn main() -> ExitCode {
             let players = app.world().resource::<NetWatcher>().players.len();
             println!("ran {ran} ticks; {players} players connected");
             return ExitCode::SUCCESS;
+        }
+        if let Some(tick) = app.world().resource::<SessionEnd>().tick {
+            // The end is sent reliably: the transport gets a moment to deliver it.
+            let since = *ended.get_or_insert_with(Instant::now);
+            if since.elapsed() >= END_GRACE {
+                println!("the session ended after tick {tick} ({ran} ticks run)");
+                return ExitCode::SUCCESS;
+            }
         }
         std::thread::sleep(Duration::from_millis(4));
     }

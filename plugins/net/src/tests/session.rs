@@ -12,21 +12,21 @@ use iron3d_sim::StateHash;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-const MISSION: &str = "single.01";
+pub(super) const MISSION: &str = "single.01";
 
-fn game() -> Arc<iron3d_vfs::GameDir> {
+pub(super) fn game() -> Arc<iron3d_vfs::GameDir> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
     Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
 }
 
-struct Session {
-    host: App,
-    addr: SocketAddr,
-    clients: Vec<App>,
+pub(super) struct Session {
+    pub(super) host: App,
+    pub(super) addr: SocketAddr,
+    pub(super) clients: Vec<App>,
 }
 
 impl Session {
-    fn new(settings: HostSettings, clients: usize) -> Self {
+    pub(super) fn new(settings: HostSettings, clients: usize) -> Self {
         // Tests never take the machine's discovery port.
         let discovery_port = settings.discovery_port.filter(|p| *p == 0);
         let settings = HostSettings { mission: MISSION.into(), discovery_port, ..settings };
@@ -41,19 +41,19 @@ impl Session {
         self.clients.push(client_app(self.addr, name, Clock::Stepped).unwrap());
     }
 
-    fn step(&mut self, ticks: u32) {
+    pub(super) fn step(&mut self, ticks: u32) {
         for _ in 0..ticks {
             self.host.update();
             self.clients.iter_mut().for_each(App::update);
         }
     }
 
-    fn session(&self, client: usize) -> &ClientSession {
+    pub(super) fn session(&self, client: usize) -> &ClientSession {
         self.clients[client].world().resource::<ClientSession>()
     }
 
     /// Units of `clan` on the host, by id.
-    fn units(&mut self, clan: i32) -> Vec<u32> {
+    pub(super) fn units(&mut self, clan: i32) -> Vec<u32> {
         let mut q = self.host.world_mut().query_filtered::<(&OriginalObjectId, &Owner), With<iron3d_core::Movable>>();
         let mut v: Vec<u32> = q.iter(self.host.world()).filter(|(_, o)| o.clan == clan).map(|(id, _)| id.0).collect();
         v.sort_unstable();
@@ -75,7 +75,7 @@ impl Session {
     }
 }
 
-fn playing_clans(app: &App) -> Vec<u32> {
+pub(super) fn playing_clans(app: &App) -> Vec<u32> {
     app.world().resource::<MissionClans>().clans.iter().filter(|c| c.plays()).map(|c| c.index).collect()
 }
 
