@@ -135,8 +135,8 @@ impl Streaming {
 
 impl Args {
     /// The save or replay of `--load` or `--replay`.
-    pub fn open_file(&self) -> Option<iron3d_ui::saves::OpenFile> {
-        use iron3d_ui::saves::OpenFile;
+    pub fn open_file(&self) -> Option<iron3d_ui::OpenFile> {
+        use iron3d_ui::OpenFile;
         self.load.clone().map(OpenFile::Save).or_else(|| self.replay.clone().map(OpenFile::Replay))
     }
 
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn load_and_replay_open_a_file_and_exclude_a_mission() {
-        use iron3d_ui::saves::OpenFile;
+        use iron3d_ui::OpenFile;
         let args = Args::try_parse_from(["iron3d", "--load", "a.sav"]).expect("parse");
         assert_eq!(args.open_file(), Some(OpenFile::Save("a.sav".into())));
         let args = Args::try_parse_from(["iron3d", "--replay", "b.rpl"]).expect("parse");

@@ -2,12 +2,12 @@
 //! `sky.wea`, a WEAR table naming the mission's sky material and the rain, snow and
 //! lightning materials of `Material.lib`. The spec does not give the row order; the demo
 //! puts the sky first (the project reads the first row as the sky object's material,
-//! `iron3d_weather::sky`), then follows the spec's wording (rain, snow, lightning). The
+//! `plugins/weather/src/sky.rs`), then follows the spec's wording (rain, snow, lightning). The
 //! missions' skies differ: `tutorial.01` a clear day, `single.01` dusk (a night sky for
 //! the music), `single.02` a warm haze; any other mission gets the clear day.
 //!
 //! Beside it goes `weather.ron`, the iron3d project's own weather schedule (version 1,
-//! read by `iron3d_weather::schedule`): keys over mission time with rain, snow and
+//! read by `plugins/weather/src/schedule.rs`): keys over mission time with rain, snow and
 //! lightning intensity, the sample names, the lightning bounds (the whole map) and the
 //! look. Every mission has weather from its first second: `tutorial.01` a thunderstorm
 //! that eases off, `single.01` snow, `single.02` drizzle with distant lightning.

@@ -4,13 +4,27 @@
 //! the timer advances and, when it fires, a variation of the pool the sky selects plays
 //! once. Paused frames do not advance it (its state is kept).
 
+use crate::AudioSystems;
 use crate::music::{IndexGenerator, MUSIC_STREAM, VariationPools, VariationTimer, rand15, seeded_generator};
 use crate::samples::MISSION_SOUND_LIBRARY;
 use bevy::prelude::*;
 use iron3d_assets::GameData;
-use iron3d_core::{RandomStream, SimRandom, SoundAction, SoundBus, SoundCue, SoundKey};
+use iron3d_core::{AppState, MissionStart, Pause, RandomStream, SimRandom, SoundAction, SoundBus, SoundCue, SoundKey};
 use iron3d_formats::config::BlockCfg;
 use iron3d_mission::LoadedMission;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<AmbientMusic>()
+        .init_resource::<SkyBaseColour>()
+        .register_type::<AmbientMusic>()
+        .register_type::<SkyBaseColour>()
+        .add_systems(OnEnter(AppState::InGame), open.in_set(MissionStart::Present))
+        .add_systems(OnExit(AppState::InGame), close)
+        .add_systems(
+            PostUpdate,
+            vary.run_if(in_state(Pause::Running)).after(crate::producers::clicks).in_set(AudioSystems::Cues),
+        );
+}
 
 /// Loop id of the theme (loop ids of the audio plugin live above bit 40, clear of the
 /// other producers' small ids).

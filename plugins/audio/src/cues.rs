@@ -2,6 +2,7 @@
 //! with a device), change or stop a loop, and log the event with its result. Runs once
 //! per frame after the listener was placed, before `bevy_kira_audio` plays its queue.
 
+use crate::AudioSystems;
 use crate::device::{AudioDevice, CueOutcome, kira_sound};
 use crate::listener::Listener;
 use crate::log::{SoundEvent, SoundEventLog};
@@ -12,8 +13,15 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_kira_audio::{Audio, AudioControl, AudioSource};
 use iron3d_assets::GameData;
-use iron3d_core::{GameClock, SoundAction, SoundCue};
+use iron3d_core::{GameClock, SoundAction, SoundBus, SoundCue, SoundKey};
 use iron3d_mission::LoadedMission;
+
+pub(super) fn plugin(app: &mut App) {
+    app.register_type::<SoundKey>()
+        .register_type::<SoundBus>()
+        .register_type::<SoundAction>()
+        .add_systems(PostUpdate, handle_cues.after(crate::ambient::vary).in_set(AudioSystems::Cues));
+}
 
 /// Everything playing a cue touches.
 #[derive(SystemParam)]

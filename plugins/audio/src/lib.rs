@@ -15,29 +15,25 @@ mod device;
 mod fx;
 mod listener;
 mod log;
-pub mod music;
+mod music;
 mod producers;
 mod samples;
 mod settings;
 mod voices;
 
-pub use ambient::{AmbientMusic, SkyBaseColour, THEME_LOOP};
-pub use cues::CuePlayer;
-pub use device::{AudioDevice, CueOutcome, DeviceChoice, kira_sound};
+pub use ambient::SkyBaseColour;
+pub use device::{CueOutcome, DeviceChoice};
 pub use fx::{effect_sound_cues, sound_cue};
-pub use listener::{Listener, attenuation};
 pub use log::{SoundEvent, SoundEventLog};
-pub use producers::{ENGINE_LOOPS, ProducerState, SoundTable, engine_loop};
-pub use samples::{LookupChain, MISSION_SOUND_LIBRARY, Sample, SampleCache, SampleError};
 pub use settings::AudioSettings;
-pub use voices::{Applied, PAUSED_BUSES, Voice, Voices};
 
 use bevy::prelude::*;
-use iron3d_core::{AppState, FrameSystems, MissionStart, Pause, SoundAction, SoundBus, SoundKey};
+use device::AudioDevice;
+use iron3d_core::FrameSystems;
 
 /// The audio steps of a frame, in order (`PostUpdate`).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AudioSystems {
+enum AudioSystems {
     /// The listener takes the camera's place.
     Listener,
     /// Interface producers and the music, then the frame's cues are played.
@@ -64,34 +60,8 @@ impl Plugin for GameAudioPlugin {
             }
             AudioDevice::NoDevice { reason } => info!(target: "audio", "sound off: {reason}"),
         }
-        match iron3d_rules::Rules::shipped() {
-            Ok(rules) => {
-                app.insert_resource(SoundTable::new(&rules, Default::default()));
-            }
-            Err(e) => error!(target: "audio", "no game sounds: {e}"),
-        }
         app.insert_resource(device)
-            .init_resource::<AudioSettings>()
-            .init_resource::<Listener>()
-            .init_resource::<SampleCache>()
-            .init_resource::<Voices>()
-            .init_resource::<SoundEventLog>()
-            .init_resource::<AmbientMusic>()
-            .init_resource::<SkyBaseColour>()
-            .init_resource::<ProducerState>()
             .register_type::<AudioDevice>()
-            .register_type::<AudioSettings>()
-            .register_type::<Listener>()
-            .register_type::<SampleCache>()
-            .register_type::<Voices>()
-            .register_type::<SoundEventLog>()
-            .register_type::<AmbientMusic>()
-            .register_type::<SkyBaseColour>()
-            .register_type::<ProducerState>()
-            .register_type::<SoundTable>()
-            .register_type::<SoundKey>()
-            .register_type::<SoundBus>()
-            .register_type::<SoundAction>()
             .configure_sets(
                 PostUpdate,
                 (AudioSystems::Listener, AudioSystems::Cues, AudioSystems::Mix)
@@ -99,39 +69,16 @@ impl Plugin for GameAudioPlugin {
                     .in_set(FrameSystems::Audio)
                     .before(bevy_kira_audio::AudioSystemSet::PlayTypedChannels),
             )
-            .add_systems(OnEnter(AppState::MainMenu), producers::menu_table)
-            .add_systems(OnEnter(AppState::Loading), (log::clear, samples::clear))
-            .add_systems(
-                OnEnter(AppState::InGame),
-                (ambient::open, producers::adopt_rules).in_set(MissionStart::Present),
-            )
-            .add_systems(OnExit(AppState::InGame), (ambient::close, voices::stop_all, producers::reset))
-            .add_systems(OnEnter(Pause::Paused), voices::pause)
-            .add_systems(OnExit(Pause::Paused), voices::resume)
-            .add_systems(
-                FixedPostUpdate,
-                (
-                    producers::engines.run_if(in_state(Pause::Running).and_then(resource_exists::<SoundTable>)),
-                    producers::outcome_voices,
-                ),
-            )
-            .add_systems(PostUpdate, listener::follow_camera.in_set(AudioSystems::Listener))
-            .add_systems(
-                PostUpdate,
-                (
-                    (producers::responses, producers::clicks).chain().run_if(resource_exists::<SoundTable>),
-                    ambient::vary.run_if(in_state(Pause::Running)),
-                    cues::handle_cues,
-                )
-                    .chain()
-                    .in_set(AudioSystems::Cues),
-            )
-            .add_systems(
-                PostUpdate,
-                (voices::follow_owners, voices::advance_and_mix, voices::apply_to_kira)
-                    .chain()
-                    .in_set(AudioSystems::Mix),
-            );
+            .add_plugins((
+                settings::plugin,
+                listener::plugin,
+                samples::plugin,
+                voices::plugin,
+                log::plugin,
+                ambient::plugin,
+                producers::plugin,
+                cues::plugin,
+            ));
     }
 }
 

@@ -8,8 +8,15 @@
 //! is not recorded): full volume within `range.0`, falling linearly to silence at
 //! `range.1`; the pan is the direction's share along the listener's right.
 
+use crate::AudioSystems;
 use bevy::prelude::*;
 use iron3d_assets::axes::to_game;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Listener>()
+        .register_type::<Listener>()
+        .add_systems(PostUpdate, follow_camera.in_set(AudioSystems::Listener));
+}
 
 /// Where the game is heard from, in game space (Z up).
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Default, Reflect)]

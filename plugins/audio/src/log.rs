@@ -5,7 +5,13 @@
 
 use crate::device::CueOutcome;
 use bevy::prelude::*;
-use iron3d_core::{OriginalObjectId, SoundAction, SoundBus, SoundKey};
+use iron3d_core::{AppState, OriginalObjectId, SoundAction, SoundBus, SoundKey};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SoundEventLog>()
+        .register_type::<SoundEventLog>()
+        .add_systems(OnEnter(AppState::Loading), clear);
+}
 
 /// One handled cue.
 #[derive(Debug, Clone, PartialEq, Reflect)]

@@ -1,6 +1,6 @@
 //! Ambient music, `docs/reference/runtime.md` §9 (confirmed), as pure logic: the variation pools
 //! of `ambient_music_variation`, the day/night choice, the timer and the two-word 16-bit
-//! index generator. The Bevy side is [`crate::AmbientMusic`].
+//! index generator. The Bevy side is [`crate::ambient::AmbientMusic`].
 //!
 //! Where the spec is silent the project decides (each marked *project* below): the
 //! pools' keys are numbered from 1 and end at the first gap; the timer restarts from 0

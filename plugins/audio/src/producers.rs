@@ -9,13 +9,38 @@
 //! effects (`iron3d_render`'s effect playback sends the cues of their opcode-2 records,
 //! or the cue table's samples when an effect has none).
 
+use crate::AudioSystems;
 use bevy::prelude::*;
 use iron3d_core::{
-    GameMessage, GameMessageKind, GameRules, InterfaceClick, Kinematics, MissionClans, Movable, ObjectTable,
-    OriginalObjectId, Outcome, SimTransform, SoundAction, SoundBus, SoundCue, SoundKey, UnitClass, UnitResponse,
+    AppState, GameMessage, GameMessageKind, GameRules, InterfaceClick, Kinematics, MissionClans, MissionStart, Movable,
+    ObjectTable, OriginalObjectId, Outcome, Pause, SimTransform, SoundAction, SoundBus, SoundCue, SoundKey, UnitClass,
+    UnitResponse,
 };
 use iron3d_rules::{CueEvent, Cues, Rules};
 use std::sync::Arc;
+
+pub(super) fn plugin(app: &mut App) {
+    match Rules::shipped() {
+        Ok(rules) => {
+            app.insert_resource(SoundTable::new(&rules, Default::default()));
+        }
+        Err(e) => error!(target: "audio", "no game sounds: {e}"),
+    }
+    app.init_resource::<ProducerState>()
+        .register_type::<ProducerState>()
+        .register_type::<SoundTable>()
+        .add_systems(OnEnter(AppState::MainMenu), menu_table)
+        .add_systems(OnEnter(AppState::InGame), adopt_rules.in_set(MissionStart::Present))
+        .add_systems(OnExit(AppState::InGame), reset)
+        .add_systems(
+            FixedPostUpdate,
+            (engines.run_if(in_state(Pause::Running).and_then(resource_exists::<SoundTable>)), outcome_voices),
+        )
+        .add_systems(
+            PostUpdate,
+            (responses, clicks).chain().run_if(resource_exists::<SoundTable>).in_set(AudioSystems::Cues),
+        );
+}
 
 /// What the producers play: the engine's numbers from the rules, the samples from the
 /// data's cue table.

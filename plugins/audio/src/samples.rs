@@ -10,11 +10,15 @@
 //! server: a missing and an empty entry would both be a failed load there.
 
 use bevy::prelude::*;
-use iron3d_core::SoundKey;
+use iron3d_core::{AppState, SoundKey};
 use iron3d_formats::sound::{DecodedSample, SoundLoad};
 use iron3d_vfs::{GameDir, fold_path};
 use std::collections::HashMap;
 use std::sync::Arc;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SampleCache>().register_type::<SampleCache>().add_systems(OnEnter(AppState::Loading), clear);
+}
 
 /// The library a bare sample name means: the standard sound archive of the game
 /// directory (`docs/reference/runtime.md` §2.7; the project's reading of "the mission's sound

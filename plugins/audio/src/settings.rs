@@ -7,6 +7,10 @@ use bevy::prelude::*;
 use iron3d_core::SoundBus;
 use serde::{Deserialize, Serialize};
 
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<AudioSettings>().register_type::<AudioSettings>();
+}
+
 /// Bus volumes (0..1) and mute.
 #[derive(Resource, Debug, Clone, PartialEq, Reflect, Serialize, Deserialize)]
 #[reflect(Resource)]

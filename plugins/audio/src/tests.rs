@@ -3,10 +3,16 @@
 //! call for, tick by tick; pause, mute, the listener and the music.
 
 use super::*;
+use crate::ambient::{AmbientMusic, THEME_LOOP};
+use crate::listener::Listener;
+use crate::producers::{SoundTable, engine_loop};
+use crate::samples::SampleCache;
+use crate::voices::Voices;
 use bevy::state::app::StatesPlugin;
 use iron3d_assets::GameData;
 use iron3d_core::{
-    CommandQueue, GameClock, Kinematics, Order, OriginalObjectId, SimCommand, SimTransform, SoundCue, UnitResponse,
+    CommandQueue, GameClock, Kinematics, Order, OriginalObjectId, Pause, SimCommand, SimTransform, SoundAction,
+    SoundBus, SoundCue, SoundKey, UnitResponse,
 };
 use iron3d_sim::testing::{enter_game, publish_map, spawn_unit};
 use iron3d_vfs::GameDir;

@@ -7,11 +7,21 @@
 //! pauses the world's voices (effects, ambient, voice buses); resuming continues them
 //! where they were; music and interface sounds play on.
 
+use crate::AudioSystems;
 use crate::listener::Listener;
 use crate::settings::AudioSettings;
 use bevy::prelude::*;
 use bevy_kira_audio::{AudioInstance, AudioTween};
-use iron3d_core::{ObjectTable, OriginalObjectId, SimTransform, SoundBus, SoundCue, SoundKey};
+use iron3d_core::{AppState, ObjectTable, OriginalObjectId, Pause, SimTransform, SoundBus, SoundCue, SoundKey};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Voices>()
+        .register_type::<Voices>()
+        .add_systems(OnExit(AppState::InGame), stop_all)
+        .add_systems(OnEnter(Pause::Paused), pause)
+        .add_systems(OnExit(Pause::Paused), resume)
+        .add_systems(PostUpdate, (follow_owners, advance_and_mix, apply_to_kira).chain().in_set(AudioSystems::Mix));
+}
 
 /// The buses a paused game holds.
 pub const PAUSED_BUSES: [SoundBus; 3] = [SoundBus::Effects, SoundBus::Ambient, SoundBus::Voice];

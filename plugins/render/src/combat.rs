@@ -4,9 +4,18 @@
 //! when an explosion's cannot be played, a fireball that grows and fades stands in.
 //! Ages run on virtual time and hold while the game is paused.
 
+use crate::MissionRenderSystems;
 use bevy::prelude::*;
 use iron3d_assets::axes::to_bevy;
 use iron3d_core::{AppState, GameMessage, GameMessageKind, ObjectTable, Pause, Projectile, SimTransform, Weapon};
+
+pub(super) fn plugin(app: &mut App) {
+    app.register_type::<Fireball>().register_type::<Beam>().add_systems(Startup, setup).add_systems(
+        Update,
+        ((shells, spawn_beams).chain(), age_stand_ins.after(crate::effects::animate_effects))
+            .in_set(MissionRenderSystems::Animate),
+    );
+}
 
 /// How long a fireball lasts (seconds).
 const FIREBALL_SECONDS: f32 = 1.5;

@@ -16,6 +16,7 @@
 //! played instead. A record's material that fails to load is drawn as a plain warm
 //! glow (the project's choice).
 
+use crate::MissionRenderSystems;
 use crate::combat::{CombatLook, LIFT, spawn_fireball};
 use crate::effect_plan::{EffectPlan, MaterialRef, RecordKind, ease, plan, progress};
 use crate::materials::standard_material;
@@ -26,8 +27,8 @@ use iron3d_assets::axes::to_bevy;
 use iron3d_assets::{GameData, Mat0Asset};
 use iron3d_combat::CombatRules;
 use iron3d_core::{
-    AppState, GameMessage, GameMessageKind, GameRules, ObjectTable, OriginalObjectId, Pause, SimTransform, SoundBus,
-    SoundCue, SoundKey, UnitClass, Weapon,
+    AppState, GameMessage, GameMessageKind, GameRules, MissionStart, ObjectTable, OriginalObjectId, Pause,
+    SimTransform, SoundBus, SoundCue, SoundKey, UnitClass, Weapon,
 };
 use iron3d_formats::ReadOptions;
 use iron3d_formats::model::fxid::Effect;
@@ -35,6 +36,23 @@ use iron3d_formats::rng::SplitMix64;
 use iron3d_rules::{Cue, CueEvent};
 use std::collections::HashMap;
 use std::sync::Arc;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<EffectLibrary>()
+        .register_type::<EffectLibrary>()
+        .register_type::<PlayingEffect>()
+        .register_type::<EffectSprite>()
+        .register_type::<EffectLight>()
+        .add_systems(Startup, setup)
+        .add_systems(OnEnter(AppState::InGame), preload.in_set(MissionStart::Present))
+        .add_systems(OnExit(AppState::InGame), reset)
+        .add_systems(
+            Update,
+            (play_combat_effects.after(crate::combat::spawn_beams), age_effects, animate_effects)
+                .chain()
+                .in_set(MissionRenderSystems::Animate),
+        );
+}
 
 /// The archive the cue table's effect names are looked up in.
 pub const EFFECTS_ARCHIVE: &str = "effects.rlb";

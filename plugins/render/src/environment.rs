@@ -3,9 +3,20 @@
 //! until a mission's sky replaces its colours and light (`iron3d_weather`'s mission sky,
 //! from the mission's `sky.wea` material).
 
+use crate::MissionRenderSystems;
 use bevy::camera::Exposure;
 use bevy::pbr::{DistanceFog, FogFalloff};
 use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Environment>().register_type::<Environment>().add_systems(Startup, setup).add_systems(
+        Update,
+        (
+            configure_cameras.in_set(MissionRenderSystems::Attach),
+            apply.run_if(resource_changed::<Environment>).after(MissionRenderSystems::Attach),
+        ),
+    );
+}
 
 /// Default ambient brightness; lightmaps (baked ambient) are scaled to match it.
 pub const AMBIENT_BRIGHTNESS: f32 = 600.0;

@@ -25,7 +25,9 @@ use bevy::render::renderer::RenderAdapterInfo;
 use bevy::shader::ShaderRef;
 use serde::{Deserialize, Serialize};
 
+use crate::MissionRenderSystems;
 use crate::software::software;
+use iron3d_core::AppState;
 
 /// How terrain and models are shaded (a video setting).
 #[derive(Resource, Reflect, Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -145,15 +147,22 @@ pub struct FastShaded {
 #[derive(Resource, Debug, Default)]
 pub struct FastMaterials(HashMap<AssetId<StandardMaterial>, Handle<FastMaterial>>);
 
-/// Adds the material (with the renderer) and the shading switch.
-pub(crate) fn plugin(app: &mut App) {
+/// Adds the material (with the renderer), the shading switch and its systems.
+pub(super) fn plugin(app: &mut App) {
     if app.get_sub_app(RenderApp).is_some() {
         embedded_asset!(app, "fast_shading.wgsl");
         app.add_plugins(MaterialPlugin::<FastMaterial>::default());
     } else {
         app.init_asset::<FastMaterial>();
     }
-    app.init_resource::<Shading>().init_resource::<FastMaterials>().register_type::<Shading>();
+    app.init_resource::<Shading>()
+        .init_resource::<FastMaterials>()
+        .register_type::<Shading>()
+        .add_systems(OnExit(AppState::InGame), forget)
+        .add_systems(
+            Update,
+            (shade.after(crate::materials::animate_materials), cluster_views).in_set(MissionRenderSystems::Animate),
+        );
 }
 
 /// The shading in effect: the setting and the adapter it is applied to.

@@ -3,35 +3,32 @@
 //! hierarchy posed by the CTLD, shared meshes and materials), the terrain of
 //! [`iron3d_mission::LoadedMission`] and a default environment (sun, ambient light, sky
 //! colour, distance fog, exposure), and combat on screen: the FXID effects the combat
-//! rules name ([`effects`], records planned by [`effect_plan`]) with their stand-ins
-//! ([`combat`]: shells, beams, the fallback fireball). Everything loads through `game://` (see `iron3d_assets`); the
+//! rules name (`effects.rs`, records planned by `effect_plan.rs`) with their stand-ins
+//! (`combat.rs`: shells, beams, the fallback fireball). Everything loads through `game://` (see `iron3d_assets`); the
 //! Z-up → Y-up conversion lives in `iron3d_assets::axes`.
 
-pub mod combat;
-pub mod effect_plan;
-pub mod effects;
+mod combat;
+mod effect_plan;
+mod effects;
 mod environment;
-pub mod fast_shading;
+mod fast_shading;
 mod lod;
 mod materials;
 mod models;
 mod placement;
 mod software;
 mod terrain;
-pub mod turret;
+mod turret;
 
-pub use effects::{EffectLibrary, EffectLight, EffectSprite, PlayingEffect};
-pub use environment::{AMBIENT_BRIGHTNESS, Environment, Sun};
-pub use fast_shading::{FastMaterial, FastShaded, Shading};
-pub use lod::LodDistances;
-pub use materials::{AnimatedMaterial, MaterialCache};
-pub use models::{AnimatedPiece, ComponentModel, ModelPart, ModelPiece, ModelState, ObjectModel, PrototypeCache};
+pub use environment::{AMBIENT_BRIGHTNESS, Environment};
+pub use fast_shading::{FastShaded, Shading};
 pub use software::SoftwareBatchingPlugin;
-pub use terrain::{TerrainRoot, TerrainView};
-pub use turret::{ControlPointAt, TurretPiece};
+pub use terrain::TerrainView;
 
 use bevy::prelude::*;
-use iron3d_core::{AppState, FrameSystems, MissionStart};
+use iron3d_core::AppState;
+use materials::MaterialCache;
+use models::PrototypeCache;
 
 /// Draw statistics for the debug overlay: draw calls scale with distinct mesh/material
 /// pairs, not with object count.
@@ -97,7 +94,7 @@ impl std::fmt::Debug for RenderStats {
 
 /// System sets of the mission renderer in `Update`, in order.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum MissionRenderSystems {
+enum MissionRenderSystems {
     /// Resolve prototypes of newly registered objects and request their assets.
     Request,
     /// Attach meshes and materials once assets are loaded.
@@ -114,65 +111,25 @@ pub struct MissionRenderPlugin;
 
 impl Plugin for MissionRenderPlugin {
     fn build(&self, app: &mut App) {
-        fast_shading::plugin(app);
         app.init_resource::<RenderStats>()
-            .init_resource::<PrototypeCache>()
-            .init_resource::<MaterialCache>()
-            .init_resource::<TerrainView>()
-            .init_resource::<Environment>()
-            .init_resource::<LodDistances>()
-            .register_type::<LodDistances>()
             .register_type::<RenderStats>()
-            .register_type::<ObjectModel>()
-            .register_type::<ModelPiece>()
-            .register_type::<AnimatedPiece>()
-            .register_type::<TurretPiece>()
-            .register_type::<ControlPointAt>()
-            .register_type::<ModelPart>()
-            .register_type::<TerrainView>()
-            .register_type::<Environment>()
-            .init_resource::<effects::EffectLibrary>()
-            .register_type::<effects::EffectLibrary>()
-            .register_type::<effects::PlayingEffect>()
-            .register_type::<effects::EffectSprite>()
-            .register_type::<effects::EffectLight>()
-            .register_type::<combat::Fireball>()
-            .register_type::<combat::Beam>()
             .configure_sets(
                 Update,
                 (MissionRenderSystems::Request, MissionRenderSystems::Attach, MissionRenderSystems::Animate).chain(),
             )
-            .add_systems(Startup, (environment::setup, combat::setup, effects::setup))
-            .add_systems(OnEnter(AppState::InGame), effects::preload.in_set(MissionStart::Present))
-            .add_systems(OnExit(AppState::InGame), (close, effects::reset, fast_shading::forget))
-            .add_systems(PostUpdate, placement::interpolate.in_set(FrameSystems::Place))
-            .add_systems(
-                Update,
-                (
-                    (placement::place_new, models::request_models, terrain::request_terrain)
-                        .in_set(MissionRenderSystems::Request),
-                    (models::attach_models, terrain::attach_terrain, environment::configure_cameras)
-                        .in_set(MissionRenderSystems::Attach),
-                    environment::apply.run_if(resource_changed::<Environment>).after(MissionRenderSystems::Attach),
-                    (
-                        (materials::animate_materials, fast_shading::shade).chain(),
-                        fast_shading::cluster_views,
-                        models::pose_pieces,
-                        turret::aim_turrets,
-                    )
-                        .in_set(MissionRenderSystems::Animate),
-                    (
-                        combat::shells,
-                        combat::spawn_beams,
-                        effects::play_combat_effects,
-                        effects::age_effects,
-                        effects::animate_effects,
-                        combat::age_stand_ins,
-                    )
-                        .chain()
-                        .in_set(MissionRenderSystems::Animate),
-                ),
-            );
+            .add_systems(OnExit(AppState::InGame), close)
+            .add_plugins((
+                fast_shading::plugin,
+                lod::plugin,
+                materials::plugin,
+                models::plugin,
+                terrain::plugin,
+                turret::plugin,
+                environment::plugin,
+                placement::plugin,
+                effects::plugin,
+                combat::plugin,
+            ));
     }
 }
 

@@ -8,6 +8,10 @@
 use bevy::camera::visibility::VisibilityRange;
 use bevy::prelude::*;
 
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LodDistances>().register_type::<LodDistances>();
+}
+
 /// The switch distances (the project's own numbers).
 #[derive(Resource, Reflect, Debug, Clone, PartialEq)]
 #[reflect(Resource)]

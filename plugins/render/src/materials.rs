@@ -6,11 +6,16 @@
 //! (a separate texture stage in the original, `docs/reference/models.md` §4.6) are Bevy lightmaps on the part
 //! entities, scaled like the ambient light they replace.
 
+use crate::MissionRenderSystems;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use iron3d_assets::Mat0Asset;
 use iron3d_formats::model::mat0::PhaseColors;
 use std::collections::HashMap;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MaterialCache>().add_systems(Update, animate_materials.in_set(MissionRenderSystems::Animate));
+}
 
 /// Shared materials: one per MAT0 (and one grey for rows without one), so every
 /// model naming the same MAT0 draws with the same material and Bevy batches them.

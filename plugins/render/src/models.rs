@@ -8,11 +8,12 @@
 //! (with a Bevy `Lightmap` from the WEAR's `LIGHTMAPS` row when the part has lightmap
 //! coordinates).
 //! Every part exists once per level of detail the node has, each level drawn in its
-//! distance range ([`crate::LodDistances`]); an object that never moves a piece is drawn
+//! distance range ([`crate::lod::LodDistances`]); an object that never moves a piece is drawn
 //! from its model's merged rest-pose parts instead of a piece hierarchy.
 //! Mesh handles are shared by the asset server (same path, same handle); materials by
 //! [`MaterialCache`] (one per MAT0).
 
+use crate::MissionRenderSystems;
 use crate::RenderStats;
 use crate::fast_shading::FastShaded;
 use crate::materials::{AnimatedMaterial, MaterialCache, MaterialSources, is_animated, standard_material};
@@ -28,6 +29,22 @@ use iron3d_formats::model::assembly::{Assembly, Attach, ComponentNodes, Piece, a
 use iron3d_formats::registry::{EffectiveRef, MeshSource, Prototype, PrototypeResolver};
 use iron3d_mission::{MissionObject, Registered};
 use std::collections::{HashMap, HashSet};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PrototypeCache>()
+        .register_type::<ObjectModel>()
+        .register_type::<ModelPiece>()
+        .register_type::<AnimatedPiece>()
+        .register_type::<ModelPart>()
+        .add_systems(
+            Update,
+            (
+                request_models.in_set(MissionRenderSystems::Request),
+                attach_models.in_set(MissionRenderSystems::Attach),
+                pose_pieces.in_set(MissionRenderSystems::Animate),
+            ),
+        );
+}
 
 /// `game://` paths of a prototype's model, `None` for non-geometric or failed keys.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,7 +130,7 @@ const TURRET: u32 = 1;
 pub struct ModelPart {
     /// WEAR row.
     pub material: u16,
-    /// Level of detail (0 = most detailed, see [`crate::LodDistances`]).
+    /// Level of detail (0 = most detailed, see [`crate::lod::LodDistances`]).
     pub level: usize,
 }
 
@@ -322,7 +339,7 @@ pub(crate) struct PartMaterials<'w> {
     sources: MaterialSources<'w>,
     cache: ResMut<'w, MaterialCache>,
     /// Where the parts' levels of detail switch.
-    lod: Res<'w, crate::LodDistances>,
+    lod: Res<'w, crate::lod::LodDistances>,
 }
 
 impl PartMaterials<'_> {

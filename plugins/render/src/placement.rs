@@ -4,9 +4,15 @@
 //! motion is smooth at any frame rate; a network mirror is drawn at its
 //! `PresentedTransform` (the netcode smooths it between updates).
 
+use crate::MissionRenderSystems;
 use bevy::prelude::*;
 use iron3d_assets::axes::placement;
-use iron3d_core::{Movable, PresentedTransform, PreviousSimTransform, SimTransform};
+use iron3d_core::{FrameSystems, Movable, PresentedTransform, PreviousSimTransform, SimTransform};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(PostUpdate, interpolate.in_set(FrameSystems::Place))
+        .add_systems(Update, place_new.in_set(MissionRenderSystems::Request));
+}
 
 fn transform_of(t: &SimTransform) -> Transform {
     let (translation, rotation, scale) = placement(t.position, t.orientation, t.scale);

@@ -8,6 +8,7 @@
 //! a depth bias so that it wins against its base layer. The engine's blend equation is
 //! unknown; overlays without a table or material are not drawn.
 
+use crate::MissionRenderSystems;
 use crate::RenderStats;
 use crate::fast_shading::FastShaded;
 use crate::materials::{AnimatedMaterial, MaterialSources, is_animated, standard_material};
@@ -17,6 +18,13 @@ use iron3d_assets::axes::to_bevy;
 use iron3d_assets::{GameData, LandAsset, Mat0Asset, WearAsset};
 use iron3d_core::AppState;
 use iron3d_mission::LoadedMission;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<TerrainView>().register_type::<TerrainView>().add_systems(
+        Update,
+        (request_terrain.in_set(MissionRenderSystems::Request), attach_terrain.in_set(MissionRenderSystems::Attach)),
+    );
+}
 
 /// Marks the terrain root entity.
 #[derive(Component, Debug, Default, Clone, Copy)]

@@ -5,10 +5,17 @@
 //! `owner_piece` names, "node-local assumed" by the spec) and the chassis' up axis.
 //! A chassis without the point turns its turret about the turret's own origin.
 
+use crate::MissionRenderSystems;
 use bevy::prelude::*;
 use iron3d_assets::MshAsset;
 use iron3d_assets::axes::to_bevy;
 use iron3d_core::Weapon;
+
+pub(super) fn plugin(app: &mut App) {
+    app.register_type::<TurretPiece>()
+        .register_type::<ControlPointAt>()
+        .add_systems(Update, aim_turrets.in_set(MissionRenderSystems::Animate));
+}
 
 /// The CTPT name of the point a turret turns about.
 pub const TURRET_CENTER: &str = "TurretCenter";

@@ -4,14 +4,25 @@
 //! straight away; a malformed one is a located warning and an empty briefing (still
 //! shown, so the player can start or go back).
 
+use crate::ScreenSystems;
 use crate::game_text::{mission_folder, parse, read};
 use crate::locale::Locale;
 use crate::menu::MissionStarter;
 use crate::screen::full_screen;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use iron3d_core::AppState;
 use iron3d_formats::config::{BlockCfg, TextRes, block_texts};
 use iron3d_vfs::GameDir;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        screen
+            .run_if(in_state(AppState::MainMenu).and_then(resource_exists::<Briefing>))
+            .in_set(ScreenSystems::Briefing),
+    );
+}
 
 /// The briefing on screen.
 #[derive(Resource, Debug, Clone, PartialEq, Eq)]

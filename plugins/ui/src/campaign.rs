@@ -5,11 +5,17 @@
 
 use bevy::prelude::*;
 use iron3d_assets::GameData;
-use iron3d_core::{Difficulty, MissionClans, MissionOutcome};
+use iron3d_core::{AppState, Difficulty, MissionClans, MissionOutcome, MissionStart};
 use iron3d_mission::MissionName;
 use iron3d_mission::campaign::{Campaign, CampaignProgress, MissionState};
 use iron3d_mission::catalogue::preflight;
 use std::collections::BTreeMap;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, load)
+        .add_systems(Update, apply_outcome.run_if(in_state(AppState::InGame)))
+        .add_systems(OnEnter(AppState::InGame), begin.in_set(MissionStart::Present));
+}
 
 /// The campaign reading of the game data and the user's progress.
 #[derive(Resource, Default)]

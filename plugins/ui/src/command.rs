@@ -8,18 +8,29 @@
 //! orders take. Selection rings, health bars, the drag box and order markers are drawn
 //! over the scene; a selected production building gets a build panel.
 
+use crate::ScreenSystems;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
-    ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, ObjectTable, Order, OriginalObjectId,
-    Owner, SchemeNames, SimTransform, UnitClass, UnitResponse,
+    AppState, ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, ObjectTable, Order,
+    OriginalObjectId, Owner, Pause, SchemeNames, SimTransform, UnitClass, UnitResponse,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
 use iron3d_terrain::Ground;
 use std::collections::BTreeSet;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MapCommand>()
+        .register_type::<MapCommand>()
+        .add_systems(Update, command.after(crate::pilot::pilot).run_if(in_state(Pause::Running)))
+        .add_systems(
+            EguiPrimaryContextPass,
+            (draw, build_panel).run_if(in_state(AppState::InGame)).in_set(ScreenSystems::InGame),
+        );
+}
 
 /// How far from the clicked point a unit is still picked (game units, beyond its radius).
 pub const PICK_RADIUS: f32 = 8.0;

@@ -13,10 +13,16 @@
 use crate::hud::HudState;
 use bevy::prelude::*;
 use iron3d_assets::GameData;
-use iron3d_core::{GameClock, TICK_MS};
+use iron3d_core::{AppState, GameClock, Pause, TICK_MS};
 use iron3d_formats::config::{BlockCfg, TextRes, block_texts, tips};
 use iron3d_mission::MissionRequest;
 use iron3d_vfs::GameDir;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, load_table)
+        .add_systems(OnEnter(AppState::Loading), load_mission)
+        .add_systems(Update, raise.run_if(in_state(Pause::Running).and_then(resource_exists::<MissionText>)));
+}
 
 /// The string table's path in the game directory.
 pub const TEXT_RES: &str = "DATA/TextRes.cfg";

@@ -3,18 +3,37 @@
 //! selected research building, the last messages (production, losses, kills), the
 //! pause menu.
 
+use crate::ScreenSystems;
 use crate::command::player_clan;
 use crate::locale::{Locale, nav_key};
 use crate::screen::{SettingsEdit, settings_controls};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_core::{
-    EconomyBoard, GameClock, GameMessage, GameMessageKind, Health, MissionClans, Movable, NavStatus, ObjectTable,
-    Order, Owner, Pause, ProductionEvent, ResearchBoard, TICK_MS,
+    AppState, EconomyBoard, GameClock, GameMessage, GameMessageKind, Health, MissionClans, Movable, NavStatus,
+    ObjectTable, Order, Owner, Pause, ProductionEvent, ResearchBoard, TICK_MS,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection};
 use iron3d_mission::{LoadedMission, MissionObject};
 use std::collections::{BTreeMap, VecDeque};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<HudState>()
+        .init_resource::<PausePage>()
+        .register_type::<HudState>()
+        .add_systems(OnEnter(Pause::Paused), open_pause_menu)
+        .add_systems(
+            Update,
+            ((messages.after(crate::command::command), economy).chain().run_if(in_state(Pause::Running)), toggle_pause),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                hud.run_if(in_state(AppState::InGame)).in_set(ScreenSystems::InGame),
+                pause_menu.run_if(in_state(Pause::Paused)).in_set(ScreenSystems::Pause),
+            ),
+        );
+}
 
 /// Messages kept on screen.
 pub const MESSAGES: usize = 6;

@@ -9,34 +9,57 @@
 //! (`TextRes.cfg`, mission messages and loading tips) and the interface's text in
 //! English and Russian (Fluent).
 
-pub mod briefing;
-
-pub mod campaign;
-pub mod command;
-pub mod game_text;
-pub mod hud;
-pub mod locale;
+mod briefing;
+mod campaign;
+mod command;
+mod game_text;
+mod hud;
+mod locale;
 mod menu;
-pub mod minimap;
+mod minimap;
 mod mission_menu;
-pub mod multiplayer;
-pub mod outcome;
+mod multiplayer;
+mod outcome;
 mod overlay;
 mod pilot;
-pub mod save_menu;
-pub mod saves;
+mod save_menu;
+mod saves;
 mod screen;
-pub mod settings;
+mod settings;
 
-pub use command::{MapCommand, PICK_RADIUS, formation, ground_point, order_at, pick, player_clan};
-pub use settings::{SettingsFile, UserSettings, VideoSettings, WindowChoice};
+pub use saves::OpenFile;
 
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use iron3d_core::{AppState, InputPhase, MissionStart, Pause};
+use iron3d_core::AppState;
 use iron3d_input::{PlayerCommands, Selection};
-use iron3d_save::ReplayPlayback;
+
+/// The screens drawn in `EguiPrimaryContextPass`, in order (a later one draws over an
+/// earlier one).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum ScreenSystems {
+    /// The interface scale.
+    Scale,
+    /// The main menu.
+    MainMenu,
+    /// The briefing before a mission.
+    Briefing,
+    /// The loading screen.
+    Loading,
+    /// The map's orders, the HUD, the minimap, the build panel and the session panel.
+    InGame,
+    /// The replay player.
+    Replay,
+    /// The pause menu.
+    Pause,
+    /// Save and load notices.
+    Notices,
+    /// The outcome screen.
+    Outcome,
+    /// The F3 debug overlay.
+    Overlay,
+}
 
 /// The game screens. `autostart` loads that mission immediately (`--mission`), `open`
 /// that save or replay (`--load`, `--replay`). Needs `iron3d_save`'s `SavePlugin` and
@@ -46,7 +69,7 @@ pub struct UiPlugin {
     /// Mission to load at start-up.
     pub autostart: Option<String>,
     /// Save or replay to open at start-up.
-    pub open: Option<saves::OpenFile>,
+    pub open: Option<OpenFile>,
 }
 
 impl Plugin for UiPlugin {
@@ -54,77 +77,31 @@ impl Plugin for UiPlugin {
         if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
             app.add_plugins(FrameTimeDiagnosticsPlugin::default());
         }
-        app.init_resource::<UserSettings>()
-            .init_resource::<locale::Locale>()
-            .init_resource::<SettingsFile>()
-            .init_resource::<menu::MenuState>()
-            .init_resource::<MapCommand>()
-            .init_resource::<hud::HudState>()
-            .init_resource::<minimap::Minimap>()
-            .init_resource::<outcome::OutcomeDismissed>()
-            .register_type::<UserSettings>()
-            .register_type::<SettingsFile>()
-            .register_type::<MapCommand>()
-            .register_type::<hud::HudState>()
-            .register_type::<minimap::Minimap>()
-            .init_resource::<multiplayer::MultiplayerForm>()
-            .init_resource::<save_menu::SaveBrowser>()
-            .init_resource::<hud::PausePage>()
-            .init_resource::<saves::ReplayControls>()
-            .init_resource::<iron3d_save::SaveView>()
-            .insert_resource(saves::StartupFile(self.open.clone()))
-            .add_systems(OnEnter(Pause::Paused), hud::open_pause_menu)
-            .add_systems(
-                Update,
-                (
-                    saves::open_startup_file.after(menu::autostart),
-                    saves::quick_keys,
-                    saves::thumbnails,
-                    save_menu::relist,
-                    saves::replay_clock,
-                    saves::apply_autosave,
-                    saves::keep_view.run_if(in_state(AppState::InGame)),
-                    saves::apply_view.run_if(resource_exists::<iron3d_save::RestoredView>),
-                ),
-            )
-            .add_systems(
-                FixedUpdate,
-                saves::drop_player_orders.run_if(resource_exists::<ReplayPlayback>).before(InputPhase::Commands),
-            )
-            .add_systems(Startup, (campaign::load, settings::load, game_text::load_table))
-            .add_systems(OnEnter(AppState::Loading), game_text::load_mission)
-            .add_systems(OnExit(AppState::InGame), leave_mission)
-            .add_systems(
-                Update,
-                game_text::raise.run_if(in_state(Pause::Running).and_then(resource_exists::<game_text::MissionText>)),
-            )
-            .add_systems(Update, campaign::apply_outcome.run_if(in_state(AppState::InGame)))
-            .add_systems(OnEnter(AppState::InGame), campaign::begin.in_set(MissionStart::Present))
-            .add_systems(
-                Update,
-                (pilot::pilot, command::command, hud::messages, hud::economy).chain().run_if(in_state(Pause::Running)),
-            )
+        app.insert_resource(saves::StartupFile(self.open.clone()))
             .insert_resource(menu::Autostart(self.autostart.clone()))
-            .add_systems(Update, (menu::autostart, hud::toggle_pause, overlay::toggle, settings::apply, locale::apply))
-            .add_systems(
+            .configure_sets(
                 EguiPrimaryContextPass,
                 (
-                    screen::apply_scale,
-                    menu::main_menu
-                        .run_if(in_state(AppState::MainMenu).and_then(not(resource_exists::<briefing::Briefing>))),
-                    briefing::screen
-                        .run_if(in_state(AppState::MainMenu).and_then(resource_exists::<briefing::Briefing>)),
-                    menu::loading.run_if(in_state(AppState::Loading)),
-                    (command::draw, hud::hud, minimap::minimap, command::build_panel, multiplayer::session_panel)
-                        .run_if(in_state(AppState::InGame)),
-                    saves::replay_panel.run_if(in_state(AppState::InGame).and_then(resource_exists::<ReplayPlayback>)),
-                    hud::pause_menu.run_if(in_state(Pause::Paused)),
-                    saves::notices,
-                    outcome::screen.run_if(in_state(AppState::InGame)),
-                    overlay::overlay,
+                    ScreenSystems::Scale,
+                    ScreenSystems::MainMenu,
+                    ScreenSystems::Briefing,
+                    ScreenSystems::Loading,
+                    ScreenSystems::InGame,
+                    ScreenSystems::Replay,
+                    ScreenSystems::Pause,
+                    ScreenSystems::Notices,
+                    ScreenSystems::Outcome,
+                    ScreenSystems::Overlay,
                 )
                     .chain(),
-            );
+            )
+            .add_systems(OnExit(AppState::InGame), leave_mission)
+            .add_plugins((
+                (settings::plugin, locale::plugin, screen::plugin, overlay::plugin),
+                (menu::plugin, briefing::plugin, campaign::plugin, game_text::plugin),
+                (pilot::plugin, command::plugin, hud::plugin, minimap::plugin, multiplayer::plugin, outcome::plugin),
+                (save_menu::plugin, saves::plugin),
+            ));
     }
 }
 
@@ -134,7 +111,7 @@ fn leave_mission(
     mut dismissed: ResMut<outcome::OutcomeDismissed>,
     mut selection: ResMut<Selection>,
     mut player: ResMut<PlayerCommands>,
-    mut map: ResMut<MapCommand>,
+    mut map: ResMut<command::MapCommand>,
     mut hud: ResMut<hud::HudState>,
     mut minimap: ResMut<minimap::Minimap>,
 ) {
@@ -142,7 +119,7 @@ fn leave_mission(
     dismissed.0 = false;
     *selection = Selection::default();
     *player = PlayerCommands::default();
-    *map = MapCommand::default();
+    *map = command::MapCommand::default();
     *hud = hud::HudState::default();
     *minimap = minimap::Minimap::default();
 }

@@ -16,6 +16,10 @@ use iron3d_core::{MissionLoadPhase, NavState, Outcome};
 use iron3d_input::GameAction;
 use serde::{Deserialize, Serialize};
 
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Locale>().add_systems(Update, apply);
+}
+
 /// A language of the interface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Reflect, Serialize, Deserialize)]
 pub enum Language {
@@ -142,16 +146,6 @@ impl Locale {
         self.names.get(i).map_or("", String::as_str)
     }
 
-    /// The language in effect.
-    pub fn language(&self) -> Language {
-        self.language
-    }
-
-    /// Whether `language`'s own file has `key`.
-    pub fn has(language: Language, key: &str) -> bool {
-        bundle(language).has_message(key)
-    }
-
     /// The text of `key`.
     pub fn t(&self, key: &str) -> String {
         self.format(key, None)
@@ -220,6 +214,11 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
+    /// Whether `language`'s own file has `key`.
+    fn has(language: Language, key: &str) -> bool {
+        bundle(language).has_message(key)
+    }
+
     /// The message ids of a Fluent file.
     fn keys(source: &str) -> BTreeSet<String> {
         source
@@ -281,7 +280,7 @@ mod tests {
         let dynamic = dynamic();
         for key in used.iter().chain(&dynamic) {
             for language in Language::ALL {
-                assert!(Locale::has(language, key), "{key} missing from {}", language.tag());
+                assert!(has(language, key), "{key} missing from {}", language.tag());
             }
         }
         for key in &en {

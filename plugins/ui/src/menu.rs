@@ -1,16 +1,29 @@
 //! Main menu, loading screen (with a tip of the mission's `mistips.mis`) and load errors.
 
+use crate::ScreenSystems;
 use crate::briefing::Briefing;
 use crate::game_text::{MissionText, TextTable};
 use crate::locale::{Locale, phase_key};
 use crate::screen::{SettingsEdit, full_screen, settings_controls};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::GameData;
 use iron3d_core::AppState;
 use iron3d_formats::config::TextRes;
 use iron3d_mission::{LoadError, LoadProgress, MissionName, MissionRequest, StartMission};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MenuState>().add_systems(Update, autostart).add_systems(
+        EguiPrimaryContextPass,
+        (
+            main_menu
+                .run_if(in_state(AppState::MainMenu).and_then(not(resource_exists::<Briefing>)))
+                .in_set(ScreenSystems::MainMenu),
+            loading.run_if(in_state(AppState::Loading)).in_set(ScreenSystems::Loading),
+        ),
+    );
+}
 
 /// Seconds each loading tip stays on screen.
 pub const TIP_SECONDS: f32 = 5.0;

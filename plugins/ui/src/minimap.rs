@@ -3,13 +3,21 @@
 //! hostile red, others grey; buildings as squares), and the camera's view on the
 //! ground. A left click moves the camera there, a right click sends the selected units.
 
+use crate::ScreenSystems;
 use crate::command::{Battlefield, move_in_formation};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_camera::{CameraMode, GameCamera};
+use iron3d_core::AppState;
 use iron3d_input::{PlayerCommands, Selection};
 use iron3d_terrain::{Ground, NavMap};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Minimap>()
+        .register_type::<Minimap>()
+        .add_systems(EguiPrimaryContextPass, minimap.run_if(in_state(AppState::InGame)).in_set(ScreenSystems::InGame));
+}
 
 /// Side of the minimap image in pixels.
 pub const SIZE: usize = 160;

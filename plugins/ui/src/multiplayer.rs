@@ -3,12 +3,21 @@
 //! clans and readiness); in game, who plays (the host's players, or this client's
 //! number).
 
+use crate::ScreenSystems;
 use crate::locale::Locale;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use iron3d_core::AppState;
 use iron3d_net::discovery::{LanSession, discover, lan_targets};
 use iron3d_net::{ClientSession, HostSettings, HostState, NetRole, NetStatus, NetWatcher, PlayerRecord};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MultiplayerForm>().add_systems(
+        EguiPrimaryContextPass,
+        session_panel.run_if(in_state(AppState::InGame)).in_set(ScreenSystems::InGame),
+    );
+}
 
 /// What the player typed in the menu's multiplayer group, and the LAN search.
 #[derive(Resource, Debug)]

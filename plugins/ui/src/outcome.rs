@@ -3,14 +3,20 @@
 //! campaign progress takes it in `campaign::apply_outcome`); a won campaign mission
 //! offers the next one, a lost mission a retry (both through the briefing).
 
+use crate::ScreenSystems;
 use crate::game_text::TextTable;
 use crate::locale::{Locale, outcome_key};
 use crate::menu::MissionStarter;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
-use iron3d_core::{MissionClans, MissionOutcome, Outcome};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use iron3d_core::{AppState, MissionClans, MissionOutcome, Outcome};
 use iron3d_formats::config::TextRes;
 use iron3d_mission::{LoadedMission, MissionName};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<OutcomeDismissed>()
+        .add_systems(EguiPrimaryContextPass, screen.run_if(in_state(AppState::InGame)).in_set(ScreenSystems::Outcome));
+}
 
 /// The outcome window was dismissed ("keep watching"); reset with the mission.
 #[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -1,14 +1,19 @@
 //! The F3 debug overlay: frame rate, entity counts, draw sharing (objects vs distinct
 //! mesh/material pairs), load timings per phase.
 
+use crate::ScreenSystems;
 use crate::locale::{Locale, phase_key};
 use crate::settings::UserSettings;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_input::{Actions, GameAction};
 use iron3d_mission::{LoadProgress, MissionObject, Registered};
 use iron3d_render::RenderStats;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, toggle).add_systems(EguiPrimaryContextPass, overlay.in_set(ScreenSystems::Overlay));
+}
 
 /// The `DebugOverlay` action (F3) shows or hides the overlay.
 pub fn toggle(actions: Query<&Actions>, mut settings: ResMut<UserSettings>) {

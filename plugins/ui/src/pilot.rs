@@ -9,7 +9,12 @@ use crate::command::Battlefield;
 use bevy::prelude::*;
 use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
 use iron3d_camera::{CameraMode, GameCamera};
+use iron3d_core::Pause;
 use iron3d_input::{Actions, GameAction, InputSettings, PlayerCommands, Selection};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, pilot.run_if(in_state(Pause::Running)));
+}
 
 /// Turret turn per pixel of mouse motion (radians).
 pub const AIM_PER_PIXEL: f32 = 0.003;

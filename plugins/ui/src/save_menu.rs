@@ -14,6 +14,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SaveBrowser>().add_systems(Update, relist);
+}
+
 /// The listed slots and replays, their thumbnails and the save page's input.
 #[derive(Resource, Default)]
 pub struct SaveBrowser {

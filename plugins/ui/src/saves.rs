@@ -5,14 +5,15 @@
 //! controls (pause, 1x to 8x, the timeline, a free camera) with the player's orders
 //! disabled.
 
+use crate::ScreenSystems;
 use crate::locale::Locale;
 use crate::menu::MissionStarter;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_camera::{CameraMode, GameCamera};
-use iron3d_core::{AppState, DataLayers, GameClock, Pause};
+use iron3d_core::{AppState, DataLayers, GameClock, InputPhase, Pause};
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection};
 use iron3d_save::slots::{self, QUICKSAVE, thumbnail_path};
 use iron3d_save::{
@@ -22,6 +23,36 @@ use iron3d_save::{
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ReplayControls>()
+        .init_resource::<SaveView>()
+        .add_systems(
+            Update,
+            (
+                open_startup_file.after(crate::menu::autostart),
+                quick_keys,
+                thumbnails,
+                replay_clock,
+                apply_autosave,
+                keep_view.run_if(in_state(AppState::InGame)),
+                apply_view.run_if(resource_exists::<RestoredView>),
+            ),
+        )
+        .add_systems(
+            FixedUpdate,
+            drop_player_orders.run_if(resource_exists::<ReplayPlayback>).before(InputPhase::Commands),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                replay_panel
+                    .run_if(in_state(AppState::InGame).and_then(resource_exists::<ReplayPlayback>))
+                    .in_set(ScreenSystems::Replay),
+                notices.in_set(ScreenSystems::Notices),
+            ),
+        );
+}
 
 /// The thumbnail size (the screenshot is scaled to fit).
 pub const THUMBNAIL: [u32; 2] = [192, 108];
@@ -386,7 +417,7 @@ pub fn replay_panel(mut contexts: EguiContexts, mut panel: ReplayPanel, locale: 
 /// The autosave interval follows the setting (minutes of game time, 0: off); changed
 /// during a mission, the next autosave is one interval away.
 pub fn apply_autosave(
-    settings: Res<crate::UserSettings>,
+    settings: Res<crate::settings::UserSettings>,
     mut autosave: ResMut<Autosave>,
     state: Res<State<AppState>>,
     clock: Res<GameClock>,

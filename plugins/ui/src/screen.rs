@@ -1,11 +1,16 @@
 //! Shared screen helpers.
 
+use crate::ScreenSystems;
 use crate::locale::{Language, LanguageSetting, Locale, action_key};
 use crate::settings::{UserSettings, WindowChoice};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_input::{Bindings, GameAction, Rebinding};
 use iron3d_render::Shading;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, apply_scale.in_set(ScreenSystems::Scale));
+}
 
 /// A full-window background `Ui` (egui panels draw inside it).
 pub fn full_screen(ctx: &egui::Context, id: &'static str) -> egui::Ui {

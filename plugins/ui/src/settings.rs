@@ -17,6 +17,15 @@ use iron3d_render::Shading;
 use iron3d_vfs::user_files::{self, Versioned};
 use serde::{Deserialize, Serialize};
 
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<UserSettings>()
+        .init_resource::<SettingsFile>()
+        .register_type::<UserSettings>()
+        .register_type::<SettingsFile>()
+        .add_systems(Startup, load)
+        .add_systems(Update, apply);
+}
+
 /// The file name in the config directory.
 pub const FILE: &str = "settings.ron";
 /// Seconds after the last change before the file is written.

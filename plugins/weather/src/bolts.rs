@@ -5,6 +5,7 @@
 //! flash at the same place, both for the schedule's `flash_seconds`, and plays the
 //! thunder there.
 
+use crate::WeatherSystems;
 use crate::lightning::LightningTimer;
 use crate::mission::MissionWeather;
 use crate::particles::quads;
@@ -12,7 +13,15 @@ use crate::schedule::Look;
 use crate::sound::thunder_cue;
 use bevy::prelude::*;
 use iron3d_assets::axes::to_bevy;
-use iron3d_core::{AppState, RandomStream, SoundCue};
+use iron3d_core::{AppState, MissionStart, RandomStream, SoundCue};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Lightning>()
+        .register_type::<Lightning>()
+        .register_type::<Flash>()
+        .add_systems(OnEnter(AppState::InGame), open.after(crate::sky::open).in_set(MissionStart::Present))
+        .add_systems(PostUpdate, (strike, fade).chain().in_set(WeatherSystems::Weather));
+}
 
 /// The named stream of the strike timer and positions.
 pub const LIGHTNING_STREAM: &str = "weather.lightning";

@@ -2,8 +2,15 @@
 //! current camera (the active 3D camera of highest order with a perspective projection)
 //! from its field of view, aspect and real viewport, and its pose in the world.
 
+use crate::WeatherSystems;
 use crate::volume::{PrecipitationVolume, VolumePose};
 use bevy::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<EnvironmentFrame>()
+        .register_type::<EnvironmentFrame>()
+        .add_systems(PostUpdate, update.in_set(WeatherSystems::Frame));
+}
 
 /// The camera-dependent part of this frame's weather.
 #[derive(Resource, Reflect, Debug, Clone, Copy, Default)]

@@ -5,13 +5,22 @@
 //! the current frame. `sky.ske` is never parsed (its layout is undocumented); without a
 //! readable schedule the weather stays off and the log says why.
 
+use crate::WeatherSystems;
 use crate::schedule::{FILE_NAME, Intensity, WeatherSchedule};
 use bevy::prelude::*;
 use iron3d_assets::GameData;
-use iron3d_core::Pause;
+use iron3d_core::{AppState, MissionStart, Pause};
 use iron3d_formats::world::mission_graph::SKY_SCHEDULE;
 use iron3d_mission::LoadedMission;
 use iron3d_vfs::GameDir;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MissionWeather>()
+        .register_type::<MissionWeather>()
+        .add_systems(OnEnter(AppState::InGame), open.in_set(MissionStart::Present))
+        .add_systems(OnExit(AppState::InGame), close.after(crate::sky::close))
+        .add_systems(PostUpdate, advance.in_set(WeatherSystems::Clock));
+}
 
 /// The weather of the open mission.
 #[derive(Resource, Reflect, Debug, Clone, Default)]

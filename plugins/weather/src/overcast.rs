@@ -3,10 +3,20 @@
 //! camera exposure towards its light factor (so lightmapped surfaces darken too) — in
 //! proportion to the stronger of the two intensities. The clear-sky environment is kept and restored when the mission closes.
 
+use crate::WeatherSystems;
 use crate::mission::MissionWeather;
 use crate::schedule::Overcast;
 use bevy::prelude::*;
+use iron3d_core::{AppState, MissionStart};
 use iron3d_render::Environment;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ClearSky>()
+        .register_type::<ClearSky>()
+        .add_systems(OnEnter(AppState::InGame), open.after(crate::particles::spawn).in_set(MissionStart::Present))
+        .add_systems(OnExit(AppState::InGame), close.after(crate::sound::close))
+        .add_systems(PostUpdate, update.in_set(WeatherSystems::Weather));
+}
 
 /// The environment before the weather touched it, and the darkness last applied.
 #[derive(Resource, Reflect, Debug, Clone, Default)]

@@ -8,6 +8,7 @@
 //! bounds the streak: at most the schedule's `streak_max` long (slow frames would draw
 //! rods) and at least as long as it is wide (a paused frame still shows its drops).
 
+use crate::WeatherSystems;
 use crate::frame::EnvironmentFrame;
 use crate::mission::MissionWeather;
 use crate::schedule::Look;
@@ -18,8 +19,14 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use iron3d_assets::axes::to_bevy;
-use iron3d_core::{AppState, RandomStream};
+use iron3d_core::{AppState, MissionStart, RandomStream};
 use iron3d_render::FastShaded;
+
+pub(super) fn plugin(app: &mut App) {
+    app.register_type::<Precipitation>()
+        .add_systems(OnEnter(AppState::InGame), spawn.after(crate::bolts::open).in_set(MissionStart::Present))
+        .add_systems(PostUpdate, simulate.in_set(WeatherSystems::Weather));
+}
 
 /// The seed stream new particles are placed from.
 pub const PARTICLE_STREAM: &str = "weather.particles";

@@ -19,9 +19,11 @@
 //!
 //! Without a readable sky the default environment stays and the log says why.
 
+use crate::WeatherSystems;
 use bevy::prelude::*;
 use iron3d_assets::GameData;
 use iron3d_audio::SkyBaseColour;
+use iron3d_core::{AppState, MissionStart};
 use iron3d_formats::bytes::display_name;
 use iron3d_formats::model::mat0::{Material, PhaseColors};
 use iron3d_formats::model::wear::Wear;
@@ -29,6 +31,15 @@ use iron3d_formats::world::mission_graph::{MATERIAL_ARCHIVE, SKY_TABLE};
 use iron3d_mission::{LoadedMission, MISSIONS_DIR};
 use iron3d_render::{AMBIENT_BRIGHTNESS, Environment};
 use iron3d_vfs::GameDir;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MissionSky>()
+        .init_resource::<SkyBaseColour>()
+        .register_type::<MissionSky>()
+        .add_systems(OnEnter(AppState::InGame), open.after(crate::mission::open).in_set(MissionStart::Present))
+        .add_systems(OnExit(AppState::InGame), close.after(crate::overcast::close))
+        .add_systems(PostUpdate, publish.after(crate::overcast::update).in_set(WeatherSystems::Weather));
+}
 
 /// The sky colour the light scales refer to (sRGB components: the default environment's
 /// clear sky).

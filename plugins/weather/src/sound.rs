@@ -5,10 +5,18 @@
 //! plays at the listener (rain falls all around it), so it has no position; its volume
 //! is the rain intensity (the project's mapping).
 
+use crate::WeatherSystems;
 use crate::mission::MissionWeather;
 use crate::schedule::Sounds;
 use bevy::prelude::*;
-use iron3d_core::{SoundAction, SoundBus, SoundCue, SoundKey};
+use iron3d_core::{AppState, SoundAction, SoundBus, SoundCue, SoundKey};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<RainLoop>()
+        .register_type::<RainLoop>()
+        .add_systems(OnExit(AppState::InGame), close)
+        .add_systems(PostUpdate, rain_loop.in_set(WeatherSystems::Weather));
+}
 
 /// The loop id of the rain loop (one weather loop per game).
 pub const RAIN_LOOP_ID: u64 = 0x5745_4154_4845_5201;

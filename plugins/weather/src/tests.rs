@@ -80,8 +80,8 @@ fn the_rain_loop_follows_a_scripted_curve_frame_by_frame_in_game_time() {
     app.add_plugins(MinimalPlugins)
         .add_message::<iron3d_core::SoundCue>()
         .insert_resource(TimeUpdateStrategy::ManualDuration(std::time::Duration::from_millis(200)))
-        .insert_resource(crate::MissionWeather::with_schedule(curve, String::new()))
-        .init_resource::<crate::RainLoop>()
+        .insert_resource(crate::mission::MissionWeather::with_schedule(curve, String::new()))
+        .init_resource::<crate::sound::RainLoop>()
         .init_resource::<Heard>()
         .add_systems(Update, (crate::mission::advance, crate::sound::rain_loop, listen).chain());
     let heard = |app: &App| app.world().resource::<Heard>().0.clone();
@@ -96,8 +96,8 @@ fn the_rain_loop_follows_a_scripted_curve_frame_by_frame_in_game_time() {
     for _ in 0..3 {
         app.update();
     }
-    let paused_at = app.world().resource::<crate::MissionWeather>().seconds;
-    assert_eq!(app.world().resource::<crate::MissionWeather>().step, 0.0, "no game time while paused");
+    let paused_at = app.world().resource::<crate::mission::MissionWeather>().seconds;
+    assert_eq!(app.world().resource::<crate::mission::MissionWeather>().step, 0.0, "no game time while paused");
     app.world_mut().insert_resource(State::new(Pause::Running));
     for _ in 0..6 {
         app.update();
@@ -159,7 +159,7 @@ fn the_missions_sky_chooses_the_day_or_night_music() {
             .map(|e| e.key.name.as_str())
             .collect();
         assert!(played.len() == 1 && played[0].starts_with(pool), "{pool}: {played:?}");
-        let sky = app.world().resource::<crate::MissionSky>();
+        let sky = app.world().resource::<crate::sky::MissionSky>();
         assert!(sky.look.is_some() && sky.before.is_some(), "{}", sky.status);
         app.world_mut().resource_mut::<NextState<iron3d_core::AppState>>().set(iron3d_core::AppState::MainMenu);
         app.update();
