@@ -38,12 +38,12 @@ pub enum Shading {
     Auto,
     /// Physically based, with specular highlights.
     Full,
-    /// Lambert's law only, for every light and lightmap ([`FastMaterial`]).
+    /// Lambert's law only, for every light and lightmap (`FastMaterial`).
     Fast,
 }
 
 impl Shading {
-    /// Whether [`FastMaterial`]s are used on an adapter that is (or is not) a software
+    /// Whether `FastMaterial`s are used on an adapter that is (or is not) a software
     /// renderer.
     pub fn fast(self, software: bool) -> bool {
         match self {
@@ -134,7 +134,7 @@ impl Material for FastMaterial {
     }
 }
 
-/// An entity that may be drawn with a [`FastMaterial`] (terrain layers, model parts,
+/// An entity that may be drawn with a `FastMaterial` (terrain layers, model parts,
 /// precipitation),
 /// and its full material (kept while the fast one is shown).
 #[derive(Component, Debug, Clone)]

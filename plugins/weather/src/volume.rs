@@ -100,12 +100,12 @@ pub struct VolumePose {
 
 impl VolumePose {
     /// A volume-local point `(x, y, depth)` in the world.
-    pub fn to_world(&self, local: Vec3) -> Vec3 {
+    pub fn to_world(self, local: Vec3) -> Vec3 {
         self.origin + self.rotation * Vec3::new(local.x, local.y, -local.z)
     }
 
     /// A world point in volume-local coordinates.
-    pub fn to_local(&self, world: Vec3) -> Vec3 {
+    pub fn to_local(self, world: Vec3) -> Vec3 {
         let v = self.rotation.inverse() * (world - self.origin);
         Vec3::new(v.x, v.y, -v.z)
     }
