@@ -28,7 +28,9 @@ const END_GRACE: Duration = Duration::from_secs(2);
     after_help = "Clients join with `iron3d --join ADDR` or `iron3d-cli net bots --server ADDR`. Players take the \
     mission's playing clans in turn; a departed player's units go to another player of its clan or to the computer \
     (--leave delete removes them). With --wait-players N, players wait in the lobby and the mission clock (and \
-    --ticks) starts when N of them are ready. With --speed K the host runs K ticks per 64 ms of wall time (fast-forward)     and clients follow its clock. Once every clan a player commands has its outcome the session ends for everyone     and the server exits (status 0). Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
+    --ticks) starts when N of them are ready. With --speed K the host runs K ticks per 64 ms of wall time (fast-forward) \
+    and clients follow its clock. Once every clan a player commands has its outcome the session ends for everyone \
+    and the server exits (status 0). Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
     Exit status: 0 after --ticks ticks or when the session ended; 1 when the game data (a layer: the project's data, --data, a --mod) or the \
     mission cannot be loaded or the port cannot be opened; 2 on a usage error."
 )]
