@@ -6,12 +6,13 @@
 //! directory, the F3 debug overlay, the outcome screen and the campaign progress; the
 //! save and load pages with their slots, quick save and load, the replays list and
 //! the replay player; the briefing before a mission, the game's own text
-//! (`TextRes.cfg`, mission messages and loading tips) and the interface's text in
-//! English and Russian (Fluent).
+//! (`TextRes.cfg`, mission messages and loading tips), multiplayer chat, and the
+//! interface's text in English and Russian (Fluent).
 
 pub mod briefing;
 
 pub mod campaign;
+pub mod chat;
 pub mod command;
 pub mod game_text;
 pub mod hud;
@@ -68,6 +69,7 @@ impl Plugin for UiPlugin {
             .register_type::<hud::HudState>()
             .register_type::<minimap::Minimap>()
             .init_resource::<multiplayer::MultiplayerForm>()
+            .init_resource::<chat::ChatInput>()
             .init_resource::<save_menu::SaveBrowser>()
             .init_resource::<hud::PausePage>()
             .init_resource::<saves::ReplayControls>()
@@ -106,6 +108,7 @@ impl Plugin for UiPlugin {
             )
             .insert_resource(menu::Autostart(self.autostart.clone()))
             .add_systems(Update, (menu::autostart, hud::toggle_pause, overlay::toggle, settings::apply, locale::apply))
+            .add_systems(Update, (chat::open, chat::to_hud.after(hud::messages)).run_if(in_state(AppState::InGame)))
             .add_systems(
                 EguiPrimaryContextPass,
                 (
@@ -115,7 +118,14 @@ impl Plugin for UiPlugin {
                     briefing::screen
                         .run_if(in_state(AppState::MainMenu).and_then(resource_exists::<briefing::Briefing>)),
                     menu::loading.run_if(in_state(AppState::Loading)),
-                    (command::draw, hud::hud, minimap::minimap, command::build_panel, multiplayer::session_panel)
+                    (
+                        command::draw,
+                        hud::hud,
+                        minimap::minimap,
+                        command::build_panel,
+                        multiplayer::session_panel,
+                        chat::window,
+                    )
                         .run_if(in_state(AppState::InGame)),
                     saves::replay_panel.run_if(in_state(AppState::InGame).and_then(resource_exists::<ReplayPlayback>)),
                     hud::pause_menu.run_if(in_state(Pause::Paused)),

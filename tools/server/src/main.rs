@@ -5,7 +5,9 @@
 
 use clap::Parser;
 use iron3d_core::GameClock;
-use iron3d_net::{Clock, DEFAULT_PORT, HostSettings, LeavePolicy, MAX_PLAYERS, NetWatcher, host_app};
+use iron3d_net::{
+    Clock, DEFAULT_PORT, DEFAULT_REJOIN_SECONDS, HostSettings, LeavePolicy, MAX_PLAYERS, NetWatcher, host_app,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,8 +21,9 @@ use std::time::Duration;
     version,
     about = "Host an Iron3D multiplayer session without a window",
     after_help = "Clients join with `iron3d --join ADDR` or `iron3d-cli net bots --server ADDR`. Players take the \
-    mission's playing clans in turn; a departed player's units go to another player of its clan or to the computer \
-    (--leave delete removes them). With --wait-players N, players wait in the lobby and the mission clock (and \
+    mission's playing clans in turn. A player whose connection drops keeps its seat, number and units for \
+    --rejoin-seconds of game time (default 60) while the computer plays its clan, and takes them back by rejoining; \
+    after that its units go to another player of its clan or to the computer (--leave delete removes them). With --wait-players N, players wait in the lobby and the mission clock (and \
     --ticks) starts when N of them are ready. Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
     Exit status: 0 after --ticks ticks; 1 when the game data (a layer: the project's data, --data, a --mod) or the \
     mission cannot be loaded or the port cannot be opened; 2 on a usage error."
@@ -52,6 +55,10 @@ struct Args {
     /// Hold the mission clock until this many joined players are ready (0: start at once).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=i64::from(MAX_PLAYERS)))]
     wait_players: u8,
+    /// Seconds of game time a dropped player's seat, number and units wait for it to
+    /// rejoin, the computer playing its clan meanwhile (0: it leaves at once).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_REJOIN_SECONDS)]
+    rejoin_seconds: u32,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -88,6 +95,7 @@ fn main() -> ExitCode {
         max_players: args.max_players,
         leave,
         wait_players: args.wait_players,
+        rejoin_seconds: args.rejoin_seconds,
         ..HostSettings::default()
     };
     let (mut app, addr) = match host_app(&game, settings, args.port, Clock::Real) {

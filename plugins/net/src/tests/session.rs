@@ -12,21 +12,21 @@ use iron3d_sim::StateHash;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-const MISSION: &str = "single.01";
+pub(super) const MISSION: &str = "single.01";
 
-fn game() -> Arc<iron3d_vfs::GameDir> {
+pub(super) fn game() -> Arc<iron3d_vfs::GameDir> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
     Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
 }
 
-struct Session {
-    host: App,
-    addr: SocketAddr,
-    clients: Vec<App>,
+pub(super) struct Session {
+    pub(super) host: App,
+    pub(super) addr: SocketAddr,
+    pub(super) clients: Vec<App>,
 }
 
 impl Session {
-    fn new(settings: HostSettings, clients: usize) -> Self {
+    pub(super) fn new(settings: HostSettings, clients: usize) -> Self {
         // Tests never take the machine's discovery port.
         let discovery_port = settings.discovery_port.filter(|p| *p == 0);
         let settings = HostSettings { mission: MISSION.into(), discovery_port, ..settings };
@@ -37,35 +37,35 @@ impl Session {
         s
     }
 
-    fn join(&mut self, name: &str) {
+    pub(super) fn join(&mut self, name: &str) {
         self.clients.push(client_app(self.addr, name, Clock::Stepped).unwrap());
     }
 
-    fn step(&mut self, ticks: u32) {
+    pub(super) fn step(&mut self, ticks: u32) {
         for _ in 0..ticks {
             self.host.update();
             self.clients.iter_mut().for_each(App::update);
         }
     }
 
-    fn session(&self, client: usize) -> &ClientSession {
+    pub(super) fn session(&self, client: usize) -> &ClientSession {
         self.clients[client].world().resource::<ClientSession>()
     }
 
     /// Units of `clan` on the host, by id.
-    fn units(&mut self, clan: i32) -> Vec<u32> {
+    pub(super) fn units(&mut self, clan: i32) -> Vec<u32> {
         let mut q = self.host.world_mut().query_filtered::<(&OriginalObjectId, &Owner), With<iron3d_core::Movable>>();
         let mut v: Vec<u32> = q.iter(self.host.world()).filter(|(_, o)| o.clan == clan).map(|(id, _)| id.0).collect();
         v.sort_unstable();
         v
     }
 
-    fn owners(&mut self) -> Vec<Owner> {
+    pub(super) fn owners(&mut self) -> Vec<Owner> {
         let mut q = self.host.world_mut().query_filtered::<&Owner, With<SimObject>>();
         q.iter(self.host.world()).copied().collect()
     }
 
-    fn order(&mut self, client: usize, units: Vec<u32>, order: Order) -> u32 {
+    pub(super) fn order(&mut self, client: usize, units: Vec<u32>, order: Order) -> u32 {
         self.clients[client].world_mut().resource_mut::<OutgoingOrders>().order(units, WireOrder::Plain(order), false)
     }
 
@@ -75,7 +75,7 @@ impl Session {
     }
 }
 
-fn playing_clans(app: &App) -> Vec<u32> {
+pub(super) fn playing_clans(app: &App) -> Vec<u32> {
     app.world().resource::<MissionClans>().clans.iter().filter(|c| c.plays()).map(|c| c.index).collect()
 }
 
@@ -217,7 +217,7 @@ fn malformed_packets_are_dropped_and_a_flooding_client_is_cut_off() {
 #[test]
 fn a_departed_players_objects_go_to_the_computer_or_are_deleted() {
     for policy in [LeavePolicy::Transfer, LeavePolicy::Delete] {
-        let mut s = Session::new(HostSettings { leave: policy, ..HostSettings::default() }, 2);
+        let mut s = Session::new(HostSettings { leave: policy, rejoin_seconds: 1, ..HostSettings::default() }, 2);
         let clan = s.session(1).clan.unwrap();
         let before = s.units(clan as i32).len();
         assert!(before > 0);
@@ -273,7 +273,7 @@ fn a_duplicate_create_makes_no_second_mirror() {
 
 #[test]
 fn a_session_log_replays_to_the_same_world_state() {
-    let mut s = Session::new(HostSettings::default(), 2);
+    let mut s = Session::new(HostSettings { rejoin_seconds: 0, ..HostSettings::default() }, 2);
     let clans = playing_clans(&s.host);
     let a = s.units(s.session(0).clan.unwrap() as i32);
     let b = s.units(s.session(1).clan.unwrap() as i32);
@@ -491,7 +491,7 @@ fn a_transfer_past_the_maximum_delay_is_abandoned_on_both_sides() {
 
 #[test]
 fn a_client_leaving_mid_transfer_leaves_nothing_behind() {
-    let mut s = Session::new(HostSettings::default(), 2);
+    let mut s = Session::new(HostSettings { rejoin_seconds: 0, ..HostSettings::default() }, 2);
     long_record(&mut s);
     request_savegame(&mut s, 1);
     s.step(2);
