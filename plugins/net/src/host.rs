@@ -88,6 +88,8 @@ pub struct HostConnection {
     pub bad_packets: u32,
     /// The seat this connection claims back (`IRON3D_SEAT` before its player data).
     pub claim: Option<(u16, u64)>,
+    /// The host cut it off (its seat is not kept for a rejoin).
+    pub expelled: bool,
 }
 
 /// The host's state between frames.
@@ -98,8 +100,9 @@ pub struct HostState {
     pub last_checkpoint: u32,
     /// Whether this frame's replication raised every priority (a checkpoint).
     pub raised: bool,
-    /// Departures seen by the transport, handled at the next frame's receive.
-    pub departed: Vec<(Entity, String)>,
+    /// Departures seen by the transport, handled at the next frame's receive: the
+    /// connection, why, and whether its seat waits for a rejoin.
+    pub departed: Vec<(Entity, String, bool)>,
     /// The mission clock waits for [`HostSettings::wait_players`] ready players.
     pub held: bool,
 }
@@ -203,14 +206,16 @@ fn connected(add: On<Add, ConnectedClient>, mut commands: Commands) {
     commands.entity(add.entity).insert(HostConnection::default());
 }
 
-fn disconnected(remove: On<Remove, ConnectedClient>, mut state: ResMut<HostState>) {
-    state.departed.push((remove.entity, "disconnected".into()));
+fn disconnected(remove: On<Remove, ConnectedClient>, conns: Query<&HostConnection>, mut state: ResMut<HostState>) {
+    let expelled = conns.get(remove.entity).is_ok_and(|c| c.expelled);
+    let why = if expelled { "cut off by the host" } else { "disconnected" };
+    state.departed.push((remove.entity, why.into(), !expelled));
 }
 
 fn receive(world: &mut World) {
     let departed = std::mem::take(&mut world.resource_mut::<HostState>().departed);
-    for (client, why) in departed {
-        depart(world, client, &why);
+    for (client, why, may_rejoin) in departed {
+        depart(world, client, &why, may_rejoin);
     }
     expire_seats(world);
     let incoming: Vec<FromClient<HostBound>> =
@@ -232,6 +237,7 @@ fn malformed(world: &mut World, client: Entity, error: &str) {
     tracing::warn!(target: "resnet", "client {client}: malformed packet dropped ({count}/{limit}): {error}");
     if count >= limit {
         tracing::warn!(target: "resnet", "client {client}: disconnected after {count} malformed packets");
+        conn.expelled = true;
         world.write_message(DisconnectRequest { client });
     }
 }
@@ -466,14 +472,14 @@ fn reseat(world: &mut World, client: Entity, transport: u64) -> Option<(u16, Opt
 
 /// A connection was lost: its seat waits [`HostSettings::rejoin_seconds`] for the
 /// player while the computer plays its clan (the units keep their player), or, with
-/// none, the player leaves.
-fn depart(world: &mut World, client: Entity, why: &str) {
+/// none (or a connection the host cut off), the player leaves.
+fn depart(world: &mut World, client: Entity, why: &str, may_rejoin: bool) {
     let Some((number, clan)) = world.resource::<NetWatcher>().by_client(client).map(|(n, p)| (n, p.clan)) else {
         return;
     };
     let grace = world.resource::<HostSettings>().rejoin_seconds;
     let tick = world.resource::<GameClock>().tick;
-    if let (Some(clan), true) = (clan, grace > 0) {
+    if let (Some(clan), true) = (clan, grace > 0 && may_rejoin) {
         let until = tick + (grace * 1000).div_ceil(iron3d_core::TICK_MS);
         let mut watcher = world.resource_mut::<NetWatcher>();
         let heir = watcher.co_player(clan, number).is_some();
