@@ -139,7 +139,7 @@ impl ReplicatedRow {
     pub fn digest(&self) -> u32 {
         let mut h = Fnv1a::default();
         hash_row(&mut h, (&self.object, &self.pose, &self.owner, self.health.as_ref()));
-        (h.0 ^ h.0 >> 32) as u32
+        (h.0 ^ (h.0 >> 32)) as u32
     }
 }
 
