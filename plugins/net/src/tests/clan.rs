@@ -1,7 +1,7 @@
 //! A client's clan state, chat, rejoin and sync reports, with a host and clients in one
 //! process (simulated time).
 
-use super::session::{MISSION, Session, game, playing_clans};
+use super::session::{MISSION, Session, game, joined_game, playing_clans};
 use crate::*;
 use bevy_app::App;
 use iron3d_core::{
@@ -11,18 +11,6 @@ use iron3d_core::{
 use iron3d_production::Production;
 
 const SCOUT: &str = "UNITS\\ROBOTS\\scout.dat";
-
-/// A game joining `s` (it loads the host's mission), stepped until it plays.
-fn joined_game(s: &mut Session) -> usize {
-    let mut app = iron3d_sim::headless_app();
-    let role = NetRole::Join { server: s.addr, name: "Ann".into() };
-    app.add_plugins((iron3d_mission::MissionPlugin, NetGamePlugin { role, game: game() }));
-    app.finish();
-    app.cleanup();
-    s.clients.push(app);
-    s.step(40);
-    s.clients.len() - 1
-}
 
 /// A building of `clan` on the host that may build a scout now.
 fn producer(host: &mut App, clan: i32) -> u32 {

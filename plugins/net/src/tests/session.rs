@@ -341,12 +341,9 @@ fn eight_bots_play_ten_simulated_minutes_with_equal_hashes() {
     eight_bots_play(600);
 }
 
-/// A game joining: it loads the host's mission from its own data, keeps its own
-/// objects for the host's (no second instance), simulates nothing itself, and sends
-/// the commands its player gives to the host.
-#[test]
-fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
-    let mut s = Session::new(HostSettings::default(), 0);
+/// A game joining `s` (it loads the host's mission), stepped until it plays; returns
+/// its index among the clients.
+pub(super) fn joined_game(s: &mut Session) -> usize {
     let mut app = iron3d_sim::headless_app();
     let role = NetRole::Join { server: s.addr, name: "Ann".into() };
     app.add_plugins((iron3d_mission::MissionPlugin, NetGamePlugin { role, game: game() }));
@@ -354,6 +351,16 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
     app.cleanup();
     s.clients.push(app);
     s.step(40);
+    s.clients.len() - 1
+}
+
+/// A game joining: it loads the host's mission from its own data, keeps its own
+/// objects for the host's (no second instance), simulates nothing itself, and sends
+/// the commands its player gives to the host.
+#[test]
+fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
+    let mut s = Session::new(HostSettings::default(), 0);
+    joined_game(&mut s);
     let client = &mut s.clients[0];
     assert_eq!(client.world().resource::<iron3d_mission::LoadedMission>().name, MISSION);
     let clan = client.world().resource::<ClientSession>().clan.unwrap();
