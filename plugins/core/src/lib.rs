@@ -49,8 +49,8 @@ pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use rules::GameRules;
 pub use sets::{
-    BehaviorPhase, ControlPhase, FrameSystems, InputPhase, MissionStart, ProductionPhase, SimSystems, SuperAiPhase,
-    TICK_MS, TICK_SECONDS, World3dPhase,
+    BehaviorPhase, ControlPhase, FrameSystems, InputPhase, MissionStart, ProductionPhase, SimSummaries, SimSystems,
+    SuperAiPhase, TICK_MS, TICK_SECONDS, World3dPhase,
 };
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};

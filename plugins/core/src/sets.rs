@@ -53,6 +53,12 @@ pub enum FrameSystems {
     Audio,
 }
 
+/// What the simulation publishes for the interface after each tick (`FixedPostUpdate`):
+/// the economy's board of every clan's ore and power. A joined game gates it off (its
+/// own clan's figures come from the host).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SimSummaries;
+
 /// The three steps inside [`SimSystems::Input`]: the clock advances, then the commands
 /// sampled from the player (and the network) are stamped with the new tick, then the
 /// objects that joined since the last tick are armed.

@@ -16,7 +16,8 @@
 //! * Every change of an object's ore goes through this crate: [`OreProperty`]'s
 //!   methods (`fill`, `add`, `transfer`), [`withdraw_ore`] and [`refund_ore`].
 //! * After each tick (`FixedPostUpdate`) each clan's ore and power are published as
-//!   [`iron3d_core::EconomyBoard`] ([`clan_summary`] per clan).
+//!   [`iron3d_core::EconomyBoard`] ([`clan_summary`] per clan), in
+//!   [`iron3d_core::SimSummaries`].
 
 pub mod distributor;
 pub mod mining;
@@ -34,7 +35,7 @@ use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, BehaviorPhase, EconomyBoard, Fnv1a, MissionLoadPhase, MissionStart, ObjectTable, OriginalObjectId, Owner,
-    ProductionParts, ProductionPhase, PropertyBag, SuperAiSlots, TICK_SECONDS, UnitClass,
+    ProductionParts, ProductionPhase, PropertyBag, SimSummaries, SuperAiSlots, TICK_SECONDS, UnitClass,
 };
 
 /// Installs the economy (needs `iron3d_core::CorePlugin`).
@@ -84,7 +85,7 @@ impl Plugin for EconomyPlugin {
             })
             .add_systems(FixedUpdate, mining::mine.in_set(ProductionPhase::Income))
             .add_systems(FixedUpdate, (adopt, step).chain().in_set(BehaviorPhase::Economy))
-            .add_systems(FixedPostUpdate, publish.run_if(in_state(AppState::InGame)));
+            .add_systems(FixedPostUpdate, publish.in_set(SimSummaries).run_if(in_state(AppState::InGame)));
     }
 }
 

@@ -83,6 +83,8 @@ pub enum GameAction {
     Fire,
     /// Pause and resume (the pause menu).
     Pause,
+    /// Open a chat line to the other players (multiplayer).
+    Chat,
     /// Save the running game into the quick-save slot.
     QuickSave,
     /// Load the quick-save slot.
@@ -108,7 +110,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 28] = [
+    pub const BUTTONS: [Self; 29] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -133,6 +135,7 @@ impl GameAction {
         Self::Pilot,
         Self::Fire,
         Self::Pause,
+        Self::Chat,
         Self::QuickSave,
         Self::QuickLoad,
         Self::DebugOverlay,

@@ -46,6 +46,12 @@ pub struct BotReport {
     pub events: EventCounts,
     /// Its clan's outcome (`completed`, `failed`, `defeated`), once recorded.
     pub outcome: Option<&'static str>,
+    /// Its clan's ore as last replicated (`IRON3D_CLAN_STATE`; 0 before the first).
+    pub ore: f32,
+    /// Chat lines received.
+    pub chat_received: u32,
+    /// The sync report it wrote at a checkpoint mismatch, if any.
+    pub desync_report: Option<String>,
 }
 
 impl Bot {
@@ -105,9 +111,18 @@ impl Bot {
         );
     }
 
-    /// Leaves the session (the host hands its units on at once).
+    /// Leaves the session (the host holds its seat for its rejoin time, then hands its
+    /// units on).
     pub fn leave(&mut self) {
         crate::disconnect(self.app.world_mut());
+    }
+
+    /// Joins `server` again after a drop, claiming back its seat.
+    ///
+    /// # Errors
+    /// The socket cannot be opened.
+    pub fn rejoin(&mut self, server: SocketAddr) -> Result<(), String> {
+        crate::rejoin(self.app.world_mut(), server).map_err(|e| e.to_string())
     }
 
     /// The bot's report so far.
@@ -126,6 +141,9 @@ impl Bot {
             refused: session.refused.clone(),
             events: *world.resource::<EventCounts>(),
             outcome: session.clan.and_then(|c| world.resource::<MissionOutcome>().of(c)).map(Outcome::name),
+            ore: world.resource::<crate::clan_state::ClanView>().state.as_ref().map_or(0.0, |s| s.ore),
+            chat_received: world.resource::<crate::chat::Chat>().received,
+            desync_report: checks.report.as_ref().map(|p| p.display().to_string()),
         }
     }
 }

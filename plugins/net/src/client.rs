@@ -6,13 +6,18 @@
 //! `SYSMSG_SET_TIME` and event batches set the game clock at the next tick boundary;
 //! the batches' events play as the host's ([`crate::events`]).
 
+use crate::chat::{Chat, ChatLine};
+use crate::clan_state::ClanView;
 use crate::replicated::{
-    DuplicateMirror, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash,
+    DuplicateMirror, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow, replicated_hash,
+    replicated_rows,
 };
 use crate::schema::{self, Gmsg, SessionPhase, WireOrder};
+use crate::sync_report::{HostRows, OwnCase, SyncReports};
 use crate::{ClientBound, ClientBoundUnreliable, HostBound, NetError, PROTOCOL_VERSION, encoded, protocol_id};
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, PreUpdate, Update};
 use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemParam;
 use bevy_reflect::Reflect;
 use bevy_replicon::client::ServerUpdateTick;
 use bevy_replicon::client::server_mutate_ticks::ServerMutateTicks;
@@ -21,8 +26,8 @@ use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use bevy_state::prelude::*;
 use iron3d_core::{
-    GameClock, Health, ObjectKind, Order, OriginalObjectId, Owner, PropertyBag, SimObject, SimSystems, SimTransform,
-    TICK_MS, Weapon,
+    GameClock, GameMessage, Health, ObjectKind, Order, OriginalObjectId, Owner, PropertyBag, SimObject, SimSystems,
+    SimTransform, TICK_MS, Weapon,
 };
 use iron3d_mission::{LoadedMission, ObjectExtras, PlacedRecord, PreparedObject, spawn_object_on};
 use std::collections::{BTreeMap, VecDeque};
@@ -69,6 +74,10 @@ pub struct ClientSession {
     pub last_tick: u32,
     /// Chat received: (sender, text).
     pub texts: Vec<(u16, String)>,
+    /// The seat the host gave and its rejoin token.
+    pub seat: Option<(u16, u64)>,
+    /// The seat claimed back when connecting ([`rejoin`]).
+    pub claim: Option<(u16, u64)>,
 }
 
 /// One player as a client knows it (`docs/reference/runtime.md` §11.1: name, local and host
@@ -121,20 +130,33 @@ pub struct Checkpoints {
     pending: Vec<(u32, u32, u64)>,
     /// This client's hash at each fully received replication tick, newest last.
     history: VecDeque<(u32, u64)>,
+    /// This client's values at the last checkpoint it held (a sync report's side).
+    #[reflect(ignore)]
+    held: Option<(u32, Vec<ReplicatedRow>)>,
+    /// The first mismatch, waiting for the host's values.
+    #[reflect(ignore)]
+    case: Option<OwnCase>,
+    /// The host's values for the case, once they arrived.
+    #[reflect(ignore)]
+    answer: Option<HostRows>,
+    /// The sync report this client wrote.
+    pub report: Option<std::path::PathBuf>,
 }
 
 impl Checkpoints {
     const HISTORY: usize = 64;
 
-    fn settle(&mut self) {
+    /// Compares the pending checkpoints this client held; returns the mismatches
+    /// `(replication tick, game tick, mine, host's)`.
+    fn settle(&mut self) -> Vec<(u32, u32, u64, u64)> {
         let newest = self.history.back().map(|(t, _)| *t);
         let history = &self.history;
-        let (mut checks, mut mismatches, mut skipped) = (0, 0, 0);
+        let (mut checks, mut mismatches, mut skipped) = (0, Vec::new(), 0);
         self.pending.retain(|&(at, tick, hash)| {
             if let Some((_, mine)) = history.iter().find(|(t, _)| *t == at) {
                 checks += 1;
                 if *mine != hash {
-                    mismatches += 1;
+                    mismatches.push((at, tick, *mine, hash));
                     tracing::error!(target: "resnet", "checkpoint at tick {tick}: hash {mine:016x}, host {hash:016x}");
                 }
                 false
@@ -146,8 +168,16 @@ impl Checkpoints {
             }
         });
         self.checks += checks;
-        self.mismatches += mismatches;
+        self.mismatches += mismatches.len() as u32;
         self.skipped += skipped;
+        mismatches
+    }
+
+    /// Forgets the checkpoints of a lost connection (the counts stay).
+    fn forget(&mut self) {
+        self.pending.clear();
+        self.history.clear();
+        self.held = None;
     }
 }
 
@@ -203,6 +233,29 @@ pub fn disconnect(world: &mut World) {
     world.remove_resource::<RenetClient>();
 }
 
+/// Connects again after the connection dropped, claiming back the seat the host gave
+/// (the same number, clan and units while the host's rejoin time runs; after it, a new
+/// seat). The mirrors of the lost connection are dropped: the host sends its world again.
+///
+/// # Errors
+/// The socket or the transport cannot be opened.
+pub fn rejoin(world: &mut World, server: SocketAddr) -> Result<(), NetError> {
+    disconnect(world);
+    let old = world.resource::<ClientSession>().clone();
+    let mirrors = std::mem::take(&mut world.resource_mut::<Mirrors>().by_id);
+    for e in mirrors.into_values() {
+        world.try_despawn(e).ok();
+    }
+    world.resource_mut::<Checkpoints>().forget();
+    connect(world, server, &old.name, old.data.clone())?;
+    let mut session = world.resource_mut::<ClientSession>();
+    session.claim = old.seat;
+    (session.orders_acked, session.orders_refused, session.owner_changes) =
+        (old.orders_acked, old.orders_refused, old.owner_changes);
+    (session.texts, session.first_tick, session.last_tick) = (old.texts, old.first_tick, old.last_tick);
+    Ok(())
+}
+
 /// The client's systems (needs [`crate::NetProtocolPlugin`] and `iron3d_core::CorePlugin`;
 /// call [`connect`]).
 #[derive(Debug, Default)]
@@ -217,7 +270,11 @@ impl Plugin for NetClientPlugin {
             .init_resource::<crate::transfer::ClientTransfers>()
             .init_resource::<crate::events::Inbox>()
             .init_resource::<crate::events::EventCounts>()
+            .init_resource::<ClanView>()
+            .init_resource::<Chat>()
+            .init_resource::<SyncReports>()
             .register_type::<crate::transfer::ClientTransfers>()
+            .register_type::<Chat>()
             .register_type::<ClientSession>()
             .register_type::<Checkpoints>()
             .register_type::<Mirrors>()
@@ -239,7 +296,17 @@ impl Plugin for NetClientPlugin {
                     .after(ClientSystems::Receive)
                     .run_if(in_state(ClientState::Connected)),
             )
-            .add_systems(PostUpdate, send.before(ClientSystems::Send).run_if(in_state(ClientState::Connected)))
+            .add_systems(
+                PreUpdate,
+                crate::clan_state::apply.after(record_checkpoints).run_if(in_state(ClientState::Connected)),
+            )
+            .add_systems(
+                PostUpdate,
+                (crate::chat::send_client_lines, send)
+                    .chain()
+                    .before(ClientSystems::Send)
+                    .run_if(in_state(ClientState::Connected)),
+            )
             .add_systems(FixedUpdate, (set_clock.before(SimSystems::Input), crate::events::fly_shells))
             .add_systems(PreUpdate, crate::smooth::track.after(sync).run_if(in_state(ClientState::Connected)))
             .add_systems(Update, crate::smooth::present.run_if(in_state(ClientState::Connected)));
@@ -249,7 +316,8 @@ impl Plugin for NetClientPlugin {
 fn introduce(session: Res<ClientSession>, mut out: MessageWriter<HostBound>) {
     let hello =
         Gmsg::SetPlayerData { version: session.version, name: session.name.clone(), data: session.data.clone() };
-    if let Some(bytes) = encoded(&[hello]) {
+    let claim = session.claim.map(|(player, token)| Gmsg::Seat { player, token });
+    if let Some(bytes) = encoded(&claim.into_iter().chain([hello]).collect::<Vec<_>>()) {
         out.write(HostBound(bytes));
     }
 }
@@ -260,15 +328,26 @@ fn dropped(mut session: ResMut<ClientSession>, transport: Option<Res<NetcodeClie
     session.refused.get_or_insert_with(|| format!("disconnected: {reason:?}"));
 }
 
+/// What the client's receive step writes besides its session.
+#[derive(SystemParam)]
+struct Received<'w> {
+    checkpoints: ResMut<'w, Checkpoints>,
+    outgoing: ResMut<'w, OutgoingOrders>,
+    transfers: ResMut<'w, crate::transfer::ClientTransfers>,
+    clan: ResMut<'w, ClanView>,
+    chat: ResMut<'w, Chat>,
+    events: ResMut<'w, crate::events::Inbox>,
+    clock: Res<'w, GameClock>,
+    game_messages: MessageWriter<'w, GameMessage>,
+}
+
 fn receive(
     mut reliable: MessageReader<ClientBound>,
     mut unreliable: MessageReader<ClientBoundUnreliable>,
     mut session: ResMut<ClientSession>,
-    mut checkpoints: ResMut<Checkpoints>,
-    mut outgoing: ResMut<OutgoingOrders>,
-    mut transfers: ResMut<crate::transfer::ClientTransfers>,
-    mut events: ResMut<crate::events::Inbox>,
+    mut r: Received,
 ) {
+    let (checkpoints, outgoing, transfers) = (&mut r.checkpoints, &mut r.outgoing, &mut r.transfers);
     let admitted = session.player.is_some();
     let packets = reliable.read().map(|m| &m.0).chain(unreliable.read().map(|m| &m.0));
     for packet in packets {
@@ -286,8 +365,18 @@ fn receive(
                     }
                 }
                 Gmsg::RemoveResource { transfer, reason } => transfers.abandon(transfer, format!("the host: {reason}")),
-                Gmsg::Events { tick, events: batch } => events.0.push((tick, batch)),
-                other => handle(&mut session, &mut checkpoints, other),
+                Gmsg::Events { tick, events: batch } => r.events.0.push((tick, batch)),
+                Gmsg::ClanState(state) => (r.clan.state, r.clan.fresh) = (Some(state), true),
+                Gmsg::ClanNews(news) => {
+                    r.clan.news += 1;
+                    crate::clan_state::replay_news(vec![news], &r.clock, &mut r.game_messages);
+                }
+                Gmsg::SyncRows(rows) => checkpoints.answer = Some(rows),
+                Gmsg::TextForPlayer { from, clan_only, text } => {
+                    session.texts.push((from, text.clone()));
+                    r.chat.receive(ChatLine { from, clan_only, text });
+                }
+                other => handle(&mut session, checkpoints, other),
             }
         }
     }
@@ -338,7 +427,7 @@ fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: G
         Gmsg::OrderAck { .. } => session.orders_refused += 1,
         Gmsg::NewGameTick { tick, replicated, hash } => checkpoints.pending.push((replicated, tick, hash)),
         Gmsg::ChangeObjectOwner { .. } => session.owner_changes += 1,
-        Gmsg::TextForPlayer { from, text } => session.texts.push((from, text)),
+        Gmsg::Seat { player, token } => session.seat = Some((player, token)),
         other => tracing::warn!(target: "resnet", "{} is not a host's message; ignored", schema::name(other.id())),
     }
 }
@@ -472,13 +561,49 @@ fn record_checkpoints(world: &mut World) {
     let fresh = world.resource::<Checkpoints>().history.back().is_none_or(|(t, _)| *t != last.get());
     if whole && fresh {
         let hash = replicated_hash(world);
+        let checkpoint = world.resource::<Checkpoints>().pending.iter().any(|p| p.0 == last.get());
+        let held = checkpoint.then(|| (last.get(), replicated_rows(world)));
         let mut c = world.resource_mut::<Checkpoints>();
         c.history.push_back((last.get(), hash));
         if c.history.len() > Checkpoints::HISTORY {
             c.history.pop_front();
         }
+        if held.is_some() {
+            c.held = held;
+        }
     }
-    world.resource_mut::<Checkpoints>().settle();
+    if let Some(rows) = world.resource_mut::<Checkpoints>().answer.take() {
+        write_sync_report(world, &rows);
+    }
+    let mismatches = world.resource_mut::<Checkpoints>().settle();
+    let first = mismatches.first().filter(|_| {
+        let c = world.resource::<Checkpoints>();
+        c.case.is_none() && c.report.is_none()
+    });
+    if let Some(&(replicated, tick, mine, theirs)) = first {
+        let held = world.resource_mut::<Checkpoints>().held.take().filter(|h| h.0 == replicated);
+        let (rows_at, rows) = held.unwrap_or_else(|| (last.get(), replicated_rows(world)));
+        let case = OwnCase { tick, replicated, hashes: (mine, theirs), rows, rows_at };
+        world.resource_mut::<OutgoingOrders>().messages.push(Gmsg::SyncDigests(case.digests()));
+        world.resource_mut::<Checkpoints>().case = Some(case);
+    }
+}
+
+/// The host's values of the objects that differed: this client writes its report.
+fn write_sync_report(world: &mut World, rows: &HostRows) {
+    let Some(case) = world.resource_mut::<Checkpoints>().case.take() else {
+        tracing::warn!(target: "resnet", "the host's sync rows came unasked; ignored");
+        return;
+    };
+    let dir = world.resource::<SyncReports>().dir.clone();
+    let player = world.resource::<ClientSession>().player.unwrap_or(0);
+    match case.write_report(&dir, player, rows) {
+        Ok(path) => {
+            tracing::error!(target: "resnet", "checkpoint mismatch at tick {}: sync report {}", case.tick, path.display());
+            world.resource_mut::<Checkpoints>().report = Some(path);
+        }
+        Err(e) => tracing::error!(target: "resnet", "sync report not written: {e}"),
+    }
 }
 
 /// At the tick boundary: the clock takes the host's time, if it sent one.

@@ -11,13 +11,13 @@ use crate::{
     ClientSession, HostSettings, NetClientPlugin, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, OutgoingOrders,
     SessionLog, connect, listen, schema::Gmsg, seat_host_player, wire,
 };
-use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, Update};
+use bevy_app::{App, FixedPostUpdate, FixedUpdate, Plugin, PostUpdate, Update};
 use bevy_ecs::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, CommandQueue, DataLayers, MissionClans, MissionStart, OriginalObjectId, SchemeNames, SimObject,
-    SimSystems,
+    SimSummaries, SimSystems,
 };
 use iron3d_mission::{LoadedMission, StartMission};
 use std::net::SocketAddr;
@@ -84,6 +84,7 @@ impl Plugin for NetGamePlugin {
         for set in SimSystems::ORDER.into_iter().skip(1) {
             app.configure_sets(FixedUpdate, set.run_if(not(in_state(ClientState::Connected))));
         }
+        app.configure_sets(FixedPostUpdate, SimSummaries.run_if(not(in_state(ClientState::Connected))));
     }
 }
 

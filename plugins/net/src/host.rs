@@ -9,7 +9,7 @@
 //! sends each tick's combat and effect events ([`crate::events`]).
 //! Logs: `resnet` (transport, packets), `netwatch` (players and objects).
 
-use crate::replicated::{NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash};
+use crate::replicated::{NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash, replicated_rows};
 use crate::schema::{self, Gmsg, SessionPhase};
 use crate::sender::{broadcast, send};
 use crate::session::{self, LeavePolicy, NetQueue, OwnershipChange, SessionLog};
@@ -61,6 +61,9 @@ pub struct HostSettings {
     pub speed: u8,
     /// Side of the squares of the events' sight rule (game units; [`crate::events`]).
     pub event_sight: f32,
+    /// Seconds of game time a dropped player's seat, number and units wait for it to
+    /// rejoin while the computer plays its clan (0: it leaves at once).
+    pub rejoin_seconds: u32,
 }
 
 impl Default for HostSettings {
@@ -77,9 +80,13 @@ impl Default for HostSettings {
             discovery_port: Some(crate::discovery::DISCOVERY_PORT),
             speed: 1,
             event_sight: crate::events::SIGHT,
+            rejoin_seconds: DEFAULT_REJOIN_SECONDS,
         }
     }
 }
+
+/// The project's default of [`HostSettings::rejoin_seconds`].
+pub const DEFAULT_REJOIN_SECONDS: u32 = 60;
 
 /// Per-connection bookkeeping of the host.
 #[derive(Component, Debug, Default, Clone, Copy, Reflect)]
@@ -87,6 +94,10 @@ impl Default for HostSettings {
 pub struct HostConnection {
     /// Malformed packets received so far.
     pub bad_packets: u32,
+    /// The seat this connection claims back (`IRON3D_SEAT` before its player data).
+    pub claim: Option<(u16, u64)>,
+    /// The host cut it off (its seat is not kept for a rejoin).
+    pub expelled: bool,
 }
 
 /// The host's state between frames.
@@ -97,8 +108,9 @@ pub struct HostState {
     pub last_checkpoint: u32,
     /// Whether this frame's replication raised every priority (a checkpoint).
     pub raised: bool,
-    /// Departures seen by the transport, handled at the next frame's receive.
-    pub departed: Vec<(Entity, String)>,
+    /// Departures seen by the transport, handled at the next frame's receive: the
+    /// connection, why, and whether its seat waits for a rejoin.
+    pub departed: Vec<(Entity, String, bool)>,
     /// The mission clock waits for [`HostSettings::wait_players`] ready players.
     pub held: bool,
 }
@@ -155,6 +167,11 @@ impl Plugin for NetHostPlugin {
             .init_resource::<SessionLog>()
             .init_resource::<crate::transfer::HostTransfers>()
             .init_resource::<crate::events::SessionEnd>()
+            .init_resource::<crate::clan_state::SentClanStates>()
+            .init_resource::<crate::sync_report::HostSyncState>()
+            .init_resource::<crate::sync_report::SyncReports>()
+            .init_resource::<crate::chat::Chat>()
+            .init_resource::<crate::chat::HostRecentLines>()
             .register_type::<crate::transfer::HostTransfers>()
             .register_type::<HostSettings>()
             .register_type::<HostState>()
@@ -164,19 +181,23 @@ impl Plugin for NetHostPlugin {
             .add_observer(disconnected)
             .add_systems(
                 PreUpdate,
-                (receive, crate::transfer::send_chunks)
+                (receive, crate::transfer::send_chunks, crate::chat::send_host_lines)
                     .chain()
                     .after(ServerSystems::Receive)
                     .run_if(in_state(ServerState::Running)),
             )
             .add_systems(
                 PostUpdate,
-                (publish, prioritise, crate::events::gather)
+                (publish, crate::clan_state::publish, prioritise, crate::events::gather)
                     .chain()
                     .before(ServerSystems::Send)
                     .run_if(in_state(ServerState::Running).and_then(resource_changed::<GameClock>)),
             )
             .add_systems(PreUpdate, crate::speed::pace.run_if(resource_changed::<HostSettings>))
+            .add_systems(
+                PostUpdate,
+                crate::clan_state::news.before(ServerSystems::Send).run_if(in_state(ServerState::Running)),
+            )
             .add_systems(
                 PreUpdate,
                 (crate::discovery::open_beacon, crate::discovery::answer).chain().run_if(crate::discovery::hosting),
@@ -201,15 +222,18 @@ fn connected(add: On<Add, ConnectedClient>, mut commands: Commands) {
     commands.entity(add.entity).insert(HostConnection::default());
 }
 
-fn disconnected(remove: On<Remove, ConnectedClient>, mut state: ResMut<HostState>) {
-    state.departed.push((remove.entity, "disconnected".into()));
+fn disconnected(remove: On<Remove, ConnectedClient>, conns: Query<&HostConnection>, mut state: ResMut<HostState>) {
+    let expelled = conns.get(remove.entity).is_ok_and(|c| c.expelled);
+    let why = if expelled { "cut off by the host" } else { "disconnected" };
+    state.departed.push((remove.entity, why.into(), !expelled));
 }
 
 fn receive(world: &mut World) {
     let departed = std::mem::take(&mut world.resource_mut::<HostState>().departed);
-    for (client, why) in departed {
-        depart(world, client, &why);
+    for (client, why, may_rejoin) in departed {
+        depart(world, client, &why, may_rejoin);
     }
+    expire_seats(world);
     let incoming: Vec<FromClient<HostBound>> =
         world.resource_mut::<Messages<FromClient<HostBound>>>().drain().collect();
     for m in incoming {
@@ -229,6 +253,7 @@ fn malformed(world: &mut World, client: Entity, error: &str) {
     tracing::warn!(target: "resnet", "client {client}: malformed packet dropped ({count}/{limit}): {error}");
     if count >= limit {
         tracing::warn!(target: "resnet", "client {client}: disconnected after {count} malformed packets");
+        conn.expelled = true;
         world.write_message(DisconnectRequest { client });
     }
 }
@@ -239,6 +264,11 @@ pub(crate) fn handle(world: &mut World, client: Entity, message: Gmsg) {
         (Gmsg::SetPlayerData { version, name, data }, None) => admit(world, client, version, name, data),
         (Gmsg::SetPlayerData { .. }, Some((n, _))) => {
             tracing::warn!(target: "resnet", "player {n}: second GMSG_SET_PLAYER_DATA ignored");
+        }
+        (Gmsg::Seat { player, token }, None) => {
+            if let Some(mut conn) = world.get_mut::<HostConnection>(client) {
+                conn.claim = Some((player, token));
+            }
         }
         (other, None) => {
             tracing::warn!(target: "resnet", "client {client}: {} before GMSG_SET_PLAYER_DATA ignored", schema::name(other.id()));
@@ -256,8 +286,17 @@ pub(crate) fn handle(world: &mut World, client: Entity, message: Gmsg) {
                 .active
                 .retain(|t| !(t.client == client && t.id == transfer));
         }
-        (Gmsg::TextForPlayer { text, .. }, Some((n, _))) => {
-            broadcast(world, &[Gmsg::TextForPlayer { from: n, text }], None);
+        (Gmsg::TextForPlayer { clan_only, text, .. }, Some((n, _))) => {
+            crate::chat::take(world, client, n, clan_only, text)
+        }
+        (Gmsg::SyncDigests(digests), Some((n, _))) => {
+            if world.resource::<crate::sync_report::HostSyncState>().written.contains_key(&n) {
+                tracing::warn!(target: "resnet", "player {n}: a second sync report ignored");
+                return;
+            }
+            let name = world.resource::<NetWatcher>().players.get(&n).map(|p| p.name.clone()).unwrap_or_default();
+            let rows = crate::sync_report::host_side(world, n, &name, &digests);
+            send(world, &[client], &[Gmsg::SyncRows(rows)]);
         }
         (other, Some((n, _))) => {
             tracing::warn!(target: "resnet", "player {n}: {} is not a client's message; ignored", schema::name(other.id()));
@@ -285,20 +324,29 @@ fn admit(world: &mut World, client: Entity, version: u32, name: String, data: Ve
         world.write_message(DisconnectRequest { client });
         return;
     }
-    let Some(number) = world.resource::<NetWatcher>().free_number(max) else { return };
-    let clan = clan_for(world, number);
     let transport = world.get::<NetworkId>(client).map_or(0, NetworkId::get);
-    let player = NetPlayer::remote(transport, client, name.clone(), data, clan);
-    world.resource_mut::<NetWatcher>().insert(number, player);
+    let (number, clan, token) = match reseat(world, client, transport) {
+        Some(seat) => seat,
+        None => {
+            let Some(number) = world.resource::<NetWatcher>().free_number(max) else { return };
+            let clan = clan_for(world, number);
+            let player = NetPlayer::remote(transport, client, name.clone(), data, clan);
+            let token = player.token;
+            world.resource_mut::<NetWatcher>().insert(number, player);
+            (number, clan, token)
+        }
+    };
     let tick = world.resource::<GameClock>().tick;
     if let Some(clan) = clan {
         world.resource_mut::<NetQueue>().pending.push((tick + 1, OwnershipChange::Join { player: number, clan }));
+        world.resource_mut::<crate::clan_state::SentClanStates>().resend(clan);
     }
     let wire_clan = clan.unwrap_or(u32::MAX);
     let mission = world.resource::<HostSettings>().mission.clone();
     let phase = phase(world);
     let mut welcome = vec![
         Gmsg::ConfirmPlayerData { player: number, clan: wire_clan },
+        Gmsg::Seat { player: number, token },
         Gmsg::MissionDataPath { mission },
         Gmsg::SetTime { tick },
     ];
@@ -424,11 +472,64 @@ fn pause(world: &mut World, player: u16, paused: bool) {
     broadcast(world, &[Gmsg::SetState { phase, tick }, Gmsg::SetTime { tick }], None);
 }
 
-fn depart(world: &mut World, client: Entity, why: &str) {
+/// A connection's seat taken back (a claim matching a seat waiting for its player):
+/// `(number, clan, token)`.
+fn reseat(world: &mut World, client: Entity, transport: u64) -> Option<(u16, Option<u32>, u64)> {
+    let (number, token) = world.get::<HostConnection>(client)?.claim?;
+    let mut watcher = world.resource_mut::<NetWatcher>();
+    let Some(seat) = watcher.players.get_mut(&number).filter(|p| p.away.is_some() && p.token == token) else {
+        tracing::warn!(target: "netwatch", "client {client}: claim on seat {number} refused (no such seat waits); a new seat");
+        return None;
+    };
+    (seat.client, seat.transport, seat.away, seat.ready) = (client, transport, None, false);
+    tracing::info!(target: "netwatch", "player {number} '{}' rejoined (transport {transport})", seat.name);
+    Some((number, seat.clan, token))
+}
+
+/// A connection was lost: its seat waits [`HostSettings::rejoin_seconds`] for the
+/// player while the computer plays its clan (the units keep their player), or, with
+/// none (or a connection the host cut off), the player leaves.
+fn depart(world: &mut World, client: Entity, why: &str, may_rejoin: bool) {
     let Some((number, clan)) = world.resource::<NetWatcher>().by_client(client).map(|(n, p)| (n, p.clan)) else {
         return;
     };
-    world.resource_mut::<NetWatcher>().remove(number, why);
+    let grace = world.resource::<HostSettings>().rejoin_seconds;
+    let tick = world.resource::<GameClock>().tick;
+    if let (Some(clan), true) = (clan, grace > 0 && may_rejoin) {
+        let until = tick + (grace * 1000).div_ceil(iron3d_core::TICK_MS);
+        let mut watcher = world.resource_mut::<NetWatcher>();
+        let heir = watcher.co_player(clan, number).is_some();
+        if let Some(seat) = watcher.players.get_mut(&number) {
+            (seat.away, seat.client, seat.ready) = (Some(until), Entity::PLACEHOLDER, false);
+        }
+        tracing::info!(target: "netwatch", "player {number} dropped ({why}); the seat waits until tick {until}");
+        let away = OwnershipChange::Away { player: number, clan, computer: !heir };
+        world.resource_mut::<NetQueue>().pending.push((tick + 1, away));
+        broadcast(world, &[Gmsg::PlayerState { player: number, host: false, ready: false }], None);
+        return;
+    }
+    leave(world, number, why);
+}
+
+/// Seats whose grace ran out are left.
+fn expire_seats(world: &mut World) {
+    let tick = world.resource::<GameClock>().tick;
+    let expired: Vec<u16> = world
+        .resource::<NetWatcher>()
+        .players
+        .iter()
+        .filter(|(_, p)| p.away.is_some_and(|t| t <= tick))
+        .map(|(n, _)| *n)
+        .collect();
+    for number in expired {
+        leave(world, number, "did not rejoin in time");
+    }
+}
+
+/// Player `number` leaves: its objects go to another player of its clan, the computer,
+/// or are deleted; everyone is told.
+fn leave(world: &mut World, number: u16, why: &str) {
+    let Some(clan) = world.resource_mut::<NetWatcher>().remove(number, why).map(|p| p.clan) else { return };
     if let Some(clan) = clan {
         let heir = world.resource::<NetWatcher>().co_player(clan, number);
         let policy = world.resource::<HostSettings>().leave;
@@ -501,8 +602,10 @@ fn publish(world: &mut World) {
         world.resource_mut::<HostState>().raised = checkpoint;
     }
     if checkpoint {
+        let rows = replicated_rows(world);
         let hash = replicated_hash(world);
         let replicated = world.resource::<ServerTick>().get();
+        world.resource_mut::<crate::sync_report::HostSyncState>().keep(replicated, tick, hash, rows);
         world.resource_mut::<HostState>().last_checkpoint = tick;
         broadcast(world, &[Gmsg::NewGameTick { tick, replicated, hash }], None);
         broadcast(world, &[Gmsg::SetTime { tick }], None);

@@ -22,6 +22,8 @@
 
 mod apps;
 pub mod bots;
+pub mod chat;
+pub mod clan_state;
 mod client;
 pub mod discovery;
 pub mod events;
@@ -35,19 +37,23 @@ mod sender;
 mod session;
 mod smooth;
 pub mod speed;
+pub mod sync_report;
 pub mod transfer;
 mod watcher;
 
 pub use apps::{Clock, client_app, host_app};
 pub use client::{
-    Checkpoints, ClientSession, Mirrors, NetClientPlugin, OutgoingOrders, PlayerRecord, connect, disconnect, wire,
+    Checkpoints, ClientSession, Mirrors, NetClientPlugin, OutgoingOrders, PlayerRecord, connect, disconnect, rejoin,
+    wire,
 };
 pub use events::{EventCounts, NetShell, SessionEnd};
 pub use game::{NetGamePlugin, NetRole, NetStatus};
-pub use host::{HostConnection, HostSettings, HostState, NetHostPlugin, listen, seat_host_player};
+pub use host::{
+    DEFAULT_REJOIN_SECONDS, HostConnection, HostSettings, HostState, NetHostPlugin, listen, seat_host_player,
+};
 pub use replicated::{
     DuplicateMirror, HEADING_STEPS, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, POSITION_STEPS,
-    replicated_hash,
+    ReplicatedRow, replicated_hash, replicated_rows,
 };
 pub use session::{LeavePolicy, LogEntry, NetQueue, NetSimPlugin, OwnershipChange, SessionLog};
 pub use smooth::NetMotion;
@@ -64,7 +70,8 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 
 /// The project's protocol version: raised whenever the schema, the meaning of a field
 /// or the replicated components change (3: `GMSG_SET_PLAYER_DATA`'s data is the client's
-/// layer list; session logs record the layers; 4: `IRON3D_EVENTS`, turret headings).
+/// layer list; session logs record the layers; 4: `IRON3D_EVENTS`, turret headings, clan
+/// state and news, seats, sync reports, chat to a clan, the `Away` ownership change).
 pub const PROTOCOL_VERSION: u32 = 4;
 
 /// Default UDP port.

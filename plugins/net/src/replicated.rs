@@ -173,31 +173,82 @@ pub struct DuplicateMirror;
 type Row<'a> =
     (&'a NetObject, &'a NetPose, &'a NetOwner, Option<&'a NetHealth>, Option<&'a NetTilt>, Option<&'a NetTurret>);
 
+/// One object's replicated values, as hashed (a sync report's row).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplicatedRow {
+    /// Identity and prototype.
+    pub object: NetObject,
+    /// Pose.
+    pub pose: NetPose,
+    /// Owner.
+    pub owner: NetOwner,
+    /// Hit points, if it has them.
+    pub health: Option<NetHealth>,
+    /// Pitch and roll, if it tilts.
+    pub tilt: Option<NetTilt>,
+    /// Turret heading, if it is armed.
+    pub turret: Option<NetTurret>,
+}
+
+impl ReplicatedRow {
+    fn of((object, pose, owner, health, tilt, turret): Row) -> Self {
+        Self {
+            object: object.clone(),
+            pose: *pose,
+            owner: *owner,
+            health: health.copied(),
+            tilt: tilt.copied(),
+            turret: turret.copied(),
+        }
+    }
+
+    /// The row's own hash, folded to 32 bits (a sync report's per-object digest).
+    pub fn digest(&self) -> u32 {
+        let mut h = Fnv1a::default();
+        hash_row(
+            &mut h,
+            (&self.object, &self.pose, &self.owner, self.health.as_ref(), self.tilt.as_ref(), self.turret.as_ref()),
+        );
+        (h.0 ^ (h.0 >> 32)) as u32
+    }
+}
+
+fn hash_row(h: &mut Fnv1a, (object, pose, owner, health, tilt, turret): Row) {
+    h.word(object.id);
+    h.word(object.kind);
+    h.write(object.key.as_bytes());
+    pose.position.iter().for_each(|v| h.word(*v as u32));
+    h.word(u32::from(pose.heading));
+    h.word(owner.clan as u32);
+    h.word(u32::from(owner.player));
+    if let Some(hp) = health {
+        h.word(u32::from(hp.hp) | u32::from(hp.max) << 16);
+    }
+    if let Some(t) = tilt {
+        h.word(u32::from(t.pitch as u16) | u32::from(t.roll as u16) << 16);
+    }
+    if let Some(t) = turret {
+        h.word(u32::from(t.heading));
+    }
+}
+
+fn sorted_rows(world: &mut World) -> Vec<Row<'_>> {
+    let mut q = world.query_filtered::<Row, Without<DuplicateMirror>>();
+    let mut rows: Vec<Row> = q.iter(world).collect();
+    rows.sort_unstable_by_key(|r| r.0.id);
+    rows
+}
+
 /// The hash of the replicated state: every object's identity, pose, owner, hit
 /// points, tilt and turret in id order (word-wise FNV-1a). The host and each client compute it over
 /// the same integers.
 pub fn replicated_hash(world: &mut World) -> u64 {
-    let mut q = world.query_filtered::<Row, Without<DuplicateMirror>>();
-    let mut rows: Vec<Row> = q.iter(world).collect();
-    rows.sort_unstable_by_key(|r| r.0.id);
     let mut h = Fnv1a::default();
-    for (object, pose, owner, health, tilt, turret) in rows {
-        h.word(object.id);
-        h.word(object.kind);
-        h.write(object.key.as_bytes());
-        pose.position.iter().for_each(|v| h.word(*v as u32));
-        h.word(u32::from(pose.heading));
-        h.word(owner.clan as u32);
-        h.word(u32::from(owner.player));
-        if let Some(hp) = health {
-            h.word(u32::from(hp.hp) | u32::from(hp.max) << 16);
-        }
-        if let Some(t) = tilt {
-            h.word(u32::from(t.pitch as u16) | u32::from(t.roll as u16) << 16);
-        }
-        if let Some(t) = turret {
-            h.word(u32::from(t.heading));
-        }
-    }
+    sorted_rows(world).into_iter().for_each(|row| hash_row(&mut h, row));
     h.0
+}
+
+/// Every replicated object's values, in id order.
+pub fn replicated_rows(world: &mut World) -> Vec<ReplicatedRow> {
+    sorted_rows(world).into_iter().map(ReplicatedRow::of).collect()
 }

@@ -61,6 +61,16 @@ pub mod id {
     pub const SET_TIME: u32 = 0x4000_0007;
     /// Project's own: a tick's combat and effect events ([`crate::events`]).
     pub const EVENTS: u32 = 0x4000_0020;
+    /// Project's own: a clan's economy, production queues and research.
+    pub const CLAN_STATE: u32 = 0x4000_0010;
+    /// Project's own: a production or research event of the receiver's clan.
+    pub const CLAN_NEWS: u32 = 0x4000_0011;
+    /// Project's own: a seat's rejoin token (host → client) or a claim on it.
+    pub const SEAT: u32 = 0x4000_0012;
+    /// Project's own: a client's per-object digests at a checkpoint that differed.
+    pub const SYNC_DIGESTS: u32 = 0x4000_0013;
+    /// Project's own: the host's values of the objects that differed.
+    pub const SYNC_ROWS: u32 = 0x4000_0014;
 }
 
 /// Largest encoded sequence accepted (bytes).
@@ -148,6 +158,8 @@ pub enum Gmsg {
     TextForPlayer {
         /// Sender.
         from: u16,
+        /// Only for the sender's clan (else for everyone).
+        clan_only: bool,
         /// Text.
         text: String,
     },
@@ -238,6 +250,23 @@ pub enum Gmsg {
         /// Game tick.
         tick: u32,
     },
+    /// A clan's state as the host holds it (project's own, `crate::clan_state`).
+    ClanState(crate::clan_state::ClanState),
+    /// A production or research event of the receiver's clan (project's own).
+    ClanNews(crate::clan_state::ClanNews),
+    /// A seat's rejoin token: from the host at admission; from a client, before its
+    /// `GMSG_SET_PLAYER_DATA`, a claim on the seat it held (project's own).
+    Seat {
+        /// Player number of the seat.
+        player: u16,
+        /// The token the host gave.
+        token: u64,
+    },
+    /// A client's per-object digests at a checkpoint that differed (project's own,
+    /// `crate::sync_report`).
+    SyncDigests(crate::sync_report::Digests),
+    /// The host's values of the objects that differed (project's own).
+    SyncRows(crate::sync_report::HostRows),
     /// A LAN probe (project's own).
     Discover {
         /// Protocol version of the prober.
@@ -371,6 +400,11 @@ pub fn name(id: u32) -> &'static str {
         id::PLAYER_STATE => "IRON3D_PLAYER_STATE",
         id::SET_TIME => "SYSMSG_SET_TIME",
         id::EVENTS => "IRON3D_EVENTS",
+        id::CLAN_STATE => "IRON3D_CLAN_STATE",
+        id::CLAN_NEWS => "IRON3D_CLAN_NEWS",
+        id::SEAT => "IRON3D_SEAT",
+        id::SYNC_DIGESTS => "IRON3D_SYNC_DIGESTS",
+        id::SYNC_ROWS => "IRON3D_SYNC_ROWS",
         id::INVALID => "GMSG_INVALID",
         _ => "unknown",
     }
@@ -402,6 +436,11 @@ impl Gmsg {
             Self::PlayerState { .. } => id::PLAYER_STATE,
             Self::SetTime { .. } => id::SET_TIME,
             Self::Events { .. } => id::EVENTS,
+            Self::ClanState(_) => id::CLAN_STATE,
+            Self::ClanNews(_) => id::CLAN_NEWS,
+            Self::Seat { .. } => id::SEAT,
+            Self::SyncDigests(_) => id::SYNC_DIGESTS,
+            Self::SyncRows(_) => id::SYNC_ROWS,
         }
     }
 
@@ -429,10 +468,23 @@ impl Gmsg {
                 w.u16(*player);
                 w.u32(*clan);
             }
-            Self::KillPlayer { player, reason: text } | Self::TextForPlayer { from: player, text } => {
+            Self::KillPlayer { player, reason: text } => {
                 w.u16(*player);
                 w.str(text);
             }
+            Self::TextForPlayer { from, clan_only, text } => {
+                w.u16(*from);
+                w.u8(u8::from(*clan_only));
+                w.str(text);
+            }
+            Self::ClanState(state) => state.write(w),
+            Self::ClanNews(news) => news.write(w),
+            Self::Seat { player, token } => {
+                w.u16(*player);
+                w.u64(*token);
+            }
+            Self::SyncDigests(d) => d.write(w),
+            Self::SyncRows(r) => r.write(w),
             Self::SetGameStarted { tick }
             | Self::SetTime { tick }
             | Self::Discover { version: tick }
@@ -513,7 +565,12 @@ impl Gmsg {
             id::READY => Self::Ready { ready: r.flag()? },
             id::CONFIRM_PLAYER_DATA => Self::ConfirmPlayerData { player: r.player()?, clan: r.u32()? },
             id::KILL_PLAYER => Self::KillPlayer { player: r.u16()?, reason: r.str()? },
-            id::TEXT_FOR_PLAYER => Self::TextForPlayer { from: r.u16()?, text: r.str()? },
+            id::TEXT_FOR_PLAYER => Self::TextForPlayer { from: r.u16()?, clan_only: r.flag()?, text: r.str()? },
+            id::CLAN_STATE => Self::ClanState(crate::clan_state::ClanState::read(r)?),
+            id::CLAN_NEWS => Self::ClanNews(crate::clan_state::ClanNews::read(r)?),
+            id::SEAT => Self::Seat { player: r.player()?, token: r.u64()? },
+            id::SYNC_DIGESTS => Self::SyncDigests(crate::sync_report::Digests::read(r)?),
+            id::SYNC_ROWS => Self::SyncRows(crate::sync_report::HostRows::read(r)?),
             id::SET_GAME_STARTED => Self::SetGameStarted { tick: r.u32()? },
             id::CREATE_REMOTE_PLAYER => {
                 Self::CreateRemotePlayer { player: r.player()?, clan: r.u32()?, name: r.str()? }
@@ -711,25 +768,25 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Gmsg>, DecodeError> {
 
 /// Little-endian output that remembers the first length too large for its word.
 #[derive(Default)]
-struct Writer {
+pub(crate) struct Writer {
     out: Vec<u8>,
     overflow: Option<String>,
 }
 
 impl Writer {
-    fn u8(&mut self, v: u8) {
+    pub(crate) fn u8(&mut self, v: u8) {
         self.out.push(v);
     }
-    fn u16(&mut self, v: u16) {
+    pub(crate) fn u16(&mut self, v: u16) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
-    fn u32(&mut self, v: u32) {
+    pub(crate) fn u32(&mut self, v: u32) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
-    fn u64(&mut self, v: u64) {
+    pub(crate) fn u64(&mut self, v: u64) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
-    fn len(&mut self, n: usize, what: &str) {
+    pub(crate) fn len(&mut self, n: usize, what: &str) {
         match u16::try_from(n) {
             Ok(v) => self.u16(v),
             Err(_) => {
@@ -738,65 +795,65 @@ impl Writer {
             }
         }
     }
-    fn bytes(&mut self, v: &[u8]) {
+    pub(crate) fn bytes(&mut self, v: &[u8]) {
         self.len(v.len(), "bytes of a field");
         self.out.extend_from_slice(v);
     }
-    fn str(&mut self, v: &str) {
+    pub(crate) fn str(&mut self, v: &str) {
         self.bytes(v.as_bytes());
     }
 }
 
-struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
 impl Reader<'_> {
-    fn need(&self, n: usize) -> Result<(), String> {
+    pub(crate) fn need(&self, n: usize) -> Result<(), String> {
         let have = self.bytes.len() - self.at;
         if have < n { Err(format!("need {n} bytes at offset {}, have {have}", self.at)) } else { Ok(()) }
     }
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+    pub(crate) fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
         self.need(N)?;
         let mut out = [0; N];
         out.copy_from_slice(&self.bytes[self.at..self.at + N]);
         self.at += N;
         Ok(out)
     }
-    fn u8(&mut self) -> Result<u8, String> {
+    pub(crate) fn u8(&mut self) -> Result<u8, String> {
         Ok(self.take::<1>()?[0])
     }
-    fn u16(&mut self) -> Result<u16, String> {
+    pub(crate) fn u16(&mut self) -> Result<u16, String> {
         Ok(u16::from_le_bytes(self.take()?))
     }
-    fn u32(&mut self) -> Result<u32, String> {
+    pub(crate) fn u32(&mut self) -> Result<u32, String> {
         Ok(u32::from_le_bytes(self.take()?))
     }
-    fn u64(&mut self) -> Result<u64, String> {
+    pub(crate) fn u64(&mut self) -> Result<u64, String> {
         Ok(u64::from_le_bytes(self.take()?))
     }
-    fn flag(&mut self) -> Result<bool, String> {
+    pub(crate) fn flag(&mut self) -> Result<bool, String> {
         match self.u8()? {
             0 => Ok(false),
             1 => Ok(true),
             v => Err(format!("flag {v} at offset {} is not 0 or 1", self.at - 1)),
         }
     }
-    fn player(&mut self) -> Result<u16, String> {
+    pub(crate) fn player(&mut self) -> Result<u16, String> {
         match self.u16()? {
             0 => Err("player number 0 with an active network".into()),
             n => Ok(n),
         }
     }
-    fn bytes(&mut self) -> Result<Vec<u8>, String> {
+    pub(crate) fn bytes(&mut self) -> Result<Vec<u8>, String> {
         let len = usize::from(self.u16()?);
         self.need(len)?;
         let out = self.bytes[self.at..self.at + len].to_vec();
         self.at += len;
         Ok(out)
     }
-    fn str(&mut self) -> Result<String, String> {
+    pub(crate) fn str(&mut self) -> Result<String, String> {
         let at = self.at;
         String::from_utf8(self.bytes()?).map_err(|_| format!("text at offset {at} is not UTF-8"))
     }

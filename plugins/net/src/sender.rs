@@ -31,7 +31,7 @@ pub(crate) fn broadcast(world: &mut World, messages: &[Gmsg], except: Option<u16
         .resource::<NetWatcher>()
         .players
         .iter()
-        .filter(|(n, p)| !p.local && Some(**n) != except)
+        .filter(|(n, p)| p.connected() && Some(**n) != except)
         .map(|(_, p)| p.client)
         .collect();
     send(world, &clients, messages);

@@ -34,6 +34,17 @@ pub enum OwnershipChange {
         /// Clan.
         clan: u32,
     },
+    /// A player's connection dropped: its objects keep their player while its seat
+    /// waits for it to rejoin; the computer plays the clan meanwhile unless another
+    /// player of it does (a rejoin is a `Join`).
+    Away {
+        /// Player number.
+        player: u16,
+        /// Clan.
+        clan: u32,
+        /// No other player of the clan is left: the computer plays it.
+        computer: bool,
+    },
     /// A player left: its objects go to `heir` (another player of the clan) or, with
     /// none, to the computer, which plays the clan on; or they are deleted.
     Leave {
@@ -230,6 +241,7 @@ fn apply_changes(
                 }
                 (clan, if heir.is_some() { 1 } else { 2 })
             }
+            OwnershipChange::Away { clan, computer, .. } => (clan, if computer { 2 } else { 1 }),
         };
         if let Some(c) = clans.as_mut().and_then(|c| c.clans.iter_mut().find(|c| c.index == clan)) {
             c.mode = mode;

@@ -1,6 +1,8 @@
 use crate::schema::{self, DecodeError, Gmsg, SessionPhase, WireOrder, id};
+use crate::{NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow};
 use iron3d_core::{Order, PilotInput};
 
+mod clan;
 mod events;
 mod session;
 
@@ -14,7 +16,60 @@ fn every_message() -> Vec<Gmsg> {
         Gmsg::KillPlayer { player: 0, reason: "protocol version 9".into() },
         Gmsg::SetGameStarted { tick: 3 },
         Gmsg::CreateRemotePlayer { player: 3, clan: u32::MAX, name: "Ōlga".into() },
-        Gmsg::TextForPlayer { from: 1, text: "gl hf".into() },
+        Gmsg::TextForPlayer { from: 1, clan_only: true, text: "gl hf".into() },
+        Gmsg::ClanState(crate::clan_state::ClanState {
+            clan: 1,
+            ore: 812.5,
+            power: 40.0,
+            producers: vec![crate::clan_state::WireQueue {
+                producer: 9,
+                waiting: vec!["UNITS\\ROBOTS\\scout.dat".into()],
+                active: Some(crate::clan_state::WireJob {
+                    scheme: "UNITS\\ROBOTS\\tank.dat".into(),
+                    elapsed_ms: 640,
+                    total_ms: 17_000,
+                }),
+            }],
+            research: Some(crate::clan_state::WireResearch {
+                states: vec![1, 2, 0],
+                waiting: vec![(2, 9)],
+                active: Some((
+                    0,
+                    crate::clan_state::WireJob { scheme: String::new(), elapsed_ms: 64, total_ms: 6_400 },
+                    9,
+                )),
+            }),
+        }),
+        Gmsg::ClanNews(crate::clan_state::ClanNews {
+            event: iron3d_core::ProductionEvent::Produced,
+            ids: vec![9, 80],
+            detail: "units\\robots\\scout.dat".into(),
+        }),
+        Gmsg::Seat { player: 2, token: 0xFEED_BEEF_0123_4567 },
+        Gmsg::SyncDigests(crate::sync_report::Digests {
+            tick: 64,
+            replicated: 70,
+            truncated: false,
+            digests: vec![(3, 0xAB), (9, 0xCD)],
+        }),
+        Gmsg::SyncRows(crate::sync_report::HostRows {
+            replicated: 70,
+            kept: true,
+            rows: vec![
+                (3, None),
+                (
+                    9,
+                    Some(ReplicatedRow {
+                        object: NetObject { id: 9, kind: 1, key: "UNITS\\ROBOTS\\scout.dat".into() },
+                        pose: NetPose { position: [16, -32, 5], heading: 0x8000 },
+                        owner: NetOwner { clan: 1, player: 2 },
+                        health: Some(NetHealth { hp: 90, max: 100 }),
+                        tilt: Some(NetTilt { pitch: -300, roll: 12 }),
+                        turret: Some(NetTurret { heading: 0x4000 }),
+                    }),
+                ),
+            ],
+        }),
         Gmsg::MissionDataPath { mission: "single.01".into() },
         Gmsg::SetPlayerData { version: 1, name: "bot".into(), data: vec![0, 255, 7] },
         Gmsg::ChangeObjectOwner { id: 12, clan: -1, player: 0 },
@@ -155,13 +210,21 @@ fn payload_defects_are_refused() {
     // A unit count beyond the limit is refused before anything is allocated.
     bad(&frame(id::ORDER, &[0, 0, 0, 0, 0xFF, 0xFF]), "exceed");
     bad(&frame(id::ORDER, &[0, 0, 0, 0, 2, 0, 1, 0, 0, 0]), "need 8 bytes");
+    bad(&frame(id::CLAN_NEWS, &[7, 0, 0, 0, 0]), "clan news event 7");
+    let mut state = vec![1, 0, 0, 0];
+    state.extend_from_slice(&f32::NAN.to_bits().to_le_bytes());
+    state.extend_from_slice(&[0; 4]);
+    bad(&frame(id::CLAN_STATE, &state), "not finite");
+    bad(&frame(id::CLAN_STATE, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]), "exceed");
+    bad(&frame(id::SYNC_ROWS, &[0, 0, 0, 0, 1, 17, 0]), "rows exceed");
+    bad(&frame(id::SEAT, &[0, 0, 1, 0, 0, 0, 0, 0, 0, 0]), "player number 0");
     let big = vec![0u8; schema::MAX_SEQUENCE + 1];
     assert_eq!(schema::decode(&big), Err(DecodeError::Oversized { len: big.len() }));
 }
 
 #[test]
 fn the_encoder_refuses_what_its_length_words_cannot_hold() {
-    let long = Gmsg::TextForPlayer { from: 1, text: "x".repeat(70_000) };
+    let long = Gmsg::TextForPlayer { from: 1, clan_only: false, text: "x".repeat(70_000) };
     assert!(schema::encode(&[long]).unwrap_err().contains("exceed"));
     let many = Gmsg::Order {
         seq: 0,

@@ -24,6 +24,11 @@ pub struct NetPlayer {
     pub host: bool,
     /// Played on this machine (no connection: `client` is `Entity::PLACEHOLDER`).
     pub local: bool,
+    /// The connection dropped: the seat waits for the player until this game tick
+    /// (`client` is `Entity::PLACEHOLDER` meanwhile).
+    pub away: Option<u32>,
+    /// What a client shows to take this seat back after a drop (`IRON3D_SEAT`).
+    pub token: u64,
 }
 
 impl NetPlayer {
@@ -35,8 +40,25 @@ impl NetPlayer {
 
     /// A player who joined over the network (not yet ready).
     pub fn remote(transport: u64, client: Entity, name: String, data: Vec<u8>, clan: Option<u32>) -> Self {
-        Self { transport, client, name, data, clan, ready: false, host: false, local: false }
+        let token = token(transport, &name);
+        Self { transport, client, name, data, clan, ready: false, host: false, local: false, away: None, token }
     }
+
+    /// Joined over the network and connected now (messages reach it).
+    pub fn connected(&self) -> bool {
+        !self.local && self.away.is_none()
+    }
+}
+
+/// A seat's rejoin token: the connection's transport id, the name and the time of
+/// admission, hashed (unguessable enough for a LAN game; it is no password).
+fn token(transport: u64, name: &str) -> u64 {
+    let mut h = iron3d_core::Fnv1a::default();
+    let now = crate::unix_time().as_nanos();
+    h.write(&transport.to_le_bytes());
+    h.write(name.as_bytes());
+    h.write(&now.to_le_bytes());
+    h.0
 }
 
 /// Players by game player number.
@@ -50,12 +72,12 @@ pub struct NetWatcher {
 impl NetWatcher {
     /// The number and record of the player on a connection.
     pub fn by_client(&self, client: Entity) -> Option<(u16, &NetPlayer)> {
-        self.players.iter().find(|(_, p)| !p.local && p.client == client).map(|(n, p)| (*n, p))
+        self.players.iter().find(|(_, p)| p.connected() && p.client == client).map(|(n, p)| (*n, p))
     }
 
     /// Joined (remote) players who are ready.
     pub fn ready(&self) -> usize {
-        self.players.values().filter(|p| !p.local && p.ready).count()
+        self.players.values().filter(|p| p.connected() && p.ready).count()
     }
 
     /// The lowest free player number up to `max`.
@@ -65,7 +87,7 @@ impl NetWatcher {
 
     /// Another player commanding `clan`, lowest number first.
     pub fn co_player(&self, clan: u32, except: u16) -> Option<u16> {
-        self.players.iter().find(|(n, p)| **n != except && p.clan == Some(clan)).map(|(n, _)| *n)
+        self.players.iter().find(|(n, p)| **n != except && p.clan == Some(clan) && p.away.is_none()).map(|(n, _)| *n)
     }
 
     /// Who commands which clan, as a save keeps it.

@@ -81,15 +81,15 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut rules: ResMut<ProductionRules>)
 /// Publishes what each clan may research now ([`ResearchBoard`]).
 fn publish(production: Option<Res<Production>>, mut board: ResMut<ResearchBoard>) {
     let Some(production) = production else { return };
-    board.clans = production
-        .clans
-        .iter()
-        .filter_map(|(clan, r)| {
-            let tree = r.tree.as_ref()?;
-            let startable = (0..tree.nodes.len() as u32).filter(|&i| tree.refusal(i).is_none()).collect();
-            Some((*clan, (startable, r.active.is_some() || !r.waiting.is_empty())))
-        })
-        .collect();
+    board.clans = production.clans.iter().filter_map(|(clan, r)| Some((*clan, board_entry(r)?))).collect();
+}
+
+/// A clan's [`ResearchBoard`] entry: the nodes that can start now and whether one is
+/// being researched or waiting (`None`: the clan has no tree).
+pub fn board_entry(r: &ClanResearch) -> Option<(Vec<u32>, bool)> {
+    let tree = r.tree.as_ref()?;
+    let startable = (0..tree.nodes.len() as u32).filter(|&i| tree.refusal(i).is_none()).collect();
+    Some((startable, r.active.is_some() || !r.waiting.is_empty()))
 }
 
 /// Feeds the production state to `h` (the simulation's state hash).

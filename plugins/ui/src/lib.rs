@@ -6,11 +6,12 @@
 //! directory, the F3 debug overlay, the outcome screen and the campaign progress; the
 //! save and load pages with their slots, quick save and load, the replays list and
 //! the replay player; the briefing before a mission, the game's own text
-//! (`TextRes.cfg`, mission messages and loading tips) and the interface's text in
-//! English and Russian (Fluent).
+//! (`TextRes.cfg`, mission messages and loading tips), multiplayer chat, and the
+//! interface's text in English and Russian (Fluent).
 
 mod briefing;
 mod campaign;
+mod chat;
 mod command;
 mod game_text;
 mod hud;
@@ -100,7 +101,7 @@ impl Plugin for UiPlugin {
                 (settings::plugin, locale::plugin, screen::plugin, overlay::plugin),
                 (menu::plugin, briefing::plugin, campaign::plugin, game_text::plugin),
                 (pilot::plugin, command::plugin, hud::plugin, minimap::plugin, multiplayer::plugin, outcome::plugin),
-                (save_menu::plugin, saves::plugin),
+                (save_menu::plugin, saves::plugin, chat::plugin),
             ));
     }
 }

@@ -1,6 +1,6 @@
 //! Multiplayer from the menu and in game: host the missions started from the menu, or
 //! join a host by address; while joined, the session's lobby (mission, players, their
-//! clans and readiness); in game, who plays (the host's players, or this client's
+//! clans and readiness, and its chat); in game, who plays (the host's players, or this client's
 //! number).
 
 use crate::ScreenSystems;
@@ -48,6 +48,8 @@ pub struct Multiplayer<'w> {
     settings: Option<Res<'w, HostSettings>>,
     host_state: Option<Res<'w, HostState>>,
     form: ResMut<'w, MultiplayerForm>,
+    chat: Option<ResMut<'w, iron3d_net::chat::Chat>>,
+    chat_input: ResMut<'w, crate::chat::ChatInput>,
 }
 
 /// The menu's multiplayer group.
@@ -81,6 +83,13 @@ pub fn menu_group(ui: &mut egui::Ui, mp: &mut Multiplayer, locale: &Locale) {
     lan(ui, &mut mp.form, joined, locale);
     if let Some(session) = mp.session.as_ref().filter(|_| joined) {
         lobby(ui, session, locale);
+        if let Some(chat) = mp.chat.as_mut() {
+            for line in chat.lines.iter().rev().take(6).rev() {
+                ui.label(crate::chat::describe(line, Some(session), None, locale));
+            }
+            let input = &mut *mp.chat_input;
+            crate::chat::line(ui, &mut input.text, &mut input.clan_only, chat, locale, false);
+        }
     }
     if let Some(error) = mp.status.as_ref().and_then(|s| s.error.as_ref()) {
         ui.colored_label(egui::Color32::LIGHT_RED, error);

@@ -9,7 +9,7 @@ use crate::WeatherSystems;
 use crate::schedule::{FILE_NAME, Intensity, WeatherSchedule};
 use bevy::prelude::*;
 use iron3d_assets::GameData;
-use iron3d_core::{AppState, MissionStart, Pause};
+use iron3d_core::{AppState, GameClock, MissionStart, Pause};
 use iron3d_formats::world::mission_graph::SKY_SCHEDULE;
 use iron3d_mission::LoadedMission;
 use iron3d_vfs::GameDir;
@@ -111,16 +111,44 @@ pub(crate) fn close(mut commands: Commands) {
     commands.insert_resource(MissionWeather::default());
 }
 
-/// Advances the weather clock by this frame's game time (none while paused).
-pub(crate) fn advance(mut weather: ResMut<MissionWeather>, time: Res<Time<Virtual>>, pause: Option<Res<State<Pause>>>) {
+/// Seconds the game clock may run ahead of the weather clock before the weather takes
+/// its time.
+const CATCH_UP: f32 = 1.0;
+
+/// Advances the weather clock by this frame's game time (none while paused). A game
+/// clock more than [`CATCH_UP`] ahead (a joined game that took the host's time, a loaded
+/// save) sets it: the weather is the mission's at that time (the project's own rule).
+pub(crate) fn advance(
+    mut weather: ResMut<MissionWeather>,
+    time: Res<Time<Virtual>>,
+    pause: Option<Res<State<Pause>>>,
+    clock: Option<Res<GameClock>>,
+) {
     let running = pause.is_none_or(|p| *p.get() == Pause::Running);
-    weather.advance(if running { time.delta_secs() } else { 0.0 });
+    let delta = if running { time.delta_secs() } else { 0.0 };
+    let game = clock.map_or(0.0, |c| c.time_ms as f32 / 1000.0);
+    let step = frame_step(weather.seconds, delta, game);
+    weather.advance(step);
+}
+
+/// This frame's weather step: the frame's game time, or up to the game clock when it
+/// is more than [`CATCH_UP`] ahead.
+fn frame_step(weather: f32, delta: f32, game: f32) -> f32 {
+    if game - (weather + delta) > CATCH_UP { game - weather } else { delta }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use iron3d_vfs::{Layer, LayerKind};
+
+    #[test]
+    fn the_weather_clock_catches_up_with_a_game_clock_far_ahead() {
+        assert_eq!(frame_step(10.0, 0.016, 10.5), 0.016, "a little ahead: the frame's time");
+        assert_eq!(frame_step(10.0, 0.0, 10.5), 0.0, "paused");
+        assert_eq!(frame_step(2.0, 0.016, 300.0), 298.0, "a joined game's host time");
+        assert_eq!(frame_step(10.0, 0.016, 3.0), 0.016, "never back");
+    }
 
     #[test]
     fn the_clock_samples_the_schedule_in_game_time() {

@@ -8,7 +8,10 @@
 use clap::Parser;
 use iron3d_core::GameClock;
 use iron3d_net::speed::MAX_SPEED;
-use iron3d_net::{Clock, DEFAULT_PORT, HostSettings, LeavePolicy, MAX_PLAYERS, NetWatcher, SessionEnd, host_app};
+use iron3d_net::{
+    Clock, DEFAULT_PORT, DEFAULT_REJOIN_SECONDS, HostSettings, LeavePolicy, MAX_PLAYERS, NetWatcher, SessionEnd,
+    host_app,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,11 +29,13 @@ const END_GRACE: Duration = Duration::from_secs(2);
     version,
     about = "Host an Iron3D multiplayer session without a window",
     after_help = "Clients join with `iron3d --join ADDR` or `iron3d-cli net bots --server ADDR`. Players take the \
-    mission's playing clans in turn; a departed player's units go to another player of its clan or to the computer \
-    (--leave delete removes them). With --wait-players N, players wait in the lobby and the mission clock (and \
-    --ticks) starts when N of them are ready. With --speed K the host runs K ticks per 64 ms of wall time (fast-forward) \
-    and clients follow its clock. Once every clan a player commands has its outcome the session ends for everyone \
-    and the server exits (status 0). Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
+    mission's playing clans in turn. A player whose connection drops keeps its seat, number and units for \
+    --rejoin-seconds of game time (default 60) while the computer plays its clan, and takes them back by rejoining; \
+    after that its units go to another player of its clan or to the computer (--leave delete removes them). With \
+    --wait-players N, players wait in the lobby and the mission clock (and --ticks) starts when N of them are ready. \
+    With --speed K the host runs K ticks per 64 ms of wall time (fast-forward) and clients follow its clock. Once \
+    every clan a player commands has its outcome the session ends for everyone and the server exits (status 0). \
+    Logs go to stderr (RUST_LOG=resnet=debug,netwatch=debug for more).\n\n\
     Exit status: 0 after --ticks ticks or when the session ended; 1 when the game data (a layer: the project's data, --data, a --mod) or the \
     mission cannot be loaded or the port cannot be opened; 2 on a usage error."
 )]
@@ -64,6 +69,10 @@ struct Args {
     /// Ticks run per 64 ms of wall time (1: real time; up to 8 to fast-forward).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=i64::from(MAX_SPEED)))]
     speed: u8,
+    /// Seconds of game time a dropped player's seat, number and units wait for it to
+    /// rejoin, the computer playing its clan meanwhile (0: it leaves at once).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_REJOIN_SECONDS)]
+    rejoin_seconds: u32,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -101,6 +110,7 @@ fn main() -> ExitCode {
         leave,
         wait_players: args.wait_players,
         speed: args.speed,
+        rejoin_seconds: args.rejoin_seconds,
         ..HostSettings::default()
     };
     let (mut app, addr) = match host_app(&game, settings, args.port, Clock::Real) {

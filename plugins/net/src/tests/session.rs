@@ -37,7 +37,7 @@ impl Session {
         s
     }
 
-    fn join(&mut self, name: &str) {
+    pub(super) fn join(&mut self, name: &str) {
         self.clients.push(client_app(self.addr, name, Clock::Stepped).unwrap());
     }
 
@@ -60,12 +60,12 @@ impl Session {
         v
     }
 
-    fn owners(&mut self) -> Vec<Owner> {
+    pub(super) fn owners(&mut self) -> Vec<Owner> {
         let mut q = self.host.world_mut().query_filtered::<&Owner, With<SimObject>>();
         q.iter(self.host.world()).copied().collect()
     }
 
-    fn order(&mut self, client: usize, units: Vec<u32>, order: Order) -> u32 {
+    pub(super) fn order(&mut self, client: usize, units: Vec<u32>, order: Order) -> u32 {
         self.clients[client].world_mut().resource_mut::<OutgoingOrders>().order(units, WireOrder::Plain(order), false)
     }
 
@@ -217,7 +217,7 @@ fn malformed_packets_are_dropped_and_a_flooding_client_is_cut_off() {
 #[test]
 fn a_departed_players_objects_go_to_the_computer_or_are_deleted() {
     for policy in [LeavePolicy::Transfer, LeavePolicy::Delete] {
-        let mut s = Session::new(HostSettings { leave: policy, ..HostSettings::default() }, 2);
+        let mut s = Session::new(HostSettings { leave: policy, rejoin_seconds: 1, ..HostSettings::default() }, 2);
         let clan = s.session(1).clan.unwrap();
         let before = s.units(clan as i32).len();
         assert!(before > 0);
@@ -273,7 +273,7 @@ fn a_duplicate_create_makes_no_second_mirror() {
 
 #[test]
 fn a_session_log_replays_to_the_same_world_state() {
-    let mut s = Session::new(HostSettings::default(), 2);
+    let mut s = Session::new(HostSettings { rejoin_seconds: 0, ..HostSettings::default() }, 2);
     let clans = playing_clans(&s.host);
     let a = s.units(s.session(0).clan.unwrap() as i32);
     let b = s.units(s.session(1).clan.unwrap() as i32);
@@ -341,12 +341,9 @@ fn eight_bots_play_ten_simulated_minutes_with_equal_hashes() {
     eight_bots_play(600);
 }
 
-/// A game joining: it loads the host's mission from its own data, keeps its own
-/// objects for the host's (no second instance), simulates nothing itself, and sends
-/// the commands its player gives to the host.
-#[test]
-fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
-    let mut s = Session::new(HostSettings::default(), 0);
+/// A game joining `s` (it loads the host's mission), stepped until it plays; returns
+/// its index among the clients.
+pub(super) fn joined_game(s: &mut Session) -> usize {
     let mut app = iron3d_sim::headless_app();
     let role = NetRole::Join { server: s.addr, name: "Ann".into() };
     app.add_plugins((iron3d_mission::MissionPlugin, NetGamePlugin { role, game: game() }));
@@ -354,6 +351,16 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
     app.cleanup();
     s.clients.push(app);
     s.step(40);
+    s.clients.len() - 1
+}
+
+/// A game joining: it loads the host's mission from its own data, keeps its own
+/// objects for the host's (no second instance), simulates nothing itself, and sends
+/// the commands its player gives to the host.
+#[test]
+fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
+    let mut s = Session::new(HostSettings::default(), 0);
+    joined_game(&mut s);
     let client = &mut s.clients[0];
     assert_eq!(client.world().resource::<iron3d_mission::LoadedMission>().name, MISSION);
     let clan = client.world().resource::<ClientSession>().clan.unwrap();
@@ -491,7 +498,7 @@ fn a_transfer_past_the_maximum_delay_is_abandoned_on_both_sides() {
 
 #[test]
 fn a_client_leaving_mid_transfer_leaves_nothing_behind() {
-    let mut s = Session::new(HostSettings::default(), 2);
+    let mut s = Session::new(HostSettings { rejoin_seconds: 0, ..HostSettings::default() }, 2);
     long_record(&mut s);
     request_savegame(&mut s, 1);
     s.step(2);

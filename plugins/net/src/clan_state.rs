@@ -1,0 +1,354 @@
+//! A clan's state for its players (the project's own rule; the original's is unknown):
+//! the host sends each joined player its clan's ore and power, every production queue
+//! of the clan's buildings and the clan's research (`IRON3D_CLAN_STATE`), and the
+//! production and research events of the clan (`IRON3D_CLAN_NEWS`: built, researched,
+//! refused). A joined game lays the state over its own `EconomyBoard`, `Production`
+//! and `ResearchBoard` and replays the events as `GameMessage`s, so its HUD, build
+//! panel and research buttons work as in a game of one player; its orders still go to
+//! the host. The state is sent when it changed, at most every [`STATE_EVERY`] ticks,
+//! and in full to a player who just became ready.
+
+use crate::schema::{Gmsg, Reader, Writer};
+use crate::sender::send;
+use crate::watcher::NetWatcher;
+use bevy_ecs::prelude::*;
+use iron3d_core::{
+    DispatchPhase, EconomyBoard, GameClock, GameMessage, GameMessageKind, ObjectTable, Owner, ProductionEvent,
+    ResearchBoard, SchemeNames, SchemeRef,
+};
+use iron3d_production::{ClanResearch, Job, ProducerQueue, Production};
+use std::collections::BTreeMap;
+
+/// Ticks between two sends of a clan's state at most (a change waits for the next).
+pub const STATE_EVERY: u32 = 4;
+
+/// Longest list in a clan's state (queues, schemes waiting, research nodes).
+const MAX_LIST: usize = 4_096;
+
+/// A job as it travels: the scheme's name (empty for research), its time worked and
+/// its whole time (milliseconds).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WireJob {
+    /// Scheme built (a research job names none).
+    pub scheme: String,
+    /// Milliseconds worked.
+    pub elapsed_ms: u32,
+    /// Milliseconds it takes.
+    pub total_ms: u32,
+}
+
+/// One production building's queue.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WireQueue {
+    /// The building (`OriginalObjectId`).
+    pub producer: u32,
+    /// Schemes waiting, first next.
+    pub waiting: Vec<String>,
+    /// The robot being built.
+    pub active: Option<WireJob>,
+}
+
+/// A clan's research.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WireResearch {
+    /// Each node's state bits, in tree order.
+    pub states: Vec<u8>,
+    /// `(node, institute)` waiting, first next.
+    pub waiting: Vec<(u32, u32)>,
+    /// `(node, job, institute)` being researched.
+    pub active: Option<(u32, WireJob, u32)>,
+}
+
+/// `IRON3D_CLAN_STATE`: what a clan's players see of its economy, production and research.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClanState {
+    /// Clan index.
+    pub clan: u32,
+    /// Ore held by the clan's objects.
+    pub ore: f32,
+    /// The clan's power.
+    pub power: f32,
+    /// The queue of every production building of the clan, by id.
+    pub producers: Vec<WireQueue>,
+    /// The clan's research (`None`: the clan has no tree).
+    pub research: Option<WireResearch>,
+}
+
+/// `IRON3D_CLAN_NEWS`: a production event of the receiver's clan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClanNews {
+    /// What happened.
+    pub event: ProductionEvent,
+    /// Objects involved (`OriginalObjectId`).
+    pub ids: Vec<u32>,
+    /// Scheme, node or reason.
+    pub detail: String,
+}
+
+impl WireJob {
+    fn write(&self, w: &mut Writer) {
+        w.str(&self.scheme);
+        w.u32(self.elapsed_ms);
+        w.u32(self.total_ms);
+    }
+
+    fn read(r: &mut Reader) -> Result<Self, String> {
+        Ok(Self { scheme: r.str()?, elapsed_ms: r.u32()?, total_ms: r.u32()? })
+    }
+}
+
+impl ClanState {
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.u32(self.clan);
+        w.u32(self.ore.to_bits());
+        w.u32(self.power.to_bits());
+        w.len(self.producers.len(), "production queues");
+        for q in &self.producers {
+            w.u32(q.producer);
+            w.len(q.waiting.len(), "schemes waiting");
+            q.waiting.iter().for_each(|s| w.str(s));
+            write_option(w, q.active.as_ref(), |w, j| j.write(w));
+        }
+        write_option(w, self.research.as_ref(), |w, r| {
+            w.bytes(&r.states);
+            w.len(r.waiting.len(), "research waiting");
+            for (node, at) in &r.waiting {
+                w.u32(*node);
+                w.u32(*at);
+            }
+            write_option(w, r.active.as_ref(), |w, (node, job, at)| {
+                w.u32(*node);
+                job.write(w);
+                w.u32(*at);
+            });
+        });
+    }
+
+    pub(crate) fn read(r: &mut Reader) -> Result<Self, String> {
+        let (clan, ore, power) = (r.u32()?, f32::from_bits(r.u32()?), f32::from_bits(r.u32()?));
+        if !(ore.is_finite() && power.is_finite()) {
+            return Err(format!("clan {clan}: ore {ore} or power {power} is not finite"));
+        }
+        let producers = (0..count(r, 7)?)
+            .map(|_| {
+                let producer = r.u32()?;
+                let waiting = (0..count(r, 2)?).map(|_| r.str()).collect::<Result<_, _>>()?;
+                Ok(WireQueue { producer, waiting, active: read_option(r, WireJob::read)? })
+            })
+            .collect::<Result<_, String>>()?;
+        let research = read_option(r, |r| {
+            let states = r.bytes()?;
+            let waiting = (0..count(r, 8)?).map(|_| Ok((r.u32()?, r.u32()?))).collect::<Result<_, String>>()?;
+            let active = read_option(r, |r| Ok((r.u32()?, WireJob::read(r)?, r.u32()?)))?;
+            Ok(WireResearch { states, waiting, active })
+        })?;
+        Ok(Self { clan, ore, power, producers, research })
+    }
+}
+
+impl ClanNews {
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.u8(match self.event {
+            ProductionEvent::Produced => 0,
+            ProductionEvent::Researched => 1,
+            _ => 2,
+        });
+        w.len(self.ids.len(), "ids");
+        self.ids.iter().for_each(|id| w.u32(*id));
+        w.str(&self.detail);
+    }
+
+    pub(crate) fn read(r: &mut Reader) -> Result<Self, String> {
+        let event = match r.u8()? {
+            0 => ProductionEvent::Produced,
+            1 => ProductionEvent::Researched,
+            2 => ProductionEvent::Rejected,
+            other => return Err(format!("clan news event {other} is not 0..=2")),
+        };
+        let ids = (0..count(r, 4)?).map(|_| r.u32()).collect::<Result<_, _>>()?;
+        Ok(Self { event, ids, detail: r.str()? })
+    }
+}
+
+/// A list's length, checked against [`MAX_LIST`] and the bytes left (`each` at least).
+fn count(r: &mut Reader, each: usize) -> Result<usize, String> {
+    let n = usize::from(r.u16()?);
+    if n > MAX_LIST {
+        return Err(format!("{n} entries exceed {MAX_LIST}"));
+    }
+    r.need(n * each)?;
+    Ok(n)
+}
+
+fn write_option<T>(w: &mut Writer, value: Option<&T>, write: impl FnOnce(&mut Writer, &T)) {
+    w.u8(u8::from(value.is_some()));
+    if let Some(v) = value {
+        write(w, v);
+    }
+}
+
+fn read_option<T>(r: &mut Reader, read: impl FnOnce(&mut Reader) -> Result<T, String>) -> Result<Option<T>, String> {
+    r.flag()?.then(|| read(r)).transpose()
+}
+
+/// The host's last state sent to each clan's players.
+#[derive(Resource, Debug, Default)]
+pub(crate) struct SentClanStates(BTreeMap<u32, ClanState>);
+
+impl SentClanStates {
+    /// The clan's next state goes to its players whether it changed or not (a player
+    /// of it became ready).
+    pub(crate) fn resend(&mut self, clan: u32) {
+        self.0.remove(&clan);
+    }
+}
+
+/// The state of `clan` as the host holds it now.
+pub(crate) fn state_of(world: &World, clan: u32) -> ClanState {
+    let (ore, power) = world.resource::<EconomyBoard>().of(clan as i32);
+    let mut state = ClanState { clan, ore, power, ..ClanState::default() };
+    let Some(production) = world.get_resource::<Production>() else { return state };
+    let names = world.resource::<SchemeNames>();
+    let name = |r: SchemeRef| names.name(r).unwrap_or_default().to_string();
+    let wire_job = |j: &Job, scheme: String| WireJob { scheme, elapsed_ms: j.elapsed_ms, total_ms: j.total_ms };
+    let table = world.resource::<ObjectTable>();
+    let of_clan =
+        |id: u32| table.entity_of(id).and_then(|e| world.get::<Owner>(e)).is_some_and(|o| o.clan == clan as i32);
+    state.producers = production
+        .producers
+        .iter()
+        .filter(|(id, _)| of_clan(**id))
+        .map(|(id, q)| WireQueue {
+            producer: *id,
+            waiting: q.waiting.iter().map(|s| name(*s)).collect(),
+            active: q.active.as_ref().map(|j| wire_job(j, name(j.what))),
+        })
+        .collect();
+    state.research = production.clans.get(&(clan as i32)).and_then(|r| {
+        let tree = r.tree.as_ref()?;
+        Some(WireResearch {
+            states: tree.nodes.iter().map(|n| n.state).collect(),
+            waiting: r.waiting.clone(),
+            active: r.active.as_ref().map(|(j, at)| (j.what.0 as u32, wire_job(j, String::new()), *at)),
+        })
+    });
+    state
+}
+
+/// After a tick: every [`STATE_EVERY`] ticks, each clan with a joined player gets its
+/// state if it changed since the last one sent.
+pub(crate) fn publish(world: &mut World) {
+    let tick = world.resource::<GameClock>().tick;
+    if !tick.is_multiple_of(STATE_EVERY) {
+        return;
+    }
+    let mut clans: BTreeMap<u32, Vec<Entity>> = BTreeMap::new();
+    for p in world.resource::<NetWatcher>().players.values().filter(|p| p.connected()) {
+        if let Some(clan) = p.clan {
+            clans.entry(clan).or_default().push(p.client);
+        }
+    }
+    for (clan, clients) in clans {
+        let state = state_of(world, clan);
+        if world.resource::<SentClanStates>().0.get(&clan) == Some(&state) {
+            continue;
+        }
+        send(world, &clients, &[Gmsg::ClanState(state.clone())]);
+        world.resource_mut::<SentClanStates>().0.insert(clan, state);
+    }
+}
+
+/// The host's production events for the clans' players (built, researched, refused),
+/// each to the players of the clan owning its first object.
+pub(crate) fn news(
+    mut read: MessageReader<GameMessage>,
+    table: Res<ObjectTable>,
+    owners: Query<&Owner>,
+    watcher: Res<NetWatcher>,
+    mut commands: Commands,
+) {
+    for m in read.read() {
+        let GameMessageKind::Production { event, ids, detail } = &m.kind else { continue };
+        if !matches!(event, ProductionEvent::Produced | ProductionEvent::Researched | ProductionEvent::Rejected) {
+            continue;
+        }
+        let owner = ids.first().and_then(|id| table.entity_of(*id)).and_then(|e| owners.get(e).ok());
+        let Some(clan) = owner.and_then(|o| u32::try_from(o.clan).ok()) else { continue };
+        let clients: Vec<Entity> =
+            watcher.players.values().filter(|p| p.connected() && p.clan == Some(clan)).map(|p| p.client).collect();
+        let news = Gmsg::ClanNews(ClanNews { event: *event, ids: ids.clone(), detail: detail.clone() });
+        commands.queue(move |world: &mut World| send(world, &clients, &[news]));
+    }
+}
+
+/// What a client last heard of its clan.
+#[derive(Resource, Debug, Clone, Default)]
+pub struct ClanView {
+    /// The latest state (`None` before the first).
+    pub state: Option<ClanState>,
+    /// Production events received.
+    pub news: u32,
+    /// The state arrived since it was laid over the world.
+    pub(crate) fresh: bool,
+}
+
+/// Lays the latest state over the client's own economy board, production and research
+/// board (a client without them, a bot, keeps it in [`ClanView`] only).
+pub(crate) fn apply(
+    mut view: ResMut<ClanView>,
+    mut economy: ResMut<EconomyBoard>,
+    mut research: ResMut<ResearchBoard>,
+    production: Option<ResMut<Production>>,
+    mut names: ResMut<SchemeNames>,
+    (table, owners): (Res<ObjectTable>, Query<&Owner>),
+) {
+    if !view.fresh {
+        return;
+    }
+    view.fresh = false;
+    let Some(state) = view.state.as_ref() else { return };
+    let clan = state.clan as i32;
+    economy.clans.insert(clan, (state.ore, state.power));
+    let Some(mut production) = production else { return };
+    let mut intern = |name: &str| {
+        names.intern(name).map_err(|e| tracing::warn!(target: "netwatch", "clan state: {e}")).unwrap_or_default()
+    };
+    let mut job =
+        |j: &WireJob, what: SchemeRef| Job { what, elapsed_ms: j.elapsed_ms, total_ms: j.total_ms, ..Job::default() };
+    // A queue the host no longer lists is empty.
+    let listed: Vec<u32> = state.producers.iter().map(|q| q.producer).collect();
+    let of_clan = |id: u32| table.entity_of(id).and_then(|e| owners.get(e).ok()).is_some_and(|o| o.clan == clan);
+    production.producers.retain(|id, _| listed.contains(id) || !of_clan(*id));
+    for q in &state.producers {
+        let active = q.active.as_ref().map(|j| job(j, intern(&j.scheme)));
+        let waiting = q.waiting.iter().map(|s| intern(s)).collect();
+        production.producers.insert(q.producer, ProducerQueue { waiting, active });
+    }
+    let Some((wire, mine)) = state.research.as_ref().zip(production.clans.get_mut(&clan)) else { return };
+    lay_research(wire, mine, &mut job);
+    match iron3d_production::board_entry(mine) {
+        Some(entry) => research.clans.insert(clan, entry),
+        None => research.clans.remove(&clan),
+    };
+}
+
+/// The host's research over the client's own tree (the same mission's, so the same
+/// nodes; a tree of another length is left as it is and logged).
+fn lay_research(wire: &WireResearch, mine: &mut ClanResearch, job: &mut impl FnMut(&WireJob, SchemeRef) -> Job) {
+    let Some(tree) = mine.tree.as_mut().filter(|t| t.nodes.len() == wire.states.len()) else {
+        tracing::warn!(target: "netwatch", "clan state: the host's research tree differs from this client's");
+        return;
+    };
+    tree.nodes.iter_mut().zip(&wire.states).for_each(|(n, s)| n.state = *s);
+    mine.waiting.clone_from(&wire.waiting);
+    mine.active = wire.active.as_ref().map(|(node, j, at)| (job(j, SchemeRef(u64::from(*node))), *at));
+}
+
+/// The host's production events of this client's clan, replayed as the client's own
+/// `GameMessage`s (the HUD shows them).
+pub(crate) fn replay_news(news: Vec<ClanNews>, clock: &GameClock, out: &mut MessageWriter<GameMessage>) {
+    for n in news {
+        let kind = GameMessageKind::Production { event: n.event, ids: n.ids, detail: n.detail };
+        out.write(GameMessage::new(clock, DispatchPhase::Production, kind));
+    }
+}
