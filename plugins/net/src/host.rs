@@ -9,7 +9,9 @@
 //! sends each tick's combat and effect events ([`crate::events`]).
 //! Logs: `resnet` (transport, packets), `netwatch` (players and objects).
 
-use crate::replicated::{NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash, replicated_rows};
+use crate::replicated::{
+    NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash, replicated_rows,
+};
 use crate::schema::{self, Gmsg, SessionPhase};
 use crate::sender::{broadcast, send};
 use crate::session::{self, LeavePolicy, NetQueue, OwnershipChange, SessionLog};
