@@ -258,8 +258,9 @@ pub(crate) fn publish(world: &mut World) {
     }
 }
 
-/// The host's production events for the clans' players (built, researched, refused),
-/// each to the players of the clan owning its first object.
+/// The host's research and refusal events for the clans' players, each to the players of
+/// the clan owning its first object (robots built reach every client as combat events,
+/// [`crate::events`], so the HUD shows each once).
 pub(crate) fn news(
     mut read: MessageReader<GameMessage>,
     table: Res<ObjectTable>,
@@ -269,7 +270,7 @@ pub(crate) fn news(
 ) {
     for m in read.read() {
         let GameMessageKind::Production { event, ids, detail } = &m.kind else { continue };
-        if !matches!(event, ProductionEvent::Produced | ProductionEvent::Researched | ProductionEvent::Rejected) {
+        if !matches!(event, ProductionEvent::Researched | ProductionEvent::Rejected) {
             continue;
         }
         let owner = ids.first().and_then(|id| table.entity_of(*id)).and_then(|e| owners.get(e).ok());

@@ -64,7 +64,10 @@ fn a_joined_game_sees_its_clans_economy_production_and_research_and_its_build_or
     }
     assert_eq!(built(&mut s), 1, "the robot the client ordered reaches it");
     s.step(4);
-    assert!(s.clients[c].world().resource::<clan_state::ClanView>().news >= 1, "the HUD is told it was built");
+    let produced = s.clients[c].world().resource::<crate::events::EventCounts>().produced;
+    assert!(produced >= 1, "the HUD is told it was built (a combat event; other clans build too)");
+    let news = s.clients[c].world().resource::<clan_state::ClanView>().news;
+    assert_eq!(news, 0, "built robots never come twice: clan news carries only research and refusals");
     let idle = s.clients[c].world().resource::<Production>().producers.get(&plant).cloned().unwrap();
     assert!(idle.active.is_none() && idle.waiting.is_empty(), "{idle:?}");
 }
