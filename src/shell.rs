@@ -58,6 +58,7 @@ pub fn app(args: Args, game: Option<Arc<GameDir>>) -> App {
         exit_after_frames: args.exit_after_frames,
         screenshot: args.screenshot.clone(),
         bench_frames: args.bench_frames.filter(|_| args.eu7.is_none()),
+        flight_frames: args.bench_frames.filter(|_| args.eu7.is_some()),
         script: args.script(),
     });
     match &args.eu7 {
@@ -65,7 +66,6 @@ pub fn app(args: Args, game: Option<Arc<GameDir>>) -> App {
             app.add_plugins(Eu7ViewerPlugin {
                 file: file.clone(),
                 streaming: args.eu7_streaming.config(),
-                bench_frames: args.bench_frames,
             });
         }
         None => {

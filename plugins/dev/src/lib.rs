@@ -1,9 +1,11 @@
 //! Developer tools: the F12 world inspector (every entity, component and resource),
 //! logs of every state transition, the `--exit-after-frames` / `--screenshot`
-//! capture used by CI and reviewers, the `--bench-frames` frame-time bench, and scripted
-//! input (`--press`, `--click`, `--script-event`) for captures of any screen.
+//! capture used by CI and reviewers, the `--bench-frames` frame-time benches (of a mission,
+//! and of a flight over an EU7B scenery), and scripted input (`--press`, `--click`,
+//! `--script-event`) for captures of any screen.
 
 mod bench;
+mod flight;
 mod scripted;
 
 use bevy::prelude::*;
@@ -26,6 +28,8 @@ pub struct DevPlugin {
     pub screenshot: Option<PathBuf>,
     /// Time this many frames once the mission is in the world, print the report, exit.
     pub bench_frames: Option<u32>,
+    /// Fly the EU7B viewer's camera east for this many timed frames, print the report, exit.
+    pub flight_frames: Option<u32>,
     /// Scripted key presses, clicks and script events.
     pub script: Vec<Scripted>,
 }
@@ -53,6 +57,9 @@ impl Plugin for DevPlugin {
         }
         if let Some(frames) = self.bench_frames {
             bench::add(app, frames);
+        }
+        if let Some(frames) = self.flight_frames {
+            flight::add(app, frames);
         }
         if !self.script.is_empty() {
             scripted::add(app, self.script.clone());

@@ -12,7 +12,6 @@
 //!   folders, a checker fallback and one warning per missing name.
 //! * [`railway`]: logic records as clickable markers with an inspector, and the ride
 //!   camera over the Bevy-free track network of [`ride`].
-//! * [`flight`]: the `--bench-frames` flight east over the scenery.
 //! * [`camera`]: free-fly camera. [`overlay`]: egui overlay with the section grid, counts
 //!   and streaming stats.
 //!
@@ -26,7 +25,6 @@
 
 pub mod camera;
 pub mod data;
-pub mod flight;
 pub mod models;
 pub mod overlay;
 pub mod planner;
@@ -128,8 +126,6 @@ pub struct Eu7ViewerPlugin {
     pub file: PathBuf,
     /// Streaming tunables.
     pub streaming: StreamingConfig,
-    /// Time this many frames of a flight east, print the report and exit ([`flight`]).
-    pub bench_frames: Option<u32>,
 }
 
 impl Plugin for Eu7ViewerPlugin {
@@ -155,8 +151,5 @@ impl Plugin for Eu7ViewerPlugin {
                 overlay::OverlayPlugin,
                 railway::RailwayPlugin,
             ));
-        if let Some(frames) = self.bench_frames {
-            app.add_plugins(flight::FlightBenchPlugin { frames });
-        }
     }
 }

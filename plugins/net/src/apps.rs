@@ -64,6 +64,7 @@ pub fn client_app(server: SocketAddr, name: &str, clock: Clock) -> Result<App, S
     let mut app = App::new();
     app.add_plugins((TimePlugin, StatesPlugin, CorePlugin, World3dPlugin, NetProtocolPlugin, NetClientPlugin));
     set_clock(&mut app, clock);
+    iron3d_sim::run_on_one_thread(&mut app);
     app.finish();
     app.cleanup();
     crate::connect(app.world_mut(), server, name, Vec::new()).map_err(|e| e.to_string())?;

@@ -62,11 +62,26 @@ fn reset(mut hash: ResMut<StateHash>, mut log: ResMut<EventLog>) {
 }
 
 /// A headless app with the core, the states, the fixed clock and [`SimPlugins`], in
-/// which every `update()` advances exactly one 64 ms tick. Add the mission loader (or
-/// build a world by hand) on top.
+/// which every `update()` advances exactly one 64 ms tick, its schedules run on one
+/// thread ([`run_on_one_thread`]). Add the mission loader (or build a world by hand) on top.
 pub fn headless_app() -> App {
     let mut app = App::new();
     app.add_plugins((TimePlugin, StatesPlugin, CorePlugin, SimPlugins))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(u64::from(TICK_MS))));
+    run_on_one_thread(&mut app);
     app
+}
+
+/// Runs every schedule the app has at its first update on the calling thread. The
+/// simulation is a long chain of small systems: on two cores, handing each one to a
+/// thread pool costs more than running them in order (the test suite's simulation
+/// binaries run two to three times faster this way; the state hash does not change,
+/// since the set order decides everything). Schedules added after the first update keep
+/// Bevy's default executor.
+pub fn run_on_one_thread(app: &mut App) {
+    app.add_systems(bevy_app::PreStartup, |world: &mut World| {
+        for (_, schedule) in world.resource_mut::<Schedules>().iter_mut() {
+            schedule.set_executor(bevy_ecs::schedule::SingleThreadedExecutor::new());
+        }
+    });
 }

@@ -1,25 +1,22 @@
-//! `--bench-frames N` in the viewer: after [`SETTLE_FRAMES`] still frames (pipelines
-//! compile, the bootstrap's sections draw), the camera flies east at [`FLIGHT_SPEED`]
+//! `--bench-frames N` in the EU7B viewer: after [`FLIGHT_SETTLE_FRAMES`] still frames
+//! (pipelines compile, the bootstrap's sections draw), the camera flies east at [`FLIGHT_SPEED`]
 //! (each frame moves it by the speed times the real frame time) for N timed frames; then one
 //! line is printed on standard output and the app exits:
-//! `bench-frames N median X ms p95 Y ms sections/s S peak resident R peak held M MiB`.
+//! `bench-frames N median X ms p95 Y ms sections/s S peak resident R peak held M MiB`,
+//! with the median and p95 of [`crate::bench`].
 
 use bevy::prelude::*;
+use iron3d_eu7_view::StreamingStats;
+use iron3d_eu7_view::streaming::{StreamFocus, StreamingSystems};
 
-use crate::streaming::{StreamFocus, StreamingStats, StreamingSystems};
+use crate::bench::{median, nearest_rank};
 
 /// Still frames before the flight.
-pub const SETTLE_FRAMES: u32 = 30;
+pub const FLIGHT_SETTLE_FRAMES: u32 = 30;
 
 /// Ground speed of the flight in m/s (a section every 3.3 s).
 pub const FLIGHT_SPEED: f32 = 300.0;
 
-/// Adds the flight bench of `frames` timed frames.
-#[derive(Debug, Clone, Copy)]
-pub struct FlightBenchPlugin {
-    /// Frames to time.
-    pub frames: u32,
-}
 
 /// The flight's progress and samples.
 #[derive(Resource, Debug, Default)]
@@ -31,17 +28,10 @@ struct Flight {
     applied_before: u64,
 }
 
-impl Plugin for FlightBenchPlugin {
-    fn build(&self, app: &mut App) {
-        app.insert_resource(Flight { frames: self.frames, ..default() })
-            .add_systems(Update, fly_east.after(crate::camera::fly).before(StreamingSystems));
-    }
-}
-
-/// The value at `rank` (0..=1) of sorted `v`: the nearest-rank percentile.
-fn percentile(v: &[f64], rank: f64) -> f64 {
-    let k = ((rank * v.len() as f64).ceil() as usize).clamp(1, v.len().max(1));
-    v.get(k - 1).copied().unwrap_or(0.0)
+/// Adds the flight bench of `frames` timed frames.
+pub(crate) fn add(app: &mut App, frames: u32) {
+    app.insert_resource(Flight { frames, ..default() })
+        .add_systems(Update, fly_east.after(iron3d_eu7_view::camera::fly).before(StreamingSystems));
 }
 
 /// The report line of a finished flight.
@@ -50,8 +40,8 @@ fn report(mut frame_ms: Vec<f64>, seconds: f64, applied: u64, stats: &StreamingS
     format!(
         "bench-frames {} median {:.1} ms p95 {:.1} ms sections/s {:.1} peak resident {} peak held {:.2} MiB",
         frame_ms.len(),
-        percentile(&frame_ms, 0.5),
-        percentile(&frame_ms, 0.95),
+        median(&frame_ms).unwrap_or(0.0),
+        nearest_rank(&frame_ms, 95).unwrap_or(0.0),
         if seconds > 0.0 { applied as f64 / seconds } else { 0.0 },
         stats.peak_resident,
         stats.peak_held_bytes as f64 / 1_048_576.0,
@@ -65,7 +55,7 @@ fn fly_east(
     mut cams: Query<(&mut Transform, &mut StreamFocus), With<Camera3d>>,
     mut exit: MessageWriter<AppExit>,
 ) {
-    if flight.settled < SETTLE_FRAMES {
+    if flight.settled < FLIGHT_SETTLE_FRAMES {
         flight.settled += 1;
         flight.applied_before = stats.applied;
         return;
@@ -89,12 +79,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_report_gives_nearest_rank_percentiles_and_the_section_rate() {
+    fn the_report_gives_the_median_the_p95_and_the_section_rate() {
         let stats = StreamingStats { peak_resident: 7, peak_held_bytes: 3 * 1_048_576, ..default() };
         let frames: Vec<f64> = (1..=20).rev().map(f64::from).collect();
         assert_eq!(
             report(frames, 4.0, 10, &stats),
-            "bench-frames 20 median 10.0 ms p95 19.0 ms sections/s 2.5 peak resident 7 peak held 3.00 MiB"
+            "bench-frames 20 median 10.5 ms p95 19.0 ms sections/s 2.5 peak resident 7 peak held 3.00 MiB"
         );
     }
 }
