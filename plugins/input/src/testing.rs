@@ -24,7 +24,7 @@ pub fn egui_app(file: Option<std::path::PathBuf>) -> (App, Entity) {
         .insert_resource(BindingsFile(file));
     app.world_mut().spawn((Camera::default(), PrimaryEguiContext));
     let world = app.world_mut();
-    let window = world.query_filtered::<Entity, With<PrimaryWindow>>().single(world).unwrap();
+    let window = world.query_filtered::<Entity, With<PrimaryWindow>>().single(world).expect("one primary window");
     app.update();
     (app, window)
 }
@@ -47,5 +47,5 @@ pub fn key(window: Entity, key_code: KeyCode, logical_key: Key, state: ButtonSta
 /// Whether the local player's `action` is pressed.
 pub fn pressed(app: &mut App, action: GameAction) -> bool {
     let world = app.world_mut();
-    world.query_filtered::<&Actions, With<PlayerInput>>().single(world).unwrap().pressed(&action)
+    world.query_filtered::<&Actions, With<PlayerInput>>().single(world).expect("the player input").pressed(&action)
 }
