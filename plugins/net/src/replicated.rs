@@ -342,3 +342,28 @@ pub fn replicated_hash(world: &mut World) -> u64 {
 pub fn replicated_rows(world: &mut World) -> Vec<ReplicatedRow> {
     sorted_rows(world).into_iter().map(ReplicatedRow::of).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_core::PieceBinding;
+
+    #[test]
+    fn a_cycling_blend_follows_its_rate_both_ways_and_a_stray_is_noticed() {
+        let radar = PieceBinding { component: 0, node: 1, endpoints: [0.0, 30.0], blend: 0.9, flags: 1 };
+        let frames = 0.96;
+        let animation = |b: PieceBinding| PieceAnimation { bindings: vec![b] };
+        let net = NetAnimation::of(&animation(radar), frames, 100);
+        let mut turned = radar;
+        (0..50).for_each(|_| turned.advance(frames));
+        assert!((net.blends[0].after(50) - turned.blend).abs() < 1e-4, "{}", turned.blend);
+        // A tick before it was taken (a client's clock a little behind the host's).
+        assert!((net.blends[0].after(u32::MAX) - (0.9 - 0.032)).abs() < 1e-4);
+        assert!(net.follows(&animation(turned), frames, 150));
+        turned.blend += 0.01;
+        assert!(!net.follows(&animation(turned), frames, 150), "a stray of 1/100 of a cycle is sent");
+        let still = PieceBinding { flags: 0, blend: 1.0, ..radar };
+        let net = NetAnimation::of(&animation(still), frames, 7);
+        assert_eq!((net.blends[0].rate, net.blends[0].after(1_000)), (0, 1.0), "a static binding keeps its blend");
+    }
+}
