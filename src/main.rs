@@ -92,7 +92,9 @@ pub struct Args {
     #[arg(long, value_name = "P", default_value_t = iron3d_net::DEFAULT_PORT, requires = "host")]
     pub port: u16,
     /// Join the multiplayer session hosted at ADDR (HOST:PORT, e.g. 192.168.1.5:5150);
-    /// the host's mission is loaded from this game's data.
+    /// the host's mission is loaded from this game's data. If the connection drops, the
+    /// session panel offers Rejoin (the same seat, player number and units while the
+    /// host keeps them).
     #[arg(long, value_name = "ADDR", value_parser = parse_address, conflicts_with_all = ["mission", "eu7"])]
     pub join: Option<std::net::SocketAddr>,
     /// Player name shown to the other players.

@@ -229,6 +229,8 @@ mp-not-listening = (not listening)
 mp-hosting = Hosting on { $address }: { $count } players
 mp-start-held = Start held: { $ready } of { $wait } players ready
 mp-joined = Joined { $server } as player { $player }
+mp-rejoin = Rejoin (the seat waits)
+mp-dropped = The connection to the host dropped.
 
 ## Saves and replays
 save-load-title = Load game

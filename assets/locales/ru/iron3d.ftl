@@ -230,6 +230,8 @@ mp-not-listening = (не слушает)
 mp-hosting = Игра на { $address }: игроков { $count }
 mp-start-held = Старт ждёт: готовы { $ready } из { $wait }
 mp-joined = Подключён к { $server } как игрок { $player }
+mp-rejoin = Вернуться в игру (место ждёт)
+mp-dropped = Связь с хостом потеряна.
 
 ## Сохранения и записи игр
 save-load-title = Загрузить игру

@@ -35,12 +35,18 @@ impl PieceBinding {
         self.flags & FLAG_WRAP != 0 && a != b && a.is_finite() && b.is_finite()
     }
 
+    /// The blend change of an advance by `frames` animation frames (0 for a binding that
+    /// does not cycle).
+    pub fn rate(&self, frames: f32) -> f32 {
+        let [a, b] = self.endpoints;
+        if self.cycles() { frames / (b - a).abs() } else { 0.0 }
+    }
+
     /// Advances a cycling binding by `frames` animation frames (the blend wraps in
     /// [0, 1)); other bindings keep their pose.
     pub fn advance(&mut self, frames: f32) {
         if self.cycles() {
-            let [a, b] = self.endpoints;
-            self.blend = (self.blend + frames / (b - a).abs()).rem_euclid(1.0);
+            self.blend = (self.blend + self.rate(frames)).rem_euclid(1.0);
         }
     }
 }

@@ -10,6 +10,7 @@ mod frame;
 mod rebind;
 mod selection;
 mod settings;
+pub mod testing;
 
 pub use actions::GameAction;
 pub use bindings::{Binding, Bindings, BindingsFile};
@@ -91,9 +92,10 @@ mod tests {
     use bevy::input::gamepad::{GamepadConnection, GamepadConnectionEvent};
     use bevy::input::keyboard::{Key, KeyboardInput};
     use bevy::input::mouse::MouseButtonInput;
-    use bevy::window::{CursorMoved, PrimaryWindow};
+    use bevy::window::CursorMoved;
     use bevy_egui::input::EguiWantsInput;
-    use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, PrimaryEguiContext, egui};
+    use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+    use testing::{frame, pressed};
 
     fn connect(app: &mut App, gamepad: Entity, connection: GamepadConnection) {
         app.world_mut().write_message(GamepadConnectionEvent { gamepad, connection });
@@ -137,32 +139,12 @@ mod tests {
         Ok(())
     }
 
-    /// The game's input over egui, headless: no renderer, a window entity and a camera
-    /// holding the primary egui context, so egui runs its own input, pass and output
-    /// systems as in the game. Default bindings; `file` is where rebinding saves.
+    /// The game's input over egui with the settings window.
     fn egui_app(file: Option<std::path::PathBuf>) -> (App, Entity) {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, InputPlugin, bevy::window::WindowPlugin::default()))
-            .add_plugins(bevy::asset::AssetPlugin::default())
-            .init_asset::<bevy::shader::Shader>()
-            .init_asset::<Image>()
-            .add_plugins((bevy::state::app::StatesPlugin, iron3d_core::CorePlugin))
-            .add_plugins((EguiPlugin::default(), GameInputPlugin))
-            .insert_resource(Bindings::default())
-            .insert_resource(BindingsFile(file))
-            .init_resource::<Typing>()
-            .add_systems(EguiPrimaryContextPass, settings_window);
-        app.world_mut().spawn((Camera::default(), PrimaryEguiContext));
-        let world = app.world_mut();
-        let window = world.query_filtered::<Entity, With<PrimaryWindow>>().single(world).unwrap();
+        let (mut app, window) = testing::egui_app(file);
+        app.init_resource::<Typing>().add_systems(EguiPrimaryContextPass, settings_window);
         app.update();
         (app, window)
-    }
-
-    /// Writes `message` and runs a frame.
-    fn frame(app: &mut App, message: impl Message) {
-        app.world_mut().write_message(message);
-        app.update();
     }
 
     fn point(window: Entity, x: f32, y: f32) -> CursorMoved {
@@ -175,13 +157,7 @@ mod tests {
 
     /// The H key (`Stop`).
     fn key_h(window: Entity, state: ButtonState) -> KeyboardInput {
-        let logical_key = Key::Character("h".into());
-        KeyboardInput { key_code: KeyCode::KeyH, logical_key, state, text: None, repeat: false, window }
-    }
-
-    fn pressed(app: &mut App, action: GameAction) -> bool {
-        let world = app.world_mut();
-        world.query_filtered::<&Actions, With<PlayerInput>>().single(world).unwrap().pressed(&action)
+        testing::key(window, KeyCode::KeyH, Key::Character("h".into()), state)
     }
 
     #[test]

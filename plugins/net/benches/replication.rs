@@ -6,7 +6,8 @@
 //! game time (replication payload and the transport's rate) and the events it got.
 //! Every unit is armed like the project's rules' cannon (shells, 1.5 s reload) or laser
 //! (a beam, 0.8 s) and fights the other clans' units in reach; hit points are so high
-//! that nobody dies, so every tick does the same work.
+//! that nobody dies, so every tick does the same work. Each unit turns a radar (a cycling
+//! CTLD piece), which travels once as a phase and a rate.
 #![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
 use bevy_app::{App, FixedUpdate};
@@ -14,8 +15,8 @@ use bevy_ecs::prelude::*;
 use bevy_replicon::prelude::ClientReplicationStats;
 use criterion::{Criterion, criterion_group, criterion_main};
 use iron3d_core::{
-    ClanRelations, ClanSetup, GameClock, Health, MissionClans, Movable, ObjectKind, OriginalObjectId, Owner, Radar,
-    ScriptFiles, SimObject, SimSystems, SimTransform, TICK_SECONDS, Weapon,
+    ClanRelations, ClanSetup, GameClock, Health, MissionClans, Movable, ObjectKind, OriginalObjectId, Owner,
+    PieceAnimation, PieceBinding, Radar, ScriptFiles, SimObject, SimSystems, SimTransform, TICK_SECONDS, Weapon,
 };
 use iron3d_net::bots::Bot;
 use iron3d_net::{Clock, HostSettings, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, listen};
@@ -41,6 +42,13 @@ fn weapon(i: u32) -> Weapon {
         turn_rate: 2.0,
         turret: 0.0,
     }
+}
+
+/// Unit `i`'s radar dish: a wrapping binding over 30 frames, each at its own phase.
+fn radar_dish(i: u32) -> PieceAnimation {
+    let binding =
+        PieceBinding { component: 0, node: 1, endpoints: [0.0, 30.0], blend: (i % 30) as f32 / 30.0, flags: 1 };
+    PieceAnimation { bindings: vec![binding] }
 }
 
 /// Each unit circles its own centre.
@@ -99,6 +107,7 @@ fn session() -> (App, Bot) {
             Circle { centre, radius: 5.0 + (i % 7) as f32 },
             weapon(i),
             Radar { range: REACH, target: None },
+            radar_dish(i),
             Health { hp: 1.0e7, max: 1.0e7, armour: 0.0, invulnerable: false },
         ));
     }

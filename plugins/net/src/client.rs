@@ -9,8 +9,8 @@
 use crate::chat::{Chat, ChatLine};
 use crate::clan_state::ClanView;
 use crate::replicated::{
-    DuplicateMirror, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow, replicated_hash,
-    replicated_rows,
+    DuplicateMirror, NetAnimation, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow,
+    replicated_hash, replicated_rows,
 };
 use crate::schema::{self, Gmsg, SessionPhase, WireOrder};
 use crate::sync_report::{HostRows, OwnCase, SyncReports};
@@ -26,8 +26,8 @@ use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use bevy_state::prelude::*;
 use iron3d_core::{
-    GameClock, GameMessage, Health, ObjectKind, Order, OriginalObjectId, Owner, PropertyBag, SimObject, SimSystems,
-    SimTransform, TICK_MS, Weapon,
+    GameClock, GameMessage, Health, ObjectKind, Order, OriginalObjectId, Owner, PieceAnimation, PropertyBag, SimObject,
+    SimSystems, SimTransform, TICK_MS, Weapon,
 };
 use iron3d_mission::{LoadedMission, ObjectExtras, PlacedRecord, PreparedObject, spawn_object_on};
 use std::collections::{BTreeMap, VecDeque};
@@ -308,6 +308,7 @@ impl Plugin for NetClientPlugin {
                     .run_if(in_state(ClientState::Connected)),
             )
             .add_systems(FixedUpdate, (set_clock.before(SimSystems::Input), crate::events::fly_shells))
+            .add_systems(FixedUpdate, pose_pieces.after(SimSystems::Input).run_if(in_state(ClientState::Connected)))
             .add_systems(PreUpdate, crate::smooth::track.after(sync).run_if(in_state(ClientState::Connected)))
             .add_systems(Update, crate::smooth::present.run_if(in_state(ClientState::Connected)));
     }
@@ -548,6 +549,29 @@ fn sync(
             None => {
                 commands.entity(e).insert(Health { hp, max, armour: 0.0, invulnerable: false });
             }
+        }
+    }
+}
+
+/// At each tick, a mirror's CTLD pieces take the blends their replicated phase and rate
+/// give at this client's clock (its own bindings, from the mission, must be the host's:
+/// a mirror with other bindings keeps its own pose and is logged once).
+fn pose_pieces(
+    clock: Res<GameClock>,
+    mut mirrors: Query<(Entity, &NetAnimation, &mut PieceAnimation), Without<DuplicateMirror>>,
+    mut unlike: Local<std::collections::HashSet<Entity>>,
+) {
+    for (e, net, mut animation) in &mut mirrors {
+        if net.blends.len() != animation.bindings.len() {
+            if unlike.insert(e) {
+                let (theirs, ours) = (net.blends.len(), animation.bindings.len());
+                tracing::warn!(target: "netwatch", "mirror {e}: the host has {theirs} piece bindings, this client {ours}; posed as loaded");
+            }
+            continue;
+        }
+        let ticks = clock.tick.wrapping_sub(net.tick);
+        if animation.bindings.iter().zip(&net.blends).any(|(b, n)| b.blend != n.after(ticks)) {
+            animation.bindings.iter_mut().zip(&net.blends).for_each(|(b, n)| b.blend = n.after(ticks));
         }
     }
 }

@@ -9,7 +9,8 @@
 //! the client's [`MissionOutcome`] (its outcome screen and campaign progress follow);
 //! once every clan a player commands has one, the host ends the session
 //! (`GMSG_SET_STATE` [`SessionPhase::Ended`]), stops its simulation, and each client
-//! leaves.
+//! leaves. A player who becomes ready later is sent the outcomes recorded so far (and the
+//! end, if it came).
 //!
 //! The sight rule (the project's own): a shot and a hit reach a client only when their
 //! place (the shooter's for a shot, the target's for a hit) lies in or next to a square
@@ -424,6 +425,24 @@ fn end_when_decided(world: &mut World, tick: u32) {
     tracing::info!(target: "netwatch", "every player's clan has its outcome: the session ends after tick {tick}");
     world.resource_mut::<SessionEnd>().tick = Some(tick);
     crate::sender::broadcast(world, &[Gmsg::SetState { phase: SessionPhase::Ended, tick }], None);
+}
+
+/// What a player who becomes ready (a late joiner, a game whose mission just loaded, a
+/// rejoining player) missed: the outcomes recorded so far, as one batch at this tick,
+/// and the session's end.
+pub(crate) fn catch_up(world: &World) -> Vec<Gmsg> {
+    let tick = world.resource::<GameClock>().tick;
+    let records = &world.resource::<MissionOutcome>().records;
+    let outcomes: Vec<NetEvent> =
+        records.iter().map(|&(clan, outcome, _)| NetEvent::Outcome { clan, outcome }).collect();
+    let mut missed = Vec::new();
+    if !outcomes.is_empty() {
+        missed.push(Gmsg::Events { tick, events: outcomes });
+    }
+    if let Some(end) = world.resource::<SessionEnd>().tick {
+        missed.push(Gmsg::SetState { phase: SessionPhase::Ended, tick: end });
+    }
+    missed
 }
 
 /// What a client received, by kind (`net bots --json`'s `events`).

@@ -5,7 +5,8 @@
 //! ready when it is in the world (so the host's objects land on its own, with their
 //! models), runs none of the simulation past the clock and the player's commands
 //! (the host decides; its clock follows the host's `SYSMSG_SET_TIME`), and sends the
-//! commands the player gives to the host instead.
+//! commands the player gives to the host instead. A joined game whose connection dropped
+//! offers to rejoin its seat ([`NetStatus::dropped`], [`rejoin_game`]).
 
 use crate::{
     ClientSession, HostSettings, NetClientPlugin, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, OutgoingOrders,
@@ -65,6 +66,9 @@ pub struct NetStatus {
     pub listening: Option<SocketAddr>,
     /// The last failure (cannot listen, refused, disconnected).
     pub error: Option<String>,
+    /// The joined game's connection dropped before the session ended: it may rejoin its
+    /// seat ([`rejoin_game`]).
+    pub dropped: bool,
 }
 
 impl Plugin for NetGamePlugin {
@@ -75,6 +79,7 @@ impl Plugin for NetGamePlugin {
             .insert_resource(JoinData(Arc::clone(&self.game)))
             .add_systems(OnEnter(AppState::InGame), (host, ready).in_set(MissionStart::Present))
             .add_systems(Update, join.run_if(resource_changed::<NetRole>))
+            .add_systems(OnEnter(ClientState::Disconnected), offer_rejoin)
             .add_systems(Update, (load_hosts_mission, report_refusal).run_if(in_state(ClientState::Connected)))
             .add_systems(
                 PostUpdate,
@@ -147,6 +152,28 @@ fn load_hosts_mission(
     }
     *started = Some(mission.clone());
     commands.queue(StartMission::from_game(&data.0, mission.clone()));
+}
+
+/// A joined game that held a seat lost its connection before the session ended.
+fn offer_rejoin(role: Res<NetRole>, session: Option<Res<ClientSession>>, mut status: ResMut<NetStatus>) {
+    let seated = session.is_some_and(|s| {
+        s.seat.is_some() && s.phase.is_none_or(|(phase, _)| phase != crate::schema::SessionPhase::Ended as u8)
+    });
+    if matches!(*role, NetRole::Join { .. }) && seated {
+        tracing::warn!(target: "netwatch", "the connection to the host dropped; the game offers to rejoin");
+        status.dropped = true;
+    }
+}
+
+/// Connects the joined game to its host again, claiming back its seat, player number
+/// and units (within the host's rejoin time; after it, a new seat). Its mission stays
+/// loaded: the host sends its objects again.
+pub fn rejoin_game(world: &mut World) {
+    let NetRole::Join { server, .. } = world.resource::<NetRole>().clone() else { return };
+    let result = crate::rejoin(world, server);
+    let mut status = world.resource_mut::<NetStatus>();
+    status.dropped = false;
+    status.error = result.err().map(|e| format!("cannot rejoin {server}: {e}"));
 }
 
 fn report_refusal(session: Res<ClientSession>, mut status: ResMut<NetStatus>) {

@@ -10,7 +10,7 @@
 //! Logs: `resnet` (transport, packets), `netwatch` (players and objects).
 
 use crate::replicated::{
-    NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash, replicated_rows,
+    NetAnimation, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash, replicated_rows,
 };
 use crate::schema::{self, Gmsg, SessionPhase};
 use crate::sender::{broadcast, send};
@@ -26,9 +26,10 @@ use bevy_replicon::shared::backend::connected_client::NetworkId;
 use bevy_replicon_renet::RenetServer;
 use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
 use bevy_state::prelude::*;
+use iron3d_control::ControlConfig;
 use iron3d_core::{
-    CommandQueue, DataLayers, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause, SimObject,
-    SimSystems, SimTransform, Weapon,
+    CommandQueue, DataLayers, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause,
+    PieceAnimation, SimObject, SimSystems, SimTransform, TICK_SECONDS, Weapon,
 };
 use iron3d_mission::MissionObject;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
@@ -366,7 +367,8 @@ fn admit(world: &mut World, client: Entity, version: u32, name: String, data: Ve
 }
 
 /// A player says it is (or is no longer) ready: everyone is told; a ready client takes
-/// the world from now on (it holds the mission); a held start may begin.
+/// the world from now on (it holds the mission) and the outcomes it missed; a held
+/// start may begin.
 fn set_ready(world: &mut World, client: Entity, player: u16, ready: bool) {
     let mut watcher = world.resource_mut::<NetWatcher>();
     let Some(host) = watcher.players.get_mut(&player).map(|p| {
@@ -378,6 +380,10 @@ fn set_ready(world: &mut World, client: Entity, player: u16, ready: bool) {
     if ready && !world.entity(client).contains::<AuthorizedClient>() {
         tracing::info!(target: "netwatch", "player {player} is ready; replication starts");
         world.entity_mut(client).insert(AuthorizedClient);
+        let missed = crate::events::catch_up(world);
+        if !missed.is_empty() {
+            send(world, &[client], &missed);
+        }
     }
     broadcast(world, &[Gmsg::PlayerState { player, host, ready }], None);
     start_when_ready(world);
@@ -544,8 +550,14 @@ fn leave(world: &mut World, number: u16, why: &str) {
     broadcast(world, &[Gmsg::KillPlayer { player: number, reason: why.into() }], None);
 }
 
-type Unpublished<'a> =
-    (Entity, &'a OriginalObjectId, &'a SimObject, &'a SimTransform, &'a Owner, Option<&'a Health>, Option<&'a Weapon>);
+type Unpublished<'a> = (
+    Entity,
+    &'a OriginalObjectId,
+    &'a SimObject,
+    &'a SimTransform,
+    &'a Owner,
+    (Option<&'a Health>, Option<&'a Weapon>, Option<&'a PieceAnimation>),
+);
 
 type Published<'a> = (
     (&'a SimTransform, &'a Owner, Option<&'a Health>, Option<&'a Weapon>),
@@ -558,17 +570,19 @@ type Published<'a> = (
 fn publish(world: &mut World) {
     let tick = world.resource::<GameClock>().tick;
     let settings = world.resource::<HostSettings>().clone();
+    let frames = world.get_resource::<ControlConfig>().map_or(0.0, |c| c.piece_frames_per_second * TICK_SECONDS);
     let mut new = world.query_filtered::<Unpublished, Without<NetPose>>();
     let inserts: Vec<_> = new
         .iter(world)
-        .map(|(e, id, object, t, owner, health, weapon)| {
+        .map(|(e, id, object, t, owner, (health, weapon, animation))| {
             let key = world.get::<MissionObject>(e).map(|m| m.key.clone()).unwrap_or_default();
             let object = NetObject { id: id.0, kind: object.kind.raw(), key };
-            let extra = (health.map(NetHealth::of), weapon.map(NetTurret::of));
+            let animation = animation.filter(|a| !a.bindings.is_empty()).map(|a| NetAnimation::of(a, frames, tick));
+            let extra = (health.map(NetHealth::of), weapon.map(NetTurret::of), animation);
             (e, object, (NetPose::of(t), NetTilt::of(t)), NetOwner::of(owner), extra)
         })
         .collect();
-    for (e, object, (p, tilt), o, (h, turret)) in inserts {
+    for (e, object, (p, tilt), o, (h, turret, animation)) in inserts {
         let mut entity = world.entity_mut(e);
         // The signature lets a client that loaded the mission itself keep its own
         // entity for the object (with its models) instead of a second one.
@@ -579,6 +593,9 @@ fn publish(world: &mut World) {
         }
         if let Some(t) = turret {
             entity.insert(t);
+        }
+        if let Some(a) = animation {
+            entity.insert(a);
         }
     }
     let mut published = world.query::<Published>();
@@ -593,6 +610,14 @@ fn publish(world: &mut World) {
         }
         if let (Some(w), Some(mut n)) = (weapon, turret) {
             n.set_if_neq(NetTurret::of(w));
+        }
+    }
+    // Cycling pieces follow their phase and rate on the clients: sent again only when
+    // they stray.
+    let mut animated = world.query_filtered::<(&PieceAnimation, &mut NetAnimation), Changed<PieceAnimation>>();
+    for (animation, mut net) in animated.iter_mut(world) {
+        if !net.follows(animation, frames, tick) {
+            *net = NetAnimation::of(animation, frames, tick);
         }
     }
     let checkpoint = tick >= world.resource::<HostState>().last_checkpoint + settings.checkpoint_every;

@@ -47,13 +47,13 @@ pub use client::{
     wire,
 };
 pub use events::{EventCounts, NetShell, SessionEnd};
-pub use game::{NetGamePlugin, NetRole, NetStatus};
+pub use game::{NetGamePlugin, NetRole, NetStatus, rejoin_game};
 pub use host::{
     DEFAULT_REJOIN_SECONDS, HostConnection, HostSettings, HostState, NetHostPlugin, listen, seat_host_player,
 };
 pub use replicated::{
-    DuplicateMirror, HEADING_STEPS, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, POSITION_STEPS,
-    ReplicatedRow, replicated_hash, replicated_rows,
+    BLEND_DRIFT, BLEND_STEPS, DuplicateMirror, HEADING_STEPS, NetAnimation, NetBlend, NetHealth, NetObject, NetOwner,
+    NetPose, NetTilt, NetTurret, POSITION_STEPS, ReplicatedRow, replicated_hash, replicated_rows,
 };
 pub use session::{LeavePolicy, LogEntry, NetQueue, NetSimPlugin, OwnershipChange, SessionLog};
 pub use smooth::NetMotion;
@@ -71,8 +71,9 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// The project's protocol version: raised whenever the schema, the meaning of a field
 /// or the replicated components change (3: `GMSG_SET_PLAYER_DATA`'s data is the client's
 /// layer list; session logs record the layers; 4: `IRON3D_EVENTS`, turret headings, clan
-/// state and news, seats, sync reports, chat to a clan, the `Away` ownership change).
-pub const PROTOCOL_VERSION: u32 = 4;
+/// state and news, seats, sync reports, chat to a clan, the `Away` ownership change;
+/// 5: `NetAnimation`).
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;
@@ -116,6 +117,7 @@ impl Plugin for NetProtocolPlugin {
         .replicate::<NetHealth>()
         .replicate::<NetTilt>()
         .replicate::<NetTurret>()
+        .replicate::<NetAnimation>()
         .add_client_message::<HostBound>(Channel::Ordered)
         .add_server_message::<ClientBound>(Channel::Ordered)
         .add_server_message::<ClientBoundUnreliable>(Channel::Unreliable)
@@ -127,6 +129,7 @@ impl Plugin for NetProtocolPlugin {
         .register_type::<NetHealth>()
         .register_type::<NetTilt>()
         .register_type::<NetTurret>()
+        .register_type::<NetAnimation>()
         .register_type::<DuplicateMirror>()
         .register_type::<EventCounts>()
         .register_type::<SessionEnd>()

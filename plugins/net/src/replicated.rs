@@ -1,13 +1,14 @@
 //! What the host replicates of each simulated object, quantised so both sides hold
 //! the same integers: [`NetObject`] (created once: `GMSG_CREATE_MIRROR`), [`NetPose`]
 //! and [`NetHealth`] (mutations: `GMSG_SYNC_OBJECT_STATE`), [`NetTilt`] (pitch and roll)
-//! and an armed object's [`NetTurret`] (the project's own, mutations like the pose),
-//! [`NetOwner`] (`GMSG_CHANGE_OBJECT_OWNER`), and the hash of it all that host and
-//! clients compare at checkpoints.
+//! and an armed object's [`NetTurret`] (the project's own, mutations like the pose), the
+//! CTLD pieces' [`NetAnimation`] (a phase and a rate per binding, sent when the host's
+//! pieces stray from them), [`NetOwner`] (`GMSG_CHANGE_OBJECT_OWNER`), and the hash of it
+//! all that host and clients compare at checkpoints.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use iron3d_core::{Fnv1a, Health, Owner, SimTransform, Weapon};
+use iron3d_core::{Fnv1a, Health, Owner, PieceAnimation, SimTransform, Weapon};
 use serde::{Deserialize, Serialize};
 
 /// Position steps per game unit.
@@ -70,6 +71,79 @@ pub struct NetTurret {
     /// Heading (two fixed bytes on the wire, as the pose's).
     #[serde(with = "two_bytes")]
     pub heading: u16,
+}
+
+/// Blend steps per blend unit (1/65536).
+pub const BLEND_STEPS: f32 = 65_536.0;
+
+/// How far (blend steps) a piece may stray from what its replicated phase and rate give
+/// before the host sends it again (1/2048 of a cycle: a fraction of a degree for a radar).
+pub const BLEND_DRIFT: i32 = 32;
+
+/// An object's CTLD piece bindings ([`PieceAnimation`]): each one's blend at
+/// [`NetAnimation::tick`] and how fast it cycles, so a client derives a radar's or a
+/// rotor's turning from its own clock instead of receiving it every tick. The host sends
+/// it again only when a binding's rate changes or its blend strays more than
+/// [`BLEND_DRIFT`] steps from what the rate gives.
+#[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default, Reflect)]
+#[reflect(Component)]
+pub struct NetAnimation {
+    /// Game tick the blends were taken at.
+    pub tick: u32,
+    /// The bindings' blends and rates, in binding order.
+    pub blends: Vec<NetBlend>,
+}
+
+/// One binding's blend and rate.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+pub struct NetBlend {
+    /// Raw blend in [`BLEND_STEPS`] (a cycling binding's lies in 0..65536).
+    pub blend: i32,
+    /// Change per tick in 1/2³² of a cycle (0: the binding does not cycle).
+    pub rate: u32,
+}
+
+impl NetBlend {
+    fn of(binding: &iron3d_core::PieceBinding, frames: f32) -> Self {
+        let rate = f64::from(binding.rate(frames)).rem_euclid(1.0) * 4_294_967_296.0;
+        Self { blend: (binding.blend * BLEND_STEPS).round() as i32, rate: rate.round() as u64 as u32 }
+    }
+
+    /// A cycling binding's phase (1/2³² of a cycle) `ticks` after it was taken
+    /// (wrapping: a tick before it is `u32::MAX` ticks after).
+    fn phase(&self, ticks: u32) -> u32 {
+        ((self.blend as u32) << 16).wrapping_add(self.rate.wrapping_mul(ticks))
+    }
+
+    /// The raw blend `ticks` after it was taken.
+    pub fn after(&self, ticks: u32) -> f32 {
+        match self.rate {
+            0 => self.blend as f32 / BLEND_STEPS,
+            _ => (f64::from(self.phase(ticks)) / 4_294_967_296.0) as f32,
+        }
+    }
+}
+
+impl NetAnimation {
+    /// The replicated form of an object's bindings at `tick`, Control advancing cycling
+    /// ones by `frames` animation frames a tick.
+    pub fn of(animation: &PieceAnimation, frames: f32, tick: u32) -> Self {
+        Self { tick, blends: animation.bindings.iter().map(|b| NetBlend::of(b, frames)).collect() }
+    }
+
+    /// Whether `animation` at `tick` is still what this gives, within [`BLEND_DRIFT`].
+    pub fn follows(&self, animation: &PieceAnimation, frames: f32, tick: u32) -> bool {
+        let ticks = tick.wrapping_sub(self.tick);
+        self.blends.len() == animation.bindings.len()
+            && self.blends.iter().zip(&animation.bindings).all(|(n, b)| {
+                let now = NetBlend::of(b, frames);
+                let drift = match n.rate {
+                    0 => now.blend - n.blend,
+                    _ => i32::from((now.blend - (n.phase(ticks) >> 16) as i32) as i16),
+                };
+                now.rate == n.rate && drift.abs() <= BLEND_DRIFT
+            })
+    }
 }
 
 /// The owning clan and player (0: the computer).
@@ -170,8 +244,15 @@ impl NetHealth {
 #[reflect(Component)]
 pub struct DuplicateMirror;
 
-type Row<'a> =
-    (&'a NetObject, &'a NetPose, &'a NetOwner, Option<&'a NetHealth>, Option<&'a NetTilt>, Option<&'a NetTurret>);
+type Row<'a> = (
+    &'a NetObject,
+    &'a NetPose,
+    &'a NetOwner,
+    Option<&'a NetHealth>,
+    Option<&'a NetTilt>,
+    Option<&'a NetTurret>,
+    Option<&'a NetAnimation>,
+);
 
 /// One object's replicated values, as hashed (a sync report's row).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -188,10 +269,12 @@ pub struct ReplicatedRow {
     pub tilt: Option<NetTilt>,
     /// Turret heading, if it is armed.
     pub turret: Option<NetTurret>,
+    /// Piece animation, if it has CTLD bindings.
+    pub animation: Option<NetAnimation>,
 }
 
 impl ReplicatedRow {
-    fn of((object, pose, owner, health, tilt, turret): Row) -> Self {
+    fn of((object, pose, owner, health, tilt, turret, animation): Row) -> Self {
         Self {
             object: object.clone(),
             pose: *pose,
@@ -199,21 +282,20 @@ impl ReplicatedRow {
             health: health.copied(),
             tilt: tilt.copied(),
             turret: turret.copied(),
+            animation: animation.cloned(),
         }
     }
 
     /// The row's own hash, folded to 32 bits (a sync report's per-object digest).
     pub fn digest(&self) -> u32 {
         let mut h = Fnv1a::default();
-        hash_row(
-            &mut h,
-            (&self.object, &self.pose, &self.owner, self.health.as_ref(), self.tilt.as_ref(), self.turret.as_ref()),
-        );
+        let (health, tilt, turret) = (self.health.as_ref(), self.tilt.as_ref(), self.turret.as_ref());
+        hash_row(&mut h, (&self.object, &self.pose, &self.owner, health, tilt, turret, self.animation.as_ref()));
         (h.0 ^ (h.0 >> 32)) as u32
     }
 }
 
-fn hash_row(h: &mut Fnv1a, (object, pose, owner, health, tilt, turret): Row) {
+fn hash_row(h: &mut Fnv1a, (object, pose, owner, health, tilt, turret, animation): Row) {
     h.word(object.id);
     h.word(object.kind);
     h.write(object.key.as_bytes());
@@ -230,6 +312,14 @@ fn hash_row(h: &mut Fnv1a, (object, pose, owner, health, tilt, turret): Row) {
     if let Some(t) = turret {
         h.word(u32::from(t.heading));
     }
+    if let Some(a) = animation {
+        h.word(a.tick);
+        h.word(a.blends.len() as u32);
+        for b in &a.blends {
+            h.word(b.blend as u32);
+            h.word(b.rate);
+        }
+    }
 }
 
 fn sorted_rows(world: &mut World) -> Vec<Row<'_>> {
@@ -240,7 +330,7 @@ fn sorted_rows(world: &mut World) -> Vec<Row<'_>> {
 }
 
 /// The hash of the replicated state: every object's identity, pose, owner, hit
-/// points, tilt and turret in id order (word-wise FNV-1a). The host and each client compute it over
+/// points, tilt, turret and piece animation in id order (word-wise FNV-1a). The host and each client compute it over
 /// the same integers.
 pub fn replicated_hash(world: &mut World) -> u64 {
     let mut h = Fnv1a::default();
@@ -251,4 +341,29 @@ pub fn replicated_hash(world: &mut World) -> u64 {
 /// Every replicated object's values, in id order.
 pub fn replicated_rows(world: &mut World) -> Vec<ReplicatedRow> {
     sorted_rows(world).into_iter().map(ReplicatedRow::of).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_core::PieceBinding;
+
+    #[test]
+    fn a_cycling_blend_follows_its_rate_both_ways_and_a_stray_is_noticed() {
+        let radar = PieceBinding { component: 0, node: 1, endpoints: [0.0, 30.0], blend: 0.9, flags: 1 };
+        let frames = 0.96;
+        let animation = |b: PieceBinding| PieceAnimation { bindings: vec![b] };
+        let net = NetAnimation::of(&animation(radar), frames, 100);
+        let mut turned = radar;
+        (0..50).for_each(|_| turned.advance(frames));
+        assert!((net.blends[0].after(50) - turned.blend).abs() < 1e-4, "{}", turned.blend);
+        // A tick before it was taken (a client's clock a little behind the host's).
+        assert!((net.blends[0].after(u32::MAX) - (0.9 - 0.032)).abs() < 1e-4);
+        assert!(net.follows(&animation(turned), frames, 150));
+        turned.blend += 0.01;
+        assert!(!net.follows(&animation(turned), frames, 150), "a stray of 1/100 of a cycle is sent");
+        let still = PieceBinding { flags: 0, blend: 1.0, ..radar };
+        let net = NetAnimation::of(&animation(still), frames, 7);
+        assert_eq!((net.blends[0].rate, net.blends[0].after(1_000)), (0, 1.0), "a static binding keeps its blend");
+    }
 }

@@ -8,7 +8,9 @@
 //! client's first mismatch is reported (the later ones are counted); files go to
 //! [`SyncReports::dir`] as `sync-client-pN-tT.txt` and `sync-host-pN-tT.txt`.
 
-use crate::replicated::{NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow};
+use crate::replicated::{
+    NetAnimation, NetBlend, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow,
+};
 use crate::schema::{Reader, Writer};
 use bevy_ecs::prelude::*;
 use std::collections::{BTreeMap, VecDeque};
@@ -137,6 +139,15 @@ fn write_row(w: &mut Writer, row: &ReplicatedRow) {
     if let Some(t) = row.turret {
         w.u16(t.heading);
     }
+    w.u8(u8::from(row.animation.is_some()));
+    if let Some(a) = &row.animation {
+        w.u32(a.tick);
+        w.len(a.blends.len(), "piece bindings");
+        for b in &a.blends {
+            w.u32(b.blend as u32);
+            w.u32(b.rate);
+        }
+    }
 }
 
 fn read_row(r: &mut Reader, id: u32) -> Result<ReplicatedRow, String> {
@@ -147,7 +158,18 @@ fn read_row(r: &mut Reader, id: u32) -> Result<ReplicatedRow, String> {
     let health = if r.flag()? { Some(NetHealth { hp: r.u16()?, max: r.u16()? }) } else { None };
     let tilt = if r.flag()? { Some(NetTilt { pitch: r.u16()? as i16, roll: r.u16()? as i16 }) } else { None };
     let turret = if r.flag()? { Some(NetTurret { heading: r.u16()? }) } else { None };
-    Ok(ReplicatedRow { object, pose, owner, health, tilt, turret })
+    let animation = if r.flag()? { Some(read_animation(r)?) } else { None };
+    Ok(ReplicatedRow { object, pose, owner, health, tilt, turret, animation })
+}
+
+fn read_animation(r: &mut Reader) -> Result<NetAnimation, String> {
+    let tick = r.u32()?;
+    let n = usize::from(r.u16()?);
+    // Counted before anything is allocated.
+    r.need(n * 8)?;
+    let blends =
+        (0..n).map(|_| Ok(NetBlend { blend: r.u32()? as i32, rate: r.u32()? })).collect::<Result<_, String>>()?;
+    Ok(NetAnimation { tick, blends })
 }
 
 /// The host's replicated values at its last [`KEPT`] checkpoints, and the reports it wrote.
@@ -281,13 +303,19 @@ impl OwnCase {
 }
 
 /// Each replicated component of a row as text: `(name, host's, client's)`.
-fn components(h: &ReplicatedRow, c: &ReplicatedRow) -> [(&'static str, String, String); 6] {
+fn components(h: &ReplicatedRow, c: &ReplicatedRow) -> [(&'static str, String, String); 7] {
     let object = |r: &ReplicatedRow| format!("kind {:#x} key {:?}", r.object.kind, r.object.key);
     let pose = |r: &ReplicatedRow| format!("position {:?} heading {}", r.pose.position, r.pose.heading);
     let owner = |r: &ReplicatedRow| format!("clan {} player {}", r.owner.clan, r.owner.player);
     let health = |r: &ReplicatedRow| r.health.map_or("none".into(), |h| format!("{}/{}", h.hp, h.max));
     let tilt = |r: &ReplicatedRow| r.tilt.map_or("none".into(), |t| format!("pitch {} roll {}", t.pitch, t.roll));
     let turret = |r: &ReplicatedRow| r.turret.map_or("none".into(), |t| format!("heading {}", t.heading));
+    let animation = |r: &ReplicatedRow| {
+        r.animation.as_ref().map_or("none".into(), |a| {
+            let blends: Vec<String> = a.blends.iter().map(|b| format!("{}+{}", b.blend, b.rate)).collect();
+            format!("tick {} blend+rate {}", a.tick, blends.join(" "))
+        })
+    };
     [
         ("NetObject", object(h), object(c)),
         ("NetPose", pose(h), pose(c)),
@@ -295,6 +323,7 @@ fn components(h: &ReplicatedRow, c: &ReplicatedRow) -> [(&'static str, String, S
         ("NetHealth", health(h), health(c)),
         ("NetTilt", tilt(h), tilt(c)),
         ("NetTurret", turret(h), turret(c)),
+        ("NetAnimation", animation(h), animation(c)),
     ]
 }
 

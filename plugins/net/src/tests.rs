@@ -1,5 +1,5 @@
 use crate::schema::{self, DecodeError, Gmsg, SessionPhase, WireOrder, id};
-use crate::{NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow};
+use crate::{NetAnimation, NetBlend, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow};
 use iron3d_core::{Order, PilotInput};
 
 mod clan;
@@ -66,6 +66,13 @@ fn every_message() -> Vec<Gmsg> {
                         health: Some(NetHealth { hp: 90, max: 100 }),
                         tilt: Some(NetTilt { pitch: -300, roll: 12 }),
                         turret: Some(NetTurret { heading: 0x4000 }),
+                        animation: Some(NetAnimation {
+                            tick: 60,
+                            blends: vec![
+                                NetBlend { blend: 40_000, rate: 137_000_000 },
+                                NetBlend { blend: -3, rate: 0 },
+                            ],
+                        }),
                     }),
                 ),
             ],

@@ -121,3 +121,39 @@ pub fn line(
     });
     sent
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::Key;
+    use iron3d_input::testing::{egui_app, frame, key, pressed};
+
+    #[test]
+    fn keys_typed_into_the_chat_line_never_drive_the_game() {
+        let (mut app, primary) = egui_app(None);
+        let server = std::net::SocketAddr::from(([127, 0, 0, 1], iron3d_net::DEFAULT_PORT));
+        app.insert_resource(NetRole::Join { server, name: "Ann".into() })
+            .init_resource::<ChatInput>()
+            .init_resource::<Chat>()
+            .init_resource::<Locale>()
+            .add_systems(Update, open)
+            .add_systems(EguiPrimaryContextPass, window);
+        let press = |app: &mut App, code: KeyCode, logical: Key| {
+            frame(app, key(primary, code, logical.clone(), ButtonState::Pressed));
+            frame(app, key(primary, code, logical, ButtonState::Released));
+        };
+        let h = || Key::Character("h".into());
+        press(&mut app, KeyCode::Enter, Key::Enter);
+        assert!(app.world().resource::<ChatInput>().open, "Enter opened the line");
+        frame(&mut app, key(primary, KeyCode::KeyH, h(), ButtonState::Pressed));
+        assert!(!pressed(&mut app, GameAction::Stop), "the line took the key bound to Stop");
+        frame(&mut app, key(primary, KeyCode::KeyH, h(), ButtonState::Released));
+        assert_eq!(app.world().resource::<ChatInput>().text, "h", "and typed it");
+        press(&mut app, KeyCode::Escape, Key::Escape);
+        assert!(!app.world().resource::<ChatInput>().open, "Escape closed the line");
+        app.update();
+        frame(&mut app, key(primary, KeyCode::KeyH, h(), ButtonState::Pressed));
+        assert!(pressed(&mut app, GameAction::Stop), "closed, the key drives the game again");
+    }
+}

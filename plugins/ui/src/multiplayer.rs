@@ -1,7 +1,7 @@
 //! Multiplayer from the menu and in game: host the missions started from the menu, or
 //! join a host by address; while joined, the session's lobby (mission, players, their
 //! clans and readiness, and its chat); in game, who plays (the host's players, or this client's
-//! number).
+//! number), and a button to rejoin the seat after the connection dropped.
 
 use crate::ScreenSystems;
 use crate::locale::Locale;
@@ -173,8 +173,14 @@ fn describe(p: &PlayerRecord, locale: &Locale) -> String {
     )
 }
 
-/// In game: a corner list of the session's players.
-pub fn session_panel(mut contexts: EguiContexts, mp: Multiplayer, locale: Res<Locale>) -> Result {
+/// In game: a corner list of the session's players; after a joined game's connection
+/// dropped, a button to rejoin its seat.
+pub fn session_panel(
+    mut contexts: EguiContexts,
+    mp: Multiplayer,
+    locale: Res<Locale>,
+    mut commands: Commands,
+) -> Result {
     let lines: Vec<String> = match (mp.role.as_deref(), &mp.watcher, &mp.session) {
         (Some(NetRole::Host { .. }), Some(w), _) => {
             let at = mp
@@ -202,9 +208,18 @@ pub fn session_panel(mut contexts: EguiContexts, mp: Multiplayer, locale: Res<Lo
         }
         _ => return Ok(()),
     };
+    let dropped = mp.status.as_ref().is_some_and(|s| s.dropped);
     let ctx = contexts.ctx_mut()?;
     egui::Area::new("session_panel".into()).anchor(egui::Align2::LEFT_TOP, [8.0, 44.0]).show(ctx, |ui| {
-        egui::Frame::popup(ui.style()).show(ui, |ui| lines.iter().for_each(|l| _ = ui.small(l)));
+        egui::Frame::popup(ui.style()).show(ui, |ui| {
+            lines.iter().for_each(|l| _ = ui.small(l));
+            if dropped {
+                ui.colored_label(egui::Color32::LIGHT_RED, locale.t("mp-dropped"));
+                if ui.button(locale.t("mp-rejoin")).clicked() {
+                    commands.queue(iron3d_net::rejoin_game);
+                }
+            }
+        });
     });
     Ok(())
 }

@@ -18,10 +18,12 @@ pub enum NetCommand {
     #[command(after_help = "Each bot joins as bot-I, takes the clan the host gives it and every 16 frames orders one \
     of its units to a point up to 60 game units away, drawn from --seed. JSON: {\"clients\": [{\"id\", \
     \"bytes_per_s\", \"orders\", \"hash_checks\", \"hash_mismatches\", \"hash_skipped\", \"last_tick\", \"refused\", \
-    \"ore\", \"chat_received\", \"desync_report\"}], \"server_ticks\"}: id is the player number (0: not admitted), \
-    bytes_per_s the transport's mean receive rate, orders the acknowledged ones, hash_checks the checkpoints compared \
-    with the host's replicated state hash, ore its clan's ore as last replicated, chat_received the chat lines it \
-    received, desync_report the sync report it wrote at a checkpoint mismatch (a path) or null.\n\n\
+    \"events\": {\"fired\", \"hit\", \"destroyed\", \"produced\"}, \"outcome\", \"ore\", \"chat_received\", \
+    \"desync_report\"}], \"server_ticks\"}: id is the player number (0: not admitted), bytes_per_s the transport's \
+    mean receive rate, orders the acknowledged ones, hash_checks the checkpoints compared with the host's replicated \
+    state hash, events the counts of shots, hits, destructions and robots built it received, outcome its clan's \
+    outcome or null, ore its clan's ore as last replicated, chat_received the chat lines it received, desync_report \
+    the sync report it wrote at a checkpoint mismatch (a path) or null.\n\n\
     Exit status: 0 when every bot was admitted and no hash differed; 1 otherwise (the report is printed first); \
     2 on a usage error.")]
     Bots {

@@ -192,3 +192,75 @@ fn turret_headings_and_tilts_reach_the_client_quantised() {
     let drawn = client.get::<iron3d_core::SimTransform>(e).unwrap().orientation;
     assert_eq!([drawn[0], drawn[1]], host_tilt.radians(), "the mirror stands as tilted");
 }
+
+/// Distance of two blends on the cycle.
+fn cycle_gap(a: f32, b: f32) -> f32 {
+    let d = (a - b).rem_euclid(1.0);
+    d.min(1.0 - d)
+}
+
+#[test]
+fn cycling_pieces_reach_a_joined_game_as_a_phase_and_a_rate() {
+    let mut s = Session::new(HostSettings { moving_priority: 1.0, ..HostSettings::default() }, 0);
+    let c = super::session::joined_game(&mut s);
+    let host = s.host.world_mut();
+    let mut q = host.query::<(&OriginalObjectId, &iron3d_core::PieceAnimation)>();
+    let id = q
+        .iter(host)
+        .filter(|(_, a)| a.bindings.iter().any(iron3d_core::PieceBinding::cycles))
+        .map(|(i, _)| i.0)
+        .min()
+        .expect("the mission has a cycling piece");
+    let host_e = s.host.world().resource::<ObjectTable>().entity_of(id).unwrap();
+    let client_e = s.clients[c].world().resource::<ObjectTable>().entity_of(id).unwrap();
+    let sent = s.host.world().get::<NetAnimation>(host_e).expect("replicated").clone();
+    let cycling = sent.blends.iter().position(|b| b.rate != 0).expect("a phase and a rate");
+    let frames =
+        s.host.world().resource::<iron3d_control::ControlConfig>().piece_frames_per_second * iron3d_core::TICK_SECONDS;
+    let blend = |app: &App, e| app.world().get::<iron3d_core::PieceAnimation>(e).unwrap().bindings[cycling];
+    // The client's piece stands where the host's does at the client's own tick.
+    let follows = |s: &Session| {
+        let (host, client) = (blend(&s.host, host_e), blend(&s.clients[c], client_e).blend);
+        let ticks = |app: &App| app.world().resource::<GameClock>().tick as f32;
+        let expected = host.blend + host.rate(frames) * (ticks(&s.clients[c]) - ticks(&s.host));
+        assert!(cycle_gap(client, expected) < 1e-3, "client {client}, host {} (expected {expected})", host.blend);
+    };
+    let start = blend(&s.clients[c], client_e).blend;
+    s.step(40);
+    follows(&s);
+    assert!(cycle_gap(blend(&s.clients[c], client_e).blend, start) > 0.01, "the client's piece turns");
+    assert_eq!(s.host.world().get::<NetAnimation>(host_e), Some(&sent), "the cycle is not sent again");
+    // A piece set aside on the host is sent again, and the client follows it.
+    s.host.world_mut().get_mut::<iron3d_core::PieceAnimation>(host_e).unwrap().bindings[cycling].blend += 0.5;
+    s.step(4);
+    assert_ne!(s.host.world().get::<NetAnimation>(host_e).unwrap().tick, sent.tick, "sent again");
+    follows(&s);
+    let checks = s.clients[c].world().resource::<Checkpoints>();
+    assert!(checks.checks >= 1 && checks.mismatches == 0, "hashed alike: {checks:?}");
+}
+
+#[test]
+fn a_game_joining_after_an_outcome_was_recorded_learns_it() {
+    let mut s = Session::new(HostSettings::default(), 1);
+    let first = s.session(0).clan.unwrap();
+    let second = playing_clans(&s.host).into_iter().find(|c| *c != first).unwrap();
+    let tick = s.host.world().resource::<GameClock>().tick;
+    s.host.world_mut().resource_mut::<MissionOutcome>().record(second, Outcome::Defeated, tick);
+    on_host(&mut s, GameMessageKind::Outcome { clan: second, outcome: Outcome::Defeated });
+    s.step(4);
+    // The next player takes the second clan; its game loads the mission after the outcome.
+    let late = super::session::joined_game(&mut s);
+    assert_eq!(s.session(late).clan, Some(second));
+    let outcomes = |app: &App| {
+        let mut v: Vec<(u32, Outcome)> =
+            app.world().resource::<MissionOutcome>().records.iter().map(|r| (r.0, r.1)).collect();
+        v.sort_by_key(|r| r.0);
+        v
+    };
+    assert!(outcomes(&s.host).contains(&(second, Outcome::Defeated)));
+    assert_eq!(outcomes(&s.clients[late]), outcomes(&s.host), "it learnt every outcome recorded");
+    // The demo's script completes the first clan once the second is defeated: the only
+    // player's clan has its outcome, so the session had ended, and the late game learns that too.
+    let ended = s.host.world().resource::<SessionEnd>().tick.expect("the session ended");
+    assert_eq!(s.session(late).phase, Some((schema::SessionPhase::Ended as u8, ended)));
+}

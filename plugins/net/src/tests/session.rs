@@ -432,6 +432,31 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
 }
 
 #[test]
+fn a_joined_game_whose_connection_dropped_rejoins_its_seat_when_asked() {
+    let mut s = Session::new(HostSettings::default(), 0);
+    let c = joined_game(&mut s);
+    let (number, clan) = (s.session(c).player.unwrap(), s.session(c).clan);
+    assert!(!s.clients[c].world().resource::<NetStatus>().dropped);
+    let checked = s.clients[c].world().resource::<Checkpoints>().checks;
+    disconnect(s.clients[c].world_mut());
+    s.step(20);
+    assert!(s.clients[c].world().resource::<NetStatus>().dropped, "the game offers to rejoin");
+    assert!(s.host.world().resource::<NetWatcher>().players[&number].away.is_some(), "the seat waits");
+    rejoin_game(s.clients[c].world_mut());
+    s.step(60);
+    assert!(!s.clients[c].world().resource::<NetStatus>().dropped);
+    assert_eq!((s.session(c).player, s.session(c).clan), (Some(number), clan), "the same seat");
+    assert!(s.host.world().resource::<NetWatcher>().players[&number].connected());
+    let objects = s.host.world().resource::<ObjectTable>().len();
+    let client = s.clients[c].world_mut();
+    assert_eq!(client.resource::<Mirrors>().by_id.len(), objects, "every object mirrored once again");
+    let mut q = client.query_filtered::<&iron3d_mission::MissionObject, With<NetObject>>();
+    assert_eq!(q.iter(client).count(), objects, "resolved with their models, as placed");
+    let checks = client.resource::<Checkpoints>();
+    assert!(checks.checks > checked && checks.mismatches == 0, "compared again, alike: {checks:?}");
+}
+
+#[test]
 fn a_lan_probe_finds_the_host_and_its_mission() {
     let mut s = Session::new(HostSettings { discovery_port: Some(0), ..HostSettings::default() }, 2);
     let beacon = s.host.world().resource::<discovery::LanBeacon>().local_addr().unwrap();

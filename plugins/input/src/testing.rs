@@ -1,0 +1,51 @@
+//! The game's input over egui, headless, for the tests of screens that take keys: no
+//! renderer, a window entity and a camera holding the primary egui context, so egui runs
+//! its own input, pass and output systems as in the game.
+
+use crate::{Actions, Bindings, BindingsFile, GameAction, GameInputPlugin, PlayerInput};
+use bevy::input::ButtonState;
+use bevy::input::InputPlugin;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiPlugin, PrimaryEguiContext};
+
+/// The app (default bindings; `file` is where rebinding saves) after its first frame,
+/// and its window.
+pub fn egui_app(file: Option<std::path::PathBuf>) -> (App, Entity) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, InputPlugin, bevy::window::WindowPlugin::default()))
+        .add_plugins(bevy::asset::AssetPlugin::default())
+        .init_asset::<bevy::shader::Shader>()
+        .init_asset::<Image>()
+        .add_plugins((bevy::state::app::StatesPlugin, iron3d_core::CorePlugin))
+        .add_plugins((EguiPlugin::default(), GameInputPlugin))
+        .insert_resource(Bindings::default())
+        .insert_resource(BindingsFile(file));
+    app.world_mut().spawn((Camera::default(), PrimaryEguiContext));
+    let world = app.world_mut();
+    let window = world.query_filtered::<Entity, With<PrimaryWindow>>().single(world).expect("one primary window");
+    app.update();
+    (app, window)
+}
+
+/// Writes `message` and runs a frame.
+pub fn frame(app: &mut App, message: impl Message) {
+    app.world_mut().write_message(message);
+    app.update();
+}
+
+/// A key's press or release in `window` (`logical`: what it types).
+pub fn key(window: Entity, key_code: KeyCode, logical_key: Key, state: ButtonState) -> KeyboardInput {
+    let text = match (&logical_key, state) {
+        (Key::Character(c), ButtonState::Pressed) => Some(c.clone()),
+        _ => None,
+    };
+    KeyboardInput { key_code, logical_key, state, text, repeat: false, window }
+}
+
+/// Whether the local player's `action` is pressed.
+pub fn pressed(app: &mut App, action: GameAction) -> bool {
+    let world = app.world_mut();
+    world.query_filtered::<&Actions, With<PlayerInput>>().single(world).expect("the player input").pressed(&action)
+}
