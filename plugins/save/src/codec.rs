@@ -58,7 +58,7 @@ impl Writer {
 
 /// Bytes being read: the file (offsets are file offsets) or one chunk's inflated data
 /// (errors give the chunk's offset and the byte inside its data).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -107,14 +107,27 @@ impl<'a> Reader<'a> {
         }
     }
 
-    pub fn take(&mut self, n: usize) -> Result<&'a [u8], FormatError> {
-        let left = self.bytes.len() - self.at;
-        if n > left {
-            return Err(self.error(format!("truncated: needs {n} bytes, {left} left")));
+    /// Refuses reading `n` bytes more than are left.
+    fn has(&self, n: usize) -> Result<(), FormatError> {
+        match self.bytes.len() - self.at {
+            left if n > left => Err(self.error(format!("truncated: needs {n} bytes, {left} left"))),
+            _ => Ok(()),
         }
+    }
+
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8], FormatError> {
+        self.has(n)?;
         let out = &self.bytes[self.at..self.at + n];
         self.at += n;
         Ok(out)
+    }
+
+    /// A reader of the next `n` bytes alone (its offsets stay those of the whole).
+    pub fn part(&mut self, n: usize) -> Result<Self, FormatError> {
+        self.has(n)?;
+        let part = Self { bytes: &self.bytes[..self.at + n], ..self.clone() };
+        self.at += n;
+        Ok(part)
     }
 
     fn array<const N: usize>(&mut self) -> Result<[u8; N], FormatError> {

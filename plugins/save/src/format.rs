@@ -12,8 +12,9 @@ use iron3d_core::{DataLayer, DataLayers};
 use std::io::Read;
 
 /// The format version this engine writes (3: a save holds the simulation state,
-/// `Snapshot`, written through serde derives; 4: a hosted game's seats, chunk `seat`).
-pub const FORMAT_VERSION: u16 = 4;
+/// `Snapshot`, written through serde derives; 4: a hosted game's seats, chunk `seat`;
+/// 5: the objects chunk in columns, one per saved component).
+pub const FORMAT_VERSION: u16 = 5;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -143,47 +144,7 @@ impl Container {
     /// # Errors
     /// A chunk larger than [`MAX_CHUNK_BYTES`] or a name or mission too long for its field.
     pub fn encode(&self) -> Result<Vec<u8>, String> {
-        let h = &self.header;
-        let mut w = Writer::default();
-        w.bytes(h.kind.magic());
-        w.u16(h.format_version);
-        w.short_str(&h.engine_version)?;
-        w.str(&h.mission)?;
-        w.u32(h.tick);
-        w.u8(u8::try_from(h.layers.0.len()).map_err(|_| "more than 255 data layers")?);
-        for layer in &h.layers.0 {
-            w.short_str(&layer.name)?;
-            w.u64(layer.fingerprint);
-        }
-        w.u16(u16::try_from(self.chunks.len()).map_err(|_| "too many chunks")?);
-        let sum = crc(&w.0);
-        w.u32(sum);
-        let pieces: Vec<(&[u8], bool)> = self
-            .chunks
-            .iter()
-            .flat_map(|c| {
-                let n = c.data.len().div_ceil(PIECE_BYTES).max(1);
-                (0..n).map(move |k| (&c.data[k * PIECE_BYTES..c.data.len().min((k + 1) * PIECE_BYTES)], k + 1 == n))
-            })
-            .collect();
-        let mut deflated = crate::pieces::map(&pieces, |(data, last)| deflate(data, *last)).into_iter();
-        for chunk in &self.chunks {
-            let start = w.0.len();
-            let mut stored = Vec::new();
-            for _ in 0..chunk.data.len().div_ceil(PIECE_BYTES).max(1) {
-                stored.extend(deflated.next().ok_or("a deflated piece is missing")??);
-            }
-            let too_big = |n: usize| u32::try_from(n).ok().filter(|n| *n <= MAX_CHUNK_BYTES);
-            let raw = too_big(chunk.data.len()).ok_or(format!("chunk {} is too large", chunk.name()))?;
-            w.bytes(&chunk.name);
-            w.u16(chunk.version);
-            w.u32(raw);
-            w.u32(too_big(stored.len()).ok_or(format!("chunk {} is too large", chunk.name()))?);
-            w.bytes(&stored);
-            let sum = crc(&w.0[start..]);
-            w.u32(sum);
-        }
-        Ok(w.0)
+        encode(&self.header, &self.chunks.iter().collect::<Vec<_>>())
     }
 
     /// Reads a file of `kind`, migrated to [`FORMAT_VERSION`].
@@ -252,6 +213,50 @@ impl Container {
     }
 }
 
+/// The bytes of a file of `header` and `chunks` ([`Container::encode`], without copying
+/// the chunks).
+pub(crate) fn encode(h: &Header, chunks: &[&Chunk]) -> Result<Vec<u8>, String> {
+    let mut w = Writer::default();
+    w.bytes(h.kind.magic());
+    w.u16(h.format_version);
+    w.short_str(&h.engine_version)?;
+    w.str(&h.mission)?;
+    w.u32(h.tick);
+    w.u8(u8::try_from(h.layers.0.len()).map_err(|_| "more than 255 data layers")?);
+    for layer in &h.layers.0 {
+        w.short_str(&layer.name)?;
+        w.u64(layer.fingerprint);
+    }
+    w.u16(u16::try_from(chunks.len()).map_err(|_| "too many chunks")?);
+    let sum = crc(&w.0);
+    w.u32(sum);
+    let pieces: Vec<(&[u8], bool)> = chunks
+        .iter()
+        .flat_map(|c| {
+            let n = c.data.len().div_ceil(PIECE_BYTES).max(1);
+            (0..n).map(move |k| (&c.data[k * PIECE_BYTES..c.data.len().min((k + 1) * PIECE_BYTES)], k + 1 == n))
+        })
+        .collect();
+    let mut deflated = crate::pieces::map(&pieces, |(data, last)| deflate(data, *last)).into_iter();
+    for chunk in chunks {
+        let start = w.0.len();
+        let mut stored = Vec::new();
+        for _ in 0..chunk.data.len().div_ceil(PIECE_BYTES).max(1) {
+            stored.extend(deflated.next().ok_or("a deflated piece is missing")??);
+        }
+        let too_big = |n: usize| u32::try_from(n).ok().filter(|n| *n <= MAX_CHUNK_BYTES);
+        let raw = too_big(chunk.data.len()).ok_or(format!("chunk {} is too large", chunk.name()))?;
+        w.bytes(&chunk.name);
+        w.u16(chunk.version);
+        w.u32(raw);
+        w.u32(too_big(stored.len()).ok_or(format!("chunk {} is too large", chunk.name()))?);
+        w.bytes(&stored);
+        let sum = crc(&w.0[start..]);
+        w.u32(sum);
+    }
+    Ok(w.0)
+}
+
 /// One piece of a chunk's data deflated at the fastest level: a sync flush after it,
 /// or the stream's end after the `last`.
 fn deflate(data: &[u8], last: bool) -> Result<Vec<u8>, String> {
@@ -311,9 +316,11 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// record reader leaves them out, and the save is re-simulated as a version-1 save is.
 /// Version 3 → 4 changes no bytes: version 3 has no `seat` chunk, so a file of it reads
 /// as a game without seats (single player, or a hosted game whose seats were not kept).
+/// Version 4 → 5: version 4's objects chunk (layout 2, a record per object) is regrouped
+/// into layout 3's columns when the snapshot is read (`snapshot::columns_of_rows`).
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=3 | FORMAT_VERSION => Ok(()),
+        1..=4 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

@@ -138,14 +138,16 @@ impl Record {
             hashes.u64(*hash);
         }
         let data = [meta, commands, pending, schemes, hashes];
-        let mut chunks: Vec<Chunk> = CHUNKS.iter().zip(data).map(|((name, v), w)| Chunk::new(*name, *v, w.0)).collect();
-        chunks.extend(self.snapshot.iter().flat_map(|s| s.0.iter().cloned()));
-        chunks.extend(self.view.iter().map(|v| Chunk::new(VIEW, OPTIONAL[0].1, v.clone())));
+        let own: Vec<Chunk> = CHUNKS.iter().zip(data).map(|((name, v), w)| Chunk::new(*name, *v, w.0)).collect();
+        let mut optional: Vec<Chunk> = self.view.iter().map(|v| Chunk::new(VIEW, OPTIONAL[0].1, v.clone())).collect();
         if !self.seats.is_empty() {
             let mut seats = Writer::default();
             seats.serde(&self.seats)?;
-            chunks.push(Chunk::new(SEATS, OPTIONAL[1].1, seats.0));
+            optional.push(Chunk::new(SEATS, OPTIONAL[1].1, seats.0));
         }
+        // The snapshot's chunks are written where they are, not copied.
+        let snapshot = self.snapshot.iter().flat_map(|s| &s.0);
+        let chunks: Vec<&Chunk> = own.iter().chain(snapshot).chain(&optional).collect();
         let header = Header {
             kind: self.kind,
             format_version: self.format_version(),
@@ -154,7 +156,7 @@ impl Record {
             tick: self.tick,
             layers: self.layers.clone(),
         };
-        Container { header, chunks }.encode()
+        crate::format::encode(&header, &chunks)
     }
 
     /// Reads a file of `kind`.
