@@ -63,10 +63,7 @@ pub fn app(args: Args, game: Option<Arc<GameDir>>) -> App {
     });
     match &args.eu7 {
         Some(file) => {
-            app.add_plugins(Eu7ViewerPlugin {
-                file: file.clone(),
-                streaming: args.eu7_streaming.config(),
-            });
+            app.add_plugins(Eu7ViewerPlugin { file: file.clone(), streaming: args.eu7_streaming.config() });
         }
         None => {
             app.add_plugins((

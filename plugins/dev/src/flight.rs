@@ -17,7 +17,6 @@ pub const FLIGHT_SETTLE_FRAMES: u32 = 30;
 /// Ground speed of the flight in m/s (a section every 3.3 s).
 pub const FLIGHT_SPEED: f32 = 300.0;
 
-
 /// The flight's progress and samples.
 #[derive(Resource, Debug, Default)]
 struct Flight {
