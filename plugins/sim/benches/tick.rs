@@ -8,7 +8,6 @@
 
 use bevy_app::{App, FixedUpdate};
 use bevy_ecs::prelude::*;
-use bevy_ecs::schedule::SingleThreadedExecutor;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use iron3d_core::{
     ClanRelations, CommandQueue, GameClock, Health, NavState, NavStatus, Order, OriginalObjectId, Projectile, Radar,
@@ -113,12 +112,7 @@ fn keep_moving(
 /// random point.
 fn world(units: u32, areal: f32) -> App {
     let mut app = headless_app();
-    app.init_resource::<Marks>().insert_resource(Goals(SplitMix64::stream(1, "bench goals"), areal)).edit_schedule(
-        FixedUpdate,
-        |s| {
-            s.set_executor(SingleThreadedExecutor::new());
-        },
-    );
+    app.init_resource::<Marks>().insert_resource(Goals(SplitMix64::stream(1, "bench goals"), areal));
     app.add_systems(FixedUpdate, keep_moving.before(mark::<0>));
     add_marks(&mut app);
     publish_map(app.world_mut(), SIDE, areal, height, hole).expect("map");
@@ -197,9 +191,7 @@ fn measure(c: &mut Criterion, name: &str, counts: &[u32], areal: fn(u32) -> f32)
 /// nobody dies, so each tick does the same work).
 fn battle(per_clan: u32) -> App {
     let mut app = headless_app();
-    app.init_resource::<Marks>().edit_schedule(FixedUpdate, |s| {
-        s.set_executor(SingleThreadedExecutor::new());
-    });
+    app.init_resource::<Marks>();
     add_marks(&mut app);
     publish_map(app.world_mut(), SIDE, AREAL, height, hole).expect("map");
     enter_game(&mut app);
