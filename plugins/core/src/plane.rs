@@ -9,14 +9,34 @@ pub fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
     (d[0] * d[0] + d[1] * d[1]).sqrt()
 }
 
-/// `a` wrapped into `[-π, π)`.
+/// `a` wrapped into `[-π, π)`. The remainder is skipped below a turn, where it is `a`
+/// itself (IEEE `fmod` is exact), so the result is the same bits either way.
 pub fn wrap_angle(a: f32) -> f32 {
-    let a = a % TAU;
+    let a = if a.abs() < TAU { a } else { a % TAU };
     if a >= PI {
         a - TAU
     } else if a < -PI {
         a + TAU
     } else {
         a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_skips_the_remainder_only_where_it_changes_nothing() {
+        let mut a = -20.0f32;
+        while a < 20.0 {
+            for x in [a, TAU.next_down(), TAU, -TAU, PI, -PI] {
+                let wrapped = wrap_angle(x);
+                let by_remainder = wrap_angle(x % TAU);
+                assert_eq!(wrapped.to_bits(), by_remainder.to_bits(), "{x}");
+                assert!((-PI..PI).contains(&wrapped), "{x} -> {wrapped}");
+            }
+            a += 0.0137;
+        }
     }
 }

@@ -3,8 +3,8 @@
 
 use crate::ids::{ObjectHandle, OriginalObjectId};
 use bevy_ecs::prelude::*;
+use bevy_platform::collections::HashMap;
 use bevy_reflect::Reflect;
-use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Copy, Default, Reflect)]
 struct Slot {
@@ -12,13 +12,15 @@ struct Slot {
     entity: Option<Entity>,
 }
 
-/// Live objects by handle and by [`OriginalObjectId`].
+/// Live objects by handle and by [`OriginalObjectId`]. The lookup by id is hashed
+/// (combat resolves thousands of ids a tick); whatever lists the objects sorts them
+/// by id, so no order depends on the hash.
 #[derive(Resource, Debug, Clone, Default, Reflect)]
 #[reflect(Resource)]
 pub struct ObjectTable {
     slots: Vec<Slot>,
     free: Vec<u32>,
-    by_id: BTreeMap<u32, ObjectHandle>,
+    by_id: HashMap<u32, ObjectHandle>,
 }
 
 impl ObjectTable {
@@ -66,8 +68,10 @@ impl ObjectTable {
     }
 
     /// Live objects in id order.
-    pub fn iter(&self) -> impl Iterator<Item = (u32, ObjectHandle)> + '_ {
-        self.by_id.iter().map(|(id, h)| (*id, *h))
+    pub fn iter(&self) -> impl Iterator<Item = (u32, ObjectHandle)> {
+        let mut live: Vec<(u32, ObjectHandle)> = self.by_id.iter().map(|(id, h)| (*id, *h)).collect();
+        live.sort_unstable_by_key(|(id, _)| *id);
+        live.into_iter()
     }
 
     /// Number of live objects.
@@ -84,9 +88,9 @@ impl ObjectTable {
     /// of the object in it, and the free slots in reuse order.
     pub fn layout(&self) -> TableLayout {
         let mut slots: Vec<(u32, Option<u32>)> = self.slots.iter().map(|s| (s.generation, None)).collect();
-        for (id, h) in &self.by_id {
-            if let Some(slot) = slots.get_mut(h.index as usize).filter(|_| self.get(*h).is_some()) {
-                slot.1 = Some(*id);
+        for (id, h) in self.iter() {
+            if let Some(slot) = slots.get_mut(h.index as usize).filter(|_| self.get(h).is_some()) {
+                slot.1 = Some(id);
             }
         }
         TableLayout { slots, free: self.free.clone() }

@@ -1,8 +1,9 @@
 //! Replication of 2 000 moving units of eight clans, fighting, to one client playing one
 //! of them (its 250 units at full priority, the others' at the default) over UDP on
-//! 127.0.0.1: the host's cost per tick (simulation of the motion and the fight,
-//! publishing the replicated components and each tick's events, replicon's collection
-//! and sending) and, printed after the run, the bytes the client received per second of
+//! 127.0.0.1: the host's cost per tick, timed alone (simulation of the motion and the
+//! fight, publishing the replicated components and each tick's events, replicon's
+//! collection and sending; the client receives between the timed ticks) and, printed
+//! after the run, the bytes the client received per second of
 //! game time (replication payload and the transport's rate) and the events it got.
 //! Every unit is armed like the project's rules' cannon (shells, 1.5 s reload) or laser
 //! (a beam, 0.8 s) and fights the other clans' units in reach; hit points are so high
@@ -10,8 +11,9 @@
 //! CTLD piece), which travels once as a phase and a rate.
 #![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
-use bevy_app::{App, FixedUpdate};
+use bevy_app::{App, FixedUpdate, MainScheduleOrder};
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::InternedScheduleLabel;
 use bevy_replicon::prelude::ClientReplicationStats;
 use criterion::{Criterion, criterion_group, criterion_main};
 use iron3d_core::{
@@ -20,7 +22,7 @@ use iron3d_core::{
 };
 use iron3d_net::bots::Bot;
 use iron3d_net::{Clock, HostSettings, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, listen};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const UNITS: u32 = 2_000;
 /// Game units per second (a robot's pace).
@@ -121,20 +123,48 @@ fn session() -> (App, Bot) {
     (host, bot)
 }
 
+/// One host update as `App::update` runs it (the main schedule's phases in order, then
+/// the change trackers cleared), adding each phase's time to `phases`.
+fn host_update(world: &mut World, labels: &[InternedScheduleLabel], phases: &mut [Duration]) -> Duration {
+    let start = Instant::now();
+    for (label, time) in labels.iter().zip(phases.iter_mut()) {
+        let phase = Instant::now();
+        let _ = world.try_run_schedule(*label);
+        *time += phase.elapsed();
+    }
+    world.clear_trackers();
+    start.elapsed()
+}
+
 fn replication(c: &mut Criterion) {
     let (mut host, mut bot) = session();
     let mut group = c.benchmark_group("replication");
     group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(8));
     let start = *bot.app.world().resource::<ClientReplicationStats>();
     let mut ticks = 0u32;
+    let labels = host.world().resource::<MainScheduleOrder>().labels.clone();
+    let mut phases = vec![Duration::ZERO; labels.len()];
+    // Only the host's update is timed; the client receives between the timed ticks.
     group.bench_function("host_tick_2000_moving_units", |b| {
-        b.iter(|| {
-            host.update();
-            bot.step();
-            ticks += 1;
+        b.iter_custom(|iterations| {
+            let mut host_time = Duration::ZERO;
+            for _ in 0..iterations {
+                host_time += host_update(host.world_mut(), &labels, &mut phases);
+                bot.step();
+                ticks += 1;
+            }
+            host_time
         });
     });
     group.finish();
+    let total: Duration = phases.iter().sum();
+    let share: Vec<String> = labels
+        .iter()
+        .zip(&phases)
+        .filter(|(_, t)| t.as_secs_f64() >= total.as_secs_f64() * 0.005)
+        .map(|(label, t)| format!("{label:?} {:.0} %", 100.0 * t.as_secs_f64() / total.as_secs_f64()))
+        .collect();
+    eprintln!("replication: the host's tick by phase: {}", share.join(", "));
     let stats = *bot.app.world().resource::<ClientReplicationStats>();
     let seconds = f64::from(ticks) * f64::from(TICK_SECONDS);
     let payload = (stats.bytes - start.bytes) as f64 / seconds;

@@ -9,7 +9,7 @@
 use crate::chat::{Chat, ChatLine};
 use crate::clan_state::ClanView;
 use crate::replicated::{
-    DuplicateMirror, NetAnimation, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow,
+    DuplicateMirror, NetAnimation, NetObject, NetOwnerHealth, NetPose, NetTilt, NetTurret, ReplicatedRow,
     replicated_hash, replicated_rows,
 };
 use crate::schema::{self, Gmsg, SessionPhase, WireOrder};
@@ -439,13 +439,13 @@ fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: G
 fn mirror(
     mut commands: Commands,
     added: Query<
-        (Entity, &NetObject, Option<&NetPose>, Option<&NetTilt>, Option<&NetOwner>, Has<OriginalObjectId>),
+        (Entity, &NetObject, Option<&NetPose>, Option<&NetTilt>, Option<&NetOwnerHealth>, Has<OriginalObjectId>),
         Added<NetObject>,
     >,
     mut mirrors: ResMut<Mirrors>,
     mission: Option<Res<LoadedMission>>,
 ) {
-    for (e, object, pose, tilt, owner, local) in &added {
+    for (e, object, pose, tilt, status, local) in &added {
         if let Some(&other) = mirrors.by_id.get(&object.id).filter(|o| **o != e) {
             tracing::warn!(target: "netwatch", "duplicate GMSG_CREATE_MIRROR of object {} ignored (mirror {other})", object.id);
             commands.entity(e).insert(DuplicateMirror);
@@ -458,7 +458,7 @@ fn mirror(
             continue;
         }
         let placement = pose.map(|p| transform(&SimTransform::default(), p, tilt)).unwrap_or_default();
-        let owner = owner.map(NetOwner::owner).unwrap_or_default();
+        let owner = status.map(|s| s.owner.owner()).unwrap_or_default();
         let bare =
             (OriginalObjectId(object.id), SimObject { kind: ObjectKind::from_raw(object.kind) }, placement, owner);
         if mission.is_none() || object.key.is_empty() {
@@ -526,8 +526,10 @@ fn sync(
         (Or<(Changed<NetPose>, Changed<NetTilt>)>, Without<DuplicateMirror>),
     >,
     mut turrets: Query<(&NetTurret, &mut Weapon), (Changed<NetTurret>, Without<DuplicateMirror>)>,
-    mut owners: Query<(&NetOwner, &mut Owner), (Changed<NetOwner>, Without<DuplicateMirror>)>,
-    mut health: Query<(&NetHealth, Option<&mut Health>, Entity), (Changed<NetHealth>, Without<DuplicateMirror>)>,
+    mut statuses: Query<
+        (&NetOwnerHealth, Option<&mut Owner>, Option<&mut Health>, Entity),
+        (Changed<NetOwnerHealth>, Without<DuplicateMirror>),
+    >,
     mut commands: Commands,
 ) {
     for (pose, tilt, mut t) in &mut poses {
@@ -536,10 +538,11 @@ fn sync(
     for (turret, mut weapon) in &mut turrets {
         weapon.turret = turret.radians();
     }
-    for (net, mut owner) in &mut owners {
-        *owner = net.owner();
-    }
-    for (net, h, e) in &mut health {
+    for (status, owner, h, e) in &mut statuses {
+        if let Some(mut owner) = owner {
+            *owner = status.owner.owner();
+        }
+        let Some(net) = status.health else { continue };
         let (hp, max) = (f32::from(net.hp), f32::from(net.max));
         match h {
             Some(mut h) => {

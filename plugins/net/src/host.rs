@@ -10,7 +10,7 @@
 //! Logs: `resnet` (transport, packets), `netwatch` (players and objects).
 
 use crate::replicated::{
-    NetAnimation, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, replicated_hash, replicated_rows,
+    NetAnimation, NetObject, NetOwnerHealth, NetPose, NetTilt, NetTurret, replicated_rows, rows_hash,
 };
 use crate::schema::{self, Gmsg, SessionPhase};
 use crate::sender::{broadcast, send};
@@ -116,6 +116,45 @@ pub struct HostState {
     pub departed: Vec<(Entity, String, bool)>,
     /// The mission clock waits for [`HostSettings::wait_players`] ready players.
     pub held: bool,
+    /// Server tick after which the objects' signatures are dropped ([`SIGNED_TICKS`]).
+    pub signed_until: Option<u32>,
+}
+
+/// Server ticks the objects keep their [`Signature`] after one was created or a client
+/// was let in. The signature's mapping (which lets a client that loaded the mission keep
+/// its own entity for the object) goes out with the object's first replication to each
+/// client; replicon looks at every signed object for every client on every tick, so
+/// the signatures are not kept longer.
+pub const SIGNED_TICKS: u32 = 2;
+
+/// Signs every replicated object again, for a client let in.
+fn sign_all(world: &mut World) {
+    let mut q = world.query_filtered::<(Entity, &NetObject), Without<Signature>>();
+    let unsigned: Vec<(Entity, u32)> = q.iter(world).map(|(e, o)| (e, o.id)).collect();
+    for (e, id) in unsigned {
+        world.entity_mut(e).insert(Signature::from_hash(u64::from(id)));
+    }
+    keep_signatures(world);
+}
+
+/// Keeps the signatures for [`SIGNED_TICKS`] from now.
+fn keep_signatures(world: &mut World) {
+    let until = world.resource::<ServerTick>().get() + SIGNED_TICKS;
+    world.resource_mut::<HostState>().signed_until = Some(until);
+}
+
+/// Drops the objects' signatures once [`SIGNED_TICKS`] have passed.
+fn drop_signatures(world: &mut World) {
+    let tick = world.resource::<ServerTick>().get();
+    if world.resource::<HostState>().signed_until.is_none_or(|until| tick <= until) {
+        return;
+    }
+    let mut q = world.query_filtered::<Entity, (With<Signature>, With<NetObject>)>();
+    let signed: Vec<Entity> = q.iter(world).collect();
+    for e in signed {
+        world.entity_mut(e).remove::<Signature>();
+    }
+    world.resource_mut::<HostState>().signed_until = None;
 }
 
 /// Opens the UDP socket on `port` (0: any free port) and starts the host's transport.
@@ -380,6 +419,7 @@ fn set_ready(world: &mut World, client: Entity, player: u16, ready: bool) {
     if ready && !world.entity(client).contains::<AuthorizedClient>() {
         tracing::info!(target: "netwatch", "player {player} is ready; replication starts");
         world.entity_mut(client).insert(AuthorizedClient);
+        sign_all(world);
         let missed = crate::events::catch_up(world);
         if !missed.is_empty() {
             send(world, &[client], &missed);
@@ -561,13 +601,14 @@ type Unpublished<'a> = (
 
 type Published<'a> = (
     (&'a SimTransform, &'a Owner, Option<&'a Health>, Option<&'a Weapon>),
-    (&'a mut NetPose, &'a mut NetTilt, &'a mut NetOwner, Option<&'a mut NetHealth>, Option<&'a mut NetTurret>),
+    (&'a mut NetPose, &'a mut NetTilt, &'a mut NetOwnerHealth, Option<&'a mut NetTurret>),
 );
 
 /// After a tick: writes each object's replicated form where it changed, marks new
-/// objects for replication, and at a checkpoint raises every priority and sends the
-/// hash and the time.
+/// objects for replication (signed for [`SIGNED_TICKS`]), and at a checkpoint raises
+/// every priority and sends the hash and the time.
 fn publish(world: &mut World) {
+    drop_signatures(world);
     let tick = world.resource::<GameClock>().tick;
     let settings = world.resource::<HostSettings>().clone();
     let frames = world.get_resource::<ControlConfig>().map_or(0.0, |c| c.piece_frames_per_second * TICK_SECONDS);
@@ -578,19 +619,19 @@ fn publish(world: &mut World) {
             let key = world.get::<MissionObject>(e).map(|m| m.key.clone()).unwrap_or_default();
             let object = NetObject { id: id.0, kind: object.kind.raw(), key };
             let animation = animation.filter(|a| !a.bindings.is_empty()).map(|a| NetAnimation::of(a, frames, tick));
-            let extra = (health.map(NetHealth::of), weapon.map(NetTurret::of), animation);
-            (e, object, (NetPose::of(t), NetTilt::of(t)), NetOwner::of(owner), extra)
+            let status = NetOwnerHealth::of(owner, health);
+            (e, object, (NetPose::of(t), NetTilt::of(t)), status, (weapon.map(NetTurret::of), animation))
         })
         .collect();
-    for (e, object, (p, tilt), o, (h, turret, animation)) in inserts {
+    if !inserts.is_empty() {
+        keep_signatures(world);
+    }
+    for (e, object, (p, tilt), status, (turret, animation)) in inserts {
         let mut entity = world.entity_mut(e);
         // The signature lets a client that loaded the mission itself keep its own
         // entity for the object (with its models) instead of a second one.
         let signature = Signature::from_hash(u64::from(object.id));
-        entity.insert((Replicated, signature, object, p, tilt, o, ReplicatePriority(settings.moving_priority)));
-        if let Some(h) = h {
-            entity.insert(h);
-        }
+        entity.insert((Replicated, signature, object, p, tilt, status, ReplicatePriority(settings.moving_priority)));
         if let Some(t) = turret {
             entity.insert(t);
         }
@@ -599,15 +640,10 @@ fn publish(world: &mut World) {
         }
     }
     let mut published = world.query::<Published>();
-    for ((t, owner, health, weapon), (mut pose, mut tilt, mut net_owner, net_health, turret)) in
-        published.iter_mut(world)
-    {
+    for ((t, owner, health, weapon), (mut pose, mut tilt, mut status, turret)) in published.iter_mut(world) {
         pose.set_if_neq(NetPose::of(t));
         tilt.set_if_neq(NetTilt::of(t));
-        net_owner.set_if_neq(NetOwner::of(owner));
-        if let (Some(h), Some(mut n)) = (health, net_health) {
-            n.set_if_neq(NetHealth::of(h));
-        }
+        status.set_if_neq(NetOwnerHealth::of(owner, health));
         if let (Some(w), Some(mut n)) = (weapon, turret) {
             n.set_if_neq(NetTurret::of(w));
         }
@@ -630,7 +666,7 @@ fn publish(world: &mut World) {
     }
     if checkpoint {
         let rows = replicated_rows(world);
-        let hash = replicated_hash(world);
+        let hash = rows_hash(&rows);
         let replicated = world.resource::<ServerTick>().get();
         world.resource_mut::<crate::sync_report::HostSyncState>().keep(replicated, tick, hash, rows);
         world.resource_mut::<HostState>().last_checkpoint = tick;
@@ -644,12 +680,12 @@ fn publish(world: &mut World) {
 fn prioritise(
     watcher: Res<NetWatcher>,
     mut clients: Query<(Entity, &mut PriorityMap, Ref<AuthorizedClient>)>,
-    objects: Query<(Entity, Ref<NetOwner>)>,
+    objects: Query<(Entity, Ref<NetOwnerHealth>)>,
 ) {
     for (client, mut map, authorized) in &mut clients {
         let Some(clan) = watcher.by_client(client).and_then(|(_, p)| p.clan) else { continue };
-        for (e, owner) in objects.iter().filter(|(_, o)| authorized.is_added() || o.is_changed()) {
-            if owner.clan == clan as i32 {
+        for (e, status) in objects.iter().filter(|(_, s)| authorized.is_added() || s.is_changed()) {
+            if status.owner.clan == clan as i32 {
                 map.insert(e, 1.0);
             } else {
                 map.remove(&e);

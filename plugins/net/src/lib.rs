@@ -49,11 +49,12 @@ pub use client::{
 pub use events::{EventCounts, NetShell, SessionEnd};
 pub use game::{NetGamePlugin, NetRole, NetStatus, rejoin_game};
 pub use host::{
-    DEFAULT_REJOIN_SECONDS, HostConnection, HostSettings, HostState, NetHostPlugin, listen, seat_host_player,
+    DEFAULT_REJOIN_SECONDS, HostConnection, HostSettings, HostState, NetHostPlugin, SIGNED_TICKS, listen,
+    seat_host_player,
 };
 pub use replicated::{
     BLEND_DRIFT, BLEND_STEPS, DuplicateMirror, HEADING_STEPS, NetAnimation, NetBlend, NetHealth, NetObject, NetOwner,
-    NetPose, NetTilt, NetTurret, POSITION_STEPS, ReplicatedRow, replicated_hash, replicated_rows,
+    NetOwnerHealth, NetPose, NetTilt, NetTurret, POSITION_STEPS, ReplicatedRow, replicated_hash, replicated_rows,
 };
 pub use session::{LeavePolicy, LogEntry, NetQueue, NetSimPlugin, OwnershipChange, SessionLog};
 pub use smooth::NetMotion;
@@ -113,8 +114,7 @@ impl Plugin for NetProtocolPlugin {
         ))
         .replicate::<NetObject>()
         .replicate::<NetPose>()
-        .replicate::<NetOwner>()
-        .replicate::<NetHealth>()
+        .replicate::<NetOwnerHealth>()
         .replicate::<NetTilt>()
         .replicate::<NetTurret>()
         .replicate::<NetAnimation>()
@@ -125,6 +125,7 @@ impl Plugin for NetProtocolPlugin {
         .make_message_independent::<ClientBoundUnreliable>()
         .register_type::<NetObject>()
         .register_type::<NetPose>()
+        .register_type::<NetOwnerHealth>()
         .register_type::<NetOwner>()
         .register_type::<NetHealth>()
         .register_type::<NetTilt>()

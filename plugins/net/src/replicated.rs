@@ -1,10 +1,14 @@
 //! What the host replicates of each simulated object, quantised so both sides hold
 //! the same integers: [`NetObject`] (created once: `GMSG_CREATE_MIRROR`), [`NetPose`]
-//! and [`NetHealth`] (mutations: `GMSG_SYNC_OBJECT_STATE`), [`NetTilt`] (pitch and roll)
-//! and an armed object's [`NetTurret`] (the project's own, mutations like the pose), the
-//! CTLD pieces' [`NetAnimation`] (a phase and a rate per binding, sent when the host's
-//! pieces stray from them), [`NetOwner`] (`GMSG_CHANGE_OBJECT_OWNER`), and the hash of it
-//! all that host and clients compare at checkpoints.
+//! (mutations: `GMSG_SYNC_OBJECT_STATE`), [`NetTilt`] (pitch and roll) and an armed
+//! object's [`NetTurret`] (the project's own, mutations like the pose), the CTLD pieces'
+//! [`NetAnimation`] (a phase and a rate per binding, sent when the host's pieces stray
+//! from them), [`NetOwnerHealth`] (the owner, `GMSG_CHANGE_OBJECT_OWNER`, and the hit points,
+//! mutations), and the hash of it all that host and clients compare at checkpoints.
+//!
+//! Each replicated component costs the host hash lookups per object and client every
+//! tick, whether it changed or not, so what changes seldom (an owner) travels with what
+//! changes in fights (hit points) rather than alone.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
@@ -146,9 +150,18 @@ impl NetAnimation {
     }
 }
 
-/// The owning clan and player (0: the computer).
+/// An object's owner and hit points, if it has them.
 #[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
 #[reflect(Component)]
+pub struct NetOwnerHealth {
+    /// The owner.
+    pub owner: NetOwner,
+    /// The hit points.
+    pub health: Option<NetHealth>,
+}
+
+/// The owning clan and player (0: the computer).
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
 pub struct NetOwner {
     /// Clan index.
     pub clan: i32,
@@ -157,8 +170,7 @@ pub struct NetOwner {
 }
 
 /// Hit points, rounded up (a living object never shows 0).
-#[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
-#[reflect(Component)]
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
 pub struct NetHealth {
     /// Current hit points.
     pub hp: u16,
@@ -184,10 +196,10 @@ impl NetPose {
     }
 }
 
-/// An angle (radians) in 1/65536 turn, wrapped.
+/// An angle (radians) in 1/65536 turn, wrapped: the nearest step as a wide integer,
+/// cut to 16 bits (the host quantises four angles an object a tick; no `fmod`).
 fn turn_steps(radians: f32) -> u16 {
-    let turn = radians.rem_euclid(std::f32::consts::TAU) / std::f32::consts::TAU;
-    ((turn * HEADING_STEPS).round() as u32 & 0xFFFF) as u16
+    (radians / std::f32::consts::TAU * HEADING_STEPS).round() as i64 as u16
 }
 
 /// Radians of an angle in 1/65536 turn, signed (-π..π).
@@ -216,6 +228,13 @@ impl NetTurret {
     /// The heading in radians (-π..π, as combat keeps it).
     pub fn radians(&self) -> f32 {
         signed_radians(self.heading)
+    }
+}
+
+impl NetOwnerHealth {
+    /// The replicated form of an owner and hit points.
+    pub fn of(owner: &Owner, health: Option<&Health>) -> Self {
+        Self { owner: NetOwner::of(owner), health: health.map(NetHealth::of) }
     }
 }
 
@@ -289,10 +308,21 @@ impl ReplicatedRow {
     /// The row's own hash, folded to 32 bits (a sync report's per-object digest).
     pub fn digest(&self) -> u32 {
         let mut h = Fnv1a::default();
-        let (health, tilt, turret) = (self.health.as_ref(), self.tilt.as_ref(), self.turret.as_ref());
-        hash_row(&mut h, (&self.object, &self.pose, &self.owner, health, tilt, turret, self.animation.as_ref()));
+        hash_row(&mut h, self.row());
         (h.0 ^ (h.0 >> 32)) as u32
     }
+
+    fn row(&self) -> Row<'_> {
+        let (health, tilt, turret) = (self.health.as_ref(), self.tilt.as_ref(), self.turret.as_ref());
+        (&self.object, &self.pose, &self.owner, health, tilt, turret, self.animation.as_ref())
+    }
+}
+
+/// The hash of rows in id order: [`replicated_hash`] of the world they were taken from.
+pub(crate) fn rows_hash(rows: &[ReplicatedRow]) -> u64 {
+    let mut h = Fnv1a::default();
+    rows.iter().for_each(|r| hash_row(&mut h, r.row()));
+    h.0
 }
 
 fn hash_row(h: &mut Fnv1a, (object, pose, owner, health, tilt, turret, animation): Row) {
@@ -322,9 +352,23 @@ fn hash_row(h: &mut Fnv1a, (object, pose, owner, health, tilt, turret, animation
     }
 }
 
+type Replicated<'a> = (
+    &'a NetObject,
+    &'a NetPose,
+    &'a NetOwnerHealth,
+    Option<&'a NetTilt>,
+    Option<&'a NetTurret>,
+    Option<&'a NetAnimation>,
+);
+
 fn sorted_rows(world: &mut World) -> Vec<Row<'_>> {
-    let mut q = world.query_filtered::<Row, Without<DuplicateMirror>>();
-    let mut rows: Vec<Row> = q.iter(world).collect();
+    let mut q = world.query_filtered::<Replicated, Without<DuplicateMirror>>();
+    let mut rows: Vec<Row> = q
+        .iter(world)
+        .map(|(object, pose, status, tilt, turret, animation)| {
+            (object, pose, &status.owner, status.health.as_ref(), tilt, turret, animation)
+        })
+        .collect();
     rows.sort_unstable_by_key(|r| r.0.id);
     rows
 }
@@ -347,6 +391,17 @@ pub fn replicated_rows(world: &mut World) -> Vec<ReplicatedRow> {
 mod tests {
     use super::*;
     use iron3d_core::PieceBinding;
+
+    #[test]
+    fn angles_wrap_to_the_nearest_step_of_a_turn() {
+        use std::f32::consts::{FRAC_PI_2, PI, TAU};
+        let steps = [0.0, PI, -FRAC_PI_2, TAU + PI, -TAU - FRAC_PI_2, TAU - 1e-6].map(turn_steps);
+        assert_eq!(steps, [0, 0x8000, 0xC000, 0x8000, 0xC000, 0]);
+        assert_eq!(
+            NetTilt::of(&SimTransform { orientation: [-FRAC_PI_2, 0.5, 0.0], ..Default::default() }).pitch,
+            -0x4000
+        );
+    }
 
     #[test]
     fn a_cycling_blend_follows_its_rate_both_ways_and_a_stray_is_noticed() {

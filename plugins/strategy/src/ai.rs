@@ -53,7 +53,7 @@ type Row<'a> = (
     Option<&'a OreProperty>,
 );
 
-/// The orders one clan decides on this turn, by unit.
+/// The orders one clan decides on this turn, by unit (`census` in id order).
 pub fn decide(
     clan: &ClanSetup,
     census: &[Seen],
@@ -67,13 +67,13 @@ pub fn decide(
     let nearest = |from: [f32; 2], pool: &mut dyn Iterator<Item = &&Seen>| {
         pool.min_by(|a, b| dist(from, a.at).total_cmp(&dist(from, b.at)).then(a.id.cmp(&b.id))).map(|s| s.id)
     };
-    let alive = |id: u32| census.iter().any(|s| s.id == id);
+    let alive = |id: u32| census.binary_search_by_key(&id, |s| s.id).is_ok();
     let mut orders = BTreeMap::new();
     let threats: Vec<&&Seen> =
         enemies.iter().filter(|s| s.movable && dist(clan.anchor, s.at) <= rules.defend_radius).collect();
     if !threats.is_empty() {
         for u in &army {
-            let busy = matches!(assigned.get(&u.id), Some(Order::Attack(t)) if threats.iter().any(|s| s.id == *t));
+            let busy = matches!(assigned.get(&u.id), Some(Order::Attack(t)) if threats.binary_search_by_key(t, |s| s.id).is_ok());
             if !busy && let Some(t) = nearest(u.at, &mut threats.iter().copied()) {
                 orders.insert(u.id, Order::Attack(t));
             }

@@ -262,7 +262,7 @@ fn a_duplicate_create_makes_no_second_mirror() {
     let mut s = Session::new(HostSettings::default(), 1);
     let id = s.units(playing_clans(&s.host)[0] as i32)[0];
     let copy = NetObject { id, kind: 1, key: String::new() };
-    s.host.world_mut().spawn((bevy_replicon::prelude::Replicated, copy, NetPose::default(), NetOwner::default()));
+    s.host.world_mut().spawn((bevy_replicon::prelude::Replicated, copy, NetPose::default(), NetOwnerHealth::default()));
     s.step(4);
     let client = s.clients[0].world_mut();
     let mut q = client.query_filtered::<&OriginalObjectId, With<SimObject>>();
@@ -354,12 +354,21 @@ pub(super) fn joined_game(s: &mut Session) -> usize {
     s.clients.len() - 1
 }
 
+fn signed_objects(s: &mut Session) -> usize {
+    let host = s.host.world_mut();
+    host.query_filtered::<(), (With<bevy_replicon::prelude::Signature>, With<NetObject>)>().iter(host).count()
+}
+
 /// A game joining: it loads the host's mission from its own data, keeps its own
-/// objects for the host's (no second instance), simulates nothing itself, and sends
-/// the commands its player gives to the host.
+/// objects for the host's (no second instance, though the host had dropped the
+/// objects' signatures before it came), simulates nothing itself, and sends the
+/// commands its player gives to the host.
 #[test]
 fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
     let mut s = Session::new(HostSettings::default(), 0);
+    s.step(SIGNED_TICKS + 3);
+    assert!(s.host.world().resource::<GameClock>().tick > SIGNED_TICKS + 1, "the host plays alone first");
+    assert_eq!(signed_objects(&mut s), 0, "replicated objects keep no signature");
     joined_game(&mut s);
     let client = &mut s.clients[0];
     assert_eq!(client.world().resource::<iron3d_mission::LoadedMission>().name, MISSION);
@@ -400,6 +409,7 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
     );
     let navigator = s.clients[0].world().get::<iron3d_behavior::Navigator>(client_e).map(|n| n.order);
     assert_ne!(navigator, Some(to), "the client's own Behavior never took the order: the host's does");
+    assert_eq!(signed_objects(&mut s), 0, "the signatures given for the joining game were dropped again");
 
     // An object the host builds during the game reaches the client with its models.
     let scheme = s.host.world().get::<iron3d_mission::MissionObject>(host_e).unwrap().key.clone();
