@@ -23,15 +23,22 @@ pub(super) struct Session {
     pub(super) host: App,
     pub(super) addr: SocketAddr,
     pub(super) clients: Vec<App>,
+    /// The game data of the host and of the games joining.
+    game: Arc<iron3d_vfs::GameDir>,
 }
 
 impl Session {
     pub(super) fn new(settings: HostSettings, clients: usize) -> Self {
+        Self::on(game(), HostSettings { mission: MISSION.into(), ..settings }, clients)
+    }
+
+    /// A host of `settings.mission` of `game` with `clients` bots.
+    pub(super) fn on(game: Arc<iron3d_vfs::GameDir>, settings: HostSettings, clients: usize) -> Self {
         // Tests never take the machine's discovery port.
         let discovery_port = settings.discovery_port.filter(|p| *p == 0);
-        let settings = HostSettings { mission: MISSION.into(), discovery_port, ..settings };
-        let (host, addr) = host_app(&game(), settings, 0, Clock::Stepped).unwrap();
-        let mut s = Self { host, addr, clients: Vec::new() };
+        let settings = HostSettings { discovery_port, ..settings };
+        let (host, addr) = host_app(&game, settings, 0, Clock::Stepped).unwrap();
+        let mut s = Self { host, addr, clients: Vec::new(), game };
         (0..clients).for_each(|i| s.join(&format!("bot-{i}")));
         s.step(12);
         s
@@ -346,7 +353,7 @@ fn eight_bots_play_ten_simulated_minutes_with_equal_hashes() {
 pub(super) fn joined_game(s: &mut Session) -> usize {
     let mut app = iron3d_sim::headless_app();
     let role = NetRole::Join { server: s.addr, name: "Ann".into() };
-    app.add_plugins((iron3d_mission::MissionPlugin, NetGamePlugin { role, game: game() }));
+    app.add_plugins((iron3d_mission::MissionPlugin, NetGamePlugin { role, game: Arc::clone(&s.game) }));
     app.finish();
     app.cleanup();
     s.clients.push(app);
@@ -435,6 +442,12 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
 fn a_joined_game_whose_connection_dropped_rejoins_its_seat_when_asked() {
     let mut s = Session::new(HostSettings::default(), 0);
     let c = joined_game(&mut s);
+    drop_and_rejoin(&mut s, c);
+}
+
+/// Joined game `c` loses its connection, is offered to rejoin and, asked, takes its seat
+/// back with every object mirrored again and equal checkpoint hashes.
+pub(super) fn drop_and_rejoin(s: &mut Session, c: usize) {
     let (number, clan) = (s.session(c).player.unwrap(), s.session(c).clan);
     assert!(!s.clients[c].world().resource::<NetStatus>().dropped);
     let checked = s.clients[c].world().resource::<Checkpoints>().checks;
