@@ -446,14 +446,27 @@ fn a_joined_game_whose_connection_dropped_rejoins_its_seat_when_asked() {
 }
 
 /// Joined game `c` loses its connection, is offered to rejoin and, asked, takes its seat
-/// back with every object mirrored again and equal checkpoint hashes.
+/// back with every object mirrored again and equal checkpoint hashes. Meanwhile it
+/// simulates nothing itself (its objects stay where the host last had them; no outcome).
 pub(super) fn drop_and_rejoin(s: &mut Session, c: usize) {
     let (number, clan) = (s.session(c).player.unwrap(), s.session(c).clan);
     assert!(!s.clients[c].world().resource::<NetStatus>().dropped);
     let checked = s.clients[c].world().resource::<Checkpoints>().checks;
     disconnect(s.clients[c].world_mut());
-    s.step(20);
+    let poses = |s: &mut Session| {
+        let world = s.clients[c].world_mut();
+        let mut q = world.query::<(&OriginalObjectId, &SimTransform)>();
+        let mut v: Vec<(u32, [f32; 3])> = q.iter(world).map(|(id, t)| (id.0, t.position)).collect();
+        v.sort_by_key(|p| p.0);
+        v
+    };
+    let held = poses(s);
+    s.step(100);
     assert!(s.clients[c].world().resource::<NetStatus>().dropped, "the game offers to rejoin");
+    let moved = poses(s).iter().zip(&held).filter(|(a, b)| a != b).count();
+    assert_eq!(moved, 0, "dropped, the game moves nothing itself");
+    let outcomes = &s.clients[c].world().resource::<iron3d_core::MissionOutcome>().records;
+    assert!(outcomes.is_empty(), "dropped, the game decides no outcome: {outcomes:?}");
     assert!(s.host.world().resource::<NetWatcher>().players[&number].away.is_some(), "the seat waits");
     rejoin_game(s.clients[c].world_mut());
     s.step(60);
