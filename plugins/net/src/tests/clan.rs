@@ -83,6 +83,24 @@ fn a_bot_reports_its_clans_ore_as_the_host_has_it() {
 }
 
 #[test]
+fn a_bot_says_its_line_once_admitted_and_every_bot_counts_it() {
+    let settings = HostSettings { mission: MISSION.into(), discovery_port: None, ..HostSettings::default() };
+    let (mut host, addr) = host_app(&game(), settings, 0, Clock::Stepped).unwrap();
+    let mut bots: Vec<bots::Bot> = (0..2).map(|i| bots::Bot::join(addr, i, 7, Clock::Stepped).unwrap()).collect();
+    bots[1].say_once_admitted("gl hf");
+    for _ in 0..40 {
+        host.update();
+        bots.iter_mut().for_each(bots::Bot::step);
+    }
+    let from = bots[1].report().id;
+    for bot in &bots {
+        let lines: Vec<_> = bot.app.world().resource::<chat::Chat>().lines.iter().cloned().collect();
+        assert_eq!(lines, [chat::ChatLine { from, clan_only: false, text: "gl hf".into() }], "once, to everyone");
+        assert_eq!(bot.report().chat_received, 1);
+    }
+}
+
+#[test]
 fn a_dropped_bot_rejoins_its_seat_and_units_with_equal_hashes() {
     let settings = HostSettings { mission: MISSION.into(), discovery_port: None, ..HostSettings::default() };
     let (mut host, addr) = host_app(&game(), settings, 0, Clock::Stepped).unwrap();
