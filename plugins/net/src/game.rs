@@ -95,14 +95,16 @@ impl Plugin for NetGamePlugin {
 }
 
 /// Whether this game runs the simulation: not while it plays in a host's session, whether
-/// connected or dropped from it (until the session ends; the host decides meanwhile).
+/// connected, dropped from it or connecting again (until the session ends; the host
+/// decides meanwhile).
 fn simulates(state: Res<State<ClientState>>, session: Res<ClientSession>) -> bool {
     *state.get() != ClientState::Connected && !seated(&session)
 }
 
-/// Whether this client holds a seat in a session that has not ended.
+/// Whether this client holds a seat, or claims one back, in a session that has not ended.
 fn seated(session: &ClientSession) -> bool {
-    session.seat.is_some() && session.phase.is_none_or(|(phase, _)| phase != crate::schema::SessionPhase::Ended as u8)
+    let ended = session.phase.is_some_and(|(phase, _)| phase == crate::schema::SessionPhase::Ended as u8);
+    (session.seat.is_some() || session.claim.is_some()) && !ended
 }
 
 fn host(world: &mut World) {
@@ -166,7 +168,8 @@ fn load_hosts_mission(
     commands.queue(StartMission::from_game(&data.0, mission.clone()));
 }
 
-/// A joined game that held a seat lost its connection before the session ended.
+/// A joined game that held (or was claiming back) a seat lost its connection before the
+/// session ended.
 fn offer_rejoin(role: Res<NetRole>, session: Res<ClientSession>, mut status: ResMut<NetStatus>) {
     if matches!(*role, NetRole::Join { .. }) && seated(&session) {
         tracing::warn!(target: "netwatch", "the connection to the host dropped; the game offers to rejoin");
