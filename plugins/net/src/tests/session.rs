@@ -439,6 +439,20 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
 }
 
 #[test]
+fn a_game_joining_late_drops_the_objects_the_host_no_longer_has() {
+    let mut s = Session::new(HostSettings::default(), 0);
+    let gone = s.units(playing_clans(&s.host)[1] as i32)[0];
+    let e = s.host.world().resource::<ObjectTable>().entity_of(gone).unwrap();
+    s.host.world_mut().despawn(e);
+    s.step(2);
+    let c = joined_game(&mut s);
+    let objects = s.host.world().resource::<ObjectTable>().len();
+    let client = s.clients[c].world();
+    assert_eq!(client.resource::<ObjectTable>().entity_of(gone), None, "the object the host lost is gone");
+    assert_eq!(client.resource::<ObjectTable>().len(), objects, "the client holds the host's objects, no more");
+}
+
+#[test]
 fn a_joined_game_whose_connection_dropped_rejoins_its_seat_when_asked() {
     let mut s = Session::new(HostSettings::default(), 0);
     let c = joined_game(&mut s);
