@@ -1,4 +1,4 @@
-//! The game's input over egui, headless, for the tests of screens that take keys: no
+//! The game's input over egui, headless, for the tests of screens that take keys and clicks: no
 //! renderer, a window entity and a camera holding the primary egui context, so egui runs
 //! its own input, pass and output systems as in the game.
 
@@ -14,19 +14,35 @@ use bevy_egui::{EguiPlugin, PrimaryEguiContext};
 /// and its window.
 pub fn egui_app(file: Option<std::path::PathBuf>) -> (App, Entity) {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, InputPlugin, bevy::window::WindowPlugin::default()))
+    app.add_plugins((MinimalPlugins, bevy::state::app::StatesPlugin, iron3d_core::CorePlugin));
+    let window = add_egui(&mut app, file);
+    app.update();
+    (app, window)
+}
+
+/// Adds the window, egui and the game's input to `app` (which has time, states and
+/// `CorePlugin`); returns the window.
+pub fn add_egui(app: &mut App, file: Option<std::path::PathBuf>) -> Entity {
+    app.add_plugins((InputPlugin, bevy::window::WindowPlugin::default()))
         .add_plugins(bevy::asset::AssetPlugin::default())
         .init_asset::<bevy::shader::Shader>()
         .init_asset::<Image>()
-        .add_plugins((bevy::state::app::StatesPlugin, iron3d_core::CorePlugin))
         .add_plugins((EguiPlugin::default(), GameInputPlugin))
         .insert_resource(Bindings::default())
         .insert_resource(BindingsFile(file));
     app.world_mut().spawn((Camera::default(), PrimaryEguiContext));
     let world = app.world_mut();
-    let window = world.query_filtered::<Entity, With<PrimaryWindow>>().single(world).expect("one primary window");
-    app.update();
-    (app, window)
+    world.query_filtered::<Entity, With<PrimaryWindow>>().single(world).expect("one primary window")
+}
+
+/// A left click at `position` in `window`, over three frames (the pointer moves there,
+/// the button goes down, then up).
+pub fn click(app: &mut App, window: Entity, position: Vec2) {
+    use bevy::input::mouse::{MouseButton, MouseButtonInput};
+    frame(app, bevy::window::CursorMoved { window, position, delta: None });
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        frame(app, MouseButtonInput { button: MouseButton::Left, state, window });
+    }
 }
 
 /// Writes `message` and runs a frame.

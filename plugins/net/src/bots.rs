@@ -21,6 +21,8 @@ pub struct Bot {
     frame: u32,
     received_bps: f64,
     samples: u32,
+    /// A chat line to say to everyone once admitted.
+    say: Option<String>,
 }
 
 /// What a bot reports (the `net bots` JSON row).
@@ -67,11 +69,17 @@ impl Bot {
             frame: 0,
             received_bps: 0.0,
             samples: 0,
+            say: None,
         })
     }
 
+    /// Says `text` to everyone once the host admitted it (`net bots --say`).
+    pub fn say_once_admitted(&mut self, text: &str) {
+        self.say = Some(text.into());
+    }
+
     /// One frame: the app updates, then every [`ORDER_EVERY`] frames the bot orders one
-    /// of its units somewhere near.
+    /// of its units somewhere near; once admitted, it says its line if it has one.
     pub fn step(&mut self) {
         self.app.update();
         self.frame += 1;
@@ -79,6 +87,9 @@ impl Bot {
         if world.resource::<ClientSession>().player.is_some() {
             self.received_bps += world.get_resource::<ClientStats>().map_or(0.0, |s| s.received_bps);
             self.samples += 1;
+            if let Some(text) = self.say.take() {
+                self.app.world_mut().resource_mut::<crate::chat::Chat>().say(false, &text);
+            }
         }
         if self.frame.is_multiple_of(ORDER_EVERY) {
             self.order();

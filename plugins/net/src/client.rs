@@ -286,6 +286,7 @@ impl Plugin for NetClientPlugin {
                 (
                     receive,
                     mirror,
+                    drop_unmatched,
                     sync,
                     crate::events::play,
                     record_checkpoints,
@@ -474,6 +475,23 @@ fn mirror(
                 world.entity_mut(e).insert(owner);
             }
         });
+    }
+}
+
+/// Once the host's world arrived (its first objects are mirrored), an object of the
+/// client's own mission that matched none of the host's is gone on the host (destroyed
+/// before this game joined): it goes here too.
+fn drop_unmatched(
+    mut commands: Commands,
+    mirrors: Res<Mirrors>,
+    unmatched: Query<(Entity, &OriginalObjectId), (With<SimObject>, Without<NetObject>)>,
+) {
+    if mirrors.by_id.is_empty() {
+        return;
+    }
+    for (e, id) in &unmatched {
+        tracing::info!(target: "netwatch", "object {} of the mission is gone on the host; removed", id.0);
+        commands.entity(e).despawn();
     }
 }
 

@@ -6,7 +6,8 @@
 //! models), runs none of the simulation past the clock and the player's commands
 //! (the host decides; its clock follows the host's `SYSMSG_SET_TIME`), and sends the
 //! commands the player gives to the host instead. A joined game whose connection dropped
-//! offers to rejoin its seat ([`NetStatus::dropped`], [`rejoin_game`]).
+//! offers to rejoin its seat ([`NetStatus::dropped`], [`rejoin_game`]) and meanwhile
+//! simulates nothing itself (no local moves or outcomes the host never had).
 
 use crate::{
     ClientSession, HostSettings, NetClientPlugin, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, OutgoingOrders,
@@ -87,10 +88,23 @@ impl Plugin for NetGamePlugin {
             );
         // The host simulates; a client only keeps its clock and takes the player's commands.
         for set in SimSystems::ORDER.into_iter().skip(1) {
-            app.configure_sets(FixedUpdate, set.run_if(not(in_state(ClientState::Connected))));
+            app.configure_sets(FixedUpdate, set.run_if(simulates));
         }
-        app.configure_sets(FixedPostUpdate, SimSummaries.run_if(not(in_state(ClientState::Connected))));
+        app.configure_sets(FixedPostUpdate, SimSummaries.run_if(simulates));
     }
+}
+
+/// Whether this game runs the simulation: not while it plays in a host's session, whether
+/// connected, dropped from it or connecting again (until the session ends; the host
+/// decides meanwhile).
+fn simulates(state: Res<State<ClientState>>, session: Res<ClientSession>) -> bool {
+    *state.get() != ClientState::Connected && !seated(&session)
+}
+
+/// Whether this client holds a seat, or claims one back, in a session that has not ended.
+fn seated(session: &ClientSession) -> bool {
+    let ended = session.phase.is_some_and(|(phase, _)| phase == crate::schema::SessionPhase::Ended as u8);
+    (session.seat.is_some() || session.claim.is_some()) && !ended
 }
 
 fn host(world: &mut World) {
@@ -154,12 +168,10 @@ fn load_hosts_mission(
     commands.queue(StartMission::from_game(&data.0, mission.clone()));
 }
 
-/// A joined game that held a seat lost its connection before the session ended.
-fn offer_rejoin(role: Res<NetRole>, session: Option<Res<ClientSession>>, mut status: ResMut<NetStatus>) {
-    let seated = session.is_some_and(|s| {
-        s.seat.is_some() && s.phase.is_none_or(|(phase, _)| phase != crate::schema::SessionPhase::Ended as u8)
-    });
-    if matches!(*role, NetRole::Join { .. }) && seated {
+/// A joined game that held (or was claiming back) a seat lost its connection before the
+/// session ended.
+fn offer_rejoin(role: Res<NetRole>, session: Res<ClientSession>, mut status: ResMut<NetStatus>) {
+    if matches!(*role, NetRole::Join { .. }) && seated(&session) {
         tracing::warn!(target: "netwatch", "the connection to the host dropped; the game offers to rejoin");
         status.dropped = true;
     }

@@ -223,3 +223,77 @@ pub fn session_panel(
     });
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_input::testing::{add_egui, click};
+    use iron3d_net::{Clock, NetWatcher};
+    use std::sync::Arc;
+
+    fn game() -> Arc<iron3d_vfs::GameDir> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+        Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
+    }
+
+    /// The centre of the session panel's one button in the last frame (its labels and
+    /// the panel itself also take clicks and drags, for selecting text and moving).
+    fn panel_button(app: &mut App) -> Option<Vec2> {
+        let world = app.world_mut();
+        let mut contexts = world.query_filtered::<&mut bevy_egui::EguiContext, With<bevy_egui::PrimaryEguiContext>>();
+        let ctx = contexts.single_mut(world).unwrap().get_mut().clone();
+        let layer = egui::LayerId::new(egui::Order::Middle, egui::Id::new("session_panel"));
+        let buttons: Vec<egui::Rect> = ctx.viewport(|v| {
+            v.prev_pass.widgets.get_layer(layer).filter(|w| w.sense == egui::Sense::click()).map(|w| w.rect).collect()
+        });
+        assert!(buttons.len() <= 1, "{buttons:?}");
+        buttons.first().map(|r| Vec2::new(r.center().x, r.center().y))
+    }
+
+    /// Runs `frames` frames of the host, then the game, in turn.
+    fn step(app: &mut App, host: &mut App, frames: u32) {
+        for _ in 0..frames {
+            host.update();
+            app.update();
+        }
+    }
+
+    /// A joined game whose connection dropped shows Rejoin in its session panel; a click
+    /// on it takes the same seat (player number, clan) of the host again.
+    #[test]
+    fn the_rejoin_button_takes_the_seat_back() {
+        let game = game();
+        let settings = HostSettings { mission: "single.01".into(), discovery_port: None, ..HostSettings::default() };
+        let (mut host, addr) = iron3d_net::host_app(&game, settings, 0, Clock::Stepped).unwrap();
+        let mut app = iron3d_sim::headless_app();
+        let window = add_egui(&mut app, None);
+        let role = NetRole::Join { server: addr, name: "Ann".into() };
+        app.add_plugins((iron3d_mission::MissionPlugin, iron3d_net::NetGamePlugin { role, game }))
+            .insert_resource(Locale::new(crate::locale::Language::English))
+            .init_resource::<crate::chat::ChatInput>();
+        plugin(&mut app);
+        app.finish();
+        app.cleanup();
+        step(&mut app, &mut host, 40);
+        assert_eq!(*app.world().resource::<State<AppState>>().get(), AppState::InGame);
+        let session = app.world().resource::<ClientSession>();
+        let (number, clan) = (session.player.unwrap(), session.clan);
+        assert_eq!(panel_button(&mut app), None, "connected: no button");
+
+        iron3d_net::disconnect(app.world_mut());
+        step(&mut app, &mut host, 20);
+        assert!(app.world().resource::<NetStatus>().dropped);
+        assert!(host.world().resource::<NetWatcher>().players[&number].away.is_some(), "the seat waits");
+        let at = panel_button(&mut app).expect("dropped: the Rejoin button");
+        step(&mut app, &mut host, 10);
+        assert!(app.world().resource::<NetStatus>().dropped, "nothing rejoins by itself");
+        click(&mut app, window, at);
+        step(&mut app, &mut host, 60);
+
+        assert!(!app.world().resource::<NetStatus>().dropped);
+        assert_eq!(panel_button(&mut app), None, "rejoined: no button");
+        let session = app.world().resource::<ClientSession>();
+        assert_eq!((session.player, session.clan), (Some(number), clan), "the same seat");
+        assert!(host.world().resource::<NetWatcher>().players[&number].connected());
+    }
+}

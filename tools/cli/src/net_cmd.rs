@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 pub enum NetCommand {
     /// Join a host with N bots for S seconds.
     #[command(after_help = "Each bot joins as bot-I, takes the clan the host gives it and every 16 frames orders one \
-    of its units to a point up to 60 game units away, drawn from --seed. JSON: {\"clients\": [{\"id\", \
+    of its units to a point up to 60 game units away, drawn from --seed; with --say TEXT it says TEXT to everyone \
+    once admitted. JSON: {\"clients\": [{\"id\", \
     \"bytes_per_s\", \"orders\", \"hash_checks\", \"hash_mismatches\", \"hash_skipped\", \"last_tick\", \"refused\", \
     \"events\": {\"fired\", \"hit\", \"destroyed\", \"produced\"}, \"outcome\", \"ore\", \"chat_received\", \
     \"desync_report\"}], \"server_ticks\"}: id is the player number (0: not admitted), bytes_per_s the transport's \
@@ -39,6 +40,9 @@ pub enum NetCommand {
         /// Seed of the bots' orders.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// A chat line each bot says to everyone once admitted (at most 200 bytes).
+        #[arg(long)]
+        say: Option<String>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -53,9 +57,12 @@ struct Report {
 
 /// Runs a `net` subcommand.
 pub fn run(cmd: NetCommand) -> anyhow::Result<()> {
-    let NetCommand::Bots { server, clients, seconds, seed, json } = cmd;
+    let NetCommand::Bots { server, clients, seconds, seed, say, json } = cmd;
     if !(seconds.is_finite() && seconds > 0.0) {
         return usage(format!("--seconds {seconds} is not a positive number"));
+    }
+    if let Some(text) = say.as_ref().filter(|t| t.trim().is_empty() || t.len() > iron3d_net::chat::MAX_TEXT) {
+        return usage(format!("--say takes 1 to {} bytes of text, not {}", iron3d_net::chat::MAX_TEXT, text.len()));
     }
     let Some(addr) = server.to_socket_addrs().ok().and_then(|mut a| a.next()) else {
         return usage(format!("--server {server} is not HOST:PORT"));
@@ -64,6 +71,9 @@ pub fn run(cmd: NetCommand) -> anyhow::Result<()> {
         .map(|i| Bot::join(addr, i, seed, Clock::Real))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| anyhow!(e))?;
+    if let Some(text) = &say {
+        bots.iter_mut().for_each(|b| b.say_once_admitted(text));
+    }
     let end = Instant::now() + Duration::from_secs_f64(seconds);
     while Instant::now() < end {
         bots.iter_mut().for_each(Bot::step);

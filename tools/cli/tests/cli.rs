@@ -188,6 +188,13 @@ fn exit_statuses_are_documented_and_kept() {
     assert_eq!(cli(&["no-such-command"]).status.code(), Some(2));
     assert_eq!(cli(&["archive", "list"]).status.code(), Some(2), "missing argument");
     assert_eq!(cli(&["archive", "list", "/no/such/archive.rlb"]).status.code(), Some(1));
+    let long = "x".repeat(201);
+    for say in ["", " ", long.as_str()] {
+        let bots = ["net", "bots", "--server", "127.0.0.1:9", "--clients", "1", "--seconds", "1", "--say", say];
+        let o = cli(&bots);
+        assert_eq!(o.status.code(), Some(2), "a chat line of {} bytes", say.len());
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--say takes 1 to 200 bytes"), "{o:?}");
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! A client's clan state, chat, rejoin and sync reports, with a host and clients in one
 //! process (simulated time).
 
-use super::session::{MISSION, Session, game, joined_game, playing_clans};
+use super::session::{MISSION, Session, drop_and_rejoin, game, joined_game, playing_clans};
 use crate::*;
 use bevy_app::App;
 use iron3d_core::{
@@ -80,6 +80,24 @@ fn a_bot_reports_its_clans_ore_as_the_host_has_it() {
     let view = s.clients[0].world().resource::<clan_state::ClanView>().state.clone().unwrap();
     assert_eq!(view.ore, s.host.world().resource::<EconomyBoard>().of(clan).0);
     assert!(view.research.as_ref().is_some_and(|r| !r.states.is_empty()), "the clan's research: {view:?}");
+}
+
+#[test]
+fn a_bot_says_its_line_once_admitted_and_every_bot_counts_it() {
+    let settings = HostSettings { mission: MISSION.into(), discovery_port: None, ..HostSettings::default() };
+    let (mut host, addr) = host_app(&game(), settings, 0, Clock::Stepped).unwrap();
+    let mut bots: Vec<bots::Bot> = (0..2).map(|i| bots::Bot::join(addr, i, 7, Clock::Stepped).unwrap()).collect();
+    bots[1].say_once_admitted("gl hf");
+    for _ in 0..40 {
+        host.update();
+        bots.iter_mut().for_each(bots::Bot::step);
+    }
+    let from = bots[1].report().id;
+    for bot in &bots {
+        let lines: Vec<_> = bot.app.world().resource::<chat::Chat>().lines.iter().cloned().collect();
+        assert_eq!(lines, [chat::ChatLine { from, clan_only: false, text: "gl hf".into() }], "once, to everyone");
+        assert_eq!(bot.report().chat_received, 1);
+    }
 }
 
 #[test]
@@ -194,4 +212,35 @@ fn chat_reaches_everyone_or_the_clan_is_logged_and_a_flood_is_limited() {
     assert!(lines(&s, two).last().unwrap().starts_with("0:chat refused"), "the sender is told: {:?}", lines(&s, two));
     assert!(!lines(&s, one).iter().any(|l| l.contains("refused")), "only the sender is told");
     assert_eq!(s.clients[one].world().resource::<chat::Chat>().received, 2 + spam as u32);
+}
+
+/// The demo laid out like an installed original (campaign folders, the robot schemes
+/// renamed in its style, no project-only properties): a joined game of a campaign mission
+/// and a bot chat, and the game, dropped, rejoins its seat with equal hashes.
+#[test]
+fn on_an_original_like_tree_a_joined_game_chats_and_rejoins_its_seat() {
+    let root = std::env::temp_dir().join(format!("iron3d-net-original-like-{}", std::process::id()));
+    let demo = iron3d_demo::build(iron3d_demo::DEFAULT_SEED).unwrap();
+    iron3d_demo::original_like::rewrite(&demo).unwrap().write_to(&root).unwrap();
+    let game = iron3d_vfs::GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap();
+    let settings = HostSettings { mission: "CAMPAIGN.01/MISSION.01".into(), ..HostSettings::default() };
+    let mut s = Session::on(std::sync::Arc::new(game), settings, 1);
+    let c = joined_game(&mut s);
+    assert_eq!(s.session(c).refused, None);
+    let mut q = s.clients[c].world_mut().query_filtered::<&iron3d_mission::MissionObject, With<NetObject>>();
+    let keys: Vec<String> = q.iter(s.clients[c].world()).map(|o| o.key.to_ascii_uppercase()).collect();
+    assert!(keys.iter().any(|k| k.contains("W_M_TNK")), "the original's scheme names: {keys:?}");
+
+    for (from, text) in [(c, "from the game"), (0, "from the bot")] {
+        s.clients[from].world_mut().resource_mut::<chat::Chat>().say(false, text);
+    }
+    s.step(4);
+    for client in [0, c] {
+        let mut lines: Vec<&str> =
+            s.clients[client].world().resource::<chat::Chat>().lines.iter().map(|l| l.text.as_str()).collect();
+        lines.sort_unstable();
+        assert_eq!(lines, ["from the bot", "from the game"], "client {client}");
+    }
+    drop_and_rejoin(&mut s, c);
+    std::fs::remove_dir_all(root).unwrap();
 }

@@ -23,15 +23,22 @@ pub(super) struct Session {
     pub(super) host: App,
     pub(super) addr: SocketAddr,
     pub(super) clients: Vec<App>,
+    /// The game data of the host and of the games joining.
+    game: Arc<iron3d_vfs::GameDir>,
 }
 
 impl Session {
     pub(super) fn new(settings: HostSettings, clients: usize) -> Self {
+        Self::on(game(), HostSettings { mission: MISSION.into(), ..settings }, clients)
+    }
+
+    /// A host of `settings.mission` of `game` with `clients` bots.
+    pub(super) fn on(game: Arc<iron3d_vfs::GameDir>, settings: HostSettings, clients: usize) -> Self {
         // Tests never take the machine's discovery port.
         let discovery_port = settings.discovery_port.filter(|p| *p == 0);
-        let settings = HostSettings { mission: MISSION.into(), discovery_port, ..settings };
-        let (host, addr) = host_app(&game(), settings, 0, Clock::Stepped).unwrap();
-        let mut s = Self { host, addr, clients: Vec::new() };
+        let settings = HostSettings { discovery_port, ..settings };
+        let (host, addr) = host_app(&game, settings, 0, Clock::Stepped).unwrap();
+        let mut s = Self { host, addr, clients: Vec::new(), game };
         (0..clients).for_each(|i| s.join(&format!("bot-{i}")));
         s.step(12);
         s
@@ -346,7 +353,7 @@ fn eight_bots_play_ten_simulated_minutes_with_equal_hashes() {
 pub(super) fn joined_game(s: &mut Session) -> usize {
     let mut app = iron3d_sim::headless_app();
     let role = NetRole::Join { server: s.addr, name: "Ann".into() };
-    app.add_plugins((iron3d_mission::MissionPlugin, NetGamePlugin { role, game: game() }));
+    app.add_plugins((iron3d_mission::MissionPlugin, NetGamePlugin { role, game: Arc::clone(&s.game) }));
     app.finish();
     app.cleanup();
     s.clients.push(app);
@@ -442,17 +449,53 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
 }
 
 #[test]
+fn a_game_joining_late_drops_the_objects_the_host_no_longer_has() {
+    let mut s = Session::new(HostSettings::default(), 0);
+    let gone = s.units(playing_clans(&s.host)[1] as i32)[0];
+    let e = s.host.world().resource::<ObjectTable>().entity_of(gone).unwrap();
+    s.host.world_mut().despawn(e);
+    s.step(2);
+    let c = joined_game(&mut s);
+    let objects = s.host.world().resource::<ObjectTable>().len();
+    let client = s.clients[c].world();
+    assert_eq!(client.resource::<ObjectTable>().entity_of(gone), None, "the object the host lost is gone");
+    assert_eq!(client.resource::<ObjectTable>().len(), objects, "the client holds the host's objects, no more");
+}
+
+#[test]
 fn a_joined_game_whose_connection_dropped_rejoins_its_seat_when_asked() {
     let mut s = Session::new(HostSettings::default(), 0);
     let c = joined_game(&mut s);
+    drop_and_rejoin(&mut s, c);
+}
+
+/// Joined game `c` loses its connection, is offered to rejoin and, asked, takes its seat
+/// back with every object mirrored again and equal checkpoint hashes. Meanwhile it
+/// simulates nothing itself (its objects stay where the host last had them; no outcome).
+pub(super) fn drop_and_rejoin(s: &mut Session, c: usize) {
     let (number, clan) = (s.session(c).player.unwrap(), s.session(c).clan);
     assert!(!s.clients[c].world().resource::<NetStatus>().dropped);
     let checked = s.clients[c].world().resource::<Checkpoints>().checks;
     disconnect(s.clients[c].world_mut());
-    s.step(20);
+    let poses = |s: &mut Session| {
+        let world = s.clients[c].world_mut();
+        let mut q = world.query::<(&OriginalObjectId, &SimTransform)>();
+        let mut v: Vec<(u32, [f32; 3])> = q.iter(world).map(|(id, t)| (id.0, t.position)).collect();
+        v.sort_by_key(|p| p.0);
+        v
+    };
+    let held = poses(s);
+    s.step(100);
     assert!(s.clients[c].world().resource::<NetStatus>().dropped, "the game offers to rejoin");
+    let moved = poses(s).iter().zip(&held).filter(|(a, b)| a != b).count();
+    assert_eq!(moved, 0, "dropped, the game moves nothing itself");
+    let outcomes = |s: &Session| s.clients[c].world().resource::<iron3d_core::MissionOutcome>().records.clone();
+    assert_eq!(outcomes(s), [], "dropped, the game decides no outcome");
     assert!(s.host.world().resource::<NetWatcher>().players[&number].away.is_some(), "the seat waits");
     rejoin_game(s.clients[c].world_mut());
+    // Connecting again, its objects gone until the host sends them: still no outcome.
+    (0..20).for_each(|_| s.clients[c].update());
+    assert_eq!(outcomes(s), [], "connecting again, the game decides no outcome");
     s.step(60);
     assert!(!s.clients[c].world().resource::<NetStatus>().dropped);
     assert_eq!((s.session(c).player, s.session(c).clan), (Some(number), clan), "the same seat");
