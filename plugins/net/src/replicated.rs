@@ -263,15 +263,12 @@ impl NetHealth {
 #[reflect(Component)]
 pub struct DuplicateMirror;
 
-type Row<'a> = (
-    &'a NetObject,
-    &'a NetPose,
-    &'a NetOwner,
-    Option<&'a NetHealth>,
-    Option<&'a NetTilt>,
-    Option<&'a NetTurret>,
-    Option<&'a NetAnimation>,
-);
+/// An object's replicated components, the owner and hit points as `S`.
+type Parts<'a, S> =
+    (&'a NetObject, &'a NetPose, S, Option<&'a NetTilt>, Option<&'a NetTurret>, Option<&'a NetAnimation>);
+
+/// What is hashed of an object.
+type Row<'a> = Parts<'a, (&'a NetOwner, Option<&'a NetHealth>)>;
 
 /// One object's replicated values, as hashed (a sync report's row).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -293,7 +290,7 @@ pub struct ReplicatedRow {
 }
 
 impl ReplicatedRow {
-    fn of((object, pose, owner, health, tilt, turret, animation): Row) -> Self {
+    fn of((object, pose, (owner, health), tilt, turret, animation): Row) -> Self {
         Self {
             object: object.clone(),
             pose: *pose,
@@ -314,7 +311,7 @@ impl ReplicatedRow {
 
     fn row(&self) -> Row<'_> {
         let (health, tilt, turret) = (self.health.as_ref(), self.tilt.as_ref(), self.turret.as_ref());
-        (&self.object, &self.pose, &self.owner, health, tilt, turret, self.animation.as_ref())
+        (&self.object, &self.pose, (&self.owner, health), tilt, turret, self.animation.as_ref())
     }
 }
 
@@ -325,7 +322,7 @@ pub(crate) fn rows_hash(rows: &[ReplicatedRow]) -> u64 {
     h.0
 }
 
-fn hash_row(h: &mut Fnv1a, (object, pose, owner, health, tilt, turret, animation): Row) {
+fn hash_row(h: &mut Fnv1a, (object, pose, (owner, health), tilt, turret, animation): Row) {
     h.word(object.id);
     h.word(object.kind);
     h.write(object.key.as_bytes());
@@ -352,21 +349,12 @@ fn hash_row(h: &mut Fnv1a, (object, pose, owner, health, tilt, turret, animation
     }
 }
 
-type Replicated<'a> = (
-    &'a NetObject,
-    &'a NetPose,
-    &'a NetOwnerHealth,
-    Option<&'a NetTilt>,
-    Option<&'a NetTurret>,
-    Option<&'a NetAnimation>,
-);
-
 fn sorted_rows(world: &mut World) -> Vec<Row<'_>> {
-    let mut q = world.query_filtered::<Replicated, Without<DuplicateMirror>>();
+    let mut q = world.query_filtered::<Parts<&NetOwnerHealth>, Without<DuplicateMirror>>();
     let mut rows: Vec<Row> = q
         .iter(world)
         .map(|(object, pose, status, tilt, turret, animation)| {
-            (object, pose, &status.owner, status.health.as_ref(), tilt, turret, animation)
+            (object, pose, (&status.owner, status.health.as_ref()), tilt, turret, animation)
         })
         .collect();
     rows.sort_unstable_by_key(|r| r.0.id);
