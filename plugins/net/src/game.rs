@@ -211,7 +211,7 @@ fn ready(
     // The mission's own first orders (paths, patrols) are the host's to give.
     queue.pending.clear();
     for (e, id) in &objects {
-        commands.entity(e).insert(Signature::from_hash(u64::from(id.0)));
+        commands.entity(e).insert(crate::replicated::signature(id.0));
     }
     // The player's screens follow the clan the host gave (the player's clan is mode 1).
     if let (Some(mut clans), Some(own)) = (clans, session.clan) {

@@ -10,7 +10,7 @@
 //! Logs: `resnet` (transport, packets), `netwatch` (players and objects).
 
 use crate::replicated::{
-    NetAnimation, NetObject, NetOwnerHealth, NetPose, NetTilt, NetTurret, replicated_rows, rows_hash,
+    NetAnimation, NetObject, NetOwnerHealth, NetPose, NetTilt, NetTurret, replicated_rows, rows_hash, signature,
 };
 use crate::schema::{self, Gmsg, SessionPhase};
 use crate::sender::{broadcast, send};
@@ -132,7 +132,7 @@ fn sign_all(world: &mut World) {
     let mut q = world.query_filtered::<(Entity, &NetObject), Without<Signature>>();
     let unsigned: Vec<(Entity, u32)> = q.iter(world).map(|(e, o)| (e, o.id)).collect();
     for (e, id) in unsigned {
-        world.entity_mut(e).insert(Signature::from_hash(u64::from(id)));
+        world.entity_mut(e).insert(signature(id));
     }
     keep_signatures(world);
 }
@@ -628,10 +628,8 @@ fn publish(world: &mut World) {
     }
     for (e, object, (p, tilt), status, (turret, animation)) in inserts {
         let mut entity = world.entity_mut(e);
-        // The signature lets a client that loaded the mission itself keep its own
-        // entity for the object (with its models) instead of a second one.
-        let signature = Signature::from_hash(u64::from(object.id));
-        entity.insert((Replicated, signature, object, p, tilt, status, ReplicatePriority(settings.moving_priority)));
+        let signed = signature(object.id);
+        entity.insert((Replicated, signed, object, p, tilt, status, ReplicatePriority(settings.moving_priority)));
         if let Some(t) = turret {
             entity.insert(t);
         }

@@ -20,6 +20,12 @@ pub const POSITION_STEPS: f32 = 16.0;
 /// Heading steps per turn.
 pub const HEADING_STEPS: f32 = 65_536.0;
 
+/// The signature host and joining game both give object `id`: replicon maps the host's
+/// entity to the game's own one of the same signature instead of making a second.
+pub(crate) fn signature(id: u32) -> bevy_replicon::prelude::Signature {
+    bevy_replicon::prelude::Signature::from_hash(u64::from(id))
+}
+
 /// An object's identity and prototype, sent once when it is created.
 #[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Reflect)]
 #[component(immutable)]
