@@ -43,10 +43,19 @@ impl PieceBinding {
     }
 
     /// Advances a cycling binding by `frames` animation frames (the blend wraps in
-    /// [0, 1)); other bindings keep their pose.
+    /// [0, 1)); other bindings keep their pose. The remainder is taken only beyond one
+    /// cycle: below it, it is the blend itself or the blend less one, exactly (IEEE
+    /// `fmod` is exact), so the bits are the same either way.
     pub fn advance(&mut self, frames: f32) {
         if self.cycles() {
-            self.blend = (self.blend + self.rate(frames)).rem_euclid(1.0);
+            let blend = self.blend + self.rate(frames);
+            self.blend = if (0.0..1.0).contains(&blend) {
+                blend
+            } else if (1.0..2.0).contains(&blend) {
+                blend - 1.0
+            } else {
+                blend.rem_euclid(1.0)
+            };
         }
     }
 }
@@ -57,4 +66,23 @@ impl PieceBinding {
 pub struct PieceAnimation {
     /// The bindings.
     pub bindings: Vec<PieceBinding>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn advancing_skips_the_remainder_only_where_it_changes_nothing() {
+        let mut blend = 0.0f32;
+        while blend < 1.0 {
+            for frames in [0.0, 0.37, 1.0, 29.0, 30.0, 31.5, 59.99, 61.0, 1.0e6, -0.5, -45.0] {
+                let mut b = PieceBinding { component: 0, node: 0, endpoints: [0.0, 30.0], blend, flags: FLAG_WRAP };
+                let expected = (blend + b.rate(frames)).rem_euclid(1.0);
+                b.advance(frames);
+                assert_eq!(b.blend.to_bits(), expected.to_bits(), "{blend} + {frames} frames");
+            }
+            blend += 0.013;
+        }
+    }
 }

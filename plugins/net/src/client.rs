@@ -9,8 +9,8 @@
 use crate::chat::{Chat, ChatLine};
 use crate::clan_state::ClanView;
 use crate::replicated::{
-    DuplicateMirror, NetAnimation, NetObject, NetOwnerHealth, NetPose, NetTilt, NetTurret, ReplicatedRow,
-    replicated_hash, replicated_rows,
+    DuplicateMirror, NetObject, NetOwnerHealth, NetPose, NetTilt, NetTurret, ReplicatedRow, replicated_hash,
+    replicated_rows,
 };
 use crate::schema::{self, Gmsg, SessionPhase, WireOrder};
 use crate::sync_report::{HostRows, OwnCase, SyncReports};
@@ -529,10 +529,9 @@ fn forget_mirror(
     }
 }
 
-/// A mirror's transform from its replicated pose and tilt (without a tilt it keeps its
-/// own pitch and roll).
+/// A mirror's transform from its replicated pose and tilt (without a tilt it stands level).
 fn transform(old: &SimTransform, pose: &NetPose, tilt: Option<&NetTilt>) -> SimTransform {
-    let [rx, ry] = tilt.map_or([old.orientation[0], old.orientation[1]], NetTilt::radians);
+    let [rx, ry] = tilt.map_or([0.0; 2], NetTilt::radians);
     SimTransform { position: pose.position(), orientation: [rx, ry, pose.heading()], ..*old }
 }
 
@@ -579,10 +578,11 @@ fn sync(
 /// a mirror with other bindings keeps its own pose and is logged once).
 fn pose_pieces(
     clock: Res<GameClock>,
-    mut mirrors: Query<(Entity, &NetAnimation, &mut PieceAnimation), Without<DuplicateMirror>>,
+    mut mirrors: Query<(Entity, &NetObject, &mut PieceAnimation), Without<DuplicateMirror>>,
     mut unlike: Local<std::collections::HashSet<Entity>>,
 ) {
     for (e, net, mut animation) in &mut mirrors {
+        let Some(net) = &net.animation else { continue };
         if net.blends.len() != animation.bindings.len() {
             if unlike.insert(e) {
                 let (theirs, ours) = (net.blends.len(), animation.bindings.len());

@@ -600,12 +600,13 @@ type Unpublished<'a> = (
 );
 
 type Published<'a> = (
-    (&'a SimTransform, &'a Owner, Option<&'a Health>, Option<&'a Weapon>),
-    (&'a mut NetPose, &'a mut NetTilt, &'a mut NetOwnerHealth, Option<&'a mut NetTurret>),
+    (Entity, &'a SimTransform, &'a Owner, Option<&'a Health>, Option<&'a Weapon>),
+    (&'a mut NetPose, Option<&'a mut NetTilt>, &'a mut NetOwnerHealth, Option<&'a mut NetTurret>),
 );
 
-/// After a tick: writes each object's replicated form where it changed, marks new
-/// objects for replication (signed for [`SIGNED_TICKS`]), and at a checkpoint raises
+/// After a tick: writes each object's replicated form where it changed (a tilt from the
+/// first tick an object stands tilted), marks new objects for replication (signed for
+/// [`SIGNED_TICKS`]), and at a checkpoint raises
 /// every priority and sends the hash and the time.
 fn publish(world: &mut World) {
     drop_signatures(world);
@@ -617,41 +618,51 @@ fn publish(world: &mut World) {
         .iter(world)
         .map(|(e, id, object, t, owner, (health, weapon, animation))| {
             let key = world.get::<MissionObject>(e).map(|m| m.key.clone()).unwrap_or_default();
-            let object = NetObject { id: id.0, kind: object.kind.raw(), key };
             let animation = animation.filter(|a| !a.bindings.is_empty()).map(|a| NetAnimation::of(a, frames, tick));
+            let object = NetObject { id: id.0, kind: object.kind.raw(), key, animation };
             let status = NetOwnerHealth::of(owner, health);
-            (e, object, (NetPose::of(t), NetTilt::of(t)), status, (weapon.map(NetTurret::of), animation))
+            let tilt = Some(NetTilt::of(t)).filter(|tilt| *tilt != NetTilt::default());
+            (e, object, (NetPose::of(t), tilt), status, weapon.map(NetTurret::of))
         })
         .collect();
     if !inserts.is_empty() {
         keep_signatures(world);
     }
-    for (e, object, (p, tilt), status, (turret, animation)) in inserts {
+    for (e, object, (p, tilt), status, turret) in inserts {
         let mut entity = world.entity_mut(e);
         let signed = signature(object.id);
-        entity.insert((Replicated, signed, object, p, tilt, status, ReplicatePriority(settings.moving_priority)));
+        entity.insert((Replicated, signed, object, p, status, ReplicatePriority(settings.moving_priority)));
+        if let Some(t) = tilt {
+            entity.insert(t);
+        }
         if let Some(t) = turret {
             entity.insert(t);
         }
-        if let Some(a) = animation {
-            entity.insert(a);
-        }
     }
     let mut published = world.query::<Published>();
-    for ((t, owner, health, weapon), (mut pose, mut tilt, mut status, turret)) in published.iter_mut(world) {
+    let mut tilted = Vec::new();
+    for ((e, t, owner, health, weapon), (mut pose, tilt, mut status, turret)) in published.iter_mut(world) {
         pose.set_if_neq(NetPose::of(t));
-        tilt.set_if_neq(NetTilt::of(t));
+        let now = NetTilt::of(t);
+        match tilt {
+            Some(mut tilt) => _ = tilt.set_if_neq(now),
+            None if now != NetTilt::default() => tilted.push((e, now)),
+            None => {}
+        }
         status.set_if_neq(NetOwnerHealth::of(owner, health));
         if let (Some(w), Some(mut n)) = (weapon, turret) {
             n.set_if_neq(NetTurret::of(w));
         }
     }
+    for (e, tilt) in tilted {
+        world.entity_mut(e).insert(tilt);
+    }
     // Cycling pieces follow their phase and rate on the clients: sent again only when
     // they stray.
-    let mut animated = world.query_filtered::<(&PieceAnimation, &mut NetAnimation), Changed<PieceAnimation>>();
-    for (animation, mut net) in animated.iter_mut(world) {
-        if !net.follows(animation, frames, tick) {
-            *net = NetAnimation::of(animation, frames, tick);
+    let mut animated = world.query_filtered::<(&PieceAnimation, &mut NetObject), Changed<PieceAnimation>>();
+    for (animation, mut object) in animated.iter_mut(world) {
+        if object.animation.as_ref().is_some_and(|net| !net.follows(animation, frames, tick)) {
+            object.animation = Some(NetAnimation::of(animation, frames, tick));
         }
     }
     let checkpoint = tick >= world.resource::<HostState>().last_checkpoint + settings.checkpoint_every;

@@ -73,8 +73,9 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// or the replicated components change (3: `GMSG_SET_PLAYER_DATA`'s data is the client's
 /// layer list; session logs record the layers; 4: `IRON3D_EVENTS`, turret headings, clan
 /// state and news, seats, sync reports, chat to a clan, the `Away` ownership change;
-/// 5: `NetAnimation`).
-pub const PROTOCOL_VERSION: u32 = 5;
+/// 5: `NetAnimation`; 6: the owner and hit points in one component, the piece animation
+/// in the object's, a tilt only once an object stands tilted).
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;
@@ -117,7 +118,6 @@ impl Plugin for NetProtocolPlugin {
         .replicate::<NetOwnerHealth>()
         .replicate::<NetTilt>()
         .replicate::<NetTurret>()
-        .replicate::<NetAnimation>()
         .add_client_message::<HostBound>(Channel::Ordered)
         .add_server_message::<ClientBound>(Channel::Ordered)
         .add_server_message::<ClientBoundUnreliable>(Channel::Unreliable)
@@ -130,7 +130,6 @@ impl Plugin for NetProtocolPlugin {
         .register_type::<NetHealth>()
         .register_type::<NetTilt>()
         .register_type::<NetTurret>()
-        .register_type::<NetAnimation>()
         .register_type::<DuplicateMirror>()
         .register_type::<EventCounts>()
         .register_type::<SessionEnd>()

@@ -1,14 +1,15 @@
 //! What the host replicates of each simulated object, quantised so both sides hold
-//! the same integers: [`NetObject`] (created once: `GMSG_CREATE_MIRROR`), [`NetPose`]
-//! (mutations: `GMSG_SYNC_OBJECT_STATE`), [`NetTilt`] (pitch and roll) and an armed
-//! object's [`NetTurret`] (the project's own, mutations like the pose), the CTLD pieces'
-//! [`NetAnimation`] (a phase and a rate per binding, sent when the host's pieces stray
-//! from them), [`NetOwnerHealth`] (the owner, `GMSG_CHANGE_OBJECT_OWNER`, and the hit points,
-//! mutations), and the hash of it all that host and clients compare at checkpoints.
+//! the same integers: [`NetObject`] (created once: `GMSG_CREATE_MIRROR`, with the CTLD
+//! pieces' [`NetAnimation`], a phase and a rate per binding, sent again when the host's
+//! pieces stray from them), [`NetPose`] (mutations: `GMSG_SYNC_OBJECT_STATE`), [`NetTilt`]
+//! (pitch and roll) and an armed object's [`NetTurret`] (the project's own, mutations
+//! like the pose), [`NetOwnerHealth`] (the owner, `GMSG_CHANGE_OBJECT_OWNER`, and the hit
+//! points, mutations), and the hash of it all that host and clients compare at checkpoints.
 //!
 //! Each replicated component costs the host hash lookups per object and client every
-//! tick, whether it changed or not, so what changes seldom (an owner) travels with what
-//! changes in fights (hit points) rather than alone.
+//! tick, whether it changed or not, so what changes seldom travels with something
+//! else rather than alone: the owner with the hit points, the pieces' cycling with the
+//! identity.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
@@ -26,9 +27,9 @@ pub(crate) fn signature(id: u32) -> bevy_replicon::prelude::Signature {
     bevy_replicon::prelude::Signature::from_hash(u64::from(id))
 }
 
-/// An object's identity and prototype, sent once when it is created.
+/// An object's identity and prototype, sent when it is created, and its CTLD pieces'
+/// cycling, sent again whenever the pieces stray (the identity never changes).
 #[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Reflect)]
-#[component(immutable)]
 #[reflect(Component)]
 pub struct NetObject {
     /// `OriginalObjectId`.
@@ -37,6 +38,8 @@ pub struct NetObject {
     pub kind: u32,
     /// Prototype key or unit scheme path, as placed or built.
     pub key: String,
+    /// Piece animation, if it has CTLD bindings.
+    pub animation: Option<NetAnimation>,
 }
 
 /// Position (1/16 game unit) and heading (1/65536 turn).
@@ -64,7 +67,8 @@ mod two_bytes {
 }
 
 /// Pitch and roll (1/65536 turn, signed), apart from the pose so an object on flat
-/// ground sends them once.
+/// ground sends none: an object gets one from the first tick it stands tilted and
+/// keeps it; without one it stands level.
 #[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
 #[reflect(Component)]
 pub struct NetTilt {
@@ -93,10 +97,9 @@ pub const BLEND_DRIFT: i32 = 32;
 /// An object's CTLD piece bindings ([`PieceAnimation`]): each one's blend at
 /// [`NetAnimation::tick`] and how fast it cycles, so a client derives a radar's or a
 /// rotor's turning from its own clock instead of receiving it every tick. The host sends
-/// it again only when a binding's rate changes or its blend strays more than
-/// [`BLEND_DRIFT`] steps from what the rate gives.
-#[derive(Component, Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default, Reflect)]
-#[reflect(Component)]
+/// it again (in [`NetObject`]) only when a binding's rate changes or its blend strays
+/// more than [`BLEND_DRIFT`] steps from what the rate gives.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default, Reflect)]
 pub struct NetAnimation {
     /// Game tick the blends were taken at.
     pub tick: u32,
@@ -115,8 +118,10 @@ pub struct NetBlend {
 
 impl NetBlend {
     fn of(binding: &iron3d_core::PieceBinding, frames: f32) -> Self {
-        let rate = f64::from(binding.rate(frames)).rem_euclid(1.0) * 4_294_967_296.0;
-        Self { blend: (binding.blend * BLEND_STEPS).round() as i32, rate: rate.round() as u64 as u32 }
+        let rate = f64::from(binding.rate(frames));
+        let rate = if (0.0..1.0).contains(&rate) { rate } else { rate.rem_euclid(1.0) } * 4_294_967_296.0;
+        let blend = nearest(binding.blend * BLEND_STEPS).clamp(i32::MIN.into(), i32::MAX.into()) as i32;
+        Self { blend, rate: rate.round() as u64 as u32 }
     }
 
     /// A cycling binding's phase (1/2³² of a cycle) `ticks` after it was taken
@@ -187,7 +192,7 @@ pub struct NetHealth {
 impl NetPose {
     /// The quantised pose of a transform.
     pub fn of(t: &SimTransform) -> Self {
-        let step = |v: f32| (v * POSITION_STEPS).round() as i32;
+        let step = |v: f32| nearest(v * POSITION_STEPS).clamp(i32::MIN.into(), i32::MAX.into()) as i32;
         Self { position: t.position.map(step), heading: turn_steps(t.orientation[2]) }
     }
 
@@ -202,10 +207,22 @@ impl NetPose {
     }
 }
 
+/// The integer nearest `x`, halves away from zero, as `x.round() as i64` gives, without
+/// the library call (the host quantises eight values an object a tick). Below 2²³ the
+/// truncation and the remainder are exact; from there on every float is an integer.
+fn nearest(x: f32) -> i64 {
+    if !(x.abs() < 8_388_608.0) {
+        return x as i64;
+    }
+    let whole = x as i64;
+    let rest = x - whole as f32;
+    whole + i64::from(rest >= 0.5) - i64::from(rest <= -0.5)
+}
+
 /// An angle (radians) in 1/65536 turn, wrapped: the nearest step as a wide integer,
-/// cut to 16 bits (the host quantises four angles an object a tick; no `fmod`).
+/// cut to 16 bits (no `fmod`).
 fn turn_steps(radians: f32) -> u16 {
-    (radians / std::f32::consts::TAU * HEADING_STEPS).round() as i64 as u16
+    nearest(radians / std::f32::consts::TAU * HEADING_STEPS) as u16
 }
 
 /// Radians of an angle in 1/65536 turn, signed (-π..π).
@@ -270,8 +287,7 @@ impl NetHealth {
 pub struct DuplicateMirror;
 
 /// An object's replicated components, the owner and hit points as `S`.
-type Parts<'a, S> =
-    (&'a NetObject, &'a NetPose, S, Option<&'a NetTilt>, Option<&'a NetTurret>, Option<&'a NetAnimation>);
+type Parts<'a, S> = (&'a NetObject, &'a NetPose, S, Option<&'a NetTilt>, Option<&'a NetTurret>);
 
 /// What is hashed of an object.
 type Row<'a> = Parts<'a, (&'a NetOwner, Option<&'a NetHealth>)>;
@@ -279,7 +295,7 @@ type Row<'a> = Parts<'a, (&'a NetOwner, Option<&'a NetHealth>)>;
 /// One object's replicated values, as hashed (a sync report's row).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplicatedRow {
-    /// Identity and prototype.
+    /// Identity, prototype and piece animation.
     pub object: NetObject,
     /// Pose.
     pub pose: NetPose,
@@ -291,12 +307,10 @@ pub struct ReplicatedRow {
     pub tilt: Option<NetTilt>,
     /// Turret heading, if it is armed.
     pub turret: Option<NetTurret>,
-    /// Piece animation, if it has CTLD bindings.
-    pub animation: Option<NetAnimation>,
 }
 
 impl ReplicatedRow {
-    fn of((object, pose, (owner, health), tilt, turret, animation): Row) -> Self {
+    fn of((object, pose, (owner, health), tilt, turret): Row) -> Self {
         Self {
             object: object.clone(),
             pose: *pose,
@@ -304,7 +318,6 @@ impl ReplicatedRow {
             health: health.copied(),
             tilt: tilt.copied(),
             turret: turret.copied(),
-            animation: animation.cloned(),
         }
     }
 
@@ -317,7 +330,7 @@ impl ReplicatedRow {
 
     fn row(&self) -> Row<'_> {
         let (health, tilt, turret) = (self.health.as_ref(), self.tilt.as_ref(), self.turret.as_ref());
-        (&self.object, &self.pose, (&self.owner, health), tilt, turret, self.animation.as_ref())
+        (&self.object, &self.pose, (&self.owner, health), tilt, turret)
     }
 }
 
@@ -328,7 +341,7 @@ pub(crate) fn rows_hash(rows: &[ReplicatedRow]) -> u64 {
     h.0
 }
 
-fn hash_row(h: &mut Fnv1a, (object, pose, (owner, health), tilt, turret, animation): Row) {
+fn hash_row(h: &mut Fnv1a, (object, pose, (owner, health), tilt, turret): Row) {
     h.word(object.id);
     h.word(object.kind);
     h.write(object.key.as_bytes());
@@ -345,7 +358,7 @@ fn hash_row(h: &mut Fnv1a, (object, pose, (owner, health), tilt, turret, animati
     if let Some(t) = turret {
         h.word(u32::from(t.heading));
     }
-    if let Some(a) = animation {
+    if let Some(a) = &object.animation {
         h.word(a.tick);
         h.word(a.blends.len() as u32);
         for b in &a.blends {
@@ -359,8 +372,8 @@ fn sorted_rows(world: &mut World) -> Vec<Row<'_>> {
     let mut q = world.query_filtered::<Parts<&NetOwnerHealth>, Without<DuplicateMirror>>();
     let mut rows: Vec<Row> = q
         .iter(world)
-        .map(|(object, pose, status, tilt, turret, animation)| {
-            (object, pose, (&status.owner, status.health.as_ref()), tilt, turret, animation)
+        .map(|(object, pose, status, tilt, turret)| {
+            (object, pose, (&status.owner, status.health.as_ref()), tilt, turret)
         })
         .collect();
     rows.sort_unstable_by_key(|r| r.0.id);
@@ -385,6 +398,24 @@ pub fn replicated_rows(world: &mut World) -> Vec<ReplicatedRow> {
 mod tests {
     use super::*;
     use iron3d_core::PieceBinding;
+
+    #[test]
+    fn the_nearest_integer_is_the_rounded_one() {
+        let mut x = -70_000.0f32;
+        while x < 70_000.0 {
+            for v in [x, x + 0.5, x - 0.5, x.next_up(), x.next_down(), (x + 0.5).next_down(), (x + 0.5).next_up()] {
+                assert_eq!(nearest(v), v.round() as i64, "{v}");
+            }
+            x += 0.37;
+        }
+        for v in [0.5f32, -0.5, 0.49999997, -0.49999997, 8_388_607.5, -8_388_607.5, 8_388_608.0, 3.0e9, -3.0e9, 1.0e30]
+        {
+            assert_eq!(nearest(v), v.round() as i64, "{v}");
+        }
+        for v in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MAX, f32::MIN] {
+            assert_eq!(nearest(v), v.round() as i64, "{v}");
+        }
+    }
 
     #[test]
     fn angles_wrap_to_the_nearest_step_of_a_turn() {

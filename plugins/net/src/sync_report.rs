@@ -139,8 +139,8 @@ fn write_row(w: &mut Writer, row: &ReplicatedRow) {
     if let Some(t) = row.turret {
         w.u16(t.heading);
     }
-    w.u8(u8::from(row.animation.is_some()));
-    if let Some(a) = &row.animation {
+    w.u8(u8::from(row.object.animation.is_some()));
+    if let Some(a) = &row.object.animation {
         w.u32(a.tick);
         w.len(a.blends.len(), "piece bindings");
         for b in &a.blends {
@@ -151,7 +151,7 @@ fn write_row(w: &mut Writer, row: &ReplicatedRow) {
 }
 
 fn read_row(r: &mut Reader, id: u32) -> Result<ReplicatedRow, String> {
-    let object = NetObject { id, kind: r.u32()?, key: r.str()? };
+    let (kind, key) = (r.u32()?, r.str()?);
     let position = [r.u32()? as i32, r.u32()? as i32, r.u32()? as i32];
     let pose = NetPose { position, heading: r.u16()? };
     let owner = NetOwner { clan: r.u32()? as i32, player: r.u16()? };
@@ -159,7 +159,7 @@ fn read_row(r: &mut Reader, id: u32) -> Result<ReplicatedRow, String> {
     let tilt = if r.flag()? { Some(NetTilt { pitch: r.u16()? as i16, roll: r.u16()? as i16 }) } else { None };
     let turret = if r.flag()? { Some(NetTurret { heading: r.u16()? }) } else { None };
     let animation = if r.flag()? { Some(read_animation(r)?) } else { None };
-    Ok(ReplicatedRow { object, pose, owner, health, tilt, turret, animation })
+    Ok(ReplicatedRow { object: NetObject { id, kind, key, animation }, pose, owner, health, tilt, turret })
 }
 
 fn read_animation(r: &mut Reader) -> Result<NetAnimation, String> {
@@ -311,7 +311,7 @@ fn components(h: &ReplicatedRow, c: &ReplicatedRow) -> [(&'static str, String, S
     let tilt = |r: &ReplicatedRow| r.tilt.map_or("none".into(), |t| format!("pitch {} roll {}", t.pitch, t.roll));
     let turret = |r: &ReplicatedRow| r.turret.map_or("none".into(), |t| format!("heading {}", t.heading));
     let animation = |r: &ReplicatedRow| {
-        r.animation.as_ref().map_or("none".into(), |a| {
+        r.object.animation.as_ref().map_or("none".into(), |a| {
             let blends: Vec<String> = a.blends.iter().map(|b| format!("{}+{}", b.blend, b.rate)).collect();
             format!("tick {} blend+rate {}", a.tick, blends.join(" "))
         })

@@ -60,19 +60,23 @@ fn every_message() -> Vec<Gmsg> {
                 (
                     9,
                     Some(ReplicatedRow {
-                        object: NetObject { id: 9, kind: 1, key: "UNITS\\ROBOTS\\scout.dat".into() },
+                        object: NetObject {
+                            id: 9,
+                            kind: 1,
+                            key: "UNITS\\ROBOTS\\scout.dat".into(),
+                            animation: Some(NetAnimation {
+                                tick: 60,
+                                blends: vec![
+                                    NetBlend { blend: 40_000, rate: 137_000_000 },
+                                    NetBlend { blend: -3, rate: 0 },
+                                ],
+                            }),
+                        },
                         pose: NetPose { position: [16, -32, 5], heading: 0x8000 },
                         owner: NetOwner { clan: 1, player: 2 },
                         health: Some(NetHealth { hp: 90, max: 100 }),
                         tilt: Some(NetTilt { pitch: -300, roll: 12 }),
                         turret: Some(NetTurret { heading: 0x4000 }),
-                        animation: Some(NetAnimation {
-                            tick: 60,
-                            blends: vec![
-                                NetBlend { blend: 40_000, rate: 137_000_000 },
-                                NetBlend { blend: -3, rate: 0 },
-                            ],
-                        }),
                     }),
                 ),
             ],

@@ -174,6 +174,15 @@ fn turret_headings_and_tilts_reach_the_client_quantised() {
     let id = id.0;
     weapon.turret = 1.0;
     s.step(1);
+    // Level objects send no tilt, and their mirrors stand level.
+    let host = s.host.world_mut();
+    let mut level = host.query::<(&OriginalObjectId, &iron3d_core::SimTransform, Has<NetTilt>)>();
+    let flat = level.iter(host).find(|(_, t, has)| !has && NetTilt::of(t) == NetTilt::default()).map(|(i, ..)| i.0);
+    let flat = flat.expect("a level object without a replicated tilt");
+    let client = s.clients[0].world();
+    let e = client.resource::<ObjectTable>().entity_of(flat).unwrap();
+    assert!(client.get::<NetTilt>(e).is_none(), "no tilt reaches the client");
+    assert_eq!(client.get::<iron3d_core::SimTransform>(e).unwrap().orientation[..2], [0.0; 2], "level");
     let host_e = s.host.world().resource::<ObjectTable>().entity_of(id).unwrap();
     let host_turret = s.host.world().get::<iron3d_core::Weapon>(host_e).unwrap().turret;
     let tilt = [0.05, -0.1];
@@ -213,7 +222,8 @@ fn cycling_pieces_reach_a_joined_game_as_a_phase_and_a_rate() {
         .expect("the mission has a cycling piece");
     let host_e = s.host.world().resource::<ObjectTable>().entity_of(id).unwrap();
     let client_e = s.clients[c].world().resource::<ObjectTable>().entity_of(id).unwrap();
-    let sent = s.host.world().get::<NetAnimation>(host_e).expect("replicated").clone();
+    let animation = |app: &App| app.world().get::<NetObject>(host_e).and_then(|o| o.animation.clone());
+    let sent = animation(&s.host).expect("replicated");
     let cycling = sent.blends.iter().position(|b| b.rate != 0).expect("a phase and a rate");
     let frames =
         s.host.world().resource::<iron3d_control::ControlConfig>().piece_frames_per_second * iron3d_core::TICK_SECONDS;
@@ -229,11 +239,11 @@ fn cycling_pieces_reach_a_joined_game_as_a_phase_and_a_rate() {
     s.step(40);
     follows(&s);
     assert!(cycle_gap(blend(&s.clients[c], client_e).blend, start) > 0.01, "the client's piece turns");
-    assert_eq!(s.host.world().get::<NetAnimation>(host_e), Some(&sent), "the cycle is not sent again");
+    assert_eq!(animation(&s.host), Some(sent.clone()), "the cycle is not sent again");
     // A piece set aside on the host is sent again, and the client follows it.
     s.host.world_mut().get_mut::<iron3d_core::PieceAnimation>(host_e).unwrap().bindings[cycling].blend += 0.5;
     s.step(4);
-    assert_ne!(s.host.world().get::<NetAnimation>(host_e).unwrap().tick, sent.tick, "sent again");
+    assert_ne!(animation(&s.host).unwrap().tick, sent.tick, "sent again");
     follows(&s);
     let checks = s.clients[c].world().resource::<Checkpoints>();
     assert!(checks.checks >= 1 && checks.mismatches == 0, "hashed alike: {checks:?}");

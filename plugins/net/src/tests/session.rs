@@ -268,7 +268,7 @@ fn a_pause_applies_at_one_tick_for_everyone_and_resumes() {
 fn a_duplicate_create_makes_no_second_mirror() {
     let mut s = Session::new(HostSettings::default(), 1);
     let id = s.units(playing_clans(&s.host)[0] as i32)[0];
-    let copy = NetObject { id, kind: 1, key: String::new() };
+    let copy = NetObject { id, kind: 1, key: String::new(), animation: None };
     s.host.world_mut().spawn((bevy_replicon::prelude::Replicated, copy, NetPose::default(), NetOwnerHealth::default()));
     s.step(4);
     let client = s.clients[0].world_mut();
