@@ -211,7 +211,7 @@ impl NetPose {
 /// the library call (the host quantises eight values an object a tick). Below 2²³ the
 /// truncation and the remainder are exact; from there on every float is an integer.
 fn nearest(x: f32) -> i64 {
-    if !(x.abs() < 8_388_608.0) {
+    if x.is_nan() || x.abs() >= 8_388_608.0 {
         return x as i64;
     }
     let whole = x as i64;
