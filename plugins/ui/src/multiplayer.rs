@@ -212,6 +212,8 @@ pub fn session_panel(
     let ctx = contexts.ctx_mut()?;
     egui::Area::new("session_panel".into()).anchor(egui::Align2::LEFT_TOP, [8.0, 44.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
+            // The panel grows to its widest line: nothing in it wraps.
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             lines.iter().for_each(|l| _ = ui.small(l));
             if dropped {
                 ui.colored_label(egui::Color32::LIGHT_RED, locale.t("mp-dropped"));
@@ -236,9 +238,10 @@ mod tests {
         Arc::new(iron3d_vfs::GameDir::open(root, iron3d_formats::ReadOptions::compatible()).unwrap())
     }
 
-    /// The centre of the session panel's one button in the last frame (its labels and
-    /// the panel itself also take clicks and drags, for selecting text and moving).
-    fn panel_button(app: &mut App) -> Option<Vec2> {
+    /// The session panel's one button in the last frame (its labels and the panel
+    /// itself also take clicks and drags, for selecting text and moving), and the height
+    /// of a widget of one line.
+    fn panel_button(app: &mut App) -> Option<(egui::Rect, f32)> {
         let world = app.world_mut();
         let mut contexts = world.query_filtered::<&mut bevy_egui::EguiContext, With<bevy_egui::PrimaryEguiContext>>();
         let ctx = contexts.single_mut(world).unwrap().get_mut().clone();
@@ -247,7 +250,7 @@ mod tests {
             v.prev_pass.widgets.get_layer(layer).filter(|w| w.sense == egui::Sense::click()).map(|w| w.rect).collect()
         });
         assert!(buttons.len() <= 1, "{buttons:?}");
-        buttons.first().map(|r| Vec2::new(r.center().x, r.center().y))
+        buttons.first().map(|r| (*r, ctx.global_style().spacing.interact_size.y))
     }
 
     /// Runs `frames` frames of the host, then the game, in turn.
@@ -258,8 +261,8 @@ mod tests {
         }
     }
 
-    /// A joined game whose connection dropped shows Rejoin in its session panel; a click
-    /// on it takes the same seat (player number, clan) of the host again.
+    /// A joined game whose connection dropped shows Rejoin, on one line, in its session
+    /// panel; a click on it takes the same seat (player number, clan) of the host again.
     #[test]
     fn the_rejoin_button_takes_the_seat_back() {
         let game = game();
@@ -284,7 +287,9 @@ mod tests {
         step(&mut app, &mut host, 20);
         assert!(app.world().resource::<NetStatus>().dropped);
         assert!(host.world().resource::<NetWatcher>().players[&number].away.is_some(), "the seat waits");
-        let at = panel_button(&mut app).expect("dropped: the Rejoin button");
+        let (button, line) = panel_button(&mut app).expect("dropped: the Rejoin button");
+        assert!(button.height() <= line, "the label is one line: {button:?}");
+        let at = Vec2::new(button.center().x, button.center().y);
         step(&mut app, &mut host, 10);
         assert!(app.world().resource::<NetStatus>().dropped, "nothing rejoins by itself");
         click(&mut app, window, at);
