@@ -120,7 +120,7 @@ impl NetBlend {
     fn of(binding: &iron3d_core::PieceBinding, frames: f32) -> Self {
         let rate = f64::from(binding.rate(frames));
         let rate = if (0.0..1.0).contains(&rate) { rate } else { rate.rem_euclid(1.0) } * 4_294_967_296.0;
-        let blend = nearest(binding.blend * BLEND_STEPS).clamp(i32::MIN.into(), i32::MAX.into()) as i32;
+        let blend = nearest_i32(binding.blend * BLEND_STEPS);
         Self { blend, rate: rate.round() as u64 as u32 }
     }
 
@@ -192,7 +192,7 @@ pub struct NetHealth {
 impl NetPose {
     /// The quantised pose of a transform.
     pub fn of(t: &SimTransform) -> Self {
-        let step = |v: f32| nearest(v * POSITION_STEPS).clamp(i32::MIN.into(), i32::MAX.into()) as i32;
+        let step = |v: f32| nearest_i32(v * POSITION_STEPS);
         Self { position: t.position.map(step), heading: turn_steps(t.orientation[2]) }
     }
 
@@ -217,6 +217,11 @@ fn nearest(x: f32) -> i64 {
     let whole = x as i64;
     let rest = x - whole as f32;
     whole + i64::from(rest >= 0.5) - i64::from(rest <= -0.5)
+}
+
+/// [`nearest`] held to `i32`, as `x.round() as i32` gives (saturating).
+fn nearest_i32(x: f32) -> i32 {
+    nearest(x).clamp(i32::MIN.into(), i32::MAX.into()) as i32
 }
 
 /// An angle (radians) in 1/65536 turn, wrapped: the nearest step as a wide integer,
@@ -411,9 +416,11 @@ mod tests {
         for v in [0.5f32, -0.5, 0.49999997, -0.49999997, 8_388_607.5, -8_388_607.5, 8_388_608.0, 3.0e9, -3.0e9, 1.0e30]
         {
             assert_eq!(nearest(v), v.round() as i64, "{v}");
+            assert_eq!(nearest_i32(v), v.round() as i32, "{v}");
         }
         for v in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MAX, f32::MIN] {
             assert_eq!(nearest(v), v.round() as i64, "{v}");
+            assert_eq!(nearest_i32(v), v.round() as i32, "{v}");
         }
     }
 
