@@ -155,6 +155,32 @@ fn varset_grammar_and_indices() {
     assert!(v.get(2, StringIndexing::Counted).is_none(), "the STRING slot has no numeric declaration");
 }
 
+/// Lines shaped as the shipped `varset.var` writes them (gameplay.md §2.3): tab
+/// alignment, a `;` after eleven declarations, trailing comments in CP1251, comment
+/// continuation lines indented with tabs.
+const SHIPPED_SHAPES: &[u8] = b"VAR( DWORD, dCurrentProblem,\t0)\t\t\t// changed from CPP\r\n\
+VAR( float, fHazard, 0.5)\t\t\t\t\t\t\t// \xf0\xe8\xf1\xea\r\n\
+\t\t\t\t\t\t\t\t// continued comment\r\n\
+VAR( DWORD, FREE_UNITS,\t\t\t\t0x0);\r\n\
+VAR( DWORD, ClanBaseX, 950);\r\n\
+VAR( DWORD, ClanID, 0) ;\t// spaced\r\n";
+
+#[test]
+fn varset_reads_the_shipped_files_shapes_with_their_positions_as_indices() {
+    let v = Varset::parse(SHIPPED_SHAPES).unwrap();
+    assert_eq!(v.to_bytes(), SHIPPED_SHAPES, "lossless");
+    let names: Vec<&[u8]> =
+        v.declarations(StringIndexing::Counted).iter().map(|(_, d)| d.unwrap().name.as_slice()).collect();
+    assert_eq!(names, [&b"dCurrentProblem"[..], b"fHazard", b"FREE_UNITS", b"ClanBaseX", b"ClanID"]);
+    assert_eq!(v.index_of("ClanBaseX", StringIndexing::Counted), Some(3));
+    assert_eq!(v.get(3, StringIndexing::Counted).unwrap().initial_word(), 950);
+    assert_eq!(v.get(1, StringIndexing::Counted).unwrap().initial_word(), 0.5f32.to_bits());
+    for bad in [&b"VAR( DWORD, x, 0);;"[..], b"VAR( DWORD, x, 0); y", b";"] {
+        let e = Varset::parse(bad).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::Invalid { rule: "varset_syntax", .. }), "{e}");
+    }
+}
+
 #[test]
 fn varset_errors_and_authoring() {
     for bad in [&b"VAR(int, x, 1)"[..], b"VAR(DWORD, x)", b"VAR(DWORD, x, abc)", b"hello", b"VAR(float, a b, 1)"] {

@@ -2,13 +2,15 @@
 //! *confirmed grammar*: one declaration per line, `//` comments, blank lines.
 //!
 //! ```text
-//! VAR(<type>, <name>, <default>)   type: float | DWORD; default: decimal, 0x hex, float
-//! STRING(...) / FUNCTION(...)      kept as raw lines
+//! VAR(<type>, <name>, <default>)[;]   type: float | DWORD; default: decimal, 0x hex, float
+//! STRING(...) / FUNCTION(...)         kept as raw lines
 //! ```
 //!
-//! Every line is kept with its terminator; comments may hold non-UTF-8 bytes.
-//! The declaration index (the `.scr` reference number) counts declarations in file
-//! order. Whether `STRING(...)` lines take an index is not settled by the spec (the
+//! Every line is kept with its terminator; comments may hold non-UTF-8 bytes (the
+//! shipped file's are CP1251), spaces and tabs separate anything. The shipped
+//! `varset.var` ends eleven declarations with `;` (`gameplay.md` §2.3, measured):
+//! a declaration may be followed by one `;`. The declaration index (the `.scr`
+//! reference number) counts declarations in file order (231 in the shipped file). Whether `STRING(...)` lines take an index is not settled by the spec (the
 //! shared table has none): [`StringIndexing`] selects the reading.
 
 use crate::config::text::{decode, lines, strip_comment, trim};
@@ -114,8 +116,10 @@ fn parse_default(raw: &[u8]) -> Option<VarDefault> {
     s.parse::<f64>().ok().filter(|v| v.is_finite()).map(VarDefault::Float)
 }
 
+/// The arguments of `HEAD( ... )`, the call optionally ended by one `;`.
 fn call_args<'a>(code: &'a [u8], head: &str) -> Option<&'a [u8]> {
     let code = trim(code);
+    let code = code.strip_suffix(b";").map_or(code, trim);
     if code.len() < head.len() + 2 || !code[..head.len()].eq_ignore_ascii_case(head.as_bytes()) {
         return None;
     }
