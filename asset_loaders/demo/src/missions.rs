@@ -14,7 +14,7 @@ use crate::terrain::{self, HeightField, MapSpec, OverlaySites};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::rng::SplitMix64;
-use iron3d_formats::world::{Clan, ExtraRecord28, PathRecord, PlacedObject, Property, Tma};
+use iron3d_formats::world::{Clan, ClanType, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, Tma};
 use std::f32::consts::FRAC_PI_4;
 
 /// One demo mission.
@@ -132,15 +132,23 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     let land = format!("{}\\land", map_dir(spec.map));
     let mut tma = Tma::new(&land);
     let mut rng = SplitMix64::stream(seed, &format!("mission/{}", spec.name));
-    tma.clans.push(Clan::environment("Nature", "MISSIONS\\SCRIPTS\\nature"));
     let bases = [[0.2f32, 0.2], [0.8, 0.8]];
+    let trf = format!("MISSIONS\\SCRIPTS\\{RESEARCH_TREE}");
+    tma.clans.push(Clan::new("Nature", ClanType::NATURE, [0.0; 2], "MISSIONS\\SCRIPTS\\nature", "", 0));
     for (c, anchor) in bases.iter().enumerate() {
-        let name = if c == 0 { "Player" } else { "Enemy" };
-        let trf = format!("MISSIONS\\SCRIPTS\\{RESEARCH_TREE}");
-        let mut clan =
-            Clan::active(name, 1 + c as u32, [anchor[0] * side, anchor[1] * side], "MISSIONS\\SCRIPTS\\default", &trf);
-        clan.relations.push((if c == 0 { "Enemy" } else { "Player" }.into(), 1));
-        tma.clans.push(clan);
+        let (name, kind) = if c == 0 { ("Player", ClanType::PLAYER) } else { ("Enemy", ClanType::ENEMY) };
+        // Minds: every placed robot holds one; three more for what the clan builds
+        // (the project's choice; shipped clans have 2..17).
+        let placed = spec.robots_per_clan + c as u32 * spec.enemy_extra + 1;
+        let anchor = [anchor[0] * side, anchor[1] * side];
+        tma.clans.push(Clan::new(name, kind, anchor, "MISSIONS\\SCRIPTS\\default", &trf, placed as i32 + 3));
+    }
+    // The original's relation tables: every clan lists every clan, 1 towards itself
+    // (the loader makes it 2, allied), 0 (hostile) towards the others.
+    let names: Vec<LpString> = tma.clans.iter().map(|c| c.name.clone()).collect();
+    for clan in &mut tma.clans {
+        let own = clan.name.clone();
+        clan.relations = names.iter().map(|n| (n.clone(), i32::from(*n == own))).collect();
     }
     let ground = |rng: &mut SplitMix64, cx: f32, cy: f32, r: f32| -> [f32; 3] {
         for _ in 0..32 {

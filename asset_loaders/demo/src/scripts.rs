@@ -141,41 +141,54 @@ fn pooled(pool: &mut Vec<u8>, text: &str) -> u32 {
     at
 }
 
-/// A small research tree (`docs/reference/registry.md` §5.7, *inferred layout*) over the robot
-/// components: one node per chassis, turret and weapon prototype (short name = the
-/// registry key, so names resolve through `objects.rlb`); each level needs the previous
-/// level of its kind; level-1 nodes start researched. Written tables: `TRF0` nodes,
-/// `TRF1` states, `TRF2`/`TRF3` prerequisites, `TRF4`/`TRF5` unlocks, `TRF7`…`TRFA`
-/// string pools (attr1 = element count, attr3 = element size). The auxiliary `TRF6`/
-/// `TRFB` relation is not documented and not written; entry names are not given by the
-/// spec and are the type names.
+/// The research tree of the demo's clans, in the original's layout (`gameplay.md` §4,
+/// openparkan `docs/16-research.md`): one item per chassis, turret and weapon
+/// prototype, three levels of each kind, each level needing the one below.
+/// `TRF0`: research energy and ore, build energy and ore (the project's numbers, of
+/// the original's magnitudes), offsets into the `TRF7` short code, `TRF8` name, `TRF9`
+/// description and `TRFA` stat template, the item's own `TRFB` entry, role, kind,
+/// sub-kind, second sub-kind, size and level (`objects.dlb`'s classification: a
+/// chassis `SHS:SHS` 9/32, a battle turret `SHS:TUR` 9/33 of role 2, a gun `WPN:GUN`
+/// 12/49); `TRF1`: level 1 granted (7), level 2 open (5), level 3 waiting (4);
+/// `TRF2`–`TRF5` the prerequisites and unlocks; `TRF6` the part ids (the registry
+/// keys the robot schemes use) and `TRFB` each part's `TRF6` offset and item.
 pub fn research_tree() -> Result<Vec<u8>> {
     let parts: Vec<_> =
         PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon)).collect();
-    let (mut nodes, mut states) = (Vec::new(), Vec::new());
-    let mut pools: [Vec<u8>; 4] = Default::default();
+    let (mut nodes, mut states, mut part_map) = (Vec::new(), Vec::new(), Vec::new());
+    let mut pools: [Vec<u8>; 5] = Default::default();
     let (mut pre_counts, mut pre_list, mut unlock_counts, mut unlock_list) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (i, proto) in parts.iter().enumerate() {
         let (kind, level) = (i / 3, i % 3);
+        let (classification, role, base_ore) = match proto.role {
+            Role::Chassis => ((9, 32), 255, 15.0),
+            Role::Turret => ((9, 33), 2, 10.0),
+            _ => ((12, 49), 255, 8.0),
+        };
+        let code = format!("{}{}", ["CH", "TU", "WE"][kind], level + 1);
         let texts = [
-            proto.key.to_string(),
+            code.clone(),
             format!("{} mk {}", proto.key.get(..4).unwrap_or(proto.key), level + 1),
             format!("Research {}", proto.key),
             format!("Unlocks {}", proto.key),
         ];
         let mut raw = [0u8; NODE_SIZE];
-        let floats = [100.0 * (level + 1) as f32, 30.0 * (level + 1) as f32, 64.0 * level as f32, 48.0 * kind as f32];
+        let step = level as f32;
+        let floats = [10.0 * step, 40.0 * step, 5.0 + 5.0 * step, base_ore * (1.0 + 2.0 * step)];
         for (j, f) in floats.iter().enumerate() {
             raw[4 * j..4 * j + 4].copy_from_slice(&f.to_le_bytes());
         }
-        for (j, (pool, text)) in pools.iter_mut().zip(&texts).enumerate() {
-            raw[0x10 + 4 * j..0x14 + 4 * j].copy_from_slice(&pooled(pool, text).to_le_bytes());
+        for (j, text) in texts.iter().enumerate() {
+            raw[0x10 + 4 * j..0x14 + 4 * j].copy_from_slice(&pooled(&mut pools[1 + j], text).to_le_bytes());
         }
-        raw[0x23] = kind as u8;
-        raw[0x27] = level as u8;
+        raw[0x20..0x22].copy_from_slice(&(i as u16).to_le_bytes());
+        raw[0x22..0x28].copy_from_slice(&[role, classification.0, classification.1, 255, 1, level as u8]);
         nodes.extend_from_slice(&raw);
-        states.push(if level == 0 { 1 | 2 } else { 1 });
+        states.push([7, 5, 4][level]);
+        let part_at = pooled(&mut pools[0], proto.key) as u16;
+        part_map.extend_from_slice(&part_at.to_le_bytes());
+        part_map.extend_from_slice(&(i as u16).to_le_bytes());
         pre_counts.extend_from_slice(&u32::from(level > 0).to_le_bytes());
         if level > 0 {
             pre_list.extend_from_slice(&(i as u32 - 1).to_le_bytes());
@@ -193,8 +206,9 @@ pub fn research_tree() -> Result<Vec<u8>> {
         (b'3', pre_list, 4),
         (b'4', unlock_counts, 4),
         (b'5', unlock_list, 4),
+        (b'B', part_map, 4),
     ];
-    let pools = [b'7', b'8', b'9', b'A'].into_iter().zip(pools).map(|(d, p)| (d, p, 1));
+    let pools = [b'6', b'7', b'8', b'9', b'A'].into_iter().zip(pools).map(|(d, p)| (d, p, 1));
     for (digit, data, size) in tables.into_iter().chain(pools) {
         let count = (data.len() / size) as u32;
         w.add(type_id(digit), [count, 0, size as u32], format!("TRF{}", digit as char).as_bytes(), data)?;
@@ -260,7 +274,7 @@ mod tests {
             let tma =
                 Tma::parse(tree.get(&format!("{}/data.tma", spec.folder())).unwrap(), ReadOptions::strict()).unwrap();
             for clan in &tma.clans {
-                let path = clan.first_resource().display();
+                let path = clan.script.display();
                 let bundle = path.strip_prefix("MISSIONS\\SCRIPTS\\").unwrap_or_else(|| panic!("{path}")).to_string();
                 bundles.insert(bundle);
             }
@@ -326,16 +340,19 @@ mod tests {
         assert_eq!(trf.nodes.len(), 9);
         let registry = Nres::parse(tree.get("objects.rlb").unwrap(), ReadOptions::strict()).unwrap();
         let opts = ReadOptions::strict();
+        let parts = trf.parts(opts).unwrap();
+        assert_eq!(parts.len(), 9);
         for (i, node) in trf.nodes.iter().enumerate() {
-            let [short, long, ..] = node.string_offsets();
-            let key = trf.string(b'7', short, opts).unwrap();
-            assert!(registry.get(&key).is_some(), "node {i}: {} is a prototype", String::from_utf8_lossy(&key));
+            let (part, item) = &parts[usize::from(node.part_entry())];
+            assert_eq!(usize::from(*item), i, "the item's own part entry names it");
+            assert!(registry.get(part).is_some(), "item {i}: {} is a prototype", String::from_utf8_lossy(part));
+            let [_, long, ..] = node.string_offsets();
             assert!(!trf.string(b'8', long, opts).unwrap().is_empty());
             assert_eq!(node.type_bytes()[5] as usize, i % 3, "upgrade level");
-            assert!(node.cost_time().0 > 0.0);
+            assert!(node.costs().build_ore > 0.0);
         }
         let states = trf.initial_states(opts).unwrap();
-        assert_eq!(states.iter().filter(|s| **s & 2 != 0).count(), 3, "one researched node per kind");
+        assert_eq!(states.iter().filter(|s| **s == 7).count(), 3, "one granted item per kind");
         let archive = Nres::parse(bytes, opts).unwrap();
         for e in archive.entries() {
             assert_eq!(e.attr1 * e.attr3, e.size, "{}: count x size", e.display_name());

@@ -27,7 +27,7 @@ pub use sound::SoundRules;
 use serde::Deserialize;
 
 /// The rules file version this reader understands.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 /// The rules file's path in the data tree: at the root of the project's data layer
 /// (`assets/rules/`), so a game directory or a mod replaces it with a file of this name
 /// at its root.
@@ -125,15 +125,11 @@ pub struct Scalar {
     pub origin: Origin,
 }
 
-/// Research rules: a TRF node's cost and time (`docs/reference/registry.md` §5.7 `TRF0`) scaled into
-/// ore and seconds, and where research happens.
+/// Research rules: where research happens (what an item costs is the research tree's,
+/// the original's `TRF0`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Research {
-    /// Ore per unit of a node's TRF cost.
-    pub ore_per_cost: Scalar,
-    /// Seconds per unit of a node's TRF time.
-    pub seconds_per_time: Scalar,
     /// Building classes that research (a research order names one of the clan's).
     pub institutes: Vec<Producer>,
 }
@@ -207,6 +203,11 @@ fn upgrade_hint(found: u32) -> &'static str {
              version 6 keeps no file name, so remove those keys and put the names in the data's \
              cue table `iron3d.cues.ron` (see the demo's)"
         }
+        6 => {
+            "; version 6 scaled a research item's cost and time (`research.ore_per_cost`, \
+             `research.seconds_per_time`): version 7 takes them from the research tree as the \
+             original does, so remove those two keys"
+        }
         _ => "",
     }
 }
@@ -269,10 +270,6 @@ impl Rules {
         let mining = Cost { ore: p.mine_ore_per_second.value, ..Cost::default() };
         check(file, "production.mine_ore_per_second".into(), p.mine_ore_per_second.origin, Some(&mining), true)?;
         let r = &rules.research;
-        for (name, s) in [("ore_per_cost", r.ore_per_cost), ("seconds_per_time", r.seconds_per_time)] {
-            let cost = Cost { ore: s.value, ..Cost::default() };
-            check(file, format!("research.{name}"), s.origin, Some(&cost), true)?;
-        }
         let mut seen = std::collections::BTreeSet::new();
         for (i, c) in r.institutes.iter().enumerate() {
             check(file, format!("research.institutes[{i}] ({})", c.name), c.origin, None, seen.insert(c.class))?;
@@ -314,14 +311,6 @@ impl Rules {
     pub fn researches(&self, class: u32) -> bool {
         self.research.institutes.iter().any(|p| p.class == class)
     }
-
-    /// The ore and seconds a research node of TRF cost `cost` and time `time` takes;
-    /// `None` when they are not finite and >= 0.
-    pub fn research_cost(&self, cost: f32, time: f32) -> Option<(f32, f32)> {
-        let ore = cost * self.research.ore_per_cost.value;
-        let seconds = time * self.research.seconds_per_time.value;
-        (ore.is_finite() && seconds.is_finite() && ore >= 0.0 && seconds >= 0.0).then_some((ore, seconds))
-    }
 }
 
 #[cfg(test)]
@@ -359,22 +348,14 @@ mod tests {
     }
 
     #[test]
-    fn research_scales_the_trees_cost_and_time() {
-        let r = Rules::shipped().unwrap();
-        let (ore, seconds) = r.research_cost(200.0, 60.0).unwrap();
-        assert_eq!((ore, seconds), (200.0 * r.research.ore_per_cost.value, 60.0 * r.research.seconds_per_time.value));
-        assert_eq!(r.research_cost(f32::NAN, 1.0), None);
-    }
-
-    #[test]
     fn bad_files_are_refused_with_the_rule_named() {
-        let other = SHIPPED.replace("version: 6", "version: 7");
-        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 7, .. })));
+        let other = SHIPPED.replace("version: 7", "version: 8");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 8, .. })));
         // An unknown field is refused, never ignored (a typo would silently keep a default).
         let typo = SHIPPED.replace("engine_volume:", "engine_volum:");
         let e = Rules::parse("x.ron", &typo).unwrap_err().to_string();
         assert!(e.starts_with("x.ron: ") && e.contains("engine_volum"), "{e}");
-        let old = SHIPPED.replace("version: 6", "version: 3");
+        let old = SHIPPED.replace("version: 7", "version: 3");
         assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 3, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
@@ -388,8 +369,6 @@ mod tests {
         assert!(Rules::parse("x.ron", &armour).unwrap_err().to_string().contains("combat.classes[0]"));
         let slow = SHIPPED.replacen("think_seconds: 4.0", "think_seconds: 0.0", 1);
         assert!(Rules::parse("x.ron", &slow).unwrap_err().to_string().contains("ai"));
-        let scale = SHIPPED.replacen("ore_per_cost: (value: 1.0", "ore_per_cost: (value: -1.0", 1);
-        assert!(Rules::parse("x.ron", &scale).unwrap_err().to_string().contains("research.ore_per_cost"));
         let institute =
             SHIPPED.replacen("name: \"Institute\", origin: Project", "name: \"Institute\", origin: Spec", 1);
         assert!(Rules::parse("x.ron", &institute).unwrap_err().to_string().contains("research.institutes[0]"));
@@ -408,15 +387,17 @@ mod tests {
     }
 
     #[test]
-    fn version_4_and_5_files_are_refused_with_what_to_change() {
-        let old = SHIPPED.replace("version: 6", "version: 4");
+    fn version_4_to_6_files_are_refused_with_what_to_change() {
+        let old = SHIPPED.replace("version: 7", "version: 4");
         let e = Rules::parse("old.ron", &old).unwrap_err();
         assert!(matches!(e, RulesError::Version { found: 4, .. }));
         let e = e.to_string();
-        assert!(e.starts_with("old.ron: rules version 4, this build reads version 6; "), "{e}");
+        assert!(e.starts_with("old.ron: rules version 4, this build reads version 7; "), "{e}");
         assert!(e.contains("`ai.build`") && e.contains("by role"), "{e}");
-        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 6", "version: 5")).unwrap_err().to_string();
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 7", "version: 5")).unwrap_err().to_string();
         assert!(e.contains("`explosion_effect`") && e.contains("iron3d.cues.ron"), "{e}");
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 7", "version: 6")).unwrap_err().to_string();
+        assert!(e.contains("`research.ore_per_cost`") && e.contains("research tree"), "{e}");
     }
 
     #[test]

@@ -307,6 +307,7 @@ fn the_players_outcome_speaks_in_the_original_voices() {
         anchor: [0.0, 0.0],
         bundle: String::new(),
         research_tree: String::new(),
+        minds: 17,
         relations: Vec::new(),
     };
     app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });

@@ -203,6 +203,7 @@ mod tests {
             anchor: [0.0; 2],
             bundle: String::new(),
             research_tree: String::new(),
+            minds: 17,
             relations: Vec::new(),
         }
     }

@@ -6,6 +6,7 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
+use iron3d_formats::world::ClanType;
 use std::sync::Arc;
 
 /// Number of `GetSuperAI` slots (`n ≤ 63`, `docs/reference/runtime.md` §3.4).
@@ -23,14 +24,15 @@ pub trait ScriptFiles: Send + Sync + 'static {
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, String>;
 }
 
-/// One clan record of `data.tma`, in clan order (`docs/reference/world.md` §1.4).
+/// One clan record of `data.tma`, in clan order (`docs/reference/world.md` §1.4,
+/// corrected by `gameplay.md` §1.1).
 #[derive(Debug, Clone, PartialEq, Reflect)]
 pub struct ClanSetup {
     /// Zero-based clan index (position in the clan list; the SuperAI's `+0x7C` word).
     pub index: u32,
     /// Clan name.
     pub name: String,
-    /// Mode word: 0 environment, 1 player, 2 AI, 3 neutral (names inferred).
+    /// The clan type word ([`ClanType`]): 0 nature, 1 player, 2 enemy, 3 neutral.
     pub mode: u32,
     /// Base anchor (game units).
     pub anchor: [f32; 2],
@@ -38,25 +40,29 @@ pub struct ClanSetup {
     pub bundle: String,
     /// Research tree path (second resource), empty when none.
     pub research_tree: String,
-    /// The relation table: `(other clan name, value)` in file order.
+    /// The clan's minds: how many robots it may have at once (the word after the
+    /// research tree path, 2..17 in the shipped missions; read and measured).
+    pub minds: u32,
+    /// The relation table: `(other clan name, word)` in file order (0 hostile, 1
+    /// neutral, 2 allied; [`crate::ClanRelations`] applies the loader's rules).
     pub relations: Vec<(String, i32)>,
 }
 
 impl ClanSetup {
-    /// Whether the clan plays: a player (mode 1) or computer (mode 2) clan, not the
-    /// environment (0) or a neutral clan (3).
+    /// Whether the clan plays: a player (type 1) or computer (type 2) clan, not
+    /// nature (0) or a neutral clan (3).
     pub fn plays(&self) -> bool {
         self.is_player() || self.is_computer()
     }
 
-    /// Whether a player commands the clan (mode 1).
+    /// Whether a player commands the clan (type 1).
     pub fn is_player(&self) -> bool {
-        self.mode == 1
+        self.mode == ClanType::PLAYER
     }
 
-    /// Whether the computer plays the clan (mode 2).
+    /// Whether the computer plays the clan (type 2, an enemy clan).
     pub fn is_computer(&self) -> bool {
-        self.mode == 2
+        self.mode == ClanType::ENEMY
     }
 }
 
@@ -71,13 +77,13 @@ pub struct MissionClans {
 }
 
 impl MissionClans {
-    /// The local player's clan: the first clan record of mode 1 (the project's reading:
+    /// The local player's clan: the first clan record of type 1 (the project's reading:
     /// the original's clan selection is opaque).
     pub fn player(&self) -> Option<u32> {
         self.clans.iter().find(|c| c.is_player()).map(|c| c.index)
     }
 
-    /// Whether clan index `clan` is a computer clan (mode 2).
+    /// Whether clan index `clan` is a computer clan (type 2).
     pub fn is_computer(&self, clan: i32) -> bool {
         usize::try_from(clan).ok().and_then(|i| self.clans.get(i)).is_some_and(ClanSetup::is_computer)
     }
@@ -233,6 +239,22 @@ impl MissionOutcome {
                 true
             }
         }
+    }
+}
+
+/// Each clan's minds (published by production after each tick's step, read by the
+/// strategic layer and the scripts): clan index → `(minds, free minds)`.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Resource)]
+pub struct MindBoard {
+    /// Clan → `(minds, free minds)`.
+    pub clans: std::collections::BTreeMap<i32, (u32, u32)>,
+}
+
+impl MindBoard {
+    /// The free minds of `clan`; `None` when it has no cap (no mission clans).
+    pub fn free(&self, clan: i32) -> Option<u32> {
+        self.clans.get(&clan).map(|m| m.1)
     }
 }
 

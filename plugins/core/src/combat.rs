@@ -3,7 +3,8 @@
 //! [`Radar`] (what it targets); the combat step turns the [`Weapon`] toward it, fires,
 //! flies [`Projectile`]s and applies damage to [`Health`]; a destroyed object leaves
 //! through World3D's deferred deletion. Who is hostile to whom comes from the clan
-//! relation tables of `data.tma` ([`ClanRelations`]).
+//! relation words of `data.tma` and the clan types, as the original reads them
+//! ([`ClanRelations`]).
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
@@ -76,46 +77,95 @@ pub struct Projectile {
     pub ttl: u32,
 }
 
-/// Hostility between clans, from the relation tables of the clan records (spec
-/// `docs/reference/world.md` §1.4: values 0/1 observed). The project reads a non-zero value as "at
-/// war"; clans without an entry for each other are at war when both are player or AI
-/// clans (modes 1 and 2), and the environment and neutral clans fight nobody.
+/// A clan relation word as the original stores it (`gameplay.md` §1.2, read and
+/// measured): 0 hostile, 1 neutral, 2 allied.
+pub mod relation {
+    /// Hostile.
+    pub const HOSTILE: u32 = 0;
+    /// Neutral.
+    pub const NEUTRAL: u32 = 1;
+    /// Allied (every clan towards itself).
+    pub const ALLIED: u32 = 2;
+}
+
+/// The clans' relation words after the mission loader's rules, and their types
+/// (`gameplay.md` §1.1–§1.3, openparkan `docs/25-sensors.md`; read and measured).
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct ClanRelations {
-    /// `hostile[a][b]` by clan index.
-    pub hostile: Vec<Vec<bool>>,
+    /// `words[a][b]`: clan `a`'s word towards clan `b` (see [`relation`]).
+    pub words: Vec<Vec<u32>>,
+    /// Each clan's type word ([`crate::ClanType`]), by clan index.
+    pub types: Vec<u32>,
 }
 
 impl ClanRelations {
-    /// The relations of the mission's clans (clan order); an entry naming no clan of
-    /// the mission is ignored.
+    /// The words as the original loads them. The loader files each record under the
+    /// clan its name matches, ignoring case (an unnamed clan stays 0, hostile); a
+    /// neutral clan's (type 3) row and every word towards one become 1; every clan's
+    /// word towards itself becomes 2 (read). Each clan's SuperAI is then given its
+    /// words, and setting one writes it both ways (read); the clans are given theirs
+    /// in clan order, so of two words that disagree the later clan's stands (the
+    /// order is the project's reading; every shipped pair agrees, measured).
     pub fn from_clans(clans: &[crate::ClanSetup]) -> Self {
         let n = clans.len();
-        let mut hostile = vec![vec![false; n]; n];
-        for (a, ca) in clans.iter().enumerate() {
-            for (b, cb) in clans.iter().enumerate() {
-                let named = |from: &crate::ClanSetup, to: &crate::ClanSetup| {
-                    from.relations.iter().find(|(name, _)| *name == to.name).map(|(_, v)| *v != 0)
-                };
-                let war = match (named(ca, cb), named(cb, ca)) {
-                    (None, None) => true,
-                    (x, y) => x.unwrap_or(false) || y.unwrap_or(false),
-                };
-                hostile[a][b] = a != b && war && ca.plays() && cb.plays();
+        let types: Vec<u32> = clans.iter().map(|c| c.mode).collect();
+        let neutral = |i: usize| types[i] == crate::ClanType::NEUTRAL;
+        let mut filed = vec![vec![relation::HOSTILE; n]; n];
+        for (a, clan) in clans.iter().enumerate() {
+            for (name, word) in &clan.relations {
+                if let Some(b) = clans.iter().position(|c| c.name.eq_ignore_ascii_case(name)) {
+                    filed[a][b] = *word as u32;
+                }
+            }
+            for b in 0..n {
+                if neutral(a) || neutral(b) {
+                    filed[a][b] = relation::NEUTRAL;
+                }
+            }
+            filed[a][a] = relation::ALLIED;
+        }
+        let mut words = vec![vec![relation::HOSTILE; n]; n];
+        for (a, row) in filed.iter().enumerate() {
+            for (b, &word) in row.iter().enumerate() {
+                words[a][b] = word;
+                words[b][a] = word;
             }
         }
-        Self { hostile }
+        Self { words, types }
     }
 
-    /// Whether clan `a` fights clan `b` (never itself; unknown clans fight nobody).
+    /// Clans of the given types with `word` between every two of them (each allied to
+    /// itself): worlds built by hand.
+    pub fn uniform(types: Vec<u32>, word: u32) -> Self {
+        let n = types.len();
+        let words = (0..n).map(|a| (0..n).map(|b| if a == b { relation::ALLIED } else { word }).collect()).collect();
+        Self { words, types }
+    }
+
+    /// Clan `a`'s word towards clan `b`, when both are clans of the mission.
+    pub fn word(&self, a: i32, b: i32) -> Option<u32> {
+        let (a, b) = (usize::try_from(a).ok()?, usize::try_from(b).ok()?);
+        self.words.get(a)?.get(b).copied()
+    }
+
+    fn kind(&self, clan: i32) -> Option<u32> {
+        usize::try_from(clan).ok().and_then(|c| self.types.get(c)).copied()
+    }
+
+    /// Whether a machine of clan `a` takes machines of clan `b` as hostile (the AI
+    /// radar's rule, read): never its own clan or an unknown one; a neutral clan
+    /// (type 3) fights nobody and nobody's radar lists it or a nature clan (type 0);
+    /// a nature clan's machine takes every other clan as hostile; otherwise the
+    /// word 0 is hostile. The player's target list reads the same for a player's
+    /// clan (hostile: word 0 from a clan whose type is not 0).
     pub fn hostile(&self, a: i32, b: i32) -> bool {
-        a != b
-            && usize::try_from(a)
-                .ok()
-                .zip(usize::try_from(b).ok())
-                .and_then(|(a, b)| self.hostile.get(a).and_then(|row| row.get(b)).copied())
-                .unwrap_or(false)
+        use crate::ClanType;
+        let (Some(ta), Some(tb), Some(word)) = (self.kind(a), self.kind(b), self.word(a, b)) else { return false };
+        if a == b || ta == ClanType::NEUTRAL || tb == ClanType::NATURE || tb == ClanType::NEUTRAL {
+            return false;
+        }
+        ta == ClanType::NATURE || word == relation::HOSTILE
     }
 }
 

@@ -27,14 +27,16 @@ mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
 pub use clans::{
-    BuildOption, BuildOptions, ClanSetup, EconomyBoard, MissionClans, MissionOutcome, Outcome, ProductionPart,
-    ProductionParts, ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
+    BuildOption, BuildOptions, ClanSetup, EconomyBoard, MindBoard, MissionClans, MissionOutcome, Outcome,
+    ProductionPart, ProductionParts, ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, Seat, Seats,
+    SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
-pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};
+pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon, relation};
 pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
 pub use grid::SpatialGrid;
 pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
+pub use iron3d_formats::world::ClanType;
 pub use layers::{DataLayer, DataLayers};
 pub use messages::{
     Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, ProductionEvent,
@@ -79,6 +81,8 @@ impl Plugin for CorePlugin {
             .init_resource::<ClanRelations>()
             .init_resource::<ResearchBoard>()
             .register_type::<ResearchBoard>()
+            .init_resource::<MindBoard>()
+            .register_type::<MindBoard>()
             .init_resource::<EconomyBoard>()
             .register_type::<EconomyBoard>()
             .register_type::<PropertyBag>()

@@ -119,30 +119,64 @@ fn the_grid_finds_every_box_touching_a_query() {
     }
 }
 
-#[test]
-fn clan_relations_follow_the_tables_and_default_to_war_between_active_clans() {
-    let clan = |index: u32, name: &str, mode: u32, relations: &[(&str, i32)]| ClanSetup {
+fn clan(index: u32, name: &str, mode: u32, relations: &[(&str, i32)]) -> ClanSetup {
+    ClanSetup {
         index,
         name: name.into(),
         mode,
         anchor: [0.0; 2],
         bundle: String::new(),
         research_tree: String::new(),
+        minds: 5,
         relations: relations.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
-    };
+    }
+}
+
+#[test]
+fn relation_words_are_filed_as_the_original_loader_files_them() {
     let clans = [
-        clan(0, "Nature", 0, &[("Red", 1)]),
-        clan(1, "Red", 1, &[("Blue", 1), ("Green", 0)]),
-        clan(2, "Blue", 2, &[]),
-        clan(3, "Green", 2, &[("Red", 0)]),
-        clan(4, "Grey", 2, &[]),
-        clan(5, "Neutral", 3, &[("Red", 1)]),
+        clan(0, "Natur", 0, &[("PLAYER", 0)]),
+        clan(1, "Player", 1, &[("player", 1), ("enemy", 0), ("Ally", 2), ("Ntrl", 0), ("nobody", 2)]),
+        clan(2, "Enemy", 2, &[("Player", 0), ("Enemy", 1)]),
+        clan(3, "Ally", 2, &[("Player", 2)]),
+        clan(4, "Ntrl", 3, &[("Player", 0), ("Enemy", 2)]),
     ];
     let r = ClanRelations::from_clans(&clans);
-    assert!(r.hostile(1, 2) && r.hostile(2, 1), "a non-zero value is war, both ways");
-    assert!(!r.hostile(1, 3) && !r.hostile(3, 1), "zero both ways is peace");
-    assert!(r.hostile(2, 4) && r.hostile(1, 4), "no entry: active clans are at war");
-    assert!(!r.hostile(0, 1) && !r.hostile(1, 0) && !r.hostile(5, 1), "environment and neutral fight nobody");
+    for c in 0..5 {
+        assert_eq!(r.word(c, c), Some(relation::ALLIED), "every clan is allied to itself");
+    }
+    assert_eq!(r.word(1, 2), Some(relation::HOSTILE), "matched ignoring case");
+    assert_eq!(r.word(1, 3), Some(relation::ALLIED));
+    assert_eq!(r.word(2, 3), Some(relation::HOSTILE), "a clan no record names stays 0");
+    for c in 0..4 {
+        assert_eq!((r.word(4, c), r.word(c, 4)), (Some(relation::NEUTRAL), Some(relation::NEUTRAL)), "neutral");
+    }
+    for a in 0..5 {
+        for b in 0..5 {
+            assert_eq!(r.word(a, b), r.word(b, a), "words are set both ways");
+        }
+    }
+    assert_eq!(r.word(1, 5), None, "an unknown clan has no word");
+}
+
+#[test]
+fn who_is_hostile_follows_the_words_and_the_clan_types() {
+    let clans = [
+        clan(0, "Natur", 0, &[]),
+        clan(1, "Player", 1, &[("Player", 1), ("Enemy", 0), ("Trgt", 1), ("Ally", 2)]),
+        clan(2, "Enemy", 2, &[("Player", 0), ("Enemy", 1), ("Trgt", 1)]),
+        clan(3, "Trgt", 2, &[("Player", 1), ("Enemy", 1), ("Trgt", 1)]),
+        clan(4, "Ally", 2, &[("Player", 2)]),
+        clan(5, "Ntrl", 3, &[]),
+    ];
+    let r = ClanRelations::from_clans(&clans);
+    assert!(r.hostile(1, 2) && r.hostile(2, 1), "word 0 is hostile, both ways");
+    assert!(!r.hostile(1, 3) && !r.hostile(3, 2), "word 1 is neutral: no fight");
+    assert!(!r.hostile(1, 4) && !r.hostile(4, 1), "word 2 is allied");
+    assert!(r.hostile(2, 4), "a clan no record names is hostile");
+    assert!(r.hostile(0, 1) && r.hostile(0, 2), "a nature clan takes every other clan as hostile");
+    assert!(!r.hostile(1, 0) && !r.hostile(2, 0), "nobody's radar lists a nature clan");
+    assert!(!r.hostile(5, 1) && !r.hostile(1, 5) && !r.hostile(0, 5), "a neutral clan fights nobody, nobody fights it");
     assert!(!r.hostile(1, 1) && !r.hostile(1, 9) && !r.hostile(-1, 1), "never itself, never an unknown clan");
 }
 

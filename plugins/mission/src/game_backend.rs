@@ -63,7 +63,13 @@ impl GameMissionBackend {
     fn context(&self, mission: &str) -> Result<Tma> {
         let path = format!("{}/data.tma", mission_dir(mission)?);
         let bytes = self.game.read_file(&path).via(format!("mission {mission}"))?;
-        Tma::parse(&bytes, self.options).in_file(path)
+        let tma = Tma::parse(&bytes, self.options).in_file(path.clone())?;
+        // Compatible reading's findings are warnings naming the file and offset (a
+        // relation table an older demo wrote is one: it plays by the original's words).
+        for d in &tma.diagnostics {
+            tracing::warn!(target: "mission", "{path} at offset {}: {}: {}", d.offset, d.rule, d.detail);
+        }
+        Ok(tma)
     }
 
     /// The engine's `Behavior.ini` through the typed reader (optional: without it every
@@ -355,8 +361,9 @@ fn clan_setup((index, c): (usize, &iron3d_formats::world::Clan)) -> iron3d_core:
         name: c.name.display(),
         mode: c.mode,
         anchor: [c.anchor_x, c.anchor_y],
-        bundle: c.first_resource().display(),
-        research_tree: c.research_tree().display(),
+        bundle: c.script.display(),
+        research_tree: c.research_tree.display(),
+        minds: c.minds(),
         relations: c.relations.iter().map(|(name, v)| (name.display(), *v)).collect(),
     }
 }

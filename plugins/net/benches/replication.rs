@@ -93,6 +93,7 @@ fn session() -> (App, Bot) {
         anchor: [0.0; 2],
         bundle: String::new(),
         research_tree: String::new(),
+        minds: 17,
         relations: Vec::new(),
     };
     let clans: Vec<ClanSetup> = (0..8).map(clan).collect();

@@ -340,7 +340,11 @@ fn lay_research(wire: &WireResearch, mine: &mut ClanResearch, job: &mut impl FnM
         tracing::warn!(target: "netwatch", "clan state: the host's research tree differs from this client's");
         return;
     };
-    tree.nodes.iter_mut().zip(&wire.states).for_each(|(n, s)| n.state = *s);
+    let active = wire.active.as_ref().map(|(node, ..)| *node as usize);
+    for (i, (n, s)) in tree.nodes.iter_mut().zip(&wire.states).enumerate() {
+        n.state = *s;
+        n.active = active == Some(i);
+    }
     mine.waiting.clone_from(&wire.waiting);
     mine.active = wire.active.as_ref().map(|(node, j, at)| (job(j, SchemeRef(u64::from(*node))), *at));
 }

@@ -1,22 +1,24 @@
-//! Production and research: **the project's own rules** (the original's are not
-//! recovered, `docs/reference/runtime.md` §16), with every number in the rules file
-//! (`assets/rules/iron3d.rules.ron`, `iron3d_rules`).
+//! Production and research: the original's research tree, prices and minds
+//! (`gameplay.md` §4, §5.1), the rest **the project's own rules** with every number
+//! in the rules file (`assets/rules/iron3d.rules.ron`, `iron3d_rules`).
 //!
-//! * **Research** ([`research`]): each clan's tree is the `.trf` its clan record names
-//!   (`docs/reference/registry.md` §5.7), its node names resolved through the mission's registry at
-//!   game start. `Order::Research(node)` on one of the clan's research buildings
-//!   (`research.institutes`) queues the node for the clan (one at a time); it starts
-//!   when it is available with its prerequisites researched, paying
-//!   `cost × research.ore_per_cost` ore, and takes `time × research.seconds_per_time`
-//!   seconds; then it is researched and its unlocks become available (once their own
-//!   prerequisites are). A scheme may be built when every component that names a node of
-//!   the clan's tree names a researched node.
+//! * **Research** ([`research`], the original's): each clan's tree is the `.trf` its
+//!   clan record names. `Order::Research(item)` on one of the clan's research
+//!   buildings (`research.institutes`, the project's) queues the item for the clan
+//!   (one at a time, the project's); it starts when it is in the tree, available and
+//!   not researched, paying its `ResearchOreCost`, and takes the centre's
+//!   `FreeResearchTime` (2 s without one); completing it opens every item whose
+//!   prerequisites are researched and completes the free ones it opens at once. A
+//!   scheme may be built when every part is in the tree and researched.
+//! * **Minds** ([`minds`], the original's): a build without a free mind is refused.
 //! * **Production**: `Order::Build(scheme)` on a production building
 //!   (`production.producers`) queues a robot; each producer builds one at a time, in
 //!   order. A build starts when the scheme is allowed, the clan's power (the economy's
 //!   clan summary) minus what its other running builds hold covers the robot's power
 //!   (otherwise it waits), and its ore is paid from the clan's stores (lowest
-//!   `OriginalObjectId` first). Cost = class cost + component costs. When its time is
+//!   `OriginalObjectId` first). Cost: with a research tree the sum of the parts'
+//!   `BuildOreCost`, 5 s (the original's); without one class cost + component costs
+//!   (the project's). When its time is
 //!   up the robot goes through the mission's resolution, construction and registration
 //!   ([`iron3d_mission::spawn_object`]) with the next id past the mission's, the
 //!   producer's clan, beside the producer on free walkable ground; a failure spawns
@@ -32,6 +34,7 @@
 //!   ([`hash_into`]).
 
 mod check;
+pub mod minds;
 pub mod options;
 pub mod research;
 mod state;
@@ -46,7 +49,7 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BuildOptions, Fnv1a, GameRules, MissionLoadPhase, MissionStart, ProductionPhase, ResearchBoard,
+    AppState, BuildOptions, Fnv1a, GameRules, MindBoard, MissionLoadPhase, MissionStart, ProductionPhase, ResearchBoard,
 };
 use std::sync::Arc;
 
@@ -65,9 +68,10 @@ impl Plugin for ProductionPlugin {
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
                 commands.remove_resource::<Production>();
                 commands.insert_resource(ResearchBoard::default());
+                commands.insert_resource(MindBoard::default());
                 commands.insert_resource(BuildOptions::default());
             })
-            .add_systems(FixedUpdate, (step::run, publish).chain().in_set(ProductionPhase::Orders));
+            .add_systems(FixedUpdate, (step::run, publish, publish_minds).chain().in_set(ProductionPhase::Orders));
     }
 }
 
@@ -82,6 +86,12 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut rules: ResMut<ProductionRules>)
 fn publish(production: Option<Res<Production>>, mut board: ResMut<ResearchBoard>) {
     let Some(production) = production else { return };
     board.clans = production.clans.iter().filter_map(|(clan, r)| Some((*clan, board_entry(r)?))).collect();
+}
+
+/// Publishes each clan's minds ([`MindBoard`]).
+fn publish_minds(world: &mut World) {
+    let clans = minds::board(world);
+    world.resource_mut::<MindBoard>().clans = clans;
 }
 
 /// A clan's [`ResearchBoard`] entry: the nodes that can start now and whether one is

@@ -1,11 +1,11 @@
 //! What each clan can build in this mission's data ([`BuildOptions`], the project's rule
 //! over `docs/reference/world.md` §5.1): at game start, every robot scheme (class bit `0x01000000`)
-//! placed for any clan of the mission, every node of the clan's research tree that names
-//! a robot scheme, and every scheme an `object prebuild` block of the mission's
+//! placed for any clan of the mission and every scheme an `object prebuild` block of the mission's
 //! `mission.cfg` names (`docs/reference/runtime.md` §2.6 grammar; the project reads any parameter value
 //! ending in `.dat` as a scheme path, quotes trimmed). Each is resolved through the
 //! mission's backend with its production cost; one that does not resolve is reported
-//! and left out. Nothing depends on a scheme's file name.
+//! and left out. Nothing depends on a scheme's file name. (A research tree names parts,
+//! never schemes: what its clan may build of these is research's decision.)
 
 use crate::state::Production;
 use crate::step::{probe, report, rules};
@@ -63,17 +63,8 @@ pub(crate) fn publish(world: &mut World) {
     let mut options = BuildOptions::default();
     for clan in clans.clans.iter().filter(|c| c.mode != 0) {
         let me = clan.index as i32;
-        let tree_names = world
-            .get_resource::<Production>()
-            .and_then(|p| p.clans.get(&me))
-            .and_then(|c| c.tree.as_ref())
-            .map(|t| t.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>())
-            .unwrap_or_default();
         let mut found: Vec<BuildOption> = Vec::new();
-        // Tree nodes were resolved when the tree loaded; most name components (which
-        // lock schemes), so only the robot schemes among them are kept.
-        let candidates = shared.iter().chain(&tree_names);
-        for name in candidates {
+        for name in &shared {
             match option(world, name) {
                 Ok(Some(o)) if !found.iter().any(|f| f.scheme == o.scheme) => found.push(o),
                 Ok(_) => {}

@@ -1,37 +1,51 @@
-//! Research trees (the project's rules over the TRF layout of `docs/reference/registry.md` §5.7):
-//! a clan's tree comes from the `.trf` its clan record names; every node's short name
-//! (`TRF7`) must resolve through the same registry as mission objects; its initial
-//! state (`TRF1` bits: 1 available, 2 researched, 4 active), prerequisites (`TRF2`/`TRF3`)
-//! and unlocks (`TRF4`/`TRF5`) drive research; its `TRF0` cost and time, scaled by the
-//! rules file, are what researching it takes.
+//! Research trees as the original reads them (`gameplay.md` §4, openparkan
+//! `docs/16-research.md`; read and measured): a clan's tree comes from the `.trf` its
+//! clan record names. Each item has its research and build costs (`TRF0`), its starting
+//! state (`TRF1` bits: 4 in the tree, 2 researched, 1 available), prerequisites
+//! (`TRF2`/`TRF3`) and unlocks (`TRF4`/`TRF5`), and the parts it researches (`TRF6`
+//! part ids mapped by `TRFB`: the component keys of the robot schemes).
 
 use bevy_reflect::Reflect;
 use iron3d_formats::ReadOptions;
 use iron3d_formats::helpers::Trf;
 
-/// `TRF1` bit: the node may be researched (once its prerequisites are).
+/// `TRF1` bit: every prerequisite is researched.
 pub const AVAILABLE: u8 = 1;
-/// `TRF1` bit: the node is researched.
+/// `TRF1` bit: researched.
 pub const RESEARCHED: u8 = 2;
-/// `TRF1` bit: the node is being researched.
-pub const ACTIVE: u8 = 4;
+/// `TRF1` bit: the item belongs to this mission's tree.
+pub const IN_TREE: u8 = 4;
 
-/// One node of a clan's research tree.
+/// One item of a clan's research tree.
 #[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ResearchNode {
-    /// Short name (`TRF7`): a registry key (a component prototype in the demo).
+    /// Short code (`TRF7`).
     pub name: String,
-    /// `TRF0` cost (scaled to ore by the rules).
-    pub cost: f32,
-    /// `TRF0` time (scaled to seconds by the rules).
-    pub time: f32,
-    /// State bits ([`AVAILABLE`], [`RESEARCHED`], [`ACTIVE`]).
+    /// The part ids the item researches (`TRF6` through `TRFB`; two for a turret's
+    /// two mountings).
+    pub parts: Vec<String>,
+    /// `ResearchEnergyCost`.
+    pub research_energy: f32,
+    /// `ResearchOreCost`.
+    pub research_ore: f32,
+    /// `BuildEnergyCost` of each part.
+    pub build_energy: f32,
+    /// `BuildOreCost` of each part.
+    pub build_ore: f32,
+    /// State bits ([`IN_TREE`], [`RESEARCHED`], [`AVAILABLE`]).
     pub state: u8,
-    /// Nodes that must be researched first.
+    /// A research centre is researching it (the project's bookkeeping of the running job).
+    pub active: bool,
+    /// Items that must be researched first.
     pub prerequisites: Vec<u32>,
-    /// Nodes that become available when this one is researched (and their own
-    /// prerequisites are).
+    /// Items this one unlocks.
     pub unlocks: Vec<u32>,
+}
+
+impl ResearchNode {
+    fn has(&self, bits: u8) -> bool {
+        self.state & bits == bits
+    }
 }
 
 /// A clan's research tree.
@@ -66,20 +80,32 @@ impl ResearchTree {
         };
         let prerequisites = relation(b'2', b'3', "prerequisite")?;
         let unlocks = relation(b'4', b'5', "unlock")?;
+        let part_map = trf.parts(options).ok_or(format!("{path}: trf_parts: TRFB is not whole entries inside TRF6"))?;
+        let mut parts = vec![Vec::new(); n];
+        for (id, item) in part_map {
+            let slot = parts
+                .get_mut(usize::from(item))
+                .ok_or(format!("{path}: trf_parts: a part names item {item} of {n}"))?;
+            slot.push(String::from_utf8_lossy(&id).into_owned());
+        }
         let nodes = trf
             .nodes
             .iter()
             .zip(states)
+            .zip(parts)
             .zip(prerequisites.into_iter().zip(unlocks))
-            .map(|((node, state), (prerequisites, unlocks))| {
-                let short = node.string_offsets()[0];
-                let name = trf.string(b'7', short, options).unwrap_or_default();
-                let (cost, time) = node.cost_time();
+            .map(|(((node, state), parts), (prerequisites, unlocks))| {
+                let code = trf.string(b'7', node.string_offsets()[0], options).unwrap_or_default();
+                let c = node.costs();
                 ResearchNode {
-                    name: String::from_utf8_lossy(&name).into_owned(),
-                    cost,
-                    time,
+                    name: String::from_utf8_lossy(&code).into_owned(),
+                    parts,
+                    research_energy: c.research_energy,
+                    research_ore: c.research_ore,
+                    build_energy: c.build_energy,
+                    build_ore: c.build_ore,
                     state,
+                    active: false,
                     prerequisites,
                     unlocks,
                 }
@@ -88,54 +114,89 @@ impl ResearchTree {
         Ok(Self { path: path.into(), nodes })
     }
 
-    /// Whether every prerequisite of node `i` is researched.
-    pub fn prerequisites_met(&self, i: u32) -> bool {
-        self.nodes.get(i as usize).is_some_and(|n| {
-            n.prerequisites.iter().all(|&p| self.nodes.get(p as usize).is_some_and(|p| p.state & RESEARCHED != 0))
-        })
+    /// Whether every prerequisite of item `i` is in the tree and researched.
+    fn prerequisites_met(&self, i: usize) -> bool {
+        self.nodes[i]
+            .prerequisites
+            .iter()
+            .all(|&p| self.nodes.get(p as usize).is_some_and(|p| p.has(IN_TREE | RESEARCHED)))
     }
 
-    /// Why node `i` cannot start now (`None` when it can): it must exist, be available,
-    /// not be researched or active, and have its prerequisites researched.
+    /// Why item `i` cannot start now (`None` when it can): it must be in the tree,
+    /// available and not researched (the original's start rule), and not already
+    /// being researched.
     pub fn refusal(&self, i: u32) -> Option<String> {
         let Some(node) = self.nodes.get(i as usize) else {
             return Some(format!("no node {i} in {}", self.path));
         };
-        if node.state & (RESEARCHED | ACTIVE) != 0 {
+        if node.has(RESEARCHED) || node.active {
             return Some(format!("node {i} ({}) is already researched or active", node.name));
         }
-        if node.state & AVAILABLE == 0 || !self.prerequisites_met(i) {
+        if !node.has(IN_TREE | AVAILABLE) {
             return Some(format!("node {i} ({}) is not available", node.name));
         }
         None
     }
 
-    /// Completes node `i`: researched, no longer active; each node it unlocks becomes
-    /// available once its own prerequisites are researched.
+    /// Completes item `i` as the original does: it gets the researched and available
+    /// bits; every item in the tree, not yet available, whose prerequisites are all in
+    /// the tree and researched becomes available; an unlock of a completed item that
+    /// is now open and costs nothing to research (both research costs 0) completes
+    /// the same way at once.
     pub fn complete(&mut self, i: u32) {
-        let Some(node) = self.nodes.get_mut(i as usize) else { return };
-        node.state = (node.state | RESEARCHED) & !ACTIVE;
-        for u in node.unlocks.clone() {
-            if self.prerequisites_met(u)
-                && let Some(n) = self.nodes.get_mut(u as usize)
-            {
-                n.state |= AVAILABLE;
+        let mut pending = vec![i as usize];
+        while let Some(i) = pending.pop() {
+            let Some(node) = self.nodes.get_mut(i) else { continue };
+            node.state |= RESEARCHED | AVAILABLE;
+            node.active = false;
+            for j in 0..self.nodes.len() {
+                if self.nodes[j].has(IN_TREE) && !self.nodes[j].has(AVAILABLE) && self.prerequisites_met(j) {
+                    self.nodes[j].state |= AVAILABLE;
+                }
+            }
+            for &u in &self.nodes[i].unlocks {
+                let free = self.nodes.get(u as usize).is_some_and(|n| {
+                    n.has(IN_TREE | AVAILABLE)
+                        && !n.has(RESEARCHED)
+                        && n.research_energy == 0.0
+                        && n.research_ore == 0.0
+                });
+                if free {
+                    pending.push(u as usize);
+                }
             }
         }
     }
 
-    /// The node named `key` (case-insensitive), if the tree has one.
-    pub fn node_named(&self, key: &str) -> Option<u32> {
-        self.nodes.iter().position(|n| n.name.eq_ignore_ascii_case(key)).map(|i| i as u32)
+    /// The item that researches part `key` (case-insensitive), if the tree lists it.
+    pub fn item_of_part(&self, key: &str) -> Option<u32> {
+        self.nodes.iter().position(|n| n.parts.iter().any(|p| p.eq_ignore_ascii_case(key))).map(|i| i as u32)
     }
 
-    /// The project's rule of what research allows: a scheme may be built when every
-    /// component key that names a node of the tree names a researched node
-    /// (components no node names are free). Returns the first locked component.
+    /// The item named `key`: the item researching that part, else the item of that
+    /// short code (case-insensitive).
+    pub fn node_named(&self, key: &str) -> Option<u32> {
+        self.item_of_part(key)
+            .or_else(|| self.nodes.iter().position(|n| n.name.eq_ignore_ascii_case(key)).map(|i| i as u32))
+    }
+
+    /// The original's rule of what may be built: every part must be researched and in
+    /// the tree; a part the tree does not list fails too. Returns the first part that
+    /// fails.
     pub fn locked_component<'a>(&self, components: &'a [String]) -> Option<&'a str> {
         components
             .iter()
             .map(String::as_str)
-            .find(|key| self.node_named(key).is_some_and(|i| self.nodes[i as usize].state & RESEARCHED == 0))
+            .find(|key| self.item_of_part(key).is_none_or(|i| !self.nodes[i as usize].has(IN_TREE | RESEARCHED)))
+    }
+
+    /// The build price of a design from this tree: the sum of its parts' `BuildOreCost`
+    /// and `BuildEnergyCost` (the designer's price, every part, the chassis included;
+    /// read, measured). `None` when a part is not listed.
+    pub fn build_price(&self, components: &[String]) -> Option<(f32, f32)> {
+        components.iter().try_fold((0.0, 0.0), |(ore, energy), key| {
+            let n = &self.nodes[self.item_of_part(key)? as usize];
+            Some((ore + n.build_ore, energy + n.build_energy))
+        })
     }
 }

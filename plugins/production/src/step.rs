@@ -3,7 +3,7 @@
 //! finish research (unlocks follow) and builds (the robot goes through the mission's
 //! resolution, construction and registration; a failure spawns nothing and refunds).
 
-use crate::research::{ACTIVE, ResearchTree};
+use crate::research::ResearchTree;
 use crate::state::{ClanResearch, Job, Production, ProductionRules, Scheme};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
@@ -162,7 +162,9 @@ fn load_tree(world: &World, files: &dyn ScriptFiles, path: &str) -> Result<Resea
     let bytes = files.read(path)?.ok_or(format!("{path}: no such file"))?;
     let tree = ResearchTree::parse(path, &bytes)?;
     for (i, n) in tree.nodes.iter().enumerate() {
-        resolve_object(world, &mut probe(u32::MAX, &n.name)).map_err(|e| format!("{path}: node {i}: {e}"))?;
+        for part in &n.parts {
+            resolve_object(world, &mut probe(u32::MAX, part)).map_err(|e| format!("{path}: node {i}: {e}"))?;
+        }
     }
     Ok(tree)
 }
@@ -211,22 +213,39 @@ fn queue_research(world: &mut World, unit: u32, node: u32) {
     }
 }
 
+/// A research centre's time for one research without its own `FreeResearchTime`
+/// (seconds; read: the same for every technology it researches).
+const RESEARCH_SECONDS: f32 = 2.0;
+
+/// The research time of `institute`: its `FreeResearchTime` property, else 2 s.
+fn research_seconds(world: &World, institute: u32) -> f32 {
+    let entity = world.resource::<iron3d_core::ObjectTable>().entity_of(institute);
+    let value = entity.and_then(|e| world.get::<PropertyBag>(e)).and_then(|b| b.first("FreeResearchTime"));
+    match value.map(|p| p.value()) {
+        Some(iron3d_formats::world::PropertyValue::Int(v)) if v >= 0 => v as f32,
+        Some(iron3d_formats::world::PropertyValue::Float(v)) if v.is_finite() && v >= 0.0 => v,
+        _ => RESEARCH_SECONDS,
+    }
+}
+
 /// Why the research of `node` at `institute` for `clan` cannot start; on success it
-/// is paid and active.
-fn start_research(world: &mut World, rules: &Rules, clan: i32, node: u32) -> Result<Job, String> {
-    let (ore, seconds) = {
+/// is paid and active. It costs the item's `ResearchOreCost` and takes the centre's
+/// research time (the original's numbers; paid at the start and the energy not drawn:
+/// the project's until the economy's power budget exists).
+fn start_research(world: &mut World, clan: i32, node: u32, institute: u32) -> Result<Job, String> {
+    let ore = {
         let t = tree(world, clan)?;
         if let Some(why) = t.refusal(node) {
             return Err(why);
         }
-        let n = &t.nodes[node as usize];
-        rules.research_cost(n.cost, n.time).ok_or(format!("node {node} has no valid cost"))?
+        t.nodes[node as usize].research_ore
     };
-    let seconds = seconds * difficulty_time(world, clan, iron3d_rules::DifficultyRules::research_time);
+    let seconds =
+        research_seconds(world, institute) * difficulty_time(world, clan, iron3d_rules::DifficultyRules::research_time);
     let paid = iron3d_economy::withdraw_ore(world, clan, ore).ok_or(format!("insufficient ore: needs {ore}"))?;
     let mut p = world.resource_mut::<Production>();
     if let Some(n) = p.clans.get_mut(&clan).and_then(|c| c.tree.as_mut()).and_then(|t| t.nodes.get_mut(node as usize)) {
-        n.state |= ACTIVE;
+        n.active = true;
     }
     Ok(Job { what: SchemeRef(u64::from(node)), elapsed_ms: 0, total_ms: millis(seconds), power: 0.0, paid })
 }
@@ -246,7 +265,7 @@ fn step_research(world: &mut World) {
             world.resource_mut::<Production>().clans.get_mut(&clan).map(|c| c.waiting.remove(0));
             let (node, institute) = head;
             let started = institute_alive(world, &rules, institute, clan)
-                .and_then(|()| start_research(world, &rules, clan, node));
+                .and_then(|()| start_research(world, clan, node, institute));
             match started {
                 Ok(job) => {
                     if let Some(c) = world.resource_mut::<Production>().clans.get_mut(&clan) {
@@ -297,8 +316,18 @@ fn producer_owners(world: &World) -> BTreeMap<u32, Option<i32>> {
         .collect()
 }
 
+/// The clan of every producer that still stands.
+pub(crate) fn producer_clans(world: &World) -> BTreeMap<u32, i32> {
+    producer_owners(world).into_iter().filter_map(|(id, c)| Some((id, c?))).collect()
+}
+
+/// A paid robot's build time at a factory (seconds; read).
+const BUILD_SECONDS: f32 = 5.0;
+
 /// Starts the head of `producer`'s queue when it can: `Ok(true)` started, `Ok(false)`
-/// waits for power, `Err` refused (the head is dropped).
+/// waits for power, `Err` refused (the head is dropped). With a research tree the
+/// clan's tree prices the robot (the sum of its parts' `BuildOreCost`, 5 s: the
+/// original's); without one the rules file's cost stands (the project's).
 fn start_build(
     world: &mut World,
     rules: &Rules,
@@ -310,22 +339,22 @@ fn start_build(
         return Ok(false);
     };
     let s = scheme(world, rules, head)?;
-    let locked = world
-        .resource::<Production>()
-        .clans
-        .get(&clan)
-        .and_then(|c| c.tree.as_ref())
-        .and_then(|t| t.locked_component(&s.components).map(|k| (k.to_string(), t.path.clone())));
-    if let Some((key, path)) = locked {
-        return Err(format!("{}: component {key} is not researched ({path})", s.name));
+    let tree = world.resource::<Production>().clans.get(&clan).and_then(|c| c.tree.as_ref());
+    if let Some((key, path)) = tree.and_then(|t| t.locked_component(&s.components).map(|k| (k, t.path.clone()))) {
+        return Err(format!("{}: component {key} is not researched or not in the tree ({path})", s.name));
+    }
+    let (ore, seconds) =
+        tree.and_then(|t| t.build_price(&s.components)).map_or((s.ore, s.seconds), |(ore, _)| (ore, BUILD_SECONDS));
+    if let Some((minds, 0)) = crate::minds::of_clan(world, clan, owners) {
+        return Err(format!("{}: no free mind (the clan has {minds})", s.name));
     }
     let (_, power) = iron3d_economy::clan_summary(world, clan as u32);
     if power - world.resource::<Production>().power_held(owners, clan) < s.power {
         return Ok(false);
     }
-    let paid = iron3d_economy::withdraw_ore(world, clan, s.ore)
-        .ok_or(format!("{}: insufficient ore: needs {}", s.name, s.ore))?;
-    let seconds = s.seconds * difficulty_time(world, clan, iron3d_rules::DifficultyRules::build_time);
+    let paid =
+        iron3d_economy::withdraw_ore(world, clan, ore).ok_or(format!("{}: insufficient ore: needs {ore}", s.name))?;
+    let seconds = seconds * difficulty_time(world, clan, iron3d_rules::DifficultyRules::build_time);
     let mut p = world.resource_mut::<Production>();
     if let Some(q) = p.producers.get_mut(&producer) {
         q.waiting.remove(0);
@@ -346,7 +375,7 @@ fn step_builds(world: &mut World) {
             }
         }
     }
-    let standing: BTreeMap<u32, i32> = owners.into_iter().filter_map(|(id, c)| Some((id, c?))).collect();
+    let standing = producer_clans(world);
     for (&producer, &clan) in &standing {
         loop {
             let idle = world.resource::<Production>().producers.get(&producer).is_some_and(|q| q.active.is_none());

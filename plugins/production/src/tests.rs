@@ -2,49 +2,70 @@
 //! `iron3d_sim`'s integration tests).
 #![allow(clippy::unwrap_used)]
 
-use crate::research::{ACTIVE, AVAILABLE, RESEARCHED, ResearchTree};
+use crate::research::{AVAILABLE, IN_TREE, RESEARCHED, ResearchTree};
 
 fn demo_tree() -> ResearchTree {
     ResearchTree::parse("default.trf", &iron3d_demo::scripts::research_tree().unwrap()).unwrap()
 }
 
 #[test]
-fn the_demo_tree_reads_states_prerequisites_and_unlocks() {
+fn the_demo_tree_reads_costs_states_parts_prerequisites_and_unlocks() {
     let t = demo_tree();
     assert_eq!(t.nodes.len(), 9);
-    assert_eq!(t.nodes[0].name, "r_ch_01");
-    assert_eq!(t.nodes[0].state, AVAILABLE | RESEARCHED);
+    assert_eq!((t.nodes[0].name.as_str(), t.nodes[0].parts.as_slice()), ("CH1", &["r_ch_01".to_string()][..]));
+    assert_eq!(t.nodes[0].state, IN_TREE | RESEARCHED | AVAILABLE, "granted");
+    assert_eq!(t.nodes[1].state, IN_TREE | AVAILABLE, "open");
+    assert_eq!(t.nodes[2].state, IN_TREE, "waiting");
     assert_eq!((t.nodes[1].prerequisites.as_slice(), t.nodes[1].unlocks.as_slice()), (&[0][..], &[2][..]));
-    assert_eq!((t.nodes[1].cost, t.nodes[1].time), (200.0, 60.0));
+    let n = &t.nodes[1];
+    assert_eq!([n.research_energy, n.research_ore, n.build_energy, n.build_ore], [10.0, 40.0, 10.0, 45.0]);
 }
 
 #[test]
-fn a_node_needs_its_prerequisites_and_completing_it_unlocks_the_next() {
+fn an_item_starts_only_in_the_tree_and_open_and_completing_it_opens_the_next() {
     let mut t = demo_tree();
-    assert!(t.refusal(0).unwrap().contains("already"), "level 1 starts researched");
-    assert!(t.refusal(2).unwrap().contains("not available"), "level 3 needs level 2");
+    assert!(t.refusal(0).unwrap().contains("already"), "level 1 is granted");
+    assert!(t.refusal(2).unwrap().contains("not available"), "level 3 waits for level 2");
     assert_eq!(t.refusal(1), None);
-    t.nodes[2].state = 0;
-    t.nodes[1].state |= ACTIVE;
-    assert!(t.refusal(1).is_some(), "active");
+    t.nodes[1].active = true;
+    assert!(t.refusal(1).is_some(), "being researched");
     t.complete(1);
-    assert_eq!(t.nodes[1].state, AVAILABLE | RESEARCHED);
-    assert_eq!(t.nodes[2].state, AVAILABLE, "the unlock follows");
+    assert_eq!((t.nodes[1].state, t.nodes[1].active), (IN_TREE | RESEARCHED | AVAILABLE, false));
+    assert_eq!(t.nodes[2].state, IN_TREE | AVAILABLE, "the item whose prerequisites are researched opens");
     assert_eq!(t.refusal(2), None);
     assert!(t.refusal(99).unwrap().contains("no node 99"));
+    t.nodes[5].state = AVAILABLE;
+    assert!(t.refusal(5).unwrap().contains("not available"), "an item out of the tree never starts");
 }
 
 #[test]
-fn research_decides_which_schemes_may_be_built() {
+fn completing_an_item_completes_the_free_items_it_opens_at_once() {
+    let mut t = demo_tree();
+    t.nodes[2].research_energy = 0.0;
+    t.nodes[2].research_ore = 0.0;
+    t.nodes[4].research_ore = 0.0;
+    t.complete(1);
+    assert_eq!(t.nodes[2].state & RESEARCHED, RESEARCHED, "both research costs 0: researched when it opens");
+    t.complete(3);
+    assert_eq!(t.nodes[4].state & RESEARCHED, 0, "an energy cost left: it waits to be researched");
+}
+
+#[test]
+fn research_decides_which_schemes_may_be_built_and_the_tree_prices_them() {
     let mut t = demo_tree();
     let keys = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    assert_eq!(t.locked_component(&keys(&["r_ch_01", "r_tu_01", "r_we_01"])), None, "the scout");
-    let tank = keys(&["R_CH_02", "r_tu_02", "x_free"]);
+    let scout = keys(&["r_ch_01", "r_tu_01", "r_we_01"]);
+    assert_eq!(t.locked_component(&scout), None, "the scout");
+    let ore: f32 = [0, 3, 6].iter().map(|&i| t.nodes[i].build_ore).sum();
+    assert_eq!(t.build_price(&scout).map(|p| p.0), Some(ore), "the sum of the parts' BuildOreCost");
+    let tank = keys(&["R_CH_02", "r_tu_02"]);
     assert_eq!(t.locked_component(&tank), Some("R_CH_02"));
     t.complete(1);
-    let turret = t.node_named("r_tu_02").unwrap();
-    t.complete(turret);
-    assert_eq!(t.locked_component(&tank), None, "unnamed components are free");
+    t.complete(t.node_named("r_tu_02").unwrap());
+    assert_eq!(t.locked_component(&tank), None);
+    let unlisted = keys(&["r_ch_01", "x_free"]);
+    assert_eq!(t.locked_component(&unlisted), Some("x_free"), "a part the tree does not list cannot be built");
+    assert_eq!(t.build_price(&unlisted), None);
 }
 
 #[test]

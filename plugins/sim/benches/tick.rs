@@ -196,9 +196,8 @@ fn battle(per_clan: u32) -> App {
     publish_map(app.world_mut(), SIDE, AREAL, height, hole).expect("map");
     enter_game(&mut app);
     let clans = 8u32;
-    let mut hostile = vec![vec![true; clans as usize + 1]; clans as usize + 1];
-    (0..=clans as usize).for_each(|c| hostile[c][c] = false);
-    app.world_mut().insert_resource(ClanRelations { hostile });
+    let types = vec![iron3d_core::ClanType::ENEMY; clans as usize + 1];
+    app.world_mut().insert_resource(ClanRelations::uniform(types, iron3d_core::relation::HOSTILE));
     let units = clans * per_clan;
     let extent = f32::from(SIDE) * AREAL;
     let spacing = extent / libm::sqrtf(units as f32 * 1.15);

@@ -802,6 +802,17 @@ mod production {
         order(app, vec![institute], Order::Research(n));
     }
 
+    fn tree(app: &App) -> iron3d_production::ResearchTree {
+        app.world().resource::<iron3d_production::Production>().clans[&PLAYER].tree.clone().unwrap()
+    }
+
+    /// What the Player's research tree asks to build a robot of these parts.
+    fn price(app: &App, parts: &[&str]) -> f32 {
+        tree(app).build_price(&parts.iter().map(|p| p.to_string()).collect::<Vec<_>>()).unwrap().0
+    }
+
+    const SCOUT_PARTS: [&str; 3] = ["r_ch_01", "r_tu_01", "r_we_01"];
+
     fn run_until(app: &mut App, kind: EventKind, limit: u32) -> (u32, Vec<u32>, String) {
         for _ in 0..limit {
             app.update();
@@ -821,10 +832,12 @@ mod production {
         build(&mut app, plant, SCOUT);
         run(&mut app, 1);
         let start = app.world().resource::<GameClock>().tick;
-        // Rules: battle unit 150 + chassis 50 + turret 40 + cannon 60 ore; 10 + 2 + 2 + 3 s.
-        assert_eq!(ore(&mut app, PLAYER), before - 300.0, "paid when the build starts");
+        // The clan's tree prices it: its parts' BuildOreCost, and a paid robot takes 5 s.
+        let paid = price(&app, &SCOUT_PARTS);
+        assert!(paid > 0.0);
+        assert_eq!(ore(&mut app, PLAYER), before - paid, "paid when the build starts");
         let (tick, ids, detail) = run_until(&mut app, EventKind::Produced, 400);
-        assert_eq!(tick, start + 17_000u32.div_ceil(TICK_MS) - 1, "17 s of 64 ms ticks, counting the first");
+        assert_eq!(tick, start + 5_000u32.div_ceil(TICK_MS) - 1, "5 s of 64 ms ticks, counting the first");
         assert_eq!((ids, detail.as_str()), (vec![plant, first_new], "units\\robots\\scout.dat"));
         assert_eq!(first_new, 80, "the next id past tutorial.01's 80 placed objects");
         assert_eq!(objects(&mut app), count + 1);
@@ -848,9 +861,10 @@ mod production {
     fn a_build_without_the_ore_is_refused() {
         let mut app = tutorial();
         let plant = building(&mut app, PLANT);
-        // One ore short of a scout (300): 299 in one store, nothing elsewhere.
+        // One ore short of a scout: in one store, nothing elsewhere.
+        let scout = price(&app, &SCOUT_PARTS);
         let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &mut OreProperty)>();
-        let mut left = 299.0f32;
+        let mut left = scout - 1.0;
         let mut stores: Vec<_> = q.iter_mut(app.world_mut()).filter(|(_, o, _)| o.clan == PLAYER).collect();
         stores.sort_by_key(|(id, ..)| **id);
         for (_, _, p) in &mut stores {
@@ -858,11 +872,11 @@ mod production {
             left = 0.0;
         }
         let (before, count) = (ore(&mut app, PLAYER), objects(&mut app));
-        assert_eq!(before, 299.0);
+        assert_eq!(before, scout - 1.0);
         build(&mut app, plant, SCOUT);
         let (_, ids, detail) = run_until(&mut app, EventKind::Rejected, 3);
         assert_eq!(ids, vec![plant]);
-        assert!(detail.contains("insufficient ore: needs 300"), "{detail}");
+        assert!(detail.contains(&format!("insufficient ore: needs {scout}")), "{detail}");
         run(&mut app, 300);
         assert!(events(&app, EventKind::Produced).is_empty());
         assert_eq!(objects(&mut app), count);
@@ -950,7 +964,7 @@ mod production {
         let (before, count) = (ore(&mut app, PLAYER), objects(&mut app));
         build(&mut app, plant, SCOUT);
         run(&mut app, 2);
-        assert_eq!(ore(&mut app, PLAYER), before - 300.0);
+        assert_eq!(ore(&mut app, PLAYER), before - price(&app, &SCOUT_PARTS));
         app.world_mut().resource_mut::<LoadedMission>().backend = Some(Arc::new(Failing));
         let (_, ids, detail) = run_until(&mut app, EventKind::Rejected, 400);
         assert_eq!(ids, vec![plant]);
@@ -975,18 +989,24 @@ mod production {
             research(&mut app, node);
         }
         run(&mut app, 1);
-        // One node at a time: TRF cost 200 x 1.0 ore, time 60 x 0.1 s = 94 ticks each.
-        assert_eq!(ore(&mut app, PLAYER), before - 200.0);
-        run(&mut app, 3 * 94);
+        // One item at a time: its ResearchOreCost, the centre's 2 s (32 ticks) each.
+        let t = tree(&app);
+        let costs: Vec<f32> = ["r_ch_02", "r_tu_02", "r_we_02"]
+            .iter()
+            .map(|p| t.nodes[t.node_named(p).unwrap() as usize].research_ore)
+            .collect();
+        assert_eq!(ore(&mut app, PLAYER), before - costs[0]);
+        run(&mut app, 3 * 32);
         let done: Vec<String> = events(&app, EventKind::Researched).into_iter().map(|e| e.2).collect();
-        assert_eq!(done, ["clan=1 node=1 r_ch_02", "clan=1 node=4 r_tu_02", "clan=1 node=7 r_we_02"]);
-        let tree = app.world().resource::<iron3d_production::Production>().clans[&PLAYER].tree.clone().unwrap();
+        assert_eq!(done, ["clan=1 node=1 CH2", "clan=1 node=4 TU2", "clan=1 node=7 WE2"]);
+        let tree = tree(&app);
         assert_eq!(tree.nodes[2].state & 1, 1, "the unlock is available");
         assert!(tree.refusal(2).is_none(), "and its prerequisite is researched");
         build(&mut app, hangar, TANK);
         let (_, ids, detail) = run_until(&mut app, EventKind::Produced, 400);
         assert_eq!((ids[0], detail.as_str()), (hangar, "units\\robots\\tank.dat"));
-        assert!((ore(&mut app, PLAYER) - (before - 600.0 - 300.0)).abs() < 1e-3, "paid 600 research, 300 tank");
+        let paid = costs.iter().sum::<f32>() + price(&app, &["r_ch_02", "r_tu_02", "r_we_02"]);
+        assert!((ore(&mut app, PLAYER) - (before - paid)).abs() < 1e-3, "paid the research and the tank");
     }
 
     #[test]
@@ -1008,7 +1028,8 @@ mod production {
         assert_eq!((produced[0].1, produced[1].1), (plant, hangar));
         // Producers run in id order: the plant's finished build frees its power in time
         // for the hangar to start in the same tick.
-        assert_eq!(produced[1].0 - produced[0].0, 265, "the second starts when the first's power is free");
+        let build_ticks = 5_000u32.div_ceil(TICK_MS) - 1;
+        assert_eq!(produced[1].0 - produced[0].0, build_ticks, "the second starts when the first's power is free");
     }
 
     #[test]
@@ -1021,7 +1042,7 @@ mod production {
                 build(&mut app, plant, SCOUT);
                 research(&mut app, "r_tu_02");
             }
-            run(&mut app, 300);
+            run(&mut app, 100);
             (app.world().resource::<StateHash>().history.clone(), events(&app, EventKind::Produced).len())
         };
         let (first, produced) = run_once(true);

@@ -8,8 +8,8 @@ use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
     BuildOption, BuildOptions, ClanRelations, ClanSetup, CommandQueue, GameClock, GameMessage, GameMessageKind, Health,
-    MissionClans, MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, ResearchBoard,
-    SchemeRef, SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
+    MindBoard, MissionClans, MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent,
+    ResearchBoard, SchemeRef, SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
 };
 use iron3d_economy::OreProperty;
 use iron3d_rules::Role;
@@ -270,6 +270,7 @@ pub(crate) fn think(
     mut queue: ResMut<CommandQueue>,
     options: Res<BuildOptions>,
     board: Res<ResearchBoard>,
+    minds: Res<MindBoard>,
 ) {
     let Some(clans) = clans else { return };
     let period = ((rules.ai.think_seconds * 1000.0 / TICK_MS as f32).round() as u32).max(1);
@@ -302,7 +303,9 @@ pub(crate) fn think(
             strategy.assigned.insert(transport, Order::Haul(mine));
         }
         let menu = Menu::of(options.clans.get(&me).map_or(&[][..], Vec::as_slice), &rules.ai);
-        for (producer, build) in builds(me, clock.tick, census, &rules.ai, &menu, &strategy) {
+        // A build needs a free mind (the original's cap): no more orders than free minds.
+        let free = minds.free(me).map_or(usize::MAX, |f| f as usize);
+        for (producer, build) in builds(me, clock.tick, census, &rules.ai, &menu, &strategy).into_iter().take(free) {
             let order = Order::Build(build.scheme);
             queue.push(SimCommand { tick: clock.tick, units: vec![producer], order, queued: false });
             if let Some(k) = menu.army.iter().position(|s| *s == build.scheme).filter(|_| !build.transport) {

@@ -647,6 +647,7 @@ fn clan(index: u32, bundle: &str, anchor: [f32; 2]) -> ClanSetup {
         anchor,
         bundle: bundle.into(),
         research_tree: String::new(),
+        minds: 17,
         relations: Vec::new(),
     }
 }

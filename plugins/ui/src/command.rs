@@ -387,9 +387,8 @@ mod tests {
 
     #[test]
     fn hostile_objects_are_attacked_anything_else_is_ground() {
-        let relations = ClanRelations {
-            hostile: vec![vec![false, false, false], vec![false, false, true], vec![false, true, false]],
-        };
+        let mut relations = ClanRelations::uniform(vec![1, 1, 2], iron3d_core::relation::NEUTRAL);
+        (relations.words[1][2], relations.words[2][1]) = (0, 0);
         assert_eq!(order_at(1, Some((7, 2)), &relations), Some(Order::Attack(7)));
         assert_eq!(order_at(1, Some((5, 1)), &relations), None, "an own unit: move there");
         assert_eq!(order_at(1, None, &relations), None);

@@ -143,6 +143,12 @@ struct Event {
 #[derive(Serialize)]
 struct Clan {
     index: u32,
+    /// The clan type: `nature`, `player`, `enemy`, `neutral`.
+    #[serde(rename = "type")]
+    kind: String,
+    /// The clan's minds (its robot cap) and how many are free.
+    minds: u32,
+    free_minds: u32,
     slot: Option<u32>,
     ore: f32,
     power: f32,
@@ -435,13 +441,20 @@ fn clans(world: &mut World) -> Vec<Clan> {
         .unwrap_or_default();
     let mut q = world.query::<(&Owner, &SimObject)>();
     let owned: Vec<(i32, ObjectKind)> = q.iter(world).map(|(o, s)| (o.clan, s.kind)).collect();
+    let minds = iron3d_production::minds::board(world);
+    let types: Vec<u32> =
+        world.get_resource::<MissionClans>().map(|c| c.clans.iter().map(|c| c.mode).collect()).unwrap_or_default();
     records
         .into_iter()
         .map(|(index, slot)| {
             let (ore, power) = iron3d_economy::clan_summary(world, index);
             let count = |k: ObjectKind| owned.iter().filter(|(c, kind)| *c == index as i32 && *kind == k).count();
+            let (minds, free_minds) = minds.get(&(index as i32)).copied().unwrap_or_default();
             Clan {
                 index,
+                kind: types.get(index as usize).map_or_else(String::new, |&t| iron3d_core::ClanType::name(t)),
+                minds,
+                free_minds,
                 slot,
                 ore,
                 power,

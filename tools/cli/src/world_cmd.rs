@@ -5,7 +5,7 @@ use crate::output::{options, print_json};
 use anyhow::{Context, bail};
 use clap::Subcommand;
 use iron3d_formats::world::mission_graph::Failure;
-use iron3d_formats::world::{ArealMap, ClanBody, LandMsh, MissionGraph, PropertyValue, TerrainQuery, Tma};
+use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, PropertyValue, TerrainQuery, Tma};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -185,18 +185,15 @@ fn tma_json(t: &Tma) -> Value {
         .clans
         .iter()
         .map(|c| {
-            let body = match &c.body {
-                ClanBody::Environment { first_resource, groups, second_resource, second_tag } => json!({
-                    "first_resource": first_resource.display(), "spatial_groups": groups.iter().map(|g| g.iter().map(|r| r.map(f32::from_bits).to_vec()).collect::<Vec<_>>()).collect::<Vec<_>>(),
-                    "second_resource": second_resource.display(), "second_tag": second_tag,
-                }),
-                ClanBody::Active { first_resource, first_tag, second_resource, second_tag } => json!({
-                    "first_resource": first_resource.display(), "first_tag": first_tag,
-                    "second_resource": second_resource.display(), "second_tag": second_tag,
-                }),
-            };
+            let zones: Vec<Value> = c
+                .zones
+                .iter()
+                .map(|z| json!({ "kind": z.kind, "centre": z.centre, "inner": z.inner, "outer": z.outer }))
+                .collect();
             json!({
-                "name": c.name.display(), "raw_id": c.raw_id, "anchor": [c.anchor_x, c.anchor_y], "mode": c.mode, "body": body,
+                "name": c.name.display(), "raw_id": c.raw_id, "anchor": [c.anchor_x, c.anchor_y], "mode": c.mode,
+                "type": iron3d_core::ClanType::name(c.mode), "script": c.script.display(), "zones": zones,
+                "research_tree": c.research_tree.display(), "minds": c.minds,
                 "relations": c.relations.iter().map(|(n, v)| json!({ "clan": n.display(), "value": v })).collect::<Vec<_>>(),
             })
         })

@@ -729,18 +729,22 @@ fn sim_run_builds_robots_from_build_orders() {
     assert_eq!(produced[0]["ids"][0], 3);
     assert!(id.as_u64() >= Some(80), "an id past the 80 placed objects (the computer clan builds too): {id}");
     assert_eq!(produced[0]["detail"], "units\\robots\\scout.dat");
-    assert_eq!(produced[0]["tick"], 2 + 266 - 1);
+    assert_eq!(produced[0]["tick"], 2 + 79 - 1, "a paid robot takes 5 s: 79 ticks of 64 ms");
     let rejected = of("rejected");
     assert_eq!(rejected.len(), 1);
     assert_eq!(rejected[0]["ids"], serde_json::json!([4]));
     assert!(rejected[0]["detail"].as_str().unwrap().contains("r_ch_02 is not researched"));
-    assert_eq!(of("researched")[0]["detail"], "clan=1 node=1 r_ch_02");
+    assert_eq!(of("researched")[0]["detail"], "clan=1 node=1 CH2");
     let robot = r["objects"].as_array().unwrap().iter().find(|o| o["id"] == id).expect("the robot is an object");
     assert!(robot["areal"].as_i64().unwrap() >= 0, "on walkable ground");
     assert_eq!(r["clans"][1]["units"].as_u64(), Some(5));
-    // Paid 300 + 200 from the mine's 1200, which stays above its MaximumOre of 500: a
-    // full mine extracts nothing.
-    assert_eq!(r["clans"][1]["ore"].as_f64(), Some(1200.0 - 300.0 - 200.0));
+    // Paid the scout's parts and the research of r_ch_02 (the demo tree's prices) from the
+    // mine's 1200, which stays above its MaximumOre of 500: a full mine extracts nothing.
+    let trf = std::fs::read(format!("{demo}/MISSIONS/SCRIPTS/default.trf")).unwrap();
+    let tree = iron3d_production::ResearchTree::parse("default.trf", &trf).unwrap();
+    let scout = tree.build_price(&["r_ch_01", "r_tu_01", "r_we_01"].map(String::from)).unwrap().0;
+    let research = tree.nodes[tree.node_named("r_ch_02").unwrap() as usize].research_ore;
+    assert_eq!(r["clans"][1]["ore"].as_f64(), Some(f64::from(1200.0 - scout - research)));
     for (orders, message) in [
         (
             r#"[{"tick": 1, "units": [15], "order": {"build": "UNITS\\ROBOTS\\scout.dat"}}]"#,
@@ -786,13 +790,11 @@ fn copy_tree(from: &Path, to: &Path) {
 /// clan (1) the `nature` script package, which has neither `Mission_Complete` nor
 /// `Mission_Failed` (data the project did not write for this).
 fn without_clan(game: &Path, mission: &str, gone: u32) {
-    use iron3d_formats::world::{ClanBody, Tma};
+    use iron3d_formats::world::Tma;
     let file = game.join(mission).join("data.tma");
     let mut tma = Tma::parse(&std::fs::read(&file).unwrap(), iron3d_formats::ReadOptions::strict()).unwrap();
     tma.objects.retain(|o| o.raw_after_resource != gone);
-    if let ClanBody::Active { first_resource, .. } = &mut tma.clans[1].body {
-        *first_resource = "MISSIONS\\SCRIPTS\\nature".into();
-    }
+    tma.clans[1].script = "MISSIONS\\SCRIPTS\\nature".into();
     std::fs::write(file, tma.to_bytes().unwrap()).unwrap();
 }
 

@@ -164,18 +164,24 @@ fn trf_nodes_and_strings() {
     for off in [0u32, 4, 0, 0] {
         w(&mut node, off);
     }
-    node.extend_from_slice(&[0, 0, 1, 2, 3, 4, 5, 6]);
+    node.extend_from_slice(&[1, 0, 1, 2, 3, 4, 5, 6]);
     let mut a = NresWriter::new();
     a.add(trf::type_id(b'0'), [1, 0, 0], b"nodes", node).unwrap();
-    a.add(trf::type_id(b'1'), [1, 0, 0], b"state", vec![3]).unwrap();
+    a.add(trf::type_id(b'1'), [1, 0, 0], b"state", vec![7]).unwrap();
+    a.add(trf::type_id(b'6'), [0, 0, 0], b"parts", b"e_tur_bb_01\0e_tur_bt_01\0".to_vec()).unwrap();
     a.add(trf::type_id(b'7'), [0, 0, 0], b"short", b"Gun\0Tank\0".to_vec()).unwrap();
+    // Two parts researched by item 0 (a turret's two mountings).
+    a.add(trf::type_id(b'B'), [2, 0, 4], b"map", vec![0, 0, 0, 0, 12, 0, 0, 0]).unwrap();
     let bytes = a.to_bytes().unwrap();
     let opts = crate::ReadOptions::strict();
     let t = Trf::parse(&bytes, opts).unwrap();
-    assert_eq!(t.nodes[0].cost_time(), (100.0, 30.0));
-    assert_eq!(t.nodes[0].type_bytes(), [1, 2, 3, 4, 5, 6]);
+    let costs = t.nodes[0].costs();
+    let read = [costs.research_energy, costs.research_ore, costs.build_energy, costs.build_ore];
+    assert_eq!(read, [100.0, 30.0, 1.0, 2.0], "research energy, research ore, build energy, build ore");
+    assert_eq!((t.nodes[0].part_entry(), t.nodes[0].type_bytes()), (1, [1, 2, 3, 4, 5, 6]));
+    assert_eq!(t.parts(opts), Some(vec![(b"e_tur_bb_01".to_vec(), 0), (b"e_tur_bt_01".to_vec(), 0)]));
     assert_eq!(t.string(b'7', t.nodes[0].string_offsets()[1], opts), Some(b"Tank".to_vec()));
-    assert_eq!(t.initial_states(opts), Some(vec![3]));
+    assert_eq!(t.initial_states(opts), Some(vec![7]));
     assert_eq!(t.relation(b'2', b'3', opts), Some(vec![Vec::new()]), "no tables: no relation");
     assert_eq!(t.to_bytes(), bytes);
 }
@@ -196,6 +202,12 @@ fn trf_relations_split_the_flat_list_by_counts() {
     let t = Trf::parse(&bytes, opts).unwrap();
     assert_eq!(t.relation(b'2', b'3', opts), Some(vec![vec![], vec![0, 1]]));
     assert_eq!(t.relation(b'4', b'5', opts), None, "one count for two nodes");
+    assert_eq!(t.parts(opts), Some(Vec::new()), "no TRFB: no parts");
+    let mut a = NresWriter::new();
+    a.add(trf::type_id(b'6'), [0, 0, 0], b"parts", b"x\0".to_vec()).unwrap();
+    a.add(trf::type_id(b'B'), [1, 0, 4], b"map", vec![9, 0, 0, 0]).unwrap();
+    let t = Trf::parse(&a.to_bytes().unwrap(), opts).unwrap();
+    assert_eq!(t.parts(opts), None, "an offset outside TRF6");
 }
 
 proptest! {

@@ -1,7 +1,8 @@
-//! TRF research trees (`.trf`, `docs/reference/registry.md` §5.7) — *inferred layout*: an NRes
-//! archive with entries typed `TRF0`…`TRFB`. The archive bytes are kept (lossless by
-//! construction); typed views read the 40-byte `TRF0` nodes, `TRF1` states and the
-//! string pools `TRF7`…`TRFA`.
+//! TRF research trees (`.trf`; `gameplay.md` §4 from openparkan `docs/16-research.md`,
+//! read and measured, correcting `docs/reference/registry.md` §5.7): an NRes archive with
+//! entries typed `TRF0`…`TRFB`. The archive bytes are kept (lossless by construction);
+//! typed views read the 40-byte `TRF0` items, the `TRF1` states, the part map `TRFB`
+//! over `TRF6` and the string pools `TRF6`…`TRFA`.
 
 use super::{float, word};
 use crate::bytes::fixed_str;
@@ -17,29 +18,46 @@ pub const fn type_id(digit: u8) -> u32 {
     u32::from_le_bytes([b'T', b'R', b'F', digit])
 }
 
-/// One research node (raw 40 bytes).
+/// An item's four costs (`TRF0` `+0x00..+0x10`, named by `objects.dlb`; read, measured).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TrfCosts {
+    /// `ResearchEnergyCost`.
+    pub research_energy: f32,
+    /// `ResearchOreCost`.
+    pub research_ore: f32,
+    /// `BuildEnergyCost`.
+    pub build_energy: f32,
+    /// `BuildOreCost`.
+    pub build_ore: f32,
+}
+
+/// One research item (raw 40 bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TrfNode {
-    /// Node bytes.
+    /// Item bytes.
     pub raw: [u8; NODE_SIZE],
 }
 
 impl TrfNode {
-    /// `+0x00` cost, `+0x04` time — *inferred*.
-    pub fn cost_time(&self) -> (f32, f32) {
-        (float(&self.raw, 0), float(&self.raw, 4))
+    /// `+0x00..+0x10`: the research and build costs.
+    pub fn costs(&self) -> TrfCosts {
+        TrfCosts {
+            research_energy: float(&self.raw, 0),
+            research_ore: float(&self.raw, 4),
+            build_energy: float(&self.raw, 8),
+            build_ore: float(&self.raw, 12),
+        }
     }
-    /// `+0x08/+0x0C` position in the tree view — *inferred*.
-    pub fn view(&self) -> (f32, f32) {
-        (float(&self.raw, 8), float(&self.raw, 12))
-    }
-    /// `+0x10..+0x1C` byte offsets into `TRF7` (short name), `TRF8` (long name), `TRF9`
-    /// (help), `TRFA` (description) — *inferred*.
+    /// `+0x10..+0x20`: byte offsets into `TRF7` (short code), `TRF8` (display name),
+    /// `TRF9` (description) and `TRFA` (stat template).
     pub fn string_offsets(&self) -> [u32; 4] {
         [0x10, 0x14, 0x18, 0x1C].map(|o| word(&self.raw, o))
     }
-    /// `+0x22..+0x27`: turret type, main type, sub type, build subsystem, size class,
-    /// upgrade level — *inferred*.
+    /// `+0x20`: the item's own `TRFB` entry.
+    pub fn part_entry(&self) -> u16 {
+        u16::from_le_bytes([self.raw[0x20], self.raw[0x21]])
+    }
+    /// `+0x22..+0x28`: role, kind, sub-kind, second sub-kind, size, upgrade level.
     pub fn type_bytes(&self) -> [u8; 6] {
         [self.raw[0x22], self.raw[0x23], self.raw[0x24], self.raw[0x25], self.raw[0x26], self.raw[0x27]]
     }
@@ -120,7 +138,30 @@ impl Trf {
         Some(out)
     }
 
-    /// `TRF1` initial states (bits: 1 available, 2 researched, 4 active).
+    /// The part map: each `TRFB` entry (two `u16`: an offset into `TRF6`, the item that
+    /// researches the part) as `(part id, item)`, in entry order. `Some` of empty when
+    /// there is no `TRFB`; `None` when it is not whole entries or an offset is outside
+    /// `TRF6` (read leniently: the caller decides).
+    pub fn parts(&self, options: ReadOptions) -> Option<Vec<(Vec<u8>, u16)>> {
+        let nres = Nres::parse(&self.archive, options).ok()?;
+        let table = |digit: u8| {
+            let i = nres.entries().iter().position(|e| e.type_id == type_id(digit))?;
+            nres.payload(i)
+        };
+        let Some(map) = table(b'B') else { return Some(Vec::new()) };
+        let ids = table(b'6').unwrap_or_default();
+        if map.len() % 4 != 0 {
+            return None;
+        }
+        map.chunks_exact(4)
+            .map(|e| {
+                let (offset, item) = (u16::from_le_bytes([e[0], e[1]]), u16::from_le_bytes([e[2], e[3]]));
+                Some((fixed_str(ids.get(usize::from(offset)..)?).to_vec(), item))
+            })
+            .collect()
+    }
+
+    /// `TRF1` starting states (bits: 4 in the tree, 2 researched, 1 available).
     pub fn initial_states(&self, options: ReadOptions) -> Option<Vec<u8>> {
         let nres = Nres::parse(&self.archive, options).ok()?;
         let i = nres.entries().iter().position(|e| e.type_id == type_id(b'1'))?;

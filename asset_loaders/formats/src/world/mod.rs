@@ -22,7 +22,7 @@ pub use land_msh::{LandMsh, TerrainBuilder, TerrainFace28};
 pub use mission_graph::{GameFiles, GraphReport, LinkKind, MissionGraph, ModelLinks, PresenceOnly, WeatherFiles};
 pub use model_links::ParsedModelLinks;
 pub use terrain_query::{RayHit, TerrainQuery};
-pub use tma::{Clan, ClanBody, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, PropertyValue, Tma};
+pub use tma::{Clan, ClanType, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, PropertyValue, Tma, Zone};
 pub use walkable::{OffMap, off_map};
 
 use crate::error::{Error, Result};

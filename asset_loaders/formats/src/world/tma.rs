@@ -70,103 +70,98 @@ pub struct PathRecord {
     pub points: Vec<[f32; 3]>,
 }
 
-/// The mode-dependent body of a clan (corpus-verified layouts, `docs/reference/world.md` §1.4).
-#[derive(Debug, Clone, PartialEq)]
-pub enum ClanBody {
-    /// Mode 0 (environment): count-driven spatial groups.
-    Environment {
-        /// Script/formula base path (confirmed position).
-        first_resource: LpString,
-        /// Spatial groups; each holds `record_count` records of five raw floats
-        /// (opaque; the general form reads them as `(i32, vec3, f32, f32)` with the count).
-        groups: Vec<Vec<[u32; 5]>>,
-        /// TRF path or empty.
-        second_resource: LpString,
-        /// Raw tag (opaque).
-        second_tag: i32,
-    },
-    /// Modes 1…3 (player, AI, neutral; names inferred): two resource/tag pairs.
-    Active {
-        /// Script/formula base path, e.g. `MISSIONS\SCRIPTS\default`.
-        first_resource: LpString,
-        /// Raw tag (opaque; 0 in retail data — the general form reads it as a count).
-        first_tag: i32,
-        /// TRF path or empty.
-        second_resource: LpString,
-        /// Raw tag (opaque).
-        second_tag: i32,
-    },
+/// The clan type word of a clan record (`gameplay.md` §1.1, openparkan
+/// `docs/04-missions.md` and `docs/27-ownership.md`: read and measured).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClanType;
+
+impl ClanType {
+    /// Nature: the animals.
+    pub const NATURE: u32 = 0;
+    /// The player's clan.
+    pub const PLAYER: u32 = 1;
+    /// An enemy (computer) clan.
+    pub const ENEMY: u32 = 2;
+    /// A neutral clan: it never fights and nobody's radar lists it.
+    pub const NEUTRAL: u32 = 3;
+
+    /// The type's name (`nature`, `player`, `enemy`, `neutral`; `type N` for a word
+    /// the original does not use).
+    pub fn name(word: u32) -> String {
+        match word {
+            Self::NATURE => "nature".into(),
+            Self::PLAYER => "player".into(),
+            Self::ENEMY => "enemy".into(),
+            Self::NEUTRAL => "neutral".into(),
+            other => format!("type {other}"),
+        }
+    }
 }
 
-/// A clan (confirmed framing on the corpus; general form inferred).
+/// One zone of a clan record: a nature clan's migration areal (pasture), not a
+/// script area (`gameplay.md` §1.1 and §1.4; read, measured: 12 of 15 nature clans
+/// carry any).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Zone {
+    /// Zone kind (the word the older reading took for a record count).
+    pub kind: u32,
+    /// Centre (game units).
+    pub centre: [f32; 3],
+    /// Inner radius.
+    pub inner: f32,
+    /// Outer radius.
+    pub outer: f32,
+}
+
+/// A clan record (openparkan `docs/04-missions.md`, read and measured; corrects
+/// `docs/reference/world.md` §1.4's mode-dependent body: every clan type carries the
+/// same fields).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clan {
     /// Clan name.
     pub name: LpString,
-    /// Raw id (opaque).
+    /// Raw id (−1 in every shipped record).
     pub raw_id: i32,
     /// Base anchor X.
     pub anchor_x: f32,
     /// Base anchor Y.
     pub anchor_y: f32,
-    /// 0 environment, 1 player, 2 AI, 3 neutral (names inferred).
+    /// The clan type: 0 nature, 1 player, 2 enemy, 3 neutral (`gameplay.md` §1.1; read, measured).
     pub mode: u32,
-    /// Mode-dependent body.
-    pub body: ClanBody,
-    /// Relation table in physical order: other clan name and raw value (0/1 observed).
+    /// Script base path, e.g. `MISSIONS\SCRIPTS\default` (clan table version > 1).
+    pub script: LpString,
+    /// Zones (version > 2).
+    pub zones: Vec<Zone>,
+    /// Research tree path or empty (version > 3).
+    pub research_tree: LpString,
+    /// The clan's minds: its robot cap (version > 4; `gameplay.md` §1.1, read, measured 2..17).
+    pub minds: i32,
+    /// Relation table in physical order: other clan name and word (0 hostile, 1 neutral,
+    /// 2 allied; version > 5; `gameplay.md` §1.2, read and measured).
     pub relations: Vec<(LpString, i32)>,
 }
 
 impl Clan {
-    /// A mode 1…3 clan with a script base and an optional TRF path (tags 0, no relations).
-    pub fn active(name: &str, mode: u32, anchor: [f32; 2], script: &str, trf: &str) -> Self {
+    /// A clan of type `mode` with a script base, a research tree path (or empty) and
+    /// its minds; no zones, no relations.
+    pub fn new(name: &str, mode: u32, anchor: [f32; 2], script: &str, trf: &str, minds: i32) -> Self {
         Self {
             name: name.into(),
-            raw_id: 0,
+            raw_id: -1,
             anchor_x: anchor[0],
             anchor_y: anchor[1],
             mode,
-            body: ClanBody::Active {
-                first_resource: script.into(),
-                first_tag: 0,
-                second_resource: trf.into(),
-                second_tag: 0,
-            },
+            script: script.into(),
+            zones: Vec::new(),
+            research_tree: trf.into(),
+            minds,
             relations: Vec::new(),
         }
     }
 
-    /// A mode-0 (environment) clan without spatial groups.
-    pub fn environment(name: &str, script: &str) -> Self {
-        Self {
-            name: name.into(),
-            raw_id: 0,
-            anchor_x: 0.0,
-            anchor_y: 0.0,
-            mode: 0,
-            body: ClanBody::Environment {
-                first_resource: script.into(),
-                groups: Vec::new(),
-                second_resource: LpString::default(),
-                second_tag: 0,
-            },
-            relations: Vec::new(),
-        }
-    }
-
-    /// The script base (first resource) of either body.
-    pub fn first_resource(&self) -> &LpString {
-        match &self.body {
-            ClanBody::Environment { first_resource, .. } | ClanBody::Active { first_resource, .. } => first_resource,
-        }
-    }
-
-    /// The research tree path (second resource; empty when the clan names none) of
-    /// either body.
-    pub fn research_tree(&self) -> &LpString {
-        match &self.body {
-            ClanBody::Environment { second_resource, .. } | ClanBody::Active { second_resource, .. } => second_resource,
-        }
+    /// The clan's minds; a negative word reads as none.
+    pub fn minds(&self) -> u32 {
+        u32::try_from(self.minds).unwrap_or(0)
     }
 }
 

@@ -65,8 +65,8 @@ mod tests {
         let map = b.build(16, 16).unwrap();
         let mut tma = Tma::new("DATA\\MAPS\\x\\land");
         tma.paths.push(PathRecord { path_id: 7, points: vec![[5.0, 5.0, 0.0], [15.0, 5.0, 0.0]] });
-        tma.clans.push(Clan::environment("Nature", "n"));
-        tma.clans.push(Clan::active("Far", 1, [20.0, 20.0], "s", "t"));
+        tma.clans.push(Clan::new("Nature", 0, [0.0; 2], "n", "", 0));
+        tma.clans.push(Clan::new("Far", 1, [20.0, 20.0], "s", "t", 5));
         tma.objects.push(PlacedObject::new(UNIT_KIND, "UNITS\\ROBOTS\\scout.dat", [-3.0, 4.0, 0.0]));
         tma.objects.push(PlacedObject::new(0, "b_gen_01", [30.0, 30.0, 0.0]));
         tma.objects.push(PlacedObject::new(UNIT_KIND, "UNITS\\ROBOTS\\tank.dat", [2.0, 2.0, 0.0]));

@@ -117,17 +117,19 @@ fn a_dropped_bot_rejoins_its_seat_and_units_with_equal_hashes() {
     assert!(before.hash_checks >= 1 && before.hash_mismatches == 0, "{before:?}");
     let mode =
         |host: &App| host.world().resource::<MissionClans>().clans.iter().find(|c| c.index == clan).unwrap().mode;
+    // The clan's objects and their players (objects the computer builds meanwhile have none).
     let units_of = |host: &mut App| {
-        let mut q = host.world_mut().query::<&Owner>();
-        q.iter(host.world()).filter(|o| o.clan == clan as i32).map(|o| o.player).collect::<Vec<_>>()
+        let mut q = host.world_mut().query::<(&iron3d_core::OriginalObjectId, &Owner)>();
+        q.iter(host.world()).filter(|(_, o)| o.clan == clan as i32).map(|(id, o)| (id.0, o.player)).collect::<Vec<_>>()
     };
     let units = units_of(&mut host);
+    let kept = |now: Vec<(u32, Option<u8>)>| units.iter().all(|u| now.contains(u));
     bots[1].leave();
     step(&mut host, &mut bots, 40, Some(1));
     let seat = host.world().resource::<NetWatcher>().players[&number].clone();
     assert!(seat.away.is_some(), "the seat waits: {seat:?}");
     assert_eq!(mode(&host), 2, "the computer plays the clan meanwhile");
-    assert_eq!(units_of(&mut host), units, "the units keep their player");
+    assert!(kept(units_of(&mut host)), "the units keep their player");
     bots[1].rejoin(addr).unwrap();
     step(&mut host, &mut bots, 120, None);
     let after = bots[1].report();
@@ -135,7 +137,7 @@ fn a_dropped_bot_rejoins_its_seat_and_units_with_equal_hashes() {
     assert_eq!(bots[1].app.world().resource::<ClientSession>().clan, Some(clan), "the same clan");
     assert!(host.world().resource::<NetWatcher>().players[&number].connected());
     assert_eq!(mode(&host), 1, "the player plays its clan again");
-    assert_eq!(units_of(&mut host), units, "and has its units");
+    assert!(kept(units_of(&mut host)), "and has its units");
     assert!(after.hash_checks >= before.hash_checks + 2, "{after:?}");
     assert_eq!(after.hash_mismatches, 0, "{after:?}");
     let mirrors = bots[1].app.world().resource::<Mirrors>().by_id.len();

@@ -4,6 +4,7 @@
 
 use super::*;
 use iron3d_combat::CombatRules;
+use iron3d_core::ClanType;
 
 const BATTLE_UNIT: u32 = 0x0100_8000;
 const PLANT: u32 = 0x8000_0010;
@@ -11,9 +12,10 @@ const PLANT: u32 = 0x8000_0010;
 /// Two clans (1 and 2) at war or at peace, on the flat 120 × 120 map.
 fn battlefield(war: bool) -> App {
     let mut app = world_app(flat, |_, _| false);
-    let mut hostile = vec![vec![false; 3]; 3];
-    (hostile[1][2], hostile[2][1]) = (war, war);
-    app.world_mut().insert_resource(ClanRelations { hostile });
+    let mut relations = ClanRelations::uniform(vec![ClanType::NATURE, ClanType::PLAYER, ClanType::ENEMY], 1);
+    let word = if war { iron3d_core::relation::HOSTILE } else { iron3d_core::relation::NEUTRAL };
+    (relations.words[1][2], relations.words[2][1]) = (word, word);
+    app.world_mut().insert_resource(relations);
     app
 }
 
@@ -55,15 +57,28 @@ fn clans_at_war_fight_until_one_is_destroyed_and_it_leaves_through_world3d() {
 }
 
 #[test]
-fn clans_at_peace_and_the_environment_do_not_fight() {
+fn clans_at_peace_do_not_fight() {
     let mut app = battlefield(false);
     let a = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
-    let _nature = robot(&mut app, 3, 0, [60.0, 60.0], 0.0);
     let b = robot(&mut app, 2, 2, [80.0, 60.0], 0.0);
     run(&mut app, 100);
     assert!(events(&app, EventKind::Damaged).is_empty());
     assert_eq!(app.world().get::<Radar>(a).unwrap().target, None);
     assert_eq!(health(&app, b).unwrap().hp, health(&app, b).unwrap().max);
+}
+
+#[test]
+fn a_nature_clans_machine_attacks_every_clan_and_no_radar_lists_it() {
+    let mut app = battlefield(false);
+    let a = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    let nature = robot(&mut app, 3, 0, [60.0, 60.0], 0.0);
+    let b = robot(&mut app, 2, 2, [80.0, 60.0], 0.0);
+    run(&mut app, 100);
+    assert!(app.world().get::<Radar>(nature).unwrap().target.is_some(), "the animal picks a target");
+    assert_eq!(app.world().get::<Radar>(a).unwrap().target, None, "types 0 are dropped from radar lists");
+    assert_eq!(app.world().get::<Radar>(b).unwrap().target, None);
+    let damaged = events(&app, EventKind::Damaged);
+    assert!(!damaged.is_empty() && damaged.iter().all(|d| d.1[1] == 3), "only the animal fires: {damaged:?}");
 }
 
 #[test]

@@ -28,6 +28,7 @@ fn skirmish() -> App {
         anchor,
         bundle: String::new(),
         research_tree: String::new(),
+        minds: 17,
         relations: Vec::new(),
     };
     let clans =

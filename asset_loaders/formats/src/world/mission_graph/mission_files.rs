@@ -19,7 +19,7 @@ impl Walk<'_, '_> {
     /// TRF; one request per clan.
     pub(super) fn research_trees(&mut self, clans: &[Clan]) {
         for clan in clans {
-            let path = clan.research_tree().display();
+            let path = clan.research_tree.display();
             if path.is_empty() {
                 continue;
             }

@@ -170,9 +170,9 @@ fn missing_land_files_and_missions_are_reported() {
 fn with_clans(m: &mut Mem, trf: &str) {
     use crate::world::tma::Clan;
     let mut t = Tma::parse(&m.files["missions/m1/data.tma"], ReadOptions::strict()).unwrap();
-    t.clans.push(Clan::environment("Nature", "MISSIONS\\SCRIPTS\\nature"));
+    t.clans.push(Clan::new("Nature", 0, [0.0; 2], "MISSIONS\\SCRIPTS\\nature", "", 0));
     for name in ["Player", "Enemy"] {
-        t.clans.push(Clan::active(name, 1, [0.0; 2], "MISSIONS\\SCRIPTS\\default", trf));
+        t.clans.push(Clan::new(name, 1, [0.0; 2], "MISSIONS\\SCRIPTS\\default", trf, 5));
     }
     m.files.insert("missions/m1/data.tma".into(), t.to_bytes().unwrap());
 }

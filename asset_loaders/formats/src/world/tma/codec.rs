@@ -9,6 +9,8 @@ struct Reader<'a> {
     c: Cursor<'a>,
     options: ReadOptions,
     diagnostics: Vec<Diagnostic>,
+    /// The offset of every relation word read, per clan.
+    relation_words: Vec<Vec<u64>>,
 }
 
 impl Reader<'_> {
@@ -36,7 +38,7 @@ impl Reader<'_> {
 }
 
 pub(super) fn parse(data: &[u8], options: ReadOptions) -> Result<Tma> {
-    let mut r = Reader { c: Cursor::new(data), options, diagnostics: Vec::new() };
+    let mut r = Reader { c: Cursor::new(data), options, diagnostics: Vec::new(), relation_words: Vec::new() };
     let format_version = r.version("format_version", FORMAT_VERSION)?;
     let path_count = r.count(8, "paths")?;
     let mut paths = Vec::with_capacity(path_count as usize);
@@ -58,6 +60,7 @@ pub(super) fn parse(data: &[u8], options: ReadOptions) -> Result<Tma> {
     for i in 0..clan_count {
         clans.push(read_clan(&mut r, clan_section_version).via(format!("clan {i}"))?);
     }
+    older_demo_relations(&clans, &r.relation_words, &mut r.diagnostics);
     let object_section_version = r.version("object_section_version", OBJECT_VERSION)?;
     let object_count = r.count(36, "objects")?;
     let mut objects = Vec::with_capacity(object_count as usize);
@@ -112,61 +115,68 @@ fn read_clan(r: &mut Reader<'_>, version: u32) -> Result<Clan> {
     let anchor_y = r.c.f32()?;
     let mode_at = r.c.offset();
     let mode = r.c.u32()?;
-    let first_resource = if version > 1 { LpString::read(&mut r.c, "first resource")? } else { LpString::default() };
-    let tag_at = r.c.offset();
-    let body = if mode == 0 {
-        let mut groups = Vec::new();
-        if version > 2 {
-            let n = r.count(4, "spatial groups")?;
-            for _ in 0..n {
-                let k = r.count(20, "spatial records")?;
-                let mut group = Vec::with_capacity(k as usize);
-                for _ in 0..k {
-                    group.push([r.c.u32()?, r.c.u32()?, r.c.u32()?, r.c.u32()?, r.c.u32()?]);
-                }
-                groups.push(group);
-            }
+    if mode > 3 {
+        if r.options.strict {
+            return Err(Error::invalid(mode_at, "clan_mode", format!("clan type {mode} is not 0..3")));
         }
-        let (second_resource, second_tag) = read_second(r, version)?;
-        ClanBody::Environment { first_resource, groups, second_resource, second_tag }
-    } else {
-        if mode > 3 {
-            if r.options.strict {
-                return Err(Error::invalid(mode_at, "clan_mode", format!("mode {mode} is not 0..3")));
-            }
-            r.diagnostics.push(Diagnostic {
-                offset: mode_at,
-                rule: "clan_mode",
-                detail: format!("mode {mode} read as 1..3"),
-            });
+        r.diagnostics.push(Diagnostic { offset: mode_at, rule: "clan_mode", detail: format!("clan type {mode} kept") });
+    }
+    let script = if version > 1 { LpString::read(&mut r.c, "script")? } else { LpString::default() };
+    let mut zones = Vec::new();
+    if version > 2 {
+        let n = r.count(24, "zones")?;
+        zones.reserve(n as usize);
+        for _ in 0..n {
+            zones.push(Zone { kind: r.c.u32()?, centre: r.c.vec3()?, inner: r.c.f32()?, outer: r.c.f32()? });
         }
-        let first_tag = if version > 2 { r.c.i32()? } else { 0 };
-        if first_tag != 0 {
-            let detail =
-                format!("mode {mode} clan has first_tag {first_tag}; the general form would expect spatial entries");
-            if r.options.strict {
-                return Err(Error::invalid(tag_at, "clan_first_tag", detail));
-            }
-            r.diagnostics.push(Diagnostic { offset: tag_at, rule: "clan_first_tag", detail });
-        }
-        let (second_resource, second_tag) = read_second(r, version)?;
-        ClanBody::Active { first_resource, first_tag, second_resource, second_tag }
-    };
+    }
+    let research_tree = if version > 3 { LpString::read(&mut r.c, "research tree")? } else { LpString::default() };
+    let minds = if version > 4 { r.c.i32()? } else { 0 };
     let mut relations = Vec::new();
     if version > 5 {
         let n = r.count(8, "relations")?;
         relations.reserve(n as usize);
+        let mut at = Vec::with_capacity(n as usize);
         for _ in 0..n {
-            relations.push((LpString::read(&mut r.c, "relation clan name")?, r.c.i32()?));
+            let name = LpString::read(&mut r.c, "relation clan name")?;
+            at.push(r.c.offset());
+            relations.push((name, r.c.i32()?));
         }
+        r.relation_words.push(at);
     }
-    Ok(Clan { name, raw_id, anchor_x, anchor_y, mode, body, relations })
+    Ok(Clan { name, raw_id, anchor_x, anchor_y, mode, script, zones, research_tree, minds, relations })
 }
 
-fn read_second(r: &mut Reader<'_>, version: u32) -> Result<(LpString, i32)> {
-    let res = if version > 3 { LpString::read(&mut r.c, "second resource")? } else { LpString::default() };
-    let tag = if version > 4 { r.c.i32()? } else { 0 };
-    Ok((res, tag))
+/// A located `relation_convention` finding for each relation word 1 that an older
+/// iron3d demo wrote for war: a player or enemy clan whose table names no record for
+/// itself (the original's tables do) giving word 1 to another player or enemy clan.
+/// The original reads 1 as neutral (0 hostile, 2 allied), so such clans never fight.
+fn older_demo_relations(clans: &[Clan], words: &[Vec<u64>], out: &mut Vec<Diagnostic>) {
+    let plays = |name: &LpString| {
+        clans
+            .iter()
+            .any(|c| c.name.0.eq_ignore_ascii_case(&name.0) && matches!(c.mode, ClanType::PLAYER | ClanType::ENEMY))
+    };
+    for (clan, at) in clans.iter().zip(words) {
+        let names_itself = clan.relations.iter().any(|(n, _)| n.0.eq_ignore_ascii_case(&clan.name.0));
+        if names_itself || !plays(&clan.name) {
+            continue;
+        }
+        for ((name, word), &offset) in clan.relations.iter().zip(at) {
+            if *word == 1 && plays(name) {
+                out.push(Diagnostic {
+                    offset,
+                    rule: "relation_convention",
+                    detail: format!(
+                        "clan {:?} gives {:?} word 1 and names no record for itself: an older iron3d demo wrote 1 for \
+                         war, the original reads 1 as neutral (0 hostile, 2 allied)",
+                        clan.name.display(),
+                        name.display()
+                    ),
+                });
+            }
+        }
+    }
 }
 
 fn read_object(r: &mut Reader<'_>, v: u32) -> Result<PlacedObject> {
@@ -273,39 +283,23 @@ fn write_clan(out: &mut Vec<u8>, clan: &Clan, v: u32) -> Result<()> {
     out.put_f32(clan.anchor_x);
     out.put_f32(clan.anchor_y);
     out.put_u32(clan.mode);
-    let (first, second, tag) = match &clan.body {
-        ClanBody::Environment { first_resource, groups, second_resource, second_tag } => {
-            if v > 1 {
-                first_resource.write(out)?;
-            }
-            if v > 2 {
-                out.put_u32(count_u32(groups.len(), "spatial groups")?);
-                for g in groups {
-                    out.put_u32(count_u32(g.len(), "spatial records")?);
-                    for rec in g {
-                        rec.iter().for_each(|&w| out.put_u32(w));
-                    }
-                }
-            }
-            (None, second_resource, *second_tag)
-        }
-        ClanBody::Active { first_resource, first_tag, second_resource, second_tag } => {
-            (Some((first_resource, *first_tag)), second_resource, *second_tag)
-        }
-    };
-    if let Some((first, first_tag)) = first {
-        if v > 1 {
-            first.write(out)?;
-        }
-        if v > 2 {
-            out.put_i32(first_tag);
+    if v > 1 {
+        clan.script.write(out)?;
+    }
+    if v > 2 {
+        out.put_u32(count_u32(clan.zones.len(), "zones")?);
+        for z in &clan.zones {
+            out.put_u32(z.kind);
+            out.put_vec3(z.centre);
+            out.put_f32(z.inner);
+            out.put_f32(z.outer);
         }
     }
     if v > 3 {
-        second.write(out)?;
+        clan.research_tree.write(out)?;
     }
     if v > 4 {
-        out.put_i32(tag);
+        out.put_i32(clan.minds);
     }
     if v > 5 {
         out.put_u32(count_u32(clan.relations.len(), "relations")?);

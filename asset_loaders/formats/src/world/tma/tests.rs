@@ -26,8 +26,8 @@ fn fixture() -> Vec<u8> {
         .f32(0.0)
         .u32(0)
         .lp(b"")
-        .u32(1) // spatial groups
-        .u32(1)
+        .u32(1) // zones
+        .u32(1) // zone kind
         .u32(0)
         .f32(10.0)
         .f32(20.0)
@@ -108,20 +108,12 @@ fn hand_written_fixture_reads_every_field_and_round_trips() {
     assert_eq!(t.paths[0].path_id, 7, "path id is kept, not the index");
     assert_eq!(t.paths[0].points[1], [4.0, 5.0, 6.0]);
     assert_eq!(t.clans.len(), 2);
-    match &t.clans[0].body {
-        ClanBody::Environment { groups, .. } => {
-            assert_eq!(groups, &vec![vec![[0, 10f32.to_bits(), 20f32.to_bits(), 30f32.to_bits(), 1.5f32.to_bits()]]])
-        }
-        other => panic!("mode 0 must use the count-driven body: {other:?}"),
-    }
-    match &t.clans[1].body {
-        ClanBody::Active { first_resource, second_resource, second_tag, .. } => {
-            assert_eq!(first_resource.as_bytes(), b"MISSIONS\\SCRIPTS\\default");
-            assert_eq!(second_resource.as_bytes(), b"MISSIONS\\SCRIPTS\\auto.trf");
-            assert_eq!(*second_tag, 3);
-        }
-        other => panic!("{other:?}"),
-    }
+    assert_eq!(t.clans[0].zones, [Zone { kind: 1, centre: [0.0, 10.0, 20.0], inner: 30.0, outer: 1.5 }]);
+    let player = &t.clans[1];
+    assert!(player.zones.is_empty());
+    assert_eq!(player.script.as_bytes(), b"MISSIONS\\SCRIPTS\\default");
+    assert_eq!(player.research_tree.as_bytes(), b"MISSIONS\\SCRIPTS\\auto.trf");
+    assert_eq!(player.minds(), 3);
     assert_eq!(t.clans[1].relations, vec![(LpString::from("Nature"), 1)]);
     let o = &t.objects[0];
     assert!(o.is_unit_reference());
@@ -203,7 +195,7 @@ fn older_section_versions_follow_the_engine_gates() {
 }
 
 #[test]
-fn strict_rejects_class_flags_first_tag_and_non_finite_transforms() {
+fn strict_rejects_class_flags_clan_types_and_non_finite_transforms() {
     let t = Tma::parse(&fixture(), ReadOptions::strict()).unwrap();
     let mut bad = t.clone();
     bad.objects[0].class_or_flags = 1;
@@ -214,15 +206,13 @@ fn strict_rejects_class_flags_first_tag_and_non_finite_transforms() {
     ));
     assert!(Tma::parse(&bytes, ReadOptions::compatible()).is_ok());
     let mut bad = t.clone();
-    if let ClanBody::Active { first_tag, .. } = &mut bad.clans[1].body {
-        *first_tag = 2;
-    }
+    bad.clans[1].mode = 4;
     let bytes = bad.to_bytes().unwrap();
     assert!(matches!(
         Tma::parse(&bytes, ReadOptions::strict()).unwrap_err().kind,
-        ErrorKind::Invalid { rule: "clan_first_tag", .. }
+        ErrorKind::Invalid { rule: "clan_mode", .. }
     ));
-    assert_eq!(Tma::parse(&bytes, ReadOptions::compatible()).unwrap().diagnostics[0].rule, "clan_first_tag");
+    assert_eq!(Tma::parse(&bytes, ReadOptions::compatible()).unwrap().diagnostics[0].rule, "clan_mode");
     let mut bad = t;
     bad.objects[0].orientation[1] = f32::NAN;
     let e = Tma::parse(&bad.to_bytes().unwrap(), ReadOptions::compatible()).unwrap_err();
@@ -232,8 +222,8 @@ fn strict_rejects_class_flags_first_tag_and_non_finite_transforms() {
 #[test]
 fn generated_mission_round_trips() {
     let mut t = Tma::new("DATA\\MAPS\\Gen\\land");
-    t.clans.push(Clan::environment("Nature", ""));
-    t.clans.push(Clan::active("Player", 1, [100.0, 200.0], "MISSIONS\\SCRIPTS\\default", ""));
+    t.clans.push(Clan::new("Nature", 0, [0.0; 2], "", "", 0));
+    t.clans.push(Clan::new("Player", 1, [100.0, 200.0], "MISSIONS\\SCRIPTS\\default", "", 5));
     t.objects.push(PlacedObject::new(0, "r_h_01", [1.0, 2.0, 3.0]).with_property(Property::int("LogicalID", 3)));
     let bytes = t.to_bytes().unwrap();
     let back = Tma::parse(&bytes, ReadOptions::strict()).unwrap();
@@ -263,25 +253,18 @@ fn object() -> impl Strategy<Value = PlacedObject> {
 }
 
 fn clan() -> impl Strategy<Value = Clan> {
-    (
-        lp(),
-        0u32..4,
-        any::<i32>(),
-        proptest::collection::vec(proptest::collection::vec(any::<[u32; 5]>(), 0..3), 0..3),
-        lp(),
-    )
-        .prop_map(|(name, mode, tag, groups, res)| {
-            let mut c = Clan::environment("", "");
+    (lp(), 0u32..4, any::<i32>(), proptest::collection::vec((any::<u32>(), finite3(), finite3()), 0..3), lp()).prop_map(
+        |(name, mode, tag, zones, res)| {
+            let mut c = Clan::new("", mode, [0.0; 2], "", "", tag);
             c.name = name;
-            c.mode = mode;
-            c.body = if mode == 0 {
-                ClanBody::Environment { first_resource: res.clone(), groups, second_resource: res, second_tag: tag }
-            } else {
-                ClanBody::Active { first_resource: res.clone(), first_tag: 0, second_resource: res, second_tag: tag }
-            };
+            c.script = res.clone();
+            c.research_tree = res;
+            c.zones =
+                zones.into_iter().map(|(kind, centre, r)| Zone { kind, centre, inner: r[0], outer: r[1] }).collect();
             c.relations = vec![(LpString::from("x"), tag)];
             c
-        })
+        },
+    )
 }
 
 proptest! {
@@ -317,4 +300,29 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn relation_words_an_older_demo_wrote_for_war_are_located_findings() {
+    let mut t = Tma::new("DATA\\MAPS\\Gen\\land");
+    t.clans.push(Clan::new("Nature", ClanType::NATURE, [0.0; 2], "", "", 0));
+    t.clans.push(Clan::new("Player", ClanType::PLAYER, [0.0; 2], "s", "", 5));
+    t.clans.push(Clan::new("Enemy", ClanType::ENEMY, [0.0; 2], "s", "", 5));
+    t.clans[1].relations = vec![("Enemy".into(), 1)];
+    t.clans[2].relations = vec![("Nature".into(), 1), ("Player".into(), 1)];
+    let bytes = t.to_bytes().unwrap();
+    let found = Tma::parse(&bytes, ReadOptions::strict()).unwrap().diagnostics;
+    assert_eq!(found.len(), 2, "{found:?}");
+    for d in &found {
+        assert_eq!(d.rule, "relation_convention");
+        let at = d.offset as usize;
+        assert_eq!(bytes[at..at + 4], 1u32.to_le_bytes(), "the offset is the word's");
+    }
+    assert!(found[0].detail.contains("\"Player\" gives \"Enemy\" word 1"), "{}", found[0].detail);
+    // The original's tables name every clan, themselves included: no finding.
+    for clan in 0..3 {
+        let names = ["Nature", "Player", "Enemy"];
+        t.clans[clan].relations = names.iter().enumerate().map(|(i, n)| ((*n).into(), i32::from(i == clan))).collect();
+    }
+    assert!(Tma::parse(&t.to_bytes().unwrap(), ReadOptions::strict()).unwrap().diagnostics.is_empty());
 }
