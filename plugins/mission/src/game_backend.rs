@@ -39,8 +39,10 @@ impl GameMissionBackend {
     }
 }
 
-/// The game directory as the script loader sees it: a missing file is `Ok(None)`.
-struct GameScriptFiles(Arc<GameDir>);
+/// The game directory as the script loader sees it (`iron3d_core::ScriptFiles`): a
+/// missing file is `Ok(None)`. The load publishes it with the clans; tools that load
+/// script packages outside a mission (`iron3d-cli verify`) use it too.
+pub struct GameScriptFiles(pub Arc<GameDir>);
 
 impl iron3d_core::ScriptFiles for GameScriptFiles {
     fn read(&self, path: &str) -> std::result::Result<Option<Vec<u8>>, String> {
@@ -99,25 +101,6 @@ impl GameMissionBackend {
         Ok(())
     }
 
-    fn description(tma: &Tma, prepared: &mut Vec<PreparedObject>) -> Result<()> {
-        for (i, o) in tma.objects.iter().enumerate() {
-            let key = o.resource_name.display();
-            let name = if o.instance_name.is_empty() { key.clone() } else { o.instance_name.display() };
-            prepared.push(PreparedObject {
-                id: u32::try_from(i).map_err(|_| Error::rule("object_count", "too many objects"))?,
-                name,
-                key,
-                components: Vec::new(),
-                // `raw_after_resource` holds the clan / SuperAI slot (docs/reference/runtime.md §3.2).
-                clan: o.raw_after_resource as i32,
-                record: PlacedRecord::from(o),
-                properties: PropertyBag::of(o),
-                extras: ObjectExtras::default(),
-            });
-        }
-        Ok(())
-    }
-
     /// The tag-26 items of a prototype's control description and its NDP rows (spec
     /// `docs/reference/runtime.md` §4.5), read once per prototype.
     pub(crate) fn production_part(&self, p: &Prototype) -> Result<Option<ProductionPart>> {
@@ -159,7 +142,7 @@ impl GameMissionBackend {
         let link = format!("placed object {} ({})", o.id, o.name);
         let mut class = None;
         o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
-            let bytes = self.game.read_file(&o.key).via(link.clone())?;
+            let bytes = self.game.read_file(&o.key).in_file(o.key.clone()).via(link.clone())?;
             let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
             class = Some(dat.class_word());
             let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
@@ -309,8 +292,7 @@ impl MissionBackend for GameMissionBackend {
             MissionLoadPhase::Foundation => self.foundation(prepared, progress),
             MissionLoadPhase::Description => {
                 let tma = prepared.mission_file.take().ok_or_else(|| missing("mission file"))?;
-                let mut objects = Vec::new();
-                Self::description(&tma, &mut objects)?;
+                let objects = placed_objects(&tma)?;
                 progress(objects.len(), objects.len());
                 prepared.objects = objects;
                 prepared.land_path = Some(tma.land_path.display());
@@ -324,6 +306,34 @@ impl MissionBackend for GameMissionBackend {
             _ => Ok(()),
         }
     }
+}
+
+/// The placed objects of a mission file as the load's `Description` phase prepares them
+/// (id = index in the file, display name, key, clan, record, properties), unresolved:
+/// [`MissionBackend::prepare_object`] resolves each one as the `Prototypes` phase does.
+///
+/// # Errors
+/// More objects than a `u32` id can number.
+pub fn placed_objects(tma: &Tma) -> Result<Vec<PreparedObject>> {
+    tma.objects
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let key = o.resource_name.display();
+            let name = if o.instance_name.is_empty() { key.clone() } else { o.instance_name.display() };
+            Ok(PreparedObject {
+                id: u32::try_from(i).map_err(|_| Error::rule("object_count", "too many objects"))?,
+                name,
+                key,
+                components: Vec::new(),
+                // `raw_after_resource` holds the clan / SuperAI slot (docs/reference/runtime.md §3.2).
+                clan: o.raw_after_resource as i32,
+                record: PlacedRecord::from(o),
+                properties: PropertyBag::of(o),
+                extras: ObjectExtras::default(),
+            })
+        })
+        .collect()
 }
 
 /// The placed object's property scaling its top speed (`docs/reference/world.md` §1.6).

@@ -20,7 +20,7 @@ mod start;
 
 pub use backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 pub use catalogue::{Catalogue, MISSIONS_DIR, MissionEntry, MissionKind, MissionName};
-pub use game_backend::{GameMissionBackend, data_layers};
+pub use game_backend::{GameMissionBackend, GameScriptFiles, data_layers, placed_objects};
 pub use objects::{
     MissionObject, MissionObjectRegistered, ObjectComponent, Pending, PlacedRecord, Registered, ResolvedPrototype,
 };

@@ -75,7 +75,8 @@ fn read(files: &dyn ScriptFiles, path: &str) -> iron3d_formats::Result<Option<Ve
 }
 
 fn required(files: &dyn ScriptFiles, path: &str) -> iron3d_formats::Result<Vec<u8>> {
-    read(files, path)?.ok_or_else(|| Error::new(ErrorKind::NotFound(format!("script file {path}"))))
+    read(files, path)?
+        .ok_or_else(|| Error::new(ErrorKind::NotFound(format!("script file {path}"))).in_file(path.to_string()))
 }
 
 /// The variables of a table: every counted declaration in file order (§3.8).

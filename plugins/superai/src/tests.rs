@@ -183,6 +183,8 @@ fn missing_scr_and_missing_fml_are_located_errors() {
     files.files.remove("missions/scripts/test.fml");
     let e = package::load(&files, "MISSIONS\\SCRIPTS\\test", 73, LoadMode::Compatible).unwrap_err();
     assert!(e.to_string().contains("test.fml"), "{e}");
+    let named = iron3d_formats::Frame::File("MISSIONS/SCRIPTS/test.fml".into());
+    assert!(e.chain.contains(&named), "the missing file is the error's file: {e:?}");
     let e = package::load(&files, "MISSIONS\\SCRIPTS\\other", 73, LoadMode::Compatible).unwrap_err();
     assert!(e.to_string().contains("other.scr"), "{e}");
 }

@@ -265,16 +265,22 @@ struct RoundTrip {
     identical: bool,
 }
 
+/// An archive's bytes read (compatible mode) and saved again through the lossless
+/// document model of its kind (NRes by its magic, else RsLi); `name` is the file errors
+/// name. An untouched archive saves byte-identical.
+pub fn lossless_save(bytes: &[u8], name: &str) -> anyhow::Result<Vec<u8>> {
+    Ok(if bytes.starts_with(b"NRes") {
+        let nres = Nres::parse(bytes, ReadOptions::compatible()).in_file(name)?;
+        NresDocument::from_archive(&nres).save().in_file(name)?
+    } else {
+        let lib = Rsli::parse(bytes, ReadOptions::compatible()).in_file(name)?;
+        RsliDocument::from_library(&lib).and_then(|d| d.save()).in_file(name)?
+    })
+}
+
 fn roundtrip(file: &Path, output: &Path, json: bool) -> anyhow::Result<()> {
     let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-    let name = file.display().to_string();
-    let saved = if bytes.starts_with(b"NRes") {
-        let nres = Nres::parse(&bytes, ReadOptions::compatible()).in_file(name)?;
-        NresDocument::from_archive(&nres).save()?
-    } else {
-        let lib = Rsli::parse(&bytes, ReadOptions::compatible()).in_file(name)?;
-        RsliDocument::from_library(&lib)?.save()?
-    };
+    let saved = lossless_save(&bytes, &file.display().to_string())?;
     std::fs::write(output, &saved).with_context(|| format!("writing {}", output.display()))?;
     let r = RoundTrip {
         file: file.display().to_string(),

@@ -50,6 +50,42 @@ pub fn file_json(game: &GameDir, file: &str) -> Value {
     json!({"file": file, "layer": game.layer_of(file), "layers": game.layers_of(file)})
 }
 
+/// An archive file of one layer.
+pub struct LayerArchive {
+    /// The layer's name.
+    pub layer: String,
+    /// The file on disk.
+    pub path: PathBuf,
+    /// Its path inside the layer, as the layer spells it (errors name it).
+    pub name: String,
+}
+
+/// Every layer's own archives (files starting with an NRes or RsLi magic), replaced or
+/// not: a lower archive still serves the entries a higher one of the same path does not
+/// hold. Bottom layer first, each in index order.
+pub fn layer_archives(game: &GameDir) -> Vec<LayerArchive> {
+    game.layers()
+        .iter()
+        .enumerate()
+        .flat_map(|(i, layer)| {
+            game.index().layer_files(i).map(move |(_, rel)| LayerArchive {
+                layer: layer.name(),
+                path: layer.root.join(rel),
+                name: rel.display().to_string(),
+            })
+        })
+        .filter(|a| is_archive(&a.path))
+        .collect()
+}
+
+/// True when the file starts with an NRes or RsLi magic.
+fn is_archive(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()
+        && (magic == *b"NRes" || magic == *b"NL\0\x01")
+}
+
 /// A game tree that remembers every file read from it (loose files and archives).
 pub struct Recorded<'a> {
     game: &'a GameDir,

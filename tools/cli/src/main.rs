@@ -15,6 +15,7 @@ mod script_cmd;
 mod sim_cmd;
 mod sound_cmd;
 mod validate_cmd;
+mod verify_cmd;
 mod world_cmd;
 
 use clap::{Parser, Subcommand};
@@ -53,6 +54,10 @@ enum Command {
     Script(script_cmd::ScriptCommand),
     /// Check every archive of a game tree in strict and compatible mode.
     Validate(validate_cmd::ValidateArgs),
+    /// Check a player's copy of the game: archives, textures, missions, placed objects,
+    /// script packages, research trees and clans, one PASS/FAIL line each.
+    #[command(after_help = verify_cmd::AFTER_HELP)]
+    Verify(verify_cmd::VerifyArgs),
     /// Generate the demo game tree in the real formats.
     #[command(subcommand)]
     Demo(demo_cmd::DemoCommand),
@@ -92,6 +97,7 @@ fn main() -> std::process::ExitCode {
         Command::Archive(cmd) => archive_cmd::run(cmd),
         Command::Prototype(cmd) => prototype_cmd::run(cmd),
         Command::Validate(args) => validate_cmd::run(args),
+        Command::Verify(args) => verify_cmd::run(args),
         Command::Eu7(cmd) => eu7_cmd::run(cmd),
         Command::Demo(cmd) => demo_cmd::run(cmd),
         Command::Sound(cmd) => sound_cmd::run(cmd),

@@ -7,8 +7,15 @@ use iron3d_vfs::Address;
 
 /// Prints a value as pretty JSON on standard output.
 pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
-    Ok(())
+    print_text(&format!("{}\n", serde_json::to_string_pretty(value)?))
+}
+
+/// Writes `text` to standard output; a closed output (`| head`) is an error, not a panic.
+pub fn print_text(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    Ok(out.flush()?)
 }
 
 /// A progress bar on standard error for `len` steps (hidden when not a terminal).

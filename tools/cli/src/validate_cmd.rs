@@ -2,7 +2,7 @@
 //! project's data, the game, the mods) in strict and in compatible mode, decode every
 //! entry, and summarise.
 
-use crate::layers::{Mods, layers_json};
+use crate::layers::{LayerArchive, Mods, layer_archives, layers_json};
 use crate::output::{print_json, progress};
 use anyhow::bail;
 use clap::Args;
@@ -55,33 +55,13 @@ fn check(path: &std::path::Path, name: &str, options: ReadOptions) -> Result<usi
     Ok(archive.len())
 }
 
-/// True when the file starts with an NRes or RsLi magic.
-fn is_archive(path: &std::path::Path) -> bool {
-    use std::io::Read;
-    let mut magic = [0u8; 4];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()
-        && (magic == *b"NRes" || magic == *b"NL\0\x01")
-}
-
 /// Runs the validation; fails when any archive fails in either mode.
 pub fn run(args: ValidateArgs) -> anyhow::Result<()> {
     let game = args.mods.open(&args.game_dir)?;
-    // Every layer's own archives, replaced or not: a lower archive still serves the
-    // entries a higher one of the same path does not hold.
-    let archives: Vec<(String, PathBuf, String)> = game
-        .layers()
-        .iter()
-        .enumerate()
-        .flat_map(|(i, layer)| {
-            game.index()
-                .layer_files(i)
-                .map(move |(_, rel)| (layer.name(), layer.root.join(rel), rel.display().to_string()))
-        })
-        .filter(|(_, path, _)| is_archive(path))
-        .collect();
+    let archives = layer_archives(&game);
     let bar = progress(archives.len() as u64, "validating");
     let mut report = Report { layers: layers_json(&game)?, ..Report::default() };
-    for (layer, path, name) in archives {
+    for LayerArchive { layer, path, name } in archives {
         report.archives += 1;
         match check(&path, &name, ReadOptions::strict()) {
             Ok(n) => report.entries += n,

@@ -172,9 +172,9 @@ impl<'a> PrototypeResolver<'a> {
     }
 
     fn resolve_uncached(&self, key: &str) -> Result<Prototype> {
-        let index = self
-            .find_entry(key)
-            .ok_or_else(|| Error::new(ErrorKind::NotFound(format!("prototype {key} in {REGISTRY_ARCHIVE}"))))?;
+        let index = self.find_entry(key).ok_or_else(|| {
+            Error::new(ErrorKind::NotFound(format!("prototype {key} in {REGISTRY_ARCHIVE}"))).in_file(REGISTRY_ARCHIVE)
+        })?;
         let name = self.registry.entries()[index].display_name();
         let mut refs = Vec::new();
         let mut stack = vec![name.clone()];
@@ -199,6 +199,7 @@ impl<'a> PrototypeResolver<'a> {
             let link = format!("reference {i} of {key} -> parent {resource}");
             let parent = self.registry.find(r.resource()).ok_or_else(|| {
                 Error::new(ErrorKind::NotFound(format!("parent prototype {resource} in {REGISTRY_ARCHIVE}")))
+                    .in_file(REGISTRY_ARCHIVE)
                     .via(link.clone())
             })?;
             if stack.iter().any(|k| k.eq_ignore_ascii_case(&resource)) {
@@ -237,7 +238,9 @@ impl<'a> PrototypeResolver<'a> {
         } else {
             format!("archive {} is missing (needed for {})", r.archive, r.resource)
         };
-        Error::rule("broken_mesh_reference", detail).via(format!("mesh reference of {}", r.provenance))
+        Error::rule("broken_mesh_reference", detail)
+            .in_file(r.archive.clone())
+            .via(format!("mesh reference of {}", r.provenance))
     }
 }
 
@@ -334,9 +337,15 @@ mod tests {
         let e = r.resolve("broken").as_ref().clone().unwrap_err();
         assert!(e.to_string().contains("entry gone.msh is missing from archive bases.rlb"), "{e}");
         assert!(e.to_string().starts_with("prototype broken -> mesh reference of broken"), "{e}");
+        assert!(e.chain.contains(&crate::Frame::File("bases.rlb".into())), "the archive is the error's file: {e}");
         let e = r.resolve("no_archive").as_ref().clone().unwrap_err();
         assert!(e.to_string().contains("archive cut.rlb is missing"), "{e}");
-        assert!(matches!(r.resolve("absent").as_ref(), Err(Error { kind: ErrorKind::NotFound(_), .. })));
+        let absent = r.resolve("absent").as_ref().clone().unwrap_err();
+        assert!(matches!(absent.kind, ErrorKind::NotFound(_)), "{absent}");
+        assert!(
+            absent.chain.contains(&crate::Frame::File(REGISTRY_ARCHIVE.into())),
+            "the registry is its file: {absent}"
+        );
     }
 
     #[test]
