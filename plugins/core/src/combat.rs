@@ -118,9 +118,9 @@ impl ClanRelations {
                     filed[a][b] = *word as u32;
                 }
             }
-            for b in 0..n {
+            for (b, word) in filed[a].iter_mut().enumerate() {
                 if neutral(a) || neutral(b) {
-                    filed[a][b] = relation::NEUTRAL;
+                    *word = relation::NEUTRAL;
                 }
             }
             filed[a][a] = relation::ALLIED;

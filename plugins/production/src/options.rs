@@ -7,7 +7,6 @@
 //! and left out. Nothing depends on a scheme's file name. (A research tree names parts,
 //! never schemes: what its clan may build of these is research's decision.)
 
-use crate::state::Production;
 use crate::step::{probe, report, rules};
 use bevy_ecs::prelude::*;
 use iron3d_core::{BuildOption, BuildOptions, MissionClans, ProductionEvent, SchemeNames, ScriptFiles, UnitClass};

@@ -34,7 +34,7 @@ use iron3d_core::{
     BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CommandQueue, Difficulty, GameClock, Health,
     Kinematics, ManualControl, MissionOutcome, ModelBounds, MotionLimits, MotionRequest, Movable, NavStatus,
     ObjectHandle, ObjectTable, OriginalObjectId, Owner, PieceAnimation, PreviousSimTransform, ProductionParts,
-    Projectile, Radar, ResearchBoard, SchemeNames, ShotCounter, SimObject, SimRandom, SimTransform, SteerIntent,
+    Projectile, Radar, MindBoard, ResearchBoard, SchemeNames, ShotCounter, SimObject, SimRandom, SimTransform, SteerIntent,
     SuperAiSlots, TableLayout, UnitClass, Weapon,
 };
 use iron3d_mission::{MissionObject, PlacedRecord, PreparedObject};
@@ -219,6 +219,7 @@ fn resource_parts() -> &'static [ResourcePart] {
             resource_part::<SuperAiSlots>(),
             resource_part::<MissionOutcome>(),
             resource_part::<ResearchBoard>(),
+            resource_part::<MindBoard>(),
             resource_part::<BuildOptions>(),
             resource_part::<ShotCounter>(),
             resource_part::<iron3d_economy::Economy>(),

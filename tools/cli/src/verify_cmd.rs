@@ -280,7 +280,7 @@ impl Tree {
     fn scripts(&self, missions: &[Mission]) -> Check {
         let mut check = Check::new("scripts", "script packages load against their varsets");
         let files = GameScriptFiles(Arc::clone(&self.game));
-        for (bundle, clan) in Self::clan_files(missions, |c| c.first_resource().display()) {
+        for (bundle, clan) in Self::clan_files(missions, |c| c.script.display()) {
             let scr =
                 if bundle.to_ascii_lowercase().ends_with(".scr") { bundle.clone() } else { format!("{bundle}.scr") };
             check.item(guarded(self, &scr, || {
@@ -294,7 +294,7 @@ impl Tree {
     /// `research`: every clan's research tree, read as production reads it.
     fn research(&self, missions: &[Mission]) -> Check {
         let mut check = Check::new("research", "research trees read");
-        for (path, clan) in Self::clan_files(missions, |c| c.research_tree().display()) {
+        for (path, clan) in Self::clan_files(missions, |c| c.research_tree.display()) {
             check.item(guarded(self, &path, || {
                 let bytes = self.read(&path, &clan)?;
                 iron3d_production::ResearchTree::parse(&path, &bytes)
