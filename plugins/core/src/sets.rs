@@ -99,15 +99,19 @@ pub enum SuperAiPhase {
     Strategy,
 }
 
-/// The two steps inside [`SimSystems::Production`]: ore income first (mines fill their
+/// The steps inside [`SimSystems::Production`]: ore income first (mines fill their
 /// stores, `iron3d_economy`), then the build and research orders pay from the stores
-/// (`iron3d_production`).
+/// (`iron3d_production`), then the step's events reach those who keep track of them in
+/// the same tick (the strategic memory), so nothing waits in the message queue across
+/// a save.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProductionPhase {
     /// Mining.
     Income,
     /// Build and research orders, queues, finished robots.
     Orders,
+    /// Readers of this tick's production events.
+    Results,
 }
 
 /// The three steps inside [`SimSystems::Behavior`]: the orders due this tick are taken,
@@ -178,7 +182,9 @@ pub(crate) fn configure(app: &mut App) {
     )
     .configure_sets(
         FixedUpdate,
-        (ProductionPhase::Income, ProductionPhase::Orders).chain().in_set(SimSystems::Production),
+        (ProductionPhase::Income, ProductionPhase::Orders, ProductionPhase::Results)
+            .chain()
+            .in_set(SimSystems::Production),
     )
     .configure_sets(
         FixedUpdate,

@@ -13,8 +13,10 @@ use std::io::Read;
 
 /// The format version this engine writes (3: a save holds the simulation state,
 /// `Snapshot`, written through serde derives; 4: a hosted game's seats, chunk `seat`;
-/// 5: the objects chunk in columns, one per saved component).
-pub const FORMAT_VERSION: u16 = 5;
+/// 5: the objects chunk in columns, one per saved component; 6: the original's clan
+/// relations and types, the clans' minds and the research tree's items in the
+/// snapshot).
+pub const FORMAT_VERSION: u16 = 6;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -316,11 +318,13 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// record reader leaves them out, and the save is re-simulated as a version-1 save is.
 /// Version 3 → 4 changes no bytes: version 3 has no `seat` chunk, so a file of it reads
 /// as a game without seats (single player, or a hosted game whose seats were not kept).
-/// Version 4 → 5: version 4's objects chunk (layout 2, a record per object) is regrouped
-/// into layout 3's columns when the snapshot is read (`snapshot::columns_of_rows`).
+/// Versions 3, 4 and 5 → 6: their snapshots hold the state of the project's older clan
+/// and research rules (relations read as war or peace, no minds, the research tree
+/// misread); the record reader leaves them out and the save is re-simulated under
+/// the current rules, as a version-2 save is.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=4 | FORMAT_VERSION => Ok(()),
+        1..=5 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

@@ -218,14 +218,15 @@ impl Record {
         };
         let h = container.header;
         let snapshot = match h.format_version {
-            // Its snapshot went through reflection: re-simulated instead (`format::migrate`).
-            2 => None,
+            // Its snapshot went through reflection (2) or holds the older rules' state
+            // (3 to 5): re-simulated instead (`format::migrate`).
+            2..=5 => None,
             _ => Snapshot::from_chunks(&container.chunks, bytes.len())?,
         };
         if let Some(s) = &snapshot {
             s.parse()?;
         }
-        if kind == FileKind::Save && h.format_version >= 3 && snapshot.is_none() {
+        if kind == FileKind::Save && h.format_version >= crate::format::FORMAT_VERSION && snapshot.is_none() {
             return Err(FormatError {
                 chunk: "objs".into(),
                 offset: bytes.len(),

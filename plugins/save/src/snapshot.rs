@@ -1,12 +1,12 @@
-//! [`Snapshot`]: the simulation state at a tick boundary, as chunks (format version 5).
+//! [`Snapshot`]: the simulation state at a tick boundary, as chunks (format version 6).
 //!
 //! * `objs`: every simulated object by `OriginalObjectId`, in id order, in columns
 //!   (layout 3, [`Columns`]): the ids, a bit mask per object telling which simulation
 //!   components it has ([`object_parts`]: what the state hash reads and everything else
 //!   that changes what happens next), the names, then one column per component with
 //!   the values of the objects that have it. Like values side by side deflate smaller
-//!   and faster than one record per object (layout 2, format versions 3 and 4, regrouped
-//!   when read: [`columns_of_rows`]).
+//!   and faster than one record per object (layout 2, format versions 3 and 4, whose
+//!   snapshots are re-simulated now).
 //! * `shot`: the shells in flight.
 //! * `ress`: the simulation's resources ([`resource_parts`]: the clock, the random
 //!   streams, the command queue, economy, production, research, the shot counter, the
@@ -32,9 +32,9 @@ use bevy_ecs::prelude::*;
 use iron3d_core::PropertyBag;
 use iron3d_core::{
     BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CommandQueue, Difficulty, GameClock, Health,
-    Kinematics, ManualControl, MissionOutcome, ModelBounds, MotionLimits, MotionRequest, Movable, NavStatus,
+    Kinematics, ManualControl, MindBoard, MissionOutcome, ModelBounds, MotionLimits, MotionRequest, Movable, NavStatus,
     ObjectHandle, ObjectTable, OriginalObjectId, Owner, PieceAnimation, PreviousSimTransform, ProductionParts,
-    Projectile, Radar, MindBoard, ResearchBoard, SchemeNames, ShotCounter, SimObject, SimRandom, SimTransform, SteerIntent,
+    Projectile, Radar, ResearchBoard, SchemeNames, ShotCounter, SimObject, SimRandom, SimTransform, SteerIntent,
     SuperAiSlots, TableLayout, UnitClass, Weapon,
 };
 use iron3d_mission::{MissionObject, PlacedRecord, PreparedObject};
@@ -269,9 +269,7 @@ impl Snapshot {
         Ok(Self(CHUNKS.iter().zip(data).map(|((name, v), w)| Chunk::new(*name, *v, w.0)).collect()))
     }
 
-    /// The snapshot's chunks from a file's (`None`: the file has none of them), an
-    /// objects chunk of layout 2 (format version 4) regrouped as layout 3
-    /// ([`columns_of_rows`]).
+    /// The snapshot's chunks from a file's (`None`: the file has none of them).
     ///
     /// # Errors
     /// Some of the snapshot's chunks present and others missing.
@@ -284,7 +282,6 @@ impl Snapshot {
             .iter()
             .zip(CHUNKS)
             .map(|(c, (name, _))| match c {
-                Some(c) if c.name == OBJECTS && c.version == 2 => columns_of_rows(c),
                 Some(c) => Ok((*c).clone()),
                 None => Err(FormatError {
                     chunk: String::from_utf8_lossy(&name).into_owned(),
@@ -398,34 +395,6 @@ fn write_objects(world: &World, objects: &[(u32, Entity)]) -> Result<Columns, St
         (part.write)(world, &entities, 1 << k, &mut columns.masks, w)?;
     }
     Ok(columns)
-}
-
-/// Format version 4's objects chunk (layout 2: per object its id, part mask, name and
-/// parts) as layout 3: the same values' bytes regrouped in columns (migration 4 → 5).
-///
-/// # Errors
-/// Data that does not parse as layout 2, naming the chunk and the byte.
-pub(crate) fn columns_of_rows(chunk: &Chunk) -> Result<Chunk, FormatError> {
-    let parts = object_parts();
-    let mut r = Reader::chunk(chunk);
-    let mut columns = Columns::new();
-    for _ in 0..r.count(10)? {
-        let id = r.u32()?;
-        let mask = known_mask(&mut r, id)?;
-        let at = r.offset();
-        let name = r.str()?;
-        columns.names.str(&name).map_err(|e| r.error_at(at, e))?;
-        for (k, part) in parts.iter().enumerate().filter(|(k, _)| mask >> k & 1 == 1) {
-            let at = r.offset();
-            (part.read)(&mut r, 1)?;
-            columns.parts[k].bytes(&chunk.data[at..r.offset()]);
-        }
-        columns.ids.push(id);
-        columns.masks.push(mask);
-    }
-    r.done()?;
-    let data = Columns::join(&[columns]).map_err(|e| r.error(e))?;
-    Ok(Chunk { name: OBJECTS, version: 3, data, offset: chunk.offset, stored: chunk.stored })
 }
 
 /// An object's part mask, refused if it names parts this engine does not know.
@@ -550,31 +519,4 @@ fn read_objects(chunk: &Chunk) -> Result<(Vec<SavedObject>, Vec<Value>), FormatE
     });
     let objects = ids.into_iter().zip(masks).zip(names).map(|((id, mask), name)| SavedObject { id, name, mask });
     Ok((objects.collect(), columns.into_iter().collect::<Result<_, _>>()?))
-}
-
-/// Layout 3's objects chunk back as layout 2 (format version 4's rows), for the
-/// migration test.
-#[cfg(test)]
-pub(crate) fn rows_of_columns(chunk: &Chunk) -> Vec<u8> {
-    let parts = object_parts();
-    let mut r = Reader::chunk(chunk);
-    let n = r.count(10).expect("a count");
-    let ids: Vec<u32> = (0..n).map(|_| r.u32().expect("an id")).collect();
-    let masks: Vec<u32> = (0..n).map(|_| r.u32().expect("a mask")).collect();
-    let names: Vec<String> = (0..n).map(|_| r.str().expect("a name")).collect();
-    let mut columns: Vec<Reader> =
-        parts.iter().map(|_| r.count(1).and_then(|n| r.part(n)).expect("a column")).collect();
-    let mut w = Writer::default();
-    w.u32(ids.len() as u32);
-    for ((id, mask), name) in ids.into_iter().zip(masks).zip(names) {
-        w.u32(id);
-        w.u32(mask);
-        w.str(&name).expect("a name");
-        for (k, part) in parts.iter().enumerate().filter(|(k, _)| mask >> k & 1 == 1) {
-            let at = columns[k].offset();
-            (part.read)(&mut columns[k], 1).expect("a value");
-            w.bytes(&chunk.data[at..columns[k].offset()]);
-        }
-    }
-    w.0
 }

@@ -36,7 +36,7 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, Fnv1a, GameRules, MissionLoadPhase, Order, SchemeRef, SuperAiPhase};
+use iron3d_core::{AppState, Fnv1a, GameRules, MissionLoadPhase, Order, ProductionPhase, SchemeRef, SuperAiPhase};
 use iron3d_rules::Ai;
 use std::collections::BTreeMap;
 
@@ -128,10 +128,8 @@ impl Plugin for StrategyPlugin {
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .register_type::<Strategy>()
             .add_systems(OnExit(AppState::InGame), |mut s: ResMut<Strategy>| *s = Strategy::default())
-            .add_systems(
-                FixedUpdate,
-                (outcome::judge, ai::builds_done, ai::think).chain().in_set(SuperAiPhase::Strategy),
-            );
+            .add_systems(FixedUpdate, (outcome::judge, ai::think).chain().in_set(SuperAiPhase::Strategy))
+            .add_systems(FixedUpdate, ai::builds_done.in_set(ProductionPhase::Results));
     }
 }
 
