@@ -85,6 +85,7 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
         )
         .via(format!("placed object {}", pair[1].id)));
     }
+    let objects = within_minds(&world.resource::<Prepared>().clans, objects);
     let total = objects.len();
     for (done, o) in objects.into_iter().enumerate() {
         construct_one(world, o);
@@ -93,6 +94,38 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The class bit of robots (`varset.var`'s `CLASS_ROBOT`).
+const CLASS_ROBOT: u32 = 0x0100_0000;
+
+/// The objects a mission creates: a placed robot takes one of its clan's minds, and a
+/// robot whose clan has none free is not created (the original's rule, `gameplay.md`
+/// §5.1; which robots go first, id order, is the project's), each named in a warning.
+/// Objects of a clan the mission does not have keep their place (nothing caps them).
+fn within_minds(clans: &[iron3d_core::ClanSetup], objects: Vec<PreparedObject>) -> Vec<PreparedObject> {
+    let mut free: Vec<u32> = clans.iter().map(|c| c.minds).collect();
+    objects
+        .into_iter()
+        .filter(|o| {
+            let robot = o.extras.unit_class.is_some_and(|c| c & CLASS_ROBOT != 0);
+            let Some(left) = usize::try_from(o.clan).ok().and_then(|c| free.get_mut(c)).filter(|_| robot) else {
+                return true;
+            };
+            let created = *left > 0;
+            *left = left.saturating_sub(1);
+            if !created {
+                tracing::warn!(
+                    target: "mission",
+                    "placed object {} ({}): clan {} has no free mind left, the robot is not created",
+                    o.id,
+                    o.name,
+                    o.clan
+                );
+            }
+            created
+        })
+        .collect()
 }
 
 /// Spawns one prepared object as [`Pending`] (the load and run-time production).

@@ -564,4 +564,3 @@ fn object_columns_keep_exact_float_bits_and_missing_parts() {
     assert_eq!((health.hp.to_bits(), health.max.to_bits()), ((-0.0f32).to_bits(), 0x7f80_0001));
     assert_eq!(Snapshot::capture(&other).unwrap(), saved, "the restored world captures the same bytes");
 }
-

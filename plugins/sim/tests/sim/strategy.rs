@@ -209,6 +209,75 @@ mod demo_skirmish {
     }
 
     #[test]
+    fn on_an_original_like_copy_the_players_attack_on_an_enemy_building_is_taken_and_wiping_the_enemy_out_wins() {
+        let (root, game) = original_like("attack");
+        let mut app = demo_mission(&game, "tutorial.01");
+        let relations = app.world().resource::<ClanRelations>().clone();
+        assert!(relations.hostile(1, 2) && relations.hostile(2, 1), "the original's word 0 between them");
+        let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, Has<Movable>, Has<iron3d_core::Health>)>();
+        let rows: Vec<(u32, i32, bool, bool)> = q.iter(app.world()).map(|(id, o, m, h)| (id.0, o.clan, m, h)).collect();
+        let target = rows.iter().filter(|r| r.1 == 2 && !r.2 && r.3).map(|r| r.0).min().expect("an enemy building");
+        let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &iron3d_core::Weapon)>();
+        let mut armed: Vec<u32> = q.iter(app.world()).filter(|(_, o, _)| o.clan == 1).map(|(id, ..)| id.0).collect();
+        armed.retain(|id| rows.iter().any(|r| r.0 == *id && r.2));
+        order(&mut app, armed, Order::Attack(target));
+        let mut hit = false;
+        for _ in 0..60 {
+            run(&mut app, 100);
+            if events(&app, EventKind::Damaged).iter().any(|e| e.1.first() == Some(&target)) {
+                hit = true;
+                break;
+            }
+        }
+        assert!(hit, "the player's robots reach the enemy building and hit it");
+        wipe_out(&mut app, 2);
+        run(&mut app, 4);
+        assert_eq!(app.world().resource::<MissionOutcome>().of(1), Some(Outcome::Completed));
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    /// The clan's robots (class bit `0x01000000`).
+    fn robots_of(app: &mut App, clan: i32) -> usize {
+        let mut q = app.world_mut().query::<(&Owner, &UnitClass)>();
+        q.iter(app.world()).filter(|(o, c)| o.clan == clan && c.0 & 0x0100_0000 != 0).count()
+    }
+
+    #[test]
+    fn the_minds_cap_every_clans_robots_placed_and_built() {
+        use iron3d_formats::world::Tma;
+        let (root, _) = original_like("minds");
+        let tma_path = root.join("MISSIONS/tutorial.01/data.tma");
+        let mut tma = Tma::parse(&std::fs::read(&tma_path).unwrap(), iron3d_formats::ReadOptions::strict()).unwrap();
+        let robots = |tma: &Tma, clan: u32| {
+            tma.objects.iter().filter(|o| o.raw_after_resource == clan && o.raw_kind == 1).count() as i32
+        };
+        let (player, enemy) = (robots(&tma, 1), robots(&tma, 2));
+        assert!(player > 2 && enemy > 1, "the mission places robots for both clans");
+        // Fewer minds than placed robots for the Player; one free for the Enemy.
+        tma.clans[1].minds = 2;
+        tma.clans[2].minds = enemy + 1;
+        std::fs::write(&tma_path, tma.to_bytes().unwrap()).unwrap();
+        let game = Arc::new(iron3d_vfs::GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let mut app = demo_mission(&game, "tutorial.01");
+        assert_eq!(robots_of(&mut app, 1), 2, "a placed robot without a free mind is not created");
+        assert_eq!(robots_of(&mut app, 2), enemy as usize);
+        run(&mut app, 2000);
+        let board = app.world().resource::<iron3d_core::MindBoard>().clone();
+        assert_eq!(board.clans.get(&1), Some(&(2, 0)), "{board:?}");
+        assert!(robots_of(&mut app, 1) <= 2 && robots_of(&mut app, 2) <= enemy as usize + 1, "the cap holds");
+        let owner_of = |app: &App, id: u32| {
+            let e = app.world().resource::<ObjectTable>().entity_of(id)?;
+            app.world().get::<Owner>(e).map(|o| o.clan)
+        };
+        let built = events(&app, EventKind::Produced).into_iter().filter(|e| owner_of(&app, e.1[0]) == Some(2)).count();
+        assert!(built >= 1, "the computer clan builds into its free mind");
+        let refused: Vec<String> =
+            events(&app, EventKind::Rejected).into_iter().map(|e| e.2).filter(|d| d.contains("no free mind")).collect();
+        assert!(refused.is_empty(), "the computer clan orders no build it has no mind for: {refused:?}");
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[test]
     fn what_a_clan_can_build_comes_from_the_missions_data_and_nothing_is_said_once() {
         use iron3d_formats::world::Tma;
         let (root, game) = original_like("options");
