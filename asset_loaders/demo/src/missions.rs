@@ -114,6 +114,11 @@ impl MissionSpec {
     }
 }
 
+/// The type word of a mineral lode (read; the minerals search looks for it).
+const LODE_TYPE: u32 = 0x1000_1000;
+/// The ore of a mine's lode (the shipped ones hold 999 999 to 10²⁰).
+const MINE_LODE_ORE: f32 = 1_000_000.0;
+
 const KIND_BUILDING: u32 = 0;
 const KIND_WARBOT: u32 = 1;
 const KIND_TREE: u32 = 2;
@@ -176,6 +181,9 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
                 o = o
                     .with_property(Property::float("MaximumOre", 5000.0))
                     .with_property(Property::float("CurrentOre", 1200.0));
+                // The mine's lode, found (as every shipped mine has one within 250).
+                let words = [1, LODE_TYPE, MINE_LODE_ORE.to_bits(), 0];
+                tma.extras.push(ExtraRecord28 { position: [x, y, 0.0], words });
             }
             tma.objects.push(o);
         }
@@ -230,9 +238,10 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
         let points = (0..5).map(|_| ground(&mut rng, side / 2.0, side / 2.0, side * 0.4)).collect();
         tma.paths.push(PathRecord { path_id: 100 + p, points });
     }
+    // Lodes not yet found, for a builder's search.
     for _ in 0..4 {
         let position = ground(&mut rng, side / 2.0, side / 2.0, side * 0.45);
-        let words = [1, 0, 3000f32.to_bits(), 0];
+        let words = [0, LODE_TYPE, 10_000f32.to_bits(), 0];
         tma.extras.push(ExtraRecord28 { position, words });
     }
     tma.description_raw = format!("Demo mission {}", spec.name).as_str().into();

@@ -242,6 +242,23 @@ impl MissionOutcome {
     }
 }
 
+/// A mineral lode of the mission (`data.tma`'s trailer records, `gameplay.md` §3.4;
+/// read, measured): where it lies, whether it is found, how much ore it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct MineralLode {
+    /// Position across the ground (x, y; the runtime record keeps no height).
+    pub position: [f32; 2],
+    /// Found (a mine within reach or a builder's search marks it).
+    pub found: bool,
+    /// Ore it holds.
+    pub amount: f32,
+}
+
+/// The mission's mineral lodes in file order (published by the mission load).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Resource)]
+pub struct MineralLodes(pub Vec<MineralLode>);
+
 /// Each clan's minds (published by production after each tick's step, read by the
 /// strategic layer and the scripts): clan index → `(minds, free minds)`.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]

@@ -27,9 +27,9 @@ mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
 pub use clans::{
-    BuildOption, BuildOptions, ClanSetup, EconomyBoard, MindBoard, MissionClans, MissionOutcome, Outcome,
-    ProductionPart, ProductionParts, ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, Seat, Seats,
-    SuperAiSlots, UnitClass,
+    BuildOption, BuildOptions, ClanSetup, EconomyBoard, MindBoard, MineralLode, MineralLodes, MissionClans,
+    MissionOutcome, Outcome, ProductionPart, ProductionParts, ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS,
+    ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
 pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon, relation};
@@ -83,6 +83,8 @@ impl Plugin for CorePlugin {
             .register_type::<ResearchBoard>()
             .init_resource::<MindBoard>()
             .register_type::<MindBoard>()
+            .init_resource::<MineralLodes>()
+            .register_type::<MineralLodes>()
             .init_resource::<EconomyBoard>()
             .register_type::<EconomyBoard>()
             .register_type::<PropertyBag>()

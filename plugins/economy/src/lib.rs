@@ -25,7 +25,7 @@ pub mod ore;
 pub mod ore_chain;
 
 pub use distributor::{Distributor, Row, StepHost, StepReport};
-pub use mining::MiningRate;
+pub use mining::{MineDig, MiningRate};
 pub use ore::{OreProperty, class_defaults};
 pub use ore_chain::{OreDevice, OreDevices, Transfer};
 
@@ -77,8 +77,9 @@ impl Plugin for EconomyPlugin {
             .register_type::<Economy>()
             .register_type::<OreProperty>()
             .register_type::<OreDevices>()
+            .register_type::<MineDig>()
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), mining::adopt_rules)
-            .add_systems(OnEnter(AppState::InGame), setup.in_set(MissionStart::Objects))
+            .add_systems(OnEnter(AppState::InGame), (setup, mining::survey).chain().in_set(MissionStart::Objects))
             .add_systems(OnExit(AppState::InGame), move |mut e: ResMut<Economy>, mut board: ResMut<EconomyBoard>| {
                 *e = Economy { distributors: Vec::new(), transfer };
                 *board = EconomyBoard::default();
@@ -193,12 +194,18 @@ pub fn hash_into(world: &mut World, h: &mut Fnv1a) {
             h.write(&d.carry.to_bits().to_le_bytes());
         }
     }
-    let mut q = world.query::<(&OriginalObjectId, &OreProperty)>();
-    let mut rows: Vec<(u32, OreProperty)> = q.iter(world).map(|(id, o)| (id.0, *o)).collect();
+    let mut q = world.query::<(&OriginalObjectId, &OreProperty, Option<&MineDig>)>();
+    let mut rows: Vec<(u32, OreProperty, Option<MineDig>)> =
+        q.iter(world).map(|(id, o, d)| (id.0, *o, d.copied())).collect();
     rows.sort_unstable_by_key(|r| r.0);
-    for (id, o) in rows {
+    for (id, o, dig) in rows {
         for w in [id, o.current_bits, o.maximum] {
             h.write(&w.to_le_bytes());
+        }
+        if let Some(d) = dig {
+            for w in [d.to_mine.to_bits(), d.dug.to_bits(), u32::from(d.done)] {
+                h.write(&w.to_le_bytes());
+            }
         }
     }
 }

@@ -325,3 +325,21 @@ fn ore_is_paid_from_the_clans_stores_in_id_order_and_refunded() {
     refund_ore(&mut world, &paid);
     assert_eq!((ore(&mut world, 4), ore(&mut world, 9)), (50.0, 100.0));
 }
+
+// ---------------------------------------------------------------- mines and lodes
+
+#[test]
+fn a_mine_digs_about_half_of_its_lodes_ore_and_then_stops() {
+    // The original's arithmetic: ToMine falls by each dig, and the mine stops once what
+    // was left before a dig is no more than that dig.
+    let mut dig = MineDig { to_mine: 600.0, dug: 0.0, done: false };
+    let mut total = 0.0;
+    for _ in 0..1000 {
+        total += dig.dig(50.0);
+    }
+    assert!(dig.done);
+    assert_eq!((total, dig.dug), (350.0, 350.0), "a lode of 600 at 50 a takt yields 350 (openparkan's example)");
+    let mut none = MineDig::default();
+    assert_eq!(none.dig(10.0), 0.0, "a mine without a lode digs nothing");
+    assert!(!none.done);
+}

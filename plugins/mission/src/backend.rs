@@ -47,6 +47,8 @@ pub struct Prepared {
     pub build_dat: Option<BuildDat>,
     /// The mission's paths, published at registration.
     pub paths: Vec<MissionPath>,
+    /// The mission's mineral lodes, published at registration.
+    pub lodes: Vec<iron3d_core::MineralLode>,
     /// `Behavior.ini` of the game root (typed and checked), published at registration;
     /// every key absent when the game has none.
     pub behavior_ini: iron3d_formats::config::BehaviorIni,

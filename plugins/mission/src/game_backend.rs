@@ -299,6 +299,7 @@ impl MissionBackend for GameMissionBackend {
                 prepared.paths =
                     tma.paths.iter().map(|p| MissionPath { id: p.path_id, points: p.points.clone() }).collect();
                 prepared.clans = tma.clans.iter().enumerate().map(clan_setup).collect();
+                prepared.lodes = tma.extras.iter().map(lode).collect();
                 Ok(())
             }
             MissionLoadPhase::Prototypes => self.prototypes(prepared, progress),
@@ -362,6 +363,14 @@ fn motion_limits(motions: &[MotionParameters], properties: &PropertyBag) -> Resu
         slope_limit: weakest(|m| m.slope_limit),
         speed_scale: percent / 100.0,
     })
+}
+
+/// A trailer record as the runtime keeps it (`gameplay.md` §3.4, read): x, y, the found
+/// word (first), the amount (third, a float); the height, type and fourth word are not
+/// kept.
+fn lode(e: &iron3d_formats::world::ExtraRecord28) -> iron3d_core::MineralLode {
+    let (found, _, amount, _) = e.lode();
+    iron3d_core::MineralLode { position: [e.position[0], e.position[1]], found: found != 0, amount }
 }
 
 /// A clan record as the simulation sees it.

@@ -266,6 +266,8 @@ fn publish_geography(world: &mut World) {
         world.insert_resource(BuildingCategories::new(b));
     }
     world.insert_resource(paths);
+    let lodes = std::mem::take(&mut world.resource_mut::<Prepared>().lodes);
+    world.insert_resource(iron3d_core::MineralLodes(lodes));
     world.insert_resource(ini);
     let ratios = world.resource_mut::<Prepared>().level_ratios.take();
     world.resource_mut::<iron3d_core::Difficulty>().ratios = ratios.unwrap_or(iron3d_core::DEFAULT_LEVEL_RATIOS);

@@ -332,17 +332,18 @@ impl PlacedObject {
     }
 }
 
-/// An extra record (28 bytes; confirmed framing): position and four raw words.
+/// A mineral lode record of the trailer (28 bytes; `gameplay.md` §3.4, read and
+/// measured, correcting `docs/reference/world.md` §1.7): position and four raw words.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ExtraRecord28 {
     /// Position.
     pub position: [f32; 3],
-    /// Four raw words (inferred "lode": `i32, u32 flags, f32, i32`).
+    /// Four raw words: found, type (`0x10001000`), amount (a float), unused.
     pub words: [u32; 4],
 }
 
 impl ExtraRecord28 {
-    /// The inferred lode reading of the four words.
+    /// The four words read as the lode: `(found, type, amount, unused)`.
     pub fn lode(&self) -> (i32, u32, f32, i32) {
         (self.words[0] as i32, self.words[1], f32::from_bits(self.words[2]), self.words[3] as i32)
     }

@@ -236,6 +236,61 @@ mod demo_skirmish {
         let _ = std::fs::remove_dir_all(root);
     }
 
+    /// Each mine of the loaded mission: (clan, position, what its lodes give, ore held).
+    fn mines(app: &mut App) -> Vec<(i32, [f32; 3], f32, f32)> {
+        let mut q = app.world_mut().query::<(
+            &Owner,
+            &UnitClass,
+            &iron3d_core::SimTransform,
+            &iron3d_economy::MineDig,
+            &iron3d_economy::OreProperty,
+        )>();
+        let mut v: Vec<_> = q
+            .iter(app.world())
+            .filter(|r| r.1.0 == UnitClass::MINE)
+            .map(|(o, _, t, d, ore)| (o.clan, t.position, d.to_mine, ore.current()))
+            .collect();
+        v.sort_by_key(|m| m.0);
+        v
+    }
+
+    #[test]
+    fn a_mine_digs_only_from_the_lodes_within_250_of_it() {
+        use iron3d_formats::world::Tma;
+        let (root, game) = original_like("lodes");
+        let mut app = demo_mission(&game, "tutorial.01");
+        let before = mines(&mut app);
+        assert!(before.len() >= 2 && before.iter().all(|m| m.2 > 0.0), "every demo mine has a lode: {before:?}");
+        let player_mine = before.iter().find(|m| m.0 == 1).unwrap().1;
+        // The Player's lodes moved just out of reach (251 across the ground).
+        let tma_path = root.join("MISSIONS/tutorial.01/data.tma");
+        let mut tma = Tma::parse(&std::fs::read(&tma_path).unwrap(), iron3d_formats::ReadOptions::strict()).unwrap();
+        let near = |p: [f32; 3]| (p[0] - player_mine[0]).hypot(p[1] - player_mine[1]) <= 250.0;
+        let mut moved = 0;
+        for lode in tma.extras.iter_mut().filter(|e| near(e.position)) {
+            lode.position = [player_mine[0] + 251.0, player_mine[1], 0.0];
+            moved += 1;
+        }
+        assert!(moved > 0);
+        std::fs::write(&tma_path, tma.to_bytes().unwrap()).unwrap();
+        let game = Arc::new(iron3d_vfs::GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let mut app = demo_mission(&game, "tutorial.01");
+        // Emptied, so a full store does not stop the dig.
+        let mut q = app.world_mut().query::<(&UnitClass, &mut iron3d_economy::OreProperty)>();
+        q.iter_mut(app.world_mut()).filter(|(c, _)| c.0 == UnitClass::MINE).for_each(|(_, mut o)| o.set(0.0));
+        let start = mines(&mut app);
+        run(&mut app, 50);
+        let after = mines(&mut app);
+        let (player, enemy) =
+            (after.iter().position(|m| m.0 == 1).unwrap(), after.iter().position(|m| m.0 == 2).unwrap());
+        assert_eq!(after[player].2, 0.0, "no lode within 250: nothing to mine");
+        assert_eq!(after[player].3, start[player].3, "the Player's mine digs nothing");
+        assert!(after[enemy].3 > start[enemy].3, "the Enemy's mine digs from its lode");
+        let lodes = app.world().resource::<iron3d_core::MineralLodes>();
+        assert!(lodes.0.iter().any(|l| l.found), "a mine's lodes are found");
+        let _ = std::fs::remove_dir_all(root);
+    }
+
     /// The clan's robots (class bit `0x01000000`).
     fn robots_of(app: &mut App, clan: i32) -> usize {
         let mut q = app.world_mut().query::<(&Owner, &UnitClass)>();
