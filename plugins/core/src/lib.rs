@@ -9,6 +9,7 @@ mod clans;
 mod clock;
 mod combat;
 mod difficulty;
+mod goals;
 mod grid;
 mod ids;
 mod layers;
@@ -33,8 +34,9 @@ pub use clans::{
 pub use clock::GameClock;
 pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon};
 pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
+pub use goals::{EnemyOutVictory, FreeMinds, MissionGoals, Objective, ObjectiveChange};
 pub use grid::SpatialGrid;
-pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
+pub use ids::{LogicalId, Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
 pub use layers::{DataLayer, DataLayers};
 pub use messages::{
     Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, ProductionEvent,
@@ -76,6 +78,11 @@ impl Plugin for CorePlugin {
             .init_resource::<ObjectTable>()
             .init_resource::<SuperAiSlots>()
             .init_resource::<MissionOutcome>()
+            .init_resource::<FreeMinds>()
+            .register_type::<FreeMinds>()
+            .init_resource::<EnemyOutVictory>()
+            .register_type::<EnemyOutVictory>()
+            .register_type::<MissionGoals>()
             .init_resource::<ClanRelations>()
             .init_resource::<ResearchBoard>()
             .register_type::<ResearchBoard>()
@@ -105,6 +112,7 @@ impl Plugin for CorePlugin {
             .register_type::<Movable>()
             .register_type::<ManualControl>()
             .register_type::<Owner>()
+            .register_type::<LogicalId>()
             .register_type::<SimTransform>()
             .register_type::<PreviousSimTransform>()
             .register_type::<PresentedTransform>()

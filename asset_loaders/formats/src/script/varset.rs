@@ -2,7 +2,8 @@
 //! *confirmed grammar*: one declaration per line, `//` comments, blank lines.
 //!
 //! ```text
-//! VAR(<type>, <name>, <default>)   type: float | DWORD; default: decimal, 0x hex, float
+//! VAR(<type>, <name>, <default>)   type: float | DWORD; default: decimal, 0x hex, float;
+//!                                  optionally followed by `;`
 //! STRING(...) / FUNCTION(...)      kept as raw lines
 //! ```
 //!
@@ -125,6 +126,8 @@ fn call_args<'a>(code: &'a [u8], head: &str) -> Option<&'a [u8]> {
 
 fn classify(text: &[u8], at: u64) -> Result<VarLine> {
     let code = trim(strip_comment(text));
+    // The shipped table ends eleven declarations with a stray `;` (gameplay.md §2.3).
+    let code = code.strip_suffix(b";").map_or(code, trim);
     if code.is_empty() {
         return Ok(VarLine::Blank);
     }
