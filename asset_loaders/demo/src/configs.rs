@@ -6,6 +6,7 @@
 //! * `mission.cfg`: `ambient_music_loop` (`THEME`) and `ambient_music_variation`. The
 //!   tutorial uses the `DEFAULT_VARIATION` pool, the other missions `DAY_`/`NIGHT_`
 //!   pools. `libtype`/`type` values of these blocks are not documented and are omitted.
+//!   Then the objectives: one primary, one bonus.
 //! * `Behavior.ini`: the demo keys with the shipped values (§2.2).
 //! * `ArealMap.ini`: the debug switches of §2.3, all off.
 //! * `Iron_3D.ini`: the `[CS]` keys of §2.4 with the demo values; the `[MULTIPLAYER]`,
@@ -25,13 +26,16 @@ use crate::sounds::{DAY_VARIATIONS, NIGHT_VARIATIONS, THEME};
 use crate::texts::Texts;
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
-use iron3d_formats::config::{ArealMapIni, BehaviorIni, BlockCfg, IniFile, Iron3dIni, Setting};
+use iron3d_formats::config::{ArealMapIni, BehaviorIni, BlockCfg, IniFile, Iron3dIni, Setting, goals};
 
 /// The library the music blocks name.
 pub const MUSIC_LIBRARY: &str = "sounds.lib";
 
-/// A mission's `mission.cfg`; `day_night` selects the DAY/NIGHT pools over DEFAULT.
-pub fn mission_cfg(name: &str, day_night: bool) -> Result<BlockCfg> {
+/// A mission's `mission.cfg` (its folder `folder`); `day_night` selects the DAY/NIGHT
+/// pools over DEFAULT. The objectives' blocks (`primary_objectives`,
+/// `bonus_objectives`, gameplay.md §13) name the table keys of
+/// [`crate::texts::objective_keys`], written `key = value` as the original does.
+pub fn mission_cfg(name: &str, folder: &str, day_night: bool) -> Result<BlockCfg> {
     let mut cfg = BlockCfg::parse(format!("// mission.cfg of {name} (iron3d demo)\r\n").as_bytes())?;
     let desc = format!("Ambient theme of {name}");
     cfg.push_block("ambient_music_loop", &[("desc", &desc), ("library", MUSIC_LIBRARY), ("THEME", THEME)])?;
@@ -49,6 +53,10 @@ pub fn mission_cfg(name: &str, day_night: bool) -> Result<BlockCfg> {
     let mut params: Vec<(&str, &str)> = vec![("desc", "Theme variations")];
     params.extend(keys.iter().map(|(k, v)| (k.as_str(), *v)));
     cfg.push_block("ambient_music_variation", &params)?;
+    for (key, bonus) in crate::texts::objective_keys(folder) {
+        let block = if bonus { goals::BONUS_OBJECTIVES } else { goals::PRIMARY_OBJECTIVES };
+        cfg.push_block(block, &[("objective1", &format!("= \"{key}\""))])?;
+    }
     Ok(cfg)
 }
 
@@ -159,7 +167,7 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
     let mut texts = Texts::default();
     for (i, spec) in MISSIONS.iter().enumerate() {
         let dir = spec.folder();
-        tree.add(&format!("{dir}/mission.cfg"), mission_cfg(spec.name, i > 0)?.to_bytes())?;
+        tree.add(&format!("{dir}/mission.cfg"), mission_cfg(spec.name, &dir, i > 0)?.to_bytes())?;
         tree.add(&format!("{dir}/descr"), cp1251(spec.title))?;
         texts.mission(tree, &dir)?;
     }
@@ -201,6 +209,8 @@ mod tests {
             } else {
                 assert!(day.len() == 2 && night.len() == 2 && default.is_empty(), "{dir}: day and night pools");
             }
+            let objectives: Vec<_> = goals::objectives(&cfg).into_iter().map(|o| (o.text, o.bonus)).collect();
+            assert_eq!(objectives, crate::texts::objective_keys(&dir), "{dir}: one primary, one bonus objective");
             let theme = String::from_utf8(theme.param("THEME").unwrap().to_vec()).unwrap();
             for name in std::iter::once(theme).chain(day).chain(night).chain(default) {
                 assert_eq!(SoundLoad::from_nres(&sounds, &name).name(), "decoded_sample", "{dir}: {name}");

@@ -3,7 +3,8 @@
 //! the two active clans name the research tree `MISSIONS\SCRIPTS\default.trf`), bases
 //! of distinct buildings (a mine and a storage among them), robot squads, one transport
 //! robot per base,
-//! scenery, ore deposits and ore properties. The last mission is large enough for
+//! scenery, ore deposits and ore properties, each object with a logical id (units from 1,
+//! the others `CLASS_BUILDING | n`). The last mission is large enough for
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
 use crate::catalogue::{HAULER, MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
@@ -123,6 +124,8 @@ const KIND_BUILDING: u32 = 0;
 const KIND_WARBOT: u32 = 1;
 const KIND_TREE: u32 = 2;
 const KIND_STONE: u32 = 3;
+/// The logical-id bit of every object that is not a unit (`varset.var`'s `CLASS_BUILDING`).
+pub const CLASS_BUILDING: u32 = 0x8000_0000;
 
 fn standard_properties(object: PlacedObject, clan: i32) -> PlacedObject {
     object
@@ -233,6 +236,14 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
         o.orientation = [0.0, 0.0, rng.range(0.0, std::f32::consts::TAU)];
         o.scale = [rng.range(0.8, 1.3); 3];
         tma.objects.push(standard_properties(o, 0));
+    }
+    // Logical ids, the scripts' names of objects (gameplay.md §13): units 1, 2, ...;
+    // buildings and scenery carry CLASS_BUILDING.
+    let (mut units, mut others) = (0u32, 0u32);
+    for o in &mut tma.objects {
+        let counter = if o.raw_kind == KIND_WARBOT { &mut units } else { &mut others };
+        *counter += 1;
+        o.identity_or_clan_raw = if o.raw_kind == KIND_WARBOT { *counter } else { CLASS_BUILDING | *counter };
     }
     for p in 0..2 {
         let points = (0..5).map(|_| ground(&mut rng, side / 2.0, side / 2.0, side * 0.4)).collect();

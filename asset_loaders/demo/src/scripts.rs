@@ -1,25 +1,38 @@
-//! `MISSIONS/SCRIPTS/` (`docs/reference/runtime.md` §3.1): the two bundles the TMA clans name
-//! (`default` for the active clans, `nature` for the environment clan), each as a
-//! compiled package `.scr` whose `Init` holds one Handler(19) record, a `.fml` export,
-//! and the variable tables: the shared `varset.var` (231 declarations like the GOG
-//! table, with `ClanBaseX`/`ClanBaseY`/`ClanID` at 224/225/226) and a per-bundle
-//! `nature.var`, so both lookup paths of the loader (`<bundle>.var` first, then the
-//! shared table) are exercised. `default.trf` is a small research tree over the robot
-//! components, named by the active clans' TRF field (second resource) in `data.tma`.
+//! `MISSIONS/SCRIPTS/` (`docs/reference/runtime.md` §3.1; the node meaning of gameplay.md
+//! §2, after dragonee/openparkan `docs/15-behaviour.md`): the two bundles the TMA clans
+//! name (`default` for the active clans, `nature` for the environment clan), each a
+//! compiled package `.scr` with the nine engine handlers every shipped script has, a
+//! `.fml` formula file in the original's form (`//FormulaSet export file`, a blank line,
+//! one `FUNCTION( , <expression>,  )` per formula), and the variable tables: the shared
+//! `varset.var` (231 declarations, 31 of them floats, like the shipped table: the
+//! literals `f0`–`f9`, `d0`–`d9`, the engine-written `dCurrentProblem`,
+//! `dCurrentSender`, `fDifficulty`, the constants the scripts use, `ClanBaseX`/
+//! `ClanBaseY`/`ClanID` at 224/225/226) and a per-bundle `nature.var`, so both lookup
+//! paths of the loader (`<bundle>.var` first, then the shared table) are exercised.
+//! `default.trf` is a small research tree over the robot components, named by the
+//! active clans' TRF field (second resource) in `data.tma`.
 //!
-//! Only handlers the spec proves are emitted: `Init` holds exactly one Handler(19)
-//! record; the `Mission` event (a name of the corpus) is empty. The `default` bundle
-//! also has the project's events `Mission_Complete` and `Mission_Failed`, one
-//! Handler(30) record each calling the host with `(0, 0, 1)` / `(0, 0, 0)` (`docs/reference/runtime.md` §3.5)
-//! through the shared constants `NONE` = 0 and `ST_SOLVING` = 1; the game's rules run
-//! them to end the mission. No opaque selector is invented.
+//! Every node is written in the original's meaning and uses only documented functions
+//! (19, 30, 31, 59, 60). `Init` calls function 19 (base and clan index), starts the
+//! clan clock's timer of the reinforcement message (function 59) and sets the bonus
+//! objective's time from it with formula 0. The player clan's `Mission` handler (run
+//! every 2 s) raises message [`MESSAGE_REINFORCE`] once its timer passed (function 60,
+//! then function 30 `MESSAGE_INFO`), completes the bonus objective (1) at its time, and
+//! completes the primary objective (0) once the enemy clan has no robot left (function
+//! 31 with `CLASS_ROBOT`), which completes the mission. Each latch is a copy statement
+//! (`df0 = d1`), not a constant, since a constant runs even inside a false block. The
+//! project's events `Mission_Complete` and `Mission_Failed` (the game's rules and the
+//! `--script-event` option run them) call function 30 with `SYSTEM_MESSAGE` and
+//! `MISSION_COMPLETE` / `MISSION_FAILED`. The `nature` bundle only calls function 19.
 
 use crate::catalogue::{PROTOTYPES, Role};
+pub use crate::texts::MESSAGE_REINFORCE;
 use crate::tree::DemoTree;
-use iron3d_formats::Result;
 use iron3d_formats::helpers::trf::{NODE_SIZE, type_id};
 use iron3d_formats::nres::NresWriter;
-use iron3d_formats::script::{FmlText, Record, ScrPackage, VarType, Varset};
+use iron3d_formats::script::functions::{CALLBACK, CLAN_BASE, COUNT_CLASS, TIMER, TIMER_PASSED, callback as cb};
+use iron3d_formats::script::{FmlText, NodeKind, Record, Relation, ScrPackage, StringIndexing, VarType, Varset};
+use iron3d_formats::{Error, Result};
 
 /// Folder of the scripts.
 pub const DIR: &str = "MISSIONS/SCRIPTS";
@@ -35,45 +48,102 @@ pub const SHARED_FLOATS: usize = 31;
 pub const SHARED_CLAN_BASE: [u32; 3] = [224, 225, 226];
 /// `nature.var` indices of the same three variables.
 pub const NATURE_CLAN_BASE: [u32; 3] = [0, 1, 2];
-
-/// Named constants of the shared table (`docs/reference/runtime.md` §3.3.2, §3.3.3), in declaration order.
-const CONSTANTS: &[(&str, &str)] = &[
-    ("NONE", "0"),
-    ("TARGET_BY_LOGIC_ID", "0x0201"),
-    ("TARGET_BY_PLACE", "0x0202"),
-    ("TARGET_BY_TYPE", "0x0203"),
-    ("TARGET_NOT_DEFINED", "0x0204"),
-    ("TARGET_BY_NAME", "0x0205"),
-    ("ST_SOLVING", "1"),
-    ("ST_SOLVED", "2"),
-    ("dCurrentProblem", "0"),
+/// The engine's handlers, in every shipped script (15-behaviour.md, "The handlers").
+pub const ENGINE_HANDLERS: [&str; 9] = [
+    "Init",
+    "Problems0",
+    "Mission",
+    "Fort_Task_Complete",
+    "Fort_Captured",
+    "Mech_GeneratorFound",
+    "Mech_Mineral_Found",
+    "Mech_Task_Complete",
+    "Hero_Teleported",
 ];
+/// The project's events that end the mission through function 30: `(name, value)`.
+pub const OUTCOME_EVENTS: [(&str, u32); 2] =
+    [("Mission_Complete", cb::MISSION_COMPLETE), ("Mission_Failed", cb::MISSION_FAILED)];
+/// The enemy clan's index in every demo mission (Nature 0, Player 1, Enemy 2).
+pub const ENEMY_CLAN: u32 = 2;
+/// Clan-clock seconds from the start to the reinforcement message.
+pub const MESSAGE_DELAY_S: u32 = 5;
+/// Clan-clock seconds from the message to the bonus objective.
+pub const OBJECTIVE_DELAY_S: u32 = 8;
+
+/// The shared table's constants after the literals, in declaration order (the
+/// callback kinds are `varset.var`'s own names).
+const CONSTANTS: &[(&str, u32)] = &[
+    ("NONE", 0),
+    ("TARGET_BY_LOGIC_ID", 0x0201),
+    ("TARGET_BY_PLACE", 0x0202),
+    ("TARGET_BY_TYPE", 0x0203),
+    ("TARGET_NOT_DEFINED", 0x0204),
+    ("TARGET_BY_NAME", 0x0205),
+    ("ST_SOLVING", 1),
+    ("ST_SOLVED", 2),
+    ("SYSTEM_MESSAGE", cb::SYSTEM_MESSAGE),
+    ("MESSAGE_INFO", cb::MESSAGE_INFO),
+    ("CLAN_HERO_KILLED", cb::CLAN_HERO_KILLED),
+    ("OBJECTIVE_COMPLETE", cb::OBJECTIVE_COMPLETE),
+    ("OBJECTIVE_FAILED", cb::OBJECTIVE_FAILED),
+    ("OBJECTIVE_PROGRESS", cb::OBJECTIVE_PROGRESS),
+    ("MISSION_FAILED", cb::MISSION_FAILED),
+    ("MISSION_COMPLETE", cb::MISSION_COMPLETE),
+    ("ERROR", 0xFFFF_FFFF),
+    ("CLASS_ROBOT", 0x0100_0000),
+    ("CLASS_BUILDING", 0x8000_0000),
+    ("dEnemyClan", ENEMY_CLAN),
+    ("dReinforceMessage", MESSAGE_REINFORCE),
+    ("dMessageDelay", MESSAGE_DELAY_S),
+    ("dObjectiveDelay", OBJECTIVE_DELAY_S),
+];
+
+/// The demo scripts' state variables (DWORD, 0 at the start).
+const STATE: [&str; 6] = ["dMessageTime", "dObjectiveTime", "dTemp", "df0", "df1", "df2"];
 
 const CLAN_BASE_NAMES: [&str; 3] = ["ClanBaseX", "ClanBaseY", "ClanID"];
 
-/// The shared `varset.var`: constants, 31 floats, generic DWORD slots, the clan base
-/// variables at 224..=226 and four more slots (231 declarations, CRLF).
+/// The shared `varset.var`: literals, engine variables, constants, the demo's state,
+/// float tuning values, generic DWORD slots, the clan base variables at 224..=226 and
+/// four more slots (231 declarations, CRLF).
 pub fn shared_varset() -> Result<Varset> {
-    let mut text = String::from("// varset.var: shared variable table of the iron3d demo\r\n\r\n");
-    for (name, default) in CONSTANTS {
-        text.push_str(&format!("VAR(DWORD, {name}, {default})\r\n"));
+    let mut text =
+        String::from("//VAR( Type, Name, DefValue)\r\n// varset.var: shared variable table of the iron3d demo\r\n\r\n");
+    let dword =
+        |text: &mut String, name: &str, value: u32| text.push_str(&format!("VAR( DWORD, {name}, 0x{value:X});\r\n"));
+    for i in 0..10 {
+        text.push_str(&format!("VAR( float, f{i}, {i})\r\n"));
     }
-    text.push_str("\r\n// tuning values\r\n");
-    for i in 0..SHARED_FLOATS {
-        text.push_str(&format!("VAR(float, fDemo{i:02}, {}.5)\r\n", i * 10));
+    for i in 0..10 {
+        dword(&mut text, &format!("d{i}"), i);
+    }
+    text.push_str("\r\n// written by the engine\r\n");
+    dword(&mut text, "dCurrentProblem", 0);
+    dword(&mut text, "dCurrentSender", 0);
+    text.push_str("VAR( float, fDifficulty, 0.5)\r\n\r\n// constants\r\n");
+    for (name, value) in CONSTANTS {
+        dword(&mut text, name, *value);
     }
     text.push_str("\r\n// mission state\r\n");
-    let generic = SHARED_CLAN_BASE[0] as usize - CONSTANTS.len() - SHARED_FLOATS;
-    for i in 0..generic {
-        text.push_str(&format!("VAR(DWORD, dDemo{i:03}, 0)\r\n"));
+    for name in STATE {
+        dword(&mut text, name, 0);
     }
-    text.push_str("\r\n// written by Handler(19) from Init\r\n");
+    text.push_str("\r\n// tuning values\r\n");
+    for i in 0..SHARED_FLOATS - 11 {
+        text.push_str(&format!("VAR( float, fDemo{i:02}, {}.5)\r\n", i * 10));
+    }
+    let before = 10 + 10 + 3 + CONSTANTS.len() + STATE.len() + SHARED_FLOATS - 11;
+    text.push_str("\r\n// free slots\r\n");
+    for i in 0..(SHARED_CLAN_BASE[0] as usize).saturating_sub(before) {
+        dword(&mut text, &format!("dDemo{i:03}"), 0);
+    }
+    text.push_str("\r\n// written by function 19 from Init\r\n");
     for name in CLAN_BASE_NAMES {
-        text.push_str(&format!("VAR(DWORD, {name}, 0)\r\n"));
+        dword(&mut text, name, 0);
     }
     let tail = SHARED_DECLARATIONS - SHARED_CLAN_BASE[2] as usize - 1;
     for i in 0..tail {
-        text.push_str(&format!("VAR(DWORD, dSpare{i}, 0x{:X})\r\n", 0x10 << i));
+        dword(&mut text, &format!("dSpare{i}"), 0x10 << i);
     }
     Varset::parse(text.as_bytes())
 }
@@ -88,46 +158,92 @@ pub fn nature_varset() -> Result<Varset> {
     Ok(v)
 }
 
-/// Shared-table indices of the DWORD constants 0 (`NONE`) and 1 (`ST_SOLVING`).
-pub const SHARED_ZERO_ONE: [u32; 2] = [0, 6];
-/// The project's events that end the mission through Handler(30): `(name, payload ref)`.
-pub const OUTCOME_EVENTS: [(&str, usize); 2] = [("Mission_Complete", 1), ("Mission_Failed", 0)];
+/// The formulas of the `default` bundle (formula *n* is line *n*).
+const DEFAULT_FORMULAS: [&str; 1] = ["dMessageTime + dObjectiveDelay"];
 
-/// A bundle's package: `Init` with one Handler(19) record on `refs`, then an empty
-/// `Mission` event, then (with `outcome` = the references of 0 and 1) the outcome
-/// events, each one Handler(30) record `(0, payload)`.
-pub fn package(refs: [u32; 3], outcome: Option<[u32; 2]>) -> Result<ScrPackage> {
+/// A `.fml` file of `formulas`, in the original's form.
+pub fn fml(formulas: &[&str]) -> FmlText {
+    let mut text = String::from("//FormulaSet export file\r\n\r\n");
+    for f in formulas {
+        text.push_str(&format!("FUNCTION( , {f},  )\r\n"));
+    }
+    FmlText::parse(text.as_bytes())
+}
+
+/// A package of the nine engine handlers (`Init` and `Mission` as given, the rest
+/// empty) and then `extra` handlers.
+fn package(init: Vec<Record>, mission: Vec<Record>, extra: Vec<(&str, Vec<Record>)>) -> Result<ScrPackage> {
     let mut p = ScrPackage::new();
-    p.add_event("Init", 0, vec![Record::handler19(refs[0], refs[1], refs[2])])?;
-    p.add_event("Mission", 1, Vec::new())?;
-    if let Some(zero_one) = outcome {
-        for (i, (name, payload)) in OUTCOME_EVENTS.iter().enumerate() {
-            p.add_event(name, 2 + i as u32, vec![Record::new(30, vec![zero_one[0], zero_one[*payload]])])?;
-        }
+    let (mut init, mut mission) = (Some(init), Some(mission));
+    for name in ENGINE_HANDLERS {
+        let nodes = match name {
+            "Init" => init.take(),
+            "Mission" => mission.take(),
+            _ => None,
+        };
+        p.add_event(name, nodes.unwrap_or_default())?;
+    }
+    for (name, nodes) in extra {
+        p.add_event(name, nodes)?;
     }
     Ok(p)
 }
 
-/// The `.fml` export: a plain listing of the events (the format has no grammar the
-/// engine reads, `docs/reference/runtime.md` §3.1).
-fn fml(bundle: &str, table: &str, refs: [u32; 3], outcome: Option<[u32; 2]>) -> FmlText {
-    let mut text = format!(
-        "// {bundle}.fml: formula export of the iron3d demo bundle `{bundle}`\r\n\
-         // variables: {table}\r\n\
-         Init:\r\n\
-         \x20   Handler(19) {} {} {}  // ClanBaseX, ClanBaseY, ClanID\r\n\
-         Mission:\r\n",
-        refs[0], refs[1], refs[2]
-    );
-    if let Some(zero_one) = outcome {
-        for (name, payload) in OUTCOME_EVENTS {
-            text.push_str(&format!(
-                "{name}:\r\n    Handler(30) {} {}  // host (0, 0, {payload})\r\n",
-                zero_one[0], zero_one[payload]
-            ));
-        }
-    }
-    FmlText::parse(text.as_bytes())
+/// `if a == b` / `latch == d0`: `latch = d1`, `fn30(kind, value)`, twice closed.
+fn once_when(
+    v: &impl Fn(&str) -> Result<u32>,
+    test: Record,
+    latch: &str,
+    kind: &str,
+    value: &str,
+) -> Result<Vec<Record>> {
+    let end = || Record::of_kind(NodeKind::End, Vec::new());
+    Ok(vec![
+        test,
+        Record::compare(v(latch)?, Relation::Equal, v("d0")?),
+        Record::copy(v(latch)?, v("d1")?),
+        Record::call(CALLBACK, None, vec![v(kind)?, v(value)?]),
+        end(),
+        end(),
+    ])
+}
+
+/// The `default` bundle's package over `table` (see the module docs).
+pub fn default_package(table: &Varset) -> Result<ScrPackage> {
+    let v = |name: &str| -> Result<u32> {
+        let i = table
+            .index_of(name, StringIndexing::Counted)
+            .ok_or_else(|| Error::rule("demo_variable", name.to_string()))?;
+        u32::try_from(i).map_err(|_| Error::rule("demo_variable", name.to_string()))
+    };
+    let [x, y, clan] = SHARED_CLAN_BASE;
+    let init = vec![
+        Record::call(CLAN_BASE, None, vec![x, y, clan]),
+        Record::call(TIMER, Some(v("dMessageTime")?), vec![v("dMessageDelay")?]),
+        Record::formula_into(v("dObjectiveTime")?, 0),
+    ];
+    let passed = |time: &str| -> Result<Record> { Ok(Record::call(TIMER_PASSED, Some(v("dTemp")?), vec![v(time)?])) };
+    let is = |a: &str, b: &str| -> Result<Record> { Ok(Record::compare(v(a)?, Relation::Equal, v(b)?)) };
+    let mut mission = vec![passed("dMessageTime")?];
+    mission.extend(once_when(&v, is("dTemp", "d1")?, "df0", "MESSAGE_INFO", "dReinforceMessage")?);
+    mission.push(passed("dObjectiveTime")?);
+    mission.extend(once_when(&v, is("dTemp", "d1")?, "df1", "OBJECTIVE_COMPLETE", "d1")?);
+    mission.push(Record::call(COUNT_CLASS, Some(v("dTemp")?), vec![v("dEnemyClan")?, v("CLASS_ROBOT")?]));
+    mission.extend(once_when(&v, is("dTemp", "d0")?, "df2", "OBJECTIVE_COMPLETE", "d0")?);
+    mission.push(Record::of_kind(NodeKind::Return, Vec::new()));
+    let outcome = |value: &str| -> Result<Vec<Record>> {
+        Ok(vec![Record::call(CALLBACK, None, vec![v("SYSTEM_MESSAGE")?, v(value)?])])
+    };
+    package(
+        init,
+        mission,
+        vec![(OUTCOME_EVENTS[0].0, outcome("MISSION_COMPLETE")?), (OUTCOME_EVENTS[1].0, outcome("MISSION_FAILED")?)],
+    )
+}
+
+/// The `nature` bundle's package: `Init` calls function 19 on `nature.var`.
+pub fn nature_package() -> Result<ScrPackage> {
+    package(vec![Record::call(CLAN_BASE, None, NATURE_CLAN_BASE.to_vec())], Vec::new(), Vec::new())
 }
 
 /// The research tree file of the active clans.
@@ -218,16 +334,17 @@ pub fn research_tree() -> Result<Vec<u8>> {
 
 /// Writes the scripts folder.
 pub fn write(tree: &mut DemoTree) -> Result<()> {
-    tree.add(&format!("{DIR}/varset.var"), shared_varset()?.to_bytes())?;
+    let shared = shared_varset()?;
+    tree.add(&format!("{DIR}/varset.var"), shared.to_bytes())?;
     tree.add(&format!("{DIR}/{NATURE_BUNDLE}.var"), nature_varset()?.to_bytes())?;
-    let bundles = [
-        (DEFAULT_BUNDLE, "varset.var", SHARED_CLAN_BASE, Some(SHARED_ZERO_ONE)),
-        (NATURE_BUNDLE, "nature.var", NATURE_CLAN_BASE, None),
-    ];
     tree.add(&format!("{DIR}/{RESEARCH_TREE}"), research_tree()?)?;
-    for (bundle, table, refs, outcome) in bundles {
-        tree.add(&format!("{DIR}/{bundle}.scr"), package(refs, outcome)?.to_bytes()?)?;
-        tree.add(&format!("{DIR}/{bundle}.fml"), fml(bundle, table, refs, outcome).to_bytes())?;
+    let bundles = [
+        (DEFAULT_BUNDLE, default_package(&shared)?, &DEFAULT_FORMULAS[..]),
+        (NATURE_BUNDLE, nature_package()?, &[][..]),
+    ];
+    for (bundle, package, formulas) in bundles {
+        tree.add(&format!("{DIR}/{bundle}.scr"), package.to_bytes()?)?;
+        tree.add(&format!("{DIR}/{bundle}.fml"), fml(formulas).to_bytes())?;
     }
     Ok(())
 }
@@ -237,9 +354,7 @@ mod tests {
     use super::*;
     use crate::{DEFAULT_SEED, build};
     use iron3d_formats::ReadOptions;
-    use iron3d_formats::script::init::HANDLER_CLAN_BASE;
-    use iron3d_formats::script::scr::HANDLER_COUNT;
-    use iron3d_formats::script::{AnchorRule, InitPlan, Selector, StringIndexing, plan_init};
+    use iron3d_formats::script::scr::FUNCTION_COUNT;
     use iron3d_formats::world::Tma;
 
     fn file<'a>(tree: &'a DemoTree, name: &str) -> &'a [u8] {
@@ -247,7 +362,7 @@ mod tests {
     }
 
     #[test]
-    fn shared_varset_has_the_gog_shape() {
+    fn shared_varset_has_the_shipped_shape() {
         let tree = build(DEFAULT_SEED).unwrap();
         let bytes = file(&tree, "varset.var");
         let v = Varset::parse(bytes).unwrap();
@@ -261,13 +376,15 @@ mod tests {
             let d = v.get(*index as usize, StringIndexing::Counted).unwrap();
             assert_eq!((d.name.as_slice(), d.ty), (name.as_bytes(), VarType::Dword));
         }
-        assert_eq!(v.get(7, StringIndexing::Counted).unwrap().initial_word(), 2, "ST_SOLVED = 2");
+        let word = |i: usize| v.get(i, StringIndexing::Counted).unwrap().initial_word();
+        assert_eq!((word(7), word(17)), (7f32.to_bits(), 7), "f7 and d7 are the literals 7");
+        assert_eq!(v.index_of("fDifficulty", StringIndexing::Counted), Some(22));
         let names: std::collections::BTreeSet<_> = decls.iter().map(|(_, d)| d.unwrap().name.clone()).collect();
         assert_eq!(names.len(), decls.len(), "names are unique");
     }
 
     #[test]
-    fn every_clan_bundle_has_an_init_with_handler_19() {
+    fn every_clan_bundle_has_the_engine_handlers_and_an_init_calling_function_19() {
         let tree = build(DEFAULT_SEED).unwrap();
         let mut bundles = std::collections::BTreeSet::new();
         for spec in crate::missions::MISSIONS {
@@ -284,49 +401,54 @@ mod tests {
             let bytes = file(&tree, &format!("{bundle}.scr"));
             let pkg = ScrPackage::parse(bytes, ReadOptions::strict()).unwrap();
             assert_eq!(pkg.to_bytes().unwrap(), bytes);
-            pkg.check_version(HANDLER_COUNT).unwrap();
-            let init = pkg.event("Init").unwrap();
-            assert_eq!(init.records.len(), 1);
-            assert_eq!(init.records[0].selector(), Selector::Handler(HANDLER_CLAN_BASE));
+            pkg.check_version(FUNCTION_COUNT).unwrap();
+            for name in ENGINE_HANDLERS {
+                assert!(pkg.event(name).is_some(), "{bundle}: {name}");
+            }
+            assert!(pkg.events.iter().enumerate().all(|(i, e)| e.index == i as u32), "index words are positions");
+            let first = &pkg.event("Init").unwrap().records[0];
+            assert_eq!((first.kind(), first.function(), first.dest()), (NodeKind::Statement, Some(CLAN_BASE), None));
             // The loader takes `<bundle>.var` first, the shared table otherwise.
             let table = tree.get(&format!("{DIR}/{bundle}.var")).unwrap_or_else(|| file(&tree, "varset.var"));
             let vars = Varset::parse(table).unwrap();
-            let InitPlan::Writes(writes) = plan_init(&pkg, 500.2857, 752.0, 1, AnchorRule::Truncate).unwrap() else {
-                panic!("{bundle}: Init is not fully supported");
-            };
-            let named: Vec<(String, u32)> = writes
+            let named: Vec<Vec<u8>> = first
+                .ops
                 .iter()
-                .map(|(i, w)| {
-                    (
-                        String::from_utf8(vars.get(*i as usize, StringIndexing::Counted).unwrap().name.clone())
-                            .unwrap(),
-                        *w,
-                    )
-                })
+                .map(|i| vars.get(*i as usize, StringIndexing::Counted).unwrap().name.clone())
                 .collect();
-            assert_eq!(named, [("ClanBaseX".into(), 500), ("ClanBaseY".into(), 752), ("ClanID".into(), 1)], "{bundle}");
-            let fml = file(&tree, &format!("{bundle}.fml"));
-            assert_eq!(FmlText::parse(fml).to_bytes(), fml);
-            assert!(FmlText::parse(fml).display_lines().iter().any(|l| l.contains("Handler(19)")));
+            assert_eq!(named, CLAN_BASE_NAMES.map(|n| n.as_bytes().to_vec()), "{bundle}");
+            let fml = FmlText::parse(file(&tree, &format!("{bundle}.fml")));
+            assert_eq!(fml.display_lines()[0], "//FormulaSet export file");
+            let formulas = pkg.events.iter().flat_map(|e| &e.records).filter_map(Record::formula).count();
+            assert_eq!(fml.function_lines().len(), formulas, "{bundle}: one FUNCTION line per formula statement");
         }
     }
 
     #[test]
-    fn the_default_bundle_ends_the_mission_through_handler_30() {
+    fn the_default_bundle_uses_only_documented_functions_and_ends_the_mission_through_function_30() {
         let tree = build(DEFAULT_SEED).unwrap();
         let pkg = ScrPackage::parse(file(&tree, "default.scr"), ReadOptions::strict()).unwrap();
         let vars = Varset::parse(file(&tree, "varset.var")).unwrap();
         let word = |i: u32| vars.get(i as usize, StringIndexing::Counted).unwrap().initial_word();
-        for (name, payload) in OUTCOME_EVENTS {
+        let used: std::collections::BTreeSet<u32> =
+            pkg.events.iter().flat_map(|e| &e.records).filter_map(Record::function).collect();
+        assert_eq!(used.into_iter().collect::<Vec<_>>(), [CLAN_BASE, CALLBACK, COUNT_CLASS, TIMER, TIMER_PASSED]);
+        for (name, value) in OUTCOME_EVENTS {
             let e = pkg.event(name).unwrap_or_else(|| panic!("{name}"));
-            assert_eq!(e.records.len(), 1);
-            assert_eq!(e.records[0].selector(), Selector::Handler(30));
-            let r = &e.records[0].refs;
-            assert_eq!((word(r[0]), word(r[1])), (0, payload as u32), "{name}: host (0, 0, {payload})");
-            assert_eq!(vars.get(r[1] as usize, StringIndexing::Counted).unwrap().ty, VarType::Dword);
+            let [call] = &e.records[..] else { panic!("{name}: one node") };
+            assert_eq!(call.function(), Some(CALLBACK));
+            assert_eq!((word(call.ops[0]), word(call.ops[1])), (cb::SYSTEM_MESSAGE, value), "{name}");
         }
+        let mission = pkg.event("Mission").unwrap();
+        let depth = mission.records.iter().try_fold(0i32, |d, r| match r.kind() {
+            NodeKind::If => Some(d + 1),
+            NodeKind::End => (d > 0).then_some(d - 1),
+            NodeKind::Constant => None,
+            _ => Some(d),
+        });
+        assert_eq!(depth, Some(0), "balanced blocks, and no constant (it would run inside a false block)");
         let nature = ScrPackage::parse(file(&tree, "nature.scr"), ReadOptions::strict()).unwrap();
-        assert!(nature.event("Mission_Complete").is_none());
+        assert!(nature.events.iter().flat_map(|e| &e.records).all(|r| r.function() == Some(CLAN_BASE)));
     }
 
     #[test]

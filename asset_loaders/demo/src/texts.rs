@@ -8,8 +8,10 @@
 //! and the two `.cfg` files are object blocks whose `desc` is a text or a table key;
 //! `mistips.mis` holds one tip per line. Keys are the mission folder below `MISSIONS`
 //! in capitals with `.` and `/` as `_`, then the text's role (`TUTORIAL_01_BRIEF_1`).
-//! `messages.cfg` blocks carry the triggers of the project's rule: `type 0` (at the
-//! start), `time <seconds>`, and one block of another type that is never raised.
+//! `messages.cfg` blocks carry the original's `message_index` ids (0, 1, 2; the demo's
+//! player script raises [`MESSAGE_REINFORCE`] through function 30) and the triggers of
+//! the interface's own rule: `type 0` (at the start), `time <seconds>`, and one block of
+//! another type. The mission's objectives ([`objective_keys`]) are table keys too.
 
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
@@ -22,13 +24,27 @@ pub const TEXT_RES: &str = "DATA/TextRes.cfg";
 pub const MESSAGE_TIME: &str = "60";
 
 /// Per mission (role, Russian text) of the table.
-const TABLE: [(&str, &str); 5] = [
+const TABLE: [(&str, &str); 7] = [
     ("BRIEF_1", "Командир, разведка нашла на этой планете месторождение руды."),
     ("BRIEF_2", "Задача: наладить добычу руды, защитить базу и уничтожить роботов противника."),
     ("MSG_START", "Миссия началась. Удачи, командир!"),
     ("MSG_ATTACK", "Разведка: противник готовит атаку."),
     ("MSG_REINFORCE", "Прибыло подкрепление."),
+    ("OBJ_ENEMY", "Уничтожить всех роботов противника."),
+    ("OBJ_HOLD", "Продержаться до прибытия подкрепления."),
 ];
+
+/// The `message_index` of the reinforcement message, which the demo's player script
+/// raises (function 30, `MESSAGE_INFO`).
+pub const MESSAGE_REINFORCE: u32 = 2;
+
+/// The objectives of mission folder `folder` as `mission.cfg` lists them: the primary
+/// one (destroy the enemy's robots, objective 0), then the bonus one (hold out until the
+/// reinforcements, objective 1); each a table key and whether it is a bonus.
+pub fn objective_keys(folder: &str) -> [(String, bool); 2] {
+    let prefix = key_prefix(folder);
+    [(format!("{prefix}_OBJ_ENEMY"), false), (format!("{prefix}_OBJ_HOLD"), true)]
+}
 
 /// The loading tips (Russian).
 const TIPS: [&str; 3] = [
@@ -69,9 +85,14 @@ impl Texts {
         briefing.push_block("note", &[("desc", &note)])?;
         tree.add(&format!("{folder}/briefing.cfg"), briefing.to_bytes())?;
         let mut messages = header(folder, "messages.cfg")?;
-        messages.push_block("start", &[("desc", &key("MSG_START")), ("type", "0")])?;
-        messages.push_block("attack", &[("desc", &key("MSG_ATTACK")), ("type", "1"), ("time", MESSAGE_TIME)])?;
-        messages.push_block("reinforce", &[("desc", &key("MSG_REINFORCE")), ("type", "2")])?;
+        messages.push_block("start", &[("message_index", "= 0"), ("desc", &key("MSG_START")), ("type", "0")])?;
+        let attack = [("message_index", "= 1"), ("desc", &key("MSG_ATTACK")), ("type", "1"), ("time", MESSAGE_TIME)];
+        messages.push_block("attack", &attack)?;
+        let reinforce = format!("= {MESSAGE_REINFORCE}");
+        messages.push_block(
+            "reinforce",
+            &[("message_index", &reinforce), ("desc", &key("MSG_REINFORCE")), ("type", "2")],
+        )?;
         tree.add(&format!("{folder}/messages.cfg"), messages.to_bytes())?;
         let tips = tips_file(&format!("mistips.mis of {folder} (iron3d demo)"), &TIPS)?;
         tree.add(&format!("{folder}/mistips.mis"), tips)
@@ -117,6 +138,10 @@ mod tests {
             let raised = block_texts(&messages, &table);
             assert_eq!(raised[0].1, "Миссия началась. Удачи, командир!", "{dir}");
             assert_eq!(messages.block("attack").unwrap().param("time"), Some(MESSAGE_TIME.as_bytes()));
+            assert_eq!(iron3d_formats::config::goals::message_ids(&messages), [0, 1, MESSAGE_REINFORCE]);
+            for (key, _) in objective_keys(&dir) {
+                assert!(table.get(&key).is_some(), "{dir}: objective {key} is in the table");
+            }
             assert_eq!(tips(tree.get(&format!("{dir}/mistips.mis")).unwrap()), TIPS);
         }
         assert_eq!(key_prefix("MISSIONS/campaign/campaign.01/mission.01"), "CAMPAIGN_CAMPAIGN_01_MISSION_01");

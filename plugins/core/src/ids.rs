@@ -84,6 +84,17 @@ pub struct SimObject {
 #[reflect(Component)]
 pub struct Movable;
 
+/// An object's logical id: the word after the clan index of its `data.tma` record
+/// (gameplay.md §13; buildings and scenery carry `CLASS_BUILDING`, `0x80000000`). The
+/// clan scripts name objects by it (functions 15, 32, 52, ...). The mission load gives
+/// it to every placed object; a robot built at run time gets its `OriginalObjectId`
+/// (the project's rule: the original's numbering of built objects is not read).
+#[derive(
+    Component, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Reflect, serde::Serialize, serde::Deserialize,
+)]
+#[reflect(Component)]
+pub struct LogicalId(pub u32);
+
 /// Ownership: the clan (SuperAI slot) and, when a player controls it, the player.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]

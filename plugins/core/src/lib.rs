@@ -9,6 +9,7 @@ mod clans;
 mod clock;
 mod combat;
 mod difficulty;
+mod goals;
 mod grid;
 mod ids;
 mod layers;
@@ -34,8 +35,9 @@ pub use clans::{
 pub use clock::GameClock;
 pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon, relation};
 pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
+pub use goals::{EnemyOutVictory, MissionGoals, Objective, ObjectiveChange};
 pub use grid::SpatialGrid;
-pub use ids::{Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
+pub use ids::{LogicalId, Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
 pub use iron3d_formats::world::ClanType;
 pub use layers::{DataLayer, DataLayers};
 pub use messages::{
@@ -78,6 +80,9 @@ impl Plugin for CorePlugin {
             .init_resource::<ObjectTable>()
             .init_resource::<SuperAiSlots>()
             .init_resource::<MissionOutcome>()
+            .init_resource::<EnemyOutVictory>()
+            .register_type::<EnemyOutVictory>()
+            .register_type::<MissionGoals>()
             .init_resource::<ClanRelations>()
             .init_resource::<ResearchBoard>()
             .register_type::<ResearchBoard>()
@@ -111,6 +116,7 @@ impl Plugin for CorePlugin {
             .register_type::<Movable>()
             .register_type::<ManualControl>()
             .register_type::<Owner>()
+            .register_type::<LogicalId>()
             .register_type::<SimTransform>()
             .register_type::<PreviousSimTransform>()
             .register_type::<PresentedTransform>()

@@ -141,19 +141,20 @@ pub enum GameMessageKind {
         /// Human-readable detail.
         detail: String,
     },
-    /// A clan script reported something (an unsupported record, a located package
-    /// error, an unhandled host command): the project's own event.
+    /// A clan script reported something (a function the VM does not implement, a node
+    /// that failed, a located package error, an unhandled host command): the project's
+    /// own event.
     Script {
         /// Clan index.
         clan: u32,
         /// Script bundle (first resource of the clan record).
         bundle: String,
-        /// Event name (empty for package errors).
-        event: String,
-        /// Record index inside the event.
-        record: Option<u32>,
-        /// Handler selector of the record.
-        handler: Option<u32>,
+        /// The handler's name (empty for package errors).
+        handler: String,
+        /// The node's index inside the handler.
+        node: Option<u32>,
+        /// The function the node calls (`head0`), when it is a call.
+        function: Option<u32>,
         /// What happened.
         detail: String,
     },
@@ -186,6 +187,23 @@ pub enum GameMessageKind {
         by: Option<ObjectRef>,
         /// Where (game units).
         position: [f32; 3],
+    },
+    /// A clan script raised a `messages.cfg` message (function 30, `MESSAGE_INFO`).
+    Message {
+        /// The clan whose script raised it (any clan's message reaches the player).
+        clan: u32,
+        /// The message's `message_index` id.
+        id: u32,
+    },
+    /// A clan script changed an objective (function 30, `OBJECTIVE_COMPLETE`,
+    /// `OBJECTIVE_FAILED`, `OBJECTIVE_PROGRESS`).
+    Objective {
+        /// The clan whose script changed it.
+        clan: u32,
+        /// The objective's index (its position in `mission.cfg`'s combined list).
+        id: u32,
+        /// What changed.
+        change: crate::goals::ObjectiveChange,
     },
     /// A clan's mission outcome was recorded (host callback or the project's rules).
     Outcome {
@@ -226,6 +244,8 @@ impl GameMessageKind {
             Self::Arrived(_)
             | Self::Diagnostic { .. }
             | Self::Script { .. }
+            | Self::Message { .. }
+            | Self::Objective { .. }
             | Self::Outcome { .. }
             | Self::Fired { .. }
             | Self::Damaged { .. }

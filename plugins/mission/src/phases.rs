@@ -8,8 +8,8 @@ use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BuildingCategory, CommandQueue, DataLayers, MissionClans, MissionLoadPhase, Movable, ObjectKind, Order,
-    OriginalObjectId, Owner, SimCommand, SimObject, SimTransform, UnitClass,
+    AppState, BuildingCategory, CommandQueue, DataLayers, LogicalId, MissionClans, MissionGoals, MissionLoadPhase,
+    Movable, ObjectKind, Objective, Order, OriginalObjectId, Owner, SimCommand, SimObject, SimTransform, UnitClass,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_formats::{Error, ErrorKind};
@@ -177,8 +177,10 @@ pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObjec
 /// production).
 pub(crate) fn register_one(world: &mut World, entity: Entity, id: u32) {
     let mut e = world.entity_mut(entity);
-    let kind = ObjectKind::from_raw(e.get::<crate::PlacedRecord>().map_or(u32::MAX, |r| r.raw_kind));
-    e.remove::<Pending>().insert(Registered);
+    let record = e.get::<crate::PlacedRecord>();
+    let kind = ObjectKind::from_raw(record.map_or(u32::MAX, |r| r.raw_kind));
+    let logical = LogicalId(record.map_or(id, |r| r.identity_or_clan_raw));
+    e.remove::<Pending>().insert((Registered, logical));
     if kind.movable() {
         e.insert(Movable);
     }
@@ -209,6 +211,7 @@ fn register(world: &mut World, request: &MissionRequest) -> iron3d_formats::Resu
         Err(_) => (request.mission.clone(), String::new()),
     };
     publish_geography(world);
+    publish_goals(world, &folder);
     let land_path = world.resource::<Prepared>().land_path.clone().unwrap_or_default();
     let backend = Some(std::sync::Arc::clone(&request.backend));
     world.insert_resource(LoadedMission { name, folder, land_path, backend });
@@ -292,6 +295,28 @@ fn publish_geography(world: &mut World) {
     }
 }
 
+/// Publishes the objectives of the mission folder's `mission.cfg` and the message ids
+/// of its `messages.cfg` as [`MissionGoals`] (the scripts' function 30 names them,
+/// gameplay.md §13). A missing file gives none; an unreadable or malformed one is a
+/// warning naming it, and gives none (the mission still loads).
+fn publish_goals(world: &mut World, folder: &str) {
+    use iron3d_formats::config::{BlockCfg, goals};
+    let Some(files) = world.get_resource::<MissionClans>().map(|c| std::sync::Arc::clone(&c.files)) else {
+        world.remove_resource::<MissionGoals>();
+        return;
+    };
+    let read = |name: &str| -> Option<BlockCfg> {
+        let path = format!("{folder}/{name}");
+        let parsed =
+            files.read(&path).and_then(|b| b.map(|b| BlockCfg::parse(&b).map_err(|e| e.to_string())).transpose());
+        parsed.map_err(|e| tracing::warn!(target: "mission", "{path}: {e}; the scripts see none of it")).ok().flatten()
+    };
+    let objectives = read("mission.cfg").map(|cfg| goals::objectives(&cfg)).unwrap_or_default();
+    let messages = read("messages.cfg").map(|cfg| goals::message_ids(&cfg)).unwrap_or_default();
+    let objectives = objectives.into_iter().map(|o| Objective { key: o.key, text: o.text, bonus: o.bonus }).collect();
+    world.insert_resource(MissionGoals { objectives, messages });
+}
+
 /// Rolls the load back: despawns every object it created, returns to the menu.
 fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error) {
     let created: Vec<Entity> =
@@ -303,6 +328,7 @@ fn fail(world: &mut World, phase: MissionLoadPhase, mission: &str, error: Error)
     world.remove_resource::<LoadedMission>();
     world.remove_resource::<MissionRequest>();
     world.remove_resource::<MissionClans>();
+    world.remove_resource::<MissionGoals>();
     world.remove_resource::<DataLayers>();
     world.insert_resource(LoadError { mission: mission.to_string(), phase, message: error.to_string() });
     world.resource_mut::<NextState<AppState>>().set(AppState::MainMenu);
@@ -313,5 +339,6 @@ pub(crate) fn close_mission(mut commands: Commands) {
     commands.insert_resource(Prepared::default());
     commands.remove_resource::<LoadedMission>();
     commands.remove_resource::<MissionClans>();
+    commands.remove_resource::<MissionGoals>();
     commands.remove_resource::<DataLayers>();
 }

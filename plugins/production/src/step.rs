@@ -435,6 +435,8 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
         raw_kind: 1,
         resource_name: s.name.clone(),
         raw_after_resource: clan as u32,
+        // The logical id scripts name it by: its own id (the project's rule).
+        identity_or_clan_raw: id,
         position,
         orientation: [0.0, 0.0, t.heading()],
         scale: [1.0; 3],

@@ -11,8 +11,9 @@
 //! * `ress`: the simulation's resources ([`resource_parts`]: the clock, the random
 //!   streams, the command queue, economy, production, research, the shot counter, the
 //!   outcome, the strategic layer's memory, ...), each after a presence byte.
-//! * `sais`: each clan's script VM state (variables, scheduler records and timers,
-//!   problems; [`iron3d_superai::SuperAiState`]).
+//! * `sais`: the scripts' state: each clan's VM (variables, problems, clan clock, problem
+//!   handler, next takt) and the mission's (objectives, deleted objects, route reports,
+//!   the `Mission` handler's next run; [`iron3d_superai::SuperAisState`]).
 //! * `tabl`: the World3D object table by id (handles keep their slot and generation).
 //!
 //! Components and resources are written through their serde derives in the compact
@@ -39,7 +40,7 @@ use iron3d_core::{
 };
 use iron3d_mission::{MissionObject, PlacedRecord, PreparedObject};
 use iron3d_strategy::Strategy;
-use iron3d_superai::{SuperAiState, SuperAis};
+use iron3d_superai::{SuperAis, SuperAisState};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::any::{Any, TypeId};
@@ -57,7 +58,7 @@ pub(crate) const SUPER_AIS: [u8; 4] = *b"sais";
 /// The object table chunk.
 pub(crate) const TABLE: [u8; 4] = *b"tabl";
 /// The snapshot's chunks with their layout versions, in file order.
-pub(crate) const CHUNKS: [([u8; 4], u16); 5] = [(OBJECTS, 3), (SHELLS, 2), (RESOURCES, 2), (SUPER_AIS, 1), (TABLE, 1)];
+pub(crate) const CHUNKS: [([u8; 4], u16); 5] = [(OBJECTS, 3), (SHELLS, 2), (RESOURCES, 2), (SUPER_AIS, 2), (TABLE, 1)];
 
 /// Objects written per piece of work ([`crate::pieces`]).
 const OBJECTS_PER_PIECE: usize = 1024;
@@ -417,7 +418,7 @@ pub(crate) struct Parsed {
     columns: Vec<Value>,
     shells: Vec<Projectile>,
     resources: Vec<Option<Value>>,
-    ais: Vec<SuperAiState>,
+    ais: SuperAisState,
     table: TableLayout,
 }
 

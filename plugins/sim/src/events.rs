@@ -1,5 +1,5 @@
 //! The event log of a run: arrivals, new contacts, Behavior diagnostics, deletions,
-//! script reports, mission outcomes, damage and destruction, production (produced,
+//! script reports, the scripts' messages and objectives, mission outcomes, damage and destruction, production (produced,
 //! researched, rejected), haulage (loaded, unloaded) and unsupported settings,
 //! read from the World3D queue each tick (what `sim run --json` prints).
 
@@ -17,8 +17,14 @@ pub enum EventKind {
     Diagnostic,
     /// An object was deleted.
     Deleted,
-    /// A clan script reported something (unsupported record, package error, ...).
+    /// A clan script reported something (detail: `clan= bundle= handler= node=
+    /// function=: what`; a function the VM does not implement, a package error, ...).
     Script,
+    /// A clan script raised a `messages.cfg` message (detail: `clan=C id=ID`, the
+    /// `message_index`).
+    Message,
+    /// A clan script changed an objective (detail: `clan=C id=INDEX complete|failed|progress`).
+    Objective,
     /// A clan's mission outcome was recorded.
     Outcome,
     /// An object took damage.
@@ -49,6 +55,8 @@ impl EventKind {
             Self::Diagnostic => "diagnostic",
             Self::Deleted => "deleted",
             Self::Script => "script",
+            Self::Message => "message",
+            Self::Objective => "objective",
             Self::Outcome => "outcome",
             Self::Damaged => "damaged",
             Self::Destroyed => "destroyed",
@@ -90,14 +98,18 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
             GameMessageKind::Diagnostic { object, kind, detail, .. } => {
                 (EventKind::Diagnostic, vec![object.id.0], format!("{}: {detail}", kind.name()))
             }
-            GameMessageKind::Script { clan, bundle, event, record, handler, detail } => {
+            GameMessageKind::Script { clan, bundle, handler, node, function, detail } => {
                 let at = |v: &Option<u32>| v.map_or("-".to_string(), |v| v.to_string());
                 let text = format!(
-                    "clan={clan} bundle={bundle} event={event} record={} handler={}: {detail}",
-                    at(record),
-                    at(handler)
+                    "clan={clan} bundle={bundle} handler={handler} node={} function={}: {detail}",
+                    at(node),
+                    at(function)
                 );
                 (EventKind::Script, Vec::new(), text)
+            }
+            GameMessageKind::Message { clan, id } => (EventKind::Message, Vec::new(), format!("clan={clan} id={id}")),
+            GameMessageKind::Objective { clan, id, change } => {
+                (EventKind::Objective, Vec::new(), format!("clan={clan} id={id} {}", change.name()))
             }
             GameMessageKind::Outcome { clan, outcome } => {
                 (EventKind::Outcome, Vec::new(), format!("clan={clan} {}", outcome.name()))

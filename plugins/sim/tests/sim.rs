@@ -629,15 +629,15 @@ mod demo {
         let slots = app.world().resource::<SuperAiSlots>().clone();
         assert_eq!(slots.0[..4], [Some(0), Some(1), Some(2), None], "one slot per loaded clan package");
         let ais = app.world().resource::<SuperAis>().clone();
-        assert_eq!(ais.0.len(), 3);
-        for ai in &ais.0 {
+        assert_eq!(ais.clans.len(), 3);
+        for ai in &ais.clans {
             assert_eq!(ai.init, Some(EventResult::Completed), "{}: Init ran", ai.clan.name);
             let vm = ai.vm.as_ref().unwrap();
             assert_eq!(vm.var("ClanID"), Some(ai.clan.index));
             assert_eq!(vm.var("ClanBaseX"), Some(ai.clan.anchor[0] as u32), "reading A truncates");
             assert_eq!(vm.var("ClanBaseY"), Some(ai.clan.anchor[1] as u32));
         }
-        let table = |i: usize| ais.0[i].package.as_ref().unwrap().table.clone();
+        let table = |i: usize| ais.clans[i].package.as_ref().unwrap().table.clone();
         assert!(matches!(table(0), TableSource::Bundle(_)), "nature.var exists");
         assert!(matches!(table(1), TableSource::Shared(_)), "default.var does not: varset.var");
         let mut q = app.world_mut().query::<(&Owner, &UnitClass)>();
@@ -676,7 +676,7 @@ mod demo {
     }
 
     #[test]
-    fn a_demo_mission_is_ended_by_its_script_through_handler_30() {
+    fn a_demo_mission_is_ended_by_its_script_through_function_30() {
         let game = game();
         let mut app = mission(&game, "tutorial.01");
         let send = |app: &mut App, slot: u32, event: &str| {
@@ -689,11 +689,12 @@ mod demo {
         let outcome = app.world().resource::<MissionOutcome>().clone();
         assert_eq!(
             (outcome.of(1), outcome.of(2), outcome.of(0)),
-            (Some(Outcome::Completed), Some(Outcome::Failed), None)
+            (Some(Outcome::Failed), None, None),
+            "the game has one outcome, the player's: the enemy script's failure replaces the win"
         );
         let logged = events(&app, EventKind::Outcome);
         let details: Vec<&str> = logged.iter().map(|e| e.2.as_str()).collect();
-        assert_eq!(details, ["clan=1 completed", "clan=2 failed"], "the repeat is a no-op");
+        assert_eq!(details, ["clan=1 completed", "clan=1 failed"], "the repeat is a no-op");
         let mut other = mission(&game, "tutorial.01");
         for _ in 0..3 {
             other.update();
@@ -702,6 +703,73 @@ mod demo {
             app.world().resource::<StateHash>().last().map(|h| h.1),
             other.world().resource::<StateHash>().last().map(|h| h.1),
             "the hash sees the outcome"
+        );
+    }
+
+    /// The ticks at which the player clan's (1) takts ran, and the events of `kind`, over
+    /// `ticks` ticks.
+    fn play(app: &mut App, ticks: u32) -> Vec<u32> {
+        let clock = |app: &App| {
+            let ais = app.world().resource::<iron3d_superai::SuperAis>();
+            ais.clans[1].vm.as_ref().map_or(0, |vm| vm.clock)
+        };
+        let mut takts = Vec::new();
+        for _ in 0..ticks {
+            let before = clock(app);
+            app.update();
+            if clock(app) != before {
+                takts.push(app.world().resource::<iron3d_core::GameClock>().tick);
+            }
+        }
+        takts
+    }
+
+    /// The first tick the player's `Mission` handler runs after `tick` (it runs at ticks
+    /// 1, 33, 65, ...: every 2000 ms, 32 ticks of 64 ms apart; within a tick it runs
+    /// before the takts).
+    fn next_mission_run(tick: u32) -> u32 {
+        (0..).map(|k| 1 + 32 * k).find(|t| *t > tick).unwrap()
+    }
+
+    #[test]
+    fn the_demo_script_raises_its_message_and_objectives_on_schedule_and_wins_through_function_30() {
+        let game = game();
+        let mut app = mission(&game, "tutorial.01");
+        assert!(!app.world().resource::<iron3d_core::EnemyOutVictory>().0, "the package records the outcome itself");
+        let takts = play(&mut app, 400);
+        assert!(takts.len() >= 3, "{takts:?}");
+        let gaps: Vec<u32> = takts.windows(2).map(|w| (w[1] - w[0]) * 64).collect();
+        assert!(gaps.iter().all(|g| (7000..8064).contains(g)), "takts every 7000 + rand % 1000 ms: {gaps:?}");
+        // The message waits for a clan clock above 5 s (the first takt makes it 7), the bonus
+        // objective for one above 13 s (the second makes it 14).
+        let message = events(&app, EventKind::Message);
+        assert_eq!(message.len(), 1, "raised once: {message:?}");
+        assert_eq!((message[0].0, message[0].2.as_str()), (next_mission_run(takts[0]), "clan=1 id=2"));
+        let objectives = events(&app, EventKind::Objective);
+        assert_eq!(objectives.len(), 1, "{objectives:?}");
+        assert_eq!((objectives[0].0, objectives[0].2.as_str()), (next_mission_run(takts[1]), "clan=1 id=1 complete"));
+        assert_eq!(app.world().resource::<MissionOutcome>().of(1), None, "a bonus objective does not end the mission");
+        // The enemy loses every robot and every building that could build one.
+        let doomed: Vec<iron3d_core::ObjectHandle> = {
+            let mut q =
+                app.world_mut().query::<(&iron3d_core::ObjectHandle, &Owner, Option<&UnitClass>, Has<Movable>)>();
+            let producer = |c: Option<&UnitClass>| c.is_some_and(|c| matches!(c.0, 0x8000_0010 | 0x8000_0040));
+            q.iter(app.world()).filter(|(_, o, c, m)| o.clan == 2 && (*m || producer(*c))).map(|(h, ..)| *h).collect()
+        };
+        assert!(!doomed.is_empty());
+        for object in doomed {
+            app.world_mut().write_message(iron3d_core::DeleteRequest { object });
+        }
+        let gone = app.world().resource::<iron3d_core::GameClock>().tick + 1;
+        play(&mut app, 40);
+        let objectives = events(&app, EventKind::Objective);
+        let outcome = events(&app, EventKind::Outcome);
+        let won = outcome.iter().find(|e| e.2 == "clan=1 completed").expect("won");
+        assert_eq!(objectives.last().map(|e| (e.0, e.2.as_str())), Some((won.0, "clan=1 id=0 complete")));
+        assert_eq!(
+            won.0,
+            next_mission_run(gone),
+            "the run after the enemy's last robot left completes the primary objective"
         );
     }
 }

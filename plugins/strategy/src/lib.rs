@@ -24,10 +24,11 @@
 //!   from one of its mines `Order::Haul` of its fullest mine (ties by the lower id; each
 //!   order counts `haul.capacity` off that mine for the next transport).
 //! * **Outcome** ([`outcome`]): a player or computer clan with no unit and no
-//!   production building is *defeated*; a player clan (mode 1) all of whose enemies are
-//!   defeated has won, and its script's `Mission_Complete` event runs (the script ends
-//!   the mission through Handler(30); a clan without a script package gets `completed`
-//!   directly).
+//!   production building is *defeated*; where the player clan's package can never
+//!   record the outcome itself (`iron3d_core::EnemyOutVictory`), a player clan (mode 1)
+//!   all of whose enemies are defeated has won, and its script's `Mission_Complete` event
+//!   runs (the script ends the mission through function 30; a clan without a script
+//!   package gets `completed` directly).
 
 pub mod ai;
 pub mod outcome;

@@ -1,17 +1,20 @@
 //! The defeat and victory rules (the project's own): a clan with no unit and no
-//! production building is defeated; a player clan whose enemies are all out has won.
-//! A player clan's end goes through its script as the original's scripts end missions:
-//! its `Mission_Complete` (won) or `Mission_Failed` (defeated) event runs when its
-//! package has one, and then, if the clan is still without an outcome, `completed` or
-//! `failed` is recorded through Handler(30)'s host callback all the same (SuperAI's
-//! fallback), so data whose scripts name no such event can be won and lost. A computer
-//! clan is recorded `defeated` directly.
+//! production building is defeated; a player clan whose enemies are all out has won —
+//! **only in a mission whose player package can never record the outcome itself**
+//! (`iron3d_core::EnemyOutVictory`, decided and logged by SuperAI when the mission
+//! loads: the original ends a mission only through its scripts' function 30, so a
+//! package that calls it wins by its own objectives). A player clan's end goes through
+//! its script: its `Mission_Complete` (won) or `Mission_Failed` (defeated) event runs
+//! when its package has one, and then, if the clan is still without an outcome,
+//! `completed` or `failed` is recorded through function 30's host callback all the same
+//! (SuperAI's fallback), so data whose scripts name no such event can be won and lost.
+//! A computer clan is recorded `defeated` directly.
 
 use crate::{Strategy, StrategyRules};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, DispatchPhase, GameClock, GameMessage, GameMessageKind, MissionClans, MissionOutcome, Movable,
-    Outcome, Owner, RunScriptEvent, SimObject, SuperAiSlots, UnitClass,
+    ClanRelations, DispatchPhase, EnemyOutVictory, GameClock, GameMessage, GameMessageKind, MissionClans,
+    MissionOutcome, Movable, Outcome, Owner, RunScriptEvent, SimObject, SuperAiSlots, UnitClass,
 };
 
 /// The script event a winning player clan runs.
@@ -30,6 +33,7 @@ pub(crate) fn judge(
     clans: Option<Res<MissionClans>>,
     rules: Res<StrategyRules>,
     relations: Res<ClanRelations>,
+    victory: Res<EnemyOutVictory>,
     slots: Res<SuperAiSlots>,
     clock: Res<GameClock>,
     objects: Query<(&Owner, Option<&UnitClass>, Has<Movable>), With<SimObject>>,
@@ -60,7 +64,7 @@ pub(crate) fn judge(
             out.write(GameMessage::new(&clock, DispatchPhase::SuperAi, kind));
         }
     }
-    for c in clans.clans.iter().filter(|c| c.is_player()) {
+    for c in clans.clans.iter().filter(|c| c.is_player() && victory.0) {
         let enemies: Vec<u32> = (0..n as u32).filter(|&e| relations.hostile(c.index as i32, e as i32)).collect();
         let won = !enemies.is_empty() && enemies.iter().all(|&e| out_of_game(outcome.of(e)));
         if won && outcome.of(c.index).is_none() && alive[c.index as usize] {

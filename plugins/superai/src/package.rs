@@ -1,15 +1,19 @@
-//! Loading a clan's script package (`docs/reference/runtime.md` §3.1, §3.8, §3.11): `<bundle>.scr`,
-//! the variable table (`<bundle>.var`, falling back to the shared `varset.var` of the
-//! same folder **only when the bundle file is missing**), then `<bundle>.fml`; the
-//! version check (its own error); variables created from the table's defaults with the
-//! declaration kinds of §3.8; and a load-time check of the records of the analysed
-//! handlers (reference counts, kinds and ranges), so a bad package is a located error,
-//! never a panic at run time.
+//! Loading a clan's script package (`docs/reference/runtime.md` §3.1, §3.8; gameplay.md
+//! §2.1–§2.3): `<bundle>.scr`, the variable table (`<bundle>.var`, falling back to the
+//! shared `varset.var` of the same folder **only when the bundle file is missing**),
+//! then `<bundle>.fml` and its formulas; variables created from the table's defaults
+//! with their type tags; and a load-time check of every node (its kind and relation,
+//! operand counts and ranges, jump targets, formula indices), so a bad package is a
+//! located error (file, handler, node, offset), never a panic at run time.
+//!
+//! The table-length word (73) is not checked here: the original only logs a mismatch
+//! and carries on, which SuperAI reports.
 
-use crate::handlers::{HANDLER_COUNT, check_shape};
+use crate::formula::{Expr, parse_line};
+use crate::functions::arity;
 use crate::variables::{Variable, kind};
 use iron3d_core::ScriptFiles;
-use iron3d_formats::script::{FmlText, ScrPackage, Selector, StringIndexing, VarType, Varset};
+use iron3d_formats::script::{FmlText, NodeKind, Record, ScrPackage, StringIndexing, VarType, Varset};
 use iron3d_formats::{Error, ErrorKind, ReadOptions, ResultExt};
 
 /// Which file the variables came from.
@@ -33,11 +37,11 @@ impl TableSource {
 /// How strictly packages are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LoadMode {
-    /// Selectors outside the handler table are kept as `Unknown` and stop their event
-    /// at run time with an *unsupported* result (the game's default).
+    /// A function id outside the 73-entry table is kept and stops its handler at run
+    /// time as unsupported (the game's default).
     #[default]
     Compatible,
-    /// Such a selector is a located load error.
+    /// Such an id is a located load error.
     Strict,
 }
 
@@ -52,8 +56,22 @@ pub struct ScriptPackage {
     pub table: TableSource,
     /// Variables from the table's defaults, in declaration (reference) order.
     pub variables: Vec<Variable>,
-    /// The formula export (kept; the engine path does not parse it).
+    /// The formula file as read.
     pub fml: FmlText,
+    /// Its formulas, parsed (formula *n* is the *n*th `FUNCTION` line).
+    pub formulas: Vec<Expr>,
+}
+
+impl ScriptPackage {
+    /// The first handler named `name` (case-sensitive C-string comparison).
+    pub fn handler(&self, name: &str) -> Option<usize> {
+        self.scr.events.iter().position(|e| e.c_name() == name.as_bytes())
+    }
+
+    /// A handler's name for reports.
+    pub fn handler_name(&self, index: usize) -> String {
+        self.scr.events.get(index).map(|e| e.display_name()).unwrap_or_default()
+    }
 }
 
 /// `<dir>/<stem>` of a bundle path, with `/` separators.
@@ -102,7 +120,7 @@ pub fn variables(table: &Varset) -> Vec<Variable> {
         .collect()
 }
 
-/// Byte offset of record `r` of event `e` in the package file.
+/// Byte offset of node `r` of handler `e` in the package file.
 pub fn record_offset(scr: &ScrPackage, e: usize, r: usize) -> u64 {
     let mut at = 8u64;
     for (i, event) in scr.events.iter().enumerate() {
@@ -120,17 +138,11 @@ pub fn record_offset(scr: &ScrPackage, e: usize, r: usize) -> u64 {
 /// Loads the package of `bundle` (`docs/reference/runtime.md` §3.1 order: `.scr`, variable table, `.fml`).
 ///
 /// # Errors
-/// A located error naming the file (and event, record and offset for a bad record):
-/// a missing or unreadable file, a truncated or malformed package, a handler count
-/// other than `expected_handlers` (the version error), a malformed table, or a
-/// record of an analysed handler whose references are incomplete, of the wrong kind or
-/// out of range (and, in [`LoadMode::Strict`], a selector outside the handler table).
-pub fn load(
-    files: &dyn ScriptFiles,
-    bundle: &str,
-    expected_handlers: u32,
-    mode: LoadMode,
-) -> iron3d_formats::Result<ScriptPackage> {
+/// A located error naming the file (and handler, node and offset for a bad node; the
+/// line for a bad formula): a missing or unreadable file, a truncated or malformed
+/// package, a malformed table or formula, or a node that cannot run (see
+/// [`check_node`]); in [`LoadMode::Strict`] also a function id outside the table.
+pub fn load(files: &dyn ScriptFiles, bundle: &str, mode: LoadMode) -> iron3d_formats::Result<ScriptPackage> {
     let (dir, stem) = split_bundle(bundle);
     let scr_path = join(&dir, &format!("{stem}.scr"));
     let bytes = required(files, &scr_path)?;
@@ -139,7 +151,6 @@ pub fn load(
         LoadMode::Strict => ReadOptions::strict(),
     };
     let scr = ScrPackage::parse(&bytes, options).in_file(scr_path.clone())?;
-    scr.check_version(expected_handlers).in_file(scr_path.clone())?;
     let bundle_var = join(&dir, &format!("{stem}.var"));
     let (table, table_bytes) = match read(files, &bundle_var)? {
         Some(b) => (TableSource::Bundle(bundle_var), b),
@@ -153,25 +164,82 @@ pub fn load(
     let fml_path = join(&dir, &format!("{stem}.fml"));
     let fml = FmlText::parse(&required(files, &fml_path)?);
     let variables = variables(&varset);
-    check_records(&scr, &variables).in_file(scr_path)?;
-    Ok(ScriptPackage { bundle: bundle.to_string(), scr, table, variables, fml })
+    let formulas = fml
+        .function_lines()
+        .into_iter()
+        .map(|(line, text)| {
+            parse_line(&text, &variables).map_err(|detail| {
+                Error::new(ErrorKind::Invalid { rule: "fml_formula", detail }).via(format!("line {}", line + 1))
+            })
+        })
+        .collect::<iron3d_formats::Result<Vec<_>>>()
+        .in_file(fml_path)?;
+    check_nodes(&scr, &variables, formulas.len()).in_file(scr_path)?;
+    Ok(ScriptPackage { bundle: bundle.to_string(), scr, table, variables, fml, formulas })
 }
 
-/// Load-time check of every record of an analysed handler.
-fn check_records(scr: &ScrPackage, vars: &[Variable]) -> iron3d_formats::Result<()> {
+/// Checks one node of a handler of `handlers` nodes in a package of `events` handlers
+/// over `vars` variables and `formulas` formulas: a known kind; an `if` with two
+/// variables and a relation 0..5; a goto to a node of its handler and a switch to a
+/// handler of the package (each one operand); a statement that calls a function (its
+/// operands variables, at least as many as an implemented function reads), copies a
+/// variable or stores a formula that exists; a constant with a destination; every
+/// destination a variable.
+///
+/// # Errors
+/// What is wrong.
+pub fn check_node(r: &Record, handlers: usize, events: usize, vars: usize, formulas: usize) -> Result<(), String> {
+    let var = |what: &str, v: u32| {
+        if (v as usize) < vars { Ok(()) } else { Err(format!("{what} {v} names no variable ({vars} variables)")) }
+    };
+    let ops_are_variables = || r.ops.iter().enumerate().try_for_each(|(i, v)| var(&format!("operand {i}"), *v));
+    let one = |what: &str, bound: usize| match r.ops.as_slice() {
+        [t] if (*t as usize) < bound => Ok(()),
+        [t] => Err(format!("{what} {t} does not exist ({bound})")),
+        ops => Err(format!("{what} takes one operand, the node has {}", ops.len())),
+    };
+    if let Some(d) = r.dest() {
+        var("destination", d)?;
+    }
+    match r.kind() {
+        NodeKind::Unknown(w) => Err(format!("kind {} is not one of -1..6", w as i32)),
+        NodeKind::If => {
+            r.relation().ok_or_else(|| format!("relation {} is not one of 0..5", r.relation))?;
+            if r.ops.len() != 2 {
+                return Err(format!("an if compares two operands, the node has {}", r.ops.len()));
+            }
+            ops_are_variables()
+        }
+        NodeKind::Goto => one("the goto's node", handlers),
+        NodeKind::Switch => one("the switch's handler", events),
+        NodeKind::Constant if r.dest().is_none() => Err("a constant without a destination".into()),
+        NodeKind::Statement => match (r.function(), r.source(), r.formula()) {
+            (Some(f), ..) => {
+                ops_are_variables()?;
+                match arity(f) {
+                    Some(n) if r.ops.len() < n => {
+                        Err(format!("function {f} reads {n} operands, the node gives {}", r.ops.len()))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            (None, Some(s), _) => var("source", s),
+            (None, None, Some(f)) if (f as usize) < formulas => Ok(()),
+            (None, None, Some(f)) => Err(format!("formula {f} does not exist ({formulas} in the .fml)")),
+            (None, None, None) => Err("a statement with no function, source or formula".into()),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// Load-time check of every node.
+fn check_nodes(scr: &ScrPackage, vars: &[Variable], formulas: usize) -> iron3d_formats::Result<()> {
     for (e, event) in scr.events.iter().enumerate() {
         for (r, record) in event.records.iter().enumerate() {
-            let Selector::Handler(h) = record.selector() else { continue };
-            if h >= HANDLER_COUNT {
-                continue;
-            }
-            if let Err(why) = check_shape(h, &record.refs, vars) {
-                return Err(Error::at(
-                    record_offset(scr, e, r),
-                    ErrorKind::Invalid { rule: "scr_record", detail: why },
-                )
-                .via(format!("record {r} (Handler({h}))"))
-                .via(format!("event {e} {:?}", event.display_name())));
+            if let Err(detail) = check_node(record, event.records.len(), scr.events.len(), vars.len(), formulas) {
+                return Err(Error::at(record_offset(scr, e, r), ErrorKind::Invalid { rule: "scr_node", detail })
+                    .via(format!("node {r}"))
+                    .via(format!("handler {e} {:?}", event.display_name())));
             }
         }
     }

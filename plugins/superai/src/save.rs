@@ -1,14 +1,23 @@
 //! What a saved game keeps of the SuperAIs: per clan, the script VM's state that running
-//! changes (variable words, the flag, the context, the last scalar, the scheduler's
-//! records and timers, the problem records) and the records already reported as
-//! unsupported. The packages, the clan bases, the slots and the `Init` results are made
-//! again by starting the mission; [`SuperAis::restore`] lays the saved state over them.
+//! changes (variable words, problems, the clan clock, the problem handler, the next
+//! takt) and the nodes already reported; and the mission's script state (objectives,
+//! deleted objects, route reports, filed lists, the `Mission` handler's next run). The
+//! packages, the clan bases, the slots and the tactical areals are made again by
+//! starting the mission; [`SuperAis::restore`] lays the saved state over them.
 
-use crate::SuperAis;
-use crate::scheduler::Scheduler;
-use crate::vm::{PROBLEM_WORDS, Scalar};
+use crate::problems::Problems;
+use crate::{MissionState, SuperAis};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
+
+/// The SuperAIs' saved state.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SuperAisState {
+    /// Each clan's, in clan order.
+    pub clans: Vec<SuperAiState>,
+    /// The mission's script state (the areal outlines are not saved).
+    pub mission: MissionState,
+}
 
 /// One clan's saved SuperAI state (`vm` is `None` for a clan without a VM).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -17,7 +26,7 @@ pub struct SuperAiState {
     pub clan: u32,
     /// The VM's state.
     pub vm: Option<VmState>,
-    /// `(event, record)` pairs already reported as unsupported.
+    /// `(handler, node)` pairs already reported.
     pub reported: BTreeSet<(usize, usize)>,
 }
 
@@ -26,67 +35,71 @@ pub struct SuperAiState {
 pub struct VmState {
     /// Each variable's current word, in reference order.
     pub words: Vec<u32>,
-    /// The VM flag.
-    pub flag: u32,
-    /// The current context.
-    pub context: Option<(usize, usize, Option<u32>)>,
-    /// The last scalar.
-    pub scalar: Option<Scalar>,
-    /// The scheduler (records and their timers).
-    pub scheduler: Scheduler,
-    /// The problem records.
-    pub problems: Vec<[u32; PROBLEM_WORDS]>,
-    /// The current problem.
-    pub current_problem: Option<usize>,
+    /// The problems.
+    pub problems: Problems,
+    /// The clan clock (seconds).
+    pub clock: u32,
+    /// *n* of `Problems<n>`.
+    pub problem_handler: u32,
+    /// The next takt (game ms).
+    pub next_takt_ms: u32,
 }
 
 impl SuperAis {
-    /// Every clan's state now, in clan order.
-    pub fn state(&self) -> Vec<SuperAiState> {
+    /// The state now.
+    pub fn state(&self) -> SuperAisState {
         let vm = |vm: &crate::Vm| VmState {
             words: vm.vars.iter().map(|v| v.word).collect(),
-            flag: vm.flag,
-            context: vm.context,
-            scalar: vm.scalar,
-            scheduler: vm.scheduler.clone(),
             problems: vm.problems.clone(),
-            current_problem: vm.current_problem,
+            clock: vm.clock,
+            problem_handler: vm.problem_handler,
+            next_takt_ms: vm.next_takt_ms,
         };
-        self.0
+        let clans = self
+            .clans
             .iter()
             .map(|ai| SuperAiState { clan: ai.clan.index, vm: ai.vm.as_ref().map(vm), reported: ai.reported.clone() })
-            .collect()
+            .collect();
+        SuperAisState { clans, mission: self.mission.clone() }
     }
 
-    /// Lays `states` over the SuperAIs of the mission just started.
+    /// Lays `state` over the SuperAIs of the mission just started.
     ///
     /// # Errors
-    /// The clans, a clan's VM or its variable count differ from the saved ones (the
-    /// save is of other scripts).
-    pub fn restore(&mut self, states: Vec<SuperAiState>) -> Result<(), String> {
-        if states.len() != self.0.len() {
-            return Err(format!("the save has {} SuperAIs, the mission {}", states.len(), self.0.len()));
+    /// The clans, a clan's VM, its variable count or the objective count differ from
+    /// the saved ones (the save is of other scripts or another mission).
+    pub fn restore(&mut self, state: SuperAisState) -> Result<(), String> {
+        if state.clans.len() != self.clans.len() {
+            return Err(format!("the save has {} SuperAIs, the mission {}", state.clans.len(), self.clans.len()));
         }
-        for (ai, state) in self.0.iter_mut().zip(states) {
+        if state.mission.objectives.len() != self.mission.objectives.len() {
+            return Err(format!(
+                "the save has {} objectives, the mission {}",
+                state.mission.objectives.len(),
+                self.mission.objectives.len()
+            ));
+        }
+        for (ai, saved) in self.clans.iter_mut().zip(state.clans) {
             let clan = ai.clan.index;
-            if state.clan != clan {
-                return Err(format!("the save has clan {}'s SuperAI where the mission has clan {clan}'s", state.clan));
+            if saved.clan != clan {
+                return Err(format!("the save has clan {}'s SuperAI where the mission has clan {clan}'s", saved.clan));
             }
-            match (&mut ai.vm, state.vm) {
+            match (&mut ai.vm, saved.vm) {
                 (None, None) => {}
                 (Some(vm), Some(s)) if s.words.len() == vm.vars.len() => {
                     vm.vars.iter_mut().zip(s.words).for_each(|(v, w)| v.word = w);
-                    vm.flag = s.flag;
-                    vm.context = s.context;
-                    vm.scalar = s.scalar;
-                    vm.scheduler = s.scheduler;
                     vm.problems = s.problems;
-                    vm.current_problem = s.current_problem;
+                    vm.clock = s.clock;
+                    vm.problem_handler = s.problem_handler;
+                    vm.next_takt_ms = s.next_takt_ms;
                 }
                 _ => return Err(format!("clan {clan}'s script VM differs from the saved one")),
             }
-            ai.reported = state.reported;
+            ai.reported = saved.reported;
         }
+        let outlines = std::mem::take(&mut self.mission.routes.outlines);
+        self.mission = state.mission;
+        self.mission.routes.outlines = outlines;
         Ok(())
     }
 }

@@ -1,120 +1,140 @@
-//! The script VM of one SuperAI (`docs/reference/runtime.md` §3.2–§3.5): executes the records of
-//! an event in order through the handler table. Only the handlers the spec proves are
-//! executed — 0, 1, 2, 8, 15, 19, 30 and 57; every other selector (an opaque table
-//! entry or a value outside the table) stops the event with an explicit
-//! [`EventResult::Unsupported`], never a silent no-op. The sentinel selector
-//! `0xFFFFFFFF` carries no action and is passed over (project reading, see
-//! [`SentinelPolicy`]).
+//! The script VM of one SuperAI (gameplay.md §2.2 after dragonee/openparkan
+//! `docs/15-behaviour.md`, "The kind" to "The jumps"): runs a handler's nodes in order.
+//!
+//! * **statement** (kind −1): `head0` set — call the function (`crate::functions`) and
+//!   store its result slot in `head1`; else `head2` set — `head1` = that variable; else
+//!   `head1` = the trailer's formula, through the float setter.
+//! * **if** (0): compare the two operands by the relation — **unsigned `DWORD`s when the
+//!   first operand's type tag is 5**, floats otherwise — and push the result ANDed with
+//!   the enclosing block's; at most 32 blocks are open.
+//! * **end** (1): pop; the depth is clamped at 0 (two shipped `Mission` handlers carry
+//!   spare ends). **label** (2) does nothing.
+//! * **goto** (3): continue at the node the operand numbers; **switch** (4): continue
+//!   in the handler the operand numbers, at its node 0; **return** (5): stop. Each clears
+//!   every open block. Running off a handler's end stops too.
+//! * **constant** (6): `head1` = `head2` as a number (the `DWORD` setter) — **even inside
+//!   a false block**: it is the one node that does not check the block's condition.
+//!
+//! A function the VM does not implement stops the handler with
+//! [`EventResult::Unsupported`] (never skipped); a node that cannot run (no number in a
+//! variable, a 33rd open block, no running problem) stops it with
+//! [`EventResult::Failed`]. The project bounds one run to [`STEP_LIMIT`] nodes (a
+//! script that loops forever is stopped, located).
 
-use crate::handlers::{check_shape, target_refs};
-use crate::scheduler::Scheduler;
+use crate::functions::{self, Call};
+use crate::package::ScriptPackage;
+use crate::problems::Problems;
 use crate::variables::{Variable, kind};
 use iron3d_formats::script::init::{ANCHOR_LIMIT, AnchorRule, convert_anchor};
-use iron3d_formats::script::{Event, Record, ScrPackage, Selector};
+use iron3d_formats::script::{NodeKind, Record};
 
-/// VM flag value set by Handler(0) and a non-zero Handler(15) result.
-pub const FLAG_ACTIVE: u32 = 1;
-/// VM flag value of Handler(15) when its target is missing.
-pub const FLAG_NO_TARGET: u32 = 5;
-/// Problem records of the table at `this+0xA0` (the spec does not give the count:
-/// the project's own bound).
-pub const PROBLEM_SLOTS: usize = 64;
-/// Words of one 100-byte problem record.
-pub const PROBLEM_WORDS: usize = 25;
-/// Name of the variable Handler(8) reads the current problem from.
+/// The open blocks the interpreter keeps (its 32 condition bytes).
+pub const MAX_BLOCKS: usize = 32;
+/// Nodes one run may execute (the project's bound; the original has none).
+pub const STEP_LIMIT: usize = 100_000;
+/// The variable the engine writes the running problem into.
 pub const CURRENT_PROBLEM: &str = "dCurrentProblem";
 
-/// What to do with the sentinel selector `0xFFFFFFFF` (its meaning is not proven).
+/// How functions 31 and 34 count a clan's objects (gameplay.md §13, **disputed**).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SentinelPolicy {
-    /// Pass over it (the project's reading: a marker without action).
+pub enum CountRule {
+    /// The objects the clan owns now (the retail recordings: counts fall on capture
+    /// and destruction; openparkan's engine follows them).
     #[default]
-    Skip,
-    /// Treat it like any unproven selector.
-    Unsupported,
+    Live,
+    /// Every object ever filed on the clan's list, alive or not (the code as read:
+    /// the list is append-only, a captured object is filed on both clans).
+    Filed,
 }
 
 /// VM switches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct VmConfig {
-    /// Handler(19) anchor conversion (reading A by default, `docs/reference/runtime.md` §3.4).
+    /// Function 19's anchor conversion (reading A by default, `docs/reference/runtime.md` §3.4).
     pub anchor: AnchorRule,
-    /// The sentinel selector.
-    pub sentinel: SentinelPolicy,
+    /// Functions 31 and 34.
+    pub counts: CountRule,
 }
 
-/// A scalar on the VM's x87 stack (Handler(1), `docs/reference/runtime.md` §3.3).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub enum Scalar {
-    /// A number (kinds 1, 3, 5).
-    Number(f64),
-    /// Kind 2: one of two static constants (values not recovered), chosen by the payload.
-    BoolConstant(bool),
-    /// Another kind: the fixed fallback scalar (value not recovered).
-    Fallback,
+/// Where a run stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StopAt {
+    /// The handler (index) running then (a switch may have moved there).
+    pub handler: usize,
+    /// The node's index in it.
+    pub node: usize,
+    /// The function the node calls, when it is a call.
+    pub function: Option<u32>,
 }
 
-/// How an event run ended.
-#[derive(Debug, Clone, PartialEq)]
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EventResult {
-    /// No event of that name: nothing ran, nothing was written.
+    /// No handler of that name: nothing ran.
     Missing,
-    /// Every record ran (an empty event counts as executed).
+    /// It returned or ran off its end.
     Completed,
-    /// A record the VM cannot execute: the event stopped there (or, for `Init`, never
-    /// started).
+    /// A function the VM does not implement: the handler stopped there.
     Unsupported {
-        /// Record index.
-        record: usize,
-        /// Its selector.
-        selector: Selector,
+        /// Where.
+        at: StopAt,
         /// Why.
         reason: String,
     },
-    /// A record failed at run time (the original raises an exception here).
+    /// A node could not run (the original would misbehave or raise an exception).
     Failed {
-        /// Record index.
-        record: usize,
-        /// Its selector.
-        selector: Selector,
+        /// Where.
+        at: StopAt,
         /// Why.
         reason: String,
     },
 }
 
-/// The call record Handler(15) hands to its target (`docs/reference/runtime.md` §3.3.3).
-#[derive(Debug, Clone, PartialEq)]
-pub struct TargetCall {
-    /// Reference 0..3 words (reference 0 is the lookup key).
-    pub words: [u32; 4],
-    /// Reference 4..7 floats.
-    pub floats: [f32; 4],
-    /// The mode (reference 8).
-    pub mode: u32,
-    /// The mode-specific tail (references 9 and, for `TARGET_BY_PLACE`, 10).
-    pub tail: Vec<u32>,
-    /// The argument passed with the record (reference 2).
-    pub argument: u32,
-}
-
-/// What the VM asks of the game.
+/// What a function asks of the game (the SuperAI's world side).
 pub trait Host {
-    /// The host callback `(mode, first, second)` (Handler(30): mode 0; Handler(57): 2).
-    fn callback(&mut self, mode: u32, first: u32, second: u32);
-    /// Whether Handler(15)'s target with `key` exists.
-    fn target_exists(&mut self, key: u32) -> bool;
-    /// Invokes the target (its action is opaque): `Ok(result)` or `Err(why)` when the
-    /// host cannot perform it (the event then stops as unsupported).
-    ///
-    /// # Errors
-    /// The action is not available.
-    fn call_target(&mut self, call: &TargetCall) -> Result<u32, String>;
-    /// The two opaque callbacks of Handler(8) states 2 and 3.
-    fn problem_reset(&mut self, _state: u32) {}
+    /// The node about to call a function (for the host's own reports).
+    fn at(&mut self, handler: usize, node: usize, function: u32);
+    /// Function 30: the host callback, channel 0 (`kind`, `value`).
+    fn callback(&mut self, kind: u32, value: u32);
+    /// Function 57: the host callback, channel 2 (its effect is not known).
+    fn callback_2(&mut self, a: u32, b: u32);
+    /// Function 15: give a unit an order packet; 1 taken, 0 refused, 5 no such object.
+    fn order(&mut self, packet: &OrderPacket) -> u32;
+    /// Function 31: clan `clan`'s units and buildings whose type shares a bit with `mask`.
+    fn count_class(&mut self, clan: u32, mask: u32) -> u32;
+    /// Function 34: the own clan's units and buildings whose type equals `ty`.
+    fn count_type(&mut self, ty: u32) -> u32;
+    /// Function 32: whether unit `id` was last reported inside route `route`'s areal.
+    fn in_route(&mut self, route: u32, id: u32) -> bool;
+    /// Function 52: object `id`'s owner clan, 65534 once destroyed, `ERROR` if none.
+    fn owner(&mut self, id: u32) -> u32;
+    /// Function 49: the clan's free minds.
+    fn free_minds(&mut self) -> u32;
+    /// Function 70: a random number below `n` (`n > 0`).
+    fn random_below(&mut self, n: u32) -> u32;
 }
 
-/// The SuperAI fields Handler(19) reads (`docs/reference/runtime.md` §3.4): `+0x7C` clan index, `+0x80`/`+0x84`
-/// base X/Y as converted at creation.
+/// Function 15's order packet (its arguments fetched as `DWORD`s and floats).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderPacket {
+    /// The unit's logical id.
+    pub unit: u32,
+    /// The order (`ORDER_*`, 1..24).
+    pub order: u32,
+    /// The insert mode: 1 to the end, 2 to the start, 3 replace.
+    pub insert: u32,
+    /// The order's parameter.
+    pub parameter: u32,
+    /// The four floats (`fSuccess`..`fIndependence`).
+    pub floats: [f32; 4],
+    /// The target kind (`TARGET_*`, or 0 `NONE`).
+    pub target_kind: u32,
+    /// The target's words (a logical id; a place's x and y).
+    pub target: Vec<u32>,
+}
+
+/// The SuperAI fields function 19 reads (`+0x7C` clan index, `+0x80`/`+0x84` base X/Y as
+/// converted at creation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClanBase {
     /// Zero-based clan index.
@@ -138,58 +158,80 @@ pub fn clan_base(clan: u32, anchor: [f32; 2], rule: AnchorRule) -> Result<(ClanB
     Ok((ClanBase { clan, x: x.word, y: y.word }, warning))
 }
 
-/// The state of one VM.
+/// The state of one VM: what persists from run to run (and into saves).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Vm {
     /// Variables (reference order).
     pub vars: Vec<Variable>,
-    /// VM flag `+0x50`.
-    pub flag: u32,
-    /// The current context set by Handler(0): `(event, record)` and the first word of
-    /// its first reference, when it has one.
-    pub context: Option<(usize, usize, Option<u32>)>,
-    /// The last scalar produced by Handler(1).
-    pub scalar: Option<Scalar>,
-    /// Handler(2)'s scheduler.
-    pub scheduler: Scheduler,
-    /// Problem records (`this+0xA0`), 25 words each.
-    pub problems: Vec<[u32; PROBLEM_WORDS]>,
-    /// Index of `dCurrentProblem` (`this+0x868`).
+    /// The clan's problems.
+    pub problems: Problems,
+    /// The clan clock of functions 59 and 60, whole seconds: the game time at creation
+    /// over 1000, then **+7 per clan takt**.
+    pub clock: u32,
+    /// *n* of the problem handler `Problems<n>` (function 33; 0 at creation).
+    pub problem_handler: u32,
+    /// Game time (ms) of the clan's next takt.
+    pub next_takt_ms: u32,
+    /// Index of `dCurrentProblem`, when the table declares it.
     pub current_problem: Option<usize>,
     /// The clan base fields.
     pub base: ClanBase,
-    /// Switches.
-    pub config: VmConfig,
 }
 
-/// Whether the VM executes selector `s`.
-pub fn supported(s: Selector, sentinel: SentinelPolicy) -> bool {
-    match s {
-        Selector::Handler(h) => matches!(h, 0 | 1 | 2 | 8 | 15 | 19 | 30 | 57),
-        Selector::Sentinel => sentinel == SentinelPolicy::Skip,
-        Selector::Unknown(_) => false,
-    }
-}
-
-enum Stop {
+/// Why a node stopped the run.
+pub(crate) enum Stop {
     Unsupported(String),
     Failed(String),
 }
 
+/// The open blocks: one condition per block.
+#[derive(Debug, Default)]
+struct Blocks {
+    open: Vec<bool>,
+}
+
+impl Blocks {
+    fn live(&self) -> bool {
+        self.open.last().copied().unwrap_or(true)
+    }
+
+    fn push(&mut self, holds: bool) -> Result<(), Stop> {
+        if self.open.len() == MAX_BLOCKS {
+            return Err(Stop::Failed(format!("an if opens block {} (at most {MAX_BLOCKS})", MAX_BLOCKS + 1)));
+        }
+        let live = self.live();
+        self.open.push(live && holds);
+        Ok(())
+    }
+}
+
+/// Fetches operand `i` of `node` (a variable).
+pub(crate) fn operand<'v>(vars: &'v [Variable], node: &Record, i: usize) -> Result<&'v Variable, Stop> {
+    let r = *node.ops.get(i).ok_or_else(|| Stop::Failed(format!("operand {i} is missing")))?;
+    vars.get(r as usize).ok_or_else(|| Stop::Failed(format!("operand {i} = {r} names no variable")))
+}
+
+fn dest<'v>(vars: &'v mut [Variable], node: &Record) -> Result<Option<&'v mut Variable>, Stop> {
+    match node.dest() {
+        None => Ok(None),
+        Some(d) => {
+            vars.get_mut(d as usize).map(Some).ok_or_else(|| Stop::Failed(format!("destination {d} names no variable")))
+        }
+    }
+}
+
 impl Vm {
-    /// A VM over the package's initial variables.
-    pub fn new(vars: Vec<Variable>, base: ClanBase, config: VmConfig) -> Self {
+    /// A VM over the package's initial variables; its clock starts at `now_ms` / 1000.
+    pub fn new(vars: Vec<Variable>, base: ClanBase, now_ms: u32) -> Self {
         let current_problem = vars.iter().position(|v| v.name == CURRENT_PROBLEM && v.kind == kind::DWORD);
         Self {
             vars,
-            flag: 0,
-            context: None,
-            scalar: None,
-            scheduler: Scheduler::default(),
-            problems: vec![[0; PROBLEM_WORDS]; PROBLEM_SLOTS],
+            problems: Problems::default(),
+            clock: now_ms / 1000,
+            problem_handler: 0,
+            next_takt_ms: 0,
             current_problem,
             base,
-            config,
         }
     }
 
@@ -198,181 +240,129 @@ impl Vm {
         self.vars.iter().find(|v| v.name == name).map(|v| v.word)
     }
 
-    /// Runs the first event named `name` (case-sensitive C-string comparison, `docs/reference/runtime.md` §3.4).
-    pub fn run_named(&mut self, pkg: &ScrPackage, name: &str, host: &mut dyn Host) -> (Option<usize>, EventResult) {
-        match pkg.events.iter().position(|e| e.c_name() == name.as_bytes()) {
+    /// Runs the first handler named `name` (case-sensitive C-string comparison).
+    pub fn run_named(&mut self, pkg: &ScriptPackage, name: &str, host: &mut dyn Host) -> (Option<usize>, EventResult) {
+        match pkg.handler(name) {
             Some(i) => (Some(i), self.run_event(pkg, i, host)),
             None => (None, EventResult::Missing),
         }
     }
 
-    /// Runs event `index`: records in order until the end or the first record that is
-    /// unsupported or fails (the records before it keep their effects).
-    pub fn run_event(&mut self, pkg: &ScrPackage, index: usize, host: &mut dyn Host) -> EventResult {
-        let Some(event) = pkg.events.get(index) else { return EventResult::Missing };
-        for (r, record) in event.records.iter().enumerate() {
-            if let Err(stop) = self.execute(pkg, index, r, record, host) {
-                return stop_result(r, record.selector(), stop);
+    /// Runs handler `index` from its node 0 until it returns, runs off its end or
+    /// stops (the nodes before keep their effects).
+    pub fn run_event(&mut self, pkg: &ScriptPackage, index: usize, host: &mut dyn Host) -> EventResult {
+        let (mut handler, mut node) = (index, 0usize);
+        let mut blocks = Blocks::default();
+        for _ in 0..STEP_LIMIT {
+            let Some(event) = pkg.scr.events.get(handler) else { return EventResult::Missing };
+            let Some(record) = event.records.get(node) else { return EventResult::Completed };
+            let at = |function| StopAt { handler, node, function };
+            let live = blocks.live();
+            let step = match record.kind() {
+                NodeKind::Statement if live => self.statement(pkg, handler, node, record, host).map(|()| None),
+                NodeKind::If => self.compare(record).and_then(|holds| blocks.push(holds)).map(|()| None),
+                NodeKind::End => {
+                    blocks.open.pop();
+                    Ok(None)
+                }
+                NodeKind::Goto if live => Ok(Some((handler, record.ops.first().copied().unwrap_or(u32::MAX) as usize))),
+                NodeKind::Switch if live => Ok(Some((record.ops.first().copied().unwrap_or(u32::MAX) as usize, 0))),
+                NodeKind::Return if live => return EventResult::Completed,
+                NodeKind::Constant => self.constant(record).map(|()| None),
+                NodeKind::Unknown(w) => Err(Stop::Failed(format!("node kind {w} is not one of -1..6"))),
+                _ => Ok(None),
+            };
+            match step {
+                Ok(None) => node += 1,
+                Ok(Some(jump)) => {
+                    (handler, node) = jump;
+                    blocks.open.clear();
+                }
+                Err(stop) => {
+                    let at = at(record.function());
+                    return match stop {
+                        Stop::Unsupported(reason) => EventResult::Unsupported { at, reason },
+                        Stop::Failed(reason) => EventResult::Failed { at, reason },
+                    };
+                }
             }
         }
-        EventResult::Completed
-    }
-
-    /// Runs the first `Init` with the execution policy of `docs/reference/runtime.md` §3.4: nothing happens
-    /// unless every record of it is supported and well-formed; a run-time failure
-    /// restores the variables and VM state from before the event.
-    pub fn run_init(&mut self, pkg: &ScrPackage, host: &mut dyn Host) -> EventResult {
-        let Some(index) = pkg.events.iter().position(|e| e.c_name() == b"Init") else { return EventResult::Missing };
-        let event: &Event = &pkg.events[index];
-        for (r, record) in event.records.iter().enumerate() {
-            let s = record.selector();
-            if !supported(s, self.config.sentinel) {
-                return EventResult::Unsupported { record: r, selector: s, reason: unsupported_reason(s) };
-            }
-            if let Selector::Handler(h) = s
-                && let Err(why) = check_shape(h, &record.refs, &self.vars)
-            {
-                return EventResult::Unsupported { record: r, selector: s, reason: why };
-            }
+        EventResult::Failed {
+            at: StopAt { handler, node, function: None },
+            reason: format!("the run exceeds {STEP_LIMIT} nodes (the project's bound)"),
         }
-        let before = self.clone();
-        let result = self.run_event(pkg, index, host);
-        if matches!(result, EventResult::Failed { .. } | EventResult::Unsupported { .. }) {
-            *self = before;
-        }
-        result
     }
 
-    fn word(&self, r: u32) -> u32 {
-        self.vars[r as usize].word
-    }
-
-    fn execute(&mut self, pkg: &ScrPackage, e: usize, r: usize, rec: &Record, host: &mut dyn Host) -> Result<(), Stop> {
-        let h = match rec.selector() {
-            Selector::Sentinel if self.config.sentinel == SentinelPolicy::Skip => return Ok(()),
-            Selector::Handler(h) if supported(Selector::Handler(h), self.config.sentinel) => h,
-            s => return Err(Stop::Unsupported(unsupported_reason(s))),
-        };
-        check_shape(h, &rec.refs, &self.vars).map_err(Stop::Failed)?;
-        let refs = rec.refs.as_slice();
-        match h {
-            0 => {
-                let first = refs.first().and_then(|x| self.vars.get(*x as usize)).map(|v| v.word);
-                self.context = Some((e, r, first));
-                self.flag = FLAG_ACTIVE;
+    fn statement(
+        &mut self,
+        pkg: &ScriptPackage,
+        handler: usize,
+        node: usize,
+        record: &Record,
+        host: &mut dyn Host,
+    ) -> Result<(), Stop> {
+        if let Some(f) = record.function() {
+            host.at(handler, node, f);
+            let mut call = Call {
+                vars: &mut self.vars,
+                problems: &mut self.problems,
+                clock: &mut self.clock,
+                problem_handler: &mut self.problem_handler,
+                base: self.base,
+                pkg,
+                host,
+            };
+            let result = functions::call(f, record, &mut call)?;
+            if let Some(d) = dest(&mut self.vars, record)? {
+                d.set_word(result).map_err(Stop::Failed)?;
             }
-            1 => self.scalar = Some(self.scalar_of(refs[0]).map_err(Stop::Unsupported)?),
-            2 => {
-                let slot1 = match self.scalar_of(refs[1]).map_err(Stop::Unsupported)? {
-                    Scalar::Number(v) => v,
-                    other => return Err(Stop::Unsupported(format!("slot 1 is not numeric ({other:?})"))),
-                };
-                let v0 = &self.vars[refs[0] as usize];
-                let input = crate::scheduler::Slots {
-                    word: v0.word,
-                    base: v0.name.clone(),
-                    numeric: slot1,
-                    a: self.word(refs[2]),
-                    b: self.word(refs[3]),
-                    key4: self.float_slot(refs[4]),
-                    key5: self.float_slot(refs[5]),
-                    value6: self.float_slot(refs[6]),
-                };
-                self.scheduler.schedule(pkg, input);
-                self.flag = 0;
-            }
-            8 => {
-                let state = self.word(refs[0]);
-                let var = self.current_problem.ok_or_else(|| Stop::Failed(format!("no {CURRENT_PROBLEM} variable")))?;
-                let index = self.vars[var].word as usize;
-                let count = self.problems.len();
-                let p = self
-                    .problems
-                    .get_mut(index)
-                    .ok_or_else(|| Stop::Failed(format!("problem {index} out of range ({count} records)")))?;
-                if state == 2 || state == 3 {
-                    for w in [0, 1, 2, 3, 6] {
-                        if !(state == 3 && w == 3) {
-                            p[w] = 0;
-                        }
-                    }
-                    host.problem_reset(state);
-                    host.problem_reset(state);
+        } else if let Some(s) = record.source() {
+            let source =
+                self.vars.get(s as usize).ok_or_else(|| Stop::Failed(format!("source {s} names no variable")))?;
+            let (as_float, as_dword) = (source.float(), source.dword());
+            if let Some(d) = dest(&mut self.vars, record)? {
+                if d.kind == kind::FLOAT {
+                    d.set_float(as_float.map_err(Stop::Failed)?)
+                } else {
+                    d.set_word(as_dword.map_err(Stop::Failed)?)
                 }
-                self.problems[index][6] = state;
+                .map_err(Stop::Failed)?;
             }
-            15 => {
-                let key = self.word(refs[0]);
-                let m = self.word(refs[8]);
-                if target_refs(m) != Some(refs.len()) {
-                    return Err(Stop::Failed(format!("mode {m:#x} does not fit {} references", refs.len())));
-                }
-                if !host.target_exists(key) {
-                    self.flag = FLAG_NO_TARGET;
-                    return Ok(());
-                }
-                let call = TargetCall {
-                    words: [key, self.word(refs[1]), self.word(refs[2]), self.word(refs[3])],
-                    floats: [4, 5, 6, 7].map(|i| f32::from_bits(self.word(refs[i]))),
-                    mode: m,
-                    tail: refs[9..].iter().map(|x| self.word(*x)).collect(),
-                    argument: self.word(refs[2]),
-                };
-                let result = host.call_target(&call).map_err(Stop::Unsupported)?;
-                self.flag = u32::from(result != 0);
+        } else if let Some(f) = record.formula() {
+            let formula =
+                pkg.formulas.get(f as usize).ok_or_else(|| Stop::Failed(format!("formula {f} does not exist")))?;
+            let value = formula.eval(&self.vars).map_err(Stop::Failed)?;
+            if let Some(d) = dest(&mut self.vars, record)? {
+                d.set_float(value).map_err(Stop::Failed)?;
             }
-            19 => {
-                let base = self.base;
-                for (x, word) in refs.iter().zip([base.x, base.y, base.clan]) {
-                    self.vars[*x as usize].word = word;
-                }
-                self.flag = 0;
-            }
-            30 => host.callback(0, self.word(refs[0]), self.word(refs[1])),
-            57 => {
-                let arg = |i: usize| refs.get(i).map_or(0, |x| self.word(*x));
-                host.callback(2, arg(0), arg(1));
-            }
-            _ => return Err(Stop::Unsupported(unsupported_reason(Selector::Handler(h)))),
+        } else {
+            return Err(Stop::Failed("a statement with no function, source or formula".into()));
         }
         Ok(())
     }
 
-    /// Handler(1)'s conversion of variable `r` by declaration kind (`docs/reference/runtime.md` §3.3).
-    fn scalar_of(&self, r: u32) -> Result<Scalar, String> {
-        let v = &self.vars[r as usize];
-        match v.kind {
-            kind::INT => Ok(Scalar::Number(f64::from(v.word as i32))),
-            kind::BOOL => Ok(Scalar::BoolConstant(v.word != 0)),
-            kind::FLOAT => Ok(Scalar::Number(f64::from(f32::from_bits(v.word)))),
-            kind::DWORD => Ok(Scalar::Number(f64::from(v.word))),
-            kind::OPAQUE | kind::STRING => Err(format!("variable {} has kind {} (opaque conversion)", v.name, v.kind)),
-            _ => Ok(Scalar::Fallback),
+    /// An `if`'s comparison.
+    fn compare(&self, record: &Record) -> Result<bool, Stop> {
+        let relation = record
+            .relation()
+            .ok_or_else(|| Stop::Failed(format!("relation {} is not one of 0..5", record.relation)))?;
+        let (a, b) = (operand(&self.vars, record, 0)?, operand(&self.vars, record, 1)?);
+        if a.kind == kind::DWORD {
+            Ok(relation.holds(a.dword().map_err(Stop::Failed)?, b.dword().map_err(Stop::Failed)?))
+        } else {
+            Ok(relation.holds(a.float().map_err(Stop::Failed)?, b.float().map_err(Stop::Failed)?))
         }
     }
 
-    /// Handler(2) slots 4..6: a float only from kinds 5 or 3, anything else `0.0`.
-    fn float_slot(&self, r: u32) -> f32 {
-        let v = &self.vars[r as usize];
-        match v.kind {
-            kind::FLOAT => f32::from_bits(v.word),
-            kind::DWORD => v.word as f32,
-            _ => 0.0,
+    /// A constant: `head2` as a number; a `DWORD` destination takes the word, a float
+    /// one the number as a signed integer (the project's reading: every shipped
+    /// destination is a `DWORD`).
+    fn constant(&mut self, record: &Record) -> Result<(), Stop> {
+        let number = record.head[2];
+        match dest(&mut self.vars, record)? {
+            Some(d) if d.kind == kind::FLOAT => d.set_float(f64::from(number as i32)).map_err(Stop::Failed),
+            Some(d) => d.set_word(number).map_err(Stop::Failed),
+            None => Ok(()),
         }
-    }
-}
-
-fn unsupported_reason(s: Selector) -> String {
-    match s {
-        Selector::Handler(h) => format!("Handler({h}) is not proven (opaque)"),
-        Selector::Unknown(n) => format!("selector {n:#x} is outside the handler table"),
-        Selector::Sentinel => "the sentinel selector is treated as unsupported".into(),
-    }
-}
-
-fn stop_result(record: usize, selector: Selector, stop: Stop) -> EventResult {
-    match stop {
-        Stop::Unsupported(reason) => EventResult::Unsupported { record, selector, reason },
-        Stop::Failed(reason) => EventResult::Failed { record, selector, reason },
     }
 }

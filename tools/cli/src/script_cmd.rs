@@ -1,25 +1,32 @@
-//! `iron3d-cli script dump FILE [--json]`: show a compiled script package (`.scr`), a
-//! variable table (`.var`) or a formula export (`.fml`).
+//! `iron3d-cli script dump FILE [--json]`: show a compiled script package (`.scr`: its
+//! handlers and their nodes in the original's meaning, gameplay.md §2.2), a variable
+//! table (`.var`) or a formula file (`.fml`).
 
 use crate::output::{options, print_json};
 use anyhow::Context;
 use clap::Subcommand;
 use iron3d_formats::bytes::display_name;
-use iron3d_formats::script::{FmlText, ScrPackage, Selector, StringIndexing, VarType, Varset};
+use iron3d_formats::script::{FmlText, NodeKind, Record, ScrPackage, StringIndexing, VarType, Varset};
 use serde::Serialize;
 use std::path::PathBuf;
 
 /// Script commands.
 #[derive(Subcommand)]
 pub enum ScriptCommand {
-    /// Dump a `.scr`, `.var` or `.fml` file.
+    /// Dump a `.scr` (handlers and their nodes: kind, function, destination, source or
+    /// number, relation, operands, formula), a `.var` or a `.fml` file.
+    #[command(after_help = "A .scr node prints as the VM reads it: `[vD =] fnN(vA, ...)` a call, `vD = vS` a copy, \
+        `vD = formula F` a formula of the bundle's .fml, `if vA REL vB`, `end`, `label`, `goto NODE`, `switch HANDLER`, \
+        `return`, `vD = #NUMBER` a constant (vN is variable N of the table). JSON: {\"kind\": \"scr\", \
+        \"function_count\", \"handlers\": [{\"name\", \"index\", \"nodes\": [{\"kind\", \"function\", \"dest\", \
+        \"source\", \"relation\", \"ops\", \"formula\", \"text\"}]}], \"trailing_bytes\"} (absent words are null).")]
     Dump {
         /// Script file (kind chosen by extension; anything else is read as `.scr`).
         file: PathBuf,
         /// Print JSON.
         #[arg(long)]
         json: bool,
-        /// Strict mode (reject selectors outside the handler table).
+        /// Strict mode (reject a function id outside the 73-entry table).
         #[arg(long)]
         strict: bool,
     },
@@ -28,24 +35,28 @@ pub enum ScriptCommand {
 #[derive(Serialize)]
 struct ScrJson {
     kind: &'static str,
-    handler_count: u32,
-    events: Vec<EventJson>,
+    function_count: u32,
+    handlers: Vec<HandlerJson>,
     trailing_bytes: usize,
 }
 
 #[derive(Serialize)]
-struct EventJson {
+struct HandlerJson {
     name: String,
-    event_word: u32,
-    records: Vec<RecordJson>,
+    index: u32,
+    nodes: Vec<NodeJson>,
 }
 
 #[derive(Serialize)]
-struct RecordJson {
-    selector: String,
-    words: [u32; 5],
-    refs: Vec<u32>,
-    w6: u32,
+struct NodeJson {
+    kind: &'static str,
+    function: Option<u32>,
+    dest: Option<u32>,
+    source: Option<u32>,
+    relation: Option<&'static str>,
+    ops: Vec<u32>,
+    formula: Option<u32>,
+    text: String,
 }
 
 #[derive(Serialize)]
@@ -58,33 +69,58 @@ struct VarJson {
     initial_word: u32,
 }
 
-fn selector(s: Selector) -> String {
-    match s {
-        Selector::Handler(n) => format!("handler({n})"),
-        Selector::Sentinel => "sentinel".into(),
-        Selector::Unknown(n) => format!("unknown({n:#x})"),
+/// A node as the VM reads it (see the command's help).
+fn node_text(r: &Record) -> String {
+    let v = |i: u32| format!("v{i}");
+    let ops = r.ops.iter().map(|o| v(*o)).collect::<Vec<_>>().join(", ");
+    let dest = r.dest().map(|d| format!("{} = ", v(d))).unwrap_or_default();
+    let op = |i: usize| r.ops.get(i).map_or("?".to_string(), |o| o.to_string());
+    match r.kind() {
+        NodeKind::Statement => match (r.function(), r.source(), r.formula()) {
+            (Some(f), ..) => format!("{dest}fn{f}({ops})"),
+            (None, Some(s), _) => format!("{dest}{}", v(s)),
+            (None, None, Some(f)) => format!("{dest}formula {f}"),
+            (None, None, None) => "empty statement".into(),
+        },
+        NodeKind::If => {
+            let rel = r.relation().map_or_else(|| format!("relation {}", r.relation), |x| x.symbol().to_string());
+            format!(
+                "if {} {rel} {}",
+                r.ops.first().map_or("?".into(), |o| v(*o)),
+                r.ops.get(1).map_or("?".into(), |o| v(*o))
+            )
+        }
+        NodeKind::Goto => format!("goto {}", op(0)),
+        NodeKind::Switch => format!("switch {}", op(0)),
+        NodeKind::Constant => format!("{dest}#{:#x}", r.head[2]),
+        NodeKind::Unknown(w) => format!("kind {}", w as i32),
+        k => k.name().to_string(),
     }
 }
 
 fn scr_json(p: &ScrPackage) -> ScrJson {
     ScrJson {
         kind: "scr",
-        handler_count: p.handler_count,
+        function_count: p.function_count,
         trailing_bytes: p.trailing.len(),
-        events: p
+        handlers: p
             .events
             .iter()
-            .map(|e| EventJson {
+            .map(|e| HandlerJson {
                 name: e.display_name(),
-                event_word: e.event_word,
-                records: e
+                index: e.index,
+                nodes: e
                     .records
                     .iter()
-                    .map(|r| RecordJson {
-                        selector: selector(r.selector()),
-                        words: r.words,
-                        refs: r.refs.clone(),
-                        w6: r.w6,
+                    .map(|r| NodeJson {
+                        kind: r.kind().name(),
+                        function: r.function(),
+                        dest: r.dest(),
+                        source: r.source(),
+                        relation: r.relation().filter(|_| r.kind() == NodeKind::If).map(|x| x.symbol()),
+                        ops: r.ops.clone(),
+                        formula: r.formula(),
+                        text: node_text(r),
                     })
                     .collect(),
             })
@@ -145,15 +181,15 @@ pub fn run(cmd: ScriptCommand) -> anyhow::Result<()> {
                 return print_json(&out);
             }
             println!(
-                "{what}: {} handlers, {} events, {} trailing bytes",
-                out.handler_count,
-                out.events.len(),
+                "{what}: {} functions, {} handlers, {} trailing bytes",
+                out.function_count,
+                out.handlers.len(),
                 out.trailing_bytes
             );
-            for e in &out.events {
-                println!("  event {:?} (word {}), {} records", e.name, e.event_word, e.records.len());
-                for r in &e.records {
-                    println!("    {} words {:?} refs {:?} w6 {}", r.selector, r.words, r.refs, r.w6);
+            for h in &out.handlers {
+                println!("  handler {:?} (index {}), {} nodes", h.name, h.index, h.nodes.len());
+                for (i, n) in h.nodes.iter().enumerate() {
+                    println!("    {i:4}  {}", n.text);
                 }
             }
         }

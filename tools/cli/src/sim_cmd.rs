@@ -437,7 +437,7 @@ fn check_units(world: &mut World, command: &SimCommand) -> Result<(), String> {
 fn clans(world: &mut World) -> Vec<Clan> {
     let records: Vec<(u32, Option<u32>)> = world
         .get_resource::<iron3d_superai::SuperAis>()
-        .map(|a| a.0.iter().map(|ai| (ai.clan.index, ai.slot)).collect())
+        .map(|a| a.clans.iter().map(|ai| (ai.clan.index, ai.slot)).collect())
         .unwrap_or_default();
     let mut q = world.query::<(&Owner, &SimObject)>();
     let owned: Vec<(i32, ObjectKind)> = q.iter(world).map(|(o, s)| (o.clan, s.kind)).collect();

@@ -19,7 +19,7 @@ use iron3d_formats::registry::BuildDat;
 use iron3d_formats::world::{ArealMap, LandMsh, PropertyValue, Tma};
 use iron3d_formats::{Frame, ReadOptions};
 use iron3d_mission::{Catalogue, GameMissionBackend, GameScriptFiles, MissionBackend, MissionName, placed_objects};
-use iron3d_superai::{LoadMode, handlers::HANDLER_COUNT, package};
+use iron3d_superai::{LoadMode, package};
 use iron3d_vfs::{GameDir, fold_path};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -284,7 +284,7 @@ impl Tree {
             let scr =
                 if bundle.to_ascii_lowercase().ends_with(".scr") { bundle.clone() } else { format!("{bundle}.scr") };
             check.item(guarded(self, &scr, || {
-                package::load(&files, &bundle, HANDLER_COUNT, LoadMode::Compatible)
+                package::load(&files, &bundle, LoadMode::Compatible)
                     .map_err(|e| self.failure(file_of(&e).unwrap_or(&scr), format!("{clan}: {e}")))
             }));
         }

@@ -346,23 +346,36 @@ fn sound_export_decodes_archive_entries_and_reports_load_results() {
 
 #[test]
 fn script_dump_shows_packages_and_varsets() {
-    use iron3d_formats::script::{Record, ScrPackage};
+    use iron3d_formats::script::{NodeKind, Record, Relation, ScrPackage};
     let root = scratch("script");
     let mut p = ScrPackage::new();
-    p.add_event("Init", 0, vec![Record::handler19(224, 225, 226)]).unwrap();
-    p.add_event("Mission", 3, vec![Record::new(u32::MAX, vec![]), Record::new(30, vec![1, 2])]).unwrap();
+    p.add_event("Init", vec![Record::call(19, None, vec![224, 225, 226])]).unwrap();
+    let mission = vec![
+        Record::compare(1, Relation::NotEqual, 2),
+        Record::call(30, Some(5), vec![1, 2]),
+        Record::of_kind(NodeKind::End, vec![]),
+        Record::constant(6, 0x8000_0003),
+    ];
+    p.add_event("Mission", mission).unwrap();
     let scr = root.join("default.scr");
     std::fs::write(&scr, p.to_bytes().unwrap()).unwrap();
     let o = cli(&["script", "dump", path(&scr), "--json"]);
     assert!(o.status.success(), "{o:?}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["handler_count"], 73);
-    assert_eq!(v["events"][0]["name"], "Init");
-    assert_eq!(v["events"][0]["records"][0]["selector"], "handler(19)");
-    assert_eq!(v["events"][0]["records"][0]["refs"], serde_json::json!([224, 225, 226]));
-    assert_eq!(v["events"][1]["records"][0]["selector"], "sentinel");
+    assert_eq!(v["function_count"], 73);
+    assert_eq!(v["handlers"][0]["name"], "Init");
+    let call = &v["handlers"][0]["nodes"][0];
+    assert_eq!(
+        (call["kind"].as_str(), call["function"].as_u64(), call["dest"].is_null()),
+        (Some("statement"), Some(19), true)
+    );
+    assert_eq!(call["ops"], serde_json::json!([224, 225, 226]));
+    let nodes = &v["handlers"][1]["nodes"];
+    assert_eq!((nodes[0]["kind"].as_str(), nodes[0]["relation"].as_str()), (Some("if"), Some("!=")));
+    assert_eq!(nodes[1]["text"], "v5 = fn30(v1, v2)");
+    assert_eq!(nodes[3]["text"], "v6 = #0x80000003");
     let o = cli(&["script", "dump", path(&scr)]);
-    assert!(stdout(&o).contains("event \"Mission\""), "{}", stdout(&o));
+    assert!(stdout(&o).contains("handler \"Mission\"") && stdout(&o).contains("if v1 != v2"), "{}", stdout(&o));
     let var = root.join("varset.var");
     std::fs::write(&var, b"// vars\r\nVAR(DWORD, ClanBaseX, 0)\r\nVAR(float, fK, 0.5)\r\n").unwrap();
     let o = cli(&["script", "dump", path(&var), "--json"]);
@@ -699,6 +712,27 @@ fn sim_run_hauls_ore_with_a_transport() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `sim run --json` prints the demo script's `message` and `objective` events (function
+/// 30 of the player clan's `Mission` handler, on its timers: the bonus objective after the
+/// clan's second takt, at most 2 × 8 s + 2 s in).
+#[test]
+fn sim_run_json_shows_the_scripts_message_and_objective_events() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+    let out = cli(&["sim", "run", demo, "tutorial.01", "--ticks", "300", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let of = |kind: &str| -> Vec<(u64, String)> {
+        let events = r["events"].as_array().unwrap().iter().filter(|e| e["kind"] == kind);
+        events.map(|e| (e["tick"].as_u64().unwrap(), e["detail"].as_str().unwrap().to_string())).collect()
+    };
+    let (message, objective) = (of("message"), of("objective"));
+    assert_eq!(message.iter().map(|m| m.1.as_str()).collect::<Vec<_>>(), ["clan=1 id=2"], "{message:?}");
+    assert_eq!(objective.iter().map(|m| m.1.as_str()).collect::<Vec<_>>(), ["clan=1 id=1 complete"], "{objective:?}");
+    assert!(message[0].0 < objective[0].0, "the message first");
+    assert!(of("script").iter().any(|s| s.1.contains("victory rule is off")), "the rule's decision is logged");
+    assert_eq!(r["clans"][1]["outcome"], serde_json::Value::Null, "a bonus objective does not end the mission");
+}
+
 /// `sim run` with production orders on the demo: a robot is built and reported, a bad
 /// production order is exit status 2 naming the entry, a locked scheme a run-time event.
 #[test]
@@ -848,7 +882,7 @@ fn mission_list_and_headless_campaign_runs_share_the_progress() {
     assert_eq!(r["clans"][1]["outcome"], "completed");
     let details: Vec<&str> = r["events"].as_array().unwrap().iter().filter_map(|e| e["detail"].as_str()).collect();
     assert!(
-        details.iter().any(|d| d.contains("event=Mission_Complete") && d.contains("no such event")),
+        details.iter().any(|d| d.contains("handler=Mission_Complete") && d.contains("no such event")),
         "the event is reported missing: {details:?}"
     );
     assert!(details.contains(&"clan=1 completed"), "{details:?}");

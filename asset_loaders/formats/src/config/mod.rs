@@ -1,10 +1,11 @@
 //! Text configuration (`docs/reference/runtime.md` §2, §8): INI-style files with typed views of
 //! `Behavior.ini`, `ArealMap.ini` and `Iron_3D.ini`, the object-block grammar of
 //! `mission.cfg` and friends, the game's text files (`TextRes.cfg`, briefings,
-//! messages, tips), and the weather files. Every reader is lossless.
+//! messages, tips), the objectives and message ids scripts name, and the weather files. Every reader is lossless.
 
 pub mod block_cfg;
 pub mod game_text;
+pub mod goals;
 pub mod ini;
 pub mod sky;
 pub mod text;

@@ -17,7 +17,7 @@ use crate::model::wear::Wear;
 use crate::nres::{Nres, NresDocument};
 use crate::registry::{BuildDat, UnitDat, objects};
 use crate::rsli::{Rsli, RsliDocument};
-use crate::script::{AnchorRule, ScrPackage, VarBin, Varset, plan_init};
+use crate::script::{ScrPackage, VarBin, Varset};
 use crate::sound::{RiffWave, SoundLoad};
 use crate::world::{ArealMap, ArealQuery, LandMsh, TerrainQuery, Tma};
 use std::path::Path;
@@ -198,7 +198,6 @@ pub fn script(data: &[u8]) {
     for options in BOTH_MODES {
         if let Ok(p) = ScrPackage::parse(data, options) {
             assert_eq!(p.to_bytes().ok().as_deref(), Some(data));
-            let _ = plan_init(&p, 500.0, 752.0, 0, AnchorRule::Truncate);
         }
     }
     if let Ok(v) = Varset::parse(data) {

@@ -1,7 +1,9 @@
-//! Formula exports (`<bundle>.fml`, `docs/reference/runtime.md` §3.1): a text export of the
-//! formula set, used as a symbol/formula oracle; the engine path documented by the spec
-//! does not parse it. Held as lines (terminators kept) for display and byte-exact
-//! writing; no grammar is imposed.
+//! Formula files (`<bundle>.fml`, gameplay.md §2.2, correcting
+//! `docs/reference/runtime.md` §3.1: the engine evaluates them): `//FormulaSet export file`,
+//! a blank line, then one `FUNCTION( , <expression>,  )` line per formula; a statement
+//! node's trailer *n* names the *n*th `FUNCTION` line. Held here as lines (terminators
+//! kept) for display and byte-exact writing; the script VM (`iron3d_superai`) reads the
+//! expressions.
 
 use crate::config::text::{decode, lines};
 
@@ -21,6 +23,16 @@ impl FmlText {
     /// Serialises byte for byte.
     pub fn to_bytes(&self) -> Vec<u8> {
         self.lines.iter().flat_map(|(a, b)| a.iter().chain(b)).copied().collect()
+    }
+
+    /// The `FUNCTION(...)` lines (the formulas, in index order), decoded from CP1251,
+    /// each with its line number (0-based).
+    pub fn function_lines(&self) -> Vec<(usize, String)> {
+        self.display_lines()
+            .into_iter()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().get(..8).is_some_and(|h| h.eq_ignore_ascii_case("FUNCTION")))
+            .collect()
     }
 
     /// Lines decoded from CP1251 for display.

@@ -1,7 +1,9 @@
-//! Mission scripts (`docs/reference/runtime.md` §3): compiled `.scr` packages, the `Init` /
-//! Handler(19) plan, `varset.var` tables, binary variable sets and `.fml` exports.
+//! Mission scripts (`docs/reference/runtime.md` §3 framing, gameplay.md §2 meaning):
+//! compiled `.scr` packages, the clan base conversion function 19 reads, `varset.var`
+//! tables, binary variable sets and `.fml` formula exports.
 
 pub mod fml;
+pub mod functions;
 pub mod init;
 pub mod scr;
 pub mod varbin;
@@ -11,7 +13,7 @@ pub mod varset;
 mod tests;
 
 pub use fml::FmlText;
-pub use init::{AnchorRule, InitPlan, convert_anchor, plan_init, unit_package};
-pub use scr::{Event, Record, ScrPackage, Selector};
+pub use init::{AnchorRule, convert_anchor};
+pub use scr::{Event, NodeKind, Record, Relation, ScrPackage};
 pub use varbin::{VarBin, VarItem, VarValue};
 pub use varset::{StringIndexing, VarDecl, VarType, Varset};

@@ -7,18 +7,21 @@ fn w(o: &mut Vec<u8>, v: u32) {
     o.extend_from_slice(&v.to_le_bytes());
 }
 
-fn record(o: &mut Vec<u8>, words: [u32; 5], refs: &[u32], w6: u32) {
+fn record(o: &mut Vec<u8>, words: [u32; 5], ops: &[u32], trailer: u32) {
     for x in words {
         w(o, x);
     }
-    w(o, refs.len() as u32);
-    for r in refs {
+    w(o, ops.len() as u32);
+    for r in ops {
         w(o, *r);
     }
-    w(o, w6);
+    w(o, trailer);
 }
 
-/// Two events written field by field plus two trailing bytes.
+const NONE: u32 = 0xFFFF_FFFF;
+
+/// Two handlers written field by field plus two trailing bytes: `Init` is
+/// `fn19(224, 225, 226)`; the second holds an `if`, a formula statement and a constant.
 fn package() -> Vec<u8> {
     let mut o = Vec::new();
     w(&mut o, 73);
@@ -27,40 +30,81 @@ fn package() -> Vec<u8> {
     o.extend_from_slice(b"Init\0");
     w(&mut o, 0);
     w(&mut o, 1);
-    record(&mut o, [19, 1, 2, 3, 4], &[224, 225, 226], 6);
+    record(&mut o, [19, NONE, NONE, NONE, 6], &[224, 225, 226], NONE);
     w(&mut o, 7);
     o.extend_from_slice(b"Mis\0ion\0"); // inner NUL kept raw
-    w(&mut o, 5);
-    w(&mut o, 2);
-    record(&mut o, [0xFFFF_FFFF, 0, 0, 0, 0], &[], 0);
-    record(&mut o, [30, 9, 9, 9, 9], &[10, 11], 0xDEAD);
+    w(&mut o, 1);
+    w(&mut o, 3);
+    record(&mut o, [NONE, NONE, NONE, 0, 5], &[10, 11], NONE);
+    record(&mut o, [NONE, 30, NONE, NONE, 6], &[], 2);
+    record(&mut o, [NONE, 12, 0x8000_0003, 6, 6], &[], 0xDEAD);
     o.extend_from_slice(b"XY");
     o
 }
 
 #[test]
-fn scr_framing_and_round_trip() {
+fn scr_framing_node_meaning_and_round_trip() {
     let bytes = package();
     let p = ScrPackage::parse(&bytes, ReadOptions::strict()).unwrap();
-    assert_eq!(p.handler_count, 73);
+    assert_eq!(p.function_count, 73);
     assert_eq!(p.events.len(), 2);
     assert_eq!(p.events[1].name, b"Mis\0ion");
     assert_eq!(p.events[1].c_name(), b"Mis");
-    assert_eq!(p.events[1].records[0].selector(), Selector::Sentinel);
-    assert_eq!(p.events[1].records[1].selector(), Selector::Handler(30));
-    assert_eq!(p.events[1].records[1].w6, 0xDEAD);
-    assert_eq!(p.events[0].records[0].encoded_len(), 40);
+    assert_eq!(p.events[1].index, 1);
+    let call = &p.events[0].records[0];
+    assert_eq!(
+        (call.kind(), call.function(), call.dest(), call.formula()),
+        (NodeKind::Statement, Some(19), None, None)
+    );
+    assert_eq!(call.ops, [224, 225, 226]);
+    let [cmp, formula, constant] = &p.events[1].records[..] else { panic!() };
+    assert_eq!((cmp.kind(), cmp.relation(), cmp.function()), (NodeKind::If, Some(Relation::NotEqual), None));
+    assert_eq!((formula.kind(), formula.dest(), formula.formula()), (NodeKind::Statement, Some(30), Some(2)));
+    assert_eq!(
+        (constant.kind(), constant.dest(), constant.source()),
+        (NodeKind::Constant, Some(12), Some(0x8000_0003))
+    );
+    assert_eq!(constant.trailer, 0xDEAD, "every word is kept");
+    assert_eq!(call.encoded_len(), 40);
     assert_eq!(p.trailing, b"XY");
     assert_eq!(p.to_bytes().unwrap(), bytes);
     assert!(p.check_version(73).is_ok());
     assert!(matches!(p.check_version(59).unwrap_err().kind, ErrorKind::UnsupportedVersion(73)));
+    assert_eq!(NodeKind::from_word(9), NodeKind::Unknown(9));
+    assert_eq!(Relation::from_word(6), None);
+    assert!(Relation::LessEqual.holds(2, 2) && !Relation::Less.holds(2, 2) && Relation::NotEqual.holds(1.0, f64::NAN));
+}
+
+#[test]
+fn authored_nodes_carry_the_original_meaning() {
+    let mut p = ScrPackage::new();
+    let nodes = vec![
+        Record::call(31, Some(5), vec![1, 2]),
+        Record::copy(6, 5),
+        Record::formula_into(7, 0),
+        Record::compare(5, Relation::Equal, 0),
+        Record::constant(8, 4094),
+        Record::of_kind(NodeKind::End, vec![]),
+    ];
+    p.add_event("Init", vec![]).unwrap();
+    p.add_event("Mission", nodes).unwrap();
+    let back = ScrPackage::parse(&p.to_bytes().unwrap(), ReadOptions::strict()).unwrap();
+    assert_eq!(back, p);
+    let m = &back.events[1];
+    assert_eq!(m.index, 1, "the index word is the position");
+    let kinds: Vec<_> = m.records.iter().map(Record::kind).collect();
+    use NodeKind::*;
+    assert_eq!(kinds, [Statement, Statement, Statement, If, Constant, End]);
+    assert_eq!((m.records[1].source(), m.records[1].function(), m.records[1].formula()), (Some(5), None, None));
+    assert_eq!(m.records[0].relation, 6);
+    assert!(p.add_event("a\0b", vec![]).is_err());
 }
 
 #[test]
 fn scr_malformed_input() {
     let bytes = package();
-    // Prefixes that cut inside an event fail; a cut exactly after the last event only
-    // loses trailing bytes, which the format allows.
+    // Prefixes that cut inside a handler fail; a cut exactly after the last handler
+    // only loses trailing bytes, which the format allows.
     for n in 0..bytes.len() - 2 {
         assert!(ScrPackage::parse(&bytes[..n], ReadOptions::strict()).is_err(), "prefix {n}");
     }
@@ -80,32 +124,12 @@ fn scr_malformed_input() {
     lying[8..12].copy_from_slice(&3000u32.to_le_bytes()); // name length past the end
     assert!(ScrPackage::parse(&lying, ReadOptions::strict()).is_err());
     let mut sel = bytes;
-    sel[25..29].copy_from_slice(&80u32.to_le_bytes()); // selector of the Init record
-    assert!(matches!(
-        ScrPackage::parse(&sel, ReadOptions::strict()).unwrap_err().kind,
-        ErrorKind::Invalid { rule: "scr_selector", .. }
-    ));
+    sel[25..29].copy_from_slice(&80u32.to_le_bytes()); // head0 of the Init node
+    let e = ScrPackage::parse(&sel, ReadOptions::strict()).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Invalid { rule: "scr_function", .. }), "{e}");
+    assert_eq!(e.offset, Some(25));
     let p = ScrPackage::parse(&sel, ReadOptions::compatible()).unwrap();
-    assert_eq!(p.events[0].records[0].selector(), Selector::Unknown(80));
-    assert_eq!(
-        plan_init(&p, 1.0, 1.0, 0, AnchorRule::Truncate).unwrap(),
-        InitPlan::Unsupported { record: 0, selector: Selector::Unknown(80) }
-    );
-}
-
-#[test]
-fn init_plan_and_handler19() {
-    let p = ScrPackage::parse(&package(), ReadOptions::strict()).unwrap();
-    let plan = plan_init(&p, 500.2857, 752.0, 0, AnchorRule::Truncate).unwrap();
-    assert_eq!(plan, InitPlan::Writes(vec![(224, 500), (225, 752), (226, 0)]));
-    let b = plan_init(&p, 728.5, 449.5, 1, AnchorRule::RoundHalfEven).unwrap();
-    assert_eq!(b, InitPlan::Writes(vec![(224, 728), (225, 450), (226, 1)]), "ties go to even");
-    let mut no_init = p.clone();
-    no_init.events[0].name = b"init".to_vec(); // case-sensitive lookup
-    assert_eq!(plan_init(&no_init, 0.0, 0.0, 0, AnchorRule::Truncate).unwrap(), InitPlan::NoInit);
-    let mut empty = p;
-    empty.events[0].records.clear();
-    assert_eq!(plan_init(&empty, 0.0, 0.0, 0, AnchorRule::Truncate).unwrap(), InitPlan::Writes(vec![]));
+    assert_eq!(p.events[0].records[0].function(), Some(80), "kept in compatible mode");
 }
 
 #[test]
@@ -123,17 +147,7 @@ fn anchor_readings_differ_as_the_spec_describes() {
     assert!(convert_anchor(-1.5, AnchorRule::Truncate).is_err(), "unsigned compare rejects negatives");
     assert_eq!(convert_anchor(2.5, AnchorRule::RoundHalfEven).unwrap().word, 2);
     assert_eq!(convert_anchor(2.9, AnchorRule::Truncate).unwrap().word, 2);
-}
-
-#[test]
-fn unit_package_authoring() {
-    let p = unit_package().unwrap();
-    let bytes = p.to_bytes().unwrap();
-    let back = ScrPackage::parse(&bytes, ReadOptions::strict()).unwrap();
-    assert_eq!(back, p);
-    assert_eq!(back.event("Init").unwrap().records[0].refs, vec![224, 225, 226]);
-    // 8 header + (4 + 5 + 4 + 4) event + 40 record
-    assert_eq!(bytes.len(), 8 + 17 + 40);
+    assert_eq!(convert_anchor(728.5, AnchorRule::RoundHalfEven).unwrap().word, 728, "ties go to even");
 }
 
 const VARSET: &[u8] = b"// shared table \xC0\xC1\r\nVAR(float, fSpeed, 1.5)\r\nVAR(DWORD, ST_SOLVING, 1) // state\r\n\r\nSTRING(sName, \"x\")\r\nVAR( DWORD , TARGET_BY_PLACE , 0x0202 )\r\nFUNCTION(f)\r\nVAR(DWORD, dNeg, -1)";
@@ -179,6 +193,17 @@ fn varset_reads_the_shipped_files_shapes_with_their_positions_as_indices() {
         let e = Varset::parse(bad).unwrap_err();
         assert!(matches!(e.kind, ErrorKind::Invalid { rule: "varset_syntax", .. }), "{e}");
     }
+}
+
+#[test]
+fn a_declaration_may_end_with_a_stray_semicolon() {
+    let text = b"VAR( DWORD, FREE_UNITS,\t\t\t\t0x0);\r\nVAR( DWORD, ClanBaseX, 950); // base\r\nVAR(float, f1, 1)";
+    let v = Varset::parse(text).unwrap();
+    assert_eq!(v.to_bytes(), text);
+    let names: Vec<_> = v.declarations(StringIndexing::Counted).iter().map(|(_, d)| d.unwrap().name.clone()).collect();
+    assert_eq!(names, [b"FREE_UNITS".to_vec(), b"ClanBaseX".to_vec(), b"f1".to_vec()], "no index shifts");
+    assert_eq!(v.get(1, StringIndexing::Counted).unwrap().initial_word(), 950);
+    assert!(Varset::parse(b"VAR(DWORD, x, 1);;").is_err(), "one semicolon only");
 }
 
 #[test]
@@ -236,6 +261,12 @@ fn fml_is_kept_verbatim() {
     let f = FmlText::parse(data);
     assert_eq!(f.to_bytes(), data);
     assert_eq!(f.display_lines()[1], "А");
+    let set = FmlText::parse(
+        b"//FormulaSet export file\r\n\r\nFUNCTION( , fTemp + 0.00001,  )\r\nfunction( , 20 + 55*fDifficulty, )\r\n",
+    );
+    let formulas = set.function_lines();
+    assert_eq!(formulas.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [2, 3], "formula n is the nth FUNCTION line");
+    assert!(formulas[1].1.contains("55*fDifficulty"));
 }
 
 fn arb_package() -> impl Strategy<Value = ScrPackage> {
@@ -245,11 +276,11 @@ fn arb_package() -> impl Strategy<Value = ScrPackage> {
         proptest::collection::vec(any::<u32>(), 0..4),
         any::<u32>(),
     )
-        .prop_map(|(s, ws, refs, w6)| Record { words: [s, ws[0], ws[1], ws[2], ws[3]], refs, w6 });
+        .prop_map(|(f, ws, ops, trailer)| Record { head: [f, ws[0], ws[1], ws[2]], relation: ws[3], ops, trailer });
     let ev = (proptest::collection::vec(any::<u8>(), 0..8), any::<u32>(), proptest::collection::vec(rec, 0..4))
-        .prop_map(|(name, event_word, records)| Event { name, event_word, records });
+        .prop_map(|(name, index, records)| Event { name, index, records });
     (proptest::collection::vec(ev, 0..4), proptest::collection::vec(any::<u8>(), 0..4))
-        .prop_map(|(events, trailing)| ScrPackage { handler_count: 73, events, trailing })
+        .prop_map(|(events, trailing)| ScrPackage { function_count: 73, events, trailing })
 }
 
 proptest! {

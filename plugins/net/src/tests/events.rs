@@ -257,6 +257,10 @@ fn a_game_joining_after_an_outcome_was_recorded_learns_it() {
     let tick = s.host.world().resource::<GameClock>().tick;
     s.host.world_mut().resource_mut::<MissionOutcome>().record(second, Outcome::Defeated, tick);
     on_host(&mut s, GameMessageKind::Outcome { clan: second, outcome: Outcome::Defeated });
+    // The first clan's script completes its mission (the demo's does through function 30
+    // once the enemy has no robot left; the every-enemy-out rule is off for its package).
+    s.host.world_mut().resource_mut::<MissionOutcome>().record(first, Outcome::Completed, tick);
+    on_host(&mut s, GameMessageKind::Outcome { clan: first, outcome: Outcome::Completed });
     s.step(4);
     // The next player takes the second clan; its game loads the mission after the outcome.
     let late = super::session::joined_game(&mut s);
@@ -269,8 +273,8 @@ fn a_game_joining_after_an_outcome_was_recorded_learns_it() {
     };
     assert!(outcomes(&s.host).contains(&(second, Outcome::Defeated)));
     assert_eq!(outcomes(&s.clients[late]), outcomes(&s.host), "it learnt every outcome recorded");
-    // The demo's script completes the first clan once the second is defeated: the only
-    // player's clan has its outcome, so the session had ended, and the late game learns that too.
+    // The only player's clan has its outcome, so the session had ended, and the late game
+    // learns that too.
     let ended = s.host.world().resource::<SessionEnd>().tick.expect("the session ended");
     assert_eq!(s.session(late).phase, Some((schema::SessionPhase::Ended as u8, ended)));
 }

@@ -137,9 +137,16 @@ mod demo_skirmish {
         wipe_out(&mut app, 2);
         run(&mut app, 4);
         let outcome = app.world().resource::<MissionOutcome>();
-        assert_eq!((outcome.of(2), outcome.of(1)), (Some(Outcome::Defeated), Some(Outcome::Completed)));
+        assert_eq!((outcome.of(2), outcome.of(1)), (Some(Outcome::Defeated), None), "no every-enemy-out win here");
+        run(&mut app, 32);
         let logged: Vec<String> = events(&app, EventKind::Outcome).into_iter().map(|e| e.2).collect();
-        assert_eq!(logged, ["clan=2 defeated", "clan=1 completed"], "Mission_Complete ran Handler(30)");
+        assert_eq!(
+            logged,
+            ["clan=2 defeated", "clan=1 completed"],
+            "the Mission handler's objective ended it (function 30)"
+        );
+        let objectives: Vec<String> = events(&app, EventKind::Objective).into_iter().map(|e| e.2).collect();
+        assert_eq!(objectives, ["clan=1 id=0 complete"]);
     }
 
     #[test]
@@ -405,7 +412,7 @@ mod demo_skirmish {
         let outcome = app.world().resource::<MissionOutcome>();
         assert_eq!((outcome.of(1), outcome.of(2)), (Some(Outcome::Failed), None), "a player clan fails");
         let logged: Vec<String> = events(&app, EventKind::Outcome).into_iter().map(|e| e.2).collect();
-        assert_eq!(logged, ["clan=1 failed"], "through its script's Mission_Failed (Handler 30)");
+        assert_eq!(logged, ["clan=1 failed"], "through its script's Mission_Failed (function 30)");
     }
 
     #[test]
@@ -413,9 +420,10 @@ mod demo_skirmish {
         let play = || {
             let mut app = tutorial();
             run(&mut app, 3500);
-            // The rest of the enemy falls at once: the run ends with the player's victory.
+            // The rest of the enemy falls at once: the run ends with the player's victory
+            // (its Mission handler's next run completes the primary objective).
             wipe_out(&mut app, 2);
-            run(&mut app, 4);
+            run(&mut app, 36);
             let hashes = app.world().resource::<StateHash>().history.clone();
             (hashes, app.world().resource::<MissionOutcome>().clone(), events(&app, EventKind::Damaged).len())
         };
