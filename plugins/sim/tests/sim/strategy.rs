@@ -272,7 +272,7 @@ mod demo_skirmish {
         // The Player's lodes moved just out of reach (251 across the ground).
         let tma_path = root.join("MISSIONS/tutorial.01/data.tma");
         let mut tma = Tma::parse(&std::fs::read(&tma_path).unwrap(), iron3d_formats::ReadOptions::strict()).unwrap();
-        let near = |p: [f32; 3]| (p[0] - player_mine[0]).hypot(p[1] - player_mine[1]) <= 250.0;
+        let near = |p: [f32; 3]| libm::hypotf(p[0] - player_mine[0], p[1] - player_mine[1]) <= 250.0;
         let mut moved = 0;
         for lode in tma.extras.iter_mut().filter(|e| near(e.position)) {
             lode.position = [player_mine[0] + 251.0, player_mine[1], 0.0];
