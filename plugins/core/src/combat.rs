@@ -111,23 +111,21 @@ impl ClanRelations {
         let n = clans.len();
         let types: Vec<u32> = clans.iter().map(|c| c.mode).collect();
         let neutral = |i: usize| types[i] == crate::ClanType::NEUTRAL;
-        let mut filed = vec![vec![relation::HOSTILE; n]; n];
+        let mut words = vec![vec![relation::HOSTILE; n]; n];
         for (a, clan) in clans.iter().enumerate() {
+            let mut row = vec![relation::HOSTILE; n];
             for (name, word) in &clan.relations {
                 if let Some(b) = clans.iter().position(|c| c.name.eq_ignore_ascii_case(name)) {
-                    filed[a][b] = *word as u32;
+                    row[b] = *word as u32;
                 }
             }
-            for (b, word) in filed[a].iter_mut().enumerate() {
+            for (b, word) in row.iter_mut().enumerate() {
                 if neutral(a) || neutral(b) {
                     *word = relation::NEUTRAL;
                 }
             }
-            filed[a][a] = relation::ALLIED;
-        }
-        let mut words = vec![vec![relation::HOSTILE; n]; n];
-        for (a, row) in filed.iter().enumerate() {
-            for (b, &word) in row.iter().enumerate() {
+            row[a] = relation::ALLIED;
+            for (b, word) in row.into_iter().enumerate() {
                 words[a][b] = word;
                 words[b][a] = word;
             }

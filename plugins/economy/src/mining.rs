@@ -13,6 +13,7 @@
 use crate::OreProperty;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
+use iron3d_core::plane::dist;
 use iron3d_core::{MineralLodes, SimTransform, TICK_SECONDS, UnitClass};
 
 /// How far a mine's lodes may lie, across the ground (read).
@@ -58,8 +59,7 @@ pub(crate) fn survey(
     for (entity, _, at) in mines.iter().filter(|(_, c, _)| c.0 == UnitClass::MINE) {
         let mut to_mine = 0.0;
         for lode in &mut lodes.0 {
-            let (dx, dy) = (lode.position[0] - at.position[0], lode.position[1] - at.position[1]);
-            if dx * dx + dy * dy <= LODE_REACH * LODE_REACH {
+            if dist(lode.position, [at.position[0], at.position[1]]) <= LODE_REACH {
                 to_mine += lode.amount;
                 lode.found = true;
             }
@@ -68,10 +68,10 @@ pub(crate) fn survey(
     }
 }
 
-/// Mines dig into their own store.
-pub(crate) fn mine(rate: Res<MiningRate>, mut mines: Query<(&UnitClass, &mut OreProperty, &mut MineDig)>) {
+/// Mines (the objects [`survey`] gave a [`MineDig`]) dig into their own store.
+pub(crate) fn mine(rate: Res<MiningRate>, mut mines: Query<(&mut OreProperty, &mut MineDig)>) {
     let per_tick = rate.0 * TICK_SECONDS;
-    for (_, mut ore, mut dig) in mines.iter_mut().filter(|(c, ..)| c.0 == UnitClass::MINE) {
+    for (mut ore, mut dig) in &mut mines {
         let room = (ore.maximum as f32 - ore.current()).max(0.0);
         let dug = dig.dig(per_tick.min(room));
         if dug > 0.0 {

@@ -96,9 +96,6 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
     Ok(())
 }
 
-/// The class bit of robots (`varset.var`'s `CLASS_ROBOT`).
-const CLASS_ROBOT: u32 = 0x0100_0000;
-
 /// The objects a mission creates: a placed robot takes one of its clan's minds, and a
 /// robot whose clan has none free is not created (the original's rule, `gameplay.md`
 /// §5.1; which robots go first, id order, is the project's), each named in a warning.
@@ -108,7 +105,7 @@ fn within_minds(clans: &[iron3d_core::ClanSetup], objects: Vec<PreparedObject>) 
     objects
         .into_iter()
         .filter(|o| {
-            let robot = o.extras.unit_class.is_some_and(|c| c & CLASS_ROBOT != 0);
+            let robot = o.extras.unit_class.is_some_and(|c| c & iron3d_rules::ROBOT_CLASS_BIT != 0);
             let Some(left) = usize::try_from(o.clan).ok().and_then(|c| free.get_mut(c)).filter(|_| robot) else {
                 return true;
             };

@@ -90,7 +90,7 @@ fn publish(production: Option<Res<Production>>, mut board: ResMut<ResearchBoard>
 
 /// Publishes each clan's minds ([`MindBoard`]).
 fn publish_minds(world: &mut World) {
-    let clans = minds::board(world);
+    let clans = minds::current(world);
     world.resource_mut::<MindBoard>().clans = clans;
 }
 

@@ -8,29 +8,30 @@
 use crate::state::Production;
 use bevy_ecs::prelude::*;
 use iron3d_core::{MissionClans, Owner, SimObject, UnitClass};
+use iron3d_rules::ROBOT_CLASS_BIT;
 use std::collections::BTreeMap;
 
-/// The class bit of robots (`varset.var`'s `CLASS_ROBOT`).
-const CLASS_ROBOT: u32 = 0x0100_0000;
-
-/// `(minds, free minds)` of `clan`; `None` without mission clans (a world built by hand
-/// has no cap) or for a clan the mission does not have. `owners` are the clans of the
-/// producers (by id), as production steps them.
-pub fn of_clan(world: &World, clan: i32, owners: &BTreeMap<u32, i32>) -> Option<(u32, u32)> {
-    let minds = usize::try_from(clan).ok().and_then(|c| world.get_resource::<MissionClans>()?.clans.get(c))?.minds;
-    let placed = world
-        .try_query_filtered::<(&Owner, &UnitClass), With<SimObject>>()
-        .map_or(0, |mut robots| robots.iter(world).filter(|(o, c)| o.clan == clan && c.0 & CLASS_ROBOT != 0).count());
-    let building = world.get_resource::<Production>().map_or(0, |p| {
-        p.producers.iter().filter(|(id, q)| owners.get(id) == Some(&clan) && q.active.is_some()).count()
-    });
-    let held = u32::try_from(placed + building).unwrap_or(u32::MAX);
-    Some((minds, minds.saturating_sub(held)))
+/// Each mission clan's `(minds, free minds)`, counted in one pass over the robots;
+/// empty without mission clans (a world built by hand has no cap). `owners` are the
+/// clans of the producers (by id), as production steps them.
+pub fn board(world: &World, owners: &BTreeMap<u32, i32>) -> BTreeMap<i32, (u32, u32)> {
+    let Some(clans) = world.get_resource::<MissionClans>() else { return BTreeMap::new() };
+    let mut held: BTreeMap<i32, u32> = BTreeMap::new();
+    if let Some(mut robots) = world.try_query_filtered::<(&Owner, &UnitClass), With<SimObject>>() {
+        for (o, _) in robots.iter(world).filter(|(_, c)| c.0 & ROBOT_CLASS_BIT != 0) {
+            *held.entry(o.clan).or_default() += 1;
+        }
+    }
+    if let Some(p) = world.get_resource::<Production>() {
+        for clan in p.producers.iter().filter(|(_, q)| q.active.is_some()).filter_map(|(id, _)| owners.get(id)) {
+            *held.entry(*clan).or_default() += 1;
+        }
+    }
+    let free = |c: &iron3d_core::ClanSetup| c.minds.saturating_sub(held.get(&(c.index as i32)).copied().unwrap_or(0));
+    clans.clans.iter().map(|c| (c.index as i32, (c.minds, free(c)))).collect()
 }
 
-/// The minds of every clan of the mission: clan index → `(minds, free)`.
-pub fn board(world: &World) -> BTreeMap<i32, (u32, u32)> {
-    let owners = crate::step::producer_clans(world);
-    let n = world.get_resource::<MissionClans>().map_or(0, |c| c.clans.len());
-    (0..n as i32).filter_map(|c| Some((c, of_clan(world, c, &owners)?))).collect()
+/// [`board`] now, with the producers' clans as they stand.
+pub fn current(world: &World) -> BTreeMap<i32, (u32, u32)> {
+    board(world, &crate::step::producer_clans(world))
 }

@@ -345,7 +345,7 @@ fn start_build(
     }
     let (ore, seconds) =
         tree.and_then(|t| t.build_price(&s.components)).map_or((s.ore, s.seconds), |(ore, _)| (ore, BUILD_SECONDS));
-    if let Some((minds, 0)) = crate::minds::of_clan(world, clan, owners) {
+    if let Some(&(minds, 0)) = crate::minds::board(world, owners).get(&clan) {
         return Err(format!("{}: no free mind (the clan has {minds})", s.name));
     }
     let (_, power) = iron3d_economy::clan_summary(world, clan as u32);

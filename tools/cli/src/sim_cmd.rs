@@ -441,7 +441,7 @@ fn clans(world: &mut World) -> Vec<Clan> {
         .unwrap_or_default();
     let mut q = world.query::<(&Owner, &SimObject)>();
     let owned: Vec<(i32, ObjectKind)> = q.iter(world).map(|(o, s)| (o.clan, s.kind)).collect();
-    let minds = iron3d_production::minds::board(world);
+    let minds = iron3d_production::minds::current(world);
     let types: Vec<u32> =
         world.get_resource::<MissionClans>().map(|c| c.clans.iter().map(|c| c.mode).collect()).unwrap_or_default();
     records
