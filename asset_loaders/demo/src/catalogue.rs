@@ -142,6 +142,17 @@ pub const HAULER: UnitScheme = UnitScheme {
     chain: &["r_ch_01"],
 };
 
+/// Class word of an animal (`varset.var`'s `CLASS_ANIMAL`, `gameplay.md` §1.4).
+pub const CLASS_ANIMAL: u32 = 0x2000_0000;
+
+/// The animal scheme (the nature clan's grazing beast: a walker with a light gun).
+pub const ANIMAL: UnitScheme = UnitScheme {
+    path: "UNITS\\ANIMALS\\beast.dat",
+    class_word: CLASS_ANIMAL,
+    description: "Beast",
+    chain: &["r_ch_03", "r_tu_01", "r_we_01"],
+};
+
 /// The building scheme path of a category's prototype.
 pub fn building_scheme_path(key: &str) -> String {
     format!("UNITS\\BUILDS\\{key}.dat")

@@ -1,13 +1,12 @@
 //! The demo missions: for each map a terrain (its overlays follow the mission's bases
-//! and paths), an areal map and a `data.tma` with paths, clans (one environment clan;
-//! the two active clans name the research tree `MISSIONS\SCRIPTS\default.trf`), bases
-//! of distinct buildings (a mine and a storage among them), robot squads, one transport
-//! robot per base,
-//! scenery, ore deposits and ore properties, each object with a logical id (units from 1,
+//! and paths), an areal map and a `data.tma` with paths, clans (a nature clan with one
+//! pasture and two beasts grazing it; the two active clans name the research tree
+//! `MISSIONS\SCRIPTS\default.trf`), bases of distinct buildings (a mine and a storage
+//! among them), robot squads, one transport robot per base, scenery, ore deposits and ore properties, each object with a logical id (units from 1,
 //! the others `CLASS_BUILDING | n`). The last mission is large enough for
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
-use crate::catalogue::{HAULER, MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::catalogue::{ANIMAL, HAULER, MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
 use crate::geometry::{cos_approx, sin_approx};
 use crate::registry::file_path;
 use crate::scripts::RESEARCH_TREE;
@@ -15,7 +14,7 @@ use crate::terrain::{self, HeightField, MapSpec, OverlaySites};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::rng::SplitMix64;
-use iron3d_formats::world::{Clan, ClanType, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, Tma};
+use iron3d_formats::world::{Clan, ClanType, ExtraRecord28, LpString, PathRecord, PlacedObject, Property, Tma, Zone};
 use std::f32::consts::FRAC_PI_4;
 
 /// One demo mission.
@@ -181,9 +180,10 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
             o.orientation = [0.0, 0.0, angle];
             let mut o = standard_properties(o, clan);
             if proto.key.starts_with("b_mine") {
+                // 500 on every shipped mine (the engine's Mine_MaxOre; measured).
                 o = o
-                    .with_property(Property::float("MaximumOre", 5000.0))
-                    .with_property(Property::float("CurrentOre", 1200.0));
+                    .with_property(Property::float("MaximumOre", 500.0))
+                    .with_property(Property::float("CurrentOre", 200.0));
                 // The mine's lode, found (as every shipped mine has one within 250).
                 let words = [1, LODE_TYPE, MINE_LODE_ORE.to_bits(), 0];
                 tma.extras.push(ExtraRecord28 { position: [x, y, 0.0], words });
@@ -237,14 +237,6 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
         o.scale = [rng.range(0.8, 1.3); 3];
         tma.objects.push(standard_properties(o, 0));
     }
-    // Logical ids, the scripts' names of objects (gameplay.md §13): units 1, 2, ...;
-    // buildings and scenery carry CLASS_BUILDING.
-    let (mut units, mut others) = (0u32, 0u32);
-    for o in &mut tma.objects {
-        let counter = if o.raw_kind == KIND_WARBOT { &mut units } else { &mut others };
-        *counter += 1;
-        o.identity_or_clan_raw = if o.raw_kind == KIND_WARBOT { *counter } else { CLASS_BUILDING | *counter };
-    }
     for p in 0..2 {
         let points = (0..5).map(|_| ground(&mut rng, side / 2.0, side / 2.0, side * 0.4)).collect();
         tma.paths.push(PathRecord { path_id: 100 + p, points });
@@ -255,8 +247,44 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
         let words = [0, LODE_TYPE, 10_000f32.to_bits(), 0];
         tma.extras.push(ExtraRecord28 { position, words });
     }
+    graze(&mut tma, &mut rng, spec, &ground);
+    // Logical ids, the scripts' names of objects (gameplay.md §13): units 1, 2, ...;
+    // buildings and scenery carry CLASS_BUILDING.
+    let (mut units, mut others) = (0u32, 0u32);
+    for o in &mut tma.objects {
+        let counter = if o.raw_kind == KIND_WARBOT { &mut units } else { &mut others };
+        *counter += 1;
+        o.identity_or_clan_raw = if o.raw_kind == KIND_WARBOT { *counter } else { CLASS_BUILDING | *counter };
+    }
     tma.description_raw = format!("Demo mission {}", spec.name).as_str().into();
     tma
+}
+
+/// The nature clan's pasture: inner and outer radius (the shipped ones are 20 inner and
+/// 40 or 50 outer on Mission 02; the demo's are wider, so its beasts roam).
+const PASTURE_RADII: (f32, f32) = (60.0, 100.0);
+/// Beasts grazing it.
+const ANIMALS: u32 = 2;
+
+/// Gives the nature clan (clan 0) a pasture in the map's corner away from both bases,
+/// and places its beasts there (the original's nature clans carry zones and animals of
+/// their own).
+fn graze(
+    tma: &mut Tma,
+    rng: &mut SplitMix64,
+    spec: &MissionSpec,
+    ground: &impl Fn(&mut SplitMix64, f32, f32, f32) -> [f32; 3],
+) {
+    let side = spec.terrain.side();
+    let centre = ground(rng, 0.15 * side, 0.85 * side, 40.0);
+    let (inner, outer) = PASTURE_RADII;
+    tma.clans[0].zones.push(Zone { kind: 1, centre, inner, outer });
+    for _ in 0..ANIMALS {
+        let pos = ground(rng, centre[0] + inner / 2.0, centre[1] + inner / 2.0, inner / 2.0);
+        let mut o = PlacedObject::new(KIND_WARBOT, ANIMAL.path, pos);
+        o.orientation = [0.0, 0.0, rng.range(0.0, std::f32::consts::TAU)];
+        tma.objects.push(standard_properties(o, 0).with_property(Property::int("MaxSpeedPercent", 100)));
+    }
 }
 
 /// Writes every map and mission.

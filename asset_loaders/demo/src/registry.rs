@@ -1,6 +1,6 @@
 //! `objects.rlb`, unit schemes and the building categories.
 
-use crate::catalogue::{HAULER, MAPS, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::catalogue::{ANIMAL, HAULER, MAPS, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir};
 use crate::models::robots::{CHASSIS_MOUNT, TURRET_MOUNT};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
@@ -64,7 +64,7 @@ pub fn build_dat() -> BuildDat {
     BuildDat { sections }
 }
 
-/// Writes `objects.rlb`, every unit scheme (the robots and the hauler) and each map's
+/// Writes `objects.rlb`, every unit scheme (the robots, the hauler, the animal) and each map's
 /// `BuildDat.lst`.
 pub fn write(tree: &mut DemoTree) -> Result<()> {
     let mut objects = NresWriter::new();
@@ -72,7 +72,7 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
         objects.add(0, [0; 3], proto.key.as_bytes(), write_refs(&refs(proto)?))?;
     }
     tree.add("objects.rlb", objects.to_bytes()?)?;
-    for unit in ROBOTS.iter().chain([&HAULER]) {
+    for unit in ROBOTS.iter().chain([&HAULER, &ANIMAL]) {
         tree.add(&file_path(unit.path), scheme(unit.class_word, unit.description, unit.chain)?)?;
     }
     for proto in PROTOTYPES {

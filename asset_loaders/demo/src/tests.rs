@@ -54,12 +54,13 @@ fn registry_has_every_kind_of_prototype_and_resolves() {
 #[test]
 fn unit_schemes_are_trees_and_every_category_is_listed() {
     let tree = build(DEFAULT_SEED).unwrap();
-    for unit in ROBOTS.iter().chain([&catalogue::HAULER]) {
+    for unit in ROBOTS.iter().chain([&catalogue::HAULER, &catalogue::ANIMAL]) {
         let dat = UnitDat::parse(tree.get(&unit.path.replace('\\', "/")).unwrap()).unwrap();
         assert_eq!(dat.component_keys().unwrap(), unit.chain);
         assert_eq!(dat.class_word(), unit.class_word);
     }
     assert_eq!(catalogue::HAULER.class_word, 0x0100_2000, "docs/reference/registry.md §2.2: transport robot");
+    assert_eq!(catalogue::ANIMAL.class_word, 0x2000_0000, "gameplay.md §1.4: CLASS_ANIMAL");
     let list = registry::build_dat();
     assert_eq!(list.sections.len(), 12);
     let reparsed = BuildDat::parse(list.to_text().as_bytes()).unwrap();

@@ -1,6 +1,6 @@
-//! Haulage rules (the project's own: the original's ore transport is not recovered): a
-//! mine keeps what it extracts in its own store and transport robots carry it to the
-//! clan's other stores; these are the numbers of a trip.
+//! Haulage rules: a mine keeps what it digs in its own store and transport robots carry
+//! it to the clan's other stores; these are the numbers of a trip (the load and the
+//! rates the original's constants, the reach the project's).
 
 use crate::{Origin, RulesError, Scalar};
 use serde::Deserialize;
@@ -20,16 +20,17 @@ pub struct HaulRules {
 }
 
 impl HaulRules {
-    /// Checks every number: the project's, finite and > 0.
+    /// Checks every number: the project's (or the original's), finite and > 0.
     pub(crate) fn check(&self, file: &str) -> Result<(), RulesError> {
+        // The load and the rates are the original's constants; the reach is the project's.
         let numbers = [
-            ("capacity", self.capacity),
-            ("load_per_second", self.load_per_second),
-            ("unload_per_second", self.unload_per_second),
-            ("reach", self.reach),
+            ("capacity", self.capacity.origin.unless_original(), self.capacity),
+            ("load_per_second", self.load_per_second.origin.unless_original(), self.load_per_second),
+            ("unload_per_second", self.unload_per_second.origin.unless_original(), self.unload_per_second),
+            ("reach", self.reach.origin, self.reach),
         ];
-        for (name, s) in numbers {
-            let detail = if s.origin != Origin::Project {
+        for (name, origin, s) in numbers {
+            let detail = if origin != Origin::Project {
                 "only the project's own rules belong in the rules file"
             } else if !(s.value.is_finite() && s.value > 0.0) {
                 "a haul number is finite and > 0"

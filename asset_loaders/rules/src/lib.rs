@@ -1,7 +1,10 @@
-//! The project's own game rules (the issue "Clans play"): one versioned RON file,
-//! `assets/rules/iron3d.rules.ron`, used for any data directory. Nothing in it is
-//! recovered from the original game; every rule is labelled `origin: Project` and the
-//! reader refuses anything else, so spec-proven values can never drift into the file.
+//! The game rules the data does not carry: one versioned RON file,
+//! `assets/rules/iron3d.rules.ron`, used for any data directory. Most are the project's
+//! own, labelled `origin: Project`; the original's compiled-in constants (a mine's dig
+//! rate, a transport's load, its rates on and off board) are labelled `origin:
+//! Original`, the file naming their source beside each, and only those rules may carry
+//! that label. Anything else is refused, so no other value can claim to be the
+//! original's.
 //! It holds production costs (a robot's cost is the cost of its unit scheme's class
 //! word plus one entry per component by component type, and the building classes that
 //! build robots), research (ore per TRF cost unit, seconds per TRF time unit, the
@@ -27,7 +30,7 @@ pub use sound::SoundRules;
 use serde::Deserialize;
 
 /// The rules file version this reader understands.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 /// The rules file's path in the data tree: at the root of the project's data layer
 /// (`assets/rules/`), so a game directory or a mod replaces it with a file of this name
 /// at its root.
@@ -45,6 +48,17 @@ pub enum Origin {
     Project,
     /// Proven by the spec (refused: such values live in the code).
     Spec,
+    /// A constant the original's engine compiles in (openparkan's docs, with their
+    /// evidence tag beside it in the file); allowed only on the rules that are one.
+    Original,
+}
+
+impl Origin {
+    /// The label as checked on a rule that may be the original's: `Original` passes as
+    /// the project's own would.
+    pub(crate) fn unless_original(self) -> Self {
+        if self == Self::Original { Self::Project } else { self }
+    }
 }
 
 /// What building something costs.
@@ -111,7 +125,8 @@ pub struct Production {
     pub producers: Vec<Producer>,
     /// Free ground between a producer's model and a new robot's, game units.
     pub spawn_gap: Scalar,
-    /// Ore a mine extracts per second into its own store, up to its `MaximumOre`.
+    /// Ore a mine digs per second at efficiency 1 (`Mine_OrePerSecond`), its running
+    /// total up to its `MaximumOre`.
     pub mine_ore_per_second: Scalar,
 }
 
@@ -208,6 +223,14 @@ fn upgrade_hint(found: u32) -> &'static str {
              `research.seconds_per_time`): version 7 takes them from the research tree as the \
              original does, so remove those two keys"
         }
+        7 => {
+            "; version 7 gave mining and haulage numbers of the project's own \
+             (`production.mine_ore_per_second` 3, `haul` 200 a trip at 40 and 50 a second): \
+             version 8 holds the original's constants there (50 a second, a mine writing its \
+             running total over what it holds; 2000 a trip at 100 a second on and off \
+             board), labelled `origin: Original`, so take those values and labels from the \
+             shipped file"
+        }
         _ => "",
     }
 }
@@ -268,7 +291,8 @@ impl Rules {
         let gap = Cost { ore: p.spawn_gap.value, ..Cost::default() };
         check(file, "production.spawn_gap".into(), p.spawn_gap.origin, Some(&gap), true)?;
         let mining = Cost { ore: p.mine_ore_per_second.value, ..Cost::default() };
-        check(file, "production.mine_ore_per_second".into(), p.mine_ore_per_second.origin, Some(&mining), true)?;
+        let origin = p.mine_ore_per_second.origin.unless_original();
+        check(file, "production.mine_ore_per_second".into(), origin, Some(&mining), true)?;
         let r = &rules.research;
         let mut seen = std::collections::BTreeSet::new();
         for (i, c) in r.institutes.iter().enumerate() {
@@ -329,13 +353,25 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_rules_parse_and_are_all_the_projects() {
+    fn the_shipped_rules_parse_and_only_the_originals_constants_say_so() {
         let r = Rules::shipped().unwrap();
         assert_eq!(r.version, VERSION);
         assert!(!r.production.classes.is_empty() && !r.production.components.is_empty());
         assert!(r.produces(0x8000_0010) && !r.produces(0x8000_0004));
         assert!(r.researches(0x8000_0400) && !r.researches(0x8000_0010));
-        assert!(SHIPPED.contains("THE PROJECT'S OWN RULES"));
+        let originals =
+            [r.production.mine_ore_per_second, r.haul.capacity, r.haul.load_per_second, r.haul.unload_per_second];
+        assert!(originals.iter().all(|s| s.origin == Origin::Original), "{originals:?}");
+        assert_eq!(
+            originals.map(|s| s.value),
+            [50.0, 2000.0, 100.0, 100.0],
+            "openparkan docs/23-economy.md's constants"
+        );
+        assert_eq!(
+            SHIPPED.matches("origin: Original)").count(),
+            originals.len(),
+            "no other rule claims to be the original's"
+        );
         assert_eq!((r.sound.engine_volume, r.sound.engine_min_speed), (0.5, 0.5));
     }
 
@@ -349,13 +385,13 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_with_the_rule_named() {
-        let other = SHIPPED.replace("version: 7", "version: 8");
-        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 8, .. })));
+        let other = SHIPPED.replace("version: 8", "version: 9");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 9, .. })));
         // An unknown field is refused, never ignored (a typo would silently keep a default).
         let typo = SHIPPED.replace("engine_volume:", "engine_volum:");
         let e = Rules::parse("x.ron", &typo).unwrap_err().to_string();
         assert!(e.starts_with("x.ron: ") && e.contains("engine_volum"), "{e}");
-        let old = SHIPPED.replace("version: 7", "version: 3");
+        let old = SHIPPED.replace("version: 8", "version: 3");
         assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 3, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
@@ -375,29 +411,37 @@ mod tests {
         let broken = SHIPPED.replacen("classes: [", "classes: (", 1);
         assert!(matches!(Rules::parse("x.ron", &broken), Err(RulesError::Syntax { .. })));
         assert_refused(&[
-            ("capacity: (value: 200.0", "capacity: (value: 0.0", "haul.capacity"),
-            ("load_per_second: (value: 40.0", "load_per_second: (value: -1.0", "haul.load_per_second"),
+            ("capacity: (value: 2000.0", "capacity: (value: 0.0", "haul.capacity"),
+            ("load_per_second: (value: 100.0", "load_per_second: (value: -1.0", "haul.load_per_second"),
             (
-                "unload_per_second: (value: 50.0, origin: Project",
+                "unload_per_second: (value: 100.0, origin: Original",
                 "unload_per_second: (value: 5.0, origin: Spec",
                 "haul.unload_per_second",
             ),
             ("reach: (value: 30.0", "reach: (value: inf", "haul.reach"),
+            ("reach: (value: 30.0, origin: Project", "reach: (value: 30.0, origin: Original", "haul.reach"),
+            (
+                "spawn_gap: (value: 4.0, origin: Project",
+                "spawn_gap: (value: 4.0, origin: Original",
+                "production.spawn_gap",
+            ),
         ]);
     }
 
     #[test]
-    fn version_4_to_6_files_are_refused_with_what_to_change() {
-        let old = SHIPPED.replace("version: 7", "version: 4");
+    fn version_4_to_7_files_are_refused_with_what_to_change() {
+        let old = SHIPPED.replace("version: 8", "version: 4");
         let e = Rules::parse("old.ron", &old).unwrap_err();
         assert!(matches!(e, RulesError::Version { found: 4, .. }));
         let e = e.to_string();
-        assert!(e.starts_with("old.ron: rules version 4, this build reads version 7; "), "{e}");
+        assert!(e.starts_with("old.ron: rules version 4, this build reads version 8; "), "{e}");
         assert!(e.contains("`ai.build`") && e.contains("by role"), "{e}");
-        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 7", "version: 5")).unwrap_err().to_string();
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 8", "version: 5")).unwrap_err().to_string();
         assert!(e.contains("`explosion_effect`") && e.contains("iron3d.cues.ron"), "{e}");
-        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 7", "version: 6")).unwrap_err().to_string();
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 8", "version: 6")).unwrap_err().to_string();
         assert!(e.contains("`research.ore_per_cost`") && e.contains("research tree"), "{e}");
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 8", "version: 7")).unwrap_err().to_string();
+        assert!(e.contains("`production.mine_ore_per_second`") && e.contains("origin: Original"), "{e}");
     }
 
     #[test]

@@ -56,6 +56,8 @@ briefing-back = Back
 
 hud-mission = mission
 hud-ore = ore { $amount }
+hud-ore-bar = Ore
+hud-energy-bar = Energy
 hud-power = power { $amount }
 hud-units = { $count ->
     [one] { $count } unit
@@ -85,6 +87,7 @@ order-research = researching { $n }
 order-piloted = piloted
 order-released = released
 order-haul = hauling from { $n }
+order-migrate = grazing
 order-with-state = { $order } ({ $state })
 nav-idle = idle
 nav-moving = moving

@@ -56,6 +56,8 @@ briefing-back = Назад
 
 hud-mission = миссия
 hud-ore = руда { $amount }
+hud-ore-bar = Руда
+hud-energy-bar = Энергия
 hud-power = энергия { $amount }
 hud-units = { $count ->
     [one] { $count } робот
@@ -86,6 +88,7 @@ order-research = исследует { $n }
 order-piloted = под управлением
 order-released = отпущен
 order-haul = возит руду из { $n }
+order-migrate = пасётся
 order-with-state = { $order } ({ $state })
 nav-idle = ждёт
 nav-moving = в пути

@@ -309,6 +309,7 @@ fn the_players_outcome_speaks_in_the_original_voices() {
         research_tree: String::new(),
         minds: 17,
         relations: Vec::new(),
+        pastures: Vec::new(),
     };
     app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });
     let voices = |app: &App| -> Vec<(SoundKey, CueOutcome)> {

@@ -46,9 +46,10 @@ impl Outbox {
         self.0.push((object.id.0, GameMessage::new(clock, DispatchPhase::Behavior, kind)));
     }
 
-    /// A unit finished its order (a haul never does: it stops at its mine or store).
+    /// A unit finished its order (a haul never does: it stops at its mine or store; nor
+    /// does an animal's migration, at each of its points).
     fn arrived(&mut self, clock: &GameClock, nav: &Navigator, object: ObjectRef) {
-        if !matches!(nav.order, Order::Haul(_)) {
+        if !matches!(nav.order, Order::Haul(_) | Order::Migrate) {
             self.post(clock, object, GameMessageKind::Arrived(object));
         }
     }
@@ -83,6 +84,8 @@ fn leg_goal(
         // pilot commands (they set direct control, never the order).
         Order::Stop | Order::Build(_) | Order::Research(_) | Order::Pilot(_) | Order::Release => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
+        // An animal's walk point (the migrate step sets it as the goal).
+        Order::Migrate => Ok(Some((nav.goal, true))),
         Order::MoveToObject(_) | Order::Attack(_) | Order::Haul(_) => {
             let Some(id) = target_object(nav, trip) else { return Ok(None) };
             let t = geo.table.entity_of(id).and_then(|e| targets.get(e).ok());

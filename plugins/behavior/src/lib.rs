@@ -6,13 +6,14 @@
 //! reports the six error conditions of §1 as diagnostics, and tells Wizard to clear
 //! its path on a target change, a damaged global path or a stop. It also keeps each
 //! armed object's radar target and closes attacking units in to weapon range (the
-//! project's own combat rules), and runs transport robots' haul orders ([`haul`], the
-//! project's own rule).
+//! project's own combat rules), runs transport robots' haul orders ([`haul`], the
+//! project's own rule) and animals' migration (the original's, `gameplay.md` §1.4).
 
 mod config;
 mod follow;
 mod footprints;
 pub mod haul;
+mod migrate;
 mod navigator;
 mod orders;
 pub mod planner;
@@ -20,6 +21,7 @@ mod radar;
 
 pub use config::BehaviorConfig;
 pub use haul::HaulTrip;
+pub use migrate::{AttackLimit, ClanPasture, Migration, Pastures};
 pub use navigator::Navigator;
 
 use bevy_app::{App, FixedUpdate, Plugin};
@@ -40,16 +42,20 @@ impl Plugin for BehaviorPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<BehaviorConfig>()
             .init_resource::<haul::Haulage>()
+            .init_resource::<Pastures>()
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
             .register_type::<HaulTrip>()
-            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), haul::adopt_rules)
+            .register_type::<Migration>()
+            .register_type::<Pastures>()
+            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), (haul::adopt_rules, migrate::reset))
             .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
             .add_systems(FixedUpdate, (orders::activate, orders::apply_commands).chain().in_set(BehaviorPhase::Orders))
             .add_systems(
                 FixedUpdate,
                 (
                     haul::haul.run_if(unlocked),
+                    migrate::migrate.run_if(unlocked),
                     radar::scan,
                     (follow::plan_legs, follow::follow).chain().run_if(unlocked),
                 )

@@ -4,6 +4,7 @@
 //! shared stream in clan order.
 
 use crate::haul::{self, HaulTrip};
+use crate::migrate::Migration;
 use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
@@ -11,18 +12,17 @@ use iron3d_core::{
     Order, OriginalObjectId, Owner, ProductionEvent, SimObject, SimRandom, SteerIntent, TICK_MS, UnitClass,
 };
 
-/// Units that joined the world get their Behavior state.
+/// Units that joined the world get their Behavior state (animals their migration).
 pub(crate) fn activate(
     mut commands: Commands,
-    new: Query<Entity, (With<Movable>, With<SimObject>, Without<Navigator>)>,
+    new: Query<(Entity, Option<&UnitClass>), (With<Movable>, With<SimObject>, Without<Navigator>)>,
 ) {
-    for entity in &new {
-        commands.entity(entity).insert((
-            Navigator::default(),
-            HaulTrip::default(),
-            NavStatus::default(),
-            SteerIntent::default(),
-        ));
+    for (entity, class) in &new {
+        let mut unit = commands.entity(entity);
+        unit.insert((Navigator::default(), HaulTrip::default(), NavStatus::default(), SteerIntent::default()));
+        if class.is_some_and(|c| c.is_animal()) {
+            unit.insert(Migration::default());
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The radar/target state of armed objects (the project's own rules): an `Attack`
 //! order names the target while it lives (the order ends, and the unit stops, when it
-//! is gone); otherwise the radar keeps its target while it stays in sight and else
+//! is gone); a migrating animal targets nothing (its task asks the fire control for
+//! no target, `gameplay.md` §1.4); otherwise the radar keeps its target while it stays in sight and else
 //! picks the nearest object of a clan at war with its own ([`ClanRelations`]) within
 //! radar range, ties broken by the lower `OriginalObjectId`.
 
@@ -33,6 +34,10 @@ pub(crate) fn scan(
     let mut found = Vec::new();
     for (entity, id, owner, t, mut radar, nav) in &mut seers {
         let here = [t.position[0], t.position[1]];
+        if nav.as_ref().is_some_and(|n| n.order == Order::Migrate) {
+            radar.target = None;
+            continue;
+        }
         if let Some(mut nav) = nav
             && let Order::Attack(target) = nav.order
         {

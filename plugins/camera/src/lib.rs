@@ -205,6 +205,7 @@ mod tests {
             research_tree: String::new(),
             minds: 17,
             relations: Vec::new(),
+            pastures: Vec::new(),
         }
     }
 

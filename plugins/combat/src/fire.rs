@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::DespawnOnExit;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
-    AppState, CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health,
+    AppState, CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health, LastHit,
     ManualControl, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter,
     SimTransform, TICK_SECONDS, Weapon,
 };
@@ -153,12 +153,14 @@ pub(crate) fn fly(
     }
 }
 
-/// Applies this tick's hits; destroys what falls to 0 hit points.
+/// Applies this tick's hits; destroys what falls to 0 hit points. Every hit first tells
+/// its victim who fired ([`LastHit`]), whatever it then does to it.
 pub(crate) fn apply_hits(
+    mut commands: Commands,
     clock: Res<GameClock>,
     table: Res<ObjectTable>,
     mut hits: ResMut<Hits>,
-    mut victims: Query<(&mut Health, &SimTransform)>,
+    mut victims: Query<(&mut Health, &SimTransform, Option<&mut LastHit>)>,
     mut out: MessageWriter<GameMessage>,
     mut delete: MessageWriter<DeleteRequest>,
 ) {
@@ -168,8 +170,18 @@ pub(crate) fn apply_hits(
         let (Some(target), Some(entity)) = (reference(&table, hit.target), table.entity_of(hit.target)) else {
             continue;
         };
-        let Ok((mut health, t)) = victims.get_mut(entity) else { continue };
-        if health.invulnerable || health.hp <= 0.0 {
+        let Ok((mut health, t, last)) = victims.get_mut(entity) else { continue };
+        if health.hp <= 0.0 {
+            continue;
+        }
+        let told = LastHit { by: hit.shooter, tick: clock.tick };
+        match last {
+            Some(mut last) => *last = told,
+            None => {
+                commands.entity(entity).insert(told);
+            }
+        }
+        if health.invulnerable {
             continue;
         }
         let amount = (hit.damage * (1.0 - health.armour)).min(health.hp);

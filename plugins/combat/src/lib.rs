@@ -24,8 +24,8 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, ControlPhase, Fnv1a, GameRules, Health, InputPhase, MissionLoadPhase, MissionStart, OriginalObjectId,
-    Projectile, Radar, Weapon,
+    AppState, ControlPhase, Fnv1a, GameRules, Health, InputPhase, LastHit, MissionLoadPhase, MissionStart,
+    OriginalObjectId, Projectile, Radar, Weapon,
 };
 use iron3d_rules::{Combat, DifficultyRules};
 
@@ -84,12 +84,17 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
 /// Feeds the combat state (health, weapons and radars in `OriginalObjectId` order,
 /// projectiles in shot order) to `h` (the simulation's state hash).
 pub fn hash_into(world: &mut World, h: &mut Fnv1a) {
-    let mut q = world.query::<(&OriginalObjectId, &Health, Option<&Weapon>, Option<&Radar>)>();
-    let mut rows: Vec<_> = q.iter(world).map(|(id, a, w, r)| (id.0, *a, w.copied(), r.copied())).collect();
+    let mut q = world.query::<(&OriginalObjectId, &Health, Option<&Weapon>, Option<&Radar>, Option<&LastHit>)>();
+    let mut rows: Vec<_> =
+        q.iter(world).map(|(id, a, w, r, l)| (id.0, *a, w.copied(), r.copied(), l.copied())).collect();
     rows.sort_unstable_by_key(|r| r.0);
-    for (id, health, weapon, radar) in rows {
+    for (id, health, weapon, radar, last) in rows {
         h.word(id);
         h.word(health.hp.to_bits());
+        if let Some(l) = last {
+            h.word(l.by);
+            h.word(l.tick);
+        }
         if let Some(w) = weapon {
             for word in [w.cooldown, w.turret.to_bits()] {
                 h.word(word);

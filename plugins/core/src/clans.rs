@@ -46,6 +46,20 @@ pub struct ClanSetup {
     /// The relation table: `(other clan name, word)` in file order (0 hostile, 1
     /// neutral, 2 allied; [`crate::ClanRelations`] applies the loader's rules).
     pub relations: Vec<(String, i32)>,
+    /// The clan's zones: its animals' pastures (migration areals), in file order.
+    pub pastures: Vec<Pasture>,
+}
+
+/// A pasture: a zone of a clan record, where its animals graze (`gameplay.md` §1.1,
+/// §1.4; openparkan `docs/31-packages.md`, read).
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct Pasture {
+    /// Centre (game units).
+    pub centre: [f32; 3],
+    /// Inner radius: hostile machines within it are attacked.
+    pub inner: f32,
+    /// Outer radius: an animal engages only from within it.
+    pub outer: f32,
 }
 
 impl ClanSetup {
@@ -138,6 +152,14 @@ impl UnitClass {
 
     /// A transport robot's class word (`docs/reference/registry.md` §2.2).
     pub const TRANSPORT: u32 = 0x0100_2000;
+
+    /// An animal's class word (`varset.var`'s `CLASS_ANIMAL`, `gameplay.md` §1.4).
+    pub const ANIMAL: u32 = 0x2000_0000;
+
+    /// Whether the class word is an animal's.
+    pub fn is_animal(self) -> bool {
+        self.0 == Self::ANIMAL
+    }
 
     /// Whether the class word is the hero's.
     pub fn is_hero(self) -> bool {
@@ -286,17 +308,32 @@ pub struct ResearchBoard {
 }
 
 /// Each clan's economy as the economy publishes it after every tick (read by the
-/// interface): clan index → `(ore held, power)`.
+/// interface): clan index → its [`ClanEconomy`].
 #[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
 #[reflect(Resource)]
 pub struct EconomyBoard {
-    /// Clan → `(ore held by its objects, power)`.
-    pub clans: std::collections::BTreeMap<i32, (f32, f32)>,
+    /// Clan → its economy.
+    pub clans: std::collections::BTreeMap<i32, ClanEconomy>,
+}
+
+/// One clan's economy: the amounts the project's production rules spend, and the HUD's
+/// two bars as the original computes them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Reflect)]
+pub struct ClanEconomy {
+    /// Ore held by its objects.
+    pub ore: f32,
+    /// Its power (the project's production rule).
+    pub power: f32,
+    /// The Ore bar: what its mines and storages hold over 4 500, in whole percent.
+    pub ore_percent: u8,
+    /// The Energy bar: its share of the whole map's power after its own draw, in whole
+    /// percent.
+    pub energy_percent: u8,
 }
 
 impl EconomyBoard {
-    /// The ore and power of `clan` (`(0, 0)` for a clan without either).
-    pub fn of(&self, clan: i32) -> (f32, f32) {
+    /// The economy of `clan` (all zero for a clan without one).
+    pub fn of(&self, clan: i32) -> ClanEconomy {
         self.clans.get(&clan).copied().unwrap_or_default()
     }
 }

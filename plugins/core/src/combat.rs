@@ -23,6 +23,18 @@ pub struct Health {
     pub invulnerable: bool,
 }
 
+/// The last hit an object took: who fired it and in which tick (written by combat on
+/// every hit, before armour or invulnerability, as the original tells every victim its
+/// firer; read by Behavior's answers to hits).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct LastHit {
+    /// The firer, by `OriginalObjectId`.
+    pub by: u32,
+    /// The tick of the hit.
+    pub tick: u32,
+}
+
 /// A weapon mount and its turret: what it fires and where it points.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]

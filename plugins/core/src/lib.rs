@@ -28,12 +28,12 @@ mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
 pub use clans::{
-    BuildOption, BuildOptions, ClanSetup, EconomyBoard, MindBoard, MineralLode, MineralLodes, MissionClans,
-    MissionOutcome, Outcome, ProductionPart, ProductionParts, ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS,
-    ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
+    BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, MindBoard, MineralLode, MineralLodes,
+    MissionClans, MissionOutcome, Outcome, Pasture, ProductionPart, ProductionParts, ResearchBoard, RunScriptEvent,
+    SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
-pub use combat::{ClanRelations, Health, Projectile, Radar, ShotCounter, Weapon, relation};
+pub use combat::{ClanRelations, Health, LastHit, Projectile, Radar, ShotCounter, Weapon, relation};
 pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
 pub use goals::{EnemyOutVictory, MissionGoals, Objective, ObjectiveChange};
 pub use grid::SpatialGrid;
@@ -139,6 +139,7 @@ impl Plugin for CorePlugin {
             .register_type::<UnitClass>()
             .register_type::<ProductionParts>()
             .register_type::<Health>()
+            .register_type::<LastHit>()
             .register_type::<Weapon>()
             .register_type::<Radar>()
             .register_type::<Projectile>()

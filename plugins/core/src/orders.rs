@@ -37,6 +37,10 @@ pub enum Order {
     /// project's own rule): to the mine, load, to the clan's nearest store with room,
     /// unload, and again until another order.
     Haul(u32),
+    /// Graze the clan's current pasture (an animal's default order, the original's
+    /// order 15, `gameplay.md` §1.4): walk to points of it, stand, and attack what is
+    /// hostile inside it.
+    Migrate,
 }
 
 /// One tick of direct control, quantised so it is exact on every machine and in a
@@ -133,6 +137,7 @@ impl Order {
             Self::Pilot(p) => (8, p.bits()),
             Self::Release => (9, 0),
             Self::Haul(id) => (10, u64::from(id)),
+            Self::Migrate => (11, 0),
         }
     }
 

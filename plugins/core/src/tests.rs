@@ -129,6 +129,7 @@ fn clan(index: u32, name: &str, mode: u32, relations: &[(&str, i32)]) -> ClanSet
         research_tree: String::new(),
         minds: 5,
         relations: relations.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        pastures: Vec::new(),
     }
 }
 

@@ -42,6 +42,17 @@ pub struct ExitPlan {
     pub frames: u32,
     /// Where the screenshot goes.
     pub screenshot: Option<PathBuf>,
+    /// Frames waited for the screenshot since it was last asked for, and how often it was.
+    pub waited: (u32, u32),
+}
+
+impl ExitPlan {
+    /// Frames to wait for a screenshot before asking again (the renderer drops a second
+    /// screenshot of a window in the same frame, e.g. a save's thumbnail).
+    pub const RETRY_FRAMES: u32 = 30;
+    /// How often to ask before giving up (the run then exits with an error: it never
+    /// hangs).
+    pub const TRIES: u32 = 10;
 }
 
 impl Plugin for DevPlugin {
@@ -52,7 +63,7 @@ impl Plugin for DevPlugin {
             .add_systems(Update, (toggle_inspector, log_transitions::<AppState>, log_transitions::<MissionLoadPhase>));
         if let Some(frames) = self.exit_after_frames {
             app.register_type::<ExitPlan>()
-                .insert_resource(ExitPlan { frames, screenshot: self.screenshot.clone() })
+                .insert_resource(ExitPlan { frames, screenshot: self.screenshot.clone(), waited: (0, 0) })
                 .add_systems(Update, count_frames);
         }
         if let Some(frames) = self.bench_frames {
@@ -88,13 +99,28 @@ fn fmt_state<S: States>(s: &Option<S>) -> String {
     s.as_ref().map_or_else(|| "none".to_string(), |s| format!("{s:?}"))
 }
 
+/// Counts the frames down, asks for the screenshot and exits once it is written. A
+/// screenshot that does not come is asked for again every [`ExitPlan::RETRY_FRAMES`];
+/// after [`ExitPlan::TRIES`] the run exits with an error.
 fn count_frames(mut commands: Commands, mut plan: ResMut<ExitPlan>, mut exit: MessageWriter<AppExit>) {
     match plan.frames {
         0 => {
-            let saved = plan.screenshot.as_ref().is_none_or(|p| p.metadata().is_ok_and(|m| m.len() > 0));
-            if saved {
+            let Some(path) = plan.screenshot.clone() else { return };
+            if path.metadata().is_ok_and(|m| m.len() > 0) {
                 exit.write(AppExit::Success);
+                return;
             }
+            plan.waited.0 += 1;
+            if plan.waited.0 < ExitPlan::RETRY_FRAMES {
+                return;
+            }
+            if plan.waited.1 >= ExitPlan::TRIES {
+                error!("the screenshot {} was never written", path.display());
+                exit.write(AppExit::error());
+                return;
+            }
+            plan.waited = (0, plan.waited.1 + 1);
+            commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
         }
         1 => {
             plan.frames = 0;
@@ -109,5 +135,56 @@ fn count_frames(mut commands: Commands, mut plan: ResMut<ExitPlan>, mut exit: Me
             }
         }
         _ => plan.frames -= 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn screenshots(app: &mut App) -> usize {
+        app.world_mut().query::<&Screenshot>().iter(app.world()).count()
+    }
+
+    fn exits(app: &App) -> Vec<AppExit> {
+        let messages = app.world().resource::<Messages<AppExit>>();
+        messages.iter_current_update_messages().cloned().collect()
+    }
+
+    /// A screenshot the renderer dropped (as it drops a second one of a window in the
+    /// same frame, e.g. an autosave's thumbnail) is asked for again; the run never hangs.
+    #[test]
+    fn a_screenshot_that_never_comes_is_asked_again_and_the_run_ends() {
+        let path = std::env::temp_dir().join(format!("iron3d-dev-shot-{}.png", std::process::id()));
+        let mut app = App::new();
+        app.insert_resource(ExitPlan { frames: 1, screenshot: Some(path.clone()), waited: (0, 0) })
+            .add_systems(Update, count_frames);
+        app.update();
+        assert_eq!(screenshots(&mut app), 1, "asked for");
+        let mut asked = 1;
+        for _ in 0..ExitPlan::TRIES {
+            let dropped: Vec<Entity> =
+                app.world_mut().query_filtered::<Entity, With<Screenshot>>().iter(app.world()).collect();
+            dropped.into_iter().for_each(|e| _ = app.world_mut().despawn(e));
+            for frame in 1..=ExitPlan::RETRY_FRAMES {
+                app.update();
+                assert!(exits(&app).is_empty());
+                assert_eq!(screenshots(&mut app), usize::from(frame == ExitPlan::RETRY_FRAMES), "frame {frame}");
+            }
+            asked += 1;
+        }
+        assert_eq!(asked, ExitPlan::TRIES + 1);
+        for _ in 0..ExitPlan::RETRY_FRAMES {
+            app.update();
+        }
+        assert_eq!(exits(&app), [AppExit::error()], "given up, with an error");
+        // Written late: the run ends well.
+        let mut app = App::new();
+        app.insert_resource(ExitPlan { frames: 0, screenshot: Some(path.clone()), waited: (0, 0) })
+            .add_systems(Update, count_frames);
+        std::fs::write(&path, b"png").unwrap();
+        app.update();
+        assert_eq!(exits(&app), [AppExit::Success]);
+        let _ = std::fs::remove_file(path);
     }
 }

@@ -230,6 +230,7 @@ mod tests {
             research_tree: String::new(),
             minds: 17,
             relations: Vec::new(),
+            pastures: Vec::new(),
         };
         let files = std::sync::Arc::new(NoFiles);
         app.insert_resource(slots).insert_resource(MissionClans { clans: vec![player], files });

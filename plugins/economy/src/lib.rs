@@ -11,14 +11,15 @@
 //!   room below their `MaximumOre`. The devices come from the CTLD tag-26 items and NDP
 //!   rows the mission load read ([`iron3d_core::ProductionParts`]). They run in
 //!   `BehaviorPhase::Economy`, after the orders due are taken and before units act.
-//! * Each tick, in `ProductionPhase::Income` (before production pays), every mine
-//!   extracts ore into its own store ([`mining`], the project's own rule).
+//! * Each tick, in `ProductionPhase::Income` (before production pays), every mine digs
+//!   and holds its running total ([`mining`], the original's rule).
 //! * Every change of an object's ore goes through this crate: [`OreProperty`]'s
-//!   methods (`fill`, `add`, `transfer`), [`withdraw_ore`] and [`refund_ore`].
+//!   methods (`set`, `add`, `transfer`), [`withdraw_ore`] and [`refund_ore`].
 //! * After each tick (`FixedPostUpdate`) each clan's ore and power are published as
 //!   [`iron3d_core::EconomyBoard`] ([`clan_summary`] per clan), in
 //!   [`iron3d_core::SimSummaries`].
 
+pub mod bars;
 pub mod distributor;
 pub mod mining;
 pub mod ore;
@@ -203,7 +204,7 @@ pub fn hash_into(world: &mut World, h: &mut Fnv1a) {
             h.write(&w.to_le_bytes());
         }
         if let Some(d) = dig {
-            for w in [d.to_mine.to_bits(), d.dug.to_bits(), u32::from(d.done)] {
+            for w in [d.to_mine.to_bits(), d.total.to_bits(), u32::from(d.done)] {
                 h.write(&w.to_le_bytes());
             }
         }
@@ -230,23 +231,28 @@ fn power(economy: &Economy, slot: u32, classes: impl Iterator<Item = (u32, u32)>
     per * classes.filter(|(id, c)| *c == UnitClass::GENERATOR && members.contains(id)).count() as f32
 }
 
-/// Publishes every clan's [`clan_summary`] (clan index = slot) as [`EconomyBoard`].
+/// Publishes every clan's [`clan_summary`] (clan index = slot) and HUD bars
+/// ([`bars`]) as [`EconomyBoard`].
 fn publish(
     economy: Res<Economy>,
-    holders: Query<(&Owner, &OreProperty)>,
+    holders: Query<(&Owner, &OreProperty, Option<&UnitClass>, Option<&MineDig>)>,
     classes: Query<(&OriginalObjectId, &UnitClass)>,
     mut board: ResMut<EconomyBoard>,
 ) {
-    let mut clans = std::collections::BTreeMap::<i32, (f32, f32)>::new();
-    for (owner, ore) in &holders {
-        let held = &mut clans.entry(owner.clan).or_default().0;
-        *held += ore.current();
+    let mut clans = std::collections::BTreeMap::<i32, iron3d_core::ClanEconomy>::new();
+    for (owner, ore, ..) in &holders {
+        clans.entry(owner.clan).or_default().ore += ore.current();
     }
     for d in &economy.distributors {
         let slot = d.slot;
         let row = clans.entry(slot as i32).or_default();
-        row.1 = power(&economy, slot, classes.iter().map(|(id, c)| (id.0, c.0)));
+        row.power = power(&economy, slot, classes.iter().map(|(id, c)| (id.0, c.0)));
     }
+    let objects = holders.iter().filter_map(|(owner, ore, class, dig)| {
+        let class = class?.0;
+        Some(bars::Holding { clan: owner.clan, class, ore: ore.current(), digging: dig.is_some_and(MineDig::digging) })
+    });
+    bars::fill(&mut clans, objects);
     board.clans = clans;
 }
 

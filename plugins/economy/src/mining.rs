@@ -1,14 +1,17 @@
-//! Mining, the clans' ore income. **The original's** (`gameplay.md` §3.4, openparkan
-//! `docs/31-packages.md` and `docs/23-economy.md`; read): when the mission starts each
-//! mine adds up the ore of every mineral lode within [`LODE_REACH`] across the ground
-//! ([`MineDig::to_mine`], marking those lodes found); a mine with none digs nothing.
-//! Each takt it digs, `to_mine` falls by what it dug, and it stops once what was left
-//! before the dig (`to_mine` − dug) is no more than that dig: so it digs about half of
-//! its lodes' ore, the original's arithmetic. **The project's** (until the original's
-//! economy replaces it): the rate is [`MiningRate`] per second into the mine's own
-//! store, up to its `MaximumOre` (a full mine stops); transport robots (haul orders,
-//! Behavior) and, for a member mine, its clan's distributor (`docs/reference/runtime.md`
-//! §4) move the ore on.
+//! Mining, the clans' ore income, **the original's** (`gameplay.md` §3.4, openparkan
+//! `docs/31-packages.md` and `docs/23-economy.md`; read, the constants measured): when
+//! the mission starts each mine adds up the ore of every mineral lode within
+//! [`LODE_REACH`] across the ground ([`MineDig::to_mine`], marking those lodes found); a
+//! mine with none digs nothing. Each takt it digs [`MiningRate`] (`Mine_OrePerSecond`,
+//! 50) × its efficiency × dt, no more than brings its running total to its
+//! `MaximumOre` (500 on every shipped mine), and writes that total over what it holds:
+//! so what transports, production or the distributor draw from a mine that is still
+//! digging comes back the next takt, and a full mine never empties. `to_mine` falls by
+//! each dig, and the mine stops once what was left before the dig (`to_mine` − its
+//! total) is no more than that dig: about half of its lodes' ore. After that it holds
+//! what it holds. **The project's**: a mine's running total starts at the ore it holds
+//! when the mission starts (a built mine, at 0), and its efficiency is 1 (the
+//! efficiency parts are not read yet).
 
 use crate::OreProperty;
 use bevy_ecs::prelude::*;
@@ -18,31 +21,41 @@ use iron3d_core::{MineralLodes, SimTransform, TICK_SECONDS, UnitClass};
 
 /// How far a mine's lodes may lie, across the ground (read).
 pub const LODE_REACH: f32 = 250.0;
+/// A mine's efficiency (the project's: the original's is its efficiency part's value,
+/// 1, 3 or 5 by the mine's size, times that part's life and power level).
+const EFFICIENCY: f32 = 1.0;
 
-/// Ore a mine extracts per second (the rules file's `production.mine_ore_per_second`).
+/// Ore a mine digs per second at efficiency 1 (the rules file's
+/// `production.mine_ore_per_second`, the original's `Mine_OrePerSecond`).
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Default)]
 pub struct MiningRate(pub f32);
 
-/// A mine's digging: what its lodes still give (`ToMine`) and what it dug.
+/// A mine's digging: what its lodes still give (`ToMine`) and its running total.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct MineDig {
     /// The ore its lodes still give; 0: the mine digs nothing.
     pub to_mine: f32,
-    /// The ore it dug.
-    pub dug: f32,
+    /// Its running total: what it held at the start and what it dug since.
+    pub total: f32,
     /// It dug all it will ("All Ore mined").
     pub done: bool,
 }
 
 impl MineDig {
+    /// Whether it still digs (and so writes its total over what it holds).
+    pub fn digging(&self) -> bool {
+        !self.done && self.to_mine > 0.0
+    }
+
     /// One takt's dig of at most `most` ore: what it digs.
     pub fn dig(&mut self, most: f32) -> f32 {
-        if self.done || self.to_mine <= 0.0 || most <= 0.0 {
+        if !self.digging() {
             return 0.0;
         }
-        let left = self.to_mine - self.dug;
-        self.dug += most;
+        let most = most.max(0.0);
+        let left = self.to_mine - self.total;
+        self.total += most;
         self.to_mine -= most;
         self.done = left <= most;
         most
@@ -50,13 +63,13 @@ impl MineDig {
 }
 
 /// At game start: every mine's [`MineDig`] from the lodes within reach, which become
-/// found.
+/// found, its running total from what it holds.
 pub(crate) fn survey(
     mut commands: Commands,
     mut lodes: ResMut<MineralLodes>,
-    mines: Query<(Entity, &UnitClass, &SimTransform)>,
+    mines: Query<(Entity, &UnitClass, &SimTransform, &OreProperty)>,
 ) {
-    for (entity, _, at) in mines.iter().filter(|(_, c, _)| c.0 == UnitClass::MINE) {
+    for (entity, _, at, held) in mines.iter().filter(|(_, c, ..)| c.0 == UnitClass::MINE) {
         let mut to_mine = 0.0;
         for lode in &mut lodes.0 {
             if dist(lode.position, [at.position[0], at.position[1]]) <= LODE_REACH {
@@ -64,19 +77,21 @@ pub(crate) fn survey(
                 lode.found = true;
             }
         }
-        commands.entity(entity).insert(MineDig { to_mine, dug: 0.0, done: false });
+        commands.entity(entity).insert(MineDig { to_mine, total: held.current(), done: false });
     }
 }
 
-/// Mines (the objects [`survey`] gave a [`MineDig`]) dig into their own store.
+/// Mines (the objects [`survey`] gave a [`MineDig`]) dig, and each that still digs holds
+/// its running total.
 pub(crate) fn mine(rate: Res<MiningRate>, mut mines: Query<(&mut OreProperty, &mut MineDig)>) {
-    let per_tick = rate.0 * TICK_SECONDS;
+    let per_tick = rate.0 * EFFICIENCY * TICK_SECONDS;
     for (mut ore, mut dig) in &mut mines {
-        let room = (ore.maximum as f32 - ore.current()).max(0.0);
-        let dug = dig.dig(per_tick.min(room));
-        if dug > 0.0 {
-            ore.fill(dug);
+        if !dig.digging() {
+            continue;
         }
+        let room = (ore.maximum as f32 - dig.total).max(0.0);
+        dig.dig(per_tick.min(room));
+        ore.set(dig.total);
     }
 }
 

@@ -64,15 +64,6 @@ impl OreProperty {
         self.set(self.current() + amount);
     }
 
-    /// Ore income: adds up to `amount`, never past `MaximumOre` (a full store takes
-    /// nothing).
-    pub fn fill(&mut self, amount: f32) {
-        let room = self.maximum as f32 - self.current();
-        if room > 0.0 {
-            self.add(amount.min(room));
-        }
-    }
-
     /// Moves up to `amount` ore from `from` to `to` (never below 0 nor past `to`'s
     /// `MaximumOre` or `cap`): ore is moved, never made.
     pub fn transfer(from: &mut Self, to: &mut Self, amount: f32, cap: f32) {

@@ -292,7 +292,7 @@ fn ore_flows_from_a_mine_to_a_storage_in_the_game() {
     assert!((ore - after).abs() < 1e-3, "the mine holds none: {ore}");
     assert_eq!(power, 0.0, "no generator");
     let board = app.world().resource::<EconomyBoard>();
-    assert_eq!(board.of(1), (ore, power), "the summary is published after the tick");
+    assert_eq!((board.of(1).ore, board.of(1).power), (ore, power), "the summary is published after the tick");
 }
 
 // ---------------------------------------------------------------- the project's ore payments
@@ -332,14 +332,122 @@ fn ore_is_paid_from_the_clans_stores_in_id_order_and_refunded() {
 fn a_mine_digs_about_half_of_its_lodes_ore_and_then_stops() {
     // The original's arithmetic: ToMine falls by each dig, and the mine stops once what
     // was left before a dig is no more than that dig.
-    let mut dig = MineDig { to_mine: 600.0, dug: 0.0, done: false };
+    let mut dig = MineDig { to_mine: 600.0, total: 0.0, done: false };
     let mut total = 0.0;
     for _ in 0..1000 {
         total += dig.dig(50.0);
     }
     assert!(dig.done);
-    assert_eq!((total, dig.dug), (350.0, 350.0), "a lode of 600 at 50 a takt yields 350 (openparkan's example)");
+    assert_eq!((total, dig.total), (350.0, 350.0), "a lode of 600 at 50 a takt yields 350 (openparkan's example)");
     let mut none = MineDig::default();
     assert_eq!(none.dig(10.0), 0.0, "a mine without a lode digs nothing");
     assert!(!none.done);
+}
+
+// ---------------------------------------------------------------- the original's mining
+
+/// A game world with the shipped rules' mining and clan 1's mine at the origin, a lode
+/// of `lode` ore under it, holding `held`; in the game, its survey done.
+fn mine_world(lode: f32, held: f32) -> (App, Entity) {
+    use bevy_state::app::StatesPlugin;
+    use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
+    use iron3d_core::{CorePlugin, MineralLode, MineralLodes, SimTransform};
+    use std::time::Duration;
+    let mut app = App::new();
+    app.add_plugins((TimePlugin, StatesPlugin, CorePlugin, EconomyPlugin::shipped()))
+        .insert_resource(Time::<Fixed>::from_duration(Duration::from_millis(64)))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(64)));
+    let lodes = vec![MineralLode { position: [100.0, 0.0], found: false, amount: lode }];
+    app.insert_resource(MineralLodes(lodes));
+    let ore = iron3d_core::ObjectProperty { name: "CurrentOre".into(), raw_value: [0, held.to_bits(), 0, 0] };
+    let mine = app
+        .world_mut()
+        .spawn((
+            OriginalObjectId(1),
+            Owner { clan: 1, player: None },
+            UnitClass(UnitClass::MINE),
+            PropertyBag(vec![ore]),
+            SimTransform::default(),
+        ))
+        .id();
+    let mut table = ObjectTable::default();
+    table.insert(mine, OriginalObjectId(1));
+    app.insert_resource(table);
+    app.update();
+    app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::InGame);
+    app.update();
+    (app, mine)
+}
+
+fn held(app: &App, e: Entity) -> f32 {
+    app.world().get::<OreProperty>(e).unwrap().current()
+}
+
+#[test]
+fn a_mine_with_a_lode_and_nothing_else_holds_500_after_10_s() {
+    let (mut app, mine) = mine_world(1.0e6, 0.0);
+    assert!(app.world().resource::<iron3d_core::MineralLodes>().0[0].found, "the lode within 250 is found");
+    // The game's first tick ran as it entered the game.
+    assert!((held(&app, mine) - 3.2).abs() < 1e-6, "50 a second: 3.2 a tick");
+    for _ in 1..156 {
+        app.update();
+    }
+    assert!((held(&app, mine) - 499.2).abs() < 1e-2, "9.984 s: {}", held(&app, mine));
+    app.update();
+    assert_eq!(held(&app, mine), 500.0, "10 s: full, its MaximumOre");
+    for _ in 0..20 {
+        app.update();
+    }
+    assert_eq!(held(&app, mine), 500.0, "and no more");
+}
+
+#[test]
+fn a_digging_mine_writes_its_total_over_what_it_holds_so_a_draw_comes_back() {
+    let (mut app, mine) = mine_world(1.0e6, 500.0);
+    app.update();
+    assert_eq!(held(&app, mine), 500.0);
+    let paid = withdraw_ore(app.world_mut(), 1, 300.0).unwrap();
+    assert_eq!((paid, held(&app, mine)), (vec![(1, 300.0)], 200.0));
+    app.update();
+    assert_eq!(held(&app, mine), 500.0, "a full mine never empties while it digs");
+    // A mine whose lodes gave out holds what it holds: a draw stays drawn.
+    let (mut spent, mine) = mine_world(0.0, 500.0);
+    withdraw_ore(spent.world_mut(), 1, 300.0).unwrap();
+    spent.update();
+    assert_eq!(held(&spent, mine), 200.0, "no lode: it digs nothing and writes nothing");
+}
+
+// ---------------------------------------------------------------- the HUD's bars
+
+fn bars(objects: &[(i32, u32, f32, bool)]) -> std::collections::BTreeMap<i32, iron3d_core::ClanEconomy> {
+    let mut board = std::collections::BTreeMap::new();
+    let holdings = objects.iter().map(|&(clan, class, ore, digging)| bars::Holding { clan, class, ore, digging });
+    bars::fill(&mut board, holdings);
+    board
+}
+
+#[test]
+fn the_ore_bar_is_what_mines_and_storages_hold_over_4500() {
+    let b = bars(&[(1, UnitClass::MINE, 500.0, false)]);
+    assert_eq!(b[&1].ore_percent, 11, "one full mine: 500 / 4500");
+    let b = bars(&[(1, UnitClass::MINE, 500.0, false), (1, UnitClass::STORAGE, 4000.0, false)]);
+    assert_eq!(b[&1].ore_percent, 100);
+    let b = bars(&[(1, UnitClass::STORAGE, 4000.0, false), (1, UnitClass::TRANSPORT, 2000.0, false)]);
+    assert_eq!(b[&1].ore_percent, 89, "a transport's load is not counted");
+    let b = bars(&[(1, UnitClass::STORAGE, 9000.0, false)]);
+    assert_eq!(b[&1].ore_percent, 100, "clamped");
+}
+
+#[test]
+fn the_energy_bar_is_a_clans_share_of_the_maps_power_after_its_own_draw() {
+    let three: Vec<_> = (1..=3).map(|clan| (clan, UnitClass::GENERATOR, 0.0, false)).collect();
+    let b = bars(&three);
+    assert!(b.values().all(|c| c.energy_percent == 33), "one generator of three equal ones: {b:?}");
+    let b = bars(&[(1, UnitClass::GENERATOR, 0.0, false), (1, 0x8001_0000, 0.0, false)]);
+    assert_eq!(b[&1].energy_percent, 100, "a generator and a bunker supply it all");
+    let base = [(1, UnitClass::GENERATOR, 0.0, false), (1, UnitClass::MINE, 0.0, true)];
+    assert_eq!(bars(&base)[&1].energy_percent, 90, "a digging mine draws 1.01 of 10");
+    let idle = [(1, UnitClass::GENERATOR, 0.0, false), (1, UnitClass::MINE, 0.0, false)];
+    assert_eq!(bars(&idle)[&1].energy_percent, 100, "an idle building draws 0.01");
+    assert_eq!(bars(&[(1, UnitClass::MINE, 0.0, true)])[&1].energy_percent, 0, "no power on the map");
 }

@@ -384,6 +384,11 @@ fn clan_setup((index, c): (usize, &iron3d_formats::world::Clan)) -> iron3d_core:
         research_tree: c.research_tree.display(),
         minds: c.minds(),
         relations: c.relations.iter().map(|(name, v)| (name.display(), *v)).collect(),
+        pastures: c
+            .zones
+            .iter()
+            .map(|z| iron3d_core::Pasture { centre: z.centre, inner: z.inner, outer: z.outer })
+            .collect(),
     }
 }
 

@@ -95,6 +95,7 @@ fn session() -> (App, Bot) {
         research_tree: String::new(),
         minds: 17,
         relations: Vec::new(),
+        pastures: Vec::new(),
     };
     let clans: Vec<ClanSetup> = (0..8).map(clan).collect();
     host.insert_resource(ClanRelations::from_clans(&clans));

@@ -152,7 +152,7 @@ impl Bot {
             refused: session.refused.clone(),
             events: *world.resource::<EventCounts>(),
             outcome: session.clan.and_then(|c| world.resource::<MissionOutcome>().of(c)).map(Outcome::name),
-            ore: world.resource::<crate::clan_state::ClanView>().state.as_ref().map_or(0.0, |s| s.ore),
+            ore: world.resource::<crate::clan_state::ClanView>().state.as_ref().map_or(0.0, |s| s.economy.ore),
             chat_received: world.resource::<crate::chat::Chat>().received,
             desync_report: checks.report.as_ref().map(|p| p.display().to_string()),
         }

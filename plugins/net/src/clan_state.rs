@@ -13,8 +13,8 @@ use crate::sender::send;
 use crate::watcher::NetWatcher;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    DispatchPhase, EconomyBoard, GameClock, GameMessage, GameMessageKind, ObjectTable, Owner, ProductionEvent,
-    ResearchBoard, SchemeNames, SchemeRef,
+    ClanEconomy, DispatchPhase, EconomyBoard, GameClock, GameMessage, GameMessageKind, ObjectTable, Owner,
+    ProductionEvent, ResearchBoard, SchemeNames, SchemeRef,
 };
 use iron3d_production::{ClanResearch, Job, ProducerQueue, Production};
 use std::collections::BTreeMap;
@@ -64,10 +64,8 @@ pub struct WireResearch {
 pub struct ClanState {
     /// Clan index.
     pub clan: u32,
-    /// Ore held by the clan's objects.
-    pub ore: f32,
-    /// The clan's power.
-    pub power: f32,
+    /// The clan's economy (ore, power and the HUD's bars).
+    pub economy: ClanEconomy,
     /// The queue of every production building of the clan, by id.
     pub producers: Vec<WireQueue>,
     /// The clan's research (`None`: the clan has no tree).
@@ -100,8 +98,10 @@ impl WireJob {
 impl ClanState {
     pub(crate) fn write(&self, w: &mut Writer) {
         w.u32(self.clan);
-        w.u32(self.ore.to_bits());
-        w.u32(self.power.to_bits());
+        w.u32(self.economy.ore.to_bits());
+        w.u32(self.economy.power.to_bits());
+        w.u8(self.economy.ore_percent);
+        w.u8(self.economy.energy_percent);
         w.len(self.producers.len(), "production queues");
         for q in &self.producers {
             w.u32(q.producer);
@@ -129,6 +129,11 @@ impl ClanState {
         if !(ore.is_finite() && power.is_finite()) {
             return Err(format!("clan {clan}: ore {ore} or power {power} is not finite"));
         }
+        let (ore_percent, energy_percent) = (r.u8()?, r.u8()?);
+        if ore_percent > 100 || energy_percent > 100 {
+            return Err(format!("clan {clan}: bars {ore_percent} % and {energy_percent} % are not 0..100"));
+        }
+        let economy = ClanEconomy { ore, power, ore_percent, energy_percent };
         let producers = (0..count(r, 7)?)
             .map(|_| {
                 let producer = r.u32()?;
@@ -142,7 +147,7 @@ impl ClanState {
             let active = read_option(r, |r| Ok((r.u32()?, WireJob::read(r)?, r.u32()?)))?;
             Ok(WireResearch { states, waiting, active })
         })?;
-        Ok(Self { clan, ore, power, producers, research })
+        Ok(Self { clan, economy, producers, research })
     }
 }
 
@@ -205,8 +210,8 @@ impl SentClanStates {
 
 /// The state of `clan` as the host holds it now.
 pub(crate) fn state_of(world: &World, clan: u32) -> ClanState {
-    let (ore, power) = world.resource::<EconomyBoard>().of(clan as i32);
-    let mut state = ClanState { clan, ore, power, ..ClanState::default() };
+    let economy = world.resource::<EconomyBoard>().of(clan as i32);
+    let mut state = ClanState { clan, economy, ..ClanState::default() };
     let Some(production) = world.get_resource::<Production>() else { return state };
     let names = world.resource::<SchemeNames>();
     let name = |r: SchemeRef| names.name(r).unwrap_or_default().to_string();
@@ -309,7 +314,7 @@ pub(crate) fn apply(
     view.fresh = false;
     let Some(state) = view.state.as_ref() else { return };
     let clan = state.clan as i32;
-    economy.clans.insert(clan, (state.ore, state.power));
+    economy.clans.insert(clan, state.economy);
     let Some(mut production) = production else { return };
     let mut intern = |name: &str| {
         names.intern(name).map_err(|e| tracing::warn!(target: "netwatch", "clan state: {e}")).unwrap_or_default()

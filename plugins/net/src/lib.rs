@@ -74,8 +74,9 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// layer list; session logs record the layers; 4: `IRON3D_EVENTS`, turret headings, clan
 /// state and news, seats, sync reports, chat to a clan, the `Away` ownership change;
 /// 5: `NetAnimation`; 6: the owner and hit points in one component, the piece animation
-/// in the object's, a tilt only once an object stands tilted).
-pub const PROTOCOL_VERSION: u32 = 6;
+/// in the object's, a tilt only once an object stands tilted; 7: the migrate order, animals' state in the
+/// state hash).
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;

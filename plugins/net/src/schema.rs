@@ -659,6 +659,7 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u8(u8::from(p.fire));
         }
         Order::Release => w.u8(9),
+        Order::Migrate => w.u8(11),
         Order::Build(_) => unreachable!("a build order travels as WireOrder::Build"),
     }
 }
@@ -687,7 +688,8 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         }),
         9 => Order::Release,
         10 => Order::Haul(r.u32()?),
-        tag => return Err(format!("order tag {tag} is not 0..=10")),
+        11 => Order::Migrate,
+        tag => return Err(format!("order tag {tag} is not 0..=11")),
     };
     Ok(WireOrder::Plain(plain))
 }

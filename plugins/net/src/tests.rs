@@ -19,8 +19,7 @@ fn every_message() -> Vec<Gmsg> {
         Gmsg::TextForPlayer { from: 1, clan_only: true, text: "gl hf".into() },
         Gmsg::ClanState(crate::clan_state::ClanState {
             clan: 1,
-            ore: 812.5,
-            power: 40.0,
+            economy: iron3d_core::ClanEconomy { ore: 812.5, power: 40.0, ore_percent: 18, energy_percent: 33 },
             producers: vec![crate::clan_state::WireQueue {
                 producer: 9,
                 waiting: vec!["UNITS\\ROBOTS\\scout.dat".into()],
@@ -226,7 +225,8 @@ fn payload_defects_are_refused() {
     state.extend_from_slice(&f32::NAN.to_bits().to_le_bytes());
     state.extend_from_slice(&[0; 4]);
     bad(&frame(id::CLAN_STATE, &state), "not finite");
-    bad(&frame(id::CLAN_STATE, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]), "exceed");
+    bad(&frame(id::CLAN_STATE, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]), "exceed");
+    bad(&frame(id::CLAN_STATE, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 101, 0]), "not 0..100");
     bad(&frame(id::SYNC_ROWS, &[0, 0, 0, 0, 1, 17, 0]), "rows exceed");
     bad(&frame(id::SEAT, &[0, 0, 1, 0, 0, 0, 0, 0, 0, 0]), "player number 0");
     let big = vec![0u8; schema::MAX_SEQUENCE + 1];

@@ -15,8 +15,8 @@ use std::io::Read;
 /// `Snapshot`, written through serde derives; 4: a hosted game's seats, chunk `seat`;
 /// 5: the objects chunk in columns, one per saved component; 6: the original's clan
 /// relations and types, the clans' minds and the research tree's items in the
-/// snapshot).
-pub const FORMAT_VERSION: u16 = 6;
+/// snapshot; 7: animals' migration, the clans' pastures and each object's last hit).
+pub const FORMAT_VERSION: u16 = 7;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -321,10 +321,11 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// Versions 3, 4 and 5 → 6: their snapshots hold the state of the project's older clan
 /// and research rules (relations read as war or peace, no minds, the research tree
 /// misread); the record reader leaves them out and the save is re-simulated under
-/// the current rules, as a version-2 save is.
+/// the current rules, as a version-2 save is. Version 6 → 7 likewise: its snapshot
+/// has no animals' migration, and animals did not graze.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=5 | FORMAT_VERSION => Ok(()),
+        1..=6 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

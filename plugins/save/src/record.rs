@@ -219,8 +219,8 @@ impl Record {
         let h = container.header;
         let snapshot = match h.format_version {
             // Its snapshot went through reflection (2) or holds the older rules' state
-            // (3 to 5): re-simulated instead (`format::migrate`).
-            2..=5 => None,
+            // (3 to 6): re-simulated instead (`format::migrate`).
+            2..=6 => None,
             _ => Snapshot::from_chunks(&container.chunks, bytes.len())?,
         };
         if let Some(s) = &snapshot {

@@ -203,6 +203,8 @@ fn object_parts() -> &'static [ObjectPart] {
             object_part::<PlacedRecord>(),
             object_part::<PropertyBag>(),
             object_part::<iron3d_behavior::HaulTrip>(),
+            object_part::<iron3d_behavior::Migration>(),
+            object_part::<iron3d_core::LastHit>(),
         ]
     })
 }
@@ -231,6 +233,7 @@ fn resource_parts() -> &'static [ResourcePart] {
             resource_part::<iron3d_sim::EventLog>(),
             resource_part::<iron3d_sim::StateHash>(),
             resource_part::<Strategy>(),
+            resource_part::<iron3d_behavior::Pastures>(),
         ]
     })
 }

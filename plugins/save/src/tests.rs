@@ -230,8 +230,9 @@ fn interesting_ticks(app: &mut App, orders: &[SimCommand], to: u32) -> (Option<u
         if shells.is_none() && world.query::<&Projectile>().iter(world).next().is_some() {
             shells = Some(now + 1);
         }
+        // Mid-haul: a transfer at the mine or the store under way.
         let carrying = |(n, trip): (&iron3d_behavior::Navigator, &iron3d_behavior::HaulTrip)| {
-            matches!(n.order, Order::Haul(_)) && trip.store.is_some()
+            matches!(n.order, Order::Haul(_)) && trip.start.is_some()
         };
         if haul.is_none()
             && world.query::<(&iron3d_behavior::Navigator, &iron3d_behavior::HaulTrip)>().iter(world).any(carrying)
@@ -341,11 +342,11 @@ fn continues_exactly(
 }
 
 /// A version-1 save (no snapshot) still loads: it is re-simulated to its tick (and so
-/// are saves of versions 3 to 5, whose snapshots hold the older rules' state)
+/// are saves of versions 3 to 6, whose snapshots hold the older rules' state)
 /// (`migrate_v1`) and goes on exactly; so does a version-2 save, whose reflected
 /// snapshot (layout 1) is left out; a current save without its snapshot is refused.
 #[test]
-fn version_1_to_5_saves_are_migrated_by_re_simulation() {
+fn version_1_to_6_saves_are_migrated_by_re_simulation() {
     let game = demo_game();
     let mut straight = app();
     iron3d_mission::load_headless(&mut straight, &game, "single.01").unwrap();
@@ -359,7 +360,7 @@ fn version_1_to_5_saves_are_migrated_by_re_simulation() {
     let record = Record::decode(&v1, FileKind::Save).unwrap();
     assert!(record.snapshot.is_none());
     continues_exactly(&game, &record, &orders, &reference, 120);
-    for version in 2..=5 {
+    for version in 2..=6 {
         let record = Record::decode(&in_version(&saved, version), FileKind::Save).unwrap();
         assert!(record.snapshot.is_none(), "a version-{version} snapshot is re-simulated, not read");
         continues_exactly(&game, &record, &orders, &reference, 120);

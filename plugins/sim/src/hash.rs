@@ -1,6 +1,6 @@
 //! The per-tick state hash, seeded with the data's layers (each layer's name and content
 //! fingerprint, `DataLayers`, so runs on different data never agree), then every simulated object's owner, position, orientation, speed,
-//! turn rate, order (and queued orders), path state and haul trip, the player's direct control, and piece animation blends, then the random streams,
+//! turn rate, order (and queued orders), path state and goal, haul trip, an animal's migration, the player's direct control, and piece animation blends, then the clans' pastures, the random streams,
 //! then the clans' script VM state (SuperAI), the economy (distributor shares, ore),
 //! combat (hit points, weapons, radar targets, projectiles), the strategic layer's
 //! memory, production (queues, jobs, research states, the next object id) and the
@@ -9,7 +9,7 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use iron3d_behavior::{HaulTrip, Navigator};
+use iron3d_behavior::{HaulTrip, Migration, Navigator, Pastures};
 use iron3d_core::{
     DataLayers, Fnv1a, GameClock, Kinematics, ManualControl, MissionOutcome, NavStatus, OriginalObjectId, Owner,
     PieceAnimation, SimObject, SimRandom, SimTransform,
@@ -34,7 +34,7 @@ type Hashed<'a> = (
     &'a OriginalObjectId,
     &'a SimTransform,
     Option<&'a Kinematics>,
-    (Option<&'a Navigator>, Option<&'a HaulTrip>),
+    (Option<&'a Navigator>, Option<&'a HaulTrip>, Option<&'a Migration>),
     Option<&'a NavStatus>,
     Option<&'a PieceAnimation>,
     Option<&'a ManualControl>,
@@ -55,7 +55,7 @@ pub fn state_hash(world: &mut World) -> u64 {
             wide(&mut h, layer.fingerprint);
         }
     }
-    for (id, t, kin, (nav, trip), status, animation, manual, owner) in rows {
+    for (id, t, kin, (nav, trip, migration), status, animation, manual, owner) in rows {
         h.word(id.0);
         if let Some(o) = owner {
             h.word(o.clan as u32);
@@ -74,6 +74,7 @@ pub fn state_hash(world: &mut World) -> u64 {
                 wide(&mut h, v as u64);
             }
             h.word(n.first_step_ms);
+            f(&mut h, &n.goal);
             let trip = trip.copied().unwrap_or_default();
             h.word(trip.store.unwrap_or(u32::MAX));
             h.word(trip.start.map_or(u32::MAX, f32::to_bits));
@@ -83,6 +84,9 @@ pub fn state_hash(world: &mut World) -> u64 {
                 h.word(u32::from(kind));
                 wide(&mut h, value);
             });
+        }
+        if let Some(m) = migration {
+            migration_into(&mut h, m);
         }
         if let Some(m) = manual {
             wide(&mut h, m.input.bits());
@@ -95,6 +99,11 @@ pub fn state_hash(world: &mut World) -> u64 {
         }
         if let Some(a) = animation {
             a.bindings.iter().for_each(|b| h.word(b.blend.to_bits()));
+        }
+    }
+    if let Some(p) = world.get_resource::<Pastures>() {
+        for (clan, c) in &p.clans {
+            [*clan as u32, c.current.unwrap_or(u32::MAX), c.until_ms].into_iter().for_each(|w| h.word(w));
         }
     }
     let random = world.resource::<SimRandom>();
@@ -120,6 +129,19 @@ pub fn state_hash(world: &mut World) -> u64 {
         }
     }
     h.0
+}
+
+/// An animal's migration: its task's timers and pasture, and its attack's limit.
+fn migration_into(h: &mut Fnv1a, m: &Migration) {
+    let words = [u32::from(m.started), m.pasture.unwrap_or(u32::MAX), m.long_until_ms, m.short_until_ms];
+    words.into_iter().chain([m.pause_until_ms, m.answered_hit]).for_each(|w| h.word(w));
+    if let Some(a) = m.attack {
+        h.word(a.target);
+        h.word(a.until_ms.unwrap_or(u32::MAX));
+        if let Some((c, r)) = a.circle {
+            c.iter().chain([&r]).for_each(|x| h.word(x.to_bits()));
+        }
+    }
 }
 
 /// Records the hash at the end of each tick.

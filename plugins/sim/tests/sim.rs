@@ -438,6 +438,8 @@ fn demo_mission(game: &std::sync::Arc<iron3d_vfs::GameDir>, name: &str) -> App {
     app
 }
 
+#[path = "sim/animals.rs"]
+mod animals;
 #[path = "sim/combat.rs"]
 mod combat;
 #[path = "sim/haul.rs"]
@@ -653,7 +655,7 @@ mod demo {
         let mut ore = app.world_mut().query::<(&UnitClass, &OreProperty)>();
         let mines: Vec<f32> =
             ore.iter(app.world()).filter(|(c, _)| c.0 == 0x8000_0004).map(|(_, o)| o.current()).collect();
-        assert_eq!(mines, [1200.0, 1200.0], "CurrentOre from the mission property");
+        assert_eq!(mines, [200.0 + 50.0 * 0.064; 2], "CurrentOre from the mission property, and the first tick's dig");
         assert!(ore.iter(app.world()).filter(|(c, _)| c.0 == 0x8000_0004).all(|(_, o)| o.maximum == 500));
     }
 
@@ -789,15 +791,22 @@ mod production {
     const INSTITUTE: u32 = 0x8000_0400;
     const PLAYER: i32 = 1;
 
-    fn tutorial() -> App {
+    /// tutorial.01 where the computer clan builds and researches nothing.
+    fn tutorial_digging() -> App {
         let mut app = demo_mission(&demo_game(), "tutorial.01");
-        // These tests are about the Player's orders: the computer clan builds and
-        // researches nothing.
         let mut strategy = app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>();
         strategy.ai.army.clear();
         strategy.ai.transports = 0;
         strategy.institutes.clear();
-        set_mining(&mut app, 0.0);
+        app
+    }
+
+    /// [`tutorial_digging`] with its mines stopped: these tests are about the Player's
+    /// orders, and a digging mine writes its total over what production draws from it.
+    fn tutorial() -> App {
+        let mut app = tutorial_digging();
+        let mut q = app.world_mut().query::<&mut iron3d_economy::MineDig>();
+        q.iter_mut(app.world_mut()).for_each(|mut d| d.done = true);
         app
     }
 
@@ -806,8 +815,10 @@ mod production {
     }
 
     #[test]
-    fn mines_extract_ore_into_their_own_store_only_up_to_its_maximum() {
-        let mut app = tutorial();
+    fn mines_dig_into_their_own_store_only_up_to_its_maximum_and_hold_their_total() {
+        let mut app = tutorial_digging();
+        set_mining(&mut app, 0.0);
+        run(&mut app, 1);
         let mine = building(&mut app, UnitClass::MINE);
         let stores = |app: &mut App| {
             let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &OreProperty)>();
@@ -816,11 +827,7 @@ mod production {
             v.sort_unstable_by_key(|s| s.0);
             v
         };
-        let e = app.world().resource::<ObjectTable>().entity_of(mine).unwrap();
-        app.world_mut().get_mut::<OreProperty>(e).unwrap().set(100.0);
         let start = stores(&mut app);
-        run(&mut app, 10);
-        assert_eq!(stores(&mut app), start, "no mining at 0 ore per second");
         set_mining(&mut app, 5.0);
         run(&mut app, 10);
         let gained: Vec<(u32, f32)> = stores(&mut app)
@@ -832,11 +839,19 @@ mod production {
         assert_eq!(gained.len(), 1, "one store receives: {gained:?}");
         assert_eq!(gained[0].0, mine, "the mine's own store (transports carry it on)");
         assert!((gained[0].1 - 10.0 * 5.0 * 0.064).abs() < 1e-2, "10 ticks at 5 ore/s: {gained:?}");
+        // What is drawn from a digging mine comes back: it writes its total over it.
+        let e = app.world().resource::<ObjectTable>().entity_of(mine).unwrap();
+        let total = app.world().get::<OreProperty>(e).unwrap().current();
+        app.world_mut().get_mut::<OreProperty>(e).unwrap().set(0.0);
+        set_mining(&mut app, 0.0);
+        run(&mut app, 1);
+        assert_eq!(app.world().get::<OreProperty>(e).unwrap().current(), total, "its running total again");
         set_mining(&mut app, 1.0e9);
         run(&mut app, 2);
         let now = stores(&mut app);
         let full = now.iter().find(|s| s.0 == mine).unwrap().1;
         assert_eq!(full.current(), full.maximum as f32, "never past MaximumOre");
+        assert_eq!(full.maximum, 500, "the original's 500 on every mine");
         let others = |v: &[(u32, OreProperty)]| v.iter().filter(|s| s.0 != mine).copied().collect::<Vec<_>>();
         assert_eq!(others(&now), others(&start), "a full mine gives nothing to other stores");
     }
@@ -907,7 +922,7 @@ mod production {
         let (tick, ids, detail) = run_until(&mut app, EventKind::Produced, 400);
         assert_eq!(tick, start + 5_000u32.div_ceil(TICK_MS) - 1, "5 s of 64 ms ticks, counting the first");
         assert_eq!((ids, detail.as_str()), (vec![plant, first_new], "units\\robots\\scout.dat"));
-        assert_eq!(first_new, 80, "the next id past tutorial.01's 80 placed objects");
+        assert_eq!(first_new, 82, "the next id past tutorial.01's 82 placed objects");
         assert_eq!(objects(&mut app), count + 1);
         let e = app.world().resource::<ObjectTable>().entity_of(first_new).expect("registered in World3D");
         let w = app.world();
@@ -1042,7 +1057,7 @@ mod production {
         let mut pending = app.world_mut().query_filtered::<(), With<iron3d_mission::Pending>>();
         assert_eq!(pending.iter(app.world()).count(), 0, "not even a pending object");
         assert_eq!(ore(&mut app, PLAYER), before, "refunded");
-        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 80, "no id used");
+        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 82, "no id used");
     }
 
     #[test]
@@ -1052,6 +1067,10 @@ mod production {
         build(&mut app, hangar, TANK);
         let (_, _, detail) = run_until(&mut app, EventKind::Rejected, 3);
         assert!(detail.contains("component r_ch_02 is not researched"), "{detail}");
+        // Enough for three items and a tank: the storage stocked.
+        let storage = building(&mut app, UnitClass::STORAGE);
+        let e = app.world().resource::<ObjectTable>().entity_of(storage).unwrap();
+        app.world_mut().get_mut::<OreProperty>(e).unwrap().set(2000.0);
         let before = ore(&mut app, PLAYER);
         for node in ["r_ch_02", "r_tu_02", "r_we_02"] {
             research(&mut app, node);

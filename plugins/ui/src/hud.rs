@@ -10,8 +10,8 @@ use crate::screen::{SettingsEdit, settings_controls};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_core::{
-    AppState, EconomyBoard, GameClock, GameMessage, GameMessageKind, Health, MissionClans, Movable, NavStatus,
-    ObjectTable, Order, Owner, Pause, ProductionEvent, ResearchBoard, TICK_MS,
+    AppState, ClanEconomy, EconomyBoard, GameClock, GameMessage, GameMessageKind, Health, MissionClans, Movable,
+    NavStatus, ObjectTable, Order, Owner, Pause, ProductionEvent, ResearchBoard, TICK_MS,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection};
 use iron3d_mission::{LoadedMission, MissionObject};
@@ -42,12 +42,46 @@ pub const MESSAGES: usize = 6;
 #[derive(Resource, Debug, Clone, Default, Reflect)]
 #[reflect(Resource)]
 pub struct HudState {
-    /// The player's ore and power.
-    pub economy: (f32, f32),
+    /// The player's economy as published.
+    pub economy: ClanEconomy,
+    /// The Ore and Energy bars as shown (they step towards the published ones).
+    pub bars: Bars,
     /// Recent messages, newest last.
     pub messages: VecDeque<String>,
     /// Objects' clans and short names, for messages about objects already gone.
     pub known: BTreeMap<u32, (i32, String)>,
+}
+
+/// The Ore and Energy bars as the original shows them (openparkan `docs/23-economy.md`,
+/// "HUD", read): each shown value moves one point towards its target whenever more than
+/// 0.05 s have passed since its last step, at most once a drawn frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Reflect)]
+pub struct Bars {
+    /// Ore and Energy shown, in percent.
+    pub shown: [u8; 2],
+    /// Seconds since the last step.
+    pub since_step: f32,
+}
+
+impl Bars {
+    /// The time between steps, in seconds (a step needs more).
+    pub const STEP_SECONDS: f32 = 0.05;
+
+    /// One drawn frame `dt` seconds after the last: a step towards `target` when due.
+    pub fn frame(&mut self, target: [u8; 2], dt: f32) {
+        self.since_step += dt;
+        if self.since_step <= Self::STEP_SECONDS {
+            return;
+        }
+        self.since_step = 0.0;
+        for (shown, target) in self.shown.iter_mut().zip(target) {
+            *shown = match (*shown).cmp(&target) {
+                std::cmp::Ordering::Less => *shown + 1,
+                std::cmp::Ordering::Greater => *shown - 1,
+                std::cmp::Ordering::Equal => *shown,
+            };
+        }
+    }
 }
 
 impl HudState {
@@ -77,11 +111,34 @@ pub fn short_name(o: &MissionObject) -> String {
     key.trim_end_matches(".dat").trim_end_matches(".DAT").to_string()
 }
 
-/// The player's ore and power, as the economy published them ([`EconomyBoard`]).
-pub fn economy(board: Res<EconomyBoard>, clans: Option<Res<MissionClans>>, hud: Option<ResMut<HudState>>) {
+/// The player's economy, as the economy published it ([`EconomyBoard`]), and the bars
+/// stepped for this frame.
+pub fn economy(
+    board: Res<EconomyBoard>,
+    clans: Option<Res<MissionClans>>,
+    hud: Option<ResMut<HudState>>,
+    time: Res<Time<Real>>,
+) {
     if let Some(mut hud) = hud {
         hud.economy = board.of(player_clan(clans.as_deref()));
+        let target = [hud.economy.ore_percent, hud.economy.energy_percent];
+        hud.bars.frame(target, time.delta_secs());
     }
+}
+
+/// One of the HUD's bars: its label and value over a fill coloured by the value (the
+/// original's: below 20 %, below 80 %, from 80 %; a value of 0 in red).
+fn bar(ui: &mut egui::Ui, label: String, value: u8, detail: String) {
+    let fill = match value {
+        0..20 => egui::Color32::from_rgb(0x80, 0, 0),
+        20..80 => egui::Color32::from_rgb(0x80, 0x80, 0),
+        _ => egui::Color32::from_rgb(0, 0x80, 0),
+    };
+    let colour =
+        if value == 0 { egui::Color32::from_rgb(0xff, 0x32, 0x32) } else { egui::Color32::from_rgb(0x80, 0xff, 0x80) };
+    let text = egui::RichText::new(format!("{label} {value}%")).color(colour);
+    ui.add(egui::ProgressBar::new(f32::from(value) / 100.0).desired_width(120.0).fill(fill).text(text))
+        .on_hover_text(detail);
 }
 
 /// Keeps the messages about the player's side: robots built, research done, orders
@@ -143,6 +200,7 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::Pilot(_)) => locale.t("order-piloted"),
         Some(Order::Release) => locale.t("order-released"),
         Some(Order::Haul(id)) => locale.tr("order-haul", &n(id.into())),
+        Some(Order::Migrate) => locale.t("order-migrate"),
     };
     match status {
         Some(s) => {
@@ -192,8 +250,10 @@ pub fn hud(
                 ui.separator();
                 ui.monospace(format!("{:02}:{:02}", seconds / 60, seconds % 60));
                 ui.separator();
-                ui.label(locale.tr("hud-ore", &[("amount", format!("{:.0}", hud.economy.0).into())]));
-                ui.label(locale.tr("hud-power", &[("amount", format!("{:.0}", hud.economy.1).into())]));
+                let [ore, energy] = hud.bars.shown;
+                let amount = |key: &str, v: f32| locale.tr(key, &[("amount", format!("{v:.0}").into())]);
+                bar(ui, locale.t("hud-ore-bar"), ore, amount("hud-ore", hud.economy.ore));
+                bar(ui, locale.t("hud-energy-bar"), energy, amount("hud-power", hud.economy.power));
                 ui.separator();
                 ui.label(locale.tr("hud-units", &[("count", units.into())]));
                 if player.piloted().is_some() {
@@ -345,5 +405,24 @@ mod tests {
         assert_eq!(describe(Some(Order::Attack(4)), Some(&status), &en), "attacking 4 (blocked)");
         let ru = Locale::new(crate::locale::Language::Russian);
         assert_eq!(describe(Some(Order::Attack(4)), Some(&status), &ru), "атакует 4 (заблокирован)");
+        assert_eq!(describe(Some(Order::Migrate), None, &en), "grazing");
+    }
+
+    /// The original's bars step one point at a time, when more than 0.05 s passed since
+    /// the last step, at most once a frame: a step every fourth frame at 62.5 frames a
+    /// second.
+    #[test]
+    fn the_bars_step_towards_the_published_percentages_at_the_originals_pace() {
+        let mut bars = Bars::default();
+        let mut frames = 0;
+        while bars.shown != [33, 0] && frames < 1000 {
+            bars.frame([33, 0], 0.016);
+            frames += 1;
+        }
+        assert_eq!(frames, 33 * 4, "a step every fourth frame: {frames}");
+        bars.frame([30, 2], 0.051);
+        assert_eq!(bars.shown, [32, 1], "one point towards each, either way");
+        bars.frame([30, 2], 0.5);
+        assert_eq!(bars.shown, [31, 2], "never more than one a frame");
     }
 }

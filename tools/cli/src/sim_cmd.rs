@@ -152,6 +152,9 @@ struct Clan {
     slot: Option<u32>,
     ore: f32,
     power: f32,
+    /// The HUD's Ore and Energy bars (0..100).
+    ore_percent: u8,
+    energy_percent: u8,
     units: usize,
     buildings: usize,
     outcome: Option<&'static str>,
@@ -448,6 +451,8 @@ fn clans(world: &mut World) -> Vec<Clan> {
         .into_iter()
         .map(|(index, slot)| {
             let (ore, power) = iron3d_economy::clan_summary(world, index);
+            let bars =
+                world.get_resource::<iron3d_core::EconomyBoard>().map(|b| b.of(index as i32)).unwrap_or_default();
             let count = |k: ObjectKind| owned.iter().filter(|(c, kind)| *c == index as i32 && *kind == k).count();
             let (minds, free_minds) = minds.get(&(index as i32)).copied().unwrap_or_default();
             Clan {
@@ -458,6 +463,8 @@ fn clans(world: &mut World) -> Vec<Clan> {
                 slot,
                 ore,
                 power,
+                ore_percent: bars.ore_percent,
+                energy_percent: bars.energy_percent,
                 units: count(ObjectKind::Unit),
                 buildings: count(ObjectKind::Building),
                 outcome: world.resource::<MissionOutcome>().of(index).map(|o| o.name()),

@@ -116,3 +116,35 @@ fn a_haul_whose_mine_is_gone_ends_and_the_same_orders_give_the_same_hashes() {
     assert_eq!((order, last.as_deref()), (Order::Stop, Some("haul: mine 2 is gone")));
     assert_eq!(play().0, hashes);
 }
+
+/// The original's numbers (the shipped rules): a transport loads 2000 at 100 a second
+/// from a digging mine, whose 500 come back every tick, and unloads them at 100 a second.
+#[test]
+fn a_transport_moves_2000_a_trip_from_a_digging_mine_at_100_a_second() {
+    let mut app = world_app(flat, |_, _| false);
+    let mine = holder(&mut app, MINE, 1, [20.0, 20.0], UnitClass::MINE, 500.0);
+    app.world_mut().entity_mut(mine).insert(iron3d_economy::MineDig { to_mine: 1.0e9, total: 500.0, done: false });
+    let store = holder(&mut app, STORE, 1, [80.0, 20.0], UnitClass::STORAGE, 0.0);
+    let transport = spawn_unit(app.world_mut(), TRANSPORT, 1, [50.0, 30.0], 0.0, 1.5);
+    app.world_mut().entity_mut(transport).insert(UnitClass(UnitClass::TRANSPORT));
+    order(&mut app, vec![TRANSPORT], Order::Haul(MINE));
+    let mut first = None;
+    for _ in 0..3000 {
+        app.update();
+        if ore(&app, transport) > 0.0 && first.is_none() {
+            first = Some(app.world().resource::<GameClock>().tick);
+        }
+        if !events(&app, EventKind::Unloaded).is_empty() {
+            break;
+        }
+    }
+    let loaded = events(&app, EventKind::Loaded);
+    assert_eq!(loaded.first().map(|e| e.2.as_str()), Some("ore=2000"), "{loaded:?}");
+    let took = loaded[0].0 - first.unwrap() + 1;
+    let full = 20_000u32.div_ceil(TICK_MS);
+    assert!((full..=full + 2).contains(&took), "20 s at 100 a second: {took} ticks");
+    assert_eq!(ore(&app, mine), 500.0, "the digging mine still holds its 500");
+    let unloaded = events(&app, EventKind::Unloaded);
+    assert_eq!(unloaded[0].2, "ore=2000");
+    assert_eq!(ore(&app, store), 2000.0);
+}

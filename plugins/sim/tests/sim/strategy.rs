@@ -30,6 +30,7 @@ fn skirmish() -> App {
         research_tree: String::new(),
         minds: 17,
         relations: Vec::new(),
+        pastures: Vec::new(),
     };
     let clans =
         vec![clan(0, "Nature", 0, [0.0; 2]), clan(1, "Player", 1, [15.0, 15.0]), clan(2, "Enemy", 2, [105.0, 105.0])];
@@ -240,6 +241,42 @@ mod demo_skirmish {
         wipe_out(&mut app, 2);
         run(&mut app, 4);
         assert_eq!(app.world().resource::<MissionOutcome>().of(1), Some(Outcome::Completed));
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    /// The nature clan's beasts, placed without orders, graze its pasture (its zone in
+    /// `data.tma`): they migrate, keep to the pasture's square, and no clan's radar
+    /// lists them.
+    #[test]
+    fn on_an_original_like_copy_the_nature_clans_beasts_graze_their_pasture() {
+        let (root, game) = original_like("graze");
+        let mut app = demo_mission(&game, "tutorial.01");
+        let clans = app.world().resource::<MissionClans>().clans.clone();
+        let nature: Vec<&ClanSetup> = clans.iter().filter(|c| c.mode == iron3d_core::ClanType::NATURE).collect();
+        let [pasture] = nature[0].pastures[..] else { panic!("one pasture: {:?}", nature[0].pastures) };
+        let mut q = app.world_mut().query::<(Entity, &Owner, &UnitClass)>();
+        let beasts: Vec<Entity> =
+            q.iter(app.world()).filter(|(_, o, c)| o.clan == 0 && c.is_animal()).map(|r| r.0).collect();
+        assert!(!beasts.is_empty(), "the mission places animals");
+        let start: Vec<[f32; 3]> =
+            beasts.iter().map(|&b| app.world().get::<SimTransform>(b).unwrap().position).collect();
+        let mut wandered = 0.0f32;
+        for _ in 0..40 {
+            run(&mut app, 50);
+            for (&b, s) in beasts.iter().zip(&start) {
+                let nav = app.world().get::<Navigator>(b).unwrap();
+                assert_eq!(nav.order, Order::Migrate, "an animal without orders migrates");
+                let p = app.world().get::<SimTransform>(b).unwrap().position;
+                wandered = wandered.max(dist2(p, [s[0], s[1]]));
+                let d = dist2(p, [pasture.centre[0], pasture.centre[1]]);
+                assert!(d <= pasture.inner * 1.5 + 10.0, "it keeps to its pasture: {d}");
+            }
+        }
+        assert!(wandered > 5.0, "they walk from point to point: {wandered}");
+        let mut q = app.world_mut().query::<&iron3d_core::Radar>();
+        let targets: Vec<u32> = q.iter(app.world()).filter_map(|r| r.target).collect();
+        let ids: Vec<u32> = beasts.iter().map(|&b| app.world().get::<OriginalObjectId>(b).unwrap().0).collect();
+        assert!(ids.iter().all(|id| !targets.contains(id)), "no radar lists a nature clan's machine");
         let _ = std::fs::remove_dir_all(root);
     }
 

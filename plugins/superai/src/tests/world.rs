@@ -49,6 +49,7 @@ fn clan(index: u32, bundle: &str, anchor: [f32; 2]) -> ClanSetup {
         research_tree: String::new(),
         minds: 17,
         relations: Vec::new(),
+        pastures: Vec::new(),
     }
 }
 
