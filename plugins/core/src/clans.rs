@@ -63,6 +63,22 @@ pub struct Pasture {
 }
 
 impl ClanSetup {
+    /// Clan `index` named `name` of type `mode`, with no anchor, script, research tree,
+    /// minds, relations or pastures (worlds built by hand).
+    pub fn bare(index: u32, name: &str, mode: u32) -> Self {
+        Self {
+            index,
+            name: name.into(),
+            mode,
+            anchor: [0.0; 2],
+            bundle: String::new(),
+            research_tree: String::new(),
+            minds: 0,
+            relations: Vec::new(),
+            pastures: Vec::new(),
+        }
+    }
+
     /// Whether the clan plays: a player (type 1) or computer (type 2) clan, not
     /// nature (0) or a neutral clan (3).
     pub fn plays(&self) -> bool {

@@ -121,15 +121,9 @@ fn the_grid_finds_every_box_touching_a_query() {
 
 fn clan(index: u32, name: &str, mode: u32, relations: &[(&str, i32)]) -> ClanSetup {
     ClanSetup {
-        index,
-        name: name.into(),
-        mode,
-        anchor: [0.0; 2],
-        bundle: String::new(),
-        research_tree: String::new(),
         minds: 5,
         relations: relations.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
-        pastures: Vec::new(),
+        ..ClanSetup::bare(index, name, mode)
     }
 }
 

@@ -28,15 +28,9 @@ impl ScriptFiles for NoFiles {
 fn meadow(pastures: Vec<Pasture>, beast: [f32; 2]) -> (App, Entity) {
     let mut app = world_app(flat, |_, _| false);
     let clan = |index: u32, name: &str, mode: u32, pastures: Vec<Pasture>| ClanSetup {
-        index,
-        name: name.into(),
-        mode,
-        anchor: [0.0; 2],
-        bundle: String::new(),
-        research_tree: String::new(),
         minds: 17,
-        relations: Vec::new(),
         pastures,
+        ..ClanSetup::bare(index, name, mode)
     };
     let clans = vec![clan(0, "Nature", ClanType::NATURE, pastures), clan(1, "Player", ClanType::PLAYER, Vec::new())];
     app.world_mut().insert_resource(ClanRelations::from_clans(&clans));

@@ -22,15 +22,9 @@ impl ScriptFiles for NoFiles {
 fn skirmish() -> App {
     let mut app = world_app(flat, |_, _| false);
     let clan = |index: u32, name: &str, mode: u32, anchor: [f32; 2]| ClanSetup {
-        index,
-        name: name.into(),
-        mode,
         anchor,
-        bundle: String::new(),
-        research_tree: String::new(),
         minds: 17,
-        relations: Vec::new(),
-        pastures: Vec::new(),
+        ..ClanSetup::bare(index, name, mode)
     };
     let clans =
         vec![clan(0, "Nature", 0, [0.0; 2]), clan(1, "Player", 1, [15.0, 15.0]), clan(2, "Enemy", 2, [105.0, 105.0])];
