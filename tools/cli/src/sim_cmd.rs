@@ -58,7 +58,8 @@ pub enum HeadlessCommand {
         /// Run to tick N.
         #[arg(long)]
         ticks: u32,
-        /// Orders file (JSON). With --load, the orders whose tick is after the save's apply.
+        /// Orders file (JSON). With --load, the orders whose tick is after the save's apply
+        /// (the earlier ones are not checked: their units may be gone since).
         #[arg(long)]
         orders: Option<PathBuf>,
         /// Report the state hash every K ticks (and at the last); with --record, record it
@@ -224,10 +225,12 @@ pub fn run(cmd: HeadlessCommand) -> anyhow::Result<()> {
         Some(file) => {
             let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
             let usage = |e: String| anyhow::Error::from(UsageError(format!("{}: {e}", file.display())));
-            commands(app.world_mut(), parse_orders(&text).map_err(usage)?).map_err(usage)?
+            // With --load, the orders up to the save's tick were applied before it: they are
+            // neither checked (their units may be gone since) nor applied again.
+            let after = saved.as_ref().map(|_| start);
+            commands(app.world_mut(), parse_orders(&text).map_err(usage)?, after).map_err(usage)?
         }
     };
-    commands.retain(|c| saved.is_none() || c.tick > start);
     commands.sort_by(SimCommand::cmp_stable);
     let mut commands = commands.into_iter().peekable();
     loop {
@@ -386,10 +389,12 @@ fn parse_orders(text: &str) -> Result<Vec<Entry>, String> {
 /// The commands of the parsed entries against the loaded mission: schemes named in
 /// the command path's table, research nodes by index (a name per unit's clan), every
 /// unit checked (unit orders: it exists and moves; build and research: production's
-/// static checks). Errors name the entry.
-fn commands(world: &mut World, entries: Vec<Entry>) -> Result<Vec<SimCommand>, String> {
+/// static checks). Entries of a tick up to `after` are left out unchecked. Errors name
+/// the entry.
+fn commands(world: &mut World, entries: Vec<Entry>, after: Option<u32>) -> Result<Vec<SimCommand>, String> {
     let mut out = Vec::new();
-    for (i, (tick, units, order, queued)) in entries.into_iter().enumerate() {
+    let due = |e: &(usize, Entry)| after.is_none_or(|t| e.1.0 > t);
+    for (i, (tick, units, order, queued)) in entries.into_iter().enumerate().filter(due) {
         let entry = |m: String| format!("entry {i}: {m}");
         let orders: Vec<(Vec<u32>, Order)> = match order {
             FileOrder::Unit(o) => vec![(units, o)],

@@ -1049,3 +1049,44 @@ fn sim_saves_loads_records_and_replays() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// With `--load`, the orders up to the save's tick are neither checked nor applied: an
+/// orders file the run that never stopped took is taken, although a unit it names
+/// before the save has been destroyed since (issue 42).
+#[test]
+fn sim_run_load_takes_the_orders_file_whose_early_units_are_gone() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
+    let dir = scratch("load-gone");
+    let (save, orders) = (dir.join("s.i3save"), dir.join("orders.json"));
+    let json = |o: &Output| serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
+    let run = |ticks: &str, extra: &[&str]| {
+        let mut args = vec!["sim", "run", demo, "--ticks", ticks, "--hash-every", "100", "--json"];
+        args.extend_from_slice(extra);
+        cli(&args)
+    };
+    // tutorial.01's fight: the first unit destroyed, and when.
+    let fight = json(&run("4200", &["tutorial.01"]));
+    let destroyed: Vec<(u64, u64)> = fight["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "destroyed")
+        .map(|e| (e["tick"].as_u64().unwrap(), e["ids"][0].as_u64().unwrap()))
+        .collect();
+    let (gone_at, unit) = destroyed
+        .iter()
+        .copied()
+        .find(|&(_, id)| {
+            std::fs::write(&orders, format!(r#"[{{"tick": 1, "units": [{id}], "order": "stop"}}]"#)).unwrap();
+            run("1", &["tutorial.01", "--orders", path(&orders)]).status.success()
+        })
+        .expect("a unit is destroyed in tutorial.01's fight");
+    std::fs::write(&orders, format!(r#"[{{"tick": 1, "units": [{unit}], "order": "stop"}}]"#)).unwrap();
+    let at = (gone_at + 10).to_string();
+    let straight = run("4200", &["tutorial.01", "--orders", path(&orders), "--save-at", &at, "--save", path(&save)]);
+    assert!(straight.status.success(), "{}", String::from_utf8_lossy(&straight.stderr));
+    let loaded = run("4200", &["--load", path(&save), "--orders", path(&orders)]);
+    assert!(loaded.status.success(), "unit {unit}, gone at {gone_at}: {}", String::from_utf8_lossy(&loaded.stderr));
+    assert_eq!(json(&loaded), json(&straight), "the loaded game goes on as the one that never stopped");
+    let _ = std::fs::remove_dir_all(dir);
+}
