@@ -300,17 +300,7 @@ impl iron3d_core::ScriptFiles for NoScripts {
 fn the_players_outcome_speaks_in_the_original_voices() {
     use iron3d_core::{ClanSetup, DispatchPhase, GameMessage, GameMessageKind, MissionClans, Outcome};
     let mut app = game();
-    let clan = |index: u32, mode: u32| ClanSetup {
-        index,
-        name: format!("clan{index}"),
-        mode,
-        anchor: [0.0, 0.0],
-        bundle: String::new(),
-        research_tree: String::new(),
-        minds: 17,
-        relations: Vec::new(),
-        pastures: Vec::new(),
-    };
+    let clan = |index: u32, mode: u32| ClanSetup { minds: 17, ..ClanSetup::bare(index, &format!("clan{index}"), mode) };
     app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });
     let voices = |app: &App| -> Vec<(SoundKey, CueOutcome)> {
         log(app).into_iter().filter(|e| e.bus == SoundBus::Voice).map(|e| (e.key, e.outcome)).collect()

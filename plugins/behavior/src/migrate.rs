@@ -115,12 +115,6 @@ fn rand(stream: &mut RandomStream) -> u32 {
     stream.below(RAND_MAX + 1)
 }
 
-/// A timer's deadline: `fixed` seconds plus a random share of `random` seconds.
-fn deadline(clock: &GameClock, stream: &mut RandomStream, (fixed, random): (u32, u32)) -> u32 {
-    let extra = random * 1000 * rand(stream) / RAND_MAX;
-    clock.time_ms.wrapping_add(fixed * 1000 + extra)
-}
-
 /// The clans' pastures and the clock: what every animal asks.
 #[derive(bevy_ecs::system::SystemParam)]
 pub(crate) struct Grazing<'w> {
@@ -177,8 +171,10 @@ impl Grazing<'_> {
         None
     }
 
-    fn timer(&mut self, timer: (u32, u32)) -> u32 {
-        deadline(&self.clock, &mut self.random.shared, timer)
+    /// A timer's deadline: `fixed` seconds plus a random share of `random` seconds.
+    fn timer(&mut self, (fixed, random): (u32, u32)) -> u32 {
+        let extra = random * 1000 * rand(&mut self.random.shared) / RAND_MAX;
+        self.clock.time_ms.wrapping_add(fixed * 1000 + extra)
     }
 }
 

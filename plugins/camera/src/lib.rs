@@ -196,17 +196,7 @@ mod tests {
     }
 
     fn clan(index: u32, mode: u32) -> iron3d_core::ClanSetup {
-        iron3d_core::ClanSetup {
-            index,
-            name: format!("clan {index}"),
-            mode,
-            anchor: [0.0; 2],
-            bundle: String::new(),
-            research_tree: String::new(),
-            minds: 17,
-            relations: Vec::new(),
-            pastures: Vec::new(),
-        }
+        iron3d_core::ClanSetup { minds: 17, ..iron3d_core::ClanSetup::bare(index, &format!("clan {index}"), mode) }
     }
 
     #[test]

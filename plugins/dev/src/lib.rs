@@ -105,11 +105,10 @@ fn fmt_state<S: States>(s: &Option<S>) -> String {
 fn count_frames(mut commands: Commands, mut plan: ResMut<ExitPlan>, mut exit: MessageWriter<AppExit>) {
     match plan.frames {
         0 => {
-            let Some(path) = plan.screenshot.clone() else { return };
-            if path.metadata().is_ok_and(|m| m.len() > 0) {
+            let Some(path) = plan.screenshot.clone().filter(|p| !p.metadata().is_ok_and(|m| m.len() > 0)) else {
                 exit.write(AppExit::Success);
                 return;
-            }
+            };
             plan.waited.0 += 1;
             if plan.waited.0 < ExitPlan::RETRY_FRAMES {
                 return;
@@ -120,14 +119,14 @@ fn count_frames(mut commands: Commands, mut plan: ResMut<ExitPlan>, mut exit: Me
                 return;
             }
             plan.waited = (0, plan.waited.1 + 1);
-            commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+            ask_screenshot(&mut commands, path);
         }
         1 => {
             plan.frames = 0;
             match plan.screenshot.clone() {
                 Some(path) => {
                     let _ = std::fs::remove_file(&path);
-                    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+                    ask_screenshot(&mut commands, path);
                 }
                 None => {
                     exit.write(AppExit::Success);
@@ -136,6 +135,11 @@ fn count_frames(mut commands: Commands, mut plan: ResMut<ExitPlan>, mut exit: Me
         }
         _ => plan.frames -= 1,
     }
+}
+
+/// Asks the renderer for a screenshot of the window, saved to `path`.
+fn ask_screenshot(commands: &mut Commands, path: PathBuf) {
+    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
 }
 
 #[cfg(test)]
@@ -183,6 +187,11 @@ mod tests {
         app.insert_resource(ExitPlan { frames: 0, screenshot: Some(path.clone()), waited: (0, 0) })
             .add_systems(Update, count_frames);
         std::fs::write(&path, b"png").unwrap();
+        app.update();
+        assert_eq!(exits(&app), [AppExit::Success]);
+        // No screenshot asked (`--exit-after-frames 0`): the run ends at once.
+        let mut app = App::new();
+        app.insert_resource(ExitPlan { frames: 0, screenshot: None, waited: (0, 0) }).add_systems(Update, count_frames);
         app.update();
         assert_eq!(exits(&app), [AppExit::Success]);
         let _ = std::fs::remove_file(path);

@@ -221,17 +221,7 @@ mod tests {
         app.world_mut().spawn((Window::default(), PrimaryWindow));
         let mut slots = SuperAiSlots::default();
         slots.0[2] = Some(0);
-        let player = iron3d_core::ClanSetup {
-            index: 0,
-            name: "Player".into(),
-            mode: 1,
-            anchor: [0.0; 2],
-            bundle: String::new(),
-            research_tree: String::new(),
-            minds: 17,
-            relations: Vec::new(),
-            pastures: Vec::new(),
-        };
+        let player = iron3d_core::ClanSetup { minds: 17, ..iron3d_core::ClanSetup::bare(0, "Player", 1) };
         let files = std::sync::Arc::new(NoFiles);
         app.insert_resource(slots).insert_resource(MissionClans { clans: vec![player], files });
         add(&mut app, steps);

@@ -17,13 +17,12 @@ use std::collections::BTreeMap;
 /// The ore the Ore bar counts as full (`Mine_MaxOre` 500 + `Storage_MaxOre` 4 000).
 pub const ORE_FULL: f32 = 4500.0;
 /// Power supplied per second, by class word: the generator, and the three bunkers.
-const SUPPLIERS: [(u32, f32); 4] = [(0x8000_0002, 10.0), (0x8001_0000, 0.07), (0x8002_0000, 0.07), (0x8004_0000, 0.07)];
+const SUPPLIERS: [(u32, f32); 4] =
+    [(UnitClass::GENERATOR, 10.0), (0x8001_0000, 0.07), (0x8002_0000, 0.07), (0x8004_0000, 0.07)];
 /// What any other building draws per second (its efficiency part's own draw).
 const IDLE_DRAW: f32 = 0.01;
 /// What a digging mine draws per second besides (`prof_mine`'s `Use_Power`).
 const MINE_DRAW: f32 = 1.0;
-/// The class bit of buildings.
-const BUILDING_BIT: u32 = 0x8000_0000;
 
 /// One object as the bars see it.
 #[derive(Debug, Clone, Copy)]
@@ -61,7 +60,7 @@ pub fn fill(board: &mut BTreeMap<i32, ClanEconomy>, objects: impl Iterator<Item 
         }
         match SUPPLIERS.iter().find(|s| s.0 == o.class) {
             Some(&(_, out)) => t.supply += out,
-            None if o.class & BUILDING_BIT != 0 => t.draw += IDLE_DRAW + if o.digging { MINE_DRAW } else { 0.0 },
+            None if UnitClass(o.class).registers() => t.draw += IDLE_DRAW + if o.digging { MINE_DRAW } else { 0.0 },
             None => {}
         }
     }

@@ -86,17 +86,7 @@ fn session() -> (App, Bot) {
     host.finish();
     host.cleanup();
     iron3d_sim::testing::enter_game(&mut host);
-    let clan = |index: u32| ClanSetup {
-        index,
-        name: format!("clan {index}"),
-        mode: 2,
-        anchor: [0.0; 2],
-        bundle: String::new(),
-        research_tree: String::new(),
-        minds: 17,
-        relations: Vec::new(),
-        pastures: Vec::new(),
-    };
+    let clan = |index: u32| ClanSetup { minds: 17, ..ClanSetup::bare(index, &format!("clan {index}"), 2) };
     let clans: Vec<ClanSetup> = (0..8).map(clan).collect();
     host.insert_resource(ClanRelations::from_clans(&clans));
     host.insert_resource(MissionClans { clans, files: std::sync::Arc::new(NoFiles) });

@@ -41,15 +41,10 @@ fn app(p: &ScrPackage, clans: Vec<ClanSetup>) -> App {
 /// Clan 0 is the player (mode 1), the others computer clans (mode 2).
 fn clan(index: u32, bundle: &str, anchor: [f32; 2]) -> ClanSetup {
     ClanSetup {
-        index,
-        name: format!("clan{index}"),
-        mode: 1 + index.min(1),
         anchor,
         bundle: bundle.into(),
-        research_tree: String::new(),
         minds: 17,
-        relations: Vec::new(),
-        pastures: Vec::new(),
+        ..ClanSetup::bare(index, &format!("clan{index}"), 1 + index.min(1))
     }
 }
 
