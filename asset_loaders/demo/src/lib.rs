@@ -16,6 +16,7 @@ pub mod materials;
 pub mod missions;
 pub mod models;
 pub mod original_like;
+pub mod profiles;
 mod registry;
 pub mod scripts;
 pub mod sounds;
@@ -44,6 +45,7 @@ pub fn build(seed: u64) -> Result<DemoTree> {
     configs::write(&mut tree)?;
     models::write(&mut tree, seed)?;
     weather::write(&mut tree)?;
+    profiles::write(&mut tree)?;
     Ok(tree)
 }
 

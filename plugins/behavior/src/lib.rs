@@ -18,6 +18,7 @@ mod navigator;
 mod orders;
 pub mod planner;
 mod radar;
+mod saved;
 
 pub use config::BehaviorConfig;
 pub use haul::HaulTrip;
@@ -62,5 +63,6 @@ impl Plugin for BehaviorPlugin {
                     .chain()
                     .in_set(BehaviorPhase::Units),
             );
+        saved::declare(app);
     }
 }

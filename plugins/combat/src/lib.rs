@@ -24,8 +24,8 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, ControlPhase, Fnv1a, GameRules, Health, InputPhase, LastHit, MissionLoadPhase, MissionStart,
-    OriginalObjectId, Projectile, Radar, Weapon,
+    AppState, ControlPhase, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase, MissionStart,
+    Projectile, Radar, ShotCounter, StateApp, Weapon,
 };
 use iron3d_rules::{Combat, DifficultyRules};
 
@@ -63,6 +63,12 @@ impl Plugin for CombatPlugin {
         app.insert_resource(CombatRules(self.rules.clone()))
             .insert_resource(CombatDifficulty(self.difficulty))
             .init_resource::<fire::Hits>()
+            .save_component::<Health>("combat.health", Hashing::By("combat"))
+            .save_component::<Weapon>("combat.weapon", Hashing::By("combat"))
+            .save_component::<Radar>("combat.radar", Hashing::By("combat"))
+            .save_component::<LastHit>("combat.last_hit", Hashing::By("combat"))
+            .save_resource::<ShotCounter>("combat.shots", Hashing::Bytes)
+            .hash_state("combat", hash)
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .add_systems(OnEnter(AppState::InGame), (arm::relations, arm::arm).in_set(MissionStart::Objects))
             .add_systems(OnExit(AppState::InGame), fire::reset)
@@ -81,31 +87,39 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
     commands.insert_resource(CombatDifficulty(game.rules.difficulty));
 }
 
-/// Feeds the combat state (health, weapons and radars in `OriginalObjectId` order,
-/// projectiles in shot order) to `h` (the simulation's state hash).
-pub fn hash_into(world: &mut World, h: &mut Fnv1a) {
-    let mut q = world.query::<(&OriginalObjectId, &Health, Option<&Weapon>, Option<&Radar>, Option<&LastHit>)>();
-    let mut rows: Vec<_> =
-        q.iter(world).map(|(id, a, w, r, l)| (id.0, *a, w.copied(), r.copied(), l.copied())).collect();
-    rows.sort_unstable_by_key(|r| r.0);
-    for (id, health, weapon, radar, last) in rows {
-        h.word(id);
-        h.word(health.hp.to_bits());
-        if let Some(l) = last {
-            h.word(l.by);
-            h.word(l.tick);
-        }
-        if let Some(w) = weapon {
-            for word in [w.cooldown, w.turret.to_bits()] {
-                h.word(word);
+/// Combat's hasher: which of its parts each object has, its health, last hit, weapon and
+/// radar, in `OriginalObjectId`
+/// order, then projectiles in shot order.
+fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
+    type Row<'a> = (Option<&'a Health>, Option<&'a Weapon>, Option<&'a Radar>, Option<&'a LastHit>);
+    if let Some(q) = world.try_query::<Row>() {
+        for (id, e) in objects {
+            let Ok((health, weapon, radar, last)) = q.get_manual(world, *e) else { continue };
+            let present = [health.is_some(), weapon.is_some(), radar.is_some(), last.is_some()];
+            let mask = present.iter().enumerate().fold(0, |m, (k, p)| m | u32::from(*p) << k);
+            if mask == 0 {
+                continue;
+            }
+            h.word(*id);
+            h.word(mask);
+            if let Some(health) = health {
+                h.word(health.hp.to_bits());
+            }
+            if let Some(l) = last {
+                h.word(l.by);
+                h.word(l.tick);
+            }
+            if let Some(w) = weapon {
+                h.word(w.cooldown);
+                h.word(w.turret.to_bits());
+            }
+            if let Some(r) = radar {
+                h.word(r.target.unwrap_or(u32::MAX));
             }
         }
-        if let Some(r) = radar {
-            h.word(r.target.map_or(u32::MAX, |t| t));
-        }
     }
-    let mut q = world.query::<&Projectile>();
-    let mut shots: Vec<Projectile> = q.iter(world).copied().collect();
+    let mut shots: Vec<&Projectile> =
+        world.try_query::<&Projectile>().map(|q| q.iter_manual(world).collect()).unwrap_or_default();
     shots.sort_unstable_by_key(|p| p.sequence);
     for p in shots {
         for word in [p.sequence, p.target, p.ttl, p.position[0].to_bits(), p.position[1].to_bits()] {

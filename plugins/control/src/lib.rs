@@ -20,7 +20,7 @@ pub use config::ControlConfig;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, ControlPhase, MissionStart};
+use iron3d_core::{AppState, ControlPhase, MissionStart, StateApp};
 
 /// Installs Control in `SimSystems::Control` (its `ControlPhase::Motion` step).
 #[derive(Debug, Default)]
@@ -32,6 +32,7 @@ impl Plugin for ControlPlugin {
             .init_resource::<Contacts>()
             .register_type::<ControlConfig>()
             .register_type::<Contacts>()
+            .save_resource::<Contacts>("control.contacts", iron3d_core::Hashing::Bytes)
             .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
             .add_systems(OnExit(AppState::InGame), collide::reset)
             .add_systems(

@@ -17,12 +17,15 @@ mod messages;
 mod motion;
 mod orders;
 pub mod plane;
+mod profiles;
 mod properties;
 mod random;
 mod rules;
+mod saved;
 mod sets;
 mod sound;
 mod space;
+mod state;
 mod states;
 mod table;
 
@@ -49,6 +52,7 @@ pub use motion::{
     SteerIntent,
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
+pub use profiles::BehaviourProfiles;
 pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
 pub use rules::GameRules;
@@ -58,6 +62,7 @@ pub use sets::{
 };
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};
+pub use state::{ComponentState, DecodeError, Hasher, Hashing, ResourceState, SimState, StateApp, StateValue};
 pub use states::{AppState, MissionLoadPhase, Pause};
 pub use table::{ObjectTable, TableLayout};
 
@@ -97,6 +102,7 @@ impl Plugin for CorePlugin {
             .register_type::<BuildOptions>()
             .init_resource::<ShotCounter>()
             .init_resource::<Difficulty>()
+            .init_resource::<BehaviourProfiles>()
             .register_type::<Difficulty>()
             .register_type::<DifficultyLevel>()
             .add_message::<RunScriptEvent>()
@@ -145,6 +151,7 @@ impl Plugin for CorePlugin {
             .register_type::<Projectile>()
             .register_type::<ClanRelations>()
             .register_type::<ShotCounter>();
+        saved::declare(app);
         sets::configure(app);
     }
 }

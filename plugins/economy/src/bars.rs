@@ -4,25 +4,22 @@
 //! mine's 500 and a full storage's 4 000); **Energy** is the power a clan's generators
 //! supply, less what its own buildings draw, over the power every clan's generators
 //! supply: a share of the map's power, not a fill level. Both are clamped to 0..1 and
-//! shown in whole percent (rounded: the project's reading). **The project's**, until
-//! batteries and the efficiency parts are modelled: a building draws its idle 0.01 per
-//! second and a digging mine its `Use_Power` of 1 more; the factory's and the research
-//! centre's draw while they work are not counted yet, and the supply figures are the
-//! shipped profiles' (`prof_generator` 10, `prof_bunker` 0.07 per second), not read
-//! from the data's `behpsp.res`.
+//! shown in whole percent (rounded: the project's reading). A supplier gives its
+//! profile's `Transfer_Power_Out` per second (`behpsp.res`: the generator 10, a bunker
+//! 0.07), any other building draws its efficiency part's idle 0.01 and, while a mine
+//! digs, its profile's `Use_Power`. **The project's**, until batteries are modelled:
+//! the draw is the rate, not what batteries lacked at the last step, and the factory's
+//! and the research centre's draw while they work are not counted yet.
 
+use crate::profiles::{EconomyProfiles, SUPPLIERS};
 use iron3d_core::{ClanEconomy, UnitClass};
 use std::collections::BTreeMap;
 
 /// The ore the Ore bar counts as full (`Mine_MaxOre` 500 + `Storage_MaxOre` 4 000).
 pub const ORE_FULL: f32 = 4500.0;
-/// Power supplied per second, by class word: the generator, and the three bunkers.
-const SUPPLIERS: [(u32, f32); 4] =
-    [(UnitClass::GENERATOR, 10.0), (0x8001_0000, 0.07), (0x8002_0000, 0.07), (0x8004_0000, 0.07)];
-/// What any other building draws per second (its efficiency part's own draw).
+/// What any building draws per second besides its work (its efficiency part's own
+/// draw, the `.ctl` record's power: measured data, a constant here).
 const IDLE_DRAW: f32 = 0.01;
-/// What a digging mine draws per second besides (`prof_mine`'s `Use_Power`).
-const MINE_DRAW: f32 = 1.0;
 
 /// One object as the bars see it.
 #[derive(Debug, Clone, Copy)]
@@ -50,18 +47,24 @@ fn percent(x: f32) -> u8 {
     (x.clamp(0.0, 1.0) * 100.0).round() as u8
 }
 
-/// Fills each clan's `ore_percent` and `energy_percent` in `board` from `objects`.
-pub fn fill(board: &mut BTreeMap<i32, ClanEconomy>, objects: impl Iterator<Item = Holding>) {
+/// Fills each clan's `ore_percent` and `energy_percent` in `board` from `objects`, each
+/// building by its profile.
+pub fn fill(
+    board: &mut BTreeMap<i32, ClanEconomy>,
+    profiles: &EconomyProfiles,
+    objects: impl Iterator<Item = Holding>,
+) {
     let mut tallies: BTreeMap<i32, Tally> = BTreeMap::new();
     for o in objects {
         let t = tallies.entry(o.clan).or_default();
         if matches!(o.class, UnitClass::MINE | UnitClass::STORAGE) {
             t.stored += o.ore;
         }
-        match SUPPLIERS.iter().find(|s| s.0 == o.class) {
-            Some(&(_, out)) => t.supply += out,
-            None if UnitClass(o.class).registers() => t.draw += IDLE_DRAW + if o.digging { MINE_DRAW } else { 0.0 },
-            None => {}
+        let profile = profiles.of(o.class);
+        if SUPPLIERS.contains(&o.class) {
+            t.supply += profile.power_out;
+        } else if UnitClass(o.class).registers() {
+            t.draw += IDLE_DRAW + if o.digging { profile.use_power } else { 0.0 };
         }
     }
     let map = tallies.values().fold(0.0f32, |s, t| s + t.supply);

@@ -24,26 +24,27 @@ pub mod distributor;
 pub mod mining;
 pub mod ore;
 pub mod ore_chain;
+pub mod profiles;
 
 pub use distributor::{Distributor, Row, StepHost, StepReport};
 pub use mining::{MineDig, MiningRate};
 pub use ore::{OreProperty, class_defaults};
-pub use ore_chain::{OreDevice, OreDevices, Transfer};
+pub use ore_chain::{OreDevice, OreDevices};
+pub use profiles::{EconomyProfiles, Profile};
 
 use bevy_app::{App, FixedPostUpdate, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BehaviorPhase, EconomyBoard, Fnv1a, MissionLoadPhase, MissionStart, ObjectTable, OriginalObjectId, Owner,
-    ProductionParts, ProductionPhase, PropertyBag, SimSummaries, SuperAiSlots, TICK_SECONDS, UnitClass,
+    AppState, BehaviorPhase, EconomyBoard, Fnv1a, Hashing, MissionLoadPhase, MissionStart, ObjectTable,
+    OriginalObjectId, Owner, ProductionParts, ProductionPhase, PropertyBag, SimSummaries, StateApp, SuperAiSlots,
+    TICK_SECONDS, UnitClass,
 };
 
 /// Installs the economy (needs `iron3d_core::CorePlugin`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EconomyPlugin {
-    /// The `Transfer_*` values.
-    pub transfer: Transfer,
     /// Ore a mine extracts per second ([`MiningRate`]; none by default).
     pub mine_ore_per_second: f32,
 }
@@ -56,33 +57,36 @@ impl EconomyPlugin {
     pub fn shipped() -> Self {
         #[expect(clippy::expect_used, reason = "the shipped rules are checked by a test")]
         let rules = iron3d_rules::Rules::shipped().expect("the shipped rules file is valid");
-        Self { mine_ore_per_second: rules.production.mine_ore_per_second.value, ..Self::default() }
+        Self { mine_ore_per_second: rules.production.mine_ore_per_second.value }
     }
 }
 
-/// The mission's distributors and transfer configuration.
+/// The mission's distributors.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct Economy {
     /// One distributor per available `GetSuperAI` slot with members, by slot.
     pub distributors: Vec<Distributor>,
-    /// `Transfer_Ore_OffBoard` / `Transfer_Power_Out`.
-    pub transfer: Transfer,
 }
 
 impl Plugin for EconomyPlugin {
     fn build(&self, app: &mut App) {
-        let transfer = self.transfer;
-        app.insert_resource(Economy { distributors: Vec::new(), transfer })
+        app.init_resource::<Economy>()
+            .init_resource::<EconomyProfiles>()
             .insert_resource(MiningRate(self.mine_ore_per_second))
             .register_type::<Economy>()
             .register_type::<OreProperty>()
             .register_type::<OreDevices>()
             .register_type::<MineDig>()
-            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), mining::adopt_rules)
+            .save_component::<OreDevices>("economy.devices", Hashing::Not("made from the object's parts at the start"))
+            .save_component::<OreProperty>("economy.ore", Hashing::By("economy"))
+            .save_component::<MineDig>("economy.mine_dig", Hashing::By("economy"))
+            .save_resource::<Economy>("economy.distributors", Hashing::By("economy"))
+            .hash_state("economy", hash)
+            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), (mining::adopt_rules, profiles::adopt))
             .add_systems(OnEnter(AppState::InGame), (setup, mining::survey).chain().in_set(MissionStart::Objects))
             .add_systems(OnExit(AppState::InGame), move |mut e: ResMut<Economy>, mut board: ResMut<EconomyBoard>| {
-                *e = Economy { distributors: Vec::new(), transfer };
+                *e = Economy::default();
                 *board = EconomyBoard::default();
             })
             .add_systems(FixedUpdate, mining::mine.in_set(ProductionPhase::Income))
@@ -124,11 +128,13 @@ fn initial_ore(class: UnitClass, bag: Option<&PropertyBag>) -> OreProperty {
     ore::initial(class.0, properties.iter().map(|p| (p.name.as_str(), p.raw_value)), &ore::DESCRIPTORS)
 }
 
+type StepRow = (Option<&'static mut OreProperty>, Option<&'static OreDevices>, Option<&'static UnitClass>);
+
 struct GameStep<'w, 's, 'a> {
     keys: &'a [(u32, u32)],
     table: &'a ObjectTable,
-    objects: &'a mut Query<'w, 's, (Option<&'static mut OreProperty>, Option<&'static OreDevices>)>,
-    transfer: Transfer,
+    objects: &'a mut Query<'w, 's, StepRow>,
+    profiles: &'a EconomyProfiles,
 }
 
 impl StepHost for GameStep<'_, '_, '_> {
@@ -144,7 +150,10 @@ impl StepHost for GameStep<'_, '_, '_> {
     fn output(&mut self, object: u32) -> f32 {
         let Some(e) = self.table.entity_of(object) else { return 0.0 };
         match self.objects.get(e) {
-            Ok((_, Some(devices))) => devices.ore_offboard(self.transfer).unwrap_or(f32::NAN),
+            Ok((_, Some(devices), class)) => {
+                let offboard = self.profiles.of(class.map_or(0, |c| c.0)).ore_offboard;
+                devices.ore_offboard(offboard).unwrap_or(f32::NAN)
+            }
             _ => 0.0,
         }
     }
@@ -152,7 +161,7 @@ impl StepHost for GameStep<'_, '_, '_> {
     fn room(&mut self, object: u32) -> f32 {
         let Some(e) = self.table.entity_of(object) else { return 0.0 };
         match self.objects.get(e) {
-            Ok((Some(ore), _)) if ore.maximum > 0 => ore.room(),
+            Ok((Some(ore), ..)) if ore.maximum > 0 => ore.room(),
             _ => 0.0,
         }
     }
@@ -161,7 +170,7 @@ impl StepHost for GameStep<'_, '_, '_> {
 
     fn give(&mut self, object: u32, amount: f32) {
         let Some(e) = self.table.entity_of(object) else { return };
-        if let Ok((Some(mut ore), _)) = self.objects.get_mut(e) {
+        if let Ok((Some(mut ore), ..)) = self.objects.get_mut(e) {
             ore.add(amount);
         }
     }
@@ -170,90 +179,116 @@ impl StepHost for GameStep<'_, '_, '_> {
 fn step(
     mut economy: ResMut<Economy>,
     table: Res<ObjectTable>,
-    mut objects: Query<(Option<&'static mut OreProperty>, Option<&'static OreDevices>)>,
+    profiles: Res<EconomyProfiles>,
+    mut objects: Query<StepRow>,
 ) {
-    let transfer = economy.transfer;
     let dt = TICK_SECONDS;
     for d in &mut economy.distributors {
         let keys: Vec<(u32, u32)> = d.rows.iter().map(|r| (r.key, r.object)).collect();
-        let mut host = GameStep { keys: &keys, table: &table, objects: &mut objects, transfer };
+        let mut host = GameStep { keys: &keys, table: &table, objects: &mut objects, profiles: &profiles };
         d.step(dt, &mut host);
     }
 }
 
-/// Feeds the economy state (distributor rows and carries, every ore property in
-/// `OriginalObjectId` order) to `h` (the simulation's state hash).
-pub fn hash_into(world: &mut World, h: &mut Fnv1a) {
+/// The economy's hasher: distributor rows and carries, then every ore property (and a
+/// mine's dig) in `OriginalObjectId` order.
+fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
     if let Some(e) = world.get_resource::<Economy>() {
+        h.word(e.distributors.len() as u32);
         for d in &e.distributors {
-            h.write(&d.slot.to_le_bytes());
+            h.word(d.slot);
             for r in &d.rows {
-                for w in [r.key, r.object, r.weight.to_bits(), u32::from(r.pinned)].iter().chain(&r.tail) {
-                    h.write(&w.to_le_bytes());
-                }
+                [r.key, r.object, r.weight.to_bits(), u32::from(r.pinned)]
+                    .iter()
+                    .chain(&r.tail)
+                    .for_each(|w| h.word(*w));
             }
-            h.write(&d.carry.to_bits().to_le_bytes());
+            h.word(d.carry.to_bits());
         }
     }
-    let mut q = world.query::<(&OriginalObjectId, &OreProperty, Option<&MineDig>)>();
-    let mut rows: Vec<(u32, OreProperty, Option<MineDig>)> =
-        q.iter(world).map(|(id, o, d)| (id.0, *o, d.copied())).collect();
-    rows.sort_unstable_by_key(|r| r.0);
-    for (id, o, dig) in rows {
-        for w in [id, o.current_bits, o.maximum] {
-            h.write(&w.to_le_bytes());
-        }
+    let Some(q) = world.try_query::<(&OreProperty, Option<&MineDig>)>() else { return };
+    for (id, e) in objects {
+        let Ok((o, dig)) = q.get_manual(world, *e) else { continue };
+        [*id, o.current_bits, o.maximum].into_iter().for_each(|w| h.word(w));
         if let Some(d) = dig {
-            for w in [d.to_mine.to_bits(), d.total.to_bits(), u32::from(d.done)] {
-                h.write(&w.to_le_bytes());
-            }
+            [d.to_mine.to_bits(), d.total.to_bits(), u32::from(d.done)].into_iter().for_each(|w| h.word(w));
         }
     }
 }
 
 /// A clan's economy: `(ore, power)` — the ore held by the objects of GetSuperAI slot
-/// `slot` and, by the project's reading, `Transfer_Power_Out` per generator member of
-/// its distributor.
+/// `slot` and the power its distributor's suppliers give per second (each its
+/// profile's `Transfer_Power_Out`).
 pub fn clan_summary(world: &mut World, slot: u32) -> (f32, f32) {
-    let mut q = world.query::<(&Owner, &OreProperty)>();
-    let ore = q.iter(world).filter(|(o, _)| o.clan as u32 == slot).fold(0.0f32, |s, (_, p)| s + p.current());
+    let ore = holders(world, slot as i32).into_iter().fold(0.0f32, |s, (_, ore)| s + ore);
     let mut classes = world.query::<(&OriginalObjectId, &UnitClass)>();
-    let Some(economy) = world.get_resource::<Economy>() else { return (ore, 0.0) };
-    (ore, power(economy, slot, classes.iter(world).map(|(id, c)| (id.0, c.0))))
+    let classes: Vec<(u32, u32)> = classes.iter(world).map(|(id, c)| (id.0, c.0)).collect();
+    let (Some(economy), Some(profiles)) = (world.get_resource::<Economy>(), world.get_resource::<EconomyProfiles>())
+    else {
+        return (ore, 0.0);
+    };
+    (ore, power(economy, profiles, slot, classes.into_iter()))
 }
 
-/// `Transfer_Power_Out` per generator member of slot `slot`'s distributor, among the
-/// `(id, class)` of `classes`.
-fn power(economy: &Economy, slot: u32, classes: impl Iterator<Item = (u32, u32)>) -> f32 {
+/// The power slot `slot`'s distributor's suppliers give per second, among the
+/// `(id, class)` of `classes` (summed in id order: the same bits however the world
+/// lists them).
+fn power(economy: &Economy, profiles: &EconomyProfiles, slot: u32, classes: impl Iterator<Item = (u32, u32)>) -> f32 {
     let members: Vec<u32> =
         economy.distributors.iter().filter(|d| d.slot == slot).flat_map(|d| d.rows.iter().map(|r| r.object)).collect();
-    let per = ore_chain::power_out(economy.transfer).unwrap_or(0.0);
-    per * classes.filter(|(id, c)| *c == UnitClass::GENERATOR && members.contains(id)).count() as f32
+    let mut suppliers: Vec<(u32, u32)> =
+        classes.filter(|(id, c)| profiles::SUPPLIERS.contains(c) && members.contains(id)).collect();
+    suppliers.sort_unstable();
+    suppliers.into_iter().fold(0.0, |s, (_, c)| s + profiles.of(c).power_out)
 }
 
 /// Publishes every clan's [`clan_summary`] (clan index = slot) and HUD bars
 /// ([`bars`]) as [`EconomyBoard`].
 fn publish(
     economy: Res<Economy>,
-    holders: Query<(&Owner, &OreProperty, Option<&UnitClass>, Option<&MineDig>)>,
+    profiles: Res<EconomyProfiles>,
+    holders: Query<(&OriginalObjectId, &Owner, &OreProperty, Option<&UnitClass>, Option<&MineDig>)>,
     classes: Query<(&OriginalObjectId, &UnitClass)>,
     mut board: ResMut<EconomyBoard>,
 ) {
+    // Summed in id order: the same bits however the world lists the objects.
+    let mut holders: Vec<_> = holders.iter().collect();
+    holders.sort_unstable_by_key(|h| h.0);
     let mut clans = std::collections::BTreeMap::<i32, iron3d_core::ClanEconomy>::new();
-    for (owner, ore, ..) in &holders {
+    for (_, owner, ore, ..) in &holders {
         clans.entry(owner.clan).or_default().ore += ore.current();
     }
     for d in &economy.distributors {
         let slot = d.slot;
         let row = clans.entry(slot as i32).or_default();
-        row.power = power(&economy, slot, classes.iter().map(|(id, c)| (id.0, c.0)));
+        row.power = power(&economy, &profiles, slot, classes.iter().map(|(id, c)| (id.0, c.0)));
     }
-    let objects = holders.iter().filter_map(|(owner, ore, class, dig)| {
+    let objects = holders.iter().filter_map(|&(_, owner, ore, class, dig)| {
         let class = class?.0;
         Some(bars::Holding { clan: owner.clan, class, ore: ore.current(), digging: dig.is_some_and(MineDig::digging) })
     });
-    bars::fill(&mut clans, objects);
+    bars::fill(&mut clans, &profiles, objects);
     board.clans = clans;
+}
+
+/// Building `id`'s efficiency (KPD, gameplay.md §3.2): the sum of its efficiency parts'
+/// (CTLD tag 26) coefficients × multipliers, each part intact (the original also
+/// scales by the part's node's life fraction and its power level: the project's until
+/// per-node damage and batteries); 1 for an object without one (the project's).
+pub fn efficiency(world: &World, id: u32) -> f32 {
+    let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return 0.0 };
+    let Some(devices) = world.get::<OreDevices>(e).filter(|d| !d.devices.is_empty()) else { return 1.0 };
+    devices.devices.iter().fold(0.0, |s, d| s + d.coefficient * d.multiplier)
+}
+
+/// What building `id` collects per second of a power budget while it works (a factory
+/// building, a centre researching): efficiency × its profile's `Use_Power`
+/// (openparkan `docs/23-economy.md`, read); 0 when the object is gone.
+pub fn work_rate(world: &World, id: u32) -> f32 {
+    let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return 0.0 };
+    let class = world.get::<UnitClass>(e).map_or(0, |c| c.0);
+    let use_power = world.get_resource::<EconomyProfiles>().map_or(0.0, |p| p.of(class).use_power);
+    efficiency(world, id) * use_power
 }
 
 /// The ore held by the objects of `clan` (`Owner::clan`): `(id, amount)` of every

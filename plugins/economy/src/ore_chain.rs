@@ -6,8 +6,8 @@
 //!   `+0x04` word (the item's `fixed_words[1]`), `coefficient` the item's `+0x2C` word
 //!   (`fixed_words[11]`) and `multiplier` the device's `+0x4C`;
 //! * Behavior sums the successful answers of an object's tag-26 devices (query
-//!   `0x1002`) and multiplies the sum by `Transfer_Ore_OffBoard` (default 5.0);
-//!   query `0x1005` returns `Transfer_Power_Out` (default 100.0);
+//!   `0x1002`) and multiplies the sum by its profile's `Transfer_Ore_OffBoard`
+//!   ([`crate::profiles`]);
 //! * only finite normal (or zero) inputs, intermediates and results are accepted; any
 //!   other value is an error, not an emulation of the 80-bit accumulator.
 //!
@@ -24,10 +24,6 @@ use iron3d_formats::helpers::ctld::Ctld;
 
 /// CTLD item tag of the resource multiplier device.
 pub const TAG_ORE_DEVICE: u32 = 0x1A;
-/// Default `Transfer_Ore_OffBoard` (block `+0x820`, field `+0x58`).
-pub const TRANSFER_ORE_OFFBOARD: f32 = 5.0;
-/// Default `Transfer_Power_Out` (field `+0x60`).
-pub const TRANSFER_POWER_OUT: f32 = 100.0;
 
 /// One tag-26 device.
 #[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
@@ -48,21 +44,6 @@ pub struct OreDevices {
     pub devices: Vec<OreDevice>,
     /// Current value of each NDP row (indexed by row key).
     pub provider: Vec<f32>,
-}
-
-/// The `Transfer_*` configuration of Behavior.
-#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
-pub struct Transfer {
-    /// `Transfer_Ore_OffBoard`.
-    pub ore_offboard: f32,
-    /// `Transfer_Power_Out`.
-    pub power_out: f32,
-}
-
-impl Default for Transfer {
-    fn default() -> Self {
-        Self { ore_offboard: TRANSFER_ORE_OFFBOARD, power_out: TRANSFER_POWER_OUT }
-    }
 }
 
 /// A value the numeric policy rejects.
@@ -138,20 +119,12 @@ impl OreDevices {
         Ok(sum)
     }
 
-    /// Query `0x1002`: the sum × `Transfer_Ore_OffBoard`.
+    /// Query `0x1002`: the sum × `offboard` (the profile's `Transfer_Ore_OffBoard`).
     ///
     /// # Errors
     /// A non-finite value.
-    pub fn ore_offboard(&self, transfer: Transfer) -> Result<f32, NonFinite> {
-        let t = check("Transfer_Ore_OffBoard", transfer.ore_offboard)?;
+    pub fn ore_offboard(&self, offboard: f32) -> Result<f32, NonFinite> {
+        let t = check("Transfer_Ore_OffBoard", offboard)?;
         check("sum × Transfer_Ore_OffBoard", self.sum()? * t)
     }
-}
-
-/// Query `0x1005`: `Transfer_Power_Out`.
-///
-/// # Errors
-/// A non-finite value.
-pub fn power_out(transfer: Transfer) -> Result<f32, NonFinite> {
-    check("Transfer_Power_Out", transfer.power_out)
 }

@@ -4,10 +4,11 @@
 
 use super::distributor::{FIRST_KEY, memberships};
 use super::ore::{DESCRIPTORS, Descriptor, initial};
-use super::ore_chain::{NonFinite, devices, power_out};
+use super::ore_chain::{NonFinite, devices};
 use super::*;
 use iron3d_formats::helpers::ctld::Ctld;
 use iron3d_formats::helpers::ctld::ItemRecord;
+use std::collections::BTreeMap;
 
 // ---------------------------------------------------------------- §4.4 ore
 
@@ -209,8 +210,7 @@ fn device_value_is_provider_times_coefficient_then_multiplier() {
     provider[2] = 3.0;
     let devices = OreDevices { devices: vec![d], provider: provider.clone() };
     assert_eq!(devices.sum(), Ok(3.0));
-    assert_eq!(devices.ore_offboard(Transfer::default()), Ok(15.0), "× Transfer_Ore_OffBoard 5.0");
-    assert_eq!(power_out(Transfer::default()), Ok(100.0), "Transfer_Power_Out");
+    assert_eq!(devices.ore_offboard(Profile::COMPILED.ore_offboard), Ok(15.0), "× Transfer_Ore_OffBoard 5.0");
     // The order matters: (3e38 × 2) overflows before × 0.5 could bring it back.
     let big = OreDevice { provider_key: 0, coefficient: 2.0, multiplier: 0.5 };
     assert!(matches!(big.value(3.0e38), Err(NonFinite { at: "provider_current × coefficient", .. })));
@@ -219,7 +219,7 @@ fn device_value_is_provider_times_coefficient_then_multiplier() {
     assert_eq!(missing.sum(), Ok(3.0));
     assert!(d.value(f32::NAN).is_err());
     assert!(d.value(1.0e-40).is_err(), "subnormal input rejected");
-    assert!(OreDevices::default().ore_offboard(Transfer { ore_offboard: f32::INFINITY, power_out: 1.0 }).is_err());
+    assert!(OreDevices::default().ore_offboard(f32::INFINITY).is_err());
 }
 
 #[test]
@@ -419,11 +419,45 @@ fn a_digging_mine_writes_its_total_over_what_it_holds_so_a_draw_comes_back() {
 
 // ---------------------------------------------------------------- the HUD's bars
 
-fn bars(objects: &[(i32, u32, f32, bool)]) -> std::collections::BTreeMap<i32, iron3d_core::ClanEconomy> {
-    let mut board = std::collections::BTreeMap::new();
+/// Profiles as `behpsp.res` would give them: `(profile, variable, value)`.
+fn profiles(values: &[(&str, &str, f64)]) -> EconomyProfiles {
+    let mut data = iron3d_core::BehaviourProfiles::default();
+    for (profile, variable, value) in values {
+        data.profiles.entry((*profile).into()).or_default().insert((*variable).into(), *value);
+    }
+    EconomyProfiles::from_data(&data)
+}
+
+/// The shipped `behpsp.res`'s power figures (openparkan `docs/23-economy.md`, measured).
+fn original() -> EconomyProfiles {
+    profiles(&[
+        ("prof_generator", "Transfer_Power_Out", 10.0),
+        ("prof_bunker", "Transfer_Power_Out", 0.07),
+        ("prof_mine", "Use_Power", 1.0),
+        ("prof_mine", "Transfer_Ore_OffBoard", 1.0),
+    ])
+}
+
+fn bars_by(profiles: &EconomyProfiles, objects: &[(i32, u32, f32, bool)]) -> BTreeMap<i32, iron3d_core::ClanEconomy> {
+    let mut board = BTreeMap::new();
     let holdings = objects.iter().map(|&(clan, class, ore, digging)| bars::Holding { clan, class, ore, digging });
-    bars::fill(&mut board, holdings);
+    bars::fill(&mut board, profiles, holdings);
     board
+}
+
+fn bars(objects: &[(i32, u32, f32, bool)]) -> BTreeMap<i32, iron3d_core::ClanEconomy> {
+    bars_by(&original(), objects)
+}
+
+#[test]
+fn the_bars_follow_the_profiles_the_data_gives() {
+    let base =
+        [(1, UnitClass::GENERATOR, 0.0, false), (1, UnitClass::MINE, 0.0, true), (2, UnitClass::GENERATOR, 0.0, false)];
+    assert_eq!(bars(&base)[&1].energy_percent, 45, "(10 - 1.01) / 20");
+    let changed = profiles(&[("prof_generator", "Transfer_Power_Out", 30.0), ("prof_mine", "Use_Power", 6.0)]);
+    assert_eq!(bars_by(&changed, &base)[&1].energy_percent, 40, "(30 - 6.01) / 60: the file, not a constant");
+    let compiled = bars_by(&EconomyProfiles::default(), &base);
+    assert_eq!(compiled[&1].energy_percent, 50, "no behpsp.res: the compiled 100 out, no Use_Power");
 }
 
 #[test]

@@ -64,6 +64,9 @@ pub struct Prepared {
     /// The data's layers (names and content fingerprints), published as
     /// `iron3d_core::DataLayers` at registration; `None` publishes none.
     pub layers: Option<iron3d_core::DataLayers>,
+    /// The data's behaviour profiles (`behpsp.res`), published as
+    /// `iron3d_core::BehaviourProfiles` at registration.
+    pub profiles: Option<iron3d_core::BehaviourProfiles>,
     /// The data's rules file, published as `iron3d_core::GameRules` at registration;
     /// `None` publishes none (the subsystems keep the rules they have).
     pub rules: Option<iron3d_core::GameRules>,

@@ -286,6 +286,7 @@ impl MissionBackend for GameMissionBackend {
                 prepared.script_files = Some(Arc::new(GameScriptFiles(Arc::clone(&self.game))));
                 prepared.layers = Some(data_layers(&self.game)?);
                 prepared.rules = Some(crate::rules::game_rules(&self.game)?);
+                prepared.profiles = Some(crate::profiles::read(&self.game)?);
                 prepared.mission_file = Some(self.context(mission)?);
                 Ok(())
             }

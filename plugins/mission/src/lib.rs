@@ -13,6 +13,7 @@ mod difficulty;
 mod game_backend;
 mod objects;
 mod phases;
+mod profiles;
 mod progress;
 mod rules;
 mod spawn;
@@ -33,7 +34,7 @@ pub use start::{LoadedMission, MissionRequest, StartMission, load_headless};
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, MissionLoadPhase};
+use iron3d_core::{AppState, Hashing, MissionLoadPhase, StateApp};
 
 /// Test and developer hook: make the named phase fail with an injected error.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +43,9 @@ pub struct LoadFault(pub Option<MissionLoadPhase>);
 /// Installs the loading state machine (needs `iron3d_core::CorePlugin`).
 #[derive(Debug, Default)]
 pub struct MissionPlugin;
+
+/// Why how an object was placed is saved but not hashed.
+const PLACED: &str = "how the object was placed or built, to make it again on load";
 
 impl Plugin for MissionPlugin {
     fn build(&self, app: &mut App) {
@@ -56,6 +60,8 @@ impl Plugin for MissionPlugin {
             .register_type::<LoadError>()
             .register_type::<MissionObject>()
             .register_type::<PlacedRecord>()
+            .save_component::<MissionObject>("mission.object", Hashing::Not(PLACED))
+            .save_component::<PlacedRecord>("mission.record", Hashing::Not(PLACED))
             .register_type::<Pending>()
             .register_type::<Registered>()
             .register_type::<LoadedMission>()

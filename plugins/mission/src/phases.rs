@@ -274,10 +274,12 @@ fn publish_geography(world: &mut World) {
     let mut prepared = world.resource_mut::<Prepared>();
     let clans = std::mem::take(&mut prepared.clans);
     let (files, layers) = (prepared.script_files.take(), prepared.layers.take());
+    let profiles = prepared.profiles.take().unwrap_or_default();
     if let Some(rules) = prepared.rules.take() {
         tracing::info!(target: "mission", "rules: {}", rules.source);
         world.insert_resource(rules);
     }
+    world.insert_resource(profiles);
     match files {
         Some(files) => world.insert_resource(MissionClans { clans, files }),
         None => {

@@ -337,3 +337,28 @@ fn a_mods_mission_is_listed_loads_and_publishes_the_layers() {
     assert_eq!(*published, crate::data_layers(&game).unwrap());
     let _ = std::fs::remove_dir_all(m);
 }
+
+/// `behpsp.res` (gameplay.md §3.1): each member's variables by name, the value the
+/// first of the four words after the name; a tree without the archive gives none, and
+/// a member that does not parse refuses the load naming the archive and the member.
+#[test]
+fn behaviour_profiles_are_read_from_behpsp_res() {
+    use iron3d_formats::nres::NresWriter;
+    let demo = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo"));
+    let game = iron3d_vfs::GameDir::open(demo, iron3d_formats::ReadOptions::compatible()).unwrap();
+    let profiles = crate::profiles::read(&game).unwrap();
+    assert_eq!(profiles.value("prof_generator", "Transfer_Power_Out"), Some(10.0));
+    assert_eq!(profiles.value("prof_bunker", "Transfer_Power_Out"), Some(f64::from(0.07f32)));
+    assert_eq!(profiles.value("prof_plant", "Use_Power"), Some(4.0));
+    let root = std::env::temp_dir().join(format!("iron3d-mission-profiles-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let open = || iron3d_vfs::GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap();
+    assert_eq!(crate::profiles::read(&open()).unwrap(), iron3d_core::BehaviourProfiles::default(), "no archive");
+    let mut w = NresWriter::new();
+    w.add(0, [0; 3], b"prof_mine.var", vec![1, 0, 0, 0, 4]).unwrap();
+    std::fs::write(root.join("BEHPSP.RES"), w.to_bytes().unwrap()).unwrap();
+    let e = crate::profiles::read(&open()).unwrap_err().to_string();
+    assert!(e.contains("behpsp.res") && e.contains("prof_mine.var"), "{e}");
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -13,13 +13,15 @@
 //! * **Minds** ([`minds`], the original's): a build without a free mind is refused.
 //! * **Production**: `Order::Build(scheme)` on a production building
 //!   (`production.producers`) queues a robot; each producer builds one at a time, in
-//!   order. A build starts when the scheme is allowed, the clan's power (the economy's
-//!   clan summary) minus what its other running builds hold covers the robot's power
-//!   (otherwise it waits), and its ore is paid from the clan's stores (lowest
-//!   `OriginalObjectId` first). Cost: with a research tree the sum of the parts'
-//!   `BuildOreCost`, 5 s (the original's); without one class cost + component costs
-//!   (the project's). When its time is
-//!   up the robot goes through the mission's resolution, construction and registration
+//!   order. A build starts when the scheme is allowed and its ore is paid from the
+//!   clan's stores (lowest `OriginalObjectId` first: the project's, until the ore
+//!   pull). Cost: with a research tree the sum of the parts' `BuildOreCost` and
+//!   `BuildEnergyCost`, 5 s (the original's); without one class cost + component costs
+//!   (the project's). It has a time and a power budget: the power is collected at the
+//!   factory's efficiency × its profile's `Use_Power` per second (the original's,
+//!   `iron3d_economy::work_rate`), and research likewise collects its
+//!   `ResearchEnergyCost` at the centre's. When both budgets are full
+//!   the robot goes through the mission's resolution, construction and registration
 //!   ([`iron3d_mission::spawn_object`]) with the next id past the mission's, the
 //!   producer's clan, beside the producer on free walkable ground; a failure spawns
 //!   nothing and refunds the ore.
@@ -30,8 +32,8 @@
 //! * Every step runs in `ProductionPhase::Orders` of `SimSystems::Production` (after
 //!   SuperAI and the economy's mining, before Behavior),
 //!   producers and clans in id order; events are `GameMessageKind::Production`
-//!   (`produced`, `researched`, `rejected`); the state joins the state hash
-//!   ([`hash_into`]).
+//!   (`produced`, `researched`, `rejected`); the state is saved and joins the state
+//!   hash (`iron3d_core::StateApp`).
 
 mod check;
 pub mod minds;
@@ -49,9 +51,13 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BuildOptions, Fnv1a, GameRules, MindBoard, MissionLoadPhase, MissionStart, ProductionPhase, ResearchBoard,
+    AppState, BuildOptions, GameRules, Hashing, MindBoard, MissionLoadPhase, MissionStart, ProductionPhase,
+    ResearchBoard, StateApp,
 };
 use std::sync::Arc;
+
+/// Why a board is not hashed.
+const BOARD: &str = "published from production's state after every tick";
 
 /// Installs production and research (needs `iron3d_core::CorePlugin`; the mission
 /// plugin for anything to build).
@@ -63,6 +69,14 @@ impl Plugin for ProductionPlugin {
         let rules = iron3d_rules::Rules::shipped().map(Arc::new).map_err(|e| e.to_string());
         app.insert_resource(ProductionRules(rules))
             .register_type::<Production>()
+            .save_resource::<Production>("production.state", Hashing::By("production"))
+            .save_resource::<ResearchBoard>("production.research_board", Hashing::Not(BOARD))
+            .save_resource::<MindBoard>("production.mind_board", Hashing::Not(BOARD))
+            .hash_state("production", |world, _, h| {
+                if let Some(p) = world.get_resource::<Production>() {
+                    p.hash_into(h);
+                }
+            })
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .add_systems(OnEnter(AppState::InGame), (step::setup, options::publish).chain().in_set(MissionStart::Clans))
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
@@ -100,13 +114,6 @@ pub fn board_entry(r: &ClanResearch) -> Option<(Vec<u32>, bool)> {
     let tree = r.tree.as_ref()?;
     let startable = (0..tree.nodes.len() as u32).filter(|&i| tree.refusal(i).is_none()).collect();
     Some((startable, r.active.is_some() || !r.waiting.is_empty()))
-}
-
-/// Feeds the production state to `h` (the simulation's state hash).
-pub fn hash_into(world: &World, h: &mut Fnv1a) {
-    if let Some(p) = world.get_resource::<Production>() {
-        p.hash_into(h);
-    }
 }
 
 #[cfg(test)]

@@ -14,20 +14,32 @@ pub struct Job {
     pub what: SchemeRef,
     /// Milliseconds worked so far (one tick each tick, from the tick it started).
     pub elapsed_ms: u32,
-    /// Milliseconds it takes.
+    /// Milliseconds it takes (its time budget).
     pub total_ms: u32,
-    /// Power it holds while it runs.
+    /// Its power budget.
     pub power: f32,
+    /// Power collected so far.
+    pub power_got: f32,
     /// Ore taken, `(holder id, amount)`: refunded when the job fails.
     pub paid: Vec<(u32, f32)>,
 }
 
 impl Job {
+    /// Works one tick at a building collecting `rate` power per second: the time budget
+    /// grows by the tick, the power budget by `rate × dt` (openparkan
+    /// `docs/23-economy.md`, read: `KPD × Use_Power × dt`; a building without a
+    /// `Use_Power` collects it at once: the project's). Whether both budgets are full.
+    pub fn work(&mut self, rate: f32) -> bool {
+        self.elapsed_ms = self.elapsed_ms.saturating_add(iron3d_core::TICK_MS);
+        self.power_got =
+            if rate > 0.0 { (self.power_got + rate * iron3d_core::TICK_SECONDS).min(self.power) } else { self.power };
+        self.elapsed_ms >= self.total_ms && self.power_got >= self.power
+    }
+
     /// Feeds the job to the state hash.
     fn hash(&self, h: &mut Fnv1a) {
-        [self.what.0 as u32, (self.what.0 >> 32) as u32, self.elapsed_ms, self.total_ms, self.power.to_bits()]
-            .into_iter()
-            .for_each(|w| h.word(w));
+        let words = [self.what.0 as u32, (self.what.0 >> 32) as u32, self.elapsed_ms, self.total_ms];
+        words.into_iter().chain([self.power.to_bits(), self.power_got.to_bits()]).for_each(|w| h.word(w));
         for (id, amount) in &self.paid {
             h.word(*id);
             h.word(amount.to_bits());
@@ -71,7 +83,7 @@ pub struct Scheme {
     pub radius: f32,
     /// Ore, power and seconds (the rules file: class + components).
     pub ore: f32,
-    /// Power held while building.
+    /// Power budget.
     pub power: f32,
     /// Seconds.
     pub seconds: f32,
@@ -93,15 +105,6 @@ pub struct Production {
 }
 
 impl Production {
-    /// Power held by the running builds of `clan` (producers by id, `owner` of each).
-    pub fn power_held(&self, owners: &BTreeMap<u32, i32>, clan: i32) -> f32 {
-        self.producers
-            .iter()
-            .filter(|(id, _)| owners.get(id) == Some(&clan))
-            .filter_map(|(_, q)| q.active.as_ref())
-            .fold(0.0, |s, j| s + j.power)
-    }
-
     /// Feeds the production state (next id, queues, jobs, research states) to `h`.
     pub fn hash_into(&self, h: &mut Fnv1a) {
         h.word(self.next_id);

@@ -9,7 +9,7 @@ use bevy_ecs::prelude::*;
 use iron3d_core::{
     ClanSetup, CollisionProxy, CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, MissionClans,
     ModelBounds, Order, OriginalObjectId, Owner, ProductionEvent, PropertyBag, SchemeNames, SchemeRef, ScriptFiles,
-    SimObject, SimTransform, TICK_MS, UnitClass,
+    SimObject, SimTransform, UnitClass,
 };
 use iron3d_mission::{ObjectExtras, PlacedRecord, PreparedObject, resolve_object, spawn_object};
 use iron3d_rules::Rules;
@@ -229,16 +229,18 @@ fn research_seconds(world: &World, institute: u32) -> f32 {
 }
 
 /// Why the research of `node` at `institute` for `clan` cannot start; on success it
-/// is paid and active. It costs the item's `ResearchOreCost` and takes the centre's
-/// research time (the original's numbers; paid at the start and the energy not drawn:
-/// the project's until the economy's power budget exists).
+/// is paid and active. It costs the item's `ResearchOreCost`, its `ResearchEnergyCost`
+/// is its power budget (collected at the centre's work rate) and the centre's research
+/// time its time budget (the original's numbers; the ore paid at the start: the
+/// project's until the ore pull).
 fn start_research(world: &mut World, clan: i32, node: u32, institute: u32) -> Result<Job, String> {
-    let ore = {
+    let (ore, power) = {
         let t = tree(world, clan)?;
         if let Some(why) = t.refusal(node) {
             return Err(why);
         }
-        t.nodes[node as usize].research_ore
+        let n = &t.nodes[node as usize];
+        (n.research_ore, n.research_energy)
     };
     let seconds =
         research_seconds(world, institute) * difficulty_time(world, clan, iron3d_rules::DifficultyRules::research_time);
@@ -247,7 +249,7 @@ fn start_research(world: &mut World, clan: i32, node: u32, institute: u32) -> Re
     if let Some(n) = p.clans.get_mut(&clan).and_then(|c| c.tree.as_mut()).and_then(|t| t.nodes.get_mut(node as usize)) {
         n.active = true;
     }
-    Ok(Job { what: SchemeRef(u64::from(node)), elapsed_ms: 0, total_ms: millis(seconds), power: 0.0, paid })
+    Ok(Job { what: SchemeRef(u64::from(node)), elapsed_ms: 0, total_ms: millis(seconds), power, power_got: 0.0, paid })
 }
 
 fn step_research(world: &mut World) {
@@ -275,12 +277,13 @@ fn step_research(world: &mut World) {
                 Err(e) => report(world, ProductionEvent::Rejected, vec![institute], format!("research {node}: {e}")),
             }
         }
+        let Some(centre) = world.resource::<Production>().clans[&clan].active.as_ref().map(|a| a.1) else { continue };
+        let rate = iron3d_economy::work_rate(world, centre);
         let done = {
             let mut p = world.resource_mut::<Production>();
             let Some(c) = p.clans.get_mut(&clan) else { continue };
             let Some((job, institute)) = c.active.as_mut() else { continue };
-            job.elapsed_ms = job.elapsed_ms.saturating_add(TICK_MS);
-            if job.elapsed_ms < job.total_ms {
+            if !job.work(rate) {
                 continue;
             }
             let (node, institute) = (job.what.0 as u32, *institute);
@@ -324,10 +327,11 @@ pub(crate) fn producer_clans(world: &World) -> BTreeMap<u32, i32> {
 /// A paid robot's build time at a factory (seconds; read).
 const BUILD_SECONDS: f32 = 5.0;
 
-/// Starts the head of `producer`'s queue when it can: `Ok(true)` started, `Ok(false)`
-/// waits for power, `Err` refused (the head is dropped). With a research tree the
-/// clan's tree prices the robot (the sum of its parts' `BuildOreCost`, 5 s: the
-/// original's); without one the rules file's cost stands (the project's).
+/// Starts the head of `producer`'s queue: `Ok(true)` started, `Ok(false)` nothing
+/// waits, `Err` refused (the head is dropped). With a research tree the clan's tree
+/// prices the robot (the sum of its parts' `BuildOreCost` and `BuildEnergyCost`, 5 s:
+/// the original's); without one the rules file's cost stands (the project's). The
+/// power is a budget the factory collects while it builds ([`Job::work`]).
 fn start_build(
     world: &mut World,
     rules: &Rules,
@@ -343,14 +347,11 @@ fn start_build(
     if let Some((key, path)) = tree.and_then(|t| t.locked_component(&s.components).map(|k| (k, t.path.clone()))) {
         return Err(format!("{}: component {key} is not researched or not in the tree ({path})", s.name));
     }
-    let (ore, seconds) =
-        tree.and_then(|t| t.build_price(&s.components)).map_or((s.ore, s.seconds), |(ore, _)| (ore, BUILD_SECONDS));
+    let (ore, power, seconds) = tree
+        .and_then(|t| t.build_price(&s.components))
+        .map_or((s.ore, s.power, s.seconds), |(ore, energy)| (ore, energy, BUILD_SECONDS));
     if let Some(&(minds, 0)) = crate::minds::board(world, owners).get(&clan) {
         return Err(format!("{}: no free mind (the clan has {minds})", s.name));
-    }
-    let (_, power) = iron3d_economy::clan_summary(world, clan as u32);
-    if power - world.resource::<Production>().power_held(owners, clan) < s.power {
-        return Ok(false);
     }
     let paid =
         iron3d_economy::withdraw_ore(world, clan, ore).ok_or(format!("{}: insufficient ore: needs {ore}", s.name))?;
@@ -358,7 +359,7 @@ fn start_build(
     let mut p = world.resource_mut::<Production>();
     if let Some(q) = p.producers.get_mut(&producer) {
         q.waiting.remove(0);
-        q.active = Some(Job { what: head, elapsed_ms: 0, total_ms: millis(seconds), power: s.power, paid });
+        q.active = Some(Job { what: head, elapsed_ms: 0, total_ms: millis(seconds), power, power_got: 0.0, paid });
     }
     Ok(true)
 }
@@ -392,12 +393,12 @@ fn step_builds(world: &mut World) {
                 }
             }
         }
+        let rate = iron3d_economy::work_rate(world, producer);
         let finished = {
             let mut p = world.resource_mut::<Production>();
             let Some(q) = p.producers.get_mut(&producer) else { continue };
             let Some(job) = q.active.as_mut() else { continue };
-            job.elapsed_ms = job.elapsed_ms.saturating_add(TICK_MS);
-            if job.elapsed_ms < job.total_ms {
+            if !job.work(rate) {
                 continue;
             }
             q.active.take()

@@ -78,3 +78,20 @@ fn a_relation_naming_a_missing_node_is_refused() {
     let err = ResearchTree::parse("bad.trf", &bytes).unwrap_err();
     assert!(err.contains("trf_relation") && err.contains("node 77"), "{err}");
 }
+
+/// A job ends when its time and its power budgets are both full: power grows by the
+/// building's rate × 64 ms a tick (openparkan `docs/23-economy.md`, read), so a budget
+/// of 10 at 4 per second takes 40 ticks though the time budget is 1 s; without a rate
+/// the power is there at once (the project's).
+#[test]
+fn a_job_needs_its_time_and_its_power_budgets() {
+    let job = || crate::state::Job { total_ms: 1000, power: 10.0, ..Default::default() };
+    let mut slow = job();
+    let ticks = (1..100).find(|_| slow.work(4.0)).unwrap();
+    assert_eq!(ticks, 40, "10 / (4 × 0.064) = 39.06 ticks, so the 40th fills it");
+    assert_eq!(slow.power_got, 10.0, "never more than the budget");
+    let mut fast = job();
+    assert_eq!((1..100).find(|_| fast.work(1000.0)).unwrap(), 16, "the time budget: 1000 / 64 ms");
+    let mut unpowered = job();
+    assert_eq!((1..100).find(|_| unpowered.work(0.0)).unwrap(), 16);
+}

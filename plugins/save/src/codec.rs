@@ -115,19 +115,16 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The bytes not read yet.
+    pub fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.at..]
+    }
+
     pub fn take(&mut self, n: usize) -> Result<&'a [u8], FormatError> {
         self.has(n)?;
         let out = &self.bytes[self.at..self.at + n];
         self.at += n;
         Ok(out)
-    }
-
-    /// A reader of the next `n` bytes alone (its offsets stay those of the whole).
-    pub fn part(&mut self, n: usize) -> Result<Self, FormatError> {
-        self.has(n)?;
-        let part = Self { bytes: &self.bytes[..self.at + n], ..self.clone() };
-        self.at += n;
-        Ok(part)
     }
 
     fn array<const N: usize>(&mut self) -> Result<[u8; N], FormatError> {

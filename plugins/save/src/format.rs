@@ -15,8 +15,9 @@ use std::io::Read;
 /// `Snapshot`, written through serde derives; 4: a hosted game's seats, chunk `seat`;
 /// 5: the objects chunk in columns, one per saved component; 6: the original's clan
 /// relations and types, the clans' minds and the research tree's items in the
-/// snapshot; 7: animals' migration, the clans' pastures and each object's last hit).
-pub const FORMAT_VERSION: u16 = 7;
+/// snapshot; 7: animals' migration, the clans' pastures and each object's last hit; 8:
+/// the snapshot's parts named by the tags the crates declare, `iron3d_core::SimState`).
+pub const FORMAT_VERSION: u16 = 8;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -322,10 +323,12 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// and research rules (relations read as war or peace, no minds, the research tree
 /// misread); the record reader leaves them out and the save is re-simulated under
 /// the current rules, as a version-2 save is. Version 6 → 7 likewise: its snapshot
-/// has no animals' migration, and animals did not graze.
+/// has no animals' migration, and animals did not graze. Version 7 → 8 likewise: its
+/// snapshot lists its parts by position, not by the tags the crates declare, and its
+/// state hashes were computed differently.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=6 | FORMAT_VERSION => Ok(()),
+        1..=7 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

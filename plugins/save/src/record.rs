@@ -218,13 +218,14 @@ impl Record {
         };
         let h = container.header;
         let snapshot = match h.format_version {
-            // Its snapshot went through reflection (2) or holds the older rules' state
-            // (3 to 6): re-simulated instead (`format::migrate`).
-            2..=6 => None,
+            // Its snapshot went through reflection (2), holds the older rules' state
+            // (3 to 6) or lists its parts by position (7): re-simulated instead
+            // (`format::migrate`).
+            2..=7 => None,
             _ => Snapshot::from_chunks(&container.chunks, bytes.len())?,
         };
         if let Some(s) = &snapshot {
-            s.parse()?;
+            s.check_layout()?;
         }
         if kind == FileKind::Save && h.format_version >= crate::format::FORMAT_VERSION && snapshot.is_none() {
             return Err(FormatError {

@@ -342,11 +342,11 @@ fn continues_exactly(
 }
 
 /// A version-1 save (no snapshot) still loads: it is re-simulated to its tick (and so
-/// are saves of versions 3 to 6, whose snapshots hold the older rules' state)
+/// are saves of versions 3 to 7, whose snapshots hold older state)
 /// (`migrate_v1`) and goes on exactly; so does a version-2 save, whose reflected
 /// snapshot (layout 1) is left out; a current save without its snapshot is refused.
 #[test]
-fn version_1_to_6_saves_are_migrated_by_re_simulation() {
+fn version_1_to_7_saves_are_migrated_by_re_simulation() {
     let game = demo_game();
     let mut straight = app();
     iron3d_mission::load_headless(&mut straight, &game, "single.01").unwrap();
@@ -360,7 +360,7 @@ fn version_1_to_6_saves_are_migrated_by_re_simulation() {
     let record = Record::decode(&v1, FileKind::Save).unwrap();
     assert!(record.snapshot.is_none());
     continues_exactly(&game, &record, &orders, &reference, 120);
-    for version in 2..=6 {
+    for version in 2..=7 {
         let record = Record::decode(&in_version(&saved, version), FileKind::Save).unwrap();
         assert!(record.snapshot.is_none(), "a version-{version} snapshot is re-simulated, not read");
         continues_exactly(&game, &record, &orders, &reference, 120);
@@ -502,11 +502,13 @@ fn a_save_after_a_robot_was_built_continues_exactly() {
     continues_exactly(&game, &record, &orders, &reference, at + 60);
 }
 
-/// Four objects spawned out of id order (unit 7 named), unit 3 at `unit_3`.
+/// Four objects spawned out of id order (unit 7 named), unit 3 at `unit_3`, in a world
+/// with the simulation's state registry.
 fn odd_world(unit_3: SimTransform) -> World {
     use iron3d_sim::testing::{spawn_building, spawn_unit};
     let mut world = World::new();
     world.init_resource::<iron3d_core::ObjectTable>();
+    world.insert_resource(app().world_mut().remove_resource::<iron3d_core::SimState>().unwrap());
     let seven = spawn_unit(&mut world, 7, 1, [10.0, 20.0], 0.5, 1.0);
     world.entity_mut(seven).insert(Name::new("seven"));
     let three = spawn_unit(&mut world, 3, 2, [0.0, 0.0], 0.0, 1.0);
@@ -516,7 +518,7 @@ fn odd_world(unit_3: SimTransform) -> World {
     world
 }
 
-/// The objects' columns (layout 3) keep every float's bits (a NaN's payload, -0.0, a
+/// The objects' columns (layout 4) keep every float's bits (a NaN's payload, -0.0, a
 /// subnormal) and which object lacks which part: a snapshot written to a file, read and
 /// laid over a world whose objects differ (a part more, a part less, other values)
 /// captures again to the same bytes.
@@ -564,4 +566,54 @@ fn object_columns_keep_exact_float_bits_and_missing_parts() {
     let health = restored[3].2.unwrap();
     assert_eq!((health.hp.to_bits(), health.max.to_bits()), ((-0.0f32).to_bits(), 0x7f80_0001));
     assert_eq!(Snapshot::capture(&other).unwrap(), saved, "the restored world captures the same bytes");
+}
+
+/// Every saved type is hashed or says why not: each hasher the registry names exists,
+/// and taking a hashed component off an object that has it, or a hashed resource out
+/// of the world, changes the state hash (the hash reads what the save keeps).
+#[test]
+fn every_saved_type_is_hashed_or_says_why_not() {
+    use iron3d_core::{Hashing, SimState};
+    let game = demo_game();
+    let mut app = app();
+    iron3d_mission::load_headless(&mut app, &game, "single.01").unwrap();
+    let orders = battle_orders(&mut app, 2);
+    run_to(&mut app, &orders, 120);
+    let world = app.world_mut();
+    let mut q = world.query_filtered::<Entity, bevy_ecs::query::With<iron3d_core::SimObject>>();
+    let entities: Vec<Entity> = q.iter(world).collect();
+    let state = world.resource::<SimState>();
+    let check = |hashing: Hashing, tag: &str| match hashing {
+        Hashing::By(name) => assert!(state.hashers().contains_key(name), "{tag}: no hasher {name}"),
+        Hashing::Not(why) => assert!(!why.is_empty(), "{tag} says why it is not hashed"),
+        Hashing::Bytes => {}
+    };
+    state.components().iter().for_each(|c| check(c.hashing, c.tag));
+    state.resources().iter().for_each(|r| check(r.hashing, r.tag));
+    let components: Vec<_> = state
+        .components()
+        .iter()
+        .filter(|c| !matches!(c.hashing, Hashing::Not(_)))
+        .map(|c| (c.tag, c.write, c.read, c.put))
+        .collect();
+    let resources: Vec<_> =
+        state.resources().iter().filter(|r| !matches!(r.hashing, Hashing::Not(_))).map(|r| (r.tag, r.remove)).collect();
+    let mut absent = Vec::new();
+    for (tag, write, read, put) in components {
+        let mut masks = vec![0; entities.len()];
+        write(world, &entities, 1, &mut masks, &mut Vec::new()).unwrap();
+        let Some(k) = masks.iter().position(|m| *m == 1) else {
+            absent.push(tag);
+            continue;
+        };
+        let before = iron3d_sim::state_hash(world);
+        put(world, &[(entities[k], false)], read(&[], 0).unwrap());
+        assert_ne!(iron3d_sim::state_hash(world), before, "taking {tag} off an object changes the hash");
+    }
+    for (tag, remove) in resources {
+        let before = iron3d_sim::state_hash(world);
+        remove(world);
+        assert_ne!(iron3d_sim::state_hash(world), before, "taking {tag} out changes the hash");
+    }
+    assert!(absent.len() <= 3, "the battle exercises the hashed components but {absent:?}");
 }

@@ -18,7 +18,7 @@ use bevy_ecs::prelude::*;
 use bevy_state::app::StatesPlugin;
 use bevy_state::prelude::*;
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
-use iron3d_core::{AppState, CorePlugin, Pause, TICK_MS};
+use iron3d_core::{AppState, CorePlugin, Hashing, Pause, StateApp, TICK_MS};
 use std::time::Duration;
 
 /// The simulation subsystems and their bookkeeping (needs `CorePlugin`, `StatesPlugin`
@@ -51,6 +51,8 @@ impl Plugin for SimRecordPlugin {
             .init_resource::<StateHash>()
             .init_resource::<EventLog>()
             .register_type::<StateHash>()
+            .save_resource::<EventLog>("sim.events", Hashing::Not("what happened, not what happens next"))
+            .save_resource::<StateHash>("sim.hashes", Hashing::Not("the hashes themselves"))
             .add_systems(OnEnter(AppState::Loading), reset)
             .add_systems(FixedPostUpdate, (events::record, hash::record).chain().run_if(in_state(Pause::Running)));
     }

@@ -1083,9 +1083,18 @@ mod production {
             .map(|p| t.nodes[t.node_named(p).unwrap() as usize].research_ore)
             .collect();
         assert_eq!(ore(&mut app, PLAYER), before - costs[0]);
-        run(&mut app, 3 * 32);
+        // Each item's time budget (2 s) and its ResearchEnergyCost collected at the
+        // centre's efficiency × Use_Power a second: whichever fills last.
+        let institute = building(&mut app, INSTITUTE);
+        let rate = iron3d_economy::work_rate(app.world(), institute);
+        let ticks = |p: &str| {
+            let energy = t.nodes[t.node_named(p).unwrap() as usize].research_energy;
+            32u32.max(libm::ceilf(energy / (rate * TICK_SECONDS)) as u32)
+        };
+        let needed: u32 = ["r_ch_02", "r_tu_02", "r_we_02"].iter().map(|p| ticks(p)).sum();
+        run(&mut app, needed + 3);
         let done: Vec<String> = events(&app, EventKind::Researched).into_iter().map(|e| e.2).collect();
-        assert_eq!(done, ["clan=1 node=1 CH2", "clan=1 node=4 TU2", "clan=1 node=7 WE2"]);
+        assert_eq!(done, ["clan=1 node=1 CH2", "clan=1 node=4 TU2", "clan=1 node=7 WE2"], "rate {rate}");
         let tree = tree(&app);
         assert_eq!(tree.nodes[2].state & 1, 1, "the unlock is available");
         assert!(tree.refusal(2).is_none(), "and its prerequisite is researched");
@@ -1097,26 +1106,24 @@ mod production {
     }
 
     #[test]
-    fn a_build_waits_while_the_clans_power_is_held_by_another() {
+    fn a_build_collects_its_power_budget_at_the_factorys_rate() {
         let mut app = tutorial();
-        let (plant, hangar) = (building(&mut app, PLANT), building(&mut app, 0x8000_0040));
+        let plant = building(&mut app, PLANT);
         let power = iron3d_economy::clan_summary(app.world_mut(), PLAYER as u32).1;
-        assert_eq!(power, 100.0, "one generator: Transfer_Power_Out");
-        // A scout holds 40 + 10 + 10 + 20 = 80 power while it is built: two do not fit.
+        assert!((power - 10.21).abs() < 1e-4, "behpsp.res: a generator's 10 and three bunkers' 0.07: {power}");
+        let rate = iron3d_economy::work_rate(app.world(), plant);
+        let use_power = iron3d_economy::efficiency(app.world(), plant) * 4.0;
+        assert_eq!(rate, use_power, "the factory's efficiency × prof_plant's Use_Power 4");
         build(&mut app, plant, SCOUT);
-        build(&mut app, hangar, SCOUT);
-        run(&mut app, 2);
-        let p = app.world().resource::<iron3d_production::Production>();
-        assert!(p.producers[&plant].active.is_some(), "the lower id starts first");
-        assert!(p.producers[&hangar].active.is_none() && p.producers[&hangar].waiting.len() == 1, "waits, kept");
-        run(&mut app, 600);
-        let produced: Vec<(u32, u32)> = events(&app, EventKind::Produced).iter().map(|e| (e.0, e.1[0])).collect();
-        assert_eq!(produced.len(), 2);
-        assert_eq!((produced[0].1, produced[1].1), (plant, hangar));
-        // Producers run in id order: the plant's finished build frees its power in time
-        // for the hangar to start in the same tick.
-        let build_ticks = 5_000u32.div_ceil(TICK_MS) - 1;
-        assert_eq!(produced[1].0 - produced[0].0, build_ticks, "the second starts when the first's power is free");
+        run(&mut app, 1);
+        let started = app.world().resource::<GameClock>().tick;
+        let job = app.world().resource::<iron3d_production::Production>().producers[&plant].active.clone().unwrap();
+        assert!(job.power > 0.0, "the scout's parts' BuildEnergyCost");
+        let needed = 5_000u32.div_ceil(TICK_MS).max(libm::ceilf(job.power / (rate * TICK_SECONDS)) as u32);
+        let (tick, ids, _) = run_until(&mut app, EventKind::Produced, 4000);
+        assert_eq!(ids[0], plant);
+        let took = tick + 1 - started + job.elapsed_ms / TICK_MS;
+        assert!(took.abs_diff(needed) <= 1, "took {took} ticks, the budgets need {needed} (power {})", job.power);
     }
 
     #[test]

@@ -37,7 +37,9 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, Fnv1a, GameRules, MissionLoadPhase, Order, ProductionPhase, SchemeRef, SuperAiPhase};
+use iron3d_core::{
+    AppState, Fnv1a, GameRules, Hashing, MissionLoadPhase, Order, ProductionPhase, SchemeRef, StateApp, SuperAiPhase,
+};
 use iron3d_rules::Ai;
 use std::collections::BTreeMap;
 
@@ -128,6 +130,8 @@ impl Plugin for StrategyPlugin {
             .init_resource::<Strategy>()
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .register_type::<Strategy>()
+            .save_resource::<Strategy>("strategy.memory", Hashing::By("strategy"))
+            .hash_state("strategy", |world, _, h| hash_into(world, h))
             .add_systems(OnExit(AppState::InGame), |mut s: ResMut<Strategy>| *s = Strategy::default())
             .add_systems(FixedUpdate, (outcome::judge, ai::think).chain().in_set(SuperAiPhase::Strategy))
             .add_systems(FixedUpdate, ai::builds_done.in_set(ProductionPhase::Results));
@@ -135,8 +139,9 @@ impl Plugin for StrategyPlugin {
 }
 
 /// Feeds the strategic memory to `h` (the simulation's state hash).
-pub fn hash_into(world: &World, h: &mut Fnv1a) {
+fn hash_into(world: &World, h: &mut Fnv1a) {
     let Some(s) = world.get_resource::<Strategy>() else { return };
+    h.word(s.assigned.len() as u32);
     for (unit, order) in &s.assigned {
         let (kind, value) = order.key();
         for w in [*unit, u32::from(kind), value as u32, (value >> 32) as u32] {

@@ -57,8 +57,8 @@ use bevy_state::prelude::*;
 use host::{Effects, GameHost, WorldView, script_note};
 use iron3d_core::{
     AppState, ClanSetup, EnemyOutVictory, Fnv1a, GameClock, GameMessageKind, LogicalId, MissionClans, MissionGoals,
-    MissionLoadPhase, MissionOutcome, OriginalObjectId, Outcome, RunScriptEvent, SUPER_AI_SLOTS, SuperAiPhase,
-    SuperAiSlots,
+    MissionLoadPhase, MissionOutcome, OriginalObjectId, Outcome, RunScriptEvent, SUPER_AI_SLOTS, StateApp,
+    SuperAiPhase, SuperAiSlots,
 };
 use iron3d_formats::script::functions::{CALLBACK, callback as cb};
 use iron3d_formats::script::scr::FUNCTION_COUNT;
@@ -118,6 +118,11 @@ impl Plugin for SuperAiPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(SuperAiConfig { vm: self.vm, load: self.load, init: self.init })
             .init_resource::<SuperAis>()
+            .hash_state("superai", |world, _, h| {
+                if let Some(ais) = world.get_resource::<SuperAis>() {
+                    ais.hash_into(h);
+                }
+            })
             .init_resource::<Inbox>()
             .add_observer(forget_removed)
             .add_systems(OnEnter(AppState::Loading), reset)

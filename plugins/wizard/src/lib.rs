@@ -19,7 +19,7 @@ pub use avoid::{WizardConfig, WizardPath};
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, MissionStart, SimSystems};
+use iron3d_core::{AppState, MissionStart, SimSystems, StateApp};
 
 /// Installs Wizard in `SimSystems::Wizard`.
 #[derive(Debug, Default)]
@@ -30,6 +30,7 @@ impl Plugin for WizardPlugin {
         app.init_resource::<WizardConfig>()
             .register_type::<WizardConfig>()
             .register_type::<WizardPath>()
+            .save_component::<WizardPath>("wizard.path", iron3d_core::Hashing::Bytes)
             .add_systems(OnEnter(AppState::InGame), avoid::load.in_set(MissionStart::Config))
             .add_systems(FixedUpdate, (avoid::activate, avoid::clear, avoid::steer).chain().in_set(SimSystems::Wizard));
     }

@@ -11,7 +11,7 @@ use clap::Subcommand;
 use iron3d_core::{
     CollisionProxy, CommandQueue, Difficulty, DifficultyLevel, GameClock, Health, Kinematics, MissionClans,
     MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner, PilotInput,
-    SchemeNames, SimCommand, SimObject, SimTransform, TICK_MS,
+    SchemeNames, SimCommand, SimObject, SimTransform, TICK_MS, UnitClass,
 };
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
 use iron3d_mission::{MissionName, MissionPlugin, load_headless};
@@ -131,6 +131,9 @@ struct Object {
     radius: f32,
     state: &'static str,
     areal: i64,
+    /// A building's efficiency (KPD; buildings only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    efficiency: Option<f32>,
 }
 
 #[derive(Serialize)]
@@ -498,11 +501,14 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32, layers: Valu
         Option<&Kinematics>,
         Option<&CollisionProxy>,
         Option<&NavStatus>,
+        Option<&UnitClass>,
     ), With<SimObject>>();
     let mut objects: Vec<Object> = q
         .iter(world)
-        .map(|(id, t, kin, proxy, status)| Object {
+        .map(|(id, t, kin, proxy, status, class)| Object {
             id: id.0,
+            // A building's, filled in below.
+            efficiency: class.filter(|c| c.registers()).map(|_| 0.0),
             position: t.position,
             heading: t.heading(),
             speed: kin.map_or(0.0, |k| k.speed),
@@ -512,6 +518,9 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32, layers: Valu
         })
         .collect();
     objects.sort_by_key(|o| o.id);
+    for o in &mut objects {
+        o.efficiency = o.efficiency.map(|_| iron3d_economy::efficiency(world, o.id));
+    }
     let clans = clans(world);
     let difficulty = world.resource::<Difficulty>().level.name();
     Report { mission: mission.into(), difficulty, ticks, tick_ms: TICK_MS, hashes, objects, events, clans, layers }

@@ -664,6 +664,8 @@ fn sim_run_reports_hashes_objects_and_events_and_rejects_bad_orders() {
     assert!(ids.windows(2).all(|w| w[0] < w[1]), "sorted by id");
     let unit = objects.iter().find(|o| o["state"] != "idle").expect("a unit moves on its standing order");
     let id = unit["id"].as_u64().unwrap();
+    assert!(unit["efficiency"].is_null(), "a unit has no efficiency");
+    assert!(objects.iter().any(|o| o["efficiency"].as_f64().is_some_and(|k| k > 0.0)), "buildings give their KPD");
     // The same run again gives the same hashes; an order changes them.
     assert_eq!(run("[]").stdout, first.stdout);
     let stop = run(&format!(r#"[{{"tick": 1, "units": [{id}], "order": "stop"}}]"#));

@@ -70,10 +70,10 @@ fn var_bins() -> Result<Vec<(String, Vec<u8>)>> {
     let item = |value_type: i32, value: u32, name: &[u8], string2: &[u8]| VarItem {
         value_length: 4,
         value_type,
-        value,
+        reserved: 0,
         name: name.to_vec(),
         string2: string2.to_vec(),
-        tail: [0, 0, 0, 100],
+        values: [value, value, 0, 100],
     };
     let typed = VarBin {
         items: vec![

@@ -227,11 +227,11 @@ fn varbin_fixture() -> Vec<u8> {
     for (ty, val, name) in [(3u32, 2.5f32.to_bits(), &b"speed"[..]), (7, 9, b"odd")] {
         w(&mut o, 4);
         w(&mut o, ty);
-        w(&mut o, val);
+        w(&mut o, 0);
         w(&mut o, name.len() as u32);
         o.extend_from_slice(name);
         w(&mut o, 0);
-        for t in [1, 2, 3, 4] {
+        for t in [val, 2, 3, 4] {
             w(&mut o, t);
         }
     }
@@ -242,10 +242,11 @@ fn varbin_fixture() -> Vec<u8> {
 fn binary_variable_set() {
     let bytes = varbin_fixture();
     let v = VarBin::parse(&bytes).unwrap();
-    assert_eq!(v.items[0].typed(), VarValue::Float(2.5));
+    assert_eq!(v.items[0].typed(), VarValue::Float(2.5), "the value is the first of the four words after the name");
+    assert_eq!(v.get("speed").and_then(VarValue::number), Some(2.5));
     assert_eq!(v.items[0].name, b"speed");
     assert_eq!(v.items[1].typed(), VarValue::Opaque(7, 9));
-    assert_eq!(v.items[1].tail, [1, 2, 3, 4]);
+    assert_eq!(v.items[1].values, [9, 2, 3, 4]);
     assert_eq!(v.to_bytes().unwrap(), bytes);
     for n in 0..bytes.len() {
         assert!(VarBin::parse(&bytes[..n]).is_err(), "prefix {n}");
@@ -286,8 +287,8 @@ fn arb_package() -> impl Strategy<Value = ScrPackage> {
 proptest! {
     #[test]
     fn varbin_write_read_write_identity(items in proptest::collection::vec((any::<i32>(), any::<u32>(), proptest::collection::vec(any::<u8>(), 0..6), any::<[u32; 4]>()), 0..4)) {
-        let v = VarBin { items: items.into_iter().map(|(t, value, name, tail)| VarItem {
-            value_length: 4, value_type: t, value, name, string2: Vec::new(), tail,
+        let v = VarBin { items: items.into_iter().map(|(t, reserved, name, values)| VarItem {
+            value_length: 4, value_type: t, reserved, name, string2: Vec::new(), values,
         }).collect() };
         let bytes = v.to_bytes().unwrap();
         prop_assert_eq!(VarBin::parse(&bytes).unwrap().to_bytes().unwrap(), bytes);

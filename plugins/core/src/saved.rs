@@ -1,0 +1,127 @@
+//! The state core's types hold ([`declare`]) and core's hasher ([`hash`]): what every
+//! object carries (owner, transform, motion, animation, the player's direct control)
+//! hashed as words, for speed.
+
+use crate::state::{Hashing, StateApp};
+use crate::{
+    BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CommandQueue, Difficulty, Fnv1a, GameClock,
+    Kinematics, ManualControl, MineralLodes, MissionOutcome, ModelBounds, MotionLimits, MotionRequest, Movable,
+    NavStatus, ObjectHandle, Owner, PieceAnimation, PreviousSimTransform, ProductionParts, PropertyBag, SchemeNames,
+    SimObject, SimRandom, SimTransform, SteerIntent, SuperAiSlots, UnitClass,
+};
+use bevy_app::App;
+use bevy_ecs::prelude::*;
+
+const MADE: &str = "set from the data when the object is made, never changed";
+
+/// Declares core's saved state.
+pub(crate) fn declare(app: &mut App) {
+    let by = Hashing::By("core");
+    app.save_component::<SimObject>("core.sim_object", Hashing::Not("a marker every simulated object has"))
+        .save_component::<Movable>("core.movable", Hashing::Not(MADE))
+        .save_component::<Owner>("core.owner", by)
+        .save_component::<ObjectHandle>("core.handle", Hashing::Not("World3D's handle, allocated in id order"))
+        .save_component::<SimTransform>("core.transform", by)
+        .save_component::<PreviousSimTransform>("core.previous_transform", Hashing::Not("drawing between ticks"))
+        .save_component::<ModelBounds>("core.bounds", Hashing::Not(MADE))
+        .save_component::<PieceAnimation>("core.animation", by)
+        .save_component::<Kinematics>("core.kinematics", by)
+        .save_component::<NavStatus>("core.nav_status", by)
+        .save_component::<SteerIntent>("core.steer", by)
+        .save_component::<MotionRequest>("core.motion_request", by)
+        .save_component::<MotionLimits>("core.motion_limits", Hashing::Not(MADE))
+        .save_component::<CollisionProxy>("core.collision", Hashing::Not(MADE))
+        .save_component::<BuildingCategory>("core.building_category", Hashing::Not(MADE))
+        .save_component::<ManualControl>("core.manual", by)
+        .save_component::<UnitClass>("core.class", Hashing::Not(MADE))
+        .save_component::<ProductionParts>("core.parts", Hashing::Not(MADE))
+        .save_component::<PropertyBag>("core.properties", Hashing::Not("the mission's properties as placed"))
+        .save_resource::<GameClock>("core.clock", Hashing::Bytes)
+        .save_resource::<SimRandom>("core.random", by)
+        .save_resource::<CommandQueue>(
+            "core.commands",
+            Hashing::Not(
+                "orders waiting for their tick: their order in the queue is not state, what they change is hashed",
+            ),
+        )
+        .save_resource::<SchemeNames>("core.scheme_names", Hashing::Bytes)
+        .save_resource::<Difficulty>("core.difficulty", by)
+        .save_resource::<ClanRelations>("core.relations", Hashing::Bytes)
+        .save_resource::<SuperAiSlots>("core.superai_slots", Hashing::Bytes)
+        .save_resource::<MissionOutcome>("core.outcome", by)
+        .save_resource::<MineralLodes>("core.lodes", Hashing::Bytes)
+        .save_resource::<BuildOptions>("core.build_options", Hashing::Bytes)
+        .hash_state("core", hash);
+}
+
+type Row<'a> = (
+    &'a SimTransform,
+    Option<&'a Owner>,
+    Option<&'a Kinematics>,
+    Option<&'a NavStatus>,
+    Option<&'a PieceAnimation>,
+    Option<&'a ManualControl>,
+    Option<&'a SteerIntent>,
+    Option<&'a MotionRequest>,
+);
+
+/// Core's hasher: per object its owner, position, orientation, speed and turn rate, path
+/// state, the player's direct control, piece blends, steering and requested velocity;
+/// then the random streams, the difficulty and the recorded outcomes.
+fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
+    let f = |h: &mut Fnv1a, v: &[f32]| v.iter().for_each(|x| h.word(x.to_bits()));
+    let wide = |h: &mut Fnv1a, v: u64| [v as u32, (v >> 32) as u32].into_iter().for_each(|w| h.word(w));
+    if let Some(q) = world.try_query::<Row>() {
+        for (id, e) in objects {
+            let Ok((t, owner, kin, status, animation, manual, steer, request)) = q.get_manual(world, *e) else {
+                continue;
+            };
+            h.word(*id);
+            if let Some(o) = owner {
+                h.word(o.clan as u32);
+                h.word(o.player.map_or(u32::MAX, u32::from));
+            }
+            f(h, &t.position);
+            f(h, &t.orientation);
+            if let Some(k) = kin {
+                f(h, &[k.speed, k.turn_rate]);
+            }
+            if let Some(m) = manual {
+                wide(h, m.input.bits());
+                h.word(m.tick);
+            }
+            if let Some(s) = status {
+                h.word(s.state as u32);
+                h.word(s.areal.unwrap_or(u32::MAX));
+                h.word(s.path_revision);
+            }
+            if let Some(a) = animation {
+                a.bindings.iter().for_each(|b| h.word(b.blend.to_bits()));
+            }
+            if let Some(s) = steer {
+                h.word(u32::from(s.active) | u32::from(s.last) << 1);
+                f(h, &[s.from[0], s.from[1], s.waypoint[0], s.waypoint[1]]);
+            }
+            if let Some(r) = request {
+                f(h, &r.velocity);
+            }
+        }
+    }
+    if let Some(random) = world.get_resource::<SimRandom>() {
+        wide(h, random.shared.state);
+        for (name, stream) in &random.streams {
+            h.write(name.as_bytes());
+            wide(h, stream.state);
+        }
+    }
+    if let Some(d) = world.get_resource::<Difficulty>() {
+        h.word(d.level as u32);
+        d.ratios.iter().for_each(|r| h.word(r.to_bits()));
+    }
+    if let Some(outcome) = world.get_resource::<MissionOutcome>() {
+        h.word(outcome.records.len() as u32);
+        for (clan, o, tick) in &outcome.records {
+            [*clan, *o as u32, *tick].into_iter().for_each(|w| h.word(w));
+        }
+    }
+}
