@@ -1,6 +1,7 @@
 //! The `iron3d` binary's command line: documented options, argument checks and the game
-//! data lookup, all decided before a window opens.
+//! data lookup, all decided before a window opens; and where CI builds it.
 
+use std::path::Path;
 use std::process::Command;
 
 fn game(args: &[&str]) -> std::process::Output {
@@ -59,4 +60,25 @@ fn missing_game_data_is_named_before_a_window_opens() {
     assert_eq!(env.status.code(), Some(1));
     let text = String::from_utf8_lossy(&env.stderr);
     assert!(text.contains(&missing.display().to_string()) && text.contains("(IRON3D_DATA)"), "{text}");
+}
+
+/// CI builds in a directory of its own checkout (issue 42): `.ci/target-dir` names one
+/// per checkout path, so a copy of the scripts elsewhere builds elsewhere, and the same
+/// checkout always builds in the same place.
+#[test]
+fn each_checkout_builds_in_a_target_directory_of_its_own() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = |root: &Path| {
+        let out = Command::new(root.join(".ci/target-dir")).output().expect("the script runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    };
+    let other = std::env::temp_dir().join(format!("iron3d-checkout-{}", std::process::id()));
+    std::fs::create_dir_all(other.join(".ci")).unwrap();
+    std::fs::copy(here.join(".ci/target-dir"), other.join(".ci/target-dir")).unwrap();
+    let (mine, theirs) = (dir(here), dir(&other));
+    assert!(mine.contains("/.cache/iron3d/target-"), "{mine}");
+    assert_ne!(mine, theirs, "another checkout, another build directory");
+    assert_eq!(mine, dir(here), "the same checkout, the same one");
+    std::fs::remove_dir_all(other).unwrap();
 }

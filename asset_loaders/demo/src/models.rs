@@ -18,11 +18,13 @@ use crate::catalogue::{PROTOTYPES, Proto, Role};
 use crate::geometry::{V3, cos_approx, sin_approx};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
-use iron3d_formats::helpers::ctld::{BindingRow, FLAG_WRAP};
-use iron3d_formats::helpers::{Base, ControlPoint, Ctld, Ctpt};
+use iron3d_formats::helpers::ctld::{BindingRow, FLAG_WRAP, ItemRecord};
+use iron3d_formats::helpers::ndpr::NdprRecord;
+use iron3d_formats::helpers::{Base, ControlPoint, Ctld, Ctpt, Ndpr};
 use iron3d_formats::model::msh::{AnimKey, ModelBuilder, NodeAnimation};
 use iron3d_formats::model::wear::Wear;
 use iron3d_formats::nres::NresWriter;
+use iron3d_formats::registry::BuildCategory;
 use shapes::Geo;
 
 /// NRes type of the entries of the model archives (FourCC of the extension).
@@ -168,9 +170,37 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
         if let Some(motion) = robots::motion(stem) {
             ctld.set_motion(&motion);
         }
+        if let Role::Building(category) = proto.role {
+            ctld.items.push(ItemRecord::with_value(EFFICIENCY_CLASS, 0, efficiency(category)));
+            ctld.counts[3] = ctld.items.len() as u32;
+        }
         out.add(fourcc(b"CTLD"), [0, 0, 0], format!("{stem}.ctl").as_bytes(), ctld.to_bytes()?)?;
     }
+    if wants(".ndp")? {
+        let mut raw = [0u8; 76];
+        raw[4..8].copy_from_slice(&BUILDING_LIFE.to_le_bytes());
+        let ndp = Ndpr { records: vec![NdprRecord { raw }] };
+        out.add(fourcc(b"NDPR"), [0, 0, 0], format!("{stem}.ndp").as_bytes(), ndp.to_bytes()?)?;
+    }
     Ok(())
+}
+
+/// The component class of a building's efficiency part (openparkan `docs/23-economy.md`).
+const EFFICIENCY_CLASS: u32 = 26;
+
+/// A building node's durability in its `.ndp` (the original's shot-down parts carry
+/// 35 000 to 500 000).
+const BUILDING_LIFE: f32 = 100_000.0;
+
+/// A building's efficiency, its class-26 part's first value, as the original's sizes
+/// give it (measured: research centres, factories and core mines 1 / 3 / 5 small /
+/// medium / large, every other building 1): the demo's plant, research centre and mine
+/// are medium ones.
+fn efficiency(category: BuildCategory) -> f32 {
+    match category {
+        BuildCategory::Plant | BuildCategory::Institute | BuildCategory::Mine => 3.0,
+        _ => 1.0,
+    }
 }
 
 /// The closed footprint contour of a BASE: a rectangle of half extents `half`.

@@ -14,9 +14,8 @@ pub fn refs(proto: &Proto) -> Result<Vec<ObjectRef64>> {
     let (a, s) = (proto.archive, proto.stem);
     let r = |ext: &str| ObjectRef64::new(a, &format!("{s}.{ext}"));
     Ok(match proto.role {
-        Role::Chassis | Role::Building(_) | Role::FortParent => {
-            vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?]
-        }
+        Role::Building(_) => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?],
+        Role::Chassis | Role::FortParent => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?],
         Role::Turret => vec![r("msh")?, r("wea")?, r("cpt")?],
         Role::Weapon | Role::Scenery | Role::Broken => vec![r("msh")?, r("wea")?],
         Role::Fortification { parent } => vec![ObjectRef64::new("objects.rlb", parent)?, r("bas")?],

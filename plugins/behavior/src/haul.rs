@@ -153,7 +153,7 @@ pub(crate) fn haul(
                 continue;
             }
         };
-        let Ok(transport) = holders.get(entity).map(|h| (h.1.clan, h.4.maximum as f32)) else { continue };
+        let Ok(transport) = holders.get(entity).map(|h| (h.1.clan, h.4.maximum)) else { continue };
         let (clan, maximum) = transport;
         let mine_entity = table
             .entity_of(mine)

@@ -1,4 +1,6 @@
-//! The resource distributor (`docs/reference/runtime.md` §4.1–§4.3).
+//! The resource distributor: membership and shares after `docs/reference/runtime.md`
+//! §4.1–§4.2, the step as the original runs it (dragonee/openparkan
+//! `docs/23-economy.md`, read).
 //!
 //! * **Membership** (confirmed): a placed object whose Unit DAT class word has its high
 //!   bit set gets a registration key; it joins the distributor of the `GetSuperAI`
@@ -6,17 +8,22 @@
 //! * **Shares** (confirmed on synthetic native runs): the first two entries get ½
 //!   each; a new entry gets `1/n` and the remainder is split among the earlier
 //!   *modifiable* entries; a *pinned* entry keeps its weight; re-adding a key changes
-//!   nothing. Arithmetic in `f32` (the x87 control word `0x007F` rounds to 24 bits).
-//! * **Regular step** (confirmed on a synthetic run): `dt == 0` is a no-op; pass 1 walks
-//!   the rows and reads the values; pass 2 walks again, re-looks-up every object and
-//!   applies the values it reads *then*.
+//!   nothing. Arithmetic in `f32`. The weights are the original's priorities `p`
+//!   (they always sum to 1; only adding and removing are ever called, so they stay
+//!   equal).
+//! * **The step** (read): each clan's distributor runs every 192 to 255 ms (three
+//!   ticks of 64 ms and 0..63 ms more, drawn from the `distribution` stream), `dt` the
+//!   seconds since its last step. Ore holders (mines and storages) offer
+//!   `min(held, dt × KPD × Transfer_Ore_OffBoard)`; every other member asks for the
+//!   room below its ore maximum (nothing under 0.01). With `A` what is offered, `T`
+//!   what is asked and the first tier `F = Σ want × p` ([`two_tier`]): each consumer
+//!   receives `want × (p·A' + (1 − p)·B')` and each holder gives its offer × `Take`.
+//!   With equal priorities every consumer receives `want × min(1, A / T)`; a surplus
+//!   is not drawn, and nothing carries over to the next step.
 //!
-//! What the spec leaves open and the project decides (labelled so): the numbering of
-//! registration keys (sequential from [`FIRST_KEY`], as in the AutoDemo), how the
-//! remainder is split among modifiable rows (in proportion to their weights), and what
-//! is transferred (producers' output × `dt` into a pool, receivers take their weight's
-//! share of what is in the pool when they are visited, capped by their room; a row
-//! that produced in this step does not receive; what is left carries over).
+//! The project decides (the spec leaves it open): the numbering of registration keys
+//! (sequential from [`FIRST_KEY`], as in the AutoDemo) and how the remainder of a new
+//! share is split among modifiable rows (in proportion to their weights).
 
 use bevy_reflect::Reflect;
 
@@ -46,19 +53,43 @@ pub struct Distributor {
     pub slot: u32,
     /// Rows in insertion order.
     pub rows: Vec<Row>,
-    /// What the last step left in the pool (project rule).
-    pub carry: f32,
+    /// Game time (ms) of its last step.
+    pub last_ms: u32,
+    /// Game time (ms) of its next step.
+    pub next_ms: u32,
 }
+
+/// The least time between two steps (three 64 ms ticks) and the most added to it.
+pub const PERIOD_MS: (u32, u32) = (192, 64);
+
+/// The least a consumer asks for (`Behavior.dll:0x1001a1af`).
+pub const LEAST_WANT: f32 = 0.01;
 
 /// Accepts only finite normal values or zero (`docs/reference/runtime.md` §4.5 numeric policy).
 pub fn finite(v: f32) -> Option<f32> {
     (v == 0.0 || v.is_normal()).then_some(v)
 }
 
+/// The original's two-tier share (`Behavior.dll:0x10019e80`, read): of `available`,
+/// what each consumer of `wants` (`(want, priority)`) receives, and the share of the
+/// available that is drawn (`Take`, below 1 only for a surplus).
+pub fn two_tier(available: f32, wants: &[(f32, f32)]) -> (Vec<f32>, f32) {
+    let total: f32 = wants.iter().map(|w| w.0).sum();
+    let first: f32 = wants.iter().map(|(want, p)| want * p).sum();
+    let (a, b, take) = if available <= first {
+        (if first > 0.0 { available / first } else { 0.0 }, 0.0, 1.0)
+    } else if available < total {
+        (1.0, (available - first) / (total - first), 1.0)
+    } else {
+        (1.0, 1.0, if available > 0.0 { total / available } else { 0.0 })
+    };
+    (wants.iter().map(|(want, p)| want * (p * a + (1.0 - p) * b)).collect(), take)
+}
+
 impl Distributor {
-    /// An empty distributor.
+    /// An empty distributor (its first step due at once).
     pub fn new(slot: u32) -> Self {
-        Self { slot, rows: Vec::new(), carry: 0.0 }
+        Self { slot, rows: Vec::new(), last_ms: 0, next_ms: 0 }
     }
 
     /// Adds `key`; returns false (and changes nothing) when the key is already a row.
@@ -80,62 +111,40 @@ impl Distributor {
         true
     }
 
-    /// One regular step of `dt` through `host`.
-    pub fn step(&mut self, dt: f32, host: &mut dyn StepHost) -> StepReport {
+    /// One step of `dt` seconds through `host`: ore from the holders to the consumers.
+    pub fn step(&self, dt: f32, host: &mut dyn StepHost) -> StepReport {
         let mut report = StepReport::default();
-        if dt == 0.0 || finite(dt).is_none() {
+        if dt <= 0.0 || finite(dt).is_none() {
             return report;
         }
-        // Pass 1: read.
-        let mut receiving = vec![false; self.rows.len()];
-        let mut receiver_weight = 0.0f32;
-        for (i, row) in self.rows.iter().enumerate() {
+        let mut offers = Vec::new();
+        let mut wants = Vec::new();
+        for row in &self.rows {
             let Some(o) = host.lookup(row.key) else { continue };
-            if host.skips(o) {
-                continue;
-            }
-            let _ = host.output(o);
-            if finite(host.room(o)).is_some_and(|r| r > 0.0) {
-                receiving[i] = true;
-                receiver_weight += row.weight;
+            match host.offer(o, dt).map(finite) {
+                Some(Some(offer)) if offer > 0.0 => offers.push((o, offer)),
+                Some(Some(_)) => {}
+                Some(None) => report.rejected += 1,
+                None => match finite(host.want(o)) {
+                    Some(want) if want >= LEAST_WANT => wants.push((o, want, row.weight)),
+                    Some(_) => {}
+                    None => report.rejected += 1,
+                },
             }
         }
-        // Pass 2: re-look-up and apply what is read now.
-        let mut pool = self.carry;
-        for (i, row) in self.rows.iter().enumerate() {
-            let Some(o) = host.lookup(row.key) else { continue };
-            if host.skips(o) {
-                continue;
-            }
-            let produced = match finite(host.output(o)).map(|r| r * dt).and_then(finite) {
-                Some(amount) if amount > 0.0 => {
-                    host.take(o, amount);
-                    pool += amount;
-                    report.produced += amount;
-                    true
-                }
-                Some(_) => false,
-                None => {
-                    report.rejected += 1;
-                    false
-                }
-            };
-            if receiving[i] && produced {
-                // A producer does not take back its own output (project rule).
-                receiver_weight -= row.weight;
-            } else if receiving[i] && receiver_weight > 0.0 {
-                let share = pool * row.weight / receiver_weight;
-                let room = finite(host.room(o)).unwrap_or(0.0).max(0.0);
-                let given = share.min(room);
-                if given > 0.0 {
-                    host.give(o, given);
-                    pool -= given;
-                    report.delivered += given;
-                }
-                receiver_weight -= row.weight;
+        let available: f32 = offers.iter().map(|o| o.1).sum();
+        let asked: Vec<(f32, f32)> = wants.iter().map(|w| (w.1, w.2)).collect();
+        let (received, take) = two_tier(available, &asked);
+        for ((o, _, _), amount) in wants.iter().zip(received) {
+            if amount > 0.0 {
+                host.give(*o, amount);
+                report.delivered += amount;
             }
         }
-        self.carry = finite(pool).unwrap_or(0.0);
+        for (o, offer) in offers.into_iter().filter(|_| take > 0.0) {
+            host.take(o, offer * take);
+            report.drawn += offer * take;
+        }
         report
     }
 }
@@ -143,11 +152,11 @@ impl Distributor {
 /// What one step moved.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct StepReport {
-    /// Produced into the pool.
-    pub produced: f32,
-    /// Delivered to receivers.
+    /// Drawn from the holders.
+    pub drawn: f32,
+    /// Delivered to consumers.
     pub delivered: f32,
-    /// Rows whose values were not finite (rejected).
+    /// Members whose values were not finite (left out).
     pub rejected: u32,
 }
 
@@ -155,15 +164,13 @@ pub struct StepReport {
 pub trait StepHost {
     /// The object of `key` now (`None` when it is gone).
     fn lookup(&mut self, key: u32) -> Option<u32>;
-    /// Whether the object's state skips the row before any interface query.
-    fn skips(&mut self, object: u32) -> bool;
-    /// The object's output rate (0 when it produces nothing).
-    fn output(&mut self, object: u32) -> f32;
-    /// How much the object can take now (0 when it receives nothing).
-    fn room(&mut self, object: u32) -> f32;
-    /// Takes `amount` from a producer.
+    /// A holder's offer over `dt` seconds (`None`: not a holder).
+    fn offer(&mut self, object: u32, dt: f32) -> Option<f32>;
+    /// What a consumer asks for (0 when nothing).
+    fn want(&mut self, object: u32) -> f32;
+    /// Takes `amount` from a holder.
     fn take(&mut self, object: u32, amount: f32);
-    /// Gives `amount` to a receiver.
+    /// Gives `amount` to a consumer.
     fn give(&mut self, object: u32, amount: f32);
 }
 

@@ -1,20 +1,22 @@
-//! The economy of Behavior (`docs/reference/runtime.md` §4): ore properties, the clans' resource
-//! distributors and the ore production chain.
+//! The economy of Behavior (`docs/reference/runtime.md` §4, gameplay.md §3, dragonee/openparkan
+//! `docs/23-economy.md`): ore properties, the clans' resource distributors, efficiency,
+//! the behaviour profiles' numbers and mining.
 //!
 //! * When the game starts (`OnEnter(AppState::InGame)`, after SuperAI filled the
 //!   `GetSuperAI` table at scenario start) every object with a Unit DAT
 //!   ([`UnitClass`]) gets its [`OreProperty`] from its mission properties and the class
 //!   table, and the distributors are built ([`distributor::memberships`]).
-//! * Each tick, in `SimSystems::Behavior`, every distributor runs its regular step
-//!   ([`Distributor::step`]) with `dt` = one tick; producers answer through their
-//!   tag-26 devices ([`OreDevices`], query `0x1002`), receivers are ore stores with
-//!   room below their `MaximumOre`. The devices come from the CTLD tag-26 items and NDP
-//!   rows the mission load read ([`iron3d_core::ProductionParts`]). They run in
-//!   `BehaviorPhase::Economy`, after the orders due are taken and before units act.
+//! * Each clan's distributor steps every 192 to 255 ms ([`Distributor::step`], in
+//!   `BehaviorPhase::Economy`, after the orders due are taken and before units act):
+//!   mines and storages offer ore at their efficiency ([`OreDevices`], from the CTLD
+//!   tag-26 items the mission load read) × their profile's `Transfer_Ore_OffBoard`, and
+//!   the members that ask (a factory building, a centre researching: [`request_ore`])
+//!   share it.
 //! * Each tick, in `ProductionPhase::Income` (before production pays), every mine digs
 //!   and holds its running total ([`mining`], the original's rule).
 //! * Every change of an object's ore goes through this crate: [`OreProperty`]'s
-//!   methods (`set`, `add`, `transfer`), [`withdraw_ore`] and [`refund_ore`].
+//!   methods (`set`, `add`, `transfer`), [`request_ore`], [`take_ore`] and
+//!   [`deposit_ore`].
 //! * After each tick (`FixedPostUpdate`) each clan's ore and power are published as
 //!   [`iron3d_core::EconomyBoard`] ([`clan_summary`] per clan), in
 //!   [`iron3d_core::SimSummaries`].
@@ -37,9 +39,9 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BehaviorPhase, EconomyBoard, Fnv1a, Hashing, MissionLoadPhase, MissionStart, ObjectTable,
-    OriginalObjectId, Owner, ProductionParts, ProductionPhase, PropertyBag, SimSummaries, StateApp, SuperAiSlots,
-    TICK_SECONDS, UnitClass,
+    AppState, BehaviorPhase, EconomyBoard, Fnv1a, GameClock, Hashing, MissionLoadPhase, MissionStart, ObjectTable,
+    OriginalObjectId, Owner, ProductionParts, ProductionPhase, PropertyBag, SimRandom, SimSummaries, StateApp,
+    SuperAiSlots, UnitClass,
 };
 
 /// Installs the economy (needs `iron3d_core::CorePlugin`).
@@ -143,30 +145,26 @@ impl StepHost for GameStep<'_, '_, '_> {
         self.table.entity_of(*id).map(|_| *id)
     }
 
-    fn skips(&mut self, _object: u32) -> bool {
-        false
+    fn offer(&mut self, object: u32, dt: f32) -> Option<f32> {
+        let e = self.table.entity_of(object)?;
+        let (ore, devices, class) = self.objects.get(e).ok()?;
+        let class = class.map(|c| c.0).filter(|c| matches!(*c, UnitClass::MINE | UnitClass::STORAGE))?;
+        let kpd = devices.map_or(Ok(1.0), OreDevices::sum).unwrap_or(f32::NAN);
+        let held = ore.map_or(0.0, |o| o.current());
+        Some(held.min(dt * kpd * self.profiles.of(class).ore_offboard))
     }
 
-    fn output(&mut self, object: u32) -> f32 {
+    fn want(&mut self, object: u32) -> f32 {
         let Some(e) = self.table.entity_of(object) else { return 0.0 };
         match self.objects.get(e) {
-            Ok((_, Some(devices), class)) => {
-                let offboard = self.profiles.of(class.map_or(0, |c| c.0)).ore_offboard;
-                devices.ore_offboard(offboard).unwrap_or(f32::NAN)
-            }
+            Ok((Some(ore), ..)) => ore.room(),
             _ => 0.0,
         }
     }
 
-    fn room(&mut self, object: u32) -> f32 {
-        let Some(e) = self.table.entity_of(object) else { return 0.0 };
-        match self.objects.get(e) {
-            Ok((Some(ore), ..)) if ore.maximum > 0 => ore.room(),
-            _ => 0.0,
-        }
+    fn take(&mut self, object: u32, amount: f32) {
+        self.give(object, -amount);
     }
-
-    fn take(&mut self, _object: u32, _amount: f32) {}
 
     fn give(&mut self, object: u32, amount: f32) {
         let Some(e) = self.table.entity_of(object) else { return };
@@ -176,40 +174,46 @@ impl StepHost for GameStep<'_, '_, '_> {
     }
 }
 
+/// Steps each distributor whose time has come (`dt` its seconds since its last step)
+/// and draws its next step 192 + 0..63 ms on, from the `distribution` stream.
 fn step(
     mut economy: ResMut<Economy>,
     table: Res<ObjectTable>,
     profiles: Res<EconomyProfiles>,
+    clock: Res<GameClock>,
+    mut random: ResMut<SimRandom>,
     mut objects: Query<StepRow>,
 ) {
-    let dt = TICK_SECONDS;
-    for d in &mut economy.distributors {
+    let now = clock.time_ms;
+    for d in economy.distributors.iter_mut().filter(|d| clock.reached(d.next_ms)) {
         let keys: Vec<(u32, u32)> = d.rows.iter().map(|r| (r.key, r.object)).collect();
         let mut host = GameStep { keys: &keys, table: &table, objects: &mut objects, profiles: &profiles };
-        d.step(dt, &mut host);
+        d.step(now.wrapping_sub(d.last_ms) as f32 / 1000.0, &mut host);
+        d.last_ms = now;
+        let wait = distributor::PERIOD_MS.0 + random.stream("distribution").below(distributor::PERIOD_MS.1);
+        d.next_ms = now.wrapping_add(wait);
     }
 }
 
-/// The economy's hasher: distributor rows and carries, then every ore property (and a
+/// The economy's hasher: distributor rows and step times, then every ore property (and a
 /// mine's dig) in `OriginalObjectId` order.
 fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
     if let Some(e) = world.get_resource::<Economy>() {
         h.word(e.distributors.len() as u32);
         for d in &e.distributors {
-            h.word(d.slot);
+            [d.slot, d.last_ms, d.next_ms].into_iter().for_each(|w| h.word(w));
             for r in &d.rows {
                 [r.key, r.object, r.weight.to_bits(), u32::from(r.pinned)]
                     .iter()
                     .chain(&r.tail)
                     .for_each(|w| h.word(*w));
             }
-            h.word(d.carry.to_bits());
         }
     }
     let Some(q) = world.try_query::<(&OreProperty, Option<&MineDig>)>() else { return };
     for (id, e) in objects {
         let Ok((o, dig)) = q.get_manual(world, *e) else { continue };
-        [*id, o.current_bits, o.maximum].into_iter().for_each(|w| h.word(w));
+        [*id, o.current_bits, o.maximum.to_bits()].into_iter().for_each(|w| h.word(w));
         if let Some(d) = dig {
             [d.to_mine.to_bits(), d.total.to_bits(), u32::from(d.done)].into_iter().for_each(|w| h.word(w));
         }
@@ -271,24 +275,75 @@ fn publish(
     board.clans = clans;
 }
 
-/// Building `id`'s efficiency (KPD, gameplay.md §3.2): the sum of its efficiency parts'
-/// (CTLD tag 26) coefficients × multipliers, each part intact (the original also
-/// scales by the part's node's life fraction and its power level: the project's until
-/// per-node damage and batteries); 1 for an object without one (the project's).
+/// Building `id`'s efficiency (KPD, gameplay.md §3.2): its efficiency parts' sum
+/// ([`OreDevices::sum`]); 1 for an object without one (the project's); 0 when it is
+/// gone or the sum is not finite.
 pub fn efficiency(world: &World, id: u32) -> f32 {
     let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return 0.0 };
     let Some(devices) = world.get::<OreDevices>(e).filter(|d| !d.devices.is_empty()) else { return 1.0 };
-    devices.devices.iter().fold(0.0, |s, d| s + d.coefficient * d.multiplier)
+    devices.sum().unwrap_or(0.0)
+}
+
+/// The behaviour profile building `id` runs (by its Type; [`Profile::COMPILED`] when
+/// it is gone or has none).
+pub fn profile(world: &World, id: u32) -> Profile {
+    let class =
+        world.resource::<ObjectTable>().entity_of(id).and_then(|e| world.get::<UnitClass>(e)).map_or(0, |c| c.0);
+    world.get_resource::<EconomyProfiles>().map_or(Profile::COMPILED, |p| p.of(class))
 }
 
 /// What building `id` collects per second of a power budget while it works (a factory
 /// building, a centre researching): efficiency × its profile's `Use_Power`
 /// (openparkan `docs/23-economy.md`, read); 0 when the object is gone.
 pub fn work_rate(world: &World, id: u32) -> f32 {
-    let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return 0.0 };
-    let class = world.get::<UnitClass>(e).map_or(0, |c| c.0);
-    let use_power = world.get_resource::<EconomyProfiles>().map_or(0.0, |p| p.of(class).use_power);
-    efficiency(world, id) * use_power
+    efficiency(world, id) * profile(world, id).use_power
+}
+
+/// What object `id`'s ore property holds and asks for (`None`: gone or none).
+fn ore_of(world: &mut World, id: u32) -> Option<Mut<'_, OreProperty>> {
+    let e = world.resource::<ObjectTable>().entity_of(id)?;
+    world.get_mut::<OreProperty>(e)
+}
+
+/// Object `id` asks its distributor for ore: its ore maximum becomes `amount`, so the
+/// next step offers it the room below (`amount` less what it holds); 0 withdraws the
+/// request. The original's construction and research tasks ask so (openparkan
+/// `docs/23-economy.md`, read).
+pub fn request_ore(world: &mut World, id: u32, amount: f32) {
+    if let Some(mut ore) = ore_of(world, id) {
+        ore.maximum = amount.max(0.0);
+    }
+}
+
+/// Takes up to `up_to` of the ore object `id` holds (what its requests brought);
+/// returns what was taken.
+pub fn take_ore(world: &mut World, id: u32, up_to: f32) -> f32 {
+    let Some(mut ore) = ore_of(world, id) else { return 0.0 };
+    let taken = ore.current().min(up_to).max(0.0);
+    if taken > 0.0 {
+        ore.add(-taken);
+    }
+    taken
+}
+
+/// Puts `amount` ore back into the stores of `clan` (`Owner::clan`): its mines and
+/// storages with room, lowest `OriginalObjectId` first, each up to its maximum (the
+/// project's, for a build that failed after collecting its ore). Returns what did not
+/// fit.
+pub fn deposit_ore(world: &mut World, clan: i32, amount: f32) -> f32 {
+    let mut q = world.query::<(&OriginalObjectId, &Owner, &UnitClass, &mut OreProperty)>();
+    let mut stores: Vec<_> = q
+        .iter_mut(world)
+        .filter(|(_, o, c, _)| o.clan == clan && matches!(c.0, UnitClass::MINE | UnitClass::STORAGE))
+        .collect();
+    stores.sort_unstable_by_key(|s| *s.0);
+    let mut rest = amount.max(0.0);
+    for (.., mut ore) in stores {
+        let put = rest.min(ore.room());
+        ore.add(put);
+        rest -= put;
+    }
+    rest
 }
 
 /// The ore held by the objects of `clan` (`Owner::clan`): `(id, amount)` of every
@@ -302,45 +357,6 @@ fn holders(world: &mut World, clan: i32) -> Vec<(u32, f32)> {
         .collect();
     rows.sort_unstable_by_key(|r| r.0);
     rows
-}
-
-/// Takes `amount` ore from the stores of `clan` (the project's production rule): from
-/// each holder in `OriginalObjectId` order as much as it has until the amount is paid.
-/// Returns what was taken from whom (for [`refund_ore`]), or `None` (and takes
-/// nothing) when the clan holds less than `amount`.
-pub fn withdraw_ore(world: &mut World, clan: i32, amount: f32) -> Option<Vec<(u32, f32)>> {
-    let rows = holders(world, clan);
-    if !amount.is_finite() || amount < 0.0 || rows.iter().fold(0.0f32, |s, r| s + r.1) < amount {
-        return None;
-    }
-    let mut rest = amount;
-    let mut paid = Vec::new();
-    for (id, have) in rows {
-        if rest <= 0.0 {
-            break;
-        }
-        let take = have.min(rest);
-        rest -= take;
-        paid.push((id, take));
-    }
-    adjust(world, &paid, -1.0);
-    Some(paid)
-}
-
-/// Gives back what [`withdraw_ore`] took (to the same objects; an object gone since
-/// keeps nothing).
-pub fn refund_ore(world: &mut World, paid: &[(u32, f32)]) {
-    adjust(world, paid, 1.0);
-}
-
-fn adjust(world: &mut World, rows: &[(u32, f32)], sign: f32) {
-    for &(id, amount) in rows {
-        let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { continue };
-        if let Some(mut ore) = world.get_mut::<OreProperty>(e) {
-            let left = (ore.current() + sign * amount).max(0.0);
-            ore.set(left);
-        }
-    }
 }
 
 #[cfg(test)]

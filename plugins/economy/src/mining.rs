@@ -9,11 +9,13 @@
 //! digging comes back the next takt, and a full mine never empties. `to_mine` falls by
 //! each dig, and the mine stops once what was left before the dig (`to_mine` − its
 //! total) is no more than that dig: about half of its lodes' ore. After that it holds
-//! what it holds. **The project's**: a mine's running total starts at the ore it holds
-//! when the mission starts (a built mine, at 0), and its efficiency is 1 (the
-//! efficiency parts are not read yet).
+//! what it holds. Its efficiency is its efficiency part's (KPD, [`crate::OreDevices`]),
+//! 1 when its profile has no `Use_Power`; below 0.1 (`BAD KPD`) its total and what it
+//! holds drop to 0. **The project's**: a mine's running total starts at the ore it holds
+//! when the mission starts (a built mine, at 0), and a mine without efficiency parts
+//! digs at 1.
 
-use crate::OreProperty;
+use crate::{EconomyProfiles, OreDevices, OreProperty};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
@@ -21,9 +23,8 @@ use iron3d_core::{MineralLodes, SimTransform, TICK_SECONDS, UnitClass};
 
 /// How far a mine's lodes may lie, across the ground (read).
 pub const LODE_REACH: f32 = 250.0;
-/// A mine's efficiency (the project's: the original's is its efficiency part's value,
-/// 1, 3 or 5 by the mine's size, times that part's life and power level).
-const EFFICIENCY: f32 = 1.0;
+/// The least efficiency a mine digs at (`BAD KPD`, read).
+pub const LEAST_KPD: f32 = 0.1;
 
 /// Ore a mine digs per second at efficiency 1 (the rules file's
 /// `production.mine_ore_per_second`, the original's `Mine_OrePerSecond`).
@@ -83,14 +84,27 @@ pub(crate) fn survey(
 
 /// Mines (the objects [`survey`] gave a [`MineDig`]) dig, and each that still digs holds
 /// its running total.
-pub(crate) fn mine(rate: Res<MiningRate>, mut mines: Query<(&mut OreProperty, &mut MineDig)>) {
-    let per_tick = rate.0 * EFFICIENCY * TICK_SECONDS;
-    for (mut ore, mut dig) in &mut mines {
+pub(crate) fn mine(
+    rate: Res<MiningRate>,
+    profiles: Res<EconomyProfiles>,
+    mut mines: Query<(&mut OreProperty, &mut MineDig, Option<&OreDevices>)>,
+) {
+    let use_power = profiles.of(UnitClass::MINE).use_power;
+    for (mut ore, mut dig, devices) in &mut mines {
         if !dig.digging() {
             continue;
         }
-        let room = (ore.maximum as f32 - dig.total).max(0.0);
-        dig.dig(per_tick.min(room));
+        let kpd = match devices.filter(|d| !d.devices.is_empty()) {
+            Some(d) if use_power != 0.0 => d.sum().unwrap_or(0.0),
+            _ => 1.0,
+        };
+        if kpd < LEAST_KPD {
+            dig.total = 0.0;
+            ore.set(0.0);
+            continue;
+        }
+        let room = (ore.maximum - dig.total).max(0.0);
+        dig.dig((rate.0 * kpd * TICK_SECONDS).min(room));
         ore.set(dig.total);
     }
 }

@@ -33,13 +33,14 @@ pub const DESCRIPTORS: [Descriptor; 2] = [
 ];
 
 /// An object's ore property record.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct OreProperty {
     /// `CurrentOre`: the main float word's raw bits (kept without a float round trip).
     pub current_bits: u32,
-    /// `MaximumOre`: the extra DWORD.
-    pub maximum: u32,
+    /// `MaximumOre`: the class's capacity, or a consumer's request (what its task
+    /// asks the distributor for).
+    pub maximum: f32,
 }
 
 impl OreProperty {
@@ -50,7 +51,7 @@ impl OreProperty {
 
     /// Room left below `MaximumOre` (never negative).
     pub fn room(&self) -> f32 {
-        (self.maximum as f32 - self.current()).max(0.0)
+        (self.maximum - self.current()).max(0.0)
     }
 
     /// Sets the current amount.
@@ -67,21 +68,21 @@ impl OreProperty {
     /// Moves up to `amount` ore from `from` to `to` (never below 0 nor past `to`'s
     /// `MaximumOre` or `cap`): ore is moved, never made.
     pub fn transfer(from: &mut Self, to: &mut Self, amount: f32, cap: f32) {
-        let space = (cap.min(to.maximum as f32) - to.current()).max(0.0);
+        let space = (cap.min(to.maximum) - to.current()).max(0.0);
         let moved = amount.min(from.current()).min(space).max(0.0);
         from.add(-moved);
-        to.set(if moved == space { cap.min(to.maximum as f32) } else { to.current() + moved });
+        to.set(if moved == space { cap.min(to.maximum) } else { to.current() + moved });
     }
 }
 
 /// Class defaults (Behavior RVA `0x8790`): `(CurrentOre, MaximumOre)`.
-pub fn class_defaults(class: u32) -> (f32, u32) {
+pub fn class_defaults(class: u32) -> (f32, f32) {
     match class {
-        UnitClass::MINE => (0.0, 500),
-        UnitClass::STORAGE => (0.0, 4000),
-        UnitClass::TRANSPORT => (0.0, 2000),
-        0x0100_4000 => (2000.0, 2000),
-        _ => (0.0, 0),
+        UnitClass::MINE => (0.0, 500.0),
+        UnitClass::STORAGE => (0.0, 4000.0),
+        UnitClass::TRANSPORT => (0.0, 2000.0),
+        0x0100_4000 => (2000.0, 2000.0),
+        _ => (0.0, 0.0),
     }
 }
 

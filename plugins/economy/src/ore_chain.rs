@@ -1,25 +1,25 @@
-//! The ore production chain (`docs/reference/runtime.md` §4.5, confirmed static):
+//! A building's efficiency (KPD; `docs/reference/runtime.md` §4.5, its terms read by
+//! dragonee/openparkan `docs/23-economy.md`):
 //!
 //! * a Control device of type `0x1A` (26, a CTLD tag-26 item) answers
-//!   `value = (provider_current × coefficient) × multiplier`, in this order, where
-//!   `provider_current` is the current value of the NDP row keyed by the device's
-//!   `+0x04` word (the item's `fixed_words[1]`), `coefficient` the item's `+0x2C` word
-//!   (`fixed_words[11]`) and `multiplier` the device's `+0x4C`;
-//! * Behavior sums the successful answers of an object's tag-26 devices (query
-//!   `0x1002`) and multiplies the sum by its profile's `Transfer_Ore_OffBoard`
-//!   ([`crate::profiles`]);
+//!   `value = (condition × coefficient) × multiplier`, in this order, where `condition`
+//!   is the life left in the model node the device names (its NDP row keyed by the
+//!   item's `fixed_words[1]`: life over its maximum, 1 intact, 0 destroyed),
+//!   `coefficient` the item's `+0x2C` word (`fixed_words[11]`, the `.ctl` record's first
+//!   float) and `multiplier` the device's `+0x4C` (its power level, 1 while powered);
+//! * the building's KPD is the sum of its devices' answers (query `0xe00` over its
+//!   class-26 parts), and its ore offer rate (query `0x1002`) is KPD × its profile's
+//!   `Transfer_Ore_OffBoard`;
 //! * only finite normal (or zero) inputs, intermediates and results are accepted; any
 //!   other value is an error, not an emulation of the 80-bit accumulator.
 //!
-//! Project readings (the spec does not say): the NDP row key is the row's index, the
-//! row's current value starts at its `max_volume`, and a device's multiplier starts at
-//! 1.0 (as the tag-19 base constructor sets it).
+//! Project readings (not yet modelled): every node stays intact (condition 1: per-node
+//! damage is to come) and every level 1 (batteries are to come).
 
 use crate::distributor::finite;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::ProductionParts;
-use iron3d_formats::helpers::Ndpr;
 use iron3d_formats::helpers::ctld::Ctld;
 
 /// CTLD item tag of the resource multiplier device.
@@ -28,7 +28,7 @@ pub const TAG_ORE_DEVICE: u32 = 0x1A;
 /// One tag-26 device.
 #[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct OreDevice {
-    /// Device `+0x04`: the NDP row key (item `fixed_words[1]`).
+    /// Device `+0x04`: the NDP row key (item `fixed_words[1]`) of its node.
     pub provider_key: u32,
     /// Device `+0x54`: the coefficient (item `fixed_words[11]`, IEEE bits).
     pub coefficient: f32,
@@ -36,13 +36,13 @@ pub struct OreDevice {
     pub multiplier: f32,
 }
 
-/// An object's tag-26 devices and the current values of its NDP rows.
+/// An object's tag-26 devices and the condition of its NDP rows' nodes.
 #[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct OreDevices {
     /// Devices in CTLD record order.
     pub devices: Vec<OreDevice>,
-    /// Current value of each NDP row (indexed by row key).
+    /// Each NDP row's node's condition, life over its maximum (indexed by row key).
     pub provider: Vec<f32>,
 }
 
@@ -68,14 +68,9 @@ pub fn devices(ctld: &Ctld) -> Vec<OreDevice> {
         .collect()
 }
 
-/// The initial provider values of an NDP file (each row's `max_volume`).
-pub fn provider_values(ndp: &Ndpr) -> Vec<f32> {
-    ndp.records.iter().map(|r| r.max_volume()).collect()
-}
-
 impl OreDevices {
     /// The devices of the parts the mission load read: each component's devices use
-    /// that component's NDP rows (a key outside them never answers).
+    /// that component's NDP rows (a key outside them never answers), every node intact.
     pub fn from_parts(parts: &ProductionParts) -> Self {
         let mut out = Self::default();
         for part in &parts.0 {
@@ -84,29 +79,29 @@ impl OreDevices {
                 let provider_key = if (key as usize) < part.rows.len() { offset + key } else { u32::MAX };
                 out.devices.push(OreDevice { provider_key, coefficient: f32::from_bits(bits), multiplier: 1.0 });
             }
-            out.provider.extend_from_slice(&part.rows);
+            out.provider.extend(part.rows.iter().map(|_| 1.0));
         }
         out
     }
 }
 
 impl OreDevice {
-    /// Control's answer (selector `0x300`): `(provider_current × coefficient) × multiplier`.
+    /// Control's answer (selector `0x300`): `(condition × coefficient) × multiplier`.
     ///
     /// # Errors
     /// A non-finite input, intermediate or result.
-    pub fn value(&self, provider_current: f32) -> Result<f32, NonFinite> {
-        let p = check("provider_current", provider_current)?;
+    pub fn value(&self, condition: f32) -> Result<f32, NonFinite> {
+        let p = check("condition", condition)?;
         let c = check("coefficient", self.coefficient)?;
         let m = check("multiplier", self.multiplier)?;
-        let first = check("provider_current × coefficient", p * c)?;
+        let first = check("condition × coefficient", p * c)?;
         check("× multiplier", first * m)
     }
 }
 
 impl OreDevices {
-    /// Behavior's sum over the devices whose query succeeds (a device without its NDP
-    /// row does not answer).
+    /// The KPD: Behavior's sum over the devices whose query succeeds (a device without
+    /// its NDP row does not answer).
     ///
     /// # Errors
     /// A non-finite value or sum.

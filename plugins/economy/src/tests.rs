@@ -2,7 +2,7 @@
 //! its rule.
 #![allow(clippy::unwrap_used)]
 
-use super::distributor::{FIRST_KEY, memberships};
+use super::distributor::{FIRST_KEY, memberships, two_tier};
 use super::ore::{DESCRIPTORS, Descriptor, initial};
 use super::ore_chain::{NonFinite, devices};
 use super::*;
@@ -14,12 +14,12 @@ use std::collections::BTreeMap;
 
 #[test]
 fn class_default_table() {
-    assert_eq!(class_defaults(0x8000_0004), (0.0, 500));
-    assert_eq!(class_defaults(0x8000_0008), (0.0, 4000));
-    assert_eq!(class_defaults(0x0100_2000), (0.0, 2000));
-    assert_eq!(class_defaults(0x0100_4000), (2000.0, 2000));
-    assert_eq!(class_defaults(0x0100_8000), (0.0, 0), "battle units: the other-class row");
-    assert_eq!(class_defaults(0x8000_0010), (0.0, 0));
+    assert_eq!(class_defaults(0x8000_0004), (0.0, 500.0));
+    assert_eq!(class_defaults(0x8000_0008), (0.0, 4000.0));
+    assert_eq!(class_defaults(0x0100_2000), (0.0, 2000.0));
+    assert_eq!(class_defaults(0x0100_4000), (2000.0, 2000.0));
+    assert_eq!(class_defaults(0x0100_8000), (0.0, 0.0), "battle units: the other-class row");
+    assert_eq!(class_defaults(0x8000_0010), (0.0, 0.0));
 }
 
 fn props(list: &[(&'static str, [u32; 4])]) -> Vec<(&'static str, [u32; 4])> {
@@ -36,9 +36,9 @@ fn current_ore_is_the_raw_word_of_the_first_exact_property() {
     ]);
     let ore = initial(0x8000_0008, p.iter().copied(), &DESCRIPTORS);
     assert_eq!(ore.current_bits, 0x7FC0_0001, "first exact match, raw bits (a NaN payload survives)");
-    assert_eq!(ore.maximum, 4000, "MaximumOre's setter is a no-op: the class default stays");
+    assert_eq!(ore.maximum, 4000.0, "MaximumOre's setter is a no-op: the class default stays");
     let none = initial(0x0100_4000, std::iter::empty(), &DESCRIPTORS);
-    assert_eq!((none.current(), none.maximum), (2000.0, 2000), "class defaults without a property");
+    assert_eq!((none.current(), none.maximum), (2000.0, 2000.0), "class defaults without a property");
     let lower = initial(0x0100_4000, props(&[("currentore", [0, 5, 0, 0])]).into_iter(), &DESCRIPTORS);
     assert_eq!(lower.current(), 2000.0, "case-sensitive");
 }
@@ -125,62 +125,76 @@ fn re_adding_a_key_is_a_no_op() {
     assert_eq!(d, before, "no new row, the row's other words unchanged");
 }
 
-// ---------------------------------------------------------------- §4.3 step
+// ---------------------------------------------------------------- the step
 
+#[test]
+fn the_two_tier_share_fills_the_first_tier_then_the_rest_and_draws_no_surplus() {
+    // Priorities ½ and ½, wants 10 and 30: the first tier is 20.
+    let wants = [(10.0, 0.5), (30.0, 0.5)];
+    let (got, take) = two_tier(10.0, &wants);
+    assert_eq!((got, take), (vec![2.5, 7.5], 1.0), "A = 10 / 20 of each first half");
+    let (got, take) = two_tier(30.0, &wants);
+    assert_eq!((got, take), (vec![7.5, 22.5], 1.0), "the first tier full, B = 10 / 20");
+    let (got, take) = two_tier(80.0, &wants);
+    assert_eq!((got, take), (vec![10.0, 30.0], 0.5), "all wants met, half the offer drawn");
+    // Equal priorities collapse to want × min(1, available / total).
+    let three = [(3.0, 1.0 / 3.0), (6.0, 1.0 / 3.0), (9.0, 1.0 / 3.0)];
+    for available in [1.0f32, 6.0, 12.0, 17.0] {
+        let (got, _) = two_tier(available, &three);
+        for (g, (w, _)) in got.iter().zip(three) {
+            assert!((g - w * (available / 18.0).min(1.0)).abs() < 1e-5, "{available}: {got:?}");
+        }
+    }
+    assert_eq!(two_tier(5.0, &[]), (vec![], 0.0), "nobody asks: nothing drawn");
+}
+
+/// A scripted distributor member: holders offer, consumers want.
 #[derive(Default)]
 struct Scripted {
-    visits: Vec<u32>,
-    rates: Vec<f32>,
-    value: f32,
-    calls: usize,
+    offers: BTreeMap<u32, f32>,
+    wants: BTreeMap<u32, f32>,
+    moved: BTreeMap<u32, f32>,
 }
 
 impl StepHost for Scripted {
     fn lookup(&mut self, key: u32) -> Option<u32> {
-        self.calls += 1;
-        self.visits.push(key);
         Some(key)
     }
-    fn skips(&mut self, _: u32) -> bool {
-        false
+    fn offer(&mut self, o: u32, dt: f32) -> Option<f32> {
+        self.offers.get(&o).map(|rate| rate * dt)
     }
-    fn output(&mut self, o: u32) -> f32 {
-        if o == 41 { self.rates.remove(0) } else { 0.0 }
+    fn want(&mut self, o: u32) -> f32 {
+        self.wants.get(&o).copied().unwrap_or(0.0)
     }
-    fn room(&mut self, o: u32) -> f32 {
-        if o == 42 { 100.0 - self.value } else { 0.0 }
+    fn take(&mut self, o: u32, amount: f32) {
+        *self.moved.entry(o).or_default() -= amount;
     }
-    fn take(&mut self, _: u32, _: f32) {}
     fn give(&mut self, o: u32, amount: f32) {
-        assert_eq!(o, 42);
-        self.value += amount;
+        *self.moved.entry(o).or_default() += amount;
     }
 }
 
 #[test]
-fn the_regular_step_re_looks_up_and_applies_the_second_reading() {
+fn a_step_shares_the_holders_offers_among_the_consumers() {
     let mut d = Distributor::new(0);
-    d.add(41, 41, false);
-    d.add(42, 42, false);
-    let mut host = Scripted { rates: vec![4.0, 1.0], value: 6.0, ..Scripted::default() };
-    d.step(1.0, &mut host);
-    assert_eq!(host.visits, [41, 42, 41, 42], "two passes, each object looked up again");
-    assert_eq!(host.value, 7.0, "the receiver starting at 6 ends the step at 7");
-    let mut idle = Scripted::default();
-    let report = d.step(0.0, &mut idle);
-    assert_eq!((idle.calls, report), (0, StepReport::default()), "dt == 0 is a no-op");
-}
-
-#[test]
-fn the_step_rejects_non_finite_values() {
-    let mut d = Distributor::new(0);
-    d.add(41, 41, false);
-    d.add(42, 42, false);
-    let mut host = Scripted { rates: vec![1.0, f32::INFINITY], value: 6.0, ..Scripted::default() };
-    let report = d.step(1.0, &mut host);
-    assert_eq!((host.value, report.rejected), (6.0, 1));
-    let mut host = Scripted { rates: vec![1.0, 1.0e-40], value: 6.0, ..Scripted::default() };
-    assert_eq!(d.step(1.0, &mut host).rejected, 1, "subnormal");
+    for key in [41, 42, 43, 44] {
+        d.add(key, key, false);
+    }
+    let offers = BTreeMap::from([(41, 1.0), (42, 1.0)]);
+    let wants = BTreeMap::from([(43, 0.3), (44, 0.1), (41, 5.0)]);
+    let mut host = Scripted { offers: offers.clone(), wants, ..Scripted::default() };
+    let report = d.step(0.25, &mut host);
+    // 0.5 offered over 0.25 s, 0.4 asked: every want met, 0.8 of each offer drawn.
+    assert!((host.moved[&43] - 0.3).abs() < 1e-6 && (host.moved[&44] - 0.1).abs() < 1e-6, "{:?}", host.moved);
+    assert!((host.moved[&41] + 0.2).abs() < 1e-6, "a holder asks nothing: {:?}", host.moved);
+    assert!((report.drawn - report.delivered).abs() < 1e-6, "ore is moved, never made: {report:?}");
+    let mut short = Scripted { offers, wants: BTreeMap::from([(43, 3.0), (44, 1.0)]), ..Scripted::default() };
+    d.step(0.25, &mut short);
+    assert!((short.moved[&43] - 0.375).abs() < 1e-6, "want × 0.5 / 4: {:?}", short.moved);
+    let mut small =
+        Scripted { wants: BTreeMap::from([(43, 0.005)]), offers: BTreeMap::from([(41, 1.0)]), ..Scripted::default() };
+    assert_eq!(d.step(1.0, &mut small).delivered, 0.0, "nothing under 0.01 is asked for");
+    assert_eq!(d.step(0.0, &mut Scripted::default()), StepReport::default(), "dt 0 moves nothing");
 }
 
 // ---------------------------------------------------------------- §4.5 production
@@ -213,7 +227,7 @@ fn device_value_is_provider_times_coefficient_then_multiplier() {
     assert_eq!(devices.ore_offboard(Profile::COMPILED.ore_offboard), Ok(15.0), "× Transfer_Ore_OffBoard 5.0");
     // The order matters: (3e38 × 2) overflows before × 0.5 could bring it back.
     let big = OreDevice { provider_key: 0, coefficient: 2.0, multiplier: 0.5 };
-    assert!(matches!(big.value(3.0e38), Err(NonFinite { at: "provider_current × coefficient", .. })));
+    assert!(matches!(big.value(3.0e38), Err(NonFinite { at: "condition × coefficient", .. })));
     // A device without its NDP row does not answer; the others still sum.
     let missing = OreDevices { devices: vec![d, OreDevice { provider_key: 40, ..d }], provider };
     assert_eq!(missing.sum(), Ok(3.0));
@@ -233,13 +247,14 @@ fn parts_read_by_the_mission_become_devices_on_their_own_rows() {
     ]);
     let d = OreDevices::from_parts(&parts);
     assert_eq!(d.devices.iter().map(|d| d.provider_key).collect::<Vec<_>>(), [2, 22, u32::MAX]);
-    assert_eq!(d.sum(), Ok(4.0 * 1.0 + 3.0 * 2.0), "a key outside its component's rows never answers");
+    assert_eq!(d.provider, vec![1.0; 23], "every node intact");
+    assert_eq!(d.sum(), Ok(1.0 + 2.0), "KPD: a key outside its component's rows never answers");
 }
 
 // ---------------------------------------------------------------- the plugin
 
 #[test]
-fn ore_flows_from_a_mine_to_a_storage_in_the_game() {
+fn a_mine_feeds_a_factorys_request_in_the_game() {
     use bevy_state::app::StatesPlugin;
     use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
     use iron3d_core::{CorePlugin, EconomyBoard, ObjectProperty, SimObject};
@@ -258,72 +273,83 @@ fn ore_flows_from_a_mine_to_a_storage_in_the_game() {
         table.insert(e, OriginalObjectId(id));
         e
     };
-    let mine = spawn(&mut app, 0, 0x8000_0004, vec![]);
-    let store = spawn(
-        &mut app,
-        1,
-        0x8000_0008,
-        vec![ObjectProperty { name: "CurrentOre".into(), raw_value: [0, 10f32.to_bits(), 0, 0] }],
-    );
+    let stocked = vec![ObjectProperty { name: "CurrentOre".into(), raw_value: [0, 100f32.to_bits(), 0, 0] }];
+    let mine = spawn(&mut app, 0, 0x8000_0004, stocked);
+    let factory = spawn(&mut app, 1, 0x8000_0010, vec![]);
     let _ = spawn(&mut app, 2, 0x0100_8000, vec![]);
     app.world_mut().entity_mut(mine).insert((
         SimObject { kind: iron3d_core::ObjectKind::Building },
         OreDevices {
-            devices: vec![OreDevice { provider_key: 0, coefficient: 1.0, multiplier: 1.0 }],
-            provider: vec![10.0],
+            devices: vec![OreDevice { provider_key: 0, coefficient: 3.0, multiplier: 1.0 }],
+            provider: vec![1.0],
         },
     ));
-    app.insert_resource(table);
+    app.insert_resource(table).insert_resource(original());
     app.update();
     app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::InGame);
     app.update();
     let e = app.world().resource::<Economy>();
     assert_eq!(e.distributors.len(), 1);
     assert_eq!(e.distributors[0].rows.len(), 2, "the battle unit has no registration key");
-    let before = app.world().get::<OreProperty>(store).unwrap().current();
-    assert!(before >= 10.0, "CurrentOre 10 from the mission, then the first ticks: {before}");
-    assert_eq!(app.world().get::<OreProperty>(mine).unwrap().current(), 0.0);
-    for _ in 0..10 {
-        app.update();
-    }
-    let after = app.world().get::<OreProperty>(store).unwrap().current();
-    assert!(after > before, "{before} -> {after}");
+    let held = |app: &App, e: Entity| app.world().get::<OreProperty>(e).unwrap().current();
+    assert_eq!((held(&app, mine), held(&app, factory)), (100.0, 0.0), "nobody asks: nothing moves");
+    request_ore(app.world_mut(), 1, 10.0);
+    // The clock is World3D's: advanced here by hand.
+    let tick = |app: &mut App, n: u32| {
+        for _ in 0..n {
+            app.world_mut().resource_mut::<iron3d_core::GameClock>().time_ms += 64;
+            app.update();
+        }
+    };
+    tick(&mut app, 16);
+    // The mine offers KPD 3 × prof_mine's Transfer_Ore_OffBoard 1 a second, from its
+    // distributor's first step after the request to its last.
+    let d = &app.world().resource::<Economy>().distributors[0];
+    let got = held(&app, factory);
+    assert!(got > 0.0 && got <= 3.0 * (d.last_ms as f32 / 1000.0) + 1e-4, "{got} by {} ms", d.last_ms);
+    assert!((held(&app, mine) + got - 100.0).abs() < 1e-3, "ore is moved, never made");
+    tick(&mut app, 200);
+    assert!((held(&app, factory) - 10.0).abs() < 1e-3, "never past the request: {}", held(&app, factory));
+    assert_eq!(take_ore(app.world_mut(), 1, 4.0), 4.0, "the task takes what arrived");
     let (ore, power) = clan_summary(app.world_mut(), 1);
-    assert!((ore - after).abs() < 1e-3, "the mine holds none: {ore}");
+    assert!((ore - (held(&app, mine) + 6.0)).abs() < 1e-3, "{ore}");
     assert_eq!(power, 0.0, "no generator");
     let board = app.world().resource::<EconomyBoard>();
-    assert_eq!((board.of(1).ore, board.of(1).power), (ore, power), "the summary is published after the tick");
+    assert_eq!(board.of(1).power, power, "the summary is published after the tick");
 }
 
-// ---------------------------------------------------------------- the project's ore payments
+// ---------------------------------------------------------------- ore back to the stores
 
 #[test]
-fn ore_is_paid_from_the_clans_stores_in_id_order_and_refunded() {
+fn a_failed_builds_ore_goes_back_to_the_clans_stores_in_id_order() {
     let mut world = World::new();
     world.init_resource::<ObjectTable>();
-    let store = |world: &mut World, id: u32, clan: i32, ore: f32| {
+    let store = |world: &mut World, id: u32, clan: i32, class: u32, ore: f32| {
+        let maximum = class_defaults(class).1;
         let e = world
             .spawn((
                 OriginalObjectId(id),
                 Owner { clan, player: None },
-                OreProperty { current_bits: ore.to_bits(), maximum: 0 },
+                UnitClass(class),
+                OreProperty { current_bits: ore.to_bits(), maximum },
             ))
             .id();
         world.resource_mut::<ObjectTable>().insert(e, OriginalObjectId(id));
     };
-    store(&mut world, 9, 1, 100.0);
-    store(&mut world, 4, 1, 50.0);
-    store(&mut world, 5, 2, 500.0);
-    assert_eq!(withdraw_ore(&mut world, 1, 151.0), None, "150 held: refused, nothing taken");
-    let paid = withdraw_ore(&mut world, 1, 120.0).unwrap();
-    assert_eq!(paid, vec![(4, 50.0), (9, 70.0)], "lowest id first");
+    store(&mut world, 9, 1, UnitClass::STORAGE, 100.0);
+    store(&mut world, 4, 1, UnitClass::MINE, 450.0);
+    store(&mut world, 5, 2, UnitClass::STORAGE, 0.0);
+    store(&mut world, 3, 1, UnitClass::TRANSPORT, 0.0);
+    assert_eq!(deposit_ore(&mut world, 1, 4000.0), 50.0, "50 fill the mine, 3900 the storage, 50 left over");
     let ore = |world: &mut World, id: u32| {
         let e = world.resource::<ObjectTable>().entity_of(id).unwrap();
         world.get::<OreProperty>(e).unwrap().current()
     };
-    assert_eq!((ore(&mut world, 4), ore(&mut world, 9), ore(&mut world, 5)), (0.0, 30.0, 500.0));
-    refund_ore(&mut world, &paid);
-    assert_eq!((ore(&mut world, 4), ore(&mut world, 9)), (50.0, 100.0));
+    assert_eq!(
+        [4, 9, 5, 3].map(|id| ore(&mut world, id)),
+        [500.0, 4000.0, 0.0, 0.0],
+        "its own mines and storages only"
+    );
 }
 
 // ---------------------------------------------------------------- mines and lodes
@@ -406,13 +432,13 @@ fn a_digging_mine_writes_its_total_over_what_it_holds_so_a_draw_comes_back() {
     let (mut app, mine) = mine_world(1.0e6, 500.0);
     app.update();
     assert_eq!(held(&app, mine), 500.0);
-    let paid = withdraw_ore(app.world_mut(), 1, 300.0).unwrap();
-    assert_eq!((paid, held(&app, mine)), (vec![(1, 300.0)], 200.0));
+    assert_eq!(take_ore(app.world_mut(), 1, 300.0), 300.0);
+    assert_eq!(held(&app, mine), 200.0);
     app.update();
     assert_eq!(held(&app, mine), 500.0, "a full mine never empties while it digs");
     // A mine whose lodes gave out holds what it holds: a draw stays drawn.
     let (mut spent, mine) = mine_world(0.0, 500.0);
-    withdraw_ore(spent.world_mut(), 1, 300.0).unwrap();
+    take_ore(spent.world_mut(), 1, 300.0);
     spent.update();
     assert_eq!(held(&spent, mine), 200.0, "no lode: it digs nothing and writes nothing");
 }

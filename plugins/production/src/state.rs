@@ -7,7 +7,8 @@ use bevy_reflect::Reflect;
 use iron3d_core::{Fnv1a, SchemeRef};
 use std::collections::BTreeMap;
 
-/// A job in progress: what it builds or researches, how far it is, what it paid.
+/// A job in progress: what it builds or researches, and its three budgets (time, power,
+/// ore) with how much of each it has (openparkan `docs/23-economy.md`, read).
 #[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct Job {
     /// The scheme built (builds) or `SchemeRef(node)` (research).
@@ -20,30 +21,63 @@ pub struct Job {
     pub power: f32,
     /// Power collected so far.
     pub power_got: f32,
-    /// Ore taken, `(holder id, amount)`: refunded when the job fails.
-    pub paid: Vec<(u32, f32)>,
+    /// Its ore budget.
+    pub ore: f32,
+    /// Ore collected so far.
+    pub ore_got: f32,
 }
 
 impl Job {
-    /// Works one tick at a building collecting `rate` power per second: the time budget
-    /// grows by the tick, the power budget by `rate × dt` (openparkan
-    /// `docs/23-economy.md`, read: `KPD × Use_Power × dt`; a building without a
-    /// `Use_Power` collects it at once: the project's). Whether both budgets are full.
-    pub fn work(&mut self, rate: f32) -> bool {
+    /// Works one tick at a building collecting `rate` power per second, with `ore`
+    /// arrived: the time budget grows by the tick, the power budget by `rate × dt`
+    /// (`KPD × Use_Power × dt`; a building without a `Use_Power` collects it at once:
+    /// the project's), the ore budget by what arrived. Whether all three are full.
+    pub fn work(&mut self, rate: f32, ore: f32) -> bool {
         self.elapsed_ms = self.elapsed_ms.saturating_add(iron3d_core::TICK_MS);
         self.power_got =
             if rate > 0.0 { (self.power_got + rate * iron3d_core::TICK_SECONDS).min(self.power) } else { self.power };
-        self.elapsed_ms >= self.total_ms && self.power_got >= self.power
+        self.ore_got = (self.ore_got + ore).min(self.ore);
+        self.full()
+    }
+
+    /// Whether its time, power and ore budgets are all full.
+    pub fn full(&self) -> bool {
+        self.elapsed_ms >= self.total_ms && self.power_got >= self.power && self.ore_got >= self.ore
+    }
+
+    /// The ore a construction asks for next at a factory of efficiency `kpd`
+    /// (`Behavior.dll:0x1002a604`, read): with `f` the share it has, `k` 0.2 below a
+    /// fifth, `f` up to four fifths and 3 above, `(cost − got) × k × kpd × 0.2 + 0.07`;
+    /// nothing once the ore is complete.
+    pub fn construction_request(&self, kpd: f32) -> f32 {
+        if self.ore_got >= self.ore {
+            return 0.0;
+        }
+        let f = self.ore_got / self.ore;
+        let k = if f < 0.2 {
+            0.2
+        } else if f <= 0.8 {
+            f
+        } else {
+            3.0
+        };
+        (self.ore - self.ore_got) * k * kpd * 0.2 + 0.07
+    }
+
+    /// The ore a research asks for next (`M_Task_Research`, read): half of what is
+    /// missing while more than 5 is, then all of it; nothing once complete.
+    pub fn research_request(&self) -> f32 {
+        match self.ore - self.ore_got {
+            missing if missing > 5.0 => missing / 2.0,
+            missing => missing.max(0.0),
+        }
     }
 
     /// Feeds the job to the state hash.
     fn hash(&self, h: &mut Fnv1a) {
         let words = [self.what.0 as u32, (self.what.0 >> 32) as u32, self.elapsed_ms, self.total_ms];
-        words.into_iter().chain([self.power.to_bits(), self.power_got.to_bits()]).for_each(|w| h.word(w));
-        for (id, amount) in &self.paid {
-            h.word(*id);
-            h.word(amount.to_bits());
-        }
+        let budgets = [self.power, self.power_got, self.ore, self.ore_got].map(f32::to_bits);
+        words.into_iter().chain(budgets).for_each(|w| h.word(w));
     }
 }
 

@@ -229,10 +229,8 @@ fn research_seconds(world: &World, institute: u32) -> f32 {
 }
 
 /// Why the research of `node` at `institute` for `clan` cannot start; on success it
-/// is paid and active. It costs the item's `ResearchOreCost`, its `ResearchEnergyCost`
-/// is its power budget (collected at the centre's work rate) and the centre's research
-/// time its time budget (the original's numbers; the ore paid at the start: the
-/// project's until the ore pull).
+/// is active and asks for its ore. Its budgets (the original's): the item's
+/// `ResearchOreCost` and `ResearchEnergyCost`, and the centre's research time.
 fn start_research(world: &mut World, clan: i32, node: u32, institute: u32) -> Result<Job, String> {
     let (ore, power) = {
         let t = tree(world, clan)?;
@@ -244,12 +242,13 @@ fn start_research(world: &mut World, clan: i32, node: u32, institute: u32) -> Re
     };
     let seconds =
         research_seconds(world, institute) * difficulty_time(world, clan, iron3d_rules::DifficultyRules::research_time);
-    let paid = iron3d_economy::withdraw_ore(world, clan, ore).ok_or(format!("insufficient ore: needs {ore}"))?;
+    iron3d_economy::request_ore(world, institute, ore);
     let mut p = world.resource_mut::<Production>();
     if let Some(n) = p.clans.get_mut(&clan).and_then(|c| c.tree.as_mut()).and_then(|t| t.nodes.get_mut(node as usize)) {
         n.active = true;
     }
-    Ok(Job { what: SchemeRef(u64::from(node)), elapsed_ms: 0, total_ms: millis(seconds), power, power_got: 0.0, paid })
+    let what = SchemeRef(u64::from(node));
+    Ok(Job { what, total_ms: millis(seconds), power, ore, ..Job::default() })
 }
 
 fn step_research(world: &mut World) {
@@ -277,23 +276,36 @@ fn step_research(world: &mut World) {
                 Err(e) => report(world, ProductionEvent::Rejected, vec![institute], format!("research {node}: {e}")),
             }
         }
-        let Some(centre) = world.resource::<Production>().clans[&clan].active.as_ref().map(|a| a.1) else { continue };
+        let active = world.resource::<Production>().clans[&clan].active.as_ref().map(|(j, c)| (*c, j.ore - j.ore_got));
+        let Some((centre, missing)) = active else { continue };
         let rate = iron3d_economy::work_rate(world, centre);
-        let done = {
+        // Ore taken in at efficiency × Use_Ore a second (read); without a Use_Ore, all
+        // that came (the project's).
+        let intake = iron3d_economy::efficiency(world, centre) * iron3d_economy::profile(world, centre).use_ore;
+        let up_to = if intake > 0.0 { intake * iron3d_core::TICK_SECONDS } else { missing };
+        let arrived = iron3d_economy::take_ore(world, centre, up_to.min(missing));
+        let (done, request) = {
             let mut p = world.resource_mut::<Production>();
             let Some(c) = p.clans.get_mut(&clan) else { continue };
             let Some((job, institute)) = c.active.as_mut() else { continue };
-            if !job.work(rate) {
-                continue;
+            let full = job.work(rate, arrived);
+            let request = job.research_request();
+            if !full {
+                (None, request)
+            } else {
+                let (node, institute) = (job.what.0 as u32, *institute);
+                c.active = None;
+                let tree = c.tree.as_mut();
+                (
+                    tree.map(|t| {
+                        t.complete(node);
+                        (node, institute, t.nodes[node as usize].name.clone())
+                    }),
+                    0.0,
+                )
             }
-            let (node, institute) = (job.what.0 as u32, *institute);
-            c.active = None;
-            let tree = c.tree.as_mut();
-            tree.map(|t| {
-                t.complete(node);
-                (node, institute, t.nodes[node as usize].name.clone())
-            })
         };
+        iron3d_economy::request_ore(world, centre, request);
         if let Some((node, institute, name)) = done {
             report(world, ProductionEvent::Researched, vec![institute], format!("clan={clan} node={node} {name}"));
         }
@@ -353,13 +365,14 @@ fn start_build(
     if let Some(&(minds, 0)) = crate::minds::board(world, owners).get(&clan) {
         return Err(format!("{}: no free mind (the clan has {minds})", s.name));
     }
-    let paid =
-        iron3d_economy::withdraw_ore(world, clan, ore).ok_or(format!("{}: insufficient ore: needs {ore}", s.name))?;
+    // The factory's efficiency divides the ore (`NewfOreCost`, read).
+    let kpd = iron3d_economy::efficiency(world, producer);
+    let ore = if kpd > 0.0 { ore / kpd } else { ore };
     let seconds = seconds * difficulty_time(world, clan, iron3d_rules::DifficultyRules::build_time);
     let mut p = world.resource_mut::<Production>();
     if let Some(q) = p.producers.get_mut(&producer) {
         q.waiting.remove(0);
-        q.active = Some(Job { what: head, elapsed_ms: 0, total_ms: millis(seconds), power, power_got: 0.0, paid });
+        q.active = Some(Job { what: head, total_ms: millis(seconds), power, ore, ..Job::default() });
     }
     Ok(true)
 }
@@ -370,8 +383,7 @@ fn step_builds(world: &mut World) {
     for (&producer, owner) in &owners {
         if owner.is_none() {
             let gone = world.resource_mut::<Production>().producers.remove(&producer);
-            if let Some(job) = gone.and_then(|q| q.active) {
-                iron3d_economy::refund_ore(world, &job.paid);
+            if gone.and_then(|q| q.active).is_some() {
                 report(world, ProductionEvent::Rejected, vec![producer], "build: the producer is gone".into());
             }
         }
@@ -393,29 +405,39 @@ fn step_builds(world: &mut World) {
                 }
             }
         }
-        let rate = iron3d_economy::work_rate(world, producer);
-        let finished = {
-            let mut p = world.resource_mut::<Production>();
-            let Some(q) = p.producers.get_mut(&producer) else { continue };
-            let Some(job) = q.active.as_mut() else { continue };
-            if !job.work(rate) {
-                continue;
-            }
-            q.active.take()
+        let Some(missing) = world
+            .resource::<Production>()
+            .producers
+            .get(&producer)
+            .and_then(|q| q.active.as_ref())
+            .map(|j| j.ore - j.ore_got)
+        else {
+            continue;
         };
+        let (rate, kpd) = (iron3d_economy::work_rate(world, producer), iron3d_economy::efficiency(world, producer));
+        let arrived = iron3d_economy::take_ore(world, producer, missing);
+        let (finished, request) = {
+            let mut p = world.resource_mut::<Production>();
+            let Some(job) = p.producers.get_mut(&producer).and_then(|q| q.active.as_mut()) else { continue };
+            let full = job.work(rate, arrived);
+            let request = job.construction_request(kpd);
+            (full.then(|| p.producers.get_mut(&producer).and_then(|q| q.active.take())).flatten(), request)
+        };
+        iron3d_economy::request_ore(world, producer, request);
         if let Some(job) = finished {
-            finish_build(world, &rules, producer, job);
+            finish_build(world, &rules, producer, clan, job);
         }
     }
 }
 
-/// A finished build: the robot joins the world, or nothing does and the ore returns.
-fn finish_build(world: &mut World, rules: &Rules, producer: u32, job: Job) {
+/// A finished build: the robot joins the world, or nothing does and its ore goes back
+/// to the clan's stores (the project's, [`iron3d_economy::deposit_ore`]).
+fn finish_build(world: &mut World, rules: &Rules, producer: u32, clan: i32, job: Job) {
     let built = scheme(world, rules, job.what).and_then(|s| build_robot(world, producer, &s).map(|id| (id, s.name)));
     match built {
         Ok((id, name)) => report(world, ProductionEvent::Produced, vec![producer, id], name),
         Err(e) => {
-            iron3d_economy::refund_ore(world, &job.paid);
+            iron3d_economy::deposit_ore(world, clan, job.ore_got);
             report(world, ProductionEvent::Rejected, vec![producer], format!("build failed, refunded: {e}"));
         }
     }

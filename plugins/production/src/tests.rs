@@ -87,11 +87,32 @@ fn a_relation_naming_a_missing_node_is_refused() {
 fn a_job_needs_its_time_and_its_power_budgets() {
     let job = || crate::state::Job { total_ms: 1000, power: 10.0, ..Default::default() };
     let mut slow = job();
-    let ticks = (1..100).find(|_| slow.work(4.0)).unwrap();
+    let ticks = (1..100).find(|_| slow.work(4.0, 0.0)).unwrap();
     assert_eq!(ticks, 40, "10 / (4 × 0.064) = 39.06 ticks, so the 40th fills it");
     assert_eq!(slow.power_got, 10.0, "never more than the budget");
     let mut fast = job();
-    assert_eq!((1..100).find(|_| fast.work(1000.0)).unwrap(), 16, "the time budget: 1000 / 64 ms");
+    assert_eq!((1..100).find(|_| fast.work(1000.0, 0.0)).unwrap(), 16, "the time budget: 1000 / 64 ms");
     let mut unpowered = job();
-    assert_eq!((1..100).find(|_| unpowered.work(0.0)).unwrap(), 16);
+    assert_eq!((1..100).find(|_| unpowered.work(0.0, 0.0)).unwrap(), 16);
+}
+
+/// A construction pulls its ore by the original's curve (`Behavior.dll:0x1002a604`,
+/// read): 0.2 of the share below a fifth, the share itself up to four fifths, 3 above;
+/// `(cost − got) × k × KPD × 0.2 + 0.07`, nothing once complete. A research asks for
+/// half of what is missing while more than 5 is, then the rest. A job ends only when
+/// its ore budget is full too.
+#[test]
+fn construction_and_research_pull_their_ore_by_the_originals_curves() {
+    let job = |ore_got: f32| crate::state::Job { ore: 100.0, ore_got, ..Default::default() };
+    assert!((job(10.0).construction_request(1.0) - (90.0 * 0.2 * 0.2 + 0.07)).abs() < 1e-5);
+    assert!((job(50.0).construction_request(5.0) - (50.0 * 0.5 * 5.0 * 0.2 + 0.07)).abs() < 1e-4);
+    assert!((job(90.0).construction_request(1.0) - (10.0 * 3.0 * 0.2 + 0.07)).abs() < 1e-5);
+    assert_eq!(job(100.0).construction_request(1.0), 0.0);
+    assert_eq!(job(80.0).research_request(), 10.0, "20 missing: half");
+    assert_eq!(job(96.0).research_request(), 4.0, "4 missing: all of it");
+    assert_eq!(job(100.0).research_request(), 0.0);
+    let mut j = crate::state::Job { ore: 10.0, ..Default::default() };
+    assert!(!j.work(0.0, 6.0), "6 of 10 ore");
+    assert!(j.work(0.0, 6.0), "the ore budget is full (never more than it)");
+    assert_eq!(j.ore_got, 10.0);
 }

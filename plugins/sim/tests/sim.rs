@@ -652,11 +652,23 @@ mod demo {
             let total: f32 = d.rows.iter().map(|r| r.weight).sum();
             assert!((total - 1.0).abs() < 1e-4, "shares sum to 1: {total}");
         }
+        let mut ore = app.world_mut().query::<(&OriginalObjectId, &UnitClass, &OreProperty)>();
+        let mines: Vec<(u32, f32)> = ore
+            .iter(app.world())
+            .filter(|(_, c, _)| c.0 == 0x8000_0004)
+            .map(|(id, _, o)| (id.0, o.current()))
+            .collect();
+        assert_eq!(mines.len(), 2);
+        for (id, held) in mines {
+            let kpd = iron3d_economy::efficiency(app.world(), id);
+            assert_eq!(
+                held,
+                200.0 + 50.0 * kpd * 0.064,
+                "CurrentOre from the mission, and the first tick's dig at KPD {kpd}"
+            );
+        }
         let mut ore = app.world_mut().query::<(&UnitClass, &OreProperty)>();
-        let mines: Vec<f32> =
-            ore.iter(app.world()).filter(|(c, _)| c.0 == 0x8000_0004).map(|(_, o)| o.current()).collect();
-        assert_eq!(mines, [200.0 + 50.0 * 0.064; 2], "CurrentOre from the mission property, and the first tick's dig");
-        assert!(ore.iter(app.world()).filter(|(c, _)| c.0 == 0x8000_0004).all(|(_, o)| o.maximum == 500));
+        assert!(ore.iter(app.world()).filter(|(c, _)| c.0 == 0x8000_0004).all(|(_, o)| o.maximum == 500.0));
     }
 
     #[test]
@@ -838,7 +850,8 @@ mod production {
             .collect();
         assert_eq!(gained.len(), 1, "one store receives: {gained:?}");
         assert_eq!(gained[0].0, mine, "the mine's own store (transports carry it on)");
-        assert!((gained[0].1 - 10.0 * 5.0 * 0.064).abs() < 1e-2, "10 ticks at 5 ore/s: {gained:?}");
+        let kpd = iron3d_economy::efficiency(app.world(), mine);
+        assert!((gained[0].1 - 10.0 * 5.0 * kpd * 0.064).abs() < 1e-2, "10 ticks at 5 ore/s × KPD {kpd}: {gained:?}");
         // What is drawn from a digging mine comes back: it writes its total over it.
         let e = app.world().resource::<ObjectTable>().entity_of(mine).unwrap();
         let total = app.world().get::<OreProperty>(e).unwrap().current();
@@ -850,8 +863,8 @@ mod production {
         run(&mut app, 2);
         let now = stores(&mut app);
         let full = now.iter().find(|s| s.0 == mine).unwrap().1;
-        assert_eq!(full.current(), full.maximum as f32, "never past MaximumOre");
-        assert_eq!(full.maximum, 500, "the original's 500 on every mine");
+        assert_eq!(full.current(), full.maximum, "never past MaximumOre");
+        assert_eq!(full.maximum, 500.0, "the original's 500 on every mine");
         let others = |v: &[(u32, OreProperty)]| v.iter().filter(|s| s.0 != mine).copied().collect::<Vec<_>>();
         assert_eq!(others(&now), others(&start), "a full mine gives nothing to other stores");
     }
@@ -906,6 +919,12 @@ mod production {
         panic!("no {} event in {limit} ticks", kind.name());
     }
 
+    /// The ore a build at `plant` costs: the parts' `BuildOreCost` over the plant's
+    /// efficiency (the original's `NewfOreCost`).
+    fn build_ore(app: &App, plant: u32, parts: &[&str]) -> f32 {
+        price(app, parts) / iron3d_economy::efficiency(app.world(), plant)
+    }
+
     #[test]
     fn a_build_order_produces_a_robot_after_its_time_with_its_cost_paid() {
         let mut app = tutorial();
@@ -915,12 +934,15 @@ mod production {
         build(&mut app, plant, SCOUT);
         run(&mut app, 1);
         let start = app.world().resource::<GameClock>().tick;
-        // The clan's tree prices it: its parts' BuildOreCost, and a paid robot takes 5 s.
-        let paid = price(&app, &SCOUT_PARTS);
-        assert!(paid > 0.0);
-        assert_eq!(ore(&mut app, PLAYER), before - paid, "paid when the build starts");
-        let (tick, ids, detail) = run_until(&mut app, EventKind::Produced, 400);
-        assert_eq!(tick, start + 5_000u32.div_ceil(TICK_MS) - 1, "5 s of 64 ms ticks, counting the first");
+        // The clan's tree prices it: its parts' BuildOreCost over the plant's KPD, pulled
+        // from the clan's mines and storages while it builds; a paid robot takes 5 s.
+        let cost = build_ore(&app, plant, &SCOUT_PARTS);
+        let job = app.world().resource::<iron3d_production::Production>().producers[&plant].active.clone().unwrap();
+        assert!(cost > 0.0 && (job.ore - cost).abs() < 1e-4, "{job:?}");
+        assert_eq!(ore(&mut app, PLAYER), before, "nothing paid up front");
+        let (tick, ids, detail) = run_until(&mut app, EventKind::Produced, 800);
+        assert!(tick >= start + 5_000u32.div_ceil(TICK_MS) - 1, "5 s of 64 ms ticks at least, counting the first");
+        assert!((ore(&mut app, PLAYER) - (before - cost)).abs() < 1e-2, "the ore pulled is the cost");
         assert_eq!((ids, detail.as_str()), (vec![plant, first_new], "units\\robots\\scout.dat"));
         assert_eq!(first_new, 82, "the next id past tutorial.01's 82 placed objects");
         assert_eq!(objects(&mut app), count + 1);
@@ -937,11 +959,15 @@ mod production {
         assert!(dist2(p, [plant_at[0], plant_at[1]]) < 60.0, "beside the producer");
         run(&mut app, 1);
         assert!(app.world().get::<NavStatus>(e).is_some(), "Behavior takes the new unit");
-        assert_eq!(app.world().get::<OreProperty>(e).map(|o| o.maximum), Some(0), "the economy: battle-unit defaults");
+        assert_eq!(
+            app.world().get::<OreProperty>(e).map(|o| o.maximum),
+            Some(0.0),
+            "the economy: battle-unit defaults"
+        );
     }
 
     #[test]
-    fn a_build_without_the_ore_is_refused() {
+    fn a_build_without_the_ore_waits_for_it() {
         let mut app = tutorial();
         let plant = building(&mut app, PLANT);
         // One ore short of a scout: in one store, nothing elsewhere.
@@ -956,16 +982,19 @@ mod production {
         }
         let (before, count) = (ore(&mut app, PLAYER), objects(&mut app));
         assert_eq!(before, scout - 1.0);
+        let cost = build_ore(&app, plant, &SCOUT_PARTS);
         build(&mut app, plant, SCOUT);
-        let (_, ids, detail) = run_until(&mut app, EventKind::Rejected, 3);
-        assert_eq!(ids, vec![plant]);
-        assert!(detail.contains(&format!("insufficient ore: needs {scout}")), "{detail}");
-        run(&mut app, 300);
-        assert!(events(&app, EventKind::Produced).is_empty());
+        run(&mut app, 600);
+        assert!(events(&app, EventKind::Produced).is_empty() && events(&app, EventKind::Rejected).is_empty());
         assert_eq!(objects(&mut app), count);
-        let queue = app.world().resource::<iron3d_production::Production>().producers.get(&plant).cloned();
-        assert!(queue.is_none_or(|q| q.active.is_none() && q.waiting.is_empty()), "nothing left queued");
-        assert_eq!(ore(&mut app, PLAYER), before, "nothing taken");
+        let job = app.world().resource::<iron3d_production::Production>().producers[&plant].active.clone().unwrap();
+        assert!(job.ore_got < cost, "it waits for ore, holding what came: {job:?}");
+        // Ore comes: the build goes on and ends.
+        let storage = building(&mut app, UnitClass::STORAGE);
+        let e = app.world().resource::<ObjectTable>().entity_of(storage).unwrap();
+        app.world_mut().get_mut::<OreProperty>(e).unwrap().set(scout);
+        let (_, ids, _) = run_until(&mut app, EventKind::Produced, 800);
+        assert_eq!(ids[0], plant);
     }
 
     /// A backend whose run-time resolution fails (the construction of a finished robot).
@@ -1047,16 +1076,15 @@ mod production {
         let (before, count) = (ore(&mut app, PLAYER), objects(&mut app));
         build(&mut app, plant, SCOUT);
         run(&mut app, 2);
-        assert_eq!(ore(&mut app, PLAYER), before - price(&app, &SCOUT_PARTS));
         app.world_mut().resource_mut::<LoadedMission>().backend = Some(Arc::new(Failing));
-        let (_, ids, detail) = run_until(&mut app, EventKind::Rejected, 400);
+        let (_, ids, detail) = run_until(&mut app, EventKind::Rejected, 800);
         assert_eq!(ids, vec![plant]);
         assert!(detail.contains("build failed, refunded") && detail.contains("injected_fault"), "{detail}");
         assert!(events(&app, EventKind::Produced).is_empty());
         assert_eq!(objects(&mut app), count, "nothing spawned");
         let mut pending = app.world_mut().query_filtered::<(), With<iron3d_mission::Pending>>();
         assert_eq!(pending.iter(app.world()).count(), 0, "not even a pending object");
-        assert_eq!(ore(&mut app, PLAYER), before, "refunded");
+        assert!((ore(&mut app, PLAYER) - before).abs() < 1e-2, "its ore back in the clan's stores");
         assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 82, "no id used");
     }
 
@@ -1075,34 +1103,44 @@ mod production {
         for node in ["r_ch_02", "r_tu_02", "r_we_02"] {
             research(&mut app, node);
         }
-        run(&mut app, 1);
-        // One item at a time: its ResearchOreCost, the centre's 2 s (32 ticks) each.
+        let started = app.world().resource::<GameClock>().tick;
+        // One item at a time, each with three budgets (the original's): the centre's 2 s
+        // (32 ticks), its ResearchEnergyCost collected at the centre's efficiency ×
+        // Use_Power a second, its ResearchOreCost pulled through the distributor and
+        // taken at efficiency × Use_Ore a second: none ends before its time and power.
         let t = tree(&app);
-        let costs: Vec<f32> = ["r_ch_02", "r_tu_02", "r_we_02"]
-            .iter()
-            .map(|p| t.nodes[t.node_named(p).unwrap() as usize].research_ore)
-            .collect();
-        assert_eq!(ore(&mut app, PLAYER), before - costs[0]);
-        // Each item's time budget (2 s) and its ResearchEnergyCost collected at the
-        // centre's efficiency × Use_Power a second: whichever fills last.
+        let items = ["r_ch_02", "r_tu_02", "r_we_02"];
+        let node = |p: &str| &t.nodes[t.node_named(p).unwrap() as usize];
+        let costs: Vec<f32> = items.iter().map(|p| node(p).research_ore).collect();
         let institute = building(&mut app, INSTITUTE);
         let rate = iron3d_economy::work_rate(app.world(), institute);
-        let ticks = |p: &str| {
-            let energy = t.nodes[t.node_named(p).unwrap() as usize].research_energy;
-            32u32.max(libm::ceilf(energy / (rate * TICK_SECONDS)) as u32)
-        };
-        let needed: u32 = ["r_ch_02", "r_tu_02", "r_we_02"].iter().map(|p| ticks(p)).sum();
-        run(&mut app, needed + 3);
-        let done: Vec<String> = events(&app, EventKind::Researched).into_iter().map(|e| e.2).collect();
-        assert_eq!(done, ["clan=1 node=1 CH2", "clan=1 node=4 TU2", "clan=1 node=7 WE2"], "rate {rate}");
+        let least = |p: &str| 32u32.max(libm::ceilf(node(p).research_energy / (rate * TICK_SECONDS)) as u32);
+        for _ in 0..3000 {
+            if events(&app, EventKind::Researched).len() == 3 {
+                break;
+            }
+            app.update();
+        }
+        let done = events(&app, EventKind::Researched);
+        let names: Vec<&str> = done.iter().map(|e| e.2.as_str()).collect();
+        assert_eq!(names, ["clan=1 node=1 CH2", "clan=1 node=4 TU2", "clan=1 node=7 WE2"], "rate {rate}");
+        let ends: Vec<u32> = std::iter::once(started).chain(done.iter().map(|e| e.0)).collect();
+        for (k, p) in items.iter().enumerate() {
+            assert!(
+                ends[k + 1] - ends[k] + 1 >= least(p),
+                "{p}: {} ticks, its time and power need {}",
+                ends[k + 1] - ends[k],
+                least(p)
+            );
+        }
         let tree = tree(&app);
         assert_eq!(tree.nodes[2].state & 1, 1, "the unlock is available");
         assert!(tree.refusal(2).is_none(), "and its prerequisite is researched");
         build(&mut app, hangar, TANK);
         let (_, ids, detail) = run_until(&mut app, EventKind::Produced, 400);
         assert_eq!((ids[0], detail.as_str()), (hangar, "units\\robots\\tank.dat"));
-        let paid = costs.iter().sum::<f32>() + price(&app, &["r_ch_02", "r_tu_02", "r_we_02"]);
-        assert!((ore(&mut app, PLAYER) - (before - paid)).abs() < 1e-3, "paid the research and the tank");
+        let paid = costs.iter().sum::<f32>() + build_ore(&app, hangar, &items);
+        assert!((ore(&mut app, PLAYER) - (before - paid)).abs() < 1e-2, "paid the research and the tank");
     }
 
     #[test]
@@ -1119,6 +1157,9 @@ mod production {
         let started = app.world().resource::<GameClock>().tick;
         let job = app.world().resource::<iron3d_production::Production>().producers[&plant].active.clone().unwrap();
         assert!(job.power > 0.0, "the scout's parts' BuildEnergyCost");
+        // Its ore already there (the plant holds it), so time and power decide.
+        let e = app.world().resource::<ObjectTable>().entity_of(plant).unwrap();
+        app.world_mut().get_mut::<OreProperty>(e).unwrap().set(job.ore);
         let needed = 5_000u32.div_ceil(TICK_MS).max(libm::ceilf(job.power / (rate * TICK_SECONDS)) as u32);
         let (tick, ids, _) = run_until(&mut app, EventKind::Produced, 4000);
         assert_eq!(ids[0], plant);
@@ -1136,11 +1177,13 @@ mod production {
                 build(&mut app, plant, SCOUT);
                 research(&mut app, "r_tu_02");
             }
-            run(&mut app, 100);
-            (app.world().resource::<StateHash>().history.clone(), events(&app, EventKind::Produced).len())
+            run(&mut app, 600);
+            let produced: Vec<u32> = events(&app, EventKind::Produced).iter().map(|e| e.0).collect();
+            (app.world().resource::<StateHash>().history.clone(), produced)
         };
         let (first, produced) = run_once(true);
-        assert_eq!(produced, 1, "the second scout waits for the first");
+        assert_eq!(produced.len(), 2, "{produced:?}");
+        assert!(produced[1] - produced[0] >= 5_000u32.div_ceil(TICK_MS) - 1, "the second scout waits for the first");
         assert_eq!(first, run_once(true).0);
         assert_ne!(first.last(), run_once(false).0.last(), "the hash sees production");
     }

@@ -599,7 +599,7 @@ fn a_computer_clans_idle_transport_gets_a_haul_order_from_its_fullest_mine() {
     let mut app = skirmish();
     let mine = |app: &mut App, id: u32, ore: f32| {
         let e = spawn_building(app.world_mut(), id, [100.0 + 10.0 * (id as f32 - 40.0), 80.0], [3.0, 3.0]);
-        let ore = iron3d_economy::OreProperty { current_bits: ore.to_bits(), maximum: 500 };
+        let ore = iron3d_economy::OreProperty { current_bits: ore.to_bits(), maximum: 500.0 };
         app.world_mut().entity_mut(e).insert((UnitClass(UnitClass::MINE), Owner { clan: 2, player: None }, ore));
     };
     mine(&mut app, 40, 120.0);

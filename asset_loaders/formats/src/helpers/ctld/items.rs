@@ -59,6 +59,16 @@ impl ItemRecord {
         Ok(())
     }
 
+    /// A record of `tag` on node `key` whose first value (`+0x2C`, the record's first
+    /// float) is `value`, every other word 0, no bindings and no name.
+    pub fn with_value(tag: u32, key: u32, value: f32) -> Self {
+        let mut fixed = [0u8; 0xAC];
+        fixed[0..4].copy_from_slice(&tag.to_le_bytes());
+        fixed[4..8].copy_from_slice(&key.to_le_bytes());
+        fixed[0x2C..0x30].copy_from_slice(&value.to_bits().to_le_bytes());
+        Self { fixed, bindings: Vec::new(), name: Vec::new() }
+    }
+
     /// Encoded size.
     pub fn encoded_len(&self) -> usize {
         ITEM_FIXED + 4 * self.bindings.len() + 4 + if self.name.is_empty() { 0 } else { self.name.len() + 1 }
