@@ -6,10 +6,11 @@
 //! supply: a share of the map's power, not a fill level. Both are clamped to 0..1 and
 //! shown in whole percent (rounded: the project's reading). A supplier gives its
 //! profile's `Transfer_Power_Out` per second (`behpsp.res`: the generator 10, a bunker
-//! 0.07), any other building draws its efficiency part's idle 0.01 and, while a mine
-//! digs, its profile's `Use_Power`. **The project's**, until batteries are modelled:
-//! the draw is the rate, not what batteries lacked at the last step, and the factory's
-//! and the research centre's draw while they work are not counted yet.
+//! 0.07), any other building draws its efficiency part's idle 0.01 and what its task
+//! draws ([`crate::PowerUsage`]: a digging mine, a factory collecting a build's power, a
+//! centre a research's, each its profile's `Use_Power`). **The project's**, until
+//! batteries are modelled: the draw is the rate, not what batteries lacked at the last
+//! step.
 
 use crate::profiles::{EconomyProfiles, SUPPLIERS};
 use iron3d_core::{ClanEconomy, UnitClass};
@@ -30,8 +31,8 @@ pub struct Holding {
     pub class: u32,
     /// The ore it holds.
     pub ore: f32,
-    /// A mine that is still digging.
-    pub digging: bool,
+    /// What its task draws per second besides ([`crate::PowerUsage`]).
+    pub usage: f32,
 }
 
 /// A clan's supply and draw per second, and what its mines and storages hold.
@@ -64,7 +65,7 @@ pub fn fill(
         if SUPPLIERS.contains(&o.class) {
             t.supply += profile.power_out;
         } else if UnitClass(o.class).registers() {
-            t.draw += IDLE_DRAW + if o.digging { profile.use_power } else { 0.0 };
+            t.draw += IDLE_DRAW + o.usage;
         }
     }
     let map = tallies.values().fold(0.0f32, |s, t| s + t.supply);

@@ -34,6 +34,13 @@ pub use ore::{OreProperty, class_defaults};
 pub use ore_chain::{OreDevice, OreDevices};
 pub use profiles::{EconomyProfiles, Profile};
 
+/// What a building's task draws per second besides its idle draw (the original's
+/// `SetPowerUsage`): a digging mine its `Use_Power`, a factory collecting a build's
+/// power or a centre a research's theirs, 0 otherwise; the HUD's Energy bar counts it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct PowerUsage(pub f32);
+
 use bevy_app::{App, FixedPostUpdate, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
@@ -83,6 +90,7 @@ impl Plugin for EconomyPlugin {
             .save_component::<OreDevices>("economy.devices", Hashing::Not("made from the object's parts at the start"))
             .save_component::<OreProperty>("economy.ore", Hashing::By("economy"))
             .save_component::<MineDig>("economy.mine_dig", Hashing::By("economy"))
+            .save_component::<PowerUsage>("economy.power_usage", Hashing::Bytes)
             .save_resource::<Economy>("economy.distributors", Hashing::By("economy"))
             .hash_state("economy", hash)
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), (mining::adopt_rules, profiles::adopt))
@@ -107,6 +115,9 @@ fn setup(mut commands: Commands, slots: Res<SuperAiSlots>, objects: Query<SetupR
             commands.entity(entity).insert(OreDevices::from_parts(parts));
         }
         commands.entity(entity).insert(initial_ore(*class, bag));
+        if class.registers() {
+            commands.entity(entity).insert(PowerUsage::default());
+        }
         candidates.push((id.0, owner.clan as u32, class.0));
     }
     economy.distributors = distributor::memberships(candidates, |s| slots.available(s));
@@ -251,7 +262,7 @@ fn power(economy: &Economy, profiles: &EconomyProfiles, slot: u32, classes: impl
 fn publish(
     economy: Res<Economy>,
     profiles: Res<EconomyProfiles>,
-    holders: Query<(&OriginalObjectId, &Owner, &OreProperty, Option<&UnitClass>, Option<&MineDig>)>,
+    holders: Query<(&OriginalObjectId, &Owner, &OreProperty, Option<&UnitClass>, Option<&PowerUsage>)>,
     classes: Query<(&OriginalObjectId, &UnitClass)>,
     mut board: ResMut<EconomyBoard>,
 ) {
@@ -267,9 +278,9 @@ fn publish(
         let row = clans.entry(slot as i32).or_default();
         row.power = power(&economy, &profiles, slot, classes.iter().map(|(id, c)| (id.0, c.0)));
     }
-    let objects = holders.iter().filter_map(|&(_, owner, ore, class, dig)| {
+    let objects = holders.iter().filter_map(|&(_, owner, ore, class, usage)| {
         let class = class?.0;
-        Some(bars::Holding { clan: owner.clan, class, ore: ore.current(), digging: dig.is_some_and(MineDig::digging) })
+        Some(bars::Holding { clan: owner.clan, class, ore: ore.current(), usage: usage.map_or(0.0, |u| u.0) })
     });
     bars::fill(&mut clans, &profiles, objects);
     board.clans = clans;
@@ -290,6 +301,14 @@ pub fn profile(world: &World, id: u32) -> Profile {
     let class =
         world.resource::<ObjectTable>().entity_of(id).and_then(|e| world.get::<UnitClass>(e)).map_or(0, |c| c.0);
     world.get_resource::<EconomyProfiles>().map_or(Profile::COMPILED, |p| p.of(class))
+}
+
+/// Building `id`'s task draws `amount` power per second (`SetPowerUsage`; 0: none).
+pub fn set_power_usage(world: &mut World, id: u32, amount: f32) {
+    let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return };
+    if let Some(mut usage) = world.get_mut::<PowerUsage>(e).filter(|u| u.0 != amount) {
+        usage.0 = amount;
+    }
 }
 
 /// What building `id` collects per second of a power budget while it works (a factory

@@ -15,7 +15,7 @@
 //! when the mission starts (a built mine, at 0), and a mine without efficiency parts
 //! digs at 1.
 
-use crate::{EconomyProfiles, OreDevices, OreProperty};
+use crate::{EconomyProfiles, OreDevices, OreProperty, PowerUsage};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
@@ -87,10 +87,15 @@ pub(crate) fn survey(
 pub(crate) fn mine(
     rate: Res<MiningRate>,
     profiles: Res<EconomyProfiles>,
-    mut mines: Query<(&mut OreProperty, &mut MineDig, Option<&OreDevices>)>,
+    mut mines: Query<(&mut OreProperty, &mut MineDig, Option<&OreDevices>, Option<&mut PowerUsage>)>,
 ) {
     let use_power = profiles.of(UnitClass::MINE).use_power;
-    for (mut ore, mut dig, devices) in &mut mines {
+    for (mut ore, mut dig, devices, usage) in &mut mines {
+        // A digging mine draws its Use_Power, one done nothing more (`SetPowerUsage`).
+        let draw = if dig.digging() { use_power } else { 0.0 };
+        if let Some(mut usage) = usage.filter(|u| u.0 != draw) {
+            usage.0 = draw;
+        }
         if !dig.digging() {
             continue;
         }

@@ -466,7 +466,14 @@ fn original() -> EconomyProfiles {
 
 fn bars_by(profiles: &EconomyProfiles, objects: &[(i32, u32, f32, bool)]) -> BTreeMap<i32, iron3d_core::ClanEconomy> {
     let mut board = BTreeMap::new();
-    let holdings = objects.iter().map(|&(clan, class, ore, digging)| bars::Holding { clan, class, ore, digging });
+    // A working building draws its profile's Use_Power (what its task sets).
+    let usage = |class: u32, working: bool| if working { profiles.of(class).use_power } else { 0.0 };
+    let holdings = objects.iter().map(|&(clan, class, ore, working)| bars::Holding {
+        clan,
+        class,
+        ore,
+        usage: usage(class, working),
+    });
     bars::fill(&mut board, profiles, holdings);
     board
 }

@@ -284,14 +284,14 @@ fn step_research(world: &mut World) {
         let intake = iron3d_economy::efficiency(world, centre) * iron3d_economy::profile(world, centre).use_ore;
         let up_to = if intake > 0.0 { intake * iron3d_core::TICK_SECONDS } else { missing };
         let arrived = iron3d_economy::take_ore(world, centre, up_to.min(missing));
-        let (done, request) = {
+        let (done, request, collecting) = {
             let mut p = world.resource_mut::<Production>();
             let Some(c) = p.clans.get_mut(&clan) else { continue };
             let Some((job, institute)) = c.active.as_mut() else { continue };
             let full = job.work(rate, arrived);
-            let request = job.research_request();
+            let (request, collecting) = (job.research_request(), job.power_got < job.power);
             if !full {
-                (None, request)
+                (None, request, collecting)
             } else {
                 let (node, institute) = (job.what.0 as u32, *institute);
                 c.active = None;
@@ -302,14 +302,23 @@ fn step_research(world: &mut World) {
                         (node, institute, t.nodes[node as usize].name.clone())
                     }),
                     0.0,
+                    false,
                 )
             }
         };
         iron3d_economy::request_ore(world, centre, request);
+        draw_while(world, centre, collecting);
         if let Some((node, institute, name)) = done {
             report(world, ProductionEvent::Researched, vec![institute], format!("clan={clan} node={node} {name}"));
         }
     }
+}
+
+/// A building draws its profile's `Use_Power` while it collects a job's power, nothing
+/// more once it has it (the original's `SetPowerUsage`).
+fn draw_while(world: &mut World, building: u32, collecting: bool) {
+    let draw = if collecting { iron3d_economy::profile(world, building).use_power } else { 0.0 };
+    iron3d_economy::set_power_usage(world, building, draw);
 }
 
 /// The institute still stands and belongs to the clan.
@@ -416,14 +425,15 @@ fn step_builds(world: &mut World) {
         };
         let (rate, kpd) = (iron3d_economy::work_rate(world, producer), iron3d_economy::efficiency(world, producer));
         let arrived = iron3d_economy::take_ore(world, producer, missing);
-        let (finished, request) = {
+        let (finished, request, collecting) = {
             let mut p = world.resource_mut::<Production>();
             let Some(job) = p.producers.get_mut(&producer).and_then(|q| q.active.as_mut()) else { continue };
             let full = job.work(rate, arrived);
-            let request = job.construction_request(kpd);
-            (full.then(|| p.producers.get_mut(&producer).and_then(|q| q.active.take())).flatten(), request)
+            let (request, collecting) = (job.construction_request(kpd), job.power_got < job.power);
+            (full.then(|| p.producers.get_mut(&producer).and_then(|q| q.active.take())).flatten(), request, collecting)
         };
         iron3d_economy::request_ore(world, producer, request);
+        draw_while(world, producer, collecting);
         if let Some(job) = finished {
             finish_build(world, &rules, producer, clan, job);
         }

@@ -1152,11 +1152,18 @@ mod production {
         let rate = iron3d_economy::work_rate(app.world(), plant);
         let use_power = iron3d_economy::efficiency(app.world(), plant) * 4.0;
         assert_eq!(rate, use_power, "the factory's efficiency × prof_plant's Use_Power 4");
+        let energy = |app: &App| app.world().resource::<iron3d_core::EconomyBoard>().of(PLAYER).energy_percent;
+        run(&mut app, 1);
+        let idle = energy(&app);
         build(&mut app, plant, SCOUT);
         run(&mut app, 1);
         let started = app.world().resource::<GameClock>().tick;
         let job = app.world().resource::<iron3d_production::Production>().producers[&plant].active.clone().unwrap();
         assert!(job.power > 0.0, "the scout's parts' BuildEnergyCost");
+        // While it collects, the plant draws prof_plant's Use_Power, 4 of the map's 20.42
+        // a second: the Energy bar falls by 4 / 20.42 (the original's 50 % dip, S).
+        let drop = f32::from(idle) - f32::from(energy(&app));
+        assert!((drop - 400.0 / 20.42).abs() <= 1.0, "{idle} % idle, {} % collecting", energy(&app));
         // Its ore already there (the plant holds it), so time and power decide.
         let e = app.world().resource::<ObjectTable>().entity_of(plant).unwrap();
         app.world_mut().get_mut::<OreProperty>(e).unwrap().set(job.ore);
@@ -1165,6 +1172,8 @@ mod production {
         assert_eq!(ids[0], plant);
         let took = tick + 1 - started + job.elapsed_ms / TICK_MS;
         assert!(took.abs_diff(needed) <= 1, "took {took} ticks, the budgets need {needed} (power {})", job.power);
+        run(&mut app, 1);
+        assert_eq!(energy(&app), idle, "done: it draws nothing more");
     }
 
     #[test]
