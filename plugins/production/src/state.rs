@@ -25,6 +25,8 @@ pub struct Job {
     pub ore: f32,
     /// Ore collected so far.
     pub ore_got: f32,
+    /// Started on its building's grant (a free robot counts it off when done).
+    pub free: bool,
 }
 
 impl Job {
@@ -77,7 +79,7 @@ impl Job {
     fn hash(&self, h: &mut Fnv1a) {
         let words = [self.what.0 as u32, (self.what.0 >> 32) as u32, self.elapsed_ms, self.total_ms];
         let budgets = [self.power, self.power_got, self.ore, self.ore_got].map(f32::to_bits);
-        words.into_iter().chain(budgets).for_each(|w| h.word(w));
+        words.into_iter().chain(budgets).chain([u32::from(self.free)]).for_each(|w| h.word(w));
     }
 }
 
@@ -136,12 +138,17 @@ pub struct Production {
     pub clans: BTreeMap<i32, ClanResearch>,
     /// Resolved schemes by reference (derived data, not hashed).
     pub schemes: BTreeMap<u64, Scheme>,
+    /// What is left of each building's grants (`FreeBotNum`, `FreeTechnoNum`), by id.
+    pub grants: BTreeMap<u32, crate::grants::Grants>,
 }
 
 impl Production {
     /// Feeds the production state (next id, queues, jobs, research states) to `h`.
     pub fn hash_into(&self, h: &mut Fnv1a) {
         h.word(self.next_id);
+        for (id, g) in &self.grants {
+            [*id, g.bots, g.technologies].into_iter().for_each(|w| h.word(w));
+        }
         for (id, q) in &self.producers {
             h.word(*id);
             h.word(q.waiting.len() as u32);

@@ -140,7 +140,8 @@ pub(crate) fn setup(world: &mut World) {
         Some(m) => (m.clans.clone(), Some(Arc::clone(&m.files))),
         None => (Vec::new(), None),
     };
-    let mut production = Production { next_id, ..Production::default() };
+    let grants = crate::grants::placed(world);
+    let mut production = Production { next_id, grants, ..Production::default() };
     let mut problems = Vec::new();
     for clan in clans {
         let mut research = ClanResearch::default();
@@ -240,6 +241,13 @@ fn start_research(world: &mut World, clan: i32, node: u32, institute: u32) -> Re
         let n = &t.nodes[node as usize];
         (n.research_ore, n.research_energy)
     };
+    // A free technology: the centre's grant counted off now, no ore, no power.
+    let free = world.resource_mut::<Production>().grants.get_mut(&institute).is_some_and(|g| {
+        let free = g.technologies > 0;
+        g.technologies -= u32::from(free);
+        free
+    });
+    let (ore, power) = if free { (0.0, 0.0) } else { (ore, power) };
     let seconds =
         research_seconds(world, institute) * difficulty_time(world, clan, iron3d_rules::DifficultyRules::research_time);
     iron3d_economy::request_ore(world, institute, ore);
@@ -248,7 +256,7 @@ fn start_research(world: &mut World, clan: i32, node: u32, institute: u32) -> Re
         n.active = true;
     }
     let what = SchemeRef(u64::from(node));
-    Ok(Job { what, total_ms: millis(seconds), power, ore, ..Job::default() })
+    Ok(Job { what, total_ms: millis(seconds), power, ore, free, ..Job::default() })
 }
 
 fn step_research(world: &mut World) {
@@ -377,11 +385,17 @@ fn start_build(
     // The factory's efficiency divides the ore (`NewfOreCost`, read).
     let kpd = iron3d_economy::efficiency(world, producer);
     let ore = if kpd > 0.0 { ore / kpd } else { ore };
+    // A free robot: no ore, 1 power, its time by the factory's and the chassis's sizes.
+    let free = world.resource::<Production>().grants.get(&producer).is_some_and(|g| g.bots > 0);
+    let (ore, power, seconds) = match free {
+        true => (0.0, FREE_BOT_POWER, free_bot_time(world, producer, &s)?),
+        false => (ore, power, seconds),
+    };
     let seconds = seconds * difficulty_time(world, clan, iron3d_rules::DifficultyRules::build_time);
     let mut p = world.resource_mut::<Production>();
     if let Some(q) = p.producers.get_mut(&producer) {
         q.waiting.remove(0);
-        q.active = Some(Job { what: head, total_ms: millis(seconds), power, ore, ..Job::default() });
+        q.active = Some(Job { what: head, total_ms: millis(seconds), power, ore, free, ..Job::default() });
     }
     Ok(true)
 }
@@ -440,10 +454,35 @@ fn step_builds(world: &mut World) {
     }
 }
 
-/// A finished build: the robot joins the world, or nothing does and its ore goes back
-/// to the clan's stores (the project's, [`iron3d_economy::deposit_ore`]).
+/// What a free robot's power budget is (read).
+const FREE_BOT_POWER: f32 = 1.0;
+
+/// A free robot's time at `producer`: by its size and the chassis's
+/// ([`crate::grants::free_bot_seconds`]); a chassis larger than the factory is refused.
+fn free_bot_time(world: &World, producer: u32, s: &Scheme) -> Result<f32, String> {
+    let entity = world.resource::<iron3d_core::ObjectTable>().entity_of(producer);
+    let object = entity.and_then(|e| world.get::<iron3d_mission::MissionObject>(e));
+    let factory = object.and_then(|o| o.components.first()).and_then(|c| crate::grants::size(&c.key, true));
+    let chassis = s.components.first().and_then(|k| crate::grants::size(k, false));
+    if let (Some(f), Some(c)) = (factory, chassis)
+        && c > f
+    {
+        return Err(format!("{}: its chassis (size {c}) is larger than the factory (size {f})", s.name));
+    }
+    Ok(crate::grants::free_bot_seconds(factory, chassis))
+}
+
+/// A finished build: the robot joins the world (a free one counted off its factory's
+/// grant), or nothing does and its ore goes back to the clan's stores (the project's,
+/// [`iron3d_economy::deposit_ore`]).
 fn finish_build(world: &mut World, rules: &Rules, producer: u32, clan: i32, job: Job) {
     let built = scheme(world, rules, job.what).and_then(|s| build_robot(world, producer, &s).map(|id| (id, s.name)));
+    if built.is_ok()
+        && job.free
+        && let Some(g) = world.resource_mut::<Production>().grants.get_mut(&producer)
+    {
+        g.bots = g.bots.saturating_sub(1);
+    }
     match built {
         Ok((id, name)) => report(world, ProductionEvent::Produced, vec![producer, id], name),
         Err(e) => {

@@ -116,3 +116,35 @@ fn construction_and_research_pull_their_ore_by_the_originals_curves() {
     assert!(j.work(0.0, 6.0), "the ore budget is full (never more than it)");
     assert_eq!(j.ore_got, 10.0);
 }
+
+/// Sizes from a key's size letter (a chassis's third, a building's fourth) and a free
+/// robot's time by the pair (`Behavior.dll:0x1002a000`, read): unlisted pairs take 20 s.
+#[test]
+fn a_free_robots_time_follows_the_factorys_and_the_chassiss_sizes() {
+    use crate::grants::{free_bot_seconds, size};
+    assert_eq!(
+        [size("R_T_02", false), size("r_h_03", false), size("R_M_01", false), size("r_b_01", false)],
+        [Some(1), Some(2), Some(3), Some(4)]
+    );
+    assert_eq!(
+        [size("fr_l_plant", true), size("fr_m_plant", true), size("fr_b_plant", true)],
+        [Some(2), Some(3), Some(4)]
+    );
+    assert_eq!((size("r_ch_01", false), size("R_T", true)), (None, None), "no size letter");
+    let table = [(2, 1, 30.0), (2, 2, 60.0), (3, 1, 20.0), (3, 2, 35.0), (3, 3, 60.0), (4, 1, 10.0), (4, 4, 60.0)];
+    for (f, c, s) in table {
+        assert_eq!(free_bot_seconds(Some(f), Some(c)), s, "factory {f}, chassis {c}");
+    }
+    assert_eq!(free_bot_seconds(Some(2), Some(3)), 20.0, "an unlisted pair");
+    assert_eq!(free_bot_seconds(None, Some(1)), 20.0, "an unknown size");
+}
+
+/// A mission's `FreeBotNum` and `FreeTechnoNum` become a building's grants.
+#[test]
+fn grants_come_from_the_missions_properties() {
+    use iron3d_core::{ObjectProperty, PropertyBag};
+    let prop = |name: &str, v: u32| ObjectProperty { name: name.into(), raw_value: [1, v, 0, 0] };
+    let bag = PropertyBag(vec![prop("FreeBotNum", 100), prop("FreeResearchTime", 2)]);
+    assert_eq!(crate::grants::of(&bag), Some(crate::grants::Grants { bots: 100, technologies: 0 }));
+    assert_eq!(crate::grants::of(&PropertyBag(vec![prop("FreeTechnoNum", 0)])), None, "nothing granted");
+}

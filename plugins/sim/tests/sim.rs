@@ -1176,6 +1176,42 @@ mod production {
         assert_eq!(energy(&app), idle, "done: it draws nothing more");
     }
 
+    /// A factory's `FreeBotNum` and a centre's `FreeTechnoNum` (what the mission grants):
+    /// a free robot costs no ore and 1 power and takes its sizes' time (20 s for sizes
+    /// the table does not list), counted off when it is built; a free technology costs
+    /// nothing and is counted off when it starts.
+    #[test]
+    fn free_robots_and_technologies_come_from_the_buildings_grants() {
+        use iron3d_production::grants::Grants;
+        let mut app = tutorial();
+        let (plant, centre) = (building(&mut app, PLANT), building(&mut app, INSTITUTE));
+        let mut p = app.world_mut().resource_mut::<iron3d_production::Production>();
+        p.grants.insert(plant, Grants { bots: 1, technologies: 0 });
+        p.grants.insert(centre, Grants { bots: 0, technologies: 1 });
+        let before = ore(&mut app, PLAYER);
+        build(&mut app, plant, SCOUT);
+        research(&mut app, "r_ch_02");
+        run(&mut app, 1);
+        let p = app.world().resource::<iron3d_production::Production>();
+        let job = p.producers[&plant].active.clone().unwrap();
+        assert!(job.free && job.ore == 0.0 && job.power == 1.0, "{job:?}");
+        assert_eq!(job.total_ms, 20_000, "the demo's keys name no sizes: 20 s");
+        let (research, _) = p.clans[&PLAYER].active.clone().unwrap();
+        assert!(research.free && research.ore == 0.0 && research.power == 0.0, "{research:?}");
+        assert_eq!(p.grants[&centre].technologies, 0, "counted off at the start");
+        assert_eq!(p.grants[&plant].bots, 1, "counted off when built");
+        let (tick, ids, _) = run_until(&mut app, EventKind::Produced, 400);
+        assert_eq!(ids[0], plant);
+        assert!(tick >= 20_000u32.div_ceil(TICK_MS), "{tick}");
+        let p = app.world().resource::<iron3d_production::Production>();
+        assert_eq!(p.grants[&plant].bots, 0);
+        assert!((ore(&mut app, PLAYER) - before).abs() < 1e-3, "no ore for either");
+        build(&mut app, plant, SCOUT);
+        run(&mut app, 1);
+        let job = app.world().resource::<iron3d_production::Production>().producers[&plant].active.clone().unwrap();
+        assert!(!job.free && job.ore > 0.0, "the grant is spent: a paid robot");
+    }
+
     #[test]
     fn the_same_production_orders_give_the_same_hashes() {
         let run_once = |orders: bool| {
