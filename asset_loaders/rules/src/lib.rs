@@ -16,21 +16,19 @@
 mod ai;
 mod combat;
 mod cues;
-mod difficulty;
 mod haul;
 mod sound;
 
 pub use ai::{Ai, ClassRole, ROBOT_CLASS_BIT, Role};
 pub use combat::{Combat, Durability, WeaponRule};
 pub use cues::{CUES_FILE, CUES_VERSION, Cue, CueEvent, Cues};
-pub use difficulty::DifficultyRules;
 pub use haul::HaulRules;
 pub use sound::SoundRules;
 
 use serde::Deserialize;
 
 /// The rules file version this reader understands.
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 /// The rules file's path in the data tree: at the root of the project's data layer
 /// (`assets/rules/`), so a game directory or a mod replaces it with a file of this name
 /// at its root.
@@ -167,9 +165,6 @@ pub struct Rules {
     pub sound: SoundRules,
     /// Haulage by transport robots.
     pub haul: HaulRules,
-    /// What the difficulty level scales (a file without the section scales nothing).
-    #[serde(default)]
-    pub difficulty: DifficultyRules,
 }
 
 /// Why a rules file was refused.
@@ -231,6 +226,13 @@ fn upgrade_hint(found: u32) -> &'static str {
              board), labelled `origin: Original`, so take those values and labels from the \
              shipped file"
         }
+        8 => {
+            "; version 8's `difficulty` section switched the project's scaling of the \
+             computer clans' damage, build and research times: version 9 follows the \
+             original, which gives the level's ratio as is to the life and damage of the \
+             warriors, HQs and heroes of every clan not allied with the player, and has no \
+             switch, so remove the section"
+        }
         _ => "",
     }
 }
@@ -287,7 +289,6 @@ impl Rules {
         rules.ai.check(file)?;
         rules.sound.check(file)?;
         rules.haul.check(file)?;
-        rules.difficulty.check(file)?;
         let gap = Cost { ore: p.spawn_gap.value, ..Cost::default() };
         check(file, "production.spawn_gap".into(), p.spawn_gap.origin, Some(&gap), true)?;
         let mining = Cost { ore: p.mine_ore_per_second.value, ..Cost::default() };
@@ -385,13 +386,13 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_with_the_rule_named() {
-        let other = SHIPPED.replace("version: 8", "version: 9");
-        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 9, .. })));
+        let other = SHIPPED.replace("version: 9", "version: 10");
+        assert!(matches!(Rules::parse("x.ron", &other), Err(RulesError::Version { found: 10, .. })));
         // An unknown field is refused, never ignored (a typo would silently keep a default).
         let typo = SHIPPED.replace("engine_volume:", "engine_volum:");
         let e = Rules::parse("x.ron", &typo).unwrap_err().to_string();
         assert!(e.starts_with("x.ron: ") && e.contains("engine_volum"), "{e}");
-        let old = SHIPPED.replace("version: 8", "version: 3");
+        let old = SHIPPED.replace("version: 9", "version: 3");
         assert!(matches!(Rules::parse("x.ron", &old), Err(RulesError::Version { found: 3, .. })));
         let spec = SHIPPED.replacen("seconds: 10.0), origin: Project", "seconds: 10.0), origin: Spec", 1);
         let e = Rules::parse("x.ron", &spec).unwrap_err();
@@ -429,19 +430,21 @@ mod tests {
     }
 
     #[test]
-    fn version_4_to_7_files_are_refused_with_what_to_change() {
-        let old = SHIPPED.replace("version: 8", "version: 4");
+    fn version_4_to_8_files_are_refused_with_what_to_change() {
+        let old = SHIPPED.replace("version: 9", "version: 4");
         let e = Rules::parse("old.ron", &old).unwrap_err();
         assert!(matches!(e, RulesError::Version { found: 4, .. }));
         let e = e.to_string();
-        assert!(e.starts_with("old.ron: rules version 4, this build reads version 8; "), "{e}");
+        assert!(e.starts_with("old.ron: rules version 4, this build reads version 9; "), "{e}");
         assert!(e.contains("`ai.build`") && e.contains("by role"), "{e}");
-        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 8", "version: 5")).unwrap_err().to_string();
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 9", "version: 5")).unwrap_err().to_string();
         assert!(e.contains("`explosion_effect`") && e.contains("iron3d.cues.ron"), "{e}");
-        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 8", "version: 6")).unwrap_err().to_string();
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 9", "version: 6")).unwrap_err().to_string();
         assert!(e.contains("`research.ore_per_cost`") && e.contains("research tree"), "{e}");
-        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 8", "version: 7")).unwrap_err().to_string();
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 9", "version: 7")).unwrap_err().to_string();
         assert!(e.contains("`production.mine_ore_per_second`") && e.contains("origin: Original"), "{e}");
+        let e = Rules::parse("old.ron", &SHIPPED.replace("version: 9", "version: 8")).unwrap_err().to_string();
+        assert!(e.contains("`difficulty` section") && e.contains("not allied with the player"), "{e}");
     }
 
     #[test]

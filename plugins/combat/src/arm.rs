@@ -1,10 +1,11 @@
 //! Arming: hit points, weapon and radar of each object from the combat rules by its
 //! Unit DAT class word, and the clans' relations from the mission.
 
-use crate::{CombatDifficulty, CombatRules};
+use crate::CombatRules;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     ClanRelations, Difficulty, Health, MissionClans, Owner, PropertyBag, Radar, SimObject, TICK_MS, UnitClass, Weapon,
+    relation,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_rules::Combat;
@@ -44,22 +45,35 @@ pub(crate) fn loadout(rules: &Combat, class: u32, life: f32, invulnerable: bool)
     (health, armed)
 }
 
-/// The factor on the weapon damage of an object of `clan` (the project's difficulty
-/// rule: a computer clan's, mode 2, follows the level's scale).
-fn damage_factor(clan: i32, clans: Option<&MissionClans>, difficulty: &Difficulty, rules: &CombatDifficulty) -> f32 {
-    let computer = clans.is_some_and(|c| c.is_computer(clan));
-    if computer { rules.0.damage(difficulty.scale()) } else { 1.0 }
+/// The Types the difficulty ratio reaches: warriors, HQs and heroes (`prof_war`,
+/// `prof_hq`, `prof_hero`), never builders, transports or explorers.
+const RATED: [u32; 3] = [0x0100_8000, 0x0101_0000, UnitClass::HERO];
+
+/// The factor the difficulty gives an object of `class` of `clan` (the original's,
+/// openparkan `docs/26-damage.md`, read and measured): the level's ratio as is for a
+/// warrior, HQ or hero of a clan not allied with the player's (its word towards the
+/// player's clan: the project's reading of "not allied"), 1 for everything else.
+fn difficulty_factor(
+    class: u32,
+    clan: i32,
+    player: Option<i32>,
+    relations: &ClanRelations,
+    difficulty: &Difficulty,
+) -> f32 {
+    let allied = player.is_none_or(|p| relations.word(clan, p) == Some(relation::ALLIED));
+    if RATED.contains(&class) && !allied { difficulty.ratio() } else { 1.0 }
 }
 
 /// Arms the objects that joined the world.
 pub(crate) fn arm(
     mut commands: Commands,
     rules: Res<CombatRules>,
-    scaled: (Res<Difficulty>, Res<CombatDifficulty>, Option<Res<MissionClans>>),
+    scaled: (Res<Difficulty>, Res<ClanRelations>, Option<Res<MissionClans>>),
     new: Query<(Entity, &UnitClass, Option<&PropertyBag>, Option<&Owner>), (With<SimObject>, Without<Health>)>,
     ini: Option<Res<BehaviorIni>>,
 ) {
-    let (difficulty, difficulty_rules, clans) = scaled;
+    let (difficulty, relations, clans) = scaled;
+    let player = clans.as_deref().and_then(MissionClans::player).map(|p| p as i32);
     // `ImmortalHero` of `Behavior.ini`: the hero takes no damage (the effect inferred
     // from the name).
     let immortal_hero = ini.and_then(|i| BehaviorIni::switch(&i.0.immortal_hero)).unwrap_or(false);
@@ -71,12 +85,14 @@ pub(crate) fn arm(
         };
         let invulnerable = matches!(property("Invulnerability"), Some(PropertyValue::Int(v)) if v != 0)
             || immortal_hero && class.is_hero();
-        let (health, armed) = loadout(&rules.0, class.0, life, invulnerable);
+        let (mut health, armed) = loadout(&rules.0, class.0, life, invulnerable);
+        let ratio = difficulty_factor(class.0, owner.map_or(-1, |o| o.clan), player, &relations, &difficulty);
+        health.hp *= ratio;
+        health.max *= ratio;
         let mut e = commands.entity(entity);
         e.insert(health);
         if let Some((mut weapon, radar)) = armed {
-            let clan = owner.map_or(-1, |o| o.clan);
-            weapon.damage *= damage_factor(clan, clans.as_deref(), &difficulty, &difficulty_rules);
+            weapon.damage *= ratio;
             e.insert((weapon, radar));
         }
     }

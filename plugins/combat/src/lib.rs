@@ -27,23 +27,17 @@ use iron3d_core::{
     AppState, ControlPhase, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase, MissionStart,
     Projectile, Radar, ShotCounter, StateApp, Weapon,
 };
-use iron3d_rules::{Combat, DifficultyRules};
+use iron3d_rules::Combat;
 
 /// The combat rules in force (the rules file's `combat` section).
 #[derive(Resource, Debug, Clone)]
 pub struct CombatRules(pub Combat);
-
-/// What the difficulty level scales in combat (the rules file's `difficulty` section).
-#[derive(Resource, Debug, Clone, Copy, Default)]
-pub struct CombatDifficulty(pub DifficultyRules);
 
 /// Installs combat (needs `iron3d_core::CorePlugin`).
 #[derive(Debug, Clone)]
 pub struct CombatPlugin {
     /// The rules (the shipped file's by default).
     pub rules: Combat,
-    /// What the difficulty level scales (the shipped file's by default).
-    pub difficulty: DifficultyRules,
 }
 
 impl CombatPlugin {
@@ -54,14 +48,13 @@ impl CombatPlugin {
     pub fn shipped() -> Self {
         #[expect(clippy::expect_used, reason = "the shipped rules are checked by a test")]
         let rules = iron3d_rules::Rules::shipped().expect("the shipped rules file is valid");
-        Self { rules: rules.combat, difficulty: rules.difficulty }
+        Self { rules: rules.combat }
     }
 }
 
 impl Plugin for CombatPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(CombatRules(self.rules.clone()))
-            .insert_resource(CombatDifficulty(self.difficulty))
             .init_resource::<fire::Hits>()
             .save_component::<Health>("combat.health", Hashing::By("combat"))
             .save_component::<Weapon>("combat.weapon", Hashing::By("combat"))
@@ -70,7 +63,7 @@ impl Plugin for CombatPlugin {
             .save_resource::<ShotCounter>("combat.shots", Hashing::Bytes)
             .hash_state("combat", hash)
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
-            .add_systems(OnEnter(AppState::InGame), (arm::relations, arm::arm).in_set(MissionStart::Objects))
+            .add_systems(OnEnter(AppState::InGame), (arm::relations, arm::arm).chain().in_set(MissionStart::Objects))
             .add_systems(OnExit(AppState::InGame), fire::reset)
             .add_systems(FixedUpdate, arm::arm.in_set(InputPhase::Arming))
             .add_systems(
@@ -80,11 +73,10 @@ impl Plugin for CombatPlugin {
     }
 }
 
-/// Takes the combat and difficulty sections of the mission's rules file.
+/// Takes the combat section of the mission's rules file.
 fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
     let Some(game) = game else { return };
     commands.insert_resource(CombatRules(game.rules.combat.clone()));
-    commands.insert_resource(CombatDifficulty(game.rules.difficulty));
 }
 
 /// Combat's hasher: which of its parts each object has, its health, last hit, weapon and

@@ -1,8 +1,9 @@
 //! The difficulty level (`Iron_3D.ini` `[LEVEL_RATIO]`, `docs/reference/runtime.md` §2.4: three
 //! coefficients, 0.5, 0.7 and 1.0 in the original's file). The project reads the
 //! section's first three numeric values in file order as easy, normal and hard (its key
-//! names are not given by the spec); what the level scales is the rules file's
-//! `difficulty` section.
+//! names are not given by the spec). The chosen level's ratio scales the life and the
+//! damage of the combat units of every clan not allied with the player's (gameplay.md
+//! §7.3; combat applies it).
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
@@ -63,9 +64,9 @@ impl Default for Difficulty {
 }
 
 impl Difficulty {
-    /// The chosen level's coefficient divided by normal's: 1 at normal.
-    pub fn scale(&self) -> f32 {
-        let normal = self.ratios[DifficultyLevel::Normal.index()];
-        self.ratios[self.level.index()] / normal
+    /// The chosen level's coefficient, as the original gives it (object property 180):
+    /// 0.5 easy, 0.7 normal, 1.0 hard in the shipped `Iron_3D.ini`.
+    pub fn ratio(&self) -> f32 {
+        self.ratios[self.level.index()]
     }
 }

@@ -117,16 +117,6 @@ pub(crate) fn scheme(world: &mut World, rules: &Rules, r: SchemeRef) -> Result<S
     Ok(scheme)
 }
 
-/// The difficulty factor on a time of `clan` (the project's rule: a computer clan's,
-/// mode 2, builds and researches at the level's scale; the rules file's `difficulty`
-/// says which). `time` picks the build or research factor.
-fn difficulty_time(world: &World, clan: i32, time: fn(&iron3d_rules::DifficultyRules, f32) -> f32) -> f32 {
-    let computer = world.get_resource::<iron3d_core::MissionClans>().is_some_and(|c| c.is_computer(clan));
-    let (Ok(rules), true) = (rules(world), computer) else { return 1.0 };
-    let scale = world.get_resource::<iron3d_core::Difficulty>().copied().unwrap_or_default().scale();
-    time(&rules.difficulty, scale)
-}
-
 /// Milliseconds of `seconds`, rounded up.
 fn millis(seconds: f32) -> u32 {
     libm::ceilf(seconds * 1000.0).clamp(0.0, u32::MAX as f32) as u32
@@ -248,8 +238,7 @@ fn start_research(world: &mut World, clan: i32, node: u32, institute: u32) -> Re
         free
     });
     let (ore, power) = if free { (0.0, 0.0) } else { (ore, power) };
-    let seconds =
-        research_seconds(world, institute) * difficulty_time(world, clan, iron3d_rules::DifficultyRules::research_time);
+    let seconds = research_seconds(world, institute);
     iron3d_economy::request_ore(world, institute, ore);
     let mut p = world.resource_mut::<Production>();
     if let Some(n) = p.clans.get_mut(&clan).and_then(|c| c.tree.as_mut()).and_then(|t| t.nodes.get_mut(node as usize)) {
@@ -391,7 +380,6 @@ fn start_build(
         true => (0.0, FREE_BOT_POWER, free_bot_time(world, producer, &s)?),
         false => (ore, power, seconds),
     };
-    let seconds = seconds * difficulty_time(world, clan, iron3d_rules::DifficultyRules::build_time);
     let mut p = world.resource_mut::<Production>();
     if let Some(q) = p.producers.get_mut(&producer) {
         q.waiting.remove(0);

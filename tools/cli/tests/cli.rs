@@ -1101,3 +1101,37 @@ fn sim_run_load_takes_the_orders_file_whose_early_units_are_gone() {
     assert_eq!(json(&loaded), json(&straight), "the loaded game goes on as the one that never stopped");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The economy follows the data's `behpsp.res`, not a constant (issue 41): on a copy of
+/// the demo whose generator profile gives 30 a second, each base's power is 30 and its
+/// three bunkers' 0.07, where the demo's file gives 10.
+#[test]
+fn sim_run_follows_the_datas_behaviour_profiles() {
+    use iron3d_formats::script::{VarBin, VarItem};
+    let dir = scratch("profiles");
+    let built = cli(&["demo", "build", path(&dir)]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let power = |dir: &Path| {
+        let out = cli(&["sim", "run", path(dir), "tutorial.01", "--ticks", "2", "--json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        r["clans"][1]["power"].as_f64().unwrap()
+    };
+    assert!((power(&dir) - 10.21).abs() < 1e-4, "the demo's prof_generator: 10");
+    let out = |value: f32| VarItem {
+        value_length: 4,
+        value_type: 3,
+        reserved: 0,
+        name: b"Transfer_Power_Out".to_vec(),
+        string2: Vec::new(),
+        values: [value.to_bits(); 4],
+    };
+    let mut archive = NresWriter::new();
+    for (name, value) in [("prof_generator.var", 30.0), ("prof_bunker.var", 0.07)] {
+        let set = VarBin { items: vec![out(value)] }.to_bytes().unwrap();
+        archive.add(0, [0; 3], name.as_bytes(), set).unwrap();
+    }
+    std::fs::write(dir.join("behpsp.res"), archive.to_bytes().unwrap()).unwrap();
+    assert!((power(&dir) - 30.21).abs() < 1e-4, "the changed file's 30");
+    let _ = std::fs::remove_dir_all(dir);
+}

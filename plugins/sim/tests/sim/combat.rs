@@ -222,9 +222,13 @@ fn a_mods_rules_file_replaces_the_projects_and_a_broken_one_fails_the_load() {
     assert!(source.contains("iron3d.rules.ron") && source.contains("mod:iron3d-rules-mod"), "{source}");
     assert_eq!(app.world().resource::<CombatRules>().0.class(BATTLE_UNIT).unwrap().hp, 975.0);
     assert_eq!(app.world().resource::<iron3d_strategy::StrategyRules>().ai.transports, 0);
-    let mut q = app.world_mut().query::<(&UnitClass, &Health)>();
-    let battle: Vec<f32> = q.iter(app.world()).filter(|(c, _)| c.0 == BATTLE_UNIT).map(|(_, h)| h.max).collect();
-    assert!(!battle.is_empty() && battle.iter().all(|hp| *hp == 975.0), "{battle:?}");
+    // The player's at the mod's 975, the enemy's at the difficulty's ratio of it.
+    let ratio = app.world().resource::<iron3d_core::Difficulty>().ratio();
+    let mut q = app.world_mut().query::<(&UnitClass, &Owner, &Health)>();
+    let battle: Vec<(i32, f32)> =
+        q.iter(app.world()).filter(|(c, ..)| c.0 == BATTLE_UNIT).map(|(_, o, h)| (o.clan, h.max)).collect();
+    assert!(battle.iter().any(|b| b.0 == 1) && battle.iter().any(|b| b.0 == 2), "{battle:?}");
+    assert!(battle.iter().all(|&(clan, hp)| hp == if clan == 2 { 975.0 * ratio } else { 975.0 }), "{battle:?}");
     let Err(broken) = load(&modded.replace("engine_volume:", "engine_volum:")) else { panic!("loaded") };
     assert!(broken.message.contains("iron3d.rules.ron (layer mod:iron3d-rules-mod"), "{}", broken.message);
     let _ = std::fs::remove_dir_all(m);

@@ -612,10 +612,12 @@ fn a_computer_clans_idle_transport_gets_a_haul_order_from_its_fullest_mine() {
     assert_eq!(app.world().resource::<Strategy>().assigned.get(&20), Some(&Order::Haul(41)), "remembered");
 }
 
-/// The difficulty level (the project's rule over `[LEVEL_RATIO]`): the computer clan's
-/// weapons hit harder at a higher level, the player's do not, and the run's hashes differ.
+/// The difficulty level (the original's rule over `[LEVEL_RATIO]`): its ratio as is on
+/// the life and weapon damage of the warriors, HQs and heroes of every clan not allied
+/// with the player's; the player's own, and the enemy's transports, are not scaled; the
+/// run's hashes differ.
 #[test]
-fn the_difficulty_level_scales_the_computer_clan_and_changes_the_hash() {
+fn the_difficulty_ratio_scales_the_enemys_combat_units_and_changes_the_hash() {
     let game = demo_game();
     let play = |level: iron3d_core::DifficultyLevel| {
         let mut app = headless_app();
@@ -623,21 +625,39 @@ fn the_difficulty_level_scales_the_computer_clan_and_changes_the_hash() {
         app.world_mut().resource_mut::<iron3d_core::Difficulty>().level = level;
         iron3d_mission::load_headless(&mut app, &game, "tutorial.01").expect("loads");
         run(&mut app, 30);
-        let mut q = app.world_mut().query::<(&Owner, &iron3d_core::Weapon)>();
-        let weapons: Vec<(i32, f32)> = q.iter(app.world()).map(|(o, w)| (o.clan, w.damage)).collect();
-        let damage = |clan: i32| -> f32 { weapons.iter().filter(|w| w.0 == clan).map(|w| w.1).sum() };
-        let (player, enemy) = (damage(1), damage(2));
+        let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &UnitClass, &iron3d_core::Health)>();
+        let mut units: Vec<(u32, i32, u32, f32)> =
+            q.iter(app.world()).map(|(id, o, c, h)| (id.0, o.clan, c.0, h.max)).collect();
+        units.sort_unstable_by_key(|u| u.0);
+        let mut q = app.world_mut().query::<(&OriginalObjectId, &iron3d_core::Weapon)>();
+        let mut weapons: Vec<(u32, f32)> = q.iter(app.world()).map(|(id, w)| (id.0, w.damage)).collect();
+        weapons.sort_unstable_by_key(|w| w.0);
         let difficulty = *app.world().resource::<iron3d_core::Difficulty>();
-        (player, enemy, difficulty, app.world().resource::<StateHash>().history.clone())
+        (units, weapons, difficulty, app.world().resource::<StateHash>().history.clone())
     };
     use iron3d_core::DifficultyLevel::{Easy, Hard, Normal};
     let (easy, normal, hard) = (play(Easy), play(Normal), play(Hard));
     assert_eq!(normal.2.ratios, [0.5, 0.7, 1.0], "the demo's Iron_3D.ini [LEVEL_RATIO]");
-    assert_eq!((easy.0, hard.0), (normal.0, normal.0), "the player's weapons are not scaled");
-    assert!(normal.1 > 0.0);
-    for (run, level) in [(&easy, Easy), (&hard, Hard)] {
-        let expected = normal.1 * run.2.ratios[level as usize] / 0.7;
-        assert!((run.1 - expected).abs() < 1e-3 * expected, "{level:?}: {} vs {expected}", run.1);
+    let warrior = |clan: i32| move |u: &(u32, i32, u32, f32)| u.1 == clan && u.2 == 0x0100_8000;
+    assert!(hard.0.iter().any(|u| warrior(2)(u)) && hard.0.iter().any(|u| warrior(1)(u)), "both sides have warriors");
+    for (run, ratio) in [(&easy, 0.5), (&normal, 0.7)] {
+        for (u, h) in run.0.iter().zip(&hard.0) {
+            let scaled = u.1 == 2 && u.2 == 0x0100_8000;
+            let expected = if scaled { h.3 * ratio } else { h.3 };
+            assert!(
+                (u.3 - expected).abs() < 1e-3,
+                "object {} of clan {} (class {:#x}): {} vs {expected}",
+                u.0,
+                u.1,
+                u.2,
+                u.3
+            );
+        }
+        let enemy: Vec<u32> = run.0.iter().filter(|u| warrior(2)(u)).map(|u| u.0).collect();
+        for (w, h) in run.1.iter().zip(&hard.1) {
+            let expected = if enemy.contains(&w.0) { h.1 * ratio } else { h.1 };
+            assert!((w.1 - expected).abs() < 1e-3, "object {}'s weapon: {} vs {expected}", w.0, w.1);
+        }
     }
     assert_ne!(easy.3, normal.3, "the level is in the hash");
     assert_ne!(hard.3, normal.3);
