@@ -394,7 +394,7 @@ fn a_loaded_single_01_continues_exactly() {
 /// orders come after that, so they do not change where the fight happens).
 #[test]
 fn a_loaded_tutorial_01_continues_exactly_mid_fight() {
-    let (shells, haul) = resumes_exactly("tutorial.01", 1000, 1100);
+    let (shells, haul) = resumes_exactly("tutorial.01", 2150, 2300);
     assert!(shells.is_some() && haul.is_some(), "saves were taken with shells in flight and mid-haul");
 }
 
