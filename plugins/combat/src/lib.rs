@@ -25,7 +25,7 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, ControlPhase, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase, MissionStart,
-    Projectile, Radar, ShotCounter, StateApp, Weapon,
+    OriginalObjectId, Projectile, Radar, ShotCounter, SimObject, StateApp, Weapon,
 };
 use iron3d_rules::Combat;
 
@@ -80,34 +80,33 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
 }
 
 /// Combat's hasher: which of its parts each object has, its health, last hit, weapon and
-/// radar, in `OriginalObjectId`
-/// order, then projectiles in shot order.
-fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
-    type Row<'a> = (Option<&'a Health>, Option<&'a Weapon>, Option<&'a Radar>, Option<&'a LastHit>);
-    if let Some(q) = world.try_query::<Row>() {
-        for (id, e) in objects {
-            let Ok((health, weapon, radar, last)) = q.get_manual(world, *e) else { continue };
-            let present = [health.is_some(), weapon.is_some(), radar.is_some(), last.is_some()];
-            let mask = present.iter().enumerate().fold(0, |m, (k, p)| m | u32::from(*p) << k);
-            if mask == 0 {
-                continue;
-            }
-            h.word(*id);
-            h.word(mask);
-            if let Some(health) = health {
-                h.word(health.hp.to_bits());
-            }
-            if let Some(l) = last {
-                h.word(l.by);
-                h.word(l.tick);
-            }
-            if let Some(w) = weapon {
-                h.word(w.cooldown);
-                h.word(w.turret.to_bits());
-            }
-            if let Some(r) = radar {
-                h.word(r.target.unwrap_or(u32::MAX));
-            }
+/// radar, in `OriginalObjectId` order, then projectiles in shot order.
+fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
+    type Row<'a> =
+        (&'a OriginalObjectId, Option<&'a Health>, Option<&'a Weapon>, Option<&'a Radar>, Option<&'a LastHit>);
+    type Armed = (With<SimObject>, Or<(With<Health>, With<Weapon>, With<Radar>, With<LastHit>)>);
+    // Its own sparse query, sorted: most objects of a large world carry none of these.
+    let mut rows: Vec<Row> =
+        world.try_query_filtered::<Row, Armed>().map(|q| q.iter_manual(world).collect()).unwrap_or_default();
+    rows.sort_unstable_by_key(|r| *r.0);
+    for (id, health, weapon, radar, last) in rows {
+        let id = &id.0;
+        let present = [health.is_some(), weapon.is_some(), radar.is_some(), last.is_some()];
+        h.word(*id);
+        h.word(present.iter().enumerate().fold(0, |m, (k, p)| m | u32::from(*p) << k));
+        if let Some(health) = health {
+            h.word(health.hp.to_bits());
+        }
+        if let Some(l) = last {
+            h.word(l.by);
+            h.word(l.tick);
+        }
+        if let Some(w) = weapon {
+            h.word(w.cooldown);
+            h.word(w.turret.to_bits());
+        }
+        if let Some(r) = radar {
+            h.word(r.target.unwrap_or(u32::MAX));
         }
     }
     let mut shots: Vec<&Projectile> =

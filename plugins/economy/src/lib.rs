@@ -208,7 +208,7 @@ fn step(
 
 /// The economy's hasher: distributor rows and step times, then every ore property (and a
 /// mine's dig) in `OriginalObjectId` order.
-fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
+fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
     if let Some(e) = world.get_resource::<Economy>() {
         h.word(e.distributors.len() as u32);
         for d in &e.distributors {
@@ -221,10 +221,13 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
             }
         }
     }
-    let Some(q) = world.try_query::<(&OreProperty, Option<&MineDig>)>() else { return };
-    for (id, e) in objects {
-        let Ok((o, dig)) = q.get_manual(world, *e) else { continue };
-        [*id, o.current_bits, o.maximum.to_bits()].into_iter().for_each(|w| h.word(w));
+    // Its own sparse query, sorted: most objects of a large world hold no ore.
+    let q =
+        world.try_query_filtered::<(&OriginalObjectId, &OreProperty, Option<&MineDig>), With<iron3d_core::SimObject>>();
+    let mut rows: Vec<_> = q.map(|q| q.iter_manual(world).collect()).unwrap_or_default();
+    rows.sort_unstable_by_key(|r| *r.0);
+    for (id, o, dig) in rows {
+        [id.0, o.current_bits, o.maximum.to_bits()].into_iter().for_each(|w| h.word(w));
         if let Some(d) = dig {
             [d.to_mine.to_bits(), d.total.to_bits(), u32::from(d.done)].into_iter().for_each(|w| h.word(w));
         }
