@@ -26,6 +26,7 @@ pub use objects::{
     MissionObject, MissionObjectRegistered, ObjectComponent, Pending, PlacedRecord, Registered, ResolvedPrototype,
 };
 pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
+pub use profiles::{FILE as PROFILES_FILE, read as behaviour_profiles};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
 pub use rules::game_rules;
 pub use spawn::{resolve_object, spawn_object, spawn_object_on};

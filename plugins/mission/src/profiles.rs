@@ -15,7 +15,7 @@ pub const FILE: &str = "behpsp.res";
 /// The profiles of `game`: none when it has no `behpsp.res` (every building then holds
 /// the original's compiled defaults); a member that does not parse refuses the load,
 /// naming the archive, the member and the offset.
-pub(crate) fn read(game: &GameDir) -> Result<BehaviourProfiles> {
+pub fn read(game: &GameDir) -> Result<BehaviourProfiles> {
     let archive = match game.archive(FILE) {
         Ok(a) => a,
         Err(e) if matches!(e.kind, ErrorKind::NotFound(_)) && game.resolve(FILE).is_none() => {

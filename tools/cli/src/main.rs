@@ -55,7 +55,8 @@ enum Command {
     /// Check every archive of a game tree in strict and compatible mode.
     Validate(validate_cmd::ValidateArgs),
     /// Check a player's copy of the game: archives, textures, missions, placed objects,
-    /// script packages, research trees and clans, one PASS/FAIL line each.
+    /// script packages, research trees, clans and behaviour profiles, one PASS/FAIL line
+    /// each.
     #[command(after_help = verify_cmd::AFTER_HELP)]
     Verify(verify_cmd::VerifyArgs),
     /// Generate the demo game tree in the real formats.

@@ -36,7 +36,8 @@ data.tma parses to its end; its Land.msh, Land.map and BuildDat.lst exist and pa
 object resolves through its unit scheme and objects.rlb to its models, as the mission load does), scripts \
 (every clan's script package, .scr with its .var or the folder's varset.var, loads), research (every \
 research tree a clan names reads), clans (every relation names a clan of the mission with the word 0 \
-hostile, 1 neutral or 2 allied; every placed object's clan, and its ClanID, is a clan of the mission).
+hostile, 1 neutral or 2 allied; every placed object's clan, and its ClanID, is a clan of the mission), \
+profiles (behpsp.res is there and every behaviour profile in it reads).
 
 With --json: {\"checks\": [{\"name\", \"passed\", \"count\", \"failures\": [{\"file\", \"error\", \"layer\"}]}], \
 \"passed\", \"layers\"}. Exit status 0 when every check holds, 1 when any fails.
@@ -304,6 +305,23 @@ impl Tree {
         check.done()
     }
 
+    /// `profiles`: `behpsp.res`, every behaviour profile read as the mission load reads
+    /// it (the original ships one; a tree without it fails).
+    fn profiles(&self) -> Check {
+        let mut check = Check::new("profiles", "behaviour profiles read");
+        let file = iron3d_mission::PROFILES_FILE;
+        let read = guarded(self, file, || match iron3d_mission::behaviour_profiles(&self.game) {
+            Ok(p) if p.source.is_some() => Ok(p.profiles.len()),
+            Ok(_) => Err(self.failure(file, "not found (the original ships it)")),
+            Err(e) => Err(self.failure(file, e)),
+        });
+        match read {
+            Ok(n) => check.count += n,
+            Err(f) => _ = check.item::<()>(Err(f)),
+        }
+        check.done()
+    }
+
     /// `clans`: relations and owners in range, per clan record.
     fn clans(&self, missions: &[Mission]) -> Check {
         let mut check = Check::new("clans", "clans with relations and owners in range");
@@ -365,6 +383,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         tree.scripts(&parsed),
         tree.research(&parsed),
         tree.clans(&parsed),
+        tree.profiles(),
     ];
     let failed: Vec<&str> = checks.iter().filter(|c| !c.passed).map(|c| c.name).collect();
     let report = Report { passed: failed.is_empty(), layers: layers_json(&tree.game)?, checks };

@@ -14,7 +14,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 /// The checks, in the order `verify` runs them.
-const CHECKS: [&str; 7] = ["archives", "textures", "missions", "objects", "scripts", "research", "clans"];
+const CHECKS: [&str; 8] = ["archives", "textures", "missions", "objects", "scripts", "research", "clans", "profiles"];
 
 fn demo() -> &'static DemoTree {
     static DEMO: OnceLock<DemoTree> = OnceLock::new();
@@ -228,6 +228,17 @@ fn a_corrupt_script_package_fails_scripts() {
 fn a_corrupt_research_tree_fails_research() {
     let trf = "MISSIONS/SCRIPTS/default.trf";
     damaged("trf", |t| truncate(&t.file(trf)), "research", trf, &["scripts", "clans"]);
+}
+
+#[test]
+fn a_damaged_or_missing_behaviour_profile_fails_profiles() {
+    let res = "behpsp.res";
+    let half =
+        |name: &str, p: &[u8]| Some(if name == "prof_mine.var" { p[..p.len() / 2].to_vec() } else { p.to_vec() });
+    let errors = damaged("profile", |t| rewrite_nres(&t.file(res), half), "profiles", res, &["archives", "clans"]);
+    assert!(errors[0].contains("prof_mine.var"), "the member: {errors:?}");
+    let errors = damaged("no-profiles", |t| std::fs::remove_file(t.file(res)).unwrap(), "profiles", res, &["clans"]);
+    assert!(errors[0].contains("not found"), "{errors:?}");
 }
 
 #[test]
