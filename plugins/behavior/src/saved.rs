@@ -19,8 +19,6 @@ pub(crate) fn declare(app: &mut App) {
 /// Per object (id order) its order, queued orders, leg, goal and haul trip, and an
 /// animal's migration; then each clan's pasture.
 fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
-    let f = |h: &mut Fnv1a, v: &[f32]| v.iter().for_each(|x| h.word(x.to_bits()));
-    let wide = |h: &mut Fnv1a, v: u64| [v as u32, (v >> 32) as u32].into_iter().for_each(|w| h.word(w));
     if let Some(q) = world.try_query::<(Option<&Navigator>, Option<&HaulTrip>, Option<&Migration>)>() {
         for (id, e) in objects {
             let Ok((nav, trip, migration)) = q.get_manual(world, *e) else { continue };
@@ -31,12 +29,12 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
             if let Some(n) = nav {
                 let (kind, value) = n.order.key();
                 h.word(u32::from(kind) | u32::from(n.reverse) << 8 | u32::from(n.replan) << 16);
-                wide(h, value);
+                h.wide(value);
                 for v in [n.leg, n.next, n.local_path.len()] {
-                    wide(h, v as u64);
+                    h.wide(v as u64);
                 }
                 h.word(n.first_step_ms);
-                f(h, &n.goal);
+                h.floats(&n.goal);
                 h.word(u32::from(trip.is_some()));
                 if let Some(trip) = trip {
                     h.word(trip.store.unwrap_or(u32::MAX));
@@ -46,7 +44,7 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
                 n.queued.iter().for_each(|o| {
                     let (kind, value) = o.key();
                     h.word(u32::from(kind));
-                    wide(h, value);
+                    h.wide(value);
                 });
             }
             if let Some(m) = migration {

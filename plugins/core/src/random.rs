@@ -61,6 +61,17 @@ impl Fnv1a {
     pub fn word(&mut self, w: u32) {
         self.0 = (self.0 ^ u64::from(w)).wrapping_mul(0x0000_0100_0000_01B3);
     }
+
+    /// Adds a 64-bit word as two words, low first.
+    pub fn wide(&mut self, v: u64) {
+        self.word(v as u32);
+        self.word((v >> 32) as u32);
+    }
+
+    /// Adds each float's IEEE bits as a word.
+    pub fn floats(&mut self, v: &[f32]) {
+        v.iter().for_each(|x| self.word(x.to_bits()));
+    }
 }
 
 /// FNV-1a of a byte string.

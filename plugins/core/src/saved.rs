@@ -69,8 +69,6 @@ type Row<'a> = (
 /// state, the player's direct control, piece blends, steering and requested velocity;
 /// then the random streams, the difficulty and the recorded outcomes.
 fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
-    let f = |h: &mut Fnv1a, v: &[f32]| v.iter().for_each(|x| h.word(x.to_bits()));
-    let wide = |h: &mut Fnv1a, v: u64| [v as u32, (v >> 32) as u32].into_iter().for_each(|w| h.word(w));
     if let Some(q) = world.try_query::<Row>() {
         for (id, e) in objects {
             let Ok((t, owner, kin, status, animation, manual, steer, request)) = q.get_manual(world, *e) else {
@@ -81,13 +79,13 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
                 h.word(o.clan as u32);
                 h.word(o.player.map_or(u32::MAX, u32::from));
             }
-            f(h, &t.position);
-            f(h, &t.orientation);
+            h.floats(&t.position);
+            h.floats(&t.orientation);
             if let Some(k) = kin {
-                f(h, &[k.speed, k.turn_rate]);
+                h.floats(&[k.speed, k.turn_rate]);
             }
             if let Some(m) = manual {
-                wide(h, m.input.bits());
+                h.wide(m.input.bits());
                 h.word(m.tick);
             }
             if let Some(s) = status {
@@ -100,18 +98,18 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
             }
             if let Some(s) = steer {
                 h.word(u32::from(s.active) | u32::from(s.last) << 1);
-                f(h, &[s.from[0], s.from[1], s.waypoint[0], s.waypoint[1]]);
+                h.floats(&[s.from[0], s.from[1], s.waypoint[0], s.waypoint[1]]);
             }
             if let Some(r) = request {
-                f(h, &r.velocity);
+                h.floats(&r.velocity);
             }
         }
     }
     if let Some(random) = world.get_resource::<SimRandom>() {
-        wide(h, random.shared.state);
+        h.wide(random.shared.state);
         for (name, stream) in &random.streams {
             h.write(name.as_bytes());
-            wide(h, stream.state);
+            h.wide(stream.state);
         }
     }
     if let Some(d) = world.get_resource::<Difficulty>() {

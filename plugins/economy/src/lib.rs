@@ -160,7 +160,7 @@ impl StepHost for GameStep<'_, '_, '_> {
         let e = self.table.entity_of(object)?;
         let (ore, devices, class) = self.objects.get(e).ok()?;
         let class = class.map(|c| c.0).filter(|c| matches!(*c, UnitClass::MINE | UnitClass::STORAGE))?;
-        let kpd = devices.map_or(Ok(1.0), OreDevices::sum).unwrap_or(f32::NAN);
+        let kpd = ore_chain::kpd(devices).unwrap_or(f32::NAN);
         let held = ore.map_or(0.0, |o| o.current());
         Some(held.min(dt * kpd * self.profiles.of(class).ore_offboard))
     }
@@ -289,13 +289,11 @@ fn publish(
     board.clans = clans;
 }
 
-/// Building `id`'s efficiency (KPD, gameplay.md §3.2): its efficiency parts' sum
-/// ([`OreDevices::sum`]); 1 for an object without one (the project's); 0 when it is
+/// Building `id`'s efficiency (KPD, gameplay.md §3.2, [`ore_chain::kpd`]); 0 when it is
 /// gone or the sum is not finite.
 pub fn efficiency(world: &World, id: u32) -> f32 {
     let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return 0.0 };
-    let Some(devices) = world.get::<OreDevices>(e).filter(|d| !d.devices.is_empty()) else { return 1.0 };
-    devices.sum().unwrap_or(0.0)
+    ore_chain::kpd(world.get::<OreDevices>(e)).unwrap_or(0.0)
 }
 
 /// The behaviour profile building `id` runs (by its Type; [`Profile::COMPILED`] when

@@ -99,10 +99,7 @@ pub(crate) fn mine(
         if !dig.digging() {
             continue;
         }
-        let kpd = match devices.filter(|d| !d.devices.is_empty()) {
-            Some(d) if use_power != 0.0 => d.sum().unwrap_or(0.0),
-            _ => 1.0,
-        };
+        let kpd = if use_power == 0.0 { 1.0 } else { crate::ore_chain::kpd(devices).unwrap_or(0.0) };
         if kpd < LEAST_KPD {
             dig.total = 0.0;
             ore.set(0.0);

@@ -113,13 +113,13 @@ impl OreDevices {
         }
         Ok(sum)
     }
+}
 
-    /// Query `0x1002`: the sum × `offboard` (the profile's `Transfer_Ore_OffBoard`).
-    ///
-    /// # Errors
-    /// A non-finite value.
-    pub fn ore_offboard(&self, offboard: f32) -> Result<f32, NonFinite> {
-        let t = check("Transfer_Ore_OffBoard", offboard)?;
-        check("sum × Transfer_Ore_OffBoard", self.sum()? * t)
-    }
+/// The KPD of an object with `devices`: their sum ([`OreDevices::sum`]); 1 for an object
+/// without efficiency parts (the project's).
+///
+/// # Errors
+/// A non-finite value or sum.
+pub fn kpd(devices: Option<&OreDevices>) -> Result<f32, NonFinite> {
+    devices.filter(|d| !d.devices.is_empty()).map_or(Ok(1.0), OreDevices::sum)
 }

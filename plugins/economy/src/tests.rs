@@ -4,7 +4,7 @@
 
 use super::distributor::{FIRST_KEY, memberships, two_tier};
 use super::ore::{DESCRIPTORS, Descriptor, initial};
-use super::ore_chain::{NonFinite, devices};
+use super::ore_chain::{NonFinite, devices, kpd};
 use super::*;
 use iron3d_formats::helpers::ctld::Ctld;
 use iron3d_formats::helpers::ctld::ItemRecord;
@@ -224,7 +224,8 @@ fn device_value_is_provider_times_coefficient_then_multiplier() {
     provider[2] = 3.0;
     let devices = OreDevices { devices: vec![d], provider: provider.clone() };
     assert_eq!(devices.sum(), Ok(3.0));
-    assert_eq!(devices.ore_offboard(Profile::COMPILED.ore_offboard), Ok(15.0), "× Transfer_Ore_OffBoard 5.0");
+    assert_eq!(kpd(Some(&devices)), Ok(3.0), "the KPD is the sum");
+    assert_eq!(kpd(None), Ok(1.0), "1 without efficiency parts");
     // The order matters: (3e38 × 2) overflows before × 0.5 could bring it back.
     let big = OreDevice { provider_key: 0, coefficient: 2.0, multiplier: 0.5 };
     assert!(matches!(big.value(3.0e38), Err(NonFinite { at: "condition × coefficient", .. })));
@@ -233,7 +234,8 @@ fn device_value_is_provider_times_coefficient_then_multiplier() {
     assert_eq!(missing.sum(), Ok(3.0));
     assert!(d.value(f32::NAN).is_err());
     assert!(d.value(1.0e-40).is_err(), "subnormal input rejected");
-    assert!(OreDevices::default().ore_offboard(f32::INFINITY).is_err());
+    let endless = OreDevice { coefficient: f32::INFINITY, ..d };
+    assert!(kpd(Some(&OreDevices { devices: vec![endless], provider: vec![0.0, 0.0, 1.0] })).is_err());
 }
 
 #[test]

@@ -152,7 +152,7 @@ impl Production {
         for (id, q) in &self.producers {
             h.word(*id);
             h.word(q.waiting.len() as u32);
-            q.waiting.iter().for_each(|s| [s.0 as u32, (s.0 >> 32) as u32].into_iter().for_each(|w| h.word(w)));
+            q.waiting.iter().for_each(|s| h.wide(s.0));
             if let Some(job) = &q.active {
                 job.hash(h);
             }

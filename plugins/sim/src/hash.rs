@@ -29,7 +29,7 @@ pub fn state_hash(world: &World) -> u64 {
     if let Some(layers) = world.get_resource::<DataLayers>() {
         for layer in &layers.0 {
             h.write(layer.name.as_bytes());
-            [layer.fingerprint as u32, (layer.fingerprint >> 32) as u32].into_iter().for_each(|w| h.word(w));
+            h.wide(layer.fingerprint);
         }
     }
     if let Some(state) = world.get_resource::<SimState>() {
