@@ -25,6 +25,8 @@ pub enum Role {
     Scenery,
     /// Non-geometric system object (sun, weather source).
     System,
+    /// A gun's round (`BULL`): controller, node table and explosion, no model.
+    Round,
     /// A catalogue entry whose model was cut: unreachable from every mission.
     Broken,
 }
@@ -91,6 +93,10 @@ pub const PROTOTYPES: &[Proto] = &[
     p("sun_02", "effects.rlb", "sun_02", Role::System),
     p("ws_rain_01", "effects.rlb", "ws_rain_01", Role::System),
     p("x_cut_01", "cut.rlb", "x_cut_01", Role::Broken),
+    p("rd_cannon", "weapon.rlb", "rd_cannon", Role::Round),
+    p("rd_mgun", "weapon.rlb", "rd_mgun", Role::Round),
+    p("rd_heavy", "weapon.rlb", "rd_heavy", Role::Round),
+    p("rd_laser", "weapon.rlb", "rd_laser", Role::Round),
 ];
 
 /// A composite unit scheme (`UNITS\...\*.dat`).

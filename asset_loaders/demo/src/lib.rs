@@ -7,6 +7,7 @@
     allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a panic in a test is a failed test")
 )]
 
+pub mod arms;
 pub mod catalogue;
 pub mod configs;
 pub mod effects;

@@ -19,8 +19,7 @@ use crate::geometry::{V3, cos_approx, sin_approx};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::helpers::ctld::{BindingRow, FLAG_WRAP, ItemRecord};
-use iron3d_formats::helpers::ndpr::NdprRecord;
-use iron3d_formats::helpers::{Base, ControlPoint, Ctld, Ctpt, Ndpr};
+use iron3d_formats::helpers::{Base, ControlPoint, Ctld, Ctpt};
 use iron3d_formats::model::msh::{AnimKey, ModelBuilder, NodeAnimation};
 use iron3d_formats::model::wear::Wear;
 use iron3d_formats::nres::NresWriter;
@@ -171,15 +170,16 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
             ctld.set_motion(&motion);
         }
         if let Role::Building(category) = proto.role {
-            ctld.items.push(ItemRecord::with_value(EFFICIENCY_CLASS, 0, efficiency(category)));
-            ctld.counts[3] = ctld.items.len() as u32;
+            ctld.items.push(ItemRecord::with_values(EFFICIENCY_CLASS, 0, &[efficiency(category)]));
         }
+        ctld.items.extend(crate::arms::components(proto.role, stem));
+        ctld.counts[3] = ctld.items.len() as u32;
         out.add(fourcc(b"CTLD"), [0, 0, 0], format!("{stem}.ctl").as_bytes(), ctld.to_bytes()?)?;
     }
     if wants(".ndp")? {
-        let mut raw = [0u8; 76];
-        raw[4..8].copy_from_slice(&BUILDING_LIFE.to_le_bytes());
-        let ndp = Ndpr { records: vec![NdprRecord { raw }] };
+        let nodes = (model.generator)(&mut Kit::default(), 0)?.len();
+        let ndp = crate::arms::node_table(proto.role, nodes)
+            .ok_or_else(|| iron3d_formats::Error::invalid(0, "demo_nodes", format!("no node table for {stem}")))?;
         out.add(fourcc(b"NDPR"), [0, 0, 0], format!("{stem}.ndp").as_bytes(), ndp.to_bytes()?)?;
     }
     Ok(())
@@ -187,10 +187,6 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
 
 /// The component class of a building's efficiency part (openparkan `docs/23-economy.md`).
 const EFFICIENCY_CLASS: u32 = 26;
-
-/// A building node's durability in its `.ndp` (the original's shot-down parts carry
-/// 35 000 to 500 000).
-const BUILDING_LIFE: f32 = 100_000.0;
 
 /// A building's efficiency, its class-26 part's first value, as the original's sizes
 /// give it (measured: research centres, factories and core mines 1 / 3 / 5 small /
@@ -219,7 +215,7 @@ pub fn write(tree: &mut DemoTree, seed: u64) -> Result<()> {
 /// Writes the four model archives; returns the lightmap names the WEARs reference.
 fn archives(tree: &mut DemoTree) -> Result<Vec<String>> {
     let mut lightmaps = Vec::new();
-    for archive in ["units.rlb", "bases.rlb", "fortif.rlb", "static.rlb"] {
+    for archive in ["units.rlb", "bases.rlb", "fortif.rlb", "static.rlb", crate::arms::ROUND_ARCHIVE] {
         let mut out = NresWriter::new();
         for proto in PROTOTYPES.iter().filter(|p| p.archive == archive) {
             match proto.role {
@@ -231,6 +227,19 @@ fn archives(tree: &mut DemoTree) -> Result<Vec<String>> {
                     out.add(fourcc(b"BASE"), [0, 0, 0], format!("{}.bas", proto.stem).as_bytes(), bas)?;
                 }
                 Role::System | Role::Broken => {}
+                Role::Round => {
+                    let round = crate::arms::ROUNDS.iter().find(|r| r.key == proto.key).ok_or_else(|| {
+                        iron3d_formats::Error::invalid(0, "demo_round", format!("no round {}", proto.key))
+                    })?;
+                    for (member, bytes) in crate::arms::round_entries(round)? {
+                        let tag = match member.rsplit('.').next() {
+                            Some("ctl") => b"CTLD",
+                            Some("ndp") => b"NDPR",
+                            _ => b"EXPL",
+                        };
+                        out.add(fourcc(tag), [0, 0, 0], member.as_bytes(), bytes)?;
+                    }
+                }
                 _ => {
                     let model = spec(proto).ok_or_else(|| {
                         iron3d_formats::Error::invalid(0, "demo_model", format!("no model for {}", proto.key))

@@ -15,9 +15,12 @@ pub fn refs(proto: &Proto) -> Result<Vec<ObjectRef64>> {
     let r = |ext: &str| ObjectRef64::new(a, &format!("{s}.{ext}"));
     Ok(match proto.role {
         Role::Building(_) => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?],
-        Role::Chassis | Role::FortParent => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?],
-        Role::Turret => vec![r("msh")?, r("wea")?, r("cpt")?],
-        Role::Weapon | Role::Scenery | Role::Broken => vec![r("msh")?, r("wea")?],
+        Role::Chassis => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?],
+        Role::FortParent => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?],
+        Role::Turret => vec![r("msh")?, r("wea")?, r("cpt")?, r("ndp")?],
+        Role::Weapon => vec![r("msh")?, r("wea")?, r("ctl")?, r("ndp")?],
+        Role::Scenery | Role::Broken => vec![r("msh")?, r("wea")?],
+        Role::Round => vec![r("ctl")?, r("ndp")?],
         Role::Fortification { parent } => vec![ObjectRef64::new("objects.rlb", parent)?, r("bas")?],
         Role::System => vec![r("sun")?],
     })

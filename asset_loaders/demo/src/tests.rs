@@ -37,6 +37,10 @@ fn registry_has_every_kind_of_prototype_and_resolves() {
         let resolved = resolver.resolve(proto.key);
         match (proto.role, resolved.as_ref()) {
             (Role::System, Ok(p)) => assert_eq!(p.mesh, MeshSource::NonGeometric),
+            (Role::Round, Ok(p)) => {
+                assert_eq!(p.mesh, MeshSource::NonGeometric);
+                assert!(p.first(".ctl").is_some() && p.first(".ndp").is_some(), "{:?}", p.refs);
+            }
             (Role::Broken, Err(e)) => assert!(e.to_string().contains("cut.rlb"), "{e}"),
             (Role::Fortification { parent }, Ok(p)) => {
                 assert!(matches!(&p.mesh, MeshSource::Explicit(m) if m.provenance == parent), "{:?}", p.mesh);

@@ -1,11 +1,15 @@
-//! Arming: hit points, weapon and radar of each object from the combat rules by its
-//! Unit DAT class word, and the clans' relations from the mission.
+//! Arming: each object's body and guns from its data ([`CombatSheet`]: `.ndp` nodes,
+//! armour and guns with their rounds), or, for an object whose data carries no node
+//! table, from the combat rules by its Unit DAT class word (the project's); its turret
+//! and radar; and the clans' relations from the mission.
 
 use crate::CombatRules;
+use crate::body::Body;
+use crate::guns::{GunState, Guns, STROKE_MS};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, Difficulty, Health, MissionClans, Owner, PropertyBag, Radar, SimObject, TICK_MS, UnitClass, Weapon,
-    relation,
+    ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, Owner, PropertyBag, Radar,
+    RoundSheet, SimObject, UnitClass, Weapon, relation,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_rules::Combat;
@@ -13,6 +17,9 @@ use iron3d_terrain::BehaviorIni;
 
 /// The class bit of buildings (`docs/reference/registry.md` §2.2).
 const BUILDING_BIT: u32 = 0x8000_0000;
+/// A turret's turn rate when the rules name none for the class (degrees a second; the
+/// project's).
+const TURN_DEGREES: f32 = 120.0;
 
 /// Builds [`ClanRelations`] from the mission's clan records.
 pub(crate) fn relations(clans: Option<Res<MissionClans>>, mut relations: ResMut<ClanRelations>) {
@@ -21,28 +28,72 @@ pub(crate) fn relations(clans: Option<Res<MissionClans>>, mut relations: ResMut<
     }
 }
 
-/// What an object of class `class` gets, scaled by its `Life state` fraction.
-pub(crate) fn loadout(rules: &Combat, class: u32, life: f32, invulnerable: bool) -> (Health, Option<(Weapon, Radar)>) {
+/// What an armed object carries.
+pub(crate) struct Loadout {
+    pub body: Body,
+    pub guns: Guns,
+    pub turret: Option<(Weapon, Radar)>,
+}
+
+/// The gun of a rules weapon: unlimited rounds, no capacitor, no stroke, its reload as
+/// the interval, a direct round of its damage.
+fn rules_gun(w: &iron3d_rules::WeaponRule) -> GunSheet {
+    let round = RoundSheet {
+        speed: w.projectile_speed,
+        range: w.range,
+        hit_points: w.damage,
+        hit: HitSheet { kind: 2, damage: 0.0, radius: 0.0 },
+    };
+    GunSheet {
+        node: 0,
+        magazine: -1,
+        capacitor: 0.0,
+        shot_energy: 0.0,
+        interval_ms: w.reload_seconds * 1000.0,
+        barrels: 1,
+        volley: false,
+        round,
+    }
+}
+
+/// What an object of class `class` gets: its body and guns from `sheet` when its data
+/// has one, else from the rules; every node's life and every round's damage times
+/// `ratio`, its life then `life` of full.
+pub(crate) fn loadout(rules: &Combat, class: u32, sheet: Option<&CombatSheet>, life: f32, ratio: f32) -> Loadout {
     let entry = rules.class(class);
-    let max = entry
-        .map_or(if class & BUILDING_BIT != 0 { rules.default_building_hp } else { rules.default_robot_hp }, |c| c.hp);
-    let health = Health { hp: max * life, max, armour: entry.map_or(0.0, |c| c.armour), invulnerable };
-    let armed = entry.and_then(|c| {
-        let (kind, w) = rules.weapon(c.weapon.as_deref()?)?;
-        let reload_ticks = ((w.reload_seconds * 1000.0 / TICK_MS as f32).round() as u32).max(1);
+    let rule_weapon = entry.and_then(|c| rules.weapon(c.weapon.as_deref()?));
+    let (mut body, guns) = match sheet {
+        Some(sheet) => {
+            let guns = sheet.guns.iter().map(|g| GunState::new(*g, STROKE_MS, ratio)).collect();
+            (Body::from_sheet(sheet, ratio), guns)
+        }
+        None => {
+            let hp = entry.map_or(
+                if class & BUILDING_BIT != 0 { rules.default_building_hp } else { rules.default_robot_hp },
+                |c| c.hp,
+            ) * ratio;
+            let armour = [1.0 - entry.map_or(0.0, |c| c.armour), 0.0];
+            let guns = rule_weapon.map(|(_, w)| GunState::new(rules_gun(w), 0.0, ratio)).into_iter().collect();
+            (Body::single(hp, hp, armour), guns)
+        }
+    };
+    for n in &mut body.nodes {
+        n.life *= life;
+    }
+    let guns = Guns(guns);
+    let turret = guns.0.first().map(|first| {
+        let range = guns.0.iter().map(|g| g.sheet.round.range).fold(0.0, f32::max);
         let weapon = Weapon {
-            kind,
-            range: w.range,
-            damage: w.damage,
-            reload_ticks,
-            cooldown: 0,
-            projectile_speed: w.projectile_speed,
-            turn_rate: w.turn_degrees.to_radians(),
+            kind: rule_weapon.map_or(0, |(k, _)| k),
+            range,
+            damage: first.round_damage(),
+            projectile_speed: first.sheet.round.speed,
+            turn_rate: rule_weapon.map_or(TURN_DEGREES, |(_, w)| w.turn_degrees).to_radians(),
             turret: 0.0,
         };
-        Some((weapon, Radar { range: c.radar.max(w.range), target: None }))
+        (weapon, Radar { range: entry.map_or(0.0, |c| c.radar).max(range), target: None })
     });
-    (health, armed)
+    Loadout { body, guns, turret }
 }
 
 /// The Types the difficulty ratio reaches: warriors, HQs and heroes (`prof_war`,
@@ -69,7 +120,10 @@ pub(crate) fn arm(
     mut commands: Commands,
     rules: Res<CombatRules>,
     scaled: (Res<Difficulty>, Res<ClanRelations>, Option<Res<MissionClans>>),
-    new: Query<(Entity, &UnitClass, Option<&PropertyBag>, Option<&Owner>), (With<SimObject>, Without<Health>)>,
+    new: Query<
+        (Entity, &UnitClass, Option<&PropertyBag>, Option<&Owner>, Option<&CombatSheet>),
+        (With<SimObject>, Without<Health>),
+    >,
     ini: Option<Res<BehaviorIni>>,
 ) {
     let (difficulty, relations, clans) = scaled;
@@ -77,7 +131,7 @@ pub(crate) fn arm(
     // `ImmortalHero` of `Behavior.ini`: the hero takes no damage (the effect inferred
     // from the name).
     let immortal_hero = ini.and_then(|i| BehaviorIni::switch(&i.0.immortal_hero)).unwrap_or(false);
-    for (entity, class, bag, owner) in &new {
+    for (entity, class, bag, owner, sheet) in &new {
         let property = |name: &str| bag.and_then(|b| b.first(name)).map(|p| p.value());
         let life = match property("Life state") {
             Some(PropertyValue::Float(f)) if f.is_finite() && f > 0.0 => f.min(1.0),
@@ -85,15 +139,13 @@ pub(crate) fn arm(
         };
         let invulnerable = matches!(property("Invulnerability"), Some(PropertyValue::Int(v)) if v != 0)
             || immortal_hero && class.is_hero();
-        let (mut health, armed) = loadout(&rules.0, class.0, life, invulnerable);
         let ratio = difficulty_factor(class.0, owner.map_or(-1, |o| o.clan), player, &relations, &difficulty);
-        health.hp *= ratio;
-        health.max *= ratio;
+        let Loadout { body, guns, turret } = loadout(&rules.0, class.0, sheet, life, ratio);
+        let (hp, max) = body.total();
         let mut e = commands.entity(entity);
-        e.insert(health);
-        if let Some((mut weapon, radar)) = armed {
-            weapon.damage *= ratio;
-            e.insert((weapon, radar));
+        e.insert((Health { hp, max, invulnerable }, body));
+        if let Some(turret) = turret {
+            e.insert((guns, turret.0, turret.1));
         }
     }
 }

@@ -1,21 +1,28 @@
-//! Turrets, shots and hits, in stable order: shooters by `OriginalObjectId`,
-//! projectiles by shot sequence, hits by (target, shot).
+//! Turrets, guns, shots and hits, in stable order: shooters by `OriginalObjectId` and
+//! their guns in component order, projectiles by shot sequence, hits by (target, shot).
+//! A hit from a firer no longer in the world does nothing (openparkan
+//! `docs/26-damage.md`, read); a direct hit strikes one node, a blast every node it
+//! reaches by the falloff, except the firer's own; armour stands between a hit and
+//! each node.
 
+use crate::body::{Body, Strike, armoured, falloff};
+use crate::guns::{GunState, Guns};
 use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::DespawnOnExit;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
     AppState, CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health, LastHit,
-    ManualControl, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter,
+    ManualControl, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter, SimRandom,
     SimTransform, TICK_SECONDS, Weapon,
 };
 
 /// A turret fires once it points within this angle of its target (radians).
 pub const AIM_TOLERANCE: f32 = 0.08;
-/// A projectile falls harmlessly after this many times its time to the target at
-/// launch (it homes, so it only misses when the target outruns it).
-const TTL_FACTOR: f32 = 3.0;
+/// Explosion kinds that hurt (`.exp`): 2 direct, 3 blast; 1 (effect) and 4 (shields
+/// only: no shields yet) hurt nothing.
+const DIRECT: u32 = 2;
+const BLAST: u32 = 3;
 
 /// One hit waiting to be applied.
 #[derive(Debug, Clone, Copy)]
@@ -24,6 +31,8 @@ struct Hit {
     sequence: u32,
     shooter: u32,
     damage: f32,
+    /// Blast radius (0: a direct hit on `target`).
+    blast: f32,
 }
 
 /// This tick's hits (filled by beams and projectiles, applied by [`apply_hits`]).
@@ -41,8 +50,16 @@ fn reference(table: &ObjectTable, id: u32) -> Option<ObjectRef> {
     table.handle_of(id).map(|handle| ObjectRef { id: OriginalObjectId(id), handle })
 }
 
-type Shooter<'a> =
-    (&'a OriginalObjectId, &'a ObjectHandle, &'a SimTransform, &'a Radar, &'a mut Weapon, Option<&'a ManualControl>);
+type Shooter<'a> = (
+    &'a OriginalObjectId,
+    &'a ObjectHandle,
+    &'a SimTransform,
+    &'a Radar,
+    &'a mut Weapon,
+    &'a mut Guns,
+    &'a Body,
+    Option<&'a ManualControl>,
+);
 
 /// What a shot reports to: the clock, the object table and the World3D queue.
 #[derive(bevy_ecs::system::SystemParam)]
@@ -52,9 +69,21 @@ pub(crate) struct Report<'w> {
     out: MessageWriter<'w, GameMessage>,
 }
 
-/// Turns every turret toward its target and fires the weapons that are ready. A piloted
-/// unit's turret turns by the player's aim instead, and it fires, when the player
-/// fires, at its radar target if that is in its sights.
+/// What a hit of a gun's round does on impact: its damage and blast radius, or `None`
+/// for an explosion that hurts nothing.
+fn impact(gun: &GunState) -> Option<(f32, f32)> {
+    match gun.sheet.round.hit.kind {
+        DIRECT => Some((gun.round_damage(), 0.0)),
+        BLAST => Some((gun.round_damage(), gun.sheet.round.hit.radius)),
+        _ => None,
+    }
+}
+
+/// Turns every turret toward its target and works every gun: a stroke under way goes
+/// on, and a ready gun whose node lives starts one when the turret points at a target
+/// within its round's range. A piloted unit's turret turns by the player's aim instead,
+/// and its guns start, when the player fires, at its radar target if that is in its
+/// sights.
 pub(crate) fn aim_and_fire(
     mut commands: Commands,
     mut report: Report,
@@ -63,60 +92,70 @@ pub(crate) fn aim_and_fire(
     mut shots: ResMut<ShotCounter>,
     mut hits: ResMut<Hits>,
 ) {
-    let table = &report.table;
     let dt = TICK_SECONDS;
     let mut order: Vec<_> = shooters.iter_mut().collect();
     order.sort_unstable_by_key(|s| *s.0);
-    for (&id, &handle, t, radar, mut weapon, manual) in order {
-        weapon.cooldown = weapon.cooldown.saturating_sub(1);
+    for (&id, &handle, t, radar, mut weapon, mut guns, body, manual) in order {
+        // The player's aim of this tick turns the turret; while piloted, the guns start
+        // only on the player's fire.
         if let Some(m) = manual.filter(|m| m.tick == report.clock.tick) {
             weapon.turret = wrap_angle(weapon.turret + f32::from(m.input.aim_mrad) / 1000.0);
         }
-        let Some((target, (tt, proxy))) =
-            radar.target.and_then(|r| table.entity_of(r).and_then(|e| targets.get(e).ok()).map(|x| (r, x)))
-        else {
-            continue;
-        };
-        let (from, to) = ([t.position[0], t.position[1]], [tt.position[0], tt.position[1]]);
-        let bearing = libm::atan2f(to[1] - from[1], to[0] - from[0]);
-        let error = wrap_angle(bearing - t.heading() - weapon.turret);
-        match manual {
-            Some(m) if !m.input.fire => continue,
-            Some(_) => {}
-            None => {
+        let table = &report.table;
+        let target = radar.target.and_then(|r| table.entity_of(r).and_then(|e| targets.get(e).ok()).map(|x| (r, x)));
+        let mut sight = None;
+        if let Some((_, (tt, proxy))) = target {
+            let (from, to) = ([t.position[0], t.position[1]], [tt.position[0], tt.position[1]]);
+            let bearing = libm::atan2f(to[1] - from[1], to[0] - from[0]);
+            let error = wrap_angle(bearing - t.heading() - weapon.turret);
+            if manual.is_none() {
                 let step = weapon.turn_rate * dt;
                 weapon.turret = wrap_angle(weapon.turret + error.clamp(-step, step));
             }
+            let aimed = error.abs() <= AIM_TOLERANCE && manual.is_none_or(|m| m.input.fire);
+            sight = Some((aimed, dist(from, to) - proxy.map_or(0.0, |p| p.radius)));
         }
-        let reach = weapon.range + proxy.map_or(0.0, |p| p.radius);
-        if error.abs() > AIM_TOLERANCE || weapon.cooldown > 0 || dist(from, to) > reach {
-            continue;
-        }
-        weapon.cooldown = weapon.reload_ticks;
-        shots.0 = shots.0.wrapping_add(1);
-        let sequence = shots.0;
-        if weapon.projectile_speed > 0.0 {
-            let flight = dist(from, to) / weapon.projectile_speed / dt;
-            commands.spawn((
-                Name::new("Projectile"),
-                Projectile {
-                    sequence,
-                    shooter: id.0,
-                    target,
-                    kind: weapon.kind,
-                    position: t.position,
-                    speed: weapon.projectile_speed,
-                    damage: weapon.damage,
-                    ttl: (flight * TTL_FACTOR).ceil() as u32 + 1,
-                },
-                DespawnOnExit(AppState::InGame),
-            ));
-        } else {
-            hits.0.push(Hit { target, sequence, shooter: id.0, damage: weapon.damage });
-        }
-        if let Some(target) = reference(&report.table, target) {
-            let kind = GameMessageKind::Fired { shooter: ObjectRef { id, handle }, target, weapon: weapon.kind };
-            report.out.write(GameMessage::new(&report.clock, DispatchPhase::Control, kind));
+        for gun in &mut guns.0 {
+            let mut rounds = gun.tick();
+            let alive = body.nodes.get(usize::from(gun.sheet.node)).is_none_or(|n| n.life > 0.0);
+            if rounds == 0
+                && alive
+                && gun.ready()
+                && sight.is_some_and(|(aimed, reach)| aimed && reach <= gun.sheet.round.range)
+            {
+                rounds = gun.trigger();
+            }
+            let Some((target, _)) = target.filter(|_| rounds > 0) else { continue };
+            for _ in 0..rounds {
+                shots.0 = shots.0.wrapping_add(1);
+                let sequence = shots.0;
+                let Some((damage, blast)) = impact(gun) else { continue };
+                let speed = gun.sheet.round.speed;
+                if speed > 0.0 {
+                    let ttl = (gun.sheet.round.range / (speed * dt)).ceil().max(1.0) as u32;
+                    commands.spawn((
+                        Name::new("Projectile"),
+                        Projectile {
+                            sequence,
+                            shooter: id.0,
+                            target,
+                            kind: weapon.kind,
+                            position: t.position,
+                            speed,
+                            damage,
+                            blast,
+                            ttl,
+                        },
+                        DespawnOnExit(AppState::InGame),
+                    ));
+                } else {
+                    hits.0.push(Hit { target, sequence, shooter: id.0, damage, blast });
+                }
+            }
+            if let Some(target) = reference(&report.table, target) {
+                let kind = GameMessageKind::Fired { shooter: ObjectRef { id, handle }, target, weapon: weapon.kind };
+                report.out.write(GameMessage::new(&report.clock, DispatchPhase::Control, kind));
+            }
         }
     }
 }
@@ -143,7 +182,8 @@ pub(crate) fn fly(
         let length = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
         let step = p.speed * dt;
         if length <= step + proxy.map_or(0.0, |c| c.radius) {
-            hits.0.push(Hit { target: p.target, sequence: p.sequence, shooter: p.shooter, damage: p.damage });
+            let (target, sequence, shooter, damage, blast) = (p.target, p.sequence, p.shooter, p.damage, p.blast);
+            hits.0.push(Hit { target, sequence, shooter, damage, blast });
             commands.entity(entity).despawn();
         } else {
             for (k, dk) in d.iter().enumerate() {
@@ -153,50 +193,152 @@ pub(crate) fn fly(
     }
 }
 
-/// Applies this tick's hits; destroys what falls to 0 hit points. Every hit first tells
-/// its victim who fired ([`LastHit`]), whatever it then does to it.
+/// An object a hit may reach.
+type Victim<'a> = (&'a mut Body, &'a mut Health, &'a SimTransform, Option<&'a CollisionProxy>, Option<&'a mut LastHit>);
+
+/// Where the messages of the hits go.
+#[derive(bevy_ecs::system::SystemParam)]
+pub(crate) struct HitOut<'w> {
+    clock: Res<'w, GameClock>,
+    table: Res<'w, ObjectTable>,
+    random: ResMut<'w, SimRandom>,
+    out: MessageWriter<'w, GameMessage>,
+    delete: MessageWriter<'w, DeleteRequest>,
+}
+
+/// The node a direct hit strikes: one of the live nodes, drawn from the `combat.node`
+/// stream in proportion to their full life (the project's rule: the original tests the
+/// round's path against each node's triangles, which the simulation does not hold).
+fn struck_node(body: &Body, random: &mut SimRandom) -> Option<u16> {
+    let live = || body.nodes.iter().enumerate().filter(|(_, n)| n.life > 0.0);
+    let total: f64 = live().map(|(_, n)| f64::from(n.max.max(0.0))).sum();
+    let first = live().next().map(|(i, _)| i as u16);
+    if total <= 0.0 {
+        return first;
+    }
+    let mut pick = random.stream("combat.node").below(1 << 24) as f64 / f64::from(1u32 << 24) * total;
+    for (i, n) in live() {
+        pick -= f64::from(n.max.max(0.0));
+        if pick < 0.0 {
+            return Some(i as u16);
+        }
+    }
+    first
+}
+
+/// Applies this tick's hits; destroys what dies. Every hit on an object first tells it
+/// who fired ([`LastHit`]), whatever it then does to it; the firer's own nodes are
+/// spared.
 pub(crate) fn apply_hits(
     mut commands: Commands,
-    clock: Res<GameClock>,
-    table: Res<ObjectTable>,
     mut hits: ResMut<Hits>,
-    mut victims: Query<(&mut Health, &SimTransform, Option<&mut LastHit>)>,
-    mut out: MessageWriter<GameMessage>,
-    mut delete: MessageWriter<DeleteRequest>,
+    mut victims: Query<Victim>,
+    ids: Query<(Entity, &OriginalObjectId), With<Body>>,
+    mut report: HitOut,
 ) {
     let mut due = std::mem::take(&mut hits.0);
     due.sort_unstable_by_key(|h| (h.target, h.sequence));
+    // Blasts reach every body; collected once, in id order, when a blast is due.
+    let mut bodies: Vec<(u32, Entity)> = Vec::new();
+    if due.iter().any(|h| h.blast > 0.0) {
+        bodies = ids.iter().map(|(e, id)| (id.0, e)).collect();
+        bodies.sort_unstable_by_key(|b| b.0);
+    }
     for hit in due {
-        let (Some(target), Some(entity)) = (reference(&table, hit.target), table.entity_of(hit.target)) else {
-            continue;
-        };
-        let Ok((mut health, t, last)) = victims.get_mut(entity) else { continue };
-        if health.hp <= 0.0 {
+        let Some(attacker) = reference(&report.table, hit.shooter) else { continue };
+        if hit.blast <= 0.0 {
+            let Some(entity) = report.table.entity_of(hit.target) else { continue };
+            let Ok((mut body, mut health, t, _, last)) = victims.get_mut(entity) else { continue };
+            if !tell(&mut commands, entity, (&body, &health), last, hit.shooter, report.clock.tick) {
+                continue;
+            }
+            let Some(node) = struck_node(&body, &mut report.random) else { continue };
+            let damage = armoured(hit.damage, body.armour);
+            let strike = body.strike(node, damage);
+            settle(&mut report, (hit.target, node, t.position), strike, &body, &mut health, attacker);
             continue;
         }
-        let told = LastHit { by: hit.shooter, tick: clock.tick };
-        match last {
-            Some(mut last) => *last = told,
-            None => {
-                commands.entity(entity).insert(told);
+        let centre =
+            report.table.entity_of(hit.target).and_then(|e| victims.get(e).ok()).map(|(_, _, t, _, _)| t.position);
+        let Some(centre) = centre else { continue };
+        for &(id, entity) in &bodies {
+            if id == hit.shooter {
+                continue;
+            }
+            let Ok((mut body, mut health, t, proxy, last)) = victims.get_mut(entity) else { continue };
+            let p = t.position;
+            let d = (0..3).map(|k| (p[k] - centre[k]) * (p[k] - centre[k])).sum::<f32>().sqrt();
+            let r = proxy.map_or(1.0, |c| c.radius);
+            if falloff(1.0, d, r, hit.blast) <= 0.0
+                || !tell(&mut commands, entity, (&body, &health), last, hit.shooter, report.clock.tick)
+            {
+                continue;
+            }
+            // Every node of the object stands at its centre within its radius (the
+            // project's: the simulation holds no node spheres).
+            let damage = armoured(falloff(hit.damage, d, r, hit.blast), body.armour);
+            for node in 0..body.nodes.len() as u16 {
+                if body.dead() {
+                    break;
+                }
+                let strike = body.strike(node, damage);
+                settle(&mut report, (id, node, p), strike, &body, &mut health, attacker);
             }
         }
-        if health.invulnerable {
-            continue;
+    }
+}
+
+/// Tells a living victim who fired; false when the hit goes no further (it is dead,
+/// or invulnerable).
+fn tell(
+    commands: &mut Commands,
+    entity: Entity,
+    (body, health): (&Body, &Health),
+    last: Option<Mut<LastHit>>,
+    by: u32,
+    tick: u32,
+) -> bool {
+    if health.hp <= 0.0 || body.dead() {
+        return false;
+    }
+    let told = LastHit { by, tick };
+    match last {
+        Some(mut last) => *last = told,
+        None => {
+            commands.entity(entity).insert(told);
         }
-        let amount = (hit.damage * (1.0 - health.armour)).min(health.hp);
-        health.hp -= amount;
-        let attacker = reference(&table, hit.shooter);
-        let hp = health.hp;
-        out.write(GameMessage::new(
-            &clock,
-            DispatchPhase::Control,
-            GameMessageKind::Damaged { target, attacker, amount, hp },
-        ));
-        if hp <= 0.0 {
-            delete.write(DeleteRequest { object: target.handle });
-            let kind = GameMessageKind::Destroyed { object: target, by: attacker, position: t.position };
-            out.write(GameMessage::new(&clock, DispatchPhase::Control, kind));
-        }
+    }
+    !health.invulnerable
+}
+
+/// Publishes a strike: the object's life, `damaged` naming the node, `destroyed` for
+/// the nodes it destroyed or for the object, whose deletion it requests.
+fn settle(
+    report: &mut HitOut,
+    (id, node, position): (u32, u16, [f32; 3]),
+    strike: Strike,
+    body: &Body,
+    health: &mut Health,
+    attacker: ObjectRef,
+) {
+    if strike.lost <= 0.0 {
+        return;
+    }
+    let Some(target) = reference(&report.table, id) else { return };
+    let (hp, _) = body.total();
+    health.hp = hp;
+    let by = Some(attacker);
+    let clock = &report.clock;
+    let kind = GameMessageKind::Damaged { target, attacker: by, node, amount: strike.lost, hp };
+    report.out.write(GameMessage::new(clock, DispatchPhase::Control, kind));
+    if strike.dead {
+        report.delete.write(DeleteRequest { object: target.handle });
+        let kind = GameMessageKind::Destroyed { object: target, by, position };
+        report.out.write(GameMessage::new(clock, DispatchPhase::Control, kind));
+        return;
+    }
+    for node in strike.destroyed {
+        let kind = GameMessageKind::PartDestroyed { object: target, node, by };
+        report.out.write(GameMessage::new(clock, DispatchPhase::Control, kind));
     }
 }

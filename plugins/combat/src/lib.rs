@@ -1,24 +1,28 @@
-//! Combat: the project's own rules (issue "Clans play"; the original's combat is not
-//! recovered), with every number in the rules file (`assets/rules/iron3d.rules.ron`,
-//! section `combat`).
+//! Combat by parts (openparkan `docs/26-damage.md` and `docs/29-weapons.md`, read and
+//! measured), from each object's data; what the data does not say is the project's and
+//! comes from the rules file (`assets/rules/iron3d.rules.ron`, section `combat`).
 //!
 //! * **Arming** (when the game starts, `MissionStart::Objects`, then in
-//!   `InputPhase::Arming` for objects that join later): an object with a Unit DAT
-//!   class gets [`Health`] (full hit points of its class scaled by its `Life state`
-//!   property, `Invulnerability` kept), and an armed class its [`Weapon`] and
-//!   [`Radar`]. Behavior keeps the radar's target.
+//!   `InputPhase::Arming` for objects that join later): an object with a Unit DAT class
+//!   gets its [`Body`] of nodes (from its [`iron3d_core::CombatSheet`], or one node of
+//!   its class's hit points), its [`Guns`], and, armed, a turret ([`iron3d_core::Weapon`])
+//!   and a [`iron3d_core::Radar`]. Behavior keeps the radar's target.
 //! * **Armament** (`ControlPhase::Armament`, after every object moved): turrets turn
-//!   toward their target at the weapon's turn rate; a weapon aimed within
-//!   [`AIM_TOLERANCE`], in range and reloaded fires a beam (instant hit) or a homing
-//!   [`Projectile`]; projectiles fly and hit; hits are applied in (target, shot) order,
-//!   armour absorbs its fraction; an object at 0 hit points is destroyed: its deletion
-//!   is requested from World3D (applied at the World3D boundary) and `Destroyed` is
-//!   posted with its position (presentation shows the explosion effect).
+//!   toward their target; guns stroke, release rounds and wait their interval; rounds
+//!   fly their range (homing: the project's) and hit; hits are applied in (target,
+//!   shot) order through armour to one node (direct) or to every node a blast reaches;
+//!   a destroyed node takes the nodes below it; an object whose node 0 or a vital node
+//!   is destroyed dies: its deletion is requested from World3D and `Destroyed` is
+//!   posted with its position (presentation shows the explosion).
 
 mod arm;
+mod body;
 mod fire;
+mod guns;
 
+pub use body::{Body, NodeLife, Strike, armoured, falloff};
 pub use fire::AIM_TOLERANCE;
+pub use guns::{GunState, Guns, STROKE_MS};
 
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
@@ -56,7 +60,11 @@ impl Plugin for CombatPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(CombatRules(self.rules.clone()))
             .init_resource::<fire::Hits>()
-            .save_component::<Health>("combat.health", Hashing::By("combat"))
+            .register_type::<Body>()
+            .register_type::<Guns>()
+            .save_component::<Body>("combat.body", Hashing::By("combat"))
+            .save_component::<Guns>("combat.guns", Hashing::By("combat"))
+            .save_component::<Health>("combat.health", Hashing::Not("the sum of the body's nodes"))
             .save_component::<Weapon>("combat.weapon", Hashing::By("combat"))
             .save_component::<Radar>("combat.radar", Hashing::By("combat"))
             .save_component::<LastHit>("combat.last_hit", Hashing::By("combat"))
@@ -79,30 +87,43 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
     commands.insert_resource(CombatRules(game.rules.combat.clone()));
 }
 
-/// Combat's hasher: which of its parts each object has, its health, last hit, weapon and
-/// radar, in `OriginalObjectId` order, then projectiles in shot order.
+/// Combat's hasher: which of its parts each object has, its nodes' life, last hit,
+/// guns, turret and radar, in `OriginalObjectId` order, then projectiles in shot order.
 fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
-    type Row<'a> =
-        (&'a OriginalObjectId, Option<&'a Health>, Option<&'a Weapon>, Option<&'a Radar>, Option<&'a LastHit>);
-    type Armed = (With<SimObject>, Or<(With<Health>, With<Weapon>, With<Radar>, With<LastHit>)>);
+    type Row<'a> = (
+        &'a OriginalObjectId,
+        Option<&'a Body>,
+        Option<&'a Guns>,
+        Option<&'a Weapon>,
+        Option<&'a Radar>,
+        Option<&'a LastHit>,
+    );
+    type Armed = (With<SimObject>, Or<(With<Body>, With<Weapon>, With<Radar>, With<LastHit>)>);
     // Its own sparse query, sorted: most objects of a large world carry none of these.
     let mut rows: Vec<Row> =
         world.try_query_filtered::<Row, Armed>().map(|q| q.iter_manual(world).collect()).unwrap_or_default();
     rows.sort_unstable_by_key(|r| *r.0);
-    for (id, health, weapon, radar, last) in rows {
-        let id = &id.0;
-        let present = [health.is_some(), weapon.is_some(), radar.is_some(), last.is_some()];
-        h.word(*id);
+    for (id, body, guns, weapon, radar, last) in rows {
+        let present = [body.is_some(), guns.is_some(), weapon.is_some(), radar.is_some(), last.is_some()];
+        h.word(id.0);
         h.word(present.iter().enumerate().fold(0, |m, (k, p)| m | u32::from(*p) << k));
-        if let Some(health) = health {
-            h.word(health.hp.to_bits());
+        if let Some(body) = body {
+            h.wide(body.nodes.len() as u64);
+            for n in &body.nodes {
+                h.word(n.life.to_bits());
+            }
+        }
+        for g in guns.map_or(&[][..], |g| &g.0) {
+            let release = g.release_ms.map_or(u32::MAX, f32::to_bits);
+            for word in [g.magazine as u32, g.charge.to_bits(), release, g.wait_ms.to_bits(), u32::from(g.barrel)] {
+                h.word(word);
+            }
         }
         if let Some(l) = last {
             h.word(l.by);
             h.word(l.tick);
         }
         if let Some(w) = weapon {
-            h.word(w.cooldown);
             h.word(w.turret.to_bits());
         }
         if let Some(r) = radar {
@@ -118,3 +139,6 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -190,13 +190,13 @@ impl UnitClass {
 
 /// The ore production parts of one component of a placed object, as the mission load
 /// read them (`docs/reference/runtime.md` §4.5): the CTLD tag-26 items `(fixed word 1 = NDP row
-/// key, fixed word 11 = coefficient bits)` in record order, and the `max_volume` of each
+/// key, fixed word 11 = coefficient bits)` in record order, and the hit points of each
 /// row of the component's `.ndp` (empty without one).
 #[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct ProductionPart {
     /// `(key, coefficient bits)` per tag-26 item.
     pub devices: Vec<(u32, u32)>,
-    /// NDP rows' `max_volume`, by row.
+    /// NDP rows' hit points, by row.
     pub rows: Vec<f32>,
 }
 

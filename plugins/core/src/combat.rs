@@ -1,24 +1,22 @@
-//! Combat state that crosses subsystems (the project's own rules, issue "Clans play":
-//! the original's combat is not recovered). Behavior keeps each armed object's
-//! [`Radar`] (what it targets); the combat step turns the [`Weapon`] toward it, fires,
-//! flies [`Projectile`]s and applies damage to [`Health`]; a destroyed object leaves
-//! through World3D's deferred deletion. Who is hostile to whom comes from the clan
+//! Combat state that crosses subsystems. Behavior keeps each armed object's [`Radar`]
+//! (what it targets); the combat step turns the [`Weapon`]'s turret toward it, fires its
+//! guns, flies [`Projectile`]s and damages the nodes of the object's body, whose sum
+//! [`Health`] publishes; a destroyed object leaves through World3D's deferred deletion. Who is hostile to whom comes from the clan
 //! relation words of `data.tma` and the clan types, as the original reads them
 //! ([`ClanRelations`]).
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 
-/// Hit points of an object that can be damaged.
+/// The life of an object that can be damaged: the sum over its body's nodes (combat
+/// keeps the nodes).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Health {
-    /// Current hit points (the object is destroyed at 0).
+    /// Life left.
     pub hp: f32,
-    /// Full hit points.
+    /// Full life.
     pub max: f32,
-    /// Fraction of each hit absorbed (0..1).
-    pub armour: f32,
     /// The mission made it invulnerable (`Invulnerability` property).
     pub invulnerable: bool,
 }
@@ -35,21 +33,18 @@ pub struct LastHit {
     pub tick: u32,
 }
 
-/// A weapon mount and its turret: what it fires and where it points.
+/// An armed object's turret and what its first gun fires (combat keeps the guns).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Weapon {
-    /// Index of the weapon in the combat rules' weapon table.
+    /// Index of the class's weapon in the combat rules' weapon table (its effect and
+    /// sound; 0 without).
     pub kind: u16,
-    /// Reach (game units).
+    /// Reach: the longest range of its guns' rounds (game units).
     pub range: f32,
-    /// Damage per hit before armour.
+    /// What the first gun's round hits for, before armour.
     pub damage: f32,
-    /// Ticks between shots.
-    pub reload_ticks: u32,
-    /// Ticks until it may fire again.
-    pub cooldown: u32,
-    /// Projectile speed (units per second); 0 fires an instant beam.
+    /// The first gun's round speed (units per second); 0 fires an instant beam.
     pub projectile_speed: f32,
     /// Turret turn rate (radians per second).
     pub turn_rate: f32,
@@ -85,7 +80,9 @@ pub struct Projectile {
     pub speed: f32,
     /// Damage on hit.
     pub damage: f32,
-    /// Ticks left before it falls harmlessly.
+    /// Its explosion's radius when it is a blast (0: a direct hit).
+    pub blast: f32,
+    /// Ticks left before it falls harmlessly (its range flown).
     pub ttl: u32,
 }
 

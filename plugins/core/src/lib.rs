@@ -16,6 +16,7 @@ mod layers;
 mod messages;
 mod motion;
 mod orders;
+mod parts;
 pub mod plane;
 mod profiles;
 mod properties;
@@ -52,6 +53,7 @@ pub use motion::{
     SteerIntent,
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
+pub use parts::{CombatSheet, GunSheet, HitSheet, NodeSheet, RoundSheet};
 pub use profiles::BehaviourProfiles;
 pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
@@ -144,6 +146,7 @@ impl Plugin for CorePlugin {
             .register_type::<MissionOutcome>()
             .register_type::<UnitClass>()
             .register_type::<ProductionParts>()
+            .register_type::<CombatSheet>()
             .register_type::<Health>()
             .register_type::<LastHit>()
             .register_type::<Weapon>()

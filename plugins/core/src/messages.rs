@@ -173,10 +173,22 @@ pub enum GameMessageKind {
         target: ObjectRef,
         /// Who fired (`None` once the shooter is gone).
         attacker: Option<ObjectRef>,
-        /// Hit points lost (after armour).
+        /// The node of its body struck.
+        node: u16,
+        /// Life the node lost (after armour).
         amount: f32,
-        /// Hit points left.
+        /// The object's life left.
         hp: f32,
+    },
+    /// A node of an object's body was destroyed (with every node below it) and the
+    /// object lives on.
+    PartDestroyed {
+        /// The object.
+        object: ObjectRef,
+        /// The node destroyed.
+        node: u16,
+        /// Who fired the hit.
+        by: Option<ObjectRef>,
     },
     /// An object was destroyed (the project's own event; its deletion is requested
     /// and applied at the World3D boundary). Presentation shows the explosion.
@@ -250,6 +262,7 @@ impl GameMessageKind {
             | Self::Fired { .. }
             | Self::Damaged { .. }
             | Self::Destroyed { .. }
+            | Self::PartDestroyed { .. }
             | Self::Production { .. }
             | Self::Unsupported { .. } => None,
         }

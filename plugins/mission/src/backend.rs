@@ -84,6 +84,8 @@ pub struct ObjectExtras {
     /// The movement limits from the object's data (components' CTLDs, its
     /// `MaxSpeedPercent`), inserted on movable objects.
     pub motion: Option<iron3d_core::MotionLimits>,
+    /// The body and arms its parts' data describe (objects with a node table).
+    pub combat: Option<iron3d_core::CombatSheet>,
 }
 
 /// Prepares mission data. Called once per preparation phase (`Context` through

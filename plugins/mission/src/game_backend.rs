@@ -20,9 +20,9 @@ use std::sync::Arc;
 
 /// Loads missions from an opened game directory.
 pub struct GameMissionBackend {
-    game: Arc<GameDir>,
+    pub(crate) game: Arc<GameDir>,
     links: Arc<dyn ModelLinks + Send>,
-    options: ReadOptions,
+    pub(crate) options: ReadOptions,
 }
 
 impl GameMissionBackend {
@@ -116,7 +116,7 @@ impl GameMissionBackend {
             Some(ndp) => {
                 let bytes = self.game.read_entry(&ndp.archive, &ndp.resource)?;
                 let ndpr = Ndpr::parse(&bytes).in_entry(ndp.resource.clone()).in_file(ndp.archive.clone())?;
-                ndpr.records.iter().map(|r| r.max_volume()).collect()
+                ndpr.records.iter().map(|r| r.hit_points()).collect()
             }
         };
         Ok(Some(ProductionPart { devices, rows }))
@@ -161,9 +161,11 @@ impl GameMissionBackend {
         let registers = class.is_some_and(|class| class & 0x8000_0000 != 0);
         let mut parts = Vec::new();
         let mut motions = Vec::new();
+        let mut protos = Vec::with_capacity(o.components.len());
         for (index, c) in o.components.iter_mut().enumerate() {
             match resolver.resolve(&c.key).as_ref() {
                 Ok(p) => {
+                    protos.push(p.clone());
                     let edge = format!("component key {}", c.key);
                     if registers && let Some(part) = self.production_part(p).via(edge.clone()).via(link.clone())? {
                         parts.push(part);
@@ -179,11 +181,13 @@ impl GameMissionBackend {
                 Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
             }
         }
+        let combat = self.combat_sheet(resolver, &o.components, &protos).via(link.clone())?;
         let motion = motion_limits(&motions, &o.properties).via(link)?;
         o.extras = ObjectExtras {
             unit_class: class,
             production: (!parts.is_empty()).then_some(ProductionParts(parts)),
             motion: Some(motion),
+            combat,
         };
         Ok(())
     }
@@ -202,7 +206,7 @@ impl GameMissionBackend {
     }
 
     /// A control description, parsed once per file.
-    fn control(&self, r: &EffectiveRef) -> Result<Arc<Ctld>> {
+    pub(crate) fn control(&self, r: &EffectiveRef) -> Result<Arc<Ctld>> {
         self.game.parsed(&format!("ctld:{}::{}", r.archive, r.resource), || {
             let bytes = self.game.read_entry(&r.archive, &r.resource)?;
             Ctld::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())

@@ -9,6 +9,7 @@
 mod backend;
 pub mod campaign;
 pub mod catalogue;
+mod combat_sheet;
 mod difficulty;
 mod game_backend;
 mod objects;

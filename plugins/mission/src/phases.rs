@@ -164,6 +164,9 @@ pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObjec
     if let Some(parts) = extras.production {
         e.insert(parts);
     }
+    if let Some(sheet) = extras.combat {
+        e.insert(sheet);
+    }
     if let Some(motion) = extras.motion.filter(|_| movable) {
         e.insert(motion);
     }

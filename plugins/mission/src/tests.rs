@@ -269,7 +269,7 @@ fn demo_missions_load_from_the_game_directory() {
 }
 
 /// The economy's data (`docs/reference/runtime.md` §4.5): the tag-26 items of a prototype's CTLD,
-/// `(fixed word 1, fixed word 11)` in record order, and its NDP rows' `max_volume`.
+/// `(fixed word 1, fixed word 11)` in record order, and its NDP rows' hit points.
 #[test]
 fn production_parts_come_from_the_ctld_tag_26_items_and_the_ndp_rows() {
     use iron3d_formats::helpers::ctld::ItemRecord;

@@ -16,9 +16,11 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::InternedScheduleLabel;
 use bevy_replicon::prelude::ClientReplicationStats;
 use criterion::{Criterion, criterion_group, criterion_main};
+use iron3d_combat::{Body, GunState, Guns};
 use iron3d_core::{
-    ClanRelations, ClanSetup, GameClock, Health, MissionClans, Movable, ObjectKind, OriginalObjectId, Owner,
-    PieceAnimation, PieceBinding, Radar, ScriptFiles, SimObject, SimSystems, SimTransform, TICK_SECONDS, Weapon,
+    ClanRelations, ClanSetup, GameClock, GunSheet, Health, HitSheet, MissionClans, Movable, ObjectKind,
+    OriginalObjectId, Owner, PieceAnimation, PieceBinding, Radar, RoundSheet, ScriptFiles, SimObject, SimSystems,
+    SimTransform, TICK_MS, TICK_SECONDS, Weapon,
 };
 use iron3d_net::bots::Bot;
 use iron3d_net::{Clock, HostSettings, NetHostPlugin, NetProtocolPlugin, NetSimPlugin, listen};
@@ -31,19 +33,33 @@ const SPEED: f32 = 8.0;
 /// Weapon and radar reach (game units): the neighbouring circles' units.
 const REACH: f32 = 45.0;
 
-/// Unit `i`'s weapon: a cannon (shells) or a laser (a beam), in turn.
-fn weapon(i: u32) -> Weapon {
-    let (reload_ticks, projectile_speed) = if i.is_multiple_of(2) { (23, 90.0) } else { (13, 0.0) };
-    Weapon {
+/// Unit `i`'s turret and gun: a cannon (shells) or a laser (a beam), in turn, each
+/// gun at its own phase of its interval.
+fn weapon(i: u32) -> (Weapon, Guns) {
+    let (interval_ms, speed) = if i.is_multiple_of(2) { (1472.0, 90.0) } else { (832.0, 0.0) };
+    let weapon = Weapon {
         kind: (i % 2) as u16,
         range: REACH,
         damage: 30.0,
-        reload_ticks,
-        cooldown: i % reload_ticks,
-        projectile_speed,
+        projectile_speed: speed,
         turn_rate: 2.0,
         turret: 0.0,
-    }
+    };
+    let round =
+        RoundSheet { speed, range: REACH, hit_points: 30.0, hit: HitSheet { kind: 2, damage: 0.0, radius: 0.0 } };
+    let sheet = GunSheet {
+        node: 0,
+        magazine: -1,
+        capacitor: 0.0,
+        shot_energy: 0.0,
+        interval_ms,
+        barrels: 1,
+        volley: false,
+        round,
+    };
+    let mut gun = GunState::new(sheet, 0.0, 1.0);
+    gun.wait_ms = (i * TICK_MS) as f32 % interval_ms;
+    (weapon, Guns(vec![gun]))
 }
 
 /// Unit `i`'s radar dish: a wrapping binding over 30 frames, each at its own phase.
@@ -102,7 +118,8 @@ fn session() -> (App, Bot) {
             weapon(i),
             Radar { range: REACH, target: None },
             radar_dish(i),
-            Health { hp: 1.0e7, max: 1.0e7, armour: 0.0, invulnerable: false },
+            Health { hp: 1.0e7, max: 1.0e7, invulnerable: false },
+            Body::single(1.0e7, 1.0e7, [1.0, 0.0]),
         ));
     }
     let addr = listen(host.world_mut(), 0, 8).expect("port");

@@ -567,7 +567,7 @@ fn sync(
                 h.max = max;
             }
             None => {
-                commands.entity(e).insert(Health { hp, max, armour: 0.0, invulnerable: false });
+                commands.entity(e).insert(Health { hp, max, invulnerable: false });
             }
         }
     }

@@ -65,6 +65,8 @@ pub enum NetEvent {
         target: u32,
         /// Who fired, if it still stands.
         attacker: Option<u32>,
+        /// The node struck.
+        node: u16,
         /// Hit points lost, rounded up.
         amount: u16,
         /// Hit points left, rounded up.
@@ -105,9 +107,13 @@ impl NetEvent {
             GameMessageKind::Fired { shooter, target, weapon } => {
                 Self::Fired { shooter: shooter.id.0, target: target.id.0, weapon: *weapon, speed: speed(shooter.id.0) }
             }
-            GameMessageKind::Damaged { target, attacker, amount, hp } => {
-                Self::Hit { target: target.id.0, attacker: attacker.map(|a| a.id.0), amount: q(*amount), hp: q(*hp) }
-            }
+            GameMessageKind::Damaged { target, attacker, node, amount, hp } => Self::Hit {
+                target: target.id.0,
+                attacker: attacker.map(|a| a.id.0),
+                node: *node,
+                amount: q(*amount),
+                hp: q(*hp),
+            },
             GameMessageKind::Destroyed { object, by, position } => Self::Destroyed {
                 object: object.id.0,
                 by: by.map(|b| b.id.0),
@@ -132,9 +138,10 @@ impl NetEvent {
             Self::Fired { shooter, target, weapon, .. } => {
                 GameMessageKind::Fired { shooter: r(*shooter), target: r(*target), weapon: *weapon }
             }
-            Self::Hit { target, attacker, amount, hp } => GameMessageKind::Damaged {
+            Self::Hit { target, attacker, node, amount, hp } => GameMessageKind::Damaged {
                 target: r(*target),
                 attacker: attacker.map(r),
+                node: *node,
                 amount: f32::from(*amount),
                 hp: f32::from(*hp),
             },
@@ -161,9 +168,9 @@ impl NetEvent {
                     .iter()
                     .for_each(|v| varint(out, *v));
             }
-            Self::Hit { target, attacker, amount, hp } => {
+            Self::Hit { target, attacker, node, amount, hp } => {
                 out.push(1);
-                [u64::from(*target), some(*attacker), u64::from(*amount), u64::from(*hp)]
+                [u64::from(*target), some(*attacker), u64::from(*node), u64::from(*amount), u64::from(*hp)]
                     .iter()
                     .for_each(|v| varint(out, *v));
             }
@@ -196,7 +203,7 @@ impl NetEvent {
         let at = r.at;
         Ok(match r.byte()? {
             0 => Self::Fired { shooter: r.u32()?, target: r.u32()?, weapon: r.u16()?, speed: r.u16()? },
-            1 => Self::Hit { target: r.u32()?, attacker: r.option()?, amount: r.u16()?, hp: r.u16()? },
+            1 => Self::Hit { target: r.u32()?, attacker: r.option()?, node: r.u16()?, amount: r.u16()?, hp: r.u16()? },
             2 => Self::Destroyed { object: r.u32()?, by: r.option()?, position: [r.i32()?, r.i32()?, r.i32()?] },
             3 => {
                 let (producer, object, len) = (r.u32()?, r.u32()?, r.u32()? as usize);
@@ -514,6 +521,7 @@ fn shell(shooter: u32, target: u32, kind: u16, speed: u16, at: [f32; 3], sequenc
         position: at,
         speed: f32::from(speed),
         damage: 0.0,
+        blast: 0.0,
         ttl: SHELL_TICKS,
     };
     (Name::new("Shell"), NetShell, projectile, DespawnOnExit(AppState::InGame))
@@ -565,8 +573,8 @@ mod tests {
     fn events_round_trip_and_defects_are_refused_with_their_offset() {
         let events = vec![
             NetEvent::Fired { shooter: 7, target: 300_000, weapon: 3, speed: 120 },
-            NetEvent::Hit { target: 300_000, attacker: None, amount: 12, hp: 65_535 },
-            NetEvent::Hit { target: 1, attacker: Some(u32::MAX), amount: 0, hp: 1 },
+            NetEvent::Hit { target: 300_000, attacker: None, node: 40, amount: 12, hp: 65_535 },
+            NetEvent::Hit { target: 1, attacker: Some(u32::MAX), node: 0, amount: 0, hp: 1 },
             NetEvent::Destroyed { object: 9, by: Some(0), position: [-5, 70_000, i32::MIN] },
             NetEvent::Produced { producer: 4, object: 9_000, scheme: "UNITS\\ROBOTS\\scout.dat".into() },
             NetEvent::Outcome { clan: 2, outcome: Outcome::Defeated },

@@ -230,7 +230,7 @@ fn a_shot_plays_its_weapon_effect_with_sound_where_it_fires_and_silently_where_i
     }
     let clock = GameClock::default();
     let fired = GameMessageKind::Fired { shooter: refs[0], target: refs[1], weapon: 0 };
-    let damaged = GameMessageKind::Damaged { target: refs[1], attacker: Some(refs[0]), amount: 1.0, hp: 9.0 };
+    let damaged = GameMessageKind::Damaged { target: refs[1], attacker: Some(refs[0]), node: 0, amount: 1.0, hp: 9.0 };
     for kind in [fired, damaged] {
         app.world_mut().write_message(GameMessage::new(&clock, DispatchPhase::Control, kind));
     }

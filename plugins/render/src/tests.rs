@@ -55,16 +55,7 @@ pub(crate) fn headless_app(game: &Arc<GameDir>) -> App {
 
 /// A beam weapon of the rules' first kind, its turret at `turret` radians.
 pub(crate) fn beam_weapon(turret: f32) -> iron3d_core::Weapon {
-    iron3d_core::Weapon {
-        kind: 0,
-        range: 80.0,
-        damage: 1.0,
-        reload_ticks: 1,
-        cooldown: 0,
-        projectile_speed: 0.0,
-        turn_rate: 1.0,
-        turret,
-    }
+    iron3d_core::Weapon { kind: 0, range: 80.0, damage: 1.0, projectile_speed: 0.0, turn_rate: 1.0, turret }
 }
 
 /// A headless app with the mission loaded and every model attached (bounded wait).

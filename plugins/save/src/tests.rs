@@ -531,12 +531,7 @@ fn object_columns_keep_exact_float_bits_and_missing_parts() {
     };
     let mut world = odd_world(odd);
     let seven = world.query::<(Entity, &OriginalObjectId)>().iter(&world).find(|(_, id)| id.0 == 7).unwrap().0;
-    world.entity_mut(seven).insert(Health {
-        hp: -0.0,
-        max: f32::from_bits(0x7f80_0001),
-        armour: 0.25,
-        invulnerable: true,
-    });
+    world.entity_mut(seven).insert(Health { hp: -0.0, max: f32::from_bits(0x7f80_0001), invulnerable: true });
     let saved = Snapshot::capture(&world).unwrap();
     let header = crate::format::Header {
         kind: FileKind::Save,
@@ -552,7 +547,7 @@ fn object_columns_keep_exact_float_bits_and_missing_parts() {
     assert_eq!(read, saved);
     let mut other = odd_world(SimTransform::default());
     let five = other.query::<(Entity, &OriginalObjectId)>().iter(&other).find(|(_, id)| id.0 == 5).unwrap().0;
-    other.entity_mut(five).insert(Health { hp: 1.0, max: 1.0, armour: 0.0, invulnerable: false });
+    other.entity_mut(five).insert(Health { hp: 1.0, max: 1.0, invulnerable: false });
     read.restore(&mut other).unwrap();
     let mut q = other.query::<(&OriginalObjectId, &SimTransform, Option<&Health>)>();
     let mut restored: Vec<_> = q.iter(&other).map(|(id, t, h)| (id.0, *t, h.copied())).collect();

@@ -27,9 +27,11 @@ pub enum EventKind {
     Objective,
     /// A clan's mission outcome was recorded.
     Outcome,
-    /// An object took damage.
+    /// A node of an object took damage (detail `node=N amount=A hp=H`: the node, the
+    /// life it lost, the object's life left).
     Damaged,
-    /// An object was destroyed.
+    /// An object was destroyed (detail empty), or a part of it (detail `node=N`: the
+    /// node destroyed, with those below it).
     Destroyed,
     /// A robot was built (`ids`: producer, new object; detail: the scheme).
     Produced,
@@ -114,9 +116,13 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
             GameMessageKind::Outcome { clan, outcome } => {
                 (EventKind::Outcome, Vec::new(), format!("clan={clan} {}", outcome.name()))
             }
-            GameMessageKind::Damaged { target, attacker, amount, hp } => {
+            GameMessageKind::Damaged { target, attacker, node, amount, hp } => {
                 let ids = std::iter::once(target.id.0).chain(attacker.map(|a| a.id.0)).collect();
-                (EventKind::Damaged, ids, format!("amount={amount} hp={hp}"))
+                (EventKind::Damaged, ids, format!("node={node} amount={amount} hp={hp}"))
+            }
+            GameMessageKind::PartDestroyed { object, node, by } => {
+                let ids = std::iter::once(object.id.0).chain(by.map(|a| a.id.0)).collect();
+                (EventKind::Destroyed, ids, format!("node={node}"))
             }
             GameMessageKind::Destroyed { object, by, .. } => {
                 (EventKind::Destroyed, std::iter::once(object.id.0).chain(by.map(|a| a.id.0)).collect(), String::new())

@@ -9,6 +9,7 @@
 pub mod base;
 pub mod ctld;
 pub mod ctpt;
+pub mod exp;
 pub mod ndpr;
 pub mod opaque;
 pub mod trf;
@@ -16,8 +17,9 @@ pub mod trf;
 pub use base::Base;
 pub use ctld::{Ctld, RowLayout};
 pub use ctpt::{ControlPoint, Ctpt};
+pub use exp::{Expl, HitKind};
 pub use ndpr::Ndpr;
-pub use opaque::{Ani, Expl, OpaqueResource, ReferenceArray, Ske, Sund};
+pub use opaque::{Ani, OpaqueResource, ReferenceArray, Ske, Sund};
 pub use trf::Trf;
 
 use crate::error::{Error, Result};

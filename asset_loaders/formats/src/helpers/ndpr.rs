@@ -1,17 +1,16 @@
-//! NDPR damage/life parts (`.ndp`, `docs/reference/registry.md` §5.2) — *inferred layout* from
-//! one public decompilation: `u32 count`, `count` 76-byte records. Records are kept
-//! raw; file size must equal `4 + 76·count`. Writers keep order.
+//! NDPR node tables (`.ndp`): `u32 count`, `count` 76-byte records, one per node of
+//! the part's mesh, in node order (openparkan `docs/07-objects.md` and
+//! `docs/26-damage.md`: size measured on all 542 shipped files, meaning read). File size
+//! must equal `4 + 76·count`. Writers keep order and every byte.
 
-use super::{count_u32, float, word};
+use super::{count_u32, float, put_word, word};
 use crate::bytes::{Cursor, fixed_str};
 use crate::error::{Error, Result};
 
-/// Record size (inferred).
+/// Record size (measured).
 pub const RECORD_SIZE: usize = 76;
-/// Runtime flag bit "depleted/destroyed" (inferred).
-pub const FLAG_DESTROYED: u32 = 0x10;
 
-/// One raw NDPR record.
+/// One node's record, raw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NdprRecord {
     /// Record bytes.
@@ -19,23 +18,38 @@ pub struct NdprRecord {
 }
 
 impl NdprRecord {
-    /// `+0x00` flags — *inferred*.
+    /// A record of `hit_points` whose explosion is `explosion` (archive, member), flags
+    /// and density 0 (authoring; names are cut to 31 bytes).
+    pub fn new(hit_points: f32, explosion: Option<(&str, &str)>) -> Self {
+        let mut raw = [0u8; RECORD_SIZE];
+        put_word(&mut raw, 4, hit_points.to_bits());
+        if let Some((archive, member)) = explosion {
+            for (at, text) in [(0x0C, archive), (0x2C, member)] {
+                let n = text.len().min(31);
+                raw[at..at + n].copy_from_slice(&text.as_bytes()[..n]);
+            }
+        }
+        Self { raw }
+    }
+
+    /// `+0x00` flags (0 on most nodes, 1 scenery, 112 rounds, 0x20 / 0x40 running gear;
+    /// measured, meaning not established).
     pub fn flags(&self) -> u32 {
         word(&self.raw, 0)
     }
-    /// `+0x04` life amount of the piece — *inferred*.
-    pub fn max_volume(&self) -> f32 {
+    /// `+0x04` the node's hit points (read; 1 000 000 is effectively indestructible).
+    pub fn hit_points(&self) -> f32 {
         float(&self.raw, 4)
     }
-    /// `+0x08` mobility contribution per volume — *inferred*.
-    pub fn mobility_per_volume(&self) -> f32 {
+    /// `+0x08` density: the node's mass is density × its level-0 volume (read).
+    pub fn density(&self) -> f32 {
         float(&self.raw, 8)
     }
-    /// `+0x0C` archive (may be empty) — *inferred*.
+    /// `+0x0C` archive of the node's explosion (may be empty).
     pub fn archive(&self) -> &[u8] {
         fixed_str(&self.raw[0x0C..0x2C])
     }
-    /// `+0x2C` resource (e.g. `explode_*.exp`) — *inferred*.
+    /// `+0x2C` member: the node's `.exp` (empty: none).
     pub fn resource(&self) -> &[u8] {
         fixed_str(&self.raw[0x2C..0x4C])
     }

@@ -95,7 +95,7 @@ fn ndpr_records() {
     o.extend_from_slice(&r);
     let n = Ndpr::parse(&o).unwrap();
     let rec = n.records[0];
-    assert_eq!((rec.flags(), rec.max_volume(), rec.mobility_per_volume()), (0x10, 100.0, 0.5));
+    assert_eq!((rec.flags(), rec.hit_points(), rec.density()), (0x10, 100.0, 0.5));
     assert_eq!((rec.archive(), rec.resource()), (&b"system.rlb"[..], &b"explode_1.exp"[..]));
     assert_eq!(n.to_bytes().unwrap(), o);
     for k in 0..o.len() {
@@ -141,15 +141,18 @@ fn base_contours() {
 
 #[test]
 fn expl_and_opaque_resources() {
-    let mut o = Vec::new();
-    w(&mut o, 2);
-    o.extend_from_slice(b"body");
-    let e = Expl::parse(&o).unwrap();
-    assert_eq!((e.version, e.body.as_slice()), (2, &b"body"[..]));
-    assert_eq!(e.to_bytes(), o);
-    o[0] = 4;
-    assert!(matches!(Expl::parse(&o).unwrap_err().kind, ErrorKind::UnsupportedVersion(4)));
-    assert!(Expl::parse(&[1, 0]).is_err());
+    let e = Expl::new(HitKind::Blast, 200.0, 10.0, Some(("effects.rlb", "exp_m_mis")));
+    let mut bytes = e.to_bytes();
+    assert_eq!(bytes.len(), 792);
+    bytes[0x0C] ^= 1; // an unread float survives the round trip
+    let back = Expl::parse(&bytes).unwrap();
+    assert_eq!((back.kind(), back.damage(), back.radius(), back.placement()), (HitKind::Blast, 200.0, 10.0, 0));
+    assert_eq!(back.effect(0), Some((&b"effects.rlb"[..], &b"exp_m_mis"[..])));
+    assert_eq!(back.effect(12), None);
+    assert_eq!(back.to_bytes(), bytes);
+    bytes[0] = 5;
+    assert!(Expl::parse(&bytes).unwrap_err().to_string().contains("hit kind 5"));
+    assert!(Expl::parse(&bytes[..791]).unwrap_err().to_string().contains("792"));
     let s = Sund::parse(b"\x01\x02sun");
     assert_eq!(s.to_bytes(), b"\x01\x02sun");
 }

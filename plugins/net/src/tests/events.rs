@@ -41,7 +41,7 @@ fn shots_hits_destructions_and_production_on_the_host_play_on_its_clients() {
     let (shooter, target) = (s.units(a)[0], s.units(b)[0]);
     let (sr, tr) = (reference(&s.host, shooter), reference(&s.host, target));
     on_host(&mut s, GameMessageKind::Fired { shooter: sr, target: tr, weapon: 2 });
-    on_host(&mut s, GameMessageKind::Damaged { target: tr, attacker: Some(sr), amount: 4.5, hp: 10.0 });
+    on_host(&mut s, GameMessageKind::Damaged { target: tr, attacker: Some(sr), node: 2, amount: 4.5, hp: 10.0 });
     on_host(&mut s, GameMessageKind::Destroyed { object: tr, by: Some(sr), position: [10.0, -3.5, 1.0] });
     let produced = GameMessageKind::Production {
         event: ProductionEvent::Produced,
@@ -59,6 +59,7 @@ fn shots_hits_destructions_and_production_on_the_host_play_on_its_clients() {
     let hit = GameMessageKind::Damaged {
         target: reference(&s.clients[1], target),
         attacker: Some(reference(&s.clients[1], shooter)),
+        node: 2,
         amount: 5.0,
         hp: 10.0,
     };

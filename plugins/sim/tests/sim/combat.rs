@@ -1,9 +1,10 @@
-//! Combat (the project's own rules): radar targets by clan relation, turrets that turn
-//! at their rate, armour, invulnerability, the attack order, destruction through the
-//! World3D deferred deletion, and determinism.
+//! Combat on hand-built worlds (bodies and guns from the rules file, the project's):
+//! radar targets by clan relation, turrets that turn at their rate, armour,
+//! invulnerability, the attack order, destruction through the World3D deferred
+//! deletion, and determinism; and bodies and guns from the demo's data.
 
 use super::*;
-use iron3d_combat::CombatRules;
+use iron3d_combat::{Body, CombatRules};
 use iron3d_core::ClanType;
 
 const BATTLE_UNIT: u32 = 0x0100_8000;
@@ -29,6 +30,12 @@ fn cannon(app: &App) -> iron3d_rules::WeaponRule {
     app.world().resource::<CombatRules>().0.weapon("cannon").unwrap().1.clone()
 }
 
+/// Leaves an object `life` of life (its one node's).
+fn hurt(app: &mut App, e: Entity, life: f32) {
+    app.world_mut().get_mut::<Body>(e).unwrap().nodes[0].life = life;
+    app.world_mut().get_mut::<Health>(e).unwrap().hp = life;
+}
+
 fn health(app: &App, e: Entity) -> Option<Health> {
     app.world().get_entity(e).ok().and_then(|e| e.get::<Health>().copied())
 }
@@ -40,7 +47,7 @@ fn clans_at_war_fight_until_one_is_destroyed_and_it_leaves_through_world3d() {
     let b = robot(&mut app, 2, 2, [80.0, 60.0], std::f32::consts::PI);
     // The second robot starts hurt, so the duel has a winner.
     run(&mut app, 1);
-    app.world_mut().get_mut::<Health>(b).unwrap().hp = 100.0;
+    hurt(&mut app, b, 100.0);
     run(&mut app, 400);
     assert!(health(&app, a).is_some_and(|h| h.hp < h.max), "the winner took hits too");
     assert!(app.world().get_entity(b).is_err(), "the loser is gone");
@@ -98,7 +105,8 @@ fn a_turret_turns_at_its_rate_before_the_first_shot_and_armour_absorbs_its_share
     let first = events(&app, EventKind::Damaged);
     assert!(!first.is_empty(), "it fires once aimed");
     let plant = app.world().resource::<CombatRules>().0.class(PLANT).unwrap().armour;
-    assert_eq!(first[0].2, format!("amount={} hp={}", w.damage * (1.0 - plant), 3000.0 - w.damage * (1.0 - plant)));
+    let through = w.damage * (1.0 - plant);
+    assert_eq!(first[0].2, format!("node=0 amount={through} hp={}", 3000.0 - through));
 }
 
 #[test]
@@ -120,7 +128,7 @@ fn an_attack_order_closes_in_to_weapon_range_and_ends_with_the_target() {
     let plant = spawn_building(app.world_mut(), 2, [105.0, 105.0], [3.0, 3.0]);
     app.world_mut().entity_mut(plant).insert((UnitClass(PLANT), Owner { clan: 2, player: None }));
     run(&mut app, 1);
-    app.world_mut().get_mut::<Health>(plant).unwrap().hp = 200.0;
+    hurt(&mut app, plant, 200.0);
     order(&mut app, vec![1], Order::Attack(2));
     let range = cannon(&app).range;
     let mut closest = f32::MAX;
@@ -197,10 +205,11 @@ fn a_mods_rules_file_replaces_the_projects_and_a_broken_one_fails_the_load() {
     use iron3d_vfs::{GameDir, Layer, LayerKind};
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let shipped = std::fs::read_to_string(root.join("assets/rules/iron3d.rules.ron")).unwrap();
-    let battle_hp = "name: \"battle unit\", hp: 600.0";
-    assert!(shipped.contains(battle_hp) && shipped.contains("transports: 2,"), "the shipped rules changed");
-    let modded =
-        shipped.replace(battle_hp, "name: \"battle unit\", hp: 975.0").replace("transports: 2,", "transports: 0,");
+    let battle_radar = "weapon: Some(\"cannon\"), radar: 110.0";
+    assert!(shipped.contains(battle_radar) && shipped.contains("transports: 2,"), "the shipped rules changed");
+    let modded = shipped
+        .replace(battle_radar, "weapon: Some(\"cannon\"), radar: 175.0")
+        .replace("transports: 2,", "transports: 0,");
     let m = std::env::temp_dir().join(format!("iron3d-rules-mod-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&m);
     std::fs::create_dir_all(&m).unwrap();
@@ -220,16 +229,94 @@ fn a_mods_rules_file_replaces_the_projects_and_a_broken_one_fails_the_load() {
     let mut app = load(&modded).expect("loads with the mod's rules");
     let source = &app.world().resource::<iron3d_core::GameRules>().source;
     assert!(source.contains("iron3d.rules.ron") && source.contains("mod:iron3d-rules-mod"), "{source}");
-    assert_eq!(app.world().resource::<CombatRules>().0.class(BATTLE_UNIT).unwrap().hp, 975.0);
+    assert_eq!(app.world().resource::<CombatRules>().0.class(BATTLE_UNIT).unwrap().radar, 175.0);
     assert_eq!(app.world().resource::<iron3d_strategy::StrategyRules>().ai.transports, 0);
-    // The player's at the mod's 975, the enemy's at the difficulty's ratio of it.
+    // Every battle unit looks as far as the mod says; its body is the data's (a
+    // chassis's node 0 of 600), the enemy's at the difficulty's ratio of it.
     let ratio = app.world().resource::<iron3d_core::Difficulty>().ratio();
-    let mut q = app.world_mut().query::<(&UnitClass, &Owner, &Health)>();
-    let battle: Vec<(i32, f32)> =
-        q.iter(app.world()).filter(|(c, ..)| c.0 == BATTLE_UNIT).map(|(_, o, h)| (o.clan, h.max)).collect();
+    let mut q = app.world_mut().query::<(&UnitClass, &Owner, &Body, &Radar)>();
+    let battle: Vec<(i32, f32, f32)> = q
+        .iter(app.world())
+        .filter(|(c, ..)| c.0 == BATTLE_UNIT)
+        .map(|(_, o, b, r)| (o.clan, b.nodes[0].max, r.range))
+        .collect();
     assert!(battle.iter().any(|b| b.0 == 1) && battle.iter().any(|b| b.0 == 2), "{battle:?}");
-    assert!(battle.iter().all(|&(clan, hp)| hp == if clan == 2 { 975.0 * ratio } else { 975.0 }), "{battle:?}");
+    let expected = |clan| if clan == 2 { 600.0 * ratio } else { 600.0 };
+    assert!(battle.iter().all(|&(clan, life, radar)| life == expected(clan) && radar == 175.0), "{battle:?}");
     let Err(broken) = load(&modded.replace("engine_volume:", "engine_volum:")) else { panic!("loaded") };
     assert!(broken.message.contains("iron3d.rules.ron (layer mod:iron3d-rules-mod"), "{}", broken.message);
     let _ = std::fs::remove_dir_all(m);
+}
+
+/// The demo's battle units fight with what their parts' data says: the chassis's and
+/// turret's and gun's `.ndp` nodes in one tree, the chassis's armour, the gun's
+/// magazine and interval and its round's speed, range, hit points and explosion; and a
+/// copy whose round is changed fights with the changed round (the game follows the
+/// file, not a constant).
+#[test]
+fn the_demos_units_fight_with_what_their_parts_data_says() {
+    use iron3d_combat::Guns;
+    use iron3d_core::CombatSheet;
+    use iron3d_demo::arms::{ROUND_ARCHIVE, ROUNDS, Round, round_entries};
+    use iron3d_vfs::{GameDir, Layer, LayerKind};
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let copy = std::env::temp_dir().join(format!("iron3d-rounds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&copy);
+    let load = |game: &std::path::Path| {
+        let layers = [Layer::new(LayerKind::Project, root.join("assets/rules")), Layer::new(LayerKind::Game, game)];
+        let game =
+            std::sync::Arc::new(GameDir::open_layers(&layers, iron3d_formats::ReadOptions::compatible()).unwrap());
+        let mut app = headless_app();
+        app.add_plugins(iron3d_mission::MissionPlugin);
+        iron3d_mission::load_headless(&mut app, &game, "single.01").unwrap();
+        let mut q = app.world_mut().query::<(&UnitClass, &Owner, &CombatSheet, &Guns)>();
+        let units: Vec<(CombatSheet, Guns)> = q
+            .iter(app.world())
+            .filter(|(c, o, ..)| c.0 == BATTLE_UNIT && o.clan == 1)
+            .map(|(_, _, s, g)| (s.clone(), g.clone()))
+            .collect();
+        assert!(!units.is_empty(), "the player has battle units");
+        units
+    };
+    let units = load(&root.join("assets/demo"));
+    for (sheet, guns) in &units {
+        assert_eq!(sheet.nodes[0].hit_points, 600.0, "the chassis's node 0");
+        assert_eq!(sheet.armour, [0.8, 0.0], "the chassis's class-27 armour");
+        // The turret hangs from the chassis's mount node, the gun from the turret's.
+        let mount = iron3d_demo::models::robots::CHASSIS_MOUNT as u16;
+        let turret = sheet.nodes.iter().position(|n| n.parent == Some(mount) && n.hit_points == 120.0);
+        let turret = turret.expect("a turret node under the mount") as u16;
+        assert!(sheet.nodes.iter().any(|n| n.parent == Some(turret) && n.hit_points == 120.0), "{sheet:?}");
+        let [gun] = &sheet.guns[..] else { panic!("one gun: {:?}", sheet.guns) };
+        assert_eq!((gun.interval_ms, gun.round.speed, gun.round.range), (1250.0, 90.0, 80.0));
+        assert_eq!((gun.round.hit_points, gun.round.hit.kind, gun.round.hit.damage), (44.0, 2, 1.0));
+        assert!(gun.magazine == -1 || gun.magazine == 400, "{}", gun.magazine);
+        assert_eq!(guns.0[0].round_damage(), 45.0, "the player's own rounds, at ratio 1");
+    }
+    // A copy whose cannon round carries 144 hit points.
+    copy_tree(&root.join("assets/demo"), &copy);
+    let mut archive = iron3d_formats::nres::NresWriter::new();
+    for round in ROUNDS {
+        let round = if round.key == "rd_cannon" { Round { hit_points: 144.0, ..*round } } else { *round };
+        for (member, bytes) in round_entries(&round).unwrap() {
+            archive.add(0, [0; 3], member.as_bytes(), bytes).unwrap();
+        }
+    }
+    std::fs::write(copy.join(ROUND_ARCHIVE), archive.to_bytes().unwrap()).unwrap();
+    for (_, guns) in load(&copy) {
+        assert_eq!(guns.0[0].round_damage(), 145.0, "the changed round");
+    }
+    let _ = std::fs::remove_dir_all(copy);
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
 }

@@ -6,6 +6,12 @@ use crate::helpers::{count_u32, float, word};
 
 /// Fixed item header size, including the tag and the binding count at `+0xAC`.
 pub const ITEM_FIXED: usize = 0xB0;
+/// Values of a component record.
+pub const VALUES: usize = 16;
+/// Where the values start.
+const VALUES_AT: usize = 0x2C;
+/// Where the emitted resource's archive name starts.
+const EMITS_AT: usize = 0x6C;
 
 /// One typed item record: the fixed header raw, the binding indices and the name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,14 +65,49 @@ impl ItemRecord {
         Ok(())
     }
 
-    /// A record of `tag` on node `key` whose first value (`+0x2C`, the record's first
-    /// float) is `value`, every other word 0, no bindings and no name.
-    pub fn with_value(tag: u32, key: u32, value: f32) -> Self {
+    /// A record of `tag` on node `key` whose first values (`+0x2C` on, openparkan
+    /// `docs/13-control.md`) are `values` (at most 16), every other word 0, no
+    /// bindings and no name.
+    pub fn with_values(tag: u32, key: u32, values: &[f32]) -> Self {
         let mut fixed = [0u8; 0xAC];
         fixed[0..4].copy_from_slice(&tag.to_le_bytes());
         fixed[4..8].copy_from_slice(&key.to_le_bytes());
-        fixed[0x2C..0x30].copy_from_slice(&value.to_bits().to_le_bytes());
+        for (i, v) in values.iter().take(VALUES).enumerate() {
+            fixed[VALUES_AT + 4 * i..VALUES_AT + 4 * i + 4].copy_from_slice(&v.to_bits().to_le_bytes());
+        }
         Self { fixed, bindings: Vec::new(), name: Vec::new() }
+    }
+
+    /// Authoring: names what the component emits (a gun's round: an `objects.rlb` key
+    /// in `member`, `archive` usually `objects.rlb`; cut to 31 bytes each).
+    pub fn set_emits(&mut self, archive: &str, member: &str) {
+        for (at, text) in [(EMITS_AT, archive), (EMITS_AT + 32, member)] {
+            self.fixed[at..at + 32].fill(0);
+            let n = text.len().min(31);
+            self.fixed[at..at + n].copy_from_slice(&text.as_bytes()[..n]);
+        }
+    }
+
+    /// The component's sixteen values (`+0x2C`; their meaning is the class's:
+    /// openparkan `docs/13-control.md`, read and measured on all shipped files).
+    pub fn values(&self) -> [f32; VALUES] {
+        std::array::from_fn(|i| float(&self.fixed, VALUES_AT + 4 * i))
+    }
+
+    /// `+0x1C` the part's mass in kg (read).
+    pub fn mass(&self) -> f32 {
+        float(&self.fixed, 0x1C)
+    }
+
+    /// `+0x20` power: the idle draw a second (a battery's output) (read).
+    pub fn power(&self) -> f32 {
+        float(&self.fixed, 0x20)
+    }
+
+    /// What the component emits (`+0x6C` archive, `+0x8C` member): a gun's round, a
+    /// shield's hit effect (read).
+    pub fn emits(&self) -> (&[u8], &[u8]) {
+        (fixed_str(&self.fixed[EMITS_AT..EMITS_AT + 32]), fixed_str(&self.fixed[EMITS_AT + 32..EMITS_AT + 64]))
     }
 
     /// Encoded size.
@@ -79,7 +120,8 @@ impl ItemRecord {
         word(&self.fixed, 0)
     }
 
-    /// `+0x04` key (local piece / NDP row key) — *inferred*.
+    /// `+0x04` the node the component sits on: its row of the part's `.ndp`, whose life
+    /// fraction is the component's condition (read).
     pub fn key(&self) -> u32 {
         word(&self.fixed, 4)
     }

@@ -12,6 +12,11 @@ const SPEED: usize = 0x18;
 const ANGULAR_SPEED: usize = 0x24;
 /// `+0x5C` f32: slope limit angle (inferred name).
 const SLOPE_LIMIT: usize = 0x5C;
+/// `+0x1C` f32 (file `+48`): a round's speed, the forward (second) value of the
+/// top-speed triple (openparkan `docs/29-weapons.md`, read and measured).
+const ROUND_SPEED: usize = 0x1C;
+/// `+0x58` f32 (file `+108`): a round's range, the path it flies (same source).
+const ROUND_RANGE: usize = 0x58;
 
 /// The movement limits of a control description, per local axis (X forward, Y left,
 /// Z up, as the project's axis rule reads a unit). Units are game units and seconds;
@@ -52,6 +57,18 @@ impl Ctld {
             max_angular_speed: vec3_at(&self.root, ANGULAR_SPEED),
             slope_limit: f32_at(&self.root, SLOPE_LIMIT),
         }
+    }
+
+    /// A round's speed (units per second) and range (units), as a projectile's
+    /// controller holds them.
+    pub fn round_flight(&self) -> (f32, f32) {
+        (f32_at(&self.root, ROUND_SPEED), f32_at(&self.root, ROUND_RANGE))
+    }
+
+    /// Authoring: writes a round's speed and range.
+    pub fn set_round_flight(&mut self, speed: f32, range: f32) {
+        put(&mut self.root, ROUND_SPEED, &[speed]);
+        put(&mut self.root, ROUND_RANGE, &[range]);
     }
 
     /// Authoring: writes the movement limits into the root parameters (the other root

@@ -1,0 +1,125 @@
+//! What the demo's parts fight with, written in the original's formats (openparkan
+//! `docs/26-damage.md`, `docs/29-weapons.md`): each part's `.ndp` gives every node of
+//! its mesh its hit points, a chassis's and a building's control description carries a
+//! class-27 armour component, a gun part's a class-2 gun naming its round, and each
+//! round is an `objects.rlb` entry with a controller (speed, range), a node table (hit
+//! points) and an explosion (`.exp`). The numbers are the demo's own, chosen to play as
+//! the project's rules did before (a battle unit 600 life behind 20 % armour, a cannon
+//! round of 45 every 1.5 s); as in the original, a round's hit points end in 9 and its
+//! explosion adds 1.
+
+use crate::catalogue::Role;
+use iron3d_formats::Result;
+use iron3d_formats::helpers::ctld::{BindingRow, ItemRecord};
+use iron3d_formats::helpers::ndpr::NdprRecord;
+use iron3d_formats::helpers::{Ctld, Expl, HitKind, Ndpr};
+use iron3d_formats::registry::BuildCategory;
+
+/// Component classes (openparkan `docs/13-control.md`).
+const GUN: u32 = 2;
+const ARMOUR: u32 = 27;
+/// The archive of the rounds' resources.
+pub const ROUND_ARCHIVE: &str = "weapon.rlb";
+
+/// A round.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Round {
+    /// Its `objects.rlb` key (and file stem).
+    pub key: &'static str,
+    /// Speed (units per second).
+    pub speed: f32,
+    /// Range: the path it flies (units).
+    pub range: f32,
+    /// Its node's hit points.
+    pub hit_points: f32,
+}
+
+/// The demo's rounds: a cannon shell, a machine-gun bullet, a heavy shell and a laser
+/// bolt (the fast rounds fly 10 000 a second, as the original's lasers do).
+pub const ROUNDS: &[Round] = &[
+    Round { key: "rd_cannon", speed: 90.0, range: 80.0, hit_points: 44.0 },
+    Round { key: "rd_mgun", speed: 10_000.0, range: 70.0, hit_points: 11.0 },
+    Round { key: "rd_heavy", speed: 110.0, range: 110.0, hit_points: 89.0 },
+    Round { key: "rd_laser", speed: 10_000.0, range: 130.0, hit_points: 29.0 },
+];
+
+/// A gun: magazine (−1 unlimited), capacitor, energy a shot, interval (ms) and round.
+struct Gun(i32, f32, f32, f32, &'static str);
+
+/// The gun a part carries, by stem.
+fn gun(stem: &str) -> Option<Gun> {
+    Some(match stem {
+        "r_we_01" | "r_we_03" => Gun(-1, 2.0, 0.15, 1250.0, "rd_cannon"),
+        "r_we_02" => Gun(400, 2.0, 0.15, 1250.0, "rd_cannon"),
+        "b_bunk_s" | "b_bunk_m" => Gun(-1, 1.0, 0.05, 150.0, "rd_mgun"),
+        "b_bunk_l" | "b_tow_m" => Gun(-1, 4.0, 0.5, 2250.0, "rd_heavy"),
+        "b_tow_l" => Gun(-1, 20.0, 5.0, 550.0, "rd_laser"),
+        _ => return None,
+    })
+}
+
+/// The life of a building's one node, by category.
+fn building_life(category: BuildCategory) -> f32 {
+    match category {
+        BuildCategory::BunkerSmall => 1200.0,
+        BuildCategory::BunkerMedium => 1800.0,
+        BuildCategory::BunkerLarge => 2600.0,
+        BuildCategory::TowerMedium => 1600.0,
+        BuildCategory::TowerLarge => 2400.0,
+        BuildCategory::Plant => 3000.0,
+        BuildCategory::Hangar => 2800.0,
+        _ => 2000.0,
+    }
+}
+
+/// The linear armour term of a chassis or building (its square term is 0).
+fn armour(role: Role) -> Option<f32> {
+    Some(match role {
+        Role::Chassis => 0.8,
+        Role::Building(BuildCategory::BunkerMedium | BuildCategory::TowerLarge) => 0.65,
+        Role::Building(BuildCategory::BunkerLarge) => 0.6,
+        Role::Building(_) => 0.7,
+        _ => return None,
+    })
+}
+
+/// The `.ndp` of a part whose mesh has `nodes` nodes: a chassis's node 0 carries its
+/// life and each other node a twentieth of it; a turret's and a gun's nodes 120 each
+/// (their node 0 is the socket, skipped when attached; a gun whose node is destroyed
+/// fires no more); a building's one node its category's life.
+pub fn node_table(role: Role, nodes: usize) -> Option<Ndpr> {
+    let rows: Vec<f32> = match role {
+        Role::Chassis => (0..nodes).map(|i| if i == 0 { 600.0 } else { 30.0 }).collect(),
+        Role::Turret | Role::Weapon => vec![120.0; nodes],
+        Role::Building(category) => vec![building_life(category)],
+        _ => return None,
+    };
+    Some(Ndpr { records: rows.into_iter().map(|hp| NdprRecord::new(hp, None)).collect() })
+}
+
+/// The combat components of a part's control description: its armour and its gun.
+pub fn components(role: Role, stem: &str) -> Vec<ItemRecord> {
+    let mut items: Vec<ItemRecord> =
+        armour(role).map(|linear| ItemRecord::with_values(ARMOUR, 0, &[0.0, linear, 0.0])).into_iter().collect();
+    if let Some(Gun(magazine, capacitor, energy, interval, round)) = gun(stem) {
+        // A gun part's node 1 is its first own node (node 0 is the socket).
+        let node = u32::from(role == Role::Weapon);
+        let mut item = ItemRecord::with_values(GUN, node, &[magazine as f32, capacitor, energy, interval]);
+        item.set_emits("objects.rlb", round);
+        items.push(item);
+    }
+    items
+}
+
+/// A round's resources: `.ctl`, `.ndp` and `.exp`, as (member, bytes).
+pub fn round_entries(round: &Round) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut ctld = Ctld::with_pose(vec![BindingRow::new(0, 0.0, 0.0, 0.0, 0)?])?;
+    ctld.set_round_flight(round.speed, round.range);
+    let exp = format!("{}.exp", round.key);
+    let ndp = Ndpr { records: vec![NdprRecord::new(round.hit_points, Some((ROUND_ARCHIVE, &exp)))] };
+    Ok(vec![
+        (format!("{}.ctl", round.key), ctld.to_bytes()?),
+        (format!("{}.ndp", round.key), ndp.to_bytes()?),
+        (exp, Expl::new(HitKind::Direct, 1.0, 0.0, None).to_bytes()),
+    ])
+}

@@ -1,0 +1,126 @@
+//! The original's combat formulas, each against the numbers openparkan's docs give
+//! (`docs/26-damage.md`, `docs/29-weapons.md`).
+
+use super::*;
+use iron3d_core::{CombatSheet, GunSheet, HitSheet, NodeSheet, RoundSheet, TICK_MS};
+
+#[test]
+fn armour_lets_through_the_smaller_of_the_hit_and_its_curve() {
+    let a = [0.5, 0.0002];
+    let through: Vec<f32> = [100.0, 1000.0, 2500.0, 3000.0].iter().map(|&d| armoured(d, a)).collect();
+    assert_eq!(through, [52.0, 700.0, 2500.0, 3000.0]);
+    assert_eq!(armoured(123.0, [1.0, 0.0]), 123.0, "a chassis without armour keeps every hit");
+    assert_eq!(armoured(50.0, [-1.0, 0.0]), 0.0, "never below 0");
+}
+
+#[test]
+fn a_blast_falls_off_by_the_cube_of_the_overlap() {
+    let close = |a: f32, b: f32| (a - b).abs() < 1e-4 * b.abs().max(1.0);
+    // Radius 10 against a node sphere of radius 1.
+    assert_eq!(falloff(200.0, 12.0, 1.0, 10.0), 0.0);
+    assert_eq!(falloff(200.0, 11.0, 1.0, 10.0), 0.0, "touching is not meeting");
+    assert_eq!(falloff(200.0, 8.0, 1.0, 10.0), 200.0, "strictly inside: all of it");
+    assert!(close(falloff(200.0, 9.0, 1.0, 10.0), 0.2), "{}", falloff(200.0, 9.0, 1.0, 10.0));
+    assert!(close(falloff(200.0, 10.0, 1.0, 10.0), 0.025));
+    // A node larger than the blast.
+    assert_eq!(falloff(100.0, 2.9, 5.0, 2.0), 100.0, "the blast inside the node");
+    assert!(close(falloff(100.0, 4.0, 5.0, 2.0), 42.1875));
+    assert_eq!(falloff(100.0, 0.0, 0.0, 2.0), 0.0, "a node without a sphere");
+}
+
+fn node(hit_points: f32, parent: Option<u16>, vital: bool) -> NodeSheet {
+    NodeSheet { hit_points, parent, vital }
+}
+
+/// Node 0 with 1 under it, 2 under 1, and a vital 3 under 0.
+fn sheet() -> CombatSheet {
+    let nodes = vec![
+        node(500.0, None, false),
+        node(100.0, Some(0), false),
+        node(50.0, Some(1), false),
+        node(80.0, Some(0), true),
+    ];
+    CombatSheet { nodes, armour: [1.0, 0.0], guns: Vec::new() }
+}
+
+#[test]
+fn a_destroyed_node_takes_the_nodes_below_it_and_node_0_or_a_vital_node_kills() {
+    let mut body = Body::from_sheet(&sheet(), 0.7);
+    assert_eq!(body.total(), (511.0, 511.0), "the difficulty ratio scales every node");
+    let s = body.strike(2, 10.0);
+    assert_eq!((s.lost, s.destroyed.clone(), s.dead), (10.0, vec![], false));
+    let s = body.strike(1, 1000.0);
+    assert_eq!((s.lost, s.destroyed, s.dead), (70.0, vec![1, 2], false), "life stops at 0; its child falls");
+    assert_eq!(body.nodes[2].life, 0.0);
+    assert_eq!(body.strike(2, 5.0), Strike::default(), "a destroyed node takes nothing more");
+    let s = body.strike(3, 56.0);
+    assert_eq!((s.destroyed, s.dead), (vec![3], true), "a vital node kills");
+    let mut body = Body::from_sheet(&sheet(), 1.0);
+    let s = body.strike(0, 500.0);
+    assert_eq!((s.destroyed, s.dead), (vec![0, 1, 3, 2], true), "node 0 takes everything, and kills");
+    assert!(body.dead());
+}
+
+fn gun(magazine: i32, interval_ms: f32, volley: bool) -> GunSheet {
+    let round = RoundSheet {
+        speed: 350.0,
+        range: 500.0,
+        hit_points: 149.0,
+        hit: HitSheet { kind: 2, damage: 1.0, radius: 0.0 },
+    };
+    GunSheet { node: 0, magazine, capacitor: 2.0, shot_energy: 0.15, interval_ms, barrels: 3, volley, round }
+}
+
+/// Rounds a gun fires held on the trigger for `ms` of game time.
+fn fire_for(gun: &mut GunState, ms: u32) -> u32 {
+    let mut rounds = 0;
+    for _ in 0..ms / TICK_MS {
+        let mut now = gun.tick();
+        if now == 0 && gun.ready() {
+            now = gun.trigger();
+        }
+        rounds += u32::from(now);
+    }
+    rounds
+}
+
+#[test]
+fn one_shot_takes_its_stroke_and_its_interval_and_the_round_leaves_halfway() {
+    // The hero's cannon: a 250 ms stroke, no interval: four a second.
+    let mut cannon = GunState::new(gun(-1, 0.0, false), STROKE_MS, 1.0);
+    assert!(cannon.ready());
+    assert_eq!(cannon.trigger(), 0, "the round waits for half the stroke");
+    assert_eq!(cannon.tick(), 0, "64 ms in");
+    assert_eq!(cannon.tick(), 1, "128 ms in: past the 125 ms mark");
+    let mut cannon = GunState::new(gun(-1, 0.0, false), STROKE_MS, 1.0);
+    assert_eq!(fire_for(&mut cannon, 10_048), 40);
+    // The plasma rifle: 250 ms of interval after the stroke, 1.33 a second.
+    let mut plasma = GunState::new(gun(-1, 250.0, false), 500.0, 1.0);
+    assert_eq!(fire_for(&mut plasma, 30_016), 40);
+    assert_eq!(plasma.magazine, -1, "an unlimited magazine stays unlimited");
+}
+
+#[test]
+fn a_magazine_empties_and_a_volley_fires_every_barrel() {
+    let mut launcher = GunState::new(gun(9, 1250.0, false), STROKE_MS, 1.0);
+    assert_eq!(fire_for(&mut launcher, 60_032), 9);
+    assert!(!launcher.ready(), "no rounds left");
+    assert_eq!(launcher.barrel, 0, "three barrels in turn, three times over");
+    let mut beams = GunState::new(gun(-1, 1000.0, true), STROKE_MS, 1.0);
+    assert_eq!(fire_for(&mut beams, 1_024), 3, "one stroke in a second, every barrel at once");
+}
+
+#[test]
+fn a_round_hits_for_its_hit_points_and_its_explosion_times_the_level_ratio() {
+    let cannon = |ratio| GunState::new(gun(-1, 0.0, false), STROKE_MS, ratio).round_damage();
+    assert_eq!([cannon(1.0), cannon(0.7), cannon(0.5)], [150.0, 105.0, 75.0]);
+}
+
+#[test]
+fn a_gun_without_the_energy_of_a_shot_does_not_fire() {
+    let mut g = gun(-1, 0.0, false);
+    g.shot_energy = 3.0;
+    assert!(!GunState::new(g, STROKE_MS, 1.0).ready(), "a capacitor of 2 never holds a shot of 3");
+    g.capacitor = 0.0;
+    assert!(GunState::new(g, STROKE_MS, 1.0).ready(), "a gun without a capacitor fires free");
+}

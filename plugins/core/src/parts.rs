@@ -1,0 +1,77 @@
+//! What an object's data says of its body and arms (openparkan `docs/26-damage.md`,
+//! `docs/29-weapons.md`, `docs/13-control.md`; read and measured): one node per row of
+//! its parts' `.ndp` tables, with the mesh's tree and vital flags, its armour and its
+//! guns with their rounds. The mission load publishes it as [`CombatSheet`]; combat
+//! builds the object's live body and guns from it.
+
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+
+/// One node of a body.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct NodeSheet {
+    /// Its hit points (`.ndp` `+0x04`).
+    pub hit_points: f32,
+    /// Its parent node (the mesh's tree, across attached parts); `None` at a root.
+    pub parent: Option<u16>,
+    /// Its destruction kills the object (mesh node flag `0x200`).
+    pub vital: bool,
+}
+
+/// What a round's explosion does (`.exp`).
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct HitSheet {
+    /// Hit kind: 1 effect only, 2 direct, 3 blast, 4 shields only.
+    pub kind: u32,
+    /// Damage added to the round's hit points.
+    pub damage: f32,
+    /// Blast radius (units; a round's is absolute).
+    pub radius: f32,
+}
+
+/// A round as its controller, node table and explosion give it.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct RoundSheet {
+    /// Speed (units per second; `.ctl` `+48`).
+    pub speed: f32,
+    /// Range: the path it flies (units; `.ctl` `+108`).
+    pub range: f32,
+    /// Hit points of its node 0 (its `.ndp`), part of what it hits for.
+    pub hit_points: f32,
+    /// Its node 0's explosion.
+    pub hit: HitSheet,
+}
+
+/// A gun: a class-2 (or builder's class-30) component of the object's control
+/// description.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct GunSheet {
+    /// The node it sits on (its condition is that node's life).
+    pub node: u16,
+    /// Value 0: rounds it holds, −1 unlimited.
+    pub magazine: i32,
+    /// Value 1: the capacitor (0: fires free).
+    pub capacitor: f32,
+    /// Value 2: the energy a shot takes out of the capacitor.
+    pub shot_energy: f32,
+    /// Value 3: the wait after a shot's barrel stroke (ms).
+    pub interval_ms: f32,
+    /// Its barrels (the record's channel entries, at least 1).
+    pub barrels: u16,
+    /// Record flag `0x2000000`: every barrel fires at once.
+    pub volley: bool,
+    /// The round it fires.
+    pub round: RoundSheet,
+}
+
+/// An object's body and arms from its data.
+#[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct CombatSheet {
+    /// Nodes in body order (node 0 the root part's root).
+    pub nodes: Vec<NodeSheet>,
+    /// Armour `(linear, square)` of the last class-27 component; `(1, 0)` without.
+    pub armour: [f32; 2],
+    /// Guns in component order.
+    pub guns: Vec<GunSheet>,
+}

@@ -1,0 +1,186 @@
+//! An object's [`CombatSheet`] from its parts' data (openparkan `docs/26-damage.md`,
+//! `docs/28-chassis.md`, `docs/29-weapons.md`; read and measured): one node per `.ndp`
+//! row, an attached part's row 0 skipped (its mesh is merged without its node 0, which
+//! is the socket it sits in), parents from the mesh's tree, vital nodes by mesh flag
+//! `0x200`; armour from the last class-27 component; guns from the class-2 and 30
+//! components, each with the round it names (`objects.rlb` key → the round's controller,
+//! node table and explosion).
+
+use crate::ObjectComponent;
+use crate::game_backend::GameMissionBackend;
+use iron3d_core::{CombatSheet, GunSheet, HitSheet, NodeSheet, RoundSheet};
+use iron3d_formats::helpers::ctld::ItemRecord;
+use iron3d_formats::helpers::{Expl, Ndpr};
+use iron3d_formats::model::msh::Msh;
+use iron3d_formats::registry::{MeshSource, Prototype, PrototypeResolver};
+use iron3d_formats::{Error, Result, ResultExt};
+use std::sync::Arc;
+
+/// Mesh node flag of a vital node (read).
+const VITAL: u16 = 0x200;
+/// Component classes of guns (2) and builders' guns (30), and armour (27).
+const GUN: u32 = 2;
+const BUILDER_GUN: u32 = 30;
+const ARMOUR: u32 = 27;
+/// Gun record flag: every barrel at once (read).
+const VOLLEY: u32 = 0x0200_0000;
+/// Mesh "no parent" marker.
+const ROOT: u16 = 0xFFFF;
+
+/// One component's share of the body: where its nodes start and whether its row 0 is
+/// skipped.
+#[derive(Clone, Copy)]
+struct Span {
+    first: usize,
+    rows: usize,
+    skips_root: bool,
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl GameMissionBackend {
+    /// The combat sheet of an object whose components are resolved to `protos`;
+    /// `None` when no part carries a node table.
+    pub(crate) fn combat_sheet(
+        &self,
+        resolver: &PrototypeResolver<'_>,
+        components: &[ObjectComponent],
+        protos: &[Prototype],
+    ) -> Result<Option<CombatSheet>> {
+        let mut spans = Vec::with_capacity(components.len());
+        let mut nodes: Vec<NodeSheet> = Vec::new();
+        let mut meshes = Vec::with_capacity(components.len());
+        for (c, p) in components.iter().zip(protos) {
+            let rows = self.node_table(p)?;
+            let mesh = self.mesh_nodes(p)?;
+            let skips_root = c.parent.is_some() && !rows.is_empty();
+            let kept = rows.len() - usize::from(skips_root);
+            spans.push(Span { first: nodes.len(), rows: kept, skips_root });
+            nodes.extend(rows.iter().skip(usize::from(skips_root)).map(|r| NodeSheet {
+                hit_points: r.hit_points(),
+                parent: None,
+                vital: false,
+            }));
+            meshes.push(mesh);
+        }
+        if nodes.is_empty() {
+            return Ok(None);
+        }
+        if nodes.len() > usize::from(u16::MAX) {
+            return Err(Error::rule("node_count", format!("{} nodes, at most 65535", nodes.len())));
+        }
+        for (i, mesh) in meshes.iter().enumerate() {
+            let span = spans[i];
+            for k in 0..span.rows {
+                let local = k + usize::from(span.skips_root);
+                let Some(at) = global(components, &spans, i, local) else { continue };
+                let (flags, parent) = mesh.get(local).copied().unwrap_or((0, 0));
+                let parent = match (local, parent) {
+                    (0, _) => None,
+                    (_, ROOT) => global(components, &spans, i, 0),
+                    (_, p) => global(components, &spans, i, usize::from(p)),
+                };
+                let node = &mut nodes[at];
+                node.vital = flags & VITAL != 0;
+                node.parent = parent.and_then(|p| u16::try_from(p).ok()).filter(|&p| usize::from(p) != at);
+            }
+        }
+        let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], guns: Vec::new() };
+        for (i, p) in protos.iter().enumerate() {
+            let Some(ctl) = p.first(".ctl") else { continue };
+            for item in &self.control(ctl)?.items {
+                match item.tag() {
+                    ARMOUR => sheet.armour = [item.values()[1], item.values()[2]],
+                    GUN | BUILDER_GUN => {
+                        let node = global(components, &spans, i, item.key() as usize)
+                            .or_else(|| global_root(components, &spans, i))
+                            .unwrap_or(0);
+                        let gun = self.gun(resolver, item, node).via(format!("gun of {}", p.key))?;
+                        sheet.guns.push(gun);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(Some(sheet))
+    }
+
+    /// A gun component and its round.
+    fn gun(&self, resolver: &PrototypeResolver<'_>, item: &ItemRecord, node: usize) -> Result<GunSheet> {
+        let v = item.values();
+        let key = text(item.emits().1);
+        let round = match resolver.resolve(&key).as_ref() {
+            Ok(p) => self.round(p).via(format!("round {key}"))?,
+            Err(e) => return Err(e.clone().via(format!("round {key}"))),
+        };
+        Ok(GunSheet {
+            node: u16::try_from(node).unwrap_or(0),
+            magazine: v[0] as i32,
+            capacitor: v[1],
+            shot_energy: v[2],
+            interval_ms: v[3],
+            barrels: u16::try_from(item.bindings.len().max(1)).unwrap_or(u16::MAX),
+            volley: item.flags() & VOLLEY != 0,
+            round,
+        })
+    }
+
+    /// A round: speed and range from its controller, hit points and explosion from its
+    /// node 0.
+    fn round(&self, p: &Prototype) -> Result<RoundSheet> {
+        let ctl = p.first(".ctl").ok_or_else(|| Error::rule("round_controller", "the round has no .ctl"))?;
+        let (speed, range) = self.control(ctl)?.round_flight();
+        let ndp = p.first(".ndp").ok_or_else(|| Error::rule("round_nodes", "the round has no .ndp"))?;
+        let rows = self.node_table(p)?;
+        let row = rows.first().ok_or_else(|| Error::rule("round_nodes", "the round's .ndp is empty"))?;
+        let (archive, member) = (text(row.archive()), text(row.resource()));
+        let hit = if member.is_empty() {
+            HitSheet { kind: 1, damage: 0.0, radius: 0.0 }
+        } else {
+            let bytes = self.game.read_entry(&archive, &member).via(format!("{} row 0", ndp.resource))?;
+            let e = Expl::parse(&bytes).in_entry(member.clone()).in_file(archive)?;
+            HitSheet { kind: e.kind().word(), damage: e.damage(), radius: e.radius() }
+        };
+        Ok(RoundSheet { speed, range, hit_points: row.hit_points(), hit })
+    }
+
+    /// A prototype's `.ndp` rows (none without one), parsed once per file.
+    fn node_table(&self, p: &Prototype) -> Result<Arc<Vec<iron3d_formats::helpers::ndpr::NdprRecord>>> {
+        let Some(r) = p.first(".ndp") else { return Ok(Arc::new(Vec::new())) };
+        self.game.parsed(&format!("ndpr:{}::{}", r.archive, r.resource), || {
+            let bytes = self.game.read_entry(&r.archive, &r.resource)?;
+            Ok(Ndpr::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())?.records)
+        })
+    }
+
+    /// A prototype's mesh nodes as (flags, parent), parsed once per file.
+    fn mesh_nodes(&self, p: &Prototype) -> Result<Arc<Vec<(u16, u16)>>> {
+        let (MeshSource::Explicit(r) | MeshSource::BasStem(r)) = &p.mesh else { return Ok(Arc::new(Vec::new())) };
+        self.game.parsed(&format!("mesh-tree:{}::{}", r.archive, r.resource), || {
+            let bytes = self.game.read_entry(&r.archive, &r.resource)?;
+            let msh = Msh::parse(&bytes, self.options).in_entry(r.resource.clone()).in_file(r.archive.clone())?;
+            Ok(msh.nodes.iter().map(|n| (n.flags, n.parent)).collect())
+        })
+    }
+}
+
+/// The body index of node `local` of component `i`: its own row, or for an attached
+/// part's skipped node 0 the node of its parent it sits on.
+fn global(components: &[ObjectComponent], spans: &[Span], i: usize, local: usize) -> Option<usize> {
+    let span = spans.get(i)?;
+    if span.skips_root && local == 0 {
+        return global_root(components, spans, i);
+    }
+    let k = local - usize::from(span.skips_root);
+    (k < span.rows).then_some(span.first + k)
+}
+
+/// The node an attached component sits on (its parent's attach node); `None` for the
+/// root component.
+fn global_root(components: &[ObjectComponent], spans: &[Span], i: usize) -> Option<usize> {
+    let c = &components[i];
+    let parent = c.parent.filter(|&p| p < i)?;
+    global(components, spans, parent, c.attach_node as usize)
+}
