@@ -76,10 +76,10 @@ pub fn headless_app() -> App {
 
 /// Runs every schedule the app has at its first update on the calling thread. The
 /// simulation is a long chain of small systems: on two cores, handing each one to a
-/// thread pool costs more than running them in order (README, "Test time"); the state
-/// hash does not change, since the set order decides everything. The tick bench's
-/// one-core figures come from this too. Schedules added after the first update keep
-/// Bevy's default executor.
+/// thread pool costs more than running them in order (the book's *Test time*,
+/// `docs/src/test-time.md`); the state hash does not change, since the set order decides
+/// everything. The tick bench's one-core figures come from this too. Schedules added
+/// after the first update keep Bevy's default executor.
 pub fn run_on_one_thread(app: &mut App) {
     app.add_systems(bevy_app::PreStartup, |world: &mut World| {
         for (_, schedule) in world.resource_mut::<Schedules>().iter_mut() {
