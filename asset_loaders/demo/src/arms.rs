@@ -17,6 +17,9 @@ use iron3d_formats::registry::BuildCategory;
 
 /// Component classes (openparkan `docs/13-control.md`).
 const GUN: u32 = 2;
+const FIGHT_SHIELD: u32 = 9;
+const REPAIR: u32 = 15;
+const DEFLECTOR: u32 = 21;
 const ARMOUR: u32 = 27;
 /// The archive of the rounds' resources.
 pub const ROUND_ARCHIVE: &str = "weapon.rlb";
@@ -97,10 +100,34 @@ pub fn node_table(role: Role, nodes: usize) -> Option<Ndpr> {
     Some(Ndpr { records: rows.into_iter().map(|hp| NdprRecord::new(hp, None)).collect() })
 }
 
-/// The combat components of a part's control description: its armour and its gun.
+/// A bunker's or tower's shield: 300 points a sector recharging 5 a second behind a
+/// deflector of 0.5 (the original's buildings carry 8 000, 80 and 0.36: the demo's are
+/// lighter so its cannons still tell).
+fn shield(role: Role) -> Option<[ItemRecord; 2]> {
+    use BuildCategory::*;
+    let Role::Building(BunkerSmall | BunkerMedium | BunkerLarge | TowerMedium | TowerLarge) = role else { return None };
+    Some([
+        ItemRecord::with_values(FIGHT_SHIELD, 0, &[300.0, 5.0, 0.04]),
+        ItemRecord::with_values(DEFLECTOR, 0, &[0.5; 6]),
+    ])
+}
+
+/// A repair system's life mended a second: a chassis's 3, a building's 5.
+fn repair(role: Role) -> Option<f32> {
+    match role {
+        Role::Chassis => Some(3.0),
+        Role::Building(_) => Some(5.0),
+        _ => None,
+    }
+}
+
+/// The combat components of a part's control description: its armour, shield, repair
+/// system and gun.
 pub fn components(role: Role, stem: &str) -> Vec<ItemRecord> {
     let mut items: Vec<ItemRecord> =
         armour(role).map(|linear| ItemRecord::with_values(ARMOUR, 0, &[0.0, linear, 0.0])).into_iter().collect();
+    items.extend(shield(role).into_iter().flatten());
+    items.extend(repair(role).map(|rate| ItemRecord::with_values(REPAIR, 0, &[rate, 0.04])));
     if let Some(Gun(magazine, capacitor, energy, interval, round)) = gun(stem) {
         // A gun part's node 1 is its first own node (node 0 is the socket).
         let node = u32::from(role == Role::Weapon);

@@ -6,6 +6,8 @@
 use crate::CombatRules;
 use crate::body::Body;
 use crate::guns::{GunState, Guns, STROKE_MS};
+use crate::repair::Repair;
+use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, Owner, PropertyBag, Radar,
@@ -33,6 +35,8 @@ pub(crate) struct Loadout {
     pub body: Body,
     pub guns: Guns,
     pub turret: Option<(Weapon, Radar)>,
+    pub shield: Option<Shield>,
+    pub repair: Option<Repair>,
 }
 
 /// The gun of a rules weapon: unlimited rounds, no capacitor, no stroke, its reload as
@@ -93,7 +97,10 @@ pub(crate) fn loadout(rules: &Combat, class: u32, sheet: Option<&CombatSheet>, l
         };
         (weapon, Radar { range: entry.map_or(0.0, |c| c.radar).max(range), target: None })
     });
-    Loadout { body, guns, turret }
+    let shield = sheet.and_then(|s| s.shield).map(|s| Shield::new(s, ratio));
+    let building = class & BUILDING_BIT != 0;
+    let repair = sheet.and_then(|s| s.repair).map(|sheet| Repair { sheet, on: false, building });
+    Loadout { body, guns, turret, shield, repair }
 }
 
 /// The Types the difficulty ratio reaches: warriors, HQs and heroes (`prof_war`,
@@ -140,10 +147,16 @@ pub(crate) fn arm(
         let invulnerable = matches!(property("Invulnerability"), Some(PropertyValue::Int(v)) if v != 0)
             || immortal_hero && class.is_hero();
         let ratio = difficulty_factor(class.0, owner.map_or(-1, |o| o.clan), player, &relations, &difficulty);
-        let Loadout { body, guns, turret } = loadout(&rules.0, class.0, sheet, life, ratio);
+        let Loadout { body, guns, turret, shield, repair } = loadout(&rules.0, class.0, sheet, life, ratio);
         let (hp, max) = body.total();
         let mut e = commands.entity(entity);
         e.insert((Health { hp, max, invulnerable }, body));
+        if let Some(shield) = shield {
+            e.insert(shield);
+        }
+        if let Some(repair) = repair {
+            e.insert(repair);
+        }
         if let Some(turret) = turret {
             e.insert((guns, turret.0, turret.1));
         }

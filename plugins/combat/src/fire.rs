@@ -7,6 +7,8 @@
 
 use crate::body::{Body, Strike, armoured, falloff};
 use crate::guns::{GunState, Guns};
+use crate::repair::Repair;
+use crate::shield::{Meeting, Shield, sector};
 use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::DespawnOnExit;
@@ -31,8 +33,12 @@ struct Hit {
     sequence: u32,
     shooter: u32,
     damage: f32,
+    /// The round's life (what a shield's sector must outweigh to stop it).
+    life: f32,
     /// Blast radius (0: a direct hit on `target`).
     blast: f32,
+    /// Where it comes from (the round's last position, the shooter's for a beam).
+    from: [f32; 3],
 }
 
 /// This tick's hits (filled by beams and projectiles, applied by [`apply_hits`]).
@@ -143,19 +149,35 @@ pub(crate) fn aim_and_fire(
                             position: t.position,
                             speed,
                             damage,
+                            life: gun.round_life(),
                             blast,
                             ttl,
                         },
                         DespawnOnExit(AppState::InGame),
                     ));
                 } else {
-                    hits.0.push(Hit { target, sequence, shooter: id.0, damage, blast });
+                    let (life, from) = (gun.round_life(), t.position);
+                    hits.0.push(Hit { target, sequence, shooter: id.0, damage, life, blast, from });
                 }
             }
             if let Some(target) = reference(&report.table, target) {
                 let kind = GameMessageKind::Fired { shooter: ObjectRef { id, handle }, target, weapon: weapon.kind };
                 report.out.write(GameMessage::new(&report.clock, DispatchPhase::Control, kind));
             }
+        }
+    }
+}
+
+/// Shields recharge and repair systems mend, each object on its own.
+pub(crate) fn maintain(mut objects: Query<(&mut Body, &mut Health, Option<&mut Shield>, Option<&mut Repair>)>) {
+    for (mut body, mut health, shield, repair) in &mut objects {
+        if let Some(mut shield) = shield {
+            shield.recharge(&body, TICK_SECONDS);
+        }
+        if let Some(mut repair) = repair
+            && repair.step(&mut body, TICK_SECONDS) > 0.0
+        {
+            health.hp = body.total().0;
         }
     }
 }
@@ -182,8 +204,9 @@ pub(crate) fn fly(
         let length = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
         let step = p.speed * dt;
         if length <= step + proxy.map_or(0.0, |c| c.radius) {
-            let (target, sequence, shooter, damage, blast) = (p.target, p.sequence, p.shooter, p.damage, p.blast);
-            hits.0.push(Hit { target, sequence, shooter, damage, blast });
+            let (target, sequence, shooter, damage, life, blast) =
+                (p.target, p.sequence, p.shooter, p.damage, p.life, p.blast);
+            hits.0.push(Hit { target, sequence, shooter, damage, life, blast, from: p.position });
             commands.entity(entity).despawn();
         } else {
             for (k, dk) in d.iter().enumerate() {
@@ -194,7 +217,29 @@ pub(crate) fn fly(
 }
 
 /// An object a hit may reach.
-type Victim<'a> = (&'a mut Body, &'a mut Health, &'a SimTransform, Option<&'a CollisionProxy>, Option<&'a mut LastHit>);
+type Victim<'a> = (
+    &'a mut Body,
+    &'a mut Health,
+    &'a SimTransform,
+    Option<&'a CollisionProxy>,
+    Option<&'a mut LastHit>,
+    Option<&'a mut Shield>,
+);
+
+/// The sector of an object's bubble a hit from `from` meets, when it comes from outside
+/// the bubble (the object's bounding circle, `radius` beyond `reach`): the offset turned
+/// into the original's frame (x right, y forward, z up; iron3d's units face +X with +Y
+/// to their left).
+fn bubble_sector(t: &SimTransform, radius: f32, reach: f32, from: [f32; 3]) -> Option<usize> {
+    let d = [from[0] - t.position[0], from[1] - t.position[1], from[2] - t.position[2]];
+    let distance = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+    if distance <= radius || distance >= radius + reach {
+        return None;
+    }
+    let (s, c) = (libm::sinf(t.heading()), libm::cosf(t.heading()));
+    let (forward, left) = (d[0] * c + d[1] * s, -d[0] * s + d[1] * c);
+    Some(sector([-left, forward, d[2]]))
+}
 
 /// Where the messages of the hits go.
 #[derive(bevy_ecs::system::SystemParam)]
@@ -248,24 +293,39 @@ pub(crate) fn apply_hits(
         let Some(attacker) = reference(&report.table, hit.shooter) else { continue };
         if hit.blast <= 0.0 {
             let Some(entity) = report.table.entity_of(hit.target) else { continue };
-            let Ok((mut body, mut health, t, _, last)) = victims.get_mut(entity) else { continue };
+            let Ok((mut body, mut health, t, proxy, last, shield)) = victims.get_mut(entity) else { continue };
             if !tell(&mut commands, entity, (&body, &health), last, hit.shooter, report.clock.tick) {
                 continue;
             }
+            // A round meets the bubble first: it passes with less life, or stops there
+            // and its damage goes to the sector.
+            let mut damage = hit.damage;
+            let radius = proxy.map_or(1.0, |c| c.radius);
+            if let (Some(mut shield), Some(s)) =
+                (shield.filter(|s| s.up(&body)), bubble_sector(t, radius, f32::INFINITY, hit.from))
+            {
+                match shield.meet(&body, s, hit.life) {
+                    Meeting::Passes(lost) => damage = (damage - lost).max(0.0),
+                    Meeting::Stopped => {
+                        shield.stop(&body, s, damage);
+                        continue;
+                    }
+                }
+            }
             let Some(node) = struck_node(&body, &mut report.random) else { continue };
-            let damage = armoured(hit.damage, body.armour);
+            let damage = armoured(damage, body.armour);
             let strike = body.strike(node, damage);
             settle(&mut report, (hit.target, node, t.position), strike, &body, &mut health, attacker);
             continue;
         }
         let centre =
-            report.table.entity_of(hit.target).and_then(|e| victims.get(e).ok()).map(|(_, _, t, _, _)| t.position);
+            report.table.entity_of(hit.target).and_then(|e| victims.get(e).ok()).map(|(_, _, t, ..)| t.position);
         let Some(centre) = centre else { continue };
         for &(id, entity) in &bodies {
             if id == hit.shooter {
                 continue;
             }
-            let Ok((mut body, mut health, t, proxy, last)) = victims.get_mut(entity) else { continue };
+            let Ok((mut body, mut health, t, proxy, last, shield)) = victims.get_mut(entity) else { continue };
             let p = t.position;
             let d = (0..3).map(|k| (p[k] - centre[k]) * (p[k] - centre[k])).sum::<f32>().sqrt();
             let r = proxy.map_or(1.0, |c| c.radius);
@@ -274,9 +334,16 @@ pub(crate) fn apply_hits(
             {
                 continue;
             }
+            // A blast that crosses the bubble from outside pays its sector first.
+            let mut blast = hit.damage;
+            if let (Some(mut shield), Some(s)) =
+                (shield.filter(|s| s.up(&body)), bubble_sector(t, r, hit.blast, centre))
+            {
+                blast = shield.stop(&body, s, blast);
+            }
             // Every node of the object stands at its centre within its radius (the
             // project's: the simulation holds no node spheres).
-            let damage = armoured(falloff(hit.damage, d, r, hit.blast), body.armour);
+            let damage = armoured(falloff(blast, d, r, hit.blast), body.armour);
             for node in 0..body.nodes.len() as u16 {
                 if body.dead() {
                     break;

@@ -58,6 +58,11 @@ impl GunState {
         self.ratio * (self.sheet.round.hit_points + self.sheet.round.hit.damage)
     }
 
+    /// A round's life: the level ratio times its hit points.
+    pub fn round_life(&self) -> f32 {
+        self.ratio * self.sheet.round.hit_points
+    }
+
     /// Whether it may start a stroke now: rounds left and the shot's energy held.
     pub fn ready(&self) -> bool {
         self.release_ms.is_none()

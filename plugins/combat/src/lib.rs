@@ -19,10 +19,14 @@ mod arm;
 mod body;
 mod fire;
 mod guns;
+mod repair;
+mod shield;
 
 pub use body::{Body, NodeLife, Strike, armoured, falloff};
 pub use fire::AIM_TOLERANCE;
 pub use guns::{GunState, Guns, STROKE_MS};
+pub use repair::Repair;
+pub use shield::{Meeting, Shield, sector};
 
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
@@ -62,8 +66,12 @@ impl Plugin for CombatPlugin {
             .init_resource::<fire::Hits>()
             .register_type::<Body>()
             .register_type::<Guns>()
+            .register_type::<Shield>()
+            .register_type::<Repair>()
             .save_component::<Body>("combat.body", Hashing::By("combat"))
             .save_component::<Guns>("combat.guns", Hashing::By("combat"))
+            .save_component::<Shield>("combat.shield", Hashing::By("combat"))
+            .save_component::<Repair>("combat.repair", Hashing::By("combat"))
             .save_component::<Health>("combat.health", Hashing::Not("the sum of the body's nodes"))
             .save_component::<Weapon>("combat.weapon", Hashing::By("combat"))
             .save_component::<Radar>("combat.radar", Hashing::By("combat"))
@@ -76,7 +84,9 @@ impl Plugin for CombatPlugin {
             .add_systems(FixedUpdate, arm::arm.in_set(InputPhase::Arming))
             .add_systems(
                 FixedUpdate,
-                (fire::aim_and_fire, fire::fly, fire::apply_hits).chain().in_set(ControlPhase::Armament),
+                (fire::maintain, fire::aim_and_fire, fire::fly, fire::apply_hits)
+                    .chain()
+                    .in_set(ControlPhase::Armament),
             );
     }
 }
@@ -90,22 +100,33 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
 /// Combat's hasher: which of its parts each object has, its nodes' life, last hit,
 /// guns, turret and radar, in `OriginalObjectId` order, then projectiles in shot order.
 fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
-    type Row<'a> = (
-        &'a OriginalObjectId,
-        Option<&'a Body>,
-        Option<&'a Guns>,
-        Option<&'a Weapon>,
-        Option<&'a Radar>,
-        Option<&'a LastHit>,
-    );
-    type Armed = (With<SimObject>, Or<(With<Body>, With<Weapon>, With<Radar>, With<LastHit>)>);
-    // Its own sparse query, sorted: most objects of a large world carry none of these.
-    let mut rows: Vec<Row> =
-        world.try_query_filtered::<Row, Armed>().map(|q| q.iter_manual(world).collect()).unwrap_or_default();
-    rows.sort_unstable_by_key(|r| *r.0);
-    for (id, body, guns, weapon, radar, last) in rows {
-        let present = [body.is_some(), guns.is_some(), weapon.is_some(), radar.is_some(), last.is_some()];
-        h.word(id.0);
+    // Its own sparse queries, sorted: most objects of a large world carry none of these.
+    // A type no object ever had is not registered and its query fails: it adds nothing.
+    fn ids<F: bevy_ecs::query::QueryFilter>(world: &World, out: &mut Vec<(u32, Entity)>) {
+        if let Some(q) = world.try_query_filtered::<(Entity, &OriginalObjectId), (With<SimObject>, F)>() {
+            out.extend(q.iter_manual(world).map(|(e, id)| (id.0, e)));
+        }
+    }
+    let mut rows = Vec::new();
+    ids::<Or<(With<Body>, With<Guns>, With<Weapon>, With<Radar>, With<LastHit>)>>(world, &mut rows);
+    ids::<With<Shield>>(world, &mut rows);
+    ids::<With<Repair>>(world, &mut rows);
+    rows.sort_unstable();
+    rows.dedup();
+    for (id, entity) in rows {
+        let (body, guns, shield) = (world.get::<Body>(entity), world.get::<Guns>(entity), world.get::<Shield>(entity));
+        let (repair, weapon) = (world.get::<Repair>(entity), world.get::<Weapon>(entity));
+        let (radar, last) = (world.get::<Radar>(entity), world.get::<LastHit>(entity));
+        let present = [
+            body.is_some(),
+            guns.is_some(),
+            shield.is_some(),
+            repair.is_some(),
+            weapon.is_some(),
+            radar.is_some(),
+            last.is_some(),
+        ];
+        h.word(id);
         h.word(present.iter().enumerate().fold(0, |m, (k, p)| m | u32::from(*p) << k));
         if let Some(body) = body {
             h.wide(body.nodes.len() as u64);
@@ -118,6 +139,12 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
             for word in [g.magazine as u32, g.charge.to_bits(), release, g.wait_ms.to_bits(), u32::from(g.barrel)] {
                 h.word(word);
             }
+        }
+        if let Some(shield) = shield {
+            h.floats(&shield.sectors);
+        }
+        if let Some(repair) = repair {
+            h.word(u32::from(repair.on));
         }
         if let Some(l) = last {
             h.word(l.by);

@@ -2,7 +2,7 @@
 //! (`docs/26-damage.md`, `docs/29-weapons.md`).
 
 use super::*;
-use iron3d_core::{CombatSheet, GunSheet, HitSheet, NodeSheet, RoundSheet, TICK_MS};
+use iron3d_core::{CombatSheet, GunSheet, HitSheet, NodeSheet, RepairSheet, RoundSheet, ShieldSheet, TICK_MS};
 
 #[test]
 fn armour_lets_through_the_smaller_of_the_hit_and_its_curve() {
@@ -40,7 +40,7 @@ fn sheet() -> CombatSheet {
         node(50.0, Some(1), false),
         node(80.0, Some(0), true),
     ];
-    CombatSheet { nodes, armour: [1.0, 0.0], guns: Vec::new() }
+    CombatSheet { nodes, armour: [1.0, 0.0], ..CombatSheet::default() }
 }
 
 #[test]
@@ -123,4 +123,106 @@ fn a_gun_without_the_energy_of_a_shot_does_not_fire() {
     assert!(!GunState::new(g, STROKE_MS, 1.0).ready(), "a capacitor of 2 never holds a shot of 3");
     g.capacitor = 0.0;
     assert!(GunState::new(g, STROKE_MS, 1.0).ready(), "a gun without a capacitor fires free");
+}
+
+#[test]
+fn a_hit_meets_the_sector_of_its_dominant_axis_ties_to_the_lower() {
+    let cases = [
+        ([0.0, 5.0, 1.0], 0),
+        ([0.0, -5.0, 1.0], 1),
+        ([-3.0, 1.0, 0.0], 2),
+        ([3.0, 1.0, 0.0], 3),
+        ([0.0, 0.0, 2.0], 4),
+        ([0.0, 0.0, -2.0], 5),
+        ([1.0, 1.0, 0.0], 0),
+        ([1.0, -1.0, 0.0], 1),
+        ([-2.0, 0.0, -2.0], 2),
+    ];
+    for (offset, s) in cases {
+        assert_eq!(sector(offset), s, "{offset:?}");
+    }
+}
+
+fn shield(points: f32, coefficient: f32, recharge: f32) -> ShieldSheet {
+    ShieldSheet { points, recharge, charge_per_point: 0.04, node: 0, coefficients: [coefficient; 6], deflector_node: 0 }
+}
+
+#[test]
+fn a_sector_stops_up_to_its_strength_and_pays_by_its_coefficient() {
+    let body = Body::single(100.0, 100.0, [1.0, 0.0]);
+    let mut s = Shield::new(shield(1000.0, 0.5, 0.0), 1.0);
+    assert_eq!(s.strength(&body, 0), 500.0);
+    assert_eq!(s.stop(&body, 0, 300.0), 0.0, "all of it stopped");
+    assert_eq!(s.sectors[0], 400.0, "two points a point stopped");
+    assert_eq!(s.stop(&body, 1, 800.0), 300.0, "the rest goes on");
+    assert_eq!(s.sectors[1], 0.0);
+    let mut s = Shield::new(shield(1000.0, 1.0, 0.0), 1.0);
+    s.stop(&body, 2, 300.0);
+    assert_eq!(s.sectors[2], 700.0);
+    let hurt = Body::single(50.0, 100.0, [1.0, 0.0]);
+    assert_eq!(s.strength(&hurt, 0), 500.0, "the deflector's condition scales the strength");
+}
+
+#[test]
+fn a_round_with_more_life_than_the_sector_passes_emptying_it() {
+    let body = Body::single(100.0, 100.0, [1.0, 0.0]);
+    let mut s = Shield::new(shield(1000.0, 0.5, 0.0), 1.0);
+    assert_eq!(s.meet(&body, 0, 900.0), Meeting::Passes(500.0));
+    assert_eq!(s.sectors[0], 0.0);
+    assert_eq!(s.meet(&body, 0, 10.0), Meeting::Passes(0.0), "a spent sector lets rounds through whole");
+    assert_eq!(s.meet(&body, 1, 400.0), Meeting::Stopped);
+    assert!(!s.up(&Body::single(0.0, 100.0, [1.0, 0.0])), "no bubble once the deflector's node is destroyed");
+}
+
+#[test]
+fn sectors_recharge_in_proportion_to_their_lack_and_the_ratio_scales_them() {
+    let body = Body::single(100.0, 100.0, [1.0, 0.0]);
+    let mut s = Shield::new(shield(1000.0, 0.5, 11.0), 1.0);
+    s.sectors = [900.0, 1000.0, 1000.0, 1000.0, 1000.0, 990.0];
+    s.recharge(&body, 0.25);
+    assert!((s.sectors[0] - 902.5).abs() < 1e-3 && (s.sectors[5] - 990.25).abs() < 1e-3, "{:?}", s.sectors);
+    s.sectors = [999.0, 1000.0, 1000.0, 1000.0, 1000.0, 1000.0];
+    s.recharge(&body, 0.25);
+    assert_eq!(s.sectors[0], 1000.0, "never past the lack");
+    assert_eq!(Shield::new(shield(1500.0, 0.5, 11.0), 0.5).max, 750.0);
+}
+
+/// A tower's repair of 110 a second: its turret's 3 506 lack, then two destroyed guns
+/// of 6 000 each, in index order: 31.9 s, 86.4 s and 141 s (openparkan's example).
+#[test]
+fn repair_mends_its_own_nodes_in_index_order_and_only_a_building_revives_nodes() {
+    let nodes = vec![
+        node(10_000.0, None, false),
+        node(3507.0, Some(0), false),
+        node(6000.0, Some(0), false),
+        node(6000.0, Some(0), false),
+    ];
+    let mut body = Body::from_sheet(&CombatSheet { nodes, armour: [1.0, 0.0], ..CombatSheet::default() }, 1.0);
+    (body.nodes[1].life, body.nodes[2].life, body.nodes[3].life) = (1.0, 0.0, 0.0);
+    let sheet = RepairSheet { rate: 110.0, charge_per_point: 0.0002, node: 0 };
+    let mut repair = Repair { sheet, on: false, building: true };
+    let mut full = [None; 4];
+    for tick in 1..=3000u32 {
+        repair.step(&mut body, 0.064);
+        for (i, n) in body.nodes.iter().enumerate() {
+            if full[i].is_none() && n.life >= n.max {
+                full[i] = Some(tick as f32 * 0.064);
+            }
+        }
+    }
+    let at = |i: usize| full[i].unwrap();
+    assert!((at(1) - 31.9).abs() < 0.1 && (at(2) - 86.4).abs() < 0.1 && (at(3) - 141.0).abs() < 0.1, "{full:?}");
+    let mut unit = Body::from_sheet(&sheet_of_two(), 1.0);
+    (unit.nodes[0].life, unit.nodes[1].life) = (200.0, 0.0);
+    let mut repair = Repair { sheet: RepairSheet { node: 0, ..sheet }, on: false, building: false };
+    assert!(repair.step(&mut unit, 1.0) > 0.0 && repair.on, "on below half its life");
+    assert_eq!(unit.nodes[1].life, 0.0, "a unit's destroyed node stays destroyed");
+    let mut idle = Repair { on: false, ..repair };
+    let mut whole = Body::from_sheet(&sheet_of_two(), 1.0);
+    assert_eq!(idle.step(&mut whole, 1.0), 0.0);
+    assert!(!idle.on, "switched off while whole");
+}
+
+fn sheet_of_two() -> CombatSheet {
+    CombatSheet { nodes: vec![node(500.0, None, false), node(100.0, Some(0), false)], ..CombatSheet::default() }
 }

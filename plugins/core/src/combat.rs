@@ -80,6 +80,9 @@ pub struct Projectile {
     pub speed: f32,
     /// Damage on hit.
     pub damage: f32,
+    /// Its life (the level ratio × its hit points): what a shield's sector must
+    /// outweigh to stop it.
+    pub life: f32,
     /// Its explosion's radius when it is a blast (0: a direct hit).
     pub blast: f32,
     /// Ticks left before it falls harmlessly (its range flown).

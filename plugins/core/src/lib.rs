@@ -53,7 +53,7 @@ pub use motion::{
     SteerIntent,
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
-pub use parts::{CombatSheet, GunSheet, HitSheet, NodeSheet, RoundSheet};
+pub use parts::{CombatSheet, GunSheet, HitSheet, NodeSheet, RepairSheet, RoundSheet, ShieldSheet};
 pub use profiles::BehaviourProfiles;
 pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};

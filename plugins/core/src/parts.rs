@@ -64,6 +64,35 @@ pub struct GunSheet {
     pub round: RoundSheet,
 }
 
+/// A fight shield (class 9) behind its deflector (class 21): the bubble exists while
+/// both are fitted and the deflector's node lives.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct ShieldSheet {
+    /// The shield's value 0: each sector's full points.
+    pub points: f32,
+    /// Value 1: points recharged a second (times its node's condition).
+    pub recharge: f32,
+    /// Value 2: the charge a point costs.
+    pub charge_per_point: f32,
+    /// The shield's node.
+    pub node: u16,
+    /// The deflector's values 0–5: each sector's coefficient.
+    pub coefficients: [f32; 6],
+    /// The deflector's node.
+    pub deflector_node: u16,
+}
+
+/// A repair system (class 15): it mends its own object only.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct RepairSheet {
+    /// Value 0: life mended a second (times its node's condition).
+    pub rate: f32,
+    /// Value 1: the charge a point of life costs.
+    pub charge_per_point: f32,
+    /// Its node.
+    pub node: u16,
+}
+
 /// An object's body and arms from its data.
 #[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
@@ -74,4 +103,8 @@ pub struct CombatSheet {
     pub armour: [f32; 2],
     /// Guns in component order.
     pub guns: Vec<GunSheet>,
+    /// Its shield, when it carries a fight shield and a deflector (the last of each).
+    pub shield: Option<ShieldSheet>,
+    /// Its repair system (the last one).
+    pub repair: Option<RepairSheet>,
 }

@@ -4,11 +4,12 @@
 //! is the socket it sits in), parents from the mesh's tree, vital nodes by mesh flag
 //! `0x200`; armour from the last class-27 component; guns from the class-2 and 30
 //! components, each with the round it names (`objects.rlb` key → the round's controller,
-//! node table and explosion).
+//! node table and explosion); the shield from the last fight shield (9) and deflector
+//! (21), the repair system from the last class-15 component.
 
 use crate::ObjectComponent;
 use crate::game_backend::GameMissionBackend;
-use iron3d_core::{CombatSheet, GunSheet, HitSheet, NodeSheet, RoundSheet};
+use iron3d_core::{CombatSheet, GunSheet, HitSheet, NodeSheet, RepairSheet, RoundSheet, ShieldSheet};
 use iron3d_formats::helpers::ctld::ItemRecord;
 use iron3d_formats::helpers::{Expl, Ndpr};
 use iron3d_formats::model::msh::Msh;
@@ -18,9 +19,13 @@ use std::sync::Arc;
 
 /// Mesh node flag of a vital node (read).
 const VITAL: u16 = 0x200;
-/// Component classes of guns (2) and builders' guns (30), and armour (27).
+/// Component classes: guns (2) and builders' guns (30), fight shield (9), repair (15),
+/// deflector (21), armour (27).
 const GUN: u32 = 2;
 const BUILDER_GUN: u32 = 30;
+const FIGHT_SHIELD: u32 = 9;
+const REPAIR: u32 = 15;
+const DEFLECTOR: u32 = 21;
 const ARMOUR: u32 = 27;
 /// Gun record flag: every barrel at once (read).
 const VOLLEY: u32 = 0x0200_0000;
@@ -87,28 +92,40 @@ impl GameMissionBackend {
                 node.parent = parent.and_then(|p| u16::try_from(p).ok()).filter(|&p| usize::from(p) != at);
             }
         }
-        let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], guns: Vec::new() };
+        let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], ..CombatSheet::default() };
+        let (mut shield, mut deflector) = (None, None);
         for (i, p) in protos.iter().enumerate() {
             let Some(ctl) = p.first(".ctl") else { continue };
             for item in &self.control(ctl)?.items {
+                let v = item.values();
+                let node = || {
+                    let at = global(components, &spans, i, item.key() as usize)
+                        .or_else(|| global_root(components, &spans, i));
+                    u16::try_from(at.unwrap_or(0)).unwrap_or(0)
+                };
                 match item.tag() {
-                    ARMOUR => sheet.armour = [item.values()[1], item.values()[2]],
+                    ARMOUR => sheet.armour = [v[1], v[2]],
+                    FIGHT_SHIELD => shield = Some((v[0], v[1], v[2], node())),
+                    DEFLECTOR => deflector = Some(([v[0], v[1], v[2], v[3], v[4], v[5]], node())),
+                    REPAIR => sheet.repair = Some(RepairSheet { rate: v[0], charge_per_point: v[1], node: node() }),
                     GUN | BUILDER_GUN => {
-                        let node = global(components, &spans, i, item.key() as usize)
-                            .or_else(|| global_root(components, &spans, i))
-                            .unwrap_or(0);
-                        let gun = self.gun(resolver, item, node).via(format!("gun of {}", p.key))?;
+                        let gun = self.gun(resolver, item, node()).via(format!("gun of {}", p.key))?;
                         sheet.guns.push(gun);
                     }
                     _ => {}
                 }
             }
         }
+        if let (Some((points, recharge, charge_per_point, node)), Some((coefficients, deflector_node))) =
+            (shield, deflector)
+        {
+            sheet.shield = Some(ShieldSheet { points, recharge, charge_per_point, node, coefficients, deflector_node });
+        }
         Ok(Some(sheet))
     }
 
     /// A gun component and its round.
-    fn gun(&self, resolver: &PrototypeResolver<'_>, item: &ItemRecord, node: usize) -> Result<GunSheet> {
+    fn gun(&self, resolver: &PrototypeResolver<'_>, item: &ItemRecord, node: u16) -> Result<GunSheet> {
         let v = item.values();
         let key = text(item.emits().1);
         let round = match resolver.resolve(&key).as_ref() {
@@ -116,7 +133,7 @@ impl GameMissionBackend {
             Err(e) => return Err(e.clone().via(format!("round {key}"))),
         };
         Ok(GunSheet {
-            node: u16::try_from(node).unwrap_or(0),
+            node,
             magazine: v[0] as i32,
             capacitor: v[1],
             shot_energy: v[2],

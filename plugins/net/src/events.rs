@@ -521,6 +521,7 @@ fn shell(shooter: u32, target: u32, kind: u16, speed: u16, at: [f32; 3], sequenc
         position: at,
         speed: f32::from(speed),
         damage: 0.0,
+        life: 0.0,
         blast: 0.0,
         ttl: SHELL_TICKS,
     };

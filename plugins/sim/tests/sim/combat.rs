@@ -109,6 +109,42 @@ fn a_turret_turns_at_its_rate_before_the_first_shot_and_armour_absorbs_its_share
     assert_eq!(first[0].2, format!("node=0 amount={through} hp={}", 3000.0 - through));
 }
 
+/// A shielded robot's bubble meets the rounds from its front: the cannon's rounds (45,
+/// less than the sector's 150 of strength) stop there, each costing it 90 points; the
+/// fourth outweighs the 15 left, empties the sector and hurts the robot for the rest
+/// (30, 24 through its armour); the next pass whole.
+#[test]
+fn a_bubble_stops_rounds_in_the_sector_they_come_from_until_it_is_spent() {
+    use iron3d_combat::Shield;
+    let mut app = battlefield(true);
+    robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    let b = robot(&mut app, 2, 2, [70.0, 60.0], std::f32::consts::PI);
+    run(&mut app, 1);
+    app.world_mut().get_mut::<iron3d_combat::Guns>(b).unwrap().0.clear();
+    let sheet = iron3d_core::ShieldSheet {
+        points: 300.0,
+        recharge: 0.0,
+        charge_per_point: 0.04,
+        node: 0,
+        coefficients: [0.5; 6],
+        deflector_node: 0,
+    };
+    app.world_mut().entity_mut(b).insert(Shield::new(sheet, 1.0));
+    let mut held = Vec::new();
+    for _ in 0..300 {
+        run(&mut app, 1);
+        let sectors = app.world().get::<Shield>(b).unwrap().sectors;
+        assert_eq!(sectors[1..], [300.0; 5], "only the front sector meets the shots");
+        if held.last() != Some(&sectors[0]) {
+            held.push(sectors[0]);
+        }
+    }
+    assert_eq!(held, [300.0, 210.0, 120.0, 30.0, 0.0]);
+    let hits: Vec<String> = events(&app, EventKind::Damaged).into_iter().filter(|d| d.1[0] == 2).map(|d| d.2).collect();
+    assert_eq!(hits[0], "node=0 amount=24 hp=576", "the round that emptied the sector");
+    assert!(hits[1].starts_with("node=0 amount=36 "), "then they pass whole: {hits:?}");
+}
+
 #[test]
 fn an_invulnerable_object_takes_no_damage() {
     let mut app = battlefield(true);
@@ -255,7 +291,7 @@ fn a_mods_rules_file_replaces_the_projects_and_a_broken_one_fails_the_load() {
 /// file, not a constant).
 #[test]
 fn the_demos_units_fight_with_what_their_parts_data_says() {
-    use iron3d_combat::Guns;
+    use iron3d_combat::{Guns, Repair, Shield};
     use iron3d_core::CombatSheet;
     use iron3d_demo::arms::{ROUND_ARCHIVE, ROUNDS, Round, round_entries};
     use iron3d_vfs::{GameDir, Layer, LayerKind};
@@ -269,6 +305,21 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         let mut app = headless_app();
         app.add_plugins(iron3d_mission::MissionPlugin);
         iron3d_mission::load_headless(&mut app, &game, "single.01").unwrap();
+        // Bunkers and towers stand in a bubble; every building and chassis repairs.
+        let mut q = app.world_mut().query::<(&UnitClass, &CombatSheet, Option<&Shield>, Option<&Repair>)>();
+        let mut shielded = 0;
+        for (class, sheet, shield, repair) in q.iter(app.world()) {
+            let armed = class.0 & 0x8000_0000 != 0 && !sheet.guns.is_empty();
+            assert_eq!(shield.is_some(), armed, "{:#x}: {:?}", class.0, sheet.shield);
+            if let Some(shield) = shield {
+                assert_eq!((shield.max, shield.sectors, shield.sheet.coefficients), (300.0, [300.0; 6], [0.5; 6]));
+                shielded += 1;
+            }
+            assert!(
+                repair.is_some_and(|r| !r.on && r.sheet.rate == if class.0 & 0x8000_0000 != 0 { 5.0 } else { 3.0 })
+            );
+        }
+        assert!(shielded > 0, "the mission has bunkers or towers");
         let mut q = app.world_mut().query::<(&UnitClass, &Owner, &CombatSheet, &Guns)>();
         let units: Vec<(CombatSheet, Guns)> = q
             .iter(app.world())

@@ -1,0 +1,57 @@
+//! Repair systems (openparkan `docs/26-damage.md`, read and measured): a repair system
+//! mends its own object only, value 0 × its node's condition a second, into its nodes in
+//! index order, each filled before the next; a unit's destroyed nodes stay destroyed, a
+//! building's come back. It starts switched off; the AI switches it on when the object's
+//! life falls below half (a building's below 0.9), and off only when it is above
+//! `Decision_RepairOff` (1, so never) or its battery runs low (no batteries yet: never).
+
+use crate::body::Body;
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use iron3d_core::RepairSheet;
+
+/// The live repair system of an object.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct Repair {
+    /// What it is.
+    pub sheet: RepairSheet,
+    /// Switched on.
+    pub on: bool,
+    /// It mends a building (destroyed nodes come back).
+    pub building: bool,
+}
+
+impl Repair {
+    /// The life fraction under which the AI switches it on.
+    fn threshold(&self) -> f32 {
+        if self.building { 0.9 } else { 0.5 }
+    }
+
+    /// One step of `dt` seconds: switches on when due, then mends; returns the life
+    /// mended.
+    pub fn step(&mut self, body: &mut Body, dt: f32) -> f32 {
+        let (life, max) = body.total();
+        if max > 0.0 && life / max < self.threshold() {
+            self.on = true;
+        }
+        let Some(node) = body.nodes.get(usize::from(self.sheet.node)) else { return 0.0 };
+        if !self.on || node.life <= 0.0 || node.max <= 0.0 {
+            return 0.0;
+        }
+        let mut points = self.sheet.rate * node.life / node.max * dt;
+        let mended = points;
+        for n in &mut body.nodes {
+            if points <= 0.0 {
+                break;
+            }
+            if n.life <= 0.0 && !self.building {
+                continue;
+            }
+            let add = (n.max - n.life).max(0.0).min(points);
+            n.life += add;
+            points -= add;
+        }
+        mended - points
+    }
+}
