@@ -298,13 +298,16 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let copy = std::env::temp_dir().join(format!("iron3d-rounds-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&copy);
-    let load = |game: &std::path::Path| {
+    let open = |game: &std::path::Path| {
         let layers = [Layer::new(LayerKind::Project, root.join("assets/rules")), Layer::new(LayerKind::Game, game)];
         let game =
             std::sync::Arc::new(GameDir::open_layers(&layers, iron3d_formats::ReadOptions::compatible()).unwrap());
         let mut app = headless_app();
         app.add_plugins(iron3d_mission::MissionPlugin);
-        iron3d_mission::load_headless(&mut app, &game, "single.01").unwrap();
+        iron3d_mission::load_headless(&mut app, &game, "single.01").map(|()| app)
+    };
+    let load = |game: &std::path::Path| {
+        let mut app = open(game).unwrap();
         // Bunkers and towers stand in a bubble; every building and chassis repairs.
         let mut q = app.world_mut().query::<(&UnitClass, &CombatSheet, Option<&Shield>, Option<&Repair>)>();
         let mut shielded = 0;
@@ -346,16 +349,26 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
     }
     // A copy whose cannon round carries 144 hit points.
     copy_tree(&root.join("assets/demo"), &copy);
-    let mut archive = iron3d_formats::nres::NresWriter::new();
-    for round in ROUNDS {
-        let round = if round.key == "rd_cannon" { Round { hit_points: 144.0, ..*round } } else { *round };
-        for (member, bytes) in round_entries(&round).unwrap() {
-            archive.add(0, [0; 3], member.as_bytes(), bytes).unwrap();
+    // The rounds' archive, each round as `change` leaves it and each entry as `cut` does.
+    let write_rounds = |change: &dyn Fn(Round) -> Round, cut: &dyn Fn(&str, Vec<u8>) -> Vec<u8>| {
+        let mut archive = iron3d_formats::nres::NresWriter::new();
+        for round in ROUNDS {
+            for (member, bytes) in round_entries(&change(*round)).unwrap() {
+                archive.add(0, [0; 3], member.as_bytes(), cut(&member, bytes)).unwrap();
+            }
         }
-    }
-    std::fs::write(copy.join(ROUND_ARCHIVE), archive.to_bytes().unwrap()).unwrap();
+        std::fs::write(copy.join(ROUND_ARCHIVE), archive.to_bytes().unwrap()).unwrap();
+    };
+    let cannon = |r: Round| if r.key == "rd_cannon" { Round { hit_points: 144.0, ..r } } else { r };
+    write_rounds(&cannon, &|_, bytes| bytes);
     for (_, guns) in load(&copy) {
         assert_eq!(guns.0[0].round_damage(), 145.0, "the changed round");
+    }
+    // A cut explosion fails the load, naming the entry, its archive and the chain to it.
+    write_rounds(&|r| r, &|member, bytes| if member == "rd_cannon.exp" { bytes[..700].to_vec() } else { bytes });
+    let Err(e) = open(&copy) else { panic!("a cut .exp loaded") };
+    for part in ["rd_cannon.exp", "weapon.rlb", "792", "round rd_cannon", "gun of r_we_0", "placed object"] {
+        assert!(e.message.contains(part), "{part}: {}", e.message);
     }
     let _ = std::fs::remove_dir_all(copy);
 }
