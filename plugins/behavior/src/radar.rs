@@ -34,6 +34,7 @@ pub(crate) fn scan(
     let mut found = Vec::new();
     for (entity, id, owner, t, mut radar, nav) in &mut seers {
         let here = [t.position[0], t.position[1]];
+        radar.ordered = false;
         if nav.as_ref().is_some_and(|n| n.order == Order::Migrate) {
             radar.target = None;
             continue;
@@ -42,7 +43,7 @@ pub(crate) fn scan(
             && let Order::Attack(target) = nav.order
         {
             if table.entity_of(target).is_some_and(|e| targets.contains(e)) {
-                radar.target = Some(target);
+                (radar.target, radar.ordered) = (Some(target), true);
                 continue;
             }
             if !nav.next_queued() {

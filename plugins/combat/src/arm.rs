@@ -95,7 +95,7 @@ pub(crate) fn loadout(rules: &Combat, class: u32, sheet: Option<&CombatSheet>, l
             turn_rate: rule_weapon.map_or(TURN_DEGREES, |(_, w)| w.turn_degrees).to_radians(),
             turret: 0.0,
         };
-        (weapon, Radar { range: entry.map_or(0.0, |c| c.radar).max(range), target: None })
+        (weapon, Radar { range: entry.map_or(0.0, |c| c.radar).max(range), target: None, ordered: false })
     });
     let shield = sheet.and_then(|s| s.shield).map(|s| Shield::new(s, ratio));
     let building = class & BUILDING_BIT != 0;

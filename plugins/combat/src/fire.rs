@@ -5,6 +5,7 @@
 //! reaches by the falloff, except the firer's own; armour stands between a hit and
 //! each node.
 
+use crate::ai_fire::{self, MOVING_BAR, SLOW, STILL_BAR};
 use crate::body::{Body, Strike, armoured, falloff};
 use crate::guns::{GunState, Guns};
 use crate::repair::Repair;
@@ -15,8 +16,8 @@ use bevy_state::prelude::DespawnOnExit;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
     AppState, CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health, LastHit,
-    ManualControl, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter, SimRandom,
-    SimTransform, TICK_SECONDS, Weapon,
+    ManualControl, MotionLimits, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar,
+    ShotCounter, SimRandom, SimTransform, TICK_SECONDS, UnitClass, Weapon,
 };
 
 /// A turret fires once it points within this angle of its target (radians).
@@ -65,13 +66,23 @@ type Shooter<'a> = (
     &'a mut Guns,
     &'a Body,
     Option<&'a ManualControl>,
+    (Option<&'a UnitClass>, Option<&'a MotionLimits>),
 );
+
+/// The AI's score bar of a shooter: a building's and a machine's that moves at
+/// [`SLOW`] or more are the higher.
+fn bar(class: Option<&UnitClass>, motion: Option<&MotionLimits>) -> f32 {
+    let building = class.is_some_and(|c| c.0 & 0x8000_0000 != 0);
+    let moves = motion.and_then(|m| m.top_speed.map(|s| s * m.speed_scale)).is_some_and(|s| s >= SLOW);
+    if building || moves { MOVING_BAR } else { STILL_BAR }
+}
 
 /// What a shot reports to: the clock, the object table and the World3D queue.
 #[derive(bevy_ecs::system::SystemParam)]
 pub(crate) struct Report<'w> {
     clock: Res<'w, GameClock>,
     table: Res<'w, ObjectTable>,
+    random: ResMut<'w, SimRandom>,
     out: MessageWriter<'w, GameMessage>,
 }
 
@@ -87,13 +98,13 @@ fn impact(gun: &GunState) -> Option<(f32, f32)> {
 
 /// Turns every turret toward its target and works every gun: a stroke under way goes
 /// on, and a ready gun whose node lives starts one when the turret points at a target
-/// within its round's range. A piloted unit's turret turns by the player's aim instead,
-/// and its guns start, when the player fires, at its radar target if that is in its
-/// sights.
+/// within its round's range and the AI's fire rules allow it ([`crate::ai_fire`]). A
+/// piloted unit's turret turns by the player's aim instead, and its guns start, when
+/// the player fires, at its radar target if that is in its sights.
 pub(crate) fn aim_and_fire(
     mut commands: Commands,
     mut report: Report,
-    targets: Query<(&SimTransform, Option<&CollisionProxy>), With<Health>>,
+    targets: Query<(&SimTransform, Option<&CollisionProxy>, Option<&UnitClass>), With<Health>>,
     mut shooters: Query<Shooter>,
     mut shots: ResMut<ShotCounter>,
     mut hits: ResMut<Hits>,
@@ -101,7 +112,7 @@ pub(crate) fn aim_and_fire(
     let dt = TICK_SECONDS;
     let mut order: Vec<_> = shooters.iter_mut().collect();
     order.sort_unstable_by_key(|s| *s.0);
-    for (&id, &handle, t, radar, mut weapon, mut guns, body, manual) in order {
+    for (&id, &handle, t, radar, mut weapon, mut guns, body, manual, (class, motion)) in order {
         // The player's aim of this tick turns the turret; while piloted, the guns start
         // only on the player's fire.
         if let Some(m) = manual.filter(|m| m.tick == report.clock.tick) {
@@ -110,7 +121,7 @@ pub(crate) fn aim_and_fire(
         let table = &report.table;
         let target = radar.target.and_then(|r| table.entity_of(r).and_then(|e| targets.get(e).ok()).map(|x| (r, x)));
         let mut sight = None;
-        if let Some((_, (tt, proxy))) = target {
+        if let Some((_, (tt, proxy, target_class))) = target {
             let (from, to) = ([t.position[0], t.position[1]], [tt.position[0], tt.position[1]]);
             let bearing = libm::atan2f(to[1] - from[1], to[0] - from[0]);
             let error = wrap_angle(bearing - t.heading() - weapon.turret);
@@ -119,17 +130,26 @@ pub(crate) fn aim_and_fire(
                 weapon.turret = wrap_angle(weapon.turret + error.clamp(-step, step));
             }
             let aimed = error.abs() <= AIM_TOLERANCE && manual.is_none_or(|m| m.input.fire);
-            sight = Some((aimed, dist(from, to) - proxy.map_or(0.0, |p| p.radius)));
+            let building = target_class.is_some_and(|c| c.0 & 0x8000_0000 != 0);
+            let (reach, height) = (dist(from, to) - proxy.map_or(0.0, |p| p.radius), tt.position[2] - t.position[2]);
+            sight = Some((aimed, reach, height, building));
         }
+        let bar = bar(class, motion);
         for gun in &mut guns.0 {
             let mut rounds = gun.tick();
             let alive = body.nodes.get(usize::from(gun.sheet.node)).is_none_or(|n| n.life > 0.0);
-            if rounds == 0
-                && alive
-                && gun.ready()
-                && sight.is_some_and(|(aimed, reach)| aimed && reach <= gun.sheet.round.range)
-            {
+            let fires = |gun: &GunState| {
+                sight.is_some_and(|(aimed, reach, height, building)| {
+                    aimed
+                        && reach <= gun.sheet.round.range
+                        && (manual.is_some() || ai_fire::allows(gun, radar.ordered, bar, reach, height, building))
+                })
+            };
+            if rounds == 0 && alive && gun.ready() && fires(gun) {
                 rounds = gun.trigger();
+                if manual.is_none() {
+                    gun.ai_wait_ms = ai_fire::next_wait_ms(gun.sheet.magazine, report.random.stream("combat.fire"));
+                }
             }
             let Some((target, _)) = target.filter(|_| rounds > 0) else { continue };
             for _ in 0..rounds {

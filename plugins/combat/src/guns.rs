@@ -35,6 +35,8 @@ pub struct GunState {
     pub barrel: u16,
     /// The difficulty ratio its rounds hit by.
     pub ratio: f32,
+    /// Ms until the AI may fire it again ([`crate::next_wait_ms`]).
+    pub ai_wait_ms: f32,
 }
 
 impl GunState {
@@ -49,6 +51,7 @@ impl GunState {
             wait_ms: 0.0,
             barrel: 0,
             ratio,
+            ai_wait_ms: 0.0,
         }
     }
 
@@ -91,6 +94,7 @@ impl GunState {
         let dt = TICK_MS as f32;
         self.charge = self.sheet.capacitor;
         self.wait_ms -= dt;
+        self.ai_wait_ms = (self.ai_wait_ms - dt).max(0.0);
         match self.release_ms.map(|r| r - dt) {
             Some(left) if left > 0.0 => {
                 self.release_ms = Some(left);

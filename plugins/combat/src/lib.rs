@@ -15,6 +15,7 @@
 //!   is destroyed dies: its deletion is requested from World3D and `Destroyed` is
 //!   posted with its position (presentation shows the explosion).
 
+mod ai_fire;
 mod arm;
 mod body;
 mod fire;
@@ -22,6 +23,7 @@ mod guns;
 mod repair;
 mod shield;
 
+pub use ai_fire::{distance_score, next_wait_ms};
 pub use body::{Body, NodeLife, Strike, armoured, falloff};
 pub use fire::AIM_TOLERANCE;
 pub use guns::{GunState, Guns, STROKE_MS};
@@ -136,7 +138,8 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
         }
         for g in guns.map_or(&[][..], |g| &g.0) {
             let release = g.release_ms.map_or(u32::MAX, f32::to_bits);
-            for word in [g.magazine as u32, g.charge.to_bits(), release, g.wait_ms.to_bits(), u32::from(g.barrel)] {
+            let words = [g.magazine as u32, g.charge.to_bits(), release, g.wait_ms.to_bits(), g.ai_wait_ms.to_bits()];
+            for word in words.into_iter().chain([u32::from(g.barrel)]) {
                 h.word(word);
             }
         }
@@ -155,6 +158,7 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
         }
         if let Some(r) = radar {
             h.word(r.target.unwrap_or(u32::MAX));
+            h.word(u32::from(r.ordered));
         }
     }
     let mut shots: Vec<&Projectile> =

@@ -60,6 +60,9 @@ pub struct Radar {
     pub range: f32,
     /// The target, by `OriginalObjectId`.
     pub target: Option<u32>,
+    /// The target is a task's (an attack order's): the AI fires at it on its timer
+    /// alone, without the distance score.
+    pub ordered: bool,
 }
 
 /// A shell in flight (not a World3D object; ordered by its sequence number).

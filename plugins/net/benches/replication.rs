@@ -116,7 +116,7 @@ fn session() -> (App, Bot) {
             Owner { clan: (i % 8) as i32, player: None },
             Circle { centre, radius: 5.0 + (i % 7) as f32 },
             weapon(i),
-            Radar { range: REACH, target: None },
+            Radar { range: REACH, target: None, ordered: false },
             radar_dish(i),
             Health { hp: 1.0e7, max: 1.0e7, invulnerable: false },
             Body::single(1.0e7, 1.0e7, [1.0, 0.0]),

@@ -1075,13 +1075,13 @@ fn sim_run_load_takes_the_orders_file_whose_early_units_are_gone() {
         args.extend_from_slice(extra);
         cli(&args)
     };
-    // tutorial.01's fight: the first unit destroyed, and when.
-    let fight = json(&run("6000", &["tutorial.01"]));
+    // tutorial.01's fight: the first unit destroyed (a whole object, not a part), and when.
+    let fight = json(&run("8000", &["tutorial.01"]));
     let destroyed: Vec<(u64, u64)> = fight["events"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|e| e["kind"] == "destroyed")
+        .filter(|e| e["kind"] == "destroyed" && e["detail"] == "")
         .map(|e| (e["tick"].as_u64().unwrap(), e["ids"][0].as_u64().unwrap()))
         .collect();
     let (gone_at, unit) = destroyed
@@ -1094,9 +1094,9 @@ fn sim_run_load_takes_the_orders_file_whose_early_units_are_gone() {
         .expect("a unit is destroyed in tutorial.01's fight");
     std::fs::write(&orders, format!(r#"[{{"tick": 1, "units": [{unit}], "order": "stop"}}]"#)).unwrap();
     let at = (gone_at + 10).to_string();
-    let straight = run("6000", &["tutorial.01", "--orders", path(&orders), "--save-at", &at, "--save", path(&save)]);
+    let straight = run("8000", &["tutorial.01", "--orders", path(&orders), "--save-at", &at, "--save", path(&save)]);
     assert!(straight.status.success(), "{}", String::from_utf8_lossy(&straight.stderr));
-    let loaded = run("6000", &["--load", path(&save), "--orders", path(&orders)]);
+    let loaded = run("8000", &["--load", path(&save), "--orders", path(&orders)]);
     assert!(loaded.status.success(), "unit {unit}, gone at {gone_at}: {}", String::from_utf8_lossy(&loaded.stderr));
     assert_eq!(json(&loaded), json(&straight), "the loaded game goes on as the one that never stopped");
     let _ = std::fs::remove_dir_all(dir);

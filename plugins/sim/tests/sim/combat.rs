@@ -145,6 +145,38 @@ fn a_bubble_stops_rounds_in_the_sector_they_come_from_until_it_is_spent() {
     assert!(hits[1].starts_with("node=0 amount=36 "), "then they pass whole: {hits:?}");
 }
 
+/// The AI's fire: a moving machine left to itself fires only when its round's distance
+/// score clears 0.85 (a cannon round of 90 a second: up to about 66 units), one that
+/// cannot move when it clears 0.45; an attack order fires on the timer alone.
+#[test]
+fn the_ai_fires_by_the_rounds_distance_score_unless_a_task_names_the_target() {
+    let shots_at = |distance: f32, speed: Option<f32>, attack: bool| {
+        let mut app = battlefield(true);
+        let a = robot(&mut app, 1, 1, [20.0, 60.0], 0.0);
+        let b = robot(&mut app, 2, 2, [20.0 + distance, 60.0], 0.0);
+        let limits = iron3d_core::MotionLimits { top_speed: speed, ..Default::default() };
+        app.world_mut().entity_mut(a).insert(limits);
+        if !attack {
+            // Left to itself it stands (an attacker closes in to 85 % of its range).
+            app.world_mut().entity_mut(a).remove::<Movable>();
+        }
+        app.world_mut().entity_mut(b).remove::<Movable>();
+        run(&mut app, 1);
+        app.world_mut().get_mut::<iron3d_combat::Guns>(b).unwrap().0.clear();
+        if attack {
+            order(&mut app, vec![1], Order::Attack(2));
+        }
+        run(&mut app, 100);
+        app.world().resource::<ShotCounter>().0
+    };
+    let reach = |d: f32| 1.0 - (d - 2.0 - 45.5) / 136.5;
+    assert!(reach(70.0) < 0.85 && reach(62.0) > 0.85, "the distances straddle the bar");
+    assert_eq!(shots_at(70.0, Some(7.0), false), 0, "a moving machine holds its fire at 70");
+    assert!(shots_at(62.0, Some(7.0), false) > 0, "and fires at 62");
+    assert!(shots_at(70.0, Some(0.2), false) > 0, "a machine that cannot move fires at 70");
+    assert!(shots_at(70.0, Some(7.0), true) > 0, "an attack order fires on the timer alone");
+}
+
 #[test]
 fn an_invulnerable_object_takes_no_damage() {
     let mut app = battlefield(true);
