@@ -239,9 +239,10 @@ impl Tree {
         parsed.map_err(|e| e.to_string())
     }
 
-    /// `objects`: every placed object through the mission load's resolution.
+    /// `objects`: every placed object through the mission load's resolution (its
+    /// geometry and its combat parts: node tables, guns and their rounds).
     fn objects(&self, missions: &[Mission]) -> Check {
-        let mut check = Check::new("objects", "placed objects resolve to geometry");
+        let mut check = Check::new("objects", "placed objects resolve to geometry and combat parts");
         let backend = GameMissionBackend::new(Arc::clone(&self.game));
         let bar = progress(missions.iter().map(|m| m.tma.objects.len() as u64).sum(), "objects");
         for m in missions {

@@ -218,6 +218,14 @@ fn a_prototype_missing_from_the_registry_fails_objects() {
 }
 
 #[test]
+fn a_cut_round_explosion_fails_objects() {
+    let cut = |name: &str, p: &[u8]| Some(if name == "rd_cannon.exp" { p[..700].to_vec() } else { p.to_vec() });
+    let errors =
+        damaged("cut-exp", |t| rewrite_nres(&t.file("weapon.rlb"), cut), "objects", "weapon.rlb", &["missions"]);
+    assert!(errors.iter().all(|e| e.contains("rd_cannon.exp") && e.contains("round rd_cannon")), "{errors:?}");
+}
+
+#[test]
 fn a_corrupt_script_package_fails_scripts() {
     let scr = "MISSIONS/SCRIPTS/default.scr";
     let errors = damaged("scr", |t| truncate(&t.file(scr)), "scripts", scr, &["research", "clans"]);
