@@ -77,13 +77,15 @@ fn bar(class: Option<&UnitClass>, motion: Option<&MotionLimits>) -> f32 {
     if building || moves { MOVING_BAR } else { STILL_BAR }
 }
 
-/// What a shot reports to: the clock, the object table and the World3D queue.
+/// What shots and hits report to: the clock, the object table, the random streams, the
+/// World3D queue and its deletions.
 #[derive(bevy_ecs::system::SystemParam)]
 pub(crate) struct Report<'w> {
     clock: Res<'w, GameClock>,
     table: Res<'w, ObjectTable>,
     random: ResMut<'w, SimRandom>,
     out: MessageWriter<'w, GameMessage>,
+    delete: MessageWriter<'w, DeleteRequest>,
 }
 
 /// What a hit of a gun's round does on impact: its damage and blast radius, or `None`
@@ -261,16 +263,6 @@ fn bubble_sector(t: &SimTransform, radius: f32, reach: f32, from: [f32; 3]) -> O
     Some(sector([-left, forward, d[2]]))
 }
 
-/// Where the messages of the hits go.
-#[derive(bevy_ecs::system::SystemParam)]
-pub(crate) struct HitOut<'w> {
-    clock: Res<'w, GameClock>,
-    table: Res<'w, ObjectTable>,
-    random: ResMut<'w, SimRandom>,
-    out: MessageWriter<'w, GameMessage>,
-    delete: MessageWriter<'w, DeleteRequest>,
-}
-
 /// The node a direct hit strikes: one of the live nodes, drawn from the `combat.node`
 /// stream in proportion to their full life (the project's rule: the original tests the
 /// round's path against each node's triangles, which the simulation does not hold).
@@ -299,7 +291,7 @@ pub(crate) fn apply_hits(
     mut hits: ResMut<Hits>,
     mut victims: Query<Victim>,
     ids: Query<(Entity, &OriginalObjectId), With<Body>>,
-    mut report: HitOut,
+    mut report: Report,
 ) {
     let mut due = std::mem::take(&mut hits.0);
     due.sort_unstable_by_key(|h| (h.target, h.sequence));
@@ -401,7 +393,7 @@ fn tell(
 /// Publishes a strike: the object's life, `damaged` naming the node, `destroyed` for
 /// the nodes it destroyed or for the object, whose deletion it requests.
 fn settle(
-    report: &mut HitOut,
+    report: &mut Report,
     (id, node, position): (u32, u16, [f32; 3]),
     strike: Strike,
     body: &Body,

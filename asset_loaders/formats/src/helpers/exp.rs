@@ -4,7 +4,7 @@
 //! it plays. The two floats at `+0x0C` and `+0x10` are never read by the engine (1.0 on
 //! every shipped file); they are kept, as is every byte.
 
-use super::{float, put_word, word};
+use super::{float, put_name, put_word, word};
 use crate::bytes::fixed_str;
 use crate::error::{Error, Result};
 
@@ -80,10 +80,8 @@ impl Expl {
             put_word(&mut raw, at, value.to_bits());
         }
         if let Some((archive, member)) = effect {
-            for (at, text) in [(HEAD, archive), (HEAD + 32, member)] {
-                let n = text.len().min(31);
-                raw[at..at + n].copy_from_slice(&text.as_bytes()[..n]);
-            }
+            put_name(&mut raw, HEAD, archive);
+            put_name(&mut raw, HEAD + 32, member);
         }
         Self { raw }
     }

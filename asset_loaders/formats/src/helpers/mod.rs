@@ -50,6 +50,15 @@ pub(crate) fn put_word(raw: &mut [u8], at: usize, value: u32) {
     }
 }
 
+/// Writes `text` as a 32-byte NUL-padded name at `at` (cut to 31 bytes; authoring).
+pub(crate) fn put_name(raw: &mut [u8], at: usize, text: &str) {
+    if let Some(field) = raw.get_mut(at..at + 32) {
+        field.fill(0);
+        let n = text.len().min(31);
+        field[..n].copy_from_slice(&text.as_bytes()[..n]);
+    }
+}
+
 /// Writes a `vec3` at `at`.
 pub(crate) fn put_vec3(raw: &mut [u8], at: usize, v: [f32; 3]) {
     for (i, x) in v.iter().enumerate() {

@@ -3,7 +3,7 @@
 //! `docs/26-damage.md`: size measured on all 542 shipped files, meaning read). File size
 //! must equal `4 + 76·count`. Writers keep order and every byte.
 
-use super::{count_u32, float, put_word, word};
+use super::{count_u32, float, put_name, put_word, word};
 use crate::bytes::{Cursor, fixed_str};
 use crate::error::{Error, Result};
 
@@ -24,10 +24,8 @@ impl NdprRecord {
         let mut raw = [0u8; RECORD_SIZE];
         put_word(&mut raw, 4, hit_points.to_bits());
         if let Some((archive, member)) = explosion {
-            for (at, text) in [(0x0C, archive), (0x2C, member)] {
-                let n = text.len().min(31);
-                raw[at..at + n].copy_from_slice(&text.as_bytes()[..n]);
-            }
+            put_name(&mut raw, 0x0C, archive);
+            put_name(&mut raw, 0x2C, member);
         }
         Self { raw }
     }

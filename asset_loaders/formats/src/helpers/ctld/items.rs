@@ -2,7 +2,7 @@
 
 use crate::bytes::{Cursor, display_name, fixed_str};
 use crate::error::{Error, ErrorKind, Result};
-use crate::helpers::{count_u32, float, word};
+use crate::helpers::{count_u32, float, put_name, word};
 
 /// Fixed item header size, including the tag and the binding count at `+0xAC`.
 pub const ITEM_FIXED: usize = 0xB0;
@@ -81,11 +81,8 @@ impl ItemRecord {
     /// Authoring: names what the component emits (a gun's round: an `objects.rlb` key
     /// in `member`, `archive` usually `objects.rlb`; cut to 31 bytes each).
     pub fn set_emits(&mut self, archive: &str, member: &str) {
-        for (at, text) in [(EMITS_AT, archive), (EMITS_AT + 32, member)] {
-            self.fixed[at..at + 32].fill(0);
-            let n = text.len().min(31);
-            self.fixed[at..at + n].copy_from_slice(&text.as_bytes()[..n]);
-        }
+        put_name(&mut self.fixed, EMITS_AT, archive);
+        put_name(&mut self.fixed, EMITS_AT + 32, member);
     }
 
     /// The component's sixteen values (`+0x2C`; their meaning is the class's:
