@@ -35,15 +35,17 @@ pub struct Round {
     pub range: f32,
     /// Its node's hit points.
     pub hit_points: f32,
+    /// Its frame flags (none of the demo's lifts the AI's distance score).
+    pub flags: u32,
 }
 
 /// The demo's rounds: a cannon shell, a machine-gun bullet, a heavy shell and a laser
 /// bolt (the fast rounds fly 10 000 a second, as the original's lasers do).
 pub const ROUNDS: &[Round] = &[
-    Round { key: "rd_cannon", speed: 90.0, range: 80.0, hit_points: 44.0 },
-    Round { key: "rd_mgun", speed: 10_000.0, range: 70.0, hit_points: 11.0 },
-    Round { key: "rd_heavy", speed: 110.0, range: 110.0, hit_points: 89.0 },
-    Round { key: "rd_laser", speed: 10_000.0, range: 130.0, hit_points: 29.0 },
+    Round { key: "rd_cannon", speed: 90.0, range: 80.0, hit_points: 44.0, flags: 0 },
+    Round { key: "rd_mgun", speed: 10_000.0, range: 70.0, hit_points: 11.0, flags: 0 },
+    Round { key: "rd_heavy", speed: 110.0, range: 110.0, hit_points: 89.0, flags: 0 },
+    Round { key: "rd_laser", speed: 10_000.0, range: 130.0, hit_points: 29.0, flags: 0 },
 ];
 
 /// A gun: magazine (−1 unlimited), capacitor, energy a shot, interval (ms) and round.
@@ -141,7 +143,7 @@ pub fn components(role: Role, stem: &str) -> Vec<ItemRecord> {
 /// A round's resources: `.ctl`, `.ndp` and `.exp`, as (member, bytes).
 pub fn round_entries(round: &Round) -> Result<Vec<(String, Vec<u8>)>> {
     let mut ctld = Ctld::with_pose(vec![BindingRow::new(0, 0.0, 0.0, 0.0, 0)?])?;
-    ctld.set_round_flight(round.speed, round.range);
+    ctld.set_round_flight(round.speed, round.range, round.flags);
     let exp = format!("{}.exp", round.key);
     let ndp = Ndpr { records: vec![NdprRecord::new(round.hit_points, Some((ROUND_ARCHIVE, &exp)))] };
     Ok(vec![

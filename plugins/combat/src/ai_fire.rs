@@ -4,8 +4,7 @@
 //! bar: 0.85 for a machine that moves at 0.5 a second or more and for a building, 0.45
 //! for one that does not. A round of more than 10 000 damage is fired at buildings only.
 //! The aim factors are 1 once the turret points within `AIM_TOLERANCE` (the project's:
-//! the gun's own aim share is not modelled); a round's frame flags (which lift the score
-//! to 1 or 1.1) are not read yet, so every round scores by distance.
+//! the gun's own aim share is not modelled).
 
 use crate::guns::GunState;
 use iron3d_core::RandomStream;
@@ -23,11 +22,14 @@ pub const SLOW: f32 = 0.5;
 const RISE: f32 = 5.0;
 
 /// A round's distance score at `distance` and `height` (the target above or below):
-/// rises to 1 over the first 5 units, holds to `(v + 1) / 2`, falls linearly to 0 at
-/// `2 (v + 1)`, then × `(1 − height / v)`. A round of speed 0 (the project's instant
-/// beams) scores 1 everywhere.
-pub fn distance_score(speed: f32, distance: f32, height: f32) -> f32 {
-    if speed <= 0.0 {
+/// frame flag 0x10 scores 1.1 and flag 8 scores 1 anywhere; else it rises to 1 over the
+/// first 5 units, holds to `(v + 1) / 2`, falls linearly to 0 at `2 (v + 1)`, then
+/// × `(1 − height / v)`. A round of speed 0 (the project's instant beams) scores 1.
+pub fn distance_score(flags: u32, speed: f32, distance: f32, height: f32) -> f32 {
+    if flags & 0x10 != 0 {
+        return 1.1;
+    }
+    if flags & 8 != 0 || speed <= 0.0 {
         return 1.0;
     }
     let (full, zero) = ((speed + 1.0) / 2.0, 2.0 * (speed + 1.0));
@@ -60,5 +62,6 @@ pub fn allows(gun: &GunState, ordered: bool, bar: f32, distance: f32, height: f3
     if gun.ai_wait_ms > 0.0 || gun.round_damage() > HEAVY_ROUND && !building {
         return false;
     }
-    ordered || distance_score(gun.sheet.round.speed, distance, height) > bar
+    let round = &gun.sheet.round;
+    ordered || distance_score(round.flags, round.speed, distance, height) > bar
 }

@@ -46,6 +46,7 @@ fn rules_gun(w: &iron3d_rules::WeaponRule) -> GunSheet {
         speed: w.projectile_speed,
         range: w.range,
         hit_points: w.damage,
+        flags: 0,
         hit: HitSheet { kind: 2, damage: 0.0, radius: 0.0 },
     };
     GunSheet {

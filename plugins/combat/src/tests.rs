@@ -66,6 +66,7 @@ fn gun(magazine: i32, interval_ms: f32, volley: bool) -> GunSheet {
         speed: 350.0,
         range: 500.0,
         hit_points: 149.0,
+        flags: 0,
         hit: HitSheet { kind: 2, damage: 1.0, radius: 0.0 },
     };
     GunSheet { node: 0, magazine, capacitor: 2.0, shot_energy: 0.15, interval_ms, barrels: 3, volley, round }
@@ -231,14 +232,16 @@ fn sheet_of_two() -> CombatSheet {
 fn the_ai_scores_a_round_by_distance_and_waits_its_random_timer() {
     let close = |a: f32, b: f32| (a - b).abs() < 1e-3;
     // A round of 350 a second: full from 5 to 175.5, half at 438.75, none from 702.
-    let s = |d: f32, h: f32| distance_score(350.0, d, h);
+    let s = |d: f32, h: f32| distance_score(0, 350.0, d, h);
     assert!(close(s(2.5, 0.0), 0.5) && s(100.0, 0.0) == 1.0 && s(175.5, 0.0) == 1.0);
     assert!(close(s(438.75, 0.0), 0.5) && s(702.0, 0.0) == 0.0 && close(s(100.0, 35.0), 0.9));
     // The small tower's 200 a second: 0.85 at 145.7, 0.45 at 266.3, 0 at 402.
-    let t = |d: f32| distance_score(200.0, d, 0.0);
+    let t = |d: f32| distance_score(0, 200.0, d, 0.0);
     assert!((t(145.7) - 0.85).abs() < 1e-3 && (t(266.3) - 0.45).abs() < 1e-3 && t(402.0) == 0.0);
     // A missile of 70: full to 35.5, none at 142.
-    assert!(distance_score(70.0, 35.5, 0.0) == 1.0 && distance_score(70.0, 142.0, 0.0) == 0.0);
+    assert!(distance_score(0, 70.0, 35.5, 0.0) == 1.0 && distance_score(0, 70.0, 142.0, 0.0) == 0.0);
+    // Frame flags: 0x10 scores 1.1, 8 scores 1 at any distance and height.
+    assert_eq!((distance_score(0x10, 350.0, 900.0, 50.0), distance_score(8, 350.0, 900.0, 50.0)), (1.1, 1.0));
     let mut random = iron3d_core::RandomStream::named(1, "combat.fire");
     for _ in 0..200 {
         let nine = next_wait_ms(9, &mut random);

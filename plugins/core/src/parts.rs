@@ -38,6 +38,8 @@ pub struct RoundSheet {
     pub range: f32,
     /// Hit points of its node 0 (its `.ndp`), part of what it hits for.
     pub hit_points: f32,
+    /// Frame flags (`.ctl` `+116`): 8 scores it 1 at any distance for the AI, 0x10 1.1.
+    pub flags: u32,
     /// Its node 0's explosion.
     pub hit: HitSheet,
 }

@@ -148,7 +148,8 @@ impl GameMissionBackend {
     /// node 0.
     fn round(&self, p: &Prototype) -> Result<RoundSheet> {
         let ctl = p.first(".ctl").ok_or_else(|| Error::rule("round_controller", "the round has no .ctl"))?;
-        let (speed, range) = self.control(ctl)?.round_flight();
+        let control = self.control(ctl)?;
+        let ((speed, range), flags) = (control.round_flight(), control.round_flags());
         let ndp = p.first(".ndp").ok_or_else(|| Error::rule("round_nodes", "the round has no .ndp"))?;
         let rows = self.node_table(p)?;
         let row = rows.first().ok_or_else(|| Error::rule("round_nodes", "the round's .ndp is empty"))?;
@@ -160,7 +161,7 @@ impl GameMissionBackend {
             let e = Expl::parse(&bytes).in_entry(member.clone()).in_file(archive)?;
             HitSheet { kind: e.kind().word(), damage: e.damage(), radius: e.radius() }
         };
-        Ok(RoundSheet { speed, range, hit_points: row.hit_points(), hit })
+        Ok(RoundSheet { speed, range, hit_points: row.hit_points(), flags, hit })
     }
 
     /// A prototype's `.ndp` rows (none without one), parsed once per file.

@@ -45,8 +45,13 @@ fn weapon(i: u32) -> (Weapon, Guns) {
         turn_rate: 2.0,
         turret: 0.0,
     };
-    let round =
-        RoundSheet { speed, range: REACH, hit_points: 30.0, hit: HitSheet { kind: 2, damage: 0.0, radius: 0.0 } };
+    let round = RoundSheet {
+        speed,
+        range: REACH,
+        hit_points: 30.0,
+        flags: 0,
+        hit: HitSheet { kind: 2, damage: 0.0, radius: 0.0 },
+    };
     let sheet = GunSheet {
         node: 0,
         magazine: -1,

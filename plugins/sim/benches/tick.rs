@@ -194,7 +194,7 @@ fn sheet() -> CombatSheet {
     let node = |parent| NodeSheet { hit_points: 1.0e7, parent, vital: false };
     let nodes = std::iter::once(node(None)).chain((0..5).map(|_| node(Some(0)))).collect();
     let hit = HitSheet { kind: 2, damage: 1.0, radius: 0.0 };
-    let round = RoundSheet { speed: 90.0, range: 80.0, hit_points: 44.0, hit };
+    let round = RoundSheet { speed: 90.0, range: 80.0, hit_points: 44.0, flags: 0, hit };
     let gun = GunSheet {
         node: 5,
         magazine: -1,

@@ -376,6 +376,7 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         let [gun] = &sheet.guns[..] else { panic!("one gun: {:?}", sheet.guns) };
         assert_eq!((gun.interval_ms, gun.round.speed, gun.round.range), (1250.0, 90.0, 80.0));
         assert_eq!((gun.round.hit_points, gun.round.hit.kind, gun.round.hit.damage), (44.0, 2, 1.0));
+        assert_eq!(gun.round.flags, 0);
         assert!(gun.magazine == -1 || gun.magazine == 400, "{}", gun.magazine);
         assert_eq!(guns.0[0].round_damage(), 45.0, "the player's own rounds, at ratio 1");
     }
@@ -391,10 +392,11 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         }
         std::fs::write(copy.join(ROUND_ARCHIVE), archive.to_bytes().unwrap()).unwrap();
     };
-    let cannon = |r: Round| if r.key == "rd_cannon" { Round { hit_points: 144.0, ..r } } else { r };
+    let cannon = |r: Round| if r.key == "rd_cannon" { Round { hit_points: 144.0, flags: 0x10, ..r } } else { r };
     write_rounds(&cannon, &|_, bytes| bytes);
-    for (_, guns) in load(&copy) {
+    for (sheet, guns) in load(&copy) {
         assert_eq!(guns.0[0].round_damage(), 145.0, "the changed round");
+        assert_eq!(sheet.guns[0].round.flags, 0x10, "its frame flags");
     }
     // A cut explosion fails the load, naming the entry, its archive and the chain to it.
     write_rounds(&|r| r, &|member, bytes| if member == "rd_cannon.exp" { bytes[..700].to_vec() } else { bytes });

@@ -17,6 +17,9 @@ const SLOPE_LIMIT: usize = 0x5C;
 const ROUND_SPEED: usize = 0x1C;
 /// `+0x58` f32 (file `+108`): a round's range, the path it flies (same source).
 const ROUND_RANGE: usize = 0x58;
+/// `+0x60` u32 (file `+116`): a round's frame flags (same source: 4 starts selected on
+/// the player's guns, 8 and 0x10 the AI's distance score, 16 a guided round).
+const ROUND_FLAGS: usize = 0x60;
 
 /// The movement limits of a control description, per local axis (X forward, Y left,
 /// Z up, as the project's axis rule reads a unit). Units are game units and seconds;
@@ -65,10 +68,16 @@ impl Ctld {
         (f32_at(&self.root, ROUND_SPEED), f32_at(&self.root, ROUND_RANGE))
     }
 
-    /// Authoring: writes a round's speed and range.
-    pub fn set_round_flight(&mut self, speed: f32, range: f32) {
+    /// A round's frame flags.
+    pub fn round_flags(&self) -> u32 {
+        f32_at(&self.root, ROUND_FLAGS).to_bits()
+    }
+
+    /// Authoring: writes a round's speed, range and frame flags.
+    pub fn set_round_flight(&mut self, speed: f32, range: f32, flags: u32) {
         put(&mut self.root, ROUND_SPEED, &[speed]);
         put(&mut self.root, ROUND_RANGE, &[range]);
+        put(&mut self.root, ROUND_FLAGS, &[f32::from_bits(flags)]);
     }
 
     /// Authoring: writes the movement limits into the root parameters (the other root
