@@ -19,6 +19,11 @@ use iron3d_terrain::BehaviorIni;
 
 /// The class bit of buildings (`docs/reference/registry.md` §2.2).
 const BUILDING_BIT: u32 = 0x8000_0000;
+
+/// Whether an object of class `class` is a building.
+pub(crate) fn is_building(class: u32) -> bool {
+    class & BUILDING_BIT != 0
+}
 /// A turret's turn rate when the rules name none for the class (degrees a second; the
 /// project's).
 const TURN_DEGREES: f32 = 120.0;
@@ -73,10 +78,9 @@ pub(crate) fn loadout(rules: &Combat, class: u32, sheet: Option<&CombatSheet>, l
             (Body::from_sheet(sheet, ratio), guns)
         }
         None => {
-            let hp = entry.map_or(
-                if class & BUILDING_BIT != 0 { rules.default_building_hp } else { rules.default_robot_hp },
-                |c| c.hp,
-            ) * ratio;
+            let hp = entry
+                .map_or(if is_building(class) { rules.default_building_hp } else { rules.default_robot_hp }, |c| c.hp)
+                * ratio;
             let armour = [1.0 - entry.map_or(0.0, |c| c.armour), 0.0];
             let guns = rule_weapon.map(|(_, w)| GunState::new(rules_gun(w), 0.0, ratio)).into_iter().collect();
             (Body::single(hp, hp, armour), guns)
@@ -99,7 +103,7 @@ pub(crate) fn loadout(rules: &Combat, class: u32, sheet: Option<&CombatSheet>, l
         (weapon, Radar { range: entry.map_or(0.0, |c| c.radar).max(range), target: None, ordered: false })
     });
     let shield = sheet.and_then(|s| s.shield).map(|s| Shield::new(s, ratio));
-    let building = class & BUILDING_BIT != 0;
+    let building = is_building(class);
     let repair = sheet.and_then(|s| s.repair).map(|sheet| Repair { sheet, on: false, building });
     Loadout { body, guns, turret, shield, repair }
 }

@@ -6,6 +6,7 @@
 //! each node.
 
 use crate::ai_fire::{self, MOVING_BAR, SLOW, STILL_BAR};
+use crate::arm::is_building;
 use crate::body::{Body, Strike, armoured, falloff};
 use crate::guns::{GunState, Guns};
 use crate::repair::Repair;
@@ -72,7 +73,7 @@ type Shooter<'a> = (
 /// The AI's score bar of a shooter: a building's and a machine's that moves at
 /// [`SLOW`] or more are the higher.
 fn bar(class: Option<&UnitClass>, motion: Option<&MotionLimits>) -> f32 {
-    let building = class.is_some_and(|c| c.0 & 0x8000_0000 != 0);
+    let building = class.is_some_and(|c| is_building(c.0));
     let moves = motion.and_then(|m| m.top_speed.map(|s| s * m.speed_scale)).is_some_and(|s| s >= SLOW);
     if building || moves { MOVING_BAR } else { STILL_BAR }
 }
@@ -132,21 +133,21 @@ pub(crate) fn aim_and_fire(
                 weapon.turret = wrap_angle(weapon.turret + error.clamp(-step, step));
             }
             let aimed = error.abs() <= AIM_TOLERANCE && manual.is_none_or(|m| m.input.fire);
-            let building = target_class.is_some_and(|c| c.0 & 0x8000_0000 != 0);
+            let building = target_class.is_some_and(|c| is_building(c.0));
             let (reach, height) = (dist(from, to) - proxy.map_or(0.0, |p| p.radius), tt.position[2] - t.position[2]);
             sight = Some((aimed, reach, height, building));
         }
         let bar = bar(class, motion);
+        let fires = |gun: &GunState| {
+            sight.is_some_and(|(aimed, reach, height, building)| {
+                aimed
+                    && reach <= gun.sheet.round.range
+                    && (manual.is_some() || ai_fire::allows(gun, radar.ordered, bar, reach, height, building))
+            })
+        };
         for gun in &mut guns.0 {
             let mut rounds = gun.tick();
             let alive = body.nodes.get(usize::from(gun.sheet.node)).is_none_or(|n| n.life > 0.0);
-            let fires = |gun: &GunState| {
-                sight.is_some_and(|(aimed, reach, height, building)| {
-                    aimed
-                        && reach <= gun.sheet.round.range
-                        && (manual.is_some() || ai_fire::allows(gun, radar.ordered, bar, reach, height, building))
-                })
-            };
             if rounds == 0 && alive && gun.ready() && fires(gun) {
                 rounds = gun.trigger();
                 if manual.is_none() {
@@ -154,10 +155,11 @@ pub(crate) fn aim_and_fire(
                 }
             }
             let Some((target, _)) = target.filter(|_| rounds > 0) else { continue };
+            let hurts = impact(gun);
             for _ in 0..rounds {
                 shots.0 = shots.0.wrapping_add(1);
                 let sequence = shots.0;
-                let Some((damage, blast)) = impact(gun) else { continue };
+                let Some((damage, blast)) = hurts else { continue };
                 let speed = gun.sheet.round.speed;
                 if speed > 0.0 {
                     let ttl = (gun.sheet.round.range / (speed * dt)).ceil().max(1.0) as u32;

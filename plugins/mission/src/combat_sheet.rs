@@ -12,8 +12,7 @@ use crate::game_backend::GameMissionBackend;
 use iron3d_core::{CombatSheet, GunSheet, HitSheet, NodeSheet, RepairSheet, RoundSheet, ShieldSheet};
 use iron3d_formats::helpers::ctld::ItemRecord;
 use iron3d_formats::helpers::{Expl, Ndpr};
-use iron3d_formats::model::msh::Msh;
-use iron3d_formats::registry::{MeshSource, Prototype, PrototypeResolver};
+use iron3d_formats::registry::{Prototype, PrototypeResolver};
 use iron3d_formats::{Error, Result, ResultExt};
 use std::sync::Arc;
 
@@ -59,7 +58,7 @@ impl GameMissionBackend {
         let mut meshes = Vec::with_capacity(components.len());
         for (c, p) in components.iter().zip(protos) {
             let rows = self.node_table(p)?;
-            let mesh = self.mesh_nodes(p)?;
+            let mesh = self.mesh_facts(p)?;
             let skips_root = c.parent.is_some() && !rows.is_empty();
             let kept = rows.len() - usize::from(skips_root);
             spans.push(Span { first: nodes.len(), rows: kept, skips_root });
@@ -81,7 +80,7 @@ impl GameMissionBackend {
             for k in 0..span.rows {
                 let local = k + usize::from(span.skips_root);
                 let Some(at) = global(components, &spans, i, local) else { continue };
-                let (flags, parent) = mesh.get(local).copied().unwrap_or((0, 0));
+                let (flags, parent) = mesh.as_ref().and_then(|m| m.nodes.get(local)).copied().unwrap_or((0, 0));
                 let parent = match (local, parent) {
                     (0, _) => None,
                     (_, ROOT) => global(components, &spans, i, 0),
@@ -165,21 +164,11 @@ impl GameMissionBackend {
     }
 
     /// A prototype's `.ndp` rows (none without one), parsed once per file.
-    fn node_table(&self, p: &Prototype) -> Result<Arc<Vec<iron3d_formats::helpers::ndpr::NdprRecord>>> {
+    pub(crate) fn node_table(&self, p: &Prototype) -> Result<Arc<Vec<iron3d_formats::helpers::ndpr::NdprRecord>>> {
         let Some(r) = p.first(".ndp") else { return Ok(Arc::new(Vec::new())) };
         self.game.parsed(&format!("ndpr:{}::{}", r.archive, r.resource), || {
             let bytes = self.game.read_entry(&r.archive, &r.resource)?;
             Ok(Ndpr::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())?.records)
-        })
-    }
-
-    /// A prototype's mesh nodes as (flags, parent), parsed once per file.
-    fn mesh_nodes(&self, p: &Prototype) -> Result<Arc<Vec<(u16, u16)>>> {
-        let (MeshSource::Explicit(r) | MeshSource::BasStem(r)) = &p.mesh else { return Ok(Arc::new(Vec::new())) };
-        self.game.parsed(&format!("mesh-tree:{}::{}", r.archive, r.resource), || {
-            let bytes = self.game.read_entry(&r.archive, &r.resource)?;
-            let msh = Msh::parse(&bytes, self.options).in_entry(r.resource.clone()).in_file(r.archive.clone())?;
-            Ok(msh.nodes.iter().map(|n| (n.flags, n.parent)).collect())
         })
     }
 }

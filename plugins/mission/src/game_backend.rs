@@ -9,7 +9,7 @@ use iron3d_core::PropertyBag;
 use iron3d_core::{MissionLoadPhase, ModelBounds, MotionLimits, PieceBinding, ProductionPart, ProductionParts};
 use iron3d_formats::config::{BehaviorIni, IniFile};
 use iron3d_formats::helpers::ctld::MotionParameters;
-use iron3d_formats::helpers::{Ctld, Ctpt, Ndpr};
+use iron3d_formats::helpers::{Ctld, Ctpt};
 use iron3d_formats::model::{bounds, msh::Msh};
 use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
 use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, PropertyValue, Tma};
@@ -17,6 +17,12 @@ use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
 use iron3d_terrain::MissionPath;
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
+
+/// A model's hull bounds and its nodes as (flags, parent).
+pub(crate) struct MeshFacts {
+    pub bounds: ModelBounds,
+    pub nodes: Vec<(u16, u16)>,
+}
 
 /// Loads missions from an opened game directory.
 pub struct GameMissionBackend {
@@ -111,14 +117,7 @@ impl GameMissionBackend {
         if devices.is_empty() {
             return Ok(None);
         }
-        let rows = match p.first(".ndp") {
-            None => Vec::new(),
-            Some(ndp) => {
-                let bytes = self.game.read_entry(&ndp.archive, &ndp.resource)?;
-                let ndpr = Ndpr::parse(&bytes).in_entry(ndp.resource.clone()).in_file(ndp.archive.clone())?;
-                ndpr.records.iter().map(|r| r.hit_points()).collect()
-            }
-        };
+        let rows = self.node_table(p)?.iter().map(|r| r.hit_points()).collect();
         Ok(Some(ProductionPart { devices, rows }))
     }
 
@@ -192,17 +191,26 @@ impl GameMissionBackend {
         Ok(())
     }
 
-    /// The hull bounds of a prototype's model (MSH header corners, cached per model).
-    fn model_bounds(&self, p: &Prototype) -> Result<Option<ModelBounds>> {
+    /// What the load takes of a prototype's model, parsed once per model: its hull
+    /// bounds (MSH header corners) and its nodes as (flags, parent); `None` without one.
+    pub(crate) fn mesh_facts(&self, p: &Prototype) -> Result<Option<Arc<MeshFacts>>> {
         let (MeshSource::Explicit(r) | MeshSource::BasStem(r)) = &p.mesh else { return Ok(None) };
-        let key = format!("hull-bounds:{}::{}", r.archive, r.resource);
-        let hull = self.game.parsed(&key, || {
+        let key = format!("mesh-facts:{}::{}", r.archive, r.resource);
+        let facts = self.game.parsed(&key, || {
             let bytes = self.game.read_entry(&r.archive, &r.resource)?;
             let msh = Msh::parse(&bytes, self.options).in_entry(r.resource.clone()).in_file(r.archive.clone())?;
-            Ok(bounds(&msh.header.corners()))
+            let (min, max) = bounds(&msh.header.corners());
+            Ok(MeshFacts {
+                bounds: ModelBounds { min, max },
+                nodes: msh.nodes.iter().map(|n| (n.flags, n.parent)).collect(),
+            })
         })?;
-        let (min, max) = *hull;
-        Ok(Some(ModelBounds { min, max }))
+        Ok(Some(facts))
+    }
+
+    /// The hull bounds of a prototype's model.
+    fn model_bounds(&self, p: &Prototype) -> Result<Option<ModelBounds>> {
+        Ok(self.mesh_facts(p)?.map(|f| f.bounds))
     }
 
     /// A control description, parsed once per file.
