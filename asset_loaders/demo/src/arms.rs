@@ -6,7 +6,11 @@
 //! points) and an explosion (`.exp`). The numbers are the demo's own, chosen to play as
 //! the project's rules did before (a battle unit 600 life behind 20 % armour, a cannon
 //! round of 45 every 1.5 s); as in the original, a round's hit points end in 9 and its
-//! explosion adds 1.
+//! explosion adds 1. What radars see is written as the original's (openparkan
+//! `docs/25-sensors.md`, measured): a turret carries a radar part's sensitivities
+//! (0.05, 0.7, 25) at a MK3 part's range, a bunker or tower its own radar (0.5 each),
+//! a chassis a MK2 detection shield of its size and an engine; nodes weigh by their
+//! density and parts by their mass.
 
 use crate::catalogue::Role;
 use iron3d_formats::Result;
@@ -17,7 +21,10 @@ use iron3d_formats::registry::BuildCategory;
 
 /// Component classes (openparkan `docs/13-control.md`).
 const GUN: u32 = 2;
+const ENGINE: u32 = 5;
+const RADAR: u32 = 8;
 const FIGHT_SHIELD: u32 = 9;
+const DETECT_SHIELD: u32 = 10;
 const REPAIR: u32 = 15;
 const DEFLECTOR: u32 = 21;
 const ARMOUR: u32 = 27;
@@ -91,15 +98,57 @@ fn armour(role: Role) -> Option<f32> {
 /// The `.ndp` of a part whose mesh has `nodes` nodes: a chassis's node 0 carries its
 /// life and each other node a twentieth of it; a turret's and a gun's nodes 120 each
 /// (their node 0 is the socket, skipped when attached; a gun whose node is destroyed
-/// fires no more); a building's one node its category's life.
+/// fires no more); a building's one node its category's life. Densities (kg a unit of
+/// volume): a chassis's 250, a turret's and a gun's 150, a building's 40.
 pub fn node_table(role: Role, nodes: usize) -> Option<Ndpr> {
-    let rows: Vec<f32> = match role {
-        Role::Chassis => (0..nodes).map(|i| if i == 0 { 600.0 } else { 30.0 }).collect(),
-        Role::Turret | Role::Weapon => vec![120.0; nodes],
-        Role::Building(category) => vec![building_life(category)],
+    let (rows, density): (Vec<f32>, f32) = match role {
+        Role::Chassis => ((0..nodes).map(|i| if i == 0 { 600.0 } else { 30.0 }).collect(), 250.0),
+        Role::Turret | Role::Weapon => (vec![120.0; nodes], 150.0),
+        Role::Building(category) => (vec![building_life(category)], 40.0),
         _ => return None,
     };
-    Some(Ndpr { records: rows.into_iter().map(|hp| NdprRecord::new(hp, None)).collect() })
+    let record = |hp| {
+        let mut r = NdprRecord::new(hp, None);
+        r.set_density(density);
+        r
+    };
+    Some(Ndpr { records: rows.into_iter().map(record).collect() })
+}
+
+/// A component of `class` with `values`, its mass and power a second.
+fn part(class: u32, values: &[f32], mass: f32, power: f32) -> ItemRecord {
+    let mut item = ItemRecord::with_values(class, 0, values);
+    item.set_figures(mass, power);
+    item
+}
+
+/// What sees and hides: a turret's radar part (a MK3's range by the turret's size), a
+/// bunker's or tower's radar, a chassis's MK2 detection shield (mass, electronics and
+/// drive cuts, camouflage and its power) and engine.
+fn senses(role: Role, stem: &str) -> Vec<ItemRecord> {
+    use BuildCategory::*;
+    let radar = |[mass, electronics, drive]: [f32; 3], range: f32, power: f32| {
+        part(RADAR, &[mass, electronics, drive, range, 750.0], 150.0, power)
+    };
+    let (fitted, bunker) = ([0.05, 0.7, 25.0], [0.5; 3]);
+    match (role, stem) {
+        (Role::Turret, "r_tu_01") => vec![radar(fitted, 400.0, 0.15)],
+        (Role::Turret, "r_tu_02") => vec![radar(fitted, 450.0, 0.2)],
+        (Role::Turret, _) => vec![radar(fitted, 500.0, 0.25)],
+        (Role::Building(BunkerSmall), _) => vec![radar(bunker, 500.0, 0.01)],
+        (Role::Building(BunkerMedium), _) => vec![radar(bunker, 600.0, 0.01)],
+        (Role::Building(BunkerLarge | TowerMedium | TowerLarge), _) => vec![radar(bunker, 750.0, 0.01)],
+        (Role::Chassis, stem) => {
+            let (cuts, camouflage, power) = match stem {
+                "r_ch_01" => ([0.9, 0.45, 0.01], [0.84, 0.2], 0.09),
+                "r_ch_02" => ([0.9, 0.62, 0.01], [0.98, 0.3], 0.19),
+                _ => ([0.98, 0.982, 0.05], [0.948, 0.4], 0.28),
+            };
+            let values = [cuts[0], cuts[1], cuts[2], camouflage[0], camouflage[1]];
+            vec![part(DETECT_SHIELD, &values, 200.0, power), part(ENGINE, &[1.0], 500.0, 2.0)]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// A bunker's or tower's shield: 300 points a sector recharging 5 a second behind a
@@ -124,12 +173,13 @@ fn repair(role: Role) -> Option<f32> {
 }
 
 /// The combat components of a part's control description: its armour, shield, repair
-/// system and gun.
+/// system, radar, detection shield, engine and gun.
 pub fn components(role: Role, stem: &str) -> Vec<ItemRecord> {
     let mut items: Vec<ItemRecord> =
         armour(role).map(|linear| ItemRecord::with_values(ARMOUR, 0, &[0.0, linear, 0.0])).into_iter().collect();
     items.extend(shield(role).into_iter().flatten());
     items.extend(repair(role).map(|rate| ItemRecord::with_values(REPAIR, 0, &[rate, 0.04])));
+    items.extend(senses(role, stem));
     if let Some(Gun(magazine, capacitor, energy, interval, round)) = gun(stem) {
         // A gun part's node 1 is its first own node (node 0 is the socket).
         let node = u32::from(role == Role::Weapon);

@@ -17,7 +17,7 @@ pub fn refs(proto: &Proto) -> Result<Vec<ObjectRef64>> {
         Role::Building(_) => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?],
         Role::Chassis => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?],
         Role::FortParent => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?],
-        Role::Turret => vec![r("msh")?, r("wea")?, r("cpt")?, r("ndp")?],
+        Role::Turret => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?],
         Role::Weapon => vec![r("msh")?, r("wea")?, r("ctl")?, r("ndp")?],
         Role::Scenery | Role::Broken => vec![r("msh")?, r("wea")?],
         Role::Round => vec![r("ctl")?, r("ndp")?],

@@ -1,17 +1,20 @@
 //! Arming: each object's body and guns from its data ([`CombatSheet`]: `.ndp` nodes,
 //! armour and guns with their rounds), or, for an object whose data carries no node
 //! table, from the combat rules by its Unit DAT class word (the project's); its turret
-//! and radar; and the clans' relations from the mission.
+//! and radar target; its radar and detection shield when its data carries them (an
+//! armed object whose data carries none is blind: it picks no targets of its own); and
+//! the clans' relations from the mission.
 
 use crate::CombatRules;
 use crate::body::Body;
 use crate::guns::{GunState, Guns, STROKE_MS};
 use crate::repair::Repair;
+use crate::sensors::{Sensor, Stealth};
 use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, Owner, PropertyBag, Radar,
-    RoundSheet, SimObject, UnitClass, Weapon, relation,
+    ClanRelations, CombatSheet, Contacts, Difficulty, GunSheet, Health, HitSheet, MissionClans, OriginalObjectId,
+    Owner, PropertyBag, Radar, RoundSheet, SimObject, UnitClass, Weapon, relation,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_rules::Combat;
@@ -100,7 +103,11 @@ pub(crate) fn loadout(rules: &Combat, class: u32, sheet: Option<&CombatSheet>, l
             turn_rate: rule_weapon.map_or(TURN_DEGREES, |(_, w)| w.turn_degrees).to_radians(),
             turret: 0.0,
         };
-        (weapon, Radar { range: entry.map_or(0.0, |c| c.radar).max(range), target: None, ordered: false })
+        let sight = match sheet.and_then(|s| s.radar) {
+            Some(radar) => radar.range,
+            None => entry.map_or(0.0, |c| c.radar).max(range),
+        };
+        (weapon, Radar { range: sight, target: None, ordered: false })
     });
     let shield = sheet.and_then(|s| s.shield).map(|s| Shield::new(s, ratio));
     let building = is_building(class);
@@ -133,7 +140,7 @@ pub(crate) fn arm(
     rules: Res<CombatRules>,
     scaled: (Res<Difficulty>, Res<ClanRelations>, Option<Res<MissionClans>>),
     new: Query<
-        (Entity, &UnitClass, Option<&PropertyBag>, Option<&Owner>, Option<&CombatSheet>),
+        (Entity, &OriginalObjectId, &UnitClass, Option<&PropertyBag>, Option<&Owner>, Option<&CombatSheet>),
         (With<SimObject>, Without<Health>),
     >,
     ini: Option<Res<BehaviorIni>>,
@@ -143,7 +150,7 @@ pub(crate) fn arm(
     // `ImmortalHero` of `Behavior.ini`: the hero takes no damage (the effect inferred
     // from the name).
     let immortal_hero = ini.and_then(|i| BehaviorIni::switch(&i.0.immortal_hero)).unwrap_or(false);
-    for (entity, class, bag, owner, sheet) in &new {
+    for (entity, id, class, bag, owner, sheet) in &new {
         let property = |name: &str| bag.and_then(|b| b.first(name)).map(|p| p.value());
         let life = match property("Life state") {
             Some(PropertyValue::Float(f)) if f.is_finite() && f > 0.0 => f.min(1.0),
@@ -162,8 +169,19 @@ pub(crate) fn arm(
         if let Some(repair) = repair {
             e.insert(repair);
         }
+        let armed = turret.is_some();
         if let Some(turret) = turret {
             e.insert((guns, turret.0, turret.1));
+        }
+        if let Some(sheet) = sheet {
+            if let Some(radar) = sheet.radar {
+                e.insert((Sensor::new(radar, id.0), Contacts::default()));
+            } else if armed {
+                e.insert(Contacts::default());
+            }
+            if let Some(stealth) = sheet.stealth {
+                e.insert(Stealth::new(stealth));
+            }
         }
     }
 }

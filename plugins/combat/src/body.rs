@@ -67,6 +67,12 @@ impl Body {
         self.nodes.iter().fold((0.0, 0.0), |(l, m), n| (l + n.life, m + n.max))
     }
 
+    /// A node's condition, its life over its full life (1 for a node it does not have,
+    /// 0 for one of no full life): what scales the part that sits on it.
+    pub fn condition(&self, node: u16) -> f32 {
+        self.nodes.get(usize::from(node)).map_or(1.0, |n| if n.max > 0.0 { n.life / n.max } else { 0.0 })
+    }
+
     /// Whether the object is dead (its node 0 or a vital node destroyed).
     pub fn dead(&self) -> bool {
         self.nodes.iter().enumerate().any(|(i, n)| n.life <= 0.0 && (i == 0 || n.vital))

@@ -66,6 +66,11 @@ impl GunState {
         self.ratio * self.sheet.round.hit_points
     }
 
+    /// What its capacitor lacks of full (0 for a gun without one).
+    pub fn lack(&self) -> f32 {
+        (self.sheet.capacitor - self.charge).max(0.0)
+    }
+
     /// Whether it may start a stroke now: rounds left and the shot's energy held.
     pub fn ready(&self) -> bool {
         self.release_ms.is_none()

@@ -6,8 +6,11 @@
 //!   `InputPhase::Arming` for objects that join later): an object with a Unit DAT class
 //!   gets its [`Body`] of nodes (from its [`iron3d_core::CombatSheet`], or one node of
 //!   its class's hit points), its [`Guns`], and, armed, a turret ([`iron3d_core::Weapon`])
-//!   and a [`iron3d_core::Radar`]. Behavior keeps the radar's target.
-//! * **Armament** (`ControlPhase::Armament`, after every object moved): turrets turn
+//!   and a [`iron3d_core::Radar`]; its [`Sensor`] and [`Stealth`] when its data carries a
+//!   radar and a detection shield. Behavior keeps the radar's target.
+//! * **Armament** (`ControlPhase::Armament`, after every object moved): radars whose scan
+//!   is due write what they detect by signature into [`iron3d_core::Contacts`] (which
+//!   Behavior picks targets from) and the AI puts camouflage on or off; turrets turn
 //!   toward their target; guns stroke, release rounds and wait their interval; rounds
 //!   fly their range (homing: the project's) and hit; hits are applied in (target,
 //!   shot) order through armour to one node (direct) or to every node a blast reaches;
@@ -21,6 +24,7 @@ mod body;
 mod fire;
 mod guns;
 mod repair;
+mod sensors;
 mod shield;
 
 pub use ai_fire::{distance_score, next_wait_ms};
@@ -28,14 +32,15 @@ pub use body::{Body, NodeLife, Strike, armoured, falloff};
 pub use fire::AIM_TOLERANCE;
 pub use guns::{GunState, Guns, STROKE_MS};
 pub use repair::Repair;
+pub use sensors::{Draws, Sensor, Stealth, detects, signature};
 pub use shield::{Meeting, Shield, sector};
 
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, ControlPhase, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase, MissionStart,
-    OriginalObjectId, Projectile, Radar, ShotCounter, SimObject, StateApp, Weapon,
+    AppState, Contacts, ControlPhase, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase,
+    MissionStart, OriginalObjectId, Projectile, Radar, ShotCounter, SimObject, StateApp, Weapon,
 };
 use iron3d_rules::Combat;
 
@@ -70,10 +75,16 @@ impl Plugin for CombatPlugin {
             .register_type::<Guns>()
             .register_type::<Shield>()
             .register_type::<Repair>()
+            .register_type::<Sensor>()
+            .register_type::<Stealth>()
+            .register_type::<Contacts>()
             .save_component::<Body>("combat.body", Hashing::By("combat"))
             .save_component::<Guns>("combat.guns", Hashing::By("combat"))
             .save_component::<Shield>("combat.shield", Hashing::By("combat"))
             .save_component::<Repair>("combat.repair", Hashing::By("combat"))
+            .save_component::<Sensor>("combat.sensor", Hashing::By("combat"))
+            .save_component::<Stealth>("combat.stealth", Hashing::By("combat"))
+            .save_component::<Contacts>("combat.contacts", Hashing::By("combat"))
             .save_component::<Health>("combat.health", Hashing::Not("the sum of the body's nodes"))
             .save_component::<Weapon>("combat.weapon", Hashing::By("combat"))
             .save_component::<Radar>("combat.radar", Hashing::By("combat"))
@@ -86,7 +97,7 @@ impl Plugin for CombatPlugin {
             .add_systems(FixedUpdate, arm::arm.in_set(InputPhase::Arming))
             .add_systems(
                 FixedUpdate,
-                (fire::maintain, fire::aim_and_fire, fire::fly, fire::apply_hits)
+                (fire::maintain, sensors::scan, sensors::camouflage, fire::aim_and_fire, fire::fly, fire::apply_hits)
                     .chain()
                     .in_set(ControlPhase::Armament),
             );
@@ -100,7 +111,8 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
 }
 
 /// Combat's hasher: which of its parts each object has, its nodes' life, last hit,
-/// guns, turret and radar, in `OriginalObjectId` order, then projectiles in shot order.
+/// guns, turret, radar target, scans, contacts and camouflage, in `OriginalObjectId`
+/// order, then projectiles in shot order.
 fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
     // Its own sparse queries, sorted: most objects of a large world carry none of these.
     // A type no object ever had is not registered and its query fails: it adds nothing.
@@ -113,12 +125,15 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
     ids::<Or<(With<Body>, With<Guns>, With<Weapon>, With<Radar>, With<LastHit>)>>(world, &mut rows);
     ids::<With<Shield>>(world, &mut rows);
     ids::<With<Repair>>(world, &mut rows);
+    ids::<Or<(With<Sensor>, With<Stealth>, With<Contacts>)>>(world, &mut rows);
     rows.sort_unstable();
     rows.dedup();
     for (id, entity) in rows {
         let (body, guns, shield) = (world.get::<Body>(entity), world.get::<Guns>(entity), world.get::<Shield>(entity));
         let (repair, weapon) = (world.get::<Repair>(entity), world.get::<Weapon>(entity));
         let (radar, last) = (world.get::<Radar>(entity), world.get::<LastHit>(entity));
+        let (sensor, stealth) = (world.get::<Sensor>(entity), world.get::<Stealth>(entity));
+        let contacts = world.get::<Contacts>(entity);
         let present = [
             body.is_some(),
             guns.is_some(),
@@ -127,6 +142,9 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
             weapon.is_some(),
             radar.is_some(),
             last.is_some(),
+            sensor.is_some(),
+            stealth.is_some(),
+            contacts.is_some(),
         ];
         h.word(id);
         h.word(present.iter().enumerate().fold(0, |m, (k, p)| m | u32::from(*p) << k));
@@ -159,6 +177,17 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
         if let Some(r) = radar {
             h.word(r.target.unwrap_or(u32::MAX));
             h.word(u32::from(r.ordered));
+        }
+        if let Some(s) = sensor {
+            h.word(s.next_ms);
+        }
+        if let Some(s) = stealth {
+            h.word(u32::from(s.camouflaged));
+            h.word(s.targeted_ms);
+        }
+        if let Some(c) = contacts {
+            h.wide(c.0.len() as u64);
+            c.0.iter().for_each(|&id| h.word(id));
         }
     }
     let mut shots: Vec<&Projectile> =

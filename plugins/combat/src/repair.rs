@@ -28,6 +28,16 @@ impl Repair {
         if self.building { 0.9 } else { 0.5 }
     }
 
+    /// The power its mending asks a second beyond its own, while on: value 1 × the life
+    /// it restores, at most value 0 × its condition a second (read).
+    pub fn draw(&self, body: &Body) -> f32 {
+        if !self.on {
+            return 0.0;
+        }
+        let (life, max) = body.total();
+        self.sheet.charge_per_point * (self.sheet.rate * body.condition(self.sheet.node)).min(max - life)
+    }
+
     /// One step of `dt` seconds: switches on when due, then mends; returns the life
     /// mended.
     pub fn step(&mut self, body: &mut Body, dt: f32) -> f32 {

@@ -64,9 +64,7 @@ impl Shield {
 
     /// The deflector's condition (its node's life fraction).
     fn condition(&self, body: &Body) -> f32 {
-        body.nodes
-            .get(usize::from(self.sheet.deflector_node))
-            .map_or(1.0, |n| if n.max > 0.0 { n.life / n.max } else { 0.0 })
+        body.condition(self.sheet.deflector_node)
     }
 
     /// Sector `s`'s strength now.
@@ -101,17 +99,24 @@ impl Shield {
     /// Recharges over `dt` seconds: value 1 × the shield node's condition a second, up
     /// to the whole lack, shared in proportion to each sector's lack (read).
     pub fn recharge(&mut self, body: &Body, dt: f32) {
-        let condition = body
-            .nodes
-            .get(usize::from(self.sheet.node))
-            .map_or(1.0, |n| if n.max > 0.0 { n.life / n.max } else { 0.0 });
-        let lack: f32 = self.sectors.iter().map(|s| self.max - s).sum();
+        let lack = self.lack();
         if lack <= 0.0 {
             return;
         }
-        let points = (self.sheet.recharge * condition * dt).min(lack);
+        let points = (self.sheet.recharge * body.condition(self.sheet.node) * dt).min(lack);
         for s in &mut self.sectors {
             *s = (*s + points * (self.max - *s) / lack).min(self.max);
         }
+    }
+
+    /// What its six sectors lack of full.
+    fn lack(&self) -> f32 {
+        self.sectors.iter().map(|s| self.max - s).sum()
+    }
+
+    /// The power its recharge asks a second beyond its own: value 2 × what it
+    /// recharges, `min(value 1 × condition, the lack)` (read).
+    pub fn draw(&self, body: &Body) -> f32 {
+        self.sheet.charge_per_point * (self.sheet.recharge * body.condition(self.sheet.node)).min(self.lack())
     }
 }

@@ -252,3 +252,66 @@ fn the_ai_scores_a_round_by_distance_and_waits_its_random_timer() {
         }
     }
 }
+
+fn radar(range: f32) -> iron3d_core::RadarSheet {
+    iron3d_core::RadarSheet { sensitivity: [0.05, 0.7, 25.0], range, period_ms: 750.0, node: 0 }
+}
+
+/// One signature whose product with its sensitivity is `v·s` is seen out to
+/// `R·√(1 − 1/(v·s))` (openparkan `docs/25-sensors.md`: 10 at 95 % of the range, 2 at
+/// 71 %, 1 or less never); the radar's condition scales the sensitivity.
+#[test]
+fn a_radar_sees_a_signature_out_to_the_range_times_the_root_of_one_less_its_inverse() {
+    let sheet = radar(400.0);
+    let edge = |vs: f32| 400.0 * (1.0 - 1.0 / vs).sqrt();
+    for (signature, condition, vs) in
+        [([200.0, 0.0, 0.0], 1.0, 10.0), ([0.0, 0.0, 0.08], 1.0, 2.0), ([0.0, 0.0, 50.0], 0.1, 125.0)]
+    {
+        let at = edge(vs);
+        assert!(detects(&sheet, condition, signature, at - 0.5), "{signature:?} at {at}");
+        assert!(!detects(&sheet, condition, signature, at + 0.5), "{signature:?} beyond {at}");
+    }
+    assert!(!detects(&sheet, 1.0, [20.0, 0.0, 0.0], 1.0), "a product of 1 is seen nowhere but at the radar");
+    assert!(detects(&sheet, 1.0, [20.01, 0.0, 0.0], 1.0));
+    assert!(!detects(&sheet, 1.0, [1e9; 3], 400.0), "nothing at the range or beyond");
+    assert!(!detects(&sheet, 0.0, [1e9; 3], 1.0), "a destroyed radar sees nothing");
+}
+
+/// Mass is mass; electronics is area × what channels 0, 2 and 5 ask; drive is volume ×
+/// what channels 0, 3 and 4 ask (channel 1, the batteries', in neither).
+#[test]
+fn signatures_are_mass_area_times_channels_0_2_5_and_volume_times_channels_0_3_4() {
+    let mut sheet = CombatSheet::default();
+    sheet.figures.mass = 1375.0;
+    (sheet.figures.area, sheet.figures.volume) = (2.0, 3.0);
+    sheet.figures.asks = [1.0, 100.0, 2.0, 4.0, 8.0, 16.0];
+    let draws = Draws { misc: 0.5, engine: 1.0, guns: 2.0, shields: 3.0 };
+    assert_eq!(
+        signature(&sheet, draws),
+        [1375.0, 2.0 * (1.0 + 2.0 + 16.0 + 0.5 + 3.0), 3.0 * (1.0 + 4.0 + 8.0 + 0.5 + 1.0 + 2.0)]
+    );
+    assert_eq!(signature(&sheet, Draws::default()), [1375.0, 38.0, 39.0]);
+}
+
+/// A detection shield leaves `max(0, 1 − cut × condition)` of each signature, and
+/// camouflage `1 − value 3` of that (a small MK2: 10 %, 55 %, 99 %; camouflaged 1.6 %,
+/// 8.8 %, 15.8 %, as the doc derives).
+#[test]
+fn a_detection_shield_cuts_each_signature_by_its_condition_and_camouflage_cuts_again() {
+    let sheet = iron3d_core::StealthSheet {
+        cuts: [0.9, 0.45, 0.01],
+        camouflage: 0.84,
+        camouflage_power: 0.2,
+        power: 0.09,
+        node: 0,
+    };
+    let mut stealth = Stealth::new(sheet);
+    let close = |a: [f32; 3], b: [f32; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5);
+    assert!(close(stealth.passes(1.0), [0.1, 0.55, 0.99]), "{:?}", stealth.passes(1.0));
+    assert!(close(stealth.passes(0.5), [0.55, 0.775, 0.995]), "a damaged shield cuts less");
+    assert!(close(stealth.passes(0.0), [1.0; 3]), "a destroyed one not at all");
+    stealth.camouflaged = true;
+    assert!(close(stealth.passes(1.0), [0.016, 0.088, 0.1584]), "{:?}", stealth.passes(1.0));
+    let over = iron3d_core::StealthSheet { cuts: [2.0; 3], camouflage: 1.5, ..sheet };
+    assert_eq!(Stealth { sheet: over, ..stealth }.passes(1.0), [0.0; 3], "never below 0");
+}

@@ -65,6 +65,14 @@ pub struct Radar {
     pub ordered: bool,
 }
 
+/// What an object's radar detected at its last scan, by `OriginalObjectId` in id order
+/// (written by combat, which runs the radars of the objects whose data carries one;
+/// Behavior picks targets from it). An object without it sees by the project's rule:
+/// everything within its [`Radar`]'s range.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct Contacts(pub Vec<u32>);
+
 /// A shell in flight (not a World3D object; ordered by its sequence number).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]

@@ -37,7 +37,7 @@ pub use clans::{
     SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
-pub use combat::{ClanRelations, Health, LastHit, Projectile, Radar, ShotCounter, Weapon, relation};
+pub use combat::{ClanRelations, Contacts, Health, LastHit, Projectile, Radar, ShotCounter, Weapon, relation};
 pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
 pub use goals::{EnemyOutVictory, MissionGoals, Objective, ObjectiveChange};
 pub use grid::SpatialGrid;
@@ -53,7 +53,10 @@ pub use motion::{
     SteerIntent,
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
-pub use parts::{CombatSheet, GunSheet, HitSheet, NodeSheet, RepairSheet, RoundSheet, ShieldSheet};
+pub use parts::{
+    CombatSheet, FigureSheet, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet, RoundSheet, ShieldSheet,
+    StealthSheet, power_channel,
+};
 pub use profiles::BehaviourProfiles;
 pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};

@@ -95,6 +95,70 @@ pub struct RepairSheet {
     pub node: u16,
 }
 
+/// A radar (class 8; openparkan `docs/25-sensors.md`, read and measured): the last of
+/// the object's control description, the one its control system asks.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct RadarSheet {
+    /// Values 0–2: its sensitivities to a target's mass, electronics and drive
+    /// signatures.
+    pub sensitivity: [f32; 3],
+    /// Value 3: its range (units).
+    pub range: f32,
+    /// Value 4: how long a scan stays good (ms; 750 on every shipped radar).
+    pub period_ms: f32,
+    /// Its node (a destroyed node blinds it).
+    pub node: u16,
+}
+
+/// A detection shield (class 10): it cuts each of its object's signatures, and more
+/// while camouflaged.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct StealthSheet {
+    /// Values 0–2: the cut of the mass, electronics and drive signatures.
+    pub cuts: [f32; 3],
+    /// Value 3: camouflage's further cut (0 on a MK1: no camouflage).
+    pub camouflage: f32,
+    /// Value 4: camouflage's power a second.
+    pub camouflage_power: f32,
+    /// Its power a second (`.ctl` item `+0x20`).
+    pub power: f32,
+    /// Its node.
+    pub node: u16,
+}
+
+/// The power channel a component class draws on (openparkan `docs/23-economy.md`,
+/// `Control.dll:0x1003ccc8`, read): 3 engines and efficiency, 2 cameras and radars,
+/// 5 shields, deflectors and armour, 4 turrets and guns, 1 batteries, 0 the rest.
+pub fn power_channel(class: u32) -> usize {
+    match class {
+        5 | 16 | 20 | 26 => 3,
+        4 | 8 | 17 => 2,
+        9 | 10 | 21 | 27 => 5,
+        1 | 2 | 22 | 24 | 30 => 4,
+        14 | 19 => 1,
+        _ => 0,
+    }
+}
+
+/// What an object gives away to radars, from its data (openparkan `docs/25-sensors.md`
+/// and `docs/28-chassis.md`, read): its mass, area and volume, and what its parts ask a
+/// second on each power channel while switched on.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct FigureSheet {
+    /// Mass (kg): Σ nodes (`.ndp` density × level-0 volume, + armour value 0 × area
+    /// with armour) + Σ parts' masses (`.ctl` item `+0x1C`).
+    pub mass: f32,
+    /// Σ the nodes' level-0 areas (mesh slot `+0x30`).
+    pub area: f32,
+    /// Σ the nodes' level-0 volumes (mesh slot `+0x34`).
+    pub volume: f32,
+    /// The parts' power a second by channel (engines and batteries left out: an
+    /// engine's draw follows its speed, a battery is a source).
+    pub asks: [f32; 6],
+    /// The engines' power a second at top speed.
+    pub engine: f32,
+}
+
 /// An object's body and arms from its data.
 #[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
@@ -109,4 +173,10 @@ pub struct CombatSheet {
     pub shield: Option<ShieldSheet>,
     /// Its repair system (the last one).
     pub repair: Option<RepairSheet>,
+    /// Its radar (the last one).
+    pub radar: Option<RadarSheet>,
+    /// Its detection shield (the last one).
+    pub stealth: Option<StealthSheet>,
+    /// What it gives away to radars.
+    pub figures: FigureSheet,
 }

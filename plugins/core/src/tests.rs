@@ -208,3 +208,15 @@ fn grid_rings_find_the_nearest_points_and_bound_the_rest() {
         }
     }
 }
+
+/// The power channels of `Control.dll:0x1003ccc8` (openparkan `docs/23-economy.md`).
+#[test]
+fn each_component_class_draws_on_its_documented_channel() {
+    let channels: Vec<(u32, usize)> =
+        [5, 26, 16, 20, 12, 13, 15, 11, 3, 25, 8, 4, 17, 9, 10, 21, 27, 1, 2, 22, 24, 30, 19, 14]
+            .iter()
+            .map(|&c| (c, crate::power_channel(c)))
+            .collect();
+    let expected = [3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 2, 2, 2, 5, 5, 5, 5, 4, 4, 4, 4, 4, 1, 1];
+    assert_eq!(channels.iter().map(|c| c.1).collect::<Vec<_>>(), expected, "{channels:?}");
+}

@@ -5,11 +5,17 @@
 //! `0x200`; armour from the last class-27 component; guns from the class-2 and 30
 //! components, each with the round it names (`objects.rlb` key → the round's controller,
 //! node table and explosion); the shield from the last fight shield (9) and deflector
-//! (21), the repair system from the last class-15 component.
+//! (21), the repair system from the last class-15 component, the radar from the last
+//! class-8 and the detection shield from the last class-10 one; and what the object
+//! gives away to radars (`docs/25-sensors.md`, `docs/28-chassis.md`): its mass, the
+//! area and volume of its nodes' level-0 mesh slots, and its parts' power by channel.
 
 use crate::ObjectComponent;
 use crate::game_backend::GameMissionBackend;
-use iron3d_core::{CombatSheet, GunSheet, HitSheet, NodeSheet, RepairSheet, RoundSheet, ShieldSheet};
+use iron3d_core::{
+    CombatSheet, FigureSheet, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet, RoundSheet, ShieldSheet,
+    StealthSheet, power_channel,
+};
 use iron3d_formats::helpers::ctld::ItemRecord;
 use iron3d_formats::helpers::{Expl, Ndpr};
 use iron3d_formats::registry::{Prototype, PrototypeResolver};
@@ -18,9 +24,14 @@ use std::sync::Arc;
 
 /// Mesh node flag of a vital node (read).
 const VITAL: u16 = 0x200;
-/// Component classes: guns (2) and builders' guns (30), fight shield (9), repair (15),
-/// deflector (21), armour (27).
+/// Component classes: guns (2) and builders' guns (30), engine (5), radar (8), fight
+/// shield (9), detection shield (10), repair (15), battery (19), deflector (21), armour
+/// (27).
 const GUN: u32 = 2;
+const ENGINE: u32 = 5;
+const RADAR: u32 = 8;
+const DETECT_SHIELD: u32 = 10;
+const BATTERY: u32 = 19;
 const BUILDER_GUN: u32 = 30;
 const FIGHT_SHIELD: u32 = 9;
 const REPAIR: u32 = 15;
@@ -56,17 +67,20 @@ impl GameMissionBackend {
         let mut spans = Vec::with_capacity(components.len());
         let mut nodes: Vec<NodeSheet> = Vec::new();
         let mut meshes = Vec::with_capacity(components.len());
+        let mut figures = FigureSheet::default();
         for (c, p) in components.iter().zip(protos) {
             let rows = self.node_table(p)?;
             let mesh = self.mesh_facts(p)?;
             let skips_root = c.parent.is_some() && !rows.is_empty();
             let kept = rows.len() - usize::from(skips_root);
             spans.push(Span { first: nodes.len(), rows: kept, skips_root });
-            nodes.extend(rows.iter().skip(usize::from(skips_root)).map(|r| NodeSheet {
-                hit_points: r.hit_points(),
-                parent: None,
-                vital: false,
-            }));
+            for (local, r) in rows.iter().enumerate().skip(usize::from(skips_root)) {
+                nodes.push(NodeSheet { hit_points: r.hit_points(), parent: None, vital: false });
+                let slot = mesh.as_ref().and_then(|m| m.nodes.get(local)).copied().unwrap_or_default();
+                figures.mass += r.density() * slot.volume;
+                figures.area += slot.area;
+                figures.volume += slot.volume;
+            }
             meshes.push(mesh);
         }
         if nodes.is_empty() {
@@ -80,7 +94,8 @@ impl GameMissionBackend {
             for k in 0..span.rows {
                 let local = k + usize::from(span.skips_root);
                 let Some(at) = global(components, &spans, i, local) else { continue };
-                let (flags, parent) = mesh.as_ref().and_then(|m| m.nodes.get(local)).copied().unwrap_or((0, 0));
+                let node = mesh.as_ref().and_then(|m| m.nodes.get(local)).copied().unwrap_or_default();
+                let (flags, parent) = (node.flags, node.parent);
                 let parent = match (local, parent) {
                     (0, _) => None,
                     (_, ROOT) => global(components, &spans, i, 0),
@@ -92,7 +107,7 @@ impl GameMissionBackend {
             }
         }
         let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], ..CombatSheet::default() };
-        let (mut shield, mut deflector) = (None, None);
+        let (mut shield, mut deflector, mut armour_weight) = (None, None, 0.0);
         for (i, p) in protos.iter().enumerate() {
             let Some(ctl) = p.first(".ctl") else { continue };
             for item in &self.control(ctl)?.items {
@@ -102,8 +117,31 @@ impl GameMissionBackend {
                         .or_else(|| global_root(components, &spans, i));
                     u16::try_from(at.unwrap_or(0)).unwrap_or(0)
                 };
+                figures.mass += item.mass();
                 match item.tag() {
-                    ARMOUR => sheet.armour = [v[1], v[2]],
+                    ENGINE => figures.engine += item.power(),
+                    BATTERY => {}
+                    class => figures.asks[power_channel(class)] += item.power(),
+                }
+                match item.tag() {
+                    ARMOUR => (armour_weight, sheet.armour) = (v[0], [v[1], v[2]]),
+                    RADAR => {
+                        sheet.radar = Some(RadarSheet {
+                            sensitivity: [v[0], v[1], v[2]],
+                            range: v[3],
+                            period_ms: v[4],
+                            node: node(),
+                        });
+                    }
+                    DETECT_SHIELD => {
+                        sheet.stealth = Some(StealthSheet {
+                            cuts: [v[0], v[1], v[2]],
+                            camouflage: v[3],
+                            camouflage_power: v[4],
+                            power: item.power(),
+                            node: node(),
+                        });
+                    }
                     FIGHT_SHIELD => shield = Some((v[0], v[1], v[2], node())),
                     DEFLECTOR => deflector = Some(([v[0], v[1], v[2], v[3], v[4], v[5]], node())),
                     REPAIR => sheet.repair = Some(RepairSheet { rate: v[0], charge_per_point: v[1], node: node() }),
@@ -120,6 +158,9 @@ impl GameMissionBackend {
         {
             sheet.shield = Some(ShieldSheet { points, recharge, charge_per_point, node, coefficients, deflector_node });
         }
+        // Armour's first value is a weight per unit of area, over every node.
+        figures.mass += armour_weight * figures.area;
+        sheet.figures = figures;
         Ok(Some(sheet))
     }
 

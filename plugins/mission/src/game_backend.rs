@@ -18,10 +18,20 @@ use iron3d_terrain::MissionPath;
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
 
-/// A model's hull bounds and its nodes as (flags, parent).
+/// A model's hull bounds and its nodes.
 pub(crate) struct MeshFacts {
     pub bounds: ModelBounds,
-    pub nodes: Vec<(u16, u16)>,
+    pub nodes: Vec<MeshNode>,
+}
+
+/// What the combat sheet takes of a mesh node.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct MeshNode {
+    pub flags: u16,
+    pub parent: u16,
+    /// Its level-0 slot's area and volume (0 without one: such a node weighs nothing).
+    pub area: f32,
+    pub volume: f32,
 }
 
 /// Loads missions from an opened game directory.
@@ -202,7 +212,19 @@ impl GameMissionBackend {
             let (min, max) = bounds(&msh.header.corners());
             Ok(MeshFacts {
                 bounds: ModelBounds { min, max },
-                nodes: msh.nodes.iter().map(|n| (n.flags, n.parent)).collect(),
+                nodes: msh
+                    .nodes
+                    .iter()
+                    .map(|n| {
+                        let slot = n.slot(0, 0).and_then(|s| msh.slots.get(usize::from(s)));
+                        MeshNode {
+                            flags: n.flags,
+                            parent: n.parent,
+                            area: slot.map_or(0.0, |s| s.area),
+                            volume: slot.map_or(0.0, |s| s.volume),
+                        }
+                    })
+                    .collect(),
             })
         })?;
         Ok(Some(facts))

@@ -11,8 +11,9 @@ use bevy_app::{App, FixedUpdate};
 use bevy_ecs::prelude::*;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use iron3d_core::{
-    ClanRelations, CombatSheet, CommandQueue, GameClock, GunSheet, Health, HitSheet, NavState, NavStatus, NodeSheet,
-    Order, OriginalObjectId, Projectile, Radar, RepairSheet, RoundSheet, SimCommand, SimSystems, UnitClass,
+    ClanRelations, CombatSheet, CommandQueue, FigureSheet, GameClock, GunSheet, Health, HitSheet, NavState, NavStatus,
+    NodeSheet, Order, OriginalObjectId, Projectile, Radar, RadarSheet, RepairSheet, RoundSheet, SimCommand, SimSystems,
+    StealthSheet, UnitClass,
 };
 use iron3d_formats::rng::SplitMix64;
 use iron3d_sim::headless_app;
@@ -189,7 +190,8 @@ fn measure(c: &mut Criterion, name: &str, counts: &[u32], areal: fn(u32) -> f32)
 
 /// A battle unit's data: a chassis node with five nodes under it (so much life nobody
 /// dies, and each tick does the same work), 20 % armour, a cannon (a round of 44 + 1
-/// every 1.5 s at 90 a second), and a repair system.
+/// every 1.5 s at 90 a second), a repair system, a small MK1 radar part (250, scanning
+/// every 750 ms) and a small MK2 detection shield on a 1 375 kg chassis.
 fn sheet() -> CombatSheet {
     let node = |parent| NodeSheet { hit_points: 1.0e7, parent, vital: false };
     let nodes = std::iter::once(node(None)).chain((0..5).map(|_| node(Some(0)))).collect();
@@ -206,7 +208,21 @@ fn sheet() -> CombatSheet {
         round,
     };
     let repair = RepairSheet { rate: 3.0, charge_per_point: 0.04, node: 0 };
-    CombatSheet { nodes, armour: [0.8, 0.0], guns: vec![gun], shield: None, repair: Some(repair) }
+    let radar = RadarSheet { sensitivity: [0.05, 0.7, 25.0], range: 250.0, period_ms: 750.0, node: 0 };
+    let stealth =
+        StealthSheet { cuts: [0.9, 0.45, 0.01], camouflage: 0.84, camouflage_power: 0.2, power: 0.09, node: 0 };
+    let figures =
+        FigureSheet { mass: 1375.0, area: 6.0, volume: 4.0, asks: [0.0, 0.0, 0.15, 0.0, 0.0, 0.09], engine: 2.0 };
+    CombatSheet {
+        nodes,
+        armour: [0.8, 0.0],
+        guns: vec![gun],
+        shield: None,
+        repair: Some(repair),
+        radar: Some(radar),
+        stealth: Some(stealth),
+        figures,
+    }
 }
 
 /// 8 clans × `per_clan` armed battle units, interleaved on a lattice so every unit has

@@ -30,6 +30,11 @@ impl NdprRecord {
         Self { raw }
     }
 
+    /// Authoring: sets the density (`+0x08`).
+    pub fn set_density(&mut self, density: f32) {
+        put_word(&mut self.raw, 8, density.to_bits());
+    }
+
     /// `+0x00` flags (0 on most nodes, 1 scenery, 112 rounds, 0x20 / 0x40 running gear;
     /// measured, meaning not established).
     pub fn flags(&self) -> u32 {

@@ -299,18 +299,19 @@ fn a_mods_rules_file_replaces_the_projects_and_a_broken_one_fails_the_load() {
     assert!(source.contains("iron3d.rules.ron") && source.contains("mod:iron3d-rules-mod"), "{source}");
     assert_eq!(app.world().resource::<CombatRules>().0.class(BATTLE_UNIT).unwrap().radar, 175.0);
     assert_eq!(app.world().resource::<iron3d_strategy::StrategyRules>().ai.transports, 0);
-    // Every battle unit looks as far as the mod says; its body is the data's (a
-    // chassis's node 0 of 600), the enemy's at the difficulty's ratio of it.
+    // Every battle unit's body is the data's (a chassis's node 0 of 600), the enemy's at
+    // the difficulty's ratio of it, and it looks as far as its radar part, not the
+    // rules (the rules' radar is for objects whose data carries none).
     let ratio = app.world().resource::<iron3d_core::Difficulty>().ratio();
-    let mut q = app.world_mut().query::<(&UnitClass, &Owner, &Body, &Radar)>();
-    let battle: Vec<(i32, f32, f32)> = q
+    let mut q = app.world_mut().query::<(&UnitClass, &Owner, &Body, &Radar, &iron3d_combat::Sensor)>();
+    let battle: Vec<(i32, f32, f32, f32)> = q
         .iter(app.world())
         .filter(|(c, ..)| c.0 == BATTLE_UNIT)
-        .map(|(_, o, b, r)| (o.clan, b.nodes[0].max, r.range))
+        .map(|(_, o, b, r, s)| (o.clan, b.nodes[0].max, r.range, s.sheet.range))
         .collect();
     assert!(battle.iter().any(|b| b.0 == 1) && battle.iter().any(|b| b.0 == 2), "{battle:?}");
     let expected = |clan| if clan == 2 { 600.0 * ratio } else { 600.0 };
-    assert!(battle.iter().all(|&(clan, life, radar)| life == expected(clan) && radar == 175.0), "{battle:?}");
+    assert!(battle.iter().all(|&(clan, life, radar, part)| life == expected(clan) && radar == part), "{battle:?}");
     let Err(broken) = load(&modded.replace("engine_volume:", "engine_volum:")) else { panic!("loaded") };
     assert!(broken.message.contains("iron3d.rules.ron (layer mod:iron3d-rules-mod"), "{}", broken.message);
     let _ = std::fs::remove_dir_all(m);
@@ -355,6 +356,7 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
             );
         }
         assert!(shielded > 0, "the mission has bunkers or towers");
+        masses_follow_the_files(&mut app, game);
         let mut q = app.world_mut().query::<(&UnitClass, &Owner, &CombatSheet, &Guns)>();
         let units: Vec<(CombatSheet, Guns)> = q
             .iter(app.world())
@@ -379,6 +381,12 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         assert_eq!(gun.round.flags, 0);
         assert!(gun.magazine == -1 || gun.magazine == 400, "{}", gun.magazine);
         assert_eq!(guns.0[0].round_damage(), 45.0, "the player's own rounds, at ratio 1");
+        let radar = sheet.radar.expect("the turret's radar part");
+        assert_eq!((radar.sensitivity, radar.period_ms), ([0.05, 0.7, 25.0], 750.0));
+        assert!([400.0, 450.0, 500.0].contains(&radar.range), "a MK3 part's range: {}", radar.range);
+        let stealth = sheet.stealth.expect("the chassis's detection shield");
+        assert!(stealth.camouflage > 0.8 && stealth.cuts[0] >= 0.9, "a MK2: {stealth:?}");
+        assert!(sheet.figures.asks[2] > 0.0 && sheet.figures.asks[5] > 0.0 && sheet.figures.engine > 0.0);
     }
     // A copy whose cannon round carries 144 hit points.
     copy_tree(&root.join("assets/demo"), &copy);
@@ -405,6 +413,95 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         assert!(e.message.contains(part), "{part}: {}", e.message);
     }
     let _ = std::fs::remove_dir_all(copy);
+}
+
+/// A sheet of one node of 600 (and a second for its radar when it has one), `mass`,
+/// and a radar part of `range` or a small MK2 detection shield when asked.
+fn seeing_sheet(mass: f32, range: Option<f32>, stealth: bool) -> iron3d_core::CombatSheet {
+    let node = iron3d_core::NodeSheet { hit_points: 600.0, parent: None, vital: false };
+    let mut sheet = iron3d_core::CombatSheet { nodes: vec![node, node], armour: [1.0, 0.0], ..Default::default() };
+    sheet.figures.mass = mass;
+    sheet.radar =
+        range.map(|range| iron3d_core::RadarSheet { sensitivity: [0.05, 0.7, 25.0], range, period_ms: 750.0, node: 1 });
+    sheet.stealth = stealth.then_some(iron3d_core::StealthSheet {
+        cuts: [0.9, 0.45, 0.01],
+        camouflage: 0.84,
+        camouflage_power: 0.2,
+        power: 0.09,
+        node: 0,
+    });
+    sheet
+}
+
+/// A radar part (mass sensitivity 0.05, range 400) sees a 200 kg machine out to
+/// 400·√0.9 ≈ 379.5 and not beyond; a 2 000 kg one behind a small MK2 detection
+/// shield (10 % of its mass shows) as far, until it camouflages (1.6 %: out to ≈ 245),
+/// which the AI does once it lists a hostile, none within 150, and has targeted
+/// nothing for 10 s, and undoes when a hostile comes within 150; a radar whose node is
+/// destroyed lists nothing (openparkan `docs/25-sensors.md`).
+#[test]
+fn a_radar_lists_what_the_signatures_show_and_camouflage_hides_a_machine_until_a_hostile_is_near() {
+    use iron3d_combat::Stealth;
+    let mut app = headless_app();
+    iron3d_sim::testing::publish_map(app.world_mut(), 50, 10.0, flat, |_, _| false).unwrap();
+    enter_game(&mut app);
+    let mut relations = ClanRelations::uniform(vec![ClanType::NATURE, ClanType::PLAYER, ClanType::ENEMY], 1);
+    (relations.words[1][2], relations.words[2][1]) = (0, 0);
+    app.world_mut().insert_resource(relations);
+    let place = |app: &mut App, id: u32, clan: i32, at: [f32; 2], sheet: iron3d_core::CombatSheet| {
+        let e = robot(app, id, clan, at, 0.0);
+        app.world_mut().entity_mut(e).insert(sheet);
+        e
+    };
+    let a = place(&mut app, 1, 1, [60.0, 60.0], seeing_sheet(5000.0, Some(400.0), false));
+    let diagonal = 370.0 / std::f32::consts::SQRT_2;
+    place(&mut app, 2, 2, [60.0 + diagonal, 60.0 + diagonal], seeing_sheet(200.0, None, false));
+    place(&mut app, 3, 2, [445.0, 60.0], seeing_sheet(200.0, None, false));
+    let hider = place(&mut app, 4, 2, [60.0, 360.0], seeing_sheet(2000.0, Some(400.0), true));
+    let contacts = |app: &App, e: Entity| app.world().get::<Contacts>(e).unwrap().0.clone();
+    let camouflaged = |app: &App| app.world().get::<Stealth>(hider).unwrap().camouflaged;
+    run(&mut app, 13);
+    assert_eq!(contacts(&app, a), [2, 4], "370 away seen, 385 not; the shielded one at 300 seen");
+    assert_eq!(contacts(&app, hider), [1, 2], "friends are contacts too");
+    assert!(!camouflaged(&app), "not before 10 s without a target");
+    run(&mut app, 10_000 / 64 + 13);
+    assert!(camouflaged(&app), "a hostile listed, none within 150, 10 s quiet");
+    assert_eq!(contacts(&app, a), [2], "camouflaged, it drops off the radar at 300");
+    app.world_mut().get_mut::<SimTransform>(a).unwrap().position = [60.0, 250.0, 0.0];
+    run(&mut app, 13);
+    assert!(!camouflaged(&app), "a hostile within 150");
+    assert_eq!(contacts(&app, a), [2, 4], "seen again at 110");
+    app.world_mut().get_mut::<iron3d_combat::Body>(a).unwrap().nodes[1].life = 0.0;
+    run(&mut app, 13);
+    assert!(contacts(&app, a).is_empty(), "its radar's node destroyed");
+}
+
+/// The bare chassis's mass (the demo's transport) is its nodes' `.ndp` density × their
+/// level-0 slot volume, plus its armour's weight × their area, plus its parts' masses
+/// (openparkan `docs/28-chassis.md`, read), each taken here from the files themselves.
+fn masses_follow_the_files(app: &mut App, game: &std::path::Path) {
+    use iron3d_formats::helpers::{Ctld, Ndpr};
+    use iron3d_formats::model::msh::Msh;
+    let archive =
+        iron3d_vfs::Archive::open(&game.join("units.rlb"), "units.rlb", iron3d_formats::ReadOptions::compatible())
+            .unwrap();
+    let entry = |name: &str| archive.read(name).unwrap().to_vec();
+    let msh = Msh::parse(&entry("r_ch_01.msh"), iron3d_formats::ReadOptions::compatible()).unwrap();
+    let ndp = Ndpr::parse(&entry("r_ch_01.ndp")).unwrap();
+    let ctl = Ctld::parse(&entry("r_ch_01.ctl")).unwrap();
+    let slot = |n: usize| msh.nodes[n].slot(0, 0).map(|s| &msh.slots[usize::from(s)]);
+    let area: f32 = (0..ndp.records.len()).filter_map(|n| slot(n).map(|s| s.area)).sum();
+    let body: f32 = ndp.records.iter().enumerate().filter_map(|(n, r)| slot(n).map(|s| r.density() * s.volume)).sum();
+    let armour = ctl.items.iter().filter(|i| i.tag() == 27).map(|i| i.values()[0]).next_back().unwrap_or(0.0);
+    let parts: f32 = ctl.items.iter().map(|i| i.mass()).sum();
+    let expected = body + armour * area + parts;
+    let mut q = app.world_mut().query::<(&UnitClass, &iron3d_core::CombatSheet)>();
+    let haulers: Vec<f32> =
+        q.iter(app.world()).filter(|(c, _)| c.0 == 0x0100_2000).map(|(_, s)| s.figures.mass).collect();
+    assert!(!haulers.is_empty(), "the mission has transports");
+    for mass in haulers {
+        assert!((mass - expected).abs() <= 1e-3 * expected && body > 0.0 && parts > 0.0, "{mass} against {expected}");
+    }
 }
 
 fn copy_tree(from: &std::path::Path, to: &std::path::Path) {

@@ -85,6 +85,12 @@ impl ItemRecord {
         put_name(&mut self.fixed, EMITS_AT + 32, member);
     }
 
+    /// Authoring: the part's mass (kg, `+0x1C`) and power a second (`+0x20`).
+    pub fn set_figures(&mut self, mass: f32, power: f32) {
+        self.fixed[0x1C..0x20].copy_from_slice(&mass.to_bits().to_le_bytes());
+        self.fixed[0x20..0x24].copy_from_slice(&power.to_bits().to_le_bytes());
+    }
+
     /// The component's sixteen values (`+0x2C`; their meaning is the class's:
     /// openparkan `docs/13-control.md`, read and measured on all shipped files).
     pub fn values(&self) -> [f32; VALUES] {
@@ -131,11 +137,6 @@ impl ItemRecord {
     /// `+0x18` link index, −1 = none — *inferred*.
     pub fn link_index(&self) -> i32 {
         word(&self.fixed, 0x18) as i32
-    }
-
-    /// `+0x1C` mobility contribution — *inferred*.
-    pub fn mobility(&self) -> u32 {
-        word(&self.fixed, 0x1C)
     }
 
     /// `+0x2C` coefficient word ("fixed word 11") — *inferred* for tag 26, raw bits.
