@@ -122,10 +122,51 @@ fn no_crate_writes_another_crates_state_but_where_the_ownership_table_says() {
         }
     }
     eprintln!("cross-crate writers:\n  {}", writers.join("\n  "));
-    for known in
-        ["behavior writes combat's Radar", "control writes core's SimTransform", "net writes production's Production"]
-    {
+    for known in [
+        "behavior writes combat's Radar",
+        "control writes core's SimTransform",
+        "net writes production's ResearchBoard",
+    ] {
         assert!(writers.iter().any(|w| w.starts_with(known)), "the scan finds {known}: {writers:?}");
     }
     assert!(undocumented.is_empty(), "writers the ownership table does not name:\n  {}", undocumented.join("\n  "));
+}
+
+/// Schedule steps are named after the crate that runs in them (issue 42): a crate that
+/// puts systems into a step of a phase enum (`InputPhase::Combat`, ...) is the phase's
+/// own crate (`InputPhase` is `input`'s) or the crate the step is named after.
+#[test]
+fn every_phase_step_a_crate_runs_in_is_its_phases_or_named_after_it() {
+    let phases = [
+        ("InputPhase", "input"),
+        ("SuperAiPhase", "superai"),
+        ("ProductionPhase", "production"),
+        ("BehaviorPhase", "behavior"),
+        ("ControlPhase", "control"),
+        ("World3dPhase", "world3d"),
+    ];
+    let mut misnamed = BTreeSet::new();
+    let mut seen = 0;
+    for (name, files) in crates() {
+        if name == "core" {
+            continue;
+        }
+        for (path, text) in &files {
+            for (phase, own) in phases {
+                let call = format!(".in_set({phase}::");
+                for (at, _) in text.match_indices(&call) {
+                    let step: String = text[at + call.len()..].chars().take_while(|c| c.is_alphanumeric()).collect();
+                    seen += 1;
+                    if name != own && step.to_lowercase() != name {
+                        misnamed.insert(format!("{name} runs in {phase}::{step} ({})", path.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen > 10, "the scan finds the crates' steps ({seen})");
+    assert!(misnamed.is_empty(), "steps not named after the crate that runs in them:\n  {}", {
+        let lines: Vec<String> = misnamed.into_iter().collect();
+        lines.join("\n  ")
+    });
 }

@@ -9,8 +9,8 @@
 //! explosion adds 1. What radars see is written as the original's (openparkan
 //! `docs/25-sensors.md`, measured): a turret carries a radar part's sensitivities
 //! (0.05, 0.7, 25) at a MK3 part's range, a bunker or tower its own radar (0.5 each),
-//! a chassis a MK2 detection shield of its size and an engine; nodes weigh by their
-//! density and parts by their mass.
+//! a chassis a MK2 detection shield of its size, an engine and a battery; nodes weigh by
+//! their density and parts by their mass.
 
 use crate::catalogue::Role;
 use iron3d_formats::Result;
@@ -25,6 +25,7 @@ const ENGINE: u32 = 5;
 const RADAR: u32 = 8;
 const FIGHT_SHIELD: u32 = 9;
 const DETECT_SHIELD: u32 = 10;
+const BATTERY: u32 = 19;
 const REPAIR: u32 = 15;
 const DEFLECTOR: u32 = 21;
 const ARMOUR: u32 = 27;
@@ -122,9 +123,11 @@ fn part(class: u32, values: &[f32], mass: f32, power: f32) -> ItemRecord {
     item
 }
 
-/// What sees and hides: a turret's radar part (a MK3's range by the turret's size), a
-/// bunker's or tower's radar, a chassis's MK2 detection shield (mass, electronics and
-/// drive cuts, camouflage and its power) and engine.
+/// What sees, hides and powers: a turret's radar part (a MK3's range by the turret's
+/// size), a bunker's or tower's radar, a chassis's MK2 detection shield (mass,
+/// electronics and drive cuts, camouflage and its power), engine and battery (a fitted
+/// battery's capacity and output by size: 3 500 at 6, 10 000 at 13, 25 000 at 30 a
+/// second).
 fn senses(role: Role, stem: &str) -> Vec<ItemRecord> {
     use BuildCategory::*;
     let radar = |[mass, electronics, drive]: [f32; 3], range: f32, power: f32| {
@@ -139,13 +142,17 @@ fn senses(role: Role, stem: &str) -> Vec<ItemRecord> {
         (Role::Building(BunkerMedium), _) => vec![radar(bunker, 600.0, 0.01)],
         (Role::Building(BunkerLarge | TowerMedium | TowerLarge), _) => vec![radar(bunker, 750.0, 0.01)],
         (Role::Chassis, stem) => {
-            let (cuts, camouflage, power) = match stem {
-                "r_ch_01" => ([0.9, 0.45, 0.01], [0.84, 0.2], 0.09),
-                "r_ch_02" => ([0.9, 0.62, 0.01], [0.98, 0.3], 0.19),
-                _ => ([0.98, 0.982, 0.05], [0.948, 0.4], 0.28),
+            let (cuts, camouflage, power, battery) = match stem {
+                "r_ch_01" => ([0.9, 0.45, 0.01], [0.84, 0.2], 0.09, [3_500.0, 6.0]),
+                "r_ch_02" => ([0.9, 0.62, 0.01], [0.98, 0.3], 0.19, [10_000.0, 13.0]),
+                _ => ([0.98, 0.982, 0.05], [0.948, 0.4], 0.28, [25_000.0, 30.0]),
             };
             let values = [cuts[0], cuts[1], cuts[2], camouflage[0], camouflage[1]];
-            vec![part(DETECT_SHIELD, &values, 200.0, power), part(ENGINE, &[1.0], 500.0, 2.0)]
+            vec![
+                part(DETECT_SHIELD, &values, 200.0, power),
+                part(ENGINE, &[1.0], 500.0, 2.0),
+                part(BATTERY, &[battery[0]], 300.0, battery[1]),
+            ]
         }
         _ => Vec::new(),
     }

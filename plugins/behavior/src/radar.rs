@@ -4,7 +4,7 @@
 //! otherwise the radar keeps its target while it stays in sight and else picks the
 //! nearest object of a clan at war with its own ([`ClanRelations`]), ties broken by the
 //! lower `OriginalObjectId`. In sight, for an object whose data carries a radar, is
-//! what the radar detected ([`Contacts`]), less buildings, within 500 (the original's
+//! what the radar detected ([`RadarContacts`]), less buildings, within 500 (the original's
 //! radar module and target pickers, openparkan `docs/25-sensors.md`, read); for an
 //! object armed by the rules file it is everything within its radar range (the
 //! project's rule).
@@ -13,8 +13,8 @@ use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClanRelations, ClearWizardPath, Contacts, Health, ObjectTable, Order, OriginalObjectId, Owner, Radar, SimTransform,
-    SpatialGrid, UnitClass,
+    ClanRelations, ClearWizardPath, Health, ObjectTable, Order, OriginalObjectId, Owner, Radar, RadarContacts,
+    SimTransform, SpatialGrid, UnitClass,
 };
 
 /// Cell size of the radar's grid of targets (game units).
@@ -31,7 +31,7 @@ type Seer<'a> = (
     &'a SimTransform,
     &'a mut Radar,
     Option<&'a mut Navigator>,
-    Option<&'a Contacts>,
+    Option<Ref<'a, RadarContacts>>,
 );
 
 /// A possible target: id, clan, ground position and whether it is a building.
@@ -55,7 +55,7 @@ pub(crate) fn scan(
     let mut found = Vec::new();
     for (entity, id, owner, t, mut radar, nav, contacts) in &mut seers {
         let here = [t.position[0], t.position[1]];
-        radar.ordered = false;
+        let was_ordered = std::mem::take(&mut radar.ordered);
         if nav.as_ref().is_some_and(|n| n.order == Order::Migrate) {
             radar.target = None;
             continue;
@@ -78,7 +78,8 @@ pub(crate) fn scan(
         let nearest = |a: &&Mark, b: &&Mark| dist(here, a.2).total_cmp(&dist(here, b.2)).then(a.0.cmp(&b.0));
         if let Some(contacts) = contacts {
             let sees = |t: &Mark| hostile(t) && !t.3 && dist(here, t.2) <= PICK;
-            let listed = |k: u32| contacts.0.binary_search(&k).is_ok();
+            // A target picked from the list stays listed until the next scan rewrites it.
+            let listed = |k: u32| !(contacts.is_changed() || was_ordered) || contacts.0.binary_search(&k).is_ok();
             if radar.target.is_some_and(|k| listed(k) && index(k).is_some_and(|i| sees(&all[i]))) {
                 continue;
             }

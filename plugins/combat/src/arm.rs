@@ -8,13 +8,14 @@
 use crate::CombatRules;
 use crate::body::Body;
 use crate::guns::{GunState, Guns, STROKE_MS};
+use crate::power::Power;
 use crate::repair::Repair;
 use crate::sensors::{Sensor, Stealth};
 use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, CombatSheet, Contacts, Difficulty, GunSheet, Health, HitSheet, MissionClans, OriginalObjectId,
-    Owner, PropertyBag, Radar, RoundSheet, SimObject, UnitClass, Weapon, relation,
+    ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, OriginalObjectId, Owner,
+    PropertyBag, Radar, RadarContacts, RoundSheet, SimObject, UnitClass, Weapon, relation,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_rules::Combat;
@@ -175,12 +176,17 @@ pub(crate) fn arm(
         }
         if let Some(sheet) = sheet {
             if let Some(radar) = sheet.radar {
-                e.insert((Sensor::new(radar, id.0), Contacts::default()));
+                e.insert((Sensor::new(radar, id.0), RadarContacts::default()));
             } else if armed {
-                e.insert(Contacts::default());
+                e.insert(RadarContacts::default());
             }
             if let Some(stealth) = sheet.stealth {
                 e.insert(Stealth::new(stealth));
+            }
+            // A building's batteries are the distribution step's to refill (not yet):
+            // it runs at full power.
+            if !sheet.batteries.is_empty() && !is_building(class.0) {
+                e.insert(Power::new(sheet.batteries.clone(), id.0));
             }
         }
     }

@@ -9,6 +9,7 @@ use crate::ai_fire::{self, MOVING_BAR, SLOW, STILL_BAR};
 use crate::arm::is_building;
 use crate::body::{Body, Strike, armoured, falloff};
 use crate::guns::{GunState, Guns};
+use crate::power::Power;
 use crate::repair::Repair;
 use crate::shield::{Meeting, Shield, sector};
 use bevy_ecs::name::Name;
@@ -192,8 +193,15 @@ pub(crate) fn aim_and_fire(
     }
 }
 
-/// Shields recharge and repair systems mend, each object on its own.
-pub(crate) fn maintain(mut objects: Query<(&mut Body, &mut Health, Option<&mut Shield>, Option<&mut Repair>)>) {
+/// Shields recharge and repair systems mend, each object on its own; the guns of an
+/// object without batteries refill whole.
+pub(crate) fn maintain(
+    mut objects: Query<(&mut Body, &mut Health, Option<&mut Shield>, Option<&mut Repair>)>,
+    mut unpowered: Query<&mut Guns, Without<Power>>,
+) {
+    for mut guns in &mut unpowered {
+        guns.0.iter_mut().for_each(|g| g.refill(1.0));
+    }
     for (mut body, mut health, shield, repair) in &mut objects {
         if let Some(mut shield) = shield {
             shield.recharge(&body, TICK_SECONDS);

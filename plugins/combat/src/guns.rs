@@ -3,9 +3,9 @@
 //! the shot's energy in the capacitor (unless it has none); it starts a barrel stroke,
 //! the round leaves halfway through it, the capacitor pays and the magazine loses one,
 //! and the gun waits its interval after the stroke. A gun does not fire at a target
-//! beyond its round's range. The capacitor refills from the power tick; iron3d gives
-//! every gun full power (the project's rule until batteries and power channels exist),
-//! so it is whole again at the next tick, as the original's is at full power.
+//! beyond its round's range. The capacitor refills from its object's power tick by
+//! what it lacks × channel 4's level ([`crate::power`]); an object without batteries
+//! refills it whole every tick (the project's: full power).
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
@@ -94,10 +94,14 @@ impl GunState {
         }
     }
 
+    /// Refills the capacitor by what it lacks × `level` (its channel's).
+    pub fn refill(&mut self, level: f32) {
+        self.charge += self.lack() * level;
+    }
+
     /// Advances one tick; returns how many rounds leave in it.
     pub fn tick(&mut self) -> u16 {
         let dt = TICK_MS as f32;
-        self.charge = self.sheet.capacitor;
         self.wait_ms -= dt;
         self.ai_wait_ms = (self.ai_wait_ms - dt).max(0.0);
         match self.release_ms.map(|r| r - dt) {

@@ -3,13 +3,15 @@
 //! comes from the rules file (`assets/rules/iron3d.rules.ron`, section `combat`).
 //!
 //! * **Arming** (when the game starts, `MissionStart::Objects`, then in
-//!   `InputPhase::Arming` for objects that join later): an object with a Unit DAT class
+//!   `InputPhase::Combat` for objects that join later): an object with a Unit DAT class
 //!   gets its [`Body`] of nodes (from its [`iron3d_core::CombatSheet`], or one node of
 //!   its class's hit points), its [`Guns`], and, armed, a turret ([`iron3d_core::Weapon`])
 //!   and a [`iron3d_core::Radar`]; its [`Sensor`] and [`Stealth`] when its data carries a
-//!   radar and a detection shield. Behavior keeps the radar's target.
-//! * **Armament** (`ControlPhase::Armament`, after every object moved): radars whose scan
-//!   is due write what they detect by signature into [`iron3d_core::Contacts`] (which
+//!   radar and a detection shield, and a machine its [`Power`] when its data carries
+//!   batteries. Behavior keeps the radar's target.
+//! * **Armament** (`ControlPhase::Combat`, after every object moved): power ticks serve
+//!   the parts by channel from the batteries; radars whose scan
+//!   is due write what they detect by signature into [`iron3d_core::RadarContacts`] (which
 //!   Behavior picks targets from) and the AI puts camouflage on or off; turrets turn
 //!   toward their target; guns stroke, release rounds and wait their interval; rounds
 //!   fly their range (homing: the project's) and hit; hits are applied in (target,
@@ -23,6 +25,7 @@ mod arm;
 mod body;
 mod fire;
 mod guns;
+mod power;
 mod repair;
 mod sensors;
 mod shield;
@@ -31,6 +34,7 @@ pub use ai_fire::{distance_score, next_wait_ms};
 pub use body::{Body, NodeLife, Strike, armoured, falloff};
 pub use fire::AIM_TOLERANCE;
 pub use guns::{GunState, Guns, STROKE_MS};
+pub use power::{POWER_TICK_MS, Power};
 pub use repair::Repair;
 pub use sensors::{Draws, Sensor, Stealth, detects, signature};
 pub use shield::{Meeting, Shield, sector};
@@ -39,8 +43,8 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, Contacts, ControlPhase, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase,
-    MissionStart, OriginalObjectId, Projectile, Radar, ShotCounter, SimObject, StateApp, Weapon,
+    AppState, ControlPhase, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase, MissionStart,
+    OriginalObjectId, Projectile, Radar, RadarContacts, ShotCounter, SimObject, StateApp, Weapon,
 };
 use iron3d_rules::Combat;
 
@@ -75,16 +79,21 @@ impl Plugin for CombatPlugin {
             .register_type::<Guns>()
             .register_type::<Shield>()
             .register_type::<Repair>()
+            .register_type::<Power>()
             .register_type::<Sensor>()
             .register_type::<Stealth>()
-            .register_type::<Contacts>()
+            .register_type::<RadarContacts>()
             .save_component::<Body>("combat.body", Hashing::By("combat"))
             .save_component::<Guns>("combat.guns", Hashing::By("combat"))
             .save_component::<Shield>("combat.shield", Hashing::By("combat"))
             .save_component::<Repair>("combat.repair", Hashing::By("combat"))
+            .save_component::<Power>("combat.power", Hashing::By("combat"))
             .save_component::<Sensor>("combat.sensor", Hashing::By("combat"))
             .save_component::<Stealth>("combat.stealth", Hashing::By("combat"))
-            .save_component::<Contacts>("combat.contacts", Hashing::By("combat"))
+            .save_component::<RadarContacts>(
+                "combat.contacts",
+                Hashing::Not("each scan's function of the hashed state"),
+            )
             .save_component::<Health>("combat.health", Hashing::Not("the sum of the body's nodes"))
             .save_component::<Weapon>("combat.weapon", Hashing::By("combat"))
             .save_component::<Radar>("combat.radar", Hashing::By("combat"))
@@ -94,12 +103,20 @@ impl Plugin for CombatPlugin {
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .add_systems(OnEnter(AppState::InGame), (arm::relations, arm::arm).chain().in_set(MissionStart::Objects))
             .add_systems(OnExit(AppState::InGame), fire::reset)
-            .add_systems(FixedUpdate, arm::arm.in_set(InputPhase::Arming))
+            .add_systems(FixedUpdate, arm::arm.in_set(InputPhase::Combat))
             .add_systems(
                 FixedUpdate,
-                (fire::maintain, sensors::scan, sensors::camouflage, fire::aim_and_fire, fire::fly, fire::apply_hits)
+                (
+                    power::tick,
+                    fire::maintain,
+                    sensors::scan,
+                    sensors::camouflage,
+                    fire::aim_and_fire,
+                    fire::fly,
+                    fire::apply_hits,
+                )
                     .chain()
-                    .in_set(ControlPhase::Armament),
+                    .in_set(ControlPhase::Combat),
             );
     }
 }
@@ -111,7 +128,7 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut commands: Commands) {
 }
 
 /// Combat's hasher: which of its parts each object has, its nodes' life, last hit,
-/// guns, turret, radar target, scans, contacts and camouflage, in `OriginalObjectId`
+/// guns, turret, radar target, scans and camouflage, in `OriginalObjectId`
 /// order, then projectiles in shot order.
 fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
     // Its own sparse queries, sorted: most objects of a large world carry none of these.
@@ -125,7 +142,7 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
     ids::<Or<(With<Body>, With<Guns>, With<Weapon>, With<Radar>, With<LastHit>)>>(world, &mut rows);
     ids::<With<Shield>>(world, &mut rows);
     ids::<With<Repair>>(world, &mut rows);
-    ids::<Or<(With<Sensor>, With<Stealth>, With<Contacts>)>>(world, &mut rows);
+    ids::<Or<(With<Sensor>, With<Stealth>, With<Power>)>>(world, &mut rows);
     rows.sort_unstable();
     rows.dedup();
     for (id, entity) in rows {
@@ -133,7 +150,7 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
         let (repair, weapon) = (world.get::<Repair>(entity), world.get::<Weapon>(entity));
         let (radar, last) = (world.get::<Radar>(entity), world.get::<LastHit>(entity));
         let (sensor, stealth) = (world.get::<Sensor>(entity), world.get::<Stealth>(entity));
-        let contacts = world.get::<Contacts>(entity);
+        let power = world.get::<Power>(entity);
         let present = [
             body.is_some(),
             guns.is_some(),
@@ -144,7 +161,7 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
             last.is_some(),
             sensor.is_some(),
             stealth.is_some(),
-            contacts.is_some(),
+            power.is_some(),
         ];
         h.word(id);
         h.word(present.iter().enumerate().fold(0, |m, (k, p)| m | u32::from(*p) << k));
@@ -163,6 +180,7 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
         }
         if let Some(shield) = shield {
             h.floats(&shield.sectors);
+            h.word(shield.level.to_bits());
         }
         if let Some(repair) = repair {
             h.word(u32::from(repair.on));
@@ -185,9 +203,10 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
             h.word(u32::from(s.camouflaged));
             h.word(s.targeted_ms);
         }
-        if let Some(c) = contacts {
-            h.wide(c.0.len() as u64);
-            c.0.iter().for_each(|&id| h.word(id));
+        if let Some(p) = power {
+            h.word(p.charge.to_bits());
+            h.word(p.next_ms);
+            h.floats(&p.levels);
         }
     }
     let mut shots: Vec<&Projectile> =

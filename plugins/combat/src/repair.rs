@@ -3,7 +3,7 @@
 //! index order, each filled before the next; a unit's destroyed nodes stay destroyed, a
 //! building's come back. It starts switched off; the AI switches it on when the object's
 //! life falls below half (a building's below 0.9), and off only when it is above
-//! `Decision_RepairOff` (1, so never) or its battery runs low (no batteries yet: never).
+//! `Decision_RepairOff` (1, so never) or its battery runs low (not yet read: never).
 
 use crate::body::Body;
 use bevy_ecs::prelude::*;

@@ -7,10 +7,11 @@
 //! the power it asks a second on channels 0, 2 and 5, and its volume × the power on
 //! channels 0, 3 and 4, each cut by its detection shield and cut again while
 //! camouflaged. The AI wears camouflage while it has hostile contacts, none within
-//! 150 across the ground, and has handed its turret no target for 10 s.
+//! 150 across the ground (measured at the scan that listed them), and has handed its
+//! turret no target for 10 s.
 //!
-//! The project's parts: every power level is 1 (batteries and power channels are to
-//! come), so a camouflage never switches itself off for want of power; a radar's first
+//! A radar's sensitivities and a detection shield's cuts go by their channel's power
+//! level ([`crate::power`]; 1 on an object without batteries). The project's parts: a radar's first
 //! scan falls at its object's id modulo its period, spreading the scans; a target whose
 //! data carries no figures (an object armed by the rules file) is seen whenever it is
 //! in range; the engagement check runs every tick, and starting a task does not yet
@@ -18,19 +19,18 @@
 
 use crate::body::Body;
 use crate::guns::Guns;
+use crate::power::Power;
 use crate::repair::Repair;
 use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClanRelations, CombatSheet, Contacts, GameClock, Kinematics, MotionLimits, ObjectTable, OriginalObjectId, Owner,
-    Radar, RadarSheet, SimTransform, SpatialGrid, StealthSheet, TICK_MS, UnitClass,
+    ClanRelations, CombatSheet, GameClock, Kinematics, MotionLimits, OriginalObjectId, Owner, Radar, RadarContacts,
+    RadarSheet, SimTransform, SpatialGrid, StealthSheet, TICK_MS, UnitClass,
 };
 
-/// The length of a power tick (s; `Control.dll:0x1000c756`, read): what a gun's
-/// capacitor lacks is asked over one.
-const POWER_TICK: f32 = 0.25;
+/// The length of a power tick (s): what a gun's capacitor lacks is asked over one.
+const POWER_TICK: f32 = crate::power::POWER_TICK_MS as f32 / 1000.0;
 /// No hostile contact may be closer than this across the ground for the AI to
 /// camouflage (read).
 const CAMOUFLAGE_CLEAR: f32 = 150.0;
@@ -47,13 +47,16 @@ pub struct Sensor {
     pub sheet: RadarSheet,
     /// Queue time of its next scan (ms).
     pub next_ms: u32,
+    /// How far across the ground the nearest hostile contact of its last scan was
+    /// (`None`: it listed none).
+    pub hostile: Option<f32>,
 }
 
 impl Sensor {
     /// A radar of `sheet` on the object `id`, its first scan spread by the id.
     pub fn new(sheet: RadarSheet, id: u32) -> Self {
         let period = sheet.period_ms.max(TICK_MS as f32) as u32;
-        Self { sheet, next_ms: id % period }
+        Self { sheet, next_ms: id % period, hostile: None }
     }
 }
 
@@ -75,8 +78,9 @@ impl Stealth {
         Self { sheet, camouflaged: false, targeted_ms: 0 }
     }
 
-    /// What it leaves of each signature: `max(0, 1 − cut × condition × level)`, times
-    /// `max(0, 1 − camouflage)` while camouflaged (level 1).
+    /// What it leaves of each signature at `condition` (its node's condition × its
+    /// channel's level): `max(0, 1 − cut × condition)`, times `max(0, 1 − camouflage)`
+    /// while camouflaged.
     pub fn passes(&self, condition: f32) -> [f32; 3] {
         let camouflage = if self.camouflaged { (1.0 - self.sheet.camouflage).max(0.0) } else { 1.0 };
         self.sheet.cuts.map(|cut| (1.0 - cut * condition).max(0.0) * camouflage)
@@ -86,12 +90,15 @@ impl Stealth {
 /// Whether a radar of `sheet` at `condition` sees, `d` away, a target of `signature`
 /// (level 1): within range and some signature's product at least 1.
 pub fn detects(sheet: &RadarSheet, condition: f32, signature: [f32; 3], d: f32) -> bool {
-    let r = sheet.range;
-    if d >= r || r <= 0.0 {
-        return false;
-    }
-    let near = 1.0 - d * d / (r * r);
-    sheet.sensitivity.iter().zip(signature).any(|(s, g)| s * condition * g * near >= 1.0)
+    sees(sheet.sensitivity.map(|s| s * condition), signature, d * d, sheet.range)
+}
+
+/// The detection test with the sensitivities already times the radar's condition, on
+/// the squared distance `d2` and the range `r`.
+fn sees(reach: [f32; 3], signature: [f32; 3], d2: f32, r: f32) -> bool {
+    let near = if r > 0.0 { 1.0 - d2 / (r * r) } else { 0.0 };
+    let best = (reach[0] * signature[0]).max(reach[1] * signature[1]).max(reach[2] * signature[2]);
+    near > 0.0 && best * near >= 1.0
 }
 
 /// What a target's live state adds to its asks a second: channel 0 (repairing), 3
@@ -119,7 +126,7 @@ pub fn signature(sheet: &CombatSheet, draws: Draws) -> [f32; 3] {
 }
 
 type Target<'a> = (
-    &'a OriginalObjectId,
+    (&'a OriginalObjectId, Option<&'a Owner>, Option<&'a Power>),
     &'a SimTransform,
     Option<&'a CombatSheet>,
     Option<&'a Body>,
@@ -127,112 +134,153 @@ type Target<'a> = (
     (Option<&'a Shield>, Option<&'a Repair>, Option<&'a Stealth>),
 );
 
-/// A target's signatures after its shield; `None` when its data carries no figures.
-fn seen_signature(target: &Target<'_>) -> Option<[f32; 3]> {
-    let (_, _, sheet, body, (kinematics, limits, guns), (shield, repair, stealth)) = *target;
-    let sheet = sheet?;
-    let top = limits.and_then(|m| m.top_speed.map(|s| s * m.speed_scale)).filter(|s| *s > 0.0);
-    let engine = match (kinematics, top) {
-        (Some(k), Some(top)) => sheet.figures.engine * (k.speed.abs() / top).min(1.0),
-        _ => 0.0,
-    };
-    let draws = Draws {
-        misc: repair.zip(body).map_or(0.0, |(r, b)| r.draw(b)),
-        engine,
-        guns: guns.map_or(0.0, |g| g.0.iter().map(|g| g.lack()).sum::<f32>() / POWER_TICK),
-        shields: shield.zip(body).map_or(0.0, |(s, b)| s.draw(b))
-            + stealth.filter(|s| s.camouflaged).map_or(0.0, |s| s.sheet.camouflage_power),
-    };
-    let raw = signature(sheet, draws);
-    let passes = match (stealth, body) {
-        (Some(s), Some(b)) => s.passes(b.condition(s.sheet.node)),
-        (Some(s), None) => s.passes(1.0),
-        _ => [1.0; 3],
-    };
-    Some([raw[0] * passes[0], raw[1] * passes[1], raw[2] * passes[2]])
+/// An object's live parts, what their draws follow.
+pub(crate) struct Live<'a> {
+    pub body: Option<&'a Body>,
+    pub kinematics: Option<&'a Kinematics>,
+    pub limits: Option<&'a MotionLimits>,
+    pub guns: Option<&'a Guns>,
+    pub shield: Option<&'a Shield>,
+    pub repair: Option<&'a Repair>,
+    pub stealth: Option<&'a Stealth>,
 }
 
-fn distance(a: &SimTransform, b: &SimTransform) -> f32 {
-    let d = [a.position[0] - b.position[0], a.position[1] - b.position[1], a.position[2] - b.position[2]];
-    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+impl Live<'_> {
+    /// What the parts ask a second beyond their power figures: the engine its power
+    /// × speed ÷ top speed, guns their capacitors' lack over one power tick, a shield
+    /// value 2 × its recharge, a repair system value 1 × its mending, camouflage value 4.
+    pub(crate) fn draws(&self, sheet: &CombatSheet) -> Draws {
+        let top = self.limits.and_then(|m| m.top_speed.map(|s| s * m.speed_scale)).filter(|s| *s > 0.0);
+        let engine = match (self.kinematics, top) {
+            (Some(k), Some(top)) => sheet.figures.engine * (k.speed.abs() / top).min(1.0),
+            _ => 0.0,
+        };
+        Draws {
+            misc: self.repair.zip(self.body).map_or(0.0, |(r, b)| r.draw(b)),
+            engine,
+            guns: self.guns.map_or(0.0, |g| g.0.iter().map(|g| g.lack()).sum::<f32>() / POWER_TICK),
+            shields: self.shield.zip(self.body).map_or(0.0, |(s, b)| s.draw(b))
+                + self.stealth.filter(|s| s.camouflaged).map_or(0.0, |s| s.sheet.camouflage_power),
+        }
+    }
 }
 
-/// Runs every radar whose scan is due, in `OriginalObjectId` order, and writes what it
-/// sees into its object's [`Contacts`].
+/// A target's signatures after its shield; infinite when its data carries no figures
+/// (seen whenever it is in range).
+fn seen_signature(target: &Target<'_>) -> [f32; 3] {
+    let ((_, _, power), _, sheet, body, (kinematics, limits, guns), (shield, repair, stealth)) = *target;
+    let Some(sheet) = sheet else { return [f32::INFINITY; 3] };
+    let live = Live { body, kinematics, limits, guns, shield, repair, stealth };
+    let raw = signature(sheet, live.draws(sheet));
+    let level = power.map_or(1.0, |p| p.levels[5]);
+    let passes = match stealth {
+        Some(s) => s.passes(body.map_or(1.0, |b| b.condition(s.sheet.node)) * level),
+        None => [1.0; 3],
+    };
+    [raw[0] * passes[0], raw[1] * passes[1], raw[2] * passes[2]]
+}
+
+/// What a scan needs of a target, packed.
+struct Blip {
+    id: u32,
+    clan: Option<i32>,
+    position: [f32; 3],
+    signature: [f32; 3],
+}
+
+type Scanner<'a> = (
+    (&'a OriginalObjectId, Option<&'a Owner>, Option<&'a Power>),
+    &'a SimTransform,
+    &'a Body,
+    &'a mut Sensor,
+    &'a mut RadarContacts,
+);
+
+/// Runs every radar whose scan is due, in `OriginalObjectId` order, writes what it sees
+/// into its object's [`RadarContacts`] and notes how near the nearest hostile one is.
 pub(crate) fn scan(
     clock: Res<GameClock>,
+    relations: Res<ClanRelations>,
     targets: Query<Target, With<iron3d_core::Health>>,
-    mut radars: Query<(&OriginalObjectId, &SimTransform, &Body, &mut Sensor, &mut Contacts)>,
+    mut radars: Query<Scanner>,
 ) {
     let mut due: Vec<_> = radars.iter_mut().filter(|r| clock.reached(r.3.next_ms)).collect();
     if due.is_empty() {
         return;
     }
-    due.sort_unstable_by_key(|r| *r.0);
-    let mut all: Vec<Target> = targets.iter().collect();
-    all.sort_unstable_by_key(|t| *t.0);
-    let boxes: Vec<[[f32; 2]; 2]> = all.iter().map(|t| [[t.1.position[0], t.1.position[1]]; 2]).collect();
+    due.sort_unstable_by_key(|r| *r.0.0);
+    let mut all: Vec<Blip> = targets
+        .iter()
+        .map(|t| Blip {
+            id: t.0.0.0,
+            clan: t.0.1.map(|o| o.clan),
+            position: t.1.position,
+            signature: seen_signature(&t),
+        })
+        .collect();
+    all.sort_unstable_by_key(|t| t.id);
+    let boxes: Vec<[[f32; 2]; 2]> = all.iter().map(|t| [[t.position[0], t.position[1]]; 2]).collect();
     let grid = SpatialGrid::build(&boxes, CELL);
-    let mut signatures: Vec<Option<Option<[f32; 3]>>> = vec![None; all.len()];
+    // What a scan detected, one bit per target, read out in id order.
+    let mut marks = vec![0u64; all.len().div_ceil(64)];
     let mut found = Vec::new();
-    for (id, at, body, mut sensor, mut contacts) in due {
+    for ((id, owner, power), at, body, mut sensor, mut contacts) in due {
         let period = sensor.sheet.period_ms.max(TICK_MS as f32) as u32;
         sensor.next_ms = clock.time_ms.wrapping_add(period);
         contacts.0.clear();
-        let condition = body.condition(sensor.sheet.node);
-        if condition <= 0.0 {
-            continue;
-        }
+        // Sensitivities go by the node's condition and channel 2's level.
+        let condition = body.condition(sensor.sheet.node) * power.map_or(1.0, |p| p.levels[2]);
         let r = sensor.sheet.range;
-        let here = [at.position[0], at.position[1]];
-        found.clear();
-        grid.query([here[0] - r, here[1] - r], [here[0] + r, here[1] + r], &mut found);
-        found.sort_unstable();
-        for &i in &found {
-            let i = i as usize;
-            let target = &all[i];
-            if target.0 == id {
-                continue;
+        let mut nearest = f32::INFINITY;
+        if condition > 0.0 && r > 0.0 {
+            let reach = sensor.sheet.sensitivity.map(|s| s * condition);
+            let p = at.position;
+            found.clear();
+            grid.query([p[0] - r, p[1] - r], [p[0] + r, p[1] + r], &mut found);
+            let (mut first, mut last) = (usize::MAX, 0);
+            for &i in &found {
+                let (i, t) = (i as usize, &all[i as usize]);
+                let d = [t.position[0] - p[0], t.position[1] - p[1], t.position[2] - p[2]];
+                if t.id == id.0 || !sees(reach, t.signature, d[0] * d[0] + d[1] * d[1] + d[2] * d[2], r) {
+                    continue;
+                }
+                marks[i / 64] |= 1 << (i % 64);
+                (first, last) = (first.min(i / 64), last.max(i / 64));
+                if owner.zip(t.clan).is_some_and(|(o, c)| relations.hostile(o.clan, c)) {
+                    nearest = nearest.min(d[0] * d[0] + d[1] * d[1]);
+                }
             }
-            let d = distance(at, target.1);
-            let seen = match *signatures[i].get_or_insert_with(|| seen_signature(target)) {
-                Some(g) => detects(&sensor.sheet, condition, g, d),
-                None => d < r,
-            };
-            if seen {
-                contacts.0.push(target.0.0);
+            for w in first..=last {
+                let mut bits = std::mem::take(&mut marks[w]);
+                while bits != 0 {
+                    contacts.0.push(all[w * 64 + bits.trailing_zeros() as usize].id);
+                    bits &= bits - 1;
+                }
             }
         }
+        sensor.hostile = nearest.is_finite().then(|| nearest.sqrt());
     }
 }
 
-/// The AI's engagement check for camouflage: on while its object has hostile
-/// contacts, none within 150 across the ground, and its turret was handed no target
-/// for 10 s; off otherwise. A building never wears it, nor a neutral clan's machine
-/// (no clan is hostile to it).
+/// The AI's engagement check for camouflage: on while its object's last scan listed
+/// a hostile, none within 150 across the ground, and its turret was handed no target
+/// for 10 s; off otherwise, and off while its channel's level × (its power + value 4)
+/// is under its power. A building never wears it, nor a neutral clan's machine (no
+/// clan is hostile to it).
 pub(crate) fn camouflage(
     clock: Res<GameClock>,
-    relations: Res<ClanRelations>,
-    table: Res<ObjectTable>,
-    places: Query<(&Owner, &SimTransform)>,
-    mut wearers: Query<(&Owner, &SimTransform, &Contacts, &UnitClass, Option<&Radar>, &mut Stealth)>,
+    mut wearers: Query<(&Sensor, &UnitClass, Option<&Radar>, Option<&Power>, &mut Stealth)>,
 ) {
-    for (owner, at, contacts, class, radar, mut stealth) in &mut wearers {
+    for (sensor, class, radar, power, mut stealth) in &mut wearers {
         if radar.is_some_and(|r| r.target.is_some()) {
             stealth.targeted_ms = clock.time_ms;
         }
-        let here = [at.position[0], at.position[1]];
-        let mut hostile = contacts
-            .0
-            .iter()
-            .filter_map(|&c| places.get(table.entity_of(c)?).ok())
-            .filter(|(o, _)| relations.hostile(owner.clan, o.clan))
-            .map(|(_, t)| dist(here, [t.position[0], t.position[1]]))
-            .peekable();
-        let listed = hostile.peek().is_some();
-        let clear = hostile.all(|d| d > CAMOUFLAGE_CLEAR);
         let quiet = clock.time_ms.wrapping_sub(stealth.targeted_ms) >= CAMOUFLAGE_QUIET_MS;
-        let wear = listed && clear && quiet && stealth.sheet.camouflage > 0.0 && !crate::arm::is_building(class.0);
+        let clear = sensor.hostile.is_some_and(|d| d > CAMOUFLAGE_CLEAR);
+        // It switches itself off when its channel's level no longer covers its plain draw.
+        let (own, extra) = (stealth.sheet.power, stealth.sheet.camouflage_power);
+        let powered = power.is_none_or(|p| p.levels[5] * (own + extra) >= own);
+        let wear = clear && quiet && powered && stealth.sheet.camouflage > 0.0 && !crate::arm::is_building(class.0);
         if stealth.camouflaged != wear {
             stealth.camouflaged = wear;
         }

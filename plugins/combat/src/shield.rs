@@ -1,9 +1,10 @@
 //! Shields (openparkan `docs/26-damage.md`, read and measured): a bubble of six sectors
 //! round an object that carries a fight shield and a deflector, the deflector's node
 //! alive. A hit from outside meets the sector it comes from; the sector's strength is
-//! its coefficient × the deflector's condition × its points (× the power level: full,
-//! until batteries exist); what it stops costs the sector the stopped damage ÷ (its
-//! coefficient × the condition). Points recharge in proportion to each sector's lack.
+//! its coefficient × the deflector's condition × the power level × its points; what it
+//! stops costs the sector the stopped damage ÷ (its coefficient × the condition).
+//! Points recharge, by the shield node's condition and the level, in proportion to each
+//! sector's lack.
 
 use crate::body::Body;
 use bevy_ecs::prelude::*;
@@ -20,6 +21,8 @@ pub struct Shield {
     pub max: f32,
     /// Points held, by sector: 0 front, 1 back, 2 left, 3 right, 4 top, 5 bottom.
     pub sectors: [f32; 6],
+    /// Its power channel's level at the object's last power tick (1 without batteries).
+    pub level: f32,
 }
 
 /// The sector a hit coming from `offset` (from the bubble's centre, in the object's
@@ -53,7 +56,7 @@ impl Shield {
     /// A full bubble of `sheet`, its sectors `ratio` times the data's.
     pub fn new(sheet: ShieldSheet, ratio: f32) -> Self {
         let max = sheet.points * ratio;
-        Self { sheet, max, sectors: [max; 6] }
+        Self { sheet, max, sectors: [max; 6], level: 1.0 }
     }
 
     /// Whether the bubble stands: the shield's and the deflector's nodes alive.
@@ -67,9 +70,10 @@ impl Shield {
         body.condition(self.sheet.deflector_node)
     }
 
-    /// Sector `s`'s strength now.
+    /// Sector `s`'s strength now: its coefficient × the deflector's condition × the
+    /// power level × its points.
     pub fn strength(&self, body: &Body, s: usize) -> f32 {
-        self.sheet.coefficients[s] * self.condition(body) * self.sectors[s]
+        self.sheet.coefficients[s] * self.condition(body) * self.level * self.sectors[s]
     }
 
     /// A round of `life` meets sector `s`: with more life than the sector's strength it
@@ -103,7 +107,7 @@ impl Shield {
         if lack <= 0.0 {
             return;
         }
-        let points = (self.sheet.recharge * body.condition(self.sheet.node) * dt).min(lack);
+        let points = (self.sheet.recharge * body.condition(self.sheet.node) * self.level * dt).min(lack);
         for s in &mut self.sectors {
             *s = (*s + points * (self.max - *s) / lack).min(self.max);
         }

@@ -76,6 +76,7 @@ fn gun(magazine: i32, interval_ms: f32, volley: bool) -> GunSheet {
 fn fire_for(gun: &mut GunState, ms: u32) -> u32 {
     let mut rounds = 0;
     for _ in 0..ms / TICK_MS {
+        gun.refill(1.0);
         let mut now = gun.tick();
         if now == 0 && gun.ready() {
             now = gun.trigger();
@@ -314,4 +315,30 @@ fn a_detection_shield_cuts_each_signature_by_its_condition_and_camouflage_cuts_a
     assert!(close(stealth.passes(1.0), [0.016, 0.088, 0.1584]), "{:?}", stealth.passes(1.0));
     let over = iron3d_core::StealthSheet { cuts: [2.0; 3], camouflage: 1.5, ..sheet };
     assert_eq!(Stealth { sheet: over, ..stealth }.passes(1.0), [0.0; 3], "never below 0");
+}
+
+/// A power tick serves channel 3, then 0, then 2 and 5 at one level, then 4, each at
+/// `min(1, left ÷ want)`, from what the batteries give (`min(output × charge ×
+/// condition × dt, capacity × charge × condition)`), and drains them by what was used
+/// (openparkan `docs/23-economy.md`).
+#[test]
+fn a_power_tick_serves_the_channels_in_order_and_drains_the_batteries() {
+    let battery = iron3d_core::BatterySheet { capacity: 100.0, output: 40.0, node: 0 };
+    let mut power = Power::new(vec![battery], 0);
+    // 40 × 0.25 = 10 to give: the engine's 4, repair's 3, radar 1 and shield 2 (3 in
+    // all), then the guns' 6 get what is left, 0.
+    let used = power.serve([3.0, 0.0, 1.0, 4.0, 6.0, 2.0], 0.25, |_| 1.0);
+    assert_eq!((used, power.levels), (10.0, [1.0, 1.0, 1.0, 1.0, 0.0, 1.0]));
+    assert_eq!(power.charge, 0.9, "10 of 100 used");
+    // Half charged and at half condition the battery gives 40 × 0.5 × 0.5 × 0.25 = 2.5:
+    // the engine's 4 get 62.5 %, nothing else anything.
+    power.charge = 0.5;
+    power.serve([3.0, 0.0, 1.0, 4.0, 6.0, 2.0], 0.25, |_| 0.5);
+    assert_eq!(power.levels, [0.0, 1.0, 0.0, 0.625, 0.0, 0.0]);
+    // A channel that wants nothing keeps its level; a small store gives what it holds.
+    power.levels = [1.0; 6];
+    power.charge = 0.01;
+    power.serve([0.0, 0.0, 0.0, 0.0, 8.0, 0.0], 10.0, |_| 1.0);
+    assert_eq!(power.levels, [1.0, 1.0, 1.0, 1.0, 0.125, 1.0], "1 of the store's 100 × 0.01 for 8");
+    assert_eq!(power.charge, 0.0);
 }

@@ -323,6 +323,38 @@ pub struct ResearchBoard {
     pub clans: std::collections::BTreeMap<i32, (Vec<u32>, bool)>,
 }
 
+/// A robot being built, as the interface shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Reflect)]
+pub struct JobView {
+    /// The scheme built (its name).
+    pub scheme: String,
+    /// Milliseconds worked.
+    pub elapsed_ms: u32,
+    /// Milliseconds it takes.
+    pub total_ms: u32,
+}
+
+/// A production building's queue, as the interface shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Reflect)]
+pub struct QueueView {
+    /// Schemes waiting (their names), first next.
+    pub waiting: Vec<String>,
+    /// The robot being built.
+    pub active: Option<JobView>,
+}
+
+/// What production publishes for the interface when a mission starts and after every
+/// tick (a joined game lays the host's over it): every production building's queue and
+/// the names of each clan's research nodes in tree order.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource)]
+pub struct ProductionBoard {
+    /// Production building (`OriginalObjectId`) → its queue.
+    pub producers: std::collections::BTreeMap<u32, QueueView>,
+    /// Clan → its research nodes' names.
+    pub research: std::collections::BTreeMap<i32, Vec<String>>,
+}
+
 /// Each clan's economy as the economy publishes it after every tick (read by the
 /// interface): clan index → its [`ClanEconomy`].
 #[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]

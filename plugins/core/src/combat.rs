@@ -71,7 +71,7 @@ pub struct Radar {
 /// everything within its [`Radar`]'s range.
 #[derive(Component, Debug, Clone, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
-pub struct Contacts(pub Vec<u32>);
+pub struct RadarContacts(pub Vec<u32>);
 
 /// A shell in flight (not a World3D object; ordered by its sequence number).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]

@@ -32,12 +32,12 @@ mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
 pub use clans::{
-    BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, MindBoard, MineralLode, MineralLodes,
-    MissionClans, MissionOutcome, Outcome, Pasture, ProductionPart, ProductionParts, ResearchBoard, RunScriptEvent,
-    SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
+    BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode, MineralLodes,
+    MissionClans, MissionOutcome, Outcome, Pasture, ProductionBoard, ProductionPart, ProductionParts, QueueView,
+    ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
-pub use combat::{ClanRelations, Contacts, Health, LastHit, Projectile, Radar, ShotCounter, Weapon, relation};
+pub use combat::{ClanRelations, Health, LastHit, Projectile, Radar, RadarContacts, ShotCounter, Weapon, relation};
 pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
 pub use goals::{EnemyOutVictory, MissionGoals, Objective, ObjectiveChange};
 pub use grid::SpatialGrid;
@@ -54,8 +54,8 @@ pub use motion::{
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
 pub use parts::{
-    CombatSheet, FigureSheet, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet, RoundSheet, ShieldSheet,
-    StealthSheet, power_channel,
+    BatterySheet, CombatSheet, FigureSheet, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet, RoundSheet,
+    ShieldSheet, StealthSheet, power_channel,
 };
 pub use profiles::BehaviourProfiles;
 pub use properties::{ObjectProperty, PropertyBag};
@@ -96,6 +96,8 @@ impl Plugin for CorePlugin {
             .init_resource::<ClanRelations>()
             .init_resource::<ResearchBoard>()
             .register_type::<ResearchBoard>()
+            .init_resource::<ProductionBoard>()
+            .register_type::<ProductionBoard>()
             .init_resource::<MindBoard>()
             .register_type::<MindBoard>()
             .init_resource::<MineralLodes>()

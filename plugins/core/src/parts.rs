@@ -126,6 +126,17 @@ pub struct StealthSheet {
     pub node: u16,
 }
 
+/// A battery (class 19, `CICLS_POWERSTOR`; openparkan `docs/23-economy.md`, read).
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct BatterySheet {
+    /// Value 0: what it holds full.
+    pub capacity: f32,
+    /// Its power figure (`.ctl` item `+0x20`): what it gives a second at full charge.
+    pub output: f32,
+    /// Its node.
+    pub node: u16,
+}
+
 /// The power channel a component class draws on (openparkan `docs/23-economy.md`,
 /// `Control.dll:0x1003ccc8`, read): 3 engines and efficiency, 2 cameras and radars,
 /// 5 shields, deflectors and armour, 4 turrets and guns, 1 batteries, 0 the rest.
@@ -179,4 +190,6 @@ pub struct CombatSheet {
     pub stealth: Option<StealthSheet>,
     /// What it gives away to radars.
     pub figures: FigureSheet,
+    /// Its batteries.
+    pub batteries: Vec<BatterySheet>,
 }

@@ -62,15 +62,18 @@ pub struct SimSummaries;
 /// The three steps inside [`SimSystems::Input`]: the clock advances, then the commands
 /// sampled from the player (and the network) are stamped with the new tick, then the
 /// objects that joined since the last tick are armed.
+///
+/// In every phase enum a step that another crate than the phase's own runs is named
+/// after that crate (`tests/ownership.rs` checks it).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InputPhase {
-    /// The tick counter and queue time advance.
-    Clock,
-    /// Frame input becomes tick-stamped commands.
+    /// The tick counter and queue time advance (`iron3d_world3d`).
+    World3d,
+    /// Frame input becomes tick-stamped commands (`iron3d_input`).
     Commands,
     /// Objects that joined (production's robots) get their hit points and weapons
     /// (`iron3d_combat`).
-    Arming,
+    Combat,
 }
 
 /// The steps of starting a mission (`OnEnter(AppState::InGame)`), in this order: the
@@ -106,12 +109,12 @@ pub enum SuperAiPhase {
 /// a save.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProductionPhase {
-    /// Mining.
-    Income,
-    /// Build and research orders, queues, finished robots.
+    /// Mining (`iron3d_economy`).
+    Economy,
+    /// Build and research orders, queues, finished robots (`iron3d_production`).
     Orders,
-    /// Readers of this tick's production events.
-    Results,
+    /// Readers of this tick's production events (`iron3d_strategy`).
+    Strategy,
 }
 
 /// The three steps inside [`SimSystems::Behavior`]: the orders due this tick are taken,
@@ -133,8 +136,9 @@ pub enum BehaviorPhase {
 pub enum ControlPhase {
     /// Limits, terrain following, collision, final transform, piece animation.
     Motion,
-    /// Turrets aim, weapons fire, projectiles fly, damage is applied.
-    Armament,
+    /// Radars scan, turrets aim, weapons fire, projectiles fly, damage is applied
+    /// (`iron3d_combat`).
+    Combat,
 }
 
 /// The two steps inside [`SimSystems::World3d`]: ownership changes (network players
@@ -142,8 +146,8 @@ pub enum ControlPhase {
 /// in the same tick).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum World3dPhase {
-    /// Objects change hands.
-    Ownership,
+    /// Objects change hands (`iron3d_net`).
+    Net,
     /// Requested deletions are applied.
     Deletions,
 }
@@ -174,7 +178,7 @@ pub(crate) fn configure(app: &mut App) {
     )
     .configure_sets(
         FixedUpdate,
-        (InputPhase::Clock, InputPhase::Commands, InputPhase::Arming).chain().in_set(SimSystems::Input),
+        (InputPhase::World3d, InputPhase::Commands, InputPhase::Combat).chain().in_set(SimSystems::Input),
     )
     .configure_sets(
         OnEnter(AppState::InGame),
@@ -182,7 +186,7 @@ pub(crate) fn configure(app: &mut App) {
     )
     .configure_sets(
         FixedUpdate,
-        (ProductionPhase::Income, ProductionPhase::Orders, ProductionPhase::Results)
+        (ProductionPhase::Economy, ProductionPhase::Orders, ProductionPhase::Strategy)
             .chain()
             .in_set(SimSystems::Production),
     )
@@ -190,9 +194,6 @@ pub(crate) fn configure(app: &mut App) {
         FixedUpdate,
         (BehaviorPhase::Orders, BehaviorPhase::Economy, BehaviorPhase::Units).chain().in_set(SimSystems::Behavior),
     )
-    .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Armament).chain().in_set(SimSystems::Control))
-    .configure_sets(
-        FixedUpdate,
-        (World3dPhase::Ownership, World3dPhase::Deletions).chain().in_set(SimSystems::World3d),
-    );
+    .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Combat).chain().in_set(SimSystems::Control))
+    .configure_sets(FixedUpdate, (World3dPhase::Net, World3dPhase::Deletions).chain().in_set(SimSystems::World3d));
 }

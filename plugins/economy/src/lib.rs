@@ -12,7 +12,7 @@
 //!   tag-26 items the mission load read) × their profile's `Transfer_Ore_OffBoard`, and
 //!   the members that ask (a factory building, a centre researching: [`request_ore`])
 //!   share it.
-//! * Each tick, in `ProductionPhase::Income` (before production pays), every mine digs
+//! * Each tick, in `ProductionPhase::Economy` (before production pays), every mine digs
 //!   and holds its running total ([`mining`], the original's rule).
 //! * Every change of an object's ore goes through this crate: [`OreProperty`]'s
 //!   methods (`set`, `add`, `transfer`), [`request_ore`], [`take_ore`] and
@@ -99,7 +99,7 @@ impl Plugin for EconomyPlugin {
                 *e = Economy::default();
                 *board = EconomyBoard::default();
             })
-            .add_systems(FixedUpdate, mining::mine.in_set(ProductionPhase::Income))
+            .add_systems(FixedUpdate, mining::mine.in_set(ProductionPhase::Economy))
             .add_systems(FixedUpdate, (adopt, step).chain().in_set(BehaviorPhase::Economy))
             .add_systems(FixedPostUpdate, publish.in_set(SimSummaries).run_if(in_state(AppState::InGame)));
     }

@@ -139,7 +139,7 @@ mod tests {
             .add_systems(
                 FixedUpdate,
                 (
-                    (|mut c: ResMut<GameClock>| c.tick += 1).in_set(InputPhase::Clock),
+                    (|mut c: ResMut<GameClock>| c.tick += 1).in_set(InputPhase::World3d),
                     stamp.in_set(InputPhase::Commands),
                     (|mut q: ResMut<CommandQueue>, c: Res<GameClock>, mut a: ResMut<Applied>| {
                         a.0.extend(q.take_due(c.tick).into_iter().map(|cmd| (c.tick, cmd)));

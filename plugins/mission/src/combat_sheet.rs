@@ -6,15 +6,16 @@
 //! components, each with the round it names (`objects.rlb` key → the round's controller,
 //! node table and explosion); the shield from the last fight shield (9) and deflector
 //! (21), the repair system from the last class-15 component, the radar from the last
-//! class-8 and the detection shield from the last class-10 one; and what the object
+//! class-8 and the detection shield from the last class-10 one, every class-19 battery;
+//! and what the object
 //! gives away to radars (`docs/25-sensors.md`, `docs/28-chassis.md`): its mass, the
 //! area and volume of its nodes' level-0 mesh slots, and its parts' power by channel.
 
 use crate::ObjectComponent;
 use crate::game_backend::GameMissionBackend;
 use iron3d_core::{
-    CombatSheet, FigureSheet, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet, RoundSheet, ShieldSheet,
-    StealthSheet, power_channel,
+    BatterySheet, CombatSheet, FigureSheet, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet, RoundSheet,
+    ShieldSheet, StealthSheet, power_channel,
 };
 use iron3d_formats::helpers::ctld::ItemRecord;
 use iron3d_formats::helpers::{Expl, Ndpr};
@@ -132,6 +133,9 @@ impl GameMissionBackend {
                             period_ms: v[4],
                             node: node(),
                         });
+                    }
+                    BATTERY => {
+                        sheet.batteries.push(BatterySheet { capacity: v[0], output: item.power(), node: node() });
                     }
                     DETECT_SHIELD => {
                         sheet.stealth = Some(StealthSheet {

@@ -2,10 +2,10 @@
 //! the host sends each joined player its clan's ore and power, every production queue
 //! of the clan's buildings and the clan's research (`IRON3D_CLAN_STATE`), and the
 //! production and research events of the clan (`IRON3D_CLAN_NEWS`: built, researched,
-//! refused). A joined game lays the state over its own `EconomyBoard`, `Production`
-//! and `ResearchBoard` and replays the events as `GameMessage`s, so its HUD, build
-//! panel and research buttons work as in a game of one player; its orders still go to
-//! the host. The state is sent when it changed, at most every [`STATE_EVERY`] ticks,
+//! refused). A joined game lays the state over its own published boards,
+//! `EconomyBoard`, `ProductionBoard` and `ResearchBoard` (never production's own
+//! state), and replays the events as `GameMessage`s, so its HUD, build panel and
+//! research buttons work as in a game of one player; its orders still go to the host. The state is sent when it changed, at most every [`STATE_EVERY`] ticks,
 //! and in full to a player who just became ready.
 
 use crate::schema::{Gmsg, Reader, Writer};
@@ -13,10 +13,10 @@ use crate::sender::send;
 use crate::watcher::NetWatcher;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanEconomy, DispatchPhase, EconomyBoard, GameClock, GameMessage, GameMessageKind, ObjectTable, Owner,
-    ProductionEvent, ResearchBoard, SchemeNames, SchemeRef,
+    ClanEconomy, DispatchPhase, EconomyBoard, GameClock, GameMessage, GameMessageKind, JobView, ObjectTable, Owner,
+    ProductionBoard, ProductionEvent, QueueView, ResearchBoard, SchemeRef,
 };
-use iron3d_production::{ClanResearch, Job, ProducerQueue, Production};
+use iron3d_production::{ClanResearch, Job, Production};
 use std::collections::BTreeMap;
 
 /// Ticks between two sends of a clan's state at most (a change waits for the next).
@@ -25,29 +25,6 @@ pub const STATE_EVERY: u32 = 4;
 /// Longest list in a clan's state (queues, schemes waiting, research nodes).
 const MAX_LIST: usize = 4_096;
 
-/// A job as it travels: the scheme's name (empty for research), its time worked and
-/// its whole time (milliseconds).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct WireJob {
-    /// Scheme built (a research job names none).
-    pub scheme: String,
-    /// Milliseconds worked.
-    pub elapsed_ms: u32,
-    /// Milliseconds it takes.
-    pub total_ms: u32,
-}
-
-/// One production building's queue.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct WireQueue {
-    /// The building (`OriginalObjectId`).
-    pub producer: u32,
-    /// Schemes waiting, first next.
-    pub waiting: Vec<String>,
-    /// The robot being built.
-    pub active: Option<WireJob>,
-}
-
 /// A clan's research.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct WireResearch {
@@ -55,8 +32,8 @@ pub struct WireResearch {
     pub states: Vec<u8>,
     /// `(node, institute)` waiting, first next.
     pub waiting: Vec<(u32, u32)>,
-    /// `(node, job, institute)` being researched.
-    pub active: Option<(u32, WireJob, u32)>,
+    /// `(node, job, institute)` being researched (the job names no scheme).
+    pub active: Option<(u32, JobView, u32)>,
 }
 
 /// `IRON3D_CLAN_STATE`: what a clan's players see of its economy, production and research.
@@ -67,7 +44,7 @@ pub struct ClanState {
     /// The clan's economy (ore, power and the HUD's bars).
     pub economy: ClanEconomy,
     /// The queue of every production building of the clan, by id.
-    pub producers: Vec<WireQueue>,
+    pub producers: Vec<(u32, QueueView)>,
     /// The clan's research (`None`: the clan has no tree).
     pub research: Option<WireResearch>,
 }
@@ -83,16 +60,14 @@ pub struct ClanNews {
     pub detail: String,
 }
 
-impl WireJob {
-    fn write(&self, w: &mut Writer) {
-        w.str(&self.scheme);
-        w.u32(self.elapsed_ms);
-        w.u32(self.total_ms);
-    }
+fn write_job(w: &mut Writer, j: &JobView) {
+    w.str(&j.scheme);
+    w.u32(j.elapsed_ms);
+    w.u32(j.total_ms);
+}
 
-    fn read(r: &mut Reader) -> Result<Self, String> {
-        Ok(Self { scheme: r.str()?, elapsed_ms: r.u32()?, total_ms: r.u32()? })
-    }
+fn read_job(r: &mut Reader) -> Result<JobView, String> {
+    Ok(JobView { scheme: r.str()?, elapsed_ms: r.u32()?, total_ms: r.u32()? })
 }
 
 impl ClanState {
@@ -103,11 +78,11 @@ impl ClanState {
         w.u8(self.economy.ore_percent);
         w.u8(self.economy.energy_percent);
         w.len(self.producers.len(), "production queues");
-        for q in &self.producers {
-            w.u32(q.producer);
+        for (producer, q) in &self.producers {
+            w.u32(*producer);
             w.len(q.waiting.len(), "schemes waiting");
             q.waiting.iter().for_each(|s| w.str(s));
-            write_option(w, q.active.as_ref(), |w, j| j.write(w));
+            write_option(w, q.active.as_ref(), write_job);
         }
         write_option(w, self.research.as_ref(), |w, r| {
             w.bytes(&r.states);
@@ -118,7 +93,7 @@ impl ClanState {
             }
             write_option(w, r.active.as_ref(), |w, (node, job, at)| {
                 w.u32(*node);
-                job.write(w);
+                write_job(w, job);
                 w.u32(*at);
             });
         });
@@ -138,13 +113,13 @@ impl ClanState {
             .map(|_| {
                 let producer = r.u32()?;
                 let waiting = (0..count(r, 2)?).map(|_| r.str()).collect::<Result<_, _>>()?;
-                Ok(WireQueue { producer, waiting, active: read_option(r, WireJob::read)? })
+                Ok((producer, QueueView { waiting, active: read_option(r, read_job)? }))
             })
             .collect::<Result<_, String>>()?;
         let research = read_option(r, |r| {
             let states = r.bytes()?;
             let waiting = (0..count(r, 8)?).map(|_| Ok((r.u32()?, r.u32()?))).collect::<Result<_, String>>()?;
-            let active = read_option(r, |r| Ok((r.u32()?, WireJob::read(r)?, r.u32()?)))?;
+            let active = read_option(r, |r| Ok((r.u32()?, read_job(r)?, r.u32()?)))?;
             Ok(WireResearch { states, waiting, active })
         })?;
         Ok(Self { clan, economy, producers, research })
@@ -213,28 +188,25 @@ pub(crate) fn state_of(world: &World, clan: u32) -> ClanState {
     let economy = world.resource::<EconomyBoard>().of(clan as i32);
     let mut state = ClanState { clan, economy, ..ClanState::default() };
     let Some(production) = world.get_resource::<Production>() else { return state };
-    let names = world.resource::<SchemeNames>();
-    let name = |r: SchemeRef| names.name(r).unwrap_or_default().to_string();
-    let wire_job = |j: &Job, scheme: String| WireJob { scheme, elapsed_ms: j.elapsed_ms, total_ms: j.total_ms };
     let table = world.resource::<ObjectTable>();
     let of_clan =
         |id: u32| table.entity_of(id).and_then(|e| world.get::<Owner>(e)).is_some_and(|o| o.clan == clan as i32);
-    state.producers = production
+    state.producers = world
+        .resource::<ProductionBoard>()
         .producers
         .iter()
         .filter(|(id, _)| of_clan(**id))
-        .map(|(id, q)| WireQueue {
-            producer: *id,
-            waiting: q.waiting.iter().map(|s| name(*s)).collect(),
-            active: q.active.as_ref().map(|j| wire_job(j, name(j.what))),
-        })
+        .map(|(id, q)| (*id, q.clone()))
         .collect();
     state.research = production.clans.get(&(clan as i32)).and_then(|r| {
         let tree = r.tree.as_ref()?;
         Some(WireResearch {
             states: tree.nodes.iter().map(|n| n.state).collect(),
             waiting: r.waiting.clone(),
-            active: r.active.as_ref().map(|(j, at)| (j.what.0 as u32, wire_job(j, String::new()), *at)),
+            active: r.active.as_ref().map(|(j, at)| {
+                let job = JobView { scheme: String::new(), elapsed_ms: j.elapsed_ms, total_ms: j.total_ms };
+                (j.what.0 as u32, job, *at)
+            }),
         })
     });
     state
@@ -298,14 +270,16 @@ pub struct ClanView {
     pub(crate) fresh: bool,
 }
 
-/// Lays the latest state over the client's own economy board, production and research
-/// board (a client without them, a bot, keeps it in [`ClanView`] only).
+/// Lays the latest state over the client's own boards: its economy, its clan's
+/// production queues and what its clan may research (the host's research states over
+/// a copy of the client's own tree; a client without production, a bot, keeps it in
+/// [`ClanView`] only).
 pub(crate) fn apply(
     mut view: ResMut<ClanView>,
     mut economy: ResMut<EconomyBoard>,
     mut research: ResMut<ResearchBoard>,
-    production: Option<ResMut<Production>>,
-    mut names: ResMut<SchemeNames>,
+    mut shown: ResMut<ProductionBoard>,
+    production: Option<Res<Production>>,
     (table, owners): (Res<ObjectTable>, Query<&Owner>),
 ) {
     if !view.fresh {
@@ -315,24 +289,16 @@ pub(crate) fn apply(
     let Some(state) = view.state.as_ref() else { return };
     let clan = state.clan as i32;
     economy.clans.insert(clan, state.economy);
-    let Some(mut production) = production else { return };
-    let mut intern = |name: &str| {
-        names.intern(name).map_err(|e| tracing::warn!(target: "netwatch", "clan state: {e}")).unwrap_or_default()
-    };
-    let mut job =
-        |j: &WireJob, what: SchemeRef| Job { what, elapsed_ms: j.elapsed_ms, total_ms: j.total_ms, ..Job::default() };
+    let Some(production) = production else { return };
     // A queue the host no longer lists is empty.
-    let listed: Vec<u32> = state.producers.iter().map(|q| q.producer).collect();
+    let listed: Vec<u32> = state.producers.iter().map(|q| q.0).collect();
     let of_clan = |id: u32| table.entity_of(id).and_then(|e| owners.get(e).ok()).is_some_and(|o| o.clan == clan);
-    production.producers.retain(|id, _| listed.contains(id) || !of_clan(*id));
-    for q in &state.producers {
-        let active = q.active.as_ref().map(|j| job(j, intern(&j.scheme)));
-        let waiting = q.waiting.iter().map(|s| intern(s)).collect();
-        production.producers.insert(q.producer, ProducerQueue { waiting, active });
-    }
-    let Some((wire, mine)) = state.research.as_ref().zip(production.clans.get_mut(&clan)) else { return };
-    lay_research(wire, mine, &mut job);
-    match iron3d_production::board_entry(mine) {
+    shown.producers.retain(|id, _| listed.contains(id) || !of_clan(*id));
+    shown.producers.extend(state.producers.iter().cloned());
+    let Some((wire, mine)) = state.research.as_ref().zip(production.clans.get(&clan)) else { return };
+    let mut mine = mine.clone();
+    lay_research(wire, &mut mine);
+    match iron3d_production::board_entry(&mine) {
         Some(entry) => research.clans.insert(clan, entry),
         None => research.clans.remove(&clan),
     };
@@ -340,7 +306,7 @@ pub(crate) fn apply(
 
 /// The host's research over the client's own tree (the same mission's, so the same
 /// nodes; a tree of another length is left as it is and logged).
-fn lay_research(wire: &WireResearch, mine: &mut ClanResearch, job: &mut impl FnMut(&WireJob, SchemeRef) -> Job) {
+fn lay_research(wire: &WireResearch, mine: &mut ClanResearch) {
     let Some(tree) = mine.tree.as_mut().filter(|t| t.nodes.len() == wire.states.len()) else {
         tracing::warn!(target: "netwatch", "clan state: the host's research tree differs from this client's");
         return;
@@ -351,7 +317,10 @@ fn lay_research(wire: &WireResearch, mine: &mut ClanResearch, job: &mut impl FnM
         n.active = active == Some(i);
     }
     mine.waiting.clone_from(&wire.waiting);
-    mine.active = wire.active.as_ref().map(|(node, j, at)| (job(j, SchemeRef(u64::from(*node))), *at));
+    mine.active = wire.active.as_ref().map(|(node, j, at)| {
+        let what = SchemeRef(u64::from(*node));
+        (Job { what, elapsed_ms: j.elapsed_ms, total_ms: j.total_ms, ..Job::default() }, *at)
+    });
 }
 
 /// The host's production events of this client's clan, replayed as the client's own

@@ -202,7 +202,7 @@ impl Plugin for NetSimPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<NetQueue>()
             .register_type::<NetQueue>()
-            .add_systems(FixedUpdate, apply_changes.in_set(World3dPhase::Ownership));
+            .add_systems(FixedUpdate, apply_changes.in_set(World3dPhase::Net));
     }
 }
 

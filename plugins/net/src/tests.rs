@@ -20,23 +20,21 @@ fn every_message() -> Vec<Gmsg> {
         Gmsg::ClanState(crate::clan_state::ClanState {
             clan: 1,
             economy: iron3d_core::ClanEconomy { ore: 812.5, power: 40.0, ore_percent: 18, energy_percent: 33 },
-            producers: vec![crate::clan_state::WireQueue {
-                producer: 9,
-                waiting: vec!["UNITS\\ROBOTS\\scout.dat".into()],
-                active: Some(crate::clan_state::WireJob {
-                    scheme: "UNITS\\ROBOTS\\tank.dat".into(),
-                    elapsed_ms: 640,
-                    total_ms: 17_000,
-                }),
-            }],
+            producers: vec![(
+                9,
+                iron3d_core::QueueView {
+                    waiting: vec!["UNITS\\ROBOTS\\scout.dat".into()],
+                    active: Some(iron3d_core::JobView {
+                        scheme: "UNITS\\ROBOTS\\tank.dat".into(),
+                        elapsed_ms: 640,
+                        total_ms: 17_000,
+                    }),
+                },
+            )],
             research: Some(crate::clan_state::WireResearch {
                 states: vec![1, 2, 0],
                 waiting: vec![(2, 9)],
-                active: Some((
-                    0,
-                    crate::clan_state::WireJob { scheme: String::new(), elapsed_ms: 64, total_ms: 6_400 },
-                    9,
-                )),
+                active: Some((0, iron3d_core::JobView { scheme: String::new(), elapsed_ms: 64, total_ms: 6_400 }, 9)),
             }),
         }),
         Gmsg::ClanNews(crate::clan_state::ClanNews {

@@ -52,8 +52,8 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BuildOptions, GameRules, Hashing, MindBoard, MissionLoadPhase, MissionStart, ProductionPhase,
-    ResearchBoard, StateApp,
+    AppState, BuildOptions, GameRules, Hashing, JobView, MindBoard, MissionLoadPhase, MissionStart, ProductionBoard,
+    ProductionPhase, QueueView, ResearchBoard, SchemeNames, StateApp,
 };
 use std::sync::Arc;
 
@@ -79,10 +79,14 @@ impl Plugin for ProductionPlugin {
                 }
             })
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
-            .add_systems(OnEnter(AppState::InGame), (step::setup, options::publish).chain().in_set(MissionStart::Clans))
+            .add_systems(
+                OnEnter(AppState::InGame),
+                (step::setup, options::publish, publish).chain().in_set(MissionStart::Clans),
+            )
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
                 commands.remove_resource::<Production>();
                 commands.insert_resource(ResearchBoard::default());
+                commands.insert_resource(ProductionBoard::default());
                 commands.insert_resource(MindBoard::default());
                 commands.insert_resource(BuildOptions::default());
             })
@@ -97,10 +101,30 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut rules: ResMut<ProductionRules>)
     }
 }
 
-/// Publishes what each clan may research now ([`ResearchBoard`]).
-fn publish(production: Option<Res<Production>>, mut board: ResMut<ResearchBoard>) {
+/// Publishes what each clan may research now ([`ResearchBoard`]) and what the interface
+/// shows of the queues and research trees ([`ProductionBoard`]).
+fn publish(
+    production: Option<Res<Production>>,
+    names: Res<SchemeNames>,
+    mut board: ResMut<ResearchBoard>,
+    mut shown: ResMut<ProductionBoard>,
+) {
     let Some(production) = production else { return };
     board.clans = production.clans.iter().filter_map(|(clan, r)| Some((*clan, board_entry(r)?))).collect();
+    let name = |r| names.name(r).unwrap_or_default().to_string();
+    let producers = production.producers.iter().map(|(id, q)| {
+        let active =
+            q.active.as_ref().map(|j| JobView { scheme: name(j.what), elapsed_ms: j.elapsed_ms, total_ms: j.total_ms });
+        (*id, QueueView { waiting: q.waiting.iter().map(|s| name(*s)).collect(), active })
+    });
+    let research = production
+        .clans
+        .iter()
+        .filter_map(|(clan, r)| Some((*clan, r.tree.as_ref()?.nodes.iter().map(|n| n.name.clone()).collect())));
+    let next = ProductionBoard { producers: producers.collect(), research: research.collect() };
+    if *shown != next {
+        *shown = next;
+    }
 }
 
 /// Publishes each clan's minds ([`MindBoard`]).

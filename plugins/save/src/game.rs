@@ -184,7 +184,7 @@ impl Plugin for GameSavesPlugin {
                 feed_replay
                     .run_if(resource_exists::<ReplayPlayback>)
                     .in_set(SimSystems::Input)
-                    .after(InputPhase::Clock)
+                    .after(InputPhase::World3d)
                     .before(InputPhase::Commands),
             )
             .add_systems(

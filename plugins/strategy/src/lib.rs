@@ -134,7 +134,7 @@ impl Plugin for StrategyPlugin {
             .hash_state("strategy", |world, _, h| hash_into(world, h))
             .add_systems(OnExit(AppState::InGame), |mut s: ResMut<Strategy>| *s = Strategy::default())
             .add_systems(FixedUpdate, (outcome::judge, ai::think).chain().in_set(SuperAiPhase::Strategy))
-            .add_systems(FixedUpdate, ai::builds_done.in_set(ProductionPhase::Results));
+            .add_systems(FixedUpdate, ai::builds_done.in_set(ProductionPhase::Strategy));
     }
 }
 

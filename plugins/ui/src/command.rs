@@ -15,7 +15,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
     AppState, ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, ObjectTable, Order,
-    OriginalObjectId, Owner, Pause, SchemeNames, SimTransform, UnitClass, UnitResponse,
+    OriginalObjectId, Owner, Pause, ProductionBoard, SchemeNames, SimTransform, UnitClass, UnitResponse,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
@@ -325,13 +325,13 @@ pub(crate) fn build_panel(
     mut contexts: EguiContexts,
     selection: Res<Selection>,
     objects: Query<(&OriginalObjectId, &MissionObject, Has<Movable>)>,
-    production: Option<Res<iron3d_production::Production>>,
+    board: Res<ProductionBoard>,
     mut player: ResMut<PlayerCommands>,
     mut names: ResMut<SchemeNames>,
     (mut click, locale): (MessageWriter<InterfaceClick>, Res<crate::locale::Locale>),
 ) -> Result {
     let Some(building) = selection.first().filter(|_| selection.units.len() == 1) else { return Ok(()) };
-    let is_producer = production.as_ref().is_some_and(|p| p.producers.contains_key(&building));
+    let is_producer = board.producers.contains_key(&building);
     if !is_producer || objects.iter().any(|(id, _, movable)| id.0 == building && movable) {
         return Ok(());
     }
@@ -342,10 +342,10 @@ pub(crate) fn build_panel(
         .anchor(egui::Align2::RIGHT_BOTTOM, [-8.0, -8.0])
         .resizable(false)
         .show(ctx, |ui| {
-            if let Some(q) = production.as_ref().and_then(|p| p.producers.get(&building)) {
+            if let Some(q) = board.producers.get(&building) {
                 if let Some(job) = &q.active {
                     let done = job.elapsed_ms as f32 / job.total_ms.max(1) as f32;
-                    let name = names.name(job.what).map_or_else(|| locale.t("build-robot"), str::to_string);
+                    let name = if job.scheme.is_empty() { locale.t("build-robot") } else { job.scheme.clone() };
                     ui.add(egui::ProgressBar::new(done).text(locale.tr("build-building", &[("name", name.into())])));
                 }
                 if !q.waiting.is_empty() {

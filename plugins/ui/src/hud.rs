@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_core::{
     AppState, ClanEconomy, EconomyBoard, GameClock, GameMessage, GameMessageKind, Health, MissionClans, Movable,
-    NavStatus, ObjectTable, Order, Owner, Pause, ProductionEvent, ResearchBoard, TICK_MS,
+    NavStatus, ObjectTable, Order, Owner, Pause, ProductionBoard, ProductionEvent, ResearchBoard, TICK_MS,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection};
 use iron3d_mission::{LoadedMission, MissionObject};
@@ -231,8 +231,7 @@ pub fn hud(
     table: Res<ObjectTable>,
     objects: Query<Selected>,
     owners: Query<&Owner, With<Movable>>,
-    board: Res<ResearchBoard>,
-    production: Option<Res<iron3d_production::Production>>,
+    boards: (Res<ResearchBoard>, Res<ProductionBoard>),
     clans: Option<Res<MissionClans>>,
     mut player: ResMut<PlayerCommands>,
     locale: Res<Locale>,
@@ -296,18 +295,18 @@ pub fn hud(
             if let Some(ore) = ore {
                 ui.label(locale.tr("hud-ore", &[("amount", format!("{:.0}", ore.current()).into())]));
             }
-            let research = production.as_ref().and_then(|p| p.clans.get(&owner.clan)).and_then(|r| r.tree.as_ref());
+            let (board, shown) = &boards;
             if owner.clan == mine
-                && let (Some(tree), Some((startable, busy))) = (research, board.clans.get(&owner.clan))
+                && let (Some(names), Some((startable, busy))) =
+                    (shown.research.get(&owner.clan), board.clans.get(&owner.clan))
                 && !movable
             {
                 ui.separator();
                 ui.label(locale.t(if *busy { "hud-research-busy" } else { "hud-research" }));
                 for &node in startable {
-                    let name = tree
-                        .nodes
+                    let name = names
                         .get(node as usize)
-                        .map_or_else(|| locale.tr("hud-node", &[("n", node.into())]), |n| n.name.clone());
+                        .map_or_else(|| locale.tr("hud-node", &[("n", node.into())]), String::clone);
                     if ui.add_enabled(!*busy, egui::Button::new(name)).clicked() {
                         player.order(vec![first], Order::Research(node), false);
                     }

@@ -22,7 +22,7 @@ impl Plugin for World3dPlugin {
             .add_observer(lifetime::on_leave)
             .add_systems(OnEnter(AppState::Loading), lifetime::reset)
             .add_systems(OnExit(AppState::InGame), lifetime::reset)
-            .add_systems(FixedUpdate, lifetime::advance_clock.in_set(InputPhase::Clock))
+            .add_systems(FixedUpdate, lifetime::advance_clock.in_set(InputPhase::World3d))
             .add_systems(FixedUpdate, lifetime::apply_deletions.in_set(World3dPhase::Deletions));
     }
 }

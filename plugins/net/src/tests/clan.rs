@@ -5,8 +5,8 @@ use super::session::{MISSION, Session, drop_and_rejoin, game, joined_game, playi
 use crate::*;
 use bevy_app::App;
 use iron3d_core::{
-    CommandQueue, EconomyBoard, MissionClans, Movable, ObjectTable, Order, OriginalObjectId, Owner, ResearchBoard,
-    SchemeNames, SimCommand,
+    CommandQueue, EconomyBoard, MissionClans, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionBoard,
+    ResearchBoard, SchemeNames, SimCommand,
 };
 use iron3d_production::Production;
 
@@ -55,9 +55,9 @@ fn a_joined_game_sees_its_clans_economy_production_and_research_and_its_build_or
     let build = SimCommand { tick: 0, units: vec![plant], order: Order::Build(scout), queued: false };
     s.clients[c].world_mut().resource_mut::<CommandQueue>().push(build);
     s.step(12);
-    let queue = s.clients[c].world().resource::<Production>().producers.get(&plant).cloned();
+    let queue = s.clients[c].world().resource::<ProductionBoard>().producers.get(&plant).cloned();
     let job = queue.and_then(|q| q.active).expect("the client's build panel shows the job");
-    assert_eq!(job.what, scout);
+    assert!(job.scheme.eq_ignore_ascii_case(SCOUT), "{job:?}");
     assert!(job.elapsed_ms > 0 && job.total_ms > job.elapsed_ms, "{job:?}");
     assert_eq!(client_ore(&s), host_ore(&s), "paid on the host, seen on the client");
     // Research: the client's board is what the host's production allows its clan.
@@ -83,7 +83,7 @@ fn a_joined_game_sees_its_clans_economy_production_and_research_and_its_build_or
     assert!(produced >= 1, "the HUD is told it was built (a combat event; other clans build too)");
     let news = s.clients[c].world().resource::<clan_state::ClanView>().news;
     assert_eq!(news, 0, "built robots never come twice: clan news carries only research and refusals");
-    let idle = s.clients[c].world().resource::<Production>().producers.get(&plant).cloned().unwrap();
+    let idle = s.clients[c].world().resource::<ProductionBoard>().producers.get(&plant).cloned().unwrap();
     assert!(idle.active.is_none() && idle.waiting.is_empty(), "{idle:?}");
 }
 

@@ -387,6 +387,7 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         let stealth = sheet.stealth.expect("the chassis's detection shield");
         assert!(stealth.camouflage > 0.8 && stealth.cuts[0] >= 0.9, "a MK2: {stealth:?}");
         assert!(sheet.figures.asks[2] > 0.0 && sheet.figures.asks[5] > 0.0 && sheet.figures.engine > 0.0);
+        assert!(sheet.batteries.iter().any(|b| b.capacity > 0.0 && b.output > 0.0), "a battery: {:?}", sheet.batteries);
     }
     // A copy whose cannon round carries 144 hit points.
     copy_tree(&root.join("assets/demo"), &copy);
@@ -458,7 +459,7 @@ fn a_radar_lists_what_the_signatures_show_and_camouflage_hides_a_machine_until_a
     place(&mut app, 2, 2, [60.0 + diagonal, 60.0 + diagonal], seeing_sheet(200.0, None, false));
     place(&mut app, 3, 2, [445.0, 60.0], seeing_sheet(200.0, None, false));
     let hider = place(&mut app, 4, 2, [60.0, 360.0], seeing_sheet(2000.0, Some(400.0), true));
-    let contacts = |app: &App, e: Entity| app.world().get::<Contacts>(e).unwrap().0.clone();
+    let contacts = |app: &App, e: Entity| app.world().get::<RadarContacts>(e).unwrap().0.clone();
     let camouflaged = |app: &App| app.world().get::<Stealth>(hider).unwrap().camouflaged;
     run(&mut app, 13);
     assert_eq!(contacts(&app, a), [2, 4], "370 away seen, 385 not; the shielded one at 300 seen");
@@ -474,6 +475,55 @@ fn a_radar_lists_what_the_signatures_show_and_camouflage_hides_a_machine_until_a
     app.world_mut().get_mut::<iron3d_combat::Body>(a).unwrap().nodes[1].life = 0.0;
     run(&mut app, 13);
     assert!(contacts(&app, a).is_empty(), "its radar's node destroyed");
+}
+
+/// A machine runs on its batteries: its radar asks 0.15 a second on channel 2; with
+/// them empty the power tick gives every channel nothing, the radar lists nothing and
+/// the gun's capacitor does not refill; charged again, it sees and refills
+/// (openparkan `docs/23-economy.md`).
+#[test]
+fn a_machine_whose_batteries_run_dry_goes_blind_and_its_guns_do_not_refill() {
+    use iron3d_combat::{Guns, Power};
+    let mut app = headless_app();
+    iron3d_sim::testing::publish_map(app.world_mut(), 50, 10.0, flat, |_, _| false).unwrap();
+    enter_game(&mut app);
+    let mut relations = ClanRelations::uniform(vec![ClanType::NATURE, ClanType::PLAYER, ClanType::ENEMY], 1);
+    (relations.words[1][2], relations.words[2][1]) = (0, 0);
+    app.world_mut().insert_resource(relations);
+    let mut sheet = seeing_sheet(5000.0, Some(400.0), false);
+    sheet.figures.asks[2] = 0.15;
+    sheet.batteries = vec![iron3d_core::BatterySheet { capacity: 100.0, output: 6.0, node: 0 }];
+    let hit = iron3d_core::HitSheet { kind: 2, damage: 1.0, radius: 0.0 };
+    let round = iron3d_core::RoundSheet { speed: 90.0, range: 80.0, hit_points: 44.0, flags: 0, hit };
+    sheet.guns.push(iron3d_core::GunSheet {
+        node: 0,
+        magazine: -1,
+        capacitor: 2.0,
+        shot_energy: 0.15,
+        interval_ms: 1250.0,
+        barrels: 1,
+        volley: false,
+        round,
+    });
+    let a = robot(&mut app, 1, 1, [60.0, 60.0], 0.0);
+    app.world_mut().entity_mut(a).insert(sheet);
+    let b = robot(&mut app, 2, 2, [300.0, 60.0], 0.0);
+    app.world_mut().entity_mut(b).insert(seeing_sheet(200.0, None, false));
+    let contacts = |app: &App| app.world().get::<RadarContacts>(a).unwrap().0.clone();
+    let charge = |app: &App| app.world().get::<Guns>(a).unwrap().0[0].charge;
+    run(&mut app, 13);
+    let power = app.world().get::<Power>(a).unwrap().clone();
+    assert_eq!(contacts(&app), [2]);
+    assert!(power.charge < 1.0 && power.levels[2] == 1.0, "the radar draws: {power:?}");
+    app.world_mut().get_mut::<Power>(a).unwrap().charge = 0.0;
+    app.world_mut().get_mut::<Guns>(a).unwrap().0[0].charge = 0.0;
+    run(&mut app, 13);
+    assert_eq!(app.world().get::<Power>(a).unwrap().levels[2], 0.0);
+    assert!(contacts(&app).is_empty(), "blind");
+    assert_eq!(charge(&app), 0.0, "the capacitor waits");
+    app.world_mut().get_mut::<Power>(a).unwrap().charge = 1.0;
+    run(&mut app, 13);
+    assert_eq!((contacts(&app), charge(&app)), (vec![2], 2.0), "seeing and refilled");
 }
 
 /// The bare chassis's mass (the demo's transport) is its nodes' `.ndp` density × their
