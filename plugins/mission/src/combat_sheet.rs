@@ -58,18 +58,31 @@ fn text(bytes: &[u8]) -> String {
 
 impl GameMissionBackend {
     /// The combat sheet of an object whose components are resolved to `protos`;
-    /// `None` when no part carries a node table.
+    /// `None` when no part carries a node table. `slots[i]` is the device of its parent
+    /// a fitted part (an internal part, armour or clip) takes over: openparkan
+    /// `docs/28-chassis.md` (read and measured), such a part brings no nodes and no
+    /// device of its own, its record replaces the slot's, keeping the slot's node and
+    /// entries. The original tells a fitted part by its `objects.rlb` tag (`INTO`); the
+    /// project by its `.dat` type, every type but the turret's and the gun's (a guess:
+    /// the doc's fitted parts are the internal parts, armour and clips).
     pub(crate) fn combat_sheet(
         &self,
         resolver: &PrototypeResolver<'_>,
         components: &[ObjectComponent],
         protos: &[Prototype],
+        slots: &[Option<u32>],
     ) -> Result<Option<CombatSheet>> {
+        let fitted = |i: usize| slots.get(i).copied().flatten();
         let mut spans = Vec::with_capacity(components.len());
         let mut nodes: Vec<NodeSheet> = Vec::new();
         let mut meshes = Vec::with_capacity(components.len());
         let mut figures = FigureSheet::default();
-        for (c, p) in components.iter().zip(protos) {
+        for (i, (c, p)) in components.iter().zip(protos).enumerate() {
+            if fitted(i).is_some() {
+                spans.push(Span { first: nodes.len(), rows: 0, skips_root: false });
+                meshes.push(None);
+                continue;
+            }
             let rows = self.node_table(p)?;
             let mesh = self.mesh_facts(p)?;
             let skips_root = c.parent.is_some() && !rows.is_empty();
@@ -109,9 +122,9 @@ impl GameMissionBackend {
         }
         let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], ..CombatSheet::default() };
         let (mut shield, mut deflector, mut armour_weight) = (None, None, 0.0);
-        for (i, p) in protos.iter().enumerate() {
-            let Some(ctl) = p.first(".ctl") else { continue };
-            for item in &self.control(ctl)?.items {
+        let devices = self.devices(components, protos, slots)?;
+        for (i, (p, items)) in protos.iter().zip(&devices).enumerate() {
+            for item in items {
                 let v = item.values();
                 let node = || {
                     let at = global(components, &spans, i, item.key() as usize)
@@ -166,6 +179,44 @@ impl GameMissionBackend {
         figures.mass += armour_weight * figures.area;
         sheet.figures = figures;
         Ok(Some(sheet))
+    }
+
+    /// Each component's devices: its `.ctl` records, those of a fitted part's parent
+    /// with the slot it takes over replaced by the part's one record (the slot's node
+    /// and entries kept); a fitted part has none of its own.
+    fn devices(
+        &self,
+        components: &[ObjectComponent],
+        protos: &[Prototype],
+        slots: &[Option<u32>],
+    ) -> Result<Vec<Vec<ItemRecord>>> {
+        let records = |p: &Prototype| -> Result<Vec<ItemRecord>> {
+            Ok(match p.first(".ctl") {
+                Some(ctl) => self.control(ctl)?.items.clone(),
+                None => Vec::new(),
+            })
+        };
+        let mut devices = Vec::with_capacity(protos.len());
+        for (i, p) in protos.iter().enumerate() {
+            devices.push(if slots.get(i).copied().flatten().is_some() { Vec::new() } else { records(p)? });
+        }
+        for (i, (c, p)) in components.iter().zip(protos).enumerate() {
+            let (Some(slot), Some(parent)) = (slots.get(i).copied().flatten(), c.parent) else { continue };
+            let fit = format!("fitted part {} into device {slot} of {}", p.key, components[parent].key);
+            let mut record = records(p)?
+                .into_iter()
+                .next()
+                .ok_or_else(|| Error::rule("fitted_part_record", format!("{fit}: the part's .ctl has no record")))?;
+            let n = devices.get(parent).map_or(0, Vec::len);
+            let Some(target) = devices.get_mut(parent).and_then(|d| d.get_mut(slot as usize)) else {
+                return Err(Error::rule("fitted_part_slot", format!("{fit}: the part fitted to has {n} devices")));
+            };
+            // The slot keeps its node and its entries (a gun's barrels); the part's follow.
+            record.set_key(target.key());
+            record.bindings.splice(0..0, target.bindings.iter().copied());
+            *target = record;
+        }
+        Ok(devices)
     }
 
     /// A gun component and its round.

@@ -11,7 +11,9 @@ use iron3d_formats::config::{BehaviorIni, IniFile};
 use iron3d_formats::helpers::ctld::MotionParameters;
 use iron3d_formats::helpers::{Ctld, Ctpt};
 use iron3d_formats::model::{bounds, msh::Msh};
-use iron3d_formats::registry::{BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitDat};
+use iron3d_formats::registry::{
+    BuildDat, EffectiveRef, MeshSource, Prototype, PrototypeResolver, UnitComponent, UnitDat,
+};
 use iron3d_formats::world::{ArealMap, LandMsh, MissionGraph, ModelLinks, ParsedModelLinks, PropertyValue, Tma};
 use iron3d_formats::{Error, ErrorKind, ReadOptions, Result, ResultExt};
 use iron3d_terrain::MissionPath;
@@ -150,11 +152,15 @@ impl GameMissionBackend {
     fn prototype(&self, resolver: &PrototypeResolver<'_>, o: &mut PreparedObject) -> Result<()> {
         let link = format!("placed object {} ({})", o.id, o.name);
         let mut class = None;
+        // The device of its parent each fitted part takes over (the .dat's link of a
+        // part that is not a turret or a gun).
+        let mut slots = Vec::new();
         o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
             let bytes = self.game.read_file(&o.key).in_file(o.key.clone()).via(link.clone())?;
             let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
             class = Some(dat.class_word());
             let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
+            slots = parts.iter().map(UnitComponent::fitted_slot).collect();
             parts
                 .into_iter()
                 .map(|c| ObjectComponent {
@@ -190,7 +196,7 @@ impl GameMissionBackend {
                 Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
             }
         }
-        let combat = self.combat_sheet(resolver, &o.components, &protos).via(link.clone())?;
+        let combat = self.combat_sheet(resolver, &o.components, &protos, &slots).via(link.clone())?;
         let motion = motion_limits(&motions, &o.properties).via(link)?;
         o.extras = ObjectExtras {
             unit_class: class,

@@ -243,6 +243,16 @@ impl UnitComponent {
             _ => 0,
         }
     }
+
+    /// For a fitted part (an internal part, armour or a clip under a parent: every
+    /// type but the turret and the cannon), the device of its parent it takes over,
+    /// its `parent_or_link` (openparkan `docs/28-chassis.md`, read); `None` otherwise.
+    pub fn fitted_slot(&self) -> Option<u32> {
+        match self.component_type {
+            TYPE_TURRET | TYPE_CANNON => None,
+            _ => self.parent.and(u32::try_from(self.link).ok()),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -526,6 +526,83 @@ fn a_machine_whose_batteries_run_dry_goes_blind_and_its_guns_do_not_refill() {
     assert_eq!((contacts(&app), charge(&app)), (vec![2], 2.0), "seeing and refilled");
 }
 
+/// A fitted part takes over its slot (openparkan `docs/28-chassis.md`, read and
+/// measured): a battery fitted into the scout chassis's battery device replaces it
+/// (capacity, output, mass), it does not add a second, and brings no node; a part
+/// fitted to a device its parent does not have fails the load, naming both.
+#[test]
+fn a_fitted_part_takes_over_the_device_it_is_fitted_to() {
+    use iron3d_core::{BatterySheet, CombatSheet};
+    use iron3d_formats::ReadOptions;
+    use iron3d_formats::helpers::Ctld;
+    use iron3d_formats::helpers::ctld::{BindingRow, ItemRecord};
+    use iron3d_formats::nres::{Nres, NresDocument, NresWriter};
+    use iron3d_formats::registry::{ObjectRef64, UnitDat, UnitRecord};
+    use iron3d_vfs::{GameDir, Layer, LayerKind};
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let copy = std::env::temp_dir().join(format!("iron3d-fitted-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&copy);
+    copy_tree(&root.join("assets/demo"), &copy);
+    let scouts = |game: &std::path::Path| {
+        let layers = [Layer::new(LayerKind::Project, root.join("assets/rules")), Layer::new(LayerKind::Game, game)];
+        let game = std::sync::Arc::new(GameDir::open_layers(&layers, ReadOptions::compatible()).unwrap());
+        let mut app = headless_app();
+        app.add_plugins(iron3d_mission::MissionPlugin);
+        iron3d_mission::load_headless(&mut app, &game, "single.01").map(|()| {
+            let mut q = app.world_mut().query::<(&iron3d_mission::MissionObject, &CombatSheet)>();
+            let found: Vec<CombatSheet> = q
+                .iter(app.world())
+                .filter(|(o, _)| o.key.to_ascii_lowercase().ends_with("scout.dat"))
+                .map(|(_, s)| s.clone())
+                .collect();
+            assert!(!found.is_empty(), "the mission places scouts");
+            found
+        })
+    };
+    let plain = scouts(&copy).unwrap().remove(0);
+    // The chassis's battery device, and a part of 5 000 at 9 a second weighing 400.
+    let units = std::fs::read(copy.join("units.rlb")).unwrap();
+    let units = Nres::parse(&units, ReadOptions::compatible()).unwrap();
+    let (_, chassis) = units.get(b"r_ch_01.ctl").unwrap();
+    let slot = Ctld::parse(chassis).unwrap().items.iter().position(|i| i.tag() == 19).unwrap() as i32;
+    let mut part = ItemRecord::with_values(19, 0, &[5_000.0]);
+    part.set_figures(400.0, 9.0);
+    let mut ctld = Ctld::with_pose(vec![BindingRow::new(0, 0.0, 0.0, 0.0, 0).unwrap()]).unwrap();
+    ctld.items.push(part);
+    ctld.counts[3] = 1;
+    let mut parts = NresWriter::new();
+    parts.add(0, [0; 3], b"i_pws_fit.ctl", ctld.to_bytes().unwrap()).unwrap();
+    std::fs::write(copy.join("parts.rlb"), parts.to_bytes().unwrap()).unwrap();
+    let objects = std::fs::read(copy.join("objects.rlb")).unwrap();
+    let mut registry = NresDocument::from_archive(&Nres::parse(&objects, ReadOptions::compatible()).unwrap());
+    let refs = ObjectRef64::new("parts.rlb", "i_pws_fit.ctl").unwrap();
+    registry.push(0, [0; 3], b"i_pws_fit", [refs.archive_raw, refs.resource_raw].concat()).unwrap();
+    std::fs::write(copy.join("objects.rlb"), registry.save().unwrap()).unwrap();
+    // The scout's scheme: the part (type 3) under the chassis, before the turret.
+    let path = copy.join("UNITS/ROBOTS/scout.dat");
+    let fit = |link: i32| {
+        let mut dat = UnitDat::parse(&std::fs::read(&path).unwrap()).unwrap();
+        let battery = UnitRecord::new("i_pws_fit", 1, link, b"battery", 3, 0).unwrap();
+        dat.records[0].raw[0x6C..0x70].copy_from_slice(&2u32.to_le_bytes());
+        dat.records.insert(1, battery);
+        dat.to_bytes()
+    };
+    let original = std::fs::read(&path).unwrap();
+    std::fs::write(&path, fit(slot)).unwrap();
+    for sheet in scouts(&copy).unwrap() {
+        assert_eq!(sheet.batteries, [BatterySheet { capacity: 5_000.0, output: 9.0, node: 0 }], "the slot's, replaced");
+        assert_eq!(sheet.nodes.len(), plain.nodes.len(), "the part brings no node");
+        assert_eq!(sheet.figures.mass, plain.figures.mass + 100.0, "400 kg in place of the slot's 300");
+    }
+    std::fs::write(&path, &original).unwrap();
+    std::fs::write(&path, fit(99)).unwrap();
+    let Err(e) = scouts(&copy) else { panic!("a part fitted to a missing device loaded") };
+    for part in ["fitted part i_pws_fit into device 99 of r_ch_01", "devices", "scout.dat"] {
+        assert!(e.message.contains(part), "{part}: {}", e.message);
+    }
+    let _ = std::fs::remove_dir_all(copy);
+}
+
 /// The bare chassis's mass (the demo's transport) is its nodes' `.ndp` density × their
 /// level-0 slot volume, plus its armour's weight × their area, plus its parts' masses
 /// (openparkan `docs/28-chassis.md`, read), each taken here from the files themselves.

@@ -85,6 +85,11 @@ impl ItemRecord {
         put_name(&mut self.fixed, EMITS_AT + 32, member);
     }
 
+    /// Sets the node the component sits on (`+0x04`): a fitted part keeps its slot's.
+    pub fn set_key(&mut self, key: u32) {
+        self.fixed[4..8].copy_from_slice(&key.to_le_bytes());
+    }
+
     /// Authoring: the part's mass (kg, `+0x1C`) and power a second (`+0x20`).
     pub fn set_figures(&mut self, mass: f32, power: f32) {
         self.fixed[0x1C..0x20].copy_from_slice(&mass.to_bits().to_le_bytes());
