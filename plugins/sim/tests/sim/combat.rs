@@ -13,11 +13,25 @@ const PLANT: u32 = 0x8000_0010;
 /// Two clans (1 and 2) at war or at peace, on the flat 120 × 120 map.
 fn battlefield(war: bool) -> App {
     let mut app = world_app(flat, |_, _| false);
+    relate(&mut app, war);
+    app
+}
+
+/// Two clans at war on a flat 500 × 500 map (for radars' ranges).
+fn wide_battlefield() -> App {
+    let mut app = headless_app();
+    iron3d_sim::testing::publish_map(app.world_mut(), 50, 10.0, flat, |_, _| false).unwrap();
+    enter_game(&mut app);
+    relate(&mut app, true);
+    app
+}
+
+/// Clans 1 and 2 at war or at peace.
+fn relate(app: &mut App, war: bool) {
     let mut relations = ClanRelations::uniform(vec![ClanType::NATURE, ClanType::PLAYER, ClanType::ENEMY], 1);
     let word = if war { iron3d_core::relation::HOSTILE } else { iron3d_core::relation::NEUTRAL };
     (relations.words[1][2], relations.words[2][1]) = (word, word);
     app.world_mut().insert_resource(relations);
-    app
 }
 
 fn robot(app: &mut App, id: u32, clan: i32, at: [f32; 2], heading: f32) -> Entity {
@@ -443,12 +457,7 @@ fn seeing_sheet(mass: f32, range: Option<f32>, stealth: bool) -> iron3d_core::Co
 #[test]
 fn a_radar_lists_what_the_signatures_show_and_camouflage_hides_a_machine_until_a_hostile_is_near() {
     use iron3d_combat::Stealth;
-    let mut app = headless_app();
-    iron3d_sim::testing::publish_map(app.world_mut(), 50, 10.0, flat, |_, _| false).unwrap();
-    enter_game(&mut app);
-    let mut relations = ClanRelations::uniform(vec![ClanType::NATURE, ClanType::PLAYER, ClanType::ENEMY], 1);
-    (relations.words[1][2], relations.words[2][1]) = (0, 0);
-    app.world_mut().insert_resource(relations);
+    let mut app = wide_battlefield();
     let place = |app: &mut App, id: u32, clan: i32, at: [f32; 2], sheet: iron3d_core::CombatSheet| {
         let e = robot(app, id, clan, at, 0.0);
         app.world_mut().entity_mut(e).insert(sheet);
@@ -484,12 +493,7 @@ fn a_radar_lists_what_the_signatures_show_and_camouflage_hides_a_machine_until_a
 #[test]
 fn a_machine_whose_batteries_run_dry_goes_blind_and_its_guns_do_not_refill() {
     use iron3d_combat::{Guns, Power};
-    let mut app = headless_app();
-    iron3d_sim::testing::publish_map(app.world_mut(), 50, 10.0, flat, |_, _| false).unwrap();
-    enter_game(&mut app);
-    let mut relations = ClanRelations::uniform(vec![ClanType::NATURE, ClanType::PLAYER, ClanType::ENEMY], 1);
-    (relations.words[1][2], relations.words[2][1]) = (0, 0);
-    app.world_mut().insert_resource(relations);
+    let mut app = wide_battlefield();
     let mut sheet = seeing_sheet(5000.0, Some(400.0), false);
     sheet.figures.asks[2] = 0.15;
     sheet.batteries = vec![iron3d_core::BatterySheet { capacity: 100.0, output: 6.0, node: 0 }];
