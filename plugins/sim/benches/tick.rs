@@ -11,9 +11,9 @@ use bevy_app::{App, FixedUpdate};
 use bevy_ecs::prelude::*;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use iron3d_core::{
-    BatterySheet, ClanRelations, CombatSheet, CommandQueue, FigureSheet, GameClock, GunSheet, Health, HitSheet,
-    NavState, NavStatus, NodeSheet, Order, OriginalObjectId, Projectile, Radar, RadarSheet, RepairSheet, RoundSheet,
-    SimCommand, SimSystems, StealthSheet, UnitClass,
+    BatterySheet, ClanRelations, CombatSheet, CommandQueue, FigureSheet, GameClock, Health, NavState, NavStatus,
+    NodeSheet, Order, OriginalObjectId, Projectile, Radar, RadarSheet, RepairSheet, SimCommand, SimSystems,
+    StealthSheet, UnitClass,
 };
 use iron3d_formats::rng::SplitMix64;
 use iron3d_sim::headless_app;
@@ -196,18 +196,7 @@ fn measure(c: &mut Criterion, name: &str, counts: &[u32], areal: fn(u32) -> f32)
 fn sheet() -> CombatSheet {
     let node = |parent| NodeSheet { hit_points: 1.0e7, parent, vital: false };
     let nodes = std::iter::once(node(None)).chain((0..5).map(|_| node(Some(0)))).collect();
-    let hit = HitSheet { kind: 2, damage: 1.0, radius: 0.0 };
-    let round = RoundSheet { speed: 90.0, range: 80.0, hit_points: 44.0, flags: 0, hit };
-    let gun = GunSheet {
-        node: 5,
-        magazine: -1,
-        capacitor: 2.0,
-        shot_energy: 0.15,
-        interval_ms: 1250.0,
-        barrels: 1,
-        volley: false,
-        round,
-    };
+    let gun = iron3d_sim::testing::cannon(5);
     let repair = RepairSheet { rate: 3.0, charge_per_point: 0.04, node: 0 };
     let radar = RadarSheet { sensitivity: [0.05, 0.7, 25.0], range: 250.0, period_ms: 750.0, node: 0 };
     let stealth =

@@ -76,3 +76,21 @@ pub fn spawn_building(world: &mut World, id: u32, at: [f32; 2], half: [f32; 2]) 
         .spawn((OriginalObjectId(id), placement, Owner::default(), bounds, SimObject { kind: ObjectKind::Building }))
         .id()
 }
+
+/// A cannon on node `node` as the demo's data gives it: unlimited rounds, a capacitor
+/// of 2 paying 0.15 a shot, 1 250 ms between shots, a direct round of 44 + 1 flying 80
+/// at 90 a second.
+pub fn cannon(node: u16) -> iron3d_core::GunSheet {
+    let hit = iron3d_core::HitSheet { kind: 2, damage: 1.0, radius: 0.0 };
+    let round = iron3d_core::RoundSheet { speed: 90.0, range: 80.0, hit_points: 44.0, flags: 0, hit };
+    iron3d_core::GunSheet {
+        node,
+        magazine: -1,
+        capacitor: 2.0,
+        shot_energy: 0.15,
+        interval_ms: 1250.0,
+        barrels: 1,
+        volley: false,
+        round,
+    }
+}

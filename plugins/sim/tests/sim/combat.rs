@@ -497,18 +497,7 @@ fn a_machine_whose_batteries_run_dry_goes_blind_and_its_guns_do_not_refill() {
     let mut sheet = seeing_sheet(5000.0, Some(400.0), false);
     sheet.figures.asks[2] = 0.15;
     sheet.batteries = vec![iron3d_core::BatterySheet { capacity: 100.0, output: 6.0, node: 0 }];
-    let hit = iron3d_core::HitSheet { kind: 2, damage: 1.0, radius: 0.0 };
-    let round = iron3d_core::RoundSheet { speed: 90.0, range: 80.0, hit_points: 44.0, flags: 0, hit };
-    sheet.guns.push(iron3d_core::GunSheet {
-        node: 0,
-        magazine: -1,
-        capacitor: 2.0,
-        shot_energy: 0.15,
-        interval_ms: 1250.0,
-        barrels: 1,
-        volley: false,
-        round,
-    });
+    sheet.guns.push(iron3d_sim::testing::cannon(0));
     let a = robot(&mut app, 1, 1, [60.0, 60.0], 0.0);
     app.world_mut().entity_mut(a).insert(sheet);
     let b = robot(&mut app, 2, 2, [300.0, 60.0], 0.0);
