@@ -4,6 +4,7 @@
 //! saves back byte for byte through the NRes document model.
 
 mod builder;
+pub mod hall_way;
 mod records;
 mod validate;
 
@@ -43,6 +44,8 @@ pub mod stream {
     pub const BATCHES: u32 = 13;
     /// Optional, stride 8: candidate lightmap coordinates (`docs/reference/models.md` §1.11, opaque; kept raw).
     pub const LIGHTMAP_UVS: u32 = 15;
+    /// A building's hall way (`hall_way`).
+    pub const HALL_WAY: u32 = 17;
     /// Animation frame map.
     pub const FRAME_MAP: u32 = 19;
     /// Streams every static draw needs.
@@ -227,6 +230,13 @@ fn missing(type_id: u32) -> Error {
 }
 
 impl Msh {
+    /// Its hall way (stream 17, a building's inside), `None` when it has none.
+    pub fn hall_way(&self) -> Option<Result<hall_way::HallWay>> {
+        let stream = self.streams.iter().find(|s| s.row.type_id == stream::HALL_WAY)?;
+        let raw = stream.raw.as_deref().unwrap_or_default();
+        Some(hall_way::HallWay::parse(raw, stream.row.attr1, stream.row.attr2))
+    }
+
     /// Parses and validates a model from the bytes of its NRes container.
     pub fn parse(bytes: &[u8], options: ReadOptions) -> Result<Self> {
         let archive = Nres::parse(bytes, options)?;
