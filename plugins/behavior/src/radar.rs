@@ -21,8 +21,6 @@ use iron3d_core::{
 const CELL: f32 = 64.0;
 /// How far the AI's target pickers look among the radar's contacts (read).
 const PICK: f32 = 500.0;
-/// The class bit of buildings (`docs/reference/registry.md` §2.2).
-const BUILDING_BIT: u32 = 0x8000_0000;
 
 type Seer<'a> = (
     Entity,
@@ -47,7 +45,7 @@ pub(crate) fn scan(
 ) {
     let mut all: Vec<Mark> = targets
         .iter()
-        .map(|(id, o, t, c)| (id.0, o.clan, [t.position[0], t.position[1]], c.is_some_and(|c| c.0 & BUILDING_BIT != 0)))
+        .map(|(id, o, t, c)| (id.0, o.clan, [t.position[0], t.position[1]], c.is_some_and(|c| c.registers())))
         .collect();
     all.sort_unstable_by_key(|t| t.0);
     let boxes: Vec<[[f32; 2]; 2]> = all.iter().map(|t| [t.2, t.2]).collect();

@@ -21,12 +21,10 @@ use iron3d_formats::world::PropertyValue;
 use iron3d_rules::Combat;
 use iron3d_terrain::BehaviorIni;
 
-/// The class bit of buildings (`docs/reference/registry.md` §2.2).
-const BUILDING_BIT: u32 = 0x8000_0000;
-
-/// Whether an object of class `class` is a building.
+/// Whether an object of class `class` is a building (its class word's high bit:
+/// [`UnitClass::registers`]).
 pub(crate) fn is_building(class: u32) -> bool {
-    class & BUILDING_BIT != 0
+    UnitClass(class).registers()
 }
 /// A turret's turn rate when the rules name none for the class (degrees a second; the
 /// project's).

@@ -55,8 +55,14 @@ pub struct Sensor {
 impl Sensor {
     /// A radar of `sheet` on the object `id`, its first scan spread by the id.
     pub fn new(sheet: RadarSheet, id: u32) -> Self {
-        let period = sheet.period_ms.max(TICK_MS as f32) as u32;
-        Self { sheet, next_ms: id % period, hostile: None }
+        let mut sensor = Self { sheet, next_ms: 0, hostile: None };
+        sensor.next_ms = id % sensor.period_ms();
+        sensor
+    }
+
+    /// How long a scan stays good (ms; at least a tick).
+    fn period_ms(&self) -> u32 {
+        self.sheet.period_ms.max(TICK_MS as f32) as u32
     }
 }
 
@@ -225,8 +231,7 @@ pub(crate) fn scan(
     let mut marks = vec![0u64; all.len().div_ceil(64)];
     let mut found = Vec::new();
     for ((id, owner, power), at, body, mut sensor, mut contacts) in due {
-        let period = sensor.sheet.period_ms.max(TICK_MS as f32) as u32;
-        sensor.next_ms = clock.time_ms.wrapping_add(period);
+        sensor.next_ms = clock.time_ms.wrapping_add(sensor.period_ms());
         contacts.0.clear();
         // Sensitivities go by the node's condition and channel 2's level.
         let condition = body.condition(sensor.sheet.node) * power.map_or(1.0, |p| p.levels[2]);

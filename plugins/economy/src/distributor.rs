@@ -184,7 +184,7 @@ pub fn memberships(mut candidates: Vec<Candidate>, available: impl Fn(u32) -> bo
     let mut out: Vec<Distributor> = Vec::new();
     let mut next = FIRST_KEY;
     for (id, slot, class) in candidates {
-        if class & 0x8000_0000 == 0 {
+        if !iron3d_core::UnitClass(class).registers() {
             continue;
         }
         let key = next;

@@ -7,8 +7,7 @@
 //! node table and explosion); the shield from the last fight shield (9) and deflector
 //! (21), the repair system from the last class-15 component, the radar from the last
 //! class-8 and the detection shield from the last class-10 one, every class-19 battery;
-//! and what the object
-//! gives away to radars (`docs/25-sensors.md`, `docs/28-chassis.md`): its mass, the
+//! and what the object gives away to radars (`docs/25-sensors.md`, `docs/28-chassis.md`): its mass, the
 //! area and volume of its nodes' level-0 mesh slots, and its parts' power by channel.
 
 use crate::ObjectComponent;
@@ -72,13 +71,12 @@ impl GameMissionBackend {
         protos: &[Prototype],
         slots: &[Option<u32>],
     ) -> Result<Option<CombatSheet>> {
-        let fitted = |i: usize| slots.get(i).copied().flatten();
         let mut spans = Vec::with_capacity(components.len());
         let mut nodes: Vec<NodeSheet> = Vec::new();
         let mut meshes = Vec::with_capacity(components.len());
         let mut figures = FigureSheet::default();
         for (i, (c, p)) in components.iter().zip(protos).enumerate() {
-            if fitted(i).is_some() {
+            if fitted(slots, i).is_some() {
                 spans.push(Span { first: nodes.len(), rows: 0, skips_root: false });
                 meshes.push(None);
                 continue;
@@ -198,10 +196,10 @@ impl GameMissionBackend {
         };
         let mut devices = Vec::with_capacity(protos.len());
         for (i, p) in protos.iter().enumerate() {
-            devices.push(if slots.get(i).copied().flatten().is_some() { Vec::new() } else { records(p)? });
+            devices.push(if fitted(slots, i).is_some() { Vec::new() } else { records(p)? });
         }
         for (i, (c, p)) in components.iter().zip(protos).enumerate() {
-            let (Some(slot), Some(parent)) = (slots.get(i).copied().flatten(), c.parent) else { continue };
+            let (Some(slot), Some(parent)) = (fitted(slots, i), c.parent) else { continue };
             let fit = format!("fitted part {} into device {slot} of {}", p.key, components[parent].key);
             let mut record = records(p)?
                 .into_iter()
@@ -267,6 +265,11 @@ impl GameMissionBackend {
             Ok(Ndpr::parse(&bytes).in_entry(r.resource.clone()).in_file(r.archive.clone())?.records)
         })
     }
+}
+
+/// The device of its parent component `i` takes over when it is a fitted part.
+fn fitted(slots: &[Option<u32>], i: usize) -> Option<u32> {
+    slots.get(i).copied().flatten()
 }
 
 /// The body index of node `local` of component `i`: its own row, or for an attached

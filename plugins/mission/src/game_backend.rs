@@ -6,7 +6,9 @@ use crate::backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 use crate::catalogue::MissionName;
 use crate::{ObjectComponent, PlacedRecord, ResolvedPrototype};
 use iron3d_core::PropertyBag;
-use iron3d_core::{MissionLoadPhase, ModelBounds, MotionLimits, PieceBinding, ProductionPart, ProductionParts};
+use iron3d_core::{
+    MissionLoadPhase, ModelBounds, MotionLimits, PieceBinding, ProductionPart, ProductionParts, UnitClass,
+};
 use iron3d_formats::config::{BehaviorIni, IniFile};
 use iron3d_formats::helpers::ctld::MotionParameters;
 use iron3d_formats::helpers::{Ctld, Ctpt};
@@ -173,7 +175,7 @@ impl GameMissionBackend {
         } else {
             vec![ObjectComponent::root(o.key.clone())]
         };
-        let registers = class.is_some_and(|class| class & 0x8000_0000 != 0);
+        let registers = class.is_some_and(|class| UnitClass(class).registers());
         let mut parts = Vec::new();
         let mut motions = Vec::new();
         let mut protos = Vec::with_capacity(o.components.len());

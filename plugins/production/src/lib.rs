@@ -81,7 +81,7 @@ impl Plugin for ProductionPlugin {
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .add_systems(
                 OnEnter(AppState::InGame),
-                (step::setup, options::publish, publish).chain().in_set(MissionStart::Clans),
+                (step::setup, options::publish, publish, publish_trees).chain().in_set(MissionStart::Clans),
             )
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
                 commands.remove_resource::<Production>();
@@ -101,8 +101,8 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut rules: ResMut<ProductionRules>)
     }
 }
 
-/// Publishes what each clan may research now ([`ResearchBoard`]) and what the interface
-/// shows of the queues and research trees ([`ProductionBoard`]).
+/// Publishes what each clan may research now ([`ResearchBoard`]) and the queues the
+/// interface shows ([`ProductionBoard`]).
 fn publish(
     production: Option<Res<Production>>,
     names: Res<SchemeNames>,
@@ -117,14 +117,21 @@ fn publish(
             q.active.as_ref().map(|j| JobView { scheme: name(j.what), elapsed_ms: j.elapsed_ms, total_ms: j.total_ms });
         (*id, QueueView { waiting: q.waiting.iter().map(|s| name(*s)).collect(), active })
     });
-    let research = production
+    let producers = producers.collect();
+    if shown.producers != producers {
+        shown.producers = producers;
+    }
+}
+
+/// Publishes the names of each clan's research nodes when the game starts (they do not
+/// change during a mission).
+fn publish_trees(production: Option<Res<Production>>, mut shown: ResMut<ProductionBoard>) {
+    let Some(production) = production else { return };
+    shown.research = production
         .clans
         .iter()
-        .filter_map(|(clan, r)| Some((*clan, r.tree.as_ref()?.nodes.iter().map(|n| n.name.clone()).collect())));
-    let next = ProductionBoard { producers: producers.collect(), research: research.collect() };
-    if *shown != next {
-        *shown = next;
-    }
+        .filter_map(|(clan, r)| Some((*clan, r.tree.as_ref()?.nodes.iter().map(|n| n.name.clone()).collect())))
+        .collect();
 }
 
 /// Publishes each clan's minds ([`MindBoard`]).
