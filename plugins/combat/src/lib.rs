@@ -94,7 +94,7 @@ impl Plugin for CombatPlugin {
                 "combat.contacts",
                 Hashing::Not("each scan's function of the hashed state"),
             )
-            .save_component::<Health>("combat.health", Hashing::Not("the sum of the body's nodes"))
+            .save_component::<Health>("combat.health", Hashing::Not("the sum of the body's nodes").replicated())
             .save_component::<Weapon>("combat.weapon", Hashing::By("combat"))
             .save_component::<Radar>("combat.radar", Hashing::By("combat"))
             .save_component::<LastHit>("combat.last_hit", Hashing::By("combat"))

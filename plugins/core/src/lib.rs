@@ -67,7 +67,7 @@ pub use sets::{
 };
 pub use sound::{InterfaceClick, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
 pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};
-pub use state::{ComponentState, DecodeError, Hasher, Hashing, ResourceState, SimState, StateApp, StateValue};
+pub use state::{ComponentState, DecodeError, Hasher, Hashing, Keep, ResourceState, SimState, StateApp, StateValue};
 pub use states::{AppState, MissionLoadPhase, Pause};
 pub use table::{ObjectTable, TableLayout};
 

@@ -19,7 +19,7 @@ pub(crate) fn declare(app: &mut App) {
     let by = Hashing::By("core");
     app.save_component::<SimObject>("core.sim_object", Hashing::Not("a marker every simulated object has"))
         .save_component::<Movable>("core.movable", Hashing::Not(MADE))
-        .save_component::<Owner>("core.owner", by)
+        .save_component::<Owner>("core.owner", by.replicated())
         .save_component::<ObjectHandle>("core.handle", Hashing::Not("World3D's handle, allocated in id order"))
         .save_component::<SimTransform>("core.transform", by)
         .save_component::<PreviousSimTransform>("core.previous_transform", Hashing::Not("drawing between ticks"))

@@ -5,7 +5,10 @@
 //!
 //! A saved type says how the hash covers it ([`Hashing`]): by its encoded bytes (one
 //! line declares it), by its crate's own hasher (words chosen for speed, for the state
-//! every object carries), or not, with the reason.
+//! every object carries), or not, with the reason. A component declared
+//! [`Hashing::replicated`] also reaches joined games: the netcode walks the registry and
+//! sends each object's replicated components in their encoded bytes
+//! ([`ComponentState::each`], [`ComponentState::read`], [`ComponentState::put`]).
 
 use crate::{Fnv1a, OriginalObjectId, SimObject};
 use bevy_app::App;
@@ -27,6 +30,30 @@ pub enum Hashing {
     Not(&'static str),
 }
 
+impl Hashing {
+    /// Kept as this says and replicated to joined games too.
+    pub const fn replicated(self) -> Keep {
+        Keep { hashing: self, replicated: true }
+    }
+}
+
+/// How a saved type is kept: hashed as [`Keep::hashing`] says and, when
+/// [`Keep::replicated`], sent to joined games. A [`Hashing`] alone is a type saved and
+/// hashed, not replicated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keep {
+    /// How the hash covers it.
+    pub hashing: Hashing,
+    /// Whether joined games receive it (components only).
+    pub replicated: bool,
+}
+
+impl From<Hashing> for Keep {
+    fn from(hashing: Hashing) -> Self {
+        Self { hashing, replicated: false }
+    }
+}
+
 /// A value read from a save, not yet put into a world (its entry knows the type).
 pub type StateValue = Box<dyn Any + Send>;
 
@@ -45,6 +72,8 @@ pub struct ComponentState {
     pub type_id: TypeId,
     /// How the hash covers it.
     pub hashing: Hashing,
+    /// Whether joined games receive it.
+    pub replicated: bool,
     /// Appends the encoded component of each entity that has one and sets `bit` in
     /// that entity's mask.
     pub write: fn(&World, &[Entity], u64, &mut [u64], &mut Vec<u8>) -> Result<(), String>,
@@ -53,6 +82,11 @@ pub struct ComponentState {
     /// Puts decoded values on the entities marked `true`, in order, and removes the
     /// component from the others.
     pub put: fn(&mut World, &[(Entity, bool)], StateValue),
+    /// Calls back with the position and encoded bytes of each entity that has one.
+    pub each: fn(&World, &[Entity], &mut dyn FnMut(usize, &[u8])) -> Result<(), String>,
+    /// The value one encoded component holds, as its `Debug` shows it (or why it does not
+    /// decode): what a sync report prints.
+    pub describe: fn(&[u8]) -> String,
     hash: fn(&World, &[(u32, Entity)], &mut Fnv1a, &mut Vec<u8>),
 }
 
@@ -97,6 +131,12 @@ impl SimState {
         &self.hashers
     }
 
+    /// The replicated component types, in tag order (their position in this list is
+    /// what the netcode names them by).
+    pub fn replicated(&self) -> impl Iterator<Item = &ComponentState> {
+        self.components.iter().filter(|c| c.replicated)
+    }
+
     /// The position of component `T` among [`SimState::components`].
     pub fn component_of<T: 'static>(&self) -> Option<usize> {
         self.components.iter().position(|c| c.type_id == TypeId::of::<T>())
@@ -125,14 +165,15 @@ impl SimState {
 
 /// Declaring simulation state on an [`App`], in the plugin that owns it.
 pub trait StateApp {
-    /// Saves component `T` under `tag`, hashed as `hashing` says.
+    /// Saves component `T` under `tag`, hashed (and replicated) as `keep` says: a
+    /// [`Hashing`], or [`Hashing::replicated`].
     ///
     /// # Panics
     /// A tag declared twice (two crates claiming one name is a programming error).
-    fn save_component<T: Component<Mutability = Mutable> + Serialize + DeserializeOwned>(
+    fn save_component<T: Component<Mutability = Mutable> + Serialize + DeserializeOwned + std::fmt::Debug>(
         &mut self,
         tag: &'static str,
-        hashing: Hashing,
+        keep: impl Into<Keep>,
     ) -> &mut Self;
 
     /// Saves resource `T` under `tag`, hashed as `hashing` says.
@@ -153,18 +194,26 @@ pub trait StateApp {
 }
 
 impl StateApp for App {
-    fn save_component<T: Component<Mutability = Mutable> + Serialize + DeserializeOwned>(
+    fn save_component<T: Component<Mutability = Mutable> + Serialize + DeserializeOwned + std::fmt::Debug>(
         &mut self,
         tag: &'static str,
-        hashing: Hashing,
+        keep: impl Into<Keep>,
     ) -> &mut Self {
+        let Keep { hashing, replicated } = keep.into();
         let entry = ComponentState {
             tag,
             type_id: TypeId::of::<T>(),
             hashing,
+            replicated,
             write: write_component::<T>,
             read: read_components::<T>,
             put: put_components::<T>,
+            each: each_component::<T>,
+            describe: |bytes| match decode::<T>(bytes) {
+                Ok((value, used)) if used == bytes.len() => format!("{value:?}"),
+                Ok((_, used)) => format!("{} bytes after the value", bytes.len() - used),
+                Err((_, e)) => format!("does not decode: {e}"),
+            },
             hash: hash_component::<T>,
         };
         let mut state = self.world_mut().get_resource_or_init::<SimState>();
@@ -244,6 +293,23 @@ fn write_component<T: Component + Serialize>(
         if let Ok(c) = q.get_manual(world, *entity) {
             encode(c, out)?;
             *mask |= bit;
+        }
+    }
+    Ok(())
+}
+
+fn each_component<T: Component + Serialize>(
+    world: &World,
+    entities: &[Entity],
+    out: &mut dyn FnMut(usize, &[u8]),
+) -> Result<(), String> {
+    let Some(q) = world.try_query::<&T>() else { return Ok(()) };
+    let mut scratch = Vec::new();
+    for (k, entity) in entities.iter().enumerate() {
+        if let Ok(c) = q.get_manual(world, *entity) {
+            scratch.clear();
+            encode(c, &mut scratch)?;
+            out(k, &scratch);
         }
     }
     Ok(())

@@ -1,7 +1,7 @@
 //! A client: introduces itself (`GMSG_SET_PLAYER_DATA`), learns its player number,
 //! clan and mission, turns every replicated object into a mirror (once per id: a
 //! duplicate create is ignored), keeps the mirrors' simulation components in step
-//! with what the host replicates, sends orders, and compares the host's checkpoint
+//! with what the host replicates (the declared ones through [`NetState`]), sends orders, and compares the host's checkpoint
 //! hashes with the hash of what it holds at the same replication tick. The host's
 //! `SYSMSG_SET_TIME` and event batches set the game clock at the next tick boundary;
 //! the batches' events play as the host's ([`crate::events`]).
@@ -9,10 +9,10 @@
 use crate::chat::{Chat, ChatLine};
 use crate::clan_state::ClanView;
 use crate::replicated::{
-    DuplicateMirror, NetObject, NetOwnerHealth, NetPose, NetTilt, NetTurret, ReplicatedRow, replicated_hash,
-    replicated_rows,
+    DuplicateMirror, NetObject, NetPose, NetTilt, NetTurret, ReplicatedRow, replicated_hash, replicated_rows,
 };
 use crate::schema::{self, Gmsg, SessionPhase, WireOrder};
+use crate::state::NetState;
 use crate::sync_report::{HostRows, OwnCase, SyncReports};
 use crate::{ClientBound, ClientBoundUnreliable, HostBound, NetError, PROTOCOL_VERSION, encoded, protocol_id};
 use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, PreUpdate, Update};
@@ -26,8 +26,8 @@ use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
 use bevy_state::prelude::*;
 use iron3d_core::{
-    GameClock, GameMessage, Health, ObjectKind, Order, OriginalObjectId, Owner, PieceAnimation, PropertyBag, SimObject,
-    SimSystems, SimTransform, TICK_MS, Weapon,
+    GameClock, GameMessage, ObjectKind, Order, OriginalObjectId, Owner, PieceAnimation, PropertyBag, SimObject,
+    SimState, SimSystems, SimTransform, TICK_MS, Weapon,
 };
 use iron3d_mission::{LoadedMission, ObjectExtras, PlacedRecord, PreparedObject, spawn_object_on};
 use std::collections::{BTreeMap, VecDeque};
@@ -287,6 +287,7 @@ impl Plugin for NetClientPlugin {
                     receive,
                     mirror,
                     drop_unmatched,
+                    crate::state::apply,
                     sync,
                     crate::events::play,
                     record_checkpoints,
@@ -440,13 +441,14 @@ fn handle(session: &mut ClientSession, checkpoints: &mut Checkpoints, message: G
 fn mirror(
     mut commands: Commands,
     added: Query<
-        (Entity, &NetObject, Option<&NetPose>, Option<&NetTilt>, Option<&NetOwnerHealth>, Has<OriginalObjectId>),
+        (Entity, &NetObject, Option<&NetPose>, Option<&NetTilt>, Option<&NetState>, Has<OriginalObjectId>),
         Added<NetObject>,
     >,
     mut mirrors: ResMut<Mirrors>,
     mission: Option<Res<LoadedMission>>,
+    registry: Option<Res<SimState>>,
 ) {
-    for (e, object, pose, tilt, status, local) in &added {
+    for (e, object, pose, tilt, state, local) in &added {
         if let Some(&other) = mirrors.by_id.get(&object.id).filter(|o| **o != e) {
             tracing::warn!(target: "netwatch", "duplicate GMSG_CREATE_MIRROR of object {} ignored (mirror {other})", object.id);
             commands.entity(e).insert(DuplicateMirror);
@@ -459,7 +461,7 @@ fn mirror(
             continue;
         }
         let placement = pose.map(|p| transform(&SimTransform::default(), p, tilt)).unwrap_or_default();
-        let owner = status.map(|s| s.owner.owner()).unwrap_or_default();
+        let owner = state.zip(registry.as_deref()).and_then(|(s, r)| s.value::<Owner>(r)).unwrap_or_default();
         let bare =
             (OriginalObjectId(object.id), SimObject { kind: ObjectKind::from_raw(object.kind) }, placement, owner);
         if mission.is_none() || object.key.is_empty() {
@@ -543,33 +545,12 @@ fn sync(
         (Or<(Changed<NetPose>, Changed<NetTilt>)>, Without<DuplicateMirror>),
     >,
     mut turrets: Query<(&NetTurret, &mut Weapon), (Changed<NetTurret>, Without<DuplicateMirror>)>,
-    mut statuses: Query<
-        (&NetOwnerHealth, Option<&mut Owner>, Option<&mut Health>, Entity),
-        (Changed<NetOwnerHealth>, Without<DuplicateMirror>),
-    >,
-    mut commands: Commands,
 ) {
     for (pose, tilt, mut t) in &mut poses {
         *t = transform(&t, pose, tilt);
     }
     for (turret, mut weapon) in &mut turrets {
         weapon.turret = turret.radians();
-    }
-    for (status, owner, h, e) in &mut statuses {
-        if let Some(mut owner) = owner {
-            *owner = status.owner.owner();
-        }
-        let Some(net) = status.health else { continue };
-        let (hp, max) = (f32::from(net.hp), f32::from(net.max));
-        match h {
-            Some(mut h) => {
-                h.hp = hp;
-                h.max = max;
-            }
-            None => {
-                commands.entity(e).insert(Health { hp, max, invulnerable: false });
-            }
-        }
     }
 }
 
@@ -642,7 +623,7 @@ fn write_sync_report(world: &mut World, rows: &HostRows) {
     };
     let dir = world.resource::<SyncReports>().dir.clone();
     let player = world.resource::<ClientSession>().player.unwrap_or(0);
-    match case.write_report(&dir, player, rows) {
+    match case.write_report(&dir, player, rows, world.get_resource::<SimState>()) {
         Ok(path) => {
             tracing::error!(target: "resnet", "checkpoint mismatch at tick {}: sync report {}", case.tick, path.display());
             world.resource_mut::<Checkpoints>().report = Some(path);

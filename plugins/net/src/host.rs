@@ -9,12 +9,11 @@
 //! sends each tick's combat and effect events ([`crate::events`]).
 //! Logs: `resnet` (transport, packets), `netwatch` (players and objects).
 
-use crate::replicated::{
-    NetAnimation, NetObject, NetOwnerHealth, NetPose, NetTilt, NetTurret, replicated_rows, rows_hash, signature,
-};
+use crate::replicated::{NetAnimation, NetObject, NetPose, NetTilt, NetTurret, replicated_rows, rows_hash, signature};
 use crate::schema::{self, Gmsg, SessionPhase};
 use crate::sender::{broadcast, send};
 use crate::session::{self, LeavePolicy, NetQueue, OwnershipChange, SessionLog};
+use crate::state::NetState;
 use crate::watcher::{NetPlayer, NetWatcher};
 use crate::{HostBound, NetError, PROTOCOL_VERSION, protocol_id};
 use bevy_app::{App, FixedUpdate, Last, Plugin, PostUpdate, PreUpdate};
@@ -28,8 +27,8 @@ use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication,
 use bevy_state::prelude::*;
 use iron3d_control::ControlConfig;
 use iron3d_core::{
-    CommandQueue, DataLayers, GameClock, Health, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause,
-    PieceAnimation, SimObject, SimSystems, SimTransform, TICK_SECONDS, Weapon,
+    CommandQueue, DataLayers, GameClock, MissionClans, ObjectTable, OriginalObjectId, Owner, Pause, PieceAnimation,
+    SimObject, SimSystems, SimTransform, TICK_SECONDS, Weapon,
 };
 use iron3d_mission::MissionObject;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
@@ -590,18 +589,12 @@ fn leave(world: &mut World, number: u16, why: &str) {
     broadcast(world, &[Gmsg::KillPlayer { player: number, reason: why.into() }], None);
 }
 
-type Unpublished<'a> = (
-    Entity,
-    &'a OriginalObjectId,
-    &'a SimObject,
-    &'a SimTransform,
-    &'a Owner,
-    (Option<&'a Health>, Option<&'a Weapon>, Option<&'a PieceAnimation>),
-);
+type Unpublished<'a> =
+    (Entity, &'a OriginalObjectId, &'a SimObject, &'a SimTransform, (Option<&'a Weapon>, Option<&'a PieceAnimation>));
 
 type Published<'a> = (
-    (Entity, &'a SimTransform, &'a Owner, Option<&'a Health>, Option<&'a Weapon>),
-    (&'a mut NetPose, Option<&'a mut NetTilt>, &'a mut NetOwnerHealth, Option<&'a mut NetTurret>),
+    (Entity, &'a SimTransform, Option<&'a Weapon>),
+    (&'a mut NetPose, Option<&'a mut NetTilt>, Option<&'a mut NetTurret>),
 );
 
 /// After a tick: writes each object's replicated form where it changed (a tilt from the
@@ -613,25 +606,25 @@ fn publish(world: &mut World) {
     let tick = world.resource::<GameClock>().tick;
     let settings = world.resource::<HostSettings>().clone();
     let frames = world.get_resource::<ControlConfig>().map_or(0.0, |c| c.piece_frames_per_second * TICK_SECONDS);
-    let mut new = world.query_filtered::<Unpublished, Without<NetPose>>();
+    let mut new = world.query_filtered::<Unpublished, (Without<NetPose>, With<Owner>)>();
     let inserts: Vec<_> = new
         .iter(world)
-        .map(|(e, id, object, t, owner, (health, weapon, animation))| {
+        .map(|(e, id, object, t, (weapon, animation))| {
             let key = world.get::<MissionObject>(e).map(|m| m.key.clone()).unwrap_or_default();
             let animation = animation.filter(|a| !a.bindings.is_empty()).map(|a| NetAnimation::of(a, frames, tick));
             let object = NetObject { id: id.0, kind: object.kind.raw(), key, animation };
-            let status = NetOwnerHealth::of(owner, health);
             let tilt = Some(NetTilt::of(t)).filter(|tilt| *tilt != NetTilt::default());
-            (e, object, (NetPose::of(t), tilt), status, weapon.map(NetTurret::of))
+            (e, object, (NetPose::of(t), tilt), weapon.map(NetTurret::of))
         })
         .collect();
     if !inserts.is_empty() {
         keep_signatures(world);
     }
-    for (e, object, (p, tilt), status, turret) in inserts {
+    for (e, object, (p, tilt), turret) in inserts {
         let mut entity = world.entity_mut(e);
         let signed = signature(object.id);
-        entity.insert((Replicated, signed, object, p, status, ReplicatePriority(settings.moving_priority)));
+        let priority = ReplicatePriority(settings.moving_priority);
+        entity.insert((Replicated, signed, object, p, NetState::default(), priority));
         if let Some(t) = tilt {
             entity.insert(t);
         }
@@ -641,7 +634,7 @@ fn publish(world: &mut World) {
     }
     let mut published = world.query::<Published>();
     let mut tilted = Vec::new();
-    for ((e, t, owner, health, weapon), (mut pose, tilt, mut status, turret)) in published.iter_mut(world) {
+    for ((e, t, weapon), (mut pose, tilt, turret)) in published.iter_mut(world) {
         pose.set_if_neq(NetPose::of(t));
         let now = NetTilt::of(t);
         match tilt {
@@ -649,7 +642,6 @@ fn publish(world: &mut World) {
             None if now != NetTilt::default() => tilted.push((e, now)),
             None => {}
         }
-        status.set_if_neq(NetOwnerHealth::of(owner, health));
         if let (Some(w), Some(mut n)) = (weapon, turret) {
             n.set_if_neq(NetTurret::of(w));
         }
@@ -657,6 +649,7 @@ fn publish(world: &mut World) {
     for (e, tilt) in tilted {
         world.entity_mut(e).insert(tilt);
     }
+    crate::state::publish(world);
     // Cycling pieces follow their phase and rate on the clients: sent again only when
     // they stray.
     let mut animated = world.query_filtered::<(&PieceAnimation, &mut NetObject), Changed<PieceAnimation>>();
@@ -689,12 +682,12 @@ fn publish(world: &mut World) {
 fn prioritise(
     watcher: Res<NetWatcher>,
     mut clients: Query<(Entity, &mut PriorityMap, Ref<AuthorizedClient>)>,
-    objects: Query<(Entity, Ref<NetOwnerHealth>)>,
+    objects: Query<(Entity, Ref<Owner>), With<NetState>>,
 ) {
     for (client, mut map, authorized) in &mut clients {
         let Some(clan) = watcher.by_client(client).and_then(|(_, p)| p.clan) else { continue };
-        for (e, status) in objects.iter().filter(|(_, s)| authorized.is_added() || s.is_changed()) {
-            if status.owner.clan == clan as i32 {
+        for (e, owner) in objects.iter().filter(|(_, o)| authorized.is_added() || o.is_changed()) {
+            if owner.clan == clan as i32 {
                 map.insert(e, 1.0);
             } else {
                 map.remove(&e);

@@ -37,6 +37,7 @@ mod sender;
 mod session;
 mod smooth;
 pub mod speed;
+mod state;
 pub mod sync_report;
 pub mod transfer;
 mod watcher;
@@ -53,11 +54,12 @@ pub use host::{
     seat_host_player,
 };
 pub use replicated::{
-    BLEND_DRIFT, BLEND_STEPS, DuplicateMirror, HEADING_STEPS, NetAnimation, NetBlend, NetHealth, NetObject, NetOwner,
-    NetOwnerHealth, NetPose, NetTilt, NetTurret, POSITION_STEPS, ReplicatedRow, replicated_hash, replicated_rows,
+    BLEND_DRIFT, BLEND_STEPS, DuplicateMirror, HEADING_STEPS, NetAnimation, NetBlend, NetObject, NetPose, NetTilt,
+    NetTurret, POSITION_STEPS, ReplicatedRow, replicated_hash, replicated_rows,
 };
 pub use session::{LeavePolicy, LogEntry, NetQueue, NetSimPlugin, OwnershipChange, SessionLog};
 pub use smooth::NetMotion;
+pub use state::NetState;
 pub use watcher::{NetPlayer, NetWatcher};
 
 use bevy_app::{App, Plugin, PluginGroup};
@@ -75,8 +77,8 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// state and news, seats, sync reports, chat to a clan, the `Away` ownership change;
 /// 5: `NetAnimation`; 6: the owner and hit points in one component, the piece animation
 /// in the object's, a tilt only once an object stands tilted; 7: the migrate order, animals' state in the
-/// state hash).
-pub const PROTOCOL_VERSION: u32 = 7;
+/// state hash; 8: the declared replicated components in `NetState`, sync rows carrying it).
+pub const PROTOCOL_VERSION: u32 = 8;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;
@@ -116,7 +118,7 @@ impl Plugin for NetProtocolPlugin {
         ))
         .replicate::<NetObject>()
         .replicate::<NetPose>()
-        .replicate::<NetOwnerHealth>()
+        .replicate::<NetState>()
         .replicate::<NetTilt>()
         .replicate::<NetTurret>()
         .add_client_message::<HostBound>(Channel::Ordered)
@@ -126,9 +128,7 @@ impl Plugin for NetProtocolPlugin {
         .make_message_independent::<ClientBoundUnreliable>()
         .register_type::<NetObject>()
         .register_type::<NetPose>()
-        .register_type::<NetOwnerHealth>()
-        .register_type::<NetOwner>()
-        .register_type::<NetHealth>()
+        .register_type::<NetState>()
         .register_type::<NetTilt>()
         .register_type::<NetTurret>()
         .register_type::<DuplicateMirror>()

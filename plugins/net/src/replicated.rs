@@ -3,17 +3,19 @@
 //! pieces' [`NetAnimation`], a phase and a rate per binding, sent again when the host's
 //! pieces stray from them), [`NetPose`] (mutations: `GMSG_SYNC_OBJECT_STATE`), [`NetTilt`]
 //! (pitch and roll) and an armed object's [`NetTurret`] (the project's own, mutations
-//! like the pose), [`NetOwnerHealth`] (the owner, `GMSG_CHANGE_OBJECT_OWNER`, and the hit
-//! points, mutations), and the hash of it all that host and clients compare at checkpoints.
+//! like the pose), [`NetState`] (the components the crates declare replicated, among them
+//! the owner, `GMSG_CHANGE_OBJECT_OWNER`, and the hit points: mutations), and the hash of
+//! it all that host and clients compare at checkpoints.
 //!
 //! Each replicated component costs the host hash lookups per object and client every
 //! tick, whether it changed or not, so what changes seldom travels with something
-//! else rather than alone: the owner with the hit points, the pieces' cycling with the
-//! identity.
+//! else rather than alone: the declared components in one [`NetState`], the pieces'
+//! cycling with the identity.
 
+use crate::NetState;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use iron3d_core::{Fnv1a, Health, Owner, PieceAnimation, SimTransform, Weapon};
+use iron3d_core::{Fnv1a, PieceAnimation, SimTransform, Weapon};
 use serde::{Deserialize, Serialize};
 
 /// Position steps per game unit.
@@ -161,34 +163,6 @@ impl NetAnimation {
     }
 }
 
-/// An object's owner and hit points, if it has them.
-#[derive(Component, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
-#[reflect(Component)]
-pub struct NetOwnerHealth {
-    /// The owner.
-    pub owner: NetOwner,
-    /// The hit points.
-    pub health: Option<NetHealth>,
-}
-
-/// The owning clan and player (0: the computer).
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
-pub struct NetOwner {
-    /// Clan index.
-    pub clan: i32,
-    /// Player number, 0 for none.
-    pub player: u16,
-}
-
-/// Hit points, rounded up (a living object never shows 0).
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
-pub struct NetHealth {
-    /// Current hit points.
-    pub hp: u16,
-    /// Full hit points.
-    pub max: u16,
-}
-
 impl NetPose {
     /// The quantised pose of a transform.
     pub fn of(t: &SimTransform) -> Self {
@@ -259,43 +233,13 @@ impl NetTurret {
     }
 }
 
-impl NetOwnerHealth {
-    /// The replicated form of an owner and hit points.
-    pub fn of(owner: &Owner, health: Option<&Health>) -> Self {
-        Self { owner: NetOwner::of(owner), health: health.map(NetHealth::of) }
-    }
-}
-
-impl NetOwner {
-    /// The replicated form of an owner.
-    pub fn of(o: &Owner) -> Self {
-        Self { clan: o.clan, player: o.player.map_or(0, u16::from) }
-    }
-
-    /// Back to the simulation's form.
-    pub fn owner(&self) -> Owner {
-        Owner { clan: self.clan, player: u8::try_from(self.player).ok().filter(|p| *p != 0) }
-    }
-}
-
-impl NetHealth {
-    /// The replicated form of hit points.
-    pub fn of(h: &Health) -> Self {
-        let q = |v: f32| v.max(0.0).ceil().min(f32::from(u16::MAX)) as u16;
-        Self { hp: q(h.hp), max: q(h.max) }
-    }
-}
-
 /// A replicated object whose create duplicated another's id: ignored (no mirror).
 #[derive(Component, Debug, Clone, Copy, Default, Reflect)]
 #[reflect(Component)]
 pub struct DuplicateMirror;
 
-/// An object's replicated components, the owner and hit points as `S`.
-type Parts<'a, S> = (&'a NetObject, &'a NetPose, S, Option<&'a NetTilt>, Option<&'a NetTurret>);
-
-/// What is hashed of an object.
-type Row<'a> = Parts<'a, (&'a NetOwner, Option<&'a NetHealth>)>;
+/// What is hashed of an object: its replicated components.
+type Row<'a> = (&'a NetObject, &'a NetPose, &'a NetState, Option<&'a NetTilt>, Option<&'a NetTurret>);
 
 /// One object's replicated values, as hashed (a sync report's row).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -304,10 +248,8 @@ pub struct ReplicatedRow {
     pub object: NetObject,
     /// Pose.
     pub pose: NetPose,
-    /// Owner.
-    pub owner: NetOwner,
-    /// Hit points, if it has them.
-    pub health: Option<NetHealth>,
+    /// The declared replicated components (owner, hit points, ...).
+    pub state: NetState,
     /// Pitch and roll, if it tilts.
     pub tilt: Option<NetTilt>,
     /// Turret heading, if it is armed.
@@ -315,15 +257,8 @@ pub struct ReplicatedRow {
 }
 
 impl ReplicatedRow {
-    fn of((object, pose, (owner, health), tilt, turret): Row) -> Self {
-        Self {
-            object: object.clone(),
-            pose: *pose,
-            owner: *owner,
-            health: health.copied(),
-            tilt: tilt.copied(),
-            turret: turret.copied(),
-        }
+    fn of((object, pose, state, tilt, turret): Row) -> Self {
+        Self { object: object.clone(), pose: *pose, state: state.clone(), tilt: tilt.copied(), turret: turret.copied() }
     }
 
     /// The row's own hash, folded to 32 bits (a sync report's per-object digest).
@@ -334,8 +269,7 @@ impl ReplicatedRow {
     }
 
     fn row(&self) -> Row<'_> {
-        let (health, tilt, turret) = (self.health.as_ref(), self.tilt.as_ref(), self.turret.as_ref());
-        (&self.object, &self.pose, (&self.owner, health), tilt, turret)
+        (&self.object, &self.pose, &self.state, self.tilt.as_ref(), self.turret.as_ref())
     }
 }
 
@@ -346,17 +280,14 @@ pub(crate) fn rows_hash(rows: &[ReplicatedRow]) -> u64 {
     h.0
 }
 
-fn hash_row(h: &mut Fnv1a, (object, pose, (owner, health), tilt, turret): Row) {
+fn hash_row(h: &mut Fnv1a, (object, pose, state, tilt, turret): Row) {
     h.word(object.id);
     h.word(object.kind);
     h.write(object.key.as_bytes());
     pose.position.iter().for_each(|v| h.word(*v as u32));
     h.word(u32::from(pose.heading));
-    h.word(owner.clan as u32);
-    h.word(u32::from(owner.player));
-    if let Some(hp) = health {
-        h.word(u32::from(hp.hp) | u32::from(hp.max) << 16);
-    }
+    h.word(state.0.len() as u32);
+    h.write(&state.0);
     if let Some(t) = tilt {
         h.word(u32::from(t.pitch as u16) | u32::from(t.roll as u16) << 16);
     }
@@ -374,19 +305,14 @@ fn hash_row(h: &mut Fnv1a, (object, pose, (owner, health), tilt, turret): Row) {
 }
 
 fn sorted_rows(world: &mut World) -> Vec<Row<'_>> {
-    let mut q = world.query_filtered::<Parts<&NetOwnerHealth>, Without<DuplicateMirror>>();
-    let mut rows: Vec<Row> = q
-        .iter(world)
-        .map(|(object, pose, status, tilt, turret)| {
-            (object, pose, (&status.owner, status.health.as_ref()), tilt, turret)
-        })
-        .collect();
+    let mut q = world.query_filtered::<Row, Without<DuplicateMirror>>();
+    let mut rows: Vec<Row> = q.iter(world).collect();
     rows.sort_unstable_by_key(|r| r.0.id);
     rows
 }
 
-/// The hash of the replicated state: every object's identity, pose, owner, hit
-/// points, tilt, turret and piece animation in id order (word-wise FNV-1a). The host and each client compute it over
+/// The hash of the replicated state: every object's identity, pose, declared
+/// components, tilt, turret and piece animation in id order (word-wise FNV-1a). The host and each client compute it over
 /// the same integers.
 pub fn replicated_hash(world: &mut World) -> u64 {
     let mut h = Fnv1a::default();

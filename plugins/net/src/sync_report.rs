@@ -8,11 +8,11 @@
 //! client's first mismatch is reported (the later ones are counted); files go to
 //! [`SyncReports::dir`] as `sync-client-pN-tT.txt` and `sync-host-pN-tT.txt`.
 
-use crate::replicated::{
-    NetAnimation, NetBlend, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow,
-};
+use crate::replicated::{NetAnimation, NetBlend, NetObject, NetPose, NetTilt, NetTurret, ReplicatedRow};
 use crate::schema::{Reader, Writer};
+use crate::state::NetState;
 use bevy_ecs::prelude::*;
+use iron3d_core::SimState;
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -123,13 +123,7 @@ fn write_row(w: &mut Writer, row: &ReplicatedRow) {
     w.str(&row.object.key);
     row.pose.position.iter().for_each(|v| w.u32(*v as u32));
     w.u16(row.pose.heading);
-    w.u32(row.owner.clan as u32);
-    w.u16(row.owner.player);
-    w.u8(u8::from(row.health.is_some()));
-    if let Some(h) = row.health {
-        w.u16(h.hp);
-        w.u16(h.max);
-    }
+    w.bytes(&row.state.0);
     w.u8(u8::from(row.tilt.is_some()));
     if let Some(t) = row.tilt {
         w.u16(t.pitch as u16);
@@ -154,12 +148,11 @@ fn read_row(r: &mut Reader, id: u32) -> Result<ReplicatedRow, String> {
     let (kind, key) = (r.u32()?, r.str()?);
     let position = [r.u32()? as i32, r.u32()? as i32, r.u32()? as i32];
     let pose = NetPose { position, heading: r.u16()? };
-    let owner = NetOwner { clan: r.u32()? as i32, player: r.u16()? };
-    let health = if r.flag()? { Some(NetHealth { hp: r.u16()?, max: r.u16()? }) } else { None };
+    let state = NetState(r.bytes()?);
     let tilt = if r.flag()? { Some(NetTilt { pitch: r.u16()? as i16, roll: r.u16()? as i16 }) } else { None };
     let turret = if r.flag()? { Some(NetTurret { heading: r.u16()? }) } else { None };
     let animation = if r.flag()? { Some(read_animation(r)?) } else { None };
-    Ok(ReplicatedRow { object: NetObject { id, kind, key, animation }, pose, owner, health, tilt, turret })
+    Ok(ReplicatedRow { object: NetObject { id, kind, key, animation }, pose, state, tilt, turret })
 }
 
 fn read_animation(r: &mut Reader) -> Result<NetAnimation, String> {
@@ -208,6 +201,7 @@ fn differing(host: &[ReplicatedRow], client: &Digests) -> Vec<u32> {
 /// A client's digests arrived: the host writes its side and answers with its values.
 pub(crate) fn host_side(world: &mut World, player: u16, name: &str, digests: &Digests) -> HostRows {
     let dir = world.get_resource::<SyncReports>().cloned().unwrap_or_default().dir;
+    let registry = world.get_resource::<SimState>();
     let state = world.resource::<HostSyncState>();
     let kept = state.kept.iter().find(|k| k.0 == digests.replicated);
     let mut text = format!(
@@ -228,8 +222,9 @@ pub(crate) fn host_side(world: &mut World, player: u16, name: &str, digests: &Di
                 ids.iter().take(REPORTED).map(|id| (*id, by_id.get(id).map(|r| (*r).clone()))).collect();
             for (id, row) in &reported {
                 let client = theirs.get(id).map_or("absent".into(), |d| format!("digest {d:08x}"));
-                let host =
-                    row.as_ref().map_or("absent".into(), |r| format!("{} (digest {:08x})", describe(r), r.digest()));
+                let host = row
+                    .as_ref()
+                    .map_or("absent".into(), |r| format!("{} (digest {:08x})", describe(r, registry), r.digest()));
                 let _ = writeln!(text, "object {id}: host {host}; client {client}");
             }
             HostRows { replicated: digests.replicated, kept: true, rows: reported }
@@ -267,7 +262,13 @@ impl OwnCase {
     }
 
     /// The client's report, from the host's rows; returns its path.
-    pub(crate) fn write_report(&self, dir: &Path, player: u16, host: &HostRows) -> Result<PathBuf, String> {
+    pub(crate) fn write_report(
+        &self,
+        dir: &Path,
+        player: u16,
+        host: &HostRows,
+        registry: Option<&SimState>,
+    ) -> Result<PathBuf, String> {
         let (mine, theirs) = self.hashes;
         let mut text = format!(
             "iron3d sync report, client side\nplayer {player}, game tick {}, replication tick {}\nhash: client {mine:016x}, host {theirs:016x}\n",
@@ -288,12 +289,12 @@ impl OwnCase {
             let _ = writeln!(text, "object {id}:");
             match (row.as_ref(), by_id.get(id)) {
                 (Some(h), Some(c)) => {
-                    for (component, host, client) in components(h, c).into_iter().filter(|c| c.1 != c.2) {
+                    for (component, host, client) in components(h, c, registry).into_iter().filter(|c| c.1 != c.2) {
                         let _ = writeln!(text, "  {component}: host {host}; client {client}");
                     }
                 }
-                (Some(h), None) => _ = writeln!(text, "  host {}; client absent", describe(h)),
-                (None, Some(c)) => _ = writeln!(text, "  host absent; client {}", describe(c)),
+                (Some(h), None) => _ = writeln!(text, "  host {}; client absent", describe(h, registry)),
+                (None, Some(c)) => _ = writeln!(text, "  host absent; client {}", describe(c, registry)),
                 (None, None) => _ = writeln!(text, "  absent on both sides"),
             }
         }
@@ -302,12 +303,19 @@ impl OwnCase {
     }
 }
 
-/// Each replicated component of a row as text: `(name, host's, client's)`.
-fn components(h: &ReplicatedRow, c: &ReplicatedRow) -> [(&'static str, String, String); 7] {
+/// Each replicated component of a row as text: `(name, host's, client's)`; the declared
+/// ones by their tags, decoded as the registry reads them.
+fn components(
+    h: &ReplicatedRow,
+    c: &ReplicatedRow,
+    registry: Option<&SimState>,
+) -> Vec<(&'static str, String, String)> {
+    let declared = |r: &ReplicatedRow| match registry {
+        Some(registry) => r.state.describe(registry),
+        None => vec![("NetState", format!("{:02x?}", r.state.0))],
+    };
     let object = |r: &ReplicatedRow| format!("kind {:#x} key {:?}", r.object.kind, r.object.key);
     let pose = |r: &ReplicatedRow| format!("position {:?} heading {}", r.pose.position, r.pose.heading);
-    let owner = |r: &ReplicatedRow| format!("clan {} player {}", r.owner.clan, r.owner.player);
-    let health = |r: &ReplicatedRow| r.health.map_or("none".into(), |h| format!("{}/{}", h.hp, h.max));
     let tilt = |r: &ReplicatedRow| r.tilt.map_or("none".into(), |t| format!("pitch {} roll {}", t.pitch, t.roll));
     let turret = |r: &ReplicatedRow| r.turret.map_or("none".into(), |t| format!("heading {}", t.heading));
     let animation = |r: &ReplicatedRow| {
@@ -316,19 +324,19 @@ fn components(h: &ReplicatedRow, c: &ReplicatedRow) -> [(&'static str, String, S
             format!("tick {} blend+rate {}", a.tick, blends.join(" "))
         })
     };
-    [
-        ("NetObject", object(h), object(c)),
-        ("NetPose", pose(h), pose(c)),
-        ("NetOwner", owner(h), owner(c)),
-        ("NetHealth", health(h), health(c)),
+    let mut rows = vec![("NetObject", object(h), object(c)), ("NetPose", pose(h), pose(c))];
+    rows.extend(declared(h).into_iter().zip(declared(c)).map(|((tag, host), (_, client))| (tag, host, client)));
+    rows.extend([
         ("NetTilt", tilt(h), tilt(c)),
         ("NetTurret", turret(h), turret(c)),
         ("NetAnimation", animation(h), animation(c)),
-    ]
+    ]);
+    rows
 }
 
-fn describe(r: &ReplicatedRow) -> String {
-    components(r, r).map(|(name, v, _)| format!("{name} {v}")).join(", ")
+fn describe(r: &ReplicatedRow, registry: Option<&SimState>) -> String {
+    let parts: Vec<String> = components(r, r, registry).into_iter().map(|(name, v, _)| format!("{name} {v}")).collect();
+    parts.join(", ")
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {

@@ -1,5 +1,5 @@
 use crate::schema::{self, DecodeError, Gmsg, SessionPhase, WireOrder, id};
-use crate::{NetAnimation, NetBlend, NetHealth, NetObject, NetOwner, NetPose, NetTilt, NetTurret, ReplicatedRow};
+use crate::{NetAnimation, NetBlend, NetObject, NetPose, NetState, NetTilt, NetTurret, ReplicatedRow};
 use iron3d_core::{Order, PilotInput};
 
 mod clan;
@@ -70,8 +70,7 @@ fn every_message() -> Vec<Gmsg> {
                             }),
                         },
                         pose: NetPose { position: [16, -32, 5], heading: 0x8000 },
-                        owner: NetOwner { clan: 1, player: 2 },
-                        health: Some(NetHealth { hp: 90, max: 100 }),
+                        state: NetState(vec![0x12, 0x34, 3, 2, 1, 0]),
                         tilt: Some(NetTilt { pitch: -300, roll: 12 }),
                         turret: Some(NetTurret { heading: 0x4000 }),
                     }),

@@ -188,7 +188,7 @@ fn a_forced_desync_writes_the_clients_and_the_hosts_sync_reports() {
         pose_line.contains(&format!("{:?}", host_pose.position)) && pose_line.contains(&format!("{moved:?}")),
         "{text}"
     );
-    assert!(!text.contains("NetOwner"), "only the component that differs: {text}");
+    assert!(!text.contains("core.owner"), "only the component that differs: {text}");
     let player = s.session(0).player.unwrap();
     let host = s.host.world().resource::<sync_report::HostSyncState>().written[&player].clone();
     let text = std::fs::read_to_string(&host).unwrap();

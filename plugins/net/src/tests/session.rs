@@ -9,6 +9,7 @@ use iron3d_core::{
     SimTransform,
 };
 use iron3d_sim::StateHash;
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -269,7 +270,7 @@ fn a_duplicate_create_makes_no_second_mirror() {
     let mut s = Session::new(HostSettings::default(), 1);
     let id = s.units(playing_clans(&s.host)[0] as i32)[0];
     let copy = NetObject { id, kind: 1, key: String::new(), animation: None };
-    s.host.world_mut().spawn((bevy_replicon::prelude::Replicated, copy, NetPose::default(), NetOwnerHealth::default()));
+    s.host.world_mut().spawn((bevy_replicon::prelude::Replicated, copy, NetPose::default(), NetState::default()));
     s.step(4);
     let client = s.clients[0].world_mut();
     let mut q = client.query_filtered::<&OriginalObjectId, With<SimObject>>();
@@ -359,6 +360,56 @@ pub(super) fn joined_game(s: &mut Session) -> usize {
     s.clients.push(app);
     s.step(40);
     s.clients.len() - 1
+}
+
+/// Each object's encoded replicated components (`SimState::replicated`), by id.
+fn replicated_bytes(world: &mut World) -> BTreeMap<u32, Vec<(&'static str, Vec<u8>)>> {
+    let mut q = world.query_filtered::<(Entity, &OriginalObjectId), With<SimObject>>();
+    let objects: Vec<(Entity, u32)> = q.iter(world).map(|(e, id)| (e, id.0)).collect();
+    let entities: Vec<Entity> = objects.iter().map(|o| o.0).collect();
+    let mut out: BTreeMap<u32, Vec<_>> = objects.iter().map(|o| (o.1, Vec::new())).collect();
+    for c in world.resource::<iron3d_core::SimState>().replicated() {
+        let each = (c.each)(world, &entities, &mut |k, bytes| {
+            out.get_mut(&objects[k].1).unwrap().push((c.tag, bytes.to_vec()));
+        });
+        each.unwrap();
+    }
+    out
+}
+
+/// What a crate declares replicated (`Hashing::replicated`: here core's owner and
+/// combat's hit points) reaches a joined game as the host holds it, with no line of
+/// net naming the type; a bot, whose plugins declare no hit points, takes the owner
+/// and skips the rest.
+#[test]
+fn the_declared_replicated_components_reach_a_joined_game_as_the_host_holds_them() {
+    let mut s = Session::new(HostSettings { moving_priority: 1.0, ..HostSettings::default() }, 1);
+    let game = joined_game(&mut s);
+    let registry = s.host.world().resource::<iron3d_core::SimState>();
+    let tags: Vec<&str> = registry.replicated().map(|c| c.tag).collect();
+    assert_eq!(tags, ["combat.health", "core.owner"]);
+    let ids: std::collections::BTreeSet<u16> = registry.components().iter().map(|c| state::column(c.tag)).collect();
+    assert_eq!(ids.len(), registry.components().len(), "no two tags travel under one id");
+    // Changed behind the simulation's back on the host only.
+    let clan = playing_clans(&s.host)[1] as i32;
+    let unit = s.units(playing_clans(&s.host)[0] as i32)[0];
+    let e = s.host.world().resource::<ObjectTable>().entity_of(unit).unwrap();
+    let mut health = s.host.world_mut().get_mut::<iron3d_core::Health>(e).unwrap();
+    health.hp = (health.max / 3.0).floor();
+    let wounded = *health;
+    s.host.world_mut().get_mut::<Owner>(e).unwrap().clan = clan;
+    s.step(20);
+    let host = replicated_bytes(s.host.world_mut());
+    assert!(host[&unit].iter().any(|(tag, _)| *tag == "combat.health"));
+    assert_eq!(replicated_bytes(s.clients[game].world_mut()), host, "every object's, byte for byte");
+    let mirror = s.clients[game].world().resource::<Mirrors>().by_id[&unit];
+    assert_eq!(s.clients[game].world().get::<iron3d_core::Health>(mirror), Some(&wounded));
+    assert_eq!(s.clients[game].world().get::<Owner>(mirror).map(|o| o.clan), Some(clan));
+    let bot = s.clients[0].world_mut();
+    let mirror = bot.resource::<Mirrors>().by_id[&unit];
+    assert_eq!(bot.get::<Owner>(mirror).map(|o| o.clan), Some(clan));
+    assert!(bot.get::<iron3d_core::Health>(mirror).is_none(), "a bot keeps no hit points");
+    assert_eq!(bot.resource::<Checkpoints>().mismatches, 0);
 }
 
 fn signed_objects(s: &mut Session) -> usize {
