@@ -31,7 +31,7 @@ pub use profiles::{FILE as PROFILES_FILE, read as behaviour_profiles};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
 pub use rules::game_rules;
 pub use spawn::{resolve_object, spawn_object, spawn_object_on};
-pub use start::{LoadedMission, MissionRequest, StartMission, load_headless};
+pub use start::{LoadedMission, MissionRequest, StartMission, load_headless, load_headless_at};
 
 use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;

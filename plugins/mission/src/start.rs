@@ -10,21 +10,27 @@ use crate::progress::LoadError;
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
-use iron3d_core::{AppState, MissionLoadPhase};
+use iron3d_core::{AppState, Difficulty, DifficultyLevel, MissionLoadPhase};
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
 
-/// Starts loading a mission: inserts its [`MissionRequest`] and enters
+/// Starts loading a mission: inserts its [`MissionRequest`], sets the difficulty level
+/// it was asked at (`Difficulty::level`; without one the level stays) and enters
 /// `AppState::Loading`. The menu, the network game, [`load_headless`] and the examples
 /// all start missions with it: `commands.queue(StartMission::from_game(&game, "single.01"))`
 /// in a system, `StartMission::from_game(&game, "single.01").apply(world)` on a `World`.
-pub struct StartMission(MissionRequest);
+pub struct StartMission(MissionRequest, Option<DifficultyLevel>);
 
 impl StartMission {
     /// Starts `mission` (any form [`MissionName::parse`](crate::MissionName::parse)
     /// reads) prepared by `backend`.
     pub fn new(mission: impl Into<String>, backend: Arc<dyn MissionBackend>) -> Self {
-        Self(MissionRequest { mission: mission.into(), backend })
+        Self(MissionRequest { mission: mission.into(), backend }, None)
+    }
+
+    /// The same mission at difficulty `level`.
+    pub fn at(self, level: DifficultyLevel) -> Self {
+        Self(self.0, Some(level))
     }
 
     /// Starts `mission` of a game directory ([`GameMissionBackend`]).
@@ -37,6 +43,9 @@ impl Command for StartMission {
     type Out = ();
 
     fn apply(self, world: &mut World) {
+        if let Some(level) = self.1 {
+            world.get_resource_or_init::<Difficulty>().level = level;
+        }
         world.insert_resource(self.0);
         world.resource_mut::<NextState<AppState>>().set(AppState::Loading);
     }
@@ -89,8 +98,25 @@ impl std::fmt::Debug for LoadedMission {
 /// # Errors
 /// The [`LoadError`] of a failed phase, or one saying the load did not finish.
 pub fn load_headless(app: &mut App, game: &Arc<GameDir>, mission: &str) -> Result<(), LoadError> {
+    load(app, StartMission::from_game(game, mission), mission)
+}
+
+/// [`load_headless`] at difficulty `level`.
+///
+/// # Errors
+/// As [`load_headless`].
+pub fn load_headless_at(
+    app: &mut App,
+    game: &Arc<GameDir>,
+    mission: &str,
+    level: DifficultyLevel,
+) -> Result<(), LoadError> {
+    load(app, StartMission::from_game(game, mission).at(level), mission)
+}
+
+fn load(app: &mut App, start: StartMission, mission: &str) -> Result<(), LoadError> {
     app.update();
-    StartMission::from_game(game, mission).apply(app.world_mut());
+    start.apply(app.world_mut());
     for _ in 0..12 {
         app.update();
         if *app.world().resource::<State<AppState>>().get() == AppState::InGame {

@@ -188,6 +188,22 @@ fn returning_to_the_menu_closes_the_mission() {
     assert_eq!(mission_objects(&mut app), 0);
 }
 
+/// A mission started at a level plays at it; one started without a level keeps the
+/// level there is (the menu, a saved game and `sim run --difficulty` start through
+/// `StartMission::at`, never by writing `Difficulty` themselves).
+#[test]
+fn a_mission_started_at_a_level_plays_at_it() {
+    use iron3d_core::{Difficulty, DifficultyLevel};
+    let mut app = App::new();
+    app.add_plugins((StatesPlugin, CorePlugin, MissionPlugin));
+    app.update();
+    let start = || StartMission::new("test", Arc::new(Synthetic { count: 2, fail_in: None, duplicate: false }));
+    start().at(DifficultyLevel::Hard).apply(app.world_mut());
+    assert_eq!(app.world().resource::<Difficulty>().level, DifficultyLevel::Hard);
+    start().apply(app.world_mut());
+    assert_eq!(app.world().resource::<Difficulty>().level, DifficultyLevel::Hard, "no level asked, none changed");
+}
+
 /// Loads `mission` from a game directory through the real backend.
 fn load_from(game: &Arc<iron3d_vfs::GameDir>, mission: &str) -> App {
     let mut app = App::new();

@@ -14,7 +14,7 @@ use crate::record::Record;
 use crate::snapshot::Snapshot;
 use bevy_app::{App, FixedMain};
 use bevy_ecs::world::World;
-use iron3d_core::{CommandQueue, DataLayers, Difficulty, GameClock, SchemeNames, Seats};
+use iron3d_core::{CommandQueue, DataLayers, GameClock, SchemeNames, Seats};
 use iron3d_sim::StateHash;
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
@@ -65,8 +65,7 @@ pub fn check_compatible(record: &Record, layers: &DataLayers, mission: Option<&s
 fn start(app: &mut App, game: &Arc<GameDir>, record: &Record, mission: Option<&str>) -> Result<(), String> {
     let layers = iron3d_mission::data_layers(game).map_err(|e| e.to_string())?;
     check_compatible(record, &layers, mission)?;
-    app.world_mut().resource_mut::<Difficulty>().level = record.difficulty;
-    iron3d_mission::load_headless(app, game, &record.mission).map_err(|e| e.to_string())?;
+    iron3d_mission::load_headless_at(app, game, &record.mission, record.difficulty).map_err(|e| e.to_string())?;
     Ok(())
 }
 

@@ -14,7 +14,7 @@ use iron3d_formats::config::TextRes;
 use iron3d_mission::{LoadError, LoadProgress, MissionName, MissionRequest, StartMission};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<MenuState>().add_systems(Update, autostart).add_systems(
+    app.init_resource::<MenuState>().init_resource::<ChosenLevel>().add_systems(Update, autostart).add_systems(
         EguiPrimaryContextPass,
         (
             main_menu
@@ -52,15 +52,19 @@ pub struct MenuState {
     page: MenuPage,
 }
 
-/// Starts missions of the game directory ([`StartMission`]) from the menu, recording
-/// them in the campaign progress.
+/// The difficulty level the player chose in the menu (the next mission starts at it).
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct ChosenLevel(pub iron3d_core::DifficultyLevel);
+
+/// Starts missions of the game directory ([`StartMission`]) from the menu at the chosen
+/// level, recording them in the campaign progress.
 #[derive(SystemParam)]
 pub struct MissionStarter<'w, 's> {
     commands: Commands<'w, 's>,
     next: ResMut<'w, NextState<AppState>>,
     game: Option<Res<'w, GameData>>,
     campaign: Option<ResMut<'w, crate::campaign::PlayerCampaign>>,
-    difficulty: ResMut<'w, iron3d_core::Difficulty>,
+    level: ResMut<'w, ChosenLevel>,
 }
 
 impl MissionStarter<'_, '_> {
@@ -71,22 +75,22 @@ impl MissionStarter<'_, '_> {
         if let (Some(campaign), Ok(name)) = (self.campaign.as_mut(), MissionName::parse(mission)) {
             campaign.start(game, &name);
         }
-        self.request(mission)
+        let level = self.level.0;
+        self.request(mission, level)
     }
 
     /// Requests `mission` at `level` for a saved game or a replay, `record` (a
     /// `PendingRestore` or a `ReplayPlayback`) taking over when it enters the game;
     /// false without game data.
     pub fn start_record(&mut self, mission: &str, level: iron3d_core::DifficultyLevel, record: impl Resource) -> bool {
-        self.difficulty.level = level;
         self.commands.insert_resource(record);
-        self.request(mission)
+        self.request(mission, level)
     }
 
-    /// Starts `mission` ([`StartMission`]).
-    fn request(&mut self, mission: &str) -> bool {
+    /// Starts `mission` at `level` ([`StartMission`]).
+    fn request(&mut self, mission: &str, level: iron3d_core::DifficultyLevel) -> bool {
         let Some(game) = &self.game else { return false };
-        self.commands.queue(StartMission::from_game(&game.0, mission));
+        self.commands.queue(StartMission::from_game(&game.0, mission).at(level));
         true
     }
 
@@ -164,7 +168,7 @@ pub fn main_menu(
     let continue_at = |n: u32| continues.iter().find(|c| c.0 == n).and_then(|c| c.1.clone());
     let mut chosen = None;
     let (mut open, mut dismiss_file_error) = (None, false);
-    let mut level = files.starter.difficulty.level;
+    let mut level = files.starter.level.0;
     egui::CentralPanel::default().show_inside(&mut screen, |ui| {
         // The settings are a page of their own; a long mission list scrolls.
         egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
@@ -247,8 +251,8 @@ pub fn main_menu(
             })
         });
     });
-    if files.starter.difficulty.level != level {
-        files.starter.difficulty.level = level;
+    if files.starter.level.0 != level {
+        files.starter.level.0 = level;
     }
     if dismiss_file_error {
         files.status.error = None;

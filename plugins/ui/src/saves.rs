@@ -550,7 +550,8 @@ mod tests {
         app.insert_resource(SaveFolders::in_dir(dir))
             .add_plugins((iron3d_mission::MissionPlugin, iron3d_save::SavePlugin, iron3d_save::GameSavesPlugin))
             .insert_resource(iron3d_assets::GameData(Arc::clone(&game)))
-            .init_resource::<ReplayControls>();
+            .init_resource::<ReplayControls>()
+            .init_resource::<crate::menu::ChosenLevel>();
         iron3d_mission::load_headless(&mut app, &game, "tutorial.01").unwrap();
         (app, game)
     }

@@ -14,7 +14,7 @@ use iron3d_core::{
     SchemeNames, SimCommand, SimObject, SimTransform, TICK_MS, UnitClass,
 };
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
-use iron3d_mission::{MissionName, MissionPlugin, load_headless};
+use iron3d_mission::{MissionName, MissionPlugin, load_headless_at};
 use iron3d_save::{FileKind, SavePlugin};
 use iron3d_sim::{EventLog, StateHash, headless_app};
 use serde::Serialize;
@@ -215,8 +215,7 @@ pub fn run(cmd: HeadlessCommand) -> anyhow::Result<()> {
                 .map_err(|e| anyhow!("{}: {e}", file.display()))?;
         }
         _ => {
-            app.world_mut().resource_mut::<Difficulty>().level = difficulty;
-            load_headless(&mut app, &game, name.as_str()).map_err(|e| anyhow!("{e}"))?;
+            load_headless_at(&mut app, &game, name.as_str(), difficulty).map_err(|e| anyhow!("{e}"))?;
         }
     }
     let start = app.world().resource::<GameClock>().tick;
