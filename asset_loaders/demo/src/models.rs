@@ -20,6 +20,7 @@ use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::helpers::ctld::{BindingRow, FLAG_WRAP, ItemRecord};
 use iron3d_formats::helpers::{Base, ControlPoint, Ctld, Ctpt};
+use iron3d_formats::model::msh::hall_way::{HallLink, HallNode, HallWay};
 use iron3d_formats::model::msh::{AnimKey, ModelBuilder, NodeAnimation};
 use iron3d_formats::model::wear::Wear;
 use iron3d_formats::nres::NresWriter;
@@ -95,6 +96,9 @@ pub struct ModelSpec {
     pub footprint: [f32; 2],
     /// Lightmap row of the WEAR (buildings).
     pub lightmap: bool,
+    /// The hall way's places (buildings): each node's flag word and position, linked
+    /// in order.
+    pub places: Vec<(u32, [f32; 3])>,
 }
 
 fn spin_track(offset: V3) -> Vec<AnimKey> {
@@ -131,6 +135,14 @@ pub fn build_msh(kit: &mut Kit, generator: Generator, lightmap: bool) -> Result<
     Ok((b, spinning))
 }
 
+/// A hall way of `places`, each linked to the next (every link's other words
+/// `0xFFFFFFFF`, as on every shipped one).
+fn hall_way(places: &[(u32, [f32; 3])]) -> HallWay {
+    let nodes = places.iter().map(|&(flags, position)| HallNode { position, flags, word: 0 }).collect();
+    let links = (1..places.len() as u32).map(|i| HallLink { start: i - 1, end: i, rest: [u32::MAX; 8] }).collect();
+    HallWay { nodes, links }
+}
+
 /// The model spec of a prototype (by stem); `None` for prototypes without a model.
 pub fn spec(proto: &Proto) -> Option<ModelSpec> {
     robots::spec(proto.stem).or_else(|| buildings::spec(proto.stem)).or_else(|| scenery::spec(proto.stem))
@@ -144,7 +156,8 @@ pub fn lightmap_name(stem: &str) -> String {
 fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()> {
     let stem = proto.stem;
     let mut kit = Kit::default();
-    let (builder, spinning) = build_msh(&mut kit, model.generator, model.lightmap)?;
+    let (mut builder, spinning) = build_msh(&mut kit, model.generator, model.lightmap)?;
+    builder.set_hall_way(hall_way(&model.places))?;
     let wants =
         |ext: &str| crate::registry::refs(proto).map(|r| r.iter().any(|r| r.resource().ends_with(ext.as_bytes())));
     out.add(fourcc(b"MSH\0"), [0, 0, 0], format!("{stem}.msh").as_bytes(), builder.build()?.to_bytes()?)?;

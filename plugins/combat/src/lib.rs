@@ -9,7 +9,8 @@
 //!   and a [`iron3d_core::Radar`]; its [`Sensor`] and [`Stealth`] when its data carries a
 //!   radar and a detection shield, and a machine its [`Power`] when its data carries
 //!   batteries. Behavior keeps the radar's target.
-//! * **Armament** (`ControlPhase::Combat`, after every object moved): power ticks serve
+//! * **Armament** (`ControlPhase::Combat`, after every object moved): docks refill the
+//!   units of their clan and allies standing in them; power ticks serve
 //!   the parts by channel from the batteries; radars whose scan
 //!   is due write what they detect by signature into [`iron3d_core::RadarContacts`] (which
 //!   Behavior picks targets from) and the AI puts camouflage on or off; turrets turn
@@ -23,6 +24,7 @@
 mod ai_fire;
 mod arm;
 mod body;
+mod docks;
 mod fire;
 mod guns;
 mod power;
@@ -107,6 +109,7 @@ impl Plugin for CombatPlugin {
             .add_systems(
                 FixedUpdate,
                 (
+                    docks::serve,
                     power::tick,
                     fire::maintain,
                     sensors::scan,

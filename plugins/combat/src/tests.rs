@@ -342,3 +342,33 @@ fn a_power_tick_serves_the_channels_in_order_and_drains_the_batteries() {
     assert_eq!(power.levels, [1.0, 1.0, 1.0, 1.0, 0.125, 1.0], "1 of the store's 100 × 0.01 for 8");
     assert_eq!(power.charge, 0.0);
 }
+
+/// In a dock a unit gains a tenth of each full measure a second: every node's life
+/// (destroyed ones too), the capacitor, and at each whole second a tenth of the magazine
+/// (at least a round): full in ten seconds (openparkan `docs/27-ownership.md`).
+#[test]
+fn a_dock_refills_a_tenth_a_second_and_a_unit_is_full_in_ten_seconds() {
+    let mut body = Body::from_sheet(&sheet_of_two(), 1.0);
+    (body.nodes[0].life, body.nodes[1].life) = (100.0, 0.0);
+    let mut big = GunState::new(gun(25, 300.0, false), 0.0, 1.0);
+    let mut small = GunState::new(gun(4, 300.0, false), 0.0, 1.0);
+    (big.magazine, big.charge, small.magazine) = (0, 0.0, 0);
+    let mut endless = GunState::new(gun(-1, 300.0, false), 0.0, 1.0);
+    // Ten seconds and a tick: 157 ticks of 64 ms.
+    for tick in 1..=10_000usize.div_ceil(TICK_MS as usize) {
+        docks::mend(&mut body, 0.064);
+        let whole = (tick * TICK_MS as usize) / 1000 != ((tick - 1) * TICK_MS as usize) / 1000;
+        for g in [&mut big, &mut small, &mut endless] {
+            docks::rearm(g, 0.064, whole);
+        }
+        if tick == 16 {
+            assert!((body.nodes[0].life - (100.0 + 50.0 * 0.064 * (tick as f32))).abs() < 1e-2);
+            assert!((body.nodes[1].life - 10.0 * 0.064 * tick as f32).abs() < 1e-3, "a destroyed node too");
+            assert_eq!((big.magazine, small.magazine), (2, 1), "a tenth rounded down, at least one");
+            assert!((big.charge - 0.2 * 0.064 * tick as f32).abs() < 1e-4);
+        }
+    }
+    assert_eq!(body.total(), (600.0, 600.0), "full in ten seconds");
+    assert_eq!((big.magazine, small.magazine, endless.magazine), (20, 4, -1), "two rounds a second, ten seconds");
+    assert_eq!(big.charge, 2.0);
+}

@@ -17,6 +17,7 @@ mod messages;
 mod motion;
 mod orders;
 mod parts;
+mod places;
 pub mod plane;
 mod profiles;
 mod properties;
@@ -57,6 +58,7 @@ pub use parts::{
     BatterySheet, CombatSheet, FigureSheet, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet, RoundSheet,
     ShieldSheet, StealthSheet, power_channel,
 };
+pub use places::{Place, Places, model_point, place, world_point};
 pub use profiles::BehaviourProfiles;
 pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
@@ -152,6 +154,7 @@ impl Plugin for CorePlugin {
             .register_type::<UnitClass>()
             .register_type::<ProductionParts>()
             .register_type::<CombatSheet>()
+            .register_type::<Places>()
             .register_type::<Health>()
             .register_type::<LastHit>()
             .register_type::<Weapon>()

@@ -86,6 +86,8 @@ pub struct ObjectExtras {
     pub motion: Option<iron3d_core::MotionLimits>,
     /// The body and arms its parts' data describe (objects with a node table).
     pub combat: Option<iron3d_core::CombatSheet>,
+    /// The places of its model's hall way (buildings).
+    pub places: Option<iron3d_core::Places>,
 }
 
 /// Prepares mission data. Called once per preparation phase (`Context` through

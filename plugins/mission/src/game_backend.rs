@@ -7,7 +7,8 @@ use crate::catalogue::MissionName;
 use crate::{ObjectComponent, PlacedRecord, ResolvedPrototype};
 use iron3d_core::PropertyBag;
 use iron3d_core::{
-    MissionLoadPhase, ModelBounds, MotionLimits, PieceBinding, ProductionPart, ProductionParts, UnitClass,
+    MissionLoadPhase, ModelBounds, MotionLimits, PieceBinding, Place, Places, ProductionPart, ProductionParts,
+    UnitClass, place,
 };
 use iron3d_formats::config::{BehaviorIni, IniFile};
 use iron3d_formats::helpers::ctld::MotionParameters;
@@ -22,11 +23,16 @@ use iron3d_terrain::MissionPath;
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
 
-/// A model's hull bounds and its nodes.
+/// A model's hull bounds, its nodes and its hall way's places.
 pub(crate) struct MeshFacts {
     pub bounds: ModelBounds,
     pub nodes: Vec<MeshNode>,
+    pub places: Vec<Place>,
 }
+
+/// Every place bit of a hall-way node: a node with none is a waypoint only.
+const PLACE_BITS: u32 =
+    place::POD | place::DOCK | place::MINE_LOADING | place::STORAGE_UNLOADING | place::CREATION | place::TELEPORT;
 
 /// What the combat sheet takes of a mesh node.
 #[derive(Clone, Copy, Default)]
@@ -178,6 +184,8 @@ impl GameMissionBackend {
         let registers = class.is_some_and(|class| UnitClass(class).registers());
         let mut parts = Vec::new();
         let mut motions = Vec::new();
+        // The places of the object's first model with a hall way (a building's).
+        let mut places = Vec::new();
         let mut protos = Vec::with_capacity(o.components.len());
         for (index, c) in o.components.iter_mut().enumerate() {
             match resolver.resolve(&c.key).as_ref() {
@@ -191,7 +199,11 @@ impl GameMissionBackend {
                         motions.push(self.control(ctl).via(edge.clone()).via(link.clone())?.motion());
                     }
                     c.prototype = resolved(p);
-                    c.bounds = self.model_bounds(p).via(edge.clone()).via(link.clone())?;
+                    let facts = self.mesh_facts(p).via(edge.clone()).via(link.clone())?;
+                    c.bounds = facts.as_ref().map(|f| f.bounds);
+                    if places.is_empty() {
+                        places = facts.map(|f| f.places.clone()).unwrap_or_default();
+                    }
                     c.bindings = self.bindings(p, index).via(edge.clone()).via(link.clone())?;
                     c.camera_center = self.camera_center(p).via(edge).via(link.clone())?;
                 }
@@ -205,6 +217,7 @@ impl GameMissionBackend {
             production: (!parts.is_empty()).then_some(ProductionParts(parts)),
             motion: Some(motion),
             combat,
+            places: (!places.is_empty()).then_some(Places(places)),
         };
         Ok(())
     }
@@ -218,7 +231,14 @@ impl GameMissionBackend {
             let bytes = self.game.read_entry(&r.archive, &r.resource)?;
             let msh = Msh::parse(&bytes, self.options).in_entry(r.resource.clone()).in_file(r.archive.clone())?;
             let (min, max) = bounds(&msh.header.corners());
+            let hall_way = msh.hall_way().transpose().in_entry(r.resource.clone()).in_file(r.archive.clone())?;
+            let places = hall_way
+                .iter()
+                .flat_map(|h| h.places(PLACE_BITS))
+                .map(|n| Place { flags: n.flags, at: n.position })
+                .collect();
             Ok(MeshFacts {
+                places,
                 bounds: ModelBounds { min, max },
                 nodes: msh
                     .nodes
@@ -236,11 +256,6 @@ impl GameMissionBackend {
             })
         })?;
         Ok(Some(facts))
-    }
-
-    /// The hull bounds of a prototype's model.
-    fn model_bounds(&self, p: &Prototype) -> Result<Option<ModelBounds>> {
-        Ok(self.mesh_facts(p)?.map(|f| f.bounds))
     }
 
     /// A control description, parsed once per file.

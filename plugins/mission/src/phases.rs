@@ -167,6 +167,9 @@ pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObjec
     if let Some(sheet) = extras.combat {
         e.insert(sheet);
     }
+    if let Some(places) = extras.places {
+        e.insert(places);
+    }
     if let Some(motion) = extras.motion.filter(|_| movable) {
         e.insert(motion);
     }

@@ -35,7 +35,32 @@ pub fn spec(stem: &str) -> Option<ModelSpec> {
         ("Height", 0, [0.0, 0.0, top], [0.0, 0.0, 1.0]),
     ];
     let lightmap = stem.starts_with("b_");
-    Some(ModelSpec { generator, points, footprint: half, lightmap })
+    Some(ModelSpec { generator, points, footprint: half, lightmap, places: places(stem, half) })
+}
+
+/// A building's hall-way places as the original's models carry them (openparkan
+/// `docs/27-ownership.md`, measured): every building but a wall or a gate has its control
+/// pod indoors; bunkers and towers an indoor dock (`0x620`); a factory an indoor
+/// (`0x600`) and a ground-level dock (`0x10000400`); a generator an indoor and two
+/// ground-level docks (`0x10000620`, `0x10000020`); an Outpost (hangar) one ground-level
+/// dock (`0x10000620`); a mine its ground-level loading place and a storage its
+/// unloading place. Indoor places stand on the slab, ground-level ones 6 units out from
+/// its side, where a unit can stand.
+fn places(stem: &str, half: [f32; 2]) -> Vec<(u32, [f32; 3])> {
+    use iron3d_formats::model::msh::hall_way::place::{GROUND, MINE_LOADING, POD, STORAGE_UNLOADING};
+    let pod = (POD, [-half[0] * 0.5, 0.0, 0.6]);
+    let indoor = |flags: u32| (flags, [half[0] * 0.5, 0.0, 0.6]);
+    let outside = |flags: u32, side: f32| (GROUND | flags, [side * (half[0] + 6.0), 0.0, 0.0]);
+    match stem {
+        "b_bunk_s" | "b_bunk_m" | "b_bunk_l" | "b_tow_m" | "b_tow_l" => vec![pod, indoor(0x620)],
+        "b_plant_01" => vec![pod, indoor(0x600), outside(0x400, 1.0)],
+        "b_gen_01" => vec![pod, indoor(0x620), outside(0x620, 1.0), outside(0x20, -1.0)],
+        "b_hang_01" => vec![pod, outside(0x620, 1.0)],
+        "b_mine_01" => vec![pod, outside(MINE_LOADING, 1.0)],
+        "b_stor_01" => vec![pod, outside(STORAGE_UNLOADING, 1.0)],
+        "b_inst_01" | "b_tele_01" => vec![pod],
+        _ => Vec::new(),
+    }
 }
 
 fn slab(g: &mut Geo, k: &mut Kit, half: [f32; 2]) -> Result<()> {

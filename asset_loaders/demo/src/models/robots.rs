@@ -60,7 +60,7 @@ pub fn spec(stem: &str) -> Option<ModelSpec> {
         "r_we_03" => (launcher, Vec::new()),
         _ => return None,
     };
-    Some(ModelSpec { generator, points, footprint: [2.0, 1.5], lightmap: false })
+    Some(ModelSpec { generator, points, footprint: [2.0, 1.5], lightmap: false, places: Vec::new() })
 }
 
 fn chassis_points(top: f32) -> Vec<Point> {

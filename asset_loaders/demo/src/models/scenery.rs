@@ -26,7 +26,7 @@ pub fn spec(stem: &str) -> Option<ModelSpec> {
         _ => return None,
     };
     let points: Vec<Point> = vec![("Root", 0, [0.0; 3], [1.0, 0.0, 0.0])];
-    Some(ModelSpec { generator, points, footprint: [1.0, 1.0], lightmap: false })
+    Some(ModelSpec { generator, points, footprint: [1.0, 1.0], lightmap: false, places: Vec::new() })
 }
 
 /// The sphere profile with `rings` rings of radius `r`, height scale `sz`.

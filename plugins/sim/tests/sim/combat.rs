@@ -635,3 +635,94 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// A dock (openparkan `docs/27-ownership.md`): a unit of the building's clan or of an
+/// ally standing in a dock place is full again in ten seconds (life, battery, gun), one
+/// of a clan neither its own nor allied, or standing outside its box, gains nothing.
+#[test]
+fn a_dock_refills_its_clans_and_allies_units_standing_in_it_in_ten_seconds() {
+    use iron3d_combat::{Guns, Power};
+    use iron3d_core::{Place, Places, place};
+    let mut app = wide_battlefield();
+    relate(&mut app, false);
+    let dock = Place { flags: place::GROUND | 0x400, at: [12.0, 0.0, 0.0] };
+    let building = SimTransform {
+        position: [100.0, 100.0, 0.0],
+        orientation: [0.0, 0.0, std::f32::consts::FRAC_PI_2],
+        scale: [1.0; 3],
+    };
+    app.world_mut().spawn((building, Owner { clan: 1, player: None }, Places(vec![dock])));
+    // The place's centre in the world: 12 along the building's heading (+Y).
+    let at = [100.0, 112.0];
+    let mut sheet = seeing_sheet(500.0, None, false);
+    sheet.batteries = vec![iron3d_core::BatterySheet { capacity: 1000.0, output: 0.0, node: 0 }];
+    sheet.guns.push(iron3d_core::GunSheet { magazine: 30, ..iron3d_sim::testing::cannon(0) });
+    let units = [(1, 1, [at[0] + 4.0, at[1] - 4.0]), (2, 2, at), (3, 1, [at[0] + 6.0, at[1]])];
+    let units = units.map(|(id, clan, p)| {
+        let e = robot(&mut app, id, clan, p, 0.0);
+        app.world_mut().entity_mut(e).insert(sheet.clone());
+        e
+    });
+    run(&mut app, 1);
+    let drain = |app: &mut App, e: Entity| {
+        hurt(app, e, 1.0);
+        app.world_mut().get_mut::<Power>(e).unwrap().charge = 0.1;
+        let gun = &mut app.world_mut().get_mut::<Guns>(e).unwrap().0[0];
+        (gun.charge, gun.magazine) = (0.0, 0);
+    };
+    units.iter().for_each(|&e| drain(&mut app, e));
+    let full = |app: &App, e: Entity| {
+        let gun = app.world().get::<Guns>(e).unwrap().0[0];
+        let health = app.world().get::<Health>(e).unwrap();
+        (health.hp, app.world().get::<Power>(e).unwrap().charge >= 0.999, gun.charge, gun.magazine)
+    };
+    run(&mut app, 80);
+    let (hp, _, charge, _) = full(&app, units[0]);
+    // Node 0 from 1 and the capacitor from 0 by a tenth a second for 5.12 s (node 1 whole).
+    let (expected_hp, expected_charge) = (1.0 + 60.0 * 5.12 + 600.0, 0.2 * 5.12);
+    assert!((hp - expected_hp).abs() < 1.0 && (charge - expected_charge).abs() < 0.01, "half way: {hp} {charge}");
+    run(&mut app, 80);
+    let capacitor = iron3d_sim::testing::cannon(0).capacitor;
+    assert_eq!(full(&app, units[0]), (1200.0, true, capacitor, 30), "full in ten seconds: 3 rounds a second");
+    assert_eq!(full(&app, units[1]).0, 1.0, "a clan at peace with the building's gains nothing");
+    assert_eq!(full(&app, units[2]).0, 1.0, "outside the box: nothing");
+    // An ally is served as the building's own clan is.
+    let mut relations = app.world().resource::<ClanRelations>().clone();
+    relations.words[1][2] = iron3d_core::relation::ALLIED;
+    app.world_mut().insert_resource(relations);
+    run(&mut app, 160);
+    assert_eq!(full(&app, units[1]).0, 1200.0);
+}
+
+/// The demo's buildings carry the original's places in their models' hall ways, and
+/// a generator's ground-level dock serves a unit of its clan standing in it.
+#[test]
+fn the_demos_buildings_carry_their_places_and_a_generators_dock_serves() {
+    use iron3d_core::{Places, place, world_point};
+    let game = demo_game();
+    let mut app = demo_mission(&game, "single.01");
+    let mut q = app.world_mut().query::<(&iron3d_mission::MissionObject, &Places, &SimTransform, &Owner)>();
+    let mut generator = None;
+    let mut pods = 0;
+    for (object, places, t, owner) in q.iter(app.world()) {
+        pods += places.of(place::POD).count();
+        if object.key.to_ascii_lowercase().contains("gen") {
+            let flags: Vec<u32> = places.of(place::DOCK).map(|p| p.flags).collect();
+            assert_eq!(flags, [0x620, 0x1000_0620, 0x1000_0020], "{}", object.key);
+            let ground = places.of(place::DOCK).find(|p| p.is(place::GROUND)).unwrap();
+            generator.get_or_insert((world_point(t, ground.at), owner.clan));
+        }
+    }
+    assert!(pods > 3, "every building has its pod: {pods}");
+    let (at, clan) = generator.expect("single.01 has a generator");
+    let mut q = app.world_mut().query_filtered::<(Entity, &Owner, &OriginalObjectId), With<Movable>>();
+    let (unit, _, id) = q.iter(app.world()).filter(|(_, o, _)| o.clan == clan).min_by_key(|u| u.2.0).unwrap();
+    let id = id.0;
+    app.world_mut().get_mut::<SimTransform>(unit).unwrap().position = at;
+    order(&mut app, vec![id], Order::Stop);
+    let body = app.world_mut().get_mut::<Body>(unit).unwrap().nodes.iter().map(|n| n.max).collect::<Vec<_>>();
+    app.world_mut().get_mut::<Body>(unit).unwrap().nodes.iter_mut().for_each(|n| n.life *= 0.5);
+    run(&mut app, 160);
+    let now: Vec<f32> = app.world().get::<Body>(unit).unwrap().nodes.iter().map(|n| n.life).collect();
+    assert_eq!(now, body, "every node full again");
+}

@@ -63,6 +63,7 @@ struct BuildNode {
 #[derive(Debug, Clone, Default)]
 pub struct ModelBuilder {
     nodes: Vec<BuildNode>,
+    hall_way: super::hall_way::HallWay,
 }
 
 fn err(rule: &'static str, detail: impl Into<String>) -> Error {
@@ -158,6 +159,18 @@ impl ModelBuilder {
         Ok(())
     }
 
+    /// Sets the building's hall way (stream 17: its places and the links between them);
+    /// every link must join two of its nodes.
+    pub fn set_hall_way(&mut self, hall_way: super::hall_way::HallWay) -> Result<()> {
+        let nodes = hall_way.nodes.len();
+        if let Some(l) = hall_way.links.iter().find(|l| l.start as usize >= nodes || l.end as usize >= nodes) {
+            let detail = format!("link {} - {} of a hall way of {nodes} nodes", l.start, l.end);
+            return Err(err("msh_builder_hall_way", detail));
+        }
+        self.hall_way = hall_way;
+        Ok(())
+    }
+
     /// Builds the model (streams in the retail order `1 2 3 4 5 15 13 6 7 8 19 9 10 17`).
     pub fn build(&self) -> Result<Msh> {
         let mut m = Msh {
@@ -218,7 +231,10 @@ impl ModelBuilder {
             row(stream::FRAME_MAP, [count(m.frame_map.as_ref().map_or(0, Vec::len)), frames as u32, 2]),
             StreamEntry { raw: Some(Vec::new()), ..row(9, [0; 3]) },
             row(stream::NAMES, [count(m.nodes.len()), 0, 0]),
-            StreamEntry { raw: Some(Vec::new()), ..row(17, [0; 3]) },
+            StreamEntry {
+                raw: Some(self.hall_way.to_bytes()),
+                ..row(stream::HALL_WAY, [count(self.hall_way.nodes.len()), count(self.hall_way.links.len()), 0])
+            },
         ];
         m.validate(crate::options::ReadOptions::strict())?;
         Ok(m)

@@ -176,4 +176,21 @@ mod tests {
         let e = HallWay::parse(&bad.to_bytes(), 4, 2).unwrap_err();
         assert!(e.to_string().contains("link 1 joins nodes 1 and 4, the hall way has 4"), "{e}");
     }
+
+    /// A model built with a hall way writes it as stream 17 with its counts, and reads
+    /// it back; a link to no node is refused by the builder.
+    #[test]
+    fn a_built_model_carries_its_hall_way() {
+        use crate::model::msh::{ModelBuilder, Msh};
+        let mut b = ModelBuilder::new();
+        b.add_node("Root", None, 0).unwrap();
+        assert!(b.clone().build().unwrap().hall_way().unwrap().unwrap().nodes.is_empty(), "none set: empty");
+        b.set_hall_way(sample()).unwrap();
+        let bytes = b.build().unwrap().to_bytes().unwrap();
+        let back = Msh::parse(&bytes, crate::ReadOptions::strict()).unwrap();
+        assert_eq!(back.hall_way().unwrap().unwrap(), sample());
+        let mut bad = sample();
+        bad.links[0].start = 9;
+        assert!(b.set_hall_way(bad).unwrap_err().to_string().contains("link 9 - 1 of a hall way of 4 nodes"));
+    }
 }

@@ -1,0 +1,105 @@
+//! A building's places (openparkan `docs/27-ownership.md`, read and measured): the nodes
+//! of its model's hall way (mesh stream 17) whose flag word makes them somewhere a unit
+//! stands: a control pod, a dock, an ore place, a teleport place, a factory's creation
+//! node ([`place`]). A place is a box around its node, 10 wide and 12 high at ground
+//! level and 5 and 3 otherwise; a unit counts in it only while it moves at no more than
+//! 2 m/s (1 000 at a teleport's place).
+
+use crate::SimTransform;
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+pub use iron3d_formats::model::msh::hall_way::place;
+
+/// A place's bits that make it a teleport's, whose occupants may move at any speed (read).
+const TELEPORT_BOUND: u32 = 0x7_c000;
+
+/// One place of a building.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct Place {
+    /// Its node's flag word ([`place`]).
+    pub flags: u32,
+    /// Its node's position (the building's model space: game axes, before the
+    /// building's placement).
+    pub at: [f32; 3],
+}
+
+impl Place {
+    /// Whether it carries any bit of `mask`.
+    pub fn is(&self, mask: u32) -> bool {
+        self.flags & mask != 0
+    }
+
+    /// Its box's width and height: 10 and 12 at ground level, 5 and 3 otherwise.
+    pub fn size(&self) -> (f32, f32) {
+        if self.is(place::GROUND) { (10.0, 12.0) } else { (5.0, 3.0) }
+    }
+
+    /// The fastest an occupant may move (m/s): 1 000 at a teleport's place, 2 otherwise.
+    pub fn speed_bound(&self) -> f32 {
+        if self.is(TELEPORT_BOUND) { 1_000.0 } else { 2.0 }
+    }
+
+    /// Whether a point of the building's model space is in its box. The box stands
+    /// square to the building and centred on its node (the project's reading: the
+    /// original's box corners were not read).
+    pub fn holds(&self, local: [f32; 3]) -> bool {
+        let (width, height) = self.size();
+        let d = [local[0] - self.at[0], local[1] - self.at[1], local[2] - self.at[2]];
+        d[0].abs() <= width / 2.0 && d[1].abs() <= width / 2.0 && d[2].abs() <= height / 2.0
+    }
+}
+
+/// A building's places, from its model's hall way (made when the object is made).
+#[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct Places(pub Vec<Place>);
+
+impl Places {
+    /// The places carrying any bit of `mask`.
+    pub fn of(&self, mask: u32) -> impl Iterator<Item = &Place> {
+        self.0.iter().filter(move |p| p.is(mask))
+    }
+}
+
+/// A world point in the model space of an object placed at `t`: the inverse of its
+/// placement about its heading (buildings stand level) and of its scale.
+pub fn model_point(t: &SimTransform, world: [f32; 3]) -> [f32; 3] {
+    let (sin, cos) = libm::sincosf(t.heading());
+    let [dx, dy, dz] = [world[0] - t.position[0], world[1] - t.position[1], world[2] - t.position[2]];
+    let unscale = |v: f32, s: f32| if s != 0.0 { v / s } else { v };
+    [unscale(cos * dx + sin * dy, t.scale[0]), unscale(-sin * dx + cos * dy, t.scale[1]), unscale(dz, t.scale[2])]
+}
+
+/// A point of the model space of an object placed at `t` in the world (about its
+/// heading and scale, as [`model_point`] inverts).
+pub fn world_point(t: &SimTransform, local: [f32; 3]) -> [f32; 3] {
+    let (sin, cos) = libm::sincosf(t.heading());
+    let [x, y, z] = [local[0] * t.scale[0], local[1] * t.scale[1], local[2] * t.scale[2]];
+    [t.position[0] + cos * x - sin * y, t.position[1] + sin * x + cos * y, t.position[2] + z]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_holds_what_stands_in_its_box_and_the_ground_levels_is_larger() {
+        let indoor = Place { flags: 0x620, at: [4.0, 0.0, 1.0] };
+        let ground = Place { flags: place::GROUND | 0x400, at: [4.0, 0.0, 0.0] };
+        assert_eq!((indoor.size(), ground.size()), ((5.0, 3.0), (10.0, 12.0)));
+        assert!(indoor.holds([6.4, -2.4, 2.4]) && !indoor.holds([6.6, 0.0, 1.0]) && !indoor.holds([4.0, 0.0, 2.6]));
+        assert!(ground.holds([8.9, 4.9, 5.9]) && !ground.holds([9.1, 0.0, 0.0]));
+        assert_eq!((indoor.speed_bound(), Place { flags: 0x8000, at: [0.0; 3] }.speed_bound()), (2.0, 1_000.0));
+    }
+
+    #[test]
+    fn model_and_world_points_invert_each_other_about_the_heading_and_scale() {
+        let t = SimTransform { position: [100.0, -50.0, 3.0], orientation: [0.0, 0.0, 1.2], scale: [2.0, 2.0, 1.0] };
+        let local = [4.0, -1.5, 0.5];
+        let world = world_point(&t, local);
+        let back = model_point(&t, world);
+        assert!(local.iter().zip(back).all(|(a, b)| (a - b).abs() < 1e-4), "{back:?}");
+        let (dx, dy) = (world[0] - 100.0, world[1] + 50.0);
+        assert!((dx * dx + dy * dy - 4.0 * (4.0 * 4.0 + 1.5 * 1.5)).abs() < 1e-2, "scaled distance from the origin");
+    }
+}
