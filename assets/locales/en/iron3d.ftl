@@ -88,6 +88,7 @@ order-piloted = piloted
 order-released = released
 order-haul = hauling from { $n }
 order-migrate = grazing
+order-refit = refitting at a dock
 order-with-state = { $order } ({ $state })
 nav-idle = idle
 nav-moving = moving

@@ -89,6 +89,7 @@ order-piloted = под управлением
 order-released = отпущен
 order-haul = возит руду из { $n }
 order-migrate = пасётся
+order-refit = на ремонте в доке
 order-with-state = { $order } ({ $state })
 nav-idle = ждёт
 nav-moving = в пути

@@ -86,6 +86,9 @@ fn leg_goal(
         Order::MoveTo(p) => Ok(Some((p, true))),
         // An animal's walk point (the migrate step sets it as the goal).
         Order::Migrate => Ok(Some((nav.goal, true))),
+        // A refit's dock, once the refit step chose it (leg 1).
+        Order::Refit if nav.leg == 1 => Ok(Some((nav.goal, true))),
+        Order::Refit => Ok(None),
         Order::MoveToObject(_) | Order::Attack(_) | Order::Haul(_) => {
             let Some(id) = target_object(nav, trip) else { return Ok(None) };
             let t = geo.table.entity_of(id).and_then(|e| targets.get(e).ok());
@@ -314,7 +317,7 @@ pub(crate) fn follow(
             };
         } else if next_leg(&mut nav, &geo) {
             continue;
-        } else if !matches!(nav.order, Order::Haul(_)) && nav.next_queued() {
+        } else if !matches!(nav.order, Order::Haul(_) | Order::Refit) && nav.next_queued() {
             clear.write(ClearWizardPath(entity));
         } else {
             status.state = NavState::Arrived;

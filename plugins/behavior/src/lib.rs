@@ -7,7 +7,9 @@
 //! its path on a target change, a damaged global path or a stop. It also keeps each
 //! armed object's radar target and closes attacking units in to weapon range (the
 //! project's own combat rules), runs transport robots' haul orders ([`haul`], the
-//! project's own rule) and animals' migration (the original's, `gameplay.md` §1.4).
+//! project's own rule), refits at docks (the original's orders 8 and 9, and the
+//! self-order of a machine low on life, battery or rounds) and animals' migration (the
+//! original's, `gameplay.md` §1.4).
 
 mod config;
 mod follow;
@@ -18,6 +20,7 @@ mod navigator;
 mod orders;
 pub mod planner;
 mod radar;
+mod refit;
 mod saved;
 
 pub use config::BehaviorConfig;
@@ -56,6 +59,7 @@ impl Plugin for BehaviorPlugin {
                 FixedUpdate,
                 (
                     haul::haul.run_if(unlocked),
+                    refit::refit.run_if(unlocked),
                     migrate::migrate.run_if(unlocked),
                     radar::scan,
                     (follow::plan_legs, follow::follow).chain().run_if(unlocked),

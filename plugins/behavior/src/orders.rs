@@ -57,7 +57,7 @@ pub(crate) fn apply_commands(
             let Ok((_, owner, mut nav, mut trip, status, manual)) = units.get_mut(entity) else { continue };
             let busy = nav.replan
                 || status.state == NavState::Moving
-                || matches!(nav.order, Order::Attack(_) | Order::Patrol(_) | Order::Haul(_));
+                || matches!(nav.order, Order::Attack(_) | Order::Patrol(_) | Order::Haul(_) | Order::Refit);
             if let Order::Haul(mine) = command.order
                 && let Err(e) = haul::refusal((id, owner.clan, of(id).and_then(|c| c.1)), mine, of(mine))
             {

@@ -15,7 +15,7 @@ use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, OriginalObjectId, Owner,
-    PropertyBag, Radar, RadarContacts, RoundSheet, SimObject, UnitClass, Weapon, relation,
+    PropertyBag, Radar, RadarContacts, RoundSheet, SimObject, Supply, UnitClass, Weapon, relation,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_rules::Combat;
@@ -161,7 +161,7 @@ pub(crate) fn arm(
         let Loadout { body, guns, turret, shield, repair } = loadout(&rules.0, class.0, sheet, life, ratio);
         let (hp, max) = body.total();
         let mut e = commands.entity(entity);
-        e.insert((Health { hp, max, invulnerable }, body));
+        e.insert((Health { hp, max, invulnerable }, body, Supply::FULL));
         if let Some(shield) = shield {
             e.insert(shield);
         }

@@ -3,7 +3,9 @@
 //! gains, per second of game time, 10 % of a full battery, 10 % of its full life
 //! (destroyed nodes too), and on each gun 10 % of its capacitor and 10 % of its magazine
 //! rounded down, at least one round: a unit in a dock is full in ten seconds. No power,
-//! damage or profile flag gates a dock. A unit in two docks is served once.
+//! damage or profile flag gates a dock. A unit in two docks is served once. What each
+//! armed object holds of its full measures is published after every tick ([`supply`]):
+//! Behavior sends machines to docks by it.
 //!
 //! The project's readings where the original's were not read: the life is spread as
 //! 10 % of each node's full life, and the rounds arrive at each whole second of game
@@ -12,8 +14,8 @@
 use crate::{Body, Guns, Power};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, GameClock, Health, Kinematics, Movable, Owner, Place, Places, SimTransform, TICK_MS, TICK_SECONDS,
-    model_point, place, relation, world_point,
+    ClanRelations, GameClock, Health, Kinematics, Movable, Owner, Place, Places, SimTransform, Supply, TICK_MS,
+    TICK_SECONDS, model_point, place, relation, world_point,
 };
 
 /// What a dock gives a second, of each full measure.
@@ -86,6 +88,24 @@ pub(crate) fn serve(
         if let Some(mut power) = power {
             power.charge = (power.charge + DOCK_SHARE * TICK_SECONDS).min(1.0);
         }
+    }
+}
+
+/// Publishes what each armed object holds of its full measures ([`Supply`]), written
+/// only where it changed.
+pub(crate) fn supply(mut objects: Query<(&Body, Option<&Power>, Option<&Guns>, &mut Supply)>) {
+    for (body, power, guns, mut supply) in &mut objects {
+        let (life, max) = body.total();
+        let limited = || guns.into_iter().flat_map(|g| &g.0).filter(|g| g.sheet.magazine > 0);
+        let share = |g: &crate::GunState| g.magazine.max(0) as f32 / g.sheet.magazine as f32;
+        let count = limited().count();
+        let now = Supply {
+            life: if max > 0.0 { life / max } else { 1.0 },
+            charge: power.filter(|p| p.capacity() > 0.0).map_or(1.0, |p| p.charge),
+            rounds: limited().map(share).fold(1.0, f32::min),
+            starved: if count == 0 { 0.0 } else { limited().filter(|g| share(g) < 0.2).count() as f32 / count as f32 },
+        };
+        supply.set_if_neq(now);
     }
 }
 

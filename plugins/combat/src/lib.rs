@@ -46,7 +46,7 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, ControlPhase, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase, MissionStart,
-    OriginalObjectId, Projectile, Radar, RadarContacts, ShotCounter, SimObject, StateApp, Weapon,
+    OriginalObjectId, Projectile, Radar, RadarContacts, ShotCounter, SimObject, StateApp, Supply, Weapon,
 };
 use iron3d_rules::Combat;
 
@@ -100,6 +100,7 @@ impl Plugin for CombatPlugin {
             .save_component::<Weapon>("combat.weapon", Hashing::By("combat"))
             .save_component::<Radar>("combat.radar", Hashing::By("combat"))
             .save_component::<LastHit>("combat.last_hit", Hashing::By("combat"))
+            .save_component::<Supply>("combat.supply", Hashing::Not("a function of the body, batteries and guns"))
             .save_resource::<ShotCounter>("combat.shots", Hashing::Bytes)
             .hash_state("combat", hash)
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
@@ -117,6 +118,7 @@ impl Plugin for CombatPlugin {
                     fire::aim_and_fire,
                     fire::fly,
                     fire::apply_hits,
+                    docks::supply,
                 )
                     .chain()
                     .in_set(ControlPhase::Combat),

@@ -73,6 +73,38 @@ pub struct Radar {
 #[reflect(Component)]
 pub struct RadarContacts(pub Vec<u32>);
 
+/// What an object holds of its full measures (combat publishes it each tick for the
+/// objects it armed; Behavior sends a machine to a dock by it, openparkan
+/// `docs/27-ownership.md`, read).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct Supply {
+    /// Life over full life.
+    pub life: f32,
+    /// Battery charge over capacity (1 without batteries).
+    pub charge: f32,
+    /// The emptiest limited magazine's rounds over its size (1 without one).
+    pub rounds: f32,
+    /// The share of its limited magazines under a fifth of their size.
+    pub starved: f32,
+}
+
+impl Supply {
+    /// Everything full.
+    pub const FULL: Self = Self { life: 1.0, charge: 1.0, rounds: 1.0, starved: 0.0 };
+
+    /// Life, charge and ammunition all at 98 % or more: a refit ends (read).
+    pub fn refitted(&self) -> bool {
+        self.life >= 0.98 && self.charge >= 0.98 && self.rounds >= 0.98
+    }
+
+    /// A machine orders itself to a dock (read): life under half, battery under half,
+    /// or more than 80 % of its magazines under a fifth.
+    pub fn wants_refit(&self) -> bool {
+        self.life < 0.5 || self.charge < 0.5 || self.starved > 0.8
+    }
+}
+
 /// A shell in flight (not a World3D object; ordered by its sequence number).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]

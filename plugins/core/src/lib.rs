@@ -38,7 +38,9 @@ pub use clans::{
     ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
-pub use combat::{ClanRelations, Health, LastHit, Projectile, Radar, RadarContacts, ShotCounter, Weapon, relation};
+pub use combat::{
+    ClanRelations, Health, LastHit, Projectile, Radar, RadarContacts, ShotCounter, Supply, Weapon, relation,
+};
 pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
 pub use goals::{EnemyOutVictory, MissionGoals, Objective, ObjectiveChange};
 pub use grid::SpatialGrid;
@@ -155,6 +157,7 @@ impl Plugin for CorePlugin {
             .register_type::<ProductionParts>()
             .register_type::<CombatSheet>()
             .register_type::<Places>()
+            .register_type::<Supply>()
             .register_type::<Health>()
             .register_type::<LastHit>()
             .register_type::<Weapon>()

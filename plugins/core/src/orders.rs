@@ -41,6 +41,11 @@ pub enum Order {
     /// order 15, `gameplay.md` §1.4): walk to points of it, stand, and attack what is
     /// hostile inside it.
     Migrate,
+    /// Refit at a dock (the original's orders 8, reload, and 9, repair: one task,
+    /// openparkan `docs/27-ownership.md`, read): to the nearest ground-level dock of the
+    /// unit's clan or an ally, wait there until life, charge and ammunition are at 98 %,
+    /// then the next order; with no such dock it fails at once (`rejected`).
+    Refit,
 }
 
 /// One tick of direct control, quantised so it is exact on every machine and in a
@@ -138,6 +143,7 @@ impl Order {
             Self::Release => (9, 0),
             Self::Haul(id) => (10, u64::from(id)),
             Self::Migrate => (11, 0),
+            Self::Refit => (12, 0),
         }
     }
 

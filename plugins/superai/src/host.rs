@@ -324,6 +324,8 @@ impl Host for GameHost<'_> {
             (2, TARGET_BY_PLACE) | (3, TARGET_BY_PLACE) => place().map(Order::MoveTo),
             (2, TARGET_BY_LOGIC_ID) => object(p.target.first()).map(Order::MoveToObject),
             (3, TARGET_BY_LOGIC_ID) => object(p.target.first()).map(Order::Attack),
+            // ORDER_ROBOT_RELOAD and ORDER_ROBOT_REPARE: one task, the refit.
+            (8 | 9, _) => Some(Order::Refit),
             _ => None,
         };
         match order.filter(|_| unit.movable) {

@@ -201,6 +201,7 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::Release) => locale.t("order-released"),
         Some(Order::Haul(id)) => locale.tr("order-haul", &n(id.into())),
         Some(Order::Migrate) => locale.t("order-migrate"),
+        Some(Order::Refit) => locale.t("order-refit"),
     };
     match status {
         Some(s) => {

@@ -29,10 +29,12 @@ pub enum HeadlessCommand {
     #[command(
         after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
         {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID}, \"stop\", \
-        {\"haul\": MINE_ID}, {\"build\": SCHEME} or {\"research\": NODE}; ID is the OriginalObjectId (index of the \
+        {\"haul\": MINE_ID}, \"refit\", {\"build\": SCHEME} or {\"research\": NODE}; ID is the OriginalObjectId (index of the \
         placed object in data.tma), coordinates in game units. haul: the units are transport robots; each drives to the \
         mine, loads ore, takes it to its clan's nearest store with room, unloads (\"loaded\" and \"unloaded\" events, \
-        ore=N) and goes back, until another order. build: the units are production buildings (plants, hangars), each queues one robot \
+        ore=N) and goes back, until another order. refit: to the nearest ground-level dock of the unit's clan or \
+        an ally, where it waits until life, charge and ammunition are at 98 % (the original's orders 8 and 9; no \
+        dock: a \"rejected\" event). build: the units are production buildings (plants, hangars), each queues one robot \
         of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). research: the units are \
         research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
@@ -46,7 +48,7 @@ pub enum HeadlessCommand {
         the transport's clan, a non-producer for build, an unknown scheme \
         or one that is no robot, a non-institute or an unknown node for research (the message names the entry). What \
         only the run decides (a scheme locked by research, ore, power, a failed construction, a haul whose mine is \
-        gone) is a \"rejected\" event."
+        gone, a refit without a dock) is a \"rejected\" event."
     )]
     Run {
         /// Game directory.
@@ -297,9 +299,13 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
     match v.as_str() {
         Some("stop") => return Ok(FileOrder::Unit(Order::Stop)),
         Some("release") => return Ok(FileOrder::Unit(Order::Release)),
+        Some("refit") => return Ok(FileOrder::Unit(Order::Refit)),
         _ => {}
     }
-    let o = v.as_object().filter(|o| o.len() == 1).ok_or("an order is \"stop\" or an object with one key")?;
+    let o = v
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .ok_or("an order is \"stop\", \"release\", \"refit\" or an object with one key")?;
     let (key, arg) = o.iter().next().ok_or("empty order")?;
     let path = || arg.as_i64().and_then(|p| i32::try_from(p).ok()).ok_or(format!("{key} takes a path id"));
     let unit = |o| Ok(FileOrder::Unit(o));

@@ -726,3 +726,61 @@ fn the_demos_buildings_carry_their_places_and_a_generators_dock_serves() {
     let now: Vec<f32> = app.world().get::<Body>(unit).unwrap().nodes.iter().map(|n| n.life).collect();
     assert_eq!(now, body, "every node full again");
 }
+
+/// The refit (the original's orders 8 and 9): a unit goes to the nearest ground-level
+/// dock of its clan, waits there until its life is at 98 % and stops; a machine under
+/// half its life orders itself there and then takes up its order again; a nature clan's
+/// never does; with no dock the order is refused (openparkan `docs/27-ownership.md`).
+#[test]
+fn a_refit_goes_to_the_nearest_dock_and_a_machine_low_on_life_orders_itself_there() {
+    use iron3d_behavior::Navigator;
+    use iron3d_core::{Place, Places, place};
+    let mut app = wide_battlefield();
+    relate(&mut app, false);
+    let nav = |app: &App, e: Entity| app.world().get::<Navigator>(e).unwrap().clone();
+    let life = |app: &App, e: Entity| {
+        let h = app.world().get::<Health>(e).unwrap();
+        h.hp / h.max
+    };
+    // No dock yet: refused.
+    let lone = robot(&mut app, 9, 1, [300.0, 300.0], 0.0);
+    run(&mut app, 1);
+    order(&mut app, vec![9], Order::Refit);
+    run(&mut app, 3);
+    assert_eq!(nav(&app, lone).order, Order::Stop);
+    let refused = events(&app, EventKind::Rejected);
+    assert!(refused.iter().any(|r| r.1 == [9] && r.2.starts_with("refit: no ground-level dock")), "{refused:?}");
+    // Two docks of clan 1 (a ground-level one near, an indoor one nearer) and one of clan 2.
+    let building = |x: f32| SimTransform { position: [x, 100.0, 0.0], ..SimTransform::default() };
+    let ground = Place { flags: place::GROUND | 0x20, at: [0.0, -12.0, 0.0] };
+    let indoor = Place { flags: 0x620, at: [0.0, -6.0, 0.0] };
+    for (id, x, clan, places) in
+        [(20, 100.0, 1, vec![indoor, ground]), (21, 200.0, 1, vec![ground]), (22, 60.0, 2, vec![ground])]
+    {
+        app.world_mut().spawn((OriginalObjectId(id), building(x), Owner { clan, player: None }, Places(places)));
+    }
+    let ordered = robot(&mut app, 1, 1, [120.0, 40.0], 0.0);
+    let low = robot(&mut app, 2, 1, [190.0, 40.0], 0.0);
+    let beast = robot(&mut app, 3, 0, [90.0, 40.0], 0.0);
+    run(&mut app, 1);
+    let share = |app: &mut App, e: Entity, share: f32| {
+        let max = app.world().get::<Body>(e).unwrap().nodes[0].max;
+        hurt(app, e, max * share);
+    };
+    share(&mut app, ordered, 0.8);
+    share(&mut app, low, 0.3);
+    share(&mut app, beast, 0.3);
+    order(&mut app, vec![1], Order::Refit);
+    order(&mut app, vec![2], Order::MoveTo([240.0, 40.0]));
+    run(&mut app, 3);
+    assert_eq!(nav(&app, low).order, Order::Refit, "under half its life: off to a dock");
+    assert_eq!(nav(&app, low).queued, [Order::MoveTo([240.0, 40.0])], "its order waits");
+    assert_ne!(nav(&app, beast).order, Order::Refit, "a nature clan's machine never refits");
+    assert_eq!(nav(&app, ordered).goal, [100.0, 88.0], "the nearest ground-level dock of its clan");
+    run(&mut app, 400);
+    assert!(life(&app, ordered) >= 0.98 && nav(&app, ordered).order == Order::Stop, "{:?}", nav(&app, ordered));
+    assert!(dist2(pos(&app, ordered), [100.0, 88.0]) < 5.0, "it stands in the dock");
+    assert!(life(&app, low) >= 0.98, "{}", life(&app, low));
+    assert_eq!(nav(&app, low).order, Order::MoveTo([240.0, 40.0]), "then it goes on with its order");
+    assert!(life(&app, beast) < 0.5);
+}
