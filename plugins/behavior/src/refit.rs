@@ -61,7 +61,12 @@ pub(crate) fn refit(
     mut units: Query<Refitter, With<Movable>>,
     mut out: MessageWriter<GameMessage>,
 ) {
-    let mut order: Vec<(u32, Entity)> = units.iter().filter(|u| !u.7).map(|u| (u.1.0, u.0)).collect();
+    // Only the units refitting or low on something: the rest have nothing to do here.
+    let mut order: Vec<(u32, Entity)> = units
+        .iter()
+        .filter(|u| !u.7 && (u.4.order == Order::Refit || u.6.is_some_and(Supply::wants_refit)))
+        .map(|u| (u.1.0, u.0))
+        .collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
         let Ok((_, _, owner, t, mut nav, status, supply, _)) = units.get_mut(entity) else { continue };

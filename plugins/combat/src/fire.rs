@@ -196,18 +196,18 @@ pub(crate) fn aim_and_fire(
 /// Shields recharge and repair systems mend, each object on its own; the guns of an
 /// object without batteries refill whole.
 pub(crate) fn maintain(
-    mut objects: Query<(&mut Body, &mut Health, Option<&mut Shield>, Option<&mut Repair>)>,
+    mut objects: Query<(&mut Body, &mut Health, Option<&mut Shield>, Option<&mut Repair>, Option<&Power>)>,
     mut unpowered: Query<&mut Guns, Without<Power>>,
 ) {
     for mut guns in &mut unpowered {
         guns.0.iter_mut().for_each(|g| g.refill(1.0));
     }
-    for (mut body, mut health, shield, repair) in &mut objects {
+    for (mut body, mut health, shield, repair, power) in &mut objects {
         if let Some(mut shield) = shield {
             shield.recharge(&body, TICK_SECONDS);
         }
         if let Some(mut repair) = repair
-            && repair.step(&mut body, TICK_SECONDS) > 0.0
+            && repair.step(&mut body, TICK_SECONDS, power.map_or(1.0, |p| p.charge)) > 0.0
         {
             health.hp = body.total().0;
         }

@@ -2,8 +2,9 @@
 //! mends its own object only, value 0 × its node's condition a second, into its nodes in
 //! index order, each filled before the next; a unit's destroyed nodes stay destroyed, a
 //! building's come back. It starts switched off; the AI switches it on when the object's
-//! life falls below half (a building's below 0.9), and off only when it is above
-//! `Decision_RepairOff` (1, so never) or its battery runs low (not yet read: never).
+//! life falls below half (a building's below 0.9) while its battery holds more than
+//! 30 %, and off when the battery falls under 10 % (or its life is above
+//! `Decision_RepairOff`, 1, so never for that).
 
 use crate::body::Body;
 use bevy_ecs::prelude::*;
@@ -38,11 +39,14 @@ impl Repair {
         self.sheet.charge_per_point * (self.sheet.rate * body.condition(self.sheet.node)).min(max - life)
     }
 
-    /// One step of `dt` seconds: switches on when due, then mends; returns the life
-    /// mended.
-    pub fn step(&mut self, body: &mut Body, dt: f32) -> f32 {
+    /// One step of `dt` seconds with the battery at `charge` (its share of the
+    /// capacity; 1 without batteries): switches on or off when due, then mends; returns
+    /// the life mended.
+    pub fn step(&mut self, body: &mut Body, dt: f32, charge: f32) -> f32 {
         let (life, max) = body.total();
-        if max > 0.0 && life / max < self.threshold() {
+        if charge < 0.1 {
+            self.on = false;
+        } else if max > 0.0 && life / max < self.threshold() && charge > 0.3 {
             self.on = true;
         }
         let Some(node) = body.nodes.get(usize::from(self.sheet.node)) else { return 0.0 };

@@ -190,7 +190,8 @@ fn sectors_recharge_in_proportion_to_their_lack_and_the_ratio_scales_them() {
 }
 
 /// A tower's repair of 110 a second: its turret's 3 506 lack, then two destroyed guns
-/// of 6 000 each, in index order: 31.9 s, 86.4 s and 141 s (openparkan's example).
+/// of 6 000 each, in index order: 31.9 s, 86.4 s and 141 s (openparkan's example). The
+/// AI switches a repair system on only with more than 30 % of a battery, off under 10 %.
 #[test]
 fn repair_mends_its_own_nodes_in_index_order_and_only_a_building_revives_nodes() {
     let nodes = vec![
@@ -205,7 +206,7 @@ fn repair_mends_its_own_nodes_in_index_order_and_only_a_building_revives_nodes()
     let mut repair = Repair { sheet, on: false, building: true };
     let mut full = [None; 4];
     for tick in 1..=3000u32 {
-        repair.step(&mut body, 0.064);
+        repair.step(&mut body, 0.064, 1.0);
         for (i, n) in body.nodes.iter().enumerate() {
             if full[i].is_none() && n.life >= n.max {
                 full[i] = Some(tick as f32 * 0.064);
@@ -217,11 +218,16 @@ fn repair_mends_its_own_nodes_in_index_order_and_only_a_building_revives_nodes()
     let mut unit = Body::from_sheet(&sheet_of_two(), 1.0);
     (unit.nodes[0].life, unit.nodes[1].life) = (200.0, 0.0);
     let mut repair = Repair { sheet: RepairSheet { node: 0, ..sheet }, on: false, building: false };
-    assert!(repair.step(&mut unit, 1.0) > 0.0 && repair.on, "on below half its life");
+    assert_eq!(repair.step(&mut unit, 1.0, 0.3), 0.0, "not on with 30 % of a battery");
+    assert!(repair.step(&mut unit, 1.0, 0.31) > 0.0 && repair.on, "on below half its life");
+    assert!(repair.step(&mut unit, 1.0, 0.2) > 0.0, "stays on above 10 %");
+    assert_eq!(repair.step(&mut unit, 1.0, 0.09), 0.0, "off under 10 %");
+    assert!(!repair.on);
+    repair.step(&mut unit, 1.0, 1.0);
     assert_eq!(unit.nodes[1].life, 0.0, "a unit's destroyed node stays destroyed");
     let mut idle = Repair { on: false, ..repair };
     let mut whole = Body::from_sheet(&sheet_of_two(), 1.0);
-    assert_eq!(idle.step(&mut whole, 1.0), 0.0);
+    assert_eq!(idle.step(&mut whole, 1.0, 1.0), 0.0);
     assert!(!idle.on, "switched off while whole");
 }
 
