@@ -4,7 +4,7 @@
 //! (destroyed nodes too), and on each gun 10 % of its capacitor and 10 % of its magazine
 //! rounded down, at least one round: a unit in a dock is full in ten seconds. No power,
 //! damage or profile flag gates a dock. A unit in two docks is served once. What each
-//! armed object holds of its full measures is published after every tick ([`supply`]):
+//! armed object holds of its full measures is published every fourth tick ([`supply`]):
 //! Behavior sends machines to docks by it.
 //!
 //! The project's readings where the original's were not read: the life is spread as
@@ -14,8 +14,8 @@
 use crate::{Body, Guns, Power};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, GameClock, Health, Kinematics, Movable, Owner, Place, Places, SimTransform, Supply, TICK_MS,
-    TICK_SECONDS, model_point, place, relation, world_point,
+    ClanRelations, GameClock, Health, Kinematics, Movable, OriginalObjectId, Owner, Place, Places, SimTransform,
+    Supply, TICK_MS, TICK_SECONDS, model_point, place, relation, world_point,
 };
 
 /// What a dock gives a second, of each full measure.
@@ -91,10 +91,20 @@ pub(crate) fn serve(
     }
 }
 
-/// Publishes what each armed object holds of its full measures ([`Supply`]), written
-/// only where it changed.
-pub(crate) fn supply(mut objects: Query<(&Body, Option<&Power>, Option<&Guns>, &mut Supply)>) {
-    for (body, power, guns, mut supply) in &mut objects {
+/// Ticks between two publications of an object's [`Supply`] (a quarter of the objects
+/// each tick, by id: the project's cadence, about the original's behaviour takt).
+pub(crate) const SUPPLY_EVERY: u32 = 4;
+
+/// Publishes what each armed object holds of its full measures ([`Supply`]), every
+/// [`SUPPLY_EVERY`] ticks, written only where it changed.
+pub(crate) fn supply(
+    clock: Res<GameClock>,
+    mut objects: Query<(&OriginalObjectId, &Body, Option<&Power>, Option<&Guns>, &mut Supply)>,
+) {
+    for (id, body, power, guns, mut supply) in &mut objects {
+        if !clock.tick.wrapping_add(id.0).is_multiple_of(SUPPLY_EVERY) {
+            continue;
+        }
         let (life, max) = body.total();
         let limited = || guns.into_iter().flat_map(|g| &g.0).filter(|g| g.sheet.magazine > 0);
         let share = |g: &crate::GunState| g.magazine.max(0) as f32 / g.sheet.magazine as f32;

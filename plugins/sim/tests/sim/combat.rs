@@ -772,7 +772,8 @@ fn a_refit_goes_to_the_nearest_dock_and_a_machine_low_on_life_orders_itself_ther
     share(&mut app, beast, 0.3);
     order(&mut app, vec![1], Order::Refit);
     order(&mut app, vec![2], Order::MoveTo([240.0, 40.0]));
-    run(&mut app, 3);
+    // Combat publishes an object's supply every fourth tick; Behavior acts the tick after.
+    run(&mut app, 6);
     assert_eq!(nav(&app, low).order, Order::Refit, "under half its life: off to a dock");
     assert_eq!(nav(&app, low).queued, [Order::MoveTo([240.0, 40.0])], "its order waits");
     assert_ne!(nav(&app, beast).order, Order::Refit, "a nature clan's machine never refits");
