@@ -12,12 +12,12 @@
 //! target on 30 % of picks) and a flyer's height over the ground (45–95 m); an
 //! animal's attack closes in to its weapon's range as every attack does.
 
-use crate::navigator::Navigator;
+use crate::navigator::Walker;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClanRelations, ClearWizardPath, GameClock, Health, LastHit, MissionClans, Movable, NavState, NavStatus, Order,
+    ClanRelations, ClearWizardPath, GameClock, Health, LastHit, MissionClans, Movable, NavState, Order,
     OriginalObjectId, Owner, Pasture, RandomStream, SimRandom, SimTransform, TICK_MS, Weapon,
 };
 use iron3d_terrain::NavMap;
@@ -207,16 +207,7 @@ impl Reach {
     }
 }
 
-type Animal<'a> = (
-    Entity,
-    &'a OriginalObjectId,
-    &'a Owner,
-    &'a SimTransform,
-    &'a mut Navigator,
-    &'a NavStatus,
-    &'a mut Migration,
-    (Option<&'a Weapon>, Option<&'a LastHit>),
-);
+type Animal<'a> = Walker<'a, (&'a mut Migration, Option<&'a Weapon>, Option<&'a LastHit>)>;
 
 /// Runs every animal's migration, in `OriginalObjectId` order: its default order, the
 /// end of its attacks, its answer to a hit, its engagements and its walks.
@@ -237,7 +228,7 @@ pub(crate) fn migrate(
     contacts.sort_unstable_by_key(|c| c.id);
     let mut order: Vec<_> = animals.iter_mut().collect();
     order.sort_unstable_by_key(|a| *a.1);
-    for (entity, &id, owner, t, mut nav, status, mut m, (weapon, hit)) in order {
+    for (entity, &id, owner, t, mut nav, status, (mut m, weapon, hit)) in order {
         let clan = owner.clan;
         if let Some(limit) = m.attack {
             if nav.order != Order::Attack(limit.target) {

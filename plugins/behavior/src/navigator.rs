@@ -2,7 +2,12 @@
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
-use iron3d_core::Order;
+use iron3d_core::{NavStatus, Order, OriginalObjectId, Owner, SimTransform};
+
+/// A unit as a Behavior step that steers it sees it: its entity, id, owner, placement,
+/// navigator and status, then what the step needs besides (`T`).
+pub(crate) type Walker<'a, T> =
+    (Entity, &'a OriginalObjectId, &'a Owner, &'a SimTransform, &'a mut Navigator, &'a NavStatus, T);
 
 /// Behavior's per-unit state (written by Behavior only).
 #[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]

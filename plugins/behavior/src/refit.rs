@@ -9,27 +9,18 @@
 //! goes on as it was. A unit the player drives is left alone.
 
 use crate::haul;
-use crate::navigator::Navigator;
+use crate::navigator::Walker;
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClanRelations, ClanType, GameClock, GameMessage, ManualControl, Movable, NavState, NavStatus, Order,
-    OriginalObjectId, Owner, Places, ProductionEvent, SimTransform, Supply, place, relation, world_point,
+    ClanRelations, ClanType, GameClock, GameMessage, ManualControl, Movable, NavState, Order, OriginalObjectId, Owner,
+    Places, ProductionEvent, SimTransform, Supply, place, relation, world_point,
 };
 
 /// A building that may hold docks.
 type Dockyard<'a> = (&'a OriginalObjectId, &'a Places, &'a SimTransform, &'a Owner);
 
-type Refitter<'a> = (
-    Entity,
-    &'a OriginalObjectId,
-    &'a Owner,
-    &'a SimTransform,
-    &'a mut Navigator,
-    &'a NavStatus,
-    Option<&'a Supply>,
-    Has<ManualControl>,
-);
+type Refitter<'a> = Walker<'a, (Option<&'a Supply>, Has<ManualControl>)>;
 
 /// The nearest ground-level dock of `clan` or an ally from `from` (ties by the
 /// building's id), as a point on the ground.
@@ -64,12 +55,12 @@ pub(crate) fn refit(
     // Only the units refitting or low on something: the rest have nothing to do here.
     let mut order: Vec<(u32, Entity)> = units
         .iter()
-        .filter(|u| !u.7 && (u.4.order == Order::Refit || u.6.is_some_and(Supply::wants_refit)))
+        .filter(|u| !u.6.1 && (u.4.order == Order::Refit || u.6.0.is_some_and(Supply::wants_refit)))
         .map(|u| (u.1.0, u.0))
         .collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
-        let Ok((_, _, owner, t, mut nav, status, supply, _)) = units.get_mut(entity) else { continue };
+        let Ok((_, _, owner, t, mut nav, status, (supply, _))) = units.get_mut(entity) else { continue };
         let supply = supply.copied().unwrap_or(Supply::FULL);
         let at = [t.position[0], t.position[1]];
         if nav.order != Order::Refit {
