@@ -298,6 +298,8 @@ fn order_of_key(kind: u8, value: u64) -> Option<Order> {
         }),
         9 => Order::Release,
         10 => Order::Haul(low),
+        11 => Order::Migrate,
+        12 => Order::Refit,
         _ => return None,
     })
 }
