@@ -189,6 +189,7 @@ action-CameraFreeFly = Free-fly camera
 action-CameraFollow = Follow selection
 action-Pilot = Pilot robot
 action-Fire = Fire (piloting)
+action-Camouflage = Camouflage on or off (piloting)
 action-Pause = Pause / menu
 action-Chat = Chat
 action-QuickSave = Quick save

@@ -190,6 +190,7 @@ action-CameraFreeFly = Свободная камера
 action-CameraFollow = Следовать за выбранным
 action-Pilot = Пилотировать робота
 action-Fire = Огонь (пилотирование)
+action-Camouflage = Маскировка вкл./выкл. (управление)
 action-Pause = Пауза / меню
 action-Chat = Чат
 action-QuickSave = Быстрое сохранение

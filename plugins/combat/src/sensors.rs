@@ -25,8 +25,8 @@ use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{
-    ClanRelations, CombatSheet, GameClock, Kinematics, MotionLimits, OriginalObjectId, Owner, Radar, RadarContacts,
-    RadarSheet, SimTransform, SpatialGrid, StealthSheet, TICK_MS, UnitClass,
+    ClanRelations, CombatSheet, GameClock, Kinematics, ManualControl, MotionLimits, OriginalObjectId, Owner, Radar,
+    RadarContacts, RadarSheet, SimTransform, SpatialGrid, StealthSheet, TICK_MS, UnitClass,
 };
 
 /// The length of a power tick (s): what a gun's capacitor lacks is asked over one.
@@ -271,12 +271,14 @@ pub(crate) fn scan(
 /// a hostile, none within 150 across the ground, and its turret was handed no target
 /// for 10 s; off otherwise, and off while its channel's level × (its power + value 4)
 /// is under its power. A building never wears it, nor a neutral clan's machine (no
-/// clan is hostile to it).
+/// clan is hostile to it). A machine the player drives wears it as the player switches
+/// it (`PilotInput::camouflage`, the original's `CMD_CAMOUFLAGE_WEAR` toggle): the
+/// engagement check leaves it alone (the project's reading), the power's self-off does not.
 pub(crate) fn camouflage(
     clock: Res<GameClock>,
-    mut wearers: Query<(&Sensor, &UnitClass, Option<&Radar>, Option<&Power>, &mut Stealth)>,
+    mut wearers: Query<(&Sensor, &UnitClass, Option<&Radar>, Option<&Power>, Option<&ManualControl>, &mut Stealth)>,
 ) {
-    for (sensor, class, radar, power, mut stealth) in &mut wearers {
+    for (sensor, class, radar, power, manual, mut stealth) in &mut wearers {
         if radar.is_some_and(|r| r.target.is_some()) {
             stealth.targeted_ms = clock.time_ms;
         }
@@ -285,7 +287,11 @@ pub(crate) fn camouflage(
         // It switches itself off when its channel's level no longer covers its plain draw.
         let (own, extra) = (stealth.sheet.power, stealth.sheet.camouflage_power);
         let powered = power.is_none_or(|p| p.levels[5] * (own + extra) >= own);
-        let wear = clear && quiet && powered && stealth.sheet.camouflage > 0.0 && !crate::arm::is_building(class.0);
+        let wanted = match manual {
+            Some(m) => stealth.camouflaged != (m.tick == clock.tick && m.input.camouflage),
+            None => clear && quiet,
+        };
+        let wear = wanted && powered && stealth.sheet.camouflage > 0.0 && !crate::arm::is_building(class.0);
         if stealth.camouflaged != wear {
             stealth.camouflaged = wear;
         }

@@ -49,8 +49,8 @@ pub enum Order {
 }
 
 /// One tick of direct control, quantised so it is exact on every machine and in a
-/// command log. Held values last until the next pilot command; `aim_mrad` and `fire`
-/// act once, in the tick the command applies.
+/// command log. Held values last until the next pilot command; `aim_mrad`, `fire` and
+/// `camouflage` act once, in the tick the command applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct PilotInput {
     /// Throttle in 127ths of full speed (forward positive).
@@ -61,6 +61,9 @@ pub struct PilotInput {
     pub aim_mrad: i16,
     /// Fire the weapon.
     pub fire: bool,
+    /// Switch the detection shield's camouflage on or off (the original's
+    /// `CMD_CAMOUFLAGE_WEAR`, openparkan `docs/25-sensors.md`).
+    pub camouflage: bool,
 }
 
 impl PilotInput {
@@ -70,6 +73,7 @@ impl PilotInput {
             | u64::from(self.turn as u8) << 8
             | u64::from(self.aim_mrad as u16) << 16
             | u64::from(self.fire) << 32
+            | u64::from(self.camouflage) << 33
     }
 }
 

@@ -81,6 +81,8 @@ pub enum GameAction {
     Drive,
     /// Fire the piloted robot's weapon.
     Fire,
+    /// Switch the piloted robot's camouflage on or off.
+    Camouflage,
     /// Pause and resume (the pause menu).
     Pause,
     /// Open a chat line to the other players (multiplayer).
@@ -110,7 +112,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 29] = [
+    pub const BUTTONS: [Self; 30] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -134,6 +136,7 @@ impl GameAction {
         Self::CameraFollow,
         Self::Pilot,
         Self::Fire,
+        Self::Camouflage,
         Self::Pause,
         Self::Chat,
         Self::QuickSave,

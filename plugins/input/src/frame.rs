@@ -36,6 +36,8 @@ pub struct PilotSample {
     pub fire_held: bool,
     /// The fire button went down since the last tick.
     pub fire_pressed: bool,
+    /// The camouflage button went down since the last tick.
+    pub camouflage_pressed: bool,
 }
 
 impl PilotSample {
@@ -47,6 +49,7 @@ impl PilotSample {
             turn: level(self.turn),
             aim_mrad: (self.aim * 1000.0).round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16,
             fire: self.fire_held || self.fire_pressed,
+            camouflage: self.camouflage_pressed,
         }
     }
 }
@@ -71,20 +74,19 @@ impl PlayerCommands {
         }
     }
 
-    /// Samples this frame's piloting input of `unit`: held values replace, aim adds up,
-    /// a press is kept until a tick takes it. Piloting another unit releases the first.
-    pub fn pilot(&mut self, unit: u32, throttle: f32, turn: f32, aim: f32, fire_held: bool, fire_pressed: bool) {
-        if self.pilot.is_some_and(|p| p.unit != unit) {
+    /// Samples this frame's piloting input (`frame`: its unit, held values, this frame's
+    /// aim and presses): held values replace, aim adds up, a press is kept until a tick
+    /// takes it. Piloting another unit releases the first.
+    pub fn pilot(&mut self, frame: PilotSample) {
+        if self.pilot.is_some_and(|p| p.unit != frame.unit) {
             self.release();
         }
-        let previous = self.pilot.unwrap_or(PilotSample { unit, ..default() });
+        let previous = self.pilot.unwrap_or(PilotSample { unit: frame.unit, ..default() });
         self.pilot = Some(PilotSample {
-            unit,
-            throttle,
-            turn,
-            aim: previous.aim + aim,
-            fire_held,
-            fire_pressed: previous.fire_pressed || fire_pressed,
+            aim: previous.aim + frame.aim,
+            fire_pressed: previous.fire_pressed || frame.fire_pressed,
+            camouflage_pressed: previous.camouflage_pressed || frame.camouflage_pressed,
+            ..frame
         });
     }
 
@@ -112,6 +114,7 @@ pub(crate) fn stamp(mut player: ResMut<PlayerCommands>, clock: Res<GameClock>, m
     let (unit, input) = (sample.unit, sample.input());
     sample.aim = 0.0;
     sample.fire_pressed = false;
+    sample.camouflage_pressed = false;
     if player.sent != Some((unit, input)) {
         player.sent = Some((unit, input));
         queue.push(SimCommand { tick, units: vec![unit], order: Order::Pilot(input), queued: false });
@@ -196,7 +199,15 @@ mod tests {
         let mut app = app();
         while frame(&mut app, 64) == 0 {}
         let sample = |app: &mut App, throttle: f32, aim: f32, held: bool, pressed: bool| {
-            app.world_mut().resource_mut::<PlayerCommands>().pilot(3, throttle, 0.0, aim, held, pressed);
+            let frame = PilotSample {
+                unit: 3,
+                throttle,
+                aim,
+                fire_held: held,
+                fire_pressed: pressed,
+                ..PilotSample::default()
+            };
+            app.world_mut().resource_mut::<PlayerCommands>().pilot(frame);
         };
         // A press and release inside frames that run no tick still fires once.
         sample(&mut app, 1.0, 0.01, true, true);
@@ -216,8 +227,8 @@ mod tests {
         assert_eq!(
             pilots,
             [
-                PilotInput { throttle: 127, turn: 0, aim_mrad: 30, fire: true },
-                PilotInput { throttle: 127, turn: 0, aim_mrad: 0, fire: false },
+                PilotInput { throttle: 127, turn: 0, aim_mrad: 30, fire: true, camouflage: false },
+                PilotInput { throttle: 127, turn: 0, aim_mrad: 0, fire: false, camouflage: false },
             ],
             "aim adds up, the press fires in the next tick, then one change"
         );

@@ -657,6 +657,7 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u8(p.turn as u8);
             w.u16(p.aim_mrad as u16);
             w.u8(u8::from(p.fire));
+            w.u8(u8::from(p.camouflage));
         }
         Order::Release => w.u8(9),
         Order::Migrate => w.u8(11),
@@ -686,6 +687,7 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
             turn: r.u8()? as i8,
             aim_mrad: r.u16()? as i16,
             fire: r.flag()?,
+            camouflage: r.flag()?,
         }),
         9 => Order::Release,
         10 => Order::Haul(r.u32()?),

@@ -90,7 +90,13 @@ fn every_message() -> Vec<Gmsg> {
         Gmsg::Order {
             seq: 7,
             units: vec![4],
-            order: WireOrder::Plain(Order::Pilot(PilotInput { throttle: -5, turn: 127, aim_mrad: -300, fire: true })),
+            order: WireOrder::Plain(Order::Pilot(PilotInput {
+                throttle: -5,
+                turn: 127,
+                aim_mrad: -300,
+                fire: true,
+                camouflage: false,
+            })),
             queued: false,
         },
         Gmsg::OrderAck { seq: 5, tick: 41, accepted: 2 },

@@ -295,6 +295,7 @@ fn order_of_key(kind: u8, value: u64) -> Option<Order> {
             turn: (value >> 8) as u8 as i8,
             aim_mrad: (value >> 16) as u16 as i16,
             fire: value >> 32 & 1 == 1,
+            camouflage: value >> 33 & 1 == 1,
         }),
         9 => Order::Release,
         10 => Order::Haul(low),

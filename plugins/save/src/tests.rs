@@ -27,7 +27,14 @@ pub(crate) fn sample() -> Record {
         difficulty: DifficultyLevel::Hard,
         commands: vec![
             (1, order(1, vec![3, 4], Order::MoveTo([f32::from_bits(0x7fc0_0001), -0.0]))),
-            (7, order(5, vec![9], Order::Pilot(PilotInput { throttle: -127, turn: 5, aim_mrad: -300, fire: true }))),
+            (
+                7,
+                order(
+                    5,
+                    vec![9],
+                    Order::Pilot(PilotInput { throttle: -127, turn: 5, aim_mrad: -300, fire: true, camouflage: false }),
+                ),
+            ),
             (9, order(9, vec![1], Order::Build(SchemeRef::of("UNITS\\ROBOTS\\scout.dat")))),
         ],
         pending: vec![order(400, vec![2], Order::Haul(0x8000_0004)), order(401, vec![2], Order::Patrol(-1))],
@@ -53,7 +60,7 @@ fn a_record_round_trips_with_exact_float_bits() {
 /// and the migration were once refused as unknown kinds).
 #[test]
 fn every_order_kind_round_trips_through_a_record() {
-    let pilot = PilotInput { throttle: 3, turn: -4, aim_mrad: 5, fire: false };
+    let pilot = PilotInput { throttle: 3, turn: -4, aim_mrad: 5, fire: false, camouflage: true };
     let orders = [
         Order::Stop,
         Order::MoveTo([1.5, -2.0]),
@@ -243,7 +250,7 @@ fn battle_orders(app: &mut App, start: u32) -> Vec<SimCommand> {
     };
     let Some(target) = rows.iter().filter(|r| r.1 > 1 && r.4).min_by_key(far).map(|r| r.0) else { return Vec::new() };
     let order = |tick, units: Vec<u32>, order| SimCommand { tick: start + tick, units, order, queued: false };
-    let fire = PilotInput { throttle: 0, turn: 20, aim_mrad: 0, fire: true };
+    let fire = PilotInput { throttle: 0, turn: 20, aim_mrad: 0, fire: true, camouflage: false };
     let half = armed.len() / 2;
     vec![
         order(3, armed.clone(), Order::Attack(target)),

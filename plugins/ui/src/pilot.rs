@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
 use iron3d_camera::{CameraMode, GameCamera};
 use iron3d_core::Pause;
-use iron3d_input::{Actions, GameAction, InputSettings, PlayerCommands, Selection};
+use iron3d_input::{Actions, GameAction, InputSettings, PilotSample, PlayerCommands, Selection};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, pilot.run_if(in_state(Pause::Running)));
@@ -45,7 +45,7 @@ pub(crate) fn pilot(
     } else if piloted.is_none() && a.just_pressed(&GameAction::Pilot) {
         match selection.units[..] {
             [unit] if own(unit) => {
-                player.pilot(unit, 0.0, 0.0, 0.0, false, false);
+                player.pilot(PilotSample { unit, ..PilotSample::default() });
                 Some(CameraMode::FirstPerson(unit))
             }
             _ => None,
@@ -71,7 +71,14 @@ pub(crate) fn pilot(
         let look = settings.mouse(a.axis_pair(&GameAction::Look));
         let stick = settings.stick(a.axis_pair(&GameAction::Stick));
         let aim = -look.x * AIM_PER_PIXEL - stick.x * AIM_STICK_RATE * time.delta_secs();
-        let fire = (a.pressed(&GameAction::Fire), a.just_pressed(&GameAction::Fire));
-        player.pilot(unit, drive.y, -drive.x, aim, fire.0, fire.1);
+        player.pilot(PilotSample {
+            unit,
+            throttle: drive.y,
+            turn: -drive.x,
+            aim,
+            fire_held: a.pressed(&GameAction::Fire),
+            fire_pressed: a.just_pressed(&GameAction::Fire),
+            camouflage_pressed: a.just_pressed(&GameAction::Camouflage),
+        });
     }
 }

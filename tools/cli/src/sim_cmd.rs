@@ -39,8 +39,10 @@ pub enum HeadlessCommand {
         research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
         may add \"queued\": true to wait behind the units' current orders (waypoints). ORDER may also be \
-        {\"pilot\": {\"throttle\": -127..127, \"turn\": -127..127, \"aim_mrad\": MRAD, \"fire\": BOOL}} (the player's \
-        direct control of one unit, held until the next pilot entry; missing fields are 0 / false) or \"release\" \
+        {\"pilot\": {\"throttle\": -127..127, \"turn\": -127..127, \"aim_mrad\": MRAD, \"fire\": BOOL, \
+        \"camouflage\": BOOL}} (the player's direct control of one unit, held until the next pilot entry; aim, fire \
+        and camouflage, which switches the detection shield's camouflage on or off, act in that entry's tick; \
+        missing fields are 0 / false) or \"release\" \
         (the unit returns to its orders).\n\n\
         Exit status: 0 on success; 1 when the game or the mission cannot be loaded, a save cannot be read, \
         written or resumed (another mission, other data layers; the message names the file, part and offset); 2 on a usage error, a malformed \
@@ -336,10 +338,11 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
     }
 }
 
-/// A pilot input: `{"throttle", "turn", "aim_mrad", "fire"}`, each optional.
+/// A pilot input: `{"throttle", "turn", "aim_mrad", "fire", "camouflage"}`, each optional.
 fn pilot(arg: &Value) -> Result<PilotInput, String> {
-    let o = arg.as_object().ok_or("pilot takes {\"throttle\", \"turn\", \"aim_mrad\", \"fire\"}")?;
-    if let Some(k) = o.keys().find(|k| !["throttle", "turn", "aim_mrad", "fire"].contains(&k.as_str())) {
+    const FIELDS: [&str; 5] = ["throttle", "turn", "aim_mrad", "fire", "camouflage"];
+    let o = arg.as_object().ok_or("pilot takes {\"throttle\", \"turn\", \"aim_mrad\", \"fire\", \"camouflage\"}")?;
+    if let Some(k) = o.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(format!("pilot has no field {k:?}"));
     }
     let int = |k: &str, lo: i64, hi: i64| match o.get(k) {
@@ -348,15 +351,16 @@ fn pilot(arg: &Value) -> Result<PilotInput, String> {
             v.as_i64().filter(|n| (lo..=hi).contains(n)).ok_or(format!("pilot {k} is a whole number {lo}..{hi}"))
         }
     };
-    let fire = match o.get("fire") {
-        None => false,
-        Some(v) => v.as_bool().ok_or("pilot fire is true or false")?,
+    let flag = |k: &str| match o.get(k) {
+        None => Ok(false),
+        Some(v) => v.as_bool().ok_or(format!("pilot {k} is true or false")),
     };
     Ok(PilotInput {
         throttle: int("throttle", -127, 127)? as i8,
         turn: int("turn", -127, 127)? as i8,
         aim_mrad: int("aim_mrad", i64::from(i16::MIN), i64::from(i16::MAX))? as i16,
-        fire,
+        fire: flag("fire")?,
+        camouflage: flag("camouflage")?,
     })
 }
 

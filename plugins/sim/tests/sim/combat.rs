@@ -257,7 +257,7 @@ fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
     let immune = Health { invulnerable: true, ..health(&app, target).unwrap() };
     app.world_mut().entity_mut(target).insert(immune);
     app.world_mut().entity_mut(target).remove::<Weapon>();
-    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false };
+    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false };
     order(&mut app, vec![1], Order::Pilot(hold));
     let fired = |app: &App| app.world().resource::<ShotCounter>().0;
     let turret = |app: &App| app.world().get::<Weapon>(shooter).unwrap().turret;
@@ -784,4 +784,37 @@ fn a_refit_goes_to_the_nearest_dock_and_a_machine_low_on_life_orders_itself_ther
     assert!(life(&app, low) >= 0.98, "{}", life(&app, low));
     assert_eq!(nav(&app, low).order, Order::MoveTo([240.0, 40.0]), "then it goes on with its order");
     assert!(life(&app, beast) < 0.5);
+}
+
+/// The player's camouflage (the original's `CMD_CAMOUFLAGE_WEAR` toggle): a piloted
+/// machine with a detection shield that can camouflage switches it on and off as the
+/// player asks, where the AI's engagement check (no hostile listed) would keep it off;
+/// once released, the AI decides again.
+#[test]
+fn the_player_switches_a_piloted_machines_camouflage() {
+    use iron3d_combat::Stealth;
+    let mut app = wide_battlefield();
+    relate(&mut app, false);
+    let unit = robot(&mut app, 1, 1, [60.0, 60.0], 0.0);
+    app.world_mut().entity_mut(unit).insert(seeing_sheet(500.0, Some(400.0), true));
+    run(&mut app, 2);
+    let worn = |app: &App| app.world().get::<Stealth>(unit).unwrap().camouflaged;
+    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false };
+    let toggle = PilotInput { camouflage: true, ..hold };
+    order(&mut app, vec![1], Order::Pilot(toggle));
+    run(&mut app, 2);
+    assert!(worn(&app), "on at the player's word");
+    order(&mut app, vec![1], Order::Pilot(hold));
+    run(&mut app, 20);
+    assert!(worn(&app), "and it stays on: the engagement check leaves a piloted machine alone");
+    order(&mut app, vec![1], Order::Pilot(toggle));
+    run(&mut app, 2);
+    assert!(!worn(&app), "off at the next toggle");
+    order(&mut app, vec![1], Order::Pilot(hold));
+    order(&mut app, vec![1], Order::Pilot(toggle));
+    run(&mut app, 2);
+    assert!(worn(&app));
+    order(&mut app, vec![1], Order::Release);
+    run(&mut app, 2);
+    assert!(!worn(&app), "released, the AI takes it off: no hostile is listed");
 }
