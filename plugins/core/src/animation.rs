@@ -67,22 +67,3 @@ pub struct PieceAnimation {
     /// The bindings.
     pub bindings: Vec<PieceBinding>,
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn advancing_skips_the_remainder_only_where_it_changes_nothing() {
-        let mut blend = 0.0f32;
-        while blend < 1.0 {
-            for frames in [0.0, 0.37, 1.0, 29.0, 30.0, 31.5, 59.99, 61.0, 1.0e6, -0.5, -45.0] {
-                let mut b = PieceBinding { component: 0, node: 0, endpoints: [0.0, 30.0], blend, flags: FLAG_WRAP };
-                let expected = (blend + b.rate(frames)).rem_euclid(1.0);
-                b.advance(frames);
-                assert_eq!(b.blend.to_bits(), expected.to_bits(), "{blend} + {frames} frames");
-            }
-            blend += 0.013;
-        }
-    }
-}

@@ -169,6 +169,3 @@ impl Plugin for CorePlugin {
         sets::configure(app);
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -77,29 +77,3 @@ pub fn world_point(t: &SimTransform, local: [f32; 3]) -> [f32; 3] {
     let [x, y, z] = [local[0] * t.scale[0], local[1] * t.scale[1], local[2] * t.scale[2]];
     [t.position[0] + cos * x - sin * y, t.position[1] + sin * x + cos * y, t.position[2] + z]
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_place_holds_what_stands_in_its_box_and_the_ground_levels_is_larger() {
-        let indoor = Place { flags: 0x620, at: [4.0, 0.0, 1.0] };
-        let ground = Place { flags: place::GROUND | 0x400, at: [4.0, 0.0, 0.0] };
-        assert_eq!((indoor.size(), ground.size()), ((5.0, 3.0), (10.0, 12.0)));
-        assert!(indoor.holds([6.4, -2.4, 2.4]) && !indoor.holds([6.6, 0.0, 1.0]) && !indoor.holds([4.0, 0.0, 2.6]));
-        assert!(ground.holds([8.9, 4.9, 5.9]) && !ground.holds([9.1, 0.0, 0.0]));
-        assert_eq!((indoor.speed_bound(), Place { flags: 0x8000, at: [0.0; 3] }.speed_bound()), (2.0, 1_000.0));
-    }
-
-    #[test]
-    fn model_and_world_points_invert_each_other_about_the_heading_and_scale() {
-        let t = SimTransform { position: [100.0, -50.0, 3.0], orientation: [0.0, 0.0, 1.2], scale: [2.0, 2.0, 1.0] };
-        let local = [4.0, -1.5, 0.5];
-        let world = world_point(&t, local);
-        let back = model_point(&t, world);
-        assert!(local.iter().zip(back).all(|(a, b)| (a - b).abs() < 1e-4), "{back:?}");
-        let (dx, dy) = (world[0] - 100.0, world[1] + 50.0);
-        assert!((dx * dx + dy * dy - 4.0 * (4.0 * 4.0 + 1.5 * 1.5)).abs() < 1e-2, "scaled distance from the origin");
-    }
-}

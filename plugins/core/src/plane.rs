@@ -21,22 +21,3 @@ pub fn wrap_angle(a: f32) -> f32 {
         a
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wrapping_skips_the_remainder_only_where_it_changes_nothing() {
-        let mut a = -20.0f32;
-        while a < 20.0 {
-            for x in [a, TAU.next_down(), TAU, -TAU, PI, -PI] {
-                let wrapped = wrap_angle(x);
-                let by_remainder = wrap_angle(x % TAU);
-                assert_eq!(wrapped.to_bits(), by_remainder.to_bits(), "{x}");
-                assert!((-PI..PI).contains(&wrapped), "{x} -> {wrapped}");
-            }
-            a += 0.0137;
-        }
-    }
-}

@@ -122,17 +122,3 @@ pub struct UnitResponse {
 /// the interface bus).
 #[derive(Message, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
 pub struct InterfaceClick;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_name_their_library_or_the_missions() {
-        assert_eq!(SoundKey::parse("atm_rain1.wav"), SoundKey { library: String::new(), name: "atm_rain1.wav".into() });
-        assert_eq!(
-            SoundKey::parse("sounds.lib/boom.wav"),
-            SoundKey { library: "sounds.lib".into(), name: "boom.wav".into() }
-        );
-    }
-}

@@ -1,10 +1,19 @@
-//! The set order and its gate, the pause sub-state, and the command order.
+//! Core's tests, against its public surface (an integration test: the library is built
+//! once, not a second time for its unit tests; docs/src/test-time.md): the set order and
+//! its gate, the pause sub-state, the command order, the random streams, the clock, the
+//! spatial grid, the clan relations, the power channels, piece animation, the plane's
+//! angles, sound keys and building places.
+#![allow(clippy::unwrap_used, clippy::panic, reason = "a failed unwrap is a failed test")]
 
-use super::*;
+use bevy_app::App;
 use bevy_app::FixedUpdate;
 use bevy_ecs::prelude::*;
 use bevy_state::app::StatesPlugin;
 use bevy_state::prelude::*;
+use iron3d_core::plane::wrap_angle;
+use iron3d_core::*;
+use iron3d_formats::helpers::ctld::FLAG_WRAP;
+use std::f32::consts::{PI, TAU};
 
 #[derive(Resource, Default)]
 struct Trace(Vec<&'static str>);
@@ -215,8 +224,66 @@ fn each_component_class_draws_on_its_documented_channel() {
     let channels: Vec<(u32, usize)> =
         [5, 26, 16, 20, 12, 13, 15, 11, 3, 25, 8, 4, 17, 9, 10, 21, 27, 1, 2, 22, 24, 30, 19, 14]
             .iter()
-            .map(|&c| (c, crate::power_channel(c)))
+            .map(|&c| (c, power_channel(c)))
             .collect();
     let expected = [3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 2, 2, 2, 5, 5, 5, 5, 4, 4, 4, 4, 4, 1, 1];
     assert_eq!(channels.iter().map(|c| c.1).collect::<Vec<_>>(), expected, "{channels:?}");
+}
+
+#[test]
+fn advancing_skips_the_remainder_only_where_it_changes_nothing() {
+    let mut blend = 0.0f32;
+    while blend < 1.0 {
+        for frames in [0.0, 0.37, 1.0, 29.0, 30.0, 31.5, 59.99, 61.0, 1.0e6, -0.5, -45.0] {
+            let mut b = PieceBinding { component: 0, node: 0, endpoints: [0.0, 30.0], blend, flags: FLAG_WRAP };
+            let expected = (blend + b.rate(frames)).rem_euclid(1.0);
+            b.advance(frames);
+            assert_eq!(b.blend.to_bits(), expected.to_bits(), "{blend} + {frames} frames");
+        }
+        blend += 0.013;
+    }
+}
+
+#[test]
+fn wrapping_skips_the_remainder_only_where_it_changes_nothing() {
+    let mut a = -20.0f32;
+    while a < 20.0 {
+        for x in [a, TAU.next_down(), TAU, -TAU, PI, -PI] {
+            let wrapped = wrap_angle(x);
+            let by_remainder = wrap_angle(x % TAU);
+            assert_eq!(wrapped.to_bits(), by_remainder.to_bits(), "{x}");
+            assert!((-PI..PI).contains(&wrapped), "{x} -> {wrapped}");
+        }
+        a += 0.0137;
+    }
+}
+
+#[test]
+fn keys_name_their_library_or_the_missions() {
+    assert_eq!(SoundKey::parse("atm_rain1.wav"), SoundKey { library: String::new(), name: "atm_rain1.wav".into() });
+    assert_eq!(
+        SoundKey::parse("sounds.lib/boom.wav"),
+        SoundKey { library: "sounds.lib".into(), name: "boom.wav".into() }
+    );
+}
+
+#[test]
+fn a_place_holds_what_stands_in_its_box_and_the_ground_levels_is_larger() {
+    let indoor = Place { flags: 0x620, at: [4.0, 0.0, 1.0] };
+    let ground = Place { flags: place::GROUND | 0x400, at: [4.0, 0.0, 0.0] };
+    assert_eq!((indoor.size(), ground.size()), ((5.0, 3.0), (10.0, 12.0)));
+    assert!(indoor.holds([6.4, -2.4, 2.4]) && !indoor.holds([6.6, 0.0, 1.0]) && !indoor.holds([4.0, 0.0, 2.6]));
+    assert!(ground.holds([8.9, 4.9, 5.9]) && !ground.holds([9.1, 0.0, 0.0]));
+    assert_eq!((indoor.speed_bound(), Place { flags: 0x8000, at: [0.0; 3] }.speed_bound()), (2.0, 1_000.0));
+}
+
+#[test]
+fn model_and_world_points_invert_each_other_about_the_heading_and_scale() {
+    let t = SimTransform { position: [100.0, -50.0, 3.0], orientation: [0.0, 0.0, 1.2], scale: [2.0, 2.0, 1.0] };
+    let local = [4.0, -1.5, 0.5];
+    let world = world_point(&t, local);
+    let back = model_point(&t, world);
+    assert!(local.iter().zip(back).all(|(a, b)| (a - b).abs() < 1e-4), "{back:?}");
+    let (dx, dy) = (world[0] - 100.0, world[1] + 50.0);
+    assert!((dx * dx + dy * dy - 4.0 * (4.0 * 4.0 + 1.5 * 1.5)).abs() < 1e-2, "scaled distance from the origin");
 }
