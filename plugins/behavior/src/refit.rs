@@ -62,21 +62,20 @@ pub(crate) fn refit(
     for (id, entity) in order {
         let Ok((_, _, owner, t, mut nav, status, (supply, _))) = units.get_mut(entity) else { continue };
         let supply = supply.copied().unwrap_or(Supply::FULL);
-        let at = [t.position[0], t.position[1]];
+        let dock = nearest_dock(&yards, &relations, owner.clan, [t.position[0], t.position[1]]);
         if nav.order != Order::Refit {
             let kind = relations.types.get(owner.clan as usize).copied();
             let machine = kind.is_some_and(|k| k != ClanType::NATURE && k != ClanType::NEUTRAL);
-            if machine && supply.wants_refit() && nearest_dock(&yards, &relations, owner.clan, at).is_some() {
-                let current = nav.order;
-                if current != Order::Stop {
-                    nav.queued.insert(0, current);
-                }
-                nav.start(Order::Refit);
-            } else {
+            if !(machine && supply.wants_refit() && dock.is_some()) {
                 continue;
             }
+            let current = nav.order;
+            if current != Order::Stop {
+                nav.queued.insert(0, current);
+            }
+            nav.start(Order::Refit);
         }
-        let Some(dock) = nearest_dock(&yards, &relations, owner.clan, at) else {
+        let Some(dock) = dock else {
             let detail = format!("refit: no ground-level dock of clan {} or an ally", owner.clan);
             out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id], detail));
             if !nav.next_queued() {

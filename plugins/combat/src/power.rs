@@ -8,9 +8,9 @@
 //! channel wants)`; a channel that wants nothing keeps its level. The batteries lose
 //! what was used. The levels scale a radar's sensitivities, a shield's strength and
 //! recharge, and what refills a gun's capacitor; a camouflage whose level no longer
-//! covers its plain draw switches itself off. A unit's batteries are refilled by
-//! nothing yet (docks are to come); a building's by the economy's distribution step in
-//! the original (not yet: buildings carry no batteries in iron3d's arming).
+//! covers its plain draw switches itself off. A unit's batteries are refilled only in a
+//! dock ([`crate::docks`]); a building's by the economy's distribution step in the
+//! original (not yet: buildings carry no batteries in iron3d's arming).
 //!
 //! The project's: the first power tick falls at the object's id modulo 250 ms (the
 //! original's jitter of ±31 ms is not drawn); a repair system mends at full rate
