@@ -96,24 +96,27 @@ fn armour(role: Role) -> Option<f32> {
     })
 }
 
-/// The `.ndp` of a part whose mesh has `nodes` nodes: a chassis's node 0 carries its
-/// life and each other node a twentieth of it; a turret's and a gun's nodes 120 each
+/// The `.ndp` of a part whose mesh's nodes carry `flags` (a chassis's running gear,
+/// [`crate::models::robots::gear_flags`]): a chassis's node 0 carries its life and each
+/// other node a twentieth of it; a turret's and a gun's nodes 120 each
 /// (their node 0 is the socket, skipped when attached; a gun whose node is destroyed
 /// fires no more); a building's one node its category's life. Densities (kg a unit of
 /// volume): a chassis's 250, a turret's and a gun's 150, a building's 40.
-pub fn node_table(role: Role, nodes: usize) -> Option<Ndpr> {
+pub fn node_table(role: Role, flags: &[u32]) -> Option<Ndpr> {
+    let nodes = flags.len();
     let (rows, density): (Vec<f32>, f32) = match role {
         Role::Chassis => ((0..nodes).map(|i| if i == 0 { 600.0 } else { 30.0 }).collect(), 250.0),
         Role::Turret | Role::Weapon => (vec![120.0; nodes], 150.0),
         Role::Building(category) => (vec![building_life(category)], 40.0),
         _ => return None,
     };
-    let record = |hp| {
+    let record = |(hp, flags): (f32, &u32)| {
         let mut r = NdprRecord::new(hp, None);
         r.set_density(density);
+        r.set_flags(*flags);
         r
     };
-    Some(Ndpr { records: rows.into_iter().map(record).collect() })
+    Some(Ndpr { records: rows.into_iter().zip(flags).map(record).collect() })
 }
 
 /// A component of `class` with `values`, its mass and power a second.

@@ -190,8 +190,9 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
         out.add(fourcc(b"CTLD"), [0, 0, 0], format!("{stem}.ctl").as_bytes(), ctld.to_bytes()?)?;
     }
     if wants(".ndp")? {
-        let nodes = (model.generator)(&mut Kit::default(), 0)?.len();
-        let ndp = crate::arms::node_table(proto.role, nodes)
+        let nodes = (model.generator)(&mut Kit::default(), 0)?;
+        let flags: Vec<u32> = nodes.iter().map(|n| robots::gear_flags(n.name)).collect();
+        let ndp = crate::arms::node_table(proto.role, &flags)
             .ok_or_else(|| iron3d_formats::Error::invalid(0, "demo_nodes", format!("no node table for {stem}")))?;
         out.add(fourcc(b"NDPR"), [0, 0, 0], format!("{stem}.ndp").as_bytes(), ndp.to_bytes()?)?;
     }

@@ -11,7 +11,7 @@ use crate::planner::{self, Refusal};
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, GameClock, GameMessage, GameMessageKind,
+    ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, Drive, GameClock, GameMessage, GameMessageKind,
     ManualControl, MotionLimits, NavState, NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order, OriginalObjectId,
     SimTransform, SteerIntent, Weapon,
 };
@@ -223,8 +223,8 @@ pub(crate) fn plan_legs(
     outbox.flush(&mut out);
 }
 
-/// Steers every moving unit along its local path at its top speed (its data's, scaled
-/// by its `MaxSpeedPercent`, `PathFind_NearBuildSpeedPercent` of it near a building) and
+/// Steers every moving unit along its local path at its live top speed (its data's and
+/// its drive's, scaled by its `MaxSpeedPercent`, `PathFind_NearBuildSpeedPercent` of it near a building) and
 /// notices arrival, blockage, a damaged global path and a moved target.
 pub(crate) fn follow(
     geo: Geography,
@@ -239,6 +239,7 @@ pub(crate) fn follow(
         &mut NavStatus,
         &mut SteerIntent,
         (Option<&CollisionProxy>, Option<&Weapon>, Has<ManualControl>, Option<&MotionLimits>, &HaulTrip),
+        Option<&Drive>,
     )>,
     mut out: MessageWriter<GameMessage>,
     mut clear: MessageWriter<ClearWizardPath>,
@@ -246,7 +247,8 @@ pub(crate) fn follow(
     let mut outbox = Outbox::default();
     let c = *geo.config;
     let footprints = Footprints::of(&buildings);
-    for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon, piloted, limits, trip)) in &mut units
+    for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon, piloted, limits, trip), drive) in
+        &mut units
     {
         // A piloted unit is the player's: its orders wait until it is released.
         if piloted {
@@ -305,7 +307,7 @@ pub(crate) fn follow(
         if nav.next < nav.local_path.len() {
             let last = nav.next + 1 == nav.local_path.len() && final_leg;
             let waypoint = nav.local_path[nav.next];
-            let top = limits.copied().unwrap_or_default().speed_or(c.cruise_speed);
+            let top = limits.copied().unwrap_or_default().live(drive).speed_or(c.cruise_speed);
             let near = footprints.within(position, c.building_nearest_dist);
             *intent = SteerIntent {
                 active: true,

@@ -54,7 +54,10 @@ impl Plugin for BehaviorPlugin {
             .register_type::<Pastures>()
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), (haul::adopt_rules, migrate::reset))
             .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
-            .add_systems(FixedUpdate, (orders::activate, orders::apply_commands).chain().in_set(BehaviorPhase::Orders))
+            .add_systems(
+                FixedUpdate,
+                (orders::activate, orders::ground, orders::apply_commands).chain().in_set(BehaviorPhase::Orders),
+            )
             .add_systems(
                 FixedUpdate,
                 (

@@ -8,9 +8,33 @@ use crate::migrate::Migration;
 use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClearWizardPath, CommandQueue, GameClock, GameMessage, ManualControl, Movable, NavState, NavStatus, ObjectTable,
-    Order, OriginalObjectId, Owner, ProductionEvent, SimObject, SimRandom, SteerIntent, TICK_MS, UnitClass,
+    ClearWizardPath, CommandQueue, Drive, GameClock, GameMessage, ManualControl, MotionLimits, Movable, NavState,
+    NavStatus, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, SimObject, SimRandom, SteerIntent,
+    TICK_MS, UnitClass,
 };
+
+/// Whether a unit may be ordered: its live forward top speed is at least
+/// [`iron3d_core::ORDERABLE_SPEED`] (openparkan `docs/24-motion.md`, read: a wreck
+/// whose engines or running gear are shot away refuses every order and takes no task
+/// of its own).
+pub(crate) fn orderable(limits: Option<&MotionLimits>, drive: Option<&Drive>) -> bool {
+    limits.is_none_or(|l| l.live(drive).orderable())
+}
+
+/// A unit that lost its leave to be ordered stops: its order and its queue are dropped
+/// (the original empties the walker's queues).
+pub(crate) fn ground(
+    mut units: Query<(Entity, &mut Navigator, &MotionLimits, &Drive), Changed<Drive>>,
+    mut clear: MessageWriter<ClearWizardPath>,
+) {
+    for (entity, mut nav, limits, drive) in &mut units {
+        if !orderable(Some(limits), Some(drive)) && (nav.order != Order::Stop || !nav.queued.is_empty()) {
+            nav.queued.clear();
+            nav.start(Order::Stop);
+            clear.write(ClearWizardPath(entity));
+        }
+    }
+}
 
 /// Units that joined the world get their Behavior state (animals their migration).
 pub(crate) fn activate(
@@ -27,8 +51,9 @@ pub(crate) fn activate(
 }
 
 /// Applies the commands due this tick (stable order; a unit named twice keeps the last).
-/// A haul order naming anything but a mine of a transport robot's clan is refused (a
-/// `rejected` event; the unit keeps its order). A queued command waits behind a unit's
+/// A unit that may not be ordered ([`orderable`]) refuses every order but the
+/// player's piloting (a `rejected` event). A haul order naming anything but a mine of a
+/// transport robot's clan is refused (a `rejected` event; the unit keeps its order). A queued command waits behind a unit's
 /// current order; a pilot command gives the
 /// player direct control and leaves the orders as they are; a release hands the unit
 /// back to them.
@@ -44,6 +69,7 @@ pub(crate) fn apply_commands(
         &mut HaulTrip,
         &NavStatus,
         Option<&mut ManualControl>,
+        (Option<&MotionLimits>, Option<&Drive>),
     )>,
     mut random: ResMut<SimRandom>,
     (mut clear, mut out): (MessageWriter<ClearWizardPath>, MessageWriter<GameMessage>),
@@ -54,7 +80,14 @@ pub(crate) fn apply_commands(
     for command in queue.take_due_where(clock.tick, |o| !o.is_production()) {
         for &id in &command.units {
             let Some(entity) = table.entity_of(id) else { continue };
-            let Ok((_, owner, mut nav, mut trip, status, manual)) = units.get_mut(entity) else { continue };
+            let Ok((_, owner, mut nav, mut trip, status, manual, (limits, drive))) = units.get_mut(entity) else {
+                continue;
+            };
+            if !matches!(command.order, Order::Pilot(_) | Order::Release) && !orderable(limits, drive) {
+                let detail = "order: its live top speed is under 0.5 (engines or running gear shot away)";
+                out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id], detail.into()));
+                continue;
+            }
             let busy = nav.replan
                 || status.state == NavState::Moving
                 || matches!(nav.order, Order::Attack(_) | Order::Patrol(_) | Order::Haul(_) | Order::Refit);

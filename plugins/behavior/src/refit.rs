@@ -6,21 +6,22 @@
 //! a clan that is neither nature nor neutral orders itself there when its life or
 //! battery is under half or more than 80 % of its magazines are under a fifth
 //! ([`Supply::wants_refit`]), and takes up what it was doing afterwards; with no dock it
-//! goes on as it was. A unit the player drives is left alone.
+//! goes on as it was; a unit that may not be ordered takes no such task. A unit the
+//! player drives is left alone.
 
 use crate::haul;
 use crate::navigator::Walker;
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClanRelations, ClanType, GameClock, GameMessage, ManualControl, Movable, NavState, Order, OriginalObjectId, Owner,
-    Places, ProductionEvent, SimTransform, Supply, place, relation, world_point,
+    ClanRelations, ClanType, Drive, GameClock, GameMessage, ManualControl, MotionLimits, Movable, NavState, Order,
+    OriginalObjectId, Owner, Places, ProductionEvent, SimTransform, Supply, place, relation, world_point,
 };
 
 /// A building that may hold docks.
 type Dockyard<'a> = (&'a OriginalObjectId, &'a Places, &'a SimTransform, &'a Owner);
 
-type Refitter<'a> = Walker<'a, (Option<&'a Supply>, Has<ManualControl>)>;
+type Refitter<'a> = Walker<'a, (Option<&'a Supply>, Has<ManualControl>, Option<&'a MotionLimits>, Option<&'a Drive>)>;
 
 /// The nearest ground-level dock of `clan` or an ally from `from` (ties by the
 /// building's id), as a point on the ground.
@@ -55,12 +56,15 @@ pub(crate) fn refit(
     // Only the units refitting or low on something: the rest have nothing to do here.
     let mut order: Vec<(u32, Entity)> = units
         .iter()
-        .filter(|u| !u.6.1 && (u.4.order == Order::Refit || u.6.0.is_some_and(Supply::wants_refit)))
+        .filter(|u| {
+            let wants = u.6.0.is_some_and(Supply::wants_refit) && crate::orders::orderable(u.6.2, u.6.3);
+            !u.6.1 && (u.4.order == Order::Refit || wants)
+        })
         .map(|u| (u.1.0, u.0))
         .collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
-        let Ok((_, _, owner, t, mut nav, status, (supply, _))) = units.get_mut(entity) else { continue };
+        let Ok((_, _, owner, t, mut nav, status, (supply, ..))) = units.get_mut(entity) else { continue };
         let supply = supply.copied().unwrap_or(Supply::FULL);
         let dock = nearest_dock(&yards, &relations, owner.clan, [t.position[0], t.position[1]]);
         if nav.order != Order::Refit {

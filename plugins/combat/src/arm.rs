@@ -160,6 +160,7 @@ pub(crate) fn arm(
         let ratio = difficulty_factor(class.0, owner.map_or(-1, |o| o.clan), player, &relations, &difficulty);
         let Loadout { body, guns, turret, shield, repair } = loadout(&rules.0, class.0, sheet, life, ratio);
         let (hp, max) = body.total();
+        let drive = sheet.and_then(|s| crate::drive::drive(s, &body));
         let mut e = commands.entity(entity);
         e.insert((Health { hp, max, invulnerable }, body, Supply::FULL));
         if let Some(shield) = shield {
@@ -180,6 +181,9 @@ pub(crate) fn arm(
             }
             if let Some(stealth) = sheet.stealth {
                 e.insert(Stealth::new(stealth));
+            }
+            if let Some(drive) = drive {
+                e.insert(drive);
             }
             // A building's batteries are the distribution step's to refill (not yet):
             // it runs at full power.

@@ -17,8 +17,8 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::DespawnOnExit;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
-    AppState, CollisionProxy, DeleteRequest, DispatchPhase, GameClock, GameMessage, GameMessageKind, Health, LastHit,
-    ManualControl, MotionLimits, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar,
+    AppState, CollisionProxy, DeleteRequest, DispatchPhase, Drive, GameClock, GameMessage, GameMessageKind, Health,
+    LastHit, ManualControl, MotionLimits, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar,
     ShotCounter, SimRandom, SimTransform, TICK_SECONDS, UnitClass, Weapon,
 };
 
@@ -68,14 +68,15 @@ type Shooter<'a> = (
     &'a mut Guns,
     &'a Body,
     Option<&'a ManualControl>,
-    (Option<&'a UnitClass>, Option<&'a MotionLimits>),
+    (Option<&'a UnitClass>, Option<&'a MotionLimits>, Option<&'a Drive>),
 );
 
 /// The AI's score bar of a shooter: a building's and a machine's that moves at
-/// [`SLOW`] or more are the higher.
-fn bar(class: Option<&UnitClass>, motion: Option<&MotionLimits>) -> f32 {
+/// [`SLOW`] or more (its live top speed) are the higher.
+fn bar(class: Option<&UnitClass>, motion: Option<&MotionLimits>, drive: Option<&Drive>) -> f32 {
     let building = class.is_some_and(|c| is_building(c.0));
-    let moves = motion.and_then(|m| m.top_speed.map(|s| s * m.speed_scale)).is_some_and(|s| s >= SLOW);
+    let live = motion.map(|m| m.live(drive));
+    let moves = live.and_then(|m| m.top_speed.map(|s| s * m.speed_scale)).is_some_and(|s| s >= SLOW);
     if building || moves { MOVING_BAR } else { STILL_BAR }
 }
 
@@ -116,7 +117,7 @@ pub(crate) fn aim_and_fire(
     let dt = TICK_SECONDS;
     let mut order: Vec<_> = shooters.iter_mut().collect();
     order.sort_unstable_by_key(|s| *s.0);
-    for (&id, &handle, t, radar, mut weapon, mut guns, body, manual, (class, motion)) in order {
+    for (&id, &handle, t, radar, mut weapon, mut guns, body, manual, (class, motion, drive)) in order {
         // The player's aim of this tick turns the turret; while piloted, the guns start
         // only on the player's fire.
         if let Some(m) = manual.filter(|m| m.tick == report.clock.tick) {
@@ -138,7 +139,7 @@ pub(crate) fn aim_and_fire(
             let (reach, height) = (dist(from, to) - proxy.map_or(0.0, |p| p.radius), tt.position[2] - t.position[2]);
             sight = Some((aimed, reach, height, building));
         }
-        let bar = bar(class, motion);
+        let bar = bar(class, motion, drive);
         let fires = |gun: &GunState| {
             sight.is_some_and(|(aimed, reach, height, building)| {
                 aimed

@@ -29,7 +29,7 @@ fn a_blast_falls_off_by_the_cube_of_the_overlap() {
 }
 
 fn node(hit_points: f32, parent: Option<u16>, vital: bool) -> NodeSheet {
-    NodeSheet { hit_points, parent, vital }
+    NodeSheet { hit_points, parent, vital, gear: iron3d_core::Gear::None }
 }
 
 /// Node 0 with 1 under it, 2 under 1, and a vital 3 under 0.
@@ -377,4 +377,32 @@ fn a_dock_refills_a_tenth_a_second_and_a_unit_is_full_in_ten_seconds() {
     assert_eq!(body.total(), (600.0, 600.0), "full in ten seconds");
     assert_eq!((big.magazine, small.magazine, endless.magazine), (20, 4, -1), "two rounds a second, ten seconds");
     assert_eq!(big.charge, 2.0);
+}
+
+/// E from the data (openparkan `docs/24-motion.md`): the engines' drive × their nodes'
+/// condition, times the mean life of the left and right running gear, each side the
+/// mean of its nodes; a body without gear keeps both sides at 1, one without an engine
+/// has no drive.
+#[test]
+fn a_machines_drive_is_its_engines_condition_times_its_running_gears_life() {
+    use iron3d_core::{EngineSheet, Gear};
+    let gear = |side| NodeSheet { gear: side, ..node(100.0, Some(0), false) };
+    let mut sheet = CombatSheet {
+        nodes: vec![node(500.0, None, false), gear(Gear::Left), gear(Gear::Left), gear(Gear::Right)],
+        ..CombatSheet::default()
+    };
+    let mut body = Body::from_sheet(&sheet, 1.0);
+    assert_eq!(drive(&sheet, &body), None, "no engine named");
+    sheet.engines = vec![EngineSheet { drive: 0.8, node: 0 }];
+    let whole = drive(&sheet, &body).unwrap();
+    assert_eq!((whole.engines, whole.left, whole.right, whole.factor()), (0.8, 1.0, 1.0, 0.8));
+    body.nodes[0].life = 250.0;
+    body.nodes[1].life = 0.0;
+    body.nodes[3].life = 50.0;
+    let hurt = drive(&sheet, &body).unwrap();
+    assert_eq!((hurt.engines, hurt.left, hurt.right), (0.4, 0.5, 0.5));
+    assert_eq!(hurt.factor(), 0.2);
+    sheet.nodes.truncate(1);
+    body.nodes.truncate(1);
+    assert_eq!(drive(&sheet, &body).map(|d| (d.left, d.right)), Some((1.0, 1.0)), "no running gear: 1 a side");
 }

@@ -3,8 +3,8 @@
 use crate::config::{ControlConfig, limit};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    CollisionProxy, Kinematics, ManualControl, ModelBounds, MotionLimits, MotionRequest, Movable, PreviousSimTransform,
-    SimObject, SimTransform, TICK_SECONDS,
+    CollisionProxy, Drive, Kinematics, ManualControl, ModelBounds, MotionLimits, MotionRequest, Movable,
+    PreviousSimTransform, SimObject, SimTransform, TICK_SECONDS,
 };
 use iron3d_terrain::Ground;
 
@@ -47,9 +47,12 @@ pub(crate) fn build_proxies(
 
 pub(crate) use iron3d_core::plane::wrap_angle as wrap;
 
-/// Turn and speed towards the request within the unit's limits (its data's, capped by
-/// `Behavior.ini`), then the candidate position; a step onto ground steeper than the
-/// unit's slope limit that climbs is refused (the unit stops where it stood).
+/// Turn and speed towards the request within the unit's live limits (its data's and
+/// its drive's, capped by `Behavior.ini`), then the candidate position; a step onto
+/// ground steeper than the unit's slope limit that climbs is refused (the unit stops
+/// where it stood). A machine whose running gear is worse on one side veers toward it
+/// (openparkan `docs/24-motion.md`, read: the yaw rate gains right − left times the
+/// speed over the authored top speed).
 pub(crate) fn step(
     config: Res<ControlConfig>,
     ground: Option<Res<Ground>>,
@@ -59,12 +62,13 @@ pub(crate) fn step(
         &mut SimTransform,
         &mut PreviousSimTransform,
         Option<&ManualControl>,
-        Option<&MotionLimits>,
+        (Option<&MotionLimits>, Option<&Drive>),
     )>,
 ) {
-    for (request, mut kin, mut t, mut previous, manual, limits) in &mut units {
+    for (request, mut kin, mut t, mut previous, manual, (authored, drive)) in &mut units {
         previous.0 = *t;
-        let limits = limits.copied().unwrap_or_default();
+        let authored = authored.copied().unwrap_or_default();
+        let limits = authored.live(drive);
         let heading = t.heading();
         let max_turn = limit(limits.turn_rate, config.max_rotation, config.default_rotation) * DT;
         let (turn, target) = match manual {
@@ -82,6 +86,11 @@ pub(crate) fn step(
                 (delta.clamp(-max_turn, max_turn), wanted * libm::cosf(delta).max(0.0))
             }
         };
+        let veer = match (drive, authored.top_speed) {
+            (Some(d), Some(top)) if top > 0.0 => (d.right - d.left) * kin.speed / top * DT,
+            _ => 0.0,
+        };
+        let turn = turn + veer;
         let new_heading = wrap(heading + turn);
         kin.turn_rate = turn / DT;
         let max_dv = limit(limits.acceleration, config.max_accel, config.default_accel) * DT;

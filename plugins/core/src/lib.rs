@@ -52,13 +52,13 @@ pub use messages::{
     gmsg,
 };
 pub use motion::{
-    BuildingCategory, CollisionProxy, Kinematics, ManualControl, MotionLimits, MotionRequest, NavState, NavStatus,
-    SteerIntent,
+    BuildingCategory, CollisionProxy, Drive, Kinematics, ManualControl, MotionLimits, MotionRequest, NavState,
+    NavStatus, ORDERABLE_SPEED, SteerIntent,
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
 pub use parts::{
-    BatterySheet, CombatSheet, FigureSheet, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet, RoundSheet,
-    ShieldSheet, StealthSheet, power_channel,
+    BatterySheet, CombatSheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet,
+    RoundSheet, ShieldSheet, StealthSheet, power_channel,
 };
 pub use places::{Place, Places, model_point, place, world_point};
 pub use profiles::BehaviourProfiles;
@@ -144,6 +144,7 @@ impl Plugin for CorePlugin {
             .register_type::<MotionRequest>()
             .register_type::<Kinematics>()
             .register_type::<MotionLimits>()
+            .register_type::<Drive>()
             .register_type::<CollisionProxy>()
             .register_type::<BuildingCategory>()
             .register_type::<GameClock>()

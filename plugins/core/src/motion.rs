@@ -76,11 +76,14 @@ pub struct MotionRequest {
 /// reader then uses its `Behavior.ini` key or its own default.
 ///
 /// The limits come from the CTLD root parameters of the unit's components (spec
-/// `docs/reference/registry.md` §5.5, field names *inferred*): forward (local X) tangential speed and
-/// acceleration, the angular speed about Z and the slope limit angle. The project
-/// combines them (its own rule): each limit is the smallest positive finite value among
-/// the components, so the weakest part limits the whole and a component without one
-/// (a turret, a weapon) does not.
+/// `docs/reference/registry.md` §5.5; openparkan `docs/24-motion.md`, read): the forward
+/// (the machine's y) top speed and acceleration, the turn rate about Z, the slope limit
+/// angle and the payload. The project combines them (its own rule): each limit is the
+/// smallest positive finite value among the components, so the weakest part limits the
+/// whole and a component without one (a turret, a weapon) does not.
+///
+/// These are the authored limits. A machine with a [`Drive`] moves at its live ones
+/// ([`MotionLimits::live`]).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct MotionLimits {
@@ -94,11 +97,41 @@ pub struct MotionLimits {
     pub slope_limit: Option<f32>,
     /// The placed object's `MaxSpeedPercent` / 100 (1 without the property).
     pub speed_scale: f32,
+    /// r, the spare payload ÷ the payload: 1 empty, 0 full (openparkan
+    /// `docs/24-motion.md`, read). 1 when the data gives no payload (the project's:
+    /// every shipped chassis has one).
+    pub load: f32,
 }
 
 impl Default for MotionLimits {
     fn default() -> Self {
-        Self { top_speed: None, acceleration: None, turn_rate: None, slope_limit: None, speed_scale: 1.0 }
+        Self { top_speed: None, acceleration: None, turn_rate: None, slope_limit: None, speed_scale: 1.0, load: 1.0 }
+    }
+}
+
+/// The live forward top speed under which a unit may not be ordered (m/s): it refuses
+/// every order and takes no task of its own; buildings are exempt (openparkan
+/// `docs/24-motion.md`, read).
+pub const ORDERABLE_SPEED: f32 = 0.5;
+
+/// What a machine's engines and running gear give it now (openparkan
+/// `docs/24-motion.md`, read): combat keeps it from the body after every change.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct Drive {
+    /// Σ over its engines of drive (value 0) × condition (its node's life fraction).
+    pub engines: f32,
+    /// The mean life fraction of its left running gear's nodes (`.ndp` flag `0x20`; 1
+    /// without any).
+    pub left: f32,
+    /// The same of its right running gear (flag `0x40`).
+    pub right: f32,
+}
+
+impl Drive {
+    /// E: the engines times the mean of the two sides' gear.
+    pub fn factor(&self) -> f32 {
+        self.engines * (self.left + self.right) / 2.0
     }
 }
 
@@ -111,6 +144,28 @@ impl MotionLimits {
     /// The top speed in effect: the data's (or `default`) times the speed scale.
     pub fn speed_or(&self, default: f32) -> f32 {
         self.top_speed.unwrap_or(default) * self.speed_scale
+    }
+
+    /// The live limits of a machine with `drive` (openparkan `docs/24-motion.md`, read;
+    /// the ground factor is 1 on all shipped ground): top speed × E × (1 + r) ÷ 2, never
+    /// above the authored; turn rate × E × (1.5 r + 0.5), not capped; acceleration × 2.
+    /// Without a drive (an object whose data names no engine) the authored limits stand
+    /// (the project's).
+    pub fn live(&self, drive: Option<&Drive>) -> Self {
+        let Some(drive) = drive else { return *self };
+        let (e, r) = (drive.factor(), self.load);
+        Self {
+            top_speed: self.top_speed.map(|top| top * (e * (1.0 + r) / 2.0).min(1.0)),
+            turn_rate: self.turn_rate.map(|turn| turn * e * (1.5 * r + 0.5)),
+            acceleration: self.acceleration.map(|a| a * 2.0),
+            ..*self
+        }
+    }
+
+    /// Whether a unit moving at these (live) limits may be ordered: its forward top
+    /// speed is at least [`ORDERABLE_SPEED`] (a unit whose data gives none may).
+    pub fn orderable(&self) -> bool {
+        self.top_speed.is_none_or(|top| top >= ORDERABLE_SPEED)
     }
 }
 

@@ -16,6 +16,32 @@ pub struct NodeSheet {
     pub parent: Option<u16>,
     /// Its destruction kills the object (mesh node flag `0x200`).
     pub vital: bool,
+    /// The running gear it belongs to (`.ndp` flags `0x20`, `0x40`).
+    pub gear: Gear,
+}
+
+/// Which side's running gear a node is: a leg, wheel or track (openparkan
+/// `docs/24-motion.md`, read and measured).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+pub enum Gear {
+    /// Not running gear.
+    #[default]
+    None,
+    /// The left side (`.ndp` flag `0x20`).
+    Left,
+    /// The right side (`.ndp` flag `0x40`).
+    Right,
+}
+
+/// An engine (class 5): its drive, 0.7 on a MK1 to 1 on a MK4 and a chassis slot's
+/// default (openparkan `docs/24-motion.md`, `docs/28-chassis.md`, read and measured).
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct EngineSheet {
+    /// Value 0: its drive.
+    pub drive: f32,
+    /// Its node (every shipped chassis's engine sits on node 0, so the body's damage is
+    /// the engine's).
+    pub node: u16,
 }
 
 /// What a round's explosion does (`.exp`).
@@ -159,6 +185,9 @@ pub struct FigureSheet {
     /// Mass (kg): Σ nodes (`.ndp` density × level-0 volume, + armour value 0 × area
     /// with armour) + Σ parts' masses (`.ctl` item `+0x1C`).
     pub mass: f32,
+    /// The root part's own nodes' density × volume (a chassis's body, which never eats
+    /// into its payload; openparkan `docs/24-motion.md`, read).
+    pub own_mass: f32,
     /// Σ the nodes' level-0 areas (mesh slot `+0x30`).
     pub area: f32,
     /// Σ the nodes' level-0 volumes (mesh slot `+0x34`).
@@ -192,4 +221,6 @@ pub struct CombatSheet {
     pub figures: FigureSheet,
     /// Its batteries.
     pub batteries: Vec<BatterySheet>,
+    /// Its engines.
+    pub engines: Vec<EngineSheet>,
 }

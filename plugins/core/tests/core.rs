@@ -287,3 +287,33 @@ fn model_and_world_points_invert_each_other_about_the_heading_and_scale() {
     let (dx, dy) = (world[0] - 100.0, world[1] + 50.0);
     assert!((dx * dx + dy * dy - 4.0 * (4.0 * 4.0 + 1.5 * 1.5)).abs() < 1e-2, "scaled distance from the origin");
 }
+
+/// A machine's live limits (openparkan `docs/24-motion.md`): top speed × E × (1 + r) ÷ 2
+/// capped at the authored, turn rate × E × (1.5 r + 0.5) uncapped, acceleration × 2; a
+/// unit whose live forward top is under 0.5 may not be ordered; without a drive the
+/// authored limits stand.
+#[test]
+fn live_limits_follow_the_engines_the_gear_and_the_load() {
+    let authored = MotionLimits {
+        top_speed: Some(26.39),
+        acceleration: Some(4.0),
+        turn_rate: Some(3.5),
+        load: 0.188,
+        ..MotionLimits::default()
+    };
+    let mk1 = Drive { engines: 0.7, left: 1.0, right: 1.0 };
+    let live = authored.live(Some(&mk1));
+    let close = |a: Option<f32>, b: f32| a.is_some_and(|a| (a - b).abs() < 0.01);
+    // openparkan's table: Mission 01's `tut1_e1` on `r_t_01` runs 26.39 → 10.97, turns 3.5 → 1.92.
+    assert!(close(live.top_speed, 10.97) && close(live.turn_rate, 1.92), "{live:?}");
+    assert_eq!(live.acceleration, Some(8.0));
+    let empty = MotionLimits { load: 1.0, ..authored };
+    let strong = Drive { engines: 1.5, left: 1.0, right: 1.0 };
+    assert_eq!(empty.live(Some(&strong)).top_speed, Some(26.39), "never above the authored top");
+    assert!(close(empty.live(Some(&strong)).turn_rate, 3.5 * 1.5 * 2.0), "the turn is not capped");
+    assert_eq!(authored.live(None), authored, "no engine in the data: the authored limits");
+    assert!(live.orderable());
+    let wreck = Drive { engines: 0.7, left: 0.0, right: 0.05 };
+    assert!(!authored.live(Some(&wreck)).orderable(), "{:?}", authored.live(Some(&wreck)));
+    assert!(MotionLimits::default().orderable(), "no top speed in the data: orderable");
+}

@@ -6,17 +6,19 @@
 //! components, each with the round it names (`objects.rlb` key → the round's controller,
 //! node table and explosion); the shield from the last fight shield (9) and deflector
 //! (21), the repair system from the last class-15 component, the radar from the last
-//! class-8 and the detection shield from the last class-10 one, every class-19 battery;
+//! class-8 and the detection shield from the last class-10 one, every class-19 battery
+//! and class-5 engine, the running gear by `.ndp` flag (`docs/24-motion.md`);
 //! and what the object gives away to radars (`docs/25-sensors.md`, `docs/28-chassis.md`): its mass, the
 //! area and volume of its nodes' level-0 mesh slots, and its parts' power by channel.
 
 use crate::ObjectComponent;
 use crate::game_backend::GameMissionBackend;
 use iron3d_core::{
-    BatterySheet, CombatSheet, FigureSheet, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet, RoundSheet,
-    ShieldSheet, StealthSheet, power_channel,
+    BatterySheet, CombatSheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet,
+    RoundSheet, ShieldSheet, StealthSheet, power_channel,
 };
 use iron3d_formats::helpers::ctld::ItemRecord;
+use iron3d_formats::helpers::ndpr::{GEAR_LEFT, GEAR_RIGHT, NdprRecord};
 use iron3d_formats::helpers::{Expl, Ndpr};
 use iron3d_formats::registry::{Prototype, PrototypeResolver};
 use iron3d_formats::{Error, Result, ResultExt};
@@ -49,6 +51,15 @@ struct Span {
     first: usize,
     rows: usize,
     skips_root: bool,
+}
+
+/// The running gear a node's flags name (left first when a node names both).
+fn gear(r: &NdprRecord) -> Gear {
+    match r.flags() {
+        f if f & GEAR_LEFT != 0 => Gear::Left,
+        f if f & GEAR_RIGHT != 0 => Gear::Right,
+        _ => Gear::None,
+    }
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -87,9 +98,12 @@ impl GameMissionBackend {
             let kept = rows.len() - usize::from(skips_root);
             spans.push(Span { first: nodes.len(), rows: kept, skips_root });
             for (local, r) in rows.iter().enumerate().skip(usize::from(skips_root)) {
-                nodes.push(NodeSheet { hit_points: r.hit_points(), parent: None, vital: false });
+                nodes.push(NodeSheet { hit_points: r.hit_points(), parent: None, vital: false, gear: gear(r) });
                 let slot = mesh.as_ref().and_then(|m| m.nodes.get(local)).copied().unwrap_or_default();
                 figures.mass += r.density() * slot.volume;
+                if c.parent.is_none() && i == 0 {
+                    figures.own_mass += r.density() * slot.volume;
+                }
                 figures.area += slot.area;
                 figures.volume += slot.volume;
             }
@@ -137,6 +151,7 @@ impl GameMissionBackend {
                 }
                 match item.tag() {
                     ARMOUR => (armour_weight, sheet.armour) = (v[0], [v[1], v[2]]),
+                    ENGINE => sheet.engines.push(EngineSheet { drive: v[0], node: node() }),
                     RADAR => {
                         sheet.radar = Some(RadarSheet {
                             sensitivity: [v[0], v[1], v[2]],

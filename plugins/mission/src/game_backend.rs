@@ -211,7 +211,11 @@ impl GameMissionBackend {
             }
         }
         let combat = self.combat_sheet(resolver, &o.components, &protos, &slots).via(link.clone())?;
-        let motion = motion_limits(&motions, &o.properties).via(link)?;
+        let mut motion = motion_limits(&motions, &o.properties).via(link)?;
+        let payload = motions.iter().map(|m| m.payload).find(|p| p.is_finite() && *p > 0.0);
+        if let (Some(payload), Some(sheet)) = (payload, &combat) {
+            motion.load = load(payload, &sheet.figures);
+        }
         o.extras = ObjectExtras {
             unit_class: class,
             production: (!parts.is_empty()).then_some(ProductionParts(parts)),
@@ -398,9 +402,15 @@ pub fn placed_objects(tma: &Tma) -> Result<Vec<PreparedObject>> {
 /// The placed object's property scaling its top speed (`docs/reference/world.md` §1.6).
 pub const MAX_SPEED_PERCENT: &str = "MaxSpeedPercent";
 
+/// r, a machine's spare payload ÷ its payload (openparkan `docs/24-motion.md`, read):
+/// the spare is the payload + the chassis's own body − the whole mass, never below 0.
+fn load(payload: f32, figures: &iron3d_core::FigureSheet) -> f32 {
+    (payload + figures.own_mass - figures.mass).max(0.0) / payload
+}
+
 /// An object's movement limits: the weakest of its components' CTLD root limits (see
-/// [`MotionLimits`]: forward speed and acceleration along local X, turn rate about Z,
-/// the slope limit) and its `MaxSpeedPercent` (an integer or a float, at least 0).
+/// [`MotionLimits`]: forward (y) speed and acceleration, turn rate about Z, the slope
+/// limit) and its `MaxSpeedPercent` (an integer or a float, at least 0).
 fn motion_limits(motions: &[MotionParameters], properties: &PropertyBag) -> Result<MotionLimits> {
     let weakest = |f: fn(&MotionParameters) -> f32| MotionLimits::weakest(motions.iter().map(f));
     let percent = match properties.first(MAX_SPEED_PERCENT).map(|p| p.value()) {
@@ -415,11 +425,12 @@ fn motion_limits(motions: &[MotionParameters], properties: &PropertyBag) -> Resu
         return Err(Error::rule("property_range", format!("{MAX_SPEED_PERCENT} = {percent} is not a percentage")));
     }
     Ok(MotionLimits {
-        top_speed: weakest(|m| m.max_speed[0]),
-        acceleration: weakest(|m| m.max_acceleration[0]),
+        top_speed: weakest(|m| m.max_speed[1]),
+        acceleration: weakest(|m| m.max_acceleration[1]),
         turn_rate: weakest(|m| m.max_angular_speed[2]),
         slope_limit: weakest(|m| m.slope_limit),
         speed_scale: percent / 100.0,
+        load: 1.0,
     })
 }
 

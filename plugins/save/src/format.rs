@@ -16,8 +16,10 @@ use std::io::Read;
 /// 5: the objects chunk in columns, one per saved component; 6: the original's clan
 /// relations and types, the clans' minds and the research tree's items in the
 /// snapshot; 7: animals' migration, the clans' pastures and each object's last hit; 8:
-/// the snapshot's parts named by the tags the crates declare, `iron3d_core::SimState`).
-pub const FORMAT_VERSION: u16 = 8;
+/// the snapshot's parts named by the tags the crates declare, `iron3d_core::SimState`;
+/// 9: machines' engines, running gear and payload in their combat sheets and limits,
+/// and their `iron3d_core::Drive`).
+pub const FORMAT_VERSION: u16 = 9;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -325,10 +327,11 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// the current rules, as a version-2 save is. Version 6 → 7 likewise: its snapshot
 /// has no animals' migration, and animals did not graze. Version 7 → 8 likewise: its
 /// snapshot lists its parts by position, not by the tags the crates declare, and its
-/// state hashes were computed differently.
+/// state hashes were computed differently. Version 8 → 9 likewise: its machines moved
+/// at their authored limits, which damage did not lower.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=7 | FORMAT_VERSION => Ok(()),
+        1..=8 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

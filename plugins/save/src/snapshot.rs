@@ -1,4 +1,4 @@
-//! [`Snapshot`]: the simulation state at a tick boundary, as chunks (format version 8).
+//! [`Snapshot`]: the simulation state at a tick boundary, as chunks (format version 9).
 //!
 //! What is saved is what the crates declared (`iron3d_core::SimState`, in tag order;
 //! this crate names none of their types):

@@ -194,15 +194,15 @@ fn measure(c: &mut Criterion, name: &str, counts: &[u32], areal: fn(u32) -> f32)
 /// every 750 ms), a small MK2 detection shield and a battery (3 500 at 6 a second) on a
 /// 1 375 kg chassis.
 fn sheet() -> CombatSheet {
-    let node = |parent| NodeSheet { hit_points: 1.0e7, parent, vital: false };
+    let node = |parent| NodeSheet { hit_points: 1.0e7, parent, vital: false, gear: iron3d_core::Gear::None };
     let nodes = std::iter::once(node(None)).chain((0..5).map(|_| node(Some(0)))).collect();
     let gun = iron3d_sim::testing::cannon(5);
     let repair = RepairSheet { rate: 3.0, charge_per_point: 0.04, node: 0 };
     let radar = RadarSheet { sensitivity: [0.05, 0.7, 25.0], range: 250.0, period_ms: 750.0, node: 0 };
     let stealth =
         StealthSheet { cuts: [0.9, 0.45, 0.01], camouflage: 0.84, camouflage_power: 0.2, power: 0.09, node: 0 };
-    let figures =
-        FigureSheet { mass: 1375.0, area: 6.0, volume: 4.0, asks: [0.0, 0.0, 0.15, 0.0, 0.0, 0.09], engine: 2.0 };
+    let asks = [0.0, 0.0, 0.15, 0.0, 0.0, 0.09];
+    let figures = FigureSheet { mass: 1375.0, own_mass: 1000.0, area: 6.0, volume: 4.0, asks, engine: 2.0 };
     CombatSheet {
         nodes,
         armour: [0.8, 0.0],
@@ -213,6 +213,7 @@ fn sheet() -> CombatSheet {
         stealth: Some(stealth),
         figures,
         batteries: vec![BatterySheet { capacity: 3_500.0, output: 6.0, node: 0 }],
+        engines: vec![iron3d_core::EngineSheet { drive: 1.0, node: 0 }],
     }
 }
 

@@ -26,24 +26,42 @@ const WEAPON_X: f32 = 0.8;
 /// a fraction of its triangles.
 const FAR: usize = 2;
 
-/// The movement limits a chassis's control description carries (CTLD root parameters,
-/// `docs/reference/registry.md` §5.5, field names inferred): forward speed (units/s) and
-/// acceleration (units/s²), turn rate (rad/s) and slope limit (rad). The scout is fast
-/// and nimble but climbs least, the tank slow but climbs most, the walker between.
-/// Turrets and weapons carry none (they do not limit the robot).
+/// The movement limits a chassis's control description carries (CTLD root parameters
+/// in the original's machine frame, y forward: openparkan `docs/24-motion.md`): authored
+/// forward top speed (units/s) and acceleration (units/s², doubled live), turn rate
+/// (rad/s), slope limit (rad) and payload (kg). The scout is fast and nimble but climbs
+/// least, the tank slow but climbs most, the walker between. A loaded robot runs at
+/// (1 + r) ÷ 2 of its authored top, r its spare payload's share, and turns at 1.5 r +
+/// 0.5 of its authored rate, so the authored figures stand above what a fitted robot
+/// reaches, as the original's do: fitted, the scout (r ≈ 0.41) runs at about 14 and
+/// turns at 3.2, the tank (0.30) at 7 and 1.6, the walker (0.36) at 9 and 2.4. Turrets
+/// and weapons carry none (they do not limit the robot).
 pub fn motion(stem: &str) -> Option<MotionParameters> {
-    let (speed, acceleration, turn, slope) = match stem {
-        "r_ch_01" => (14.0, 12.0, 3.2, 0.52),
-        "r_ch_02" => (7.0, 5.0, 1.6, 0.79),
-        "r_ch_03" => (9.0, 7.0, 2.4, 0.70),
+    let (speed, acceleration, turn, slope, payload) = match stem {
+        "r_ch_01" => (20.0, 6.0, 2.9, 0.52, 3_400.0),
+        "r_ch_02" => (10.8, 2.5, 1.7, 0.79, 3_300.0),
+        "r_ch_03" => (13.3, 3.5, 2.3, 0.70, 3_400.0),
         _ => return None,
     };
     Some(MotionParameters {
-        max_acceleration: [acceleration, 0.0, 0.0],
-        max_speed: [speed, 0.0, 0.0],
+        max_acceleration: [0.0, acceleration, 0.0],
+        max_speed: [0.0, speed, 0.0],
         max_angular_speed: [0.0, 0.0, turn],
         slope_limit: slope,
+        payload,
     })
+}
+
+/// The running gear a chassis node is, by its name: `.ndp` flag
+/// [`iron3d_formats::helpers::ndpr::GEAR_LEFT`] or `GEAR_RIGHT`, 0 for any other node
+/// (the left side is +Y, the demo's models facing +X).
+pub fn gear_flags(node: &str) -> u32 {
+    use iron3d_formats::helpers::ndpr::{GEAR_LEFT, GEAR_RIGHT};
+    match node {
+        "wheels_l" | "track_l" | "leg_fl" | "leg_bl" => GEAR_LEFT,
+        "wheels_r" | "track_r" | "leg_fr" | "leg_br" => GEAR_RIGHT,
+        _ => 0,
+    }
 }
 
 /// The spec of a robot stem.
@@ -103,25 +121,31 @@ fn scout(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     g.hull([2.0, 1.0], 0.55, 1.45, 0.35, 0.7, Xf::ID, k.m("CAMO"))?;
     g.hull([0.7, 0.6], 1.45, 1.75, 0.15, 0.8, Xf::at([-0.9, 0.0, 0.0]), k.m("HULL_DARK"))?;
     g.block([1.6, -0.5, 1.05], [2.05, 0.5, 1.3], Xf::ID, k.m("WINDOW"))?;
-    for y in [-1.05, 1.05] {
+    let mut nodes = vec![body, mount(0, [0.0, 0.0, TOPS[0]])];
+    for (name, y) in [("wheels_l", 1.05), ("wheels_r", -1.05)] {
+        let mut side = Node::new(name, Some(0), [0.0; 3]);
         if lod >= FAR {
-            side_block(g, y, [1.85, 0.2], 1.1, k.m("RUBBER"))?;
-            continue;
+            side_block(&mut side.geo, y, [1.85, 0.2], 1.1, k.m("RUBBER"))?;
+        } else {
+            for x in [-1.3, 0.0, 1.3] {
+                wheel(&mut side.geo, k, lod, [x, y, 0.55], 0.55, 0.4)?;
+            }
         }
-        for x in [-1.3, 0.0, 1.3] {
-            wheel(g, k, lod, [x, y, 0.55], 0.55, 0.4)?;
-        }
+        nodes.push(side);
     }
-    Ok(vec![body, mount(0, [0.0, 0.0, TOPS[0]])])
+    Ok(nodes)
 }
 
 fn tank(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     let mut body = Node::new("body", None, [0.0; 3]);
     body.geo.hull([2.3, 1.0], 0.6, 1.6, 0.4, 0.75, Xf::ID, k.m("CAMO_SAND"))?;
-    let mut tracks = Node::new("tracks", Some(0), [0.0; 3]);
-    for y in [-1.35, 1.35] {
+    body.geo.block([-2.4, -0.6, 1.0], [-2.2, 0.6, 1.3], Xf::ID, k.m("HAZARD"))?;
+    let mut nodes = vec![body, mount(0, [0.0, 0.0, TOPS[1]])];
+    for (name, y) in [("track_l", 1.35), ("track_r", -1.35)] {
+        let mut tracks = Node::new(name, Some(0), [0.0; 3]);
         if lod >= FAR {
             side_block(&mut tracks.geo, y, [2.5, 0.35], 1.4, k.m("RUBBER"))?;
+            nodes.push(tracks);
             continue;
         }
         let prof = [h(0.0, 0.0), h(0.7, 0.0), h(0.7, 0.7), h(0.0, 0.7)];
@@ -134,9 +158,9 @@ fn tank(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
             let hub = Xf::at([x, side, 0.7]).then(&Xf::rot_x(-PI / 2.0));
             tracks.geo.cylinder(0.42, 0.42, 0.1, sides(lod, 10, 5), hub, k.m("HULL_DARK"))?;
         }
+        nodes.push(tracks);
     }
-    body.geo.block([-2.4, -0.6, 1.0], [-2.2, 0.6, 1.3], Xf::ID, k.m("HAZARD"))?;
-    Ok(vec![body, mount(0, [0.0, 0.0, TOPS[1]]), tracks])
+    Ok(nodes)
 }
 
 fn walker(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {

@@ -161,12 +161,12 @@ fn chassis_control_descriptions_carry_distinct_movement_limits() {
     };
     let (scout, tank, walker) = (motion("r_ch_01"), motion("r_ch_02"), motion("r_ch_03"));
     assert!(
-        scout.max_speed[0] > walker.max_speed[0] && walker.max_speed[0] > tank.max_speed[0],
+        scout.max_speed[1] > walker.max_speed[1] && walker.max_speed[1] > tank.max_speed[1],
         "a scout outruns a tank"
     );
     assert!(tank.slope_limit > walker.slope_limit && walker.slope_limit > scout.slope_limit, "a tank climbs most");
     for m in [scout, tank, walker] {
-        assert!(m.max_acceleration[0] > 0.0 && m.max_angular_speed[2] > 0.0);
+        assert!(m.max_acceleration[1] > 0.0 && m.max_angular_speed[2] > 0.0 && m.payload > 0.0);
     }
     assert_eq!(motion("r_tu_01"), Default::default(), "turrets do not limit the robot");
 }

@@ -9,6 +9,11 @@ use crate::error::{Error, Result};
 
 /// Record size (measured).
 pub const RECORD_SIZE: usize = 76;
+/// Flag of a node of the left running gear: a leg, wheel or track (openparkan
+/// `docs/24-motion.md`, read and measured).
+pub const GEAR_LEFT: u32 = 0x20;
+/// Flag of a node of the right running gear (same source).
+pub const GEAR_RIGHT: u32 = 0x40;
 
 /// One node's record, raw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,8 +40,13 @@ impl NdprRecord {
         put_word(&mut self.raw, 8, density.to_bits());
     }
 
-    /// `+0x00` flags (0 on most nodes, 1 scenery, 112 rounds, 0x20 / 0x40 running gear;
-    /// measured, meaning not established).
+    /// Authoring: sets the flags (`+0x00`).
+    pub fn set_flags(&mut self, flags: u32) {
+        put_word(&mut self.raw, 0, flags);
+    }
+
+    /// `+0x00` flags (0 on most nodes, 1 scenery, 112 rounds; measured): [`GEAR_LEFT`]
+    /// and [`GEAR_RIGHT`] mark running gear (read).
     pub fn flags(&self) -> u32 {
         word(&self.raw, 0)
     }

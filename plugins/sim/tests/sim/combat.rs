@@ -433,7 +433,7 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
 /// A sheet of one node of 600 (and a second for its radar when it has one), `mass`,
 /// and a radar part of `range` or a small MK2 detection shield when asked.
 fn seeing_sheet(mass: f32, range: Option<f32>, stealth: bool) -> iron3d_core::CombatSheet {
-    let node = iron3d_core::NodeSheet { hit_points: 600.0, parent: None, vital: false };
+    let node = iron3d_core::NodeSheet { hit_points: 600.0, parent: None, vital: false, gear: iron3d_core::Gear::None };
     let mut sheet = iron3d_core::CombatSheet { nodes: vec![node, node], armour: [1.0, 0.0], ..Default::default() };
     sheet.figures.mass = mass;
     sheet.radar =

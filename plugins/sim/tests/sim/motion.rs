@@ -276,34 +276,38 @@ fn a_default_order_is_reported_once_as_unsupported() {
 const TEST_SPOT: [f32; 2] = [200.0, 120.0];
 const TEST_RUN: f32 = 150.0;
 
-/// Two demo scouts built in the running tutorial mission through the load's own path
-/// (their scheme's CTLDs, their property bags), differing only in `MaxSpeedPercent`.
-#[test]
-fn demo_robots_differing_only_in_max_speed_percent_cover_distances_about_one_to_two() {
+/// A demo scout built in the running mission through the load's own path (its scheme's
+/// CTLDs and node tables, its property bag) at `at`, with `MaxSpeedPercent` `percent`.
+fn demo_scout(app: &mut App, id: u32, at: [f32; 2], percent: i32) -> Entity {
     use iron3d_core::PropertyBag;
     use iron3d_formats::world::{PlacedObject, Property};
     use iron3d_mission::{PlacedRecord, PreparedObject, spawn_object};
+    let scheme = iron3d_demo::catalogue::ROBOTS[0].path;
+    let ground = app.world().resource::<iron3d_terrain::Ground>().height_at(at[0], at[1]).unwrap();
+    let placed =
+        PlacedObject::new(1, scheme, [at[0], at[1], ground]).with_property(Property::int("MaxSpeedPercent", percent));
+    let object = PreparedObject {
+        id,
+        name: format!("scout at {percent}%"),
+        key: scheme.into(),
+        components: Vec::new(),
+        clan: 1,
+        record: PlacedRecord::from(&placed),
+        properties: PropertyBag::of(&placed),
+        extras: Default::default(),
+    };
+    spawn_object(app.world_mut(), object).unwrap()
+}
+
+/// Two demo scouts differing only in `MaxSpeedPercent`.
+#[test]
+fn demo_robots_differing_only_in_max_speed_percent_cover_distances_about_one_to_two() {
     let game = demo_game();
     let mut app = demo_mission(&game, iron3d_demo::missions::MISSIONS[0].name);
-    let scheme = iron3d_demo::catalogue::ROBOTS[0].path;
     let starts = [[TEST_SPOT[0], TEST_SPOT[1]], [TEST_SPOT[0], TEST_SPOT[1] + 24.0]];
     let mut built = Vec::new();
     for (k, (percent, at)) in [(100, starts[0]), (50, starts[1])].into_iter().enumerate() {
-        let id = 90_000 + k as u32;
-        let ground = app.world().resource::<iron3d_terrain::Ground>().height_at(at[0], at[1]).unwrap();
-        let placed = PlacedObject::new(1, scheme, [at[0], at[1], ground])
-            .with_property(Property::int("MaxSpeedPercent", percent));
-        let object = PreparedObject {
-            id,
-            name: format!("scout at {percent}%"),
-            key: scheme.into(),
-            components: Vec::new(),
-            clan: 1,
-            record: PlacedRecord::from(&placed),
-            properties: PropertyBag::of(&placed),
-            extras: Default::default(),
-        };
-        built.push(spawn_object(app.world_mut(), object).unwrap());
+        built.push(demo_scout(&mut app, 90_000 + k as u32, at, percent));
         let limits = *app.world().get::<MotionLimits>(built[k]).unwrap();
         assert_eq!(limits.speed_scale, percent as f32 / 100.0);
         assert!(limits.top_speed.is_some(), "the scout's CTLD gives its top speed");
@@ -315,4 +319,75 @@ fn demo_robots_differing_only_in_max_speed_percent_cover_distances_about_one_to_
     run(&mut app, 100);
     let (full, half) = (travelled(&app, built[0], starts[0]), travelled(&app, built[1], starts[1]));
     assert!((half / full - 0.5).abs() < 0.06, "about 1:2: {half} vs {full}");
+}
+
+/// Damage slows a machine, a power shortage does not (openparkan `docs/24-motion.md`):
+/// a demo scout's live top speed is its CTLD's × E × (1 + r) ÷ 2, E its engine's drive
+/// × its node's condition × its running gear's mean life, r its spare payload's share.
+/// One at half life covers half the way of a whole one, whatever its battery holds;
+/// one with a side's wheels shot away veers toward that side; one whose engine and
+/// wheels are gone drops its order and refuses the next.
+#[test]
+fn damage_slows_a_machine_by_its_engine_and_running_gear() {
+    use iron3d_combat::{Body, Power};
+    let game = demo_game();
+    let mut app = demo_mission(&game, iron3d_demo::missions::MISSIONS[0].name);
+    let starts = [0.0, 24.0, 48.0, 72.0].map(|dy| [TEST_SPOT[0], TEST_SPOT[1] + dy]);
+    let scouts = starts.map(|at| {
+        let id = 90_100 + (at[1] - TEST_SPOT[1]) as u32;
+        (id, demo_scout(&mut app, id, at, 100))
+    });
+    run(&mut app, 1);
+    let (whole, authored) = (scouts[0].1, *app.world().get::<MotionLimits>(scouts[0].1).unwrap());
+    let drive = *app.world().get::<Drive>(whole).unwrap();
+    assert_eq!((drive.engines, drive.left, drive.right), (1.0, 1.0, 1.0), "one engine of drive 1, both sides whole");
+    let r = authored.load;
+    assert!(r > 0.0 && r < 1.0, "the scout carries part of its payload: r = {r}");
+    // r from the scout's own numbers: its CTLD's payload, its body's and its parts' masses.
+    let payload = iron3d_demo::models::robots::motion("r_ch_01").unwrap().payload;
+    let f = app.world().get::<CombatSheet>(whole).unwrap().figures;
+    assert_eq!(r, (payload + f.own_mass - f.mass) / payload, "{f:?}");
+    let live = authored.live(Some(&drive));
+    assert_eq!(live.top_speed, authored.top_speed.map(|t| t * (1.0 + r) / 2.0));
+    assert_eq!(live.turn_rate, authored.turn_rate.map(|t| t * (1.5 * r + 0.5)));
+    let body = |app: &mut App, e: Entity, node: usize, share: f32| {
+        let mut b = app.world_mut().get_mut::<Body>(e).unwrap();
+        b.nodes[node].life = b.nodes[node].max * share;
+    };
+    // Half the body's life: half the engine's condition. A flat battery changes nothing.
+    body(&mut app, scouts[1].1, 0, 0.5);
+    app.world_mut().get_mut::<Power>(scouts[1].1).unwrap().charge = 0.0;
+    app.world_mut().get_mut::<Power>(whole).unwrap().charge = 0.0;
+    // The left wheels (node 2) shot away: E halves, and the scout veers left.
+    body(&mut app, scouts[2].1, 2, 0.0);
+    run(&mut app, 1);
+    assert_eq!(app.world().get::<Drive>(scouts[1].1).unwrap().engines, 0.5);
+    assert_eq!(app.world().get::<Drive>(scouts[2].1).unwrap().factor(), 0.5);
+    for (k, (id, _)) in scouts.iter().enumerate().take(2) {
+        order(&mut app, vec![*id], Order::MoveTo([starts[k][0] + TEST_RUN, starts[k][1]]));
+    }
+    // The player drives the third straight ahead at full throttle.
+    let ahead = PilotInput { throttle: 127, ..PilotInput::default() };
+    order(&mut app, vec![scouts[2].0], Order::Pilot(ahead));
+    run(&mut app, 100);
+    let way = |k: usize| travelled(&app, scouts[k].1, starts[k]);
+    assert!((way(1) / way(0) - 0.5).abs() < 0.06, "half the engine, half the way: {} vs {}", way(1), way(0));
+    assert!(way(0) < TEST_RUN - 5.0, "still on its way after 6.4 s: {}", way(0));
+    let veered = app.world().get::<SimTransform>(scouts[2].1).unwrap().heading();
+    assert!(veered > 0.5, "it turned left, toward its lost wheels: {veered} rad");
+    // Shoot away the fourth's engine (its body to a sliver) and both sides' wheels while
+    // it drives: it stops and refuses the next order.
+    let (wreck_id, wreck) = scouts[3];
+    order(&mut app, vec![wreck_id], Order::MoveTo([starts[3][0] + TEST_RUN, starts[3][1]]));
+    run(&mut app, 20);
+    body(&mut app, wreck, 0, 0.01);
+    body(&mut app, wreck, 2, 0.0);
+    body(&mut app, wreck, 3, 0.0);
+    run(&mut app, 2);
+    assert_eq!(navigator(&app, wreck).order, Order::Stop, "it lost its leave to be ordered");
+    order(&mut app, vec![wreck_id], Order::MoveTo([starts[3][0], starts[3][1]]));
+    run(&mut app, 2);
+    let refused = events(&app, EventKind::Rejected);
+    assert!(refused.iter().any(|r| r.1 == [wreck_id] && r.2.contains("live top speed")), "{refused:?}");
+    assert_eq!(navigator(&app, wreck).order, Order::Stop);
 }

@@ -1,6 +1,7 @@
 //! The movement limits among a CTLD's 108 root parameters (`docs/reference/registry.md` §5.5:
-//! size *confirmed*, field names *inferred*). Offsets are relative to the end of the
-//! header (file `+0x14`); every other root byte stays raw.
+//! size *confirmed*; openparkan `docs/24-motion.md`, read: the triples are in the
+//! machine's own frame, x right, y forward, z up). Offsets are relative to the end of
+//! the header (file `+0x14`); every other root byte stays raw.
 
 use super::{Ctld, ROOT_SIZE};
 
@@ -12,6 +13,9 @@ const SPEED: usize = 0x18;
 const ANGULAR_SPEED: usize = 0x24;
 /// `+0x5C` f32: slope limit angle (inferred name).
 const SLOPE_LIMIT: usize = 0x5C;
+/// `+0x68` f32 (file `+124`): the payload in kg, "Max payload" (openparkan
+/// `docs/24-motion.md`, read).
+const PAYLOAD: usize = 0x68;
 /// `+0x1C` f32 (file `+48`): a round's speed, the forward (second) value of the
 /// top-speed triple (openparkan `docs/29-weapons.md`, read and measured).
 const ROUND_SPEED: usize = 0x1C;
@@ -21,9 +25,9 @@ const ROUND_RANGE: usize = 0x58;
 /// the player's guns, 8 and 0x10 the AI's distance score, 16 a guided round).
 const ROUND_FLAGS: usize = 0x60;
 
-/// The movement limits of a control description, per local axis (X forward, Y left,
-/// Z up, as the project's axis rule reads a unit). Units are game units and seconds;
-/// the angles are read as radians (the project's reading: the unit is not recorded).
+/// The movement limits of a control description, per axis of the machine's own frame
+/// (x right, y forward, z up: the original's, openparkan `docs/24-motion.md`, read).
+/// Units are game units and seconds; the angles are radians.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct MotionParameters {
     /// Max tangential acceleration (units/s²) along X, Y, Z.
@@ -34,6 +38,8 @@ pub struct MotionParameters {
     pub max_angular_speed: [f32; 3],
     /// Slope limit angle (radians).
     pub slope_limit: f32,
+    /// The payload (kg): what the machine carries at full load beyond its own body.
+    pub payload: f32,
 }
 
 fn f32_at(root: &[u8; ROOT_SIZE], at: usize) -> f32 {
@@ -59,6 +65,7 @@ impl Ctld {
             max_speed: vec3_at(&self.root, SPEED),
             max_angular_speed: vec3_at(&self.root, ANGULAR_SPEED),
             slope_limit: f32_at(&self.root, SLOPE_LIMIT),
+            payload: f32_at(&self.root, PAYLOAD),
         }
     }
 
@@ -87,5 +94,6 @@ impl Ctld {
         put(&mut self.root, SPEED, &m.max_speed);
         put(&mut self.root, ANGULAR_SPEED, &m.max_angular_speed);
         put(&mut self.root, SLOPE_LIMIT, &[m.slope_limit]);
+        put(&mut self.root, PAYLOAD, &[m.payload]);
     }
 }

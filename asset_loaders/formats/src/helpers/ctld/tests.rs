@@ -268,15 +268,17 @@ proptest! {
 #[test]
 fn motion_parameters_sit_at_their_root_offsets_and_round_trip() {
     let mut data = common_392();
-    // File +0x14 + root offset: speed X at +0x18, angular Z at +0x2C, slope at +0x5C.
-    data[0x14 + 0x18..0x14 + 0x1C].copy_from_slice(&12.5f32.to_le_bytes());
+    // File +0x14 + root offset: the forward (y) top speed at +0x1C (file +48, the stat
+    // panel's "Max speed"), angular Z at +0x2C, slope at +0x5C, payload at +0x68 (+124).
+    data[0x14 + 0x1C..0x14 + 0x20].copy_from_slice(&12.5f32.to_le_bytes());
     data[0x14 + 0x2C..0x14 + 0x30].copy_from_slice(&2.0f32.to_le_bytes());
     data[0x14 + 0x5C..0x14 + 0x60].copy_from_slice(&0.5f32.to_le_bytes());
+    data[0x14 + 0x68..0x14 + 0x6C].copy_from_slice(&4250.0f32.to_le_bytes());
     let mut c = Ctld::parse(&data).unwrap();
     let m = c.motion();
-    assert_eq!((m.max_speed[0], m.max_angular_speed[2], m.slope_limit), (12.5, 2.0, 0.5));
+    assert_eq!((m.max_speed[1], m.max_angular_speed[2], m.slope_limit, m.payload), (12.5, 2.0, 0.5, 4250.0));
     assert_eq!(m.max_acceleration[0], f32::from_le_bytes([0, 1, 2, 3]));
-    let written = MotionParameters { max_acceleration: [4.0, 0.0, 0.0], slope_limit: 0.75, ..m };
+    let written = MotionParameters { max_acceleration: [0.0, 4.0, 0.0], slope_limit: 0.75, payload: 9000.0, ..m };
     c.set_motion(&written);
     let back = Ctld::parse(&c.to_bytes().unwrap()).unwrap();
     assert_eq!(back.motion(), written);
