@@ -114,6 +114,8 @@ fn main() -> std::process::ExitCode {
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        // The reader went away (`| head`): nothing more to say, to anyone.
+        Err(e) if output::closed_output(&e) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             if e.is::<output::UsageError>() { std::process::ExitCode::from(2) } else { std::process::ExitCode::FAILURE }

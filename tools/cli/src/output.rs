@@ -10,7 +10,14 @@ pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     print_text(&format!("{}\n", serde_json::to_string_pretty(value)?))
 }
 
-/// Writes `text` to standard output; a closed output (`| head`) is an error, not a panic.
+/// Whether `e` is standard output closed by its reader (`| head`), which ends the
+/// command quietly.
+pub fn closed_output(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+/// Writes `text` to standard output; a closed output (`| head`) is an error, not a panic
+/// ([`closed_output`]).
 pub fn print_text(text: &str) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
