@@ -199,7 +199,8 @@ impl Scene {
         Ok(s)
     }
 
-    /// Builds the canonical module (version 9 with PACK, else 6).
+    /// Builds the canonical module (version 9 with PACK, 7 with flat PACK sections, the
+    /// layout of version 7, else 6).
     pub fn to_module(&self) -> Result<Module> {
         let mut s = self.clone();
         let old = std::mem::take(&mut s.strings);
@@ -270,7 +271,12 @@ impl Scene {
             pack_chunks.push(Chunk::new(ids::PACK, ChunkBody::Pack(PackPayload::from_vec(pack))));
         }
 
-        let mut m = Module::new(if s.pack.is_some() { 9 } else { 6 });
+        let version = match s.pack {
+            Some(PackOptionsEq(ref o)) if o.format == SectionFormat::Flat => 7,
+            Some(_) => 9,
+            None => 6,
+        };
+        let mut m = Module::new(version);
         let mut push = |id, body| m.chunks.push(Chunk::new(id, body));
         push(ids::STRS, ChunkBody::Strs(int.table));
         push(ids::INCL, ChunkBody::Incl(s.includes));

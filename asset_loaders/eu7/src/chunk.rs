@@ -143,12 +143,22 @@ pub struct Chunk {
     pub body: ChunkBody,
     /// Bytes after the parsed payload (compatible mode only; re-emitted verbatim).
     pub trailing: Vec<u8>,
+    /// An empty table stored as the chunk header alone, without its count: MaSzyna's
+    /// tree bake writes a root without models so, with `PROT` of 8 bytes (its reader
+    /// takes it as an empty table); written back the same way while the table is empty.
+    pub bare: bool,
+}
+
+/// Whether a chunk of `id` with no payload at all is an empty table ([`Chunk::bare`]):
+/// `PROT`, as MaSzyna's reader takes it (`PACK` needs nothing: its payload is raw).
+pub(crate) fn bare_table(id: FourCc) -> Option<ChunkBody> {
+    (id == ids::PROT).then(|| ChunkBody::Prot(Vec::new()))
 }
 
 impl Chunk {
     /// A chunk built in memory.
     pub fn new(id: FourCc, body: ChunkBody) -> Self {
-        Self { id, offset: 0, body, trailing: Vec::new() }
+        Self { id, offset: 0, body, trailing: Vec::new(), bare: false }
     }
 
     /// Number of records (strings for STRS, triangles for TERR, entries for PIDX/PROT).
@@ -296,7 +306,9 @@ pub(crate) fn write_chunk(chunk: &Chunk, w: &mut Writer, version: u32) -> Result
     let start = w.len();
     w.bytes(&chunk.id);
     w.u32(0);
-    write_body(&chunk.body, w, version)?;
+    if !(chunk.bare && chunk.record_count() == 0) {
+        write_body(&chunk.body, w, version)?;
+    }
     w.bytes(&chunk.trailing);
     let size = u32::try_from(w.len() - start)
         .map_err(|_| crate::Error::new(ErrorKind::TooLarge("chunk of 4 GiB or more")).in_chunk(chunk.id))?;

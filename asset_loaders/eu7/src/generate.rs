@@ -35,6 +35,13 @@ pub struct GenConfig {
     pub logic: usize,
     /// PACK section format; `None` writes models as `MODL`.
     pub format: Option<SectionFormat>,
+    /// Models' nodes carry a name only (no bounds, no ranges): their flags byte is 1, a
+    /// flat section then starts with a format marker's value, as MaSzyna's first v7
+    /// writer wrote them.
+    pub bare_nodes: bool,
+    /// An empty `PROT` is written as its chunk header alone, as MaSzyna's tree bake
+    /// writes a root without models ([`crate::Chunk::bare`]).
+    pub bare_tables: bool,
 }
 
 impl Default for GenConfig {
@@ -49,6 +56,8 @@ impl Default for GenConfig {
             tracks: 20,
             logic: 10,
             format: Some(SectionFormat::V13),
+            bare_nodes: false,
+            bare_tables: false,
         }
     }
 }
@@ -313,9 +322,13 @@ pub fn scene(cfg: &GenConfig) -> Scene {
             radius: 5.0,
             ..SlimNode::default()
         };
-        if named {
+        if named || cfg.bare_nodes {
             node.flags |= flags::NAME;
             node.name = int.intern(format!("obj{i}").as_bytes());
+        }
+        if cfg.bare_nodes {
+            // No bounds, no range: the canonical flags are the name's alone.
+            (node.radius, node.range_sq_max) = (-1.0, f32::INFINITY);
         }
         let location = [r.range_f64(-half, half) as f32, r.range_f64(0.0, 3.0) as f32, r.range_f64(-half, half) as f32];
         node.center = location;
@@ -339,7 +352,11 @@ pub fn scene(cfg: &GenConfig) -> Scene {
 
 /// Generates the scenery bytes (canonical writer).
 pub fn scenery(cfg: &GenConfig) -> Result<Vec<u8>> {
-    scene(cfg).write()
+    let mut m = scene(cfg).to_module()?;
+    for c in m.chunks.iter_mut().filter(|c| cfg.bare_tables && crate::chunk::bare_table(c.id).is_some()) {
+        c.bare = true;
+    }
+    m.write()
 }
 
 /// Height of the included grove, above the generated terrain (0–5 m).

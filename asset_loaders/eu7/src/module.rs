@@ -104,16 +104,20 @@ impl Module {
             let payload_start = at as usize + 8;
             let mut pc = Cursor::with_base(payload, at + 8);
             let shared = Arc::clone(data);
-            let body = chunk::parse_body(id, &mut pc, version, |start, len, abs| {
-                PackPayload::new(shared, payload_start + start, len, abs)
-            })
-            .map_err(|e| e.in_chunk(id))?;
+            let bare = chunk::bare_table(id).filter(|_| payload.is_empty());
+            let body = match bare.clone() {
+                Some(empty) => Some(empty),
+                None => chunk::parse_body(id, &mut pc, version, |start, len, abs| {
+                    PackPayload::new(shared, payload_start + start, len, abs)
+                })
+                .map_err(|e| e.in_chunk(id))?,
+            };
             let mut chunk = match body {
-                Some(body) => Chunk { id, offset: at, body, trailing: Vec::new() },
+                Some(body) => Chunk { id, offset: at, body, trailing: Vec::new(), bare: bare.is_some() },
                 None if opts.strict => return Err(Error::at(at, ErrorKind::UnknownChunk).in_chunk(id)),
                 None => {
                     pc.rest();
-                    Chunk { id, offset: at, body: ChunkBody::Unknown(payload.to_vec()), trailing: Vec::new() }
+                    Chunk { offset: at, ..Chunk::new(id, ChunkBody::Unknown(payload.to_vec())) }
                 }
             };
             if pc.remaining() > 0 {

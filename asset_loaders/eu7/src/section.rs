@@ -245,8 +245,10 @@ fn parse_header(
 }
 
 /// Chooses the section format from its first byte (§7.3.1). A marker 1..=6 is accepted only
-/// if the header that follows validates; otherwise compatible mode reads the section as flat
-/// and strict mode reports the collision.
+/// if the header that follows validates; otherwise the section is flat, as MaSzyna's
+/// first v7 writer wrote it with no format byte (its first model's node flags in
+/// 1..=6). Compatible mode reads it so; strict mode too when its `model_count` flat
+/// records fill it exactly, and reports the collision when they do not.
 pub fn detect(bytes: &[u8], base: u64, model_count: u32, strict: bool) -> Result<(SectionFormat, SectionHeader)> {
     let first = bytes.first().copied();
     let Some(format) = first.and_then(SectionFormat::from_marker) else {
@@ -254,9 +256,20 @@ pub fn detect(bytes: &[u8], base: u64, model_count: u32, strict: bool) -> Result
     };
     match parse_header(&mut Cursor::with_base(bytes, base), format, model_count, bytes.len()) {
         Ok(h) => Ok((format, h)),
-        Err(_) if strict => Err(Error::at(base, ErrorKind::FlatMarkerCollision(first.unwrap_or(0)))),
+        Err(_) if strict && !fills_flat(bytes, base, model_count) => {
+            Err(Error::at(base, ErrorKind::FlatMarkerCollision(first.unwrap_or(0))))
+        }
         Err(_) => Ok((SectionFormat::Flat, SectionHeader::default())),
     }
+}
+
+/// Whether `model_count` flat model records fill `bytes` exactly.
+fn fills_flat(bytes: &[u8], base: u64, model_count: u32) -> bool {
+    let mut c = Cursor::with_base(bytes, base);
+    let read = c
+        .check_items(u64::from(model_count), ModelRecord::MIN_SIZE, base)
+        .and_then(|n| (0..n).try_for_each(|_| ModelRecord::read(&mut c, 0).map(drop)));
+    read.is_ok() && c.remaining() == 0
 }
 
 /// Implicit chunk list of formats flat, 1 and 2 (one chunk holding everything).

@@ -7,6 +7,7 @@ use crate::output::{ensure_identical, print_json};
 use anyhow::Context;
 use iron3d_eu7::generate::{self, GenConfig};
 use iron3d_eu7::include::{DiskFiles, IncludeNode, IncludeTree, resolve_includes};
+use iron3d_eu7::section::SectionFormat;
 use iron3d_eu7::{Module, ReadOptions, SectionIndex};
 use serde::Serialize;
 
@@ -65,7 +66,36 @@ pub enum Eu7Command {
         /// directory.
         #[arg(long)]
         models: bool,
+        /// How models are stored: `modl` (a flat MODL chunk, version 6), `flat` (headerless
+        /// PACK sections, version 7) or a PACK section format 1 to 6 (version 9).
+        #[arg(long, default_value = "6", value_parser = section_format)]
+        format: Layout,
+        /// Models' nodes carry a name only (no bounds, no ranges), so a flat section starts
+        /// with a format marker's value, as MaSzyna's first v7 writer wrote them.
+        #[arg(long)]
+        bare_nodes: bool,
+        /// Write an empty PROT as its chunk header alone, as MaSzyna's tree bake writes a
+        /// root without models (with `--instances 0`).
+        #[arg(long)]
+        bare_tables: bool,
     },
+}
+
+/// How `eu7 generate` stores models: `None` in a MODL chunk, else in PACK sections.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout(Option<SectionFormat>);
+
+fn section_format(s: &str) -> Result<Layout, String> {
+    match s {
+        "modl" => Ok(Layout(None)),
+        "flat" => Ok(Layout(Some(SectionFormat::Flat))),
+        _ => s
+            .parse::<u8>()
+            .ok()
+            .and_then(SectionFormat::from_marker)
+            .map(|f| Layout(Some(f)))
+            .ok_or_else(|| format!("{s}: not modl, flat or a section format 1 to 6")),
+    }
 }
 
 #[derive(Serialize)]
@@ -180,9 +210,17 @@ pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
         Eu7Command::Info { file, includes, json } => info(&file, includes, json),
         Eu7Command::Section { file, row, col, json } => section(&file, row, col, json),
         Eu7Command::Verify { file, strict, json } => verify(&file, strict, json),
-        Eu7Command::Generate { out: path, instances, seed, extent_km, models } => {
+        Eu7Command::Generate { out: path, instances, seed, extent_km, models, format, bare_nodes, bare_tables } => {
             let mut out = std::io::stdout().lock();
-            let cfg = GenConfig { seed, instances, extent_m: extent_km * 1000.0, ..GenConfig::default() };
+            let cfg = GenConfig {
+                seed,
+                instances,
+                extent_m: extent_km * 1000.0,
+                format: format.0,
+                bare_nodes,
+                bare_tables,
+                ..GenConfig::default()
+            };
             let bytes = generate::scenery(&cfg)?;
             std::fs::write(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
             let dir = path.parent().map(PathBuf::from).unwrap_or_default();

@@ -241,6 +241,52 @@ fn eu7_generate_info_section_verify() {
     let _ = std::fs::remove_dir_all(root);
 }
 
+/// `eu7 generate` writes the two shapes MaSzyna's own writers produce that older
+/// readers refused: a version-7 scenery of flat sections whose first byte is a format
+/// marker's value (`--format flat --bare-nodes`), and a root without models whose PROT
+/// and PACK are chunk headers alone (`--instances 0 --bare-tables`); `eu7 verify --strict`
+/// reads both and rewrites them byte for byte. A reader that closes the output early
+/// (`| head`) ends the command quietly.
+#[test]
+fn eu7_generate_writes_maszynas_flat_v7_sections_and_bare_roots() {
+    let root = scratch("eu7-shapes");
+    let (flat, bare) = (root.join("flat.eu7"), root.join("root.eu7"));
+    let o = cli(&["eu7", "generate", path(&flat), "--instances", "300", "--format", "flat", "--bare-nodes"]);
+    assert!(o.status.success(), "{o:?}");
+    let o = cli(&["eu7", "verify", "--strict", path(&flat), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&v["version"], &v["section_models"]), (&serde_json::json!(7), &serde_json::json!(300)), "{v}");
+    let o = cli(&["eu7", "info", path(&flat), "--json"]);
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let (row, col) = (info["sections"][0]["row"].to_string(), info["sections"][0]["col"].to_string());
+    let o = cli(&["eu7", "section", path(&flat), &row, &col, "--json"]);
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(s["format"], "Flat", "{s}");
+    let bytes = std::fs::read(&flat).unwrap();
+    let first_section = bytes.windows(4).position(|w| w == b"PACK").unwrap() + 8;
+    assert_eq!(bytes[first_section], 1, "a name-only node: the flags byte is format 1's marker");
+    let o = cli(&["eu7", "generate", path(&bare), "--instances", "0", "--bare-tables"]);
+    assert!(o.status.success(), "{o:?}");
+    let bytes = std::fs::read(&bare).unwrap();
+    for id in [b"PROT", b"PACK"] {
+        let at = bytes.windows(4).position(|w| w == id).unwrap();
+        assert_eq!(bytes[at + 4..at + 8], 8u32.to_le_bytes(), "{} is its header alone", String::from_utf8_lossy(id));
+    }
+    let o = cli(&["eu7", "verify", "--strict", path(&bare)]);
+    assert!(o.status.success(), "{o:?}");
+    let mut info = Command::new(env!("CARGO_BIN_EXE_iron3d-cli"))
+        .args(["eu7", "info", path(&bare)])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(info.stdout.take());
+    let o = info.wait_with_output().unwrap();
+    assert!(o.status.success() && o.stderr.is_empty(), "{o:?}");
+    let _ = std::fs::remove_dir_all(root);
+}
+
 /// A version-9 scenery whose one PACK section (PIDX row 3, column 4; format 1) holds an
 /// instance of prototype 7 while PROT has 2. Returns the bytes and the absolute offset of
 /// the instance record.

@@ -29,7 +29,9 @@ fn small(seed: u64, format: Option<SectionFormat>) -> GenConfig {
     }
 }
 
-/// Sceneries in every section format, one with MODL instead of PACK and one with MESH.
+/// Sceneries in every section format, one with MODL instead of PACK and one with MESH,
+/// and the two shapes of MaSzyna's own writers: flat sections starting with a marker's
+/// value, and a root without models whose PROT is its header alone.
 fn modules() -> Result<Vec<(String, Vec<u8>)>> {
     use SectionFormat::*;
     let mut out = Vec::new();
@@ -38,6 +40,12 @@ fn modules() -> Result<Vec<(String, Vec<u8>)>> {
     }
     out.push(("modl.eu7".to_owned(), scenery(&small(11, None))?));
     out.push(("mesh.eu7".to_owned(), scenery(&GenConfig { extra_shapes: 2, ..small(12, Some(V13)) })?));
+    out.push((
+        "pack-Flat-bare-nodes.eu7".to_owned(),
+        scenery(&GenConfig { bare_nodes: true, ..small(13, Some(Flat)) })?,
+    ));
+    let root = GenConfig { instances: 0, bare_tables: true, ..small(14, Some(V13)) };
+    out.push(("root-bare-tables.eu7".to_owned(), scenery(&root)?));
     Ok(out)
 }
 
@@ -203,7 +211,7 @@ fn seed_models_and_sections_are_read_back() {
         assert!(E3dModel::read(&bytes, Some(&name)).is_ok(), "{name}");
     }
     let sections = sections(&modules().unwrap()).unwrap();
-    assert_eq!(sections.len(), 8, "one section per PACK module");
+    assert_eq!(sections.len(), 9, "one section per PACK module with models");
     for (name, bytes) in sections {
         assert!(Section::decode(&bytes[1..], 0, u32::from(bytes[0]), true).is_ok(), "{name}");
     }

@@ -197,7 +197,7 @@ mod mutation {
             truncate in any::<bool>(),
         ) {
             let formats = [SectionFormat::Flat, SectionFormat::V8, SectionFormat::V9, SectionFormat::V10, SectionFormat::V11, SectionFormat::V12, SectionFormat::V13];
-            let cfg = GenConfig { seed, instances: 300, extent_m: 2500.0, model_kinds: 6, terrain_triangles: 4, extra_shapes: 1, tracks: 2, logic: 2, format: Some(formats[fmt]) };
+            let cfg = GenConfig { seed, instances: 300, extent_m: 2500.0, model_kinds: 6, terrain_triangles: 4, extra_shapes: 1, tracks: 2, logic: 2, format: Some(formats[fmt]), ..GenConfig::default() };
             let mut bytes = generate::scenery(&cfg).unwrap_or_default();
             prop_assume!(!bytes.is_empty());
             for (at, v) in &edits {

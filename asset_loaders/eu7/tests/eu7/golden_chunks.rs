@@ -382,3 +382,24 @@ fn slim_node_all_seven_bits_and_bit7() {
     assert!(!n.is_visible());
     assert_eq!(n.canonical_flags(true, false), 0x7F, "canonical writers never set bit 7");
 }
+
+/// MaSzyna's tree bake writes a root without models with `PROT` and `PACK` of 8 bytes,
+/// the chunk headers alone: both are empty tables, in strict mode too, and come back
+/// byte for byte; a `PIDX` with no payload is still refused (its reader needs the count).
+#[test]
+fn header_only_prot_and_pack_are_empty_tables() {
+    let root = header(9)
+        .chunk(b"STRS", B::new().u32(0))
+        .chunk(b"INCL", B::new().u32(0))
+        .chunk(b"PIDX", B::new().u32(0))
+        .chunk(b"PROT", B::new())
+        .chunk(b"PACK", B::new());
+    let m = read_back(&root.0);
+    assert!(matches!(body(&m, b"PROT"), ChunkBody::Prot(p) if p.is_empty()));
+    assert!(m.chunks.iter().any(|c| &c.id == b"PROT" && c.bare));
+    assert!(m.prototypes().is_empty());
+    assert_eq!(m.pack().map(|p| p.bytes().len()), Some(0));
+    let bare_pidx = header(9).chunk(b"STRS", B::new().u32(0)).chunk(b"PIDX", B::new());
+    let e = iron3d_eu7::Module::read(bare_pidx.0, &iron3d_eu7::ReadOptions::strict());
+    assert!(e.is_err_and(|e| e.to_string().contains("PIDX")));
+}

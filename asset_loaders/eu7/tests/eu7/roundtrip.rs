@@ -17,7 +17,7 @@ const FORMATS: [Option<SectionFormat>; 8] = [
     Some(SectionFormat::V13),
 ];
 
-fn config(seed: u64, instances: usize, fmt: usize, extra: usize) -> GenConfig {
+fn config(seed: u64, instances: usize, fmt: usize, extra: usize, bare: bool) -> GenConfig {
     GenConfig {
         seed,
         instances,
@@ -28,6 +28,8 @@ fn config(seed: u64, instances: usize, fmt: usize, extra: usize) -> GenConfig {
         tracks: 3,
         logic: 2,
         format: FORMATS[fmt % FORMATS.len()],
+        bare_nodes: bare,
+        bare_tables: bare,
     }
 }
 
@@ -35,8 +37,10 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn generated_scenery_round_trips(seed in any::<u64>(), instances in 0usize..1500, fmt in 0usize..8, extra in 0usize..2) {
-        let cfg = config(seed, instances, fmt, extra);
+    fn generated_scenery_round_trips(
+        seed in any::<u64>(), instances in 0usize..1500, fmt in 0usize..8, extra in 0usize..2, bare in any::<bool>()
+    ) {
+        let cfg = config(seed, instances, fmt, extra, bare);
         let bytes = generate::scenery(&cfg).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let m = Module::read(bytes.clone(), &ReadOptions::strict()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(&m.write().map_err(|e| TestCaseError::fail(e.to_string()))?, &bytes);
@@ -72,7 +76,7 @@ fn generator_output_is_pinned() {
 
 #[test]
 fn generator_is_deterministic_and_seed_sensitive() {
-    let cfg = config(42, 500, 7, 0);
+    let cfg = config(42, 500, 7, 0, false);
     let a = generate::scenery(&cfg).unwrap_or_default();
     assert!(!a.is_empty());
     assert_eq!(a, generate::scenery(&cfg).unwrap_or_default());
@@ -82,7 +86,7 @@ fn generator_is_deterministic_and_seed_sensitive() {
 #[test]
 fn expanded_pack_models_match_the_generated_models() {
     // Every generated model comes back out of PACK with its mesh, location and lights.
-    let cfg = config(7, 800, 7, 0);
+    let cfg = config(7, 800, 7, 0, false);
     let scene = generate::scene(&cfg);
     let m = Module::read(scene.write().unwrap_or_default(), &ReadOptions::strict()).ok();
     let m = m.as_ref();
