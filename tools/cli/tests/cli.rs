@@ -1139,10 +1139,11 @@ fn sim_run_load_takes_the_orders_file_whose_early_units_are_gone() {
         })
         .expect("a unit is destroyed in tutorial.01's fight");
     std::fs::write(&orders, format!(r#"[{{"tick": 1, "units": [{unit}], "order": "stop"}}]"#)).unwrap();
-    let at = (gone_at + 10).to_string();
-    let straight = run("8000", &["tutorial.01", "--orders", path(&orders), "--save-at", &at, "--save", path(&save)]);
+    // Saved 10 ticks after the unit is gone, compared 100 ticks on.
+    let (at, end) = ((gone_at + 10).to_string(), (gone_at + 110).to_string());
+    let straight = run(&end, &["tutorial.01", "--orders", path(&orders), "--save-at", &at, "--save", path(&save)]);
     assert!(straight.status.success(), "{}", String::from_utf8_lossy(&straight.stderr));
-    let loaded = run("8000", &["--load", path(&save), "--orders", path(&orders)]);
+    let loaded = run(&end, &["--load", path(&save), "--orders", path(&orders)]);
     assert!(loaded.status.success(), "unit {unit}, gone at {gone_at}: {}", String::from_utf8_lossy(&loaded.stderr));
     assert_eq!(json(&loaded), json(&straight), "the loaded game goes on as the one that never stopped");
     let _ = std::fs::remove_dir_all(dir);
