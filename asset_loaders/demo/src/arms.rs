@@ -20,6 +20,7 @@ use iron3d_formats::helpers::{Ctld, Expl, HitKind, Ndpr};
 use iron3d_formats::registry::BuildCategory;
 
 /// Component classes (openparkan `docs/13-control.md`).
+const TURRET: u32 = 1;
 const GUN: u32 = 2;
 const ENGINE: u32 = 5;
 const RADAR: u32 = 8;
@@ -117,6 +118,29 @@ pub fn node_table(role: Role, flags: &[u32]) -> Option<Ndpr> {
         r
     };
     Some(Ndpr { records: rows.into_iter().zip(flags).map(record).collect() })
+}
+
+/// A turret's component (class 1, all values zero, the original's) naming its yaw and
+/// pitch channels, and the two channel rows (openparkan `docs/30-turrets.md`, read and
+/// measured): yaw over 2π at the turret's turns a second (the original's 0.5–0.85: the
+/// light turret quickest, the heavy slowest), wrapping and inverted (flags 3), starting
+/// at 0.5, ahead; pitch over π/2 at 0.5 spans a second from 0.111. `first_row` is the
+/// yaw row's index; the rows' frames stay at 0 (the demo's turrets have no yaw frames:
+/// the turret is turned whole).
+pub fn turret_channels(stem: &str, first_row: u32) -> Result<Option<(ItemRecord, [BindingRow; 2])>> {
+    let turns = match stem {
+        "r_tu_01" => 0.85,
+        "r_tu_02" => 0.5,
+        "r_tu_03" => 0.65,
+        _ => return Ok(None),
+    };
+    let mut yaw = BindingRow::new(1, 0.0, 0.0, 0.5, 3)?;
+    yaw.set_channel(turns, std::f32::consts::TAU);
+    let mut pitch = BindingRow::new(2, 0.0, 0.0, 0.111, 0)?;
+    pitch.set_channel(0.5, std::f32::consts::FRAC_PI_2);
+    let mut item = ItemRecord::with_values(TURRET, 1, &[]);
+    item.bindings = vec![first_row, first_row + 1];
+    Ok(Some((item, [yaw, pitch])))
 }
 
 /// A component of `class` with `values`, its mass and power a second.

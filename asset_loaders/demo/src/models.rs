@@ -178,10 +178,15 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
         for &n in &spinning {
             rows.push(BindingRow::new(n as i32, 0.0, SPIN_FRAMES, 0.25, FLAG_WRAP)?);
         }
+        let turret = crate::arms::turret_channels(stem, rows.len() as u32)?;
+        if let Some((_, channels)) = &turret {
+            rows.extend(channels.iter().cloned());
+        }
         let mut ctld = Ctld::with_pose(rows)?;
         if let Some(motion) = robots::motion(stem) {
             ctld.set_motion(&motion);
         }
+        ctld.items.extend(turret.map(|(item, _)| item));
         if let Role::Building(category) = proto.role {
             ctld.items.push(ItemRecord::with_values(EFFICIENCY_CLASS, 0, &[efficiency(category)]));
         }

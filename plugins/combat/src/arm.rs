@@ -26,8 +26,8 @@ use iron3d_terrain::BehaviorIni;
 pub(crate) fn is_building(class: u32) -> bool {
     UnitClass(class).registers()
 }
-/// A turret's turn rate when the rules name none for the class (degrees a second; the
-/// project's).
+/// A turret's turn rate when neither its data (its turret component's yaw channel) nor
+/// the rules name one for the class (degrees a second; the project's).
 const TURN_DEGREES: f32 = 120.0;
 
 /// Builds [`ClanRelations`] from the mission's clan records.
@@ -99,7 +99,9 @@ pub(crate) fn loadout(rules: &Combat, class: u32, sheet: Option<&CombatSheet>, l
             range,
             damage: first.round_damage(),
             projectile_speed: first.sheet.round.speed,
-            turn_rate: rule_weapon.map_or(TURN_DEGREES, |(_, w)| w.turn_degrees).to_radians(),
+            turn_rate: sheet
+                .and_then(|s| s.turret_yaw_rate)
+                .unwrap_or_else(|| rule_weapon.map_or(TURN_DEGREES, |(_, w)| w.turn_degrees).to_radians()),
             turret: 0.0,
         };
         let sight = match sheet.and_then(|s| s.radar) {

@@ -223,4 +223,8 @@ pub struct CombatSheet {
     pub batteries: Vec<BatterySheet>,
     /// Its engines.
     pub engines: Vec<EngineSheet>,
+    /// Its turret's yaw rate (rad/s): the first channel its turret component (class 1)
+    /// names, rate × span (openparkan `docs/30-turrets.md`, read and measured); `None`
+    /// without a turret component or channel.
+    pub turret_yaw_rate: Option<f32>,
 }

@@ -26,9 +26,10 @@ use std::sync::Arc;
 
 /// Mesh node flag of a vital node (read).
 const VITAL: u16 = 0x200;
-/// Component classes: guns (2) and builders' guns (30), engine (5), radar (8), fight
-/// shield (9), detection shield (10), repair (15), battery (19), deflector (21), armour
-/// (27).
+/// Component classes: turret (1), guns (2) and builders' guns (30), engine (5), radar
+/// (8), fight shield (9), detection shield (10), repair (15), battery (19), deflector
+/// (21), armour (27).
+const TURRET: u32 = 1;
 const GUN: u32 = 2;
 const ENGINE: u32 = 5;
 const RADAR: u32 = 8;
@@ -152,6 +153,7 @@ impl GameMissionBackend {
                 match item.tag() {
                     ARMOUR => (armour_weight, sheet.armour) = (v[0], [v[1], v[2]]),
                     ENGINE => sheet.engines.push(EngineSheet { drive: v[0], node: node() }),
+                    TURRET => sheet.turret_yaw_rate = self.yaw_rate(p, item)?.or(sheet.turret_yaw_rate),
                     RADAR => {
                         sheet.radar = Some(RadarSheet {
                             sensitivity: [v[0], v[1], v[2]],
@@ -230,6 +232,15 @@ impl GameMissionBackend {
             *target = record;
         }
         Ok(devices)
+    }
+
+    /// A turret component's yaw rate (rad/s): its first channel's rate × span, from its
+    /// part's control description; `None` without a channel.
+    fn yaw_rate(&self, p: &Prototype, item: &ItemRecord) -> Result<Option<f32>> {
+        let (Some(ctl), Some(&first)) = (p.first(".ctl"), item.bindings.first()) else { return Ok(None) };
+        let ctld = self.control(ctl)?;
+        let channel = ctld.rows.get(first as usize).and_then(|row| row.channel(ctld.layout));
+        Ok(channel.map(|(rate, span)| rate * span).filter(|r| r.is_finite() && *r > 0.0))
     }
 
     /// A gun component and its round.

@@ -391,3 +391,19 @@ fn damage_slows_a_machine_by_its_engine_and_running_gear() {
     assert!(refused.iter().any(|r| r.1 == [wreck_id] && r.2.contains("live top speed")), "{refused:?}");
     assert_eq!(navigator(&app, wreck).order, Order::Stop);
 }
+
+/// A robot's turret turns at its data's rate (openparkan `docs/30-turrets.md`): the yaw
+/// channel its turret component names, rate × span — the demo's light turret's.
+#[test]
+fn a_demo_robots_turret_turns_at_its_yaw_channels_rate() {
+    let game = demo_game();
+    let mut app = demo_mission(&game, iron3d_demo::missions::MISSIONS[0].name);
+    let scout = demo_scout(&mut app, 90_200, TEST_SPOT, 100);
+    run(&mut app, 1);
+    let (item, rows) = iron3d_demo::arms::turret_channels("r_tu_01", 0).unwrap().unwrap();
+    let yaw = &rows[item.bindings[0] as usize];
+    let (rate, span) = yaw.channel(iron3d_formats::helpers::ctld::RowLayout::Native36).unwrap();
+    let turn_rate = app.world().get::<Weapon>(scout).unwrap().turn_rate;
+    assert_eq!(turn_rate, rate * span, "0.85 turns a second");
+    assert_eq!(app.world().get::<CombatSheet>(scout).unwrap().turret_yaw_rate, Some(rate * span));
+}

@@ -35,7 +35,8 @@ pub struct PoseEntry {
 }
 
 impl BindingRow {
-    /// Authoring (36-byte layout): opaque bytes `+0x10..+0x1F` are zero.
+    /// Authoring (36-byte layout): opaque bytes `+0x10..+0x17` are zero, and so are the
+    /// channel's rate and span ([`BindingRow::set_channel`]).
     pub fn new(node_id: i32, endpoint_a: f32, endpoint_b: f32, initial_blend: f32, flags: u32) -> Result<Self> {
         check_finite(&[endpoint_a, endpoint_b, initial_blend], 0, "binding row")?;
         let mut raw = vec![0u8; RowLayout::Native36.size()];
@@ -64,6 +65,19 @@ impl BindingRow {
             RowLayout::Native36 => float(&self.raw, 0x0C),
             RowLayout::Decompiled48 => float(&self.raw, 0x14),
         }
+    }
+
+    /// A channel's rate (value per second, `+0x18`) and span (radians from value 0 to 1,
+    /// `+0x1C`): openparkan `docs/30-turrets.md`, read and measured on the 36-byte
+    /// layout; `None` on the 48-byte reading, where they were not placed.
+    pub fn channel(&self, layout: RowLayout) -> Option<(f32, f32)> {
+        (layout == RowLayout::Native36).then(|| (float(&self.raw, 0x18), float(&self.raw, 0x1C)))
+    }
+
+    /// Authoring (36-byte layout): sets the channel's rate and span.
+    pub fn set_channel(&mut self, rate: f32, span: f32) {
+        put_word(&mut self.raw, 0x18, rate.to_bits());
+        put_word(&mut self.raw, 0x1C, span.to_bits());
     }
 
     /// Flags: `+0x20` (36, *confirmed*) or `+0x2C` (48).
