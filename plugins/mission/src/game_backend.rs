@@ -287,14 +287,7 @@ impl GameMissionBackend {
         let ctld = self.control(r)?;
         let component =
             u16::try_from(component).map_err(|_| Error::rule("component_count", "over 65535 components"))?;
-        let mut out = Vec::new();
-        for entry in ctld.initial_pose() {
-            let (Ok(node), Some(row)) = (u32::try_from(entry.node), ctld.rows.get(entry.row)) else { continue };
-            let (a, b) = row.endpoints();
-            let (blend, flags) = (row.initial_blend(ctld.layout), row.flags(ctld.layout));
-            out.push(PieceBinding { component, node, endpoints: [a, b], blend, flags });
-        }
-        Ok(out)
+        Ok(piece_bindings(&ctld, component))
     }
 
     fn resources(&self, mission: &str) -> Result<()> {
@@ -397,6 +390,27 @@ pub fn placed_objects(tma: &Tma) -> Result<Vec<PreparedObject>> {
             })
         })
         .collect()
+}
+
+/// Component class of a turret, whose entries are its yaw and pitch channels.
+const TURRET_CLASS: u32 = 1;
+
+/// The piece bindings of component `component` from its control description's initial
+/// pose. A channel its turret component names keeps its pose: the turret turns it (by
+/// its aim, openparkan `docs/30-turrets.md`), it does not cycle as a radar's does, though
+/// it wraps and spans frames.
+pub(crate) fn piece_bindings(ctld: &Ctld, component: u16) -> Vec<PieceBinding> {
+    let driven: Vec<u32> =
+        ctld.items.iter().filter(|i| i.tag() == TURRET_CLASS).flat_map(|i| i.bindings.iter().copied()).collect();
+    let mut out = Vec::new();
+    for entry in ctld.initial_pose() {
+        let (Ok(node), Some(row)) = (u32::try_from(entry.node), ctld.rows.get(entry.row)) else { continue };
+        let (a, b) = row.endpoints();
+        let (blend, flags) = (row.initial_blend(ctld.layout), row.flags(ctld.layout));
+        let endpoints = if driven.contains(&(entry.row as u32)) { [entry.frame; 2] } else { [a, b] };
+        out.push(PieceBinding { component, node, endpoints, blend, flags });
+    }
+    out
 }
 
 /// The placed object's property scaling its top speed (`docs/reference/world.md` §1.6).
