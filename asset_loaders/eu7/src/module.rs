@@ -105,7 +105,8 @@ impl Module {
             let mut pc = Cursor::with_base(payload, at + 8);
             let shared = Arc::clone(data);
             let bare = chunk::bare_table(id).filter(|_| payload.is_empty());
-            let body = match bare.clone() {
+            let is_bare = bare.is_some();
+            let body = match bare {
                 Some(empty) => Some(empty),
                 None => chunk::parse_body(id, &mut pc, version, |start, len, abs| {
                     PackPayload::new(shared, payload_start + start, len, abs)
@@ -113,7 +114,7 @@ impl Module {
                 .map_err(|e| e.in_chunk(id))?,
             };
             let mut chunk = match body {
-                Some(body) => Chunk { id, offset: at, body, trailing: Vec::new(), bare: bare.is_some() },
+                Some(body) => Chunk { id, offset: at, body, trailing: Vec::new(), bare: is_bare },
                 None if opts.strict => return Err(Error::at(at, ErrorKind::UnknownChunk).in_chunk(id)),
                 None => {
                     pc.rest();

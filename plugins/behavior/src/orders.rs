@@ -9,12 +9,12 @@ use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     ClearWizardPath, CommandQueue, Drive, GameClock, GameMessage, ManualControl, MotionLimits, Movable, NavState,
-    NavStatus, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, SimObject, SimRandom, SteerIntent,
-    TICK_MS, UnitClass,
+    NavStatus, ORDERABLE_SPEED, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, SimObject, SimRandom,
+    SteerIntent, TICK_MS, UnitClass,
 };
 
 /// Whether a unit may be ordered: its live forward top speed is at least
-/// [`iron3d_core::ORDERABLE_SPEED`] (openparkan `docs/24-motion.md`, read: a wreck
+/// [`ORDERABLE_SPEED`] (openparkan `docs/24-motion.md`, read: a wreck
 /// whose engines or running gear are shot away refuses every order and takes no task
 /// of its own).
 pub(crate) fn orderable(limits: Option<&MotionLimits>, drive: Option<&Drive>) -> bool {
@@ -84,8 +84,9 @@ pub(crate) fn apply_commands(
                 continue;
             };
             if !matches!(command.order, Order::Pilot(_) | Order::Release) && !orderable(limits, drive) {
-                let detail = "order: its live top speed is under 0.5 (engines or running gear shot away)";
-                out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id], detail.into()));
+                let detail =
+                    format!("order: its live top speed is under {ORDERABLE_SPEED} (engines or running gear shot away)");
+                out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id], detail));
                 continue;
             }
             let busy = nav.replan

@@ -13,10 +13,9 @@ use iron3d_core::RandomStream;
 pub const HEAVY_ROUND: f32 = 10_000.0;
 /// The score bars (read).
 pub const MOVING_BAR: f32 = 0.85;
-/// The bar of a machine slower than [`SLOW`] (and of a flyer).
+/// The bar of a machine whose live top speed is under [`iron3d_core::ORDERABLE_SPEED`]
+/// (and of a flyer).
 pub const STILL_BAR: f32 = 0.45;
-/// Top speed under which a machine scores against the lower bar (read).
-pub const SLOW: f32 = 0.5;
 /// Distance over which the score rises from 0 to 1 (read; the linear shape is
 /// openparkan's guess).
 const RISE: f32 = 5.0;

@@ -5,7 +5,7 @@
 //! reaches by the falloff, except the firer's own; armour stands between a hit and
 //! each node.
 
-use crate::ai_fire::{self, MOVING_BAR, SLOW, STILL_BAR};
+use crate::ai_fire::{self, MOVING_BAR, STILL_BAR};
 use crate::arm::is_building;
 use crate::body::{Body, Strike, armoured, falloff};
 use crate::guns::{GunState, Guns};
@@ -18,8 +18,8 @@ use bevy_state::prelude::DespawnOnExit;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
     AppState, CollisionProxy, DeleteRequest, DispatchPhase, Drive, GameClock, GameMessage, GameMessageKind, Health,
-    LastHit, ManualControl, MotionLimits, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId, Projectile, Radar,
-    ShotCounter, SimRandom, SimTransform, TICK_SECONDS, UnitClass, Weapon,
+    LastHit, ManualControl, MotionLimits, ORDERABLE_SPEED, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId,
+    Projectile, Radar, ShotCounter, SimRandom, SimTransform, TICK_SECONDS, UnitClass, Weapon,
 };
 
 /// A turret fires once it points within this angle of its target (radians).
@@ -72,11 +72,11 @@ type Shooter<'a> = (
 );
 
 /// The AI's score bar of a shooter: a building's and a machine's that moves at
-/// [`SLOW`] or more (its live top speed) are the higher.
+/// [`ORDERABLE_SPEED`] or more (its live top speed) are the higher.
 fn bar(class: Option<&UnitClass>, motion: Option<&MotionLimits>, drive: Option<&Drive>) -> f32 {
     let building = class.is_some_and(|c| is_building(c.0));
     let live = motion.map(|m| m.live(drive));
-    let moves = live.and_then(|m| m.top_speed.map(|s| s * m.speed_scale)).is_some_and(|s| s >= SLOW);
+    let moves = live.and_then(|m| m.top_speed.map(|s| s * m.speed_scale)).is_some_and(|s| s >= ORDERABLE_SPEED);
     if building || moves { MOVING_BAR } else { STILL_BAR }
 }
 

@@ -111,7 +111,8 @@ impl Default for MotionLimits {
 
 /// The live forward top speed under which a unit may not be ordered (m/s): it refuses
 /// every order and takes no task of its own; buildings are exempt (openparkan
-/// `docs/24-motion.md`, read).
+/// `docs/24-motion.md`, read). The AI's guns score such a machine against the lower bar
+/// (`docs/29-weapons.md`, read).
 pub const ORDERABLE_SPEED: f32 = 0.5;
 
 /// What a machine's engines and running gear give it now (openparkan

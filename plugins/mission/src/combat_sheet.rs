@@ -102,7 +102,8 @@ impl GameMissionBackend {
                 nodes.push(NodeSheet { hit_points: r.hit_points(), parent: None, vital: false, gear: gear(r) });
                 let slot = mesh.as_ref().and_then(|m| m.nodes.get(local)).copied().unwrap_or_default();
                 figures.mass += r.density() * slot.volume;
-                if c.parent.is_none() && i == 0 {
+                // The root part's (component 0's) own body.
+                if i == 0 {
                     figures.own_mass += r.density() * slot.volume;
                 }
                 figures.area += slot.area;

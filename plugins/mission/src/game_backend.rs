@@ -211,11 +211,8 @@ impl GameMissionBackend {
             }
         }
         let combat = self.combat_sheet(resolver, &o.components, &protos, &slots).via(link.clone())?;
-        let mut motion = motion_limits(&motions, &o.properties).via(link)?;
-        let payload = motions.iter().map(|m| m.payload).find(|p| p.is_finite() && *p > 0.0);
-        if let (Some(payload), Some(sheet)) = (payload, &combat) {
-            motion.load = load(payload, &sheet.figures);
-        }
+        let figures = combat.as_ref().map(|s| &s.figures);
+        let motion = motion_limits(&motions, figures, &o.properties).via(link)?;
         o.extras = ObjectExtras {
             unit_class: class,
             production: (!parts.is_empty()).then_some(ProductionParts(parts)),
@@ -424,8 +421,13 @@ fn load(payload: f32, figures: &iron3d_core::FigureSheet) -> f32 {
 
 /// An object's movement limits: the weakest of its components' CTLD root limits (see
 /// [`MotionLimits`]: forward (y) speed and acceleration, turn rate about Z, the slope
-/// limit) and its `MaxSpeedPercent` (an integer or a float, at least 0).
-fn motion_limits(motions: &[MotionParameters], properties: &PropertyBag) -> Result<MotionLimits> {
+/// limit), its load from the first payload its components give and its body's
+/// `figures`, and its `MaxSpeedPercent` (an integer or a float, at least 0).
+fn motion_limits(
+    motions: &[MotionParameters],
+    figures: Option<&iron3d_core::FigureSheet>,
+    properties: &PropertyBag,
+) -> Result<MotionLimits> {
     let weakest = |f: fn(&MotionParameters) -> f32| MotionLimits::weakest(motions.iter().map(f));
     let percent = match properties.first(MAX_SPEED_PERCENT).map(|p| p.value()) {
         None => 100.0,
@@ -438,13 +440,14 @@ fn motion_limits(motions: &[MotionParameters], properties: &PropertyBag) -> Resu
     if !(percent.is_finite() && percent >= 0.0) {
         return Err(Error::rule("property_range", format!("{MAX_SPEED_PERCENT} = {percent} is not a percentage")));
     }
+    let payload = motions.iter().map(|m| m.payload).find(|p| p.is_finite() && *p > 0.0);
     Ok(MotionLimits {
         top_speed: weakest(|m| m.max_speed[1]),
         acceleration: weakest(|m| m.max_acceleration[1]),
         turn_rate: weakest(|m| m.max_angular_speed[2]),
         slope_limit: weakest(|m| m.slope_limit),
         speed_scale: percent / 100.0,
-        load: 1.0,
+        load: payload.zip(figures).map_or(1.0, |(payload, figures)| load(payload, figures)),
     })
 }
 
