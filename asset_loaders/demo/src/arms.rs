@@ -185,6 +185,15 @@ fn senses(role: Role, stem: &str) -> Vec<ItemRecord> {
     }
 }
 
+/// A building's battery (openparkan `docs/23-economy.md`, measured: every building of
+/// the original's `fortif.rlb` holds 19.5 to 20 and gives 50 to 52 a second; a
+/// generator's capacity of −1 makes it read full).
+fn building_battery(role: Role) -> Option<ItemRecord> {
+    let Role::Building(category) = role else { return None };
+    let capacity = if category == BuildCategory::Generator { -1.0 } else { 20.0 };
+    Some(part(BATTERY, &[capacity], 100.0, 50.0))
+}
+
 /// A bunker's or tower's shield: 300 points a sector recharging 5 a second behind a
 /// deflector of 0.5 (the original's buildings carry 8 000, 80 and 0.36: the demo's are
 /// lighter so its cannons still tell).
@@ -207,13 +216,14 @@ fn repair(role: Role) -> Option<f32> {
 }
 
 /// The combat components of a part's control description: its armour, shield, repair
-/// system, radar, detection shield, engine and gun.
+/// system, radar, detection shield, engine, batteries and gun.
 pub fn components(role: Role, stem: &str) -> Vec<ItemRecord> {
     let mut items: Vec<ItemRecord> =
         armour(role).map(|linear| ItemRecord::with_values(ARMOUR, 0, &[0.0, linear, 0.0])).into_iter().collect();
     items.extend(shield(role).into_iter().flatten());
     items.extend(repair(role).map(|rate| ItemRecord::with_values(REPAIR, 0, &[rate, 0.04])));
     items.extend(senses(role, stem));
+    items.extend(building_battery(role));
     if let Some(Gun(magazine, capacitor, energy, interval, round)) = gun(stem) {
         // A gun part's node 1 is its first own node (node 0 is the socket).
         let node = u32::from(role == Role::Weapon);

@@ -188,7 +188,9 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
         }
         ctld.items.extend(turret.map(|(item, _)| item));
         if let Role::Building(category) = proto.role {
-            ctld.items.push(ItemRecord::with_values(EFFICIENCY_CLASS, 0, &[efficiency(category)]));
+            let mut item = ItemRecord::with_values(EFFICIENCY_CLASS, 0, &[efficiency(category)]);
+            item.set_figures(0.0, EFFICIENCY_POWER);
+            ctld.items.push(item);
         }
         ctld.items.extend(crate::arms::components(proto.role, stem));
         ctld.counts[3] = ctld.items.len() as u32;
@@ -206,6 +208,10 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
 
 /// The component class of a building's efficiency part (openparkan `docs/23-economy.md`).
 const EFFICIENCY_CLASS: u32 = 26;
+
+/// What a building's efficiency part draws a second by itself (its power figure: the
+/// original's 0.01, measured).
+const EFFICIENCY_POWER: f32 = 0.01;
 
 /// A building's efficiency, its class-26 part's first value, as the original's sizes
 /// give it (measured: research centres, factories and core mines 1 / 3 / 5 small /

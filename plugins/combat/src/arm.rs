@@ -8,13 +8,12 @@
 use crate::CombatRules;
 use crate::body::Body;
 use crate::guns::{GunState, Guns, STROKE_MS};
-use crate::power::Power;
 use crate::repair::Repair;
 use crate::sensors::{Sensor, Stealth};
 use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, OriginalObjectId, Owner,
+    ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, OriginalObjectId, Owner, Power,
     PropertyBag, Radar, RadarContacts, RoundSheet, SimObject, Supply, UnitClass, Weapon, relation,
 };
 use iron3d_formats::world::PropertyValue;
@@ -187,9 +186,7 @@ pub(crate) fn arm(
             if let Some(drive) = drive {
                 e.insert(drive);
             }
-            // A building's batteries are the distribution step's to refill (not yet):
-            // it runs at full power.
-            if !sheet.batteries.is_empty() && !is_building(class.0) {
+            if !sheet.batteries.is_empty() {
                 e.insert(Power::new(sheet.batteries.clone(), id.0));
             }
         }

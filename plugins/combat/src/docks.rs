@@ -11,10 +11,10 @@
 //! 10 % of each node's full life, and the rounds arrive at each whole second of game
 //! time.
 
-use crate::{Body, Guns, Power};
+use crate::{Body, Guns};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, GameClock, Health, Kinematics, Movable, OriginalObjectId, Owner, Place, Places, SimTransform,
+    ClanRelations, GameClock, Health, Kinematics, Movable, OriginalObjectId, Owner, Place, Places, Power, SimTransform,
     Supply, TICK_MS, TICK_SECONDS, model_point, place, relation, world_point,
 };
 

@@ -9,12 +9,12 @@ use crate::ai_fire::{self, MOVING_BAR, STILL_BAR};
 use crate::arm::is_building;
 use crate::body::{Body, Strike, armoured, falloff};
 use crate::guns::{GunState, Guns};
-use crate::power::Power;
 use crate::repair::Repair;
 use crate::shield::{Meeting, Shield, sector};
 use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::DespawnOnExit;
+use iron3d_core::Power;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
     AppState, CollisionProxy, DeleteRequest, DispatchPhase, Drive, GameClock, GameMessage, GameMessageKind, Health,

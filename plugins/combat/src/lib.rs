@@ -7,8 +7,7 @@
 //!   gets its [`Body`] of nodes (from its [`iron3d_core::CombatSheet`], or one node of
 //!   its class's hit points), its [`Guns`], and, armed, a turret ([`iron3d_core::Weapon`])
 //!   and a [`iron3d_core::Radar`]; its [`Sensor`] and [`Stealth`] when its data carries a
-//!   radar and a detection shield, a machine its [`Power`] when its data carries
-//!   batteries and its [`iron3d_core::Drive`] when it names an engine. Behavior keeps
+//!   radar and a detection shield, its [`Power`] when its data carries batteries and its [`iron3d_core::Drive`] when it names an engine. Behavior keeps
 //!   the radar's target.
 //! * **Armament** (`ControlPhase::Combat`, after every object moved): docks refill the
 //!   units of their clan and allies standing in them; power ticks serve
@@ -40,7 +39,7 @@ pub use body::{Body, NodeLife, Strike, armoured, falloff};
 pub use drive::drive;
 pub use fire::AIM_TOLERANCE;
 pub use guns::{GunState, Guns, STROKE_MS};
-pub use power::{POWER_TICK_MS, Power};
+pub use power::serve;
 pub use repair::Repair;
 pub use sensors::{Draws, Sensor, Stealth, detects, signature};
 pub use shield::{Meeting, Shield, sector};
@@ -50,7 +49,8 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, ControlPhase, Drive, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase,
-    MissionStart, OriginalObjectId, Projectile, Radar, RadarContacts, ShotCounter, SimObject, StateApp, Supply, Weapon,
+    MissionStart, OriginalObjectId, Power, Projectile, Radar, RadarContacts, ShotCounter, SimObject, StateApp, Supply,
+    Weapon,
 };
 use iron3d_rules::Combat;
 

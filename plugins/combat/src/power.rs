@@ -2,18 +2,20 @@
 //! object whose data carries batteries (class 19: value 0 the capacity, the power figure
 //! its output a second) runs a power tick every 250 ms. Its batteries give
 //! `min(output × charge × condition × dt, capacity × charge × condition)`; what its parts
-//! ask is served by channel in a fixed order — 3 (engines), 0 (repair, doors,
+//! ask is served by channel in a fixed order — 3 (engines; a building's efficiency
+//! parts, each its own power figure and its task's [`PowerUsage`]), 0 (repair, doors,
 //! computers), 2 and 5 together (radars; shields, deflectors, armour), then 4 (turrets and
 //! guns) — each channel's consumers at one level, `min(1, what is left ÷ what the
 //! channel wants)`; a channel that wants nothing keeps its level. The batteries lose
 //! what was used. The levels scale a radar's sensitivities, a shield's strength and
 //! recharge, and what refills a gun's capacitor; a camouflage whose level no longer
 //! covers its plain draw switches itself off. A unit's batteries are refilled only in a
-//! dock ([`crate::docks`]); a building's by the economy's distribution step in the
-//! original (not yet: buildings carry no batteries in iron3d's arming).
+//! dock ([`crate::docks`]); a building's by the economy's distribution step, which
+//! reads channel 3's level as its efficiency's multiplier. [`Power`] itself is
+//! `iron3d_core`'s, as the two subsystems share it.
 //!
-//! The project's: the first power tick falls at the object's id modulo 250 ms (the
-//! original's jitter of ±31 ms is not drawn); a repair system mends at full rate
+//! The project's: an object whose data carries no battery runs no power tick and works
+//! at full power; a repair system mends at full rate
 //! whatever its channel's level (its value ids are not read).
 
 use crate::body::Body;
@@ -22,71 +24,42 @@ use crate::repair::Repair;
 use crate::sensors::{Live, Stealth};
 use crate::shield::Shield;
 use bevy_ecs::prelude::*;
-use bevy_reflect::Reflect;
-use iron3d_core::{BatterySheet, CombatSheet, GameClock, Kinematics, MotionLimits};
+use iron3d_core::{CombatSheet, GameClock, Kinematics, MotionLimits, POWER_TICK_MS, Power, PowerUsage};
 
-/// The power tick's period (ms; `Control.dll:0x1000c756`, read).
-pub const POWER_TICK_MS: u32 = 250;
 /// The order channels are served in, 2 and 5 sharing one level (read).
 const SERVED: [&[usize]; 4] = [&[3], &[0], &[2, 5], &[4]];
 
-/// An object's batteries and its channels' levels.
-#[derive(Component, Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
-#[reflect(Component)]
-pub struct Power {
-    /// Its batteries.
-    pub batteries: Vec<BatterySheet>,
-    /// What they hold, a fraction of their capacity (0..1; every battery alike).
-    pub charge: f32,
-    /// Each channel's level at the last power tick.
-    pub levels: [f32; 6],
-    /// Queue time of its next power tick (ms).
-    pub next_ms: u32,
-}
-
-impl Power {
-    /// Full batteries of `batteries` on the object `id`, every level 1.
-    pub fn new(batteries: Vec<BatterySheet>, id: u32) -> Self {
-        Self { batteries, charge: 1.0, levels: [1.0; 6], next_ms: id % POWER_TICK_MS }
-    }
-
-    /// Their whole capacity.
-    pub fn capacity(&self) -> f32 {
-        self.batteries.iter().map(|b| b.capacity).sum()
-    }
-
-    /// One power tick of `dt` seconds: `wants[c]` is what channel `c` asks over it and
-    /// `condition(node)` a battery node's condition. Sets the levels and drains the
-    /// batteries by what was used; returns what was used.
-    pub fn serve(&mut self, wants: [f32; 6], dt: f32, condition: impl Fn(u16) -> f32) -> f32 {
-        let supply: f32 = self
-            .batteries
-            .iter()
-            .map(|b| {
-                let c = condition(b.node);
-                (b.output * self.charge * c * dt).min(b.capacity * self.charge * c)
-            })
-            .sum();
-        let mut left = supply.max(0.0);
-        let mut used = 0.0;
-        for group in SERVED {
-            let want: f32 = group.iter().map(|&c| wants[c]).sum();
-            if want <= 0.0 {
-                continue;
-            }
-            let level = (left / want).min(1.0);
-            for &c in group {
-                self.levels[c] = level;
-            }
-            left -= want * level;
-            used += want * level;
+/// One power tick of `dt` seconds on `power`: `wants[c]` is what channel `c` asks over
+/// it and `condition(node)` a battery node's condition. Sets the levels and drains the
+/// batteries by what was used; returns what was used.
+pub fn serve(power: &mut Power, wants: [f32; 6], dt: f32, condition: impl Fn(u16) -> f32) -> f32 {
+    let supply: f32 = power
+        .batteries
+        .iter()
+        .map(|b| {
+            let c = condition(b.node);
+            (b.output * power.charge * c * dt).min(b.capacity * power.charge * c)
+        })
+        .sum();
+    let mut left = supply.max(0.0);
+    let mut used = 0.0;
+    for group in SERVED {
+        let want: f32 = group.iter().map(|&c| wants[c]).sum();
+        if want <= 0.0 {
+            continue;
         }
-        let capacity = self.capacity();
-        if capacity > 0.0 {
-            self.charge = (self.charge - used / capacity).max(0.0);
+        let level = (left / want).min(1.0);
+        for &c in group {
+            power.levels[c] = level;
         }
-        used
+        left -= want * level;
+        used += want * level;
     }
+    let capacity = power.capacity();
+    if capacity > 0.0 {
+        power.charge = (power.charge - used / capacity).max(0.0);
+    }
+    used
 }
 
 type Powered<'a> = (
@@ -98,6 +71,7 @@ type Powered<'a> = (
     Option<&'a mut Shield>,
     Option<&'a Repair>,
     Option<&'a Stealth>,
+    Option<&'a PowerUsage>,
 );
 
 /// Runs the power tick of every object whose tick is due: what its parts ask over it
@@ -105,7 +79,7 @@ type Powered<'a> = (
 /// then its guns refill and its shield takes its level.
 pub(crate) fn tick(clock: Res<GameClock>, mut objects: Query<Powered>) {
     let dt = POWER_TICK_MS as f32 / 1000.0;
-    for (mut power, body, sheet, (kinematics, limits), mut guns, mut shield, repair, stealth) in &mut objects {
+    for (mut power, body, sheet, (kinematics, limits), mut guns, mut shield, repair, stealth, usage) in &mut objects {
         if !clock.reached(power.next_ms) {
             continue;
         }
@@ -120,8 +94,10 @@ pub(crate) fn tick(clock: Res<GameClock>, mut objects: Query<Powered>) {
             stealth,
         };
         let (d, a) = (live.draws(sheet), sheet.figures.asks);
-        let wants = [a[0] + d.misc, 0.0, a[2], a[3] + d.engine, a[4] + d.guns, a[5] + d.shields].map(|w| w * dt);
-        power.serve(wants, dt, |node| body.condition(node));
+        // Each efficiency part draws the building's task's usage besides its own power.
+        let task = usage.map_or(0.0, |u| u.0) * f32::from(sheet.efficiency_parts);
+        let wants = [a[0] + d.misc, 0.0, a[2], a[3] + d.engine + task, a[4] + d.guns, a[5] + d.shields].map(|w| w * dt);
+        serve(&mut power, wants, dt, |node| body.condition(node));
         if let Some(guns) = guns.as_mut() {
             guns.0.iter_mut().for_each(|g| g.refill(power.levels[4]));
         }

@@ -19,18 +19,18 @@
 
 use crate::body::Body;
 use crate::guns::Guns;
-use crate::power::Power;
 use crate::repair::Repair;
 use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
+use iron3d_core::Power;
 use iron3d_core::{
     ClanRelations, CombatSheet, GameClock, Kinematics, ManualControl, MotionLimits, OriginalObjectId, Owner, Radar,
     RadarContacts, RadarSheet, SimTransform, SpatialGrid, StealthSheet, TICK_MS, UnitClass,
 };
 
 /// The length of a power tick (s): what a gun's capacitor lacks is asked over one.
-const POWER_TICK: f32 = crate::power::POWER_TICK_MS as f32 / 1000.0;
+const POWER_TICK: f32 = iron3d_core::POWER_TICK_MS as f32 / 1000.0;
 /// No hostile contact may be closer than this across the ground for the AI to
 /// camouflage (read).
 const CAMOUFLAGE_CLEAR: f32 = 150.0;

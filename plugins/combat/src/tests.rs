@@ -333,18 +333,18 @@ fn a_power_tick_serves_the_channels_in_order_and_drains_the_batteries() {
     let mut power = Power::new(vec![battery], 0);
     // 40 × 0.25 = 10 to give: the engine's 4, repair's 3, radar 1 and shield 2 (3 in
     // all), then the guns' 6 get what is left, 0.
-    let used = power.serve([3.0, 0.0, 1.0, 4.0, 6.0, 2.0], 0.25, |_| 1.0);
+    let used = serve(&mut power, [3.0, 0.0, 1.0, 4.0, 6.0, 2.0], 0.25, |_| 1.0);
     assert_eq!((used, power.levels), (10.0, [1.0, 1.0, 1.0, 1.0, 0.0, 1.0]));
     assert_eq!(power.charge, 0.9, "10 of 100 used");
     // Half charged and at half condition the battery gives 40 × 0.5 × 0.5 × 0.25 = 2.5:
     // the engine's 4 get 62.5 %, nothing else anything.
     power.charge = 0.5;
-    power.serve([3.0, 0.0, 1.0, 4.0, 6.0, 2.0], 0.25, |_| 0.5);
+    serve(&mut power, [3.0, 0.0, 1.0, 4.0, 6.0, 2.0], 0.25, |_| 0.5);
     assert_eq!(power.levels, [0.0, 1.0, 0.0, 0.625, 0.0, 0.0]);
     // A channel that wants nothing keeps its level; a small store gives what it holds.
     power.levels = [1.0; 6];
     power.charge = 0.01;
-    power.serve([0.0, 0.0, 0.0, 0.0, 8.0, 0.0], 10.0, |_| 1.0);
+    serve(&mut power, [0.0, 0.0, 0.0, 0.0, 8.0, 0.0], 10.0, |_| 1.0);
     assert_eq!(power.levels, [1.0, 1.0, 1.0, 1.0, 0.125, 1.0], "1 of the store's 100 × 0.01 for 8");
     assert_eq!(power.charge, 0.0);
 }

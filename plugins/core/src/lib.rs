@@ -19,6 +19,7 @@ mod orders;
 mod parts;
 mod places;
 pub mod plane;
+mod power;
 mod profiles;
 mod properties;
 mod random;
@@ -61,6 +62,7 @@ pub use parts::{
     RoundSheet, ShieldSheet, StealthSheet, power_channel,
 };
 pub use places::{Place, Places, model_point, place, world_point};
+pub use power::{POWER_TICK_MS, Power, PowerUsage};
 pub use profiles::BehaviourProfiles;
 pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
@@ -159,6 +161,8 @@ impl Plugin for CorePlugin {
             .register_type::<CombatSheet>()
             .register_type::<Places>()
             .register_type::<Supply>()
+            .register_type::<Power>()
+            .register_type::<PowerUsage>()
             .register_type::<Health>()
             .register_type::<LastHit>()
             .register_type::<Weapon>()

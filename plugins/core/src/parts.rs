@@ -221,6 +221,10 @@ pub struct CombatSheet {
     pub figures: FigureSheet,
     /// Its batteries.
     pub batteries: Vec<BatterySheet>,
+    /// How many efficiency parts (class 26) it carries: each draws the building's
+    /// [`crate::PowerUsage`] besides its own power figure (openparkan
+    /// `docs/23-economy.md`, read).
+    pub efficiency_parts: u16,
     /// Its engines.
     pub engines: Vec<EngineSheet>,
     /// Its turret's yaw rate (rad/s): the first channel its turret component (class 1)

@@ -317,3 +317,24 @@ fn live_limits_follow_the_engines_the_gear_and_the_load() {
     assert!(!authored.live(Some(&wreck)).orderable(), "{:?}", authored.live(Some(&wreck)));
     assert!(MotionLimits::default().orderable(), "no top speed in the data: orderable");
 }
+
+/// What the distribution step sees of an object's batteries (openparkan
+/// `docs/23-economy.md`, read): they lack capacity × (1 − fill), are topped up to full at
+/// most, and a battery of negative capacity (a generator's −1) makes the whole object
+/// read full and ask for nothing.
+#[test]
+fn batteries_lack_what_they_are_short_of_and_a_generators_read_full() {
+    let battery = |capacity| BatterySheet { capacity, output: 50.0, node: 0 };
+    let mut power = Power::new(vec![battery(20.0), battery(5.0)], 260);
+    assert_eq!((power.capacity(), power.lacks(), power.next_ms), (25.0, 0.0, 10), "full; first tick at 260 mod 250");
+    power.charge = 0.5;
+    assert_eq!(power.lacks(), 12.5, "25 × 0.5");
+    power.top_up(5.0);
+    assert_eq!(power.charge, 0.7, "5 of 25 more");
+    power.top_up(100.0);
+    assert_eq!(power.charge, 1.0, "never over full");
+    let mut generator = Power::new(vec![battery(-1.0), battery(20.0)], 0);
+    generator.charge = 0.0;
+    assert!(generator.reads_full());
+    assert_eq!(generator.lacks(), 0.0, "a generator asks for nothing");
+}

@@ -7,10 +7,11 @@
 //! shown in whole percent (rounded: the project's reading). A supplier gives its
 //! profile's `Transfer_Power_Out` per second (`behpsp.res`: the generator 10, a bunker
 //! 0.07), any other building draws its efficiency part's idle 0.01 and what its task
-//! draws ([`crate::PowerUsage`]: a digging mine, a factory collecting a build's power, a
-//! centre a research's, each its profile's `Use_Power`). **The project's**, until
-//! batteries are modelled: the draw is the rate, not what batteries lacked at the last
-//! step.
+//! draws ([`iron3d_core::PowerUsage`]: a digging mine, a factory collecting a build's power, a
+//! centre a research's, each its profile's `Use_Power`). **The project's**: the draw
+//! is that rate, where the original counts what the clan's batteries lacked at its last
+//! distribution step (the same on average while they are full; the rate does not
+//! flicker with the power ticks that fell between two steps).
 
 use crate::profiles::{EconomyProfiles, SUPPLIERS};
 use iron3d_core::{ClanEconomy, UnitClass};
@@ -31,7 +32,7 @@ pub struct Holding {
     pub class: u32,
     /// The ore it holds.
     pub ore: f32,
-    /// What its task draws per second besides ([`crate::PowerUsage`]).
+    /// What its task draws per second besides ([`iron3d_core::PowerUsage`]).
     pub usage: f32,
 }
 

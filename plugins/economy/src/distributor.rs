@@ -20,6 +20,10 @@
 //!   receives `want × (p·A' + (1 − p)·B')` and each holder gives its offer × `Take`.
 //!   With equal priorities every consumer receives `want × min(1, A / T)`; a surplus
 //!   is not drawn, and nothing carries over to the next step.
+//! * **Power** goes through the same formula (read, `docs/23-economy.md` "A power
+//!   shortage lowers efficiency"): the generators give `Transfer_Power_Out × dt` and
+//!   are set full; every other member asks for what its batteries lack, capacity ×
+//!   (1 − fill), and is topped up by its share, never over full.
 //!
 //! The project decides (the spec leaves it open): the numbering of registration keys
 //! (sequential from [`FIRST_KEY`], as in the AutoDemo) and how the remainder of a new
@@ -111,22 +115,31 @@ impl Distributor {
         true
     }
 
-    /// One step of `dt` seconds through `host`: ore from the holders to the consumers.
+    /// One step of `dt` seconds through `host`: ore from the holders to the consumers,
+    /// power from the generators to the batteries.
     pub fn step(&self, dt: f32, host: &mut dyn StepHost) -> StepReport {
         let mut report = StepReport::default();
         if dt <= 0.0 || finite(dt).is_none() {
             return report;
         }
+        let members: Vec<(u32, f32)> =
+            self.rows.iter().filter_map(|row| host.lookup(row.key).map(|o| (o, row.weight))).collect();
+        Self::ore(dt, host, &members, &mut report);
+        Self::power(dt, host, &members, &mut report);
+        report
+    }
+
+    /// The step's ore: holders offer, the other members ask for their room.
+    fn ore(dt: f32, host: &mut dyn StepHost, members: &[(u32, f32)], report: &mut StepReport) {
         let mut offers = Vec::new();
         let mut wants = Vec::new();
-        for row in &self.rows {
-            let Some(o) = host.lookup(row.key) else { continue };
+        for &(o, weight) in members {
             match host.offer(o, dt).map(finite) {
                 Some(Some(offer)) if offer > 0.0 => offers.push((o, offer)),
                 Some(Some(_)) => {}
                 Some(None) => report.rejected += 1,
                 None => match finite(host.want(o)) {
-                    Some(want) if want >= LEAST_WANT => wants.push((o, want, row.weight)),
+                    Some(want) if want >= LEAST_WANT => wants.push((o, want, weight)),
                     Some(_) => {}
                     None => report.rejected += 1,
                 },
@@ -145,7 +158,32 @@ impl Distributor {
             host.take(o, offer * take);
             report.drawn += offer * take;
         }
-        report
+    }
+
+    /// The step's power: generators give, the other members' batteries ask for what
+    /// they lack.
+    fn power(dt: f32, host: &mut dyn StepHost, members: &[(u32, f32)], report: &mut StepReport) {
+        let mut wants = Vec::new();
+        for &(o, weight) in members {
+            match host.generate(o, dt).map(finite) {
+                Some(Some(out)) => report.power_available += out,
+                Some(None) => report.rejected += 1,
+                None => match finite(host.lacks(o)) {
+                    Some(want) if want > 0.0 => wants.push((o, want, weight)),
+                    Some(_) => {}
+                    None => report.rejected += 1,
+                },
+            }
+        }
+        let asked: Vec<(f32, f32)> = wants.iter().map(|w| (w.1, w.2)).collect();
+        report.power_asked = asked.iter().map(|w| w.0).sum();
+        let (received, _) = two_tier(report.power_available, &asked);
+        for ((o, _, _), amount) in wants.iter().zip(received) {
+            if amount > 0.0 {
+                host.charge(*o, amount);
+                report.power_delivered += amount;
+            }
+        }
     }
 }
 
@@ -158,6 +196,12 @@ pub struct StepReport {
     pub delivered: f32,
     /// Members whose values were not finite (left out).
     pub rejected: u32,
+    /// Power the generators gave.
+    pub power_available: f32,
+    /// Power the batteries lacked.
+    pub power_asked: f32,
+    /// Power put into batteries.
+    pub power_delivered: f32,
 }
 
 /// The objects behind the rows, as the step sees them.
@@ -172,6 +216,13 @@ pub trait StepHost {
     fn take(&mut self, object: u32, amount: f32);
     /// Gives `amount` to a consumer.
     fn give(&mut self, object: u32, amount: f32);
+    /// A generator's power over `dt` seconds, its batteries set full (`None`: not a
+    /// generator).
+    fn generate(&mut self, object: u32, dt: f32) -> Option<f32>;
+    /// What a member's batteries lack (0 without batteries).
+    fn lacks(&mut self, object: u32) -> f32;
+    /// Puts `amount` of power into a member's batteries.
+    fn charge(&mut self, object: u32, amount: f32);
 }
 
 /// One candidate member: `(OriginalObjectId, TMA slot word, Unit DAT class word)`.

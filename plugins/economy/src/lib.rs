@@ -11,7 +11,9 @@
 //!   mines and storages offer ore at their efficiency ([`OreDevices`], from the CTLD
 //!   tag-26 items the mission load read) × their profile's `Transfer_Ore_OffBoard`, and
 //!   the members that ask (a factory building, a centre researching: [`request_ore`])
-//!   share it.
+//!   share it; the generators' power tops up the other members' batteries
+//!   ([`iron3d_core::Power`], which combat's power tick spends) by their share of what
+//!   they lack.
 //! * Each tick, in `ProductionPhase::Economy` (before production pays), every mine digs
 //!   and holds its running total ([`mining`], the original's rule).
 //! * Every change of an object's ore goes through this crate: [`OreProperty`]'s
@@ -34,21 +36,14 @@ pub use ore::{OreProperty, class_defaults};
 pub use ore_chain::{OreDevice, OreDevices};
 pub use profiles::{EconomyProfiles, Profile};
 
-/// What a building's task draws per second besides its idle draw (the original's
-/// `SetPowerUsage`): a digging mine its `Use_Power`, a factory collecting a build's
-/// power or a centre a research's theirs, 0 otherwise; the HUD's Energy bar counts it.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
-#[reflect(Component)]
-pub struct PowerUsage(pub f32);
-
 use bevy_app::{App, FixedPostUpdate, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, BehaviorPhase, EconomyBoard, Fnv1a, GameClock, Hashing, MissionLoadPhase, MissionStart, ObjectTable,
-    OriginalObjectId, Owner, ProductionParts, ProductionPhase, PropertyBag, SimRandom, SimSummaries, StateApp,
-    SuperAiSlots, UnitClass,
+    OriginalObjectId, Owner, Power, PowerUsage, ProductionParts, ProductionPhase, PropertyBag, SimRandom, SimSummaries,
+    StateApp, SuperAiSlots, UnitClass,
 };
 
 /// Installs the economy (needs `iron3d_core::CorePlugin`).
@@ -141,7 +136,12 @@ fn initial_ore(class: UnitClass, bag: Option<&PropertyBag>) -> OreProperty {
     ore::initial(class.0, properties.iter().map(|p| (p.name.as_str(), p.raw_value)), &ore::DESCRIPTORS)
 }
 
-type StepRow = (Option<&'static mut OreProperty>, Option<&'static OreDevices>, Option<&'static UnitClass>);
+type StepRow = (
+    Option<&'static mut OreProperty>,
+    Option<&'static OreDevices>,
+    Option<&'static UnitClass>,
+    Option<&'static mut Power>,
+);
 
 struct GameStep<'w, 's, 'a> {
     keys: &'a [(u32, u32)],
@@ -158,9 +158,9 @@ impl StepHost for GameStep<'_, '_, '_> {
 
     fn offer(&mut self, object: u32, dt: f32) -> Option<f32> {
         let e = self.table.entity_of(object)?;
-        let (ore, devices, class) = self.objects.get(e).ok()?;
+        let (ore, devices, class, power) = self.objects.get(e).ok()?;
         let class = class.map(|c| c.0).filter(|c| matches!(*c, UnitClass::MINE | UnitClass::STORAGE))?;
-        let kpd = ore_chain::kpd(devices).unwrap_or(f32::NAN);
+        let kpd = ore_chain::kpd(devices, power).unwrap_or(f32::NAN);
         let held = ore.map_or(0.0, |o| o.current());
         Some(held.min(dt * kpd * self.profiles.of(class).ore_offboard))
     }
@@ -181,6 +181,28 @@ impl StepHost for GameStep<'_, '_, '_> {
         let Some(e) = self.table.entity_of(object) else { return };
         if let Ok((Some(mut ore), ..)) = self.objects.get_mut(e) {
             ore.add(amount);
+        }
+    }
+
+    fn generate(&mut self, object: u32, dt: f32) -> Option<f32> {
+        let e = self.table.entity_of(object)?;
+        let (.., class, power) = self.objects.get_mut(e).ok()?;
+        let class = class.map(|c| c.0).filter(|c| profiles::SUPPLIERS.contains(c))?;
+        if let Some(mut power) = power.filter(|p| p.charge < 1.0) {
+            power.charge = 1.0;
+        }
+        Some(self.profiles.of(class).power_out * dt)
+    }
+
+    fn lacks(&mut self, object: u32) -> f32 {
+        let Some(e) = self.table.entity_of(object) else { return 0.0 };
+        self.objects.get(e).ok().and_then(|(.., power)| power).map_or(0.0, Power::lacks)
+    }
+
+    fn charge(&mut self, object: u32, amount: f32) {
+        let Some(e) = self.table.entity_of(object) else { return };
+        if let Ok((.., Some(mut power))) = self.objects.get_mut(e) {
+            power.top_up(amount);
         }
     }
 }
@@ -289,11 +311,11 @@ fn publish(
     board.clans = clans;
 }
 
-/// Building `id`'s efficiency (KPD, gameplay.md §3.2, [`ore_chain::kpd`]); 0 when it is
-/// gone or the sum is not finite.
+/// Building `id`'s efficiency (KPD, gameplay.md §3.2, [`ore_chain::kpd`]: its efficiency
+/// parts at its power level); 0 when it is gone or the sum is not finite.
 pub fn efficiency(world: &World, id: u32) -> f32 {
     let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return 0.0 };
-    ore_chain::kpd(world.get::<OreDevices>(e)).unwrap_or(0.0)
+    ore_chain::kpd(world.get::<OreDevices>(e), world.get::<Power>(e)).unwrap_or(0.0)
 }
 
 /// The behaviour profile building `id` runs (by its Type; [`Profile::COMPILED`] when

@@ -154,6 +154,11 @@ struct Scripted {
     offers: BTreeMap<u32, f32>,
     wants: BTreeMap<u32, f32>,
     moved: BTreeMap<u32, f32>,
+    /// Generators' power a second.
+    generators: BTreeMap<u32, f32>,
+    /// What batteries lack.
+    lacks: BTreeMap<u32, f32>,
+    charged: BTreeMap<u32, f32>,
 }
 
 impl StepHost for Scripted {
@@ -172,6 +177,43 @@ impl StepHost for Scripted {
     fn give(&mut self, o: u32, amount: f32) {
         *self.moved.entry(o).or_default() += amount;
     }
+    fn generate(&mut self, o: u32, dt: f32) -> Option<f32> {
+        self.generators.get(&o).map(|rate| rate * dt)
+    }
+    fn lacks(&mut self, o: u32) -> f32 {
+        self.lacks.get(&o).copied().unwrap_or(0.0)
+    }
+    fn charge(&mut self, o: u32, amount: f32) {
+        *self.charged.entry(o).or_default() += amount;
+    }
+}
+
+/// Power takes the ore's formula (openparkan `docs/23-economy.md`, read): the
+/// generators give `Transfer_Power_Out × dt`, every other member's batteries ask for
+/// what they lack and get `want × min(1, available / total)`; a surplus is not drawn.
+#[test]
+fn a_step_tops_up_batteries_by_their_share_of_the_generators_power() {
+    let mut d = Distributor::new(0);
+    for key in [51, 52, 53, 54] {
+        d.add(key, key, false);
+    }
+    let generators = BTreeMap::from([(51, 10.0)]);
+    // 2.5 given over 0.25 s against 1 + 4 asked: each gets half of what it lacks.
+    let lacks = BTreeMap::from([(52, 1.0), (53, 4.0)]);
+    let mut host = Scripted { generators: generators.clone(), lacks, ..Scripted::default() };
+    let report = d.step(0.25, &mut host);
+    assert_eq!(host.charged, BTreeMap::from([(52, 0.5), (53, 2.0)]), "want × 2.5 / 5");
+    assert_eq!((report.power_available, report.power_asked, report.power_delivered), (2.5, 5.0, 2.5));
+    // Enough for all: every lack filled, the rest not drawn; a full battery asks nothing.
+    let lacks = BTreeMap::from([(52, 0.5), (53, 0.0), (54, 1.0)]);
+    let mut host = Scripted { generators, lacks, ..Scripted::default() };
+    let report = d.step(0.25, &mut host);
+    assert_eq!(host.charged, BTreeMap::from([(52, 0.5), (54, 1.0)]));
+    assert_eq!(report.power_delivered, 1.5, "of 2.5 given");
+    // No generator: nothing to share.
+    let mut dark = Scripted { lacks: BTreeMap::from([(52, 3.0)]), ..Scripted::default() };
+    assert_eq!(d.step(0.25, &mut dark).power_delivered, 0.0);
+    assert!(dark.charged.is_empty());
 }
 
 #[test]
@@ -213,29 +255,34 @@ fn tag_26_devices_read_key_and_coefficient_from_the_ctld() {
     ctld.items = vec![item(19, 1, 0), item(26, 2, 0x3F80_0000), item(27, 3, 0), item(26, 5, 0x4000_0000)];
     let d = devices(&ctld);
     assert_eq!(d.len(), 2, "only tag 26, in record order");
-    assert_eq!((d[0].provider_key, d[0].coefficient, d[0].multiplier), (2, 1.0, 1.0), "min_l_n1: key 2, 0x3F800000");
+    assert_eq!((d[0].provider_key, d[0].coefficient), (2, 1.0), "min_l_n1: key 2, 0x3F800000");
     assert_eq!((d[1].provider_key, d[1].coefficient), (5, 2.0));
 }
 
 #[test]
 fn device_value_is_provider_times_coefficient_then_multiplier() {
-    let d = OreDevice { provider_key: 2, coefficient: 1.0, multiplier: 1.0 };
+    let d = OreDevice { provider_key: 2, coefficient: 1.0 };
     let mut provider = vec![0.0; 22];
     provider[2] = 3.0;
     let devices = OreDevices { devices: vec![d], provider: provider.clone() };
-    assert_eq!(devices.sum(), Ok(3.0));
-    assert_eq!(kpd(Some(&devices)), Ok(3.0), "the KPD is the sum");
-    assert_eq!(kpd(None), Ok(1.0), "1 without efficiency parts");
+    assert_eq!(devices.sum(1.0), Ok(3.0));
+    assert_eq!(kpd(Some(&devices), None), Ok(3.0), "the KPD is the sum; no batteries, level 1");
+    assert_eq!(kpd(None, None), Ok(1.0), "1 without efficiency parts");
+    // The multiplier is the building's channel-3 level at its last power tick.
+    let mut power = iron3d_core::Power::new(Vec::new(), 0);
+    power.levels[3] = 0.25;
+    assert_eq!(kpd(Some(&devices), Some(&power)), Ok(0.75), "3 × 0.25");
     // The order matters: (3e38 × 2) overflows before × 0.5 could bring it back.
-    let big = OreDevice { provider_key: 0, coefficient: 2.0, multiplier: 0.5 };
-    assert!(matches!(big.value(3.0e38), Err(NonFinite { at: "condition × coefficient", .. })));
+    let big = OreDevice { provider_key: 0, coefficient: 2.0 };
+    assert!(matches!(big.value(3.0e38, 0.5), Err(NonFinite { at: "condition × coefficient", .. })));
     // A device without its NDP row does not answer; the others still sum.
     let missing = OreDevices { devices: vec![d, OreDevice { provider_key: 40, ..d }], provider };
-    assert_eq!(missing.sum(), Ok(3.0));
-    assert!(d.value(f32::NAN).is_err());
-    assert!(d.value(1.0e-40).is_err(), "subnormal input rejected");
+    assert_eq!(missing.sum(1.0), Ok(3.0));
+    assert!(d.value(f32::NAN, 1.0).is_err());
+    assert!(d.value(1.0, f32::NAN).is_err(), "a level that is not finite");
+    assert!(d.value(1.0e-40, 1.0).is_err(), "subnormal input rejected");
     let endless = OreDevice { coefficient: f32::INFINITY, ..d };
-    assert!(kpd(Some(&OreDevices { devices: vec![endless], provider: vec![0.0, 0.0, 1.0] })).is_err());
+    assert!(kpd(Some(&OreDevices { devices: vec![endless], provider: vec![0.0, 0.0, 1.0] }), None).is_err());
 }
 
 #[test]
@@ -250,7 +297,7 @@ fn parts_read_by_the_mission_become_devices_on_their_own_rows() {
     let d = OreDevices::from_parts(&parts);
     assert_eq!(d.devices.iter().map(|d| d.provider_key).collect::<Vec<_>>(), [2, 22, u32::MAX]);
     assert_eq!(d.provider, vec![1.0; 23], "every node intact");
-    assert_eq!(d.sum(), Ok(1.0 + 2.0), "KPD: a key outside its component's rows never answers");
+    assert_eq!(d.sum(1.0), Ok(1.0 + 2.0), "KPD: a key outside its component's rows never answers");
 }
 
 // ---------------------------------------------------------------- the plugin
@@ -281,10 +328,7 @@ fn a_mine_feeds_a_factorys_request_in_the_game() {
     let _ = spawn(&mut app, 2, 0x0100_8000, vec![]);
     app.world_mut().entity_mut(mine).insert((
         SimObject { kind: iron3d_core::ObjectKind::Building },
-        OreDevices {
-            devices: vec![OreDevice { provider_key: 0, coefficient: 3.0, multiplier: 1.0 }],
-            provider: vec![1.0],
-        },
+        OreDevices { devices: vec![OreDevice { provider_key: 0, coefficient: 3.0 }], provider: vec![1.0] },
     ));
     app.insert_resource(table).insert_resource(original());
     app.update();

@@ -7,7 +7,7 @@
 //! node table and explosion); the shield from the last fight shield (9) and deflector
 //! (21), the repair system from the last class-15 component, the radar from the last
 //! class-8 and the detection shield from the last class-10 one, every class-19 battery
-//! and class-5 engine, the running gear by `.ndp` flag (`docs/24-motion.md`);
+//! and class-5 engine, the count of class-26 efficiency parts, the running gear by `.ndp` flag (`docs/24-motion.md`);
 //! and what the object gives away to radars (`docs/25-sensors.md`, `docs/28-chassis.md`): its mass, the
 //! area and volume of its nodes' level-0 mesh slots, and its parts' power by channel.
 
@@ -28,7 +28,7 @@ use std::sync::Arc;
 const VITAL: u16 = 0x200;
 /// Component classes: turret (1), guns (2) and builders' guns (30), engine (5), radar
 /// (8), fight shield (9), detection shield (10), repair (15), battery (19), deflector
-/// (21), armour (27).
+/// (21), efficiency (26), armour (27).
 const TURRET: u32 = 1;
 const GUN: u32 = 2;
 const ENGINE: u32 = 5;
@@ -40,6 +40,7 @@ const FIGHT_SHIELD: u32 = 9;
 const REPAIR: u32 = 15;
 const DEFLECTOR: u32 = 21;
 const ARMOUR: u32 = 27;
+const EFFICIENCY: u32 = 26;
 /// Gun record flag: every barrel at once (read).
 const VOLLEY: u32 = 0x0200_0000;
 /// Mesh "no parent" marker.
@@ -178,6 +179,7 @@ impl GameMissionBackend {
                     FIGHT_SHIELD => shield = Some((v[0], v[1], v[2], node())),
                     DEFLECTOR => deflector = Some(([v[0], v[1], v[2], v[3], v[4], v[5]], node())),
                     REPAIR => sheet.repair = Some(RepairSheet { rate: v[0], charge_per_point: v[1], node: node() }),
+                    EFFICIENCY => sheet.efficiency_parts = sheet.efficiency_parts.saturating_add(1),
                     GUN | BUILDER_GUN => {
                         let gun = self.gun(resolver, item, node()).via(format!("gun of {}", p.key))?;
                         sheet.guns.push(gun);

@@ -19,7 +19,7 @@ use std::io::Read;
 /// the snapshot's parts named by the tags the crates declare, `iron3d_core::SimState`;
 /// 9: machines' engines, running gear and payload in their combat sheets and limits,
 /// and their `iron3d_core::Drive`).
-pub const FORMAT_VERSION: u16 = 9;
+pub const FORMAT_VERSION: u16 = 10;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -328,10 +328,11 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// has no animals' migration, and animals did not graze. Version 7 → 8 likewise: its
 /// snapshot lists its parts by position, not by the tags the crates declare, and its
 /// state hashes were computed differently. Version 8 → 9 likewise: its machines moved
-/// at their authored limits, which damage did not lower.
+/// at their authored limits, which damage did not lower. Version 9 → 10 likewise: its
+/// buildings ran at full power, with no batteries.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=8 | FORMAT_VERSION => Ok(()),
+        1..=9 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

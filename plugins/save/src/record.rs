@@ -219,9 +219,9 @@ impl Record {
         let h = container.header;
         let snapshot = match h.format_version {
             // Its snapshot went through reflection (2), holds the older rules' state
-            // (3 to 6 and 8) or lists its parts by position (7): re-simulated instead
+            // (3 to 6, 8 and 9) or lists its parts by position (7): re-simulated instead
             // (`format::migrate`).
-            2..=8 => None,
+            2..=9 => None,
             _ => Snapshot::from_chunks(&container.chunks, bytes.len())?,
         };
         if let Some(s) = &snapshot {

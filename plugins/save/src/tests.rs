@@ -396,7 +396,7 @@ fn continues_exactly(
 /// (`migrate_v1`) and goes on exactly; so does a version-2 save, whose reflected
 /// snapshot (layout 1) is left out; a current save without its snapshot is refused.
 #[test]
-fn version_1_to_8_saves_are_migrated_by_re_simulation() {
+fn version_1_to_9_saves_are_migrated_by_re_simulation() {
     let game = demo_game();
     let mut straight = app();
     iron3d_mission::load_headless(&mut straight, &game, "single.01").unwrap();
@@ -410,7 +410,7 @@ fn version_1_to_8_saves_are_migrated_by_re_simulation() {
     let record = Record::decode(&v1, FileKind::Save).unwrap();
     assert!(record.snapshot.is_none());
     continues_exactly(&game, &record, &orders, &reference, 120);
-    for version in 2..=8 {
+    for version in 2..=9 {
         let record = Record::decode(&in_version(&saved, version), FileKind::Save).unwrap();
         assert!(record.snapshot.is_none(), "a version-{version} snapshot is re-simulated, not read");
         continues_exactly(&game, &record, &orders, &reference, 120);

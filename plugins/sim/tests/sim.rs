@@ -1176,6 +1176,64 @@ mod production {
         assert_eq!(energy(&app), idle, "done: it draws nothing more");
     }
 
+    /// A building runs on its batteries (the demo writes the original's: 20 at 50 a
+    /// second), which the distribution step tops up from its clan's generators; its
+    /// efficiency is its part's value × the level its batteries serve channel 3 at
+    /// (openparkan `docs/23-economy.md`, read and measured). A factory collecting a
+    /// build's power draws 0.01 + 4 a second: with the clan's generators its batteries
+    /// stay full; without them it works at full efficiency while they hold a power
+    /// tick of that draw, (0.01 + 4) ÷ 50 of their capacity, and slows with them below.
+    #[test]
+    fn a_factory_slows_once_its_batteries_run_down_without_a_generator() {
+        let run_down = |generators: bool| {
+            let mut app = tutorial();
+            let plant = building(&mut app, PLANT);
+            let e = app.world().resource::<ObjectTable>().entity_of(plant).unwrap();
+            let p = app.world().get::<Power>(e).unwrap().clone();
+            assert_eq!((p.capacity(), p.batteries[0].output), (20.0, 50.0), "the demo's battery");
+            assert!(p.charge > 0.99, "full, less an idle tick's 0.01 × 0.25 ÷ 20: {}", p.charge);
+            if !generators {
+                let mut q = app.world_mut().query::<(&Owner, &UnitClass, &ObjectHandle)>();
+                let suppliers: Vec<ObjectHandle> = q
+                    .iter(app.world())
+                    .filter(|(o, c, _)| o.clan == PLAYER && iron3d_economy::profiles::SUPPLIERS.contains(&c.0))
+                    .map(|(.., h)| *h)
+                    .collect();
+                assert!(!suppliers.is_empty());
+                for object in suppliers {
+                    app.world_mut().write_message(DeleteRequest { object });
+                }
+            }
+            run(&mut app, 1);
+            let full = iron3d_economy::efficiency(app.world(), plant);
+            app.world_mut().get_mut::<Power>(e).unwrap().charge = 0.1;
+            build(&mut app, plant, SCOUT);
+            let mut seen = Vec::new();
+            for _ in 0..40 {
+                let before = app.world().get::<Power>(e).unwrap().charge;
+                run(&mut app, 1);
+                seen.push((before, iron3d_economy::efficiency(app.world(), plant) / full));
+            }
+            let collecting = app.world().resource::<iron3d_production::Production>().producers[&plant].active.is_some();
+            assert!(collecting, "still building");
+            (seen, app.world().get::<Power>(e).unwrap().charge)
+        };
+        let threshold = (0.01 + 4.0) / 50.0;
+        let (seen, charge) = run_down(true);
+        assert!(seen.iter().all(|s| s.1 == 1.0), "the generators keep it at full efficiency: {seen:?}");
+        assert!(charge > 0.9, "and top its batteries up: {charge}");
+        let (seen, charge) = run_down(false);
+        assert_eq!(seen[0].1, 1.0, "at 10 % it still holds a power tick's draw");
+        for (k, w) in seen.windows(2).enumerate() {
+            assert!(w[1].1 <= w[0].1, "nothing refills it, tick {k}: {seen:?}");
+            if w[1].1 < w[0].1 {
+                assert!(w[1].0 < threshold, "slower only under {threshold} held: {seen:?}");
+            }
+        }
+        let last = seen.last().unwrap().1;
+        assert!(last < 0.5, "its efficiency falls with the charge: {last} of full, {charge} held");
+    }
+
     /// A factory's `FreeBotNum` and a centre's `FreeTechnoNum` (what the mission grants):
     /// a free robot costs no ore and 1 power and takes its sizes' time (20 s for sizes
     /// the table does not list), counted off when it is built; a free technology costs

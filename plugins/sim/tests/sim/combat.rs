@@ -492,7 +492,8 @@ fn a_radar_lists_what_the_signatures_show_and_camouflage_hides_a_machine_until_a
 /// (openparkan `docs/23-economy.md`).
 #[test]
 fn a_machine_whose_batteries_run_dry_goes_blind_and_its_guns_do_not_refill() {
-    use iron3d_combat::{Guns, Power};
+    use iron3d_combat::Guns;
+    use iron3d_core::Power;
     let mut app = wide_battlefield();
     let mut sheet = seeing_sheet(5000.0, Some(400.0), false);
     sheet.figures.asks[2] = 0.15;
@@ -641,7 +642,8 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
 /// of a clan neither its own nor allied, or standing outside its box, gains nothing.
 #[test]
 fn a_dock_refills_its_clans_and_allies_units_standing_in_it_in_ten_seconds() {
-    use iron3d_combat::{Guns, Power};
+    use iron3d_combat::Guns;
+    use iron3d_core::Power;
     use iron3d_core::{Place, Places, place};
     let mut app = wide_battlefield();
     relate(&mut app, false);

@@ -329,7 +329,8 @@ fn demo_robots_differing_only_in_max_speed_percent_cover_distances_about_one_to_
 /// wheels are gone drops its order and refuses the next.
 #[test]
 fn damage_slows_a_machine_by_its_engine_and_running_gear() {
-    use iron3d_combat::{Body, Power};
+    use iron3d_combat::Body;
+    use iron3d_core::Power;
     let game = demo_game();
     let mut app = demo_mission(&game, iron3d_demo::missions::MISSIONS[0].name);
     let starts = [0.0, 24.0, 48.0, 72.0].map(|dy| [TEST_SPOT[0], TEST_SPOT[1] + dy]);
