@@ -162,6 +162,7 @@ pub(crate) fn arm(
         let Loadout { body, guns, turret, shield, repair } = loadout(&rules.0, class.0, sheet, life, ratio);
         let (hp, max) = body.total();
         let drive = sheet.and_then(|s| crate::drive::drive(s, &body));
+        let efficiency = sheet.and_then(|s| crate::efficiency::efficiency(s, &body, 1.0));
         let mut e = commands.entity(entity);
         e.insert((Health { hp, max, invulnerable }, body, Supply::FULL));
         if let Some(shield) = shield {
@@ -185,6 +186,9 @@ pub(crate) fn arm(
             }
             if let Some(drive) = drive {
                 e.insert(drive);
+            }
+            if let Some(efficiency) = efficiency {
+                e.insert(efficiency);
             }
             if !sheet.batteries.is_empty() {
                 e.insert(Power::new(sheet.batteries.clone(), id.0));

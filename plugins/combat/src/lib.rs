@@ -7,8 +7,9 @@
 //!   gets its [`Body`] of nodes (from its [`iron3d_core::CombatSheet`], or one node of
 //!   its class's hit points), its [`Guns`], and, armed, a turret ([`iron3d_core::Weapon`])
 //!   and a [`iron3d_core::Radar`]; its [`Sensor`] and [`Stealth`] when its data carries a
-//!   radar and a detection shield, its [`Power`] when its data carries batteries and its [`iron3d_core::Drive`] when it names an engine. Behavior keeps
-//!   the radar's target.
+//!   radar and a detection shield, its [`Power`] when its data carries batteries, its
+//!   [`iron3d_core::Drive`] when it names an engine and its [`iron3d_core::Efficiency`]
+//!   when it carries efficiency parts. Behavior keeps the radar's target.
 //! * **Armament** (`ControlPhase::Combat`, after every object moved): docks refill the
 //!   units of their clan and allies standing in them; power ticks serve
 //!   the parts by channel from the batteries; radars whose scan
@@ -20,13 +21,15 @@
 //!   a destroyed node takes the nodes below it; an object whose node 0 or a vital node
 //!   is destroyed dies: its deletion is requested from World3D and `Destroyed` is
 //!   posted with its position (presentation shows the explosion); a machine whose body
-//!   changed gets its [`iron3d_core::Drive`] again (damage slows it).
+//!   changed gets its [`iron3d_core::Drive`] again (damage slows it), and a building
+//!   whose body or power changed its [`iron3d_core::Efficiency`].
 
 mod ai_fire;
 mod arm;
 mod body;
 mod docks;
 mod drive;
+mod efficiency;
 mod fire;
 mod guns;
 mod power;
@@ -37,6 +40,7 @@ mod shield;
 pub use ai_fire::{distance_score, next_wait_ms};
 pub use body::{Body, NodeLife, Strike, armoured, falloff};
 pub use drive::drive;
+pub use efficiency::efficiency;
 pub use fire::AIM_TOLERANCE;
 pub use guns::{GunState, Guns, STROKE_MS};
 pub use power::serve;
@@ -48,9 +52,9 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, ControlPhase, Drive, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit, MissionLoadPhase,
-    MissionStart, OriginalObjectId, Power, Projectile, Radar, RadarContacts, ShotCounter, SimObject, StateApp, Supply,
-    Weapon,
+    AppState, ControlPhase, Drive, Efficiency, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit,
+    MissionLoadPhase, MissionStart, OriginalObjectId, Power, Projectile, Radar, RadarContacts, ShotCounter, SimObject,
+    StateApp, Supply, Weapon,
 };
 use iron3d_rules::Combat;
 
@@ -106,6 +110,10 @@ impl Plugin for CombatPlugin {
             .save_component::<LastHit>("combat.last_hit", Hashing::By("combat"))
             .save_component::<Supply>("combat.supply", Hashing::Not("a function of the body, batteries and guns"))
             .save_component::<Drive>("combat.drive", Hashing::Not("a function of the body and the data"))
+            .save_component::<Efficiency>(
+                "combat.efficiency",
+                Hashing::Not("a function of the body, the power and the data"),
+            )
             .save_resource::<ShotCounter>("combat.shots", Hashing::Bytes)
             .hash_state("combat", hash)
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
@@ -124,6 +132,7 @@ impl Plugin for CombatPlugin {
                     fire::fly,
                     fire::apply_hits,
                     drive::keep,
+                    efficiency::keep,
                     docks::supply,
                 )
                     .chain()

@@ -95,7 +95,7 @@ pub(crate) fn tick(clock: Res<GameClock>, mut objects: Query<Powered>) {
         };
         let (d, a) = (live.draws(sheet), sheet.figures.asks);
         // Each efficiency part draws the building's task's usage besides its own power.
-        let task = usage.map_or(0.0, |u| u.0) * f32::from(sheet.efficiency_parts);
+        let task = usage.map_or(0.0, |u| u.0) * sheet.efficiency.len() as f32;
         let wants = [a[0] + d.misc, 0.0, a[2], a[3] + d.engine + task, a[4] + d.guns, a[5] + d.shields].map(|w| w * dt);
         serve(&mut power, wants, dt, |node| body.condition(node));
         if let Some(guns) = guns.as_mut() {

@@ -406,3 +406,20 @@ fn a_machines_drive_is_its_engines_condition_times_its_running_gears_life() {
     body.nodes.truncate(1);
     assert_eq!(drive(&sheet, &body).map(|d| (d.left, d.right)), Some((1.0, 1.0)), "no running gear: 1 a side");
 }
+
+/// A building's efficiency parts each answer `(condition × value) × level`, the condition
+/// their node's life over its full life and the level channel 3's; a part whose node
+/// lies outside its table answers nothing (openparkan `docs/23-economy.md`, read).
+#[test]
+fn a_buildings_efficiency_is_its_parts_values_by_their_nodes_condition_and_its_power_level() {
+    let parts = vec![
+        iron3d_core::EfficiencySheet { value: 3.0, node: Some(1) },
+        iron3d_core::EfficiencySheet { value: 2.0, node: None },
+    ];
+    let sheet = CombatSheet { nodes: vec![node(100.0, None, false); 2], efficiency: parts, ..CombatSheet::default() };
+    let mut body = Body::from_sheet(&sheet, 1.0);
+    assert_eq!(efficiency(&sheet, &body, 1.0), Some(Efficiency(3.0)), "intact and powered: its value");
+    body.nodes[1].life = 25.0;
+    assert_eq!(efficiency(&sheet, &body, 0.5), Some(Efficiency(0.375)), "a quarter of its life at half power");
+    assert_eq!(efficiency(&CombatSheet::default(), &body, 1.0), None, "no efficiency parts: none published");
+}

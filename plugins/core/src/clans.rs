@@ -188,23 +188,6 @@ impl UnitClass {
     }
 }
 
-/// The ore production parts of one component of a placed object, as the mission load
-/// read them (`docs/reference/runtime.md` §4.5): the CTLD tag-26 items `(fixed word 1 = NDP row
-/// key, fixed word 11 = coefficient bits)` in record order, and the hit points of each
-/// row of the component's `.ndp` (empty without one).
-#[derive(Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
-pub struct ProductionPart {
-    /// `(key, coefficient bits)` per tag-26 item.
-    pub devices: Vec<(u32, u32)>,
-    /// NDP rows' hit points, by row.
-    pub rows: Vec<f32>,
-}
-
-/// The production parts of a placed object (only components with tag-26 items).
-#[derive(Component, Debug, Clone, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
-#[reflect(Component)]
-pub struct ProductionParts(pub Vec<ProductionPart>);
-
 /// Asks SuperAI to run a named event of a clan's script (the host side of the VM: the
 /// project's rules, tests and tools). Run in `SimSystems::SuperAi` of the next tick.
 #[derive(Message, Debug, Clone, PartialEq, Eq)]

@@ -35,8 +35,8 @@ mod table;
 pub use animation::{PieceAnimation, PieceBinding};
 pub use clans::{
     BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode, MineralLodes,
-    MissionClans, MissionOutcome, Outcome, Pasture, ProductionBoard, ProductionPart, ProductionParts, QueueView,
-    ResearchBoard, RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
+    MissionClans, MissionOutcome, Outcome, Pasture, ProductionBoard, QueueView, ResearchBoard, RunScriptEvent,
+    SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
 pub use combat::{
@@ -58,11 +58,11 @@ pub use motion::{
 };
 pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
 pub use parts::{
-    BatterySheet, CombatSheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet,
-    RoundSheet, ShieldSheet, StealthSheet, power_channel,
+    BatterySheet, CombatSheet, EfficiencySheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet,
+    RadarSheet, RepairSheet, RoundSheet, ShieldSheet, StealthSheet, power_channel,
 };
 pub use places::{Place, Places, model_point, place, world_point};
-pub use power::{POWER_TICK_MS, Power, PowerUsage};
+pub use power::{Efficiency, POWER_TICK_MS, Power, PowerUsage};
 pub use profiles::BehaviourProfiles;
 pub use properties::{ObjectProperty, PropertyBag};
 pub use random::{DEFAULT_SEED, Fnv1a, RandomStream, SimRandom, fnv1a};
@@ -157,12 +157,12 @@ impl Plugin for CorePlugin {
             .register_type::<SuperAiSlots>()
             .register_type::<MissionOutcome>()
             .register_type::<UnitClass>()
-            .register_type::<ProductionParts>()
             .register_type::<CombatSheet>()
             .register_type::<Places>()
             .register_type::<Supply>()
             .register_type::<Power>()
             .register_type::<PowerUsage>()
+            .register_type::<Efficiency>()
             .register_type::<Health>()
             .register_type::<LastHit>()
             .register_type::<Weapon>()

@@ -163,6 +163,18 @@ pub struct BatterySheet {
     pub node: u16,
 }
 
+/// A building's efficiency part (class 26; openparkan `docs/23-economy.md`, read and
+/// measured: only the original's `fortif.rlb` buildings carry one, 1 / 3 / 5 / 7 by
+/// size).
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct EfficiencySheet {
+    /// Value 0: what it answers intact and at full power.
+    pub value: f32,
+    /// The node it names (`None`: its key falls outside its part's node table, and it
+    /// never answers).
+    pub node: Option<u16>,
+}
+
 /// The power channel a component class draws on (openparkan `docs/23-economy.md`,
 /// `Control.dll:0x1003ccc8`, read): 3 engines and efficiency, 2 cameras and radars,
 /// 5 shields, deflectors and armour, 4 turrets and guns, 1 batteries, 0 the rest.
@@ -221,10 +233,10 @@ pub struct CombatSheet {
     pub figures: FigureSheet,
     /// Its batteries.
     pub batteries: Vec<BatterySheet>,
-    /// How many efficiency parts (class 26) it carries: each draws the building's
+    /// Its efficiency parts (class 26): each draws the building's
     /// [`crate::PowerUsage`] besides its own power figure (openparkan
     /// `docs/23-economy.md`, read).
-    pub efficiency_parts: u16,
+    pub efficiency: Vec<EfficiencySheet>,
     /// Its engines.
     pub engines: Vec<EngineSheet>,
     /// Its turret's yaw rate (rad/s): the first channel its turret component (class 1)

@@ -2,7 +2,8 @@
 //! their charge (openparkan `docs/23-economy.md`, read and measured): combat's power tick
 //! spends the batteries and sets each channel's level, a dock refills a unit's, and the
 //! economy's distribution step refills a building's by what it lacks. [`PowerUsage`]
-//! is what a building's task draws besides.
+//! is what a building's task draws besides, and [`Efficiency`] what its efficiency
+//! parts answer.
 
 use crate::BatterySheet;
 use bevy_ecs::prelude::*;
@@ -68,3 +69,12 @@ impl Power {
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct PowerUsage(pub f32);
+
+/// A building's efficiency (KPD) as its control system answers it: Σ its efficiency
+/// parts' value × their node's condition (life over full life) × its channel-3 level
+/// (openparkan `docs/23-economy.md`, read). Combat publishes it when it arms the
+/// building and after each change of its body or its power; the economy digs, offers
+/// ore and collects power by it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct Efficiency(pub f32);

@@ -6,8 +6,8 @@ use crate::state::{Hashing, StateApp};
 use crate::{
     BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CombatSheet, CommandQueue, Difficulty, Fnv1a,
     GameClock, Kinematics, ManualControl, MineralLodes, MissionOutcome, ModelBounds, MotionLimits, MotionRequest,
-    Movable, NavStatus, ObjectHandle, Owner, PieceAnimation, Places, PreviousSimTransform, ProductionParts,
-    PropertyBag, SchemeNames, SimObject, SimRandom, SimTransform, SteerIntent, SuperAiSlots, UnitClass,
+    Movable, NavStatus, ObjectHandle, Owner, PieceAnimation, Places, PreviousSimTransform, PropertyBag, SchemeNames,
+    SimObject, SimRandom, SimTransform, SteerIntent, SuperAiSlots, UnitClass,
 };
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -34,7 +34,6 @@ pub(crate) fn declare(app: &mut App) {
         .save_component::<BuildingCategory>("core.building_category", Hashing::Not(MADE))
         .save_component::<ManualControl>("core.manual", by)
         .save_component::<UnitClass>("core.class", Hashing::Not(MADE))
-        .save_component::<ProductionParts>("core.parts", Hashing::Not(MADE))
         .save_component::<CombatSheet>("core.combat_sheet", Hashing::Not(MADE))
         .save_component::<Places>("core.places", Hashing::Not(MADE))
         .save_component::<PropertyBag>("core.properties", Hashing::Not("the mission's properties as placed"))

@@ -8,8 +8,8 @@
 //!   table, and the distributors are built ([`distributor::memberships`]).
 //! * Each clan's distributor steps every 192 to 255 ms ([`Distributor::step`], in
 //!   `BehaviorPhase::Economy`, after the orders due are taken and before units act):
-//!   mines and storages offer ore at their efficiency ([`OreDevices`], from the CTLD
-//!   tag-26 items the mission load read) × their profile's `Transfer_Ore_OffBoard`, and
+//!   mines and storages offer ore at their efficiency ([`kpd`]: what combat
+//!   publishes of their efficiency parts) × their profile's `Transfer_Ore_OffBoard`, and
 //!   the members that ask (a factory building, a centre researching: [`request_ore`])
 //!   share it; the generators' power tops up the other members' batteries
 //!   ([`iron3d_core::Power`], which combat's power tick spends) by their share of what
@@ -25,15 +25,14 @@
 
 pub mod bars;
 pub mod distributor;
+pub mod kpd;
 pub mod mining;
 pub mod ore;
-pub mod ore_chain;
 pub mod profiles;
 
 pub use distributor::{Distributor, Row, StepHost, StepReport};
 pub use mining::{MineDig, MiningRate};
 pub use ore::{OreProperty, class_defaults};
-pub use ore_chain::{OreDevice, OreDevices};
 pub use profiles::{EconomyProfiles, Profile};
 
 use bevy_app::{App, FixedPostUpdate, FixedUpdate, Plugin};
@@ -41,8 +40,8 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BehaviorPhase, EconomyBoard, Fnv1a, GameClock, Hashing, MissionLoadPhase, MissionStart, ObjectTable,
-    OriginalObjectId, Owner, Power, PowerUsage, ProductionParts, ProductionPhase, PropertyBag, SimRandom, SimSummaries,
+    AppState, BehaviorPhase, EconomyBoard, Efficiency, Fnv1a, GameClock, Hashing, MissionLoadPhase, MissionStart,
+    ObjectTable, OriginalObjectId, Owner, Power, PowerUsage, ProductionPhase, PropertyBag, SimRandom, SimSummaries,
     StateApp, SuperAiSlots, UnitClass,
 };
 
@@ -80,9 +79,7 @@ impl Plugin for EconomyPlugin {
             .insert_resource(MiningRate(self.mine_ore_per_second))
             .register_type::<Economy>()
             .register_type::<OreProperty>()
-            .register_type::<OreDevices>()
             .register_type::<MineDig>()
-            .save_component::<OreDevices>("economy.devices", Hashing::Not("made from the object's parts at the start"))
             .save_component::<OreProperty>("economy.ore", Hashing::By("economy"))
             .save_component::<MineDig>("economy.mine_dig", Hashing::By("economy"))
             .save_component::<PowerUsage>("economy.power_usage", Hashing::Bytes)
@@ -100,15 +97,11 @@ impl Plugin for EconomyPlugin {
     }
 }
 
-type SetupRow<'a> =
-    (Entity, &'a OriginalObjectId, &'a Owner, &'a UnitClass, Option<&'a PropertyBag>, Option<&'a ProductionParts>);
+type SetupRow<'a> = (Entity, &'a OriginalObjectId, &'a Owner, &'a UnitClass, Option<&'a PropertyBag>);
 
 fn setup(mut commands: Commands, slots: Res<SuperAiSlots>, objects: Query<SetupRow>, mut economy: ResMut<Economy>) {
     let mut candidates = Vec::new();
-    for (entity, id, owner, class, bag, parts) in &objects {
-        if let Some(parts) = parts {
-            commands.entity(entity).insert(OreDevices::from_parts(parts));
-        }
+    for (entity, id, owner, class, bag) in &objects {
         commands.entity(entity).insert(initial_ore(*class, bag));
         if class.registers() {
             commands.entity(entity).insert(PowerUsage::default());
@@ -138,7 +131,7 @@ fn initial_ore(class: UnitClass, bag: Option<&PropertyBag>) -> OreProperty {
 
 type StepRow = (
     Option<&'static mut OreProperty>,
-    Option<&'static OreDevices>,
+    Option<&'static Efficiency>,
     Option<&'static UnitClass>,
     Option<&'static mut Power>,
 );
@@ -158,9 +151,9 @@ impl StepHost for GameStep<'_, '_, '_> {
 
     fn offer(&mut self, object: u32, dt: f32) -> Option<f32> {
         let e = self.table.entity_of(object)?;
-        let (ore, devices, class, power) = self.objects.get(e).ok()?;
+        let (ore, efficiency, class, _) = self.objects.get(e).ok()?;
         let class = class.map(|c| c.0).filter(|c| matches!(*c, UnitClass::MINE | UnitClass::STORAGE))?;
-        let kpd = ore_chain::kpd(devices, power).unwrap_or(f32::NAN);
+        let kpd = kpd::of(efficiency).unwrap_or(f32::NAN);
         let held = ore.map_or(0.0, |o| o.current());
         Some(held.min(dt * kpd * self.profiles.of(class).ore_offboard))
     }
@@ -311,11 +304,12 @@ fn publish(
     board.clans = clans;
 }
 
-/// Building `id`'s efficiency (KPD, gameplay.md §3.2, [`ore_chain::kpd`]: its efficiency
-/// parts at its power level); 0 when it is gone or the sum is not finite.
+/// Building `id`'s efficiency (KPD, gameplay.md §3.2, [`kpd::of`]: its efficiency
+/// parts by their nodes' condition at its power level); 0 when it is gone or the sum is
+/// not finite.
 pub fn efficiency(world: &World, id: u32) -> f32 {
     let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return 0.0 };
-    ore_chain::kpd(world.get::<OreDevices>(e), world.get::<Power>(e)).unwrap_or(0.0)
+    kpd::of(world.get::<Efficiency>(e)).unwrap_or(0.0)
 }
 
 /// The behaviour profile building `id` runs (by its Type; [`Profile::COMPILED`] when

@@ -9,18 +9,17 @@
 //! digging comes back the next takt, and a full mine never empties. `to_mine` falls by
 //! each dig, and the mine stops once what was left before the dig (`to_mine` − its
 //! total) is no more than that dig: about half of its lodes' ore. After that it holds
-//! what it holds. Its efficiency is its efficiency part's at its power level (KPD,
-//! [`crate::OreDevices`]),
+//! what it holds. Its efficiency is its efficiency parts' (KPD, [`crate::kpd`]),
 //! 1 when its profile has no `Use_Power`; below 0.1 (`BAD KPD`) its total and what it
 //! holds drop to 0. **The project's**: a mine's running total starts at the ore it holds
 //! when the mission starts (a built mine, at 0), and a mine without efficiency parts
 //! digs at 1.
 
-use crate::{EconomyProfiles, OreDevices, OreProperty};
+use crate::{EconomyProfiles, OreProperty};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
-use iron3d_core::{MineralLodes, Power, PowerUsage, SimTransform, TICK_SECONDS, UnitClass};
+use iron3d_core::{Efficiency, MineralLodes, PowerUsage, SimTransform, TICK_SECONDS, UnitClass};
 
 /// How far a mine's lodes may lie, across the ground (read).
 pub const LODE_REACH: f32 = 250.0;
@@ -88,10 +87,10 @@ pub(crate) fn survey(
 pub(crate) fn mine(
     rate: Res<MiningRate>,
     profiles: Res<EconomyProfiles>,
-    mut mines: Query<(&mut OreProperty, &mut MineDig, Option<&OreDevices>, Option<&Power>, Option<&mut PowerUsage>)>,
+    mut mines: Query<(&mut OreProperty, &mut MineDig, Option<&Efficiency>, Option<&mut PowerUsage>)>,
 ) {
     let use_power = profiles.of(UnitClass::MINE).use_power;
-    for (mut ore, mut dig, devices, power, usage) in &mut mines {
+    for (mut ore, mut dig, efficiency, usage) in &mut mines {
         // A digging mine draws its Use_Power, one done nothing more (`SetPowerUsage`).
         let draw = if dig.digging() { use_power } else { 0.0 };
         if let Some(mut usage) = usage.filter(|u| u.0 != draw) {
@@ -100,7 +99,7 @@ pub(crate) fn mine(
         if !dig.digging() {
             continue;
         }
-        let kpd = if use_power == 0.0 { 1.0 } else { crate::ore_chain::kpd(devices, power).unwrap_or(0.0) };
+        let kpd = if use_power == 0.0 { 1.0 } else { crate::kpd::of(efficiency).unwrap_or(0.0) };
         if kpd < LEAST_KPD {
             dig.total = 0.0;
             ore.set(0.0);

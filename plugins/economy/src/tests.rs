@@ -3,11 +3,9 @@
 #![allow(clippy::unwrap_used)]
 
 use super::distributor::{FIRST_KEY, memberships, two_tier};
+use super::kpd;
 use super::ore::{DESCRIPTORS, Descriptor, initial};
-use super::ore_chain::{NonFinite, devices, kpd};
 use super::*;
-use iron3d_formats::helpers::ctld::Ctld;
-use iron3d_formats::helpers::ctld::ItemRecord;
 use std::collections::BTreeMap;
 
 // ---------------------------------------------------------------- §4.4 ore
@@ -239,65 +237,16 @@ fn a_step_shares_the_holders_offers_among_the_consumers() {
     assert_eq!(d.step(0.0, &mut Scripted::default()), StepReport::default(), "dt 0 moves nothing");
 }
 
-// ---------------------------------------------------------------- §4.5 production
-
-fn item(tag: u32, key: u32, coefficient_bits: u32) -> ItemRecord {
-    let mut fixed = [0u8; 0xAC];
-    fixed[0..4].copy_from_slice(&tag.to_le_bytes());
-    fixed[4..8].copy_from_slice(&key.to_le_bytes());
-    fixed[0x2C..0x30].copy_from_slice(&coefficient_bits.to_le_bytes());
-    ItemRecord { fixed, bindings: Vec::new(), name: Vec::new() }
-}
+// ---------------------------------------------------------------- §4.5 efficiency
 
 #[test]
-fn tag_26_devices_read_key_and_coefficient_from_the_ctld() {
-    let mut ctld = Ctld::with_pose(Vec::new()).unwrap();
-    ctld.items = vec![item(19, 1, 0), item(26, 2, 0x3F80_0000), item(27, 3, 0), item(26, 5, 0x4000_0000)];
-    let d = devices(&ctld);
-    assert_eq!(d.len(), 2, "only tag 26, in record order");
-    assert_eq!((d[0].provider_key, d[0].coefficient), (2, 1.0), "min_l_n1: key 2, 0x3F800000");
-    assert_eq!((d[1].provider_key, d[1].coefficient), (5, 2.0));
-}
-
-#[test]
-fn device_value_is_provider_times_coefficient_then_multiplier() {
-    let d = OreDevice { provider_key: 2, coefficient: 1.0 };
-    let mut provider = vec![0.0; 22];
-    provider[2] = 3.0;
-    let devices = OreDevices { devices: vec![d], provider: provider.clone() };
-    assert_eq!(devices.sum(1.0), Ok(3.0));
-    assert_eq!(kpd(Some(&devices), None), Ok(3.0), "the KPD is the sum; no batteries, level 1");
-    assert_eq!(kpd(None, None), Ok(1.0), "1 without efficiency parts");
-    // The multiplier is the building's channel-3 level at its last power tick.
-    let mut power = iron3d_core::Power::new(Vec::new(), 0);
-    power.levels[3] = 0.25;
-    assert_eq!(kpd(Some(&devices), Some(&power)), Ok(0.75), "3 × 0.25");
-    // The order matters: (3e38 × 2) overflows before × 0.5 could bring it back.
-    let big = OreDevice { provider_key: 0, coefficient: 2.0 };
-    assert!(matches!(big.value(3.0e38, 0.5), Err(NonFinite { at: "condition × coefficient", .. })));
-    // A device without its NDP row does not answer; the others still sum.
-    let missing = OreDevices { devices: vec![d, OreDevice { provider_key: 40, ..d }], provider };
-    assert_eq!(missing.sum(1.0), Ok(3.0));
-    assert!(d.value(f32::NAN, 1.0).is_err());
-    assert!(d.value(1.0, f32::NAN).is_err(), "a level that is not finite");
-    assert!(d.value(1.0e-40, 1.0).is_err(), "subnormal input rejected");
-    let endless = OreDevice { coefficient: f32::INFINITY, ..d };
-    assert!(kpd(Some(&OreDevices { devices: vec![endless], provider: vec![0.0, 0.0, 1.0] }), None).is_err());
-}
-
-#[test]
-fn parts_read_by_the_mission_become_devices_on_their_own_rows() {
-    use iron3d_core::{ProductionPart, ProductionParts};
-    let mut rows = vec![0.0; 22];
-    rows[2] = 4.0;
-    let parts = ProductionParts(vec![
-        ProductionPart { devices: vec![(2, 0x3F80_0000)], rows },
-        ProductionPart { devices: vec![(0, 0x4000_0000), (1, 0x4000_0000)], rows: vec![3.0] },
-    ]);
-    let d = OreDevices::from_parts(&parts);
-    assert_eq!(d.devices.iter().map(|d| d.provider_key).collect::<Vec<_>>(), [2, 22, u32::MAX]);
-    assert_eq!(d.provider, vec![1.0; 23], "every node intact");
-    assert_eq!(d.sum(1.0), Ok(1.0 + 2.0), "KPD: a key outside its component's rows never answers");
+fn the_kpd_is_what_combat_publishes_and_only_a_finite_one() {
+    assert_eq!(kpd::of(None), Ok(1.0), "1 without efficiency parts (the project's)");
+    assert_eq!(kpd::of(Some(&Efficiency(1.5))), Ok(1.5));
+    assert_eq!(kpd::of(Some(&Efficiency(0.0))), Ok(0.0), "a destroyed part answers 0");
+    for bad in [f32::NAN, f32::INFINITY, 1.0e-40] {
+        assert!(kpd::of(Some(&Efficiency(bad))).is_err(), "{bad} is refused");
+    }
 }
 
 // ---------------------------------------------------------------- the plugin
@@ -326,10 +275,7 @@ fn a_mine_feeds_a_factorys_request_in_the_game() {
     let mine = spawn(&mut app, 0, 0x8000_0004, stocked);
     let factory = spawn(&mut app, 1, 0x8000_0010, vec![]);
     let _ = spawn(&mut app, 2, 0x0100_8000, vec![]);
-    app.world_mut().entity_mut(mine).insert((
-        SimObject { kind: iron3d_core::ObjectKind::Building },
-        OreDevices { devices: vec![OreDevice { provider_key: 0, coefficient: 3.0 }], provider: vec![1.0] },
-    ));
+    app.world_mut().entity_mut(mine).insert((SimObject { kind: iron3d_core::ObjectKind::Building }, Efficiency(3.0)));
     app.insert_resource(table).insert_resource(original());
     app.update();
     app.world_mut().resource_mut::<NextState<AppState>>().set(AppState::InGame);

@@ -79,8 +79,6 @@ pub struct ObjectExtras {
     /// The Unit DAT class word, for an object placed from a unit scheme
     /// (`iron3d_core::UnitClass`).
     pub unit_class: Option<u32>,
-    /// The production parts of a registering object with CTLD tag-26 items.
-    pub production: Option<iron3d_core::ProductionParts>,
     /// The movement limits from the object's data (components' CTLDs, its
     /// `MaxSpeedPercent`), inserted on movable objects.
     pub motion: Option<iron3d_core::MotionLimits>,

@@ -7,15 +7,15 @@
 //! node table and explosion); the shield from the last fight shield (9) and deflector
 //! (21), the repair system from the last class-15 component, the radar from the last
 //! class-8 and the detection shield from the last class-10 one, every class-19 battery
-//! and class-5 engine, the count of class-26 efficiency parts, the running gear by `.ndp` flag (`docs/24-motion.md`);
+//! and class-5 engine, the class-26 efficiency parts (value 0 and node), the running gear by `.ndp` flag (`docs/24-motion.md`);
 //! and what the object gives away to radars (`docs/25-sensors.md`, `docs/28-chassis.md`): its mass, the
 //! area and volume of its nodes' level-0 mesh slots, and its parts' power by channel.
 
 use crate::ObjectComponent;
 use crate::game_backend::GameMissionBackend;
 use iron3d_core::{
-    BatterySheet, CombatSheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet, RadarSheet, RepairSheet,
-    RoundSheet, ShieldSheet, StealthSheet, power_channel,
+    BatterySheet, CombatSheet, EfficiencySheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet,
+    RadarSheet, RepairSheet, RoundSheet, ShieldSheet, StealthSheet, power_channel,
 };
 use iron3d_formats::helpers::ctld::ItemRecord;
 use iron3d_formats::helpers::ndpr::{GEAR_LEFT, GEAR_RIGHT, NdprRecord};
@@ -179,7 +179,12 @@ impl GameMissionBackend {
                     FIGHT_SHIELD => shield = Some((v[0], v[1], v[2], node())),
                     DEFLECTOR => deflector = Some(([v[0], v[1], v[2], v[3], v[4], v[5]], node())),
                     REPAIR => sheet.repair = Some(RepairSheet { rate: v[0], charge_per_point: v[1], node: node() }),
-                    EFFICIENCY => sheet.efficiency_parts = sheet.efficiency_parts.saturating_add(1),
+                    EFFICIENCY => {
+                        // A key outside its part's node table never answers.
+                        let node =
+                            global(components, &spans, i, item.key() as usize).and_then(|n| u16::try_from(n).ok());
+                        sheet.efficiency.push(EfficiencySheet { value: v[0], node });
+                    }
                     GUN | BUILDER_GUN => {
                         let gun = self.gun(resolver, item, node()).via(format!("gun of {}", p.key))?;
                         sheet.guns.push(gun);

@@ -6,10 +6,7 @@ use crate::backend::{MissionBackend, ObjectExtras, Prepared, PreparedObject};
 use crate::catalogue::MissionName;
 use crate::{ObjectComponent, PlacedRecord, ResolvedPrototype};
 use iron3d_core::PropertyBag;
-use iron3d_core::{
-    MissionLoadPhase, ModelBounds, MotionLimits, PieceBinding, Place, Places, ProductionPart, ProductionParts,
-    UnitClass, place,
-};
+use iron3d_core::{MissionLoadPhase, ModelBounds, MotionLimits, PieceBinding, Place, Places, place};
 use iron3d_formats::config::{BehaviorIni, IniFile};
 use iron3d_formats::helpers::ctld::MotionParameters;
 use iron3d_formats::helpers::{Ctld, Ctpt};
@@ -127,20 +124,6 @@ impl GameMissionBackend {
         Ok(())
     }
 
-    /// The tag-26 items of a prototype's control description and its NDP rows (spec
-    /// `docs/reference/runtime.md` §4.5), read once per prototype.
-    pub(crate) fn production_part(&self, p: &Prototype) -> Result<Option<ProductionPart>> {
-        let Some(ctl) = p.first(".ctl") else { return Ok(None) };
-        let ctld = self.control(ctl)?;
-        let devices: Vec<_> =
-            ctld.items.iter().filter(|i| i.tag() == 0x1A).map(|i| (i.key(), i.coefficient_raw())).collect();
-        if devices.is_empty() {
-            return Ok(None);
-        }
-        let rows = self.node_table(p)?.iter().map(|r| r.hit_points()).collect();
-        Ok(Some(ProductionPart { devices, rows }))
-    }
-
     fn prototypes(&self, prepared: &mut Prepared, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
         let registry = self.game.archive("objects.rlb")?;
         let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
@@ -154,8 +137,8 @@ impl GameMissionBackend {
     }
 
     /// Resolves one object: its unit scheme (if any) into components, every component
-    /// key through `objects.rlb`, their bounds, poses and (for a registering class)
-    /// production parts, into `o.components` and `o.extras`. The load and run-time
+    /// key through `objects.rlb`, their bounds, poses, motion, combat sheet and places,
+    /// into `o.components` and `o.extras`. The load and run-time
     /// production share it.
     fn prototype(&self, resolver: &PrototypeResolver<'_>, o: &mut PreparedObject) -> Result<()> {
         let link = format!("placed object {} ({})", o.id, o.name);
@@ -181,8 +164,6 @@ impl GameMissionBackend {
         } else {
             vec![ObjectComponent::root(o.key.clone())]
         };
-        let registers = class.is_some_and(|class| UnitClass(class).registers());
-        let mut parts = Vec::new();
         let mut motions = Vec::new();
         // The places of the object's first model with a hall way (a building's).
         let mut places = Vec::new();
@@ -192,9 +173,6 @@ impl GameMissionBackend {
                 Ok(p) => {
                     protos.push(p.clone());
                     let edge = format!("component key {}", c.key);
-                    if registers && let Some(part) = self.production_part(p).via(edge.clone()).via(link.clone())? {
-                        parts.push(part);
-                    }
                     if let Some(ctl) = p.first(".ctl") {
                         motions.push(self.control(ctl).via(edge.clone()).via(link.clone())?.motion());
                     }
@@ -215,7 +193,6 @@ impl GameMissionBackend {
         let motion = motion_limits(&motions, figures, &o.properties).via(link)?;
         o.extras = ObjectExtras {
             unit_class: class,
-            production: (!parts.is_empty()).then_some(ProductionParts(parts)),
             motion: Some(motion),
             combat,
             places: (!places.is_empty()).then_some(Places(places)),

@@ -161,9 +161,6 @@ pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObjec
     if let Some(class) = extras.unit_class {
         e.insert(UnitClass(class));
     }
-    if let Some(parts) = extras.production {
-        e.insert(parts);
-    }
     if let Some(sheet) = extras.combat {
         e.insert(sheet);
     }

@@ -284,51 +284,6 @@ fn demo_missions_load_from_the_game_directory() {
     let _ = std::fs::remove_dir_all(root);
 }
 
-/// The economy's data (`docs/reference/runtime.md` §4.5): the tag-26 items of a prototype's CTLD,
-/// `(fixed word 1, fixed word 11)` in record order, and its NDP rows' hit points.
-#[test]
-fn production_parts_come_from_the_ctld_tag_26_items_and_the_ndp_rows() {
-    use iron3d_formats::helpers::ctld::ItemRecord;
-    use iron3d_formats::helpers::ndpr::NdprRecord;
-    use iron3d_formats::helpers::{Ctld, Ndpr};
-    use iron3d_formats::nres::NresWriter;
-    use iron3d_formats::registry::{EffectiveRef, MeshSource, Prototype};
-    let root = std::env::temp_dir().join(format!("iron3d-mission-ore-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    std::fs::create_dir_all(&root).unwrap();
-    let item = |tag: u32, key: u32, coefficient: u32| {
-        let mut fixed = [0u8; 0xAC];
-        fixed[0..4].copy_from_slice(&tag.to_le_bytes());
-        fixed[4..8].copy_from_slice(&key.to_le_bytes());
-        fixed[0x2C..0x30].copy_from_slice(&coefficient.to_le_bytes());
-        ItemRecord { fixed, bindings: Vec::new(), name: Vec::new() }
-    };
-    let mut ctld = Ctld::with_pose(Vec::new()).unwrap();
-    ctld.items = vec![item(19, 1, 0), item(26, 2, 0x3F80_0000), item(26, 0, 0x4000_0000)];
-    ctld.counts[3] = 3;
-    let mut ndp = Ndpr::default();
-    for v in [1.0f32, 2.0, 3.0] {
-        let mut raw = [0u8; 76];
-        raw[4..8].copy_from_slice(&v.to_le_bytes());
-        ndp.records.push(NdprRecord { raw });
-    }
-    let mut w = NresWriter::new();
-    w.add(0, [0; 3], b"fr_mine.ctl", ctld.to_bytes().unwrap()).unwrap();
-    w.add(0, [0; 3], b"fr_mine.ndp", ndp.to_bytes().unwrap()).unwrap();
-    std::fs::write(root.join("test.rlb"), w.to_bytes().unwrap()).unwrap();
-    let game = Arc::new(iron3d_vfs::GameDir::open(&root, iron3d_formats::ReadOptions::compatible()).unwrap());
-    let backend = GameMissionBackend::new(game);
-    let r = |res: &str| EffectiveRef { archive: "test.rlb".into(), resource: res.into(), provenance: "fr_mine".into() };
-    let proto = |refs| Prototype { key: "fr_mine".into(), refs, mesh: MeshSource::NonGeometric };
-    let part = backend.production_part(&proto(vec![r("fr_mine.ctl"), r("fr_mine.ndp")])).unwrap().unwrap();
-    assert_eq!(part.devices, [(2, 0x3F80_0000), (0, 0x4000_0000)], "tag 26 only, in record order");
-    assert_eq!(part.rows, [1.0, 2.0, 3.0]);
-    assert_eq!(backend.production_part(&proto(vec![r("fr_mine.ndp")])).unwrap(), None, "no CTLD, no devices");
-    let e = backend.production_part(&proto(vec![r("gone.ctl")])).unwrap_err();
-    assert!(e.to_string().contains("gone.ctl"), "{e}");
-    let _ = std::fs::remove_dir_all(root);
-}
-
 /// A mod layer's mission is listed and loads; the loaded mission publishes the layers.
 #[test]
 fn a_mods_mission_is_listed_loads_and_publishes_the_layers() {

@@ -214,7 +214,7 @@ fn sheet() -> CombatSheet {
         figures,
         batteries: vec![BatterySheet { capacity: 3_500.0, output: 6.0, node: 0 }],
         engines: vec![iron3d_core::EngineSheet { drive: 1.0, node: 0 }],
-        efficiency_parts: 0,
+        efficiency: Vec::new(),
         turret_yaw_rate: None,
     }
 }

@@ -1176,6 +1176,31 @@ mod production {
         assert_eq!(energy(&app), idle, "done: it draws nothing more");
     }
 
+    /// A building's efficiency part names a node of its model (the demo's, its root), and
+    /// the building's efficiency is the part's value × that node's life over its full
+    /// life: shooting the part lowers it in proportion (openparkan `docs/23-economy.md`,
+    /// read and measured), and with it what the factory collects a second.
+    #[test]
+    fn shooting_a_buildings_efficiency_part_lowers_its_efficiency_in_proportion() {
+        let mut app = tutorial();
+        let plant = building(&mut app, PLANT);
+        let e = app.world().resource::<ObjectTable>().entity_of(plant).unwrap();
+        let parts = app.world().get::<CombatSheet>(e).unwrap().efficiency.clone();
+        assert_eq!(parts, [EfficiencySheet { value: 3.0, node: Some(0) }], "the demo's medium factory");
+        run(&mut app, 1);
+        assert_eq!(iron3d_economy::efficiency(app.world(), plant), 3.0, "intact and powered");
+        {
+            let mut body = app.world_mut().get_mut::<iron3d_combat::Body>(e).unwrap();
+            body.nodes[0].life = body.nodes[0].max * 0.5;
+        }
+        run(&mut app, 1);
+        let condition = app.world().get::<iron3d_combat::Body>(e).unwrap().condition(0);
+        let kpd = iron3d_economy::efficiency(app.world(), plant);
+        assert_eq!(kpd, condition * 3.0, "its node's condition × its value");
+        assert!((kpd - 1.5).abs() < 0.01, "about half: {kpd} (its repair system mends a little)");
+        assert_eq!(iron3d_economy::work_rate(app.world(), plant), kpd * 4.0, "× prof_plant's Use_Power");
+    }
+
     /// A building runs on its batteries (the demo writes the original's: 20 at 50 a
     /// second), which the distribution step tops up from its clan's generators; its
     /// efficiency is its part's value × the level its batteries serve channel 3 at
