@@ -215,9 +215,14 @@ fn repair(role: Role) -> Option<f32> {
     }
 }
 
+/// A gun's barrel channel runs at 4 a second: a stroke of 250 ms, the original hero's
+/// cannon's (openparkan `docs/29-weapons.md`, measured).
+const BARREL_RATE: f32 = 4.0;
+
 /// The combat components of a part's control description: its armour, shield, repair
-/// system, radar, detection shield, engine, batteries and gun.
-pub fn components(role: Role, stem: &str) -> Vec<ItemRecord> {
+/// system, radar, detection shield, engine, batteries and gun; a gun's barrel channel is
+/// added to `rows`, which the gun names (its stroke is 1000 ÷ the channel's rate).
+pub fn components(role: Role, stem: &str, rows: &mut Vec<BindingRow>) -> Result<Vec<ItemRecord>> {
     let mut items: Vec<ItemRecord> =
         armour(role).map(|linear| ItemRecord::with_values(ARMOUR, 0, &[0.0, linear, 0.0])).into_iter().collect();
     items.extend(shield(role).into_iter().flatten());
@@ -229,9 +234,13 @@ pub fn components(role: Role, stem: &str) -> Vec<ItemRecord> {
         let node = u32::from(role == Role::Weapon);
         let mut item = ItemRecord::with_values(GUN, node, &[magazine as f32, capacitor, energy, interval]);
         item.set_emits("objects.rlb", round);
+        let mut barrel = BindingRow::new(node as i32, 0.0, 0.0, 0.0, 0)?;
+        barrel.set_channel(BARREL_RATE, 1.0);
+        item.bindings = vec![rows.len() as u32];
+        rows.push(barrel);
         items.push(item);
     }
-    items
+    Ok(items)
 }
 
 /// A round's resources: `.ctl`, `.ndp` and `.exp`, as (member, bytes).

@@ -182,6 +182,7 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
         if let Some((_, channels)) = &turret {
             rows.extend(channels.iter().cloned());
         }
+        let components = crate::arms::components(proto.role, stem, &mut rows)?;
         let mut ctld = Ctld::with_pose(rows)?;
         if let Some(motion) = robots::motion(stem) {
             ctld.set_motion(&motion);
@@ -192,7 +193,7 @@ fn entries(proto: &Proto, model: &ModelSpec, out: &mut NresWriter) -> Result<()>
             item.set_figures(0.0, EFFICIENCY_POWER);
             ctld.items.push(item);
         }
-        ctld.items.extend(crate::arms::components(proto.role, stem));
+        ctld.items.extend(components);
         ctld.counts[3] = ctld.items.len() as u32;
         out.add(fourcc(b"CTLD"), [0, 0, 0], format!("{stem}.ctl").as_bytes(), ctld.to_bytes()?)?;
     }

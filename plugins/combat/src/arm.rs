@@ -63,6 +63,7 @@ fn rules_gun(w: &iron3d_rules::WeaponRule) -> GunSheet {
         interval_ms: w.reload_seconds * 1000.0,
         barrels: 1,
         volley: false,
+        stroke_ms: None,
         round,
     }
 }
@@ -75,7 +76,7 @@ pub(crate) fn loadout(rules: &Combat, class: u32, sheet: Option<&CombatSheet>, l
     let rule_weapon = entry.and_then(|c| rules.weapon(c.weapon.as_deref()?));
     let (mut body, guns) = match sheet {
         Some(sheet) => {
-            let guns = sheet.guns.iter().map(|g| GunState::new(*g, STROKE_MS, ratio)).collect();
+            let guns = sheet.guns.iter().map(|g| GunState::new(*g, g.stroke_ms.unwrap_or(STROKE_MS), ratio)).collect();
             (Body::from_sheet(sheet, ratio), guns)
         }
         None => {

@@ -11,9 +11,11 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{GunSheet, TICK_MS};
 
-/// The barrel stroke of a gun from the data, ms: 1000 ÷ the barrel channel's rate,
-/// 4 on the hero's cannon and laser (measured). The project's until the channel rates
-/// are read.
+/// The barrel stroke of a gun whose data names no barrel channel with a rate (ms; the
+/// project's: the hero's cannon's and laser's, whose channels run at 4 a second,
+/// measured). A gun of the data strokes for 1000 ÷ its first barrel channel's rate
+/// ([`iron3d_core::GunSheet::stroke_ms`]; the project's: every barrel strokes as the
+/// first).
 pub const STROKE_MS: f32 = 250.0;
 
 /// One gun's state.

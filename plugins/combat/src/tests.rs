@@ -69,7 +69,17 @@ fn gun(magazine: i32, interval_ms: f32, volley: bool) -> GunSheet {
         flags: 0,
         hit: HitSheet { kind: 2, damage: 1.0, radius: 0.0 },
     };
-    GunSheet { node: 0, magazine, capacitor: 2.0, shot_energy: 0.15, interval_ms, barrels: 3, volley, round }
+    GunSheet {
+        node: 0,
+        magazine,
+        capacitor: 2.0,
+        shot_energy: 0.15,
+        interval_ms,
+        barrels: 3,
+        volley,
+        stroke_ms: None,
+        round,
+    }
 }
 
 /// Rounds a gun fires held on the trigger for `ms` of game time.

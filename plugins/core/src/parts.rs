@@ -88,6 +88,9 @@ pub struct GunSheet {
     pub barrels: u16,
     /// Record flag `0x2000000`: every barrel fires at once.
     pub volley: bool,
+    /// Its barrel stroke (ms): 1000 ÷ the rate of the first channel it names (openparkan
+    /// `docs/29-weapons.md`, read and measured); `None` when it names none with a rate.
+    pub stroke_ms: Option<f32>,
     /// The round it fires.
     pub round: RoundSheet,
 }

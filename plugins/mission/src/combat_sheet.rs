@@ -186,7 +186,7 @@ impl GameMissionBackend {
                         sheet.efficiency.push(EfficiencySheet { value: v[0], node });
                     }
                     GUN | BUILDER_GUN => {
-                        let gun = self.gun(resolver, item, node()).via(format!("gun of {}", p.key))?;
+                        let gun = self.gun(resolver, p, item, node()).via(format!("gun of {}", p.key))?;
                         sheet.guns.push(gun);
                     }
                     _ => {}
@@ -245,14 +245,19 @@ impl GameMissionBackend {
     /// A turret component's yaw rate (rad/s): its first channel's rate × span, from its
     /// part's control description; `None` without a channel.
     fn yaw_rate(&self, p: &Prototype, item: &ItemRecord) -> Result<Option<f32>> {
-        let (Some(ctl), Some(&first)) = (p.first(".ctl"), item.bindings.first()) else { return Ok(None) };
-        let ctld = self.control(ctl)?;
-        let channel = ctld.rows.get(first as usize).and_then(|row| row.channel(ctld.layout));
-        Ok(channel.map(|(rate, span)| rate * span).filter(|r| r.is_finite() && *r > 0.0))
+        Ok(self.first_channel(p, item)?.map(|(rate, span)| rate * span).filter(|r| r.is_finite() && *r > 0.0))
     }
 
-    /// A gun component and its round.
-    fn gun(&self, resolver: &PrototypeResolver<'_>, item: &ItemRecord, node: u16) -> Result<GunSheet> {
+    /// The `(rate, span)` of the first channel `item` of prototype `p` names (`None`
+    /// without one).
+    fn first_channel(&self, p: &Prototype, item: &ItemRecord) -> Result<Option<(f32, f32)>> {
+        let (Some(ctl), Some(&first)) = (p.first(".ctl"), item.bindings.first()) else { return Ok(None) };
+        let ctld = self.control(ctl)?;
+        Ok(ctld.rows.get(first as usize).and_then(|row| row.channel(ctld.layout)))
+    }
+
+    /// A gun component of prototype `p`, its barrel stroke and its round.
+    fn gun(&self, resolver: &PrototypeResolver<'_>, p: &Prototype, item: &ItemRecord, node: u16) -> Result<GunSheet> {
         let v = item.values();
         let key = text(item.emits().1);
         let round = match resolver.resolve(&key).as_ref() {
@@ -267,6 +272,10 @@ impl GameMissionBackend {
             interval_ms: v[3],
             barrels: u16::try_from(item.bindings.len().max(1)).unwrap_or(u16::MAX),
             volley: item.flags() & VOLLEY != 0,
+            stroke_ms: self
+                .first_channel(p, item)?
+                .map(|(rate, _)| 1000.0 / rate)
+                .filter(|s| s.is_finite() && *s > 0.0),
             round,
         })
     }

@@ -366,16 +366,22 @@ pub fn placed_objects(tma: &Tma) -> Result<Vec<PreparedObject>> {
         .collect()
 }
 
-/// Component class of a turret, whose entries are its yaw and pitch channels.
-const TURRET_CLASS: u32 = 1;
+/// Component classes whose entries are channels they drive: a turret's yaw and pitch
+/// (1), a gun's or a builder's barrels (2, 30).
+const DRIVEN_CLASSES: [u32; 3] = [1, 2, 30];
 
 /// The piece bindings of component `component` from its control description's initial
-/// pose. A channel its turret component names keeps its pose: the turret turns it (by
-/// its aim, openparkan `docs/30-turrets.md`), it does not cycle as a radar's does, though
-/// it wraps and spans frames.
+/// pose. A channel its turret or a gun names keeps its pose: the turret turns it by its
+/// aim and a gun strokes it as it fires (openparkan `docs/30-turrets.md`,
+/// `docs/29-weapons.md`); it does not cycle as a radar's does, though it wraps and spans
+/// frames.
 pub(crate) fn piece_bindings(ctld: &Ctld, component: u16) -> Vec<PieceBinding> {
-    let driven: Vec<u32> =
-        ctld.items.iter().filter(|i| i.tag() == TURRET_CLASS).flat_map(|i| i.bindings.iter().copied()).collect();
+    let driven: Vec<u32> = ctld
+        .items
+        .iter()
+        .filter(|i| DRIVEN_CLASSES.contains(&i.tag()))
+        .flat_map(|i| i.bindings.iter().copied())
+        .collect();
     let mut out = Vec::new();
     for entry in ctld.initial_pose() {
         let (Ok(node), Some(row)) = (u32::try_from(entry.node), ctld.rows.get(entry.row)) else { continue };

@@ -338,22 +338,27 @@ fn behaviour_profiles_are_read_from_behpsp_res() {
 /// radar's wrapping row cycles: the original's yaw channel wraps over frames 49–53 and
 /// starts at 0.5, ahead (openparkan `docs/30-turrets.md`).
 #[test]
-fn a_turrets_channels_keep_their_pose_and_a_radar_cycles() {
+fn a_turrets_and_a_guns_channels_keep_their_pose_and_a_radar_cycles() {
     use iron3d_formats::helpers::ctld::{BindingRow, FLAG_WRAP, ItemRecord};
     let rows = vec![
         BindingRow::new(0, 0.0, 0.0, 0.0, 0).unwrap(),
         BindingRow::new(3, 0.0, 32.0, 0.25, FLAG_WRAP).unwrap(),
         BindingRow::new(1, 49.0, 53.0, 0.5, 3).unwrap(),
+        BindingRow::new(2, 10.0, 14.0, 0.0, FLAG_WRAP).unwrap(),
     ];
     let mut ctld = iron3d_formats::helpers::Ctld::with_pose(rows).unwrap();
     let mut turret = ItemRecord::with_values(1, 1, &[]);
     turret.bindings = vec![2];
-    ctld.items.push(turret);
+    let mut gun = ItemRecord::with_values(2, 2, &[]);
+    gun.bindings = vec![3];
+    ctld.items.extend([turret, gun]);
     let bindings = crate::game_backend::piece_bindings(&ctld, 0);
     let of = |node: u32| bindings.iter().find(|b| b.node == node).unwrap();
     assert!(of(3).cycles(), "the radar spins");
     assert!(!of(1).cycles(), "the turret's yaw channel does not");
     assert_eq!(of(1).endpoints, [51.0; 2], "posed ahead, frame 51");
+    assert!(!of(2).cycles(), "nor the gun's barrel, which strokes only as it fires");
     ctld.items.clear();
-    assert!(crate::game_backend::piece_bindings(&ctld, 0).iter().any(|b| b.node == 1 && b.cycles()));
+    let free = crate::game_backend::piece_bindings(&ctld, 0);
+    assert!(free.iter().any(|b| b.node == 1 && b.cycles()) && free.iter().any(|b| b.node == 2 && b.cycles()));
 }

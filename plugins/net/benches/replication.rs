@@ -60,6 +60,7 @@ fn weapon(i: u32) -> (Weapon, Guns) {
         interval_ms,
         barrels: 1,
         volley: false,
+        stroke_ms: None,
         round,
     };
     let mut gun = GunState::new(sheet, 0.0, 1.0);

@@ -78,7 +78,7 @@ pub fn spawn_building(world: &mut World, id: u32, at: [f32; 2], half: [f32; 2]) 
 }
 
 /// A cannon on node `node` as the demo's data gives it: unlimited rounds, a capacitor
-/// of 2 paying 0.15 a shot, 1 250 ms between shots, a direct round of 44 + 1 flying 80
+/// of 2 paying 0.15 a shot, a 250 ms barrel stroke and 1 250 ms after it, a direct round of 44 + 1 flying 80
 /// at 90 a second.
 pub fn cannon(node: u16) -> iron3d_core::GunSheet {
     let hit = iron3d_core::HitSheet { kind: 2, damage: 1.0, radius: 0.0 };
@@ -91,6 +91,7 @@ pub fn cannon(node: u16) -> iron3d_core::GunSheet {
         interval_ms: 1250.0,
         barrels: 1,
         volley: false,
+        stroke_ms: Some(250.0),
         round,
     }
 }

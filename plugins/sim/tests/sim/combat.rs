@@ -393,6 +393,8 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         assert_eq!((gun.interval_ms, gun.round.speed, gun.round.range), (1250.0, 90.0, 80.0));
         assert_eq!((gun.round.hit_points, gun.round.hit.kind, gun.round.hit.damage), (44.0, 2, 1.0));
         assert_eq!(gun.round.flags, 0);
+        assert_eq!(gun.stroke_ms, Some(250.0), "1000 ÷ its barrel channel's rate of 4");
+        assert_eq!(guns.0[0].stroke_ms, 250.0, "the gun strokes as its data says");
         assert!(gun.magazine == -1 || gun.magazine == 400, "{}", gun.magazine);
         assert_eq!(guns.0[0].round_damage(), 45.0, "the player's own rounds, at ratio 1");
         let radar = sheet.radar.expect("the turret's radar part");
