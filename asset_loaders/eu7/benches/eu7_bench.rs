@@ -1,5 +1,7 @@
 //! Criterion benches: module load (index only) of the 1 000 000-instance synthetic scenery
-//! (target < 100 ms) and PACK section decode throughput (instances per second).
+//! (target < 100 ms), PACK section decode throughput (instances per second) and the
+//! baker's throughput in bytes of text a second (the test fixture of every node kind,
+//! 320 times over: about 1 MB).
 
 #![expect(missing_docs, reason = "criterion_group! generates an undocumented public function")]
 
@@ -55,6 +57,19 @@ fn benches(c: &mut Criterion) {
             }
             black_box(n)
         })
+    });
+    g.finish();
+    let text = include_bytes!("../tests/bake/demo.scn").repeat(320);
+    if let Err(e) = iron3d_eu7::bake::bake(&text, "bench.scn") {
+        panic!("{e}");
+    }
+    let mut g = c.benchmark_group("bake");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("text_to_records_1MB", |b| b.iter(|| black_box(iron3d_eu7::bake::bake(&text, "bench.scn").ok())));
+    let pack = iron3d_eu7::bake::BakeOptions { pack: true, version: None };
+    g.bench_function("text_to_packed_module_1MB", |b| {
+        b.iter(|| black_box(iron3d_eu7::bake::bake(&text, "bench.scn").and_then(|b| b.write(pack)).ok()))
     });
     g.finish();
 }

@@ -3,6 +3,7 @@
 //! * [`Module`] reads a file (strict or compatible, see [`ReadOptions`]) into its chunks in
 //!   file order and writes it back byte for byte. PACK is not decoded at load time:
 //!   [`SectionIndex`] maps PIDX entries to byte ranges and decodes one [`Section`] on demand.
+//! * [`bake`] turns MaSzyna's text sceneries into modules.
 //! * [`canonical`] reproduces the baking tool's output (chunk order, string interning, flag
 //!   rules, the `eu7_half_round_carry` half-float quirk, batched terrain, PACK sectioning).
 //! * [`e3d`] reads models, [`include`](mod@include) resolves `INCL` trees, [`generate`] builds
@@ -13,6 +14,7 @@
     allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a panic in a test is a failed test")
 )]
 
+pub mod bake;
 pub mod canonical;
 pub mod chunk;
 pub mod cursor;

@@ -465,6 +465,33 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A baked text scenery opens as MaSzyna's own bakes do: the root (its models in PACK
+    /// sections), the module it includes and the template it places, each baked from its
+    /// text; the template's model lands where its `include` line's parameters put it.
+    #[test]
+    fn opens_a_baked_text_scenery_and_its_includes() {
+        use iron3d_eu7::bake::{BakeOptions, bake};
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../asset_loaders/eu7/tests/bake");
+        let dir = std::env::temp_dir().join(format!("iron3d_eu7_view_bake_{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("objects")).unwrap();
+        for (text, out, pack) in [
+            ("demo.scn", "demo.eu7", true),
+            ("demo_env.scm", "demo_env.eu7", false),
+            ("objects/signal.inc", "objects/signal.eu7", false),
+        ] {
+            let baked = bake(&std::fs::read(fixtures.join(text)).unwrap(), text).unwrap();
+            std::fs::write(dir.join(out), baked.write(BakeOptions { pack, version: None }).unwrap()).unwrap();
+        }
+        let s = Scenery::open(&dir.join("demo.eu7")).unwrap();
+        assert_eq!((s.tree.modules.len(), s.tree.warnings.len()), (3, 0), "{:?}", s.tree.warnings);
+        let placed: usize = s.sections().iter().map(|&id| s.decode(id).unwrap().placements.len()).sum();
+        assert_eq!(placed, 3, "the root's three models");
+        let signal = &s.tree.modules[2];
+        let at = world_point(&signal.transform, [0.0, 0.0, 2.0]);
+        assert!(at.iter().zip([14.5, 0.0, 40.0]).all(|(a, b)| (a - b).abs() < 1e-3), "{at:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn decodes_generated_sections_into_placements() {
         let cfg = GenConfig { instances: 500, extent_m: 3000.0, model_kinds: 5, ..GenConfig::default() };

@@ -1,10 +1,11 @@
-//! `iron3d-cli eu7 ...`: inspect, decode, verify and generate MaSzyna EU7B sceneries.
+//! `iron3d-cli eu7 ...`: inspect, decode, verify, generate and bake MaSzyna EU7B sceneries.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use crate::output::{ensure_identical, print_json};
 use anyhow::Context;
+use iron3d_eu7::bake::BakeOptions;
 use iron3d_eu7::generate::{self, GenConfig};
 use iron3d_eu7::include::{DiskFiles, IncludeNode, IncludeTree, resolve_includes};
 use iron3d_eu7::section::SectionFormat;
@@ -45,6 +46,27 @@ pub enum Eu7Command {
         #[arg(long)]
         strict: bool,
         /// Print the result of a valid file as JSON (failures go to standard error).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Bake a MaSzyna text scenery (`.scn`, `.scm`, `.inc`) into one EU7B module: every
+    /// node kind into its record, each include into an INCL record (its file is baked on
+    /// its own). A token the grammar does not expect is a warning (file, line, token) on
+    /// standard error; a file that ends inside a node is an error naming its line.
+    Bake {
+        /// The text scenery.
+        scenery: PathBuf,
+        /// Output `.eu7` path.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// File version, 6 to 9 (default 6, or 9 with --pack; 7 to 9 with --pack).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(6..=9))]
+        version: Option<u32>,
+        /// Models into 1 km PACK sections with PIDX and PROT (section format 6 in version
+        /// 9, 5 in version 8, flat in version 7) instead of MODL.
+        #[arg(long)]
+        pack: bool,
+        /// Print the result as JSON (warnings included) instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -210,6 +232,9 @@ pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
         Eu7Command::Info { file, includes, json } => info(&file, includes, json),
         Eu7Command::Section { file, row, col, json } => section(&file, row, col, json),
         Eu7Command::Verify { file, strict, json } => verify(&file, strict, json),
+        Eu7Command::Bake { scenery, out, version, pack, json } => {
+            bake(&scenery, &out, BakeOptions { pack, version }, json)
+        }
         Eu7Command::Generate { out: path, instances, seed, extent_km, models, format, bare_nodes, bare_tables } => {
             let mut out = std::io::stdout().lock();
             let cfg = GenConfig {
@@ -389,5 +414,66 @@ fn verify(file: &PathBuf, strict: bool, json: bool) -> anyhow::Result<()> {
         "{}: OK (version {}, {} chunks, {} sections, {} section models, {})",
         v.file, v.version, v.chunks, v.sections, v.section_models, v.mode
     );
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct WarningJson {
+    file: String,
+    line: u32,
+    token: String,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct Baked {
+    scenery: String,
+    out: String,
+    version: u32,
+    bytes: usize,
+    counts: Vec<(String, usize)>,
+    warnings: Vec<WarningJson>,
+}
+
+fn bake(scenery: &PathBuf, out: &PathBuf, opts: BakeOptions, json: bool) -> anyhow::Result<()> {
+    let name = scenery.display().to_string();
+    let text = std::fs::read(scenery).with_context(|| format!("reading {name}"))?;
+    let baked = iron3d_eu7::bake::bake(&text, &name)?;
+    let bytes = baked.write(opts).with_context(|| format!("writing the bake of {name}"))?;
+    std::fs::write(out, &bytes).with_context(|| format!("writing {}", out.display()))?;
+    let m = Module::read(bytes.clone(), &ReadOptions::strict().with_file(out.display().to_string()))?;
+    let warnings: Vec<WarningJson> = baked
+        .warnings
+        .iter()
+        .map(|w| WarningJson { file: name.clone(), line: w.line, token: w.token.clone(), message: w.message.clone() })
+        .collect();
+    let result = Baked {
+        scenery: name,
+        out: out.display().to_string(),
+        version: m.version,
+        bytes: bytes.len(),
+        counts: counts(&m),
+        warnings,
+    };
+    if json {
+        return print_json(&result);
+    }
+    let mut err = std::io::stderr().lock();
+    for w in &result.warnings {
+        writeln!(err, "warning: {}:{}: {}: {}", w.file, w.line, w.token, w.message)?;
+    }
+    let mut o = std::io::stdout().lock();
+    writeln!(
+        o,
+        "{} -> {}: version {}, {} bytes, {} warnings",
+        result.scenery,
+        result.out,
+        result.version,
+        result.bytes,
+        result.warnings.len()
+    )?;
+    for (k, n) in &result.counts {
+        writeln!(o, "  {k}: {n}")?;
+    }
     Ok(())
 }

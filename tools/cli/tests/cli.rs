@@ -247,6 +247,44 @@ fn eu7_generate_info_section_verify() {
 /// and PACK are chunk headers alone (`--instances 0 --bare-tables`); `eu7 verify --strict`
 /// reads both and rewrites them byte for byte. A reader that closes the output early
 /// (`| head`) ends the command quietly.
+/// `eu7 bake` writes a text scenery as a module `eu7 verify --strict` takes, with its
+/// models in PACK sections on request; an unexpected token is a located warning, a file
+/// that ends inside a node an error naming its line.
+#[test]
+fn eu7_bake_writes_a_verified_module_with_located_warnings() {
+    let root = scratch("eu7-bake");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../asset_loaders/eu7/tests/bake/demo.scn");
+    let out = root.join("demo.eu7");
+    let o = cli(&["eu7", "bake", path(&fixture), "-o", path(&out), "--pack", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&v["version"], &v["warnings"]), (&serde_json::json!(9), &serde_json::json!([])), "{v}");
+    let counts: std::collections::BTreeMap<String, u64> = v["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c[0].as_str().unwrap().to_string(), c[1].as_u64().unwrap()))
+        .collect();
+    assert_eq!((counts["TRAK"], counts["INCL"], counts["EVNT"], counts["PIDX"]), (5, 2, 4, 2), "{counts:?}");
+    let o = cli(&["eu7", "verify", "--strict", path(&out), "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["section_models"], 3, "{v}");
+    let odd = root.join("odd.scm");
+    std::fs::write(&odd, "node 10 0 m model 1 2 3 0 a.e3d none endmodel\nwhat\n").unwrap();
+    let o = cli(&["eu7", "bake", path(&odd), "-o", path(&root.join("odd.eu7")), "--version", "8"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&format!("warning: {}:2: what: unexpected token", path(&odd))),
+        "{o:?}"
+    );
+    std::fs::write(&odd, "// x\nnode 10 0 m model 1 2\n").unwrap();
+    let o = cli(&["eu7", "bake", path(&odd), "-o", path(&root.join("odd.eu7"))]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("line 2"), "{o:?}");
+    let _ = std::fs::remove_dir_all(root);
+}
+
 #[test]
 fn eu7_generate_writes_maszynas_flat_v7_sections_and_bare_roots() {
     let root = scratch("eu7-shapes");
