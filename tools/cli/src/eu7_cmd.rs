@@ -1,7 +1,7 @@
 //! `iron3d-cli eu7 ...`: inspect, decode, verify, generate and bake MaSzyna EU7B sceneries.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::output::{ensure_identical, print_json};
 use anyhow::Context;
@@ -50,9 +50,10 @@ pub enum Eu7Command {
         json: bool,
     },
     /// Bake a MaSzyna text scenery (`.scn`, `.scm`, `.inc`) into one EU7B module: every
-    /// node kind into its record, each include into an INCL record (its file is baked on
-    /// its own). A token the grammar does not expect is a warning (file, line, token) on
-    /// standard error; a file that ends inside a node is an error naming its line.
+    /// node kind into its record, each include into an INCL record (with --tree its file
+    /// is baked too, into the `.eu7` the record names). A token the grammar does not
+    /// expect is a warning (file, line, token) on standard error; a file that ends inside
+    /// a node is an error naming its line.
     Bake {
         /// The text scenery.
         scenery: PathBuf,
@@ -66,6 +67,11 @@ pub enum Eu7Command {
         /// 9, 5 in version 8, flat in version 7) instead of MODL.
         #[arg(long)]
         pack: bool,
+        /// Also bake every file it includes (any depth, each once, found in any letter case
+        /// under the scenery's folder) beside its text, as version-6 modules; an include
+        /// that names no file is a warning.
+        #[arg(long)]
+        tree: bool,
         /// Print the result as JSON (warnings included) instead of text.
         #[arg(long)]
         json: bool,
@@ -232,8 +238,8 @@ pub fn run(cmd: Eu7Command) -> anyhow::Result<()> {
         Eu7Command::Info { file, includes, json } => info(&file, includes, json),
         Eu7Command::Section { file, row, col, json } => section(&file, row, col, json),
         Eu7Command::Verify { file, strict, json } => verify(&file, strict, json),
-        Eu7Command::Bake { scenery, out, version, pack, json } => {
-            bake(&scenery, &out, BakeOptions { pack, version }, json)
+        Eu7Command::Bake { scenery, out, version, pack, tree, json } => {
+            bake(&scenery, &out, BakeOptions { pack, version }, tree, json)
         }
         Eu7Command::Generate { out: path, instances, seed, extent_km, models, format, bare_nodes, bare_tables } => {
             let mut out = std::io::stdout().lock();
@@ -425,6 +431,12 @@ struct WarningJson {
     message: String,
 }
 
+impl WarningJson {
+    fn of(file: &str, w: &iron3d_eu7::bake::Warning) -> Self {
+        Self { file: file.to_string(), line: w.line, token: w.token.clone(), message: w.message.clone() }
+    }
+}
+
 #[derive(Serialize)]
 struct Baked {
     scenery: String,
@@ -435,45 +447,72 @@ struct Baked {
     warnings: Vec<WarningJson>,
 }
 
-fn bake(scenery: &PathBuf, out: &PathBuf, opts: BakeOptions, json: bool) -> anyhow::Result<()> {
+/// The bake of a tree: the root's, then each included file's, and the includes that name
+/// no file.
+#[derive(Serialize)]
+struct BakedTree {
+    #[serde(flatten)]
+    root: Baked,
+    tree: Vec<Baked>,
+    missing: Vec<WarningJson>,
+}
+
+/// Writes `baked` (of the text `scenery`) to `out` as `opts` asks, reads it back strictly.
+fn write_bake(scenery: &Path, baked: &iron3d_eu7::bake::Baked, out: &Path, opts: BakeOptions) -> anyhow::Result<Baked> {
     let name = scenery.display().to_string();
-    let text = std::fs::read(scenery).with_context(|| format!("reading {name}"))?;
-    let baked = iron3d_eu7::bake::bake(&text, &name)?;
     let bytes = baked.write(opts).with_context(|| format!("writing the bake of {name}"))?;
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
     std::fs::write(out, &bytes).with_context(|| format!("writing {}", out.display()))?;
     let m = Module::read(bytes.clone(), &ReadOptions::strict().with_file(out.display().to_string()))?;
-    let warnings: Vec<WarningJson> = baked
-        .warnings
-        .iter()
-        .map(|w| WarningJson { file: name.clone(), line: w.line, token: w.token.clone(), message: w.message.clone() })
-        .collect();
-    let result = Baked {
+    Ok(Baked {
+        warnings: baked.warnings.iter().map(|w| WarningJson::of(&name, w)).collect(),
         scenery: name,
         out: out.display().to_string(),
         version: m.version,
         bytes: bytes.len(),
         counts: counts(&m),
-        warnings,
+    })
+}
+
+fn bake(scenery: &Path, out: &Path, opts: BakeOptions, tree: bool, json: bool) -> anyhow::Result<()> {
+    let (root, files, missing) = if tree {
+        let t = iron3d_eu7::bake::tree(scenery, out)?;
+        let mut files = t.files.iter();
+        let root = files.next().context("the tree holds its root")?;
+        let root = write_bake(&root.text, &root.baked, out, opts)?;
+        let files = files
+            .map(|f| write_bake(&f.text, &f.baked, &f.module, BakeOptions::default()))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let missing = t.missing.iter().map(|(file, w)| WarningJson::of(&file.display().to_string(), w)).collect();
+        (root, files, missing)
+    } else {
+        let name = scenery.display().to_string();
+        let text = std::fs::read(scenery).with_context(|| format!("reading {name}"))?;
+        (write_bake(scenery, &iron3d_eu7::bake::bake(&text, &name)?, out, opts)?, Vec::new(), Vec::new())
     };
     if json {
-        return print_json(&result);
+        return if tree { print_json(&BakedTree { root, tree: files, missing }) } else { print_json(&root) };
     }
     let mut err = std::io::stderr().lock();
-    for w in &result.warnings {
+    for w in std::iter::once(&root).chain(&files).flat_map(|b| &b.warnings).chain(&missing) {
         writeln!(err, "warning: {}:{}: {}: {}", w.file, w.line, w.token, w.message)?;
     }
     let mut o = std::io::stdout().lock();
-    writeln!(
-        o,
-        "{} -> {}: version {}, {} bytes, {} warnings",
-        result.scenery,
-        result.out,
-        result.version,
-        result.bytes,
-        result.warnings.len()
-    )?;
-    for (k, n) in &result.counts {
-        writeln!(o, "  {k}: {n}")?;
+    for b in std::iter::once(&root).chain(&files) {
+        writeln!(
+            o,
+            "{} -> {}: version {}, {} bytes, {} warnings",
+            b.scenery,
+            b.out,
+            b.version,
+            b.bytes,
+            b.warnings.len()
+        )?;
+        for (k, n) in &b.counts {
+            writeln!(o, "  {k}: {n}")?;
+        }
     }
     Ok(())
 }

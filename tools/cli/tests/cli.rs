@@ -278,6 +278,26 @@ fn eu7_bake_writes_a_verified_module_with_located_warnings() {
         String::from_utf8_lossy(&o.stderr).contains(&format!("warning: {}:2: what: unexpected token", path(&odd))),
         "{o:?}"
     );
+    // The whole tree: the root, the module it includes and the template it places, each
+    // into the .eu7 its INCL record names.
+    let scenery = root.join("scenery");
+    std::fs::create_dir_all(scenery.join("objects")).unwrap();
+    for file in ["demo.scn", "demo_env.scm", "objects/signal.inc"] {
+        std::fs::copy(fixture.parent().unwrap().join(file), scenery.join(file)).unwrap();
+    }
+    let top = scenery.join("demo.eu7");
+    let o = cli(&["eu7", "bake", path(&scenery.join("demo.scn")), "-o", path(&top), "--tree", "--pack", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (&v["version"], v["tree"].as_array().unwrap().len(), &v["missing"]),
+        (&serde_json::json!(9), 2, &serde_json::json!([])),
+        "{v}"
+    );
+    let o = cli(&["eu7", "info", path(&top), "--includes", "--json"]);
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let errors: Vec<&serde_json::Value> = info["includes"].as_array().unwrap().iter().map(|i| &i["error"]).collect();
+    assert_eq!(errors, [&serde_json::Value::Null; 2], "both includes load: {info}");
     std::fs::write(&odd, "// x\nnode 10 0 m model 1 2\n").unwrap();
     let o = cli(&["eu7", "bake", path(&odd), "-o", path(&root.join("odd.eu7"))]);
     assert_eq!(o.status.code(), Some(1));

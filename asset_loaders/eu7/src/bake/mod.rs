@@ -10,7 +10,8 @@
 //!   `TRSE`, `event` → `EVNT`, `FirstInit` → `FINT`.
 //! * An `include` is not expanded: it becomes an `INCL` record (its line from 0, the path,
 //!   the `.eu7` it bakes to, its parameters as written and the transform in force); a
-//!   file whose first `origin` holds `(pN)` placeholders gets `PLAC`.
+//!   file whose first `origin` holds `(pN)` placeholders gets `PLAC`. [`tree`] bakes a
+//!   file and every file it includes, each into its own module.
 //! * `origin` / `endorigin` (accumulated), `rotate` (replaced) and `scale` / `endscale`
 //!   place what follows, node kind by kind as the simulator does; `group` /
 //!   `endgroup` number groups; each node keeps the transform context it was made in.
@@ -31,9 +32,11 @@
 mod nodes;
 mod place;
 mod tokens;
+mod tree;
 
 use place::Placement;
 pub use tokens::{Token, tokenize};
+pub use tree::{Tree, TreeFile, tree};
 
 use crate::canonical::{Interner, PackOptions, PackOptionsEq, Scene};
 use crate::error::{Error, Result};

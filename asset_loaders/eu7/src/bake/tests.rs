@@ -1,6 +1,7 @@
 use super::*;
 use crate::chunk::ChunkBody;
 use crate::module::{Module, ReadOptions, resolve};
+use std::path::PathBuf;
 
 const DEMO: &[u8] = include_bytes!("../../tests/bake/demo.scn");
 const CHILD: &[u8] = include_bytes!("../../tests/bake/demo_env.scm");
@@ -165,4 +166,24 @@ fn a_child_module_has_the_size_maszynas_writer_gives_it() {
     let ids: Vec<[u8; 4]> = m.chunks.iter().map(|c| c.id).collect();
     assert_eq!(ids, [*b"STRS", *b"INCL", *b"TRAK", *b"MESH"]);
     assert_eq!(bytes.len(), 167);
+}
+
+/// A tree bake finds each included file in any letter case under the scenery folder,
+/// bakes it once into the module its INCL record names, and reports a missing one.
+#[test]
+fn a_tree_bakes_every_included_file_once() {
+    let dir = std::env::temp_dir().join(format!("iron3d_eu7_bake_tree_{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("Objects")).unwrap();
+    std::fs::write(dir.join("demo.scn"), [DEMO, b"\ninclude DEMO_ENV.scm end\ninclude gone.inc end\n"].concat())
+        .unwrap();
+    std::fs::write(dir.join("demo_env.scm"), CHILD).unwrap();
+    std::fs::write(dir.join("Objects/Signal.INC"), SIGNAL).unwrap();
+    let t = tree(&dir.join("demo.scn"), &dir.join("out.eu7")).unwrap();
+    let modules: Vec<PathBuf> = t.files.iter().map(|f| f.module.strip_prefix(&dir).unwrap().to_path_buf()).collect();
+    assert_eq!(modules, [PathBuf::from("out.eu7"), "demo_env.eu7".into(), "objects/signal.eu7".into()]);
+    assert_eq!(t.files[2].baked.scene.placement, [1, 2, 3, 4]);
+    let [(file, w)] = &t.missing[..] else { panic!("{:?}", t.missing) };
+    let line = DEMO.iter().filter(|&&b| b == b'\n').count() as u32 + 3;
+    assert_eq!((file, w.token.as_str(), w.line), (&dir.join("demo.scn"), "gone.inc", line));
+    let _ = std::fs::remove_dir_all(&dir);
 }
