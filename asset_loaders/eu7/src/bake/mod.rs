@@ -146,35 +146,35 @@ impl Cursor {
 }
 
 /// The baker's state while it reads one file.
-pub(crate) struct Baker {
+struct Baker {
     cur: Cursor,
-    pub(crate) int: Interner,
-    pub(crate) scene: Scene,
-    pub(crate) warnings: Vec<Warning>,
-    pub(crate) place: Placement,
+    int: Interner,
+    scene: Scene,
+    warnings: Vec<Warning>,
+    place: Placement,
     /// Group nesting depth and the handle of the outermost open group.
     groups: (u8, u32),
     next_group: u32,
     /// The open trainset (its index in the scene).
-    pub(crate) trainset: Option<usize>,
+    trainset: Option<usize>,
     /// Whether the first `origin` and the first `rotate` were read (`PLAC`).
     first: (bool, bool),
 }
 
-/// Blocks skipped to their end: no EU7B record holds them.
-const SKIPPED: [(&[u8], &[u8]); 12] = [
-    (b"atmo", b"endatmo"),
-    (b"time", b"endtime"),
-    (b"sky", b"endsky"),
-    (b"camera", b"endcamera"),
-    (b"config", b"endconfig"),
-    (b"description", b"enddescription"),
-    (b"light", b"endlight"),
-    (b"test", b"endtest"),
-    (b"isolated", b"endisolated"),
-    (b"area", b"endarea"),
-    (b"editorterrain", b"endeditorterrain"),
-    (b"assignment", b"endassignment"),
+/// Blocks skipped to their end (`end` + their name): no EU7B record holds them.
+const SKIPPED: [&[u8]; 12] = [
+    b"atmo",
+    b"time",
+    b"sky",
+    b"camera",
+    b"config",
+    b"description",
+    b"light",
+    b"test",
+    b"isolated",
+    b"area",
+    b"editorterrain",
+    b"assignment",
 ];
 
 impl Baker {
@@ -236,44 +236,42 @@ impl Baker {
                     self.word(&t, "its file")?;
                 }
                 b"endterrain" => {}
-                word => match SKIPPED.iter().find(|(open, _)| *open == word) {
-                    Some((_, end)) => self.skip_to(&t, end)?,
-                    None => self.warn(&t, "unexpected token: skipped"),
-                },
+                word if SKIPPED.contains(&word) => self.skip_to(&t, &[b"end", word].concat())?,
+                _ => self.warn(&t, "unexpected token: skipped"),
             }
         }
         Ok(())
     }
 
-    pub(crate) fn warn(&mut self, t: &Token, message: &str) {
+    fn warn(&mut self, t: &Token, message: &str) {
         self.warnings.push(Warning { line: t.line, token: t.show(), message: message.to_string() });
     }
 
     /// The error of a file that ends inside `what`, begun at `head`.
-    pub(crate) fn truncated(head: &Token, what: &str) -> Error {
+    fn truncated(head: &Token, what: &str) -> Error {
         Error::rule("bake_truncated", format!("line {}: {what} ({}) ends with the file", head.line, head.show()))
     }
 
     /// The next token of `what` begun at `head`.
-    pub(crate) fn word(&mut self, head: &Token, what: &str) -> Result<Token> {
+    fn word(&mut self, head: &Token, what: &str) -> Result<Token> {
         self.cur.next().ok_or_else(|| Self::truncated(head, what))
     }
 
     /// Whether the next token is `word` (not taken).
-    pub(crate) fn peek_is(&self, words: &[&[u8]]) -> bool {
+    fn peek_is(&self, words: &[&[u8]]) -> bool {
         self.cur.peek().is_some_and(|t| words.contains(&t.text.as_slice()))
     }
 
     /// The next number of `what` (a comma also separates numbers); a token that is not
     /// one reads as its longest numeric prefix, else 0, with a warning.
-    pub(crate) fn number(&mut self, head: &Token, what: &str) -> Result<f64> {
+    fn number(&mut self, head: &Token, what: &str) -> Result<f64> {
         let t = self.word(head, what)?;
         let t = self.cur.split_commas(t);
         Ok(self.value(&t))
     }
 
     /// A token's number (its longest numeric prefix, else 0, with a warning).
-    pub(crate) fn value(&mut self, t: &Token) -> f64 {
+    fn value(&mut self, t: &Token) -> f64 {
         let s = String::from_utf8_lossy(&t.text);
         if let Ok(v) = s.parse::<f64>() {
             return v;
@@ -284,7 +282,7 @@ impl Baker {
     }
 
     /// Three numbers.
-    pub(crate) fn point(&mut self, head: &Token, what: &str) -> Result<[f64; 3]> {
+    fn point(&mut self, head: &Token, what: &str) -> Result<[f64; 3]> {
         Ok([self.number(head, what)?, self.number(head, what)?, self.number(head, what)?])
     }
 
@@ -296,7 +294,7 @@ impl Baker {
     }
 
     /// Skips to the first of `ends` (taken), warning of every token before it.
-    pub(crate) fn expect_end(&mut self, head: &Token, what: &str, ends: &[&[u8]]) -> Result<()> {
+    fn expect_end(&mut self, head: &Token, what: &str, ends: &[&[u8]]) -> Result<()> {
         loop {
             let t = self.word(head, what)?;
             if ends.contains(&t.text.as_slice()) {
@@ -307,12 +305,12 @@ impl Baker {
     }
 
     /// Interns `s` (`none` stays as written: the caller decides).
-    pub(crate) fn sid(&mut self, s: &[u8]) -> Sid {
+    fn sid(&mut self, s: &[u8]) -> Sid {
         self.int.intern(s)
     }
 
     /// A node's slim node: its name (`none`: none), ranges, group and transform context.
-    pub(crate) fn slim(&mut self, name: &Token, range_max: f64, range_min: f64) -> SlimNode {
+    fn slim(&mut self, name: &Token, range_max: f64, range_min: f64) -> SlimNode {
         let mut node = SlimNode {
             name: if name.text == b"none" { Sid::EMPTY } else { self.sid(&name.text) },
             range_sq_min: (range_min * range_min) as f32,
@@ -331,7 +329,7 @@ impl Baker {
     }
 
     /// The transform context in force.
-    pub(crate) fn context(&self) -> TransformContext {
+    fn context(&self) -> TransformContext {
         let f = |p: &[f64; 3]| p.map(|v| v as f32);
         TransformContext {
             origins: self.place.origins.iter().map(f).collect(),
@@ -341,43 +339,43 @@ impl Baker {
         }
     }
 
+    /// Three coordinates of `what`, each a number or a `(pN)` placeholder (read as 0).
+    fn coordinates(&mut self, head: &Token, what: &str) -> Result<[(f64, Option<u8>); 3]> {
+        let mut out = [(0.0, None); 3];
+        for c in &mut out {
+            let t = self.word(head, what)?;
+            *c = match placeholder(&t.text) {
+                Some(n) => (0.0, Some(n)),
+                None => {
+                    let t = self.cur.split_commas(t);
+                    (self.value(&t), None)
+                }
+            };
+        }
+        Ok(out)
+    }
+
     /// `origin x y z`: pushed onto the accumulated stack; the file's first may hold
     /// `(pN)` placeholders (`PLAC`), which read as 0.
     fn origin(&mut self, head: &Token) -> Result<()> {
-        let mut p = [0.0; 3];
-        for (k, v) in p.iter_mut().enumerate() {
-            let t = self.word(head, "origin")?;
-            match placeholder(&t.text) {
-                Some(n) if !self.first.0 => self.scene.placement[k] = n,
-                Some(_) => {}
-                None => {
-                    let t = self.cur.split_commas(t);
-                    *v = self.value(&t);
-                }
+        let c = self.coordinates(head, "origin")?;
+        if !std::mem::replace(&mut self.first.0, true) {
+            for (k, (_, n)) in c.iter().enumerate() {
+                self.scene.placement[k] = n.unwrap_or(0);
             }
         }
-        self.first.0 = true;
-        self.place.push_origin(p);
+        self.place.push_origin(c.map(|c| c.0));
         Ok(())
     }
 
     /// `rotate x y z` (degrees) replaces the rotation; the file's first `rotate` may hold
     /// a `(pN)` heading (`PLAC`).
     fn rotate(&mut self, head: &Token) -> Result<()> {
-        let mut r = [0.0; 3];
-        for (k, v) in r.iter_mut().enumerate() {
-            let t = self.word(head, "rotate")?;
-            match placeholder(&t.text) {
-                Some(n) if k == 1 && !self.first.1 => self.scene.placement[3] = n,
-                Some(_) => {}
-                None => {
-                    let t = self.cur.split_commas(t);
-                    *v = self.value(&t);
-                }
-            }
+        let c = self.coordinates(head, "rotate")?;
+        if !std::mem::replace(&mut self.first.1, true) {
+            self.scene.placement[3] = c[1].1.unwrap_or(0);
         }
-        self.first.1 = true;
-        self.place.rotation = r;
+        self.place.rotation = c.map(|c| c.0);
         Ok(())
     }
 
