@@ -202,7 +202,12 @@ impl Scene {
     /// Builds the canonical module (version 9 with PACK, 7 with flat PACK sections, the
     /// layout of version 7, else 6).
     pub fn to_module(&self) -> Result<Module> {
-        let mut s = self.clone();
+        self.clone().into_module()
+    }
+
+    /// [`Self::to_module`] of a scene no longer needed.
+    pub fn into_module(self) -> Result<Module> {
+        let mut s = self;
         let old = std::mem::take(&mut s.strings);
         let mut int = Interner::default();
         remap_all(&mut s.includes, &old, &mut int);

@@ -93,7 +93,6 @@ impl Baked {
     /// # Errors
     /// A version outside 6..=9 (7..=9 with `pack`), or a record the writer refuses.
     pub fn write(&self, opts: BakeOptions) -> Result<Vec<u8>> {
-        let mut scene = self.scene.clone();
         let version = opts.version.unwrap_or(if opts.pack { 9 } else { 6 });
         let format = match (opts.pack, version) {
             (_, v) if !(6..=9).contains(&v) => return Err(Error::rule("bake_version", format!("version {v}: 6 to 9"))),
@@ -103,8 +102,8 @@ impl Baked {
             (true, 9) => Some(SectionFormat::V13),
             (true, v) => return Err(Error::rule("bake_version", format!("version {v} has no PACK: 7 to 9"))),
         };
-        scene.pack = format.map(|format| PackOptionsEq(PackOptions { format, resolve_texture: None }));
-        let mut module = scene.to_module()?;
+        let pack = format.map(|format| PackOptionsEq(PackOptions { format, resolve_texture: None }));
+        let mut module = Scene { pack, ..self.scene.clone() }.into_module()?;
         module.version = version;
         module.write()
     }
