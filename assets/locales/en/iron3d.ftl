@@ -72,6 +72,7 @@ hud-lost = lost: { $what }
 hud-destroyed = destroyed: enemy { $what }
 hud-built = built: { $what }
 hud-researched = researched: { $what }
+hud-lode-found = mineral lode found ({ $what })
 hud-refused = refused: { $what }
 
 ## Orders and navigation states
@@ -86,9 +87,10 @@ order-build = building
 order-research = researching { $n }
 order-piloted = piloted
 order-released = released
-order-haul = hauling from { $n }
+order-haul = hauling ore
 order-migrate = grazing
 order-refit = refitting at a dock
+order-search-lodes = searching for minerals
 order-with-state = { $order } ({ $state })
 nav-idle = idle
 nav-moving = moving

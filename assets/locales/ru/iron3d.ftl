@@ -73,6 +73,7 @@ hud-lost = потерян: { $what }
 hud-destroyed = уничтожен враг: { $what }
 hud-built = построен: { $what }
 hud-researched = исследовано: { $what }
+hud-lode-found = найдено месторождение ({ $what })
 hud-refused = отказано: { $what }
 
 ## Приказы и состояния движения
@@ -87,9 +88,10 @@ order-build = строит
 order-research = исследует { $n }
 order-piloted = под управлением
 order-released = отпущен
-order-haul = возит руду из { $n }
+order-haul = возит руду
 order-migrate = пасётся
 order-refit = на ремонте в доке
+order-search-lodes = ищет руду
 order-with-state = { $order } ({ $state })
 nav-idle = ждёт
 nav-moving = в пути

@@ -5,7 +5,7 @@
 
 use crate::config::BehaviorConfig;
 use crate::footprints::{Buildings, Footprints};
-use crate::haul::{self, HaulTrip, Haulage};
+use crate::haul::{HaulTrip, Haulage};
 use crate::navigator::Navigator;
 use crate::planner::{self, Refusal};
 use bevy_ecs::prelude::*;
@@ -24,6 +24,9 @@ const PROGRESS: f32 = 0.05;
 /// An attacking unit stops this share of its weapon range from its target (the
 /// project's own rule: close enough to keep firing when the target shifts a little).
 const HOLD_RANGE: f32 = 0.85;
+/// The share of its speed a transport stepping aside from a full storage keeps
+/// (openparkan `docs/32-builder.md`, read).
+const ASIDE_SHARE: f32 = 0.25;
 
 /// The shared read-only world a leg is planned against.
 #[derive(bevy_ecs::system::SystemParam)]
@@ -47,9 +50,10 @@ impl Outbox {
     }
 
     /// A unit finished its order (a haul never does: it stops at its mine or store; nor
-    /// does an animal's migration, at each of its points).
+    /// does an animal's migration, at each of its points, nor a lode search, at each
+    /// lode).
     fn arrived(&mut self, clock: &GameClock, nav: &Navigator, object: ObjectRef) {
-        if !matches!(nav.order, Order::Haul(_) | Order::Migrate) {
+        if !matches!(nav.order, Order::Haul(_) | Order::Migrate | Order::SearchLodes) {
             self.post(clock, object, GameMessageKind::Arrived(object));
         }
     }
@@ -89,8 +93,13 @@ fn leg_goal(
         // A refit's dock, once the refit step chose it (leg 1).
         Order::Refit if nav.leg == 1 => Ok(Some((nav.goal, true))),
         Order::Refit => Ok(None),
-        Order::MoveToObject(_) | Order::Attack(_) | Order::Haul(_) => {
-            let Some(id) = target_object(nav, trip) else { return Ok(None) };
+        // A search's lode, once the search step chose it (leg 1).
+        Order::SearchLodes if nav.leg == 1 => Ok(Some((nav.goal, true))),
+        Order::SearchLodes => Ok(None),
+        // A haul's loading or unloading place, once the haul step chose its route.
+        Order::Haul(_) => Ok(trip.mine.is_some().then_some((nav.goal, true))),
+        Order::MoveToObject(_) | Order::Attack(_) => {
+            let Some(id) = target_object(nav) else { return Ok(None) };
             let t = geo.table.entity_of(id).and_then(|e| targets.get(e).ok());
             let t = t.ok_or((DiagnosticKind::NonReachableArea, format!("target object {id} is not in the world")))?;
             Ok(Some(([t.position[0], t.position[1]], true)))
@@ -110,18 +119,18 @@ fn leg_goal(
     }
 }
 
-/// The object the current leg goes to (an object order, a haul's mine or store).
-fn target_object(nav: &Navigator, trip: &HaulTrip) -> Option<u32> {
+/// The object the current leg goes to (an object order's).
+fn target_object(nav: &Navigator) -> Option<u32> {
     match nav.order {
         Order::MoveToObject(id) | Order::Attack(id) => Some(id),
-        Order::Haul(_) => haul::target(nav, trip),
         _ => None,
     }
 }
 
 /// Whether the target is close enough to stop: for an `Attack` order within the share of
-/// weapon range a unit closes in to ([`HOLD_RANGE`]), for a haul within `haul.reach`;
-/// `None` for other orders, an unarmed attacker or haul rules in error.
+/// weapon range a unit closes in to ([`HOLD_RANGE`]), for a haul within `haul.reach` of
+/// its place; `None` for other orders, an unarmed attacker, a haul with no route yet or
+/// stepping aside, or haul rules in error.
 fn in_reach(
     (nav, trip): (&Navigator, &HaulTrip),
     weapon: Option<&Weapon>,
@@ -131,10 +140,15 @@ fn in_reach(
 ) -> Option<bool> {
     let reach = match nav.order {
         Order::Attack(_) => weapon?.range * HOLD_RANGE,
-        Order::Haul(_) => geo.haulage.0.as_ref().ok()?.reach.value,
+        // Stepping aside from a full storage ends where the walk does.
+        Order::Haul(_) if trip.waiting => return None,
+        Order::Haul(_) => {
+            let reach = geo.haulage.0.as_ref().ok()?.reach.value;
+            return trip.mine.map(|_| dist(position, nav.goal) <= reach);
+        }
         _ => return None,
     };
-    let t = geo.table.entity_of(target_object(nav, trip)?).and_then(|e| targets.get(e).ok())?;
+    let t = geo.table.entity_of(target_object(nav)?).and_then(|e| targets.get(e).ok())?;
     Some(dist(position, [t.position[0], t.position[1]]) <= reach)
 }
 
@@ -272,7 +286,7 @@ pub(crate) fn follow(
             intent.active = false;
             continue;
         }
-        let moved_target = target_object(&nav, trip).is_some_and(|target| {
+        let moved_target = target_object(&nav).is_some_and(|target| {
             geo.table
                 .entity_of(target)
                 .and_then(|e| targets.get(e).ok())
@@ -315,11 +329,11 @@ pub(crate) fn follow(
                 waypoint,
                 last,
                 corridor_radius: c.corridor_radius,
-                max_speed: c.near_building_speed(top, near),
+                max_speed: c.near_building_speed(top, near) * if trip.waiting { ASIDE_SHARE } else { 1.0 },
             };
         } else if next_leg(&mut nav, &geo) {
             continue;
-        } else if !matches!(nav.order, Order::Haul(_) | Order::Refit) && nav.next_queued() {
+        } else if !matches!(nav.order, Order::Haul(_) | Order::Refit | Order::SearchLodes) && nav.next_queued() {
             clear.write(ClearWizardPath(entity));
         } else {
             status.state = NavState::Arrived;

@@ -7,14 +7,16 @@
 //! its path on a target change, a damaged global path or a stop. It also keeps each
 //! armed object's radar target and closes attacking units in to weapon range (the
 //! project's own combat rules), runs transport robots' haul orders ([`haul`], the
-//! project's own rule), refits at docks (the original's orders 8 and 9, and the
-//! self-order of a machine low on life, battery or rounds) and animals' migration (the
-//! original's, `gameplay.md` §1.4).
+//! original's route), refits at docks (the original's orders 8 and 9, and the
+//! self-order of a machine low on life, battery or rounds), builders' lode searches
+//! ([`lodes`], the original's *Search minerals*) and animals' migration (the original's,
+//! `gameplay.md` §1.4).
 
 mod config;
 mod follow;
 mod footprints;
 pub mod haul;
+pub mod lodes;
 mod migrate;
 mod navigator;
 mod orders;
@@ -63,6 +65,7 @@ impl Plugin for BehaviorPlugin {
                 (
                     haul::haul.run_if(unlocked),
                     refit::refit.run_if(unlocked),
+                    lodes::search.run_if(unlocked),
                     migrate::migrate.run_if(unlocked),
                     radar::scan,
                     (follow::plan_legs, follow::follow).chain().run_if(unlocked),

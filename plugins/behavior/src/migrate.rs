@@ -39,7 +39,7 @@ const POINT_MIN_SHARE: f32 = 0.2;
 /// Points drawn before the walk gives up for this time.
 const POINT_TRIES: u32 = 50;
 /// `rand()`'s largest value (the original's C library).
-const RAND_MAX: u32 = 32767;
+pub(crate) const RAND_MAX: u32 = 32767;
 /// An engagement's attack: its time and how far past the outer radius it may go.
 const ENGAGEMENT_LIMIT: (u32, f32) = (20, 80.0);
 /// The circle about where it stands of an attack a unit without a pasture answers a
@@ -111,7 +111,7 @@ pub(crate) fn reset(mut pastures: ResMut<Pastures>) {
 }
 
 /// `rand()` of the original's C library (0..=32767).
-fn rand(stream: &mut RandomStream) -> u32 {
+pub(crate) fn rand(stream: &mut RandomStream) -> u32 {
     stream.below(RAND_MAX + 1)
 }
 

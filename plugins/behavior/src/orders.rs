@@ -91,11 +91,20 @@ pub(crate) fn apply_commands(
             }
             let busy = nav.replan
                 || status.state == NavState::Moving
-                || matches!(nav.order, Order::Attack(_) | Order::Patrol(_) | Order::Haul(_) | Order::Refit);
+                || matches!(
+                    nav.order,
+                    Order::Attack(_) | Order::Patrol(_) | Order::Haul(_) | Order::Refit | Order::SearchLodes
+                );
             if let Order::Haul(mine) = command.order
                 && let Err(e) = haul::refusal((id, owner.clan, of(id).and_then(|c| c.1)), mine, of(mine))
             {
                 out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id, mine], e));
+                continue;
+            }
+            if command.order == Order::SearchLodes
+                && let Err(e) = crate::lodes::refusal(id, of(id).and_then(|c| c.1))
+            {
+                out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id], e));
                 continue;
             }
             match command.order {

@@ -114,15 +114,3 @@ fn toward_line(a: [f32; 2], b: [f32; 2], p: [f32; 2], q: [f32; 2]) -> [f32; 2] {
     }
     if sa.abs() < sb.abs() { a } else { b }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::at_least;
-
-    #[test]
-    fn a_short_local_path_gets_the_minimum_number_of_points() {
-        let path = at_least(vec![[10.0, 0.0], [12.0, 0.0]], [0.0, 0.0], 4);
-        assert_eq!(path, vec![[2.5, 0.0], [5.0, 0.0], [10.0, 0.0], [12.0, 0.0]]);
-        assert_eq!(at_least(vec![[10.0, 0.0]], [0.0, 0.0], 1), vec![[10.0, 0.0]]);
-    }
-}

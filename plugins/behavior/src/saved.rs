@@ -37,8 +37,10 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
                 h.floats(&n.goal);
                 h.word(u32::from(trip.is_some()));
                 if let Some(trip) = trip {
+                    h.word(trip.mine.unwrap_or(u32::MAX));
                     h.word(trip.store.unwrap_or(u32::MAX));
                     h.word(trip.start.map_or(u32::MAX, f32::to_bits));
+                    h.word(u32::from(trip.waiting));
                 }
                 h.word(n.queued.len() as u32);
                 n.queued.iter().for_each(|o| {

@@ -169,6 +169,9 @@ impl UnitClass {
     /// A transport robot's class word (`docs/reference/registry.md` §2.2).
     pub const TRANSPORT: u32 = 0x0100_2000;
 
+    /// A builder's class word (openparkan `docs/32-builder.md`, measured).
+    pub const BUILDER: u32 = 0x0100_4000;
+
     /// An animal's class word (`varset.var`'s `CLASS_ANIMAL`, `gameplay.md` §1.4).
     pub const ANIMAL: u32 = 0x2000_0000;
 

@@ -101,6 +101,9 @@ pub enum ProductionEvent {
     /// A transport robot left a store it unloaded into: ids `[transport, store]`, detail
     /// `ore=N` (what it unloaded there).
     Unloaded,
+    /// A builder's search found a mineral lode, for every clan: ids `[builder]`, detail
+    /// `lode=N` (its index among the mission's lodes).
+    LodeFound,
 }
 
 impl ProductionEvent {
@@ -112,6 +115,7 @@ impl ProductionEvent {
             Self::Rejected => "rejected",
             Self::Loaded => "loaded",
             Self::Unloaded => "unloaded",
+            Self::LodeFound => "lode_found",
         }
     }
 }

@@ -33,9 +33,10 @@ pub enum Order {
     Pilot(PilotInput),
     /// End direct control: the unit returns to its orders.
     Release,
-    /// Haul ore from a mine of the unit's clan (the unit is a transport robot; the
-    /// project's own rule): to the mine, load, to the clan's nearest store with room,
-    /// unload, and again until another order.
+    /// Haul ore (the unit is a transport robot; the id names a mine of its clan): as the
+    /// original's transport task, the unit chooses its own route, its clan's nearest
+    /// mine with a loading place and nearest storage (waiting beside it while it is
+    /// full), and goes back and forth until another order.
     Haul(u32),
     /// Graze the clan's current pasture (an animal's default order, the original's
     /// order 15, `gameplay.md` §1.4): walk to points of it, stand, and attack what is
@@ -46,6 +47,11 @@ pub enum Order {
     /// unit's clan or an ally, wait there until life, charge and ammunition are at 98 %,
     /// then the next order; with no such dock it fails at once (`rejected`).
     Refit,
+    /// Search for mineral lodes (the builders' *Search minerals* row, the original's
+    /// order 5 by type `0x10001000`, `gameplay.md` §9.2–9.3): to the nearest lode not yet
+    /// found anywhere on the map; within 10 of it the lode is found for every clan; then
+    /// the next, until none is left.
+    SearchLodes,
 }
 
 /// One tick of direct control, quantised so it is exact on every machine and in a
@@ -148,6 +154,7 @@ impl Order {
             Self::Haul(id) => (10, u64::from(id)),
             Self::Migrate => (11, 0),
             Self::Refit => (12, 0),
+            Self::SearchLodes => (13, 0),
         }
     }
 

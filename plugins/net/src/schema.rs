@@ -662,6 +662,7 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
         Order::Release => w.u8(9),
         Order::Migrate => w.u8(11),
         Order::Refit => w.u8(12),
+        Order::SearchLodes => w.u8(13),
         Order::Build(_) => unreachable!("a build order travels as WireOrder::Build"),
     }
 }
@@ -693,6 +694,7 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         10 => Order::Haul(r.u32()?),
         11 => Order::Migrate,
         12 => Order::Refit,
+        13 => Order::SearchLodes,
         tag => return Err(format!("order tag {tag} is not 0..=11")),
     };
     Ok(WireOrder::Plain(plain))

@@ -67,11 +67,16 @@ impl Job {
     }
 
     /// The ore a research asks for next (`M_Task_Research`, read): half of what is
-    /// missing while more than 5 is, then all of it; nothing once complete.
+    /// missing while more than 5 is, then all of it; nothing once complete. While any
+    /// is missing it asks for at least the least the distributor serves
+    /// ([`LEAST_WANT`](iron3d_economy::distributor::LEAST_WANT)): the original's request
+    /// has no floor; the floor is the project's, so that a last hundredth left by a
+    /// shared shortage is still asked for and the research ends.
     pub fn research_request(&self) -> f32 {
         match self.ore - self.ore_got {
             missing if missing > 5.0 => missing / 2.0,
-            missing => missing.max(0.0),
+            missing if missing > 0.0 => missing.max(iron3d_economy::distributor::LEAST_WANT),
+            _ => 0.0,
         }
     }
 

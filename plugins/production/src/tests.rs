@@ -99,7 +99,8 @@ fn a_job_needs_its_time_and_its_power_budgets() {
 /// A construction pulls its ore by the original's curve (`Behavior.dll:0x1002a604`,
 /// read): 0.2 of the share below a fifth, the share itself up to four fifths, 3 above;
 /// `(cost − got) × k × KPD × 0.2 + 0.07`, nothing once complete. A research asks for
-/// half of what is missing while more than 5 is, then the rest. A job ends only when
+/// half of what is missing while more than 5 is, then the rest, never under the least
+/// the distributor serves (the project's floor). A job ends only when
 /// its ore budget is full too.
 #[test]
 fn construction_and_research_pull_their_ore_by_the_originals_curves() {
@@ -111,6 +112,8 @@ fn construction_and_research_pull_their_ore_by_the_originals_curves() {
     assert_eq!(job(80.0).research_request(), 10.0, "20 missing: half");
     assert_eq!(job(96.0).research_request(), 4.0, "4 missing: all of it");
     assert_eq!(job(100.0).research_request(), 0.0);
+    let least = iron3d_economy::distributor::LEAST_WANT;
+    assert_eq!(job(99.995).research_request(), least, "a last crumb: the least served (ours)");
     let mut j = crate::state::Job { ore: 10.0, ..Default::default() };
     assert!(!j.work(0.0, 6.0), "6 of 10 ore");
     assert!(j.work(0.0, 6.0), "the ore budget is full (never more than it)");

@@ -219,9 +219,9 @@ impl Record {
         let h = container.header;
         let snapshot = match h.format_version {
             // Its snapshot went through reflection (2), holds the older rules' state
-            // (3 to 6, 8 and 9) or lists its parts by position (7): re-simulated instead
-            // (`format::migrate`).
-            2..=9 => None,
+            // (3 to 6 and 8 to 10) or lists its parts by position (7): re-simulated
+            // instead (`format::migrate`).
+            2..=10 => None,
             _ => Snapshot::from_chunks(&container.chunks, bytes.len())?,
         };
         if let Some(s) = &snapshot {
@@ -301,6 +301,7 @@ fn order_of_key(kind: u8, value: u64) -> Option<Order> {
         10 => Order::Haul(low),
         11 => Order::Migrate,
         12 => Order::Refit,
+        13 => Order::SearchLodes,
         _ => return None,
     })
 }

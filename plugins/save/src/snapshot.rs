@@ -1,4 +1,4 @@
-//! [`Snapshot`]: the simulation state at a tick boundary, as chunks (format version 9).
+//! [`Snapshot`]: the simulation state at a tick boundary, as chunks (format version 11).
 //!
 //! What is saved is what the crates declared (`iron3d_core::SimState`, in tag order;
 //! this crate names none of their types):

@@ -44,6 +44,9 @@ pub enum EventKind {
     /// A transport robot left a store it unloaded into (`ids`: transport, store; detail
     /// `ore=N`).
     Unloaded,
+    /// A builder's search found a mineral lode (`ids`: the builder; detail `lode=N`, its
+    /// index among the mission's lodes).
+    LodeFound,
     /// A configuration key the project does not apply (detail: `file key: reason`).
     Unsupported,
 }
@@ -67,6 +70,7 @@ impl EventKind {
             Self::Rejected => "rejected",
             Self::Loaded => "loaded",
             Self::Unloaded => "unloaded",
+            Self::LodeFound => "lode_found",
             Self::Unsupported => "unsupported",
         }
     }
@@ -134,6 +138,7 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
                     ProductionEvent::Rejected => EventKind::Rejected,
                     ProductionEvent::Loaded => EventKind::Loaded,
                     ProductionEvent::Unloaded => EventKind::Unloaded,
+                    ProductionEvent::LodeFound => EventKind::LodeFound,
                 };
                 (kind, ids.clone(), detail.clone())
             }

@@ -309,6 +309,14 @@ fn a_repeated_areal_in_a_route_is_a_cycle() {
 }
 
 #[test]
+fn a_short_local_path_gets_the_minimum_number_of_points() {
+    use iron3d_behavior::planner::at_least;
+    let path = at_least(vec![[10.0, 0.0], [12.0, 0.0]], [0.0, 0.0], 4);
+    assert_eq!(path, vec![[2.5, 0.0], [5.0, 0.0], [10.0, 0.0], [12.0, 0.0]]);
+    assert_eq!(at_least(vec![[10.0, 0.0]], [0.0, 0.0], 1), vec![[10.0, 0.0]]);
+}
+
+#[test]
 fn patrols_walk_their_path_back_and_forth() {
     let mut app = world_app(flat, |_, _| false);
     publish_paths(
@@ -444,6 +452,8 @@ mod animals;
 mod combat;
 #[path = "sim/haul.rs"]
 mod haul;
+#[path = "sim/lodes.rs"]
+mod lodes;
 #[path = "sim/motion.rs"]
 mod motion;
 #[path = "sim/player.rs"]

@@ -11,7 +11,6 @@ use iron3d_core::{
     MindBoard, MissionClans, MissionOutcome, Movable, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent,
     ResearchBoard, SchemeRef, SimCommand, SimTransform, TICK_MS, UnitClass, Weapon,
 };
-use iron3d_economy::OreProperty;
 use iron3d_rules::Role;
 use std::collections::BTreeMap;
 
@@ -38,20 +37,10 @@ pub struct Seen {
     pub mine: bool,
     /// A transport robot.
     pub transport: bool,
-    /// Ore it holds.
-    pub ore: f32,
 }
 
-type Row<'a> = (
-    &'a OriginalObjectId,
-    &'a Owner,
-    &'a SimTransform,
-    &'a Health,
-    Option<&'a UnitClass>,
-    Has<Weapon>,
-    Has<Movable>,
-    Option<&'a OreProperty>,
-);
+type Row<'a> =
+    (&'a OriginalObjectId, &'a Owner, &'a SimTransform, &'a Health, Option<&'a UnitClass>, Has<Weapon>, Has<Movable>);
 
 /// The orders one clan decides on this turn, by unit (`census` in id order).
 pub fn decide(
@@ -127,7 +116,7 @@ fn rally(anchor: [f32; 2], k: usize) -> [f32; 2] {
 fn census(objects: &Query<Row>, rules: &StrategyRules) -> Vec<Seen> {
     let mut seen: Vec<Seen> = objects
         .iter()
-        .map(|(id, owner, t, health, class, armed, movable, ore)| Seen {
+        .map(|(id, owner, t, health, class, armed, movable)| Seen {
             id: id.0,
             clan: owner.clan,
             at: [t.position[0], t.position[1]],
@@ -138,7 +127,6 @@ fn census(objects: &Query<Row>, rules: &StrategyRules) -> Vec<Seen> {
             institute: class.is_some_and(|c| rules.institutes.contains(&c.0)),
             mine: class.is_some_and(|c| c.0 == UnitClass::MINE),
             transport: class.is_some_and(|c| c.0 == UnitClass::TRANSPORT),
-            ore: ore.map_or(0.0, OreProperty::current),
         })
         .collect();
     seen.sort_unstable_by_key(|s| s.id);
@@ -230,21 +218,20 @@ pub fn builds(
 }
 
 /// The haul orders a clan gives, `(transport, mine)`: each of its transport robots not
-/// hauling from one of its mines goes to its fullest mine (ties by the lower id), and
-/// `capacity` is counted off that mine for the next transport.
-pub fn hauls(clan: i32, census: &[Seen], capacity: f32, assigned: &BTreeMap<u32, Order>) -> Vec<(u32, u32)> {
-    let mut mines: Vec<(u32, f32)> =
-        census.iter().filter(|s| s.clan == clan && s.mine).map(|s| (s.id, s.ore)).collect();
-    let mut out = Vec::new();
-    for t in census.iter().filter(|s| s.clan == clan && s.transport) {
-        if matches!(assigned.get(&t.id), Some(Order::Haul(m)) if mines.iter().any(|x| x.0 == *m)) {
-            continue;
-        }
-        let Some(best) = mines.iter_mut().max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0))) else { break };
-        out.push((t.id, best.0));
-        best.1 -= capacity;
-    }
-    out
+/// hauling from one of its mines is ordered to haul, naming its nearest mine (ties by
+/// the lower id); the transport then chooses its own route, as the original's does.
+pub fn hauls(clan: i32, census: &[Seen], assigned: &BTreeMap<u32, Order>) -> Vec<(u32, u32)> {
+    let mines: Vec<&Seen> = census.iter().filter(|s| s.clan == clan && s.mine).collect();
+    census
+        .iter()
+        .filter(|t| t.clan == clan && t.transport)
+        .filter(|t| !matches!(assigned.get(&t.id), Some(Order::Haul(m)) if mines.iter().any(|x| x.id == *m)))
+        .filter_map(|t| {
+            let nearest =
+                mines.iter().min_by(|a, b| dist(t.at, a.at).total_cmp(&dist(t.at, b.at)).then(a.id.cmp(&b.id)));
+            nearest.map(|m| (t.id, m.id))
+        })
+        .collect()
 }
 
 /// The research a clan starts: when nothing is being researched, the first node of its
@@ -293,7 +280,7 @@ pub(crate) fn think(
             queue.push(SimCommand { tick: clock.tick, units, order, queued: false });
         }
         let me = clan.index as i32;
-        for (transport, mine) in hauls(me, census, rules.haul_capacity, &strategy.assigned) {
+        for (transport, mine) in hauls(me, census, &strategy.assigned) {
             queue.push(SimCommand {
                 tick: clock.tick,
                 units: vec![transport],

@@ -21,8 +21,8 @@
 //!   after a refusal (not enough ore) it waits `retry_seconds` too. A clan with a mine
 //!   first builds schemes of the Transport role until it has `ai.transports` (built or being
 //!   built; they count in no cap), and gives each of its transports that is not hauling
-//!   from one of its mines `Order::Haul` of its fullest mine (ties by the lower id; each
-//!   order counts `haul.capacity` off that mine for the next transport).
+//!   from one of its mines `Order::Haul` naming its nearest mine (ties by the lower id):
+//!   the transport chooses its own route, the original's (`iron3d_behavior::haul`).
 //! * **Outcome** ([`outcome`]): a player or computer clan with no unit and no
 //!   production building is *defeated*; where the player clan's package can never
 //!   record the outcome itself (`iron3d_core::EnemyOutVictory`), a player clan (mode 1)
@@ -52,8 +52,6 @@ pub struct StrategyRules {
     pub producers: Vec<u32>,
     /// Class words of research buildings (`research.institutes`).
     pub institutes: Vec<u32>,
-    /// Ore one transport trip carries (`haul.capacity`).
-    pub haul_capacity: f32,
 }
 
 /// What the strategic layer remembers: the last order it gave each unit, the builds it
@@ -112,8 +110,7 @@ impl StrategyRules {
     pub fn from_rules(rules: &iron3d_rules::Rules) -> Self {
         let producers = rules.production.producers.iter().map(|p| p.class).collect();
         let institutes = rules.research.institutes.iter().map(|p| p.class).collect();
-        let haul_capacity = rules.haul.capacity.value;
-        Self { ai: rules.ai.clone(), producers, institutes, haul_capacity }
+        Self { ai: rules.ai.clone(), producers, institutes }
     }
 }
 

@@ -171,6 +171,7 @@ pub fn messages(
                     ProductionEvent::Produced => Some("hud-built"),
                     ProductionEvent::Researched => Some("hud-researched"),
                     ProductionEvent::Rejected => Some("hud-refused"),
+                    ProductionEvent::LodeFound => Some("hud-lode-found"),
                     ProductionEvent::Loaded | ProductionEvent::Unloaded => None,
                 };
                 key.filter(|_| ours).map(|key| locale.tr(key, &[("what", what.into())]))
@@ -199,9 +200,10 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::Research(node)) => locale.tr("order-research", &n(node.into())),
         Some(Order::Pilot(_)) => locale.t("order-piloted"),
         Some(Order::Release) => locale.t("order-released"),
-        Some(Order::Haul(id)) => locale.tr("order-haul", &n(id.into())),
+        Some(Order::Haul(_)) => locale.t("order-haul"),
         Some(Order::Migrate) => locale.t("order-migrate"),
         Some(Order::Refit) => locale.t("order-refit"),
+        Some(Order::SearchLodes) => locale.t("order-search-lodes"),
     };
     match status {
         Some(s) => {

@@ -29,12 +29,15 @@ pub enum HeadlessCommand {
     #[command(
         after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
         {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID}, \"stop\", \
-        {\"haul\": MINE_ID}, \"refit\", {\"build\": SCHEME} or {\"research\": NODE}; ID is the OriginalObjectId (index of the \
-        placed object in data.tma), coordinates in game units. haul: the units are transport robots; each drives to the \
-        mine, loads ore, takes it to its clan's nearest store with room, unloads (\"loaded\" and \"unloaded\" events, \
-        ore=N) and goes back, until another order. refit: to the nearest ground-level dock of the unit's clan or \
+        {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"build\": SCHEME} or {\"research\": NODE}; ID is the OriginalObjectId (index of the \
+        placed object in data.tma), coordinates in game units. haul: the units are transport robots, MINE_ID a mine of \
+        their clan; as in the original each chooses its own route, its clan's nearest mine with a loading place and \
+        nearest storage with an unloading place, loads ore, unloads it there (waiting beside it while it is full; \
+        \"loaded\" and \"unloaded\" events, ore=N) and goes back, until another order. refit: to the nearest ground-level dock of the unit's clan or \
         an ally, where it waits until life, charge and ammunition are at 98 % (the original's orders 8 and 9; no \
-        dock: a \"rejected\" event). build: the units are production buildings (plants, hangars), each queues one robot \
+        dock: a \"rejected\" event). search_lodes: the units are builders; each walks to the nearest mineral lode not \
+        yet found and, within 10 of it, finds it for every clan (a \"lode_found\" event, lode=N), then the next, \
+        stopping when none is left. build: the units are production buildings (plants, hangars), each queues one robot \
         of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). research: the units are \
         research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
@@ -326,6 +329,8 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
             .map(|id| FileOrder::Unit(if key == "attack" { Order::Attack(id) } else { Order::Haul(id) }))
             .ok_or(format!("{key} takes an object id")),
         "pilot" => pilot(arg).map(|p| FileOrder::Unit(Order::Pilot(p))),
+        "search_lodes" if arg.as_bool() == Some(true) => unit(Order::SearchLodes),
+        "search_lodes" => Err("search_lodes takes true".into()),
         "build" => match arg.as_str() {
             Some(scheme) if !scheme.trim().is_empty() => Ok(FileOrder::Build(scheme.into())),
             _ => Err("build takes a unit scheme path".into()),
@@ -449,6 +454,12 @@ fn check_units(world: &mut World, command: &SimCommand) -> Result<(), String> {
     }
     if let Order::Haul(mine) = command.order {
         command.units.iter().try_for_each(|&unit| iron3d_behavior::haul::check(world, unit, mine))?;
+    }
+    if command.order == Order::SearchLodes {
+        for &unit in &command.units {
+            let class = world.resource::<ObjectTable>().entity_of(unit).and_then(|e| world.get::<UnitClass>(e));
+            iron3d_behavior::lodes::refusal(unit, class.map(|c| c.0))?;
+        }
     }
     iron3d_production::check_command(world, command)
 }

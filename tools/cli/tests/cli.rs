@@ -789,6 +789,11 @@ fn sim_run_reports_hashes_objects_and_events_and_rejects_bad_orders() {
         (r#"[{"tick": 1, "units": [0], "order": "stop"}]"#, "entry 0: object 0 does not move"),
         (r#"[{"tick": 1, "units": [1]}, {"tick": 1}]"#, "entry 0: no \"order\""),
         (r#"[{"tick": 1, "units": [1], "order": {"fly": 3}}]"#, "entry 0: unknown order"),
+        (r#"[{"tick": 1, "units": [18], "order": {"search_lodes": false}}]"#, "entry 0: search_lodes takes true"),
+        (
+            r#"[{"tick": 1, "units": [18], "order": {"search_lodes": true}}]"#,
+            "entry 0: search_lodes: object 18 is not a builder",
+        ),
     ] {
         let out = run(orders);
         assert_eq!(out.status.code(), Some(2), "{orders}");
@@ -1175,33 +1180,41 @@ fn sim_run_load_takes_the_orders_file_whose_early_units_are_gone() {
     let (save, orders) = (dir.join("s.i3save"), dir.join("orders.json"));
     let json = |o: &Output| serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
     let run = |ticks: &str, extra: &[&str]| {
-        let mut args = vec!["sim", "run", demo, "--ticks", ticks, "--hash-every", "100", "--json"];
+        let mut args = vec!["sim", "run", demo, "tutorial.01", "--ticks", ticks, "--hash-every", "100", "--json"];
         args.extend_from_slice(extra);
         cli(&args)
     };
-    // tutorial.01's fight: the first unit destroyed (a whole object, not a part), and when.
-    let fight = json(&run("8000", &["tutorial.01"]));
-    let destroyed: Vec<(u64, u64)> = fight["events"]
+    // tutorial.01: the Player's three robots (15 to 17) sent at tick 1 against the
+    // Enemy's bunker (22), inside its base's defences.
+    let sent = [15u64, 16, 17];
+    std::fs::write(&orders, r#"[{"tick": 1, "units": [15, 16, 17], "order": {"attack": 22}}]"#).unwrap();
+    let fight = json(&run("4000", &["--orders", path(&orders)]));
+    let (gone_at, unit) = fight["events"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|e| e["kind"] == "destroyed" && e["detail"] == "")
         .map(|e| (e["tick"].as_u64().unwrap(), e["ids"][0].as_u64().unwrap()))
-        .collect();
-    let (gone_at, unit) = destroyed
-        .iter()
-        .copied()
-        .find(|&(_, id)| {
-            std::fs::write(&orders, format!(r#"[{{"tick": 1, "units": [{id}], "order": "stop"}}]"#)).unwrap();
-            run("1", &["tutorial.01", "--orders", path(&orders)]).status.success()
-        })
-        .expect("a unit is destroyed in tutorial.01's fight");
-    std::fs::write(&orders, format!(r#"[{{"tick": 1, "units": [{unit}], "order": "stop"}}]"#)).unwrap();
+        .find(|(_, id)| sent.contains(id))
+        .expect("a robot sent against the bunker is destroyed");
     // Saved 10 ticks after the unit is gone, compared 100 ticks on.
     let (at, end) = ((gone_at + 10).to_string(), (gone_at + 110).to_string());
-    let straight = run(&end, &["tutorial.01", "--orders", path(&orders), "--save-at", &at, "--save", path(&save)]);
+    let straight = run(&end, &["--orders", path(&orders), "--save-at", &at, "--save", path(&save)]);
     assert!(straight.status.success(), "{}", String::from_utf8_lossy(&straight.stderr));
-    let loaded = run(&end, &["--load", path(&save), "--orders", path(&orders)]);
+    let loaded = cli(&[
+        "sim",
+        "run",
+        demo,
+        "--ticks",
+        &end,
+        "--hash-every",
+        "100",
+        "--json",
+        "--load",
+        path(&save),
+        "--orders",
+        path(&orders),
+    ]);
     assert!(loaded.status.success(), "unit {unit}, gone at {gone_at}: {}", String::from_utf8_lossy(&loaded.stderr));
     assert_eq!(json(&loaded), json(&straight), "the loaded game goes on as the one that never stopped");
     let _ = std::fs::remove_dir_all(dir);

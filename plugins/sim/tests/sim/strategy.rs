@@ -516,7 +516,6 @@ fn builds_take_the_schemes_in_turn_skip_refused_ones_and_respect_the_cap() {
         institute: false,
         mine: false,
         transport: false,
-        ore: 0.0,
     };
     let census = [
         seen(1, 2, false, false, true),
@@ -542,7 +541,7 @@ fn builds_take_the_schemes_in_turn_skip_refused_ones_and_respect_the_cap() {
 }
 
 #[test]
-fn a_clan_with_a_mine_builds_transports_first_and_sends_idle_ones_to_its_fullest_mine() {
+fn a_clan_with_a_mine_builds_transports_first_and_sends_idle_ones_to_haul() {
     use iron3d_strategy::Build;
     use iron3d_strategy::ai::{Menu, Seen, builds, hauls};
     let rules = iron3d_rules::Rules::shipped().unwrap().ai;
@@ -559,57 +558,54 @@ fn a_clan_with_a_mine_builds_transports_first_and_sends_idle_ones_to_its_fullest
         institute: false,
         mine: false,
         transport: false,
-        ore: 0.0,
     };
     let producer = |id| Seen { producer: true, ..seen(id, 2) };
-    let mine = |id, ore| Seen { mine: true, ore, ..seen(id, 2) };
-    let transport = |id| Seen { transport: true, movable: true, ..seen(id, 2) };
+    let mine = |id, x: f32| Seen { mine: true, at: [x, 0.0], ..seen(id, 2) };
+    let transport = |id, x: f32| Seen { transport: true, movable: true, at: [x, 0.0], ..seen(id, 2) };
     let mut census = vec![producer(1), producer(2), producer(3)];
     let s = Strategy::default();
     let no_mine = builds(2, 0, &census, &rules, &menu, &s);
     assert_eq!(no_mine, vec![build(1, 10), build(2, 12), build(3, 14)], "no mine: no transport");
-    census.push(mine(4, 300.0));
+    census.push(mine(4, 0.0));
     let mined = builds(2, 0, &census, &rules, &menu, &s);
     assert_eq!(mined, vec![build(1, 13), build(2, 13), build(3, 10)], "two transports, then battle units");
-    census.push(transport(5));
+    census.push(transport(5, 0.0));
     let mut s = Strategy::default();
     s.building.insert(1, mined[0].1);
     let enough = builds(2, 0, &census, &rules, &menu, &s);
     assert_eq!(enough, vec![build(2, 10), build(3, 12)], "one built, one being built: enough");
-    census.extend([mine(6, 250.0), transport(7), mine(8, 300.0), transport(9)]);
-    let capacity = 200.0;
+    census.extend([mine(6, 100.0), transport(7, 90.0), mine(8, 100.0), transport(9, 48.0)]);
     let mut assigned = std::collections::BTreeMap::new();
     assert_eq!(
-        hauls(2, &census, capacity, &assigned),
-        vec![(5, 4), (7, 8), (9, 6)],
-        "the fullest mine first (ties by the lower id), its load counted off for the next"
+        hauls(2, &census, &assigned),
+        vec![(5, 4), (7, 6), (9, 4)],
+        "each names its nearest mine (ties by the lower id)"
     );
     assigned.insert(5, Order::Haul(4));
     assigned.insert(7, Order::Haul(99));
     assigned.insert(9, Order::MoveTo([0.0, 0.0]));
-    assert_eq!(
-        hauls(2, &census, capacity, &assigned),
-        vec![(7, 4), (9, 8)],
-        "5 hauls; 7's mine is gone; 9 is not hauling"
-    );
-    assert_eq!(hauls(1, &census, capacity, &assigned), vec![], "another clan has no transport");
+    assert_eq!(hauls(2, &census, &assigned), vec![(7, 6), (9, 4)], "5 hauls; 7's mine is gone; 9 is not hauling");
+    assert_eq!(hauls(1, &census, &assigned), vec![], "another clan has no transport");
 }
 
 #[test]
-fn a_computer_clans_idle_transport_gets_a_haul_order_from_its_fullest_mine() {
+fn a_computer_clans_idle_transport_gets_a_haul_order() {
+    use iron3d_core::{Place, Places, place};
     let mut app = skirmish();
-    let mine = |app: &mut App, id: u32, ore: f32| {
-        let e = spawn_building(app.world_mut(), id, [100.0 + 10.0 * (id as f32 - 40.0), 80.0], [3.0, 3.0]);
-        let ore = iron3d_economy::OreProperty { current_bits: ore.to_bits(), maximum: 500.0 };
-        app.world_mut().entity_mut(e).insert((UnitClass(UnitClass::MINE), Owner { clan: 2, player: None }, ore));
+    let building = |app: &mut App, id: u32, x: f32, (class, flags): (u32, u32)| {
+        let e = spawn_building(app.world_mut(), id, [x, 80.0], [3.0, 3.0]);
+        let ore = iron3d_economy::OreProperty { current_bits: 300f32.to_bits(), maximum: 500.0 };
+        let places = Places(vec![Place { flags: place::GROUND | flags, at: [0.0, -9.0, 0.0] }]);
+        app.world_mut().entity_mut(e).insert((UnitClass(class), Owner { clan: 2, player: None }, ore, places));
     };
-    mine(&mut app, 40, 120.0);
-    mine(&mut app, 41, 300.0);
+    building(&mut app, 40, 100.0, (UnitClass::MINE, place::MINE_LOADING));
+    building(&mut app, 41, 110.0, (UnitClass::MINE, place::MINE_LOADING));
+    building(&mut app, 42, 160.0, (UnitClass::STORAGE, place::STORAGE_UNLOADING));
     robot(&mut app, 10, 2, [100.0, 100.0]);
-    let hauler = robot(&mut app, 20, 2, [105.0, 100.0]);
+    let hauler = robot(&mut app, 20, 2, [108.0, 100.0]);
     app.world_mut().entity_mut(hauler).insert(UnitClass(UnitClass::TRANSPORT));
     run(&mut app, 70);
-    assert_eq!(order_of(&app, hauler), Order::Haul(41), "the fullest mine");
+    assert_eq!(order_of(&app, hauler), Order::Haul(41), "naming its nearest mine");
     assert_eq!(app.world().resource::<Strategy>().assigned.get(&20), Some(&Order::Haul(41)), "remembered");
 }
 
