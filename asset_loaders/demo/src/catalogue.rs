@@ -51,15 +51,15 @@ const fn p(key: &'static str, archive: &'static str, stem: &'static str, role: R
 
 /// Every prototype, in registry order.
 pub const PROTOTYPES: &[Proto] = &[
-    p("r_ch_01", "units.rlb", "r_ch_01", Role::Chassis),
-    p("r_ch_02", "units.rlb", "r_ch_02", Role::Chassis),
-    p("r_ch_03", "units.rlb", "r_ch_03", Role::Chassis),
-    p("r_tu_01", "units.rlb", "r_tu_01", Role::Turret),
-    p("r_tu_02", "units.rlb", "r_tu_02", Role::Turret),
-    p("r_tu_03", "units.rlb", "r_tu_03", Role::Turret),
-    p("r_we_01", "units.rlb", "r_we_01", Role::Weapon),
-    p("r_we_02", "units.rlb", "r_we_02", Role::Weapon),
-    p("r_we_03", "units.rlb", "r_we_03", Role::Weapon),
+    p("R_L_03", "units.rlb", "r_ch_01", Role::Chassis),
+    p("R_L_04", "units.rlb", "r_ch_02", Role::Chassis),
+    p("R_L_01", "units.rlb", "r_ch_03", Role::Chassis),
+    p("e_tur_lt_01", "units.rlb", "r_tu_01", Role::Turret),
+    p("e_tur_lt_02", "units.rlb", "r_tu_02", Role::Turret),
+    p("e_tur_lt_03", "units.rlb", "r_tu_03", Role::Turret),
+    p("e_gun_lc_01", "units.rlb", "r_we_01", Role::Weapon),
+    p("e_gun_lc_02", "units.rlb", "r_we_02", Role::Weapon),
+    p("e_gun_ll_03", "units.rlb", "r_we_03", Role::Weapon),
     p("b_gen_01", "bases.rlb", "b_gen_01", Role::Building(BuildCategory::Generator)),
     p("b_mine_01", "bases.rlb", "b_mine_01", Role::Building(BuildCategory::Mine)),
     p("b_stor_01", "bases.rlb", "b_stor_01", Role::Building(BuildCategory::Storage)),
@@ -121,19 +121,19 @@ pub const ROBOTS: &[UnitScheme] = &[
         path: "UNITS\\ROBOTS\\scout.dat",
         class_word: BATTLE_UNIT,
         description: "Scout",
-        chain: &["r_ch_01", "r_tu_01", "r_we_01"],
+        chain: &["R_L_03", "e_tur_lt_01", "e_gun_lc_01"],
     },
     UnitScheme {
         path: "UNITS\\ROBOTS\\tank.dat",
         class_word: BATTLE_UNIT,
         description: "Tank",
-        chain: &["r_ch_02", "r_tu_02", "r_we_02"],
+        chain: &["R_L_04", "e_tur_lt_02", "e_gun_lc_02"],
     },
     UnitScheme {
         path: "UNITS\\ROBOTS\\walker.dat",
         class_word: BATTLE_UNIT,
         description: "Walker",
-        chain: &["r_ch_03", "r_tu_03", "r_we_03"],
+        chain: &["R_L_01", "e_tur_lt_03", "e_gun_ll_03"],
     },
 ];
 
@@ -145,7 +145,7 @@ pub const HAULER: UnitScheme = UnitScheme {
     path: "UNITS\\ROBOTS\\hauler.dat",
     class_word: TRANSPORT_ROBOT,
     description: "Hauler",
-    chain: &["r_ch_01"],
+    chain: &["R_L_03"],
 };
 
 /// Class word of an animal (`varset.var`'s `CLASS_ANIMAL`, `gameplay.md` §1.4).
@@ -156,7 +156,7 @@ pub const ANIMAL: UnitScheme = UnitScheme {
     path: "UNITS\\ANIMALS\\beast.dat",
     class_word: CLASS_ANIMAL,
     description: "Beast",
-    chain: &["r_ch_03", "r_tu_01", "r_we_01"],
+    chain: &["R_L_01", "e_tur_lt_01", "e_gun_lc_01"],
 };
 
 /// The building scheme path of a category's prototype.

@@ -99,7 +99,8 @@ pub fn areal_map_ini() -> Result<IniFile> {
 /// The original's campaign progress file.
 pub const DISPATCHER: &str = "MISSIONS/dispatcher.ini";
 
-/// `Iron_3D.ini`: the `[CS]` demo values of `docs/reference/runtime.md` §2.4 and `[LEVEL_RATIO]`.
+/// `Iron_3D.ini`: the `[CS]` demo values of `docs/reference/runtime.md` §2.4, `[LEVEL_RATIO]`
+/// and the designer's `[TEMP]` scales.
 pub fn iron3d_ini() -> Result<IniFile> {
     let int = |v: i64| Some(Setting::new(v));
     let typed = Iron3dIni {
@@ -127,6 +128,12 @@ pub fn iron3d_ini() -> Result<IniFile> {
         // The three difficulty coefficients of `docs/reference/runtime.md` §2.4 (the key names are the demo's).
         for (key, value) in [("EASY", "0.5"), ("NORMAL", "0.7"), ("HARD", "1.0")] {
             ini.set(Some("LEVEL_RATIO"), key, value.as_bytes())?;
+        }
+        // The designer's scales, as the original ships them (openparkan
+        // `docs/38-designs.md`, read).
+        let scales = [("NORMALIZE", "1"), ("OFFENCE_MIN", "0"), ("OFFENCE_MAX", "6550")];
+        for (key, value) in scales.into_iter().chain([("DEFENCE_MIN", "0"), ("DEFENCE_MAX", "24400")]) {
+            ini.set(Some("TEMP"), key, value.as_bytes())?;
         }
         Ok(())
     })

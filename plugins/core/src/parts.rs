@@ -246,4 +246,8 @@ pub struct CombatSheet {
     /// names, rate × span (openparkan `docs/30-turrets.md`, read and measured); `None`
     /// without a turret component or channel.
     pub turret_yaw_rate: Option<f32>,
+    /// The first node with any level-0 area (the armoured hull): its life over the
+    /// armour's keep is the designer's Defence (openparkan `docs/38-designs.md`, read);
+    /// `None` when no node has an area.
+    pub hull: Option<u16>,
 }

@@ -88,6 +88,7 @@ impl GameMissionBackend {
         let mut nodes: Vec<NodeSheet> = Vec::new();
         let mut meshes = Vec::with_capacity(components.len());
         let mut figures = FigureSheet::default();
+        let mut hull = None;
         for (i, (c, p)) in components.iter().zip(protos).enumerate() {
             if fitted(slots, i).is_some() {
                 spans.push(Span { first: nodes.len(), rows: 0, skips_root: false });
@@ -102,6 +103,9 @@ impl GameMissionBackend {
             for (local, r) in rows.iter().enumerate().skip(usize::from(skips_root)) {
                 nodes.push(NodeSheet { hit_points: r.hit_points(), parent: None, vital: false, gear: gear(r) });
                 let slot = mesh.as_ref().and_then(|m| m.nodes.get(local)).copied().unwrap_or_default();
+                if hull.is_none() && slot.area > 0.0 {
+                    hull = Some(nodes.len() - 1);
+                }
                 figures.mass += r.density() * slot.volume;
                 // The root part's (component 0's) own body.
                 if i == 0 {
@@ -135,7 +139,8 @@ impl GameMissionBackend {
                 node.parent = parent.and_then(|p| u16::try_from(p).ok()).filter(|&p| usize::from(p) != at);
             }
         }
-        let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], ..CombatSheet::default() };
+        let hull = hull.and_then(|n| u16::try_from(n).ok());
+        let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], hull, ..CombatSheet::default() };
         let (mut shield, mut deflector, mut armour_weight) = (None, None, 0.0);
         let devices = self.devices(components, protos, slots)?;
         for (i, (p, items)) in protos.iter().zip(&devices).enumerate() {

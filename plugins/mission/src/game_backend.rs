@@ -20,10 +20,12 @@ use iron3d_terrain::MissionPath;
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
 
-/// A model's hull bounds, its nodes and its hall way's places.
+/// A model's hull bounds, its nodes, their labels and its hall way's places.
 pub(crate) struct MeshFacts {
     pub bounds: ModelBounds,
     pub nodes: Vec<MeshNode>,
+    /// Each node's label (mesh stream 10; empty: none).
+    pub labels: Vec<String>,
     pub places: Vec<Place>,
 }
 
@@ -142,62 +144,64 @@ impl GameMissionBackend {
     /// production share it.
     fn prototype(&self, resolver: &PrototypeResolver<'_>, o: &mut PreparedObject) -> Result<()> {
         let link = format!("placed object {} ({})", o.id, o.name);
-        let mut class = None;
-        // The device of its parent each fitted part takes over (the .dat's link of a
-        // part that is not a turret or a gun).
-        let mut slots = Vec::new();
-        o.components = if o.key.to_ascii_lowercase().ends_with(".dat") {
+        let (mut components, slots, class) = if o.key.to_ascii_lowercase().ends_with(".dat") {
             let bytes = self.game.read_file(&o.key).in_file(o.key.clone()).via(link.clone())?;
             let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
-            class = Some(dat.class_word());
-            let parts = dat.components().in_file(o.key.clone()).via(link.clone())?;
-            slots = parts.iter().map(UnitComponent::fitted_slot).collect();
-            parts
-                .into_iter()
-                .map(|c| ObjectComponent {
-                    attach_node: c.attach_node(),
-                    parent: c.parent,
-                    component_type: c.component_type,
-                    ..ObjectComponent::root(c.key)
-                })
-                .collect()
+            let (components, slots) = scheme_components(&dat).in_file(o.key.clone()).via(link.clone())?;
+            (components, slots, Some(dat.class_word()))
         } else {
-            vec![ObjectComponent::root(o.key.clone())]
+            (vec![ObjectComponent::root(o.key.clone())], Vec::new(), None)
         };
+        (o.extras, _) = self.assemble(resolver, &mut components, &slots, class, &o.properties).via(link)?;
+        o.components = components;
+        Ok(())
+    }
+
+    /// Resolves `components` (a scheme's, or one prototype's) through `objects.rlb`:
+    /// their bounds, poses and camera centres, and the object's motion, combat sheet
+    /// and places, with the payload its components give (the first). `slots` are the
+    /// devices fitted parts take over ([`UnitComponent::fitted_slot`]), `class` the
+    /// scheme's class word.
+    pub(crate) fn assemble(
+        &self,
+        resolver: &PrototypeResolver<'_>,
+        components: &mut [ObjectComponent],
+        slots: &[Option<u32>],
+        class: Option<u32>,
+        properties: &PropertyBag,
+    ) -> Result<(ObjectExtras, Option<f32>)> {
         let mut motions = Vec::new();
         // The places of the object's first model with a hall way (a building's).
         let mut places = Vec::new();
-        let mut protos = Vec::with_capacity(o.components.len());
-        for (index, c) in o.components.iter_mut().enumerate() {
-            match resolver.resolve(&c.key).as_ref() {
-                Ok(p) => {
-                    protos.push(p.clone());
-                    let edge = format!("component key {}", c.key);
-                    if let Some(ctl) = p.first(".ctl") {
-                        motions.push(self.control(ctl).via(edge.clone()).via(link.clone())?.motion());
-                    }
-                    c.prototype = resolved(p);
-                    let facts = self.mesh_facts(p).via(edge.clone()).via(link.clone())?;
-                    c.bounds = facts.as_ref().map(|f| f.bounds);
-                    if places.is_empty() {
-                        places = facts.map(|f| f.places.clone()).unwrap_or_default();
-                    }
-                    c.bindings = self.bindings(p, index).via(edge.clone()).via(link.clone())?;
-                    c.camera_center = self.camera_center(p).via(edge).via(link.clone())?;
-                }
-                Err(e) => return Err(e.clone().via(format!("component key {}", c.key)).via(link)),
+        let mut protos = Vec::with_capacity(components.len());
+        for (index, c) in components.iter_mut().enumerate() {
+            let edge = format!("component key {}", c.key);
+            let p = match resolver.resolve(&c.key).as_ref() {
+                Ok(p) => p.clone(),
+                Err(e) => return Err(e.clone().via(edge)),
+            };
+            if let Some(ctl) = p.first(".ctl") {
+                motions.push(self.control(ctl).via(edge.clone())?.motion());
             }
+            c.prototype = resolved(&p);
+            let facts = self.mesh_facts(&p).via(edge.clone())?;
+            c.bounds = facts.as_ref().map(|f| f.bounds);
+            if places.is_empty() {
+                places = facts.map(|f| f.places.clone()).unwrap_or_default();
+            }
+            c.bindings = self.bindings(&p, index).via(edge.clone())?;
+            c.camera_center = self.camera_center(&p).via(edge)?;
+            protos.push(p);
         }
-        let combat = self.combat_sheet(resolver, &o.components, &protos, &slots).via(link.clone())?;
-        let figures = combat.as_ref().map(|s| &s.figures);
-        let motion = motion_limits(&motions, figures, &o.properties).via(link)?;
-        o.extras = ObjectExtras {
+        let combat = self.combat_sheet(resolver, components, &protos, slots)?;
+        let motion = motion_limits(&motions, combat.as_ref().map(|s| &s.figures), properties)?;
+        let extras = ObjectExtras {
             unit_class: class,
             motion: Some(motion),
             combat,
             places: (!places.is_empty()).then_some(Places(places)),
         };
-        Ok(())
+        Ok((extras, payload(&motions)))
     }
 
     /// What the load takes of a prototype's model, parsed once per model: its hull
@@ -215,8 +219,10 @@ impl GameMissionBackend {
                 .flat_map(|h| h.places(PLACE_BITS))
                 .map(|n| Place { flags: n.flags, at: n.position })
                 .collect();
+            let label = |i| msh.node_name(i).map(iron3d_formats::bytes::display_name).unwrap_or_default();
             Ok(MeshFacts {
                 places,
+                labels: (0..msh.nodes.len()).map(label).collect(),
                 bounds: ModelBounds { min, max },
                 nodes: msh
                     .nodes
@@ -423,15 +429,35 @@ fn motion_limits(
     if !(percent.is_finite() && percent >= 0.0) {
         return Err(Error::rule("property_range", format!("{MAX_SPEED_PERCENT} = {percent} is not a percentage")));
     }
-    let payload = motions.iter().map(|m| m.payload).find(|p| p.is_finite() && *p > 0.0);
     Ok(MotionLimits {
         top_speed: weakest(|m| m.max_speed[1]),
         acceleration: weakest(|m| m.max_acceleration[1]),
         turn_rate: weakest(|m| m.max_angular_speed[2]),
         slope_limit: weakest(|m| m.slope_limit),
         speed_scale: percent / 100.0,
-        load: payload.zip(figures).map_or(1.0, |(payload, figures)| load(payload, figures)),
+        load: payload(motions).zip(figures).map_or(1.0, |(payload, figures)| load(payload, figures)),
     })
+}
+
+/// The first payload an object's components give (kg).
+fn payload(motions: &[MotionParameters]) -> Option<f32> {
+    motions.iter().map(|m| m.payload).find(|p| p.is_finite() && *p > 0.0)
+}
+
+/// A scheme's components in tree order and the device each fitted part takes over.
+pub(crate) fn scheme_components(dat: &UnitDat) -> Result<(Vec<ObjectComponent>, Vec<Option<u32>>)> {
+    let parts = dat.components()?;
+    let slots = parts.iter().map(UnitComponent::fitted_slot).collect();
+    let components = parts
+        .into_iter()
+        .map(|c| ObjectComponent {
+            attach_node: c.attach_node(),
+            parent: c.parent,
+            component_type: c.component_type,
+            ..ObjectComponent::root(c.key)
+        })
+        .collect();
+    Ok((components, slots))
 }
 
 /// A trailer record as the runtime keeps it (`gameplay.md` §3.4, read): x, y, the found

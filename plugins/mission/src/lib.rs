@@ -13,6 +13,7 @@ mod combat_sheet;
 mod difficulty;
 mod game_backend;
 mod objects;
+mod parts;
 mod phases;
 mod profiles;
 mod progress;
@@ -26,6 +27,7 @@ pub use game_backend::{GameMissionBackend, GameScriptFiles, data_layers, placed_
 pub use objects::{
     MissionObject, MissionObjectRegistered, ObjectComponent, Pending, PlacedRecord, Registered, ResolvedPrototype,
 };
+pub use parts::PartLabels;
 pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
 pub use profiles::{FILE as PROFILES_FILE, read as behaviour_profiles};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};

@@ -36,6 +36,7 @@
 //!   hash (`iron3d_core::StateApp`).
 
 mod check;
+pub mod design;
 pub mod grants;
 pub mod minds;
 pub mod options;

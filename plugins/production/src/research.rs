@@ -7,6 +7,7 @@
 
 use bevy_reflect::Reflect;
 use iron3d_formats::ReadOptions;
+use iron3d_formats::bytes::display_name;
 use iron3d_formats::helpers::Trf;
 
 /// `TRF1` bit: every prerequisite is researched.
@@ -40,6 +41,38 @@ pub struct ResearchNode {
     pub prerequisites: Vec<u32>,
     /// Items this one unlocks.
     pub unlocks: Vec<u32>,
+}
+
+/// What the designer reads of an item besides its costs and state: its role (`TRF0`
+/// `+0x22`; a turret's decides the unit's Type, openparkan `docs/30-turrets.md`,
+/// measured), its display name (`TRF8`) and its short code (`TRF7`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemLabel {
+    /// Role byte: 2 battle, 3 transport, 4 builder, 5 HQ, 6 hero, 1 a building's
+    /// turret, 7 an animal, 255 anything else.
+    pub role: u8,
+    /// Display name.
+    pub name: String,
+    /// Short code.
+    pub code: String,
+}
+
+/// Every item's [`ItemLabel`] of a `.trf`, in file order (compatible reading).
+///
+/// # Errors
+/// A located parse error.
+pub fn item_labels(path: &str, bytes: &[u8]) -> Result<Vec<ItemLabel>, String> {
+    let options = ReadOptions::compatible();
+    let trf = Trf::parse(bytes, options).map_err(|e| format!("{path}: {e}"))?;
+    let text = |digit, offset| display_name(&trf.string(digit, offset, options).unwrap_or_default());
+    Ok(trf
+        .nodes
+        .iter()
+        .map(|n| {
+            let [code, name, ..] = n.string_offsets();
+            ItemLabel { role: n.type_bytes()[0], name: text(b'8', name), code: text(b'7', code) }
+        })
+        .collect())
 }
 
 impl ResearchNode {
@@ -168,6 +201,16 @@ impl ResearchTree {
         }
     }
 
+    /// Whether item `i` is in the tree and researched.
+    pub fn researched(&self, i: u32) -> bool {
+        self.nodes.get(i as usize).is_some_and(|n| n.has(IN_TREE | RESEARCHED))
+    }
+
+    /// Every part id the tree lists, as it spells them.
+    pub fn parts(&self) -> impl Iterator<Item = &str> {
+        self.nodes.iter().flat_map(|n| n.parts.iter().map(String::as_str))
+    }
+
     /// The item that researches part `key` (case-insensitive), if the tree lists it.
     pub fn item_of_part(&self, key: &str) -> Option<u32> {
         self.nodes.iter().position(|n| n.parts.iter().any(|p| p.eq_ignore_ascii_case(key))).map(|i| i as u32)
@@ -184,10 +227,7 @@ impl ResearchTree {
     /// the tree; a part the tree does not list fails too. Returns the first part that
     /// fails.
     pub fn locked_component<'a>(&self, components: &'a [String]) -> Option<&'a str> {
-        components
-            .iter()
-            .map(String::as_str)
-            .find(|key| self.item_of_part(key).is_none_or(|i| !self.nodes[i as usize].has(IN_TREE | RESEARCHED)))
+        components.iter().map(String::as_str).find(|key| self.item_of_part(key).is_none_or(|i| !self.researched(i)))
     }
 
     /// The build price of a design from this tree: the sum of its parts' `BuildOreCost`

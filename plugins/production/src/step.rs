@@ -3,6 +3,7 @@
 //! finish research (unlocks follow) and builds (the robot goes through the mission's
 //! resolution, construction and registration; a failure spawns nothing and refunds).
 
+use crate::design::BUILD_SECONDS;
 use crate::research::ResearchTree;
 use crate::state::{ClanResearch, Job, Production, ProductionRules, Scheme};
 use bevy_ecs::prelude::*;
@@ -341,9 +342,6 @@ fn producer_owners(world: &World) -> BTreeMap<u32, Option<i32>> {
 pub(crate) fn producer_clans(world: &World) -> BTreeMap<u32, i32> {
     producer_owners(world).into_iter().filter_map(|(id, c)| Some((id, c?))).collect()
 }
-
-/// A paid robot's build time at a factory (seconds; read).
-const BUILD_SECONDS: f32 = 5.0;
 
 /// Starts the head of `producer`'s queue: `Ok(true)` started, `Ok(false)` nothing
 /// waits, `Err` refused (the head is dropped). With a research tree the clan's tree

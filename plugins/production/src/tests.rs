@@ -12,7 +12,7 @@ fn demo_tree() -> ResearchTree {
 fn the_demo_tree_reads_costs_states_parts_prerequisites_and_unlocks() {
     let t = demo_tree();
     assert_eq!(t.nodes.len(), 9);
-    assert_eq!((t.nodes[0].name.as_str(), t.nodes[0].parts.as_slice()), ("CH1", &["r_ch_01".to_string()][..]));
+    assert_eq!((t.nodes[0].name.as_str(), t.nodes[0].parts.as_slice()), ("CH1", &["R_L_03".to_string()][..]));
     assert_eq!(t.nodes[0].state, IN_TREE | RESEARCHED | AVAILABLE, "granted");
     assert_eq!(t.nodes[1].state, IN_TREE | AVAILABLE, "open");
     assert_eq!(t.nodes[2].state, IN_TREE, "waiting");
@@ -54,16 +54,16 @@ fn completing_an_item_completes_the_free_items_it_opens_at_once() {
 fn research_decides_which_schemes_may_be_built_and_the_tree_prices_them() {
     let mut t = demo_tree();
     let keys = |k: &[&str]| k.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let scout = keys(&["r_ch_01", "r_tu_01", "r_we_01"]);
+    let scout = keys(&["R_L_03", "e_tur_lt_01", "e_gun_lc_01"]);
     assert_eq!(t.locked_component(&scout), None, "the scout");
     let ore: f32 = [0, 3, 6].iter().map(|&i| t.nodes[i].build_ore).sum();
     assert_eq!(t.build_price(&scout).map(|p| p.0), Some(ore), "the sum of the parts' BuildOreCost");
-    let tank = keys(&["R_CH_02", "r_tu_02"]);
-    assert_eq!(t.locked_component(&tank), Some("R_CH_02"));
+    let tank = keys(&["r_l_04", "e_tur_lt_02"]);
+    assert_eq!(t.locked_component(&tank), Some("r_l_04"));
     t.complete(1);
-    t.complete(t.node_named("r_tu_02").unwrap());
+    t.complete(t.node_named("e_tur_lt_02").unwrap());
     assert_eq!(t.locked_component(&tank), None);
-    let unlisted = keys(&["r_ch_01", "x_free"]);
+    let unlisted = keys(&["R_L_03", "x_free"]);
     assert_eq!(t.locked_component(&unlisted), Some("x_free"), "a part the tree does not list cannot be built");
     assert_eq!(t.build_price(&unlisted), None);
 }

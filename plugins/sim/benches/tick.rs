@@ -216,6 +216,7 @@ fn sheet() -> CombatSheet {
         engines: vec![iron3d_core::EngineSheet { drive: 1.0, node: 0 }],
         efficiency: Vec::new(),
         turret_yaw_rate: None,
+        hull: Some(0),
     }
 }
 

@@ -917,7 +917,7 @@ mod production {
         tree(app).build_price(&parts.iter().map(|p| p.to_string()).collect::<Vec<_>>()).unwrap().0
     }
 
-    const SCOUT_PARTS: [&str; 3] = ["r_ch_01", "r_tu_01", "r_we_01"];
+    const SCOUT_PARTS: [&str; 3] = ["R_L_03", "e_tur_lt_01", "e_gun_lc_01"];
 
     fn run_until(app: &mut App, kind: EventKind, limit: u32) -> (u32, Vec<u32>, String) {
         for _ in 0..limit {
@@ -1068,12 +1068,12 @@ mod production {
             "{}",
             rejected[0]
         );
-        assert!(rejected[0].contains("r_ch_01 is not in the registry"), "{}", rejected[0]);
+        assert!(rejected[0].contains("R_L_03 is not in the registry"), "{}", rejected[0]);
         let p = app.world().resource::<iron3d_production::Production>();
         assert!(p.clans[&PLAYER].tree.is_none(), "the tree is not used");
         let institute = building(&mut app, INSTITUTE);
         assert!(
-            iron3d_production::research_node(app.world(), institute, "r_ch_02")
+            iron3d_production::research_node(app.world(), institute, "R_L_04")
                 .unwrap_err()
                 .contains("no research tree")
         );
@@ -1104,13 +1104,13 @@ mod production {
         let hangar = building(&mut app, 0x8000_0040);
         build(&mut app, hangar, TANK);
         let (_, _, detail) = run_until(&mut app, EventKind::Rejected, 3);
-        assert!(detail.contains("component r_ch_02 is not researched"), "{detail}");
+        assert!(detail.contains("component R_L_04 is not researched"), "{detail}");
         // Enough for three items and a tank: the storage stocked.
         let storage = building(&mut app, UnitClass::STORAGE);
         let e = app.world().resource::<ObjectTable>().entity_of(storage).unwrap();
         app.world_mut().get_mut::<OreProperty>(e).unwrap().set(2000.0);
         let before = ore(&mut app, PLAYER);
-        for node in ["r_ch_02", "r_tu_02", "r_we_02"] {
+        for node in ["R_L_04", "e_tur_lt_02", "e_gun_lc_02"] {
             research(&mut app, node);
         }
         let started = app.world().resource::<GameClock>().tick;
@@ -1119,7 +1119,7 @@ mod production {
         // Use_Power a second, its ResearchOreCost pulled through the distributor and
         // taken at efficiency × Use_Ore a second: none ends before its time and power.
         let t = tree(&app);
-        let items = ["r_ch_02", "r_tu_02", "r_we_02"];
+        let items = ["R_L_04", "e_tur_lt_02", "e_gun_lc_02"];
         let node = |p: &str| &t.nodes[t.node_named(p).unwrap() as usize];
         let costs: Vec<f32> = items.iter().map(|p| node(p).research_ore).collect();
         let institute = building(&mut app, INSTITUTE);
@@ -1270,9 +1270,9 @@ mod production {
     }
 
     /// A factory's `FreeBotNum` and a centre's `FreeTechnoNum` (what the mission grants):
-    /// a free robot costs no ore and 1 power and takes its sizes' time (20 s for sizes
-    /// the table does not list), counted off when it is built; a free technology costs
-    /// nothing and is counted off when it starts.
+    /// a free robot costs no ore and 1 power and takes its sizes' time (60 s for a small
+    /// chassis at a small factory), counted off when it is built; a free technology
+    /// costs nothing and is counted off when it starts.
     #[test]
     fn free_robots_and_technologies_come_from_the_buildings_grants() {
         use iron3d_production::grants::Grants;
@@ -1283,19 +1283,24 @@ mod production {
         p.grants.insert(centre, Grants { bots: 0, technologies: 1 });
         let before = ore(&mut app, PLAYER);
         build(&mut app, plant, SCOUT);
-        research(&mut app, "r_ch_02");
+        research(&mut app, "R_L_04");
         run(&mut app, 1);
         let p = app.world().resource::<iron3d_production::Production>();
         let job = p.producers[&plant].active.clone().unwrap();
         assert!(job.free && job.ore == 0.0 && job.power == 1.0, "{job:?}");
-        assert_eq!(job.total_ms, 20_000, "the demo's keys name no sizes: 20 s");
+        // The scout's chassis R_L_03 is small (its third letter); so is the plant, whose
+        // key b_plant_01 has an l fourth.
+        let sizes =
+            [iron3d_production::grants::size("b_plant_01", true), iron3d_production::grants::size("R_L_03", false)];
+        assert_eq!(sizes, [Some(2), Some(2)]);
+        assert_eq!(job.total_ms, 60_000, "a small chassis at a small factory: 60 s");
         let (research, _) = p.clans[&PLAYER].active.clone().unwrap();
         assert!(research.free && research.ore == 0.0 && research.power == 0.0, "{research:?}");
         assert_eq!(p.grants[&centre].technologies, 0, "counted off at the start");
         assert_eq!(p.grants[&plant].bots, 1, "counted off when built");
-        let (tick, ids, _) = run_until(&mut app, EventKind::Produced, 400);
+        let (tick, ids, _) = run_until(&mut app, EventKind::Produced, 1000);
         assert_eq!(ids[0], plant);
-        assert!(tick >= 20_000u32.div_ceil(TICK_MS), "{tick}");
+        assert!(tick >= 60_000u32.div_ceil(TICK_MS), "{tick}");
         let p = app.world().resource::<iron3d_production::Production>();
         assert_eq!(p.grants[&plant].bots, 0);
         assert!((ore(&mut app, PLAYER) - before).abs() < 1e-3, "no ore for either");
@@ -1313,7 +1318,7 @@ mod production {
                 let plant = building(&mut app, PLANT);
                 build(&mut app, plant, SCOUT);
                 build(&mut app, plant, SCOUT);
-                research(&mut app, "r_tu_02");
+                research(&mut app, "e_tur_lt_02");
             }
             run(&mut app, 600);
             let produced: Vec<u32> = events(&app, EventKind::Produced).iter().map(|e| e.0).collect();

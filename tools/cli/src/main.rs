@@ -14,6 +14,7 @@ mod save_cmd;
 mod script_cmd;
 mod sim_cmd;
 mod sound_cmd;
+mod unit_cmd;
 mod validate_cmd;
 mod verify_cmd;
 mod world_cmd;
@@ -84,6 +85,9 @@ enum Command {
     /// saves and replays; re-simulate a replay.
     #[command(subcommand)]
     Sim(sim_cmd::HeadlessCommand),
+    /// Warbot designs: fit, rate and price a design as the factory's designer does.
+    #[command(subcommand)]
+    Unit(unit_cmd::UnitCommand),
     /// Saves and replays: info.
     #[command(subcommand)]
     Save(save_cmd::SaveCommand),
@@ -109,6 +113,7 @@ fn main() -> std::process::ExitCode {
         Command::Model(cmd) => model_cmd::run(cmd),
         Command::Texture(cmd) => model_cmd::run_texture(cmd),
         Command::Sim(cmd) => sim_cmd::run(cmd),
+        Command::Unit(cmd) => unit_cmd::run(cmd),
         Command::Save(cmd) => save_cmd::run(cmd),
         Command::Net(cmd) => net_cmd::run(cmd),
     };

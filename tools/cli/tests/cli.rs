@@ -876,7 +876,7 @@ fn sim_run_builds_robots_from_build_orders() {
     // tutorial.01: object 3 is the Player's plant, 6 its institute, 15 a robot.
     let orders = r#"[{"tick": 2, "units": [3], "order": {"build": "UNITS\\ROBOTS\\scout.dat"}},
         {"tick": 2, "units": [4], "order": {"build": "units/robots/tank.dat"}},
-        {"tick": 2, "units": [6], "order": {"research": "r_ch_02"}}]"#;
+        {"tick": 2, "units": [6], "order": {"research": "R_L_04"}}]"#;
     let out = run(orders, "300");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -896,12 +896,12 @@ fn sim_run_builds_robots_from_build_orders() {
     let rejected = of("rejected");
     assert_eq!(rejected.len(), 1);
     assert_eq!(rejected[0]["ids"], serde_json::json!([4]));
-    assert!(rejected[0]["detail"].as_str().unwrap().contains("r_ch_02 is not researched"));
+    assert!(rejected[0]["detail"].as_str().unwrap().contains("R_L_04 is not researched"));
     assert_eq!(of("researched")[0]["detail"], "clan=1 node=1 CH2");
     let robot = r["objects"].as_array().unwrap().iter().find(|o| o["id"] == id).expect("the robot is an object");
     assert!(robot["areal"].as_i64().unwrap() >= 0, "on walkable ground");
     assert_eq!(r["clans"][1]["units"].as_u64(), Some(5));
-    // The scout's parts and the research of r_ch_02 were pulled from the clan's only
+    // The scout's parts and the research of R_L_04 were pulled from the clan's only
     // holder, its mine, which digs on and writes its running total back: its full 500,
     // and what the plant and the centre hold of what they last asked for (under 1).
     let ore = r["clans"][1]["ore"].as_f64().unwrap();
@@ -1252,4 +1252,74 @@ fn sim_run_follows_the_datas_behaviour_profiles() {
     std::fs::write(dir.join("behpsp.res"), archive.to_bytes().unwrap()).unwrap();
     assert!((power(&dir) - 30.21).abs() < 1e-4, "the changed file's 30");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `unit design` (issue 44's contract): the designer's fit, the tree's price and the
+/// refusals, on the committed demo and under a mod whose tree doubles every build cost.
+#[test]
+fn unit_design_prices_rates_and_writes_a_design_or_refuses_naming_the_part() {
+    use iron3d_formats::nres::{Nres, NresDocument};
+    use iron3d_formats::registry::unit_dat::UnitDat;
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo");
+    let dir = scratch("unit-design");
+    let out = dir.join("scout.dat");
+    let design = |extra: &[&str]| {
+        let mut args = vec!["unit", "design", path(&demo), "--chassis", "R_L_03", "--turret", "e_tur_lt_01"];
+        args.extend(extra);
+        args.extend(["-o", path(&out), "--json"]);
+        let o = cli(&args);
+        (o.status.success(), serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap())
+    };
+    // The price is the sum of the three parts' build costs in the player clan's tree.
+    let trf = "MISSIONS/SCRIPTS/default.trf";
+    let tree_of = |bytes: &[u8]| iron3d_production::ResearchTree::parse(trf, bytes).unwrap();
+    let parts: Vec<String> = ["R_L_03", "e_tur_lt_01", "e_gun_lc_01"].map(String::from).into();
+    let (ore, power) = tree_of(&std::fs::read(demo.join(trf)).unwrap()).build_price(&parts).unwrap();
+    let (ok, r) = design(&["--gun", "central_lc=e_gun_lc_01"]);
+    assert!(ok, "{r}");
+    assert_eq!(r["price"], serde_json::json!({"ore": ore, "power": power, "seconds": 5.0}));
+    assert_eq!(r["parts"], serde_json::json!(parts));
+    assert_eq!(r["type"], "0x01008000", "a battle turret makes a warrior");
+    let (mass, spare, speed) =
+        (r["mass"].as_f64().unwrap(), r["spare"].as_f64().unwrap(), r["speed"].as_f64().unwrap());
+    assert!(mass > 0.0 && spare > 0.0 && speed > 0.0 && r["offence"].as_f64() > Some(0.0), "{r}");
+    assert_eq!(r["kph"].as_f64().map(|k| (k / 3.6 - speed).abs() < 1e-3), Some(true));
+    // The file: chassis, turret on the chassis's socket node, gun on the turret's.
+    let dat = UnitDat::parse(&std::fs::read(&out).unwrap()).unwrap();
+    let c = dat.components().unwrap();
+    let shape: Vec<_> = c.iter().map(|c| (c.key.as_str(), c.component_type, c.link, c.parent)).collect();
+    assert_eq!(shape, [("R_L_03", 0, -1, None), ("e_tur_lt_01", 1, 1, Some(0)), ("e_gun_lc_01", 4, 2, Some(1))]);
+    assert_eq!(dat.class_word(), 0x0100_8000);
+    // A factory at half efficiency pays twice the ore.
+    let (_, half) = design(&["--gun", "2=e_gun_lc_01", "--efficiency", "0.5"]);
+    assert_eq!(half["price"]["ore"].as_f64(), Some(f64::from(ore) * 2.0));
+    // Refusals name the part: a gun its socket does not take, a part not researched.
+    let (ok, r) = design(&["--gun", "2=e_gun_ll_03"]);
+    assert!(!ok);
+    assert_eq!(r["refused"]["part"], "e_gun_ll_03");
+    assert!(r["refused"]["why"].as_str().unwrap().contains("takes e_gun_lc"), "{r}");
+    let o = cli(&["unit", "design", path(&demo), "--chassis", "R_L_04", "--turret", "e_tur_lt_02", "-o", path(&out)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("R_L_04: not researched or not in the tree"), "{err}");
+    // A tree whose build costs are doubled doubles the price.
+    let m = dir.join("mod");
+    let bytes = std::fs::read(demo.join(trf)).unwrap();
+    let archive = Nres::parse(&bytes, iron3d_formats::ReadOptions::strict()).unwrap();
+    let mut doc = NresDocument::from_archive(&archive);
+    let at = doc.entries().iter().position(|e| e.row.name() == b"TRF0").unwrap();
+    let mut items = doc.entries()[at].payload.clone();
+    for item in items.chunks_exact_mut(iron3d_formats::helpers::trf::NODE_SIZE) {
+        for at in [8, 12] {
+            let v = f32::from_le_bytes(item[at..at + 4].try_into().unwrap()) * 2.0;
+            item[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    doc.set_payload(at, items).unwrap();
+    std::fs::create_dir_all(m.join("MISSIONS/SCRIPTS")).unwrap();
+    std::fs::write(m.join(trf), doc.save().unwrap()).unwrap();
+    let (ok, r) = design(&["--gun", "2=e_gun_lc_01", "--mod", path(&m)]);
+    assert!(ok, "{r}");
+    assert_eq!(r["price"]["ore"].as_f64(), Some(f64::from(ore) * 2.0));
+    assert_eq!(r["price"]["power"].as_f64(), Some(f64::from(power) * 2.0));
 }

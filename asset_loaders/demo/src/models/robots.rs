@@ -1,8 +1,10 @@
 //! Robot components: three chassis (wheeled scout, tracked tank, four-legged walker),
 //! three turrets and three weapons. X is forward, Z up. Turrets and weapons start with
 //! an empty virtual root node (they are attached meshes); chassis and turrets carry an
-//! empty `mount` node where the next component attaches ([`CHASSIS_MOUNT`],
-//! [`TURRET_MOUNT`], named by `parent_or_link` in the unit schemes).
+//! empty socket node where the next component attaches ([`CHASSIS_MOUNT`],
+//! [`TURRET_MOUNT`], named by `parent_or_link` in the unit schemes), labelled in mesh
+//! stream 10 with the part prefix it takes, as the original's are (openparkan
+//! `docs/38-designs.md`).
 
 use super::shapes::{Geo, Lathe, h};
 use super::{Kit, ModelSpec, Node, Point, sides};
@@ -121,7 +123,7 @@ fn scout(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     g.hull([2.0, 1.0], 0.55, 1.45, 0.35, 0.7, Xf::ID, k.m("CAMO"))?;
     g.hull([0.7, 0.6], 1.45, 1.75, 0.15, 0.8, Xf::at([-0.9, 0.0, 0.0]), k.m("HULL_DARK"))?;
     g.block([1.6, -0.5, 1.05], [2.05, 0.5, 1.3], Xf::ID, k.m("WINDOW"))?;
-    let mut nodes = vec![body, mount(0, [0.0, 0.0, TOPS[0]])];
+    let mut nodes = vec![body, turret_socket([0.0, 0.0, TOPS[0]])];
     for (name, y) in [("wheels_l", 1.05), ("wheels_r", -1.05)] {
         let mut side = Node::new(name, Some(0), [0.0; 3]);
         if lod >= FAR {
@@ -140,7 +142,7 @@ fn tank(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     let mut body = Node::new("body", None, [0.0; 3]);
     body.geo.hull([2.3, 1.0], 0.6, 1.6, 0.4, 0.75, Xf::ID, k.m("CAMO_SAND"))?;
     body.geo.block([-2.4, -0.6, 1.0], [-2.2, 0.6, 1.3], Xf::ID, k.m("HAZARD"))?;
-    let mut nodes = vec![body, mount(0, [0.0, 0.0, TOPS[1]])];
+    let mut nodes = vec![body, turret_socket([0.0, 0.0, TOPS[1]])];
     for (name, y) in [("track_l", 1.35), ("track_r", -1.35)] {
         let mut tracks = Node::new(name, Some(0), [0.0; 3]);
         if lod >= FAR {
@@ -171,7 +173,7 @@ fn walker(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
     if lod < FAR {
         body.geo.sphere(0.35, 1.0, sides(lod, 6, 3), sides(lod, 8, 4), Xf::at([1.45, 0.0, 2.75]), k.m("LAMP"))?;
     }
-    let mut nodes = vec![body, mount(0, [0.0, 0.0, TOPS[2]])];
+    let mut nodes = vec![body, turret_socket([0.0, 0.0, TOPS[2]])];
     for (i, (x, y)) in [(1.0f32, 1.0f32), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)].into_iter().enumerate() {
         let name = ["leg_fl", "leg_fr", "leg_bl", "leg_br"][i];
         let mut leg = Node::new(name, Some(0), [x * 0.9, y * 0.9, 2.5]);
@@ -200,13 +202,21 @@ fn root() -> Node {
 }
 
 /// An empty attach node under `parent`.
-fn mount(parent: usize, at: [f32; 3]) -> Node {
-    Node::new("mount", Some(parent), at)
+/// A chassis's turret socket at `at` (under its body), labelled with the turrets it
+/// takes: small upright ones (openparkan `docs/38-designs.md`, measured on the
+/// original's meshes).
+fn turret_socket(at: [f32; 3]) -> Node {
+    Node::new("e_tur_lt", Some(0), at)
 }
 
-/// The weapon mount of turret `i` (under the turret node).
+/// The labels of the turrets' gun sockets (mesh stream 10): the light turret takes
+/// small guns (`e_gun_lc_*`), the other two small guns or launchers (`e_gun_lc_*`,
+/// `e_gun_ll_*`), as the original's `central_<s>c` and `universal_<s>r` do.
+const GUN_SOCKETS: [&str; 3] = ["central_lc", "universal_lr", "universal_lr"];
+
+/// The gun socket of turret `i` (under the turret node).
 fn weapon_mount(i: usize) -> Node {
-    mount(1, [WEAPON_X, 0.0, WEAPON_Z[i]])
+    Node::new(GUN_SOCKETS[i], Some(1), [WEAPON_X, 0.0, WEAPON_Z[i]])
 }
 
 fn turret_light(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {

@@ -262,4 +262,18 @@ typed_ini!(
     debug_keys_on: i64 = "DEBUG_KEYS_ON",
     /// Part 2: map alpha.
     map_alpha128: i64 = "MAP_ALPHA128",
+    /// Non-zero: the designer lists every part of the tree, researched or not
+    /// (`[CS]`; openparkan `docs/38-designs.md`, read; the shipped file lacks it).
+    full_research_tree: i64 = "FULL_RESEARCH_TREE",
+    /// Non-zero: the designer's Defence and Offence are shown as percentages between
+    /// their MIN and MAX (`[TEMP]`, set in the shipped file).
+    normalize: i64 = "NORMALIZE",
+    /// Offence at 0 % (`[TEMP]`; 0 in the shipped file).
+    offence_min: f64 = "OFFENCE_MIN",
+    /// Offence at 100 % (`[TEMP]`; 6550 in the shipped file).
+    offence_max: f64 = "OFFENCE_MAX",
+    /// Defence at 0 % (`[TEMP]`; 0 in the shipped file).
+    defence_min: f64 = "DEFENCE_MIN",
+    /// Defence at 100 % (`[TEMP]`; 24400 in the shipped file).
+    defence_max: f64 = "DEFENCE_MAX",
 });

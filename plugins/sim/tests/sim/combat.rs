@@ -426,7 +426,7 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
     // A cut explosion fails the load, naming the entry, its archive and the chain to it.
     write_rounds(&|r| r, &|member, bytes| if member == "rd_cannon.exp" { bytes[..700].to_vec() } else { bytes });
     let Err(e) = open(&copy) else { panic!("a cut .exp loaded") };
-    for part in ["rd_cannon.exp", "weapon.rlb", "792", "round rd_cannon", "gun of r_we_0", "placed object"] {
+    for part in ["rd_cannon.exp", "weapon.rlb", "792", "round rd_cannon", "gun of e_gun_l", "placed object"] {
         assert!(e.message.contains(part), "{part}: {}", e.message);
     }
     let _ = std::fs::remove_dir_all(copy);
@@ -593,7 +593,7 @@ fn a_fitted_part_takes_over_the_device_it_is_fitted_to() {
     std::fs::write(&path, &original).unwrap();
     std::fs::write(&path, fit(99)).unwrap();
     let Err(e) = scouts(&copy) else { panic!("a part fitted to a missing device loaded") };
-    for part in ["fitted part i_pws_fit into device 99 of r_ch_01", "devices", "scout.dat"] {
+    for part in ["fitted part i_pws_fit into device 99 of R_L_03", "devices", "scout.dat"] {
         assert!(e.message.contains(part), "{part}: {}", e.message);
     }
     let _ = std::fs::remove_dir_all(copy);

@@ -38,7 +38,9 @@ pub mod stream {
     pub const TRIANGLES: u32 = 7;
     /// Animation keys.
     pub const KEYS: u32 = 8;
-    /// Node strings.
+    /// Node strings: one label a node, which on the original's parts names what a
+    /// socket takes (`e_tur_lt`, `central_lc`; openparkan `docs/38-designs.md`,
+    /// measured), empty on most nodes.
     pub const NAMES: u32 = 10;
     /// Batch table.
     pub const BATCHES: u32 = 13;
@@ -273,7 +275,7 @@ impl Msh {
         Ok(model)
     }
 
-    /// Node `i`'s name from type 10 (raw CP1251 bytes).
+    /// Node `i`'s name from type 10 (raw CP1251 bytes): its label (see [`stream::NAMES`]).
     pub fn node_name(&self, i: usize) -> Option<&[u8]> {
         self.names.as_ref()?.get(i)?.as_deref()
     }

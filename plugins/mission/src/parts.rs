@@ -1,0 +1,71 @@
+//! What the warbot designer asks of the game's data (openparkan `docs/38-designs.md`,
+//! read and measured): a part's labelled sockets and slots, and a design's body and
+//! limits, assembled exactly as the mission load assembles a placed unit.
+
+use crate::ObjectExtras;
+use crate::game_backend::{GameMissionBackend, scheme_components};
+use iron3d_core::PropertyBag;
+use iron3d_formats::bytes::display_name;
+use iron3d_formats::registry::{Prototype, PrototypeResolver, UnitDat};
+use iron3d_formats::{Error, Result, ResultExt};
+
+/// A part's labels: what its sockets and slots take.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartLabels {
+    /// Each mesh node's label (stream 10; empty: none): a chassis's turret socket
+    /// `e_tur_lt`, a turret's gun socket `central_lc`, `universal_lr`.
+    pub nodes: Vec<String>,
+    /// Its controller's labelled components, as (index, label): the slots fitted parts
+    /// take over (`i_eng_l`, `i_rdr_l`, `i_c15_b`).
+    pub slots: Vec<(u32, String)>,
+}
+
+impl GameMissionBackend {
+    /// Runs `f` with a resolver over the game's `objects.rlb`.
+    fn with_resolver<T>(&self, f: impl FnOnce(&PrototypeResolver<'_>) -> Result<T>) -> Result<T> {
+        let registry = self.game.archive("objects.rlb")?;
+        let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
+        f(&PrototypeResolver::new(&nres, self.game.as_ref()))
+    }
+
+    /// Whether `objects.rlb` lists `key` (case-insensitive).
+    ///
+    /// # Errors
+    /// The registry cannot be read.
+    pub fn has_part(&self, key: &str) -> Result<bool> {
+        self.with_resolver(|r| Ok(r.resolve(key).is_ok()))
+    }
+
+    /// The labels of part `key`'s mesh nodes and controller components.
+    ///
+    /// # Errors
+    /// The key is not in `objects.rlb`, or its mesh or controller cannot be read.
+    pub fn part_labels(&self, key: &str) -> Result<PartLabels> {
+        self.with_resolver(|resolver| {
+            let p: Prototype = resolver.resolve(key).as_ref().clone().via(format!("part {key}"))?;
+            let nodes = self.mesh_facts(&p)?.map(|f| f.labels.clone()).unwrap_or_default();
+            let slots = match p.first(".ctl") {
+                Some(ctl) => (0u32..)
+                    .zip(&self.control(ctl)?.items)
+                    .filter(|(_, item)| !item.name.is_empty())
+                    .map(|(i, item)| (i, display_name(&item.name)))
+                    .collect(),
+                None => Vec::new(),
+            };
+            Ok(PartLabels { nodes, slots })
+        })
+    }
+
+    /// The body, arms and limits of a unit built from `dat`, as the mission load
+    /// assembles a placed unit from its scheme (no placed properties), and the payload
+    /// its chassis carries (kg).
+    ///
+    /// # Errors
+    /// The scheme's tree, a part or its data cannot be read.
+    pub fn assemble_scheme(&self, dat: &UnitDat) -> Result<(ObjectExtras, Option<f32>)> {
+        let (mut components, slots) = scheme_components(dat)?;
+        self.with_resolver(|resolver| {
+            self.assemble(resolver, &mut components, &slots, Some(dat.class_word()), &PropertyBag::default())
+        })
+    }
+}

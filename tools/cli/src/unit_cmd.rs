@@ -1,0 +1,209 @@
+//! `iron3d-cli unit design`: a warbot fitted, rated and priced as the original's
+//! factory designer does (`iron3d_production::design`), written as a unit file.
+
+use crate::layers::Mods;
+use crate::output::{UsageError, print_json, print_text};
+use anyhow::{Context, anyhow};
+use clap::{Args, Subcommand};
+use iron3d_core::ClanType;
+use iron3d_formats::ReadOptions;
+use iron3d_formats::config::{IniFile, Iron3dIni};
+use iron3d_formats::world::Tma;
+use iron3d_mission::{Catalogue, GameMissionBackend, MissionName};
+use iron3d_production::ResearchTree;
+use iron3d_production::design::{self, Catalogue as Parts, DesignError, Price, Rating, Request, Scales, Socket};
+use iron3d_production::research::item_labels;
+use iron3d_vfs::GameDir;
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What `--help` adds after the options.
+pub const AFTER_HELP: &str = "\
+The chassis fills its labelled slots with their default parts (<label>_df) when the clan's tree offers them, the \
+turret its radar and deflector slots, each gun its clip. With --json: {\"file\", \"type\", \"parts\": [...], \
+\"price\": {\"ore\", \"power\", \"seconds\"}, \"mass\", \"spare\" (kg), \"speed\" (m/s), \"kph\", \"defence\", \
+\"offence\", \"defence_percent\", \"offence_percent\", \"sensor_range\", \"mission\", \"clan\"}; a refusal is \
+{\"refused\": {\"part\", \"why\"}} with exit status 1 and no file written.";
+
+/// `unit` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum UnitCommand {
+    /// Fit a chassis, a turret and guns as the factory's designer does; print the
+    /// design's price, mass, speed, defence and offence, and write it as a unit file.
+    #[command(after_help = AFTER_HELP)]
+    Design(DesignArgs),
+}
+
+/// `unit design` arguments.
+#[derive(Args, Debug)]
+pub struct DesignArgs {
+    /// Game directory.
+    game_dir: PathBuf,
+    /// The chassis's part id (R_L_03).
+    #[arg(long)]
+    chassis: String,
+    /// The turret's part id; it must take the chassis's turret socket.
+    #[arg(long)]
+    turret: String,
+    /// A gun on a turret socket, SLOT=ID: SLOT the socket's mesh node, or its label when
+    /// one socket has it. Repeatable.
+    #[arg(long = "gun", value_name = "SLOT=ID")]
+    guns: Vec<String>,
+    /// The clan whose research tree offers and prices the parts (default: the mission's
+    /// player clan).
+    #[arg(long)]
+    clan: Option<usize>,
+    /// The mission whose clans are read (default: the first the menu lists).
+    #[arg(long)]
+    mission: Option<String>,
+    /// The factory's efficiency, which divides the ore.
+    #[arg(long, default_value_t = 1.0)]
+    efficiency: f32,
+    /// Where the unit file is written.
+    #[arg(short = 'o', long = "output", value_name = "FILE.dat")]
+    output: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    mods: Mods,
+}
+
+/// Runs a `unit` subcommand.
+pub fn run(cmd: UnitCommand) -> anyhow::Result<()> {
+    let UnitCommand::Design(args) = cmd;
+    design(args)
+}
+
+/// The clan chosen and its research tree's path.
+fn clan_tree(game: &GameDir, mission: &MissionName, clan: Option<usize>) -> anyhow::Result<(usize, String)> {
+    let file = mission.file("data.tma");
+    let tma = Tma::parse(&game.read_file(&file)?, ReadOptions::compatible()).with_context(|| file.clone())?;
+    let index = match clan {
+        Some(i) if i < tma.clans.len() => i,
+        Some(i) => {
+            return Err(UsageError(format!("mission {mission} has {} clans, no clan {i}", tma.clans.len())).into());
+        }
+        None => tma
+            .clans
+            .iter()
+            .position(|c| c.mode == ClanType::PLAYER)
+            .ok_or_else(|| anyhow!("mission {mission} has no player clan: name one with --clan"))?,
+    };
+    let path = tma.clans[index].research_tree.display();
+    if path.is_empty() {
+        return Err(anyhow!("clan {index} of mission {mission} has no research tree"));
+    }
+    Ok((index, path))
+}
+
+/// `Iron_3D.ini`, when the game has one.
+fn settings(game: &GameDir) -> anyhow::Result<Iron3dIni> {
+    const FILE: &str = "Iron_3D.ini";
+    Ok(match game.resolve(FILE) {
+        Some(_) => Iron3dIni::from_ini(&IniFile::parse(&game.read_file(FILE)?)),
+        None => Iron3dIni::default(),
+    })
+}
+
+fn request(args: &DesignArgs) -> anyhow::Result<Request> {
+    let guns = args
+        .guns
+        .iter()
+        .map(|g| {
+            let (slot, id) = g.split_once('=').ok_or_else(|| UsageError(format!("--gun {g}: expected SLOT=ID")))?;
+            Ok((slot.parse::<Socket>().unwrap_or_else(|never| match never {}), id.to_string()))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok(Request { chassis: args.chassis.clone(), turret: args.turret.clone(), guns })
+}
+
+fn design(args: DesignArgs) -> anyhow::Result<()> {
+    let request = request(&args)?;
+    let game = Arc::new(args.mods.open(&args.game_dir)?);
+    let mission = match &args.mission {
+        Some(m) => MissionName::parse(m).map_err(UsageError)?,
+        None => Catalogue::discover(&game)
+            .missions
+            .first()
+            .map(|m| m.name.clone())
+            .ok_or_else(|| anyhow!("{} lists no mission to read the clans of", args.game_dir.display()))?,
+    };
+    let (clan, tree_path) = clan_tree(&game, &mission, args.clan)?;
+    let bytes = game.read_file(&tree_path).with_context(|| format!("clan {clan}'s research tree"))?;
+    let tree = ResearchTree::parse(&tree_path, &bytes).map_err(|e| anyhow!(e))?;
+    let labels = item_labels(&tree_path, &bytes).map_err(|e| anyhow!(e))?;
+    let ini = settings(&game)?;
+    let full = ini.full_research_tree.as_ref().and_then(|s| s.value).is_some_and(|v| v != 0);
+    let catalogue = Parts { tree: &tree, labels: &labels, full };
+    let backend = GameMissionBackend::new(Arc::clone(&game));
+    let rated = design::assemble(&backend, &catalogue, &request).and_then(|d| {
+        let (extras, payload) = backend.assemble_scheme(&d.dat).map_err(|e| DesignError::Data(e.to_string()))?;
+        let sheet = extras.combat.ok_or_else(|| DesignError::Data("the design's parts carry no node table".into()))?;
+        let rating = Rating::of(&sheet, &extras.motion.unwrap_or_default(), payload);
+        if rating.spare <= 0.0 {
+            let why =
+                format!("the design weighs {:.0} kg, leaving no spare payload: it cannot be accepted", rating.mass);
+            return Err(DesignError::Refused { part: request.chassis.clone(), why });
+        }
+        let price = design::price(&tree, &d.parts, args.efficiency)?;
+        Ok((d, rating, price))
+    });
+    let (d, rating, price) = match rated {
+        Ok(r) => r,
+        Err(DesignError::Refused { part, why }) => {
+            if args.json {
+                print_json(&json!({"refused": {"part": part, "why": why}}))?;
+            }
+            return Err(anyhow!("refused: {part}: {why}"));
+        }
+        Err(DesignError::Data(e)) => return Err(anyhow!(e)),
+    };
+    std::fs::write(&args.output, d.dat.to_bytes()).with_context(|| format!("writing {}", args.output.display()))?;
+    report(&args, &d, (&rating, &price), &Scales::from_ini(&ini), (&mission, clan))
+}
+
+fn report(
+    args: &DesignArgs,
+    d: &design::Design,
+    (rating, price): (&Rating, &Price),
+    scales: &Scales,
+    (mission, clan): (&MissionName, usize),
+) -> anyhow::Result<()> {
+    let defence = scales.shown(rating.defence, scales.defence);
+    let offence = scales.shown(rating.offence, scales.offence);
+    let kph = rating.speed * 3.6;
+    if args.json {
+        return print_json(&json!({
+            "file": args.output.display().to_string(),
+            "type": format!("0x{:08x}", d.dat.class_word()),
+            "parts": d.parts,
+            "price": price,
+            "mass": rating.mass,
+            "spare": rating.spare,
+            "speed": rating.speed,
+            "kph": kph,
+            "defence": rating.defence,
+            "offence": rating.offence,
+            "defence_percent": defence,
+            "offence_percent": offence,
+            "sensor_range": rating.sensor_range,
+            "mission": mission.as_str(),
+            "clan": clan,
+        }));
+    }
+    let percent = if scales.normalize { " %" } else { "" };
+    print_text(&format!(
+        "{}: {}\nPrice: {:.1} ore, {:.1} power, {} s\nWeight: {:.0} / {:.0} t\nMax. speed: {kph:.0} kph\n\
+         Defence: {defence}{percent}\nOffence: {offence}{percent}\nSensor range: {:.0} m\n",
+        args.output.display(),
+        d.parts.join(", "),
+        price.ore,
+        price.power,
+        price.seconds,
+        rating.mass * 0.001,
+        rating.spare * 0.001,
+        rating.sensor_range,
+    ))
+}
