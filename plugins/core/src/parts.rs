@@ -250,4 +250,8 @@ pub struct CombatSheet {
     /// armour's keep is the designer's Defence (openparkan `docs/38-designs.md`, read);
     /// `None` when no node has an area.
     pub hull: Option<u16>,
+    /// Its builder's beam (the last class-30 component): the node it sits on. The
+    /// original never fires it; building and upgrading need it intact (openparkan
+    /// `docs/32-builder.md`, read).
+    pub beam: Option<u16>,
 }

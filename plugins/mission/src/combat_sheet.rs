@@ -2,8 +2,8 @@
 //! `docs/28-chassis.md`, `docs/29-weapons.md`; read and measured): one node per `.ndp`
 //! row, an attached part's row 0 skipped (its mesh is merged without its node 0, which
 //! is the socket it sits in), parents from the mesh's tree, vital nodes by mesh flag
-//! `0x200`; armour from the last class-27 component; guns from the class-2 and 30
-//! components, each with the round it names (`objects.rlb` key → the round's controller,
+//! `0x200`; armour from the last class-27 component; guns from the class-2 components
+//! (a builder's class-30 beam is not one: it never fires), each with the round it names (`objects.rlb` key → the round's controller,
 //! node table and explosion); the shield from the last fight shield (9) and deflector
 //! (21), the repair system from the last class-15 component, the radar from the last
 //! class-8 and the detection shield from the last class-10 one, every class-19 battery
@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 /// Mesh node flag of a vital node (read).
 const VITAL: u16 = 0x200;
-/// Component classes: turret (1), guns (2) and builders' guns (30), engine (5), radar
+/// Component classes: turret (1), guns (2) and builders' beams (30), engine (5), radar
 /// (8), fight shield (9), detection shield (10), repair (15), battery (19), deflector
 /// (21), efficiency (26), armour (27).
 const TURRET: u32 = 1;
@@ -190,7 +190,8 @@ impl GameMissionBackend {
                             global(components, &spans, i, item.key() as usize).and_then(|n| u16::try_from(n).ok());
                         sheet.efficiency.push(EfficiencySheet { value: v[0], node });
                     }
-                    GUN | BUILDER_GUN => {
+                    BUILDER_GUN => sheet.beam = Some(node()),
+                    GUN => {
                         let gun = self.gun(resolver, p, item, node()).via(format!("gun of {}", p.key))?;
                         sheet.guns.push(gun);
                     }

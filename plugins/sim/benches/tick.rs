@@ -217,6 +217,7 @@ fn sheet() -> CombatSheet {
         efficiency: Vec::new(),
         turret_yaw_rate: None,
         hull: Some(0),
+        beam: None,
     }
 }
 

@@ -525,7 +525,8 @@ fn a_machine_whose_batteries_run_dry_goes_blind_and_its_guns_do_not_refill() {
 /// A fitted part takes over its slot (openparkan `docs/28-chassis.md`, read and
 /// measured): a battery fitted into the scout chassis's battery device replaces it
 /// (capacity, output, mass), it does not add a second, and brings no node; a part
-/// fitted to a device its parent does not have fails the load, naming both.
+/// fitted to a device its parent does not have fails the load, naming both. A
+/// builder's beam is a part, not a gun.
 #[test]
 fn a_fitted_part_takes_over_the_device_it_is_fitted_to() {
     use iron3d_core::{BatterySheet, CombatSheet};
@@ -595,6 +596,20 @@ fn a_fitted_part_takes_over_the_device_it_is_fitted_to() {
     let Err(e) = scouts(&copy) else { panic!("a part fitted to a missing device loaded") };
     for part in ["fitted part i_pws_fit into device 99 of R_L_03", "devices", "scout.dat"] {
         assert!(e.message.contains(part), "{part}: {}", e.message);
+    }
+    // A builder's beam (class 30) in the gun's place is no gun: the original never fires
+    // it; the sheet keeps its node for building (openparkan `docs/32-builder.md`).
+    std::fs::write(&path, &original).unwrap();
+    let mut units = NresDocument::from_archive(&units);
+    let at = units.entries().iter().position(|e| e.row.name() == b"r_we_01.ctl").unwrap();
+    let mut gun = Ctld::parse(&units.entries()[at].payload).unwrap();
+    let item = gun.items.iter_mut().find(|i| i.tag() == 2).unwrap();
+    item.fixed[..4].copy_from_slice(&30u32.to_le_bytes());
+    units.set_payload(at, gun.to_bytes().unwrap()).unwrap();
+    std::fs::write(copy.join("units.rlb"), units.save().unwrap()).unwrap();
+    for sheet in scouts(&copy).unwrap() {
+        assert!(sheet.guns.is_empty(), "{:?}", sheet.guns);
+        assert_eq!(sheet.beam, Some(plain.guns[0].node), "the beam sits where the gun did");
     }
     let _ = std::fs::remove_dir_all(copy);
 }
