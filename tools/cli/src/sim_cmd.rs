@@ -13,10 +13,12 @@ use iron3d_core::{
     MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner, PilotInput,
     SchemeNames, SimCommand, SimObject, SimTransform, TICK_MS, UnitClass,
 };
+use iron3d_formats::registry::UnitDat;
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
 use iron3d_mission::{MissionName, MissionPlugin, load_headless_at};
 use iron3d_save::{FileKind, SavePlugin};
 use iron3d_sim::{EventLog, StateHash, headless_app};
+use iron3d_vfs::GameDir;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -29,7 +31,8 @@ pub enum HeadlessCommand {
     #[command(
         after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
         {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID}, \"stop\", \
-        {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"build\": SCHEME} or {\"research\": NODE}; ID is the OriginalObjectId (index of the \
+        {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"build\": SCHEME}, {\"build_design\": FILE} or \
+        {\"research\": NODE}; ID is the OriginalObjectId (index of the \
         placed object in data.tma), coordinates in game units. haul: the units are transport robots, MINE_ID a mine of \
         their clan; as in the original each chooses its own route, its clan's nearest mine with a loading place and \
         nearest storage with an unloading place, loads ore, unloads it there (waiting beside it while it is full; \
@@ -38,7 +41,10 @@ pub enum HeadlessCommand {
         dock: a \"rejected\" event). search_lodes: the units are builders; each walks to the nearest mineral lode not \
         yet found and, within 10 of it, finds it for every clan (a \"lode_found\" event, lode=N), then the next, \
         stopping when none is left. build: the units are production buildings (plants, hangars), each queues one robot \
-        of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). research: the units are \
+        of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). build_design: the same \
+        for a warbot design (iron3d-cli unit design), FILE its path: as the original keeps designs in the game's \
+        units folder, it must be a file of the game directory or a mod (GAME_DIR/UNITS/NAME.dat, or a game path). \
+        research: the units are \
         research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
         may add \"queued\": true to wait behind the units' current orders (waypoints). ORDER may also be \
@@ -237,7 +243,9 @@ pub fn run(cmd: HeadlessCommand) -> anyhow::Result<()> {
             // With --load, the orders up to the save's tick were applied before it: they are
             // neither checked (their units may be gone since) nor applied again.
             let after = saved.as_ref().map(|_| start);
-            commands(app.world_mut(), parse_orders(&text).map_err(usage)?, after).map_err(usage)?
+            let entries = parse_orders(&text).map_err(usage)?;
+            let entries = with_designs(&game, entries).map_err(usage)?;
+            commands(app.world_mut(), entries, after).map_err(usage)?
         }
     };
     commands.sort_by(SimCommand::cmp_stable);
@@ -297,6 +305,7 @@ fn apply_outcome(world: &World, game: &iron3d_vfs::GameDir, name: &MissionName, 
 enum FileOrder {
     Unit(Order),
     Build(String),
+    BuildDesign(String),
     Research(Value),
 }
 
@@ -334,6 +343,10 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         "build" => match arg.as_str() {
             Some(scheme) if !scheme.trim().is_empty() => Ok(FileOrder::Build(scheme.into())),
             _ => Err("build takes a unit scheme path".into()),
+        },
+        "build_design" => match arg.as_str() {
+            Some(file) if !file.trim().is_empty() => Ok(FileOrder::BuildDesign(file.into())),
+            _ => Err("build_design takes a design file".into()),
         },
         "research" if arg.is_string() || arg.as_u64().is_some_and(|n| u32::try_from(n).is_ok()) => {
             Ok(FileOrder::Research(arg.clone()))
@@ -403,6 +416,46 @@ fn parse_orders(text: &str) -> Result<Vec<Entry>, String> {
         .collect()
 }
 
+/// The entries with each design named by its game path: a file of one of the game's
+/// layers (a path inside its directory) or a game path it serves, which must read as a
+/// robot's unit file. Errors name the entry.
+fn with_designs(game: &GameDir, entries: Vec<Entry>) -> Result<Vec<Entry>, String> {
+    let design = |file: &str| -> Result<String, String> {
+        let on_disk = std::path::Path::new(file).canonicalize().ok();
+        let in_layer = on_disk.as_ref().and_then(|f| {
+            let roots = game.layers().iter().filter_map(|l| l.root.canonicalize().ok());
+            roots.filter_map(|r| f.strip_prefix(r).ok().map(|p| p.to_string_lossy().replace('/', "\\"))).next()
+        });
+        let path = match (in_layer, on_disk) {
+            (Some(p), _) => p,
+            (None, Some(_)) => {
+                return Err(format!(
+                    "design {file} is not in the game directory or a mod: the original keeps designs in the game's \
+                     units folder; write it there (unit design -o GAME_DIR/UNITS/NAME.dat) or in a mod's (--mod)"
+                ));
+            }
+            (None, None) => file.to_string(),
+        };
+        let bytes = game.read_file(&path).map_err(|e| format!("design {file}: {e}"))?;
+        let dat = UnitDat::parse(&bytes).map_err(|e| format!("design {file}: {e}"))?;
+        match dat.is_building() {
+            true => Err(format!("design {file} is a building's scheme, not a warbot's")),
+            false => Ok(path),
+        }
+    };
+    entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, (tick, units, order, queued))| {
+            let order = match order {
+                FileOrder::BuildDesign(file) => FileOrder::Build(design(&file).map_err(|e| format!("entry {i}: {e}"))?),
+                other => other,
+            };
+            Ok((tick, units, order, queued))
+        })
+        .collect()
+}
+
 /// The commands of the parsed entries against the loaded mission: schemes named in
 /// the command path's table, research nodes by index (a name per unit's clan), every
 /// unit checked (unit orders: it exists and moves; build and research: production's
@@ -415,7 +468,7 @@ fn commands(world: &mut World, entries: Vec<Entry>, after: Option<u32>) -> Resul
         let entry = |m: String| format!("entry {i}: {m}");
         let orders: Vec<(Vec<u32>, Order)> = match order {
             FileOrder::Unit(o) => vec![(units, o)],
-            FileOrder::Build(scheme) => {
+            FileOrder::Build(scheme) | FileOrder::BuildDesign(scheme) => {
                 let r = world.resource_mut::<SchemeNames>().intern(&scheme).map_err(entry)?;
                 vec![(units, Order::Build(r))]
             }

@@ -1322,4 +1322,24 @@ fn unit_design_prices_rates_and_writes_a_design_or_refuses_naming_the_part() {
     assert!(ok, "{r}");
     assert_eq!(r["price"]["ore"].as_f64(), Some(f64::from(ore) * 2.0));
     assert_eq!(r["price"]["power"].as_f64(), Some(f64::from(power) * 2.0));
+    // A factory builds a design kept in a mod's units folder ({"build_design": FILE});
+    // one outside the game's layers is refused, naming where designs go.
+    let designs = dir.join("designs");
+    std::fs::create_dir_all(designs.join("UNITS")).unwrap();
+    std::fs::copy(&out, designs.join("UNITS/mine.dat")).unwrap();
+    let orders = dir.join("orders.json");
+    let build = |file: &Path| {
+        let order = serde_json::json!([{"tick": 2, "units": [3], "order": {"build_design": path(file)}}]);
+        std::fs::write(&orders, order.to_string()).unwrap();
+        let args = ["sim", "run", path(&demo), "tutorial.01", "--ticks", "100", "--orders", path(&orders)];
+        cli(&[&args[..], &["--json", "--mod", path(&designs)]].concat())
+    };
+    let o = build(&designs.join("UNITS/mine.dat"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let produced = r["events"].as_array().unwrap().iter().find(|e| e["kind"] == "produced" && e["ids"][0] == 3);
+    assert_eq!(produced.map(|e| &e["detail"]), Some(&serde_json::json!("units\\mine.dat")), "{r}");
+    let o = build(&out);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not in the game directory or a mod"));
 }
