@@ -7,7 +7,9 @@
 //!   turret fills its slots (radar, deflector) the same way; a gun goes on a turret
 //!   node labelled `central_<s>c` (it takes `e_gun_<s>c`), `universal_<s>l`
 //!   (`e_gun_<s>l`), `universal_<s>r` (both, cannons first) or `universal_<s>s`
-//!   (`e_gun_<s>s`), and fills its clip slot. A part is offered when its research
+//!   (`e_gun_<s>s`), and fills its clip slot. A part chosen for a slot label (armour,
+//!   an internal system, ammunition: it must start with the label) takes every slot of
+//!   that label in place of the default. A part is offered when its research
 //!   item is in the tree and researched (every part of the tree with `Iron_3D.ini`'s
 //!   `FULL_RESEARCH_TREE`).
 //! * **The file**: the original's `UNITS\*.dat`: `0xF0F1`, the Type (the turret's
@@ -141,6 +143,9 @@ pub struct Request {
     pub turret: String,
     /// Guns by socket.
     pub guns: Vec<(Socket, String)>,
+    /// Parts chosen for slots, by the slot's label (`i_arm_b`, `i_c15_b`): each slot of
+    /// that label on the design takes it in place of its default.
+    pub fits: Vec<(String, String)>,
 }
 
 /// One component of a design and what hangs on it.
@@ -202,20 +207,28 @@ pub fn assemble(parts: &dyn Parts, catalogue: &Catalogue, request: &Request) -> 
             false => Err(refused(key, format!("not researched or not in the tree ({})", catalogue.tree.path))),
         }
     };
-    // The slot defaults a part's controller asks for.
-    let defaults = |l: &PartLabels| -> Vec<Fit> {
-        l.slots
-            .iter()
-            .filter(|(_, label)| !starts_with(label, "i_brn_"))
-            .map(|(slot, label)| (slot, label, format!("{label}_df")))
-            .filter(|(.., df)| catalogue.offers(df) && parts.labels(df).is_ok_and(|p| p.is_some()))
-            .map(|(slot, label, df)| Fit {
-                key: df,
-                class: slot_class(label),
-                link: *slot as i32,
-                children: Vec::new(),
-            })
-            .collect()
+    // What fills a part's labelled slots: the part chosen for the slot's label, else
+    // its default when offered; brains never.
+    let fill = |l: &PartLabels| -> Result<Vec<Fit>, DesignError> {
+        let mut out = Vec::new();
+        for (slot, label) in l.slots.iter().filter(|(_, label)| !starts_with(label, "i_brn_")) {
+            let chosen = request.fits.iter().find(|(l, _)| l.eq_ignore_ascii_case(label)).map(|(_, p)| p);
+            let key = match chosen {
+                Some(part) if !starts_with(part, label) => {
+                    return Err(refused(part, format!("does not fit slot {label}, which takes {label} parts")));
+                }
+                Some(part) => {
+                    offered(part)?;
+                    labels(part)?;
+                    part.clone()
+                }
+                None => format!("{label}_df"),
+            };
+            if chosen.is_some() || (catalogue.offers(&key) && parts.labels(&key).is_ok_and(|p| p.is_some())) {
+                out.push(Fit { key, class: slot_class(label), link: *slot as i32, children: Vec::new() });
+            }
+        }
+        Ok(out)
     };
     let chassis = &request.chassis;
     if !["r_t", "r_l", "r_m", "r_b"].iter().any(|p| starts_with(chassis, p)) {
@@ -234,6 +247,7 @@ pub fn assemble(parts: &dyn Parts, catalogue: &Catalogue, request: &Request) -> 
     offered(turret)?;
     let turret_labels = labels(turret)?;
     let mut guns = Vec::new();
+    let mut slot_labels: Vec<(u32, String)> = [&chassis_labels.slots[..], &turret_labels.slots[..]].concat();
     for (socket, gun) in &request.guns {
         let sockets = (0u32..).zip(&turret_labels.nodes).filter(|(_, l)| !gun_prefixes(l).is_empty());
         let sockets: Vec<(u32, &String)> = sockets
@@ -259,20 +273,27 @@ pub fn assemble(parts: &dyn Parts, catalogue: &Catalogue, request: &Request) -> 
             return Err(refused(gun, format!("socket {node} of {turret} already holds a gun")));
         }
         offered(gun)?;
-        guns.push(Fit { key: gun.clone(), class: 4, link: *node as i32, children: defaults(&labels(gun)?) });
+        let gun_labels = labels(gun)?;
+        guns.push(Fit { key: gun.clone(), class: 4, link: *node as i32, children: fill(&gun_labels)? });
+        slot_labels.extend(gun_labels.slots);
     }
     guns.sort_by_key(|g| g.link);
+    if let Some((label, part)) =
+        request.fits.iter().find(|(l, _)| !slot_labels.iter().any(|s| s.1.eq_ignore_ascii_case(l)))
+    {
+        return Err(refused(part, format!("the design has no slot labelled {label}")));
+    }
     let turret_fit = Fit {
         key: turret.clone(),
         class: 1,
         link: socket as i32,
-        children: defaults(&turret_labels).into_iter().chain(guns).collect(),
+        children: fill(&turret_labels)?.into_iter().chain(guns).collect(),
     };
     let root = Fit {
         key: chassis.clone(),
         class: 0,
         link: -1,
-        children: defaults(&chassis_labels).into_iter().chain([turret_fit]).collect(),
+        children: fill(&chassis_labels)?.into_iter().chain([turret_fit]).collect(),
     };
     let role = catalogue.label(turret).map(|l| l.role);
     let class_word = TYPES
@@ -438,7 +459,7 @@ mod tests {
                 "r_b_02" => (&["", "e_tur_bb"], &[(0, "i_eng_b"), (1, "i_brn_b"), (3, "i_arm_b")]),
                 "e_tur_bb_01" => (&["", "universal_br", "", "central_bc"], &[(1, "i_rdr_b"), (3, "i_def_b")]),
                 "e_gun_bl_15" | "e_gun_bc_06" => (&[""], &[(0, "i_c15_b")]),
-                k if k.ends_with("_df") => (&[], &[]),
+                k if k.starts_with("i_") => (&[], &[]),
                 _ => return Ok(None),
             };
             let nodes = nodes.iter().map(|s| s.to_string()).collect();
@@ -475,12 +496,14 @@ mod tests {
     #[test]
     fn a_design_fills_its_slots_with_their_defaults_and_writes_slots_before_sockets() {
         let parts = ["R_B_02", "e_tur_bb_01", "e_gun_bl_15", "e_gun_bc_06", "i_eng_b_df", "i_brn_b_df"];
-        let (tree, labels) =
-            tree(&[&parts[..], &["i_arm_b_df", "i_rdr_b_df", "i_def_b_df", "i_c15_b_df"]].concat(), &["i_def_b_df"]);
+        let (tree, labels) = tree(
+            &[&parts[..], &["i_arm_b_df", "i_rdr_b_df", "i_def_b_df", "i_c15_b_df", "i_c15_b_02"]].concat(),
+            &["i_def_b_df"],
+        );
         let catalogue = Catalogue { tree: &tree, labels: &labels, full: false };
         let guns =
             vec![(Socket::Node(3), "e_gun_bc_06".into()), (Socket::Label("universal_br".into()), "E_GUN_BL_15".into())];
-        let request = Request { chassis: "r_b_02".into(), turret: "e_tur_bb_01".into(), guns };
+        let request = Request { chassis: "r_b_02".into(), turret: "e_tur_bb_01".into(), guns, fits: Vec::new() };
         let d = assemble(&Labelled, &catalogue, &request).unwrap();
         let c = d.dat.components().unwrap();
         let shape: Vec<_> = c.iter().map(|c| (c.key.as_str(), c.component_type, c.link, c.parent)).collect();
@@ -510,6 +533,21 @@ mod tests {
             matches!(price, Err(DesignError::Refused { part, .. }) if part == "i_def_b_df"),
             "the factory still asks for research"
         );
+        // A part chosen for a slot label takes every slot of it; one of another label,
+        // one not offered, or a label the design lacks is refused naming the part.
+        let chosen = |label: &str, part: &str| Request { fits: vec![(label.into(), part.into())], ..request.clone() };
+        let d = assemble(&Labelled, &catalogue, &chosen("I_C15_B", "i_c15_b_02")).unwrap();
+        assert_eq!(d.parts.iter().filter(|p| *p == "i_c15_b_02").count(), 2, "{:?}", d.parts);
+        assert!(!d.parts.iter().any(|p| p == "i_c15_b_df"));
+        let refusal = |r: &Request| match assemble(&Labelled, &catalogue, r) {
+            Err(DesignError::Refused { part, why }) => (part, why),
+            other => panic!("{other:?}"),
+        };
+        assert!(refusal(&chosen("i_arm_b", "i_eng_b_df")).1.contains("does not fit slot i_arm_b"));
+        assert!(refusal(&chosen("i_def_b", "i_def_b_df")).1.contains("not researched"));
+        let (part, why) = refusal(&chosen("i_arm_m", "i_arm_m_01"));
+        assert_eq!(part, "i_arm_m_01");
+        assert!(why.contains("no slot labelled i_arm_m"), "{why}");
     }
 
     /// The unit box's figures from a body (openparkan `docs/38-designs.md`).

@@ -50,6 +50,11 @@ pub struct DesignArgs {
     /// one socket has it. Repeatable.
     #[arg(long = "gun", value_name = "SLOT=ID")]
     guns: Vec<String>,
+    /// A part for the design's slots labelled LABEL (armour i_arm_b, an internal system
+    /// i_eng_l, ammunition i_c15_b), in place of their default; it must start with the
+    /// label. Repeatable.
+    #[arg(long = "part", value_name = "LABEL=ID")]
+    parts: Vec<String>,
     /// The clan whose research tree offers and prices the parts (default: the mission's
     /// player clan).
     #[arg(long)]
@@ -108,15 +113,19 @@ fn settings(game: &GameDir) -> anyhow::Result<Iron3dIni> {
 }
 
 fn request(args: &DesignArgs) -> anyhow::Result<Request> {
-    let guns = args
-        .guns
-        .iter()
-        .map(|g| {
-            let (slot, id) = g.split_once('=').ok_or_else(|| UsageError(format!("--gun {g}: expected SLOT=ID")))?;
-            Ok((slot.parse::<Socket>().unwrap_or_else(|never| match never {}), id.to_string()))
-        })
-        .collect::<anyhow::Result<_>>()?;
-    Ok(Request { chassis: args.chassis.clone(), turret: args.turret.clone(), guns })
+    let pairs = |given: &[String], flag: &str| {
+        given
+            .iter()
+            .map(|g| match g.split_once('=') {
+                Some((slot, id)) => Ok((slot.to_string(), id.to_string())),
+                None => Err(anyhow::Error::from(UsageError(format!("--{flag} {g}: expected SLOT=ID")))),
+            })
+            .collect::<anyhow::Result<Vec<_>>>()
+    };
+    let guns = pairs(&args.guns, "gun")?;
+    let guns = guns.into_iter().map(|(s, id)| (s.parse::<Socket>().unwrap_or_else(|never| match never {}), id));
+    let fits = pairs(&args.parts, "part")?;
+    Ok(Request { chassis: args.chassis.clone(), turret: args.turret.clone(), guns: guns.collect(), fits })
 }
 
 fn design(args: DesignArgs) -> anyhow::Result<()> {

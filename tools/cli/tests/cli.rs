@@ -1298,6 +1298,11 @@ fn unit_design_prices_rates_and_writes_a_design_or_refuses_naming_the_part() {
     assert!(!ok);
     assert_eq!(r["refused"]["part"], "e_gun_ll_03");
     assert!(r["refused"]["why"].as_str().unwrap().contains("takes e_gun_lc"), "{r}");
+    // The demo's controllers label no slots: a part chosen for one has none to go in.
+    let (ok, r) = design(&["--gun", "2=e_gun_lc_01", "--part", "i_arm_l=e_gun_lc_02"]);
+    assert!(!ok);
+    assert_eq!(r["refused"]["part"], "e_gun_lc_02");
+    assert!(r["refused"]["why"].as_str().unwrap().contains("no slot labelled i_arm_l"), "{r}");
     let o = cli(&["unit", "design", path(&demo), "--chassis", "R_L_04", "--turret", "e_tur_lt_02", "-o", path(&out)]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
