@@ -38,6 +38,11 @@ const PROFILES: [(&str, [f32; 8]); 11] = [
     ("prof_bunker", [0.07, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
 ];
 
+/// The locomotion profiles a chassis's record names (its sixth reference), each with
+/// its `ChassisType` (openparkan `docs/28-chassis.md`, measured): 1 flying, 2 walking,
+/// 3 wheeled, 4 tracked.
+pub const CHASSIS: [(&str, f32); 4] = [("chas_fly", 1.0), ("chas_wlk", 2.0), ("chas_wel", 3.0), ("chas_trk", 4.0)];
+
 /// One float variable: value and default equal, bounds the widest floats.
 fn float(name: &str, value: f32) -> VarItem {
     VarItem {
@@ -55,6 +60,10 @@ pub fn archive() -> Result<Vec<u8>> {
     let mut w = NresWriter::new();
     for (name, values) in PROFILES {
         let set = VarBin { items: VARIABLES.iter().zip(values).map(|(v, x)| float(v, x)).collect() };
+        w.add(0, [0, 0, 0], format!("{name}.var").as_bytes(), set.to_bytes()?)?;
+    }
+    for (name, kind) in CHASSIS {
+        let set = VarBin { items: vec![float("ChassisType", kind)] };
         w.add(0, [0, 0, 0], format!("{name}.var").as_bytes(), set.to_bytes()?)?;
     }
     w.to_bytes()

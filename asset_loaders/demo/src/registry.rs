@@ -15,7 +15,12 @@ pub fn refs(proto: &Proto) -> Result<Vec<ObjectRef64>> {
     let r = |ext: &str| ObjectRef64::new(a, &format!("{s}.{ext}"));
     Ok(match proto.role {
         Role::Building(_) => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?],
-        Role::Chassis => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?],
+        // The sixth names its locomotion profile, as the original's chassis records do.
+        Role::Chassis => {
+            let profile = crate::models::robots::chassis_profile(s).unwrap_or("chas_wlk");
+            let profile = ObjectRef64::new(crate::profiles::FILE, &format!("{profile}.var"))?;
+            vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?, profile]
+        }
         Role::FortParent => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?],
         Role::Turret => vec![r("msh")?, r("wea")?, r("cpt")?, r("ctl")?, r("ndp")?],
         Role::Weapon => vec![r("msh")?, r("wea")?, r("ctl")?, r("ndp")?],

@@ -56,6 +56,24 @@ impl GameMissionBackend {
         })
     }
 
+    /// The `ChassisType` of chassis `key`: its record's behaviour profile (the reference
+    /// into `behpsp.res`) gives it, 1 flying, 2 walking, 3 wheeled, 4 tracked (openparkan
+    /// `docs/28-chassis.md`, measured); `None` when it names no profile or the profile
+    /// no type.
+    ///
+    /// # Errors
+    /// The key is not in `objects.rlb`, or `behpsp.res` cannot be read.
+    pub fn chassis_type(&self, key: &str) -> Result<Option<u32>> {
+        let profile = self.with_resolver(|resolver| {
+            let p: Prototype = resolver.resolve(key).as_ref().clone().via(format!("part {key}"))?;
+            Ok(p.first(".var").map(|r| r.resource.to_ascii_lowercase()))
+        })?;
+        let Some(profile) = profile else { return Ok(None) };
+        let profiles = crate::profiles::read(&self.game)?;
+        let name = profile.strip_suffix(".var").unwrap_or(&profile);
+        Ok(profiles.value(name, "ChassisType").map(|v| v as u32))
+    }
+
     /// The body, arms and limits of a unit built from `dat`, as the mission load
     /// assembles a placed unit from its scheme (no placed properties), and the payload
     /// its chassis carries (kg).

@@ -39,10 +39,37 @@ use iron3d_mission::{GameMissionBackend, PartLabels};
 /// A paid robot's build time at a factory (seconds; read).
 pub const BUILD_SECONDS: f32 = 5.0;
 
-/// The roles of turret research items and the unit Type each gives (openparkan
-/// `docs/30-turrets.md`, measured on every shipped assembly).
-const TYPES: [(u8, u32); 5] =
-    [(2, 0x0100_8000), (3, 0x0100_2000), (4, 0x0100_4000), (5, 0x0101_0000), (6, 0x0102_0000)];
+/// The roles of turret research items, the unit Type each gives (openparkan
+/// `docs/30-turrets.md`, measured on every shipped assembly), and the Type's letter and
+/// word in a unit's name (`docs/38-designs.md`, read; the words are the original's
+/// strings 6200–6204).
+const TYPES: [(u8, u32, char, &str); 5] = [
+    (2, 0x0100_8000, 'W', "Warrior"),
+    (3, 0x0100_2000, 'T', "Transport"),
+    (4, 0x0100_4000, 'B', "Builder"),
+    (5, 0x0101_0000, 'C', "Comm. Center"),
+    (6, 0x0102_0000, 'H', "Human"),
+];
+
+/// The letters of a `ChassisType`, 1 to 6 (`docs/38-designs.md`, read).
+const CHASSIS_LETTERS: &str = "FSWTAU";
+
+/// The designer's name of a design (`"%s-%s %s"`, openparkan `docs/38-designs.md`,
+/// read): its chassis's size letter (the part id's third: T, S, M, L), its
+/// `ChassisType`'s letter, its Type's letter, `-X` (the factory numbers a built bot),
+/// and its Type's word; `?` for what is not known.
+fn design_name(chassis: &str, chassis_type: Option<u32>, class_word: u32) -> String {
+    let size = match chassis.as_bytes().get(2).map(u8::to_ascii_lowercase) {
+        Some(b't') => 'T',
+        Some(b'l') => 'S',
+        Some(b'm') => 'M',
+        Some(b'b') => 'L',
+        _ => '?',
+    };
+    let kind = chassis_type.and_then(|t| CHASSIS_LETTERS.chars().nth((t as usize).checked_sub(1)?)).unwrap_or('?');
+    let (class, word) = TYPES.iter().find(|t| t.1 == class_word).map_or(('?', "Unknown"), |t| (t.2, t.3));
+    format!("{size}{kind}{class}-X {word}")
+}
 
 /// Why a design cannot be made: a part refused, or data that cannot be read.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,6 +107,13 @@ pub trait Parts {
     /// # Errors
     /// Its data cannot be read.
     fn labels(&self, key: &str) -> Result<Option<PartLabels>, String>;
+
+    /// The `ChassisType` of chassis `key` (1 flying, 2 walking, 3 wheeled, 4 tracked);
+    /// `Ok(None)` when its data gives none.
+    ///
+    /// # Errors
+    /// Its data cannot be read.
+    fn chassis_type(&self, key: &str) -> Result<Option<u32>, String>;
 }
 
 impl Parts for GameMissionBackend {
@@ -88,6 +122,10 @@ impl Parts for GameMissionBackend {
             return Ok(None);
         }
         self.part_labels(key).map(Some).map_err(|e| e.to_string())
+    }
+
+    fn chassis_type(&self, key: &str) -> Result<Option<u32>, String> {
+        GameMissionBackend::chassis_type(self, key).map_err(|e| e.to_string())
     }
 }
 
@@ -190,6 +228,8 @@ pub struct Design {
     pub dat: UnitDat,
     /// Every part, chassis first, in the file's order.
     pub parts: Vec<String>,
+    /// Its name as the designer shows it ("LFW-X Warrior").
+    pub name: String,
 }
 
 /// Fits `request` as the designer does (see the module docs).
@@ -197,9 +237,9 @@ pub struct Design {
 /// # Errors
 /// A part that is not in `objects.rlb` or the tree, not offered, or does not fit, or
 /// data that cannot be read.
-pub fn assemble(parts: &dyn Parts, catalogue: &Catalogue, request: &Request) -> Result<Design, DesignError> {
+pub fn assemble(parts_source: &dyn Parts, catalogue: &Catalogue, request: &Request) -> Result<Design, DesignError> {
     let labels = |key: &str| -> Result<PartLabels, DesignError> {
-        parts.labels(key).map_err(DesignError::Data)?.ok_or_else(|| refused(key, "not in objects.rlb"))
+        parts_source.labels(key).map_err(DesignError::Data)?.ok_or_else(|| refused(key, "not in objects.rlb"))
     };
     let offered = |key: &str| -> Result<(), DesignError> {
         match catalogue.offers(key) {
@@ -224,7 +264,7 @@ pub fn assemble(parts: &dyn Parts, catalogue: &Catalogue, request: &Request) -> 
                 }
                 None => format!("{label}_df"),
             };
-            if chosen.is_some() || (catalogue.offers(&key) && parts.labels(&key).is_ok_and(|p| p.is_some())) {
+            if chosen.is_some() || (catalogue.offers(&key) && parts_source.labels(&key).is_ok_and(|p| p.is_some())) {
                 out.push(Fit { key, class: slot_class(label), link: *slot as i32, children: Vec::new() });
             }
         }
@@ -298,14 +338,16 @@ pub fn assemble(parts: &dyn Parts, catalogue: &Catalogue, request: &Request) -> 
     let role = catalogue.label(turret).map(|l| l.role);
     let class_word = TYPES
         .iter()
-        .find(|(r, _)| Some(*r) == role)
-        .map(|(_, t)| *t)
+        .find(|t| Some(t.0) == role)
+        .map(|t| t.1)
         .ok_or_else(|| refused(turret, format!("its research item's role {role:?} names no unit type")))?;
-    write(catalogue, &root, class_word)
+    let (dat, parts) = write(catalogue, &root, class_word)?;
+    let chassis_type = parts_source.chassis_type(chassis).map_err(DesignError::Data)?;
+    Ok(Design { dat, parts, name: design_name(chassis, chassis_type, class_word) })
 }
 
 /// The `.dat` of a fitted tree.
-fn write(catalogue: &Catalogue, root: &Fit, class_word: u32) -> Result<Design, DesignError> {
+fn write(catalogue: &Catalogue, root: &Fit, class_word: u32) -> Result<(UnitDat, Vec<String>), DesignError> {
     fn walk(catalogue: &Catalogue, fit: &Fit, out: &mut Vec<(String, UnitRecord)>) -> Result<(), DesignError> {
         let key = catalogue.spelling(&fit.key);
         let text = catalogue.label(&fit.key).map_or(String::new(), |l| format!("{} ({})", l.name, l.code));
@@ -323,7 +365,7 @@ fn write(catalogue: &Catalogue, root: &Fit, class_word: u32) -> Result<Design, D
     header[..2].copy_from_slice(&MAGIC);
     header[4..].copy_from_slice(&class_word.to_le_bytes());
     let (parts, records) = records.into_iter().unzip();
-    Ok(Design { dat: UnitDat { header, records }, parts })
+    Ok((UnitDat { header, records }, parts))
 }
 
 /// The designer's scales for Defence and Offence (`Iron_3D.ini` `[TEMP]`).
@@ -466,6 +508,10 @@ mod tests {
             let slots = slots.iter().map(|&(i, s)| (i, s.to_string())).collect();
             Ok(Some(PartLabels { nodes, slots }))
         }
+
+        fn chassis_type(&self, key: &str) -> Result<Option<u32>, String> {
+            Ok(key.eq_ignore_ascii_case("r_b_02").then_some(1))
+        }
     }
 
     /// A tree of one item a part, `unresearched` left in the tree but not researched.
@@ -524,6 +570,8 @@ mod tests {
         );
         assert_eq!(d.dat.class_word(), 0x0100_8000);
         assert_eq!(d.dat.records[0].description(), "R_B_02 (C)");
+        assert_eq!(d.name, "LFW-X Warrior", "the recording's L-2f with a battle turret");
+        assert_eq!(design_name("R_L_03", None, 0), "S??-X Unknown");
         // With FULL_RESEARCH_TREE the deflector's default is offered too.
         let full = Catalogue { full: true, ..catalogue };
         let d = assemble(&Labelled, &full, &request).unwrap();

@@ -21,7 +21,7 @@ use std::sync::Arc;
 /// What `--help` adds after the options.
 pub const AFTER_HELP: &str = "\
 The chassis fills its labelled slots with their default parts (<label>_df) when the clan's tree offers them, the \
-turret its radar and deflector slots, each gun its clip. With --json: {\"file\", \"type\", \"parts\": [...], \
+turret its radar and deflector slots, each gun its clip. With --json: {\"file\", \"name\" (as the designer shows it, LFW-X Warrior), \"type\", \"parts\": [...], \
 \"price\": {\"ore\", \"power\", \"seconds\"}, \"mass\", \"spare\" (kg), \"speed\" (m/s), \"kph\", \"defence\", \
 \"offence\", \"defence_percent\", \"offence_percent\", \"sensor_range\", \"mission\", \"clan\"}; a refusal is \
 {\"refused\": {\"part\", \"why\"}} with exit status 1 and no file written.";
@@ -186,6 +186,7 @@ fn report(
     if args.json {
         return print_json(&json!({
             "file": args.output.display().to_string(),
+            "name": d.name,
             "type": format!("0x{:08x}", d.dat.class_word()),
             "parts": d.parts,
             "price": price,
@@ -204,8 +205,9 @@ fn report(
     }
     let percent = if scales.normalize { " %" } else { "" };
     print_text(&format!(
-        "{}: {}\nPrice: {:.1} ore, {:.1} power, {} s\nWeight: {:.0} / {:.0} t\nMax. speed: {kph:.0} kph\n\
+        "{} ({}): {}\nPrice: {:.1} ore, {:.1} power, {} s\nWeight: {:.0} / {:.0} t\nMax. speed: {kph:.0} kph\n\
          Defence: {defence}{percent}\nOffence: {offence}{percent}\nSensor range: {:.0} m\n",
+        d.name,
         args.output.display(),
         d.parts.join(", "),
         price.ore,

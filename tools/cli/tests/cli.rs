@@ -1280,6 +1280,7 @@ fn unit_design_prices_rates_and_writes_a_design_or_refuses_naming_the_part() {
     assert_eq!(r["price"], serde_json::json!({"ore": ore, "power": power, "seconds": 5.0}));
     assert_eq!(r["parts"], serde_json::json!(parts));
     assert_eq!(r["type"], "0x01008000", "a battle turret makes a warrior");
+    assert_eq!(r["name"], "SWW-X Warrior", "a small wheeled warrior (its record's profile chas_wel)");
     let (mass, spare, speed) =
         (r["mass"].as_f64().unwrap(), r["spare"].as_f64().unwrap(), r["speed"].as_f64().unwrap());
     assert!(mass > 0.0 && spare > 0.0 && speed > 0.0 && r["offence"].as_f64() > Some(0.0), "{r}");

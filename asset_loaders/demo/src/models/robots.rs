@@ -54,6 +54,17 @@ pub fn motion(stem: &str) -> Option<MotionParameters> {
     })
 }
 
+/// The locomotion profile (a `behpsp.res` member) a chassis's record names: the scout
+/// runs on wheels, the tank on tracks, the walker walks.
+pub fn chassis_profile(stem: &str) -> Option<&'static str> {
+    match stem {
+        "r_ch_01" => Some("chas_wel"),
+        "r_ch_02" => Some("chas_trk"),
+        "r_ch_03" => Some("chas_wlk"),
+        _ => None,
+    }
+}
+
 /// The running gear a chassis node is, by its name: `.ndp` flag
 /// [`iron3d_formats::helpers::ndpr::GEAR_LEFT`] or `GEAR_RIGHT`, 0 for any other node
 /// (the left side is +Y, the demo's models facing +X).
