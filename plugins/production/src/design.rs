@@ -165,6 +165,15 @@ pub enum Socket {
     Label(String),
 }
 
+impl std::fmt::Display for Socket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Node(n) => write!(f, "on node {n}"),
+            Self::Label(l) => write!(f, "labelled {l}"),
+        }
+    }
+}
+
 impl std::str::FromStr for Socket {
     type Err = std::convert::Infallible;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -299,8 +308,8 @@ pub fn assemble(parts_source: &dyn Parts, catalogue: &Catalogue, request: &Reque
             .collect();
         let [(node, label)] = sockets.as_slice() else {
             let why = match sockets.len() {
-                0 => format!("{turret} has no gun socket {socket:?}"),
-                n => format!("{turret} has {n} gun sockets labelled {socket:?}: name one by its node"),
+                0 => format!("{turret} has no gun socket {socket}"),
+                n => format!("{turret} has {n} gun sockets {socket}: name one by its node"),
             };
             return Err(refused(gun, why));
         };
@@ -570,6 +579,9 @@ mod tests {
         );
         assert_eq!(d.dat.class_word(), 0x0100_8000);
         assert_eq!(d.dat.records[0].description(), "R_B_02 (C)");
+        let on = |socket| Request { guns: vec![(socket, "e_gun_bc_06".into())], ..request.clone() };
+        let no_socket = assemble(&Labelled, &catalogue, &on(Socket::Node(2))).unwrap_err().to_string();
+        assert!(no_socket.ends_with("e_tur_bb_01 has no gun socket on node 2"), "{no_socket}");
         assert_eq!(d.name, "LFW-X Warrior", "the recording's L-2f with a battle turret");
         assert_eq!(design_name("R_L_03", None, 0), "S??-X Unknown");
         // With FULL_RESEARCH_TREE the deflector's default is offered too.
