@@ -127,15 +127,21 @@ impl GameMissionBackend {
     }
 
     fn prototypes(&self, prepared: &mut Prepared, progress: &mut dyn FnMut(usize, usize)) -> Result<()> {
+        self.with_resolver(|resolver| {
+            let total = prepared.objects.len();
+            for (done, o) in prepared.objects.iter_mut().enumerate() {
+                self.prototype(resolver, o)?;
+                progress(done + 1, total);
+            }
+            Ok(())
+        })
+    }
+
+    /// Runs `f` with a resolver over the game's `objects.rlb`.
+    pub(crate) fn with_resolver<T>(&self, f: impl FnOnce(&PrototypeResolver<'_>) -> Result<T>) -> Result<T> {
         let registry = self.game.archive("objects.rlb")?;
         let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
-        let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
-        let total = prepared.objects.len();
-        for (done, o) in prepared.objects.iter_mut().enumerate() {
-            self.prototype(&resolver, o)?;
-            progress(done + 1, total);
-        }
-        Ok(())
+        f(&PrototypeResolver::new(&nres, self.game.as_ref()))
     }
 
     /// Resolves one object: its unit scheme (if any) into components, every component
@@ -300,10 +306,7 @@ impl GameMissionBackend {
 
 impl MissionBackend for GameMissionBackend {
     fn prepare_object(&self, object: &mut PreparedObject) -> Result<()> {
-        let registry = self.game.archive("objects.rlb")?;
-        let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
-        let resolver = PrototypeResolver::new(&nres, self.game.as_ref());
-        self.prototype(&resolver, object)
+        self.with_resolver(|resolver| self.prototype(resolver, object))
     }
 
     fn prepare(

@@ -6,8 +6,8 @@ use crate::ObjectExtras;
 use crate::game_backend::{GameMissionBackend, scheme_components};
 use iron3d_core::PropertyBag;
 use iron3d_formats::bytes::display_name;
-use iron3d_formats::registry::{Prototype, PrototypeResolver, UnitDat};
-use iron3d_formats::{Error, Result, ResultExt};
+use iron3d_formats::registry::{Prototype, UnitDat};
+use iron3d_formats::{Result, ResultExt};
 
 /// A part's labels: what its sockets and slots take.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -21,29 +21,16 @@ pub struct PartLabels {
 }
 
 impl GameMissionBackend {
-    /// Runs `f` with a resolver over the game's `objects.rlb`.
-    fn with_resolver<T>(&self, f: impl FnOnce(&PrototypeResolver<'_>) -> Result<T>) -> Result<T> {
-        let registry = self.game.archive("objects.rlb")?;
-        let nres = registry.nres().ok_or_else(|| Error::rule("registry_kind", "objects.rlb is not NRes"))?;
-        f(&PrototypeResolver::new(&nres, self.game.as_ref()))
-    }
-
-    /// Whether `objects.rlb` lists `key` (case-insensitive).
+    /// The labels of part `key`'s mesh nodes and controller components; `None` when
+    /// `objects.rlb` does not resolve it (case-insensitive).
     ///
     /// # Errors
-    /// The registry cannot be read.
-    pub fn has_part(&self, key: &str) -> Result<bool> {
-        self.with_resolver(|r| Ok(r.resolve(key).is_ok()))
-    }
-
-    /// The labels of part `key`'s mesh nodes and controller components.
-    ///
-    /// # Errors
-    /// The key is not in `objects.rlb`, or its mesh or controller cannot be read.
-    pub fn part_labels(&self, key: &str) -> Result<PartLabels> {
+    /// The registry, or the part's mesh or controller, cannot be read.
+    pub fn part_labels(&self, key: &str) -> Result<Option<PartLabels>> {
         self.with_resolver(|resolver| {
-            let p: Prototype = resolver.resolve(key).as_ref().clone().via(format!("part {key}"))?;
-            let nodes = self.mesh_facts(&p)?.map(|f| f.labels.clone()).unwrap_or_default();
+            let resolved = resolver.resolve(key);
+            let Ok(p) = resolved.as_ref() else { return Ok(None) };
+            let nodes = self.mesh_facts(p)?.map(|f| f.labels.clone()).unwrap_or_default();
             let slots = match p.first(".ctl") {
                 Some(ctl) => (0u32..)
                     .zip(&self.control(ctl)?.items)
@@ -52,7 +39,7 @@ impl GameMissionBackend {
                     .collect(),
                 None => Vec::new(),
             };
-            Ok(PartLabels { nodes, slots })
+            Ok(Some(PartLabels { nodes, slots }))
         })
     }
 

@@ -37,7 +37,7 @@ use iron3d_formats::registry::unit_dat::{HEADER_SIZE, MAGIC, UnitDat, UnitRecord
 use iron3d_mission::{GameMissionBackend, PartLabels};
 
 /// A paid robot's build time at a factory (seconds; read).
-pub const BUILD_SECONDS: f32 = 5.0;
+const BUILD_SECONDS: f32 = 5.0;
 
 /// The roles of turret research items, the unit Type each gives (openparkan
 /// `docs/30-turrets.md`, measured on every shipped assembly), and the Type's letter and
@@ -118,10 +118,7 @@ pub trait Parts {
 
 impl Parts for GameMissionBackend {
     fn labels(&self, key: &str) -> Result<Option<PartLabels>, String> {
-        if !self.has_part(key).map_err(|e| e.to_string())? {
-            return Ok(None);
-        }
-        self.part_labels(key).map(Some).map_err(|e| e.to_string())
+        self.part_labels(key).map_err(|e| e.to_string())
     }
 
     fn chassis_type(&self, key: &str) -> Result<Option<u32>, String> {
@@ -482,8 +479,12 @@ pub fn price(tree: &ResearchTree, parts: &[String], efficiency: f32) -> Result<P
         return Err(refused(part, format!("not researched or not in the tree ({})", tree.path)));
     }
     let (ore, power) = tree.build_price(parts).ok_or_else(|| DesignError::Data("a part left the tree".into()))?;
-    let ore = if efficiency > 0.0 { ore / efficiency } else { ore };
-    Ok(Price { ore, power, seconds: BUILD_SECONDS })
+    Ok(Price { ore: per_efficiency(ore, efficiency), power, seconds: BUILD_SECONDS })
+}
+
+/// `ore` at a factory of `efficiency`: divided by it when above 0 (`NewfOreCost`, read).
+pub fn per_efficiency(ore: f32, efficiency: f32) -> f32 {
+    if efficiency > 0.0 { ore / efficiency } else { ore }
 }
 
 #[cfg(test)]

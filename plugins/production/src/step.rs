@@ -3,7 +3,7 @@
 //! finish research (unlocks follow) and builds (the robot goes through the mission's
 //! resolution, construction and registration; a failure spawns nothing and refunds).
 
-use crate::design::BUILD_SECONDS;
+use crate::design::{DesignError, Price};
 use crate::research::ResearchTree;
 use crate::state::{ClanResearch, Job, Production, ProductionRules, Scheme};
 use bevy_ecs::prelude::*;
@@ -359,19 +359,21 @@ fn start_build(
         return Ok(false);
     };
     let s = scheme(world, rules, head)?;
+    // The factory's efficiency divides the ore (`NewfOreCost`, read).
+    let kpd = iron3d_economy::efficiency(world, producer);
     let tree = world.resource::<Production>().clans.get(&clan).and_then(|c| c.tree.as_ref());
-    if let Some((key, path)) = tree.and_then(|t| t.locked_component(&s.components).map(|k| (k, t.path.clone()))) {
-        return Err(format!("{}: component {key} is not researched or not in the tree ({path})", s.name));
-    }
-    let (ore, power, seconds) = tree
-        .and_then(|t| t.build_price(&s.components))
-        .map_or((s.ore, s.power, s.seconds), |(ore, energy)| (ore, energy, BUILD_SECONDS));
+    let price = match tree.map(|t| (t, crate::design::price(t, &s.components, kpd))) {
+        Some((t, Err(DesignError::Refused { part, .. }))) => {
+            return Err(format!("{}: component {part} is not researched or not in the tree ({})", s.name, t.path));
+        }
+        Some((_, Err(e))) => return Err(format!("{}: {e}", s.name)),
+        Some((_, Ok(p))) => p,
+        None => Price { ore: crate::design::per_efficiency(s.ore, kpd), power: s.power, seconds: s.seconds },
+    };
     if let Some(&(minds, 0)) = crate::minds::board(world, owners).get(&clan) {
         return Err(format!("{}: no free mind (the clan has {minds})", s.name));
     }
-    // The factory's efficiency divides the ore (`NewfOreCost`, read).
-    let kpd = iron3d_economy::efficiency(world, producer);
-    let ore = if kpd > 0.0 { ore / kpd } else { ore };
+    let Price { ore, power, seconds } = price;
     // A free robot: no ore, 1 power, its time by the factory's and the chassis's sizes.
     let free = world.resource::<Production>().grants.get(&producer).is_some_and(|g| g.bots > 0);
     let (ore, power, seconds) = match free {
