@@ -223,8 +223,10 @@ fn gun_prefixes(label: &str) -> Vec<String> {
     }
 }
 
+/// Whether `key` starts with `prefix`, ASCII case ignored (by bytes: a key of any text
+/// is compared, never cut inside a character).
 fn starts_with(key: &str, prefix: &str) -> bool {
-    key.len() >= prefix.len() && key[..prefix.len()].eq_ignore_ascii_case(prefix)
+    key.as_bytes().get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
 }
 
 /// A design: the `.dat` the designer writes and its parts in tree order.
@@ -295,8 +297,8 @@ pub fn assemble(parts_source: &dyn Parts, catalogue: &Catalogue, request: &Reque
     let mut guns = Vec::new();
     let mut slot_labels: Vec<(u32, String)> = [&chassis_labels.slots[..], &turret_labels.slots[..]].concat();
     for (socket, gun) in &request.guns {
-        let sockets = (0u32..).zip(&turret_labels.nodes).filter(|(_, l)| !gun_prefixes(l).is_empty());
-        let sockets: Vec<(u32, &String)> = sockets
+        let sockets: Vec<(u32, &String)> = (0u32..)
+            .zip(&turret_labels.nodes)
             .filter(|(_, l)| starts_with(l, "central_") || starts_with(l, "universal_"))
             .filter(|(n, l)| match socket {
                 Socket::Node(at) => n == at,
@@ -499,6 +501,8 @@ mod tests {
         assert_eq!(gun_prefixes("universal_mr"), ["e_gun_mc", "e_gun_ml"]);
         assert_eq!(gun_prefixes("universal_ls"), ["e_gun_ls"]);
         assert_eq!([slot_class("i_arm_b"), slot_class("i_c15_b"), slot_class("i_eng_l")], [2, 5, 3]);
+        assert!(starts_with("E_GUN_LC_01", "e_gun_lc") && !starts_with("e_gun_l", "e_gun_lc"));
+        assert!(!starts_with("éé_l", "r_l"), "a key is compared by bytes, never cut inside a character");
     }
 
     /// Parts with labelled slots and sockets, as the original's chassis, turrets and guns
