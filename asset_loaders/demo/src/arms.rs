@@ -30,6 +30,7 @@ const BATTERY: u32 = 19;
 const REPAIR: u32 = 15;
 const DEFLECTOR: u32 = 21;
 const ARMOUR: u32 = 27;
+const BEAM: u32 = 30;
 /// The archive of the rounds' resources.
 pub const ROUND_ARCHIVE: &str = "weapon.rlb";
 
@@ -229,6 +230,10 @@ pub fn components(role: Role, stem: &str, rows: &mut Vec<BindingRow>) -> Result<
     items.extend(repair(role).map(|rate| ItemRecord::with_values(REPAIR, 0, &[rate, 0.04])));
     items.extend(senses(role, stem));
     items.extend(building_battery(role));
+    if stem == "r_we_04" {
+        // The beam module: two class-30 components on its first own node (read).
+        items.extend([0, 1].map(|_| ItemRecord::with_values(BEAM, 1, &[])));
+    }
     if let Some(Gun(magazine, capacitor, energy, interval, round)) = gun(stem) {
         // A gun part's node 1 is its first own node (node 0 is the socket).
         let node = u32::from(role == Role::Weapon);

@@ -60,6 +60,7 @@ pub const PROTOTYPES: &[Proto] = &[
     p("e_gun_lc_01", "units.rlb", "r_we_01", Role::Weapon),
     p("e_gun_lc_02", "units.rlb", "r_we_02", Role::Weapon),
     p("e_gun_ll_03", "units.rlb", "r_we_03", Role::Weapon),
+    p(BEAM, "units.rlb", "r_we_04", Role::Weapon),
     p("b_gen_01", "bases.rlb", "b_gen_01", Role::Building(BuildCategory::Generator)),
     p("b_mine_01", "bases.rlb", "b_mine_01", Role::Building(BuildCategory::Mine)),
     p("b_stor_01", "bases.rlb", "b_stor_01", Role::Building(BuildCategory::Storage)),
@@ -136,6 +137,26 @@ pub const ROBOTS: &[UnitScheme] = &[
         chain: &["R_L_01", "e_tur_lt_03", "e_gun_ll_03"],
     },
 ];
+
+/// The small builder's beam module (the original's `e_gun_ls_10`, level 0, free): its
+/// controller carries class-30 components, no gun.
+pub const BEAM: &str = "e_gun_ls_10";
+
+/// Class word of a builder (`varset.var`'s `ROBOT_BUILDER`).
+pub const BUILDER_ROBOT: u32 = 0x0100_4000;
+
+/// The builder scheme (the original's small wheeled builder's name and parts: a chassis,
+/// a turret and the beam module).
+pub const BUILDER: UnitScheme = UnitScheme {
+    path: "UNITS\\BUILDER\\b_s_wel1.dat",
+    class_word: BUILDER_ROBOT,
+    description: "Builder",
+    chain: &["R_L_03", "e_tur_lt_01", BEAM],
+};
+
+/// The schemes of the Mine's upgrade ladder past its first (the demo's medium mine keeps
+/// the small one's model).
+pub const MINE_LADDER: &[&str] = &["UNITS\\BUILDS\\b_mine_02.dat"];
 
 /// Class word of a transport robot.
 pub const TRANSPORT_ROBOT: u32 = 0x0100_2000;

@@ -6,7 +6,7 @@
 //! the others `CLASS_BUILDING | n`). The last mission is large enough for
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
-use crate::catalogue::{ANIMAL, HAULER, MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::catalogue::{ANIMAL, BUILDER, HAULER, MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
 use crate::geometry::{cos_approx, sin_approx};
 use crate::registry::file_path;
 use crate::scripts::RESEARCH_TREE;
@@ -144,9 +144,9 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     tma.clans.push(Clan::new("Nature", ClanType::NATURE, [0.0; 2], "MISSIONS\\SCRIPTS\\nature", "", 0));
     for (c, anchor) in bases.iter().enumerate() {
         let (name, kind) = if c == 0 { ("Player", ClanType::PLAYER) } else { ("Enemy", ClanType::ENEMY) };
-        // Minds: every placed robot holds one; three more for what the clan builds
-        // (the project's choice; shipped clans have 2..17).
-        let placed = spec.robots_per_clan + c as u32 * spec.enemy_extra + 1;
+        // Minds: every placed robot holds one (the hauler and the builder too); three
+        // more for what the clan builds (the project's choice; shipped clans have 2..17).
+        let placed = spec.robots_per_clan + c as u32 * spec.enemy_extra + 2;
         let anchor = [anchor[0] * side, anchor[1] * side];
         tma.clans.push(Clan::new(name, kind, anchor, "MISSIONS\\SCRIPTS\\default", &trf, placed as i32 + 3));
     }
@@ -248,6 +248,9 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
         tma.extras.push(ExtraRecord28 { position, words });
     }
     graze(&mut tma, &mut rng, spec, &ground);
+    for (c, anchor) in bases.iter().enumerate() {
+        place_builder(&mut tma, field, c as i32 + 1, [anchor[0] * side, anchor[1] * side], 0.5 - anchor[0]);
+    }
     // Logical ids, the scripts' names of objects (gameplay.md §13): units 1, 2, ...;
     // buildings and scenery carry CLASS_BUILDING.
     let (mut units, mut others) = (0u32, 0u32);
@@ -258,6 +261,54 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     }
     tma.description_raw = format!("Demo mission {}", spec.name).as_str().into();
     tma
+}
+
+/// How far from its base's anchor a clan's lode may lie toward the map's middle (past
+/// the base's buildings), the ground round it that should be flat, and how far short of
+/// it the builder stands.
+const LODE_REACH: std::ops::Range<u16> = 230..600;
+const FLAT_RADIUS: f32 = 30.0;
+const BUILDER_SHORT: f32 = 30.0;
+
+/// The flattest dry point on the diagonal from `anchor` toward the middle (each 10 units
+/// of [`LODE_REACH`]): the least spread of heights on a circle of [`FLAT_RADIUS`].
+fn flat_site(field: &HeightField, anchor: [f32; 2], toward: f32) -> [f32; 2] {
+    let along = |r: f32| {
+        let d = r * toward.signum() * std::f32::consts::FRAC_1_SQRT_2;
+        [anchor[0] + d, anchor[1] + d]
+    };
+    let spread = |p: [f32; 2]| {
+        let heights = (0..16).map(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 16.0;
+            field.height(p[0] + FLAT_RADIUS * cos_approx(a), p[1] + FLAT_RADIUS * sin_approx(a))
+        });
+        let (lo, hi) = heights.fold((f32::MAX, f32::MIN), |(lo, hi), h| (lo.min(h), hi.max(h)));
+        hi - lo
+    };
+    let candidates = LODE_REACH.step_by(10).map(|r| along(f32::from(r)));
+    candidates
+        .filter(|p| field.is_walkable(p[0], p[1]))
+        .min_by(|a, b| spread(*a).total_cmp(&spread(*b)))
+        .unwrap_or(anchor)
+}
+
+/// A clan's builder (holding 200 of its 2 000 ore, as the original's placed builders may)
+/// and a found lode before it for a mine, on the flattest ground toward the middle:
+/// after every other object, so the placed ids and lodes before them stay as they were.
+fn place_builder(tma: &mut Tma, field: &HeightField, clan: i32, anchor: [f32; 2], toward: f32) {
+    let lode = flat_site(field, anchor, toward);
+    let back = BUILDER_SHORT * toward.signum() * std::f32::consts::FRAC_1_SQRT_2;
+    let [x, y] = [lode[0] - back, lode[1] - back];
+    let mut o = PlacedObject::new(KIND_WARBOT, BUILDER.path, [x, y, field.height(x, y)]);
+    o.raw_after_resource = clan as u32;
+    o.orientation = [0.0, 0.0, FRAC_PI_4];
+    tma.objects.push(
+        standard_properties(o, clan)
+            .with_property(Property::int("MaxSpeedPercent", 100))
+            .with_property(Property::float("CurrentOre", 200.0)),
+    );
+    let words = [1, LODE_TYPE, MINE_LODE_ORE.to_bits(), 0];
+    tma.extras.push(ExtraRecord28 { position: [lode[0], lode[1], field.height(lode[0], lode[1])], words });
 }
 
 /// The nature clan's pasture: inner and outer radius (the shipped ones are 20 inner and

@@ -1,6 +1,8 @@
 //! `objects.rlb`, unit schemes and the building categories.
 
-use crate::catalogue::{ANIMAL, HAULER, MAPS, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::catalogue::{
+    ANIMAL, BUILDER, HAULER, MAPS, MINE_LADDER, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir,
+};
 use crate::models::robots::{CHASSIS_MOUNT, TURRET_MOUNT};
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
@@ -57,15 +59,14 @@ pub fn file_path(game_path: &str) -> String {
     game_path.replace('\\', "/")
 }
 
-/// The `BuildDat.lst` of every map: one scheme per category.
+/// The `BuildDat.lst` of every map: one scheme per category, the Mine's with its upgrade.
 pub fn build_dat() -> BuildDat {
     let sections = BuildCategory::TABLE
         .iter()
         .filter_map(|&(category, _, _)| {
-            PROTOTYPES
-                .iter()
-                .find(|p| p.role == Role::Building(category))
-                .map(|p| (category, vec![building_scheme_path(p.key)]))
+            let first = PROTOTYPES.iter().find(|p| p.role == Role::Building(category))?;
+            let upgrades = MINE_LADDER.iter().filter(|_| category == BuildCategory::Mine).map(|p| p.to_string());
+            Some((category, std::iter::once(building_scheme_path(first.key)).chain(upgrades).collect()))
         })
         .collect();
     BuildDat { sections }
@@ -79,7 +80,7 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
         objects.add(0, [0; 3], proto.key.as_bytes(), write_refs(&refs(proto)?))?;
     }
     tree.add("objects.rlb", objects.to_bytes()?)?;
-    for unit in ROBOTS.iter().chain([&HAULER, &ANIMAL]) {
+    for unit in ROBOTS.iter().chain([&HAULER, &ANIMAL, &BUILDER]) {
         tree.add(&file_path(unit.path), scheme(unit.class_word, unit.description, unit.chain)?)?;
     }
     for proto in PROTOTYPES {
@@ -87,6 +88,10 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
             let path = file_path(&building_scheme_path(proto.key));
             tree.add(&path, scheme(category.mask(), category.name(), &[proto.key])?)?;
         }
+    }
+    let mine = PROTOTYPES.iter().find(|p| p.role == Role::Building(BuildCategory::Mine)).map_or("", |p| p.key);
+    for path in MINE_LADDER {
+        tree.add(&file_path(path), scheme(BuildCategory::Mine.mask(), BuildCategory::Mine.name(), &[mine])?)?;
     }
     let list = build_dat().to_text().into_bytes();
     for map in MAPS {

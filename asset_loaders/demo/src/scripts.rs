@@ -25,11 +25,12 @@
 //! `--script-event` option run them) call function 30 with `SYSTEM_MESSAGE` and
 //! `MISSION_COMPLETE` / `MISSION_FAILED`. The `nature` bundle only calls function 19.
 
-use crate::catalogue::{PROTOTYPES, Role};
+use crate::catalogue::{self, PROTOTYPES, Proto, Role};
 pub use crate::texts::MESSAGE_REINFORCE;
 use crate::tree::DemoTree;
 use iron3d_formats::helpers::trf::{NODE_SIZE, type_id};
 use iron3d_formats::nres::NresWriter;
+use iron3d_formats::registry::BuildCategory;
 use iron3d_formats::script::functions::{CALLBACK, CLAN_BASE, COUNT_CLASS, TIMER, TIMER_PASSED, callback as cb};
 use iron3d_formats::script::{FmlText, NodeKind, Record, Relation, ScrPackage, StringIndexing, VarType, Varset};
 use iron3d_formats::{Error, Result};
@@ -257,6 +258,23 @@ fn pooled(pool: &mut Vec<u8>, text: &str) -> u32 {
     at
 }
 
+/// The build ore of each scheme's first building by the original's parts catalogue
+/// (openparkan `docs/32-builder.md`, measured).
+const BUILDING_ORE: [(BuildCategory, f32); 12] = [
+    (BuildCategory::Generator, 110.0),
+    (BuildCategory::MainTeleport, 395.0),
+    (BuildCategory::Mine, 540.0),
+    (BuildCategory::Institute, 560.0),
+    (BuildCategory::Storage, 670.0),
+    (BuildCategory::BunkerSmall, 695.0),
+    (BuildCategory::Hangar, 720.0),
+    (BuildCategory::Plant, 770.0),
+    (BuildCategory::BunkerMedium, 1080.0),
+    (BuildCategory::TowerMedium, 1100.0),
+    (BuildCategory::TowerLarge, 1595.0),
+    (BuildCategory::BunkerLarge, 1646.0),
+];
+
 /// The research tree of the demo's clans, in the original's layout (`gameplay.md` §4,
 /// openparkan `docs/16-research.md`): one item per chassis, turret and weapon
 /// prototype, three levels of each kind, each level needing the one below.
@@ -267,22 +285,34 @@ fn pooled(pool: &mut Vec<u8>, text: &str) -> u32 {
 /// chassis `SHS:SHS` 9/32, a battle turret `SHS:TUR` 9/33 of role 2, a gun `WPN:GUN`
 /// 12/49); `TRF1`: level 1 granted (7), level 2 open (5), level 3 waiting (4);
 /// `TRF2`–`TRF5` the prerequisites and unlocks; `TRF6` the part ids (the registry
-/// keys the robot schemes use) and `TRFB` each part's `TRF6` offset and item.
+/// keys the robot schemes use) and `TRFB` each part's `TRF6` offset and item. After
+/// them, granted items of their own: the builder's beam (free, as the original's
+/// `e_gun_ls_10`) and each building part, whose build ore is what the original's
+/// catalogue gives the scheme's first building (`BUILDING_ORE`).
 pub fn research_tree() -> Result<Vec<u8>> {
-    let parts: Vec<_> =
-        PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon)).collect();
+    let tiered = |p: &&Proto| matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon) && p.key != catalogue::BEAM;
+    let parts: Vec<_> = PROTOTYPES.iter().filter(tiered).collect();
+    let granted: Vec<_> =
+        PROTOTYPES.iter().filter(|p| p.key == catalogue::BEAM || matches!(p.role, Role::Building(_))).collect();
     let (mut nodes, mut states, mut part_map) = (Vec::new(), Vec::new(), Vec::new());
     let mut pools: [Vec<u8>; 5] = Default::default();
     let (mut pre_counts, mut pre_list, mut unlock_counts, mut unlock_list) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for (i, proto) in parts.iter().enumerate() {
-        let (kind, level) = (i / 3, i % 3);
+    for (i, proto) in parts.iter().chain(&granted).enumerate() {
+        let tier = (i < parts.len()).then_some((i / 3, i % 3));
         let (classification, role, base_ore) = match proto.role {
             Role::Chassis => ((9, 32), 255, 15.0),
             Role::Turret => ((9, 33), 2, 10.0),
+            Role::Building(category) => {
+                ((0, 0), 255, BUILDING_ORE.iter().find(|b| b.0 == category).map_or(0.0, |b| b.1))
+            }
+            _ if proto.key == catalogue::BEAM => ((12, 49), 255, 0.0),
             _ => ((12, 49), 255, 8.0),
         };
-        let code = format!("{}{}", ["CH", "TU", "WE"][kind], level + 1);
+        let (code, level) = match tier {
+            Some((kind, level)) => (format!("{}{}", ["CH", "TU", "WE"][kind], level + 1), level),
+            None => (format!("GR{}", i - parts.len() + 1), 0),
+        };
         let texts = [
             code.clone(),
             format!("{} mk {}", proto.key.get(..4).unwrap_or(proto.key), level + 1),
@@ -291,7 +321,10 @@ pub fn research_tree() -> Result<Vec<u8>> {
         ];
         let mut raw = [0u8; NODE_SIZE];
         let step = level as f32;
-        let floats = [10.0 * step, 40.0 * step, 5.0 + 5.0 * step, base_ore * (1.0 + 2.0 * step)];
+        let floats = match tier {
+            Some(_) => [10.0 * step, 40.0 * step, 5.0 + 5.0 * step, base_ore * (1.0 + 2.0 * step)],
+            None => [0.0, 0.0, 0.0, base_ore],
+        };
         for (j, f) in floats.iter().enumerate() {
             raw[4 * j..4 * j + 4].copy_from_slice(&f.to_le_bytes());
         }
@@ -301,16 +334,17 @@ pub fn research_tree() -> Result<Vec<u8>> {
         raw[0x20..0x22].copy_from_slice(&(i as u16).to_le_bytes());
         raw[0x22..0x28].copy_from_slice(&[role, classification.0, classification.1, 255, 1, level as u8]);
         nodes.extend_from_slice(&raw);
-        states.push([7, 5, 4][level]);
+        states.push(if tier.is_some() { [7, 5, 4][level] } else { 7 });
         let part_at = pooled(&mut pools[0], proto.key) as u16;
         part_map.extend_from_slice(&part_at.to_le_bytes());
         part_map.extend_from_slice(&(i as u16).to_le_bytes());
-        pre_counts.extend_from_slice(&u32::from(level > 0).to_le_bytes());
-        if level > 0 {
+        let (before, after) = (tier.is_some() && level > 0, tier.is_some() && level < 2);
+        pre_counts.extend_from_slice(&u32::from(before).to_le_bytes());
+        if before {
             pre_list.extend_from_slice(&(i as u32 - 1).to_le_bytes());
         }
-        unlock_counts.extend_from_slice(&u32::from(level < 2).to_le_bytes());
-        if level < 2 {
+        unlock_counts.extend_from_slice(&u32::from(after).to_le_bytes());
+        if after {
             unlock_list.extend_from_slice(&(i as u32 + 1).to_le_bytes());
         }
     }
@@ -459,22 +493,24 @@ mod tests {
         let bytes = file(&tree, RESEARCH_TREE);
         let trf = Trf::parse(bytes, ReadOptions::strict()).unwrap();
         assert_eq!(trf.to_bytes(), bytes);
-        assert_eq!(trf.nodes.len(), 9);
+        // Three kinds of three levels, then the beam and the twelve buildings granted.
+        assert_eq!(trf.nodes.len(), 9 + 1 + 12);
         let registry = Nres::parse(tree.get("objects.rlb").unwrap(), ReadOptions::strict()).unwrap();
         let opts = ReadOptions::strict();
         let parts = trf.parts(opts).unwrap();
-        assert_eq!(parts.len(), 9);
+        assert_eq!(parts.len(), trf.nodes.len());
         for (i, node) in trf.nodes.iter().enumerate() {
             let (part, item) = &parts[usize::from(node.part_entry())];
             assert_eq!(usize::from(*item), i, "the item's own part entry names it");
             assert!(registry.get(part).is_some(), "item {i}: {} is a prototype", String::from_utf8_lossy(part));
             let [_, long, ..] = node.string_offsets();
             assert!(!trf.string(b'8', long, opts).unwrap().is_empty());
-            assert_eq!(node.type_bytes()[5] as usize, i % 3, "upgrade level");
-            assert!(node.costs().build_ore > 0.0);
+            let (level, free) = if i < 9 { (i % 3, false) } else { (0, i == 9) };
+            assert_eq!(node.type_bytes()[5] as usize, level, "upgrade level");
+            assert_eq!(node.costs().build_ore > 0.0, !free, "item {i}: only the beam is free");
         }
         let states = trf.initial_states(opts).unwrap();
-        assert_eq!(states.iter().filter(|s| **s == 7).count(), 3, "one granted item per kind");
+        assert_eq!(states.iter().filter(|s| **s == 7).count(), 3 + 13, "one granted item per kind, and the rest");
         let archive = Nres::parse(bytes, opts).unwrap();
         for e in archive.entries() {
             assert_eq!(e.attr1 * e.attr3, e.size, "{}: count x size", e.display_name());

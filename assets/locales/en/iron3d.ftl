@@ -73,6 +73,8 @@ hud-destroyed = destroyed: enemy { $what }
 hud-built = built: { $what }
 hud-researched = researched: { $what }
 hud-lode-found = mineral lode found ({ $what })
+hud-constructed = building finished ({ $what })
+hud-upgraded = building upgraded ({ $what })
 hud-refused = refused: { $what }
 
 ## Orders and navigation states
@@ -91,6 +93,8 @@ order-haul = hauling ore
 order-migrate = grazing
 order-refit = refitting at a dock
 order-search-lodes = searching for minerals
+order-construct = building
+order-upgrade = upgrading { $n }
 order-with-state = { $order } ({ $state })
 nav-idle = idle
 nav-moving = moving

@@ -74,6 +74,8 @@ hud-destroyed = уничтожен враг: { $what }
 hud-built = построен: { $what }
 hud-researched = исследовано: { $what }
 hud-lode-found = найдено месторождение ({ $what })
+hud-constructed = здание построено ({ $what })
+hud-upgraded = здание улучшено ({ $what })
 hud-refused = отказано: { $what }
 
 ## Приказы и состояния движения
@@ -92,6 +94,8 @@ order-haul = возит руду
 order-migrate = пасётся
 order-refit = на ремонте в доке
 order-search-lodes = ищет руду
+order-construct = строит
+order-upgrade = улучшает { $n }
 order-with-state = { $order } ({ $state })
 nav-idle = ждёт
 nav-moving = в пути

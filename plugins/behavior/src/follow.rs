@@ -53,7 +53,10 @@ impl Outbox {
     /// does an animal's migration, at each of its points, nor a lode search, at each
     /// lode).
     fn arrived(&mut self, clock: &GameClock, nav: &Navigator, object: ObjectRef) {
-        if !matches!(nav.order, Order::Haul(_) | Order::Migrate | Order::SearchLodes) {
+        if !matches!(
+            nav.order,
+            Order::Haul(_) | Order::Migrate | Order::SearchLodes | Order::Construct(_) | Order::Upgrade(_)
+        ) {
             self.post(clock, object, GameMessageKind::Arrived(object));
         }
     }
@@ -96,6 +99,9 @@ fn leg_goal(
         // A search's lode, once the search step chose it (leg 1).
         Order::SearchLodes if nav.leg == 1 => Ok(Some((nav.goal, true))),
         Order::SearchLodes => Ok(None),
+        // A builder's holder, site or building, once the build step chose it (leg 1).
+        Order::Construct(_) | Order::Upgrade(_) if nav.leg == 1 => Ok(Some((nav.goal, true))),
+        Order::Construct(_) | Order::Upgrade(_) => Ok(None),
         // A haul's loading or unloading place, once the haul step chose its route.
         Order::Haul(_) => Ok(trip.mine.is_some().then_some((nav.goal, true))),
         Order::MoveToObject(_) | Order::Attack(_) => {
@@ -333,7 +339,11 @@ pub(crate) fn follow(
             };
         } else if next_leg(&mut nav, &geo) {
             continue;
-        } else if !matches!(nav.order, Order::Haul(_) | Order::Refit | Order::SearchLodes) && nav.next_queued() {
+        } else if !matches!(
+            nav.order,
+            Order::Haul(_) | Order::Refit | Order::SearchLodes | Order::Construct(_) | Order::Upgrade(_)
+        ) && nav.next_queued()
+        {
             clear.write(ClearWizardPath(entity));
         } else {
             status.state = NavState::Arrived;

@@ -132,8 +132,8 @@ pub(crate) fn report(clock: &GameClock, event: ProductionEvent, ids: Vec<u32>, d
     GameMessage::new(clock, DispatchPhase::Behavior, GameMessageKind::Production { event, ids, detail })
 }
 
-/// An ore holder as a haul sees it.
-type Holder<'a> = (
+/// An ore holder as a haul (and a builder's fetch) sees it.
+pub(crate) type Holder<'a> = (
     &'a OriginalObjectId,
     &'a Owner,
     Option<&'a UnitClass>,
@@ -159,7 +159,7 @@ fn named(id: u32, other: Option<u32>) -> Vec<u32> {
 }
 
 /// The first place of `flag` of a building's hall way, as a point on the ground.
-fn ore_place(places: Option<&Places>, t: &SimTransform, flag: u32) -> Option<[f32; 2]> {
+pub(crate) fn ore_place(places: Option<&Places>, t: &SimTransform, flag: u32) -> Option<[f32; 2]> {
     let p = places?.of(flag).next()?;
     let [x, y, _] = world_point(t, p.at);
     Some([x, y])

@@ -9,9 +9,11 @@
 //! project's own combat rules), runs transport robots' haul orders ([`haul`], the
 //! original's route), refits at docks (the original's orders 8 and 9, and the
 //! self-order of a machine low on life, battery or rounds), builders' lode searches
-//! ([`lodes`], the original's *Search minerals*) and animals' migration (the original's,
-//! `gameplay.md` §1.4).
+//! ([`lodes`], the original's *Search minerals*), builders' construct and upgrade orders
+//! ([`build`], the original's build and upgrade tasks) and animals' migration (the
+//! original's, `gameplay.md` §1.4).
 
+pub mod build;
 mod config;
 mod follow;
 mod footprints;
@@ -25,6 +27,7 @@ mod radar;
 mod refit;
 mod saved;
 
+pub use build::BuildTrip;
 pub use config::BehaviorConfig;
 pub use haul::HaulTrip;
 pub use migrate::{AttackLimit, ClanPasture, Migration, Pastures};
@@ -52,13 +55,16 @@ impl Plugin for BehaviorPlugin {
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
             .register_type::<HaulTrip>()
+            .register_type::<BuildTrip>()
             .register_type::<Migration>()
             .register_type::<Pastures>()
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), (haul::adopt_rules, migrate::reset))
             .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
             .add_systems(
                 FixedUpdate,
-                (orders::activate, orders::ground, orders::apply_commands).chain().in_set(BehaviorPhase::Orders),
+                (orders::activate, orders::ground, build::screen, orders::apply_commands)
+                    .chain()
+                    .in_set(BehaviorPhase::Orders),
             )
             .add_systems(
                 FixedUpdate,
@@ -66,6 +72,7 @@ impl Plugin for BehaviorPlugin {
                     haul::haul.run_if(unlocked),
                     refit::refit.run_if(unlocked),
                     lodes::search.run_if(unlocked),
+                    build::run.run_if(unlocked),
                     migrate::migrate.run_if(unlocked),
                     radar::scan,
                     (follow::plan_legs, follow::follow).chain().run_if(unlocked),

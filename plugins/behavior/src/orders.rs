@@ -3,6 +3,7 @@
 //! `queue_time + 3 × 64 ms + r` (`docs/reference/runtime.md` §3.6), `r` in 0..63 drawn from the
 //! shared stream in clan order.
 
+use crate::build::BuildTrip;
 use crate::haul::{self, HaulTrip};
 use crate::migrate::Migration;
 use crate::navigator::Navigator;
@@ -47,6 +48,9 @@ pub(crate) fn activate(
         if class.is_some_and(|c| c.is_animal()) {
             unit.insert(Migration::default());
         }
+        if class.is_some_and(|c| c.0 == UnitClass::BUILDER) {
+            unit.insert(BuildTrip::default());
+        }
     }
 }
 
@@ -69,7 +73,7 @@ pub(crate) fn apply_commands(
         &mut HaulTrip,
         &NavStatus,
         Option<&mut ManualControl>,
-        (Option<&MotionLimits>, Option<&Drive>),
+        (Option<&MotionLimits>, Option<&Drive>, Option<&mut BuildTrip>),
     )>,
     mut random: ResMut<SimRandom>,
     (mut clear, mut out): (MessageWriter<ClearWizardPath>, MessageWriter<GameMessage>),
@@ -80,7 +84,8 @@ pub(crate) fn apply_commands(
     for command in queue.take_due_where(clock.tick, |o| !o.is_production()) {
         for &id in &command.units {
             let Some(entity) = table.entity_of(id) else { continue };
-            let Ok((_, owner, mut nav, mut trip, status, manual, (limits, drive))) = units.get_mut(entity) else {
+            let Ok((_, owner, mut nav, mut trip, status, manual, (limits, drive, build))) = units.get_mut(entity)
+            else {
                 continue;
             };
             if !matches!(command.order, Order::Pilot(_) | Order::Release) && !orderable(limits, drive) {
@@ -93,7 +98,13 @@ pub(crate) fn apply_commands(
                 || status.state == NavState::Moving
                 || matches!(
                     nav.order,
-                    Order::Attack(_) | Order::Patrol(_) | Order::Haul(_) | Order::Refit | Order::SearchLodes
+                    Order::Attack(_)
+                        | Order::Patrol(_)
+                        | Order::Haul(_)
+                        | Order::Refit
+                        | Order::SearchLodes
+                        | Order::Construct(_)
+                        | Order::Upgrade(_)
                 );
             if let Order::Haul(mine) = command.order
                 && let Err(e) = haul::refusal((id, owner.clan, of(id).and_then(|c| c.1)), mine, of(mine))
@@ -134,6 +145,9 @@ pub(crate) fn apply_commands(
                     nav.queued.clear();
                     nav.start(order);
                     *trip = HaulTrip::default();
+                    if let Some(mut build) = build {
+                        *build = BuildTrip::default();
+                    }
                 }
             }
             clear.write(ClearWizardPath(entity));

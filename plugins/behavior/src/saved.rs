@@ -1,7 +1,7 @@
 //! The state Behavior owns ([`declare`]) and its hasher: each unit's orders and path
 //! state, haul trip and migration, and the clans' pastures.
 
-use crate::{HaulTrip, Migration, Navigator, Pastures};
+use crate::{BuildTrip, HaulTrip, Migration, Navigator, Pastures};
 use bevy_app::App;
 use bevy_ecs::prelude::*;
 use iron3d_core::{Fnv1a, Hashing, StateApp};
@@ -11,6 +11,7 @@ pub(crate) fn declare(app: &mut App) {
     let by = Hashing::By("behavior");
     app.save_component::<Navigator>("behavior.navigator", by)
         .save_component::<HaulTrip>("behavior.haul_trip", by)
+        .save_component::<BuildTrip>("behavior.build_trip", by)
         .save_component::<Migration>("behavior.migration", by)
         .save_resource::<Pastures>("behavior.pastures", by)
         .hash_state("behavior", hash);
@@ -19,9 +20,11 @@ pub(crate) fn declare(app: &mut App) {
 /// Per object (id order) its order, queued orders, leg, goal and haul trip, and an
 /// animal's migration; then each clan's pasture.
 fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
-    if let Some(q) = world.try_query::<(Option<&Navigator>, Option<&HaulTrip>, Option<&Migration>)>() {
+    if let Some(q) =
+        world.try_query::<(Option<&Navigator>, Option<&HaulTrip>, Option<&Migration>, Option<&BuildTrip>)>()
+    {
         for (id, e) in objects {
-            let Ok((nav, trip, migration)) = q.get_manual(world, *e) else { continue };
+            let Ok((nav, trip, migration, build)) = q.get_manual(world, *e) else { continue };
             if nav.is_none() && migration.is_none() {
                 continue;
             }
@@ -51,6 +54,10 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
             }
             if let Some(m) = migration {
                 migration_into(h, m);
+            }
+            if let Some(b) = build {
+                h.word(b.holder.unwrap_or(u32::MAX));
+                h.word(u32::from(b.waiting));
             }
         }
     }

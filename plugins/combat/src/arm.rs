@@ -13,8 +13,8 @@ use crate::sensors::{Sensor, Stealth};
 use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, OriginalObjectId, Owner, Power,
-    PropertyBag, Radar, RadarContacts, RoundSheet, SimObject, Supply, UnitClass, Weapon, relation,
+    BeamCondition, ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, OriginalObjectId,
+    Owner, Power, PropertyBag, Radar, RadarContacts, RoundSheet, SimObject, Supply, UnitClass, Weapon, relation,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_rules::Combat;
@@ -164,6 +164,7 @@ pub(crate) fn arm(
         let (hp, max) = body.total();
         let drive = sheet.and_then(|s| crate::drive::drive(s, &body));
         let efficiency = sheet.and_then(|s| crate::efficiency::efficiency(s, &body, 1.0));
+        let beam = sheet.and_then(|s| s.beam).map(|node| BeamCondition(body.condition(node)));
         let mut e = commands.entity(entity);
         e.insert((Health { hp, max, invulnerable }, body, Supply::FULL));
         if let Some(shield) = shield {
@@ -190,6 +191,9 @@ pub(crate) fn arm(
             }
             if let Some(efficiency) = efficiency {
                 e.insert(efficiency);
+            }
+            if let Some(beam) = beam {
+                e.insert(beam);
             }
             if !sheet.batteries.is_empty() {
                 e.insert(Power::new(sheet.batteries.clone(), id.0));

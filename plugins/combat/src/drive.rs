@@ -2,11 +2,12 @@
 //! engines' drive times their nodes' condition and the life of its running gear, side
 //! by side, kept after every change of its body; Behavior and Control move it at the
 //! live limits it gives ([`iron3d_core::MotionLimits::live`]). A power shortage does not
-//! slow it: only the engines' condition enters, not their power.
+//! slow it: only the engines' condition enters, not their power. A builder's [`BeamCondition`] is
+//! kept beside it: its node's condition.
 
 use crate::body::Body;
 use bevy_ecs::prelude::*;
-use iron3d_core::{CombatSheet, Drive, Gear};
+use iron3d_core::{BeamCondition, CombatSheet, Drive, Gear};
 
 /// The drive of a body built from `sheet`; `None` when its data names no engine.
 pub fn drive(sheet: &CombatSheet, body: &Body) -> Option<Drive> {
@@ -27,12 +28,17 @@ pub fn drive(sheet: &CombatSheet, body: &Body) -> Option<Drive> {
     Some(Drive { engines, left: side(Gear::Left), right: side(Gear::Right) })
 }
 
-/// Keeps the drive of every machine whose body changed (the original recomputes its
-/// live limits on the tick after a node takes damage).
-pub(crate) fn keep(mut machines: Query<(&CombatSheet, &Body, &mut Drive), Changed<Body>>) {
-    for (sheet, body, mut drive) in &mut machines {
-        if let Some(now) = self::drive(sheet, body) {
+/// Keeps the drive and the beam of every machine whose body changed (the original
+/// recomputes its live limits on the tick after a node takes damage).
+pub(crate) fn keep(
+    mut machines: Query<(&CombatSheet, &Body, Option<&mut Drive>, Option<&mut BeamCondition>), Changed<Body>>,
+) {
+    for (sheet, body, drive, beam) in &mut machines {
+        if let (Some(mut drive), Some(now)) = (drive, self::drive(sheet, body)) {
             drive.set_if_neq(now);
+        }
+        if let (Some(mut beam), Some(node)) = (beam, sheet.beam) {
+            beam.set_if_neq(BeamCondition(body.condition(node)));
         }
     }
 }

@@ -21,7 +21,8 @@
 //!   a destroyed node takes the nodes below it; an object whose node 0 or a vital node
 //!   is destroyed dies: its deletion is requested from World3D and `Destroyed` is
 //!   posted with its position (presentation shows the explosion); a machine whose body
-//!   changed gets its [`iron3d_core::Drive`] again (damage slows it), and a building
+//!   changed gets its [`iron3d_core::Drive`] and a builder its [`iron3d_core::BeamCondition`]
+//!   again (damage slows it, a shot beam stops its building), and a building
 //!   whose body or power changed its [`iron3d_core::Efficiency`].
 
 mod ai_fire;
@@ -52,7 +53,7 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, ControlPhase, Drive, Efficiency, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit,
+    AppState, BeamCondition, ControlPhase, Drive, Efficiency, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit,
     MissionLoadPhase, MissionStart, OriginalObjectId, Power, Projectile, Radar, RadarContacts, ShotCounter, SimObject,
     StateApp, Supply, Weapon,
 };
@@ -110,6 +111,7 @@ impl Plugin for CombatPlugin {
             .save_component::<LastHit>("combat.last_hit", Hashing::By("combat"))
             .save_component::<Supply>("combat.supply", Hashing::Not("a function of the body, batteries and guns"))
             .save_component::<Drive>("combat.drive", Hashing::Not("a function of the body and the data"))
+            .save_component::<BeamCondition>("combat.beam", Hashing::Not("a function of the body and the data"))
             .save_component::<Efficiency>(
                 "combat.efficiency",
                 Hashing::Not("a function of the body, the power and the data"),

@@ -5,6 +5,7 @@
 //! so this crate tests headless in seconds.
 
 mod animation;
+mod building;
 mod clans;
 mod clock;
 mod combat;
@@ -33,6 +34,7 @@ mod states;
 mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
+pub use building::{BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, Rung, UnderConstruction};
 pub use clans::{
     BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode, MineralLodes,
     MissionClans, MissionOutcome, Outcome, Pasture, ProductionBoard, QueueView, ResearchBoard, RunScriptEvent,
@@ -56,7 +58,7 @@ pub use motion::{
     BuildingCategory, CollisionProxy, Drive, Kinematics, ManualControl, MotionLimits, MotionRequest, NavState,
     NavStatus, ORDERABLE_SPEED, SteerIntent,
 };
-pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand};
+pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand, Site};
 pub use parts::{
     BatterySheet, CombatSheet, EfficiencySheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet,
     RadarSheet, RepairSheet, RoundSheet, ShieldSheet, StealthSheet, power_channel,
@@ -106,6 +108,11 @@ impl Plugin for CorePlugin {
             .register_type::<ProductionBoard>()
             .init_resource::<MindBoard>()
             .register_type::<MindBoard>()
+            .register_type::<BeamCondition>()
+            .register_type::<UnderConstruction>()
+            .register_type::<Rung>()
+            .register_type::<BuildingPrices>()
+            .init_resource::<BuildingPrices>()
             .init_resource::<MineralLodes>()
             .register_type::<MineralLodes>()
             .init_resource::<EconomyBoard>()
@@ -122,6 +129,7 @@ impl Plugin for CorePlugin {
             .add_message::<GameMessage>()
             .add_message::<DeleteRequest>()
             .add_message::<ClearWizardPath>()
+            .add_message::<BuilderArrived>()
             .add_message::<SoundCue>()
             .add_message::<UnitResponse>()
             .add_message::<InterfaceClick>()

@@ -104,6 +104,12 @@ pub enum ProductionEvent {
     /// A builder's search found a mineral lode, for every clan: ids `[builder]`, detail
     /// `lode=N` (its index among the mission's lodes).
     LodeFound,
+    /// A building a builder put up stands finished (its construction sphere ended): ids
+    /// `[builder, building]`, detail its scheme.
+    Constructed,
+    /// An upgrade's new building stands finished: ids `[builder, new building]`, detail
+    /// `from=OLD` and its scheme.
+    Upgraded,
 }
 
 impl ProductionEvent {
@@ -116,6 +122,8 @@ impl ProductionEvent {
             Self::Loaded => "loaded",
             Self::Unloaded => "unloaded",
             Self::LodeFound => "lode_found",
+            Self::Constructed => "constructed",
+            Self::Upgraded => "upgraded",
         }
     }
 }

@@ -52,6 +52,85 @@ pub enum Order {
     /// found anywhere on the map; within 10 of it the lode is found for every clan; then
     /// the next, until none is left.
     SearchLodes,
+    /// Put up a building (the original's `ORDER_ROBOT_BUILD`, 7, openparkan
+    /// `docs/32-builder.md`, read): the builder fetches ore when it holds less than
+    /// `Building_Cost` (never for a mine), walks to the site, and there its scheme's first
+    /// building is made for its clan; its construction sphere runs on the building.
+    Construct(Site),
+    /// Upgrade a building of the builder's clan (by id) to the next entry of its
+    /// scheme's ladder (the original's `ORDER_ROBOT_UPGRADE`, 24, read).
+    Upgrade(u32),
+}
+
+/// A building site as a construct order names it: the scheme (a `BuildDat.lst`
+/// category, by its index in `BuildCategory::TABLE`), the origin held to
+/// [`Site::GRID`] of a unit, and the turn about z in whole [`Site::TURN`] steps (the
+/// original's `,` and `.` turn a model by 0.05 rad from 0). The whole site is one word,
+/// so an order stays `Copy` and its key lossless.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct Site {
+    /// The category's index in `BuildCategory::TABLE`.
+    pub scheme: u8,
+    /// The origin's x in [`Site::GRID`] steps (24 bits).
+    pub x: u32,
+    /// The origin's y in [`Site::GRID`] steps (24 bits).
+    pub y: u32,
+    /// The turn in [`Site::TURN`] steps, counter-clockwise from +x.
+    pub turns: i8,
+}
+
+impl Site {
+    /// Steps of a unit an origin is held to.
+    pub const GRID: f32 = 16.0;
+    /// The original's turn of a site per key press, radians (read).
+    pub const TURN: f32 = 0.05;
+    const COORD_LIMIT: u32 = 1 << 24;
+
+    /// The site of category `scheme` at `at` turned by `angle` radians.
+    ///
+    /// # Errors
+    /// The origin is negative, not finite or beyond the grid, or the angle is not a whole
+    /// number of [`Site::TURN`] steps within ±127 of them.
+    pub fn new(scheme: u8, at: [f32; 2], angle: f32) -> Result<Self, String> {
+        let coord = |v: f32| {
+            let steps = libm::roundf(v * Self::GRID);
+            match steps.is_finite() && steps >= 0.0 && steps < Self::COORD_LIMIT as f32 {
+                true => Ok(steps as u32),
+                false => Err(format!("site coordinate {v} is outside 0..{}", Self::COORD_LIMIT as f32 / Self::GRID)),
+            }
+        };
+        let turns = libm::roundf(angle / Self::TURN);
+        if !(turns.abs() <= 127.0 && (turns * Self::TURN - angle).abs() < 1e-3) {
+            return Err(format!("angle {angle} is not a whole number of the original's 0.05 rad turns (at most 127)"));
+        }
+        Ok(Self { scheme, x: coord(at[0])?, y: coord(at[1])?, turns: turns as i8 })
+    }
+
+    /// The origin, game units.
+    pub fn at(&self) -> [f32; 2] {
+        [self.x as f32 / Self::GRID, self.y as f32 / Self::GRID]
+    }
+
+    /// The turn, radians.
+    pub fn angle(&self) -> f32 {
+        f32::from(self.turns) * Self::TURN
+    }
+
+    /// The site as one word (scheme, turns, x, y: 8, 8, 24 and 24 bits).
+    pub fn bits(&self) -> u64 {
+        u64::from(self.scheme) << 56 | u64::from(self.turns as u8) << 48 | u64::from(self.x) << 24 | u64::from(self.y)
+    }
+
+    /// The site of a word [`Site::bits`] made.
+    pub fn from_bits(bits: u64) -> Self {
+        let mask = u64::from(Self::COORD_LIMIT - 1);
+        Self {
+            scheme: (bits >> 56) as u8,
+            turns: (bits >> 48) as u8 as i8,
+            x: (bits >> 24 & mask) as u32,
+            y: (bits & mask) as u32,
+        }
+    }
 }
 
 /// One tick of direct control, quantised so it is exact on every machine and in a
@@ -155,6 +234,8 @@ impl Order {
             Self::Migrate => (11, 0),
             Self::Refit => (12, 0),
             Self::SearchLodes => (13, 0),
+            Self::Construct(site) => (14, site.bits()),
+            Self::Upgrade(id) => (15, u64::from(id)),
         }
     }
 

@@ -6,8 +6,8 @@ use crate::state::{Hashing, StateApp};
 use crate::{
     BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CombatSheet, CommandQueue, Difficulty, Fnv1a,
     GameClock, Kinematics, ManualControl, MineralLodes, MissionOutcome, ModelBounds, MotionLimits, MotionRequest,
-    Movable, NavStatus, ObjectHandle, Owner, PieceAnimation, Places, PreviousSimTransform, PropertyBag, SchemeNames,
-    SimObject, SimRandom, SimTransform, SteerIntent, SuperAiSlots, UnitClass,
+    Movable, NavStatus, ObjectHandle, Owner, PieceAnimation, Places, PreviousSimTransform, PropertyBag, Rung,
+    SchemeNames, SimObject, SimRandom, SimTransform, SteerIntent, SuperAiSlots, UnitClass,
 };
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -32,6 +32,7 @@ pub(crate) fn declare(app: &mut App) {
         .save_component::<MotionLimits>("core.motion_limits", Hashing::Not(MADE))
         .save_component::<CollisionProxy>("core.collision", Hashing::Not(MADE))
         .save_component::<BuildingCategory>("core.building_category", Hashing::Not(MADE))
+        .save_component::<Rung>("core.rung", Hashing::Not(MADE))
         .save_component::<ManualControl>("core.manual", by)
         .save_component::<UnitClass>("core.class", Hashing::Not(MADE))
         .save_component::<CombatSheet>("core.combat_sheet", Hashing::Not(MADE))

@@ -117,9 +117,10 @@ pub enum ProductionPhase {
     Strategy,
 }
 
-/// The three steps inside [`SimSystems::Behavior`]: the orders due this tick are taken,
+/// The four steps inside [`SimSystems::Behavior`]: the orders due this tick are taken,
 /// then the economy's distributors step, then units act on their orders (haulage moves
-/// ore the distributors left, radar, paths).
+/// ore the distributors left, radar, paths), then the building sites builders reached
+/// are raised.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BehaviorPhase {
     /// Orders become active; the due commands are applied.
@@ -128,6 +129,9 @@ pub enum BehaviorPhase {
     Economy,
     /// Haul orders, radar targets, global and local paths.
     Units,
+    /// Builders that arrived this tick raise or upgrade their buildings, construction
+    /// spheres run (`iron3d_production`).
+    Production,
 }
 
 /// The two steps inside [`SimSystems::Control`]: objects move first, then weapons aim
@@ -192,7 +196,9 @@ pub(crate) fn configure(app: &mut App) {
     )
     .configure_sets(
         FixedUpdate,
-        (BehaviorPhase::Orders, BehaviorPhase::Economy, BehaviorPhase::Units).chain().in_set(SimSystems::Behavior),
+        (BehaviorPhase::Orders, BehaviorPhase::Economy, BehaviorPhase::Units, BehaviorPhase::Production)
+            .chain()
+            .in_set(SimSystems::Behavior),
     )
     .configure_sets(FixedUpdate, (ControlPhase::Motion, ControlPhase::Combat).chain().in_set(SimSystems::Control))
     .configure_sets(FixedUpdate, (World3dPhase::Net, World3dPhase::Deletions).chain().in_set(SimSystems::World3d));

@@ -91,7 +91,7 @@ impl Plugin for EconomyPlugin {
                 *e = Economy::default();
                 *board = EconomyBoard::default();
             })
-            .add_systems(FixedUpdate, mining::mine.in_set(ProductionPhase::Economy))
+            .add_systems(FixedUpdate, (mining::survey, mining::mine).chain().in_set(ProductionPhase::Economy))
             .add_systems(FixedUpdate, (adopt, step).chain().in_set(BehaviorPhase::Economy))
             .add_systems(FixedPostUpdate, publish.in_set(SimSummaries).run_if(in_state(AppState::InGame)));
     }
@@ -360,6 +360,15 @@ pub fn take_ore(world: &mut World, id: u32, up_to: f32) -> f32 {
         ore.add(-taken);
     }
     taken
+}
+
+/// Charges object `id` `amount` ore, without a floor: a builder pays for the building
+/// it puts up with what it holds and goes into debt for the rest (read: the original's
+/// property setter stores the negative result).
+pub fn charge_ore(world: &mut World, id: u32, amount: f32) {
+    if let Some(mut ore) = ore_of(world, id) {
+        ore.add(-amount);
+    }
 }
 
 /// Puts `amount` ore back into the stores of `clan` (`Owner::clan`): its mines and

@@ -19,7 +19,7 @@ use crate::{EconomyProfiles, OreProperty};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
-use iron3d_core::{Efficiency, MineralLodes, PowerUsage, SimTransform, TICK_SECONDS, UnitClass};
+use iron3d_core::{Efficiency, MineralLodes, PowerUsage, SimTransform, TICK_SECONDS, UnderConstruction, UnitClass};
 
 /// How far a mine's lodes may lie, across the ground (read).
 pub const LODE_REACH: f32 = 250.0;
@@ -63,12 +63,13 @@ impl MineDig {
     }
 }
 
-/// At game start: every mine's [`MineDig`] from the lodes within reach, which become
-/// found, its running total from what it holds.
+/// At game start, and for a mine once its construction sphere ends: the mine's
+/// [`MineDig`] from the lodes within reach, which become found, its running total from
+/// what it holds.
 pub(crate) fn survey(
     mut commands: Commands,
     mut lodes: ResMut<MineralLodes>,
-    mines: Query<(Entity, &UnitClass, &SimTransform, &OreProperty)>,
+    mines: Query<(Entity, &UnitClass, &SimTransform, &OreProperty), (Without<MineDig>, Without<UnderConstruction>)>,
 ) {
     for (entity, _, at, held) in mines.iter().filter(|(_, c, ..)| c.0 == UnitClass::MINE) {
         let mut to_mine = 0.0;
@@ -83,11 +84,15 @@ pub(crate) fn survey(
 }
 
 /// Mines (the objects [`survey`] gave a [`MineDig`]) dig, and each that still digs holds
-/// its running total.
+/// its running total; a mine whose construction sphere runs does not (its task is the
+/// sphere's, read).
 pub(crate) fn mine(
     rate: Res<MiningRate>,
     profiles: Res<EconomyProfiles>,
-    mut mines: Query<(&mut OreProperty, &mut MineDig, Option<&Efficiency>, Option<&mut PowerUsage>)>,
+    mut mines: Query<
+        (&mut OreProperty, &mut MineDig, Option<&Efficiency>, Option<&mut PowerUsage>),
+        Without<UnderConstruction>,
+    >,
 ) {
     let use_power = profiles.of(UnitClass::MINE).use_power;
     for (mut ore, mut dig, efficiency, usage) in &mut mines {

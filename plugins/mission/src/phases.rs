@@ -9,7 +9,8 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, BuildingCategory, CommandQueue, DataLayers, LogicalId, MissionClans, MissionGoals, MissionLoadPhase,
-    Movable, ObjectKind, Objective, Order, OriginalObjectId, Owner, SimCommand, SimObject, SimTransform, UnitClass,
+    Movable, ObjectKind, Objective, Order, OriginalObjectId, Owner, Rung, SimCommand, SimObject, SimTransform,
+    UnitClass,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_formats::{Error, ErrorKind};
@@ -185,13 +186,14 @@ pub(crate) fn register_one(world: &mut World, entity: Entity, id: u32) {
         e.insert(Movable);
     }
     e.insert(SimObject { kind });
-    // A building from a scheme that BuildDat.lst lists gets its category.
-    let category = world.get_resource::<BuildingCategories>().and_then(|c| {
+    // A building from a scheme that BuildDat.lst lists gets its category and rung.
+    let rung = world.get_resource::<BuildingCategories>().and_then(|c| {
         let key = &world.get::<MissionObject>(entity)?.key;
-        c.mask_of(key)
+        c.rung_of(key)
     });
-    if let Some(mask) = category.filter(|_| !kind.movable()) {
-        world.entity_mut(entity).insert(BuildingCategory(mask));
+    if let Some((category, at, of)) = rung.filter(|_| !kind.movable()) {
+        let rung = Rung { level: u8::try_from(at).unwrap_or(u8::MAX), of: u8::try_from(of).unwrap_or(u8::MAX) };
+        world.entity_mut(entity).insert((BuildingCategory(category.mask()), rung));
     }
     world.write_message(MissionObjectRegistered { entity, id });
 }

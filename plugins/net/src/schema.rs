@@ -663,6 +663,14 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
         Order::Migrate => w.u8(11),
         Order::Refit => w.u8(12),
         Order::SearchLodes => w.u8(13),
+        Order::Construct(site) => {
+            w.u8(14);
+            w.u64(site.bits());
+        }
+        Order::Upgrade(id) => {
+            w.u8(15);
+            w.u32(id);
+        }
         Order::Build(_) => unreachable!("a build order travels as WireOrder::Build"),
     }
 }
@@ -695,7 +703,9 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         11 => Order::Migrate,
         12 => Order::Refit,
         13 => Order::SearchLodes,
-        tag => return Err(format!("order tag {tag} is not 0..=11")),
+        14 => Order::Construct(iron3d_core::Site::from_bits(r.u64()?)),
+        15 => Order::Upgrade(r.u32()?),
+        tag => return Err(format!("order tag {tag} is not 0..=15")),
     };
     Ok(WireOrder::Plain(plain))
 }

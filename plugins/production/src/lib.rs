@@ -41,6 +41,7 @@ pub mod grants;
 pub mod minds;
 pub mod options;
 pub mod research;
+pub mod sites;
 mod state;
 mod step;
 
@@ -53,8 +54,8 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BuildOptions, GameRules, Hashing, JobView, MindBoard, MissionLoadPhase, MissionStart, ProductionBoard,
-    ProductionPhase, QueueView, ResearchBoard, SchemeNames, StateApp,
+    AppState, BehaviorPhase, BuildOptions, BuildingPrices, GameRules, Hashing, JobView, MindBoard, MissionLoadPhase,
+    MissionStart, ProductionBoard, ProductionPhase, QueueView, ResearchBoard, SchemeNames, StateApp, UnderConstruction,
 };
 use std::sync::Arc;
 
@@ -74,9 +75,21 @@ impl Plugin for ProductionPlugin {
             .save_resource::<Production>("production.state", Hashing::By("production"))
             .save_resource::<ResearchBoard>("production.research_board", Hashing::Not(BOARD))
             .save_resource::<MindBoard>("production.mind_board", Hashing::Not(BOARD))
-            .hash_state("production", |world, _, h| {
+            .register_type::<sites::Sphere>()
+            .save_component::<sites::Sphere>("production.sphere", Hashing::By("production"))
+            .save_component::<UnderConstruction>(
+                "production.under_construction",
+                Hashing::Not("present exactly while the building's sphere is"),
+            )
+            .hash_state("production", |world, objects, h| {
                 if let Some(p) = world.get_resource::<Production>() {
                     p.hash_into(h);
+                }
+                for (id, e) in objects {
+                    if let Some(s) = world.get::<sites::Sphere>(*e) {
+                        h.word(*id);
+                        s.hash_into(h);
+                    }
                 }
             })
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
@@ -90,8 +103,14 @@ impl Plugin for ProductionPlugin {
                 commands.insert_resource(ProductionBoard::default());
                 commands.insert_resource(MindBoard::default());
                 commands.insert_resource(BuildOptions::default());
+                commands.insert_resource(BuildingPrices::default());
+                commands.remove_resource::<sites::SchemeParts>();
             })
-            .add_systems(FixedUpdate, (step::run, publish, publish_minds).chain().in_set(ProductionPhase::Orders));
+            .add_systems(
+                FixedUpdate,
+                (sites::publish_prices, step::run, publish, publish_minds).chain().in_set(ProductionPhase::Orders),
+            )
+            .add_systems(FixedUpdate, (sites::arrivals, sites::spheres).chain().in_set(BehaviorPhase::Production));
     }
 }
 

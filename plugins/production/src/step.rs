@@ -55,7 +55,7 @@ pub(crate) fn probe(id: u32, key: &str) -> PreparedObject {
 }
 
 /// Horizontal reach of model bounds from the object's origin.
-fn reach(b: &ModelBounds) -> f32 {
+pub(crate) fn reach(b: &ModelBounds) -> f32 {
     let x = b.min[0].abs().max(b.max[0].abs());
     let y = b.min[1].abs().max(b.max[1].abs());
     libm::hypotf(x, y)

@@ -302,6 +302,8 @@ fn order_of_key(kind: u8, value: u64) -> Option<Order> {
         11 => Order::Migrate,
         12 => Order::Refit,
         13 => Order::SearchLodes,
+        14 => Order::Construct(iron3d_core::Site::from_bits(value)),
+        15 => Order::Upgrade(low),
         _ => return None,
     })
 }

@@ -76,6 +76,8 @@ fn every_order_kind_round_trips_through_a_record() {
         Order::Migrate,
         Order::Refit,
         Order::SearchLodes,
+        Order::Construct(iron3d_core::Site::new(4, [1026.125, 942.75], -0.35).unwrap()),
+        Order::Upgrade(11),
     ];
     // Naming every kind: a new one fails to compile here until it is listed above.
     for o in &orders {
@@ -83,6 +85,7 @@ fn every_order_kind_round_trips_through_a_record() {
             Order::Stop | Order::MoveTo(_) | Order::MoveToObject(_) | Order::FollowPath(_) | Order::Patrol(_) => {}
             Order::Attack(_) | Order::Build(_) | Order::Research(_) | Order::Pilot(_) | Order::Release => {}
             Order::Haul(_) | Order::Migrate | Order::Refit | Order::SearchLodes => {}
+            Order::Construct(_) | Order::Upgrade(_) => {}
         }
     }
     let mut r = sample();
@@ -551,6 +554,33 @@ fn a_save_after_a_robot_was_built_continues_exactly() {
     iron3d_mission::load_headless(&mut fresh, &game, "tutorial.01").unwrap();
     assert!(!built(&mut fresh), "the robot is not in the mission file");
     continues_exactly(&game, &record, &orders, &reference, at + 60);
+}
+
+/// A save taken while a builder's mine stands in its construction sphere (a building no
+/// mission file places, its sphere's phase and the builder's state) goes on exactly.
+#[test]
+fn a_save_mid_construction_continues_exactly() {
+    let game = demo_game();
+    let mut straight = app();
+    iron3d_mission::load_headless(&mut straight, &game, "tutorial.01").unwrap();
+    let world = straight.world_mut();
+    let mut q = world.query::<(&OriginalObjectId, &Owner, &iron3d_core::UnitClass, &SimTransform)>();
+    let builder = q.iter(world).find(|(_, o, c, _)| o.clan == 1 && c.0 == iron3d_core::UnitClass::BUILDER).unwrap();
+    let (id, at) = (builder.0.0, [builder.3.position[0], builder.3.position[1]]);
+    let lodes = &world.resource::<iron3d_core::MineralLodes>().0;
+    let near = |l: &&iron3d_core::MineralLode| (l.position[0] - at[0]).hypot(l.position[1] - at[1]);
+    let lode = lodes.iter().filter(|l| l.found).min_by(|a, b| near(a).total_cmp(&near(b))).unwrap().position;
+    let site = iron3d_core::Site::new(4, lode, 0.0).unwrap();
+    let tick = straight.world().resource::<GameClock>().tick + 1;
+    let orders = vec![SimCommand { tick, units: vec![id], order: Order::Construct(site), queued: false }];
+    run_to(&mut straight, &orders, 260);
+    let mut spheres = straight.world_mut().query::<&iron3d_production::sites::Sphere>();
+    let log = &straight.world().resource::<iron3d_sim::EventLog>().0;
+    let said: Vec<_> = log.iter().filter(|e| e.ids.first() == Some(&id)).collect();
+    assert_eq!(spheres.iter(straight.world()).count(), 1, "the mine's sphere runs at the save: {said:?}");
+    let reference = straight.world().resource::<StateHash>().history.clone();
+    let record = saved_at(&game, "tutorial.01", &orders, 200);
+    continues_exactly(&game, &record, &orders, &reference, 260);
 }
 
 /// Four objects spawned out of id order (unit 7 named), unit 3 at `unit_3`, in a world

@@ -47,6 +47,12 @@ pub enum EventKind {
     /// A builder's search found a mineral lode (`ids`: the builder; detail `lode=N`, its
     /// index among the mission's lodes).
     LodeFound,
+    /// A building a builder put up stands finished (`ids`: builder, building; detail its
+    /// scheme).
+    Constructed,
+    /// An upgrade's new building stands finished (`ids`: builder, new building; detail
+    /// `from=OLD` and its scheme).
+    Upgraded,
     /// A configuration key the project does not apply (detail: `file key: reason`).
     Unsupported,
 }
@@ -71,6 +77,8 @@ impl EventKind {
             Self::Loaded => "loaded",
             Self::Unloaded => "unloaded",
             Self::LodeFound => "lode_found",
+            Self::Constructed => "constructed",
+            Self::Upgraded => "upgraded",
             Self::Unsupported => "unsupported",
         }
     }
@@ -139,6 +147,8 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
                     ProductionEvent::Loaded => EventKind::Loaded,
                     ProductionEvent::Unloaded => EventKind::Unloaded,
                     ProductionEvent::LodeFound => EventKind::LodeFound,
+                    ProductionEvent::Constructed => EventKind::Constructed,
+                    ProductionEvent::Upgraded => EventKind::Upgraded,
                 };
                 (kind, ids.clone(), detail.clone())
             }

@@ -446,8 +446,20 @@ fn demo_mission(game: &std::sync::Arc<iron3d_vfs::GameDir>, name: &str) -> App {
     app
 }
 
+/// tutorial.01 where the computer clan builds and researches nothing.
+fn quiet_tutorial() -> App {
+    let mut app = demo_mission(&demo_game(), "tutorial.01");
+    let mut strategy = app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>();
+    strategy.ai.army.clear();
+    strategy.ai.transports = 0;
+    strategy.institutes.clear();
+    app
+}
+
 #[path = "sim/animals.rs"]
 mod animals;
+#[path = "sim/builders.rs"]
+mod builders;
 #[path = "sim/combat.rs"]
 mod combat;
 #[path = "sim/haul.rs"]
@@ -813,15 +825,7 @@ mod production {
     const INSTITUTE: u32 = 0x8000_0400;
     const PLAYER: i32 = 1;
 
-    /// tutorial.01 where the computer clan builds and researches nothing.
-    fn tutorial_digging() -> App {
-        let mut app = demo_mission(&demo_game(), "tutorial.01");
-        let mut strategy = app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>();
-        strategy.ai.army.clear();
-        strategy.ai.transports = 0;
-        strategy.institutes.clear();
-        app
-    }
+    use super::quiet_tutorial as tutorial_digging;
 
     /// [`tutorial_digging`] with its mines stopped: these tests are about the Player's
     /// orders, and a digging mine writes its total over what production draws from it.
@@ -954,7 +958,7 @@ mod production {
         assert!(tick >= start + 5_000u32.div_ceil(TICK_MS) - 1, "5 s of 64 ms ticks at least, counting the first");
         assert!((ore(&mut app, PLAYER) - (before - cost)).abs() < 1e-2, "the ore pulled is the cost");
         assert_eq!((ids, detail.as_str()), (vec![plant, first_new], "units\\robots\\scout.dat"));
-        assert_eq!(first_new, 82, "the next id past tutorial.01's 82 placed objects");
+        assert_eq!(first_new, 84, "the next id past tutorial.01's 84 placed objects");
         assert_eq!(objects(&mut app), count + 1);
         let e = app.world().resource::<ObjectTable>().entity_of(first_new).expect("registered in World3D");
         let w = app.world();
@@ -1095,7 +1099,7 @@ mod production {
         let mut pending = app.world_mut().query_filtered::<(), With<iron3d_mission::Pending>>();
         assert_eq!(pending.iter(app.world()).count(), 0, "not even a pending object");
         assert!((ore(&mut app, PLAYER) - before).abs() < 1e-2, "its ore back in the clan's stores");
-        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 82, "no id used");
+        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 84, "no id used");
     }
 
     #[test]

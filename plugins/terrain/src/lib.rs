@@ -120,6 +120,16 @@ impl BuildingCategories {
     pub fn mask_of(&self, path: &str) -> Option<u32> {
         self.list.as_ref()?.mask_of(path)
     }
+
+    /// A listed scheme path's category, entry and the category's length.
+    pub fn rung_of(&self, path: &str) -> Option<(iron3d_formats::registry::BuildCategory, usize, usize)> {
+        self.list.as_ref()?.rung_of(path)
+    }
+
+    /// A category's scheme paths (its upgrade ladder).
+    pub fn ladder(&self, category: iron3d_formats::registry::BuildCategory) -> &[String] {
+        self.list.as_ref().map_or(&[], |l| l.ladder(category))
+    }
 }
 
 /// One path of the mission (`Paths` of `data.tma`).

@@ -172,6 +172,8 @@ pub fn messages(
                     ProductionEvent::Researched => Some("hud-researched"),
                     ProductionEvent::Rejected => Some("hud-refused"),
                     ProductionEvent::LodeFound => Some("hud-lode-found"),
+                    ProductionEvent::Constructed => Some("hud-constructed"),
+                    ProductionEvent::Upgraded => Some("hud-upgraded"),
                     ProductionEvent::Loaded | ProductionEvent::Unloaded => None,
                 };
                 key.filter(|_| ours).map(|key| locale.tr(key, &[("what", what.into())]))
@@ -204,6 +206,8 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::Migrate) => locale.t("order-migrate"),
         Some(Order::Refit) => locale.t("order-refit"),
         Some(Order::SearchLodes) => locale.t("order-search-lodes"),
+        Some(Order::Construct(_)) => locale.t("order-construct"),
+        Some(Order::Upgrade(id)) => locale.tr("order-upgrade", &n(id.into())),
     };
     match status {
         Some(s) => {

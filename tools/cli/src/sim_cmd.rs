@@ -11,7 +11,7 @@ use clap::Subcommand;
 use iron3d_core::{
     CollisionProxy, CommandQueue, Difficulty, DifficultyLevel, GameClock, Health, Kinematics, MissionClans,
     MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner, PilotInput,
-    SchemeNames, SimCommand, SimObject, SimTransform, TICK_MS, UnitClass,
+    SchemeNames, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass,
 };
 use iron3d_formats::registry::UnitDat;
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
@@ -31,7 +31,8 @@ pub enum HeadlessCommand {
     #[command(
         after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
         {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID}, \"stop\", \
-        {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"build\": SCHEME}, {\"build_design\": FILE} or \
+        {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"construct\": {\"scheme\": S, \"at\": [X, Y], \
+        \"angle\": A}}, {\"upgrade\": ID}, {\"build\": SCHEME}, {\"build_design\": FILE} or \
         {\"research\": NODE}; ID is the OriginalObjectId (index of the \
         placed object in data.tma), coordinates in game units. haul: the units are transport robots, MINE_ID a mine of \
         their clan; as in the original each chooses its own route, its clan's nearest mine with a loading place and \
@@ -40,7 +41,17 @@ pub enum HeadlessCommand {
         an ally, where it waits until life, charge and ammunition are at 98 % (the original's orders 8 and 9; no \
         dock: a \"rejected\" event). search_lodes: the units are builders; each walks to the nearest mineral lode not \
         yet found and, within 10 of it, finds it for every clan (a \"lode_found\" event, lode=N), then the next, \
-        stopping when none is left. build: the units are production buildings (plants, hangars), each queues one robot \
+        stopping when none is left. construct: the units are builders with an intact beam; S a BuildDat.lst scheme \
+        (Mine, Storage, Plant, Bunker_Small, ...), the site's origin [X, Y] held to 1/16 of a unit, A its turn in \
+        radians, a whole number of the original's 0.05 rad turns (default 0); the site must pass the original's \
+        placement test (a path to it, inside the map, clear of other buildings, no basement face steeper than \
+        acos 0.88, a mine on a found lode within 20; else a \"rejected\" event naming the rule); a builder with \
+        under 100 ore fetches the cost from its clan's nearest mine or storage holding over 150 (not for a mine), \
+        and where it arrives it raises the scheme's first building, paying its parts' ore from the research tree, \
+        into debt; the construction sphere then runs 41 s (a \"constructed\" event: builder, building). upgrade: \
+        builders; ID a building of their clan below the top of its scheme's ladder; beside it the builder starts a \
+        116 s sphere, and at 50 s the building is replaced by the ladder's next entry, its ore carried over (an \
+        \"upgraded\" event 4 s later: builder, new building, from=ID). build: the units are production buildings (plants, hangars), each queues one robot \
         of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). build_design: the same \
         for a warbot design (iron3d-cli unit design), FILE its path: as the original keeps designs in the game's \
         units folder, it must be a file of the game directory or a mod (GAME_DIR/UNITS/NAME.dat, or a game path). \
@@ -332,10 +343,17 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         },
         "follow_path" => unit(Order::FollowPath(path()?)),
         "patrol" => unit(Order::Patrol(path()?)),
-        "attack" | "haul" => arg
+        "construct" => site(arg).map(|s| FileOrder::Unit(Order::Construct(s))),
+        "attack" | "haul" | "upgrade" => arg
             .as_u64()
             .and_then(|id| u32::try_from(id).ok())
-            .map(|id| FileOrder::Unit(if key == "attack" { Order::Attack(id) } else { Order::Haul(id) }))
+            .map(|id| {
+                FileOrder::Unit(match key.as_str() {
+                    "attack" => Order::Attack(id),
+                    "haul" => Order::Haul(id),
+                    _ => Order::Upgrade(id),
+                })
+            })
             .ok_or(format!("{key} takes an object id")),
         "pilot" => pilot(arg).map(|p| FileOrder::Unit(Order::Pilot(p))),
         "search_lodes" if arg.as_bool() == Some(true) => unit(Order::SearchLodes),
@@ -354,6 +372,33 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         "research" => Err("research takes a node index or name".into()),
         other => Err(format!("unknown order {other:?}")),
     }
+}
+
+/// A building site: `{"scheme": S, "at": [X, Y], "angle": A}`, the scheme a `BuildDat.lst`
+/// category by name (any letter case), the angle in radians (optional, 0), a whole
+/// number of the original's 0.05 rad turns.
+fn site(arg: &Value) -> Result<Site, String> {
+    const USAGE: &str = "construct takes {\"scheme\": S, \"at\": [X, Y], \"angle\": A}";
+    let o = arg.as_object().ok_or(USAGE)?;
+    if let Some(k) = o.keys().find(|k| !["scheme", "at", "angle"].contains(&k.as_str())) {
+        return Err(format!("{USAGE}: unknown key {k:?}"));
+    }
+    let name = o.get("scheme").and_then(Value::as_str).ok_or(USAGE)?;
+    let table = iron3d_formats::registry::BuildCategory::TABLE;
+    let scheme = table.iter().position(|(_, n, _)| n.eq_ignore_ascii_case(name.trim())).ok_or_else(|| {
+        let names: Vec<&str> = table.iter().map(|r| r.1).collect();
+        format!("construct: unknown scheme {name:?} (one of {})", names.join(", "))
+    })?;
+    let at =
+        match o.get("at").and_then(Value::as_array).map(|a| a.iter().map(Value::as_f64).collect::<Option<Vec<_>>>()) {
+            Some(Some(xy)) if xy.len() == 2 => [xy[0] as f32, xy[1] as f32],
+            _ => return Err(USAGE.into()),
+        };
+    let angle = match o.get("angle") {
+        None => 0.0,
+        Some(a) => a.as_f64().ok_or(USAGE)? as f32,
+    };
+    Site::new(scheme as u8, at, angle).map_err(|e| format!("construct: {e}"))
 }
 
 /// A pilot input: `{"throttle", "turn", "aim_mrad", "fire", "camouflage"}`, each optional.

@@ -751,13 +751,14 @@ fn sim_run_reports_hashes_objects_and_events_and_rejects_bad_orders() {
         .map(|c| (c["index"].as_u64().unwrap(), c["slot"].as_u64().unwrap(), c["outcome"].is_null()))
         .collect();
     assert_eq!(rows, [(0, 0, true), (1, 1, true), (2, 2, true)], "every clan with its GetSuperAI slot");
-    assert_eq!(clans[1]["units"].as_u64(), Some(4), "three robots and a transport");
+    assert_eq!(clans[1]["units"].as_u64(), Some(5), "three robots, a transport and a builder");
     // The mine (object 1) held 200 and dug 50 a second × its efficiency for 60 ticks, up
-    // to its 500: its clan's only ore.
+    // to its 500: its clan's ore with the 200 its builder holds.
     assert!(clans[1]["buildings"].as_u64().unwrap() > 0);
     let kpd = r["objects"].as_array().unwrap().iter().find(|o| o["id"] == 1).unwrap()["efficiency"].as_f64().unwrap();
     let dug = (200.0 + 50.0 * kpd * 60.0 * 0.064).min(500.0);
-    assert!((clans[1]["ore"].as_f64().unwrap() - dug).abs() < 0.01, "{} at KPD {kpd}", clans[1]["ore"]);
+    let ore = clans[1]["ore"].as_f64().unwrap() - 200.0;
+    assert!((ore - dug).abs() < 0.01, "{ore} at KPD {kpd}");
     assert_eq!(clans[1]["ore_percent"].as_u64(), Some((dug / 45.0).round() as u64), "over 4500");
     // Each base: a generator (10 a second) and three bunkers (0.07 each) supply 10.21;
     // its eight other buildings draw 0.01 each and its digging mine 1 more: 1.08. The
@@ -900,11 +901,12 @@ fn sim_run_builds_robots_from_build_orders() {
     assert_eq!(of("researched")[0]["detail"], "clan=1 node=1 CH2");
     let robot = r["objects"].as_array().unwrap().iter().find(|o| o["id"] == id).expect("the robot is an object");
     assert!(robot["areal"].as_i64().unwrap() >= 0, "on walkable ground");
-    assert_eq!(r["clans"][1]["units"].as_u64(), Some(5));
+    assert_eq!(r["clans"][1]["units"].as_u64(), Some(6));
     // The scout's parts and the research of R_L_04 were pulled from the clan's only
-    // holder, its mine, which digs on and writes its running total back: its full 500,
-    // and what the plant and the centre hold of what they last asked for (under 1).
-    let ore = r["clans"][1]["ore"].as_f64().unwrap();
+    // store, its mine, which digs on and writes its running total back: its full 500,
+    // and what the plant and the centre hold of what they last asked for (under 1),
+    // beside the 200 its builder holds.
+    let ore = r["clans"][1]["ore"].as_f64().unwrap() - 200.0;
     assert!((500.0..501.0).contains(&ore), "{ore}");
     for (orders, message) in [
         (

@@ -89,6 +89,7 @@ pub fn spec(stem: &str) -> Option<ModelSpec> {
         "r_we_01" => (gun_light, Vec::new()),
         "r_we_02" => (cannon, Vec::new()),
         "r_we_03" => (launcher, Vec::new()),
+        "r_we_04" => (gun_light, Vec::new()),
         _ => return None,
     };
     Some(ModelSpec { generator, points, footprint: [2.0, 1.5], lightmap: false, places: Vec::new() })

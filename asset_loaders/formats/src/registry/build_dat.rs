@@ -135,6 +135,20 @@ impl BuildDat {
         self.sections.iter().find(|(_, paths)| paths.iter().any(|p| fold_path(p) == wanted)).map(|(c, _)| c.mask())
     }
 
+    /// Where `path` stands (case-insensitive, `\\` or `/`): its category, its entry in
+    /// the category's list (the scheme's upgrade ladder) and the list's length.
+    pub fn rung_of(&self, path: &str) -> Option<(BuildCategory, usize, usize)> {
+        let wanted = fold_path(path);
+        self.sections
+            .iter()
+            .find_map(|(c, paths)| paths.iter().position(|p| fold_path(p) == wanted).map(|at| (*c, at, paths.len())))
+    }
+
+    /// The paths of `category` in file order (its upgrade ladder; empty when absent).
+    pub fn ladder(&self, category: BuildCategory) -> &[String] {
+        self.sections.iter().find(|(c, _)| *c == category).map_or(&[], |(_, paths)| paths.as_slice())
+    }
+
     /// Writes the file (CRLF line ends).
     pub fn to_text(&self) -> String {
         let mut out = String::new();

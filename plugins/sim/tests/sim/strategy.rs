@@ -392,6 +392,7 @@ mod demo_skirmish {
         assert_eq!(
             placed,
             [
+                "units\\builder\\b_s_wel1.dat",
                 "units\\robots\\w_m_tnk1.dat",
                 "units\\robots\\w_m_tnk2.dat",
                 "units\\robots\\w_m_tnk3.dat",
@@ -403,7 +404,11 @@ mod demo_skirmish {
         // No robot placed: the mission.cfg's prebuild schemes are what the clans build.
         let tma_path = mission.join("data.tma");
         let mut tma = Tma::parse(&std::fs::read(&tma_path).unwrap(), iron3d_formats::ReadOptions::strict()).unwrap();
-        tma.objects.retain(|o| !o.resource_name.as_bytes().starts_with(b"UNITS\\ROBOTS"));
+        let robot = |o: &iron3d_formats::world::PlacedObject| {
+            let path = o.resource_name.as_bytes();
+            path.starts_with(b"UNITS\\ROBOTS") || path.starts_with(b"UNITS\\BUILDER")
+        };
+        tma.objects.retain(|o| !robot(o));
         std::fs::write(&tma_path, tma.to_bytes().unwrap()).unwrap();
         let cfg_path = mission.join("mission.cfg");
         let music = std::fs::read(&cfg_path).unwrap();

@@ -1,0 +1,81 @@
+//! Building sites (openparkan `docs/32-builder.md`, read): what crosses the crates that
+//! put a building up. Behavior walks a builder and fetches its ore, production makes
+//! the building and runs its construction sphere, combat keeps the builder's beam, the
+//! mission load gives each building its rung.
+
+use crate::Order;
+use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
+use std::collections::BTreeMap;
+
+/// A builder reached its site, or the building it upgrades, this tick (Behavior writes
+/// it; production takes it in the same tick, `BehaviorPhase::Production`, so none waits
+/// across a save).
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct BuilderArrived {
+    /// The builder.
+    pub builder: u32,
+    /// Its order: [`Order::Construct`] or [`Order::Upgrade`].
+    pub order: Order,
+}
+
+/// The condition of a builder's beam (its node's life fraction, combat keeps it): both
+/// builder tasks refuse to run without an intact one, a beam above 0 (read).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct BeamCondition(pub f32);
+
+impl BeamCondition {
+    /// The beam is intact.
+    pub fn intact(&self) -> bool {
+        self.0 > 0.0
+    }
+}
+
+/// A building whose construction sphere runs (the original's property `0x20c`, 1 while
+/// the building's task is order 18, read): it neither digs nor trades ore with
+/// transports, and cannot be upgraded. Production sets and clears it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct UnderConstruction;
+
+/// A building's rung on its scheme's `BuildDat.lst` ladder: its entry and the ladder's
+/// length (the mission load gives it to every building of a listed scheme; an upgrade
+/// moves a building one entry on).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct Rung {
+    /// The entry (0 the first building).
+    pub level: u8,
+    /// Entries in the ladder.
+    pub of: u8,
+}
+
+impl Rung {
+    /// The building has a next entry to be upgraded to.
+    pub fn upgradable(&self) -> bool {
+        self.level.saturating_add(1) < self.of
+    }
+}
+
+/// What a clan's builders may put up: a scheme's first building, its ore cost from the
+/// clan's research tree (the sum of its parts' build ore, read) and the radius of its
+/// sphere, or why it cannot be built.
+#[derive(Debug, Clone, PartialEq, Reflect)]
+pub enum BuildingPrice {
+    /// The building can be built.
+    Ore {
+        /// Its ore cost.
+        ore: f32,
+        /// Its sphere's radius across the ground (the placement's test).
+        radius: f32,
+    },
+    /// It cannot ("Cannot build", read): why.
+    Refused(String),
+}
+
+/// Every clan's [`BuildingPrice`]s by clan and category (its index in
+/// `BuildCategory::TABLE`); production publishes it as its orders' step begins.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct BuildingPrices(pub BTreeMap<(i32, u8), BuildingPrice>);
