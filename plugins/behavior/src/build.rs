@@ -81,7 +81,7 @@ type Standing<'a> = (
 );
 
 /// A building's sphere radius from its bounds.
-fn sphere(bounds: Option<&ModelBounds>) -> f32 {
+pub fn sphere(bounds: Option<&ModelBounds>) -> f32 {
     let reach = bounds.map_or(0.0, |b| {
         let x = b.min[0].abs().max(b.max[0].abs());
         let y = b.min[1].abs().max(b.max[1].abs());
@@ -100,30 +100,48 @@ pub(crate) struct Grounds<'w, 's> {
     buildings: Query<'w, 's, Standing<'static>, With<BuildingCategory>>,
 }
 
-impl Grounds<'_, '_> {
-    /// Why `site` fails `IsPlacementValid` for a builder at `from` of `clan`, or its cost.
-    fn site(&self, clan: i32, from: [f32; 2], site: Site) -> Result<f32, String> {
+/// What the placement's test reads: the clans' prices, the lodes, the land and its areal
+/// map, and every building (id, centre across the ground, [`sphere`] radius). The
+/// orders' test and the player's placement use it alike.
+pub struct Placement<'a> {
+    /// What each clan's builders may put up.
+    pub prices: &'a BuildingPrices,
+    /// The mission's lodes.
+    pub lodes: &'a MineralLodes,
+    /// The land (`None`: flat, unbounded).
+    pub ground: Option<&'a Ground>,
+    /// The areal map (`None`: every path is open).
+    pub nav: Option<&'a NavMap>,
+    /// Every building: id, centre, sphere radius.
+    pub buildings: Vec<(u32, [f32; 2], f32)>,
+}
+
+impl Placement<'_> {
+    /// `IsPlacementValid` of `site` for a builder of `clan` at `from` (above): the
+    /// building's ore cost, or the rule that refuses it.
+    ///
+    /// # Errors
+    /// The rule that fails, as the original logs it.
+    pub fn test(&self, clan: i32, from: [f32; 2], site: Site) -> Result<f32, String> {
         let (ore, radius) = match self.prices.0.get(&(clan, site.scheme)) {
             Some(BuildingPrice::Ore { ore, radius }) => (*ore, *radius),
             Some(BuildingPrice::Refused(why)) => return Err(why.clone()),
             None => return Err(format!("the map lists no scheme {} for clan {clan}", site.scheme)),
         };
         let at = site.at();
-        if let Some(nav) = &self.nav {
+        if let Some(nav) = self.nav {
             let route = nav.area_at(from[0], from[1]).zip(nav.area_at(at[0], at[1]));
             if route.and_then(|(a, b)| nav.route(a, b)).is_none_or(|r| r.is_empty()) {
                 return Err(format!("BAD PATH: no way from the builder to {at:?}"));
             }
         }
-        let height = |x: f32, y: f32| self.ground.as_ref().map_or(Some(0.0), |g| g.height_at(x, y));
+        let height = |x: f32, y: f32| self.ground.map_or(Some(0.0), |g| g.height_at(x, y));
         let edges = [[radius, 0.0], [-radius, 0.0], [0.0, radius], [0.0, -radius]];
         if edges.iter().any(|d| height(at[0] + d[0], at[1] + d[1]).is_none()) {
             return Err(format!("Intersects with Boundary: the sphere of {radius} at {at:?} leaves the map"));
         }
-        if let Some((id, ..)) =
-            self.buildings.iter().find(|b| dist(at, [b.2.position[0], b.2.position[1]]) < radius + sphere(b.3))
-        {
-            return Err(format!("Intersects with building {}", id.0));
+        if let Some((id, ..)) = self.buildings.iter().find(|b| dist(at, b.1) < radius + b.2) {
+            return Err(format!("Intersects with building {id}"));
         }
         let steepest = basement(&height, at, radius - SPHERE_MARGIN);
         if steepest < SLOPE_LIMIT {
@@ -134,6 +152,16 @@ impl Grounds<'_, '_> {
             return Err(format!("a mine needs a found lode within {LODE_REACH} of {at:?}"));
         }
         Ok(ore)
+    }
+}
+
+impl Grounds<'_, '_> {
+    /// The placement's test as the orders of a tick see the world.
+    fn placement(&self) -> Placement<'_> {
+        let buildings =
+            self.buildings.iter().map(|b| (b.0.0, [b.2.position[0], b.2.position[1]], sphere(b.3))).collect();
+        let (ground, nav) = (self.ground.as_deref(), self.nav.as_deref());
+        Placement { prices: &self.prices, lodes: &self.lodes, ground, nav, buildings }
     }
 
     /// Why building `target` may not be upgraded by a builder of `clan`, or `Ok`.
@@ -228,7 +256,7 @@ fn check(
     }
     let from = [b.3.position[0], b.3.position[1]];
     match order {
-        Order::Construct(site) => grounds.site(b.0.clan, from, site).map(|_| ()),
+        Order::Construct(site) => grounds.placement().test(b.0.clan, from, site).map(|_| ()),
         Order::Upgrade(target) => grounds.upgradable(table, b.0.clan, target),
         _ => Ok(()),
     }
@@ -256,11 +284,12 @@ fn holder_place(class: Option<&UnitClass>, t: &SimTransform, places: Option<&Pla
 
 /// The nearest mine or storage of `clan` holding more than 1.5 × [`BUILDING_COST`], from
 /// `from` (ties by id): its id and place.
-fn nearest_holder(holders: &Query<Holder>, running: &[u32], clan: i32, from: [f32; 2]) -> Option<(u32, [f32; 2])> {
+fn nearest_holder(holders: &Query<Holder>, clan: i32, from: [f32; 2]) -> Option<(u32, [f32; 2])> {
     holders
         .iter()
-        .filter(|h| h.1.clan == clan && h.2.is_some_and(|c| matches!(c.0, UnitClass::MINE | UnitClass::STORAGE)))
-        .filter(|h| !running.contains(&h.0.0))
+        .filter(|h| {
+            h.1.clan == clan && !h.7 && h.2.is_some_and(|c| matches!(c.0, UnitClass::MINE | UnitClass::STORAGE))
+        })
         .filter(|h| h.4.current() > 1.5 * BUILDING_COST)
         .map(|h| {
             let p = holder_place(h.2, h.3, h.6);
@@ -270,13 +299,8 @@ fn nearest_holder(holders: &Query<Holder>, running: &[u32], clan: i32, from: [f3
         .map(|(_, id, p)| (id, p))
 }
 
-/// The buildings whose sphere runs, by id.
-fn running(buildings: &Query<Sites, With<BuildingCategory>>) -> Vec<u32> {
-    buildings.iter().filter(|b| b.2).map(|b| b.3.0).collect()
-}
-
-/// A building as a builder's walk sees it: where, how big, whether its sphere runs, id.
-type Sites<'a> = (&'a SimTransform, Option<&'a ModelBounds>, Has<UnderConstruction>, &'a OriginalObjectId);
+/// A building as an upgrading builder sees it: where, how big, whether its sphere runs.
+type Sites<'a> = (&'a SimTransform, Option<&'a ModelBounds>, Has<UnderConstruction>);
 
 /// Sets a builder off to `goal` (leg 1, the follow step's goal).
 fn head(nav: &mut Navigator, goal: [f32; 2]) {
@@ -323,7 +347,7 @@ pub(crate) fn run(
         match nav.order {
             Order::Upgrade(target) => {
                 let b = table.entity_of(target).and_then(|e| buildings.get(e).ok());
-                let Some((bt, bounds, running, _)) = b else {
+                let Some((bt, bounds, running)) = b else {
                     end(&mut nav, &mut trip);
                     continue;
                 };
@@ -350,7 +374,7 @@ pub(crate) fn run(
                 if nav.leg == 0 {
                     if mine || held >= BUILDING_COST {
                         head(&mut nav, site.at());
-                    } else if let Some((holder, p)) = nearest_holder(&holders, &running(&buildings), clan, at) {
+                    } else if let Some((holder, p)) = nearest_holder(&holders, clan, at) {
                         trip.holder = Some(holder);
                         head(&mut nav, p);
                     } else {
@@ -371,9 +395,7 @@ pub(crate) fn run(
                     end(&mut nav, &mut trip);
                     continue;
                 };
-                let open = |e: &Entity| {
-                    !buildings.get(*e).is_ok_and(|b| b.2) && holders.get(*e).is_ok_and(|h| h.1.clan == clan)
-                };
+                let open = |e: &Entity| holders.get(*e).is_ok_and(|h| h.1.clan == clan && !h.7);
                 let from = table.entity_of(holder).filter(open);
                 let Some(Ok([mut from, mut to])) = from.map(|f| holders.get_many_mut([f, entity])) else {
                     // Gone or taken: it chooses afresh.

@@ -2,7 +2,7 @@
 //! "Transporting ore", read): a transport robot with `Order::Haul` chooses its own
 //! route, as the original does whatever the order names: the nearest mine of its clan
 //! with a loading place and the nearest storage (`UnitClass::STORAGE`) of its clan with
-//! an unloading place, measured from the transport to the place (the distance's origin
+//! an unloading place, neither with its construction sphere running (read), measured from the transport to the place (the distance's origin
 //! is the project's reading; ties by `OriginalObjectId`). Ore goes only from mines to
 //! storages, never to a factory or a research centre. With ore aboard it sets off for
 //! the storage, otherwise for the mine. Within `haul.reach` of the mine's loading place
@@ -33,7 +33,7 @@ use iron3d_core::plane::dist;
 use iron3d_core::{
     DispatchPhase, GameClock, GameMessage, GameMessageKind, ManualControl, Movable, NavState, NavStatus, ObjectTable,
     Order, OriginalObjectId, Owner, Places, ProductionEvent, RandomStream, SimRandom, SimTransform, TICK_SECONDS,
-    UnitClass, place, world_point,
+    UnderConstruction, UnitClass, place, world_point,
 };
 use iron3d_economy::OreProperty;
 use iron3d_terrain::NavMap;
@@ -141,6 +141,7 @@ pub(crate) type Holder<'a> = (
     &'a mut OreProperty,
     Has<Movable>,
     Option<&'a Places>,
+    Has<UnderConstruction>,
 );
 
 type Hauler<'a> = (
@@ -170,7 +171,7 @@ pub(crate) fn ore_place(places: Option<&Places>, t: &SimTransform, flag: u32) ->
 fn nearest(holders: &Query<Holder>, (clan, class, flag): (i32, u32, u32), from: [f32; 2]) -> Option<u32> {
     holders
         .iter()
-        .filter(|h| h.1.clan == clan && !h.5 && h.2.is_some_and(|c| c.0 == class))
+        .filter(|h| h.1.clan == clan && !h.5 && !h.7 && h.2.is_some_and(|c| c.0 == class))
         .filter_map(|h| ore_place(h.6, h.3, flag).map(|p| (dist(from, p), h.0.0)))
         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
         .map(|(_, id)| id)

@@ -18,6 +18,7 @@
 //!   toward their target; guns stroke, release rounds and wait their interval; rounds
 //!   fly their range (homing: the project's) and hit; hits are applied in (target,
 //!   shot) order through armour to one node (direct) or to every node a blast reaches;
+//!   a construction sphere's kills (`kills`) destroy what stands in its dome;
 //!   a destroyed node takes the nodes below it; an object whose node 0 or a vital node
 //!   is destroyed dies: its deletion is requested from World3D and `Destroyed` is
 //!   posted with its position (presentation shows the explosion); a machine whose body
@@ -33,6 +34,7 @@ mod drive;
 mod efficiency;
 mod fire;
 mod guns;
+mod kills;
 mod power;
 mod repair;
 mod sensors;
@@ -133,6 +135,7 @@ impl Plugin for CombatPlugin {
                     fire::aim_and_fire,
                     fire::fly,
                     fire::apply_hits,
+                    kills::apply,
                     drive::keep,
                     efficiency::keep,
                     docks::supply,

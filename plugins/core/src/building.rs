@@ -79,3 +79,14 @@ pub enum BuildingPrice {
 #[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
 #[reflect(Resource)]
 pub struct BuildingPrices(pub BTreeMap<(i32, u8), BuildingPrice>);
+
+/// A building's construction sphere kills an object inside it (the action group of its
+/// dome's states, read): production asks, combat destroys the object through its life
+/// (`destroyed`, by the building), in the same tick's combat step.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KillRequest {
+    /// The object killed.
+    pub object: u32,
+    /// The building whose sphere kills it.
+    pub by: u32,
+}

@@ -34,7 +34,9 @@ mod states;
 mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
-pub use building::{BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, Rung, UnderConstruction};
+pub use building::{
+    BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, KillRequest, Rung, UnderConstruction,
+};
 pub use clans::{
     BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode, MineralLodes,
     MissionClans, MissionOutcome, Outcome, Pasture, ProductionBoard, QueueView, ResearchBoard, RunScriptEvent,
@@ -130,6 +132,7 @@ impl Plugin for CorePlugin {
             .add_message::<DeleteRequest>()
             .add_message::<ClearWizardPath>()
             .add_message::<BuilderArrived>()
+            .add_message::<KillRequest>()
             .add_message::<SoundCue>()
             .add_message::<UnitResponse>()
             .add_message::<InterfaceClick>()

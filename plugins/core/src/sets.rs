@@ -129,8 +129,8 @@ pub enum BehaviorPhase {
     Economy,
     /// Haul orders, radar targets, global and local paths.
     Units,
-    /// Builders that arrived this tick raise or upgrade their buildings, construction
-    /// spheres run (`iron3d_production`).
+    /// Builders that arrived this tick raise or start upgrading their buildings
+    /// (`iron3d_production`).
     Production,
 }
 

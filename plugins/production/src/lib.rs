@@ -108,9 +108,11 @@ impl Plugin for ProductionPlugin {
             })
             .add_systems(
                 FixedUpdate,
-                (sites::publish_prices, step::run, publish, publish_minds).chain().in_set(ProductionPhase::Orders),
+                (sites::publish_prices, sites::spheres, step::run, publish, publish_minds)
+                    .chain()
+                    .in_set(ProductionPhase::Orders),
             )
-            .add_systems(FixedUpdate, (sites::arrivals, sites::spheres).chain().in_set(BehaviorPhase::Production));
+            .add_systems(FixedUpdate, sites::arrivals.in_set(BehaviorPhase::Production));
     }
 }
 

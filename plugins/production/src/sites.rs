@@ -17,8 +17,12 @@
 //!   building (5 + 25 + 5 + 5 + 1 = 41 s), 1 for a building being upgraded (25 + 1 + 90
 //!   s, replaced at 50 s), 2 for the building an upgrade made (3 + 1 = 4 s). While it
 //!   runs the building is `UnderConstruction`. When sphere 0 or 2 ends the building is
-//!   finished: `constructed` or `upgraded`. The phases' effects on the units around
-//!   (the clearing and the kill) are not modelled yet.
+//!   finished: `constructed` or `upgraded`. Stepped as production's orders step begins.
+//!   A clearing phase (sphere 0's 25 and 5 s, sphere 1's first 25 s) orders every unit
+//!   within the sphere + 15 (as the sphere starts) or + 20 (as a phase changes) out to
+//!   20 past it; a killing phase (codes 2, 8 and 10) kills every unit inside the sphere
+//!   every 250 ms. On an upgrade its builder is spared both (it is invulnerable, read).
+//!   The dome as an obstacle is not modelled.
 //! * **Upgrading**: the builder's arrival starts sphere 1 on the old building; 50 s
 //!   later the scheme's next entry is made at the same place (one rung up), the old
 //!   building's ore is carried over, the old building is deleted and the new one runs
@@ -30,9 +34,9 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    BuilderArrived, BuildingPrice, BuildingPrices, DeleteRequest, Fnv1a, GameClock, ObjectHandle, ObjectProperty,
-    ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, PropertyBag, Rung, SimTransform, Site,
-    UnderConstruction,
+    BuilderArrived, BuildingPrice, BuildingPrices, CommandQueue, DeleteRequest, Fnv1a, GameClock, KillRequest,
+    ModelBounds, Movable, ObjectHandle, ObjectProperty, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent,
+    PropertyBag, Rung, SimCommand, SimTransform, Site, UnderConstruction, UnitClass,
 };
 use iron3d_formats::registry::BuildCategory;
 use iron3d_mission::{PlacedRecord, PreparedObject, resolve_object, spawn_object};
@@ -44,16 +48,36 @@ pub const SPHERE_MARGIN: f32 = 10.0;
 /// An upgrade replaces the old building this long after its sphere starts (read).
 pub const UPGRADE_MS: u32 = 50_000;
 
-/// The phases of a sphere by its parameter: each phase's code (`None`: no code) and
-/// length in seconds (read).
-const PHASES: [&[(Option<u32>, u32)]; 3] = [
-    &[(Some(1), 5), (None, 25), (None, 5), (Some(2), 5), (Some(0), 1)],
-    &[(Some(0x309), 25), (None, 1), (Some(8), 90)],
-    &[(Some(10), 3), (Some(0), 1)],
+/// One phase of a sphere: its code (`None`: none), length in seconds and whether it
+/// clears the area as it starts (read).
+struct Phase(Option<u32>, u32, bool);
+
+/// The phases of a sphere by its parameter (read).
+const PHASES: [&[Phase]; 3] = [
+    &[
+        Phase(Some(1), 5, false),
+        Phase(None, 25, true),
+        Phase(None, 5, true),
+        Phase(Some(2), 5, false),
+        Phase(Some(0), 1, false),
+    ],
+    &[Phase(Some(0x309), 25, true), Phase(None, 1, false), Phase(Some(8), 90, false)],
+    &[Phase(Some(10), 3, false), Phase(Some(0), 1, false)],
 ];
+/// The codes whose states kill inside the sphere, every [`KILL_MS`] (read, measured).
+const KILL_CODES: [u32; 3] = [2, 8, 10];
+/// How often a killing state kills again (its 250 ms step, read).
+pub const KILL_MS: u32 = 250;
+/// Units this far past the sphere are ordered out as the sphere starts, this far as a
+/// phase changes, and sent this far past it (read).
+const CLEAR_ON_START: f32 = 15.0;
+const CLEAR_ON_CHANGE: f32 = 20.0;
+const CLEAR_TO: f32 = 20.0;
+/// A mine's construction sphere is this much wider (read).
+const MINE_EXTRA: f32 = 15.0;
 
 /// A building's construction sphere (the original's order 18 on the building).
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Sphere {
     /// The order's parameter: 0 a new building, 1 one being upgraded, 2 one an upgrade
@@ -69,16 +93,27 @@ pub struct Sphere {
     pub builder: u32,
     /// Sphere 2: the building the upgrade replaced.
     pub from: Option<u32>,
+    /// Its radius across the ground: the building's reach, 15 more on a mine (the
+    /// project's reading of the contour's sphere).
+    pub radius: f32,
+    /// The phase whose clearing is done.
+    pub cleared: Option<u8>,
+    /// Kills done in the current phase.
+    pub kills: u32,
 }
 
 impl Sphere {
-    fn new(parameter: u8, now: u32, builder: u32, from: Option<u32>) -> Self {
-        Self { parameter, phase: 0, phase_ms: now, start_ms: now, builder, from }
+    fn new(parameter: u8, now: u32, (builder, from): (u32, Option<u32>), radius: f32) -> Self {
+        Self { parameter, phase: 0, phase_ms: now, start_ms: now, builder, from, radius, cleared: None, kills: 0 }
+    }
+
+    fn current(&self) -> Option<&'static Phase> {
+        PHASES[usize::from(self.parameter)].get(usize::from(self.phase))
     }
 
     /// The current phase's code (`None`: none, or the sphere is over).
     pub fn code(&self) -> Option<u32> {
-        PHASES[usize::from(self.parameter)].get(usize::from(self.phase)).and_then(|p| p.0)
+        self.current().and_then(|p| p.0)
     }
 
     /// Its whole length in seconds.
@@ -88,22 +123,43 @@ impl Sphere {
 
     /// Steps the phases to `now`; whether the sphere is over.
     fn step(&mut self, now: u32) -> bool {
-        let phases = PHASES[usize::from(self.parameter)];
-        while let Some(&(_, seconds)) = phases.get(usize::from(self.phase)) {
-            let end = self.phase_ms.saturating_add(seconds * 1000);
+        while let Some(phase) = self.current() {
+            let end = self.phase_ms.saturating_add(phase.1 * 1000);
             if now < end {
                 return false;
             }
-            (self.phase, self.phase_ms) = (self.phase + 1, end);
+            (self.phase, self.phase_ms, self.kills) = (self.phase + 1, end, 0);
         }
         true
+    }
+
+    /// How far past the sphere the current phase clears, when it clears and has not yet.
+    fn clearing(&self) -> Option<f32> {
+        let clears = self.current().is_some_and(|p| p.2) && self.cleared != Some(self.phase);
+        clears.then_some(if self.phase == 0 { CLEAR_ON_START } else { CLEAR_ON_CHANGE })
+    }
+
+    /// Whether the current phase kills at `now` (every [`KILL_MS`] from its start).
+    fn kills_at(&mut self, now: u32) -> bool {
+        let due = now.saturating_sub(self.phase_ms) / KILL_MS + 1;
+        let kills = self.code().is_some_and(|c| KILL_CODES.contains(&c)) && self.kills < due;
+        if kills {
+            self.kills = due;
+        }
+        kills
+    }
+
+    /// Its builder is spared (on an upgrade it is invulnerable and stays, read).
+    fn spares(&self, unit: u32) -> bool {
+        self.parameter > 0 && unit == self.builder
     }
 
     /// Feeds the sphere to `h`.
     pub fn hash_into(&self, h: &mut Fnv1a) {
         let words =
             [u32::from(self.parameter) | u32::from(self.phase) << 8, self.phase_ms, self.start_ms, self.builder];
-        words.into_iter().chain([self.from.unwrap_or(u32::MAX)]).for_each(|w| h.word(w));
+        let more = [self.from.unwrap_or(u32::MAX), self.radius.to_bits(), self.cleared.map_or(u32::MAX, u32::from)];
+        words.into_iter().chain(more).chain([self.kills]).for_each(|w| h.word(w));
     }
 }
 
@@ -233,7 +289,7 @@ fn construct(world: &mut World, builder: u32, site: Site) -> Result<(), String> 
     let z = world.get_resource::<Ground>().and_then(|g| g.height_at(at[0], at[1])).unwrap_or(0.0);
     let id = make(world, &path, clan, ([at[0], at[1], z], site.angle()), None)
         .map_err(|e| format!("construct: builder {builder} failed to build {path}: {e}"))?;
-    start(world, id, Sphere::new(0, world.resource::<GameClock>().time_ms, builder, None));
+    start(world, id, 0, builder, None);
     Ok(())
 }
 
@@ -245,14 +301,18 @@ fn upgrade(world: &mut World, builder: u32, target: u32) -> Result<(), String> {
     if owner != clan || !open {
         return Err(format!("upgrade: dead, enemy or fully upgraded building {target}"));
     }
-    start(world, target, Sphere::new(1, world.resource::<GameClock>().time_ms, builder, None));
+    start(world, target, 1, builder, None);
     Ok(())
 }
 
-fn start(world: &mut World, id: u32, sphere: Sphere) {
-    if let Some(e) = world.resource::<ObjectTable>().entity_of(id) {
-        world.entity_mut(e).insert((sphere, UnderConstruction));
-    }
+/// Starts sphere `parameter` on building `id` for `builder` (`from`: the building an
+/// upgrade replaced).
+fn start(world: &mut World, id: u32, parameter: u8, builder: u32, from: Option<u32>) {
+    let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return };
+    let mine = world.get::<UnitClass>(e).is_some_and(|c| c.0 == UnitClass::MINE);
+    let radius = world.get::<ModelBounds>(e).map_or(0.0, reach) + if mine { MINE_EXTRA } else { 0.0 };
+    let now = world.resource::<GameClock>().time_ms;
+    world.entity_mut(e).insert((Sphere::new(parameter, now, (builder, from), radius), UnderConstruction));
 }
 
 /// Takes this tick's arrivals of builders (in builder id order).
@@ -285,19 +345,53 @@ pub(crate) fn spheres(world: &mut World) {
             replace(world, id, sphere);
             continue;
         }
-        let over = sphere.step(now);
-        let mut building = world.entity_mut(e);
-        if !over {
-            building.insert(sphere);
+        if !sphere.step(now) {
+            act(world, id, &mut sphere, now);
+            world.entity_mut(e).insert(sphere);
             continue;
         }
-        building.remove::<(Sphere, UnderConstruction)>();
+        world.entity_mut(e).remove::<(Sphere, UnderConstruction)>();
         let path = world.get::<PlacedRecord>(e).map(|r| r.resource_name.clone()).unwrap_or_default();
         match sphere.from {
             None => report(world, ProductionEvent::Constructed, vec![sphere.builder, id], path),
             Some(old) => {
                 report(world, ProductionEvent::Upgraded, vec![sphere.builder, id], format!("from={old} {path}"))
             }
+        }
+    }
+}
+
+/// What the current phase of the sphere of building `id` does at `now`: its clearing
+/// orders every unit within the sphere and the clearing's reach out to [`CLEAR_TO`] past
+/// the sphere (a move from the centre through where it stands, taken in this tick; its
+/// builder stays on an upgrade), and its killing state kills every unit inside it
+/// (`KillRequest`, combat destroys it). Units are what the original's kill classes are
+/// taken to be (a guess).
+fn act(world: &mut World, id: u32, sphere: &mut Sphere, now: u32) {
+    let (clearing, kills) = (sphere.clearing(), sphere.kills_at(now));
+    if clearing.is_none() && !kills {
+        return;
+    }
+    let Some((_, _, t)) = object(world, id) else { return };
+    let centre = [t.position[0], t.position[1]];
+    let mut q = world.query_filtered::<(&OriginalObjectId, &SimTransform), With<Movable>>();
+    let mut units: Vec<(u32, [f32; 2])> =
+        q.iter(world).map(|(u, t)| (u.0, [t.position[0], t.position[1]])).filter(|u| !sphere.spares(u.0)).collect();
+    units.sort_unstable_by_key(|u| u.0);
+    if let Some(extra) = clearing {
+        sphere.cleared = Some(sphere.phase);
+        let tick = world.resource::<GameClock>().tick;
+        let out = sphere.radius + CLEAR_TO;
+        for &(unit, at) in units.iter().filter(|u| dist(centre, u.1) < sphere.radius + extra) {
+            let d = dist(centre, at);
+            let (dx, dy) = if d > 0.0 { ((at[0] - centre[0]) / d, (at[1] - centre[1]) / d) } else { (1.0, 0.0) };
+            let order = Order::MoveTo([centre[0] + dx * out, centre[1] + dy * out]);
+            world.resource_mut::<CommandQueue>().push(SimCommand { tick, units: vec![unit], order, queued: false });
+        }
+    }
+    if kills {
+        for &(unit, _) in units.iter().filter(|u| dist(centre, u.1) < sphere.radius) {
+            world.write_message(KillRequest { object: unit, by: id });
         }
     }
 }
@@ -321,7 +415,7 @@ fn replace(world: &mut World, id: u32, sphere: Sphere) {
             if let Some(handle) = world.get::<ObjectHandle>(e).copied() {
                 world.write_message(DeleteRequest { object: handle });
             }
-            start(world, new, Sphere::new(2, world.resource::<GameClock>().time_ms, sphere.builder, Some(id)));
+            start(world, new, 2, sphere.builder, Some(id));
         }
         Err(e) => report(world, ProductionEvent::Rejected, vec![sphere.builder, id], format!("upgrade: {e}")),
     }
@@ -334,11 +428,16 @@ mod tests {
     #[test]
     fn the_spheres_last_as_the_original_times_them() {
         assert_eq!([0, 1, 2].map(Sphere::seconds), [41, 116, 4]);
-        let mut s = Sphere::new(0, 1000, 7, None);
+        let mut s = Sphere::new(0, 1000, (7, None), 20.0);
         assert_eq!(s.code(), Some(1), "the sign first");
         assert!(!s.step(1000 + 5_000 - 1));
+        assert_eq!(s.clearing(), None, "the sign clears nothing");
         assert!(!s.step(1000 + 5_000) && s.code().is_none(), "then the clearing, without a code");
+        assert_eq!(s.clearing(), Some(20.0), "on a phase change, 20 past the sphere");
+        assert!(!s.kills_at(1000 + 5_000));
         assert!(!s.step(1000 + 35_000) && s.code() == Some(2), "the dome and its kill at 35 s");
+        let kills: Vec<bool> = [35_000, 35_064, 35_249, 35_250, 35_300, 35_500].map(|t| s.kills_at(1000 + t)).into();
+        assert_eq!(kills, [true, false, false, true, false, true], "every 250 ms");
         assert!(!s.step(1000 + 40_000) && s.code() == Some(0), "the ray stops at 40 s");
         assert!(!s.step(1000 + 41_000 - 1));
         assert!(s.step(1000 + 41_000), "done at 41 s");

@@ -117,6 +117,42 @@ fn a_builder_raises_a_mine_on_a_found_lode_in_41_seconds_into_debt_and_the_mine_
 }
 
 #[test]
+fn the_sphere_orders_the_units_round_it_out_and_kills_what_stands_in_its_dome() {
+    let mut app = tutorial();
+    let (id, e, mine) = raise_mine(&mut app);
+    let m = entity(&app, mine).unwrap();
+    let sphere = *app.world().get::<Sphere>(m).unwrap();
+    let centre = pos(&app, m);
+    assert!(dist2(pos(&app, e), [centre[0], centre[1]]) < sphere.radius, "the builder stands in its site");
+    // 5 s on, the clearing: the builder is sent 20 past the sphere.
+    let phase = |app: &App| app.world().get::<Sphere>(m).map(|s| s.phase);
+    while phase(&app) == Some(0) {
+        app.update();
+    }
+    run(&mut app, 1);
+    let Order::MoveTo(to) = app.world().get::<Navigator>(e).unwrap().order else { panic!("the builder is sent out") };
+    assert!((dist2(centre, to) - (sphere.radius + 20.0)).abs() < 1e-3, "20 past the sphere: {to:?}");
+    // A scout that walks in after the last clearing is killed by the dome.
+    while phase(&app) != Some(2) {
+        app.update();
+    }
+    run(&mut app, 2);
+    let mut q = app.world_mut().query::<(&OriginalObjectId, &UnitClass, &Owner, Entity)>();
+    let (scout, s) = q
+        .iter(app.world())
+        .find(|(_, c, o, _)| c.0 == 0x0100_8000 && o.clan == PLAYER)
+        .map(|(i, .., e)| (i.0, e))
+        .unwrap();
+    app.world_mut().get_mut::<SimTransform>(s).unwrap().position = [centre[0] + 3.0, centre[1], centre[2]];
+    until(&mut app, EventKind::Destroyed, 200);
+    let killed = events(&app, EventKind::Destroyed);
+    assert!(killed.iter().any(|k| k.1 == [scout, mine]), "the dome kills it: {killed:?}");
+    assert!(entity(&app, id).is_some(), "the builder, sent out, lives");
+    let at = app.world().get::<Sphere>(m).map(|s| (s.phase, s.code()));
+    assert_eq!(at, Some((3, Some(2))), "killed in the dome's phase");
+}
+
+#[test]
 fn an_upgrade_replaces_the_building_by_the_next_of_its_ladder_and_carries_its_ore() {
     let mut app = tutorial();
     let (id, e, old) = raise_mine(&mut app);
