@@ -16,6 +16,7 @@ mod lod;
 mod materials;
 mod models;
 mod placement;
+mod sites;
 mod software;
 mod terrain;
 mod turret;
@@ -129,6 +130,7 @@ impl Plugin for MissionRenderPlugin {
                 placement::plugin,
                 effects::plugin,
                 combat::plugin,
+                sites::plugin,
             ));
     }
 }
