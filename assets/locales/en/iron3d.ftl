@@ -105,6 +105,10 @@ nav-blocked = blocked
 
 build-title = Build at { $building }
 build-robot = robot
+site-title = Builder { $builder }: build
+site-row = { $name } ({ $ore } ore)
+site-ok = { $ore } ore
+site-cancelled = Building was cancelled by user
 build-building = building { $name }
 build-waiting = { $count } waiting
 
@@ -196,6 +200,8 @@ action-CameraFollow = Follow selection
 action-Pilot = Pilot robot
 action-Fire = Fire (piloting)
 action-Camouflage = Camouflage on or off (piloting)
+action-TurnLeft = Turn the building left
+action-TurnRight = Turn the building right
 action-Pause = Pause / menu
 action-Chat = Chat
 action-QuickSave = Quick save

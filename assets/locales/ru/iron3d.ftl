@@ -106,6 +106,10 @@ nav-blocked = заблокирован
 
 build-title = Строить в { $building }
 build-robot = робот
+site-title = Строитель { $builder }: постройка
+site-row = { $name } ({ $ore } руды)
+site-ok = { $ore } руды
+site-cancelled = Строительство отменено пользователем
 build-building = строится { $name }
 build-waiting = в очереди: { $count }
 
@@ -197,6 +201,8 @@ action-CameraFollow = Следовать за выбранным
 action-Pilot = Пилотировать робота
 action-Fire = Огонь (пилотирование)
 action-Camouflage = Маскировка вкл./выкл. (управление)
+action-TurnLeft = Повернуть здание влево
+action-TurnRight = Повернуть здание вправо
 action-Pause = Пауза / меню
 action-Chat = Чат
 action-QuickSave = Быстрое сохранение

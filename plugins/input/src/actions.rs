@@ -83,6 +83,10 @@ pub enum GameAction {
     Fire,
     /// Switch the piloted robot's camouflage on or off.
     Camouflage,
+    /// `CMD_JAMES_BASE_ROTLEFT`: turn a building being placed 0.05 rad anticlockwise.
+    TurnLeft,
+    /// `CMD_JAMES_BASE_ROTRIGHT`: turn it 0.05 rad clockwise.
+    TurnRight,
     /// Pause and resume (the pause menu).
     Pause,
     /// Open a chat line to the other players (multiplayer).
@@ -112,7 +116,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 30] = [
+    pub const BUTTONS: [Self; 32] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -137,6 +141,8 @@ impl GameAction {
         Self::Pilot,
         Self::Fire,
         Self::Camouflage,
+        Self::TurnLeft,
+        Self::TurnRight,
         Self::Pause,
         Self::Chat,
         Self::QuickSave,

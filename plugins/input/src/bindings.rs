@@ -66,7 +66,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 21] = [
+        let table: [(GameAction, &[Binding]); 23] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -82,6 +82,8 @@ impl Default for Bindings {
             (Pilot, &[Key(KeyCode::KeyP), Pad(GamepadButton::North)]),
             (Fire, &[Mouse(MouseButton::Left), Key(KeyCode::Space), Pad(GamepadButton::RightTrigger2)]),
             (Camouflage, &[Key(KeyCode::KeyC), Pad(GamepadButton::LeftTrigger2)]),
+            (TurnLeft, &[Key(KeyCode::Comma)]),
+            (TurnRight, &[Key(KeyCode::Period)]),
             (Pause, &[Key(KeyCode::Escape), Pad(GamepadButton::Start)]),
             (Chat, &[Key(KeyCode::Enter)]),
             (QuickSave, &[Key(KeyCode::F5)]),

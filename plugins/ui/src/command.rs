@@ -6,7 +6,8 @@
 //! Ctrl+digit stores the selection as a control group, the digit selects it again.
 //! Every order goes through `PlayerCommands`, stamped with the next tick: the one path
 //! orders take. Selection rings, health bars, the drag box and order markers are drawn
-//! over the scene; a selected production building gets a build panel.
+//! over the scene; a selected production building gets a build panel (a builder its own,
+//! `site`; while a building is placed the map takes no other command).
 
 use crate::ScreenSystems;
 use bevy::prelude::*;
@@ -25,7 +26,13 @@ use std::collections::BTreeSet;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MapCommand>()
         .register_type::<MapCommand>()
-        .add_systems(Update, command.after(crate::pilot::pilot).run_if(in_state(Pause::Running)))
+        .add_systems(
+            Update,
+            command
+                .after(crate::pilot::pilot)
+                .run_if(in_state(Pause::Running))
+                .run_if(|placing: Res<crate::site::Placing>| placing.0.is_none()),
+        )
         .add_systems(
             EguiPrimaryContextPass,
             (draw, build_panel).run_if(in_state(AppState::InGame)).in_set(ScreenSystems::InGame),
@@ -149,7 +156,12 @@ impl Battlefield<'_, '_> {
         self.windows.single().ok()?.cursor_position()
     }
 
-    fn cursor_ground(&self) -> Option<[f32; 3]> {
+    /// The entity of object `id`.
+    pub(crate) fn entity(&self, id: u32) -> Option<Entity> {
+        self.table.entity_of(id)
+    }
+
+    pub(crate) fn cursor_ground(&self) -> Option<[f32; 3]> {
         let (camera, at) = self.camera()?;
         ground_point(self.ground.as_deref()?, camera.viewport_to_world(at, self.cursor()?).ok()?)
     }

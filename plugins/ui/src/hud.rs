@@ -95,8 +95,15 @@ impl HudState {
 }
 
 /// `Pause` pauses a running mission and resumes a paused one.
-pub fn toggle_pause(actions: Query<&Actions>, state: Option<Res<State<Pause>>>, mut next: ResMut<NextState<Pause>>) {
-    let pressed = actions.iter().any(|a| a.just_pressed(&GameAction::Pause));
+pub fn toggle_pause(
+    actions: Query<&Actions>,
+    state: Option<Res<State<Pause>>>,
+    placing: Option<Res<crate::site::Placing>>,
+    mut next: ResMut<NextState<Pause>>,
+) {
+    // Esc while a building is placed cancels the placement instead.
+    let placing = placing.is_some_and(|p| p.0.is_some());
+    let pressed = !placing && actions.iter().any(|a| a.just_pressed(&GameAction::Pause));
     if let Some(state) = state.filter(|_| pressed) {
         next.set(match state.get() {
             Pause::Running => Pause::Paused,

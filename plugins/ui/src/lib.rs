@@ -27,6 +27,7 @@ mod save_menu;
 mod saves;
 mod screen;
 mod settings;
+mod site;
 
 pub use saves::OpenFile;
 
@@ -100,7 +101,15 @@ impl Plugin for UiPlugin {
             .add_plugins((
                 (settings::plugin, locale::plugin, screen::plugin, overlay::plugin),
                 (menu::plugin, briefing::plugin, campaign::plugin, game_text::plugin),
-                (pilot::plugin, command::plugin, hud::plugin, minimap::plugin, multiplayer::plugin, outcome::plugin),
+                (
+                    pilot::plugin,
+                    command::plugin,
+                    site::plugin,
+                    hud::plugin,
+                    minimap::plugin,
+                    multiplayer::plugin,
+                    outcome::plugin,
+                ),
                 (save_menu::plugin, saves::plugin, chat::plugin),
             ));
     }
