@@ -109,6 +109,11 @@ pub struct Args {
     /// Repeatable.
     #[arg(long, value_name = "X,Y@FRAME", value_parser = Scripted::parse_click)]
     pub click: Vec<Scripted>,
+    /// Developer: move the pointer to window position X,Y (logical pixels) at frame
+    /// FRAME, without a click (what follows the cursor, such as a building being placed,
+    /// goes there). Repeatable.
+    #[arg(long, value_name = "X,Y@FRAME", value_parser = Scripted::parse_point)]
+    pub point: Vec<Scripted>,
     /// Developer: run the player's clan's script event EVENT at frame FRAME, or as soon
     /// as the mission is in the game (the demo scripts' `Mission_Complete` and
     /// `Mission_Failed` end the mission). Repeatable.
@@ -142,9 +147,9 @@ impl Args {
         self.load.clone().map(OpenFile::Save).or_else(|| self.replay.clone().map(OpenFile::Replay))
     }
 
-    /// The scripted steps of `--press`, `--click` and `--script-event`.
+    /// The scripted steps of `--press`, `--click`, `--point` and `--script-event`.
     pub fn script(&self) -> Vec<Scripted> {
-        [&self.press, &self.click, &self.script_event].into_iter().flatten().cloned().collect()
+        [&self.press, &self.click, &self.point, &self.script_event].into_iter().flatten().cloned().collect()
     }
 }
 

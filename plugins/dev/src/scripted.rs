@@ -24,6 +24,8 @@ pub enum Step {
     /// Move the pointer to this window position (logical pixels) at the frame, press the
     /// left button the next frame and release it the one after.
     Click(Vec2),
+    /// Move the pointer to this window position (logical pixels) at the frame.
+    Point(Vec2),
     /// Run this script event of the player's clan (the first clan of mode 1) at the
     /// frame, or as soon as the mission is in the game.
     ScriptEvent(String),
@@ -57,13 +59,25 @@ impl Scripted {
     /// # Errors
     /// Names the bad part.
     pub fn parse_click(text: &str) -> Result<Self, String> {
+        Self::parse_position(text).map(|(frame, at)| Self { frame, step: Step::Click(at) })
+    }
+
+    /// Parses `X,Y@FRAME` (`--point`), window position in logical pixels.
+    ///
+    /// # Errors
+    /// Names the bad part.
+    pub fn parse_point(text: &str) -> Result<Self, String> {
+        Self::parse_position(text).map(|(frame, at)| Self { frame, step: Step::Point(at) })
+    }
+
+    fn parse_position(text: &str) -> Result<(u32, Vec2), String> {
         let (at, frame) = split(text, "X,Y@FRAME (e.g. 640,360@120)")?;
         let coordinate = |s: &str| match s.trim().parse::<f32>() {
             Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
             _ => Err(format!("position `{s}` must be a number of pixels, 0 or more")),
         };
         let (x, y) = at.split_once(',').ok_or_else(|| format!("`{at}` is not X,Y (e.g. 640,360)"))?;
-        Ok(Self { frame, step: Step::Click(Vec2::new(coordinate(x)?, coordinate(y)?)) })
+        Ok((frame, Vec2::new(coordinate(x)?, coordinate(y)?)))
     }
 
     /// Parses `EVENT@FRAME` (`--script-event`).
@@ -131,6 +145,10 @@ impl Synthetic<'_> {
             (Step::Click(at), 0) => {
                 self.pointer.write(CursorMoved { window, position: *at, delta: None });
             }
+            (Step::Point(at), _) => {
+                self.pointer.write(CursorMoved { window, position: *at, delta: None });
+                return true;
+            }
             (Step::Click(_), 1) => self.button(window, ButtonState::Pressed),
             (Step::Click(_), _) => {
                 self.button(window, ButtonState::Released);
@@ -154,7 +172,7 @@ fn player_slot(state: Option<&State<AppState>>, clans: Option<&MissionClans>, sl
 /// Writes the steps due this frame.
 fn play(
     mut script: ResMut<InputScript>,
-    window: Query<Entity, With<PrimaryWindow>>,
+    mut window: Query<(Entity, &mut Window), With<PrimaryWindow>>,
     state: Option<Res<State<AppState>>>,
     (clans, slots): (Option<Res<MissionClans>>, Option<Res<SuperAiSlots>>),
     mut synthetic: Synthetic,
@@ -162,7 +180,7 @@ fn play(
 ) {
     script.frame += 1;
     let frame = script.frame;
-    let Ok(window) = window.single() else { return };
+    let Ok((window, mut pointer)) = window.single_mut() else { return };
     let slot = slots.and_then(|s| player_slot(state.as_deref(), clans.as_deref(), &s));
     script.pending.retain(|s| {
         if s.frame > frame {
@@ -172,6 +190,10 @@ fn play(
             let Some(slot) = slot else { return true };
             info!(target: "dev", "frame {frame}: script event {event} of slot {slot}");
             events.write(RunScriptEvent::new(slot, event.clone()));
+        }
+        // The window's own pointer moves too: the map reads it (the OS pointer follows).
+        if let (Step::Click(at) | Step::Point(at), true) = (&s.step, s.frame == frame) {
+            pointer.set_cursor_position(Some(*at));
         }
         !synthetic.write(window, &s.step, frame - s.frame)
     });
@@ -187,6 +209,7 @@ mod tests {
         assert_eq!(Scripted::parse_press("F3@1").map(|s| s.step), Ok(Step::Key(KeyCode::F3)));
         let click = Scripted::parse_click("640.5,360@12").unwrap();
         assert_eq!(click, Scripted { frame: 12, step: Step::Click(Vec2::new(640.5, 360.0)) });
+        assert_eq!(Scripted::parse_point("10,20@3").map(|s| s.step), Ok(Step::Point(Vec2::new(10.0, 20.0))));
         let event = Scripted::parse_script_event("Mission_Complete@200").unwrap();
         assert_eq!(event.step, Step::ScriptEvent("Mission_Complete".into()));
         for (bad, named) in [
