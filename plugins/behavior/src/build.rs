@@ -25,8 +25,8 @@
 //!   tick it arrives, production raises the building and the builder's order ends.
 //! * **Upgrade**: to a random walkable point beside the building (the project's: on the
 //!   circle of its sphere, up to 16 tries, else its sphere's edge toward the builder);
-//!   there production starts the upgrade, and the builder waits while the building's
-//!   sphere runs. It waits for the old building only, so it is done 4 s before the new
+//!   there production starts the upgrade, and the builder waits, invulnerable (read),
+//!   while the building's sphere runs. It waits for the old building only, so it is done 4 s before the new
 //!   one's sphere ends (the project's).
 //! * A beam shot away ends either task (read). Builders act in `OriginalObjectId` order.
 
@@ -38,9 +38,9 @@ use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
 use iron3d_core::{
     BeamCondition, BuilderArrived, BuildingCategory, BuildingPrice, BuildingPrices, CommandQueue, GameClock,
-    GameMessage, ManualControl, MineralLodes, ModelBounds, NavState, NavStatus, ObjectTable, Order, OriginalObjectId,
-    Owner, Places, ProductionEvent, Rung, SimRandom, SimTransform, Site, TICK_SECONDS, UnderConstruction, UnitClass,
-    place,
+    GameMessage, Invulnerable, ManualControl, MineralLodes, ModelBounds, NavState, NavStatus, ObjectTable, Order,
+    OriginalObjectId, Owner, Places, ProductionEvent, Rung, SimRandom, SimTransform, Site, TICK_SECONDS,
+    UnderConstruction, UnitClass, place,
 };
 use iron3d_economy::OreProperty;
 use iron3d_formats::registry::BuildCategory;
@@ -272,6 +272,7 @@ type Builder<'a> = (
     &'a NavStatus,
     Option<&'a BeamCondition>,
     Has<ManualControl>,
+    Has<Invulnerable>,
 );
 
 /// The place a builder fetches from at a holder: a mine's loading place, a storage's
@@ -326,7 +327,12 @@ pub(crate) fn run(
     (mut random, nav_map): (ResMut<SimRandom>, Option<Res<NavMap>>),
     mut arrived: MessageWriter<BuilderArrived>,
     mut out: MessageWriter<GameMessage>,
+    mut commands: Commands,
 ) {
+    // Invulnerable only while it waits at its upgrade (a new order ends that).
+    for b in builders.iter().filter(|b| b.8 && !(matches!(b.3.order, Order::Upgrade(_)) && b.4.waiting)) {
+        commands.entity(b.0).remove::<Invulnerable>();
+    }
     let mut order: Vec<(u32, Entity)> = builders
         .iter()
         .filter(|b| matches!(b.3.order, Order::Construct(_) | Order::Upgrade(_)) && !b.7)
@@ -336,7 +342,7 @@ pub(crate) fn run(
     let reach = haulage.0.as_ref().map_or(8.0, |r| r.reach.value);
     let load = haulage.0.as_ref().map_or(100.0, |r| r.load_per_second.value);
     for (id, entity) in order {
-        let Ok((_, _, t, mut nav, mut trip, status, beam, _)) = builders.get_mut(entity) else { continue };
+        let Ok((_, _, t, mut nav, mut trip, status, beam, ..)) = builders.get_mut(entity) else { continue };
         let at = [t.position[0], t.position[1]];
         let what = if matches!(nav.order, Order::Upgrade(_)) { "upgrade" } else { "construct" };
         if !beam.is_some_and(BeamCondition::intact) {
@@ -361,6 +367,7 @@ pub(crate) fn run(
                 } else if status.state == NavState::Arrived {
                     arrived.write(BuilderArrived { builder: id, order: nav.order });
                     trip.waiting = true;
+                    commands.entity(entity).insert(Invulnerable);
                 }
             }
             Order::Construct(site) => {

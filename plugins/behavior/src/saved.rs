@@ -4,7 +4,7 @@
 use crate::{BuildTrip, HaulTrip, Migration, Navigator, Pastures};
 use bevy_app::App;
 use bevy_ecs::prelude::*;
-use iron3d_core::{Fnv1a, Hashing, StateApp};
+use iron3d_core::{Fnv1a, Hashing, Invulnerable, StateApp};
 
 /// Declares Behavior's saved state.
 pub(crate) fn declare(app: &mut App) {
@@ -12,6 +12,10 @@ pub(crate) fn declare(app: &mut App) {
     app.save_component::<Navigator>("behavior.navigator", by)
         .save_component::<HaulTrip>("behavior.haul_trip", by)
         .save_component::<BuildTrip>("behavior.build_trip", by)
+        .save_component::<Invulnerable>(
+            "behavior.invulnerable",
+            Hashing::Not("present exactly while a builder waits at its upgrade, which its hashed trip says"),
+        )
         .save_component::<Migration>("behavior.migration", by)
         .save_resource::<Pastures>("behavior.pastures", by)
         .hash_state("behavior", hash);

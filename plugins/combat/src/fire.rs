@@ -18,8 +18,8 @@ use iron3d_core::Power;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
     AppState, CollisionProxy, DeleteRequest, DispatchPhase, Drive, GameClock, GameMessage, GameMessageKind, Health,
-    LastHit, ManualControl, MotionLimits, ORDERABLE_SPEED, ObjectHandle, ObjectRef, ObjectTable, OriginalObjectId,
-    Projectile, Radar, ShotCounter, SimRandom, SimTransform, TICK_SECONDS, UnitClass, Weapon,
+    Invulnerable, LastHit, ManualControl, MotionLimits, ORDERABLE_SPEED, ObjectHandle, ObjectRef, ObjectTable,
+    OriginalObjectId, Projectile, Radar, ShotCounter, SimRandom, SimTransform, TICK_SECONDS, UnitClass, Weapon,
 };
 
 /// A turret fires once it points within this angle of its target (radians).
@@ -257,6 +257,7 @@ type Victim<'a> = (
     Option<&'a CollisionProxy>,
     Option<&'a mut LastHit>,
     Option<&'a mut Shield>,
+    Has<Invulnerable>,
 );
 
 /// The sector of an object's bubble a hit from `from` meets, when it comes from outside
@@ -316,8 +317,8 @@ pub(crate) fn apply_hits(
         let Some(attacker) = reference(&report.table, hit.shooter) else { continue };
         if hit.blast <= 0.0 {
             let Some(entity) = report.table.entity_of(hit.target) else { continue };
-            let Ok((mut body, mut health, t, proxy, last, shield)) = victims.get_mut(entity) else { continue };
-            if !tell(&mut commands, entity, (&body, &health), last, hit.shooter, report.clock.tick) {
+            let Ok((mut body, mut health, t, proxy, last, shield, spared)) = victims.get_mut(entity) else { continue };
+            if !tell(&mut commands, entity, (&body, &health, spared), last, hit.shooter, report.clock.tick) {
                 continue;
             }
             // A round meets the bubble first: it passes with less life, or stops there
@@ -348,12 +349,12 @@ pub(crate) fn apply_hits(
             if id == hit.shooter {
                 continue;
             }
-            let Ok((mut body, mut health, t, proxy, last, shield)) = victims.get_mut(entity) else { continue };
+            let Ok((mut body, mut health, t, proxy, last, shield, spared)) = victims.get_mut(entity) else { continue };
             let p = t.position;
             let d = (0..3).map(|k| (p[k] - centre[k]) * (p[k] - centre[k])).sum::<f32>().sqrt();
             let r = proxy.map_or(1.0, |c| c.radius);
             if falloff(1.0, d, r, hit.blast) <= 0.0
-                || !tell(&mut commands, entity, (&body, &health), last, hit.shooter, report.clock.tick)
+                || !tell(&mut commands, entity, (&body, &health, spared), last, hit.shooter, report.clock.tick)
             {
                 continue;
             }
@@ -379,11 +380,11 @@ pub(crate) fn apply_hits(
 }
 
 /// Tells a living victim who fired; false when the hit goes no further (it is dead,
-/// or invulnerable).
+/// or invulnerable: by its data, or for a task, `spared`).
 fn tell(
     commands: &mut Commands,
     entity: Entity,
-    (body, health): (&Body, &Health),
+    (body, health, spared): (&Body, &Health, bool),
     last: Option<Mut<LastHit>>,
     by: u32,
     tick: u32,
@@ -398,7 +399,7 @@ fn tell(
             commands.entity(entity).insert(told);
         }
     }
-    !health.invulnerable
+    !health.invulnerable && !spared
 }
 
 /// Publishes a strike: the object's life, `damaged` naming the node, `destroyed` for

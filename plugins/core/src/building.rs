@@ -90,3 +90,10 @@ pub struct KillRequest {
     /// The building whose sphere kills it.
     pub by: u32,
 }
+
+/// A unit its task makes invulnerable (the original's property 162): a builder from
+/// its arrival at the building it upgrades until the upgrade is done (read). Behavior
+/// sets and clears it; combat's hits and a sphere's kill spare it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct Invulnerable;

@@ -35,7 +35,7 @@ mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
 pub use building::{
-    BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, KillRequest, Rung, UnderConstruction,
+    BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, Invulnerable, KillRequest, Rung, UnderConstruction,
 };
 pub use clans::{
     BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode, MineralLodes,
@@ -113,6 +113,7 @@ impl Plugin for CorePlugin {
             .register_type::<BeamCondition>()
             .register_type::<UnderConstruction>()
             .register_type::<Rung>()
+            .register_type::<Invulnerable>()
             .register_type::<BuildingPrices>()
             .init_resource::<BuildingPrices>()
             .init_resource::<MineralLodes>()

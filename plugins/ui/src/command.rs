@@ -16,7 +16,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
     AppState, ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, ObjectTable, Order,
-    OriginalObjectId, Owner, Pause, ProductionBoard, SchemeNames, SimTransform, UnitClass, UnitResponse,
+    OriginalObjectId, Owner, Pause, ProductionBoard, Rung, SchemeNames, SimTransform, UnderConstruction, UnitClass,
+    UnitResponse,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
@@ -115,6 +116,23 @@ pub fn haul_split(
     if haulers.is_empty() { (None, all()) } else { (Some((id, ids(haulers))), ids(others)) }
 }
 
+/// A right click on a building of the player's clan that can be upgraded (`picked`: id,
+/// clan, whether a next rung is open) sends the builders among `units` (id, class word)
+/// to upgrade it (the builders' Upgrade row, openparkan `docs/32-builder.md`; the right
+/// click is the project's way to it): `(building, builders)` and the units that take
+/// the ordinary order there.
+pub fn upgrade_split(
+    mine: i32,
+    picked: Option<(u32, i32, bool)>,
+    units: &[(u32, Option<u32>)],
+) -> (Option<(u32, Vec<u32>)>, Vec<u32>) {
+    let all = || units.iter().map(|u| u.0).collect();
+    let Some((id, _, _)) = picked.filter(|&(_, clan, open)| clan == mine && open) else { return (None, all()) };
+    let (builders, others): (Vec<_>, Vec<_>) = units.iter().partition(|u| u.1 == Some(UnitClass::BUILDER));
+    let ids = |v: Vec<&(u32, Option<u32>)>| v.into_iter().map(|u| u.0).collect::<Vec<_>>();
+    if builders.is_empty() { (None, all()) } else { (Some((id, ids(builders))), ids(others)) }
+}
+
 /// A left press in progress (screen position) and the markers of recent orders.
 #[derive(Resource, Debug, Clone, Default, Reflect)]
 #[reflect(Resource)]
@@ -145,6 +163,7 @@ pub(crate) struct Battlefield<'w, 's> {
     clans: Option<Res<'w, MissionClans>>,
     table: Res<'w, ObjectTable>,
     classes: Query<'w, 's, &'static UnitClass>,
+    rungs: Query<'w, 's, (&'static Rung, Has<UnderConstruction>)>,
 }
 
 impl Battlefield<'_, '_> {
@@ -183,6 +202,13 @@ impl Battlefield<'_, '_> {
     /// The class word of object `id`.
     pub(crate) fn class_of(&self, id: u32) -> Option<u32> {
         self.classes.get(self.table.entity_of(id)?).ok().map(|c| c.0)
+    }
+
+    /// Whether object `id` is a building one rung below the top of its ladder whose
+    /// construction sphere does not run.
+    fn upgradable(&self, id: u32) -> bool {
+        let rung = self.table.entity_of(id).and_then(|e| self.rungs.get(e).ok());
+        rung.is_some_and(|(r, running)| r.upgradable() && !running)
     }
 
     /// Those of `ids` that are the player's units (the ones orders go to).
@@ -275,6 +301,11 @@ pub(crate) fn command(
         let (haul, units) = haul_split(mine, picked.map(|(id, clan)| (id, clan, scene.class_of(id))), &classed);
         if let Some((from, transports)) = haul {
             player.order(transports, Order::Haul(from), add);
+        }
+        let classed: Vec<_> = units.iter().map(|&u| (u, scene.class_of(u))).collect();
+        let (upgrade, units) = upgrade_split(mine, picked.map(|(id, clan)| (id, clan, scene.upgradable(id))), &classed);
+        if let Some((building, builders)) = upgrade {
+            player.order(builders, Order::Upgrade(building), add);
         }
         let order = order_at(mine, picked, &scene.relations);
         state.markers.push((point, order.is_some(), 0.0));
@@ -415,6 +446,15 @@ mod tests {
         assert_eq!(haul_split(1, Some((9, 1, Some(0x8000_0010))), &units), (None, vec![3, 4, 5]), "not a mine");
         assert_eq!(haul_split(1, own_mine, &units[1..2]), (None, vec![4]), "no transport selected");
         assert_eq!(haul_split(1, None, &units), (None, vec![3, 4, 5]));
+    }
+
+    #[test]
+    fn a_right_click_on_an_own_building_below_the_top_of_its_ladder_sends_the_selected_builders_to_upgrade_it() {
+        let units = [(3, Some(UnitClass::BUILDER)), (4, Some(0x0100_8000))];
+        assert_eq!(upgrade_split(1, Some((9, 1, true)), &units), (Some((9, vec![3])), vec![4]), "the others move");
+        assert_eq!(upgrade_split(1, Some((9, 1, false)), &units), (None, vec![3, 4]), "at the top, or its sphere runs");
+        assert_eq!(upgrade_split(1, Some((9, 2, true)), &units), (None, vec![3, 4]), "another clan's building");
+        assert_eq!(upgrade_split(1, Some((9, 1, true)), &units[1..]), (None, vec![4]), "no builder selected");
     }
 
     #[test]

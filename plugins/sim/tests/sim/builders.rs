@@ -172,6 +172,8 @@ fn an_upgrade_replaces_the_building_by_the_next_of_its_ladder_and_carries_its_or
     }
     let started = started.expect("the builder starts the upgrade beside the building");
     assert_eq!((started.parameter, started.builder), (1, id));
+    run(&mut app, 1);
+    assert!(app.world().entity(e).contains::<Invulnerable>(), "the builder is invulnerable while it waits");
     let replaced = until(&mut app, EventKind::Deleted, 800);
     let elapsed = app.world().resource::<GameClock>().time_ms - started.start_ms;
     assert!(replaced.iter().any(|d| d.1 == [old]), "the old building goes: {replaced:?}");
@@ -187,6 +189,8 @@ fn an_upgrade_replaces_the_building_by_the_next_of_its_ladder_and_carries_its_or
     assert_eq!(done.len(), 1);
     assert_eq!((done[0].1.clone(), done[0].2.starts_with(&format!("from={old} "))), (vec![id, new], true));
     assert_eq!(ore(&app, e), builder_ore, "an upgrade charges no ore");
+    run(&mut app, 2);
+    assert!(!app.world().entity(e).contains::<Invulnerable>(), "and no longer once it is done");
     // The top of the ladder refuses another.
     run(&mut app, 5);
     order(&mut app, vec![id], Order::Upgrade(new));
