@@ -61,6 +61,7 @@ pub const EFFECTS: &[(&str, f32, &str, Option<[f32; 3]>)] = &[
     ("B_Sphere_Sign", 5.0, "ENG_HUM1.WAV", Some([0.3, 0.9, 1.0])),
     ("B_Sphere_Main", 5.0, "ENG_HUM1.WAV", Some([0.4, 0.6, 1.0])),
     ("B_Sphere_Start", 5.0, sounds::THUNDER, Some([0.7, 0.8, 1.0])),
+    ("B_Sphere_Start_BT", 5.0, sounds::THUNDER, Some([0.7, 0.8, 1.0])),
 ];
 
 /// The material archive named by the drawn commands.
@@ -78,13 +79,15 @@ pub enum Visual {
     Particles(&'static str, u32, [[f32; 3]; 2], f32, [f32; 2], [f32; 2]),
 }
 
+/// A construction sphere's ray: sparks rising from the site.
+const RAY: &[Visual] =
+    &[Visual::Particles("FX_SPARK", 40, [[-4.0, -4.0, 20.0], [4.0, 4.0, 60.0]], 0.0, [2.0, 0.5], [0.0, 1.0])];
+
 /// The drawn commands of each effect that has some.
 pub const VISUALS: &[(&str, &[Visual])] = &[
     ("B_Sphere_Sign", &[Visual::Billboard("FX_SPARK", [[8.0, 8.0], [14.0, 14.0]], [0.0, 1.0], [0.9, 0.0], 3.0)]),
-    (
-        "B_Sphere_Start",
-        &[Visual::Particles("FX_SPARK", 40, [[-4.0, -4.0, 20.0], [4.0, 4.0, 60.0]], 0.0, [2.0, 0.5], [0.0, 1.0])],
-    ),
+    ("B_Sphere_Start", RAY),
+    ("B_Sphere_Start_BT", RAY),
     ("fx_shot_01", &[Visual::Billboard("FX_SPARK", [[3.0, 3.0], [1.0, 1.0]], [0.0, 1.0], [1.0, 0.0], 0.0)]),
     (
         "fx_shot_02",

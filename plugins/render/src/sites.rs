@@ -1,8 +1,8 @@
 //! Building sites on screen (openparkan `docs/32-builder.md`): a construction sphere
 //! starts its building's effects as the original's controller does, by name from
 //! `effects.rlb` when the data has them: the sign (`B_Sphere_Sign`) as code 1 begins,
-//! the dome (`B_Sphere_Main`) and the ray (`B_Sphere_Start`) as a killing code (2, 8,
-//! 10) begins. While a killing code holds, the dome itself is drawn as a translucent
+//! the dome (`B_Sphere_Main`) and the ray (`B_Sphere_Start`, `B_Sphere_Start_BT` on a
+//! bunker or a tower, measured) as a killing code (2, 8, 10) begins. While a killing code holds, the dome itself is drawn as a translucent
 //! sphere of the construction sphere's radius (the project's stand-in for the four
 //! `NE_Shield3` of `B_Sphere_Main`, whose shield effects iron3d does not draw). A mineral
 //! lode shows a plume only while no building stands within [`PLUME_HIDE_REACH`] of it
@@ -14,7 +14,7 @@ use crate::effects::{EffectPlayer, Play};
 use bevy::prelude::*;
 use iron3d_assets::axes::to_bevy;
 use iron3d_core::plane::dist;
-use iron3d_core::{AppState, MineralLodes, OriginalObjectId, SimTransform, UnitClass};
+use iron3d_core::{AppState, BuildingCategory, MineralLodes, OriginalObjectId, SimTransform, UnitClass};
 use iron3d_production::sites::Sphere as ConstructionSphere;
 use iron3d_terrain::Ground;
 use std::collections::BTreeMap;
@@ -79,16 +79,25 @@ fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>, mut materials
     });
 }
 
+/// The ray effect of a building of `category`: the bunkers' and towers' own (measured).
+fn ray(category: Option<&BuildingCategory>) -> &'static str {
+    use iron3d_formats::registry::BuildCategory::{BunkerLarge, BunkerMedium, BunkerSmall, TowerLarge, TowerMedium};
+    match category.and_then(|c| c.category()) {
+        Some(BunkerSmall | BunkerMedium | BunkerLarge | TowerMedium | TowerLarge) => "B_Sphere_Start_BT",
+        _ => "B_Sphere_Start",
+    }
+}
+
 /// Starts each sphere's effects as its code changes, and keeps its dome.
 fn spheres(
     mut commands: Commands,
     look: Res<SiteLook>,
     mut shown: ResMut<ShownSpheres>,
     mut effects: EffectPlayer,
-    buildings: Query<(&OriginalObjectId, &ConstructionSphere, &SimTransform)>,
+    buildings: Query<(&OriginalObjectId, &ConstructionSphere, &SimTransform, Option<&BuildingCategory>)>,
 ) {
     let mut seen = Vec::new();
-    for (id, sphere, t) in &buildings {
+    for (id, sphere, t, category) in &buildings {
         seen.push(id.0);
         let code = sphere.code();
         let (was, dome) = shown.0.get(&id.0).copied().unwrap_or((None, None));
@@ -103,7 +112,7 @@ fn spheres(
         let dome = match (domed(code), dome) {
             (true, None) => {
                 effects.play(&mut commands, &play("B_Sphere_Main"));
-                effects.play(&mut commands, &play("B_Sphere_Start"));
+                effects.play(&mut commands, &play(ray(category)));
                 let at = Vec3::from(to_bevy(t.position));
                 let dome = (
                     Name::new(format!("Dome of {}", id.0)),
@@ -180,6 +189,13 @@ fn plumes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bunkers_and_towers_have_their_own_ray() {
+        let of = |mask: u32| ray(Some(&BuildingCategory(mask)));
+        assert_eq!([of(0x8001_0000), of(0x8020_0000)], ["B_Sphere_Start_BT"; 2]);
+        assert_eq!([of(0x8000_0004), ray(None)], ["B_Sphere_Start"; 2], "a mine, or a building of no category");
+    }
 
     #[test]
     fn a_plume_hides_while_a_building_stands_strictly_within_80() {
