@@ -39,8 +39,8 @@ use iron3d_core::plane::dist;
 use iron3d_core::{
     BeamCondition, BuilderArrived, BuildingCategory, BuildingPrice, BuildingPrices, CommandQueue, GameClock,
     GameMessage, Invulnerable, ManualControl, MineralLodes, ModelBounds, NavState, NavStatus, ObjectTable, Order,
-    OriginalObjectId, Owner, Places, ProductionEvent, Rung, SimRandom, SimTransform, Site, TICK_SECONDS,
-    UnderConstruction, UnitClass, place,
+    OriginalObjectId, Owner, Places, ProductionEvent, Rung, SPHERE_MARGIN, SimRandom, SimTransform, Site, TICK_SECONDS,
+    UnderConstruction, UnitClass, place, placement_radius,
 };
 use iron3d_economy::OreProperty;
 use iron3d_formats::registry::BuildCategory;
@@ -53,8 +53,6 @@ pub const BUILDING_COST: f32 = 100.0;
 pub const SLOPE_LIMIT: f32 = 0.88;
 /// A mine's site needs a found lode strictly nearer than this (read).
 pub const LODE_REACH: f32 = 20.0;
-/// What the sphere's radius adds to a building's reach (the contour's + 5, the test's + 5).
-const SPHERE_MARGIN: f32 = 10.0;
 /// Points tried beside a building an upgrade walks to.
 const BESIDE_TRIES: u32 = 16;
 
@@ -80,16 +78,6 @@ type Standing<'a> = (
     Has<UnderConstruction>,
 );
 
-/// A building's sphere radius from its bounds.
-pub fn sphere(bounds: Option<&ModelBounds>) -> f32 {
-    let reach = bounds.map_or(0.0, |b| {
-        let x = b.min[0].abs().max(b.max[0].abs());
-        let y = b.min[1].abs().max(b.max[1].abs());
-        libm::hypotf(x, y)
-    });
-    reach + SPHERE_MARGIN
-}
-
 /// What the test reads of the world.
 #[derive(bevy_ecs::system::SystemParam)]
 pub(crate) struct Grounds<'w, 's> {
@@ -101,7 +89,7 @@ pub(crate) struct Grounds<'w, 's> {
 }
 
 /// What the placement's test reads: the clans' prices, the lodes, the land and its areal
-/// map, and every building (id, centre across the ground, [`sphere`] radius). The
+/// map, and every building (id, centre across the ground, placement radius, `placement_radius`). The
 /// orders' test and the player's placement use it alike.
 pub struct Placement<'a> {
     /// What each clan's builders may put up.
@@ -147,7 +135,7 @@ impl Placement<'_> {
         if steepest < SLOPE_LIMIT {
             return Err(format!("Ugly Basement: a face's normal z is {steepest:.3}, under {SLOPE_LIMIT}"));
         }
-        let mine = BuildCategory::TABLE.get(usize::from(site.scheme)).is_some_and(|c| c.0 == BuildCategory::Mine);
+        let mine = site.category() == Some(BuildCategory::Mine);
         if mine && !self.lodes.0.iter().any(|l| l.found && dist(l.position, at) < LODE_REACH) {
             return Err(format!("a mine needs a found lode within {LODE_REACH} of {at:?}"));
         }
@@ -159,7 +147,7 @@ impl Grounds<'_, '_> {
     /// The placement's test as the orders of a tick see the world.
     fn placement(&self) -> Placement<'_> {
         let buildings =
-            self.buildings.iter().map(|b| (b.0.0, [b.2.position[0], b.2.position[1]], sphere(b.3))).collect();
+            self.buildings.iter().map(|b| (b.0.0, [b.2.position[0], b.2.position[1]], placement_radius(b.3))).collect();
         let (ground, nav) = (self.ground.as_deref(), self.nav.as_deref());
         Placement { prices: &self.prices, lodes: &self.lodes, ground, nav, buildings }
     }
@@ -363,7 +351,7 @@ pub(crate) fn run(
                         end(&mut nav, &mut trip);
                     }
                 } else if nav.leg == 0 {
-                    head(&mut nav, beside(&mut random, nav_map.as_deref(), centre, sphere(bounds), at));
+                    head(&mut nav, beside(&mut random, nav_map.as_deref(), centre, placement_radius(bounds), at));
                 } else if status.state == NavState::Arrived {
                     arrived.write(BuilderArrived { builder: id, order: nav.order });
                     trip.waiting = true;
@@ -376,8 +364,7 @@ pub(crate) fn run(
                     Some(BuildingPrice::Ore { ore, .. }) => *ore,
                     _ => f32::INFINITY,
                 };
-                let mine =
-                    BuildCategory::TABLE.get(usize::from(site.scheme)).is_some_and(|c| c.0 == BuildCategory::Mine);
+                let mine = site.category() == Some(BuildCategory::Mine);
                 if nav.leg == 0 {
                     if mine || held >= BUILDING_COST {
                         head(&mut nav, site.at());

@@ -3,10 +3,20 @@
 //! the building and runs its construction sphere, combat keeps the builder's beam, the
 //! mission load gives each building its rung.
 
-use crate::Order;
+use crate::{ModelBounds, Order};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use std::collections::BTreeMap;
+
+/// What a building's placement sphere adds to its reach: 5 past the contour's farthest
+/// point and 5 more in the placement's test (read; the contour taken as the model's
+/// bounds is the project's reading).
+pub const SPHERE_MARGIN: f32 = 10.0;
+
+/// The placement sphere's radius of a building with `bounds` across the ground.
+pub fn placement_radius(bounds: Option<&ModelBounds>) -> f32 {
+    bounds.map_or(0.0, ModelBounds::reach) + SPHERE_MARGIN
+}
 
 /// A builder reached its site, or the building it upgrades, this tick (Behavior writes
 /// it; production takes it in the same tick, `BehaviorPhase::Production`, so none waits

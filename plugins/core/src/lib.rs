@@ -35,7 +35,8 @@ mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
 pub use building::{
-    BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, Invulnerable, KillRequest, Rung, UnderConstruction,
+    BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, Invulnerable, KillRequest, Rung, SPHERE_MARGIN,
+    UnderConstruction, placement_radius,
 };
 pub use clans::{
     BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode, MineralLodes,

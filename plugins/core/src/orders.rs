@@ -106,6 +106,11 @@ impl Site {
         Ok(Self { scheme, x: coord(at[0])?, y: coord(at[1])?, turns: turns as i8 })
     }
 
+    /// The scheme's `BuildDat.lst` category (`None` for an index past the table).
+    pub fn category(&self) -> Option<iron3d_formats::registry::BuildCategory> {
+        iron3d_formats::registry::BuildCategory::TABLE.get(usize::from(self.scheme)).map(|row| row.0)
+    }
+
     /// The origin, game units.
     pub fn at(&self) -> [f32; 2] {
         [self.x as f32 / Self::GRID, self.y as f32 / Self::GRID]

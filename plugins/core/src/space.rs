@@ -55,3 +55,12 @@ pub struct ModelBounds {
     /// Maximum corner.
     pub max: [f32; 3],
 }
+
+impl ModelBounds {
+    /// Horizontal reach of the bounds from the object's origin.
+    pub fn reach(&self) -> f32 {
+        let x = self.min[0].abs().max(self.max[0].abs());
+        let y = self.min[1].abs().max(self.max[1].abs());
+        libm::hypotf(x, y)
+    }
+}

@@ -29,22 +29,20 @@
 //!   sphere 2. An upgrade charges no ore (read).
 
 use crate::state::Production;
-use crate::step::{probe, reach, report};
+use crate::step::{probe, report};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
 use iron3d_core::{
     BuilderArrived, BuildingPrice, BuildingPrices, CommandQueue, DeleteRequest, Fnv1a, GameClock, KillRequest,
     ModelBounds, Movable, ObjectHandle, ObjectProperty, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent,
-    PropertyBag, Rung, SimCommand, SimTransform, Site, UnderConstruction, UnitClass,
+    PropertyBag, Rung, SPHERE_MARGIN, SimCommand, SimTransform, Site, UnderConstruction, UnitClass, placement_radius,
 };
 use iron3d_formats::registry::BuildCategory;
 use iron3d_mission::{PlacedRecord, PreparedObject, resolve_object, spawn_object};
 use iron3d_terrain::{BuildingCategories, Ground};
 use std::collections::BTreeMap;
 
-/// What a sphere's radius adds to the parts' reach: the contour's + 5 and the test's + 5.
-pub const SPHERE_MARGIN: f32 = 10.0;
 /// An upgrade replaces the old building this long after its sphere starts (read).
 pub const UPGRADE_MS: u32 = 50_000;
 
@@ -174,21 +172,21 @@ fn parts(world: &mut World, path: &str) -> Result<(Vec<String>, f32), String> {
     }
     let mut object = probe(u32::MAX, path);
     let resolved = resolve_object(world, &mut object).map_err(|e| format!("scheme {path}: {e}")).map(|()| {
-        let radius = object.components.iter().filter_map(|c| c.bounds.as_ref()).map(reach).fold(0.0, f32::max);
+        let radius =
+            object.components.iter().filter_map(|c| c.bounds.as_ref()).map(ModelBounds::reach).fold(0.0, f32::max);
         (object.components.iter().map(|c| c.key.clone()).collect(), radius + SPHERE_MARGIN)
     });
     world.get_resource_or_init::<SchemeParts>().0.insert(path.to_string(), resolved.clone());
     resolved
 }
 
-/// The category at `index` of `BuildCategory::TABLE`.
-pub fn category(index: u8) -> Option<BuildCategory> {
-    BuildCategory::TABLE.get(usize::from(index)).map(|row| row.0)
-}
-
 /// The price of category `index`'s first building for `clan`.
 fn price(world: &mut World, clan: i32, index: u8) -> Option<BuildingPrice> {
-    let first = world.get_resource::<BuildingCategories>()?.ladder(category(index)?).first()?.clone();
+    let first = world
+        .get_resource::<BuildingCategories>()?
+        .ladder(BuildCategory::TABLE.get(usize::from(index))?.0)
+        .first()?
+        .clone();
     let (parts, radius) = match parts(world, &first) {
         Ok(p) => p,
         Err(e) => return Some(BuildingPrice::Refused(format!("Cannot build: {e}"))),
@@ -227,9 +225,7 @@ fn buildings(world: &mut World) -> Vec<(u32, [f32; 2], f32)> {
         &iron3d_core::BuildingCategory,
         Option<&iron3d_core::ModelBounds>,
     )>();
-    q.iter(world)
-        .map(|(id, t, _, b)| (id.0, [t.position[0], t.position[1]], b.map_or(0.0, reach) + SPHERE_MARGIN))
-        .collect()
+    q.iter(world).map(|(id, t, _, b)| (id.0, [t.position[0], t.position[1]], placement_radius(b))).collect()
 }
 
 /// Makes scheme `path` for `clan` at `position` turned by `angle`, holding `held` ore
@@ -273,7 +269,7 @@ fn construct(world: &mut World, builder: u32, site: Site) -> Result<(), String> 
     let (_, clan, _) = object(world, builder).ok_or(format!("construct: builder {builder} is gone"))?;
     let path = world
         .get_resource::<BuildingCategories>()
-        .and_then(|c| c.ladder(category(site.scheme)?).first().cloned())
+        .and_then(|c| c.ladder(site.category()?).first().cloned())
         .ok_or(format!("construct: the map lists no scheme {}", site.scheme))?;
     let (ore, radius) = match price(world, clan, site.scheme) {
         Some(BuildingPrice::Ore { ore, radius }) => (ore, radius),
@@ -310,7 +306,7 @@ fn upgrade(world: &mut World, builder: u32, target: u32) -> Result<(), String> {
 fn start(world: &mut World, id: u32, parameter: u8, builder: u32, from: Option<u32>) {
     let Some(e) = world.resource::<ObjectTable>().entity_of(id) else { return };
     let mine = world.get::<UnitClass>(e).is_some_and(|c| c.0 == UnitClass::MINE);
-    let radius = world.get::<ModelBounds>(e).map_or(0.0, reach) + if mine { MINE_EXTRA } else { 0.0 };
+    let radius = world.get::<ModelBounds>(e).map_or(0.0, ModelBounds::reach) + if mine { MINE_EXTRA } else { 0.0 };
     let now = world.resource::<GameClock>().time_ms;
     world.entity_mut(e).insert((Sphere::new(parameter, now, (builder, from), radius), UnderConstruction));
 }

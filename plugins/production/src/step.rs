@@ -54,13 +54,6 @@ pub(crate) fn probe(id: u32, key: &str) -> PreparedObject {
     }
 }
 
-/// Horizontal reach of model bounds from the object's origin.
-pub(crate) fn reach(b: &ModelBounds) -> f32 {
-    let x = b.min[0].abs().max(b.max[0].abs());
-    let y = b.min[1].abs().max(b.max[1].abs());
-    libm::hypotf(x, y)
-}
-
 /// The building `unit` and its clan, when its class passes `is`.
 fn building(world: &World, unit: u32, is: impl Fn(u32) -> bool, what: &str) -> Result<i32, String> {
     let table = world.resource::<iron3d_core::ObjectTable>();
@@ -101,7 +94,7 @@ pub(crate) fn scheme(world: &mut World, rules: &Rules, r: SchemeRef) -> Result<S
     let cost = rules
         .robot_cost(class, &component_types)
         .ok_or(format!("scheme {name}: class {class:#010x} has no production cost (not a robot)"))?;
-    let radius = object.components.iter().filter_map(|c| c.bounds.as_ref()).map(reach).fold(0.0, f32::max);
+    let radius = object.components.iter().filter_map(|c| c.bounds.as_ref()).map(ModelBounds::reach).fold(0.0, f32::max);
     let scheme = Scheme {
         name,
         class,
@@ -486,7 +479,7 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
     let entity = world.resource::<iron3d_core::ObjectTable>().entity_of(producer).ok_or("the producer is gone")?;
     let t = *world.get::<SimTransform>(entity).ok_or("the producer has no transform")?;
     let clan = world.get::<Owner>(entity).map_or(0, |o| o.clan);
-    let own = world.get::<ModelBounds>(entity).map_or(0.0, reach);
+    let own = world.get::<ModelBounds>(entity).map_or(0.0, ModelBounds::reach);
     let distance = own + s.radius + rules.production.spawn_gap.value;
     let position = place(world, &t, distance, s.radius).ok_or("no free walkable ground beside the producer")?;
     let id = world.resource::<Production>().next_id;
@@ -516,7 +509,7 @@ fn place(world: &mut World, t: &SimTransform, distance: f32, radius: f32) -> Opt
     let others: Vec<([f32; 2], f32)> = q
         .iter(world)
         .map(|(o, proxy, bounds)| {
-            let r = proxy.map(|p| p.radius).or(bounds.map(reach)).unwrap_or(0.0);
+            let r = proxy.map(|p| p.radius).or(bounds.map(ModelBounds::reach)).unwrap_or(0.0);
             ([o.position[0], o.position[1]], r)
         })
         .collect();

@@ -14,10 +14,10 @@ use crate::ScreenSystems;
 use crate::command::Battlefield;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use iron3d_behavior::build::{Placement, sphere};
+use iron3d_behavior::build::Placement;
 use iron3d_core::{
     AppState, BeamCondition, BuildingCategory, BuildingPrice, BuildingPrices, InterfaceClick, MineralLodes,
-    ModelBounds, Order, OriginalObjectId, Pause, SimTransform, Site, UnitClass, UnitResponse,
+    ModelBounds, Order, OriginalObjectId, Pause, SimTransform, Site, UnitClass, UnitResponse, placement_radius,
 };
 use iron3d_formats::registry::BuildCategory;
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection};
@@ -78,7 +78,7 @@ impl Grounds<'_, '_> {
         let buildings = self
             .buildings
             .iter()
-            .map(|(id, t, bounds)| (id.0, [t.position[0], t.position[1]], sphere(bounds)))
+            .map(|(id, t, bounds)| (id.0, [t.position[0], t.position[1]], placement_radius(bounds)))
             .collect();
         let placement = Placement {
             prices: &self.prices,
