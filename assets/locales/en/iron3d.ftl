@@ -112,6 +112,56 @@ site-cancelled = Building was cancelled by user
 build-building = building { $name }
 build-waiting = { $count } waiting
 
+## Warbot designer (the original's strings)
+
+designer-open = Warbot constructor
+designer-build = Start production
+designer-source = Source panel
+designer-destination = Destination panel
+designer-no-items = NO ITEMS AVAILABLE
+designer-no-data = No data available
+designer-chassis = Chassis
+designer-chassis-short = Chs
+designer-turrets = Turrets
+designer-turrets-short = Tur
+designer-weapons = Weapons
+designer-weapons-short = Wpn
+designer-armour = Armour (optional)
+designer-armour-short = Arm
+designer-systems = Internal systems (optional)
+designer-systems-short = Sys
+designer-ammo = Ammo (optional)
+designer-ammo-short = Amm
+designer-select-chassis = SELECT CHASSIS
+designer-select-turret = SELECT TURRET
+designer-select-weapon = SELECT WEAPON
+designer-tune-up = TUNE UP OR ACCEPT TO PRODUCTION
+designer-hint-1 = Use the mouse to click on the item
+designer-hint-2 = in the source panel
+designer-hint-3 = to add the item to the project...
+designer-weight = Weight:
+designer-speed = Max. speed:
+designer-defence = Defence:
+designer-offence = Offence:
+designer-sensor = Sensor range:
+designer-price = Ore / power / time:
+designer-ore = Ore:
+designer-power = Power:
+designer-add = Add to project
+designer-remove = Remove from project
+designer-accept = Accept to production
+designer-clear = Clear project
+designer-save = Save project to file
+designer-load = Load project from file
+designer-exit = Leave bot constructor
+designer-accept-short = ✔ Accept
+designer-clear-short = ✖ Clear
+designer-save-short = Save
+designer-load-short = Load
+designer-exit-short = Exit
+designer-recent = Recent projects
+designer-type-name = Type the name of the designed warbot...
+
 ## Pause menu
 
 pause-title = Paused

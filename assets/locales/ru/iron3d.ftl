@@ -113,6 +113,56 @@ site-cancelled = Строительство отменено пользоват�
 build-building = строится { $name }
 build-waiting = в очереди: { $count }
 
+## Конструктор роботов (строки оригинала)
+
+designer-open = Конструктор роботов
+designer-build = Начать производство
+designer-source = Панель источника
+designer-destination = Панель назначения
+designer-no-items = НЕТ ДОСТУПНЫХ ЭЛЕМЕНТОВ
+designer-no-data = Нет данных
+designer-chassis = Шасси
+designer-chassis-short = Шас
+designer-turrets = Башни
+designer-turrets-short = Баш
+designer-weapons = Оружие
+designer-weapons-short = Ору
+designer-armour = Броня (необязательно)
+designer-armour-short = Бро
+designer-systems = Внутренние системы (необязательно)
+designer-systems-short = Сис
+designer-ammo = Боеприпасы (необязательно)
+designer-ammo-short = Бое
+designer-select-chassis = ВЫБЕРИТЕ ШАССИ
+designer-select-turret = ВЫБЕРИТЕ БАШНЮ
+designer-select-weapon = ВЫБЕРИТЕ ОРУЖИЕ
+designer-tune-up = НАСТРОЙТЕ ИЛИ ОТПРАВЬТЕ В ПРОИЗВОДСТВО
+designer-hint-1 = Щёлкните мышью по элементу
+designer-hint-2 = в панели источника,
+designer-hint-3 = чтобы добавить его в проект...
+designer-weight = Вес:
+designer-speed = Макс. скорость:
+designer-defence = Защита:
+designer-offence = Атака:
+designer-sensor = Дальность радара:
+designer-price = Руда / энергия / время:
+designer-ore = Руда:
+designer-power = Энергия:
+designer-add = Добавить в проект
+designer-remove = Убрать из проекта
+designer-accept = Отправить в производство
+designer-clear = Очистить проект
+designer-save = Сохранить проект в файл
+designer-load = Загрузить проект из файла
+designer-exit = Покинуть конструктор
+designer-accept-short = ✔ Принять
+designer-clear-short = ✖ Очистить
+designer-save-short = Сохранить
+designer-load-short = Загрузить
+designer-exit-short = Выход
+designer-recent = Последние проекты
+designer-type-name = Введите имя робота...
+
 ## Пауза
 
 pause-title = Пауза

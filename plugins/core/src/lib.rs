@@ -61,7 +61,7 @@ pub use motion::{
     BuildingCategory, CollisionProxy, Drive, Kinematics, ManualControl, MotionLimits, MotionRequest, NavState,
     NavStatus, ORDERABLE_SPEED, SteerIntent,
 };
-pub use orders::{ClearWizardPath, CommandQueue, Order, PilotInput, SchemeNames, SchemeRef, SimCommand, Site};
+pub use orders::{ClearWizardPath, CommandQueue, Designs, Order, PilotInput, SchemeNames, SchemeRef, SimCommand, Site};
 pub use parts::{
     BatterySheet, CombatSheet, EfficiencySheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet,
     RadarSheet, RepairSheet, RoundSheet, ShieldSheet, StealthSheet, power_channel,
@@ -98,6 +98,7 @@ impl Plugin for CorePlugin {
             .init_resource::<SimRandom>()
             .init_resource::<CommandQueue>()
             .init_resource::<SchemeNames>()
+            .init_resource::<Designs>()
             .init_resource::<ObjectTable>()
             .init_resource::<SuperAiSlots>()
             .init_resource::<MissionOutcome>()
@@ -166,6 +167,7 @@ impl Plugin for CorePlugin {
             .register_type::<SimRandom>()
             .register_type::<CommandQueue>()
             .register_type::<SchemeNames>()
+            .register_type::<Designs>()
             .register_type::<ObjectTable>()
             .register_type::<SuperAiSlots>()
             .register_type::<MissionOutcome>()

@@ -220,6 +220,41 @@ impl SchemeNames {
     }
 }
 
+/// The warbot designs of this game by the scheme reference orders build them under:
+/// a design accepted in the designer, or a `build_design` file, is built from these
+/// bytes (its unit file, `UNITS\*.dat`'s layout), so saves, replays and every peer
+/// carry it rather than a file in the data layers.
+#[derive(Resource, Debug, Clone, Default, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Resource)]
+pub struct Designs(pub std::collections::BTreeMap<u64, Vec<u8>>);
+
+impl Designs {
+    /// The game path a design is named by: `UNITS\design_<FNV-1a of its bytes>.dat`
+    /// (the same bytes, the same name).
+    pub fn path_of(bytes: &[u8]) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("UNITS\\design_{h:016x}.dat")
+    }
+
+    /// Keeps `bytes` as a design, names it in `names` and returns its reference.
+    ///
+    /// # Errors
+    /// Its name collides with another scheme's ([`SchemeNames::intern`]).
+    pub fn add(&mut self, names: &mut SchemeNames, bytes: Vec<u8>) -> Result<SchemeRef, String> {
+        let r = names.intern(&Self::path_of(&bytes))?;
+        self.0.insert(r.0, bytes);
+        Ok(r)
+    }
+
+    /// The unit file of the design named `name`, if it is one.
+    pub fn get(&self, name: &str) -> Option<&[u8]> {
+        self.0.get(&SchemeRef::of(name).0).map(Vec::as_slice)
+    }
+}
+
 impl Order {
     /// A total order over orders (kind, then parameters by IEEE bits); also what the
     /// state hash records of an order.

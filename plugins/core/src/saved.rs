@@ -4,10 +4,10 @@
 
 use crate::state::{Hashing, StateApp};
 use crate::{
-    BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CombatSheet, CommandQueue, Difficulty, Fnv1a,
-    GameClock, Kinematics, ManualControl, MineralLodes, MissionOutcome, ModelBounds, MotionLimits, MotionRequest,
-    Movable, NavStatus, ObjectHandle, Owner, PieceAnimation, Places, PreviousSimTransform, PropertyBag, Rung,
-    SchemeNames, SimObject, SimRandom, SimTransform, SteerIntent, SuperAiSlots, UnitClass,
+    BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CombatSheet, CommandQueue, Designs, Difficulty,
+    Fnv1a, GameClock, Kinematics, ManualControl, MineralLodes, MissionOutcome, ModelBounds, MotionLimits,
+    MotionRequest, Movable, NavStatus, ObjectHandle, Owner, PieceAnimation, Places, PreviousSimTransform, PropertyBag,
+    Rung, SchemeNames, SimObject, SimRandom, SimTransform, SteerIntent, SuperAiSlots, UnitClass,
 };
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -47,6 +47,7 @@ pub(crate) fn declare(app: &mut App) {
             ),
         )
         .save_resource::<SchemeNames>("core.scheme_names", Hashing::Bytes)
+        .save_resource::<Designs>("core.designs", Hashing::Bytes)
         .save_resource::<Difficulty>("core.difficulty", by)
         .save_resource::<ClanRelations>("core.relations", Hashing::Bytes)
         .save_resource::<SuperAiSlots>("core.superai_slots", Hashing::Bytes)

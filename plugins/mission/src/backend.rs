@@ -112,4 +112,23 @@ pub trait MissionBackend: Send + Sync + 'static {
             format!("this mission backend cannot prepare {} at run time", object.key),
         ))
     }
+
+    /// Resolves `object` as [`MissionBackend::prepare_object`] does, its scheme read from
+    /// `scheme` (a unit file the game keeps, `iron3d_core::Designs`) instead of its key.
+    ///
+    /// # Errors
+    /// The located resolution error; by default, that the backend cannot do it.
+    fn prepare_design(&self, object: &mut PreparedObject, scheme: &[u8]) -> Result<()> {
+        let _ = scheme;
+        Err(iron3d_formats::Error::rule(
+            "runtime_design",
+            format!("this mission backend cannot prepare the design {} at run time", object.key),
+        ))
+    }
+
+    /// The game directory's backend, which answers the designer's questions (a part's
+    /// labels, a design's body); `None` for any other.
+    fn game(&self) -> Option<&crate::GameMissionBackend> {
+        None
+    }
 }

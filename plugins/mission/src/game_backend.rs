@@ -57,6 +57,11 @@ impl GameMissionBackend {
         Self { game, links: Arc::new(ParsedModelLinks::compatible()), options: ReadOptions::compatible() }
     }
 
+    /// The game directory it reads.
+    pub fn dir(&self) -> &Arc<GameDir> {
+        &self.game
+    }
+
     /// Replaces how WEAR/MAT0 links are expanded for the resource check.
     pub fn with_model_links(mut self, links: Arc<dyn ModelLinks + Send>) -> Self {
         self.links = links;
@@ -130,7 +135,7 @@ impl GameMissionBackend {
         self.with_resolver(|resolver| {
             let total = prepared.objects.len();
             for (done, o) in prepared.objects.iter_mut().enumerate() {
-                self.prototype(resolver, o)?;
+                self.prototype(resolver, o, None)?;
                 progress(done + 1, total);
             }
             Ok(())
@@ -148,10 +153,14 @@ impl GameMissionBackend {
     /// key through `objects.rlb`, their bounds, poses, motion, combat sheet and places,
     /// into `o.components` and `o.extras`. The load and run-time
     /// production share it.
-    fn prototype(&self, resolver: &PrototypeResolver<'_>, o: &mut PreparedObject) -> Result<()> {
+    /// `scheme`: the scheme's bytes when the game keeps them (a design), else read.
+    fn prototype(&self, resolver: &PrototypeResolver<'_>, o: &mut PreparedObject, scheme: Option<&[u8]>) -> Result<()> {
         let link = format!("placed object {} ({})", o.id, o.name);
-        let (mut components, slots, class) = if o.key.to_ascii_lowercase().ends_with(".dat") {
-            let bytes = self.game.read_file(&o.key).in_file(o.key.clone()).via(link.clone())?;
+        let (mut components, slots, class) = if scheme.is_some() || o.key.to_ascii_lowercase().ends_with(".dat") {
+            let bytes = match scheme {
+                Some(s) => s.to_vec(),
+                None => self.game.read_file(&o.key).in_file(o.key.clone()).via(link.clone())?,
+            };
             let dat = UnitDat::parse(&bytes).in_file(o.key.clone()).via(link.clone())?;
             let (components, slots) = scheme_components(&dat).in_file(o.key.clone()).via(link.clone())?;
             (components, slots, Some(dat.class_word()))
@@ -306,7 +315,15 @@ impl GameMissionBackend {
 
 impl MissionBackend for GameMissionBackend {
     fn prepare_object(&self, object: &mut PreparedObject) -> Result<()> {
-        self.with_resolver(|resolver| self.prototype(resolver, object))
+        self.with_resolver(|resolver| self.prototype(resolver, object, None))
+    }
+
+    fn prepare_design(&self, object: &mut PreparedObject, scheme: &[u8]) -> Result<()> {
+        self.with_resolver(|resolver| self.prototype(resolver, object, Some(scheme)))
+    }
+
+    fn game(&self) -> Option<&GameMissionBackend> {
+        Some(self)
     }
 
     fn prepare(

@@ -7,25 +7,33 @@ use crate::LoadedMission;
 use crate::backend::{MissionBackend, PreparedObject};
 use crate::phases::{construct_into, construct_one, register_one};
 use bevy_ecs::prelude::*;
+use iron3d_core::Designs;
 use iron3d_formats::{Error, ErrorKind, Result};
 use std::sync::Arc;
 
 /// The backend of the running mission.
-fn backend(world: &World) -> Result<Arc<dyn MissionBackend>> {
+///
+/// # Errors
+/// No mission is loaded.
+pub fn running_backend(world: &World) -> Result<Arc<dyn MissionBackend>> {
     world
         .get_resource::<LoadedMission>()
         .and_then(|m| m.backend.clone())
         .ok_or_else(|| Error::new(ErrorKind::NotFound("no mission is loaded".into())))
 }
 
-/// Resolves `object` (its key: a unit scheme path or a prototype key) through the
-/// running mission's backend, as the load does, without spawning anything: fills its
-/// components and extras.
+/// Resolves `object` (its key: a unit scheme path, a design the game keeps in
+/// [`Designs`], or a prototype key) through the running mission's backend, as the load
+/// does, without spawning anything: fills its components and extras.
 ///
 /// # Errors
 /// No mission is loaded, or the located resolution error.
 pub fn resolve_object(world: &World, object: &mut PreparedObject) -> Result<()> {
-    backend(world)?.prepare_object(object)
+    let backend = running_backend(world)?;
+    match world.get_resource::<Designs>().and_then(|d| d.get(&object.key)) {
+        Some(scheme) => backend.prepare_design(object, scheme),
+        None => backend.prepare_object(object),
+    }
 }
 
 /// Resolves, constructs and registers one object in the running mission: it gets its

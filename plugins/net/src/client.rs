@@ -650,10 +650,13 @@ fn send(mut outgoing: ResMut<OutgoingOrders>, session: Res<ClientSession>, mut o
     }
 }
 
-/// An order as it travels (a build's scheme by name).
-pub fn wire(order: Order, schemes: &iron3d_core::SchemeNames) -> Option<WireOrder> {
+/// An order as it travels (a build's scheme by name, a design by its unit file).
+pub fn wire(order: Order, schemes: &iron3d_core::SchemeNames, designs: &iron3d_core::Designs) -> Option<WireOrder> {
     match order {
-        Order::Build(r) => schemes.name(r).map(|n| WireOrder::Build(n.to_string())),
+        Order::Build(r) => match designs.0.get(&r.0) {
+            Some(dat) => Some(WireOrder::BuildDesign(dat.clone())),
+            None => schemes.name(r).map(|n| WireOrder::Build(n.to_string())),
+        },
         other => Some(WireOrder::Plain(other)),
     }
 }

@@ -18,7 +18,7 @@ use bevy_ecs::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, CommandQueue, DataLayers, MissionClans, MissionStart, OriginalObjectId, SchemeNames, SimObject,
+    AppState, CommandQueue, DataLayers, Designs, MissionClans, MissionStart, OriginalObjectId, SchemeNames, SimObject,
     SimSummaries, SimSystems,
 };
 use iron3d_mission::{LoadedMission, StartMission};
@@ -223,9 +223,13 @@ fn ready(
 }
 
 /// The player's commands go to the host instead of this client's simulation.
-fn forward_commands(mut queue: ResMut<CommandQueue>, schemes: Res<SchemeNames>, mut outgoing: ResMut<OutgoingOrders>) {
+fn forward_commands(
+    mut queue: ResMut<CommandQueue>,
+    (schemes, designs): (Res<SchemeNames>, Res<Designs>),
+    mut outgoing: ResMut<OutgoingOrders>,
+) {
     for c in std::mem::take(&mut queue.pending) {
-        match wire(c.order, &schemes) {
+        match wire(c.order, &schemes, &designs) {
             Some(order) => {
                 outgoing.order(c.units, order, c.queued);
             }

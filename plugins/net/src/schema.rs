@@ -301,6 +301,8 @@ pub enum WireOrder {
     Plain(Order),
     /// Build a robot of the named unit scheme.
     Build(String),
+    /// Build a robot of a design the game keeps (`iron3d_core::Designs`): its unit file.
+    BuildDesign(Vec<u8>),
 }
 
 /// Why bytes are not a sequence.
@@ -629,6 +631,11 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.str(scheme);
             return;
         }
+        WireOrder::BuildDesign(dat) => {
+            w.u8(16);
+            w.bytes(dat);
+            return;
+        }
         WireOrder::Plain(o) => o,
     };
     match *plain {
@@ -690,6 +697,7 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         4 => Order::Patrol(r.u32()? as i32),
         5 => Order::Attack(r.u32()?),
         6 => return Ok(WireOrder::Build(r.str()?)),
+        16 => return Ok(WireOrder::BuildDesign(r.bytes()?)),
         7 => Order::Research(r.u32()?),
         8 => Order::Pilot(PilotInput {
             throttle: r.u8()? as i8,

@@ -8,8 +8,8 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{
-    DataLayers, DeleteRequest, GameClock, MissionClans, ObjectHandle, Order, OriginalObjectId, Owner, SchemeNames,
-    SimCommand, World3dPhase,
+    DataLayers, DeleteRequest, Designs, GameClock, MissionClans, ObjectHandle, Order, OriginalObjectId, Owner,
+    SchemeNames, SimCommand, World3dPhase,
 };
 use serde::{Deserialize, Serialize};
 
@@ -190,6 +190,9 @@ pub(crate) fn command(
     let order = match order {
         WireOrder::Plain(o) => *o,
         WireOrder::Build(name) => Order::Build(world.resource_mut::<SchemeNames>().intern(name)?),
+        WireOrder::BuildDesign(dat) => Order::Build(world.resource_scope(|world, mut designs: Mut<Designs>| {
+            designs.add(&mut world.resource_mut::<SchemeNames>(), dat.clone())
+        })?),
     };
     Ok(SimCommand { tick, units, order, queued })
 }

@@ -88,6 +88,12 @@ fn every_message() -> Vec<Gmsg> {
             queued: false,
         },
         Gmsg::Order {
+            seq: 8,
+            units: vec![4],
+            order: WireOrder::BuildDesign(vec![0xf1, 0xf0, 0, 0, 0, 0x80]),
+            queued: false,
+        },
+        Gmsg::Order {
             seq: 7,
             units: vec![4],
             order: WireOrder::Plain(Order::Pilot(PilotInput {

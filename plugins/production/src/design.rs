@@ -32,9 +32,10 @@
 
 use crate::research::{ItemLabel, ResearchTree};
 use iron3d_core::{CombatSheet, Drive, MotionLimits};
-use iron3d_formats::config::Iron3dIni;
+use iron3d_formats::config::{IniFile, Iron3dIni};
 use iron3d_formats::registry::unit_dat::{HEADER_SIZE, MAGIC, UnitDat, UnitRecord};
 use iron3d_mission::{GameMissionBackend, PartLabels};
+use iron3d_vfs::GameDir;
 
 /// A paid robot's build time at a factory (seconds; read).
 const BUILD_SECONDS: f32 = 5.0;
@@ -54,11 +55,11 @@ const TYPES: [(u8, u32, char, &str); 5] = [
 /// The letters of a `ChassisType`, 1 to 6 (`docs/38-designs.md`, read).
 const CHASSIS_LETTERS: &str = "FSWTAU";
 
-/// The designer's name of a design (`"%s-%s %s"`, openparkan `docs/38-designs.md`,
-/// read): its chassis's size letter (the part id's third: T, S, M, L), its
-/// `ChassisType`'s letter, its Type's letter, `-X` (the factory numbers a built bot),
-/// and its Type's word; `?` for what is not known.
-fn design_name(chassis: &str, chassis_type: Option<u32>, class_word: u32) -> String {
+/// A unit's name (`"%s-%s %s"` in the designer, `"%s-%d %s"` on a built bot, openparkan
+/// `docs/38-designs.md`, read): its chassis's size letter (the part id's third: T, S,
+/// M, L), its `ChassisType`'s letter, its Type's letter, `-` and its number (`X` in the
+/// designer, `None`), and its Type's word; `?` for what is not known.
+pub fn unit_name(chassis: &str, chassis_type: Option<u32>, class_word: u32, number: Option<u32>) -> String {
     let size = match chassis.as_bytes().get(2).map(u8::to_ascii_lowercase) {
         Some(b't') => 'T',
         Some(b'l') => 'S',
@@ -68,7 +69,8 @@ fn design_name(chassis: &str, chassis_type: Option<u32>, class_word: u32) -> Str
     };
     let kind = chassis_type.and_then(|t| CHASSIS_LETTERS.chars().nth((t as usize).checked_sub(1)?)).unwrap_or('?');
     let (class, word) = TYPES.iter().find(|t| t.1 == class_word).map_or(('?', "Unknown"), |t| (t.2, t.3));
-    format!("{size}{kind}{class}-X {word}")
+    let number = number.map_or_else(|| "X".to_string(), |n| n.to_string());
+    format!("{size}{kind}{class}-{number} {word}")
 }
 
 /// Why a design cannot be made: a part refused, or data that cannot be read.
@@ -143,7 +145,8 @@ impl Catalogue<'_> {
         self.tree.item_of_part(key).is_some_and(|i| self.full || self.tree.researched(i))
     }
 
-    fn label(&self, key: &str) -> Option<&ItemLabel> {
+    /// The label of `key`'s research item: its name and code as the rows show them.
+    pub fn label(&self, key: &str) -> Option<&ItemLabel> {
         self.labels.get(self.tree.item_of_part(key)? as usize)
     }
 
@@ -179,7 +182,7 @@ impl std::str::FromStr for Socket {
 }
 
 /// The parts asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Request {
     /// The chassis.
     pub chassis: String,
@@ -213,7 +216,7 @@ fn slot_class(label: &str) -> u32 {
 
 /// The gun prefixes a socket label takes: `e_gun_` + its last two letters, both `<s>c`
 /// and `<s>l` when the last is `r` (cannons first).
-fn gun_prefixes(label: &str) -> Vec<String> {
+pub(crate) fn gun_prefixes(label: &str) -> Vec<String> {
     let l = label.to_ascii_lowercase();
     let tail: Vec<char> = l.chars().rev().take(2).collect();
     match tail.as_slice() {
@@ -225,7 +228,7 @@ fn gun_prefixes(label: &str) -> Vec<String> {
 
 /// Whether `key` starts with `prefix`, ASCII case ignored (by bytes: a key of any text
 /// is compared, never cut inside a character).
-fn starts_with(key: &str, prefix: &str) -> bool {
+pub(crate) fn starts_with(key: &str, prefix: &str) -> bool {
     key.as_bytes().get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
 }
 
@@ -351,7 +354,7 @@ pub fn assemble(parts_source: &dyn Parts, catalogue: &Catalogue, request: &Reque
         .ok_or_else(|| refused(turret, format!("its research item's role {role:?} names no unit type")))?;
     let (dat, parts) = write(catalogue, &root, class_word)?;
     let chassis_type = parts_source.chassis_type(chassis).map_err(DesignError::Data)?;
-    Ok(Design { dat, parts, name: design_name(chassis, chassis_type, class_word) })
+    Ok(Design { dat, parts, name: unit_name(chassis, chassis_type, class_word, None) })
 }
 
 /// The `.dat` of a fitted tree.
@@ -461,6 +464,99 @@ impl Rating {
     }
 }
 
+/// A design fitted, rated as the unit box shows it and priced as the factory charges it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rated {
+    /// The design.
+    pub design: Design,
+    /// Its unit box.
+    pub rating: Rating,
+    /// Its price.
+    pub price: Price,
+}
+
+impl Rated {
+    /// Whether the designer accepts it: only with spare payload above 0 (read; the
+    /// turret [`assemble`] already asks for).
+    ///
+    /// # Errors
+    /// The refusal, naming the chassis.
+    pub fn acceptable(&self) -> Result<(), DesignError> {
+        match self.rating.spare > 0.0 {
+            true => Ok(()),
+            false => Err(refused(
+                self.design.parts.first().map_or("the chassis", String::as_str),
+                format!(
+                    "the design weighs {:.0} kg, leaving no spare payload: it cannot be accepted",
+                    self.rating.mass
+                ),
+            )),
+        }
+    }
+}
+
+/// Fits `request` ([`assemble`]), assembles the design as a unit loads, and prices it
+/// at a factory of `efficiency` (a design without spare payload is rated too; see
+/// [`Rated::acceptable`]).
+///
+/// # Errors
+/// A part refused (named), or data that cannot be read.
+pub fn rate(
+    backend: &GameMissionBackend,
+    catalogue: &Catalogue,
+    request: &Request,
+    efficiency: f32,
+) -> Result<Rated, DesignError> {
+    let design = assemble(backend, catalogue, request)?;
+    let (extras, payload) = backend.assemble_scheme(&design.dat).map_err(|e| DesignError::Data(e.to_string()))?;
+    let sheet = extras.combat.ok_or_else(|| DesignError::Data("the design's parts carry no node table".into()))?;
+    let rating = Rating::of(&sheet, &extras.motion.unwrap_or_default(), payload);
+    let price = price(catalogue.tree, &design.parts, efficiency)?;
+    Ok(Rated { design, rating, price })
+}
+
+/// A clan's catalogue held whole: its tree, its items' labels and `FULL_RESEARCH_TREE`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offer {
+    /// The clan's tree.
+    pub tree: ResearchTree,
+    /// Its items' labels.
+    pub labels: Vec<ItemLabel>,
+    /// `FULL_RESEARCH_TREE`.
+    pub full: bool,
+}
+
+impl Offer {
+    /// The offer of `tree` in `game`: its items' labels read from its file, the switch
+    /// from `ini`.
+    ///
+    /// # Errors
+    /// The tree's file cannot be read or its items' labels parsed.
+    pub fn read(game: &GameDir, tree: ResearchTree, ini: &Iron3dIni) -> Result<Self, String> {
+        let bytes = game.read_file(&tree.path).map_err(|e| format!("{}: {e}", tree.path))?;
+        let labels = crate::research::item_labels(&tree.path, &bytes)?;
+        let full = ini.full_research_tree.as_ref().and_then(|s| s.value).is_some_and(|v| v != 0);
+        Ok(Self { tree, labels, full })
+    }
+
+    /// Its catalogue.
+    pub fn catalogue(&self) -> Catalogue<'_> {
+        Catalogue { tree: &self.tree, labels: &self.labels, full: self.full }
+    }
+}
+
+/// `Iron_3D.ini` of `game`, when it has one (the defaults otherwise).
+///
+/// # Errors
+/// The file cannot be read.
+pub fn settings(game: &GameDir) -> Result<Iron3dIni, String> {
+    const FILE: &str = "Iron_3D.ini";
+    Ok(match game.resolve(FILE) {
+        Some(_) => Iron3dIni::from_ini(&IniFile::parse(&game.read_file(FILE).map_err(|e| format!("{FILE}: {e}"))?)),
+        None => Iron3dIni::default(),
+    })
+}
+
 /// What a design costs at a factory.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Price {
@@ -491,7 +587,7 @@ pub fn per_efficiency(ore: f32, efficiency: f32) -> f32 {
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, reason = "tests: a failed unwrap is a failed test")]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -507,7 +603,7 @@ mod tests {
 
     /// Parts with labelled slots and sockets, as the original's chassis, turrets and guns
     /// carry them.
-    struct Labelled;
+    pub(crate) struct Labelled;
 
     impl Parts for Labelled {
         fn labels(&self, key: &str) -> Result<Option<PartLabels>, String> {
@@ -529,7 +625,7 @@ mod tests {
     }
 
     /// A tree of one item a part, `unresearched` left in the tree but not researched.
-    fn tree(parts: &[&str], unresearched: &[&str]) -> (ResearchTree, Vec<ItemLabel>) {
+    pub(crate) fn tree(parts: &[&str], unresearched: &[&str]) -> (ResearchTree, Vec<ItemLabel>) {
         let node = |p: &&str| crate::research::ResearchNode {
             name: p.to_uppercase(),
             parts: vec![p.to_string()],
@@ -588,7 +684,8 @@ mod tests {
         let no_socket = assemble(&Labelled, &catalogue, &on(Socket::Node(2))).unwrap_err().to_string();
         assert!(no_socket.ends_with("e_tur_bb_01 has no gun socket on node 2"), "{no_socket}");
         assert_eq!(d.name, "LFW-X Warrior", "the recording's L-2f with a battle turret");
-        assert_eq!(design_name("R_L_03", None, 0), "S??-X Unknown");
+        assert_eq!(unit_name("R_L_03", None, 0, None), "S??-X Unknown");
+        assert_eq!(unit_name("R_B_02", Some(1), 0x0100_8000, Some(2)), "LFW-2 Warrior", "Mission 02's first bot");
         // With FULL_RESEARCH_TREE the deflector's default is offered too.
         let full = Catalogue { full: true, ..catalogue };
         let d = assemble(&Labelled, &full, &request).unwrap();

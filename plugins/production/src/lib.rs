@@ -37,6 +37,7 @@
 
 mod check;
 pub mod design;
+pub mod designer;
 pub mod grants;
 pub mod minds;
 pub mod options;
@@ -55,7 +56,8 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, BehaviorPhase, BuildOptions, BuildingPrices, GameRules, Hashing, JobView, MindBoard, MissionLoadPhase,
-    MissionStart, ProductionBoard, ProductionPhase, QueueView, ResearchBoard, SchemeNames, StateApp, UnderConstruction,
+    MissionStart, OriginalObjectId, ProductionBoard, ProductionPhase, QueueView, ResearchBoard, SchemeNames, StateApp,
+    UnderConstruction, UnitClass,
 };
 use std::sync::Arc;
 
@@ -124,22 +126,31 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut rules: ResMut<ProductionRules>)
 }
 
 /// Publishes what each clan may research now ([`ResearchBoard`]) and the queues the
-/// interface shows ([`ProductionBoard`]).
+/// interface shows ([`ProductionBoard`]): every production building's, empty until it
+/// is given a build.
 fn publish(
-    production: Option<Res<Production>>,
+    (production, rules): (Option<Res<Production>>, Res<ProductionRules>),
     names: Res<SchemeNames>,
+    buildings: Query<(&OriginalObjectId, &UnitClass)>,
     mut board: ResMut<ResearchBoard>,
     mut shown: ResMut<ProductionBoard>,
 ) {
     let Some(production) = production else { return };
     board.clans = production.clans.iter().filter_map(|(clan, r)| Some((*clan, board_entry(r)?))).collect();
     let name = |r| names.name(r).unwrap_or_default().to_string();
-    let producers = production.producers.iter().map(|(id, q)| {
+    let queued = production.producers.iter().map(|(id, q)| {
         let active =
             q.active.as_ref().map(|j| JobView { scheme: name(j.what), elapsed_ms: j.elapsed_ms, total_ms: j.total_ms });
         (*id, QueueView { waiting: q.waiting.iter().map(|s| name(*s)).collect(), active })
     });
-    let producers = producers.collect();
+    let mut producers: std::collections::BTreeMap<u32, QueueView> = queued.collect();
+    if let Ok(rules) = &rules.0 {
+        for (id, class) in &buildings {
+            if rules.produces(class.0) {
+                producers.entry(id.0).or_default();
+            }
+        }
+    }
     if shown.producers != producers {
         shown.producers = producers;
     }

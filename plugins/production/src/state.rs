@@ -145,12 +145,18 @@ pub struct Production {
     pub schemes: BTreeMap<u64, Scheme>,
     /// What is left of each building's grants (`FreeBotNum`, `FreeTechnoNum`), by id.
     pub grants: BTreeMap<u32, crate::grants::Grants>,
+    /// Each clan's running count of named units: the original numbers a unit one more
+    /// than its clan's count and raises it for every unit, the hero and animals too.
+    pub named: BTreeMap<i32, u32>,
 }
 
 impl Production {
     /// Feeds the production state (next id, queues, jobs, research states) to `h`.
     pub fn hash_into(&self, h: &mut Fnv1a) {
         h.word(self.next_id);
+        for (clan, n) in &self.named {
+            [*clan as u32, *n].into_iter().for_each(|w| h.word(w));
+        }
         for (id, g) in &self.grants {
             [*id, g.bots, g.technologies].into_iter().for_each(|w| h.word(w));
         }

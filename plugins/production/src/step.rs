@@ -9,8 +9,8 @@ use crate::state::{ClanResearch, Job, Production, ProductionRules, Scheme};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     ClanSetup, CollisionProxy, CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, MissionClans,
-    ModelBounds, Order, OriginalObjectId, Owner, ProductionEvent, PropertyBag, SchemeNames, SchemeRef, ScriptFiles,
-    SimObject, SimTransform, UnitClass,
+    ModelBounds, Movable, Order, OriginalObjectId, Owner, ProductionEvent, PropertyBag, SchemeNames, SchemeRef,
+    ScriptFiles, SimObject, SimTransform, UnitClass,
 };
 use iron3d_mission::{ObjectExtras, PlacedRecord, PreparedObject, resolve_object, spawn_object};
 use iron3d_rules::Rules;
@@ -125,7 +125,11 @@ pub(crate) fn setup(world: &mut World) {
         None => (Vec::new(), None),
     };
     let grants = crate::grants::placed(world);
-    let mut production = Production { next_id, grants, ..Production::default() };
+    let mut named = BTreeMap::new();
+    for owner in world.query_filtered::<&Owner, With<Movable>>().iter(world) {
+        *named.entry(owner.clan).or_insert(0u32) += 1;
+    }
+    let mut production = Production { next_id, grants, named, ..Production::default() };
     let mut problems = Vec::new();
     for clan in clans {
         let mut research = ClanResearch::default();
@@ -483,7 +487,6 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
     let distance = own + s.radius + rules.production.spawn_gap.value;
     let position = place(world, &t, distance, s.radius).ok_or("no free walkable ground beside the producer")?;
     let id = world.resource::<Production>().next_id;
-    let stem = s.name.rsplit(['\\', '/']).next().unwrap_or(&s.name).trim_end_matches(".dat").to_string();
     let record = PlacedRecord {
         raw_kind: 1,
         resource_name: s.name.clone(),
@@ -495,9 +498,17 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
         scale: [1.0; 3],
         ..PlacedRecord::default()
     };
-    let object = PreparedObject { name: format!("{stem} {id}"), clan, record, ..probe(id, &s.name) };
+    // Named as the original names a built bot: its clan's running count + 1.
+    let number = world.resource::<Production>().named.get(&clan).copied().unwrap_or(0).saturating_add(1);
+    let chassis = s.components.first().map_or("", String::as_str);
+    let backend = iron3d_mission::running_backend(world).ok();
+    let kind = backend.as_ref().and_then(|b| b.game()?.chassis_type(chassis).ok().flatten());
+    let name = crate::design::unit_name(chassis, kind, s.class, Some(number));
+    let object = PreparedObject { name, clan, record, ..probe(id, &s.name) };
     spawn_object(world, object).map_err(|e| e.to_string())?;
-    world.resource_mut::<Production>().next_id = id.saturating_add(1);
+    let mut production = world.resource_mut::<Production>();
+    production.next_id = id.saturating_add(1);
+    production.named.insert(clan, number);
     Ok(id)
 }
 

@@ -19,8 +19,10 @@ use std::io::Read;
 /// the snapshot's parts named by the tags the crates declare, `iron3d_core::SimState`;
 /// 9: machines' engines, running gear and payload in their combat sheets and limits,
 /// and their `iron3d_core::Drive`; 10: the buildings' batteries and efficiency parts;
-/// 11: a haul's route, the original's, in `iron3d_behavior::HaulTrip`).
-pub const FORMAT_VERSION: u16 = 11;
+/// 11: a haul's route, the original's, in `iron3d_behavior::HaulTrip`; 12: the
+/// builders' sites and spheres, and the designs the game keeps, `iron3d_core::Designs`,
+/// also in a replay's chunk `dsgn`).
+pub const FORMAT_VERSION: u16 = 12;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -332,10 +334,11 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// at their authored limits, which damage did not lower. Version 9 → 10 likewise: its
 /// buildings ran at full power, with no batteries. Version 10 → 11 likewise: its
 /// transports hauled from the mine their order named to any building with room, and a
-/// research could stop a hundredth short.
+/// research could stop a hundredth short. Version 11 → 12 likewise: its builders could
+/// not build, and its snapshot holds neither sites nor designs.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=10 | FORMAT_VERSION => Ok(()),
+        1..=11 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

@@ -11,8 +11,8 @@ use crate::log::CommandLog;
 use crate::snapshot::{self, Snapshot};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    CommandQueue, DataLayers, Difficulty, DifficultyLevel, GameClock, Order, PilotInput, SchemeNames, SchemeRef, Seat,
-    Seats, SimCommand,
+    CommandQueue, DataLayers, Designs, Difficulty, DifficultyLevel, GameClock, Order, PilotInput, SchemeNames,
+    SchemeRef, Seat, Seats, SimCommand,
 };
 use iron3d_sim::StateHash;
 use std::collections::BTreeMap;
@@ -38,6 +38,9 @@ pub struct Record {
     pub pending: Vec<SimCommand>,
     /// The scheme names build orders refer to.
     pub schemes: BTreeMap<u64, String>,
+    /// The designs build orders refer to ([`Designs`]; empty in files before format
+    /// version 12).
+    pub designs: BTreeMap<u64, Vec<u8>>,
     /// `(tick, state hash)` checkpoints, the last at [`Record::tick`].
     pub hashes: Vec<(u32, u64)>,
     /// A save's simulation state at [`Record::tick`] (`None` in a replay and in a save
@@ -58,12 +61,13 @@ const SCHEMES: [u8; 4] = *b"schm";
 const HASHES: [u8; 4] = *b"hash";
 const VIEW: [u8; 4] = *b"view";
 const SEATS: [u8; 4] = *b"seat";
+const DESIGNS: [u8; 4] = *b"dsgn";
 /// The format version that added the seats chunk.
 const SEATS_SINCE: u16 = 4;
 /// Every chunk this version knows, with its layout version.
 const CHUNKS: [([u8; 4], u16); 5] = [(META, 1), (COMMANDS, 1), (PENDING, 1), (SCHEMES, 1), (HASHES, 1)];
 /// The chunks a file may hold or not.
-const OPTIONAL: [([u8; 4], u16); 2] = [(VIEW, 1), (SEATS, 1)];
+const OPTIONAL: [([u8; 4], u16); 3] = [(VIEW, 1), (SEATS, 1), (DESIGNS, 1)];
 
 impl Record {
     /// The record of `world` now (call between ticks, never inside a schedule): the
@@ -93,6 +97,7 @@ impl Record {
             commands: world.get_resource::<CommandLog>().map(|l| l.0.clone()).unwrap_or_default(),
             pending,
             schemes: world.resource::<SchemeNames>().0.clone(),
+            designs: world.get_resource::<Designs>().map(|d| d.0.clone()).unwrap_or_default(),
             hashes,
             snapshot,
             view,
@@ -144,6 +149,11 @@ impl Record {
             let mut seats = Writer::default();
             seats.serde(&self.seats)?;
             optional.push(Chunk::new(SEATS, OPTIONAL[1].1, seats.0));
+        }
+        if !self.designs.is_empty() {
+            let mut designs = Writer::default();
+            designs.serde(&self.designs)?;
+            optional.push(Chunk::new(DESIGNS, OPTIONAL[2].1, designs.0));
         }
         // The snapshot's chunks are written where they are, not copied.
         let snapshot = self.snapshot.iter().flat_map(|s| &s.0);
@@ -208,20 +218,14 @@ impl Record {
         let hashes = (0..r.count(12)?).map(|_| Ok((r.u32()?, r.u64()?))).collect::<Result<_, _>>()?;
         r.done()?;
         let view = container.chunk(&VIEW).map(|c| c.data.clone());
-        let seats = match container.chunk(&SEATS).map(Reader::chunk) {
-            None => BTreeMap::new(),
-            Some(mut r) => {
-                let seats = r.serde("the seats")?;
-                r.done()?;
-                seats
-            }
-        };
+        let seats = optional(&container, &SEATS, "the seats")?.unwrap_or_default();
+        let designs = optional(&container, &DESIGNS, "the designs")?.unwrap_or_default();
         let h = container.header;
         let snapshot = match h.format_version {
             // Its snapshot went through reflection (2), holds the older rules' state
-            // (3 to 6 and 8 to 10) or lists its parts by position (7): re-simulated
+            // (3 to 6 and 8 to 11) or lists its parts by position (7): re-simulated
             // instead (`format::migrate`).
-            2..=10 => None,
+            2..=11 => None,
             _ => Snapshot::from_chunks(&container.chunks, bytes.len())?,
         };
         if let Some(s) = &snapshot {
@@ -244,11 +248,28 @@ impl Record {
             commands,
             pending,
             schemes,
+            designs,
             hashes,
             snapshot,
             view,
             seats,
         })
+    }
+}
+
+/// The value of optional chunk `name`, `None` when the file has none.
+fn optional<T: serde::de::DeserializeOwned>(
+    container: &Container,
+    name: &[u8; 4],
+    what: &str,
+) -> Result<Option<T>, FormatError> {
+    match container.chunk(name).map(Reader::chunk) {
+        None => Ok(None),
+        Some(mut r) => {
+            let value = r.serde(what)?;
+            r.done()?;
+            Ok(Some(value))
+        }
     }
 }
 

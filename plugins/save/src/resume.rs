@@ -14,7 +14,7 @@ use crate::record::Record;
 use crate::snapshot::Snapshot;
 use bevy_app::{App, FixedMain};
 use bevy_ecs::world::World;
-use iron3d_core::{CommandQueue, DataLayers, GameClock, SchemeNames, Seats};
+use iron3d_core::{CommandQueue, DataLayers, Designs, GameClock, SchemeNames, Seats};
 use iron3d_sim::StateHash;
 use iron3d_vfs::GameDir;
 use std::sync::Arc;
@@ -97,6 +97,7 @@ pub fn catch_up_in_world(world: &mut World, record: &Record) -> Checked {
 fn re_simulate<S>(sim: &mut S, world_of: fn(&mut S) -> &mut World, step: fn(&mut S), record: &Record) -> Checked {
     let world = world_of(sim);
     world.resource_mut::<SchemeNames>().0.extend(record.schemes.clone());
+    world.resource_mut::<Designs>().0.extend(record.designs.clone());
     world.resource_mut::<CommandQueue>().pending.clear();
     let mut checked = Checked::default();
     let mut commands = record.commands.iter().peekable();

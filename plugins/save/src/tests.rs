@@ -39,6 +39,7 @@ pub(crate) fn sample() -> Record {
         ],
         pending: vec![order(400, vec![2], Order::Haul(0x8000_0004)), order(401, vec![2], Order::Patrol(-1))],
         schemes: [(SchemeRef::of("UNITS\\ROBOTS\\scout.dat").0, "units\\robots\\scout.dat".into())].into(),
+        designs: [(7, vec![0xf1, 0xf0, 0, 0, 0, 0x80, 0, 1])].into(),
         hashes: vec![(32, 1), (64, u64::MAX), (300, 42)],
         snapshot: None,
         view: None,
@@ -119,7 +120,8 @@ fn every_truncation_is_refused_naming_the_part_and_offset() {
         let e = refused(&bytes[..len]);
         assert!(e.offset <= len, "offset {} inside the {len} bytes: {e}", e.offset);
         if let Some((k, c)) = container.chunks.iter().enumerate().rev().find(|(_, c)| c.offset <= len) {
-            let name = if c.offset + 4 <= len { c.name() } else { format!("chunk {} of 5", k + 1) };
+            let name =
+                if c.offset + 4 <= len { c.name() } else { format!("chunk {} of {}", k + 1, container.chunks.len()) };
             assert_eq!(e.chunk, name, "cut at {len}: {e}");
         } else {
             assert_eq!(e.chunk, "header", "cut at {len}: {e}");
@@ -205,7 +207,8 @@ fn a_write_failing_at_any_step_keeps_the_previous_save() {
     }
     let bad = [&old[..old.len() - 1], b"x"].concat();
     let e = write_file(&path, &bad, FileKind::Save, "").expect_err("does not verify");
-    assert!(e.contains("does not verify") && e.contains("hash at offset"), "{e}");
+    let last = Container::decode(&old, FileKind::Save).unwrap().chunks.last().map(|c| c.name()).unwrap();
+    assert!(e.contains("does not verify") && e.contains(&format!("{last} at offset")), "{e}");
     assert_eq!(std::fs::read(&path).unwrap(), old, "an unverifiable file never replaces the save");
     assert_eq!(std::fs::read_to_string(slot_path(&path)).unwrap(), "tick=300\n");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -15,9 +15,9 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
-    AppState, ClanRelations, CollisionProxy, Health, InterfaceClick, MissionClans, Movable, ObjectTable, Order,
-    OriginalObjectId, Owner, Pause, ProductionBoard, Rung, SchemeNames, SimTransform, UnderConstruction, UnitClass,
-    UnitResponse,
+    AppState, ClanRelations, CollisionProxy, Designs, Health, InterfaceClick, MissionClans, Movable, ObjectTable,
+    Order, OriginalObjectId, Owner, Pause, ProductionBoard, Rung, SchemeNames, SimTransform, UnderConstruction,
+    UnitClass, UnitResponse,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
@@ -369,13 +369,13 @@ pub(crate) fn build_panel(
     selection: Res<Selection>,
     objects: Query<(&OriginalObjectId, &MissionObject, Has<Movable>)>,
     board: Res<ProductionBoard>,
-    mut player: ResMut<PlayerCommands>,
-    mut names: ResMut<SchemeNames>,
+    (mut player, mut designer): (ResMut<PlayerCommands>, ResMut<crate::designer::DesignerScreen>),
+    (mut names, mut designs): (ResMut<SchemeNames>, ResMut<Designs>),
     (mut click, locale): (MessageWriter<InterfaceClick>, Res<crate::locale::Locale>),
 ) -> Result {
     let Some(building) = selection.first().filter(|_| selection.units.len() == 1) else { return Ok(()) };
     let is_producer = board.producers.contains_key(&building);
-    if !is_producer || objects.iter().any(|(id, _, movable)| id.0 == building && movable) {
+    if designer.is_open() || !is_producer || objects.iter().any(|(id, _, movable)| id.0 == building && movable) {
         return Ok(());
     }
     let schemes: BTreeSet<&str> = objects.iter().filter(|o| o.2).map(|o| o.1.key.as_str()).collect();
@@ -388,13 +388,23 @@ pub(crate) fn build_panel(
             if let Some(q) = board.producers.get(&building) {
                 if let Some(job) = &q.active {
                     let done = job.elapsed_ms as f32 / job.total_ms.max(1) as f32;
-                    let name = if job.scheme.is_empty() { locale.t("build-robot") } else { job.scheme.clone() };
+                    let design = designs.get(&job.scheme).and_then(|d| designer.recent.iter().find(|p| p.dat == d));
+                    let name = match design {
+                        Some(p) => p.name.clone(),
+                        None if job.scheme.is_empty() => locale.t("build-robot"),
+                        None => job.scheme.clone(),
+                    };
                     ui.add(egui::ProgressBar::new(done).text(locale.tr("build-building", &[("name", name.into())])));
                 }
                 if !q.waiting.is_empty() {
                     ui.label(locale.tr("build-waiting", &[("count", q.waiting.len().into())]));
                 }
             }
+            let orders = (names.as_mut(), designs.as_mut());
+            if crate::designer::factory_rows(ui, building, &mut designer, orders, &mut player, &locale) {
+                click.write(InterfaceClick);
+            }
+            ui.separator();
             for scheme in schemes {
                 let label = scheme.rsplit(['\\', '/']).next().unwrap_or(scheme);
                 if ui.button(label).on_hover_text(scheme).clicked()

@@ -99,10 +99,12 @@ pub fn toggle_pause(
     actions: Query<&Actions>,
     state: Option<Res<State<Pause>>>,
     placing: Option<Res<crate::site::Placing>>,
+    designer: Option<Res<crate::designer::DesignerScreen>>,
     mut next: ResMut<NextState<Pause>>,
 ) {
-    // Esc while a building is placed cancels the placement instead.
-    let placing = placing.is_some_and(|p| p.0.is_some());
+    // Esc while a building is placed cancels the placement instead, and closes the
+    // designer's field, list or screen while it is up.
+    let placing = placing.is_some_and(|p| p.0.is_some()) || designer.is_some_and(|d| d.is_open());
     let pressed = !placing && actions.iter().any(|a| a.just_pressed(&GameAction::Pause));
     if let Some(state) = state.filter(|_| pressed) {
         next.set(match state.get() {

@@ -13,6 +13,7 @@ mod briefing;
 mod campaign;
 mod chat;
 mod command;
+mod designer;
 mod game_text;
 mod hud;
 mod locale;
@@ -105,6 +106,7 @@ impl Plugin for UiPlugin {
                     pilot::plugin,
                     command::plugin,
                     site::plugin,
+                    designer::plugin,
                     hud::plugin,
                     minimap::plugin,
                     multiplayer::plugin,

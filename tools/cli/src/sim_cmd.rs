@@ -9,7 +9,7 @@ use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
 use clap::Subcommand;
 use iron3d_core::{
-    CollisionProxy, CommandQueue, Difficulty, DifficultyLevel, GameClock, Health, Kinematics, MissionClans,
+    CollisionProxy, CommandQueue, Designs, Difficulty, DifficultyLevel, GameClock, Health, Kinematics, MissionClans,
     MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner, PilotInput,
     SchemeNames, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass,
 };
@@ -53,8 +53,8 @@ pub enum HeadlessCommand {
         116 s sphere, and at 50 s the building is replaced by the ladder's next entry, its ore carried over (an \
         \"upgraded\" event 4 s later: builder, new building, from=ID). build: the units are production buildings (plants, hangars), each queues one robot \
         of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). build_design: the same \
-        for a warbot design (iron3d-cli unit design), FILE its path: as the original keeps designs in the game's \
-        units folder, it must be a file of the game directory or a mod (GAME_DIR/UNITS/NAME.dat, or a game path). \
+        for a warbot design (iron3d-cli unit design), FILE a unit file on disk or a game path: the game keeps the \
+        design itself (saves and replays carry it), named UNITS\\design_<hash of its bytes>.dat in events. \
         research: the units are \
         research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
@@ -149,6 +149,8 @@ struct Hash {
 #[derive(Serialize)]
 struct Object {
     id: u32,
+    /// Its name (a built bot's as the original names it, `SWW-7 Warrior`).
+    name: String,
     position: [f32; 3],
     heading: f32,
     speed: f32,
@@ -317,6 +319,8 @@ enum FileOrder {
     Unit(Order),
     Build(String),
     BuildDesign(String),
+    /// A design's unit file, read.
+    Design(Vec<u8>),
     Research(Value),
 }
 
@@ -461,31 +465,18 @@ fn parse_orders(text: &str) -> Result<Vec<Entry>, String> {
         .collect()
 }
 
-/// The entries with each design named by its game path: a file of one of the game's
-/// layers (a path inside its directory) or a game path it serves, which must read as a
-/// robot's unit file. Errors name the entry.
+/// The entries with each design read: a file on disk, else a game path, which must
+/// read as a robot's unit file. Errors name the entry.
 fn with_designs(game: &GameDir, entries: Vec<Entry>) -> Result<Vec<Entry>, String> {
-    let design = |file: &str| -> Result<String, String> {
-        let on_disk = std::path::Path::new(file).canonicalize().ok();
-        let in_layer = on_disk.as_ref().and_then(|f| {
-            let roots = game.layers().iter().filter_map(|l| l.root.canonicalize().ok());
-            roots.filter_map(|r| f.strip_prefix(r).ok().map(|p| p.to_string_lossy().replace('/', "\\"))).next()
-        });
-        let path = match (in_layer, on_disk) {
-            (Some(p), _) => p,
-            (None, Some(_)) => {
-                return Err(format!(
-                    "design {file} is not in the game directory or a mod: the original keeps designs in the game's \
-                     units folder; write it there (unit design -o GAME_DIR/UNITS/NAME.dat) or in a mod's (--mod)"
-                ));
-            }
-            (None, None) => file.to_string(),
+    let design = |file: &str| -> Result<Vec<u8>, String> {
+        let bytes = match std::fs::read(file) {
+            Ok(bytes) => bytes,
+            Err(_) => game.read_file(file).map_err(|e| format!("design {file}: {e}"))?,
         };
-        let bytes = game.read_file(&path).map_err(|e| format!("design {file}: {e}"))?;
         let dat = UnitDat::parse(&bytes).map_err(|e| format!("design {file}: {e}"))?;
         match dat.is_building() {
             true => Err(format!("design {file} is a building's scheme, not a warbot's")),
-            false => Ok(path),
+            false => Ok(bytes),
         }
     };
     entries
@@ -493,7 +484,9 @@ fn with_designs(game: &GameDir, entries: Vec<Entry>) -> Result<Vec<Entry>, Strin
         .enumerate()
         .map(|(i, (tick, units, order, queued))| {
             let order = match order {
-                FileOrder::BuildDesign(file) => FileOrder::Build(design(&file).map_err(|e| format!("entry {i}: {e}"))?),
+                FileOrder::BuildDesign(file) => {
+                    FileOrder::Design(design(&file).map_err(|e| format!("entry {i}: {e}"))?)
+                }
                 other => other,
             };
             Ok((tick, units, order, queued))
@@ -516,6 +509,12 @@ fn commands(world: &mut World, entries: Vec<Entry>, after: Option<u32>) -> Resul
             FileOrder::Build(scheme) | FileOrder::BuildDesign(scheme) => {
                 let r = world.resource_mut::<SchemeNames>().intern(&scheme).map_err(entry)?;
                 vec![(units, Order::Build(r))]
+            }
+            FileOrder::Design(bytes) => {
+                let r = world.resource_scope(|world, mut designs: Mut<Designs>| {
+                    designs.add(&mut world.resource_mut::<SchemeNames>(), bytes)
+                });
+                vec![(units, Order::Build(r.map_err(entry)?))]
             }
             FileOrder::Research(node) => match (node.as_u64(), node.as_str()) {
                 (Some(n), _) => vec![(units, Order::Research(n as u32))],
@@ -620,11 +619,13 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32, layers: Valu
         Option<&CollisionProxy>,
         Option<&NavStatus>,
         Option<&UnitClass>,
+        Option<&Name>,
     ), With<SimObject>>();
     let mut objects: Vec<Object> = q
         .iter(world)
-        .map(|(id, t, kin, proxy, status, class)| Object {
+        .map(|(id, t, kin, proxy, status, class, name)| Object {
             id: id.0,
+            name: name.map(|n| n.as_str().to_string()).unwrap_or_default(),
             // A building's, filled in below.
             efficiency: class.filter(|c| c.registers()).map(|_| 0.0),
             position: t.position,

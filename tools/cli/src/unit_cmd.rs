@@ -7,12 +7,10 @@ use anyhow::{Context, anyhow};
 use clap::{Args, Subcommand};
 use iron3d_core::ClanType;
 use iron3d_formats::ReadOptions;
-use iron3d_formats::config::{IniFile, Iron3dIni};
 use iron3d_formats::world::Tma;
 use iron3d_mission::{Catalogue, GameMissionBackend, MissionName};
 use iron3d_production::ResearchTree;
-use iron3d_production::design::{self, Catalogue as Parts, DesignError, Price, Rating, Request, Scales, Socket};
-use iron3d_production::research::item_labels;
+use iron3d_production::design::{self, DesignError, Offer, Price, Rated, Rating, Request, Scales, Socket};
 use iron3d_vfs::GameDir;
 use serde_json::json;
 use std::path::PathBuf;
@@ -103,15 +101,6 @@ fn clan_tree(game: &GameDir, mission: &MissionName, clan: Option<usize>) -> anyh
     Ok((index, path))
 }
 
-/// `Iron_3D.ini`, when the game has one.
-fn settings(game: &GameDir) -> anyhow::Result<Iron3dIni> {
-    const FILE: &str = "Iron_3D.ini";
-    Ok(match game.resolve(FILE) {
-        Some(_) => Iron3dIni::from_ini(&IniFile::parse(&game.read_file(FILE)?)),
-        None => Iron3dIni::default(),
-    })
-}
-
 fn request(args: &DesignArgs) -> anyhow::Result<Request> {
     let pairs = |given: &[String], flag: &str| {
         given
@@ -142,24 +131,12 @@ fn design(args: DesignArgs) -> anyhow::Result<()> {
     let (clan, tree_path) = clan_tree(&game, &mission, args.clan)?;
     let bytes = game.read_file(&tree_path).with_context(|| format!("clan {clan}'s research tree"))?;
     let tree = ResearchTree::parse(&tree_path, &bytes).map_err(|e| anyhow!(e))?;
-    let labels = item_labels(&tree_path, &bytes).map_err(|e| anyhow!(e))?;
-    let ini = settings(&game)?;
-    let full = ini.full_research_tree.as_ref().and_then(|s| s.value).is_some_and(|v| v != 0);
-    let catalogue = Parts { tree: &tree, labels: &labels, full };
+    let ini = design::settings(&game).map_err(|e| anyhow!(e))?;
+    let offer = Offer::read(&game, tree, &ini).map_err(|e| anyhow!(e))?;
     let backend = GameMissionBackend::new(Arc::clone(&game));
-    let rated = design::assemble(&backend, &catalogue, &request).and_then(|d| {
-        let (extras, payload) = backend.assemble_scheme(&d.dat).map_err(|e| DesignError::Data(e.to_string()))?;
-        let sheet = extras.combat.ok_or_else(|| DesignError::Data("the design's parts carry no node table".into()))?;
-        let rating = Rating::of(&sheet, &extras.motion.unwrap_or_default(), payload);
-        if rating.spare <= 0.0 {
-            let why =
-                format!("the design weighs {:.0} kg, leaving no spare payload: it cannot be accepted", rating.mass);
-            return Err(DesignError::Refused { part: request.chassis.clone(), why });
-        }
-        let price = design::price(&tree, &d.parts, args.efficiency)?;
-        Ok((d, rating, price))
-    });
-    let (d, rating, price) = match rated {
+    let rated =
+        design::rate(&backend, &offer.catalogue(), &request, args.efficiency).and_then(|r| r.acceptable().map(|()| r));
+    let Rated { design: d, rating, price } = match rated {
         Ok(r) => r,
         Err(DesignError::Refused { part, why }) => {
             if args.json {

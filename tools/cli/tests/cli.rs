@@ -1330,24 +1330,29 @@ fn unit_design_prices_rates_and_writes_a_design_or_refuses_naming_the_part() {
     assert!(ok, "{r}");
     assert_eq!(r["price"]["ore"].as_f64(), Some(f64::from(ore) * 2.0));
     assert_eq!(r["price"]["power"].as_f64(), Some(f64::from(power) * 2.0));
-    // A factory builds a design kept in a mod's units folder ({"build_design": FILE});
-    // one outside the game's layers is refused, naming where designs go.
-    let designs = dir.join("designs");
-    std::fs::create_dir_all(designs.join("UNITS")).unwrap();
-    std::fs::copy(&out, designs.join("UNITS/mine.dat")).unwrap();
+    // A factory builds a design ({"build_design": FILE}, a file anywhere) from the bytes
+    // the game keeps: a save made mid-build carries it, and the loaded game finishes
+    // the robot with the file gone.
     let orders = dir.join("orders.json");
-    let build = |file: &Path| {
-        let order = serde_json::json!([{"tick": 2, "units": [3], "order": {"build_design": path(file)}}]);
-        std::fs::write(&orders, order.to_string()).unwrap();
-        let args = ["sim", "run", path(&demo), "tutorial.01", "--ticks", "100", "--orders", path(&orders)];
-        cli(&[&args[..], &["--json", "--mod", path(&designs)]].concat())
+    let order = serde_json::json!([{"tick": 2, "units": [3], "order": {"build_design": path(&out)}}]);
+    std::fs::write(&orders, order.to_string()).unwrap();
+    let save = dir.join("mid_build.sav");
+    let run = |extra: &[&str]| {
+        let o = cli(&[&["sim", "run", path(&demo), "tutorial.01", "--ticks", "100", "--json"][..], extra].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let produced = r["events"].as_array().unwrap().iter().find(|e| e["kind"] == "produced" && e["ids"][0] == 3);
+        let produced = produced.map(|e| (e["detail"].as_str().unwrap().to_string(), e["ids"][1].clone()));
+        let name = |id: &serde_json::Value| {
+            let o = r["objects"].as_array().unwrap().iter().find(|o| o["id"] == *id).unwrap();
+            o["name"].as_str().unwrap().to_string()
+        };
+        let player = r["clans"].as_array().unwrap().iter().find(|c| c["type"] == "player").unwrap();
+        produced.map(|(detail, id)| (detail, name(&id), player["units"].as_u64().unwrap()))
     };
-    let o = build(&designs.join("UNITS/mine.dat"));
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let produced = r["events"].as_array().unwrap().iter().find(|e| e["kind"] == "produced" && e["ids"][0] == 3);
-    assert_eq!(produced.map(|e| &e["detail"]), Some(&serde_json::json!("units\\mine.dat")), "{r}");
-    let o = build(&out);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("is not in the game directory or a mod"));
+    let (built, name, units) = run(&["--orders", path(&orders), "--save-at", "40", "--save", path(&save)]).unwrap();
+    assert!(built.starts_with("units\\design_"), "the design's own name: {built}");
+    assert_eq!(name, format!("SWW-{units} Warrior"), "numbered by its clan's running count, the new bot counted");
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(run(&["--load", path(&save)]), Some((built, name, units)), "the save carried the design");
 }
