@@ -116,6 +116,8 @@ build-waiting = { $count } waiting
 
 designer-open = Warbot constructor
 designer-build = Start production
+designer-batch = Start batch production
+designer-stop = Stop production
 designer-source = Source panel
 designer-destination = Destination panel
 designer-no-items = NO ITEMS AVAILABLE

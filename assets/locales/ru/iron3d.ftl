@@ -117,6 +117,8 @@ build-waiting = в очереди: { $count }
 
 designer-open = Конструктор роботов
 designer-build = Начать производство
+designer-batch = Серийное производство
+designer-stop = Остановить производство
 designer-source = Панель источника
 designer-destination = Панель назначения
 designer-no-items = НЕТ ДОСТУПНЫХ ЭЛЕМЕНТОВ

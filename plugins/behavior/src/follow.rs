@@ -89,7 +89,13 @@ fn leg_goal(
     match nav.order {
         // Production orders never reach a unit (production takes them first), nor do
         // pilot commands (they set direct control, never the order).
-        Order::Stop | Order::Build(_) | Order::Research(_) | Order::Pilot(_) | Order::Release => Ok(None),
+        Order::Stop
+        | Order::Build(_)
+        | Order::Batch(_)
+        | Order::StopBuild
+        | Order::Research(_)
+        | Order::Pilot(_)
+        | Order::Release => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
         // An animal's walk point (the migrate step sets it as the goal).
         Order::Migrate => Ok(Some((nav.goal, true))),

@@ -28,6 +28,14 @@ pub enum Order {
     /// Research a node of the clan's research tree (by node index; the command's units
     /// are research buildings, the clan is their owner).
     Research(u32),
+    /// Build robots of a unit scheme one after another (the factory panel's batch,
+    /// openparkan `docs/36-factory.md`, read): a producer in batch with nothing to build
+    /// is given the scheme again whenever its clan has a free mind, and waits otherwise.
+    Batch(SchemeRef),
+    /// Stop a producer (the factory panel's stop, read): its batch ends, its build is
+    /// aborted and what waits is dropped; the ore its build had collected goes back to
+    /// the clan's stores (the project's).
+    StopBuild,
     /// Direct control by the player for this and the following ticks (piloting): the
     /// unit keeps its orders and resumes them on [`Order::Release`].
     Pilot(PilotInput),
@@ -276,12 +284,23 @@ impl Order {
             Self::SearchLodes => (13, 0),
             Self::Construct(site) => (14, site.bits()),
             Self::Upgrade(id) => (15, u64::from(id)),
+            Self::Batch(s) => (16, s.0),
+            Self::StopBuild => (17, 0),
         }
     }
 
-    /// Whether production (not Behavior) takes this order: build and research.
+    /// Whether production (not Behavior) takes this order: build, batch, stop and
+    /// research.
     pub fn is_production(&self) -> bool {
-        matches!(self, Self::Build(_) | Self::Research(_))
+        matches!(self, Self::Build(_) | Self::Batch(_) | Self::StopBuild | Self::Research(_))
+    }
+
+    /// The scheme a build or batch order names.
+    pub fn scheme(&self) -> Option<SchemeRef> {
+        match *self {
+            Self::Build(s) | Self::Batch(s) => Some(s),
+            _ => None,
+        }
     }
 }
 

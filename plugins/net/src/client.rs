@@ -11,7 +11,7 @@ use crate::clan_state::ClanView;
 use crate::replicated::{
     DuplicateMirror, NetObject, NetPose, NetTilt, NetTurret, ReplicatedRow, replicated_hash, replicated_rows,
 };
-use crate::schema::{self, Gmsg, SessionPhase, WireOrder};
+use crate::schema::{self, Gmsg, SessionPhase, WireOrder, WireScheme};
 use crate::state::NetState;
 use crate::sync_report::{HostRows, OwnCase, SyncReports};
 use crate::{ClientBound, ClientBoundUnreliable, HostBound, NetError, PROTOCOL_VERSION, encoded, protocol_id};
@@ -650,13 +650,16 @@ fn send(mut outgoing: ResMut<OutgoingOrders>, session: Res<ClientSession>, mut o
     }
 }
 
-/// An order as it travels (a build's scheme by name, a design by its unit file).
+/// An order as it travels (a build's or a batch's scheme by name, a design by its unit
+/// file).
 pub fn wire(order: Order, schemes: &iron3d_core::SchemeNames, designs: &iron3d_core::Designs) -> Option<WireOrder> {
+    let scheme = |r: iron3d_core::SchemeRef| match designs.0.get(&r.0) {
+        Some(dat) => Some(WireScheme::Design(dat.clone())),
+        None => schemes.name(r).map(|n| WireScheme::Named(n.to_string())),
+    };
     match order {
-        Order::Build(r) => match designs.0.get(&r.0) {
-            Some(dat) => Some(WireOrder::BuildDesign(dat.clone())),
-            None => schemes.name(r).map(|n| WireOrder::Build(n.to_string())),
-        },
+        Order::Build(r) => scheme(r).map(WireOrder::Build),
+        Order::Batch(r) => scheme(r).map(WireOrder::Batch),
         other => Some(WireOrder::Plain(other)),
     }
 }

@@ -78,8 +78,8 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// 5: `NetAnimation`; 6: the owner and hit points in one component, the piece animation
 /// in the object's, a tilt only once an object stands tilted; 7: the migrate order, animals' state in the
 /// state hash; 8: the declared replicated components in `NetState`, sync rows carrying it,
-/// the refit order).
-pub const PROTOCOL_VERSION: u32 = 8;
+/// the refit order; 9: designs on the wire, the batch and stop orders).
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;

@@ -294,15 +294,24 @@ pub enum Gmsg {
     },
 }
 
-/// An order on the wire: [`Order`] with the scheme as its name (the host interns it).
+/// An order on the wire: [`Order`], a build's or a batch's scheme as [`WireScheme`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum WireOrder {
-    /// Any order but `Build`.
+    /// Any order but `Build` and `Batch`.
     Plain(Order),
-    /// Build a robot of the named unit scheme.
-    Build(String),
-    /// Build a robot of a design the game keeps (`iron3d_core::Designs`): its unit file.
-    BuildDesign(Vec<u8>),
+    /// Build a robot of a scheme.
+    Build(WireScheme),
+    /// Build robots of a scheme in batch.
+    Batch(WireScheme),
+}
+
+/// The scheme a build or batch order names on the wire.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WireScheme {
+    /// A unit scheme by name (the host interns it).
+    Named(String),
+    /// A design the game keeps (`iron3d_core::Designs`): its unit file.
+    Design(Vec<u8>),
 }
 
 /// Why bytes are not a sequence.
@@ -626,14 +635,18 @@ fn known(message: u32) -> bool {
 
 fn write_order(w: &mut Writer, order: &WireOrder) {
     let plain = match order {
-        WireOrder::Build(scheme) => {
-            w.u8(6);
-            w.str(scheme);
-            return;
-        }
-        WireOrder::BuildDesign(dat) => {
-            w.u8(16);
-            w.bytes(dat);
+        WireOrder::Build(scheme) | WireOrder::Batch(scheme) => {
+            w.u8(if matches!(order, WireOrder::Build(_)) { 6 } else { 16 });
+            match scheme {
+                WireScheme::Named(name) => {
+                    w.u8(0);
+                    w.str(name);
+                }
+                WireScheme::Design(dat) => {
+                    w.u8(1);
+                    w.bytes(dat);
+                }
+            }
             return;
         }
         WireOrder::Plain(o) => o,
@@ -678,7 +691,8 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u8(15);
             w.u32(id);
         }
-        Order::Build(_) => unreachable!("a build order travels as WireOrder::Build"),
+        Order::StopBuild => w.u8(17),
+        Order::Build(_) | Order::Batch(_) => unreachable!("a build or batch order travels by its scheme's name"),
     }
 }
 
@@ -696,8 +710,9 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         3 => Order::FollowPath(r.u32()? as i32),
         4 => Order::Patrol(r.u32()? as i32),
         5 => Order::Attack(r.u32()?),
-        6 => return Ok(WireOrder::Build(r.str()?)),
-        16 => return Ok(WireOrder::BuildDesign(r.bytes()?)),
+        6 => return Ok(WireOrder::Build(read_scheme(r)?)),
+        16 => return Ok(WireOrder::Batch(read_scheme(r)?)),
+        17 => Order::StopBuild,
         7 => Order::Research(r.u32()?),
         8 => Order::Pilot(PilotInput {
             throttle: r.u8()? as i8,
@@ -713,9 +728,17 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         13 => Order::SearchLodes,
         14 => Order::Construct(iron3d_core::Site::from_bits(r.u64()?)),
         15 => Order::Upgrade(r.u32()?),
-        tag => return Err(format!("order tag {tag} is not 0..=15")),
+        tag => return Err(format!("order tag {tag} is not 0..=17")),
     };
     Ok(WireOrder::Plain(plain))
+}
+
+fn read_scheme(r: &mut Reader) -> Result<WireScheme, String> {
+    match r.u8()? {
+        0 => Ok(WireScheme::Named(r.str()?)),
+        1 => Ok(WireScheme::Design(r.bytes()?)),
+        kind => Err(format!("scheme kind {kind} is not 0 (named) or 1 (a design)")),
+    }
 }
 
 /// Encodes messages as one sequence (closed by its end marker).

@@ -3,13 +3,13 @@
 //! callback), and the [`SessionLog`] of everything that changed the world (and of the
 //! data layers it was played with), which replays a session to the same state.
 
-use crate::schema::{self, Gmsg, WireOrder};
+use crate::schema::{self, Gmsg, WireOrder, WireScheme};
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{
     DataLayers, DeleteRequest, Designs, GameClock, MissionClans, ObjectHandle, Order, OriginalObjectId, Owner,
-    SchemeNames, SimCommand, World3dPhase,
+    SchemeNames, SchemeRef, SimCommand, World3dPhase,
 };
 use serde::{Deserialize, Serialize};
 
@@ -176,6 +176,16 @@ impl SessionLog {
     }
 }
 
+/// The reference of a scheme on the wire: a name interned, a design kept.
+fn scheme(world: &mut World, s: &WireScheme) -> Result<SchemeRef, String> {
+    match s {
+        WireScheme::Named(name) => world.resource_mut::<SchemeNames>().intern(name),
+        WireScheme::Design(dat) => world.resource_scope(|world, mut designs: Mut<Designs>| {
+            designs.add(&mut world.resource_mut::<SchemeNames>(), dat.clone())
+        }),
+    }
+}
+
 /// A wire order as a simulation command at `tick` (a build's scheme is interned).
 ///
 /// # Errors
@@ -189,10 +199,8 @@ pub(crate) fn command(
 ) -> Result<SimCommand, String> {
     let order = match order {
         WireOrder::Plain(o) => *o,
-        WireOrder::Build(name) => Order::Build(world.resource_mut::<SchemeNames>().intern(name)?),
-        WireOrder::BuildDesign(dat) => Order::Build(world.resource_scope(|world, mut designs: Mut<Designs>| {
-            designs.add(&mut world.resource_mut::<SchemeNames>(), dat.clone())
-        })?),
+        WireOrder::Build(s) => Order::Build(scheme(world, s)?),
+        WireOrder::Batch(s) => Order::Batch(scheme(world, s)?),
     };
     Ok(SimCommand { tick, units, order, queued })
 }

@@ -1,4 +1,4 @@
-use crate::schema::{self, DecodeError, Gmsg, SessionPhase, WireOrder, id};
+use crate::schema::{self, DecodeError, Gmsg, SessionPhase, WireOrder, WireScheme, id};
 use crate::{NetAnimation, NetBlend, NetObject, NetPose, NetState, NetTilt, NetTurret, ReplicatedRow};
 use iron3d_core::{Order, PilotInput};
 
@@ -84,15 +84,16 @@ fn every_message() -> Vec<Gmsg> {
         Gmsg::Order {
             seq: 6,
             units: vec![4],
-            order: WireOrder::Build("UNITS\\ROBOTS\\scout.dat".into()),
+            order: WireOrder::Build(WireScheme::Named("UNITS\\ROBOTS\\scout.dat".into())),
             queued: false,
         },
         Gmsg::Order {
             seq: 8,
             units: vec![4],
-            order: WireOrder::BuildDesign(vec![0xf1, 0xf0, 0, 0, 0, 0x80]),
+            order: WireOrder::Batch(WireScheme::Design(vec![0xf1, 0xf0, 0, 0, 0, 0x80])),
             queued: false,
         },
+        Gmsg::Order { seq: 9, units: vec![4], order: WireOrder::Plain(Order::StopBuild), queued: false },
         Gmsg::Order {
             seq: 7,
             units: vec![4],

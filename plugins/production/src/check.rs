@@ -20,9 +20,12 @@ pub fn check_command(world: &mut World, command: &SimCommand) -> Result<(), Stri
     let rules = rules(world)?;
     for &unit in &command.units {
         match command.order {
-            Order::Build(s) => {
+            Order::Build(s) | Order::Batch(s) => {
                 producer(world, &rules, unit)?;
                 scheme(world, &rules, s)?;
+            }
+            Order::StopBuild => {
+                producer(world, &rules, unit)?;
             }
             Order::Research(node) => {
                 let clan = institute(world, &rules, unit)?;

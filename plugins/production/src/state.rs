@@ -148,6 +148,8 @@ pub struct Production {
     /// Each clan's running count of named units: the original numbers a unit one more
     /// than its clan's count and raises it for every unit, the hero and animals too.
     pub named: BTreeMap<i32, u32>,
+    /// The producers in batch and the scheme each builds ([`iron3d_core::Order::Batch`]).
+    pub batch: BTreeMap<u32, SchemeRef>,
 }
 
 impl Production {
@@ -156,6 +158,10 @@ impl Production {
         h.word(self.next_id);
         for (clan, n) in &self.named {
             [*clan as u32, *n].into_iter().for_each(|w| h.word(w));
+        }
+        for (producer, s) in &self.batch {
+            h.word(*producer);
+            h.wide(s.0);
         }
         for (id, g) in &self.grants {
             [*id, g.bots, g.technologies].into_iter().for_each(|w| h.word(w));

@@ -168,7 +168,13 @@ pub(crate) fn run(world: &mut World) {
     for c in commands {
         for &unit in &c.units {
             match c.order {
-                Order::Build(s) => queue_build(world, unit, s),
+                Order::Build(s) => {
+                    queue_build(world, unit, s);
+                }
+                Order::Batch(s) if queue_build(world, unit, s) => {
+                    world.resource_mut::<Production>().batch.insert(unit, s);
+                }
+                Order::StopBuild => stop_build(world, unit),
                 Order::Research(node) => queue_research(world, unit, node),
                 _ => {}
             }
@@ -178,14 +184,55 @@ pub(crate) fn run(world: &mut World) {
     step_builds(world);
 }
 
-fn queue_build(world: &mut World, unit: u32, s: SchemeRef) {
+/// Queues a robot of `s` at producer `unit`; whether it was queued.
+fn queue_build(world: &mut World, unit: u32, s: SchemeRef) -> bool {
     let checked = rules(world).and_then(|rules| {
         producer(world, &rules, unit)?;
         scheme(world, &rules, s)
     });
     match checked {
         Ok(_) => world.resource_mut::<Production>().producers.entry(unit).or_default().waiting.push(s),
-        Err(e) => report(world, ProductionEvent::Rejected, vec![unit], format!("build: {e}")),
+        Err(e) => {
+            report(world, ProductionEvent::Rejected, vec![unit], format!("build: {e}"));
+            return false;
+        }
+    }
+    true
+}
+
+/// Stops producer `unit`: no batch, nothing waiting, its build aborted with the ore it
+/// had collected given back to its clan.
+fn stop_build(world: &mut World, unit: u32) {
+    let mut p = world.resource_mut::<Production>();
+    p.batch.remove(&unit);
+    let job = p.producers.get_mut(&unit).and_then(|q| {
+        q.waiting.clear();
+        q.active.take()
+    });
+    let clan = world.resource::<iron3d_core::ObjectTable>().entity_of(unit).and_then(|e| world.get::<Owner>(e));
+    if let (Some(job), Some(owner)) = (job, clan.copied()) {
+        iron3d_economy::deposit_ore(world, owner.clan, job.ore_got);
+    }
+}
+
+/// Gives every idle producer in batch its scheme again while its clan has a free mind
+/// (the original walks the clan's factories every frame, read).
+fn renew_batches(world: &mut World, standing: &BTreeMap<u32, i32>) {
+    let batches: Vec<(u32, SchemeRef)> = world.resource::<Production>().batch.iter().map(|(&u, &s)| (u, s)).collect();
+    for (producer, s) in batches {
+        let Some(clan) = standing.get(&producer) else {
+            world.resource_mut::<Production>().batch.remove(&producer);
+            continue;
+        };
+        let idle = world
+            .resource::<Production>()
+            .producers
+            .get(&producer)
+            .is_none_or(|q| q.active.is_none() && q.waiting.is_empty());
+        let free = crate::minds::board(world, standing).get(clan).is_none_or(|&(_, free)| free > 0);
+        if idle && free {
+            world.resource_mut::<Production>().producers.entry(producer).or_default().waiting.push(s);
+        }
     }
 }
 
@@ -397,6 +444,7 @@ fn step_builds(world: &mut World) {
         }
     }
     let standing = producer_clans(world);
+    renew_batches(world, &standing);
     for (&producer, &clan) in &standing {
         loop {
             let idle = world.resource::<Production>().producers.get(&producer).is_some_and(|q| q.active.is_none());

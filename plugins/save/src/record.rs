@@ -325,6 +325,8 @@ fn order_of_key(kind: u8, value: u64) -> Option<Order> {
         13 => Order::SearchLodes,
         14 => Order::Construct(iron3d_core::Site::from_bits(value)),
         15 => Order::Upgrade(low),
+        16 => Order::Batch(SchemeRef(value)),
+        17 => Order::StopBuild,
         _ => return None,
     })
 }

@@ -79,6 +79,8 @@ fn every_order_kind_round_trips_through_a_record() {
         Order::SearchLodes,
         Order::Construct(iron3d_core::Site::new(4, [1026.125, 942.75], -0.35).unwrap()),
         Order::Upgrade(11),
+        Order::Batch(SchemeRef::of("UNITS\\design_0123456789abcdef.dat")),
+        Order::StopBuild,
     ];
     // Naming every kind: a new one fails to compile here until it is listed above.
     for o in &orders {
@@ -86,7 +88,7 @@ fn every_order_kind_round_trips_through_a_record() {
             Order::Stop | Order::MoveTo(_) | Order::MoveToObject(_) | Order::FollowPath(_) | Order::Patrol(_) => {}
             Order::Attack(_) | Order::Build(_) | Order::Research(_) | Order::Pilot(_) | Order::Release => {}
             Order::Haul(_) | Order::Migrate | Order::Refit | Order::SearchLodes => {}
-            Order::Construct(_) | Order::Upgrade(_) => {}
+            Order::Construct(_) | Order::Upgrade(_) | Order::Batch(_) | Order::StopBuild => {}
         }
     }
     let mut r = sample();

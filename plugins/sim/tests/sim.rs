@@ -980,6 +980,76 @@ mod production {
         );
     }
 
+    /// The player's free minds now (as production publishes them).
+    fn free_minds(app: &App) -> u32 {
+        app.world().resource::<iron3d_core::MindBoard>().clans[&PLAYER].1
+    }
+
+    /// Gives the player `free` free minds from now.
+    fn set_free_minds(app: &mut App, free: u32) {
+        let now = free_minds(app);
+        let mut clans = app.world_mut().resource_mut::<iron3d_core::MissionClans>();
+        let clan = clans.clans.iter_mut().find(|c| c.index as i32 == PLAYER).unwrap();
+        clan.minds = clan.minds + free - now;
+    }
+
+    /// The factory's batch (openparkan `docs/36-factory.md`, read): an idle producer in
+    /// batch is given its scheme again while its clan has a free mind and waits without
+    /// one; stop ends the batch and aborts the build, its ore back in the stores. Each
+    /// robot is named as the original numbers a built bot: its clan's running count + 1.
+    #[test]
+    fn a_batch_builds_again_while_a_mind_is_free_and_stop_ends_it() {
+        let mut app = tutorial();
+        let plant = building(&mut app, PLANT);
+        let units = app
+            .world_mut()
+            .query_filtered::<&Owner, With<Movable>>()
+            .iter(app.world())
+            .filter(|o| o.clan == PLAYER)
+            .count();
+        run(&mut app, 1);
+        set_free_minds(&mut app, 2);
+        let s = app.world_mut().resource_mut::<SchemeNames>().intern(SCOUT).unwrap();
+        order(&mut app, vec![plant], Order::Batch(s));
+        let name = |app: &App, id: u32| {
+            let e = app.world().resource::<ObjectTable>().entity_of(id).unwrap();
+            app.world().get::<Name>(e).unwrap().as_str().to_string()
+        };
+        // The `n`th robot produced (from 1).
+        let nth = |app: &mut App, n: usize| {
+            for _ in 0..800 {
+                if let Some(e) = events(app, EventKind::Produced).get(n - 1) {
+                    return e.1.clone();
+                }
+                app.update();
+            }
+            panic!("no robot {n} in 800 ticks");
+        };
+        let (first, second) = (nth(&mut app, 1), nth(&mut app, 2));
+        assert_eq!(name(&app, first[1]), format!("SWW-{} Warrior", units + 1), "the demo's scout, numbered");
+        assert_eq!(name(&app, second[1]), format!("SWW-{} Warrior", units + 2));
+        let queue = |app: &App| app.world().resource::<iron3d_production::Production>().producers[&plant].clone();
+        run(&mut app, 200);
+        assert_eq!(free_minds(&app), 0);
+        assert!(events(&app, EventKind::Produced).len() == 2 && queue(&app).active.is_none(), "no free mind: it waits");
+        set_free_minds(&mut app, 1);
+        let third = nth(&mut app, 3);
+        assert_eq!(third[0], plant, "the batch goes on once a mind is free");
+        set_free_minds(&mut app, 1);
+        run(&mut app, 40);
+        let job = queue(&app).active.expect("the next robot of the batch is being built");
+        assert!(job.ore_got > 0.0, "{job:?}");
+        let before = ore(&mut app, PLAYER);
+        order(&mut app, vec![plant], Order::StopBuild);
+        let job = queue(&app).active.unwrap();
+        run(&mut app, 1);
+        let p = app.world().resource::<iron3d_production::Production>();
+        assert!(p.batch.is_empty() && p.producers[&plant].active.is_none(), "stopped");
+        assert!((ore(&mut app, PLAYER) - before - job.ore_got).abs() < 0.5, "its ore back (the project's)");
+        run(&mut app, 200);
+        assert_eq!(events(&app, EventKind::Produced).len(), 3, "and no more");
+    }
+
     #[test]
     fn a_build_without_the_ore_waits_for_it() {
         let mut app = tutorial();

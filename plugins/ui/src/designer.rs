@@ -723,29 +723,38 @@ fn unit_box(ui: &mut egui::Ui, s: &mut Session, locale: &Locale) {
     }
 }
 
-/// The factory panel's rows for the recent projects: the constructor's button, then
-/// each project with its build button. A build keeps the project's unit file in the
-/// game ([`Designs`]) and orders the factory to build it.
+/// The factory panel's rows: the constructor's button, stop while the factory builds,
+/// then each recent project with its build and batch buttons (openparkan
+/// `docs/36-factory.md`). A build keeps the project's unit file in the game
+/// ([`Designs`]) and orders the factory to build it, once or in batch.
 pub(crate) fn factory_rows(
     ui: &mut egui::Ui,
-    factory: u32,
+    (factory, busy): (u32, bool),
     screen: &mut DesignerScreen,
     (names, designs): (&mut SchemeNames, &mut Designs),
     player: &mut PlayerCommands,
     locale: &Locale,
 ) -> bool {
     let mut clicked = false;
-    if ui.button(locale.t("designer-open")).clicked() {
-        screen.request = Some(factory);
-        clicked = true;
-    }
+    ui.horizontal(|ui| {
+        if ui.button(locale.t("designer-open")).clicked() {
+            screen.request = Some(factory);
+            clicked = true;
+        }
+        if busy && ui.button(locale.t("designer-stop")).clicked() {
+            player.order(vec![factory], Order::StopBuild, false);
+            clicked = true;
+        }
+    });
     for p in &screen.recent {
         ui.horizontal(|ui| {
             ui.label(egui::RichText::new(&p.name).color(YELLOW));
-            if ui.button(locale.t("designer-build")).clicked()
+            let build = ui.button(locale.t("designer-build")).clicked();
+            let batch = ui.button(locale.t("designer-batch")).clicked();
+            if (build || batch)
                 && let Ok(r) = designs.add(names, p.dat.clone())
             {
-                player.order(vec![factory], Order::Build(r), false);
+                player.order(vec![factory], if batch { Order::Batch(r) } else { Order::Build(r) }, false);
                 clicked = true;
             }
         });

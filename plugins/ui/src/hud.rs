@@ -207,7 +207,7 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::FollowPath(p)) => locale.tr("order-follow-path", &n(p.into())),
         Some(Order::Patrol(p)) => locale.tr("order-patrol", &n(p.into())),
         Some(Order::Attack(id)) => locale.tr("order-attack", &n(id.into())),
-        Some(Order::Build(_)) => locale.t("order-build"),
+        Some(Order::Build(_) | Order::Batch(_) | Order::StopBuild) => locale.t("order-build"),
         Some(Order::Research(node)) => locale.tr("order-research", &n(node.into())),
         Some(Order::Pilot(_)) => locale.t("order-piloted"),
         Some(Order::Release) => locale.t("order-released"),

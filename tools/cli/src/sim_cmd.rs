@@ -32,8 +32,8 @@ pub enum HeadlessCommand {
         after_help = "ORDERS is a JSON array of {\"tick\": T, \"units\": [ID, ...], \"order\": ORDER}, ORDER one of \
         {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID}, \"stop\", \
         {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"construct\": {\"scheme\": S, \"at\": [X, Y], \
-        \"angle\": A}}, {\"upgrade\": ID}, {\"build\": SCHEME}, {\"build_design\": FILE} or \
-        {\"research\": NODE}; ID is the OriginalObjectId (index of the \
+        \"angle\": A}}, {\"upgrade\": ID}, {\"build\": SCHEME}, {\"build_design\": FILE}, {\"batch\": SCHEME}, \
+        {\"batch_design\": FILE}, \"stop_build\" or {\"research\": NODE}; ID is the OriginalObjectId (index of the \
         placed object in data.tma), coordinates in game units. haul: the units are transport robots, MINE_ID a mine of \
         their clan; as in the original each chooses its own route, its clan's nearest mine with a loading place and \
         nearest storage with an unloading place, loads ore, unloads it there (waiting beside it while it is full; \
@@ -55,6 +55,9 @@ pub enum HeadlessCommand {
         of SCHEME, a unit scheme path as missions place them (UNITS\\ROBOTS\\scout.dat). build_design: the same \
         for a warbot design (iron3d-cli unit design), FILE a unit file on disk or a game path: the game keeps the \
         design itself (saves and replays carry it), named UNITS\\design_<hash of its bytes>.dat in events. \
+        batch, batch_design: the same, built again whenever the producer is idle and its clan has a free mind \
+        (the factory's batch); stop_build: the producer's batch ends, its build is aborted (its ore refunded) \
+        and what waits is dropped. \
         research: the units are \
         research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
@@ -317,11 +320,19 @@ fn apply_outcome(world: &World, game: &iron3d_vfs::GameDir, name: &MissionName, 
 /// resolved against the loaded mission.
 enum FileOrder {
     Unit(Order),
-    Build(String),
-    BuildDesign(String),
+    /// A build, or with `true` a batch, of a scheme.
+    Build(SchemeOf, bool),
+    Research(Value),
+}
+
+/// The scheme a build or batch order names.
+enum SchemeOf {
+    /// A unit scheme path.
+    Named(String),
+    /// A design's file, to read.
+    File(String),
     /// A design's unit file, read.
     Design(Vec<u8>),
-    Research(Value),
 }
 
 fn parse_order(v: &Value) -> Result<FileOrder, String> {
@@ -329,12 +340,13 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         Some("stop") => return Ok(FileOrder::Unit(Order::Stop)),
         Some("release") => return Ok(FileOrder::Unit(Order::Release)),
         Some("refit") => return Ok(FileOrder::Unit(Order::Refit)),
+        Some("stop_build") => return Ok(FileOrder::Unit(Order::StopBuild)),
         _ => {}
     }
     let o = v
         .as_object()
         .filter(|o| o.len() == 1)
-        .ok_or("an order is \"stop\", \"release\", \"refit\" or an object with one key")?;
+        .ok_or("an order is \"stop\", \"release\", \"refit\", \"stop_build\" or an object with one key")?;
     let (key, arg) = o.iter().next().ok_or("empty order")?;
     let path = || arg.as_i64().and_then(|p| i32::try_from(p).ok()).ok_or(format!("{key} takes a path id"));
     let unit = |o| Ok(FileOrder::Unit(o));
@@ -362,13 +374,17 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         "pilot" => pilot(arg).map(|p| FileOrder::Unit(Order::Pilot(p))),
         "search_lodes" if arg.as_bool() == Some(true) => unit(Order::SearchLodes),
         "search_lodes" => Err("search_lodes takes true".into()),
-        "build" => match arg.as_str() {
-            Some(scheme) if !scheme.trim().is_empty() => Ok(FileOrder::Build(scheme.into())),
-            _ => Err("build takes a unit scheme path".into()),
+        "build" | "batch" => match arg.as_str() {
+            Some(scheme) if !scheme.trim().is_empty() => {
+                Ok(FileOrder::Build(SchemeOf::Named(scheme.into()), key == "batch"))
+            }
+            _ => Err(format!("{key} takes a unit scheme path")),
         },
-        "build_design" => match arg.as_str() {
-            Some(file) if !file.trim().is_empty() => Ok(FileOrder::BuildDesign(file.into())),
-            _ => Err("build_design takes a design file".into()),
+        "build_design" | "batch_design" => match arg.as_str() {
+            Some(file) if !file.trim().is_empty() => {
+                Ok(FileOrder::Build(SchemeOf::File(file.into()), key == "batch_design"))
+            }
+            _ => Err(format!("{key} takes a design file")),
         },
         "research" if arg.is_string() || arg.as_u64().is_some_and(|n| u32::try_from(n).is_ok()) => {
             Ok(FileOrder::Research(arg.clone()))
@@ -484,8 +500,8 @@ fn with_designs(game: &GameDir, entries: Vec<Entry>) -> Result<Vec<Entry>, Strin
         .enumerate()
         .map(|(i, (tick, units, order, queued))| {
             let order = match order {
-                FileOrder::BuildDesign(file) => {
-                    FileOrder::Design(design(&file).map_err(|e| format!("entry {i}: {e}"))?)
+                FileOrder::Build(SchemeOf::File(file), batch) => {
+                    FileOrder::Build(SchemeOf::Design(design(&file).map_err(|e| format!("entry {i}: {e}"))?), batch)
                 }
                 other => other,
             };
@@ -506,15 +522,16 @@ fn commands(world: &mut World, entries: Vec<Entry>, after: Option<u32>) -> Resul
         let entry = |m: String| format!("entry {i}: {m}");
         let orders: Vec<(Vec<u32>, Order)> = match order {
             FileOrder::Unit(o) => vec![(units, o)],
-            FileOrder::Build(scheme) | FileOrder::BuildDesign(scheme) => {
-                let r = world.resource_mut::<SchemeNames>().intern(&scheme).map_err(entry)?;
-                vec![(units, Order::Build(r))]
-            }
-            FileOrder::Design(bytes) => {
-                let r = world.resource_scope(|world, mut designs: Mut<Designs>| {
-                    designs.add(&mut world.resource_mut::<SchemeNames>(), bytes)
-                });
-                vec![(units, Order::Build(r.map_err(entry)?))]
+            FileOrder::Build(scheme, batch) => {
+                let r = match scheme {
+                    SchemeOf::Named(name) => world.resource_mut::<SchemeNames>().intern(&name),
+                    SchemeOf::Design(bytes) => world.resource_scope(|world, mut designs: Mut<Designs>| {
+                        designs.add(&mut world.resource_mut::<SchemeNames>(), bytes)
+                    }),
+                    SchemeOf::File(file) => Err(format!("design {file} was not read")),
+                };
+                let r = r.map_err(entry)?;
+                vec![(units, if batch { Order::Batch(r) } else { Order::Build(r) })]
             }
             FileOrder::Research(node) => match (node.as_u64(), node.as_str()) {
                 (Some(n), _) => vec![(units, Order::Research(n as u32))],
