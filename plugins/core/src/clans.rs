@@ -327,6 +327,8 @@ pub struct QueueView {
     pub waiting: Vec<String>,
     /// The robot being built.
     pub active: Option<JobView>,
+    /// Whether it builds in batch (`Order::Batch`).
+    pub batch: bool,
 }
 
 /// What production publishes for the interface when a mission starts and after every

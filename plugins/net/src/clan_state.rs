@@ -83,6 +83,7 @@ impl ClanState {
             w.len(q.waiting.len(), "schemes waiting");
             q.waiting.iter().for_each(|s| w.str(s));
             write_option(w, q.active.as_ref(), write_job);
+            w.u8(u8::from(q.batch));
         }
         write_option(w, self.research.as_ref(), |w, r| {
             w.bytes(&r.states);
@@ -113,7 +114,8 @@ impl ClanState {
             .map(|_| {
                 let producer = r.u32()?;
                 let waiting = (0..count(r, 2)?).map(|_| r.str()).collect::<Result<_, _>>()?;
-                Ok((producer, QueueView { waiting, active: read_option(r, read_job)? }))
+                let active = read_option(r, read_job)?;
+                Ok((producer, QueueView { waiting, active, batch: r.flag()? }))
             })
             .collect::<Result<_, String>>()?;
         let research = read_option(r, |r| {

@@ -29,6 +29,7 @@ fn every_message() -> Vec<Gmsg> {
                         elapsed_ms: 640,
                         total_ms: 17_000,
                     }),
+                    batch: true,
                 },
             )],
             research: Some(crate::clan_state::WireResearch {

@@ -141,7 +141,8 @@ fn publish(
     let queued = production.producers.iter().map(|(id, q)| {
         let active =
             q.active.as_ref().map(|j| JobView { scheme: name(j.what), elapsed_ms: j.elapsed_ms, total_ms: j.total_ms });
-        (*id, QueueView { waiting: q.waiting.iter().map(|s| name(*s)).collect(), active })
+        let batch = production.batch.contains_key(id);
+        (*id, QueueView { waiting: q.waiting.iter().map(|s| name(*s)).collect(), active, batch })
     });
     let mut producers: std::collections::BTreeMap<u32, QueueView> = queued.collect();
     if let Ok(rules) = &rules.0 {

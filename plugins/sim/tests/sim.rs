@@ -1032,6 +1032,8 @@ mod production {
         run(&mut app, 200);
         assert_eq!(free_minds(&app), 0);
         assert!(events(&app, EventKind::Produced).len() == 2 && queue(&app).active.is_none(), "no free mind: it waits");
+        let shown = |app: &App| app.world().resource::<iron3d_core::ProductionBoard>().producers[&plant].batch;
+        assert!(shown(&app), "the panel shows the batch while it waits");
         set_free_minds(&mut app, 1);
         let third = nth(&mut app, 3);
         assert_eq!(third[0], plant, "the batch goes on once a mind is free");
@@ -1045,6 +1047,7 @@ mod production {
         run(&mut app, 1);
         let p = app.world().resource::<iron3d_production::Production>();
         assert!(p.batch.is_empty() && p.producers[&plant].active.is_none(), "stopped");
+        assert!(!shown(&app));
         assert!((ore(&mut app, PLAYER) - before - job.ore_got).abs() < 0.5, "its ore back (the project's)");
         run(&mut app, 200);
         assert_eq!(events(&app, EventKind::Produced).len(), 3, "and no more");

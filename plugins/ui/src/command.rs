@@ -401,7 +401,8 @@ pub(crate) fn build_panel(
                 }
             }
             let orders = (names.as_mut(), designs.as_mut());
-            let busy = board.producers.get(&building).is_some_and(|q| q.active.is_some() || !q.waiting.is_empty());
+            let busy =
+                board.producers.get(&building).is_some_and(|q| q.batch || q.active.is_some() || !q.waiting.is_empty());
             if crate::designer::factory_rows(ui, (building, busy), &mut designer, orders, &mut player, &locale) {
                 click.write(InterfaceClick);
             }
