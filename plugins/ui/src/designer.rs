@@ -222,7 +222,10 @@ fn open_requested(world: &mut World) {
             }
             screen.session = Some(session);
         }
-        Err(e) => world.resource_mut::<crate::hud::HudState>().push(format!("Warbot constructor: {e}")),
+        Err(e) => {
+            let line = world.resource::<Locale>().tr("designer-refused", &[("why", e.into())]);
+            world.resource_mut::<crate::hud::HudState>().push(line);
+        }
     }
 }
 
@@ -465,7 +468,7 @@ fn panel(ui: &mut egui::Ui, full: egui::Rect, s: &mut Session, side: Side, local
             let rows = s.designer.rows(game, &catalogue, page).unwrap_or_default();
             let text = |r: &iron3d_production::designer::Row| match &r.part {
                 Some(p) => (part_text(&catalogue, p), true),
-                None => (format!("[{}]", place_text(&r.place)), false),
+                None => (format!("[{}]", place_text(&r.place, locale)), false),
             };
             (rows.iter().map(text).collect(), s.designer.page.row(page))
         }
@@ -532,10 +535,11 @@ fn panel(ui: &mut egui::Ui, full: egui::Rect, s: &mut Session, side: Side, local
     });
 }
 
-/// A place as an empty row names it.
-fn place_text(place: &Place) -> String {
+/// A place as an empty row names it: the chassis page's name, a slot or socket by its
+/// label (the data's own word), a gun socket with its node.
+fn place_text(place: &Place, locale: &Locale) -> String {
     match place {
-        Place::Chassis => "chassis".into(),
+        Place::Chassis => locale.t("designer-chassis"),
         Place::Turret(l) | Place::Slot(l) => l.clone(),
         Place::Gun(node, l) => format!("{l} #{node}"),
     }
@@ -613,7 +617,11 @@ fn project_column(
                 line(ui, 1, part_text(&catalogue, &p.turret));
             }
             for (socket, gun) in &p.guns {
-                line(ui, 2, format!("{socket}: {}", part_text(&catalogue, gun)));
+                let at = match socket {
+                    iron3d_production::design::Socket::Node(n) => format!("#{n}"),
+                    iron3d_production::design::Socket::Label(l) => l.clone(),
+                };
+                line(ui, 2, format!("{at}: {}", part_text(&catalogue, gun)));
             }
             for (label, part) in &p.fits {
                 line(ui, 1, format!("{label}: {}", part_text(&catalogue, part)));
@@ -705,13 +713,13 @@ fn unit_box(ui: &mut egui::Ui, s: &mut Session, locale: &Locale) {
             let percent = if scales.normalize { "%" } else { "" };
             ui.label(egui::RichText::new(&r.design.name).color(YELLOW));
             let weight = format!("{:.0} / {:.0}", r.rating.mass * 0.001, r.rating.spare * 0.001);
-            row(ui, "designer-weight", weight, "t", r.rating.spare <= 0.0);
-            row(ui, "designer-speed", format!("{:.0}", r.rating.speed * 3.6), "kph", false);
+            row(ui, "designer-weight", weight, &locale.t("designer-tonnes"), r.rating.spare <= 0.0);
+            row(ui, "designer-speed", format!("{:.0}", r.rating.speed * 3.6), &locale.t("designer-kph"), false);
             row(ui, "designer-defence", format!("{}", scales.shown(r.rating.defence, scales.defence)), percent, false);
             row(ui, "designer-offence", format!("{}", scales.shown(r.rating.offence, scales.offence)), percent, false);
-            row(ui, "designer-sensor", format!("{:.0}", r.rating.sensor_range), "m", false);
-            let price = format!("{:.0} / {:.0} / {:.0} s", r.price.ore, r.price.power, r.price.seconds);
-            row(ui, "designer-price", price, "", false);
+            row(ui, "designer-sensor", format!("{:.0}", r.rating.sensor_range), &locale.t("designer-metres"), false);
+            let price = format!("{:.0} / {:.0} / {:.0}", r.price.ore, r.price.power, r.price.seconds);
+            row(ui, "designer-price", price, &locale.t("designer-seconds"), false);
         }
         Some(Err(e)) => {
             ui.label(egui::RichText::new(e.to_string()).color(egui::Color32::RED));
