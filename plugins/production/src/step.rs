@@ -168,11 +168,14 @@ pub(crate) fn run(world: &mut World) {
     for c in commands {
         for &unit in &c.units {
             match c.order {
-                Order::Build(s) => {
-                    queue_build(world, unit, s);
+                Order::Build(s) if buildable(world, unit, s) => {
+                    world.resource_mut::<Production>().producers.entry(unit).or_default().waiting.push(s);
                 }
-                Order::Batch(s) if queue_build(world, unit, s) => {
-                    world.resource_mut::<Production>().batch.insert(unit, s);
+                // Its builds are queued as minds are free (`renew_batches`, this tick).
+                Order::Batch(s) if buildable(world, unit, s) => {
+                    let mut p = world.resource_mut::<Production>();
+                    p.producers.entry(unit).or_default();
+                    p.batch.insert(unit, s);
                 }
                 Order::StopBuild => stop_build(world, unit),
                 Order::Research(node) => queue_research(world, unit, node),
@@ -184,20 +187,16 @@ pub(crate) fn run(world: &mut World) {
     step_builds(world);
 }
 
-/// Queues a robot of `s` at producer `unit`; whether it was queued.
-fn queue_build(world: &mut World, unit: u32, s: SchemeRef) -> bool {
+/// Whether `unit` is a producer and `s` a scheme it can build; a refusal is reported.
+fn buildable(world: &mut World, unit: u32, s: SchemeRef) -> bool {
     let checked = rules(world).and_then(|rules| {
         producer(world, &rules, unit)?;
         scheme(world, &rules, s)
     });
-    match checked {
-        Ok(_) => world.resource_mut::<Production>().producers.entry(unit).or_default().waiting.push(s),
-        Err(e) => {
-            report(world, ProductionEvent::Rejected, vec![unit], format!("build: {e}"));
-            return false;
-        }
+    if let Err(e) = &checked {
+        report(world, ProductionEvent::Rejected, vec![unit], format!("build: {e}"));
     }
-    true
+    checked.is_ok()
 }
 
 /// Stops producer `unit`: no batch, nothing waiting, its build aborted with the ore it
@@ -216,9 +215,12 @@ fn stop_build(world: &mut World, unit: u32) {
 }
 
 /// Gives every idle producer in batch its scheme again while its clan has a free mind
-/// (the original walks the clan's factories every frame, read).
+/// (the original walks the clan's factories every frame, read): each free mind goes to
+/// one producer, in id order, so a second one never queues a build it cannot start.
 fn renew_batches(world: &mut World, standing: &BTreeMap<u32, i32>) {
     let batches: Vec<(u32, SchemeRef)> = world.resource::<Production>().batch.iter().map(|(&u, &s)| (u, s)).collect();
+    let mut free: BTreeMap<i32, u32> =
+        crate::minds::board(world, standing).into_iter().map(|(clan, (_, free))| (clan, free)).collect();
     for (producer, s) in batches {
         let Some(clan) = standing.get(&producer) else {
             world.resource_mut::<Production>().batch.remove(&producer);
@@ -229,8 +231,9 @@ fn renew_batches(world: &mut World, standing: &BTreeMap<u32, i32>) {
             .producers
             .get(&producer)
             .is_none_or(|q| q.active.is_none() && q.waiting.is_empty());
-        let free = crate::minds::board(world, standing).get(clan).is_none_or(|&(_, free)| free > 0);
-        if idle && free {
+        // A clan without a mind cap (no mission clans) is never short.
+        let mut mind = || free.get_mut(clan).map_or(Some(()), |n| n.checked_sub(1).map(|left| *n = left));
+        if idle && mind().is_some() {
             world.resource_mut::<Production>().producers.entry(producer).or_default().waiting.push(s);
         }
     }

@@ -1053,6 +1053,23 @@ mod production {
         assert_eq!(events(&app, EventKind::Produced).len(), 3, "and no more");
     }
 
+    /// Two producers in batch share one free mind: one builds, the other waits, and
+    /// neither queues a build it cannot start (once a `rejected` every tick).
+    #[test]
+    fn a_free_mind_goes_to_one_producer_in_batch() {
+        let mut app = tutorial();
+        let producers = [building(&mut app, PLANT), building(&mut app, 0x8000_0040)];
+        run(&mut app, 1);
+        set_free_minds(&mut app, 1);
+        let s = app.world_mut().resource_mut::<SchemeNames>().intern(SCOUT).unwrap();
+        order(&mut app, producers.to_vec(), Order::Batch(s));
+        run(&mut app, 200);
+        assert_eq!(events(&app, EventKind::Rejected), Vec::new(), "no build queued without a mind");
+        assert_eq!(events(&app, EventKind::Produced).len(), 1, "the one mind built one robot");
+        let p = app.world().resource::<iron3d_production::Production>();
+        assert_eq!(p.batch.len(), 2, "both still in batch, waiting");
+    }
+
     #[test]
     fn a_build_without_the_ore_waits_for_it() {
         let mut app = tutorial();
