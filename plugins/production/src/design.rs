@@ -205,7 +205,7 @@ struct Fit {
 }
 
 /// The slot class a `.dat` writes for a part fitted to a slot labelled `label`.
-fn slot_class(label: &str) -> u32 {
+pub(crate) fn slot_class(label: &str) -> u32 {
     let l = label.to_ascii_lowercase();
     match l.strip_prefix("i_") {
         Some(rest) if rest.starts_with("arm_") => 2,

@@ -140,13 +140,13 @@ impl PageState {
     }
 }
 
-/// The slot labels a part's slots give a page: armour, clips, the rest (brains never).
+/// The page a slot of `label` is on, by the class the unit file gives its part: armour,
+/// clips, the rest (brains never).
 fn slot_page(label: &str) -> Option<Page> {
-    let l = label.to_ascii_lowercase();
-    match l.strip_prefix("i_") {
-        _ if l.starts_with("i_brn_") => None,
-        Some(rest) if rest.starts_with("arm_") => Some(Page::Armour),
-        Some(rest) if rest.starts_with('c') && rest[1..].starts_with(|c: char| c.is_ascii_digit()) => Some(Page::Ammo),
+    match crate::design::slot_class(label) {
+        _ if starts_with(label, "i_brn_") => None,
+        2 => Some(Page::Armour),
+        5 => Some(Page::Ammo),
         _ => Some(Page::Systems),
     }
 }
