@@ -75,6 +75,7 @@ hud-researched = researched: { $what }
 hud-lode-found = mineral lode found ({ $what })
 hud-constructed = building finished ({ $what })
 hud-upgraded = building upgraded ({ $what })
+hud-captured = { $what } is captured
 hud-refused = refused: { $what }
 
 ## Orders and navigation states
@@ -95,6 +96,9 @@ order-refit = refitting at a dock
 order-search-lodes = searching for minerals
 order-construct = building
 order-upgrade = upgrading { $n }
+order-capture = capturing { $n }
+order-board = boarding { $n }
+order-leave = leaving
 order-with-state = { $order } ({ $state })
 nav-idle = idle
 nav-moving = moving

@@ -76,6 +76,7 @@ hud-researched = исследовано: { $what }
 hud-lode-found = найдено месторождение ({ $what })
 hud-constructed = здание построено ({ $what })
 hud-upgraded = здание улучшено ({ $what })
+hud-captured = { $what } захвачено
 hud-refused = отказано: { $what }
 
 ## Приказы и состояния движения
@@ -96,6 +97,9 @@ order-refit = на ремонте в доке
 order-search-lodes = ищет руду
 order-construct = строит
 order-upgrade = улучшает { $n }
+order-capture = захватывает { $n }
+order-board = садится в { $n }
+order-leave = уходит
 order-with-state = { $order } ({ $state })
 nav-idle = ждёт
 nav-moving = в пути

@@ -86,28 +86,32 @@ fn leg_goal(
             .ok_or((DiagnosticKind::PathCycle, format!("path {id} has no point {}", nav.leg)))?;
         Ok((path.points.clone(), [p[0], p[1]]))
     };
+    // A task's point, once its step chose it (leg 1): a refit's dock, a search's lode, a
+    // builder's holder, site or building, a capturer's way in or out, the hero's bot.
+    if nav.order.is_task() {
+        return Ok((nav.leg == 1).then_some((nav.goal, true)));
+    }
     match nav.order {
         // Production orders never reach a unit (production takes them first), nor do
-        // pilot commands (they set direct control, never the order).
+        // pilot commands (they set direct control, never the order); tasks are answered
+        // above.
         Order::Stop
         | Order::Build(_)
         | Order::Batch(_)
         | Order::StopBuild
         | Order::Research(_)
         | Order::Pilot(_)
-        | Order::Release => Ok(None),
+        | Order::Release
+        | Order::Refit
+        | Order::SearchLodes
+        | Order::Construct(_)
+        | Order::Upgrade(_)
+        | Order::Capture(_)
+        | Order::Board(_)
+        | Order::Leave => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
         // An animal's walk point (the migrate step sets it as the goal).
         Order::Migrate => Ok(Some((nav.goal, true))),
-        // A refit's dock, once the refit step chose it (leg 1).
-        Order::Refit if nav.leg == 1 => Ok(Some((nav.goal, true))),
-        Order::Refit => Ok(None),
-        // A search's lode, once the search step chose it (leg 1).
-        Order::SearchLodes if nav.leg == 1 => Ok(Some((nav.goal, true))),
-        Order::SearchLodes => Ok(None),
-        // A builder's holder, site or building, once the build step chose it (leg 1).
-        Order::Construct(_) | Order::Upgrade(_) if nav.leg == 1 => Ok(Some((nav.goal, true))),
-        Order::Construct(_) | Order::Upgrade(_) => Ok(None),
         // A haul's loading or unloading place, once the haul step chose its route.
         Order::Haul(_) => Ok(trip.mine.is_some().then_some((nav.goal, true))),
         Order::MoveToObject(_) | Order::Attack(_) => {
@@ -345,11 +349,7 @@ pub(crate) fn follow(
             };
         } else if next_leg(&mut nav, &geo) {
             continue;
-        } else if !matches!(
-            nav.order,
-            Order::Haul(_) | Order::Refit | Order::SearchLodes | Order::Construct(_) | Order::Upgrade(_)
-        ) && nav.next_queued()
-        {
+        } else if !(matches!(nav.order, Order::Haul(_)) || nav.order.is_task()) && nav.next_queued() {
             clear.write(ClearWizardPath(entity));
         } else {
             status.state = NavState::Arrived;

@@ -21,6 +21,17 @@ pub struct Footprint {
 }
 
 impl Footprint {
+    /// The box proxy of an object placed at `t`.
+    pub fn of(t: &SimTransform, p: &CollisionProxy) -> Self {
+        let h = t.heading();
+        let turn = [libm::cosf(h), libm::sinf(h)];
+        let centre = [
+            t.position[0] + turn[0] * p.offset[0] - turn[1] * p.offset[1],
+            t.position[1] + turn[1] * p.offset[0] + turn[0] * p.offset[1],
+        ];
+        Footprint { centre, half: p.half_extents, turn }
+    }
+
     fn local(&self, p: [f32; 2]) -> [f32; 2] {
         let d = [p[0] - self.centre[0], p[1] - self.centre[1]];
         let [c, s] = self.turn;
@@ -60,15 +71,7 @@ impl Footprints {
         let mut out: Vec<Footprint> = buildings
             .iter()
             .filter(|(o, _, p)| o.kind == ObjectKind::Building && !p.circle)
-            .map(|(_, t, p)| {
-                let h = t.heading();
-                let turn = [libm::cosf(h), libm::sinf(h)];
-                let centre = [
-                    t.position[0] + turn[0] * p.offset[0] - turn[1] * p.offset[1],
-                    t.position[1] + turn[1] * p.offset[0] + turn[0] * p.offset[1],
-                ];
-                Footprint { centre, half: p.half_extents, turn }
-            })
+            .map(|(_, t, p)| Footprint::of(t, p))
             .collect();
         // Query order is not stable across runs: order by place.
         out.sort_by(|a, b| a.centre.partial_cmp(&b.centre).unwrap_or(std::cmp::Ordering::Equal));

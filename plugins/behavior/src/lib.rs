@@ -13,7 +13,9 @@
 //! ([`build`], the original's build and upgrade tasks) and animals' migration (the
 //! original's, `gameplay.md` §1.4).
 
+mod boarding;
 pub mod build;
+mod capture;
 mod config;
 mod follow;
 mod footprints;
@@ -27,7 +29,9 @@ mod radar;
 mod refit;
 mod saved;
 
+pub use boarding::{ENTER_REACH, RISK_AREA};
 pub use build::BuildTrip;
+pub use capture::{Pod, Pods, pod_fire_ms};
 pub use config::BehaviorConfig;
 pub use haul::HaulTrip;
 pub use migrate::{AttackLimit, ClanPasture, Migration, Pastures};
@@ -52,13 +56,14 @@ impl Plugin for BehaviorPlugin {
         app.init_resource::<BehaviorConfig>()
             .init_resource::<haul::Haulage>()
             .init_resource::<Pastures>()
+            .init_resource::<Pods>()
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
             .register_type::<HaulTrip>()
             .register_type::<BuildTrip>()
             .register_type::<Migration>()
             .register_type::<Pastures>()
-            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), (haul::adopt_rules, migrate::reset))
+            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), (haul::adopt_rules, migrate::reset, capture::reset))
             .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
             .add_systems(
                 FixedUpdate,
@@ -73,6 +78,7 @@ impl Plugin for BehaviorPlugin {
                     refit::refit.run_if(unlocked),
                     lodes::search.run_if(unlocked),
                     build::run.run_if(unlocked),
+                    (capture::step, capture::pods, boarding::step).chain().run_if(unlocked),
                     migrate::migrate.run_if(unlocked),
                     radar::scan,
                     (follow::plan_legs, follow::follow).chain().run_if(unlocked),

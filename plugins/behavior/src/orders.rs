@@ -96,16 +96,8 @@ pub(crate) fn apply_commands(
             }
             let busy = nav.replan
                 || status.state == NavState::Moving
-                || matches!(
-                    nav.order,
-                    Order::Attack(_)
-                        | Order::Patrol(_)
-                        | Order::Haul(_)
-                        | Order::Refit
-                        | Order::SearchLodes
-                        | Order::Construct(_)
-                        | Order::Upgrade(_)
-                );
+                || matches!(nav.order, Order::Attack(_) | Order::Patrol(_) | Order::Haul(_))
+                || nav.order.is_task();
             if let Order::Haul(mine) = command.order
                 && let Err(e) = haul::refusal((id, owner.clan, of(id).and_then(|c| c.1)), mine, of(mine))
             {

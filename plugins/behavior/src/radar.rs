@@ -13,7 +13,7 @@ use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    ClanRelations, ClearWizardPath, Health, ObjectTable, Order, OriginalObjectId, Owner, Radar, RadarContacts,
+    Aboard, ClanRelations, ClearWizardPath, Health, ObjectTable, Order, OriginalObjectId, Owner, Radar, RadarContacts,
     SimTransform, SpatialGrid, UnitClass,
 };
 
@@ -39,8 +39,8 @@ type Mark = (u32, i32, [f32; 2], bool);
 pub(crate) fn scan(
     relations: Res<ClanRelations>,
     table: Res<ObjectTable>,
-    targets: Query<(&OriginalObjectId, &Owner, &SimTransform, Option<&UnitClass>), With<Health>>,
-    mut seers: Query<Seer>,
+    targets: Query<(&OriginalObjectId, &Owner, &SimTransform, Option<&UnitClass>), (With<Health>, Without<Aboard>)>,
+    mut seers: Query<Seer, Without<Aboard>>,
     mut clear: MessageWriter<ClearWizardPath>,
 ) {
     let mut all: Vec<Mark> = targets

@@ -1,10 +1,10 @@
 //! The state Behavior owns ([`declare`]) and its hasher: each unit's orders and path
 //! state, haul trip and migration, and the clans' pastures.
 
-use crate::{BuildTrip, HaulTrip, Migration, Navigator, Pastures};
+use crate::{BuildTrip, HaulTrip, Migration, Navigator, Pastures, Pods};
 use bevy_app::App;
 use bevy_ecs::prelude::*;
-use iron3d_core::{Fnv1a, Hashing, Invulnerable, StateApp};
+use iron3d_core::{Aboard, Fnv1a, Hashing, Indoors, Invulnerable, Mindless, StateApp};
 
 /// Declares Behavior's saved state.
 pub(crate) fn declare(app: &mut App) {
@@ -18,6 +18,10 @@ pub(crate) fn declare(app: &mut App) {
         )
         .save_component::<Migration>("behavior.migration", by)
         .save_resource::<Pastures>("behavior.pastures", by)
+        .save_resource::<Pods>("behavior.pods", Hashing::Bytes)
+        .save_component::<Indoors>("behavior.indoors", Hashing::Bytes)
+        .save_component::<Aboard>("behavior.aboard", Hashing::Bytes.replicated())
+        .save_component::<Mindless>("behavior.mindless", Hashing::Bytes)
         .hash_state("behavior", hash);
 }
 

@@ -17,8 +17,8 @@ use bevy_state::prelude::DespawnOnExit;
 use iron3d_core::Power;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
-    AppState, CollisionProxy, DeleteRequest, DispatchPhase, Drive, GameClock, GameMessage, GameMessageKind, Health,
-    Invulnerable, LastHit, ManualControl, MotionLimits, ORDERABLE_SPEED, ObjectHandle, ObjectRef, ObjectTable,
+    Aboard, AppState, CollisionProxy, DeleteRequest, DispatchPhase, Drive, GameClock, GameMessage, GameMessageKind,
+    Health, Invulnerable, LastHit, ManualControl, MotionLimits, ORDERABLE_SPEED, ObjectHandle, ObjectRef, ObjectTable,
     OriginalObjectId, Projectile, Radar, ShotCounter, SimRandom, SimTransform, TICK_SECONDS, UnitClass, Weapon,
 };
 
@@ -109,8 +109,8 @@ fn impact(gun: &GunState) -> Option<(f32, f32)> {
 pub(crate) fn aim_and_fire(
     mut commands: Commands,
     mut report: Report,
-    targets: Query<(&SimTransform, Option<&CollisionProxy>, Option<&UnitClass>), With<Health>>,
-    mut shooters: Query<Shooter>,
+    targets: Query<(&SimTransform, Option<&CollisionProxy>, Option<&UnitClass>), (With<Health>, Without<Aboard>)>,
+    mut shooters: Query<Shooter, Without<Aboard>>,
     mut shots: ResMut<ShotCounter>,
     mut hits: ResMut<Hits>,
 ) {

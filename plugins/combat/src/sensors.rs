@@ -25,8 +25,8 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::Power;
 use iron3d_core::{
-    ClanRelations, CombatSheet, GameClock, Kinematics, ManualControl, MotionLimits, OriginalObjectId, Owner, Radar,
-    RadarContacts, RadarSheet, SimTransform, SpatialGrid, StealthSheet, TICK_MS, UnitClass,
+    Aboard, ClanRelations, CombatSheet, GameClock, Kinematics, ManualControl, MotionLimits, OriginalObjectId, Owner,
+    Radar, RadarContacts, RadarSheet, SimTransform, SpatialGrid, StealthSheet, TICK_MS, UnitClass,
 };
 
 /// The length of a power tick (s): what a gun's capacitor lacks is asked over one.
@@ -207,8 +207,8 @@ type Scanner<'a> = (
 pub(crate) fn scan(
     clock: Res<GameClock>,
     relations: Res<ClanRelations>,
-    targets: Query<Target, With<iron3d_core::Health>>,
-    mut radars: Query<Scanner>,
+    targets: Query<Target, (With<iron3d_core::Health>, Without<Aboard>)>,
+    mut radars: Query<Scanner, Without<Aboard>>,
 ) {
     let mut due: Vec<_> = radars.iter_mut().filter(|r| clock.reached(r.3.next_ms)).collect();
     if due.is_empty() {

@@ -8,8 +8,8 @@ use crate::step::follow_terrain;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{
-    Collided, CollisionProxy, DispatchPhase, GameClock, GameMessage, GameMessageKind, Movable, ObjectHandle, ObjectRef,
-    OriginalObjectId, SimTransform, SpatialGrid,
+    Aboard, Collided, CollisionProxy, DispatchPhase, GameClock, GameMessage, GameMessageKind, Indoors, Movable,
+    ObjectHandle, ObjectRef, OriginalObjectId, SimTransform, SpatialGrid,
 };
 use iron3d_terrain::Ground;
 
@@ -36,6 +36,8 @@ struct Shape {
     footprint: Option<([f32; 2], [f32; 2], [f32; 2])>,
     movable: bool,
     moved: bool,
+    /// The building a unit stands inside (its walls do not push it).
+    indoors: Option<u32>,
 }
 
 impl Shape {
@@ -68,6 +70,9 @@ fn circle_box(p: [f32; 2], r: f32, (centre, half, cs): ([f32; 2], [f32; 2], [f32
 
 /// Penetration and normal (from `a` to `b`) of a pair; `None` when neither moves.
 fn contact(a: &Shape, b: &Shape) -> Option<(f32, [f32; 2])> {
+    if a.indoors == Some(b.id) || b.indoors == Some(a.id) {
+        return None;
+    }
     match (a.footprint, b.footprint) {
         (None, None) => {
             let d = [b.position[0] - a.position[0], b.position[1] - a.position[1]];
@@ -119,13 +124,16 @@ pub(crate) fn collide(
     clock: Res<GameClock>,
     ground: Option<Res<Ground>>,
     mut contacts: ResMut<Contacts>,
-    mut objects: Query<(Entity, &OriginalObjectId, &ObjectHandle, &mut SimTransform, &CollisionProxy, Has<Movable>)>,
+    mut objects: Query<
+        (Entity, &OriginalObjectId, &ObjectHandle, &mut SimTransform, &CollisionProxy, Has<Movable>, Option<&Indoors>),
+        Without<Aboard>,
+    >,
     mut out: MessageWriter<GameMessage>,
     mut commands: Commands,
 ) {
     let mut shapes: Vec<Shape> = objects
         .iter()
-        .map(|(entity, id, handle, t, proxy, movable)| {
+        .map(|(entity, id, handle, t, proxy, movable, indoors)| {
             let position = [t.position[0], t.position[1]];
             let footprint = (!proxy.circle).then(|| {
                 let h = t.heading();
@@ -146,6 +154,7 @@ pub(crate) fn collide(
                 footprint,
                 movable,
                 moved: false,
+                indoors: indoors.map(|i| i.0),
             }
         })
         .collect();
@@ -195,7 +204,7 @@ pub(crate) fn collide(
     }
     contacts.0 = now;
     for s in shapes.iter().filter(|s| s.moved) {
-        if let Ok((.., mut t, _, _)) = objects.get_mut(s.entity) {
+        if let Ok((.., mut t, _, _, _)) = objects.get_mut(s.entity) {
             t.position[0] = s.position[0];
             t.position[1] = s.position[1];
             if let Some(ground) = &ground {

@@ -3,7 +3,7 @@
 use crate::config::{ControlConfig, limit};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    CollisionProxy, Drive, Kinematics, ManualControl, ModelBounds, MotionLimits, MotionRequest, Movable,
+    Aboard, CollisionProxy, Drive, Kinematics, ManualControl, ModelBounds, MotionLimits, MotionRequest, Movable,
     PreviousSimTransform, SimObject, SimTransform, TICK_SECONDS,
 };
 use iron3d_terrain::Ground;
@@ -62,11 +62,16 @@ pub(crate) fn step(
         &mut SimTransform,
         &mut PreviousSimTransform,
         Option<&ManualControl>,
-        (Option<&MotionLimits>, Option<&Drive>),
+        (Option<&MotionLimits>, Option<&Drive>, Has<Aboard>),
     )>,
 ) {
-    for (request, mut kin, mut t, mut previous, manual, (authored, drive)) in &mut units {
+    for (request, mut kin, mut t, mut previous, manual, (authored, drive, aboard)) in &mut units {
         previous.0 = *t;
+        // The hero aboard a bot is out of the world: he stands, whatever he was doing.
+        if aboard {
+            (kin.speed, kin.turn_rate) = (0.0, 0.0);
+            continue;
+        }
         let authored = authored.copied().unwrap_or_default();
         let limits = authored.live(drive);
         let heading = t.heading();

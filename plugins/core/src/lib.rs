@@ -13,6 +13,7 @@ mod difficulty;
 mod goals;
 mod grid;
 mod ids;
+mod inside;
 mod layers;
 mod messages;
 mod motion;
@@ -51,6 +52,7 @@ pub use difficulty::{DEFAULT_LEVEL_RATIOS, Difficulty, DifficultyLevel};
 pub use goals::{EnemyOutVictory, MissionGoals, Objective, ObjectiveChange};
 pub use grid::SpatialGrid;
 pub use ids::{LogicalId, Movable, ObjectHandle, ObjectKind, OriginalObjectId, Owner, SimObject};
+pub use inside::{Aboard, Indoors, Mindless, SizeClass};
 pub use iron3d_formats::world::ClanType;
 pub use layers::{DataLayer, DataLayers};
 pub use messages::{
@@ -116,6 +118,10 @@ impl Plugin for CorePlugin {
             .register_type::<UnderConstruction>()
             .register_type::<Rung>()
             .register_type::<Invulnerable>()
+            .register_type::<SizeClass>()
+            .register_type::<Indoors>()
+            .register_type::<Aboard>()
+            .register_type::<Mindless>()
             .register_type::<BuildingPrices>()
             .init_resource::<BuildingPrices>()
             .init_resource::<MineralLodes>()
@@ -186,6 +192,9 @@ impl Plugin for CorePlugin {
             .register_type::<ClanRelations>()
             .register_type::<ShotCounter>();
         saved::declare(app);
+        // Known before any object carries it, so a query naming it finds the robots
+        // without it (minds count every robot but a mindless one).
+        app.world_mut().register_component::<Mindless>();
         sets::configure(app);
     }
 }

@@ -110,6 +110,13 @@ pub enum ProductionEvent {
     /// An upgrade's new building stands finished: ids `[builder, new building]`, detail
     /// `from=OLD` and its scheme.
     Upgraded,
+    /// An object changed clan by capture: ids `[object, capturer]`, detail `from=OLD
+    /// to=NEW` (the clans).
+    Captured,
+    /// The hero boarded a bot: ids `[hero, bot]`.
+    Boarded,
+    /// The hero left the bot he was aboard: ids `[hero, bot]`.
+    Left,
 }
 
 impl ProductionEvent {
@@ -124,6 +131,9 @@ impl ProductionEvent {
             Self::LodeFound => "lode_found",
             Self::Constructed => "constructed",
             Self::Upgraded => "upgraded",
+            Self::Captured => "captured",
+            Self::Boarded => "boarded",
+            Self::Left => "left",
         }
     }
 }

@@ -68,6 +68,19 @@ pub enum Order {
     /// Upgrade a building of the builder's clan (by id) to the next entry of its
     /// scheme's ladder (the original's `ORDER_ROBOT_UPGRADE`, 24, read).
     Upgrade(u32),
+    /// Capture an object (by id; openparkan `docs/27-ownership.md`, read): a building of
+    /// another clan through its control pod (the original's `ORDER_ROBOT_CAPTURE`, 17:
+    /// units of size class 2 at most, never a main teleport), then escape from it; or,
+    /// for the hero, a unit of a neutral clan by his Enter within 20.
+    Capture(u32),
+    /// The hero's Enter on a unit (by id; openparkan `docs/39-boarding.md`, read): within
+    /// 20 across the ground a neutral unit is captured first, then a large bot of his
+    /// clan with a turret is boarded.
+    Board(u32),
+    /// Leave where the unit is: the hero aboard a bot gets out at the first free landing
+    /// place around it (or stays, "Risk area! Landing impossible."); any other unit
+    /// escapes to open ground (the original's `ORDER_ROBOT_LEAVE`, 20, read).
+    Leave,
 }
 
 /// A building site as a construct order names it: the scheme (a `BuildDat.lst`
@@ -286,7 +299,26 @@ impl Order {
             Self::Upgrade(id) => (15, u64::from(id)),
             Self::Batch(s) => (16, s.0),
             Self::StopBuild => (17, 0),
+            Self::Capture(id) => (18, u64::from(id)),
+            Self::Board(id) => (19, u64::from(id)),
+            Self::Leave => (20, 0),
         }
+    }
+
+    /// Whether Behavior's task steps choose where this order walks (a leg the step sets,
+    /// never the order's own target): refit, lode search, construct, upgrade, capture,
+    /// board and leave.
+    pub fn is_task(&self) -> bool {
+        matches!(
+            self,
+            Self::Refit
+                | Self::SearchLodes
+                | Self::Construct(_)
+                | Self::Upgrade(_)
+                | Self::Capture(_)
+                | Self::Board(_)
+                | Self::Leave
+        )
     }
 
     /// Whether production (not Behavior) takes this order: build, batch, stop and

@@ -7,7 +7,7 @@ use crate::{
     BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CombatSheet, CommandQueue, Designs, Difficulty,
     Fnv1a, GameClock, Kinematics, ManualControl, MineralLodes, MissionOutcome, ModelBounds, MotionLimits,
     MotionRequest, Movable, NavStatus, ObjectHandle, Owner, PieceAnimation, Places, PreviousSimTransform, PropertyBag,
-    Rung, SchemeNames, SimObject, SimRandom, SimTransform, SteerIntent, SuperAiSlots, UnitClass,
+    Rung, SchemeNames, SimObject, SimRandom, SimTransform, SizeClass, SteerIntent, SuperAiSlots, UnitClass,
 };
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -35,6 +35,7 @@ pub(crate) fn declare(app: &mut App) {
         .save_component::<Rung>("core.rung", Hashing::Not(MADE))
         .save_component::<ManualControl>("core.manual", by)
         .save_component::<UnitClass>("core.class", Hashing::Not(MADE))
+        .save_component::<SizeClass>("core.size_class", Hashing::Not(MADE))
         .save_component::<CombatSheet>("core.combat_sheet", Hashing::Not(MADE))
         .save_component::<Places>("core.places", Hashing::Not(MADE))
         .save_component::<PropertyBag>("core.properties", Hashing::Not("the mission's properties as placed"))

@@ -10,7 +10,7 @@ use bevy_state::prelude::*;
 use iron3d_core::{
     AppState, BuildingCategory, CommandQueue, DataLayers, LogicalId, MissionClans, MissionGoals, MissionLoadPhase,
     Movable, ObjectKind, Objective, Order, OriginalObjectId, Owner, Rung, SimCommand, SimObject, SimTransform,
-    UnitClass,
+    SizeClass, UnitClass,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_formats::{Error, ErrorKind};
@@ -161,6 +161,10 @@ pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObjec
     }
     if let Some(class) = extras.unit_class {
         e.insert(UnitClass(class));
+    }
+    // A unit's size from its chassis (its first component), a building's from its model.
+    if let Some(size) = object.components.first().and_then(|c| SizeClass::of_key(&c.key, !movable)) {
+        e.insert(size);
     }
     if let Some(sheet) = extras.combat {
         e.insert(sheet);

@@ -658,13 +658,14 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u32(x.to_bits());
             w.u32(y.to_bits());
         }
-        Order::MoveToObject(v) | Order::Attack(v) | Order::Research(v) | Order::Haul(v) => {
-            w.u8(match plain {
-                Order::MoveToObject(_) => 2,
-                Order::Attack(_) => 5,
-                Order::Research(_) => 7,
-                _ => 10,
-            });
+        Order::MoveToObject(v)
+        | Order::Attack(v)
+        | Order::Research(v)
+        | Order::Haul(v)
+        | Order::Upgrade(v)
+        | Order::Capture(v)
+        | Order::Board(v) => {
+            w.u8(plain.key().0);
             w.u32(v);
         }
         Order::FollowPath(p) | Order::Patrol(p) => {
@@ -687,11 +688,8 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u8(14);
             w.u64(site.bits());
         }
-        Order::Upgrade(id) => {
-            w.u8(15);
-            w.u32(id);
-        }
         Order::StopBuild => w.u8(17),
+        Order::Leave => w.u8(20),
         Order::Build(_) | Order::Batch(_) => unreachable!("a build or batch order travels by its scheme's name"),
     }
 }
@@ -728,7 +726,10 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         13 => Order::SearchLodes,
         14 => Order::Construct(iron3d_core::Site::from_bits(r.u64()?)),
         15 => Order::Upgrade(r.u32()?),
-        tag => return Err(format!("order tag {tag} is not 0..=17")),
+        18 => Order::Capture(r.u32()?),
+        19 => Order::Board(r.u32()?),
+        20 => Order::Leave,
+        tag => return Err(format!("order tag {tag} is not 0..=20")),
     };
     Ok(WireOrder::Plain(plain))
 }

@@ -36,15 +36,7 @@ pub fn of(bag: &PropertyBag) -> Option<Grants> {
 /// chassis, its third letter, `R_T_02`; `0x1000cee0` for a building, its fourth,
 /// `fr_l_plant`): `None` for a letter that names no size.
 pub fn size(key: &str, building: bool) -> Option<u8> {
-    let letter = key.as_bytes().get(if building { 3 } else { 2 })?.to_ascii_lowercase();
-    match (letter, building) {
-        (b't', false) => Some(1),
-        (b'l', _) | (b'h', false) => Some(2),
-        (b'm', _) => Some(3),
-        (b'b', _) => Some(4),
-        (b'e', true) => Some(5),
-        _ => None,
-    }
+    iron3d_core::SizeClass::of_key(key, building).map(|s| s.0)
 }
 
 /// A free robot's time (seconds) by (factory size, chassis size)

@@ -114,7 +114,7 @@ impl Plugin for ProductionPlugin {
                     .chain()
                     .in_set(ProductionPhase::Orders),
             )
-            .add_systems(FixedUpdate, sites::arrivals.in_set(BehaviorPhase::Production));
+            .add_systems(FixedUpdate, (sites::arrivals, step::drop_captured).chain().in_set(BehaviorPhase::Production));
     }
 }
 

@@ -2,12 +2,13 @@
 //! `docs/23-economy.md`; read and measured): a clan has the minds its clan record
 //! gives; every robot of the clan (the hero too) holds one, and so does a robot being
 //! built, from the start of its build; destruction and capture free a robot's mind
-//! (it no longer counts for the clan). A build that finds no free mind is refused and
+//! (it no longer counts for the clan). A unit the hero took from a neutral clan holds
+//! none ([`iron3d_core::Mindless`]). A build that finds no free mind is refused and
 //! dropped, never retried.
 
 use crate::state::Production;
 use bevy_ecs::prelude::*;
-use iron3d_core::{MissionClans, Owner, SimObject, UnitClass};
+use iron3d_core::{Mindless, MissionClans, Owner, SimObject, UnitClass};
 use iron3d_rules::ROBOT_CLASS_BIT;
 use std::collections::BTreeMap;
 
@@ -17,7 +18,8 @@ use std::collections::BTreeMap;
 pub fn board(world: &World, owners: &BTreeMap<u32, i32>) -> BTreeMap<i32, (u32, u32)> {
     let Some(clans) = world.get_resource::<MissionClans>() else { return BTreeMap::new() };
     let mut held: BTreeMap<i32, u32> = BTreeMap::new();
-    if let Some(mut robots) = world.try_query_filtered::<(&Owner, &UnitClass), With<SimObject>>() {
+    // A unit the hero took from a neutral clan holds none.
+    if let Some(mut robots) = world.try_query_filtered::<(&Owner, &UnitClass), (With<SimObject>, Without<Mindless>)>() {
         for (o, _) in robots.iter(world).filter(|(_, c)| c.0 & ROBOT_CLASS_BIT != 0) {
             *held.entry(o.clan).or_default() += 1;
         }

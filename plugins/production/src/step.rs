@@ -214,6 +214,26 @@ fn stop_build(world: &mut World, unit: u32) {
     }
 }
 
+/// A building captured this tick drops its tasks (`MBehaviour::Capture`, openparkan
+/// `docs/27-ownership.md`, read): a producer its batch, queue and build, an institute
+/// its research. What the dropped jobs had collected is lost with them (the project's:
+/// the original's record of it is not read).
+pub(crate) fn drop_captured(mut read: MessageReader<GameMessage>, production: Option<ResMut<Production>>) {
+    let Some(mut p) = production else { return };
+    for message in read.read() {
+        let GameMessageKind::Production { event: ProductionEvent::Captured, ids, .. } = &message.kind else { continue };
+        let Some(&building) = ids.first() else { continue };
+        p.batch.remove(&building);
+        p.producers.remove(&building);
+        for clan in p.clans.values_mut() {
+            clan.waiting.retain(|&(_, institute)| institute != building);
+            if clan.active.as_ref().is_some_and(|(_, institute)| *institute == building) {
+                clan.active = None;
+            }
+        }
+    }
+}
+
 /// Gives every idle producer in batch its scheme again while its clan has a free mind
 /// (the original walks the clan's factories every frame, read): each free mind goes to
 /// one producer, in id order, so a second one never queues a build it cannot start.

@@ -327,6 +327,9 @@ fn order_of_key(kind: u8, value: u64) -> Option<Order> {
         15 => Order::Upgrade(low),
         16 => Order::Batch(SchemeRef(value)),
         17 => Order::StopBuild,
+        18 => Order::Capture(low),
+        19 => Order::Board(low),
+        20 => Order::Leave,
         _ => return None,
     })
 }

@@ -81,6 +81,9 @@ fn every_order_kind_round_trips_through_a_record() {
         Order::Upgrade(11),
         Order::Batch(SchemeRef::of("UNITS\\design_0123456789abcdef.dat")),
         Order::StopBuild,
+        Order::Capture(3),
+        Order::Board(17),
+        Order::Leave,
     ];
     // Naming every kind: a new one fails to compile here until it is listed above.
     for o in &orders {
@@ -89,6 +92,7 @@ fn every_order_kind_round_trips_through_a_record() {
             Order::Attack(_) | Order::Build(_) | Order::Research(_) | Order::Pilot(_) | Order::Release => {}
             Order::Haul(_) | Order::Migrate | Order::Refit | Order::SearchLodes => {}
             Order::Construct(_) | Order::Upgrade(_) | Order::Batch(_) | Order::StopBuild => {}
+            Order::Capture(_) | Order::Board(_) | Order::Leave => {}
         }
     }
     let mut r = sample();
@@ -663,6 +667,8 @@ fn every_saved_type_is_hashed_or_says_why_not() {
     let world = app.world_mut();
     let mut q = world.query_filtered::<Entity, bevy_ecs::query::With<iron3d_core::SimObject>>();
     let entities: Vec<Entity> = q.iter(world).collect();
+    // What a battle does not use: a capturer indoors, the hero aboard, a unit taken by him.
+    world.entity_mut(entities[0]).insert((iron3d_core::Indoors(1), iron3d_core::Aboard(2), iron3d_core::Mindless));
     let state = world.resource::<SimState>();
     let check = |hashing: Hashing, tag: &str| match hashing {
         Hashing::By(name) => assert!(state.hashers().contains_key(name), "{tag}: no hasher {name}"),

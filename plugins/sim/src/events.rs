@@ -1,6 +1,7 @@
 //! The event log of a run: arrivals, new contacts, Behavior diagnostics, deletions,
 //! script reports, the scripts' messages and objectives, mission outcomes, damage and destruction, production (produced,
-//! researched, rejected), haulage (loaded, unloaded) and unsupported settings,
+//! researched, rejected), haulage (loaded, unloaded), capture and boarding (captured,
+//! boarded, left) and unsupported settings,
 //! read from the World3D queue each tick (what `sim run --json` prints).
 
 use bevy_ecs::prelude::*;
@@ -53,6 +54,13 @@ pub enum EventKind {
     /// An upgrade's new building stands finished (`ids`: builder, new building; detail
     /// `from=OLD` and its scheme).
     Upgraded,
+    /// An object changed clan by capture (`ids`: object, capturer; detail `from=OLD
+    /// to=NEW`).
+    Captured,
+    /// The hero boarded a bot (`ids`: hero, bot).
+    Boarded,
+    /// The hero left his bot (`ids`: hero, bot).
+    Left,
     /// A configuration key the project does not apply (detail: `file key: reason`).
     Unsupported,
 }
@@ -79,6 +87,9 @@ impl EventKind {
             Self::LodeFound => "lode_found",
             Self::Constructed => "constructed",
             Self::Upgraded => "upgraded",
+            Self::Captured => "captured",
+            Self::Boarded => "boarded",
+            Self::Left => "left",
             Self::Unsupported => "unsupported",
         }
     }
@@ -149,6 +160,9 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
                     ProductionEvent::LodeFound => EventKind::LodeFound,
                     ProductionEvent::Constructed => EventKind::Constructed,
                     ProductionEvent::Upgraded => EventKind::Upgraded,
+                    ProductionEvent::Captured => EventKind::Captured,
+                    ProductionEvent::Boarded => EventKind::Boarded,
+                    ProductionEvent::Left => EventKind::Left,
                 };
                 (kind, ids.clone(), detail.clone())
             }

@@ -460,6 +460,8 @@ fn quiet_tutorial() -> App {
 mod animals;
 #[path = "sim/builders.rs"]
 mod builders;
+#[path = "sim/capture.rs"]
+mod capture;
 #[path = "sim/combat.rs"]
 mod combat;
 #[path = "sim/haul.rs"]
@@ -607,10 +609,17 @@ mod demo {
         let game = game();
         let mut fresh = mission(&game, "single.01");
         let mut app = mission(&game, "tutorial.01");
-        // An armed unit with shells, set down beside an object of a hostile clan.
+        // An armed unit with shells (the first by id), set down beside an object of a
+        // hostile clan.
         let relations = app.world().resource::<ClanRelations>().clone();
-        let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner, &SimTransform, Option<&Weapon>, &Health)>();
-        let rows: Vec<_> = q.iter(app.world()).map(|(id, o, t, w, _)| (id.0, o.clan, t.position, w.copied())).collect();
+        let mut q = app
+            .world_mut()
+            .query::<(&OriginalObjectId, &Owner, &SimTransform, Option<&Weapon>, &Health, Has<Movable>)>();
+        let mut rows: Vec<_> = q
+            .iter(app.world())
+            .map(|(id, o, t, w, _, unit)| (id.0, o.clan, t.position, w.copied().filter(|_| unit)))
+            .collect();
+        rows.sort_unstable_by_key(|r| r.0);
         let (shooter, clan, weapon) = rows
             .iter()
             .filter_map(|&(id, clan, _, w)| Some((id, clan, w.filter(|w| w.projectile_speed > 0.0)?)))
@@ -1423,5 +1432,59 @@ mod production {
         assert!(produced[1] - produced[0] >= 5_000u32.div_ceil(TICK_MS) - 1, "the second scout waits for the first");
         assert_eq!(first, run_once(true).0);
         assert_ne!(first.last(), run_once(false).0.last(), "the hash sees production");
+    }
+
+    /// On the demo's data (the pods of its models' hall ways): a factory taken from
+    /// another clan drops its batch and queue, and changes clan after its pod's 4.5 s.
+    #[test]
+    fn a_captured_factory_drops_its_tasks() {
+        let mut app = tutorial();
+        let plant = building(&mut app, PLANT);
+        let e = app.world().resource::<ObjectTable>().entity_of(plant).unwrap();
+        app.world_mut().get_mut::<Owner>(e).unwrap().clan = 2;
+        let s = app.world_mut().resource_mut::<SchemeNames>().intern(SCOUT).unwrap();
+        order(&mut app, vec![plant], Order::Batch(s));
+        run(&mut app, 3);
+        assert!(app.world().resource::<iron3d_production::Production>().batch.contains_key(&plant));
+        let scout = app
+            .world_mut()
+            .query::<(&OriginalObjectId, &Owner, &Name)>()
+            .iter(app.world())
+            .find(|(_, o, n)| o.clan == PLAYER && n.as_str().ends_with("scout.dat"))
+            .map(|(id, ..)| id.0)
+            .unwrap();
+        order(&mut app, vec![scout], Order::Capture(plant));
+        let mut entered = None;
+        for _ in 0..3000 {
+            app.update();
+            let scout_e = app.world().resource::<ObjectTable>().entity_of(scout).unwrap();
+            if entered.is_none() && app.world().get::<Indoors>(scout_e).is_some() {
+                entered = Some(app.world().resource::<GameClock>().tick);
+            }
+            if !events(&app, EventKind::Captured).is_empty() {
+                break;
+            }
+        }
+        let captured = events(&app, EventKind::Captured);
+        assert_eq!(captured.len(), 1, "{:?}", events(&app, EventKind::Rejected));
+        let entered = entered.expect("the scout went in to the pod");
+        assert_eq!(captured[0].0 - entered, iron3d_behavior::pod_fire_ms(PLANT).div_ceil(TICK_MS));
+        assert_eq!((captured[0].1.clone(), captured[0].2.as_str()), (vec![plant, scout], "from=2 to=1"));
+        assert_eq!(app.world().get::<Owner>(e).unwrap().clan, PLAYER);
+        let production = app.world().resource::<iron3d_production::Production>();
+        assert!(!production.batch.contains_key(&plant) && !production.producers.contains_key(&plant));
+    }
+
+    /// A unit the hero took from a neutral clan holds no mind of its new clan's.
+    #[test]
+    fn a_unit_taken_by_the_hero_holds_no_mind() {
+        let mut app = tutorial();
+        run(&mut app, 1);
+        let free = |app: &App| iron3d_production::minds::current(app.world())[&PLAYER].1;
+        let before = free(&app);
+        let mut q = app.world_mut().query_filtered::<(Entity, &Owner), With<Movable>>();
+        let unit = q.iter(app.world()).find(|(_, o)| o.clan == PLAYER).map(|(e, _)| e).unwrap();
+        app.world_mut().entity_mut(unit).insert(Mindless);
+        assert_eq!(free(&app), before + 1);
     }
 }

@@ -151,7 +151,7 @@ fn bar(ui: &mut egui::Ui, label: String, value: u8, detail: String) {
 }
 
 /// Keeps the messages about the player's side: robots built, research done, orders
-/// refused, objects lost and enemies destroyed.
+/// refused, objects captured, lost and enemies destroyed.
 pub fn messages(
     mut hud: ResMut<HudState>,
     mut read: MessageReader<GameMessage>,
@@ -173,6 +173,14 @@ pub fn messages(
                 let key = if clan == mine { "hud-lost" } else { "hud-destroyed" };
                 Some(locale.tr(key, &[("what", what.into())]))
             }
+            // The player's clan took it (the original's 5039, "Building is captured").
+            GameMessageKind::Production { event: ProductionEvent::Captured, ids, detail } => {
+                let to = detail.rsplit("to=").next().and_then(|c| c.parse::<i32>().ok());
+                let id = ids.first().copied().unwrap_or_default();
+                let (_, what) = name(&hud, id);
+                hud.known.insert(id, (to.unwrap_or_default(), what.clone()));
+                (to == Some(mine)).then(|| locale.tr("hud-captured", &[("what", what.into())]))
+            }
             GameMessageKind::Production { event, ids, detail } => {
                 let ours = ids.first().is_some_and(|&id| name(&hud, id).0 == mine);
                 let what = detail.rsplit(['\\', '/']).next().unwrap_or(detail);
@@ -183,7 +191,11 @@ pub fn messages(
                     ProductionEvent::LodeFound => Some("hud-lode-found"),
                     ProductionEvent::Constructed => Some("hud-constructed"),
                     ProductionEvent::Upgraded => Some("hud-upgraded"),
-                    ProductionEvent::Loaded | ProductionEvent::Unloaded => None,
+                    ProductionEvent::Loaded
+                    | ProductionEvent::Unloaded
+                    | ProductionEvent::Captured
+                    | ProductionEvent::Boarded
+                    | ProductionEvent::Left => None,
                 };
                 key.filter(|_| ours).map(|key| locale.tr(key, &[("what", what.into())]))
             }
@@ -217,6 +229,9 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::SearchLodes) => locale.t("order-search-lodes"),
         Some(Order::Construct(_)) => locale.t("order-construct"),
         Some(Order::Upgrade(id)) => locale.tr("order-upgrade", &n(id.into())),
+        Some(Order::Capture(id)) => locale.tr("order-capture", &n(id.into())),
+        Some(Order::Board(id)) => locale.tr("order-board", &n(id.into())),
+        Some(Order::Leave) => locale.t("order-leave"),
     };
     match status {
         Some(s) => {

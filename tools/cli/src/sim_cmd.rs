@@ -9,9 +9,9 @@ use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
 use clap::Subcommand;
 use iron3d_core::{
-    CollisionProxy, CommandQueue, Designs, Difficulty, DifficultyLevel, GameClock, Health, Kinematics, MissionClans,
-    MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner, PilotInput,
-    SchemeNames, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass,
+    Aboard, CollisionProxy, CommandQueue, Designs, Difficulty, DifficultyLevel, GameClock, Health, Kinematics,
+    MissionClans, MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner,
+    PilotInput, SchemeNames, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass,
 };
 use iron3d_formats::registry::UnitDat;
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
@@ -163,6 +163,14 @@ struct Object {
     /// A building's efficiency (KPD; buildings only).
     #[serde(skip_serializing_if = "Option::is_none")]
     efficiency: Option<f32>,
+    /// Its owner's clan index.
+    clan: i32,
+    /// The player's hero (only on the hero).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    hero: bool,
+    /// The bot the hero is aboard (only on the hero aboard one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    aboard: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -341,12 +349,13 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         Some("release") => return Ok(FileOrder::Unit(Order::Release)),
         Some("refit") => return Ok(FileOrder::Unit(Order::Refit)),
         Some("stop_build") => return Ok(FileOrder::Unit(Order::StopBuild)),
+        Some("leave") => return Ok(FileOrder::Unit(Order::Leave)),
         _ => {}
     }
     let o = v
         .as_object()
         .filter(|o| o.len() == 1)
-        .ok_or("an order is \"stop\", \"release\", \"refit\", \"stop_build\" or an object with one key")?;
+        .ok_or("an order is \"stop\", \"release\", \"refit\", \"stop_build\", \"leave\" or an object with one key")?;
     let (key, arg) = o.iter().next().ok_or("empty order")?;
     let path = || arg.as_i64().and_then(|p| i32::try_from(p).ok()).ok_or(format!("{key} takes a path id"));
     let unit = |o| Ok(FileOrder::Unit(o));
@@ -360,13 +369,15 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         "follow_path" => unit(Order::FollowPath(path()?)),
         "patrol" => unit(Order::Patrol(path()?)),
         "construct" => site(arg).map(|s| FileOrder::Unit(Order::Construct(s))),
-        "attack" | "haul" | "upgrade" => arg
+        "attack" | "haul" | "upgrade" | "capture" | "board" => arg
             .as_u64()
             .and_then(|id| u32::try_from(id).ok())
             .map(|id| {
                 FileOrder::Unit(match key.as_str() {
                     "attack" => Order::Attack(id),
                     "haul" => Order::Haul(id),
+                    "capture" => Order::Capture(id),
+                    "board" => Order::Board(id),
                     _ => Order::Upgrade(id),
                 })
             })
@@ -566,6 +577,11 @@ fn check_units(world: &mut World, command: &SimCommand) -> Result<(), String> {
             return Err(format!("attack target {target} is not an object that can be damaged"));
         }
     }
+    if let Order::Capture(target) | Order::Board(target) = command.order
+        && world.resource::<ObjectTable>().entity_of(target).is_none()
+    {
+        return Err(format!("capture or board target {target} is not an object"));
+    }
     if let Order::Haul(mine) = command.order {
         command.units.iter().try_for_each(|&unit| iron3d_behavior::haul::check(world, unit, mine))?;
     }
@@ -637,10 +653,11 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32, layers: Valu
         Option<&NavStatus>,
         Option<&UnitClass>,
         Option<&Name>,
+        (&Owner, Option<&Aboard>),
     ), With<SimObject>>();
     let mut objects: Vec<Object> = q
         .iter(world)
-        .map(|(id, t, kin, proxy, status, class, name)| Object {
+        .map(|(id, t, kin, proxy, status, class, name, (owner, aboard))| Object {
             id: id.0,
             name: name.map(|n| n.as_str().to_string()).unwrap_or_default(),
             // A building's, filled in below.
@@ -651,6 +668,9 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32, layers: Valu
             radius: proxy.map_or(0.0, |p| p.radius),
             state: status.map_or("idle", |s| s.state.name()),
             areal: status.and_then(|s| s.areal).map_or(-1, i64::from),
+            clan: owner.clan,
+            hero: class.is_some_and(|c| c.is_hero()),
+            aboard: aboard.map(|a| a.0),
         })
         .collect();
     objects.sort_by_key(|o| o.id);
