@@ -97,6 +97,11 @@ pub struct Args {
     /// host keeps them).
     #[arg(long, value_name = "ADDR", value_parser = parse_address, conflicts_with_all = ["mission", "eu7"])]
     pub join: Option<std::net::SocketAddr>,
+    /// Open missions in the strategic view (`on`), with the hero on foot (`off`, the
+    /// original's), or `auto`: skirmish missions (`single.NN`) strategic, the others on
+    /// foot.
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub strategic_start: iron3d_ui::StrategicStart,
     /// Player name shown to the other players.
     #[arg(long, value_name = "NAME", default_value = "player")]
     pub name: String,

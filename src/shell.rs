@@ -76,7 +76,11 @@ pub fn app(args: Args, game: Option<Arc<GameDir>>) -> App {
                 GameCameraPlugin,
                 WeatherPlugin,
                 GameAudioPlugin::default(),
-                UiPlugin { autostart: args.mission.clone(), open: args.open_file() },
+                UiPlugin {
+                    autostart: args.mission.clone(),
+                    open: args.open_file(),
+                    strategic_start: args.strategic_start,
+                },
             ));
             if let Some(game) = game {
                 let role = match args.join {

@@ -54,6 +54,7 @@ pub const PROTOTYPES: &[Proto] = &[
     p("R_L_03", "units.rlb", "r_ch_01", Role::Chassis),
     p("R_L_04", "units.rlb", "r_ch_02", Role::Chassis),
     p("R_L_01", "units.rlb", "r_ch_03", Role::Chassis),
+    p(HERO_CHASSIS, "units.rlb", "r_ch_04", Role::Chassis),
     p("e_tur_lt_01", "units.rlb", "r_tu_01", Role::Turret),
     p("e_tur_lt_02", "units.rlb", "r_tu_02", Role::Turret),
     p("e_tur_lt_03", "units.rlb", "r_tu_03", Role::Turret),
@@ -137,6 +138,22 @@ pub const ROBOTS: &[UnitScheme] = &[
         chain: &["R_L_01", "e_tur_lt_03", "e_gun_ll_03"],
     },
 ];
+
+/// The hero's chassis (the original's `r_h_02`, its size letter `h`: size class 2, so he
+/// captures): nobody researches it.
+pub const HERO_CHASSIS: &str = "R_H_02";
+
+/// Class word of the hero (`docs/reference/registry.md` §2.2).
+pub const CLASS_HERO: u32 = 0x0102_0000;
+
+/// The player's hero, where the original keeps its heroes (`UNITS\UNITS\HERO\`): his
+/// chassis, a light turret and its gun.
+pub const HERO: UnitScheme = UnitScheme {
+    path: "UNITS\\UNITS\\HERO\\hero_t.dat",
+    class_word: CLASS_HERO,
+    description: "Hero",
+    chain: &[HERO_CHASSIS, "e_tur_lt_01", "e_gun_lc_01"],
+};
 
 /// The small builder's beam module (the original's `e_gun_ls_10`, level 0, free): its
 /// controller carries class-30 components, no gun.

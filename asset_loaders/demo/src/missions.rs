@@ -6,7 +6,7 @@
 //! the others `CLASS_BUILDING | n`). The last mission is large enough for
 //! benchmarks (800+ placed objects, 5 000+ prototype requests).
 
-use crate::catalogue::{ANIMAL, BUILDER, HAULER, MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
+use crate::catalogue::{ANIMAL, BUILDER, HAULER, HERO, MAPS, PROTOTYPES, ROBOTS, Role, building_scheme_path, map_dir};
 use crate::geometry::{cos_approx, sin_approx};
 use crate::registry::file_path;
 use crate::scripts::RESEARCH_TREE;
@@ -144,12 +144,19 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     tma.clans.push(Clan::new("Nature", ClanType::NATURE, [0.0; 2], "MISSIONS\\SCRIPTS\\nature", "", 0));
     for (c, anchor) in bases.iter().enumerate() {
         let (name, kind) = if c == 0 { ("Player", ClanType::PLAYER) } else { ("Enemy", ClanType::ENEMY) };
-        // Minds: every placed robot holds one (the hauler and the builder too); three
-        // more for what the clan builds (the project's choice; shipped clans have 2..17).
-        let placed = spec.robots_per_clan + c as u32 * spec.enemy_extra + 2;
+        // Minds: every placed robot holds one (the hauler, the builder and the player's
+        // hero too); three more for what the clan builds (the project's choice; shipped
+        // clans have 2..17).
+        let placed = spec.robots_per_clan + c as u32 * spec.enemy_extra + if c == 0 { 3 } else { 2 };
         let anchor = [anchor[0] * side, anchor[1] * side];
         tma.clans.push(Clan::new(name, kind, anchor, "MISSIONS\\SCRIPTS\\default", &trf, placed as i32 + 3));
     }
+    let player_anchor = [bases[0][0] * side, bases[0][1] * side];
+    let outpost = neutral_site(field, player_anchor);
+    // A neutral clan (type 3), as the original's tutorials have: its bunker and its robot
+    // are there to be captured.
+    let neutral = format!("MISSIONS\\SCRIPTS\\{}", crate::scripts::NEUTRAL_BUNDLE);
+    tma.clans.push(Clan::new("Neutral", ClanType::NEUTRAL, outpost, &neutral, "", 1));
     // The original's relation tables: every clan lists every clan, 1 towards itself
     // (the loader makes it 2, allied), 0 (hostile) towards the others.
     let names: Vec<LpString> = tma.clans.iter().map(|c| c.name.clone()).collect();
@@ -251,6 +258,8 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     for (c, anchor) in bases.iter().enumerate() {
         place_builder(&mut tma, field, c as i32 + 1, [anchor[0] * side, anchor[1] * side], 0.5 - anchor[0]);
     }
+    place_hero(&mut tma, field, player_anchor, 0.5 - bases[0][0]);
+    place_neutrals(&mut tma, field, outpost);
     // Logical ids, the scripts' names of objects (gameplay.md §13): units 1, 2, ...;
     // buildings and scenery carry CLASS_BUILDING.
     let (mut units, mut others) = (0u32, 0u32);
@@ -309,6 +318,52 @@ fn place_builder(tma: &mut Tma, field: &HeightField, clan: i32, anchor: [f32; 2]
     );
     let words = [1, LODE_TYPE, MINE_LODE_ORE.to_bits(), 0];
     tma.extras.push(ExtraRecord28 { position: [lode[0], lode[1], field.height(lode[0], lode[1])], words });
+}
+
+/// The player's hero (clan 1) beside the player's builder, on his own, where the
+/// mission starts him (after every other robot, so their ids stay as they were).
+fn place_hero(tma: &mut Tma, field: &HeightField, anchor: [f32; 2], toward: f32) {
+    let lode = flat_site(field, anchor, toward);
+    let back = BUILDER_SHORT * toward.signum() * std::f32::consts::FRAC_1_SQRT_2;
+    let [x, y] = [lode[0] - back + 12.0, lode[1] - back - 12.0];
+    let mut o = PlacedObject::new(KIND_WARBOT, HERO.path, [x, y, field.height(x, y)]);
+    o.raw_after_resource = 1;
+    o.orientation = [0.0, 0.0, FRAC_PI_4];
+    tma.objects.push(standard_properties(o, 1).with_property(Property::int("MaxSpeedPercent", 100)));
+}
+
+/// The clan index of the demo's neutral clan (after nature, the player and the enemy).
+const NEUTRAL_CLAN: i32 = 3;
+
+/// Where the neutral clan stands: the first walkable point along +x of the player's
+/// base (past its buildings) whose ground round it is walkable too.
+fn neutral_site(field: &HeightField, anchor: [f32; 2]) -> [f32; 2] {
+    let clear = |p: [f32; 2]| {
+        (0..8).all(|k| {
+            let a = k as f32 * std::f32::consts::TAU / 8.0;
+            field.is_walkable(p[0] + 25.0 * cos_approx(a), p[1] + 25.0 * sin_approx(a))
+        })
+    };
+    (230..600).step_by(10).map(|r| [anchor[0] + f32::from(r as u16), anchor[1]]).find(|p| clear(*p)).unwrap_or(anchor)
+}
+
+/// The neutral clan's small bunker at `at` and a scout of its beside it.
+fn place_neutrals(tma: &mut Tma, field: &HeightField, at: [f32; 2]) {
+    let bunker =
+        PROTOTYPES.iter().find(|p| p.role == Role::Building(iron3d_formats::registry::BuildCategory::BunkerSmall));
+    if let Some(proto) = bunker {
+        let mut o = PlacedObject::new(
+            KIND_BUILDING,
+            &building_scheme_path(proto.key),
+            [at[0], at[1], field.height(at[0], at[1])],
+        );
+        o.raw_after_resource = NEUTRAL_CLAN as u32;
+        tma.objects.push(standard_properties(o, NEUTRAL_CLAN));
+    }
+    let [x, y] = [at[0], at[1] + 20.0];
+    let mut o = PlacedObject::new(KIND_WARBOT, ROBOTS[0].path, [x, y, field.height(x, y)]);
+    o.raw_after_resource = NEUTRAL_CLAN as u32;
+    tma.objects.push(standard_properties(o, NEUTRAL_CLAN).with_property(Property::int("MaxSpeedPercent", 100)));
 }
 
 /// The nature clan's pasture: inner and outer radius (the shipped ones are 20 inner and

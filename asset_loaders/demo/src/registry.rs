@@ -1,7 +1,7 @@
 //! `objects.rlb`, unit schemes and the building categories.
 
 use crate::catalogue::{
-    ANIMAL, BUILDER, HAULER, MAPS, MINE_LADDER, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir,
+    ANIMAL, BUILDER, HAULER, HERO, MAPS, MINE_LADDER, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir,
 };
 use crate::models::robots::{CHASSIS_MOUNT, TURRET_MOUNT};
 use crate::tree::DemoTree;
@@ -80,7 +80,7 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
         objects.add(0, [0; 3], proto.key.as_bytes(), write_refs(&refs(proto)?))?;
     }
     tree.add("objects.rlb", objects.to_bytes()?)?;
-    for unit in ROBOTS.iter().chain([&HAULER, &ANIMAL, &BUILDER]) {
+    for unit in ROBOTS.iter().chain([&HAULER, &ANIMAL, &BUILDER, &HERO]) {
         tree.add(&file_path(unit.path), scheme(unit.class_word, unit.description, unit.chain)?)?;
     }
     for proto in PROTOTYPES {

@@ -1,6 +1,7 @@
 //! `MISSIONS/SCRIPTS/` (`docs/reference/runtime.md` §3.1; the node meaning of gameplay.md
-//! §2, after dragonee/openparkan `docs/15-behaviour.md`): the two bundles the TMA clans
-//! name (`default` for the active clans, `nature` for the environment clan), each a
+//! §2, after dragonee/openparkan `docs/15-behaviour.md`): the three bundles the TMA clans
+//! name (`default` for the active clans, `nature` for the environment clan, `neutral`
+//! for the neutral clan), each a
 //! compiled package `.scr` with the nine engine handlers every shipped script has, a
 //! `.fml` formula file in the original's form (`//FormulaSet export file`, a blank line,
 //! one `FUNCTION( , <expression>,  )` per formula), and the variable tables: the shared
@@ -23,7 +24,8 @@
 //! (`df0 = d1`), not a constant, since a constant runs even inside a false block. The
 //! project's events `Mission_Complete` and `Mission_Failed` (the game's rules and the
 //! `--script-event` option run them) call function 30 with `SYSTEM_MESSAGE` and
-//! `MISSION_COMPLETE` / `MISSION_FAILED`. The `nature` bundle only calls function 19.
+//! `MISSION_COMPLETE` / `MISSION_FAILED`. The `nature` and `neutral` bundles only call
+//! function 19.
 
 use crate::catalogue::{self, PROTOTYPES, Proto, Role};
 pub use crate::texts::MESSAGE_REINFORCE;
@@ -247,6 +249,15 @@ pub fn nature_package() -> Result<ScrPackage> {
     package(vec![Record::call(CLAN_BASE, None, NATURE_CLAN_BASE.to_vec())], Vec::new(), Vec::new())
 }
 
+/// The bundle of the neutral clan (type 3), which acts on nothing by itself.
+pub const NEUTRAL_BUNDLE: &str = "neutral";
+
+/// The `neutral` bundle's package: `Init` calls function 19 on the shared table, and
+/// nothing else runs (a neutral clan never fights, builds or orders, `gameplay.md` §1.3).
+pub fn neutral_package() -> Result<ScrPackage> {
+    package(vec![Record::call(CLAN_BASE, None, SHARED_CLAN_BASE.to_vec())], Vec::new(), Vec::new())
+}
+
 /// The research tree file of the active clans.
 pub const RESEARCH_TREE: &str = "default.trf";
 
@@ -290,7 +301,10 @@ const BUILDING_ORE: [(BuildCategory, f32); 12] = [
 /// `e_gun_ls_10`) and each building part, whose build ore is what the original's
 /// catalogue gives the scheme's first building (`BUILDING_ORE`).
 pub fn research_tree() -> Result<Vec<u8>> {
-    let tiered = |p: &&Proto| matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon) && p.key != catalogue::BEAM;
+    let tiered = |p: &&Proto| {
+        matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon)
+            && ![catalogue::BEAM, catalogue::HERO_CHASSIS].contains(&p.key)
+    };
     let parts: Vec<_> = PROTOTYPES.iter().filter(tiered).collect();
     let granted: Vec<_> =
         PROTOTYPES.iter().filter(|p| p.key == catalogue::BEAM || matches!(p.role, Role::Building(_))).collect();
@@ -375,6 +389,7 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
     let bundles = [
         (DEFAULT_BUNDLE, default_package(&shared)?, &DEFAULT_FORMULAS[..]),
         (NATURE_BUNDLE, nature_package()?, &[][..]),
+        (NEUTRAL_BUNDLE, neutral_package()?, &[][..]),
     ];
     for (bundle, package, formulas) in bundles {
         tree.add(&format!("{DIR}/{bundle}.scr"), package.to_bytes()?)?;
@@ -430,7 +445,10 @@ mod tests {
                 bundles.insert(bundle);
             }
         }
-        assert_eq!(bundles.iter().map(String::as_str).collect::<Vec<_>>(), [DEFAULT_BUNDLE, NATURE_BUNDLE]);
+        assert_eq!(
+            bundles.iter().map(String::as_str).collect::<Vec<_>>(),
+            [DEFAULT_BUNDLE, NATURE_BUNDLE, NEUTRAL_BUNDLE]
+        );
         for bundle in &bundles {
             let bytes = file(&tree, &format!("{bundle}.scr"));
             let pkg = ScrPackage::parse(bytes, ReadOptions::strict()).unwrap();

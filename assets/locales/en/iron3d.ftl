@@ -259,6 +259,7 @@ action-Spotlight = Spotlight
 action-CameraFreeFly = Free-fly camera
 action-CameraFollow = Follow selection
 action-Pilot = Pilot robot
+action-Enter = Enter warbot (the hero)
 action-Fire = Fire (piloting)
 action-Camouflage = Camouflage on or off (piloting)
 action-TurnLeft = Turn the building left

@@ -260,6 +260,7 @@ action-Spotlight = Прожектор
 action-CameraFreeFly = Свободная камера
 action-CameraFollow = Следовать за выбранным
 action-Pilot = Пилотировать робота
+action-Enter = Сесть в робота (герой)
 action-Fire = Огонь (пилотирование)
 action-Camouflage = Маскировка вкл./выкл. (управление)
 action-TurnLeft = Повернуть здание влево

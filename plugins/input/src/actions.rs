@@ -74,8 +74,11 @@ pub enum GameAction {
     Group9,
     /// Stop the selection.
     Stop,
-    /// Take or leave direct control of the selected robot.
+    /// Take or leave direct control of the selected robot; aboard a bot, the hero leaves
+    /// it (the original's Esc).
     Pilot,
+    /// The hero's Enter (`CMD_ENTER_STATE`): capture or board the unit next to him.
+    Enter,
     /// Drive the piloted robot: forward / back, turn.
     #[actionlike(DualAxis)]
     Drive,
@@ -116,7 +119,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 32] = [
+    pub const BUTTONS: [Self; 33] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -139,6 +142,7 @@ impl GameAction {
         Self::CameraFreeFly,
         Self::CameraFollow,
         Self::Pilot,
+        Self::Enter,
         Self::Fire,
         Self::Camouflage,
         Self::TurnLeft,

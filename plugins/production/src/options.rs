@@ -1,15 +1,18 @@
 //! What each clan can build in this mission's data ([`BuildOptions`], the project's rule
 //! over `docs/reference/world.md` §5.1): at game start, every robot scheme (class bit `0x01000000`)
-//! placed for any clan of the mission and every scheme an `object prebuild` block of the mission's
+//! but the hero's placed for any clan of the mission and every scheme an `object prebuild` block of the mission's
 //! `mission.cfg` names (`docs/reference/runtime.md` §2.6 grammar; the project reads any parameter value
 //! ending in `.dat` as a scheme path, quotes trimmed). Each is resolved through the
 //! mission's backend with its production cost; one that does not resolve is reported
 //! and left out. Nothing depends on a scheme's file name. (A research tree names parts,
-//! never schemes: what its clan may build of these is research's decision.)
+//! never schemes: what its clan may build of these is research's decision.) Nature and
+//! the neutral clans build nothing.
 
 use crate::step::{probe, report, rules};
 use bevy_ecs::prelude::*;
-use iron3d_core::{BuildOption, BuildOptions, MissionClans, ProductionEvent, SchemeNames, ScriptFiles, UnitClass};
+use iron3d_core::{
+    BuildOption, BuildOptions, ClanType, MissionClans, ProductionEvent, SchemeNames, ScriptFiles, UnitClass,
+};
 use iron3d_formats::config::BlockCfg;
 use iron3d_mission::{LoadedMission, MISSIONS_DIR, MissionObject, resolve_object};
 use iron3d_rules::ROBOT_CLASS_BIT;
@@ -51,7 +54,7 @@ pub(crate) fn publish(world: &mut World) {
     let mut shared: BTreeSet<String> = world
         .query::<(&MissionObject, &UnitClass)>()
         .iter(world)
-        .filter(|(_, c)| c.0 & ROBOT_CLASS_BIT != 0)
+        .filter(|(_, c)| c.0 & ROBOT_CLASS_BIT != 0 && !c.is_hero())
         .map(|(o, _)| o.key.clone())
         .collect();
     let mut problems = Vec::new();
@@ -60,7 +63,9 @@ pub(crate) fn publish(world: &mut World) {
         Err(e) => problems.push(format!("prebuild schemes: {e}")),
     }
     let mut options = BuildOptions::default();
-    for clan in clans.clans.iter().filter(|c| c.mode != 0) {
+    // Nature and the neutral clans build nothing (a neutral never acts by itself,
+    // `gameplay.md` §1.3).
+    for clan in clans.clans.iter().filter(|c| ![ClanType::NATURE, ClanType::NEUTRAL].contains(&c.mode)) {
         let me = clan.index as i32;
         let mut found: Vec<BuildOption> = Vec::new();
         for name in &shared {

@@ -7,10 +7,10 @@
 use crate::MissionRenderSystems;
 use bevy::prelude::*;
 use iron3d_assets::axes::placement;
-use iron3d_core::{FrameSystems, Movable, PresentedTransform, PreviousSimTransform, SimTransform};
+use iron3d_core::{Aboard, FrameSystems, Movable, PresentedTransform, PreviousSimTransform, SimTransform};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(PostUpdate, interpolate.in_set(FrameSystems::Place))
+    app.add_systems(PostUpdate, (interpolate, hide_aboard).in_set(FrameSystems::Place))
         .add_systems(Update, place_new.in_set(MissionRenderSystems::Request));
 }
 
@@ -23,6 +23,13 @@ fn transform_of(t: &SimTransform) -> Transform {
 pub(crate) fn place_new(mut commands: Commands, new: Query<(Entity, &SimTransform), Without<Transform>>) {
     for (entity, t) in &new {
         commands.entity(entity).insert((transform_of(t), Visibility::default()));
+    }
+}
+
+/// The hero aboard a bot is not drawn (openparkan `docs/39-boarding.md`, read).
+fn hide_aboard(mut units: Query<(Has<Aboard>, &mut Visibility), With<Movable>>) {
+    for (aboard, mut visibility) in &mut units {
+        visibility.set_if_neq(if aboard { Visibility::Hidden } else { Visibility::Inherited });
     }
 }
 

@@ -660,9 +660,9 @@ mod demo {
         let game = game();
         let mut app = mission(&game, "tutorial.01");
         let slots = app.world().resource::<SuperAiSlots>().clone();
-        assert_eq!(slots.0[..4], [Some(0), Some(1), Some(2), None], "one slot per loaded clan package");
+        assert_eq!(slots.0[..5], [Some(0), Some(1), Some(2), Some(3), None], "one slot per loaded clan package");
         let ais = app.world().resource::<SuperAis>().clone();
-        assert_eq!(ais.clans.len(), 3);
+        assert_eq!(ais.clans.len(), 4, "nature, the player, the enemy and the neutral clan");
         for ai in &ais.clans {
             assert_eq!(ai.init, Some(EventResult::Completed), "{}: Init ran", ai.clan.name);
             let vm = ai.vm.as_ref().unwrap();
@@ -677,7 +677,11 @@ mod demo {
         let registering: Vec<u32> =
             q.iter(app.world()).filter(|(_, c)| c.registers()).map(|(o, _)| o.clan as u32).collect();
         let economy = app.world().resource::<Economy>().clone();
-        assert_eq!(economy.distributors.iter().map(|d| d.slot).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(
+            economy.distributors.iter().map(|d| d.slot).collect::<Vec<_>>(),
+            [1, 2, 3],
+            "the neutral clan's too"
+        );
         for d in &economy.distributors {
             assert_eq!(d.rows.len(), registering.iter().filter(|s| **s == d.slot).count());
             let total: f32 = d.rows.iter().map(|r| r.weight).sum();
@@ -967,7 +971,7 @@ mod production {
         assert!(tick >= start + 5_000u32.div_ceil(TICK_MS) - 1, "5 s of 64 ms ticks at least, counting the first");
         assert!((ore(&mut app, PLAYER) - (before - cost)).abs() < 1e-2, "the ore pulled is the cost");
         assert_eq!((ids, detail.as_str()), (vec![plant, first_new], "units\\robots\\scout.dat"));
-        assert_eq!(first_new, 84, "the next id past tutorial.01's 84 placed objects");
+        assert_eq!(first_new, 87, "the next id past tutorial.01's 87 placed objects");
         assert_eq!(objects(&mut app), count + 1);
         let e = app.world().resource::<ObjectTable>().entity_of(first_new).expect("registered in World3D");
         let w = app.world();
@@ -1198,7 +1202,7 @@ mod production {
         let mut pending = app.world_mut().query_filtered::<(), With<iron3d_mission::Pending>>();
         assert_eq!(pending.iter(app.world()).count(), 0, "not even a pending object");
         assert!((ore(&mut app, PLAYER) - before).abs() < 1e-2, "its ore back in the clan's stores");
-        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 84, "no id used");
+        assert_eq!(app.world().resource::<iron3d_production::Production>().next_id, 87, "no id used");
     }
 
     #[test]

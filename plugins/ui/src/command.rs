@@ -15,9 +15,9 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
-    AppState, ClanRelations, CollisionProxy, Designs, Health, InterfaceClick, MissionClans, Movable, ObjectTable,
-    Order, OriginalObjectId, Owner, Pause, ProductionBoard, Rung, SchemeNames, SimTransform, UnderConstruction,
-    UnitClass, UnitResponse,
+    AppState, BuildOptions, ClanRelations, CollisionProxy, Designs, Health, InterfaceClick, MissionClans, Movable,
+    ObjectTable, Order, OriginalObjectId, Owner, Pause, ProductionBoard, Rung, SchemeNames, SimTransform,
+    UnderConstruction, UnitClass, UnitResponse,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
@@ -368,7 +368,7 @@ pub(crate) fn build_panel(
     mut contexts: EguiContexts,
     selection: Res<Selection>,
     objects: Query<(&OriginalObjectId, &MissionObject, Has<Movable>)>,
-    board: Res<ProductionBoard>,
+    (board, options, clans): (Res<ProductionBoard>, Res<BuildOptions>, Option<Res<MissionClans>>),
     (mut player, mut designer): (ResMut<PlayerCommands>, ResMut<crate::designer::DesignerScreen>),
     (mut names, mut designs): (ResMut<SchemeNames>, ResMut<Designs>),
     (mut click, locale): (MessageWriter<InterfaceClick>, Res<crate::locale::Locale>),
@@ -378,7 +378,9 @@ pub(crate) fn build_panel(
     if designer.is_open() || !is_producer || objects.iter().any(|(id, _, movable)| id.0 == building && movable) {
         return Ok(());
     }
-    let schemes: BTreeSet<&str> = objects.iter().filter(|o| o.2).map(|o| o.1.key.as_str()).collect();
+    // What the player's clan can build in this mission's data (never the hero, an animal).
+    let mine = options.clans.get(&player_clan(clans.as_deref())).map(Vec::as_slice).unwrap_or_default();
+    let schemes: BTreeSet<String> = mine.iter().filter_map(|o| names.name(o.scheme).map(str::to_string)).collect();
     let ctx = contexts.ctx_mut()?;
     egui::Window::new(locale.tr("build-title", &[("building", building.into())]))
         .id("build_panel".into())
@@ -407,7 +409,7 @@ pub(crate) fn build_panel(
                 click.write(InterfaceClick);
             }
             ui.separator();
-            for scheme in schemes {
+            for scheme in &schemes {
                 let label = scheme.rsplit(['\\', '/']).next().unwrap_or(scheme);
                 if ui.button(label).on_hover_text(scheme).clicked()
                     && let Ok(r) = names.intern(scheme)

@@ -15,6 +15,7 @@ mod chat;
 mod command;
 mod designer;
 mod game_text;
+mod hero;
 mod hud;
 mod locale;
 mod menu;
@@ -30,6 +31,7 @@ mod screen;
 mod settings;
 mod site;
 
+pub use hero::StrategicStart;
 pub use saves::OpenFile;
 
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
@@ -73,6 +75,8 @@ pub struct UiPlugin {
     pub autostart: Option<String>,
     /// Save or replay to open at start-up.
     pub open: Option<OpenFile>,
+    /// Whether missions open in the strategic view rather than with the hero on foot.
+    pub strategic_start: StrategicStart,
 }
 
 impl Plugin for UiPlugin {
@@ -82,6 +86,7 @@ impl Plugin for UiPlugin {
         }
         app.insert_resource(saves::StartupFile(self.open.clone()))
             .insert_resource(menu::Autostart(self.autostart.clone()))
+            .insert_resource(self.strategic_start)
             .configure_sets(
                 EguiPrimaryContextPass,
                 (
@@ -104,6 +109,7 @@ impl Plugin for UiPlugin {
                 (menu::plugin, briefing::plugin, campaign::plugin, game_text::plugin),
                 (
                     pilot::plugin,
+                    hero::plugin,
                     command::plugin,
                     site::plugin,
                     designer::plugin,

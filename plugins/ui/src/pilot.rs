@@ -21,6 +21,25 @@ pub const AIM_PER_PIXEL: f32 = 0.003;
 /// Turret turn rate at full stick (radians per second).
 pub const AIM_STICK_RATE: f32 = 2.0;
 
+/// Switches the cameras to `mode`, capturing the cursor for a first-person view.
+pub(crate) fn look(
+    mode: CameraMode,
+    cameras: &mut Query<&mut GameCamera>,
+    cursor: &mut Query<&mut CursorOptions, With<PrimaryWindow>>,
+) {
+    for mut cam in cameras.iter_mut() {
+        cam.switch(mode);
+        if matches!(mode, CameraMode::FirstPerson(_)) {
+            cam.pitch = -0.1;
+        }
+    }
+    let piloting = matches!(mode, CameraMode::FirstPerson(_));
+    for mut c in cursor.iter_mut() {
+        c.grab_mode = if piloting { CursorGrabMode::Locked } else { CursorGrabMode::None };
+        c.visible = !piloting;
+    }
+}
+
 /// Samples the piloting input of this frame, or starts and ends piloting.
 #[allow(clippy::too_many_arguments, reason = "one system reads the input and drives the camera and cursor")]
 pub(crate) fn pilot(
@@ -54,17 +73,7 @@ pub(crate) fn pilot(
         None
     };
     if let Some(mode) = mode {
-        for mut cam in &mut cameras {
-            cam.switch(mode);
-            if matches!(mode, CameraMode::FirstPerson(_)) {
-                cam.pitch = -0.1;
-            }
-        }
-        let piloting = matches!(mode, CameraMode::FirstPerson(_));
-        for mut c in &mut cursor {
-            c.grab_mode = if piloting { CursorGrabMode::Locked } else { CursorGrabMode::None };
-            c.visible = !piloting;
-        }
+        look(mode, &mut cameras, &mut cursor);
     }
     if let Some(unit) = player.piloted() {
         let drive = a.clamped_axis_pair(&GameAction::Drive);

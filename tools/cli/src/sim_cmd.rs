@@ -33,7 +33,8 @@ pub enum HeadlessCommand {
         {\"move_to\": [X, Y]}, {\"follow_path\": PATH_ID}, {\"patrol\": PATH_ID}, {\"attack\": ID}, \"stop\", \
         {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"construct\": {\"scheme\": S, \"at\": [X, Y], \
         \"angle\": A}}, {\"upgrade\": ID}, {\"build\": SCHEME}, {\"build_design\": FILE}, {\"batch\": SCHEME}, \
-        {\"batch_design\": FILE}, \"stop_build\" or {\"research\": NODE}; ID is the OriginalObjectId (index of the \
+        {\"batch_design\": FILE}, \"stop_build\", {\"research\": NODE}, {\"capture\": ID}, {\"board\": ID} or \
+        \"leave\"; ID is the OriginalObjectId (index of the \
         placed object in data.tma), coordinates in game units. haul: the units are transport robots, MINE_ID a mine of \
         their clan; as in the original each chooses its own route, its clan's nearest mine with a loading place and \
         nearest storage with an unloading place, loads ore, unloads it there (waiting beside it while it is full; \
@@ -59,7 +60,15 @@ pub enum HeadlessCommand {
         (the factory's batch); stop_build: the producer's batch ends, its build is aborted (its ore refunded) \
         and what waits is dropped. \
         research: the units are \
-        research buildings (institutes), NODE a node index or short name of their clan's research tree. Orders \
+        research buildings (institutes), NODE a node index or short name of their clan's research tree. capture: \
+        a unit of size class 1 or 2 goes in to the control pod of another clan's building (never a main teleport) \
+        and, the pod open (1.29 to 4.5 s by the building), the building is its clan's (a \"captured\" event: \
+        building, capturer, from=OLD to=NEW), then escapes; the hero on a unit of a neutral clan takes it within 20 \
+        (no mind). board: the hero's Enter within 20: a neutral unit is captured, then a large bot of his clan with \
+        a turret is boarded (\"boarded\": hero, bot). leave: the hero aboard gets out at the first of eight \
+        landing places round the bot (\"left\"), or stays (\"rejected\", Risk area! Landing impossible.); any \
+        other unit escapes to open ground. A refused capture or Enter is a \"rejected\" event naming the rule. \
+        Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
         may add \"queued\": true to wait behind the units' current orders (waypoints). ORDER may also be \
         {\"pilot\": {\"throttle\": -127..127, \"turn\": -127..127, \"aim_mrad\": MRAD, \"fire\": BOOL, \

@@ -750,8 +750,9 @@ fn sim_run_reports_hashes_objects_and_events_and_rejects_bad_orders() {
         .iter()
         .map(|c| (c["index"].as_u64().unwrap(), c["slot"].as_u64().unwrap(), c["outcome"].is_null()))
         .collect();
-    assert_eq!(rows, [(0, 0, true), (1, 1, true), (2, 2, true)], "every clan with its GetSuperAI slot");
-    assert_eq!(clans[1]["units"].as_u64(), Some(5), "three robots, a transport and a builder");
+    assert_eq!(rows, [(0, 0, true), (1, 1, true), (2, 2, true), (3, 3, true)], "every clan with its GetSuperAI slot");
+    assert_eq!(clans[1]["units"].as_u64(), Some(6), "three robots, a transport, a builder and the hero");
+    assert_eq!(clans[3]["type"], "neutral");
     // The mine (object 1) held 200 and dug 50 a second × its efficiency for 60 ticks, up
     // to its 500: its clan's ore with the 200 its builder holds.
     assert!(clans[1]["buildings"].as_u64().unwrap() > 0);
@@ -901,7 +902,7 @@ fn sim_run_builds_robots_from_build_orders() {
     assert_eq!(of("researched")[0]["detail"], "clan=1 node=1 CH2");
     let robot = r["objects"].as_array().unwrap().iter().find(|o| o["id"] == id).expect("the robot is an object");
     assert!(robot["areal"].as_i64().unwrap() >= 0, "on walkable ground");
-    assert_eq!(r["clans"][1]["units"].as_u64(), Some(6));
+    assert_eq!(r["clans"][1]["units"].as_u64(), Some(7), "the placed five, the hero and the new robot");
     // The scout's parts and the research of R_L_04 were pulled from the clan's only
     // store, its mine, which digs on and writes its running total back: its full 500,
     // and what the plant and the centre hold of what they last asked for (under 1),
@@ -1355,4 +1356,73 @@ fn unit_design_prices_rates_and_writes_a_design_or_refuses_naming_the_part() {
     assert_eq!(name, format!("SWW-{units} Warrior"), "numbered by its clan's running count, the new bot counted");
     std::fs::remove_file(&out).unwrap();
     assert_eq!(run(&["--load", path(&save)]), Some((built, name, units)), "the save carried the design");
+}
+
+/// The original's capture and the hero's Enter through `sim run`, on a copy of the demo
+/// laid out like an installed original: the hero (marked in `objects[]`) takes the
+/// neutral clan's robot by his Enter and its bunker through the control pod
+/// (`captured` events naming the clans), the robot holds no mind; a bot is refused his
+/// Enter.
+#[test]
+fn sim_run_the_hero_captures_a_neutral_robot_and_a_building_through_its_pod() {
+    let dir = scratch("capture");
+    let game = dir.join("game");
+    let o = cli(&["demo", "build", path(&game), "--original-like"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let run = |orders: &serde_json::Value, ticks: &str| {
+        let file = dir.join("orders.json");
+        std::fs::write(&file, orders.to_string()).unwrap();
+        let o = cli(&["sim", "run", path(&game), "TUTORIAL.01", "--ticks", ticks, "--orders", path(&file), "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let r = run(&serde_json::json!([]), "1");
+    let objects = r["objects"].as_array().unwrap().clone();
+    let heroes: Vec<&serde_json::Value> = objects.iter().filter(|o| o["hero"] == true).collect();
+    assert_eq!(heroes.len(), 1, "the player's hero is marked");
+    let (hero, player) = (heroes[0]["id"].as_u64().unwrap(), heroes[0]["clan"].as_u64().unwrap());
+    let neutral = r["clans"].as_array().unwrap().iter().find(|c| c["type"] == "neutral").unwrap()["index"].clone();
+    let of_neutral = |building: bool| {
+        let o = objects.iter().find(|o| o["clan"] == neutral && o.get("efficiency").is_some() == building).unwrap();
+        o["id"].as_u64().unwrap()
+    };
+    let (bunker, robot) = (of_neutral(true), of_neutral(false));
+    let other = objects
+        .iter()
+        .find(|o| o["clan"] == player && o["id"] != hero && o["name"].as_str().unwrap().contains("ROBOTS"));
+    let other = other.unwrap()["id"].as_u64().unwrap();
+    let orders = serde_json::json!([
+        {"tick": 1, "units": [hero], "order": {"capture": robot}},
+        {"tick": 1, "units": [other], "order": {"board": robot}},
+        {"tick": 400, "units": [hero], "order": {"capture": bunker}},
+    ]);
+    let r = run(&orders, "900");
+    let events = r["events"].as_array().unwrap();
+    let kind = |k: &str| events.iter().filter(|e| e["kind"] == k).cloned().collect::<Vec<_>>();
+    let captured = kind("captured");
+    let from_to = format!("from={neutral} to={player}");
+    assert_eq!(captured.len(), 2, "{captured:?}");
+    assert_eq!(
+        (&captured[0]["ids"], captured[0]["detail"].as_str()),
+        (&serde_json::json!([robot, hero]), Some(from_to.as_str()))
+    );
+    assert_eq!(
+        (&captured[1]["ids"], captured[1]["detail"].as_str()),
+        (&serde_json::json!([bunker, hero]), Some(from_to.as_str()))
+    );
+    let refused = kind("rejected");
+    assert!(
+        refused.iter().any(|e| e["ids"] == serde_json::json!([other, robot])
+            && e["detail"].as_str().unwrap().contains("is not the hero")),
+        "{refused:?}"
+    );
+    let clan = |id: u64| r["objects"].as_array().unwrap().iter().find(|o| o["id"] == id).unwrap()["clan"].clone();
+    assert_eq!((clan(robot), clan(bunker)), (player.into(), player.into()));
+    let minds = &r["clans"][player as usize];
+    assert_eq!(
+        minds["units"].as_u64().unwrap() - (minds["minds"].as_u64().unwrap() - minds["free_minds"].as_u64().unwrap()),
+        1,
+        "the taken robot holds no mind"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

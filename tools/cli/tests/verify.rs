@@ -133,7 +133,7 @@ fn verify_passes_on_the_demo_and_on_an_original_like_tree() {
     let (code, report) = verify(&plain.0);
     assert_all_pass(code, &report);
     assert_eq!(check(&report, "missions")["count"], 6, "campaign, single and tutorial missions");
-    assert_eq!(check(&report, "clans")["count"], 18, "three clans in each mission");
+    assert_eq!(check(&report, "clans")["count"], 24, "four clans in each mission");
     assert!(report["layers"].as_array().unwrap().iter().any(|l| l["name"] == "game"), "{}", report["layers"]);
     let table = run(&["verify", plain.0.to_str().unwrap()]);
     assert!(table.status.success());
@@ -265,9 +265,9 @@ fn a_relation_word_out_of_range_fails_clans() {
 
 #[test]
 fn an_object_of_a_missing_clan_fails_clans() {
-    let damage = |t: &Scratch| rewrite_tma(&t.file(SINGLE), |tma| tma.objects[0].raw_after_resource = 3);
+    let damage = |t: &Scratch| rewrite_tma(&t.file(SINGLE), |tma| tma.objects[0].raw_after_resource = 4);
     let errors = damaged("object-clan", damage, "clans", SINGLE, &["missions"]);
-    assert!(errors.iter().any(|e| e.contains("placed object 0") && e.contains("clan index 3")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("placed object 0") && e.contains("clan index 4")), "{errors:?}");
 }
 
 #[test]

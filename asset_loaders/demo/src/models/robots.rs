@@ -1,4 +1,5 @@
-//! Robot components: three chassis (wheeled scout, tracked tank, four-legged walker),
+//! Robot components: four chassis (wheeled scout, tracked tank, four-legged walker, the
+//! hero's biped),
 //! three turrets and three weapons. X is forward, Z up. Turrets and weapons start with
 //! an empty virtual root node (they are attached meshes); chassis and turrets carry an
 //! empty socket node where the next component attaches ([`CHASSIS_MOUNT`],
@@ -17,8 +18,8 @@ pub const CHASSIS_MOUNT: usize = 1;
 /// Node of every turret where its weapon attaches (at `TurretDirect`).
 pub const TURRET_MOUNT: usize = 2;
 
-/// Heights of the chassis tops (turret mounts), by chassis.
-const TOPS: [f32; 3] = [1.6, 1.7, 3.3];
+/// Heights of the chassis tops (turret mounts), by chassis: scout, tank, walker, hero.
+const TOPS: [f32; 4] = [1.6, 1.7, 3.3, 2.4];
 /// Heights of the weapon mounts, by turret.
 const WEAPON_Z: [f32; 3] = [0.7, 0.8, 0.9];
 /// Forward offset of the weapon mounts.
@@ -43,6 +44,8 @@ pub fn motion(stem: &str) -> Option<MotionParameters> {
         "r_ch_01" => (20.0, 6.0, 2.9, 0.52, 3_400.0),
         "r_ch_02" => (10.8, 2.5, 1.7, 0.79, 3_300.0),
         "r_ch_03" => (13.3, 3.5, 2.3, 0.70, 3_400.0),
+        // The hero runs at the original's 14 m/s fitted and turns quickly.
+        "r_ch_04" => (20.0, 8.0, 6.0, 0.80, 3_400.0),
         _ => return None,
     };
     Some(MotionParameters {
@@ -60,7 +63,7 @@ pub fn chassis_profile(stem: &str) -> Option<&'static str> {
     match stem {
         "r_ch_01" => Some("chas_wel"),
         "r_ch_02" => Some("chas_trk"),
-        "r_ch_03" => Some("chas_wlk"),
+        "r_ch_03" | "r_ch_04" => Some("chas_wlk"),
         _ => None,
     }
 }
@@ -71,8 +74,8 @@ pub fn chassis_profile(stem: &str) -> Option<&'static str> {
 pub fn gear_flags(node: &str) -> u32 {
     use iron3d_formats::helpers::ndpr::{GEAR_LEFT, GEAR_RIGHT};
     match node {
-        "wheels_l" | "track_l" | "leg_fl" | "leg_bl" => GEAR_LEFT,
-        "wheels_r" | "track_r" | "leg_fr" | "leg_br" => GEAR_RIGHT,
+        "wheels_l" | "track_l" | "leg_fl" | "leg_bl" | "leg_l" => GEAR_LEFT,
+        "wheels_r" | "track_r" | "leg_fr" | "leg_br" | "leg_r" => GEAR_RIGHT,
         _ => 0,
     }
 }
@@ -83,6 +86,7 @@ pub fn spec(stem: &str) -> Option<ModelSpec> {
         "r_ch_01" => (scout, chassis_points(TOPS[0])),
         "r_ch_02" => (tank, chassis_points(TOPS[1])),
         "r_ch_03" => (walker, chassis_points(TOPS[2])),
+        "r_ch_04" => (hero, chassis_points(TOPS[3])),
         "r_tu_01" => (turret_light, turret_points(WEAPON_Z[0])),
         "r_tu_02" => (turret_heavy, turret_points(WEAPON_Z[1])),
         "r_tu_03" => (turret_pods, turret_points(WEAPON_Z[2])),
@@ -204,6 +208,26 @@ fn walker(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
         if lod < FAR {
             leg.geo.cylinder(0.4, 0.3, 0.2, sides(lod, 10, 5), knee.then(&Xf::at([0.0, 0.0, -3.15])), k.m("RUBBER"))?;
         }
+        nodes.push(leg);
+    }
+    Ok(nodes)
+}
+
+/// The hero: a striding biped, his torso the turret's seat.
+fn hero(k: &mut Kit, lod: usize) -> Result<Vec<Node>> {
+    let mut body = Node::new("body", None, [0.0; 3]);
+    let n = sides(lod, 12, 5);
+    body.geo.hull([0.45, 0.55], 1.3, 2.3, 0.3, 0.7, Xf::ID, k.m("CAMO"))?;
+    body.geo.cylinder(0.3, 0.35, 0.15, n, Xf::at([0.0, 0.0, 2.25]), k.m("HULL_DARK"))?;
+    if lod < FAR {
+        body.geo.block([0.35, -0.3, 1.8], [0.5, 0.3, 2.05], Xf::ID, k.m("WINDOW"))?;
+    }
+    let mut nodes = vec![body, turret_socket([0.0, 0.0, TOPS[3]])];
+    for (name, y) in [("leg_l", 0.3f32), ("leg_r", -0.3)] {
+        let mut leg = Node::new(name, Some(0), [0.0, y, 1.3]);
+        let stride = Xf::rot_y(if y > 0.0 { 0.25 } else { -0.25 });
+        leg.geo.cylinder(0.14, 0.18, 1.25, n, stride.then(&Xf::rot_x(PI)), k.m("HULL_DARK"))?;
+        leg.geo.block([-0.2, -0.14, -1.35], [0.35, 0.14, -1.2], stride, k.m("RUBBER"))?;
         nodes.push(leg);
     }
     Ok(nodes)

@@ -313,8 +313,8 @@ fn a_mods_rules_file_replaces_the_projects_and_a_broken_one_fails_the_load() {
     assert!(source.contains("iron3d.rules.ron") && source.contains("mod:iron3d-rules-mod"), "{source}");
     assert_eq!(app.world().resource::<CombatRules>().0.class(BATTLE_UNIT).unwrap().radar, 175.0);
     assert_eq!(app.world().resource::<iron3d_strategy::StrategyRules>().ai.transports, 0);
-    // Every battle unit's body is the data's (a chassis's node 0 of 600), the enemy's at
-    // the difficulty's ratio of it, and it looks as far as its radar part, not the
+    // Every battle unit's body is the data's (a chassis's node 0 of 600), that of a clan
+    // not allied with the player (the enemy, the neutral) at the difficulty's ratio of it, and it looks as far as its radar part, not the
     // rules (the rules' radar is for objects whose data carries none).
     let ratio = app.world().resource::<iron3d_core::Difficulty>().ratio();
     let mut q = app.world_mut().query::<(&UnitClass, &Owner, &Body, &Radar, &iron3d_combat::Sensor)>();
@@ -324,7 +324,7 @@ fn a_mods_rules_file_replaces_the_projects_and_a_broken_one_fails_the_load() {
         .map(|(_, o, b, r, s)| (o.clan, b.nodes[0].max, r.range, s.sheet.range))
         .collect();
     assert!(battle.iter().any(|b| b.0 == 1) && battle.iter().any(|b| b.0 == 2), "{battle:?}");
-    let expected = |clan| if clan == 2 { 600.0 * ratio } else { 600.0 };
+    let expected = |clan| if clan == 1 { 600.0 } else { 600.0 * ratio };
     assert!(battle.iter().all(|&(clan, life, radar, part)| life == expected(clan) && radar == part), "{battle:?}");
     let Err(broken) = load(&modded.replace("engine_volume:", "engine_volum:")) else { panic!("loaded") };
     assert!(broken.message.contains("iron3d.rules.ron (layer mod:iron3d-rules-mod"), "{}", broken.message);

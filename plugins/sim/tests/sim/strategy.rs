@@ -641,11 +641,12 @@ fn the_difficulty_ratio_scales_the_enemys_combat_units_and_changes_the_hash() {
     let (easy, normal, hard) = (play(Easy), play(Normal), play(Hard));
     assert_eq!(normal.2.ratios, [0.5, 0.7, 1.0], "the demo's Iron_3D.ini [LEVEL_RATIO]");
     let warrior = |clan: i32| move |u: &(u32, i32, u32, f32)| u.1 == clan && u.2 == 0x0100_8000;
+    // Every clan not allied with the player's: the enemy's and the neutral's.
+    let scaled = |u: &(u32, i32, u32, f32)| u.1 != 1 && u.2 == 0x0100_8000;
     assert!(hard.0.iter().any(|u| warrior(2)(u)) && hard.0.iter().any(|u| warrior(1)(u)), "both sides have warriors");
     for (run, ratio) in [(&easy, 0.5), (&normal, 0.7)] {
         for (u, h) in run.0.iter().zip(&hard.0) {
-            let scaled = u.1 == 2 && u.2 == 0x0100_8000;
-            let expected = if scaled { h.3 * ratio } else { h.3 };
+            let expected = if scaled(u) { h.3 * ratio } else { h.3 };
             assert!(
                 (u.3 - expected).abs() < 1e-3,
                 "object {} of clan {} (class {:#x}): {} vs {expected}",
@@ -655,7 +656,7 @@ fn the_difficulty_ratio_scales_the_enemys_combat_units_and_changes_the_hash() {
                 u.3
             );
         }
-        let enemy: Vec<u32> = run.0.iter().filter(|u| warrior(2)(u)).map(|u| u.0).collect();
+        let enemy: Vec<u32> = run.0.iter().filter(|u| scaled(u)).map(|u| u.0).collect();
         for (w, h) in run.1.iter().zip(&hard.1) {
             let expected = if enemy.contains(&w.0) { h.1 * ratio } else { h.1 };
             assert!((w.1 - expected).abs() < 1e-3, "object {}'s weapon: {} vs {expected}", w.0, w.1);
