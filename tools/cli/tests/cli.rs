@@ -1369,13 +1369,15 @@ fn sim_run_the_hero_captures_a_neutral_robot_and_a_building_through_its_pod() {
     let game = dir.join("game");
     let o = cli(&["demo", "build", path(&game), "--original-like"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let run = |orders: &serde_json::Value, ticks: &str| {
-        let file = dir.join("orders.json");
+    let file = dir.join("orders.json");
+    let run_with = |orders: &serde_json::Value, ticks: &str, extra: &[&str]| {
         std::fs::write(&file, orders.to_string()).unwrap();
-        let o = cli(&["sim", "run", path(&game), "TUTORIAL.01", "--ticks", ticks, "--orders", path(&file), "--json"]);
+        let args = ["sim", "run", path(&game), "TUTORIAL.01", "--ticks", ticks, "--orders", path(&file), "--json"];
+        let o = cli(&[&args[..], extra].concat());
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
     };
+    let run = |orders: &serde_json::Value, ticks: &str| run_with(orders, ticks, &[]);
     let r = run(&serde_json::json!([]), "1");
     let objects = r["objects"].as_array().unwrap().clone();
     let heroes: Vec<&serde_json::Value> = objects.iter().filter(|o| o["hero"] == true).collect();
@@ -1424,5 +1426,15 @@ fn sim_run_the_hero_captures_a_neutral_robot_and_a_building_through_its_pod() {
         1,
         "the taken robot holds no mind"
     );
+    // A save made while the hero stands in the bunker's pod continues to the same end.
+    let inside = captured[1]["tick"].as_u64().unwrap() - 20;
+    let save = dir.join("in_the_pod.sav");
+    run_with(&orders, "900", &["--save-at", &inside.to_string(), "--save", path(&save)]);
+    let o =
+        cli(&["sim", "run", path(&game), "--load", path(&save), "--ticks", "900", "--orders", path(&file), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let loaded: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(loaded["hashes"].as_array().unwrap().last(), r["hashes"].as_array().unwrap().last());
+    assert_eq!(loaded["events"].as_array().unwrap().iter().filter(|e| e["kind"] == "captured").count(), 2);
     let _ = std::fs::remove_dir_all(dir);
 }
