@@ -16,10 +16,11 @@
 //! damage, power or defenders, read), a `captured` event. The pod closes when the object
 //! leaves and opens again 5 s after closing.
 //!
-//! **The escape** ([`Order::Leave`] of a unit not aboard): from a building, to a random
-//! walkable point 20 to 70 beyond its footprint's circle (400 tries); elsewhere, random
-//! walkable points within 150, 300, 400 and 1 000 (400, 300, 200 and 200 tries, read);
-//! none found, the unit stays. Then the next order.
+//! **The escape** ([`Order::Leave`] of a unit not aboard, openparkan `docs/31-packages.md`,
+//! read): from a building, to a random walkable point 20 to 70 beyond its footprint's
+//! circle at a random angle (200 tries); elsewhere, a random walkable point at least 100
+//! inside the map, within 150 of the unit along each axis (400 tries), then 300, 400 and
+//! 1 000 (300, 200 and 200 tries); none found, the unit stays. Then the next order.
 
 use crate::haul;
 use crate::navigator::Navigator;
@@ -39,11 +40,14 @@ const MAIN_TELEPORT: u32 = 0x8000_0200;
 /// How long a pod stays shut after closing before it opens again, ms (read).
 const REOPEN_MS: u32 = 5_000;
 
-/// Tries and radii of an escape from open ground (read).
+/// Tries and reaches (along each axis) of an escape from open ground (read).
 const ESCAPE_ROUNDS: [(u32, f32); 4] = [(400, 150.0), (300, 300.0), (200, 400.0), (200, 1_000.0)];
 
-/// An escape from a building ends this much beyond its circle: 20 to 70 (read).
-const ESCAPE_FROM_BUILDING: (f32, f32) = (20.0, 50.0);
+/// How far inside the map an escape from open ground ends (read).
+const ESCAPE_MARGIN: f32 = 100.0;
+
+/// An escape from a building ends 20 to 70 beyond its circle, in 200 tries (read).
+const ESCAPE_FROM_BUILDING: (f32, f32, u32) = (20.0, 50.0, 200);
 
 /// How long after an object stands in a building's pod the building sees it open, ms:
 /// 0.9 ÷ the pod's rate (measured on the first class-13 part of each shipped building,
@@ -166,24 +170,22 @@ impl Grounds<'_> {
     /// Where an escape from `from` ends: beyond a building's circle (`around`: its centre
     /// and radius) or on open ground.
     fn escape_point(&mut self, from: [f32; 2], around: Option<([f32; 2], f32)>) -> Option<[f32; 2]> {
-        let rounds: Vec<(u32, [f32; 2], f32, f32)> = match around {
-            Some((centre, r)) => {
-                let (near, span) = ESCAPE_FROM_BUILDING;
-                vec![(400, centre, r + near, span)]
-            }
-            None => ESCAPE_ROUNDS.iter().map(|&(tries, r)| (tries, from, 0.0, r)).collect(),
-        };
-        for (tries, centre, near, span) in rounds {
-            for _ in 0..tries {
-                let (angle, reach) = (self.draw() * std::f32::consts::TAU, near + self.draw() * span);
+        if let Some((centre, r)) = around {
+            let (near, span, tries) = ESCAPE_FROM_BUILDING;
+            return (0..tries).find_map(|_| {
+                let (angle, reach) = (self.draw() * std::f32::consts::TAU, r + near + self.draw() * span);
                 let (s, c) = libm::sincosf(angle);
-                let p = [centre[0] + c * reach, centre[1] + s * reach];
-                if self.usable(p) {
-                    return Some(p);
-                }
-            }
+                Some([centre[0] + c * reach, centre[1] + s * reach]).filter(|p| self.usable(*p))
+            });
         }
-        None
+        let (lo, hi) = self.nav.as_ref().and_then(|n| n.extent())?;
+        let inside = |p: [f32; 2]| (0..2).all(|k| p[k] >= lo[k] + ESCAPE_MARGIN && p[k] <= hi[k] - ESCAPE_MARGIN);
+        ESCAPE_ROUNDS.iter().find_map(|&(tries, reach)| {
+            (0..tries).find_map(|_| {
+                let d = [(self.draw() * 2.0 - 1.0) * reach, (self.draw() * 2.0 - 1.0) * reach];
+                Some([from[0] + d[0], from[1] + d[1]]).filter(|p| inside(*p) && self.usable(*p))
+            })
+        })
     }
 }
 

@@ -70,6 +70,11 @@ impl NavMap {
         self.query.as_ref()?.area_at(x, y).and_then(|h| u32::try_from(h.area).ok())
     }
 
+    /// The XY extent the areals cover (minimum, maximum).
+    pub fn extent(&self) -> Option<([f32; 2], [f32; 2])> {
+        self.query.as_ref().map(|q| (q.layout().min, q.layout().max))
+    }
+
     /// Whether XY is walkable: inside some areal (cheaper than [`NavMap::area_at`]).
     pub fn walkable(&self, x: f32, y: f32) -> bool {
         self.query.as_ref().is_some_and(|q| q.covered(x, y))

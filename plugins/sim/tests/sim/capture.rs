@@ -214,3 +214,27 @@ fn the_heros_enter_takes_a_neutral_unit_without_a_mind_and_refuses_what_it_may_n
     );
     assert_eq!(owner(&app, bot), 1);
 }
+
+/// An escape in the open: on the demo's map, to a walkable point at least 100 inside the
+/// map within 150 of the unit along each axis; on a map too small for that margin, the
+/// unit stays (the original's "Cannot Leave").
+#[test]
+fn an_escape_in_the_open_ends_inside_the_map_or_not_at_all() {
+    let (mut small, _, scout) = a_mine_and_a_scout();
+    order(&mut small, vec![SCOUT], Order::Leave);
+    run(&mut small, 5);
+    assert_eq!((nav(&small, scout), pos(&small, scout)), (Order::Stop, [20.0, 60.0, 0.0]), "nowhere to go");
+    let mut app = super::quiet_tutorial();
+    run(&mut app, 1);
+    let mut q = app.world_mut().query_filtered::<(&OriginalObjectId, &Owner, Entity), With<Movable>>();
+    let (id, unit) = q.iter(app.world()).filter(|u| u.1.clan == 1).map(|u| (u.0.0, u.2)).min().unwrap();
+    let from = pos(&app, unit);
+    order(&mut app, vec![id], Order::Leave);
+    run(&mut app, 3);
+    let goal = app.world().get::<Navigator>(unit).unwrap().goal;
+    assert!((goal[0] - from[0]).abs() <= 150.0 && (goal[1] - from[1]).abs() <= 150.0, "{goal:?} from {from:?}");
+    let (lo, hi) = app.world().resource::<iron3d_terrain::NavMap>().extent().unwrap();
+    assert!((0..2).all(|k| goal[k] >= lo[k] + 100.0 && goal[k] <= hi[k] - 100.0), "{goal:?} in {lo:?}..{hi:?}");
+    run_until(&mut app, 2000, |app| nav(app, unit) == Order::Stop);
+    assert!(dist2(pos(&app, unit), goal) < 10.0, "it walked there");
+}
