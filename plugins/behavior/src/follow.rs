@@ -108,7 +108,10 @@ fn leg_goal(
         | Order::Upgrade(_)
         | Order::Capture(_)
         | Order::Board(_)
-        | Order::Leave => Ok(None),
+        | Order::Leave
+        | Order::Follow(_)
+        | Order::StandGround
+        | Order::Shutdown => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
         // An animal's walk point (the migrate step sets it as the goal).
         Order::Migrate => Ok(Some((nav.goal, true))),

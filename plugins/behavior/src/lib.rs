@@ -28,6 +28,7 @@ pub mod planner;
 mod radar;
 mod refit;
 mod saved;
+mod station;
 
 pub use boarding::{ENTER_REACH, RISK_AREA};
 pub use build::BuildTrip;
@@ -36,6 +37,7 @@ pub use config::BehaviorConfig;
 pub use haul::HaulTrip;
 pub use migrate::{AttackLimit, ClanPasture, Migration, Pastures};
 pub use navigator::Navigator;
+pub use station::FOLLOW_RADIUS;
 
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
@@ -78,7 +80,7 @@ impl Plugin for BehaviorPlugin {
                     refit::refit.run_if(unlocked),
                     lodes::search.run_if(unlocked),
                     build::run.run_if(unlocked),
-                    (capture::step, capture::pods, boarding::step).chain().run_if(unlocked),
+                    (capture::step, capture::pods, boarding::step, station::follow).chain().run_if(unlocked),
                     migrate::migrate.run_if(unlocked),
                     radar::scan,
                     (follow::plan_legs, follow::follow).chain().run_if(unlocked),

@@ -54,7 +54,7 @@ pub(crate) fn scan(
     for (entity, id, owner, t, mut radar, nav, contacts) in &mut seers {
         let here = [t.position[0], t.position[1]];
         let was_ordered = std::mem::take(&mut radar.ordered);
-        if nav.as_ref().is_some_and(|n| n.order == Order::Migrate) {
+        if nav.as_ref().is_some_and(|n| matches!(n.order, Order::Migrate | Order::Shutdown)) {
             radar.target = None;
             continue;
         }

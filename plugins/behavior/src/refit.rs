@@ -57,7 +57,9 @@ pub(crate) fn refit(
     let mut order: Vec<(u32, Entity)> = units
         .iter()
         .filter(|u| {
-            let wants = u.6.0.is_some_and(Supply::wants_refit) && crate::orders::orderable(u.6.2, u.6.3);
+            let wants = u.6.0.is_some_and(Supply::wants_refit)
+                && crate::orders::orderable(u.6.2, u.6.3)
+                && !u.4.order.holds_station();
             !u.6.1 && (u.4.order == Order::Refit || wants)
         })
         .map(|u| (u.1.0, u.0))

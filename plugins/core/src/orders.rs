@@ -81,6 +81,17 @@ pub enum Order {
     /// place around it (or stays, "Risk area! Landing impossible."); any other unit
     /// escapes to open ground (the original's `ORDER_ROBOT_LEAVE`, 20, read).
     Leave,
+    /// Standby (the original's `ORDER_ROBOT_STAYGROUND`, 21, openparkan
+    /// `docs/31-packages.md`, read): the unit stays where it is, its guns firing through
+    /// its own fire control, and nothing pulls it off station (no refit of its own).
+    StandGround,
+    /// Shut down (`ORDER_ROBOT_SHUTDOWN`, 19, read): the unit stands and its guns pick
+    /// no target.
+    Shutdown,
+    /// Follow a unit of the clan (by id; `ORDER_ROBOT_FOLLOW`, 22, read): within 20 of
+    /// it, a new spot whenever it is more than 40 away across the ground or 30 above or
+    /// below; the order fails once the leader is gone or of another clan.
+    Follow(u32),
 }
 
 /// A building site as a construct order names it: the scheme (a `BuildDat.lst`
@@ -302,12 +313,15 @@ impl Order {
             Self::Capture(id) => (18, u64::from(id)),
             Self::Board(id) => (19, u64::from(id)),
             Self::Leave => (20, 0),
+            Self::StandGround => (21, 0),
+            Self::Shutdown => (22, 0),
+            Self::Follow(id) => (23, u64::from(id)),
         }
     }
 
     /// Whether Behavior's task steps choose where this order walks (a leg the step sets,
     /// never the order's own target): refit, lode search, construct, upgrade, capture,
-    /// board and leave.
+    /// board, leave and follow.
     pub fn is_task(&self) -> bool {
         matches!(
             self,
@@ -318,7 +332,14 @@ impl Order {
                 | Self::Capture(_)
                 | Self::Board(_)
                 | Self::Leave
+                | Self::Follow(_)
         )
+    }
+
+    /// Whether a unit under this order holds its station against its own wants: standby,
+    /// shutdown and the escape (interrupt priority 0 for every reason, read).
+    pub fn holds_station(&self) -> bool {
+        matches!(self, Self::StandGround | Self::Shutdown | Self::Leave)
     }
 
     /// Whether production (not Behavior) takes this order: build, batch, stop and

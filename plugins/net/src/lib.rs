@@ -79,8 +79,8 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// in the object's, a tilt only once an object stands tilted; 7: the migrate order, animals' state in the
 /// state hash; 8: the declared replicated components in `NetState`, sync rows carrying it,
 /// the refit order; 9: designs on the wire, the batch and stop orders; 10: a producer's
-/// batch in the clan state; 11: the capture, board and leave orders, who is indoors or
-/// aboard and who holds no mind).
+/// batch in the clan state; 11: the capture, board, leave, stand ground, shutdown and follow
+/// orders, who is aboard a bot).
 pub const PROTOCOL_VERSION: u32 = 11;
 
 /// Default UDP port.

@@ -664,7 +664,8 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
         | Order::Haul(v)
         | Order::Upgrade(v)
         | Order::Capture(v)
-        | Order::Board(v) => {
+        | Order::Board(v)
+        | Order::Follow(v) => {
             w.u8(plain.key().0);
             w.u32(v);
         }
@@ -689,7 +690,7 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u64(site.bits());
         }
         Order::StopBuild => w.u8(17),
-        Order::Leave => w.u8(20),
+        Order::Leave | Order::StandGround | Order::Shutdown => w.u8(plain.key().0),
         Order::Build(_) | Order::Batch(_) => unreachable!("a build or batch order travels by its scheme's name"),
     }
 }
@@ -729,7 +730,10 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         18 => Order::Capture(r.u32()?),
         19 => Order::Board(r.u32()?),
         20 => Order::Leave,
-        tag => return Err(format!("order tag {tag} is not 0..=20")),
+        21 => Order::StandGround,
+        22 => Order::Shutdown,
+        23 => Order::Follow(r.u32()?),
+        tag => return Err(format!("order tag {tag} is not 0..=23")),
     };
     Ok(WireOrder::Plain(plain))
 }

@@ -330,6 +330,9 @@ fn order_of_key(kind: u8, value: u64) -> Option<Order> {
         18 => Order::Capture(low),
         19 => Order::Board(low),
         20 => Order::Leave,
+        21 => Order::StandGround,
+        22 => Order::Shutdown,
+        23 => Order::Follow(low),
         _ => return None,
     })
 }

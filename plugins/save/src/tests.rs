@@ -84,6 +84,9 @@ fn every_order_kind_round_trips_through_a_record() {
         Order::Capture(3),
         Order::Board(17),
         Order::Leave,
+        Order::StandGround,
+        Order::Shutdown,
+        Order::Follow(5),
     ];
     // Naming every kind: a new one fails to compile here until it is listed above.
     for o in &orders {
@@ -93,6 +96,7 @@ fn every_order_kind_round_trips_through_a_record() {
             Order::Haul(_) | Order::Migrate | Order::Refit | Order::SearchLodes => {}
             Order::Construct(_) | Order::Upgrade(_) | Order::Batch(_) | Order::StopBuild => {}
             Order::Capture(_) | Order::Board(_) | Order::Leave => {}
+            Order::StandGround | Order::Shutdown | Order::Follow(_) => {}
         }
     }
     let mut r = sample();

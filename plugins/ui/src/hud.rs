@@ -232,6 +232,9 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::Capture(id)) => locale.tr("order-capture", &n(id.into())),
         Some(Order::Board(id)) => locale.tr("order-board", &n(id.into())),
         Some(Order::Leave) => locale.t("order-leave"),
+        Some(Order::StandGround) => locale.t("order-stand-ground"),
+        Some(Order::Shutdown) => locale.t("order-shutdown"),
+        Some(Order::Follow(id)) => locale.tr("order-follow", &n(id.into())),
     };
     match status {
         Some(s) => {

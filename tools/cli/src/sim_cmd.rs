@@ -34,7 +34,7 @@ pub enum HeadlessCommand {
         {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"construct\": {\"scheme\": S, \"at\": [X, Y], \
         \"angle\": A}}, {\"upgrade\": ID}, {\"build\": SCHEME}, {\"build_design\": FILE}, {\"batch\": SCHEME}, \
         {\"batch_design\": FILE}, \"stop_build\", {\"research\": NODE}, {\"capture\": ID}, {\"board\": ID} or \
-        \"leave\"; ID is the OriginalObjectId (index of the \
+        \"leave\", {\"follow\": ID}, \"stand_ground\" or \"shutdown\"; ID is the OriginalObjectId (index of the \
         placed object in data.tma), coordinates in game units. haul: the units are transport robots, MINE_ID a mine of \
         their clan; as in the original each chooses its own route, its clan's nearest mine with a loading place and \
         nearest storage with an unloading place, loads ore, unloads it there (waiting beside it while it is full; \
@@ -68,6 +68,9 @@ pub enum HeadlessCommand {
         a turret is boarded (\"boarded\": hero, bot). leave: the hero aboard gets out at the first of eight \
         landing places round the bot (\"left\"), or stays (\"rejected\", Risk area! Landing impossible.); any \
         other unit escapes to open ground. A refused capture or Enter is a \"rejected\" event naming the rule. \
+        follow: within 20 of the unit ID of the same clan, a new spot once it is 40 away (the order fails, \
+        \"rejected\", when it is gone). stand_ground: the unit stays, its guns fire, it never sends itself to a \
+        dock; shutdown: it stays and its guns pick no target. \
         Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
         may add \"queued\": true to wait behind the units' current orders (waypoints). ORDER may also be \
@@ -359,12 +362,14 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         Some("refit") => return Ok(FileOrder::Unit(Order::Refit)),
         Some("stop_build") => return Ok(FileOrder::Unit(Order::StopBuild)),
         Some("leave") => return Ok(FileOrder::Unit(Order::Leave)),
+        Some("stand_ground") => return Ok(FileOrder::Unit(Order::StandGround)),
+        Some("shutdown") => return Ok(FileOrder::Unit(Order::Shutdown)),
         _ => {}
     }
-    let o = v
-        .as_object()
-        .filter(|o| o.len() == 1)
-        .ok_or("an order is \"stop\", \"release\", \"refit\", \"stop_build\", \"leave\" or an object with one key")?;
+    let o = v.as_object().filter(|o| o.len() == 1).ok_or(
+        "an order is \"stop\", \"release\", \"refit\", \"stop_build\", \"leave\", \"stand_ground\", \"shutdown\" \
+             or an object with one key",
+    )?;
     let (key, arg) = o.iter().next().ok_or("empty order")?;
     let path = || arg.as_i64().and_then(|p| i32::try_from(p).ok()).ok_or(format!("{key} takes a path id"));
     let unit = |o| Ok(FileOrder::Unit(o));
@@ -378,7 +383,7 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         "follow_path" => unit(Order::FollowPath(path()?)),
         "patrol" => unit(Order::Patrol(path()?)),
         "construct" => site(arg).map(|s| FileOrder::Unit(Order::Construct(s))),
-        "attack" | "haul" | "upgrade" | "capture" | "board" => arg
+        "attack" | "haul" | "upgrade" | "capture" | "board" | "follow" => arg
             .as_u64()
             .and_then(|id| u32::try_from(id).ok())
             .map(|id| {
@@ -387,6 +392,7 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
                     "haul" => Order::Haul(id),
                     "capture" => Order::Capture(id),
                     "board" => Order::Board(id),
+                    "follow" => Order::Follow(id),
                     _ => Order::Upgrade(id),
                 })
             })
@@ -586,10 +592,10 @@ fn check_units(world: &mut World, command: &SimCommand) -> Result<(), String> {
             return Err(format!("attack target {target} is not an object that can be damaged"));
         }
     }
-    if let Order::Capture(target) | Order::Board(target) = command.order
+    if let Order::Capture(target) | Order::Board(target) | Order::Follow(target) = command.order
         && world.resource::<ObjectTable>().entity_of(target).is_none()
     {
-        return Err(format!("capture or board target {target} is not an object"));
+        return Err(format!("capture, board or follow target {target} is not an object"));
     }
     if let Order::Haul(mine) = command.order {
         command.units.iter().try_for_each(|&unit| iron3d_behavior::haul::check(world, unit, mine))?;

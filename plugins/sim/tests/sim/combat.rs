@@ -837,3 +837,57 @@ fn the_player_switches_a_piloted_machines_camouflage() {
     run(&mut app, 2);
     assert!(!worn(&app), "released, the AI takes it off: no hostile is listed");
 }
+
+/// Standby and shutdown (the original's `STAYGROUND` and `SHUTDOWN`, openparkan
+/// `docs/31-packages.md`, read): a robot standing by still fires at an enemy in range
+/// and never sends itself to a dock however hurt; a shut-down robot picks no target.
+#[test]
+fn standby_fires_and_holds_its_station_and_shutdown_fires_nothing() {
+    use iron3d_behavior::Navigator;
+    use iron3d_core::{Place, Places, place};
+    let mut app = wide_battlefield();
+    let dock = Place { flags: place::GROUND | 0x20, at: [0.0, -12.0, 0.0] };
+    let yard = SimTransform { position: [300.0, 100.0, 0.0], ..SimTransform::default() };
+    app.world_mut().spawn((OriginalObjectId(20), yard, Owner { clan: 1, player: None }, Places(vec![dock])));
+    let standing = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    let shut = robot(&mut app, 2, 1, [40.0, 90.0], 0.0);
+    // An unarmed enemy in range: a transport.
+    let enemy = spawn_unit(app.world_mut(), 3, 2, [80.0, 75.0], std::f32::consts::PI, 2.0);
+    app.world_mut().entity_mut(enemy).insert(UnitClass(UnitClass::TRANSPORT));
+    run(&mut app, 1);
+    let max = app.world().get::<Body>(standing).unwrap().nodes[0].max;
+    hurt(&mut app, standing, max * 0.3);
+    order(&mut app, vec![1], Order::StandGround);
+    order(&mut app, vec![2], Order::Shutdown);
+    run(&mut app, 120);
+    let fired_by = |id: u32| events(&app, EventKind::Damaged).iter().filter(|e| e.1.get(1) == Some(&id)).count();
+    assert!(fired_by(1) > 0, "standing by, its guns still fire");
+    assert_eq!(fired_by(2), 0, "shut down, it picks no target");
+    let order_of = |e: Entity| app.world().get::<Navigator>(e).unwrap().order;
+    assert_eq!((order_of(standing), order_of(shut)), (Order::StandGround, Order::Shutdown));
+    assert!(dist2(pos(&app, standing), [40.0, 60.0]) < 1.0, "under half its life, it stays on station");
+}
+
+/// Follow (the original's `FOLLOW`, read): the follower stays within 20 of its leader
+/// once the leader stops, and the order fails once the leader is another clan's.
+#[test]
+fn a_follower_keeps_within_20_of_its_leader_and_stops_following_another_clans() {
+    use iron3d_behavior::{FOLLOW_RADIUS, Navigator};
+    let mut app = wide_battlefield();
+    relate(&mut app, false);
+    let leader = robot(&mut app, 1, 1, [40.0, 40.0], 0.0);
+    let follower = robot(&mut app, 2, 1, [60.0, 40.0], 0.0);
+    run(&mut app, 1);
+    order(&mut app, vec![2], Order::Follow(1));
+    order(&mut app, vec![1], Order::MoveTo([300.0, 300.0]));
+    // The leader arrives, and the follower, as fast as it, catches up.
+    run(&mut app, 1_200);
+    let gap = dist2(pos(&app, follower), [pos(&app, leader)[0], pos(&app, leader)[1]]);
+    assert!(dist2(pos(&app, leader), [300.0, 300.0]) < 30.0, "the leader arrived");
+    assert!(gap <= FOLLOW_RADIUS * 2.0_f32.sqrt() + 2.0, "the follower stands by it: {gap}");
+    app.world_mut().get_mut::<Owner>(leader).unwrap().clan = 2;
+    run(&mut app, 2);
+    assert_eq!(app.world().get::<Navigator>(follower).unwrap().order, Order::Stop);
+    let refused = events(&app, EventKind::Rejected);
+    assert!(refused.iter().any(|r| r.1 == [2, 1] && r.2.starts_with("follow: leader 1")), "{refused:?}");
+}
