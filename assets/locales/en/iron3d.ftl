@@ -102,6 +102,7 @@ order-leave = leaving
 order-stand-ground = standing by
 order-shutdown = shut down
 order-follow = following { $n }
+order-search = searching
 order-with-state = { $order } ({ $state })
 nav-idle = idle
 nav-moving = moving

@@ -103,6 +103,7 @@ order-leave = уходит
 order-stand-ground = на позиции
 order-shutdown = выключен
 order-follow = следует за { $n }
+order-search = ищет
 order-with-state = { $order } ({ $state })
 nav-idle = ждёт
 nav-moving = в пути

@@ -28,8 +28,8 @@ use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
     Aboard, ClanType, CollisionProxy, GameClock, GameMessage, Indoors, ManualControl, Movable, NavState, NavStatus,
-    Order, OriginalObjectId, Owner, Place, Places, ProductionEvent, SimRandom, SimTransform, SizeClass, UnitClass,
-    model_point, place, world_point,
+    Order, OriginalObjectId, Owner, Place, Places, ProductionEvent, SearchFor, SimRandom, SimTransform, SizeClass,
+    UnitClass, model_point, place, world_point,
 };
 use iron3d_terrain::{Ground, NavMap};
 use std::collections::BTreeMap;
@@ -251,7 +251,19 @@ pub(crate) fn step(
         };
         let (_, site_owner, bt, places, bp, class) = site;
         if indoors.is_some_and(|i| i.0 == target) {
-            if site_owner.clan == owner.clan {
+            if site_owner.clan != owner.clan {
+                continue;
+            }
+            if nav.queued.first() == Some(&Order::Search(SearchFor::Capture)) {
+                // A search by type plans its next building from here: out by the door,
+                // with no escape (read).
+                let [x, y] = pod_of(places).map_or([t.position[0], t.position[1]], |pod| {
+                    door(bt, bp, pod, proxy.map_or(1.0, |p| p.radius) + 1.0)
+                });
+                (t.position[0], t.position[1]) = (x, y);
+                commands.entity(entity).remove::<Indoors>();
+                done(&mut nav);
+            } else {
                 nav.start(Order::Leave);
             }
             continue;

@@ -111,7 +111,8 @@ fn leg_goal(
         | Order::Leave
         | Order::Follow(_)
         | Order::StandGround
-        | Order::Shutdown => Ok(None),
+        | Order::Shutdown
+        | Order::Search(_) => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
         // An animal's walk point (the migrate step sets it as the goal).
         Order::Migrate => Ok(Some((nav.goal, true))),

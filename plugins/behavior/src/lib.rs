@@ -28,6 +28,7 @@ pub mod planner;
 mod radar;
 mod refit;
 mod saved;
+mod search;
 mod station;
 
 pub use boarding::{ENTER_REACH, RISK_AREA};
@@ -59,13 +60,17 @@ impl Plugin for BehaviorPlugin {
             .init_resource::<haul::Haulage>()
             .init_resource::<Pastures>()
             .init_resource::<Pods>()
+            .init_resource::<search::Searches>()
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
             .register_type::<HaulTrip>()
             .register_type::<BuildTrip>()
             .register_type::<Migration>()
             .register_type::<Pastures>()
-            .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), (haul::adopt_rules, migrate::reset, capture::reset))
+            .add_systems(
+                OnEnter(MissionLoadPhase::ScenarioStart),
+                (haul::adopt_rules, migrate::reset, capture::reset, search::reset),
+            )
             .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
             .add_systems(
                 FixedUpdate,
@@ -80,7 +85,9 @@ impl Plugin for BehaviorPlugin {
                     refit::refit.run_if(unlocked),
                     lodes::search.run_if(unlocked),
                     build::run.run_if(unlocked),
-                    (capture::step, capture::pods, boarding::step, station::follow).chain().run_if(unlocked),
+                    (search::search, capture::step, capture::pods, boarding::step, station::follow)
+                        .chain()
+                        .run_if(unlocked),
                     migrate::migrate.run_if(unlocked),
                     radar::scan,
                     (follow::plan_legs, follow::follow).chain().run_if(unlocked),

@@ -19,6 +19,7 @@ pub(crate) fn declare(app: &mut App) {
         .save_component::<Migration>("behavior.migration", by)
         .save_resource::<Pastures>("behavior.pastures", by)
         .save_resource::<Pods>("behavior.pods", Hashing::Bytes)
+        .save_resource::<crate::search::Searches>("behavior.searches", Hashing::Bytes)
         .save_component::<Indoors>("behavior.indoors", Hashing::Bytes)
         .save_component::<Aboard>("behavior.aboard", Hashing::Bytes.replicated())
         .save_component::<Mindless>("behavior.mindless", Hashing::Bytes)

@@ -58,7 +58,7 @@ pub(crate) fn follow(
         let there = at.position;
         let far = dist([t.position[0], t.position[1]], [there[0], there[1]]) > FOLLOW_RADIUS + 20.0
             || (t.position[2] - there[2]).abs() > FOLLOW_RADIUS + 10.0;
-        let measures = status.state != NavState::Moving || clock.tick % CHECK_TICKS == 0;
+        let measures = status.state != NavState::Moving || clock.tick.is_multiple_of(CHECK_TICKS);
         if !(nav.leg == 0 || far && measures) {
             continue;
         }

@@ -63,7 +63,9 @@ pub use motion::{
     BuildingCategory, CollisionProxy, Drive, Kinematics, ManualControl, MotionLimits, MotionRequest, NavState,
     NavStatus, ORDERABLE_SPEED, SteerIntent,
 };
-pub use orders::{ClearWizardPath, CommandQueue, Designs, Order, PilotInput, SchemeNames, SchemeRef, SimCommand, Site};
+pub use orders::{
+    ClearWizardPath, CommandQueue, Designs, Order, PilotInput, SchemeNames, SchemeRef, SearchFor, SimCommand, Site,
+};
 pub use parts::{
     BatterySheet, CombatSheet, EfficiencySheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet,
     RadarSheet, RepairSheet, RoundSheet, ShieldSheet, StealthSheet, power_channel,

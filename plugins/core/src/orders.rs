@@ -92,6 +92,19 @@ pub enum Order {
     /// it, a new spot whenever it is more than 40 away across the ground or 30 above or
     /// below; the order fails once the leader is gone or of another clan.
     Follow(u32),
+    /// Search (`ORDER_ROBOT_SEARCH`, 5, openparkan `docs/31-packages.md`, read): for other
+    /// clans' buildings to capture one after another, or for hostile robots to fight;
+    /// it never ends by itself.
+    Search(SearchFor),
+}
+
+/// What a search looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
+pub enum SearchFor {
+    /// *Search and capture*: the nearest building of another clan, through its pod.
+    Capture,
+    /// *Seek and destroy*: the nearest hostile warrior, builder or transport.
+    Enemies,
 }
 
 /// A building site as a construct order names it: the scheme (a `BuildDat.lst`
@@ -316,12 +329,14 @@ impl Order {
             Self::StandGround => (21, 0),
             Self::Shutdown => (22, 0),
             Self::Follow(id) => (23, u64::from(id)),
+            Self::Search(SearchFor::Capture) => (24, 0),
+            Self::Search(SearchFor::Enemies) => (24, 1),
         }
     }
 
     /// Whether Behavior's task steps choose where this order walks (a leg the step sets,
     /// never the order's own target): refit, lode search, construct, upgrade, capture,
-    /// board, leave and follow.
+    /// board, leave, follow and search.
     pub fn is_task(&self) -> bool {
         matches!(
             self,
@@ -333,6 +348,7 @@ impl Order {
                 | Self::Board(_)
                 | Self::Leave
                 | Self::Follow(_)
+                | Self::Search(_)
         )
     }
 

@@ -691,6 +691,11 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
         }
         Order::StopBuild => w.u8(17),
         Order::Leave | Order::StandGround | Order::Shutdown => w.u8(plain.key().0),
+        Order::Search(_) => {
+            let (tag, mode) = plain.key();
+            w.u8(tag);
+            w.u8(mode as u8);
+        }
         Order::Build(_) | Order::Batch(_) => unreachable!("a build or batch order travels by its scheme's name"),
     }
 }
@@ -733,7 +738,12 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         21 => Order::StandGround,
         22 => Order::Shutdown,
         23 => Order::Follow(r.u32()?),
-        tag => return Err(format!("order tag {tag} is not 0..=23")),
+        24 => match r.u8()? {
+            0 => Order::Search(iron3d_core::SearchFor::Capture),
+            1 => Order::Search(iron3d_core::SearchFor::Enemies),
+            mode => return Err(format!("search mode {mode} is not 0 (capture) or 1 (enemies)")),
+        },
+        tag => return Err(format!("order tag {tag} is not 0..=24")),
     };
     Ok(WireOrder::Plain(plain))
 }

@@ -333,6 +333,8 @@ fn order_of_key(kind: u8, value: u64) -> Option<Order> {
         21 => Order::StandGround,
         22 => Order::Shutdown,
         23 => Order::Follow(low),
+        24 if value == 0 => Order::Search(iron3d_core::SearchFor::Capture),
+        24 if value == 1 => Order::Search(iron3d_core::SearchFor::Enemies),
         _ => return None,
     })
 }

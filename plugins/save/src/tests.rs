@@ -87,6 +87,8 @@ fn every_order_kind_round_trips_through_a_record() {
         Order::StandGround,
         Order::Shutdown,
         Order::Follow(5),
+        Order::Search(iron3d_core::SearchFor::Capture),
+        Order::Search(iron3d_core::SearchFor::Enemies),
     ];
     // Naming every kind: a new one fails to compile here until it is listed above.
     for o in &orders {
@@ -96,7 +98,7 @@ fn every_order_kind_round_trips_through_a_record() {
             Order::Haul(_) | Order::Migrate | Order::Refit | Order::SearchLodes => {}
             Order::Construct(_) | Order::Upgrade(_) | Order::Batch(_) | Order::StopBuild => {}
             Order::Capture(_) | Order::Board(_) | Order::Leave => {}
-            Order::StandGround | Order::Shutdown | Order::Follow(_) => {}
+            Order::StandGround | Order::Shutdown | Order::Follow(_) | Order::Search(_) => {}
         }
     }
     let mut r = sample();

@@ -235,6 +235,7 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::StandGround) => locale.t("order-stand-ground"),
         Some(Order::Shutdown) => locale.t("order-shutdown"),
         Some(Order::Follow(id)) => locale.tr("order-follow", &n(id.into())),
+        Some(Order::Search(_)) => locale.t("order-search"),
     };
     match status {
         Some(s) => {

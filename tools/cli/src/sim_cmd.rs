@@ -11,7 +11,7 @@ use clap::Subcommand;
 use iron3d_core::{
     Aboard, CollisionProxy, CommandQueue, Designs, Difficulty, DifficultyLevel, GameClock, Health, Kinematics,
     MissionClans, MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner,
-    PilotInput, SchemeNames, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass,
+    PilotInput, SchemeNames, SearchFor, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass,
 };
 use iron3d_formats::registry::UnitDat;
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
@@ -34,7 +34,7 @@ pub enum HeadlessCommand {
         {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"construct\": {\"scheme\": S, \"at\": [X, Y], \
         \"angle\": A}}, {\"upgrade\": ID}, {\"build\": SCHEME}, {\"build_design\": FILE}, {\"batch\": SCHEME}, \
         {\"batch_design\": FILE}, \"stop_build\", {\"research\": NODE}, {\"capture\": ID}, {\"board\": ID} or \
-        \"leave\", {\"follow\": ID}, \"stand_ground\" or \"shutdown\"; ID is the OriginalObjectId (index of the \
+        \"leave\", {\"follow\": ID}, \"stand_ground\", \"shutdown\" or {\"search\": \"capture\" | \"enemies\" | ID}; ID is the OriginalObjectId (index of the \
         placed object in data.tma), coordinates in game units. haul: the units are transport robots, MINE_ID a mine of \
         their clan; as in the original each chooses its own route, its clan's nearest mine with a loading place and \
         nearest storage with an unloading place, loads ore, unloads it there (waiting beside it while it is full; \
@@ -70,7 +70,10 @@ pub enum HeadlessCommand {
         other unit escapes to open ground. A refused capture or Enter is a \"rejected\" event naming the rule. \
         follow: within 20 of the unit ID of the same clan, a new spot once it is 40 away (the order fails, \
         \"rejected\", when it is gone). stand_ground: the unit stays, its guns fire, it never sends itself to a \
-        dock; shutdown: it stays and its guns pick no target. \
+        dock; shutdown: it stays and its guns pick no target. search: \"capture\" (units of size class 1 or 2) \
+        takes the nearest building of another clan (a generator at half its distance) through its pod, then the \
+        next, with no end; \"enemies\" walks to the nearest hostile warrior, builder or transport within 3000, \
+        its guns fighting on the way; with nothing found both roam; ID searches one building (capture). \
         Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
         may add \"queued\": true to wait behind the units' current orders (waypoints). ORDER may also be \
@@ -398,6 +401,13 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
             })
             .ok_or(format!("{key} takes an object id")),
         "pilot" => pilot(arg).map(|p| FileOrder::Unit(Order::Pilot(p))),
+        // The original's SEARCH: on one building (a capture), by building type, or for enemies.
+        "search" => match (arg.as_str(), arg.as_u64().and_then(|id| u32::try_from(id).ok())) {
+            (Some("capture"), _) => unit(Order::Search(SearchFor::Capture)),
+            (Some("enemies"), _) => unit(Order::Search(SearchFor::Enemies)),
+            (_, Some(id)) => unit(Order::Capture(id)),
+            _ => Err("search takes \"capture\", \"enemies\" or a building id".into()),
+        },
         "search_lodes" if arg.as_bool() == Some(true) => unit(Order::SearchLodes),
         "search_lodes" => Err("search_lodes takes true".into()),
         "build" | "batch" => match arg.as_str() {

@@ -5,7 +5,7 @@
 
 use super::*;
 use iron3d_behavior::{ENTER_REACH, Navigator, RISK_AREA, pod_fire_ms};
-use iron3d_core::{Place, Places, place};
+use iron3d_core::{Place, Places, SearchFor, place};
 
 const MINE: u32 = 1;
 const SCOUT: u32 = 2;
@@ -237,4 +237,48 @@ fn an_escape_in_the_open_ends_inside_the_map_or_not_at_all() {
     assert!((0..2).all(|k| goal[k] >= lo[k] + 100.0 && goal[k] <= hi[k] - 100.0), "{goal:?} in {lo:?}..{hi:?}");
     run_until(&mut app, 2000, |app| nav(app, unit) == Order::Stop);
     assert!(dist2(pos(&app, unit), goal) < 10.0, "it walked there");
+}
+
+/// Search and capture (the original's search by building type, read): the nearest
+/// building of another clan first, a generator counted at half its distance, then the
+/// next from its pod with no escape between, the search going on with none left; a
+/// large unit is refused.
+#[test]
+fn search_and_capture_takes_the_generator_first_then_the_mine_without_an_escape() {
+    let (mut app, mine, scout) = a_mine_and_a_scout();
+    // A generator a little farther than the mine, but nearer at half its distance.
+    let generator = spawn_building(app.world_mut(), 7, [20.0, 110.0], [5.0, 5.0]);
+    let pod = Place { flags: place::POD, at: [0.0, -2.5, 0.6] };
+    let generator_class = UnitClass(0x8000_0002);
+    app.world_mut().entity_mut(generator).insert((generator_class, Owner { clan: 2, player: None }, Places(vec![pod])));
+    warrior(&mut app, (BIG, 1), [20.0, 20.0], 2.0, 4);
+    order(&mut app, vec![SCOUT], Order::Search(SearchFor::Capture));
+    order(&mut app, vec![BIG], Order::Search(SearchFor::Capture));
+    run_until(&mut app, 3_000, |app| events(app, EventKind::Captured).len() == 2);
+    let taken: Vec<u32> = events(&app, EventKind::Captured).iter().map(|e| e.1[0]).collect();
+    assert_eq!(taken, [7, MINE], "the generator at half its 50 first, then the mine 40 away");
+    assert_eq!((owner(&app, generator), owner(&app, mine)), (1, 1));
+    run(&mut app, 2);
+    assert_eq!(nav(&app, scout), Order::Search(SearchFor::Capture), "a search by type never ends");
+    assert!(app.world().get::<Indoors>(scout).is_none(), "out of the mine, by its door");
+    assert!(
+        refusals(&app).iter().any(|r| r.0 == [BIG] && r.1.contains("not of size class 1 or 2")),
+        "{:?}",
+        refusals(&app)
+    );
+}
+
+/// Seek and destroy (read): the nearest hostile warrior, builder or transport within
+/// 3 000, never a hero.
+#[test]
+fn seek_and_destroy_goes_for_the_nearest_hostile_robot_but_never_a_hero() {
+    let (mut app, _, scout) = a_mine_and_a_scout();
+    let hero = warrior(&mut app, (HERO, 2), [30.0, 60.0], 1.0, 2);
+    app.world_mut().entity_mut(hero).insert(UnitClass(UnitClass::HERO));
+    let prey = spawn_unit(app.world_mut(), BOT, 2, [100.0, 100.0], 0.0, 1.5);
+    app.world_mut().entity_mut(prey).insert(UnitClass(UnitClass::TRANSPORT));
+    order(&mut app, vec![SCOUT], Order::Search(SearchFor::Enemies));
+    run(&mut app, 3);
+    let goal = app.world().get::<Navigator>(scout).unwrap().goal;
+    assert_eq!(goal, [100.0, 100.0], "the transport, past the nearer hero");
 }
