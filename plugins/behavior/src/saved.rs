@@ -1,6 +1,7 @@
 //! The state Behavior owns ([`declare`]) and its hasher: each unit's orders and path
 //! state, haul trip and migration, and the clans' pastures.
 
+use crate::search::Searches;
 use crate::{BuildTrip, HaulTrip, Migration, Navigator, Pastures, Pods};
 use bevy_app::App;
 use bevy_ecs::prelude::*;
@@ -19,7 +20,7 @@ pub(crate) fn declare(app: &mut App) {
         .save_component::<Migration>("behavior.migration", by)
         .save_resource::<Pastures>("behavior.pastures", by)
         .save_resource::<Pods>("behavior.pods", Hashing::Bytes)
-        .save_resource::<crate::search::Searches>("behavior.searches", Hashing::Bytes)
+        .save_resource::<Searches>("behavior.searches", Hashing::Bytes)
         .save_component::<Indoors>("behavior.indoors", Hashing::Bytes)
         .save_component::<Aboard>("behavior.aboard", Hashing::Bytes.replicated())
         .save_component::<Mindless>("behavior.mindless", Hashing::Bytes)
