@@ -294,6 +294,16 @@ impl Designs {
         Ok(r)
     }
 
+    /// Keeps `bytes` as a design of `world`'s game ([`Designs::add`] on its resources).
+    ///
+    /// # Errors
+    /// Its name collides with another scheme's.
+    pub fn keep(world: &mut World, bytes: Vec<u8>) -> Result<SchemeRef, String> {
+        world.resource_scope(|world, mut designs: Mut<Designs>| {
+            designs.add(&mut world.resource_mut::<SchemeNames>(), bytes)
+        })
+    }
+
     /// The unit file of the design named `name`, if it is one.
     pub fn get(&self, name: &str) -> Option<&[u8]> {
         self.0.get(&SchemeRef::of(name).0).map(Vec::as_slice)

@@ -180,9 +180,7 @@ impl SessionLog {
 fn scheme(world: &mut World, s: &WireScheme) -> Result<SchemeRef, String> {
     match s {
         WireScheme::Named(name) => world.resource_mut::<SchemeNames>().intern(name),
-        WireScheme::Design(dat) => world.resource_scope(|world, mut designs: Mut<Designs>| {
-            designs.add(&mut world.resource_mut::<SchemeNames>(), dat.clone())
-        }),
+        WireScheme::Design(dat) => Designs::keep(world, dat.clone()),
     }
 }
 

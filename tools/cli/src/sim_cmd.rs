@@ -561,9 +561,7 @@ fn commands(world: &mut World, entries: Vec<Entry>, after: Option<u32>) -> Resul
             FileOrder::Build(scheme, batch) => {
                 let r = match scheme {
                     SchemeOf::Named(name) => world.resource_mut::<SchemeNames>().intern(&name),
-                    SchemeOf::Design(bytes) => world.resource_scope(|world, mut designs: Mut<Designs>| {
-                        designs.add(&mut world.resource_mut::<SchemeNames>(), bytes)
-                    }),
+                    SchemeOf::Design(bytes) => Designs::keep(world, bytes),
                     SchemeOf::File(file) => Err(format!("design {file} was not read")),
                 };
                 let r = r.map_err(entry)?;
