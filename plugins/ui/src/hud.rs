@@ -156,11 +156,18 @@ pub fn messages(
     mut hud: ResMut<HudState>,
     mut read: MessageReader<GameMessage>,
     new: Query<(&iron3d_core::OriginalObjectId, &MissionObject), Added<MissionObject>>,
+    owners: Query<(&iron3d_core::OriginalObjectId, &Owner), Changed<Owner>>,
     clans: Option<Res<MissionClans>>,
     locale: Res<Locale>,
 ) {
     for (id, o) in &new {
         hud.known.insert(id.0, (o.clan, short_name(o)));
+    }
+    // A capture changes an object's clan: what is known of it follows.
+    for (id, owner) in &owners {
+        if let Some(known) = hud.known.get_mut(&id.0) {
+            known.0 = owner.clan;
+        }
     }
     let mine = player_clan(clans.as_deref());
     for m in read.read() {
@@ -174,12 +181,9 @@ pub fn messages(
                 Some(locale.tr(key, &[("what", what.into())]))
             }
             // The player's clan took it (the original's 5039, "Building is captured").
-            GameMessageKind::Production { event: ProductionEvent::Captured, ids, detail } => {
-                let to = detail.rsplit("to=").next().and_then(|c| c.parse::<i32>().ok());
-                let id = ids.first().copied().unwrap_or_default();
-                let (_, what) = name(&hud, id);
-                hud.known.insert(id, (to.unwrap_or_default(), what.clone()));
-                (to == Some(mine)).then(|| locale.tr("hud-captured", &[("what", what.into())]))
+            GameMessageKind::Production { event: ProductionEvent::Captured, ids, .. } => {
+                let (clan, what) = name(&hud, ids.first().copied().unwrap_or_default());
+                (clan == mine).then(|| locale.tr("hud-captured", &[("what", what.into())]))
             }
             GameMessageKind::Production { event, ids, detail } => {
                 let ours = ids.first().is_some_and(|&id| name(&hud, id).0 == mine);
