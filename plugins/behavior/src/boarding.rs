@@ -23,22 +23,18 @@
 //! aboard: "Risk area! Landing impossible." (`rejected`). The original drops him from 8
 //! above the surface; he is put on it.
 
-use crate::capture;
 use crate::haul;
 use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    Aboard, ClanRelations, CollisionProxy, GameClock, GameMessage, Health, Mindless, Movable, Order, OriginalObjectId,
-    Owner, ProductionEvent, SimTransform, SizeClass, UnitClass, Weapon,
+    Aboard, ClanRelations, ClanType, CollisionProxy, GameClock, GameMessage, Health, Mindless, Movable, Order,
+    OriginalObjectId, Owner, ProductionEvent, SimTransform, SizeClass, UnitClass, Weapon,
 };
 use iron3d_terrain::{Ground, NavMap};
 
 /// Enter reaches a unit less than this far across the ground (read).
 pub const ENTER_REACH: f32 = 20.0;
-
-/// The Types Enter takes: transport, builder, warrior, HQ or hero (read).
-const ENTERABLE: u32 = 0x0103_e000;
 
 /// The line the original shows when no landing place is free (6211).
 pub const RISK_AREA: &str = "Risk area! Landing impossible.";
@@ -59,7 +55,7 @@ fn refusal(hero: (u32, Option<u32>), target: (u32, Option<u32>)) -> Result<(), S
         return Err(format!("enter: object {} is not the hero", hero.0));
     }
     match target.1 {
-        Some(class) if class & !ENTERABLE == 0 => Ok(()),
+        Some(class) if class & !UnitClass::ENTERABLE == 0 => Ok(()),
         _ => Err(format!("enter: object {} is no unit the hero enters", target.0)),
     }
 }
@@ -80,10 +76,7 @@ pub(crate) fn step(
         .map(|u| (u.1.0, u.0))
         .collect();
     heroes.sort_unstable_by_key(|h| h.0);
-    let usable = |p: [f32; 2]| {
-        let height = ground.as_ref().and_then(|g| g.height_at(p[0], p[1]));
-        height.filter(|_| nav_map.as_ref().is_some_and(|n| n.walkable(p[0], p[1])))
-    };
+    let usable = |p: [f32; 2]| crate::capture::landing(ground.as_deref(), nav_map.as_deref(), p);
     for (id, hero) in heroes {
         let Ok(rider) = units.get(hero) else { continue };
         let (order, aboard) = (rider.4.order, rider.6.0.copied());
@@ -143,12 +136,12 @@ pub(crate) fn step(
         }
         if dist([h.3.position[0], h.3.position[1]], goal_at) >= ENTER_REACH {
             if h.4.leg == 0 || dist(goal_at, h.4.goal) > 2.0 {
-                (h.4.goal, h.4.leg, h.4.replan) = (goal_at, 1, true);
+                h.4.head_for(goal_at);
             }
             continue;
         }
         let mut taken = false;
-        if t.2.clan != h.2.clan && capture::neutral(&relations.types, t.2.clan) {
+        if t.2.clan != h.2.clan && relations.kind(t.2.clan) == Some(ClanType::NEUTRAL) {
             let detail = format!("from={} to={}", t.2.clan, h.2.clan);
             *t.2 = *h.2;
             commands.entity(goal_entity).insert(Mindless);
@@ -179,8 +172,8 @@ mod tests {
 
     #[test]
     fn only_the_hero_enters_and_only_units() {
-        assert_eq!(refusal((1, Some(UnitClass::HERO)), (2, Some(0x0100_8000))), Ok(()));
-        let not_hero = refusal((1, Some(0x0100_8000)), (2, Some(0x0100_8000))).unwrap_err();
+        assert_eq!(refusal((1, Some(UnitClass::HERO)), (2, Some(UnitClass::BATTLE_UNIT))), Ok(()));
+        let not_hero = refusal((1, Some(UnitClass::BATTLE_UNIT)), (2, Some(UnitClass::BATTLE_UNIT))).unwrap_err();
         assert!(not_hero.contains("not the hero"), "{not_hero}");
         let building = refusal((1, Some(UnitClass::HERO)), (2, Some(0x8000_0010))).unwrap_err();
         assert!(building.contains("no unit the hero enters"), "{building}");

@@ -292,16 +292,10 @@ fn nearest_holder(holders: &Query<Holder>, clan: i32, from: [f32; 2]) -> Option<
 type Sites<'a> = (&'a SimTransform, Option<&'a ModelBounds>, Has<UnderConstruction>);
 
 /// Sets a builder off to `goal` (leg 1, the follow step's goal).
-fn head(nav: &mut Navigator, goal: [f32; 2]) {
-    (nav.leg, nav.goal, nav.replan) = (1, goal, true);
-}
-
 /// Ends a builder's task: its next queued order or a stop.
 fn end(nav: &mut Navigator, trip: &mut BuildTrip) {
     *trip = BuildTrip::default();
-    if !nav.next_queued() {
-        nav.start(Order::Stop);
-    }
+    nav.finish();
 }
 
 /// Runs every construct and upgrade order one tick, in id order.
@@ -351,7 +345,7 @@ pub(crate) fn run(
                         end(&mut nav, &mut trip);
                     }
                 } else if nav.leg == 0 {
-                    head(&mut nav, beside(&mut random, nav_map.as_deref(), centre, placement_radius(bounds), at));
+                    nav.head_for(beside(&mut random, nav_map.as_deref(), centre, placement_radius(bounds), at));
                 } else if status.state == NavState::Arrived {
                     arrived.write(BuilderArrived { builder: id, order: nav.order });
                     trip.waiting = true;
@@ -367,10 +361,10 @@ pub(crate) fn run(
                 let mine = site.category() == Some(BuildCategory::Mine);
                 if nav.leg == 0 {
                     if mine || held >= BUILDING_COST {
-                        head(&mut nav, site.at());
+                        nav.head_for(site.at());
                     } else if let Some((holder, p)) = nearest_holder(&holders, clan, at) {
                         trip.holder = Some(holder);
-                        head(&mut nav, p);
+                        nav.head_for(p);
                     } else {
                         let why = format!(
                             "construct: no mine or storage of clan {clan} holds more than {}",
@@ -399,7 +393,7 @@ pub(crate) fn run(
                 OreProperty::transfer(&mut from.4, &mut to.4, load * TICK_SECONDS, cost);
                 if to.4.current() >= cost || to.4.room() <= 0.0 || from.4.current() <= 0.0 {
                     trip.holder = None;
-                    head(&mut nav, site.at());
+                    nav.head_for(site.at());
                 }
             }
             _ => {}

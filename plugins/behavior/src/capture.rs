@@ -27,15 +27,12 @@ use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    Aboard, ClanType, CollisionProxy, GameClock, GameMessage, Indoors, ManualControl, Movable, NavState, NavStatus,
-    Order, OriginalObjectId, Owner, Place, Places, ProductionEvent, SearchFor, SimRandom, SimTransform, SizeClass,
-    UnitClass, model_point, place, world_point,
+    Aboard, CollisionProxy, GameClock, GameMessage, Indoors, ManualControl, Movable, NavState, NavStatus, Order,
+    OriginalObjectId, Owner, Place, Places, ProductionEvent, SearchFor, SimRandom, SimTransform, SizeClass, UnitClass,
+    model_point, place, world_point,
 };
 use iron3d_terrain::{Ground, NavMap};
 use std::collections::BTreeMap;
-
-/// A main teleport's Type: order 17 refuses it (read).
-const MAIN_TELEPORT: u32 = 0x8000_0200;
 
 /// How long a pod stays shut after closing before it opens again, ms (read).
 const REOPEN_MS: u32 = 5_000;
@@ -60,8 +57,8 @@ pub fn pod_fire_ms(class: u32) -> u32 {
         0x8000_0010 | 0x8002_0000 => 0.2,
         0x8001_0000 | 0x8004_0000 | 0x8000_0400 => 0.25,
         0x8000_0040 => 0.3,
-        MAIN_TELEPORT => 0.4,
-        0x8000_0002 => 0.7,
+        UnitClass::MAIN_TELEPORT => 0.4,
+        UnitClass::GENERATOR => 0.7,
         _ => 0.5,
     };
     libm::roundf(900.0 / rate) as u32
@@ -105,13 +102,20 @@ fn in_pod(pod: &Place, t: &SimTransform, at: [f32; 3]) -> bool {
     (local[0] - pod.at[0]).abs() <= half && (local[1] - pod.at[1]).abs() <= half
 }
 
-/// The point outside a building's box nearest its pod, `step` beyond the wall: where a
-/// capturer goes in and comes out.
-fn door(t: &SimTransform, proxy: Option<&CollisionProxy>, pod: &Place, step: f32) -> [f32; 2] {
+/// The point outside a building's box (`proxy`) nearest its pod, a unit's radius and one
+/// more beyond the wall: where that unit (`unit`, its proxy) goes in and comes out.
+fn door(t: &SimTransform, proxy: Option<&CollisionProxy>, pod: &Place, unit: Option<&CollisionProxy>) -> [f32; 2] {
     let inside = world_point(t, pod.at);
     let Some(p) = proxy.filter(|p| !p.circle) else { return [inside[0], inside[1]] };
     let footprint = crate::footprints::Footprint::of(t, p);
-    footprint.step_off([inside[0], inside[1]], step)
+    footprint.step_off([inside[0], inside[1]], unit.map_or(1.0, |u| u.radius) + 1.0)
+}
+
+/// The landscape's height at `p` where it is walkable (the areal map's cover): where a
+/// unit may be put.
+pub(crate) fn landing(ground: Option<&Ground>, nav: Option<&NavMap>, p: [f32; 2]) -> Option<f32> {
+    let height = ground.and_then(|g| g.height_at(p[0], p[1]));
+    height.filter(|_| nav.is_some_and(|n| n.walkable(p[0], p[1])))
 }
 
 /// Why `unit` (its clan and size class) may not capture building `target` (its clan,
@@ -127,7 +131,7 @@ fn refusal(unit: (u32, i32, Option<SizeClass>), target: (u32, i32, Option<u32>, 
     if owner == clan {
         return Err(format!("capture: building {building} is already of clan {clan}"));
     }
-    if class == Some(MAIN_TELEPORT) {
+    if class == Some(UnitClass::MAIN_TELEPORT) {
         return Err(format!("capture: building {building} is a main teleport"));
     }
     if !pod {
@@ -158,13 +162,12 @@ pub(crate) struct Grounds<'w> {
 
 impl Grounds<'_> {
     fn usable(&self, p: [f32; 2]) -> bool {
-        let on_land = self.ground.as_ref().is_some_and(|g| g.height_at(p[0], p[1]).is_some());
-        on_land && self.nav.as_ref().is_some_and(|n| n.walkable(p[0], p[1]))
+        landing(self.ground.as_deref(), self.nav.as_deref(), p).is_some()
     }
 
     /// A uniform draw in `0..1` from the escape's stream.
     fn draw(&mut self) -> f32 {
-        self.random.stream("behavior.escape").below(1 << 16) as f32 / (1 << 16) as f32
+        self.random.stream("behavior.escape").fraction()
     }
 
     /// Where an escape from `from` ends: beyond a building's circle (`around`: its centre
@@ -186,13 +189,6 @@ impl Grounds<'_> {
                 Some([from[0] + d[0], from[1] + d[1]]).filter(|p| inside(*p) && self.usable(*p))
             })
         })
-    }
-}
-
-/// Ends a unit's order: the next queued one, else a stop.
-fn done(nav: &mut Navigator) {
-    if !nav.next_queued() {
-        nav.start(Order::Stop);
     }
 }
 
@@ -219,7 +215,7 @@ pub(crate) fn step(
         if nav.order == Order::Leave {
             if nav.leg != 0 {
                 if matches!(status.state, NavState::Arrived | NavState::Blocked) {
-                    done(&mut nav);
+                    nav.finish();
                 }
                 continue;
             }
@@ -227,7 +223,7 @@ pub(crate) fn step(
             let around = from.map(|(_, _, bt, places, bp, _)| {
                 // Out through the door first (the hall way's walk is not modelled).
                 if let Some(pod) = pod_of(places) {
-                    let [x, y] = door(bt, bp, pod, proxy.map_or(1.0, |p| p.radius) + 1.0);
+                    let [x, y] = door(bt, bp, pod, proxy);
                     t.position[0] = x;
                     t.position[1] = y;
                 }
@@ -237,10 +233,8 @@ pub(crate) fn step(
                 commands.entity(entity).remove::<Indoors>();
             }
             match grounds.escape_point([t.position[0], t.position[1]], around) {
-                Some(p) => {
-                    (nav.goal, nav.leg, nav.replan) = (p, 1, true);
-                }
-                None => done(&mut nav),
+                Some(p) => nav.head_for(p),
+                None => nav.finish(),
             }
             continue;
         }
@@ -257,12 +251,10 @@ pub(crate) fn step(
             if nav.queued.first() == Some(&Order::Search(SearchFor::Capture)) {
                 // A search by type plans its next building from here: out by the door,
                 // with no escape (read).
-                let [x, y] = pod_of(places).map_or([t.position[0], t.position[1]], |pod| {
-                    door(bt, bp, pod, proxy.map_or(1.0, |p| p.radius) + 1.0)
-                });
+                let [x, y] = pod_of(places).map_or([t.position[0], t.position[1]], |pod| door(bt, bp, pod, proxy));
                 (t.position[0], t.position[1]) = (x, y);
                 commands.entity(entity).remove::<Indoors>();
-                done(&mut nav);
+                nav.finish();
             } else {
                 nav.start(Order::Leave);
             }
@@ -275,18 +267,18 @@ pub(crate) fn step(
             );
             if let Err(detail) = checked {
                 out.write(haul::report(&grounds.clock, ProductionEvent::Rejected, vec![id, target], detail));
-                done(&mut nav);
+                nav.finish();
                 continue;
             }
         }
         if site_owner.clan == owner.clan {
-            done(&mut nav);
+            nav.finish();
             continue;
         }
         let Some(pod) = pod_of(places) else { continue };
-        let entrance = door(bt, bp, pod, proxy.map_or(1.0, |p| p.radius) + 1.0);
+        let entrance = door(bt, bp, pod, proxy);
         if nav.leg == 0 || dist(entrance, nav.goal) > 0.5 {
-            (nav.goal, nav.leg, nav.replan) = (entrance, 1, true);
+            nav.head_for(entrance);
         } else if status.state == NavState::Arrived && dist(at, entrance) <= 3.0 {
             t.position = world_point(bt, pod.at);
             nav.clear_path();
@@ -361,11 +353,6 @@ pub(crate) fn pods(
     }
 }
 
-/// Whether a clan type is a neutral's (type 3): the hero takes its units.
-pub(crate) fn neutral(types: &[u32], clan: i32) -> bool {
-    usize::try_from(clan).ok().and_then(|c| types.get(c)) == Some(&ClanType::NEUTRAL)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,7 +364,7 @@ mod tests {
         assert_eq!(pod_fire_ms(0x8001_0000), 3_600, "small bunker");
         assert_eq!(pod_fire_ms(0x8000_0400), 3_600, "research centre");
         assert_eq!(pod_fire_ms(0x8000_0040), 3_000, "Outpost");
-        assert_eq!(pod_fire_ms(MAIN_TELEPORT), 2_250, "main teleport");
+        assert_eq!(pod_fire_ms(UnitClass::MAIN_TELEPORT), 2_250, "main teleport");
         assert_eq!(pod_fire_ms(0x8000_0004), 1_800, "mine");
         assert_eq!(pod_fire_ms(0x8000_0002), 1_286, "generator");
     }
@@ -390,7 +377,7 @@ mod tests {
         assert!(big.contains("size class 3"), "{big}");
         let own = refusal((1, 2, Some(SizeClass(1))), (9, 2, Some(0x8000_0010), true)).unwrap_err();
         assert!(own.contains("already of clan 2"), "{own}");
-        let teleport = refusal((1, 1, Some(SizeClass(2))), (9, 2, Some(MAIN_TELEPORT), true)).unwrap_err();
+        let teleport = refusal((1, 1, Some(SizeClass(2))), (9, 2, Some(UnitClass::MAIN_TELEPORT), true)).unwrap_err();
         assert!(teleport.contains("main teleport"), "{teleport}");
         let podless = refusal((1, 1, Some(SizeClass(2))), (9, 2, None, false)).unwrap_err();
         assert!(podless.contains("no control pod"), "{podless}");

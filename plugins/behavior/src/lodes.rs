@@ -58,10 +58,9 @@ pub(crate) fn search(
             out.write(haul::report(&clock, ProductionEvent::LodeFound, vec![id], format!("lode={i}")));
         }
         match nearest(&lodes, at) {
-            Some((_, goal)) if nav.leg == 0 || nav.goal != goal => (nav.goal, nav.leg, nav.replan) = (goal, 1, true),
+            Some((_, goal)) if nav.leg == 0 || nav.goal != goal => nav.head_for(goal),
             Some(_) => {}
-            None if nav.next_queued() => {}
-            None => nav.start(Order::Stop),
+            None => nav.finish(),
         }
     }
 }

@@ -68,6 +68,18 @@ impl Navigator {
         true
     }
 
+    /// The current order ended: the next queued one, else a stop.
+    pub fn finish(&mut self) {
+        if !self.next_queued() {
+            self.start(Order::Stop);
+        }
+    }
+
+    /// Heads for a task's point (leg 1, planned at the next step).
+    pub fn head_for(&mut self, goal: [f32; 2]) {
+        (self.goal, self.leg, self.replan) = (goal, 1, true);
+    }
+
     /// Forgets the path (a new order, a stop, a refusal).
     pub fn clear_path(&mut self) {
         self.global_path.clear();

@@ -70,7 +70,7 @@ pub(crate) fn refit(
         let supply = supply.copied().unwrap_or(Supply::FULL);
         let dock = nearest_dock(&yards, &relations, owner.clan, [t.position[0], t.position[1]]);
         if nav.order != Order::Refit {
-            let kind = relations.types.get(owner.clan as usize).copied();
+            let kind = relations.kind(owner.clan);
             let machine = kind.is_some_and(|k| k != ClanType::NATURE && k != ClanType::NEUTRAL);
             if !(machine && supply.wants_refit() && dock.is_some()) {
                 continue;
@@ -84,17 +84,13 @@ pub(crate) fn refit(
         let Some(dock) = dock else {
             let detail = format!("refit: no ground-level dock of clan {} or an ally", owner.clan);
             out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id], detail));
-            if !nav.next_queued() {
-                nav.start(Order::Stop);
-            }
+            nav.finish();
             continue;
         };
         if nav.leg == 0 || dist(dock, nav.goal) > 0.5 {
-            nav.goal = dock;
-            nav.leg = 1;
-            nav.replan = true;
-        } else if status.state == NavState::Arrived && supply.refitted() && !nav.next_queued() {
-            nav.start(Order::Stop);
+            nav.head_for(dock);
+        } else if status.state == NavState::Arrived && supply.refitted() {
+            nav.finish();
         }
     }
 }

@@ -34,11 +34,9 @@ use std::collections::BTreeMap;
 /// The building types a search and capture takes (read).
 const CAPTURE_TYPES: u32 = 0x8017_365e;
 /// Main teleports and bridges, which it passes over (read).
-const PASSED_OVER: [u32; 2] = [0x8000_0200, 0x8000_1000];
-/// A generator, which counts at half its distance (read).
-const GENERATOR: u32 = 0x8000_0002;
+const PASSED_OVER: [u32; 2] = [UnitClass::MAIN_TELEPORT, 0x8000_1000];
 /// The unit types a seek and destroy hunts: transports, builders, warriors (read).
-const HUNTED: [u32; 3] = [0x0100_2000, 0x0100_4000, 0x0100_8000];
+const HUNTED: [u32; 3] = [UnitClass::TRANSPORT, UnitClass::BUILDER, UnitClass::BATTLE_UNIT];
 /// How far a seek and destroy looks (read).
 const HUNT_REACH: f32 = 3_000.0;
 /// Roaming: tries, and how far inside the map (read).
@@ -88,7 +86,8 @@ fn next_building(buildings: &Query<Building, Without<Movable>>, clan: i32, from:
     };
     let weighed = |b: &Seen| {
         let d = dist(from, [b.2.position[0], b.2.position[1]]);
-        if b.3.is_some_and(|c| c.0 == GENERATOR) { d / 2.0 } else { d }
+        // A generator counts at half its distance (read).
+        if b.3.is_some_and(|c| c.0 == UnitClass::GENERATOR) { d / 2.0 } else { d }
     };
     let best = buildings.iter().filter(takes).min_by(|a, b| weighed(a).total_cmp(&weighed(b)).then(a.0.0.cmp(&b.0.0)));
     best.map(|b| b.0.0)
@@ -118,9 +117,7 @@ pub(crate) fn search(
         if mode == SearchFor::Capture && nav.leg == 0 && size.is_none_or(|s| s.0 > SizeClass::CAPTURER) {
             let detail = format!("search and capture: object {id} is not of size class 1 or 2");
             out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id], detail));
-            if !nav.next_queued() {
-                nav.start(Order::Stop);
-            }
+            nav.finish();
             continue;
         }
         let due = searches.0.get(&id).is_none_or(|&next| now.wrapping_sub(next) < u32::MAX / 2);
@@ -158,14 +155,14 @@ pub(crate) fn search(
             (0..tries).find_map(|_| {
                 let mut draw = |k: usize| {
                     let span = (hi[k] - lo[k] - 2.0 * margin).max(0.0);
-                    lo[k] + margin + stream.below(1 << 16) as f32 / (1 << 16) as f32 * span
+                    lo[k] + margin + stream.fraction() * span
                 };
                 let p = [draw(0), draw(1)];
                 nav_map.as_ref().is_some_and(|n| n.walkable(p[0], p[1])).then_some(p)
             })
         });
         match goal {
-            Some(p) => (nav.goal, nav.leg, nav.replan) = (p, 1, true),
+            Some(p) => nav.head_for(p),
             // Nowhere to go: it waits for its next plan.
             None => nav.leg = 2,
         }

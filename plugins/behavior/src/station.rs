@@ -50,9 +50,7 @@ pub(crate) fn follow(
         let Some((_, at)) = found.filter(|(o, _)| o.clan == owner.clan && leader != id) else {
             let detail = format!("follow: leader {leader} is gone or not of clan {}", owner.clan);
             out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id, leader], detail));
-            if !nav.next_queued() {
-                nav.start(Order::Stop);
-            }
+            nav.finish();
             continue;
         };
         let there = at.position;
@@ -63,13 +61,13 @@ pub(crate) fn follow(
             continue;
         }
         let stream = random.stream("behavior.follow");
-        let mut draw = || (stream.below(1 << 16) as f32 / (1 << 16) as f32 * 2.0 - 1.0) * FOLLOW_RADIUS;
+        let mut draw = || (stream.fraction() * 2.0 - 1.0) * FOLLOW_RADIUS;
         let spot = (0..SPOT_TRIES).find_map(|_| {
             let p = [there[0] + draw(), there[1] + draw()];
             nav_map.as_ref().is_some_and(|n| n.walkable(p[0], p[1])).then_some(p)
         });
         if let Some(p) = spot {
-            (nav.goal, nav.leg, nav.replan) = (p, 1, true);
+            nav.head_for(p);
         }
     }
 }

@@ -46,7 +46,7 @@ pub fn distance_score(flags: u32, speed: f32, distance: f32, height: f32) -> f32
 /// `30 ÷ magazine` s plus up to as much again, any other (an unlimited one too) 0.5 s
 /// plus up to 1.5 s.
 pub fn next_wait_ms(magazine: i32, random: &mut RandomStream) -> f32 {
-    let unit = random.below(1 << 16) as f32 / 65_536.0;
+    let unit = random.fraction();
     if magazine > 2 {
         let base = 30_000.0 / magazine as f32;
         base + unit * base

@@ -172,6 +172,17 @@ impl UnitClass {
     /// A builder's class word (openparkan `docs/32-builder.md`, measured).
     pub const BUILDER: u32 = 0x0100_4000;
 
+    /// A battle unit's (warrior's) class word (`docs/reference/registry.md` §2.2).
+    pub const BATTLE_UNIT: u32 = 0x0100_8000;
+
+    /// A main teleport's class word (`docs/reference/registry.md` §2.2).
+    pub const MAIN_TELEPORT: u32 = 0x8000_0200;
+
+    /// The class words the hero's Enter takes, as a mask (a Type with no bit outside
+    /// it): transport, builder, warrior, HQ or hero (openparkan `docs/39-boarding.md`,
+    /// read).
+    pub const ENTERABLE: u32 = 0x0103_e000;
+
     /// An animal's class word (`varset.var`'s `CLASS_ANIMAL`, `gameplay.md` §1.4).
     pub const ANIMAL: u32 = 0x2000_0000;
 

@@ -202,7 +202,8 @@ impl ClanRelations {
         self.words.get(a)?.get(b).copied()
     }
 
-    fn kind(&self, clan: i32) -> Option<u32> {
+    /// The type word of clan `clan` ([`crate::ClanType`]), when it is a clan of the mission.
+    pub fn kind(&self, clan: i32) -> Option<u32> {
         usize::try_from(clan).ok().and_then(|c| self.types.get(c)).copied()
     }
 

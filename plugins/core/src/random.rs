@@ -32,6 +32,11 @@ impl RandomStream {
         self.draw(SplitMix64::next_u64)
     }
 
+    /// Uniform in `0..1`, in steps of 2⁻¹⁶.
+    pub fn fraction(&mut self) -> f32 {
+        self.below(1 << 16) as f32 / 65_536.0
+    }
+
     /// Uniform in `0..n` (`n > 0`).
     pub fn below(&mut self, n: u32) -> u32 {
         self.draw(|g| g.below(n))

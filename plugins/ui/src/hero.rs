@@ -16,9 +16,6 @@ use iron3d_core::{Aboard, AppState, MissionStart, Movable, Order, OriginalObject
 use iron3d_input::{Actions, GameAction, PilotSample, PlayerCommands};
 use iron3d_mission::{LoadedMission, MissionKind, MissionName};
 
-/// The Types the hero's Enter takes: transport, builder, warrior, HQ or hero (read).
-const ENTERABLE: u32 = 0x0103_e000;
-
 /// Whether a mission opens in the free strategic view instead of with the hero on foot.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
 #[reflect(Resource)]
@@ -133,7 +130,7 @@ fn enter_and_leave(
     let near = |t: &SimTransform| (t.position[0] - at[0]).hypot(t.position[1] - at[1]);
     let target = places
         .iter()
-        .filter(|(id, t, class)| id.0 != hero && class.0 & !ENTERABLE == 0 && near(t) < ENTER_REACH)
+        .filter(|(id, t, class)| id.0 != hero && class.0 & !UnitClass::ENTERABLE == 0 && near(t) < ENTER_REACH)
         .min_by(|a, b| near(a.1).total_cmp(&near(b.1)).then(a.0.0.cmp(&b.0.0)));
     if let Some((target, ..)) = target {
         player.order(vec![hero], Order::Board(target.0), false);

@@ -34,7 +34,7 @@ fn a_mine_and_a_scout() -> (App, Entity, Entity) {
 /// A warrior `(id, clan)` of `radius` and size class `size` at `at`.
 fn warrior(app: &mut App, (id, clan): (u32, i32), at: [f32; 2], radius: f32, size: u8) -> Entity {
     let e = spawn_unit(app.world_mut(), id, clan, at, 0.0, radius);
-    app.world_mut().entity_mut(e).insert((UnitClass(0x0100_8000), SizeClass(size)));
+    app.world_mut().entity_mut(e).insert((UnitClass(UnitClass::BATTLE_UNIT), SizeClass(size)));
     e
 }
 
@@ -133,7 +133,7 @@ fn a_hero_and_a_bot() -> (App, Entity, Entity) {
     app.world_mut().entity_mut(hero).insert((UnitClass(UnitClass::HERO), SizeClass(2)));
     let bot = spawn_unit(app.world_mut(), BOT, 1, [70.0, 20.0], 0.0, 2.0);
     let weapon = Weapon { kind: 0, range: 100.0, damage: 1.0, projectile_speed: 0.0, turn_rate: 1.0, turret: 0.0 };
-    app.world_mut().entity_mut(bot).insert((UnitClass(0x0100_8000), SizeClass(4), weapon));
+    app.world_mut().entity_mut(bot).insert((UnitClass(UnitClass::BATTLE_UNIT), SizeClass(4), weapon));
     (app, hero, bot)
 }
 
