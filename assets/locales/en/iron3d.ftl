@@ -103,6 +103,7 @@ order-stand-ground = standing by
 order-shutdown = shut down
 order-follow = following { $n }
 order-search = searching
+order-guard = patrolling
 order-with-state = { $order } ({ $state })
 nav-idle = idle
 nav-moving = moving

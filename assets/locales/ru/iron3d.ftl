@@ -104,6 +104,7 @@ order-stand-ground = на позиции
 order-shutdown = выключен
 order-follow = следует за { $n }
 order-search = ищет
+order-guard = патрулирует
 order-with-state = { $order } ({ $state })
 nav-idle = ждёт
 nav-moving = в пути

@@ -12,8 +12,8 @@ use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
     ClearWizardPath, CollisionProxy, DiagnosticKind, DispatchPhase, Drive, GameClock, GameMessage, GameMessageKind,
-    ManualControl, MotionLimits, NavState, NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order, OriginalObjectId,
-    SimTransform, SteerIntent, Weapon,
+    Guard, ManualControl, MotionLimits, NavState, NavStatus, ObjectHandle, ObjectRef, ObjectTable, Order,
+    OriginalObjectId, SimTransform, SteerIntent, Ward, Weapon,
 };
 use iron3d_terrain::{Ground, MissionPaths, NavMap};
 
@@ -112,7 +112,8 @@ fn leg_goal(
         | Order::Follow(_)
         | Order::StandGround
         | Order::Shutdown
-        | Order::Search(_) => Ok(None),
+        | Order::Search(_)
+        | Order::Guard(_) => Ok(None),
         Order::MoveTo(p) => Ok(Some((p, true))),
         // An animal's walk point (the migrate step sets it as the goal).
         Order::Migrate => Ok(Some((nav.goal, true))),
@@ -188,6 +189,16 @@ fn next_leg(nav: &mut Navigator, geo: &Geography) -> bool {
     }
     nav.replan = true;
     true
+}
+
+/// The share of its speed a unit walks its order at: a transport stepping aside from a
+/// full storage and a guard of a place walk slower.
+fn share(order: &Order, trip: &HaulTrip) -> f32 {
+    match order {
+        _ if trip.waiting => ASIDE_SHARE,
+        Order::Guard(Guard { ward: Ward::Place { .. }, .. }) => crate::guard::PLACE_SPEED,
+        _ => 1.0,
+    }
 }
 
 /// Plans the legs that need it. The local path keeps `PathFind_NearDoorCoeff` times
@@ -349,7 +360,7 @@ pub(crate) fn follow(
                 waypoint,
                 last,
                 corridor_radius: c.corridor_radius,
-                max_speed: c.near_building_speed(top, near) * if trip.waiting { ASIDE_SHARE } else { 1.0 },
+                max_speed: c.near_building_speed(top, near) * share(&nav.order, trip),
             };
         } else if next_leg(&mut nav, &geo) {
             continue;

@@ -38,7 +38,7 @@ impl Footprint {
         [c * d[0] + s * d[1], -s * d[0] + c * d[1]]
     }
 
-    fn world(&self, l: [f32; 2]) -> [f32; 2] {
+    pub(crate) fn world(&self, l: [f32; 2]) -> [f32; 2] {
         let [c, s] = self.turn;
         [self.centre[0] + c * l[0] - s * l[1], self.centre[1] + s * l[0] + c * l[1]]
     }

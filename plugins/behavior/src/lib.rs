@@ -19,6 +19,7 @@ mod capture;
 mod config;
 mod follow;
 mod footprints;
+mod guard;
 pub mod haul;
 pub mod lodes;
 mod migrate;
@@ -35,6 +36,7 @@ pub use boarding::{ENTER_REACH, RISK_AREA};
 pub use build::BuildTrip;
 pub use capture::{Pod, Pods, pod_fire_ms};
 pub use config::BehaviorConfig;
+pub use guard::{Guards, Hold, Watch};
 pub use haul::HaulTrip;
 pub use migrate::{AttackLimit, ClanPasture, Migration, Pastures};
 pub use navigator::Navigator;
@@ -61,6 +63,7 @@ impl Plugin for BehaviorPlugin {
             .init_resource::<Pastures>()
             .init_resource::<Pods>()
             .init_resource::<search::Searches>()
+            .init_resource::<Guards>()
             .register_type::<BehaviorConfig>()
             .register_type::<Navigator>()
             .register_type::<HaulTrip>()
@@ -69,7 +72,7 @@ impl Plugin for BehaviorPlugin {
             .register_type::<Pastures>()
             .add_systems(
                 OnEnter(MissionLoadPhase::ScenarioStart),
-                (haul::adopt_rules, migrate::reset, capture::reset, search::reset),
+                (haul::adopt_rules, migrate::reset, capture::reset, search::reset, guard::reset),
             )
             .add_systems(OnEnter(AppState::InGame), config::load.in_set(MissionStart::Config))
             .add_systems(
@@ -85,7 +88,7 @@ impl Plugin for BehaviorPlugin {
                     refit::refit.run_if(unlocked),
                     lodes::search.run_if(unlocked),
                     build::run.run_if(unlocked),
-                    (search::search, capture::step, capture::pods, boarding::step, station::follow)
+                    (search::search, guard::guard, capture::step, capture::pods, boarding::step, station::follow)
                         .chain()
                         .run_if(unlocked),
                     migrate::migrate.run_if(unlocked),

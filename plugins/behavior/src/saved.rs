@@ -1,11 +1,12 @@
 //! The state Behavior owns ([`declare`]) and its hasher: each unit's orders and path
 //! state, haul trip and migration, and the clans' pastures.
 
+use crate::Guards;
 use crate::search::Searches;
 use crate::{BuildTrip, HaulTrip, Migration, Navigator, Pastures, Pods};
 use bevy_app::App;
 use bevy_ecs::prelude::*;
-use iron3d_core::{Aboard, Fnv1a, Hashing, Indoors, Invulnerable, Mindless, StateApp};
+use iron3d_core::{Aboard, Fnv1a, Hashing, Indoors, Invulnerable, Mindless, Order, StateApp};
 
 /// Declares Behavior's saved state.
 pub(crate) fn declare(app: &mut App) {
@@ -21,6 +22,7 @@ pub(crate) fn declare(app: &mut App) {
         .save_resource::<Pastures>("behavior.pastures", by)
         .save_resource::<Pods>("behavior.pods", Hashing::Bytes)
         .save_resource::<Searches>("behavior.searches", Hashing::Bytes)
+        .save_resource::<Guards>("behavior.guards", Hashing::Bytes)
         .save_component::<Indoors>("behavior.indoors", Hashing::Bytes)
         .save_component::<Aboard>("behavior.aboard", Hashing::Bytes.replicated())
         .save_component::<Mindless>("behavior.mindless", Hashing::Bytes)
@@ -40,9 +42,10 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
             }
             h.word(*id);
             if let Some(n) = nav {
-                let (kind, value) = n.order.key();
+                let (kind, value, extra) = n.order.key();
                 h.word(u32::from(kind) | u32::from(n.reverse) << 8 | u32::from(n.replan) << 16);
                 h.wide(value);
+                extra_into(h, kind, extra);
                 for v in [n.leg, n.next, n.local_path.len()] {
                     h.wide(v as u64);
                 }
@@ -57,9 +60,10 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
                 }
                 h.word(n.queued.len() as u32);
                 n.queued.iter().for_each(|o| {
-                    let (kind, value) = o.key();
+                    let (kind, value, extra) = o.key();
                     h.word(u32::from(kind));
                     h.wide(value);
+                    extra_into(h, kind, extra);
                 });
             }
             if let Some(m) = migration {
@@ -76,6 +80,13 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
         for (clan, c) in &p.clans {
             [*clan as u32, c.current.unwrap_or(u32::MAX), c.until_ms].into_iter().for_each(|w| h.word(w));
         }
+    }
+}
+
+/// An order's second word, for the one kind that has it.
+fn extra_into(h: &mut Fnv1a, kind: u8, extra: u64) {
+    if kind == Order::KIND_WITH_EXTRA {
+        h.wide(extra);
     }
 }
 

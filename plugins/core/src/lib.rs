@@ -64,7 +64,8 @@ pub use motion::{
     NavStatus, ORDERABLE_SPEED, SteerIntent,
 };
 pub use orders::{
-    ClearWizardPath, CommandQueue, Designs, Order, PilotInput, SchemeNames, SchemeRef, SearchFor, SimCommand, Site,
+    ClearWizardPath, CommandQueue, Designs, Guard, Order, PilotInput, SchemeNames, SchemeRef, SearchFor, SimCommand,
+    Site, Ward,
 };
 pub use parts::{
     BatterySheet, CombatSheet, EfficiencySheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet,

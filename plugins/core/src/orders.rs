@@ -96,6 +96,46 @@ pub enum Order {
     /// clans' buildings to capture one after another, or for hostile robots to fight;
     /// it never ends by itself.
     Search(SearchFor),
+    /// Guard (`ORDER_ROBOT_PATROL`, 4, openparkan `docs/31-packages.md`, read): walk loops
+    /// of random points about a place, a unit of the clan or a building, drawing a fresh
+    /// loop on a timer, and take up a fight only against what comes inside the ground; it
+    /// never ends by itself.
+    Guard(Guard),
+}
+
+/// What a guard order watches and how wide.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct Guard {
+    /// The place or object.
+    pub ward: Ward,
+    /// The ground's radius (0: the task's own by what it guards; the original's order
+    /// parameter, which a script's 0 or −1 leaves to the task).
+    pub radius: f32,
+}
+
+impl Guard {
+    /// Whether its place and radius are finite numbers.
+    pub fn finite(&self) -> bool {
+        let place = match self.ward {
+            Ward::Object(_) => true,
+            Ward::Place { at, z } => at.iter().chain(z.iter()).all(|v| v.is_finite()),
+        };
+        place && self.radius.is_finite()
+    }
+}
+
+/// A guard's place or object.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub enum Ward {
+    /// An object by id: a unit of the guard's clan or a building of any clan.
+    Object(u32),
+    /// A place, its height as given (`None`: the ground's there).
+    Place {
+        /// X and Y.
+        at: [f32; 2],
+        /// Z (a script's place carries one, 0 in most).
+        z: Option<f32>,
+    },
 }
 
 /// What a search looks for.
@@ -311,42 +351,70 @@ impl Designs {
 }
 
 impl Order {
-    /// A total order over orders (kind, then parameters by IEEE bits); also what the
-    /// state hash records of an order.
-    pub fn key(&self) -> (u8, u64) {
+    /// The key kind whose orders carry a second word ([`Order::key`]): a guard of a place.
+    pub const KIND_WITH_EXTRA: u8 = 26;
+
+    /// A total order over orders (kind, then parameters by IEEE bits, then a second word
+    /// only [`Order::KIND_WITH_EXTRA`] fills); also what the state hash records of an
+    /// order and the save writes of it.
+    pub fn key(&self) -> (u8, u64, u64) {
+        let none = f32::NAN.to_bits();
         match *self {
-            Self::Stop => (0, 0),
-            Self::MoveTo([x, y]) => (1, u64::from(x.to_bits()) << 32 | u64::from(y.to_bits())),
-            Self::MoveToObject(id) => (2, u64::from(id)),
-            Self::FollowPath(p) => (3, u64::from(p as u32)),
-            Self::Patrol(p) => (4, u64::from(p as u32)),
-            Self::Attack(id) => (5, u64::from(id)),
-            Self::Build(s) => (6, s.0),
-            Self::Research(n) => (7, u64::from(n)),
-            Self::Pilot(p) => (8, p.bits()),
-            Self::Release => (9, 0),
-            Self::Haul(id) => (10, u64::from(id)),
-            Self::Migrate => (11, 0),
-            Self::Refit => (12, 0),
-            Self::SearchLodes => (13, 0),
-            Self::Construct(site) => (14, site.bits()),
-            Self::Upgrade(id) => (15, u64::from(id)),
-            Self::Batch(s) => (16, s.0),
-            Self::StopBuild => (17, 0),
-            Self::Capture(id) => (18, u64::from(id)),
-            Self::Board(id) => (19, u64::from(id)),
-            Self::Leave => (20, 0),
-            Self::StandGround => (21, 0),
-            Self::Shutdown => (22, 0),
-            Self::Follow(id) => (23, u64::from(id)),
-            Self::Search(SearchFor::Capture) => (24, 0),
-            Self::Search(SearchFor::Enemies) => (24, 1),
+            Self::Guard(Guard { ward: Ward::Object(id), radius }) => {
+                (25, u64::from(radius.to_bits()) << 32 | u64::from(id), 0)
+            }
+            Self::Guard(Guard { ward: Ward::Place { at: [x, y], z }, radius }) => (
+                Self::KIND_WITH_EXTRA,
+                u64::from(x.to_bits()) << 32 | u64::from(y.to_bits()),
+                u64::from(radius.to_bits()) << 32 | u64::from(z.map_or(none, f32::to_bits)),
+            ),
+            Self::Stop => (0, 0, 0),
+            Self::MoveTo([x, y]) => (1, u64::from(x.to_bits()) << 32 | u64::from(y.to_bits()), 0),
+            Self::MoveToObject(id) => (2, u64::from(id), 0),
+            Self::FollowPath(p) => (3, u64::from(p as u32), 0),
+            Self::Patrol(p) => (4, u64::from(p as u32), 0),
+            Self::Attack(id) => (5, u64::from(id), 0),
+            Self::Build(s) => (6, s.0, 0),
+            Self::Research(n) => (7, u64::from(n), 0),
+            Self::Pilot(p) => (8, p.bits(), 0),
+            Self::Release => (9, 0, 0),
+            Self::Haul(id) => (10, u64::from(id), 0),
+            Self::Migrate => (11, 0, 0),
+            Self::Refit => (12, 0, 0),
+            Self::SearchLodes => (13, 0, 0),
+            Self::Construct(site) => (14, site.bits(), 0),
+            Self::Upgrade(id) => (15, u64::from(id), 0),
+            Self::Batch(s) => (16, s.0, 0),
+            Self::StopBuild => (17, 0, 0),
+            Self::Capture(id) => (18, u64::from(id), 0),
+            Self::Board(id) => (19, u64::from(id), 0),
+            Self::Leave => (20, 0, 0),
+            Self::StandGround => (21, 0, 0),
+            Self::Shutdown => (22, 0, 0),
+            Self::Follow(id) => (23, u64::from(id), 0),
+            Self::Search(SearchFor::Capture) => (24, 0, 0),
+            Self::Search(SearchFor::Enemies) => (24, 1, 0),
         }
+    }
+
+    /// The order of a key [`Order::key`] made of a guard (`None` for other kinds).
+    pub fn guard_of_key(kind: u8, value: u64, extra: u64) -> Option<Self> {
+        let low = |w: u64| f32::from_bits(w as u32);
+        let high = |w: u64| f32::from_bits((w >> 32) as u32);
+        let ward = match kind {
+            25 => Ward::Object(value as u32),
+            Self::KIND_WITH_EXTRA => {
+                Ward::Place { at: [high(value), low(value)], z: Some(low(extra)).filter(|z| !z.is_nan()) }
+            }
+            _ => return None,
+        };
+        let radius = if kind == 25 { high(value) } else { high(extra) };
+        Some(Self::Guard(Guard { ward, radius }))
     }
 
     /// Whether Behavior's task steps choose where this order walks (a leg the step sets,
     /// never the order's own target): refit, lode search, construct, upgrade, capture,
-    /// board, leave, follow and search.
+    /// board, leave, follow, search and guard.
     pub fn is_task(&self) -> bool {
         matches!(
             self,
@@ -359,6 +427,7 @@ impl Order {
                 | Self::Leave
                 | Self::Follow(_)
                 | Self::Search(_)
+                | Self::Guard(_)
         )
     }
 

@@ -692,9 +692,17 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
         Order::StopBuild => w.u8(17),
         Order::Leave | Order::StandGround | Order::Shutdown => w.u8(plain.key().0),
         Order::Search(_) => {
-            let (tag, mode) = plain.key();
+            let (tag, mode, _) = plain.key();
             w.u8(tag);
             w.u8(mode as u8);
+        }
+        Order::Guard(_) => {
+            let (tag, value, extra) = plain.key();
+            w.u8(tag);
+            w.u64(value);
+            if tag == Order::KIND_WITH_EXTRA {
+                w.u64(extra);
+            }
         }
         Order::Build(_) | Order::Batch(_) => unreachable!("a build or batch order travels by its scheme's name"),
     }
@@ -743,7 +751,15 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
             1 => Order::Search(iron3d_core::SearchFor::Enemies),
             mode => return Err(format!("search mode {mode} is not 0 (capture) or 1 (enemies)")),
         },
-        tag => return Err(format!("order tag {tag} is not 0..=24")),
+        tag @ (25 | Order::KIND_WITH_EXTRA) => {
+            let value = r.u64()?;
+            let extra = if tag == Order::KIND_WITH_EXTRA { r.u64()? } else { 0 };
+            match Order::guard_of_key(tag, value, extra) {
+                Some(Order::Guard(g)) if g.finite() => Order::Guard(g),
+                _ => return Err(format!("guard order (tag {tag}) has a place or radius that is not finite")),
+            }
+        }
+        tag => return Err(format!("order tag {tag} is not 0..=26")),
     };
     Ok(WireOrder::Plain(plain))
 }

@@ -1,6 +1,6 @@
 use crate::schema::{self, DecodeError, Gmsg, SessionPhase, WireOrder, WireScheme, id};
 use crate::{NetAnimation, NetBlend, NetObject, NetPose, NetState, NetTilt, NetTurret, ReplicatedRow};
-use iron3d_core::{Order, PilotInput};
+use iron3d_core::{Guard, Order, PilotInput, Ward};
 
 mod clan;
 mod events;
@@ -157,6 +157,9 @@ fn every_order_kind_round_trips() {
         Order::Haul(12),
         Order::Pilot(PilotInput::default()),
         Order::Release,
+        Order::Guard(Guard { ward: Ward::Object(9), radius: 300.0 }),
+        Order::Guard(Guard { ward: Ward::Place { at: [1124.0, 783.0], z: Some(0.0) }, radius: 0.0 }),
+        Order::Guard(Guard { ward: Ward::Place { at: [606.5, 993.25], z: None }, radius: 45.0 }),
     ];
     for o in orders {
         let m = [Gmsg::Order { seq: 1, units: vec![1], order: WireOrder::Plain(o), queued: false }];

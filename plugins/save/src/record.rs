@@ -279,9 +279,12 @@ fn write_command(w: &mut Writer, c: &SimCommand) -> Result<(), String> {
     w.u8(u8::from(c.queued));
     w.count(c.units.len())?;
     c.units.iter().for_each(|u| w.u32(*u));
-    let (kind, value) = c.order.key();
+    let (kind, value, extra) = c.order.key();
     w.u8(kind);
     w.u64(value);
+    if kind == Order::KIND_WITH_EXTRA {
+        w.u64(extra);
+    }
     Ok(())
 }
 
@@ -295,12 +298,16 @@ fn read_command(r: &mut Reader) -> Result<SimCommand, FormatError> {
     let units = (0..r.count(4)?).map(|_| r.u32()).collect::<Result<_, _>>()?;
     let at = r.offset();
     let (kind, value) = (r.u8()?, r.u64()?);
-    let order = order_of_key(kind, value).ok_or_else(|| r.error_at(at, format!("unknown order kind {kind}")))?;
+    let extra = if kind == Order::KIND_WITH_EXTRA { r.u64()? } else { 0 };
+    let order = order_of_key(kind, value, extra).ok_or_else(|| r.error_at(at, format!("unknown order kind {kind}")))?;
     Ok(SimCommand { tick, units, order, queued })
 }
 
 /// The order of an [`Order::key`] (the key is lossless).
-fn order_of_key(kind: u8, value: u64) -> Option<Order> {
+fn order_of_key(kind: u8, value: u64, extra: u64) -> Option<Order> {
+    if let Some(guard) = Order::guard_of_key(kind, value, extra) {
+        return Some(guard);
+    }
     let low = value as u32;
     Some(match kind {
         0 => Order::Stop,

@@ -89,6 +89,12 @@ fn every_order_kind_round_trips_through_a_record() {
         Order::Follow(5),
         Order::Search(iron3d_core::SearchFor::Capture),
         Order::Search(iron3d_core::SearchFor::Enemies),
+        Order::Guard(iron3d_core::Guard { ward: iron3d_core::Ward::Object(6), radius: 300.0 }),
+        Order::Guard(iron3d_core::Guard {
+            ward: iron3d_core::Ward::Place { at: [1124.0, 783.5], z: Some(0.0) },
+            radius: 0.0,
+        }),
+        Order::Guard(iron3d_core::Guard { ward: iron3d_core::Ward::Place { at: [60.0, 9.0], z: None }, radius: 45.0 }),
     ];
     // Naming every kind: a new one fails to compile here until it is listed above.
     for o in &orders {
@@ -98,7 +104,7 @@ fn every_order_kind_round_trips_through_a_record() {
             Order::Haul(_) | Order::Migrate | Order::Refit | Order::SearchLodes => {}
             Order::Construct(_) | Order::Upgrade(_) | Order::Batch(_) | Order::StopBuild => {}
             Order::Capture(_) | Order::Board(_) | Order::Leave => {}
-            Order::StandGround | Order::Shutdown | Order::Follow(_) | Order::Search(_) => {}
+            Order::StandGround | Order::Shutdown | Order::Follow(_) | Order::Search(_) | Order::Guard(_) => {}
         }
     }
     let mut r = sample();

@@ -464,6 +464,8 @@ mod builders;
 mod capture;
 #[path = "sim/combat.rs"]
 mod combat;
+#[path = "sim/guard.rs"]
+mod guard;
 #[path = "sim/haul.rs"]
 mod haul;
 #[path = "sim/lodes.rs"]

@@ -271,7 +271,7 @@ pub(crate) fn think(
         }
         let census = census_now.get_or_insert_with(|| census(&objects, &rules));
         let orders = decide(clan, census, &relations, &rules.ai, &strategy.assigned);
-        let mut grouped: BTreeMap<(u8, u64), (Order, Vec<u32>)> = BTreeMap::new();
+        let mut grouped: BTreeMap<(u8, u64, u64), (Order, Vec<u32>)> = BTreeMap::new();
         for (unit, order) in orders {
             grouped.entry(order.key()).or_insert((order, Vec::new())).1.push(unit);
             strategy.assigned.insert(unit, order);

@@ -140,9 +140,12 @@ fn hash_into(world: &World, h: &mut Fnv1a) {
     let Some(s) = world.get_resource::<Strategy>() else { return };
     h.word(s.assigned.len() as u32);
     for (unit, order) in &s.assigned {
-        let (kind, value) = order.key();
+        let (kind, value, extra) = order.key();
         for w in [*unit, u32::from(kind), value as u32, (value >> 32) as u32] {
             h.word(w);
+        }
+        if kind == Order::KIND_WITH_EXTRA {
+            h.wide(extra);
         }
     }
     for (producer, b) in &s.building {

@@ -32,9 +32,9 @@ use crate::routes::Routes;
 use crate::vm::{CountRule, Host, OrderPacket, VmConfig};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, LogicalId, MindBoard, MissionClans,
+    CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, Guard, LogicalId, MindBoard, MissionClans,
     MissionGoals, MissionOutcome, Movable, ObjectKind, ObjectiveChange, Order, OriginalObjectId, Outcome, Owner,
-    RandomStream, SimCommand, SimObject, SimRandom, UnitClass,
+    RandomStream, SearchFor, SimCommand, SimObject, SimRandom, UnitClass, Ward,
 };
 use iron3d_formats::script::functions::{DESTROYED_OWNER, ERROR, callback as cb};
 use serde::{Deserialize, Serialize};
@@ -49,6 +49,10 @@ pub const RANDOM_STREAM: &str = "superai.random";
 pub const TARGET_BY_LOGIC_ID: u32 = 0x0201;
 /// `TARGET_BY_PLACE`.
 pub const TARGET_BY_PLACE: u32 = 0x0202;
+/// `TARGET_BY_TYPE`: a type mask.
+pub const TARGET_BY_TYPE: u32 = 0x0203;
+/// `TARGET_NOT_DEFINED`.
+pub const TARGET_NOT_DEFINED: u32 = 0x0204;
 
 /// An objective's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -265,6 +269,50 @@ impl GameHost<'_> {
     }
 }
 
+/// The order a script's packet `p` gives (`object`: a logical id's object id), if the
+/// project carries it out: stop, go, attack, guard (PATROL by place or logic id, its
+/// radius the parameter unless 0 or −1), search (one building, buildings by type, lodes
+/// or enemies) and capture, refit, shutdown, leave, standby, follow, board and upgrade.
+pub(crate) fn script_order(p: &OrderPacket, object: impl Fn(u32) -> Option<u32>) -> Option<Order> {
+    let place = || match p.target.as_slice() {
+        [x, y, ..] => Some([*x as i32 as f32, *y as i32 as f32]),
+        _ => None,
+    };
+    let by_id = || p.target.first().and_then(|l| object(*l));
+    let mask = p.target.first().copied().unwrap_or(0);
+    // A patrol's radius is its parameter unless that is 0 or −1 (read).
+    let radius = match p.parameter as i32 {
+        0 | -1 => 0.0,
+        r => r as f32,
+    };
+    let guard = |ward| Order::Guard(Guard { ward, radius });
+    match (p.order, p.target_kind) {
+        (1, _) => Some(Order::Stop),
+        (2, TARGET_BY_PLACE) | (3, TARGET_BY_PLACE) => place().map(Order::MoveTo),
+        (2, TARGET_BY_LOGIC_ID) => by_id().map(Order::MoveToObject),
+        (3, TARGET_BY_LOGIC_ID) => by_id().map(Order::Attack),
+        // A script's place stands at its third word, 0 when it gives none.
+        (4, TARGET_BY_PLACE) => {
+            place().map(|at| guard(Ward::Place { at, z: Some(p.target.get(2).map_or(0.0, |z| *z as i32 as f32)) }))
+        }
+        (4, TARGET_BY_LOGIC_ID) => by_id().map(|id| guard(Ward::Object(id))),
+        // SEARCH and CAPTURE: one building, buildings by type, lodes, or enemies.
+        (5 | 17, TARGET_BY_LOGIC_ID) => by_id().map(Order::Capture),
+        (5 | 17, TARGET_BY_TYPE) if mask & 0x8000_0000 != 0 => Some(Order::Search(SearchFor::Capture)),
+        (5, TARGET_BY_TYPE) if mask & 0x1000_0000 != 0 => Some(Order::SearchLodes),
+        (5, TARGET_NOT_DEFINED) => Some(Order::Search(SearchFor::Enemies)),
+        // ORDER_ROBOT_RELOAD and ORDER_ROBOT_REPARE: one task, the refit.
+        (8 | 9, _) => Some(Order::Refit),
+        (19, _) => Some(Order::Shutdown),
+        (20, _) => Some(Order::Leave),
+        (21, _) => Some(Order::StandGround),
+        (22, TARGET_BY_LOGIC_ID) => by_id().map(Order::Follow),
+        (23, TARGET_BY_LOGIC_ID) => by_id().map(Order::Board),
+        (24, TARGET_BY_LOGIC_ID) => by_id().map(Order::Upgrade),
+        _ => None,
+    }
+}
+
 /// A script report of `clan` at a node of handler `handler` (`usize::MAX`: none).
 pub(crate) fn script_note(
     clan: u32,
@@ -314,20 +362,7 @@ impl Host for GameHost<'_> {
 
     fn order(&mut self, p: &OrderPacket) -> u32 {
         let Some(unit) = self.view.get(p.unit).copied() else { return 5 };
-        let object = |logical: Option<&u32>| logical.and_then(|l| self.view.get(*l)).map(|r| r.id);
-        let place = || match p.target.as_slice() {
-            [x, y, ..] => Some([*x as f32, *y as f32]),
-            _ => None,
-        };
-        let order = match (p.order, p.target_kind) {
-            (1, _) => Some(Order::Stop),
-            (2, TARGET_BY_PLACE) | (3, TARGET_BY_PLACE) => place().map(Order::MoveTo),
-            (2, TARGET_BY_LOGIC_ID) => object(p.target.first()).map(Order::MoveToObject),
-            (3, TARGET_BY_LOGIC_ID) => object(p.target.first()).map(Order::Attack),
-            // ORDER_ROBOT_RELOAD and ORDER_ROBOT_REPARE: one task, the refit.
-            (8 | 9, _) => Some(Order::Refit),
-            _ => None,
-        };
+        let order = script_order(p, |logical| self.view.get(logical).map(|r| r.id));
         match order.filter(|_| unit.movable) {
             Some(order) => {
                 let queued = p.insert == 1;

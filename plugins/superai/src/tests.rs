@@ -698,3 +698,42 @@ fn condition_list_index_equal_to_length_raises() {
     let c = cond(4, 1, 2);
     assert_eq!(Condition::from_bytes(&c.to_bytes()), c);
 }
+
+/// A script's orders as `docs/31-packages.md` reads them (the shipped scripts give PATROL
+/// 140 times, CAPTURE 48, SHUTDOWN 28): each packet becomes the project's order, a
+/// logical id its object's id.
+#[test]
+fn a_scripts_orders_become_the_originals_tasks() {
+    use crate::host::{TARGET_BY_LOGIC_ID as ID, TARGET_BY_PLACE as PLACE, TARGET_BY_TYPE, TARGET_NOT_DEFINED};
+    use iron3d_core::{Guard, Order, SearchFor, Ward};
+    let packet = |order: u32, parameter: u32, target_kind: u32, target: &[u32]| OrderPacket {
+        unit: 3,
+        order,
+        insert: 3,
+        parameter,
+        floats: [0.5; 4],
+        target_kind,
+        target: target.to_vec(),
+    };
+    // Logical ids 1..=9 are objects 101..=109.
+    let of = |p: OrderPacket| host::script_order(&p, |l| (1..=9).contains(&l).then_some(100 + l));
+    let place = |at: [f32; 2], z, radius| Some(Order::Guard(Guard { ward: Ward::Place { at, z: Some(z) }, radius }));
+    assert_eq!(of(packet(4, 0, PLACE, &[1124, 783])), place([1124.0, 783.0], 0.0, 0.0), "z 0, the task's radius");
+    assert_eq!(of(packet(4, u32::MAX, PLACE, &[606, 993, 90])), place([606.0, 993.0], 90.0, 0.0), "−1: the task's");
+    assert_eq!(of(packet(4, 300, PLACE, &[10, 20])), place([10.0, 20.0], 0.0, 300.0), "the parameter's radius");
+    let guard_5 = Order::Guard(Guard { ward: Ward::Object(105), radius: 0.0 });
+    assert_eq!(of(packet(4, 0, ID, &[5])), Some(guard_5));
+    assert_eq!(of(packet(17, 0, ID, &[7])), Some(Order::Capture(107)));
+    assert_eq!(of(packet(5, 0, ID, &[7])), Some(Order::Capture(107)), "a search on one building");
+    assert_eq!(of(packet(5, 0, TARGET_BY_TYPE, &[0x8017_365e])), Some(Order::Search(SearchFor::Capture)));
+    assert_eq!(of(packet(5, 0, TARGET_BY_TYPE, &[0x1000_1000])), Some(Order::SearchLodes));
+    assert_eq!(of(packet(5, 0, TARGET_NOT_DEFINED, &[u32::MAX])), Some(Order::Search(SearchFor::Enemies)));
+    assert_eq!(of(packet(19, 0, 0, &[])), Some(Order::Shutdown));
+    assert_eq!(of(packet(20, 0, 0, &[])), Some(Order::Leave));
+    assert_eq!(of(packet(21, 0, 0, &[])), Some(Order::StandGround));
+    assert_eq!(of(packet(22, 50, ID, &[2])), Some(Order::Follow(102)));
+    assert_eq!(of(packet(23, 0, ID, &[4])), Some(Order::Board(104)));
+    assert_eq!(of(packet(24, 0, ID, &[9])), Some(Order::Upgrade(109)));
+    assert_eq!(of(packet(4, 0, ID, &[42])), None, "an unknown logical id");
+    assert_eq!(of(packet(13, 0, 0, &[])), None, "RANDOMGO: not carried out");
+}

@@ -240,6 +240,7 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::Shutdown) => locale.t("order-shutdown"),
         Some(Order::Follow(id)) => locale.tr("order-follow", &n(id.into())),
         Some(Order::Search(_)) => locale.t("order-search"),
+        Some(Order::Guard(_)) => locale.t("order-guard"),
     };
     match status {
         Some(s) => {

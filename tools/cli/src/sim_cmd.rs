@@ -9,9 +9,9 @@ use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
 use clap::Subcommand;
 use iron3d_core::{
-    Aboard, CollisionProxy, CommandQueue, Designs, Difficulty, DifficultyLevel, GameClock, Health, Kinematics,
+    Aboard, CollisionProxy, CommandQueue, Designs, Difficulty, DifficultyLevel, GameClock, Guard, Health, Kinematics,
     MissionClans, MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner,
-    PilotInput, SchemeNames, SearchFor, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass,
+    PilotInput, SchemeNames, SearchFor, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass, Ward,
 };
 use iron3d_formats::registry::UnitDat;
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
@@ -34,7 +34,8 @@ pub enum HeadlessCommand {
         {\"haul\": MINE_ID}, \"refit\", {\"search_lodes\": true}, {\"construct\": {\"scheme\": S, \"at\": [X, Y], \
         \"angle\": A}}, {\"upgrade\": ID}, {\"build\": SCHEME}, {\"build_design\": FILE}, {\"batch\": SCHEME}, \
         {\"batch_design\": FILE}, \"stop_build\", {\"research\": NODE}, {\"capture\": ID}, {\"board\": ID} or \
-        \"leave\", {\"follow\": ID}, \"stand_ground\", \"shutdown\" or {\"search\": \"capture\" | \"enemies\" | ID}; ID is the OriginalObjectId (index of the \
+        \"leave\", {\"follow\": ID}, \"stand_ground\", \"shutdown\", {\"search\": \"capture\" | \"enemies\" | ID} \
+        or {\"guard\": ID | [X, Y] | {\"object\": ID | \"at\": [X, Y], \"radius\": R}}; ID is the OriginalObjectId (index of the \
         placed object in data.tma), coordinates in game units. haul: the units are transport robots, MINE_ID a mine of \
         their clan; as in the original each chooses its own route, its clan's nearest mine with a loading place and \
         nearest storage with an unloading place, loads ore, unloads it there (waiting beside it while it is full; \
@@ -74,6 +75,12 @@ pub enum HeadlessCommand {
         takes the nearest building of another clan (a generator at half its distance) through its pod, then the \
         next, with no end; \"enemies\" walks to the nearest hostile warrior, builder or transport within 3000, \
         its guns fighting on the way; with nothing found both roam; ID searches one building (capture). \
+        guard: loops of random points about a place (15-19 points within 60 along each axis, 0.8 of its speed, a \
+        fresh loop every 20-30 s), a unit of its clan (3-7 within 60, 5-15 s) or a building (its corners pushed \
+        out 30, 60-120 s), R replacing the 60 or 30; it takes up a fight only against a hostile machine inside \
+        that ground, or whoever hits it, and drops it beyond R + 60 (a building: R + 80); a unit of size class \
+        1 or 2 told to guard another clan's building captures it first. A guarded unit gone or of another clan, \
+        or a building gone, is a \"rejected\" event. \
         Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
         may add \"queued\": true to wait behind the units' current orders (waypoints). ORDER may also be \
@@ -408,6 +415,7 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
             (_, Some(id)) => unit(Order::Capture(id)),
             _ => Err("search takes \"capture\", \"enemies\" or a building id".into()),
         },
+        "guard" => guard(arg).map(FileOrder::Unit),
         "search_lodes" if arg.as_bool() == Some(true) => unit(Order::SearchLodes),
         "search_lodes" => Err("search_lodes takes true".into()),
         "build" | "batch" => match arg.as_str() {
@@ -428,6 +436,40 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         "research" => Err("research takes a node index or name".into()),
         other => Err(format!("unknown order {other:?}")),
     }
+}
+
+/// A guard: `ID`, `[X, Y]` or `[X, Y, Z]`, or `{"object": ID | "at": [X, Y(, Z)], "radius": R}`.
+fn guard(arg: &Value) -> Result<Order, String> {
+    const USAGE: &str =
+        "guard takes an object id, [X, Y(, Z)] or {\"object\": ID | \"at\": [X, Y(, Z)], \"radius\": R}";
+    let id = |v: &Value| v.as_u64().and_then(|id| u32::try_from(id).ok());
+    let place = |v: &Value| match v.as_array().map(|a| a.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>()) {
+        Some(Some(p)) if (2..=3).contains(&p.len()) => {
+            Some(Ward::Place { at: [p[0] as f32, p[1] as f32], z: p.get(2).map(|z| *z as f32) })
+        }
+        _ => None,
+    };
+    let ward = |v: &Value| id(v).map(Ward::Object).or_else(|| place(v));
+    let (ward, radius) = match arg.as_object() {
+        None => (ward(arg).ok_or(USAGE)?, 0.0),
+        Some(o) => {
+            if let Some(k) = o.keys().find(|k| !["object", "at", "radius"].contains(&k.as_str())) {
+                return Err(format!("{USAGE}: unknown key {k:?}"));
+            }
+            let ward = match (o.get("object"), o.get("at")) {
+                (Some(v), None) => id(v).map(Ward::Object),
+                (None, Some(v)) => place(v),
+                _ => None,
+            };
+            let radius = match o.get("radius") {
+                None => Some(0.0),
+                Some(r) => r.as_f64().filter(|r| *r >= 0.0).map(|r| r as f32),
+            };
+            (ward.ok_or(USAGE)?, radius.ok_or(format!("{USAGE}: the radius is a number, 0 or more"))?)
+        }
+    };
+    let g = Guard { ward, radius };
+    if g.finite() { Ok(Order::Guard(g)) } else { Err(format!("{USAGE}: the place and radius are finite numbers")) }
 }
 
 /// A building site: `{"scheme": S, "at": [X, Y], "angle": A}`, the scheme a `BuildDat.lst`
@@ -600,10 +642,13 @@ fn check_units(world: &mut World, command: &SimCommand) -> Result<(), String> {
             return Err(format!("attack target {target} is not an object that can be damaged"));
         }
     }
-    if let Order::Capture(target) | Order::Board(target) | Order::Follow(target) = command.order
+    if let Order::Capture(target)
+    | Order::Board(target)
+    | Order::Follow(target)
+    | Order::Guard(Guard { ward: Ward::Object(target), .. }) = command.order
         && world.resource::<ObjectTable>().entity_of(target).is_none()
     {
-        return Err(format!("capture, board or follow target {target} is not an object"));
+        return Err(format!("capture, board, follow or guard target {target} is not an object"));
     }
     if let Order::Haul(mine) = command.order {
         command.units.iter().try_for_each(|&unit| iron3d_behavior::haul::check(world, unit, mine))?;

@@ -1438,3 +1438,60 @@ fn sim_run_the_hero_captures_a_neutral_robot_and_a_building_through_its_pod() {
     assert_eq!(loaded["events"].as_array().unwrap().iter().filter(|e| e["kind"] == "captured").count(), 2);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `sim run`'s guard (the original's patrol): a robot keeps to the ground about its place,
+/// a guard of another clan's unit is refused by the run, a save in the middle continues
+/// to the same hash, and a malformed guard is a usage error.
+#[test]
+fn sim_run_guards_a_place_and_refuses_a_guard_of_another_clans_unit() {
+    let dir = scratch("guard");
+    let game = dir.join("game");
+    let o = cli(&["demo", "build", path(&game), "--original-like"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = dir.join("orders.json");
+    let run_with = |orders: &serde_json::Value, extra: &[&str]| {
+        std::fs::write(&file, orders.to_string()).unwrap();
+        let args = ["sim", "run", path(&game), "tutorial.01", "--ticks", "700", "--orders", path(&file), "--json"];
+        cli(&[&args[..], extra].concat())
+    };
+    let r: serde_json::Value = serde_json::from_slice(&run_with(&serde_json::json!([]), &[]).stdout).unwrap();
+    let objects = r["objects"].as_array().unwrap().clone();
+    let hero = objects.iter().find(|o| o["hero"] == true).unwrap();
+    let player = hero["clan"].clone();
+    let robot_of = |o: &&serde_json::Value| o["name"].as_str().unwrap().contains("ROBOTS");
+    let robot = objects.iter().find(|o| o["clan"] == player && o["hero"] != true && robot_of(o)).unwrap();
+    let (id, at) = (robot["id"].as_u64().unwrap(), robot["position"].clone());
+    let stranger = objects.iter().find(|o| o["clan"] != player && robot_of(o)).unwrap()["id"].clone();
+    let place = serde_json::json!([at[0], at[1]]);
+    let orders = serde_json::json!([
+        {"tick": 1, "units": [id], "order": {"guard": {"at": place, "radius": 30}}},
+        {"tick": 1, "units": [hero["id"]], "order": {"guard": stranger}},
+    ]);
+    let o = run_with(&orders, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let now = r["objects"].as_array().unwrap().iter().find(|o| o["id"] == id).unwrap()["position"].clone();
+    let d = ((now[0].as_f64().unwrap() - at[0].as_f64().unwrap()).powi(2)
+        + (now[1].as_f64().unwrap() - at[1].as_f64().unwrap()).powi(2))
+    .sqrt();
+    assert!(d <= 30.0 * 2f64.sqrt() + 10.0, "about its place: {d}");
+    let refused: Vec<&serde_json::Value> =
+        r["events"].as_array().unwrap().iter().filter(|e| e["kind"] == "rejected").collect();
+    assert!(
+        refused.iter().any(|e| e["ids"] == serde_json::json!([hero["id"], stranger])
+            && e["detail"].as_str().unwrap().contains("guard: unit")),
+        "{refused:?}"
+    );
+    let save = dir.join("guarding.sav");
+    run_with(&orders, &["--save-at", "350", "--save", path(&save)]);
+    let args = ["sim", "run", path(&game), "--load", path(&save), "--ticks", "700", "--orders", path(&file), "--json"];
+    let o = cli(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let loaded: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(loaded["hashes"].as_array().unwrap().last(), r["hashes"].as_array().unwrap().last());
+    let bad = serde_json::json!([{"tick": 1, "units": [id], "order": {"guard": "here"}}]);
+    let o = run_with(&bad, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("guard takes"), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -282,3 +282,22 @@ fn seek_and_destroy_goes_for_the_nearest_hostile_robot_but_never_a_hero() {
     let goal = app.world().get::<Navigator>(scout).unwrap().goal;
     assert_eq!(goal, [100.0, 100.0], "the transport, past the nearer hero");
 }
+
+/// A small unit told to guard another clan's building captures it first, escapes from
+/// it and guards it then (openparkan `docs/31-packages.md`, the patrol, read).
+#[test]
+fn a_small_guard_of_another_clans_building_takes_it_escapes_and_guards_it() {
+    use iron3d_core::{Guard, Ward};
+    let (mut app, mine, scout) = a_mine_and_a_scout();
+    let guard = Order::Guard(Guard { ward: Ward::Object(MINE), radius: 0.0 });
+    order(&mut app, vec![SCOUT], guard);
+    run_until(&mut app, 600, |app| nav(app, scout) == Order::Capture(MINE));
+    let taken = run_until(&mut app, 800, |app| owner(app, mine) == 1);
+    assert_eq!(events(&app, EventKind::Captured), [(taken, vec![MINE, SCOUT], "from=2 to=1".to_string())]);
+    run_until(&mut app, 10, |app| nav(app, scout) == Order::Leave);
+    run_until(&mut app, 600, |app| nav(app, scout) == guard);
+    assert!(app.world().get::<Indoors>(scout).is_none(), "out of the building");
+    run(&mut app, 5);
+    let points = &app.world().resource::<iron3d_behavior::Guards>().0[&SCOUT].points;
+    assert_eq!(points.len(), 4, "its own building now: it walks the corners");
+}

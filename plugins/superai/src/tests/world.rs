@@ -407,7 +407,8 @@ fn function_15_gives_any_clans_unit_an_order_through_the_command_queue() {
         ("Init", vec![]),
         ("Attack", vec![order(D2, D3, LOGIC, D1)]),
         ("Nobody", vec![order(ERR, D3, LOGIC, D1)]),
-        ("Patrol", vec![order(D2, FAILED, LOGIC, D1)]),
+        // ORDER_ROBOT_BUILD (7, ClanID's value here) by logic id: not carried out.
+        ("Build", vec![order(D2, CLAN, LOGIC, D1)]),
         ("Go", vec![call(f::ORDER_UNIT, Some(DA), &[D1, D2, D3, D0, FA, FA, FA, FA, PLACE, D3, D2])]),
     ]);
     let mut app = app_with(files_with(&p), clans(2), SuperAiPlugin::default(), objects);
@@ -426,9 +427,9 @@ fn function_15_gives_any_clans_unit_an_order_through_the_command_queue() {
     assert_eq!(c.tick, tick, "for the tick it runs in");
     send(&mut app, 0, "Nobody");
     assert_eq!(var(&app, 0, DA), 5, "no such object");
-    send(&mut app, 0, "Patrol");
+    send(&mut app, 0, "Build");
     assert_eq!(var(&app, 0, DA), 0, "refused");
-    assert!(notes(&app).iter().any(|n| n.0 == "Patrol" && n.3.contains("order 4") && n.3.contains("refused")));
+    assert!(notes(&app).iter().any(|n| n.0 == "Build" && n.3.contains("order 7") && n.3.contains("refused")));
     send(&mut app, 0, "Go");
     let go = pending(&mut app);
     assert_eq!(
