@@ -147,7 +147,7 @@ type Capturer<'a> = (
     &'a mut SimTransform,
     &'a mut Navigator,
     &'a NavStatus,
-    (Option<&'a SizeClass>, Option<&'a Indoors>, Option<&'a CollisionProxy>),
+    (Option<&'a SizeClass>, Option<&'a Indoors>, Option<&'a CollisionProxy>, Option<&'a UnitClass>),
     Has<ManualControl>,
 );
 
@@ -192,6 +192,31 @@ impl Grounds<'_> {
     }
 }
 
+/// The hero's Enter at a building (`entrance`: its door and pod, if it has a pod): at
+/// the door, less than [`crate::ENTER_REACH`] away across the ground, he goes in to
+/// the pod (its place); farther, he walks there, or, driven by the player, is refused.
+/// Only the hero goes in this way (the walk along the hall way is not modelled, the
+/// project's).
+fn walk_in(
+    (id, hero): (u32, bool),
+    (building, entrance): (u32, Option<([f32; 2], [f32; 3])>),
+    at: [f32; 2],
+    manual: bool,
+) -> Result<Option<[f32; 3]>, String> {
+    if !hero {
+        return Err(format!("enter: object {id} is not the hero"));
+    }
+    let (door, pod) = entrance.ok_or(format!("enter: building {building} has no control pod"))?;
+    let gap = dist(at, door);
+    if gap < crate::ENTER_REACH {
+        Ok(Some(pod))
+    } else if manual {
+        Err(format!("enter: building {building}'s door is {gap:.0} away (the hero enters within 20)"))
+    } else {
+        Ok(None)
+    }
+}
+
 /// Runs every capture of a building and every escape one tick, in id order.
 pub(crate) fn step(
     mut grounds: Grounds,
@@ -201,16 +226,22 @@ pub(crate) fn step(
     mut out: MessageWriter<GameMessage>,
     mut commands: Commands,
 ) {
+    // The hero's Enter at a building's door is the player's while he drives him.
     let mut order: Vec<(u32, Entity)> = units
         .iter()
-        .filter(|u| !u.7 && (matches!(u.4.order, Order::Capture(_)) || u.4.order == Order::Leave))
+        .filter(|u| {
+            matches!(u.4.order, Order::Board(_))
+                || !u.7 && (matches!(u.4.order, Order::Capture(_)) || u.4.order == Order::Leave)
+        })
         .map(|u| (u.1.0, u.0))
         .collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
-        let Ok((_, _, owner, mut t, mut nav, status, (size, indoors, proxy), _)) = units.get_mut(entity) else {
+        let Ok((_, _, owner, mut t, mut nav, status, (size, indoors, proxy, class), manual)) = units.get_mut(entity)
+        else {
             continue;
         };
+        let hero = class.is_some_and(|c| c.is_hero());
         let at = [t.position[0], t.position[1]];
         if nav.order == Order::Leave {
             if nav.leg != 0 {
@@ -238,12 +269,30 @@ pub(crate) fn step(
             }
             continue;
         }
-        let Order::Capture(target) = nav.order else { continue };
+        let (Order::Capture(target) | Order::Board(target)) = nav.order else { continue };
         let Some(site) = table.entity_of(target).and_then(|e| sites.get(e).ok()) else {
             // A unit: the hero's capture by Enter (boarding's step).
             continue;
         };
         let (_, site_owner, bt, places, bp, class) = site;
+        if let Order::Board(_) = nav.order {
+            let entrance = pod_of(places).map(|pod| (door(bt, bp, pod, proxy), world_point(bt, pod.at)));
+            match walk_in((id, hero), (target, entrance), at, manual) {
+                Ok(Some(pod)) => {
+                    t.position = pod;
+                    nav.start(Order::Stop);
+                    nav.clear_path();
+                    commands.entity(entity).insert(Indoors(target));
+                }
+                Ok(None) if nav.leg == 0 => nav.head_for(entrance.map_or(at, |e| e.0)),
+                Ok(None) => {}
+                Err(detail) => {
+                    out.write(haul::report(&grounds.clock, ProductionEvent::Rejected, vec![id, target], detail));
+                    nav.start(Order::Stop);
+                }
+            }
+            continue;
+        }
         if indoors.is_some_and(|i| i.0 == target) {
             if site_owner.clan != owner.clan {
                 continue;
@@ -289,18 +338,37 @@ pub(crate) fn step(
 }
 
 /// Steps every building's pod one tick, in building id order: who stands in it opens it,
-/// and after its time an object of another clan takes the building.
+/// and after its time an object of another clan takes the building; then, the building
+/// its clan's, the pod fires for it (`opened`: the original's same-clan callback, which
+/// opens a bunker's command view or a factory's screen to the player's hero). A unit
+/// walked out of the building's walls (the player's hero, driven) is indoors no more.
 pub(crate) fn pods(
     clock: Res<GameClock>,
     mut pods: ResMut<Pods>,
-    mut buildings: Query<(&OriginalObjectId, &mut Owner, &SimTransform, &Places, Option<&UnitClass>), Without<Movable>>,
-    inside: Query<(&OriginalObjectId, &Owner, &SimTransform, &Indoors), (With<Movable>, Without<Aboard>)>,
+    mut buildings: Query<
+        (&OriginalObjectId, &mut Owner, &SimTransform, &Places, Option<&UnitClass>, Option<&CollisionProxy>),
+        Without<Movable>,
+    >,
+    inside: Query<
+        (Entity, &OriginalObjectId, &Owner, &SimTransform, &Indoors, Option<&CollisionProxy>),
+        (With<Movable>, Without<Aboard>),
+    >,
     table: Res<iron3d_core::ObjectTable>,
     mut out: MessageWriter<GameMessage>,
+    mut commands: Commands,
 ) {
     // Only a unit gone in stands inside a building's walls.
     let mut standing: BTreeMap<u32, Vec<(u32, Owner, [f32; 3])>> = BTreeMap::new();
-    for (id, owner, t, indoors) in &inside {
+    for (entity, id, owner, t, indoors, proxy) in &inside {
+        let walls = table.entity_of(indoors.0).and_then(|e| buildings.get(e).ok()).and_then(|b| Some((b.2, b.5?)));
+        let out_of_walls = walls.is_some_and(|(bt, bp)| {
+            let margin = proxy.map_or(1.0, |p| p.radius) + 2.0;
+            !bp.circle && crate::footprints::Footprint::of(bt, bp).distance([t.position[0], t.position[1]]) > margin
+        });
+        if out_of_walls {
+            commands.entity(entity).remove::<Indoors>();
+            continue;
+        }
         standing.entry(indoors.0).or_default().push((id.0, *owner, t.position));
     }
     let mut watched: Vec<u32> = standing.keys().chain(pods.0.keys()).copied().collect();
@@ -312,7 +380,7 @@ pub(crate) fn pods(
             pods.0.remove(&building);
             continue;
         };
-        let Ok((_, mut owner, t, places, class)) = buildings.get_mut(entity) else { continue };
+        let Ok((_, mut owner, t, places, class, _)) = buildings.get_mut(entity) else { continue };
         let Some(pod) = pod_of(places) else { continue };
         let mut occupants =
             standing.get(&building).into_iter().flatten().filter(|o| in_pod(pod, t, o.2)).collect::<Vec<_>>();
@@ -329,6 +397,7 @@ pub(crate) fn pods(
                         *owner = by;
                         out.write(haul::report(&clock, ProductionEvent::Captured, vec![building, who], detail));
                     }
+                    out.write(haul::report(&clock, ProductionEvent::Opened, vec![building, who], String::new()));
                 }
             }
             Some(&(who, ..)) => {

@@ -143,7 +143,11 @@ fn place(
                     cam.transform()
                 }
             },
-            CameraMode::Rts | CameraMode::FreeFly => cam.transform(),
+            CameraMode::Rts => {
+                cam.keep_held();
+                cam.transform()
+            }
+            CameraMode::FreeFly => cam.transform(),
         };
         transform.set_if_neq(placed);
         // The infrared view: a bright monochrome grade.

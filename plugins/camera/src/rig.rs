@@ -58,6 +58,11 @@ pub struct GameCamera {
     pub infrared: bool,
     /// The spotlight is on.
     pub spotlight: bool,
+    /// A command view's square: the RTS focus is kept within this far of the centre
+    /// along each ground axis (a bunker's camera, ±200 m about it, openparkan
+    /// `docs/40-command-mode.md`, read; the original holds the camera's position, the
+    /// project's orbit holds its focus).
+    pub hold: Option<(Vec3, f32)>,
 }
 
 impl Default for GameCamera {
@@ -74,6 +79,7 @@ impl Default for GameCamera {
             centering: false,
             infrared: false,
             spotlight: false,
+            hold: None,
         }
     }
 }
@@ -116,6 +122,14 @@ impl GameCamera {
         } else {
             self.yaw = wrap(self.home.0 + yaw_gap);
             self.pitch = self.home.1 + pitch_gap;
+        }
+    }
+
+    /// Keeps the focus inside the held square, if one is held.
+    pub fn keep_held(&mut self) {
+        if let Some((c, r)) = self.hold {
+            self.focus.x = self.focus.x.clamp(c.x - r, c.x + r);
+            self.focus.z = self.focus.z.clamp(c.z - r, c.z + r);
         }
     }
 
@@ -196,6 +210,17 @@ mod tests {
         let fly = cam.transform();
         assert!(rts.forward().dot(*fly.forward()) > 0.999, "{:?} vs {:?}", rts.forward(), fly.forward());
         assert!(rts.translation.distance(fly.translation) < 1e-3);
+    }
+
+    #[test]
+    fn a_held_camera_keeps_its_focus_within_the_square_on_each_ground_axis() {
+        let hold = Some((Vec3::new(100.0, 30.0, -50.0), 200.0));
+        let mut cam = GameCamera { focus: Vec3::new(450.0, 5.0, -100.0), hold, ..Default::default() };
+        cam.keep_held();
+        assert_eq!(cam.focus, Vec3::new(300.0, 5.0, -100.0), "x held, y and z free within");
+        cam.focus = Vec3::new(-200.0, 0.0, -400.0);
+        cam.keep_held();
+        assert_eq!(cam.focus, Vec3::new(-100.0, 0.0, -250.0));
     }
 
     #[test]

@@ -183,6 +183,17 @@ impl UnitClass {
     /// read).
     pub const ENTERABLE: u32 = 0x0103_e000;
 
+    /// An HQ robot's class word (`varset.var`'s `ROBOT_HQ`, openparkan
+    /// `docs/31-packages.md`, measured).
+    pub const HQ: u32 = 0x0101_0000;
+
+    /// A factory's (plant's) class word (`docs/reference/registry.md` §2.2).
+    pub const PLANT: u32 = 0x8000_0010;
+
+    /// The three bunkers' class words, small, medium and large: a pod of one opens
+    /// command mode (openparkan `docs/40-command-mode.md`, read).
+    pub const BUNKERS: [u32; 3] = [0x8001_0000, 0x8002_0000, 0x8004_0000];
+
     /// An animal's class word (`varset.var`'s `CLASS_ANIMAL`, `gameplay.md` §1.4).
     pub const ANIMAL: u32 = 0x2000_0000;
 

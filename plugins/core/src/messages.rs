@@ -117,6 +117,9 @@ pub enum ProductionEvent {
     Boarded,
     /// The hero left the bot he was aboard: ids `[hero, bot]`.
     Left,
+    /// A building's control pod fired for an object of its clan (after a capture too,
+    /// the original's same-clan callback): ids `[building, object]`.
+    Opened,
 }
 
 impl ProductionEvent {
@@ -134,6 +137,7 @@ impl ProductionEvent {
             Self::Captured => "captured",
             Self::Boarded => "boarded",
             Self::Left => "left",
+            Self::Opened => "opened",
         }
     }
 }

@@ -61,6 +61,8 @@ pub enum EventKind {
     Boarded,
     /// The hero left his bot (`ids`: hero, bot).
     Left,
+    /// A building's pod fired for an object of its clan (`ids`: building, object).
+    Opened,
     /// A configuration key the project does not apply (detail: `file key: reason`).
     Unsupported,
 }
@@ -90,6 +92,7 @@ impl EventKind {
             Self::Captured => "captured",
             Self::Boarded => "boarded",
             Self::Left => "left",
+            Self::Opened => "opened",
             Self::Unsupported => "unsupported",
         }
     }
@@ -163,6 +166,7 @@ pub(crate) fn record(mut messages: MessageReader<GameMessage>, mut log: ResMut<E
                     ProductionEvent::Captured => EventKind::Captured,
                     ProductionEvent::Boarded => EventKind::Boarded,
                     ProductionEvent::Left => EventKind::Left,
+                    ProductionEvent::Opened => EventKind::Opened,
                 };
                 (kind, ids.clone(), detail.clone())
             }

@@ -32,11 +32,14 @@ pub(super) fn plugin(app: &mut App) {
             command
                 .after(crate::pilot::pilot)
                 .run_if(in_state(Pause::Running))
+                .run_if(crate::views::commanding)
                 .run_if(|placing: Res<crate::site::Placing>| placing.0.is_none()),
         )
         .add_systems(
             EguiPrimaryContextPass,
-            (draw, build_panel).run_if(in_state(AppState::InGame)).in_set(ScreenSystems::InGame),
+            (draw, build_panel.run_if(crate::views::commanding))
+                .run_if(in_state(AppState::InGame))
+                .in_set(ScreenSystems::InGame),
         );
 }
 

@@ -3,17 +3,21 @@
 //! with him on foot, driven first person, unless the strategic start is on
 //! ([`StrategicStart`]). `Enter` (the original's `CMD_ENTER_STATE` on Enter) gives his
 //! Enter order on the nearest unit he may enter within 20 (the original takes his current
-//! target; the nearest stands in for it, the project's), and once he is aboard the
-//! player drives the bot; `Pilot` aboard (the original's Esc, which stays the game menu
-//! here) orders him out, and once he is out the player drives him again.
+//! target; the nearest stands in for it, the project's), else at the door of a building
+//! with a control pod takes him in to the pod (the original walks him in along its hall
+//! way; [`crate::views`] opens what the pod opens). Once he is aboard the player drives
+//! the bot; `Pilot` aboard (the original's Esc, which stays the game menu here) orders
+//! him out, and once he is out the player drives him again (the view stack).
 
 use crate::command::Battlefield;
+use crate::views::{View, Views};
 use bevy::prelude::*;
-use bevy::window::{CursorOptions, PrimaryWindow};
 use iron3d_behavior::ENTER_REACH;
-use iron3d_camera::{CameraMode, GameCamera};
-use iron3d_core::{Aboard, AppState, MissionStart, Movable, Order, OriginalObjectId, Owner, SimTransform, UnitClass};
-use iron3d_input::{Actions, GameAction, PilotSample, PlayerCommands};
+use iron3d_core::{
+    Aboard, AppState, CollisionProxy, MissionStart, Movable, Order, OriginalObjectId, Owner, Places, SimTransform,
+    UnitClass, place,
+};
+use iron3d_input::{Actions, GameAction, PlayerCommands};
 use iron3d_mission::{LoadedMission, MissionKind, MissionName};
 
 /// Whether a mission opens in the free strategic view instead of with the hero on foot.
@@ -74,90 +78,80 @@ fn hero(units: &Units, clan: i32) -> Option<(u32, Option<u32>)> {
     heroes.first().copied()
 }
 
-/// Drives `unit` first person.
-fn drive(
-    unit: u32,
-    player: &mut PlayerCommands,
-    cameras: &mut Query<&mut GameCamera>,
-    cursor: &mut Query<&mut CursorOptions, With<PrimaryWindow>>,
-) {
-    player.pilot(PilotSample { unit, ..PilotSample::default() });
-    crate::pilot::look(CameraMode::FirstPerson(unit), cameras, cursor);
-}
-
 /// The mission opens with the hero on foot (or in his bot, for a saved game), unless
-/// the strategic start applies or the player's clan has no hero.
+/// the strategic start applies or the player's clan has no hero: the free strategic
+/// view, no view stack.
 fn on_foot(
     start: Res<StrategicStart>,
     mission: Option<Res<LoadedMission>>,
     scene: Battlefield,
     units: Units,
-    mut player: ResMut<PlayerCommands>,
-    mut cameras: Query<&mut GameCamera>,
-    mut cursor: Query<&mut CursorOptions, With<PrimaryWindow>>,
+    mut views: ResMut<Views>,
 ) {
-    if mission.is_none_or(|m| start.applies(&m.name)) {
-        return;
-    }
-    if let Some((hero, aboard)) = hero(&units, scene.player()) {
-        drive(aboard.unwrap_or(hero), &mut player, &mut cameras, &mut cursor);
-    }
+    let hero = hero(&units, scene.player()).filter(|_| mission.is_some_and(|m| !start.applies(&m.name)));
+    views.0 = match hero {
+        Some((hero, aboard)) => std::iter::once(View::OnFoot(hero)).chain(aboard.map(View::Driving)).collect(),
+        None => Vec::new(),
+    };
 }
 
-/// `Enter` on foot orders the hero's Enter on the nearest unit he may enter; `Pilot`
-/// aboard orders him out (and is no longer the piloting toggle there).
+/// `Enter` on foot orders the hero's Enter on the nearest unit he may enter, else on the
+/// nearest building with a control pod he stands by (the project's: the original walks
+/// him in along its hall way); `Pilot` aboard orders him out (and is no longer the
+/// piloting toggle there).
 fn enter_and_leave(
     mut actions: Query<&mut Actions>,
     scene: Battlefield,
     units: Units,
+    views: Res<Views>,
     places: Query<(&OriginalObjectId, &SimTransform, &UnitClass), With<Movable>>,
+    doors: Query<(&OriginalObjectId, &SimTransform, &Places, Option<&CollisionProxy>), Without<Movable>>,
     mut player: ResMut<PlayerCommands>,
 ) {
     let Ok(mut a) = actions.single_mut() else { return };
-    let Some((hero, aboard)) = hero(&units, scene.player()) else { return };
-    let piloted = player.piloted();
-    if aboard.is_some_and(|b| piloted == Some(b)) {
-        if a.just_pressed(&GameAction::Pilot) {
+    let Some((hero, _)) = hero(&units, scene.player()) else { return };
+    match views.front() {
+        Some(View::Driving(_)) if a.just_pressed(&GameAction::Pilot) => {
             a.release(&GameAction::Pilot);
             player.order(vec![hero], Order::Leave, false);
         }
-        return;
-    }
-    if piloted != Some(hero) || !a.just_pressed(&GameAction::Enter) {
-        return;
-    }
-    let Some(at) = places.iter().find(|p| p.0.0 == hero).map(|p| p.1.position) else { return };
-    let near = |t: &SimTransform| (t.position[0] - at[0]).hypot(t.position[1] - at[1]);
-    let target = places
-        .iter()
-        .filter(|(id, t, class)| id.0 != hero && class.0 & !UnitClass::ENTERABLE == 0 && near(t) < ENTER_REACH)
-        .min_by(|a, b| near(a.1).total_cmp(&near(b.1)).then(a.0.0.cmp(&b.0.0)));
-    if let Some((target, ..)) = target {
-        player.order(vec![hero], Order::Board(target.0), false);
-    }
-}
-
-/// The player drives whatever the hero is in: his bot once he boarded it, himself once
-/// he is out.
-fn follow_the_hero(
-    scene: Battlefield,
-    units: Units,
-    mut player: ResMut<PlayerCommands>,
-    mut last: Local<Option<u32>>,
-    mut cameras: Query<&mut GameCamera>,
-    mut cursor: Query<&mut CursorOptions, With<PrimaryWindow>>,
-) {
-    let Some((hero, aboard)) = hero(&units, scene.player()) else { return };
-    let piloted = player.piloted();
-    match aboard {
-        Some(bot) if piloted == Some(hero) => drive(bot, &mut player, &mut cameras, &mut cursor),
-        // Out of his bot, or put out of a lost one.
-        None if last.is_some() && (piloted.is_none() || piloted == *last) => {
-            drive(hero, &mut player, &mut cameras, &mut cursor)
+        Some(View::OnFoot(_)) if a.just_pressed(&GameAction::Enter) => {
+            let Some(at) = places.iter().find(|p| p.0.0 == hero).map(|p| p.1.position) else { return };
+            let near = |t: &SimTransform| (t.position[0] - at[0]).hypot(t.position[1] - at[1]);
+            let unit = places
+                .iter()
+                .filter(|(id, t, class)| id.0 != hero && class.0 & !UnitClass::ENTERABLE == 0 && near(t) < ENTER_REACH)
+                .min_by(|a, b| near(a.1).total_cmp(&near(b.1)).then(a.0.0.cmp(&b.0.0)))
+                .map(|u| u.0.0);
+            let building = || {
+                doors
+                    .iter()
+                    .filter(|(_, t, places, proxy)| {
+                        places.of(place::POD).next().is_some()
+                            && near(t) < proxy.map_or(0.0, |p| p.radius) + ENTER_REACH
+                    })
+                    .min_by(|a, b| near(a.1).total_cmp(&near(b.1)).then(a.0.0.cmp(&b.0.0)))
+                    .map(|b| b.0.0)
+            };
+            if let Some(target) = unit.or_else(building) {
+                player.order(vec![hero], Order::Board(target), false);
+            }
         }
         _ => {}
     }
-    *last = aboard;
+}
+
+/// The hero's boarding and leaving change the view: driving his bot once he boarded
+/// it; on foot once he is out, or put out of a lost one, from whatever view stands on
+/// his bot's (an HQ's command view, telepresence).
+pub(crate) fn follow_the_hero(scene: Battlefield, units: Units, mut views: ResMut<Views>) {
+    let Some((_, aboard)) = hero(&units, scene.player()) else { return };
+    let driving = views.0.iter().position(|v| matches!(v, View::Driving(_)));
+    match (views.front(), aboard, driving) {
+        (Some(View::OnFoot(_)), Some(bot), _) => views.push(View::Driving(bot)),
+        (_, None, Some(i)) => views.0.truncate(i),
+        _ => {}
+    }
 }
 
 #[cfg(test)]

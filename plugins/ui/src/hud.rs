@@ -199,7 +199,8 @@ pub fn messages(
                     | ProductionEvent::Unloaded
                     | ProductionEvent::Captured
                     | ProductionEvent::Boarded
-                    | ProductionEvent::Left => None,
+                    | ProductionEvent::Left
+                    | ProductionEvent::Opened => None,
                 };
                 key.filter(|_| ours).map(|key| locale.tr(key, &[("what", what.into())]))
             }

@@ -30,9 +30,11 @@ mod saves;
 mod screen;
 mod settings;
 mod site;
+mod views;
 
 pub use hero::StrategicStart;
 pub use saves::OpenFile;
+pub use views::{View, Views};
 
 use bevy::diagnostic::FrameTimeDiagnosticsPlugin;
 use bevy::prelude::*;
@@ -110,6 +112,7 @@ impl Plugin for UiPlugin {
                 (
                     pilot::plugin,
                     hero::plugin,
+                    views::plugin,
                     command::plugin,
                     site::plugin,
                     designer::plugin,

@@ -45,6 +45,7 @@ pub(crate) fn look(
 pub(crate) fn pilot(
     actions: Query<&Actions>,
     selection: Res<Selection>,
+    views: Res<crate::views::Views>,
     settings: Res<InputSettings>,
     scene: Battlefield,
     time: Res<Time<Real>>,
@@ -55,13 +56,15 @@ pub(crate) fn pilot(
     let Ok(a) = actions.single() else { return };
     let own = |id: u32| !scene.own_units(&[id]).is_empty();
     let piloted = player.piloted();
-    let leave =
-        piloted.is_some_and(|u| !own(u) || a.just_pressed(&GameAction::Pilot) || a.just_pressed(&GameAction::Pause));
+    // In the original's view modes the view stack drives and lets go.
+    let free = views.0.is_empty();
+    let leave = free
+        && piloted.is_some_and(|u| !own(u) || a.just_pressed(&GameAction::Pilot) || a.just_pressed(&GameAction::Pause));
     let mode = if leave {
         let unit = piloted.unwrap_or_default();
         player.release();
         Some(if own(unit) { CameraMode::Follow(unit) } else { CameraMode::Rts })
-    } else if piloted.is_none() && a.just_pressed(&GameAction::Pilot) {
+    } else if free && piloted.is_none() && a.just_pressed(&GameAction::Pilot) {
         match selection.units[..] {
             [unit] if own(unit) => {
                 player.pilot(PilotSample { unit, ..PilotSample::default() });

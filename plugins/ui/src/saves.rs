@@ -8,6 +8,7 @@
 use crate::ScreenSystems;
 use crate::locale::Locale;
 use crate::menu::MissionStarter;
+use crate::views::{View, Views};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
@@ -460,11 +461,15 @@ pub struct ViewState {
     pub selection: Vec<u32>,
     /// Control groups 1 to 9.
     pub groups: Vec<Vec<u32>>,
+    /// The view modes, the front last (none in a save from before them: the mission's
+    /// own start stands).
+    #[serde(default)]
+    pub views: Option<Vec<View>>,
 }
 
 impl ViewState {
-    /// The state of a camera and a selection.
-    pub fn of(cam: &GameCamera, selection: &Selection) -> Self {
+    /// The state of a camera, a selection and the view modes.
+    pub fn of(cam: &GameCamera, selection: &Selection, views: &Views) -> Self {
         let (mode, follow) = match cam.mode {
             CameraMode::FreeFly => (1, 0),
             CameraMode::Follow(u) => (2, u),
@@ -482,10 +487,11 @@ impl ViewState {
             spotlight: cam.spotlight,
             selection: selection.units.clone(),
             groups: selection.groups.to_vec(),
+            views: Some(views.0.clone()),
         }
     }
 
-    /// Puts the state on a camera and a selection.
+    /// Puts the state on a camera and a selection (the view modes: [`ViewState::views`]).
     pub fn apply(&self, cam: &mut GameCamera, selection: &mut Selection) {
         cam.mode = match self.mode {
             1 => CameraMode::FreeFly,
@@ -503,9 +509,14 @@ impl ViewState {
 }
 
 /// Keeps the camera and interface state current for the next save.
-pub fn keep_view(cameras: Query<&GameCamera>, selection: Res<Selection>, mut view: ResMut<SaveView>) {
+pub fn keep_view(
+    cameras: Query<&GameCamera>,
+    selection: Res<Selection>,
+    views: Res<Views>,
+    mut view: ResMut<SaveView>,
+) {
     if let Ok(cam) = cameras.single() {
-        let text = ron::to_string(&ViewState::of(cam, &selection)).unwrap_or_default();
+        let text = ron::to_string(&ViewState::of(cam, &selection, &views)).unwrap_or_default();
         view.0 = text.into_bytes();
     }
 }
@@ -517,6 +528,7 @@ pub fn apply_view(
     restored: Res<RestoredView>,
     mut cameras: Query<&mut GameCamera>,
     mut selection: ResMut<Selection>,
+    mut views: ResMut<Views>,
     mut status: ResMut<SaveStatus>,
 ) {
     commands.remove_resource::<RestoredView>();
@@ -527,6 +539,9 @@ pub fn apply_view(
         Ok(view) => {
             for mut cam in &mut cameras {
                 view.apply(&mut cam, &mut selection);
+            }
+            if let Some(stack) = view.views {
+                views.0 = stack;
             }
         }
         Err(e) => status.fail(format!("the save's camera and interface state (chunk view): {e}")),
@@ -733,11 +748,17 @@ mod tests {
     fn the_view_state_round_trips() {
         let cam = GameCamera { mode: CameraMode::Follow(7), yaw: 1.25, infrared: true, ..default() };
         let selection = Selection { units: vec![3, 7], groups: std::array::from_fn(|i| vec![i as u32]) };
-        let view = ViewState::of(&cam, &selection);
+        let views = Views(vec![View::OnFoot(2), View::Bunker(9), View::Telepresence(7)]);
+        let view = ViewState::of(&cam, &selection, &views);
         let back: ViewState = ron::from_str(&ron::to_string(&view).unwrap()).unwrap();
         let (mut cam2, mut selection2) = (GameCamera::default(), Selection::default());
         back.apply(&mut cam2, &mut selection2);
         assert_eq!((cam2.mode, cam2.yaw, cam2.infrared), (CameraMode::Follow(7), 1.25, true));
         assert_eq!((selection2.units, selection2.groups), (selection.units, selection.groups));
+        assert_eq!(back.views, Some(views.0), "the view modes");
+        // A save from before the view modes keeps the mission's own start.
+        let old = ron::to_string(&view).unwrap().replace(",views:Some([OnFoot(2),Bunker(9),Telepresence(7)])", "");
+        assert!(!old.contains("views"), "{old}");
+        assert_eq!(ron::from_str::<ViewState>(&old).unwrap().views, None);
     }
 }

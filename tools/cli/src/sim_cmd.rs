@@ -66,7 +66,8 @@ pub enum HeadlessCommand {
         and, the pod open (1.29 to 4.5 s by the building), the building is its clan's (a \"captured\" event: \
         building, capturer, from=OLD to=NEW), then escapes; the hero on a unit of a neutral clan takes it within 20 \
         (no mind). board: the hero's Enter within 20: a neutral unit is captured, then a large bot of his clan with \
-        a turret is boarded (\"boarded\": hero, bot). leave: the hero aboard gets out at the first of eight \
+        a turret is boarded (\"boarded\": hero, bot); on a building with a control pod, within 20 of its door he goes in \
+        to the pod, which fires for an object of its clan (\"opened\": building, object; after a capture too). leave: the hero aboard gets out at the first of eight \
         landing places round the bot (\"left\"), or stays (\"rejected\", Risk area! Landing impossible.); any \
         other unit escapes to open ground. A refused capture or Enter is a \"rejected\" event naming the rule. \
         follow: within 20 of the unit ID of the same clan, a new spot once it is 40 away (the order fails, \

@@ -301,3 +301,44 @@ fn a_small_guard_of_another_clans_building_takes_it_escapes_and_guards_it() {
     let points = &app.world().resource::<iron3d_behavior::Guards>().0[&SCOUT].points;
     assert_eq!(points.len(), 4, "its own building now: it walks the corners");
 }
+
+/// The hero's Enter at the door of his own clan's building takes him in to its pod, and
+/// the pod fires for him after its time (`opened`, the original's same-clan callback);
+/// driven by the player from too far, he is refused; walked out of the walls, he is
+/// indoors no more. A capture fires the pod for the capturer as well.
+#[test]
+fn the_heros_enter_takes_him_to_his_own_buildings_pod_which_opens_for_him() {
+    let (mut app, mine, _) = a_mine_and_a_scout();
+    app.world_mut().get_mut::<Owner>(mine).unwrap().clan = 1;
+    let hero = spawn_unit(app.world_mut(), HERO, 1, [48.0, 60.0], 0.0, 1.0);
+    app.world_mut().entity_mut(hero).insert((UnitClass(UnitClass::HERO), SizeClass(2)));
+    run(&mut app, 1);
+    order(&mut app, vec![SCOUT], Order::Board(MINE));
+    order(&mut app, vec![HERO], Order::Board(MINE));
+    run(&mut app, 2);
+    assert_eq!(app.world().get::<Indoors>(hero), Some(&Indoors(MINE)), "in at once from the door");
+    let p = pos(&app, hero);
+    assert!(dist2(p, [57.5, 60.0]) < 0.5, "on the pod: {p:?}");
+    assert_eq!(refusals(&app), [(vec![SCOUT, MINE], "enter: object 2 is not the hero".to_string())]);
+    let opened = run_until(&mut app, 100, |app| !events(app, EventKind::Opened).is_empty());
+    assert_eq!(events(&app, EventKind::Opened), [(opened, vec![MINE, HERO], String::new())]);
+    assert!(events(&app, EventKind::Captured).is_empty(), "his own clan's already");
+    // Walked out of the walls by hand, he is indoors no more.
+    app.world_mut().get_mut::<SimTransform>(hero).unwrap().position = [40.0, 60.0, 0.0];
+    run(&mut app, 2);
+    assert!(app.world().get::<Indoors>(hero).is_none());
+    // Driven by the player from afar, his Enter is refused.
+    app.world_mut().entity_mut(hero).insert(ManualControl { input: PilotInput::default(), tick: 0 });
+    app.world_mut().get_mut::<SimTransform>(hero).unwrap().position = [10.0, 100.0, 0.0];
+    order(&mut app, vec![HERO], Order::Board(MINE));
+    run(&mut app, 2);
+    assert!(refusals(&app).iter().any(|r| r.0 == [HERO, MINE] && r.1.contains("door is")), "{:?}", refusals(&app));
+}
+
+#[test]
+fn a_capture_fires_the_pod_for_its_capturer_too() {
+    let (mut app, _, _) = a_mine_and_a_scout();
+    order(&mut app, vec![SCOUT], Order::Capture(MINE));
+    let taken = run_until(&mut app, 800, |app| !events(app, EventKind::Captured).is_empty());
+    assert_eq!(events(&app, EventKind::Opened), [(taken, vec![MINE, SCOUT], String::new())]);
+}
