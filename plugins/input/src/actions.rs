@@ -79,6 +79,9 @@ pub enum GameAction {
     Pilot,
     /// The hero's Enter (`CMD_ENTER_STATE`): capture or board the unit next to him.
     Enter,
+    /// The wingman menu (`CMD_JAMES_WINGMAN_MENU`, the tilde): order the units of the
+    /// clan on the driven unit's radar; with `Queue` held, pick them first.
+    Wingmen,
     /// Drive the piloted robot: forward / back, turn.
     #[actionlike(DualAxis)]
     Drive,
@@ -119,7 +122,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 33] = [
+    pub const BUTTONS: [Self; 34] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -143,6 +146,7 @@ impl GameAction {
         Self::CameraFollow,
         Self::Pilot,
         Self::Enter,
+        Self::Wingmen,
         Self::Fire,
         Self::Camouflage,
         Self::TurnLeft,

@@ -66,7 +66,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 24] = [
+        let table: [(GameAction, &[Binding]); 25] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -81,6 +81,7 @@ impl Default for Bindings {
             (CameraFollow, &[Key(KeyCode::KeyV)]),
             (Pilot, &[Key(KeyCode::KeyP), Pad(GamepadButton::North)]),
             (Enter, &[Key(KeyCode::Enter), Key(KeyCode::NumpadEnter), Pad(GamepadButton::LeftThumb)]),
+            (Wingmen, &[Key(KeyCode::Backquote), Pad(GamepadButton::DPadLeft)]),
             (Fire, &[Mouse(MouseButton::Left), Key(KeyCode::Space), Pad(GamepadButton::RightTrigger2)]),
             (Camouflage, &[Key(KeyCode::KeyC), Pad(GamepadButton::LeftTrigger2)]),
             (TurnLeft, &[Key(KeyCode::Comma)]),

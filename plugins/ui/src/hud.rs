@@ -274,7 +274,7 @@ pub fn hud(
     owners: Query<&Owner, With<Movable>>,
     boards: (Res<ResearchBoard>, Res<ProductionBoard>),
     clans: Option<Res<MissionClans>>,
-    mut player: ResMut<PlayerCommands>,
+    (mut player, views): (ResMut<PlayerCommands>, Res<crate::views::Views>),
     locale: Res<Locale>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -296,9 +296,17 @@ pub fn hud(
                 bar(ui, locale.t("hud-energy-bar"), energy, amount("hud-power", hud.economy.power));
                 ui.separator();
                 ui.label(locale.tr("hud-units", &[("count", units.into())]));
-                if player.piloted().is_some() {
+                use crate::views::View;
+                let mode = match views.front() {
+                    None => player.piloted().map(|_| "hud-piloting"),
+                    Some(View::OnFoot(_)) => Some("hud-on-foot"),
+                    Some(View::Driving(_)) => Some("hud-driving"),
+                    Some(View::Telepresence(_)) => Some("hud-telepresence"),
+                    Some(View::Hq(_) | View::Bunker(_)) => Some("hud-command"),
+                };
+                if let Some(key) = mode {
                     ui.separator();
-                    ui.colored_label(egui::Color32::from_rgb(240, 200, 60), locale.t("hud-piloting"));
+                    ui.colored_label(egui::Color32::from_rgb(240, 200, 60), locale.t(key));
                 }
             });
         });

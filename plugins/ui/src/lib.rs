@@ -31,6 +31,7 @@ mod screen;
 mod settings;
 mod site;
 mod views;
+mod wingmen;
 
 pub use hero::StrategicStart;
 pub use saves::OpenFile;
@@ -113,6 +114,7 @@ impl Plugin for UiPlugin {
                     pilot::plugin,
                     hero::plugin,
                     views::plugin,
+                    wingmen::plugin,
                     command::plugin,
                     site::plugin,
                     designer::plugin,

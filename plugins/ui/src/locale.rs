@@ -239,9 +239,9 @@ mod tests {
     }
 
     /// The key sections of the Fluent files (the words before the first `-`).
-    const SECTIONS: [&str; 16] = [
+    const SECTIONS: [&str; 17] = [
         "menu", "loading", "briefing", "hud", "order", "nav", "build", "pause", "outcome", "settings", "overlay", "mp",
-        "save", "replay", "chat", "designer",
+        "save", "replay", "chat", "designer", "wingman",
     ];
 
     /// Every key this crate's sources name outside their tests: the literal of each

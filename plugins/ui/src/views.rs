@@ -144,7 +144,7 @@ fn pods(
 /// Esc and `Pilot` step back from a command view or telepresence, `Pilot` in a command
 /// view drives the one selected unit, Enter aboard an HQ opens its command view; a
 /// unit driven by telepresence that is lost returns to the command view.
-fn transitions(
+pub(crate) fn transitions(
     mut actions: Query<&mut Actions>,
     mut views: ResMut<Views>,
     selection: Res<Selection>,
