@@ -15,9 +15,9 @@ use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
-    AppState, BuildOptions, ClanRelations, CollisionProxy, Designs, Health, InterfaceClick, MissionClans, Movable,
-    ObjectTable, Order, OriginalObjectId, Owner, Pause, ProductionBoard, Rung, SchemeNames, SimTransform,
-    UnderConstruction, UnitClass, UnitResponse,
+    AppState, BuildOptions, ClanRelations, CollisionProxy, Designs, Guard, Health, InterfaceClick, MissionClans,
+    Movable, ObjectTable, Order, OriginalObjectId, Owner, Pause, ProductionBoard, Rung, SchemeNames, SimTransform,
+    SizeClass, UnderConstruction, UnitClass, UnitResponse, Ward,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
@@ -166,6 +166,7 @@ pub(crate) struct Battlefield<'w, 's> {
     clans: Option<Res<'w, MissionClans>>,
     table: Res<'w, ObjectTable>,
     classes: Query<'w, 's, &'static UnitClass>,
+    sizes: Query<'w, 's, &'static SizeClass>,
     rungs: Query<'w, 's, (&'static Rung, Has<UnderConstruction>)>,
 }
 
@@ -207,6 +208,23 @@ impl Battlefield<'_, '_> {
         self.classes.get(self.table.entity_of(id)?).ok().map(|c| c.0)
     }
 
+    /// The size class of object `id`.
+    pub(crate) fn size_of(&self, id: u32) -> Option<u8> {
+        self.sizes.get(self.table.entity_of(id)?).ok().map(|s| s.0)
+    }
+
+    /// Whether `ids` are capturers: some, each of size class 1 or 2.
+    pub(crate) fn capturers(&self, ids: &[u32]) -> bool {
+        let small = |id: &u32| self.size_of(*id).is_some_and(|s| s <= SizeClass::CAPTURER);
+        !ids.is_empty() && ids.iter().all(small)
+    }
+
+    /// Object `id` as an order's target: id, clan, whether a building, its Type.
+    pub(crate) fn target(&self, id: u32) -> Option<(u32, i32, bool, u32)> {
+        let o = self.object(id)?;
+        Some((id, o.2.clan, !o.3, self.class_of(id).unwrap_or_default()))
+    }
+
     /// Whether object `id` is a building one rung below the top of its ladder whose
     /// construction sphere does not run.
     fn upgradable(&self, id: u32) -> bool {
@@ -236,7 +254,7 @@ pub(crate) fn command(
     time: Res<Time<Real>>,
     mut state: ResMut<MapCommand>,
     mut selection: ResMut<Selection>,
-    mut player: ResMut<PlayerCommands>,
+    (mut player, mut pick): (ResMut<PlayerCommands>, ResMut<crate::hq_menu::GuardPick>),
     mut respond: MessageWriter<UnitResponse>,
 ) {
     for m in &mut state.markers {
@@ -300,6 +318,14 @@ pub(crate) fn command(
     {
         answer(&mut respond, &units);
         let picked = scene.picked(point);
+        // The HQ menu's Guard picks what it guards: the object clicked, else the place.
+        if std::mem::take(&mut pick.0) {
+            let ward =
+                picked.map_or(Ward::Place { at: [point[0], point[1]], z: Some(point[2]) }, |p| Ward::Object(p.0));
+            player.order(units, Order::Guard(Guard { ward, radius: crate::hq_menu::GUARD_RADIUS }), add);
+            state.markers.push((point, false, 0.0));
+            return;
+        }
         let classed: Vec<_> = units.iter().map(|&u| (u, scene.class_of(u))).collect();
         let (haul, units) = haul_split(mine, picked.map(|(id, clan)| (id, clan, scene.class_of(id))), &classed);
         if let Some((from, transports)) = haul {
@@ -310,7 +336,10 @@ pub(crate) fn command(
         if let Some((building, builders)) = upgrade {
             player.order(builders, Order::Upgrade(building), add);
         }
-        let order = order_at(mine, picked, &scene.relations);
+        // With only capturers selected, another clan's building is captured (read).
+        let target = picked.and_then(|p| scene.target(p.0));
+        let capture = crate::wingmen::Row::CaptureBuilding.order(0, scene.capturers(&units), target, mine);
+        let order = capture.or_else(|| order_at(mine, picked, &scene.relations));
         state.markers.push((point, order.is_some(), 0.0));
         match order {
             Some(order) => player.order(units, order, add),

@@ -16,6 +16,7 @@ mod command;
 mod designer;
 mod game_text;
 mod hero;
+mod hq_menu;
 mod hud;
 mod locale;
 mod menu;
@@ -115,6 +116,7 @@ impl Plugin for UiPlugin {
                     hero::plugin,
                     views::plugin,
                     wingmen::plugin,
+                    hq_menu::plugin,
                     command::plugin,
                     site::plugin,
                     designer::plugin,

@@ -239,9 +239,9 @@ mod tests {
     }
 
     /// The key sections of the Fluent files (the words before the first `-`).
-    const SECTIONS: [&str; 17] = [
+    const SECTIONS: [&str; 18] = [
         "menu", "loading", "briefing", "hud", "order", "nav", "build", "pause", "outcome", "settings", "overlay", "mp",
-        "save", "replay", "chat", "designer", "wingman",
+        "save", "replay", "chat", "designer", "wingman", "hq",
     ];
 
     /// Every key this crate's sources name outside their tests: the literal of each

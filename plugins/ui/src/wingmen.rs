@@ -21,9 +21,7 @@ use crate::views::Views;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_core::plane::dist;
-use iron3d_core::{
-    AppState, Order, OriginalObjectId, Radar, RadarContacts, SearchFor, SizeClass, UnitClass, UnitResponse,
-};
+use iron3d_core::{AppState, Order, OriginalObjectId, Radar, RadarContacts, SearchFor, UnitClass, UnitResponse};
 use iron3d_input::{Actions, GameAction, PlayerCommands};
 use iron3d_mission::MissionObject;
 
@@ -83,7 +81,8 @@ impl Row {
         Self::Refit,
     ];
 
-    fn key(self) -> &'static str {
+    /// Its name's locale key.
+    pub(crate) fn key(self) -> &'static str {
         match self {
             Self::Standby => "wingman-standby",
             Self::FollowMe => "wingman-follow",
@@ -134,7 +133,6 @@ pub(crate) struct Flight<'w, 's> {
     scene: Battlefield<'w, 's>,
     views: Res<'w, Views>,
     radars: Query<'w, 's, (&'static Radar, Option<&'static RadarContacts>)>,
-    sizes: Query<'w, 's, &'static SizeClass>,
     names: Query<'w, 's, &'static MissionObject>,
 }
 
@@ -172,17 +170,7 @@ impl Flight<'_, '_> {
     /// The driven unit's target: id, clan, whether a building, its Type.
     fn target(&self, driven: u32) -> Option<(u32, i32, bool, u32)> {
         let id = self.scene.entity(driven).and_then(|e| self.radars.get(e).ok())?.0.target?;
-        let o = self.scene.object(id)?;
-        Some((id, o.2.clan, !o.3, self.scene.class_of(id).unwrap_or_default()))
-    }
-
-    /// Whether every chosen unit is of size class 1 or 2.
-    fn capturers(&self, chosen: &[u32]) -> bool {
-        let small = |id: &u32| {
-            let size = self.scene.entity(*id).and_then(|e| self.sizes.get(e).ok());
-            size.is_some_and(|s| s.0 <= SizeClass::CAPTURER)
-        };
-        !chosen.is_empty() && chosen.iter().all(small)
+        self.scene.target(id)
     }
 }
 
@@ -238,7 +226,7 @@ pub(crate) fn select(
         }
         Menu::Ordering => {
             let row = Row::ALL.get(n).copied();
-            let capturers = flight.capturers(&wingmen.chosen);
+            let capturers = flight.scene.capturers(&wingmen.chosen);
             let order = row.and_then(|r| r.order(driven, capturers, flight.target(driven), flight.scene.player()));
             if let Some(order) = order {
                 player.order(wingmen.chosen.clone(), order, false);
@@ -288,7 +276,7 @@ fn draw(mut contexts: EguiContexts, flight: Flight, wingmen: Res<Wingmen>, local
     if wingmen.menu != Menu::Ordering {
         return Ok(());
     }
-    let capturers = flight.capturers(&wingmen.chosen);
+    let capturers = flight.scene.capturers(&wingmen.chosen);
     let target = flight.target(driven);
     egui::Area::new("wingman_menu".into()).fixed_pos(egui::pos2(220.0 * scale, 50.0 * scale)).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
@@ -307,7 +295,7 @@ mod tests {
     #![allow(clippy::unwrap_used, reason = "tests: a failed unwrap is a failed test")]
     use super::*;
     use crate::views::View;
-    use iron3d_core::{ClanRelations, Movable, ObjectTable, Owner, SimTransform};
+    use iron3d_core::{ClanRelations, Movable, ObjectTable, Owner, SimTransform, SizeClass};
 
     const HERO: u32 = 1;
     const BIG: u32 = 2;

@@ -1,0 +1,125 @@
+//! The commander's order rows for the selected robots (openparkan `docs/31-packages.md`,
+//! the HQ table, read; `gameplay.md` §9.2), in a command view or the free strategic
+//! view: *Standby*, *Search and capture* (offered when the first selected robot is of
+//! size class 1 or 2), *Seek and destroy*, *Guard* (then a right click picks what it
+//! guards: the object clicked, else the place; radius 300) and *Refit* for every robot,
+//! *Search minerals* for builders. *Route* is the right click on the ground, as it was.
+//! Each row replaces the robots' orders.
+
+use crate::ScreenSystems;
+use crate::command::Battlefield;
+use crate::locale::Locale;
+use crate::wingmen::Row;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use iron3d_core::{AppState, InterfaceClick, Order, SizeClass, UnitClass};
+use iron3d_input::{PlayerCommands, Selection};
+
+/// The radius the HQ menu's Guard gives (read).
+pub const GUARD_RADIUS: f32 = 300.0;
+
+/// The Guard row was pressed: the next right click picks what the robots guard.
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource)]
+pub struct GuardPick(pub bool);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<GuardPick>().register_type::<GuardPick>().add_systems(
+        EguiPrimaryContextPass,
+        orders.run_if(in_state(AppState::InGame)).run_if(crate::views::commanding).in_set(ScreenSystems::InGame),
+    );
+}
+
+/// A row of the commander's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Command {
+    /// A row the wingman menu has too.
+    Plain(Row),
+    /// Guard: a pick follows.
+    Guard,
+    /// Search minerals (builders).
+    SearchMinerals,
+}
+
+impl Command {
+    fn label(self, locale: &Locale) -> String {
+        match self {
+            Self::Plain(row) => locale.t(row.key()),
+            Self::Guard => locale.t("hq-guard"),
+            Self::SearchMinerals => locale.t("hq-search-minerals"),
+        }
+    }
+}
+
+/// The rows offered to `first` (its Type and size class), the first selected robot.
+fn rows(first: (Option<u32>, Option<u8>)) -> Vec<Command> {
+    let mut rows = vec![Command::Plain(Row::Standby)];
+    if first.1.is_some_and(|s| s <= SizeClass::CAPTURER) {
+        rows.push(Command::Plain(Row::SearchAndCapture));
+    }
+    rows.extend([Command::Plain(Row::SeekAndDestroy), Command::Guard, Command::Plain(Row::Refit)]);
+    if first.0 == Some(UnitClass::BUILDER) {
+        rows.push(Command::SearchMinerals);
+    }
+    rows
+}
+
+/// The panel of order rows while the player's robots are selected.
+fn orders(
+    mut contexts: EguiContexts,
+    scene: Battlefield,
+    selection: Res<Selection>,
+    (mut player, mut pick): (ResMut<PlayerCommands>, ResMut<GuardPick>),
+    mut click: MessageWriter<InterfaceClick>,
+    locale: Res<Locale>,
+) -> Result {
+    let units = scene.own_units(&selection.units);
+    let Some(&first) = units.first() else {
+        pick.0 = false;
+        return Ok(());
+    };
+    let capturers = scene.capturers(&units);
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new(locale.t("hq-title"))
+        .id("hq_menu".into())
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
+        .resizable(false)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            for command in rows((scene.class_of(first), scene.size_of(first))) {
+                let order = match command {
+                    Command::Plain(row) => row.order(first, capturers, None, scene.player()),
+                    Command::Guard => None,
+                    Command::SearchMinerals => Some(Order::SearchLodes),
+                };
+                let enabled = order.is_some() || command == Command::Guard;
+                if ui.add_enabled(enabled, egui::Button::new(command.label(&locale))).clicked() {
+                    click.write(InterfaceClick);
+                    match order {
+                        Some(order) => player.order(units.clone(), order, false),
+                        None => pick.0 = true,
+                    }
+                }
+            }
+            if pick.0 {
+                ui.label(locale.t("hq-guard-pick"));
+            }
+        });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rows_offered_follow_the_first_robot() {
+        let small = rows((Some(UnitClass::BATTLE_UNIT), Some(2)));
+        assert!(small.contains(&Command::Plain(Row::SearchAndCapture)));
+        let big = rows((Some(UnitClass::BATTLE_UNIT), Some(4)));
+        assert!(!big.contains(&Command::Plain(Row::SearchAndCapture)), "capture only for sizes 1 and 2");
+        assert_eq!(big.len(), 4, "standby, seek and destroy, guard, refit");
+        assert!(rows((Some(UnitClass::BUILDER), Some(3))).contains(&Command::SearchMinerals), "builders");
+        assert!(!big.contains(&Command::SearchMinerals));
+    }
+}
