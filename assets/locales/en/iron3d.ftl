@@ -68,6 +68,7 @@ hud-on-foot = ON FOOT · Enter: a warbot or a building's pod · ~ wingmen
 hud-driving = DRIVING · P to get out · ~ wingmen
 hud-telepresence = TELEPRESENCE · P or Esc to return
 hud-command = COMMAND · Esc to return
+hud-screen = FACTORY · Esc to return
 hud-research = research:
 hud-research-busy = research: busy
 hud-node = node { $n }

@@ -69,6 +69,7 @@ hud-on-foot = ПЕШКОМ · Enter — робот или пульт здани�
 hud-driving = В РОБОТЕ · P — выйти · ~ ведомые
 hud-telepresence = ТЕЛЕПРИСУТСТВИЕ · P или Esc — вернуться
 hud-command = КОМАНДОВАНИЕ · Esc — вернуться
+hud-screen = ЗАВОД · Esc — вернуться
 hud-research = исследования:
 hud-research-busy = исследования: заняты
 hud-node = узел { $n }

@@ -9,8 +9,8 @@ use crate::state::{ClanResearch, Job, Production, ProductionRules, Scheme};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     ClanSetup, CollisionProxy, CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, MissionClans,
-    ModelBounds, Movable, Order, OriginalObjectId, Owner, ProductionEvent, PropertyBag, SchemeNames, SchemeRef,
-    ScriptFiles, SimObject, SimTransform, UnitClass,
+    ModelBounds, Movable, Order, OriginalObjectId, Owner, Places, ProductionEvent, PropertyBag, SchemeNames, SchemeRef,
+    ScriptFiles, SimCommand, SimObject, SimTransform, UnitClass, world_point,
 };
 use iron3d_mission::{ObjectExtras, PlacedRecord, PreparedObject, resolve_object, spawn_object};
 use iron3d_rules::Rules;
@@ -548,15 +548,33 @@ fn finish_build(world: &mut World, rules: &Rules, producer: u32, clan: i32, job:
     }
 }
 
-/// Resolves, constructs and registers the robot beside `producer`; its id.
+/// The hall-way place bit of a factory's creation node, and the one taken without it
+/// (openparkan `docs/36-factory.md`, read).
+const CREATION_NODE: (u32, u32) = (0x800, 0x80);
+
+/// Resolves, constructs and registers the robot `producer` built, and gives it the
+/// escape (`ORDER_ROBOT_LEAVE`, no target, replacing: read); its id. It stands at the
+/// producer's creation node (its first hall-way place with bit `0x800`, else `0x80`)
+/// facing +x, as the original makes it, or, for a producer without one, beside it (the
+/// project's).
 fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, String> {
     let rules = rules(world)?;
     let entity = world.resource::<iron3d_core::ObjectTable>().entity_of(producer).ok_or("the producer is gone")?;
     let t = *world.get::<SimTransform>(entity).ok_or("the producer has no transform")?;
     let clan = world.get::<Owner>(entity).map_or(0, |o| o.clan);
-    let own = world.get::<ModelBounds>(entity).map_or(0.0, ModelBounds::reach);
-    let distance = own + s.radius + rules.production.spawn_gap.value;
-    let position = place(world, &t, distance, s.radius).ok_or("no free walkable ground beside the producer")?;
+    let node = world.get::<Places>(entity).and_then(|p| {
+        let (first, other) = CREATION_NODE;
+        p.of(first).next().or_else(|| p.of(other).next()).map(|n| world_point(&t, n.at))
+    });
+    let (position, heading) = match node {
+        Some(at) => (at, 0.0),
+        None => {
+            let own = world.get::<ModelBounds>(entity).map_or(0.0, ModelBounds::reach);
+            let distance = own + s.radius + rules.production.spawn_gap.value;
+            let beside = place(world, &t, distance, s.radius).ok_or("no free walkable ground beside the producer")?;
+            (beside, t.heading())
+        }
+    };
     let id = world.resource::<Production>().next_id;
     let record = PlacedRecord {
         raw_kind: 1,
@@ -565,7 +583,7 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
         // The logical id scripts name it by: its own id (the project's rule).
         identity_or_clan_raw: id,
         position,
-        orientation: [0.0, 0.0, t.heading()],
+        orientation: [0.0, 0.0, heading],
         scale: [1.0; 3],
         ..PlacedRecord::default()
     };
@@ -580,6 +598,8 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
     let mut production = world.resource_mut::<Production>();
     production.next_id = id.saturating_add(1);
     production.named.insert(clan, number);
+    let tick = world.resource::<GameClock>().tick;
+    world.resource_mut::<CommandQueue>().push(SimCommand { tick, units: vec![id], order: Order::Leave, queued: false });
     Ok(id)
 }
 

@@ -982,12 +982,30 @@ mod production {
         let object = w.get::<MissionObject>(e).unwrap();
         assert_eq!(object.components.len(), 3, "resolved like a placed scheme");
         assert!(object.components.iter().all(|c| !c.prototype.entry.is_empty()));
-        let p = w.get::<SimTransform>(e).unwrap().position;
-        let plant_at = w.get::<SimTransform>(w.resource::<ObjectTable>().entity_of(plant).unwrap()).unwrap().position;
-        assert!(w.resource::<iron3d_terrain::NavMap>().walkable(p[0], p[1]), "on walkable ground");
-        assert!(dist2(p, [plant_at[0], plant_at[1]]) < 60.0, "beside the producer");
-        run(&mut app, 1);
+        // Made at the plant's creation node (its hall way's 0x800 place), facing +x (read);
+        // the plant's walls have pushed it to their side within the tick.
+        let t = *w.get::<SimTransform>(e).unwrap();
+        let plant_e = w.resource::<ObjectTable>().entity_of(plant).unwrap();
+        let node = w.get::<Places>(plant_e).unwrap().of(0x800).next().copied().expect("the demo's plant has one");
+        let at = world_point(w.get::<SimTransform>(plant_e).unwrap(), node.at);
+        let walls = w.get::<CollisionProxy>(plant_e).unwrap();
+        let gap = dist2(t.position, [at[0], at[1]]);
+        assert!(gap <= walls.half_extents[0].max(walls.half_extents[1]), "{:?} from {at:?}", t.position);
+        assert!(t.heading().abs() < 0.2, "facing +x: {}", t.heading());
+        run(&mut app, 2);
         assert!(app.world().get::<NavStatus>(e).is_some(), "Behavior takes the new unit");
+        let order = |app: &App| app.world().get::<iron3d_behavior::Navigator>(e).unwrap().order;
+        assert_eq!(order(&app), Order::Leave, "it escapes");
+        for _ in 0..600 {
+            if order(&app) != Order::Leave {
+                break;
+            }
+            run(&mut app, 1);
+        }
+        let out = app.world().get::<SimTransform>(e).unwrap().position;
+        assert_eq!(order(&app), Order::Stop, "the escape ended where it went");
+        assert!(dist2(out, [at[0], at[1]]) > 10.0, "away from the node: {out:?}");
+        assert!(app.world().resource::<iron3d_terrain::NavMap>().walkable(out[0], out[1]), "on walkable ground");
         assert_eq!(
             app.world().get::<OreProperty>(e).map(|o| o.maximum),
             Some(0.0),

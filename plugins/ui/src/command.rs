@@ -37,7 +37,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             EguiPrimaryContextPass,
-            (draw, build_panel.run_if(crate::views::commanding))
+            (draw, build_panel.run_if(crate::views::panels))
                 .run_if(in_state(AppState::InGame))
                 .in_set(ScreenSystems::InGame),
         );

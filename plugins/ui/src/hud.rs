@@ -303,6 +303,7 @@ pub fn hud(
                     Some(View::Driving(_)) => Some("hud-driving"),
                     Some(View::Telepresence(_)) => Some("hud-telepresence"),
                     Some(View::Hq(_) | View::Bunker(_)) => Some("hud-command"),
+                    Some(View::Screen(_)) => Some("hud-screen"),
                 };
                 if let Some(key) = mode {
                     ui.separator();

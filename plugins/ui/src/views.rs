@@ -12,11 +12,13 @@
 //! free strategic view of the strategic start) does the player select and order on the
 //! map. From a command view `Pilot` drives the one selected unit of his (telepresence);
 //! `Pilot` or Esc there returns to the command view, the camera where it was. A
-//! factory's pod opens its designer. The stack is kept in a save (its `view` chunk).
+//! factory's pod opens its screen: the factory selected and its panel up (whose
+//! constructor opens the designer), the hero standing in the pod; Esc closes the
+//! designer first, then the screen. The stack is kept in a save (its `view` chunk).
 
 use crate::command::Battlefield;
 use bevy::prelude::*;
-use bevy::window::{CursorOptions, PrimaryWindow};
+use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
 use iron3d_assets::axes::to_bevy;
 use iron3d_camera::{CameraMode, GameCamera};
 use iron3d_core::{AppState, GameMessage, GameMessageKind, ProductionEvent, UnitClass};
@@ -38,6 +40,8 @@ pub enum View {
     Hq(u32),
     /// A bunker's command view (mode 4).
     Bunker(u32),
+    /// A building's screen (mode 5): a factory's, from its pod.
+    Screen(u32),
 }
 
 impl View {
@@ -45,7 +49,7 @@ impl View {
     pub fn driven(self) -> Option<u32> {
         match self {
             Self::OnFoot(u) | Self::Driving(u) | Self::Telepresence(u) => Some(u),
-            Self::Hq(_) | Self::Bunker(_) => None,
+            Self::Hq(_) | Self::Bunker(_) | Self::Screen(_) => None,
         }
     }
 }
@@ -79,6 +83,12 @@ impl Views {
     /// free strategic view.
     pub fn commanding(&self) -> bool {
         matches!(self.front(), None | Some(View::Hq(_) | View::Bunker(_)))
+    }
+
+    /// Whether a building's panel shows for the selected building: where the player
+    /// commands, or on its own screen.
+    pub fn panels(&self) -> bool {
+        self.commanding() || matches!(self.front(), Some(View::Screen(_)))
     }
 }
 
@@ -119,13 +129,18 @@ pub(crate) fn commanding(views: Res<Views>) -> bool {
     views.commanding()
 }
 
+/// Whether a building's panel may show now (a run condition).
+pub(crate) fn panels(views: Res<Views>) -> bool {
+    views.panels()
+}
+
 /// A pod that fired for the player's hero on foot: a bunker's opens its command view,
-/// a factory's its designer.
+/// a factory's its screen (the factory selected, its panel up; read).
 fn pods(
     mut read: MessageReader<GameMessage>,
     mut views: ResMut<Views>,
     scene: Battlefield,
-    mut designer: ResMut<crate::designer::DesignerScreen>,
+    mut selection: ResMut<Selection>,
 ) {
     for m in read.read() {
         let GameMessageKind::Production { event: ProductionEvent::Opened, ids, .. } = &m.kind else { continue };
@@ -135,7 +150,10 @@ fn pods(
         }
         match scene.class_of(building) {
             Some(class) if UnitClass::BUNKERS.contains(&class) => views.push(View::Bunker(building)),
-            Some(UnitClass::PLANT) => designer.request = Some(building),
+            Some(UnitClass::PLANT) => {
+                views.push(View::Screen(building));
+                selection.select(vec![building], false);
+            }
             _ => {}
         }
     }
@@ -149,6 +167,7 @@ pub(crate) fn transitions(
     mut views: ResMut<Views>,
     selection: Res<Selection>,
     scene: Battlefield,
+    designer: Res<crate::designer::DesignerScreen>,
 ) {
     let Ok(mut a) = actions.single_mut() else { return };
     let front = views.front();
@@ -172,6 +191,10 @@ pub(crate) fn transitions(
             views.push(View::Hq(u));
         }
         Some(View::Hq(_) | View::Bunker(_)) if take(&mut a, GameAction::Pause) => {
+            views.back();
+        }
+        // Esc closes the designer first, then the screen.
+        Some(View::Screen(_)) if !designer.is_open() && take(&mut a, GameAction::Pause) => {
             views.back();
         }
         Some(View::Hq(_) | View::Bunker(_)) => match scene.own_units(&selection.units)[..] {
@@ -217,6 +240,13 @@ fn present(
             crate::pilot::look(CameraMode::FirstPerson(unit), &mut cameras, &mut cursor);
             for mut cam in &mut cameras {
                 cam.hold = None;
+            }
+        }
+        Some(View::Screen(_)) => {
+            // The hero stands in the pod, the view his, the cursor free.
+            player.release();
+            for mut c in &mut cursor {
+                (c.grab_mode, c.visible) = (CursorGrabMode::None, true);
             }
         }
         Some(View::Hq(hq)) => {
@@ -359,11 +389,16 @@ mod tests {
     }
 
     #[test]
-    fn a_factorys_pod_opens_its_designer() {
+    fn a_factorys_pod_opens_its_screen_and_esc_closes_it() {
         let mut app = base();
         opened(&mut app, PLANT, HERO);
-        assert_eq!(app.world().resource::<crate::designer::DesignerScreen>().request, Some(PLANT));
+        assert_eq!(app.world().resource::<Views>().front(), Some(View::Screen(PLANT)));
+        assert_eq!(app.world().resource::<Selection>().units, [PLANT], "the factory selected, its panel up");
+        assert!(app.world().resource::<Views>().panels() && !app.world().resource::<Views>().commanding());
+        assert_eq!(app.world().resource::<PlayerCommands>().piloted(), None, "the hero let go");
+        press(&mut app, GameAction::Pause);
         assert_eq!(app.world().resource::<Views>().0, [View::OnFoot(HERO)]);
+        assert_eq!(app.world().resource::<PlayerCommands>().piloted(), Some(HERO));
     }
 
     #[test]

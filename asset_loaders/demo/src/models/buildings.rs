@@ -44,8 +44,9 @@ pub fn spec(stem: &str) -> Option<ModelSpec> {
 /// (`0x600`) and a ground-level dock (`0x10000400`); a generator an indoor and two
 /// ground-level docks (`0x10000620`, `0x10000020`); an Outpost (hangar) one ground-level
 /// dock (`0x10000620`); a mine its ground-level loading place and a storage its
-/// unloading place. Indoor places stand on the slab, ground-level ones 6 units out from
-/// its side, where a unit can stand.
+/// unloading place; a factory its creation node, where a robot it builds appears
+/// (`0x20000800`, `docs/36-factory.md`, measured). Indoor places stand on the slab,
+/// ground-level ones 6 units out from its side, where a unit can stand.
 fn places(stem: &str, half: [f32; 2]) -> Vec<(u32, [f32; 3])> {
     use iron3d_formats::model::msh::hall_way::place::{GROUND, MINE_LOADING, POD, STORAGE_UNLOADING};
     let pod = (POD, [-half[0] * 0.5, 0.0, 0.6]);
@@ -53,7 +54,7 @@ fn places(stem: &str, half: [f32; 2]) -> Vec<(u32, [f32; 3])> {
     let outside = |flags: u32, side: f32| (GROUND | flags, [side * (half[0] + 6.0), 0.0, 0.0]);
     match stem {
         "b_bunk_s" | "b_bunk_m" | "b_bunk_l" | "b_tow_m" | "b_tow_l" => vec![pod, indoor(0x620)],
-        "b_plant_01" => vec![pod, indoor(0x600), outside(0x400, 1.0)],
+        "b_plant_01" => vec![pod, indoor(0x600), outside(0x400, 1.0), (0x2000_0800, [0.0, half[1] * 0.5, 0.6])],
         "b_gen_01" => vec![pod, indoor(0x620), outside(0x620, 1.0), outside(0x20, -1.0)],
         "b_hang_01" => vec![pod, outside(0x620, 1.0)],
         "b_mine_01" => vec![pod, outside(MINE_LOADING, 1.0)],
