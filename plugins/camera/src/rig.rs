@@ -63,6 +63,9 @@ pub struct GameCamera {
     /// `docs/40-command-mode.md`, read; the original holds the camera's position, the
     /// project's orbit holds its focus).
     pub hold: Option<(Vec3, f32)>,
+    /// A command camera's ramps: how long the cursor has turned it at an edge (yaw,
+    /// tilt) and the keys have moved it, in seconds.
+    pub held: [f32; 3],
 }
 
 impl Default for GameCamera {
@@ -80,6 +83,7 @@ impl Default for GameCamera {
             infrared: false,
             spotlight: false,
             hold: None,
+            held: [0.0; 3],
         }
     }
 }

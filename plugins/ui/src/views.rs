@@ -389,6 +389,25 @@ mod tests {
     }
 
     #[test]
+    fn enter_aboard_an_hq_opens_its_command_view_riding_with_it_and_esc_returns_to_its_cockpit() {
+        let mut app = base();
+        app.world_mut().resource_mut::<Views>().push(View::Driving(SCOUT));
+        app.update();
+        press(&mut app, GameAction::Enter);
+        assert_eq!(app.world().resource::<Views>().front(), Some(View::Driving(SCOUT)), "no HQ: Enter does nothing");
+        let scout = app.world().resource::<ObjectTable>().entity_of(SCOUT).unwrap();
+        app.world_mut().entity_mut(scout).insert(UnitClass(UnitClass::HQ));
+        press(&mut app, GameAction::Enter);
+        assert_eq!(app.world().resource::<Views>().front(), Some(View::Hq(SCOUT)));
+        assert_eq!(camera(&mut app).mode, CameraMode::Follow(SCOUT), "the camera rides with the HQ");
+        assert_eq!(app.world().resource::<PlayerCommands>().piloted(), None, "the HQ let go to its AI");
+        assert!(app.world().resource::<Views>().commanding());
+        press(&mut app, GameAction::Pause);
+        assert_eq!(app.world().resource::<Views>().front(), Some(View::Driving(SCOUT)));
+        assert_eq!(app.world().resource::<PlayerCommands>().piloted(), Some(SCOUT), "its cockpit again");
+    }
+
+    #[test]
     fn a_factorys_pod_opens_its_screen_and_esc_closes_it() {
         let mut app = base();
         opened(&mut app, PLANT, HERO);
