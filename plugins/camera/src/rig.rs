@@ -137,6 +137,20 @@ impl GameCamera {
         }
     }
 
+    /// Keeps the orbit's eye within `band` (lowest, highest) over `ground`, the height of
+    /// what lies under it, by its distance from the focus (the original's command camera
+    /// keeps its height between 36 and 236 over the ground; the orbit keeps its distance
+    /// instead, the project's).
+    pub fn keep_over(&mut self, ground: f32, (low, high): (f32, f32)) {
+        let sin = self.pitch.sin().max(0.05);
+        let over = self.focus.y + self.distance * sin - ground;
+        if over < low {
+            self.distance += (low - over) / sin;
+        } else if over > high {
+            self.distance = (self.distance - (over - high) / sin).max(DISTANCE.0);
+        }
+    }
+
     /// Zooms by `steps` wheel steps (positive closer).
     pub fn zoom(&mut self, steps: f32) {
         self.distance = (self.distance * (1.0 - steps * 0.1)).clamp(DISTANCE.0, DISTANCE.1);
@@ -225,6 +239,20 @@ mod tests {
         cam.focus = Vec3::new(-200.0, 0.0, -400.0);
         cam.keep_held();
         assert_eq!(cam.focus, Vec3::new(-100.0, 0.0, -250.0));
+    }
+
+    #[test]
+    fn an_eye_kept_over_the_ground_moves_along_its_orbit() {
+        let mut cam =
+            GameCamera { focus: Vec3::new(0.0, 50.0, 0.0), distance: 600.0, pitch: 0.5, ..Default::default() };
+        let over = |cam: &GameCamera, ground: f32| cam.transform().translation.y - ground;
+        cam.keep_over(40.0, (36.0, 236.0));
+        assert!((over(&cam, 40.0) - 236.0).abs() < 1e-3, "lowered to the band's top: {}", over(&cam, 40.0));
+        cam.keep_over(260.0, (36.0, 236.0));
+        assert!((over(&cam, 260.0) - 36.0).abs() < 1e-3, "raised over a higher ground: {}", over(&cam, 260.0));
+        let before = cam.distance;
+        cam.keep_over(150.0, (36.0, 236.0));
+        assert_eq!(cam.distance, before, "inside the band it stays");
     }
 
     #[test]

@@ -19,13 +19,16 @@
 use crate::command::Battlefield;
 use bevy::prelude::*;
 use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
-use iron3d_assets::axes::to_bevy;
+use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_camera::{CameraMode, GameCamera};
 use iron3d_core::{AppState, GameMessage, GameMessageKind, ProductionEvent, UnitClass};
 use iron3d_input::{Actions, GameAction, PilotSample, PlayerCommands, Selection};
 
 /// How far a bunker's command camera goes from it along each ground axis (read).
 pub const BUNKER_HOLD: f32 = 200.0;
+
+/// How high a bunker's command camera stays over the ground under it (read).
+pub const BUNKER_BAND: (f32, f32) = (36.0, 236.0);
 
 /// One view mode and what it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
@@ -113,6 +116,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<CommandPose>()
         .register_type::<Views>()
         .add_systems(OnExit(AppState::InGame), |mut views: ResMut<Views>| *views = Views::default())
+        .add_systems(Update, band.run_if(in_state(AppState::InGame)))
         .add_systems(
             Update,
             (pods, transitions, present)
@@ -257,6 +261,17 @@ fn present(
             player.release();
             let held = scene.object(b).map(|o| Vec3::from(to_bevy(o.1.position)));
             command_camera(CameraMode::Rts, held, was, &mut pose, (&mut cameras, &mut cursor));
+        }
+    }
+}
+
+/// A bunker's command camera stays 36 to 236 over the ground under its eye.
+fn band(scene: Battlefield, mut cameras: Query<&mut GameCamera>) {
+    let Some(ground) = scene.ground.as_deref() else { return };
+    for mut cam in cameras.iter_mut().filter(|c| c.hold.is_some() && c.mode == CameraMode::Rts) {
+        let eye = to_game(cam.transform().translation.to_array());
+        if let Some(h) = ground.height_at(eye[0], eye[1]) {
+            cam.keep_over(h, BUNKER_BAND);
         }
     }
 }
