@@ -62,9 +62,27 @@ pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
     ("UNIT_ACK2.WAV", Encoding::Pcm, acknowledge_falling),
 ];
 
-/// The original's mission voices (`voices.lib`), here synthesised chirps.
-pub const VOICES: &[(&str, Encoding, Synth)] =
-    &[("VOICE_MISSION_COMPLETE", Encoding::Adpcm, voice_complete), ("VOICE_MISSION_FAIL", Encoding::Adpcm, voice_fail)];
+/// The original's voices (`voices.lib`): the mission's end and the five acknowledgements
+/// of a small (`_S`), big (`_B`) and plain set, here synthesised chirps.
+pub const VOICES: &[(&str, Encoding, Synth)] = &[
+    ("VOICE_MISSION_COMPLETE", Encoding::Adpcm, voice_complete),
+    ("VOICE_MISSION_FAIL", Encoding::Adpcm, voice_fail),
+    ("VOICE_ACKNOWLEDGE_S", Encoding::Adpcm, acknowledge::<0, 0>),
+    ("VOICE_AFFIRMATIVE_S", Encoding::Adpcm, acknowledge::<0, 1>),
+    ("VOICE_YES_SIR_S", Encoding::Adpcm, acknowledge::<0, 2>),
+    ("VOICE_OK_S", Encoding::Adpcm, acknowledge::<0, 3>),
+    ("VOICE_EXECUTE_S", Encoding::Adpcm, acknowledge::<0, 4>),
+    ("VOICE_ACKNOWLEDGE_B", Encoding::Adpcm, acknowledge::<1, 0>),
+    ("VOICE_AFFIRMATIVE_B", Encoding::Adpcm, acknowledge::<1, 1>),
+    ("VOICE_YES_SIR_B", Encoding::Adpcm, acknowledge::<1, 2>),
+    ("VOICE_OK_B", Encoding::Adpcm, acknowledge::<1, 3>),
+    ("VOICE_EXECUTE_B", Encoding::Adpcm, acknowledge::<1, 4>),
+    ("VOICE_ACKNOWLEDGE", Encoding::Adpcm, acknowledge::<2, 0>),
+    ("VOICE_AFFIRMATIVE", Encoding::Adpcm, acknowledge::<2, 1>),
+    ("VOICE_YES_SIR", Encoding::Adpcm, acknowledge::<2, 2>),
+    ("VOICE_OK", Encoding::Adpcm, acknowledge::<2, 3>),
+    ("VOICE_EXECUTE", Encoding::Adpcm, acknowledge::<2, 4>),
+];
 
 const SR: f32 = SAMPLE_RATE as f32;
 
@@ -329,6 +347,13 @@ fn voice_complete(_: &mut SplitMix64) -> Vec<f32> {
 /// "Mission failed": a falling line of chirps.
 fn voice_fail(_: &mut SplitMix64) -> Vec<f32> {
     chirp(&[440.0, 392.0, 330.0, 262.0], 0.2)
+}
+
+/// An acknowledgement of voice set `SET` (small, big, plain: high, low, middle pitch) and
+/// voice `VOICE` (each a step higher): two short rising chirps.
+fn acknowledge<const SET: usize, const VOICE: u32>(_: &mut SplitMix64) -> Vec<f32> {
+    let base = [660.0, 330.0, 494.0][SET] * (1.0 + 0.08 * VOICE as f32);
+    chirp(&[base, base * 1.25], 0.08)
 }
 
 /// Converts `[-1, 1]` samples to 16-bit (clamped, rounded toward zero).

@@ -4,7 +4,9 @@
 //! and stopped with its motion, following the unit), a unit's response when the player
 //! orders it (voice bus), interface clicks, and the original's mission voices
 //! (`voices.lib`: `VOICE_MISSION_COMPLETE` / `VOICE_MISSION_FAIL`, `docs/reference/runtime.md`
-//! §3.5) when the player's clan gets its outcome. The engine producer runs once per tick
+//! §3.5) when the player's clan gets its outcome, and its acknowledgements when the
+//! player's order rows are given (`VOICE_ACKNOWLEDGE` … `VOICE_EXECUTE`, `_S` for size
+//! classes 1 and 2, `_B` for 4 and 5, never the same twice running). The engine producer runs once per tick
 //! after the simulation, in id order. Shots and explosions sound through their FXID
 //! effects (`iron3d_render`'s effect playback sends the cues of their opcode-2 records,
 //! or the cue table's samples when an effect has none).
@@ -13,8 +15,8 @@ use crate::AudioSystems;
 use bevy::prelude::*;
 use iron3d_core::{
     AppState, GameMessage, GameMessageKind, GameRules, InterfaceClick, Kinematics, MissionClans, MissionStart, Movable,
-    ObjectTable, OriginalObjectId, Outcome, Pause, SimTransform, SoundAction, SoundBus, SoundCue, SoundKey, UnitClass,
-    UnitResponse,
+    ObjectTable, OrderAcknowledged, OriginalObjectId, Outcome, Pause, SimTransform, SizeClass, SoundAction, SoundBus,
+    SoundCue, SoundKey, UnitClass, UnitResponse,
 };
 use iron3d_rules::{CueEvent, Cues, Rules};
 use std::sync::Arc;
@@ -39,7 +41,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             PostUpdate,
             (responses, clicks).chain().run_if(resource_exists::<SoundTable>).in_set(AudioSystems::Cues),
-        );
+        )
+        .add_systems(PostUpdate, acknowledgements.in_set(AudioSystems::Cues));
 }
 
 /// What the producers play: the engine's numbers from the rules, the samples from the
@@ -108,6 +111,10 @@ pub struct ProducerState {
     pub humming: Vec<(u32, SoundKey)>,
     /// Index of the next response sample.
     pub next_response: usize,
+    /// The acknowledgement voice last played (its index in [`ACKNOWLEDGEMENTS`]).
+    pub last_acknowledgement: Option<usize>,
+    /// The acknowledgement pick's 16-bit xorshift pair.
+    pub acknowledgement_random: (u16, u16),
 }
 
 /// Starts an engine loop when a unit starts moving and stops it when it stops or leaves
@@ -180,6 +187,67 @@ pub(crate) fn clicks(
 
 /// The library of the original's voices.
 pub const VOICES: &str = "voices.lib";
+
+/// The five acknowledgement voices of a set (openparkan `docs/31-packages.md`, read).
+pub const ACKNOWLEDGEMENTS: [&str; 5] =
+    ["VOICE_ACKNOWLEDGE", "VOICE_AFFIRMATIVE", "VOICE_YES_SIR", "VOICE_OK", "VOICE_EXECUTE"];
+
+/// The voice set of a unit's size class: `_S` for 1 and 2, `_B` for 4 and 5, the plain
+/// voices otherwise (read).
+pub fn voice_set(size: Option<u8>) -> &'static str {
+    match size {
+        Some(1 | 2) => "_S",
+        Some(4 | 5) => "_B",
+        _ => "",
+    }
+}
+
+/// The original's 16-bit xorshift pair (`x ← 2x xor y`, then `y ← (y >> 1) xor x`; the
+/// result is `y`, read); its seed is the project's.
+fn xorshift((x, y): &mut (u16, u16)) -> u16 {
+    *x = x.wrapping_shl(1) ^ *y;
+    *y = (*y >> 1) ^ *x;
+    *y
+}
+
+/// The xorshift's seed, and its seed again should it ever fall to zero (the project's).
+const ACKNOWLEDGEMENT_SEED: (u16, u16) = (0x2f6b, 0x91c3);
+
+/// The next acknowledgement voice: a random one of the five, never the last again (read;
+/// after 16 draws of the last one, the next in turn).
+pub fn next_acknowledgement(state: &mut (u16, u16), last: Option<usize>) -> usize {
+    let n = ACKNOWLEDGEMENTS.len();
+    for _ in 0..16 {
+        if *state == (0, 0) {
+            *state = ACKNOWLEDGEMENT_SEED;
+        }
+        let pick = usize::from(xorshift(state)) % n;
+        if Some(pick) != last {
+            return pick;
+        }
+    }
+    last.map_or(0, |l| (l + 1) % n)
+}
+
+/// The unit an order row was given to acknowledges in its size class's voice, queued on
+/// the voice bus (a data set without `voices.lib` or the sample plays nothing).
+pub(crate) fn acknowledgements(
+    mut read: MessageReader<OrderAcknowledged>,
+    table: Res<ObjectTable>,
+    sizes: Query<&SizeClass>,
+    mut state: ResMut<ProducerState>,
+    mut cues: MessageWriter<SoundCue>,
+) {
+    for a in read.read() {
+        let size = table.entity_of(a.unit.0).and_then(|e| sizes.get(e).ok()).map(|s| s.0);
+        let last = state.last_acknowledgement;
+        let pick = next_acknowledgement(&mut state.acknowledgement_random, last);
+        state.last_acknowledgement = Some(pick);
+        let name = format!("{}{}", ACKNOWLEDGEMENTS[pick], voice_set(size));
+        let key = SoundKey { library: VOICES.into(), name };
+        cues.write(SoundCue::play(key, SoundBus::Voice, None).owned_by(a.unit));
+    }
+}
 /// The voice of a completed mission (host callback `(0, 0, 1)`).
 pub const VOICE_COMPLETE: &str = "VOICE_MISSION_COMPLETE";
 /// The voice of a failed mission (host callback `(0, 0, 0)`).

@@ -321,3 +321,39 @@ fn the_players_outcome_speaks_in_the_original_voices() {
     app.update();
     assert_eq!(voices(&app).last(), Some(&(key("voices.lib/VOICE_MISSION_COMPLETE"), CueOutcome::NoDevice)));
 }
+
+/// The order rows' acknowledgement (openparkan `docs/31-packages.md`, read): the voice
+/// set of the unit's size class, decoded from the demo's `voices.lib`, never the same
+/// voice twice running.
+#[test]
+fn an_acknowledgement_speaks_in_its_size_classes_voice_never_twice_alike() {
+    use crate::producers::{ACKNOWLEDGEMENTS, next_acknowledgement, voice_set};
+    use iron3d_core::{OrderAcknowledged, SizeClass};
+    let mut app = game();
+    let small = spawn_unit(app.world_mut(), 4, 1, [30.0, 40.0], 0.0, 1.5);
+    let big = spawn_unit(app.world_mut(), 5, 1, [60.0, 40.0], 0.0, 3.0);
+    app.world_mut().entity_mut(small).insert(SizeClass(2));
+    app.world_mut().entity_mut(big).insert(SizeClass(4));
+    app.update();
+    for unit in [4, 4, 5, 6] {
+        app.world_mut().write_message(OrderAcknowledged { unit: OriginalObjectId(unit) });
+        app.update();
+    }
+    let voices: Vec<_> = log(&app).into_iter().filter(|e| e.bus == SoundBus::Voice).collect();
+    assert_eq!(voices.len(), 4);
+    let sets: Vec<&str> = voices.iter().map(|v| v.key.name.rsplit_once('_').map_or("", |(_, s)| s)).collect();
+    assert!(voices[..2].iter().all(|v| v.key.name.ends_with("_S")), "{voices:?}");
+    assert!(voices[2].key.name.ends_with("_B"), "{voices:?}");
+    let plain = &voices[3].key.name;
+    assert!(ACKNOWLEDGEMENTS.contains(&plain.as_str()), "no unit 6: the plain voices: {plain}");
+    assert!(voices.iter().all(|v| v.key.library == "voices.lib" && v.outcome == CueOutcome::NoDevice), "{sets:?}");
+    let base = |name: &str| name.trim_end_matches("_S").trim_end_matches("_B").to_string();
+    assert_ne!(base(&voices[0].key.name), base(&voices[1].key.name), "never twice alike");
+    assert_eq!((voice_set(Some(1)), voice_set(Some(3)), voice_set(Some(5)), voice_set(None)), ("_S", "", "_B", ""));
+    let (mut state, mut last) = ((0, 0), None);
+    for _ in 0..200 {
+        let pick = next_acknowledgement(&mut state, last);
+        assert!(pick < ACKNOWLEDGEMENTS.len() && Some(pick) != last);
+        last = Some(pick);
+    }
+}

@@ -109,6 +109,16 @@ impl SoundCue {
     }
 }
 
+/// The player's order rows (the wingman menu, the commander's rows) were given: the
+/// last unit ordered acknowledges in the original's voice for its size class (openparkan
+/// `docs/31-packages.md`, read). The interface sends it; nothing in the simulation
+/// depends on it.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+pub struct OrderAcknowledged {
+    /// The unit that acknowledges.
+    pub unit: OriginalObjectId,
+}
+
 /// The player gave `unit` an order: the unit answers (the audio plugin picks the
 /// response sample of the rules and plays it on the voice bus where the unit stands).
 /// The interface sends it; nothing in the simulation depends on it.

@@ -4,7 +4,8 @@
 //! size class 1 or 2), *Seek and destroy*, *Guard* (then a right click picks what it
 //! guards: the object clicked, else the place; radius 300) and *Refit* for every robot,
 //! *Search minerals* for builders. *Route* is the right click on the ground, as it was.
-//! Each row replaces the robots' orders.
+//! Each row replaces the robots' orders, and the last robot acknowledges in the voice of
+//! its size class.
 
 use crate::ScreenSystems;
 use crate::command::Battlefield;
@@ -12,7 +13,7 @@ use crate::locale::Locale;
 use crate::wingmen::Row;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use iron3d_core::{AppState, InterfaceClick, Order, SizeClass, UnitClass};
+use iron3d_core::{AppState, InterfaceClick, Order, OrderAcknowledged, OriginalObjectId, SizeClass, UnitClass};
 use iron3d_input::{PlayerCommands, Selection};
 
 /// The radius the HQ menu's Guard gives (read).
@@ -70,7 +71,7 @@ fn orders(
     scene: Battlefield,
     selection: Res<Selection>,
     (mut player, mut pick): (ResMut<PlayerCommands>, ResMut<GuardPick>),
-    mut click: MessageWriter<InterfaceClick>,
+    (mut click, mut acknowledge): (MessageWriter<InterfaceClick>, MessageWriter<OrderAcknowledged>),
     locale: Res<Locale>,
 ) -> Result {
     let units = scene.own_units(&selection.units);
@@ -96,7 +97,11 @@ fn orders(
                 if ui.add_enabled(enabled, egui::Button::new(command.label(&locale))).clicked() {
                     click.write(InterfaceClick);
                     match order {
-                        Some(order) => player.order(units.clone(), order, false),
+                        Some(order) => {
+                            player.order(units.clone(), order, false);
+                            let last = units.last().copied().unwrap_or(first);
+                            acknowledge.write(OrderAcknowledged { unit: OriginalObjectId(last) });
+                        }
                         None => pick.0 = true,
                     }
                 }

@@ -6,8 +6,8 @@
 //! wingman *n* and the tilde goes on to the menu. In the menu digit *n* gives row *n* to
 //! the chosen units, replacing their orders, and the menu closes; the tilde or Esc
 //! closes it too. A row that needs the driven unit's target, or capturers (size class 1
-//! or 2), is grey without them. The last chosen unit answers (its class's response;
-//! the original's acknowledgement voices by size are not done).
+//! or 2), is grey without them. The last chosen unit acknowledges in the voice of its
+//! size class.
 //!
 //! The list follows the driven unit's radar contacts in id order (an object without the
 //! data's radar lists what is within its radar's range, the project's); the hero is
@@ -21,7 +21,7 @@ use crate::views::Views;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_core::plane::dist;
-use iron3d_core::{AppState, Order, OriginalObjectId, Radar, RadarContacts, SearchFor, UnitClass, UnitResponse};
+use iron3d_core::{AppState, Order, OrderAcknowledged, OriginalObjectId, Radar, RadarContacts, SearchFor, UnitClass};
 use iron3d_input::{Actions, GameAction, PlayerCommands};
 use iron3d_mission::MissionObject;
 
@@ -180,7 +180,7 @@ pub(crate) fn select(
     flight: Flight,
     mut wingmen: ResMut<Wingmen>,
     mut player: ResMut<PlayerCommands>,
-    mut respond: MessageWriter<UnitResponse>,
+    mut respond: MessageWriter<OrderAcknowledged>,
 ) {
     let Ok(mut a) = actions.single_mut() else { return };
     let Some(driven) = flight.driven() else {
@@ -231,7 +231,7 @@ pub(crate) fn select(
             if let Some(order) = order {
                 player.order(wingmen.chosen.clone(), order, false);
                 if let Some(&last) = wingmen.chosen.last() {
-                    respond.write(UnitResponse { unit: OriginalObjectId(last) });
+                    respond.write(OrderAcknowledged { unit: OriginalObjectId(last) });
                 }
                 *wingmen = Wingmen::default();
             }
@@ -307,7 +307,7 @@ mod tests {
     /// small robot of his near him, one far off.
     fn flight() -> App {
         let mut app = App::new();
-        app.add_message::<UnitResponse>()
+        app.add_message::<OrderAcknowledged>()
             .init_resource::<Wingmen>()
             .init_resource::<ClanRelations>()
             .init_resource::<ObjectTable>()
