@@ -56,7 +56,9 @@ fn demo_mission_shows_terrain_and_models() {
     let run = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_iron3d"))
-        .args(["--mission", "tutorial.01", "--exit-after-frames", "90", "--screenshot"])
+        // The strategic view: the ground seen from above, whenever the frame is taken (on
+        // foot the hero's first-person view comes up once the mission is in the game).
+        .args(["--mission", "tutorial.01", "--strategic-start", "on", "--exit-after-frames", "90", "--screenshot"])
         .arg(&shot)
         .output()
         .expect("xvfb-run runs");
