@@ -28,13 +28,13 @@
 //! fresh loop.
 
 use crate::haul;
-use crate::navigator::Navigator;
+use crate::navigator::{Navigator, Walker};
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
     Aboard, ClanRelations, ClearWizardPath, CollisionProxy, GameClock, GameMessage, Guard, Health, LastHit,
-    ManualControl, Movable, NavState, NavStatus, ObjectTable, Order, OriginalObjectId, Owner, Places, ProductionEvent,
-    Radar, RadarContacts, RandomStream, SimRandom, SimTransform, SizeClass, UnitClass, Ward, Weapon, place,
+    ManualControl, Movable, NavState, ObjectTable, Order, OriginalObjectId, Owner, Places, ProductionEvent, Radar,
+    RadarContacts, RandomStream, SimRandom, SimTransform, SizeClass, UnitClass, Ward, Weapon, place,
 };
 use iron3d_terrain::{Ground, NavMap};
 use std::collections::BTreeMap;
@@ -103,16 +103,14 @@ pub(crate) fn reset(mut guards: ResMut<Guards>) {
     guards.0.clear();
 }
 
-type Guardian<'a> = (
-    Entity,
-    &'a OriginalObjectId,
-    &'a Owner,
-    &'a SimTransform,
-    &'a mut Navigator,
-    &'a NavStatus,
-    (Option<&'a SizeClass>, Option<&'a Weapon>, Option<&'a LastHit>, Option<&'a Radar>, Option<&'a RadarContacts>),
-    Has<ManualControl>,
-);
+/// A guard: its size class, weapon, last hit and radar, and whether the player drives it.
+type Guardian<'a> = Walker<
+    'a,
+    (
+        (Option<&'a SizeClass>, Option<&'a Weapon>, Option<&'a LastHit>, Option<&'a Radar>, Option<&'a RadarContacts>),
+        Has<ManualControl>,
+    ),
+>;
 
 /// An object as a guard looks at it.
 type Sight<'a> = (
@@ -190,13 +188,14 @@ pub(crate) fn guard(
         matches!(n.order, Order::Guard(_))
             || matches!(n.order, Order::Attack(_)) && matches!(n.queued.first(), Some(Order::Guard(_)))
     };
-    let mut order: Vec<(u32, Entity)> = units.iter().filter(|u| on_guard(u.4) && !u.7).map(|u| (u.1.0, u.0)).collect();
+    let mut order: Vec<(u32, Entity)> =
+        units.iter().filter(|u| on_guard(u.4) && !u.6.1).map(|u| (u.1.0, u.0)).collect();
     order.sort_unstable_by_key(|o| o.0);
     guards.0.retain(|id, _| order.iter().any(|o| o.0 == *id));
     let table = &world.table;
     let seen = |id: u32| table.entity_of(id).and_then(|e| objects.get(e).ok());
     for (id, entity) in order {
-        let Ok((_, _, owner, t, mut nav, status, (size, weapon, hit, radar, contacts), _)) = units.get_mut(entity)
+        let Ok((_, _, owner, t, mut nav, status, ((size, weapon, hit, radar, contacts), _))) = units.get_mut(entity)
         else {
             continue;
         };
