@@ -3,7 +3,8 @@
 //! center, mode toggles (free fly, follow the selection), infrared and spotlight.
 //! Speeds are per second of real time; centering runs on game time.
 
-use crate::rig::{CameraMode, GameCamera};
+use crate::command;
+use crate::rig::{CameraMode, DISTANCE, GameCamera};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use iron3d_input::{Actions, GameAction, InputSettings, Selection};
@@ -25,47 +26,20 @@ pub fn edge_scroll(cursor: Vec2, size: Vec2) -> Vec2 {
     Vec2::new(axis(cursor.x, size.x), -axis(cursor.y, size.y))
 }
 
-/// The command camera's turn rate at an edge and its speed on the keys (rad/s, m/s;
-/// openparkan `docs/40-command-mode.md`, read).
-pub const COMMAND_RATES: (f32, f32) = (1.5, 125.0);
-
-/// Where the cursor turns a command camera (read): on the original's 640 × 480 layout,
-/// x ≤ 6 turns it left and x ≥ 634 right (+1 and −1 of yaw), y ≤ 6 tilts it up toward
-/// level and y ≥ 474 down (−1 and +1 below the horizon).
-pub fn command_edges(cursor: Vec2, size: Vec2) -> Vec2 {
-    let at = cursor * Vec2::new(640.0, 480.0) / size.max(Vec2::ONE);
-    let side = |v: f32, end: f32| {
-        if v <= 6.0 {
-            -1.0
-        } else if v >= end - 6.0 {
-            1.0
-        } else {
-            0.0
-        }
-    };
-    Vec2::new(-side(at.x, 640.0), side(at.y, 480.0))
-}
-
-/// A command camera's ramp: 2t of its rate for the first half second held, then all of
-/// it (read).
-pub fn ramp(held: f32) -> f32 {
-    (2.0 * held).min(1.0)
-}
-
-/// Steps a command camera (one held about a building): the cursor at an edge turns and
-/// tilts it, the pan keys move it at 125 m/s whatever its distance, each ramped; the
-/// edges do not scroll it (the original's camera slows to a stop over a few frames once
-/// let go; here it stops at once, the project's).
-fn command_step(cam: &mut GameCamera, edges: Vec2, pan: Vec2, dt: f32) {
-    let (rate, speed) = COMMAND_RATES;
-    for (k, on) in [edges.x != 0.0, edges.y != 0.0, pan != Vec2::ZERO].into_iter().enumerate() {
-        cam.held[k] = if on { cam.held[k] + dt } else { 0.0 };
-    }
-    let turn = edges * rate * dt * Vec2::new(ramp(cam.held[0]), ramp(cam.held[1]));
-    cam.rotate(turn.x, turn.y);
+/// Steps a command camera (one held about a building) by `dt`: the cursor at an edge
+/// turns and tilts it, the pan keys move it and the rise keys lift its eye at the
+/// original's rates whatever its distance; the edges do not scroll it. Its eye rises
+/// along the orbit (the original's moves straight up; the project's orbit lengthens).
+fn command_step(cam: &mut GameCamera, edges: Vec2, pan: Vec2, rise: f32, dt: f32) {
+    let turn = if cam.lens.on { command::ZOOMED_TURN } else { command::TURN };
+    let full = [turn, turn, command::SPEED, command::SPEED, command::SPEED / 2.0];
+    let [yaw, tilt, sideways, forward, up] = cam.motion.step([edges.x, edges.y, pan.x, pan.y, rise], full, dt);
+    cam.rotate(yaw * dt, tilt * dt);
     let (sin, cos) = cam.yaw.sin_cos();
-    let (forward, right) = (-Vec3::new(sin, 0.0, cos), Vec3::new(cos, 0.0, -sin));
-    cam.focus += (forward * pan.y + right * pan.x) * speed * ramp(cam.held[2]) * dt;
+    let (ahead, right) = (-Vec3::new(sin, 0.0, cos), Vec3::new(cos, 0.0, -sin));
+    cam.focus += (ahead * forward + right * sideways) * dt;
+    cam.distance = (cam.distance + up * dt / cam.pitch.sin().max(0.05)).clamp(DISTANCE.0, DISTANCE.1);
+    cam.lens.step();
 }
 
 /// Applies the camera actions to every game camera.
@@ -83,14 +57,18 @@ pub(crate) fn controls(
     let window = windows.single().ok();
     let cursor = window.filter(|w| w.focused).and_then(|w| Some((w.cursor_position()?, w.size())));
     let edge = cursor.map(|(c, size)| edge_scroll(c, size)).unwrap_or_default();
-    let command_edge = cursor.map(|(c, size)| command_edges(c, size)).unwrap_or_default();
+    let command_edge = cursor.map(|(c, size)| command::edges(c, size)).unwrap_or_default();
     let mouse = sensitivity.mouse(a.axis_pair(&GameAction::Look));
     let look = if a.pressed(&GameAction::CameraLookHold) { mouse } else { Vec2::ZERO };
     let stick = sensitivity.stick(a.axis_pair(&GameAction::Stick));
     let boost = if a.pressed(&GameAction::CameraFast) { 4.0 } else { 1.0 };
     for mut cam in &mut cameras {
         if cam.hold.is_some() && cam.mode == CameraMode::Rts {
-            command_step(&mut cam, command_edge, a.clamped_axis_pair(&GameAction::CameraPan), dt);
+            if a.just_pressed(&GameAction::CameraZoomMode) {
+                cam.lens.toggle();
+            }
+            let (pan, rise) = (a.clamped_axis_pair(&GameAction::CameraPan), a.clamped_value(&GameAction::CameraRise));
+            command_step(&mut cam, command_edge, pan, rise, dt);
             cam.zoom(a.value(&GameAction::CameraZoom));
             continue;
         }
@@ -155,24 +133,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_command_camera_turns_at_the_edges_of_the_640_by_480_layout_ramped_over_half_a_second() {
-        let size = Vec2::new(1280.0, 960.0);
-        assert_eq!(command_edges(Vec2::new(640.0, 480.0), size), Vec2::ZERO);
-        assert_eq!(command_edges(Vec2::new(12.0, 480.0), size), Vec2::new(1.0, 0.0), "x 6 of 640: turns left");
-        assert_eq!(command_edges(Vec2::new(1270.0, 2.0), size), Vec2::new(-1.0, -1.0), "right, and up toward level");
-        assert_eq!(command_edges(Vec2::new(640.0, 950.0), size), Vec2::new(0.0, 1.0), "y 475 of 480: down");
-        assert_eq!((ramp(0.0), ramp(0.25), ramp(0.5), ramp(2.0)), (0.0, 0.5, 1.0, 1.0));
+    fn a_command_camera_turns_moves_and_climbs_at_the_originals_rates() {
         let hold = Some((Vec3::ZERO, 200.0));
         let mut cam = GameCamera { hold, yaw: 0.0, pitch: 0.6, ..Default::default() };
         let dt = 0.05;
         for _ in 0..20 {
-            command_step(&mut cam, Vec2::new(1.0, 0.0), Vec2::ZERO, dt);
+            command_step(&mut cam, Vec2::new(1.0, 0.0), Vec2::ZERO, 0.0, dt);
         }
         // 1.5 rad/s ramped over the first half second, then full: 1.5 × (1 − 0.25) after 1 s.
-        let expected: f32 = (1..=20).map(|k| 1.5 * ramp(k as f32 * dt) * dt).sum();
+        let expected: f32 = (1..=20).map(|k| 1.5 * command::ramp(k as f32 * dt) * dt).sum();
         assert!((cam.yaw - expected).abs() < 1e-4 && (expected - 1.125).abs() < 0.05, "{} vs {expected}", cam.yaw);
-        command_step(&mut cam, Vec2::ZERO, Vec2::new(0.0, 1.0), 1.0);
+        command_step(&mut cam, Vec2::ZERO, Vec2::new(0.0, 1.0), 0.0, 1.0);
         assert!((cam.focus.length() - 125.0).abs() < 1e-3, "125 m/s on the keys, a second held: {}", cam.focus);
+        let eye = cam.transform().translation.y;
+        command_step(&mut cam, Vec2::ZERO, Vec2::ZERO, 1.0, 1.0);
+        let risen = cam.transform().translation.y - eye;
+        assert!((risen - 62.5).abs() < 1e-2, "PageUp lifts the eye at half the speed: {risen}");
+        let yaw = cam.yaw;
+        cam.lens.toggle();
+        for _ in 0..9 {
+            command_step(&mut cam, Vec2::new(1.0, 0.0), Vec2::ZERO, 0.0, 1.0);
+        }
+        assert_eq!(cam.lens.field, command::FIELD.0, "Z narrows the field in nine updates");
+        assert!((cam.yaw - yaw - 9.0 * 0.2).abs() < 1e-4, "zoomed, the edge turns it at 0.2 rad/s: {}", cam.yaw - yaw);
     }
 
     #[test]

@@ -6,9 +6,11 @@
 //! [`CameraFrame`] before transforms propagate, so the renderer, the sound listener
 //! and the weather all see the same camera (frame order of §7.3).
 
+mod command;
 mod controls;
 mod rig;
 
+pub use command::{CommandMotion, Zoom};
 pub use controls::{EDGE, edge_scroll};
 pub use rig::{CENTER_RATE, CameraMode, DISTANCE, FREE_PITCH, GameCamera, RTS_PITCH, wrap};
 
@@ -119,11 +121,11 @@ pub fn first_person(unit: &Transform, object: Option<&MissionObject>, turret: f3
 fn place(
     table: Res<ObjectTable>,
     units: Query<(&Transform, Option<&MissionObject>, Option<&Weapon>), Without<GameCamera>>,
-    mut cameras: Query<(&mut GameCamera, &mut Transform, Option<&mut ColorGrading>, Entity)>,
+    mut cameras: Query<(&mut GameCamera, &mut Transform, Option<&mut ColorGrading>, Option<&mut Projection>, Entity)>,
     mut frame: ResMut<CameraFrame>,
     mut commands: Commands,
 ) {
-    for (mut cam, mut transform, grading, entity) in &mut cameras {
+    for (mut cam, mut transform, grading, projection, entity) in &mut cameras {
         let unit = |id: u32| table.entity_of(id).and_then(|e| units.get(e).ok());
         let placed = match cam.mode {
             CameraMode::Follow(id) => match unit(id) {
@@ -150,6 +152,12 @@ fn place(
             CameraMode::FreeFly => cam.transform(),
         };
         transform.set_if_neq(placed);
+        if let Some(mut projection) = projection
+            && let Projection::Perspective(p) = &mut *projection
+            && p.fov != cam.lens.vertical()
+        {
+            p.fov = cam.lens.vertical();
+        }
         // The infrared view: a bright monochrome grade.
         match (cam.infrared, grading) {
             (true, None) => {

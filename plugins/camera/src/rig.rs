@@ -2,6 +2,7 @@
 //! horizontal angle wraps, the vertical one is clamped, and *center* returns both to
 //! their set values smoothly on game time, so the path is the same at any frame rate.
 
+use crate::command::{CommandMotion, Zoom};
 use bevy::prelude::*;
 use std::f32::consts::{PI, TAU};
 
@@ -63,9 +64,10 @@ pub struct GameCamera {
     /// `docs/40-command-mode.md`, read; the original holds the camera's position, the
     /// project's orbit holds its focus).
     pub hold: Option<(Vec3, f32)>,
-    /// A command camera's ramps: how long the cursor has turned it at an edge (yaw,
-    /// tilt) and the keys have moved it, in seconds.
-    pub held: [f32; 3],
+    /// A command camera's motion: its turn, tilt and moves, ramped and dying away.
+    pub motion: CommandMotion,
+    /// The field of view (the command camera's Z narrows it).
+    pub lens: Zoom,
 }
 
 impl Default for GameCamera {
@@ -83,7 +85,8 @@ impl Default for GameCamera {
             infrared: false,
             spotlight: false,
             hold: None,
-            held: [0.0; 3],
+            motion: CommandMotion::default(),
+            lens: Zoom::default(),
         }
     }
 }

@@ -22,9 +22,12 @@ pub enum GameAction {
     /// Zoom (positive moves closer).
     #[actionlike(Axis)]
     CameraZoom,
-    /// Free fly: rise (positive) or sink.
+    /// Free fly and a command camera (`CMD_JAMES_HQ_MOVE_UP` / `_DOWN`, PageUp and
+    /// PageDown): rise (positive) or sink.
     #[actionlike(Axis)]
     CameraRise,
+    /// `CMD_JAMES_ZOOM_MODE`: a command camera's zoom on or off.
+    CameraZoomMode,
     /// Hold to look around with the mouse.
     CameraLookHold,
     /// Hold to move the camera faster.
@@ -122,7 +125,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 34] = [
+    pub const BUTTONS: [Self; 35] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -141,6 +144,7 @@ impl GameAction {
         Self::CameraFast,
         Self::CameraCenter,
         Self::CameraInfrared,
+        Self::CameraZoomMode,
         Self::Spotlight,
         Self::CameraFreeFly,
         Self::CameraFollow,
@@ -172,6 +176,7 @@ impl GameAction {
             .insert_axis(CameraZoom, MouseScrollAxis::Y)
             .insert_axis(CameraZoom, VirtualAxis::new(GamepadButton::DPadDown, GamepadButton::DPadUp))
             .insert_axis(CameraRise, VirtualAxis::new(KeyCode::KeyX, KeyCode::Space))
+            .insert_axis(CameraRise, VirtualAxis::new(KeyCode::PageDown, KeyCode::PageUp))
             .insert_axis(CameraRise, VirtualAxis::new(GamepadButton::LeftTrigger, GamepadButton::RightTrigger))
             .insert_dual_axis(Look, MouseMove::default())
             .insert_dual_axis(Stick, stick(GamepadStick::RIGHT))

@@ -66,7 +66,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 25] = [
+        let table: [(GameAction, &[Binding]); 26] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -76,6 +76,7 @@ impl Default for Bindings {
             (CameraFast, &[Key(KeyCode::ShiftLeft)]),
             (CameraCenter, &[Key(KeyCode::Home), Pad(GamepadButton::RightThumb)]),
             (CameraInfrared, &[Key(KeyCode::KeyI)]),
+            (CameraZoomMode, &[Key(KeyCode::KeyZ)]),
             (Spotlight, &[Key(KeyCode::KeyL)]),
             (CameraFreeFly, &[Key(KeyCode::KeyF), Pad(GamepadButton::Select)]),
             (CameraFollow, &[Key(KeyCode::KeyV)]),
