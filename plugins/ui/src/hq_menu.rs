@@ -72,7 +72,7 @@ fn orders(
     selection: Res<Selection>,
     (mut player, mut pick): (ResMut<PlayerCommands>, ResMut<GuardPick>),
     (mut click, mut acknowledge): (MessageWriter<InterfaceClick>, MessageWriter<OrderAcknowledged>),
-    locale: Res<Locale>,
+    (locale, views, panel): (Res<Locale>, Res<crate::views::Views>, Res<crate::commander::Commander>),
 ) -> Result {
     let units = scene.own_units(&selection.units);
     let Some(&first) = units.first() else {
@@ -81,9 +81,15 @@ fn orders(
     };
     let capturers = scene.capturers(&units);
     let ctx = contexts.ctx_mut()?;
+    let left = crate::commander::clear_of(ctx, &views);
+    // Under the commander's page when one is up, else at the bottom left.
+    let (corner, y) = match panel.below {
+        below if below > 0.0 && views.front().is_some() => (egui::Align2::LEFT_TOP, below + 8.0),
+        _ => (egui::Align2::LEFT_BOTTOM, -8.0),
+    };
     egui::Window::new(locale.t("hq-title"))
         .id("hq_menu".into())
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
+        .anchor(corner, [left, y])
         .resizable(false)
         .collapsible(false)
         .show(ctx, |ui| {

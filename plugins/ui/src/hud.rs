@@ -281,7 +281,8 @@ pub fn hud(
     let mine = player_clan(clans.as_deref());
     let units = owners.iter().filter(|o| o.clan == mine).count();
     let seconds = u64::from(clock.tick) * u64::from(TICK_MS) / 1000;
-    egui::Area::new("hud".into()).anchor(egui::Align2::LEFT_TOP, [8.0, 8.0]).show(ctx, |ui| {
+    let left = crate::commander::clear_of(ctx, &views);
+    egui::Area::new("hud".into()).anchor(egui::Align2::LEFT_TOP, [left, 8.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
             ui.horizontal(|ui| {
                 // The bar grows with its numbers instead of wrapping them.
@@ -329,7 +330,7 @@ pub fn hud(
     else {
         return Ok(());
     };
-    egui::Area::new("selected".into()).anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0]).show(ctx, |ui| {
+    egui::Area::new("selected".into()).anchor(egui::Align2::LEFT_BOTTOM, [left, -8.0]).show(ctx, |ui| {
         egui::Frame::popup(ui.style()).show(ui, |ui| {
             ui.set_max_width(280.0);
             let more = selection.units.len() - 1;

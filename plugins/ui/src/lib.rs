@@ -1,7 +1,8 @@
 //! The game's screens and the player's side of a mission (bevy_egui): the main menu
 //! with the mission list of the data directory, the loading screen with per-phase
 //! progress, load errors with their chain, the HUD (economy, selection, research,
-//! messages), the minimap, selection and orders on the map, piloting a robot, the
+//! messages), the minimap, selection and orders on the map, the commander panel's icon
+//! column in a command view, piloting a robot, the
 //! pause menu, settings (video, input, key bindings) kept in the user's config
 //! directory, the F3 debug overlay, the outcome screen and the campaign progress; the
 //! save and load pages with their slots, quick save and load, the replays list and
@@ -13,6 +14,7 @@ mod briefing;
 mod campaign;
 mod chat;
 mod command;
+mod commander;
 mod designer;
 mod game_text;
 mod hero;
@@ -122,6 +124,7 @@ impl Plugin for UiPlugin {
                     designer::plugin,
                     hud::plugin,
                     minimap::plugin,
+                    commander::plugin,
                     multiplayer::plugin,
                     outcome::plugin,
                 ),

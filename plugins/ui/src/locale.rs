@@ -239,9 +239,26 @@ mod tests {
     }
 
     /// The key sections of the Fluent files (the words before the first `-`).
-    const SECTIONS: [&str; 18] = [
-        "menu", "loading", "briefing", "hud", "order", "nav", "build", "pause", "outcome", "settings", "overlay", "mp",
-        "save", "replay", "chat", "designer", "wingman", "hq",
+    const SECTIONS: [&str; 19] = [
+        "menu",
+        "loading",
+        "briefing",
+        "hud",
+        "order",
+        "nav",
+        "build",
+        "pause",
+        "outcome",
+        "settings",
+        "overlay",
+        "mp",
+        "save",
+        "replay",
+        "chat",
+        "designer",
+        "wingman",
+        "hq",
+        "commander",
     ];
 
     /// Every key this crate's sources name outside their tests: the literal of each

@@ -28,6 +28,8 @@ pub const SIZE: usize = 160;
 pub struct Minimap {
     /// Game-space XY of the image's corners (min, max).
     pub bounds: Option<([f32; 2], [f32; 2])>,
+    /// Closed by the commander panel's map button.
+    pub hidden: bool,
     /// The image (none until the mission's map is drawn).
     #[reflect(ignore)]
     pub texture: Option<egui::TextureHandle>,
@@ -102,6 +104,9 @@ pub(crate) fn minimap(
         minimap.bounds = Some(bounds);
     }
     let (Some((lo, hi)), Some(texture)) = (minimap.bounds, minimap.texture.clone()) else { return Ok(()) };
+    if minimap.hidden {
+        return Ok(());
+    }
     let mine = scene.player();
     egui::Area::new("minimap".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).show(ctx, |ui| {
         let side = SIZE as f32 * 1.25;
