@@ -48,6 +48,16 @@ pub struct Wingmen {
     pub menu: Menu,
     /// The chosen wingmen, by id.
     pub chosen: Vec<u32>,
+    /// The driven unit's wingmen this frame, worked out once by the input step.
+    pub list: Vec<u32>,
+}
+
+impl Wingmen {
+    /// Closes the menu and lets the chosen go.
+    fn close(&mut self) {
+        self.menu = Menu::Off;
+        self.chosen.clear();
+    }
 }
 
 /// A row of the wingman menu, in the original's order (digits 1 to 7).
@@ -189,6 +199,7 @@ pub(crate) fn select(
     };
     let list = flight.wingmen(driven);
     wingmen.chosen.retain(|id| list.contains(id));
+    wingmen.list.clone_from(&list);
     let mut take = |action: GameAction| {
         let pressed = a.just_pressed(&action);
         if pressed {
@@ -198,12 +209,12 @@ pub(crate) fn select(
     };
     if take(GameAction::Wingmen) {
         let picking = a.pressed(&GameAction::Queue);
-        *wingmen = match (wingmen.menu, picking) {
-            (Menu::Off, _) if list.is_empty() => Wingmen::default(),
-            (Menu::Off, false) => Wingmen { menu: Menu::Ordering, chosen: list.clone() },
-            (Menu::Off, true) => Wingmen { menu: Menu::Picking, chosen: Vec::new() },
-            (Menu::Picking, _) if !wingmen.chosen.is_empty() => Wingmen { menu: Menu::Ordering, ..wingmen.clone() },
-            _ => Wingmen::default(),
+        (wingmen.menu, wingmen.chosen) = match (wingmen.menu, picking) {
+            (Menu::Off, _) if list.is_empty() => (Menu::Off, Vec::new()),
+            (Menu::Off, false) => (Menu::Ordering, list),
+            (Menu::Off, true) => (Menu::Picking, Vec::new()),
+            (Menu::Picking, _) if !wingmen.chosen.is_empty() => (Menu::Ordering, std::mem::take(&mut wingmen.chosen)),
+            _ => (Menu::Off, Vec::new()),
         };
         return;
     }
@@ -211,7 +222,7 @@ pub(crate) fn select(
         return;
     }
     if take(GameAction::Pause) {
-        *wingmen = Wingmen::default();
+        wingmen.close();
         return;
     }
     let Some(n) = GameAction::GROUPS.iter().position(|g| take(*g)) else { return };
@@ -233,7 +244,7 @@ pub(crate) fn select(
                 if let Some(&last) = wingmen.chosen.last() {
                     respond.write(OrderAcknowledged { unit: OriginalObjectId(last) });
                 }
-                *wingmen = Wingmen::default();
+                wingmen.close();
             }
         }
         Menu::Off => {}
@@ -244,11 +255,8 @@ pub(crate) fn select(
 /// order menu under them (the original's layout at 640 × 480: lines 19 apart from the
 /// top, the menu's rows from (220, 50)).
 fn draw(mut contexts: EguiContexts, flight: Flight, wingmen: Res<Wingmen>, locale: Res<Locale>) -> Result {
-    let Some(driven) = flight.driven() else { return Ok(()) };
-    let list = flight.wingmen(driven);
-    if list.is_empty() {
-        return Ok(());
-    }
+    let list = &wingmen.list;
+    let Some(driven) = flight.driven().filter(|_| !list.is_empty()) else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
     let scale = ctx.content_rect().height() / 480.0;
     let grey = egui::Color32::from_gray(128);
