@@ -82,7 +82,7 @@ impl CommandMotion {
 pub struct Zoom {
     /// The horizontal field of view across a 4 : 3 frame (radians).
     pub field: f32,
-    /// Narrowing toward [`FIELD`]'s first, else widening toward its second.
+    /// Narrowing toward 0.2 rad, else widening toward 1.04.
     pub on: bool,
 }
 
