@@ -239,7 +239,7 @@ impl Battlefield<'_, '_> {
     }
 
     /// The object under the cursor: `(id, clan)`.
-    fn picked(&self, at: [f32; 3]) -> Option<(u32, i32)> {
+    pub(crate) fn picked(&self, at: [f32; 3]) -> Option<(u32, i32)> {
         let objects =
             self.objects.iter().map(|(id, t, _, _, proxy, _)| (id.0, t.position, proxy.map_or(0.0, |p| p.radius)));
         let id = pick(objects, [at[0], at[1]], PICK_RADIUS)?;

@@ -15,6 +15,7 @@ mod campaign;
 mod chat;
 mod command;
 mod commander;
+mod cursor;
 mod designer;
 mod game_text;
 mod hero;
@@ -125,6 +126,7 @@ impl Plugin for UiPlugin {
                     hud::plugin,
                     minimap::plugin,
                     commander::plugin,
+                    cursor::plugin,
                     multiplayer::plugin,
                     outcome::plugin,
                 ),
