@@ -252,9 +252,13 @@ pub(crate) fn command(
     actions: Query<&Actions>,
     scene: Battlefield,
     time: Res<Time<Real>>,
-    mut state: ResMut<MapCommand>,
+    (mut state, mut panel): (ResMut<MapCommand>, ResMut<crate::commander::Commander>),
     mut selection: ResMut<Selection>,
-    (mut player, mut pick): (ResMut<PlayerCommands>, ResMut<crate::hq_menu::GuardPick>),
+    (mut player, mut pick, views): (
+        ResMut<PlayerCommands>,
+        ResMut<crate::hq_menu::GuardPick>,
+        Res<crate::views::Views>,
+    ),
     mut respond: MessageWriter<UnitResponse>,
 ) {
     for m in &mut state.markers {
@@ -306,7 +310,14 @@ pub(crate) fn command(
             selection.select(boxed, add);
         } else {
             match scene.cursor_ground().and_then(|p| scene.picked(p)) {
-                Some((id, clan)) if clan == mine => selection.select(vec![id], add),
+                Some((id, clan)) if clan == mine => {
+                    let again = selection.units == [id];
+                    selection.select(vec![id], add);
+                    if views.front().is_some() {
+                        let building = scene.object(id).is_some_and(|o| !o.3);
+                        panel.clicked(scene.class_of(id).unwrap_or_default(), building, again);
+                    }
+                }
                 _ if !add => selection.select(Vec::new(), false),
                 _ => {}
             }

@@ -200,6 +200,18 @@ impl Commander {
         self.steps == STEPS && self.slide.is_none()
     }
 
+    /// A click on an own object in the world (read): on the lone one already selected
+    /// (`again`) the column comes out with its page; on a unit while a page is up, the
+    /// page turns to the unit's.
+    pub fn clicked(&mut self, class: u32, building: bool, again: bool) {
+        let page = page_of(class, building);
+        if again {
+            (self.steps, self.slide, self.page) = (STEPS, None, page);
+        } else if self.page != Page::None && !building {
+            self.page = page;
+        }
+    }
+
     /// Starts the slide in (a click on the lock while open) or out (the cursor resting
     /// on the lock while shut); a column on the move is left to end its slide.
     pub fn lock(&mut self) {
@@ -220,6 +232,23 @@ impl Commander {
                 self.slide = None;
             }
         }
+    }
+}
+
+/// The page of an own object (read): a warrior's or an HQ's 1, a transport's 2, a
+/// builder's 3, other units none; a building's by its Type: the institute's 4, the
+/// plant's 5, a tower's 6, a bunker's 7, any other 8.
+pub fn page_of(class: u32, building: bool) -> Page {
+    match (class, building) {
+        (UnitClass::BATTLE_UNIT | UnitClass::HQ, false) => Page::BattleUnits,
+        (UnitClass::TRANSPORT, false) => Page::Transports,
+        (UnitClass::BUILDER, false) => Page::Builders,
+        (_, false) => Page::None,
+        (0x8000_0400, true) => Page::Research,
+        (UnitClass::PLANT, true) => Page::Factory,
+        (0x8010_0000 | 0x8020_0000, true) => Page::Towers,
+        (c, true) if UnitClass::BUNKERS.contains(&c) => Page::Bunkers,
+        (_, true) => Page::Other,
     }
 }
 
@@ -438,6 +467,26 @@ mod tests {
         assert_eq!(select_for(Page::BattleUnits, &held, &[7, 8]), Some(7), "two selected: the first");
         assert_eq!(select_for(Page::Factory, &held, &[7]), Some(3));
         assert_eq!(select_for(Page::Transports, &held, &[]), None);
+    }
+
+    #[test]
+    fn a_click_on_the_lone_selected_object_opens_its_page_and_a_unit_turns_an_open_one() {
+        let mut c = Commander { steps: 0, ..Default::default() };
+        c.clicked(UnitClass::BUILDER, false, false);
+        assert_eq!(c.page, Page::None, "no page up: a first click only selects");
+        c.clicked(UnitClass::BUILDER, false, true);
+        assert_eq!((c.page, c.steps), (Page::Builders, STEPS), "again: the column out with its page");
+        c.clicked(UnitClass::TRANSPORT, false, false);
+        assert_eq!(c.page, Page::Transports, "a unit turns the page up");
+        c.clicked(UnitClass::PLANT, true, false);
+        assert_eq!(c.page, Page::Transports, "a building does not");
+        c.clicked(UnitClass::PLANT, true, true);
+        assert_eq!(c.page, Page::Factory);
+        assert_eq!(page_of(UnitClass::BUNKERS[2], true), Page::Bunkers);
+        assert_eq!(page_of(0x8020_0000, true), Page::Towers);
+        assert_eq!(page_of(UnitClass::MINE, true), Page::Other);
+        assert_eq!(page_of(UnitClass::HQ, false), Page::BattleUnits);
+        assert_eq!(page_of(UnitClass::HERO, false), Page::None, "the hero turns no page");
     }
 
     #[test]
