@@ -136,12 +136,29 @@ pub fn upgrade_split(
     if builders.is_empty() { (None, all()) } else { (Some((id, ids(builders))), ids(others)) }
 }
 
+/// In a command view a band starts once the left button has been held this long
+/// (seconds, read).
+pub const BAND_SECONDS: f32 = 0.35;
+/// In a command view a band selects only when it is at least this many pixels across
+/// and down (read).
+pub const BAND_PIXELS: f32 = 10.0;
+
+/// Whether a command view's band from `start` to `end`, the button held `held` seconds,
+/// selects (read): a shorter press or a smaller band selects nothing and clears nothing.
+pub fn band_selects(held: f32, start: Vec2, end: Vec2) -> bool {
+    held > BAND_SECONDS && (end - start).abs().min_element() >= BAND_PIXELS
+}
+
 /// A left press in progress (screen position) and the markers of recent orders.
 #[derive(Resource, Debug, Clone, Default, Reflect)]
 #[reflect(Resource)]
 pub struct MapCommand {
     /// Where the left button went down (logical pixels), while it is held.
     pub press: Option<Vec2>,
+    /// How long it has been held (seconds).
+    pub held: f32,
+    /// The press has become a band, drawn from it to the cursor.
+    pub band: bool,
     /// Recent orders: where (game space), whether an attack, age in seconds.
     pub markers: Vec<([f32; 3], bool, f32)>,
 }
@@ -272,8 +289,11 @@ pub(crate) fn command(
         return;
     }
     let mine = scene.player();
-    let add = a.pressed(&GameAction::Queue);
-    for (group, action) in GameAction::GROUPS.iter().enumerate() {
+    // A command view selects as the original's: a click replaces, on the way down; no
+    // control groups.
+    let original = views.front().is_some();
+    let add = a.pressed(&GameAction::Queue) && !original;
+    for (group, action) in GameAction::GROUPS.iter().enumerate().filter(|_| !original) {
         if a.just_pressed(action) {
             if a.pressed(&GameAction::GroupModifier) {
                 selection.assign(group);
@@ -292,34 +312,43 @@ pub(crate) fn command(
         player.order(units.clone(), Order::Stop, false);
         answer(&mut respond, &units);
     }
+    let picked_own = || scene.cursor_ground().and_then(|p| scene.picked(p)).filter(|p| p.1 == mine).map(|p| p.0);
     if a.just_pressed(&GameAction::Select) {
-        state.press = scene.cursor();
+        (state.press, state.held) = (scene.cursor(), 0.0);
+        if original && let Some(id) = picked_own() {
+            let again = selection.units == [id];
+            selection.select(vec![id], false);
+            let building = scene.object(id).is_some_and(|o| !o.3);
+            panel.clicked(scene.class_of(id).unwrap_or_default(), building, again);
+        }
+    } else if a.pressed(&GameAction::Select) {
+        state.held += time.delta_secs();
     }
+    // A band starts once the button has been held 0.35 s in a command view, once the
+    // cursor has moved 6 pixels elsewhere.
+    let moved = |start: Vec2| scene.cursor().is_some_and(|now| start.distance(now) > DRAG_PIXELS);
+    state.band = state.press.is_some_and(|start| if original { state.held > BAND_SECONDS } else { moved(start) });
     if a.just_released(&GameAction::Select)
         && let Some(start) = state.press.take()
     {
         let end = scene.cursor().unwrap_or(start);
-        if start.distance(end) > DRAG_PIXELS {
+        let band = if original { band_selects(state.held, start, end) } else { state.band };
+        state.band = false;
+        if band {
             let boxed = scene
                 .objects
                 .iter()
                 .filter(|o| o.3 && o.2.clan == mine)
+                .filter(|o| !(original && scene.class_of(o.0.0) == Some(UnitClass::HERO)))
                 .filter(|o| scene.on_screen(o.1.position).is_some_and(|p| in_box(p, start, end)))
                 .map(|o| o.0.0)
                 .collect();
             selection.select(boxed, add);
-        } else {
-            match scene.cursor_ground().and_then(|p| scene.picked(p)) {
-                Some((id, clan)) if clan == mine => {
-                    let again = selection.units == [id];
-                    selection.select(vec![id], add);
-                    if views.front().is_some() {
-                        let building = scene.object(id).is_some_and(|o| !o.3);
-                        panel.clicked(scene.class_of(id).unwrap_or_default(), building, again);
-                    }
-                }
-                _ if !add => selection.select(Vec::new(), false),
-                _ => {}
+        } else if !original {
+            match picked_own() {
+                Some(id) => selection.select(vec![id], add),
+                None if !add => selection.select(Vec::new(), false),
+                None => {}
             }
         }
     }
@@ -387,9 +416,7 @@ pub(crate) fn draw(
             painter.rect_filled(egui::Rect::from_min_size(top, egui::vec2(2.0 * r * share, 4.0)), 0.0, fill);
         }
     }
-    if let (Some(start), Some(now)) = (state.press, scene.cursor())
-        && start.distance(now) > DRAG_PIXELS
-    {
+    if let (Some(start), Some(now), true) = (state.press, scene.cursor(), state.band) {
         let rect = egui::Rect::from_two_pos(pos(start), pos(now));
         painter.rect_filled(rect, 0.0, egui::Color32::from_rgba_unmultiplied(90, 230, 90, 30));
         painter.rect_stroke(rect, 0.0, egui::Stroke::new(1.0, green), egui::StrokeKind::Inside);
@@ -483,6 +510,15 @@ mod tests {
         assert_eq!(pick(units.into_iter(), [40.0, 40.0], PICK_RADIUS), None, "nothing within reach");
         let building = [(9, [60.0, 0.0, 0.0], 25.0)];
         assert_eq!(pick(building.into_iter(), [80.0, 0.0], PICK_RADIUS), Some(9), "a big building by its radius");
+    }
+
+    #[test]
+    fn a_command_views_band_takes_a_press_held_over_0_35_s_and_10_pixels_each_way() {
+        let start = Vec2::new(100.0, 100.0);
+        assert!(band_selects(0.4, start, Vec2::new(140.0, 60.0)));
+        assert!(!band_selects(0.3, start, Vec2::new(140.0, 60.0)), "a quicker drag is no band");
+        assert!(!band_selects(0.4, start, Vec2::new(200.0, 109.0)), "under 10 down");
+        assert!(!band_selects(0.4, start, Vec2::new(91.0, 300.0)), "under 10 across");
     }
 
     #[test]
