@@ -4,6 +4,11 @@
 //! cursor is attacked, anywhere else on the ground is where they go, spread in a
 //! formation around the point (Shift queues it as a waypoint). `Stop` stops them;
 //! Ctrl+digit stores the selection as a control group, the digit selects it again.
+//! In a command view the left button acts as the original's (openparkan
+//! `docs/42-selection.md`, read): on the way down, by what is under the cursor
+//! ([`crate::cursor::pick`]: select, go, attack, capture, guard), a band only after
+//! 0.35 s held, no Shift and no groups; the right click keeps the orders above (the
+//! project's).
 //! Every order goes through `PlayerCommands`, stamped with the next tick: the one path
 //! orders take. Selection rings, health bars, the drag box and order markers are drawn
 //! over the scene; a selected production building gets a build panel (a builder its own,
@@ -267,7 +272,7 @@ impl Battlefield<'_, '_> {
 /// Selection and orders from the player's actions (not while piloting).
 pub(crate) fn command(
     actions: Query<&Actions>,
-    scene: Battlefield,
+    pointing: crate::cursor::Pointing,
     time: Res<Time<Real>>,
     (mut state, mut panel): (ResMut<MapCommand>, ResMut<crate::commander::Commander>),
     mut selection: ResMut<Selection>,
@@ -278,6 +283,7 @@ pub(crate) fn command(
     ),
     mut respond: MessageWriter<UnitResponse>,
 ) {
+    let scene = &pointing.scene;
     for m in &mut state.markers {
         m.2 += time.delta_secs();
     }
@@ -315,11 +321,40 @@ pub(crate) fn command(
     let picked_own = || scene.cursor_ground().and_then(|p| scene.picked(p)).filter(|p| p.1 == mine).map(|p| p.0);
     if a.just_pressed(&GameAction::Select) {
         (state.press, state.held) = (scene.cursor(), 0.0);
-        if original && let Some(id) = picked_own() {
-            let again = selection.units == [id];
-            selection.select(vec![id], false);
-            let building = scene.object(id).is_some_and(|o| !o.3);
-            panel.clicked(scene.class_of(id).unwrap_or_default(), building, again);
+        // In a command view the click acts on the way down, by what is under it (read).
+        if original && let Some((click, at)) = pointing.pick(&selection, pick.0) {
+            use crate::cursor::{BUILDING_GUARD_RADIUS, Pick};
+            let guard = |ward, radius| Order::Guard(Guard { ward, radius });
+            let order = match click {
+                Pick::Select(id) | Pick::Again(id) if scene.class_of(id) != Some(UnitClass::HERO) => {
+                    selection.select(vec![id], false);
+                    let building = scene.object(id).is_some_and(|o| !o.3);
+                    panel.clicked(scene.class_of(id).unwrap_or_default(), building, matches!(click, Pick::Again(_)));
+                    None
+                }
+                Pick::Go => {
+                    move_in_formation(&mut player, &units, [at[0], at[1]], false);
+                    None
+                }
+                Pick::Attack(id) => Some(Order::Attack(id)),
+                Pick::Capture(id) => Some(Order::Capture(id)),
+                Pick::GuardObject(id) if std::mem::take(&mut pick.0) => {
+                    Some(guard(Ward::Object(id), crate::hq_menu::GUARD_RADIUS))
+                }
+                Pick::GuardObject(id) => Some(guard(Ward::Object(id), BUILDING_GUARD_RADIUS)),
+                Pick::GuardPlace => {
+                    pick.0 = false;
+                    Some(guard(Ward::Place { at: [at[0], at[1]], z: Some(at[2]) }, crate::hq_menu::GUARD_RADIUS))
+                }
+                Pick::Select(_) | Pick::Again(_) | Pick::Nothing | Pick::Refused => None,
+            };
+            if matches!(click, Pick::Go) || order.is_some() {
+                answer(&mut respond, &units);
+                state.markers.push((at, matches!(click, Pick::Attack(_)), 0.0));
+            }
+            if let Some(order) = order {
+                player.order(units.clone(), order, false);
+            }
         }
     } else if a.pressed(&GameAction::Select) {
         state.held += time.delta_secs();

@@ -8,6 +8,7 @@
 use crate::ScreenSystems;
 use crate::command::Battlefield;
 use crate::hq_menu::GuardPick;
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_core::{AppState, Pause, UnderConstruction, UnitClass};
@@ -74,27 +75,106 @@ pub struct Under {
     pub raising: bool,
 }
 
-/// The cursor for `selected` over `under` (or the ground, `walkable` or not), while a
-/// guard's pick is open or not (read: the pick's kinds and the states they show).
-pub fn cursor(selected: Selected, guard_pick: bool, under: Option<Under>, walkable: bool) -> Cursor {
+/// The radius a click's guard of an own building gives (read; the Guard row's is 300).
+pub const BUILDING_GUARD_RADIUS: f32 = 100.0;
+
+/// What a left click would do where the cursor is (read: the pick's kinds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// Nothing (kind 0, and the lone selected object's own kind 17 but for its page).
+    Nothing,
+    /// Refused (kind 2): a building raising itself, or the hero selected.
+    Refused,
+    /// Select an own object (kind 7).
+    Select(u32),
+    /// The lone selected object again: its page (kind 17).
+    Again(u32),
+    /// The selection goes there (kind 1).
+    Go,
+    /// Attack a foreign object (kind 3).
+    Attack(u32),
+    /// Capture a foreign building (kind 4).
+    Capture(u32),
+    /// Guard an own building (kind 10), or, while a guard's pick is open, anything
+    /// (kind 9).
+    GuardObject(u32),
+    /// While a guard's pick is open, guard the walkable place (kind 8).
+    GuardPlace,
+}
+
+impl Pick {
+    /// The cursor it shows (read).
+    pub fn cursor(self) -> Cursor {
+        match self {
+            Self::Nothing | Self::Again(_) => Cursor::Arrow,
+            Self::Refused => Cursor::WrongPlace,
+            Self::Select(_) => Cursor::Pick,
+            Self::Go => Cursor::Place,
+            Self::Attack(_) => Cursor::Target,
+            Self::Capture(_) => Cursor::Capture,
+            Self::GuardObject(_) | Self::GuardPlace => Cursor::Guard,
+        }
+    }
+}
+
+/// What a left click does for `selected` over `under` (or the ground, `walkable` or
+/// not), while a guard's pick is open or not (read: the kinds table).
+pub fn pick(selected: Selected, guard_pick: bool, under: Option<Under>, walkable: bool) -> Pick {
     if under.is_some_and(|u| u.building && u.raising) || matches!(selected, Selected::Units { hero: true, .. }) {
-        return Cursor::WrongPlace;
+        return Pick::Refused;
     }
     match (selected, under) {
-        (Selected::Nothing, Some(u)) if u.own => Cursor::Pick,
-        (Selected::Nothing, _) => Cursor::Arrow,
-        (Selected::Building(b), Some(u)) if u.own && u.id != b => Cursor::Pick,
-        (Selected::Building(_), _) => Cursor::Arrow,
-        (Selected::Units { .. }, Some(_)) if guard_pick => Cursor::Guard,
-        (Selected::Units { .. }, None) if guard_pick && walkable => Cursor::Guard,
-        (Selected::Units { .. }, None) if guard_pick => Cursor::Arrow,
-        (Selected::Units { lone, .. }, Some(u)) if u.own && !u.building && lone == Some(u.id) => Cursor::Arrow,
-        (Selected::Units { .. }, Some(u)) if u.own && !u.building => Cursor::Pick,
-        (Selected::Units { .. }, Some(u)) if u.own => Cursor::Guard,
-        (Selected::Units { capturers: true, .. }, Some(u)) if u.building => Cursor::Capture,
-        (Selected::Units { .. }, Some(_)) => Cursor::Target,
-        (Selected::Units { .. }, None) if walkable => Cursor::Place,
-        (Selected::Units { .. }, None) => Cursor::Arrow,
+        (Selected::Nothing, Some(u)) if u.own => Pick::Select(u.id),
+        (Selected::Nothing, _) => Pick::Nothing,
+        (Selected::Building(b), Some(u)) if u.id == b => Pick::Again(b),
+        (Selected::Building(_), Some(u)) if u.own => Pick::Select(u.id),
+        (Selected::Building(_), _) => Pick::Nothing,
+        (Selected::Units { .. }, Some(u)) if guard_pick => Pick::GuardObject(u.id),
+        (Selected::Units { .. }, None) if guard_pick && walkable => Pick::GuardPlace,
+        (Selected::Units { .. }, None) if guard_pick => Pick::Nothing,
+        (Selected::Units { lone, .. }, Some(u)) if u.own && !u.building && lone == Some(u.id) => Pick::Again(u.id),
+        (Selected::Units { .. }, Some(u)) if u.own && !u.building => Pick::Select(u.id),
+        (Selected::Units { .. }, Some(u)) if u.own => Pick::GuardObject(u.id),
+        (Selected::Units { capturers: true, .. }, Some(u)) if u.building => Pick::Capture(u.id),
+        (Selected::Units { .. }, Some(u)) => Pick::Attack(u.id),
+        (Selected::Units { .. }, None) if walkable => Pick::Go,
+        (Selected::Units { .. }, None) => Pick::Nothing,
+    }
+}
+
+/// The map under the cursor, as a click or the cursor reads it.
+#[derive(SystemParam)]
+pub(crate) struct Pointing<'w, 's> {
+    pub(crate) scene: Battlefield<'w, 's>,
+    nav: Option<Res<'w, NavMap>>,
+    raising: Query<'w, 's, (), With<UnderConstruction>>,
+}
+
+impl Pointing<'_, '_> {
+    /// What a left click would do with `selection` (a guard's pick open or not), and
+    /// the ground point under the cursor.
+    pub(crate) fn pick(&self, selection: &Selection, guard_pick: bool) -> Option<(Pick, [f32; 3])> {
+        let scene = &self.scene;
+        let at = scene.cursor_ground()?;
+        let mine = scene.player();
+        let units = scene.own_units(&selection.units);
+        let selected = match (units.first(), selection.units.as_slice()) {
+            (Some(&first), _) => Selected::Units {
+                lone: (units.len() == 1).then_some(first),
+                capturers: scene.capturers(&units),
+                hero: scene.class_of(first) == Some(UnitClass::HERO),
+            },
+            (None, &[b]) if scene.object(b).is_some_and(|o| o.2.clan == mine) => Selected::Building(b),
+            _ => Selected::Nothing,
+        };
+        let under = scene.picked(at).map(|(id, clan)| Under {
+            id,
+            own: clan == mine,
+            building: scene.object(id).is_some_and(|o| !o.3),
+            raising: scene.entity(id).is_some_and(|e| self.raising.contains(e)),
+        });
+        let walkable = self.nav.as_ref().is_some_and(|n| n.walkable(at[0], at[1]));
+        Some((pick(selected, guard_pick, under, walkable), at))
     }
 }
 
@@ -109,43 +189,23 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Shows the cursor for what lies under it, unless egui has the pointer.
-fn show(
-    mut contexts: EguiContexts,
-    scene: Battlefield,
-    selection: Res<Selection>,
-    (pick, nav): (Res<GuardPick>, Option<Res<NavMap>>),
-    raising: Query<(), With<UnderConstruction>>,
-) -> Result {
+fn show(mut contexts: EguiContexts, pointing: Pointing, selection: Res<Selection>, pick: Res<GuardPick>) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if ctx.is_pointer_over_egui() {
-        return Ok(());
+    if !ctx.is_pointer_over_egui()
+        && let Some((pick, _)) = pointing.pick(&selection, pick.0)
+    {
+        ctx.set_cursor_icon(pick.cursor().icon());
     }
-    let Some(at) = scene.cursor_ground() else { return Ok(()) };
-    let mine = scene.player();
-    let units = scene.own_units(&selection.units);
-    let selected = match (units.first(), selection.units.as_slice()) {
-        (Some(&first), _) => Selected::Units {
-            lone: (units.len() == 1).then_some(first),
-            capturers: scene.capturers(&units),
-            hero: scene.class_of(first) == Some(UnitClass::HERO),
-        },
-        (None, &[b]) if scene.object(b).is_some_and(|o| o.2.clan == mine) => Selected::Building(b),
-        _ => Selected::Nothing,
-    };
-    let under = scene.picked(at).map(|(id, clan)| Under {
-        id,
-        own: clan == mine,
-        building: scene.object(id).is_some_and(|o| !o.3),
-        raising: scene.entity(id).is_some_and(|e| raising.contains(e)),
-    });
-    let walkable = nav.is_some_and(|n| n.walkable(at[0], at[1]));
-    ctx.set_cursor_icon(cursor(selected, pick.0, under, walkable).icon());
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn c(selected: Selected, guard_pick: bool, under: Option<Under>, walkable: bool) -> Cursor {
+        pick(selected, guard_pick, under, walkable).cursor()
+    }
 
     const fn object(id: u32, own: bool, building: bool) -> Option<Under> {
         Some(Under { id, own, building, raising: false })
@@ -155,31 +215,45 @@ mod tests {
     fn the_cursor_follows_the_originals_kinds() {
         let units = |lone, capturers| Selected::Units { lone, capturers, hero: false };
         let (small, big) = (units(None, true), units(None, false));
-        assert_eq!(cursor(Selected::Nothing, false, object(4, true, false), true), Cursor::Pick);
-        assert_eq!(cursor(Selected::Nothing, false, object(4, false, false), true), Cursor::Arrow);
-        assert_eq!(cursor(Selected::Nothing, false, None, true), Cursor::Arrow);
-        assert_eq!(cursor(Selected::Building(3), false, object(3, true, true), true), Cursor::Arrow, "itself");
-        assert_eq!(cursor(Selected::Building(3), false, object(5, true, true), true), Cursor::Pick);
-        assert_eq!(cursor(units(Some(4), true), false, object(4, true, false), true), Cursor::Arrow, "the lone one");
-        assert_eq!(cursor(big, false, object(4, true, false), true), Cursor::Pick, "another own unit");
-        assert_eq!(cursor(big, false, object(9, false, false), true), Cursor::Target, "a foreign unit");
-        assert_eq!(cursor(big, false, object(3, true, true), true), Cursor::Guard, "an own building");
-        assert_eq!(cursor(small, false, object(8, false, true), true), Cursor::Capture, "small robots take it");
-        assert_eq!(cursor(big, false, object(8, false, true), true), Cursor::Target, "a bigger one attacks");
-        assert_eq!(cursor(big, false, None, true), Cursor::Place);
-        assert_eq!(cursor(big, false, None, false), Cursor::Arrow, "ground no walk reaches");
-        assert_eq!(cursor(big, true, object(9, false, false), true), Cursor::Guard, "a guard's pick");
-        assert_eq!(cursor(big, true, None, true), Cursor::Guard);
-        assert_eq!(cursor(big, true, None, false), Cursor::Arrow);
+        assert_eq!(c(Selected::Nothing, false, object(4, true, false), true), Cursor::Pick);
+        assert_eq!(c(Selected::Nothing, false, object(4, false, false), true), Cursor::Arrow);
+        assert_eq!(c(Selected::Nothing, false, None, true), Cursor::Arrow);
+        assert_eq!(c(Selected::Building(3), false, object(3, true, true), true), Cursor::Arrow, "itself");
+        assert_eq!(c(Selected::Building(3), false, object(5, true, true), true), Cursor::Pick);
+        assert_eq!(c(units(Some(4), true), false, object(4, true, false), true), Cursor::Arrow, "the lone one");
+        assert_eq!(c(big, false, object(4, true, false), true), Cursor::Pick, "another own unit");
+        assert_eq!(c(big, false, object(9, false, false), true), Cursor::Target, "a foreign unit");
+        assert_eq!(c(big, false, object(3, true, true), true), Cursor::Guard, "an own building");
+        assert_eq!(c(small, false, object(8, false, true), true), Cursor::Capture, "small robots take it");
+        assert_eq!(c(big, false, object(8, false, true), true), Cursor::Target, "a bigger one attacks");
+        assert_eq!(c(big, false, None, true), Cursor::Place);
+        assert_eq!(c(big, false, None, false), Cursor::Arrow, "ground no walk reaches");
+        assert_eq!(c(big, true, object(9, false, false), true), Cursor::Guard, "a guard's pick");
+        assert_eq!(c(big, true, None, true), Cursor::Guard);
+        assert_eq!(c(big, true, None, false), Cursor::Arrow);
+    }
+
+    #[test]
+    fn a_click_gives_the_order_its_cursor_shows() {
+        let small = Selected::Units { lone: None, capturers: true, hero: false };
+        assert_eq!(pick(small, false, None, true), Pick::Go);
+        assert_eq!(pick(small, false, object(8, false, true), true), Pick::Capture(8));
+        assert_eq!(pick(small, false, object(9, false, false), true), Pick::Attack(9));
+        assert_eq!(pick(small, false, object(3, true, true), true), Pick::GuardObject(3));
+        assert_eq!(pick(small, true, None, true), Pick::GuardPlace);
+        let lone = Selected::Units { lone: Some(4), capturers: false, hero: false };
+        assert_eq!(pick(lone, false, object(4, true, false), true), Pick::Again(4));
+        assert_eq!(pick(Selected::Building(3), false, object(3, true, true), true), Pick::Again(3));
+        assert_eq!(pick(Selected::Nothing, false, object(5, true, false), true), Pick::Select(5));
     }
 
     #[test]
     fn a_building_raising_itself_or_the_hero_selected_is_refused() {
         let raising = Some(Under { id: 8, own: false, building: true, raising: true });
         let small = Selected::Units { lone: None, capturers: true, hero: false };
-        assert_eq!(cursor(small, false, raising, true), Cursor::WrongPlace);
-        assert_eq!(cursor(Selected::Nothing, false, raising, true), Cursor::WrongPlace);
+        assert_eq!(c(small, false, raising, true), Cursor::WrongPlace);
+        assert_eq!(c(Selected::Nothing, false, raising, true), Cursor::WrongPlace);
         let hero = Selected::Units { lone: Some(84), capturers: true, hero: true };
-        assert_eq!(cursor(hero, false, None, true), Cursor::WrongPlace);
+        assert_eq!(c(hero, false, None, true), Cursor::WrongPlace);
     }
 }
