@@ -26,7 +26,8 @@ pub fn edge_scroll(cursor: Vec2, size: Vec2) -> Vec2 {
     Vec2::new(axis(cursor.x, size.x), -axis(cursor.y, size.y))
 }
 
-/// Steps a command camera (one held about a building) by `dt`: the cursor at an edge
+/// Steps a command camera (a bunker's, held about it, or an HQ's, which follows it and
+/// so is not moved by the pan keys) by `dt`: the cursor at an edge
 /// turns and tilts it, the pan keys move it and the rise keys lift its eye at the
 /// original's rates whatever its distance; the edges do not scroll it. Its eye rises
 /// along the orbit (the original's moves straight up; the project's orbit lengthens).
@@ -63,7 +64,7 @@ pub(crate) fn controls(
     let stick = sensitivity.stick(a.axis_pair(&GameAction::Stick));
     let boost = if a.pressed(&GameAction::CameraFast) { 4.0 } else { 1.0 };
     for mut cam in &mut cameras {
-        if cam.hold.is_some() && cam.mode == CameraMode::Rts {
+        if cam.command && matches!(cam.mode, CameraMode::Rts | CameraMode::Follow(_)) {
             if a.just_pressed(&GameAction::CameraZoomMode) {
                 cam.lens.toggle();
             }

@@ -64,6 +64,9 @@ pub struct GameCamera {
     /// `docs/40-command-mode.md`, read; the original holds the camera's position, the
     /// project's orbit holds its focus).
     pub hold: Option<(Vec3, f32)>,
+    /// A command view's camera (a bunker's, or an HQ's riding with it): the cursor at
+    /// the edges turns it, PageUp and PageDown lift it and Z zooms, as the original's.
+    pub command: bool,
     /// A command camera's motion: its turn, tilt and moves, ramped and dying away.
     pub motion: CommandMotion,
     /// The field of view (the command camera's Z narrows it).
@@ -85,6 +88,7 @@ impl Default for GameCamera {
             infrared: false,
             spotlight: false,
             hold: None,
+            command: false,
             motion: CommandMotion::default(),
             lens: Zoom::default(),
         }

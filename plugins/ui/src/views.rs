@@ -243,7 +243,7 @@ fn present(
             player.pilot(PilotSample { unit, ..PilotSample::default() });
             crate::pilot::look(CameraMode::FirstPerson(unit), &mut cameras, &mut cursor);
             for mut cam in &mut cameras {
-                cam.hold = None;
+                (cam.hold, cam.command) = (None, false);
             }
         }
         Some(View::Screen(_)) => {
@@ -292,7 +292,7 @@ fn command_camera(
         _ => held.map(|c| (c, 0.0)),
     };
     for mut cam in cameras.iter_mut() {
-        cam.hold = held.map(|c| (c, BUNKER_HOLD));
+        (cam.hold, cam.command) = (held.map(|c| (c, BUNKER_HOLD)), true);
         (cam.pitch, cam.distance) = pose.angles;
         if let Some((focus, yaw)) = at {
             (cam.focus, cam.yaw) = (focus, yaw);
@@ -382,6 +382,7 @@ mod tests {
         let over = Vec3::from(to_bevy([100.0, 50.0, 5.0]));
         assert_eq!((cam.mode, cam.focus, cam.yaw), (CameraMode::Rts, over, 0.0), "over the bunker, facing north");
         assert_eq!(cam.hold, Some((over, BUNKER_HOLD)));
+        assert!(cam.command, "the command camera's controls");
         // Telepresence: the one selected unit, driven; Esc returns, the camera where it was.
         app.world_mut().resource_mut::<Selection>().units = vec![SCOUT];
         app.world_mut().query::<&mut GameCamera>().single_mut(app.world_mut()).unwrap().yaw = 0.5;
@@ -396,7 +397,8 @@ mod tests {
         press(&mut app, GameAction::Pause);
         assert_eq!(app.world().resource::<Views>().0, [View::OnFoot(HERO)]);
         assert_eq!(app.world().resource::<PlayerCommands>().piloted(), Some(HERO), "the hero taken back");
-        assert_eq!(camera(&mut app).hold, None);
+        let on_foot = camera(&mut app);
+        assert!(on_foot.hold.is_none() && !on_foot.command);
         // On foot Esc is the game menu's and Pilot takes no unit.
         press(&mut app, GameAction::Pause);
         press(&mut app, GameAction::Pilot);
@@ -414,7 +416,9 @@ mod tests {
         app.world_mut().entity_mut(scout).insert(UnitClass(UnitClass::HQ));
         press(&mut app, GameAction::Enter);
         assert_eq!(app.world().resource::<Views>().front(), Some(View::Hq(SCOUT)));
-        assert_eq!(camera(&mut app).mode, CameraMode::Follow(SCOUT), "the camera rides with the HQ");
+        let cam = camera(&mut app);
+        assert_eq!(cam.mode, CameraMode::Follow(SCOUT), "the camera rides with the HQ");
+        assert!(cam.command, "with the command camera's controls");
         assert_eq!(app.world().resource::<PlayerCommands>().piloted(), None, "the HQ let go to its AI");
         assert!(app.world().resource::<Views>().commanding());
         press(&mut app, GameAction::Pause);
