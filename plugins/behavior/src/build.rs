@@ -332,6 +332,13 @@ pub(crate) fn run(
             end(&mut nav, &mut trip);
             continue;
         }
+        // A walk that fails ends the task (the project's rule: what the original's task
+        // does then is not read).
+        if nav.leg > 0 && !trip.waiting && status.state == NavState::Blocked {
+            out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id], format!("{what}: its walk failed")));
+            end(&mut nav, &mut trip);
+            continue;
+        }
         match nav.order {
             Order::Upgrade(target) => {
                 let b = table.entity_of(target).and_then(|e| buildings.get(e).ok());

@@ -272,3 +272,25 @@ fn the_placement_test_refuses_by_the_rule_that_fails_and_the_builder_keeps_its_o
     let last = events(&app, EventKind::Rejected).pop().unwrap();
     assert_eq!(last.2, format!("construct: object {scout} is not a builder"));
 }
+
+#[test]
+fn a_builder_whose_walk_fails_drops_its_order_naming_it() {
+    let mut app = tutorial();
+    let (id, e) = builder(&mut app);
+    let lode = lode_near(&app, e);
+    construct(&mut app, id, MINE, lode);
+    for _ in 0..10 {
+        app.update();
+        if app.world().get::<Navigator>(e).unwrap().leg > 0 && state(&app, e) == NavState::Moving {
+            break;
+        }
+    }
+    assert_eq!(state(&app, e), NavState::Moving, "on its way to the site");
+    app.world_mut().get_mut::<NavStatus>(e).unwrap().state = NavState::Blocked;
+    let rejected = until(&mut app, EventKind::Rejected, 5);
+    assert_eq!(
+        rejected.iter().map(|r| (r.1.clone(), r.2.as_str())).collect::<Vec<_>>(),
+        [(vec![id], "construct: its walk failed")]
+    );
+    assert_eq!(app.world().get::<Navigator>(e).unwrap().order, Order::Stop, "the order ends");
+}
