@@ -4,6 +4,7 @@
 //! first half second held and dies away within half a second once let go; Z narrows
 //! the field of view to 0.2 rad and back.
 
+use crate::controls::edge_side;
 use bevy::prelude::*;
 
 /// The turn and tilt rate at an edge (rad/s).
@@ -27,16 +28,7 @@ pub const AXES: usize = 5;
 /// and y ≥ 474 down (−1 and +1 below the horizon).
 pub fn edges(cursor: Vec2, size: Vec2) -> Vec2 {
     let at = cursor * Vec2::new(640.0, 480.0) / size.max(Vec2::ONE);
-    let side = |v: f32, end: f32| {
-        if v <= 6.0 {
-            -1.0
-        } else if v >= end - 6.0 {
-            1.0
-        } else {
-            0.0
-        }
-    };
-    Vec2::new(-side(at.x, 640.0), side(at.y, 480.0))
+    Vec2::new(-edge_side(at.x, 640.0, 6.0), edge_side(at.y, 480.0, 6.0))
 }
 
 /// A rate's ramp: 2t of it for the first half second held, then all of it.

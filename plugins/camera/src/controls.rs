@@ -12,18 +12,21 @@ use iron3d_input::{Actions, GameAction, InputSettings, Selection};
 /// Pixels from the window border where the RTS camera scrolls.
 pub const EDGE: f32 = 8.0;
 
+/// Which edge of a span `len` long the coordinate `c` is at, within `margin`: −1 the
+/// low one, +1 the high one, 0 neither.
+pub(crate) fn edge_side(c: f32, len: f32, margin: f32) -> f32 {
+    if c <= margin {
+        -1.0
+    } else if c >= len - margin {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 /// The pan direction from a cursor near the window's edge (x right, y forward).
 pub fn edge_scroll(cursor: Vec2, size: Vec2) -> Vec2 {
-    let axis = |c: f32, len: f32| {
-        if c <= EDGE {
-            -1.0
-        } else if c >= len - EDGE {
-            1.0
-        } else {
-            0.0
-        }
-    };
-    Vec2::new(axis(cursor.x, size.x), -axis(cursor.y, size.y))
+    Vec2::new(edge_side(cursor.x, size.x, EDGE), -edge_side(cursor.y, size.y, EDGE))
 }
 
 /// Steps a command camera (a bunker's, held about it, or an HQ's, which follows it and

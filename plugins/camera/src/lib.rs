@@ -152,11 +152,12 @@ fn place(
             CameraMode::FreeFly => cam.transform(),
         };
         transform.set_if_neq(placed);
+        let fov = cam.lens.vertical();
         if let Some(mut projection) = projection
             && let Projection::Perspective(p) = &mut *projection
-            && p.fov != cam.lens.vertical()
+            && p.fov != fov
         {
-            p.fov = cam.lens.vertical();
+            p.fov = fov;
         }
         // The infrared view: a bright monochrome grade.
         match (cam.infrared, grading) {

@@ -154,6 +154,11 @@ pub fn band_selects(held: f32, start: Vec2, end: Vec2) -> bool {
     held > BAND_SECONDS && (end - start).abs().min_element() >= BAND_PIXELS
 }
 
+/// A guard's ward at a ground point the cursor picked (its height given).
+fn place_ward(p: [f32; 3]) -> Ward {
+    Ward::Place { at: [p[0], p[1]], z: Some(p[2]) }
+}
+
 /// A left press in progress (screen position) and the markers of recent orders.
 #[derive(Resource, Debug, Clone, Default, Reflect)]
 #[reflect(Resource)]
@@ -344,7 +349,7 @@ pub(crate) fn command(
                 Pick::GuardObject(id) => Some(guard(Ward::Object(id), BUILDING_GUARD_RADIUS)),
                 Pick::GuardPlace => {
                     pick.0 = false;
-                    Some(guard(Ward::Place { at: [at[0], at[1]], z: Some(at[2]) }, crate::hq_menu::GUARD_RADIUS))
+                    Some(guard(place_ward(at), crate::hq_menu::GUARD_RADIUS))
                 }
                 Pick::Select(_) | Pick::Again(_) | Pick::Nothing | Pick::Refused => None,
             };
@@ -395,8 +400,7 @@ pub(crate) fn command(
         let picked = scene.picked(point);
         // The HQ menu's Guard picks what it guards: the object clicked, else the place.
         if std::mem::take(&mut pick.0) {
-            let ward =
-                picked.map_or(Ward::Place { at: [point[0], point[1]], z: Some(point[2]) }, |p| Ward::Object(p.0));
+            let ward = picked.map_or(place_ward(point), |p| Ward::Object(p.0));
             player.order(units, Order::Guard(Guard { ward, radius: crate::hq_menu::GUARD_RADIUS }), add);
             state.markers.push((point, false, 0.0));
             return;
