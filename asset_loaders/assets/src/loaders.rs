@@ -8,7 +8,7 @@ use bevy_app::App;
 use bevy_asset::io::Reader;
 use bevy_asset::{Asset, AssetApp, AssetLoader, LoadContext};
 use bevy_reflect::TypePath;
-use iron3d_formats::config::{BlockCfg, IniFile};
+use iron3d_formats::config::{BlockCfg, Descriptor, IniFile, InputTable, ManFile};
 use iron3d_formats::helpers::{Base, Ctld, Ctpt};
 use iron3d_formats::registry::{BuildDat, UnitDat};
 use iron3d_formats::script::{ScrPackage, Varset};
@@ -222,6 +222,12 @@ data_loaders! {
     IniAsset(IniFile) by IniLoader for ["ini"] with |b, _| Ok(IniFile::parse(b));
     /// An object-block configuration file (`mission.cfg` and others).
     CfgAsset(BlockCfg) by CfgLoader for ["cfg"] with |b, _| BlockCfg::parse(b);
+    /// An input descriptor (`ScanCode.dsc`, `Command.dsc`).
+    DescriptorAsset(Descriptor) by DescriptorLoader for ["dsc"] with |b, _| Descriptor::parse(b);
+    /// A `.man` key binding file.
+    ManAsset(ManFile) by ManLoader for ["man"] with |b, _| ManFile::parse(b);
+    /// A `.tbl` input table.
+    InputTableAsset(InputTable) by InputTableLoader for ["tbl"] with |b, _| InputTable::parse(b);
     /// A sound (SWAV / RIFF WAVE entry), decoded to 16-bit PCM. Addressed with the hint
     /// `.swav` (`sounds.lib::BOOM.WAV.swav`), so kira's own `wav` loader never clashes.
     SoundAsset(DecodedSample) by SoundLoader for ["swav"] with |b, _| decode_wave(b);

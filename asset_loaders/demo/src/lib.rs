@@ -10,6 +10,7 @@
 pub mod arms;
 pub mod catalogue;
 pub mod configs;
+pub mod controls;
 pub mod effects;
 pub mod geometry;
 mod libraries;
@@ -47,6 +48,7 @@ pub fn build(seed: u64) -> Result<DemoTree> {
     models::write(&mut tree, seed)?;
     weather::write(&mut tree)?;
     profiles::write(&mut tree)?;
+    controls::write(&mut tree)?;
     Ok(tree)
 }
 

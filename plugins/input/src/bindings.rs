@@ -1,13 +1,16 @@
-//! The player's button bindings: shipped defaults, kept in `bindings.ron` in the user's
-//! config directory, changed on the rebinding screen. A binding replaces the action's
-//! binding of the same device (a key replaces a key, a mouse or gamepad button stays).
+//! The player's button bindings: iron3d's defaults, under the original's keys when the
+//! data has them ([`crate::original`]), under the user's own changes, kept in
+//! `bindings.ron` in the user's config directory (only the actions that differ from what
+//! they go over) and made on the rebinding screen. A binding replaces the action's binding
+//! of the same device (a key replaces a key, a mouse or gamepad button stays).
 
 use crate::actions::GameAction;
+use crate::original::{AxisKeys, OriginalKeys};
 use bevy::prelude::*;
 use iron3d_vfs::user_files::{self, Versioned};
 use leafwing_input_manager::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 /// The file name in the config directory.
@@ -22,12 +25,14 @@ pub enum Binding {
     Mouse(MouseButton),
     /// A gamepad button.
     Pad(GamepadButton),
+    /// A key held with a modifier key (the original's chords).
+    Chord(KeyCode, KeyCode),
 }
 
 impl Binding {
     fn device(self) -> u8 {
         match self {
-            Self::Key(_) => 0,
+            Self::Key(_) | Self::Chord(..) => 0,
             Self::Mouse(_) => 1,
             Self::Pad(_) => 2,
         }
@@ -39,6 +44,7 @@ impl Binding {
             Self::Key(k) => format!("{k:?}").trim_start_matches("Key").to_string(),
             Self::Mouse(b) => format!("Mouse {b:?}"),
             Self::Pad(b) => format!("Pad {b:?}"),
+            Self::Chord(m, k) => format!("{}+{}", Self::Key(m).label(), Self::Key(k).label()),
         }
     }
 }
@@ -52,6 +58,14 @@ pub struct Bindings {
     pub version: u32,
     /// Buttons by action.
     pub buttons: BTreeMap<GameAction, Vec<Binding>>,
+    /// Keys the original's files add to the analog actions (never kept in the file).
+    #[serde(skip)]
+    #[reflect(ignore)]
+    pub axes: Vec<AxisKeys>,
+    /// How the original's `ScanCode.dsc` names the buttons (never kept in the file).
+    #[serde(skip)]
+    #[reflect(ignore)]
+    pub labels: HashMap<Binding, String>,
 }
 
 impl Versioned for Bindings {
@@ -111,7 +125,7 @@ impl Default for Bindings {
         for (group, key) in GameAction::GROUPS.into_iter().zip(digits) {
             buttons.insert(group, vec![Key(key)]);
         }
-        Self { version: Self::VERSION, buttons }
+        Self { version: Self::VERSION, buttons, axes: Vec::new(), labels: HashMap::new() }
     }
 }
 
@@ -126,37 +140,76 @@ impl BindingsFile {
         Self(user_files::config_dir().map(|d| d.join(FILE)))
     }
 
-    /// The bindings kept in the file, else the defaults (a broken file is reported and
-    /// left untouched); an action the file does not name (added since) gets its default.
-    pub fn load(&self) -> Bindings {
-        let Some(path) = &self.0 else { return Bindings::default() };
+    /// The bindings kept in the file over `base` (a broken file is reported and left
+    /// untouched); an action the file does not name takes `base`'s.
+    pub fn load(&self, base: &Bindings) -> Bindings {
+        let Some(path) = &self.0 else { return base.clone() };
         match user_files::read::<Bindings>(path) {
-            Ok(Some(b)) => b.with_defaults(),
-            Ok(None) => Bindings::default(),
+            Ok(Some(b)) => b.over(base),
+            Ok(None) => base.clone(),
             Err(e) => {
                 warn!("key bindings: {e}; using the defaults");
-                Bindings::default()
+                base.clone()
             }
         }
     }
 
-    /// Saves `bindings` in the file.
+    /// Saves in the file the actions of `bindings` that differ from `base`.
     ///
     /// # Errors
     /// No config directory is known, or the file cannot be written.
-    pub fn save(&self, bindings: &Bindings) -> Result<(), String> {
+    pub fn save(&self, bindings: &Bindings, base: &Bindings) -> Result<(), String> {
         let path = self.0.as_ref().ok_or("no config directory (set IRON3D_USER_DIR or HOME)")?;
-        user_files::write(path, bindings)
+        let buttons = bindings.buttons.iter().filter(|(a, l)| base.buttons.get(a) != Some(l));
+        let changes = Bindings { buttons: buttons.map(|(a, l)| (*a, l.clone())).collect(), ..Bindings::default() };
+        user_files::write(path, &changes)
     }
 }
 
+/// The bindings the user's file goes over: iron3d's defaults, under the original's keys
+/// when the data has them.
+#[derive(Resource, Debug, Clone, PartialEq, Default)]
+pub struct BaseBindings(pub Bindings);
+
 impl Bindings {
-    /// These bindings, with the default of every action they do not name.
-    pub fn with_defaults(mut self) -> Self {
-        for (action, list) in Self::default().buttons {
-            self.buttons.entry(action).or_insert(list);
+    /// These bindings over `base`: every action they do not name takes `base`'s, and the
+    /// axes are `base`'s.
+    pub fn over(mut self, base: &Bindings) -> Self {
+        for (action, list) in &base.buttons {
+            self.buttons.entry(*action).or_insert_with(|| list.clone());
         }
+        self.axes.clone_from(&base.axes);
+        self.labels.clone_from(&base.labels);
         self
+    }
+
+    /// How menus show `binding`: the original's label when its data names the key.
+    pub fn label(&self, binding: Binding) -> String {
+        match binding {
+            Binding::Chord(m, k) => format!("{}+{}", self.label(Binding::Key(m)), self.label(Binding::Key(k))),
+            b => self.labels.get(&b).cloned().unwrap_or_else(|| b.label()),
+        }
+    }
+
+    /// These bindings under the original's: each action the original binds takes its
+    /// buttons (a mouse or gamepad button of iron3d's stays when the original gives that
+    /// device none), a key it gives leaves every other action that had it, and its axis
+    /// keys join the axes. The keys taken away, by action, for the log.
+    pub fn with_original(mut self, original: &OriginalKeys) -> (Self, Vec<(GameAction, Binding)>) {
+        let mut taken = Vec::new();
+        for (action, list) in &mut self.buttons {
+            if let Some(given) = original.buttons.get(action) {
+                list.retain(|b| given.iter().all(|g| g.device() != b.device()));
+                list.splice(0..0, given.iter().copied());
+            } else {
+                let given = |b: &Binding| b.device() == 0 && original.buttons.values().flatten().any(|g| g == b);
+                taken.extend(list.iter().filter(|b| given(b)).map(|b| (*action, *b)));
+                list.retain(|b| !given(b));
+            }
+        }
+        self.axes.clone_from(&original.axes);
+        self.labels.clone_from(&original.labels);
+        (self, taken)
     }
 
     /// Binds `action` to `binding`, replacing its binding of the same device.
@@ -170,12 +223,27 @@ impl Bindings {
     pub fn input_map(&self) -> InputMap<GameAction> {
         let mut map = InputMap::default();
         GameAction::add_axes(&mut map);
+        for axis in &self.axes {
+            for i in 0..axis.keys.iter().map(Vec::len).max().unwrap_or(0) {
+                let key = |side: usize| axis.keys[side].get(i).or(axis.keys[side].last()).copied();
+                match (axis.action, key(0), key(1), key(2), key(3)) {
+                    (GameAction::CameraRise, Some(up), Some(down), ..) => {
+                        map.insert_axis(axis.action, VirtualAxis::new(down, up));
+                    }
+                    (action, Some(up), Some(down), Some(left), Some(right)) => {
+                        map.insert_dual_axis(action, VirtualDPad::new(up, down, left, right));
+                    }
+                    _ => {}
+                }
+            }
+        }
         for (&action, list) in &self.buttons {
             for &binding in list {
                 match binding {
                     Binding::Key(k) => map.insert(action, k),
                     Binding::Mouse(b) => map.insert(action, b),
                     Binding::Pad(b) => map.insert(action, b),
+                    Binding::Chord(m, k) => map.insert(action, ButtonlikeChord::new([m, k])),
                 };
             }
         }
@@ -199,8 +267,37 @@ mod tests {
         assert_eq!(ron::from_str::<Bindings>(&text).unwrap(), b, "bindings round-trip through RON");
         assert!(b.input_map().get_buttonlike(&GameAction::Stop).is_some_and(|l| l.len() == 2));
         b.buttons.remove(&GameAction::QuickLoad);
-        let b = b.with_defaults();
+        let b = b.over(&Bindings::default());
         assert_eq!(b.buttons[&GameAction::QuickLoad], [Binding::Key(KeyCode::F9)], "an action added since the file");
         assert_eq!(b.buttons[&GameAction::Stop][0], Binding::Key(KeyCode::KeyB), "the file's own stay");
+    }
+
+    #[test]
+    fn the_originals_keys_go_under_the_users_and_take_their_keys_from_other_actions() {
+        use Binding::{Key, Mouse, Pad};
+        use GameAction::{CameraRise, Camouflage, Fire, Stop};
+        let mut original = OriginalKeys::default();
+        original.buttons.insert(Camouflage, vec![Key(KeyCode::KeyH)]);
+        original.buttons.insert(Fire, vec![Mouse(MouseButton::Left)]);
+        let rise = [vec![KeyCode::Home], vec![KeyCode::End], Vec::new(), Vec::new()];
+        original.axes.push(AxisKeys { action: CameraRise, keys: rise });
+        let (base, taken) = Bindings::default().with_original(&original);
+        assert_eq!(base.buttons[&Camouflage], [Key(KeyCode::KeyH), Pad(GamepadButton::LeftTrigger2)]);
+        let fire = [Mouse(MouseButton::Left), Key(KeyCode::Space), Pad(GamepadButton::RightTrigger2)];
+        assert_eq!(base.buttons[&Fire], fire, "a device the original does not bind keeps iron3d's");
+        assert_eq!(base.buttons[&Stop], [Pad(GamepadButton::East)], "H is the camouflage's now");
+        assert_eq!(taken, [(Stop, Key(KeyCode::KeyH))]);
+        let axes = |b: &Bindings| b.input_map().get_axislike(&CameraRise).map_or(0, Vec::len);
+        assert_eq!(axes(&base), axes(&Bindings::default()) + 1, "Home and End join the rise");
+
+        let dir = std::env::temp_dir().join(format!("iron3d-bindings-{}", std::process::id()));
+        let file = BindingsFile(Some(dir.join(FILE)));
+        let mut mine = base.clone();
+        mine.rebind(Stop, Key(KeyCode::KeyB));
+        file.save(&mine, &base).unwrap();
+        let saved = user_files::read::<Bindings>(&dir.join(FILE)).unwrap().unwrap();
+        assert_eq!(saved.buttons.keys().collect::<Vec<_>>(), [&Stop], "only what differs is kept");
+        assert_eq!(file.load(&base), mine, "the user's change over the original's keys");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

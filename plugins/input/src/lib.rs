@@ -7,13 +7,14 @@
 mod actions;
 mod bindings;
 mod frame;
+pub mod original;
 mod rebind;
 mod selection;
 mod settings;
 pub mod testing;
 
 pub use actions::GameAction;
-pub use bindings::{Binding, Bindings, BindingsFile};
+pub use bindings::{BaseBindings, Binding, Bindings, BindingsFile};
 pub use frame::{PilotSample, PlayerCommands, PlayerOrder};
 pub use rebind::Rebinding;
 pub use selection::{GROUPS, Selection, in_box};
@@ -22,9 +23,11 @@ pub use settings::InputSettings;
 use bevy::input::InputSystems;
 use bevy::prelude::*;
 use bevy_egui::{EguiGlobalSettings, EguiPreUpdateSet};
+use iron3d_assets::GameData;
 use iron3d_core::InputPhase;
 use leafwing_input_manager::plugin::InputManagerSystem;
 use leafwing_input_manager::prelude::*;
+use original::OriginalKeys;
 
 /// The player's action state (one per game: the local player).
 pub type Actions = ActionState<GameAction>;
@@ -41,8 +44,10 @@ pub struct GameInputPlugin;
 impl Plugin for GameInputPlugin {
     fn build(&self, app: &mut App) {
         let file = BindingsFile::user();
+        let base = base_bindings(app.world().get_resource::<GameData>());
         app.add_plugins(InputManagerPlugin::<GameAction>::default())
-            .insert_resource(file.load())
+            .insert_resource(file.load(&base))
+            .insert_resource(BaseBindings(base))
             .insert_resource(file)
             .init_resource::<PlayerCommands>()
             .init_resource::<Rebinding>()
@@ -67,6 +72,26 @@ impl Plugin for GameInputPlugin {
             .add_systems(FixedUpdate, frame::stamp.in_set(InputPhase::Commands));
         if let Some(mut egui) = app.world_mut().get_resource_mut::<EguiGlobalSettings>() {
             egui.enable_absorb_bevy_input_system = true;
+        }
+    }
+}
+
+/// iron3d's defaults under the original's keys when `game` has them (a file that does
+/// not read is reported, and iron3d's defaults kept).
+fn base_bindings(game: Option<&GameData>) -> Bindings {
+    let Some(game) = game else { return Bindings::default() };
+    match OriginalKeys::read(&game.0) {
+        Ok(Some(original)) => {
+            let (base, taken) = Bindings::default().with_original(&original);
+            for (action, binding) in taken {
+                info!("key bindings: {} is the original's, no longer {action:?}'s", binding.label());
+            }
+            base
+        }
+        Ok(None) => Bindings::default(),
+        Err(e) => {
+            error!("key bindings: {e}; iron3d's own are used");
+            Bindings::default()
         }
     }
 }
@@ -195,12 +220,36 @@ mod tests {
         let bindings = app.world().resource::<Bindings>().clone();
         assert_eq!(bindings.buttons[&GameAction::Stop][0], Binding::Mouse(MouseButton::Right));
         assert_eq!(*app.world().resource::<Rebinding>(), Rebinding::default(), "done, saved without error");
-        assert_eq!(file.load(), bindings, "saved");
+        assert_eq!(file.load(&Bindings::default()), bindings, "saved");
         assert!(!pressed(&mut app, GameAction::Order), "the captured press reached no one");
         frame(&mut app, mouse(window, MouseButton::Right, ButtonState::Released));
         frame(&mut app, point(window, 900.0, 600.0));
         frame(&mut app, mouse(window, MouseButton::Right, ButtonState::Pressed));
         assert!(pressed(&mut app, GameAction::Stop), "the new binding is in effect");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_datas_own_binding_files_in_any_letter_case_make_the_base_bindings() {
+        let dir = std::env::temp_dir().join(format!("iron3d-original-keys-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+        write("ADDITION.MAN", "CMD_JAMES_WINGMAN_MENU SCAN_NULL SCAN_Y\r\nCMD_HELP SCAN_NULL SCAN_F1\r\n");
+        write("Hero.man", "CMD_CAMOUFLAGE_WEAR SCAN_NULL SCAN_H\r\n");
+        write("scancode.dsc", "SCAN_H\tHide\r\nSCAN_Y\tY\r\n");
+        let game = GameData(std::sync::Arc::new(iron3d_vfs::GameDir::open(&dir, Default::default()).unwrap()));
+        let base = base_bindings(Some(&game));
+        assert_eq!(
+            base.buttons[&GameAction::Wingmen],
+            [Binding::Key(KeyCode::KeyY), Binding::Pad(GamepadButton::DPadLeft)]
+        );
+        assert_eq!(base.buttons[&GameAction::Camouflage][0], Binding::Key(KeyCode::KeyH));
+        assert!(!base.buttons[&GameAction::Stop].contains(&Binding::Key(KeyCode::KeyH)), "H is the camouflage's");
+        assert_eq!(base.label(Binding::Key(KeyCode::KeyH)), "Hide", "ScanCode.dsc names it");
+        write("hero.man", "CMD_CAMOUFLAGE_WEAR SCAN_H\r\n");
+        std::fs::remove_file(dir.join("Hero.man")).unwrap();
+        let game = GameData(std::sync::Arc::new(iron3d_vfs::GameDir::open(&dir, Default::default()).unwrap()));
+        assert_eq!(base_bindings(Some(&game)), Bindings::default(), "a broken file: iron3d's own, reported");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

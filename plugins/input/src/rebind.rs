@@ -6,7 +6,7 @@
 //! key, mouse button or gamepad button reaches neither egui nor the game.
 
 use crate::actions::GameAction;
-use crate::bindings::{Binding, Bindings, BindingsFile};
+use crate::bindings::{BaseBindings, Binding, Bindings, BindingsFile};
 use bevy::ecs::system::SystemParam;
 use bevy::input::keyboard::KeyboardInput;
 use bevy::input::mouse::MouseButtonInput;
@@ -48,7 +48,7 @@ impl FrameButtons<'_, '_> {
     /// their state). A button held on is not pressed again until it is released.
     fn consume(&mut self, binding: Binding) {
         match binding {
-            Binding::Key(k) => {
+            Binding::Key(k) | Binding::Chord(_, k) => {
                 self.keys.reset(k);
                 self.key_messages.clear();
             }
@@ -72,6 +72,7 @@ pub(crate) fn capture(
     file: Res<BindingsFile>,
     mut rebinding: ResMut<Rebinding>,
     mut bindings: ResMut<Bindings>,
+    base: Res<BaseBindings>,
 ) {
     let Some(action) = rebinding.action else { return };
     let Some(binding) = buttons.first_pressed() else { return };
@@ -81,5 +82,5 @@ pub(crate) fn capture(
         return;
     }
     bindings.rebind(action, binding);
-    rebinding.error = file.save(&bindings).err();
+    rebinding.error = file.save(&bindings, &base.0).err();
 }

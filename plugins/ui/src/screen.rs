@@ -112,11 +112,9 @@ pub fn settings_controls(ui: &mut egui::Ui, edit: &mut SettingsEdit, locale: &Lo
             egui::Grid::new("bindings").striped(true).show(ui, |ui| {
                 for action in GameAction::BUTTONS {
                     ui.label(locale.t(&action_key(action)));
-                    let list = edit
-                        .bindings
-                        .buttons
-                        .get(&action)
-                        .map_or(String::new(), |l| l.iter().map(|b| b.label()).collect::<Vec<_>>().join(", "));
+                    let list = edit.bindings.buttons.get(&action).map_or(String::new(), |l| {
+                        l.iter().map(|&b| edit.bindings.label(b)).collect::<Vec<_>>().join(", ")
+                    });
                     ui.monospace(list);
                     let waiting = edit.rebinding.action == Some(action);
                     let label = locale.t(if waiting { "settings-press-key" } else { "settings-change" });

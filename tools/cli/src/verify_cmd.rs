@@ -5,8 +5,11 @@
 //! `missions` (every listed mission's `data.tma` parses to its end and its land files
 //! parse), `objects` (every placed object resolves as the mission load resolves it),
 //! `scripts` (every clan's script package loads against its variable table), `research`
-//! (every clan's research tree reads) and `clans` (relations and owners in range).
+//! (every clan's research tree reads), `clans` (relations and owners in range), `profiles`
+//! (the behaviour profiles) and `controls` (the input layer's files, every name known).
 //! Every failure names its file (as the tree spells it) and the located error.
+
+mod controls;
 
 use crate::archive_cmd::lossless_save;
 use crate::layers::{LayerArchive, Mods, layer_archives, layers_json};
@@ -37,7 +40,7 @@ object resolves through its unit scheme and objects.rlb to its models, as the mi
 (every clan's script package, .scr with its .var or the folder's varset.var, loads), research (every \
 research tree a clan names reads), clans (every relation names a clan of the mission with the word 0 \
 hostile, 1 neutral or 2 allied; every placed object's clan, and its ClanID, is a clan of the mission), \
-profiles (behpsp.res is there and every behaviour profile in it reads).
+profiles (behpsp.res is there and every behaviour profile in it reads), controls (ScanCode.dsc, Command.dsc, table_1.man, table_2.man, hero.man, addition.man, hero.tbl, m1.tbl and m2.tbl are there and read; every command, key, movement command and state they name is known to the engine, and every command and key a binding or row names is in its descriptor).
 
 With --json: {\"checks\": [{\"name\", \"passed\", \"count\", \"failures\": [{\"file\", \"error\", \"layer\"}]}], \
 \"passed\", \"layers\"}. Exit status 0 when every check holds, 1 when any fails.
@@ -385,6 +388,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         tree.research(&parsed),
         tree.clans(&parsed),
         tree.profiles(),
+        tree.controls(),
     ];
     let failed: Vec<&str> = checks.iter().filter(|c| !c.passed).map(|c| c.name).collect();
     let report = Report { passed: failed.is_empty(), layers: layers_json(&tree.game)?, checks };

@@ -14,7 +14,8 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 /// The checks, in the order `verify` runs them.
-const CHECKS: [&str; 8] = ["archives", "textures", "missions", "objects", "scripts", "research", "clans", "profiles"];
+const CHECKS: [&str; 9] =
+    ["archives", "textures", "missions", "objects", "scripts", "research", "clans", "profiles", "controls"];
 
 fn demo() -> &'static DemoTree {
     static DEMO: OnceLock<DemoTree> = OnceLock::new();
@@ -247,6 +248,28 @@ fn a_damaged_or_missing_behaviour_profile_fails_profiles() {
     assert!(errors[0].contains("prof_mine.var"), "the member: {errors:?}");
     let errors = damaged("no-profiles", |t| std::fs::remove_file(t.file(res)).unwrap(), "profiles", res, &["clans"]);
     assert!(errors[0].contains("not found"), "{errors:?}");
+}
+
+#[test]
+fn a_binding_or_row_naming_what_the_engine_does_not_know_fails_controls() {
+    let edit = |path: PathBuf, from: &str, to: &str| {
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{from}");
+        std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    };
+    let man = "addition.man";
+    let damage = |t: &Scratch| edit(t.file(man), "CMD_PAGER SCAN_NULL SCAN_F2", "CMD_PAGER SCAN_NULL SCAN_F13");
+    let errors = damaged("man-key", damage, "controls", man, &["profiles"]);
+    assert!(errors.len() == 1 && errors[0].ends_with("the engine knows no key `SCAN_F13`"), "{errors:?}");
+    let damage = |t: &Scratch| edit(t.file("Command.dsc"), "CMD_PAGER\tPager\r\n", "");
+    let errors = damaged("dsc-command", damage, "controls", man, &[]);
+    assert!(errors.len() == 1 && errors[0].ends_with("`CMD_PAGER` is not in Command.dsc"), "{errors:?}");
+    let tbl = "m2.tbl";
+    let damage = |t: &Scratch| edit(t.file(tbl), "MCMD_UP 1.0", "MCMD_UP 1.0 7");
+    let errors = damaged("tbl-fields", damage, "controls", tbl, &[]);
+    assert!(errors[0].contains("12 fields, a row has 11"), "{errors:?}");
+    let errors = damaged("no-tbl", |t| std::fs::remove_file(t.file(tbl)).unwrap(), "controls", tbl, &["profiles"]);
+    assert!(errors[0].contains("the original ships it"), "{errors:?}");
 }
 
 #[test]
