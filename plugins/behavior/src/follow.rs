@@ -27,6 +27,25 @@ const HOLD_RANGE: f32 = 0.85;
 /// The share of its speed a transport stepping aside from a full storage keeps
 /// (openparkan `docs/32-builder.md`, read).
 const ASIDE_SHARE: f32 = 0.25;
+/// A go to a place ends within this of it across the ground (openparkan
+/// `docs/31-packages.md`, read).
+const GO_REACH: f32 = 30.0;
+/// The patrol a go to a place leaves its unit on when nothing follows it: this radius
+/// about the place (openparkan `docs/42-selection.md`, "Spreading a group", read).
+pub(crate) const SPREAD_RADIUS: f32 = 150.0;
+
+/// What a unit does once its order ended with nothing queued behind it: a go to a place
+/// ended within [`GO_REACH`] of it leaves the unit patrolling [`SPREAD_RADIUS`] about the
+/// place (every clan's units, so a group sent to one point spreads over it); anything
+/// else, nothing.
+pub(crate) fn after_go(order: &Order, position: [f32; 2]) -> Option<Order> {
+    match *order {
+        Order::MoveTo(at) if dist(position, at) <= GO_REACH => {
+            Some(Order::Guard(Guard { ward: Ward::Place { at, z: None }, radius: SPREAD_RADIUS }))
+        }
+        _ => None,
+    }
+}
 
 /// The shared read-only world a leg is planned against.
 #[derive(bevy_ecs::system::SystemParam)]
@@ -371,7 +390,24 @@ pub(crate) fn follow(
             intent.active = false;
             clear.write(ClearWizardPath(entity));
             outbox.arrived(&geo.clock, &nav, ObjectRef { id, handle });
+            if let Some(next) = after_go(&nav.order, position) {
+                nav.start(next);
+            }
         }
     }
     outbox.flush(&mut out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_go_to_a_place_ended_within_30_leaves_a_patrol_of_150_about_it() {
+        let spread = Order::Guard(Guard { ward: Ward::Place { at: [100.0, 50.0], z: None }, radius: 150.0 });
+        assert_eq!(after_go(&Order::MoveTo([100.0, 50.0]), [121.0, 71.0]), Some(spread));
+        assert_eq!(after_go(&Order::MoveTo([100.0, 50.0]), [130.5, 50.0]), None, "ended short of it");
+        assert_eq!(after_go(&Order::MoveToObject(7), [0.0, 0.0]), None, "a go to an object");
+        assert_eq!(after_go(&Order::Stop, [0.0, 0.0]), None);
+    }
 }

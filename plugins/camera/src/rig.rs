@@ -158,6 +158,27 @@ impl GameCamera {
         }
     }
 
+    /// Keeps the eye's ground coordinates (game x and y) above tan(½ field) × its height
+    /// and below `side`, the map's (the original's command camera takes a new coordinate
+    /// only inside them, openparkan `docs/40-command-mode.md`, read; the orbit moves its
+    /// focus back by the overshoot, the project's).
+    pub fn keep_margin(&mut self, side: f32) {
+        let eye = self.transform().translation;
+        let low = (self.lens.field / 2.0).tan() * eye.y;
+        let back = |c: f32| {
+            if c < low {
+                low - c
+            } else if c > side {
+                side - c
+            } else {
+                0.0
+            }
+        };
+        // Game x is Bevy's x, game y Bevy's −z.
+        self.focus.x += back(eye.x);
+        self.focus.z -= back(-eye.z);
+    }
+
     /// Zooms by `steps` wheel steps (positive closer).
     pub fn zoom(&mut self, steps: f32) {
         self.distance = (self.distance * (1.0 - steps * 0.1)).clamp(DISTANCE.0, DISTANCE.1);
@@ -246,6 +267,24 @@ mod tests {
         cam.focus = Vec3::new(-200.0, 0.0, -400.0);
         cam.keep_held();
         assert_eq!(cam.focus, Vec3::new(-100.0, 0.0, -250.0));
+    }
+
+    #[test]
+    fn the_eye_stays_above_tan_half_the_field_times_its_height_and_within_the_map() {
+        // Looking north (game +y is Bevy −z) from the south-west corner, 120 high.
+        let mut cam = GameCamera { focus: Vec3::new(10.0, 0.0, -300.0), yaw: 0.0, pitch: 0.5, ..Default::default() };
+        cam.distance = 120.0 / cam.pitch.sin();
+        cam.keep_margin(2000.0);
+        let eye = cam.transform().translation;
+        let low = (1.04f32 / 2.0).tan() * 120.0;
+        assert!((low - 68.7).abs() < 0.1, "69 m at 120 m up (read): {low}");
+        assert!((eye.x - low).abs() < 1e-3, "x brought to the margin: {eye}");
+        assert!(-eye.z > low, "y was inside: {eye}");
+        assert_eq!(cam.focus.z, -300.0, "y untouched");
+        cam.focus = Vec3::new(2100.0, 0.0, -2400.0);
+        cam.keep_margin(2000.0);
+        let eye = cam.transform().translation;
+        assert!((eye.x - 2000.0).abs() < 1e-3 && (-eye.z - 2000.0).abs() < 1e-3, "held at the map's side: {eye}");
     }
 
     #[test]

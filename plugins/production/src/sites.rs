@@ -382,7 +382,11 @@ fn act(world: &mut World, id: u32, sphere: &mut Sphere, now: u32) {
             let d = dist(centre, at);
             let (dx, dy) = if d > 0.0 { ((at[0] - centre[0]) / d, (at[1] - centre[1]) / d) } else { (1.0, 0.0) };
             let order = Order::MoveTo([centre[0] + dx * out, centre[1] + dy * out]);
-            world.resource_mut::<CommandQueue>().push(SimCommand { tick, units: vec![unit], order, queued: false });
+            let mut queue = world.resource_mut::<CommandQueue>();
+            queue.push(SimCommand { tick, units: vec![unit], order, queued: false });
+            // The original's clearing is an escape, not a go: no patrol about the spot (the
+            // tick after, behind the go: one tick's commands go in their stable order).
+            queue.push(SimCommand { tick: tick + 1, units: vec![unit], order: Order::Stop, queued: true });
         }
     }
     if kills {

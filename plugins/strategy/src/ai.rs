@@ -94,7 +94,8 @@ pub fn decide(
             },
             _ => match current {
                 Some(Order::Attack(old)) if alive(*old) => continue,
-                Some(Order::MoveTo(_)) => continue,
+                // On its way to a rally point, or patrolling about it once there.
+                Some(Order::MoveTo(_) | Order::Guard(_)) => continue,
                 _ => Order::MoveTo(rally(clan.anchor, k)),
             },
         };

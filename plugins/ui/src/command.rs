@@ -7,8 +7,9 @@
 //! In a command view the left button acts as the original's (openparkan
 //! `docs/42-selection.md`, read): on the way down, by what is under the cursor
 //! ([`crate::cursor::pick`]: select, go, attack, capture, guard), a band only after
-//! 0.35 s held, no Shift and no groups; the right click keeps the orders above (the
-//! project's).
+//! 0.35 s held, no Shift and no groups; a go sends every selected unit to the one point
+//! (each then patrols about it, Behavior's rule); the right click gives no order there
+//! but clears, as the original's does ([`right_click`]).
 //! Every order goes through `PlayerCommands`, stamped with the next tick: the one path
 //! orders take. Selection rings, health bars, the drag box and order markers are drawn
 //! over the scene; a selected production building gets a build panel (a builder its own,
@@ -148,6 +149,38 @@ pub const BAND_SECONDS: f32 = 0.35;
 /// and down (read).
 pub const BAND_PIXELS: f32 = 10.0;
 
+/// What the original's right click does in a command view: the first that applies
+/// (openparkan `docs/42-selection.md`, "A right click", read; its route and placement
+/// cases are the builder's site's and absent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RightClick {
+    /// The band is up: it is cancelled.
+    Band,
+    /// Units are selected: they are let go, a unit page closes.
+    Units,
+    /// A building is selected: it is let go, a building page closes.
+    Building,
+    /// Nothing is selected and a page is open: it closes.
+    Page,
+    /// Otherwise, with the satellite map open: it closes.
+    Map,
+    /// Nothing.
+    Nothing,
+}
+
+/// Which [`RightClick`] applies: the band up, units and a building among the selection,
+/// a page open, the satellite map open.
+pub fn right_click(band: bool, (units, building): (bool, bool), page: bool, map: bool) -> RightClick {
+    match () {
+        _ if band => RightClick::Band,
+        _ if units => RightClick::Units,
+        _ if building => RightClick::Building,
+        _ if page => RightClick::Page,
+        _ if map => RightClick::Map,
+        _ => RightClick::Nothing,
+    }
+}
+
 /// Whether a command view's band from `start` to `end`, the button held `held` seconds,
 /// selects (read): a shorter press or a smaller band selects nothing and clears nothing.
 pub fn band_selects(held: f32, start: Vec2, end: Vec2) -> bool {
@@ -281,10 +314,11 @@ pub(crate) fn command(
     time: Res<Time<Real>>,
     (mut state, mut panel): (ResMut<MapCommand>, ResMut<crate::commander::Commander>),
     mut selection: ResMut<Selection>,
-    (mut player, mut pick, views): (
+    (mut player, mut pick, views, mut map): (
         ResMut<PlayerCommands>,
         ResMut<crate::hq_menu::GuardPick>,
         Res<crate::views::Views>,
+        ResMut<crate::minimap::Minimap>,
     ),
     mut respond: MessageWriter<UnitResponse>,
 ) {
@@ -337,10 +371,8 @@ pub(crate) fn command(
                     panel.clicked(scene.class_of(id).unwrap_or_default(), building, matches!(click, Pick::Again(_)));
                     None
                 }
-                Pick::Go => {
-                    move_in_formation(&mut player, &units, [at[0], at[1]], false);
-                    None
-                }
+                // Every unit to the one point (read): each patrols about it once there.
+                Pick::Go => Some(Order::MoveTo([at[0], at[1]])),
                 Pick::Attack(id) => Some(Order::Attack(id)),
                 Pick::Capture(id) => Some(Order::Capture(id)),
                 Pick::GuardObject(id) if std::mem::take(&mut pick.0) => {
@@ -353,7 +385,7 @@ pub(crate) fn command(
                 }
                 Pick::Select(_) | Pick::Again(_) | Pick::Nothing | Pick::Refused => None,
             };
-            if matches!(click, Pick::Go) || order.is_some() {
+            if order.is_some() {
                 answer(&mut respond, &units);
                 state.markers.push((at, matches!(click, Pick::Attack(_)), 0.0));
             }
@@ -391,6 +423,27 @@ pub(crate) fn command(
                 None => {}
             }
         }
+    }
+    if original && a.just_pressed(&GameAction::Order) {
+        let selected =
+            |movable: bool| selection.units.iter().any(|&id| scene.object(id).is_some_and(|o| o.3 == movable));
+        let page = panel.page.lists();
+        let click = right_click(state.band, (selected(true), selected(false)), page.is_some(), !map.hidden);
+        match click {
+            RightClick::Band => (state.press, state.band) = (None, false),
+            RightClick::Units | RightClick::Building => {
+                selection.select(Vec::new(), false);
+                pick.0 = false;
+                let units_page = matches!(page, Some(crate::commander::Lists::Units(_)));
+                if units_page == (click == RightClick::Units) {
+                    panel.page = crate::commander::Page::None;
+                }
+            }
+            RightClick::Page => panel.page = crate::commander::Page::None,
+            RightClick::Map => map.hidden = true,
+            RightClick::Nothing => {}
+        }
+        return;
     }
     if a.just_pressed(&GameAction::Order)
         && !units.is_empty()
@@ -549,6 +602,16 @@ mod tests {
         assert_eq!(pick(units.into_iter(), [40.0, 40.0], PICK_RADIUS), None, "nothing within reach");
         let building = [(9, [60.0, 0.0, 0.0], 25.0)];
         assert_eq!(pick(building.into_iter(), [80.0, 0.0], PICK_RADIUS), Some(9), "a big building by its radius");
+    }
+
+    #[test]
+    fn a_command_views_right_click_does_the_first_that_applies() {
+        assert_eq!(right_click(true, (true, false), true, true), RightClick::Band);
+        assert_eq!(right_click(false, (true, true), true, true), RightClick::Units, "units before a building");
+        assert_eq!(right_click(false, (false, true), false, true), RightClick::Building);
+        assert_eq!(right_click(false, (false, false), true, true), RightClick::Page);
+        assert_eq!(right_click(false, (false, false), false, true), RightClick::Map);
+        assert_eq!(right_click(false, (false, false), false, false), RightClick::Nothing);
     }
 
     #[test]

@@ -23,6 +23,7 @@ use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_camera::{CameraMode, GameCamera};
 use iron3d_core::{AppState, GameMessage, GameMessageKind, ProductionEvent, UnitClass};
 use iron3d_input::{Actions, GameAction, PilotSample, PlayerCommands, Selection};
+use iron3d_terrain::NavMap;
 
 /// How far a bunker's command camera goes from it along each ground axis (read).
 pub const BUNKER_HOLD: f32 = 200.0;
@@ -163,13 +164,14 @@ fn pods(
     }
 }
 
-/// Esc and `Pilot` step back from a command view or telepresence, `Pilot` in a command
+/// Esc and `Pilot` step back from a command view or telepresence (Esc and the right
+/// button from a building's screen), `Pilot` in a command
 /// view drives the one selected unit, Enter aboard an HQ opens its command view; a
 /// unit driven by telepresence that is lost returns to the command view.
 pub(crate) fn transitions(
     mut actions: Query<&mut Actions>,
     mut views: ResMut<Views>,
-    selection: Res<Selection>,
+    mut selection: ResMut<Selection>,
     scene: Battlefield,
     designer: Res<crate::designer::DesignerScreen>,
 ) {
@@ -199,6 +201,11 @@ pub(crate) fn transitions(
         }
         // Esc closes the designer first, then the screen.
         Some(View::Screen(_)) if !designer.is_open() && take(&mut a, GameAction::Pause) => {
+            views.back();
+        }
+        // So does the right button, letting the building go (read).
+        Some(View::Screen(_)) if !designer.is_open() && take(&mut a, GameAction::Order) => {
+            selection.select(Vec::new(), false);
             views.back();
         }
         Some(View::Hq(_) | View::Bunker(_)) => match scene.own_units(&selection.units)[..] {
@@ -265,13 +272,18 @@ fn present(
     }
 }
 
-/// A bunker's command camera stays 36 to 236 over the ground under its eye.
-fn band(scene: Battlefield, mut cameras: Query<&mut GameCamera>) {
+/// A bunker's command camera stays 36 to 236 over the ground under its eye, and its eye
+/// above tan(½ field) × its height and below the map's side on each ground axis (read).
+fn band(scene: Battlefield, nav: Option<Res<NavMap>>, mut cameras: Query<&mut GameCamera>) {
     let Some(ground) = scene.ground.as_deref() else { return };
+    let side = nav.as_deref().and_then(NavMap::extent).map(|(_, max)| max[0].min(max[1]));
     for mut cam in cameras.iter_mut().filter(|c| c.hold.is_some() && c.mode == CameraMode::Rts) {
         let eye = to_game(cam.transform().translation.to_array());
         if let Some(h) = ground.height_at(eye[0], eye[1]) {
             cam.keep_over(h, BUNKER_BAND);
+        }
+        if let Some(side) = side {
+            cam.keep_margin(side);
         }
     }
 }

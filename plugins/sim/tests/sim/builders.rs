@@ -174,7 +174,15 @@ fn an_upgrade_replaces_the_building_by_the_next_of_its_ladder_and_carries_its_or
     assert_eq!((started.parameter, started.builder), (1, id));
     run(&mut app, 1);
     assert!(app.world().entity(e).contains::<Invulnerable>(), "the builder is invulnerable while it waits");
-    let replaced = until(&mut app, EventKind::Deleted, 800);
+    // A unit patrolling into the dome may go first: wait for the building's own.
+    let gone = |app: &App| events(app, EventKind::Deleted).iter().any(|d| d.1 == [old]);
+    for _ in 0..800 {
+        if gone(&app) {
+            break;
+        }
+        app.update();
+    }
+    let replaced = events(&app, EventKind::Deleted);
     let elapsed = app.world().resource::<GameClock>().time_ms - started.start_ms;
     assert!(replaced.iter().any(|d| d.1 == [old]), "the old building goes: {replaced:?}");
     assert!((50_000..50_000 + TICK_MS).contains(&elapsed), "replaced at 50 s: {elapsed} ms");

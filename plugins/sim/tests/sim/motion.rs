@@ -24,12 +24,12 @@ fn limits(top_speed: Option<f32>, speed_scale: f32) -> MotionLimits {
     MotionLimits { top_speed, speed_scale, ..MotionLimits::default() }
 }
 
-/// A unit at `at` facing +X with `limits`, ordered to `to`.
+/// A unit at `at` facing +X with `limits`, ordered to `to` (and to stand there).
 fn sent(app: &mut App, id: u32, at: [f32; 2], to: [f32; 2], limits: MotionLimits) -> Entity {
     let u = spawn_unit(app.world_mut(), id, 1, at, 0.0, 1.0);
     app.world_mut().entity_mut(u).insert(limits);
     run(app, 1);
-    order(app, vec![id], Order::MoveTo(to));
+    go_and_stop(app, vec![id], to);
     u
 }
 
