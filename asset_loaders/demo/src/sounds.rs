@@ -62,8 +62,8 @@ pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
     ("UNIT_ACK2.WAV", Encoding::Pcm, acknowledge_falling),
 ];
 
-/// The original's voices (`voices.lib`): the mission's end and the five acknowledgements
-/// of a small (`_S`), big (`_B`) and plain set, here synthesised chirps.
+/// The original's voices (`voices.lib`): the mission's end, the five acknowledgements and
+/// the selection of a small (`_S`), big (`_B`) and plain set, here synthesised chirps.
 pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_MISSION_COMPLETE", Encoding::Adpcm, voice_complete),
     ("VOICE_MISSION_FAIL", Encoding::Adpcm, voice_fail),
@@ -82,6 +82,9 @@ pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_YES_SIR", Encoding::Adpcm, acknowledge::<2, 2>),
     ("VOICE_OK", Encoding::Adpcm, acknowledge::<2, 3>),
     ("VOICE_EXECUTE", Encoding::Adpcm, acknowledge::<2, 4>),
+    ("VOICE_SELECTED_S", Encoding::Adpcm, selected::<0>),
+    ("VOICE_SELECTED_B", Encoding::Adpcm, selected::<1>),
+    ("VOICE_SELECTED", Encoding::Adpcm, selected::<2>),
 ];
 
 const SR: f32 = SAMPLE_RATE as f32;
@@ -354,6 +357,13 @@ fn voice_fail(_: &mut SplitMix64) -> Vec<f32> {
 fn acknowledge<const SET: usize, const VOICE: u32>(_: &mut SplitMix64) -> Vec<f32> {
     let base = [660.0, 330.0, 494.0][SET] * (1.0 + 0.08 * VOICE as f32);
     chirp(&[base, base * 1.25], 0.08)
+}
+
+/// "Selected" in voice set `SET` (small, big, plain: high, low, middle pitch): one
+/// falling chirp.
+fn selected<const SET: usize>(_: &mut SplitMix64) -> Vec<f32> {
+    let base = [700.0, 350.0, 525.0][SET];
+    chirp(&[base * 1.25, base], 0.1)
 }
 
 /// Converts `[-1, 1]` samples to 16-bit (clamped, rounded toward zero).

@@ -6,7 +6,9 @@
 //! (`voices.lib`: `VOICE_MISSION_COMPLETE` / `VOICE_MISSION_FAIL`, `docs/reference/runtime.md`
 //! §3.5) when the player's clan gets its outcome, and its acknowledgements when the
 //! player's order rows are given (`VOICE_ACKNOWLEDGE` … `VOICE_EXECUTE`, `_S` for size
-//! classes 1 and 2, `_B` for 4 and 5, never the same twice running). The engine producer runs once per tick
+//! classes 1 and 2, `_B` for 4 and 5, never the same twice running), and the bot the
+//! player's hero boards says `VOICE_SELECTED` in its set's voice (openparkan
+//! `docs/39-boarding.md`, read). The engine producer runs once per tick
 //! after the simulation, in id order. Shots and explosions sound through their FXID
 //! effects (`iron3d_render`'s effect playback sends the cues of their opcode-2 records,
 //! or the cue table's samples when an effect has none).
@@ -15,8 +17,8 @@ use crate::AudioSystems;
 use bevy::prelude::*;
 use iron3d_core::{
     AppState, GameMessage, GameMessageKind, GameRules, InterfaceClick, Kinematics, MissionClans, MissionStart, Movable,
-    ObjectTable, OrderAcknowledged, OriginalObjectId, Outcome, Pause, SimTransform, SizeClass, SoundAction, SoundBus,
-    SoundCue, SoundKey, UnitClass, UnitResponse,
+    ObjectTable, OrderAcknowledged, OriginalObjectId, Outcome, Owner, Pause, ProductionEvent, SimTransform, SizeClass,
+    SoundAction, SoundBus, SoundCue, SoundKey, UnitClass, UnitResponse,
 };
 use iron3d_rules::{CueEvent, Cues, Rules};
 use std::sync::Arc;
@@ -36,7 +38,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnExit(AppState::InGame), reset)
         .add_systems(
             FixedPostUpdate,
-            (engines.run_if(in_state(Pause::Running).and_then(resource_exists::<SoundTable>)), outcome_voices),
+            (
+                engines.run_if(in_state(Pause::Running).and_then(resource_exists::<SoundTable>)),
+                outcome_voices,
+                boarding_voices,
+            ),
         )
         .add_systems(
             PostUpdate,
@@ -269,6 +275,32 @@ pub(crate) fn outcome_voices(
         let name = if *outcome == Outcome::Completed { VOICE_COMPLETE } else { VOICE_FAIL };
         let key = SoundKey { library: VOICES.into(), name: name.into() };
         cues.write(SoundCue::play(key, SoundBus::Voice, None));
+    }
+}
+
+/// The voice a bot boarded by the player's hero says as it is selected.
+pub const VOICE_SELECTED: &str = "VOICE_SELECTED";
+
+/// The bot the player's hero boards is selected and says so in its size class's voice
+/// (`VOICE_SELECTED_B` for the large bots a hero boards, read).
+pub(crate) fn boarding_voices(
+    mut messages: MessageReader<GameMessage>,
+    clans: Option<Res<MissionClans>>,
+    table: Res<ObjectTable>,
+    units: Query<(&Owner, Option<&SizeClass>)>,
+    mut cues: MessageWriter<SoundCue>,
+) {
+    let player = clans.and_then(|c| c.player()).and_then(|p| i32::try_from(p).ok());
+    let of = |id: u32| table.entity_of(id).and_then(|e| units.get(e).ok());
+    for m in messages.read() {
+        let GameMessageKind::Production { event: ProductionEvent::Boarded, ids, .. } = &m.kind else { continue };
+        let &[hero, bot] = &ids[..] else { continue };
+        if player.is_none() || of(hero).map(|(o, _)| o.clan) != player {
+            continue;
+        }
+        let size = of(bot).and_then(|(_, s)| s).map(|s| s.0);
+        let key = SoundKey { library: VOICES.into(), name: format!("{VOICE_SELECTED}{}", voice_set(size)) };
+        cues.write(SoundCue::play(key, SoundBus::Voice, None).owned_by(OriginalObjectId(bot)));
     }
 }
 

@@ -357,3 +357,29 @@ fn an_acknowledgement_speaks_in_its_size_classes_voice_never_twice_alike() {
         last = Some(pick);
     }
 }
+
+/// The bot the player's hero boards says it is selected in its size class's voice
+/// (openparkan `docs/39-boarding.md`, read); another clan's boarding says nothing.
+#[test]
+fn a_bot_the_players_hero_boards_says_it_is_selected() {
+    use iron3d_core::{
+        ClanSetup, DispatchPhase, GameMessage, GameMessageKind, MissionClans, ProductionEvent, SizeClass,
+    };
+    let mut app = game();
+    let clan = |index: u32, mode: u32| ClanSetup { minds: 17, ..ClanSetup::bare(index, &format!("clan{index}"), mode) };
+    app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });
+    for (id, clan, size) in [(4, 1, 2), (5, 1, 4), (6, 2, 2), (7, 2, 4)] {
+        let unit = spawn_unit(app.world_mut(), id, clan, [30.0 * id as f32, 40.0], 0.0, 1.5);
+        app.world_mut().entity_mut(unit).insert(SizeClass(size));
+    }
+    app.update();
+    for ids in [vec![6, 7], vec![4, 5]] {
+        let clock = *app.world().resource::<GameClock>();
+        let boarded = GameMessageKind::Production { event: ProductionEvent::Boarded, ids, detail: String::new() };
+        app.world_mut().write_message(GameMessage::new(&clock, DispatchPhase::Behavior, boarded));
+        app.update();
+    }
+    let voices: Vec<_> =
+        log(&app).into_iter().filter(|e| e.bus == SoundBus::Voice).map(|e| (e.key, e.outcome)).collect();
+    assert_eq!(voices, [(key("voices.lib/VOICE_SELECTED_B"), CueOutcome::NoDevice)], "the player's large bot only");
+}

@@ -371,8 +371,9 @@ pub(crate) fn command(
                     panel.clicked(scene.class_of(id).unwrap_or_default(), building, matches!(click, Pick::Again(_)));
                     None
                 }
-                // Every unit to the one point (read): each patrols about it once there.
-                Pick::Go => Some(Order::MoveTo([at[0], at[1]])),
+                // Every unit to the one point, in whole units (read): each patrols about it
+                // once there.
+                Pick::Go => Some(Order::MoveTo([at[0].round(), at[1].round()])),
                 Pick::Attack(id) => Some(Order::Attack(id)),
                 Pick::Capture(id) => Some(Order::Capture(id)),
                 Pick::GuardObject(id) if std::mem::take(&mut pick.0) => {
