@@ -13,8 +13,9 @@ use crate::sensors::{Sensor, Stealth};
 use crate::shield::Shield;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    BeamCondition, ClanRelations, CombatSheet, Difficulty, GunSheet, Health, HitSheet, MissionClans, OriginalObjectId,
-    Owner, Power, PropertyBag, Radar, RadarContacts, RoundSheet, SimObject, Supply, UnitClass, Weapon, relation,
+    BeamCondition, ClanRelations, CombatSheet, CreationNodeCondition, Difficulty, GunSheet, Health, HitSheet,
+    MissionClans, OriginalObjectId, Owner, Places, Power, PropertyBag, Radar, RadarContacts, RoundSheet, SimObject,
+    Supply, UnitClass, Weapon, relation,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_rules::Combat;
@@ -141,7 +142,15 @@ pub(crate) fn arm(
     rules: Res<CombatRules>,
     scaled: (Res<Difficulty>, Res<ClanRelations>, Option<Res<MissionClans>>),
     new: Query<
-        (Entity, &OriginalObjectId, &UnitClass, Option<&PropertyBag>, Option<&Owner>, Option<&CombatSheet>),
+        (
+            Entity,
+            &OriginalObjectId,
+            &UnitClass,
+            Option<&PropertyBag>,
+            Option<&Owner>,
+            Option<&CombatSheet>,
+            Option<&Places>,
+        ),
         (With<SimObject>, Without<Health>),
     >,
     ini: Option<Res<BehaviorIni>>,
@@ -151,7 +160,7 @@ pub(crate) fn arm(
     // `ImmortalHero` of `Behavior.ini`: the hero takes no damage (the effect inferred
     // from the name).
     let immortal_hero = ini.and_then(|i| BehaviorIni::switch(&i.0.immortal_hero)).unwrap_or(false);
-    for (entity, id, class, bag, owner, sheet) in &new {
+    for (entity, id, class, bag, owner, sheet, places) in &new {
         let property = |name: &str| bag.and_then(|b| b.first(name)).map(|p| p.value());
         let life = match property("Life state") {
             Some(PropertyValue::Float(f)) if f.is_finite() && f > 0.0 => f.min(1.0),
@@ -165,8 +174,12 @@ pub(crate) fn arm(
         let drive = sheet.and_then(|s| crate::drive::drive(s, &body));
         let efficiency = sheet.and_then(|s| crate::efficiency::efficiency(s, &body, 1.0));
         let beam = sheet.and_then(|s| s.beam).map(|node| BeamCondition(body.condition(node)));
+        let creation = places.and_then(Places::creation_node).map(|n| CreationNodeCondition(body.condition(n.joint)));
         let mut e = commands.entity(entity);
         e.insert((Health { hp, max, invulnerable }, body, Supply::FULL));
+        if let Some(creation) = creation {
+            e.insert(creation);
+        }
         if let Some(shield) = shield {
             e.insert(shield);
         }

@@ -23,7 +23,8 @@
 //!   is destroyed dies: its deletion is requested from World3D and `Destroyed` is
 //!   posted with its position (presentation shows the explosion); a machine whose body
 //!   changed gets its [`iron3d_core::Drive`] and a builder its [`iron3d_core::BeamCondition`]
-//!   again (damage slows it, a shot beam stops its building), and a building
+//!   again (damage slows it, a shot beam stops its building), a factory its
+//!   [`iron3d_core::CreationNodeCondition`] (a destroyed joint stops its production), and a building
 //!   whose body or power changed its [`iron3d_core::Efficiency`].
 
 mod ai_fire;
@@ -55,9 +56,9 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BeamCondition, ControlPhase, Drive, Efficiency, Fnv1a, GameRules, Hashing, Health, InputPhase, LastHit,
-    MissionLoadPhase, MissionStart, OriginalObjectId, Power, Projectile, Radar, RadarContacts, ShotCounter, SimObject,
-    StateApp, Supply, Weapon,
+    AppState, BeamCondition, ControlPhase, CreationNodeCondition, Drive, Efficiency, Fnv1a, GameRules, Hashing, Health,
+    InputPhase, LastHit, MissionLoadPhase, MissionStart, OriginalObjectId, Power, Projectile, Radar, RadarContacts,
+    ShotCounter, SimObject, StateApp, Supply, Weapon,
 };
 use iron3d_rules::Combat;
 
@@ -114,6 +115,10 @@ impl Plugin for CombatPlugin {
             .save_component::<Supply>("combat.supply", Hashing::Not("a function of the body, batteries and guns"))
             .save_component::<Drive>("combat.drive", Hashing::Not("a function of the body and the data"))
             .save_component::<BeamCondition>("combat.beam", Hashing::Not("a function of the body and the data"))
+            .save_component::<CreationNodeCondition>(
+                "combat.creation_node",
+                Hashing::Not("a function of the body and the data"),
+            )
             .save_component::<Efficiency>(
                 "combat.efficiency",
                 Hashing::Not("a function of the body, the power and the data"),

@@ -42,6 +42,20 @@ impl BeamCondition {
     }
 }
 
+/// The condition of a factory's creation node's joint, its node's life over its full
+/// life (combat keeps it, as [`BeamCondition`]): with it destroyed the factory builds
+/// nothing ("Plant creation node destroyed", openparkan `docs/36-factory.md`, read).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct CreationNodeCondition(pub f32);
+
+impl CreationNodeCondition {
+    /// The joint stands.
+    pub fn intact(&self) -> bool {
+        self.0 > 0.0
+    }
+}
+
 /// A building whose construction sphere runs (the original's property `0x20c`, 1 while
 /// the building's task is order 18, read): it neither digs nor trades ore with
 /// transports, and cannot be upgraded. Production sets and clears it.

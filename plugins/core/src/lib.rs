@@ -36,8 +36,8 @@ mod table;
 
 pub use animation::{PieceAnimation, PieceBinding};
 pub use building::{
-    BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, Invulnerable, KillRequest, Rung, SPHERE_MARGIN,
-    UnderConstruction, placement_radius,
+    BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, CreationNodeCondition, Invulnerable, KillRequest,
+    Rung, SPHERE_MARGIN, UnderConstruction, placement_radius,
 };
 pub use clans::{
     BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode, MineralLodes,
@@ -118,6 +118,7 @@ impl Plugin for CorePlugin {
             .init_resource::<MindBoard>()
             .register_type::<MindBoard>()
             .register_type::<BeamCondition>()
+            .register_type::<CreationNodeCondition>()
             .register_type::<UnderConstruction>()
             .register_type::<Rung>()
             .register_type::<Invulnerable>()

@@ -21,6 +21,9 @@ pub struct Place {
     /// Its node's position (the building's model space: game axes, before the
     /// building's placement).
     pub at: [f32; 3],
+    /// The model node it moves with, its joint (the hall-way node's second word,
+    /// openparkan `docs/36-factory.md`, read).
+    pub joint: u16,
 }
 
 impl Place {
@@ -58,6 +61,12 @@ impl Places {
     /// The places carrying any bit of `mask`.
     pub fn of(&self, mask: u32) -> impl Iterator<Item = &Place> {
         self.0.iter().filter(move |p| p.is(mask))
+    }
+
+    /// A factory's creation node: its first place with bit `0x800`, else `0x80`
+    /// (openparkan `docs/36-factory.md`, read).
+    pub fn creation_node(&self) -> Option<&Place> {
+        self.of(0x800).next().or_else(|| self.of(0x80).next())
     }
 }
 

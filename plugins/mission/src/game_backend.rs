@@ -232,7 +232,7 @@ impl GameMissionBackend {
             let places = hall_way
                 .iter()
                 .flat_map(|h| h.places(PLACE_BITS))
-                .map(|n| Place { flags: n.flags, at: n.position })
+                .map(|n| Place { flags: n.flags, at: n.position, joint: u16::try_from(n.word).unwrap_or(u16::MAX) })
                 .collect();
             let label = |i| msh.node_name(i).map(iron3d_formats::bytes::display_name).unwrap_or_default();
             Ok(MeshFacts {

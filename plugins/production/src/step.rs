@@ -8,9 +8,10 @@ use crate::research::ResearchTree;
 use crate::state::{ClanResearch, Job, Production, ProductionRules, Scheme};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClanSetup, CollisionProxy, CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, MissionClans,
-    ModelBounds, Movable, Order, OriginalObjectId, Owner, Places, ProductionEvent, PropertyBag, SchemeNames, SchemeRef,
-    ScriptFiles, SimCommand, SimObject, SimTransform, UnitClass, world_point,
+    ClanSetup, CollisionProxy, CommandQueue, CreationNodeCondition, DispatchPhase, GameClock, GameMessage,
+    GameMessageKind, MissionClans, ModelBounds, Movable, ObjectTable, Order, OriginalObjectId, Owner, Places,
+    ProductionEvent, PropertyBag, SchemeNames, SchemeRef, ScriptFiles, SimCommand, SimObject, SimTransform, UnitClass,
+    world_point,
 };
 use iron3d_mission::{ObjectExtras, PlacedRecord, PreparedObject, resolve_object, spawn_object};
 use iron3d_rules::Rules;
@@ -426,6 +427,11 @@ fn start_build(
         return Ok(false);
     };
     let s = scheme(world, rules, head)?;
+    // A factory whose creation node's joint is destroyed builds nothing (read).
+    let entity = world.resource::<ObjectTable>().entity_of(producer);
+    if entity.and_then(|e| world.get::<CreationNodeCondition>(e)).is_some_and(|c| !c.intact()) {
+        return Err("Plant creation node destroyed".into());
+    }
     // The factory's efficiency divides the ore (`NewfOreCost`, read).
     let kpd = iron3d_economy::efficiency(world, producer);
     let tree = world.resource::<Production>().clans.get(&clan).and_then(|c| c.tree.as_ref());
@@ -548,10 +554,6 @@ fn finish_build(world: &mut World, rules: &Rules, producer: u32, clan: i32, job:
     }
 }
 
-/// The hall-way place bit of a factory's creation node, and the one taken without it
-/// (openparkan `docs/36-factory.md`, read).
-const CREATION_NODE: (u32, u32) = (0x800, 0x80);
-
 /// Resolves, constructs and registers the robot `producer` built, and gives it the
 /// escape (`ORDER_ROBOT_LEAVE`, no target, replacing: read); its id. It stands at the
 /// producer's creation node (its first hall-way place with bit `0x800`, else `0x80`)
@@ -562,10 +564,7 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
     let entity = world.resource::<iron3d_core::ObjectTable>().entity_of(producer).ok_or("the producer is gone")?;
     let t = *world.get::<SimTransform>(entity).ok_or("the producer has no transform")?;
     let clan = world.get::<Owner>(entity).map_or(0, |o| o.clan);
-    let node = world.get::<Places>(entity).and_then(|p| {
-        let (first, other) = CREATION_NODE;
-        p.of(first).next().or_else(|| p.of(other).next()).map(|n| world_point(&t, n.at))
-    });
+    let node = world.get::<Places>(entity).and_then(Places::creation_node).map(|n| world_point(&t, n.at));
     let (position, heading) = match node {
         Some(at) => (at, 0.0),
         None => {

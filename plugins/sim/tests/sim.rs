@@ -1055,6 +1055,21 @@ mod production {
         );
     }
 
+    #[test]
+    fn a_factory_whose_creation_nodes_joint_is_destroyed_builds_nothing() {
+        let mut app = tutorial();
+        let plant = building(&mut app, PLANT);
+        let e = app.world().resource::<ObjectTable>().entity_of(plant).unwrap();
+        let condition = |app: &App| app.world().get::<CreationNodeCondition>(e).copied();
+        assert_eq!(condition(&app), Some(CreationNodeCondition(1.0)), "armed with its creation node's joint");
+        // The joint destroyed, as combat writes it once the node's life is gone.
+        app.world_mut().get_mut::<CreationNodeCondition>(e).unwrap().0 = 0.0;
+        build(&mut app, plant, SCOUT);
+        let (_, ids, detail) = run_until(&mut app, EventKind::Rejected, 50);
+        assert_eq!((ids, detail.as_str()), (vec![plant], "build: Plant creation node destroyed"));
+        assert!(app.world().resource::<iron3d_production::Production>().producers[&plant].active.is_none());
+    }
+
     /// The player's free minds now (as production publishes them).
     fn free_minds(app: &App) -> u32 {
         app.world().resource::<iron3d_core::MindBoard>().clans[&PLAYER].1

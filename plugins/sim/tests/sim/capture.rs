@@ -21,7 +21,7 @@ fn a_mine_and_a_scout() -> (App, Entity, Entity) {
     let mut app = world_app(flat, |_, _| false);
     app.world_mut().insert_resource(ClanRelations::uniform(vec![0, 1, 2, 3], 0));
     let mine = spawn_building(app.world_mut(), MINE, [60.0, 60.0], [5.0, 5.0]);
-    let pod = Place { flags: place::POD, at: [-2.5, 0.0, 0.6] };
+    let pod = Place { flags: place::POD, at: [-2.5, 0.0, 0.6], joint: 0 };
     app.world_mut().entity_mut(mine).insert((
         UnitClass(UnitClass::MINE),
         Owner { clan: 2, player: None },
@@ -248,7 +248,7 @@ fn search_and_capture_takes_the_generator_first_then_the_mine_without_an_escape(
     let (mut app, mine, scout) = a_mine_and_a_scout();
     // A generator a little farther than the mine, but nearer at half its distance.
     let generator = spawn_building(app.world_mut(), 7, [20.0, 110.0], [5.0, 5.0]);
-    let pod = Place { flags: place::POD, at: [0.0, -2.5, 0.6] };
+    let pod = Place { flags: place::POD, at: [0.0, -2.5, 0.6], joint: 0 };
     let generator_class = UnitClass(0x8000_0002);
     app.world_mut().entity_mut(generator).insert((generator_class, Owner { clan: 2, player: None }, Places(vec![pod])));
     warrior(&mut app, (BIG, 1), [20.0, 20.0], 2.0, 4);

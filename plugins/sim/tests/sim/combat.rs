@@ -664,7 +664,7 @@ fn a_dock_refills_its_clans_and_allies_units_standing_in_it_in_ten_seconds() {
     use iron3d_core::{Place, Places, place};
     let mut app = wide_battlefield();
     relate(&mut app, false);
-    let dock = Place { flags: place::GROUND | 0x400, at: [12.0, 0.0, 0.0] };
+    let dock = Place { flags: place::GROUND | 0x400, at: [12.0, 0.0, 0.0], joint: 0 };
     let building = SimTransform {
         position: [100.0, 100.0, 0.0],
         orientation: [0.0, 0.0, std::f32::consts::FRAC_PI_2],
@@ -771,8 +771,8 @@ fn a_refit_goes_to_the_nearest_dock_and_a_machine_low_on_life_orders_itself_ther
     assert!(refused.iter().any(|r| r.1 == [9] && r.2.starts_with("refit: no ground-level dock")), "{refused:?}");
     // Two docks of clan 1 (a ground-level one near, an indoor one nearer) and one of clan 2.
     let building = |x: f32| SimTransform { position: [x, 100.0, 0.0], ..SimTransform::default() };
-    let ground = Place { flags: place::GROUND | 0x20, at: [0.0, -12.0, 0.0] };
-    let indoor = Place { flags: 0x620, at: [0.0, -6.0, 0.0] };
+    let ground = Place { flags: place::GROUND | 0x20, at: [0.0, -12.0, 0.0], joint: 0 };
+    let indoor = Place { flags: 0x620, at: [0.0, -6.0, 0.0], joint: 0 };
     for (id, x, clan, places) in
         [(20, 100.0, 1, vec![indoor, ground]), (21, 200.0, 1, vec![ground]), (22, 60.0, 2, vec![ground])]
     {
@@ -852,7 +852,7 @@ fn standby_fires_and_holds_its_station_and_shutdown_fires_nothing() {
     use iron3d_behavior::Navigator;
     use iron3d_core::{Place, Places, place};
     let mut app = wide_battlefield();
-    let dock = Place { flags: place::GROUND | 0x20, at: [0.0, -12.0, 0.0] };
+    let dock = Place { flags: place::GROUND | 0x20, at: [0.0, -12.0, 0.0], joint: 0 };
     let yard = SimTransform { position: [300.0, 100.0, 0.0], ..SimTransform::default() };
     app.world_mut().spawn((OriginalObjectId(20), yard, Owner { clan: 1, player: None }, Places(vec![dock])));
     let standing = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);

@@ -24,7 +24,8 @@ const PLANT: u32 = 8;
 fn holder(app: &mut App, id: u32, clan: i32, at: [f32; 2], (class, flags): (u32, u32), ore: f32) -> Entity {
     let e = spawn_building(app.world_mut(), id, at, [3.0, 3.0]);
     let maximum = iron3d_economy::class_defaults(class).1;
-    let places = (flags != 0).then(|| Places(vec![Place { flags: place::GROUND | flags, at: [9.0, 0.0, 0.0] }]));
+    let places =
+        (flags != 0).then(|| Places(vec![Place { flags: place::GROUND | flags, at: [9.0, 0.0, 0.0], joint: 0 }]));
     app.world_mut().entity_mut(e).insert((
         UnitClass(class),
         Owner { clan, player: None },

@@ -606,7 +606,7 @@ fn a_computer_clans_idle_transport_gets_a_haul_order() {
     let building = |app: &mut App, id: u32, x: f32, (class, flags): (u32, u32)| {
         let e = spawn_building(app.world_mut(), id, [x, 80.0], [3.0, 3.0]);
         let ore = iron3d_economy::OreProperty { current_bits: 300f32.to_bits(), maximum: 500.0 };
-        let places = Places(vec![Place { flags: place::GROUND | flags, at: [0.0, -9.0, 0.0] }]);
+        let places = Places(vec![Place { flags: place::GROUND | flags, at: [0.0, -9.0, 0.0], joint: 0 }]);
         app.world_mut().entity_mut(e).insert((UnitClass(class), Owner { clan: 2, player: None }, ore, places));
     };
     building(&mut app, 40, 100.0, (UnitClass::MINE, place::MINE_LOADING));

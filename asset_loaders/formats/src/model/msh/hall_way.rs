@@ -40,7 +40,8 @@ pub struct HallNode {
     pub position: [f32; 3],
     /// Place flags ([`place`]).
     pub flags: u32,
-    /// The record's second word (meaning not established).
+    /// The record's second word: the model node the place moves with, its joint
+    /// (openparkan `docs/36-factory.md`, read).
     pub word: u32,
 }
 
