@@ -63,7 +63,8 @@ pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
 ];
 
 /// The original's voices (`voices.lib`): the mission's end, the five acknowledgements and
-/// the selection of a small (`_S`), big (`_B`) and plain set, here synthesised chirps.
+/// the selection of a small (`_S`), big (`_B`) and plain set, and a unit ready, here
+/// synthesised chirps.
 pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_MISSION_COMPLETE", Encoding::Adpcm, voice_complete),
     ("VOICE_MISSION_FAIL", Encoding::Adpcm, voice_fail),
@@ -85,6 +86,7 @@ pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_SELECTED_S", Encoding::Adpcm, selected::<0>),
     ("VOICE_SELECTED_B", Encoding::Adpcm, selected::<1>),
     ("VOICE_SELECTED", Encoding::Adpcm, selected::<2>),
+    ("VOICE_UNIT_READY", Encoding::Adpcm, voice_unit_ready),
 ];
 
 const SR: f32 = SAMPLE_RATE as f32;
@@ -345,6 +347,11 @@ fn acknowledge_falling(_: &mut SplitMix64) -> Vec<f32> {
 /// "Mission complete": a rising fanfare of chirps.
 fn voice_complete(_: &mut SplitMix64) -> Vec<f32> {
     chirp(&[392.0, 523.0, 659.0, 784.0], 0.16)
+}
+
+/// "Unit ready": a rising pair of chirps, then the first again.
+fn voice_unit_ready(_: &mut SplitMix64) -> Vec<f32> {
+    chirp(&[587.0, 740.0, 587.0], 0.1)
 }
 
 /// "Mission failed": a falling line of chirps.

@@ -6,9 +6,10 @@
 //! (`voices.lib`: `VOICE_MISSION_COMPLETE` / `VOICE_MISSION_FAIL`, `docs/reference/runtime.md`
 //! §3.5) when the player's clan gets its outcome, and its acknowledgements when the
 //! player's order rows are given (`VOICE_ACKNOWLEDGE` … `VOICE_EXECUTE`, `_S` for size
-//! classes 1 and 2, `_B` for 4 and 5, never the same twice running), and the bot the
-//! player's hero boards says `VOICE_SELECTED` in its set's voice (openparkan
-//! `docs/39-boarding.md`, read). The engine producer runs once per tick
+//! classes 1 and 2, `_B` for 4 and 5, never the same twice running); the bot the
+//! player's hero boards says `VOICE_SELECTED` in its set's voice, a building the player
+//! selects plain `VOICE_SELECTED`, and a robot built for the player `VOICE_UNIT_READY`
+//! (openparkan `docs/39-boarding.md`, `docs/36-factory.md`, read). The engine producer runs once per tick
 //! after the simulation, in id order. Shots and explosions sound through their FXID
 //! effects (`iron3d_render`'s effect playback sends the cues of their opcode-2 records,
 //! or the cue table's samples when an effect has none).
@@ -16,9 +17,9 @@
 use crate::AudioSystems;
 use bevy::prelude::*;
 use iron3d_core::{
-    AppState, GameMessage, GameMessageKind, GameRules, InterfaceClick, Kinematics, MissionClans, MissionStart, Movable,
-    ObjectTable, OrderAcknowledged, OriginalObjectId, Outcome, Owner, Pause, ProductionEvent, SimTransform, SizeClass,
-    SoundAction, SoundBus, SoundCue, SoundKey, UnitClass, UnitResponse,
+    AppState, BuildingSelected, GameMessage, GameMessageKind, GameRules, InterfaceClick, Kinematics, MissionClans,
+    MissionStart, Movable, ObjectTable, OrderAcknowledged, OriginalObjectId, Outcome, Owner, Pause, ProductionEvent,
+    SimTransform, SizeClass, SoundAction, SoundBus, SoundCue, SoundKey, UnitClass, UnitResponse,
 };
 use iron3d_rules::{CueEvent, Cues, Rules};
 use std::sync::Arc;
@@ -41,14 +42,14 @@ pub(super) fn plugin(app: &mut App) {
             (
                 engines.run_if(in_state(Pause::Running).and_then(resource_exists::<SoundTable>)),
                 outcome_voices,
-                boarding_voices,
+                player_voices,
             ),
         )
         .add_systems(
             PostUpdate,
             (responses, clicks).chain().run_if(resource_exists::<SoundTable>).in_set(AudioSystems::Cues),
         )
-        .add_systems(PostUpdate, acknowledgements.in_set(AudioSystems::Cues));
+        .add_systems(PostUpdate, (acknowledgements, selection_voices).in_set(AudioSystems::Cues));
 }
 
 /// What the producers play: the engine's numbers from the rules, the samples from the
@@ -278,12 +279,16 @@ pub(crate) fn outcome_voices(
     }
 }
 
-/// The voice a bot boarded by the player's hero says as it is selected.
+/// The voice of an object selected: a bot boarded by the player's hero, a building.
 pub const VOICE_SELECTED: &str = "VOICE_SELECTED";
+/// The voice of a robot built for the player.
+pub const VOICE_UNIT_READY: &str = "VOICE_UNIT_READY";
 
-/// The bot the player's hero boards is selected and says so in its size class's voice
-/// (`VOICE_SELECTED_B` for the large bots a hero boards, read).
-pub(crate) fn boarding_voices(
+/// The player's clan's voices of the simulation's events: the bot the player's hero
+/// boards is selected and says so in its size class's voice (`VOICE_SELECTED_B` for the
+/// large bots a hero boards), a robot a factory made for the player says
+/// `VOICE_UNIT_READY` (read).
+pub(crate) fn player_voices(
     mut messages: MessageReader<GameMessage>,
     clans: Option<Res<MissionClans>>,
     table: Res<ObjectTable>,
@@ -292,15 +297,27 @@ pub(crate) fn boarding_voices(
 ) {
     let player = clans.and_then(|c| c.player()).and_then(|p| i32::try_from(p).ok());
     let of = |id: u32| table.entity_of(id).and_then(|e| units.get(e).ok());
+    let players = |id: u32| player.is_some() && of(id).map(|(o, _)| o.clan) == player;
     for m in messages.read() {
-        let GameMessageKind::Production { event: ProductionEvent::Boarded, ids, .. } = &m.kind else { continue };
-        let &[hero, bot] = &ids[..] else { continue };
-        if player.is_none() || of(hero).map(|(o, _)| o.clan) != player {
-            continue;
-        }
-        let size = of(bot).and_then(|(_, s)| s).map(|s| s.0);
-        let key = SoundKey { library: VOICES.into(), name: format!("{VOICE_SELECTED}{}", voice_set(size)) };
-        cues.write(SoundCue::play(key, SoundBus::Voice, None).owned_by(OriginalObjectId(bot)));
+        let GameMessageKind::Production { event, ids, .. } = &m.kind else { continue };
+        let (name, speaker) = match (event, &ids[..]) {
+            (ProductionEvent::Boarded, &[hero, bot]) if players(hero) => {
+                let size = of(bot).and_then(|(_, s)| s).map(|s| s.0);
+                (format!("{VOICE_SELECTED}{}", voice_set(size)), bot)
+            }
+            (ProductionEvent::Produced, &[_, robot]) if players(robot) => (VOICE_UNIT_READY.to_string(), robot),
+            _ => continue,
+        };
+        let key = SoundKey { library: VOICES.into(), name };
+        cues.write(SoundCue::play(key, SoundBus::Voice, None).owned_by(OriginalObjectId(speaker)));
+    }
+}
+
+/// A building the player selects says `VOICE_SELECTED` (read).
+pub(crate) fn selection_voices(mut read: MessageReader<BuildingSelected>, mut cues: MessageWriter<SoundCue>) {
+    for s in read.read() {
+        let key = SoundKey { library: VOICES.into(), name: VOICE_SELECTED.into() };
+        cues.write(SoundCue::play(key, SoundBus::Voice, None).owned_by(s.building));
     }
 }
 

@@ -383,3 +383,37 @@ fn a_bot_the_players_hero_boards_says_it_is_selected() {
         log(&app).into_iter().filter(|e| e.bus == SoundBus::Voice).map(|e| (e.key, e.outcome)).collect();
     assert_eq!(voices, [(key("voices.lib/VOICE_SELECTED_B"), CueOutcome::NoDevice)], "the player's large bot only");
 }
+
+/// A robot built for the player says `VOICE_UNIT_READY`, a building the player selects
+/// `VOICE_SELECTED` (openparkan `docs/36-factory.md`, read); another clan's robot nothing.
+#[test]
+fn a_robot_built_for_the_player_and_a_building_selected_speak() {
+    use iron3d_core::{
+        BuildingSelected, ClanSetup, DispatchPhase, GameMessage, GameMessageKind, MissionClans, ProductionEvent,
+    };
+    let mut app = game();
+    let clan = |index: u32, mode: u32| ClanSetup { minds: 17, ..ClanSetup::bare(index, &format!("clan{index}"), mode) };
+    app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });
+    spawn_unit(app.world_mut(), 4, 2, [30.0, 40.0], 0.0, 1.5);
+    spawn_unit(app.world_mut(), 5, 1, [60.0, 40.0], 0.0, 1.5);
+    app.update();
+    for robot in [4, 5] {
+        let clock = *app.world().resource::<GameClock>();
+        let made = GameMessageKind::Production {
+            event: ProductionEvent::Produced,
+            ids: vec![9, robot],
+            detail: String::new(),
+        };
+        app.world_mut().write_message(GameMessage::new(&clock, DispatchPhase::Production, made));
+        app.update();
+    }
+    app.world_mut().write_message(BuildingSelected { building: OriginalObjectId(9) });
+    app.update();
+    let voices: Vec<_> =
+        log(&app).into_iter().filter(|e| e.bus == SoundBus::Voice).map(|e| (e.key, e.outcome)).collect();
+    let expected = [
+        (key("voices.lib/VOICE_UNIT_READY"), CueOutcome::NoDevice),
+        (key("voices.lib/VOICE_SELECTED"), CueOutcome::NoDevice),
+    ];
+    assert_eq!(voices, expected, "the player's robot, then the building");
+}

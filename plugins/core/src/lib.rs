@@ -81,7 +81,9 @@ pub use sets::{
     BehaviorPhase, ControlPhase, FrameSystems, InputPhase, MissionStart, ProductionPhase, SimSummaries, SimSystems,
     SuperAiPhase, TICK_MS, TICK_SECONDS, World3dPhase,
 };
-pub use sound::{InterfaceClick, OrderAcknowledged, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse};
+pub use sound::{
+    BuildingSelected, InterfaceClick, OrderAcknowledged, SoundAction, SoundBus, SoundCue, SoundKey, UnitResponse,
+};
 pub use space::{ModelBounds, PresentedTransform, PreviousSimTransform, SimTransform};
 pub use state::{ComponentState, DecodeError, Hasher, Hashing, Keep, ResourceState, SimState, StateApp, StateValue};
 pub use states::{AppState, MissionLoadPhase, Pause};
@@ -149,6 +151,7 @@ impl Plugin for CorePlugin {
             .add_message::<SoundCue>()
             .add_message::<UnitResponse>()
             .add_message::<OrderAcknowledged>()
+            .add_message::<BuildingSelected>()
             .add_message::<InterfaceClick>()
             .register_type::<AppState>()
             .register_type::<MissionLoadPhase>()

@@ -119,6 +119,15 @@ pub struct OrderAcknowledged {
     pub unit: OriginalObjectId,
 }
 
+/// The player selected a building of his clan that was not selected: the original says
+/// `VOICE_SELECTED` (openparkan `docs/36-factory.md`, read). The interface sends it;
+/// nothing in the simulation depends on it.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq, Reflect)]
+pub struct BuildingSelected {
+    /// The building.
+    pub building: OriginalObjectId,
+}
+
 /// The player gave `unit` an order: the unit answers (the audio plugin picks the
 /// response sample of the rules and plays it on the voice bus where the unit stands).
 /// The interface sends it; nothing in the simulation depends on it.

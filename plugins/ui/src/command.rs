@@ -41,6 +41,7 @@ pub(super) fn plugin(app: &mut App) {
                 .run_if(crate::views::commanding)
                 .run_if(|placing: Res<crate::site::Placing>| placing.0.is_none()),
         )
+        .add_systems(Update, selection_voice.run_if(in_state(AppState::InGame)))
         .add_systems(
             EguiPrimaryContextPass,
             (draw, build_panel.run_if(crate::views::panels))
@@ -479,6 +480,27 @@ pub(crate) fn command(
             None => move_in_formation(&mut player, &units, [point[0], point[1]], add),
         }
     }
+}
+
+/// A building of the player's clan newly selected (by a click, a page, its pod) says
+/// so: the original's select routine voices a building that was not selected (openparkan
+/// `docs/36-factory.md`, read).
+fn selection_voice(
+    selection: Res<Selection>,
+    scene: Battlefield,
+    mut last: Local<Vec<u32>>,
+    mut out: MessageWriter<iron3d_core::BuildingSelected>,
+) {
+    if !selection.is_changed() {
+        return;
+    }
+    let mine = scene.player();
+    for &id in selection.units.iter().filter(|id| !last.contains(id)) {
+        if scene.object(id).is_some_and(|o| !o.3 && o.2.clan == mine) {
+            out.write(iron3d_core::BuildingSelected { building: OriginalObjectId(id) });
+        }
+    }
+    last.clone_from(&selection.units);
 }
 
 /// Rings and health bars on the selection, the drag box, the order markers.
