@@ -269,12 +269,12 @@ fn keys_name_their_library_or_the_missions() {
 
 #[test]
 fn a_place_holds_what_stands_in_its_box_and_the_ground_levels_is_larger() {
-    let indoor = Place { flags: 0x620, at: [4.0, 0.0, 1.0] };
-    let ground = Place { flags: place::GROUND | 0x400, at: [4.0, 0.0, 0.0] };
+    let indoor = Place { flags: 0x620, at: [4.0, 0.0, 1.0], joint: 0 };
+    let ground = Place { flags: place::GROUND | 0x400, at: [4.0, 0.0, 0.0], joint: 0 };
     assert_eq!((indoor.size(), ground.size()), ((5.0, 3.0), (10.0, 12.0)));
     assert!(indoor.holds([6.4, -2.4, 2.4]) && !indoor.holds([6.6, 0.0, 1.0]) && !indoor.holds([4.0, 0.0, 2.6]));
     assert!(ground.holds([8.9, 4.9, 5.9]) && !ground.holds([9.1, 0.0, 0.0]));
-    assert_eq!((indoor.speed_bound(), Place { flags: 0x8000, at: [0.0; 3] }.speed_bound()), (2.0, 1_000.0));
+    assert_eq!((indoor.speed_bound(), Place { flags: 0x8000, at: [0.0; 3], joint: 0 }.speed_bound()), (2.0, 1_000.0));
 }
 
 #[test]
