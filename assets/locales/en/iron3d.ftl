@@ -289,6 +289,7 @@ action-CameraFast = Camera faster (hold)
 action-CameraCenter = Center camera
 action-CameraInfrared = Infrared view
 action-CameraZoomMode = Command camera zoom
+action-SatelliteMap = Satellite map
 action-Spotlight = Spotlight
 action-CameraFreeFly = Free-fly camera
 action-CameraFollow = Follow selection

@@ -290,6 +290,7 @@ action-CameraFast = Камера быстрее (удерживать)
 action-CameraCenter = Центрировать камеру
 action-CameraInfrared = Инфракрасный вид
 action-CameraZoomMode = Увеличение командной камеры
+action-SatelliteMap = Спутниковая карта
 action-Spotlight = Прожектор
 action-CameraFreeFly = Свободная камера
 action-CameraFollow = Следовать за выбранным

@@ -28,6 +28,8 @@ pub enum GameAction {
     CameraRise,
     /// `CMD_JAMES_ZOOM_MODE`: a command camera's zoom on or off.
     CameraZoomMode,
+    /// `CMD_JAMES_SATELLITE_MAP`: the satellite map (the minimap) shown or hidden.
+    SatelliteMap,
     /// Hold to look around with the mouse.
     CameraLookHold,
     /// Hold to move the camera faster.
@@ -125,7 +127,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 35] = [
+    pub const BUTTONS: [Self; 36] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -145,6 +147,7 @@ impl GameAction {
         Self::CameraCenter,
         Self::CameraInfrared,
         Self::CameraZoomMode,
+        Self::SatelliteMap,
         Self::Spotlight,
         Self::CameraFreeFly,
         Self::CameraFollow,

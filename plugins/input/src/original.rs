@@ -23,11 +23,12 @@ pub const FILES: [&str; 2] = ["addition.man", "hero.man"];
 pub const SCAN_CODES: &str = "ScanCode.dsc";
 
 /// The original's commands iron3d has a button action for.
-const BUTTONS: [(&str, GameAction); 14] = [
+const BUTTONS: [(&str, GameAction); 15] = [
     ("CMD_ENTER_STATE", GameAction::Enter),
     ("CMD_ROLLBACK_STATE", GameAction::Pause),
     ("CMD_JAMES_WINGMAN_MENU", GameAction::Wingmen),
     ("CMD_JAMES_ZOOM_MODE", GameAction::CameraZoomMode),
+    ("CMD_JAMES_SATELLITE_MAP", GameAction::SatelliteMap),
     ("CMD_JAMES_BASE_ROTLEFT", GameAction::TurnLeft),
     ("CMD_JAMES_BASE_ROTRIGHT", GameAction::TurnRight),
     ("CMD_QUICK_SAVE", GameAction::QuickSave),
@@ -286,7 +287,8 @@ mod tests {
         let text = "CMD_ENTER_STATE SCAN_NULL SCAN_W_ENTER\nCMD_CAMOUFLAGE_WEAR SCAN_NULL SCAN_H\n\
                     CMD_TERMINAL SCAN_LSHIFT SCAN_T\nCMD_JAMES_HQ_MOVE_LEFT SCAN_NULL SCAN_G_LEFT\n\
                     CMD_JAMES_HQ_MOVE_UP SCAN_NULL SCAN_G_PGUP\nCMD_FIRE_SELECTED_CONT SCAN_NULL SCAN_LMOUSE\n\
-                    CMD_HELP SCAN_NULL SCAN_F1\nCMD_OBJ_TURN_LEFT SCAN_NULL SCAN_COMMA\nCMD_ENTER_STATE SCAN_NULL SCAN_G_ENTER\n";
+                    CMD_HELP SCAN_NULL SCAN_F1\nCMD_OBJ_TURN_LEFT SCAN_NULL SCAN_COMMA\nCMD_ENTER_STATE SCAN_NULL SCAN_G_ENTER\n\
+                    CMD_JAMES_SATELLITE_MAP SCAN_NULL SCAN_M\n";
         keys.add(&man(text)).unwrap();
         assert_eq!(
             keys.buttons[&GameAction::Enter],
@@ -295,7 +297,8 @@ mod tests {
         assert_eq!(keys.buttons[&GameAction::Camouflage], [Binding::Key(KeyCode::KeyH)]);
         assert_eq!(keys.buttons[&GameAction::Chat], [Binding::Chord(KeyCode::ShiftLeft, KeyCode::KeyT)]);
         assert_eq!(keys.buttons[&GameAction::Fire], [Binding::Mouse(MouseButton::Left)]);
-        assert_eq!(keys.buttons.len(), 4, "F1 (help) has no action of iron3d's");
+        assert_eq!(keys.buttons[&GameAction::SatelliteMap], [Binding::Key(KeyCode::KeyM)]);
+        assert_eq!(keys.buttons.len(), 5, "F1 (help) has no action of iron3d's");
         let pan = keys.axes.iter().find(|a| a.action == GameAction::CameraPan).unwrap();
         assert_eq!(pan.keys[2], [KeyCode::ArrowLeft], "723 moves the command camera left");
         let rise = keys.axes.iter().find(|a| a.action == GameAction::CameraRise).unwrap();

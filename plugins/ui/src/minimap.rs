@@ -16,7 +16,16 @@ use iron3d_terrain::{Ground, NavMap};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Minimap>()
         .register_type::<Minimap>()
-        .add_systems(EguiPrimaryContextPass, minimap.run_if(in_state(AppState::InGame)).in_set(ScreenSystems::InGame));
+        .add_systems(EguiPrimaryContextPass, minimap.run_if(in_state(AppState::InGame)).in_set(ScreenSystems::InGame))
+        .add_systems(Update, toggle.run_if(in_state(AppState::InGame)));
+}
+
+/// `CMD_JAMES_SATELLITE_MAP` (M): shows or hides the satellite map, as the commander
+/// panel's map button does.
+fn toggle(actions: Query<&iron3d_input::Actions>, mut minimap: ResMut<Minimap>) {
+    if actions.single().is_ok_and(|a| a.just_pressed(&iron3d_input::GameAction::SatelliteMap)) {
+        minimap.hidden = !minimap.hidden;
+    }
 }
 
 /// Side of the minimap image in pixels.
@@ -180,6 +189,24 @@ pub(crate) fn minimap(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_satellite_map_key_hides_and_shows_it() {
+        let mut app = App::new();
+        app.init_resource::<Minimap>().add_systems(Update, toggle);
+        let player = app.world_mut().spawn(iron3d_input::Actions::default()).id();
+        let press = |app: &mut App| {
+            let mut a = app.world_mut().get_mut::<iron3d_input::Actions>(player).unwrap();
+            a.tick(std::time::Instant::now(), std::time::Instant::now());
+            a.press(&iron3d_input::GameAction::SatelliteMap);
+            app.update();
+            let mut a = app.world_mut().get_mut::<iron3d_input::Actions>(player).unwrap();
+            a.release(&iron3d_input::GameAction::SatelliteMap);
+            app.world().resource::<Minimap>().hidden
+        };
+        assert!(press(&mut app), "hidden");
+        assert!(!press(&mut app), "shown again");
+    }
 
     #[test]
     fn the_map_covers_the_areals_and_shows_where_units_cannot_go() {
