@@ -290,6 +290,7 @@ action-CameraCenter = Center camera
 action-CameraInfrared = Infrared view
 action-CameraZoomMode = Command camera zoom
 action-SatelliteMap = Satellite map
+action-Pager = Message box
 action-Spotlight = Spotlight
 action-CameraFreeFly = Free-fly camera
 action-CameraFollow = Follow selection

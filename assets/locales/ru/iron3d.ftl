@@ -291,6 +291,7 @@ action-CameraCenter = Центрировать камеру
 action-CameraInfrared = Инфракрасный вид
 action-CameraZoomMode = Увеличение командной камеры
 action-SatelliteMap = Спутниковая карта
+action-Pager = Окно сообщений
 action-Spotlight = Прожектор
 action-CameraFreeFly = Свободная камера
 action-CameraFollow = Следовать за выбранным

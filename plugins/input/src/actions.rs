@@ -30,6 +30,8 @@ pub enum GameAction {
     CameraZoomMode,
     /// `CMD_JAMES_SATELLITE_MAP`: the satellite map (the minimap) shown or hidden.
     SatelliteMap,
+    /// `CMD_PAGER`: the message box shown or hidden.
+    Pager,
     /// Hold to look around with the mouse.
     CameraLookHold,
     /// Hold to move the camera faster.
@@ -127,7 +129,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 36] = [
+    pub const BUTTONS: [Self; 37] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -148,6 +150,7 @@ impl GameAction {
         Self::CameraInfrared,
         Self::CameraZoomMode,
         Self::SatelliteMap,
+        Self::Pager,
         Self::Spotlight,
         Self::CameraFreeFly,
         Self::CameraFollow,

@@ -80,7 +80,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 27] = [
+        let table: [(GameAction, &[Binding]); 28] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -92,6 +92,7 @@ impl Default for Bindings {
             (CameraInfrared, &[Key(KeyCode::KeyI)]),
             (CameraZoomMode, &[Key(KeyCode::KeyZ)]),
             (SatelliteMap, &[Key(KeyCode::KeyM)]),
+            (Pager, &[Key(KeyCode::F2)]),
             (Spotlight, &[Key(KeyCode::KeyL)]),
             (CameraFreeFly, &[Key(KeyCode::KeyF), Pad(GamepadButton::Select)]),
             (CameraFollow, &[Key(KeyCode::KeyV)]),

@@ -65,3 +65,14 @@ pub fn pressed(app: &mut App, action: GameAction) -> bool {
     let world = app.world_mut();
     world.query_filtered::<&Actions, With<PlayerInput>>().single(world).expect("the player input").pressed(&action)
 }
+
+/// One press of `action` on the action state of `player` (no devices: the state is set
+/// directly), then an update of `app`, then its release.
+pub fn tap(app: &mut App, player: Entity, action: GameAction) {
+    let now = std::time::Instant::now();
+    let mut a = app.world_mut().get_mut::<Actions>(player).expect("an action state");
+    a.tick(now, now);
+    a.press(&action);
+    app.update();
+    app.world_mut().get_mut::<Actions>(player).expect("an action state").release(&action);
+}

@@ -24,7 +24,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Pause::Paused), open_pause_menu)
         .add_systems(
             Update,
-            ((messages.after(crate::command::command), economy).chain().run_if(in_state(Pause::Running)), toggle_pause),
+            (
+                (messages.after(crate::command::command), economy).chain().run_if(in_state(Pause::Running)),
+                toggle_pause,
+                pager,
+            ),
         )
         .add_systems(
             EguiPrimaryContextPass,
@@ -48,6 +52,9 @@ pub struct HudState {
     pub bars: Bars,
     /// Recent messages, newest last.
     pub messages: VecDeque<String>,
+    /// The message box hidden (`CMD_PAGER`, F2; a new message leaves it hidden: the
+    /// project's).
+    pub messages_hidden: bool,
     /// Objects' clans and short names, for messages about objects already gone.
     pub known: BTreeMap<u32, (i32, String)>,
 }
@@ -91,6 +98,13 @@ impl HudState {
         while self.messages.len() > MESSAGES {
             self.messages.pop_front();
         }
+    }
+}
+
+/// `CMD_PAGER` (F2) hides or shows the message box (openparkan `docs/35-hud.md`, read).
+pub fn pager(actions: Query<&Actions>, mut hud: ResMut<HudState>) {
+    if actions.iter().any(|a| a.just_pressed(&GameAction::Pager)) {
+        hud.messages_hidden = !hud.messages_hidden;
     }
 }
 
@@ -313,7 +327,7 @@ pub fn hud(
             });
         });
     });
-    if !hud.messages.is_empty() {
+    if !hud.messages.is_empty() && !hud.messages_hidden {
         egui::Area::new("messages".into()).anchor(egui::Align2::CENTER_TOP, [0.0, 48.0]).show(ctx, |ui| {
             for line in &hud.messages {
                 ui.label(
@@ -445,6 +459,19 @@ pub fn pause_menu(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pager_key_hides_and_shows_the_message_box() {
+        let mut app = App::new();
+        app.init_resource::<HudState>().add_systems(Update, pager);
+        let player = app.world_mut().spawn(Actions::default()).id();
+        let press = |app: &mut App| {
+            iron3d_input::testing::tap(app, player, GameAction::Pager);
+            app.world().resource::<HudState>().messages_hidden
+        };
+        assert!(press(&mut app), "hidden");
+        assert!(!press(&mut app), "shown again");
+    }
 
     #[test]
     fn orders_are_described_for_the_player() {

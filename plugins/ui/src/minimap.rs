@@ -196,12 +196,7 @@ mod tests {
         app.init_resource::<Minimap>().add_systems(Update, toggle);
         let player = app.world_mut().spawn(iron3d_input::Actions::default()).id();
         let press = |app: &mut App| {
-            let mut a = app.world_mut().get_mut::<iron3d_input::Actions>(player).unwrap();
-            a.tick(std::time::Instant::now(), std::time::Instant::now());
-            a.press(&iron3d_input::GameAction::SatelliteMap);
-            app.update();
-            let mut a = app.world_mut().get_mut::<iron3d_input::Actions>(player).unwrap();
-            a.release(&iron3d_input::GameAction::SatelliteMap);
+            iron3d_input::testing::tap(app, player, iron3d_input::GameAction::SatelliteMap);
             app.world().resource::<Minimap>().hidden
         };
         assert!(press(&mut app), "hidden");
