@@ -291,6 +291,7 @@ action-CameraInfrared = Infrared view
 action-CameraZoomMode = Command camera zoom
 action-SatelliteMap = Satellite map
 action-Pager = Message box
+action-Objectives = Objectives
 action-Spotlight = Spotlight
 action-CameraFreeFly = Free-fly camera
 action-CameraFollow = Follow selection
@@ -377,3 +378,7 @@ chat-clan-only = to my clan only
 chat-line = { $name }: { $text }
 chat-line-clan = { $name } (clan): { $text }
 chat-host = the host
+
+objectives-title = Objectives
+objectives-none = No objectives
+objectives-bonus = bonus

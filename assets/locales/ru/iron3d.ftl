@@ -292,6 +292,7 @@ action-CameraInfrared = Инфракрасный вид
 action-CameraZoomMode = Увеличение командной камеры
 action-SatelliteMap = Спутниковая карта
 action-Pager = Окно сообщений
+action-Objectives = Задачи
 action-Spotlight = Прожектор
 action-CameraFreeFly = Свободная камера
 action-CameraFollow = Следовать за выбранным
@@ -378,3 +379,7 @@ chat-clan-only = только моему клану
 chat-line = { $name }: { $text }
 chat-line-clan = { $name } (клану): { $text }
 chat-host = хост
+
+objectives-title = Задачи миссии
+objectives-none = Задач нет
+objectives-bonus = дополнительная

@@ -32,6 +32,8 @@ pub enum GameAction {
     SatelliteMap,
     /// `CMD_PAGER`: the message box shown or hidden.
     Pager,
+    /// `CMD_JAMES_MISSION_OBJ`: the objectives screen shown or hidden.
+    Objectives,
     /// Hold to look around with the mouse.
     CameraLookHold,
     /// Hold to move the camera faster.
@@ -115,6 +117,9 @@ pub enum GameAction {
 }
 
 impl GameAction {
+    /// The developer's keys: the original's bindings never take theirs.
+    pub const DEBUG: [Self; 2] = [Self::DebugOverlay, Self::Inspector];
+
     /// The control group keys in group order.
     pub const GROUPS: [Self; 9] = [
         Self::Group1,
@@ -129,7 +134,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 37] = [
+    pub const BUTTONS: [Self; 38] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -151,6 +156,7 @@ impl GameAction {
         Self::CameraZoomMode,
         Self::SatelliteMap,
         Self::Pager,
+        Self::Objectives,
         Self::Spotlight,
         Self::CameraFreeFly,
         Self::CameraFollow,

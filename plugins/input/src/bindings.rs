@@ -80,7 +80,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 28] = [
+        let table: [(GameAction, &[Binding]); 29] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -93,6 +93,7 @@ impl Default for Bindings {
             (CameraZoomMode, &[Key(KeyCode::KeyZ)]),
             (SatelliteMap, &[Key(KeyCode::KeyM)]),
             (Pager, &[Key(KeyCode::F2)]),
+            (Objectives, &[Key(KeyCode::KeyO)]),
             (Spotlight, &[Key(KeyCode::KeyL)]),
             (CameraFreeFly, &[Key(KeyCode::KeyF), Pad(GamepadButton::Select)]),
             (CameraFollow, &[Key(KeyCode::KeyV)]),
@@ -196,22 +197,32 @@ impl Bindings {
     /// These bindings under the original's: each action the original binds takes its
     /// buttons (a mouse or gamepad button of iron3d's stays when the original gives that
     /// device none), a key it gives leaves every other action that had it, and its axis
-    /// keys join the axes. The keys taken away, by action, for the log.
-    pub fn with_original(mut self, original: &OriginalKeys) -> (Self, Vec<(GameAction, Binding)>) {
-        let mut taken = Vec::new();
+    /// keys join the axes; a key of the developer's ([`GameAction::DEBUG`]) stays theirs.
+    /// What moved, a line each, for the log.
+    pub fn with_original(mut self, original: &OriginalKeys) -> (Self, Vec<String>) {
+        let debug: Vec<Binding> =
+            GameAction::DEBUG.iter().filter_map(|a| self.buttons.get(a)).flatten().copied().collect();
+        let mut log = Vec::new();
+        let mut given: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
+        for (action, list) in &original.buttons {
+            let (kept, theirs): (Vec<Binding>, Vec<Binding>) = list.iter().partition(|b| !debug.contains(b));
+            log.extend(theirs.iter().map(|b| format!("{} stays the developer's, not given to {action:?}", b.label())));
+            given.insert(*action, kept);
+        }
         for (action, list) in &mut self.buttons {
-            if let Some(given) = original.buttons.get(action) {
+            if let Some(given) = given.get(action).filter(|g| !g.is_empty()) {
                 list.retain(|b| given.iter().all(|g| g.device() != b.device()));
                 list.splice(0..0, given.iter().copied());
-            } else {
-                let given = |b: &Binding| b.device() == 0 && original.buttons.values().flatten().any(|g| g == b);
-                taken.extend(list.iter().filter(|b| given(b)).map(|b| (*action, *b)));
-                list.retain(|b| !given(b));
+            } else if !GameAction::DEBUG.contains(action) {
+                let theirs = |b: &Binding| b.device() == 0 && given.values().flatten().any(|g| g == b);
+                let lines = list.iter().filter(|b| theirs(b));
+                log.extend(lines.map(|b| format!("{} is the original's, taken from {action:?}", b.label())));
+                list.retain(|b| !theirs(b));
             }
         }
         self.axes.clone_from(&original.axes);
         self.labels.clone_from(&original.labels);
-        (self, taken)
+        (self, log)
     }
 
     /// Binds `action` to `binding`, replacing its binding of the same device.
@@ -281,6 +292,7 @@ mod tests {
         let mut original = OriginalKeys::default();
         original.buttons.insert(Camouflage, vec![Key(KeyCode::KeyH)]);
         original.buttons.insert(Fire, vec![Mouse(MouseButton::Left)]);
+        original.buttons.insert(GameAction::Objectives, vec![Key(KeyCode::F12)]);
         let rise = [vec![KeyCode::Home], vec![KeyCode::End], Vec::new(), Vec::new()];
         original.axes.push(AxisKeys { action: CameraRise, keys: rise });
         let (base, taken) = Bindings::default().with_original(&original);
@@ -288,7 +300,10 @@ mod tests {
         let fire = [Mouse(MouseButton::Left), Key(KeyCode::Space), Pad(GamepadButton::RightTrigger2)];
         assert_eq!(base.buttons[&Fire], fire, "a device the original does not bind keeps iron3d's");
         assert_eq!(base.buttons[&Stop], [Pad(GamepadButton::East)], "H is the camouflage's now");
-        assert_eq!(taken, [(Stop, Key(KeyCode::KeyH))]);
+        assert_eq!(base.buttons[&GameAction::Inspector], [Key(KeyCode::F12)], "the developer's F12 stays");
+        assert_eq!(base.buttons[&GameAction::Objectives], [Key(KeyCode::KeyO)], "iron3d's own, then");
+        let log = ["F12 stays the developer's, not given to Objectives", "H is the original's, taken from Stop"];
+        assert_eq!(taken, log);
         let axes = |b: &Bindings| b.input_map().get_axislike(&CameraRise).map_or(0, Vec::len);
         assert_eq!(axes(&base), axes(&Bindings::default()) + 1, "Home and End join the rise");
 

@@ -82,9 +82,9 @@ fn base_bindings(game: Option<&GameData>) -> Bindings {
     let Some(game) = game else { return Bindings::default() };
     match OriginalKeys::read(&game.0) {
         Ok(Some(original)) => {
-            let (base, taken) = Bindings::default().with_original(&original);
-            for (action, binding) in taken {
-                info!("key bindings: {} is the original's, no longer {action:?}'s", binding.label());
+            let (base, moved) = Bindings::default().with_original(&original);
+            for line in moved {
+                info!("key bindings: {line}");
             }
             base
         }

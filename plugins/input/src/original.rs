@@ -23,13 +23,14 @@ pub const FILES: [&str; 2] = ["addition.man", "hero.man"];
 pub const SCAN_CODES: &str = "ScanCode.dsc";
 
 /// The original's commands iron3d has a button action for.
-const BUTTONS: [(&str, GameAction); 16] = [
+const BUTTONS: [(&str, GameAction); 17] = [
     ("CMD_ENTER_STATE", GameAction::Enter),
     ("CMD_ROLLBACK_STATE", GameAction::Pause),
     ("CMD_JAMES_WINGMAN_MENU", GameAction::Wingmen),
     ("CMD_JAMES_ZOOM_MODE", GameAction::CameraZoomMode),
     ("CMD_JAMES_SATELLITE_MAP", GameAction::SatelliteMap),
     ("CMD_PAGER", GameAction::Pager),
+    ("CMD_JAMES_MISSION_OBJ", GameAction::Objectives),
     ("CMD_JAMES_BASE_ROTLEFT", GameAction::TurnLeft),
     ("CMD_JAMES_BASE_ROTRIGHT", GameAction::TurnRight),
     ("CMD_QUICK_SAVE", GameAction::QuickSave),

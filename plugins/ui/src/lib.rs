@@ -26,6 +26,7 @@ mod menu;
 mod minimap;
 mod mission_menu;
 mod multiplayer;
+mod objectives;
 mod outcome;
 mod overlay;
 mod pilot;
@@ -117,6 +118,7 @@ impl Plugin for UiPlugin {
                 (
                     pilot::plugin,
                     hero::plugin,
+                    objectives::plugin,
                     views::plugin,
                     wingmen::plugin,
                     hq_menu::plugin,

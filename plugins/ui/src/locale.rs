@@ -239,7 +239,7 @@ mod tests {
     }
 
     /// The key sections of the Fluent files (the words before the first `-`).
-    const SECTIONS: [&str; 19] = [
+    const SECTIONS: [&str; 20] = [
         "menu",
         "loading",
         "briefing",
@@ -259,6 +259,7 @@ mod tests {
         "wingman",
         "hq",
         "commander",
+        "objectives",
     ];
 
     /// Every key this crate's sources name outside their tests: the literal of each
