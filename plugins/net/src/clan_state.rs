@@ -128,25 +128,40 @@ impl ClanState {
     }
 }
 
+/// The production events clan news carries, by their wire number.
+const NEWS_EVENTS: [ProductionEvent; 10] = [
+    ProductionEvent::Produced,
+    ProductionEvent::Researched,
+    ProductionEvent::Rejected,
+    ProductionEvent::LodeFound,
+    ProductionEvent::Constructed,
+    ProductionEvent::Upgraded,
+    ProductionEvent::Captured,
+    ProductionEvent::Boarded,
+    ProductionEvent::Left,
+    ProductionEvent::Opened,
+];
+
+/// Whether the host sends `event` as clan news: all of [`NEWS_EVENTS`] but a robot
+/// built, which every client hears as a combat event ([`crate::events`]).
+fn is_news(event: ProductionEvent) -> bool {
+    event != ProductionEvent::Produced && NEWS_EVENTS.contains(&event)
+}
+
 impl ClanNews {
     pub(crate) fn write(&self, w: &mut Writer) {
-        w.u8(match self.event {
-            ProductionEvent::Produced => 0,
-            ProductionEvent::Researched => 1,
-            _ => 2,
-        });
+        let number = NEWS_EVENTS.iter().position(|e| *e == self.event).unwrap_or(usize::from(u8::MAX));
+        w.u8(u8::try_from(number).unwrap_or(u8::MAX));
         w.len(self.ids.len(), "ids");
         self.ids.iter().for_each(|id| w.u32(*id));
         w.str(&self.detail);
     }
 
     pub(crate) fn read(r: &mut Reader) -> Result<Self, String> {
-        let event = match r.u8()? {
-            0 => ProductionEvent::Produced,
-            1 => ProductionEvent::Researched,
-            2 => ProductionEvent::Rejected,
-            other => return Err(format!("clan news event {other} is not 0..=2")),
-        };
+        let number = r.u8()?;
+        let event = *NEWS_EVENTS
+            .get(usize::from(number))
+            .ok_or_else(|| format!("clan news event {number} is not 0..={}", NEWS_EVENTS.len() - 1))?;
         let ids = (0..count(r, 4)?).map(|_| r.u32()).collect::<Result<_, _>>()?;
         Ok(Self { event, ids, detail: r.str()? })
     }
@@ -237,8 +252,10 @@ pub(crate) fn publish(world: &mut World) {
     }
 }
 
-/// The host's research and refusal events for the clans' players, each to the players of
-/// the clan owning its first object (robots built reach every client as combat events,
+/// The host's production events for the clans' players (research, refusals, lodes,
+/// buildings raised and upgraded, captures, boarding and leaving, a pod's opening: what
+/// a client's HUD, voices and view modes follow), each to the players of the clan owning
+/// its first object (robots built reach every client as combat events,
 /// [`crate::events`], so the HUD shows each once).
 pub(crate) fn news(
     mut read: MessageReader<GameMessage>,
@@ -249,7 +266,7 @@ pub(crate) fn news(
 ) {
     for m in read.read() {
         let GameMessageKind::Production { event, ids, detail } = &m.kind else { continue };
-        if !matches!(event, ProductionEvent::Researched | ProductionEvent::Rejected) {
+        if !is_news(*event) {
             continue;
         }
         let owner = ids.first().and_then(|id| table.entity_of(*id)).and_then(|e| owners.get(e).ok());

@@ -43,6 +43,11 @@ fn every_message() -> Vec<Gmsg> {
             ids: vec![9, 80],
             detail: "units\\robots\\scout.dat".into(),
         }),
+        Gmsg::ClanNews(crate::clan_state::ClanNews {
+            event: iron3d_core::ProductionEvent::Opened,
+            ids: vec![61, 60],
+            detail: String::new(),
+        }),
         Gmsg::Seat { player: 2, token: 0xFEED_BEEF_0123_4567 },
         Gmsg::SyncDigests(crate::sync_report::Digests {
             tick: 64,
@@ -234,7 +239,7 @@ fn payload_defects_are_refused() {
     // A unit count beyond the limit is refused before anything is allocated.
     bad(&frame(id::ORDER, &[0, 0, 0, 0, 0xFF, 0xFF]), "exceed");
     bad(&frame(id::ORDER, &[0, 0, 0, 0, 2, 0, 1, 0, 0, 0]), "need 8 bytes");
-    bad(&frame(id::CLAN_NEWS, &[7, 0, 0, 0, 0]), "clan news event 7");
+    bad(&frame(id::CLAN_NEWS, &[10, 0, 0, 0, 0]), "clan news event 10 is not 0..=9");
     let mut state = vec![1, 0, 0, 0];
     state.extend_from_slice(&f32::NAN.to_bits().to_le_bytes());
     state.extend_from_slice(&[0; 4]);

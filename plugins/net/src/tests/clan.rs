@@ -82,9 +82,27 @@ fn a_joined_game_sees_its_clans_economy_production_and_research_and_its_build_or
     let produced = s.clients[c].world().resource::<crate::events::EventCounts>().produced;
     assert!(produced >= 1, "the HUD is told it was built (a combat event; other clans build too)");
     let news = s.clients[c].world().resource::<clan_state::ClanView>().news;
-    assert_eq!(news, 0, "built robots never come twice: clan news carries only research and refusals");
+    assert_eq!(news, 0, "built robots never come twice: clan news never carries them");
     let idle = s.clients[c].world().resource::<ProductionBoard>().producers.get(&plant).cloned().unwrap();
     assert!(idle.active.is_none() && idle.waiting.is_empty(), "{idle:?}");
+}
+
+#[test]
+fn a_pods_opening_for_a_clan_reaches_its_player_as_his_own_event() {
+    use iron3d_core::{DispatchPhase, GameClock, GameMessage, GameMessageKind, ProductionEvent};
+    let mut s = Session::new(HostSettings::default(), 0);
+    let c = joined_game(&mut s);
+    let clan = s.session(c).clan.unwrap() as i32;
+    let building = producer(&mut s.host, clan);
+    s.step(4);
+    let news = |s: &Session| s.clients[c].world().resource::<clan_state::ClanView>().news;
+    let before = news(&s);
+    let clock = *s.host.world().resource::<GameClock>();
+    let ids = vec![building, building];
+    let opened = GameMessageKind::Production { event: ProductionEvent::Opened, ids, detail: String::new() };
+    s.host.world_mut().write_message(GameMessage::new(&clock, DispatchPhase::Behavior, opened));
+    s.step(4);
+    assert_eq!(news(&s), before + 1, "the opening, to the clan's player (its view modes follow it)");
 }
 
 #[test]
