@@ -290,6 +290,13 @@ fn every_sample_the_cue_table_and_the_demo_effects_name_decodes_from_the_demo() 
 
 struct NoScripts;
 
+/// Nature (0), the player (1) and a computer clan (2).
+fn with_clans(app: &mut App) {
+    use iron3d_core::{ClanSetup, MissionClans};
+    let clan = |index: u32, mode: u32| ClanSetup { minds: 17, ..ClanSetup::bare(index, &format!("clan{index}"), mode) };
+    app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });
+}
+
 impl iron3d_core::ScriptFiles for NoScripts {
     fn read(&self, _: &str) -> Result<Option<Vec<u8>>, String> {
         Ok(None)
@@ -298,10 +305,9 @@ impl iron3d_core::ScriptFiles for NoScripts {
 
 #[test]
 fn the_players_outcome_speaks_in_the_original_voices() {
-    use iron3d_core::{ClanSetup, DispatchPhase, GameMessage, GameMessageKind, MissionClans, Outcome};
+    use iron3d_core::{DispatchPhase, GameMessage, GameMessageKind, Outcome};
     let mut app = game();
-    let clan = |index: u32, mode: u32| ClanSetup { minds: 17, ..ClanSetup::bare(index, &format!("clan{index}"), mode) };
-    app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });
+    with_clans(&mut app);
     let voices = |app: &App| -> Vec<(SoundKey, CueOutcome)> {
         log(app).into_iter().filter(|e| e.bus == SoundBus::Voice).map(|e| (e.key, e.outcome)).collect()
     };
@@ -362,12 +368,9 @@ fn an_acknowledgement_speaks_in_its_size_classes_voice_never_twice_alike() {
 /// (openparkan `docs/39-boarding.md`, read); another clan's boarding says nothing.
 #[test]
 fn a_bot_the_players_hero_boards_says_it_is_selected() {
-    use iron3d_core::{
-        ClanSetup, DispatchPhase, GameMessage, GameMessageKind, MissionClans, ProductionEvent, SizeClass,
-    };
+    use iron3d_core::{DispatchPhase, GameMessage, GameMessageKind, ProductionEvent, SizeClass};
     let mut app = game();
-    let clan = |index: u32, mode: u32| ClanSetup { minds: 17, ..ClanSetup::bare(index, &format!("clan{index}"), mode) };
-    app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });
+    with_clans(&mut app);
     for (id, clan, size) in [(4, 1, 2), (5, 1, 4), (6, 2, 2), (7, 2, 4)] {
         let unit = spawn_unit(app.world_mut(), id, clan, [30.0 * id as f32, 40.0], 0.0, 1.5);
         app.world_mut().entity_mut(unit).insert(SizeClass(size));
@@ -388,12 +391,9 @@ fn a_bot_the_players_hero_boards_says_it_is_selected() {
 /// `VOICE_SELECTED` (openparkan `docs/36-factory.md`, read); another clan's robot nothing.
 #[test]
 fn a_robot_built_for_the_player_and_a_building_selected_speak() {
-    use iron3d_core::{
-        BuildingSelected, ClanSetup, DispatchPhase, GameMessage, GameMessageKind, MissionClans, ProductionEvent,
-    };
+    use iron3d_core::{BuildingSelected, DispatchPhase, GameMessage, GameMessageKind, ProductionEvent};
     let mut app = game();
-    let clan = |index: u32, mode: u32| ClanSetup { minds: 17, ..ClanSetup::bare(index, &format!("clan{index}"), mode) };
-    app.insert_resource(MissionClans { clans: vec![clan(0, 0), clan(1, 1), clan(2, 2)], files: Arc::new(NoScripts) });
+    with_clans(&mut app);
     spawn_unit(app.world_mut(), 4, 2, [30.0, 40.0], 0.0, 1.5);
     spawn_unit(app.world_mut(), 5, 1, [60.0, 40.0], 0.0, 1.5);
     app.update();

@@ -387,11 +387,9 @@ pub(crate) fn command(
                 }
                 Pick::Select(_) | Pick::Again(_) | Pick::Nothing | Pick::Refused => None,
             };
-            if order.is_some() {
+            if let Some(order) = order {
                 answer(&mut respond, &units);
                 state.markers.push((at, matches!(click, Pick::Attack(_)), 0.0));
-            }
-            if let Some(order) = order {
                 player.order(units.clone(), order, false);
             }
         }
