@@ -13,6 +13,7 @@ pub mod configs;
 pub mod controls;
 pub mod effects;
 pub mod geometry;
+pub mod hud_art;
 mod libraries;
 pub mod materials;
 pub mod missions;
@@ -49,6 +50,7 @@ pub fn build(seed: u64) -> Result<DemoTree> {
     weather::write(&mut tree)?;
     profiles::write(&mut tree)?;
     controls::write(&mut tree)?;
+    hud_art::write(&mut tree)?;
     Ok(tree)
 }
 

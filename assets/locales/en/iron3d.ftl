@@ -382,3 +382,15 @@ chat-host = the host
 objectives-title = Objectives
 objectives-none = No objectives
 objectives-bonus = bonus
+
+# The cockpit HUD (the original's strings 3071–3074, 5094, 6250, 6178, 6255, 6230)
+cockpit-hero-gun-1 = AUTOCANNON 25mm
+cockpit-hero-gun-2 = PLASMA RIFLE LS
+cockpit-hero-gun-3 = BATTLE LASER ER
+cockpit-hero-gun-4 = AWB MISSILE
+cockpit-noname = NONAME
+cockpit-inf = INF
+cockpit-out-of-range = OUT OF RANGE
+cockpit-metres = m
+cockpit-dangerous = Dangerous!
+cockpit-human = Human

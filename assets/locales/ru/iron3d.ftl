@@ -383,3 +383,15 @@ chat-host = хост
 objectives-title = Задачи миссии
 objectives-none = Задач нет
 objectives-bonus = дополнительная
+
+# Кабина (строки оригинала 3071–3074, 5094, 6250, 6178, 6255, 6230)
+cockpit-hero-gun-1 = АВТОПУШКА 25мм
+cockpit-hero-gun-2 = ПЛАЗМЕННАЯ ВИНТОВКА LS
+cockpit-hero-gun-3 = БОЕВОЙ ЛАЗЕР ER
+cockpit-hero-gun-4 = РАКЕТЫ AWB
+cockpit-noname = БЕЗ ИМЕНИ
+cockpit-inf = БЕСК
+cockpit-out-of-range = ВНЕ ДОСЯГАЕМОСТИ
+cockpit-metres = м
+cockpit-dangerous = Опасно!
+cockpit-human = Человек

@@ -81,7 +81,7 @@ fn hero(units: &Units, clan: i32) -> Option<(u32, Option<u32>)> {
 /// The mission opens with the hero on foot (or in his bot, for a saved game), unless
 /// the strategic start applies or the player's clan has no hero: the free strategic
 /// view, no view stack.
-fn on_foot(
+pub(crate) fn on_foot(
     start: Res<StrategicStart>,
     mission: Option<Res<LoadedMission>>,
     scene: Battlefield,

@@ -338,7 +338,9 @@ pub fn hud(
             }
         });
     }
-    let Some(first) = selection.first() else { return Ok(()) };
+    // Driving a unit, the cockpit's own panel shows it.
+    let driving = crate::cockpit::driven(&views, &player).is_some();
+    let Some(first) = selection.first().filter(|_| !driving) else { return Ok(()) };
     let Some((object, health, status, nav, ore, movable, owner)) =
         table.entity_of(first).and_then(|e| objects.get(e).ok())
     else {

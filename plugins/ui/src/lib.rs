@@ -13,6 +13,7 @@
 mod briefing;
 mod campaign;
 mod chat;
+mod cockpit;
 mod command;
 mod commander;
 mod cursor;
@@ -132,7 +133,7 @@ impl Plugin for UiPlugin {
                     multiplayer::plugin,
                     outcome::plugin,
                 ),
-                (save_menu::plugin, saves::plugin, chat::plugin),
+                (save_menu::plugin, saves::plugin, chat::plugin, cockpit::plugin),
             ));
     }
 }

@@ -17,7 +17,14 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Minimap>()
         .register_type::<Minimap>()
         .add_systems(EguiPrimaryContextPass, minimap.run_if(in_state(AppState::InGame)).in_set(ScreenSystems::InGame))
-        .add_systems(Update, toggle.run_if(in_state(AppState::InGame)));
+        .add_systems(Update, toggle.run_if(in_state(AppState::InGame)))
+        .add_systems(OnEnter(AppState::InGame), closed_in_views.after(crate::hero::on_foot));
+}
+
+/// A mission opening in the original's views opens with the satellite map closed, as
+/// the original's does; the free strategic view keeps the minimap up (the project's).
+fn closed_in_views(views: Res<crate::views::Views>, mut minimap: ResMut<Minimap>) {
+    minimap.hidden = !views.0.is_empty();
 }
 
 /// `CMD_JAMES_SATELLITE_MAP` (M): shows or hides the satellite map, as the commander
@@ -42,6 +49,18 @@ pub struct Minimap {
     /// The image (none until the mission's map is drawn).
     #[reflect(ignore)]
     pub texture: Option<egui::TextureHandle>,
+}
+
+/// The colour an object of `clan` is marked in for the player's clan `mine`: his own
+/// green, hostile red, the others grey (the project's).
+pub(crate) fn clan_colour(scene: &Battlefield, mine: i32, clan: i32) -> egui::Color32 {
+    if clan == mine {
+        egui::Color32::from_rgb(90, 240, 90)
+    } else if scene.relations.hostile(mine, clan) {
+        egui::Color32::from_rgb(240, 70, 60)
+    } else {
+        egui::Color32::from_gray(170)
+    }
 }
 
 /// The XY extent of every areal.
@@ -135,13 +154,7 @@ pub(crate) fn minimap(
         };
         let painter = ui.painter_at(rect);
         for (_, t, owner, movable, ..) in &scene.objects {
-            let colour = if owner.clan == mine {
-                egui::Color32::from_rgb(90, 240, 90)
-            } else if scene.relations.hostile(mine, owner.clan) {
-                egui::Color32::from_rgb(240, 70, 60)
-            } else {
-                egui::Color32::from_gray(170)
-            };
+            let colour = clan_colour(&scene, mine, owner.clan);
             let p = to_screen([t.position[0], t.position[1]]);
             if movable {
                 painter.circle_filled(p, 1.5, colour);

@@ -3,7 +3,8 @@
 //! `mission.cfg` and friends, the game's text files (`TextRes.cfg`, briefings,
 //! messages, tips), the objectives and message ids scripts name, the weather files and the
 //! input layer's tables (`ScanCode.dsc`, `Command.dsc`, the `.man` bindings, the `.tbl`
-//! rows). Every reader is lossless.
+//! rows) and the interface's art (`ui/game_resources.cfg`'s pages, the sprite files). Every
+//! reader is lossless.
 
 pub mod block_cfg;
 pub mod game_text;
@@ -14,6 +15,7 @@ pub mod input_tables;
 pub mod sky;
 pub mod text;
 pub mod typed;
+pub mod ui_art;
 
 #[cfg(test)]
 mod tests;
@@ -24,3 +26,4 @@ pub use ini::{IniFile, IniLine, IniValue, LineKind};
 pub use input_tables::{Descriptor, InputEntry, InputFile, InputTable, Label, ManBinding, ManFile, TableRow};
 pub use sky::SkySchedule;
 pub use typed::{ArealMapIni, BehaviorIni, Iron3dIni, Setting};
+pub use ui_art::{Sprite, TextureNames, sprites};

@@ -1,0 +1,387 @@
+//! The cockpit HUD (openparkan `docs/35-hud.md`, read): while the player drives a unit
+//! (the hero on foot, a bot he boarded, telepresence, or piloting in the free view) the
+//! original's widgets are drawn on its 640 × 480 layout: the weapons list at the top
+//! right, the reticle, the radar with its altitude and speed gauges and the indicators
+//! under it at the bottom, the target panel at the bottom left and the driven unit's at
+//! the bottom right. The art is the data's: `ui/game_resources.cfg`'s pages of
+//! `ui/ui.lib` and the sprites of `ui/compaund.cfg` and `ui/hq.cfg`, read once at
+//! start-up; without them (or with a file that does not read, a warning naming it) the
+//! widgets draw their figures and fills alone. The objectives screen, while up, hides
+//! the cockpit, and the satellite map (the minimap, M) the weapons list, as the
+//! original's do.
+//!
+//! The project's parts: text is egui's font (the original's `GAME_FONT` in
+//! `gamefont.rlb` is not read); every gun is selected (iron3d has no weapon keys yet),
+//! its lamp taken from its state (ready, stroke, interval, short of charge, out of rounds
+//! or of reach); a gun is named by the hero's four names or *NONAME* (the research code
+//! of its part is not looked up); units are named by their scheme; the water level is
+//! the original's −1 of a map without water (iron3d reads no water plane); the landing
+//! warning and the auto-driver's levels are not tracked (the level reads 0); the panels
+//! draw no view of the unit; a flyer's contact is a square like any unit's.
+
+mod layout;
+mod widgets;
+
+use crate::command::Battlefield;
+use crate::hud::{describe, short_name};
+use crate::locale::Locale;
+use crate::views::{View, Views};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use iron3d_assets::GameData;
+use iron3d_combat::{Guns, Repair, Sensor, Shield, Stealth};
+use iron3d_core::{
+    AppState, GameClock, Kinematics, MotionLimits, Movable, OriginalObjectId, Owner, Power, Radar, RadarContacts,
+    SimTransform, Supply, TICK_MS, UnitClass,
+};
+use iron3d_formats::config::ui_art::{GAME_RESOURCES, SPRITE_FILES};
+use iron3d_formats::config::{BlockCfg, Sprite, TextureNames, sprites};
+use iron3d_formats::model::texm::{DecodeOptions, Texm};
+use iron3d_input::PlayerCommands;
+use iron3d_mission::MissionObject;
+use iron3d_vfs::GameDir;
+pub use layout::{Cut, Ink, Layout, Pin};
+pub use widgets::{Art, Contact, GunRow, Lamp, Panel, Sight, Words};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<CockpitArt>().add_systems(Startup, load_art).add_systems(
+        EguiPrimaryContextPass,
+        cockpit.run_if(in_state(AppState::InGame)).in_set(crate::ScreenSystems::InGame).before(crate::hud::hud),
+    );
+}
+
+/// The water level the altitude is measured from: the original's for a map without
+/// water (iron3d reads no water plane).
+const WATER: f32 = -1.0;
+/// A gun whose rounds hit this hard or more makes a foreign unit *Dangerous!* (read).
+const DANGEROUS: f32 = 10_000.0;
+/// The hero's four guns' names (`iron3d.dll` strings 3071–3074), in gun order.
+const HERO_GUNS: [&str; 4] = ["cockpit-hero-gun-1", "cockpit-hero-gun-2", "cockpit-hero-gun-3", "cockpit-hero-gun-4"];
+
+/// The cockpit's art: the pages and sprites read from the data, uploaded to egui on
+/// first use.
+#[derive(Resource, Default)]
+pub struct CockpitArt {
+    /// Pages read and not yet uploaded: name and image.
+    pending: Vec<(String, egui::ColorImage)>,
+    /// The sprites read.
+    sprites: Vec<Sprite>,
+    /// The uploaded pages (kept alive) and the art cut from them.
+    uploaded: Option<(Vec<egui::TextureHandle>, Art)>,
+}
+
+/// Reads the pages `ui/game_resources.cfg` names and the sprite files' sprites.
+pub fn read_art(game: &GameDir) -> Result<(Vec<(String, egui::ColorImage)>, Vec<Sprite>), String> {
+    let cfg = |path: &str| -> Result<BlockCfg, String> {
+        let bytes = game.read(path).map_err(|e| format!("{path}: {e}"))?;
+        BlockCfg::parse(&bytes).map_err(|e| e.in_file(path.to_string()).to_string())
+    };
+    let names = TextureNames::read(&cfg(GAME_RESOURCES)?).map_err(|e| format!("{GAME_RESOURCES}: {e}"))?;
+    let library = names.library.replace('\\', "/");
+    let archive = game.archive(&library).map_err(|e| format!("{GAME_RESOURCES}: its library {library}: {e}"))?;
+    let mut pages = Vec::new();
+    for (name, index) in &names.pages {
+        if *index >= archive.len() {
+            return Err(format!("{GAME_RESOURCES}: page {name} is entry {index}, {library} has {}", archive.len()));
+        }
+        let page = |e: String| format!("{library} entry {index} (page {name}): {e}");
+        let bytes = archive.read_index(*index).map_err(|e| page(e.to_string()))?;
+        let texm = Texm::parse(&bytes).map_err(|e| page(e.to_string()))?;
+        let rgba = texm.decode_level(0, DecodeOptions::default()).map_err(|e| page(e.to_string()))?;
+        let size = [texm.header.width as usize, texm.header.height as usize];
+        pages.push((name.clone(), egui::ColorImage::from_rgba_unmultiplied(size, &rgba)));
+    }
+    let mut all = Vec::new();
+    for file in SPRITE_FILES {
+        all.extend(sprites(&cfg(file)?).map_err(|e| format!("{file}: {e}"))?);
+    }
+    Ok((pages, all))
+}
+
+/// Reads the art at start-up: none without `ui/game_resources.cfg`, a warning naming the
+/// file when it does not read.
+pub fn load_art(game: Option<Res<GameData>>, mut art: ResMut<CockpitArt>) {
+    let Some(game) = game else { return };
+    if game.0.resolve(GAME_RESOURCES).is_none() {
+        info!("{GAME_RESOURCES}: not in the data; the cockpit draws without art");
+        return;
+    }
+    match read_art(&game.0) {
+        Ok((pages, sprites)) => *art = CockpitArt { pending: pages, sprites, uploaded: None },
+        Err(e) => warn!("the cockpit's art: {e}; the cockpit draws without it"),
+    }
+}
+
+impl CockpitArt {
+    /// The art, its pages uploaded to `ctx` on first use.
+    fn art(&mut self, ctx: &egui::Context) -> &Art {
+        let (pending, sprites) = (std::mem::take(&mut self.pending), &self.sprites);
+        &self
+            .uploaded
+            .get_or_insert_with(|| {
+                let mut art = Art::default();
+                let mut handles = Vec::new();
+                for (name, image) in pending {
+                    let handle = ctx.load_texture(format!("cockpit/{name}"), image, egui::TextureOptions::NEAREST);
+                    art.pages.insert(name, handle.id());
+                    handles.push(handle);
+                }
+                for s in sprites {
+                    if let Some(&texture) = art.pages.get(&s.texture) {
+                        art.sprites.insert(s.name.clone(), Cut { texture, rect: s.rect, turns: s.turns });
+                    }
+                }
+                (handles, art)
+            })
+            .1
+    }
+}
+
+/// The unit the player drives, when a view drives one (or he pilots in the free view).
+pub fn driven(views: &Views, player: &PlayerCommands) -> Option<u32> {
+    match views.front() {
+        Some(view) => view.driven(),
+        None => player.piloted(),
+    }
+}
+
+type Body<'a> = (
+    &'a OriginalObjectId,
+    &'a SimTransform,
+    &'a Owner,
+    &'a MissionObject,
+    Option<&'a UnitClass>,
+    Option<&'a Kinematics>,
+    Option<&'a MotionLimits>,
+    Option<&'a Supply>,
+    Option<&'a Power>,
+    Has<Movable>,
+);
+
+type Sensing<'a> =
+    (Option<&'a Radar>, Option<&'a RadarContacts>, Option<&'a Sensor>, Option<&'a Repair>, Option<&'a Stealth>);
+
+/// A unit's panel: its life, batteries, shields, name and status line (`0x10040f30`).
+fn panel_of(
+    body: bevy::ecs::query::QueryItem<'_, '_, Body<'static>>,
+    guns: Option<&Guns>,
+    shield: Option<&Shield>,
+    mine: i32,
+    nav: Option<&iron3d_behavior::Navigator>,
+    locale: &Locale,
+) -> Panel {
+    let (_, _, owner, object, class, _, _, supply, power, movable) = body;
+    let hero = class.is_some_and(|c| c.is_hero());
+    let status = if hero || !movable {
+        None
+    } else if owner.clan == mine {
+        Some((format!("[{}]", describe(nav.map(|n| n.order), None, locale)), layout::argb(0xffc8_c8c8)))
+    } else if guns.is_some_and(|g| g.0.iter().any(|gun| gun.round_damage() >= DANGEROUS)) {
+        Some((locale.t("cockpit-dangerous"), layout::argb(0xffc8_0000)))
+    } else {
+        None
+    };
+    Panel {
+        name: if hero { locale.t("cockpit-human") } else { short_name(object) },
+        status,
+        life: supply.map_or(1.0, |s| s.life),
+        battery: power.filter(|p| !p.batteries.is_empty()).map(|p| p.charge),
+        shields: shield.map(|s| s.sectors.map(|v| if s.max > 0.0 { v / s.max * s.level } else { 0.0 })),
+        distance: None,
+    }
+}
+
+/// A gun's row: its lamp by its state, its charge, its rounds (`docs/35-hud.md`, the
+/// weapons list).
+fn gun_row(gun: &iron3d_combat::GunState, name: String, target: Option<f32>) -> GunRow {
+    let out_of_range = target.is_some_and(|d| d > gun.sheet.round.range);
+    let lamp = if gun.magazine == 0 {
+        Lamp::Red
+    } else if gun.release_ms.is_some() || out_of_range {
+        Lamp::Yellow2
+    } else if gun.wait_ms > 0.0 || (gun.sheet.capacitor > 0.0 && gun.charge < gun.sheet.shot_energy) {
+        Lamp::Yellow1
+    } else {
+        Lamp::Green
+    };
+    GunRow {
+        name,
+        rounds: (gun.magazine >= 0).then_some(gun.magazine),
+        charge: (gun.sheet.capacitor > 0.0).then(|| gun.charge / gun.sheet.capacitor),
+        lamp,
+        out_of_range,
+    }
+}
+
+/// Draws the cockpit over the driven unit's view.
+#[allow(clippy::too_many_arguments, reason = "the cockpit shows the driven unit, its target and its radar")]
+pub fn cockpit(
+    mut contexts: EguiContexts,
+    mut art: ResMut<CockpitArt>,
+    (views, player, objectives, clock): (
+        Res<Views>,
+        Res<PlayerCommands>,
+        Res<crate::objectives::ObjectivesScreen>,
+        Res<GameClock>,
+    ),
+    scene: Battlefield,
+    bodies: Query<Body>,
+    arms: Query<(Option<&Guns>, Option<&Shield>, Option<&iron3d_behavior::Navigator>)>,
+    sensing: Query<Sensing>,
+    (cameras, minimap, locale): (Query<&iron3d_camera::GameCamera>, Res<crate::minimap::Minimap>, Res<Locale>),
+) -> Result {
+    let now_ms = clock.tick * TICK_MS;
+    let Some(unit) = driven(&views, &player) else { return Ok(()) };
+    let Some(entity) = scene.entity(unit).filter(|_| !objectives.shown(now_ms)) else { return Ok(()) };
+    let (Ok(body), Ok((guns, shield, nav)), Ok((radar, contacts, sensor, repair, stealth))) =
+        (bodies.get(entity), arms.get(entity), sensing.get(entity))
+    else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    let art = art.art(ctx);
+    let mine = scene.player();
+    let at = body.1.position;
+    let target =
+        radar.and_then(|r| r.target).and_then(|t| scene.entity(t)).and_then(|e| Some((e, bodies.get(e).ok()?)));
+    let target_distance = target.map(|(_, b)| {
+        let p = b.1.position;
+        ((p[0] - at[0]).powi(2) + (p[1] - at[1]).powi(2) + (p[2] - at[2]).powi(2)).sqrt()
+    });
+    let hero = body.4.is_some_and(|c| c.is_hero());
+    let rows: Vec<GunRow> = guns
+        .map(|g| &g.0[..])
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(i, gun)| {
+            let name = if hero && i < HERO_GUNS.len() { locale.t(HERO_GUNS[i]) } else { locale.t("cockpit-noname") };
+            gun_row(gun, name, target_distance)
+        })
+        .collect();
+    let range = sensor.map(|s| s.sheet.range).or_else(|| radar.map(|r| r.range));
+    let listed: Vec<u32> = match contacts {
+        Some(c) => c.0.clone(),
+        None => range
+            .map(|r| {
+                bodies
+                    .iter()
+                    .filter(|b| b.0.0 != unit && (b.1.position[0] - at[0]).hypot(b.1.position[1] - at[1]) <= r)
+                    .map(|b| b.0.0)
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
+    let contacts = listed
+        .iter()
+        .filter_map(|&id| {
+            let (_, t, owner, _, _, _, _, _, _, movable) = bodies.get(scene.entity(id)?).ok()?;
+            Some(Contact {
+                offset: [t.position[0] - at[0], t.position[1] - at[1]],
+                colour: crate::minimap::clan_colour(&scene, mine, owner.clan),
+                building: !movable,
+                current: radar.and_then(|r| r.target) == Some(id),
+            })
+        })
+        .collect();
+    let sight = Sight {
+        heading: body.1.heading(),
+        range,
+        contacts,
+        altitude: (at[2] - WATER).round() as i32,
+        speed: body.5.map_or(0, |k| (k.speed.abs() * 3.6).round() as i32),
+        top: body.6.and_then(|l| l.top_speed).map_or(0, |v| (v * 3.6).round() as i32),
+        sweep: sensor.map(|s| {
+            let period = s.sheet.period_ms * 0.002;
+            ((now_ms as f32 / 1000.0) % period.max(0.001), period)
+        }),
+    };
+    let infrared = cameras.iter().any(|c| c.infrared);
+    let on_board = matches!(views.front(), None | Some(View::OnFoot(_) | View::Driving(_)));
+    let indicators = [
+        u8::from(repair.is_some_and(|r| r.on)),
+        u8::from(infrared),
+        u8::from(stealth.is_some_and(|s| s.camouflaged)),
+        u8::from(on_board),
+        0,
+        1,
+        0,
+        0,
+    ];
+    let own = panel_of(body, guns, shield, mine, nav, &locale);
+    let target_panel = target.map(|(e, b)| {
+        let (guns, shield, nav) = arms.get(e).unwrap_or((None, None, None));
+        Panel { distance: target_distance, ..panel_of(b, guns, shield, mine, nav, &locale) }
+    });
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("cockpit")));
+    let mut ink = Ink { layout: Layout { screen: ctx.content_rect() }, pin: Pin::CENTRE, painter: &painter };
+    widgets::reticle(&mut ink, art);
+    let words = Words {
+        inf: locale.t("cockpit-inf"),
+        out_of_range: locale.t("cockpit-out-of-range"),
+        metres: locale.t("cockpit-metres"),
+    };
+    // No rows while the satellite map is up (read).
+    if minimap.hidden {
+        widgets::weapons(&mut ink, art, &rows, &words);
+    }
+    widgets::radar(&mut ink, art, &sight);
+    widgets::indicators(&mut ink, art, indicators);
+    widgets::panel(&mut ink, art, &words, false, target_panel.as_ref());
+    widgets::panel(&mut ink, art, &words, true, Some(&own));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_combat::GunState;
+    use iron3d_core::{GunSheet, HitSheet, RoundSheet};
+
+    fn gun(magazine: i32, capacitor: f32) -> GunState {
+        let round = RoundSheet {
+            speed: 100.0,
+            range: 200.0,
+            hit_points: 5.0,
+            flags: 0,
+            hit: HitSheet { kind: 2, damage: 0.0, radius: 0.0 },
+        };
+        let sheet = GunSheet {
+            node: 0,
+            magazine,
+            capacitor,
+            shot_energy: 10.0,
+            interval_ms: 500.0,
+            barrels: 1,
+            volley: false,
+            stroke_ms: None,
+            round,
+        };
+        GunState::new(sheet, 250.0, 1.0)
+    }
+
+    /// The lamp follows the gun's report: ready green, a stroke or a target beyond its
+    /// reach yellow 2 (*OUT OF RANGE*), its interval or a short capacitor yellow 1, no
+    /// rounds red; the rounds read *INF* for an unlimited magazine, the bar its charge.
+    #[test]
+    fn a_guns_row_shows_its_state_rounds_and_charge() {
+        let ready = gun_row(&gun(150, 100.0), "G".into(), Some(150.0));
+        assert_eq!(
+            (ready.lamp, ready.rounds, ready.charge, ready.out_of_range),
+            (Lamp::Green, Some(150), Some(1.0), false)
+        );
+        let far = gun_row(&gun(-1, 0.0), "G".into(), Some(250.0));
+        assert_eq!((far.lamp, far.rounds, far.charge, far.out_of_range), (Lamp::Yellow2, None, None, true));
+        let mut firing = gun(150, 100.0);
+        assert_eq!(firing.trigger(), 0, "a stroke starts");
+        assert_eq!(gun_row(&firing, "G".into(), None).lamp, Lamp::Yellow2);
+        let mut waiting = gun(150, 100.0);
+        waiting.wait_ms = 300.0;
+        assert_eq!(gun_row(&waiting, "G".into(), None).lamp, Lamp::Yellow1);
+        let mut short = gun(150, 100.0);
+        short.charge = 5.0;
+        let row = gun_row(&short, "G".into(), None);
+        assert_eq!((row.lamp, row.charge), (Lamp::Yellow1, Some(0.05)));
+        assert_eq!(gun_row(&gun(0, 100.0), "G".into(), None).lamp, Lamp::Red);
+    }
+}
