@@ -107,6 +107,13 @@ impl Canvas {
     }
 }
 
+/// A box's pixel at (x, y) of the box [x0, y0, x1, y1]: `edge` within a pixel of its
+/// border, else `inside`.
+fn boxed((x, y): (f32, f32), [x0, y0, x1, y1]: [f32; 4], edge: [u8; 4], inside: [u8; 4]) -> [u8; 4] {
+    let near = |v: f32, a: f32, b: f32| v - a < 1.0 || b - v < 1.0;
+    if near(x, x0, x1) || near(y, y0, y1) { edge } else { inside }
+}
+
 /// The `ui_menu` page: the compound pieces, the indicators' and the panels' icons.
 fn menu() -> Canvas {
     let mut c = Canvas::new();
@@ -162,16 +169,14 @@ fn menu3() -> Canvas {
         } else if r < 66.0 {
             Some([0, 40, 0, 110])
         } else if y > 148.0 && y < 172.0 && x > 3.0 && x < 143.0 {
-            Some(if y < 150.0 || y > 170.0 { [60, 200, 60, 230] } else { [0, 30, 0, 200] })
+            Some(boxed((x, y), [3.0, 149.0, 143.0, 171.0], [60, 200, 60, 230], [0, 30, 0, 200]))
         } else if ((x - 12.5).hypot(y - 112.5) < 9.0) || ((x - 136.5).hypot(y - 112.5) < 9.0) {
             Some([20, 60, 20, 230])
         } else {
             None
         }
     });
-    c.area([0, 51, 39, 16], |x, y| {
-        Some(if x < 1.0 || y < 1.0 || x > 38.0 || y > 15.0 { [60, 200, 60, 255] } else { [0, 0, 0, 230] })
-    });
+    c.area([0, 51, 39, 16], |x, y| Some(boxed((x, y), [0.0, 0.0, 39.0, 16.0], [60, 200, 60, 255], [0, 0, 0, 230])));
     // The shield sectors: grey bands bowed about the dial.
     let band = |c: &mut Canvas, rect: [u16; 4], across: bool| {
         let [_, _, w, h] = rect;
@@ -218,7 +223,7 @@ fn page6() -> Canvas {
         } else if r < 67.0 {
             Some([20, 70, 20, 200])
         } else if y > 132.0 && y < 150.0 && x < 19.0 {
-            Some(if y < 134.0 || y > 148.0 || x > 17.0 { [80, 220, 80, 220] } else { [0, 0, 0, 220] })
+            Some(boxed((x, y), [-1.0, 133.0, 18.0, 149.0], [80, 220, 80, 220], [0, 0, 0, 220]))
         } else {
             None
         }
@@ -227,9 +232,7 @@ fn page6() -> Canvas {
     c.area([192, 154, 9, 11], |x, y| ((x - 4.5).abs() < y * 0.45).then_some(WHITE));
     for (i, lamp) in [[70, 70, 70, 255], WHITE, [255, 60, 60, 255]].into_iter().enumerate() {
         let x = 202 + 18 * i as u16;
-        c.area([x, 154, 17, 20], |u, v| {
-            Some(if u < 1.0 || v < 1.0 || u > 16.0 || v > 19.0 { [30, 30, 30, 255] } else { lamp })
-        });
+        c.area([x, 154, 17, 20], |u, v| Some(boxed((u, v), [0.0, 0.0, 17.0, 20.0], [30, 30, 30, 255], lamp)));
     }
     c
 }
@@ -256,20 +259,21 @@ fn page9() -> Canvas {
     c
 }
 
-/// An object-block file of sprites: name, page, rectangle, rotation.
+/// An object-block file of sprites: name, page, rectangle, rotation; `key = value`, as
+/// the original's `game_resources.cfg` writes its lines.
 fn sprite_file<'a>(sprites: impl Iterator<Item = (&'a str, &'a str, [u16; 4], u16)>) -> Result<Vec<u8>> {
     let mut cfg = BlockCfg::default();
     for (name, page, [x, y, w, h], rotate) in sprites {
-        let numbers = [x, y, w, h].map(|v| v.to_string());
+        let numbers = [x, y, w, h].map(|v| format!("= {v}"));
         let mut params = vec![
-            ("TEXTURE", page.to_string()),
+            ("TEXTURE", format!("= {page}")),
             ("OFFSET_X", numbers[0].clone()),
             ("OFFSET_Y", numbers[1].clone()),
             ("WIDTH", numbers[2].clone()),
             ("HEIGHT", numbers[3].clone()),
         ];
         if rotate != 0 {
-            params.push(("ROTATE", rotate.to_string()));
+            params.push(("ROTATE", format!("= {rotate}")));
         }
         let params: Vec<(&str, &str)> = params.iter().map(|(k, v)| (*k, v.as_str())).collect();
         cfg.push_block(name, &params)?;
@@ -287,8 +291,8 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
     }
     tree.add(LIBRARY, lib.to_bytes()?)?;
     let mut resources = BlockCfg::default();
-    let indices: Vec<String> = (0..PAGES.len()).map(|i| i.to_string()).collect();
-    let mut params = vec![("library", "\"ui\\\\ui.lib\"")];
+    let indices: Vec<String> = (0..PAGES.len()).map(|i| format!("= {i}")).collect();
+    let mut params = vec![("library", "= \"ui\\\\ui.lib\"")];
     params.extend(PAGES.iter().zip(&indices).map(|((_, name), i)| (*name, i.as_str())));
     resources.push_block(TEXTURES, &params)?;
     tree.add(GAME_RESOURCES, resources.to_bytes())?;

@@ -3,7 +3,8 @@
 //! `UNITS/ROBOTS` gets a name in the original's style (`W_M_TNK1.DAT`, …, in path
 //! order), every mission's placed objects follow the new names, and every property the
 //! original is not seen to use (`docs/reference/world.md` §1.6, e.g. the project's `PatrolPath` and
-//! `FollowPath`) is dropped, and the project's cue table `iron3d.cues.ron` is left out.
+//! `FollowPath`) is dropped, the project's cue table `iron3d.cues.ron` is left out, and the
+//! interface's files are spelt in upper case (`UI/HQ.CFG`).
 
 use crate::tree::DemoTree;
 use iron3d_formats::world::{LpString, Tma};
@@ -55,6 +56,9 @@ pub fn rewrite(tree: &DemoTree) -> Result<DemoTree> {
             continue;
         } else if let Some(new) = renamed.get(&key(path)) {
             out.add(new, bytes.to_vec())?;
+        } else if key(path).starts_with("ui\\") {
+            // The interface's files in another letter case than the project writes.
+            out.add(&path.to_ascii_uppercase(), bytes.to_vec())?;
         } else if path.to_ascii_lowercase().ends_with("/data.tma") {
             out.add(path, mission(bytes, &renamed)?)?;
         } else {

@@ -6,10 +6,12 @@
 //! parse), `objects` (every placed object resolves as the mission load resolves it),
 //! `scripts` (every clan's script package loads against its variable table), `research`
 //! (every clan's research tree reads), `clans` (relations and owners in range), `profiles`
-//! (the behaviour profiles) and `controls` (the input layer's files, every name known).
+//! (the behaviour profiles), `controls` (the input layer's files, every name known) and
+//! `interface` (the cockpit's art: the pages and sprites).
 //! Every failure names its file (as the tree spells it) and the located error.
 
 mod controls;
+mod interface;
 
 use crate::archive_cmd::lossless_save;
 use crate::layers::{LayerArchive, Mods, layer_archives, layers_json};
@@ -40,7 +42,9 @@ object resolves through its unit scheme and objects.rlb to its models, as the mi
 (every clan's script package, .scr with its .var or the folder's varset.var, loads), research (every \
 research tree a clan names reads), clans (every relation names a clan of the mission with the word 0 \
 hostile, 1 neutral or 2 allied; every placed object's clan, and its ClanID, is a clan of the mission), \
-profiles (behpsp.res is there and every behaviour profile in it reads), controls (ScanCode.dsc, Command.dsc, table_1.man, table_2.man, hero.man, addition.man, hero.tbl, m1.tbl and m2.tbl are there and read; every command, key, movement command and state they name is known to the engine, and every command and key a binding or row names is in its descriptor).
+profiles (behpsp.res is there and every behaviour profile in it reads), controls (ScanCode.dsc, Command.dsc, table_1.man, table_2.man, hero.man, addition.man, hero.tbl, m1.tbl and m2.tbl are there and read; every command, key, movement command and state they name is known to the engine, and every command and key a binding or row names is in its descriptor), interface (ui/game_resources.cfg's \
+textures block, every page it names in its library decodes, ui/compaund.cfg and ui/hq.cfg read, every \
+sprite cut from one of those pages lies inside it).
 
 With --json: {\"checks\": [{\"name\", \"passed\", \"count\", \"failures\": [{\"file\", \"error\", \"layer\"}]}], \
 \"passed\", \"layers\"}. Exit status 0 when every check holds, 1 when any fails.
@@ -389,6 +393,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         tree.clans(&parsed),
         tree.profiles(),
         tree.controls(),
+        tree.interface(),
     ];
     let failed: Vec<&str> = checks.iter().filter(|c| !c.passed).map(|c| c.name).collect();
     let report = Report { passed: failed.is_empty(), layers: layers_json(&tree.game)?, checks };

@@ -14,8 +14,18 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 /// The checks, in the order `verify` runs them.
-const CHECKS: [&str; 9] =
-    ["archives", "textures", "missions", "objects", "scripts", "research", "clans", "profiles", "controls"];
+const CHECKS: [&str; 10] = [
+    "archives",
+    "textures",
+    "missions",
+    "objects",
+    "scripts",
+    "research",
+    "clans",
+    "profiles",
+    "controls",
+    "interface",
+];
 
 fn demo() -> &'static DemoTree {
     static DEMO: OnceLock<DemoTree> = OnceLock::new();
@@ -140,7 +150,7 @@ fn verify_passes_on_the_demo_and_on_an_original_like_tree() {
     assert!(table.status.success());
     let text = String::from_utf8_lossy(&table.stdout);
     assert!(
-        text.lines().count() == CHECKS.len() && text.contains("PASS  archives  24 archives parse and round-trip"),
+        text.lines().count() == CHECKS.len() && text.contains("PASS  archives  25 archives parse and round-trip"),
         "{text}"
     );
 
@@ -270,6 +280,32 @@ fn a_binding_or_row_naming_what_the_engine_does_not_know_fails_controls() {
     assert!(errors[0].contains("12 fields, a row has 11"), "{errors:?}");
     let errors = damaged("no-tbl", |t| std::fs::remove_file(t.file(tbl)).unwrap(), "controls", tbl, &["profiles"]);
     assert!(errors[0].contains("the original ships it"), "{errors:?}");
+}
+
+#[test]
+fn a_page_that_is_not_there_or_a_sprite_off_its_page_fails_interface() {
+    let edit = |path: PathBuf, from: &str, to: &str| {
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{from}");
+        std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    };
+    let resources = "ui/game_resources.cfg";
+    let damage = |t: &Scratch| edit(t.file(resources), "page9 = 4", "page9 = 9");
+    let errors = damaged("ui-page", damage, "interface", "ui/ui.lib", &["controls", "archives"]);
+    assert!(
+        errors.len() == 1 && errors[0].contains("entry 9 (page page9)") && errors[0].contains("has 5 entries"),
+        "{errors:?}"
+    );
+    let damage = |t: &Scratch| edit(t.file("ui/hq.cfg"), "OFFSET_Y = 82", "OFFSET_Y = 200");
+    let errors = damaged("ui-sprite", damage, "interface", resources, &["controls"]);
+    assert!(
+        errors.len() == 1
+            && errors[0].contains("sprite targeter_back: (0, 200) 150 × 174 is not inside page ui_menu3 (256 × 256)"),
+        "{errors:?}"
+    );
+    let damage = |t: &Scratch| std::fs::remove_file(t.file("ui/compaund.cfg")).unwrap();
+    let errors = damaged("ui-no-skin", damage, "interface", "ui/compaund.cfg", &["controls"]);
+    assert!(errors[0].contains("ui/compaund.cfg"), "{errors:?}");
 }
 
 #[test]

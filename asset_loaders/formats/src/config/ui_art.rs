@@ -108,6 +108,55 @@ pub fn sprites(cfg: &BlockCfg) -> Result<Vec<Sprite>> {
     Ok(out)
 }
 
+/// A page of art, decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    /// Its `game_resources.cfg` name (lower case).
+    pub name: String,
+    /// Width and height (pixels).
+    pub size: [u32; 2],
+    /// RGBA rows, top first.
+    pub rgba: Vec<u8>,
+}
+
+/// The interface's art: the named pages and every sprite of the sprite files.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InterfaceArt {
+    /// The pages, in `game_resources.cfg`'s order.
+    pub pages: Vec<Page>,
+    /// The sprites, in file order (a sprite may name a page of another resource file).
+    pub sprites: Vec<Sprite>,
+}
+
+impl InterfaceArt {
+    /// Reads [`GAME_RESOURCES`], its library's pages and the [`SPRITE_FILES`] through
+    /// `read` (a game path's bytes); an error names the file and, for a page, its name
+    /// and entry.
+    pub fn read(read: impl Fn(&str) -> Result<std::sync::Arc<[u8]>>) -> Result<Self> {
+        let cfg = |path: &str| read(path).and_then(|b| BlockCfg::parse(&b)).map_err(|e| e.in_file(path));
+        let names = TextureNames::read(&cfg(GAME_RESOURCES)?).map_err(|e| e.in_file(GAME_RESOURCES))?;
+        let library = names.library.replace('\\', "/");
+        let bytes = read(&library).map_err(|e| e.in_file(GAME_RESOURCES))?;
+        let archive =
+            crate::nres::Nres::parse(&bytes, crate::ReadOptions::default()).map_err(|e| e.in_file(library.clone()))?;
+        let mut pages = Vec::new();
+        for (name, index) in &names.pages {
+            let in_page = |e: Error| e.in_entry(format!("{index} (page {name})")).in_file(library.clone());
+            let payload = archive
+                .payload(*index)
+                .ok_or_else(|| Error::rule("ui_no_page", format!("{library} has {} entries", archive.entries().len())));
+            let texm = crate::model::texm::Texm::parse(payload.map_err(in_page)?).map_err(in_page)?;
+            let rgba = texm.decode_level(0, crate::model::texm::DecodeOptions::default()).map_err(in_page)?;
+            pages.push(Page { name: name.clone(), size: [texm.header.width, texm.header.height], rgba });
+        }
+        let mut all = Vec::new();
+        for file in SPRITE_FILES {
+            all.extend(sprites(&cfg(file)?).map_err(|e| e.in_file(file))?);
+        }
+        Ok(Self { pages, sprites: all })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

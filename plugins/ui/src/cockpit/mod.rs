@@ -34,12 +34,10 @@ use iron3d_core::{
     AppState, GameClock, Kinematics, MotionLimits, Movable, OriginalObjectId, Owner, Power, Radar, RadarContacts,
     SimTransform, Supply, TICK_MS, UnitClass,
 };
-use iron3d_formats::config::ui_art::{GAME_RESOURCES, SPRITE_FILES};
-use iron3d_formats::config::{BlockCfg, Sprite, TextureNames, sprites};
-use iron3d_formats::model::texm::{DecodeOptions, Texm};
+use iron3d_formats::config::ui_art::GAME_RESOURCES;
+use iron3d_formats::config::{InterfaceArt, Sprite};
 use iron3d_input::PlayerCommands;
 use iron3d_mission::MissionObject;
-use iron3d_vfs::GameDir;
 pub use layout::{Cut, Ink, Layout, Pin};
 pub use widgets::{Art, Contact, GunRow, Lamp, Panel, Sight, Words};
 
@@ -70,34 +68,6 @@ pub struct CockpitArt {
     uploaded: Option<(Vec<egui::TextureHandle>, Art)>,
 }
 
-/// Reads the pages `ui/game_resources.cfg` names and the sprite files' sprites.
-pub fn read_art(game: &GameDir) -> Result<(Vec<(String, egui::ColorImage)>, Vec<Sprite>), String> {
-    let cfg = |path: &str| -> Result<BlockCfg, String> {
-        let bytes = game.read(path).map_err(|e| format!("{path}: {e}"))?;
-        BlockCfg::parse(&bytes).map_err(|e| e.in_file(path.to_string()).to_string())
-    };
-    let names = TextureNames::read(&cfg(GAME_RESOURCES)?).map_err(|e| format!("{GAME_RESOURCES}: {e}"))?;
-    let library = names.library.replace('\\', "/");
-    let archive = game.archive(&library).map_err(|e| format!("{GAME_RESOURCES}: its library {library}: {e}"))?;
-    let mut pages = Vec::new();
-    for (name, index) in &names.pages {
-        if *index >= archive.len() {
-            return Err(format!("{GAME_RESOURCES}: page {name} is entry {index}, {library} has {}", archive.len()));
-        }
-        let page = |e: String| format!("{library} entry {index} (page {name}): {e}");
-        let bytes = archive.read_index(*index).map_err(|e| page(e.to_string()))?;
-        let texm = Texm::parse(&bytes).map_err(|e| page(e.to_string()))?;
-        let rgba = texm.decode_level(0, DecodeOptions::default()).map_err(|e| page(e.to_string()))?;
-        let size = [texm.header.width as usize, texm.header.height as usize];
-        pages.push((name.clone(), egui::ColorImage::from_rgba_unmultiplied(size, &rgba)));
-    }
-    let mut all = Vec::new();
-    for file in SPRITE_FILES {
-        all.extend(sprites(&cfg(file)?).map_err(|e| format!("{file}: {e}"))?);
-    }
-    Ok((pages, all))
-}
-
 /// Reads the art at start-up: none without `ui/game_resources.cfg`, a warning naming the
 /// file when it does not read.
 pub fn load_art(game: Option<Res<GameData>>, mut art: ResMut<CockpitArt>) {
@@ -106,8 +76,15 @@ pub fn load_art(game: Option<Res<GameData>>, mut art: ResMut<CockpitArt>) {
         info!("{GAME_RESOURCES}: not in the data; the cockpit draws without art");
         return;
     }
-    match read_art(&game.0) {
-        Ok((pages, sprites)) => *art = CockpitArt { pending: pages, sprites, uploaded: None },
+    match InterfaceArt::read(|path| game.0.read(path)) {
+        Ok(read) => {
+            let pending = read
+                .pages
+                .into_iter()
+                .map(|p| (p.name, egui::ColorImage::from_rgba_unmultiplied(p.size.map(|v| v as usize), &p.rgba)))
+                .collect();
+            *art = CockpitArt { pending, sprites: read.sprites, uploaded: None };
+        }
         Err(e) => warn!("the cockpit's art: {e}; the cockpit draws without it"),
     }
 }
