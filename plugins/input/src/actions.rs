@@ -91,6 +91,12 @@ pub enum GameAction {
     /// The wingman menu (`CMD_JAMES_WINGMAN_MENU`, the tilde): order the units of the
     /// clan on the driven unit's radar; with `Queue` held, pick them first.
     Wingmen,
+    /// `CMD_JAMES_SELECT_TARGET` (Tab): the driven unit's next listed object as its target.
+    SelectTarget,
+    /// `CMD_JAMES_SELECT_ENEMY` (E): its next or nearest hostile as its target.
+    SelectEnemy,
+    /// `CMD_JAMES_SELECT_FRIEND` (T): its next or nearest unit of its own clan as its target.
+    SelectFriend,
     /// Drive the piloted robot: forward / back, turn.
     #[actionlike(DualAxis)]
     Drive,
@@ -134,7 +140,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 38] = [
+    pub const BUTTONS: [Self; 41] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -163,6 +169,9 @@ impl GameAction {
         Self::Pilot,
         Self::Enter,
         Self::Wingmen,
+        Self::SelectTarget,
+        Self::SelectEnemy,
+        Self::SelectFriend,
         Self::Fire,
         Self::Camouflage,
         Self::TurnLeft,

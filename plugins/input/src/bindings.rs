@@ -80,7 +80,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 29] = [
+        let table: [(GameAction, &[Binding]); 32] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -100,6 +100,9 @@ impl Default for Bindings {
             (Pilot, &[Key(KeyCode::KeyP), Pad(GamepadButton::North)]),
             (Enter, &[Key(KeyCode::Enter), Key(KeyCode::NumpadEnter), Pad(GamepadButton::LeftThumb)]),
             (Wingmen, &[Key(KeyCode::Backquote), Pad(GamepadButton::DPadLeft)]),
+            (SelectTarget, &[Key(KeyCode::Tab), Pad(GamepadButton::DPadRight)]),
+            (SelectEnemy, &[Key(KeyCode::KeyE)]),
+            (SelectFriend, &[Key(KeyCode::KeyT)]),
             (Fire, &[Mouse(MouseButton::Left), Key(KeyCode::Space), Pad(GamepadButton::RightTrigger2)]),
             (Camouflage, &[Key(KeyCode::KeyC), Pad(GamepadButton::LeftTrigger2)]),
             (TurnLeft, &[Key(KeyCode::Comma)]),

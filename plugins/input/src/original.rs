@@ -23,10 +23,13 @@ pub const FILES: [&str; 2] = ["addition.man", "hero.man"];
 pub const SCAN_CODES: &str = "ScanCode.dsc";
 
 /// The original's commands iron3d has a button action for.
-const BUTTONS: [(&str, GameAction); 17] = [
+const BUTTONS: [(&str, GameAction); 20] = [
     ("CMD_ENTER_STATE", GameAction::Enter),
     ("CMD_ROLLBACK_STATE", GameAction::Pause),
     ("CMD_JAMES_WINGMAN_MENU", GameAction::Wingmen),
+    ("CMD_JAMES_SELECT_TARGET", GameAction::SelectTarget),
+    ("CMD_JAMES_SELECT_ENEMY", GameAction::SelectEnemy),
+    ("CMD_JAMES_SELECT_FRIEND", GameAction::SelectFriend),
     ("CMD_JAMES_ZOOM_MODE", GameAction::CameraZoomMode),
     ("CMD_JAMES_SATELLITE_MAP", GameAction::SatelliteMap),
     ("CMD_PAGER", GameAction::Pager),

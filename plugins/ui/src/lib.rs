@@ -36,6 +36,7 @@ mod saves;
 mod screen;
 mod settings;
 mod site;
+mod target;
 mod views;
 mod wingmen;
 
@@ -133,7 +134,7 @@ impl Plugin for UiPlugin {
                     multiplayer::plugin,
                     outcome::plugin,
                 ),
-                (save_menu::plugin, saves::plugin, chat::plugin, cockpit::plugin),
+                (save_menu::plugin, saves::plugin, chat::plugin, cockpit::plugin, target::plugin),
             ));
     }
 }

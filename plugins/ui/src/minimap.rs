@@ -1,6 +1,6 @@
 //! The minimap: the mission's `Land.map` areals drawn once per mission (walkable
-//! ground shaded by height, the rest dark), the objects on it (the player's green,
-//! hostile red, others grey; buildings as squares), and the camera's view on the
+//! ground shaded by height, the rest dark), the objects on it in the original's mark
+//! colours ([`crate::cockpit::mark_colour`]; buildings as squares), and the camera's view on the
 //! ground. A left click moves the camera there, a right click sends the selected units.
 
 use crate::ScreenSystems;
@@ -49,18 +49,6 @@ pub struct Minimap {
     /// The image (none until the mission's map is drawn).
     #[reflect(ignore)]
     pub texture: Option<egui::TextureHandle>,
-}
-
-/// The colour an object of `clan` is marked in for the player's clan `mine`: his own
-/// green, hostile red, the others grey (the project's).
-pub(crate) fn clan_colour(scene: &Battlefield, mine: i32, clan: i32) -> egui::Color32 {
-    if clan == mine {
-        egui::Color32::from_rgb(90, 240, 90)
-    } else if scene.relations.hostile(mine, clan) {
-        egui::Color32::from_rgb(240, 70, 60)
-    } else {
-        egui::Color32::from_gray(170)
-    }
 }
 
 /// The XY extent of every areal.
@@ -154,7 +142,7 @@ pub(crate) fn minimap(
         };
         let painter = ui.painter_at(rect);
         for (_, t, owner, movable, ..) in &scene.objects {
-            let colour = clan_colour(&scene, mine, owner.clan);
+            let colour = crate::cockpit::mark_colour(&scene.relations, mine, owner.clan);
             let p = to_screen([t.position[0], t.position[1]]);
             if movable {
                 painter.circle_filled(p, 1.5, colour);

@@ -31,7 +31,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::GameData;
 use iron3d_combat::{Guns, Repair, Sensor, Shield, Stealth};
 use iron3d_core::{
-    AppState, GameClock, Kinematics, MotionLimits, Movable, OriginalObjectId, Owner, Power, Radar, RadarContacts,
+    AppState, ClanRelations, GameClock, Kinematics, MotionLimits, Movable, OriginalObjectId, Owner, Power, Radar,
     SimTransform, Supply, TICK_MS, UnitClass,
 };
 use iron3d_formats::config::ui_art::GAME_RESOURCES;
@@ -135,8 +135,26 @@ type Body<'a> = (
     Has<Movable>,
 );
 
-type Sensing<'a> =
-    (Option<&'a Radar>, Option<&'a RadarContacts>, Option<&'a Sensor>, Option<&'a Repair>, Option<&'a Stealth>);
+type Sensing<'a> = (Option<&'a Radar>, Option<&'a Sensor>, Option<&'a Repair>, Option<&'a Stealth>);
+
+/// The colour the original marks an object of `clan` in for the player's clan `viewer`
+/// (`iron3d.dll:0x10065440`, read): his own light blue, a nature clan's yellow, a neutral
+/// clan's grey, then by the clan's word towards him: neutral magenta, allied cyan,
+/// hostile red, any other yellow.
+pub fn mark_colour(relations: &ClanRelations, viewer: i32, clan: i32) -> egui::Color32 {
+    let yellow = egui::Color32::from_rgb(255, 255, 0);
+    if clan == viewer {
+        return egui::Color32::from_rgb(128, 128, 255);
+    }
+    match (relations.kind(clan), relations.word(clan, viewer)) {
+        (Some(0), _) => yellow,
+        (Some(3), _) => egui::Color32::from_gray(160),
+        (_, Some(1)) => egui::Color32::from_rgb(255, 0, 255),
+        (_, Some(2)) => egui::Color32::from_rgb(0, 255, 255),
+        (_, Some(0)) => egui::Color32::from_rgb(255, 0, 0),
+        _ => yellow,
+    }
+}
 
 /// A unit's panel: its life, batteries, shields, name and status line (`0x10040f30`).
 fn panel_of(
@@ -195,11 +213,12 @@ fn gun_row(gun: &iron3d_combat::GunState, name: String, target: Option<f32>) -> 
 pub fn cockpit(
     mut contexts: EguiContexts,
     mut art: ResMut<CockpitArt>,
-    (views, player, objectives, clock): (
+    (views, player, objectives, clock, chosen): (
         Res<Views>,
         Res<PlayerCommands>,
         Res<crate::objectives::ObjectivesScreen>,
         Res<GameClock>,
+        Res<crate::target::PlayerTarget>,
     ),
     scene: Battlefield,
     bodies: Query<Body>,
@@ -210,7 +229,7 @@ pub fn cockpit(
     let now_ms = clock.tick * TICK_MS;
     let Some(unit) = driven(&views, &player) else { return Ok(()) };
     let Some(entity) = scene.entity(unit).filter(|_| !objectives.shown(now_ms)) else { return Ok(()) };
-    let (Ok(body), Ok((guns, shield, nav)), Ok((radar, contacts, sensor, repair, stealth))) =
+    let (Ok(body), Ok((guns, shield, nav)), Ok((radar, sensor, repair, stealth))) =
         (bodies.get(entity), arms.get(entity), sensing.get(entity))
     else {
         return Ok(());
@@ -219,8 +238,10 @@ pub fn cockpit(
     let art = art.art(ctx);
     let mine = scene.player();
     let at = body.1.position;
-    let target =
-        radar.and_then(|r| r.target).and_then(|t| scene.entity(t)).and_then(|e| Some((e, bodies.get(e).ok()?)));
+    // The player's target and its list, once kept for this unit.
+    let (listed, current) =
+        if chosen.unit == Some(unit) { (&chosen.listed[..], chosen.current) } else { (&[][..], None) };
+    let target = current.and_then(|t| scene.entity(t)).and_then(|e| Some((e, bodies.get(e).ok()?)));
     let target_distance = target.map(|(_, b)| {
         let p = b.1.position;
         ((p[0] - at[0]).powi(2) + (p[1] - at[1]).powi(2) + (p[2] - at[2]).powi(2)).sqrt()
@@ -237,27 +258,15 @@ pub fn cockpit(
         })
         .collect();
     let range = sensor.map(|s| s.sheet.range).or_else(|| radar.map(|r| r.range));
-    let listed: Vec<u32> = match contacts {
-        Some(c) => c.0.clone(),
-        None => range
-            .map(|r| {
-                bodies
-                    .iter()
-                    .filter(|b| b.0.0 != unit && (b.1.position[0] - at[0]).hypot(b.1.position[1] - at[1]) <= r)
-                    .map(|b| b.0.0)
-                    .collect()
-            })
-            .unwrap_or_default(),
-    };
     let contacts = listed
         .iter()
         .filter_map(|&id| {
             let (_, t, owner, _, _, _, _, _, _, movable) = bodies.get(scene.entity(id)?).ok()?;
             Some(Contact {
                 offset: [t.position[0] - at[0], t.position[1] - at[1]],
-                colour: crate::minimap::clan_colour(&scene, mine, owner.clan),
+                colour: mark_colour(&scene.relations, mine, owner.clan),
                 building: !movable,
-                current: radar.and_then(|r| r.target) == Some(id),
+                current: current == Some(id),
             })
         })
         .collect();
@@ -340,6 +349,21 @@ mod tests {
     /// The lamp follows the gun's report: ready green, a stroke or a target beyond its
     /// reach yellow 2 (*OUT OF RANGE*), its interval or a short capacitor yellow 1, no
     /// rounds red; the rounds read *INF* for an unlimited magazine, the bar its charge.
+    #[test]
+    fn marks_take_the_originals_colours_by_clan_type_then_word() {
+        // Clan 0 nature, 1 the player, 2 an enemy, 3 neutral, 4 and 5 type 2.
+        let mut r = ClanRelations::uniform(vec![0, 1, 2, 3, 2, 2], 0);
+        r.words[4][1] = 1;
+        r.words[5][1] = 2;
+        assert_eq!(mark_colour(&r, 1, 1), egui::Color32::from_rgb(128, 128, 255), "his own");
+        assert_eq!(mark_colour(&r, 1, 0), egui::Color32::from_rgb(255, 255, 0), "nature");
+        assert_eq!(mark_colour(&r, 1, 3), egui::Color32::from_gray(160), "a neutral clan, whatever its word");
+        assert_eq!(mark_colour(&r, 1, 2), egui::Color32::from_rgb(255, 0, 0), "word 0: hostile");
+        assert_eq!(mark_colour(&r, 1, 4), egui::Color32::from_rgb(255, 0, 255), "word 1");
+        assert_eq!(mark_colour(&r, 1, 5), egui::Color32::from_rgb(0, 255, 255), "word 2");
+        assert_eq!(mark_colour(&r, 1, 9), egui::Color32::from_rgb(255, 255, 0), "no clan of the mission");
+    }
+
     #[test]
     fn a_guns_row_shows_its_state_rounds_and_charge() {
         let ready = gun_row(&gun(150, 100.0), "G".into(), Some(150.0));
