@@ -15,10 +15,11 @@
 //!
 //! Every node is written in the original's meaning and uses only documented functions
 //! (19, 30, 31, 59, 60). `Init` calls function 19 (base and clan index), starts the
-//! clan clock's timer of the reinforcement message (function 59) and sets the bonus
+//! clan clock's timer of the reinforcement message (function 59), sets the bonus
 //! objective's time from it with formula 0. The player clan's `Mission` handler (run
-//! every 2 s) raises message [`MESSAGE_REINFORCE`] once its timer passed (function 60,
-//! then function 30 `MESSAGE_INFO`), completes the bonus objective (1) at its time, and
+//! every 2 s) raises the start message on its first run (function 30 `MESSAGE_INFO`),
+//! message [`MESSAGE_REINFORCE`] once its timer passed (function 60, then function 30),
+//! completes the bonus objective (1) at its time and raises the attack message then, and
 //! completes the primary objective (0) once the enemy clan has no robot left (function
 //! 31 with `CLASS_ROBOT`), which completes the mission. Each latch is a copy statement
 //! (`df0 = d1`), not a constant, since a constant runs even inside a false block. The
@@ -97,12 +98,14 @@ const CONSTANTS: &[(&str, u32)] = &[
     ("CLASS_BUILDING", 0x8000_0000),
     ("dEnemyClan", ENEMY_CLAN),
     ("dReinforceMessage", MESSAGE_REINFORCE),
+    ("dStartMessage", crate::texts::MESSAGES[0].1),
+    ("dAttackMessage", crate::texts::MESSAGES[1].1),
     ("dMessageDelay", MESSAGE_DELAY_S),
     ("dObjectiveDelay", OBJECTIVE_DELAY_S),
 ];
 
 /// The demo scripts' state variables (DWORD, 0 at the start).
-const STATE: [&str; 6] = ["dMessageTime", "dObjectiveTime", "dTemp", "df0", "df1", "df2"];
+const STATE: [&str; 8] = ["dMessageTime", "dObjectiveTime", "dTemp", "df0", "df1", "df2", "df3", "df4"];
 
 const CLAN_BASE_NAMES: [&str; 3] = ["ClanBaseX", "ClanBaseY", "ClanID"];
 
@@ -227,10 +230,12 @@ pub fn default_package(table: &Varset) -> Result<ScrPackage> {
     ];
     let passed = |time: &str| -> Result<Record> { Ok(Record::call(TIMER_PASSED, Some(v("dTemp")?), vec![v(time)?])) };
     let is = |a: &str, b: &str| -> Result<Record> { Ok(Record::compare(v(a)?, Relation::Equal, v(b)?)) };
-    let mut mission = vec![passed("dMessageTime")?];
+    let mut mission = once_when(&v, is("d0", "d0")?, "df3", "MESSAGE_INFO", "dStartMessage")?;
+    mission.push(passed("dMessageTime")?);
     mission.extend(once_when(&v, is("dTemp", "d1")?, "df0", "MESSAGE_INFO", "dReinforceMessage")?);
     mission.push(passed("dObjectiveTime")?);
     mission.extend(once_when(&v, is("dTemp", "d1")?, "df1", "OBJECTIVE_COMPLETE", "d1")?);
+    mission.extend(once_when(&v, is("dTemp", "d1")?, "df4", "MESSAGE_INFO", "dAttackMessage")?);
     mission.push(Record::call(COUNT_CLASS, Some(v("dTemp")?), vec![v("dEnemyClan")?, v("CLASS_ROBOT")?]));
     mission.extend(once_when(&v, is("dTemp", "d0")?, "df2", "OBJECTIVE_COMPLETE", "d0")?);
     mission.push(Record::of_kind(NodeKind::Return, Vec::new()));

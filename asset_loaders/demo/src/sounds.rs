@@ -63,8 +63,8 @@ pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
 ];
 
 /// The original's voices (`voices.lib`): the mission's end, the five acknowledgements and
-/// the selection of a small (`_S`), big (`_B`) and plain set, and a unit ready, here
-/// synthesised chirps.
+/// the selection of a small (`_S`), big (`_B`) and plain set, a unit ready and the
+/// missions' messages (`VC_MSG_*`), here synthesised chirps.
 pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_MISSION_COMPLETE", Encoding::Adpcm, voice_complete),
     ("VOICE_MISSION_FAIL", Encoding::Adpcm, voice_fail),
@@ -87,6 +87,9 @@ pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_SELECTED_B", Encoding::Adpcm, selected::<1>),
     ("VOICE_SELECTED", Encoding::Adpcm, selected::<2>),
     ("VOICE_UNIT_READY", Encoding::Adpcm, voice_unit_ready),
+    ("VC_MSG_0", Encoding::Adpcm, message::<0>),
+    ("VC_MSG_1", Encoding::Adpcm, message::<1>),
+    ("VC_MSG_2", Encoding::Adpcm, message::<2>),
 ];
 
 const SR: f32 = SAMPLE_RATE as f32;
@@ -371,6 +374,13 @@ fn acknowledge<const SET: usize, const VOICE: u32>(_: &mut SplitMix64) -> Vec<f3
 fn selected<const SET: usize>(_: &mut SplitMix64) -> Vec<f32> {
     let base = [700.0, 350.0, 525.0][SET];
     chirp(&[base * 1.25, base], 0.1)
+}
+
+/// A mission message's voice (`messages.cfg`'s `voice_resource`): an incoming call, two
+/// short notes and a long one, pitched by the message.
+fn message<const N: usize>(_: &mut SplitMix64) -> Vec<f32> {
+    let base = [440.0, 494.0, 554.0][N];
+    chirp(&[base, base, base * 1.5], 0.14)
 }
 
 /// Converts `[-1, 1]` samples to 16-bit (clamped, rounded toward zero).

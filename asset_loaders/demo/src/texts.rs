@@ -8,10 +8,11 @@
 //! and the two `.cfg` files are object blocks whose `desc` is a text or a table key;
 //! `mistips.mis` holds one tip per line. Keys are the mission folder below `MISSIONS`
 //! in capitals with `.` and `/` as `_`, then the text's role (`TUTORIAL_01_BRIEF_1`).
-//! `messages.cfg` blocks carry the original's `message_index` ids (0, 1, 2; the demo's
-//! player script raises [`MESSAGE_REINFORCE`] through function 30) and the triggers of
-//! the interface's own rule: `type 0` (at the start), `time <seconds>`, and one block of
-//! another type. The mission's objectives ([`objective_keys`]) are table keys too.
+//! `messages.cfg` blocks are the original's (openparkan `docs/34-progression.md`): a
+//! `message_index` id, a `text_resource` table key, a `voice_resource` entry of
+//! `voices.lib` and, on the reinforcement's, `info_system`; the demo's player script
+//! raises each through function 30 `MESSAGE_INFO` ([`MESSAGES`]). The mission's
+//! objectives ([`objective_keys`]) are table keys too.
 
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
@@ -19,9 +20,6 @@ use iron3d_formats::config::{BlockCfg, tips_file};
 
 /// The string table's path.
 pub const TEXT_RES: &str = "DATA/TextRes.cfg";
-
-/// Seconds of mission time before the timed message.
-pub const MESSAGE_TIME: &str = "60";
 
 /// Per mission (role, Russian text) of the table.
 const TABLE: [(&str, &str); 7] = [
@@ -35,8 +33,18 @@ const TABLE: [(&str, &str); 7] = [
 ];
 
 /// The `message_index` of the reinforcement message, which the demo's player script
-/// raises (function 30, `MESSAGE_INFO`).
+/// raises (function 30, `MESSAGE_INFO`) once its timer passed.
 pub const MESSAGE_REINFORCE: u32 = 2;
+
+/// The messages: block name, `message_index`, table role, `voice_resource`, whether it is
+/// the Information assistant's (`info_system`). The script raises the start's from
+/// `Init`, the attack's when the bonus objective's time came, the reinforcement's at its
+/// timer.
+pub const MESSAGES: [(&str, u32, &str, &str, bool); 3] = [
+    ("start", 0, "MSG_START", "VC_MSG_0", false),
+    ("attack", 1, "MSG_ATTACK", "VC_MSG_1", false),
+    ("reinforce", MESSAGE_REINFORCE, "MSG_REINFORCE", "VC_MSG_2", true),
+];
 
 /// The objectives of mission folder `folder` as `mission.cfg` lists them: the primary
 /// one (destroy the enemy's robots, objective 0), then the bonus one (hold out until the
@@ -85,14 +93,14 @@ impl Texts {
         briefing.push_block("note", &[("desc", &note)])?;
         tree.add(&format!("{folder}/briefing.cfg"), briefing.to_bytes())?;
         let mut messages = header(folder, "messages.cfg")?;
-        messages.push_block("start", &[("message_index", "= 0"), ("desc", &key("MSG_START")), ("type", "0")])?;
-        let attack = [("message_index", "= 1"), ("desc", &key("MSG_ATTACK")), ("type", "1"), ("time", MESSAGE_TIME)];
-        messages.push_block("attack", &attack)?;
-        let reinforce = format!("= {MESSAGE_REINFORCE}");
-        messages.push_block(
-            "reinforce",
-            &[("message_index", &reinforce), ("desc", &key("MSG_REINFORCE")), ("type", "2")],
-        )?;
+        for (name, id, role, voice, info) in MESSAGES {
+            let (id, text, voice) = (format!("= {id}"), format!("= \"{}\"", key(role)), format!("= \"{voice}\""));
+            let mut params = vec![("message_index", id.as_str()), ("text_resource", &text), ("voice_resource", &voice)];
+            if info {
+                params.push(("info_system", "= 1"));
+            }
+            messages.push_block(name, &params)?;
+        }
         tree.add(&format!("{folder}/messages.cfg"), messages.to_bytes())?;
         let tips = tips_file(&format!("mistips.mis of {folder} (iron3d demo)"), &TIPS)?;
         tree.add(&format!("{folder}/mistips.mis"), tips)
@@ -135,10 +143,14 @@ mod tests {
             assert_eq!(texts[1].1, TABLE[1].1, "{dir}: a key shows its table text");
             assert!(texts[2].1.starts_with("iron3d demo"), "{dir}: the project's own line");
             let messages = BlockCfg::parse(tree.get(&format!("{dir}/messages.cfg")).unwrap()).unwrap();
-            let raised = block_texts(&messages, &table);
-            assert_eq!(raised[0].1, "Миссия началась. Удачи, командир!", "{dir}");
-            assert_eq!(messages.block("attack").unwrap().param("time"), Some(MESSAGE_TIME.as_bytes()));
-            assert_eq!(iron3d_formats::config::goals::message_ids(&messages), [0, 1, MESSAGE_REINFORCE]);
+            let lines = iron3d_formats::config::goals::message_lines(&messages);
+            assert_eq!(table.resolve(&lines[0].text), "Миссия началась. Удачи, командир!", "{dir}");
+            let ids: Vec<(u32, bool)> = lines.iter().map(|m| (m.id, m.info_system)).collect();
+            assert_eq!(ids, [(0, false), (1, false), (MESSAGE_REINFORCE, true)]);
+            for m in &lines {
+                let voice = m.voice.as_deref().unwrap();
+                assert!(crate::sounds::VOICES.iter().any(|v| v.0 == voice), "{dir}: {voice} is in voices.lib");
+            }
             for (key, _) in objective_keys(&dir) {
                 assert!(table.get(&key).is_some(), "{dir}: objective {key} is in the table");
             }

@@ -54,6 +54,11 @@ briefing-back = Back
 
 ## HUD
 
+hud-from-system = from: System
+hud-from-training = from: Training assistant
+hud-from-information = from: Information assistant
+# The original's string 6199, its spelling kept.
+hud-message-repeated = Recieved message is already in history
 hud-mission = mission
 hud-ore = ore { $amount }
 hud-ore-bar = Ore

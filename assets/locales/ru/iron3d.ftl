@@ -54,6 +54,11 @@ briefing-back = Назад
 
 ## Интерфейс миссии
 
+hud-from-system = от: Система
+hud-from-training = от: Инструктор
+hud-from-information = от: Информационная служба
+# The original's string 6199, its spelling kept.
+hud-message-repeated = Полученное сообщение уже есть в истории
 hud-mission = миссия
 hud-ore = руда { $amount }
 hud-ore-bar = Руда

@@ -5,23 +5,23 @@
 //! warning in the log naming the file (and the byte offset of a grammar error) and an
 //! empty text; it never fails the mission.
 //!
-//! What raises a message is opaque in the original; **the project's rule**: a
-//! `messages.cfg` block of `type 0` is raised when the mission starts, a block with a
-//! `time <seconds>` parameter when the mission clock passes that time; other blocks
-//! are kept and never raised.
+//! A message is raised by a clan script's function 30 `MESSAGE_INFO` naming its
+//! `message_index` (openparkan `docs/34-progression.md`, read): the message box shows its
+//! `text_resource` under its assistant's header and its `voice_resource` plays.
 
-use crate::hud::HudState;
+use crate::hud::{HudState, MessageKind};
 use bevy::prelude::*;
 use iron3d_assets::GameData;
-use iron3d_core::{AppState, GameClock, Pause, TICK_MS};
-use iron3d_formats::config::{BlockCfg, TextRes, block_texts, tips};
+use iron3d_core::{AppState, GameMessage, GameMessageKind, Pause, SoundBus, SoundCue, SoundKey};
+use iron3d_formats::config::goals::message_lines;
+use iron3d_formats::config::{BlockCfg, TextRes, tips};
 use iron3d_mission::MissionRequest;
 use iron3d_vfs::GameDir;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, load_table)
         .add_systems(OnEnter(AppState::Loading), load_mission)
-        .add_systems(Update, raise.run_if(in_state(Pause::Running).and_then(resource_exists::<MissionText>)));
+        .add_systems(Update, show.run_if(in_state(Pause::Running).and_then(resource_exists::<MissionText>)));
 }
 
 /// The string table's path in the game directory.
@@ -67,26 +67,17 @@ pub fn load_table(mut commands: Commands, game: Option<Res<GameData>>) {
     commands.insert_resource(game.map(|g| TextTable::read(&g.0)).unwrap_or_default());
 }
 
-/// When a `messages.cfg` message is raised (the project's rule, see the module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Trigger {
-    /// When the mission starts (`type 0`).
-    Start,
-    /// When the mission clock passes this many milliseconds (`time <seconds>`).
-    At(u64),
-    /// Never (the block's trigger is not known).
-    Never,
-}
-
-/// One `messages.cfg` message.
+/// One `messages.cfg` message (openparkan `docs/34-progression.md`, read).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MissionMessage {
-    /// Its text (`desc`, through the string table).
+    /// Its `message_index`.
+    pub id: u32,
+    /// Its text (`text_resource`, through the string table).
     pub text: String,
-    /// When it is raised.
-    pub trigger: Trigger,
-    /// Already in the HUD's log.
-    pub raised: bool,
+    /// Its voice (`voice_resource`, an entry of `voices.lib`).
+    pub voice: Option<String>,
+    /// Whose: the Information assistant's (`info_system`) or the Training assistant's.
+    pub kind: MessageKind,
 }
 
 /// The loading mission's messages and tips.
@@ -94,6 +85,8 @@ pub struct MissionMessage {
 pub struct MissionText {
     /// `messages.cfg`, in file order.
     pub messages: Vec<MissionMessage>,
+    /// The ids shown already (a message is voiced and kept once).
+    pub shown: Vec<u32>,
     /// `mistips.mis`, in file order.
     pub tips: Vec<String>,
 }
@@ -106,22 +99,19 @@ impl MissionText {
         let cfg = read(game, &path, false).and_then(|b| parse(&path, &b, BlockCfg::parse)).unwrap_or_default();
         let path = format!("{folder}/mistips.mis");
         let tips = read(game, &path, false).map(|b| tips(&b)).unwrap_or_default();
-        Self { messages: messages(&cfg, table), tips }
+        Self { messages: messages(&cfg, table), tips, shown: Vec::new() }
     }
 }
 
-/// The messages of a `messages.cfg` with their triggers.
+/// The messages of a `messages.cfg`, their texts through the string table.
 pub fn messages(cfg: &BlockCfg, table: &TextRes) -> Vec<MissionMessage> {
-    cfg.blocks()
-        .zip(block_texts(cfg, table))
-        .map(|(block, (_, text))| {
-            let time = block.param("time").and_then(|t| std::str::from_utf8(t).ok()?.trim().parse::<f64>().ok());
-            let trigger = match (block.type_id(), time) {
-                (_, Some(s)) if s.is_finite() && s >= 0.0 => Trigger::At((s * 1000.0) as u64),
-                (Some(0), _) => Trigger::Start,
-                _ => Trigger::Never,
-            };
-            MissionMessage { text, trigger, raised: false }
+    message_lines(cfg)
+        .into_iter()
+        .map(|m| MissionMessage {
+            id: m.id,
+            text: table.resolve(&m.text),
+            voice: m.voice,
+            kind: if m.info_system { MessageKind::Information } else { MessageKind::Training },
         })
         .collect()
 }
@@ -138,18 +128,29 @@ pub fn load_mission(
     commands.insert_resource(MissionText::read(&game.0, &table, &request.mission));
 }
 
-/// Raises the messages whose time came into the HUD's log.
-pub fn raise(mut text: ResMut<MissionText>, clock: Res<GameClock>, mut hud: ResMut<HudState>) {
-    let now = u64::from(clock.tick) * u64::from(TICK_MS);
-    for m in &mut text.messages {
-        let due = match m.trigger {
-            Trigger::Start => true,
-            Trigger::At(ms) => now >= ms,
-            Trigger::Never => false,
-        };
-        if due && !m.raised {
-            m.raised = true;
-            hud.push(m.text.clone());
+/// A clan script's `MESSAGE_INFO` (function 30) shows its message in the message box:
+/// the first time voiced (its `voice_resource`) and kept in the history; again, only
+/// *"Recieved message is already in history"* (the original's string 6199, read). An id
+/// `messages.cfg` does not hold shows nothing.
+pub fn show(
+    mut read: MessageReader<GameMessage>,
+    mut text: ResMut<MissionText>,
+    mut hud: ResMut<HudState>,
+    mut cues: MessageWriter<SoundCue>,
+    locale: Res<crate::locale::Locale>,
+) {
+    for m in read.read() {
+        let GameMessageKind::Message { id, .. } = m.kind else { continue };
+        let Some(message) = text.messages.iter().find(|m| m.id == id).cloned() else { continue };
+        if text.shown.contains(&id) {
+            hud.post(MessageKind::System, locale.t("hud-message-repeated"));
+            continue;
+        }
+        text.shown.push(id);
+        hud.post(message.kind, message.text);
+        if let Some(voice) = message.voice {
+            let key = SoundKey { library: iron3d_audio::VOICES.into(), name: voice };
+            cues.write(SoundCue::play(key, SoundBus::Voice, None));
         }
     }
 }
@@ -187,22 +188,47 @@ mod tests {
     }
 
     #[test]
-    fn messages_are_raised_into_the_hud_log_by_the_projects_rule() {
+    fn a_scripts_message_shows_once_voiced_then_as_already_in_history() {
         let table = TextRes::parse(b"object HELLO\r\n desc \xcf\xf0\xe8\xe2\xe5\xf2\r\nend\r\n").unwrap();
-        let cfg = BlockCfg::parse(b"object a\r\n desc HELLO\r\n type 0\r\nend\r\nobject b\r\n desc later\r\n time 2\r\nend\r\nobject c\r\n desc never\r\n type 5\r\nend\r\n").unwrap();
+        let cfg = BlockCfg::parse(
+            b"object a\r\n message_index = 4\r\n text_resource = HELLO\r\n voice_resource = vc_4\r\nend\r\n\
+              object b\r\n message_index = 9\r\n text_resource = plain\r\n info_system = 1\r\nend\r\n",
+        )
+        .unwrap();
         let list = messages(&cfg, &table);
-        let triggers: Vec<_> = list.iter().map(|m| m.trigger).collect();
-        assert_eq!(triggers, [Trigger::Start, Trigger::At(2000), Trigger::Never]);
+        assert_eq!((list[0].kind, list[1].kind), (MessageKind::Training, MessageKind::Information));
         let mut app = App::new();
-        app.insert_resource(MissionText { messages: list, tips: Vec::new() })
+        app.insert_resource(MissionText { messages: list, ..default() })
+            .insert_resource(crate::locale::Locale::new(crate::locale::Language::English))
             .init_resource::<HudState>()
-            .insert_resource(GameClock { tick: 1, time_ms: 0 })
-            .add_systems(Update, raise);
-        app.update();
-        assert_eq!(app.world().resource::<HudState>().messages, ["Привет"]);
-        app.world_mut().resource_mut::<GameClock>().tick = 2000 / TICK_MS + 1;
-        app.update();
-        app.update();
-        assert_eq!(app.world().resource::<HudState>().messages, ["Привет", "later"], "each once");
+            .add_message::<GameMessage>()
+            .add_message::<SoundCue>()
+            .add_systems(Update, show);
+        let raise = |app: &mut App, id: u32| {
+            app.world_mut().write_message(GameMessage::new(
+                &iron3d_core::GameClock::default(),
+                iron3d_core::DispatchPhase::SuperAi,
+                GameMessageKind::Message { clan: 1, id },
+            ));
+            app.update();
+            let shown = app.world().resource::<HudState>().shown.clone().map(|s| (s.kind, s.text));
+            let voiced: Vec<String> = app
+                .world()
+                .resource::<Messages<SoundCue>>()
+                .iter_current_update_messages()
+                .map(|c| c.key.name.clone())
+                .collect();
+            (shown, voiced)
+        };
+        assert_eq!(raise(&mut app, 4), (Some((MessageKind::Training, "Привет".to_string())), vec!["vc_4".to_string()]));
+        assert_eq!(raise(&mut app, 9), (Some((MessageKind::Information, "plain".to_string())), vec![]));
+        assert_eq!(
+            raise(&mut app, 4),
+            (Some((MessageKind::System, "Recieved message is already in history".to_string())), vec![]),
+            "again: not voiced"
+        );
+        let before = app.world().resource::<HudState>().messages.len();
+        raise(&mut app, 77);
+        assert_eq!(app.world().resource::<HudState>().messages.len(), before, "an id with no message shows nothing");
     }
 }

@@ -39,8 +39,44 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// Messages kept on screen.
-pub const MESSAGES: usize = 6;
+/// Messages kept in the history.
+pub const MESSAGES: usize = 50;
+/// How long the message box stays up (s; read).
+pub const BOX_SECONDS: f32 = 20.0;
+
+/// Whose a message is: the message box's header (openparkan `docs/35-hud.md`, read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+pub enum MessageKind {
+    /// The game's own lines (kind 2, *from: System*); iron3d's reports too.
+    #[default]
+    System,
+    /// A script's message (kind 3, *from: Training assistant*).
+    Training,
+    /// A script's message with `info_system` (kind 4, *from: Information assistant*).
+    Information,
+}
+
+impl MessageKind {
+    /// The header's locale key.
+    pub fn header(self) -> &'static str {
+        match self {
+            Self::System => "hud-from-system",
+            Self::Training => "hud-from-training",
+            Self::Information => "hud-from-information",
+        }
+    }
+}
+
+/// The message in the box: the newest, for [`BOX_SECONDS`].
+#[derive(Debug, Clone, PartialEq, Default, Reflect)]
+pub struct Shown {
+    /// Whose.
+    pub kind: MessageKind,
+    /// Its text.
+    pub text: String,
+    /// Seconds it has been up.
+    pub age: f32,
+}
 
 /// The player's economy and the last messages (refreshed by the HUD systems).
 #[derive(Resource, Debug, Clone, Default, Reflect)]
@@ -50,8 +86,10 @@ pub struct HudState {
     pub economy: ClanEconomy,
     /// The Ore and Energy bars as shown (they step towards the published ones).
     pub bars: Bars,
-    /// Recent messages, newest last.
+    /// The history: recent messages, newest last.
     pub messages: VecDeque<String>,
+    /// The message box's message (none once its time is up).
+    pub shown: Option<Shown>,
     /// The message box hidden (`CMD_PAGER`, F2; a new message leaves it hidden: the
     /// project's).
     pub messages_hidden: bool,
@@ -92,11 +130,28 @@ impl Bars {
 }
 
 impl HudState {
-    /// Adds a message to the log, dropping the oldest beyond [`MESSAGES`].
+    /// Shows a system message (see [`Self::post`]).
     pub fn push(&mut self, line: String) {
-        self.messages.push_back(line);
+        self.post(MessageKind::System, line);
+    }
+
+    /// Shows `text` in the message box in place of the one there, and keeps it in the
+    /// history, dropping the oldest beyond [`MESSAGES`] (read).
+    pub fn post(&mut self, kind: MessageKind, text: String) {
+        self.messages.push_back(text.clone());
         while self.messages.len() > MESSAGES {
             self.messages.pop_front();
+        }
+        self.shown = Some(Shown { kind, text, age: 0.0 });
+    }
+
+    /// `dt` seconds later: the box closes once it has been up [`BOX_SECONDS`].
+    pub fn age(&mut self, dt: f32) {
+        if let Some(s) = &mut self.shown {
+            s.age += dt;
+            if s.age >= BOX_SECONDS {
+                self.shown = None;
+            }
         }
     }
 }
@@ -146,6 +201,7 @@ pub fn economy(
         hud.economy = board.of(player_clan(clans.as_deref()));
         let target = [hud.economy.ore_percent, hud.economy.energy_percent];
         hud.bars.frame(target, time.delta_secs());
+        hud.age(time.delta_secs());
     }
 }
 
@@ -327,17 +383,6 @@ pub fn hud(
             });
         });
     });
-    if !hud.messages.is_empty() && !hud.messages_hidden {
-        egui::Area::new("messages".into()).anchor(egui::Align2::CENTER_TOP, [0.0, 48.0]).show(ctx, |ui| {
-            for line in &hud.messages {
-                ui.label(
-                    egui::RichText::new(line)
-                        .color(egui::Color32::WHITE)
-                        .background_color(egui::Color32::from_black_alpha(120)),
-                );
-            }
-        });
-    }
     // Driving a unit, the cockpit's own panel shows it.
     let driving = crate::cockpit::driven(&views, &player).is_some();
     let Some(first) = selection.first().filter(|_| !driving) else { return Ok(()) };

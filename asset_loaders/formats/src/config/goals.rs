@@ -5,8 +5,10 @@
 //!   blocks (exempt 0), then of its `bonus_objectives` blocks (exempt 1), in file order
 //!   and **every line kept** (a repeated key is another objective); a script names an
 //!   objective by its position in that combined list;
-//! * the ids of `messages.cfg`: each block's `message_index` (an id, not a position:
-//!   gaps are allowed).
+//! * the messages of `messages.cfg`: each block's `message_index` (an id, not a
+//!   position: gaps are allowed), its `text_resource` (a `TextRes.cfg` key or the text),
+//!   its `voice_resource` (a `voices.lib` entry) and, optionally, `info_system` (the
+//!   *Information assistant*'s message, not the *Training assistant*'s).
 //!
 //! The original writes `key = value`; a value's leading `=` and its quotes are dropped
 //! ([`value_text`]).
@@ -55,18 +57,62 @@ pub fn objectives(cfg: &BlockCfg) -> Vec<ObjectiveLine> {
     all
 }
 
+/// One message of `messages.cfg`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageLine {
+    /// Its `message_index`.
+    pub id: u32,
+    /// Its `text_resource`, CP1251 decoded (empty without one).
+    pub text: String,
+    /// Its `voice_resource` (`None` without one).
+    pub voice: Option<String>,
+    /// It sets `info_system` (to anything but 0).
+    pub info_system: bool,
+}
+
+/// The messages of a `messages.cfg`, in file order (a block without a readable id is
+/// left out).
+pub fn message_lines(cfg: &BlockCfg) -> Vec<MessageLine> {
+    cfg.blocks()
+        .filter_map(|b| {
+            let id = u32::try_from(parse_int(value_text(b.param(MESSAGE_INDEX)?))?).ok()?;
+            let text = |key: &str| b.param(key).map(|v| decode(value_text(v)));
+            Some(MessageLine {
+                id,
+                text: text("text_resource").unwrap_or_default(),
+                voice: text("voice_resource").filter(|v| !v.is_empty()),
+                info_system: b.param("info_system").is_some_and(|v| parse_int(value_text(v)) != Some(0)),
+            })
+        })
+        .collect()
+}
+
 /// The `message_index` ids of a `messages.cfg`, in file order (a block without a
 /// readable id is left out).
 pub fn message_ids(cfg: &BlockCfg) -> Vec<u32> {
-    cfg.blocks()
-        .filter_map(|b| parse_int(value_text(b.param(MESSAGE_INDEX)?)))
-        .filter_map(|id| u32::try_from(id).ok())
-        .collect()
+    message_lines(cfg).into_iter().map(|m| m.id).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_has_its_id_text_and_voice_resources_and_its_info_system_flag() {
+        let cfg = BlockCfg::parse(
+            b"object m1\r\n  message_index = 3\r\n  text_resource = \"T01_M03\"\r\n  voice_resource = \"vc_t01_03\"\r\nend\r\n\
+              object m2\r\n  message_index = 7\r\n  text_resource = T01_M07\r\n  info_system = 1\r\nend\r\n\
+              object m3\r\n  text_resource = lost\r\nend\r\n",
+        )
+        .unwrap();
+        let got = message_lines(&cfg);
+        assert_eq!(got.len(), 2, "a block without an id is no message");
+        assert_eq!(
+            got[0],
+            MessageLine { id: 3, text: "T01_M03".into(), voice: Some("vc_t01_03".into()), info_system: false }
+        );
+        assert_eq!((got[1].id, got[1].voice.as_deref(), got[1].info_system), (7, None, true));
+    }
 
     #[test]
     fn objectives_keep_every_line_primary_first_and_values_lose_equals_and_quotes() {

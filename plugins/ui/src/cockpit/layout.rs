@@ -23,6 +23,8 @@ pub struct Pin(pub f32, pub f32);
 impl Pin {
     /// The top right corner (the weapons list).
     pub const TOP_RIGHT: Pin = Pin(1.0, 0.0);
+    /// The top's middle (the message box).
+    pub const TOP: Pin = Pin(0.5, 0.0);
     /// The middle (the reticle, the lock).
     pub const CENTRE: Pin = Pin(0.5, 0.5);
     /// The bottom's middle (the radar, the indicators).
@@ -145,6 +147,14 @@ impl Ink<'_> {
     pub fn circle(&self, centre: [f32; 2], radius: f32, colour: egui::Color32) {
         let s = self.layout.scale();
         self.painter.circle_stroke(self.at(centre), radius * s, egui::Stroke::new(1.0, colour));
+    }
+
+    /// `text` from `at` (its top left), `size` layout units high, with a black shadow.
+    pub fn text_left(&self, at: [f32; 2], text: &str, colour: egui::Color32, size: f32) {
+        let font = egui::FontId::proportional(size * self.layout.scale());
+        let p = self.at(at);
+        self.painter.text(p + egui::vec2(1.0, 1.0), egui::Align2::LEFT_TOP, text, font.clone(), egui::Color32::BLACK);
+        self.painter.text(p, egui::Align2::LEFT_TOP, text, font, colour);
     }
 
     /// `text` centred in the span `x0..x1` with its top at `y`, with a black shadow (the

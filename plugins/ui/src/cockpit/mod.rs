@@ -20,6 +20,7 @@
 //! draw no view of the unit; a flyer's contact is a square like any unit's.
 
 mod layout;
+mod message_box;
 mod widgets;
 
 use crate::command::Battlefield;
@@ -44,8 +45,24 @@ pub use widgets::{Art, Contact, GunRow, Lamp, Panel, Sight, Words};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CockpitArt>().add_systems(Startup, load_art).add_systems(
         EguiPrimaryContextPass,
-        cockpit.run_if(in_state(AppState::InGame)).in_set(crate::ScreenSystems::InGame).before(crate::hud::hud),
+        (cockpit, message_box)
+            .run_if(in_state(AppState::InGame))
+            .in_set(crate::ScreenSystems::InGame)
+            .before(crate::hud::hud),
     );
+}
+
+/// Draws the message box over every in-game view.
+pub fn message_box(
+    mut contexts: EguiContexts,
+    mut art: ResMut<CockpitArt>,
+    hud: Res<crate::hud::HudState>,
+    views: Res<Views>,
+    locale: Res<Locale>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    message_box::draw(ctx, art.art(ctx), &hud, &views, &locale);
+    Ok(())
 }
 
 /// The water level the altitude is measured from: the original's for a map without

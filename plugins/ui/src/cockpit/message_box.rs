@@ -1,0 +1,123 @@
+//! The message box (openparkan `docs/35-hud.md`, "The message box", read): one box, the
+//! newest message, for 20 s; `Pager` (F2) hides and shows it. It stands at (230, 0),
+//! 182 wide, on the 640 × 480 layout, and at (374, 352), 266 wide, in a command view. Its
+//! frame is the compound skin's corners and edges, filled from 5 in with half-alpha green;
+//! the header (*from: System*, *Training assistant*, *Information assistant*) is white at
+//! (x + 8, y + 9), the text `#dcdcdc` from 1.5 lines under it, wrapped to the box's width
+//! less 10, at most six lines, the sixth ending in *...* when cut.
+//!
+//! The project's parts: the box stands under iron3d's top bar (48 pixels lower), its line
+//! step is egui's font's (10 layout units), and a cut text has no footer (iron3d has no
+//! help key to name).
+
+use super::layout::{Ink, Layout, Pin, argb};
+use super::widgets::Art;
+use crate::hud::HudState;
+use crate::locale::Locale;
+use crate::views::{View, Views};
+use bevy_egui::egui;
+
+/// The most lines a message shows (read).
+pub const MAX_LINES: usize = 6;
+/// The line step (layout units; the project's).
+const LINE: f32 = 10.0;
+/// The font's size (layout units; the project's).
+const FONT: f32 = 8.0;
+/// Screen pixels the box stands under iron3d's top bar.
+const UNDER_BAR: f32 = 48.0;
+
+/// Wraps `text` greedily into lines no wider than `width` by `measure`, then keeps at
+/// most [`MAX_LINES`]: the last kept loses words from its end until it and *...* fit 0.95
+/// of the width (read).
+pub fn fit(text: &str, width: f32, measure: impl Fn(&str) -> f32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if measure(&format!("{line} {word}")) <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    if lines.len() > MAX_LINES {
+        lines.truncate(MAX_LINES);
+        let last = &mut lines[MAX_LINES - 1];
+        while measure(&format!("{last}...")) > width * 0.95 {
+            match last.rfind(' ') {
+                Some(at) => last.truncate(at),
+                None => break,
+            }
+        }
+        last.push_str("...");
+    }
+    lines
+}
+
+/// Draws the box while it holds a message and is not hidden.
+pub fn draw(ctx: &egui::Context, art: &Art, hud: &HudState, views: &Views, locale: &Locale) {
+    let Some(shown) = hud.shown.as_ref().filter(|_| !hud.messages_hidden) else { return };
+    let command = matches!(views.front(), Some(View::Hq(_) | View::Bunker(_)));
+    let layout = Layout { screen: ctx.content_rect() };
+    let (pin, [x, y, width]) = if command {
+        (Pin::BOTTOM_RIGHT, [374.0, 352.0, 266.0])
+    } else {
+        (Pin::TOP, [230.0, UNDER_BAR / layout.scale(), 182.0])
+    };
+    let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("message box")));
+    let ink = Ink { layout, pin, painter: &painter };
+    let font = egui::FontId::proportional(FONT * layout.scale());
+    let measure =
+        |s: &str| painter.layout_no_wrap(s.to_string(), font.clone(), egui::Color32::WHITE).size().x / layout.scale();
+    let lines = fit(&shown.text, width - 10.0, measure);
+    let bottom = y + (lines.len() as f32 + 1.0) * LINE + (LINE / 2.0).floor() + 16.0;
+    frame(&ink, art, [x, y, x + width, bottom]);
+    ink.text_left([x + 8.0, y + 9.0], &locale.t(shown.kind.header()), egui::Color32::WHITE, FONT);
+    for (i, line) in lines.iter().enumerate() {
+        let at = y + 9.0 + LINE * (1.5 + i as f32);
+        ink.text_left([x + 8.0, at], line, egui::Color32::from_gray(0xdc), FONT);
+    }
+}
+
+/// The frame: its corners, its edges between them, the inside filled from 5 in.
+fn frame(ink: &Ink, art: &Art, [x0, y0, x1, y1]: [f32; 4]) {
+    ink.fill([x0 + 5.0, y0 + 5.0, x1 - 5.0, y1 - 5.0], argb(0x8000_8000));
+    let white = egui::Color32::WHITE;
+    let c = 8.0;
+    let corners =
+        [[x0, y0, x0 + c, y0 + c], [x1 - c, y0, x1, y0 + c], [x1 - c, y1 - c, x1, y1], [x0, y1 - c, x0 + c, y1]];
+    for (i, quad) in corners.into_iter().enumerate() {
+        if let Some(cut) = art.sprite(&format!("ccres_frame_corner_{}", i + 1)) {
+            ink.cut(cut, quad, white);
+        }
+    }
+    if let Some(edge) = art.sprite("ccres_frame_edge_h") {
+        ink.cut(edge, [x0 + c, y0, x1 - c, y0 + 5.0], white);
+        ink.cut(edge, [x1 - c, y1, x0 + c, y1 - 5.0], white);
+    }
+    if let Some(edge) = art.sprite("ccres_frame_edge_v") {
+        ink.cut(edge, [x1, y0 + c, x1 - 5.0, y1 - c], white);
+        ink.cut(edge, [x0, y1 - c, x0 + 5.0, y0 + c], white);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One unit a character.
+    fn chars(s: &str) -> f32 {
+        s.chars().count() as f32
+    }
+
+    #[test]
+    fn a_message_wraps_to_the_width_and_keeps_six_lines_the_last_cut_with_dots() {
+        assert_eq!(fit("one two three four", 9.0, chars), ["one two", "three", "four"]);
+        let long = (1..=20).map(|i| format!("w{i:02}")).collect::<Vec<_>>().join(" ");
+        let lines = fit(&long, 11.0, chars);
+        assert_eq!(lines.len(), MAX_LINES);
+        assert_eq!(lines[..5], ["w01 w02 w03", "w04 w05 w06", "w07 w08 w09", "w10 w11 w12", "w13 w14 w15"]);
+        assert_eq!(lines[5], "w16 w17...", "words dropped until it and the dots fit 0.95 of 11");
+        assert_eq!(fit("", 10.0, chars), Vec::<String>::new());
+    }
+}
