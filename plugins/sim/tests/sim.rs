@@ -833,11 +833,20 @@ mod demo {
         assert!(takts.len() >= 3, "{takts:?}");
         let gaps: Vec<u32> = takts.windows(2).map(|w| (w[1] - w[0]) * 64).collect();
         assert!(gaps.iter().all(|g| (7000..8064).contains(g)), "takts every 7000 + rand % 1000 ms: {gaps:?}");
-        // The message waits for a clan clock above 5 s (the first takt makes it 7), the bonus
-        // objective for one above 13 s (the second makes it 14).
-        let message = events(&app, EventKind::Message);
-        assert_eq!(message.len(), 1, "raised once: {message:?}");
-        assert_eq!((message[0].0, message[0].2.as_str()), (next_mission_run(takts[0]), "clan=1 id=2"));
+        // The start message on the handler's first run; the reinforcement's waits for a clan
+        // clock above 5 s (the first takt makes it 7), the bonus objective and the attack
+        // message for one above 13 s (the second makes it 14).
+        let message: Vec<(u32, String)> = events(&app, EventKind::Message).into_iter().map(|m| (m.0, m.2)).collect();
+        let at = |tick: u32, detail: &str| (tick, detail.to_string());
+        assert_eq!(
+            message,
+            [
+                at(next_mission_run(0), "clan=1 id=0"),
+                at(next_mission_run(takts[0]), "clan=1 id=2"),
+                at(next_mission_run(takts[1]), "clan=1 id=1")
+            ],
+            "each raised once"
+        );
         let objectives = events(&app, EventKind::Objective);
         assert_eq!(objectives.len(), 1, "{objectives:?}");
         assert_eq!((objectives[0].0, objectives[0].2.as_str()), (next_mission_run(takts[1]), "clan=1 id=1 complete"));

@@ -843,8 +843,9 @@ fn sim_run_hauls_ore_with_a_transport() {
 }
 
 /// `sim run --json` prints the demo script's `message` and `objective` events (function
-/// 30 of the player clan's `Mission` handler, on its timers: the bonus objective after the
-/// clan's second takt, at most 2 × 8 s + 2 s in).
+/// 30 of the player clan's `Mission` handler: the start message on its first run, the
+/// reinforcement's and the bonus objective on their timers, at most 2 × 8 s + 2 s in,
+/// then the attack message with the objective).
 #[test]
 fn sim_run_json_shows_the_scripts_message_and_objective_events() {
     let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/demo");
@@ -856,9 +857,12 @@ fn sim_run_json_shows_the_scripts_message_and_objective_events() {
         events.map(|e| (e["tick"].as_u64().unwrap(), e["detail"].as_str().unwrap().to_string())).collect()
     };
     let (message, objective) = (of("message"), of("objective"));
-    assert_eq!(message.iter().map(|m| m.1.as_str()).collect::<Vec<_>>(), ["clan=1 id=2"], "{message:?}");
+    let ids: Vec<&str> = message.iter().map(|m| m.1.as_str()).collect();
+    assert_eq!(ids, ["clan=1 id=0", "clan=1 id=2", "clan=1 id=1"], "{message:?}");
     assert_eq!(objective.iter().map(|m| m.1.as_str()).collect::<Vec<_>>(), ["clan=1 id=1 complete"], "{objective:?}");
-    assert!(message[0].0 < objective[0].0, "the message first");
+    assert!(message[0].0 < 40, "the start message on the handler's first run: {message:?}");
+    assert!(message[1].0 < objective[0].0, "the reinforcement's first");
+    assert_eq!(message[2].0, objective[0].0, "the attack message with the bonus objective");
     assert!(of("script").iter().any(|s| s.1.contains("victory rule is off")), "the rule's decision is logged");
     assert_eq!(r["clans"][1]["outcome"], serde_json::Value::Null, "a bonus objective does not end the mission");
 }
