@@ -1,17 +1,21 @@
 //! The minimap: the mission's `Land.map` areals drawn once per mission (walkable
-//! ground shaded by height, the rest dark), the objects on it in the original's mark
-//! colours ([`crate::cockpit::mark_colour`]; buildings as squares), and the camera's view on the
+//! ground shaded by height, the rest dark), the objects on it the original marks (the
+//! player's, and what his units' radars list: [`marked`]) in its mark colours
+//! ([`crate::cockpit::mark_colour`]; buildings as squares), in the original's views at its
+//! place, framed and tinted green, and the camera's view on the
 //! ground. A left click moves the camera there, a right click sends the selected units.
 
 use crate::ScreenSystems;
 use crate::command::{Battlefield, move_in_formation};
+use crate::views::Views;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_camera::{CameraMode, GameCamera};
-use iron3d_core::AppState;
+use iron3d_core::{AppState, Movable, Owner, Radar, RadarContacts, SimTransform};
 use iron3d_input::{PlayerCommands, Selection};
 use iron3d_terrain::{Ground, NavMap};
+use std::collections::BTreeSet;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Minimap>()
@@ -100,15 +104,56 @@ fn on_plane(ray: Ray3d, z: f32) -> Option<[f32; 2]> {
     (d[2].abs() > 1e-4 && t > 0.0).then(|| [o[0] + d[0] * t, o[1] + d[1] * t])
 }
 
+/// A unit as the satellite map's marks see it: its clan, its place, its radar's range and
+/// its radar's last list.
+pub type Watcher<'a> = (i32, [f32; 2], Option<f32>, Option<&'a [u32]>);
+
+/// What the satellite map marks (openparkan `docs/35-hud.md`, "Which get a mark", read):
+/// the objects of the player's clan `mine`, and every object on the contact list of one
+/// of its units this frame. A unit without the radar's list lists what lies within its
+/// radar's range across the ground (the project's rule, as for the AI). `objects` are
+/// (id, clan, place).
+pub fn marked(mine: i32, objects: &[(u32, i32, [f32; 2])], units: &[Watcher]) -> BTreeSet<u32> {
+    let mut out: BTreeSet<u32> = objects.iter().filter(|o| o.1 == mine).map(|o| o.0).collect();
+    for (clan, at, range, list) in units.iter().filter(|u| u.0 == mine) {
+        match (list, range) {
+            (Some(list), _) => out.extend(list.iter().copied()),
+            (None, Some(r)) => {
+                let near = |p: [f32; 2]| (p[0] - at[0]).hypot(p[1] - at[1]) <= *r;
+                out.extend(objects.iter().filter(|o| o.1 != *clan && near(o.2)).map(|o| o.0));
+            }
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+/// Where the satellite map stands in the original's views: (374, 0)–(640, 266) over a
+/// driven unit, (374, 63)–(640, 329) in the others (read); the map itself 5 in.
+fn original_place(views: &Views) -> Option<[f32; 4]> {
+    match views.front()? {
+        view if view.driven().is_some() => Some([374.0, 0.0, 640.0, 266.0]),
+        _ => Some([374.0, 63.0, 640.0, 329.0]),
+    }
+}
+
+type Watchers<'w, 's> = Query<
+    'w,
+    's,
+    (&'static Owner, &'static SimTransform, Option<&'static Radar>, Option<&'static RadarContacts>),
+    With<Movable>,
+>;
+
 /// Draws the minimap and takes its clicks.
+#[allow(clippy::too_many_arguments, reason = "the map shows the scene and orders the selection")]
 pub(crate) fn minimap(
     mut contexts: EguiContexts,
     mut minimap: ResMut<Minimap>,
     nav: Option<Res<NavMap>>,
     scene: Battlefield,
+    (watchers, views, mut art): (Watchers, Res<Views>, ResMut<crate::cockpit::CockpitArt>),
     mut cameras: Query<&mut GameCamera>,
-    selection: Res<Selection>,
-    mut player: ResMut<PlayerCommands>,
+    (selection, mut player): (Res<Selection>, ResMut<PlayerCommands>),
 ) -> Result {
     let ground = &scene.ground;
     let ctx = contexts.ctx_mut()?;
@@ -124,9 +169,39 @@ pub(crate) fn minimap(
         return Ok(());
     }
     let mine = scene.player();
-    egui::Area::new("minimap".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]).show(ctx, |ui| {
-        let side = SIZE as f32 * 1.25;
-        let response = ui.add(egui::Image::new((texture.id(), egui::vec2(side, side))).sense(egui::Sense::click()));
+    let objects: Vec<(u32, i32, [f32; 2])> =
+        scene.objects.iter().map(|(id, t, owner, ..)| (id.0, owner.clan, [t.position[0], t.position[1]])).collect();
+    let units: Vec<Watcher> = watchers
+        .iter()
+        .map(|(o, t, radar, list)| {
+            (o.clan, [t.position[0], t.position[1]], radar.map(|r| r.range), list.map(|l| &l.0[..]))
+        })
+        .collect();
+    let shown = marked(mine, &objects, &units);
+    // In the original's views: its place and frame, the map tinted green at half alpha
+    // (`MAP_ALPHA` 128 over `#37ff37`, read); in the free view, iron3d's corner.
+    let layout = crate::cockpit::Layout { screen: ctx.content_rect() };
+    let place = original_place(&views).map(|[x0, y0, x1, y1]| {
+        let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("map frame")));
+        let ink = crate::cockpit::Ink { layout, pin: crate::cockpit::Pin::TOP_RIGHT, painter: &painter };
+        crate::cockpit::frame(&ink, art.art(ctx), [x0, y0, x1, y1], None);
+        let [a, b] =
+            [[x0 + 5.0, y0 + 5.0], [x1 - 5.0, y1 - 5.0]].map(|p| layout.point(p, crate::cockpit::Pin::TOP_RIGHT));
+        egui::Rect::from_two_pos(a, b)
+    });
+    let area = match place {
+        Some(rect) => egui::Area::new("minimap".into()).fixed_pos(rect.min),
+        None => egui::Area::new("minimap".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]),
+    };
+    area.show(ctx, |ui| {
+        let size = place.map_or(egui::Vec2::splat(SIZE as f32 * 1.25), |r| r.size());
+        let tint = if place.is_some() {
+            egui::Color32::from_rgba_unmultiplied(0x37, 0xff, 0x37, 128)
+        } else {
+            egui::Color32::WHITE
+        };
+        let image = egui::Image::new((texture.id(), size)).tint(tint).sense(egui::Sense::click());
+        let response = ui.add(image);
         let rect = response.rect;
         let to_screen = |p: [f32; 2]| {
             egui::pos2(
@@ -141,7 +216,7 @@ pub(crate) fn minimap(
             ]
         };
         let painter = ui.painter_at(rect);
-        for (_, t, owner, movable, ..) in &scene.objects {
+        for (_, t, owner, movable, ..) in scene.objects.iter().filter(|o| shown.contains(&o.0.0)) {
             let colour = crate::cockpit::mark_colour(&scene.relations, mine, owner.clan);
             let p = to_screen([t.position[0], t.position[1]]);
             if movable {
@@ -190,6 +265,23 @@ pub(crate) fn minimap(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The player's objects are marked, and what his units' radars list; a unit without
+    /// the radar's list lists what lies within its range; other clans' radars mark
+    /// nothing for him.
+    #[test]
+    fn the_map_marks_the_players_objects_and_what_his_units_radars_list() {
+        let objects =
+            [(1, 1, [0.0, 0.0]), (2, 2, [50.0, 0.0]), (3, 2, [500.0, 0.0]), (4, 2, [900.0, 0.0]), (5, 3, [0.0, 90.0])];
+        let listed = [3u32];
+        let units: Vec<Watcher> = vec![
+            (1, [0.0, 0.0], Some(100.0), None),
+            (1, [480.0, 0.0], Some(300.0), Some(&listed)),
+            (2, [900.0, 0.0], Some(1000.0), None),
+        ];
+        assert_eq!(marked(1, &objects, &units), BTreeSet::from([1, 2, 3, 5]));
+        assert_eq!(marked(1, &objects, &[]), BTreeSet::from([1]), "without units only his own");
+    }
 
     #[test]
     fn the_satellite_map_key_hides_and_shows_it() {

@@ -71,33 +71,11 @@ pub fn draw(ctx: &egui::Context, art: &Art, hud: &HudState, views: &Views, local
         |s: &str| painter.layout_no_wrap(s.to_string(), font.clone(), egui::Color32::WHITE).size().x / layout.scale();
     let lines = fit(&shown.text, width - 10.0, measure);
     let bottom = y + (lines.len() as f32 + 1.0) * LINE + (LINE / 2.0).floor() + 16.0;
-    frame(&ink, art, [x, y, x + width, bottom]);
+    super::widgets::frame(&ink, art, [x, y, x + width, bottom], Some(argb(0x8000_8000)));
     ink.text_left([x + 8.0, y + 9.0], &locale.t(shown.kind.header()), egui::Color32::WHITE, FONT);
     for (i, line) in lines.iter().enumerate() {
         let at = y + 9.0 + LINE * (1.5 + i as f32);
         ink.text_left([x + 8.0, at], line, egui::Color32::from_gray(0xdc), FONT);
-    }
-}
-
-/// The frame: its corners, its edges between them, the inside filled from 5 in.
-fn frame(ink: &Ink, art: &Art, [x0, y0, x1, y1]: [f32; 4]) {
-    ink.fill([x0 + 5.0, y0 + 5.0, x1 - 5.0, y1 - 5.0], argb(0x8000_8000));
-    let white = egui::Color32::WHITE;
-    let c = 8.0;
-    let corners =
-        [[x0, y0, x0 + c, y0 + c], [x1 - c, y0, x1, y0 + c], [x1 - c, y1 - c, x1, y1], [x0, y1 - c, x0 + c, y1]];
-    for (i, quad) in corners.into_iter().enumerate() {
-        if let Some(cut) = art.sprite(&format!("ccres_frame_corner_{}", i + 1)) {
-            ink.cut(cut, quad, white);
-        }
-    }
-    if let Some(edge) = art.sprite("ccres_frame_edge_h") {
-        ink.cut(edge, [x0 + c, y0, x1 - c, y0 + 5.0], white);
-        ink.cut(edge, [x1 - c, y1, x0 + c, y1 - 5.0], white);
-    }
-    if let Some(edge) = art.sprite("ccres_frame_edge_v") {
-        ink.cut(edge, [x1, y0 + c, x1 - 5.0, y1 - c], white);
-        ink.cut(edge, [x0, y1 - c, x0 + 5.0, y0 + c], white);
     }
 }
 

@@ -40,7 +40,7 @@ use iron3d_formats::config::{InterfaceArt, Sprite};
 use iron3d_input::PlayerCommands;
 use iron3d_mission::MissionObject;
 pub use layout::{Cut, Ink, Layout, Pin};
-pub use widgets::{Art, Contact, GunRow, Lamp, Panel, Sight, Words};
+pub use widgets::{Art, Contact, GunRow, Lamp, Panel, Sight, Words, frame};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CockpitArt>().add_systems(Startup, load_art).add_systems(
@@ -108,7 +108,7 @@ pub fn load_art(game: Option<Res<GameData>>, mut art: ResMut<CockpitArt>) {
 
 impl CockpitArt {
     /// The art, its pages uploaded to `ctx` on first use.
-    fn art(&mut self, ctx: &egui::Context) -> &Art {
+    pub(crate) fn art(&mut self, ctx: &egui::Context) -> &Art {
         let (pending, sprites) = (std::mem::take(&mut self.pending), &self.sprites);
         &self
             .uploaded

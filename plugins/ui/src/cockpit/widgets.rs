@@ -29,6 +29,31 @@ impl Art {
     }
 }
 
+/// A frame of the compound skin (`0x1009abf0`, read): its 8 × 8 corners, its 5-thick
+/// edges between them, and the inside filled from 5 in with `fill` when given.
+pub fn frame(ink: &Ink, art: &Art, [x0, y0, x1, y1]: [f32; 4], fill: Option<egui::Color32>) {
+    if let Some(fill) = fill {
+        ink.fill([x0 + 5.0, y0 + 5.0, x1 - 5.0, y1 - 5.0], fill);
+    }
+    let white = egui::Color32::WHITE;
+    let c = 8.0;
+    let corners =
+        [[x0, y0, x0 + c, y0 + c], [x1 - c, y0, x1, y0 + c], [x1 - c, y1 - c, x1, y1], [x0, y1 - c, x0 + c, y1]];
+    for (i, quad) in corners.into_iter().enumerate() {
+        if let Some(cut) = art.sprite(&format!("ccres_frame_corner_{}", i + 1)) {
+            ink.cut(cut, quad, white);
+        }
+    }
+    if let Some(edge) = art.sprite("ccres_frame_edge_h") {
+        ink.cut(edge, [x0 + c, y0, x1 - c + 1.0, y0 + 5.0], white);
+        ink.cut(edge, [x0 + c, y1, x1 - c + 1.0, y1 - 5.0], white);
+    }
+    if let Some(edge) = art.sprite("ccres_frame_edge_v") {
+        ink.cut(edge, [x0 + 5.0, y0 + c, x0, y1 - c + 1.0], white);
+        ink.cut(edge, [x1 - 5.0, y0 + c, x1, y1 - c + 1.0], white);
+    }
+}
+
 /// A weapon row's lamp (the compound skin's lamps, `docs/35-hud.md`'s table of reports).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lamp {
