@@ -297,6 +297,7 @@ action-CameraZoomMode = Command camera zoom
 action-SatelliteMap = Satellite map
 action-Pager = Message box
 action-Objectives = Objectives
+action-Help = Help
 action-Spotlight = Spotlight
 action-CameraFreeFly = Free-fly camera
 action-CameraFollow = Follow selection
@@ -402,3 +403,8 @@ cockpit-out-of-range = OUT OF RANGE
 cockpit-metres = m
 cockpit-dangerous = Dangerous!
 cockpit-human = Human
+
+# The help screen (the message history) and the message box's footer (the original's 6208)
+help-title = Help:
+help-empty = No messages yet.
+help-more = Press { $key } to see more

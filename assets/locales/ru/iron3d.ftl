@@ -298,6 +298,7 @@ action-CameraZoomMode = Увеличение командной камеры
 action-SatelliteMap = Спутниковая карта
 action-Pager = Окно сообщений
 action-Objectives = Задачи
+action-Help = Справка
 action-Spotlight = Прожектор
 action-CameraFreeFly = Свободная камера
 action-CameraFollow = Следовать за выбранным
@@ -403,3 +404,8 @@ cockpit-out-of-range = ВНЕ ДОСЯГАЕМОСТИ
 cockpit-metres = м
 cockpit-dangerous = Опасно!
 cockpit-human = Человек
+
+# The help screen (the message history) and the message box's footer (the original's 6208)
+help-title = Справка:
+help-empty = Сообщений пока нет.
+help-more = Нажмите { $key }, чтобы увидеть больше

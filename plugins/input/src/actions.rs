@@ -34,6 +34,8 @@ pub enum GameAction {
     Pager,
     /// `CMD_JAMES_MISSION_OBJ`: the objectives screen shown or hidden.
     Objectives,
+    /// `CMD_HELP`: the help screen (the message history) shown or hidden.
+    Help,
     /// Hold to look around with the mouse.
     CameraLookHold,
     /// Hold to move the camera faster.
@@ -140,7 +142,7 @@ impl GameAction {
     ];
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 41] = [
+    pub const BUTTONS: [Self; 42] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -163,6 +165,7 @@ impl GameAction {
         Self::SatelliteMap,
         Self::Pager,
         Self::Objectives,
+        Self::Help,
         Self::Spotlight,
         Self::CameraFreeFly,
         Self::CameraFollow,

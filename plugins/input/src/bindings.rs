@@ -80,7 +80,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 32] = [
+        let table: [(GameAction, &[Binding]); 33] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -94,6 +94,7 @@ impl Default for Bindings {
             (SatelliteMap, &[Key(KeyCode::KeyM)]),
             (Pager, &[Key(KeyCode::F2)]),
             (Objectives, &[Key(KeyCode::KeyO)]),
+            (Help, &[Key(KeyCode::F1)]),
             (Spotlight, &[Key(KeyCode::KeyL)]),
             (CameraFreeFly, &[Key(KeyCode::KeyF), Pad(GamepadButton::Select)]),
             (CameraFollow, &[Key(KeyCode::KeyV)]),

@@ -23,7 +23,7 @@ pub const FILES: [&str; 2] = ["addition.man", "hero.man"];
 pub const SCAN_CODES: &str = "ScanCode.dsc";
 
 /// The original's commands iron3d has a button action for.
-const BUTTONS: [(&str, GameAction); 20] = [
+const BUTTONS: [(&str, GameAction); 21] = [
     ("CMD_ENTER_STATE", GameAction::Enter),
     ("CMD_ROLLBACK_STATE", GameAction::Pause),
     ("CMD_JAMES_WINGMAN_MENU", GameAction::Wingmen),
@@ -34,6 +34,7 @@ const BUTTONS: [(&str, GameAction); 20] = [
     ("CMD_JAMES_SATELLITE_MAP", GameAction::SatelliteMap),
     ("CMD_PAGER", GameAction::Pager),
     ("CMD_JAMES_MISSION_OBJ", GameAction::Objectives),
+    ("CMD_HELP", GameAction::Help),
     ("CMD_JAMES_BASE_ROTLEFT", GameAction::TurnLeft),
     ("CMD_JAMES_BASE_ROTRIGHT", GameAction::TurnRight),
     ("CMD_QUICK_SAVE", GameAction::QuickSave),
@@ -293,7 +294,7 @@ mod tests {
                     CMD_TERMINAL SCAN_LSHIFT SCAN_T\nCMD_JAMES_HQ_MOVE_LEFT SCAN_NULL SCAN_G_LEFT\n\
                     CMD_JAMES_HQ_MOVE_UP SCAN_NULL SCAN_G_PGUP\nCMD_FIRE_SELECTED_CONT SCAN_NULL SCAN_LMOUSE\n\
                     CMD_HELP SCAN_NULL SCAN_F1\nCMD_OBJ_TURN_LEFT SCAN_NULL SCAN_COMMA\nCMD_ENTER_STATE SCAN_NULL SCAN_G_ENTER\n\
-                    CMD_JAMES_SATELLITE_MAP SCAN_NULL SCAN_M\n";
+                    CMD_JAMES_SATELLITE_MAP SCAN_NULL SCAN_M\nCMD_JAMES_OUTER_CAMERA SCAN_NULL SCAN_F4\n";
         keys.add(&man(text)).unwrap();
         assert_eq!(
             keys.buttons[&GameAction::Enter],
@@ -303,7 +304,8 @@ mod tests {
         assert_eq!(keys.buttons[&GameAction::Chat], [Binding::Chord(KeyCode::ShiftLeft, KeyCode::KeyT)]);
         assert_eq!(keys.buttons[&GameAction::Fire], [Binding::Mouse(MouseButton::Left)]);
         assert_eq!(keys.buttons[&GameAction::SatelliteMap], [Binding::Key(KeyCode::KeyM)]);
-        assert_eq!(keys.buttons.len(), 5, "F1 (help) has no action of iron3d's");
+        assert_eq!(keys.buttons[&GameAction::Help], [Binding::Key(KeyCode::F1)]);
+        assert_eq!(keys.buttons.len(), 6, "F4 (the outer camera) has no action of iron3d's");
         let pan = keys.axes.iter().find(|a| a.action == GameAction::CameraPan).unwrap();
         assert_eq!(pan.keys[2], [KeyCode::ArrowLeft], "723 moves the command camera left");
         let rise = keys.axes.iter().find(|a| a.action == GameAction::CameraRise).unwrap();

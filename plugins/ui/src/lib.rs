@@ -19,6 +19,7 @@ mod commander;
 mod cursor;
 mod designer;
 mod game_text;
+mod help;
 mod hero;
 mod hq_menu;
 mod hud;
@@ -134,7 +135,7 @@ impl Plugin for UiPlugin {
                     multiplayer::plugin,
                     outcome::plugin,
                 ),
-                (save_menu::plugin, saves::plugin, chat::plugin, cockpit::plugin, target::plugin),
+                (save_menu::plugin, saves::plugin, chat::plugin, cockpit::plugin, target::plugin, help::plugin),
             ));
     }
 }

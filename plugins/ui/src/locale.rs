@@ -239,7 +239,7 @@ mod tests {
     }
 
     /// The key sections of the Fluent files (the words before the first `-`).
-    const SECTIONS: [&str; 21] = [
+    const SECTIONS: [&str; 22] = [
         "menu",
         "loading",
         "briefing",
@@ -261,6 +261,7 @@ mod tests {
         "commander",
         "objectives",
         "cockpit",
+        "help",
     ];
 
     /// Every key this crate's sources name outside their tests: the literal of each

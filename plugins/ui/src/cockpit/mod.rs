@@ -58,10 +58,11 @@ pub fn message_box(
     mut art: ResMut<CockpitArt>,
     hud: Res<crate::hud::HudState>,
     views: Res<Views>,
-    locale: Res<Locale>,
+    (locale, bindings): (Res<Locale>, Res<iron3d_input::Bindings>),
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    message_box::draw(ctx, art.art(ctx), &hud, &views, &locale);
+    let help = crate::help::help_key(&bindings);
+    message_box::draw(ctx, art.art(ctx), &hud, &views, &locale, help.as_deref());
     Ok(())
 }
 
