@@ -105,7 +105,8 @@ fn impact(gun: &GunState) -> Option<(f32, f32)> {
 /// on, and a ready gun whose node lives starts one when the turret points at a target
 /// within its round's range and the AI's fire rules allow it ([`crate::ai_fire`]). A
 /// piloted unit's turret turns by the player's aim instead, and its guns start, when
-/// the player fires, at its radar target if that is in its sights.
+/// the player fires, at the player's target (its radar target without one) if that is in
+/// its sights.
 pub(crate) fn aim_and_fire(
     mut commands: Commands,
     mut report: Report,
@@ -124,7 +125,9 @@ pub(crate) fn aim_and_fire(
             weapon.turret = wrap_angle(weapon.turret + f32::from(m.input.aim_mrad) / 1000.0);
         }
         let table = &report.table;
-        let target = radar.target.and_then(|r| table.entity_of(r).and_then(|e| targets.get(e).ok()).map(|x| (r, x)));
+        // A piloted unit's guns take the player's target, else its radar's (the project's).
+        let aimed_at = manual.and_then(|m| m.input.target).or(radar.target);
+        let target = aimed_at.and_then(|r| table.entity_of(r).and_then(|e| targets.get(e).ok()).map(|x| (r, x)));
         let mut sight = None;
         if let Some((_, (tt, proxy, target_class))) = target {
             let (from, to) = ([t.position[0], t.position[1]], [tt.position[0], tt.position[1]]);

@@ -224,8 +224,8 @@ impl Site {
 }
 
 /// One tick of direct control, quantised so it is exact on every machine and in a
-/// command log. Held values last until the next pilot command; `aim_mrad`, `fire` and
-/// `camouflage` act once, in the tick the command applies.
+/// command log. Held values (throttle, turn, target) last until the next pilot command;
+/// `aim_mrad`, `fire` and `camouflage` act once, in the tick the command applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct PilotInput {
     /// Throttle in 127ths of full speed (forward positive).
@@ -239,16 +239,22 @@ pub struct PilotInput {
     /// Switch the detection shield's camouflage on or off (the original's
     /// `CMD_CAMOUFLAGE_WEAR`, openparkan `docs/25-sensors.md`).
     pub camouflage: bool,
+    /// The player's target (`OriginalObjectId`), which the original hands to the driven
+    /// unit's guns (openparkan `docs/25-sensors.md`, "The player's target", read); `None`
+    /// leaves the unit's radar target.
+    pub target: Option<u32>,
 }
 
 impl PilotInput {
-    /// The input as one word (the order key).
+    /// The input as one word (the order key; a save's command log keeps it): the target
+    /// plus one in its top 30 bits (ids below 2³⁰ − 1, every mission's).
     pub fn bits(&self) -> u64 {
         u64::from(self.throttle as u8)
             | u64::from(self.turn as u8) << 8
             | u64::from(self.aim_mrad as u16) << 16
             | u64::from(self.fire) << 32
             | u64::from(self.camouflage) << 33
+            | u64::from(self.target.map_or(0, |t| t.wrapping_add(1)) & 0x3fff_ffff) << 34
     }
 }
 

@@ -38,6 +38,8 @@ pub struct PilotSample {
     pub fire_pressed: bool,
     /// The camouflage button went down since the last tick.
     pub camouflage_pressed: bool,
+    /// The player's target.
+    pub target: Option<u32>,
 }
 
 impl PilotSample {
@@ -50,6 +52,7 @@ impl PilotSample {
             aim_mrad: (self.aim * 1000.0).round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16,
             fire: self.fire_held || self.fire_pressed,
             camouflage: self.camouflage_pressed,
+            target: self.target,
         }
     }
 }
@@ -227,8 +230,8 @@ mod tests {
         assert_eq!(
             pilots,
             [
-                PilotInput { throttle: 127, turn: 0, aim_mrad: 30, fire: true, camouflage: false },
-                PilotInput { throttle: 127, turn: 0, aim_mrad: 0, fire: false, camouflage: false },
+                PilotInput { throttle: 127, turn: 0, aim_mrad: 30, fire: true, camouflage: false, target: None },
+                PilotInput { throttle: 127, turn: 0, aim_mrad: 0, fire: false, camouflage: false, target: None },
             ],
             "aim adds up, the press fires in the next tick, then one change"
         );

@@ -680,6 +680,10 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u16(p.aim_mrad as u16);
             w.u8(u8::from(p.fire));
             w.u8(u8::from(p.camouflage));
+            w.u8(u8::from(p.target.is_some()));
+            if let Some(t) = p.target {
+                w.u32(t);
+            }
         }
         Order::Release => w.u8(9),
         Order::Migrate => w.u8(11),
@@ -732,6 +736,7 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
             aim_mrad: r.u16()? as i16,
             fire: r.flag()?,
             camouflage: r.flag()?,
+            target: if r.flag()? { Some(r.u32()?) } else { None },
         }),
         9 => Order::Release,
         10 => Order::Haul(r.u32()?),

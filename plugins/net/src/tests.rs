@@ -109,6 +109,7 @@ fn every_message() -> Vec<Gmsg> {
                 aim_mrad: -300,
                 fire: true,
                 camouflage: false,
+                target: Some(12),
             })),
             queued: false,
         },

@@ -324,6 +324,10 @@ fn order_of_key(kind: u8, value: u64, extra: u64) -> Option<Order> {
             aim_mrad: (value >> 16) as u16 as i16,
             fire: value >> 32 & 1 == 1,
             camouflage: value >> 33 & 1 == 1,
+            target: match value >> 34 & 0x3fff_ffff {
+                0 => None,
+                t => Some(t as u32 - 1),
+            },
         }),
         9 => Order::Release,
         10 => Order::Haul(low),

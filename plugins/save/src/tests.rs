@@ -32,7 +32,14 @@ pub(crate) fn sample() -> Record {
                 order(
                     5,
                     vec![9],
-                    Order::Pilot(PilotInput { throttle: -127, turn: 5, aim_mrad: -300, fire: true, camouflage: false }),
+                    Order::Pilot(PilotInput {
+                        throttle: -127,
+                        turn: 5,
+                        aim_mrad: -300,
+                        fire: true,
+                        camouflage: false,
+                        target: None,
+                    }),
                 ),
             ),
             (9, order(9, vec![1], Order::Build(SchemeRef::of("UNITS\\ROBOTS\\scout.dat")))),
@@ -61,7 +68,7 @@ fn a_record_round_trips_with_exact_float_bits() {
 /// and the migration were once refused as unknown kinds).
 #[test]
 fn every_order_kind_round_trips_through_a_record() {
-    let pilot = PilotInput { throttle: 3, turn: -4, aim_mrad: 5, fire: false, camouflage: true };
+    let pilot = PilotInput { throttle: 3, turn: -4, aim_mrad: 5, fire: false, camouflage: true, target: None };
     let orders = [
         Order::Stop,
         Order::MoveTo([1.5, -2.0]),
@@ -72,6 +79,7 @@ fn every_order_kind_round_trips_through_a_record() {
         Order::Build(SchemeRef::of("UNITS\\ROBOTS\\scout.dat")),
         Order::Research(4),
         Order::Pilot(pilot),
+        Order::Pilot(PilotInput { target: Some(41), ..pilot }),
         Order::Release,
         Order::Haul(9),
         Order::Migrate,
@@ -275,7 +283,7 @@ fn battle_orders(app: &mut App, start: u32) -> Vec<SimCommand> {
     };
     let Some(target) = rows.iter().filter(|r| r.1 > 1 && r.4).min_by_key(far).map(|r| r.0) else { return Vec::new() };
     let order = |tick, units: Vec<u32>, order| SimCommand { tick: start + tick, units, order, queued: false };
-    let fire = PilotInput { throttle: 0, turn: 20, aim_mrad: 0, fire: true, camouflage: false };
+    let fire = PilotInput { throttle: 0, turn: 20, aim_mrad: 0, fire: true, camouflage: false, target: None };
     let half = armed.len() / 2;
     vec![
         order(3, armed.clone(), Order::Attack(target)),

@@ -1,7 +1,8 @@
 //! Piloting (Parkan's signature): `Pilot` with one of the player's robots selected
 //! takes direct control of it. The camera rides it from its `CameraCenter` point, the
 //! cursor is captured, `Drive` moves and turns it, mouse X or the right stick turns
-//! its turret, `Fire` fires; the input reaches the simulation as tick-stamped pilot
+//! its turret, `Fire` fires at the player's target ([`crate::target`]); the input reaches
+//! the simulation as tick-stamped pilot
 //! commands through the same Control step as every other unit. `Pilot` again, `Pause`
 //! or losing the robot hands it back to its orders.
 
@@ -45,7 +46,7 @@ pub(crate) fn look(
 pub(crate) fn pilot(
     actions: Query<&Actions>,
     selection: Res<Selection>,
-    views: Res<crate::views::Views>,
+    (views, chosen): (Res<crate::views::Views>, Res<crate::target::PlayerTarget>),
     settings: Res<InputSettings>,
     scene: Battlefield,
     time: Res<Time<Real>>,
@@ -91,6 +92,7 @@ pub(crate) fn pilot(
             fire_held: a.pressed(&GameAction::Fire),
             fire_pressed: a.just_pressed(&GameAction::Fire),
             camouflage_pressed: a.just_pressed(&GameAction::Camouflage),
+            target: chosen.current.filter(|_| chosen.unit == Some(unit)),
         });
     }
 }

@@ -9,8 +9,9 @@
 //! that finds nothing leaves the target. The cockpit's radar outlines it and its target
 //! panel shows it.
 //!
-//! The project's parts: the target is the interface's, not handed to the guns (iron3d's
-//! guns fire along the pilot's aim); the right button's pick along the view and the
+//! The target goes to the simulation with the pilot's input, and the driven unit's guns
+//! fire at it (`iron3d_core::PilotInput::target`; read: the original hands it to the
+//! unit's guns). The project's parts: the right button's pick along the view and the
 //! `TARGET_SELECTED` sound are not done.
 
 use crate::command::Battlefield;
@@ -24,7 +25,7 @@ use iron3d_input::{Actions, GameAction, PlayerCommands};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PlayerTarget>()
         .register_type::<PlayerTarget>()
-        .add_systems(Update, keep.run_if(in_state(AppState::InGame)));
+        .add_systems(Update, keep.run_if(in_state(AppState::InGame)).before(crate::pilot::pilot));
 }
 
 /// A bridge's and a ruin's Type: never listed (read).

@@ -86,9 +86,10 @@ pub enum HeadlessCommand {
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
         may add \"queued\": true to wait behind the units' current orders (waypoints). ORDER may also be \
         {\"pilot\": {\"throttle\": -127..127, \"turn\": -127..127, \"aim_mrad\": MRAD, \"fire\": BOOL, \
-        \"camouflage\": BOOL}} (the player's direct control of one unit, held until the next pilot entry; aim, fire \
-        and camouflage, which switches the detection shield's camouflage on or off, act in that entry's tick; \
-        missing fields are 0 / false) or \"release\" \
+        \"camouflage\": BOOL, \"target\": ID}} (the player's direct control of one unit, held until the next pilot \
+        entry; aim, fire and camouflage, which switches the detection shield's camouflage on or off, act in that \
+        entry's tick; the target, the player's, is what its guns fire at, its radar's without one; missing fields \
+        are 0 / false / none) or \"release\" \
         (the unit returns to its orders).\n\n\
         Exit status: 0 on success; 1 when the game or the mission cannot be loaded, a save cannot be read, \
         written or resumed (another mission, other data layers; the message names the file, part and offset); 2 on a usage error, a malformed \
@@ -500,10 +501,13 @@ fn site(arg: &Value) -> Result<Site, String> {
     Site::new(scheme as u8, at, angle).map_err(|e| format!("construct: {e}"))
 }
 
-/// A pilot input: `{"throttle", "turn", "aim_mrad", "fire", "camouflage"}`, each optional.
+/// A pilot input: `{"throttle", "turn", "aim_mrad", "fire", "camouflage", "target"}`, each
+/// optional.
 fn pilot(arg: &Value) -> Result<PilotInput, String> {
-    const FIELDS: [&str; 5] = ["throttle", "turn", "aim_mrad", "fire", "camouflage"];
-    let o = arg.as_object().ok_or("pilot takes {\"throttle\", \"turn\", \"aim_mrad\", \"fire\", \"camouflage\"}")?;
+    const FIELDS: [&str; 6] = ["throttle", "turn", "aim_mrad", "fire", "camouflage", "target"];
+    let o = arg
+        .as_object()
+        .ok_or("pilot takes {\"throttle\", \"turn\", \"aim_mrad\", \"fire\", \"camouflage\", \"target\"}")?;
     if let Some(k) = o.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(format!("pilot has no field {k:?}"));
     }
@@ -523,6 +527,10 @@ fn pilot(arg: &Value) -> Result<PilotInput, String> {
         aim_mrad: int("aim_mrad", i64::from(i16::MIN), i64::from(i16::MAX))? as i16,
         fire: flag("fire")?,
         camouflage: flag("camouflage")?,
+        target: match o.get("target") {
+            None => None,
+            Some(v) => Some(v.as_u64().and_then(|t| u32::try_from(t).ok()).ok_or("pilot target is an object id")?),
+        },
     })
 }
 

@@ -257,7 +257,7 @@ fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
     let immune = Health { invulnerable: true, ..health(&app, target).unwrap() };
     app.world_mut().entity_mut(target).insert(immune);
     app.world_mut().entity_mut(target).remove::<Weapon>();
-    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false };
+    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false, target: None };
     order(&mut app, vec![1], Order::Pilot(hold));
     let fired = |app: &App| app.world().resource::<ShotCounter>().0;
     let turret = |app: &App| app.world().get::<Weapon>(shooter).unwrap().turret;
@@ -276,6 +276,38 @@ fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
     run(&mut app, 40);
     assert!((turret(&app) - std::f32::consts::FRAC_PI_2).abs() < 0.01, "aimed once: {}", turret(&app));
     assert!(fired(&app) > 0, "in the sights, it fires");
+}
+
+/// The player's target goes with the pilot's input to the driven unit's guns (openparkan
+/// `docs/25-sensors.md`, "The player's target", read): aimed at one enemy, they fire
+/// only when that enemy is the input's target, whatever its radar picks.
+#[test]
+fn a_piloted_robots_guns_fire_at_the_players_target() {
+    let mut app = battlefield(true);
+    let shooter = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    // One enemy a quarter turn to the left (game +Y), one nearer, straight ahead.
+    let left = robot(&mut app, 2, 2, [40.0, 90.0], 0.0);
+    let ahead = robot(&mut app, 3, 2, [65.0, 60.0], 0.0);
+    run(&mut app, 1);
+    for enemy in [left, ahead] {
+        let immune = Health { invulnerable: true, ..health(&app, enemy).unwrap() };
+        app.world_mut().entity_mut(enemy).insert(immune);
+        app.world_mut().entity_mut(enemy).remove::<Weapon>();
+    }
+    let hold = PilotInput::default();
+    order(&mut app, vec![1], Order::Pilot(hold));
+    run(&mut app, 1);
+    let held = app.world().get::<Weapon>(shooter).unwrap().turret;
+    let fired = |app: &App| app.world().resource::<ShotCounter>().0;
+    let shots = fired(&app);
+    // Aimed at the left one, with the one ahead as the target: nothing in the sights.
+    let aim = ((std::f32::consts::FRAC_PI_2 - held) * 1000.0).round() as i16;
+    order(&mut app, vec![1], Order::Pilot(PilotInput { aim_mrad: aim, fire: true, target: Some(3), ..hold }));
+    run(&mut app, 30);
+    assert_eq!(fired(&app), shots, "the target is not in the sights");
+    order(&mut app, vec![1], Order::Pilot(PilotInput { fire: true, target: Some(2), ..hold }));
+    run(&mut app, 30);
+    assert!(fired(&app) > shots, "the player's target in the sights: it fires");
 }
 
 /// The rules file comes from the data's layers: a mod's `iron3d.rules.ron` replaces the
@@ -824,7 +856,7 @@ fn the_player_switches_a_piloted_machines_camouflage() {
     app.world_mut().entity_mut(unit).insert(seeing_sheet(500.0, Some(400.0), true));
     run(&mut app, 2);
     let worn = |app: &App| app.world().get::<Stealth>(unit).unwrap().camouflaged;
-    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false };
+    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false, target: None };
     let toggle = PilotInput { camouflage: true, ..hold };
     order(&mut app, vec![1], Order::Pilot(toggle));
     run(&mut app, 2);

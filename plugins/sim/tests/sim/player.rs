@@ -57,7 +57,7 @@ fn a_piloted_unit_drives_by_the_player_and_returns_to_its_orders() {
     order(
         &mut app,
         vec![0],
-        Order::Pilot(PilotInput { throttle: 127, turn: 0, aim_mrad: 0, fire: false, camouflage: false }),
+        Order::Pilot(PilotInput { throttle: 127, turn: 0, aim_mrad: 0, fire: false, camouflage: false, target: None }),
     );
     let start = pos(&app, u);
     run(&mut app, 60);
@@ -70,7 +70,7 @@ fn a_piloted_unit_drives_by_the_player_and_returns_to_its_orders() {
     order(
         &mut app,
         vec![0],
-        Order::Pilot(PilotInput { throttle: 0, turn: 127, aim_mrad: 0, fire: false, camouflage: false }),
+        Order::Pilot(PilotInput { throttle: 0, turn: 127, aim_mrad: 0, fire: false, camouflage: false, target: None }),
     );
     let heading = app.world().get::<SimTransform>(u).unwrap().heading();
     run(&mut app, 10);
