@@ -43,6 +43,8 @@ pub(super) fn plugin(app: &mut App) {
 pub const MESSAGES: usize = 50;
 /// How long the message box stays up (s; read).
 pub const BOX_SECONDS: f32 = 20.0;
+/// How long the landing warning's indicator stays red (s; read).
+pub const RISK_SECONDS: f32 = 3.0;
 
 /// Whose a message is: the message box's header (openparkan `docs/35-hud.md`, read).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
@@ -90,6 +92,9 @@ pub struct HudState {
     pub messages: VecDeque<String>,
     /// The message box's message (none once its time is up).
     pub shown: Option<Shown>,
+    /// Seconds since the hero's landing was refused (*"Risk area! Landing impossible."*),
+    /// while the cockpit's warning is red.
+    pub risk: Option<f32>,
     /// The message box hidden (`CMD_PAGER`, F2; a new message leaves it hidden: the
     /// project's).
     pub messages_hidden: bool,
@@ -145,7 +150,8 @@ impl HudState {
         self.shown = Some(Shown { kind, text, age: 0.0 });
     }
 
-    /// `dt` seconds later: the box closes once it has been up [`BOX_SECONDS`].
+    /// `dt` seconds later: the box closes once it has been up [`BOX_SECONDS`], the
+    /// landing warning once [`RISK_SECONDS`] passed (`0x10062950`, read).
     pub fn age(&mut self, dt: f32) {
         if let Some(s) = &mut self.shown {
             s.age += dt;
@@ -153,6 +159,7 @@ impl HudState {
                 self.shown = None;
             }
         }
+        self.risk = self.risk.map(|r| r + dt).filter(|r| *r < RISK_SECONDS);
     }
 }
 
@@ -257,6 +264,9 @@ pub fn messages(
             }
             GameMessageKind::Production { event, ids, detail } => {
                 let ours = ids.first().is_some_and(|&id| name(&hud, id).0 == mine);
+                if ours && *event == ProductionEvent::Rejected && detail == iron3d_behavior::RISK_AREA {
+                    hud.risk = Some(0.0);
+                }
                 let what = detail.rsplit(['\\', '/']).next().unwrap_or(detail);
                 let key = match event {
                     ProductionEvent::Produced => Some("hud-built"),
@@ -530,6 +540,19 @@ mod tests {
         let ru = Locale::new(crate::locale::Language::Russian);
         assert_eq!(describe(Some(Order::Attack(4)), Some(&status), &ru), "атакует 4 (заблокирован)");
         assert_eq!(describe(Some(Order::Migrate), None, &en), "grazing");
+    }
+
+    /// The landing warning stays red 3 s, the box 20 s, each from its own start.
+    #[test]
+    fn the_landing_warning_lasts_three_seconds_and_the_box_twenty() {
+        let mut hud = HudState { risk: Some(0.0), ..Default::default() };
+        hud.post(MessageKind::System, "Risk area! Landing impossible.".into());
+        hud.age(2.9);
+        assert!(hud.risk.is_some() && hud.shown.is_some());
+        hud.age(0.2);
+        assert!(hud.risk.is_none() && hud.shown.is_some(), "3 s: the warning is off");
+        hud.age(17.0);
+        assert!(hud.shown.is_none(), "20 s: the box closes");
     }
 
     /// The original's bars step one point at a time, when more than 0.05 s passed since

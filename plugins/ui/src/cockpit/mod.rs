@@ -6,7 +6,8 @@
 //! the bottom right. The art is the data's: `ui/game_resources.cfg`'s pages of
 //! `ui/ui.lib` and the sprites of `ui/compaund.cfg` and `ui/hq.cfg`, read once at
 //! start-up; without them (or with a file that does not read, a warning naming it) the
-//! widgets draw their figures and fills alone. The objectives screen, while up, hides
+//! widgets draw their figures and fills alone. The landing warning's indicator is red
+//! for 3 s after the hero's landing was refused (read). The objectives screen, while up, hides
 //! the cockpit, and the satellite map (the minimap, M) the weapons list, as the
 //! original's do.
 //!
@@ -15,8 +16,8 @@
 //! its lamp taken from its state (ready, stroke, interval, short of charge, out of rounds
 //! or of reach); a gun is named by the hero's four names or *NONAME* (the research code
 //! of its part is not looked up); units are named by their scheme; the water level is
-//! the original's −1 of a map without water (iron3d reads no water plane); the landing
-//! warning and the auto-driver's levels are not tracked (the level reads 0); the panels
+//! the original's −1 of a map without water (iron3d reads no water plane); the
+//! auto-driver's levels are not tracked (the level reads 0); the panels
 //! draw no view of the unit; a flyer's contact is a square like any unit's.
 
 mod layout;
@@ -242,7 +243,12 @@ pub fn cockpit(
     bodies: Query<Body>,
     arms: Query<(Option<&Guns>, Option<&Shield>, Option<&iron3d_behavior::Navigator>)>,
     sensing: Query<Sensing>,
-    (cameras, minimap, locale): (Query<&iron3d_camera::GameCamera>, Res<crate::minimap::Minimap>, Res<Locale>),
+    (cameras, minimap, hud, locale): (
+        Query<&iron3d_camera::GameCamera>,
+        Res<crate::minimap::Minimap>,
+        Res<crate::hud::HudState>,
+        Res<Locale>,
+    ),
 ) -> Result {
     let now_ms = clock.tick * TICK_MS;
     let Some(unit) = driven(&views, &player) else { return Ok(()) };
@@ -307,7 +313,7 @@ pub fn cockpit(
         u8::from(infrared),
         u8::from(stealth.is_some_and(|s| s.camouflaged)),
         u8::from(on_board),
-        0,
+        if hud.risk.is_some() { 2 } else { 0 },
         1,
         0,
         0,
