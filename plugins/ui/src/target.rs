@@ -109,6 +109,13 @@ type Seen<'a> = (
     Has<Movable>,
 );
 
+/// A unit's sensor range (the original's property `0x50`, its radar's value 3, read): its
+/// radar's, or for an object armed by iron3d's rules file its rules radar's; `None`
+/// without either (the original takes 1 m).
+pub fn sensor_range(radar: Option<&Radar>, sensor: Option<&iron3d_combat::Sensor>) -> Option<f32> {
+    sensor.map(|s| s.sheet.range).or(radar.map(|r| r.range))
+}
+
 /// Keeps the driven unit's list and target, and takes the three keys.
 pub fn keep(
     actions: Query<&Actions>,
@@ -127,16 +134,15 @@ pub fn keep(
     }
     let Some(entity) = scene.entity(unit) else { return };
     let (Ok((radar, contacts, sensor)), Ok(me)) = (radars.get(entity), seen.get(entity)) else { return };
-    let range = sensor.map(|s| s.sheet.range).or(radar.map(|r| r.range)).unwrap_or(1.0);
+    let range = sensor_range(radar, sensor).unwrap_or(1.0);
     let (at, clan, mine) = (me.1.position, me.2.clan, scene.player());
-    let ids: Vec<u32> = match contacts {
-        Some(c) => c.0.clone(),
-        None => seen.iter().filter(|s| s.0.0 != unit).map(|s| s.0.0).collect(),
+    let candidates: Vec<_> = match contacts {
+        Some(c) => c.0.iter().filter_map(|&id| seen.get(scene.entity(id)?).ok()).collect(),
+        None => seen.iter().filter(|s| s.0.0 != unit).collect(),
     };
-    let listed: Vec<Listed> = ids
-        .iter()
-        .filter_map(|&id| {
-            let (_, t, owner, class, category, nav, movable) = seen.get(scene.entity(id)?).ok()?;
+    let listed: Vec<Listed> = candidates
+        .into_iter()
+        .filter_map(|(id, t, owner, class, category, nav, movable)| {
             let distance = (t.position[0] - at[0]).hypot(t.position[1] - at[1]);
             let hostile = scene.relations.hostile(clan, owner.clan);
             let hero = owner.clan == mine && class.is_some_and(|c| c.is_hero());
@@ -145,7 +151,7 @@ pub fn keep(
             // Without the radar's list, what lies within its range (the project's rule).
             let in_range = contacts.is_some() || distance <= range;
             (!hero && !unlisted && in_range).then_some(Listed {
-                id,
+                id: id.0,
                 distance,
                 hostile,
                 friend: movable && owner.clan == clan,

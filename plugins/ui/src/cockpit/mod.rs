@@ -281,7 +281,7 @@ pub fn cockpit(
             gun_row(gun, name, target_distance)
         })
         .collect();
-    let range = sensor.map(|s| s.sheet.range).or_else(|| radar.map(|r| r.range));
+    let range = crate::target::sensor_range(radar, sensor);
     let contacts = listed
         .iter()
         .filter_map(|&id| {
