@@ -31,6 +31,8 @@ const REPAIR: u32 = 15;
 const DEFLECTOR: u32 = 21;
 const ARMOUR: u32 = 27;
 const BEAM: u32 = 30;
+/// An arm (class 24): the hero's gun is ready once it is out.
+const ARM: u32 = 24;
 /// The archive of the rounds' resources.
 pub const ROUND_ARCHIVE: &str = "weapon.rlb";
 
@@ -45,17 +47,22 @@ pub struct Round {
     pub range: f32,
     /// Its node's hit points.
     pub hit_points: f32,
-    /// Its frame flags (none of the demo's lifts the AI's distance score).
+    /// Its frame flags: 4, its gun starts selected for the player, as on the original's
+    /// unguided rounds (none of the demo's lifts the AI's distance score).
     pub flags: u32,
 }
+
+/// The original's frame flag of a round whose gun starts selected (openparkan
+/// `docs/29-weapons.md`, read).
+const STARTS_SELECTED: u32 = 4;
 
 /// The demo's rounds: a cannon shell, a machine-gun bullet, a heavy shell and a laser
 /// bolt (the fast rounds fly 10 000 a second, as the original's lasers do).
 pub const ROUNDS: &[Round] = &[
-    Round { key: "rd_cannon", speed: 90.0, range: 80.0, hit_points: 44.0, flags: 0 },
-    Round { key: "rd_mgun", speed: 10_000.0, range: 70.0, hit_points: 11.0, flags: 0 },
-    Round { key: "rd_heavy", speed: 110.0, range: 110.0, hit_points: 89.0, flags: 0 },
-    Round { key: "rd_laser", speed: 10_000.0, range: 130.0, hit_points: 29.0, flags: 0 },
+    Round { key: "rd_cannon", speed: 90.0, range: 80.0, hit_points: 44.0, flags: STARTS_SELECTED },
+    Round { key: "rd_mgun", speed: 10_000.0, range: 70.0, hit_points: 11.0, flags: STARTS_SELECTED },
+    Round { key: "rd_heavy", speed: 110.0, range: 110.0, hit_points: 89.0, flags: STARTS_SELECTED },
+    Round { key: "rd_laser", speed: 10_000.0, range: 130.0, hit_points: 29.0, flags: STARTS_SELECTED },
 ];
 
 /// A gun: magazine (−1 unlimited), capacitor, energy a shot, interval (ms) and round.
@@ -216,6 +223,9 @@ fn repair(role: Role) -> Option<f32> {
     }
 }
 
+/// The stem of the hero's chassis, the one part only he carries.
+const HERO_CHASSIS_STEM: &str = "r_ch_04";
+
 /// A gun's barrel channel runs at 4 a second: a stroke of 250 ms, the original hero's
 /// cannon's (openparkan `docs/29-weapons.md`, measured).
 const BARREL_RATE: f32 = 4.0;
@@ -230,6 +240,11 @@ pub fn components(role: Role, stem: &str, rows: &mut Vec<BindingRow>) -> Result<
     items.extend(repair(role).map(|rate| ItemRecord::with_values(REPAIR, 0, &[rate, 0.04])));
     items.extend(senses(role, stem));
     items.extend(building_battery(role));
+    if stem == HERO_CHASSIS_STEM {
+        // The hero's arm, which carries his gun (the original's hero turret carries four,
+        // one a gun; the demo's hero shares his turret, so his chassis carries it).
+        items.push(ItemRecord::with_values(ARM, 0, &[]));
+    }
     if stem == "r_we_04" {
         // The beam module: two class-30 components on its first own node (read).
         items.extend([0, 1].map(|_| ItemRecord::with_values(BEAM, 1, &[])));

@@ -112,8 +112,8 @@ fn leg_goal(
     }
     match nav.order {
         // Production orders never reach a unit (production takes them first), nor do
-        // pilot commands (they set direct control, never the order); tasks are answered
-        // above.
+        // pilot commands (they set direct control, never the order) or weapon selections
+        // (combat's); tasks are answered above.
         Order::Stop
         | Order::Build(_)
         | Order::Batch(_)
@@ -121,6 +121,7 @@ fn leg_goal(
         | Order::Research(_)
         | Order::Pilot(_)
         | Order::Release
+        | Order::SelectWeapon(_)
         | Order::Refit
         | Order::SearchLodes
         | Order::Construct(_)

@@ -80,8 +80,9 @@ pub(crate) fn apply_commands(
 ) {
     let of = |id: u32| classes.get(table.entity_of(id)?).ok().map(|(o, c)| (o.clan, c.map(|c| c.0)));
     let mut scheduled: Vec<(i32, u32, Entity)> = Vec::new();
-    // Build and research orders are production's (taken before Behavior runs).
-    for command in queue.take_due_where(clock.tick, |o| !o.is_production()) {
+    // Build and research orders are production's (taken before Behavior runs), a weapon
+    // selection combat's (taken after).
+    for command in queue.take_due_where(clock.tick, Order::is_behaviors) {
         for &id in &command.units {
             let Some(entity) = table.entity_of(id) else { continue };
             let Ok((_, owner, mut nav, mut trip, status, manual, (limits, drive, build))) = units.get_mut(entity)
@@ -112,11 +113,11 @@ pub(crate) fn apply_commands(
             }
             match command.order {
                 Order::Pilot(input) => {
-                    let control = ManualControl { input, tick: clock.tick };
+                    let tick = clock.tick;
                     match manual {
-                        Some(mut m) => *m = control,
+                        Some(mut m) => *m = ManualControl { input, tick, since: m.since },
                         None => {
-                            commands.entity(entity).insert(control);
+                            commands.entity(entity).insert(ManualControl { input, tick, since: tick });
                         }
                     }
                     continue;

@@ -83,9 +83,9 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
     }
 }
 
-/// An order's second word, for the one kind that has it.
+/// An order's second word, for the kinds that have one.
 fn extra_into(h: &mut Fnv1a, kind: u8, extra: u64) {
-    if kind == Order::KIND_WITH_EXTRA {
+    if Order::has_extra(kind) {
         h.wide(extra);
     }
 }

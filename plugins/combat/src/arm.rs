@@ -55,6 +55,7 @@ fn rules_gun(w: &iron3d_rules::WeaponRule) -> GunSheet {
         hit_points: w.damage,
         flags: 0,
         hit: HitSheet { kind: 2, damage: 0.0, radius: 0.0 },
+        seeker: None,
     };
     GunSheet {
         node: 0,
@@ -65,6 +66,7 @@ fn rules_gun(w: &iron3d_rules::WeaponRule) -> GunSheet {
         barrels: 1,
         volley: false,
         stroke_ms: None,
+        arm: false,
         round,
     }
 }
@@ -92,7 +94,8 @@ pub(crate) fn loadout(rules: &Combat, class: u32, sheet: Option<&CombatSheet>, l
     for n in &mut body.nodes {
         n.life *= life;
     }
-    let guns = Guns(guns);
+    let mut guns = Guns(guns);
+    guns.start_selection(UnitClass(class).is_hero());
     let turret = guns.0.first().map(|first| {
         let range = guns.0.iter().map(|g| g.sheet.round.range).fold(0.0, f32::max);
         let weapon = Weapon {

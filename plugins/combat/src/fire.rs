@@ -101,12 +101,20 @@ fn impact(gun: &GunState) -> Option<(f32, f32)> {
     }
 }
 
+/// Whether the player's triggers reach `gun` (openparkan `docs/29-weapons.md`, read): the
+/// fire button its selection, the missiles' button a selected guided gun's, the fire-all
+/// button every gun.
+pub(crate) fn pulled(input: &iron3d_core::PilotInput, gun: &GunState) -> bool {
+    input.fire_all || gun.selected && (input.fire || input.fire_missiles && gun.sheet.round.guided())
+}
+
 /// Turns every turret toward its target and works every gun: a stroke under way goes
-/// on, and a ready gun whose node lives starts one when the turret points at a target
-/// within its round's range and the AI's fire rules allow it ([`crate::ai_fire`]). A
-/// piloted unit's turret turns by the player's aim instead, and its guns start, when
-/// the player fires, at the player's target (its radar target without one) if that is in
-/// its sights.
+/// on, and a ready gun whose node lives passes its gate ([`GunState::gate`]: its range,
+/// a guided gun's cone and lock) and starts one when the turret points at the target and
+/// the AI's fire rules allow it ([`crate::ai_fire`]). A
+/// piloted unit's turret turns by the player's aim instead, and the guns its player's
+/// triggers reach ([`pulled`]) start at the player's target (its radar target without
+/// one) if that is in its sights.
 pub(crate) fn aim_and_fire(
     mut commands: Commands,
     mut report: Report,
@@ -137,23 +145,33 @@ pub(crate) fn aim_and_fire(
                 let step = weapon.turn_rate * dt;
                 weapon.turret = wrap_angle(weapon.turret + error.clamp(-step, step));
             }
-            let aimed = error.abs() <= AIM_TOLERANCE && manual.is_none_or(|m| m.input.fire);
             let building = target_class.is_some_and(|c| is_building(c.0));
             let (reach, height) = (dist(from, to) - proxy.map_or(0.0, |p| p.radius), tt.position[2] - t.position[2]);
-            sight = Some((aimed, reach, height, building));
+            sight = Some((error.abs(), reach, height, building));
         }
         let bar = bar(class, motion, drive);
+        // Past its gate, a gun fires when it points at the target (a guided one anywhere
+        // in its cone, which the gate tested) and the player's trigger or the AI's rules
+        // say so.
         let fires = |gun: &GunState| {
-            sight.is_some_and(|(aimed, reach, height, building)| {
-                aimed
-                    && reach <= gun.sheet.round.range
-                    && (manual.is_some() || ai_fire::allows(gun, radar.ordered, bar, reach, height, building))
+            sight.is_some_and(|(off, reach, height, building)| {
+                (gun.sheet.round.seeker.is_some() || off <= AIM_TOLERANCE)
+                    && match manual {
+                        Some(m) => pulled(&m.input, gun),
+                        None => ai_fire::allows(gun, radar.ordered, bar, reach, height, building),
+                    }
             })
         };
         for gun in &mut guns.0 {
             let mut rounds = gun.tick();
             let alive = body.nodes.get(usize::from(gun.sheet.node)).is_none_or(|n| n.life > 0.0);
-            if rounds == 0 && alive && gun.ready() && fires(gun) {
+            if rounds == 0
+                && alive
+                && gun.ready()
+                && let (Some((id, _)), Some((off, reach, ..))) = (target, sight)
+                && gun.gate(id, reach, off)
+                && fires(gun)
+            {
                 rounds = gun.trigger();
                 if manual.is_none() {
                     gun.ai_wait_ms = ai_fire::next_wait_ms(gun.sheet.magazine, report.random.stream("combat.fire"));

@@ -137,6 +137,7 @@ impl Plugin for CombatPlugin {
                     fire::maintain,
                     sensors::scan,
                     sensors::camouflage,
+                    guns::select,
                     fire::aim_and_fire,
                     fire::fly,
                     fire::apply_hits,
@@ -204,7 +205,8 @@ fn hash(world: &World, _: &[(u32, Entity)], h: &mut Fnv1a) {
         for g in guns.map_or(&[][..], |g| &g.0) {
             let release = g.release_ms.map_or(u32::MAX, f32::to_bits);
             let words = [g.magazine as u32, g.charge.to_bits(), release, g.wait_ms.to_bits(), g.ai_wait_ms.to_bits()];
-            for word in words.into_iter().chain([u32::from(g.barrel)]) {
+            let more = [u32::from(g.barrel), u32::from(g.selected), g.arm.to_bits(), g.lock.to_bits()];
+            for word in words.into_iter().chain(more).chain([g.lock_on.unwrap_or(u32::MAX)]) {
                 h.word(word);
             }
         }

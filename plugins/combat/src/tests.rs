@@ -68,6 +68,7 @@ fn gun(magazine: i32, interval_ms: f32, volley: bool) -> GunSheet {
         hit_points: 149.0,
         flags: 0,
         hit: HitSheet { kind: 2, damage: 1.0, radius: 0.0 },
+        seeker: None,
     };
     GunSheet {
         node: 0,
@@ -78,6 +79,7 @@ fn gun(magazine: i32, interval_ms: f32, volley: bool) -> GunSheet {
         barrels: 3,
         volley,
         stroke_ms: None,
+        arm: false,
         round,
     }
 }
@@ -432,4 +434,56 @@ fn a_buildings_efficiency_is_its_parts_values_by_their_nodes_condition_and_its_p
     body.nodes[1].life = 25.0;
     assert_eq!(efficiency(&sheet, &body, 0.5), Some(Efficiency(0.375)), "a quarter of its life at half power");
     assert_eq!(efficiency(&CombatSheet::default(), &body, 1.0), None, "no efficiency parts: none published");
+}
+
+/// The player's three triggers (openparkan `docs/29-weapons.md`, read): fire reaches the
+/// selected guns, the missiles' button the selected guided ones (round flag 0x10), the
+/// fire-all button every gun.
+#[test]
+fn the_triggers_reach_the_selected_the_guided_and_every_gun() {
+    use crate::fire::pulled;
+    use iron3d_core::PilotInput;
+    let state = |flags, selected| {
+        let sheet = gun(-1, 0.0, false);
+        let sheet = GunSheet { round: RoundSheet { flags, ..sheet.round }, ..sheet };
+        GunState { selected, ..GunState::new(sheet, 250.0, 1.0) }
+    };
+    let guns = [state(4, true), state(0x10, true), state(0x10, false), state(4, false)];
+    let reached = |input: PilotInput| guns.iter().map(|g| pulled(&input, g)).collect::<Vec<_>>();
+    let none = PilotInput::default();
+    assert_eq!(reached(none), [false; 4]);
+    assert_eq!(reached(PilotInput { fire: true, ..none }), [true, true, false, false], "the selected");
+    assert_eq!(reached(PilotInput { fire_missiles: true, ..none }), [false, true, false, false], "selected and guided");
+    assert_eq!(reached(PilotInput { fire_all: true, ..none }), [true; 4], "every gun");
+}
+
+/// A guided gun's gate (openparkan `docs/29-weapons.md`, "A guided gun waits for a
+/// lock", read and measured on the hero's plasma rifle: range 150, a seeker of cone 0.25
+/// rad, reach 500 and a 250 ms lock): nothing beyond its range or off its cone; the lock
+/// counts down at each ready tick before the first shot and again after each stroke, and
+/// starts again for a new target or once the target leaves the gate. An unguided gun's
+/// gate is its range alone.
+#[test]
+fn a_guided_gun_fires_within_its_cone_after_holding_its_lock() {
+    use iron3d_core::SeekerSheet;
+    let plain = gun(-1, 0.0, false);
+    let seeker = Some(SeekerSheet { cone: 0.25, reach: 500.0, lock_ms: 250.0 });
+    let sheet = GunSheet { round: RoundSheet { range: 150.0, seeker, ..plain.round }, ..plain };
+    let mut plasma = GunState::new(sheet, 250.0, 1.0);
+    assert_eq!(sheet.round.gate(), 150.0, "the shorter of its range and its reach");
+    assert!(!plasma.gate(7, 151.0, 0.0), "beyond its range");
+    assert!(!plasma.gate(7, 100.0, 0.3), "off its cone");
+    assert_eq!(plasma.lock, 0.25, "the lock waits full");
+    let held: Vec<bool> = (0..5).map(|_| plasma.gate(7, 100.0, 0.2)).collect();
+    assert_eq!(held, [false, false, false, false, true], "0.25 s at 64 ms a tick");
+    assert!(plasma.lock_share() >= 1.0);
+    plasma.trigger();
+    assert_eq!((plasma.lock, plasma.lock_share()), (0.25, 0.0), "each stroke starts the lock again");
+    assert!(!plasma.gate(7, 100.0, 0.0));
+    assert!((plasma.lock_share() - 0.256).abs() < 1e-4, "{}", plasma.lock_share());
+    assert!(!plasma.gate(8, 100.0, 0.0), "a new target starts it again");
+    assert!((plasma.lock - (0.25 - 0.064)).abs() < 1e-6);
+    let mut cannon = GunState::new(GunSheet { round: RoundSheet { range: 150.0, ..plain.round }, ..plain }, 250.0, 1.0);
+    assert!(cannon.gate(7, 150.0, 1.0), "an unguided gun: its range alone");
+    assert!(!cannon.gate(7, 150.5, 0.0));
 }

@@ -11,6 +11,10 @@ use iron3d_terrain::Ground;
 /// Seconds per tick.
 pub(crate) const DT: f32 = TICK_SECONDS;
 
+/// A piloted unit's full strafe as a share of its top speed (the project's, as its
+/// reverse: the original's side speed is its movement controller's, not recovered).
+const STRAFE_SHARE: f32 = 0.5;
+
 /// The proxy of an object from its model bounds and scale.
 pub fn proxy_of(bounds: &ModelBounds, scale: [f32; 3], movable: bool) -> CollisionProxy {
     let half = [0, 1].map(|k| (bounds.max[k] - bounds.min[k]).abs() / 2.0 * scale[k].abs());
@@ -52,7 +56,8 @@ pub(crate) use iron3d_core::plane::wrap_angle as wrap;
 /// ground steeper than the unit's slope limit that climbs is refused (the unit stops
 /// where it stood). A machine whose running gear is worse on one side veers toward it
 /// (openparkan `docs/24-motion.md`, read: the yaw rate gains right − left times the
-/// speed over the authored top speed).
+/// speed over the authored top speed). A piloted unit also strafes by the player's input,
+/// at once, sideways to its heading.
 pub(crate) fn step(
     config: Res<ControlConfig>,
     ground: Option<Res<Ground>>,
@@ -76,19 +81,20 @@ pub(crate) fn step(
         let limits = authored.live(drive);
         let heading = t.heading();
         let max_turn = limit(limits.turn_rate, config.max_rotation, config.default_rotation) * DT;
-        let (turn, target) = match manual {
-            // Piloted: the player's throttle and turn replace Wizard's request.
+        let (turn, target, side) = match manual {
+            // Piloted: the player's throttle, turn and strafe replace Wizard's request.
             Some(m) => {
                 let throttle = f32::from(m.input.throttle) / 127.0;
                 let reverse = if throttle < 0.0 { 0.5 } else { 1.0 };
                 let top = limits.speed_or(config.pilot_speed);
-                (f32::from(m.input.turn) / 127.0 * max_turn, throttle * reverse * top)
+                let side = f32::from(m.input.strafe) / 127.0 * STRAFE_SHARE * top;
+                (f32::from(m.input.turn) / 127.0 * max_turn, throttle * reverse * top, side)
             }
             None => {
                 let v = request.velocity;
                 let wanted = (v[0] * v[0] + v[1] * v[1]).sqrt();
                 let delta = if wanted > 1e-3 { wrap(libm::atan2f(v[1], v[0]) - heading) } else { 0.0 };
-                (delta.clamp(-max_turn, max_turn), wanted * libm::cosf(delta).max(0.0))
+                (delta.clamp(-max_turn, max_turn), wanted * libm::cosf(delta).max(0.0), 0.0)
             }
         };
         let veer = match (drive, authored.top_speed) {
@@ -102,8 +108,9 @@ pub(crate) fn step(
         kin.speed += (target - kin.speed).clamp(-max_dv, max_dv);
         let (s, c) = (libm::sinf(new_heading), libm::cosf(new_heading));
         let from = t.position;
-        t.position[0] += c * kin.speed * DT;
-        t.position[1] += s * kin.speed * DT;
+        // Forward along the heading, sideways to its left.
+        t.position[0] += (c * kin.speed - s * side) * DT;
+        t.position[1] += (s * kin.speed + c * side) * DT;
         t.orientation[2] = new_heading;
         if let Some(ground) = &ground {
             if let Some(max) = limits.slope_limit

@@ -69,7 +69,7 @@ pub use orders::{
 };
 pub use parts::{
     BatterySheet, CombatSheet, EfficiencySheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet,
-    RadarSheet, RepairSheet, RoundSheet, ShieldSheet, StealthSheet, power_channel,
+    RadarSheet, RepairSheet, RoundSheet, SeekerSheet, ShieldSheet, StealthSheet, power_channel,
 };
 pub use places::{Place, Places, model_point, place, world_point};
 pub use power::{Efficiency, POWER_TICK_MS, Power, PowerUsage};

@@ -220,4 +220,6 @@ pub struct ManualControl {
     pub input: crate::PilotInput,
     /// The tick `input` arrived in (aim and fire act in that tick only).
     pub tick: u32,
+    /// The tick the player took the unit (its guns' starting set is picked then).
+    pub since: u32,
 }

@@ -101,6 +101,12 @@ pub enum Order {
     /// loop on a timer, and take up a fight only against what comes inside the ground; it
     /// never ends by itself.
     Guard(Guard),
+    /// Select the driven unit's guns (the original's `MCMD_SELECT`, openparkan
+    /// `docs/29-weapons.md`, "The button reaches the selected guns", read): 0 selects
+    /// every gun (`CMD_SELECT_ALL_WEAPON`, index −1), *n* toggles the *n*-th
+    /// (`CMD_SELECT_WEAPON_n`); the player's fire reaches only the selected guns. Combat
+    /// takes it; the unit's orders stay as they are.
+    SelectWeapon(u8),
 }
 
 /// What a guard order watches and how wide.
@@ -224,18 +230,27 @@ impl Site {
 }
 
 /// One tick of direct control, quantised so it is exact on every machine and in a
-/// command log. Held values (throttle, turn, target) last until the next pilot command;
-/// `aim_mrad`, `fire` and `camouflage` act once, in the tick the command applies.
+/// command log. Held values (throttle, turn, strafe, target) last until the next pilot
+/// command; `aim_mrad`, the triggers and `camouflage` act once, in the tick the command
+/// applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct PilotInput {
     /// Throttle in 127ths of full speed (forward positive).
     pub throttle: i8,
     /// Turn in 127ths of the turn rate (counter-clockwise positive).
     pub turn: i8,
+    /// Sideways in 127ths of the side speed, to the left positive (the original's
+    /// `CMD_OBJ_MOVE_LEFT` / `_RIGHT`: the hero's strafe).
+    pub strafe: i8,
     /// Turret turn, milliradians (counter-clockwise positive).
     pub aim_mrad: i16,
-    /// Fire the weapon.
+    /// Fire the selected guns (`CMD_FIRE_SELECTED_CONT`).
     pub fire: bool,
+    /// Fire the selected guided guns: those whose round carries frame flag 0x10
+    /// (`CMD_FIRE_MISSILE`, the original's `MCMD_MISSILE`, openparkan `docs/29-weapons.md`).
+    pub fire_missiles: bool,
+    /// Fire every gun, selected or not (`CMD_FIRE_ALL`, `MCMD_FIRE_ALL`).
+    pub fire_all: bool,
     /// Switch the detection shield's camouflage on or off (the original's
     /// `CMD_CAMOUFLAGE_WEAR`, openparkan `docs/25-sensors.md`).
     pub camouflage: bool,
@@ -255,6 +270,35 @@ impl PilotInput {
             | u64::from(self.fire) << 32
             | u64::from(self.camouflage) << 33
             | u64::from(self.target.map_or(0, |t| t.wrapping_add(1)) & 0x3fff_ffff) << 34
+    }
+
+    /// The input's second word: the strafe, the missiles' and every gun's triggers (8, 1
+    /// and 1 bits).
+    pub fn extra_bits(&self) -> u64 {
+        u64::from(self.strafe as u8) | u64::from(self.fire_missiles) << 8 | u64::from(self.fire_all) << 9
+    }
+
+    /// The input of the words [`Self::bits`] and [`Self::extra_bits`] made.
+    pub fn from_bits(value: u64, extra: u64) -> Self {
+        Self {
+            throttle: value as u8 as i8,
+            turn: (value >> 8) as u8 as i8,
+            strafe: extra as u8 as i8,
+            aim_mrad: (value >> 16) as u16 as i16,
+            fire: value >> 32 & 1 == 1,
+            fire_missiles: extra >> 8 & 1 == 1,
+            fire_all: extra >> 9 & 1 == 1,
+            camouflage: value >> 33 & 1 == 1,
+            target: match value >> 34 & 0x3fff_ffff {
+                0 => None,
+                t => Some(t as u32 - 1),
+            },
+        }
+    }
+
+    /// Whether any trigger is held.
+    pub fn fires(&self) -> bool {
+        self.fire || self.fire_missiles || self.fire_all
     }
 }
 
@@ -357,11 +401,21 @@ impl Designs {
 }
 
 impl Order {
-    /// The key kind whose orders carry a second word ([`Order::key`]): a guard of a place.
-    pub const KIND_WITH_EXTRA: u8 = 26;
+    /// The key kind of a guard of a place.
+    const GUARD_OF_PLACE: u8 = 26;
+    /// The key kind of a pilot input (a pilot key of kind 8, without the second word, is
+    /// an older file's: [`PilotInput::from_bits`] with 0).
+    const PILOT: u8 = 28;
+
+    /// Whether orders of key kind `kind` carry a second word ([`Order::key`]): a guard of a
+    /// place and a pilot input. Every writer of a key writes the second word when this
+    /// says so, and only then.
+    pub fn has_extra(kind: u8) -> bool {
+        kind == Self::GUARD_OF_PLACE || kind == Self::PILOT
+    }
 
     /// A total order over orders (kind, then parameters by IEEE bits, then a second word
-    /// only [`Order::KIND_WITH_EXTRA`] fills); also what the state hash records of an
+    /// only [`Order::has_extra`] kinds fill); also what the state hash records of an
     /// order and the save writes of it.
     pub fn key(&self) -> (u8, u64, u64) {
         let none = f32::NAN.to_bits();
@@ -370,7 +424,7 @@ impl Order {
                 (25, u64::from(radius.to_bits()) << 32 | u64::from(id), 0)
             }
             Self::Guard(Guard { ward: Ward::Place { at: [x, y], z }, radius }) => (
-                Self::KIND_WITH_EXTRA,
+                Self::GUARD_OF_PLACE,
                 u64::from(x.to_bits()) << 32 | u64::from(y.to_bits()),
                 u64::from(radius.to_bits()) << 32 | u64::from(z.map_or(none, f32::to_bits)),
             ),
@@ -382,7 +436,7 @@ impl Order {
             Self::Attack(id) => (5, u64::from(id), 0),
             Self::Build(s) => (6, s.0, 0),
             Self::Research(n) => (7, u64::from(n), 0),
-            Self::Pilot(p) => (8, p.bits(), 0),
+            Self::Pilot(p) => (Self::PILOT, p.bits(), p.extra_bits()),
             Self::Release => (9, 0, 0),
             Self::Haul(id) => (10, u64::from(id), 0),
             Self::Migrate => (11, 0, 0),
@@ -400,6 +454,7 @@ impl Order {
             Self::Follow(id) => (23, u64::from(id), 0),
             Self::Search(SearchFor::Capture) => (24, 0, 0),
             Self::Search(SearchFor::Enemies) => (24, 1, 0),
+            Self::SelectWeapon(n) => (27, u64::from(n), 0),
         }
     }
 
@@ -409,7 +464,7 @@ impl Order {
         let high = |w: u64| f32::from_bits((w >> 32) as u32);
         let ward = match kind {
             25 => Ward::Object(value as u32),
-            Self::KIND_WITH_EXTRA => {
+            Self::GUARD_OF_PLACE => {
                 Ward::Place { at: [high(value), low(value)], z: Some(low(extra)).filter(|z| !z.is_nan()) }
             }
             _ => return None,
@@ -441,6 +496,12 @@ impl Order {
     /// shutdown and the escape (interrupt priority 0 for every reason, read).
     pub fn holds_station(&self) -> bool {
         matches!(self, Self::StandGround | Self::Shutdown | Self::Leave)
+    }
+
+    /// Whether Behavior takes this order (production takes its own, combat a weapon
+    /// selection).
+    pub fn is_behaviors(&self) -> bool {
+        !self.is_production() && !matches!(self, Self::SelectWeapon(_))
     }
 
     /// Whether production (not Behavior) takes this order: build, batch, stop and

@@ -64,10 +64,52 @@ pub struct RoundSheet {
     pub range: f32,
     /// Hit points of its node 0 (its `.ndp`), part of what it hits for.
     pub hit_points: f32,
-    /// Frame flags (`.ctl` `+116`): 8 scores it 1 at any distance for the AI, 0x10 1.1.
+    /// Frame flags (`.ctl` `+116`): 4 starts its gun selected ([`RoundSheet::STARTS_SELECTED`]),
+    /// 8 scores it 1 at any distance for the AI, 0x10 (a guided round) 1.1.
     pub flags: u32,
     /// Its node 0's explosion.
     pub hit: HitSheet,
+    /// Its seeker (a class-17 component of its controller), a guided round's.
+    pub seeker: Option<SeekerSheet>,
+}
+
+/// A round's seeker (openparkan `docs/29-weapons.md`, "A guided gun waits for a lock",
+/// read and measured): its gun fires only at a target within its reach and its cone,
+/// after holding it for its lock.
+#[derive(Debug, Clone, Copy, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub struct SeekerSheet {
+    /// Value 0: the cone's half angle off the barrel (radians).
+    pub cone: f32,
+    /// Value 1: its reach (units).
+    pub reach: f32,
+    /// Value 2: the lock (ms).
+    pub lock_ms: f32,
+}
+
+impl RoundSheet {
+    /// Frame flag of a round whose gun starts selected when the player takes its unit
+    /// (openparkan `docs/29-weapons.md`, "Which guns start selected", read).
+    pub const STARTS_SELECTED: u32 = 4;
+    /// Frame flag of a guided round (one with a seeker, measured): the missiles' trigger
+    /// reaches its gun, and its gun locks.
+    pub const GUIDED: u32 = 0x10;
+
+    /// Whether it is guided ([`Self::GUIDED`]).
+    pub fn guided(&self) -> bool {
+        self.flags & Self::GUIDED != 0
+    }
+
+    /// The gun's range gate (its value 8): the round's range, or its seeker's reach when
+    /// that is the shorter.
+    pub fn gate(&self) -> f32 {
+        self.seeker.map_or(self.range, |s| s.reach.min(self.range))
+    }
+
+    /// The gun's lock (its value 9, seconds): a seeker's value 2 × 0.001, `None` without
+    /// a seeker or with a lock of 0.
+    pub fn lock_seconds(&self) -> Option<f32> {
+        self.seeker.map(|s| s.lock_ms * 0.001).filter(|s| *s > 0.0)
+    }
 }
 
 /// A gun: a class-2 (or builder's class-30) component of the object's control
@@ -91,6 +133,9 @@ pub struct GunSheet {
     /// Its barrel stroke (ms): 1000 ÷ the rate of the first channel it names (openparkan
     /// `docs/29-weapons.md`, read and measured); `None` when it names none with a rate.
     pub stroke_ms: Option<f32>,
+    /// Whether an arm (a class-24 component) carries it: the gun is ready only while its
+    /// arm is out (openparkan `docs/29-weapons.md`, "A gun is ready once its arm is out").
+    pub arm: bool,
     /// The round it fires.
     pub round: RoundSheet,
 }

@@ -90,7 +90,9 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
             }
             if let Some(m) = manual {
                 h.wide(m.input.bits());
+                h.wide(m.input.extra_bits());
                 h.word(m.tick);
+                h.word(m.since);
             }
             if let Some(s) = status {
                 h.word(s.state as u32);

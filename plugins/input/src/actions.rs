@@ -99,13 +99,42 @@ pub enum GameAction {
     SelectEnemy,
     /// `CMD_JAMES_SELECT_FRIEND` (T): its next or nearest unit of its own clan as its target.
     SelectFriend,
-    /// Drive the piloted robot: forward / back, turn.
+    /// Drive the piloted robot: forward / back, turn (`CMD_OBJ_MOVE_FORWARD` / `_BACKWARD`,
+    /// `CMD_OBJ_TURN_LEFT` / `_RIGHT`).
     #[actionlike(DualAxis)]
     Drive,
-    /// Fire the piloted robot's weapon.
+    /// Strafe the piloted unit, to the left positive (`CMD_OBJ_MOVE_LEFT` / `_RIGHT`).
+    #[actionlike(Axis)]
+    Strafe,
+    /// Fire the piloted unit's selected guns (`CMD_FIRE_SELECTED_CONT`).
     Fire,
+    /// Fire its selected guided guns (`CMD_FIRE_MISSILE`).
+    FireMissiles,
+    /// Fire every gun, selected or not (`CMD_FIRE_ALL`).
+    FireAll,
     /// Switch the piloted robot's camouflage on or off.
     Camouflage,
+    /// `CMD_SELECT_ALL_WEAPON` (0): select every gun of the driven unit.
+    AllWeapons,
+    /// `CMD_SELECT_WEAPON_1` to `_9` (the digits): select or deselect the driven unit's
+    /// gun 1 (the digits are the control groups' outside a driven unit).
+    Weapon1,
+    /// Gun 2.
+    Weapon2,
+    /// Gun 3.
+    Weapon3,
+    /// Gun 4.
+    Weapon4,
+    /// Gun 5.
+    Weapon5,
+    /// Gun 6.
+    Weapon6,
+    /// Gun 7.
+    Weapon7,
+    /// Gun 8.
+    Weapon8,
+    /// Gun 9.
+    Weapon9,
     /// `CMD_JAMES_BASE_ROTLEFT`: turn a building being placed 0.05 rad anticlockwise.
     TurnLeft,
     /// `CMD_JAMES_BASE_ROTRIGHT`: turn it 0.05 rad clockwise.
@@ -141,8 +170,32 @@ impl GameAction {
         Self::Group9,
     ];
 
+    /// The weapon keys in gun order.
+    pub const WEAPONS: [Self; 9] = [
+        Self::Weapon1,
+        Self::Weapon2,
+        Self::Weapon3,
+        Self::Weapon4,
+        Self::Weapon5,
+        Self::Weapon6,
+        Self::Weapon7,
+        Self::Weapon8,
+        Self::Weapon9,
+    ];
+
+    /// The action that shares this one's key in another view: control group *n* (the
+    /// strategic view) and weapon *n* (a driven unit).
+    pub fn twin(self) -> Option<Self> {
+        let at = |list: &[Self]| list.iter().position(|a| *a == self);
+        match (at(&Self::GROUPS), at(&Self::WEAPONS)) {
+            (Some(n), _) => Some(Self::WEAPONS[n]),
+            (_, Some(n)) => Some(Self::GROUPS[n]),
+            _ => None,
+        }
+    }
+
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 42] = [
+    pub const BUTTONS: [Self; 54] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -176,6 +229,18 @@ impl GameAction {
         Self::SelectEnemy,
         Self::SelectFriend,
         Self::Fire,
+        Self::FireMissiles,
+        Self::FireAll,
+        Self::AllWeapons,
+        Self::Weapon1,
+        Self::Weapon2,
+        Self::Weapon3,
+        Self::Weapon4,
+        Self::Weapon5,
+        Self::Weapon6,
+        Self::Weapon7,
+        Self::Weapon8,
+        Self::Weapon9,
         Self::Camouflage,
         Self::TurnLeft,
         Self::TurnRight,
@@ -204,8 +269,9 @@ impl GameAction {
             .insert_axis(CameraRise, VirtualAxis::new(GamepadButton::LeftTrigger, GamepadButton::RightTrigger))
             .insert_dual_axis(Look, MouseMove::default())
             .insert_dual_axis(Stick, stick(GamepadStick::RIGHT))
-            .insert_dual_axis(Drive, VirtualDPad::wasd())
+            .insert_dual_axis(Drive, VirtualDPad::new(KeyCode::KeyW, KeyCode::KeyS, KeyCode::Comma, KeyCode::Period))
             .insert_dual_axis(Drive, VirtualDPad::arrow_keys())
-            .insert_dual_axis(Drive, stick(GamepadStick::LEFT));
+            .insert_dual_axis(Drive, stick(GamepadStick::LEFT))
+            .insert_axis(Strafe, VirtualAxis::new(KeyCode::KeyD, KeyCode::KeyA));
     }
 }

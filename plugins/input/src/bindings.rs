@@ -80,7 +80,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 33] = [
+        let table: [(GameAction, &[Binding]); 35] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -105,6 +105,8 @@ impl Default for Bindings {
             (SelectEnemy, &[Key(KeyCode::KeyE)]),
             (SelectFriend, &[Key(KeyCode::KeyT)]),
             (Fire, &[Mouse(MouseButton::Left), Key(KeyCode::Space), Pad(GamepadButton::RightTrigger2)]),
+            (FireMissiles, &[Mouse(MouseButton::Middle), Pad(GamepadButton::RightTrigger)]),
+            (FireAll, &[Key(KeyCode::KeyB)]),
             (Camouflage, &[Key(KeyCode::KeyC), Pad(GamepadButton::LeftTrigger2)]),
             (TurnLeft, &[Key(KeyCode::Comma)]),
             (TurnRight, &[Key(KeyCode::Period)]),
@@ -129,9 +131,11 @@ impl Default for Bindings {
             KeyCode::Digit8,
             KeyCode::Digit9,
         ];
-        for (group, key) in GameAction::GROUPS.into_iter().zip(digits) {
+        for ((group, weapon), key) in GameAction::GROUPS.into_iter().zip(GameAction::WEAPONS).zip(digits) {
             buttons.insert(group, vec![Key(key)]);
+            buttons.insert(weapon, vec![Key(key)]);
         }
+        buttons.insert(AllWeapons, vec![Key(KeyCode::Digit0)]);
         Self { version: Self::VERSION, buttons, axes: Vec::new(), labels: HashMap::new() }
     }
 }
@@ -200,8 +204,9 @@ impl Bindings {
 
     /// These bindings under the original's: each action the original binds takes its
     /// buttons (a mouse or gamepad button of iron3d's stays when the original gives that
-    /// device none), a key it gives leaves every other action that had it, and its axis
-    /// keys join the axes; a key of the developer's ([`GameAction::DEBUG`]) stays theirs.
+    /// device none), a key it gives leaves every other action that had it but its twin
+    /// ([`GameAction::twin`]), and its axis keys join the axes; a key of the developer's
+    /// ([`GameAction::DEBUG`]) stays theirs.
     /// What moved, a line each, for the log.
     pub fn with_original(mut self, original: &OriginalKeys) -> (Self, Vec<String>) {
         let debug: Vec<Binding> =
@@ -218,7 +223,8 @@ impl Bindings {
                 list.retain(|b| given.iter().all(|g| g.device() != b.device()));
                 list.splice(0..0, given.iter().copied());
             } else if !GameAction::DEBUG.contains(action) {
-                let theirs = |b: &Binding| b.device() == 0 && given.values().flatten().any(|g| g == b);
+                let others = given.iter().filter(|(a, _)| Some(**a) != action.twin());
+                let theirs = |b: &Binding| b.device() == 0 && others.clone().flat_map(|(_, g)| g).any(|g| g == b);
                 let lines = list.iter().filter(|b| theirs(b));
                 log.extend(lines.map(|b| format!("{} is the original's, taken from {action:?}", b.label())));
                 list.retain(|b| !theirs(b));
@@ -244,7 +250,7 @@ impl Bindings {
             for i in 0..axis.keys.iter().map(Vec::len).max().unwrap_or(0) {
                 let key = |side: usize| axis.keys[side].get(i).or(axis.keys[side].last()).copied();
                 match (axis.action, key(0), key(1), key(2), key(3)) {
-                    (GameAction::CameraRise, Some(up), Some(down), ..) => {
+                    (GameAction::CameraRise | GameAction::Strafe, Some(up), Some(down), ..) => {
                         map.insert_axis(axis.action, VirtualAxis::new(down, up));
                     }
                     (action, Some(up), Some(down), Some(left), Some(right)) => {
@@ -297,6 +303,7 @@ mod tests {
         original.buttons.insert(Camouflage, vec![Key(KeyCode::KeyH)]);
         original.buttons.insert(Fire, vec![Mouse(MouseButton::Left)]);
         original.buttons.insert(GameAction::Objectives, vec![Key(KeyCode::F12)]);
+        original.buttons.insert(GameAction::Weapon2, vec![Key(KeyCode::Digit2)]);
         let rise = [vec![KeyCode::Home], vec![KeyCode::End], Vec::new(), Vec::new()];
         original.axes.push(AxisKeys { action: CameraRise, keys: rise });
         let (base, taken) = Bindings::default().with_original(&original);
@@ -306,6 +313,13 @@ mod tests {
         assert_eq!(base.buttons[&Stop], [Pad(GamepadButton::East)], "H is the camouflage's now");
         assert_eq!(base.buttons[&GameAction::Inspector], [Key(KeyCode::F12)], "the developer's F12 stays");
         assert_eq!(base.buttons[&GameAction::Objectives], [Key(KeyCode::KeyO)], "iron3d's own, then");
+        let two = [Key(KeyCode::Digit2)];
+        assert_eq!(
+            (&base.buttons[&GameAction::Weapon2][..], &base.buttons[&GameAction::Group2][..]),
+            (&two[..], &two[..])
+        );
+        // Group 2 keeps its digit: it is weapon 2's twin (the groups act in the strategic
+        // view, the weapons in a driven unit).
         let log = ["F12 stays the developer's, not given to Objectives", "H is the original's, taken from Stop"];
         assert_eq!(taken, log);
         let axes = |b: &Bindings| b.input_map().get_axislike(&CameraRise).map_or(0, Vec::len);

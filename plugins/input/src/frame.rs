@@ -21,6 +21,23 @@ pub struct PlayerOrder {
     pub queued: bool,
 }
 
+/// The pilot's three triggers, in this order: the selected guns (`Fire`), the selected
+/// guided guns (`FireMissiles`), every gun (`FireAll`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect)]
+pub struct Triggers {
+    /// Held now.
+    pub held: [bool; 3],
+    /// Went down since the last tick.
+    pub pressed: [bool; 3],
+}
+
+impl Triggers {
+    /// Each trigger held now or pressed since the last tick.
+    fn fired(&self) -> [bool; 3] {
+        [0, 1, 2].map(|k| self.held[k] || self.pressed[k])
+    }
+}
+
 /// Piloting input sampled since the last tick.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Reflect)]
 pub struct PilotSample {
@@ -30,12 +47,12 @@ pub struct PilotSample {
     pub throttle: f32,
     /// Turn, -1..1 (counter-clockwise positive).
     pub turn: f32,
+    /// Strafe, -1..1 (to the left positive).
+    pub strafe: f32,
     /// Turret turn since the last tick, radians.
     pub aim: f32,
-    /// The fire button is held now.
-    pub fire_held: bool,
-    /// The fire button went down since the last tick.
-    pub fire_pressed: bool,
+    /// The triggers.
+    pub triggers: Triggers,
     /// The camouflage button went down since the last tick.
     pub camouflage_pressed: bool,
     /// The player's target.
@@ -46,11 +63,15 @@ impl PilotSample {
     /// The quantised input of one tick.
     pub fn input(&self) -> PilotInput {
         let level = |v: f32| (v.clamp(-1.0, 1.0) * 127.0).round() as i8;
+        let [fire, fire_missiles, fire_all] = self.triggers.fired();
         PilotInput {
             throttle: level(self.throttle),
             turn: level(self.turn),
+            strafe: level(self.strafe),
             aim_mrad: (self.aim * 1000.0).round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16,
-            fire: self.fire_held || self.fire_pressed,
+            fire,
+            fire_missiles,
+            fire_all,
             camouflage: self.camouflage_pressed,
             target: self.target,
         }
@@ -87,7 +108,10 @@ impl PlayerCommands {
         let previous = self.pilot.unwrap_or(PilotSample { unit: frame.unit, ..default() });
         self.pilot = Some(PilotSample {
             aim: previous.aim + frame.aim,
-            fire_pressed: previous.fire_pressed || frame.fire_pressed,
+            triggers: Triggers {
+                pressed: [0, 1, 2].map(|k| previous.triggers.pressed[k] || frame.triggers.pressed[k]),
+                ..frame.triggers
+            },
             camouflage_pressed: previous.camouflage_pressed || frame.camouflage_pressed,
             ..frame
         });
@@ -116,7 +140,7 @@ pub(crate) fn stamp(mut player: ResMut<PlayerCommands>, clock: Res<GameClock>, m
     let Some(sample) = player.pilot.as_mut() else { return };
     let (unit, input) = (sample.unit, sample.input());
     sample.aim = 0.0;
-    sample.fire_pressed = false;
+    sample.triggers.pressed = [false; 3];
     sample.camouflage_pressed = false;
     if player.sent != Some((unit, input)) {
         player.sent = Some((unit, input));
@@ -197,6 +221,15 @@ mod tests {
         }
     }
 
+    /// The strafe and the three triggers reach the tick's input: a trigger held or
+    /// pressed since the last tick fires.
+    #[test]
+    fn a_samples_strafe_and_triggers_reach_the_input() {
+        let triggers = Triggers { held: [false, true, false], pressed: [false, false, true] };
+        let input = PilotSample { strafe: -1.0, triggers, ..PilotSample::default() }.input();
+        assert_eq!((input.strafe, input.fire, input.fire_missiles, input.fire_all), (-127, false, true, true));
+    }
+
     #[test]
     fn piloting_holds_values_fires_once_per_press_and_adds_up_aim() {
         let mut app = app();
@@ -206,8 +239,7 @@ mod tests {
                 unit: 3,
                 throttle,
                 aim,
-                fire_held: held,
-                fire_pressed: pressed,
+                triggers: Triggers { held: [held, false, false], pressed: [pressed, false, false] },
                 ..PilotSample::default()
             };
             app.world_mut().resource_mut::<PlayerCommands>().pilot(frame);
@@ -230,8 +262,22 @@ mod tests {
         assert_eq!(
             pilots,
             [
-                PilotInput { throttle: 127, turn: 0, aim_mrad: 30, fire: true, camouflage: false, target: None },
-                PilotInput { throttle: 127, turn: 0, aim_mrad: 0, fire: false, camouflage: false, target: None },
+                PilotInput {
+                    throttle: 127,
+                    turn: 0,
+                    aim_mrad: 30,
+                    fire: true,
+                    camouflage: false,
+                    ..PilotInput::default()
+                },
+                PilotInput {
+                    throttle: 127,
+                    turn: 0,
+                    aim_mrad: 0,
+                    fire: false,
+                    camouflage: false,
+                    ..PilotInput::default()
+                },
             ],
             "aim adds up, the press fires in the next tick, then one change"
         );

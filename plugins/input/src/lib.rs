@@ -15,7 +15,7 @@ pub mod testing;
 
 pub use actions::GameAction;
 pub use bindings::{BaseBindings, Binding, Bindings, BindingsFile};
-pub use frame::{PilotSample, PlayerCommands, PlayerOrder};
+pub use frame::{PilotSample, PlayerCommands, PlayerOrder, Triggers};
 pub use rebind::Rebinding;
 pub use selection::{GROUPS, Selection, in_box};
 pub use settings::InputSettings;

@@ -23,7 +23,7 @@ pub const FILES: [&str; 2] = ["addition.man", "hero.man"];
 pub const SCAN_CODES: &str = "ScanCode.dsc";
 
 /// The original's commands iron3d has a button action for.
-const BUTTONS: [(&str, GameAction); 21] = [
+const BUTTONS: [(&str, GameAction); 33] = [
     ("CMD_ENTER_STATE", GameAction::Enter),
     ("CMD_ROLLBACK_STATE", GameAction::Pause),
     ("CMD_JAMES_WINGMAN_MENU", GameAction::Wingmen),
@@ -45,11 +45,23 @@ const BUTTONS: [(&str, GameAction); 21] = [
     ("CMD_SPOTLIGHT", GameAction::Spotlight),
     ("CMD_CAMOUFLAGE_WEAR", GameAction::Camouflage),
     ("CMD_FIRE_SELECTED_CONT", GameAction::Fire),
+    ("CMD_FIRE_MISSILE", GameAction::FireMissiles),
+    ("CMD_FIRE_ALL", GameAction::FireAll),
+    ("CMD_SELECT_ALL_WEAPON", GameAction::AllWeapons),
+    ("CMD_SELECT_WEAPON_1", GameAction::Weapon1),
+    ("CMD_SELECT_WEAPON_2", GameAction::Weapon2),
+    ("CMD_SELECT_WEAPON_3", GameAction::Weapon3),
+    ("CMD_SELECT_WEAPON_4", GameAction::Weapon4),
+    ("CMD_SELECT_WEAPON_5", GameAction::Weapon5),
+    ("CMD_SELECT_WEAPON_6", GameAction::Weapon6),
+    ("CMD_SELECT_WEAPON_7", GameAction::Weapon7),
+    ("CMD_SELECT_WEAPON_8", GameAction::Weapon8),
+    ("CMD_SELECT_WEAPON_9", GameAction::Weapon9),
 ];
 
 /// The axes the original's keys join: the action, then the commands of its up, down,
 /// left and right (a single axis: its positive and negative only).
-const AXES: [(GameAction, [&str; 4]); 3] = [
+const AXES: [(GameAction, [&str; 4]); 4] = [
     (
         GameAction::CameraPan,
         [
@@ -61,6 +73,7 @@ const AXES: [(GameAction, [&str; 4]); 3] = [
     ),
     (GameAction::CameraRise, ["CMD_JAMES_HQ_MOVE_UP", "CMD_JAMES_HQ_MOVE_DOWN", "", ""]),
     (GameAction::Drive, ["CMD_OBJ_MOVE_FORWARD", "CMD_OBJ_MOVE_BACKWARD", "CMD_OBJ_TURN_LEFT", "CMD_OBJ_TURN_RIGHT"]),
+    (GameAction::Strafe, ["CMD_OBJ_MOVE_LEFT", "CMD_OBJ_MOVE_RIGHT", "", ""]),
 ];
 
 /// Keys the original's files give to an axis: per direction (up, down, left, right), the

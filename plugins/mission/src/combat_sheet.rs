@@ -8,6 +8,7 @@
 //! (21), the repair system from the last class-15 component, the radar from the last
 //! class-8 and the detection shield from the last class-10 one, every class-19 battery
 //! and class-5 engine, the class-26 efficiency parts (value 0 and node), the running gear by `.ndp` flag (`docs/24-motion.md`);
+//! the class-24 arms, the *n*-th carrying the *n*-th gun or beam (`docs/29-weapons.md`);
 //! and what the object gives away to radars (`docs/25-sensors.md`, `docs/28-chassis.md`): its mass, the
 //! area and volume of its nodes' level-0 mesh slots, and its parts' power by channel.
 
@@ -15,7 +16,7 @@ use crate::ObjectComponent;
 use crate::game_backend::GameMissionBackend;
 use iron3d_core::{
     BatterySheet, CombatSheet, EfficiencySheet, EngineSheet, FigureSheet, Gear, GunSheet, HitSheet, NodeSheet,
-    RadarSheet, RepairSheet, RoundSheet, ShieldSheet, StealthSheet, power_channel,
+    RadarSheet, RepairSheet, RoundSheet, SeekerSheet, ShieldSheet, StealthSheet, power_channel,
 };
 use iron3d_formats::helpers::ctld::ItemRecord;
 use iron3d_formats::helpers::ndpr::{GEAR_LEFT, GEAR_RIGHT, NdprRecord};
@@ -28,7 +29,7 @@ use std::sync::Arc;
 const VITAL: u16 = 0x200;
 /// Component classes: turret (1), guns (2) and builders' beams (30), engine (5), radar
 /// (8), fight shield (9), detection shield (10), repair (15), battery (19), deflector
-/// (21), efficiency (26), armour (27).
+/// (21), arm (24), efficiency (26), armour (27).
 const TURRET: u32 = 1;
 const GUN: u32 = 2;
 const ENGINE: u32 = 5;
@@ -39,6 +40,9 @@ const BUILDER_GUN: u32 = 30;
 const FIGHT_SHIELD: u32 = 9;
 const REPAIR: u32 = 15;
 const DEFLECTOR: u32 = 21;
+/// A round's seeker.
+const SEEKER: u32 = 17;
+const ARM: u32 = 24;
 const ARMOUR: u32 = 27;
 const EFFICIENCY: u32 = 26;
 /// Gun record flag: every barrel at once (read).
@@ -142,6 +146,10 @@ impl GameMissionBackend {
         let hull = hull.and_then(|n| u16::try_from(n).ok());
         let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], hull, ..CombatSheet::default() };
         let (mut shield, mut deflector, mut armour_weight) = (None, None, 0.0);
+        // The turret's followers pair the n-th gun or beam with the n-th arm (read); the
+        // project pairs them in the order the object's components list them, as every
+        // follower of the shipped assemblies finds its gun (measured).
+        let (mut arms, mut mounts, mut places) = (0, 0, Vec::new());
         let devices = self.devices(components, protos, slots)?;
         for (i, (p, items)) in protos.iter().zip(&devices).enumerate() {
             for item in items {
@@ -190,14 +198,23 @@ impl GameMissionBackend {
                             global(components, &spans, i, item.key() as usize).and_then(|n| u16::try_from(n).ok());
                         sheet.efficiency.push(EfficiencySheet { value: v[0], node });
                     }
-                    BUILDER_GUN => sheet.beam = Some(node()),
+                    ARM => arms += 1,
+                    BUILDER_GUN => {
+                        sheet.beam = Some(node());
+                        mounts += 1;
+                    }
                     GUN => {
                         let gun = self.gun(resolver, p, item, node()).via(format!("gun of {}", p.key))?;
                         sheet.guns.push(gun);
+                        places.push(mounts);
+                        mounts += 1;
                     }
                     _ => {}
                 }
             }
+        }
+        for (gun, place) in sheet.guns.iter_mut().zip(places) {
+            gun.arm = place < arms;
         }
         if let (Some((points, recharge, charge_per_point, node)), Some((coefficients, deflector_node))) =
             (shield, deflector)
@@ -282,16 +299,21 @@ impl GameMissionBackend {
                 .first_channel(p, item)?
                 .map(|(rate, _)| 1000.0 / rate)
                 .filter(|s| s.is_finite() && *s > 0.0),
+            arm: false,
             round,
         })
     }
 
-    /// A round: speed and range from its controller, hit points and explosion from its
-    /// node 0.
+    /// A round: speed and range from its controller, and its seeker, the last class-17
+    /// component of it; hit points and explosion from its node 0.
     fn round(&self, p: &Prototype) -> Result<RoundSheet> {
         let ctl = p.first(".ctl").ok_or_else(|| Error::rule("round_controller", "the round has no .ctl"))?;
         let control = self.control(ctl)?;
         let ((speed, range), flags) = (control.round_flight(), control.round_flags());
+        let seeker = control.items.iter().rfind(|i| i.tag() == SEEKER).map(|i| {
+            let v = i.values();
+            SeekerSheet { cone: v[0], reach: v[1], lock_ms: v[2] }
+        });
         let ndp = p.first(".ndp").ok_or_else(|| Error::rule("round_nodes", "the round has no .ndp"))?;
         let rows = self.node_table(p)?;
         let row = rows.first().ok_or_else(|| Error::rule("round_nodes", "the round's .ndp is empty"))?;
@@ -303,7 +325,7 @@ impl GameMissionBackend {
             let e = Expl::parse(&bytes).in_entry(member.clone()).in_file(archive)?;
             HitSheet { kind: e.kind().word(), damage: e.damage(), radius: e.radius() }
         };
-        Ok(RoundSheet { speed, range, hit_points: row.hit_points(), flags, hit })
+        Ok(RoundSheet { speed, range, hit_points: row.hit_points(), flags, hit, seeker })
     }
 
     /// A prototype's `.ndp` rows (none without one), parsed once per file.

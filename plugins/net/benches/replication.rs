@@ -51,6 +51,7 @@ fn weapon(i: u32) -> (Weapon, Guns) {
         hit_points: 30.0,
         flags: 0,
         hit: HitSheet { kind: 2, damage: 0.0, radius: 0.0 },
+        seeker: None,
     };
     let sheet = GunSheet {
         node: 0,
@@ -61,6 +62,7 @@ fn weapon(i: u32) -> (Weapon, Guns) {
         barrels: 1,
         volley: false,
         stroke_ms: None,
+        arm: false,
         round,
     };
     let mut gun = GunState::new(sheet, 0.0, 1.0);

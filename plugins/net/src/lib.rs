@@ -81,8 +81,9 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// the refit order; 9: designs on the wire, the batch and stop orders; 10: a producer's
 /// batch in the clan state; 11: the capture, board, leave, stand ground, shutdown and follow
 /// orders, who is aboard a bot; 12: the guard order; 13: clan news of lodes, buildings
-/// raised and upgraded, captures, boarding, leaving and a pod's opening; 14: the pilot order's target).
-pub const PROTOCOL_VERSION: u32 = 14;
+/// raised and upgraded, captures, boarding, leaving and a pod's opening; 14: the pilot order's target; 15: the weapon selection
+/// order, the pilot's strafe and its missiles' and every gun's triggers).
+pub const PROTOCOL_VERSION: u32 = 15;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;

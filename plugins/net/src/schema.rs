@@ -677,8 +677,11 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u8(8);
             w.u8(p.throttle as u8);
             w.u8(p.turn as u8);
+            w.u8(p.strafe as u8);
             w.u16(p.aim_mrad as u16);
             w.u8(u8::from(p.fire));
+            w.u8(u8::from(p.fire_missiles));
+            w.u8(u8::from(p.fire_all));
             w.u8(u8::from(p.camouflage));
             w.u8(u8::from(p.target.is_some()));
             if let Some(t) = p.target {
@@ -686,6 +689,10 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             }
         }
         Order::Release => w.u8(9),
+        Order::SelectWeapon(n) => {
+            w.u8(plain.key().0);
+            w.u8(n);
+        }
         Order::Migrate => w.u8(11),
         Order::Refit => w.u8(12),
         Order::SearchLodes => w.u8(13),
@@ -704,7 +711,7 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             let (tag, value, extra) = plain.key();
             w.u8(tag);
             w.u64(value);
-            if tag == Order::KIND_WITH_EXTRA {
+            if Order::has_extra(tag) {
                 w.u64(extra);
             }
         }
@@ -733,8 +740,11 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
         8 => Order::Pilot(PilotInput {
             throttle: r.u8()? as i8,
             turn: r.u8()? as i8,
+            strafe: r.u8()? as i8,
             aim_mrad: r.u16()? as i16,
             fire: r.flag()?,
+            fire_missiles: r.flag()?,
+            fire_all: r.flag()?,
             camouflage: r.flag()?,
             target: if r.flag()? { Some(r.u32()?) } else { None },
         }),
@@ -756,15 +766,16 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
             1 => Order::Search(iron3d_core::SearchFor::Enemies),
             mode => return Err(format!("search mode {mode} is not 0 (capture) or 1 (enemies)")),
         },
-        tag @ (25 | Order::KIND_WITH_EXTRA) => {
+        tag @ (25 | 26) => {
             let value = r.u64()?;
-            let extra = if tag == Order::KIND_WITH_EXTRA { r.u64()? } else { 0 };
+            let extra = if Order::has_extra(tag) { r.u64()? } else { 0 };
             match Order::guard_of_key(tag, value, extra) {
                 Some(Order::Guard(g)) if g.finite() => Order::Guard(g),
                 _ => return Err(format!("guard order (tag {tag}) has a place or radius that is not finite")),
             }
         }
-        tag => return Err(format!("order tag {tag} is not 0..=26")),
+        27 => Order::SelectWeapon(r.u8()?),
+        tag => return Err(format!("order tag {tag} is not 0..=27")),
     };
     Ok(WireOrder::Plain(plain))
 }

@@ -106,8 +106,11 @@ fn every_message() -> Vec<Gmsg> {
             order: WireOrder::Plain(Order::Pilot(PilotInput {
                 throttle: -5,
                 turn: 127,
+                strafe: 40,
                 aim_mrad: -300,
                 fire: true,
+                fire_missiles: true,
+                fire_all: false,
                 camouflage: false,
                 target: Some(12),
             })),
@@ -166,6 +169,7 @@ fn every_order_kind_round_trips() {
         Order::Guard(Guard { ward: Ward::Object(9), radius: 300.0 }),
         Order::Guard(Guard { ward: Ward::Place { at: [1124.0, 783.0], z: Some(0.0) }, radius: 0.0 }),
         Order::Guard(Guard { ward: Ward::Place { at: [606.5, 993.25], z: None }, radius: 45.0 }),
+        Order::SelectWeapon(2),
     ];
     for o in orders {
         let m = [Gmsg::Order { seq: 1, units: vec![1], order: WireOrder::Plain(o), queued: false }];

@@ -719,9 +719,20 @@ pub(crate) mod tests {
         let node = |hit_points| NodeSheet { hit_points, parent: None, vital: false, gear: Gear::None };
         let gun = |interval_ms, hit_points, damage| {
             let hit = HitSheet { kind: 2, damage, radius: 0.0 };
-            let round = RoundSheet { speed: 100.0, range: 100.0, hit_points, flags: 0, hit };
+            let round = RoundSheet { speed: 100.0, range: 100.0, hit_points, flags: 0, hit, seeker: None };
             let (magazine, capacitor, shot_energy, barrels, volley, stroke_ms) = (-1, 0.0, 0.0, 1, false, None);
-            GunSheet { node: 0, magazine, capacitor, shot_energy, interval_ms, barrels, volley, stroke_ms, round }
+            GunSheet {
+                node: 0,
+                magazine,
+                capacitor,
+                shot_energy,
+                interval_ms,
+                barrels,
+                volley,
+                stroke_ms,
+                arm: false,
+                round,
+            }
         };
         let shield = ShieldSheet {
             points: 300.0,

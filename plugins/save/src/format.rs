@@ -21,8 +21,9 @@ use std::io::Read;
 /// and their `iron3d_core::Drive`; 10: the buildings' batteries and efficiency parts;
 /// 11: a haul's route, the original's, in `iron3d_behavior::HaulTrip`; 12: the
 /// builders' sites and spheres, and the designs the game keeps, `iron3d_core::Designs`,
-/// also in a replay's chunk `dsgn`).
-pub const FORMAT_VERSION: u16 = 12;
+/// also in a replay's chunk `dsgn`; 13: the guns' selection and arms, the pilot's
+/// hand-over tick, and a pilot input's second word (strafe, missiles, every gun)).
+pub const FORMAT_VERSION: u16 = 13;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -335,10 +336,13 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// buildings ran at full power, with no batteries. Version 10 → 11 likewise: its
 /// transports hauled from the mine their order named to any building with room, and a
 /// research could stop a hundredth short. Version 11 → 12 likewise: its builders could
-/// not build, and its snapshot holds neither sites nor designs.
+/// not build, and its snapshot holds neither sites nor designs. Version 12 → 13
+/// likewise: every gun of its snapshot took the player's fire, none rode an arm; its
+/// pilot commands (key kind 8, one word) read as inputs without strafe or the other
+/// triggers.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=11 | FORMAT_VERSION => Ok(()),
+        1..=12 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

@@ -223,9 +223,9 @@ impl Record {
         let h = container.header;
         let snapshot = match h.format_version {
             // Its snapshot went through reflection (2), holds the older rules' state
-            // (3 to 6 and 8 to 11) or lists its parts by position (7): re-simulated
+            // (3 to 6 and 8 to 12) or lists its parts by position (7): re-simulated
             // instead (`format::migrate`).
-            2..=11 => None,
+            2..=12 => None,
             _ => Snapshot::from_chunks(&container.chunks, bytes.len())?,
         };
         if let Some(s) = &snapshot {
@@ -282,7 +282,7 @@ fn write_command(w: &mut Writer, c: &SimCommand) -> Result<(), String> {
     let (kind, value, extra) = c.order.key();
     w.u8(kind);
     w.u64(value);
-    if kind == Order::KIND_WITH_EXTRA {
+    if Order::has_extra(kind) {
         w.u64(extra);
     }
     Ok(())
@@ -298,7 +298,7 @@ fn read_command(r: &mut Reader) -> Result<SimCommand, FormatError> {
     let units = (0..r.count(4)?).map(|_| r.u32()).collect::<Result<_, _>>()?;
     let at = r.offset();
     let (kind, value) = (r.u8()?, r.u64()?);
-    let extra = if kind == Order::KIND_WITH_EXTRA { r.u64()? } else { 0 };
+    let extra = if Order::has_extra(kind) { r.u64()? } else { 0 };
     let order = order_of_key(kind, value, extra).ok_or_else(|| r.error_at(at, format!("unknown order kind {kind}")))?;
     Ok(SimCommand { tick, units, order, queued })
 }
@@ -318,17 +318,9 @@ fn order_of_key(kind: u8, value: u64, extra: u64) -> Option<Order> {
         5 => Order::Attack(low),
         6 => Order::Build(SchemeRef(value)),
         7 => Order::Research(low),
-        8 => Order::Pilot(PilotInput {
-            throttle: value as u8 as i8,
-            turn: (value >> 8) as u8 as i8,
-            aim_mrad: (value >> 16) as u16 as i16,
-            fire: value >> 32 & 1 == 1,
-            camouflage: value >> 33 & 1 == 1,
-            target: match value >> 34 & 0x3fff_ffff {
-                0 => None,
-                t => Some(t as u32 - 1),
-            },
-        }),
+        // A pilot input of format 12 and before had no second word.
+        8 => Order::Pilot(PilotInput::from_bits(value, 0)),
+        28 => Order::Pilot(PilotInput::from_bits(value, extra)),
         9 => Order::Release,
         10 => Order::Haul(low),
         11 => Order::Migrate,
@@ -346,6 +338,7 @@ fn order_of_key(kind: u8, value: u64, extra: u64) -> Option<Order> {
         23 => Order::Follow(low),
         24 if value == 0 => Order::Search(iron3d_core::SearchFor::Capture),
         24 if value == 1 => Order::Search(iron3d_core::SearchFor::Enemies),
+        27 => Order::SelectWeapon(u8::try_from(value).ok()?),
         _ => return None,
     })
 }

@@ -35,8 +35,11 @@ pub(crate) fn sample() -> Record {
                     Order::Pilot(PilotInput {
                         throttle: -127,
                         turn: 5,
+                        strafe: -64,
                         aim_mrad: -300,
                         fire: true,
+                        fire_missiles: false,
+                        fire_all: true,
                         camouflage: false,
                         target: None,
                     }),
@@ -68,7 +71,8 @@ fn a_record_round_trips_with_exact_float_bits() {
 /// and the migration were once refused as unknown kinds).
 #[test]
 fn every_order_kind_round_trips_through_a_record() {
-    let pilot = PilotInput { throttle: 3, turn: -4, aim_mrad: 5, fire: false, camouflage: true, target: None };
+    let pilot =
+        PilotInput { throttle: 3, turn: -4, aim_mrad: 5, fire: false, camouflage: true, ..PilotInput::default() };
     let orders = [
         Order::Stop,
         Order::MoveTo([1.5, -2.0]),
@@ -80,6 +84,7 @@ fn every_order_kind_round_trips_through_a_record() {
         Order::Research(4),
         Order::Pilot(pilot),
         Order::Pilot(PilotInput { target: Some(41), ..pilot }),
+        Order::Pilot(PilotInput { strafe: -127, fire_missiles: true, fire_all: true, ..pilot }),
         Order::Release,
         Order::Haul(9),
         Order::Migrate,
@@ -103,6 +108,8 @@ fn every_order_kind_round_trips_through_a_record() {
             radius: 0.0,
         }),
         Order::Guard(iron3d_core::Guard { ward: iron3d_core::Ward::Place { at: [60.0, 9.0], z: None }, radius: 45.0 }),
+        Order::SelectWeapon(0),
+        Order::SelectWeapon(3),
     ];
     // Naming every kind: a new one fails to compile here until it is listed above.
     for o in &orders {
@@ -113,6 +120,7 @@ fn every_order_kind_round_trips_through_a_record() {
             Order::Construct(_) | Order::Upgrade(_) | Order::Batch(_) | Order::StopBuild => {}
             Order::Capture(_) | Order::Board(_) | Order::Leave => {}
             Order::StandGround | Order::Shutdown | Order::Follow(_) | Order::Search(_) | Order::Guard(_) => {}
+            Order::SelectWeapon(_) => {}
         }
     }
     let mut r = sample();
@@ -283,7 +291,8 @@ fn battle_orders(app: &mut App, start: u32) -> Vec<SimCommand> {
     };
     let Some(target) = rows.iter().filter(|r| r.1 > 1 && r.4).min_by_key(far).map(|r| r.0) else { return Vec::new() };
     let order = |tick, units: Vec<u32>, order| SimCommand { tick: start + tick, units, order, queued: false };
-    let fire = PilotInput { throttle: 0, turn: 20, aim_mrad: 0, fire: true, camouflage: false, target: None };
+    let fire =
+        PilotInput { throttle: 0, turn: 20, aim_mrad: 0, fire: true, camouflage: false, ..PilotInput::default() };
     let half = armed.len() / 2;
     vec![
         order(3, armed.clone(), Order::Attack(target)),
@@ -429,7 +438,7 @@ fn continues_exactly(
 /// (`migrate_v1`) and goes on exactly; so does a version-2 save, whose reflected
 /// snapshot (layout 1) is left out; a current save without its snapshot is refused.
 #[test]
-fn version_1_to_10_saves_are_migrated_by_re_simulation() {
+fn version_1_to_12_saves_are_migrated_by_re_simulation() {
     let game = demo_game();
     let mut straight = app();
     iron3d_mission::load_headless(&mut straight, &game, "single.01").unwrap();
@@ -443,7 +452,7 @@ fn version_1_to_10_saves_are_migrated_by_re_simulation() {
     let record = Record::decode(&v1, FileKind::Save).unwrap();
     assert!(record.snapshot.is_none());
     continues_exactly(&game, &record, &orders, &reference, 120);
-    for version in 2..=10 {
+    for version in 2..=12 {
         let record = Record::decode(&in_version(&saved, version), FileKind::Save).unwrap();
         assert!(record.snapshot.is_none(), "a version-{version} snapshot is re-simulated, not read");
         continues_exactly(&game, &record, &orders, &reference, 120);

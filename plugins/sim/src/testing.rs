@@ -82,7 +82,7 @@ pub fn spawn_building(world: &mut World, id: u32, at: [f32; 2], half: [f32; 2]) 
 /// at 90 a second.
 pub fn cannon(node: u16) -> iron3d_core::GunSheet {
     let hit = iron3d_core::HitSheet { kind: 2, damage: 1.0, radius: 0.0 };
-    let round = iron3d_core::RoundSheet { speed: 90.0, range: 80.0, hit_points: 44.0, flags: 0, hit };
+    let round = iron3d_core::RoundSheet { speed: 90.0, range: 80.0, hit_points: 44.0, flags: 0, hit, seeker: None };
     iron3d_core::GunSheet {
         node,
         magazine: -1,
@@ -92,6 +92,7 @@ pub fn cannon(node: u16) -> iron3d_core::GunSheet {
         barrels: 1,
         volley: false,
         stroke_ms: Some(250.0),
+        arm: false,
         round,
     }
 }

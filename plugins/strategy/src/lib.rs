@@ -144,7 +144,7 @@ fn hash_into(world: &World, h: &mut Fnv1a) {
         for w in [*unit, u32::from(kind), value as u32, (value >> 32) as u32] {
             h.word(w);
         }
-        if kind == Order::KIND_WITH_EXTRA {
+        if Order::has_extra(kind) {
             h.wide(extra);
         }
     }

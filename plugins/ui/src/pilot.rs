@@ -1,26 +1,32 @@
 //! Piloting (Parkan's signature): `Pilot` with one of the player's robots selected
 //! takes direct control of it. The camera rides it from its `CameraCenter` point, the
-//! cursor is captured, `Drive` moves and turns it, mouse X or the right stick turns
-//! its turret, `Fire` fires at the player's target ([`crate::target`]); the input reaches
+//! cursor is captured, `Drive` moves and turns it, `Strafe` moves it sideways, mouse X or
+//! the right stick turns its turret, `Fire` fires its selected guns, `FireMissiles` its
+//! selected guided ones and `FireAll` every gun at the player's target
+//! ([`crate::target`]); the input reaches
 //! the simulation as tick-stamped pilot
-//! commands through the same Control step as every other unit. `Pilot` again, `Pause`
-//! or losing the robot hands it back to its orders.
+//! commands through the same Control step as every other unit; the weapon keys select its
+//! guns (`AllWeapons`, `Weapon1`…, the original's `CMD_SELECT_*WEAPON*`) while the wingman
+//! menu is closed. `Pilot` again, `Pause` or losing the robot hands it back to its orders.
 
 use crate::command::Battlefield;
 use bevy::prelude::*;
 use bevy::window::{CursorGrabMode, CursorOptions, PrimaryWindow};
 use iron3d_camera::{CameraMode, GameCamera};
-use iron3d_core::Pause;
-use iron3d_input::{Actions, GameAction, InputSettings, PilotSample, PlayerCommands, Selection};
+use iron3d_core::{Order, Pause};
+use iron3d_input::{Actions, GameAction, InputSettings, PilotSample, PlayerCommands, Selection, Triggers};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, pilot.run_if(in_state(Pause::Running)));
+    app.add_systems(Update, (pilot, weapon_keys).run_if(in_state(Pause::Running)));
 }
 
 /// Turret turn per pixel of mouse motion (radians).
 pub const AIM_PER_PIXEL: f32 = 0.003;
 /// Turret turn rate at full stick (radians per second).
 pub const AIM_STICK_RATE: f32 = 2.0;
+
+/// The pilot's triggers in [`Triggers`]' order.
+const TRIGGERS: [GameAction; 3] = [GameAction::Fire, GameAction::FireMissiles, GameAction::FireAll];
 
 /// Switches the cameras to `mode`, capturing the cursor for a first-person view.
 pub(crate) fn look(
@@ -88,11 +94,24 @@ pub(crate) fn pilot(
             unit,
             throttle: drive.y,
             turn: -drive.x,
+            strafe: a.clamped_value(&GameAction::Strafe),
             aim,
-            fire_held: a.pressed(&GameAction::Fire),
-            fire_pressed: a.just_pressed(&GameAction::Fire),
+            triggers: Triggers { held: TRIGGERS.map(|t| a.pressed(&t)), pressed: TRIGGERS.map(|t| a.just_pressed(&t)) },
             camouflage_pressed: a.just_pressed(&GameAction::Camouflage),
             target: chosen.current.filter(|_| chosen.unit == Some(unit)),
         });
+    }
+}
+
+/// The weapon keys of this frame reach the driven unit's guns, unless the wingman menu,
+/// which takes the digits while open, is up.
+fn weapon_keys(actions: Query<&Actions>, wingmen: Res<crate::wingmen::Wingmen>, mut player: ResMut<PlayerCommands>) {
+    let (Ok(a), Some(unit)) = (actions.single(), player.piloted()) else { return };
+    if wingmen.menu != crate::wingmen::Menu::Off {
+        return;
+    }
+    let keys = std::iter::once(GameAction::AllWeapons).chain(GameAction::WEAPONS);
+    for (n, _) in keys.enumerate().filter(|(_, k)| a.just_pressed(k)) {
+        player.order(vec![unit], Order::SelectWeapon(n as u8), false);
     }
 }

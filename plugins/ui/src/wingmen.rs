@@ -225,7 +225,10 @@ pub(crate) fn select(
         wingmen.close();
         return;
     }
-    let Some(n) = GameAction::GROUPS.iter().position(|g| take(*g)) else { return };
+    // A digit is a group's key or a weapon's (the original's files give it to the guns).
+    let Some(n) = GameAction::GROUPS.iter().zip(GameAction::WEAPONS).position(|(g, w)| take(*g) | take(w)) else {
+        return;
+    };
     match wingmen.menu {
         Menu::Picking => {
             if let Some(&id) = list.get(n) {

@@ -85,11 +85,14 @@ pub enum HeadlessCommand {
         Orders \
         apply at the start of tick T; several for one tick apply in a stable order independent of the file. An entry \
         may add \"queued\": true to wait behind the units' current orders (waypoints). ORDER may also be \
-        {\"pilot\": {\"throttle\": -127..127, \"turn\": -127..127, \"aim_mrad\": MRAD, \"fire\": BOOL, \
+        {\"pilot\": {\"throttle\": -127..127, \"turn\": -127..127, \"strafe\": -127..127 (left positive), \
+        \"aim_mrad\": MRAD, \"fire\": BOOL (the selected guns), \"fire_missiles\": BOOL (the selected guided guns), \
+        \"fire_all\": BOOL (every gun), \
         \"camouflage\": BOOL, \"target\": ID}} (the player's direct control of one unit, held until the next pilot \
-        entry; aim, fire and camouflage, which switches the detection shield's camouflage on or off, act in that \
+        entry; aim, the triggers and camouflage, which switches the detection shield's camouflage on or off, act in that \
         entry's tick; the target, the player's, is what its guns fire at, its radar's without one; missing fields \
-        are 0 / false / none) or \"release\" \
+        are 0 / false / none), {\"select_weapon\": N} (a driven unit's weapon keys: 0 selects every gun, 1..9 \
+        toggles that gun; the pilot's fire reaches the selected guns) or \"release\" \
         (the unit returns to its orders).\n\n\
         Exit status: 0 on success; 1 when the game or the mission cannot be loaded, a save cannot be read, \
         written or resumed (another mission, other data layers; the message names the file, part and offset); 2 on a usage error, a malformed \
@@ -410,6 +413,10 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
             })
             .ok_or(format!("{key} takes an object id")),
         "pilot" => pilot(arg).map(|p| FileOrder::Unit(Order::Pilot(p))),
+        "select_weapon" => match arg.as_u64().and_then(|n| u8::try_from(n).ok()).filter(|n| *n <= 9) {
+            Some(n) => unit(Order::SelectWeapon(n)),
+            None => Err("select_weapon takes 0 (every gun) or the gun's number 1..=9".into()),
+        },
         // The original's SEARCH: on one building (a capture), by building type, or for enemies.
         "search" => match (arg.as_str(), arg.as_u64().and_then(|id| u32::try_from(id).ok())) {
             (Some("capture"), _) => unit(Order::Search(SearchFor::Capture)),
@@ -501,13 +508,13 @@ fn site(arg: &Value) -> Result<Site, String> {
     Site::new(scheme as u8, at, angle).map_err(|e| format!("construct: {e}"))
 }
 
-/// A pilot input: `{"throttle", "turn", "aim_mrad", "fire", "camouflage", "target"}`, each
-/// optional.
+/// A pilot input: `{"throttle", "turn", "strafe", "aim_mrad", "fire", "fire_missiles",
+/// "fire_all", "camouflage", "target"}`, each optional.
 fn pilot(arg: &Value) -> Result<PilotInput, String> {
-    const FIELDS: [&str; 6] = ["throttle", "turn", "aim_mrad", "fire", "camouflage", "target"];
-    let o = arg
-        .as_object()
-        .ok_or("pilot takes {\"throttle\", \"turn\", \"aim_mrad\", \"fire\", \"camouflage\", \"target\"}")?;
+    const FIELDS: [&str; 9] =
+        ["throttle", "turn", "strafe", "aim_mrad", "fire", "fire_missiles", "fire_all", "camouflage", "target"];
+    let o =
+        arg.as_object().ok_or_else(|| format!("pilot takes {{{}}}", FIELDS.map(|f| format!("{f:?}")).join(", ")))?;
     if let Some(k) = o.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(format!("pilot has no field {k:?}"));
     }
@@ -524,8 +531,11 @@ fn pilot(arg: &Value) -> Result<PilotInput, String> {
     Ok(PilotInput {
         throttle: int("throttle", -127, 127)? as i8,
         turn: int("turn", -127, 127)? as i8,
+        strafe: int("strafe", -127, 127)? as i8,
         aim_mrad: int("aim_mrad", i64::from(i16::MIN), i64::from(i16::MAX))? as i16,
         fire: flag("fire")?,
+        fire_missiles: flag("fire_missiles")?,
+        fire_all: flag("fire_all")?,
         camouflage: flag("camouflage")?,
         target: match o.get("target") {
             None => None,

@@ -257,7 +257,8 @@ fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
     let immune = Health { invulnerable: true, ..health(&app, target).unwrap() };
     app.world_mut().entity_mut(target).insert(immune);
     app.world_mut().entity_mut(target).remove::<Weapon>();
-    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false, target: None };
+    let hold =
+        PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false, ..PilotInput::default() };
     order(&mut app, vec![1], Order::Pilot(hold));
     let fired = |app: &App| app.world().resource::<ShotCounter>().0;
     let turret = |app: &App| app.world().get::<Weapon>(shooter).unwrap().turret;
@@ -308,6 +309,79 @@ fn a_piloted_robots_guns_fire_at_the_players_target() {
     order(&mut app, vec![1], Order::Pilot(PilotInput { fire: true, target: Some(2), ..hold }));
     run(&mut app, 30);
     assert!(fired(&app) > shots, "the player's target in the sights: it fires");
+}
+
+/// The player's fire reaches the selected guns only (openparkan `docs/29-weapons.md`,
+/// "The button reaches the selected guns", read): on the hero a gun whose round carries
+/// flag 4 starts selected and the others deselected, on any other machine every gun;
+/// a number key toggles its gun, 0 selects them all, taking a unit again picks the
+/// starting set again, and a gun on an arm fires only once its arm is out, 0.5 s after
+/// it is selected.
+#[test]
+fn the_players_fire_reaches_the_selected_guns_once_their_arms_are_out() {
+    use iron3d_combat::Guns;
+    const HERO: u32 = 0x0102_0000;
+    let mut app = battlefield(true);
+    let hero = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    let bot = robot(&mut app, 3, 1, [40.0, 30.0], 0.0);
+    app.world_mut().entity_mut(hero).insert(UnitClass(HERO));
+    let enemy = robot(&mut app, 2, 2, [65.0, 60.0], 0.0);
+    let mut sheet = seeing_sheet(500.0, None, false);
+    let armed = |flags| {
+        let cannon = iron3d_sim::testing::cannon(0);
+        iron3d_core::GunSheet {
+            magazine: 100,
+            arm: true,
+            round: iron3d_core::RoundSheet { flags, ..cannon.round },
+            ..cannon
+        }
+    };
+    // A cannon's round (flag 4), then a guided one's (flag 0x10).
+    sheet.guns = vec![armed(4), armed(0x10)];
+    for e in [hero, bot] {
+        app.world_mut().entity_mut(e).insert(sheet.clone());
+    }
+    run(&mut app, 1);
+    let immune = Health { invulnerable: true, ..health(&app, enemy).unwrap() };
+    app.world_mut().entity_mut(enemy).insert(immune);
+    app.world_mut().entity_mut(enemy).remove::<Weapon>();
+    let guns =
+        |app: &App, e: Entity| app.world().get::<Guns>(e).unwrap().0.iter().map(|g| g.selected).collect::<Vec<_>>();
+    assert_eq!(guns(&app, hero), [true, false], "the hero: flag 4 starts selected, the rest not");
+    assert_eq!(guns(&app, bot), [true, true], "any other machine: every gun");
+    let rounds = |app: &App| app.world().get::<Guns>(hero).unwrap().0.iter().map(|g| g.magazine).collect::<Vec<_>>();
+    let fire = PilotInput { fire: true, target: Some(2), ..PilotInput::default() };
+    order(&mut app, vec![1], Order::Pilot(fire));
+    // The arm unfolds from the start: nothing leaves before 0.5 s, the cannon after.
+    run(&mut app, 6);
+    assert_eq!(rounds(&app), [100, 100], "the cannon's arm is not out yet");
+    run(&mut app, 20);
+    let after = rounds(&app);
+    assert!(after[0] < 100 && after[1] == 100, "the cannon fires, the deselected gun not: {after:?}");
+    // Key 2 selects the second gun, key 1 deselects the cannon: only the second fires,
+    // half a second after its key.
+    order(&mut app, vec![1], Order::SelectWeapon(2));
+    run(&mut app, 1);
+    order(&mut app, vec![1], Order::SelectWeapon(1));
+    run(&mut app, 5);
+    let folding = rounds(&app);
+    assert_eq!(folding[1], 100, "its arm is still unfolding");
+    run(&mut app, 40);
+    let now = rounds(&app);
+    assert!(now[0] == folding[0] && now[1] < 100, "the cannon stops, the second fires: {folding:?} {now:?}");
+    assert_eq!(guns(&app, hero), [false, true]);
+    order(&mut app, vec![1], Order::SelectWeapon(0));
+    run(&mut app, 1);
+    assert_eq!(guns(&app, hero), [true, true], "0 selects every gun");
+    order(&mut app, vec![1], Order::SelectWeapon(9));
+    run(&mut app, 1);
+    assert_eq!(guns(&app, hero), [true, true], "a number past the list does nothing");
+    // Handed back and taken again: the starting set.
+    order(&mut app, vec![1], Order::Release);
+    run(&mut app, 1);
+    order(&mut app, vec![1], Order::Pilot(PilotInput::default()));
+    run(&mut app, 1);
+    assert_eq!(guns(&app, hero), [true, false], "taken again: the starting set");
 }
 
 /// The rules file comes from the data's layers: a mod's `iron3d.rules.ron` replaces the
@@ -403,6 +477,10 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         }
         assert!(shielded > 0, "the mission has bunkers or towers");
         masses_follow_the_files(&mut app, game);
+        // The hero's arm carries his gun: it is ready once the arm is out.
+        let mut q = app.world_mut().query::<(&UnitClass, &CombatSheet)>();
+        let hero = q.iter(app.world()).find(|(c, _)| c.is_hero()).map(|(_, s)| s.guns.clone());
+        assert!(hero.is_some_and(|g| !g.is_empty() && g.iter().all(|g| g.arm)), "the hero's guns ride his arms");
         let mut q = app.world_mut().query::<(&UnitClass, &Owner, &CombatSheet, &Guns)>();
         let units: Vec<(CombatSheet, Guns)> = q
             .iter(app.world())
@@ -424,7 +502,8 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         let [gun] = &sheet.guns[..] else { panic!("one gun: {:?}", sheet.guns) };
         assert_eq!((gun.interval_ms, gun.round.speed, gun.round.range), (1250.0, 90.0, 80.0));
         assert_eq!((gun.round.hit_points, gun.round.hit.kind, gun.round.hit.damage), (44.0, 2, 1.0));
-        assert_eq!(gun.round.flags, 0);
+        assert_eq!(gun.round.flags, 4, "an unguided round: its gun starts selected");
+        assert!(!gun.arm, "no arm carries a battle unit's gun");
         assert_eq!(gun.stroke_ms, Some(250.0), "1000 ÷ its barrel channel's rate of 4");
         assert_eq!(guns.0[0].stroke_ms, 250.0, "the gun strokes as its data says");
         assert!(gun.magazine == -1 || gun.magazine == 400, "{}", gun.magazine);
@@ -856,7 +935,8 @@ fn the_player_switches_a_piloted_machines_camouflage() {
     app.world_mut().entity_mut(unit).insert(seeing_sheet(500.0, Some(400.0), true));
     run(&mut app, 2);
     let worn = |app: &App| app.world().get::<Stealth>(unit).unwrap().camouflaged;
-    let hold = PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false, target: None };
+    let hold =
+        PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false, ..PilotInput::default() };
     let toggle = PilotInput { camouflage: true, ..hold };
     order(&mut app, vec![1], Order::Pilot(toggle));
     run(&mut app, 2);

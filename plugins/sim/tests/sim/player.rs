@@ -57,7 +57,14 @@ fn a_piloted_unit_drives_by_the_player_and_returns_to_its_orders() {
     order(
         &mut app,
         vec![0],
-        Order::Pilot(PilotInput { throttle: 127, turn: 0, aim_mrad: 0, fire: false, camouflage: false, target: None }),
+        Order::Pilot(PilotInput {
+            throttle: 127,
+            turn: 0,
+            aim_mrad: 0,
+            fire: false,
+            camouflage: false,
+            ..PilotInput::default()
+        }),
     );
     let start = pos(&app, u);
     run(&mut app, 60);
@@ -70,12 +77,32 @@ fn a_piloted_unit_drives_by_the_player_and_returns_to_its_orders() {
     order(
         &mut app,
         vec![0],
-        Order::Pilot(PilotInput { throttle: 0, turn: 127, aim_mrad: 0, fire: false, camouflage: false, target: None }),
+        Order::Pilot(PilotInput {
+            throttle: 0,
+            turn: 127,
+            aim_mrad: 0,
+            fire: false,
+            camouflage: false,
+            ..PilotInput::default()
+        }),
     );
     let heading = app.world().get::<SimTransform>(u).unwrap().heading();
     run(&mut app, 10);
     let turned = app.world().get::<SimTransform>(u).unwrap().heading();
     assert!(iron3d_core::plane::wrap_angle(turned - heading) > 0.5, "turned left: {heading} -> {turned}");
+    // The strafe: sideways to its left at half its top speed (the project's 14 here), at
+    // once, its heading kept (it stands first).
+    order(&mut app, vec![0], Order::Pilot(PilotInput::default()));
+    run(&mut app, 40);
+    order(&mut app, vec![0], Order::Pilot(PilotInput { strafe: 127, ..PilotInput::default() }));
+    run(&mut app, 1);
+    let (from, h) = (pos(&app, u), app.world().get::<SimTransform>(u).unwrap().heading());
+    run(&mut app, 10);
+    let to = pos(&app, u);
+    let side = 7.0 * 10.0 * iron3d_core::TICK_SECONDS;
+    let expected = [from[0] - libm::sinf(h) * side, from[1] + libm::cosf(h) * side];
+    assert!(dist2(to, expected) < 0.01, "strafed left: {from:?} -> {to:?}, expected {expected:?}");
+    assert_eq!(app.world().get::<SimTransform>(u).unwrap().heading(), h, "its heading kept");
     order(&mut app, vec![0], Order::Release);
     run(&mut app, 2);
     assert!(app.world().get::<ManualControl>(u).is_none(), "released");

@@ -205,16 +205,21 @@ fn panel_of(
     }
 }
 
-/// A gun's row: its lamp by its state, its charge, its rounds (`docs/35-hud.md`, the
-/// weapons list).
+/// A gun's row: its lamp by its state (black while not selected; its arm not out is the
+/// original's report 7, as a target beyond its reach), its charge, its rounds
+/// (`docs/35-hud.md`, the weapons list).
 fn gun_row(gun: &iron3d_combat::GunState, name: String, target: Option<f32>) -> GunRow {
-    let out_of_range = target.is_some_and(|d| d > gun.sheet.round.range);
-    let lamp = if gun.magazine == 0 {
+    let out_of_range = gun.arm < 1.0 || target.is_some_and(|d| d > gun.sheet.round.range);
+    let lamp = if !gun.selected {
+        Lamp::Black
+    } else if gun.magazine == 0 {
         Lamp::Red
-    } else if gun.release_ms.is_some() || out_of_range {
+    } else if gun.release_ms.is_some() {
         Lamp::Yellow2
     } else if gun.wait_ms > 0.0 || (gun.sheet.capacitor > 0.0 && gun.charge < gun.sheet.shot_energy) {
         Lamp::Yellow1
+    } else if out_of_range {
+        Lamp::Yellow2
     } else {
         Lamp::Green
     };
@@ -355,6 +360,7 @@ mod tests {
             hit_points: 5.0,
             flags: 0,
             hit: HitSheet { kind: 2, damage: 0.0, radius: 0.0 },
+            seeker: None,
         };
         let sheet = GunSheet {
             node: 0,
@@ -365,6 +371,7 @@ mod tests {
             barrels: 1,
             volley: false,
             stroke_ms: None,
+            arm: false,
             round,
         };
         GunState::new(sheet, 250.0, 1.0)
@@ -408,5 +415,11 @@ mod tests {
         let row = gun_row(&short, "G".into(), None);
         assert_eq!((row.lamp, row.charge), (Lamp::Yellow1, Some(0.05)));
         assert_eq!(gun_row(&gun(0, 100.0), "G".into(), None).lamp, Lamp::Red);
+        let mut folding = gun(150, 100.0);
+        folding.arm = 0.5;
+        let row = gun_row(&folding, "G".into(), None);
+        assert_eq!((row.lamp, row.out_of_range), (Lamp::Yellow2, true), "an arm not out is report 7");
+        folding.selected = false;
+        assert_eq!(gun_row(&folding, "G".into(), None).lamp, Lamp::Black, "not selected");
     }
 }

@@ -65,6 +65,8 @@ pub enum Lamp {
     Yellow2,
     /// Ready (report 0).
     Green,
+    /// Not selected: the player's fire does not reach it.
+    Black,
 }
 
 impl Lamp {
@@ -75,6 +77,7 @@ impl Lamp {
             Self::Yellow1 => "ccres_yellow1_lamp",
             Self::Yellow2 => "ccres_yellow2_lamp",
             Self::Green => "ccres_green_lamp",
+            Self::Black => "ccres_black_lamp",
         }
     }
 }
