@@ -33,6 +33,8 @@ const ARMOUR: u32 = 27;
 const BEAM: u32 = 30;
 /// An arm (class 24): the hero's gun is ready once it is out.
 const ARM: u32 = 24;
+/// A round's seeker (class 17).
+const SEEKER: u32 = 17;
 /// The archive of the rounds' resources.
 pub const ROUND_ARCHIVE: &str = "weapon.rlb";
 
@@ -48,36 +50,60 @@ pub struct Round {
     /// Its node's hit points.
     pub hit_points: f32,
     /// Its frame flags: 4, its gun starts selected for the player, as on the original's
-    /// unguided rounds (none of the demo's lifts the AI's distance score).
+    /// unguided rounds; 0x10 a guided round (none of the demo's lifts the AI's distance
+    /// score).
     pub flags: u32,
+    /// Its seeker's cone (radians), reach and lock (ms), a guided round's.
+    pub seeker: Option<[f32; 3]>,
 }
 
 /// The original's frame flag of a round whose gun starts selected (openparkan
 /// `docs/29-weapons.md`, read).
 const STARTS_SELECTED: u32 = 4;
 
-/// The demo's rounds: a cannon shell, a machine-gun bullet, a heavy shell and a laser
-/// bolt (the fast rounds fly 10 000 a second, as the original's lasers do).
+/// The original's frame flag of a guided round.
+const GUIDED: u32 = 0x10;
+
+/// The demo's rounds: a cannon shell, a machine-gun bullet, a heavy shell, a laser bolt
+/// (the fast rounds fly 10 000 a second, as the original's lasers do) and the hero's
+/// plasma bolt, guided, with the seeker of the original hero's plasma rifle (`bp_h_01`:
+/// range 150, cone 0.25 rad, reach 500, a 250 ms lock, measured).
 pub const ROUNDS: &[Round] = &[
-    Round { key: "rd_cannon", speed: 90.0, range: 80.0, hit_points: 44.0, flags: STARTS_SELECTED },
-    Round { key: "rd_mgun", speed: 10_000.0, range: 70.0, hit_points: 11.0, flags: STARTS_SELECTED },
-    Round { key: "rd_heavy", speed: 110.0, range: 110.0, hit_points: 89.0, flags: STARTS_SELECTED },
-    Round { key: "rd_laser", speed: 10_000.0, range: 130.0, hit_points: 29.0, flags: STARTS_SELECTED },
+    Round { key: "rd_cannon", speed: 90.0, range: 80.0, hit_points: 44.0, flags: STARTS_SELECTED, seeker: None },
+    Round { key: "rd_mgun", speed: 10_000.0, range: 70.0, hit_points: 11.0, flags: STARTS_SELECTED, seeker: None },
+    Round { key: "rd_heavy", speed: 110.0, range: 110.0, hit_points: 89.0, flags: STARTS_SELECTED, seeker: None },
+    Round { key: "rd_laser", speed: 10_000.0, range: 130.0, hit_points: 29.0, flags: STARTS_SELECTED, seeker: None },
+    Round {
+        key: "rd_plasma",
+        speed: 120.0,
+        range: 150.0,
+        hit_points: 60.0,
+        flags: GUIDED,
+        seeker: Some(PLASMA_SEEKER),
+    },
 ];
+
+/// The hero's plasma bolt's seeker: cone, reach, lock (ms).
+const PLASMA_SEEKER: [f32; 3] = [0.25, 500.0, 250.0];
 
 /// A gun: magazine (−1 unlimited), capacitor, energy a shot, interval (ms) and round.
 struct Gun(i32, f32, f32, f32, &'static str);
 
-/// The gun a part carries, by stem.
-fn gun(stem: &str) -> Option<Gun> {
-    Some(match stem {
-        "r_we_01" | "r_we_03" => Gun(-1, 2.0, 0.15, 1250.0, "rd_cannon"),
-        "r_we_02" => Gun(400, 2.0, 0.15, 1250.0, "rd_cannon"),
-        "b_bunk_s" | "b_bunk_m" => Gun(-1, 1.0, 0.05, 150.0, "rd_mgun"),
-        "b_bunk_l" | "b_tow_m" => Gun(-1, 4.0, 0.5, 2250.0, "rd_heavy"),
-        "b_tow_l" => Gun(-1, 20.0, 5.0, 550.0, "rd_laser"),
-        _ => return None,
-    })
+/// The light cannon.
+const CANNON: Gun = Gun(-1, 2.0, 0.15, 1250.0, "rd_cannon");
+
+/// The guns a part carries, by stem: the hero's gun part carries the cannon, then the
+/// plasma rifle (the original hero's second gun: 150 rounds, 250 ms after a stroke).
+fn guns(stem: &str) -> Vec<Gun> {
+    match stem {
+        "r_we_01" | "r_we_03" => vec![CANNON],
+        "r_we_02" => vec![Gun(400, 2.0, 0.15, 1250.0, "rd_cannon")],
+        HERO_GUN_STEM => vec![CANNON, Gun(150, 2.0, 0.15, 250.0, "rd_plasma")],
+        "b_bunk_s" | "b_bunk_m" => vec![Gun(-1, 1.0, 0.05, 150.0, "rd_mgun")],
+        "b_bunk_l" | "b_tow_m" => vec![Gun(-1, 4.0, 0.5, 2250.0, "rd_heavy")],
+        "b_tow_l" => vec![Gun(-1, 20.0, 5.0, 550.0, "rd_laser")],
+        _ => Vec::new(),
+    }
 }
 
 /// The life of a building's one node, by category.
@@ -223,8 +249,9 @@ fn repair(role: Role) -> Option<f32> {
     }
 }
 
-/// The stem of the hero's chassis, the one part only he carries.
+/// The stems of the hero's chassis and gun, the parts only he carries.
 const HERO_CHASSIS_STEM: &str = "r_ch_04";
+const HERO_GUN_STEM: &str = "r_we_05";
 
 /// A gun's barrel channel runs at 4 a second: a stroke of 250 ms, the original hero's
 /// cannon's (openparkan `docs/29-weapons.md`, measured).
@@ -241,15 +268,15 @@ pub fn components(role: Role, stem: &str, rows: &mut Vec<BindingRow>) -> Result<
     items.extend(senses(role, stem));
     items.extend(building_battery(role));
     if stem == HERO_CHASSIS_STEM {
-        // The hero's arm, which carries his gun (the original's hero turret carries four,
-        // one a gun; the demo's hero shares his turret, so his chassis carries it).
-        items.push(ItemRecord::with_values(ARM, 0, &[]));
+        // The hero's arms, which carry his two guns (the original's hero turret carries
+        // four, one a gun; the demo's hero shares his turret, so his chassis carries them).
+        items.extend([0, 1].map(|_| ItemRecord::with_values(ARM, 0, &[])));
     }
     if stem == "r_we_04" {
         // The beam module: two class-30 components on its first own node (read).
         items.extend([0, 1].map(|_| ItemRecord::with_values(BEAM, 1, &[])));
     }
-    if let Some(Gun(magazine, capacitor, energy, interval, round)) = gun(stem) {
+    for Gun(magazine, capacitor, energy, interval, round) in guns(stem) {
         // A gun part's node 1 is its first own node (node 0 is the socket).
         let node = u32::from(role == Role::Weapon);
         let mut item = ItemRecord::with_values(GUN, node, &[magazine as f32, capacitor, energy, interval]);
@@ -267,6 +294,9 @@ pub fn components(role: Role, stem: &str, rows: &mut Vec<BindingRow>) -> Result<
 pub fn round_entries(round: &Round) -> Result<Vec<(String, Vec<u8>)>> {
     let mut ctld = Ctld::with_pose(vec![BindingRow::new(0, 0.0, 0.0, 0.0, 0)?])?;
     ctld.set_round_flight(round.speed, round.range, round.flags);
+    // A seeker is the round's class-17 component (read).
+    ctld.items.extend(round.seeker.map(|v| ItemRecord::with_values(SEEKER, 0, &v)));
+    ctld.counts[3] = ctld.items.len() as u32;
     let exp = format!("{}.exp", round.key);
     let ndp = Ndpr { records: vec![NdprRecord::new(round.hit_points, Some((ROUND_ARCHIVE, &exp)))] };
     Ok(vec![

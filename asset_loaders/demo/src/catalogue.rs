@@ -62,6 +62,7 @@ pub const PROTOTYPES: &[Proto] = &[
     p("e_gun_lc_02", "units.rlb", "r_we_02", Role::Weapon),
     p("e_gun_ll_03", "units.rlb", "r_we_03", Role::Weapon),
     p(BEAM, "units.rlb", "r_we_04", Role::Weapon),
+    p(HERO_GUN, "units.rlb", "r_we_05", Role::Weapon),
     p("b_gen_01", "bases.rlb", "b_gen_01", Role::Building(BuildCategory::Generator)),
     p("b_mine_01", "bases.rlb", "b_mine_01", Role::Building(BuildCategory::Mine)),
     p("b_stor_01", "bases.rlb", "b_stor_01", Role::Building(BuildCategory::Storage)),
@@ -99,6 +100,7 @@ pub const PROTOTYPES: &[Proto] = &[
     p("rd_mgun", "weapon.rlb", "rd_mgun", Role::Round),
     p("rd_heavy", "weapon.rlb", "rd_heavy", Role::Round),
     p("rd_laser", "weapon.rlb", "rd_laser", Role::Round),
+    p("rd_plasma", "weapon.rlb", "rd_plasma", Role::Round),
 ];
 
 /// A composite unit scheme (`UNITS\...\*.dat`).
@@ -146,13 +148,17 @@ pub const HERO_CHASSIS: &str = "R_H_02";
 /// Class word of the hero (`docs/reference/registry.md` §2.2).
 pub const CLASS_HERO: u32 = 0x0102_0000;
 
+/// The hero's gun part: a cannon and a guided plasma rifle, as the original hero's first
+/// two guns (nobody researches it).
+pub const HERO_GUN: &str = "e_gun_hc_01";
+
 /// The player's hero, where the original keeps its heroes (`UNITS\UNITS\HERO\`): his
-/// chassis, a light turret and its gun.
+/// chassis, a light turret and his gun part.
 pub const HERO: UnitScheme = UnitScheme {
     path: "UNITS\\UNITS\\HERO\\hero_t.dat",
     class_word: CLASS_HERO,
     description: "Hero",
-    chain: &[HERO_CHASSIS, "e_tur_lt_01", "e_gun_lc_01"],
+    chain: &[HERO_CHASSIS, "e_tur_lt_01", HERO_GUN],
 };
 
 /// The small builder's beam module (the original's `e_gun_ls_10`, level 0, free): its

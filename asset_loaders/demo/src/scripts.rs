@@ -308,7 +308,7 @@ const BUILDING_ORE: [(BuildCategory, f32); 12] = [
 pub fn research_tree() -> Result<Vec<u8>> {
     let tiered = |p: &&Proto| {
         matches!(p.role, Role::Chassis | Role::Turret | Role::Weapon)
-            && ![catalogue::BEAM, catalogue::HERO_CHASSIS].contains(&p.key)
+            && ![catalogue::BEAM, catalogue::HERO_CHASSIS, catalogue::HERO_GUN].contains(&p.key)
     };
     let parts: Vec<_> = PROTOTYPES.iter().filter(tiered).collect();
     let granted: Vec<_> =

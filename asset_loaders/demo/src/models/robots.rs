@@ -90,7 +90,7 @@ pub fn spec(stem: &str) -> Option<ModelSpec> {
         "r_tu_01" => (turret_light, turret_points(WEAPON_Z[0])),
         "r_tu_02" => (turret_heavy, turret_points(WEAPON_Z[1])),
         "r_tu_03" => (turret_pods, turret_points(WEAPON_Z[2])),
-        "r_we_01" => (gun_light, Vec::new()),
+        "r_we_01" | "r_we_05" => (gun_light, Vec::new()),
         "r_we_02" => (cannon, Vec::new()),
         "r_we_03" => (launcher, Vec::new()),
         "r_we_04" => (gun_light, Vec::new()),

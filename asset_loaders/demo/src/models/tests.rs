@@ -94,7 +94,7 @@ fn every_model_validates_strictly_and_is_closed_with_outward_normals() {
             assert!(lod2 <= lod0, "{name}: lod 2 ({lod2}) is not lighter than lod 0 ({lod0})");
         }
     }
-    assert_eq!(models, 11 + 12 + 2 + 12, "one model per geometric prototype");
+    assert_eq!(models, 12 + 12 + 2 + 12, "one model per geometric prototype");
     assert!(animated >= 3, "{animated} animated models");
 }
 

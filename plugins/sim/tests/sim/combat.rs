@@ -477,10 +477,15 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         }
         assert!(shielded > 0, "the mission has bunkers or towers");
         masses_follow_the_files(&mut app, game);
-        // The hero's arm carries his gun: it is ready once the arm is out.
+        // The hero's arms carry his cannon and his guided plasma rifle, whose round's
+        // controller carries its seeker (cone, reach, lock).
         let mut q = app.world_mut().query::<(&UnitClass, &CombatSheet)>();
-        let hero = q.iter(app.world()).find(|(c, _)| c.is_hero()).map(|(_, s)| s.guns.clone());
-        assert!(hero.is_some_and(|g| !g.is_empty() && g.iter().all(|g| g.arm)), "the hero's guns ride his arms");
+        let hero = q.iter(app.world()).find(|(c, _)| c.is_hero()).map(|(_, s)| s.guns.clone()).unwrap();
+        assert!(hero.len() == 2 && hero.iter().all(|g| g.arm), "the hero's guns ride his arms: {hero:?}");
+        let (cannon, plasma) = (hero[0].round, hero[1].round);
+        assert_eq!(cannon.seeker, None, "an unguided round has no seeker");
+        let seeker = iron3d_core::SeekerSheet { cone: 0.25, reach: 500.0, lock_ms: 250.0 };
+        assert_eq!((plasma.flags, plasma.seeker, plasma.range), (0x10, Some(seeker), 150.0));
         let mut q = app.world_mut().query::<(&UnitClass, &Owner, &CombatSheet, &Guns)>();
         let units: Vec<(CombatSheet, Guns)> = q
             .iter(app.world())

@@ -48,6 +48,17 @@ impl Layout {
         (self.screen.width() / LAYOUT[0]).min(self.screen.height() / LAYOUT[1])
     }
 
+    /// The layout point (pinned by `pin`) of a point of the window: [`Self::point`]'s
+    /// inverse.
+    pub fn unpoint(&self, at: egui::Pos2, Pin(px, py): Pin) -> [f32; 2] {
+        let s = self.scale();
+        let r = self.screen;
+        [
+            (at.x - r.left() - px * r.width()) / s + px * LAYOUT[0],
+            (at.y - r.top() - py * r.height()) / s + py * LAYOUT[1],
+        ]
+    }
+
     /// A layout point, pinned, on the window.
     pub fn point(&self, [x, y]: [f32; 2], Pin(px, py): Pin) -> egui::Pos2 {
         let s = self.scale();

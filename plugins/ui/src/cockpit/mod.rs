@@ -41,7 +41,7 @@ use iron3d_formats::config::{InterfaceArt, Sprite};
 use iron3d_input::PlayerCommands;
 use iron3d_mission::MissionObject;
 pub use layout::{Cut, Ink, Layout, Pin};
-pub use widgets::{Art, Contact, GunRow, Lamp, Panel, Sight, Words, frame};
+pub use widgets::{Art, Contact, GunRow, Lamp, Lock, Panel, Sight, Words, frame};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CockpitArt>().add_systems(Startup, load_art).add_systems(
@@ -206,10 +206,15 @@ fn panel_of(
 }
 
 /// A gun's row: its lamp by its state (black while not selected; its arm not out is the
-/// original's report 7, as a target beyond its reach), its charge, its rounds
+/// original's report 7, as a target beyond its gate; a guided gun with no target is
+/// report 2 and one counting its lock report 1), its charge, its rounds
 /// (`docs/35-hud.md`, the weapons list).
 fn gun_row(gun: &iron3d_combat::GunState, name: String, target: Option<f32>) -> GunRow {
-    let out_of_range = gun.arm < 1.0 || target.is_some_and(|d| d > gun.sheet.round.range);
+    let lock = gun.sheet.round.lock_seconds().is_some();
+    let beyond = target.is_some_and(|d| d > gun.sheet.round.gate());
+    // A gun not selected reads its name (the recording of Mission 01, seen).
+    let out_of_range = gun.selected && (gun.arm < 1.0 || beyond || (lock && target.is_none()));
+    let locking = lock && target.is_some() && gun.lock > 0.0;
     let lamp = if !gun.selected {
         Lamp::Black
     } else if gun.magazine == 0 {
@@ -218,7 +223,7 @@ fn gun_row(gun: &iron3d_combat::GunState, name: String, target: Option<f32>) -> 
         Lamp::Yellow2
     } else if gun.wait_ms > 0.0 || (gun.sheet.capacitor > 0.0 && gun.charge < gun.sheet.shot_energy) {
         Lamp::Yellow1
-    } else if out_of_range {
+    } else if out_of_range || locking {
         Lamp::Yellow2
     } else {
         Lamp::Green
@@ -286,6 +291,17 @@ pub fn cockpit(
             gun_row(gun, name, target_distance)
         })
         .collect();
+    // A selected guided gun with rounds, ready, whose lock has begun, closes its corners
+    // on the target's point (read).
+    let layout = Layout { screen: ctx.content_rect() };
+    let target_point = target.and_then(|(_, b)| scene.on_screen(b.1.position)).map(|p| egui::pos2(p.x, p.y));
+    let locks: Vec<Lock> = guns
+        .map(|g| &g.0[..])
+        .unwrap_or_default()
+        .iter()
+        .filter(|g| g.sheet.round.guided() && g.selected && g.magazine != 0 && g.ready() && g.lock_share() > 0.0)
+        .filter_map(|g| Some(Lock { at: layout.unpoint(target_point?, Pin::CENTRE), share: g.lock_share() }))
+        .collect();
     let range = crate::target::sensor_range(radar, sensor);
     let contacts = listed
         .iter()
@@ -329,8 +345,9 @@ pub fn cockpit(
         Panel { distance: target_distance, ..panel_of(b, guns, shield, mine, nav, &locale) }
     });
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("cockpit")));
-    let mut ink = Ink { layout: Layout { screen: ctx.content_rect() }, pin: Pin::CENTRE, painter: &painter };
+    let mut ink = Ink { layout, pin: Pin::CENTRE, painter: &painter };
     widgets::reticle(&mut ink, art);
+    widgets::locks(&mut ink, art, &locks);
     let words = Words {
         inf: locale.t("cockpit-inf"),
         out_of_range: locale.t("cockpit-out-of-range"),
@@ -420,6 +437,34 @@ mod tests {
         let row = gun_row(&folding, "G".into(), None);
         assert_eq!((row.lamp, row.out_of_range), (Lamp::Yellow2, true), "an arm not out is report 7");
         folding.selected = false;
-        assert_eq!(gun_row(&folding, "G".into(), None).lamp, Lamp::Black, "not selected");
+        let row = gun_row(&folding, "G".into(), None);
+        assert_eq!((row.lamp, row.out_of_range), (Lamp::Black, false), "not selected: its name");
+        // A guided gun with a lock: no target is report 2, counting the lock report 1.
+        let mut plasma = gun(150, 100.0);
+        plasma.sheet.round.seeker = Some(iron3d_core::SeekerSheet { cone: 0.25, reach: 100.0, lock_ms: 250.0 });
+        plasma.lock = 0.25;
+        let row = gun_row(&plasma, "G".into(), None);
+        assert_eq!((row.lamp, row.out_of_range), (Lamp::Yellow2, true), "no target for its lock");
+        let row = gun_row(&plasma, "G".into(), Some(150.0));
+        assert_eq!((row.lamp, row.out_of_range), (Lamp::Yellow2, true), "beyond its seeker's reach");
+        let row = gun_row(&plasma, "G".into(), Some(90.0));
+        assert_eq!((row.lamp, row.out_of_range), (Lamp::Yellow2, false), "locking");
+        plasma.lock = 0.0;
+        assert_eq!(gun_row(&plasma, "G".into(), Some(90.0)).lamp, Lamp::Green, "locked");
+    }
+
+    /// The guided lock's corners (`docs/35-hud.md`): from the layout's (30, 30)–(630, 450)
+    /// to a 40-unit square about the target, a second lock 4 further out; the target's
+    /// window point comes back to the layout.
+    #[test]
+    fn a_lock_closes_from_the_screens_edges_on_a_square_about_its_target() {
+        let lock = |share| Lock { at: [300.0, 200.0], share };
+        assert_eq!(widgets::lock_edges(&lock(0.0), 0), [30.0, 30.0, 630.0, 450.0]);
+        assert_eq!(widgets::lock_edges(&lock(1.0), 0), [280.0, 180.0, 320.0, 220.0]);
+        assert_eq!(widgets::lock_edges(&lock(1.0), 1), [276.0, 176.0, 324.0, 224.0], "a second lock");
+        assert_eq!(widgets::lock_edges(&lock(0.5), 0), [155.0, 105.0, 475.0, 335.0]);
+        let layout = Layout { screen: egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(1280.0, 720.0)) };
+        let back = layout.unpoint(layout.point([100.0, 50.0], Pin::CENTRE), Pin::CENTRE);
+        assert!((back[0] - 100.0).abs() < 1e-3 && (back[1] - 50.0).abs() < 1e-3, "{back:?}");
     }
 }

@@ -534,3 +534,46 @@ mod tests {
         assert_eq!(sector_colour(1.0), egui::Color32::from_rgb(0, 255, 0));
     }
 }
+
+/// A guided gun's lock closing on its target (`docs/35-hud.md`, "The guided lock", read).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lock {
+    /// The target's point on the layout.
+    pub at: [f32; 2],
+    /// How far the lock has come, 0..1.
+    pub share: f32,
+}
+
+/// The lock's edges (left, top, right, bottom) for the `n`-th lock drawn this frame
+/// (`0x1009ce84`–`0x1009cea0`): from the layout's (30, 30)–(630, 450) at share 0 to a
+/// 40-unit square about the target at 1, each later lock 4 further out, each edge
+/// rounded to the nearest unit.
+pub fn lock_edges(lock: &Lock, n: usize) -> [f32; 4] {
+    let (f, k) = (lock.share, 4.0 * n as f32);
+    let [x, y] = lock.at;
+    [
+        ((x - 50.0) * f + 30.0 - k).round(),
+        ((y - 50.0) * f + 30.0 - k).round(),
+        ((x - 610.0) * f + 630.0 + k).round(),
+        ((y - 430.0) * f + 450.0 + k).round(),
+    ]
+}
+
+/// The locks, each four 9 × 9 corners cut four ways from page9's (0, 32) and (−1, 31),
+/// in `0xff14GG14` with GG 205 + round(50 × its share).
+pub fn locks(ink: &mut Ink, art: &Art, locks: &[Lock]) {
+    ink.pin = Pin::CENTRE;
+    let pieces = [([0.0, 32.0], 0), ([0.0, 32.0], 1), ([-1.0, 31.0], 2), ([-1.0, 31.0], 3)];
+    for (n, lock) in locks.iter().enumerate() {
+        let [l, t, r, b] = lock_edges(lock, n);
+        let green = 205 + (lock.share * 50.0).round() as u8;
+        let colour = egui::Color32::from_rgb(20, green, 20);
+        let quads =
+            [[l, t, l + 9.0, t + 9.0], [r - 9.0, t, r, t + 9.0], [r - 9.0, b - 9.0, r, b], [l, b - 9.0, l + 9.0, b]];
+        for (([x, y], turns), quad) in pieces.into_iter().zip(quads) {
+            if let Some(cut) = art.cut("page9", [x, y, 9.0, 9.0]) {
+                ink.cut(Cut { turns, ..cut }, quad, colour);
+            }
+        }
+    }
+}
