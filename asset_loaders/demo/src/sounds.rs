@@ -87,6 +87,7 @@ pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_SELECTED_B", Encoding::Adpcm, selected::<1>),
     ("VOICE_SELECTED", Encoding::Adpcm, selected::<2>),
     ("VOICE_UNIT_READY", Encoding::Adpcm, voice_unit_ready),
+    ("VOICE_RISK_AREA", Encoding::Adpcm, voice_risk_area),
     ("VC_MSG_0", Encoding::Adpcm, message::<0>),
     ("VC_MSG_1", Encoding::Adpcm, message::<1>),
     ("VC_MSG_2", Encoding::Adpcm, message::<2>),
@@ -355,6 +356,11 @@ fn voice_complete(_: &mut SplitMix64) -> Vec<f32> {
 /// "Unit ready": a rising pair of chirps, then the first again.
 fn voice_unit_ready(_: &mut SplitMix64) -> Vec<f32> {
     chirp(&[587.0, 740.0, 587.0], 0.1)
+}
+
+/// "Risk area! Landing impossible.": a low warning, twice.
+fn voice_risk_area(_: &mut SplitMix64) -> Vec<f32> {
+    chirp(&[220.0, 175.0, 220.0, 175.0], 0.12)
 }
 
 /// "Mission failed": a falling line of chirps.

@@ -19,7 +19,7 @@ use bevy::prelude::*;
 use iron3d_core::{
     AppState, BuildingSelected, GameMessage, GameMessageKind, GameRules, InterfaceClick, Kinematics, MissionClans,
     MissionStart, Movable, ObjectTable, OrderAcknowledged, OriginalObjectId, Outcome, Owner, Pause, ProductionEvent,
-    SimTransform, SizeClass, SoundAction, SoundBus, SoundCue, SoundKey, UnitClass, UnitResponse,
+    RISK_AREA, SimTransform, SizeClass, SoundAction, SoundBus, SoundCue, SoundKey, UnitClass, UnitResponse,
 };
 use iron3d_rules::{CueEvent, Cues, Rules};
 use std::sync::Arc;
@@ -283,11 +283,13 @@ pub(crate) fn outcome_voices(
 pub const VOICE_SELECTED: &str = "VOICE_SELECTED";
 /// The voice of a robot built for the player.
 pub const VOICE_UNIT_READY: &str = "VOICE_UNIT_READY";
+/// The voice of the hero's landing refused.
+pub const VOICE_RISK_AREA: &str = "VOICE_RISK_AREA";
 
 /// The player's clan's voices of the simulation's events: the bot the player's hero
 /// boards is selected and says so in its size class's voice (`VOICE_SELECTED_B` for the
 /// large bots a hero boards), a robot a factory made for the player says
-/// `VOICE_UNIT_READY` (read).
+/// `VOICE_UNIT_READY`, and the hero whose landing is refused `VOICE_RISK_AREA` (read).
 pub(crate) fn player_voices(
     mut messages: MessageReader<GameMessage>,
     clans: Option<Res<MissionClans>>,
@@ -299,13 +301,16 @@ pub(crate) fn player_voices(
     let of = |id: u32| table.entity_of(id).and_then(|e| units.get(e).ok());
     let players = |id: u32| player.is_some() && of(id).map(|(o, _)| o.clan) == player;
     for m in messages.read() {
-        let GameMessageKind::Production { event, ids, .. } = &m.kind else { continue };
+        let GameMessageKind::Production { event, ids, detail } = &m.kind else { continue };
         let (name, speaker) = match (event, &ids[..]) {
             (ProductionEvent::Boarded, &[hero, bot]) if players(hero) => {
                 let size = of(bot).and_then(|(_, s)| s).map(|s| s.0);
                 (format!("{VOICE_SELECTED}{}", voice_set(size)), bot)
             }
             (ProductionEvent::Produced, &[_, robot]) if players(robot) => (VOICE_UNIT_READY.to_string(), robot),
+            (ProductionEvent::Rejected, &[hero, _]) if players(hero) && detail == RISK_AREA => {
+                (VOICE_RISK_AREA.to_string(), hero)
+            }
             _ => continue,
         };
         let key = SoundKey { library: VOICES.into(), name };

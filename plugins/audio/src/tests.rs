@@ -417,3 +417,25 @@ fn a_robot_built_for_the_player_and_a_building_selected_speak() {
     ];
     assert_eq!(voices, expected, "the player's robot, then the building");
 }
+
+/// The player's hero whose landing is refused says `VOICE_RISK_AREA` (openparkan
+/// `docs/39-boarding.md`, read); another refusal, or another clan's, says nothing.
+#[test]
+fn the_players_hero_whose_landing_is_refused_says_risk_area() {
+    use iron3d_core::{DispatchPhase, GameMessage, GameMessageKind, ProductionEvent, RISK_AREA};
+    let mut app = game();
+    with_clans(&mut app);
+    spawn_unit(app.world_mut(), 4, 2, [30.0, 40.0], 0.0, 1.5);
+    spawn_unit(app.world_mut(), 5, 1, [60.0, 40.0], 0.0, 1.5);
+    app.update();
+    for (hero, detail) in [(4, RISK_AREA), (5, "order: something else"), (5, RISK_AREA)] {
+        let clock = *app.world().resource::<GameClock>();
+        let refused =
+            GameMessageKind::Production { event: ProductionEvent::Rejected, ids: vec![hero, 9], detail: detail.into() };
+        app.world_mut().write_message(GameMessage::new(&clock, DispatchPhase::Behavior, refused));
+        app.update();
+    }
+    let voices: Vec<_> =
+        log(&app).into_iter().filter(|e| e.bus == SoundBus::Voice).map(|e| (e.key, e.outcome)).collect();
+    assert_eq!(voices, [(key("voices.lib/VOICE_RISK_AREA"), CueOutcome::NoDevice)], "the player's hero only");
+}

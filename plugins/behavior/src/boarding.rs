@@ -36,8 +36,7 @@ use iron3d_terrain::{Ground, NavMap};
 /// Enter reaches a unit less than this far across the ground (read).
 pub const ENTER_REACH: f32 = 20.0;
 
-/// The line the original shows when no landing place is free (6211).
-pub const RISK_AREA: &str = "Risk area! Landing impossible.";
+pub use iron3d_core::RISK_AREA;
 
 type Rider<'a> = (
     Entity,

@@ -57,7 +57,7 @@ pub use iron3d_formats::world::ClanType;
 pub use layers::{DataLayer, DataLayers};
 pub use messages::{
     Collided, DeleteRequest, DiagnosticKind, DispatchPhase, GameMessage, GameMessageKind, ObjectRef, ProductionEvent,
-    gmsg,
+    RISK_AREA, gmsg,
 };
 pub use motion::{
     BuildingCategory, CollisionProxy, Drive, Kinematics, ManualControl, MotionLimits, MotionRequest, NavState,

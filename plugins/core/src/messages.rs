@@ -84,6 +84,10 @@ impl DiagnosticKind {
     }
 }
 
+/// The line the original shows when no landing place is free for the hero (6211): the
+/// detail of the `Rejected` event of his leaving.
+pub const RISK_AREA: &str = "Risk area! Landing impossible.";
+
 /// What production, research or haulage reports (the project's own events).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProductionEvent {
