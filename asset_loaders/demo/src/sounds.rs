@@ -88,6 +88,9 @@ pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_SELECTED", Encoding::Adpcm, selected::<2>),
     ("VOICE_UNIT_READY", Encoding::Adpcm, voice_unit_ready),
     ("VOICE_RISK_AREA", Encoding::Adpcm, voice_risk_area),
+    ("VOICE_WEAP_AMMO_OUT", Encoding::Adpcm, weapon::<0>),
+    ("VOICE_WEAP_ENERGY_OUT", Encoding::Adpcm, weapon::<1>),
+    ("VOICE_WEAPON_DESTR", Encoding::Adpcm, weapon::<2>),
     ("VC_MSG_0", Encoding::Adpcm, message::<0>),
     ("VC_MSG_1", Encoding::Adpcm, message::<1>),
     ("VC_MSG_2", Encoding::Adpcm, message::<2>),
@@ -361,6 +364,13 @@ fn voice_unit_ready(_: &mut SplitMix64) -> Vec<f32> {
 /// "Risk area! Landing impossible.": a low warning, twice.
 fn voice_risk_area(_: &mut SplitMix64) -> Vec<f32> {
     chirp(&[220.0, 175.0, 220.0, 175.0], 0.12)
+}
+
+/// A gun's report `KIND` (out of rounds, out of energy, destroyed: each a step lower):
+/// a falling pair of chirps.
+fn weapon<const KIND: u32>(_: &mut SplitMix64) -> Vec<f32> {
+    let base = 523.0 * (1.0 - 0.12 * KIND as f32);
+    chirp(&[base, base * 0.75], 0.1)
 }
 
 /// "Mission failed": a falling line of chirps.

@@ -22,6 +22,7 @@
 
 mod layout;
 mod message_box;
+mod voices;
 mod widgets;
 
 use crate::command::Battlefield;
@@ -44,13 +45,18 @@ pub use layout::{Cut, Ink, Layout, Pin};
 pub use widgets::{Art, Contact, GunRow, Lamp, Lock, Panel, Sight, Words, frame};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<CockpitArt>().add_systems(Startup, load_art).add_systems(
-        EguiPrimaryContextPass,
-        (cockpit, message_box)
-            .run_if(in_state(AppState::InGame))
-            .in_set(crate::ScreenSystems::InGame)
-            .before(crate::hud::hud),
-    );
+    app.init_resource::<CockpitArt>()
+        .init_resource::<voices::GunLatches>()
+        .register_type::<voices::GunLatches>()
+        .add_systems(Update, voices::speak.run_if(in_state(AppState::InGame)))
+        .add_systems(Startup, load_art)
+        .add_systems(
+            EguiPrimaryContextPass,
+            (cockpit, message_box)
+                .run_if(in_state(AppState::InGame))
+                .in_set(crate::ScreenSystems::InGame)
+                .before(crate::hud::hud),
+        );
 }
 
 /// Draws the message box over every in-game view.
