@@ -73,6 +73,12 @@ impl Body {
         self.nodes.get(usize::from(node)).map_or(1.0, |n| if n.max > 0.0 { n.life / n.max } else { 0.0 })
     }
 
+    /// Whether node `node` lives (a node it does not have counts as living): what a part
+    /// that sits on it needs to work.
+    pub fn lives(&self, node: u16) -> bool {
+        self.nodes.get(usize::from(node)).is_none_or(|n| n.life > 0.0)
+    }
+
     /// Whether the object is dead (its node 0 or a vital node destroyed).
     pub fn dead(&self) -> bool {
         self.nodes.iter().enumerate().any(|(i, n)| n.life <= 0.0 && (i == 0 || n.vital))

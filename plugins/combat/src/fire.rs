@@ -164,7 +164,7 @@ pub(crate) fn aim_and_fire(
         };
         for gun in &mut guns.0 {
             let mut rounds = gun.tick();
-            let alive = body.nodes.get(usize::from(gun.sheet.node)).is_none_or(|n| n.life > 0.0);
+            let alive = body.lives(gun.sheet.node);
             if rounds == 0
                 && alive
                 && gun.ready()

@@ -61,8 +61,7 @@ impl Shield {
 
     /// Whether the bubble stands: the shield's and the deflector's nodes alive.
     pub fn up(&self, body: &Body) -> bool {
-        let alive = |n: u16| body.nodes.get(usize::from(n)).is_none_or(|n| n.life > 0.0);
-        alive(self.sheet.node) && alive(self.sheet.deflector_node)
+        body.lives(self.sheet.node) && body.lives(self.sheet.deflector_node)
     }
 
     /// The deflector's condition (its node's life fraction).

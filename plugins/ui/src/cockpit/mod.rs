@@ -287,9 +287,8 @@ pub fn cockpit(
         ((p[0] - at[0]).powi(2) + (p[1] - at[1]).powi(2) + (p[2] - at[2]).powi(2)).sqrt()
     });
     let hero = body.4.is_some_and(|c| c.is_hero());
-    let rows: Vec<GunRow> = guns
-        .map(|g| &g.0[..])
-        .unwrap_or_default()
+    let gun_list = guns.map(|g| &g.0[..]).unwrap_or_default();
+    let rows: Vec<GunRow> = gun_list
         .iter()
         .enumerate()
         .map(|(i, gun)| {
@@ -301,9 +300,7 @@ pub fn cockpit(
     // on the target's point (read).
     let layout = Layout { screen: ctx.content_rect() };
     let target_point = target.and_then(|(_, b)| scene.on_screen(b.1.position)).map(|p| egui::pos2(p.x, p.y));
-    let locks: Vec<Lock> = guns
-        .map(|g| &g.0[..])
-        .unwrap_or_default()
+    let locks: Vec<Lock> = gun_list
         .iter()
         .filter(|g| g.sheet.round.guided() && g.selected && g.magazine != 0 && g.ready() && g.lock_share() > 0.0)
         .filter_map(|g| Some(Lock { at: layout.unpoint(target_point?, Pin::CENTRE), share: g.lock_share() }))

@@ -48,8 +48,7 @@ impl GunLatches {
 /// life gone.
 pub fn state(gun: &GunState, body: &Body) -> [bool; 3] {
     let empty = gun.sheet.capacitor > 0.0 && gun.charge / gun.sheet.capacitor < 0.01;
-    let destroyed = body.nodes.get(usize::from(gun.sheet.node)).is_some_and(|n| n.life <= 0.0);
-    [gun.magazine == 0, empty, destroyed]
+    [gun.magazine == 0, empty, !body.lives(gun.sheet.node)]
 }
 
 /// Plays the driven unit's guns' voices.
