@@ -262,22 +262,8 @@ mod tests {
         assert_eq!(
             pilots,
             [
-                PilotInput {
-                    throttle: 127,
-                    turn: 0,
-                    aim_mrad: 30,
-                    fire: true,
-                    camouflage: false,
-                    ..PilotInput::default()
-                },
-                PilotInput {
-                    throttle: 127,
-                    turn: 0,
-                    aim_mrad: 0,
-                    fire: false,
-                    camouflage: false,
-                    ..PilotInput::default()
-                },
+                PilotInput { throttle: 127, aim_mrad: 30, fire: true, ..PilotInput::default() },
+                PilotInput { throttle: 127, ..PilotInput::default() },
             ],
             "aim adds up, the press fires in the next tick, then one change"
         );

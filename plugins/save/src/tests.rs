@@ -71,8 +71,7 @@ fn a_record_round_trips_with_exact_float_bits() {
 /// and the migration were once refused as unknown kinds).
 #[test]
 fn every_order_kind_round_trips_through_a_record() {
-    let pilot =
-        PilotInput { throttle: 3, turn: -4, aim_mrad: 5, fire: false, camouflage: true, ..PilotInput::default() };
+    let pilot = PilotInput { throttle: 3, turn: -4, aim_mrad: 5, camouflage: true, ..PilotInput::default() };
     let orders = [
         Order::Stop,
         Order::MoveTo([1.5, -2.0]),
@@ -291,8 +290,7 @@ fn battle_orders(app: &mut App, start: u32) -> Vec<SimCommand> {
     };
     let Some(target) = rows.iter().filter(|r| r.1 > 1 && r.4).min_by_key(far).map(|r| r.0) else { return Vec::new() };
     let order = |tick, units: Vec<u32>, order| SimCommand { tick: start + tick, units, order, queued: false };
-    let fire =
-        PilotInput { throttle: 0, turn: 20, aim_mrad: 0, fire: true, camouflage: false, ..PilotInput::default() };
+    let fire = PilotInput { turn: 20, fire: true, ..PilotInput::default() };
     let half = armed.len() / 2;
     vec![
         order(3, armed.clone(), Order::Attack(target)),

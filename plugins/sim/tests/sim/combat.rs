@@ -257,8 +257,7 @@ fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
     let immune = Health { invulnerable: true, ..health(&app, target).unwrap() };
     app.world_mut().entity_mut(target).insert(immune);
     app.world_mut().entity_mut(target).remove::<Weapon>();
-    let hold =
-        PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false, ..PilotInput::default() };
+    let hold = PilotInput::default();
     order(&mut app, vec![1], Order::Pilot(hold));
     let fired = |app: &App| app.world().resource::<ShotCounter>().0;
     let turret = |app: &App| app.world().get::<Weapon>(shooter).unwrap().turret;
@@ -940,8 +939,7 @@ fn the_player_switches_a_piloted_machines_camouflage() {
     app.world_mut().entity_mut(unit).insert(seeing_sheet(500.0, Some(400.0), true));
     run(&mut app, 2);
     let worn = |app: &App| app.world().get::<Stealth>(unit).unwrap().camouflaged;
-    let hold =
-        PilotInput { throttle: 0, turn: 0, aim_mrad: 0, fire: false, camouflage: false, ..PilotInput::default() };
+    let hold = PilotInput::default();
     let toggle = PilotInput { camouflage: true, ..hold };
     order(&mut app, vec![1], Order::Pilot(toggle));
     run(&mut app, 2);

@@ -54,18 +54,7 @@ fn a_piloted_unit_drives_by_the_player_and_returns_to_its_orders() {
     run(&mut app, 1);
     order(&mut app, vec![0], Order::MoveTo([30.0, 20.0]));
     run(&mut app, 2);
-    order(
-        &mut app,
-        vec![0],
-        Order::Pilot(PilotInput {
-            throttle: 127,
-            turn: 0,
-            aim_mrad: 0,
-            fire: false,
-            camouflage: false,
-            ..PilotInput::default()
-        }),
-    );
+    order(&mut app, vec![0], Order::Pilot(PilotInput { throttle: 127, ..PilotInput::default() }));
     let start = pos(&app, u);
     run(&mut app, 60);
     let driven = pos(&app, u);
@@ -74,18 +63,7 @@ fn a_piloted_unit_drives_by_the_player_and_returns_to_its_orders() {
     assert!((driven[1] - start[1]).abs() < 2.0, "kept its line: {driven:?}");
     let nav = app.world().get::<iron3d_behavior::Navigator>(u).unwrap();
     assert_eq!(nav.order, Order::MoveTo([30.0, 20.0]), "its order waits");
-    order(
-        &mut app,
-        vec![0],
-        Order::Pilot(PilotInput {
-            throttle: 0,
-            turn: 127,
-            aim_mrad: 0,
-            fire: false,
-            camouflage: false,
-            ..PilotInput::default()
-        }),
-    );
+    order(&mut app, vec![0], Order::Pilot(PilotInput { turn: 127, ..PilotInput::default() }));
     let heading = app.world().get::<SimTransform>(u).unwrap().heading();
     run(&mut app, 10);
     let turned = app.world().get::<SimTransform>(u).unwrap().heading();
