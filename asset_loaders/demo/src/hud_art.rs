@@ -7,12 +7,14 @@
 //! Every piece the engine cuts by a fixed rectangle (the radar's disc and gauges, the
 //! reticle, the lock's corner, the indicators' lamps and icons, the panels' arc) lies
 //! where the original's does; the sprite files' own pieces sit where the demo puts them.
-//! The art is grey or white where the original's draw tints it.
+//! The art is grey or white where the original's draw tints it. The same
+//! `game_resources.cfg`'s `sounds` block names the lock's beeps and the radar's ping in
+//! `sounds.lib` as the original's does.
 
 use crate::tree::DemoTree;
 use iron3d_formats::Result;
 use iron3d_formats::config::BlockCfg;
-use iron3d_formats::config::ui_art::{GAME_RESOURCES, PAGE_SIDE, SPRITE_FILES, TEXTURES};
+use iron3d_formats::config::ui_art::{GAME_RESOURCES, PAGE_SIDE, SOUNDS, SPRITE_FILES, TEXTURES};
 use iron3d_formats::model::texm::{DecodeOptions, MAGIC, PixelFormat, Texm};
 use iron3d_formats::nres::NresWriter;
 
@@ -295,6 +297,10 @@ pub fn write(tree: &mut DemoTree) -> Result<()> {
     let mut params = vec![("library", "= \"ui\\\\ui.lib\"")];
     params.extend(PAGES.iter().zip(&indices).map(|((_, name), i)| (*name, i.as_str())));
     resources.push_block(TEXTURES, &params)?;
+    let entries: Vec<String> = crate::sounds::INTERFACE.iter().map(|(_, entry)| format!("= \"{entry}\"")).collect();
+    let mut params = vec![("library", "= \"sounds.lib\"")];
+    params.extend(crate::sounds::INTERFACE.iter().zip(&entries).map(|((name, _), e)| (*name, e.as_str())));
+    resources.push_block(SOUNDS, &params)?;
     tree.add(GAME_RESOURCES, resources.to_bytes())?;
     tree.add(SPRITE_FILES[0], sprite_file(COMPOUND.iter().map(|(n, r, t)| (*n, "ui_menu", *r, *t)))?)?;
     tree.add(SPRITE_FILES[1], sprite_file(HQ.iter().map(|(n, p, r)| (*n, *p, *r, 0)))?)?;
@@ -314,6 +320,11 @@ mod tests {
         let cfg = BlockCfg::parse(file(GAME_RESOURCES)).unwrap();
         let names = TextureNames::read(&cfg).unwrap();
         assert_eq!(names.library, "ui\\ui.lib");
+        let sounds = iron3d_formats::config::SoundNames::read(&cfg);
+        assert_eq!(sounds.library, "sounds.lib");
+        for (name, entry) in crate::sounds::INTERFACE {
+            assert_eq!(sounds.entry(name), Some(entry), "{name} names its sounds.lib entry");
+        }
         let lib = iron3d_formats::nres::Nres::parse(file(LIBRARY), Default::default()).unwrap();
         let page = |name: &str| {
             let payload = lib.payload(names.index(name).unwrap()).unwrap();

@@ -60,7 +60,16 @@ pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
     ("UI_CLICK.WAV", Encoding::Pcm, click),
     ("UNIT_ACK1.WAV", Encoding::Adpcm, acknowledge_rising),
     ("UNIT_ACK2.WAV", Encoding::Pcm, acknowledge_falling),
+    (INTERFACE[0].1, Encoding::Pcm, beep::<1800, 35>),
+    (INTERFACE[1].1, Encoding::Pcm, beep::<2400, 97>),
+    (INTERFACE[2].1, Encoding::Pcm, beep::<1200, 250>),
 ];
+
+/// The interface's sounds `ui/game_resources.cfg` names (the original's names and
+/// entries, openparkan `docs/35-hud.md`): the guided lock's beeps, a 35 ms one while
+/// locking and a 97 ms one locked, and the radar's ping.
+pub const INTERFACE: [(&str, &str); 3] =
+    [("TARGET_ZOOM", "i_trg_zoom.wav"), ("TARGET_READY", "i_trg_ready.wav"), ("RADAR", "i_radar.wav")];
 
 /// The original's voices (`voices.lib`): the mission's end, the five acknowledgements and
 /// the selection of a small (`_S`), big (`_B`) and plain set, a unit ready and the
@@ -322,6 +331,12 @@ fn click(_: &mut SplitMix64) -> Vec<f32> {
             sine(2000.0 * i as f32 / SR) * env
         })
         .collect()
+}
+
+/// An interface beep: a `HZ` tone of `MS` milliseconds with a short fade in and out.
+fn beep<const HZ: u32, const MS: u32>(_: &mut SplitMix64) -> Vec<f32> {
+    let n = frames(MS as f32 / 1000.0);
+    (0..n).map(|i| 0.5 * sine(HZ as f32 * i as f32 / SR) * gate(i, n, 40, 200)).collect()
 }
 
 /// A unit's response: a buzzy robotic chirp of `notes` (Hz), each `step` seconds.

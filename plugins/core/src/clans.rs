@@ -144,6 +144,23 @@ impl SuperAiSlots {
     }
 }
 
+/// A unit's chassis kind: its chassis profile's `ChassisType` (openparkan
+/// `docs/28-chassis.md`, measured: 1 flying, 2 walking, 3 wheeled, 4 tracked; 5 and 6
+/// name letters A and U in a unit's name).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct ChassisType(pub u32);
+
+impl ChassisType {
+    /// A flyer's.
+    pub const FLYING: u32 = 1;
+
+    /// True for a flyer.
+    pub fn flies(self) -> bool {
+        self.0 == Self::FLYING
+    }
+}
+
 /// The Unit DAT class word of a placed object (second `u32` of its `.dat`, spec
 /// `docs/reference/registry.md` §2.2); only objects placed from a unit scheme have one.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Reflect, serde::Serialize, serde::Deserialize)]

@@ -40,9 +40,9 @@ pub use building::{
     Rung, SPHERE_MARGIN, UnderConstruction, placement_radius,
 };
 pub use clans::{
-    BuildOption, BuildOptions, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode, MineralLodes,
-    MissionClans, MissionOutcome, Outcome, Pasture, ProductionBoard, QueueView, ResearchBoard, RunScriptEvent,
-    SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
+    BuildOption, BuildOptions, ChassisType, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode,
+    MineralLodes, MissionClans, MissionOutcome, Outcome, Pasture, ProductionBoard, QueueView, ResearchBoard,
+    RunScriptEvent, SUPER_AI_SLOTS, ScriptFiles, Seat, Seats, SuperAiSlots, UnitClass,
 };
 pub use clock::GameClock;
 pub use combat::{
@@ -186,6 +186,7 @@ impl Plugin for CorePlugin {
             .register_type::<SuperAiSlots>()
             .register_type::<MissionOutcome>()
             .register_type::<UnitClass>()
+            .register_type::<ChassisType>()
             .register_type::<CombatSheet>()
             .register_type::<Places>()
             .register_type::<Supply>()

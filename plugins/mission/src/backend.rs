@@ -79,6 +79,10 @@ pub struct ObjectExtras {
     /// The Unit DAT class word, for an object placed from a unit scheme
     /// (`iron3d_core::UnitClass`).
     pub unit_class: Option<u32>,
+    /// Its chassis's `ChassisType` (its first component's behaviour profile's), for an
+    /// object placed from a unit scheme whose chassis names one
+    /// (`iron3d_core::ChassisType`).
+    pub chassis_type: Option<u32>,
     /// The movement limits from the object's data (components' CTLDs, its
     /// `MaxSpeedPercent`), inserted on movable objects.
     pub motion: Option<iron3d_core::MotionLimits>,

@@ -210,8 +210,11 @@ impl GameMissionBackend {
         }
         let combat = self.combat_sheet(resolver, components, &protos, slots)?;
         let motion = motion_limits(&motions, combat.as_ref().map(|s| &s.figures), properties)?;
+        // A robot's chassis is its scheme's first component.
+        let chassis = protos.first().filter(|_| class.is_some_and(|c| c & iron3d_rules::ROBOT_CLASS_BIT != 0));
         let extras = ObjectExtras {
             unit_class: class,
+            chassis_type: chassis.map(|p| self.profile_chassis_type(p)).transpose()?.flatten(),
             motion: Some(motion),
             combat,
             places: (!places.is_empty()).then_some(Places(places)),

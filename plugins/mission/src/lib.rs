@@ -12,6 +12,7 @@ pub mod catalogue;
 mod combat_sheet;
 mod difficulty;
 mod game_backend;
+pub mod names;
 mod objects;
 mod parts;
 mod phases;

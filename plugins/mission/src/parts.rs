@@ -51,12 +51,15 @@ impl GameMissionBackend {
     /// # Errors
     /// The key is not in `objects.rlb`, or `behpsp.res` cannot be read.
     pub fn chassis_type(&self, key: &str) -> Result<Option<u32>> {
-        let profile = self.with_resolver(|resolver| {
-            let p: Prototype = resolver.resolve(key).as_ref().clone().via(format!("part {key}"))?;
-            Ok(p.first(".var").map(|r| r.resource.to_ascii_lowercase()))
-        })?;
-        let Some(profile) = profile else { return Ok(None) };
-        let profiles = crate::profiles::read(&self.game)?;
+        let p = self.with_resolver(|resolver| resolver.resolve(key).as_ref().clone().via(format!("part {key}")))?;
+        self.profile_chassis_type(&p)
+    }
+
+    /// The `ChassisType` of a resolved chassis (see [`Self::chassis_type`]); the
+    /// profiles are read once per game directory.
+    pub(crate) fn profile_chassis_type(&self, p: &Prototype) -> Result<Option<u32>> {
+        let Some(profile) = p.first(".var").map(|r| r.resource.to_ascii_lowercase()) else { return Ok(None) };
+        let profiles = self.game.parsed(crate::profiles::FILE, || crate::profiles::read(&self.game))?;
         let name = profile.strip_suffix(".var").unwrap_or(&profile);
         Ok(profiles.value(name, "ChassisType").map(|v| v as u32))
     }

@@ -8,9 +8,9 @@ use crate::{LoadFault, LoadedMission, MissionRequest};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BuildingCategory, CommandQueue, DataLayers, LogicalId, MissionClans, MissionGoals, MissionLoadPhase,
-    Movable, ObjectKind, Objective, Order, OriginalObjectId, Owner, Rung, SimCommand, SimObject, SimTransform,
-    SizeClass, UnitClass,
+    AppState, BuildingCategory, ChassisType, CommandQueue, DataLayers, LogicalId, MissionClans, MissionGoals,
+    MissionLoadPhase, Movable, ObjectKind, Objective, Order, OriginalObjectId, Owner, Rung, SimCommand, SimObject,
+    SimTransform, SizeClass, UnitClass,
 };
 use iron3d_formats::world::PropertyValue;
 use iron3d_formats::{Error, ErrorKind};
@@ -86,7 +86,8 @@ fn construct(world: &mut World) -> iron3d_formats::Result<()> {
         )
         .via(format!("placed object {}", pair[1].id)));
     }
-    let objects = within_minds(&world.resource::<Prepared>().clans, objects);
+    let mut objects = within_minds(&world.resource::<Prepared>().clans, objects);
+    crate::names::name_placed(&mut objects);
     let total = objects.len();
     for (done, o) in objects.into_iter().enumerate() {
         construct_one(world, o);
@@ -161,6 +162,9 @@ pub(crate) fn construct_into(world: &mut World, entity: Entity, o: PreparedObjec
     }
     if let Some(class) = extras.unit_class {
         e.insert(UnitClass(class));
+    }
+    if let Some(kind) = extras.chassis_type {
+        e.insert(ChassisType(kind));
     }
     // A unit's size from its chassis (its first component), a building's from its model.
     if let Some(size) = object.components.first().and_then(|c| SizeClass::of_key(&c.key, !movable)) {

@@ -31,46 +31,29 @@
 //!   when above 0; 5 s. A design at or over its payload is not accepted.
 
 use crate::research::{ItemLabel, ResearchTree};
-use iron3d_core::{CombatSheet, Drive, MotionLimits};
+use iron3d_core::{CombatSheet, Drive, MotionLimits, SizeClass, UnitClass};
 use iron3d_formats::config::{IniFile, Iron3dIni};
 use iron3d_formats::registry::unit_dat::{HEADER_SIZE, MAGIC, UnitDat, UnitRecord};
-use iron3d_mission::{GameMissionBackend, PartLabels};
+use iron3d_mission::{GameMissionBackend, PartLabels, names};
 use iron3d_vfs::GameDir;
 
 /// A paid robot's build time at a factory (seconds; read).
 const BUILD_SECONDS: f32 = 5.0;
 
-/// The roles of turret research items, the unit Type each gives (openparkan
-/// `docs/30-turrets.md`, measured on every shipped assembly), and the Type's letter and
-/// word in a unit's name (`docs/38-designs.md`, read; the words are the original's
-/// strings 6200–6204).
-const TYPES: [(u8, u32, char, &str); 5] = [
-    (2, 0x0100_8000, 'W', "Warrior"),
-    (3, 0x0100_2000, 'T', "Transport"),
-    (4, 0x0100_4000, 'B', "Builder"),
-    (5, 0x0101_0000, 'C', "Comm. Center"),
-    (6, 0x0102_0000, 'H', "Human"),
+/// The roles of turret research items and the unit Type each gives (openparkan
+/// `docs/30-turrets.md`, measured on every shipped assembly).
+const TYPES: [(u8, u32); 5] = [
+    (2, UnitClass::BATTLE_UNIT),
+    (3, UnitClass::TRANSPORT),
+    (4, UnitClass::BUILDER),
+    (5, UnitClass::HQ),
+    (6, UnitClass::HERO),
 ];
 
-/// The letters of a `ChassisType`, 1 to 6 (`docs/38-designs.md`, read).
-const CHASSIS_LETTERS: &str = "FSWTAU";
-
-/// A unit's name (`"%s-%s %s"` in the designer, `"%s-%d %s"` on a built bot, openparkan
-/// `docs/38-designs.md`, read): its chassis's size letter (the part id's third: T, S,
-/// M, L), its `ChassisType`'s letter, its Type's letter, `-` and its number (`X` in the
-/// designer, `None`), and its Type's word; `?` for what is not known.
-pub fn unit_name(chassis: &str, chassis_type: Option<u32>, class_word: u32, number: Option<u32>) -> String {
-    let size = match chassis.as_bytes().get(2).map(u8::to_ascii_lowercase) {
-        Some(b't') => 'T',
-        Some(b'l') => 'S',
-        Some(b'm') => 'M',
-        Some(b'b') => 'L',
-        _ => '?',
-    };
-    let kind = chassis_type.and_then(|t| CHASSIS_LETTERS.chars().nth((t as usize).checked_sub(1)?)).unwrap_or('?');
-    let (class, word) = TYPES.iter().find(|t| t.1 == class_word).map_or(('?', "Unknown"), |t| (t.2, t.3));
-    let number = number.map_or_else(|| "X".to_string(), |n| n.to_string());
-    format!("{size}{kind}{class}-{number} {word}")
+/// A design's name in the designer (`"%s-%s %s"`, `docs/38-designs.md`, read): the
+/// unit's name with `X` for its number ([`names::unit_name`]).
+fn design_name(chassis: &str, chassis_type: Option<u32>, class_word: u32) -> String {
+    names::unit_name(SizeClass::of_key(chassis, false).map(|s| s.0), chassis_type, class_word, None)
 }
 
 /// Why a design cannot be made: a part refused, or data that cannot be read.
@@ -354,7 +337,7 @@ pub fn assemble(parts_source: &dyn Parts, catalogue: &Catalogue, request: &Reque
         .ok_or_else(|| refused(turret, format!("its research item's role {role:?} names no unit type")))?;
     let (dat, parts) = write(catalogue, &root, class_word)?;
     let chassis_type = parts_source.chassis_type(chassis).map_err(DesignError::Data)?;
-    Ok(Design { dat, parts, name: unit_name(chassis, chassis_type, class_word, None) })
+    Ok(Design { dat, parts, name: design_name(chassis, chassis_type, class_word) })
 }
 
 /// The `.dat` of a fitted tree.
@@ -684,8 +667,7 @@ pub(crate) mod tests {
         let no_socket = assemble(&Labelled, &catalogue, &on(Socket::Node(2))).unwrap_err().to_string();
         assert!(no_socket.ends_with("e_tur_bb_01 has no gun socket on node 2"), "{no_socket}");
         assert_eq!(d.name, "LFW-X Warrior", "the recording's L-2f with a battle turret");
-        assert_eq!(unit_name("R_L_03", None, 0, None), "S??-X Unknown");
-        assert_eq!(unit_name("R_B_02", Some(1), 0x0100_8000, Some(2)), "LFW-2 Warrior", "Mission 02's first bot");
+        assert_eq!(design_name("R_L_03", None, 0), "S??-X Unknown");
         // With FULL_RESEARCH_TREE the deflector's default is offered too.
         let full = Catalogue { full: true, ..catalogue };
         let d = assemble(&Labelled, &full, &request).unwrap();

@@ -1538,9 +1538,9 @@ mod production {
         assert!(app.world().resource::<iron3d_production::Production>().batch.contains_key(&plant));
         let scout = app
             .world_mut()
-            .query::<(&OriginalObjectId, &Owner, &Name)>()
+            .query::<(&OriginalObjectId, &Owner, &iron3d_mission::MissionObject)>()
             .iter(app.world())
-            .find(|(_, o, n)| o.clan == PLAYER && n.as_str().ends_with("scout.dat"))
+            .find(|(_, o, m)| o.clan == PLAYER && m.key.ends_with("scout.dat"))
             .map(|(id, ..)| id.0)
             .unwrap();
         order(&mut app, vec![scout], Order::Capture(plant));

@@ -19,7 +19,6 @@ use iron3d_core::{
     AppState, InterfaceClick, MissionClans, OriginalObjectId, Owner, Pause, UnderConstruction, UnitClass,
 };
 use iron3d_input::Selection;
-use iron3d_mission::MissionObject;
 use iron3d_net::NetRole;
 
 /// A page of the panel (the original's numbers 1 to 8; 0 is none).
@@ -311,7 +310,7 @@ fn scale(ctx: &egui::Context) -> f32 {
 #[allow(clippy::too_many_arguments, reason = "the column reaches the views, the selection, the map and the menu")]
 fn column(
     mut contexts: EguiContexts,
-    objects: Query<(&OriginalObjectId, &Owner, &UnitClass, Has<UnderConstruction>, Option<&MissionObject>)>,
+    objects: Query<(&OriginalObjectId, &Owner, &UnitClass, Has<UnderConstruction>, Option<&Name>)>,
     (clans, role): (Option<Res<MissionClans>>, Option<Res<NetRole>>),
     (mut panel, mut views, mut selection): (ResMut<Commander>, ResMut<Views>, ResMut<Selection>),
     (mut map, mut chat): (ResMut<crate::minimap::Minimap>, ResMut<crate::chat::ChatInput>),
@@ -328,7 +327,7 @@ fn column(
     held.sort_unstable();
     let name = |id: u32| {
         let object = objects.iter().find(|o| o.0.0 == id).and_then(|o| o.4);
-        object.map_or_else(|| id.to_string(), |o| format!("{} {id}", crate::hud::short_name(o)))
+        object.map_or_else(|| id.to_string(), |o| format!("{o} {id}"))
     };
     let network = role.is_some_and(|r| *r != NetRole::Offline);
     panel.advance(time.delta_secs());

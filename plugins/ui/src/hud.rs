@@ -190,12 +190,6 @@ pub fn toggle_pause(
     }
 }
 
-/// The short name of an object: its scheme or prototype without folders.
-pub fn short_name(o: &MissionObject) -> String {
-    let key = o.key.rsplit(['\\', '/']).next().unwrap_or(&o.key);
-    key.trim_end_matches(".dat").trim_end_matches(".DAT").to_string()
-}
-
 /// The player's economy, as the economy published it ([`EconomyBoard`]), and the bars
 /// stepped for this frame.
 pub fn economy(
@@ -232,13 +226,13 @@ fn bar(ui: &mut egui::Ui, label: String, value: u8, detail: String) {
 pub fn messages(
     mut hud: ResMut<HudState>,
     mut read: MessageReader<GameMessage>,
-    new: Query<(&iron3d_core::OriginalObjectId, &MissionObject), Added<MissionObject>>,
+    new: Query<(&iron3d_core::OriginalObjectId, &MissionObject, &Name), Added<MissionObject>>,
     owners: Query<(&iron3d_core::OriginalObjectId, &Owner), Changed<Owner>>,
     clans: Option<Res<MissionClans>>,
     locale: Res<Locale>,
 ) {
-    for (id, o) in &new {
-        hud.known.insert(id.0, (o.clan, short_name(o)));
+    for (id, o, name) in &new {
+        hud.known.insert(id.0, (o.clan, name.as_str().to_string()));
     }
     // A capture changes an object's clan: what is known of it follows.
     for (id, owner) in &owners {
@@ -332,7 +326,7 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
 }
 
 type Selected<'a> = (
-    &'a MissionObject,
+    &'a Name,
     Option<&'a Health>,
     Option<&'a NavStatus>,
     Option<&'a iron3d_behavior::Navigator>,
@@ -405,7 +399,7 @@ pub fn hud(
         egui::Frame::popup(ui.style()).show(ui, |ui| {
             ui.set_max_width(280.0);
             let more = selection.units.len() - 1;
-            let title = if more > 0 { format!("{} (+{more})", short_name(object)) } else { short_name(object) };
+            let title = if more > 0 { format!("{object} (+{more})") } else { object.to_string() };
             ui.strong(title);
             if let Some(h) = health {
                 let share = if h.max > 0.0 { h.hp / h.max } else { 0.0 };

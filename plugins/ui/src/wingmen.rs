@@ -23,7 +23,6 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_core::plane::dist;
 use iron3d_core::{AppState, Order, OrderAcknowledged, OriginalObjectId, Radar, RadarContacts, SearchFor, UnitClass};
 use iron3d_input::{Actions, GameAction, PlayerCommands};
-use iron3d_mission::MissionObject;
 
 /// Wingmen listed at most (read).
 pub const MAX_LINES: usize = 16;
@@ -143,7 +142,7 @@ pub(crate) struct Flight<'w, 's> {
     scene: Battlefield<'w, 's>,
     views: Res<'w, Views>,
     radars: Query<'w, 's, (&'static Radar, Option<&'static RadarContacts>)>,
-    names: Query<'w, 's, &'static MissionObject>,
+    names: Query<'w, 's, &'static Name>,
 }
 
 impl Flight<'_, '_> {
@@ -274,7 +273,7 @@ fn draw(mut contexts: EguiContexts, flight: Flight, wingmen: Res<Wingmen>, local
             let name = flight.scene.object(id).map_or_else(String::new, |o| {
                 let life = o.5.map_or(100.0, |h| 100.0 * h.hp / h.max.max(1.0));
                 let name = flight.scene.entity(id).and_then(|e| flight.names.get(e).ok());
-                format!("{} {life:.0}%", name.map_or_else(|| id.to_string(), crate::hud::short_name))
+                format!("{} {life:.0}%", name.map_or_else(|| id.to_string(), |n| n.to_string()))
             });
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new(format!("{}", i + 1)).strong());

@@ -15,7 +15,7 @@ use iron3d_core::{
 };
 use iron3d_formats::registry::UnitDat;
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
-use iron3d_mission::{MissionName, MissionPlugin, load_headless_at};
+use iron3d_mission::{MissionName, MissionObject, MissionPlugin, load_headless_at};
 use iron3d_save::{FileKind, SavePlugin};
 use iron3d_sim::{EventLog, StateHash, headless_app};
 use iron3d_vfs::GameDir;
@@ -179,8 +179,10 @@ struct Hash {
 #[derive(Serialize)]
 struct Object {
     id: u32,
-    /// Its name (a built bot's as the original names it, `SWW-7 Warrior`).
+    /// Its name as the original names it (`Human`, `SWW-7 Warrior`, `Small Factory`).
     name: String,
+    /// The unit scheme or prototype key it was placed or built from.
+    key: String,
     position: [f32; 3],
     heading: f32,
     speed: f32,
@@ -740,13 +742,14 @@ fn report(world: &mut World, mission: &str, ticks: u32, every: u32, layers: Valu
         Option<&NavStatus>,
         Option<&UnitClass>,
         Option<&Name>,
-        (&Owner, Option<&Aboard>),
+        (&Owner, Option<&Aboard>, Option<&MissionObject>),
     ), With<SimObject>>();
     let mut objects: Vec<Object> = q
         .iter(world)
-        .map(|(id, t, kin, proxy, status, class, name, (owner, aboard))| Object {
+        .map(|(id, t, kin, proxy, status, class, name, (owner, aboard, object))| Object {
             id: id.0,
             name: name.map(|n| n.as_str().to_string()).unwrap_or_default(),
+            key: object.map(|o| o.key.clone()).unwrap_or_default(),
             // A building's, filled in below.
             efficiency: class.filter(|c| c.registers()).map(|_| 0.0),
             position: t.position,

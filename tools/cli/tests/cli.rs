@@ -1395,7 +1395,7 @@ fn sim_run_the_hero_captures_a_neutral_robot_and_a_building_through_its_pod() {
     let (bunker, robot) = (of_neutral(true), of_neutral(false));
     let other = objects
         .iter()
-        .find(|o| o["clan"] == player && o["id"] != hero && o["name"].as_str().unwrap().contains("ROBOTS"));
+        .find(|o| o["clan"] == player && o["id"] != hero && o["key"].as_str().unwrap().contains("ROBOTS"));
     let other = other.unwrap()["id"].as_u64().unwrap();
     let orders = serde_json::json!([
         {"tick": 1, "units": [hero], "order": {"capture": robot}},
@@ -1462,7 +1462,7 @@ fn sim_run_guards_a_place_and_refuses_a_guard_of_another_clans_unit() {
     let objects = r["objects"].as_array().unwrap().clone();
     let hero = objects.iter().find(|o| o["hero"] == true).unwrap();
     let player = hero["clan"].clone();
-    let robot_of = |o: &&serde_json::Value| o["name"].as_str().unwrap().contains("ROBOTS");
+    let robot_of = |o: &&serde_json::Value| o["key"].as_str().unwrap().contains("ROBOTS");
     let robot = objects.iter().find(|o| o["clan"] == player && o["hero"] != true && robot_of(o)).unwrap();
     let (id, at) = (robot["id"].as_u64().unwrap(), robot["position"].clone());
     let stranger = objects.iter().find(|o| o["clan"] != player && robot_of(o)).unwrap()["id"].clone();

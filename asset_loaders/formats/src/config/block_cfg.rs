@@ -194,7 +194,8 @@ impl BlockCfg {
     }
 
     /// Authoring: appends `object <name>`, one indented `<key> <value>` line per
-    /// parameter, and `end`, all with CRLF.
+    /// parameter, and `end`, all with CRLF. A parameter named `object` or `end` (any
+    /// case) is refused: it would read back as a block's edge.
     pub fn push_block(&mut self, name: &str, params: &[(&str, &str)]) -> Result<()> {
         let bad = |s: &str| s.is_empty() || s.bytes().any(|b| b == b'\r' || b == b'\n');
         if bad(name) || name.bytes().any(|b| b.is_ascii_whitespace()) {
@@ -202,7 +203,12 @@ impl BlockCfg {
         }
         let mut body = Vec::with_capacity(params.len());
         for (k, v) in params {
-            if bad(k) || k.bytes().any(|b| b.is_ascii_whitespace()) || v.bytes().any(|b| b == b'\r' || b == b'\n') {
+            let edge = ["object", "end"].iter().any(|w| k.eq_ignore_ascii_case(w));
+            if bad(k)
+                || edge
+                || k.bytes().any(|b| b.is_ascii_whitespace())
+                || v.bytes().any(|b| b == b'\r' || b == b'\n')
+            {
                 return Err(Error::invalid(0, "cfg_param", format!("parameter {k:?} = {v:?}")));
             }
             let (enc, _, _) = encoding_rs::WINDOWS_1251.encode(v);

@@ -26,4 +26,4 @@ pub use ini::{IniFile, IniLine, IniValue, LineKind};
 pub use input_tables::{Descriptor, InputEntry, InputFile, InputTable, Label, ManBinding, ManFile, TableRow};
 pub use sky::SkySchedule;
 pub use typed::{ArealMapIni, BehaviorIni, Iron3dIni, Setting};
-pub use ui_art::{InterfaceArt, Sprite, TextureNames, sprites};
+pub use ui_art::{InterfaceArt, SoundNames, Sprite, TextureNames, sprites};

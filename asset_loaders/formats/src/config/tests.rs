@@ -103,6 +103,8 @@ fn mission_cfg_authoring() {
         Some(&b"t.wav"[..])
     );
     assert!(cfg.push_block("two words", &[]).is_err());
+    assert!(cfg.push_block("a", &[("End", "1")]).is_err(), "a key read back as the block's end");
+    assert!(cfg.push_block("a", &[("object", "b")]).is_err());
 }
 
 proptest! {
@@ -114,14 +116,17 @@ proptest! {
     #[test]
     fn block_cfg_write_read_write_identity(blocks in proptest::collection::vec(("[a-z_]{1,8}", proptest::collection::vec(("[A-Za-z_]{1,6}", "[a-z0-9. ]{0,8}"), 0..4)), 0..4)) {
         let mut cfg = BlockCfg::default();
+        let mut written = 0;
         for (name, params) in &blocks {
             let p: Vec<(&str, &str)> = params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-            cfg.push_block(name, &p).unwrap();
+            let edge = params.iter().any(|(k, _)| ["object", "end"].iter().any(|w| k.eq_ignore_ascii_case(w)));
+            prop_assert_eq!(cfg.push_block(name, &p).is_ok(), !edge);
+            written += usize::from(!edge);
         }
         let bytes = cfg.to_bytes();
         let back = BlockCfg::parse(&bytes).unwrap();
         prop_assert_eq!(back.to_bytes(), bytes);
-        prop_assert_eq!(back.blocks().count(), blocks.len());
+        prop_assert_eq!(back.blocks().count(), written);
     }
 }
 

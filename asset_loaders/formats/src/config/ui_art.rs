@@ -5,6 +5,12 @@
 //! sprites from those pages: each `object` block with a `texture`, an `offset_x`,
 //! `offset_y`, `width`, `height` and an optional `rotate` (90, 180 or 270), its keys in
 //! any case. Both are object-block files ([`super::BlockCfg`]), kept as stored.
+//!
+//! The same file's `sounds` block names the interface's sounds (`TARGET_ZOOM`,
+//! `TARGET_READY`, `RADAR`, read: the names the HUD plays) by the entries of its library
+//! (`sounds.lib`): the block's lines are not published, so the project reads each
+//! parameter but `library`, `type` and `libtype` as a sound name and its entry's name
+//! ([`SoundNames`]).
 
 use super::BlockCfg;
 use super::goals::value_text;
@@ -50,6 +56,38 @@ impl TextureNames {
     /// The entry index of page `name` (any case).
     pub fn index(&self, name: &str) -> Option<usize> {
         self.pages.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|p| p.1)
+    }
+}
+
+/// The block of [`GAME_RESOURCES`] naming the interface's sounds.
+pub const SOUNDS: &str = "sounds";
+
+/// The `sounds` block: its library and each sound's entry in it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SoundNames {
+    /// The library as named (empty: the mission's sound library).
+    pub library: String,
+    /// Sound names (upper case) and entry names, in file order.
+    pub sounds: Vec<(String, String)>,
+}
+
+impl SoundNames {
+    /// Reads the `sounds` block of a `game_resources.cfg`; none without one.
+    pub fn read(cfg: &BlockCfg) -> Self {
+        let Some(block) = cfg.block(SOUNDS) else { return Self::default() };
+        let library = block.library().map(|v| decode(value_text(v)).replace("\\\\", "\\")).unwrap_or_default();
+        let sounds = block
+            .params()
+            .filter(|(k, _)| !["type", "libtype", "library"].iter().any(|w| k.eq_ignore_ascii_case(w.as_bytes())))
+            .map(|(k, v)| (decode(k).to_ascii_uppercase(), decode(value_text(v))))
+            .filter(|(_, entry)| !entry.is_empty())
+            .collect();
+        Self { library, sounds }
+    }
+
+    /// The entry of sound `name` (any case).
+    pub fn entry(&self, name: &str) -> Option<&str> {
+        self.sounds.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|s| s.1.as_str())
     }
 }
 
@@ -126,6 +164,8 @@ pub struct InterfaceArt {
     pub pages: Vec<Page>,
     /// The sprites, in file order (a sprite may name a page of another resource file).
     pub sprites: Vec<Sprite>,
+    /// The sounds [`GAME_RESOURCES`] names.
+    pub sounds: SoundNames,
 }
 
 impl InterfaceArt {
@@ -134,7 +174,8 @@ impl InterfaceArt {
     /// and entry.
     pub fn read(read: impl Fn(&str) -> Result<std::sync::Arc<[u8]>>) -> Result<Self> {
         let cfg = |path: &str| read(path).and_then(|b| BlockCfg::parse(&b)).map_err(|e| e.in_file(path));
-        let names = TextureNames::read(&cfg(GAME_RESOURCES)?).map_err(|e| e.in_file(GAME_RESOURCES))?;
+        let resources = cfg(GAME_RESOURCES)?;
+        let names = TextureNames::read(&resources).map_err(|e| e.in_file(GAME_RESOURCES))?;
         let library = names.library.replace('\\', "/");
         let bytes = read(&library).map_err(|e| e.in_file(GAME_RESOURCES))?;
         let archive =
@@ -153,7 +194,7 @@ impl InterfaceArt {
         for file in SPRITE_FILES {
             all.extend(sprites(&cfg(file)?).map_err(|e| e.in_file(file))?);
         }
-        Ok(Self { pages, sprites: all })
+        Ok(Self { pages, sprites: all, sounds: SoundNames::read(&resources) })
     }
 }
 
@@ -172,6 +213,23 @@ mod tests {
         assert_eq!(cfg.to_bytes(), text, "kept as stored");
         let none = BlockCfg::parse(b"object sounds\r\nlibrary = \"sounds.lib\"\r\nend\r\n").unwrap();
         assert!(TextureNames::read(&none).unwrap_err().to_string().contains("no `textures` block"));
+        assert_eq!(SoundNames::read(&cfg), SoundNames::default(), "no `sounds` block: no sounds");
+    }
+
+    #[test]
+    fn the_sounds_block_names_each_sound_by_its_entry() {
+        let cfg = BlockCfg::parse(
+            b"object SOUNDS\r\n  library = \"sounds.lib\"\r\n  libtype = 1\r\n  target_zoom = \"i_trg_zoom.wav\"\r\n  RADAR = i_radar.wav\r\nend\r\n",
+        )
+        .unwrap();
+        let names = SoundNames::read(&cfg);
+        assert_eq!(names.library, "sounds.lib");
+        assert_eq!(
+            names.sounds,
+            vec![("TARGET_ZOOM".into(), "i_trg_zoom.wav".into()), ("RADAR".into(), "i_radar.wav".into())]
+        );
+        assert_eq!(names.entry("Target_Zoom"), Some("i_trg_zoom.wav"));
+        assert_eq!(names.entry("TARGET_READY"), None);
     }
 
     #[test]

@@ -9,24 +9,25 @@
 //! widgets draw their figures and fills alone. The landing warning's indicator is red
 //! for 3 s after the hero's landing was refused (read). The objectives screen, while up, hides
 //! the cockpit, and the satellite map (the minimap, M) the weapons list, as the
-//! original's do.
+//! original's do. The panels name a unit as the original does (the hero *Human*, any
+//! other by the name the load or its factory gave it, `iron3d_mission::names`); the
+//! radar marks a flyer with a cross; the guided lock beeps and the radar pings
+//! (`cockpit::sounds`).
 //!
 //! The project's parts: text is egui's font (the original's `GAME_FONT` in
-//! `gamefont.rlb` is not read); every gun is selected (iron3d has no weapon keys yet),
-//! its lamp taken from its state (ready, stroke, interval, short of charge, out of rounds
-//! or of reach); a gun is named by the hero's four names or *NONAME* (the research code
-//! of its part is not looked up); units are named by their scheme; the water level is
-//! the original's −1 of a map without water (iron3d reads no water plane); the
-//! auto-driver's levels are not tracked (the level reads 0); the panels
-//! draw no view of the unit; a flyer's contact is a square like any unit's.
+//! `gamefont.rlb` is not read); a gun is named by the hero's four names or *NONAME* (the
+//! research code of its part is not looked up); the water level is the original's −1 of
+//! a map without water (iron3d reads no water plane); the auto-driver's levels are not
+//! tracked (the level reads 0); the panels draw no view of the unit.
 
 mod layout;
 mod message_box;
+mod sounds;
 mod voices;
 mod widgets;
 
 use crate::command::Battlefield;
-use crate::hud::{describe, short_name};
+use crate::hud::describe;
 use crate::locale::Locale;
 use crate::views::{View, Views};
 use bevy::prelude::*;
@@ -34,18 +35,19 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::GameData;
 use iron3d_combat::{Guns, Repair, Sensor, Shield, Stealth};
 use iron3d_core::{
-    AppState, ClanRelations, GameClock, Kinematics, MotionLimits, Movable, OriginalObjectId, Owner, Power, Radar,
-    SimTransform, Supply, TICK_MS, UnitClass,
+    AppState, ChassisType, ClanRelations, GameClock, Kinematics, MotionLimits, Movable, OriginalObjectId, Owner, Power,
+    Radar, SimTransform, SoundCue, Supply, TICK_MS, UnitClass,
 };
 use iron3d_formats::config::ui_art::GAME_RESOURCES;
 use iron3d_formats::config::{InterfaceArt, Sprite};
 use iron3d_input::PlayerCommands;
-use iron3d_mission::MissionObject;
 pub use layout::{Cut, Ink, Layout, Pin};
-pub use widgets::{Art, Contact, GunRow, Lamp, Lock, Panel, Sight, Words, frame};
+pub use sounds::CockpitSounds;
+pub use widgets::{Art, Contact, GunRow, Lamp, Lock, Mark, Panel, Sight, Words, frame};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<CockpitArt>()
+        .init_resource::<CockpitSounds>()
         .init_resource::<voices::GunLatches>()
         .register_type::<voices::GunLatches>()
         .add_systems(Update, voices::speak.run_if(in_state(AppState::InGame)))
@@ -93,9 +95,9 @@ pub struct CockpitArt {
     uploaded: Option<(Vec<egui::TextureHandle>, Art)>,
 }
 
-/// Reads the art at start-up: none without `ui/game_resources.cfg`, a warning naming the
-/// file when it does not read.
-pub fn load_art(game: Option<Res<GameData>>, mut art: ResMut<CockpitArt>) {
+/// Reads the art and the sounds' names at start-up: none without
+/// `ui/game_resources.cfg`, a warning naming the file when it does not read.
+pub fn load_art(game: Option<Res<GameData>>, mut art: ResMut<CockpitArt>, mut sounds: ResMut<CockpitSounds>) {
     let Some(game) = game else { return };
     if game.0.resolve(GAME_RESOURCES).is_none() {
         info!("{GAME_RESOURCES}: not in the data; the cockpit draws without art");
@@ -109,6 +111,7 @@ pub fn load_art(game: Option<Res<GameData>>, mut art: ResMut<CockpitArt>) {
                 .map(|p| (p.name, egui::ColorImage::from_rgba_unmultiplied(p.size.map(|v| v as usize), &p.rgba)))
                 .collect();
             *art = CockpitArt { pending, sprites: read.sprites, uploaded: None };
+            sounds.names = read.sounds;
         }
         Err(e) => warn!("the cockpit's art: {e}; the cockpit draws without it"),
     }
@@ -151,13 +154,14 @@ type Body<'a> = (
     &'a OriginalObjectId,
     &'a SimTransform,
     &'a Owner,
-    &'a MissionObject,
+    &'a Name,
     Option<&'a UnitClass>,
     Option<&'a Kinematics>,
     Option<&'a MotionLimits>,
     Option<&'a Supply>,
     Option<&'a Power>,
     Has<Movable>,
+    Option<&'a ChassisType>,
 );
 
 type Sensing<'a> = (Option<&'a Radar>, Option<&'a Sensor>, Option<&'a Repair>, Option<&'a Stealth>);
@@ -190,7 +194,7 @@ fn panel_of(
     nav: Option<&iron3d_behavior::Navigator>,
     locale: &Locale,
 ) -> Panel {
-    let (_, _, owner, object, class, _, _, supply, power, movable) = body;
+    let (_, _, owner, name, class, _, _, supply, power, movable, _) = body;
     let hero = class.is_some_and(|c| c.is_hero());
     let status = if hero || !movable {
         None
@@ -202,7 +206,7 @@ fn panel_of(
         None
     };
     Panel {
-        name: if hero { locale.t("cockpit-human") } else { short_name(object) },
+        name: if hero { locale.t("cockpit-human") } else { name.as_str().to_string() },
         status,
         life: supply.map_or(1.0, |s| s.life),
         battery: power.filter(|p| !p.batteries.is_empty()).map(|p| p.charge),
@@ -265,6 +269,7 @@ pub fn cockpit(
         Res<crate::hud::HudState>,
         Res<Locale>,
     ),
+    (mut sounds, mut cues, real): (ResMut<CockpitSounds>, MessageWriter<SoundCue>, Res<Time<Real>>),
 ) -> Result {
     let now_ms = clock.tick * TICK_MS;
     let Some(unit) = driven(&views, &player) else { return Ok(()) };
@@ -309,11 +314,16 @@ pub fn cockpit(
     let contacts = listed
         .iter()
         .filter_map(|&id| {
-            let (_, t, owner, _, _, _, _, _, _, movable) = bodies.get(scene.entity(id)?).ok()?;
+            let (_, t, owner, _, _, _, _, _, _, movable, chassis) = bodies.get(scene.entity(id)?).ok()?;
+            let mark = match (movable, chassis.is_some_and(|c| c.flies())) {
+                (false, _) => Mark::Building,
+                (true, true) => Mark::Cross,
+                (true, false) => Mark::Unit,
+            };
             Some(Contact {
                 offset: [t.position[0] - at[0], t.position[1] - at[1]],
                 colour: mark_colour(&scene.relations, mine, owner.clan),
-                building: !movable,
+                mark,
                 current: current == Some(id),
             })
         })
@@ -330,6 +340,13 @@ pub fn cockpit(
             ((now_ms as f32 / 1000.0) % period.max(0.001), period)
         }),
     };
+    let mut due = sounds.locks(real.elapsed_secs_f64(), locks.iter().map(|l| l.share));
+    if let Some((t, _)) = sight.sweep
+        && sounds.swept(unit, t)
+    {
+        due.push(sounds::RADAR);
+    }
+    due.into_iter().filter_map(|name| sounds.cue(name)).for_each(|cue| _ = cues.write(cue));
     let infrared = cameras.iter().any(|c| c.infrared);
     let on_board = matches!(views.front(), None | Some(View::OnFoot(_) | View::Driving(_)));
     let indicators = [

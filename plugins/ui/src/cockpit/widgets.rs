@@ -221,10 +221,42 @@ pub struct Contact {
     pub offset: [f32; 2],
     /// The clan rule's colour.
     pub colour: egui::Color32,
-    /// A building (a larger square).
-    pub building: bool,
+    /// How it is marked.
+    pub mark: Mark,
     /// The list's current target (outlined).
     pub current: bool,
+}
+
+/// A radar contact's mark (`0x100402ef`, read): a flyer's cross, another unit's small
+/// square, a building's larger one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mark {
+    /// A unit whose chassis flies.
+    Cross,
+    /// Any other unit.
+    #[default]
+    Unit,
+    /// A building.
+    Building,
+}
+
+impl Mark {
+    /// The mark's filled rectangles about (x, y), and the current target's outline
+    /// about it: a cross's two 4-unit arms and an outline from 2 before to 2 beyond
+    /// them; a 3- or 5-unit square and an outline from 2 before to 1 beyond it.
+    pub fn shape(self, [x, y]: [f32; 2]) -> (Vec<[f32; 4]>, [f32; 4]) {
+        let half = match self {
+            Self::Cross => 2.0,
+            Self::Unit => 1.5,
+            Self::Building => 2.5,
+        };
+        let fills = match self {
+            Self::Cross => vec![[x - half, y - 0.5, x + half, y + 0.5], [x - 0.5, y - half, x + 0.5, y + half]],
+            _ => vec![[x - half, y - half, x + half, y + half]],
+        };
+        let beyond = if self == Self::Cross { 2.0 } else { 1.0 };
+        (fills, [x - half - 2.0, y - half - 2.0, x + half + beyond, y + half + beyond])
+    }
 }
 
 /// What the radar shows.
@@ -337,11 +369,10 @@ pub fn radar(ink: &mut Ink, art: &Art, sight: &Sight) {
     }
     let range = sight.range.unwrap_or(1.0);
     for c in &sight.contacts {
-        let [x, y] = contact_place(c.offset, sight.heading, range);
-        let half = if c.building { 2.5 } else { 1.5 };
-        ink.fill([x - half, y - half, x + half, y + half], c.colour);
+        let (fills, outline) = c.mark.shape(contact_place(c.offset, sight.heading, range));
+        fills.into_iter().for_each(|r| ink.fill(r, c.colour));
         if c.current {
-            ink.outline([x - half - 2.0, y - half - 2.0, x + half + 1.0, y + half + 1.0], c.colour);
+            ink.outline(outline, c.colour);
         }
     }
     if let Some(r) = sight.range {
@@ -511,6 +542,19 @@ mod tests {
         // Facing east, the same contact is straight ahead: up.
         let [x, y] = contact_place([150.0, 0.0], 0.0, 300.0);
         assert!((x - 320.0).abs() < 1e-3 && (y - 366.0).abs() < 1e-3, "{x}, {y}");
+    }
+
+    /// A flyer is a cross of 4-unit arms, outlined 2 beyond them when it is the target;
+    /// a unit a 3-unit square and a building a 5-unit one, outlined 1 beyond (read).
+    #[test]
+    fn a_flyer_is_a_cross_on_the_radar_a_unit_a_small_square_and_a_building_a_large_one() {
+        let (fills, outline) = Mark::Cross.shape([100.0, 50.0]);
+        assert_eq!(fills, [[98.0, 49.5, 102.0, 50.5], [99.5, 48.0, 100.5, 52.0]], "two arms");
+        assert_eq!(outline, [96.0, 46.0, 104.0, 54.0]);
+        let (fills, outline) = Mark::Unit.shape([100.0, 50.0]);
+        assert_eq!((fills, outline), (vec![[98.5, 48.5, 101.5, 51.5]], [96.5, 46.5, 102.5, 52.5]));
+        let (fills, _) = Mark::Building.shape([100.0, 50.0]);
+        assert_eq!(fills, [[97.5, 47.5, 102.5, 52.5]]);
     }
 
     #[test]
