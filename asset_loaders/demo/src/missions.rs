@@ -186,7 +186,7 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
             o.raw_after_resource = clan as u32;
             o.orientation = [0.0, 0.0, angle];
             let mut o = standard_properties(o, clan);
-            if proto.key.starts_with("b_mine") {
+            if proto.role == Role::Building(iron3d_formats::registry::BuildCategory::Mine) {
                 // 500 on every shipped mine (the engine's Mine_MaxOre; measured).
                 o = o
                     .with_property(Property::float("MaximumOre", 500.0))

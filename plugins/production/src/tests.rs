@@ -12,7 +12,7 @@ fn demo_tree() -> ResearchTree {
 fn the_demo_tree_reads_costs_states_parts_prerequisites_and_unlocks() {
     let t = demo_tree();
     assert_eq!(t.nodes.len(), 22, "three kinds of three levels, the beam and the twelve buildings");
-    let mine = t.nodes.iter().find(|n| n.parts == ["b_mine_01"]).unwrap();
+    let mine = t.nodes.iter().find(|n| n.parts == ["fr_l_mine"]).unwrap();
     assert_eq!((mine.build_ore, mine.state), (540.0, IN_TREE | RESEARCHED | AVAILABLE), "a small mine's 540, granted");
     assert_eq!((t.nodes[0].name.as_str(), t.nodes[0].parts.as_slice()), ("CH1", &["R_L_03".to_string()][..]));
     assert_eq!(t.nodes[0].state, IN_TREE | RESEARCHED | AVAILABLE, "granted");

@@ -1482,9 +1482,9 @@ mod production {
         let job = p.producers[&plant].active.clone().unwrap();
         assert!(job.free && job.ore == 0.0 && job.power == 1.0, "{job:?}");
         // The scout's chassis R_L_03 is small (its third letter); so is the plant, whose
-        // key b_plant_01 has an l fourth.
+        // key fr_l_plant has an l fourth.
         let sizes =
-            [iron3d_production::grants::size("b_plant_01", true), iron3d_production::grants::size("R_L_03", false)];
+            [iron3d_production::grants::size("fr_l_plant", true), iron3d_production::grants::size("R_L_03", false)];
         assert_eq!(sizes, [Some(2), Some(2)]);
         assert_eq!(job.total_ms, 60_000, "a small chassis at a small factory: 60 s");
         let (research, _) = p.clans[&PLAYER].active.clone().unwrap();

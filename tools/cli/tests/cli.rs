@@ -922,7 +922,10 @@ fn sim_run_builds_robots_from_build_orders() {
             r#"[{"tick": 1, "units": [3], "order": {"build": "UNITS\\ROBOTS\\nope.dat"}}]"#,
             "entry 0: scheme units\\robots\\nope.dat",
         ),
-        (r#"[{"tick": 1, "units": [3], "order": {"build": "UNITS\\BUILDS\\b_gen_01.dat"}}]"#, "has no production cost"),
+        (
+            r#"[{"tick": 1, "units": [3], "order": {"build": "UNITS\\BUILDS\\fr_l_gener.dat"}}]"#,
+            "has no production cost",
+        ),
         (r#"[{"tick": 1, "units": [3], "order": {"build": 7}}]"#, "entry 0: build takes a unit scheme path"),
         (r#"[{"tick": 1, "units": [6], "order": {"research": "x_none"}}]"#, "entry 0: no node named x_none"),
         (r#"[{"tick": 1, "units": [6], "order": {"research": 99}}]"#, "entry 0: no node 99"),
