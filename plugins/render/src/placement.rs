@@ -7,10 +7,12 @@
 use crate::MissionRenderSystems;
 use bevy::prelude::*;
 use iron3d_assets::axes::placement;
-use iron3d_core::{Aboard, FrameSystems, Movable, PresentedTransform, PreviousSimTransform, SimTransform};
+use iron3d_core::{
+    Aboard, FrameSystems, Movable, OriginalObjectId, PresentedTransform, PreviousSimTransform, SimTransform,
+};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(PostUpdate, (interpolate, hide_aboard).in_set(FrameSystems::Place))
+    app.add_systems(PostUpdate, (interpolate, hide_unseen).in_set(FrameSystems::Place))
         .add_systems(Update, place_new.in_set(MissionRenderSystems::Request));
 }
 
@@ -26,10 +28,20 @@ pub(crate) fn place_new(mut commands: Commands, new: Query<(Entity, &SimTransfor
     }
 }
 
-/// The hero aboard a bot is not drawn (openparkan `docs/39-boarding.md`, read).
-fn hide_aboard(mut units: Query<(Has<Aboard>, &mut Visibility), With<Movable>>) {
-    for (aboard, mut visibility) in &mut units {
-        visibility.set_if_neq(if aboard { Visibility::Hidden } else { Visibility::Inherited });
+/// The hero aboard a bot is not drawn (openparkan `docs/39-boarding.md`, read), nor the
+/// unit the view rides in first person (the project's: its own body would fill the view
+/// its camera point looks out of; the cockpit's own panel stands for it).
+fn hide_unseen(
+    frame: Option<Res<iron3d_camera::CameraFrame>>,
+    mut units: Query<(&OriginalObjectId, Has<Aboard>, &mut Visibility), With<Movable>>,
+) {
+    let ridden = match frame.map(|f| f.mode) {
+        Some(iron3d_camera::CameraMode::FirstPerson(id)) => Some(id),
+        _ => None,
+    };
+    for (id, aboard, mut visibility) in &mut units {
+        let hidden = aboard || ridden == Some(id.0);
+        visibility.set_if_neq(if hidden { Visibility::Hidden } else { Visibility::Inherited });
     }
 }
 
