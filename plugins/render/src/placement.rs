@@ -74,3 +74,27 @@ pub(crate) fn interpolate(
         drawn.set_if_neq(moved);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hero aboard and the unit the view rides in first person are hidden; another
+    /// unit, and the ridden one once the view leaves it, are drawn.
+    #[test]
+    fn the_unit_the_view_rides_and_the_hero_aboard_are_not_drawn() {
+        let mut app = App::new();
+        app.add_systems(Update, hide_unseen);
+        let mut unit = |id: u32| app.world_mut().spawn((OriginalObjectId(id), Movable, Visibility::default())).id();
+        let (ridden, other, hero) = (unit(1), unit(2), unit(3));
+        app.world_mut().entity_mut(hero).insert(Aboard(1));
+        let frame = |mode| iron3d_camera::CameraFrame { mode, ..Default::default() };
+        app.insert_resource(frame(iron3d_camera::CameraMode::FirstPerson(1)));
+        app.update();
+        let shown = |app: &App| [ridden, other, hero].map(|e| *app.world().get::<Visibility>(e).unwrap());
+        assert_eq!(shown(&app), [Visibility::Hidden, Visibility::Inherited, Visibility::Hidden]);
+        app.insert_resource(frame(iron3d_camera::CameraMode::Follow(1)));
+        app.update();
+        assert_eq!(shown(&app), [Visibility::Inherited, Visibility::Inherited, Visibility::Hidden]);
+    }
+}
