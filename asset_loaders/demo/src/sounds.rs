@@ -100,6 +100,8 @@ pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_WEAP_AMMO_OUT", Encoding::Adpcm, weapon::<0>),
     ("VOICE_WEAP_ENERGY_OUT", Encoding::Adpcm, weapon::<1>),
     ("VOICE_WEAPON_DESTR", Encoding::Adpcm, weapon::<2>),
+    ("VOICE_LIFE_LOW", Encoding::Adpcm, low::<0>),
+    ("VOICE_BATT_LOW", Encoding::Adpcm, low::<1>),
     ("VC_MSG_0", Encoding::Adpcm, message::<0>),
     ("VC_MSG_1", Encoding::Adpcm, message::<1>),
     ("VC_MSG_2", Encoding::Adpcm, message::<2>),
@@ -386,6 +388,12 @@ fn voice_risk_area(_: &mut SplitMix64) -> Vec<f32> {
 fn weapon<const KIND: u32>(_: &mut SplitMix64) -> Vec<f32> {
     let base = 523.0 * (1.0 - 0.12 * KIND as f32);
     chirp(&[base, base * 0.75], 0.1)
+}
+
+/// The own panel's warning `KIND` (life low, batteries low): three quick low chirps.
+fn low<const KIND: u32>(_: &mut SplitMix64) -> Vec<f32> {
+    let base = 196.0 * (1.0 + 0.25 * KIND as f32);
+    chirp(&[base, base, base], 0.09)
 }
 
 /// "Mission failed": a falling line of chirps.

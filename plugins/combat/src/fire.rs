@@ -108,6 +108,14 @@ pub(crate) fn pulled(input: &iron3d_core::PilotInput, gun: &GunState) -> bool {
     input.fire_all || gun.selected && (input.fire || input.fire_missiles && gun.sheet.round.guided())
 }
 
+/// How far a gun must reach to hit an object at `to` from `from`: the distance across
+/// the ground less the object's radius (its collision proxy's; 0 without one). Every
+/// gun's range gate takes it ([`GunState::gate`]), and so does the cockpit's *OUT OF
+/// RANGE*.
+pub fn reach(from: [f32; 3], to: [f32; 3], radius: Option<f32>) -> f32 {
+    dist([from[0], from[1]], [to[0], to[1]]) - radius.unwrap_or(0.0)
+}
+
 /// Turns every turret toward its target and works every gun: a stroke under way goes
 /// on, and a ready gun whose node lives passes its gate ([`GunState::gate`]: its range,
 /// a guided gun's cone and lock) and starts one when the turret points at the target and
@@ -146,7 +154,8 @@ pub(crate) fn aim_and_fire(
                 weapon.turret = wrap_angle(weapon.turret + error.clamp(-step, step));
             }
             let building = target_class.is_some_and(|c| is_building(c.0));
-            let (reach, height) = (dist(from, to) - proxy.map_or(0.0, |p| p.radius), tt.position[2] - t.position[2]);
+            let reach = reach(t.position, tt.position, proxy.map(|p| p.radius));
+            let height = tt.position[2] - t.position[2];
             sight = Some((error.abs(), reach, height, building));
         }
         let bar = bar(class, motion, drive);

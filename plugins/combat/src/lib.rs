@@ -45,7 +45,7 @@ pub use ai_fire::{distance_score, next_wait_ms};
 pub use body::{Body, NodeLife, Strike, armoured, falloff};
 pub use drive::drive;
 pub use efficiency::efficiency;
-pub use fire::AIM_TOLERANCE;
+pub use fire::{AIM_TOLERANCE, reach};
 pub use guns::{GunState, Guns, STROKE_MS};
 pub use power::serve;
 pub use repair::Repair;

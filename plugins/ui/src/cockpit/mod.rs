@@ -50,6 +50,8 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<CockpitSounds>()
         .init_resource::<voices::GunLatches>()
         .register_type::<voices::GunLatches>()
+        .init_resource::<voices::PanelVoices>()
+        .register_type::<voices::PanelVoices>()
         .add_systems(Update, voices::speak.run_if(in_state(AppState::InGame)))
         .add_systems(Startup, load_art)
         .add_systems(
@@ -216,9 +218,9 @@ fn panel_of(
 }
 
 /// A gun's row: its lamp by its state (black while not selected; its arm not out is the
-/// original's report 7, as a target beyond its gate; a guided gun with no target is
-/// report 2 and one counting its lock report 1), its charge, its rounds
-/// (`docs/35-hud.md`, the weapons list).
+/// original's report 7, as a target beyond its gate, `target` its reach
+/// ([`iron3d_combat::reach`]); a guided gun with no target is report 2 and one counting
+/// its lock report 1), its charge, its rounds (`docs/35-hud.md`, the weapons list).
 fn gun_row(gun: &iron3d_combat::GunState, name: String, target: Option<f32>) -> GunRow {
     let lock = gun.sheet.round.lock_seconds().is_some();
     let beyond = target.is_some_and(|d| d > gun.sheet.round.gate());
@@ -263,8 +265,9 @@ pub fn cockpit(
     bodies: Query<Body>,
     arms: Query<(Option<&Guns>, Option<&Shield>, Option<&iron3d_behavior::Navigator>)>,
     sensing: Query<Sensing>,
-    (cameras, minimap, hud, locale): (
+    (cameras, proxies, minimap, hud, locale): (
         Query<&iron3d_camera::GameCamera>,
+        Query<&iron3d_core::CollisionProxy>,
         Res<crate::minimap::Minimap>,
         Res<crate::hud::HudState>,
         Res<Locale>,
@@ -291,6 +294,9 @@ pub fn cockpit(
         let p = b.1.position;
         ((p[0] - at[0]).powi(2) + (p[1] - at[1]).powi(2) + (p[2] - at[2]).powi(2)).sqrt()
     });
+    // The guns' gate takes the reach across the ground less the target's radius.
+    let target_reach =
+        target.map(|(e, b)| iron3d_combat::reach(at, b.1.position, proxies.get(e).ok().map(|p| p.radius)));
     let hero = body.4.is_some_and(|c| c.is_hero());
     let gun_list = guns.map(|g| &g.0[..]).unwrap_or_default();
     let rows: Vec<GunRow> = gun_list
@@ -298,7 +304,7 @@ pub fn cockpit(
         .enumerate()
         .map(|(i, gun)| {
             let name = if hero && i < HERO_GUNS.len() { locale.t(HERO_GUNS[i]) } else { locale.t("cockpit-noname") };
-            gun_row(gun, name, target_distance)
+            gun_row(gun, name, target_reach)
         })
         .collect();
     // A selected guided gun with rounds, ready, whose lock has begun, closes its corners

@@ -2,13 +2,17 @@
 //! gun of the unit the player drives says `VOICE_WEAP_AMMO_OUT` when its rounds reach 0,
 //! `VOICE_WEAP_ENERGY_OUT` when its capacitor falls under 1 % and `VOICE_WEAPON_DESTR`
 //! when its node is destroyed, each once as its latch rises; a latch falls with its
-//! condition (a refit), and another unit's guns start with their latches down.
+//! condition (a refit), and another unit's guns start with their latches down. The own
+//! panel's voices (read): `VOICE_LIFE_LOW` while the unit's life is under 20 % and
+//! `VOICE_BATT_LOW` while its batteries' fill is under 0.2 (0 without a battery, as the
+//! original's failed query reads), each at most once every 20 s (real time, as the
+//! lock's beeps).
 
 use super::driven;
 use crate::views::Views;
 use bevy::prelude::*;
 use iron3d_combat::{Body, GunState, Guns};
-use iron3d_core::{ObjectTable, SoundBus, SoundCue, SoundKey};
+use iron3d_core::{ObjectTable, Power, SoundBus, SoundCue, SoundKey, Supply};
 use iron3d_input::PlayerCommands;
 
 /// The voices, in the latches' order: no rounds, no energy, destroyed.
@@ -44,6 +48,30 @@ impl GunLatches {
     }
 }
 
+/// The own panel's voices: life low, batteries low.
+pub const PANEL_VOICES: [&str; 2] = ["VOICE_LIFE_LOW", "VOICE_BATT_LOW"];
+/// Each panel voice's least gap (seconds, read).
+const PANEL_GAP: f64 = 20.0;
+
+/// When each panel voice last spoke (real seconds).
+#[derive(Resource, Debug, Clone, Default, PartialEq, Reflect)]
+#[reflect(Resource)]
+pub struct PanelVoices(pub [Option<f64>; 2]);
+
+impl PanelVoices {
+    /// The voices due at `now` for a unit at `life` (0..1) with its batteries at `fill`.
+    pub fn due(&mut self, now: f64, life: f32, fill: f32) -> Vec<&'static str> {
+        let mut said = Vec::new();
+        for ((last, low), voice) in self.0.iter_mut().zip([life < 0.2, fill < 0.2]).zip(PANEL_VOICES) {
+            if low && last.is_none_or(|t| now - t >= PANEL_GAP) {
+                *last = Some(now);
+                said.push(voice);
+            }
+        }
+        said
+    }
+}
+
 /// A gun's state as the latches read it: no rounds, its capacitor under 1 %, its node's
 /// life gone.
 pub fn state(gun: &GunState, body: &Body) -> [bool; 3] {
@@ -51,17 +79,24 @@ pub fn state(gun: &GunState, body: &Body) -> [bool; 3] {
     [gun.magazine == 0, empty, !body.lives(gun.sheet.node)]
 }
 
-/// Plays the driven unit's guns' voices.
+/// Plays the driven unit's guns' and own panel's voices.
 pub(super) fn speak(
-    (views, player, table): (Res<Views>, Res<PlayerCommands>, Res<ObjectTable>),
-    units: Query<(&Guns, &Body)>,
-    mut latches: ResMut<GunLatches>,
+    (views, player, table, real): (Res<Views>, Res<PlayerCommands>, Res<ObjectTable>, Res<Time<Real>>),
+    units: Query<(Option<&Guns>, Option<&Body>, Option<&Supply>, Option<&Power>)>,
+    (mut latches, mut panel): (ResMut<GunLatches>, ResMut<PanelVoices>),
     mut cues: MessageWriter<SoundCue>,
 ) {
     let Some(unit) = driven(&views, &player) else { return };
-    let Some((guns, body)) = table.entity_of(unit).and_then(|e| units.get(e).ok()) else { return };
-    let now: Vec<[bool; 3]> = guns.0.iter().map(|g| state(g, body)).collect();
-    for voice in latches.rise(unit, &now) {
+    let Some((guns, body, supply, power)) = table.entity_of(unit).and_then(|e| units.get(e).ok()) else { return };
+    let now: Vec<[bool; 3]> = match (guns, body) {
+        (Some(guns), Some(body)) => guns.0.iter().map(|g| state(g, body)).collect(),
+        _ => Vec::new(),
+    };
+    let fill = power.filter(|p| !p.batteries.is_empty()).map_or(0.0, |p| p.charge);
+    let life = supply.map_or(1.0, |s| s.life);
+    let mut said = latches.rise(unit, &now);
+    said.extend(panel.due(real.elapsed_secs_f64(), life, fill));
+    for voice in said {
         let key = SoundKey { library: iron3d_audio::VOICES.into(), name: voice.into() };
         cues.write(SoundCue::play(key, SoundBus::Voice, None));
     }
@@ -70,6 +105,18 @@ pub(super) fn speak(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Life under 20 % and batteries under 0.2 each speak at once, then at most every
+    /// 20 s while they stay low.
+    #[test]
+    fn the_own_panel_warns_of_low_life_and_batteries_at_most_every_20_s() {
+        let mut panel = PanelVoices::default();
+        assert!(panel.due(1.0, 0.5, 0.5).is_empty(), "neither low");
+        assert_eq!(panel.due(2.0, 0.19, 0.5), ["VOICE_LIFE_LOW"]);
+        assert!(panel.due(21.9, 0.1, 0.5).is_empty(), "19.9 s later");
+        assert_eq!(panel.due(22.0, 0.1, 0.1), ["VOICE_LIFE_LOW", "VOICE_BATT_LOW"]);
+        assert!(panel.due(30.0, 0.2, 0.0).is_empty(), "life at 20 % is not low; batteries spoke 8 s ago");
+    }
 
     /// Each latch speaks once as it rises, falls with its condition, and another unit
     /// starts with its latches down.
