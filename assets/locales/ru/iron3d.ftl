@@ -322,6 +322,7 @@ action-Weapon7 = Выбрать или снять оружие 7 (пилотир
 action-Weapon8 = Выбрать или снять оружие 8 (пилотирование)
 action-Weapon9 = Выбрать или снять оружие 9 (пилотирование)
 action-Camouflage = Маскировка вкл./выкл. (управление)
+action-AutoDriver = Автопилот
 action-TurnLeft = Повернуть здание влево
 action-TurnRight = Повернуть здание вправо
 action-Pause = Пауза / меню

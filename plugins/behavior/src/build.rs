@@ -259,7 +259,7 @@ type Builder<'a> = (
     &'a mut BuildTrip,
     &'a NavStatus,
     Option<&'a BeamCondition>,
-    Has<ManualControl>,
+    Option<&'a ManualControl>,
     Has<Invulnerable>,
 );
 
@@ -317,7 +317,7 @@ pub(crate) fn run(
     }
     let mut order: Vec<(u32, Entity)> = builders
         .iter()
-        .filter(|b| matches!(b.3.order, Order::Construct(_) | Order::Upgrade(_)) && !b.7)
+        .filter(|b| matches!(b.3.order, Order::Construct(_) | Order::Upgrade(_)) && !ManualControl::moving(b.7))
         .map(|b| (b.1.0, b.0))
         .collect();
     order.sort_unstable_by_key(|o| o.0);

@@ -148,7 +148,7 @@ type Capturer<'a> = (
     &'a mut Navigator,
     &'a NavStatus,
     (Option<&'a SizeClass>, Option<&'a Indoors>, Option<&'a CollisionProxy>, Option<&'a UnitClass>),
-    Has<ManualControl>,
+    Option<&'a ManualControl>,
 );
 
 /// The world a capture and an escape read.
@@ -231,7 +231,7 @@ pub(crate) fn step(
         .iter()
         .filter(|u| {
             matches!(u.4.order, Order::Board(_))
-                || !u.7 && (matches!(u.4.order, Order::Capture(_)) || u.4.order == Order::Leave)
+                || !ManualControl::moving(u.7) && (matches!(u.4.order, Order::Capture(_)) || u.4.order == Order::Leave)
         })
         .map(|u| (u.1.0, u.0))
         .collect();
@@ -277,7 +277,7 @@ pub(crate) fn step(
         let (_, site_owner, bt, places, bp, class) = site;
         if let Order::Board(_) = nav.order {
             let entrance = pod_of(places).map(|pod| (door(bt, bp, pod, proxy), world_point(bt, pod.at)));
-            match walk_in((id, hero), (target, entrance), at, manual) {
+            match walk_in((id, hero), (target, entrance), at, ManualControl::moving(manual)) {
                 Ok(Some(pod)) => {
                     t.position = pod;
                     nav.start(Order::Stop);

@@ -112,8 +112,8 @@ fn leg_goal(
     }
     match nav.order {
         // Production orders never reach a unit (production takes them first), nor do
-        // pilot commands (they set direct control, never the order) or weapon selections
-        // (combat's); tasks are answered above.
+        // pilot commands and auto-driver levels (they set direct control, never the order)
+        // or weapon selections (combat's); tasks are answered above.
         Order::Stop
         | Order::Build(_)
         | Order::Batch(_)
@@ -122,6 +122,7 @@ fn leg_goal(
         | Order::Pilot(_)
         | Order::Release
         | Order::SelectWeapon(_)
+        | Order::AutoDriver(_)
         | Order::Refit
         | Order::SearchLodes
         | Order::Construct(_)
@@ -303,7 +304,7 @@ pub(crate) fn follow(
         &mut Navigator,
         &mut NavStatus,
         &mut SteerIntent,
-        (Option<&CollisionProxy>, Option<&Weapon>, Has<ManualControl>, Option<&MotionLimits>, &HaulTrip),
+        (Option<&CollisionProxy>, Option<&Weapon>, Option<&ManualControl>, Option<&MotionLimits>, &HaulTrip),
         Option<&Drive>,
     )>,
     mut out: MessageWriter<GameMessage>,
@@ -315,8 +316,8 @@ pub(crate) fn follow(
     for (entity, &id, &handle, t, mut nav, mut status, mut intent, (proxy, weapon, piloted, limits, trip), drive) in
         &mut units
     {
-        // A piloted unit is the player's: its orders wait until it is released.
-        if piloted {
+        // A unit the player moves is his: its orders wait until he lets go or hands it to the auto-driver.
+        if ManualControl::moving(piloted) {
             intent.active = false;
             continue;
         }

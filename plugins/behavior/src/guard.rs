@@ -108,7 +108,7 @@ type Guardian<'a> = Walker<
     'a,
     (
         (Option<&'a SizeClass>, Option<&'a Weapon>, Option<&'a LastHit>, Option<&'a Radar>, Option<&'a RadarContacts>),
-        Has<ManualControl>,
+        Option<&'a ManualControl>,
     ),
 >;
 
@@ -189,7 +189,7 @@ pub(crate) fn guard(
             || matches!(n.order, Order::Attack(_)) && matches!(n.queued.first(), Some(Order::Guard(_)))
     };
     let mut order: Vec<(u32, Entity)> =
-        units.iter().filter(|u| on_guard(u.4) && !u.6.1).map(|u| (u.1.0, u.0)).collect();
+        units.iter().filter(|u| on_guard(u.4) && !ManualControl::moving(u.6.1)).map(|u| (u.1.0, u.0)).collect();
     order.sort_unstable_by_key(|o| o.0);
     guards.0.retain(|id, _| order.iter().any(|o| o.0 == *id));
     let table = &world.table;

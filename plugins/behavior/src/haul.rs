@@ -151,7 +151,7 @@ type Hauler<'a> = (
     &'a mut Navigator,
     &'a mut HaulTrip,
     &'a NavStatus,
-    Has<ManualControl>,
+    Option<&'a ManualControl>,
 );
 
 /// The ids a report names: the transport, then `other` when there is one.
@@ -235,8 +235,11 @@ pub(crate) fn haul(
     (mut random, nav_map): (ResMut<SimRandom>, Option<Res<NavMap>>),
     mut out: MessageWriter<GameMessage>,
 ) {
-    let mut order: Vec<(u32, Entity)> =
-        haulers.iter().filter(|h| matches!(h.3.order, Order::Haul(_)) && !h.6).map(|h| (h.1.0, h.0)).collect();
+    let mut order: Vec<(u32, Entity)> = haulers
+        .iter()
+        .filter(|h| matches!(h.3.order, Order::Haul(_)) && !ManualControl::moving(h.6))
+        .map(|h| (h.1.0, h.0))
+        .collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
         let Ok((_, _, t, mut nav, mut trip, status, _)) = haulers.get_mut(entity) else { continue };

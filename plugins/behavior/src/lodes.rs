@@ -37,7 +37,7 @@ fn nearest(lodes: &MineralLodes, from: [f32; 2]) -> Option<(usize, [f32; 2])> {
     best.map(|(i, l)| (i, l.position))
 }
 
-type Searcher<'a> = (Entity, &'a OriginalObjectId, &'a SimTransform, &'a mut Navigator, Has<ManualControl>);
+type Searcher<'a> = (Entity, &'a OriginalObjectId, &'a SimTransform, &'a mut Navigator, Option<&'a ManualControl>);
 
 /// Runs every lode search one tick, in id order: a lode within reach is found, and the
 /// searcher heads for the nearest one left (or stops).
@@ -47,8 +47,11 @@ pub(crate) fn search(
     mut units: Query<Searcher, With<Movable>>,
     mut out: MessageWriter<GameMessage>,
 ) {
-    let mut order: Vec<(u32, Entity)> =
-        units.iter().filter(|u| u.3.order == Order::SearchLodes && !u.4).map(|u| (u.1.0, u.0)).collect();
+    let mut order: Vec<(u32, Entity)> = units
+        .iter()
+        .filter(|u| u.3.order == Order::SearchLodes && !ManualControl::moving(u.4))
+        .map(|u| (u.1.0, u.0))
+        .collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
         let Ok((_, _, t, mut nav, _)) = units.get_mut(entity) else { continue };

@@ -9,9 +9,9 @@ use crate::migrate::Migration;
 use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    ClearWizardPath, CommandQueue, Drive, GameClock, GameMessage, ManualControl, MotionLimits, Movable, NavState,
-    NavStatus, ORDERABLE_SPEED, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, SimObject, SimRandom,
-    SteerIntent, TICK_MS, UnitClass,
+    AutoDriver, ClearWizardPath, CommandQueue, Drive, GameClock, GameMessage, ManualControl, MotionLimits, Movable,
+    NavState, NavStatus, ORDERABLE_SPEED, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent, SimObject,
+    SimRandom, SteerIntent, TICK_MS, UnitClass,
 };
 
 /// Whether a unit may be ordered: its live forward top speed is at least
@@ -65,7 +65,7 @@ pub(crate) fn apply_commands(
     mut commands: Commands,
     mut queue: ResMut<CommandQueue>,
     clock: Res<GameClock>,
-    (table, classes): (Res<ObjectTable>, Query<(&Owner, Option<&UnitClass>)>),
+    (table, classes): (Res<ObjectTable>, Query<(&Owner, Option<&UnitClass>, Option<&AutoDriver>)>),
     mut units: Query<(
         &OriginalObjectId,
         &Owner,
@@ -78,7 +78,7 @@ pub(crate) fn apply_commands(
     mut random: ResMut<SimRandom>,
     (mut clear, mut out): (MessageWriter<ClearWizardPath>, MessageWriter<GameMessage>),
 ) {
-    let of = |id: u32| classes.get(table.entity_of(id)?).ok().map(|(o, c)| (o.clan, c.map(|c| c.0)));
+    let of = |id: u32| classes.get(table.entity_of(id)?).ok().map(|(o, c, _)| (o.clan, c.map(|c| c.0)));
     let mut scheduled: Vec<(i32, u32, Entity)> = Vec::new();
     // Build and research orders are production's (taken before Behavior runs), a weapon
     // selection combat's (taken after).
@@ -89,6 +89,22 @@ pub(crate) fn apply_commands(
             else {
                 continue;
             };
+            let hero = classes.get(entity).is_ok_and(|(_, c, _)| c.is_some_and(|c| c.is_hero()));
+            // The level a take takes the unit at: its own, 0 on the hero (read).
+            let level = classes.get(entity).ok().and_then(|(_, _, a)| a).map_or(0, |a| a.0);
+            let level = if hero { 0 } else { level };
+            if let Order::AutoDriver(n) = command.order {
+                if hero || manual.is_none() {
+                    let why = if hero { "the hero ignores the auto-driver" } else { "the player does not drive it" };
+                    out.write(haul::report(&clock, ProductionEvent::Rejected, vec![id], format!("auto_driver: {why}")));
+                } else if let Some(mut m) = manual {
+                    // Taken again at the new level: the AI's orders move it from 1 on.
+                    m.level = n;
+                    commands.entity(entity).insert(AutoDriver(n));
+                    nav.replan = n > 0;
+                }
+                continue;
+            }
             if !matches!(command.order, Order::Pilot(_) | Order::Release) && !orderable(limits, drive) {
                 let detail =
                     format!("order: its live top speed is under {ORDERABLE_SPEED} (engines or running gear shot away)");
@@ -115,9 +131,9 @@ pub(crate) fn apply_commands(
                 Order::Pilot(input) => {
                     let tick = clock.tick;
                     match manual {
-                        Some(mut m) => *m = ManualControl { input, tick, since: m.since },
+                        Some(mut m) => *m = ManualControl { input, tick, ..*m },
                         None => {
-                            commands.entity(entity).insert(ManualControl { input, tick, since: tick });
+                            commands.entity(entity).insert(ManualControl { input, tick, since: tick, level });
                         }
                     }
                     continue;

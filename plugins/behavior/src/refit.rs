@@ -21,7 +21,8 @@ use iron3d_core::{
 /// A building that may hold docks.
 type Dockyard<'a> = (&'a OriginalObjectId, &'a Places, &'a SimTransform, &'a Owner);
 
-type Refitter<'a> = Walker<'a, (Option<&'a Supply>, Has<ManualControl>, Option<&'a MotionLimits>, Option<&'a Drive>)>;
+type Refitter<'a> =
+    Walker<'a, (Option<&'a Supply>, Option<&'a ManualControl>, Option<&'a MotionLimits>, Option<&'a Drive>)>;
 
 /// The nearest ground-level dock of `clan` or an ally from `from` (ties by the
 /// building's id), as a point on the ground.
@@ -60,7 +61,7 @@ pub(crate) fn refit(
             let wants = u.6.0.is_some_and(Supply::wants_refit)
                 && crate::orders::orderable(u.6.2, u.6.3)
                 && !u.4.order.holds_station();
-            !u.6.1 && (u.4.order == Order::Refit || wants)
+            !ManualControl::moving(u.6.1) && (u.4.order == Order::Refit || wants)
         })
         .map(|u| (u.1.0, u.0))
         .collect();

@@ -20,13 +20,12 @@
 //! walkable areal.
 
 use crate::haul;
-use crate::navigator::Navigator;
+use crate::navigator::Walker;
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    Aboard, ClanRelations, GameClock, GameMessage, ManualControl, Movable, NavState, NavStatus, Order,
-    OriginalObjectId, Owner, Places, ProductionEvent, SearchFor, SimRandom, SimTransform, SizeClass, UnderConstruction,
-    UnitClass, place,
+    Aboard, ClanRelations, GameClock, GameMessage, ManualControl, Movable, NavState, Order, OriginalObjectId, Owner,
+    Places, ProductionEvent, SearchFor, SimRandom, SimTransform, SizeClass, UnderConstruction, UnitClass, place,
 };
 use iron3d_terrain::NavMap;
 use std::collections::BTreeMap;
@@ -51,16 +50,7 @@ pub(crate) fn reset(mut searches: ResMut<Searches>) {
     searches.0.clear();
 }
 
-type Searcher<'a> = (
-    Entity,
-    &'a OriginalObjectId,
-    &'a Owner,
-    &'a SimTransform,
-    &'a mut Navigator,
-    &'a NavStatus,
-    Option<&'a SizeClass>,
-    Has<ManualControl>,
-);
+type Searcher<'a> = Walker<'a, (Option<&'a SizeClass>, Option<&'a ManualControl>)>;
 
 type Building<'a> = (
     &'a OriginalObjectId,
@@ -105,13 +95,16 @@ pub(crate) fn search(
     mut units: Query<Searcher, With<Movable>>,
     mut out: MessageWriter<GameMessage>,
 ) {
-    let mut order: Vec<(u32, Entity)> =
-        units.iter().filter(|u| matches!(u.4.order, Order::Search(_)) && !u.7).map(|u| (u.1.0, u.0)).collect();
+    let mut order: Vec<(u32, Entity)> = units
+        .iter()
+        .filter(|u| matches!(u.4.order, Order::Search(_)) && !ManualControl::moving(u.6.1))
+        .map(|u| (u.1.0, u.0))
+        .collect();
     order.sort_unstable_by_key(|o| o.0);
     searches.0.retain(|id, _| order.iter().any(|o| o.0 == *id));
     let now = clock.time_ms;
     for (id, entity) in order {
-        let Ok((_, _, owner, t, mut nav, status, size, _)) = units.get_mut(entity) else { continue };
+        let Ok((_, _, owner, t, mut nav, status, (size, _))) = units.get_mut(entity) else { continue };
         let Order::Search(mode) = nav.order else { continue };
         let at = [t.position[0], t.position[1]];
         if mode == SearchFor::Capture && nav.leg == 0 && size.is_none_or(|s| s.0 > SizeClass::CAPTURER) {

@@ -9,12 +9,12 @@
 //! whose period was not read: here every 2 s (the project's).
 
 use crate::haul;
-use crate::navigator::Navigator;
+use crate::navigator::Walker;
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    GameClock, GameMessage, ManualControl, Movable, NavState, NavStatus, ObjectTable, Order, OriginalObjectId, Owner,
-    ProductionEvent, SimRandom, SimTransform,
+    GameClock, GameMessage, ManualControl, Movable, NavState, ObjectTable, Order, Owner, ProductionEvent, SimRandom,
+    SimTransform,
 };
 use iron3d_terrain::NavMap;
 
@@ -27,8 +27,7 @@ const SPOT_TRIES: u32 = 77;
 /// Ticks between a walking follower's measures (2 s; the project's).
 const CHECK_TICKS: u32 = 32;
 
-type Follower<'a> =
-    (Entity, &'a OriginalObjectId, &'a Owner, &'a SimTransform, &'a mut Navigator, &'a NavStatus, Has<ManualControl>);
+type Follower<'a> = Walker<'a, Option<&'a ManualControl>>;
 
 /// Runs every follow one tick, in id order.
 pub(crate) fn follow(
@@ -40,8 +39,11 @@ pub(crate) fn follow(
     mut units: Query<Follower, With<Movable>>,
     mut out: MessageWriter<GameMessage>,
 ) {
-    let mut order: Vec<(u32, Entity)> =
-        units.iter().filter(|u| matches!(u.4.order, Order::Follow(_)) && !u.6).map(|u| (u.1.0, u.0)).collect();
+    let mut order: Vec<(u32, Entity)> = units
+        .iter()
+        .filter(|u| matches!(u.4.order, Order::Follow(_)) && !ManualControl::moving(u.6))
+        .map(|u| (u.1.0, u.0))
+        .collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
         let Ok((_, _, owner, t, mut nav, status, _)) = units.get_mut(entity) else { continue };

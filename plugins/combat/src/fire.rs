@@ -120,7 +120,7 @@ pub fn reach(from: [f32; 3], to: [f32; 3], radius: Option<f32>) -> f32 {
 /// on, and a ready gun whose node lives passes its gate ([`GunState::gate`]: its range,
 /// a guided gun's cone and lock) and starts one when the turret points at the target and
 /// the AI's fire rules allow it ([`crate::ai_fire`]). A
-/// piloted unit's turret turns by the player's aim instead, and the guns its player's
+/// piloted unit's turret (below auto-driver level 2) turns by the player's aim instead, and the guns its player's
 /// triggers reach ([`pulled`]) start at the player's target (its radar target without
 /// one) if that is in its sights.
 pub(crate) fn aim_and_fire(
@@ -135,6 +135,8 @@ pub(crate) fn aim_and_fire(
     let mut order: Vec<_> = shooters.iter_mut().collect();
     order.sort_unstable_by_key(|s| *s.0);
     for (&id, &handle, t, radar, mut weapon, mut guns, body, manual, (class, motion, drive)) in order {
+        // At auto-driver level 2 the AI aims and fires the unit's guns.
+        let manual = manual.filter(|m| m.fights());
         // The player's aim of this tick turns the turret; while piloted, the guns start
         // only on the player's fire.
         if let Some(m) = manual.filter(|m| m.tick == report.clock.tick) {

@@ -287,7 +287,8 @@ pub(crate) fn camouflage(
         // It switches itself off when its channel's level no longer covers its plain draw.
         let (own, extra) = (stealth.sheet.power, stealth.sheet.camouflage_power);
         let powered = power.is_none_or(|p| p.levels[5] * (own + extra) >= own);
-        let wanted = match manual {
+        // The player's switch while he fights the unit (auto-driver level 2: the AI's).
+        let wanted = match manual.filter(|m| m.fights()) {
             Some(m) => stealth.camouflaged != (m.tick == clock.tick && m.input.camouflage),
             None => clear && quiet,
         };

@@ -81,8 +81,9 @@ pub(crate) fn step(
         let limits = authored.live(drive);
         let heading = t.heading();
         let max_turn = limit(limits.turn_rate, config.max_rotation, config.default_rotation) * DT;
-        let (turn, target, side) = match manual {
-            // Piloted: the player's throttle, turn and strafe replace Wizard's request.
+        // The player's throttle, turn and strafe replace Wizard's request while he moves it
+        // (auto-driver level 0).
+        let (turn, target, side) = match manual.filter(|m| m.moves()) {
             Some(m) => {
                 let throttle = f32::from(m.input.throttle) / 127.0;
                 let reverse = if throttle < 0.0 { 0.5 } else { 1.0 };

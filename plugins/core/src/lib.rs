@@ -60,8 +60,8 @@ pub use messages::{
     RISK_AREA, gmsg,
 };
 pub use motion::{
-    BuildingCategory, CollisionProxy, Drive, Kinematics, ManualControl, MotionLimits, MotionRequest, NavState,
-    NavStatus, ORDERABLE_SPEED, SteerIntent,
+    AutoDriver, BuildingCategory, CollisionProxy, Drive, Kinematics, ManualControl, MotionLimits, MotionRequest,
+    NavState, NavStatus, ORDERABLE_SPEED, SteerIntent,
 };
 pub use orders::{
     ClearWizardPath, CommandQueue, Designs, Guard, Order, PilotInput, SchemeNames, SchemeRef, SearchFor, SimCommand,
@@ -162,6 +162,7 @@ impl Plugin for CorePlugin {
             .register_type::<SimObject>()
             .register_type::<Movable>()
             .register_type::<ManualControl>()
+            .register_type::<AutoDriver>()
             .register_type::<Owner>()
             .register_type::<LogicalId>()
             .register_type::<SimTransform>()

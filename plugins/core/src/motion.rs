@@ -222,4 +222,43 @@ pub struct ManualControl {
     pub tick: u32,
     /// The tick the player took the unit (its guns' starting set is picked then).
     pub since: u32,
+    /// The auto-driver level he drives it at ([`AutoDriver`]; 0 on the hero).
+    pub level: u8,
+}
+
+impl ManualControl {
+    /// Whether the player moves the unit (level 0): its orders and walker wait.
+    pub fn moves(&self) -> bool {
+        self.level == 0
+    }
+
+    /// Whether the player moves a unit with direct control `m` (none: the AI does).
+    pub fn moving(m: Option<&Self>) -> bool {
+        m.is_some_and(Self::moves)
+    }
+
+    /// Whether the player's aim and triggers work its turret and guns (levels 0 and 1).
+    pub fn fights(&self) -> bool {
+        self.level < 2
+    }
+}
+
+/// A unit's auto-driver level (openparkan `docs/31-packages.md`, `docs/13-control.md`,
+/// read): kept on the unit (letting go keeps it, a take takes the unit at it), stepped
+/// 0 → 1 → 2 → 0 by `CMD_JAMES_AUTO_DRIVER` while the player drives it
+/// ([`crate::Order::AutoDriver`]): 0 the player drives all, 1 the unit's orders move it
+/// and its turret and guns stay the player's, 2 the AI moves and fights it. The hero
+/// ignores it. Without the component a unit is at 0.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
+#[reflect(Component)]
+pub struct AutoDriver(pub u8);
+
+impl AutoDriver {
+    /// How many levels there are.
+    pub const LEVELS: u8 = 3;
+
+    /// The level after this one.
+    pub fn next(self) -> Self {
+        Self((self.0 + 1) % Self::LEVELS)
+    }
 }

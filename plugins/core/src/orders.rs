@@ -107,6 +107,10 @@ pub enum Order {
     /// (`CMD_SELECT_WEAPON_n`); the player's fire reaches only the selected guns. Combat
     /// takes it; the unit's orders stay as they are.
     SelectWeapon(u8),
+    /// Set the auto-driver level of a unit the player drives (`CMD_JAMES_AUTO_DRIVER`
+    /// steps it, openparkan `docs/31-packages.md`, read; [`crate::AutoDriver`]):
+    /// Behavior takes it; the unit's orders stay as they are.
+    AutoDriver(u8),
 }
 
 /// What a guard order watches and how wide.
@@ -455,6 +459,7 @@ impl Order {
             Self::Search(SearchFor::Capture) => (24, 0, 0),
             Self::Search(SearchFor::Enemies) => (24, 1, 0),
             Self::SelectWeapon(n) => (27, u64::from(n), 0),
+            Self::AutoDriver(n) => (29, u64::from(n), 0),
         }
     }
 

@@ -4,8 +4,8 @@
 
 use crate::state::{Hashing, StateApp};
 use crate::{
-    BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CombatSheet, CommandQueue, Designs, Difficulty,
-    Fnv1a, GameClock, Kinematics, ManualControl, MineralLodes, MissionOutcome, ModelBounds, MotionLimits,
+    AutoDriver, BuildOptions, BuildingCategory, ClanRelations, CollisionProxy, CombatSheet, CommandQueue, Designs,
+    Difficulty, Fnv1a, GameClock, Kinematics, ManualControl, MineralLodes, MissionOutcome, ModelBounds, MotionLimits,
     MotionRequest, Movable, NavStatus, ObjectHandle, Owner, PieceAnimation, Places, PreviousSimTransform, PropertyBag,
     Rung, SchemeNames, SimObject, SimRandom, SimTransform, SizeClass, SteerIntent, SuperAiSlots, UnitClass,
 };
@@ -34,6 +34,7 @@ pub(crate) fn declare(app: &mut App) {
         .save_component::<BuildingCategory>("core.building_category", Hashing::Not(MADE))
         .save_component::<Rung>("core.rung", Hashing::Not(MADE))
         .save_component::<ManualControl>("core.manual", by)
+        .save_component::<AutoDriver>("core.auto_driver", by.replicated())
         .save_component::<UnitClass>("core.class", Hashing::Not(MADE))
         .save_component::<SizeClass>("core.size_class", Hashing::Not(MADE))
         .save_component::<CombatSheet>("core.combat_sheet", Hashing::Not(MADE))
@@ -67,15 +68,16 @@ type Row<'a> = (
     Option<&'a ManualControl>,
     Option<&'a SteerIntent>,
     Option<&'a MotionRequest>,
+    Option<&'a AutoDriver>,
 );
 
 /// Core's hasher: per object its owner, position, orientation, speed and turn rate, path
-/// state, the player's direct control, piece blends, steering and requested velocity;
+/// state, the player's direct control and the auto-driver's level, piece blends, steering and requested velocity;
 /// then the random streams, the difficulty and the recorded outcomes.
 fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
     if let Some(q) = world.try_query::<Row>() {
         for (id, e) in objects {
-            let Ok((t, owner, kin, status, animation, manual, steer, request)) = q.get_manual(world, *e) else {
+            let Ok((t, owner, kin, status, animation, manual, steer, request, auto)) = q.get_manual(world, *e) else {
                 continue;
             };
             h.word(*id);
@@ -93,6 +95,10 @@ fn hash(world: &World, objects: &[(u32, Entity)], h: &mut Fnv1a) {
                 h.wide(m.input.extra_bits());
                 h.word(m.tick);
                 h.word(m.since);
+                h.word(u32::from(m.level));
+            }
+            if let Some(a) = auto {
+                h.word(u32::from(a.0) | 0x100);
             }
             if let Some(s) = status {
                 h.word(s.state as u32);

@@ -114,6 +114,8 @@ pub enum GameAction {
     FireAll,
     /// Switch the piloted robot's camouflage on or off.
     Camouflage,
+    /// `CMD_JAMES_AUTO_DRIVER`: step the driven bot's auto-driver level 0 → 1 → 2 → 0.
+    AutoDriver,
     /// `CMD_SELECT_ALL_WEAPON` (0): select every gun of the driven unit.
     AllWeapons,
     /// `CMD_SELECT_WEAPON_1` to `_9` (the digits): select or deselect the driven unit's
@@ -195,7 +197,7 @@ impl GameAction {
     }
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 54] = [
+    pub const BUTTONS: [Self; 55] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -242,6 +244,7 @@ impl GameAction {
         Self::Weapon8,
         Self::Weapon9,
         Self::Camouflage,
+        Self::AutoDriver,
         Self::TurnLeft,
         Self::TurnRight,
         Self::Pause,

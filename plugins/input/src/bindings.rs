@@ -80,7 +80,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 35] = [
+        let table: [(GameAction, &[Binding]); 36] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -108,6 +108,7 @@ impl Default for Bindings {
             (FireMissiles, &[Mouse(MouseButton::Middle), Pad(GamepadButton::RightTrigger)]),
             (FireAll, &[Key(KeyCode::KeyB)]),
             (Camouflage, &[Key(KeyCode::KeyC), Pad(GamepadButton::LeftTrigger2)]),
+            (AutoDriver, &[Key(KeyCode::KeyY)]),
             (TurnLeft, &[Key(KeyCode::Comma)]),
             (TurnRight, &[Key(KeyCode::Period)]),
             (Pause, &[Key(KeyCode::Escape), Pad(GamepadButton::Start)]),

@@ -23,7 +23,7 @@ pub const FILES: [&str; 2] = ["addition.man", "hero.man"];
 pub const SCAN_CODES: &str = "ScanCode.dsc";
 
 /// The original's commands iron3d has a button action for.
-const BUTTONS: [(&str, GameAction); 33] = [
+const BUTTONS: [(&str, GameAction); 34] = [
     ("CMD_ENTER_STATE", GameAction::Enter),
     ("CMD_ROLLBACK_STATE", GameAction::Pause),
     ("CMD_JAMES_WINGMAN_MENU", GameAction::Wingmen),
@@ -44,6 +44,7 @@ const BUTTONS: [(&str, GameAction); 33] = [
     ("CMD_CAMERA_CENTER", GameAction::CameraCenter),
     ("CMD_SPOTLIGHT", GameAction::Spotlight),
     ("CMD_CAMOUFLAGE_WEAR", GameAction::Camouflage),
+    ("CMD_JAMES_AUTO_DRIVER", GameAction::AutoDriver),
     ("CMD_FIRE_SELECTED_CONT", GameAction::Fire),
     ("CMD_FIRE_MISSILE", GameAction::FireMissiles),
     ("CMD_FIRE_ALL", GameAction::FireAll),

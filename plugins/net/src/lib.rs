@@ -82,8 +82,9 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// batch in the clan state; 11: the capture, board, leave, stand ground, shutdown and follow
 /// orders, who is aboard a bot; 12: the guard order; 13: clan news of lodes, buildings
 /// raised and upgraded, captures, boarding, leaving and a pod's opening; 14: the pilot order's target; 15: the weapon selection
-/// order, the pilot's strafe and its missiles' and every gun's triggers).
-pub const PROTOCOL_VERSION: u32 = 15;
+/// order, the pilot's strafe and its missiles' and every gun's triggers; 16: the
+/// auto-driver order and each unit's level, replicated).
+pub const PROTOCOL_VERSION: u32 = 16;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;

@@ -8,7 +8,7 @@
 //! combat and effect events, and `SYSMSG_SET_TIME`, whose name only is known): the
 //! original's ids for them are unknown.
 
-use iron3d_core::{Order, PilotInput};
+use iron3d_core::{AutoDriver, Order, PilotInput};
 use std::fmt;
 
 /// The engine's message ids and the project's own ones.
@@ -689,7 +689,7 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             }
         }
         Order::Release => w.u8(9),
-        Order::SelectWeapon(n) => {
+        Order::SelectWeapon(n) | Order::AutoDriver(n) => {
             w.u8(plain.key().0);
             w.u8(n);
         }
@@ -775,7 +775,11 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
             }
         }
         27 => Order::SelectWeapon(r.u8()?),
-        tag => return Err(format!("order tag {tag} is not 0..=27")),
+        29 => match r.u8()? {
+            n if n < AutoDriver::LEVELS => Order::AutoDriver(n),
+            n => return Err(format!("auto-driver level {n} is not 0..=2")),
+        },
+        tag => return Err(format!("order tag {tag} is not 0..=27 or 29")),
     };
     Ok(WireOrder::Plain(plain))
 }

@@ -170,11 +170,16 @@ fn every_order_kind_round_trips() {
         Order::Guard(Guard { ward: Ward::Place { at: [1124.0, 783.0], z: Some(0.0) }, radius: 0.0 }),
         Order::Guard(Guard { ward: Ward::Place { at: [606.5, 993.25], z: None }, radius: 45.0 }),
         Order::SelectWeapon(2),
+        Order::AutoDriver(1),
     ];
     for o in orders {
         let m = [Gmsg::Order { seq: 1, units: vec![1], order: WireOrder::Plain(o), queued: false }];
         assert_eq!(schema::decode(&schema::encode(&m).unwrap()).unwrap(), m, "{o:?}");
     }
+    // A level the auto-driver has not is refused, naming it.
+    let m = [Gmsg::Order { seq: 1, units: vec![1], order: WireOrder::Plain(Order::AutoDriver(3)), queued: false }];
+    let e = schema::decode(&schema::encode(&m).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("auto-driver level 3 is not 0..=2"), "{e}");
 }
 
 #[test]

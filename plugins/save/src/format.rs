@@ -22,8 +22,10 @@ use std::io::Read;
 /// 11: a haul's route, the original's, in `iron3d_behavior::HaulTrip`; 12: the
 /// builders' sites and spheres, and the designs the game keeps, `iron3d_core::Designs`,
 /// also in a replay's chunk `dsgn`; 13: the guns' selection and arms, the pilot's
-/// hand-over tick, and a pilot input's second word (strafe, missiles, every gun)).
-pub const FORMAT_VERSION: u16 = 13;
+/// hand-over tick, and a pilot input's second word (strafe, missiles, every gun); 14:
+/// each unit's auto-driver level, `iron3d_core::AutoDriver`, and the level its driver
+/// took it at).
+pub const FORMAT_VERSION: u16 = 14;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -339,10 +341,10 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// not build, and its snapshot holds neither sites nor designs. Version 12 → 13
 /// likewise: every gun of its snapshot took the player's fire, none rode an arm; its
 /// pilot commands (key kind 8, one word) read as inputs without strafe or the other
-/// triggers.
+/// triggers. Version 13 → 14 likewise: its snapshot holds no auto-driver levels.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=12 | FORMAT_VERSION => Ok(()),
+        1..=13 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

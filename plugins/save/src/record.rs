@@ -223,9 +223,9 @@ impl Record {
         let h = container.header;
         let snapshot = match h.format_version {
             // Its snapshot went through reflection (2), holds the older rules' state
-            // (3 to 6 and 8 to 12) or lists its parts by position (7): re-simulated
+            // (3 to 6 and 8 to 13) or lists its parts by position (7): re-simulated
             // instead (`format::migrate`).
-            2..=12 => None,
+            2..=13 => None,
             _ => Snapshot::from_chunks(&container.chunks, bytes.len())?,
         };
         if let Some(s) = &snapshot {
@@ -339,6 +339,7 @@ fn order_of_key(kind: u8, value: u64, extra: u64) -> Option<Order> {
         24 if value == 0 => Order::Search(iron3d_core::SearchFor::Capture),
         24 if value == 1 => Order::Search(iron3d_core::SearchFor::Enemies),
         27 => Order::SelectWeapon(u8::try_from(value).ok()?),
+        29 => Order::AutoDriver(u8::try_from(value).ok().filter(|n| *n < iron3d_core::AutoDriver::LEVELS)?),
         _ => return None,
     })
 }

@@ -109,6 +109,7 @@ fn every_order_kind_round_trips_through_a_record() {
         Order::Guard(iron3d_core::Guard { ward: iron3d_core::Ward::Place { at: [60.0, 9.0], z: None }, radius: 45.0 }),
         Order::SelectWeapon(0),
         Order::SelectWeapon(3),
+        Order::AutoDriver(2),
     ];
     // Naming every kind: a new one fails to compile here until it is listed above.
     for o in &orders {
@@ -119,7 +120,7 @@ fn every_order_kind_round_trips_through_a_record() {
             Order::Construct(_) | Order::Upgrade(_) | Order::Batch(_) | Order::StopBuild => {}
             Order::Capture(_) | Order::Board(_) | Order::Leave => {}
             Order::StandGround | Order::Shutdown | Order::Follow(_) | Order::Search(_) | Order::Guard(_) => {}
-            Order::SelectWeapon(_) => {}
+            Order::SelectWeapon(_) | Order::AutoDriver(_) => {}
         }
     }
     let mut r = sample();

@@ -300,7 +300,7 @@ pub fn describe(order: Option<Order>, status: Option<&NavStatus>, locale: &Local
         Some(Order::Attack(id)) => locale.tr("order-attack", &n(id.into())),
         Some(Order::Build(_) | Order::Batch(_) | Order::StopBuild) => locale.t("order-build"),
         Some(Order::Research(node)) => locale.tr("order-research", &n(node.into())),
-        Some(Order::Pilot(_) | Order::SelectWeapon(_)) => locale.t("order-piloted"),
+        Some(Order::Pilot(_) | Order::SelectWeapon(_) | Order::AutoDriver(_)) => locale.t("order-piloted"),
         Some(Order::Release) => locale.t("order-released"),
         Some(Order::Haul(_)) => locale.t("order-haul"),
         Some(Order::Migrate) => locale.t("order-migrate"),

@@ -17,7 +17,7 @@ use iron3d_core::{Order, Pause};
 use iron3d_input::{Actions, GameAction, InputSettings, PilotSample, PlayerCommands, Selection, Triggers};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (pilot, weapon_keys).run_if(in_state(Pause::Running)));
+    app.add_systems(Update, (pilot, weapon_keys, auto_driver_key).run_if(in_state(Pause::Running)));
 }
 
 /// Turret turn per pixel of mouse motion (radians).
@@ -100,6 +100,25 @@ pub(crate) fn pilot(
             camouflage_pressed: a.just_pressed(&GameAction::Camouflage),
             target: chosen.current.filter(|_| chosen.unit == Some(unit)),
         });
+    }
+}
+
+/// The auto-driver key steps the level of the bot the player drives, aboard it or by
+/// telepresence, 0 → 1 → 2 → 0 (`0x10075fc0`, read); on foot it steps nothing.
+fn auto_driver_key(
+    actions: Query<&Actions>,
+    views: Res<crate::views::Views>,
+    levels: Query<&iron3d_core::AutoDriver>,
+    scene: Battlefield,
+    mut player: ResMut<PlayerCommands>,
+) {
+    let Ok(a) = actions.single() else { return };
+    let Some(crate::views::View::Driving(unit) | crate::views::View::Telepresence(unit)) = views.front() else {
+        return;
+    };
+    if a.just_pressed(&GameAction::AutoDriver) {
+        let now = scene.entity(unit).and_then(|e| levels.get(e).ok()).copied().unwrap_or_default();
+        player.order(vec![unit], Order::AutoDriver(now.next().0), false);
     }
 }
 

@@ -9,9 +9,9 @@ use anyhow::{Context, anyhow};
 use bevy_ecs::prelude::*;
 use clap::Subcommand;
 use iron3d_core::{
-    Aboard, CollisionProxy, CommandQueue, Designs, Difficulty, DifficultyLevel, GameClock, Guard, Health, Kinematics,
-    MissionClans, MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId, Owner,
-    PilotInput, SchemeNames, SearchFor, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass, Ward,
+    Aboard, AutoDriver, CollisionProxy, CommandQueue, Designs, Difficulty, DifficultyLevel, GameClock, Guard, Health,
+    Kinematics, MissionClans, MissionOutcome, Movable, NavStatus, ObjectKind, ObjectTable, Order, OriginalObjectId,
+    Owner, PilotInput, SchemeNames, SearchFor, SimCommand, SimObject, SimTransform, Site, TICK_MS, UnitClass, Ward,
 };
 use iron3d_formats::registry::UnitDat;
 use iron3d_mission::campaign::{Campaign, CampaignProgress};
@@ -418,6 +418,12 @@ fn parse_order(v: &Value) -> Result<FileOrder, String> {
         "select_weapon" => match arg.as_u64().and_then(|n| u8::try_from(n).ok()).filter(|n| *n <= 9) {
             Some(n) => unit(Order::SelectWeapon(n)),
             None => Err("select_weapon takes 0 (every gun) or the gun's number 1..=9".into()),
+        },
+        "auto_driver" => match arg.as_u64().and_then(|n| u8::try_from(n).ok()).filter(|n| *n < AutoDriver::LEVELS) {
+            Some(n) => unit(Order::AutoDriver(n)),
+            None => {
+                Err("auto_driver takes the level 0 (the player drives), 1 (its orders move it) or 2 (the AI)".into())
+            }
         },
         // The original's SEARCH: on one building (a capture), by building type, or for enemies.
         "search" => match (arg.as_str(), arg.as_u64().and_then(|id| u32::try_from(id).ok())) {

@@ -378,8 +378,8 @@ fn replicated_bytes(world: &mut World) -> BTreeMap<u32, Vec<(&'static str, Vec<u
     out
 }
 
-/// What a crate declares replicated (`Hashing::replicated`: here core's owner, combat's
-/// hit points and who is aboard a bot) reaches a joined game as the host holds it, with no line of
+/// What a crate declares replicated (`Hashing::replicated`: here core's owner and
+/// auto-driver levels, combat's hit points and who is aboard a bot) reaches a joined game as the host holds it, with no line of
 /// net naming the type; a bot, whose plugins declare no hit points, takes the owner
 /// and skips the rest.
 #[test]
@@ -388,7 +388,7 @@ fn the_declared_replicated_components_reach_a_joined_game_as_the_host_holds_them
     let game = joined_game(&mut s);
     let registry = s.host.world().resource::<iron3d_core::SimState>();
     let tags: Vec<&str> = registry.replicated().map(|c| c.tag).collect();
-    assert_eq!(tags, ["behavior.aboard", "combat.health", "core.owner"]);
+    assert_eq!(tags, ["behavior.aboard", "combat.health", "core.auto_driver", "core.owner"]);
     let ids: std::collections::BTreeSet<u16> = registry.components().iter().map(|c| state::column(c.tag)).collect();
     assert_eq!(ids.len(), registry.components().len(), "no two tags travel under one id");
     // Changed behind the simulation's back on the host only.

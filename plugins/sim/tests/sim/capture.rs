@@ -328,7 +328,7 @@ fn the_heros_enter_takes_him_to_his_own_buildings_pod_which_opens_for_him() {
     run(&mut app, 2);
     assert!(app.world().get::<Indoors>(hero).is_none());
     // Driven by the player from afar, his Enter is refused.
-    app.world_mut().entity_mut(hero).insert(ManualControl { input: PilotInput::default(), tick: 0, since: 0 });
+    app.world_mut().entity_mut(hero).insert(ManualControl::default());
     app.world_mut().get_mut::<SimTransform>(hero).unwrap().position = [10.0, 100.0, 0.0];
     order(&mut app, vec![HERO], Order::Board(MINE));
     run(&mut app, 2);

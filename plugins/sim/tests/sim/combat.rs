@@ -278,6 +278,52 @@ fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
     assert!(fired(&app) > 0, "in the sights, it fires");
 }
 
+/// The auto-driver (openparkan `docs/31-packages.md`, read): at level 1 the unit's
+/// orders move it, its throttle no longer does, and its guns still wait for the player's
+/// trigger; at level 2 the AI fights it; the level stays on the unit when the player lets
+/// it go, and his next take takes it at it; the hero's and an undriven unit's are refused.
+#[test]
+fn the_auto_driver_hands_the_walk_then_the_fight_to_the_ai_and_stays_with_the_unit() {
+    let mut app = battlefield(true);
+    let shooter = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    // The enemy stands a quarter turn to the left, out of the hull's line.
+    let target = robot(&mut app, 2, 2, [40.0, 90.0], 0.0);
+    let hero = robot(&mut app, 3, 1, [20.0, 20.0], 0.0);
+    app.world_mut().entity_mut(hero).insert(UnitClass(UnitClass::HERO));
+    run(&mut app, 1);
+    let immune = Health { invulnerable: true, ..health(&app, target).unwrap() };
+    app.world_mut().entity_mut(target).insert(immune);
+    app.world_mut().entity_mut(target).remove::<Weapon>();
+    let fired = |app: &App| app.world().resource::<ShotCounter>().0;
+    let at = |app: &App| app.world().get::<SimTransform>(shooter).unwrap().position;
+    let full = PilotInput { throttle: 127, ..PilotInput::default() };
+    order(&mut app, vec![1, 3], Order::Pilot(full));
+    order(&mut app, vec![1], Order::MoveTo([40.0, 20.0]));
+    run(&mut app, 20);
+    assert!(at(&app)[0] > 45.0 && (at(&app)[1] - 60.0).abs() < 1.0, "level 0: the throttle drives it ahead");
+    let (before, shots) = (at(&app), fired(&app));
+    order(&mut app, vec![1], Order::AutoDriver(1));
+    run(&mut app, 60);
+    assert!(at(&app)[1] < before[1] - 5.0, "level 1: its order walks it south: {:?}", at(&app));
+    assert_eq!(fired(&app), shots, "level 1: its guns are still the player's");
+    order(&mut app, vec![1], Order::AutoDriver(2));
+    run(&mut app, 80);
+    assert!(fired(&app) > shots, "level 2: the AI fights it");
+    order(&mut app, vec![1], Order::Release);
+    run(&mut app, 1);
+    assert_eq!(app.world().get::<AutoDriver>(shooter), Some(&AutoDriver(2)), "letting go keeps the level");
+    order(&mut app, vec![1], Order::Pilot(PilotInput::default()));
+    run(&mut app, 1);
+    assert_eq!(app.world().get::<ManualControl>(shooter).map(|m| m.level), Some(2), "taken at its level");
+    order(&mut app, vec![3], Order::AutoDriver(1));
+    order(&mut app, vec![2], Order::AutoDriver(1));
+    run(&mut app, 1);
+    let refused: Vec<String> = events(&app, EventKind::Rejected).into_iter().map(|e| e.2).collect();
+    assert!(refused.iter().any(|d| d.contains("the hero ignores the auto-driver")), "{refused:?}");
+    assert!(refused.iter().any(|d| d.contains("the player does not drive it")), "{refused:?}");
+    assert_eq!(app.world().get::<ManualControl>(hero).map(|m| m.level), Some(0));
+}
+
 /// The player's target goes with the pilot's input to the driven unit's guns (openparkan
 /// `docs/25-sensors.md`, "The player's target", read): aimed at one enemy, they fire
 /// only when that enemy is the input's target, whatever its radar picks.

@@ -17,8 +17,8 @@
 //! The project's parts: text is egui's font (the original's `GAME_FONT` in
 //! `gamefont.rlb` is not read); a gun is named by the hero's four names or *NONAME* (the
 //! research code of its part is not looked up); the water level is the original's −1 of
-//! a map without water (iron3d reads no water plane); the auto-driver's levels are not
-//! tracked (the level reads 0); the panels draw no view of the unit.
+//! a map without water (iron3d reads no water plane); the panels draw no view of the
+//! unit. The auto-driver's indicators light by the driven unit's level (read).
 
 mod layout;
 mod message_box;
@@ -273,6 +273,7 @@ pub fn cockpit(
         Res<Locale>,
     ),
     (mut sounds, mut cues, real): (ResMut<CockpitSounds>, MessageWriter<SoundCue>, Res<Time<Real>>),
+    levels: Query<&iron3d_core::AutoDriver>,
 ) -> Result {
     let now_ms = clock.tick * TICK_MS;
     let Some(unit) = driven(&views, &player) else { return Ok(()) };
@@ -354,6 +355,8 @@ pub fn cockpit(
     }
     due.into_iter().filter_map(|name| sounds.cue(name)).for_each(|cue| _ = cues.write(cue));
     let infrared = cameras.iter().any(|c| c.infrared);
+    // The auto-driver's level lights the palm (0), then slots 6 and 7; the hero's is 0.
+    let level = if hero { 0 } else { levels.get(entity).map_or(0, |l| l.0) };
     let on_board = matches!(views.front(), None | Some(View::OnFoot(_) | View::Driving(_)));
     let indicators = [
         u8::from(repair.is_some_and(|r| r.on)),
@@ -361,9 +364,9 @@ pub fn cockpit(
         u8::from(stealth.is_some_and(|s| s.camouflaged)),
         u8::from(on_board),
         if hud.risk.is_some() { 2 } else { 0 },
-        1,
-        0,
-        0,
+        u8::from(level == 0),
+        u8::from(level == 1),
+        u8::from(level == 2),
     ];
     let own = panel_of(body, guns, shield, mine, nav, &locale);
     let target_panel = target.map(|(e, b)| {
