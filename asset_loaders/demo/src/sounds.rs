@@ -63,13 +63,19 @@ pub const SOUNDS: &[(&str, Encoding, Synth)] = &[
     (INTERFACE[0].1, Encoding::Pcm, beep::<1800, 35>),
     (INTERFACE[1].1, Encoding::Pcm, beep::<2400, 97>),
     (INTERFACE[2].1, Encoding::Pcm, beep::<1200, 250>),
+    (INTERFACE[3].1, Encoding::Pcm, beep::<1500, 60>),
 ];
 
-/// The interface's sounds `ui/game_resources.cfg` names (the original's names and
-/// entries, openparkan `docs/35-hud.md`): the guided lock's beeps, a 35 ms one while
-/// locking and a 97 ms one locked, and the radar's ping.
-pub const INTERFACE: [(&str, &str); 3] =
-    [("TARGET_ZOOM", "i_trg_zoom.wav"), ("TARGET_READY", "i_trg_ready.wav"), ("RADAR", "i_radar.wav")];
+/// The interface's sounds `ui/game_resources.cfg` names (the original's names, and the
+/// original's entries but the last, the demo's own; openparkan `docs/35-hud.md`,
+/// `docs/25-sensors.md`): the guided lock's beeps, a 35 ms one while locking and a 97 ms
+/// one locked, the radar's ping and a new target's click.
+pub const INTERFACE: [(&str, &str); 4] = [
+    ("TARGET_ZOOM", "i_trg_zoom.wav"),
+    ("TARGET_READY", "i_trg_ready.wav"),
+    ("RADAR", "i_radar.wav"),
+    ("TARGET_SELECTED", "i_trg_select.wav"),
+];
 
 /// The original's voices (`voices.lib`): the mission's end, the five acknowledgements and
 /// the selection of a small (`_S`), big (`_B`) and plain set, a unit ready and the
@@ -102,6 +108,7 @@ pub const VOICES: &[(&str, Encoding, Synth)] = &[
     ("VOICE_WEAPON_DESTR", Encoding::Adpcm, weapon::<2>),
     ("VOICE_LIFE_LOW", Encoding::Adpcm, low::<0>),
     ("VOICE_BATT_LOW", Encoding::Adpcm, low::<1>),
+    ("VOICE_ENEMY_DETECTED", Encoding::Adpcm, voice_enemy),
     ("VC_MSG_0", Encoding::Adpcm, message::<0>),
     ("VC_MSG_1", Encoding::Adpcm, message::<1>),
     ("VC_MSG_2", Encoding::Adpcm, message::<2>),
@@ -388,6 +395,11 @@ fn voice_risk_area(_: &mut SplitMix64) -> Vec<f32> {
 fn weapon<const KIND: u32>(_: &mut SplitMix64) -> Vec<f32> {
     let base = 523.0 * (1.0 - 0.12 * KIND as f32);
     chirp(&[base, base * 0.75], 0.1)
+}
+
+/// "Enemy detected": a rising then falling alarm of chirps.
+fn voice_enemy(_: &mut SplitMix64) -> Vec<f32> {
+    chirp(&[392.0, 523.0, 392.0, 523.0], 0.1)
 }
 
 /// The own panel's warning `KIND` (life low, batteries low): three quick low chirps.

@@ -11,14 +11,17 @@
 //!
 //! The target goes to the simulation with the pilot's input, and the driven unit's guns
 //! fire at it (`iron3d_core::PilotInput::target`; read: the original hands it to the
-//! unit's guns). The project's parts: the right button's pick along the view and the
-//! `TARGET_SELECTED` sound are not done.
+//! unit's guns). Each change of the target plays `TARGET_SELECTED` (the sound
+//! `ui/game_resources.cfg` names), and a list that holds a hostile after one that held
+//! none has the unit say `VOICE_ENEMY_DETECTED` (read). The project's part: the right
+//! button's pick along the view is not done.
 
 use crate::command::Battlefield;
 use crate::views::Views;
 use bevy::prelude::*;
 use iron3d_core::{
-    AppState, BuildingCategory, Movable, Order, OriginalObjectId, Owner, Radar, RadarContacts, SimTransform, UnitClass,
+    AppState, BuildingCategory, Movable, Order, OriginalObjectId, Owner, Radar, RadarContacts, SimTransform, SoundBus,
+    SoundCue, SoundKey, UnitClass,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands};
 
@@ -41,7 +44,14 @@ pub struct PlayerTarget {
     pub listed: Vec<u32>,
     /// The target.
     pub current: Option<u32>,
+    /// The last list held a hostile.
+    pub hostile_listed: bool,
 }
+
+/// The sound a change of the target plays.
+pub const TARGET_SELECTED: &str = "TARGET_SELECTED";
+/// The voice of a hostile newly listed.
+pub const VOICE_ENEMY_DETECTED: &str = "VOICE_ENEMY_DETECTED";
 
 /// A listed object as the target rules see it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,6 +78,21 @@ impl PlayerTarget {
                 .or_else(|| nearest(listed, |l| l.friend))
                 .or_else(|| nearest(listed, |_| true));
         }
+    }
+
+    /// The sounds of this frame (read): `TARGET_SELECTED` when the target is not `before`,
+    /// `VOICE_ENEMY_DETECTED` when `listed` holds a hostile after a list that held none.
+    pub fn sounds(&mut self, before: Option<u32>, listed: &[Listed]) -> Vec<&'static str> {
+        let hostile = listed.iter().any(|l| l.hostile);
+        let mut out = Vec::new();
+        if self.current != before {
+            out.push(TARGET_SELECTED);
+        }
+        if hostile && !self.hostile_listed {
+            out.push(VOICE_ENEMY_DETECTED);
+        }
+        self.hostile_listed = hostile;
+        out
     }
 
     /// `CMD_JAMES_SELECT_TARGET`: the listed entry after the target, wrapping; the first
@@ -116,7 +141,8 @@ pub fn sensor_range(radar: Option<&Radar>, sensor: Option<&iron3d_combat::Sensor
     sensor.map(|s| s.sheet.range).or(radar.map(|r| r.range))
 }
 
-/// Keeps the driven unit's list and target, and takes the three keys.
+/// Keeps the driven unit's list and target, takes the three keys and plays their sounds.
+#[allow(clippy::too_many_arguments, reason = "the list reads the radar, the keys and the sounds")]
 pub fn keep(
     actions: Query<&Actions>,
     (views, player): (Res<Views>, Res<PlayerCommands>),
@@ -124,6 +150,7 @@ pub fn keep(
     radars: Query<(Option<&Radar>, Option<&RadarContacts>, Option<&iron3d_combat::Sensor>)>,
     seen: Query<Seen>,
     mut target: ResMut<PlayerTarget>,
+    (sounds, mut cues): (Res<crate::cockpit::CockpitSounds>, MessageWriter<SoundCue>),
 ) {
     let Some(unit) = crate::cockpit::driven(&views, &player) else {
         *target = PlayerTarget::default();
@@ -158,16 +185,30 @@ pub fn keep(
             })
         })
         .collect();
+    let before = target.current;
     target.keep(&listed, range);
-    let Ok(a) = actions.single() else { return };
-    if a.just_pressed(&GameAction::SelectTarget) {
-        target.next();
+    if let Ok(a) = actions.single() {
+        if a.just_pressed(&GameAction::SelectTarget) {
+            target.next();
+        }
+        if a.just_pressed(&GameAction::SelectEnemy) {
+            target.next_of(&listed, |l| l.hostile);
+        }
+        if a.just_pressed(&GameAction::SelectFriend) {
+            target.next_of(&listed, |l| l.friend);
+        }
     }
-    if a.just_pressed(&GameAction::SelectEnemy) {
-        target.next_of(&listed, |l| l.hostile);
-    }
-    if a.just_pressed(&GameAction::SelectFriend) {
-        target.next_of(&listed, |l| l.friend);
+    for sound in target.sounds(before, &listed) {
+        let cue = match sound {
+            TARGET_SELECTED => sounds.cue(sound),
+            voice => {
+                let key = SoundKey { library: iron3d_audio::VOICES.into(), name: voice.into() };
+                Some(SoundCue::play(key, SoundBus::Voice, None))
+            }
+        };
+        if let Some(cue) = cue {
+            cues.write(cue);
+        }
     }
 }
 
@@ -203,6 +244,24 @@ mod tests {
         assert_eq!(t.current, Some(7), "kept while listed and in range");
         t.keep(&listed(), 100.0);
         assert_eq!(t.current, Some(9), "beyond 100: dropped, the nearest hostile taken");
+    }
+
+    /// A new target plays `TARGET_SELECTED`; a list that holds a hostile after one that
+    /// held none says `VOICE_ENEMY_DETECTED`, once (read).
+    #[test]
+    fn a_new_target_sounds_and_a_first_hostile_is_announced() {
+        let mut t = PlayerTarget::default();
+        let calm: Vec<Listed> = listed().into_iter().filter(|l| !l.hostile).collect();
+        t.keep(&calm, 300.0);
+        assert_eq!(t.sounds(None, &calm), [TARGET_SELECTED], "a friend taken");
+        assert!(t.sounds(Some(5), &calm).is_empty(), "nothing changed");
+        t.keep(&listed(), 300.0);
+        assert_eq!(t.sounds(Some(5), &listed()), [VOICE_ENEMY_DETECTED], "the friend kept, a hostile listed");
+        assert!(t.sounds(Some(5), &listed()).is_empty(), "still listed: no second voice");
+        t.next_of(&listed(), |l| l.hostile);
+        assert_eq!(t.sounds(Some(5), &listed()), [TARGET_SELECTED]);
+        t.sounds(Some(9), &calm);
+        assert_eq!(t.sounds(Some(9), &listed()), [VOICE_ENEMY_DETECTED], "after a list with none, again");
     }
 
     #[test]
