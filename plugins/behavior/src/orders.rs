@@ -89,10 +89,11 @@ pub(crate) fn apply_commands(
             else {
                 continue;
             };
-            let hero = classes.get(entity).is_ok_and(|(_, c, _)| c.is_some_and(|c| c.is_hero()));
             // The level a take takes the unit at: its own, 0 on the hero (read).
-            let level = classes.get(entity).ok().and_then(|(_, _, a)| a).map_or(0, |a| a.0);
-            let level = if hero { 0 } else { level };
+            let (hero, level) = classes.get(entity).map_or((false, 0), |(_, class, auto)| {
+                let hero = class.is_some_and(|c| c.is_hero());
+                (hero, if hero { 0 } else { auto.map_or(0, |a| a.0) })
+            });
             if let Order::AutoDriver(n) = command.order {
                 if hero || manual.is_none() {
                     let why = if hero { "the hero ignores the auto-driver" } else { "the player does not drive it" };
