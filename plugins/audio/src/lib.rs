@@ -25,7 +25,7 @@ pub use ambient::SkyBaseColour;
 pub use device::{CueOutcome, DeviceChoice};
 pub use fx::{effect_sound_cues, sound_cue};
 pub use log::{SoundEvent, SoundEventLog};
-pub use producers::VOICES;
+pub use producers::{VOICES, voice};
 pub use settings::AudioSettings;
 
 use bevy::prelude::*;

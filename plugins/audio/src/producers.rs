@@ -195,6 +195,11 @@ pub(crate) fn clicks(
 /// The library of the original's voices.
 pub const VOICES: &str = "voices.lib";
 
+/// A cue playing voice `name` of [`VOICES`] on the voice bus, not positioned.
+pub fn voice(name: impl Into<String>) -> SoundCue {
+    SoundCue::play(SoundKey { library: VOICES.into(), name: name.into() }, SoundBus::Voice, None)
+}
+
 /// The five acknowledgement voices of a set (openparkan `docs/31-packages.md`, read).
 pub const ACKNOWLEDGEMENTS: [&str; 5] =
     ["VOICE_ACKNOWLEDGE", "VOICE_AFFIRMATIVE", "VOICE_YES_SIR", "VOICE_OK", "VOICE_EXECUTE"];
@@ -251,8 +256,7 @@ pub(crate) fn acknowledgements(
         let pick = next_acknowledgement(&mut state.acknowledgement_random, last);
         state.last_acknowledgement = Some(pick);
         let name = format!("{}{}", ACKNOWLEDGEMENTS[pick], voice_set(size));
-        let key = SoundKey { library: VOICES.into(), name };
-        cues.write(SoundCue::play(key, SoundBus::Voice, None).owned_by(a.unit));
+        cues.write(voice(name).owned_by(a.unit));
     }
 }
 /// The voice of a completed mission (host callback `(0, 0, 1)`).
@@ -274,8 +278,7 @@ pub(crate) fn outcome_voices(
             continue;
         }
         let name = if *outcome == Outcome::Completed { VOICE_COMPLETE } else { VOICE_FAIL };
-        let key = SoundKey { library: VOICES.into(), name: name.into() };
-        cues.write(SoundCue::play(key, SoundBus::Voice, None));
+        cues.write(voice(name));
     }
 }
 
@@ -313,16 +316,14 @@ pub(crate) fn player_voices(
             }
             _ => continue,
         };
-        let key = SoundKey { library: VOICES.into(), name };
-        cues.write(SoundCue::play(key, SoundBus::Voice, None).owned_by(OriginalObjectId(speaker)));
+        cues.write(voice(name).owned_by(OriginalObjectId(speaker)));
     }
 }
 
 /// A building the player selects says `VOICE_SELECTED` (read).
 pub(crate) fn selection_voices(mut read: MessageReader<BuildingSelected>, mut cues: MessageWriter<SoundCue>) {
     for s in read.read() {
-        let key = SoundKey { library: VOICES.into(), name: VOICE_SELECTED.into() };
-        cues.write(SoundCue::play(key, SoundBus::Voice, None).owned_by(s.building));
+        cues.write(voice(VOICE_SELECTED).owned_by(s.building));
     }
 }
 

@@ -12,7 +12,7 @@
 use crate::hud::{HudState, MessageKind};
 use bevy::prelude::*;
 use iron3d_assets::GameData;
-use iron3d_core::{AppState, GameMessage, GameMessageKind, Pause, SoundBus, SoundCue, SoundKey};
+use iron3d_core::{AppState, GameMessage, GameMessageKind, Pause, SoundCue};
 use iron3d_formats::config::goals::message_lines;
 use iron3d_formats::config::{BlockCfg, TextRes, tips};
 use iron3d_mission::MissionRequest;
@@ -149,8 +149,7 @@ pub fn show(
         text.shown.push(id);
         hud.post(message.kind, message.text);
         if let Some(voice) = message.voice {
-            let key = SoundKey { library: iron3d_audio::VOICES.into(), name: voice };
-            cues.write(SoundCue::play(key, SoundBus::Voice, None));
+            cues.write(iron3d_audio::voice(voice));
         }
     }
 }

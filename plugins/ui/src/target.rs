@@ -20,8 +20,8 @@ use crate::command::Battlefield;
 use crate::views::Views;
 use bevy::prelude::*;
 use iron3d_core::{
-    AppState, BuildingCategory, Movable, Order, OriginalObjectId, Owner, Radar, RadarContacts, SimTransform, SoundBus,
-    SoundCue, SoundKey, UnitClass,
+    AppState, BuildingCategory, Movable, Order, OriginalObjectId, Owner, Radar, RadarContacts, SimTransform, SoundCue,
+    UnitClass,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands};
 
@@ -201,10 +201,7 @@ pub fn keep(
     for sound in target.sounds(before, &listed) {
         let cue = match sound {
             TARGET_SELECTED => sounds.cue(sound),
-            voice => {
-                let key = SoundKey { library: iron3d_audio::VOICES.into(), name: voice.into() };
-                Some(SoundCue::play(key, SoundBus::Voice, None))
-            }
+            voice => Some(iron3d_audio::voice(voice)),
         };
         if let Some(cue) = cue {
             cues.write(cue);

@@ -12,7 +12,7 @@ use super::driven;
 use crate::views::Views;
 use bevy::prelude::*;
 use iron3d_combat::{Body, GunState, Guns};
-use iron3d_core::{ObjectTable, Power, SoundBus, SoundCue, SoundKey, Supply};
+use iron3d_core::{ObjectTable, Power, SoundCue, Supply};
 use iron3d_input::PlayerCommands;
 
 /// The voices, in the latches' order: no rounds, no energy, destroyed.
@@ -97,8 +97,7 @@ pub(super) fn speak(
     let mut said = latches.rise(unit, &now);
     said.extend(panel.due(real.elapsed_secs_f64(), life, fill));
     for voice in said {
-        let key = SoundKey { library: iron3d_audio::VOICES.into(), name: voice.into() };
-        cues.write(SoundCue::play(key, SoundBus::Voice, None));
+        cues.write(iron3d_audio::voice(voice));
     }
 }
 
