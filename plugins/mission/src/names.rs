@@ -73,9 +73,16 @@ const BUILDINGS: [(u32, Names); 14] = [
     (0x8004_0000, Names::One("Large Bunker")),
 ];
 
+/// A robot's name `"%s-%d %s"` from its chassis's key (whose letter gives its size
+/// class, [`SizeClass::of_key`]), its `ChassisType` and Type, and its number (`X` in the
+/// designer, `None`).
+pub fn robot_name(chassis: &str, chassis_type: Option<u32>, class_word: u32, number: Option<u32>) -> String {
+    unit_name(SizeClass::of_key(chassis, false).map(|s| s.0), chassis_type, class_word, number)
+}
+
 /// A robot's name `"%s-%d %s"`: size letter, chassis letter, Type letter, `-`, its
 /// number (`X` in the designer, `None`) and its Type's word.
-pub fn unit_name(size: Option<u8>, chassis_type: Option<u32>, class_word: u32, number: Option<u32>) -> String {
+fn unit_name(size: Option<u8>, chassis_type: Option<u32>, class_word: u32, number: Option<u32>) -> String {
     let letter = |letters: &str, n: Option<u32>| {
         n.and_then(|n| letters.chars().nth((n as usize).checked_sub(1)?)).unwrap_or('?')
     };
@@ -97,16 +104,18 @@ pub fn building_name(class_word: Option<u32>, size: Option<u8>) -> &'static str 
 }
 
 /// A unit's name, given one more than its clan's count: *Human*, *Animal*, *Tiny
-/// Tower*, or the robot's.
-pub fn unit_of(o: &PreparedObject, number: u32) -> String {
+/// Tower*, or the robot's (its chassis its first component).
+fn unit_of(o: &PreparedObject, number: u32) -> String {
     let class = o.extras.unit_class.unwrap_or(0);
-    let size = o.components.first().and_then(|c| SizeClass::of_key(&c.key, false)).map(|s| s.0);
     let tiny = o.extras.combat.as_ref().is_some_and(|c| c.batteries.iter().any(|b| b.capacity < 0.0));
     match class {
         UnitClass::HERO => "Human".into(),
         ANIMAL => "Animal".into(),
         _ if tiny && class & iron3d_rules::ROBOT_CLASS_BIT != 0 => "Tiny Tower".into(),
-        _ => unit_name(size, o.extras.chassis_type, class, Some(number)),
+        _ => {
+            let chassis = o.components.first().map_or("", |c| c.key.as_str());
+            robot_name(chassis, o.extras.chassis_type, class, Some(number))
+        }
     }
 }
 

@@ -31,7 +31,7 @@
 //!   when above 0; 5 s. A design at or over its payload is not accepted.
 
 use crate::research::{ItemLabel, ResearchTree};
-use iron3d_core::{CombatSheet, Drive, MotionLimits, SizeClass, UnitClass};
+use iron3d_core::{CombatSheet, Drive, MotionLimits, UnitClass};
 use iron3d_formats::config::{IniFile, Iron3dIni};
 use iron3d_formats::registry::unit_dat::{HEADER_SIZE, MAGIC, UnitDat, UnitRecord};
 use iron3d_mission::{GameMissionBackend, PartLabels, names};
@@ -49,12 +49,6 @@ const TYPES: [(u8, u32); 5] = [
     (5, UnitClass::HQ),
     (6, UnitClass::HERO),
 ];
-
-/// A design's name in the designer (`"%s-%s %s"`, `docs/38-designs.md`, read): the
-/// unit's name with `X` for its number ([`names::unit_name`]).
-fn design_name(chassis: &str, chassis_type: Option<u32>, class_word: u32) -> String {
-    names::unit_name(SizeClass::of_key(chassis, false).map(|s| s.0), chassis_type, class_word, None)
-}
 
 /// Why a design cannot be made: a part refused, or data that cannot be read.
 #[derive(Debug, Clone, PartialEq)]
@@ -337,7 +331,8 @@ pub fn assemble(parts_source: &dyn Parts, catalogue: &Catalogue, request: &Reque
         .ok_or_else(|| refused(turret, format!("its research item's role {role:?} names no unit type")))?;
     let (dat, parts) = write(catalogue, &root, class_word)?;
     let chassis_type = parts_source.chassis_type(chassis).map_err(DesignError::Data)?;
-    Ok(Design { dat, parts, name: design_name(chassis, chassis_type, class_word) })
+    // The designer's title: the robot's name with `X` for its number (`docs/38-designs.md`, read).
+    Ok(Design { dat, parts, name: names::robot_name(chassis, chassis_type, class_word, None) })
 }
 
 /// The `.dat` of a fitted tree.
@@ -667,7 +662,9 @@ pub(crate) mod tests {
         let no_socket = assemble(&Labelled, &catalogue, &on(Socket::Node(2))).unwrap_err().to_string();
         assert!(no_socket.ends_with("e_tur_bb_01 has no gun socket on node 2"), "{no_socket}");
         assert_eq!(d.name, "LFW-X Warrior", "the recording's L-2f with a battle turret");
-        assert_eq!(design_name("R_L_03", None, 0), "S??-X Unknown");
+        assert_eq!(names::robot_name("R_L_03", None, 0, None), "S??-X Unknown");
+        let first = names::robot_name("R_B_02", Some(1), UnitClass::BATTLE_UNIT, Some(2));
+        assert_eq!(first, "LFW-2 Warrior", "Mission 02's first bot");
         // With FULL_RESEARCH_TREE the deflector's default is offered too.
         let full = Catalogue { full: true, ..catalogue };
         let d = assemble(&Labelled, &full, &request).unwrap();

@@ -591,8 +591,7 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
     let chassis = s.components.first().map_or("", String::as_str);
     let backend = iron3d_mission::running_backend(world).ok();
     let kind = backend.as_ref().and_then(|b| b.game()?.chassis_type(chassis).ok().flatten());
-    let size = iron3d_core::SizeClass::of_key(chassis, false).map(|s| s.0);
-    let name = iron3d_mission::names::unit_name(size, kind, s.class, Some(number));
+    let name = iron3d_mission::names::robot_name(chassis, kind, s.class, Some(number));
     let object = PreparedObject { name, clan, record, ..probe(id, &s.name) };
     spawn_object(world, object).map_err(|e| e.to_string())?;
     let mut production = world.resource_mut::<Production>();
