@@ -12,9 +12,9 @@
 //! parameter but `library`, `type` and `libtype` as a sound name and its entry's name
 //! ([`SoundNames`]).
 
-use super::BlockCfg;
 use super::goals::value_text;
 use super::text::decode;
+use super::{BlockCfg, CfgBlock};
 use crate::error::{Error, Result};
 
 /// The file naming the interface's pages.
@@ -40,16 +40,10 @@ impl TextureNames {
     /// is a whole number, but `type` and `libtype`, names a page.
     pub fn read(cfg: &BlockCfg) -> Result<Self> {
         let block = cfg.block(TEXTURES).ok_or_else(|| Error::rule("ui_no_textures", "no `textures` block"))?;
-        let library = block
-            .library()
-            .map(|v| decode(value_text(v)).replace("\\\\", "\\"))
+        let library = library(block)
             .filter(|l| !l.is_empty())
             .ok_or_else(|| Error::rule("ui_no_library", "the `textures` block names no library"))?;
-        let pages = block
-            .params()
-            .filter(|(k, _)| !["type", "libtype", "library"].iter().any(|w| k.eq_ignore_ascii_case(w.as_bytes())))
-            .filter_map(|(k, v)| Some((decode(k).to_ascii_lowercase(), decode(value_text(v)).parse().ok()?)))
-            .collect();
+        let pages = named(block).filter_map(|(k, v)| Some((k.to_ascii_lowercase(), v.parse().ok()?))).collect();
         Ok(Self { library, pages })
     }
 
@@ -75,20 +69,29 @@ impl SoundNames {
     /// Reads the `sounds` block of a `game_resources.cfg`; none without one.
     pub fn read(cfg: &BlockCfg) -> Self {
         let Some(block) = cfg.block(SOUNDS) else { return Self::default() };
-        let library = block.library().map(|v| decode(value_text(v)).replace("\\\\", "\\")).unwrap_or_default();
-        let sounds = block
-            .params()
-            .filter(|(k, _)| !["type", "libtype", "library"].iter().any(|w| k.eq_ignore_ascii_case(w.as_bytes())))
-            .map(|(k, v)| (decode(k).to_ascii_uppercase(), decode(value_text(v))))
-            .filter(|(_, entry)| !entry.is_empty())
-            .collect();
-        Self { library, sounds }
+        let sounds =
+            named(block).map(|(k, v)| (k.to_ascii_uppercase(), v)).filter(|(_, entry)| !entry.is_empty()).collect();
+        Self { library: library(block).unwrap_or_default(), sounds }
     }
 
     /// The entry of sound `name` (any case).
     pub fn entry(&self, name: &str) -> Option<&str> {
         self.sounds.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|s| s.1.as_str())
     }
+}
+
+/// A resource block's library, its `\\` read as one separator (`ui\ui.lib`).
+fn library(block: &CfgBlock) -> Option<String> {
+    block.library().map(|v| decode(value_text(v)).replace("\\\\", "\\"))
+}
+
+/// A resource block's names and values (decoded): every parameter but `type`, `libtype`
+/// and `library`.
+fn named(block: &CfgBlock) -> impl Iterator<Item = (String, String)> + '_ {
+    block
+        .params()
+        .filter(|(k, _)| !["type", "libtype", "library"].iter().any(|w| k.eq_ignore_ascii_case(w.as_bytes())))
+        .map(|(k, v)| (decode(k), decode(value_text(v))))
 }
 
 /// A sprite: a rectangle of a page, turned by quarter turns.
