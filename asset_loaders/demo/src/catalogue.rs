@@ -141,6 +141,15 @@ pub const ROBOTS: &[UnitScheme] = &[
     },
 ];
 
+/// The computer clans' design store (the original's `UNITS\UNITS\AI\`, which function
+/// 43 loads): a warrior on each robot scheme's chain, so the store holds a design the
+/// clans' trees grant at the start and two their research opens.
+pub const AI_DESIGNS: &[UnitScheme] = &[
+    UnitScheme { path: "UNITS\\UNITS\\AI\\ai_sl_01.dat", description: "AI Scout", ..ROBOTS[0] },
+    UnitScheme { path: "UNITS\\UNITS\\AI\\ai_sl_02.dat", description: "AI Tank", ..ROBOTS[1] },
+    UnitScheme { path: "UNITS\\UNITS\\AI\\ai_sl_03.dat", description: "AI Walker", ..ROBOTS[2] },
+];
+
 /// The hero's chassis (the original's `r_h_02`, its size letter `h`: size class 2, so he
 /// captures): nobody researches it.
 pub const HERO_CHASSIS: &str = "R_H_02";

@@ -1,7 +1,8 @@
 //! `objects.rlb`, unit schemes and the building categories.
 
 use crate::catalogue::{
-    ANIMAL, BUILDER, HAULER, HERO, MAPS, MINE_LADDER, PROTOTYPES, Proto, ROBOTS, Role, building_scheme_path, map_dir,
+    AI_DESIGNS, ANIMAL, BUILDER, HAULER, HERO, MAPS, MINE_LADDER, PROTOTYPES, Proto, ROBOTS, Role,
+    building_scheme_path, map_dir,
 };
 use crate::models::robots::{CHASSIS_MOUNT, TURRET_MOUNT};
 use crate::tree::DemoTree;
@@ -72,15 +73,15 @@ pub fn build_dat() -> BuildDat {
     BuildDat { sections }
 }
 
-/// Writes `objects.rlb`, every unit scheme (the robots, the hauler, the animal) and each map's
-/// `BuildDat.lst`.
+/// Writes `objects.rlb`, every unit scheme (the robots, the AI's designs, the hauler, the
+/// animal) and each map's `BuildDat.lst`.
 pub fn write(tree: &mut DemoTree) -> Result<()> {
     let mut objects = NresWriter::new();
     for proto in PROTOTYPES {
         objects.add(0, [0; 3], proto.key.as_bytes(), write_refs(&refs(proto)?))?;
     }
     tree.add("objects.rlb", objects.to_bytes()?)?;
-    for unit in ROBOTS.iter().chain([&HAULER, &ANIMAL, &BUILDER, &HERO]) {
+    for unit in ROBOTS.iter().chain(AI_DESIGNS).chain([&HAULER, &ANIMAL, &BUILDER, &HERO]) {
         tree.add(&file_path(unit.path), scheme(unit.class_word, unit.description, unit.chain)?)?;
     }
     for proto in PROTOTYPES {

@@ -14,9 +14,15 @@
 //! active clans' TRF field (second resource) in `data.tma`.
 //!
 //! Every node is written in the original's meaning and uses only documented functions
-//! (19, 30, 31, 59, 60). `Init` calls function 19 (base and clan index), starts the
-//! clan clock's timer of the reinforcement message (function 59), sets the bonus
-//! objective's time from it with formula 0. The player clan's `Mission` handler (run
+//! (15, 19, 30, 31, 43, 49, 59, 60, 69). `Init` calls function 19 (base and clan index),
+//! starts the clan clock's timer of the reinforcement message (function 59), sets the
+//! bonus objective's time from it with formula 0, loads the design store (function 43)
+//! and sets the design pick's spread to `2 − 2·fDifficulty` (formula 1, function 69, as
+//! the original's enemy scripts make it a difficulty knob). `Problems0`, run at every
+//! clan's takt, has the enemy clan's factory (its logical id, [`crate::missions::enemy_plant`])
+//! build its best warrior by name (function 15, `ORDER_BUILDING_CONSTRUCT`,
+//! `TARGET_BY_NAME` `SELECT_BEST_COMBAT`) while a mind is free (function 49), at most once
+//! every [`BUILD_DELAY_S`] clan-clock seconds. The player clan's `Mission` handler (run
 //! every 2 s) raises the start message on its first run (function 30 `MESSAGE_INFO`),
 //! message [`MESSAGE_REINFORCE`] once its timer passed (function 60, then function 30),
 //! completes the bonus objective (1) at its time and raises the attack message then, and
@@ -34,7 +40,10 @@ use crate::tree::DemoTree;
 use iron3d_formats::helpers::trf::{NODE_SIZE, type_id};
 use iron3d_formats::nres::NresWriter;
 use iron3d_formats::registry::BuildCategory;
-use iron3d_formats::script::functions::{CALLBACK, CLAN_BASE, COUNT_CLASS, TIMER, TIMER_PASSED, callback as cb};
+use iron3d_formats::script::functions::{
+    CALLBACK, CLAN_BASE, COUNT_CLASS, DESIGN_SPREAD, FREE_MINDS, LOAD_DESIGNS, ORDER_UNIT, TIMER, TIMER_PASSED,
+    callback as cb,
+};
 use iron3d_formats::script::{FmlText, NodeKind, Record, Relation, ScrPackage, StringIndexing, VarType, Varset};
 use iron3d_formats::{Error, Result};
 
@@ -73,6 +82,8 @@ pub const ENEMY_CLAN: u32 = 2;
 pub const MESSAGE_DELAY_S: u32 = 5;
 /// Clan-clock seconds from the message to the bonus objective.
 pub const OBJECTIVE_DELAY_S: u32 = 8;
+/// Clan-clock seconds from one of the enemy's builds by name to the next.
+pub const BUILD_DELAY_S: u32 = 60;
 
 /// The shared table's constants after the literals, in declaration order (the
 /// callback kinds are `varset.var`'s own names).
@@ -102,10 +113,16 @@ const CONSTANTS: &[(&str, u32)] = &[
     ("dAttackMessage", crate::texts::MESSAGES[1].1),
     ("dMessageDelay", MESSAGE_DELAY_S),
     ("dObjectiveDelay", OBJECTIVE_DELAY_S),
+    ("ORDER_BUILDING_CONSTRUCT", 12),
+    ("INSERT_ORDER_REPLACE", 3),
+    ("ROBOT_BATTLEUNIT", catalogue::BATTLE_UNIT),
+    ("SELECT_BEST_COMBAT", 5),
+    ("dEnemyPlant", 0),
+    ("dBuildDelay", BUILD_DELAY_S),
 ];
 
 /// The demo scripts' state variables (DWORD, 0 at the start).
-const STATE: [&str; 8] = ["dMessageTime", "dObjectiveTime", "dTemp", "df0", "df1", "df2", "df3", "df4"];
+const STATE: [&str; 9] = ["dMessageTime", "dObjectiveTime", "dTemp", "df0", "df1", "df2", "df3", "df4", "dBuildTime"];
 
 const CLAN_BASE_NAMES: [&str; 3] = ["ClanBaseX", "ClanBaseY", "ClanID"];
 
@@ -128,7 +145,8 @@ pub fn shared_varset() -> Result<Varset> {
     dword(&mut text, "dCurrentSender", 0);
     text.push_str("VAR( float, fDifficulty, 0.5)\r\n\r\n// constants\r\n");
     for (name, value) in CONSTANTS {
-        dword(&mut text, name, *value);
+        let value = if *name == "dEnemyPlant" { crate::missions::enemy_plant() } else { *value };
+        dword(&mut text, name, value);
     }
     text.push_str("\r\n// mission state\r\n");
     for name in STATE {
@@ -165,7 +183,7 @@ pub fn nature_varset() -> Result<Varset> {
 }
 
 /// The formulas of the `default` bundle (formula *n* is line *n*).
-const DEFAULT_FORMULAS: [&str; 1] = ["dMessageTime + dObjectiveDelay"];
+const DEFAULT_FORMULAS: [&str; 2] = ["dMessageTime + dObjectiveDelay", "2 - 2*fDifficulty"];
 
 /// A `.fml` file of `formulas`, in the original's form.
 pub fn fml(formulas: &[&str]) -> FmlText {
@@ -176,15 +194,21 @@ pub fn fml(formulas: &[&str]) -> FmlText {
     FmlText::parse(text.as_bytes())
 }
 
-/// A package of the nine engine handlers (`Init` and `Mission` as given, the rest
-/// empty) and then `extra` handlers.
-fn package(init: Vec<Record>, mission: Vec<Record>, extra: Vec<(&str, Vec<Record>)>) -> Result<ScrPackage> {
+/// A package of the nine engine handlers (`Init`, `Mission` and `Problems0` as given,
+/// the rest empty) and then `extra` handlers.
+fn package(
+    init: Vec<Record>,
+    mission: Vec<Record>,
+    problems: Vec<Record>,
+    extra: Vec<(&str, Vec<Record>)>,
+) -> Result<ScrPackage> {
     let mut p = ScrPackage::new();
-    let (mut init, mut mission) = (Some(init), Some(mission));
+    let (mut init, mut mission, mut problems) = (Some(init), Some(mission), Some(problems));
     for name in ENGINE_HANDLERS {
         let nodes = match name {
             "Init" => init.take(),
             "Mission" => mission.take(),
+            "Problems0" => problems.take(),
             _ => None,
         };
         p.add_event(name, nodes.unwrap_or_default())?;
@@ -227,6 +251,9 @@ pub fn default_package(table: &Varset) -> Result<ScrPackage> {
         Record::call(CLAN_BASE, None, vec![x, y, clan]),
         Record::call(TIMER, Some(v("dMessageTime")?), vec![v("dMessageDelay")?]),
         Record::formula_into(v("dObjectiveTime")?, 0),
+        Record::call(LOAD_DESIGNS, None, Vec::new()),
+        Record::formula_into(v("dTemp")?, 1),
+        Record::call(DESIGN_SPREAD, None, vec![v("dTemp")?]),
     ];
     let passed = |time: &str| -> Result<Record> { Ok(Record::call(TIMER_PASSED, Some(v("dTemp")?), vec![v(time)?])) };
     let is = |a: &str, b: &str| -> Result<Record> { Ok(Record::compare(v(a)?, Relation::Equal, v(b)?)) };
@@ -245,13 +272,47 @@ pub fn default_package(table: &Varset) -> Result<ScrPackage> {
     package(
         init,
         mission,
+        enemy_builds(&v)?,
         vec![(OUTCOME_EVENTS[0].0, outcome("MISSION_COMPLETE")?), (OUTCOME_EVENTS[1].0, outcome("MISSION_FAILED")?)],
     )
 }
 
+/// `Problems0` of the `default` bundle: the enemy clan, once its build timer has passed
+/// and while a mind is free, has its factory build its best warrior by name (function 15,
+/// `ORDER_BUILDING_CONSTRUCT` with `SELECT_BEST_COMBAT`) and sets the timer again.
+fn enemy_builds(v: &impl Fn(&str) -> Result<u32>) -> Result<Vec<Record>> {
+    let end = || Record::of_kind(NodeKind::End, Vec::new());
+    let [.., clan] = SHARED_CLAN_BASE;
+    let f0 = v("f0")?;
+    let order = [
+        v("dEnemyPlant")?,
+        v("ORDER_BUILDING_CONSTRUCT")?,
+        v("INSERT_ORDER_REPLACE")?,
+        v("ROBOT_BATTLEUNIT")?,
+        f0,
+        f0,
+        f0,
+        f0,
+        v("TARGET_BY_NAME")?,
+        v("SELECT_BEST_COMBAT")?,
+    ];
+    Ok(vec![
+        Record::compare(clan, Relation::Equal, v("dEnemyClan")?),
+        Record::call(TIMER_PASSED, Some(v("dTemp")?), vec![v("dBuildTime")?]),
+        Record::compare(v("dTemp")?, Relation::Equal, v("d1")?),
+        Record::call(FREE_MINDS, Some(v("dTemp")?), Vec::new()),
+        Record::compare(v("dTemp")?, Relation::Greater, v("d0")?),
+        Record::call(ORDER_UNIT, None, order.to_vec()),
+        Record::call(TIMER, Some(v("dBuildTime")?), vec![v("dBuildDelay")?]),
+        end(),
+        end(),
+        end(),
+    ])
+}
+
 /// The `nature` bundle's package: `Init` calls function 19 on `nature.var`.
 pub fn nature_package() -> Result<ScrPackage> {
-    package(vec![Record::call(CLAN_BASE, None, NATURE_CLAN_BASE.to_vec())], Vec::new(), Vec::new())
+    package(vec![Record::call(CLAN_BASE, None, NATURE_CLAN_BASE.to_vec())], Vec::new(), Vec::new(), Vec::new())
 }
 
 /// The bundle of the neutral clan (type 3), which acts on nothing by itself.
@@ -260,7 +321,7 @@ pub const NEUTRAL_BUNDLE: &str = "neutral";
 /// The `neutral` bundle's package: `Init` calls function 19 on the shared table, and
 /// nothing else runs (a neutral clan never fights, builds or orders, `gameplay.md` §1.3).
 pub fn neutral_package() -> Result<ScrPackage> {
-    package(vec![Record::call(CLAN_BASE, None, SHARED_CLAN_BASE.to_vec())], Vec::new(), Vec::new())
+    package(vec![Record::call(CLAN_BASE, None, SHARED_CLAN_BASE.to_vec())], Vec::new(), Vec::new(), Vec::new())
 }
 
 /// The research tree file of the active clans.
@@ -489,21 +550,37 @@ mod tests {
         let word = |i: u32| vars.get(i as usize, StringIndexing::Counted).unwrap().initial_word();
         let used: std::collections::BTreeSet<u32> =
             pkg.events.iter().flat_map(|e| &e.records).filter_map(Record::function).collect();
-        assert_eq!(used.into_iter().collect::<Vec<_>>(), [CLAN_BASE, CALLBACK, COUNT_CLASS, TIMER, TIMER_PASSED]);
+        let documented = [
+            ORDER_UNIT,
+            CLAN_BASE,
+            CALLBACK,
+            COUNT_CLASS,
+            LOAD_DESIGNS,
+            FREE_MINDS,
+            TIMER,
+            TIMER_PASSED,
+            DESIGN_SPREAD,
+        ];
+        assert_eq!(used.into_iter().collect::<Vec<_>>(), documented);
         for (name, value) in OUTCOME_EVENTS {
             let e = pkg.event(name).unwrap_or_else(|| panic!("{name}"));
             let [call] = &e.records[..] else { panic!("{name}: one node") };
             assert_eq!(call.function(), Some(CALLBACK));
             assert_eq!((word(call.ops[0]), word(call.ops[1])), (cb::SYSTEM_MESSAGE, value), "{name}");
         }
-        let mission = pkg.event("Mission").unwrap();
-        let depth = mission.records.iter().try_fold(0i32, |d, r| match r.kind() {
-            NodeKind::If => Some(d + 1),
-            NodeKind::End => (d > 0).then_some(d - 1),
-            NodeKind::Constant => None,
-            _ => Some(d),
-        });
-        assert_eq!(depth, Some(0), "balanced blocks, and no constant (it would run inside a false block)");
+        for handler in ["Mission", "Problems0"] {
+            let depth = pkg.event(handler).unwrap().records.iter().try_fold(0i32, |d, r| match r.kind() {
+                NodeKind::If => Some(d + 1),
+                NodeKind::End => (d > 0).then_some(d - 1),
+                NodeKind::Constant => None,
+                _ => Some(d),
+            });
+            assert_eq!(depth, Some(0), "{handler}: balanced blocks, and no constant (it runs inside a false block)");
+        }
+        let build = pkg.event("Problems0").unwrap().records.iter().find(|r| r.function() == Some(ORDER_UNIT)).unwrap();
+        let words: Vec<u32> = build.ops.iter().map(|i| word(*i)).collect();
+        assert_eq!(words[..4], [crate::missions::enemy_plant(), 12, 3, catalogue::BATTLE_UNIT], "the factory's build");
+        assert_eq!(words[8..], [0x0205, 5], "by name, SELECT_BEST_COMBAT");
         let nature = ScrPackage::parse(file(&tree, "nature.scr"), ReadOptions::strict()).unwrap();
         assert!(nature.events.iter().flat_map(|e| &e.records).all(|r| r.function() == Some(CLAN_BASE)));
     }

@@ -142,6 +142,16 @@ mod graph {
             assert!((2..=4).contains(&tma.clans.len()));
             assert!(tma.objects.iter().any(|o| o.current_ore().is_some()));
             assert!(!tma.extras.is_empty() && !tma.paths.is_empty());
+            // The logical id the scripts build by names the enemy's factory.
+            let plant = tma.objects.iter().find(|o| o.identity_or_clan_raw == missions::enemy_plant()).unwrap();
+            let scheme = catalogue::building_scheme_path(
+                catalogue::PROTOTYPES
+                    .iter()
+                    .find(|p| p.role == catalogue::Role::Building(iron3d_formats::registry::BuildCategory::Plant))
+                    .unwrap()
+                    .key,
+            );
+            assert_eq!((plant.resource_name.display(), plant.raw_after_resource), (scheme, 2), "{}", spec.name);
         }
         let (objects, requests) = sizes[2];
         assert!(objects >= 800 && requests >= 5000, "large mission: {objects} objects, {requests} requests");

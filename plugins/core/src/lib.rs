@@ -4,6 +4,7 @@
 //! the random streams, and the animation state of model pieces). No subsystem logic lives here; only Bevy sub-crates are used,
 //! so this crate tests headless in seconds.
 
+mod ai_designs;
 mod animation;
 mod building;
 mod clans;
@@ -34,6 +35,7 @@ mod state;
 mod states;
 mod table;
 
+pub use ai_designs::{AI_DESIGN_DIR, AiDesign, AiDesigns};
 pub use animation::{PieceAnimation, PieceBinding};
 pub use building::{
     BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, CreationNodeCondition, Invulnerable, KillRequest,
@@ -136,6 +138,8 @@ impl Plugin for CorePlugin {
             .register_type::<EconomyBoard>()
             .register_type::<PropertyBag>()
             .init_resource::<BuildOptions>()
+            .init_resource::<AiDesigns>()
+            .register_type::<AiDesigns>()
             .register_type::<BuildOptions>()
             .init_resource::<ShotCounter>()
             .init_resource::<Difficulty>()

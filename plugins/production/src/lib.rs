@@ -29,12 +29,16 @@
 //!   mission's data (placed for any clan, named by the clan's research tree or by
 //!   `mission.cfg`'s `object prebuild`) are published as `iron3d_core::BuildOptions`
 //!   for the computer clans; a clan with nothing to build is reported once.
+//! * **The computer clans' design store** (`ai_store`, the original's): the unit
+//!   files of `UNITS\UNITS\AI\` with their figures and each clan's researched flags,
+//!   published as `iron3d_core::AiDesigns` for the SuperAI's design pick.
 //! * Every step runs in `ProductionPhase::Orders` of `SimSystems::Production` (after
 //!   SuperAI and the economy's mining, before Behavior),
 //!   producers and clans in id order; events are `GameMessageKind::Production`
 //!   (`produced`, `researched`, `rejected`); the state is saved and joins the state
 //!   hash (`iron3d_core::StateApp`).
 
+mod ai_store;
 mod check;
 pub mod design;
 pub mod designer;
@@ -55,9 +59,9 @@ use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
-    AppState, BehaviorPhase, BuildOptions, BuildingPrices, GameRules, Hashing, JobView, MindBoard, MissionLoadPhase,
-    MissionStart, OriginalObjectId, ProductionBoard, ProductionPhase, QueueView, ResearchBoard, SchemeNames, StateApp,
-    UnderConstruction, UnitClass,
+    AiDesigns, AppState, BehaviorPhase, BuildOptions, BuildingPrices, GameRules, Hashing, JobView, MindBoard,
+    MissionLoadPhase, MissionStart, OriginalObjectId, ProductionBoard, ProductionPhase, QueueView, ResearchBoard,
+    SchemeNames, StateApp, UnderConstruction, UnitClass,
 };
 use std::sync::Arc;
 
@@ -77,6 +81,7 @@ impl Plugin for ProductionPlugin {
             .save_resource::<Production>("production.state", Hashing::By("production"))
             .save_resource::<ResearchBoard>("production.research_board", Hashing::Not(BOARD))
             .save_resource::<MindBoard>("production.mind_board", Hashing::Not(BOARD))
+            .save_resource::<AiDesigns>("production.ai_designs", Hashing::Not(BOARD))
             .register_type::<sites::Sphere>()
             .save_component::<sites::Sphere>("production.sphere", Hashing::By("production"))
             .save_component::<UnderConstruction>(
@@ -97,7 +102,9 @@ impl Plugin for ProductionPlugin {
             .add_systems(OnEnter(MissionLoadPhase::ScenarioStart), adopt_rules)
             .add_systems(
                 OnEnter(AppState::InGame),
-                (step::setup, options::publish, publish, publish_trees).chain().in_set(MissionStart::Clans),
+                (step::setup, options::publish, ai_store::load, publish, publish_trees)
+                    .chain()
+                    .in_set(MissionStart::Clans),
             )
             .add_systems(OnExit(AppState::InGame), |mut commands: Commands| {
                 commands.remove_resource::<Production>();
@@ -105,6 +112,7 @@ impl Plugin for ProductionPlugin {
                 commands.insert_resource(ProductionBoard::default());
                 commands.insert_resource(MindBoard::default());
                 commands.insert_resource(BuildOptions::default());
+                commands.insert_resource(AiDesigns::default());
                 commands.insert_resource(BuildingPrices::default());
                 commands.remove_resource::<sites::SchemeParts>();
             })

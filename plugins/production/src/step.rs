@@ -268,7 +268,10 @@ fn queue_research(world: &mut World, unit: u32, node: u32) {
         Ok(clan)
     });
     match checked {
-        Ok(clan) => world.resource_mut::<Production>().clans.entry(clan).or_default().waiting.push((node, unit)),
+        Ok(clan) => {
+            world.resource_mut::<Production>().clans.entry(clan).or_default().waiting.push((node, unit));
+            crate::ai_store::mark(world, clan);
+        }
         Err(e) => report(world, ProductionEvent::Rejected, vec![unit], format!("research {node}: {e}")),
     }
 }

@@ -24,8 +24,9 @@ use std::io::Read;
 /// also in a replay's chunk `dsgn`; 13: the guns' selection and arms, the pilot's
 /// hand-over tick, and a pilot input's second word (strafe, missiles, every gun); 14:
 /// each unit's auto-driver level, `iron3d_core::AutoDriver`, and the level its driver
-/// took it at).
-pub const FORMAT_VERSION: u16 = 14;
+/// took it at; 15: each clan's design draw, `iron3d_superai::designs::DesignDraw`, in
+/// its script VM's state, and the computer clans' design store, `iron3d_core::AiDesigns`).
+pub const FORMAT_VERSION: u16 = 15;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -341,10 +342,11 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// not build, and its snapshot holds neither sites nor designs. Version 12 → 13
 /// likewise: every gun of its snapshot took the player's fire, none rode an arm; its
 /// pilot commands (key kind 8, one word) read as inputs without strafe or the other
-/// triggers. Version 13 → 14 likewise: its snapshot holds no auto-driver levels.
+/// triggers. Version 13 → 14 likewise: its snapshot holds no auto-driver levels. Version
+/// 14 → 15 likewise: its script VMs' state holds no design draw.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=13 | FORMAT_VERSION => Ok(()),
+        1..=14 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

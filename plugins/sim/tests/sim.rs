@@ -489,6 +489,14 @@ fn demo_mission(game: &std::sync::Arc<iron3d_vfs::GameDir>, name: &str) -> App {
 
 /// tutorial.01 where the computer clan builds and researches nothing.
 fn quiet_tutorial() -> App {
+    let mut app = quiet_strategy();
+    // Its script finds no design to build by name.
+    app.world_mut().resource_mut::<AiDesigns>().designs.clear();
+    app
+}
+
+/// tutorial.01 where the strategic layer builds and researches nothing (the scripts run).
+fn quiet_strategy() -> App {
     let mut app = demo_mission(&demo_game(), "tutorial.01");
     let mut strategy = app.world_mut().resource_mut::<iron3d_strategy::StrategyRules>();
     strategy.ai.army.clear();
@@ -505,6 +513,8 @@ mod builders;
 mod capture;
 #[path = "sim/combat.rs"]
 mod combat;
+#[path = "sim/designs.rs"]
+mod designs;
 #[path = "sim/guard.rs"]
 mod guard;
 #[path = "sim/haul.rs"]

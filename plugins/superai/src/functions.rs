@@ -13,8 +13,11 @@
 //! `type & mask ≠ 0`), 32 (a unit in a route), 33 (run `Problems<n>` from now on), 34
 //! (count the own clan's of exactly a type), 49 (free minds), 52 (an object's owner),
 //! 57 (the callback's channel 2), 59 / 60 (the clan clock's timers), 70 (a random
-//! number below *n*). Every other function stops the handler as unsupported.
+//! number below *n*), 43 (load the design store) and 69 (the design pick's spread, kept
+//! when not negative; 1), whose pick function 15 makes for a `TARGET_BY_NAME` target
+//! (`crate::designs`). Every other function stops the handler as unsupported.
 
+use crate::designs::{DesignDraw, TARGET_BY_NAME};
 use crate::package::ScriptPackage;
 use crate::problems::{Problems, Raise};
 use crate::variables::Variable;
@@ -32,6 +35,8 @@ pub(crate) struct Call<'a> {
     pub clock: &'a mut u32,
     /// *n* of `Problems<n>`.
     pub problem_handler: &'a mut u32,
+    /// Functions 43 and 69's state.
+    pub designs: &'a mut DesignDraw,
     /// The clan base.
     pub base: ClanBase,
     /// The package (function 2 looks handlers up by name).
@@ -44,9 +49,9 @@ pub(crate) struct Call<'a> {
 /// VM implements; `None` for the others.
 pub fn arity(f: u32) -> Option<usize> {
     Some(match f {
-        STUB_ONE | STUB_NOTHING | PROBLEM_WEIGHT | FREE_MINDS => 0,
+        STUB_ONE | STUB_NOTHING | PROBLEM_WEIGHT | FREE_MINDS | LOAD_DESIGNS => 0,
         STUB_READ | PROBLEM_STATE | SET_PROBLEM_WEIGHT | PROBLEM_PARAMETER | PROBLEM_HANDLER | COUNT_TYPE | OWNER
-        | TIMER | TIMER_PASSED | RANDOM => 1,
+        | TIMER | TIMER_PASSED | DESIGN_SPREAD | RANDOM => 1,
         PROBLEM_ACTION | CALLBACK | COUNT_CLASS | IN_ROUTE | CALLBACK_2 => 2,
         CLAN_BASE => 3,
         RAISE_PROBLEM => 7,
@@ -137,7 +142,10 @@ pub(crate) fn call(f: u32, node: &Record, c: &mut Call<'_>) -> Result<u32, Stop>
                 target_kind: c.dword(node, 8)?,
                 target: c.dwords(node, 9)?,
             };
-            c.host.order(&packet)
+            match packet.target_kind {
+                TARGET_BY_NAME => c.host.order_by_name(&packet, *c.designs),
+                _ => c.host.order(&packet),
+            }
         }
         CLAN_BASE => {
             let base = c.base;
@@ -169,6 +177,19 @@ pub(crate) fn call(f: u32, node: &Record, c: &mut Call<'_>) -> Result<u32, Stop>
             c.host.count_type(ty)
         }
         FREE_MINDS => c.host.free_minds(),
+        // Its result is not read by any shipped call; the project leaves 0.
+        LOAD_DESIGNS => {
+            c.designs.loaded = true;
+            0
+        }
+        // Stored only when not negative; the result is 1.
+        DESIGN_SPREAD => {
+            let spread = c.dword(node, 0)?;
+            if (spread as i32) >= 0 {
+                c.designs.spread = spread;
+            }
+            1
+        }
         OWNER => {
             let id = c.dword(node, 0)?;
             c.host.owner(id)

@@ -25,16 +25,19 @@
 //!   `GO` (2: to a place, or to an object by logical id) and `ATTACK` (3: an object; a
 //!   place is a go) become commands of the tick on the command queue, insert mode 1
 //!   queued, 2 and 3 replacing; any other order, or a unit that is not a unit, is
-//!   refused (0) and reported.
+//!   refused (0) and reported. With a `TARGET_BY_NAME` target it is a factory's
+//!   `ORDER_BUILDING_CONSTRUCT`: the clan's design pick ([`crate::designs`]) names the
+//!   scheme of an `Order::Build` (1), or the refusal is reported (0).
 
+use crate::designs::{self, DesignDraw, ORDER_BUILDING_CONSTRUCT, Select};
 use crate::package::ScriptPackage;
 use crate::routes::Routes;
 use crate::vm::{CountRule, Host, OrderPacket, VmConfig};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, Guard, LogicalId, MindBoard, MissionClans,
-    MissionGoals, MissionOutcome, Movable, ObjectKind, ObjectiveChange, Order, OriginalObjectId, Outcome, Owner,
-    RandomStream, SearchFor, SimCommand, SimObject, SimRandom, UnitClass, Ward,
+    AiDesigns, CommandQueue, DispatchPhase, GameClock, GameMessage, GameMessageKind, Guard, LogicalId, MindBoard,
+    MissionClans, MissionGoals, MissionOutcome, Movable, ObjectKind, ObjectiveChange, Order, OriginalObjectId, Outcome,
+    Owner, RandomStream, SchemeRef, SearchFor, SimCommand, SimObject, SimRandom, UnitClass, Ward,
 };
 use iron3d_formats::script::functions::{DESTROYED_OWNER, ERROR, callback as cb};
 use serde::{Deserialize, Serialize};
@@ -158,6 +161,8 @@ pub(crate) struct Effects {
     pub random: RandomStream,
     /// Function 15's commands.
     pub commands: Vec<SimCommand>,
+    /// The design store (function 15's picks; production names its schemes as it loads).
+    pub designs: AiDesigns,
     /// Messages to post.
     pub notes: Vec<GameMessageKind>,
 }
@@ -176,6 +181,7 @@ impl Effects {
             takt,
             random,
             commands: Vec::new(),
+            designs: world.get_resource::<AiDesigns>().cloned().unwrap_or_default(),
             notes: Vec::new(),
         }
     }
@@ -377,6 +383,31 @@ impl Host for GameHost<'_> {
                 0
             }
         }
+    }
+
+    fn order_by_name(&mut self, p: &OrderPacket, draw: DesignDraw) -> u32 {
+        let Some(unit) = self.view.get(p.unit).copied() else { return 5 };
+        let refusal = match (p.order, p.target.first().and_then(|w| Select::of(*w))) {
+            (ORDER_BUILDING_CONSTRUCT, Some(_)) if !draw.loaded => {
+                "the clan's design store is not loaded (function 43 was not called)".to_string()
+            }
+            (ORDER_BUILDING_CONSTRUCT, Some(select)) => {
+                let ranking = designs::ranking(&self.fx.designs, self.clan as i32, p.parameter, select);
+                match designs::pick(&ranking, select, draw.spread, &mut self.fx.random) {
+                    Some(i) => {
+                        let order = Order::Build(SchemeRef::of(&self.fx.designs.designs[i].scheme));
+                        let tick = self.fx.clock.tick;
+                        self.fx.commands.push(SimCommand { tick, units: vec![unit.id], order, queued: false });
+                        return 1;
+                    }
+                    None => format!("no design of Type {:#x} in the store is researched whole", p.parameter),
+                }
+            }
+            (ORDER_BUILDING_CONSTRUCT, None) => format!("{:?} names no SELECT_* mode", p.target),
+            (order, _) => format!("order {order} by name is not carried out by the project"),
+        };
+        self.note(format!("order {} by name to {}: {refusal}: refused", p.order, p.unit));
+        0
     }
 
     fn count_class(&mut self, clan: u32, mask: u32) -> u32 {

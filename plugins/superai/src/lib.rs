@@ -35,6 +35,7 @@
 //!   the node and the function).
 
 pub mod condition;
+pub mod designs;
 pub mod formula;
 pub mod functions;
 mod host;
@@ -170,7 +171,7 @@ impl SuperAis {
         self.clans.iter().find(|a| a.slot == Some(n))
     }
 
-    /// Feeds every SuperAI's state (slot, variables, problems, clocks) and the
+    /// Feeds every SuperAI's state (slot, variables, problems, clocks, design draw) and the
     /// mission's script state to `h`, in clan order (the simulation's state hash).
     pub fn hash_into(&self, h: &mut Fnv1a) {
         for ai in &self.clans {
@@ -178,8 +179,9 @@ impl SuperAis {
             h.word(ai.slot.map_or(u32::MAX, |s| s));
             let Some(vm) = &ai.vm else { continue };
             vm.vars.iter().for_each(|v| h.word(v.word));
-            for w in [vm.clock, vm.problem_handler, vm.next_takt_ms, vm.problems.running.map_or(u32::MAX, |r| r as u32)]
-            {
+            let running = vm.problems.running.map_or(u32::MAX, |r| r as u32);
+            let designs = [u32::from(vm.designs.loaded), vm.designs.spread];
+            for w in [vm.clock, vm.problem_handler, vm.next_takt_ms, running].into_iter().chain(designs) {
                 h.word(w);
             }
             for p in &vm.problems.list {

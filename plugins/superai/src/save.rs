@@ -1,10 +1,11 @@
 //! What a saved game keeps of the SuperAIs: per clan, the script VM's state that running
 //! changes (variable words, problems, the clan clock, the problem handler, the next
-//! takt) and the nodes already reported; and the mission's script state (objectives,
+//! takt, the design draw) and the nodes already reported; and the mission's script state (objectives,
 //! deleted objects, route reports, filed lists, the `Mission` handler's next run). The
 //! packages, the clan bases, the slots and the tactical areals are made again by
 //! starting the mission; [`SuperAis::restore`] lays the saved state over them.
 
+use crate::designs::DesignDraw;
 use crate::problems::Problems;
 use crate::{MissionState, SuperAis};
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,8 @@ pub struct VmState {
     pub problem_handler: u32,
     /// The next takt (game ms).
     pub next_takt_ms: u32,
+    /// Functions 43 and 69's state.
+    pub designs: DesignDraw,
 }
 
 impl SuperAis {
@@ -54,6 +57,7 @@ impl SuperAis {
             clock: vm.clock,
             problem_handler: vm.problem_handler,
             next_takt_ms: vm.next_takt_ms,
+            designs: vm.designs,
         };
         let clans = self
             .clans
@@ -92,6 +96,7 @@ impl SuperAis {
                     vm.clock = s.clock;
                     vm.problem_handler = s.problem_handler;
                     vm.next_takt_ms = s.next_takt_ms;
+                    vm.designs = s.designs;
                 }
                 _ => return Err(format!("clan {clan}'s script VM differs from the saved one")),
             }

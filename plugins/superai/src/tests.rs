@@ -7,12 +7,13 @@
 mod world;
 
 use super::condition::{Condition, ConditionError, ConditionHost, evaluate};
+use super::designs::{self, DesignDraw, Select};
 use super::package::{self, LoadMode, TableSource};
 use super::problems::{Problems, Raise, Raised};
 use super::variables::kind;
 use super::vm::{ClanBase, EventResult, Host, MAX_BLOCKS, OrderPacket, StopAt, Vm};
 use super::*;
-use iron3d_core::ScriptFiles;
+use iron3d_core::{AiDesign, AiDesigns, RandomStream, ScriptFiles};
 use iron3d_formats::ErrorKind;
 use iron3d_formats::script::functions as f;
 use iron3d_formats::script::{NodeKind, Record, Relation, ScrPackage};
@@ -69,6 +70,8 @@ const PLACE: u32 = 22;
 const LOGIC: u32 = 23;
 const D3: u32 = 24;
 const F_NEG: u32 = 25;
+const BY_NAME: u32 = 26;
+const D_NEG: u32 = 27;
 
 fn varset_text() -> String {
     [
@@ -99,6 +102,8 @@ fn varset_text() -> String {
         "VAR(DWORD, TARGET_BY_LOGIC_ID, 0x0201)",
         "VAR(DWORD, d3, 3)",
         "VAR(float, fNeg, -1)",
+        "VAR(DWORD, TARGET_BY_NAME, 0x0205)",
+        "VAR(DWORD, dNeg, 0xFFFFFFFE)",
         "",
     ]
     .join("\r\n")
@@ -158,6 +163,7 @@ fn node(kind: NodeKind, ops: &[u32]) -> Record {
 struct TestHost {
     calls: Vec<(u32, u32)>,
     orders: Vec<OrderPacket>,
+    by_name: Vec<(OrderPacket, DesignDraw)>,
     at: Vec<(usize, usize, u32)>,
     answer: u32,
 }
@@ -174,6 +180,10 @@ impl Host for TestHost {
     }
     fn order(&mut self, packet: &OrderPacket) -> u32 {
         self.orders.push(packet.clone());
+        self.answer
+    }
+    fn order_by_name(&mut self, packet: &OrderPacket, draw: DesignDraw) -> u32 {
+        self.by_name.push((packet.clone(), draw));
         self.answer
     }
     fn count_class(&mut self, clan: u32, mask: u32) -> u32 {
@@ -542,6 +552,80 @@ fn the_world_functions_ask_the_host_with_their_arguments() {
     let EventResult::Failed { at, reason } = result else { panic!("{result:?}") };
     assert_eq!((at.node, at.function), (10, Some(f::RANDOM)), "{reason}");
     assert_eq!(host.at.first(), Some(&(1, 0, f::CALLBACK)), "the host is told which node calls");
+}
+
+#[test]
+fn functions_43_and_69_set_the_design_draw_that_an_order_by_name_carries() {
+    let by_name = |dest| call(f::ORDER_UNIT, dest, &[D3, D3, D3, D1, FA, FA, FA, FA, BY_NAME, D2]);
+    let (vm, result, host) = run_nodes(vec![
+        by_name(None),
+        call(f::LOAD_DESIGNS, Some(DA), &[]),
+        call(f::DESIGN_SPREAD, Some(DB), &[D3]),
+        call(f::DESIGN_SPREAD, None, &[D_NEG]),
+        by_name(Some(D_OUT)),
+    ]);
+    assert_eq!(result, EventResult::Completed);
+    assert!(host.orders.is_empty(), "a TARGET_BY_NAME packet goes to the design pick");
+    let draws: Vec<DesignDraw> = host.by_name.iter().map(|(_, d)| *d).collect();
+    assert_eq!(draws, [DesignDraw::default(), DesignDraw { loaded: true, spread: 3 }], "a negative spread is ignored");
+    let p = &host.by_name[1].0;
+    assert_eq!((p.unit, p.order, p.parameter, p.target_kind, p.target.as_slice()), (3, 3, 1, 0x0205, &[2][..]));
+    assert_eq!((word(&vm, DA), word(&vm, DB)), (0, 1), "function 69 answers 1");
+    assert_eq!(vm.designs, DesignDraw { loaded: true, spread: 3 });
+}
+
+/// A store of `(class, hit points, guns, speed, researched)` designs for clan 1.
+fn store(designs: &[(u32, f32, f32, f32, bool)]) -> AiDesigns {
+    let design = |(i, &(class, hit_points, guns, speed, _)): (usize, &(u32, f32, f32, f32, bool))| AiDesign {
+        scheme: format!("UNITS\\UNITS\\AI\\d{i}.dat"),
+        class,
+        size: 2,
+        hit_points,
+        guns,
+        speed,
+        parts: Vec::new(),
+    };
+    AiDesigns {
+        designs: designs.iter().enumerate().map(design).collect(),
+        researched: [(1, designs.iter().map(|d| d.4).collect())].into(),
+    }
+}
+
+#[test]
+fn each_select_mode_ranks_the_researched_designs_of_the_type_by_its_figure() {
+    const WARRIOR: u32 = 0x0100_8000;
+    // openparkan's measured pair: a size-2 design of 5 715 points and 4 000 of guns
+    // (strength 228.6) against AI_LS_10's 93 008 points (207.2).
+    let s = store(&[
+        (WARRIOR, 93_008.0, 221.96, 5.0, true),
+        (WARRIOR, 5_715.0, 4_000.0, 9.0, true),
+        (WARRIOR, 1_000.0, 100.0, 12.0, true),
+        (WARRIOR, 500_000.0, 9_000.0, 20.0, false),
+        (0x0100_4000, 9_999.0, 9_999.0, 30.0, true),
+        (WARRIOR | 0x8000_0000, 9_999.0, 9_999.0, 30.0, true),
+    ]);
+    assert!((designs::strength(4_000.0, 5_715.0) - 228.65).abs() < 0.01);
+    let rank = |select| designs::ranking(&s, 1, WARRIOR, select);
+    assert_eq!(rank(Select::BestCombat), [1, 0, 2], "guns over armour");
+    assert_eq!(rank(Select::BestArmor), [0, 1, 2]);
+    assert_eq!(rank(Select::BestWeapon), [1, 0, 2]);
+    assert_eq!(rank(Select::Fastest), [2, 1, 0]);
+    assert_eq!(rank(Select::BestRange), [0, 1, 2], "an unwritten field: every design ties");
+    assert!(designs::ranking(&s, 2, WARRIOR, Select::BestCombat).is_empty(), "another clan has researched none");
+    let mut random = RandomStream::named(7, "test");
+    assert_eq!(designs::pick(&rank(Select::Smallest), Select::Smallest, 5, &mut random), Some(2), "the weakest");
+    assert_eq!(random, RandomStream::named(7, "test"), "SELECT_SMALLEST draws nothing");
+    let picks: Vec<usize> = (0..200)
+        .map(|_| designs::pick(&rank(Select::BestCombat), Select::BestCombat, 0, &mut random).unwrap())
+        .collect();
+    assert!(picks.iter().all(|p| *p == 1), "spread 0 takes the best");
+    let mut seen = [0usize; 3];
+    for _ in 0..1100 {
+        seen[designs::pick(&rank(Select::BestCombat), Select::BestCombat, 10, &mut random).unwrap()] += 1;
+    }
+    // Draws 0 and 3..=10 take the first, 1 and 2 the next two.
+    assert!(seen[1] > 4 * seen[0].max(seen[2]) && seen[0] > 0 && seen[2] > 0, "{seen:?}");
+    assert_eq!(designs::pick(&[], Select::BestCombat, 3, &mut random), None);
 }
 
 fn raise(code: u32, weight: f32, params: [u32; 3]) -> Raise {

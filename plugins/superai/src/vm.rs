@@ -21,6 +21,7 @@
 //! [`EventResult::Failed`]. The project bounds one run to [`STEP_LIMIT`] nodes (a
 //! script that loops forever is stopped, located).
 
+use crate::designs::DesignDraw;
 use crate::functions::{self, Call};
 use crate::package::ScriptPackage;
 use crate::problems::Problems;
@@ -100,6 +101,9 @@ pub trait Host {
     fn callback_2(&mut self, a: u32, b: u32);
     /// Function 15: give a unit an order packet; 1 taken, 0 refused, 5 no such object.
     fn order(&mut self, packet: &OrderPacket) -> u32;
+    /// Function 15 with a `TARGET_BY_NAME` target: a factory's build of the design the
+    /// clan's store picks under `draw`; as [`Host::order`].
+    fn order_by_name(&mut self, packet: &OrderPacket, draw: DesignDraw) -> u32;
     /// Function 31: clan `clan`'s units and buildings whose type shares a bit with `mask`.
     fn count_class(&mut self, clan: u32, mask: u32) -> u32;
     /// Function 34: the own clan's units and buildings whose type equals `ty`.
@@ -176,6 +180,8 @@ pub struct Vm {
     pub current_problem: Option<usize>,
     /// The clan base fields.
     pub base: ClanBase,
+    /// Functions 43 and 69: the design store loaded, the pick's spread.
+    pub designs: DesignDraw,
 }
 
 /// Why a node stopped the run.
@@ -232,6 +238,7 @@ impl Vm {
             next_takt_ms: 0,
             current_problem,
             base,
+            designs: DesignDraw::default(),
         }
     }
 
@@ -308,6 +315,7 @@ impl Vm {
                 problems: &mut self.problems,
                 clock: &mut self.clock,
                 problem_handler: &mut self.problem_handler,
+                designs: &mut self.designs,
                 base: self.base,
                 pkg,
                 host,

@@ -33,6 +33,8 @@ pub const IN_ROUTE: u32 = 32;
 pub const PROBLEM_HANDLER: u32 = 33;
 /// 34: count the own clan's units and buildings of exactly a type.
 pub const COUNT_TYPE: u32 = 34;
+/// 43: load the design store (`UNITS\\UNITS\\AI\\`).
+pub const LOAD_DESIGNS: u32 = 43;
 /// 49: the clan's free minds.
 pub const FREE_MINDS: u32 = 49;
 /// 52: an object's owner clan.
@@ -45,6 +47,8 @@ pub const TIMER: u32 = 59;
 pub const TIMER_PASSED: u32 = 60;
 /// 62: set the running problem's weight.
 pub const SET_PROBLEM_WEIGHT: u32 = 62;
+/// 69: how far down its ranking the design pick may fall.
+pub const DESIGN_SPREAD: u32 = 69;
 /// 70: a random number below n.
 pub const RANDOM: u32 = 70;
 

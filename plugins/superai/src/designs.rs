@@ -1,0 +1,107 @@
+//! The design pick (gameplay.md §2.5 after dragonee/openparkan `docs/15-behaviour.md`,
+//! "Function 69 sets how sloppy the AI's design pick is", read and measured): function
+//! 43 loads the clan's design store ([`iron3d_core::AiDesigns`]), function 69 sets its
+//! spread, and function 15 with a `TARGET_BY_NAME` target picks a design for the order
+//! its packet gives a factory (`ORDER_BUILDING_CONSTRUCT`, the Type its parameter, the
+//! `SELECT_*` mode its target).
+//!
+//! The candidates are the designs whose Type **equals** the order's, researched whole by
+//! the clan, whose Type is no building's; each is scored by the mode and the candidates
+//! ranked largest first. `SELECT_SMALLEST` takes the last of the ranking; any other
+//! takes the one at a draw below spread + 1, or the first when the draw falls past the
+//! candidates. The original draws `(rand() + timeGetTime()) % (n + 1)`; the project
+//! draws from the seeded stream `superai.random`. Equal scores keep the store's order
+//! (the project's: the original's selection sort is not read to its comparison). The
+//! factory-size gate before the draw is dead code in the original: a design too big for
+//! the factory is refused when its build starts.
+
+use iron3d_core::{AiDesign, AiDesigns, RandomStream};
+use serde::{Deserialize, Serialize};
+
+/// `TARGET_BY_NAME`.
+pub const TARGET_BY_NAME: u32 = 0x0205;
+/// `ORDER_BUILDING_CONSTRUCT`.
+pub const ORDER_BUILDING_CONSTRUCT: u32 = 12;
+/// `CLASS_BUILDING`: a building's Type carries it.
+const CLASS_BUILDING: u32 = 0x8000_0000;
+
+/// What functions 43 and 69 set on a clan's SuperAI (its store's `+0x10` and whether it
+/// is loaded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct DesignDraw {
+    /// Function 43 has loaded the store (a clan whose script never calls it builds
+    /// nothing by name).
+    pub loaded: bool,
+    /// How far down its ranking the next pick may fall (function 69; 0 at creation).
+    pub spread: u32,
+}
+
+/// A script's `SELECT_*` mode (1..6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Select {
+    /// 1: the guns' figure.
+    BestWeapon,
+    /// 2: property 54's hit points.
+    BestArmor,
+    /// 3: a field the store's fill never writes (every design scores 0).
+    BestRange,
+    /// 4: the live top speed.
+    Fastest,
+    /// 5: the strength.
+    BestCombat,
+    /// 6: the strength, and the last of the ranking.
+    Smallest,
+}
+
+impl Select {
+    /// The mode of a target word.
+    pub fn of(word: u32) -> Option<Self> {
+        Some(match word {
+            1 => Self::BestWeapon,
+            2 => Self::BestArmor,
+            3 => Self::BestRange,
+            4 => Self::Fastest,
+            5 => Self::BestCombat,
+            6 => Self::Smallest,
+            _ => return None,
+        })
+    }
+
+    /// What the mode scores a design by.
+    pub fn score(self, d: &AiDesign) -> f32 {
+        match self {
+            Self::BestWeapon => d.guns,
+            Self::BestArmor => d.hit_points,
+            Self::BestRange => 0.0,
+            Self::Fastest => d.speed,
+            Self::BestCombat | Self::Smallest => strength(d.guns, d.hit_points),
+        }
+    }
+}
+
+/// A strength (`ai.dll:0x1000fc70`, read): `(guns + 0.8) × hit points × 1e-5`.
+pub fn strength(guns: f32, hit_points: f32) -> f32 {
+    (guns + 0.8) * hit_points * 1e-5
+}
+
+/// The store positions of clan `clan`'s candidates for Type `class`, ranked by `select`
+/// largest first.
+pub fn ranking(store: &AiDesigns, clan: i32, class: u32, select: Select) -> Vec<usize> {
+    let mut ranked: Vec<(usize, f32)> = store
+        .researched_by(clan)
+        .filter(|(_, d)| d.class == class && d.class & CLASS_BUILDING == 0)
+        .map(|(i, d)| (i, select.score(d)))
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    ranked.into_iter().map(|(i, _)| i).collect()
+}
+
+/// The design a pick takes from `ranking`, drawing from `random` unless the mode is
+/// `SELECT_SMALLEST`; `None` without a candidate.
+pub fn pick(ranking: &[usize], select: Select, spread: u32, random: &mut RandomStream) -> Option<usize> {
+    if select == Select::Smallest {
+        return ranking.last().copied();
+    }
+    let draw = random.below(spread.saturating_add(1)) as usize;
+    ranking.get(draw).or(ranking.first()).copied()
+}
