@@ -272,18 +272,15 @@ fn mission(spec: &MissionSpec, field: &HeightField, seed: u64) -> Tma {
     tma
 }
 
-/// The enemy's factory's logical id in every mission (the scripts name it, as the
-/// original's name the buildings their mission places): `CLASS_BUILDING` and its place
-/// among the objects that are no unit, the player's base (its buildings and
-/// fortifications) placed first.
-pub fn enemy_plant() -> u32 {
+/// The logical id of the enemy's building of `category` in every mission (the scripts
+/// name it, as the original's name the buildings their mission places): `CLASS_BUILDING`
+/// and its place among the objects that are no unit, the player's base (its buildings
+/// and fortifications) placed first.
+pub fn enemy_building(category: iron3d_formats::registry::BuildCategory) -> u32 {
     let buildings = PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Building(_)));
     let fortifications = PROTOTYPES.iter().filter(|p| matches!(p.role, Role::Fortification { .. })).take(3).count();
-    let plant = buildings
-        .clone()
-        .position(|p| p.role == Role::Building(iron3d_formats::registry::BuildCategory::Plant))
-        .unwrap_or(0);
-    CLASS_BUILDING | (buildings.count() + fortifications + plant + 1) as u32
+    let at = buildings.clone().position(|p| p.role == Role::Building(category)).unwrap_or(0);
+    CLASS_BUILDING | (buildings.count() + fortifications + at + 1) as u32
 }
 
 /// How far from its base's anchor a clan's lode may lie toward the map's middle (past

@@ -14,15 +14,17 @@
 //! active clans' TRF field (second resource) in `data.tma`.
 //!
 //! Every node is written in the original's meaning and uses only documented functions
-//! (15, 19, 30, 31, 43, 49, 59, 60, 69). `Init` calls function 19 (base and clan index),
+//! (15, 19, 30, 31, 41, 43, 49, 59, 60, 69). `Init` calls function 19 (base and clan index),
 //! starts the clan clock's timer of the reinforcement message (function 59), sets the
 //! bonus objective's time from it with formula 0, loads the design store (function 43)
 //! and sets the design pick's spread to `2 − 2·fDifficulty` (formula 1, function 69, as
 //! the original's enemy scripts make it a difficulty knob). `Problems0`, run at every
-//! clan's takt, has the enemy clan's factory (its logical id, [`crate::missions::enemy_plant`])
-//! build its best warrior by name (function 15, `ORDER_BUILDING_CONSTRUCT`,
-//! `TARGET_BY_NAME` `SELECT_BEST_COMBAT`) while a mind is free (function 49), at most once
-//! every [`BUILD_DELAY_S`] clan-clock seconds. The player clan's `Mission` handler (run
+//! clan's takt, has the enemy clan's factory (its logical id,
+//! [`crate::missions::enemy_building`]) build its best warrior by name (function 15,
+//! `ORDER_BUILDING_CONSTRUCT`, `TARGET_BY_NAME` `SELECT_BEST_COMBAT`) while a mind is free
+//! (function 49), at most once every [`BUILD_DELAY_S`] clan-clock seconds, and its
+//! research centre research the cheapest design it may (function 41) at most once every
+//! [`RESEARCH_DELAY_S`]. The player clan's `Mission` handler (run
 //! every 2 s) raises the start message on its first run (function 30 `MESSAGE_INFO`),
 //! message [`MESSAGE_REINFORCE`] once its timer passed (function 60, then function 30),
 //! completes the bonus objective (1) at its time and raises the attack message then, and
@@ -41,8 +43,8 @@ use iron3d_formats::helpers::trf::{NODE_SIZE, type_id};
 use iron3d_formats::nres::NresWriter;
 use iron3d_formats::registry::BuildCategory;
 use iron3d_formats::script::functions::{
-    CALLBACK, CLAN_BASE, COUNT_CLASS, DESIGN_SPREAD, FREE_MINDS, LOAD_DESIGNS, ORDER_UNIT, TIMER, TIMER_PASSED,
-    callback as cb,
+    CALLBACK, CLAN_BASE, COUNT_CLASS, DESIGN_SPREAD, FREE_MINDS, LOAD_DESIGNS, ORDER_UNIT, RESEARCH_DESIGN, TIMER,
+    TIMER_PASSED, callback as cb,
 };
 use iron3d_formats::script::{FmlText, NodeKind, Record, Relation, ScrPackage, StringIndexing, VarType, Varset};
 use iron3d_formats::{Error, Result};
@@ -84,6 +86,8 @@ pub const MESSAGE_DELAY_S: u32 = 5;
 pub const OBJECTIVE_DELAY_S: u32 = 8;
 /// Clan-clock seconds from one of the enemy's builds by name to the next.
 pub const BUILD_DELAY_S: u32 = 60;
+/// Clan-clock seconds from one of the enemy's design researches to the next.
+pub const RESEARCH_DELAY_S: u32 = 45;
 
 /// The shared table's constants after the literals, in declaration order (the
 /// callback kinds are `varset.var`'s own names).
@@ -119,10 +123,13 @@ const CONSTANTS: &[(&str, u32)] = &[
     ("SELECT_BEST_COMBAT", 5),
     ("dEnemyPlant", 0),
     ("dBuildDelay", BUILD_DELAY_S),
+    ("dEnemyInstitute", 0),
+    ("dResearchDelay", RESEARCH_DELAY_S),
 ];
 
 /// The demo scripts' state variables (DWORD, 0 at the start).
-const STATE: [&str; 9] = ["dMessageTime", "dObjectiveTime", "dTemp", "df0", "df1", "df2", "df3", "df4", "dBuildTime"];
+const STATE: [&str; 10] =
+    ["dMessageTime", "dObjectiveTime", "dTemp", "df0", "df1", "df2", "df3", "df4", "dBuildTime", "dResearchTime"];
 
 const CLAN_BASE_NAMES: [&str; 3] = ["ClanBaseX", "ClanBaseY", "ClanID"];
 
@@ -145,7 +152,11 @@ pub fn shared_varset() -> Result<Varset> {
     dword(&mut text, "dCurrentSender", 0);
     text.push_str("VAR( float, fDifficulty, 0.5)\r\n\r\n// constants\r\n");
     for (name, value) in CONSTANTS {
-        let value = if *name == "dEnemyPlant" { crate::missions::enemy_plant() } else { *value };
+        let value = match *name {
+            "dEnemyPlant" => crate::missions::enemy_building(BuildCategory::Plant),
+            "dEnemyInstitute" => crate::missions::enemy_building(BuildCategory::Institute),
+            _ => *value,
+        };
         dword(&mut text, name, value);
     }
     text.push_str("\r\n// mission state\r\n");
@@ -279,7 +290,9 @@ pub fn default_package(table: &Varset) -> Result<ScrPackage> {
 
 /// `Problems0` of the `default` bundle: the enemy clan, once its build timer has passed
 /// and while a mind is free, has its factory build its best warrior by name (function 15,
-/// `ORDER_BUILDING_CONSTRUCT` with `SELECT_BEST_COMBAT`) and sets the timer again.
+/// `ORDER_BUILDING_CONSTRUCT` with `SELECT_BEST_COMBAT`) and sets the timer again; once
+/// its research timer has passed, has its research centre research the cheapest design
+/// it may (function 41) and sets that timer again.
 fn enemy_builds(v: &impl Fn(&str) -> Result<u32>) -> Result<Vec<Record>> {
     let end = || Record::of_kind(NodeKind::End, Vec::new());
     let [.., clan] = SHARED_CLAN_BASE;
@@ -305,6 +318,11 @@ fn enemy_builds(v: &impl Fn(&str) -> Result<u32>) -> Result<Vec<Record>> {
         Record::call(ORDER_UNIT, None, order.to_vec()),
         Record::call(TIMER, Some(v("dBuildTime")?), vec![v("dBuildDelay")?]),
         end(),
+        end(),
+        Record::call(TIMER_PASSED, Some(v("dTemp")?), vec![v("dResearchTime")?]),
+        Record::compare(v("dTemp")?, Relation::Equal, v("d1")?),
+        Record::call(RESEARCH_DESIGN, None, vec![v("dEnemyInstitute")?]),
+        Record::call(TIMER, Some(v("dResearchTime")?), vec![v("dResearchDelay")?]),
         end(),
         end(),
     ])
@@ -555,6 +573,7 @@ mod tests {
             CLAN_BASE,
             CALLBACK,
             COUNT_CLASS,
+            RESEARCH_DESIGN,
             LOAD_DESIGNS,
             FREE_MINDS,
             TIMER,
@@ -579,7 +598,11 @@ mod tests {
         }
         let build = pkg.event("Problems0").unwrap().records.iter().find(|r| r.function() == Some(ORDER_UNIT)).unwrap();
         let words: Vec<u32> = build.ops.iter().map(|i| word(*i)).collect();
-        assert_eq!(words[..4], [crate::missions::enemy_plant(), 12, 3, catalogue::BATTLE_UNIT], "the factory's build");
+        let plant = crate::missions::enemy_building(BuildCategory::Plant);
+        assert_eq!(words[..4], [plant, 12, 3, catalogue::BATTLE_UNIT], "the factory's build");
+        let research = pkg.event("Problems0").unwrap().records.iter().find(|r| r.function() == Some(RESEARCH_DESIGN));
+        let institute = crate::missions::enemy_building(BuildCategory::Institute);
+        assert_eq!(research.map(|r| word(r.ops[0])), Some(institute), "the research centre researches a design");
         assert_eq!(words[8..], [0x0205, 5], "by name, SELECT_BEST_COMBAT");
         let nature = ScrPackage::parse(file(&tree, "nature.scr"), ReadOptions::strict()).unwrap();
         assert!(nature.events.iter().flat_map(|e| &e.records).all(|r| r.function() == Some(CLAN_BASE)));

@@ -143,7 +143,8 @@ mod graph {
             assert!(tma.objects.iter().any(|o| o.current_ore().is_some()));
             assert!(!tma.extras.is_empty() && !tma.paths.is_empty());
             // The logical id the scripts build by names the enemy's factory.
-            let plant = tma.objects.iter().find(|o| o.identity_or_clan_raw == missions::enemy_plant()).unwrap();
+            let plant = missions::enemy_building(iron3d_formats::registry::BuildCategory::Plant);
+            let plant = tma.objects.iter().find(|o| o.identity_or_clan_raw == plant).unwrap();
             let scheme = catalogue::building_scheme_path(
                 catalogue::PROTOTYPES
                     .iter()

@@ -1,10 +1,10 @@
 //! The computer clans' design store (`gameplay.md` §2.5, after dragonee/openparkan
 //! `docs/15-behaviour.md`, "Function 69 sets how sloppy the AI's design pick is"): every
 //! unit file of `UNITS\UNITS\AI\`, with the figures a script's `SELECT_*` ranks it by,
-//! and for each clan whether its research tree has every part of it. Production fills
-//! it from the data when a mission starts and sets a clan's flags again each time the
-//! clan orders a research; the
-//! SuperAI's design pick reads it.
+//! and for each clan whether its research tree has every part of it or may research it.
+//! Production fills it from the data when a mission starts and sets a clan's statuses
+//! again each time the clan orders a research; the SuperAI's design pick and its design
+//! research (functions 15 and 41) read it.
 
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
@@ -34,21 +34,42 @@ pub struct AiDesign {
     pub parts: Vec<String>,
 }
 
-/// The store, and per clan which of its designs the clan's tree has researched whole
-/// (`+0x104`), in store order.
+/// What a clan's research tree makes of one design.
+#[derive(Debug, Clone, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
+pub enum DesignStatus {
+    /// Every part in the tree and researched (`+0x104`): the clan's builds may pick it.
+    Researched,
+    /// Every part in the tree and open or researched, not all researched: function 41
+    /// may research it.
+    Open {
+        /// What its research costs (the project's reading of `CalcFullResearchCost`:
+        /// the research ore and energy of the items still to research).
+        cost: f32,
+        /// Those items, in part order, each once.
+        items: Vec<u32>,
+    },
+    /// A part out of the tree, or waiting on a prerequisite.
+    Closed,
+}
+
+/// The store, and per clan what its tree makes of each design, in store order.
 #[derive(Resource, Debug, Clone, Default, PartialEq, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Resource)]
 pub struct AiDesigns {
     /// The designs, in the directory's file order.
     pub designs: Vec<AiDesign>,
-    /// Clan → one flag per design.
-    pub researched: BTreeMap<i32, Vec<bool>>,
+    /// Clan → one status per design.
+    pub clans: BTreeMap<i32, Vec<DesignStatus>>,
 }
 
 impl AiDesigns {
-    /// The designs clan `clan` has researched whole, with their store positions.
-    pub fn researched_by(&self, clan: i32) -> impl Iterator<Item = (usize, &AiDesign)> {
-        let flags = self.researched.get(&clan);
-        self.designs.iter().enumerate().filter(move |(i, _)| flags.and_then(|f| f.get(*i)).copied().unwrap_or(false))
+    /// The designs of clan `clan` with status `keep`, with their store positions.
+    pub fn by_status<'a>(
+        &'a self,
+        clan: i32,
+        keep: impl Fn(&DesignStatus) -> bool + 'a,
+    ) -> impl Iterator<Item = (usize, &'a AiDesign, &'a DesignStatus)> {
+        let statuses = self.clans.get(&clan).map(Vec::as_slice).unwrap_or_default();
+        self.designs.iter().zip(statuses).enumerate().filter(move |(_, (_, s))| keep(s)).map(|(i, (d, s))| (i, d, s))
     }
 }

@@ -35,7 +35,7 @@ mod state;
 mod states;
 mod table;
 
-pub use ai_designs::{AI_DESIGN_DIR, AiDesign, AiDesigns};
+pub use ai_designs::{AI_DESIGN_DIR, AiDesign, AiDesigns, DesignStatus};
 pub use animation::{PieceAnimation, PieceBinding};
 pub use building::{
     BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, CreationNodeCondition, Invulnerable, KillRequest,

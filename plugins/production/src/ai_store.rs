@@ -7,17 +7,21 @@
 //! and the guns' figure. The original sums `a ÷ b × rounds` over the guns with two
 //! authored figures not read; **the project's stand-in is the unit box's raw Offence**
 //! (Σ round damage × 1000 ÷ interval), the same scale as the measured figures. Each
-//! clan's flags say which designs its tree has researched whole, every part in the tree
-//! and researched; they are set as the store loads and again each time the clan orders a
+//! clan's statuses say which designs its tree has researched whole (every part in the
+//! tree and researched) and which it may research (every part in the tree and open or
+//! researched: function 41's, priced by the research ore and energy of the items still to
+//! research, the project's reading of `CalcFullResearchCost`, which is not read past its
+//! first node); they are set as the store loads and again each time the clan orders a
 //! research (openparkan `docs/16-research.md`, "What an AI clan's tree gates", read), so
 //! a research that completes shows from the clan's next order. A design that cannot be
 //! made is reported once and left out.
 
 use crate::design::Rating;
+use crate::research::ResearchTree;
 use crate::state::Production;
 use crate::step::{probe, report};
 use bevy_ecs::prelude::*;
-use iron3d_core::{AI_DESIGN_DIR, AiDesign, AiDesigns, ProductionEvent, SchemeNames, SizeClass};
+use iron3d_core::{AI_DESIGN_DIR, AiDesign, AiDesigns, DesignStatus, ProductionEvent, SchemeNames, SizeClass};
 use iron3d_mission::{resolve_object, running_backend};
 
 /// The game paths of the store's unit files, in folded-path order.
@@ -79,17 +83,39 @@ pub(crate) fn load(world: &mut World) {
     }
 }
 
-/// Sets clan `clan`'s flags: a design is researched when the clan's tree has every part
-/// of it in the tree and researched; a clan without a tree has none.
+/// What `tree` makes of `design` (no tree: closed).
+fn status(tree: Option<&ResearchTree>, design: &AiDesign) -> DesignStatus {
+    let Some(tree) = tree else { return DesignStatus::Closed };
+    let Some(items) = design.parts.iter().map(|p| tree.item_of_part(p)).collect::<Option<Vec<u32>>>() else {
+        return DesignStatus::Closed;
+    };
+    let mut open: Vec<u32> = Vec::new();
+    for i in items.into_iter().filter(|&i| !tree.researched(i)) {
+        if !tree.available(i) {
+            return DesignStatus::Closed;
+        }
+        if !open.contains(&i) {
+            open.push(i);
+        }
+    }
+    match open.is_empty() {
+        true => DesignStatus::Researched,
+        false => {
+            let cost = open.iter().map(|&i| &tree.nodes[i as usize]).map(|n| n.research_ore + n.research_energy).sum();
+            DesignStatus::Open { cost, items: open }
+        }
+    }
+}
+
+/// Sets clan `clan`'s statuses from its tree.
 pub(crate) fn mark(world: &mut World, clan: i32) {
     let (Some(production), Some(store)) = (world.get_resource::<Production>(), world.get_resource::<AiDesigns>())
     else {
         return;
     };
     let tree = production.clans.get(&clan).and_then(|r| r.tree.as_ref());
-    let whole = |d: &AiDesign| tree.is_some_and(|t| t.locked_component(&d.parts).is_none());
-    let flags: Vec<bool> = store.designs.iter().map(whole).collect();
-    if store.researched.get(&clan) != Some(&flags) {
-        world.resource_mut::<AiDesigns>().researched.insert(clan, flags);
+    let statuses: Vec<DesignStatus> = store.designs.iter().map(|d| status(tree, d)).collect();
+    if store.clans.get(&clan) != Some(&statuses) {
+        world.resource_mut::<AiDesigns>().clans.insert(clan, statuses);
     }
 }

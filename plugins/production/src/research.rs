@@ -201,6 +201,11 @@ impl ResearchTree {
         }
     }
 
+    /// Whether item `i` is in the tree and available (open to research, or researched).
+    pub fn available(&self, i: u32) -> bool {
+        self.nodes.get(i as usize).is_some_and(|n| n.has(IN_TREE | AVAILABLE))
+    }
+
     /// Whether item `i` is in the tree and researched.
     pub fn researched(&self, i: u32) -> bool {
         self.nodes.get(i as usize).is_some_and(|n| n.has(IN_TREE | RESEARCHED))

@@ -14,8 +14,15 @@
 //! (the project's: the original's selection sort is not read to its comparison). The
 //! factory-size gate before the draw is dead code in the original: a design too big for
 //! the factory is refused when its build starts.
+//!
+//! Function 41 (openparkan `docs/16-research.md`, "What an AI clan's tree gates", read)
+//! has a research centre research a design, not a technology: the cheapest of the designs
+//! whose every part is in the clan's tree and open or researched, not all researched. The
+//! project gives the centre one `Order::Research` per item still to research, in part
+//! order (the original's order 16 names the design's file); the result is 1, or 0 when
+//! no design is open (which ends the original's `PBM_MAKE_RESEARCH_Start` as solved).
 
-use iron3d_core::{AiDesign, AiDesigns, RandomStream};
+use iron3d_core::{AiDesign, AiDesigns, DesignStatus, RandomStream};
 use serde::{Deserialize, Serialize};
 
 /// `TARGET_BY_NAME`.
@@ -88,12 +95,29 @@ pub fn strength(guns: f32, hit_points: f32) -> f32 {
 /// largest first.
 pub fn ranking(store: &AiDesigns, clan: i32, class: u32, select: Select) -> Vec<usize> {
     let mut ranked: Vec<(usize, f32)> = store
-        .researched_by(clan)
-        .filter(|(_, d)| d.class == class && d.class & CLASS_BUILDING == 0)
-        .map(|(i, d)| (i, select.score(d)))
+        .by_status(clan, |s| *s == DesignStatus::Researched)
+        .filter(|(_, d, _)| d.class == class && d.class & CLASS_BUILDING == 0)
+        .map(|(i, d, _)| (i, select.score(d)))
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
     ranked.into_iter().map(|(i, _)| i).collect()
+}
+
+/// The items function 41 researches for clan `clan`: those of the cheapest design whose
+/// every part is in its tree and open or researched, not all researched (the first of
+/// equal costs); `None` without one.
+pub fn cheapest(store: &AiDesigns, clan: i32) -> Option<&[u32]> {
+    let open = store.by_status(clan, |s| matches!(s, DesignStatus::Open { .. }));
+    let priced = open.filter_map(|(_, _, s)| match s {
+        DesignStatus::Open { cost, items } => Some((*cost, items.as_slice())),
+        _ => None,
+    });
+    priced
+        .fold(None, |best: Option<(f32, &[u32])>, (cost, items)| match best {
+            Some((c, _)) if c <= cost => best,
+            _ => Some((cost, items)),
+        })
+        .map(|(_, items)| items)
 }
 
 /// The design a pick takes from `ranking`, drawing from `random` unless the mode is

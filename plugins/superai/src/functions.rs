@@ -13,9 +13,9 @@
 //! `type & mask ≠ 0`), 32 (a unit in a route), 33 (run `Problems<n>` from now on), 34
 //! (count the own clan's of exactly a type), 49 (free minds), 52 (an object's owner),
 //! 57 (the callback's channel 2), 59 / 60 (the clan clock's timers), 70 (a random
-//! number below *n*), 43 (load the design store) and 69 (the design pick's spread, kept
-//! when not negative; 1), whose pick function 15 makes for a `TARGET_BY_NAME` target
-//! (`crate::designs`). Every other function stops the handler as unsupported.
+//! number below *n*), 41 (a research centre researches the cheapest open design), 43
+//! (load the design store) and 69 (the design pick's spread, kept when not negative; 1),
+//! whose pick function 15 makes for a `TARGET_BY_NAME` target (`crate::designs`). Every other function stops the handler as unsupported.
 
 use crate::designs::{DesignDraw, TARGET_BY_NAME};
 use crate::package::ScriptPackage;
@@ -51,7 +51,7 @@ pub fn arity(f: u32) -> Option<usize> {
     Some(match f {
         STUB_ONE | STUB_NOTHING | PROBLEM_WEIGHT | FREE_MINDS | LOAD_DESIGNS => 0,
         STUB_READ | PROBLEM_STATE | SET_PROBLEM_WEIGHT | PROBLEM_PARAMETER | PROBLEM_HANDLER | COUNT_TYPE | OWNER
-        | TIMER | TIMER_PASSED | DESIGN_SPREAD | RANDOM => 1,
+        | TIMER | TIMER_PASSED | RESEARCH_DESIGN | DESIGN_SPREAD | RANDOM => 1,
         PROBLEM_ACTION | CALLBACK | COUNT_CLASS | IN_ROUTE | CALLBACK_2 => 2,
         CLAN_BASE => 3,
         RAISE_PROBLEM => 7,
@@ -177,6 +177,10 @@ pub(crate) fn call(f: u32, node: &Record, c: &mut Call<'_>) -> Result<u32, Stop>
             c.host.count_type(ty)
         }
         FREE_MINDS => c.host.free_minds(),
+        RESEARCH_DESIGN => {
+            let id = c.dword(node, 0)?;
+            c.host.research_design(id, *c.designs)
+        }
         // Its result is not read by any shipped call; the project leaves 0.
         LOAD_DESIGNS => {
             c.designs.loaded = true;

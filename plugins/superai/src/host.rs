@@ -410,6 +410,30 @@ impl Host for GameHost<'_> {
         0
     }
 
+    fn research_design(&mut self, id: u32, draw: DesignDraw) -> u32 {
+        let refusal = match self.view.get(id).copied() {
+            None => format!("{id} names no object"),
+            Some(_) if !draw.loaded => "the clan's design store is not loaded (function 43 was not called)".into(),
+            Some(centre) => match designs::cheapest(&self.fx.designs, self.clan as i32) {
+                Some(items) => {
+                    let tick = self.fx.clock.tick;
+                    let orders = items.iter().map(|&n| SimCommand {
+                        tick,
+                        units: vec![centre.id],
+                        order: Order::Research(n),
+                        queued: false,
+                    });
+                    self.fx.commands.extend(orders.collect::<Vec<_>>());
+                    return 1;
+                }
+                // The original's FALSE: nothing to research.
+                None => return 0,
+            },
+        };
+        self.note(format!("function 41 for {id}: {refusal}"));
+        0
+    }
+
     fn count_class(&mut self, clan: u32, mask: u32) -> u32 {
         self.count(clan as i32, |t| t & mask != 0)
     }

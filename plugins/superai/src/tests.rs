@@ -13,7 +13,7 @@ use super::problems::{Problems, Raise, Raised};
 use super::variables::kind;
 use super::vm::{ClanBase, EventResult, Host, MAX_BLOCKS, OrderPacket, StopAt, Vm};
 use super::*;
-use iron3d_core::{AiDesign, AiDesigns, RandomStream, ScriptFiles};
+use iron3d_core::{AiDesign, AiDesigns, DesignStatus, RandomStream, ScriptFiles};
 use iron3d_formats::ErrorKind;
 use iron3d_formats::script::functions as f;
 use iron3d_formats::script::{NodeKind, Record, Relation, ScrPackage};
@@ -164,6 +164,7 @@ struct TestHost {
     calls: Vec<(u32, u32)>,
     orders: Vec<OrderPacket>,
     by_name: Vec<(OrderPacket, DesignDraw)>,
+    researches: Vec<(u32, DesignDraw)>,
     at: Vec<(usize, usize, u32)>,
     answer: u32,
 }
@@ -184,6 +185,10 @@ impl Host for TestHost {
     }
     fn order_by_name(&mut self, packet: &OrderPacket, draw: DesignDraw) -> u32 {
         self.by_name.push((packet.clone(), draw));
+        self.answer
+    }
+    fn research_design(&mut self, id: u32, draw: DesignDraw) -> u32 {
+        self.researches.push((id, draw));
         self.answer
     }
     fn count_class(&mut self, clan: u32, mask: u32) -> u32 {
@@ -574,20 +579,20 @@ fn functions_43_and_69_set_the_design_draw_that_an_order_by_name_carries() {
     assert_eq!(vm.designs, DesignDraw { loaded: true, spread: 3 });
 }
 
-/// A store of `(class, hit points, guns, speed, researched)` designs for clan 1.
-fn store(designs: &[(u32, f32, f32, f32, bool)]) -> AiDesigns {
-    let design = |(i, &(class, hit_points, guns, speed, _)): (usize, &(u32, f32, f32, f32, bool))| AiDesign {
+/// A store of `(class, hit points, guns, speed, status)` designs for clan 1.
+fn store(designs: &[(u32, f32, f32, f32, DesignStatus)]) -> AiDesigns {
+    let design = |(i, (class, hit_points, guns, speed, _)): (usize, &(u32, f32, f32, f32, DesignStatus))| AiDesign {
         scheme: format!("UNITS\\UNITS\\AI\\d{i}.dat"),
-        class,
+        class: *class,
         size: 2,
-        hit_points,
-        guns,
-        speed,
+        hit_points: *hit_points,
+        guns: *guns,
+        speed: *speed,
         parts: Vec::new(),
     };
     AiDesigns {
         designs: designs.iter().enumerate().map(design).collect(),
-        researched: [(1, designs.iter().map(|d| d.4).collect())].into(),
+        clans: [(1, designs.iter().map(|d| d.4.clone()).collect())].into(),
     }
 }
 
@@ -597,12 +602,12 @@ fn each_select_mode_ranks_the_researched_designs_of_the_type_by_its_figure() {
     // openparkan's measured pair: a size-2 design of 5 715 points and 4 000 of guns
     // (strength 228.6) against AI_LS_10's 93 008 points (207.2).
     let s = store(&[
-        (WARRIOR, 93_008.0, 221.96, 5.0, true),
-        (WARRIOR, 5_715.0, 4_000.0, 9.0, true),
-        (WARRIOR, 1_000.0, 100.0, 12.0, true),
-        (WARRIOR, 500_000.0, 9_000.0, 20.0, false),
-        (0x0100_4000, 9_999.0, 9_999.0, 30.0, true),
-        (WARRIOR | 0x8000_0000, 9_999.0, 9_999.0, 30.0, true),
+        (WARRIOR, 93_008.0, 221.96, 5.0, DesignStatus::Researched),
+        (WARRIOR, 5_715.0, 4_000.0, 9.0, DesignStatus::Researched),
+        (WARRIOR, 1_000.0, 100.0, 12.0, DesignStatus::Researched),
+        (WARRIOR, 500_000.0, 9_000.0, 20.0, DesignStatus::Open { cost: 1.0, items: vec![1] }),
+        (0x0100_4000, 9_999.0, 9_999.0, 30.0, DesignStatus::Researched),
+        (WARRIOR | 0x8000_0000, 9_999.0, 9_999.0, 30.0, DesignStatus::Researched),
     ]);
     assert!((designs::strength(4_000.0, 5_715.0) - 228.65).abs() < 0.01);
     let rank = |select| designs::ranking(&s, 1, WARRIOR, select);
@@ -626,6 +631,24 @@ fn each_select_mode_ranks_the_researched_designs_of_the_type_by_its_figure() {
     // Draws 0 and 3..=10 take the first, 1 and 2 the next two.
     assert!(seen[1] > 4 * seen[0].max(seen[2]) && seen[0] > 0 && seen[2] > 0, "{seen:?}");
     assert_eq!(designs::pick(&[], Select::BestCombat, 3, &mut random), None);
+}
+
+#[test]
+fn function_41_researches_the_cheapest_open_design() {
+    let open = |cost: f32, items: &[u32]| DesignStatus::Open { cost, items: items.to_vec() };
+    let s = store(&[
+        (1, 1.0, 1.0, 1.0, DesignStatus::Researched),
+        (1, 1.0, 1.0, 1.0, open(50.0, &[3, 4])),
+        (1, 1.0, 1.0, 1.0, DesignStatus::Closed),
+        (1, 1.0, 1.0, 1.0, open(20.0, &[5])),
+        (1, 1.0, 1.0, 1.0, open(20.0, &[6])),
+    ]);
+    assert_eq!(designs::cheapest(&s, 1), Some(&[5][..]), "the cheapest; of equal costs the first");
+    assert_eq!(designs::cheapest(&s, 2), None, "a clan with no open design");
+    let (_, result, host) =
+        run_nodes(vec![call(f::LOAD_DESIGNS, None, &[]), call(f::RESEARCH_DESIGN, Some(DA), &[D2])]);
+    assert_eq!(result, EventResult::Completed);
+    assert_eq!(host.researches, [(2, DesignDraw { loaded: true, spread: 0 })]);
 }
 
 fn raise(code: u32, weight: f32, params: [u32; 3]) -> Raise {

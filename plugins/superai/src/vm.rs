@@ -104,6 +104,9 @@ pub trait Host {
     /// Function 15 with a `TARGET_BY_NAME` target: a factory's build of the design the
     /// clan's store picks under `draw`; as [`Host::order`].
     fn order_by_name(&mut self, packet: &OrderPacket, draw: DesignDraw) -> u32;
+    /// Function 41: research centre `id` researches the clan's cheapest open design; 1, or
+    /// 0 when there is none (or no store, or no such centre).
+    fn research_design(&mut self, id: u32, draw: DesignDraw) -> u32;
     /// Function 31: clan `clan`'s units and buildings whose type shares a bit with `mask`.
     fn count_class(&mut self, clan: u32, mask: u32) -> u32;
     /// Function 34: the own clan's units and buildings whose type equals `ty`.

@@ -33,6 +33,8 @@ pub const IN_ROUTE: u32 = 32;
 pub const PROBLEM_HANDLER: u32 = 33;
 /// 34: count the own clan's units and buildings of exactly a type.
 pub const COUNT_TYPE: u32 = 34;
+/// 41: have a research centre research the cheapest open design of the store.
+pub const RESEARCH_DESIGN: u32 = 41;
 /// 43: load the design store (`UNITS\\UNITS\\AI\\`).
 pub const LOAD_DESIGNS: u32 = 43;
 /// 49: the clan's free minds.

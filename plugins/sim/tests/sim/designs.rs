@@ -21,7 +21,9 @@ fn the_enemys_script_has_its_factory_build_the_best_researched_warrior_of_the_ai
     assert!(names.iter().all(|n| n.to_ascii_lowercase().starts_with("units\\units\\ai\\")), "{names:?}");
     // The demo's tree grants its first chassis, turret and gun: only the first design is
     // researched whole at the start.
-    assert_eq!(store.researched.get(&ENEMY).map(Vec::as_slice), Some(&[true, false, false][..]));
+    let statuses = store.clans.get(&ENEMY).unwrap();
+    assert_eq!(statuses[0], DesignStatus::Researched);
+    assert!(statuses[1..].iter().all(|s| *s != DesignStatus::Researched), "{statuses:?}");
     // Its figures are those of the same parts placed: the scout's.
     let first = &store.designs[0];
     let mut q = app.world_mut().query::<(&MissionObject, &Health)>();
@@ -50,44 +52,42 @@ fn the_enemys_script_has_its_factory_build_the_best_researched_warrior_of_the_ai
     assert_eq!(app.world().get::<UnitClass>(built).map(|c| c.0), Some(BATTLE_UNIT));
 }
 
-/// The store marks a clan's designs as it loads and again each time the clan orders a
-/// research (openparkan `docs/16-research.md`, "What an AI clan's tree gates"): a research
-/// that completes counts from the next order.
+/// Function 41 has the enemy's research centre research the cheapest design its tree
+/// leaves open, and the store marks the clan's designs as it loads and again each time
+/// the clan orders a research (openparkan `docs/16-research.md`, "What an AI clan's tree
+/// gates"): a research that completes counts from the next order.
 #[test]
-fn a_clans_designs_are_marked_again_when_it_orders_a_research() {
+fn the_enemys_script_researches_the_cheapest_open_design_and_its_next_order_marks_it() {
     let mut app = quiet_strategy();
     run(&mut app, 1);
-    let flags = |app: &App| app.world().resource::<AiDesigns>().researched.get(&ENEMY).cloned().unwrap_or_default();
-    assert_eq!(flags(&app), [true, false, false]);
-    let tank = app.world().resource::<AiDesigns>().designs[1].parts.clone();
-    let mut q = app.world_mut().query::<(&OriginalObjectId, &Owner)>();
-    let enemy: Vec<u32> = q.iter(app.world()).filter(|(_, o)| o.clan == ENEMY).map(|(id, _)| id.0).collect();
-    let world = app.world();
-    let institute = *enemy.iter().find(|&&id| iron3d_production::research_node(world, id, &tank[0]).is_ok()).unwrap();
-    let nodes: Vec<u32> = tank
-        .iter()
-        .filter_map(|part| iron3d_production::research_node(app.world(), institute, part).ok())
-        .filter(|&n| !researched(&app, n))
-        .collect();
-    assert!(!nodes.is_empty(), "the tank's parts wait for research: {tank:?}");
-    for &n in &nodes {
-        order(&mut app, vec![institute], Order::Research(n));
-    }
-    let done = |app: &App| nodes.iter().all(|&n| researched(app, n));
-    for _ in 0..100 {
-        if done(&app) {
-            break;
+    let statuses = |app: &App| app.world().resource::<AiDesigns>().clans.get(&ENEMY).cloned().unwrap_or_default();
+    let open = |app: &App, i: usize| match &statuses(app)[i] {
+        DesignStatus::Open { items, .. } => items.clone(),
+        s => panic!("design {i} is {s:?}"),
+    };
+    assert_eq!(statuses(&app)[0], DesignStatus::Researched);
+    assert_eq!(statuses(&app)[2], DesignStatus::Closed, "the walker's parts wait on the tank's");
+    let tank = open(&app, 1);
+    assert_eq!(tank.len(), 3, "the tank's chassis, turret and gun");
+    let done = |app: &App, items: &[u32]| items.iter().all(|&n| researched(app, n));
+    let until = |app: &mut App, what: &dyn Fn(&App) -> bool| {
+        for _ in 0..200 {
+            if what(app) {
+                return true;
+            }
+            run(app, 20);
         }
-        run(&mut app, 50);
-    }
-    assert!(done(&app), "the enemy researches the tank's parts");
-    assert_eq!(flags(&app), [true, false, false], "marked at the orders, before the research completed");
-    let any = iron3d_production::research_node(app.world(), institute, &tank[0]).unwrap();
-    order(&mut app, vec![institute], Order::Research(any));
-    run(&mut app, 1);
-    assert_eq!(flags(&app), [true, true, false], "the next order marks the tank researched whole");
+        false
+    };
+    assert!(until(&mut app, &|app| done(app, &tank)), "the script researches the tank's parts");
+    assert_eq!(open(&app, 1), tank, "marked at the orders, before the research completed");
+    assert!(
+        until(&mut app, &|app| statuses(app)[1] == DesignStatus::Researched),
+        "the next research order marks the tank researched whole"
+    );
+    let walker = open(&app, 2);
+    assert!(until(&mut app, &|app| done(app, &walker)), "and that order researches the walker, open now");
 }
-
 /// Whether the enemy's tree has item `node` researched.
 fn researched(app: &App, node: u32) -> bool {
     let production = app.world().resource::<iron3d_production::Production>();
