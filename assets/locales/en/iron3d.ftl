@@ -322,6 +322,7 @@ action-Weapon8 = Select or deselect gun 8 (piloting)
 action-Weapon9 = Select or deselect gun 9 (piloting)
 action-Camouflage = Camouflage on or off (piloting)
 action-AutoDriver = Auto-driver
+action-OuterCamera = Outer camera
 action-TurnLeft = Turn the building left
 action-TurnRight = Turn the building right
 action-Pause = Pause / menu

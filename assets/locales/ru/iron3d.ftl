@@ -323,6 +323,7 @@ action-Weapon8 = Выбрать или снять оружие 8 (пилотир
 action-Weapon9 = Выбрать или снять оружие 9 (пилотирование)
 action-Camouflage = Маскировка вкл./выкл. (управление)
 action-AutoDriver = Автопилот
+action-OuterCamera = Внешняя камера
 action-TurnLeft = Повернуть здание влево
 action-TurnRight = Повернуть здание вправо
 action-Pause = Пауза / меню

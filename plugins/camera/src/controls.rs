@@ -89,6 +89,9 @@ pub(crate) fn controls(
         if a.just_pressed(&GameAction::CameraCenter) {
             cam.centering = true;
         }
+        if a.just_pressed(&GameAction::OuterCamera) && matches!(cam.mode, CameraMode::FirstPerson(_)) {
+            cam.outer = !cam.outer;
+        }
         if a.just_pressed(&GameAction::CameraInfrared) {
             cam.infrared = !cam.infrared;
         }
@@ -169,5 +172,28 @@ mod tests {
         assert_eq!(edge_scroll(Vec2::new(2.0, 360.0), size), Vec2::new(-1.0, 0.0));
         assert_eq!(edge_scroll(Vec2::new(1279.0, 1.0), size), Vec2::new(1.0, 1.0), "top right: right and forward");
         assert_eq!(edge_scroll(Vec2::new(640.0, 716.0), size), Vec2::new(0.0, -1.0));
+    }
+
+    /// The outer camera's key turns it on and off only while the camera rides a unit in
+    /// first person.
+    #[test]
+    fn the_outer_camera_key_toggles_it_in_first_person_only() {
+        let mut app = App::new();
+        app.init_resource::<Time<Real>>()
+            .init_resource::<Time<Virtual>>()
+            .init_resource::<Selection>()
+            .init_resource::<InputSettings>()
+            .add_systems(Update, controls);
+        let player = app.world_mut().spawn(Actions::default()).id();
+        let camera =
+            app.world_mut().spawn(GameCamera { mode: CameraMode::FirstPerson(3), ..GameCamera::default() }).id();
+        let tap = |app: &mut App| {
+            iron3d_input::testing::tap(app, player, GameAction::OuterCamera);
+            app.world().get::<GameCamera>(camera).unwrap().outer
+        };
+        assert!(tap(&mut app), "on");
+        assert!(!tap(&mut app), "and off");
+        app.world_mut().get_mut::<GameCamera>(camera).unwrap().mode = CameraMode::Follow(3);
+        assert!(!tap(&mut app), "not outside first person");
     }
 }

@@ -1,6 +1,7 @@
 //! Cameras over the mission (`docs/reference/runtime.md` §7): an RTS camera orbiting a focus on
 //! the ground (edge scroll, zoom, rotate), free fly, following a unit, and first person
-//! from a unit's `CameraCenter` control point while the player pilots it. On entering
+//! from a unit's `CameraCenter` control point while the player pilots it, or from outside
+//! it with the outer camera (`CMD_JAMES_OUTER_CAMERA`, [`outer`]). On entering
 //! a mission the camera frames the player's base. Each frame the rig is placed after
 //! moving objects are (so a followed unit never lags) and published as
 //! [`CameraFrame`] before transforms propagate, so the renderer, the sound listener
@@ -31,6 +32,8 @@ pub struct CameraFrame {
     pub transform: Transform,
     /// Where it looks on the ground or at a unit (Bevy space).
     pub focus: Vec3,
+    /// A first-person view seen from outside its unit ([`GameCamera::outer`]).
+    pub outer: bool,
 }
 
 /// The game's mission camera ([`GameCamera`]), spawned at start-up and framing the
@@ -117,6 +120,24 @@ pub fn first_person(unit: &Transform, object: Option<&MissionObject>, turret: f3
     Transform::from_translation(at).with_rotation(rotation)
 }
 
+/// The outer camera's distance behind the eye: this many times the unit's reach across
+/// the ground, and [`OUTER_MARGIN`] more (the project's: the original's placement is not
+/// read).
+pub const OUTER_BACK: f32 = 2.5;
+/// See [`OUTER_BACK`].
+pub const OUTER_MARGIN: f32 = 6.0;
+/// The outer camera's height above the eye, in units of the unit's reach (the project's).
+pub const OUTER_LIFT: f32 = 0.8;
+
+/// The outer camera of a unit of `reach` whose first-person view is `eye`: behind the eye
+/// along its view across the ground and above it, looking at the eye, so the unit stands
+/// in the middle of the view whichever way its turret turns.
+pub fn outer(eye: &Transform, reach: f32) -> Transform {
+    let ahead = Vec3::new(eye.forward().x, 0.0, eye.forward().z).try_normalize().unwrap_or(Vec3::NEG_Z);
+    let at = eye.translation - ahead * (OUTER_BACK * reach + OUTER_MARGIN) + Vec3::Y * (OUTER_LIFT * reach);
+    Transform::from_translation(at).looking_at(eye.translation, Vec3::Y)
+}
+
 /// Places every game camera (following or riding its unit) and publishes the frame.
 fn place(
     table: Res<ObjectTable>,
@@ -139,7 +160,13 @@ fn place(
                 }
             },
             CameraMode::FirstPerson(id) => match unit(id) {
-                Some((t, object, weapon)) => first_person(t, object, weapon.map_or(0.0, |w| w.turret), cam.pitch),
+                Some((t, object, weapon)) => {
+                    let eye = first_person(t, object, weapon.map_or(0.0, |w| w.turret), cam.pitch);
+                    match cam.outer {
+                        true => outer(&eye, object.and_then(MissionObject::bounds).map_or(0.0, |b| b.reach())),
+                        false => eye,
+                    }
+                }
                 None => {
                     cam.switch(CameraMode::Rts);
                     cam.transform()
@@ -173,7 +200,7 @@ fn place(
             }
             _ => {}
         }
-        *frame = CameraFrame { mode: cam.mode, transform: placed, focus: cam.focus };
+        *frame = CameraFrame { mode: cam.mode, transform: placed, focus: cam.focus, outer: cam.outer };
     }
 }
 
@@ -198,6 +225,27 @@ mod tests {
         // Turret turned a quarter left (counter-clockwise seen from above: game +Y).
         let left = first_person(&unit, Some(&object), FRAC_PI_2, 0.0);
         assert!(left.forward().dot(Vec3::from(to_bevy([0.0, 1.0, 0.0]))) > 0.999, "{:?}", left.forward());
+    }
+
+    /// The outer camera stands behind the eye along its view across the ground, above it,
+    /// and looks at it; any switch of mode turns it off.
+    #[test]
+    fn the_outer_camera_looks_at_the_eye_from_behind_and_above() {
+        let unit = Transform::from_translation(Vec3::new(10.0, 0.0, 0.0));
+        let eye = first_person(&unit, None, FRAC_PI_2, 0.3);
+        let reach = 8.0;
+        let t = outer(&eye, reach);
+        let to_eye = eye.translation - t.translation;
+        assert!(t.forward().dot(to_eye.normalize()) > 0.999, "looks at the eye");
+        let ahead = Vec3::new(eye.forward().x, 0.0, eye.forward().z).normalize();
+        let back = Vec3::new(to_eye.x, 0.0, to_eye.z);
+        assert!(
+            (back.length() - (OUTER_BACK * reach + OUTER_MARGIN)).abs() < 1e-3 && back.normalize().dot(ahead) > 0.999
+        );
+        assert!((t.translation.y - eye.translation.y - OUTER_LIFT * reach).abs() < 1e-4, "above the eye");
+        let mut cam = GameCamera { mode: CameraMode::FirstPerson(1), outer: true, ..GameCamera::default() };
+        cam.switch(CameraMode::FirstPerson(2));
+        assert!(!cam.outer, "a switch of mode turns the outer camera off");
     }
 
     struct NoFiles;

@@ -71,6 +71,10 @@ pub struct GameCamera {
     pub motion: CommandMotion,
     /// The field of view (the command camera's Z narrows it).
     pub lens: Zoom,
+    /// The outer camera is on (`CMD_JAMES_OUTER_CAMERA`): a first-person view is seen
+    /// from behind and above the unit ([`crate::outer`]); every switch of mode turns it
+    /// off, as the original's view transitions do.
+    pub outer: bool,
 }
 
 impl Default for GameCamera {
@@ -91,6 +95,7 @@ impl Default for GameCamera {
             command: false,
             motion: CommandMotion::default(),
             lens: Zoom::default(),
+            outer: false,
         }
     }
 }
@@ -215,6 +220,7 @@ impl GameCamera {
             self.pitch = -self.pitch;
         }
         self.mode = mode;
+        self.outer = false;
         self.position = from;
         let (lo, hi) = self.pitch_limits();
         self.pitch = self.pitch.clamp(lo, hi);

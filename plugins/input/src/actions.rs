@@ -116,6 +116,8 @@ pub enum GameAction {
     Camouflage,
     /// `CMD_JAMES_AUTO_DRIVER`: step the driven bot's auto-driver level 0 → 1 → 2 → 0.
     AutoDriver,
+    /// `CMD_JAMES_OUTER_CAMERA`: the first-person view seen from outside the unit, or back.
+    OuterCamera,
     /// `CMD_SELECT_ALL_WEAPON` (0): select every gun of the driven unit.
     AllWeapons,
     /// `CMD_SELECT_WEAPON_1` to `_9` (the digits): select or deselect the driven unit's
@@ -197,7 +199,7 @@ impl GameAction {
     }
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 55] = [
+    pub const BUTTONS: [Self; 56] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -245,6 +247,7 @@ impl GameAction {
         Self::Weapon9,
         Self::Camouflage,
         Self::AutoDriver,
+        Self::OuterCamera,
         Self::TurnLeft,
         Self::TurnRight,
         Self::Pause,

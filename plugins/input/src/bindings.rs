@@ -80,7 +80,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 36] = [
+        let table: [(GameAction, &[Binding]); 37] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -109,6 +109,7 @@ impl Default for Bindings {
             (FireAll, &[Key(KeyCode::KeyB)]),
             (Camouflage, &[Key(KeyCode::KeyC), Pad(GamepadButton::LeftTrigger2)]),
             (AutoDriver, &[Key(KeyCode::KeyY)]),
+            (OuterCamera, &[Key(KeyCode::F4)]),
             (TurnLeft, &[Key(KeyCode::Comma)]),
             (TurnRight, &[Key(KeyCode::Period)]),
             (Pause, &[Key(KeyCode::Escape), Pad(GamepadButton::Start)]),

@@ -23,7 +23,7 @@ pub const FILES: [&str; 2] = ["addition.man", "hero.man"];
 pub const SCAN_CODES: &str = "ScanCode.dsc";
 
 /// The original's commands iron3d has a button action for.
-const BUTTONS: [(&str, GameAction); 34] = [
+const BUTTONS: [(&str, GameAction); 35] = [
     ("CMD_ENTER_STATE", GameAction::Enter),
     ("CMD_ROLLBACK_STATE", GameAction::Pause),
     ("CMD_JAMES_WINGMAN_MENU", GameAction::Wingmen),
@@ -45,6 +45,7 @@ const BUTTONS: [(&str, GameAction); 34] = [
     ("CMD_SPOTLIGHT", GameAction::Spotlight),
     ("CMD_CAMOUFLAGE_WEAR", GameAction::Camouflage),
     ("CMD_JAMES_AUTO_DRIVER", GameAction::AutoDriver),
+    ("CMD_JAMES_OUTER_CAMERA", GameAction::OuterCamera),
     ("CMD_FIRE_SELECTED_CONT", GameAction::Fire),
     ("CMD_FIRE_MISSILE", GameAction::FireMissiles),
     ("CMD_FIRE_ALL", GameAction::FireAll),
@@ -308,7 +309,8 @@ mod tests {
                     CMD_TERMINAL SCAN_LSHIFT SCAN_T\nCMD_JAMES_HQ_MOVE_LEFT SCAN_NULL SCAN_G_LEFT\n\
                     CMD_JAMES_HQ_MOVE_UP SCAN_NULL SCAN_G_PGUP\nCMD_FIRE_SELECTED_CONT SCAN_NULL SCAN_LMOUSE\n\
                     CMD_HELP SCAN_NULL SCAN_F1\nCMD_OBJ_TURN_LEFT SCAN_NULL SCAN_COMMA\nCMD_ENTER_STATE SCAN_NULL SCAN_G_ENTER\n\
-                    CMD_JAMES_SATELLITE_MAP SCAN_NULL SCAN_M\nCMD_JAMES_OUTER_CAMERA SCAN_NULL SCAN_F4\n";
+                    CMD_JAMES_SATELLITE_MAP SCAN_NULL SCAN_M\nCMD_JAMES_OUTER_CAMERA SCAN_NULL SCAN_F4\n\
+                    CMD_JAMES_COCKPIT_OFF SCAN_NULL SCAN_F6\n";
         keys.add(&man(text)).unwrap();
         assert_eq!(
             keys.buttons[&GameAction::Enter],
@@ -319,7 +321,8 @@ mod tests {
         assert_eq!(keys.buttons[&GameAction::Fire], [Binding::Mouse(MouseButton::Left)]);
         assert_eq!(keys.buttons[&GameAction::SatelliteMap], [Binding::Key(KeyCode::KeyM)]);
         assert_eq!(keys.buttons[&GameAction::Help], [Binding::Key(KeyCode::F1)]);
-        assert_eq!(keys.buttons.len(), 6, "F4 (the outer camera) has no action of iron3d's");
+        assert_eq!(keys.buttons[&GameAction::OuterCamera], [Binding::Key(KeyCode::F4)]);
+        assert_eq!(keys.buttons.len(), 7, "F6 (the cockpit off) has no action of iron3d's");
         let pan = keys.axes.iter().find(|a| a.action == GameAction::CameraPan).unwrap();
         assert_eq!(pan.keys[2], [KeyCode::ArrowLeft], "723 moves the command camera left");
         let rise = keys.axes.iter().find(|a| a.action == GameAction::CameraRise).unwrap();

@@ -30,13 +30,14 @@ pub(crate) fn place_new(mut commands: Commands, new: Query<(Entity, &SimTransfor
 
 /// The hero aboard a bot is not drawn (openparkan `docs/39-boarding.md`, read), nor the
 /// unit the view rides in first person (the project's: its own body would fill the view
-/// its camera point looks out of; the cockpit's own panel stands for it).
+/// its camera point looks out of; the cockpit's own panel stands for it) unless the outer
+/// camera shows it from outside.
 fn hide_unseen(
     frame: Option<Res<iron3d_camera::CameraFrame>>,
     mut units: Query<(&OriginalObjectId, Has<Aboard>, &mut Visibility), With<Movable>>,
 ) {
-    let ridden = match frame.map(|f| f.mode) {
-        Some(iron3d_camera::CameraMode::FirstPerson(id)) => Some(id),
+    let ridden = match frame.map(|f| (f.mode, f.outer)) {
+        Some((iron3d_camera::CameraMode::FirstPerson(id), false)) => Some(id),
         _ => None,
     };
     for (id, aboard, mut visibility) in &mut units {
@@ -80,7 +81,7 @@ mod tests {
     use super::*;
 
     /// The hero aboard and the unit the view rides in first person are hidden; another
-    /// unit, and the ridden one once the view leaves it, are drawn.
+    /// unit, the ridden one once the view leaves it or seen by the outer camera, are drawn.
     #[test]
     fn the_unit_the_view_rides_and_the_hero_aboard_are_not_drawn() {
         let mut app = App::new();
@@ -96,5 +97,9 @@ mod tests {
         app.insert_resource(frame(iron3d_camera::CameraMode::Follow(1)));
         app.update();
         assert_eq!(shown(&app), [Visibility::Inherited, Visibility::Inherited, Visibility::Hidden]);
+        let outside = iron3d_camera::CameraFrame { outer: true, ..frame(iron3d_camera::CameraMode::FirstPerson(1)) };
+        app.insert_resource(outside);
+        app.update();
+        assert_eq!(shown(&app)[0], Visibility::Inherited, "the outer camera shows the unit it rides");
     }
 }
