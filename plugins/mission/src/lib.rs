@@ -33,7 +33,7 @@ pub use phases::{FOLLOW_PATH_PROPERTY, PATROL_PATH_PROPERTY};
 pub use profiles::{FILE as PROFILES_FILE, read as behaviour_profiles};
 pub use progress::{LoadError, LoadProgress, PhaseProgress};
 pub use rules::game_rules;
-pub use spawn::{resolve_object, running_backend, spawn_object, spawn_object_on};
+pub use spawn::{resolve_object, running_backend, spawn_object, spawn_object_on, spawn_resolved};
 pub use start::{LoadedMission, MissionRequest, StartMission, load_headless, load_headless_at};
 
 use bevy_app::{App, Plugin};

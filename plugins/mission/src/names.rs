@@ -103,9 +103,9 @@ pub fn building_name(class_word: Option<u32>, size: Option<u8>) -> &'static str 
     name.unwrap_or(UNKNOWN)
 }
 
-/// A unit's name, given one more than its clan's count: *Human*, *Animal*, *Tiny
-/// Tower*, or the robot's (its chassis its first component).
-fn unit_of(o: &PreparedObject, number: u32) -> String {
+/// A resolved unit's name, given one more than its clan's count: *Human*, *Animal*,
+/// *Tiny Tower*, or the robot's (its chassis its first component).
+pub fn unit_of(o: &PreparedObject, number: u32) -> String {
     let class = o.extras.unit_class.unwrap_or(0);
     let tiny = o.extras.combat.as_ref().is_some_and(|c| c.batteries.iter().any(|b| b.capacity < 0.0));
     match class {

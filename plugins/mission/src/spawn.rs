@@ -45,10 +45,16 @@ pub fn resolve_object(world: &World, object: &mut PreparedObject) -> Result<()> 
 /// No mission is loaded, or the located resolution error.
 pub fn spawn_object(world: &mut World, mut object: PreparedObject) -> Result<Entity> {
     resolve_object(world, &mut object)?;
+    Ok(spawn_resolved(world, object))
+}
+
+/// Like [`spawn_object`], for an object [`resolve_object`] has already resolved (one
+/// named from what the resolution found, as production names a bot it builds).
+pub fn spawn_resolved(world: &mut World, object: PreparedObject) -> Entity {
     let id = object.id;
     let entity = construct_one(world, object);
     register_one(world, entity, id);
-    Ok(entity)
+    entity
 }
 
 /// Like [`spawn_object`], but on an existing `entity` (a network mirror: the host's

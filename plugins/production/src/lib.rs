@@ -21,8 +21,10 @@
 //!   factory's efficiency × its profile's `Use_Power` per second (the original's,
 //!   `iron3d_economy::work_rate`), and research likewise collects its
 //!   `ResearchEnergyCost` at the centre's. When both budgets are full
-//!   the robot goes through the mission's resolution, construction and registration
-//!   ([`iron3d_mission::spawn_object`]) with the next id past the mission's, the
+//!   the robot goes through the mission's resolution ([`iron3d_mission::resolve_object`]),
+//!   is named from what it is made of as the load names a placed unit
+//!   ([`iron3d_mission::names::unit_of`]), then constructed and registered
+//!   ([`iron3d_mission::spawn_resolved`]) with the next id past the mission's, the
 //!   producer's clan, beside the producer on free walkable ground; a failure spawns
 //!   nothing and refunds the ore.
 //! * **What a clan can build** ([`options`]): at game start, the robot schemes of the

@@ -13,7 +13,7 @@ use iron3d_core::{
     ProductionEvent, PropertyBag, SchemeNames, SchemeRef, ScriptFiles, SimCommand, SimObject, SimTransform, UnitClass,
     world_point,
 };
-use iron3d_mission::{ObjectExtras, PlacedRecord, PreparedObject, resolve_object, spawn_object};
+use iron3d_mission::{ObjectExtras, PlacedRecord, PreparedObject, resolve_object};
 use iron3d_rules::Rules;
 use iron3d_terrain::{Ground, NavMap};
 use std::collections::BTreeMap;
@@ -589,14 +589,13 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
         scale: [1.0; 3],
         ..PlacedRecord::default()
     };
-    // Named as the original names a built bot: its clan's running count + 1.
+    let mut object = PreparedObject { clan, record, ..probe(id, &s.name) };
+    resolve_object(world, &mut object).map_err(|e| e.to_string())?;
+    // Named as the original names a built bot, from what it is made of (a chassis on a
+    // battery of negative capacity makes a Tiny Tower): its clan's running count + 1.
     let number = world.resource::<Production>().named.get(&clan).copied().unwrap_or(0).saturating_add(1);
-    let chassis = s.components.first().map_or("", String::as_str);
-    let backend = iron3d_mission::running_backend(world).ok();
-    let kind = backend.as_ref().and_then(|b| b.game()?.chassis_type(chassis).ok().flatten());
-    let name = iron3d_mission::names::robot_name(chassis, kind, s.class, Some(number));
-    let object = PreparedObject { name, clan, record, ..probe(id, &s.name) };
-    spawn_object(world, object).map_err(|e| e.to_string())?;
+    object.name = iron3d_mission::names::unit_of(&object, number);
+    iron3d_mission::spawn_resolved(world, object);
     let mut production = world.resource_mut::<Production>();
     production.next_id = id.saturating_add(1);
     production.named.insert(clan, number);
