@@ -510,7 +510,10 @@ fn prepared(object: &NetObject, at: &SimTransform, clan: i32) -> PreparedObject 
     };
     PreparedObject {
         id: object.id,
-        name: format!("{} {}", object.key.rsplit(['\\', '/']).next().unwrap_or(&object.key), object.id),
+        name: match object.name.is_empty() {
+            false => object.name.clone(),
+            true => format!("{} {}", object.key.rsplit(['\\', '/']).next().unwrap_or(&object.key), object.id),
+        },
         key: object.key.clone(),
         components: Vec::new(),
         clan,

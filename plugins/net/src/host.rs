@@ -612,7 +612,8 @@ fn publish(world: &mut World) {
         .map(|(e, id, object, t, (weapon, animation))| {
             let key = world.get::<MissionObject>(e).map(|m| m.key.clone()).unwrap_or_default();
             let animation = animation.filter(|a| !a.bindings.is_empty()).map(|a| NetAnimation::of(a, frames, tick));
-            let object = NetObject { id: id.0, kind: object.kind.raw(), key, animation };
+            let name = world.get::<Name>(e).map(|n| n.as_str().to_string()).unwrap_or_default();
+            let object = NetObject { id: id.0, kind: object.kind.raw(), key, name, animation };
             let tilt = Some(NetTilt::of(t)).filter(|tilt| *tilt != NetTilt::default());
             (e, object, (NetPose::of(t), tilt), weapon.map(NetTurret::of))
         })

@@ -83,8 +83,9 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// orders, who is aboard a bot; 12: the guard order; 13: clan news of lodes, buildings
 /// raised and upgraded, captures, boarding, leaving and a pod's opening; 14: the pilot order's target; 15: the weapon selection
 /// order, the pilot's strafe and its missiles' and every gun's triggers; 16: the
-/// auto-driver order and each unit's level, replicated).
-pub const PROTOCOL_VERSION: u32 = 16;
+/// auto-driver order and each unit's level, replicated; 17: an object's name as the host
+/// named it, in `NetObject` and the sync rows).
+pub const PROTOCOL_VERSION: u32 = 17;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;

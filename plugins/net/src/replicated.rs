@@ -40,6 +40,9 @@ pub struct NetObject {
     pub kind: u32,
     /// Prototype key or unit scheme path, as placed or built.
     pub key: String,
+    /// Its name as the host's game named it (`SWW-7 Warrior`, `Small Factory`: a built
+    /// bot's number is its clan's running count, which only the host knows).
+    pub name: String,
     /// Piece animation, if it has CTLD bindings.
     pub animation: Option<NetAnimation>,
 }

@@ -121,6 +121,7 @@ impl HostRows {
 fn write_row(w: &mut Writer, row: &ReplicatedRow) {
     w.u32(row.object.kind);
     w.str(&row.object.key);
+    w.str(&row.object.name);
     row.pose.position.iter().for_each(|v| w.u32(*v as u32));
     w.u16(row.pose.heading);
     w.bytes(&row.state.0);
@@ -145,14 +146,14 @@ fn write_row(w: &mut Writer, row: &ReplicatedRow) {
 }
 
 fn read_row(r: &mut Reader, id: u32) -> Result<ReplicatedRow, String> {
-    let (kind, key) = (r.u32()?, r.str()?);
+    let (kind, key, name) = (r.u32()?, r.str()?, r.str()?);
     let position = [r.u32()? as i32, r.u32()? as i32, r.u32()? as i32];
     let pose = NetPose { position, heading: r.u16()? };
     let state = NetState(r.bytes()?);
     let tilt = if r.flag()? { Some(NetTilt { pitch: r.u16()? as i16, roll: r.u16()? as i16 }) } else { None };
     let turret = if r.flag()? { Some(NetTurret { heading: r.u16()? }) } else { None };
     let animation = if r.flag()? { Some(read_animation(r)?) } else { None };
-    Ok(ReplicatedRow { object: NetObject { id, kind, key, animation }, pose, state, tilt, turret })
+    Ok(ReplicatedRow { object: NetObject { id, kind, key, name, animation }, pose, state, tilt, turret })
 }
 
 fn read_animation(r: &mut Reader) -> Result<NetAnimation, String> {

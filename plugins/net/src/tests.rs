@@ -67,6 +67,7 @@ fn every_message() -> Vec<Gmsg> {
                             id: 9,
                             kind: 1,
                             key: "UNITS\\ROBOTS\\scout.dat".into(),
+                            name: "SWW-7 Warrior".into(),
                             animation: Some(NetAnimation {
                                 tick: 60,
                                 blends: vec![

@@ -269,7 +269,7 @@ fn a_pause_applies_at_one_tick_for_everyone_and_resumes() {
 fn a_duplicate_create_makes_no_second_mirror() {
     let mut s = Session::new(HostSettings::default(), 1);
     let id = s.units(playing_clans(&s.host)[0] as i32)[0];
-    let copy = NetObject { id, kind: 1, key: String::new(), animation: None };
+    let copy = NetObject { id, kind: 1, key: String::new(), name: String::new(), animation: None };
     s.host.world_mut().spawn((bevy_replicon::prelude::Replicated, copy, NetPose::default(), NetState::default()));
     s.step(4);
     let client = s.clients[0].world_mut();
@@ -498,6 +498,7 @@ fn a_joining_game_loads_the_hosts_mission_and_follows_the_host() {
     assert_eq!(object.key, scheme);
     assert!(!object.components.is_empty(), "with its components (and so its models)");
     assert_eq!(client.get::<Owner>(e).unwrap().clan, clan as i32);
+    assert_eq!(client.get::<Name>(e).map(Name::as_str), Some("built"), "named as the host named it");
 }
 
 #[test]
