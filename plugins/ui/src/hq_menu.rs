@@ -5,7 +5,11 @@
 //! guards: the object clicked, else the place; radius 300) and *Refit* for every robot,
 //! *Search minerals* for builders. *Route* is the right click on the ground, as it was.
 //! Each row replaces the robots' orders, and the last robot acknowledges in the voice of
-//! its size class.
+//! its size class. In a command view, one robot of the player's selected, three buttons
+//! take it by telepresence at auto-driver level 0, 1 or 2 (openparkan
+//! `docs/40-command-mode.md`, "Telepresence: mode 2", read: a unit that passes the
+//! boardable test and whose current order is not `ORDER_ROBOT_UPGRADE`; the test is not
+//! read, the project's is the hero's Enter's Type mask without the hero).
 
 use crate::ScreenSystems;
 use crate::command::Battlefield;
@@ -15,6 +19,10 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_core::{AppState, InterfaceClick, Order, OrderAcknowledged, OriginalObjectId, SizeClass, UnitClass};
 use iron3d_input::{PlayerCommands, Selection};
+
+/// The unit page's telepresence buttons, auto-driver level 0, 1 and 2: label and tooltip.
+const DRIVE_BUTTONS: [(&str, &str); 3] =
+    [("hq-drive-a", "hq-drive-a-tip"), ("hq-drive-b", "hq-drive-b-tip"), ("hq-drive-c", "hq-drive-c-tip")];
 
 /// The radius the HQ menu's Guard gives (read).
 pub const GUARD_RADIUS: f32 = 300.0;
@@ -72,7 +80,8 @@ fn orders(
     selection: Res<Selection>,
     (mut player, mut pick): (ResMut<PlayerCommands>, ResMut<GuardPick>),
     (mut click, mut acknowledge): (MessageWriter<InterfaceClick>, MessageWriter<OrderAcknowledged>),
-    (locale, views, panel): (Res<Locale>, Res<crate::views::Views>, Res<crate::commander::Commander>),
+    (locale, mut views, panel): (Res<Locale>, ResMut<crate::views::Views>, Res<crate::commander::Commander>),
+    (mut taken, current): (ResMut<crate::pilot::TakenAt>, Query<&iron3d_behavior::Navigator>),
 ) -> Result {
     let units = scene.own_units(&selection.units);
     let Some(&first) = units.first() else {
@@ -115,8 +124,32 @@ fn orders(
             if pick.0 {
                 ui.label(locale.t("hq-guard-pick"));
             }
+            let upgrading = scene.entity(first).and_then(|e| current.get(e).ok()).map(|n| n.order);
+            if !telepresent(views.front(), &units, scene.class_of(first), upgrading) {
+                return;
+            }
+            ui.horizontal(|ui| {
+                ui.label(locale.t("hq-telepresence"));
+                for (level, (key, tip)) in (0..).zip(DRIVE_BUTTONS) {
+                    let button = ui.button(locale.t(key)).on_hover_text(locale.t(tip));
+                    if button.clicked() {
+                        click.write(InterfaceClick);
+                        views.push(crate::views::View::Telepresence(first));
+                        taken.0 = Some((first, level));
+                    }
+                }
+            });
         });
     Ok(())
+}
+
+/// Whether a unit page offers telepresence: in a command view, for one selected robot
+/// of `class` (the hero's Enter's Type mask, never the hero) whose current order is not
+/// an upgrade.
+fn telepresent(front: Option<crate::views::View>, units: &[u32], class: Option<u32>, order: Option<Order>) -> bool {
+    let command = matches!(front, Some(crate::views::View::Hq(_) | crate::views::View::Bunker(_)));
+    let boardable = class.is_some_and(|c| c != UnitClass::HERO && c & !UnitClass::ENTERABLE == 0);
+    command && units.len() == 1 && boardable && !matches!(order, Some(Order::Upgrade(_)))
 }
 
 #[cfg(test)]
@@ -132,5 +165,20 @@ mod tests {
         assert_eq!(big.len(), 4, "standby, seek and destroy, guard, refit");
         assert!(rows((Some(UnitClass::BUILDER), Some(3))).contains(&Command::SearchMinerals), "builders");
         assert!(!big.contains(&Command::SearchMinerals));
+    }
+
+    #[test]
+    fn telepresence_is_offered_for_one_robot_in_a_command_view_not_upgrading() {
+        use crate::views::View;
+        let bunker = Some(View::Bunker(9));
+        let warrior = Some(UnitClass::BATTLE_UNIT);
+        assert!(telepresent(bunker, &[4], warrior, None));
+        assert!(telepresent(Some(View::Hq(2)), &[4], Some(UnitClass::HQ), Some(Order::Stop)));
+        assert!(!telepresent(None, &[4], warrior, None), "the free strategic view has none");
+        assert!(!telepresent(Some(View::OnFoot(1)), &[4], warrior, None));
+        assert!(!telepresent(bunker, &[4, 5], warrior, None), "one robot");
+        assert!(!telepresent(bunker, &[1], Some(UnitClass::HERO), None), "never the hero");
+        assert!(!telepresent(bunker, &[4], Some(UnitClass::PLANT), None));
+        assert!(!telepresent(bunker, &[4], warrior, Some(Order::Upgrade(7))), "not while it upgrades");
     }
 }

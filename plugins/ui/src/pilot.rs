@@ -17,7 +17,39 @@ use iron3d_core::{Order, Pause};
 use iron3d_input::{Actions, GameAction, InputSettings, PilotSample, PlayerCommands, Selection, Triggers};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, (pilot, weapon_keys, auto_driver_key).run_if(in_state(Pause::Running)));
+    app.init_resource::<TakenAt>()
+        .register_type::<TakenAt>()
+        .add_systems(Update, (pilot, weapon_keys, auto_driver_key, taken_at).run_if(in_state(Pause::Running)));
+}
+
+/// The auto-driver level a unit page's button takes its unit at (openparkan
+/// `docs/40-command-mode.md`, "Telepresence: mode 2", read: the three buttons push
+/// telepresence at level 0, 1 or 2): given the unit as its `Order::AutoDriver` once the
+/// take has landed (an order to a unit not yet driven is refused).
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq, Reflect)]
+#[reflect(Resource)]
+pub struct TakenAt(pub Option<(u32, u8)>);
+
+/// Gives the unit of [`TakenAt`] its level once it is driven, unless it is at it already;
+/// leaving its telepresence forgets the level asked.
+pub(crate) fn taken_at(
+    mut asked: ResMut<TakenAt>,
+    views: Res<crate::views::Views>,
+    scene: Battlefield,
+    driven: Query<Option<&iron3d_core::AutoDriver>, With<iron3d_core::ManualControl>>,
+    mut player: ResMut<PlayerCommands>,
+) {
+    let Some((unit, level)) = asked.0 else { return };
+    if views.front() != Some(crate::views::View::Telepresence(unit)) {
+        asked.0 = None;
+        return;
+    }
+    // The take lands at the end of a tick: until then the unit is not driven.
+    let Some(now) = scene.entity(unit).and_then(|e| driven.get(e).ok()) else { return };
+    if now.copied().unwrap_or_default().0 != level {
+        player.order(vec![unit], Order::AutoDriver(level), false);
+    }
+    asked.0 = None;
 }
 
 /// Turret turn per pixel of mouse motion (radians).

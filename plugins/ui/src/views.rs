@@ -381,6 +381,34 @@ mod tests {
         app.world_mut().query::<&GameCamera>().single(app.world()).unwrap().clone()
     }
 
+    /// A unit page's button (openparkan `docs/40-command-mode.md`, "Telepresence: mode
+    /// 2"): telepresence, and the level it asked given to the unit once the take has landed.
+    #[test]
+    fn a_unit_pages_button_takes_the_unit_at_its_auto_driver_level_once_it_is_driven() {
+        let mut app = base();
+        app.init_resource::<crate::pilot::TakenAt>().add_systems(Update, crate::pilot::taken_at.after(present));
+        opened(&mut app, BUNKER, HERO);
+        app.world_mut().resource_mut::<Views>().push(View::Telepresence(SCOUT));
+        app.world_mut().resource_mut::<crate::pilot::TakenAt>().0 = Some((SCOUT, 2));
+        app.update();
+        let levels = |app: &App| -> Vec<(Vec<u32>, iron3d_core::Order)> {
+            let orders = &app.world().resource::<PlayerCommands>().orders;
+            orders
+                .iter()
+                .filter(|o| matches!(o.order, iron3d_core::Order::AutoDriver(_)))
+                .map(|o| (o.units.clone(), o.order))
+                .collect()
+        };
+        assert_eq!(app.world().resource::<PlayerCommands>().piloted(), Some(SCOUT), "taken");
+        assert!(levels(&app).is_empty(), "not before the take lands: an undriven unit's level is refused");
+        let scout = app.world().resource::<ObjectTable>().entity_of(SCOUT).unwrap();
+        app.world_mut().entity_mut(scout).insert(iron3d_core::ManualControl::default());
+        app.update();
+        app.update();
+        assert_eq!(levels(&app), [(vec![SCOUT], iron3d_core::Order::AutoDriver(2))], "once, at the level asked");
+        assert_eq!(app.world().resource::<crate::pilot::TakenAt>().0, None);
+    }
+
     #[test]
     fn a_bunkers_pod_opens_its_command_view_to_the_hero_and_esc_steps_back() {
         let mut app = base();
