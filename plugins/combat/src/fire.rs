@@ -18,8 +18,9 @@ use iron3d_core::Power;
 use iron3d_core::plane::{dist, wrap_angle};
 use iron3d_core::{
     Aboard, AppState, CollisionProxy, DeleteRequest, DispatchPhase, Drive, GameClock, GameMessage, GameMessageKind,
-    Health, Invulnerable, LastHit, ManualControl, MotionLimits, ORDERABLE_SPEED, ObjectHandle, ObjectRef, ObjectTable,
-    OriginalObjectId, Projectile, Radar, ShotCounter, SimRandom, SimTransform, TICK_SECONDS, UnitClass, Weapon,
+    Health, Invulnerable, Kinematics, LastHit, ManualControl, MotionLimits, ORDERABLE_SPEED, ObjectHandle, ObjectRef,
+    ObjectTable, OriginalObjectId, Projectile, Radar, ShotCounter, SimRandom, SimTransform, TICK_SECONDS, UnitClass,
+    Weapon,
 };
 
 /// A turret fires once it points within this angle of its target (radians).
@@ -68,7 +69,7 @@ type Shooter<'a> = (
     &'a mut Guns,
     &'a Body,
     Option<&'a ManualControl>,
-    (Option<&'a UnitClass>, Option<&'a MotionLimits>, Option<&'a Drive>),
+    (Option<&'a UnitClass>, Option<&'a MotionLimits>, Option<&'a Drive>, Option<&'a Kinematics>),
 );
 
 /// The AI's score bar of a shooter: a building's and a machine's that moves at
@@ -134,7 +135,12 @@ pub(crate) fn aim_and_fire(
     let dt = TICK_SECONDS;
     let mut order: Vec<_> = shooters.iter_mut().collect();
     order.sort_unstable_by_key(|s| *s.0);
-    for (&id, &handle, t, radar, mut weapon, mut guns, body, manual, (class, motion, drive)) in order {
+    for (&id, &handle, t, radar, mut weapon, mut guns, body, manual, (class, motion, drive, kin)) in order {
+        // The hull's turn toward the turret (the turret lock) turns the turret back: the
+        // aim holds in the world.
+        if let Some(follow) = kin.map(|k| k.follow).filter(|f| *f != 0.0) {
+            weapon.turret = wrap_angle(weapon.turret - follow);
+        }
         // At auto-driver level 2 the AI aims and fires the unit's guns.
         let manual = manual.filter(|m| m.fights());
         // The player's aim of this tick turns the turret; while piloted, the guns start

@@ -3,8 +3,8 @@
 use crate::config::{ControlConfig, limit};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
-    Aboard, CollisionProxy, Drive, Kinematics, ManualControl, ModelBounds, MotionLimits, MotionRequest, Movable,
-    PreviousSimTransform, SimObject, SimTransform, TICK_SECONDS,
+    Aboard, CollisionProxy, Drive, HULL_FOLLOW, Kinematics, ManualControl, ModelBounds, MotionLimits, MotionRequest,
+    Movable, PreviousSimTransform, SimObject, SimTransform, TICK_SECONDS, UnitClass, Weapon,
 };
 use iron3d_terrain::Ground;
 
@@ -57,7 +57,10 @@ pub(crate) use iron3d_core::plane::wrap_angle as wrap;
 /// where it stood). A machine whose running gear is worse on one side veers toward it
 /// (openparkan `docs/24-motion.md`, read: the yaw rate gains right − left times the
 /// speed over the authored top speed). A piloted unit also strafes by the player's input,
-/// at once, sideways to its heading.
+/// at once, sideways to its heading, and a bot the player moves turns its hull toward its
+/// turret at up to [`HULL_FOLLOW`] of its turn rate (the turret lock, on when a bot is
+/// taken, never on the hero: openparkan `docs/24-motion.md` and `docs/14-controls.md`,
+/// read; its key, `MCMD_LOCK`, is not carried out); [`Kinematics::follow`] keeps the turn.
 pub(crate) fn step(
     config: Res<ControlConfig>,
     ground: Option<Res<Ground>>,
@@ -67,14 +70,14 @@ pub(crate) fn step(
         &mut SimTransform,
         &mut PreviousSimTransform,
         Option<&ManualControl>,
-        (Option<&MotionLimits>, Option<&Drive>, Has<Aboard>),
+        (Option<&MotionLimits>, Option<&Drive>, Has<Aboard>, Option<&Weapon>, Option<&UnitClass>),
     )>,
 ) {
-    for (request, mut kin, mut t, mut previous, manual, (authored, drive, aboard)) in &mut units {
+    for (request, mut kin, mut t, mut previous, manual, (authored, drive, aboard, weapon, class)) in &mut units {
         previous.0 = *t;
         // The hero aboard a bot is out of the world: he stands, whatever he was doing.
         if aboard {
-            (kin.speed, kin.turn_rate) = (0.0, 0.0);
+            (kin.speed, kin.turn_rate, kin.follow) = (0.0, 0.0, 0.0);
             continue;
         }
         let authored = authored.copied().unwrap_or_default();
@@ -102,7 +105,14 @@ pub(crate) fn step(
             (Some(d), Some(top)) if top > 0.0 => (d.right - d.left) * kin.speed / top * DT,
             _ => 0.0,
         };
-        let turn = turn + veer;
+        // The turret lock: a bot the player moves turns its hull toward its turret (the
+        // hero has none; read).
+        let locked = ManualControl::moving(manual) && class.is_none_or(|c| !c.is_hero());
+        kin.follow = match weapon.filter(|_| locked) {
+            Some(w) => w.turret.clamp(-HULL_FOLLOW * max_turn, HULL_FOLLOW * max_turn),
+            None => 0.0,
+        };
+        let turn = turn + veer + kin.follow;
         let new_heading = wrap(heading + turn);
         kin.turn_rate = turn / DT;
         let max_dv = limit(limits.acceleration, config.max_accel, config.default_accel) * DT;

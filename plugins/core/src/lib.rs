@@ -62,8 +62,8 @@ pub use messages::{
     RISK_AREA, gmsg,
 };
 pub use motion::{
-    AutoDriver, BuildingCategory, CollisionProxy, Drive, Kinematics, ManualControl, MotionLimits, MotionRequest,
-    NavState, NavStatus, ORDERABLE_SPEED, SteerIntent,
+    AutoDriver, BuildingCategory, CollisionProxy, Drive, HULL_FOLLOW, Kinematics, ManualControl, MotionLimits,
+    MotionRequest, NavState, NavStatus, ORDERABLE_SPEED, SteerIntent,
 };
 pub use orders::{
     ClearWizardPath, CommandQueue, Designs, Guard, Order, PilotInput, SchemeNames, SchemeRef, SearchFor, SimCommand,

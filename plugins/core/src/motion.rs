@@ -178,7 +178,14 @@ pub struct Kinematics {
     pub speed: f32,
     /// Turn rate (radians per second).
     pub turn_rate: f32,
+    /// The turn (radians) the hull made this tick following its turret (a driven bot's
+    /// turret lock, [`HULL_FOLLOW`]): combat turns the turret back by it, so the aim holds.
+    pub follow: f32,
 }
+
+/// The share of its live turn rate at which a driven bot's hull follows its turret
+/// (openparkan `docs/24-motion.md`, read and measured: 0.7 × the live yaw rate).
+pub const HULL_FOLLOW: f32 = 0.7;
 
 /// A collision proxy built by Control from [`crate::ModelBounds`] and scale (rebuilt
 /// when they change): a circle for units, an oriented box for everything static.

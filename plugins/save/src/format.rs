@@ -25,8 +25,9 @@ use std::io::Read;
 /// hand-over tick, and a pilot input's second word (strafe, missiles, every gun); 14:
 /// each unit's auto-driver level, `iron3d_core::AutoDriver`, and the level its driver
 /// took it at; 15: each clan's design draw, `iron3d_superai::designs::DesignDraw`, in
-/// its script VM's state, and the computer clans' design store, `iron3d_core::AiDesigns`).
-pub const FORMAT_VERSION: u16 = 15;
+/// its script VM's state, and the computer clans' design store, `iron3d_core::AiDesigns`;
+/// 16: the turn a driven bot's hull made following its turret, `iron3d_core::Kinematics`).
+pub const FORMAT_VERSION: u16 = 16;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -343,10 +344,11 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// likewise: every gun of its snapshot took the player's fire, none rode an arm; its
 /// pilot commands (key kind 8, one word) read as inputs without strafe or the other
 /// triggers. Version 13 → 14 likewise: its snapshot holds no auto-driver levels. Version
-/// 14 → 15 likewise: its script VMs' state holds no design draw.
+/// 14 → 15 likewise: its script VMs' state holds no design draw. Version 15 → 16
+/// likewise: its machines' kinematics hold no hull-follow turn.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=14 | FORMAT_VERSION => Ok(()),
+        1..=15 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

@@ -261,21 +261,64 @@ fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
     order(&mut app, vec![1], Order::Pilot(hold));
     let fired = |app: &App| app.world().resource::<ShotCounter>().0;
     let turret = |app: &App| app.world().get::<Weapon>(shooter).unwrap().turret;
+    let heading = |app: &App| app.world().get::<SimTransform>(shooter).unwrap().heading();
+    // Where the turret points in the world (the hull follows it round: the turret lock).
+    let pointing = |app: &App| iron3d_core::plane::wrap_angle(heading(app) + turret(app));
     run(&mut app, 1);
-    let (shots, held) = (fired(&app), turret(&app));
+    let (shots, held) = (fired(&app), pointing(&app));
     run(&mut app, 40);
     assert_eq!(fired(&app), shots, "no shot without the trigger");
-    assert_eq!(turret(&app), held, "the turret waits for the player's aim");
+    assert!((pointing(&app) - held).abs() < 1e-5, "the turret waits for the player's aim");
     // Fire while the enemy is not in the sights.
     order(&mut app, vec![1], Order::Pilot(PilotInput { fire: true, ..hold }));
     run(&mut app, 20);
     assert_eq!(fired(&app), shots, "nothing in the sights");
     // Aim at it (a quarter turn left of the hull) and fire.
-    let aim = ((std::f32::consts::FRAC_PI_2 - held) * 1000.0).round() as i16;
+    let aim = ((std::f32::consts::FRAC_PI_2 - pointing(&app)) * 1000.0).round() as i16;
     order(&mut app, vec![1], Order::Pilot(PilotInput { aim_mrad: aim, fire: true, ..hold }));
     run(&mut app, 40);
-    assert!((turret(&app) - std::f32::consts::FRAC_PI_2).abs() < 0.01, "aimed once: {}", turret(&app));
+    // The hull follows the turret round (the turret lock), the aim holding in the world.
+    let world = pointing(&app);
+    assert!((world - std::f32::consts::FRAC_PI_2).abs() < 0.01, "aimed once: {world}");
+    assert!(heading(&app) > 0.1, "the hull came round toward its turret: {}", heading(&app));
     assert!(fired(&app) > 0, "in the sights, it fires");
+}
+
+/// The turret lock (openparkan `docs/24-motion.md`, read and measured): a driven bot's
+/// hull follows its turret at 0.7 of its turn rate, the turret turning back so the aim
+/// holds in the world; the hero's hull does not.
+#[test]
+fn a_driven_bots_hull_follows_its_turret_at_seven_tenths_of_its_turn_rate() {
+    use iron3d_core::plane::wrap_angle;
+    let mut app = battlefield(true);
+    let bot = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
+    let spun = robot(&mut app, 2, 1, [80.0, 60.0], 0.0);
+    let hero = robot(&mut app, 3, 1, [20.0, 20.0], 0.0);
+    app.world_mut().entity_mut(hero).insert(UnitClass(UnitClass::HERO));
+    run(&mut app, 1);
+    // The hero's turret turned a radian off his nose (the project's hero is unarmed here).
+    let turned = Weapon { turret: 1.0, ..*app.world().get::<Weapon>(bot).unwrap() };
+    app.world_mut().entity_mut(hero).insert(turned);
+    order(&mut app, vec![1, 2, 3], Order::Pilot(PilotInput::default()));
+    run(&mut app, 1);
+    let heading = |app: &App, e: Entity| app.world().get::<SimTransform>(e).unwrap().heading();
+    let turret = |app: &App, e: Entity| app.world().get::<Weapon>(e).unwrap().turret;
+    // A full spin measures the turn rate a tick; the bot turns its turret a radian.
+    order(&mut app, vec![2], Order::Pilot(PilotInput { turn: 127, ..PilotInput::default() }));
+    order(&mut app, vec![1], Order::Pilot(PilotInput { aim_mrad: 1000, ..PilotInput::default() }));
+    run(&mut app, 2);
+    let before = [heading(&app, spun), heading(&app, bot), turret(&app, bot), heading(&app, hero), turret(&app, hero)];
+    run(&mut app, 1);
+    let max_turn = wrap_angle(heading(&app, spun) - before[0]);
+    let step = wrap_angle(heading(&app, bot) - before[1]);
+    let expected = (HULL_FOLLOW * max_turn).min(before[2]);
+    assert!(max_turn > 0.0 && before[2] > 0.0, "{max_turn} {}", before[2]);
+    assert!((step - expected).abs() < 1e-4, "{step} against 0.7 × {max_turn}");
+    let aim = |h: f32, t: f32| wrap_angle(h + t);
+    assert!((aim(heading(&app, bot), turret(&app, bot)) - aim(before[1], before[2])).abs() < 1e-4, "the aim holds");
+    assert_eq!((heading(&app, hero), turret(&app, hero)), (before[3], before[4]), "the hero's hull stays");
+    run(&mut app, 200);
+    assert!(turret(&app, bot).abs() < 1e-4, "the hull comes round to its turret: {}", turret(&app, bot));
 }
 
 /// The auto-driver (openparkan `docs/31-packages.md`, read): at level 1 the unit's
