@@ -40,6 +40,13 @@ fn robot(app: &mut App, id: u32, clan: i32, at: [f32; 2], heading: f32) -> Entit
     e
 }
 
+/// The player's hero: a robot of clan 1 with the hero's Type.
+fn hero(app: &mut App, id: u32, at: [f32; 2]) -> Entity {
+    let e = robot(app, id, 1, at, 0.0);
+    app.world_mut().entity_mut(e).insert(UnitClass(UnitClass::HERO));
+    e
+}
+
 fn cannon(app: &App) -> iron3d_rules::WeaponRule {
     app.world().resource::<CombatRules>().0.weapon("cannon").unwrap().1.clone()
 }
@@ -293,8 +300,7 @@ fn a_driven_bots_hull_follows_its_turret_at_seven_tenths_of_its_turn_rate() {
     let mut app = battlefield(true);
     let bot = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
     let spun = robot(&mut app, 2, 1, [80.0, 60.0], 0.0);
-    let hero = robot(&mut app, 3, 1, [20.0, 20.0], 0.0);
-    app.world_mut().entity_mut(hero).insert(UnitClass(UnitClass::HERO));
+    let hero = hero(&mut app, 3, [20.0, 20.0]);
     run(&mut app, 1);
     // The hero's turret turned a radian off his nose (the project's hero is unarmed here).
     let turned = Weapon { turret: 1.0, ..*app.world().get::<Weapon>(bot).unwrap() };
@@ -331,8 +337,7 @@ fn the_auto_driver_hands_the_walk_then_the_fight_to_the_ai_and_stays_with_the_un
     let shooter = robot(&mut app, 1, 1, [40.0, 60.0], 0.0);
     // The enemy stands a quarter turn to the left, out of the hull's line.
     let target = robot(&mut app, 2, 2, [40.0, 90.0], 0.0);
-    let hero = robot(&mut app, 3, 1, [20.0, 20.0], 0.0);
-    app.world_mut().entity_mut(hero).insert(UnitClass(UnitClass::HERO));
+    let hero = hero(&mut app, 3, [20.0, 20.0]);
     run(&mut app, 1);
     let immune = Health { invulnerable: true, ..health(&app, target).unwrap() };
     app.world_mut().entity_mut(target).insert(immune);
