@@ -25,9 +25,10 @@ use crate::design::{Catalogue, Parts, Request, Socket, gun_prefixes, starts_with
 use iron3d_formats::registry::UnitDat;
 
 /// A page of the designer, in the panel's numbering.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum Page {
-    /// 0: chassis.
+    /// 0: chassis, up at first.
+    #[default]
     Chassis,
     /// 1: turrets.
     Turrets,
@@ -113,17 +114,12 @@ pub struct Designer {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PageState {
     /// The page up (Chassis at first).
-    pub up: Option<Page>,
+    pub up: Page,
     /// Each page's selected row, by the panel's numbering.
     pub rows: [usize; 6],
 }
 
 impl PageState {
-    /// The page up.
-    pub fn up(&self) -> Page {
-        self.up.unwrap_or(Page::Chassis)
-    }
-
     /// The selected row of `page`.
     pub fn row(&self, page: Page) -> usize {
         self.rows[page.index()]
@@ -260,7 +256,7 @@ impl Designer {
 
     /// The prefixes of the parts the place selected on the page up takes.
     fn takes(&self, parts: &dyn Parts, catalogue: &Catalogue) -> Result<Vec<String>, String> {
-        let page = self.page.up();
+        let page = self.page.up;
         Ok(match page {
             Page::Chassis => chassis_prefixes(self.grade).iter().map(|p| (*p).to_string()).collect(),
             page => match self.rows(parts, catalogue, page)?.get(self.page.row(page)).map(|r| &r.place) {
@@ -277,7 +273,7 @@ impl Designer {
     /// # Errors
     /// A part's data cannot be read.
     pub fn add(&mut self, parts: &dyn Parts, catalogue: &Catalogue, part: &str) -> Result<bool, String> {
-        let page = self.page.up();
+        let page = self.page.up;
         if !self.takes(parts, catalogue)?.iter().any(|p| starts_with(part, p)) {
             return Ok(false);
         }
@@ -288,7 +284,7 @@ impl Designer {
             self.project = Request { chassis: part.to_string(), ..Request::default() };
             self.page.rows = [0; 6];
             let turrets = self.enabled(parts, catalogue, Page::Turrets)?;
-            self.page.up = Some(if turrets { Page::Turrets } else { Page::Chassis });
+            self.page.up = if turrets { Page::Turrets } else { Page::Chassis };
             return Ok(true);
         }
         let rows = self.rows(parts, catalogue, page)?;
@@ -299,7 +295,7 @@ impl Designer {
                 self.page.rows[Page::Weapons.index()] = 0;
                 self.page.rows[Page::Systems.index()] = 0;
                 if self.enabled(parts, catalogue, Page::Weapons)? {
-                    self.page.up = Some(Page::Weapons);
+                    self.page.up = Page::Weapons;
                 }
             }
             Place::Gun(node, _) if row.part.is_none() => {
@@ -327,7 +323,7 @@ impl Designer {
     /// # Errors
     /// A part's data cannot be read.
     pub fn remove(&mut self, parts: &dyn Parts, catalogue: &Catalogue, row: usize) -> Result<bool, String> {
-        let page = self.page.up();
+        let page = self.page.up;
         let rows = self.rows(parts, catalogue, page)?;
         let Some(Row { place, part: Some(_) }) = rows.get(row) else { return Ok(false) };
         match place {
@@ -367,14 +363,14 @@ impl Designer {
     pub fn turn_to(&mut self, parts: &dyn Parts, catalogue: &Catalogue, page: Page) -> Result<bool, String> {
         let open = self.enabled(parts, catalogue, page)?;
         if open {
-            self.page.up = Some(page);
+            self.page.up = page;
         }
         Ok(open)
     }
 
     /// The prompt over the project; `None` on the chassis page of a project.
     pub fn prompt(&self) -> Option<Prompt> {
-        match (self.has_project(), self.page.up()) {
+        match (self.has_project(), self.page.up) {
             (false, _) => Some(Prompt::SelectChassis),
             (true, Page::Chassis) => None,
             (true, Page::Turrets) => Some(Prompt::SelectTurret),
@@ -410,7 +406,7 @@ impl Designer {
                 }
             }
         }
-        let up = Some(if project.turret.is_empty() { Page::Turrets } else { Page::Weapons });
+        let up = if project.turret.is_empty() { Page::Turrets } else { Page::Weapons };
         Ok(Self { project, page: PageState { up, rows: [0; 6] }, grade })
     }
 }
@@ -455,7 +451,7 @@ mod tests {
         assert_eq!(d.source(&Labelled, &c).unwrap(), ["R_B_02"], "the chassis page lists chassis only");
         assert!(d.add(&Labelled, &c, "R_B_02").unwrap());
         assert!(!d.add(&Labelled, &c, "R_B_02").unwrap(), "a chassis does not go in a turret's place");
-        assert_eq!((d.page.up(), d.prompt()), (Page::Turrets, Some(Prompt::SelectTurret)));
+        assert_eq!((d.page.up, d.prompt()), (Page::Turrets, Some(Prompt::SelectTurret)));
         assert_eq!(open(&d, &c), [Page::Chassis, Page::Turrets, Page::Armour, Page::Systems]);
         assert_eq!(places(&d, &c, Page::Turrets), [(Place::Turret("e_tur_bb".into()), None)]);
         assert_eq!(places(&d, &c, Page::Armour), [(Place::Slot("i_arm_b".into()), Some("i_arm_b_df".into()))]);
@@ -466,7 +462,7 @@ mod tests {
         );
         assert_eq!(d.source(&Labelled, &c).unwrap(), ["e_tur_bb_01"]);
         assert!(d.add(&Labelled, &c, "e_tur_bb_01").unwrap());
-        assert_eq!((d.page.up(), d.prompt()), (Page::Weapons, Some(Prompt::SelectWeapon)));
+        assert_eq!((d.page.up, d.prompt()), (Page::Weapons, Some(Prompt::SelectWeapon)));
         assert_eq!(
             places(&d, &c, Page::Weapons),
             [(Place::Gun(1, "universal_br".into()), None), (Place::Gun(3, "central_bc".into()), None)]

@@ -360,7 +360,7 @@ fn act_on(s: &mut Session, screen: &mut DesignerScreen, act: Act) -> bool {
             }
         }
         Act::Destination(row, remove) => {
-            let page = s.designer.page.up();
+            let page = s.designer.page.up;
             s.designer.page.select(page, row);
             s.source_row = 0;
             if remove { s.designer.remove(game, &catalogue, row) } else { Ok(false) }
@@ -458,7 +458,7 @@ fn panel(ui: &mut egui::Ui, full: egui::Rect, s: &mut Session, side: Side, local
     ui.painter().rect_filled(at([11.0, 61.0, 172.0, 228.0]), 0.0, GROUND);
     ui.painter().rect_filled(at([11.0, 244.0, 172.0, 396.0]), 0.0, GROUND);
     let title = if side == Side::Source { "designer-source" } else { "designer-destination" };
-    let page = s.designer.page.up();
+    let page = s.designer.page.up;
     let (rows, selected): (Vec<(String, bool)>, usize) = match side {
         Side::Source => {
             let list = s.designer.source(game, &catalogue).unwrap_or_default();
