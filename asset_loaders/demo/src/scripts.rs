@@ -266,12 +266,11 @@ pub fn default_package(table: &Varset) -> Result<ScrPackage> {
         Record::formula_into(v("dTemp")?, 1),
         Record::call(DESIGN_SPREAD, None, vec![v("dTemp")?]),
     ];
-    let passed = |time: &str| -> Result<Record> { Ok(Record::call(TIMER_PASSED, Some(v("dTemp")?), vec![v(time)?])) };
     let is = |a: &str, b: &str| -> Result<Record> { Ok(Record::compare(v(a)?, Relation::Equal, v(b)?)) };
     let mut mission = once_when(&v, is("d0", "d0")?, "df3", "MESSAGE_INFO", "dStartMessage")?;
-    mission.push(passed("dMessageTime")?);
+    mission.push(passed(&v, "dMessageTime")?);
     mission.extend(once_when(&v, is("dTemp", "d1")?, "df0", "MESSAGE_INFO", "dReinforceMessage")?);
-    mission.push(passed("dObjectiveTime")?);
+    mission.push(passed(&v, "dObjectiveTime")?);
     mission.extend(once_when(&v, is("dTemp", "d1")?, "df1", "OBJECTIVE_COMPLETE", "d1")?);
     mission.extend(once_when(&v, is("dTemp", "d1")?, "df4", "MESSAGE_INFO", "dAttackMessage")?);
     mission.push(Record::call(COUNT_CLASS, Some(v("dTemp")?), vec![v("dEnemyClan")?, v("CLASS_ROBOT")?]));
@@ -286,6 +285,11 @@ pub fn default_package(table: &Varset) -> Result<ScrPackage> {
         enemy_builds(&v)?,
         vec![(OUTCOME_EVENTS[0].0, outcome("MISSION_COMPLETE")?), (OUTCOME_EVENTS[1].0, outcome("MISSION_FAILED")?)],
     )
+}
+
+/// `dTemp = fn60(time)`: whether the clan clock has passed the time in variable `time`.
+fn passed(v: &impl Fn(&str) -> Result<u32>, time: &str) -> Result<Record> {
+    Ok(Record::call(TIMER_PASSED, Some(v("dTemp")?), vec![v(time)?]))
 }
 
 /// `Problems0` of the `default` bundle: the enemy clan, once its build timer has passed
@@ -311,7 +315,7 @@ fn enemy_builds(v: &impl Fn(&str) -> Result<u32>) -> Result<Vec<Record>> {
     ];
     Ok(vec![
         Record::compare(clan, Relation::Equal, v("dEnemyClan")?),
-        Record::call(TIMER_PASSED, Some(v("dTemp")?), vec![v("dBuildTime")?]),
+        passed(v, "dBuildTime")?,
         Record::compare(v("dTemp")?, Relation::Equal, v("d1")?),
         Record::call(FREE_MINDS, Some(v("dTemp")?), Vec::new()),
         Record::compare(v("dTemp")?, Relation::Greater, v("d0")?),
@@ -319,7 +323,7 @@ fn enemy_builds(v: &impl Fn(&str) -> Result<u32>) -> Result<Vec<Record>> {
         Record::call(TIMER, Some(v("dBuildTime")?), vec![v("dBuildDelay")?]),
         end(),
         end(),
-        Record::call(TIMER_PASSED, Some(v("dTemp")?), vec![v("dResearchTime")?]),
+        passed(v, "dResearchTime")?,
         Record::compare(v("dTemp")?, Relation::Equal, v("d1")?),
         Record::call(RESEARCH_DESIGN, None, vec![v("dEnemyInstitute")?]),
         Record::call(TIMER, Some(v("dResearchTime")?), vec![v("dResearchDelay")?]),

@@ -63,13 +63,10 @@ pub struct AiDesigns {
 }
 
 impl AiDesigns {
-    /// The designs of clan `clan` with status `keep`, with their store positions.
-    pub fn by_status<'a>(
-        &'a self,
-        clan: i32,
-        keep: impl Fn(&DesignStatus) -> bool + 'a,
-    ) -> impl Iterator<Item = (usize, &'a AiDesign, &'a DesignStatus)> {
+    /// The designs with clan `clan`'s status of each, and their store positions (none
+    /// for a clan without statuses).
+    pub fn statuses(&self, clan: i32) -> impl Iterator<Item = (usize, &AiDesign, &DesignStatus)> {
         let statuses = self.clans.get(&clan).map(Vec::as_slice).unwrap_or_default();
-        self.designs.iter().zip(statuses).enumerate().filter(move |(_, (_, s))| keep(s)).map(|(i, (d, s))| (i, d, s))
+        self.designs.iter().zip(statuses).enumerate().map(|(i, (d, s))| (i, d, s))
     }
 }

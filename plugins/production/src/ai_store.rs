@@ -66,8 +66,11 @@ pub(crate) fn load(world: &mut World) {
     for scheme in files(world) {
         // Named from the start, as every scheme a clan may build, so a save or a replay
         // holds the same names at every tick.
-        let named = |world: &mut World| world.resource_mut::<SchemeNames>().intern(&scheme).map(|_| ());
-        match design(world, &scheme).and_then(|d| named(world).map(|()| d)) {
+        let made = design(world, &scheme).and_then(|d| {
+            world.resource_mut::<SchemeNames>().intern(&scheme)?;
+            Ok(d)
+        });
+        match made {
             Ok(d) => store.designs.push(d),
             Err(e) => problems.push(format!("AI design store: {e}")),
         }

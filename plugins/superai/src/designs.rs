@@ -22,15 +22,11 @@
 //! order (the original's order 16 names the design's file); the result is 1, or 0 when
 //! no design is open (which ends the original's `PBM_MAKE_RESEARCH_Start` as solved).
 
-use iron3d_core::{AiDesign, AiDesigns, DesignStatus, RandomStream};
+use iron3d_core::{AiDesign, AiDesigns, DesignStatus, RandomStream, UnitClass};
 use serde::{Deserialize, Serialize};
 
-/// `TARGET_BY_NAME`.
-pub const TARGET_BY_NAME: u32 = 0x0205;
 /// `ORDER_BUILDING_CONSTRUCT`.
 pub const ORDER_BUILDING_CONSTRUCT: u32 = 12;
-/// `CLASS_BUILDING`: a building's Type carries it.
-const CLASS_BUILDING: u32 = 0x8000_0000;
 
 /// What functions 43 and 69 set on a clan's SuperAI (its store's `+0x10` and whether it
 /// is loaded).
@@ -94,9 +90,10 @@ pub fn strength(guns: f32, hit_points: f32) -> f32 {
 /// The store positions of clan `clan`'s candidates for Type `class`, ranked by `select`
 /// largest first.
 pub fn ranking(store: &AiDesigns, clan: i32, class: u32, select: Select) -> Vec<usize> {
+    // A building's Type carries `CLASS_BUILDING`, the registration bit.
     let mut ranked: Vec<(usize, f32)> = store
-        .by_status(clan, |s| *s == DesignStatus::Researched)
-        .filter(|(_, d, _)| d.class == class && d.class & CLASS_BUILDING == 0)
+        .statuses(clan)
+        .filter(|(_, d, s)| **s == DesignStatus::Researched && d.class == class && !UnitClass(d.class).registers())
         .map(|(i, d, _)| (i, select.score(d)))
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -107,17 +104,12 @@ pub fn ranking(store: &AiDesigns, clan: i32, class: u32, select: Select) -> Vec<
 /// every part is in its tree and open or researched, not all researched (the first of
 /// equal costs); `None` without one.
 pub fn cheapest(store: &AiDesigns, clan: i32) -> Option<&[u32]> {
-    let open = store.by_status(clan, |s| matches!(s, DesignStatus::Open { .. }));
-    let priced = open.filter_map(|(_, _, s)| match s {
+    let open = store.statuses(clan).filter_map(|(_, _, s)| match s {
         DesignStatus::Open { cost, items } => Some((*cost, items.as_slice())),
         _ => None,
     });
-    priced
-        .fold(None, |best: Option<(f32, &[u32])>, (cost, items)| match best {
-            Some((c, _)) if c <= cost => best,
-            _ => Some((cost, items)),
-        })
-        .map(|(_, items)| items)
+    // `min_by` keeps the first of equal minimums.
+    open.min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, items)| items)
 }
 
 /// The design a pick takes from `ranking`, drawing from `random` unless the mode is

@@ -17,7 +17,8 @@
 //! (load the design store) and 69 (the design pick's spread, kept when not negative; 1),
 //! whose pick function 15 makes for a `TARGET_BY_NAME` target (`crate::designs`). Every other function stops the handler as unsupported.
 
-use crate::designs::{DesignDraw, TARGET_BY_NAME};
+use crate::designs::DesignDraw;
+use crate::host::TARGET_BY_NAME;
 use crate::package::ScriptPackage;
 use crate::problems::{Problems, Raise};
 use crate::variables::Variable;

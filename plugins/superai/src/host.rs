@@ -56,6 +56,8 @@ pub const TARGET_BY_PLACE: u32 = 0x0202;
 pub const TARGET_BY_TYPE: u32 = 0x0203;
 /// `TARGET_NOT_DEFINED`.
 pub const TARGET_NOT_DEFINED: u32 = 0x0204;
+/// `TARGET_BY_NAME`: a factory's build by name (`crate::designs`).
+pub const TARGET_BY_NAME: u32 = 0x0205;
 
 /// An objective's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -423,7 +425,7 @@ impl Host for GameHost<'_> {
                         order: Order::Research(n),
                         queued: false,
                     });
-                    self.fx.commands.extend(orders.collect::<Vec<_>>());
+                    self.fx.commands.extend(orders);
                     return 1;
                 }
                 // The original's FALSE: nothing to research.
