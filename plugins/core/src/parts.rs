@@ -299,4 +299,15 @@ pub struct CombatSheet {
     /// original never fires it; building and upgrading need it intact (openparkan
     /// `docs/32-builder.md`, read).
     pub beam: Option<u16>,
+    /// The body node of each component's mesh nodes, component by component: an
+    /// attached part's skipped root is the node it sits on, a fitted part and a node past
+    /// its table have none. What the cockpit's panels colour a drawn piece by.
+    pub pieces: Vec<Vec<Option<u16>>>,
+}
+
+impl CombatSheet {
+    /// The body node mesh node `node` of component `component` is drawn for.
+    pub fn node_of(&self, component: usize, node: usize) -> Option<u16> {
+        self.pieces.get(component)?.get(node).copied().flatten()
+    }
 }

@@ -234,7 +234,7 @@ fn pick_marker(
     mut last: Local<Option<Vec2>>,
     buttons: Res<ButtonInput<MouseButton>>,
     window: Query<&Window, With<PrimaryWindow>>,
-    cameras: Query<(&Camera, &GlobalTransform)>,
+    cameras: Query<(&Camera, &GlobalTransform), With<crate::camera::FlyCamera>>,
     markers: Query<(Entity, &GlobalTransform), With<Marker>>,
     mut inspector: ResMut<Inspector>,
     mut egui: EguiContexts,
@@ -304,7 +304,7 @@ fn toggle_ride(
     mut commands: Commands,
     keys: Res<ButtonInput<KeyCode>>,
     network: Res<RideNetwork>,
-    cams: Query<(Entity, &Transform, Option<&Ride>), With<Camera3d>>,
+    cams: Query<(Entity, &Transform, Option<&Ride>), With<crate::camera::FlyCamera>>,
 ) {
     if !keys.just_pressed(KeyCode::KeyR) {
         return;

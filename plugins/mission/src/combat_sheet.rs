@@ -144,7 +144,16 @@ impl GameMissionBackend {
             }
         }
         let hull = hull.and_then(|n| u16::try_from(n).ok());
-        let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], hull, ..CombatSheet::default() };
+        let pieces = spans
+            .iter()
+            .enumerate()
+            .map(|(i, span)| {
+                (0..span.rows + usize::from(span.skips_root))
+                    .map(|local| global(components, &spans, i, local).and_then(|n| u16::try_from(n).ok()))
+                    .collect()
+            })
+            .collect();
+        let mut sheet = CombatSheet { nodes, armour: [1.0, 0.0], hull, pieces, ..CombatSheet::default() };
         let (mut shield, mut deflector, mut armour_weight) = (None, None, 0.0);
         // The turret's followers pair the n-th gun or beam with the n-th arm (read); the
         // project pairs them in the order the object's components list them, as every

@@ -481,9 +481,10 @@ pub(crate) fn age_effects(
     }
 }
 
-/// The first active 3D camera's place.
+/// The place of the active 3D camera of the highest order: the world's (the panels'
+/// views draw before it).
 fn camera_position(cameras: &Query<(&Camera, &GlobalTransform), With<Camera3d>>) -> Option<Vec3> {
-    cameras.iter().find(|(c, _)| c.is_active).map(|(_, g)| g.translation())
+    cameras.iter().filter(|(c, _)| c.is_active).max_by_key(|(c, _)| c.order).map(|(_, g)| g.translation())
 }
 
 /// Moves, sizes (by [`distance_scale`] too), fades and turns sprites and fades lights by

@@ -4,7 +4,8 @@
 //! [`iron3d_mission::LoadedMission`] and a default environment (sun, ambient light, sky
 //! colour, distance fog, exposure), and combat on screen: the FXID effects the combat
 //! rules name (`effects.rs`, records planned by `effect_plan.rs`) with their stand-ins
-//! (`combat.rs`: shells, beams, the fallback fireball). Everything loads through `game://` (see `iron3d_assets`); the
+//! (`combat.rs`: shells, beams, the fallback fireball), and the cockpit panels' views of a
+//! unit (`unit_views.rs`). Everything loads through `game://` (see `iron3d_assets`); the
 //! Z-up → Y-up conversion lives in `iron3d_assets::axes`.
 
 mod combat;
@@ -20,11 +21,13 @@ mod sites;
 mod software;
 mod terrain;
 mod turret;
+mod unit_views;
 
 pub use environment::{AMBIENT_BRIGHTNESS, Environment};
 pub use fast_shading::{FastShaded, Shading};
 pub use software::SoftwareBatchingPlugin;
 pub use terrain::TerrainView;
+pub use unit_views::{OWN_VIEW, TARGET_VIEW, UnitViews};
 
 use bevy::prelude::*;
 use iron3d_core::AppState;
@@ -131,6 +134,7 @@ impl Plugin for MissionRenderPlugin {
                 effects::plugin,
                 combat::plugin,
                 sites::plugin,
+                unit_views::plugin,
             ));
     }
 }

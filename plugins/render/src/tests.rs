@@ -359,3 +359,78 @@ fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
     assert!(!one_cluster(&app) && app.world().get::<ClusterConfig>(camera).is_some(), "Bevy's clusters again");
     assert!(gpu_clustering(&app), "and Bevy's clustering");
 }
+
+/// The own panel's view (`docs/35-hud.md`, "The unit in the middle"): the unit asked for is
+/// copied alone onto the view's layer, each part coloured by its node's life, the camera
+/// 2r behind it looking along its forward; asked for nothing, the view stops.
+#[test]
+fn a_panels_view_shows_its_unit_alone_each_part_coloured_by_its_nodes_life() {
+    use crate::unit_views::{ViewCamera, ViewCopy, framing, part_colour};
+    use bevy::camera::primitives::{Aabb, MeshAabb};
+    use bevy::camera::visibility::RenderLayers;
+    let game = demo();
+    let mut app = loaded_app(&game);
+    let world = app.world_mut();
+    let mut units = world.query::<(Entity, &MissionObject, &iron3d_core::CombatSheet)>();
+    let (unit, sheet) =
+        units.iter(world).find(|(_, o, _)| o.components.len() == 3).map(|(e, _, s)| (e, s.clone())).unwrap();
+    // The turret's own node destroyed.
+    let turret = sheet.node_of(1, 1).expect("the turret's node");
+    let mut body = iron3d_combat::Body::from_sheet(&sheet, 1.0);
+    body.nodes[usize::from(turret)].life = 0.0;
+    world.entity_mut(unit).insert(body);
+    // The parts' boxes, as Bevy's bounds would compute them with a renderer.
+    let mut parts = world.query_filtered::<(Entity, &Mesh3d), With<ModelPart>>();
+    let boxes: Vec<(Entity, Aabb)> = parts
+        .iter(world)
+        .filter_map(|(e, m)| Some((e, world.resource::<Assets<Mesh>>().get(&m.0)?.compute_aabb()?)))
+        .collect();
+    for (e, aabb) in boxes {
+        world.entity_mut(e).insert(aabb);
+    }
+    for _ in 0..3 {
+        app.world_mut().resource_mut::<UnitViews>().show(OWN_VIEW, unit);
+        app.update();
+    }
+    let world = app.world_mut();
+    let drawn = world
+        .query_filtered::<Entity, With<ModelPart>>()
+        .iter(world)
+        .filter(|&p| {
+            std::iter::successors(Some(p), |x| world.get::<ChildOf>(*x).map(ChildOf::parent)).any(|x| x == unit)
+        })
+        .count();
+    let mut copies = world.query::<(&ViewCopy, &MeshMaterial3d<StandardMaterial>, &RenderLayers)>();
+    let copies: Vec<(ViewCopy, Handle<StandardMaterial>, RenderLayers)> =
+        copies.iter(world).map(|(c, m, l)| (*c, m.0.clone(), l.clone())).collect();
+    assert_eq!(copies.len(), drawn, "a copy of each drawn part of the unit");
+    assert!(copies.iter().all(|(c, _, l)| c.view == OWN_VIEW && *l == RenderLayers::layer(2)));
+    let colour = |m: &Handle<StandardMaterial>| {
+        world.resource::<Assets<StandardMaterial>>().get(m).unwrap().base_color.to_srgba()
+    };
+    let [r, g, b] = part_colour(0.0);
+    let red = Color::srgb(r, g, b).to_srgba();
+    let on_turret: Vec<_> = copies.iter().filter(|(c, ..)| c.node == Some(turret)).collect();
+    assert!(!on_turret.is_empty() && on_turret.iter().all(|(_, m, _)| colour(m) == red), "the destroyed turret is red");
+    let [r, g, b] = part_colour(1.0);
+    let green = Color::srgb(r, g, b).to_srgba();
+    assert!(copies.iter().any(|(c, m, _)| c.node == Some(0) && colour(m) == green), "the intact chassis is green");
+    // The camera: active, behind the unit along its forward, at the framing's distance.
+    assert!(world.resource::<UnitViews>().drawing(OWN_VIEW));
+    let mut cameras = world.query::<(&ViewCamera, &Camera, &GlobalTransform, &Projection)>();
+    let (_, camera, eye, projection) = cameras.iter(world).find(|(v, ..)| v.0 == OWN_VIEW).unwrap();
+    assert!(camera.is_active);
+    let at = *world.get::<GlobalTransform>(unit).unwrap();
+    let forward = at.rotation() * Vec3::X;
+    let look = eye.rotation() * Vec3::NEG_Z;
+    assert!(look.abs_diff_eq(forward, 1e-4), "looks along the unit's forward: {look} {forward}");
+    let Projection::Perspective(p) = projection else { panic!("a perspective view") };
+    assert!((p.fov - framing(1.0).1).abs() < 1e-6, "a robot's sphere is framed at 75°: {}", p.fov.to_degrees());
+    assert!((at.translation() - eye.translation()).dot(forward) > 0.0, "the eye stands behind the unit");
+    // Asked for nothing, the view stops.
+    app.update();
+    app.update();
+    let world = app.world_mut();
+    assert_eq!(world.query::<&ViewCopy>().iter(world).count(), 0);
+    assert!(!world.resource::<UnitViews>().drawing(OWN_VIEW));
+}

@@ -232,8 +232,10 @@ pub(crate) struct Battlefield<'w, 's> {
 }
 
 impl Battlefield<'_, '_> {
+    /// The world's camera: the active one of the highest order (the panels' views of a
+    /// unit draw before it).
     pub(crate) fn camera(&self) -> Option<(&Camera, &GlobalTransform)> {
-        self.cameras.iter().find(|(c, _)| c.is_active)
+        self.cameras.iter().filter(|(c, _)| c.is_active).max_by_key(|(c, _)| c.order)
     }
 
     fn cursor(&self) -> Option<Vec2> {

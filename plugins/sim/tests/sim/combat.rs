@@ -597,6 +597,10 @@ fn the_demos_units_fight_with_what_their_parts_data_says() {
         let turret = sheet.nodes.iter().position(|n| n.parent == Some(mount) && n.hit_points == 120.0);
         let turret = turret.expect("a turret node under the mount") as u16;
         assert!(sheet.nodes.iter().any(|n| n.parent == Some(turret) && n.hit_points == 120.0), "{sheet:?}");
+        // The pieces drawn for them: the chassis's nodes are its own, the turret's
+        // skipped root the mount it sits on, its next node the turret's.
+        assert_eq!(sheet.node_of(0, usize::from(mount)), Some(mount), "{:?}", sheet.pieces);
+        assert_eq!((sheet.node_of(1, 0), sheet.node_of(1, 1)), (Some(mount), Some(turret)), "{:?}", sheet.pieces);
         let [gun] = &sheet.guns[..] else { panic!("one gun: {:?}", sheet.guns) };
         assert_eq!((gun.interval_ms, gun.round.speed, gun.round.range), (1250.0, 90.0, 80.0));
         assert_eq!((gun.round.hit_points, gun.round.hit.kind, gun.round.hit.damage), (44.0, 2, 1.0));

@@ -128,6 +128,13 @@ impl Ink<'_> {
         self.painter.add(mesh);
     }
 
+    /// The whole of `texture` over the rectangle (x₀, y₀)–(x₁, y₁).
+    pub fn image(&self, texture: egui::TextureId, [x0, y0, x1, y1]: [f32; 4]) {
+        let rect = egui::Rect::from_two_pos(self.at([x0, y0]), self.at([x1, y1]));
+        let whole = egui::Rect::from_min_max(egui::Pos2::ZERO, egui::pos2(1.0, 1.0));
+        self.painter.image(texture, rect, whole, egui::Color32::WHITE);
+    }
+
     /// A triangle of `texture` (its corners at the page pixels `uvs`), tinted.
     pub fn triangle(&self, texture: egui::TextureId, corners: [[f32; 2]; 3], uvs: [[f32; 2]; 3], tint: egui::Color32) {
         let side = PAGE_SIDE as f32;

@@ -17,8 +17,8 @@
 //! The project's parts: text is egui's font (the original's `GAME_FONT` in
 //! `gamefont.rlb` is not read); a gun is named by the hero's four names or *NONAME* (the
 //! research code of its part is not looked up); the water level is the original's −1 of
-//! a map without water (iron3d reads no water plane); the panels draw no view of the
-//! unit. The auto-driver's indicators light by the driven unit's level (read).
+//! a map without water (iron3d reads no water plane). The panels show the unit and its
+//! target through cameras of their own (`iron3d_render::UnitViews`). The auto-driver's indicators light by the driven unit's level (read).
 
 mod layout;
 mod message_box;
@@ -31,7 +31,7 @@ use crate::hud::describe;
 use crate::locale::Locale;
 use crate::views::{View, Views};
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, EguiTextureHandle, egui};
 use iron3d_assets::GameData;
 use iron3d_combat::{Guns, Repair, Sensor, Shield, Stealth};
 use iron3d_core::{
@@ -41,6 +41,7 @@ use iron3d_core::{
 use iron3d_formats::config::ui_art::GAME_RESOURCES;
 use iron3d_formats::config::{InterfaceArt, Sprite};
 use iron3d_input::PlayerCommands;
+use iron3d_render::{OWN_VIEW, TARGET_VIEW, UnitViews};
 pub use layout::{Cut, Ink, Layout, Pin};
 pub use sounds::CockpitSounds;
 pub use widgets::{Art, Contact, GunRow, Lamp, Lock, Mark, Panel, Sight, Words, frame};
@@ -214,6 +215,7 @@ fn panel_of(
         battery: power.filter(|p| !p.batteries.is_empty()).map(|p| p.charge),
         shields: shield.map(|s| s.sectors.map(|v| if s.max > 0.0 { v / s.max * s.level } else { 0.0 })),
         distance: None,
+        view: None,
     }
 }
 
@@ -273,7 +275,7 @@ pub fn cockpit(
         Res<Locale>,
     ),
     (mut sounds, mut cues, real): (ResMut<CockpitSounds>, MessageWriter<SoundCue>, Res<Time<Real>>),
-    levels: Query<&iron3d_core::AutoDriver>,
+    (levels, mut unit_views): (Query<&iron3d_core::AutoDriver>, ResMut<UnitViews>),
 ) -> Result {
     let now_ms = clock.tick * TICK_MS;
     let Some(unit) = driven(&views, &player) else { return Ok(()) };
@@ -283,14 +285,24 @@ pub fn cockpit(
     else {
         return Ok(());
     };
-    let ctx = contexts.ctx_mut()?;
-    let art = art.art(ctx);
     let mine = scene.player();
     let at = body.1.position;
     // The player's target and its list, once kept for this unit.
     let (listed, current) =
         if chosen.unit == Some(unit) { (&chosen.listed[..], chosen.current) } else { (&[][..], None) };
+    // The panels' views of the unit and its target (`iron3d_render::UnitViews`).
     let target = current.and_then(|t| scene.entity(t)).and_then(|e| Some((e, bodies.get(e).ok()?)));
+    unit_views.show(OWN_VIEW, entity);
+    if let Some((e, _)) = target {
+        unit_views.show(TARGET_VIEW, e);
+    }
+    let mut view_of = |view: usize| {
+        let image = unit_views.images[view].id();
+        unit_views.drawing(view).then(|| contexts.add_image(EguiTextureHandle::Weak(image)))
+    };
+    let views_drawn = [view_of(TARGET_VIEW), view_of(OWN_VIEW)];
+    let ctx = contexts.ctx_mut()?;
+    let art = art.art(ctx);
     let target_distance = target.map(|(_, b)| {
         let p = b.1.position;
         ((p[0] - at[0]).powi(2) + (p[1] - at[1]).powi(2) + (p[2] - at[2]).powi(2)).sqrt()
@@ -368,10 +380,11 @@ pub fn cockpit(
         u8::from(level == 1),
         u8::from(level == 2),
     ];
-    let own = panel_of(body, guns, shield, mine, nav, &locale);
+    let own = Panel { view: views_drawn[OWN_VIEW], ..panel_of(body, guns, shield, mine, nav, &locale) };
     let target_panel = target.map(|(e, b)| {
         let (guns, shield, nav) = arms.get(e).unwrap_or((None, None, None));
-        Panel { distance: target_distance, ..panel_of(b, guns, shield, mine, nav, &locale) }
+        let shown = panel_of(b, guns, shield, mine, nav, &locale);
+        Panel { distance: target_distance, view: views_drawn[TARGET_VIEW], ..shown }
     });
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("cockpit")));
     let mut ink = Ink { layout, pin: Pin::CENTRE, painter: &painter };

@@ -429,6 +429,8 @@ pub struct Panel {
     pub shields: Option<[f32; 6]>,
     /// The distance to it (the target panel; shown above 0).
     pub distance: Option<f32>,
+    /// The image its panel's camera draws of it (`iron3d_render::UnitViews`), once drawn.
+    pub view: Option<egui::TextureId>,
 }
 
 /// The rows an arc's art starts down at `percent` (it empties from the top, read).
@@ -484,6 +486,9 @@ pub fn panel(ink: &mut Ink, art: &Art, words: &Words, own: bool, unit: Option<&P
             ink.cut(cut, [x[0], 314.0 + t, x[1], 408.0], argb(tint));
         }
     };
+    if let Some(view) = unit.view {
+        ink.image(view, if own { [503.0, 315.0, 631.0, 443.0] } else { [9.0, 315.0, 137.0, 443.0] });
+    }
     arc(ink, unit.life * 100.0, if own { [491.0, 531.0] } else { [149.0, 109.0] }, 0xff19_ffaf);
     arc(ink, unit.battery.unwrap_or(0.0) * 100.0, if own { [640.0, 600.0] } else { [0.0, 40.0] }, 0xffff_b450);
     let x0 = if own { 498.0 } else { 4.0 };
