@@ -29,6 +29,23 @@ pub struct PreparedObject {
     pub extras: ObjectExtras,
 }
 
+impl PreparedObject {
+    /// An object `id` to resolve from `key` (a unit scheme path or a prototype key): no
+    /// components, clan 0, a record naming the key, no properties.
+    pub fn probe(id: u32, key: &str) -> Self {
+        Self {
+            id,
+            name: key.into(),
+            key: key.into(),
+            components: Vec::new(),
+            clan: 0,
+            record: crate::PlacedRecord { resource_name: key.into(), ..crate::PlacedRecord::default() },
+            properties: iron3d_core::PropertyBag::default(),
+            extras: ObjectExtras::default(),
+        }
+    }
+}
+
 /// Data accumulated by the preparation phases (backends keep their own state).
 #[derive(Resource, Default)]
 pub struct Prepared {

@@ -19,7 +19,7 @@
 use crate::design::Rating;
 use crate::research::ResearchTree;
 use crate::state::Production;
-use crate::step::{probe, report};
+use crate::step::report;
 use bevy_ecs::prelude::*;
 use iron3d_core::{AI_DESIGN_DIR, AiDesign, AiDesigns, DesignStatus, ProductionEvent, SchemeNames, SizeClass};
 use iron3d_mission::{resolve_object, running_backend};
@@ -41,7 +41,7 @@ fn files(world: &World) -> Vec<String> {
 
 /// One design's figures, made from its scheme.
 fn design(world: &World, scheme: &str) -> Result<AiDesign, String> {
-    let mut object = probe(u32::MAX, scheme);
+    let mut object = iron3d_mission::PreparedObject::probe(u32::MAX, scheme);
     resolve_object(world, &mut object).map_err(|e| format!("{scheme}: {e}"))?;
     let class = object.extras.unit_class.ok_or_else(|| format!("{scheme}: no Type word"))?;
     let sheet = object.extras.combat.as_ref().ok_or_else(|| format!("{scheme}: its parts carry no node table"))?;

@@ -8,13 +8,13 @@
 //! never schemes: what its clan may build of these is research's decision.) Nature and
 //! the neutral clans build nothing.
 
-use crate::step::{probe, report, rules};
+use crate::step::{report, rules};
 use bevy_ecs::prelude::*;
 use iron3d_core::{
     BuildOption, BuildOptions, ClanType, MissionClans, ProductionEvent, SchemeNames, ScriptFiles, UnitClass,
 };
 use iron3d_formats::config::BlockCfg;
-use iron3d_mission::{LoadedMission, MISSIONS_DIR, MissionObject, resolve_object};
+use iron3d_mission::{LoadedMission, MISSIONS_DIR, MissionObject, PreparedObject, resolve_object};
 use iron3d_rules::ROBOT_CLASS_BIT;
 use std::collections::BTreeSet;
 
@@ -91,7 +91,7 @@ pub(crate) fn publish(world: &mut World) {
 /// The build option of `name`: `None` when it is no robot scheme with a production cost.
 fn option(world: &mut World, name: &str) -> Result<Option<BuildOption>, String> {
     let rules = rules(world)?;
-    let mut object = probe(u32::MAX, name);
+    let mut object = PreparedObject::probe(u32::MAX, name);
     resolve_object(world, &mut object).map_err(|e| format!("scheme {name}: {e}"))?;
     let Some(class) = object.extras.unit_class.filter(|c| c & ROBOT_CLASS_BIT != 0) else { return Ok(None) };
     let component_types: Vec<u32> = object.components.iter().map(|c| c.component_type).collect();

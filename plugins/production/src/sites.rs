@@ -29,7 +29,7 @@
 //!   sphere 2. An upgrade charges no ore (read).
 
 use crate::state::Production;
-use crate::step::{probe, report};
+use crate::step::report;
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
@@ -170,7 +170,7 @@ fn parts(world: &mut World, path: &str) -> Result<(Vec<String>, f32), String> {
     if let Some(known) = world.get_resource::<SchemeParts>().and_then(|s| s.0.get(path)) {
         return known.clone();
     }
-    let mut object = probe(u32::MAX, path);
+    let mut object = PreparedObject::probe(u32::MAX, path);
     let resolved = resolve_object(world, &mut object).map_err(|e| format!("scheme {path}: {e}")).map(|()| {
         let radius =
             object.components.iter().filter_map(|c| c.bounds.as_ref()).map(ModelBounds::reach).fold(0.0, f32::max);
@@ -252,7 +252,8 @@ fn make(
     };
     let properties = held.map(|ore| ObjectProperty { name: "CurrentOre".into(), raw_value: [0, ore.to_bits(), 0, 0] });
     let properties = PropertyBag(properties.into_iter().collect());
-    let object = PreparedObject { name: format!("{stem} {id}"), clan, record, properties, ..probe(id, path) };
+    let object =
+        PreparedObject { name: format!("{stem} {id}"), clan, record, properties, ..PreparedObject::probe(id, path) };
     spawn_object(world, object).map_err(|e| e.to_string())?;
     world.resource_mut::<Production>().next_id = id.saturating_add(1);
     Ok(id)

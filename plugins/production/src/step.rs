@@ -13,7 +13,7 @@ use iron3d_core::{
     ProductionEvent, PropertyBag, SchemeNames, SchemeRef, ScriptFiles, SimCommand, SimObject, SimTransform, UnitClass,
     world_point,
 };
-use iron3d_mission::{ObjectExtras, PlacedRecord, PreparedObject, resolve_object};
+use iron3d_mission::{PlacedRecord, PreparedObject, resolve_object};
 use iron3d_rules::Rules;
 use iron3d_terrain::{Ground, NavMap};
 use std::collections::BTreeMap;
@@ -38,20 +38,6 @@ pub(crate) fn rules(world: &World) -> Result<Arc<Rules>, String> {
         Some(Ok(r)) => Ok(Arc::clone(r)),
         Some(Err(e)) => Err(e.clone()),
         None => Err("production is not installed".into()),
-    }
-}
-
-/// An object to resolve or build from `key` (a unit scheme path or a prototype key).
-pub(crate) fn probe(id: u32, key: &str) -> PreparedObject {
-    PreparedObject {
-        id,
-        name: key.into(),
-        key: key.into(),
-        components: Vec::new(),
-        clan: 0,
-        record: PlacedRecord { resource_name: key.into(), ..PlacedRecord::default() },
-        properties: PropertyBag::default(),
-        extras: ObjectExtras::default(),
     }
 }
 
@@ -88,7 +74,7 @@ pub(crate) fn scheme(world: &mut World, rules: &Rules, r: SchemeRef) -> Result<S
         return Ok(s.clone());
     }
     let name = world.resource::<SchemeNames>().name(r).ok_or(format!("unknown scheme {:016x}", r.0))?.to_string();
-    let mut object = probe(u32::MAX, &name);
+    let mut object = PreparedObject::probe(u32::MAX, &name);
     resolve_object(world, &mut object).map_err(|e| format!("scheme {name}: {e}"))?;
     let class = object.extras.unit_class.ok_or(format!("scheme {name}: not a unit scheme (.dat)"))?;
     let component_types: Vec<u32> = object.components.iter().map(|c| c.component_type).collect();
@@ -153,7 +139,8 @@ fn load_tree(world: &World, files: &dyn ScriptFiles, path: &str) -> Result<Resea
     let tree = ResearchTree::parse(path, &bytes)?;
     for (i, n) in tree.nodes.iter().enumerate() {
         for part in &n.parts {
-            resolve_object(world, &mut probe(u32::MAX, part)).map_err(|e| format!("{path}: node {i}: {e}"))?;
+            resolve_object(world, &mut PreparedObject::probe(u32::MAX, part))
+                .map_err(|e| format!("{path}: node {i}: {e}"))?;
         }
     }
     Ok(tree)
@@ -589,7 +576,7 @@ fn build_robot(world: &mut World, producer: u32, s: &Scheme) -> Result<u32, Stri
         scale: [1.0; 3],
         ..PlacedRecord::default()
     };
-    let mut object = PreparedObject { clan, record, ..probe(id, &s.name) };
+    let mut object = PreparedObject { clan, record, ..PreparedObject::probe(id, &s.name) };
     resolve_object(world, &mut object).map_err(|e| e.to_string())?;
     // Named as the original names a built bot, from what it is made of (a chassis on a
     // battery of negative capacity makes a Tiny Tower): its clan's running count + 1.

@@ -5,7 +5,7 @@
 //! colour, distance fog, exposure), and combat on screen: the FXID effects the combat
 //! rules name (`effects.rs`, records planned by `effect_plan.rs`) with their stand-ins
 //! (`combat.rs`: shells, beams, the fallback fireball), and the cockpit panels' views of a
-//! unit (`unit_views.rs`). Everything loads through `game://` (see `iron3d_assets`); the
+//! unit (`unit_views.rs`) and the warbot designer's previews (`previews.rs`). Everything loads through `game://` (see `iron3d_assets`); the
 //! Z-up → Y-up conversion lives in `iron3d_assets::axes`.
 
 mod combat;
@@ -17,6 +17,7 @@ mod lod;
 mod materials;
 mod models;
 mod placement;
+mod previews;
 mod sites;
 mod software;
 mod terrain;
@@ -25,6 +26,7 @@ mod unit_views;
 
 pub use environment::{AMBIENT_BRIGHTNESS, Environment};
 pub use fast_shading::{FastShaded, Shading};
+pub use previews::{DESTINATION_PREVIEW, ModelPreviews, PROJECT_PREVIEW, SOURCE_PREVIEW, Subject};
 pub use software::SoftwareBatchingPlugin;
 pub use terrain::TerrainView;
 pub use unit_views::{OWN_VIEW, TARGET_VIEW, UnitViews};
@@ -135,6 +137,7 @@ impl Plugin for MissionRenderPlugin {
                 combat::plugin,
                 sites::plugin,
                 unit_views::plugin,
+                previews::plugin,
             ));
     }
 }

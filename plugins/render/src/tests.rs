@@ -365,8 +365,7 @@ fn fast_shading_swaps_every_layer_and_part_and_follows_its_source() {
 /// 2r behind it looking along its forward; asked for nothing, the view stops.
 #[test]
 fn a_panels_view_shows_its_unit_alone_each_part_coloured_by_its_nodes_life() {
-    use crate::unit_views::{ViewCamera, ViewCopy, framing, part_colour};
-    use bevy::camera::primitives::{Aabb, MeshAabb};
+    use crate::unit_views::{PANEL_LENS, ViewCamera, ViewCopy, part_colour};
     use bevy::camera::visibility::RenderLayers;
     let game = demo();
     let mut app = loaded_app(&game);
@@ -379,15 +378,7 @@ fn a_panels_view_shows_its_unit_alone_each_part_coloured_by_its_nodes_life() {
     let mut body = iron3d_combat::Body::from_sheet(&sheet, 1.0);
     body.nodes[usize::from(turret)].life = 0.0;
     world.entity_mut(unit).insert(body);
-    // The parts' boxes, as Bevy's bounds would compute them with a renderer.
-    let mut parts = world.query_filtered::<(Entity, &Mesh3d), With<ModelPart>>();
-    let boxes: Vec<(Entity, Aabb)> = parts
-        .iter(world)
-        .filter_map(|(e, m)| Some((e, world.resource::<Assets<Mesh>>().get(&m.0)?.compute_aabb()?)))
-        .collect();
-    for (e, aabb) in boxes {
-        world.entity_mut(e).insert(aabb);
-    }
+    give_boxes(&mut app);
     for _ in 0..3 {
         app.world_mut().resource_mut::<UnitViews>().show(OWN_VIEW, unit);
         app.update();
@@ -425,7 +416,11 @@ fn a_panels_view_shows_its_unit_alone_each_part_coloured_by_its_nodes_life() {
     let look = eye.rotation() * Vec3::NEG_Z;
     assert!(look.abs_diff_eq(forward, 1e-4), "looks along the unit's forward: {look} {forward}");
     let Projection::Perspective(p) = projection else { panic!("a perspective view") };
-    assert!((p.fov - framing(1.0).1).abs() < 1e-6, "a robot's sphere is framed at 75°: {}", p.fov.to_degrees());
+    assert!(
+        (p.fov - PANEL_LENS.framing(1.0).1).abs() < 1e-6,
+        "a robot's sphere is framed at 75°: {}",
+        p.fov.to_degrees()
+    );
     assert!((at.translation() - eye.translation()).dot(forward) > 0.0, "the eye stands behind the unit");
     // Asked for nothing, the view stops.
     app.update();
@@ -433,4 +428,89 @@ fn a_panels_view_shows_its_unit_alone_each_part_coloured_by_its_nodes_life() {
     let world = app.world_mut();
     assert_eq!(world.query::<&ViewCopy>().iter(world).count(), 0);
     assert!(!world.resource::<UnitViews>().drawing(OWN_VIEW));
+}
+
+/// Gives every drawn part its box, as Bevy's bounds would with a renderer.
+fn give_boxes(app: &mut App) {
+    use bevy::camera::primitives::{Aabb, MeshAabb};
+    let world = app.world_mut();
+    let mut parts = world.query_filtered::<(Entity, &Mesh3d), (With<ModelPart>, Without<Aabb>)>();
+    let boxes: Vec<(Entity, Aabb)> = parts
+        .iter(world)
+        .filter_map(|(e, m)| Some((e, world.resource::<Assets<Mesh>>().get(&m.0)?.compute_aabb()?)))
+        .collect();
+    for (e, aabb) in boxes {
+        world.entity_mut(e).insert(aabb);
+    }
+}
+
+/// The designer's previews (`docs/37-designer.md`, "The previews"): a part by its key and
+/// a design by its unit file are built alone on their preview's layer, their centre at
+/// the origin, turning, framed 2r off at 60°; asked for nothing, the preview goes.
+#[test]
+fn the_designers_previews_turn_a_part_and_a_design_alone_about_the_origin() {
+    use crate::previews::{ModelPreview, PREVIEW_LENS, PROJECT_PREVIEW, PreviewCamera, SOURCE_PREVIEW, Subject};
+    use crate::unit_views::sphere_about;
+    use bevy::camera::primitives::Aabb;
+    use bevy::camera::visibility::RenderLayers;
+    let game = demo();
+    let mut app = loaded_app(&game);
+    let world = app.world_mut();
+    let mut units = world.query::<&MissionObject>();
+    let unit = units.iter(world).find(|o| o.components.len() == 3).unwrap().clone();
+    let scheme = game.read_file(&unit.key).expect("the unit's scheme");
+    let chassis = Subject::Part(unit.components[0].key.clone());
+    let frames = |app: &mut App, n: usize| {
+        for _ in 0..n {
+            let mut previews = app.world_mut().resource_mut::<crate::ModelPreviews>();
+            previews.show(SOURCE_PREVIEW, chassis.clone());
+            previews.show(PROJECT_PREVIEW, Subject::Design(scheme.clone()));
+            app.update();
+            give_boxes(app);
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    };
+    frames(&mut app, 200);
+    let world = app.world_mut();
+    let mut previews = world.query::<(Entity, &ModelPreview, &MissionObject, &Transform)>();
+    let shown: Vec<(Entity, usize, usize, Quat)> =
+        previews.iter(world).map(|(e, p, o, t)| (e, p.0, o.components.len(), t.rotation)).collect();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    let (design, _, components, turn) = *shown.iter().find(|s| s.1 == PROJECT_PREVIEW).unwrap();
+    assert_eq!(components, 3, "the design's chassis, turret and gun");
+    assert_eq!(shown.iter().find(|s| s.1 == SOURCE_PREVIEW).unwrap().2, 1, "the part alone");
+    // Its parts on the project's layer, their boxes' centre at the origin.
+    let parts: Vec<Entity> = world
+        .query_filtered::<Entity, With<ModelPart>>()
+        .iter(world)
+        .filter(|&p| {
+            std::iter::successors(Some(p), |x| world.get::<ChildOf>(*x).map(ChildOf::parent)).any(|x| x == design)
+        })
+        .collect();
+    assert!(!parts.is_empty());
+    assert!(parts.iter().all(|&p| world.get::<RenderLayers>(p) == Some(&RenderLayers::layer(5))));
+    let boxes: Vec<(&GlobalTransform, &Aabb)> =
+        parts.iter().map(|&p| (world.get::<GlobalTransform>(p).unwrap(), world.get::<Aabb>(p).unwrap())).collect();
+    let root = *world.get::<GlobalTransform>(design).unwrap();
+    let (centre, r) = sphere_about(root.affine().inverse(), boxes).unwrap();
+    let centre = root.transform_point(centre);
+    assert!(centre.length() < 1e-3 * r.max(1.0), "the model's centre at the origin: {centre}");
+    // Its camera: on, 2r off at 60°.
+    let mut cameras = world.query::<(&PreviewCamera, &Camera, &GlobalTransform, &Projection)>();
+    let (_, camera, eye, projection) = cameras.iter(world).find(|(v, ..)| v.0 == PROJECT_PREVIEW).unwrap();
+    assert!(camera.is_active && world.resource::<crate::ModelPreviews>().drawing(PROJECT_PREVIEW));
+    let (distance, field) = PREVIEW_LENS.framing(r);
+    assert!((eye.translation().length() - distance).abs() < 1e-3 * distance, "{} vs {distance}", eye.translation());
+    let Projection::Perspective(p) = projection else { panic!("a perspective view") };
+    assert!((p.fov - field).abs() < 1e-5);
+    // It turns.
+    frames(&mut app, 5);
+    let now = app.world().get::<Transform>(design).unwrap().rotation;
+    assert!(now.angle_between(turn) > 1e-4, "the model turns");
+    // Asked for nothing, the previews go.
+    app.update();
+    app.update();
+    let world = app.world_mut();
+    assert_eq!(world.query::<&ModelPreview>().iter(world).count(), 0);
+    assert!(!world.resource::<crate::ModelPreviews>().drawing(PROJECT_PREVIEW));
 }

@@ -35,8 +35,7 @@ pub(super) fn plugin(app: &mut App) {
         .register_type::<UnitViews>()
         .register_type::<ViewCopy>()
         .register_type::<ViewCamera>()
-        .add_systems(Startup, spawn_cameras)
-        .add_systems(Update, copy_units.in_set(MissionRenderSystems::Animate))
+        .add_systems(Update, (spawn_cameras, copy_units).chain().in_set(MissionRenderSystems::Animate))
         .add_systems(
             PostUpdate,
             place_views.after(TransformSystems::Propagate).before(VisibilitySystems::UpdateFrusta),
@@ -51,10 +50,9 @@ pub const OWN_VIEW: usize = 1;
 const LAYERS: [usize; 2] = [1, 2];
 /// An image's side (pixels).
 const SIDE: u32 = 256;
-/// The near and far planes (the original camera's 0.5 and 300; openparkan's guess).
-const NEAR: f32 = 0.5;
-/// See [`NEAR`].
-const FAR: f32 = 300.0;
+/// The panels' lens: 1.25 × 60°, the planes the original camera's 0.5 and 300
+/// (openparkan's guess).
+pub const PANEL_LENS: Lens = Lens { widen: 1.25, near: 0.5, far: 300.0 };
 /// The steps a part's colour takes from destroyed to intact.
 const STEPS: usize = 16;
 
@@ -81,11 +79,9 @@ struct Shown {
 
 impl FromWorld for UnitViews {
     fn from_world(world: &mut World) -> Self {
-        let image =
-            || Image::new_target_texture(SIDE, SIDE, TextureFormat::Rgba8Unorm, Some(TextureFormat::Rgba8UnormSrgb));
         let images = {
             let mut assets = world.resource_mut::<Assets<Image>>();
-            [assets.add(image()), assets.add(image())]
+            [assets.add(target_image([SIDE; 2])), assets.add(target_image([SIDE; 2]))]
         };
         let mut materials = world.resource_mut::<Assets<StandardMaterial>>();
         let shades = (0..=STEPS)
@@ -119,19 +115,57 @@ pub fn part_colour(life: f32) -> [f32; 3] {
     [0.5 - 0.5 * life, 0.5 * life, 0.0]
 }
 
-/// How far the camera stands from the centre of a sphere of radius `r` and its field
-/// (radians, read).
-pub fn framing(r: f32) -> (f32, f32) {
-    // K = 1 ÷ sin 30°.
-    const K: f32 = 2.0;
-    let widen = |distance: f32| 1.25 * 2.0 * (r / distance).clamp(-1.0, 1.0).asin();
-    if (K - 1.0) * r < NEAR {
-        (NEAR + r, widen(NEAR + r))
-    } else if (K + 1.0) * r > FAR {
-        (FAR - r, widen(FAR - r))
-    } else {
-        (K * r, 1.25 * 60f32.to_radians())
+/// How a model view's camera frames a sphere (openparkan `docs/35-hud.md` and
+/// `docs/37-designer.md`, read): K = 1 ÷ sin 30° = 2 radii off at `widen` × 60°; nearer
+/// than the near plane allows it stands at near + r, past the far one at far − r, the
+/// field then `widen` × 2·asin(r ÷ distance).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lens {
+    /// How much wider than the sphere's 60° it looks.
+    pub widen: f32,
+    /// The near plane.
+    pub near: f32,
+    /// The far plane.
+    pub far: f32,
+}
+
+impl Lens {
+    /// How far the camera stands from the centre of a sphere of radius `r` and its field
+    /// (radians).
+    pub fn framing(&self, r: f32) -> (f32, f32) {
+        const K: f32 = 2.0;
+        let field = |distance: f32| self.widen * 2.0 * (r / distance).clamp(-1.0, 1.0).asin();
+        if (K - 1.0) * r < self.near {
+            (self.near + r, field(self.near + r))
+        } else if (K + 1.0) * r > self.far {
+            (self.far - r, field(self.far - r))
+        } else {
+            (K * r, self.widen * 60f32.to_radians())
+        }
     }
+
+    /// Its projection at a field of `fov`.
+    pub(crate) fn projection(&self, fov: f32) -> Projection {
+        Projection::Perspective(PerspectiveProjection { fov, near: self.near, far: self.far, ..default() })
+    }
+}
+
+/// The sphere about parts' boxes (each with where it is drawn) in the frame `to_frame`
+/// takes world points to; `None` without a box.
+pub(crate) fn sphere_about<'a>(
+    to_frame: bevy::math::Affine3A,
+    boxes: impl IntoIterator<Item = (&'a GlobalTransform, &'a Aabb)>,
+) -> Option<(Vec3, f32)> {
+    let (mut low, mut high) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for (at, aabb) in boxes {
+        let (c, h) = (Vec3::from(aabb.center), Vec3::from(aabb.half_extents));
+        for corner in 0..8 {
+            let sign = |bit: usize| if corner & bit == 0 { -1.0 } else { 1.0 };
+            let p = to_frame.transform_point3(at.transform_point(c + h * Vec3::new(sign(1), sign(2), sign(4))));
+            (low, high) = (low.min(p), high.max(p));
+        }
+    }
+    (low.x <= high.x).then(|| ((low + high) / 2.0, ((high - low) / 2.0).length().max(0.01)))
 }
 
 /// The camera's place looking along `d` at a sphere about `centre` at `distance`: z (Bevy's
@@ -161,22 +195,41 @@ pub struct ViewCopy {
     pub node: Option<u16>,
 }
 
+/// An image a model view draws into, `size` pixels.
+pub(crate) fn target_image([w, h]: [u32; 2]) -> Image {
+    Image::new_target_texture(w, h, TextureFormat::Rgba8Unorm, Some(TextureFormat::Rgba8UnormSrgb))
+}
+
+/// A model view's camera: drawing `layer` into `image` through `lens`, before the world's
+/// (`order` below 0), off until it has something to show, clearing to nothing.
+pub(crate) fn view_camera(image: &Handle<Image>, order: isize, lens: Lens, layer: usize) -> impl Bundle {
+    (
+        Camera3d::default(),
+        Camera { order, is_active: false, clear_color: Color::NONE.into(), ..default() },
+        RenderTarget::Image(image.clone().into()),
+        lens.projection(lens.widen * 60f32.to_radians()),
+        RenderLayers::layer(layer),
+    )
+}
+
 /// A view's camera.
 #[derive(Component, Reflect, Debug, Clone, Copy)]
 #[reflect(Component)]
 pub struct ViewCamera(pub usize);
 
 /// The two views' cameras, drawn before the world's, and a light of their own.
-fn spawn_cameras(mut commands: Commands, views: Res<UnitViews>) {
+///
+/// They are made when the HUD first asks for a view, after the window's camera took
+/// egui's primary context (`bevy_egui` gives it to the first camera it sees).
+fn spawn_cameras(mut commands: Commands, views: Res<UnitViews>, made: Query<(), With<ViewCamera>>) {
+    if views.asked.iter().all(Option::is_none) || !made.is_empty() {
+        return;
+    }
     for (view, image) in views.images.iter().enumerate() {
         commands.spawn((
             Name::new(["target panel's view", "own panel's view"][view]),
             ViewCamera(view),
-            Camera3d::default(),
-            Camera { order: -1 - view as isize, is_active: false, clear_color: Color::NONE.into(), ..default() },
-            RenderTarget::Image(image.clone().into()),
-            Projection::Perspective(PerspectiveProjection { near: NEAR, far: FAR, ..default() }),
-            RenderLayers::layer(LAYERS[view]),
+            view_camera(image, -1 - view as isize, PANEL_LENS, LAYERS[view]),
         ));
     }
     commands.spawn((
@@ -291,7 +344,7 @@ fn place_views(
         camera.is_active = look.is_some();
         let Some((c, r, d)) = look else { continue };
         // The frame is placed after the transforms' propagation, so both are written.
-        let (distance, field) = framing(r);
+        let (distance, field) = PANEL_LENS.framing(r);
         *transform = eye(c, d, distance);
         *global = GlobalTransform::from(*transform);
         if let Projection::Perspective(p) = &mut *projection {
@@ -311,22 +364,12 @@ fn sphere(
     units: &Units,
 ) -> Option<(Vec3, f32)> {
     let to_unit = units.get(unit).ok()?.0.affine().inverse();
-    let (mut low, mut high) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-    for (copy, ..) in copies.iter().filter(|(c, ..)| c.view == view) {
-        let (at, aabb) = drawn.get(copy.of).ok()?;
-        let aabb = aabb?;
-        let (c, h) = (Vec3::from(aabb.center), Vec3::from(aabb.half_extents));
-        for corner in 0..8 {
-            let sign = Vec3::new(
-                if corner & 1 == 0 { -1.0 } else { 1.0 },
-                if corner & 2 == 0 { -1.0 } else { 1.0 },
-                if corner & 4 == 0 { -1.0 } else { 1.0 },
-            );
-            let p = to_unit.transform_point3(at.transform_point(c + h * sign));
-            (low, high) = (low.min(p), high.max(p));
-        }
-    }
-    (low.x <= high.x).then(|| ((low + high) / 2.0, ((high - low) / 2.0).length().max(0.01)))
+    let boxes: Option<Vec<(&GlobalTransform, &Aabb)>> = copies
+        .iter()
+        .filter(|(c, ..)| c.view == view)
+        .map(|(copy, ..)| drawn.get(copy.of).ok().and_then(|(at, aabb)| Some((at, aabb?))))
+        .collect();
+    sphere_about(to_unit, boxes?)
 }
 
 #[cfg(test)]
@@ -345,13 +388,13 @@ mod tests {
     /// the far one, far − r; the field then 1.25 × 2·asin(r ÷ distance).
     #[test]
     fn the_camera_stands_two_radii_off_with_a_75_degree_field_unless_a_plane_is_crossed() {
-        let (d, field) = framing(10.0);
+        let (d, field) = PANEL_LENS.framing(10.0);
         assert_eq!(d, 20.0);
         assert!((field.to_degrees() - 75.0).abs() < 1e-4, "{}", field.to_degrees());
-        let (d, field) = framing(0.2);
+        let (d, field) = PANEL_LENS.framing(0.2);
         assert!((d - 0.7).abs() < 1e-6, "(K − 1)·r = 0.2 short of the near plane: {d}");
         assert!((field - 1.25 * 2.0 * (0.2f32 / 0.7).asin()).abs() < 1e-6);
-        let (d, _) = framing(120.0);
+        let (d, _) = PANEL_LENS.framing(120.0);
         assert_eq!(d, 180.0, "(K + 1)·r = 360 past the far plane: 300 − 120");
     }
 

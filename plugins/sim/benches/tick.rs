@@ -218,6 +218,7 @@ fn sheet() -> CombatSheet {
         turret_yaw_rate: None,
         hull: Some(0),
         beam: None,
+        pieces: Vec::new(),
     }
 }
 

@@ -9,8 +9,10 @@
 //!   project's editing is `iron3d_production::designer`'s: a double click on a source
 //!   row adds the part, on a destination row takes a chassis, turret or gun off (the
 //!   part box's add and remove buttons do the same: the project's).
-//! * The project column shows the prompt, the project's parts (the project's stand-in
-//!   for the turning model, which iron3d does not draw here), and the unit box: the
+//! * Each panel's preview shows its selected part and the project column the project
+//!   (its design once a turret is in, its chassis before), each turning
+//!   (`iron3d_render::ModelPreviews`); over the project's model the prompt and the
+//!   project's parts (the project's), then the unit box: the
 //!   design's name, Weight (mass / spare payload, t), Max. speed (kph), Defence and
 //!   Offence (as `Iron_3D.ini` scales them), Sensor range, and the price at this
 //!   factory (the project's row).
@@ -28,7 +30,7 @@
 use crate::ScreenSystems;
 use crate::locale::Locale;
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, EguiTextureHandle, egui};
 use iron3d_core::{AppState, Designs, InterfaceClick, ObjectTable, Order, Owner, SchemeNames};
 use iron3d_formats::registry::UnitDat;
 use iron3d_input::PlayerCommands;
@@ -36,6 +38,7 @@ use iron3d_mission::{LoadedMission, MissionBackend};
 use iron3d_production::Production;
 use iron3d_production::design::{self, Catalogue, DesignError, Offer, Rated, Scales};
 use iron3d_production::designer::{Designer, Page, Place, Prompt};
+use iron3d_render::{DESTINATION_PREVIEW, ModelPreviews, PROJECT_PREVIEW, SOURCE_PREVIEW, Subject};
 use iron3d_vfs::GameDir;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -311,15 +314,40 @@ enum Act {
     Loaded(Saved),
 }
 
+/// The previews' images this frame (`None` while one draws nothing) and the subjects the
+/// screen asks of them.
+#[derive(Default)]
+struct Previewing {
+    images: [Option<egui::TextureId>; 3],
+    asked: [Option<Subject>; 3],
+}
+
+impl Previewing {
+    /// Lays preview `view`'s image over the layout rectangle `rect` and asks it to show
+    /// `subject`.
+    fn draw(&mut self, ui: &egui::Ui, full: egui::Rect, view: usize, rect: [f32; 4], subject: Option<Subject>) {
+        if let Some(image) = self.images[view].filter(|_| subject.is_some()) {
+            let whole = egui::Rect::from_min_max(egui::Pos2::ZERO, egui::pos2(1.0, 1.0));
+            ui.painter().image(image, layout(full, rect), whole, egui::Color32::WHITE);
+        }
+        self.asked[view] = subject;
+    }
+}
+
 /// Draws the designer while it is up and acts on its controls.
 fn screen(
     mut contexts: EguiContexts,
     mut screen: ResMut<DesignerScreen>,
-    locale: Res<Locale>,
+    (locale, mut previews): (Res<Locale>, ResMut<ModelPreviews>),
     mut click: MessageWriter<InterfaceClick>,
     keys: Res<ButtonInput<KeyCode>>,
 ) -> Result {
     let Some(mut s) = screen.session.take() else { return Ok(()) };
+    let mut shown = Previewing::default();
+    for view in [SOURCE_PREVIEW, DESTINATION_PREVIEW, PROJECT_PREVIEW] {
+        let image = previews.images[view].id();
+        shown.images[view] = previews.drawing(view).then(|| contexts.add_image(EguiTextureHandle::Weak(image)));
+    }
     let ctx = contexts.ctx_mut()?;
     let mut acts = Vec::new();
     egui::Area::new("designer".into()).order(egui::Order::Foreground).fixed_pos(egui::Pos2::ZERO).show(ctx, |ui| {
@@ -327,10 +355,13 @@ fn screen(
         ui.painter().rect_filled(full, 0.0, egui::Color32::BLACK);
         ui.set_clip_rect(full);
         for side in [Side::Source, Side::Destination] {
-            panel(ui, full, &mut s, side, &locale, &mut acts);
+            panel(ui, full, &mut s, side, (&locale, &mut shown), &mut acts);
         }
-        project_column(ui, full, &mut s, &screen.recent, &locale, &mut acts);
+        project_column(ui, full, &mut s, &screen.recent, (&locale, &mut shown), &mut acts);
     });
+    for (view, subject) in shown.asked.into_iter().enumerate() {
+        subject.into_iter().for_each(|subject| previews.show(view, subject));
+    }
     if keys.just_pressed(KeyCode::Escape) {
         acts.push(Act::Exit);
     }
@@ -450,7 +481,14 @@ enum Side {
 }
 
 /// A panel: its title, tabs, rows and part box.
-fn panel(ui: &mut egui::Ui, full: egui::Rect, s: &mut Session, side: Side, locale: &Locale, acts: &mut Vec<Act>) {
+fn panel(
+    ui: &mut egui::Ui,
+    full: egui::Rect,
+    s: &mut Session,
+    side: Side,
+    (locale, shown): (&Locale, &mut Previewing),
+    acts: &mut Vec<Act>,
+) {
     let Some(game) = s.game() else { return };
     let catalogue = s.catalogue();
     let x0 = if side == Side::Source { 0.0 } else { 457.0 };
@@ -513,7 +551,9 @@ fn panel(ui: &mut egui::Ui, full: egui::Rect, s: &mut Session, side: Side, local
             }
         });
     });
-    ui.scope_builder(egui::UiBuilder::new().max_rect(at([15.0, 248.0, 168.0, 478.0])), |ui| {
+    let view = if side == Side::Source { SOURCE_PREVIEW } else { DESTINATION_PREVIEW };
+    shown.draw(ui, full, view, [x0 + 12.0, 244.0, x0 + 172.0, 395.0], selected_part.clone().map(Subject::Part));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(at([15.0, 398.0, 168.0, 478.0])), |ui| {
         match &selected_part {
             None => {
                 ui.label(egui::RichText::new(locale.t("designer-no-data")).color(egui::Color32::RED));
@@ -586,12 +626,18 @@ fn project_column(
     full: egui::Rect,
     s: &mut Session,
     recent: &[Project],
-    locale: &Locale,
+    (locale, shown): (&Locale, &mut Previewing),
     acts: &mut Vec<Act>,
 ) {
     let at = |r: [f32; 4]| layout(full, r);
     ui.painter().rect_filled(at([195.0, 10.0, 445.0, 301.0]), 0.0, GROUND);
     ui.painter().rect_filled(at([202.0, 310.0, 438.0, 440.0]), 0.0, GROUND);
+    // The project's model: its design once it rates, its chassis before.
+    let model = match s.rate() {
+        Some(Ok(r)) => Some(Subject::Design(r.design.dat.to_bytes())),
+        _ => s.designer.has_project().then(|| Subject::Part(s.designer.project.chassis.clone())),
+    };
+    shown.draw(ui, full, PROJECT_PREVIEW, [195.0, 10.0, 445.0, 300.0], model);
     let prompt = s.designer.prompt().map(|p| match p {
         Prompt::SelectChassis => "designer-select-chassis",
         Prompt::SelectTurret => "designer-select-turret",
