@@ -105,7 +105,17 @@ impl UnitViews {
 
     /// Whether view `view` draws a unit now.
     pub fn drawing(&self, view: usize) -> bool {
-        self.shown.get(view).copied().flatten().is_some_and(|s| s.sphere.is_some())
+        self.sphere(view).is_some_and(|(_, r)| PANEL_LENS.fits(r))
+    }
+
+    /// Whether the unit view `view` shows is too big for it (read: the panel then stops
+    /// before the unit, drawing neither it nor its arcs, name and distance).
+    pub fn too_big(&self, view: usize) -> bool {
+        self.sphere(view).is_some_and(|(_, r)| !PANEL_LENS.fits(r))
+    }
+
+    fn sphere(&self, view: usize) -> Option<(Vec3, f32)> {
+        self.shown.get(view).copied().flatten()?.sphere
     }
 }
 
@@ -142,6 +152,12 @@ impl Lens {
         } else {
             (K * r, self.widen * 60f32.to_radians())
         }
+    }
+
+    /// Whether a sphere of radius `r` fits between its planes: twice `r` within their
+    /// span (read).
+    pub fn fits(&self, r: f32) -> bool {
+        2.0 * r <= self.far - self.near
     }
 
     /// Its projection at a field of `fov`.
@@ -341,6 +357,7 @@ fn place_views(
             }
             _ => None,
         };
+        let look = look.filter(|(_, r, _)| PANEL_LENS.fits(*r));
         camera.is_active = look.is_some();
         let Some((c, r, d)) = look else { continue };
         // The frame is placed after the transforms' propagation, so both are written.
@@ -396,6 +413,7 @@ mod tests {
         assert!((field - 1.25 * 2.0 * (0.2f32 / 0.7).asin()).abs() < 1e-6);
         let (d, _) = PANEL_LENS.framing(120.0);
         assert_eq!(d, 180.0, "(K + 1)·r = 360 past the far plane: 300 − 120");
+        assert!(PANEL_LENS.fits(149.75) && !PANEL_LENS.fits(149.8), "twice the radius within 300 − 0.5");
     }
 
     #[test]

@@ -497,10 +497,12 @@ fn panel(
     ui.painter().rect_filled(at([11.0, 244.0, 172.0, 396.0]), 0.0, GROUND);
     let title = if side == Side::Source { "designer-source" } else { "designer-destination" };
     let page = s.designer.page.up;
-    let (rows, selected): (Vec<(String, bool)>, usize) = match side {
+    // The rows, the selected one and the part it holds, listed once a frame.
+    let (rows, selected, selected_part): (Vec<(String, bool)>, usize, Option<String>) = match side {
         Side::Source => {
             let list = s.designer.source(game, &catalogue).unwrap_or_default();
-            (list.iter().map(|p| (part_text(&catalogue, p), true)).collect(), s.source_row)
+            let part = list.get(s.source_row).cloned();
+            (list.iter().map(|p| (part_text(&catalogue, p), true)).collect(), s.source_row, part)
         }
         Side::Destination => {
             let rows = s.designer.rows(game, &catalogue, page).unwrap_or_default();
@@ -508,13 +510,9 @@ fn panel(
                 Some(p) => (part_text(&catalogue, p), true),
                 None => (format!("[{}]", place_text(&r.place, locale)), false),
             };
-            (rows.iter().map(text).collect(), s.designer.page.row(page))
-        }
-    };
-    let selected_part = match side {
-        Side::Source => s.designer.source(game, &catalogue).ok().and_then(|l| l.get(s.source_row).cloned()),
-        Side::Destination => {
-            s.designer.rows(game, &catalogue, page).ok().and_then(|r| r.get(selected).and_then(|r| r.part.clone()))
+            let selected = s.designer.page.row(page);
+            let part = rows.get(selected).and_then(|r| r.part.clone());
+            (rows.iter().map(text).collect(), selected, part)
         }
     };
     ui.scope_builder(egui::UiBuilder::new().max_rect(at([10.0, 2.0, 180.0, 58.0])), |ui| {

@@ -216,6 +216,7 @@ fn panel_of(
         shields: shield.map(|s| s.sectors.map(|v| if s.max > 0.0 { v / s.max * s.level } else { 0.0 })),
         distance: None,
         view: None,
+        too_big: false,
     }
 }
 
@@ -380,11 +381,16 @@ pub fn cockpit(
         u8::from(level == 1),
         u8::from(level == 2),
     ];
-    let own = Panel { view: views_drawn[OWN_VIEW], ..panel_of(body, guns, shield, mine, nav, &locale) };
+    let own = Panel {
+        view: views_drawn[OWN_VIEW],
+        too_big: unit_views.too_big(OWN_VIEW),
+        ..panel_of(body, guns, shield, mine, nav, &locale)
+    };
     let target_panel = target.map(|(e, b)| {
         let (guns, shield, nav) = arms.get(e).unwrap_or((None, None, None));
         let shown = panel_of(b, guns, shield, mine, nav, &locale);
-        Panel { distance: target_distance, view: views_drawn[TARGET_VIEW], ..shown }
+        let too_big = unit_views.too_big(TARGET_VIEW);
+        Panel { distance: target_distance, view: views_drawn[TARGET_VIEW], too_big, ..shown }
     });
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, egui::Id::new("cockpit")));
     let mut ink = Ink { layout, pin: Pin::CENTRE, painter: &painter };

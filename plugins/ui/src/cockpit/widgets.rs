@@ -431,6 +431,8 @@ pub struct Panel {
     pub distance: Option<f32>,
     /// The image its panel's camera draws of it (`iron3d_render::UnitViews`), once drawn.
     pub view: Option<egui::TextureId>,
+    /// It is too big for its panel's view: nothing is drawn from the unit on (read).
+    pub too_big: bool,
 }
 
 /// The rows an arc's art starts down at `percent` (it empties from the top, read).
@@ -486,6 +488,9 @@ pub fn panel(ink: &mut Ink, art: &Art, words: &Words, own: bool, unit: Option<&P
             ink.cut(cut, [x[0], 314.0 + t, x[1], 408.0], argb(tint));
         }
     };
+    if unit.too_big {
+        return;
+    }
     if let Some(view) = unit.view {
         ink.image(view, if own { [503.0, 315.0, 631.0, 443.0] } else { [9.0, 315.0, 137.0, 443.0] });
     }
