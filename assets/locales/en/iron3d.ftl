@@ -328,6 +328,7 @@ action-Weapon7 = Select or deselect gun 7 (piloting)
 action-Weapon8 = Select or deselect gun 8 (piloting)
 action-Weapon9 = Select or deselect gun 9 (piloting)
 action-Camouflage = Camouflage on or off (piloting)
+action-TurretLock = Turret lock on or off (piloting a bot)
 action-AutoDriver = Auto-driver
 action-OuterCamera = Outer camera
 action-TurnLeft = Turn the building left

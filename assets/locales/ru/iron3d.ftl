@@ -329,6 +329,7 @@ action-Weapon7 = Выбрать или снять оружие 7 (пилотир
 action-Weapon8 = Выбрать или снять оружие 8 (пилотирование)
 action-Weapon9 = Выбрать или снять оружие 9 (пилотирование)
 action-Camouflage = Маскировка вкл./выкл. (управление)
+action-TurretLock = Фиксация башни вкл./выкл. (управление ботом)
 action-AutoDriver = Автопилот
 action-OuterCamera = Внешняя камера
 action-TurnLeft = Повернуть здание влево

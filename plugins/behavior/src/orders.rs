@@ -131,10 +131,14 @@ pub(crate) fn apply_commands(
             match command.order {
                 Order::Pilot(input) => {
                     let tick = clock.tick;
+                    // The turret lock's switch flips it; a take starts with it on (read).
                     match manual {
-                        Some(mut m) => *m = ManualControl { input, tick, ..*m },
+                        Some(mut m) => {
+                            *m = ManualControl { input, tick, unlocked: m.unlocked != input.turret_lock, ..*m }
+                        }
                         None => {
-                            commands.entity(entity).insert(ManualControl { input, tick, since: tick, level });
+                            let unlocked = input.turret_lock;
+                            commands.entity(entity).insert(ManualControl { input, tick, since: tick, level, unlocked });
                         }
                     }
                     continue;

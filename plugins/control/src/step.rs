@@ -58,9 +58,10 @@ pub(crate) use iron3d_core::plane::wrap_angle as wrap;
 /// (openparkan `docs/24-motion.md`, read: the yaw rate gains right − left times the
 /// speed over the authored top speed). A piloted unit also strafes by the player's input,
 /// at once, sideways to its heading, and a bot the player moves turns its hull toward its
-/// turret at up to [`HULL_FOLLOW`] of its turn rate (the turret lock, on when a bot is
-/// taken, never on the hero: openparkan `docs/24-motion.md` and `docs/14-controls.md`,
-/// read; its key, `MCMD_LOCK`, is not carried out); [`Kinematics::follow`] keeps the turn.
+/// turret at up to [`HULL_FOLLOW`] of its turn rate in place of the player's spin while
+/// its turret lock is on (on when a bot is taken, switched by `MCMD_LOCK`, never on the
+/// hero: openparkan `docs/24-motion.md` and `docs/14-controls.md`, read);
+/// [`Kinematics::follow`] keeps the turn.
 pub(crate) fn step(
     config: Res<ControlConfig>,
     ground: Option<Res<Ground>>,
@@ -105,14 +106,15 @@ pub(crate) fn step(
             (Some(d), Some(top)) if top > 0.0 => (d.right - d.left) * kin.speed / top * DT,
             _ => 0.0,
         };
-        // The turret lock: a bot the player moves turns its hull toward its turret (the
-        // hero has none; read).
-        let locked = ManualControl::moving(manual) && class.is_none_or(|c| !c.is_hero());
-        kin.follow = match weapon.filter(|_| locked) {
-            Some(w) => w.turret.clamp(-HULL_FOLLOW * max_turn, HULL_FOLLOW * max_turn),
-            None => 0.0,
+        // The turret lock: a bot the player moves turns its hull toward its turret, the
+        // turn replacing his spin (the hero has none; read).
+        let locked = manual.is_some_and(|m| m.moves() && !m.unlocked) && class.is_none_or(|c| !c.is_hero());
+        let (spin, follow) = match weapon.filter(|_| locked) {
+            Some(w) => (0.0, w.turret.clamp(-HULL_FOLLOW * max_turn, HULL_FOLLOW * max_turn)),
+            None => (turn, 0.0),
         };
-        let turn = turn + veer + kin.follow;
+        kin.follow = follow;
+        let turn = spin + veer + follow;
         let new_heading = wrap(heading + turn);
         kin.turn_rate = turn / DT;
         let max_dv = limit(limits.acceleration, config.max_accel, config.default_accel) * DT;

@@ -231,6 +231,10 @@ pub struct ManualControl {
     pub since: u32,
     /// The auto-driver level he drives it at ([`AutoDriver`]; 0 on the hero).
     pub level: u8,
+    /// He switched the turret lock off ([`crate::PilotInput::turret_lock`]): the hull
+    /// keeps the player's spin instead of following the turret. A take starts with the
+    /// lock on (openparkan `docs/14-controls.md`, read).
+    pub unlocked: bool,
 }
 
 impl ManualControl {

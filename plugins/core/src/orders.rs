@@ -235,8 +235,8 @@ impl Site {
 
 /// One tick of direct control, quantised so it is exact on every machine and in a
 /// command log. Held values (throttle, turn, strafe, target) last until the next pilot
-/// command; `aim_mrad`, the triggers and `camouflage` act once, in the tick the command
-/// applies.
+/// command; `aim_mrad`, the triggers, `camouflage` and `turret_lock` act once, in the
+/// tick the command applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 pub struct PilotInput {
     /// Throttle in 127ths of full speed (forward positive).
@@ -258,6 +258,9 @@ pub struct PilotInput {
     /// Switch the detection shield's camouflage on or off (the original's
     /// `CMD_CAMOUFLAGE_WEAR`, openparkan `docs/25-sensors.md`).
     pub camouflage: bool,
+    /// Switch the turret lock on or off: whether a driven bot's hull follows its turret
+    /// (the original's `MCMD_LOCK`, keypad 5, openparkan `docs/14-controls.md`).
+    pub turret_lock: bool,
     /// The player's target (`OriginalObjectId`), which the original hands to the driven
     /// unit's guns (openparkan `docs/25-sensors.md`, "The player's target", read); `None`
     /// leaves the unit's radar target.
@@ -276,10 +279,13 @@ impl PilotInput {
             | u64::from(self.target.map_or(0, |t| t.wrapping_add(1)) & 0x3fff_ffff) << 34
     }
 
-    /// The input's second word: the strafe, the missiles' and every gun's triggers (8, 1
-    /// and 1 bits).
+    /// The input's second word: the strafe, the missiles' and every gun's triggers and the
+    /// turret lock's switch (8, 1, 1 and 1 bits).
     pub fn extra_bits(&self) -> u64 {
-        u64::from(self.strafe as u8) | u64::from(self.fire_missiles) << 8 | u64::from(self.fire_all) << 9
+        u64::from(self.strafe as u8)
+            | u64::from(self.fire_missiles) << 8
+            | u64::from(self.fire_all) << 9
+            | u64::from(self.turret_lock) << 10
     }
 
     /// The input of the words [`Self::bits`] and [`Self::extra_bits`] made.
@@ -293,6 +299,7 @@ impl PilotInput {
             fire_missiles: extra >> 8 & 1 == 1,
             fire_all: extra >> 9 & 1 == 1,
             camouflage: value >> 33 & 1 == 1,
+            turret_lock: extra >> 10 & 1 == 1,
             target: match value >> 34 & 0x3fff_ffff {
                 0 => None,
                 t => Some(t as u32 - 1),

@@ -114,6 +114,9 @@ pub enum GameAction {
     FireAll,
     /// Switch the piloted robot's camouflage on or off.
     Camouflage,
+    /// The turret lock (the original's `MCMD_LOCK`, keypad 5): whether the driven bot's
+    /// hull follows its turret.
+    TurretLock,
     /// `CMD_JAMES_AUTO_DRIVER`: step the driven bot's auto-driver level 0 → 1 → 2 → 0.
     AutoDriver,
     /// `CMD_JAMES_OUTER_CAMERA`: the first-person view seen from outside the unit, or back.
@@ -199,7 +202,7 @@ impl GameAction {
     }
 
     /// The actions bound to buttons, in the order the rebinding screen lists them.
-    pub const BUTTONS: [Self; 56] = [
+    pub const BUTTONS: [Self; 57] = [
         Self::Select,
         Self::Order,
         Self::Queue,
@@ -246,6 +249,7 @@ impl GameAction {
         Self::Weapon8,
         Self::Weapon9,
         Self::Camouflage,
+        Self::TurretLock,
         Self::AutoDriver,
         Self::OuterCamera,
         Self::TurnLeft,

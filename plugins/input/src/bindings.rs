@@ -80,7 +80,7 @@ impl Default for Bindings {
         use Binding::{Key, Mouse, Pad};
         use GameAction::*;
         let mut buttons: BTreeMap<GameAction, Vec<Binding>> = BTreeMap::new();
-        let table: [(GameAction, &[Binding]); 37] = [
+        let table: [(GameAction, &[Binding]); 38] = [
             (Select, &[Mouse(MouseButton::Left), Pad(GamepadButton::South)]),
             (Order, &[Mouse(MouseButton::Right), Pad(GamepadButton::West)]),
             (Queue, &[Key(KeyCode::ShiftLeft)]),
@@ -108,6 +108,7 @@ impl Default for Bindings {
             (FireMissiles, &[Mouse(MouseButton::Middle), Pad(GamepadButton::RightTrigger)]),
             (FireAll, &[Key(KeyCode::KeyB)]),
             (Camouflage, &[Key(KeyCode::KeyC), Pad(GamepadButton::LeftTrigger2)]),
+            (TurretLock, &[Key(KeyCode::Numpad5)]),
             (AutoDriver, &[Key(KeyCode::KeyY)]),
             (OuterCamera, &[Key(KeyCode::F4)]),
             (TurnLeft, &[Key(KeyCode::Comma)]),

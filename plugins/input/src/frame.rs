@@ -55,6 +55,8 @@ pub struct PilotSample {
     pub triggers: Triggers,
     /// The camouflage button went down since the last tick.
     pub camouflage_pressed: bool,
+    /// The turret lock's button went down since the last tick.
+    pub lock_pressed: bool,
     /// The player's target.
     pub target: Option<u32>,
 }
@@ -73,6 +75,7 @@ impl PilotSample {
             fire_missiles,
             fire_all,
             camouflage: self.camouflage_pressed,
+            turret_lock: self.lock_pressed,
             target: self.target,
         }
     }
@@ -113,6 +116,7 @@ impl PlayerCommands {
                 ..frame.triggers
             },
             camouflage_pressed: previous.camouflage_pressed || frame.camouflage_pressed,
+            lock_pressed: previous.lock_pressed || frame.lock_pressed,
             ..frame
         });
     }
@@ -142,6 +146,7 @@ pub(crate) fn stamp(mut player: ResMut<PlayerCommands>, clock: Res<GameClock>, m
     sample.aim = 0.0;
     sample.triggers.pressed = [false; 3];
     sample.camouflage_pressed = false;
+    sample.lock_pressed = false;
     if player.sent != Some((unit, input)) {
         player.sent = Some((unit, input));
         queue.push(SimCommand { tick, units: vec![unit], order: Order::Pilot(input), queued: false });

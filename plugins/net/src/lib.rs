@@ -84,8 +84,8 @@ pub const APPLICATION_GUID: &str = "{3C1D1F01-A870-11D1-8400-000021B14415}";
 /// raised and upgraded, captures, boarding, leaving and a pod's opening; 14: the pilot order's target; 15: the weapon selection
 /// order, the pilot's strafe and its missiles' and every gun's triggers; 16: the
 /// auto-driver order and each unit's level, replicated; 17: an object's name as the host
-/// named it, in `NetObject` and the sync rows).
-pub const PROTOCOL_VERSION: u32 = 17;
+/// named it, in `NetObject` and the sync rows; 18: the pilot's turret lock switch).
+pub const PROTOCOL_VERSION: u32 = 18;
 
 /// Default UDP port.
 pub const DEFAULT_PORT: u16 = 5_150;

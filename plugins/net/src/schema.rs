@@ -683,6 +683,7 @@ fn write_order(w: &mut Writer, order: &WireOrder) {
             w.u8(u8::from(p.fire_missiles));
             w.u8(u8::from(p.fire_all));
             w.u8(u8::from(p.camouflage));
+            w.u8(u8::from(p.turret_lock));
             w.u8(u8::from(p.target.is_some()));
             if let Some(t) = p.target {
                 w.u32(t);
@@ -746,6 +747,7 @@ fn read_order(r: &mut Reader) -> Result<WireOrder, String> {
             fire_missiles: r.flag()?,
             fire_all: r.flag()?,
             camouflage: r.flag()?,
+            turret_lock: r.flag()?,
             target: if r.flag()? { Some(r.u32()?) } else { None },
         }),
         9 => Order::Release,

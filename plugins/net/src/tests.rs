@@ -113,6 +113,7 @@ fn every_message() -> Vec<Gmsg> {
                 fire_missiles: true,
                 fire_all: false,
                 camouflage: false,
+                turret_lock: true,
                 target: Some(12),
             })),
             queued: false,

@@ -26,8 +26,10 @@ use std::io::Read;
 /// each unit's auto-driver level, `iron3d_core::AutoDriver`, and the level its driver
 /// took it at; 15: each clan's design draw, `iron3d_superai::designs::DesignDraw`, in
 /// its script VM's state, and the computer clans' design store, `iron3d_core::AiDesigns`;
-/// 16: the turn a driven bot's hull made following its turret, `iron3d_core::Kinematics`).
-pub const FORMAT_VERSION: u16 = 16;
+/// 16: the turn a driven bot's hull made following its turret, `iron3d_core::Kinematics`;
+/// 17: the body node each drawn piece shows, `iron3d_core::CombatSheet::pieces`, and the
+/// turret lock's switch, `iron3d_core::ManualControl::unlocked`).
+pub const FORMAT_VERSION: u16 = 17;
 /// The oldest format version this engine loads: 1, whose saves hold no snapshot and are
 /// resumed by re-simulation (`migrate`).
 pub const OLDEST_LOADABLE_VERSION: u16 = 1;
@@ -345,10 +347,11 @@ fn read_chunk(r: &mut Reader, bytes: &[u8], index: u16, count: u16) -> Result<Ch
 /// pilot commands (key kind 8, one word) read as inputs without strafe or the other
 /// triggers. Version 13 → 14 likewise: its snapshot holds no auto-driver levels. Version
 /// 14 → 15 likewise: its script VMs' state holds no design draw. Version 15 → 16
-/// likewise: its machines' kinematics hold no hull-follow turn.
+/// likewise: its machines' kinematics hold no hull-follow turn. Version 16 → 17
+/// likewise: its combat sheets hold no pieces, its direct controls no turret lock.
 fn migrate(container: &Container) -> Result<(), FormatError> {
     match container.header.format_version {
-        1..=15 | FORMAT_VERSION => Ok(()),
+        1..=16 | FORMAT_VERSION => Ok(()),
         version => Err(FormatError {
             chunk: "header".into(),
             offset: 8,

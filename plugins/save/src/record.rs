@@ -223,9 +223,9 @@ impl Record {
         let h = container.header;
         let snapshot = match h.format_version {
             // Its snapshot went through reflection (2), holds the older rules' state
-            // (3 to 6 and 8 to 15) or lists its parts by position (7): re-simulated
+            // (3 to 6 and 8 to 16) or lists its parts by position (7): re-simulated
             // instead (`format::migrate`).
-            2..=15 => None,
+            2..=16 => None,
             _ => Snapshot::from_chunks(&container.chunks, bytes.len())?,
         };
         if let Some(s) = &snapshot {

@@ -41,6 +41,7 @@ pub(crate) fn sample() -> Record {
                         fire_missiles: false,
                         fire_all: true,
                         camouflage: false,
+                        turret_lock: true,
                         target: None,
                     }),
                 ),
@@ -71,7 +72,8 @@ fn a_record_round_trips_with_exact_float_bits() {
 /// and the migration were once refused as unknown kinds).
 #[test]
 fn every_order_kind_round_trips_through_a_record() {
-    let pilot = PilotInput { throttle: 3, turn: -4, aim_mrad: 5, camouflage: true, ..PilotInput::default() };
+    let pilot =
+        PilotInput { throttle: 3, turn: -4, aim_mrad: 5, camouflage: true, turret_lock: true, ..PilotInput::default() };
     let orders = [
         Order::Stop,
         Order::MoveTo([1.5, -2.0]),

@@ -130,6 +130,7 @@ pub(crate) fn pilot(
             aim,
             triggers: Triggers { held: TRIGGERS.map(|t| a.pressed(&t)), pressed: TRIGGERS.map(|t| a.just_pressed(&t)) },
             camouflage_pressed: a.just_pressed(&GameAction::Camouflage),
+            lock_pressed: a.just_pressed(&GameAction::TurretLock),
             target: chosen.current.filter(|_| chosen.unit == Some(unit)),
         });
     }

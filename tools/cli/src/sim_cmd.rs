@@ -88,9 +88,10 @@ pub enum HeadlessCommand {
         {\"pilot\": {\"throttle\": -127..127, \"turn\": -127..127, \"strafe\": -127..127 (left positive), \
         \"aim_mrad\": MRAD, \"fire\": BOOL (the selected guns), \"fire_missiles\": BOOL (the selected guided guns), \
         \"fire_all\": BOOL (every gun), \
-        \"camouflage\": BOOL, \"target\": ID}} (the player's direct control of one unit, held until the next pilot \
-        entry; aim, the triggers and camouflage, which switches the detection shield's camouflage on or off, act in that \
-        entry's tick; the target, the player's, is what its guns fire at, its radar's without one; missing fields \
+        \"camouflage\": BOOL, \"turret_lock\": BOOL, \"target\": ID}} (the player's direct control of one unit, held \
+        until the next pilot entry; aim, the triggers, camouflage, which switches the detection shield's camouflage on or \
+        off, and turret_lock, which switches whether a bot's hull follows its turret (on when it is taken; while on the \
+        follow replaces the turn), act in that entry's tick; the target, the player's, is what its guns fire at, its radar's without one; missing fields \
         are 0 / false / none), {\"select_weapon\": N} (a driven unit's weapon keys: 0 selects every gun, 1..9 \
         toggles that gun; the pilot's fire reaches the selected guns) or \"release\" \
         (the unit returns to its orders).\n\n\
@@ -517,10 +518,20 @@ fn site(arg: &Value) -> Result<Site, String> {
 }
 
 /// A pilot input: `{"throttle", "turn", "strafe", "aim_mrad", "fire", "fire_missiles",
-/// "fire_all", "camouflage", "target"}`, each optional.
+/// "fire_all", "camouflage", "turret_lock", "target"}`, each optional.
 fn pilot(arg: &Value) -> Result<PilotInput, String> {
-    const FIELDS: [&str; 9] =
-        ["throttle", "turn", "strafe", "aim_mrad", "fire", "fire_missiles", "fire_all", "camouflage", "target"];
+    const FIELDS: [&str; 10] = [
+        "throttle",
+        "turn",
+        "strafe",
+        "aim_mrad",
+        "fire",
+        "fire_missiles",
+        "fire_all",
+        "camouflage",
+        "turret_lock",
+        "target",
+    ];
     let o =
         arg.as_object().ok_or_else(|| format!("pilot takes {{{}}}", FIELDS.map(|f| format!("{f:?}")).join(", ")))?;
     if let Some(k) = o.keys().find(|k| !FIELDS.contains(&k.as_str())) {
@@ -545,6 +556,7 @@ fn pilot(arg: &Value) -> Result<PilotInput, String> {
         fire_missiles: flag("fire_missiles")?,
         fire_all: flag("fire_all")?,
         camouflage: flag("camouflage")?,
+        turret_lock: flag("turret_lock")?,
         target: match o.get("target") {
             None => None,
             Some(v) => Some(v.as_u64().and_then(|t| u32::try_from(t).ok()).ok_or("pilot target is an object id")?),

@@ -291,9 +291,11 @@ fn a_piloted_robot_fires_only_when_the_player_fires_and_aims_by_the_player() {
     assert!(fired(&app) > 0, "in the sights, it fires");
 }
 
-/// The turret lock (openparkan `docs/24-motion.md`, read and measured): a driven bot's
-/// hull follows its turret at 0.7 of its turn rate, the turret turning back so the aim
-/// holds in the world; the hero's hull does not.
+/// The turret lock (openparkan `docs/24-motion.md` and `docs/14-controls.md`, read and
+/// measured): a driven bot's hull follows its turret at 0.7 of its turn rate, the turret
+/// turning back so the aim holds in the world, the follow replacing the player's spin;
+/// its switch (`MCMD_LOCK`) gives the spin back, and a take starts with the lock on; the
+/// hero's hull does not follow.
 #[test]
 fn a_driven_bots_hull_follows_its_turret_at_seven_tenths_of_its_turn_rate() {
     use iron3d_core::plane::wrap_angle;
@@ -309,8 +311,16 @@ fn a_driven_bots_hull_follows_its_turret_at_seven_tenths_of_its_turn_rate() {
     run(&mut app, 1);
     let heading = |app: &App, e: Entity| app.world().get::<SimTransform>(e).unwrap().heading();
     let turret = |app: &App, e: Entity| app.world().get::<Weapon>(e).unwrap().turret;
-    // A full spin measures the turn rate a tick; the bot turns its turret a radian.
-    order(&mut app, vec![2], Order::Pilot(PilotInput { turn: 127, ..PilotInput::default() }));
+    // Locked, a spin does nothing to a bot whose turret points ahead: the follow replaces it.
+    let spin = PilotInput { turn: 127, ..PilotInput::default() };
+    order(&mut app, vec![2], Order::Pilot(spin));
+    run(&mut app, 1);
+    let still = heading(&app, spun);
+    run(&mut app, 3);
+    assert_eq!(heading(&app, spun), still, "the lock's follow replaces the spin");
+    // The switch unlocks it: a full spin measures the turn rate a tick; the bot turns its
+    // turret a radian.
+    order(&mut app, vec![2], Order::Pilot(PilotInput { turret_lock: true, ..spin }));
     order(&mut app, vec![1], Order::Pilot(PilotInput { aim_mrad: 1000, ..PilotInput::default() }));
     run(&mut app, 2);
     let before = [heading(&app, spun), heading(&app, bot), turret(&app, bot), heading(&app, hero), turret(&app, hero)];
@@ -325,6 +335,14 @@ fn a_driven_bots_hull_follows_its_turret_at_seven_tenths_of_its_turn_rate() {
     assert_eq!((heading(&app, hero), turret(&app, hero)), (before[3], before[4]), "the hero's hull stays");
     run(&mut app, 200);
     assert!(turret(&app, bot).abs() < 1e-4, "the hull comes round to its turret: {}", turret(&app, bot));
+    // Let go and taken again, the spun bot is locked once more.
+    order(&mut app, vec![2], Order::Release);
+    run(&mut app, 2);
+    order(&mut app, vec![2], Order::Pilot(spin));
+    run(&mut app, 1);
+    let still = heading(&app, spun);
+    run(&mut app, 3);
+    assert_eq!(heading(&app, spun), still, "a take starts with the lock on");
 }
 
 /// The auto-driver (openparkan `docs/31-packages.md`, read): at level 1 the unit's
