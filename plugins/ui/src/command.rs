@@ -6,7 +6,8 @@
 //! Ctrl+digit stores the selection as a control group, the digit selects it again.
 //! In a command view the left button acts as the original's (openparkan
 //! `docs/42-selection.md`, read): on the way down, by what is under the cursor
-//! ([`crate::cursor::pick`]: select, go, attack, capture, guard), a band only after
+//! ([`crate::cursor::pick`]: select, go, attack, capture, guard; the object under it is
+//! the one whose sphere the cursor's ray passes through nearest the eye, [`pick`]), a band only after
 //! 0.35 s held, no Shift and no groups; a go sends every selected unit to the one point
 //! (each then patrols about it, Behavior's rule); the right click gives no order there
 //! but clears, as the original's does ([`right_click`]).
@@ -22,8 +23,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_core::{
     AppState, BuildOptions, ClanRelations, CollisionProxy, Designs, Guard, Health, InterfaceClick, MissionClans,
-    Movable, ObjectTable, Order, OriginalObjectId, Owner, Pause, ProductionBoard, Rung, SchemeNames, SimTransform,
-    SizeClass, UnderConstruction, UnitClass, UnitResponse, Ward,
+    ModelBounds, Movable, ObjectTable, Order, OriginalObjectId, Owner, Pause, ProductionBoard, Rung, SchemeNames,
+    SimTransform, SizeClass, UnderConstruction, UnitClass, UnitResponse, Ward,
 };
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection, in_box};
 use iron3d_mission::MissionObject;
@@ -50,8 +51,9 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// How far from the clicked point a unit is still picked (game units, beyond its radius).
-pub const PICK_RADIUS: f32 = 8.0;
+/// The share of a building's sphere the cursor's ray must pass through (a unit's whole
+/// sphere counts; openparkan `docs/42-selection.md`, read).
+pub const BUILDING_PICK_SHARE: f32 = 0.7;
 /// A press that moves this many pixels before it is released is a drag (box select).
 pub const DRAG_PIXELS: f32 = 6.0;
 /// Room per unit in a move formation (game units).
@@ -65,14 +67,40 @@ pub fn ground_point(ground: &Ground, ray: Ray3d) -> Option<[f32; 3]> {
     ground.ray_cast(origin, direction, 1.0e6).map(|hit| hit.point)
 }
 
-/// The object nearest `at` whose radius plus `reach` covers it (ties to the lower id);
-/// objects are `(id, position, radius)`.
-pub fn pick(objects: impl Iterator<Item = (u32, [f32; 3], f32)>, at: [f32; 2], reach: f32) -> Option<u32> {
-    let d = |p: [f32; 3]| ((p[0] - at[0]).powi(2) + (p[1] - at[1]).powi(2)).sqrt();
+/// A pickable object: its id, its sphere's centre and radius (game space) and whether it
+/// is a building.
+pub type Pickable = (u32, Vec3, f32, bool);
+
+/// The object the ray from `eye` along `dir` (game space) picks (openparkan
+/// `docs/42-selection.md`, "The object pick", read): of those whose sphere its line
+/// passes through (a building's at [`BUILDING_PICK_SHARE`] of its radius), their centre
+/// ahead and the eye not inside the whole sphere, the one whose centre is nearest the
+/// eye; a tie keeps the building (the original walks the buildings first), then the
+/// lower id (the project's, for the original's list order).
+pub fn pick(eye: Vec3, dir: Vec3, objects: impl Iterator<Item = Pickable>) -> Option<u32> {
+    let dir = dir.try_normalize()?;
     objects
-        .filter(|(_, p, r)| d(*p) <= r + reach)
-        .min_by(|a, b| (d(a.1) - a.2).total_cmp(&(d(b.1) - b.2)).then(a.0.cmp(&b.0)))
-        .map(|o| o.0)
+        .filter_map(|(id, centre, radius, building)| {
+            let to = centre - eye;
+            let ahead = to.dot(dir);
+            let r = if building { radius * BUILDING_PICK_SHARE } else { radius };
+            let off_line = to.length_squared() - ahead * ahead;
+            (to.length() >= radius && ahead > 0.0 && off_line <= r * r).then_some((id, to.length_squared(), building))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)))
+        .map(|(id, ..)| id)
+}
+
+/// An object's sphere in game space: about its model's bounds turned by its heading and
+/// scaled (the project's reading of the original's bounding sphere), else its collision
+/// radius about a point that high above its place.
+pub fn sphere(at: &SimTransform, bounds: Option<&ModelBounds>, radius: f32) -> (Vec3, f32) {
+    let place = Vec3::from(at.position);
+    let Some(b) = bounds else { return (place + Vec3::Z * radius, radius) };
+    let scale = Vec3::from(at.scale);
+    let (low, high) = (Vec3::from(b.min) * scale, Vec3::from(b.max) * scale);
+    let centre = Quat::from_rotation_z(at.heading()) * ((low + high) / 2.0);
+    (place + centre, (high - low).length() / 2.0)
 }
 
 /// Goals for `n` units sent to `center`: a square grid around it, filled row by row
@@ -229,6 +257,7 @@ pub(crate) struct Battlefield<'w, 's> {
     classes: Query<'w, 's, &'static UnitClass>,
     sizes: Query<'w, 's, &'static SizeClass>,
     rungs: Query<'w, 's, (&'static Rung, Has<UnderConstruction>)>,
+    bounds: Query<'w, 's, &'static ModelBounds>,
 }
 
 impl Battlefield<'_, '_> {
@@ -301,11 +330,17 @@ impl Battlefield<'_, '_> {
         ids.iter().copied().filter(|&id| self.object(id).is_some_and(|o| o.3 && o.2.clan == mine)).collect()
     }
 
-    /// The object under the cursor: `(id, clan)`.
-    pub(crate) fn picked(&self, at: [f32; 3]) -> Option<(u32, i32)> {
-        let objects =
-            self.objects.iter().map(|(id, t, _, _, proxy, _)| (id.0, t.position, proxy.map_or(0.0, |p| p.radius)));
-        let id = pick(objects, [at[0], at[1]], PICK_RADIUS)?;
+    /// The object under the cursor ([`pick`] along its ray): `(id, clan)`.
+    pub(crate) fn picked(&self) -> Option<(u32, i32)> {
+        let (camera, at) = self.camera()?;
+        let ray = camera.viewport_to_world(at, self.cursor()?).ok()?;
+        let (eye, dir) = (Vec3::from(to_game(ray.origin.into())), Vec3::from(to_game((*ray.direction).into())));
+        let objects = self.objects.iter().map(|(id, t, _, movable, proxy, _)| {
+            let bounds = self.table.entity_of(id.0).and_then(|e| self.bounds.get(e).ok());
+            let (centre, radius) = sphere(t, bounds, proxy.map_or(1.0, |p| p.radius));
+            (id.0, centre, radius, !movable)
+        });
+        let id = pick(eye, dir, objects)?;
         self.object(id).map(|o| (id, o.2.clan))
     }
 }
@@ -360,7 +395,7 @@ pub(crate) fn command(
         player.order(units.clone(), Order::Stop, false);
         answer(&mut respond, &units);
     }
-    let picked_own = || scene.cursor_ground().and_then(|p| scene.picked(p)).filter(|p| p.1 == mine).map(|p| p.0);
+    let picked_own = || scene.picked().filter(|p| p.1 == mine).map(|p| p.0);
     if a.just_pressed(&GameAction::Select) {
         (state.press, state.held) = (scene.cursor(), 0.0);
         // In a command view the click acts on the way down, by what is under it (read).
@@ -452,7 +487,7 @@ pub(crate) fn command(
         && let Some(point) = scene.cursor_ground()
     {
         answer(&mut respond, &units);
-        let picked = scene.picked(point);
+        let picked = scene.picked();
         // The HQ menu's Guard picks what it guards: the object clicked, else the place.
         if std::mem::take(&mut pick.0) {
             let ward = picked.map_or(place_ward(point), |p| Ward::Object(p.0));
@@ -613,18 +648,50 @@ mod tests {
     use iron3d_formats::world::TerrainBuilder;
 
     #[test]
-    fn a_click_picks_the_ground_and_the_nearest_object() {
+    fn a_click_meets_the_ground_under_the_cursor() {
         let terrain = TerrainBuilder::height_field(4, 4, 10.0, |x: f32, _| x * 0.5).unwrap();
         let ground = Ground::new(&terrain);
         // A ray straight down (Bevy −Y) over game (12, 7) meets the slope at z = 6.
         let ray = Ray3d::new(Vec3::from(to_bevy([12.0, 7.0, 100.0])), Dir3::NEG_Y);
         let p = ground_point(&ground, ray).expect("hits the ground");
         assert!((p[0] - 12.0).abs() < 1e-3 && (p[1] - 7.0).abs() < 1e-3 && (p[2] - 6.0).abs() < 1e-3, "{p:?}");
-        let units = [(5, [20.0, 7.0, 0.0], 1.0), (3, [14.0, 7.0, 0.0], 0.0), (2, [10.0, 7.0, 0.0], 0.0)];
-        assert_eq!(pick(units.into_iter(), [12.0, 7.0], PICK_RADIUS), Some(2), "equal distance: lower id");
-        assert_eq!(pick(units.into_iter(), [40.0, 40.0], PICK_RADIUS), None, "nothing within reach");
-        let building = [(9, [60.0, 0.0, 0.0], 25.0)];
-        assert_eq!(pick(building.into_iter(), [80.0, 0.0], PICK_RADIUS), Some(9), "a big building by its radius");
+    }
+
+    /// The object pick (`docs/42-selection.md`, read): the ray's line through a unit's
+    /// whole sphere or 0.7 of a building's, centre ahead, the eye not inside; the centre
+    /// nearest the eye wins, a tie the building.
+    #[test]
+    fn the_cursors_ray_picks_the_nearest_sphere_it_passes_a_buildings_shrunk_to_0_7() {
+        let (eye, down) = (Vec3::new(0.0, 0.0, 100.0), Vec3::NEG_Z);
+        let at = |x: f32, z: f32| Vec3::new(x, 0.0, z);
+        // 8 off the line: inside a unit's sphere of 10, outside 0.7 of a building's.
+        assert_eq!(pick(eye, down, [(1, at(8.0, 0.0), 10.0, false)].into_iter()), Some(1));
+        assert_eq!(pick(eye, down, [(2, at(8.0, 0.0), 10.0, true)].into_iter()), None, "0.7 × 10 < 8");
+        assert_eq!(pick(eye, down, [(2, at(6.0, 0.0), 10.0, true)].into_iter()), Some(2));
+        // The nearer centre wins; behind the eye or around it, nothing.
+        let both = [(5, at(0.0, 0.0), 3.0, false), (6, at(1.0, 40.0), 3.0, false)];
+        assert_eq!(pick(eye, down, both.into_iter()), Some(6), "the higher is nearer the eye");
+        assert_eq!(pick(eye, down, [(7, at(0.0, 120.0), 3.0, false)].into_iter()), None, "behind the eye");
+        assert_eq!(pick(eye, down, [(8, at(0.0, 95.0), 10.0, false)].into_iter()), None, "the eye inside it");
+        // A tie keeps the building, then the lower id.
+        let tie = [(3, at(0.0, 0.0), 5.0, false), (4, at(0.0, 0.0), 5.0, true)];
+        assert_eq!(pick(eye, down, tie.into_iter()), Some(4), "a tie keeps the building");
+        let units = [(9, at(0.0, 0.0), 5.0, false), (2, at(0.0, 0.0), 5.0, false)];
+        assert_eq!(pick(eye, down, units.into_iter()), Some(2));
+    }
+
+    #[test]
+    fn an_objects_sphere_is_about_its_bounds_turned_and_scaled() {
+        let at = SimTransform {
+            position: [10.0, 0.0, 5.0],
+            orientation: [0.0, 0.0, std::f32::consts::FRAC_PI_2],
+            scale: [2.0; 3],
+        };
+        let bounds = ModelBounds { min: [0.0, -1.0, 0.0], max: [4.0, 1.0, 2.0] };
+        let (c, r) = sphere(&at, Some(&bounds), 3.0);
+        assert!(c.abs_diff_eq(Vec3::new(10.0, 4.0, 7.0), 1e-4), "{c}");
+        assert!((r - Vec3::new(8.0, 4.0, 4.0).length() / 2.0).abs() < 1e-4);
+        assert_eq!(sphere(&at, None, 3.0), (Vec3::new(10.0, 0.0, 8.0), 3.0), "no bounds: its collision radius");
     }
 
     #[test]

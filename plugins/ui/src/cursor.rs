@@ -167,7 +167,7 @@ impl Pointing<'_, '_> {
             (None, &[b]) if scene.object(b).is_some_and(|o| o.2.clan == mine) => Selected::Building(b),
             _ => Selected::Nothing,
         };
-        let under = scene.picked(at).map(|(id, clan)| Under {
+        let under = scene.picked().map(|(id, clan)| Under {
             id,
             own: clan == mine,
             building: scene.object(id).is_some_and(|o| !o.3),
