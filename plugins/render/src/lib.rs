@@ -15,6 +15,7 @@ mod environment;
 mod fast_shading;
 mod lod;
 mod materials;
+mod model_view;
 mod models;
 mod placement;
 mod previews;

@@ -14,8 +14,8 @@
 //! real time.
 
 use crate::MissionRenderSystems;
+use crate::model_view::{Lens, sphere_about, target_image, view_camera};
 use crate::models::ModelPart;
-use crate::unit_views::{Lens, sphere_about, target_image, view_camera};
 use bevy::camera::primitives::Aabb;
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;

@@ -449,8 +449,8 @@ fn give_boxes(app: &mut App) {
 /// the origin, turning, framed 2r off at 60°; asked for nothing, the preview goes.
 #[test]
 fn the_designers_previews_turn_a_part_and_a_design_alone_about_the_origin() {
+    use crate::model_view::sphere_about;
     use crate::previews::{ModelPreview, PREVIEW_LENS, PROJECT_PREVIEW, PreviewCamera, SOURCE_PREVIEW, Subject};
-    use crate::unit_views::sphere_about;
     use bevy::camera::primitives::Aabb;
     use bevy::camera::visibility::RenderLayers;
     let game = demo();
