@@ -21,6 +21,13 @@ pub struct Health {
     pub invulnerable: bool,
 }
 
+impl Health {
+    /// Its life over its full life (0 without full life).
+    pub fn share(&self) -> f32 {
+        if self.max > 0.0 { self.hp / self.max } else { 0.0 }
+    }
+}
+
 /// The last hit an object took: who fired it and in which tick (written by combat on
 /// every hit, before armour or invulnerability, as the original tells every victim its
 /// firer; read by Behavior's answers to hits).

@@ -249,7 +249,7 @@ fn place_views(
         let Ok((_, body, health, _)) = units.get(shown.unit) else { continue };
         let life = match (copy.node, body) {
             (Some(node), Some(body)) => body.condition(node),
-            _ => health.map_or(1.0, |h| if h.max > 0.0 { h.hp / h.max } else { 0.0 }),
+            _ => health.map_or(1.0, Health::share),
         };
         let shade = &views.shades[(life.clamp(0.0, 1.0) * STEPS as f32).round() as usize];
         if material.0 != *shade {

@@ -402,8 +402,7 @@ pub fn hud(
             let title = if more > 0 { format!("{object} (+{more})") } else { object.to_string() };
             ui.strong(title);
             if let Some(h) = health {
-                let share = if h.max > 0.0 { h.hp / h.max } else { 0.0 };
-                ui.add(egui::ProgressBar::new(share).text(format!("{:.0} / {:.0}", h.hp, h.max)));
+                ui.add(egui::ProgressBar::new(h.share()).text(format!("{:.0} / {:.0}", h.hp, h.max)));
             }
             if movable {
                 ui.label(describe(nav.map(|n| n.order), status, &locale));
