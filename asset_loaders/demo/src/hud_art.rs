@@ -31,7 +31,7 @@ pub const PAGES: [(&str, &str); 5] = [
 ];
 
 /// `ui/hq.cfg`'s sprites: name, page, x, y, width, height (the original's rectangles).
-const HQ: [(&str, &str, [u16; 4]); 9] = [
+const HQ: [(&str, &str, [u16; 4]); 11] = [
     ("targeter_back", "ui_menu3", [0, 82, 150, 174]),
     ("targeter_range", "ui_menu3", [0, 51, 39, 16]),
     ("targeter_life", "ui_menu", [49, 94, 15, 15]),
@@ -41,11 +41,13 @@ const HQ: [(&str, &str, [u16; 4]); 9] = [
     ("back_shld", "ui_menu3", [151, 194, 89, 29]),
     ("top_shld", "ui_menu3", [115, 59, 69, 19]),
     ("bott_shld", "ui_menu3", [150, 224, 105, 31]),
+    ("exit_icon", "ui_menu", [241, 70, 13, 13]),
+    ("map_compass_icon", "page6", [132, 106, 21, 42]),
 ];
 
 /// `ui/compaund.cfg`'s pieces on `ui_menu`: name, x, y, width, height, rotate (the
 /// demo's places; the frame's corners are one art turned, its edges one art).
-const COMPOUND: [(&str, [u16; 4], u16); 17] = [
+const COMPOUND: [(&str, [u16; 4], u16); 18] = [
     ("ccres_ending_text", [0, 0, 5, 19], 0),
     ("ccres_body_text", [6, 0, 8, 19], 0),
     ("ccres_red_lamp", [20, 0, 19, 19], 0),
@@ -63,6 +65,7 @@ const COMPOUND: [(&str, [u16; 4], u16); 17] = [
     ("ccres_frame_corner_4", [160, 0, 8, 8], 270),
     ("ccres_frame_edge_h", [170, 0, 47, 5], 0),
     ("ccres_frame_edge_v", [170, 0, 47, 5], 90),
+    ("ccres_exit_button_normal", [0, 20, 35, 19], 0),
 ];
 
 /// A page being painted: RGBA rows, top first.
@@ -116,7 +119,8 @@ fn boxed((x, y): (f32, f32), [x0, y0, x1, y1]: [f32; 4], edge: [u8; 4], inside: 
     if near(x, x0, x1) || near(y, y0, y1) { edge } else { inside }
 }
 
-/// The `ui_menu` page: the compound pieces, the indicators' and the panels' icons.
+/// The `ui_menu` page: the compound pieces, the indicators' and the panels' icons, the
+/// exit icon.
 fn menu() -> Canvas {
     let mut c = Canvas::new();
     let frame = |c: &mut Canvas, rect: [u16; 4], fill: [u8; 4]| {
@@ -142,6 +146,10 @@ fn menu() -> Canvas {
     // A frame's corner: its outer edges, 2 wide; an edge: a band 2 wide along its top.
     c.area([160, 0, 8, 8], |x, y| (x < 2.0 || y < 2.0).then_some([120, 220, 120, 255]));
     c.fill([170, 0, 47, 2], [120, 220, 120, 255]);
+    // The exit button: a box with its green lamp at the left; its icon, a cross.
+    frame(&mut c, [0, 20, 35, 19], [20, 70, 20, 255]);
+    c.ring([3, 26, 7, 7], (3.5, 3.5), (0.0, 2.5), [60, 230, 60, 255]);
+    c.area([241, 70, 13, 13], |x, y| ((x - y).abs() < 1.5 || (x + y - 13.0).abs() < 1.5).then_some(WHITE));
     // The icons, 15 × 15 each.
     let icon = |c: &mut Canvas, x: u16, y: u16, shape: fn(f32, f32) -> bool| {
         c.area([x, y, 15, 15], |u, v| shape(u - 7.5, v - 7.5).then_some(WHITE));
@@ -211,7 +219,7 @@ fn menu3() -> Canvas {
 }
 
 /// The `page6` page: the radar's disc (its right half), the gauges' strip, the
-/// north-and-south arrow and the indicators' three lamps.
+/// north-and-south arrow, the indicators' three lamps and the satellite map's compass.
 fn page6() -> Canvas {
     let mut c = Canvas::new();
     // The disc's centre is its half's left edge, 69 down (the radar's (320, 396) on
@@ -232,6 +240,18 @@ fn page6() -> Canvas {
     });
     c.area([121, 0, 31, 105], |_, y| ((y as i32) % 4 != 0).then_some(WHITE));
     c.area([192, 154, 9, 11], |x, y| ((x - 4.5).abs() < y * 0.45).then_some(WHITE));
+    // The satellite map's compass: a blue triangle up over a green ring over a red one
+    // down.
+    c.area([132, 106, 21, 42], |x, y| {
+        let (u, ring) = ((x - 10.5).abs(), (x - 10.5).hypot(y - 21.0));
+        if y < 14.0 && u < y * 0.6 {
+            Some([60, 110, 255, 255])
+        } else if y > 28.0 && u < (42.0 - y) * 0.6 {
+            Some([255, 60, 60, 255])
+        } else {
+            (4.0..6.0).contains(&ring).then_some([60, 230, 60, 255])
+        }
+    });
     for (i, lamp) in [[70, 70, 70, 255], WHITE, [255, 60, 60, 255]].into_iter().enumerate() {
         let x = 202 + 18 * i as u16;
         c.area([x, 154, 17, 20], |u, v| Some(boxed((u, v), [0.0, 0.0, 17.0, 20.0], [30, 30, 30, 255], lamp)));

@@ -231,6 +231,9 @@ pub struct MapCommand {
     pub held: f32,
     /// The press has become a band, drawn from it to the cursor.
     pub band: bool,
+    /// The press went down on the open satellite map: its band selects by the world
+    /// points its corners stand for.
+    pub on_map: bool,
     /// Recent orders: where (game space), whether an attack, age in seconds.
     pub markers: Vec<([f32; 3], bool, f32)>,
 }
@@ -267,7 +270,8 @@ impl Battlefield<'_, '_> {
         self.cameras.iter().filter(|(c, _)| c.is_active).max_by_key(|(c, _)| c.order)
     }
 
-    fn cursor(&self) -> Option<Vec2> {
+    /// The cursor on the window (logical pixels).
+    pub(crate) fn cursor(&self) -> Option<Vec2> {
         self.windows.single().ok()?.cursor_position()
     }
 
@@ -343,6 +347,18 @@ impl Battlefield<'_, '_> {
         let id = pick(eye, dir, objects)?;
         self.object(id).map(|o| (id, o.2.clan))
     }
+
+    /// The object the satellite map's pick takes at `at` among the live objects, `known`
+    /// to the player ([`crate::minimap::map_object`]): `(id, clan)`.
+    pub(crate) fn picked_on_map(&self, at: [f32; 2], known: &BTreeSet<u32>) -> Option<(u32, i32)> {
+        let mut objects: Vec<_> = (self.objects.iter())
+            .filter(|o| o.5.is_none_or(|h| h.hp > 0.0))
+            .map(|(id, t, _, movable, ..)| (id.0, [t.position[0], t.position[1]], !movable))
+            .collect();
+        objects.sort_unstable_by_key(|o| o.0);
+        let id = crate::minimap::map_object(at, &objects, known)?;
+        self.object(id).map(|o| (id, o.2.clan))
+    }
 }
 
 /// Selection and orders from the player's actions (not while piloting).
@@ -398,8 +414,10 @@ pub(crate) fn command(
     let picked_own = || scene.picked().filter(|p| p.1 == mine).map(|p| p.0);
     if a.just_pressed(&GameAction::Select) {
         (state.press, state.held) = (scene.cursor(), 0.0);
+        let on_map = |p: Vec2| matches!(map.point(p), crate::minimap::MapPoint::At(_));
+        state.on_map = original && state.press.is_some_and(on_map);
         // In a command view the click acts on the way down, by what is under it (read).
-        if original && let Some((click, at)) = pointing.pick(&selection, pick.0) {
+        if original && let Some((click, at)) = pointing.pick(&selection, pick.0, &map) {
             use crate::cursor::{BUILDING_GUARD_RADIUS, Pick};
             let guard = |ward, radius| Order::Guard(Guard { ward, radius });
             let order = match click {
@@ -444,12 +462,19 @@ pub(crate) fn command(
         let band = if original { band_selects(state.held, start, end) } else { state.band };
         state.band = false;
         if band {
+            // Over the open satellite map the band is the world's rectangle its corners
+            // stand for (read); elsewhere, what the camera shows inside it.
+            let corners = map.world(start).zip(map.world(end)).filter(|_| state.on_map);
+            let inside = |p: [f32; 3]| match corners {
+                Some((a, b)) => in_box(Vec2::new(p[0], p[1]), a.into(), b.into()),
+                None => scene.on_screen(p).is_some_and(|p| in_box(p, start, end)),
+            };
             let boxed = scene
                 .objects
                 .iter()
                 .filter(|o| o.3 && o.2.clan == mine)
                 .filter(|o| !(original && scene.class_of(o.0.0) == Some(UnitClass::HERO)))
-                .filter(|o| scene.on_screen(o.1.position).is_some_and(|p| in_box(p, start, end)))
+                .filter(|o| inside(o.1.position))
                 .map(|o| o.0.0)
                 .collect();
             selection.select(boxed, add);

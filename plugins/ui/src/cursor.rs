@@ -8,6 +8,7 @@
 use crate::ScreenSystems;
 use crate::command::Battlefield;
 use crate::hq_menu::GuardPick;
+use crate::minimap::{MapPoint, Minimap};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -152,10 +153,18 @@ pub(crate) struct Pointing<'w, 's> {
 
 impl Pointing<'_, '_> {
     /// What a left click would do with `selection` (a guard's pick open or not), and
-    /// the ground point under the cursor.
-    pub(crate) fn pick(&self, selection: &Selection, guard_pick: bool) -> Option<(Pick, [f32; 3])> {
+    /// the ground point under the cursor: on the open satellite map `map`, the point it
+    /// stands for and the object the map's pick takes there, nothing on its frame (read).
+    pub(crate) fn pick(&self, selection: &Selection, guard_pick: bool, map: &Minimap) -> Option<(Pick, [f32; 3])> {
         let scene = &self.scene;
-        let at = scene.cursor_ground()?;
+        let (at, picked) = match map.point(scene.cursor()?) {
+            MapPoint::Frame => return None,
+            MapPoint::At(p) => {
+                let z = scene.ground.as_ref().and_then(|g| g.height_at(p[0], p[1])).unwrap_or_default();
+                ([p[0], p[1], z], scene.picked_on_map(p, &map.marks))
+            }
+            MapPoint::Off => (scene.cursor_ground()?, scene.picked()),
+        };
         let mine = scene.player();
         let units = scene.own_units(&selection.units);
         let selected = match (units.first(), selection.units.as_slice()) {
@@ -167,7 +176,7 @@ impl Pointing<'_, '_> {
             (None, &[b]) if scene.object(b).is_some_and(|o| o.2.clan == mine) => Selected::Building(b),
             _ => Selected::Nothing,
         };
-        let under = scene.picked().map(|(id, clan)| Under {
+        let under = picked.map(|(id, clan)| Under {
             id,
             own: clan == mine,
             building: scene.object(id).is_some_and(|o| !o.3),
@@ -189,10 +198,14 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Shows the cursor for what lies under it, unless egui has the pointer.
-fn show(mut contexts: EguiContexts, pointing: Pointing, selection: Res<Selection>, pick: Res<GuardPick>) -> Result {
+fn show(
+    mut contexts: EguiContexts,
+    pointing: Pointing,
+    (selection, pick, map): (Res<Selection>, Res<GuardPick>, Res<Minimap>),
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     if !ctx.is_pointer_over_egui()
-        && let Some((pick, _)) = pointing.pick(&selection, pick.0)
+        && let Some((pick, _)) = pointing.pick(&selection, pick.0, &map)
     {
         ctx.set_cursor_icon(pick.cursor().icon());
     }

@@ -3,16 +3,23 @@
 //! player's, and what his units' radars list: [`marked`]) in its mark colours
 //! ([`crate::cockpit::mark_colour`]; buildings as squares), in the original's views at its
 //! place, framed and tinted green, and the camera's view on the
-//! ground. A left click moves the camera there, a right click sends the selected units.
+//! ground. In the free view a left click moves the camera there and a right click sends
+//! the selected units (the project's); in the original's views the map is drawn under the
+//! game's own clicks, and in a command view the cursor's pick reads the map point and the
+//! object the original takes there ([`map_object`], [`Minimap::point`]), so a click on the
+//! map selects, sends, attacks or captures as one in the world does.
 
 use crate::ScreenSystems;
+use crate::cockpit::Pin;
+use crate::cockpit::satellite::{self, MapLine};
 use crate::command::{Battlefield, move_in_formation};
+use crate::locale::Locale;
 use crate::views::Views;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use iron3d_assets::axes::{to_bevy, to_game};
 use iron3d_camera::{CameraMode, GameCamera};
-use iron3d_core::{AppState, Movable, Owner, Radar, RadarContacts, SimTransform};
+use iron3d_core::{AppState, Health, Movable, Owner, Radar, RadarContacts, SimTransform};
 use iron3d_input::{PlayerCommands, Selection};
 use iron3d_terrain::{Ground, NavMap};
 use std::collections::BTreeSet;
@@ -53,6 +60,69 @@ pub struct Minimap {
     /// The image (none until the mission's map is drawn).
     #[reflect(ignore)]
     pub texture: Option<egui::TextureHandle>,
+    /// Where the map stands in the original's views as last drawn: its frame's and its
+    /// picture's rectangles on the window (x₀, y₀, x₁, y₁ in logical pixels, as the
+    /// cursor's); none while it is hidden or in the free view.
+    pub place: Option<[[f32; 4]; 2]>,
+    /// The objects it marks for the player, as last drawn ([`marked`]).
+    pub marks: BTreeSet<u32>,
+}
+
+/// What a point of the window is on the satellite map (openparkan `docs/42-selection.md`,
+/// "What it looks at", read).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MapPoint {
+    /// Off the map, or the map is not up in the original's views: the world's pick.
+    Off,
+    /// On its frame: the pick answers nothing.
+    Frame,
+    /// On its picture: this world point (game XY).
+    At([f32; 2]),
+}
+
+impl Minimap {
+    /// What the window point `p` is on the map.
+    pub fn point(&self, p: Vec2) -> MapPoint {
+        let inside = |[x0, y0, x1, y1]: [f32; 4]| (x0..x1).contains(&p.x) && (y0..y1).contains(&p.y);
+        match self.place {
+            Some([_, picture]) if inside(picture) => self.world(p).map_or(MapPoint::Off, MapPoint::At),
+            Some([frame, _]) if inside(frame) => MapPoint::Frame,
+            _ => MapPoint::Off,
+        }
+    }
+
+    /// The world point (game XY) the window point `p` stands for on the map's picture, on
+    /// it or beyond it (a band's corners, read: `0x10074110`), while the map is up in the
+    /// original's views.
+    pub fn world(&self, p: Vec2) -> Option<[f32; 2]> {
+        Some(unmap(self.place?[1], self.bounds?, p))
+    }
+}
+
+/// The world point (game XY) of the window point `p` on a map picture `[x₀, y₀, x₁, y₁]`
+/// showing `lo..hi`, north up.
+fn unmap([x0, y0, x1, y1]: [f32; 4], (lo, hi): ([f32; 2], [f32; 2]), p: Vec2) -> [f32; 2] {
+    [lo[0] + (p.x - x0) / (x1 - x0) * (hi[0] - lo[0]), hi[1] - (p.y - y0) / (y1 - y0) * (hi[1] - lo[1])]
+}
+
+/// A unit within this distance of the map point is the map's pick (read).
+pub const MAP_PICK_UNIT: f32 = 40.0;
+/// Else a building within this distance (read).
+pub const MAP_PICK_BUILDING: f32 = 80.0;
+
+/// The object the satellite map's pick takes at `at` (openparkan `docs/42-selection.md`,
+/// read, `0x10072b70`, `0x100728e0`, `0x1007e660`): the first live unit within
+/// [`MAP_PICK_UNIT`], else the first live building within [`MAP_PICK_BUILDING`], in the
+/// list's order and not by distance; the one found is dropped unless `known` holds it
+/// (the player's own, or listed by his units' radars: [`marked`]). `objects` are (id,
+/// place, a building), live, in the original's list order: the project keeps its
+/// objects' ids for that order.
+pub fn map_object(at: [f32; 2], objects: &[(u32, [f32; 2], bool)], known: &BTreeSet<u32>) -> Option<u32> {
+    let first = |building: bool, within: f32| {
+        let near = |p: [f32; 2]| (p[0] - at[0]).hypot(p[1] - at[1]) <= within;
+        objects.iter().find(|o| o.2 == building && near(o.1)).map(|o| o.0)
+    };
+    first(false, MAP_PICK_UNIT).or_else(|| first(true, MAP_PICK_BUILDING)).filter(|id| known.contains(id))
 }
 
 /// The XY extent of every areal.
@@ -144,6 +214,22 @@ type Watchers<'w, 's> = Query<
     With<Movable>,
 >;
 
+type Named<'w, 's> = Query<'w, 's, (&'static Name, Option<&'static iron3d_behavior::Navigator>)>;
+
+/// The line under the commander's map for object `(id, clan)`: its name, a unit's with
+/// its head order's status (`"%s [%s]"`, read), over its life, in its clan's colour.
+fn map_line(scene: &Battlefield, named: &Named, (id, clan): (u32, i32), locale: &Locale) -> Option<MapLine> {
+    let object = scene.object(id)?;
+    let (name, navigator) = named.get(scene.entity(id)?).ok()?;
+    let text = match object.3 {
+        true => format!("{name} [{}]", crate::hud::describe(navigator.map(|n| n.order), None, locale)),
+        false => name.to_string(),
+    };
+    let mine = scene.player();
+    let word = (clan != mine).then(|| scene.relations.word(mine, clan)).flatten();
+    Some(MapLine { text, life: object.5.map_or(1.0, Health::share), clan: satellite::line_colour(word) })
+}
+
 /// Draws the minimap and takes its clicks.
 #[allow(clippy::too_many_arguments, reason = "the map shows the scene and orders the selection")]
 pub(crate) fn minimap(
@@ -152,6 +238,7 @@ pub(crate) fn minimap(
     nav: Option<Res<NavMap>>,
     scene: Battlefield,
     (watchers, views, mut art): (Watchers, Res<Views>, ResMut<crate::cockpit::CockpitArt>),
+    (named, locale): (Named, Res<Locale>),
     mut cameras: Query<&mut GameCamera>,
     (selection, mut player): (Res<Selection>, ResMut<PlayerCommands>),
 ) -> Result {
@@ -166,6 +253,7 @@ pub(crate) fn minimap(
     }
     let (Some((lo, hi)), Some(texture)) = (minimap.bounds, minimap.texture.clone()) else { return Ok(()) };
     if minimap.hidden {
+        minimap.place = None;
         return Ok(());
     }
     let mine = scene.player();
@@ -177,88 +265,104 @@ pub(crate) fn minimap(
             (o.clan, [t.position[0], t.position[1]], radar.map(|r| r.range), list.map(|l| &l.0[..]))
         })
         .collect();
-    let shown = marked(mine, &objects, &units);
+    minimap.marks = marked(mine, &objects, &units);
     // In the original's views: its place and frame, the map tinted green at half alpha
-    // (`MAP_ALPHA` 128 over `#37ff37`, read); in the free view, iron3d's corner.
+    // (`MAP_ALPHA` 128 over `#37ff37`, read), drawn under the game's own clicks; in the
+    // free view, iron3d's corner, taking its own clicks.
     let layout = crate::cockpit::Layout { screen: ctx.content_rect() };
-    let place = original_place(&views).map(|[x0, y0, x1, y1]| {
-        let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("map frame")));
-        let ink = crate::cockpit::Ink { layout, pin: crate::cockpit::Pin::TOP_RIGHT, painter: &painter };
-        crate::cockpit::frame(&ink, art.art(ctx), [x0, y0, x1, y1], None);
-        let [a, b] =
-            [[x0 + 5.0, y0 + 5.0], [x1 - 5.0, y1 - 5.0]].map(|p| layout.point(p, crate::cockpit::Pin::TOP_RIGHT));
-        egui::Rect::from_two_pos(a, b)
-    });
-    let area = match place {
-        Some(rect) => egui::Area::new("minimap".into()).fixed_pos(rect.min),
-        None => egui::Area::new("minimap".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]),
+    let (rect, painter, response) = match original_place(&views) {
+        Some(place @ [x0, y0, x1, y1]) => {
+            let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Foreground, egui::Id::new("map frame")));
+            let on_window = |[x0, y0, x1, y1]: [f32; 4]| {
+                let [a, b] = [[x0, y0], [x1, y1]].map(|p| layout.point(p, Pin::TOP_RIGHT));
+                egui::Rect::from_two_pos(a, b)
+            };
+            let picture = [x0 + 5.0, y0 + 5.0, x1 - 5.0, y1 - 5.0];
+            let mut ink = crate::cockpit::Ink { layout, pin: Pin::TOP_RIGHT, painter: &painter };
+            ink.image(texture.id(), picture, egui::Color32::from_rgba_unmultiplied(0x37, 0xff, 0x37, 128));
+            let art = art.art(ctx);
+            crate::cockpit::frame(&ink, art, place, None);
+            satellite::compass(&mut ink, art, place);
+            let (frame, rect) = (on_window(place), on_window(picture));
+            // On the window in logical pixels: egui's points times its zoom (the UI scale).
+            let zoom = ctx.zoom_factor();
+            minimap.place = Some([frame, rect].map(|r| [r.min.x, r.min.y, r.max.x, r.max.y].map(|v| v * zoom)));
+            if views.commanding() {
+                satellite::title_bar(&mut ink, art, &locale.t("commander-map"));
+                let under = ctx.pointer_hover_pos().and_then(|p| match minimap.point(Vec2::new(p.x, p.y) * zoom) {
+                    MapPoint::At(at) => scene.picked_on_map(at, &minimap.marks),
+                    _ => None,
+                });
+                satellite::line(&mut ink, art, under.and_then(|u| map_line(&scene, &named, u, &locale)).as_ref());
+                let exit = on_window(satellite::EXIT);
+                let closed = egui::Area::new("map exit".into())
+                    .fixed_pos(exit.min)
+                    .show(ctx, |ui| ui.allocate_exact_size(exit.size(), egui::Sense::click()).1.clicked())
+                    .inner;
+                minimap.hidden |= closed;
+            }
+            (rect, painter.with_clip_rect(rect), None)
+        }
+        None => {
+            minimap.place = None;
+            let area = egui::Area::new("minimap".into()).anchor(egui::Align2::RIGHT_TOP, [-8.0, 8.0]);
+            let image = egui::Image::new((texture.id(), egui::Vec2::splat(SIZE as f32 * 1.25)));
+            let response = area.show(ctx, |ui| ui.add(image.sense(egui::Sense::click()))).inner;
+            let painter = ctx.layer_painter(response.layer_id).with_clip_rect(response.rect);
+            (response.rect, painter, Some(response))
+        }
     };
-    area.show(ctx, |ui| {
-        let size = place.map_or(egui::Vec2::splat(SIZE as f32 * 1.25), |r| r.size());
-        let tint = if place.is_some() {
-            egui::Color32::from_rgba_unmultiplied(0x37, 0xff, 0x37, 128)
+    let to_screen = |p: [f32; 2]| {
+        egui::pos2(
+            rect.left() + (p[0] - lo[0]) / (hi[0] - lo[0]) * rect.width(),
+            rect.top() + (hi[1] - p[1]) / (hi[1] - lo[1]) * rect.height(),
+        )
+    };
+    for (_, t, owner, movable, ..) in scene.objects.iter().filter(|o| minimap.marks.contains(&o.0.0)) {
+        let colour = crate::cockpit::mark_colour(&scene.relations, mine, owner.clan);
+        let p = to_screen([t.position[0], t.position[1]]);
+        if movable {
+            painter.circle_filled(p, 1.5, colour);
         } else {
-            egui::Color32::WHITE
-        };
-        let image = egui::Image::new((texture.id(), size)).tint(tint).sense(egui::Sense::click());
-        let response = ui.add(image);
-        let rect = response.rect;
-        let to_screen = |p: [f32; 2]| {
-            egui::pos2(
-                rect.left() + (p[0] - lo[0]) / (hi[0] - lo[0]) * rect.width(),
-                rect.top() + (hi[1] - p[1]) / (hi[1] - lo[1]) * rect.height(),
-            )
-        };
-        let to_game_xy = |s: egui::Pos2| {
-            [
-                lo[0] + (s.x - rect.left()) / rect.width() * (hi[0] - lo[0]),
-                hi[1] - (s.y - rect.top()) / rect.height() * (hi[1] - lo[1]),
-            ]
-        };
-        let painter = ui.painter_at(rect);
-        for (_, t, owner, movable, ..) in scene.objects.iter().filter(|o| shown.contains(&o.0.0)) {
-            let colour = crate::cockpit::mark_colour(&scene.relations, mine, owner.clan);
-            let p = to_screen([t.position[0], t.position[1]]);
-            if movable {
-                painter.circle_filled(p, 1.5, colour);
-            } else {
-                painter.rect_filled(egui::Rect::from_center_size(p, egui::vec2(4.0, 4.0)), 0.0, colour);
-            }
+            painter.rect_filled(egui::Rect::from_center_size(p, egui::vec2(4.0, 4.0)), 0.0, colour);
         }
-        if let Some((camera, at)) = scene.camera()
-            && let Some(size) = camera.logical_viewport_size()
-        {
-            let z = ground.as_ref().and_then(|g| {
-                let f = to_game(at.translation().into());
-                g.height_at(f[0], f[1])
-            });
-            let corners = [Vec2::ZERO, Vec2::new(size.x, 0.0), size, Vec2::new(0.0, size.y)];
-            let ground_corners: Vec<egui::Pos2> = corners
-                .iter()
-                .filter_map(|c| camera.viewport_to_world(at, *c).ok())
-                .filter_map(|ray| on_plane(ray, z.unwrap_or(0.0)))
-                .map(to_screen)
-                .collect();
-            if ground_corners.len() == 4 {
-                let stroke = egui::Stroke::new(1.0, egui::Color32::WHITE);
-                painter.add(egui::Shape::closed_line(ground_corners, stroke));
-            }
+    }
+    if let Some((camera, at)) = scene.camera()
+        && let Some(size) = camera.logical_viewport_size()
+    {
+        let z = ground.as_ref().and_then(|g| {
+            let f = to_game(at.translation().into());
+            g.height_at(f[0], f[1])
+        });
+        let corners = [Vec2::ZERO, Vec2::new(size.x, 0.0), size, Vec2::new(0.0, size.y)];
+        let ground_corners: Vec<egui::Pos2> = corners
+            .iter()
+            .filter_map(|c| camera.viewport_to_world(at, *c).ok())
+            .filter_map(|ray| on_plane(ray, z.unwrap_or(0.0)))
+            .map(to_screen)
+            .collect();
+        if ground_corners.len() == 4 {
+            let stroke = egui::Stroke::new(1.0, egui::Color32::WHITE);
+            painter.add(egui::Shape::closed_line(ground_corners, stroke));
         }
-        if let Some(click) = response.interact_pointer_pos() {
-            let target = to_game_xy(click);
-            if response.clicked() {
-                let z = ground.as_ref().and_then(|g| g.height_at(target[0], target[1])).unwrap_or(0.0);
-                for mut cam in &mut cameras {
-                    if cam.mode != CameraMode::Rts {
-                        cam.switch(CameraMode::Rts);
-                    }
-                    cam.focus = Vec3::from(to_bevy([target[0], target[1], z]));
+    }
+    // The free view's own clicks (the project's): the camera there, the selection sent.
+    if let Some(response) = response
+        && let Some(click) = response.interact_pointer_pos()
+    {
+        let target = unmap([rect.min.x, rect.min.y, rect.max.x, rect.max.y], (lo, hi), Vec2::new(click.x, click.y));
+        if response.clicked() {
+            let z = ground.as_ref().and_then(|g| g.height_at(target[0], target[1])).unwrap_or(0.0);
+            for mut cam in &mut cameras {
+                if cam.mode != CameraMode::Rts {
+                    cam.switch(CameraMode::Rts);
                 }
-            } else if response.secondary_clicked() {
-                move_in_formation(&mut player, &scene.own_units(&selection.units), target, false);
+                cam.focus = Vec3::from(to_bevy([target[0], target[1], z]));
             }
+        } else if response.secondary_clicked() {
+            move_in_formation(&mut player, &scene.own_units(&selection.units), target, false);
         }
-    });
+    }
     Ok(())
 }
 
@@ -281,6 +385,40 @@ mod tests {
         ];
         assert_eq!(marked(1, &objects, &units), BTreeSet::from([1, 2, 3, 5]));
         assert_eq!(marked(1, &objects, &[]), BTreeSet::from([1]), "without units only his own");
+    }
+
+    /// The map's pick takes the first unit within 40 in the list's order (not the
+    /// nearest), else the first building within 80, and drops one the player does not
+    /// know rather than look further.
+    #[test]
+    fn the_maps_pick_is_the_first_unit_within_40_else_the_first_building_within_80_the_player_knows() {
+        let objects = [(3, [0.0, 35.0], false), (5, [0.0, 5.0], false), (7, [60.0, 0.0], true), (9, [0.0, 0.0], true)];
+        let known = BTreeSet::from([3, 5, 7, 9]);
+        assert_eq!(map_object([0.0, 0.0], &objects, &known), Some(3), "the list's first unit, not the nearest");
+        assert_eq!(map_object([0.0, -30.0], &objects, &known), Some(5), "the only unit within 40");
+        assert_eq!(map_object([-20.0, -50.0], &objects, &known), Some(9), "no unit: the first building within 80");
+        assert_eq!(map_object([100.0, -50.0], &objects, &known), Some(7));
+        assert_eq!(map_object([300.0, 0.0], &objects, &known), None, "nothing near");
+        let unknown = BTreeSet::from([5, 7, 9]);
+        assert_eq!(
+            map_object([0.0, 0.0], &objects, &unknown),
+            None,
+            "the first found is dropped, none sought after it"
+        );
+    }
+
+    /// The picture answers its world point, its frame nothing, the rest the world's pick;
+    /// a point beyond the picture still has its world point (a band's corner).
+    #[test]
+    fn a_window_point_on_the_maps_picture_stands_for_a_world_point_on_its_frame_for_none() {
+        let mut map = Minimap { bounds: Some(([0.0, 0.0], [1000.0, 500.0])), ..default() };
+        assert_eq!(map.point(Vec2::new(500.0, 150.0)), MapPoint::Off, "not up in the original's views");
+        map.place = Some([[374.0, 63.0, 640.0, 329.0], [379.0, 68.0, 635.0, 324.0]]);
+        assert_eq!(map.point(Vec2::new(379.0, 68.0)), MapPoint::At([0.0, 500.0]), "north-west");
+        assert_eq!(map.point(Vec2::new(507.0, 196.0)), MapPoint::At([500.0, 250.0]));
+        assert_eq!(map.point(Vec2::new(376.0, 100.0)), MapPoint::Frame);
+        assert_eq!(map.point(Vec2::new(300.0, 100.0)), MapPoint::Off);
+        assert_eq!(map.world(Vec2::new(763.0, 196.0)), Some([1500.0, 250.0]), "beyond it");
     }
 
     #[test]

@@ -128,11 +128,11 @@ impl Ink<'_> {
         self.painter.add(mesh);
     }
 
-    /// The whole of `texture` over the rectangle (x₀, y₀)–(x₁, y₁).
-    pub fn image(&self, texture: egui::TextureId, [x0, y0, x1, y1]: [f32; 4]) {
+    /// The whole of `texture` over the rectangle (x₀, y₀)–(x₁, y₁), tinted.
+    pub fn image(&self, texture: egui::TextureId, [x0, y0, x1, y1]: [f32; 4], tint: egui::Color32) {
         let rect = egui::Rect::from_two_pos(self.at([x0, y0]), self.at([x1, y1]));
         let whole = egui::Rect::from_min_max(egui::Pos2::ZERO, egui::pos2(1.0, 1.0));
-        self.painter.image(texture, rect, whole, egui::Color32::WHITE);
+        self.painter.image(texture, rect, whole, tint);
     }
 
     /// A triangle of `texture` (its corners at the page pixels `uvs`), tinted.

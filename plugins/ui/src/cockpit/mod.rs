@@ -22,6 +22,7 @@
 
 mod layout;
 mod message_box;
+pub(crate) mod satellite;
 mod sounds;
 mod voices;
 mod widgets;

@@ -492,7 +492,8 @@ pub fn panel(ink: &mut Ink, art: &Art, words: &Words, own: bool, unit: Option<&P
         return;
     }
     if let Some(view) = unit.view {
-        ink.image(view, if own { [503.0, 315.0, 631.0, 443.0] } else { [9.0, 315.0, 137.0, 443.0] });
+        let place = if own { [503.0, 315.0, 631.0, 443.0] } else { [9.0, 315.0, 137.0, 443.0] };
+        ink.image(view, place, egui::Color32::WHITE);
     }
     arc(ink, unit.life * 100.0, if own { [491.0, 531.0] } else { [149.0, 109.0] }, 0xff19_ffaf);
     arc(ink, unit.battery.unwrap_or(0.0) * 100.0, if own { [640.0, 600.0] } else { [0.0, 40.0] }, 0xffff_b450);
