@@ -63,6 +63,37 @@ impl CreationNodeCondition {
 #[reflect(Component)]
 pub struct UnderConstruction;
 
+/// The ground-plan obstacle a building's construction sphere raises (openparkan
+/// `docs/32-builder.md`, "The sphere as an obstacle", read): a regular octagon round the
+/// sphere in place of the building's outline, from the phase that raises it to the
+/// sphere's end. Production derives it each tick from the sphere (not saved); Wizard
+/// keeps units out of it. Its sides face the axes and the diagonals (the project's: the
+/// octagon's turn is not read).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Reflect)]
+#[reflect(Component)]
+pub struct DomeObstacle {
+    /// From its centre to its corners.
+    pub radius: f32,
+}
+
+impl DomeObstacle {
+    /// The octagon round a sphere of radius `r`: r / cos 22.5° + 20 to its corners (read).
+    pub fn round(r: f32) -> Self {
+        Self { radius: r / libm::cosf(std::f32::consts::FRAC_PI_8) + 20.0 }
+    }
+
+    /// How far `d` (from its centre) lies outside it: the most any of its eight sides has
+    /// `d` beyond it (negative inside; off a corner, less than the true distance).
+    pub fn distance(&self, d: [f32; 2]) -> f32 {
+        let apothem = self.radius * libm::cosf(std::f32::consts::FRAC_PI_8);
+        let side = |k: u8| {
+            let a = f32::from(k) * std::f32::consts::FRAC_PI_4;
+            d[0] * libm::cosf(a) + d[1] * libm::sinf(a)
+        };
+        (0..8).map(side).fold(f32::MIN, f32::max) - apothem
+    }
+}
+
 /// A building's rung on its scheme's `BuildDat.lst` ladder: its entry and the ladder's
 /// length (the mission load gives it to every building of a listed scheme; an upgrade
 /// moves a building one entry on).
@@ -121,3 +152,21 @@ pub struct KillRequest {
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default, Reflect, serde::Serialize, serde::Deserialize)]
 #[reflect(Component)]
 pub struct Invulnerable;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dome_is_an_octagon_round_the_sphere_20_past_its_corners() {
+        let dome = DomeObstacle::round(30.0);
+        assert!((dome.radius - (30.0 / 0.923_879_5 + 20.0)).abs() < 1e-3, "{}", dome.radius);
+        let apothem = 30.0 + 20.0 * 0.923_879_5;
+        assert!(dome.distance([apothem, 0.0]).abs() < 1e-3, "on a side facing x");
+        assert!(dome.distance([0.0, -apothem - 5.0]) > 4.99, "5 beyond the side facing −y");
+        assert!(dome.distance([0.0, 0.0]) < -apothem + 1e-3, "inside, as deep as its apothem");
+        let corner = std::f32::consts::FRAC_PI_8;
+        let at = [dome.radius * libm::cosf(corner), dome.radius * libm::sinf(corner)];
+        assert!(dome.distance(at).abs() < 1e-3, "a corner between the sides facing x and the diagonal");
+    }
+}

@@ -38,8 +38,8 @@ mod table;
 pub use ai_designs::{AI_DESIGN_DIR, AiDesign, AiDesigns, DesignStatus};
 pub use animation::{PieceAnimation, PieceBinding};
 pub use building::{
-    BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, CreationNodeCondition, Invulnerable, KillRequest,
-    Rung, SPHERE_MARGIN, UnderConstruction, placement_radius,
+    BeamCondition, BuilderArrived, BuildingPrice, BuildingPrices, CreationNodeCondition, DomeObstacle, Invulnerable,
+    KillRequest, Rung, SPHERE_MARGIN, UnderConstruction, placement_radius,
 };
 pub use clans::{
     BuildOption, BuildOptions, ChassisType, ClanEconomy, ClanSetup, EconomyBoard, JobView, MindBoard, MineralLode,
@@ -124,6 +124,7 @@ impl Plugin for CorePlugin {
             .register_type::<BeamCondition>()
             .register_type::<CreationNodeCondition>()
             .register_type::<UnderConstruction>()
+            .register_type::<DomeObstacle>()
             .register_type::<Rung>()
             .register_type::<Invulnerable>()
             .register_type::<SizeClass>()

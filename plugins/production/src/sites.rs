@@ -22,7 +22,12 @@
 //!   within the sphere + 15 (as the sphere starts) or + 20 (as a phase changes) out to
 //!   20 past it; a killing phase (codes 2, 8 and 10) kills every unit inside the sphere
 //!   every 250 ms. On an upgrade its builder is spared both (it is invulnerable, read).
-//!   The dome as an obstacle is not modelled.
+//!   From the phase flagged for it (sphere 0's last 5 s of clearing, sphere 1's second,
+//!   sphere 2's first) to its end the sphere stands as an obstacle ([`DomeObstacle`]:
+//!   an octagon r / cos 22.5° + 20 to its corners, read), which Wizard steers round; the
+//!   original also re-registers it on the areal map for the global path and refuses a go
+//!   inside it ("Go Inside Non-complete Building"), which iron3d does not (its global
+//!   path never takes buildings in).
 //! * **Upgrading**: the builder's arrival starts sphere 1 on the old building; 50 s
 //!   later the scheme's next entry is made at the same place (one rung up), the old
 //!   building's ore is carried over, the old building is deleted and the new one runs
@@ -34,9 +39,10 @@ use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    BuilderArrived, BuildingPrice, BuildingPrices, CommandQueue, DeleteRequest, Fnv1a, GameClock, KillRequest,
-    ModelBounds, Movable, ObjectHandle, ObjectProperty, ObjectTable, Order, OriginalObjectId, Owner, ProductionEvent,
-    PropertyBag, Rung, SPHERE_MARGIN, SimCommand, SimTransform, Site, UnderConstruction, UnitClass, placement_radius,
+    BuilderArrived, BuildingPrice, BuildingPrices, CommandQueue, DeleteRequest, DomeObstacle, Fnv1a, GameClock,
+    KillRequest, ModelBounds, Movable, ObjectHandle, ObjectProperty, ObjectTable, Order, OriginalObjectId, Owner,
+    ProductionEvent, PropertyBag, Rung, SPHERE_MARGIN, SimCommand, SimTransform, Site, UnderConstruction, UnitClass,
+    placement_radius,
 };
 use iron3d_formats::registry::BuildCategory;
 use iron3d_mission::{PlacedRecord, PreparedObject, resolve_object, spawn_object};
@@ -46,21 +52,22 @@ use std::collections::BTreeMap;
 /// An upgrade replaces the old building this long after its sphere starts (read).
 pub const UPGRADE_MS: u32 = 50_000;
 
-/// One phase of a sphere: its code (`None`: none), length in seconds and whether it
-/// clears the area as it starts (read).
-struct Phase(Option<u32>, u32, bool);
+/// One phase of a sphere: its code (`None`: none), length in seconds, whether it clears
+/// the area as it starts and whether it raises the sphere as an obstacle (its flag 1,
+/// read).
+struct Phase(Option<u32>, u32, bool, bool);
 
 /// The phases of a sphere by its parameter (read).
 const PHASES: [&[Phase]; 3] = [
     &[
-        Phase(Some(1), 5, false),
-        Phase(None, 25, true),
-        Phase(None, 5, true),
-        Phase(Some(2), 5, false),
-        Phase(Some(0), 1, false),
+        Phase(Some(1), 5, false, false),
+        Phase(None, 25, true, false),
+        Phase(None, 5, true, true),
+        Phase(Some(2), 5, false, false),
+        Phase(Some(0), 1, false, false),
     ],
-    &[Phase(Some(0x309), 25, true), Phase(None, 1, false), Phase(Some(8), 90, false)],
-    &[Phase(Some(10), 3, false), Phase(Some(0), 1, false)],
+    &[Phase(Some(0x309), 25, true, false), Phase(None, 1, false, true), Phase(Some(8), 90, false, false)],
+    &[Phase(Some(10), 3, false, true), Phase(Some(0), 1, false, false)],
 ];
 /// The codes whose states kill inside the sphere, every [`KILL_MS`] (read, measured).
 const KILL_CODES: [u32; 3] = [2, 8, 10];
@@ -112,6 +119,12 @@ impl Sphere {
     /// The current phase's code (`None`: none, or the sphere is over).
     pub fn code(&self) -> Option<u32> {
         self.current().and_then(|p| p.0)
+    }
+
+    /// The obstacle it stands as: from the phase that raises it to its end (read).
+    pub fn obstacle(&self) -> Option<DomeObstacle> {
+        let phases = PHASES[usize::from(self.parameter)].iter().take(usize::from(self.phase) + 1);
+        phases.clone().any(|p| p.3).then(|| DomeObstacle::round(self.radius))
     }
 
     /// Its whole length in seconds.
@@ -344,10 +357,14 @@ pub(crate) fn spheres(world: &mut World) {
         }
         if !sphere.step(now) {
             act(world, id, &mut sphere, now);
-            world.entity_mut(e).insert(sphere);
+            let mut building = world.entity_mut(e);
+            match sphere.obstacle() {
+                Some(dome) => building.insert((sphere, dome)),
+                None => building.insert(sphere),
+            };
             continue;
         }
-        world.entity_mut(e).remove::<(Sphere, UnderConstruction)>();
+        world.entity_mut(e).remove::<(Sphere, UnderConstruction, DomeObstacle)>();
         let path = world.get::<PlacedRecord>(e).map(|r| r.resource_name.clone()).unwrap_or_default();
         match sphere.from {
             None => report(world, ProductionEvent::Constructed, vec![sphere.builder, id], path),
@@ -410,7 +427,7 @@ fn replace(world: &mut World, id: u32, sphere: Sphere) {
     let made = next
         .ok_or(format!("its scheme {key} has no next entry"))
         .and_then(|path| make(world, &path, clan, (t.position, t.orientation[2]), held));
-    world.entity_mut(e).remove::<(Sphere, UnderConstruction)>();
+    world.entity_mut(e).remove::<(Sphere, UnderConstruction, DomeObstacle)>();
     match made {
         Ok(new) => {
             if let Some(handle) = world.get::<ObjectHandle>(e).copied() {
@@ -442,5 +459,19 @@ mod tests {
         assert!(!s.step(1000 + 40_000) && s.code() == Some(0), "the ray stops at 40 s");
         assert!(!s.step(1000 + 41_000 - 1));
         assert!(s.step(1000 + 41_000), "done at 41 s");
+    }
+
+    #[test]
+    fn the_sphere_stands_as_an_obstacle_from_its_flagged_phase_to_its_end() {
+        let raised = |parameter: u8, at: u32| {
+            let mut s = Sphere::new(parameter, 0, (7, None), 30.0);
+            s.step(at);
+            s.obstacle()
+        };
+        assert_eq!([0, 29_999].map(|t| raised(0, t)), [None, None], "a new building's first 30 s");
+        assert_eq!(raised(0, 30_000), Some(DomeObstacle::round(30.0)), "the clearing's last 5 s");
+        assert!(raised(0, 40_999).is_some(), "through the dome and the ray");
+        assert!(raised(1, 24_999).is_none() && raised(1, 25_000).is_some(), "an upgrade's from 25 s");
+        assert!(raised(2, 0).is_some(), "an upgrade's new building from its start");
     }
 }

@@ -304,6 +304,43 @@ fn build_dat_categories_widen_the_berth_a_building_gets() {
     assert!(listed >= unlisted + padding / 2.0, "a hangar gets a wider berth: {listed} vs {unlisted}");
 }
 
+/// A unit of radius 1.5 driving from (20, 80) to (100, 80) past a building of half
+/// extents 8 at (60, 60), its dome raised or not: how deep into the dome's octagon its
+/// centre got (negative inside), and where it ended.
+fn drive_by_dome(raised: bool) -> (f32, [f32; 3]) {
+    let mut app = world_app(flat, |_, _| false);
+    let centre = [60.0, 60.0];
+    let b = spawn_building(app.world_mut(), 9, centre, [8.0, 8.0]);
+    let dome = DomeObstacle::round(8.0);
+    if raised {
+        app.world_mut().entity_mut(b).insert(dome);
+    }
+    let u = spawn_unit(app.world_mut(), 0, 1, [20.0, 80.0], 0.0, 1.5);
+    run(&mut app, 1);
+    go_and_stop(&mut app, vec![0], [100.0, 80.0]);
+    let mut closest = f32::MAX;
+    for _ in 0..800 {
+        app.update();
+        let p = pos(&app, u);
+        closest = closest.min(dome.distance([p[0] - centre[0], p[1] - centre[1]]));
+    }
+    assert_eq!(state(&app, u), NavState::Idle);
+    (closest, pos(&app, u))
+}
+
+/// While a building's construction sphere stands as an obstacle, a unit driving by on a
+/// line clear of the building's box but through the dome's octagon steers round the
+/// octagon (Wizard's weighing, no wall: its centre stays within its radius of it),
+/// where without the dome it keeps its line.
+#[test]
+fn units_steer_round_a_raised_domes_octagon() {
+    let (straight, _) = drive_by_dome(false);
+    assert!(straight < -6.0, "without the dome the line runs 6.5 inside the octagon: {straight}");
+    let (round, at) = drive_by_dome(true);
+    assert!(round > -1.5, "steered round the octagon: {round}");
+    assert!(dist2(at, [100.0, 80.0]) <= 2.0, "and went on: {at:?}");
+}
+
 fn diagnostic_of(app: &App) -> Vec<String> {
     events(app, EventKind::Diagnostic).into_iter().map(|e| e.2).collect()
 }

@@ -3,8 +3,8 @@
 use bevy_ecs::prelude::*;
 use bevy_reflect::Reflect;
 use iron3d_core::{
-    BuildingCategory, ClearWizardPath, CollisionProxy, Kinematics, MotionRequest, OriginalObjectId, SimTransform,
-    SpatialGrid, SteerIntent,
+    BuildingCategory, ClearWizardPath, CollisionProxy, DomeObstacle, Kinematics, MotionRequest, OriginalObjectId,
+    SimTransform, SpatialGrid, SteerIntent,
 };
 use iron3d_formats::registry::BuildCategory;
 use iron3d_terrain::{BehaviorIni, NavMap};
@@ -116,8 +116,8 @@ struct Body {
     position: [f32; 2],
     velocity: [f32; 2],
     radius: f32,
-    /// Box footprint (static objects): centre, half extents, cosine and sine of the heading.
-    footprint: Option<([f32; 2], [f32; 2], [f32; 2])>,
+    /// The shape of a static object.
+    footprint: Option<Footprint>,
     /// Centre of the shape and the radius of a circle around it.
     centre: [f32; 2],
     bound: f32,
@@ -134,7 +134,34 @@ impl Body {
                 let (d2, limit) = (d[0] * d[0] + d[1] * d[1], reach + self.radius);
                 if d2 >= limit * limit { 0.0 } else { limit - d2.sqrt() }
             }
-            Some(footprint) => (reach - box_distance(footprint, p)).max(0.0),
+            Some(footprint) => (reach - footprint.distance(p)).max(0.0),
+        }
+    }
+}
+
+/// A static object's shape: its box (centre, half extents, cosine and sine of the
+/// heading), or while its construction sphere stands as an obstacle, the dome's octagon
+/// about its place.
+#[derive(Debug, Clone, Copy)]
+enum Footprint {
+    Box([f32; 2], [f32; 2], [f32; 2]),
+    Dome([f32; 2], DomeObstacle),
+}
+
+impl Footprint {
+    /// Distance from `p` to the shape (negative inside).
+    fn distance(&self, p: [f32; 2]) -> f32 {
+        match *self {
+            Self::Box(centre, half, cs) => box_distance((centre, half, cs), p),
+            Self::Dome(c, dome) => dome.distance([p[0] - c[0], p[1] - c[1]]),
+        }
+    }
+
+    /// The shape's centre and the radius of a circle around it.
+    fn bounds(&self) -> ([f32; 2], f32) {
+        match *self {
+            Self::Box(centre, half, _) => (centre, len(half)),
+            Self::Dome(centre, dome) => (centre, dome.radius),
         }
     }
 }
@@ -177,6 +204,7 @@ type Objects<'w, 's> = Query<
         &'static CollisionProxy,
         Option<&'static Kinematics>,
         Option<&'static BuildingCategory>,
+        Option<&'static DomeObstacle>,
     ),
 >;
 
@@ -186,18 +214,21 @@ type Objects<'w, 's> = Query<
 fn snapshot(all: &Objects, config: &WizardConfig) -> (Vec<(u32, Body)>, Vec<Entity>) {
     let mut bodies: Vec<((u32, Body), Entity)> = all
         .iter()
-        .map(|(entity, id, t, proxy, kin, category)| {
+        .map(|(entity, id, t, proxy, kin, category, dome)| {
             let heading = t.heading();
             let (s, c) = (libm::sinf(heading), libm::cosf(heading));
             let position = [t.position[0], t.position[1]];
             let speed = kin.map_or(0.0, |k| k.speed);
             let f = [c, s];
-            let footprint = (!proxy.circle).then(|| {
-                let (o, pad) = (proxy.offset, config.padding(category.copied()));
-                let half = [proxy.half_extents[0] + pad, proxy.half_extents[1] + pad];
-                ([position[0] + c * o[0] - s * o[1], position[1] + s * o[0] + c * o[1]], half, [c, s])
-            });
-            let (centre, bound) = footprint.map_or((position, proxy.radius), |(c, h, _)| (c, len(h)));
+            let footprint = match dome {
+                Some(dome) => Some(Footprint::Dome(position, *dome)),
+                None => (!proxy.circle).then(|| {
+                    let (o, pad) = (proxy.offset, config.padding(category.copied()));
+                    let half = [proxy.half_extents[0] + pad, proxy.half_extents[1] + pad];
+                    Footprint::Box([position[0] + c * o[0] - s * o[1], position[1] + s * o[0] + c * o[1]], half, [c, s])
+                }),
+            };
+            let (centre, bound) = footprint.map_or((position, proxy.radius), |f| f.bounds());
             let velocity = [f[0] * speed, f[1] * speed];
             ((id.0, Body { position, velocity, radius: proxy.radius, footprint, centre, bound }), entity)
         })

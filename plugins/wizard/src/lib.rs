@@ -6,7 +6,9 @@
 //! preference, the overlaps it predicts, the corridor and its own last choice (the
 //! wizard path, which Behavior clears). A unit weighs every building footprint within
 //! reach — padded by the clearance of its `BuildDat.lst` category
-//! ([`iron3d_core::BuildingCategory`], the project's own rule) — and its nearest
+//! ([`iron3d_core::BuildingCategory`], the project's own rule), or while its
+//! construction sphere stands as an obstacle the dome's octagon in its place
+//! ([`iron3d_core::DomeObstacle`], read) — and its nearest
 //! `max_neighbours` units, found ring by ring of a grid so the work stays bounded in
 //! dense crowds. Only ordered float arithmetic on a snapshot in id order: no random
 //! numbers, so the result is the same on every machine. With `UseWizard=0` in

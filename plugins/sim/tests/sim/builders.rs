@@ -112,6 +112,7 @@ fn a_builder_raises_a_mine_on_a_found_lode_in_41_seconds_into_debt_and_the_mine_
     let elapsed = app.world().resource::<GameClock>().time_ms - sphere.start_ms;
     assert!((41_000..41_000 + TICK_MS).contains(&elapsed), "41 s: {elapsed} ms");
     assert!(!app.world().entity(m).contains::<UnderConstruction>());
+    assert!(!app.world().entity(m).contains::<DomeObstacle>(), "the obstacle goes with the sphere");
     run(&mut app, 50);
     assert!(ore(&app, m) > 0.0, "the finished mine digs its lode");
 }
@@ -132,11 +133,16 @@ fn the_sphere_orders_the_units_round_it_out_and_kills_what_stands_in_its_dome() 
     run(&mut app, 1);
     let Order::MoveTo(to) = app.world().get::<Navigator>(e).unwrap().order else { panic!("the builder is sent out") };
     assert!((dist2(centre, to) - (sphere.radius + 20.0)).abs() < 1e-3, "20 past the sphere: {to:?}");
-    // A scout that walks in after the last clearing is killed by the dome.
+    assert!(!app.world().entity(m).contains::<DomeObstacle>(), "no obstacle through the first clearing");
     while phase(&app) != Some(2) {
         app.update();
     }
-    run(&mut app, 2);
+    let dome = app.world().get::<DomeObstacle>(m).copied();
+    assert_eq!(dome, Some(DomeObstacle::round(sphere.radius)), "the last clearing raises the obstacle");
+    // A scout that stands in the sphere as the dome comes is killed by it.
+    while phase(&app) != Some(3) {
+        app.update();
+    }
     let mut q = app.world_mut().query::<(&OriginalObjectId, &UnitClass, &Owner, Entity)>();
     let (scout, s) = q
         .iter(app.world())
