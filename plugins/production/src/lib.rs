@@ -62,8 +62,8 @@ use bevy_ecs::prelude::*;
 use bevy_state::prelude::*;
 use iron3d_core::{
     AiDesigns, AppState, BehaviorPhase, BuildOptions, BuildingPrices, GameRules, Hashing, JobView, MindBoard,
-    MissionLoadPhase, MissionStart, OriginalObjectId, ProductionBoard, ProductionPhase, QueueView, ResearchBoard,
-    SchemeNames, StateApp, UnderConstruction, UnitClass,
+    MissionLoadPhase, MissionStart, Movable, OriginalObjectId, ProductionBoard, ProductionPhase, QueueView,
+    ResearchBoard, SchemeNames, StateApp, UnderConstruction, UnitClass,
 };
 use std::sync::Arc;
 
@@ -137,11 +137,11 @@ fn adopt_rules(game: Option<Res<GameRules>>, mut rules: ResMut<ProductionRules>)
 
 /// Publishes what each clan may research now ([`ResearchBoard`]) and the queues the
 /// interface shows ([`ProductionBoard`]): every production building's, empty until it
-/// is given a build.
+/// is given a build (only buildings are looked through, not the units).
 fn publish(
     (production, rules): (Option<Res<Production>>, Res<ProductionRules>),
     names: Res<SchemeNames>,
-    buildings: Query<(&OriginalObjectId, &UnitClass)>,
+    buildings: Query<(&OriginalObjectId, &UnitClass), Without<Movable>>,
     mut board: ResMut<ResearchBoard>,
     mut shown: ResMut<ProductionBoard>,
 ) {
