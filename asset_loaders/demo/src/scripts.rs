@@ -374,12 +374,32 @@ const BUILDING_ORE: [(BuildCategory, f32); 12] = [
     (BuildCategory::BunkerLarge, 1646.0),
 ];
 
+/// An item's stat template (`TRFA`), rows in the original's form
+/// `@G@<label>@B,<field>,G,<unit>,<width>,<decimals>@` (openparkan
+/// `docs/19-descriptions.md`; the fields a part's box fills, `docs/38-designs.md`): a
+/// chassis its weight, payload and top speed, a gun its weight, energy a shot, rate of
+/// fire, damage and range, anything else its weight.
+fn stat_template(role: Role) -> &'static str {
+    match role {
+        Role::Chassis => {
+            "@G@Weight       @B,weight,G,t,5,1@\r\n@G@Payload      @B,payload,G,t,5,1@\r\n\
+             @G@Max. speed   @B,maxspeed,G,kmph,5,1@\r\n"
+        }
+        Role::Weapon => {
+            "@G@Weight       @B,weight,G,t,5,1@\r\n@G@Wattage      @B,wattage,G,MWt,5,1@\r\n\
+             @G@Rate of fire @B,Frate,G,1/s,5,@\r\n@G@Damage       @B,damage,G,HP,5,@\r\n\
+             @G@Range        @B,range,G,m,5,1@\r\n"
+        }
+        _ => "@G@Weight       @B,weight,G,t,5,1@\r\n",
+    }
+}
+
 /// The research tree of the demo's clans, in the original's layout (`gameplay.md` §4,
 /// openparkan `docs/16-research.md`): one item per chassis, turret and weapon
 /// prototype, three levels of each kind, each level needing the one below.
 /// `TRF0`: research energy and ore, build energy and ore (the project's numbers, of
 /// the original's magnitudes), offsets into the `TRF7` short code, `TRF8` name, `TRF9`
-/// description and `TRFA` stat template, the item's own `TRFB` entry, role, kind,
+/// description and `TRFA` stat template ([`stat_template`]), the item's own `TRFB` entry, role, kind,
 /// sub-kind, second sub-kind, size and level (`objects.dlb`'s classification: a
 /// chassis `SHS:SHS` 9/32, a battle turret `SHS:TUR` 9/33 of role 2, a gun `WPN:GUN`
 /// 12/49); `TRF1`: level 1 granted (7), level 2 open (5), level 3 waiting (4);
@@ -419,7 +439,7 @@ pub fn research_tree() -> Result<Vec<u8>> {
             code.clone(),
             format!("{} mk {}", proto.key.get(..4).unwrap_or(proto.key), level + 1),
             format!("Research {}", proto.key),
-            format!("Unlocks {}", proto.key),
+            stat_template(proto.role).to_string(),
         ];
         let mut raw = [0u8; NODE_SIZE];
         let step = level as f32;

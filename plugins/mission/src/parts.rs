@@ -1,9 +1,9 @@
 //! What the warbot designer asks of the game's data (openparkan `docs/38-designs.md`,
-//! read and measured): a part's labelled sockets and slots, and a design's body and
-//! limits, assembled exactly as the mission load assembles a placed unit.
+//! read and measured): a part's labelled sockets and slots, and a design's or a part's
+//! body and limits, assembled exactly as the mission load assembles a placed unit.
 
-use crate::ObjectExtras;
 use crate::game_backend::{GameMissionBackend, scheme_components};
+use crate::{ObjectComponent, ObjectExtras};
 use iron3d_core::PropertyBag;
 use iron3d_formats::bytes::display_name;
 use iron3d_formats::registry::{Prototype, UnitDat};
@@ -75,5 +75,16 @@ impl GameMissionBackend {
         self.with_resolver(|resolver| {
             self.assemble(resolver, &mut components, &slots, Some(dat.class_word()), &PropertyBag::default())
         })
+    }
+
+    /// The body, arms and limits of part `key` alone, as the designer's part box rates
+    /// it (openparkan `docs/38-designs.md`, read: over a preview of the part alone), and
+    /// the payload it carries as a chassis (kg).
+    ///
+    /// # Errors
+    /// The part is not in `objects.rlb`, or its data cannot be read.
+    pub fn assemble_part(&self, key: &str) -> Result<(ObjectExtras, Option<f32>)> {
+        let mut components = [ObjectComponent::root(key)];
+        self.with_resolver(|resolver| self.assemble(resolver, &mut components, &[None], None, &PropertyBag::default()))
     }
 }

@@ -620,6 +620,7 @@ pub(crate) mod tests {
             role: if p.starts_with("e_tur") { 2 } else { 255 },
             name: p.to_string(),
             code: "C".into(),
+            stats: String::new(),
         };
         let tree = ResearchTree { path: "t.trf".into(), nodes: parts.iter().map(node).collect() };
         (tree, parts.iter().map(label).collect())

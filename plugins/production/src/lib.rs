@@ -50,6 +50,7 @@ pub mod options;
 pub mod research;
 pub mod sites;
 mod state;
+pub mod stats;
 mod step;
 
 pub use check::{check_command, research_node};

@@ -45,7 +45,8 @@ pub struct ResearchNode {
 
 /// What the designer reads of an item besides its costs and state: its role (`TRF0`
 /// `+0x22`; a turret's decides the unit's Type, openparkan `docs/30-turrets.md`,
-/// measured), its display name (`TRF8`) and its short code (`TRF7`).
+/// measured), its display name (`TRF8`), its short code (`TRF7`) and its stat template
+/// (`TRFA`, a part's box's rows: [`crate::stats`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ItemLabel {
     /// Role byte: 2 battle, 3 transport, 4 builder, 5 HQ, 6 hero, 1 a building's
@@ -55,6 +56,8 @@ pub struct ItemLabel {
     pub name: String,
     /// Short code.
     pub code: String,
+    /// Stat template.
+    pub stats: String,
 }
 
 /// Every item's [`ItemLabel`] of a `.trf`, in file order (compatible reading).
@@ -69,8 +72,9 @@ pub fn item_labels(path: &str, bytes: &[u8]) -> Result<Vec<ItemLabel>, String> {
         .nodes
         .iter()
         .map(|n| {
-            let [code, name, ..] = n.string_offsets();
-            ItemLabel { role: n.type_bytes()[0], name: text(b'8', name), code: text(b'7', code) }
+            let [code, name, _, stats] = n.string_offsets();
+            let (role, stats) = (n.type_bytes()[0], text(b'A', stats));
+            ItemLabel { role, name: text(b'8', name), code: text(b'7', code), stats }
         })
         .collect())
 }

@@ -5,7 +5,8 @@
 //! colour, distance fog, exposure), and combat on screen: the FXID effects the combat
 //! rules name (`effects.rs`, records planned by `effect_plan.rs`) with their stand-ins
 //! (`combat.rs`: shells, beams, the fallback fireball), and the cockpit panels' views of a
-//! unit (`unit_views.rs`) and the warbot designer's previews (`previews.rs`). Everything loads through `game://` (see `iron3d_assets`); the
+//! unit (`unit_views.rs`), the warbot designer's previews (`previews.rs`) and the model a
+//! building is placed by (`site_model.rs`). Everything loads through `game://` (see `iron3d_assets`); the
 //! Z-up → Y-up conversion lives in `iron3d_assets::axes`.
 
 mod combat;
@@ -19,6 +20,7 @@ mod model_view;
 mod models;
 mod placement;
 mod previews;
+mod site_model;
 mod sites;
 mod software;
 mod terrain;
@@ -28,6 +30,7 @@ mod unit_views;
 pub use environment::{AMBIENT_BRIGHTNESS, Environment};
 pub use fast_shading::{FastShaded, Shading};
 pub use previews::{DESTINATION_PREVIEW, ModelPreviews, PROJECT_PREVIEW, SOURCE_PREVIEW, Subject};
+pub use site_model::{SiteAsk, SiteModels};
 pub use software::SoftwareBatchingPlugin;
 pub use terrain::TerrainView;
 pub use unit_views::{OWN_VIEW, TARGET_VIEW, UnitViews};
@@ -139,6 +142,7 @@ impl Plugin for MissionRenderPlugin {
                 sites::plugin,
                 unit_views::plugin,
                 previews::plugin,
+                site_model::plugin,
             ));
     }
 }

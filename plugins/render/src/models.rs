@@ -1,5 +1,6 @@
-//! Models of registered mission objects and of the designer's previews
-//! ([`crate::previews::ModelPreview`]). Each component key resolves (cached) through
+//! Models of registered mission objects, of the designer's previews
+//! ([`crate::previews::ModelPreview`]) and of a building being placed
+//! ([`crate::site_model::SiteModel`]). Each component key resolves (cached) through
 //! `objects.rlb` to an MSH and a WEAR; once every component's assets are loaded the
 //! object is assembled into one piece list (`docs/reference/models.md` §1.12: attached turrets
 //! and weapons hang from a node of their parent, their virtual root skipped), spawned
@@ -217,7 +218,10 @@ fn resolve_missing(game: &GameData, keys: &[String], cache: &mut PrototypeCache)
 
 pub(crate) fn request_models(
     mut commands: Commands,
-    new: Query<(Entity, &MissionObject), Or<(Added<Registered>, Added<crate::previews::ModelPreview>)>>,
+    new: Query<
+        (Entity, &MissionObject),
+        Or<(Added<Registered>, Added<crate::previews::ModelPreview>, Added<crate::site_model::SiteModel>)>,
+    >,
     game: Option<Res<GameData>>,
     mut cache: ResMut<PrototypeCache>,
     server: Res<AssetServer>,

@@ -444,6 +444,12 @@ fn give_boxes(app: &mut App) {
     }
 }
 
+/// The first placed object of the loaded mission that `pick` takes.
+fn placed_object(app: &mut App, pick: impl Fn(&MissionObject) -> bool) -> MissionObject {
+    let world = app.world_mut();
+    world.query::<&MissionObject>().iter(world).find(|o| pick(o)).expect("the demo places one").clone()
+}
+
 /// The designer's previews (`docs/37-designer.md`, "The previews"): a part by its key and
 /// a design by its unit file are built alone on their preview's layer, their centre at
 /// the origin, turning, framed 2r off at 60°; asked for nothing, the preview goes.
@@ -455,9 +461,7 @@ fn the_designers_previews_turn_a_part_and_a_design_alone_about_the_origin() {
     use bevy::camera::visibility::RenderLayers;
     let game = demo();
     let mut app = loaded_app(&game);
-    let world = app.world_mut();
-    let mut units = world.query::<&MissionObject>();
-    let unit = units.iter(world).find(|o| o.components.len() == 3).unwrap().clone();
+    let unit = placed_object(&mut app, |o| o.components.len() == 3);
     let scheme = game.read_file(&unit.key).expect("the unit's scheme");
     let chassis = Subject::Part(unit.components[0].key.clone());
     let frames = |app: &mut App, n: usize| {
@@ -513,4 +517,63 @@ fn the_designers_previews_turn_a_part_and_a_design_alone_about_the_origin() {
     let world = app.world_mut();
     assert_eq!(world.query::<&ModelPreview>().iter(world).count(), 0);
     assert!(!world.resource::<crate::ModelPreviews>().drawing(PROJECT_PREVIEW));
+}
+
+/// The model a building is placed by (`docs/32-builder.md`, "The model under the
+/// cursor"): the scheme's first building's root part alone, at the site turned by its yaw,
+/// its parts in one flat colour only (fast shading on, as on a software renderer), red
+/// and then green as the site becomes placeable; asked for nothing, it goes.
+#[test]
+fn a_site_shows_the_bare_building_in_one_flat_colour_red_or_green() {
+    use crate::fast_shading::FastMaterial;
+    use crate::site_model::{FlatMaterial, SiteModel};
+    let game = demo();
+    let mut app = loaded_app(&game);
+    *app.world_mut().resource_mut::<crate::Shading>() = crate::Shading::Fast;
+    let building = placed_object(&mut app, |o| o.key.to_ascii_lowercase().contains("builds"));
+    let ask =
+        |placeable| crate::SiteAsk { scheme: building.key.clone(), at: [100.0, 200.0, 5.0], angle: 0.5, placeable };
+    let frames = |app: &mut App, n: usize, placeable: bool| {
+        for _ in 0..n {
+            app.world_mut().resource_mut::<crate::SiteModels>().show(ask(placeable));
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    };
+    frames(&mut app, 100, false);
+    let world = app.world_mut();
+    let object = world.resource::<crate::SiteModels>().object().expect("the model is made");
+    let model = world.get::<MissionObject>(object).unwrap();
+    assert_eq!(model.components.len(), 1, "the root part alone of {} parts", building.components.len());
+    assert_eq!(model.components[0].key, building.components[0].key);
+    let at = world.get::<Transform>(object).unwrap();
+    assert_eq!(at.translation, Vec3::from(iron3d_assets::axes::to_bevy([100.0, 200.0, 5.0])));
+    let colours = |world: &mut World| {
+        let mut parts = world.query_filtered::<(Entity, Option<&MeshMaterial3d<FlatMaterial>>), With<ModelPart>>();
+        let mine: Vec<_> = parts
+            .iter(world)
+            .filter(|(p, _)| {
+                std::iter::successors(Some(*p), |x| world.get::<ChildOf>(*x).map(ChildOf::parent)).any(|x| x == object)
+            })
+            .map(|(p, m)| {
+                let other = world.get::<MeshMaterial3d<FastMaterial>>(p).is_some()
+                    || world.get::<MeshMaterial3d<StandardMaterial>>(p).is_some();
+                assert!(!other, "a part of the model keeps another material");
+                m.map(|m| world.resource::<Assets<FlatMaterial>>().get(&m.0).unwrap().base.base_color)
+            })
+            .collect();
+        assert!(!mine.is_empty(), "the model has parts");
+        mine
+    };
+    let red = Color::srgb(1.0, 0.0, 0.0);
+    assert!(colours(world).iter().all(|c| *c == Some(red)), "red where it may not be placed");
+    assert!(world.get::<SiteModel>(object).is_some_and(|m| !m.placeable));
+    frames(&mut app, 2, true);
+    let green = Color::srgb(0.0, 1.0, 0.0);
+    assert!(colours(app.world_mut()).iter().all(|c| *c == Some(green)), "green where it may");
+    app.update();
+    app.update();
+    assert!(app.world().resource::<crate::SiteModels>().object().is_none(), "asked for nothing, it goes");
+    let world = app.world_mut();
+    assert_eq!(world.query::<&SiteModel>().iter(world).count(), 0);
 }

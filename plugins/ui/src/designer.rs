@@ -40,6 +40,7 @@ use iron3d_production::design::{self, Catalogue, DesignError, Offer, Rated, Scal
 use iron3d_production::designer::{Designer, Page, Place, Prompt};
 use iron3d_render::{DESTINATION_PREVIEW, ModelPreviews, PROJECT_PREVIEW, SOURCE_PREVIEW, Subject};
 use iron3d_vfs::GameDir;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -169,6 +170,8 @@ struct Session {
     source_row: usize,
     /// The design as the unit box rates it (`None`: not yet for this project).
     rated: Option<Result<Rated, DesignError>>,
+    /// Each part's box rows, once shown ([`iron3d_production::stats::part_box`]).
+    boxes: BTreeMap<String, Result<Vec<(String, String)>, String>>,
     /// The save field, while it is up.
     name_field: Option<String>,
     /// The load list, while it is up.
@@ -193,6 +196,16 @@ impl Session {
             self.rated = Some(design::rate(game, &self.offer.catalogue(), &self.designer.project, self.efficiency));
         }
         self.rated.as_ref()
+    }
+
+    /// The rows of part `part`'s box, computed once a session.
+    fn part_box(&mut self, part: &str) -> Result<Vec<(String, String)>, String> {
+        if !self.boxes.contains_key(part) {
+            let game = self.backend.game().ok_or("no game data")?;
+            let rows = iron3d_production::stats::box_of(game, &self.offer.catalogue(), part);
+            self.boxes.insert(part.to_string(), rows);
+        }
+        self.boxes[part].clone()
     }
 
     fn changed(&mut self) {
@@ -264,6 +277,7 @@ fn session(world: &World, factory: u32) -> Result<(Session, Vec<Project>), Strin
         designer: Designer { grade, ..Designer::default() },
         source_row: 0,
         rated: None,
+        boxes: BTreeMap::new(),
         name_field: None,
         loads: None,
         note: None,
@@ -515,6 +529,8 @@ fn panel(
             (rows.iter().map(text).collect(), selected, part)
         }
     };
+    let stats = selected_part.as_deref().map(|p| s.part_box(p));
+    let (Some(game), catalogue) = (s.game(), s.catalogue()) else { return };
     ui.scope_builder(egui::UiBuilder::new().max_rect(at([10.0, 2.0, 180.0, 58.0])), |ui| {
         let empty = rows.is_empty();
         let colour = if empty { egui::Color32::from_rgb(0, 150, 0) } else { YELLOW };
@@ -551,13 +567,19 @@ fn panel(
     });
     let view = if side == Side::Source { SOURCE_PREVIEW } else { DESTINATION_PREVIEW };
     shown.draw(ui, full, view, [x0 + 12.0, 244.0, x0 + 172.0, 395.0], selected_part.clone().map(Subject::Part));
-    ui.scope_builder(egui::UiBuilder::new().max_rect(at([15.0, 398.0, 168.0, 478.0])), |ui| {
-        match &selected_part {
-            None => {
-                ui.label(egui::RichText::new(locale.t("designer-no-data")).color(egui::Color32::RED));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(at([15.0, 398.0, 168.0, 461.0])), |ui| {
+        egui::ScrollArea::vertical().id_salt((title, "box")).show(ui, |ui| {
+            (ui.spacing_mut().item_spacing.y, ui.spacing_mut().interact_size.y) = (0.0, 12.0);
+            match &selected_part {
+                None => {
+                    ui.label(egui::RichText::new(locale.t("designer-no-data")).color(egui::Color32::RED));
+                }
+                Some(part) => part_box(ui, &catalogue, game, (part, stats.as_ref()), locale),
             }
-            Some(part) => part_box(ui, &catalogue, game, part, locale),
-        }
+        });
+    });
+    // The button stands at the box's foot whatever the box holds.
+    ui.scope_builder(egui::UiBuilder::new().max_rect(at([15.0, 463.0, 168.0, 478.0])), |ui| {
         let (key, act) = match side {
             Side::Source => ("designer-add", Act::Source(selected, true)),
             Side::Destination => ("designer-remove", Act::Destination(selected, true)),
@@ -583,25 +605,34 @@ fn place_text(place: &Place, locale: &Locale) -> String {
     }
 }
 
-/// A part's box: its id, its build cost in the clan's tree, what it offers.
+/// A part's box: its id, the rows of its item's stat template with the part's figures
+/// (read; without rows, the project's: its build cost in the clan's tree), and what it
+/// offers (the project's).
 fn part_box(
     ui: &mut egui::Ui,
     catalogue: &Catalogue,
     game: &iron3d_mission::GameMissionBackend,
-    part: &str,
+    (part, stats): (&str, Option<&Result<Vec<(String, String)>, String>>),
     locale: &Locale,
 ) {
     ui.label(egui::RichText::new(part).color(YELLOW));
     let node = catalogue.tree.item_of_part(part).and_then(|i| catalogue.tree.nodes.get(i as usize));
-    let row = |ui: &mut egui::Ui, key: &str, value: String| {
+    let row = |ui: &mut egui::Ui, label: &str, value: String| {
         ui.horizontal(|ui| {
-            ui.label(egui::RichText::new(locale.t(key)).color(GREEN));
-            ui.label(egui::RichText::new(value).color(VALUE));
+            ui.label(egui::RichText::new(label).color(GREEN).small());
+            ui.label(egui::RichText::new(value).color(VALUE).small());
         });
     };
-    if let Some(n) = node {
-        row(ui, "designer-ore", format!("{:6.1}", n.build_ore));
-        row(ui, "designer-power", format!("{:6.1}", n.build_energy));
+    match (stats, node) {
+        (Some(Ok(rows)), _) if !rows.is_empty() => rows.iter().for_each(|(label, value)| row(ui, label, value.clone())),
+        (Some(Err(e)), _) => {
+            ui.label(egui::RichText::new(e).color(egui::Color32::RED).small());
+        }
+        (_, Some(n)) => {
+            row(ui, &locale.t("designer-ore"), format!("{:6.1}", n.build_ore));
+            row(ui, &locale.t("designer-power"), format!("{:6.1}", n.build_energy));
+        }
+        (_, None) => {}
     }
     if let Ok(Some(labels)) = game.part_labels(part) {
         let places: Vec<&str> = labels

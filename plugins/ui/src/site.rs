@@ -3,9 +3,10 @@
 //! clan can put up, each `BuildDat.lst` scheme with its cost or why it cannot be built.
 //! A row starts a placement for the first selected builder: the site follows the cursor
 //! over the ground, green where it passes the placement's test and red where it does
-//! not (the one test the orders take, `iron3d_behavior::build::Placement`), drawn as
-//! the building's sphere on the ground with its heading (the project's stand-in for the
-//! original's flat-coloured model); `,` and `.` turn it by 0.05 rad a press, starting
+//! not (the one test the orders take, `iron3d_behavior::build::Placement`), drawn as the
+//! original's model: the bare building of the scheme's first `.dat` in one flat colour
+//! over everything (`iron3d_render::SiteModels`), the cost or the failing rule under it
+//! (the project's); `,` and `.` turn it by 0.05 rad a press, starting
 //! at 0; a left click on a green site gives the builder its construct order and ends
 //! the placement, on a red one does nothing; the right button or Esc cancels ("Building
 //! was cancelled by user", the original's string 6207).
@@ -21,7 +22,7 @@ use iron3d_core::{
 };
 use iron3d_formats::registry::BuildCategory;
 use iron3d_input::{Actions, GameAction, PlayerCommands, Selection};
-use iron3d_terrain::NavMap;
+use iron3d_terrain::{BuildingCategories, NavMap};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Placing>()
@@ -88,14 +89,6 @@ impl Grounds<'_, '_> {
             buildings,
         };
         placement.test(b.2.clan, [b.1.position[0], b.1.position[1]], site)
-    }
-
-    /// The sphere radius of a scheme for `clan`.
-    fn radius(&self, clan: i32, scheme: u8) -> Option<f32> {
-        match self.prices.0.get(&(clan, scheme))? {
-            BuildingPrice::Ore { radius, .. } => Some(*radius),
-            BuildingPrice::Refused(_) => None,
-        }
     }
 }
 
@@ -170,37 +163,33 @@ pub(crate) fn builder_panel(
     Ok(())
 }
 
-/// The site under the cursor: the sphere's ring on the ground, green or red, its
-/// heading, and the rule a red site fails.
+/// The site under the cursor: the scheme's bare building there, green or red
+/// ([`iron3d_render::SiteModels`]), and under it the cost or the rule a red site fails
+/// (the project's).
 pub(crate) fn draw(
     mut contexts: EguiContexts,
     scene: Battlefield,
     grounds: Grounds,
-    placing: Res<Placing>,
+    (placing, categories): (Res<Placing>, Option<Res<BuildingCategories>>),
+    mut models: ResMut<iron3d_render::SiteModels>,
     locale: Res<crate::locale::Locale>,
 ) -> Result {
     let Some(p) = placing.0 else { return Ok(()) };
-    let (Some(site), Some(b)) = (site(&scene, p), scene.object(p.0)) else { return Ok(()) };
-    let radius = grounds.radius(b.2.clan, p.1).unwrap_or(10.0);
+    let Some(site) = site(&scene, p) else { return Ok(()) };
     let verdict = grounds.test(&scene, p.0, site);
+    let [x, y] = site.at();
+    let z = scene.ground.as_ref().and_then(|g| g.height_at(x, y)).unwrap_or(0.0);
+    let first = BuildCategory::TABLE.get(usize::from(p.1)).and_then(|c| categories.as_ref()?.ladder(c.0).first());
+    if let Some(scheme) = first {
+        let placeable = verdict.is_ok();
+        models.show(iron3d_render::SiteAsk { scheme: scheme.clone(), at: [x, y, z], angle: site.angle(), placeable });
+    }
     let ctx = contexts.ctx_mut()?;
     let zoom = ctx.zoom_factor();
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, "site".into()));
-    let [x, y] = site.at();
-    let z = |x: f32, y: f32| scene.ground.as_ref().and_then(|g| g.height_at(x, y)).unwrap_or(0.0);
-    let screen = |a: f32, r: f32| {
-        let (px, py) = (x + r * a.cos(), y + r * a.sin());
-        scene.on_screen([px, py, z(px, py)]).map(|s| egui::pos2(s.x / zoom, s.y / zoom))
-    };
-    let ring: Option<Vec<egui::Pos2>> =
-        (0..48).map(|k| screen(k as f32 * std::f32::consts::TAU / 48.0, radius)).collect();
     let colour =
         if verdict.is_ok() { egui::Color32::from_rgb(40, 230, 60) } else { egui::Color32::from_rgb(240, 40, 40) };
-    if let Some(ring) = ring {
-        painter.add(egui::Shape::convex_polygon(ring, colour.gamma_multiply(0.25), egui::Stroke::new(2.5, colour)));
-    }
-    if let (Some(centre), Some(ahead)) = (screen(0.0, 0.0), screen(site.angle(), radius)) {
-        painter.line_segment([centre, ahead], egui::Stroke::new(2.5, colour));
+    if let Some(centre) = scene.on_screen([x, y, z]).map(|s| egui::pos2(s.x / zoom, s.y / zoom)) {
         let text = match &verdict {
             Ok(ore) => locale.tr("site-ok", &[("ore", (*ore as i64).into())]),
             Err(why) => why.clone(),

@@ -21,7 +21,8 @@ pub const AFTER_HELP: &str = "\
 The chassis fills its labelled slots with their default parts (<label>_df) when the clan's tree offers them, the \
 turret its radar and deflector slots, each gun its clip. With --json: {\"file\", \"name\" (as the designer shows it, LFW-X Warrior), \"type\", \"parts\": [...], \
 \"price\": {\"ore\", \"power\", \"seconds\"}, \"mass\", \"spare\" (kg), \"speed\" (m/s), \"kph\", \"defence\", \
-\"offence\", \"defence_percent\", \"offence_percent\", \"sensor_range\", \"mission\", \"clan\"}; a refusal is \
+\"offence\", \"defence_percent\", \"offence_percent\", \"sensor_range\", \"boxes\": {PART: [[label, value], ...] (its part's \
+box: its stat template's rows with the part's figures) or {\"error\"}}, \"mission\", \"clan\"}; a refusal is \
 {\"refused\": {\"part\", \"why\"}} with exit status 1 and no file written.";
 
 /// `unit` subcommands.
@@ -147,13 +148,18 @@ fn design(args: DesignArgs) -> anyhow::Result<()> {
         Err(DesignError::Data(e)) => return Err(anyhow!(e)),
     };
     std::fs::write(&args.output, d.dat.to_bytes()).with_context(|| format!("writing {}", args.output.display()))?;
-    report(&args, &d, (&rating, &price), &Scales::from_ini(&ini), (&mission, clan))
+    let boxes = d.parts.iter().map(|p| {
+        let rows = iron3d_production::stats::box_of(&backend, &offer.catalogue(), p);
+        (p.clone(), rows.map_or_else(|e| json!({"error": e}), |rows| json!(rows)))
+    });
+    let boxes: serde_json::Map<String, serde_json::Value> = boxes.collect();
+    report(&args, &d, (&rating, &price, boxes), &Scales::from_ini(&ini), (&mission, clan))
 }
 
 fn report(
     args: &DesignArgs,
     d: &design::Design,
-    (rating, price): (&Rating, &Price),
+    (rating, price, boxes): (&Rating, &Price, serde_json::Map<String, serde_json::Value>),
     scales: &Scales,
     (mission, clan): (&MissionName, usize),
 ) -> anyhow::Result<()> {
@@ -176,6 +182,7 @@ fn report(
             "defence_percent": defence,
             "offence_percent": offence,
             "sensor_range": rating.sensor_range,
+            "boxes": boxes,
             "mission": mission.as_str(),
             "clan": clan,
         }));

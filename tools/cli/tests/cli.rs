@@ -1295,6 +1295,16 @@ fn unit_design_prices_rates_and_writes_a_design_or_refuses_naming_the_part() {
         (r["mass"].as_f64().unwrap(), r["spare"].as_f64().unwrap(), r["speed"].as_f64().unwrap());
     assert!(mass > 0.0 && spare > 0.0 && speed > 0.0 && r["offence"].as_f64() > Some(0.0), "{r}");
     assert_eq!(r["kph"].as_f64().map(|k| (k / 3.6 - speed).abs() < 1e-3), Some(true));
+    // Each part's box: its item's stat template's rows, the part's figures with one decimal.
+    let rows = |part: &str| -> Vec<(String, String)> { serde_json::from_value(r["boxes"][part].clone()).unwrap() };
+    let labels = |part: &str| rows(part).into_iter().map(|(l, _)| l).collect::<Vec<_>>();
+    assert_eq!(labels("R_L_03"), ["Weight", "Payload", "Max. speed"]);
+    assert_eq!(labels("e_tur_lt_01"), ["Weight"]);
+    assert_eq!(labels("e_gun_lc_01"), ["Weight", "Wattage", "Rate of fire", "Damage", "Range"]);
+    let one_decimal = |v: &str| v.split(' ').next().and_then(|n| n.split_once('.')).is_some_and(|(_, d)| d.len() == 1);
+    assert!(rows("e_gun_lc_01").iter().all(|(_, v)| one_decimal(v)), "{:?}", rows("e_gun_lc_01"));
+    let weights: f64 = parts.iter().map(|p| rows(p)[0].1.trim_end_matches(" t").parse::<f64>().unwrap()).sum();
+    assert!((weights - mass / 1000.0).abs() < 0.2, "the parts' weights ({weights} t) make the design's {mass} kg");
     // The file: chassis, turret on the chassis's socket node, gun on the turret's.
     let dat = UnitDat::parse(&std::fs::read(&out).unwrap()).unwrap();
     let c = dat.components().unwrap();
