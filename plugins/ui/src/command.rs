@@ -245,6 +245,7 @@ type Object = (
     Has<Movable>,
     Option<&'static CollisionProxy>,
     Option<&'static Health>,
+    Option<&'static ModelBounds>,
 );
 
 /// The scene under the cursor and its objects.
@@ -260,7 +261,6 @@ pub(crate) struct Battlefield<'w, 's> {
     classes: Query<'w, 's, &'static UnitClass>,
     sizes: Query<'w, 's, &'static SizeClass>,
     rungs: Query<'w, 's, (&'static Rung, Has<UnderConstruction>)>,
-    bounds: Query<'w, 's, &'static ModelBounds>,
 }
 
 impl Battlefield<'_, '_> {
@@ -339,8 +339,7 @@ impl Battlefield<'_, '_> {
         let (camera, at) = self.camera()?;
         let ray = camera.viewport_to_world(at, self.cursor()?).ok()?;
         let (eye, dir) = (Vec3::from(to_game(ray.origin.into())), Vec3::from(to_game((*ray.direction).into())));
-        let objects = self.objects.iter().map(|(id, t, _, movable, proxy, _)| {
-            let bounds = self.table.entity_of(id.0).and_then(|e| self.bounds.get(e).ok());
+        let objects = self.objects.iter().map(|(id, t, _, movable, proxy, _, bounds)| {
             let (centre, radius) = sphere(t, bounds, proxy.map_or(1.0, |p| p.radius));
             (id.0, centre, radius, !movable)
         });
@@ -575,7 +574,7 @@ pub(crate) fn draw(
     let pos = |p: Vec2| egui::pos2(p.x / zoom, p.y / zoom);
     let painter = ctx.layer_painter(egui::LayerId::new(egui::Order::Background, "map command".into()));
     let green = egui::Color32::from_rgb(90, 230, 90);
-    for (id, t, _, _, proxy, health) in &scene.objects {
+    for (id, t, _, _, proxy, health, _) in &scene.objects {
         if !selection.contains(id.0) {
             continue;
         }
