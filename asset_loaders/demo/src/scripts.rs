@@ -399,7 +399,7 @@ fn stat_template(role: Role) -> &'static str {
 /// prototype, three levels of each kind, each level needing the one below.
 /// `TRF0`: research energy and ore, build energy and ore (the project's numbers, of
 /// the original's magnitudes), offsets into the `TRF7` short code, `TRF8` name, `TRF9`
-/// description and `TRFA` stat template ([`stat_template`]), the item's own `TRFB` entry, role, kind,
+/// description and `TRFA` stat template (`stat_template`), the item's own `TRFB` entry, role, kind,
 /// sub-kind, second sub-kind, size and level (`objects.dlb`'s classification: a
 /// chassis `SHS:SHS` 9/32, a battle turret `SHS:TUR` 9/33 of role 2, a gun `WPN:GUN`
 /// 12/49); `TRF1`: level 1 granted (7), level 2 open (5), level 3 waiting (4);
