@@ -27,15 +27,17 @@ use crate::navigator::Navigator;
 use bevy_ecs::prelude::*;
 use iron3d_core::plane::dist;
 use iron3d_core::{
-    Aboard, CollisionProxy, GameClock, GameMessage, Indoors, ManualControl, Movable, NavState, NavStatus, Order,
-    OriginalObjectId, Owner, Place, Places, ProductionEvent, SearchFor, SimRandom, SimTransform, SizeClass, UnitClass,
-    model_point, place, world_point,
+    Aboard, CollisionProxy, GameClock, GameMessage, Indoors, Kinematics, ManualControl, Movable, NavState, NavStatus,
+    Order, OriginalObjectId, Owner, Place, Places, ProductionEvent, SearchFor, SimRandom, SimTransform, SizeClass,
+    UnitClass, model_point, place, world_point,
 };
 use iron3d_terrain::{Ground, NavMap};
 use std::collections::BTreeMap;
 
 /// How long a pod stays shut after closing before it opens again, ms (read).
 const REOPEN_MS: u32 = 5_000;
+/// Under this speed (units a second) the hero at a door stands still and goes in.
+const STILL: f32 = 0.01;
 
 /// Tries and reaches (along each axis) of an escape from open ground (read).
 const ESCAPE_ROUNDS: [(u32, f32); 4] = [(400, 150.0), (300, 300.0), (200, 400.0), (200, 1_000.0)];
@@ -148,7 +150,7 @@ type Capturer<'a> = (
     &'a mut Navigator,
     &'a NavStatus,
     (Option<&'a SizeClass>, Option<&'a Indoors>, Option<&'a CollisionProxy>, Option<&'a UnitClass>),
-    Option<&'a ManualControl>,
+    (Option<&'a ManualControl>, Option<&'a Kinematics>),
 );
 
 /// The world a capture and an escape read.
@@ -231,13 +233,15 @@ pub(crate) fn step(
         .iter()
         .filter(|u| {
             matches!(u.4.order, Order::Board(_))
-                || !ManualControl::moving(u.7) && (matches!(u.4.order, Order::Capture(_)) || u.4.order == Order::Leave)
+                || !ManualControl::moving(u.7.0)
+                    && (matches!(u.4.order, Order::Capture(_)) || u.4.order == Order::Leave)
         })
         .map(|u| (u.1.0, u.0))
         .collect();
     order.sort_unstable_by_key(|o| o.0);
     for (id, entity) in order {
-        let Ok((_, _, owner, mut t, mut nav, status, (size, indoors, proxy, class), manual)) = units.get_mut(entity)
+        let Ok((_, _, owner, mut t, mut nav, status, (size, indoors, proxy, class), (manual, kinematics))) =
+            units.get_mut(entity)
         else {
             continue;
         };
@@ -277,7 +281,11 @@ pub(crate) fn step(
         let (_, site_owner, bt, places, bp, class) = site;
         if let Order::Board(_) = nav.order {
             let entrance = pod_of(places).map(|pod| (door(bt, bp, pod, proxy), world_point(bt, pod.at)));
+            // At the door he halts first, so he stands on the pod once in (the project's:
+            // the hall way's walk is not modelled).
+            let still = kinematics.is_none_or(|k| k.speed.abs() < STILL);
             match walk_in((id, hero), (target, entrance), at, ManualControl::moving(manual)) {
+                Ok(Some(_)) if !still => nav.clear_path(),
                 Ok(Some(pod)) => {
                     t.position = pod;
                     nav.start(Order::Stop);

@@ -302,17 +302,37 @@ fn a_small_guard_of_another_clans_building_takes_it_escapes_and_guards_it() {
     assert_eq!(points.len(), 4, "its own building now: it walks the corners");
 }
 
+/// [`a_mine_and_a_scout`] with the mine the player's clan's and its hero at `at`, a tick
+/// on: the app and the hero.
+fn the_heros_mine_and_him_at(at: [f32; 2]) -> (App, Entity) {
+    let (mut app, mine, _) = a_mine_and_a_scout();
+    app.world_mut().get_mut::<Owner>(mine).unwrap().clan = 1;
+    let hero = spawn_unit(app.world_mut(), HERO, 1, at, 0.0, 1.0);
+    app.world_mut().entity_mut(hero).insert((UnitClass(UnitClass::HERO), SizeClass(2)));
+    run(&mut app, 1);
+    (app, hero)
+}
+
+/// The hero sent from afar to his own clan's building walks to it, halts within reach of
+/// its door and goes in onto the pod, which fires for him: his walk's speed does not
+/// carry him off the pod.
+#[test]
+fn the_hero_sent_from_afar_goes_in_onto_his_own_buildings_pod_and_it_opens() {
+    let (mut app, hero) = the_heros_mine_and_him_at([10.0, 100.0]);
+    order(&mut app, vec![HERO], Order::Board(MINE));
+    let opened = run_until(&mut app, 800, |app| !events(app, EventKind::Opened).is_empty());
+    assert_eq!(events(&app, EventKind::Opened), [(opened, vec![MINE, HERO], String::new())]);
+    let p = pos(&app, hero);
+    assert!(dist2(p, [57.5, 60.0]) < 0.5, "on the pod: {p:?}");
+}
+
 /// The hero's Enter at the door of his own clan's building takes him in to its pod, and
 /// the pod fires for him after its time (`opened`, the original's same-clan callback);
 /// driven by the player from too far, he is refused; walked out of the walls, he is
 /// indoors no more. A capture fires the pod for the capturer as well.
 #[test]
 fn the_heros_enter_takes_him_to_his_own_buildings_pod_which_opens_for_him() {
-    let (mut app, mine, _) = a_mine_and_a_scout();
-    app.world_mut().get_mut::<Owner>(mine).unwrap().clan = 1;
-    let hero = spawn_unit(app.world_mut(), HERO, 1, [48.0, 60.0], 0.0, 1.0);
-    app.world_mut().entity_mut(hero).insert((UnitClass(UnitClass::HERO), SizeClass(2)));
-    run(&mut app, 1);
+    let (mut app, hero) = the_heros_mine_and_him_at([48.0, 60.0]);
     order(&mut app, vec![SCOUT], Order::Board(MINE));
     order(&mut app, vec![HERO], Order::Board(MINE));
     run(&mut app, 2);
