@@ -1,7 +1,9 @@
 //! The minimap: the mission's `Land.map` areals drawn once per mission (walkable
 //! ground shaded by height, the rest dark), the objects on it the original marks (the
 //! player's, and what his units' radars list: [`marked`]) in its mark colours
-//! ([`crate::cockpit::mark_colour`]; buildings as squares), in the original's views at its
+//! ([`crate::cockpit::mark_colour`]; a flyer a cross, any other unit a square
+//! ([`mark_side`]), outlined white with a heading line when selected and the hero always
+//! in green; buildings as squares), in the original's views at its
 //! place, framed and tinted green, and the camera's view on the
 //! ground. In the free view a left click moves the camera there and a right click sends
 //! the selected units (the project's); in the original's views the map is drawn under the
@@ -214,13 +216,64 @@ type Watchers<'w, 's> = Query<
     With<Movable>,
 >;
 
-type Named<'w, 's> = Query<'w, 's, (&'static Name, Option<&'static iron3d_behavior::Navigator>)>;
+type Named<'w, 's> = Query<
+    'w,
+    's,
+    (&'static Name, Option<&'static iron3d_behavior::Navigator>, Option<&'static iron3d_core::ChassisType>),
+>;
+
+/// The side of a unit's mark on the satellite map in screen pixels, `scale` of them to a
+/// layout unit (read, `0x10077690`): a flyer's cross 4 a side, rounded and made even (up,
+/// the project's reading of "made even"), anything else's square 3 a side, rounded.
+pub fn mark_side(flyer: bool, scale: f32) -> f32 {
+    match flyer {
+        true => {
+            let side = (4.0 * scale).round();
+            if side % 2.0 == 1.0 { side + 1.0 } else { side }
+        }
+        false => (3.0 * scale).round(),
+    }
+}
+
+/// How far beyond a unit's mark its outline stands: 2 pixels before it, 2 past a cross
+/// and 1 past a square (read).
+pub fn outline_reach(flyer: bool) -> [f32; 2] {
+    [2.0, if flyer { 2.0 } else { 1.0 }]
+}
+
+/// A unit's mark at `p` (read): a flyer a cross, anything else a square, of
+/// [`mark_side`]; outlined in `outline` with a line 1.8 × its side along `forward` (the
+/// screen's direction of its heading) when it is selected, or the hero.
+fn unit_mark(
+    painter: &egui::Painter,
+    (p, forward): (egui::Pos2, egui::Vec2),
+    (flyer, scale): (bool, f32),
+    colour: egui::Color32,
+    outline: Option<egui::Color32>,
+) {
+    let side = mark_side(flyer, scale);
+    let half = side / 2.0;
+    if flyer {
+        let stroke = egui::Stroke::new(1.0, colour);
+        painter.line_segment([p - egui::vec2(half, 0.0), p + egui::vec2(half, 0.0)], stroke);
+        painter.line_segment([p - egui::vec2(0.0, half), p + egui::vec2(0.0, half)], stroke);
+    } else {
+        painter.rect_filled(egui::Rect::from_min_size(p - egui::vec2(half, half), egui::vec2(side, side)), 0.0, colour);
+    }
+    let Some(outline) = outline else { return };
+    let [before, after] = outline_reach(flyer);
+    let min = p - egui::vec2(half + before, half + before);
+    let max = p + egui::vec2(half + after, half + after);
+    let stroke = egui::Stroke::new(1.0, outline);
+    painter.rect_stroke(egui::Rect::from_min_max(min, max), 0.0, stroke, egui::StrokeKind::Middle);
+    painter.line_segment([p, p + forward * 1.8 * side], stroke);
+}
 
 /// The line under the commander's map for object `(id, clan)`: its name, a unit's with
 /// its head order's status (`"%s [%s]"`, read), over its life, in its clan's colour.
 fn map_line(scene: &Battlefield, named: &Named, (id, clan): (u32, i32), locale: &Locale) -> Option<MapLine> {
     let object = scene.object(id)?;
-    let (name, navigator) = named.get(scene.entity(id)?).ok()?;
+    let (name, navigator, _) = named.get(scene.entity(id)?).ok()?;
     let text = match object.3 {
         true => format!("{name} [{}]", crate::hud::describe(navigator.map(|n| n.order), None, locale)),
         false => name.to_string(),
@@ -318,14 +371,30 @@ pub(crate) fn minimap(
             rect.top() + (hi[1] - p[1]) / (hi[1] - lo[1]) * rect.height(),
         )
     };
-    for (_, t, owner, movable, ..) in scene.objects.iter().filter(|o| minimap.marks.contains(&o.0.0)) {
-        let colour = crate::cockpit::mark_colour(&scene.relations, mine, owner.clan);
+    // The marks (read): a unit's by its kind, outlined white when selected and the hero
+    // always in green; a building's square white when selected (the original's icons of
+    // the `icons` page are not drawn: the project's square).
+    let scale = if views.front().is_some() { layout.scale() } else { 1.0 };
+    for (id, t, owner, movable, ..) in scene.objects.iter().filter(|o| minimap.marks.contains(&o.0.0)) {
+        let selected = selection.units.contains(&id.0);
+        let clan = crate::cockpit::mark_colour(&scene.relations, mine, owner.clan);
         let p = to_screen([t.position[0], t.position[1]]);
-        if movable {
-            painter.circle_filled(p, 1.5, colour);
-        } else {
+        if !movable {
+            let colour = if selected { egui::Color32::WHITE } else { clan };
             painter.rect_filled(egui::Rect::from_center_size(p, egui::vec2(4.0, 4.0)), 0.0, colour);
+            continue;
         }
+        let details = scene.entity(id.0).and_then(|e| named.get(e).ok());
+        let flyer = details.and_then(|d| d.2).is_some_and(|c| c.flies());
+        let hero = scene.class_of(id.0) == Some(iron3d_core::UnitClass::HERO) && !flyer;
+        let outline = match (selected, hero) {
+            (true, _) => Some(egui::Color32::WHITE),
+            (false, true) => Some(egui::Color32::from_rgb(0, 255, 0)),
+            (false, false) => None,
+        };
+        let h = t.heading();
+        let forward = egui::vec2(h.cos(), -h.sin());
+        unit_mark(&painter, (p, forward), (flyer, scale), clan, outline);
     }
     if let Some((camera, at)) = scene.camera()
         && let Some(size) = camera.logical_viewport_size()
@@ -419,6 +488,16 @@ mod tests {
         assert_eq!(map.point(Vec2::new(376.0, 100.0)), MapPoint::Frame);
         assert_eq!(map.point(Vec2::new(300.0, 100.0)), MapPoint::Off);
         assert_eq!(map.world(Vec2::new(763.0, 196.0)), Some([1500.0, 250.0]), "beyond it");
+    }
+
+    /// A flyer's cross is 4 a side at the layout's scale, made even; any other unit's
+    /// square 3, rounded; the outline stands 2 before either, 2 past a cross, 1 past a
+    /// square.
+    #[test]
+    fn a_units_mark_is_a_cross_for_a_flyer_and_a_square_for_the_rest() {
+        assert_eq!([1.0, 1.5, 1.3].map(|s| mark_side(true, s)), [4.0, 6.0, 6.0]);
+        assert_eq!([1.0, 1.5, 2.0].map(|s| mark_side(false, s)), [3.0, 5.0, 6.0]);
+        assert_eq!((outline_reach(true), outline_reach(false)), ([2.0, 2.0], [2.0, 1.0]));
     }
 
     #[test]
