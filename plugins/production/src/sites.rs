@@ -123,8 +123,8 @@ impl Sphere {
 
     /// The obstacle it stands as: from the phase that raises it to its end (read).
     pub fn obstacle(&self) -> Option<DomeObstacle> {
-        let phases = PHASES[usize::from(self.parameter)].iter().take(usize::from(self.phase) + 1);
-        phases.clone().any(|p| p.3).then(|| DomeObstacle::round(self.radius))
+        let mut phases = PHASES[usize::from(self.parameter)].iter().take(usize::from(self.phase) + 1);
+        phases.any(|p| p.3).then(|| DomeObstacle::round(self.radius))
     }
 
     /// Its whole length in seconds.

@@ -216,7 +216,8 @@ type Watchers<'w, 's> = Query<
     With<Movable>,
 >;
 
-type Named<'w, 's> = Query<
+/// What the map reads of an object besides its place: its name, order and chassis.
+type Details<'w, 's> = Query<
     'w,
     's,
     (&'static Name, Option<&'static iron3d_behavior::Navigator>, Option<&'static iron3d_core::ChassisType>),
@@ -271,9 +272,9 @@ fn unit_mark(
 
 /// The line under the commander's map for object `(id, clan)`: its name, a unit's with
 /// its head order's status (`"%s [%s]"`, read), over its life, in its clan's colour.
-fn map_line(scene: &Battlefield, named: &Named, (id, clan): (u32, i32), locale: &Locale) -> Option<MapLine> {
+fn map_line(scene: &Battlefield, details: &Details, (id, clan): (u32, i32), locale: &Locale) -> Option<MapLine> {
     let object = scene.object(id)?;
-    let (name, navigator, _) = named.get(scene.entity(id)?).ok()?;
+    let (name, navigator, _) = details.get(scene.entity(id)?).ok()?;
     let text = match object.3 {
         true => format!("{name} [{}]", crate::hud::describe(navigator.map(|n| n.order), None, locale)),
         false => name.to_string(),
@@ -291,7 +292,7 @@ pub(crate) fn minimap(
     nav: Option<Res<NavMap>>,
     scene: Battlefield,
     (watchers, views, mut art): (Watchers, Res<Views>, ResMut<crate::cockpit::CockpitArt>),
-    (named, locale): (Named, Res<Locale>),
+    (details, locale): (Details, Res<Locale>),
     mut cameras: Query<&mut GameCamera>,
     (selection, mut player): (Res<Selection>, ResMut<PlayerCommands>),
 ) -> Result {
@@ -346,7 +347,7 @@ pub(crate) fn minimap(
                     MapPoint::At(at) => scene.picked_on_map(at, &minimap.marks),
                     _ => None,
                 });
-                satellite::line(&mut ink, art, under.and_then(|u| map_line(&scene, &named, u, &locale)).as_ref());
+                satellite::line(&mut ink, art, under.and_then(|u| map_line(&scene, &details, u, &locale)).as_ref());
                 let exit = on_window(satellite::EXIT);
                 let closed = egui::Area::new("map exit".into())
                     .fixed_pos(exit.min)
@@ -384,8 +385,8 @@ pub(crate) fn minimap(
             painter.rect_filled(egui::Rect::from_center_size(p, egui::vec2(4.0, 4.0)), 0.0, colour);
             continue;
         }
-        let details = scene.entity(id.0).and_then(|e| named.get(e).ok());
-        let flyer = details.and_then(|d| d.2).is_some_and(|c| c.flies());
+        let chassis = scene.entity(id.0).and_then(|e| details.get(e).ok()).and_then(|d| d.2);
+        let flyer = chassis.is_some_and(|c| c.flies());
         let hero = scene.class_of(id.0) == Some(iron3d_core::UnitClass::HERO) && !flyer;
         let outline = match (selected, hero) {
             (true, _) => Some(egui::Color32::WHITE),
