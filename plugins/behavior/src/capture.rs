@@ -281,8 +281,9 @@ pub(crate) fn step(
         let (_, site_owner, bt, places, bp, class) = site;
         if let Order::Board(_) = nav.order {
             let entrance = pod_of(places).map(|pod| (door(bt, bp, pod, proxy), world_point(bt, pod.at)));
-            // At the door he halts first, so he stands on the pod once in (the project's:
-            // the hall way's walk is not modelled).
+            // He goes in once he stands still (an order's walk halts here first, the
+            // player's Enter waits until he stops), so no speed carries him off the pod
+            // (the project's: the hall way's walk is not modelled).
             let still = kinematics.is_none_or(|k| k.speed.abs() < STILL);
             match walk_in((id, hero), (target, entrance), at, ManualControl::moving(manual)) {
                 Ok(Some(_)) if !still => nav.clear_path(),
